@@ -1,0 +1,108 @@
+package io.turndiff.boundary;
+
+import java.util.HexFormat;
+import java.util.Objects;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.function.Supplier;
+
+/** How a workspace boundary reads and writes. Immutable; build with {@link #builder()}. */
+public final class BoundaryOptions {
+
+  /** Files over 2 MiB are hashed but not stored. */
+  public static final long DEFAULT_SIZE_LIMIT = 2L << 20;
+
+  private final long sizeLimit;
+  private final int changeRetries;
+  private final boolean forceFallback;
+  private final Supplier<String> temporaryNames;
+
+  private BoundaryOptions(Builder builder) {
+    this.sizeLimit = builder.sizeLimit;
+    this.changeRetries = builder.changeRetries;
+    this.forceFallback = builder.forceFallback;
+    this.temporaryNames = builder.temporaryNames;
+  }
+
+  public static BoundaryOptions defaults() {
+    return builder().build();
+  }
+
+  public static Builder builder() {
+    return new Builder();
+  }
+
+  public long sizeLimit() {
+    return sizeLimit;
+  }
+
+  public int changeRetries() {
+    return changeRetries;
+  }
+
+  public boolean forceFallback() {
+    return forceFallback;
+  }
+
+  String nextTemporaryName() {
+    return temporaryNames.get();
+  }
+
+  public Builder toBuilder() {
+    Builder builder = new Builder();
+    builder.sizeLimit = sizeLimit;
+    builder.changeRetries = changeRetries;
+    builder.forceFallback = forceFallback;
+    builder.temporaryNames = temporaryNames;
+    return builder;
+  }
+
+  public static final class Builder {
+    private long sizeLimit = DEFAULT_SIZE_LIMIT;
+    private int changeRetries = 3;
+    private boolean forceFallback;
+    private Supplier<String> temporaryNames = Builder::randomTemporaryName;
+
+    private Builder() {
+    }
+
+    private static String randomTemporaryName() {
+      byte[] random = new byte[8];
+      ThreadLocalRandom.current().nextBytes(random);
+      return ".turndiff-" + HexFormat.of().formatHex(random) + ".tmp";
+    }
+
+    /** Content over this many bytes is hashed while streaming but not stored. */
+    public Builder sizeLimit(long bytes) {
+      if (bytes < 0) {
+        throw new IllegalArgumentException("size limit must not be negative: " + bytes);
+      }
+      this.sizeLimit = bytes;
+      return this;
+    }
+
+    /** How often a file that moved while it was read is read again before it is recorded as moving. */
+    public Builder changeRetries(int retries) {
+      if (retries < 0 || retries > 100) {
+        throw new IllegalArgumentException("retries must be within 0..100: " + retries);
+      }
+      this.changeRetries = retries;
+      return this;
+    }
+
+    /** Uses the {@code SecureDirectoryStream} boundary even where {@code openat2} works. */
+    public Builder forceFallback(boolean force) {
+      this.forceFallback = force;
+      return this;
+    }
+
+    /** Where temporary names for writes come from (a test plants files at the names it will hand out). */
+    public Builder temporaryNames(Supplier<String> names) {
+      this.temporaryNames = Objects.requireNonNull(names);
+      return this;
+    }
+
+    public BoundaryOptions build() {
+      return new BoundaryOptions(this);
+    }
+  }
+}

@@ -1,0 +1,315 @@
+package io.turndiff.boundary;
+
+import static java.lang.foreign.ValueLayout.ADDRESS;
+import static java.lang.foreign.ValueLayout.JAVA_BYTE;
+import static java.lang.foreign.ValueLayout.JAVA_INT;
+import static java.lang.foreign.ValueLayout.JAVA_LONG;
+
+import java.lang.foreign.FunctionDescriptor;
+import java.lang.foreign.Linker;
+import java.lang.foreign.MemoryLayout;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.StructLayout;
+import java.lang.foreign.SymbolLookup;
+import java.lang.invoke.MethodHandle;
+import java.lang.invoke.VarHandle;
+import java.nio.charset.StandardCharsets;
+
+/**
+ * The libc calls the native boundary makes, through the Foreign Function &amp; Memory API. Every call
+ * returns its result, or {@code -errno} when it failed; nothing here throws for a failed system call.
+ *
+ * <p>{@code openat2} has no glibc wrapper on the project's machines and goes through {@code syscall(2)};
+ * everything else uses the libc wrappers, whose argument layouts do not depend on the architecture
+ * ({@code statx} fills a fixed layout, unlike {@code struct stat}).
+ */
+final class Libc {
+
+  private static final int STATX_SIZE = 256;
+  private static final long STATX_NLINK = 16;
+  private static final long STATX_MODE = 28;
+  private static final long STATX_INO = 32;
+  private static final long STATX_SIZE_OFFSET = 40;
+  private static final long STATX_MTIME = 112;
+  private static final long STATX_DEV_MAJOR = 136;
+  private static final long STATX_DEV_MINOR = 140;
+
+  private final LinuxAbi abi;
+  private final StructLayout captureLayout;
+  private final VarHandle errno;
+  private final MethodHandle syscall6;
+  private final MethodHandle openat;
+  private final MethodHandle statx;
+  private final MethodHandle read;
+  private final MethodHandle write;
+  private final MethodHandle close;
+  private final MethodHandle fsync;
+  private final MethodHandle fchmod;
+  private final MethodHandle mkdirat;
+  private final MethodHandle unlinkat;
+  private final MethodHandle renameat;
+  private final MethodHandle renameat2;
+  private final MethodHandle symlinkat;
+  private final MethodHandle readlinkat;
+  private final MethodHandle strerror;
+
+  private Libc(LinuxAbi abi) {
+    this.abi = abi;
+    Linker linker = Linker.nativeLinker();
+    SymbolLookup libc = linker.defaultLookup();
+    this.captureLayout = Linker.Option.captureStateLayout();
+    this.errno = captureLayout.varHandle(MemoryLayout.PathElement.groupElement("errno"));
+    Linker.Option captureErrno = Linker.Option.captureCallState("errno");
+    this.syscall6 = linker.downcallHandle(libc.findOrThrow("syscall"),
+        FunctionDescriptor.of(JAVA_LONG, JAVA_LONG, JAVA_LONG, ADDRESS, ADDRESS, JAVA_LONG),
+        captureErrno, Linker.Option.firstVariadicArg(1));
+    this.openat = linker.downcallHandle(libc.findOrThrow("openat"),
+        FunctionDescriptor.of(JAVA_INT, JAVA_INT, ADDRESS, JAVA_INT, JAVA_INT),
+        captureErrno, Linker.Option.firstVariadicArg(3));
+    this.statx = linker.downcallHandle(libc.findOrThrow("statx"),
+        FunctionDescriptor.of(JAVA_INT, JAVA_INT, ADDRESS, JAVA_INT, JAVA_INT, ADDRESS), captureErrno);
+    this.read = linker.downcallHandle(libc.findOrThrow("read"),
+        FunctionDescriptor.of(JAVA_LONG, JAVA_INT, ADDRESS, JAVA_LONG), captureErrno);
+    this.write = linker.downcallHandle(libc.findOrThrow("write"),
+        FunctionDescriptor.of(JAVA_LONG, JAVA_INT, ADDRESS, JAVA_LONG), captureErrno);
+    this.close = linker.downcallHandle(libc.findOrThrow("close"),
+        FunctionDescriptor.of(JAVA_INT, JAVA_INT), captureErrno);
+    this.fsync = linker.downcallHandle(libc.findOrThrow("fsync"),
+        FunctionDescriptor.of(JAVA_INT, JAVA_INT), captureErrno);
+    this.fchmod = linker.downcallHandle(libc.findOrThrow("fchmod"),
+        FunctionDescriptor.of(JAVA_INT, JAVA_INT, JAVA_INT), captureErrno);
+    this.mkdirat = linker.downcallHandle(libc.findOrThrow("mkdirat"),
+        FunctionDescriptor.of(JAVA_INT, JAVA_INT, ADDRESS, JAVA_INT), captureErrno);
+    this.unlinkat = linker.downcallHandle(libc.findOrThrow("unlinkat"),
+        FunctionDescriptor.of(JAVA_INT, JAVA_INT, ADDRESS, JAVA_INT), captureErrno);
+    this.renameat = linker.downcallHandle(libc.findOrThrow("renameat"),
+        FunctionDescriptor.of(JAVA_INT, JAVA_INT, ADDRESS, JAVA_INT, ADDRESS), captureErrno);
+    this.renameat2 = linker.downcallHandle(libc.findOrThrow("renameat2"),
+        FunctionDescriptor.of(JAVA_INT, JAVA_INT, ADDRESS, JAVA_INT, ADDRESS, JAVA_INT), captureErrno);
+    this.symlinkat = linker.downcallHandle(libc.findOrThrow("symlinkat"),
+        FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_INT, ADDRESS), captureErrno);
+    this.readlinkat = linker.downcallHandle(libc.findOrThrow("readlinkat"),
+        FunctionDescriptor.of(JAVA_LONG, JAVA_INT, ADDRESS, ADDRESS, JAVA_LONG), captureErrno);
+    this.strerror = linker.downcallHandle(libc.findOrThrow("strerror"),
+        FunctionDescriptor.of(ADDRESS, JAVA_INT));
+  }
+
+  /**
+   * The bindings, or an exception saying why there are none: not Linux, an architecture without a constant
+   * table, native access denied ({@code --illegal-native-access=deny} throws {@link IllegalCallerException}),
+   * or a libc without one of the symbols.
+   */
+  static Libc load() {
+    LinuxAbi abi = LinuxAbi.current().orElseThrow(() -> new UnsupportedOperationException(
+        "no native boundary for " + System.getProperty("os.name") + "/" + System.getProperty("os.arch")));
+    try {
+      return new Libc(abi);
+    } catch (IllegalCallerException | IllegalArgumentException | java.util.NoSuchElementException e) {
+      throw new UnsupportedOperationException("native calls unavailable: " + e.getMessage(), e);
+    }
+  }
+
+  LinuxAbi abi() {
+    return abi;
+  }
+
+  NativeCall call() {
+    return new NativeCall(captureLayout.byteSize());
+  }
+
+  private int errno(NativeCall call) {
+    return (int) errno.get(call.errnoCapture(), 0L);
+  }
+
+  private int checked(NativeCall call, int result) {
+    return result == -1 ? -errno(call) : result;
+  }
+
+  private long checked(NativeCall call, long result) {
+    return result == -1 ? -errno(call) : result;
+  }
+
+  /** {@code openat2(dirfd, path, {flags, mode, resolve})}: an fd, or {@code -errno}. */
+  int openat2(NativeCall call, int dirfd, byte[] path, long flags, long mode, long resolve) {
+    MemorySegment how = call.allocate(24);
+    how.set(JAVA_LONG, 0, flags);
+    how.set(JAVA_LONG, 8, mode);
+    how.set(JAVA_LONG, 16, resolve);
+    try {
+      long result = (long) syscall6.invokeExact(call.errnoCapture(), LinuxAbi.SYS_OPENAT2, (long) dirfd,
+          call.cString(path), how, 24L);
+      return (int) checked(call, result);
+    } catch (Throwable t) {
+      throw rethrow(t);
+    }
+  }
+
+  int openat(NativeCall call, int dirfd, byte[] path, int flags, int mode) {
+    try {
+      return checked(call, (int) openat.invokeExact(call.errnoCapture(), dirfd, call.cString(path), flags, mode));
+    } catch (Throwable t) {
+      throw rethrow(t);
+    }
+  }
+
+  /** {@code fstat} of an fd, through {@code statx(fd, "", AT_EMPTY_PATH)}; {@code -errno} as an exception. */
+  StatResult fstat(NativeCall call, int fd) {
+    return statx(call, fd, new byte[0], LinuxAbi.AT_EMPTY_PATH | LinuxAbi.AT_SYMLINK_NOFOLLOW);
+  }
+
+  /** {@code lstat} of a name in a directory fd. */
+  StatResult lstatAt(NativeCall call, int dirfd, byte[] name) {
+    return statx(call, dirfd, name, LinuxAbi.AT_SYMLINK_NOFOLLOW);
+  }
+
+  private StatResult statx(NativeCall call, int dirfd, byte[] path, int flags) {
+    MemorySegment buffer = call.allocate(STATX_SIZE);
+    int result;
+    try {
+      result = checked(call, (int) statx.invokeExact(call.errnoCapture(), dirfd, call.cString(path), flags,
+          LinuxAbi.STATX_BASIC_STATS, buffer));
+    } catch (Throwable t) {
+      throw rethrow(t);
+    }
+    if (result < 0) {
+      return StatResult.failed(-result);
+    }
+    long mtimeSeconds = buffer.get(JAVA_LONG, STATX_MTIME);
+    long mtimeNanos = Integer.toUnsignedLong(buffer.get(JAVA_INT, STATX_MTIME + 8));
+    long device = (Integer.toUnsignedLong(buffer.get(JAVA_INT, STATX_DEV_MAJOR)) << 32)
+        | Integer.toUnsignedLong(buffer.get(JAVA_INT, STATX_DEV_MINOR));
+    return StatResult.of(new StatInfo(
+        Short.toUnsignedInt(buffer.get(java.lang.foreign.ValueLayout.JAVA_SHORT, STATX_MODE)),
+        Integer.toUnsignedLong(buffer.get(JAVA_INT, STATX_NLINK)),
+        buffer.get(JAVA_LONG, STATX_INO),
+        buffer.get(JAVA_LONG, STATX_SIZE_OFFSET),
+        Math.addExact(Math.multiplyExact(mtimeSeconds, 1_000_000_000L), mtimeNanos),
+        device));
+  }
+
+  long read(NativeCall call, int fd, MemorySegment buffer, long count) {
+    try {
+      return checked(call, (long) read.invokeExact(call.errnoCapture(), fd, buffer, count));
+    } catch (Throwable t) {
+      throw rethrow(t);
+    }
+  }
+
+  long write(NativeCall call, int fd, MemorySegment buffer, long count) {
+    try {
+      return checked(call, (long) write.invokeExact(call.errnoCapture(), fd, buffer, count));
+    } catch (Throwable t) {
+      throw rethrow(t);
+    }
+  }
+
+  int close(NativeCall call, int fd) {
+    try {
+      return checked(call, (int) close.invokeExact(call.errnoCapture(), fd));
+    } catch (Throwable t) {
+      throw rethrow(t);
+    }
+  }
+
+  int fsync(NativeCall call, int fd) {
+    try {
+      return checked(call, (int) fsync.invokeExact(call.errnoCapture(), fd));
+    } catch (Throwable t) {
+      throw rethrow(t);
+    }
+  }
+
+  int fchmod(NativeCall call, int fd, int mode) {
+    try {
+      return checked(call, (int) fchmod.invokeExact(call.errnoCapture(), fd, mode));
+    } catch (Throwable t) {
+      throw rethrow(t);
+    }
+  }
+
+  int mkdirat(NativeCall call, int dirfd, byte[] name, int mode) {
+    try {
+      return checked(call, (int) mkdirat.invokeExact(call.errnoCapture(), dirfd, call.cString(name), mode));
+    } catch (Throwable t) {
+      throw rethrow(t);
+    }
+  }
+
+  int unlinkat(NativeCall call, int dirfd, byte[] name, int flags) {
+    try {
+      return checked(call, (int) unlinkat.invokeExact(call.errnoCapture(), dirfd, call.cString(name), flags));
+    } catch (Throwable t) {
+      throw rethrow(t);
+    }
+  }
+
+  int renameat(NativeCall call, int fromDir, byte[] from, int toDir, byte[] to) {
+    try {
+      return checked(call, (int) renameat.invokeExact(call.errnoCapture(), fromDir, call.cString(from), toDir,
+          call.cString(to)));
+    } catch (Throwable t) {
+      throw rethrow(t);
+    }
+  }
+
+  int renameat2(NativeCall call, int fromDir, byte[] from, int toDir, byte[] to, int flags) {
+    try {
+      return checked(call, (int) renameat2.invokeExact(call.errnoCapture(), fromDir, call.cString(from), toDir,
+          call.cString(to), flags));
+    } catch (Throwable t) {
+      throw rethrow(t);
+    }
+  }
+
+  int symlinkat(NativeCall call, byte[] target, int dirfd, byte[] name) {
+    try {
+      return checked(call, (int) symlinkat.invokeExact(call.errnoCapture(), call.cString(target), dirfd,
+          call.cString(name)));
+    } catch (Throwable t) {
+      throw rethrow(t);
+    }
+  }
+
+  /** The text of the symlink {@code name} in {@code dirfd}, or {@code -errno} as the length. */
+  LinkText readlinkat(NativeCall call, int dirfd, byte[] name) {
+    long capacity = 4096;
+    MemorySegment buffer = call.allocate(capacity);
+    long length;
+    try {
+      length = checked(call, (long) readlinkat.invokeExact(call.errnoCapture(), dirfd, call.cString(name), buffer,
+          capacity));
+    } catch (Throwable t) {
+      throw rethrow(t);
+    }
+    if (length < 0) {
+      return new LinkText(null, (int) -length);
+    }
+    return new LinkText(buffer.asSlice(0, length).toArray(JAVA_BYTE), 0);
+  }
+
+  /** A symlink's text, or the errno of the failed {@code readlinkat}. */
+  record LinkText(byte[] bytes, int errno) {
+    boolean ok() {
+      return errno == 0;
+    }
+  }
+
+  String describe(int errnoValue) {
+    try {
+      MemorySegment text = (MemorySegment) strerror.invokeExact(errnoValue);
+      return text.reinterpret(256).getString(0, StandardCharsets.UTF_8) + " (errno " + errnoValue + ")";
+    } catch (Throwable t) {
+      return "errno " + errnoValue;
+    }
+  }
+
+  private static RuntimeException rethrow(Throwable t) {
+    if (t instanceof RuntimeException runtime) {
+      return runtime;
+    }
+    if (t instanceof Error error) {
+      throw error;
+    }
+    return new IllegalStateException("native call failed", t);
+  }
+}

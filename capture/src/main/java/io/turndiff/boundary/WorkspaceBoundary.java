@@ -1,0 +1,482 @@
+package io.turndiff.boundary;
+
+import static java.nio.file.LinkOption.NOFOLLOW_LINKS;
+
+import io.turndiff.model.BoundaryKind;
+import io.turndiff.model.FileMetadata;
+import io.turndiff.model.FileType;
+import io.turndiff.model.GivenPath;
+import io.turndiff.model.LinkTarget;
+import io.turndiff.model.Presence;
+import io.turndiff.model.Reason;
+import io.turndiff.model.Snapshot;
+import io.turndiff.model.WorkspacePath;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.charset.CharacterCodingException;
+import java.nio.charset.Charset;
+import java.nio.charset.CodingErrorAction;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.InvalidPathException;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.NotDirectoryException;
+import java.nio.file.Path;
+import java.nio.file.attribute.FileTime;
+import java.time.Instant;
+import java.time.InstantSource;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * The one type through which turndiff reads, writes and deletes anything in a workspace.
+ *
+ * <p>It resolves the root once, holds it open as a directory handle, and does every operation relative to
+ * that handle: {@code openat2} with {@code RESOLVE_BENEATH} where the kernel has it, a
+ * {@code SecureDirectoryStream} walk otherwise ({@link #kind()} says which, and every snapshot records it).
+ * Later renames or retargeting of the root's path do not move it.
+ *
+ * <p>The contract, and the hazards it exists for: no byte of a file outside the workspace is ever read or
+ * written, whatever symlinks, hardlinks, FIFOs, devices, mounts, {@code ..} or mid-operation swaps the
+ * workspace holds. Symlinks that stay inside are followed for reading and the record names the file it
+ * reached (and keeps the given path as {@code via}); anything that leads out, any file with more than one
+ * link, and any special file is recorded with metadata only and a {@link Reason}. A read error is never
+ * reported as an absence. Writes never touch an existing inode: they create a new name in a parent held
+ * open from the root and rename it over the target, so a symlink, hardlink or FIFO at the target is
+ * replaced as a name, and a symlinked parent is refused. See {@code ../shared/design/boundary.md}.
+ */
+public final class WorkspaceBoundary implements AutoCloseable {
+
+  private final Path rootGiven;
+  private final Path rootReal;
+  private final FileAccess access;
+  private final PathResolver resolver;
+  private final BoundaryOptions options;
+  private final InstantSource clock;
+
+  private WorkspaceBoundary(Path rootGiven, Path rootReal, FileAccess access, BoundaryOptions options,
+                            InstantSource clock) {
+    this.rootGiven = rootGiven;
+    this.rootReal = rootReal;
+    this.access = access;
+    this.options = options;
+    this.clock = clock;
+    List<List<byte[]>> rootNames = new ArrayList<>();
+    rootNames.add(RequestedPath.normalizeLexically(RequestedPath.split(nameBytes(rootReal))));
+    rootNames.add(RequestedPath.normalizeLexically(RequestedPath.split(nameBytes(rootGiven))));
+    this.resolver = new PathResolver(access, rootNames);
+  }
+
+  public static WorkspaceBoundary open(Path root) {
+    return open(root, BoundaryOptions.defaults());
+  }
+
+  public static WorkspaceBoundary open(Path root, BoundaryOptions options) {
+    return open(root, options, InstantSource.system());
+  }
+
+  /**
+   * Resolves {@code root} to its real path and opens it.
+   *
+   * @throws BoundaryException when the workspace does not exist, is not a directory, or cannot be opened
+   */
+  public static WorkspaceBoundary open(Path root, BoundaryOptions options, InstantSource clock) {
+    Path given = root.toAbsolutePath().normalize();
+    Path real;
+    try {
+      real = given.toRealPath();
+    } catch (NoSuchFileException e) {
+      throw new BoundaryException("workspace " + root + " does not exist");
+    } catch (IOException e) {
+      throw new BoundaryException("workspace " + root + " cannot be resolved: " + e.getMessage());
+    }
+    if (!Files.isDirectory(real, NOFOLLOW_LINKS)) {
+      throw new BoundaryException("workspace " + root + " is not a directory");
+    }
+    FileAccess access = null;
+    if (!options.forceFallback()) {
+      try {
+        access = Openat2Access.open(nameBytes(real), options);
+      } catch (UnsupportedOperationException | LinkageError unavailable) {
+        access = null;
+      }
+    }
+    if (access == null) {
+      try {
+        access = DirectoryStreamAccess.open(real, options);
+      } catch (UnsupportedOperationException e) {
+        throw new BoundaryException("no safe way to open workspace " + root + " here: " + e.getMessage());
+      }
+    }
+    return new WorkspaceBoundary(given, real, access, options, clock);
+  }
+
+  private static byte[] nameBytes(Path path) {
+    return path.toString().getBytes(Charset.forName(System.getProperty("sun.jnu.encoding", "UTF-8")));
+  }
+
+  public BoundaryKind kind() {
+    return access.kind();
+  }
+
+  public Path rootGiven() {
+    return rootGiven;
+  }
+
+  public Path rootReal() {
+    return rootReal;
+  }
+
+  public long rootDevice() {
+    return access.rootStat().device();
+  }
+
+  public long rootInode() {
+    return access.rootStat().inode();
+  }
+
+  public BoundaryOptions options() {
+    return options;
+  }
+
+  // ---- input ------------------------------------------------------------------------------------------
+
+  /**
+   * Checks and splits a path as an agent gave it. A string that holds U+FFFD or an unpaired surrogate is
+   * refused: it is a name that was not valid UTF-8 before it reached turndiff, and guessing its bytes could
+   * make two names one. Such names are given as bytes ({@link #parse(byte[])}).
+   *
+   * @throws BadPathException naming the input and the problem
+   */
+  public RequestedPath parse(String input) {
+    if (input.indexOf('\uFFFD') >= 0) {
+      throw new BadPathException(input, "contains U+FFFD: a name that was not valid UTF-8 before it reached "
+          + "turndiff; give its bytes instead (base64)");
+    }
+    byte[] bytes;
+    try {
+      ByteBuffer encoded = StandardCharsets.UTF_8.newEncoder()
+          .onMalformedInput(CodingErrorAction.REPORT)
+          .onUnmappableCharacter(CodingErrorAction.REPORT)
+          .encode(java.nio.CharBuffer.wrap(input));
+      bytes = new byte[encoded.remaining()];
+      encoded.get(bytes);
+    } catch (CharacterCodingException e) {
+      throw new BadPathException(input, "is not valid Unicode (an unpaired surrogate)");
+    }
+    return parse(bytes);
+  }
+
+  /** Checks and splits a path given as raw bytes. */
+  public RequestedPath parse(byte[] input) {
+    GivenPath given = GivenPath.of(input);
+    String shown = given.display();
+    if (input.length == 0) {
+      throw new BadPathException(shown, "is empty");
+    }
+    for (byte b : input) {
+      if (b == 0) {
+        throw new BadPathException(shown.replace("\0", "\\0"), "contains a NUL byte");
+      }
+    }
+    if (input.length > RequestedPath.PATH_MAX) {
+      throw new BadPathException(shown.substring(0, 60) + "…", "is " + input.length
+          + " bytes long; the kernel opens names of at most " + RequestedPath.PATH_MAX + " bytes");
+    }
+    if (input[input.length - 1] == '/') {
+      throw new BadPathException(shown, "ends with '/': it names a directory, and snapshots are of files");
+    }
+    List<byte[]> components = RequestedPath.split(input);
+    for (byte[] component : components) {
+      if (component.length > RequestedPath.NAME_MAX) {
+        throw new BadPathException(shown.length() > 80 ? shown.substring(0, 80) + "…" : shown,
+            "has a component of " + component.length + " bytes; names are at most " + RequestedPath.NAME_MAX);
+      }
+    }
+    if (input[0] == '/') {
+      List<byte[]> absolute = RequestedPath.normalizeLexically(components);
+      for (Path root : List.of(rootReal, rootGiven)) {
+        List<byte[]> rootComponents = RequestedPath.normalizeLexically(RequestedPath.split(nameBytes(root)));
+        if (RequestedPath.startsWith(absolute, rootComponents)) {
+          List<byte[]> inside = absolute.subList(rootComponents.size(), absolute.size());
+          if (inside.isEmpty()) {
+            throw new BadPathException(shown, "is the workspace root, a directory");
+          }
+          return new RequestedPath.Inside(given, List.copyOf(inside));
+        }
+      }
+      return new RequestedPath.Outside(given, WorkspacePath.outside(RequestedPath.joinAbsolute(absolute)));
+    }
+    int depth = 0;
+    for (byte[] component : components) {
+      if (RequestedPath.isDot(component)) {
+        continue;
+      }
+      depth += RequestedPath.isDotDot(component) ? -1 : 1;
+      if (depth < 0) {
+        List<byte[]> joined = new ArrayList<>(RequestedPath.split(nameBytes(rootReal)));
+        joined.addAll(components);
+        return new RequestedPath.Outside(given,
+            WorkspacePath.outside(RequestedPath.joinAbsolute(RequestedPath.normalizeLexically(joined))));
+      }
+    }
+    if (depth == 0) {
+      throw new BadPathException(shown, "names the workspace root, a directory");
+    }
+    return new RequestedPath.Inside(given, List.copyOf(components));
+  }
+
+  // ---- read side --------------------------------------------------------------------------------------
+
+  /**
+   * The before-state of a requested path: the snapshot of the file it leads to, and, when its final
+   * component is a symlink that stays inside, a snapshot of that link too (so that a tool replacing the
+   * link is seen, and a rewind can put the link back).
+   */
+  public List<Observation> observe(RequestedPath request) {
+    return switch (request) {
+      case RequestedPath.Outside outside -> List.of(observeOutside(outside));
+      case RequestedPath.Inside inside -> observeInside(inside);
+    };
+  }
+
+  /** Parses and observes in one step. */
+  public List<Observation> observe(String input) {
+    return observe(parse(input));
+  }
+
+  private List<Observation> observeInside(RequestedPath.Inside request) {
+    if (request.plain()) {
+      WorkspacePath path = WorkspacePath.ofComponents(request.components());
+      ReadOutcome outcome = access.read(path, options.sizeLimit(), options.changeRetries());
+      if (!(outcome instanceof ReadOutcome.LinkInPath)) {
+        return List.of(toObservation(path, outcome).withVia(viaFor(request.given(), path)));
+      }
+    }
+    for (int attempt = 0; ; attempt++) {
+      PathResolver.Resolution resolution = resolver.resolve(request.components());
+      Optional<List<Observation>> observed = observeResolution(request, resolution);
+      if (observed.isPresent()) {
+        return observed.get();
+      }
+      if (attempt >= options.changeRetries()) {
+        WorkspacePath key = WorkspacePath.ofComponents(RequestedPath.normalizeLexically(request.components()));
+        return List.of(new Observation(Snapshot.metadataOnly(key, kind(), Presence.UNKNOWN, Optional.empty(),
+            Optional.empty(), Optional.empty(), Reason.CHANGED_DURING_READ,
+            "a component turned into a symlink while the path was resolved, every retry", now()),
+            viaFor(request.given(), key), Optional.empty()));
+      }
+    }
+  }
+
+  /** The observations for one resolution, or empty when the workspace changed under it (retry). */
+  private Optional<List<Observation>> observeResolution(RequestedPath.Inside request,
+                                                       PathResolver.Resolution resolution) {
+    GivenPath given = request.given();
+    switch (resolution) {
+      case PathResolver.Resolved resolved -> {
+        List<Observation> observations = new ArrayList<>(2);
+        if (resolved.ownLink().isPresent()) {
+          PathResolver.Link link = resolved.ownLink().get();
+          observations.add(new Observation(linkSnapshot(link), viaFor(given, link.path()),
+              Optional.empty()));
+        }
+        ReadOutcome outcome = access.read(resolved.path(), options.sizeLimit(), options.changeRetries());
+        if (outcome instanceof ReadOutcome.LinkInPath) {
+          return Optional.empty();
+        }
+        observations.add(toObservation(resolved.path(), outcome).withVia(viaFor(given, resolved.path())));
+        return Optional.of(observations);
+      }
+      case PathResolver.Absent absent -> {
+        return Optional.of(List.of(new Observation(Snapshot.absent(absent.key(), kind(), now()),
+            viaFor(given, absent.key()), Optional.empty())));
+      }
+      case PathResolver.Escapes escapes -> {
+        return Optional.of(List.of(new Observation(escapeSnapshot(escapes), viaFor(given, escapes.key()),
+            Optional.empty())));
+      }
+      case PathResolver.Unresolvable unresolvable -> {
+        Snapshot snapshot = Snapshot.metadataOnly(unresolvable.key(), kind(),
+            unresolvable.link().isPresent() ? Presence.PRESENT : Presence.UNKNOWN,
+            unresolvable.link().map(link -> link.stat().metadata()), Optional.empty(),
+            unresolvable.link().map(link -> LinkTarget.of(link.text())), Reason.UNREADABLE,
+            unresolvable.detail(), now());
+        return Optional.of(List.of(new Observation(snapshot, viaFor(given, unresolvable.key()), Optional.empty())));
+      }
+      case PathResolver.Raced raced -> {
+        return Optional.empty();
+      }
+      case PathResolver.Root root -> throw new BadPathException(given.display(),
+          "leads to the workspace root, a directory");
+    }
+  }
+
+  private Snapshot escapeSnapshot(PathResolver.Escapes escapes) {
+    Optional<PathResolver.Link> link = escapes.link();
+    // the link is described (it is inside); what it points to is never looked at
+    Presence presence = escapes.ownLink() ? Presence.PRESENT : Presence.UNKNOWN;
+    Optional<FileMetadata> metadata = escapes.ownLink() ? link.map(l -> l.stat().metadata()) : Optional.empty();
+    return Snapshot.metadataOnly(escapes.key(), kind(), presence, metadata, Optional.empty(),
+        escapes.ownLink() ? link.map(l -> LinkTarget.of(l.text())) : Optional.empty(),
+        Reason.ESCAPES_WORKSPACE, escapes.detail(), now());
+  }
+
+  private Snapshot linkSnapshot(PathResolver.Link link) {
+    return Snapshot.symlink(link.path(), kind(), link.stat().metadata(), LinkTarget.of(link.text()), now());
+  }
+
+  private static Optional<GivenPath> viaFor(GivenPath given, WorkspacePath recorded) {
+    return given.sameBytesAs(recorded) ? Optional.empty() : Optional.of(given);
+  }
+
+  /**
+   * The state of exactly {@code path} now, its final component not followed: the after-state of a path a
+   * turn recorded, or the current state a rewind checks before it writes. A symlink is recorded as a link.
+   */
+  public Observation observeExact(WorkspacePath path) {
+    if (path.isOutside()) {
+      return observeOutside(new RequestedPath.Outside(GivenPath.of(path.bytes()), path));
+    }
+    for (int attempt = 0; attempt <= options.changeRetries(); attempt++) {
+      ReadOutcome outcome = access.read(path, options.sizeLimit(), options.changeRetries());
+      if (!(outcome instanceof ReadOutcome.LinkInPath)) {
+        return toObservation(path, outcome);
+      }
+      Lookup lookup = access.lstat(path);
+      switch (lookup) {
+        case Lookup.Found found when found.stat().type() == FileType.SYMLINK -> {
+          return observeLinkAt(path, found.stat());
+        }
+        case Lookup.LinkInPath link -> {
+          return new Observation(Snapshot.metadataOnly(path, kind(), Presence.UNKNOWN, Optional.empty(),
+              Optional.empty(), Optional.empty(), Reason.UNREADABLE,
+              "a parent directory of the path is a symlink now; it is not followed", now()),
+              Optional.empty(), Optional.empty());
+        }
+        case Lookup.Missing missing -> {
+          return new Observation(Snapshot.absent(path, kind(), now()), Optional.empty(), Optional.empty());
+        }
+        default -> {
+          // it changed between the read and the lstat: look again
+        }
+      }
+    }
+    return new Observation(Snapshot.metadataOnly(path, kind(), Presence.UNKNOWN, Optional.empty(),
+        Optional.empty(), Optional.empty(), Reason.CHANGED_DURING_READ,
+        "it kept changing between a symlink and a file while it was read", now()),
+        Optional.empty(), Optional.empty());
+  }
+
+  /** A symlink at a recorded path: its text, and whether following it would leave the workspace. */
+  private Observation observeLinkAt(WorkspacePath path, StatInfo stat) {
+    PathResolver.Resolution resolution = resolver.resolve(path.components());
+    Snapshot snapshot = switch (resolution) {
+      case PathResolver.Escapes escapes when escapes.ownLink() -> escapeSnapshot(escapes);
+      case PathResolver.Unresolvable unresolvable when unresolvable.link().isPresent() ->
+          Snapshot.metadataOnly(path, kind(), Presence.PRESENT, Optional.of(stat.metadata()), Optional.empty(),
+              unresolvable.link().map(link -> LinkTarget.of(link.text())), Reason.UNREADABLE,
+              unresolvable.detail(), now());
+      default -> {
+        byte[] text = access.readLink(path);
+        yield text == null
+            ? Snapshot.metadataOnly(path, kind(), Presence.PRESENT, Optional.of(stat.metadata()),
+                Optional.empty(), Optional.empty(), Reason.UNREADABLE, "cannot read the symlink's text", now())
+            : Snapshot.symlink(path, kind(), stat.metadata(), LinkTarget.of(text), now());
+      }
+    };
+    return new Observation(snapshot, Optional.empty(), Optional.empty());
+  }
+
+  private Observation toObservation(WorkspacePath path, ReadOutcome outcome) {
+    Instant now = now();
+    return switch (outcome) {
+      case ReadOutcome.Content content -> new Observation(
+          Snapshot.regularFile(path, kind(), content.stat().metadata(), content.sha256(), now),
+          Optional.empty(), Optional.of(content.bytes()));
+      case ReadOutcome.TooLarge large -> new Observation(
+          Snapshot.metadataOnly(path, kind(), Presence.PRESENT, Optional.of(large.stat().metadata()),
+              Optional.of(large.sha256()), Optional.empty(), Reason.TOO_LARGE,
+              large.stat().size() + " bytes is over the size limit of " + options.sizeLimit(), now),
+          Optional.empty(), Optional.empty());
+      case ReadOutcome.MetadataOnly only -> new Observation(
+          Snapshot.metadataOnly(path, kind(), only.stat().isPresent() ? Presence.PRESENT : Presence.UNKNOWN,
+              only.stat().map(StatInfo::metadata), Optional.empty(), Optional.empty(), only.reason(),
+              only.detail(), now),
+          Optional.empty(), Optional.empty());
+      case ReadOutcome.Missing missing -> new Observation(Snapshot.absent(path, kind(), now), Optional.empty(),
+          Optional.empty());
+      case ReadOutcome.Failed failed -> new Observation(
+          Snapshot.metadataOnly(path, kind(), Presence.UNKNOWN, Optional.empty(), Optional.empty(),
+              Optional.empty(), Reason.UNREADABLE, failed.detail(), now),
+          Optional.empty(), Optional.empty());
+      case ReadOutcome.LinkInPath link -> throw new IllegalStateException("resolved by the caller");
+    };
+  }
+
+  /** Something outside the workspace by name: its {@code lstat}, never an open. */
+  private Observation observeOutside(RequestedPath.Outside outside) {
+    Instant now = now();
+    String detail = "outside the workspace root " + rootReal;
+    Snapshot snapshot;
+    try {
+      Path absolute = Path.of(new String(outside.key().bytes(), Charset.forName(
+          System.getProperty("sun.jnu.encoding", "UTF-8"))));
+      Map<String, Object> unix = Files.readAttributes(absolute, "unix:*", NOFOLLOW_LINKS);
+      StatInfo stat = new StatInfo((Integer) unix.get("mode"), ((Number) unix.get("nlink")).longValue(),
+          ((Number) unix.get("ino")).longValue(), ((Number) unix.get("size")).longValue(),
+          ((FileTime) unix.get("lastModifiedTime")).to(TimeUnit.NANOSECONDS), ((Number) unix.get("dev")).longValue());
+      snapshot = Snapshot.metadataOnly(outside.key(), kind(), Presence.PRESENT, Optional.of(stat.metadata()),
+          Optional.empty(), Optional.empty(), Reason.OUTSIDE_WORKSPACE, detail, now);
+    } catch (NoSuchFileException | NotDirectoryException e) {
+      snapshot = Snapshot.metadataOnly(outside.key(), kind(), Presence.ABSENT, Optional.empty(), Optional.empty(),
+          Optional.empty(), Reason.OUTSIDE_WORKSPACE, detail, now);
+    } catch (IOException | InvalidPathException | UnsupportedOperationException e) {
+      snapshot = Snapshot.metadataOnly(outside.key(), kind(), Presence.UNKNOWN, Optional.empty(), Optional.empty(),
+          Optional.empty(), Reason.OUTSIDE_WORKSPACE, detail + "; lstat failed: " + e.getMessage(), now);
+    }
+    return new Observation(snapshot, viaFor(outside.given(), outside.key()), Optional.empty());
+  }
+
+  private Instant now() {
+    return clock.instant();
+  }
+
+  // ---- write side -------------------------------------------------------------------------------------
+
+  /**
+   * Puts {@code content} at {@code path} with permission bits {@code mode}: a new file beside it, synced,
+   * renamed over the name, directory synced. Missing parents are created; a symlinked or non-directory
+   * parent is refused; whatever the name held (a symlink, a hardlink, a FIFO) is replaced, never written.
+   */
+  public WriteOutcome writeFile(WorkspacePath path, byte[] content, int mode) {
+    requireInside(path);
+    return access.writeFile(path, content, mode);
+  }
+
+  /** Puts a symlink with exactly {@code target} as its text at {@code path}, replacing the name. */
+  public WriteOutcome writeSymlink(WorkspacePath path, LinkTarget target) {
+    requireInside(path);
+    return access.writeSymlink(path, target.bytes());
+  }
+
+  /** Removes the name {@code path} (a file, link or special file; never a directory). */
+  public WriteOutcome delete(WorkspacePath path) {
+    requireInside(path);
+    return access.delete(path);
+  }
+
+  private static void requireInside(WorkspacePath path) {
+    if (path.isOutside()) {
+      throw new IllegalArgumentException("never written: " + path + " is outside the workspace");
+    }
+  }
+
+  @Override
+  public void close() {
+    access.close();
+  }
+}

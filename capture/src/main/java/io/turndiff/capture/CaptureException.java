@@ -1,0 +1,30 @@
+package io.turndiff.capture;
+
+/** A capture request that cannot be carried out; nothing was written. The message names the input. */
+public final class CaptureException extends RuntimeException {
+
+  /** Stable codes for clients (the CLI's exit code, the HTTP service's error code). */
+  public enum Problem {
+    /** Input that can never be valid: a bad path, a malformed id. */
+    BAD_INPUT,
+    UNKNOWN_TURN,
+    UNKNOWN_SESSION,
+    /** The turn exists but is not in a state that allows the request (finishing a finished turn). */
+    TURN_NOT_OPEN,
+    /** An id given for a new turn or session is taken. */
+    ALREADY_EXISTS,
+    /** The workspace is missing, not a directory, or not the directory the session began in. */
+    WORKSPACE
+  }
+
+  private final Problem problem;
+
+  public CaptureException(Problem problem, String message) {
+    super(message);
+    this.problem = problem;
+  }
+
+  public Problem problem() {
+    return problem;
+  }
+}

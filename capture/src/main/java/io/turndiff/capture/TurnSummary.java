@@ -1,0 +1,11 @@
+package io.turndiff.capture;
+
+import io.turndiff.model.ChangeKind;
+import io.turndiff.model.TurnState;
+import java.util.Map;
+
+/** A finished turn in numbers. */
+public record TurnSummary(String turn, String session, long seq, TurnState state, int files,
+                          Map<ChangeKind, Integer> changes, long linesAdded, long linesRemoved,
+                          int notRestorable) {
+}

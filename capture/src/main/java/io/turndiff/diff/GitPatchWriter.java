@@ -1,0 +1,147 @@
+package io.turndiff.diff;
+
+import io.turndiff.model.WorkspacePath;
+import java.util.Optional;
+
+/**
+ * Writes one path's change as git writes it ({@code diff --git}, {@code new file mode},
+ * {@code deleted file mode}, {@code old mode}/{@code new mode}, {@code index}, {@code --- /dev/null},
+ * unified hunks), so that {@code git apply} turns the before-tree into the after-tree and {@code git apply -R}
+ * turns it back. A type change (file to symlink) is a delete and an add, as in git. A side whose content was
+ * not captured becomes a comment-only entry that says why, and never holds content.
+ */
+public final class GitPatchWriter {
+
+  /** How binary content appears: a one-line summary, or git's applicable binary literal. */
+  public enum BinaryStyle {
+    SUMMARY,
+    LITERAL
+  }
+
+  private final BinaryStyle binaryStyle;
+
+  public GitPatchWriter(BinaryStyle binaryStyle) {
+    this.binaryStyle = binaryStyle;
+  }
+
+  public FilePatch write(WorkspacePath path, PatchSide before, PatchSide after) {
+    if (before instanceof PatchSide.NotCaptured || after instanceof PatchSide.NotCaptured) {
+      return notCaptured(path, before, after);
+    }
+    if (before instanceof PatchSide.Absent && after instanceof PatchSide.Absent) {
+      return FilePatch.NONE;
+    }
+    if (before instanceof PatchSide.Absent) {
+      return entry(path, Optional.empty(), Optional.of(Entry.of(after)));
+    }
+    if (after instanceof PatchSide.Absent) {
+      return entry(path, Optional.of(Entry.of(before)), Optional.empty());
+    }
+    Entry old = Entry.of(before);
+    Entry updated = Entry.of(after);
+    if (old.symlink() != updated.symlink()) {
+      FilePatch deleted = entry(path, Optional.of(old), Optional.empty());
+      FilePatch added = entry(path, Optional.empty(), Optional.of(updated));
+      return new FilePatch(deleted.text() + added.text(), deleted.added() + added.added(),
+          deleted.removed() + added.removed(), deleted.binary() || added.binary());
+    }
+    FilePatch patch = entry(path, Optional.of(old), Optional.of(updated));
+    if (before instanceof PatchSide.File a && after instanceof PatchSide.File b
+        && (a.mode() & 07777) != (b.mode() & 07777) && old.gitMode().equals(updated.gitMode())) {
+      // permission changes git cannot express (it only knows the executable bit) are still shown
+      String note = "# turndiff: " + printable(path) + ": mode " + String.format("%04o", a.mode() & 07777)
+          + " -> " + String.format("%04o", b.mode() & 07777) + " (not expressible in a git patch)\n";
+      return new FilePatch(note + patch.text(), patch.added(), patch.removed(), patch.binary());
+    }
+    return patch;
+  }
+
+  /** A side as git sees it: content and mode. */
+  private record Entry(byte[] content, String gitMode, boolean symlink) {
+    static Entry of(PatchSide side) {
+      return switch (side) {
+        case PatchSide.File file -> new Entry(file.content(), (file.mode() & 0100) != 0 ? "100755" : "100644", false);
+        case PatchSide.Link link -> new Entry(link.text(), "120000", true);
+        default -> throw new IllegalArgumentException("no git entry for " + side);
+      };
+    }
+  }
+
+  private FilePatch entry(WorkspacePath path, Optional<Entry> before, Optional<Entry> after) {
+    byte[] name = path.bytes();
+    StringBuilder out = new StringBuilder();
+    out.append("diff --git ").append(GitPaths.header("a/", name)).append(' ').append(GitPaths.header("b/", name))
+        .append('\n');
+    String oldId = before.map(e -> GitBinary.blobId(e.content())).orElse(GitBinary.NO_OBJECT);
+    String newId = after.map(e -> GitBinary.blobId(e.content())).orElse(GitBinary.NO_OBJECT);
+    if (before.isEmpty()) {
+      out.append("new file mode ").append(after.get().gitMode()).append('\n');
+      out.append("index ").append(oldId).append("..").append(newId).append('\n');
+    } else if (after.isEmpty()) {
+      out.append("deleted file mode ").append(before.get().gitMode()).append('\n');
+      out.append("index ").append(oldId).append("..").append(newId).append('\n');
+    } else {
+      boolean modeChanged = !before.get().gitMode().equals(after.get().gitMode());
+      if (modeChanged) {
+        out.append("old mode ").append(before.get().gitMode()).append('\n');
+        out.append("new mode ").append(after.get().gitMode()).append('\n');
+      }
+      if (oldId.equals(newId)) {
+        return modeChanged ? new FilePatch(out.toString(), 0, 0, false) : FilePatch.NONE;
+      }
+      out.append("index ").append(oldId).append("..").append(newId);
+      if (!modeChanged) {
+        out.append(' ').append(before.get().gitMode());
+      }
+      out.append('\n');
+    }
+    byte[] oldContent = before.map(Entry::content).orElse(new byte[0]);
+    byte[] newContent = after.map(Entry::content).orElse(new byte[0]);
+    Optional<TextContent> oldText = TextContent.of(oldContent);
+    Optional<TextContent> newText = TextContent.of(newContent);
+    String oldName = before.isPresent() ? GitPaths.header("a/", name) : "/dev/null";
+    String newName = after.isPresent() ? GitPaths.header("b/", name) : "/dev/null";
+    if (oldText.isEmpty() || newText.isEmpty()) {
+      if (binaryStyle == BinaryStyle.SUMMARY) {
+        out.append("Binary files ").append(oldName).append(" and ").append(newName).append(" differ\n");
+      } else {
+        out.append("GIT binary patch\n").append(GitBinary.literal(newContent)).append(GitBinary.literal(oldContent));
+      }
+      return new FilePatch(out.toString(), 0, 0, true);
+    }
+    if (oldContent.length == 0 && newContent.length == 0) {
+      return new FilePatch(out.toString(), 0, 0, false);
+    }
+    LineDiff.Result hunks = LineDiff.diff(oldText.get().lines(), newText.get().lines());
+    out.append("--- ").append(oldName).append('\n');
+    out.append("+++ ").append(newName).append('\n');
+    out.append(hunks.hunks());
+    return new FilePatch(out.toString(), hunks.added(), hunks.removed(), false);
+  }
+
+  private static FilePatch notCaptured(WorkspacePath path, PatchSide before, PatchSide after) {
+    StringBuilder out = new StringBuilder();
+    appendNotCaptured(out, path, "before", before);
+    appendNotCaptured(out, path, "after", after);
+    return new FilePatch(out.toString(), 0, 0, false);
+  }
+
+  private static void appendNotCaptured(StringBuilder out, WorkspacePath path, String side, PatchSide state) {
+    if (state instanceof PatchSide.NotCaptured notCaptured) {
+      out.append("# turndiff: ").append(printable(path)).append(": ").append(side)
+          .append("-state not captured (").append(notCaptured.reason().code()).append(')');
+      if (!notCaptured.detail().isEmpty()) {
+        out.append(": ").append(oneLine(notCaptured.detail()));
+      }
+      out.append("; no content is shown\n");
+    }
+  }
+
+  private static String printable(WorkspacePath path) {
+    return oneLine(path.display());
+  }
+
+  private static String oneLine(String text) {
+    return text.replace("\r", "\\r").replace("\n", "\\n");
+  }
+}

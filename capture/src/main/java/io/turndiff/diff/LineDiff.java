@@ -1,0 +1,138 @@
+package io.turndiff.diff;
+
+import com.github.difflib.DiffUtils;
+import com.github.difflib.algorithm.myers.MyersDiffWithLinearSpace;
+import com.github.difflib.patch.AbstractDelta;
+import com.github.difflib.patch.Chunk;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Unified-diff hunks between two texts, as git writes them: 3 lines of context, hunks closer than twice that
+ * merged, {@code \ No newline at end of file} after a last line without one.
+ *
+ * <p>java-diff-utils computes the edit script; the hunks are written here because its own unified writer
+ * never emits the no-newline marker and numbers empty ranges differently from git, and the output must
+ * apply with {@code git apply}. The work is bounded: past {@link #MAX_DIFFED_LINES} lines between the common
+ * head and tail, the middle becomes one hunk instead of running Myers on it, so no file can stall a turn.
+ */
+final class LineDiff {
+
+  static final int CONTEXT = 3;
+  static final int MAX_DIFFED_LINES = 6_000;
+
+  private LineDiff() {
+  }
+
+  /** A change: {@code oldLines} at {@code oldStart} became {@code newLines} at {@code newStart} (0-based). */
+  private record Edit(int oldStart, int oldCount, int newStart, int newCount) {
+  }
+
+  record Result(String hunks, int added, int removed) {
+  }
+
+  static Result diff(List<String> before, List<String> after) {
+    List<Edit> edits = edits(before, after);
+    StringBuilder out = new StringBuilder();
+    int added = 0;
+    int removed = 0;
+    int offset = 0;  // lines added minus lines removed by the edits before the current hunk
+    int i = 0;
+    while (i < edits.size()) {
+      int j = i;
+      int lastEnd = edits.get(i).oldStart() + edits.get(i).oldCount();
+      while (j + 1 < edits.size() && edits.get(j + 1).oldStart() - lastEnd <= 2 * CONTEXT) {
+        j++;
+        lastEnd = Math.max(lastEnd, edits.get(j).oldStart() + edits.get(j).oldCount());
+      }
+      Edit first = edits.get(i);
+      int oldFrom = Math.max(0, first.oldStart() - CONTEXT);
+      int newFrom = oldFrom + offset;
+      int oldTo = Math.min(before.size(), lastEnd + CONTEXT);
+      StringBuilder body = new StringBuilder();
+      int oldCount = 0;
+      int newCount = 0;
+      int oldAt = oldFrom;
+      for (int k = i; k <= j; k++) {
+        Edit edit = edits.get(k);
+        while (oldAt < edit.oldStart()) {
+          line(body, ' ', before.get(oldAt++));
+          oldCount++;
+          newCount++;
+        }
+        for (int n = 0; n < edit.oldCount(); n++) {
+          line(body, '-', before.get(edit.oldStart() + n));
+        }
+        for (int n = 0; n < edit.newCount(); n++) {
+          line(body, '+', after.get(edit.newStart() + n));
+        }
+        oldCount += edit.oldCount();
+        newCount += edit.newCount();
+        removed += edit.oldCount();
+        added += edit.newCount();
+        oldAt = Math.max(oldAt, edit.oldStart() + edit.oldCount());
+        offset += edit.newCount() - edit.oldCount();
+      }
+      while (oldAt < oldTo) {
+        line(body, ' ', before.get(oldAt++));
+        oldCount++;
+        newCount++;
+      }
+      out.append("@@ -").append(range(oldFrom, oldCount)).append(" +").append(range(newFrom, newCount))
+          .append(" @@\n").append(body);
+      i = j + 1;
+    }
+    return new Result(out.toString(), added, removed);
+  }
+
+  /** git's range: {@code start,count}, {@code start} alone for one line, the line before for an empty range. */
+  private static String range(int from, int count) {
+    if (count == 1) {
+      return Integer.toString(from + 1);
+    }
+    return (count == 0 ? from : from + 1) + "," + count;
+  }
+
+  private static void line(StringBuilder out, char sign, String line) {
+    out.append(sign);
+    if (!line.isEmpty() && line.charAt(line.length() - 1) == TextContent.NO_FINAL_NEWLINE) {
+      out.append(line, 0, line.length() - 1).append("\n\\ No newline at end of file\n");
+    } else {
+      out.append(line).append('\n');
+    }
+  }
+
+  private static List<Edit> edits(List<String> before, List<String> after) {
+    int head = 0;
+    int maxHead = Math.min(before.size(), after.size());
+    while (head < maxHead && before.get(head).equals(after.get(head))) {
+      head++;
+    }
+    int tail = 0;
+    while (tail < maxHead - head
+        && before.get(before.size() - 1 - tail).equals(after.get(after.size() - 1 - tail))) {
+      tail++;
+    }
+    List<String> oldMiddle = before.subList(head, before.size() - tail);
+    List<String> newMiddle = after.subList(head, after.size() - tail);
+    List<Edit> edits = new ArrayList<>();
+    if (oldMiddle.isEmpty() && newMiddle.isEmpty()) {
+      return edits;
+    }
+    if (oldMiddle.size() + newMiddle.size() > MAX_DIFFED_LINES || oldMiddle.isEmpty() || newMiddle.isEmpty()) {
+      edits.add(new Edit(head, oldMiddle.size(), head, newMiddle.size()));
+      return edits;
+    }
+    List<AbstractDelta<String>> deltas = DiffUtils.diff(oldMiddle, newMiddle, new MyersDiffWithLinearSpace<>())
+        .getDeltas();
+    for (AbstractDelta<String> delta : deltas) {
+      Chunk<String> source = delta.getSource();
+      Chunk<String> target = delta.getTarget();
+      edits.add(new Edit(head + source.getPosition(), source.size(), head + target.getPosition(), target.size()));
+    }
+    // by position in the old text; at one position, removed lines come before added ones, as git writes them
+    edits.sort((a, b) -> a.oldStart() != b.oldStart() ? Integer.compare(a.oldStart(), b.oldStart())
+        : Boolean.compare(a.oldCount() == 0, b.oldCount() == 0));
+    return edits;
+  }
+}

@@ -1,0 +1,46 @@
+package io.turndiff.diff;
+
+import io.turndiff.model.FileType;
+import io.turndiff.model.Reason;
+import io.turndiff.model.Snapshot;
+import java.util.Optional;
+
+/** One side of a file's patch: what the path held, as far as the patch can show it. */
+public sealed interface PatchSide {
+
+  record Absent() implements PatchSide {
+  }
+
+  /** A regular file, with its permission bits. */
+  record File(byte[] content, int mode) implements PatchSide {
+  }
+
+  /** A symlink; git shows its text as the content of a mode 120000 entry. */
+  record Link(byte[] text) implements PatchSide {
+  }
+
+  /** Not captured: the patch says why and never shows content. */
+  record NotCaptured(Reason reason, String detail) implements PatchSide {
+  }
+
+  /**
+   * The side for a snapshot. {@code content} is the stored content of a captured regular file (ignored
+   * otherwise).
+   */
+  static PatchSide of(Snapshot snapshot, Optional<byte[]> content) {
+    if (!snapshot.captured()) {
+      return new NotCaptured(snapshot.reason().orElse(Reason.UNREADABLE),
+          snapshot.reason().isPresent() ? snapshot.reasonDetail() : "its state could not be known");
+    }
+    if (!snapshot.exists()) {
+      return new Absent();
+    }
+    FileType type = snapshot.type().orElseThrow();
+    if (type == FileType.SYMLINK) {
+      return new Link(snapshot.linkTarget().orElseThrow().bytes());
+    }
+    return new File(content.orElseThrow(() -> new IllegalArgumentException(
+        "the content of captured " + snapshot.path() + " is needed for its patch")),
+        snapshot.metadata().orElseThrow().mode());
+  }
+}

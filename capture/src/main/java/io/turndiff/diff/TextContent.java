@@ -1,0 +1,76 @@
+package io.turndiff.diff;
+
+import java.nio.ByteBuffer;
+import java.nio.charset.CharacterCodingException;
+import java.nio.charset.CodingErrorAction;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * File content seen as lines, the way git shows it: split on {@code \n} only (a {@code \r} stays part of
+ * its line, so CRLF survives), with whether the last line ends with a newline. Content with a NUL in its
+ * first 8 KB, or that is not valid UTF-8, is binary and has no lines.
+ */
+public final class TextContent {
+
+  static final int BINARY_PROBE = 8 * 1024;
+
+  /**
+   * Marks the last line of content without a final newline. A NUL never occurs in text (it would have made
+   * the content binary), so a line carrying it compares unequal to the same words with a newline after them:
+   * a change of only the final newline is a change.
+   */
+  static final char NO_FINAL_NEWLINE = '\0';
+
+  private final List<String> lines;
+
+  private TextContent(List<String> lines) {
+    this.lines = lines;
+  }
+
+  /** The lines of {@code bytes}, or empty when the content is binary. */
+  public static Optional<TextContent> of(byte[] bytes) {
+    int probe = Math.min(bytes.length, BINARY_PROBE);
+    for (int i = 0; i < probe; i++) {
+      if (bytes[i] == 0) {
+        return Optional.empty();
+      }
+    }
+    String text;
+    try {
+      text = StandardCharsets.UTF_8.newDecoder()
+          .onMalformedInput(CodingErrorAction.REPORT)
+          .onUnmappableCharacter(CodingErrorAction.REPORT)
+          .decode(ByteBuffer.wrap(bytes))
+          .toString();
+    } catch (CharacterCodingException e) {
+      return Optional.empty();
+    }
+    if (text.indexOf('\0') >= 0) {
+      return Optional.empty();
+    }
+    List<String> lines = new ArrayList<>();
+    int start = 0;
+    while (start < text.length()) {
+      int newline = text.indexOf('\n', start);
+      if (newline < 0) {
+        lines.add(text.substring(start) + NO_FINAL_NEWLINE);
+        break;
+      }
+      lines.add(text.substring(start, newline));
+      start = newline + 1;
+    }
+    return Optional.of(new TextContent(lines));
+  }
+
+  public static boolean isBinary(byte[] bytes) {
+    return of(bytes).isEmpty();
+  }
+
+  /** The lines; the last one ends with {@link #NO_FINAL_NEWLINE} when the content has no final newline. */
+  List<String> lines() {
+    return lines;
+  }
+}

@@ -1,0 +1,380 @@
+package io.turndiff.capture;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.turndiff.boundary.BoundaryOptions;
+import io.turndiff.fixtures.StoreRows;
+import io.turndiff.fixtures.TestStore;
+import io.turndiff.fixtures.TestWorkspace;
+import io.turndiff.model.ChangeKind;
+import io.turndiff.model.Containment;
+import io.turndiff.model.DetectedBy;
+import io.turndiff.model.FileType;
+import io.turndiff.model.Presence;
+import io.turndiff.model.Reason;
+import io.turndiff.model.TurnState;
+import io.turndiff.model.WorkspacePath;
+import io.turndiff.store.Store;
+import io.turndiff.store.StoredFileChange;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The capture service over a real SQLite store and a real workspace; every test checks the canary. */
+class CaptureServiceTest {
+
+  @TempDir
+  Path temp;
+
+  private TestWorkspace workspace;
+  private Store store;
+  private CaptureService capture;
+
+  @BeforeEach
+  void open() {
+    workspace = TestWorkspace.in(temp);
+    store = TestStore.freshIn(temp);
+    capture = new CaptureService(store, BoundaryOptions.defaults());
+  }
+
+  @AfterEach
+  void canary() {
+    capture.close();
+    workspace.assertOutsideUnchanged();
+    workspace.canary().assertNotInStore(store);
+    store.close();
+    workspace.canary().assertNotInStoreFiles(store.file());
+  }
+
+  private StoredFileChange change(String turn, String path) {
+    return capture.records(turn).changes().stream()
+        .filter(change -> change.path().equals(WorkspacePath.of(path)))
+        .findFirst().orElseThrow(() -> new AssertionError(path + " is not recorded in " + turn));
+  }
+
+  private String beginTurn() {
+    return capture.beginTurn(workspace.root(), Optional.of("session-1"), Optional.empty()).turn();
+  }
+
+  // ---- the six fixtures behind the boundary design ----
+
+  @Test
+  void escapeThroughAFileSymlinkIsMetadataOnly() {
+    workspace.symlink("config.txt", workspace.secret().toString());
+    String turn = beginTurn();
+    capture.snapshot(turn, Optional.of("edit-1"), List.of("config.txt"));
+    capture.finishTurn(turn);
+    StoredFileChange change = change(turn, "config.txt");
+    assertEquals(Containment.ESCAPED, change.before().containment());
+    assertFalse(change.restorable());
+    assertTrue(change.before().sha256().isEmpty());
+    workspace.canary().assertNotIn("the turn's patch", capture.patch(turn, List.of()));
+    workspace.canary().assertNotIn("the turn's records", capture.records(turn).toString());
+  }
+
+  @Test
+  void escapeThroughASymlinkedDirectoryIsMetadataOnly() {
+    workspace.symlink("vendor", workspace.outside().resolve("dir").toString());
+    String turn = beginTurn();
+    capture.snapshot(turn, Optional.empty(), List.of("vendor/secret.txt"));
+    capture.finishTurn(turn);
+    StoredFileChange change = change(turn, "vendor/secret.txt");
+    assertEquals(Optional.of(Reason.ESCAPES_WORKSPACE), change.before().reason());
+    assertFalse(change.restorable());
+    workspace.canary().assertNotIn("the turn's patch", capture.patch(turn, List.of()));
+  }
+
+  @Test
+  void escapeThroughARelativeSymlinkIsMetadataOnly() {
+    workspace.symlink("notes.txt", "../outside/secret.txt");
+    String turn = beginTurn();
+    capture.snapshot(turn, Optional.empty(), List.of("notes.txt"));
+    // the agent then writes through the link: the outside file must stay untouched by turndiff, and the
+    // change to it is not turndiff's to record
+    capture.finishTurn(turn);
+    assertEquals(Optional.of(Reason.ESCAPES_WORKSPACE), change(turn, "notes.txt").before().reason());
+    workspace.canary().assertNotIn("the turn's patch", capture.patch(turn, List.of()));
+  }
+
+  @Test
+  void plainFileIsCapturedWithContent() throws Exception {
+    workspace.file("src/App.java", "class App {}\n");
+    String turn = beginTurn();
+    capture.snapshot(turn, Optional.of("edit-1"), List.of("src/App.java"));
+    Files.writeString(workspace.resolve("src/App.java"), "class App { int x; }\n");
+    TurnSummary summary = capture.finishTurn(turn);
+    assertEquals(Map.of(ChangeKind.MODIFIED, 1), summary.changes());
+    StoredFileChange change = change(turn, "src/App.java");
+    assertTrue(change.restorable());
+    assertEquals(1, change.linesAdded());
+    assertEquals(1, change.linesRemoved());
+    String patch = capture.patch(turn, List.of());
+    assertTrue(patch.contains("-class App {}\n+class App { int x; }\n"), patch);
+  }
+
+  @Test
+  void symlinkToAnotherFileInsideIsCapturedWithContent() throws Exception {
+    workspace.file("real.txt", "one\n").symlink("alias.txt", "real.txt");
+    String turn = beginTurn();
+    List<SnapshotVerdict> verdicts = capture.snapshot(turn, Optional.empty(), List.of("alias.txt"));
+    assertEquals(2, verdicts.size());
+    Files.writeString(workspace.resolve("alias.txt"), "two\n");
+    capture.finishTurn(turn);
+    StoredFileChange real = change(turn, "real.txt");
+    assertEquals("alias.txt", real.via().orElseThrow().display());
+    assertEquals(Optional.of(ChangeKind.MODIFIED), real.change());
+    assertTrue(real.restorable());
+    assertEquals(Optional.of(ChangeKind.UNCHANGED), change(turn, "alias.txt").change());
+  }
+
+  @Test
+  void workspaceReachedThroughASymlinkedRootIsCapturedWithContent() throws Exception {
+    Path alias = temp.resolve("alias");
+    Files.createSymbolicLink(alias, workspace.root());
+    workspace.file("a.txt", "a\n");
+    String turn = capture.beginTurn(alias, Optional.empty(), Optional.empty()).turn();
+    capture.snapshot(turn, Optional.empty(), List.of(alias.resolve("a.txt").toString()));
+    Files.writeString(workspace.resolve("a.txt"), "b\n");
+    capture.finishTurn(turn);
+    StoredFileChange change = change(turn, "a.txt");
+    assertEquals(Optional.of(ChangeKind.MODIFIED), change.change());
+    assertTrue(change.restorable());
+  }
+
+  // ---- semantics ----
+
+  @Test
+  void createdModifiedDeletedAndUnchangedFilesAreClassified() throws Exception {
+    workspace.file("keep.txt", "same\n").file("edit.txt", "old\n").file("gone.txt", "bye\n");
+    String turn = beginTurn();
+    capture.snapshot(turn, Optional.of("t1"), List.of("keep.txt", "edit.txt", "gone.txt", "new/made.txt"));
+    Files.writeString(workspace.resolve("edit.txt"), "new\n");
+    Files.delete(workspace.resolve("gone.txt"));
+    workspace.file("new/made.txt", "hello\n");
+    TurnSummary summary = capture.finishTurn(turn);
+    assertEquals(Map.of(ChangeKind.UNCHANGED, 1, ChangeKind.MODIFIED, 1, ChangeKind.DELETED, 1,
+        ChangeKind.ADDED, 1), summary.changes());
+    assertEquals(Presence.ABSENT, change(turn, "new/made.txt").before().presence());
+    String patch = capture.patch(turn, List.of());
+    assertTrue(patch.contains("new file mode 100644"), patch);
+    assertTrue(patch.contains("deleted file mode 100644"), patch);
+    assertFalse(patch.contains("keep.txt"), "an unchanged file has no patch");
+  }
+
+  @Test
+  void firstBeforeStateOfAPathWinsAndEveryToolCallIsNoted() throws Exception {
+    workspace.file("a.txt", "first\n");
+    String turn = beginTurn();
+    capture.snapshot(turn, Optional.of("call-1"), List.of("a.txt"));
+    Files.writeString(workspace.resolve("a.txt"), "second\n");
+    List<SnapshotVerdict> again = capture.snapshot(turn, Optional.of("call-2"), List.of("a.txt"));
+    assertFalse(again.getFirst().recorded());
+    Files.writeString(workspace.resolve("a.txt"), "third\n");
+    capture.finishTurn(turn);
+    StoredFileChange change = change(turn, "a.txt");
+    assertEquals(List.of("call-1", "call-2"), change.toolCalls());
+    String patch = capture.patch(turn, List.of());
+    assertTrue(patch.contains("-first\n+third\n"), patch);
+  }
+
+  @Test
+  void modeChangeIsAModification() throws Exception {
+    workspace.file("run.sh", "echo hi\n");
+    String turn = beginTurn();
+    capture.snapshot(turn, Optional.empty(), List.of("run.sh"));
+    workspace.mode("run.sh", "rwxr-xr-x");
+    capture.finishTurn(turn);
+    assertEquals(Optional.of(ChangeKind.MODIFIED), change(turn, "run.sh").change());
+    assertTrue(capture.patch(turn, List.of()).contains("old mode 100644\nnew mode 100755\n"));
+  }
+
+  @Test
+  void replacingAFileWithASymlinkIsATypeChange() throws Exception {
+    workspace.file("a.txt", "a\n").file("b.txt", "b\n");
+    String turn = beginTurn();
+    capture.snapshot(turn, Optional.empty(), List.of("a.txt"));
+    Files.delete(workspace.resolve("a.txt"));
+    Files.createSymbolicLink(workspace.resolve("a.txt"), Path.of("b.txt"));
+    capture.finishTurn(turn);
+    StoredFileChange change = change(turn, "a.txt");
+    assertEquals(Optional.of(ChangeKind.TYPE_CHANGED), change.change());
+    assertEquals(Optional.of(FileType.SYMLINK), change.after().orElseThrow().type());
+  }
+
+  @Test
+  void binaryChangeIsSummarizedInTheStoredDiff() throws Exception {
+    workspace.file("img.bin", new byte[] {0, 1, 2, 3});
+    String turn = beginTurn();
+    capture.snapshot(turn, Optional.empty(), List.of("img.bin"));
+    workspace.file("img.bin", new byte[] {0, 1, 2, 4});
+    capture.finishTurn(turn);
+    StoredFileChange change = change(turn, "img.bin");
+    String stored = new String(store.read(tx -> tx.blobs().require(change.diff().orElseThrow())),
+        StandardCharsets.UTF_8);
+    assertTrue(stored.contains("Binary files a/img.bin and b/img.bin differ"), stored);
+    assertTrue(capture.patch(turn, List.of()).contains("GIT binary patch"));
+  }
+
+  @Test
+  void blobsAreStoredOnceHoweverManyTurnsUseThem() throws Exception {
+    workspace.file("a.txt", "shared\n").file("b.txt", "shared\n");
+    String first = beginTurn();
+    capture.snapshot(first, Optional.empty(), List.of("a.txt", "b.txt"));
+    capture.finishTurn(first);
+    String second = beginTurn();
+    capture.snapshot(second, Optional.empty(), List.of("a.txt"));
+    capture.finishTurn(second);
+    assertEquals(1L, StoreRows.count(store.file()).get("blob"), "one content, one blob");
+    assertEquals(6L, StoreRows.count(store.file()).get("snapshot"));
+  }
+
+  @Test
+  void recordsSurviveReopeningTheStore() throws Exception {
+    workspace.file("a.txt", "a\n").symlink("leak", workspace.secret().toString());
+    String turn = beginTurn();
+    capture.snapshot(turn, Optional.of("call-1"), List.of("a.txt", "leak", "missing.txt"));
+    Files.writeString(workspace.resolve("a.txt"), "b\n");
+    capture.finishTurn(turn);
+    TurnRecords before = capture.records(turn);
+    String patchBefore = capture.patch(turn, List.of());
+    capture.close();
+    store.close();
+    store = Store.open(store.file());
+    capture = new CaptureService(store, BoundaryOptions.defaults());
+    TurnRecords after = capture.records(turn);
+    assertEquals(before.turn(), after.turn());
+    assertEquals(TurnState.FINISHED, after.turn().state());
+    assertEquals(before.changes().size(), after.changes().size());
+    for (int i = 0; i < before.changes().size(); i++) {
+      StoredFileChange expected = before.changes().get(i);
+      StoredFileChange actual = after.changes().get(i);
+      assertEquals(expected.path(), actual.path());
+      assertEquals(expected.change(), actual.change());
+      assertEquals(expected.before().fingerprint(), actual.before().fingerprint());
+      assertEquals(expected.before().sha256(), actual.before().sha256());
+      assertEquals(expected.after().orElseThrow().sha256(), actual.after().orElseThrow().sha256());
+      assertEquals(expected.toolCalls(), actual.toolCalls());
+      assertEquals(expected.before().reason(), actual.before().reason());
+    }
+    assertEquals(patchBefore, capture.patch(turn, List.of()));
+    byte[] beforeContent = store.read(tx -> tx.blobs().require(change(turn, "a.txt").before().storedContent()
+        .orElseThrow()));
+    assertArrayEquals("a\n".getBytes(StandardCharsets.UTF_8), beforeContent);
+  }
+
+  @Test
+  void sizeLimitIsConfigurableAndStillHashes() throws Exception {
+    capture.close();
+    capture = new CaptureService(store, BoundaryOptions.builder().sizeLimit(10).build());
+    workspace.file("big.txt", "this is longer than ten bytes\n");
+    String turn = beginTurn();
+    capture.snapshot(turn, Optional.empty(), List.of("big.txt"));
+    workspace.file("big.txt", "this is also longer than ten bytes\n");
+    capture.finishTurn(turn);
+    StoredFileChange change = change(turn, "big.txt");
+    assertEquals(Optional.of(Reason.TOO_LARGE), change.before().reason());
+    assertEquals(Optional.of(ChangeKind.MODIFIED), change.change(), "the streamed hash shows the change");
+    assertTrue(capture.patch(turn, List.of()).contains("# turndiff: big.txt: before-state not captured (too_large)"));
+  }
+
+  @Test
+  void turnsAreNumberedWithinTheirSession() {
+    assertEquals(1, capture.beginTurn(workspace.root(), Optional.of("s"), Optional.of("t1")).seq());
+    assertEquals(2, capture.beginTurn(workspace.root(), Optional.of("s"), Optional.of("t2")).seq());
+    assertEquals(1, capture.beginTurn(workspace.root(), Optional.of("other"), Optional.of("t3")).seq());
+  }
+
+  @Test
+  void detectedBySnapshotIsRecorded() {
+    workspace.file("a.txt", "a\n");
+    String turn = beginTurn();
+    capture.snapshot(turn, Optional.empty(), List.of("a.txt"));
+    assertEquals(DetectedBy.SNAPSHOT, change(turn, "a.txt").detectedBy());
+  }
+
+  // ---- bad input: a clear error naming the input, and nothing written ----
+
+  private void assertRefusedWithoutWriting(CaptureException.Problem problem, String named, Runnable request) {
+    Map<String, Long> before = StoreRows.count(store.file());
+    CaptureException e = assertThrows(CaptureException.class, request::run);
+    assertEquals(problem, e.problem(), e.getMessage());
+    assertTrue(e.getMessage().contains(named), () -> "'" + e.getMessage() + "' names " + named);
+    assertEquals(before, StoreRows.count(store.file()), "nothing was written");
+  }
+
+  @Test
+  void nulInAPathIsRefused() {
+    String turn = beginTurn();
+    assertRefusedWithoutWriting(CaptureException.Problem.BAD_INPUT, "NUL",
+        () -> capture.snapshot(turn, Optional.empty(), List.of("ok.txt", "bad\0name")));
+  }
+
+  @Test
+  void emptyPathIsRefused() {
+    String turn = beginTurn();
+    assertRefusedWithoutWriting(CaptureException.Problem.BAD_INPUT, "empty",
+        () -> capture.snapshot(turn, Optional.empty(), List.of("")));
+  }
+
+  @Test
+  void unknownTurnIsRefused() {
+    assertRefusedWithoutWriting(CaptureException.Problem.UNKNOWN_TURN, "no-such-turn",
+        () -> capture.snapshot("no-such-turn", Optional.empty(), List.of("a.txt")));
+  }
+
+  @Test
+  void finishingAFinishedTurnIsRefused() {
+    String turn = beginTurn();
+    capture.finishTurn(turn);
+    assertRefusedWithoutWriting(CaptureException.Problem.TURN_NOT_OPEN, turn, () -> capture.finishTurn(turn));
+  }
+
+  @Test
+  void pathGivenAsADirectoryIsRefused() {
+    workspace.directory("src");
+    String turn = beginTurn();
+    assertRefusedWithoutWriting(CaptureException.Problem.BAD_INPUT, "src/",
+        () -> capture.snapshot(turn, Optional.empty(), List.of("src/")));
+  }
+
+  @Test
+  void missingWorkspaceIsRefused() {
+    assertRefusedWithoutWriting(CaptureException.Problem.WORKSPACE, "nowhere",
+        () -> capture.beginTurn(temp.resolve("nowhere"), Optional.empty(), Optional.empty()));
+  }
+
+  @Test
+  void malformedIdIsRefused() {
+    assertRefusedWithoutWriting(CaptureException.Problem.BAD_INPUT, "bad id",
+        () -> capture.beginTurn(workspace.root(), Optional.of("bad id"), Optional.empty()));
+  }
+
+  @Test
+  void takenTurnIdIsRefused() {
+    capture.beginTurn(workspace.root(), Optional.empty(), Optional.of("t-1"));
+    assertRefusedWithoutWriting(CaptureException.Problem.ALREADY_EXISTS, "t-1",
+        () -> capture.beginTurn(workspace.root(), Optional.empty(), Optional.of("t-1")));
+  }
+
+  @Test
+  void replacedWorkspaceRootIsRefused() throws Exception {
+    String turn = beginTurn();
+    capture.close();
+    Files.move(workspace.root(), temp.resolve("moved"));
+    Files.createDirectories(workspace.root());
+    capture = new CaptureService(store, BoundaryOptions.defaults());
+    assertRefusedWithoutWriting(CaptureException.Problem.WORKSPACE, "replaced",
+        () -> capture.snapshot(turn, Optional.empty(), List.of("a.txt")));
+  }
+}

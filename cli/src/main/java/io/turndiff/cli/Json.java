@@ -1,0 +1,217 @@
+package io.turndiff.cli;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.json.JsonWriteFeature;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.SerializationFeature;
+import com.fasterxml.jackson.databind.json.JsonMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.turndiff.capture.BeganTurn;
+import io.turndiff.capture.SnapshotVerdict;
+import io.turndiff.capture.TurnSummary;
+import io.turndiff.model.ChangeKind;
+import io.turndiff.model.Containment;
+import io.turndiff.model.GivenPath;
+import io.turndiff.model.Presence;
+import io.turndiff.model.Snapshot;
+import io.turndiff.model.WorkspacePath;
+import io.turndiff.store.StoredFileChange;
+import io.turndiff.store.StoredTurn;
+import java.util.Base64;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * The JSON shapes turndiff prints (and the HTTP service returns). Built explicitly, field by field, so the
+ * documented shapes are the code. Non-ASCII is escaped, so the output is ASCII whatever the locale.
+ */
+public final class Json {
+
+  private static final JsonNodeFactory NODES = JsonNodeFactory.instance;
+  private static final ObjectMapper MAPPER = JsonMapper.builder()
+      .enable(JsonWriteFeature.ESCAPE_NON_ASCII)
+      .disable(SerializationFeature.INDENT_OUTPUT)
+      .build();
+
+  private Json() {
+  }
+
+  public static ObjectMapper mapper() {
+    return MAPPER;
+  }
+
+  public static String write(Object node, boolean pretty) {
+    try {
+      return pretty ? MAPPER.writerWithDefaultPrettyPrinter().writeValueAsString(node)
+          : MAPPER.writeValueAsString(node);
+    } catch (JsonProcessingException e) {
+      throw new IllegalStateException("cannot write JSON", e);
+    }
+  }
+
+  public static ObjectNode object() {
+    return NODES.objectNode();
+  }
+
+  public static ArrayNode array() {
+    return NODES.arrayNode();
+  }
+
+  /** A path as {@code path}, plus {@code <field>_base64} with its raw bytes when they are not UTF-8. */
+  static void putPath(ObjectNode node, String field, WorkspacePath path) {
+    node.put(field, path.display());
+    if (!path.isUtf8()) {
+      node.put(field + "_base64", Base64.getEncoder().encodeToString(path.bytes()));
+    }
+  }
+
+  static void putGiven(ObjectNode node, String field, Optional<GivenPath> given) {
+    if (given.isEmpty()) {
+      node.putNull(field);
+      return;
+    }
+    node.put(field, given.get().display());
+    String display = given.get().display();
+    byte[] bytes = given.get().bytes();
+    if (!java.util.Arrays.equals(display.getBytes(java.nio.charset.StandardCharsets.UTF_8), bytes)) {
+      node.put(field + "_base64", Base64.getEncoder().encodeToString(bytes));
+    }
+  }
+
+  public static ObjectNode beganTurn(BeganTurn began) {
+    ObjectNode node = object();
+    node.put("session", began.session());
+    node.put("turn", began.turn());
+    node.put("seq", began.seq());
+    node.put("workspace", began.workspace().toString());
+    node.put("new_session", began.newSession());
+    node.put("boundary", began.boundary().code());
+    return node;
+  }
+
+  /** The state of a path at one moment. */
+  public static ObjectNode snapshot(Snapshot snapshot) {
+    ObjectNode node = object();
+    if (snapshot.presence() == Presence.UNKNOWN) {
+      node.putNull("exists");
+    } else {
+      node.put("exists", snapshot.exists());
+    }
+    snapshot.type().ifPresentOrElse(type -> node.put("type", type.code()), () -> node.putNull("type"));
+    snapshot.metadata().ifPresentOrElse(metadata -> {
+      node.put("size", metadata.size());
+      node.put("mode", String.format("%04o", metadata.mode()));
+      node.put("mtime_ns", metadata.mtimeNanos());
+    }, () -> {
+      node.putNull("size");
+      node.putNull("mode");
+      node.putNull("mtime_ns");
+    });
+    snapshot.sha256().ifPresentOrElse(sha -> node.put("sha256", sha.hex()), () -> node.putNull("sha256"));
+    node.put("captured", snapshot.captured());
+    snapshot.reason().ifPresentOrElse(reason -> node.put("reason", reason.code()), () -> node.putNull("reason"));
+    if (snapshot.reasonDetail().isEmpty()) {
+      node.putNull("detail");
+    } else {
+      node.put("detail", snapshot.reasonDetail());
+    }
+    snapshot.linkTarget().ifPresentOrElse(target -> node.put("link_target", target.display()),
+        () -> node.putNull("link_target"));
+    node.put("fingerprint", snapshot.fingerprint());
+    node.put("boundary", snapshot.boundary().code());
+    return node;
+  }
+
+  /** One path's verdict from a snapshot call. */
+  public static ObjectNode verdict(SnapshotVerdict verdict) {
+    Snapshot snapshot = verdict.snapshot();
+    ObjectNode node = object();
+    putGiven(node, "input", Optional.of(verdict.input()));
+    putPath(node, "path", snapshot.path());
+    putGiven(node, "via", verdict.via());
+    node.put("verdict", !verdict.recorded() ? "already_recorded"
+        : snapshot.presence() == Presence.ABSENT && snapshot.captured() ? "absent"
+        : snapshot.captured() ? "captured" : "metadata_only");
+    node.put("containment", snapshot.containment().code());
+    node.put("restorable", snapshot.captured());
+    node.setAll(snapshot(snapshot));
+    return node;
+  }
+
+  public static ArrayNode verdicts(List<SnapshotVerdict> verdicts) {
+    ArrayNode array = array();
+    verdicts.forEach(verdict -> array.add(verdict(verdict)));
+    return array;
+  }
+
+  public static ObjectNode summary(TurnSummary summary) {
+    ObjectNode node = object();
+    node.put("turn", summary.turn());
+    node.put("session", summary.session());
+    node.put("seq", summary.seq());
+    node.put("state", summary.state().code());
+    node.put("files", summary.files());
+    ObjectNode changes = node.putObject("changes");
+    for (ChangeKind kind : ChangeKind.values()) {
+      changes.put(kind.code(), summary.changes().getOrDefault(kind, 0));
+    }
+    node.put("lines_added", summary.linesAdded());
+    node.put("lines_removed", summary.linesRemoved());
+    node.put("not_restorable", summary.notRestorable());
+    return node;
+  }
+
+  /** A file change as {@code turndiff show} prints it. */
+  public static ObjectNode fileChange(StoredFileChange change) {
+    ObjectNode node = object();
+    putPath(node, "path", change.path());
+    putGiven(node, "via", change.via());
+    change.change().ifPresentOrElse(kind -> node.put("change", kind.code()), () -> node.putNull("change"));
+    node.put("containment", containment(change).code());
+    node.put("restorable", change.restorable());
+    node.put("added", change.linesAdded());
+    node.put("removed", change.linesRemoved());
+    node.put("detected_by", change.detectedBy().code());
+    ArrayNode calls = node.putArray("tool_calls");
+    change.toolCalls().forEach(calls::add);
+    node.set("before", snapshot(change.before()));
+    change.after().ifPresentOrElse(after -> node.set("after", snapshot(after)), () -> node.putNull("after"));
+    return node;
+  }
+
+  /** The containment of a change: the before-state's, unless only the after-state left the workspace. */
+  static Containment containment(StoredFileChange change) {
+    Containment before = change.before().containment();
+    if (before != Containment.INSIDE) {
+      return before;
+    }
+    return change.after().map(Snapshot::containment).orElse(Containment.INSIDE);
+  }
+
+  public static ArrayNode fileChanges(List<StoredFileChange> changes) {
+    ArrayNode array = array();
+    changes.forEach(change -> array.add(fileChange(change)));
+    return array;
+  }
+
+  public static ObjectNode turn(StoredTurn turn) {
+    ObjectNode node = object();
+    node.put("turn", turn.externalId());
+    node.put("session", turn.sessionExternalId());
+    node.put("seq", turn.seq());
+    node.put("kind", turn.kind().code());
+    node.put("state", turn.state().code());
+    node.put("began_at", turn.beganAt().toString());
+    turn.finishedAt().ifPresentOrElse(at -> node.put("finished_at", at.toString()), () -> node.putNull("finished_at"));
+    return node;
+  }
+
+  public static ObjectNode error(String code, String message) {
+    ObjectNode node = object();
+    node.put("error", code);
+    node.put("message", message);
+    return node;
+  }
+}

@@ -1,0 +1,35 @@
+package io.turndiff.cli;
+
+import io.turndiff.capture.CaptureService;
+import io.turndiff.store.Store;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+
+/** {@code turndiff show --turn ID}: the turn's file records as JSON. */
+@Command(name = "show", description = "Print a turn's file records as a JSON array (from the store only).")
+final class ShowCommand implements Callable<Integer> {
+
+  @Mixin
+  StoreOptions storeOptions;
+
+  @Spec
+  CommandSpec spec;
+
+  @Option(names = "--turn", required = true, paramLabel = "ID")
+  String turn;
+
+  @Option(names = "--pretty", description = "Indent the JSON.")
+  boolean pretty;
+
+  @Override
+  public Integer call() {
+    try (Store store = storeOptions.openStore(); CaptureService capture = storeOptions.openCapture(store)) {
+      spec.commandLine().getOut().println(Json.write(Json.fileChanges(capture.records(turn).changes()), pretty));
+    }
+    return Main.EXIT_OK;
+  }
+}

@@ -1,0 +1,49 @@
+package io.turndiff.cli;
+
+import io.turndiff.boundary.BoundaryOptions;
+import io.turndiff.capture.CaptureService;
+import io.turndiff.store.Store;
+import io.turndiff.store.StoreLocation;
+import java.nio.file.Path;
+import java.util.Optional;
+import picocli.CommandLine.Option;
+
+/** The options every command that uses the store shares: where it is, and how the boundary reads. */
+final class StoreOptions {
+
+  @Option(names = "--db", paramLabel = "FILE",
+      description = "The store (default: $TURNDIFF_DB, else $XDG_DATA_HOME/turndiff/turndiff.db, "
+          + "else ~/.local/share/turndiff/turndiff.db).")
+  Path database;
+
+  @Option(names = "--size-limit", paramLabel = "BYTES", defaultValue = "2097152",
+      description = "Files larger than this are hashed but not stored (default: ${DEFAULT-VALUE}).")
+  long sizeLimit;
+
+  @Option(names = "--boundary", paramLabel = "KIND", defaultValue = "auto", hidden = true,
+      description = "auto (openat2 where available) or fallback (SecureDirectoryStream).")
+  String boundary;
+
+  Path location() {
+    return StoreLocation.resolve(Optional.ofNullable(database));
+  }
+
+  BoundaryOptions boundaryOptions() {
+    if (!boundary.equals("auto") && !boundary.equals("fallback")) {
+      throw new CliException(Main.EXIT_USAGE, "--boundary must be auto or fallback, not '" + boundary + "'");
+    }
+    if (sizeLimit < 0) {
+      throw new CliException(Main.EXIT_USAGE, "--size-limit must not be negative: " + sizeLimit);
+    }
+    return BoundaryOptions.builder().sizeLimit(sizeLimit).forceFallback(boundary.equals("fallback")).build();
+  }
+
+  Store openStore() {
+    return Store.open(location());
+  }
+
+  /** Opens the store and a capture service over it; close the service, then the store. */
+  CaptureService openCapture(Store store) {
+    return new CaptureService(store, boundaryOptions());
+  }
+}

@@ -1,0 +1,67 @@
+package io.turndiff.cli;
+
+import io.turndiff.capture.BeganTurn;
+import io.turndiff.capture.CaptureService;
+import io.turndiff.store.Store;
+import java.nio.file.Path;
+import java.util.Optional;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+import picocli.CommandLine.Model.CommandSpec;
+
+/** {@code turndiff turn begin|finish}. */
+@Command(name = "turn", description = "Begin or finish a turn.",
+    subcommands = {TurnCommand.Begin.class, TurnCommand.Finish.class})
+final class TurnCommand {
+
+  @Command(name = "begin", description = "Begin a turn in a workspace; prints {session, turn, seq}.")
+  static final class Begin implements Callable<Integer> {
+    @Mixin
+    StoreOptions storeOptions;
+
+    @Spec
+    CommandSpec spec;
+
+    @Option(names = "--workspace", required = true, paramLabel = "DIR", description = "The workspace root.")
+    Path workspace;
+
+    @Option(names = "--session", paramLabel = "ID", description = "The session (created on first use; "
+        + "a new one when omitted).")
+    String session;
+
+    @Option(names = "--turn", paramLabel = "ID", description = "The turn's id (generated when omitted).")
+    String turn;
+
+    @Override
+    public Integer call() {
+      try (Store store = storeOptions.openStore(); CaptureService capture = storeOptions.openCapture(store)) {
+        BeganTurn began = capture.beginTurn(workspace, Optional.ofNullable(session), Optional.ofNullable(turn));
+        spec.commandLine().getOut().println(Json.write(Json.beganTurn(began), false));
+      }
+      return Main.EXIT_OK;
+    }
+  }
+
+  @Command(name = "finish", description = "Finish a turn: after-states, diffs; prints a summary.")
+  static final class Finish implements Callable<Integer> {
+    @Mixin
+    StoreOptions storeOptions;
+
+    @Spec
+    CommandSpec spec;
+
+    @Option(names = "--turn", required = true, paramLabel = "ID")
+    String turn;
+
+    @Override
+    public Integer call() {
+      try (Store store = storeOptions.openStore(); CaptureService capture = storeOptions.openCapture(store)) {
+        spec.commandLine().getOut().println(Json.write(Json.summary(capture.finishTurn(turn)), false));
+      }
+      return Main.EXIT_OK;
+    }
+  }
+}

@@ -1,0 +1,162 @@
+package io.turndiff.store;
+
+import java.io.IOException;
+import java.nio.file.FileAlreadyExistsException;
+import java.nio.file.Files;
+import java.nio.file.LinkOption;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.time.InstantSource;
+import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.Function;
+import java.util.logging.Level;
+import java.util.logging.Logger;
+import org.flywaydb.core.Flyway;
+import org.jooq.DSLContext;
+import org.jooq.SQLDialect;
+import org.jooq.conf.Settings;
+import org.jooq.impl.DSL;
+import org.sqlite.SQLiteConfig;
+import org.sqlite.SQLiteDataSource;
+
+/**
+ * The turndiff store: one SQLite database file, migrated by Flyway when opened, used through jOOQ.
+ *
+ * <p>The file is created with mode 0600 in a folder created with mode 0700 (SQLite gives its {@code -wal}
+ * and {@code -shm} files the database file's mode). Every connection runs with WAL, foreign keys, a busy
+ * timeout and {@code synchronous=NORMAL}, and takes the write lock when a transaction begins
+ * ({@code BEGIN IMMEDIATE}), so that two processes never deadlock upgrading a read lock.
+ *
+ * <p>Within a process, all work is serialized on one connection; {@link #write} is one transaction.
+ */
+public final class Store implements AutoCloseable {
+
+  static {
+    System.setProperty("org.jooq.no-logo", "true");
+    System.setProperty("org.jooq.no-tips", "true");
+    Logger.getLogger("org.flywaydb").setLevel(Level.WARNING);
+    Logger.getLogger("org.jooq").setLevel(Level.WARNING);
+  }
+
+  private static final int BUSY_TIMEOUT_MILLIS = 30_000;
+  private static final int JOURNAL_SIZE_LIMIT_BYTES = 64 << 20;
+
+  private final Path file;
+  private final Connection connection;
+  private final DSLContext dsl;
+  private final InstantSource clock;
+  private final ReentrantLock lock = new ReentrantLock();
+
+  private Store(Path file, Connection connection, InstantSource clock) {
+    this.file = file;
+    this.connection = connection;
+    this.clock = clock;
+    this.dsl = DSL.using(connection, SQLDialect.SQLITE, new Settings().withExecuteLogging(false));
+  }
+
+  /** Opens (creating and migrating when needed) the store at {@code file}. */
+  public static Store open(Path file) {
+    return open(file, InstantSource.system());
+  }
+
+  public static Store open(Path file, InstantSource clock) {
+    Path absolute = file.toAbsolutePath();
+    createPrivately(absolute);
+    SQLiteDataSource dataSource = dataSource(absolute);
+    try {
+      Flyway.configure()
+          .dataSource(dataSource)
+          .locations("classpath:db/migration")
+          .load()
+          .migrate();
+    } catch (RuntimeException e) {
+      throw new StoreException("cannot migrate the store " + absolute + ": " + e.getMessage(), e);
+    }
+    try {
+      return new Store(absolute, dataSource.getConnection(), clock);
+    } catch (SQLException e) {
+      throw new StoreException("cannot open the store " + absolute + ": " + e.getMessage(), e);
+    }
+  }
+
+  private static SQLiteDataSource dataSource(Path file) {
+    SQLiteConfig config = new SQLiteConfig();
+    config.setJournalMode(SQLiteConfig.JournalMode.WAL);
+    config.enforceForeignKeys(true);
+    config.setBusyTimeout(BUSY_TIMEOUT_MILLIS);
+    config.setSynchronous(SQLiteConfig.SynchronousMode.NORMAL);
+    config.setTransactionMode(SQLiteConfig.TransactionMode.IMMEDIATE);
+    config.setJournalSizeLimit(JOURNAL_SIZE_LIMIT_BYTES);
+    SQLiteDataSource dataSource = new SQLiteDataSource(config);
+    dataSource.setUrl("jdbc:sqlite:" + file);
+    return dataSource;
+  }
+
+  private static void createPrivately(Path file) {
+    try {
+      Path folder = file.getParent();
+      if (!Files.isDirectory(folder)) {
+        Files.createDirectories(folder, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
+      }
+      try {
+        Files.createFile(file, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")));
+      } catch (FileAlreadyExistsException alreadyThere) {
+        if (!Files.isRegularFile(file)) {
+          throw new StoreException("the store " + file + " exists but is not a regular file");
+        }
+      }
+      if (Files.isDirectory(file, LinkOption.NOFOLLOW_LINKS)) {
+        throw new StoreException("the store " + file + " is a directory");
+      }
+    } catch (IOException e) {
+      throw new StoreException("cannot create the store " + file + ": " + e.getMessage(), e);
+    }
+  }
+
+  public Path file() {
+    return file;
+  }
+
+  public InstantSource clock() {
+    return clock;
+  }
+
+  /** Runs {@code work} in one write transaction: all of it lands, or none of it. */
+  public <T> T write(Function<StoreTransaction, T> work) {
+    lock.lock();
+    try {
+      return dsl.transactionResult(configuration -> work.apply(new StoreTransaction(configuration.dsl(), clock)));
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  /** Runs read-only {@code work} on a consistent view of the store. */
+  public <T> T read(Function<StoreTransaction, T> work) {
+    return write(work);
+  }
+
+  /** Moves the WAL's content into the database file and truncates the WAL. */
+  public void checkpoint() {
+    lock.lock();
+    try {
+      dsl.fetch("PRAGMA wal_checkpoint(TRUNCATE)");
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  @Override
+  public void close() {
+    lock.lock();
+    try {
+      connection.close();
+    } catch (SQLException e) {
+      throw new StoreException("cannot close the store " + file + ": " + e.getMessage(), e);
+    } finally {
+      lock.unlock();
+    }
+  }
+}

@@ -1,0 +1,54 @@
+package io.turndiff.store;
+
+import java.time.InstantSource;
+import org.jooq.DSLContext;
+
+/** The store's tables within one transaction, each behind its own small API. */
+public final class StoreTransaction {
+
+  private final Workspaces workspaces;
+  private final Sessions sessions;
+  private final Turns turns;
+  private final ToolCalls toolCalls;
+  private final Blobs blobs;
+  private final Snapshots snapshots;
+  private final FileChanges fileChanges;
+
+  StoreTransaction(DSLContext dsl, InstantSource clock) {
+    this.workspaces = new Workspaces(dsl, clock);
+    this.sessions = new Sessions(dsl, clock);
+    this.turns = new Turns(dsl, clock);
+    this.toolCalls = new ToolCalls(dsl, clock);
+    this.blobs = new Blobs(dsl, clock);
+    this.snapshots = new Snapshots(dsl);
+    this.fileChanges = new FileChanges(dsl, snapshots);
+  }
+
+  public Workspaces workspaces() {
+    return workspaces;
+  }
+
+  public Sessions sessions() {
+    return sessions;
+  }
+
+  public Turns turns() {
+    return turns;
+  }
+
+  public ToolCalls toolCalls() {
+    return toolCalls;
+  }
+
+  public Blobs blobs() {
+    return blobs;
+  }
+
+  public Snapshots snapshots() {
+    return snapshots;
+  }
+
+  public FileChanges fileChanges() {
+    return fileChanges;
+  }
+}

@@ -1,0 +1,27 @@
+package io.turndiff.store;
+
+import io.turndiff.model.ChangeKind;
+import io.turndiff.model.DetectedBy;
+import io.turndiff.model.GivenPath;
+import io.turndiff.model.Sha256;
+import io.turndiff.model.Snapshot;
+import io.turndiff.model.WorkspacePath;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * A file change as stored: the path's before-snapshot, and once the turn is finished its after-snapshot,
+ * change kind, line counts and diff.
+ *
+ * @param toolCalls the external ids of every tool call that snapshotted the path, first one first
+ */
+public record StoredFileChange(long id, long turnId, WorkspacePath path, Optional<GivenPath> via,
+                               DetectedBy detectedBy, Snapshot before, Optional<Snapshot> after,
+                               Optional<ChangeKind> change, long linesAdded, long linesRemoved,
+                               Optional<Sha256> diff, List<String> toolCalls) {
+
+  /** The before-state can be put back: it was completely captured. */
+  public boolean restorable() {
+    return before.captured();
+  }
+}

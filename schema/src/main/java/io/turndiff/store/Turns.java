@@ -1,0 +1,81 @@
+package io.turndiff.store;
+
+import static io.turndiff.store.jooq.Tables.SESSION;
+import static io.turndiff.store.jooq.Tables.TURN;
+
+import io.turndiff.model.TurnKind;
+import io.turndiff.model.TurnState;
+import io.turndiff.store.jooq.tables.records.TurnRecord;
+import java.time.Instant;
+import java.time.InstantSource;
+import java.util.List;
+import java.util.Optional;
+import org.jooq.DSLContext;
+import org.jooq.Record;
+import org.jooq.impl.DSL;
+
+/** Turns, numbered from 1 within their session. */
+public final class Turns {
+
+  private final DSLContext dsl;
+  private final InstantSource clock;
+
+  Turns(DSLContext dsl, InstantSource clock) {
+    this.dsl = dsl;
+    this.clock = clock;
+  }
+
+  /** Opens a new turn as the next in its session. */
+  public StoredTurn begin(String externalId, StoredSession session, TurnKind kind) {
+    Long last = dsl.select(DSL.max(TURN.SEQ)).from(TURN).where(TURN.SESSION_ID.eq(session.id())).fetchOne(0,
+        Long.class);
+    TurnRecord row = dsl.newRecord(TURN);
+    row.setExternalId(externalId);
+    row.setSessionId(session.id());
+    row.setSeq(last == null ? 1 : last + 1);
+    row.setKind(kind.code());
+    row.setState(TurnState.OPEN.code());
+    row.setBeganAt(clock.millis());
+    row.store();
+    return byId(row.getId()).orElseThrow();
+  }
+
+  public Optional<StoredTurn> byExternalId(String externalId) {
+    return select().where(TURN.EXTERNAL_ID.eq(externalId)).fetchOptional().map(Turns::toStored);
+  }
+
+  public Optional<StoredTurn> byId(long id) {
+    return select().where(TURN.ID.eq(id)).fetchOptional().map(Turns::toStored);
+  }
+
+  /** The turns of a session in order. */
+  public List<StoredTurn> ofSession(long sessionId) {
+    return select().where(TURN.SESSION_ID.eq(sessionId)).orderBy(TURN.SEQ).fetch(Turns::toStored);
+  }
+
+  public void markFinished(long turnId) {
+    dsl.update(TURN)
+        .set(TURN.STATE, TurnState.FINISHED.code())
+        .set(TURN.FINISHED_AT, clock.millis())
+        .where(TURN.ID.eq(turnId))
+        .execute();
+  }
+
+  public void markState(long turnId, TurnState state) {
+    dsl.update(TURN).set(TURN.STATE, state.code()).where(TURN.ID.eq(turnId)).execute();
+  }
+
+  private org.jooq.SelectOnConditionStep<Record> select() {
+    return dsl.select(TURN.fields()).select(SESSION.EXTERNAL_ID, SESSION.WORKSPACE_ID)
+        .from(TURN).join(SESSION).on(SESSION.ID.eq(TURN.SESSION_ID));
+  }
+
+  private static StoredTurn toStored(Record row) {
+    Long finishedAt = row.get(TURN.FINISHED_AT);
+    return new StoredTurn(row.get(TURN.ID), row.get(TURN.EXTERNAL_ID), row.get(TURN.SESSION_ID),
+        row.get(SESSION.EXTERNAL_ID), row.get(SESSION.WORKSPACE_ID), row.get(TURN.SEQ),
+        TurnKind.fromCode(row.get(TURN.KIND)), TurnState.fromCode(row.get(TURN.STATE)),
+        Instant.ofEpochMilli(row.get(TURN.BEGAN_AT)),
+        Optional.ofNullable(finishedAt).map(Instant::ofEpochMilli));
+  }
+}

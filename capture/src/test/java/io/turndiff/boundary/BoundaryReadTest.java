@@ -488,7 +488,7 @@ class BoundaryReadTest {
 
   @Test
   void unreadableFileIsNeverRecordedAsAbsent() throws Exception {
-    assumeTrue(!TestWorkspace.isRoot(), "root reads any file; UnreadableAsUserTest covers this as a user");
+    assumeTrue(!TestWorkspace.isRoot(), "root reads any file; CliProcessIT runs this case as nobody");
     workspace = TestWorkspace.in(temp).file("locked.txt", "x\n").mode("locked.txt", "---------");
     open(BoundaryKind.OPENAT2);
     Snapshot snapshot = only("locked.txt").snapshot();

@@ -59,6 +59,8 @@ final class SnapshotCommand implements Callable<Integer> {
           ? capture.snapshot(turn, Optional.ofNullable(toolCall), paths)
           : capture.snapshotBytes(turn, Optional.ofNullable(toolCall), raw);
       spec.commandLine().getOut().println(Json.write(Json.verdicts(verdicts), false));
+      spec.commandLine().getOut().flush();
+      TestHold.afterSnapshot();
     }
     return Main.EXIT_OK;
   }

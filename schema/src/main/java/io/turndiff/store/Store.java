@@ -138,6 +138,28 @@ public final class Store implements AutoCloseable {
     return write(work);
   }
 
+  /** The connection settings as SQLite reports them, to prove that set-up took. */
+  public ConnectionSettings settings() {
+    lock.lock();
+    try {
+      // SQLite-specific by nature: these are the connection set-up's own pragmas, read back
+      return new ConnectionSettings(
+          dsl.fetchValue("PRAGMA journal_mode").toString(),
+          Integer.parseInt(dsl.fetchValue("PRAGMA foreign_keys").toString()) == 1,
+          Integer.parseInt(dsl.fetchValue("PRAGMA busy_timeout").toString()),
+          Integer.parseInt(dsl.fetchValue("PRAGMA synchronous").toString()));
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  /**
+   * @param synchronous SQLite's number: 0 OFF, 1 NORMAL, 2 FULL, 3 EXTRA
+   */
+  public record ConnectionSettings(String journalMode, boolean foreignKeys, int busyTimeoutMillis,
+                                   int synchronous) {
+  }
+
   /** Moves the WAL's content into the database file and truncates the WAL. */
   public void checkpoint() {
     lock.lock();

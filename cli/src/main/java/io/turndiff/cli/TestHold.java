@@ -1,0 +1,29 @@
+package io.turndiff.cli;
+
+/**
+ * Lets a crash test hold a CLI process at a known point so that it can {@code kill -9} it there. Only read
+ * from the environment; without the variable nothing waits.
+ */
+final class TestHold {
+
+  static final String AFTER_SNAPSHOT = "TURNDIFF_TEST_HOLD_AFTER_SNAPSHOT_MS";
+
+  private TestHold() {
+  }
+
+  /** After a snapshot call committed and printed its result, as a runtime that dies mid-turn would. */
+  static void afterSnapshot() {
+    hold(System.getenv(AFTER_SNAPSHOT));
+  }
+
+  private static void hold(String millis) {
+    if (millis == null || millis.isBlank()) {
+      return;
+    }
+    try {
+      Thread.sleep(Long.parseLong(millis.strip()));
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+  }
+}

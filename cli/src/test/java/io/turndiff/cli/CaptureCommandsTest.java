@@ -1,0 +1,196 @@
+package io.turndiff.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.turndiff.fixtures.StoreRows;
+import io.turndiff.fixtures.TestStore;
+import io.turndiff.fixtures.TestWorkspace;
+import io.turndiff.store.Store;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Base64;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The capture commands, run in this JVM against a real store and workspace; every output is checked for the canary. */
+class CaptureCommandsTest {
+
+  @TempDir
+  Path temp;
+
+  private TestWorkspace workspace;
+  private Path database;
+  private final List<CliRun> runs = new ArrayList<>();
+
+  @BeforeEach
+  void setUp() {
+    workspace = TestWorkspace.in(temp);
+    database = TestStore.fileIn(temp);
+  }
+
+  @AfterEach
+  void canary() {
+    workspace.assertOutsideUnchanged();
+    for (CliRun run : runs) {
+      workspace.canary().assertNotIn("stdout", run.out());
+      workspace.canary().assertNotIn("stderr", run.err());
+    }
+    if (Files.exists(database)) {
+      try (Store store = Store.open(database)) {
+        workspace.canary().assertNotInStore(store);
+      }
+    }
+  }
+
+  private CliRun turndiff(String... args) {
+    // --db is an option of each subcommand: put it after the command words
+    List<String> ordered = new ArrayList<>();
+    int words = args.length > 0 && args[0].equals("turn") ? 2 : 1;
+    for (int i = 0; i < Math.min(words, args.length); i++) {
+      ordered.add(args[i]);
+    }
+    ordered.addAll(List.of("--db", database.toString()));
+    for (int i = words; i < args.length; i++) {
+      ordered.add(args[i]);
+    }
+    CliRun run = CliRun.inProcess(ordered.toArray(String[]::new));
+    runs.add(run);
+    return run;
+  }
+
+  private String begin() {
+    return turndiff("turn", "begin", "--workspace", workspace.root().toString(), "--session", "s1")
+        .expect(0).json().get("turn").asText();
+  }
+
+  @Test
+  void aWholeTurnThroughTheCommandLine() throws Exception {
+    workspace.file("src/app.py", "print('a')\n").file("old.txt", "old\n");
+    workspace.symlink("leak.txt", workspace.secret().toString());
+    JsonNode began = turndiff("turn", "begin", "--workspace", workspace.root().toString(), "--session", "s1",
+        "--turn", "t1").expect(0).json();
+    assertEquals("s1", began.get("session").asText());
+    assertEquals("t1", began.get("turn").asText());
+    assertEquals(1, began.get("seq").asLong());
+    assertEquals("openat2", began.get("boundary").asText());
+
+    JsonNode verdicts = turndiff("snapshot", "--turn", "t1", "--tool-call", "edit-1", "src/app.py", "old.txt",
+        "new.txt", "leak.txt").expect(0).json();
+    assertEquals(4, verdicts.size());
+    assertEquals("captured", verdicts.get(0).get("verdict").asText());
+    assertEquals("absent", verdicts.get(2).get("verdict").asText());
+    assertEquals("metadata_only", verdicts.get(3).get("verdict").asText());
+    assertEquals("escaped", verdicts.get(3).get("containment").asText());
+    assertEquals("escapes_workspace", verdicts.get(3).get("reason").asText());
+
+    Files.writeString(workspace.resolve("src/app.py"), "print('b')\n");
+    Files.delete(workspace.resolve("old.txt"));
+    workspace.file("new.txt", "new\n");
+
+    JsonNode summary = turndiff("turn", "finish", "--turn", "t1").expect(0).json();
+    assertEquals("finished", summary.get("state").asText());
+    assertEquals(4, summary.get("files").asInt());
+    assertEquals(1, summary.get("changes").get("added").asInt());
+    assertEquals(1, summary.get("changes").get("deleted").asInt());
+    assertEquals(1, summary.get("changes").get("modified").asInt());
+
+    JsonNode records = turndiff("show", "--turn", "t1").expect(0).json();
+    assertEquals(4, records.size());
+    for (JsonNode record : records) {
+      for (String field : List.of("path", "via", "change", "containment", "restorable", "added", "removed",
+          "before", "after")) {
+        assertTrue(record.has(field), field + " in " + record);
+      }
+      for (String field : List.of("exists", "type", "size", "sha256", "captured", "reason")) {
+        assertTrue(record.get("before").has(field), field + " in before of " + record);
+        assertTrue(record.get("after").has(field), field + " in after of " + record);
+      }
+    }
+    JsonNode app = record(records, "src/app.py");
+    assertEquals("src/app.py", app.get("path").asText());
+    assertEquals("modified", app.get("change").asText());
+    assertTrue(app.get("restorable").asBoolean());
+    assertEquals(1, app.get("added").asInt());
+    JsonNode leak = record(records, "leak.txt");
+    assertEquals("leak.txt", leak.get("path").asText());
+    assertFalse(leak.get("restorable").asBoolean());
+    assertTrue(leak.get("before").get("sha256").isNull());
+
+    String patch = turndiff("diff", "--turn", "t1").expect(0).out();
+    assertTrue(patch.contains("-print('a')\n+print('b')\n"), patch);
+    assertTrue(patch.contains("deleted file mode 100644"), patch);
+    String onlyApp = turndiff("diff", "--turn", "t1", "src/app.py").expect(0).out();
+    assertFalse(onlyApp.contains("old.txt"), onlyApp);
+  }
+
+  private static JsonNode record(JsonNode records, String path) {
+    for (JsonNode record : records) {
+      if (record.get("path").asText().equals(path)) {
+        return record;
+      }
+    }
+    throw new AssertionError(path + " not in " + records);
+  }
+
+  @Test
+  void aNameThatIsNotUtf8IsGivenAsBase64() throws Exception {
+    String turn = begin();
+    byte[] name = {'n', (byte) 0xFF, '.', 't', 'x', 't'};
+    JsonNode verdict = turndiff("snapshot", "--turn", turn, "--path-base64",
+        Base64.getEncoder().encodeToString(name)).expect(0).json().get(0);
+    assertEquals("n\\xff.txt", verdict.get("path").asText());
+    assertEquals(Base64.getEncoder().encodeToString(name), verdict.get("path_base64").asText());
+  }
+
+  @Test
+  void badUsageExitsWithTwo() {
+    CliRun missing = turndiff("snapshot", "a.txt").expect(2);
+    assertTrue(missing.err().contains("--turn"), missing.err());
+    String turn = begin();
+    CliRun nul = turndiff("snapshot", "--turn", turn, "bad\0name").expect(2);
+    assertTrue(nul.err().contains("NUL"), nul.err());
+    CliRun empty = turndiff("snapshot", "--turn", turn, "").expect(2);
+    assertTrue(empty.err().contains("empty"), empty.err());
+    workspace.directory("src");
+    CliRun directory = turndiff("snapshot", "--turn", turn, "src/").expect(2);
+    assertTrue(directory.err().contains("'src/'"), directory.err());
+    turndiff("snapshot", "--turn", turn).expect(2);
+    turndiff("no-such-command").expect(2);
+  }
+
+  @Test
+  void errorsNameTheInputAndExitWithOne() {
+    CliRun unknown = turndiff("turn", "finish", "--turn", "nope").expect(1);
+    assertTrue(unknown.err().contains("'nope'"), unknown.err());
+    String turn = begin();
+    turndiff("turn", "finish", "--turn", turn).expect(0);
+    Map<String, Long> rows = StoreRows.count(database);
+    CliRun again = turndiff("turn", "finish", "--turn", turn).expect(1);
+    assertTrue(again.err().contains(turn) && again.err().contains("finished"), again.err());
+    assertEquals(rows, StoreRows.count(database), "nothing written");
+    CliRun missing = turndiff("turn", "begin", "--workspace", temp.resolve("absent").toString()).expect(1);
+    assertTrue(missing.err().contains("absent") && missing.err().contains("does not exist"), missing.err());
+  }
+
+  @Test
+  void theFallbackBoundaryIsNamedInTheRecords() throws Exception {
+    workspace.file("a.txt", "a\n");
+    String turn = CliRun.inProcess("turn", "begin", "--db", database.toString(), "--boundary", "fallback",
+        "--workspace", workspace.root().toString()).expect(0).json().get("turn").asText();
+    JsonNode verdict = CliRun.inProcess("snapshot", "--db", database.toString(), "--boundary", "fallback",
+        "--turn", turn, "a.txt").expect(0).json().get(0);
+    assertEquals("secure_directory_stream", verdict.get("boundary").asText());
+    assertEquals("captured", verdict.get("verdict").asText());
+    String text = new String(Files.readAllBytes(workspace.resolve("a.txt")), StandardCharsets.UTF_8);
+    assertEquals("a\n", text);
+  }
+}

@@ -1,0 +1,77 @@
+package io.turndiff.cli;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+
+/** Runs the packaged {@code turndiff.jar} as a real process, as the launcher would. */
+final class CliProcess {
+
+  private CliProcess() {
+  }
+
+  static Path jar() {
+    String jar = System.getProperty("turndiff.jar");
+    if (jar == null) {
+      throw new IllegalStateException("run by failsafe, which sets -Dturndiff.jar");
+    }
+    return Path.of(jar);
+  }
+
+  static ProcessBuilder builder(Map<String, String> environment, String... args) {
+    return builder(jar(), new String[0], environment, args);
+  }
+
+  /** {@code jar}, run through {@code prefix} (such as {@code setpriv ... --}). */
+  static ProcessBuilder builder(Path jar, String[] prefix, Map<String, String> environment, String... args) {
+    List<String> command = new ArrayList<>(List.of(prefix));
+    command.add(ProcessHandle.current().info().command().orElse("java"));
+    command.add("--enable-native-access=ALL-UNNAMED");
+    command.add("-jar");
+    command.add(jar.toString());
+    command.addAll(List.of(args));
+    ProcessBuilder builder = new ProcessBuilder(command).directory(jar.getParent().toFile());
+    builder.environment().remove("TURNDIFF_DB");
+    builder.environment().putAll(environment);
+    return builder;
+  }
+
+  static Process start(Map<String, String> environment, String... args) throws IOException {
+    return builder(environment, args).start();
+  }
+
+  /** Runs to completion (at most two minutes) and returns what it printed. */
+  static CliRun run(Map<String, String> environment, String... args) throws IOException, InterruptedException {
+    return run(builder(environment, args), args);
+  }
+
+  static CliRun runPrefixed(Path jar, String[] prefix, Map<String, String> environment, String... args)
+      throws IOException, InterruptedException {
+    return run(builder(jar, prefix, environment, args), args);
+  }
+
+  private static CliRun run(ProcessBuilder builder, String... args) throws IOException, InterruptedException {
+    Process process = builder.start();
+    process.getOutputStream().close();
+    byte[][] streams = new byte[2][];
+    Thread stderr = Thread.ofPlatform().start(() -> {
+      try {
+        streams[1] = process.getErrorStream().readAllBytes();
+      } catch (IOException e) {
+        streams[1] = new byte[0];
+      }
+    });
+    streams[0] = process.getInputStream().readAllBytes();
+    if (!process.waitFor(2, TimeUnit.MINUTES)) {
+      process.destroyForcibly();
+      throw new AssertionError("turndiff " + String.join(" ", args) + " did not finish");
+    }
+    stderr.join();
+    return new CliRun(process.exitValue(), new String(streams[0], StandardCharsets.UTF_8),
+        new String(streams[1], StandardCharsets.UTF_8));
+  }
+}

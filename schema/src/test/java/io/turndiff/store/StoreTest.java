@@ -1,0 +1,128 @@
+package io.turndiff.store;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.turndiff.model.Sha256;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.ResultSet;
+import java.util.Map;
+import java.util.Optional;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class StoreTest {
+
+  @TempDir
+  Path temp;
+
+  @Test
+  void openingCreatesTheFileAndItsFolderPrivately() throws Exception {
+    Path file = temp.resolve("data/turndiff/turndiff.db");
+    try (Store store = Store.open(file)) {
+      store.write(tx -> tx.blobs().put("x".getBytes(StandardCharsets.UTF_8)));
+      assertEquals("rw-------", PosixFilePermissions.toString(Files.getPosixFilePermissions(file)));
+      assertEquals("rwx------", PosixFilePermissions.toString(Files.getPosixFilePermissions(file.getParent())));
+      for (String suffix : new String[] {"-wal", "-shm"}) {
+        Path sibling = file.resolveSibling("turndiff.db" + suffix);
+        assertTrue(Files.exists(sibling), suffix + " exists while the store is open");
+        assertEquals("rw-------", PosixFilePermissions.toString(Files.getPosixFilePermissions(sibling)),
+            suffix + " is private too");
+      }
+    }
+  }
+
+  @Test
+  void openingRunsTheMigrations() throws Exception {
+    Path file = temp.resolve("turndiff.db");
+    Store.open(file).close();
+    try (Connection connection = DriverManager.getConnection("jdbc:sqlite:" + file);
+         ResultSet rows = connection.createStatement().executeQuery(
+             "SELECT version, success FROM flyway_schema_history WHERE version IS NOT NULL ORDER BY installed_rank")) {
+      assertTrue(rows.next());
+      assertEquals("1", rows.getString(1));
+      assertTrue(rows.getBoolean(2));
+    }
+  }
+
+  @Test
+  void everyConnectionHasWalForeignKeysBusyTimeoutAndNormalSync() {
+    try (Store store = Store.open(temp.resolve("turndiff.db"))) {
+      Store.ConnectionSettings settings = store.settings();
+      assertEquals("wal", settings.journalMode());
+      assertTrue(settings.foreignKeys());
+      assertEquals(30_000, settings.busyTimeoutMillis());
+      assertEquals(1, settings.synchronous(), "NORMAL");
+    }
+  }
+
+  @Test
+  void foreignKeysAreEnforced() {
+    try (Store store = Store.open(temp.resolve("turndiff.db"))) {
+      assertThrows(RuntimeException.class, () -> store.write(tx -> tx.sessions().create("s", 999)));
+    }
+  }
+
+  @Test
+  void blobIsStoredOnceAndReadBackAfterReopening() {
+    Path file = temp.resolve("turndiff.db");
+    byte[] content = "some source text\n".repeat(100).getBytes(StandardCharsets.UTF_8);
+    Sha256 sha;
+    try (Store store = Store.open(file)) {
+      sha = store.write(tx -> tx.blobs().put(content));
+      assertEquals(sha, store.write(tx -> tx.blobs().put(content)));
+    }
+    try (Store store = Store.open(file)) {
+      assertArrayEquals(content, store.read(tx -> tx.blobs().require(sha)));
+      int[] count = {0};
+      store.read(tx -> {
+        tx.blobs().forEach((hash, bytes) -> count[0]++);
+        return null;
+      });
+      assertEquals(1, count[0]);
+    }
+  }
+
+  @Test
+  void aFailedWriteLeavesNothingBehind() {
+    Path file = temp.resolve("turndiff.db");
+    try (Store store = Store.open(file)) {
+      assertThrows(IllegalStateException.class, () -> store.write(tx -> {
+        tx.blobs().put("partial".getBytes(StandardCharsets.UTF_8));
+        throw new IllegalStateException("boom");
+      }));
+      assertEquals(Optional.empty(), store.read(tx -> tx.blobs().get(Sha256.of("partial".getBytes(
+          StandardCharsets.UTF_8)))));
+    }
+  }
+
+  @Test
+  void defaultLocationFollowsTheFlagThenTheEnvironmentThenXdg() {
+    Path home = Path.of("/home/u");
+    assertEquals(Path.of("/x/given.db"), StoreLocation.resolve(Optional.of(Path.of("/x/given.db")),
+        Map.of("TURNDIFF_DB", "/y/env.db"), home));
+    assertEquals(Path.of("/y/env.db"), StoreLocation.resolve(Optional.empty(), Map.of("TURNDIFF_DB", "/y/env.db"),
+        home));
+    assertEquals(Path.of("/xdg/turndiff/turndiff.db"), StoreLocation.resolve(Optional.empty(),
+        Map.of("XDG_DATA_HOME", "/xdg"), home));
+    assertEquals(Path.of("/home/u/.local/share/turndiff/turndiff.db"), StoreLocation.resolve(Optional.empty(),
+        Map.of(), home));
+    assertEquals(Path.of("/home/u/.local/share/turndiff/turndiff.db"), StoreLocation.resolve(Optional.empty(),
+        Map.of("XDG_DATA_HOME", "relative/not/allowed"), home), "XDG requires an absolute path");
+  }
+
+  @Test
+  void aDirectoryInThePlaceOfTheStoreIsAClearError() throws Exception {
+    Path file = temp.resolve("turndiff.db");
+    Files.createDirectories(file);
+    StoreException e = assertThrows(StoreException.class, () -> Store.open(file));
+    assertTrue(e.getMessage().contains(file.toString()), e.getMessage());
+  }
+}

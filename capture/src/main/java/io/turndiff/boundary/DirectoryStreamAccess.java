@@ -510,7 +510,7 @@ final class DirectoryStreamAccess implements FileAccess {
 
   @Override
   @SuppressWarnings("try")
-  public WriteOutcome writeFile(WorkspacePath path, byte[] content, int mode) {
+  public WriteOutcome writeFile(WorkspacePath path, byte[] content, int mode, Optional<String> temporaryName) {
     try (RootInUse inUse = rootInUse.acquire()) {
       Optional<Path> name = name(path.name());
       if (name.isEmpty()) {
@@ -522,7 +522,8 @@ final class DirectoryStreamAccess implements FileAccess {
       }
       try {
         for (int attempt = 0; attempt < 16; attempt++) {
-          Path temporary = rootReal.getFileSystem().getPath(options.nextTemporaryName());
+          Path temporary = rootReal.getFileSystem().getPath(attempt == 0 && temporaryName.isPresent()
+              ? temporaryName.get() : options.nextTemporaryName());
           Set<OpenOption> create = Set.of(StandardOpenOption.WRITE, StandardOpenOption.CREATE_NEW, NOFOLLOW_LINKS);
           SeekableByteChannel channel;
           try {
@@ -587,7 +588,7 @@ final class DirectoryStreamAccess implements FileAccess {
 
   @Override
   @SuppressWarnings("try")
-  public WriteOutcome writeSymlink(WorkspacePath path, byte[] target) {
+  public WriteOutcome writeSymlink(WorkspacePath path, byte[] target, Optional<String> temporaryName) {
     try (RootInUse inUse = rootInUse.acquire()) {
       Optional<Path> name = name(path.name());
       String targetText = new String(target, nameEncoding);
@@ -599,7 +600,7 @@ final class DirectoryStreamAccess implements FileAccess {
         return new WriteOutcome.Refused(parent.refusal());
       }
       try {
-        Path temporary = rootReal.getFileSystem().getPath(options.nextTemporaryName());
+        Path temporary = rootReal.getFileSystem().getPath(temporaryName.orElseGet(options::nextTemporaryName));
         Path made = rootReal.resolve(temporary);
         try {
           Files.createSymbolicLink(made, rootReal.getFileSystem().getPath(targetText));

@@ -2,6 +2,7 @@ package io.turndiff.boundary;
 
 import io.turndiff.model.BoundaryKind;
 import io.turndiff.model.WorkspacePath;
+import java.util.Optional;
 
 /**
  * The primitive operations on a workspace, each relative to a held root handle and none following a
@@ -22,11 +23,14 @@ interface FileAccess extends AutoCloseable {
 
   ReadOutcome read(WorkspacePath path, long sizeLimit, int retries);
 
-  /** Creates missing parents, writes {@code content} to a new temporary name, syncs, renames it over. */
-  WriteOutcome writeFile(WorkspacePath path, byte[] content, int mode);
+  /**
+   * Creates missing parents, writes {@code content} to a new temporary name ({@code temporaryName} first when
+   * given and free, then random ones), syncs, renames it over.
+   */
+  WriteOutcome writeFile(WorkspacePath path, byte[] content, int mode, Optional<String> temporaryName);
 
   /** Creates a symlink with {@code target} as its text at a temporary name and renames it over. */
-  WriteOutcome writeSymlink(WorkspacePath path, byte[] target);
+  WriteOutcome writeSymlink(WorkspacePath path, byte[] target, Optional<String> temporaryName);
 
   /** Removes the name (never a directory); a name already gone counts as done. */
   WriteOutcome delete(WorkspacePath path);

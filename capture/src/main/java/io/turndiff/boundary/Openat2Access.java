@@ -342,23 +342,24 @@ final class Openat2Access implements FileAccess {
   }
 
   @Override
-  public WriteOutcome writeFile(WorkspacePath path, byte[] content, int mode) {
+  public WriteOutcome writeFile(WorkspacePath path, byte[] content, int mode, Optional<String> temporaryName) {
     try (RootInUse inUse = rootInUse.acquire(); NativeCall call = libc.call()) {
       ParentDirectory parent = openParentForWrite(call, path);
       if (parent.refusal() != null) {
         return new WriteOutcome.Refused(parent.refusal());
       }
       try {
-        return writeFileIn(call, parent.fd(), path, content, mode);
+        return writeFileIn(call, parent.fd(), path, content, mode, temporaryName);
       } finally {
         closeUnlessRoot(call, parent.fd());
       }
     }
   }
 
-  private WriteOutcome writeFileIn(NativeCall call, int dir, WorkspacePath path, byte[] content, int mode) {
+  private WriteOutcome writeFileIn(NativeCall call, int dir, WorkspacePath path, byte[] content, int mode,
+                                   Optional<String> temporaryName) {
     for (int attempt = 0; attempt < TEMPORARY_NAME_ATTEMPTS; attempt++) {
-      byte[] temporary = options.nextTemporaryName().getBytes(StandardCharsets.UTF_8);
+      byte[] temporary = temporaryName(attempt, temporaryName);
       int fd = libc.openat(call, dir, temporary,
           O_WRONLY | O_CREAT | O_EXCL | libc.abi().oNoFollow() | O_CLOEXEC | O_NOCTTY, 0600);
       if (fd == -EEXIST) {
@@ -377,6 +378,12 @@ final class Openat2Access implements FileAccess {
       return renameIntoPlace(call, dir, temporary, path);
     }
     return new WriteOutcome.Refused("every temporary name tried next to " + path + " was taken");
+  }
+
+  /** The caller's name first (a name a crashed write can be found by), then fresh random ones. */
+  private byte[] temporaryName(int attempt, Optional<String> preferred) {
+    String name = attempt == 0 && preferred.isPresent() ? preferred.get() : options.nextTemporaryName();
+    return name.getBytes(StandardCharsets.UTF_8);
   }
 
   private String fillAndSync(NativeCall call, int fd, byte[] content, int mode) {
@@ -416,7 +423,7 @@ final class Openat2Access implements FileAccess {
   }
 
   @Override
-  public WriteOutcome writeSymlink(WorkspacePath path, byte[] target) {
+  public WriteOutcome writeSymlink(WorkspacePath path, byte[] target, Optional<String> temporaryName) {
     try (RootInUse inUse = rootInUse.acquire(); NativeCall call = libc.call()) {
       ParentDirectory parent = openParentForWrite(call, path);
       if (parent.refusal() != null) {
@@ -424,7 +431,7 @@ final class Openat2Access implements FileAccess {
       }
       try {
         for (int attempt = 0; attempt < TEMPORARY_NAME_ATTEMPTS; attempt++) {
-          byte[] temporary = options.nextTemporaryName().getBytes(StandardCharsets.UTF_8);
+          byte[] temporary = temporaryName(attempt, temporaryName);
           int made = libc.symlinkat(call, target, parent.fd(), temporary);
           if (made == -EEXIST) {
             continue;

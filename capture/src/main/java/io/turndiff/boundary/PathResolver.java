@@ -45,8 +45,11 @@ final class PathResolver {
   record Resolved(WorkspacePath path, Optional<Link> ownLink) implements Resolution {
   }
 
-  /** The input cannot exist: a directory on the way is missing, or a file is used as a directory. */
-  record Absent(WorkspacePath key) implements Resolution {
+  /**
+   * The input cannot exist: a directory on the way is missing, or a file is used as a directory; with the
+   * input's own symlink when its final component was one (a dangling link into a missing directory).
+   */
+  record Absent(WorkspacePath key, Optional<Link> ownLink) implements Resolution {
   }
 
   /** Resolution leaves the workspace. {@code link} is the link that leads out, when one does. */
@@ -98,7 +101,7 @@ final class PathResolver {
       switch (lookup) {
         case Lookup.Missing missing -> {
           return remainingIsEmpty(queue) ? new Resolved(candidate, ownLink)
-              : new Absent(withRest(candidateComponents, queue));
+              : new Absent(withRest(candidateComponents, queue), ownLink);
         }
         case Lookup.LinkInPath link -> {
           return new Raced(lexicalKey);
@@ -142,7 +145,7 @@ final class PathResolver {
             continue;
           }
           if (type != FileType.DIRECTORY && !remainingIsEmpty(queue)) {
-            return new Absent(withRest(candidateComponents, queue));
+            return new Absent(withRest(candidateComponents, queue), ownLink);
           }
           stack.add(part.name());
         }

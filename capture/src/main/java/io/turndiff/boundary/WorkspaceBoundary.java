@@ -292,8 +292,12 @@ public final class WorkspaceBoundary implements AutoCloseable {
         return Optional.of(observations);
       }
       case PathResolver.Absent absent -> {
-        return Optional.of(List.of(new Observation(Snapshot.absent(absent.key(), kind(), now()),
-            viaFor(given, absent.key()), Optional.empty())));
+        List<Observation> observations = new ArrayList<>(2);
+        absent.ownLink().ifPresent(link -> observations.add(new Observation(linkSnapshot(link),
+            viaFor(given, link.path()), Optional.empty())));
+        observations.add(new Observation(Snapshot.absent(absent.key(), kind(), now()), viaFor(given, absent.key()),
+            Optional.empty()));
+        return Optional.of(observations);
       }
       case PathResolver.Escapes escapes -> {
         return Optional.of(List.of(new Observation(escapeSnapshot(escapes), viaFor(given, escapes.key()),
@@ -453,14 +457,27 @@ public final class WorkspaceBoundary implements AutoCloseable {
    * parent is refused; whatever the name held (a symlink, a hardlink, a FIFO) is replaced, never written.
    */
   public WriteOutcome writeFile(WorkspacePath path, byte[] content, int mode) {
+    return writeFile(path, content, mode, Optional.empty());
+  }
+
+  /**
+   * As {@link #writeFile(WorkspacePath, byte[], int)}, trying {@code temporaryName} first for the new file,
+   * so that a caller that crashes mid-write can find and remove it (a name already taken is never written;
+   * a random one is used instead).
+   */
+  public WriteOutcome writeFile(WorkspacePath path, byte[] content, int mode, Optional<String> temporaryName) {
     requireInside(path);
-    return access.writeFile(path, content, mode);
+    return access.writeFile(path, content, mode, temporaryName);
   }
 
   /** Puts a symlink with exactly {@code target} as its text at {@code path}, replacing the name. */
   public WriteOutcome writeSymlink(WorkspacePath path, LinkTarget target) {
+    return writeSymlink(path, target, Optional.empty());
+  }
+
+  public WriteOutcome writeSymlink(WorkspacePath path, LinkTarget target, Optional<String> temporaryName) {
     requireInside(path);
-    return access.writeSymlink(path, target.bytes());
+    return access.writeSymlink(path, target.bytes(), temporaryName);
   }
 
   /** Removes the name {@code path} (a file, link or special file; never a directory). */

@@ -1,12 +1,10 @@
 package io.turndiff.capture;
 
 import io.turndiff.boundary.BadPathException;
-import io.turndiff.boundary.BoundaryException;
 import io.turndiff.boundary.BoundaryOptions;
 import io.turndiff.boundary.Observation;
 import io.turndiff.boundary.RequestedPath;
 import io.turndiff.boundary.WorkspaceBoundary;
-import io.turndiff.diff.FilePatch;
 import io.turndiff.diff.GitPatchWriter;
 import io.turndiff.diff.PatchSide;
 import io.turndiff.model.ChangeKind;
@@ -26,11 +24,9 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.EnumMap;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * Begins turns, records the before-state of paths as tools announce them, and finishes turns with the
@@ -44,18 +40,33 @@ import java.util.concurrent.ConcurrentHashMap;
 public final class CaptureService implements AutoCloseable {
 
   private final Store store;
-  private final BoundaryOptions boundaryOptions;
-  private final Map<Long, WorkspaceBoundary> boundaries = new ConcurrentHashMap<>();
-  private final GitPatchWriter summaryWriter = new GitPatchWriter(GitPatchWriter.BinaryStyle.SUMMARY);
+  private final WorkspaceHandles workspaces;
+  private final boolean ownsWorkspaces;
+  private final ChangeRecorder recorder = new ChangeRecorder();
   private final GitPatchWriter applicableWriter = new GitPatchWriter(GitPatchWriter.BinaryStyle.LITERAL);
 
+  /** A service with its own workspace handles, closed with it. */
   public CaptureService(Store store, BoundaryOptions boundaryOptions) {
+    this(store, new WorkspaceHandles(store, boundaryOptions), true);
+  }
+
+  /** A service sharing {@code workspaces} with others (rewind, the HTTP service); they outlive it. */
+  public CaptureService(Store store, WorkspaceHandles workspaces) {
+    this(store, workspaces, false);
+  }
+
+  private CaptureService(Store store, WorkspaceHandles workspaces, boolean ownsWorkspaces) {
     this.store = store;
-    this.boundaryOptions = boundaryOptions;
+    this.workspaces = workspaces;
+    this.ownsWorkspaces = ownsWorkspaces;
   }
 
   public Store store() {
     return store;
+  }
+
+  public WorkspaceHandles workspaces() {
+    return workspaces;
   }
 
   // ---- begin ------------------------------------------------------------------------------------------
@@ -67,18 +78,18 @@ public final class CaptureService implements AutoCloseable {
   public BeganTurn beginTurn(Path workspace, Optional<String> session, Optional<String> turn) {
     session.ifPresent(id -> ExternalIds.requireValid("session", id));
     turn.ifPresent(id -> ExternalIds.requireValid("turn", id));
-    WorkspaceBoundary boundary = openWorkspace(workspace);
+    WorkspaceBoundary boundary = workspaces.openGiven(workspace);
     try {
       BeganTurn began = store.write(tx -> {
         StoredWorkspace registered = tx.workspaces().register(workspace.toString(), boundary.rootReal().toString(),
             boundary.rootDevice(), boundary.rootInode());
         String turnId = turn.orElseGet(() -> ExternalIds.generate("turn"));
         if (tx.turns().byExternalId(turnId).isPresent()) {
-          throw new CaptureException(CaptureException.Problem.ALREADY_EXISTS, "turn '" + turnId + "' already exists");
+          throw new RequestException(RequestException.Problem.ALREADY_EXISTS, "turn '" + turnId + "' already exists");
         }
         Optional<StoredSession> existing = session.flatMap(id -> tx.sessions().byExternalId(id));
         if (existing.isPresent() && existing.get().workspaceId() != registered.id()) {
-          throw new CaptureException(CaptureException.Problem.WORKSPACE, "session '" + session.get()
+          throw new RequestException(RequestException.Problem.WORKSPACE, "session '" + session.get()
               + "' works in another workspace, not " + boundary.rootReal());
         }
         StoredSession chosen = existing.orElseGet(() -> tx.sessions().create(
@@ -87,46 +98,13 @@ public final class CaptureService implements AutoCloseable {
         return new BeganTurn(chosen.externalId(), begun.externalId(), begun.seq(), boundary.rootReal(),
             existing.isEmpty(), boundary.kind());
       });
-      long workspaceId = store.read(tx -> tx.workspaces().byRealRoot(boundary.rootReal().toString())
-          .orElseThrow().id());
-      WorkspaceBoundary previous = boundaries.put(workspaceId, boundary);
-      if (previous != null && previous != boundary) {
-        previous.close();
-      }
+      workspaces.adopt(store.read(tx -> tx.workspaces().byRealRoot(boundary.rootReal().toString())
+          .orElseThrow().id()), boundary);
       return began;
     } catch (RuntimeException e) {
       boundary.close();
       throw e;
     }
-  }
-
-  private WorkspaceBoundary openWorkspace(Path workspace) {
-    try {
-      return WorkspaceBoundary.open(workspace, boundaryOptions, store.clock());
-    } catch (BoundaryException e) {
-      throw new CaptureException(CaptureException.Problem.WORKSPACE, e.getMessage());
-    }
-  }
-
-  /** The held boundary of a stored workspace, opened on first use and checked to be the same directory. */
-  WorkspaceBoundary boundaryFor(long workspaceId) {
-    WorkspaceBoundary cached = boundaries.get(workspaceId);
-    if (cached != null) {
-      return cached;
-    }
-    StoredWorkspace workspace = store.read(tx -> tx.workspaces().byId(workspaceId)).orElseThrow();
-    WorkspaceBoundary opened = openWorkspace(Path.of(workspace.rootReal()));
-    if (opened.rootDevice() != workspace.rootDevice() || opened.rootInode() != workspace.rootInode()) {
-      opened.close();
-      throw new CaptureException(CaptureException.Problem.WORKSPACE, "workspace " + workspace.rootReal()
-          + " is not the directory its session began in: it was replaced");
-    }
-    WorkspaceBoundary raced = boundaries.putIfAbsent(workspaceId, opened);
-    if (raced != null) {
-      opened.close();
-      return raced;
-    }
-    return opened;
   }
 
   // ---- snapshot ---------------------------------------------------------------------------------------
@@ -146,17 +124,17 @@ public final class CaptureService implements AutoCloseable {
                                               List<byte[]> bytes) {
     toolCall.ifPresent(id -> ExternalIds.requireValid("tool call", id));
     if (bytes.isEmpty()) {
-      throw new CaptureException(CaptureException.Problem.BAD_INPUT, "snapshot needs at least one path");
+      throw new RequestException(RequestException.Problem.BAD_INPUT, "snapshot needs at least one path");
     }
     StoredTurn turn = requireOpen(turnId);
-    WorkspaceBoundary boundary = boundaryFor(turn.workspaceId());
+    WorkspaceBoundary boundary = workspaces.of(turn.workspaceId());
     List<RequestedPath> requests = new ArrayList<>(bytes.size());
     try {
       for (int i = 0; i < bytes.size(); i++) {
         requests.add(texts != null ? boundary.parse(texts.get(i)) : boundary.parse(bytes.get(i)));
       }
     } catch (BadPathException e) {
-      throw new CaptureException(CaptureException.Problem.BAD_INPUT, e.getMessage());
+      throw new RequestException(RequestException.Problem.BAD_INPUT, e.getMessage());
     }
     List<GivenPath> inputs = new ArrayList<>();
     List<Observation> observations = new ArrayList<>();
@@ -173,27 +151,11 @@ public final class CaptureService implements AutoCloseable {
       List<SnapshotVerdict> verdicts = new ArrayList<>(observations.size());
       for (int i = 0; i < observations.size(); i++) {
         Observation observation = observations.get(i);
-        Snapshot snapshot = observation.snapshot();
-        Optional<Long> existing = tx.fileChanges().idOf(current.id(), snapshot.path());
-        long changeRow;
-        if (existing.isPresent()) {
-          changeRow = existing.get();
-        } else {
-          long snapshotRow = insertSnapshot(tx, observation);
-          changeRow = tx.fileChanges().begin(current.id(), snapshot.path(), observation.via(), DetectedBy.SNAPSHOT,
-              snapshotRow);
-        }
-        tx.fileChanges().linkToolCall(changeRow, callRow);
-        verdicts.add(new SnapshotVerdict(inputs.get(i), snapshot, observation.via(), existing.isEmpty()));
+        boolean recorded = recorder.recordBefore(tx, current.id(), callRow, observation, DetectedBy.SNAPSHOT);
+        verdicts.add(new SnapshotVerdict(inputs.get(i), observation.snapshot(), observation.via(), recorded));
       }
       return verdicts;
     });
-  }
-
-  private static long insertSnapshot(StoreTransaction tx, Observation observation) {
-    observation.content().ifPresent(content ->
-        tx.blobs().put(observation.snapshot().storedContent().orElseThrow(), content));
-    return tx.snapshots().insert(observation.snapshot());
   }
 
   private StoredTurn requireOpen(String turnId) {
@@ -204,15 +166,15 @@ public final class CaptureService implements AutoCloseable {
   private static StoredTurn requireOpen(StoreTransaction tx, String turnId) {
     StoredTurn turn = requireTurn(tx, turnId);
     if (turn.state() != TurnState.OPEN) {
-      throw new CaptureException(CaptureException.Problem.TURN_NOT_OPEN,
+      throw new RequestException(RequestException.Problem.WRONG_STATE,
           "turn '" + turnId + "' is " + turn.state().code() + ", not open");
     }
     return turn;
   }
 
   static StoredTurn requireTurn(StoreTransaction tx, String turnId) {
-    return tx.turns().byExternalId(turnId).orElseThrow(() -> new CaptureException(
-        CaptureException.Problem.UNKNOWN_TURN, "turn '" + turnId + "' does not exist"));
+    return tx.turns().byExternalId(turnId).orElseThrow(() -> new RequestException(
+        RequestException.Problem.UNKNOWN_TURN, "turn '" + turnId + "' does not exist"));
   }
 
   // ---- finish -----------------------------------------------------------------------------------------
@@ -221,26 +183,20 @@ public final class CaptureService implements AutoCloseable {
   public TurnSummary finishTurn(String turnId) {
     for (int attempt = 0; ; attempt++) {
       StoredTurn turn = requireOpen(turnId);
-      WorkspaceBoundary boundary = boundaryFor(turn.workspaceId());
+      WorkspaceBoundary boundary = workspaces.of(turn.workspaceId());
       List<StoredFileChange> changes = store.read(tx -> tx.fileChanges().ofTurn(turn.id()));
-      Map<Sha256, byte[]> beforeContents = loadContents(changes.stream().map(StoredFileChange::before).toList());
-      List<Completed> completed = new ArrayList<>(changes.size());
+      Map<Sha256, byte[]> beforeContents = ChangeRecorder.contents(store,
+          changes.stream().map(StoredFileChange::before).toList());
+      List<ChangeRecorder.Completed> completed = new ArrayList<>(changes.size());
       for (StoredFileChange change : changes) {
-        Observation after = boundary.observeExact(change.path());
-        completed.add(complete(change, after, beforeContents));
+        completed.add(recorder.complete(change, boundary.observeExact(change.path()), beforeContents));
       }
       Optional<TurnSummary> summary = store.write(tx -> {
         StoredTurn current = requireOpen(tx, turnId);
         if (tx.fileChanges().ofTurn(current.id()).size() != completed.size()) {
           return Optional.empty();  // a snapshot call landed meanwhile: read again
         }
-        for (Completed done : completed) {
-          long afterRow = insertSnapshot(tx, done.after());
-          Optional<Sha256> diff = done.patch().isEmpty() ? Optional.empty()
-              : Optional.of(tx.blobs().put(done.patch().text().getBytes(StandardCharsets.UTF_8)));
-          tx.fileChanges().complete(done.change().id(), afterRow, done.kind(), done.patch().added(),
-              done.patch().removed(), diff);
-        }
+        completed.forEach(done -> recorder.store(tx, done));
         tx.turns().markFinished(current.id());
         return Optional.of(summarize(current, completed));
       });
@@ -248,30 +204,18 @@ public final class CaptureService implements AutoCloseable {
         return summary.get();
       }
       if (attempt >= 5) {
-        throw new CaptureException(CaptureException.Problem.TURN_NOT_OPEN,
+        throw new RequestException(RequestException.Problem.WRONG_STATE,
             "turn '" + turnId + "' kept receiving snapshots while it was being finished");
       }
     }
   }
 
-  private record Completed(StoredFileChange change, Observation after, ChangeKind kind, FilePatch patch) {
-  }
-
-  private Completed complete(StoredFileChange change, Observation after, Map<Sha256, byte[]> beforeContents) {
-    Snapshot before = change.before();
-    ChangeKind kind = ChangeKind.between(before, after.snapshot());
-    FilePatch patch = kind == ChangeKind.UNCHANGED ? FilePatch.NONE : summaryWriter.write(change.path(),
-        PatchSide.of(before, before.storedContent().map(beforeContents::get)),
-        PatchSide.of(after.snapshot(), after.content()));
-    return new Completed(change, after, kind, patch);
-  }
-
-  private static TurnSummary summarize(StoredTurn turn, List<Completed> completed) {
+  private static TurnSummary summarize(StoredTurn turn, List<ChangeRecorder.Completed> completed) {
     Map<ChangeKind, Integer> counts = new EnumMap<>(ChangeKind.class);
     long added = 0;
     long removed = 0;
     int notRestorable = 0;
-    for (Completed done : completed) {
+    for (ChangeRecorder.Completed done : completed) {
       counts.merge(done.kind(), 1, Integer::sum);
       added += done.patch().added();
       removed += done.patch().removed();
@@ -281,16 +225,6 @@ public final class CaptureService implements AutoCloseable {
     }
     return new TurnSummary(turn.externalId(), turn.sessionExternalId(), turn.seq(), TurnState.FINISHED,
         completed.size(), counts, added, removed, notRestorable);
-  }
-
-  private Map<Sha256, byte[]> loadContents(List<Snapshot> snapshots) {
-    return store.read(tx -> {
-      Map<Sha256, byte[]> contents = new HashMap<>();
-      for (Snapshot snapshot : snapshots) {
-        snapshot.storedContent().ifPresent(sha -> contents.computeIfAbsent(sha, tx.blobs()::require));
-      }
-      return contents;
-    });
   }
 
   // ---- queries ----------------------------------------------------------------------------------------
@@ -317,7 +251,7 @@ public final class CaptureService implements AutoCloseable {
       snapshots.add(change.before());
       change.after().ifPresent(snapshots::add);
     });
-    Map<Sha256, byte[]> contents = loadContents(snapshots);
+    Map<Sha256, byte[]> contents = ChangeRecorder.contents(store, snapshots);
     StringBuilder patch = new StringBuilder();
     for (StoredFileChange change : chosen) {
       if (change.after().isEmpty() || change.change().orElse(ChangeKind.UNCHANGED) == ChangeKind.UNCHANGED) {
@@ -340,7 +274,7 @@ public final class CaptureService implements AutoCloseable {
               || change.via().map(GivenPath::display).filter(path::equals).isPresent())
           .toList();
       if (matching.isEmpty()) {
-        throw new CaptureException(CaptureException.Problem.BAD_INPUT,
+        throw new RequestException(RequestException.Problem.BAD_INPUT,
             "path '" + path + "' is not recorded in turn '" + records.turn().externalId() + "'");
       }
       matching.stream().filter(change -> !chosen.contains(change)).forEach(chosen::add);
@@ -350,7 +284,8 @@ public final class CaptureService implements AutoCloseable {
 
   @Override
   public void close() {
-    boundaries.values().forEach(WorkspaceBoundary::close);
-    boundaries.clear();
+    if (ownsWorkspaces) {
+      workspaces.close();
+    }
   }
 }

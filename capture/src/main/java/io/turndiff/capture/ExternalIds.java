@@ -25,7 +25,7 @@ public final class ExternalIds {
    */
   public static String requireValid(String kind, String id) {
     if (id == null || !VALID.matcher(id).matches()) {
-      throw new CaptureException(CaptureException.Problem.BAD_INPUT, kind + " id '" + id + "' is not valid: "
+      throw new RequestException(RequestException.Problem.BAD_INPUT, kind + " id '" + id + "' is not valid: "
           + "use 1-128 letters, digits and ._:@/+=- starting with a letter or digit");
     }
     return id;

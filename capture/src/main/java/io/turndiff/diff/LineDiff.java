@@ -8,13 +8,13 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * Unified-diff hunks between two texts, as git writes them: 3 lines of context, hunks closer than twice that
+ * Unified-diff hunks between two texts, as git makes them: 3 lines of context, hunks closer than twice that
  * merged, {@code \ No newline at end of file} after a last line without one.
  *
- * <p>java-diff-utils computes the edit script; the hunks are written here because its own unified writer
- * never emits the no-newline marker and numbers empty ranges differently from git, and the output must
- * apply with {@code git apply}. The work is bounded: past {@link #MAX_DIFFED_LINES} lines between the common
- * head and tail, the middle becomes one hunk instead of running Myers on it, so no file can stall a turn.
+ * <p>java-diff-utils computes the edit script; the hunks are made here because its own unified writer never
+ * emits the no-newline marker and numbers empty ranges differently from git, and the output must apply with
+ * {@code git apply}. The work is bounded: past {@link #MAX_DIFFED_LINES} lines between the common head and
+ * tail, the middle becomes one hunk instead of running Myers on it, so no file can stall a turn.
  */
 final class LineDiff {
 
@@ -24,18 +24,24 @@ final class LineDiff {
   private LineDiff() {
   }
 
-  /** A change: {@code oldLines} at {@code oldStart} became {@code newLines} at {@code newStart} (0-based). */
+  /** A change: {@code oldCount} lines at {@code oldStart} became {@code newCount} at {@code newStart} (0-based). */
   private record Edit(int oldStart, int oldCount, int newStart, int newCount) {
+  }
+
+  /** One hunk: where it starts in each text, and its lines as {@code ' '}, {@code '-'} or {@code '+'} lines. */
+  record Hunk(int oldFrom, int newFrom, List<String> oldLines, List<String> newLines, List<Line> lines) {
+  }
+
+  record Line(char sign, String text) {
   }
 
   record Result(String hunks, int added, int removed) {
   }
 
-  static Result diff(List<String> before, List<String> after) {
+  /** The hunks of the change from {@code before} to {@code after}, with 3 lines of context. */
+  static List<Hunk> hunks(List<String> before, List<String> after) {
     List<Edit> edits = edits(before, after);
-    StringBuilder out = new StringBuilder();
-    int added = 0;
-    int removed = 0;
+    List<Hunk> hunks = new ArrayList<>();
     int offset = 0;  // lines added minus lines removed by the edits before the current hunk
     int i = 0;
     while (i < edits.size()) {
@@ -45,42 +51,59 @@ final class LineDiff {
         j++;
         lastEnd = Math.max(lastEnd, edits.get(j).oldStart() + edits.get(j).oldCount());
       }
-      Edit first = edits.get(i);
-      int oldFrom = Math.max(0, first.oldStart() - CONTEXT);
+      int oldFrom = Math.max(0, edits.get(i).oldStart() - CONTEXT);
       int newFrom = oldFrom + offset;
       int oldTo = Math.min(before.size(), lastEnd + CONTEXT);
-      StringBuilder body = new StringBuilder();
-      int oldCount = 0;
-      int newCount = 0;
+      List<Line> lines = new ArrayList<>();
+      List<String> oldLines = new ArrayList<>();
+      List<String> newLines = new ArrayList<>();
       int oldAt = oldFrom;
       for (int k = i; k <= j; k++) {
         Edit edit = edits.get(k);
         while (oldAt < edit.oldStart()) {
-          line(body, ' ', before.get(oldAt++));
-          oldCount++;
-          newCount++;
+          context(before.get(oldAt++), lines, oldLines, newLines);
         }
         for (int n = 0; n < edit.oldCount(); n++) {
-          line(body, '-', before.get(edit.oldStart() + n));
+          String line = before.get(edit.oldStart() + n);
+          lines.add(new Line('-', line));
+          oldLines.add(line);
         }
         for (int n = 0; n < edit.newCount(); n++) {
-          line(body, '+', after.get(edit.newStart() + n));
+          String line = after.get(edit.newStart() + n);
+          lines.add(new Line('+', line));
+          newLines.add(line);
         }
-        oldCount += edit.oldCount();
-        newCount += edit.newCount();
-        removed += edit.oldCount();
-        added += edit.newCount();
         oldAt = Math.max(oldAt, edit.oldStart() + edit.oldCount());
         offset += edit.newCount() - edit.oldCount();
       }
       while (oldAt < oldTo) {
-        line(body, ' ', before.get(oldAt++));
-        oldCount++;
-        newCount++;
+        context(before.get(oldAt++), lines, oldLines, newLines);
       }
-      out.append("@@ -").append(range(oldFrom, oldCount)).append(" +").append(range(newFrom, newCount))
-          .append(" @@\n").append(body);
+      hunks.add(new Hunk(oldFrom, newFrom, oldLines, newLines, lines));
       i = j + 1;
+    }
+    return hunks;
+  }
+
+  private static void context(String line, List<Line> lines, List<String> oldLines, List<String> newLines) {
+    lines.add(new Line(' ', line));
+    oldLines.add(line);
+    newLines.add(line);
+  }
+
+  /** The hunks as unified-diff text, with the counts of added and removed lines. */
+  static Result diff(List<String> before, List<String> after) {
+    StringBuilder out = new StringBuilder();
+    int added = 0;
+    int removed = 0;
+    for (Hunk hunk : hunks(before, after)) {
+      out.append("@@ -").append(range(hunk.oldFrom(), hunk.oldLines().size()))
+          .append(" +").append(range(hunk.newFrom(), hunk.newLines().size())).append(" @@\n");
+      for (Line line : hunk.lines()) {
+        append(out, line);
+        added += line.sign() == '+' ? 1 : 0;
+        removed += line.sign() == '-' ? 1 : 0;
+      }
     }
     return new Result(out.toString(), added, removed);
   }
@@ -93,12 +116,13 @@ final class LineDiff {
     return (count == 0 ? from : from + 1) + "," + count;
   }
 
-  private static void line(StringBuilder out, char sign, String line) {
-    out.append(sign);
-    if (!line.isEmpty() && line.charAt(line.length() - 1) == TextContent.NO_FINAL_NEWLINE) {
-      out.append(line, 0, line.length() - 1).append("\n\\ No newline at end of file\n");
+  private static void append(StringBuilder out, Line line) {
+    String text = line.text();
+    out.append(line.sign());
+    if (!text.isEmpty() && text.charAt(text.length() - 1) == TextContent.NO_FINAL_NEWLINE) {
+      out.append(text, 0, text.length() - 1).append("\n\\ No newline at end of file\n");
     } else {
-      out.append(line).append('\n');
+      out.append(text).append('\n');
     }
   }
 

@@ -305,9 +305,9 @@ class CaptureServiceTest {
 
   // ---- bad input: a clear error naming the input, and nothing written ----
 
-  private void assertRefusedWithoutWriting(CaptureException.Problem problem, String named, Runnable request) {
+  private void assertRefusedWithoutWriting(RequestException.Problem problem, String named, Runnable request) {
     Map<String, Long> before = StoreRows.count(store.file());
-    CaptureException e = assertThrows(CaptureException.class, request::run);
+    RequestException e = assertThrows(RequestException.class, request::run);
     assertEquals(problem, e.problem(), e.getMessage());
     assertTrue(e.getMessage().contains(named), () -> "'" + e.getMessage() + "' names " + named);
     assertEquals(before, StoreRows.count(store.file()), "nothing was written");
@@ -316,20 +316,20 @@ class CaptureServiceTest {
   @Test
   void nulInAPathIsRefused() {
     String turn = beginTurn();
-    assertRefusedWithoutWriting(CaptureException.Problem.BAD_INPUT, "NUL",
+    assertRefusedWithoutWriting(RequestException.Problem.BAD_INPUT, "NUL",
         () -> capture.snapshot(turn, Optional.empty(), List.of("ok.txt", "bad\0name")));
   }
 
   @Test
   void emptyPathIsRefused() {
     String turn = beginTurn();
-    assertRefusedWithoutWriting(CaptureException.Problem.BAD_INPUT, "empty",
+    assertRefusedWithoutWriting(RequestException.Problem.BAD_INPUT, "empty",
         () -> capture.snapshot(turn, Optional.empty(), List.of("")));
   }
 
   @Test
   void unknownTurnIsRefused() {
-    assertRefusedWithoutWriting(CaptureException.Problem.UNKNOWN_TURN, "no-such-turn",
+    assertRefusedWithoutWriting(RequestException.Problem.UNKNOWN_TURN, "no-such-turn",
         () -> capture.snapshot("no-such-turn", Optional.empty(), List.of("a.txt")));
   }
 
@@ -337,33 +337,33 @@ class CaptureServiceTest {
   void finishingAFinishedTurnIsRefused() {
     String turn = beginTurn();
     capture.finishTurn(turn);
-    assertRefusedWithoutWriting(CaptureException.Problem.TURN_NOT_OPEN, turn, () -> capture.finishTurn(turn));
+    assertRefusedWithoutWriting(RequestException.Problem.WRONG_STATE, turn, () -> capture.finishTurn(turn));
   }
 
   @Test
   void pathGivenAsADirectoryIsRefused() {
     workspace.directory("src");
     String turn = beginTurn();
-    assertRefusedWithoutWriting(CaptureException.Problem.BAD_INPUT, "src/",
+    assertRefusedWithoutWriting(RequestException.Problem.BAD_INPUT, "src/",
         () -> capture.snapshot(turn, Optional.empty(), List.of("src/")));
   }
 
   @Test
   void missingWorkspaceIsRefused() {
-    assertRefusedWithoutWriting(CaptureException.Problem.WORKSPACE, "nowhere",
+    assertRefusedWithoutWriting(RequestException.Problem.WORKSPACE, "nowhere",
         () -> capture.beginTurn(temp.resolve("nowhere"), Optional.empty(), Optional.empty()));
   }
 
   @Test
   void malformedIdIsRefused() {
-    assertRefusedWithoutWriting(CaptureException.Problem.BAD_INPUT, "bad id",
+    assertRefusedWithoutWriting(RequestException.Problem.BAD_INPUT, "bad id",
         () -> capture.beginTurn(workspace.root(), Optional.of("bad id"), Optional.empty()));
   }
 
   @Test
   void takenTurnIdIsRefused() {
     capture.beginTurn(workspace.root(), Optional.empty(), Optional.of("t-1"));
-    assertRefusedWithoutWriting(CaptureException.Problem.ALREADY_EXISTS, "t-1",
+    assertRefusedWithoutWriting(RequestException.Problem.ALREADY_EXISTS, "t-1",
         () -> capture.beginTurn(workspace.root(), Optional.empty(), Optional.of("t-1")));
   }
 
@@ -374,7 +374,7 @@ class CaptureServiceTest {
     Files.move(workspace.root(), temp.resolve("moved"));
     Files.createDirectories(workspace.root());
     capture = new CaptureService(store, BoundaryOptions.defaults());
-    assertRefusedWithoutWriting(CaptureException.Problem.WORKSPACE, "replaced",
+    assertRefusedWithoutWriting(RequestException.Problem.WORKSPACE, "replaced",
         () -> capture.snapshot(turn, Optional.empty(), List.of("a.txt")));
   }
 }

@@ -1,6 +1,6 @@
 package io.turndiff.cli;
 
-import io.turndiff.capture.CaptureException;
+import io.turndiff.capture.RequestException;
 import io.turndiff.store.StoreException;
 import java.io.FileDescriptor;
 import java.io.FileOutputStream;
@@ -22,6 +22,7 @@ import picocli.CommandLine.Command;
         SnapshotCommand.class,
         ShowCommand.class,
         DiffCommand.class,
+        RewindCommand.class,
         DemoCommand.class
     })
 public final class Main {
@@ -42,9 +43,9 @@ public final class Main {
     commandLine.setOut(new PrintWriter(out, true));
     commandLine.setErr(new PrintWriter(err, true));
     commandLine.setExecutionExceptionHandler((exception, line, parseResult) -> {
-      if (exception instanceof CaptureException capture) {
+      if (exception instanceof RequestException capture) {
         err.println("turndiff: " + capture.getMessage());
-        return capture.problem() == CaptureException.Problem.BAD_INPUT ? EXIT_USAGE : EXIT_ERROR;
+        return capture.problem() == RequestException.Problem.BAD_INPUT ? EXIT_USAGE : EXIT_ERROR;
       }
       if (exception instanceof StoreException store) {
         err.println("turndiff: " + store.getMessage());

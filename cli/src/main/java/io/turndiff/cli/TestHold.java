@@ -7,6 +7,7 @@ package io.turndiff.cli;
 final class TestHold {
 
   static final String AFTER_SNAPSHOT = "TURNDIFF_TEST_HOLD_AFTER_SNAPSHOT_MS";
+  static final String REWIND_PAUSE = "TURNDIFF_TEST_REWIND_PAUSE_MS";
 
   private TestHold() {
   }
@@ -14,6 +15,13 @@ final class TestHold {
   /** After a snapshot call committed and printed its result, as a runtime that dies mid-turn would. */
   static void afterSnapshot() {
     hold(System.getenv(AFTER_SNAPSHOT));
+  }
+
+  /** How long a rewind waits after journaling each path and before writing it. */
+  static java.time.Duration rewindPause() {
+    String millis = System.getenv(REWIND_PAUSE);
+    return millis == null || millis.isBlank() ? java.time.Duration.ZERO
+        : java.time.Duration.ofMillis(Long.parseLong(millis.strip()));
   }
 
   private static void hold(String millis) {

@@ -31,6 +31,13 @@ final class CliProcess {
     List<String> command = new ArrayList<>(List.of(prefix));
     command.add(ProcessHandle.current().info().command().orElse("java"));
     command.add("--enable-native-access=ALL-UNNAMED");
+    // the launcher's start-up flags: a class-data archive beside the jar, C1 only, the serial collector
+    command.add("-XX:+AutoCreateSharedArchive");
+    command.add("-XX:SharedArchiveFile=" + jar.resolveSibling("turndiff-it.jsa"));
+    command.add("-Xlog:cds=off");
+    command.add("-Xlog:cds+dynamic=off");
+    command.add("-XX:TieredStopAtLevel=1");
+    command.add("-XX:+UseSerialGC");
     command.add("-jar");
     command.add(jar.toString());
     command.addAll(List.of(args));

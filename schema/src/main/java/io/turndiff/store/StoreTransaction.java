@@ -13,6 +13,7 @@ public final class StoreTransaction {
   private final Blobs blobs;
   private final Snapshots snapshots;
   private final FileChanges fileChanges;
+  private final RewindOperations rewinds;
 
   StoreTransaction(DSLContext dsl, InstantSource clock) {
     this.workspaces = new Workspaces(dsl, clock);
@@ -22,6 +23,7 @@ public final class StoreTransaction {
     this.blobs = new Blobs(dsl, clock);
     this.snapshots = new Snapshots(dsl);
     this.fileChanges = new FileChanges(dsl, snapshots);
+    this.rewinds = new RewindOperations(dsl, clock);
   }
 
   public Workspaces workspaces() {
@@ -50,5 +52,9 @@ public final class StoreTransaction {
 
   public FileChanges fileChanges() {
     return fileChanges;
+  }
+
+  public RewindOperations rewinds() {
+    return rewinds;
   }
 }

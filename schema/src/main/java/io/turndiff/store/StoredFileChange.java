@@ -13,10 +13,13 @@ import java.util.Optional;
  * A file change as stored: the path's before-snapshot, and once the turn is finished its after-snapshot,
  * change kind, line counts and diff.
  *
+ * @param beforeRow the row of the before-snapshot
+ * @param afterRow the row of the after-snapshot, once the turn is finished
  * @param toolCalls the external ids of every tool call that snapshotted the path, first one first
  */
 public record StoredFileChange(long id, long turnId, WorkspacePath path, Optional<GivenPath> via,
-                               DetectedBy detectedBy, Snapshot before, Optional<Snapshot> after,
+                               DetectedBy detectedBy, long beforeRow, Snapshot before, Optional<Long> afterRow,
+                               Optional<Snapshot> after,
                                Optional<ChangeKind> change, long linesAdded, long linesRemoved,
                                Optional<Sha256> diff, List<String> toolCalls) {
 

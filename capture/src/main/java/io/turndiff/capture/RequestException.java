@@ -1,7 +1,7 @@
 package io.turndiff.capture;
 
-/** A capture request that cannot be carried out; nothing was written. The message names the input. */
-public final class CaptureException extends RuntimeException {
+/** A capture, query or rewind request that cannot be carried out; nothing was written. The message names the input. */
+public final class RequestException extends RuntimeException {
 
   /** Stable codes for clients (the CLI's exit code, the HTTP service's error code). */
   public enum Problem {
@@ -9,8 +9,8 @@ public final class CaptureException extends RuntimeException {
     BAD_INPUT,
     UNKNOWN_TURN,
     UNKNOWN_SESSION,
-    /** The turn exists but is not in a state that allows the request (finishing a finished turn). */
-    TURN_NOT_OPEN,
+    /** The turn or operation exists but is not in a state that allows the request (finishing a finished turn). */
+    WRONG_STATE,
     /** An id given for a new turn or session is taken. */
     ALREADY_EXISTS,
     /** The workspace is missing, not a directory, or not the directory the session began in. */
@@ -19,7 +19,7 @@ public final class CaptureException extends RuntimeException {
 
   private final Problem problem;
 
-  public CaptureException(Problem problem, String message) {
+  public RequestException(Problem problem, String message) {
     super(message);
     this.problem = problem;
   }

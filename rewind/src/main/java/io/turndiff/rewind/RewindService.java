@@ -1,0 +1,500 @@
+package io.turndiff.rewind;
+
+import io.turndiff.boundary.Observation;
+import io.turndiff.boundary.WorkspaceBoundary;
+import io.turndiff.boundary.WriteOutcome;
+import io.turndiff.capture.ChangeRecorder;
+import io.turndiff.capture.ExternalIds;
+import io.turndiff.capture.RequestException;
+import io.turndiff.capture.WorkspaceHandles;
+import io.turndiff.diff.ReverseMerge;
+import io.turndiff.model.DetectedBy;
+import io.turndiff.model.FileType;
+import io.turndiff.model.Presence;
+import io.turndiff.model.Reason;
+import io.turndiff.model.RewindStatus;
+import io.turndiff.model.Sha256;
+import io.turndiff.model.Snapshot;
+import io.turndiff.model.TurnKind;
+import io.turndiff.model.TurnState;
+import io.turndiff.model.WorkspacePath;
+import io.turndiff.store.Store;
+import io.turndiff.store.StoreTransaction;
+import io.turndiff.store.StoredFileChange;
+import io.turndiff.store.StoredRewindEntry;
+import io.turndiff.store.StoredRewindOperation;
+import io.turndiff.store.StoredSession;
+import io.turndiff.store.StoredTurn;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.TreeMap;
+
+/**
+ * Puts turns back: the before-state of every path the turns recorded, and nothing else.
+ *
+ * <p>A rewind is planned completely before its first write (turns, chains of states per path, captured
+ * before-states, stored content), and the plan is stored with the operation. Then, path by path, the
+ * current state is read through the boundary immediately before writing: a file that still holds what the
+ * turns left is restored; one changed since gets the turns' own hunks reversed on top of the change when
+ * they apply cleanly ({@code merged}), else it is skipped as a {@code conflict} ({@code force} overwrites a
+ * conflict whose current state can itself be put back, and never deletes). Each path is journaled before
+ * and after its write, and the state it had before the rewind is recorded as a turn of kind {@code rewind},
+ * so that rewinding that turn undoes the rewind. Running an operation id again returns its receipt; an
+ * operation interrupted by a crash is finished by the next run of its id.
+ */
+public final class RewindService {
+
+  private final Store store;
+  private final WorkspaceHandles workspaces;
+  private final Duration pauseBeforeEachWrite;
+  private final ChangeRecorder recorder = new ChangeRecorder();
+
+  public RewindService(Store store, WorkspaceHandles workspaces) {
+    this(store, workspaces, Duration.ZERO);
+  }
+
+  /** @param pauseBeforeEachWrite a test hook: how long to wait after journaling a path, before its write */
+  public RewindService(Store store, WorkspaceHandles workspaces, Duration pauseBeforeEachWrite) {
+    this.store = store;
+    this.workspaces = workspaces;
+    this.pauseBeforeEachWrite = pauseBeforeEachWrite;
+  }
+
+  public RewindReport rewind(RewindRequest request) {
+    ExternalIds.requireValid("turn", request.turn());
+    request.operation().ifPresent(id -> ExternalIds.requireValid("operation", id));
+    Optional<StoredRewindOperation> existing = request.operation()
+        .flatMap(id -> store.read(tx -> tx.rewinds().byExternalId(id)));
+    if (existing.isPresent()) {
+      StoredRewindOperation operation = existing.get();
+      requireSameRequest(operation, request);
+      if (operation.done() || request.dryRun()) {
+        return receipt(operation, true, request.dryRun());
+      }
+      return apply(operation, operation.force());
+    }
+    Plan plan = plan(request);
+    String operationId = request.operation().orElseGet(() -> ExternalIds.generate("rewind"));
+    if (request.dryRun()) {
+      return dryRun(operationId, plan, request.force());
+    }
+    StoredRewindOperation operation = store.write(tx -> persist(tx, operationId, plan, request));
+    return apply(operation, request.force());
+  }
+
+  private static void requireSameRequest(StoredRewindOperation operation, RewindRequest request) {
+    if (!operation.targetTurn().equals(request.turn()) || !operation.scope().equals(request.scope())
+        || operation.force() != request.force()) {
+      throw new RequestException(RequestException.Problem.BAD_INPUT, "operation '" + operation.externalId()
+          + "' was a rewind of turn '" + operation.targetTurn() + "' (" + operation.scope()
+          + (operation.force() ? ", force" : "") + "), not this request");
+    }
+  }
+
+  // ---- planning ---------------------------------------------------------------------------------------
+
+  /** One path's place in the plan. */
+  private record PlannedPath(WorkspacePath path, long targetRow, Snapshot target, Optional<Long> expectedRow,
+                             Optional<Snapshot> expected, RewindStatus status, Optional<String> reason,
+                             Optional<String> detail) {
+  }
+
+  private record Plan(StoredTurn target, StoredSession session, List<StoredTurn> turns, List<PlannedPath> paths) {
+  }
+
+  private Plan plan(RewindRequest request) {
+    return store.read(tx -> {
+      StoredTurn target = tx.turns().byExternalId(request.turn()).orElseThrow(() -> new RequestException(
+          RequestException.Problem.UNKNOWN_TURN, "turn '" + request.turn() + "' does not exist"));
+      List<StoredTurn> turns = request.to()
+          ? tx.turns().ofSession(target.sessionId()).stream().filter(turn -> turn.seq() >= target.seq()).toList()
+          : List.of(target);
+      for (StoredTurn turn : turns) {
+        if (turn.state() == TurnState.OPEN) {
+          throw new RequestException(RequestException.Problem.WRONG_STATE, "turn '" + turn.externalId()
+              + "' is open; finish it before rewinding it");
+        }
+      }
+      if (!request.to() && target.state() == TurnState.REWOUND) {
+        // a rewind that left files (conflicts, refusals) may be run again, say with --force; a complete one not
+        Optional<StoredRewindOperation> by = tx.rewinds().thatRewound(target.id());
+        boolean complete = by.map(op -> tx.rewinds().entries(op.id()).stream()
+            .noneMatch(entry -> entry.status() == RewindStatus.SKIPPED)).orElse(true);
+        if (complete) {
+          throw new RequestException(RequestException.Problem.WRONG_STATE, "turn '" + target.externalId()
+              + "' was already rewound" + by.map(op -> " by operation '" + op.externalId()
+                  + "'; rewind its turn '" + op.rewindTurn() + "' to undo that rewind").orElse(""));
+        }
+      }
+      Map<WorkspacePath, List<StoredFileChange>> byPath = new TreeMap<>();
+      for (StoredTurn turn : turns) {
+        for (StoredFileChange change : tx.fileChanges().ofTurn(turn.id())) {
+          byPath.computeIfAbsent(change.path(), path -> new ArrayList<>()).add(change);
+        }
+      }
+      Map<Long, StoredTurn> turnsById = new HashMap<>();
+      turns.forEach(turn -> turnsById.put(turn.id(), turn));
+      List<PlannedPath> paths = new ArrayList<>();
+      byPath.forEach((path, changes) -> paths.add(planPath(path, changes, turnsById)));
+      StoredSession session = tx.sessions().byExternalId(target.sessionExternalId()).orElseThrow();
+      List<StoredTurn> newestFirst = new ArrayList<>(turns);
+      newestFirst.sort(Comparator.comparingLong(StoredTurn::seq).reversed());
+      return new Plan(target, session, newestFirst, paths);
+    });
+  }
+
+  /** From the newest after-state back to the oldest before-state, if the chain of states holds. */
+  private static PlannedPath planPath(WorkspacePath path, List<StoredFileChange> changes,
+                                      Map<Long, StoredTurn> turns) {
+    StoredFileChange first = changes.getFirst();
+    StoredFileChange last = changes.getLast();
+    Snapshot target = first.before();
+    Optional<Snapshot> expected = last.after();
+    if (path.isOutside()) {
+      return planned(path, first, last, RewindStatus.SKIPPED, Reason.OUTSIDE_WORKSPACE.code(),
+          "outside the workspace: never written");
+    }
+    for (int i = 1; i < changes.size(); i++) {
+      Snapshot olderAfter = changes.get(i - 1).after().orElseThrow();
+      if (!olderAfter.sameStateAs(changes.get(i).before())) {
+        return planned(path, first, last, RewindStatus.SKIPPED, SkipReason.CHAIN_BROKEN,
+            "changed outside the rewound turns between turn '" + turns.get(changes.get(i - 1).turnId()).externalId()
+                + "' and turn '" + turns.get(changes.get(i).turnId()).externalId() + "'");
+      }
+    }
+    if (expected.isPresent() && target.sameStateAs(expected.get())) {
+      return planned(path, first, last, RewindStatus.UNCHANGED, null, null);
+    }
+    if (!target.captured()) {
+      return planned(path, first, last, RewindStatus.SKIPPED,
+          target.reason().map(Reason::code).orElse(SkipReason.NOT_CAPTURED),
+          "the before-state was recorded with metadata only"
+              + (target.reasonDetail().isEmpty() ? "" : ": " + target.reasonDetail()));
+    }
+    return planned(path, first, last, RewindStatus.PLANNED, null, null);
+  }
+
+  private static PlannedPath planned(WorkspacePath path, StoredFileChange first, StoredFileChange last,
+                                     RewindStatus status, String reason, String detail) {
+    return new PlannedPath(path, first.beforeRow(), first.before(), last.afterRow(), last.after(), status,
+        Optional.ofNullable(reason), Optional.ofNullable(detail));
+  }
+
+  private StoredRewindOperation persist(StoreTransaction tx, String operationId, Plan plan, RewindRequest request) {
+    if (tx.rewinds().byExternalId(operationId).isPresent()) {
+      throw new RequestException(RequestException.Problem.ALREADY_EXISTS,
+          "operation '" + operationId + "' already exists");
+    }
+    StoredTurn rewindTurn = tx.turns().begin(ExternalIds.generate("turn"), plan.session(), TurnKind.REWIND);
+    StoredRewindOperation operation = tx.rewinds().create(operationId, plan.session().id(), plan.target().id(),
+        request.scope(), request.force(), rewindTurn.id(), plan.turns().stream().map(StoredTurn::id).toList());
+    for (PlannedPath path : plan.paths()) {
+      tx.rewinds().addEntry(operation.id(), path.path(), path.targetRow(), path.expectedRow(), path.status(),
+          path.reason(), path.detail());
+    }
+    return operation;
+  }
+
+  // ---- deciding, per path, just before the write ------------------------------------------------------
+
+  private sealed interface Action {
+  }
+
+  /** Put the before-state back (restore), or the merged content. */
+  private record Write(Snapshot state, Optional<byte[]> content, int mode, boolean merge) implements Action {
+  }
+
+  /** The path already holds its before-state. */
+  private record AlreadyThere() implements Action {
+  }
+
+  private record Leave(String reason, String detail) implements Action {
+  }
+
+  private static Action decide(Snapshot target, Optional<Snapshot> expected, Observation current,
+                               Map<Sha256, byte[]> contents, boolean force) {
+    Snapshot now = current.snapshot();
+    if (now.sameStateAs(target)) {
+      return new AlreadyThere();
+    }
+    if (expected.isPresent() && now.sameStateAs(expected.get())) {
+      return restore(target, contents);
+    }
+    if (now.type().filter(type -> type == FileType.DIRECTORY).isPresent()) {
+      return new Leave(SkipReason.REFUSED, "a directory is where the file should go");
+    }
+    if (now.presence() == Presence.UNKNOWN) {
+      return new Leave(SkipReason.REFUSED, "its current state cannot be read: " + now.reasonDetail());
+    }
+    if (target.presence() == Presence.ABSENT) {
+      return new Leave(SkipReason.CONFLICT, "it changed since the turn created it; a rewind deletes only a file "
+          + "that still holds what the turn left");
+    }
+    Optional<byte[]> merged = merge(target, expected, current, contents);
+    if (merged.isPresent()) {
+      int mode = expected.flatMap(Snapshot::metadata).map(m -> m.mode())
+          .equals(now.metadata().map(m -> m.mode())) ? target.metadata().orElseThrow().mode()
+          : now.metadata().orElseThrow().mode();
+      return new Write(target, merged, mode, true);
+    }
+    if (force && overwritable(now)) {
+      return restore(target, contents);
+    }
+    return new Leave(SkipReason.CONFLICT, "it changed since the turn ("
+        + expected.map(Snapshot::fingerprint).orElse("unknown") + " then, " + now.fingerprint() + " now)"
+        + (force ? "; its current state could not be recorded, so even --force leaves it" : ""));
+  }
+
+  private static Write restore(Snapshot target, Map<Sha256, byte[]> contents) {
+    Optional<byte[]> content = target.storedContent().map(contents::get);
+    return new Write(target, content, target.metadata().map(m -> m.mode()).orElse(0644), false);
+  }
+
+  /** The turns' hunks reversed onto the current content, when all three are captured text files. */
+  private static Optional<byte[]> merge(Snapshot target, Optional<Snapshot> expected, Observation current,
+                                        Map<Sha256, byte[]> contents) {
+    if (expected.isEmpty() || target.storedContent().isEmpty() || expected.get().storedContent().isEmpty()
+        || current.content().isEmpty()) {
+      return Optional.empty();
+    }
+    return ReverseMerge.reverseApply(contents.get(target.storedContent().get()),
+        contents.get(expected.get().storedContent().get()), current.content().get());
+  }
+
+  /**
+   * Whether {@code --force} may replace what is there: a state the rewind turn records completely, or a
+   * name whose bytes are not the workspace's own (a hardlink, a special file, a link out) and survive it.
+   */
+  private static boolean overwritable(Snapshot now) {
+    if (now.captured()) {
+      return true;
+    }
+    return now.reason().filter(reason -> reason == Reason.HARDLINKED || reason == Reason.SPECIAL_FILE
+        || reason == Reason.ESCAPES_WORKSPACE).isPresent();
+  }
+
+  // ---- applying ---------------------------------------------------------------------------------------
+
+  private RewindReport apply(StoredRewindOperation operation, boolean force) {
+    StoredTurn rewindTurn = store.read(tx -> tx.turns().byId(operation.rewindTurnId())).orElseThrow();
+    WorkspaceBoundary boundary = workspaces.of(rewindTurn.workspaceId());
+    List<StoredRewindEntry> entries = store.read(tx -> tx.rewinds().entries(operation.id()));
+    Map<Sha256, byte[]> contents = contents(entries);
+    long toolCall = store.write(tx -> tx.toolCalls().record(rewindTurn.id(), operation.externalId()));
+    for (StoredRewindEntry entry : entries) {
+      if (entry.status() == RewindStatus.PLANNED) {
+        applyPlanned(operation, rewindTurn, toolCall, boundary, entry, contents, force);
+      } else if (entry.status() == RewindStatus.STARTED) {
+        resumeStarted(operation, rewindTurn, boundary, entry, contents);
+      }
+    }
+    finish(operation, rewindTurn, boundary);
+    return receipt(store.read(tx -> tx.rewinds().byExternalId(operation.externalId())).orElseThrow(), false, false);
+  }
+
+  private Map<Sha256, byte[]> contents(List<StoredRewindEntry> entries) {
+    List<Snapshot> snapshots = new ArrayList<>();
+    entries.forEach(entry -> {
+      snapshots.add(entry.target());
+      entry.expected().ifPresent(snapshots::add);
+    });
+    Map<Sha256, byte[]> contents = new HashMap<>(ChangeRecorder.contents(store, snapshots));
+    store.read(tx -> {
+      entries.forEach(entry -> entry.merged().ifPresent(sha -> contents.computeIfAbsent(sha, tx.blobs()::require)));
+      return null;
+    });
+    return contents;
+  }
+
+  private void applyPlanned(StoredRewindOperation operation, StoredTurn rewindTurn, long toolCall,
+                            WorkspaceBoundary boundary, StoredRewindEntry entry, Map<Sha256, byte[]> contents,
+                            boolean force) {
+    Observation current = boundary.observeExact(entry.path());
+    Action action = decide(entry.target(), entry.expected(), current, contents, force);
+    switch (action) {
+      case Leave leave -> store.write(tx -> {
+        tx.rewinds().mark(entry.id(), RewindStatus.SKIPPED, Optional.of(leave.reason()), Optional.of(leave.detail()),
+            Optional.empty());
+        return null;
+      });
+      case AlreadyThere there -> store.write(tx -> {
+        tx.rewinds().mark(entry.id(), RewindStatus.RESTORED, Optional.empty(),
+            Optional.of("it already held its before-state"), Optional.empty());
+        return null;
+      });
+      case Write write -> {
+        Optional<Sha256> merged = write.merge() ? write.content().map(Sha256::of) : Optional.empty();
+        store.write(tx -> {
+          recorder.recordBefore(tx, rewindTurn.id(), toolCall, current, DetectedBy.SNAPSHOT);
+          merged.ifPresent(sha -> tx.blobs().put(sha, write.content().orElseThrow()));
+          tx.rewinds().mark(entry.id(), RewindStatus.STARTED, Optional.empty(), Optional.empty(), merged);
+          return null;
+        });
+        pause();
+        WriteOutcome outcome = write(boundary, entry, write);
+        store.write(tx -> {
+          if (outcome instanceof WriteOutcome.Refused refused) {
+            tx.rewinds().mark(entry.id(), RewindStatus.SKIPPED, Optional.of(SkipReason.REFUSED),
+                Optional.of(refused.reason()), merged);
+          } else {
+            tx.rewinds().mark(entry.id(), write.merge() ? RewindStatus.MERGED : RewindStatus.RESTORED,
+                Optional.empty(), Optional.empty(), merged);
+          }
+          return null;
+        });
+      }
+    }
+  }
+
+  private WriteOutcome write(WorkspaceBoundary boundary, StoredRewindEntry entry, Write write) {
+    Snapshot state = write.state();
+    Optional<String> temporary = Optional.of(temporaryName(entry));
+    if (state.presence() == Presence.ABSENT) {
+      return boundary.delete(entry.path());
+    }
+    if (!write.merge() && state.type().orElseThrow() == FileType.SYMLINK) {
+      return boundary.writeSymlink(entry.path(), state.linkTarget().orElseThrow(), temporary);
+    }
+    return boundary.writeFile(entry.path(), write.content().orElseThrow(), write.mode(), temporary);
+  }
+
+  /** The first temporary name a path's write tries: a crashed write is found and removed by it. */
+  private static String temporaryName(StoredRewindEntry entry) {
+    return ".turndiff-rewind-" + entry.id() + ".tmp";
+  }
+
+  /**
+   * A path journaled as started by a run that did not finish: its write either landed (the path holds what
+   * was to be written), or never did (it still holds the journaled state, and is written now), or the path
+   * changed since (a conflict).
+   */
+  private void resumeStarted(StoredRewindOperation operation, StoredTurn rewindTurn, WorkspaceBoundary boundary,
+                             StoredRewindEntry entry, Map<Sha256, byte[]> contents) {
+    boundary.delete(entry.path().resolveSibling(temporaryName(entry).getBytes(java.nio.charset.StandardCharsets.UTF_8)));
+    Observation current = boundary.observeExact(entry.path());
+    Snapshot journaled = store.read(tx -> tx.fileChanges().ofTurn(rewindTurn.id()).stream()
+        .filter(change -> change.path().equals(entry.path())).findFirst().orElseThrow().before());
+    boolean merge = entry.merged().isPresent();
+    boolean landed = merge ? current.snapshot().sha256().equals(entry.merged())
+        : current.snapshot().sameStateAs(entry.target());
+    RewindStatus done = merge ? RewindStatus.MERGED : RewindStatus.RESTORED;
+    if (landed) {
+      store.write(tx -> {
+        tx.rewinds().mark(entry.id(), done, Optional.empty(), Optional.empty(), entry.merged());
+        return null;
+      });
+      return;
+    }
+    if (!current.snapshot().sameStateAs(journaled)) {
+      store.write(tx -> {
+        tx.rewinds().mark(entry.id(), RewindStatus.SKIPPED, Optional.of(SkipReason.CONFLICT),
+            Optional.of("it changed while the rewind was interrupted"), entry.merged());
+        return null;
+      });
+      return;
+    }
+    Write write = merge
+        ? new Write(entry.target(), Optional.of(contents.get(entry.merged().get())),
+            journaled.metadata().map(m -> m.mode()).orElse(0644), true)
+        : restore(entry.target(), contents);
+    WriteOutcome outcome = write(boundary, entry, write);
+    store.write(tx -> {
+      if (outcome instanceof WriteOutcome.Refused refused) {
+        tx.rewinds().mark(entry.id(), RewindStatus.SKIPPED, Optional.of(SkipReason.REFUSED),
+            Optional.of(refused.reason()), entry.merged());
+      } else {
+        tx.rewinds().mark(entry.id(), done, Optional.empty(), Optional.empty(), entry.merged());
+      }
+      return null;
+    });
+  }
+
+  /** Records the after-state of every path the rewind touched, closes the rewind turn and the operation. */
+  private void finish(StoredRewindOperation operation, StoredTurn rewindTurn, WorkspaceBoundary boundary) {
+    List<StoredFileChange> touched = store.read(tx -> tx.fileChanges().ofTurn(rewindTurn.id()));
+    Map<Sha256, byte[]> before = ChangeRecorder.contents(store, touched.stream().map(StoredFileChange::before).toList());
+    List<ChangeRecorder.Completed> completed = new ArrayList<>();
+    for (StoredFileChange change : touched) {
+      completed.add(recorder.complete(change, boundary.observeExact(change.path()), before));
+    }
+    store.write(tx -> {
+      completed.forEach(done -> recorder.store(tx, done));
+      tx.turns().markFinished(rewindTurn.id());
+      for (String turn : operation.turns()) {
+        tx.turns().markState(tx.turns().byExternalId(turn).orElseThrow().id(), TurnState.REWOUND);
+      }
+      tx.rewinds().markDone(operation.id());
+      return null;
+    });
+  }
+
+  private void pause() {
+    if (pauseBeforeEachWrite.isZero()) {
+      return;
+    }
+    try {
+      Thread.sleep(pauseBeforeEachWrite);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+  }
+
+  // ---- reports ----------------------------------------------------------------------------------------
+
+  private RewindReport dryRun(String operationId, Plan plan, boolean force) {
+    WorkspaceBoundary boundary = workspaces.of(plan.session().workspaceId());
+    List<Snapshot> snapshots = new ArrayList<>();
+    plan.paths().forEach(path -> {
+      snapshots.add(path.target());
+      path.expected().ifPresent(snapshots::add);
+    });
+    Map<Sha256, byte[]> contents = ChangeRecorder.contents(store, snapshots);
+    List<WorkspacePath> restored = new ArrayList<>();
+    List<WorkspacePath> merged = new ArrayList<>();
+    List<RewindReport.Skipped> skipped = new ArrayList<>();
+    List<WorkspacePath> unchanged = new ArrayList<>();
+    for (PlannedPath path : plan.paths()) {
+      switch (path.status()) {
+        case UNCHANGED -> unchanged.add(path.path());
+        case SKIPPED -> skipped.add(new RewindReport.Skipped(path.path(), path.reason().orElseThrow(),
+            path.detail().orElse("")));
+        default -> {
+          Action action = decide(path.target(), path.expected(), boundary.observeExact(path.path()), contents, force);
+          switch (action) {
+            case Leave leave -> skipped.add(new RewindReport.Skipped(path.path(), leave.reason(), leave.detail()));
+            case Write write when write.merge() -> merged.add(path.path());
+            default -> restored.add(path.path());
+          }
+        }
+      }
+    }
+    return new RewindReport(operationId, true, false, plan.turns().stream().map(StoredTurn::externalId).toList(),
+        restored, merged, skipped, unchanged, Optional.empty());
+  }
+
+  private RewindReport receipt(StoredRewindOperation operation, boolean replayed, boolean dryRun) {
+    List<StoredRewindEntry> entries = store.read(tx -> tx.rewinds().entries(operation.id()));
+    List<WorkspacePath> restored = new ArrayList<>();
+    List<WorkspacePath> merged = new ArrayList<>();
+    List<RewindReport.Skipped> skipped = new ArrayList<>();
+    List<WorkspacePath> unchanged = new ArrayList<>();
+    for (StoredRewindEntry entry : entries) {
+      switch (entry.status()) {
+        case RESTORED -> restored.add(entry.path());
+        case MERGED -> merged.add(entry.path());
+        case SKIPPED -> skipped.add(new RewindReport.Skipped(entry.path(), entry.reason().orElse(""),
+            entry.detail().orElse("")));
+        case UNCHANGED -> unchanged.add(entry.path());
+        case PLANNED, STARTED -> skipped.add(new RewindReport.Skipped(entry.path(), "interrupted",
+            "the operation was interrupted before this path; run it again to finish it"));
+      }
+    }
+    return new RewindReport(operation.externalId(), dryRun, replayed, operation.turns(), restored, merged, skipped,
+        unchanged, Optional.of(operation.rewindTurn()));
+  }
+}

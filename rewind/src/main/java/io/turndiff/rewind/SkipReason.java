@@ -1,0 +1,17 @@
+package io.turndiff.rewind;
+
+/** Why a rewind leaves a path as it is, beyond the snapshot reasons (which are reported as they are). */
+final class SkipReason {
+
+  /** The file changed since the turn, and the turn's hunks do not reverse cleanly on top of the change. */
+  static final String CONFLICT = "conflict";
+  /** Between two of the rewound turns the file changed outside any of them. */
+  static final String CHAIN_BROKEN = "chain_broken";
+  /** The boundary refused the write: a parent is a symlink, a file or another mount; a directory is in the way. */
+  static final String REFUSED = "refused";
+  /** The before-state is not known completely, for no more specific reason. */
+  static final String NOT_CAPTURED = "not_captured";
+
+  private SkipReason() {
+  }
+}

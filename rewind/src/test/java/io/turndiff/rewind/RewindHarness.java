@@ -1,0 +1,84 @@
+package io.turndiff.rewind;
+
+import io.turndiff.boundary.BoundaryOptions;
+import io.turndiff.capture.CaptureService;
+import io.turndiff.capture.WorkspaceHandles;
+import io.turndiff.fixtures.TestStore;
+import io.turndiff.fixtures.TestWorkspace;
+import io.turndiff.store.Store;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Optional;
+
+/** A workspace, a store, and the capture and rewind services over them, as a runtime would hold them. */
+final class RewindHarness implements AutoCloseable {
+
+  final TestWorkspace workspace;
+  final Store store;
+  final WorkspaceHandles handles;
+  final CaptureService capture;
+  final RewindService rewind;
+  private final String session;
+  private final boolean ownsStore;
+
+  RewindHarness(Path temp) {
+    this(TestWorkspace.in(temp), TestStore.freshIn(temp), "session-1", true);
+  }
+
+  /** Over a store that outlives the harness. */
+  RewindHarness(TestWorkspace workspace, Store store, String session) {
+    this(workspace, store, session, false);
+  }
+
+  private RewindHarness(TestWorkspace workspace, Store store, String session, boolean ownsStore) {
+    this.ownsStore = ownsStore;
+    this.workspace = workspace;
+    this.store = store;
+    this.handles = new WorkspaceHandles(store, BoundaryOptions.defaults());
+    this.capture = new CaptureService(store, handles);
+    this.rewind = new RewindService(store, handles);
+    this.session = session;
+  }
+
+  /** Begins a turn, snapshots {@code paths}, runs {@code edit} as the agent's tools would, finishes the turn. */
+  String turn(List<String> paths, ThrowingRunnable edit) {
+    String turn = capture.beginTurn(workspace.root(), Optional.of(session), Optional.empty()).turn();
+    capture.snapshot(turn, Optional.of("tool-1"), paths);
+    try {
+      edit.run();
+    } catch (Exception e) {
+      throw new IllegalStateException(e);
+    }
+    capture.finishTurn(turn);
+    return turn;
+  }
+
+  RewindReport rewindTurn(String turn) {
+    return rewind.rewind(new RewindRequest(turn, false, Optional.empty(), false, false));
+  }
+
+  RewindReport rewindTo(String turn) {
+    return rewind.rewind(new RewindRequest(turn, true, Optional.empty(), false, false));
+  }
+
+  RewindReport force(String turn) {
+    return rewind.rewind(new RewindRequest(turn, false, Optional.empty(), false, true));
+  }
+
+  RewindReport dryRun(String turn) {
+    return rewind.rewind(new RewindRequest(turn, false, Optional.empty(), true, false));
+  }
+
+  @FunctionalInterface
+  interface ThrowingRunnable {
+    void run() throws Exception;
+  }
+
+  @Override
+  public void close() {
+    handles.close();
+    if (ownsStore) {
+      store.close();
+    }
+  }
+}

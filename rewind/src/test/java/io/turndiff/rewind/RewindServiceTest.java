@@ -1,0 +1,315 @@
+package io.turndiff.rewind;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.turndiff.capture.RequestException;
+import io.turndiff.fixtures.StoreRows;
+import io.turndiff.fixtures.TreeContent;
+import io.turndiff.model.ChangeKind;
+import io.turndiff.model.TurnKind;
+import io.turndiff.model.TurnState;
+import io.turndiff.model.WorkspacePath;
+import io.turndiff.store.StoredTurn;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** Rewinds over a real store and real files; every test checks the canary. */
+class RewindServiceTest {
+
+  @TempDir
+  Path temp;
+
+  private RewindHarness h;
+
+  @BeforeEach
+  void open() {
+    h = new RewindHarness(temp);
+  }
+
+  @AfterEach
+  void canary() {
+    h.workspace.assertOutsideUnchanged();
+    h.workspace.canary().assertNotInStore(h.store);
+    h.close();
+    h.workspace.canary().assertNotInStoreFiles(h.store.file());
+  }
+
+  private static List<String> paths(List<WorkspacePath> paths) {
+    return paths.stream().map(WorkspacePath::display).toList();
+  }
+
+  private Path file(String relative) {
+    return h.workspace.resolve(relative);
+  }
+
+  private StoredTurn turn(String id) {
+    return h.store.read(tx -> tx.turns().byExternalId(id)).orElseThrow();
+  }
+
+  @Test
+  void modifiedCreatedAndDeletedFilesGoBackAndNothingElseIsTouched() throws Exception {
+    h.workspace.file("edit.txt", "one\ntwo\n").file("gone.txt", "bye\n").file("untouched.txt", "same\n")
+        .file("run.sh", "echo\n").mode("run.sh", "rw-r--r--");
+    Map<String, String> before = TreeContent.of(h.workspace.root());
+    Object untouchedInode = Files.getAttribute(file("untouched.txt"), "unix:ino");
+    String turn = h.turn(List.of("edit.txt", "gone.txt", "made/new.txt", "run.sh"), () -> {
+      Files.writeString(file("edit.txt"), "one\nTWO\n");
+      Files.delete(file("gone.txt"));
+      h.workspace.file("made/new.txt", "hello\n");
+      h.workspace.mode("run.sh", "rwxr-xr-x");
+    });
+    h.workspace.file("later-untracked.txt", "not the turn's\n");
+    RewindReport report = h.rewindTurn(turn);
+    assertEquals(List.of("edit.txt", "gone.txt", "made/new.txt", "run.sh"), paths(report.restored()));
+    assertTrue(report.complete());
+    Map<String, String> after = TreeContent.of(h.workspace.root());
+    assertEquals("dir", after.remove("made"), "an emptied directory the turn made stays: it was not recorded");
+    assertEquals("file rw-r--r-- " + java.util.HexFormat.of().formatHex("not the turn's\n".getBytes()),
+        after.remove("later-untracked.txt"), "a file no turn recorded is never touched");
+    assertEquals(before, after);
+    assertEquals(untouchedInode, Files.getAttribute(file("untouched.txt"), "unix:ino"));
+    assertEquals(TurnState.REWOUND, turn(turn).state());
+    StoredTurn rewindTurn = turn(report.rewindTurn().orElseThrow());
+    assertEquals(TurnKind.REWIND, rewindTurn.kind());
+    assertEquals(TurnState.FINISHED, rewindTurn.state());
+  }
+
+  @Test
+  void rewindingTheRewindTurnUndoesTheRewindByteForByte() throws Exception {
+    h.workspace.file("a.txt", "a1\n").file("b.bin", new byte[] {0, 1, 2}).file("c.txt", "c\n");
+    String turn = h.turn(List.of("a.txt", "b.bin", "c.txt", "d.txt"), () -> {
+      Files.writeString(file("a.txt"), "a2\n");
+      Files.write(file("b.bin"), new byte[] {0, 9, 9, 9});
+      Files.delete(file("c.txt"));
+      Files.writeString(file("d.txt"), "d\n");
+      h.workspace.mode("a.txt", "rwx------");
+    });
+    Map<String, String> afterTurn = TreeContent.of(h.workspace.root());
+    RewindReport rewound = h.rewindTurn(turn);
+    assertTrue(rewound.complete());
+    RewindReport undone = h.rewindTurn(rewound.rewindTurn().orElseThrow());
+    assertTrue(undone.complete(), undone.toString());
+    assertEquals(afterTurn, TreeContent.of(h.workspace.root()));
+  }
+
+  @Test
+  void rewindToUndoesEveryLaterTurnWithOneWritePerFile() throws Exception {
+    h.workspace.file("a.txt", "v1\n").file("b.txt", "b1\n");
+    Map<String, String> start = TreeContent.of(h.workspace.root());
+    String first = h.turn(List.of("a.txt"), () -> Files.writeString(file("a.txt"), "v2\n"));
+    String second = h.turn(List.of("a.txt", "b.txt"), () -> {
+      Files.writeString(file("a.txt"), "v3\n");
+      Files.writeString(file("b.txt"), "b2\n");
+    });
+    String third = h.turn(List.of("c.txt"), () -> Files.writeString(file("c.txt"), "c\n"));
+    RewindReport report = h.rewindTo(first);
+    assertEquals(List.of(third, second, first), report.turns(), "newest first");
+    assertEquals(List.of("a.txt", "b.txt", "c.txt"), paths(report.restored()));
+    assertEquals(start, TreeContent.of(h.workspace.root()));
+    List<ChangeKind> rewindChanges = h.capture.records(report.rewindTurn().orElseThrow()).changes().stream()
+        .map(change -> change.change().orElseThrow()).toList();
+    assertEquals(3, rewindChanges.size(), "one recorded write per file, from v3 straight back to v1");
+  }
+
+  @Test
+  void aBrokenChainSkipsThatFileAndRewindsTheRest() throws Exception {
+    h.workspace.file("a.txt", "v1\n").file("b.txt", "b1\n");
+    String first = h.turn(List.of("a.txt"), () -> Files.writeString(file("a.txt"), "v2\n"));
+    Files.writeString(file("a.txt"), "edited by the user between turns\n");
+    h.turn(List.of("a.txt", "b.txt"), () -> {
+      Files.writeString(file("a.txt"), "v3\n");
+      Files.writeString(file("b.txt"), "b2\n");
+    });
+    RewindReport report = h.rewindTo(first);
+    assertEquals(1, report.skipped().size());
+    assertEquals("a.txt", report.skipped().getFirst().path().display());
+    assertEquals("chain_broken", report.skipped().getFirst().reason());
+    assertEquals("v3\n", h.workspace.readText("a.txt"), "left as it is");
+    assertEquals("b1\n", h.workspace.readText("b.txt"));
+  }
+
+  @Test
+  void anEscapedEntryIsSkippedAndTheRestOfTheTurnIsRewound() throws Exception {
+    h.workspace.file("a.txt", "mine\n");
+    h.workspace.symlink("leak.txt", h.workspace.secret().toString());
+    String turn = h.turn(List.of("a.txt", "leak.txt"), () -> Files.writeString(file("a.txt"), "agent's\n"));
+    RewindReport report = h.rewindTurn(turn);
+    assertEquals(List.of("a.txt"), paths(report.restored()), report.toString());
+    assertEquals("mine\n", h.workspace.readText("a.txt"));
+    assertTrue(report.skipped().isEmpty(), "a metadata-only entry whose fingerprint did not move needs nothing");
+    assertEquals(List.of("leak.txt"), paths(report.unchanged()), "the link itself did not change");
+  }
+
+  @Test
+  void anEscapedEntryThatChangedIsSkippedWithItsReason() throws Exception {
+    h.workspace.file("a.txt", "mine\n");
+    h.workspace.symlink("leak.txt", h.workspace.secret().toString());
+    String turn = h.turn(List.of("a.txt", "leak.txt"), () -> {
+      Files.writeString(file("a.txt"), "agent's\n");
+      Files.delete(file("leak.txt"));
+      Files.writeString(file("leak.txt"), "replaced the link\n");
+    });
+    RewindReport report = h.rewindTurn(turn);
+    assertEquals(List.of("a.txt"), paths(report.restored()));
+    assertEquals(1, report.skipped().size());
+    assertEquals("escapes_workspace", report.skipped().getFirst().reason());
+    assertEquals("replaced the link\n", h.workspace.readText("leak.txt"), "never restored");
+  }
+
+  @Test
+  void aFileTheUserEditedAfterTheTurnIsNotOverwritten() throws Exception {
+    h.workspace.file("a.txt", "1\n2\n3\n");
+    String turn = h.turn(List.of("a.txt"), () -> Files.writeString(file("a.txt"), "1\nTWO\n3\n"));
+    Files.writeString(file("a.txt"), "1\nthe user's two\n3\n");
+    RewindReport report = h.rewindTurn(turn);
+    assertEquals("conflict", report.skipped().getFirst().reason());
+    assertFalse(report.complete());
+    assertEquals("1\nthe user's two\n3\n", h.workspace.readText("a.txt"));
+  }
+
+  @Test
+  void aLaterEditElsewhereInTheFileMergesWithTheTurnsHunksReversed() throws Exception {
+    String lines = "1\n2\n3\n4\n5\n6\n7\n8\n9\n10\n11\n12\n";
+    h.workspace.file("a.txt", lines);
+    String turn = h.turn(List.of("a.txt"), () -> Files.writeString(file("a.txt"), lines.replace("\n2\n", "\ntwo\n")));
+    Files.writeString(file("a.txt"), lines.replace("\n2\n", "\ntwo\n").replace("\n11\n", "\neleven (user)\n"));
+    RewindReport report = h.rewindTurn(turn);
+    assertEquals(List.of("a.txt"), paths(report.merged()));
+    assertEquals(lines.replace("\n11\n", "\neleven (user)\n"), h.workspace.readText("a.txt"));
+  }
+
+  @Test
+  void forceOverwritesAConflictAndTheRewindTurnKeepsTheUsersVersion() throws Exception {
+    h.workspace.file("a.txt", "original\n");
+    String turn = h.turn(List.of("a.txt"), () -> Files.writeString(file("a.txt"), "agent\n"));
+    Files.writeString(file("a.txt"), "user\n");
+    RewindReport forced = h.force(turn);
+    assertEquals(List.of("a.txt"), paths(forced.restored()));
+    assertEquals("original\n", h.workspace.readText("a.txt"));
+    RewindReport undo = h.rewindTurn(forced.rewindTurn().orElseThrow());
+    assertTrue(undo.complete());
+    assertEquals("user\n", h.workspace.readText("a.txt"), "the user's work was captured, not destroyed");
+  }
+
+  @Test
+  void aCreatedFileIsDeletedOnlyIfItStillHoldsWhatTheTurnLeftEvenWithForce() throws Exception {
+    String turn = h.turn(List.of("new.txt"), () -> h.workspace.file("new.txt", "agent\n"));
+    Files.writeString(file("new.txt"), "agent, then user\n");
+    assertEquals("conflict", h.rewindTurn(turn).skipped().getFirst().reason());
+    String again = h.turn(List.of("other.txt"), () -> h.workspace.file("other.txt", "agent\n"));
+    Files.writeString(file("other.txt"), "user\n");
+    assertEquals("conflict", h.force(again).skipped().getFirst().reason());
+    assertEquals("agent, then user\n", h.workspace.readText("new.txt"));
+    assertEquals("user\n", h.workspace.readText("other.txt"));
+  }
+
+  @Test
+  void theSameOperationIdReturnsItsReceiptAndWritesNothing() throws Exception {
+    h.workspace.file("a.txt", "before\n");
+    String turn = h.turn(List.of("a.txt"), () -> Files.writeString(file("a.txt"), "after\n"));
+    RewindRequest request = new RewindRequest(turn, false, Optional.of("op-1"), false, false);
+    RewindReport first = h.rewind.rewind(request);
+    Files.writeString(file("a.txt"), "edited after the rewind\n");
+    Map<String, Long> rows = StoreRows.count(h.store.file());
+    Object inode = Files.getAttribute(file("a.txt"), "unix:ino");
+    RewindReport again = h.rewind.rewind(request);
+    assertTrue(again.replayed());
+    assertEquals(first.restored(), again.restored());
+    assertEquals(first.rewindTurn(), again.rewindTurn());
+    assertEquals("edited after the rewind\n", h.workspace.readText("a.txt"));
+    assertEquals(inode, Files.getAttribute(file("a.txt"), "unix:ino"));
+    assertEquals(rows, StoreRows.count(h.store.file()));
+  }
+
+  @Test
+  void anOperationIdOfAnotherRequestIsRefused() throws Exception {
+    h.workspace.file("a.txt", "x\n");
+    String turn = h.turn(List.of("a.txt"), () -> Files.writeString(file("a.txt"), "y\n"));
+    String other = h.turn(List.of("b.txt"), () -> Files.writeString(file("b.txt"), "b\n"));
+    h.rewind.rewind(new RewindRequest(turn, false, Optional.of("op-1"), false, false));
+    RequestException e = assertThrows(RequestException.class,
+        () -> h.rewind.rewind(new RewindRequest(other, false, Optional.of("op-1"), false, false)));
+    assertTrue(e.getMessage().contains("op-1"), e.getMessage());
+  }
+
+  @Test
+  void aDryRunReportsThePlanAndWritesNothing() throws Exception {
+    h.workspace.file("a.txt", "1\n").file("b.txt", "b\n");
+    String turn = h.turn(List.of("a.txt", "b.txt", "c.txt"), () -> {
+      Files.writeString(file("a.txt"), "2\n");
+      Files.writeString(file("b.txt"), "agent b\n");
+      h.workspace.file("c.txt", "c\n");
+    });
+    Files.writeString(file("b.txt"), "user b\n");
+    Map<String, String> tree = TreeContent.of(h.workspace.root());
+    Map<String, Long> rows = StoreRows.count(h.store.file());
+    RewindReport plan = h.dryRun(turn);
+    assertTrue(plan.dryRun());
+    assertEquals(List.of("a.txt", "c.txt"), paths(plan.restored()));
+    assertEquals("conflict", plan.skipped().getFirst().reason());
+    assertEquals(Optional.empty(), plan.rewindTurn());
+    assertEquals(tree, TreeContent.of(h.workspace.root()));
+    assertEquals(rows, StoreRows.count(h.store.file()));
+    RewindReport real = h.rewindTurn(turn);
+    assertEquals(plan.restored(), real.restored());
+    assertEquals(plan.skipped(), real.skipped());
+  }
+
+  @Test
+  void aRewoundTurnCannotBeRewoundAgainButItsRewindTurnCan() throws Exception {
+    h.workspace.file("a.txt", "x\n");
+    String turn = h.turn(List.of("a.txt"), () -> Files.writeString(file("a.txt"), "y\n"));
+    RewindReport report = h.rewindTurn(turn);
+    RequestException e = assertThrows(RequestException.class, () -> h.rewindTurn(turn));
+    assertEquals(RequestException.Problem.WRONG_STATE, e.problem());
+    assertTrue(e.getMessage().contains(report.rewindTurn().orElseThrow()), e.getMessage());
+  }
+
+  @Test
+  void anOpenTurnOrAnUnknownTurnIsRefusedBeforeAnyWrite() {
+    String open = h.capture.beginTurn(h.workspace.root(), Optional.of("session-1"), Optional.empty()).turn();
+    Map<String, Long> rows = StoreRows.count(h.store.file());
+    assertEquals(RequestException.Problem.WRONG_STATE,
+        assertThrows(RequestException.class, () -> h.rewindTurn(open)).problem());
+    assertEquals(RequestException.Problem.UNKNOWN_TURN,
+        assertThrows(RequestException.class, () -> h.rewindTurn("nope")).problem());
+    assertEquals(rows, StoreRows.count(h.store.file()));
+  }
+
+  @Test
+  void aSymlinkTheTurnReplacedComesBackAsTheSameLinkText() throws Exception {
+    h.workspace.file("real.txt", "real\n").symlink("link", "real.txt");
+    String turn = h.turn(List.of("link"), () -> {
+      Files.delete(file("link"));
+      Files.writeString(file("link"), "now a file\n");
+    });
+    RewindReport report = h.rewindTurn(turn);
+    assertTrue(report.restored().contains(WorkspacePath.of("link")), report.toString());
+    assertEquals(Path.of("real.txt"), Files.readSymbolicLink(file("link")));
+    assertEquals("real\n", h.workspace.readText("real.txt"));
+  }
+
+  @Test
+  void aDeletedFileComesBackWithItsParentsAndMode() throws Exception {
+    h.workspace.file("deep/er/tool.sh", "#!/bin/sh\n").mode("deep/er/tool.sh", "rwxr-x---");
+    String turn = h.turn(List.of("deep/er/tool.sh"), () -> {
+      Files.delete(file("deep/er/tool.sh"));
+      Files.delete(file("deep/er"));
+      Files.delete(file("deep"));
+    });
+    h.rewindTurn(turn);
+    assertEquals("#!/bin/sh\n", h.workspace.readText("deep/er/tool.sh"));
+    assertEquals("rwxr-x---", PosixFilePermissions.toString(Files.getPosixFilePermissions(file("deep/er/tool.sh"))));
+  }
+}

@@ -1,0 +1,137 @@
+package io.turndiff.store;
+
+import static io.turndiff.store.jooq.Tables.REWIND_ENTRY;
+import static io.turndiff.store.jooq.Tables.REWIND_OPERATION;
+import static io.turndiff.store.jooq.Tables.REWIND_OPERATION_TURN;
+import static io.turndiff.store.jooq.Tables.SNAPSHOT;
+import static io.turndiff.store.jooq.Tables.TURN;
+
+import io.turndiff.model.RewindStatus;
+import io.turndiff.model.Sha256;
+import io.turndiff.model.WorkspacePath;
+import io.turndiff.store.jooq.tables.records.RewindEntryRecord;
+import io.turndiff.store.jooq.tables.records.RewindOperationRecord;
+import java.time.InstantSource;
+import java.util.List;
+import java.util.Optional;
+import org.jooq.DSLContext;
+import org.jooq.Record;
+
+/** Rewind operations: their plan, their per-file journal, and their receipt. */
+public final class RewindOperations {
+
+  private final DSLContext dsl;
+  private final InstantSource clock;
+
+  RewindOperations(DSLContext dsl, InstantSource clock) {
+    this.dsl = dsl;
+    this.clock = clock;
+  }
+
+  public StoredRewindOperation create(String externalId, long sessionId, long targetTurnId, String scope,
+                                      boolean force, long rewindTurnId, List<Long> turnIds) {
+    RewindOperationRecord row = dsl.newRecord(REWIND_OPERATION);
+    row.setExternalId(externalId);
+    row.setSessionId(sessionId);
+    row.setTargetTurnId(targetTurnId);
+    row.setScope(scope);
+    row.setForce(force ? 1L : 0L);
+    row.setState("applying");
+    row.setRewindTurnId(rewindTurnId);
+    row.setCreatedAt(clock.millis());
+    row.store();
+    for (long turnId : turnIds) {
+      dsl.insertInto(REWIND_OPERATION_TURN)
+          .set(REWIND_OPERATION_TURN.OPERATION_ID, row.getId())
+          .set(REWIND_OPERATION_TURN.TURN_ID, turnId)
+          .execute();
+    }
+    return byExternalId(externalId).orElseThrow();
+  }
+
+  public Optional<StoredRewindOperation> byExternalId(String externalId) {
+    return dsl.selectFrom(REWIND_OPERATION).where(REWIND_OPERATION.EXTERNAL_ID.eq(externalId)).fetchOptional()
+        .map(this::toStored);
+  }
+
+  /** The operation that rewound {@code turnId}, if one did. */
+  public Optional<StoredRewindOperation> thatRewound(long turnId) {
+    return dsl.select(REWIND_OPERATION.fields()).from(REWIND_OPERATION)
+        .join(REWIND_OPERATION_TURN).on(REWIND_OPERATION_TURN.OPERATION_ID.eq(REWIND_OPERATION.ID))
+        .where(REWIND_OPERATION_TURN.TURN_ID.eq(turnId))
+        .orderBy(REWIND_OPERATION.ID.desc())
+        .limit(1)
+        .fetchOptional()
+        .map(row -> toStored(row.into(REWIND_OPERATION)));
+  }
+
+  public long addEntry(long operationId, WorkspacePath path, long targetSnapshotId, Optional<Long> expectedSnapshotId,
+                       RewindStatus status, Optional<String> reason, Optional<String> detail) {
+    RewindEntryRecord row = dsl.newRecord(REWIND_ENTRY);
+    row.setOperationId(operationId);
+    row.setPath(path.bytes());
+    row.setTargetSnapshotId(targetSnapshotId);
+    row.setExpectedSnapshotId(expectedSnapshotId.orElse(null));
+    row.setStatus(status.code());
+    row.setReason(reason.orElse(null));
+    row.setDetail(detail.orElse(null));
+    row.store();
+    return row.getId();
+  }
+
+  public void mark(long entryId, RewindStatus status, Optional<String> reason, Optional<String> detail,
+                   Optional<Sha256> merged) {
+    dsl.update(REWIND_ENTRY)
+        .set(REWIND_ENTRY.STATUS, status.code())
+        .set(REWIND_ENTRY.REASON, reason.orElse(null))
+        .set(REWIND_ENTRY.DETAIL, detail.orElse(null))
+        .set(REWIND_ENTRY.MERGED_SHA256, merged.map(Sha256::hex).orElse(null))
+        .where(REWIND_ENTRY.ID.eq(entryId))
+        .execute();
+  }
+
+  public List<StoredRewindEntry> entries(long operationId) {
+    var target = SNAPSHOT.as("target_snapshot");
+    var expected = SNAPSHOT.as("expected_snapshot");
+    return dsl.select(REWIND_ENTRY.fields()).select(target.fields()).select(expected.fields())
+        .from(REWIND_ENTRY)
+        .join(target).on(target.ID.eq(REWIND_ENTRY.TARGET_SNAPSHOT_ID))
+        .leftJoin(expected).on(expected.ID.eq(REWIND_ENTRY.EXPECTED_SNAPSHOT_ID))
+        .where(REWIND_ENTRY.OPERATION_ID.eq(operationId))
+        .orderBy(REWIND_ENTRY.ID)
+        .fetch(row -> toEntry(row, target, expected));
+  }
+
+  private static StoredRewindEntry toEntry(Record row, io.turndiff.store.jooq.tables.Snapshot target,
+                                           io.turndiff.store.jooq.tables.Snapshot expected) {
+    RewindEntryRecord entry = row.into(REWIND_ENTRY);
+    return new StoredRewindEntry(entry.getId(), WorkspacePath.fromStored(entry.getPath()),
+        Snapshots.toSnapshot(row.into(target)),
+        row.get(expected.ID) == null ? Optional.empty() : Optional.of(Snapshots.toSnapshot(row.into(expected))),
+        RewindStatus.fromCode(entry.getStatus()), Optional.ofNullable(entry.getReason()),
+        Optional.ofNullable(entry.getDetail()), Optional.ofNullable(entry.getMergedSha256()).map(Sha256::new));
+  }
+
+  public void markDone(long operationId) {
+    dsl.update(REWIND_OPERATION)
+        .set(REWIND_OPERATION.STATE, "done")
+        .set(REWIND_OPERATION.FINISHED_AT, clock.millis())
+        .where(REWIND_OPERATION.ID.eq(operationId))
+        .execute();
+  }
+
+  private StoredRewindOperation toStored(RewindOperationRecord row) {
+    List<String> turns = dsl.select(TURN.EXTERNAL_ID).from(REWIND_OPERATION_TURN)
+        .join(TURN).on(TURN.ID.eq(REWIND_OPERATION_TURN.TURN_ID))
+        .where(REWIND_OPERATION_TURN.OPERATION_ID.eq(row.getId()))
+        .orderBy(TURN.SEQ.desc())
+        .fetch(TURN.EXTERNAL_ID);
+    String targetTurn = dsl.select(TURN.EXTERNAL_ID).from(TURN).where(TURN.ID.eq(row.getTargetTurnId()))
+        .fetchOne(TURN.EXTERNAL_ID);
+    String rewindTurn = dsl.select(TURN.EXTERNAL_ID).from(TURN).where(TURN.ID.eq(row.getRewindTurnId()))
+        .fetchOne(TURN.EXTERNAL_ID);
+    return new StoredRewindOperation(row.getId(), row.getExternalId(), row.getSessionId(), targetTurn,
+        row.getScope(), row.getForce() == 1L, row.getState().equals("done"), row.getRewindTurnId(), rewindTurn,
+        turns);
+  }
+}

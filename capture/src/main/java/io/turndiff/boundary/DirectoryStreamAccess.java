@@ -71,6 +71,7 @@ final class DirectoryStreamAccess implements FileAccess {
   private final StatInfo rootStat;
   private final BoundaryOptions options;
   private final Charset nameEncoding;
+  private final MountPoints mountPoints;
   private final RootInUse rootInUse = new RootInUse();
 
   private DirectoryStreamAccess(Path rootReal, SecureDirectoryStream<Path> root, StatInfo rootStat,
@@ -80,6 +81,7 @@ final class DirectoryStreamAccess implements FileAccess {
     this.rootStat = rootStat;
     this.options = options;
     this.nameEncoding = Charset.forName(System.getProperty("sun.jnu.encoding", "UTF-8"));
+    this.mountPoints = MountPoints.under(rootReal);
   }
 
   static DirectoryStreamAccess open(Path rootReal, BoundaryOptions options) throws BoundaryException {
@@ -158,11 +160,17 @@ final class DirectoryStreamAccess implements FileAccess {
 
   private Walk walkParents(WorkspacePath path) {
     SecureDirectoryStream<Path> current = root;
+    List<byte[]> walked = new ArrayList<>();
     for (byte[] component : path.parentComponents()) {
       Optional<Path> name = name(component);
       if (name.isEmpty()) {
         closeUnlessRoot(current);
         return new Walk.Stopped(new Lookup.Failed("a name is not representable in " + nameEncoding));
+      }
+      walked.add(component);
+      if (mountPoints.isMountPoint(absolute(WorkspacePath.ofComponents(walked)))) {
+        closeUnlessRoot(current);
+        return new Walk.Stopped(new Lookup.OtherMount());
       }
       SecureDirectoryStream<Path> next;
       try {
@@ -257,7 +265,8 @@ final class DirectoryStreamAccess implements FileAccess {
       SecureDirectoryStream<Path> directory = ((Walk.Reached) walk).directory();
       try {
         Lookup found = statIn(directory, name.get(), path);
-        if (found instanceof Lookup.Found f && f.stat().device() != rootStat.device()) {
+        if (found instanceof Lookup.Found f
+            && (f.stat().device() != rootStat.device() || mountPoints.isMountPoint(absolute(path)))) {
           return new Lookup.OtherMount();
         }
         return found;

@@ -362,6 +362,26 @@ class BoundaryReadTest {
 
   @ParameterizedTest
   @EnumSource(BoundaryKind.class)
+  void aBindMountIsAnEscape(BoundaryKind kind) throws Exception {
+    assumeTrue(TestWorkspace.isRoot(), "a bind mount needs root");
+    workspace = TestWorkspace.in(temp).directory("mnt");
+    Path mountPoint = workspace.resolve("mnt");
+    Process mount = new ProcessBuilder("mount", "--bind", workspace.outside().resolve("dir").toString(),
+        mountPoint.toString()).redirectErrorStream(true).start();
+    String output = new String(mount.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+    assumeTrue(mount.waitFor() == 0, "mount --bind is not permitted here: " + output);
+    try {
+      open(kind);
+      Snapshot snapshot = only("mnt/secret.txt").snapshot();
+      assertEquals(Optional.of(Reason.ESCAPES_WORKSPACE), snapshot.reason(), snapshot.toString());
+      assertTrue(snapshot.sha256().isEmpty());
+    } finally {
+      TestWorkspace.run("umount", mountPoint.toString());
+    }
+  }
+
+  @ParameterizedTest
+  @EnumSource(BoundaryKind.class)
   void directoryGivenAsAFileIsMetadataOnly(BoundaryKind kind) {
     workspace = TestWorkspace.in(temp).directory("src");
     open(kind);

@@ -5,13 +5,10 @@ import io.turndiff.boundary.BoundaryOptions;
 import io.turndiff.boundary.Observation;
 import io.turndiff.boundary.RequestedPath;
 import io.turndiff.boundary.WorkspaceBoundary;
-import io.turndiff.diff.GitPatchWriter;
-import io.turndiff.diff.PatchSide;
 import io.turndiff.model.ChangeKind;
 import io.turndiff.model.DetectedBy;
 import io.turndiff.model.GivenPath;
 import io.turndiff.model.Sha256;
-import io.turndiff.model.Snapshot;
 import io.turndiff.model.TurnKind;
 import io.turndiff.model.TurnState;
 import io.turndiff.store.Store;
@@ -43,7 +40,6 @@ public final class CaptureService implements AutoCloseable {
   private final WorkspaceHandles workspaces;
   private final boolean ownsWorkspaces;
   private final ChangeRecorder recorder = new ChangeRecorder();
-  private final GitPatchWriter applicableWriter = new GitPatchWriter(GitPatchWriter.BinaryStyle.LITERAL);
 
   /** A service with its own workspace handles, closed with it. */
   public CaptureService(Store store, BoundaryOptions boundaryOptions) {
@@ -225,61 +221,6 @@ public final class CaptureService implements AutoCloseable {
     }
     return new TurnSummary(turn.externalId(), turn.sessionExternalId(), turn.seq(), TurnState.FINISHED,
         completed.size(), counts, added, removed, notRestorable);
-  }
-
-  // ---- queries ----------------------------------------------------------------------------------------
-
-  /** The turn and its file records, from the store only. */
-  public TurnRecords records(String turnId) {
-    ExternalIds.requireValid("turn", turnId);
-    return store.read(tx -> {
-      StoredTurn turn = requireTurn(tx, turnId);
-      String root = tx.workspaces().byId(turn.workspaceId()).orElseThrow().rootReal();
-      return new TurnRecords(turn, root, tx.fileChanges().ofTurn(turn.id()));
-    });
-  }
-
-  /**
-   * The turn as one patch that {@code git apply} can apply to the before-tree (binary content as git's binary
-   * literal), from the store only; limited to {@code paths} when any are given.
-   */
-  public String patch(String turnId, List<String> paths) {
-    TurnRecords records = records(turnId);
-    List<StoredFileChange> chosen = paths.isEmpty() ? records.changes() : select(records, paths);
-    List<Snapshot> snapshots = new ArrayList<>();
-    chosen.forEach(change -> {
-      snapshots.add(change.before());
-      change.after().ifPresent(snapshots::add);
-    });
-    Map<Sha256, byte[]> contents = ChangeRecorder.contents(store, snapshots);
-    StringBuilder patch = new StringBuilder();
-    for (StoredFileChange change : chosen) {
-      if (change.after().isEmpty() || change.change().orElse(ChangeKind.UNCHANGED) == ChangeKind.UNCHANGED) {
-        continue;
-      }
-      Snapshot before = change.before();
-      Snapshot after = change.after().get();
-      patch.append(applicableWriter.write(change.path(),
-          PatchSide.of(before, before.storedContent().map(contents::get)),
-          PatchSide.of(after, after.storedContent().map(contents::get))).text());
-    }
-    return patch.toString();
-  }
-
-  private static List<StoredFileChange> select(TurnRecords records, List<String> paths) {
-    List<StoredFileChange> chosen = new ArrayList<>();
-    for (String path : paths) {
-      List<StoredFileChange> matching = records.changes().stream()
-          .filter(change -> change.path().display().equals(path)
-              || change.via().map(GivenPath::display).filter(path::equals).isPresent())
-          .toList();
-      if (matching.isEmpty()) {
-        throw new RequestException(RequestException.Problem.BAD_INPUT,
-            "path '" + path + "' is not recorded in turn '" + records.turn().externalId() + "'");
-      }
-      matching.stream().filter(change -> !chosen.contains(change)).forEach(chosen::add);
-    }
-    return chosen;
   }
 
   @Override

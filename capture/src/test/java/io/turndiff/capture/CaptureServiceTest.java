@@ -18,6 +18,8 @@ import io.turndiff.model.Presence;
 import io.turndiff.model.Reason;
 import io.turndiff.model.TurnState;
 import io.turndiff.model.WorkspacePath;
+import io.turndiff.query.ReviewQueries;
+import io.turndiff.query.TurnRecords;
 import io.turndiff.store.Store;
 import io.turndiff.store.StoredFileChange;
 import java.nio.charset.StandardCharsets;
@@ -40,12 +42,14 @@ class CaptureServiceTest {
   private TestWorkspace workspace;
   private Store store;
   private CaptureService capture;
+  private ReviewQueries queries;
 
   @BeforeEach
   void open() {
     workspace = TestWorkspace.in(temp);
     store = TestStore.freshIn(temp);
     capture = new CaptureService(store, BoundaryOptions.defaults());
+    queries = new ReviewQueries(store);
   }
 
   @AfterEach
@@ -58,7 +62,7 @@ class CaptureServiceTest {
   }
 
   private StoredFileChange change(String turn, String path) {
-    return capture.records(turn).changes().stream()
+    return queries.records(turn).changes().stream()
         .filter(change -> change.path().equals(WorkspacePath.of(path)))
         .findFirst().orElseThrow(() -> new AssertionError(path + " is not recorded in " + turn));
   }
@@ -79,8 +83,8 @@ class CaptureServiceTest {
     assertEquals(Containment.ESCAPED, change.before().containment());
     assertFalse(change.restorable());
     assertTrue(change.before().sha256().isEmpty());
-    workspace.canary().assertNotIn("the turn's patch", capture.patch(turn, List.of()));
-    workspace.canary().assertNotIn("the turn's records", capture.records(turn).toString());
+    workspace.canary().assertNotIn("the turn's patch", queries.patch(turn, List.of()));
+    workspace.canary().assertNotIn("the turn's records", queries.records(turn).toString());
   }
 
   @Test
@@ -92,7 +96,7 @@ class CaptureServiceTest {
     StoredFileChange change = change(turn, "vendor/secret.txt");
     assertEquals(Optional.of(Reason.ESCAPES_WORKSPACE), change.before().reason());
     assertFalse(change.restorable());
-    workspace.canary().assertNotIn("the turn's patch", capture.patch(turn, List.of()));
+    workspace.canary().assertNotIn("the turn's patch", queries.patch(turn, List.of()));
   }
 
   @Test
@@ -104,7 +108,7 @@ class CaptureServiceTest {
     // change to it is not turndiff's to record
     capture.finishTurn(turn);
     assertEquals(Optional.of(Reason.ESCAPES_WORKSPACE), change(turn, "notes.txt").before().reason());
-    workspace.canary().assertNotIn("the turn's patch", capture.patch(turn, List.of()));
+    workspace.canary().assertNotIn("the turn's patch", queries.patch(turn, List.of()));
   }
 
   @Test
@@ -119,7 +123,7 @@ class CaptureServiceTest {
     assertTrue(change.restorable());
     assertEquals(1, change.linesAdded());
     assertEquals(1, change.linesRemoved());
-    String patch = capture.patch(turn, List.of());
+    String patch = queries.patch(turn, List.of());
     assertTrue(patch.contains("-class App {}\n+class App { int x; }\n"), patch);
   }
 
@@ -166,7 +170,7 @@ class CaptureServiceTest {
     assertEquals(Map.of(ChangeKind.UNCHANGED, 1, ChangeKind.MODIFIED, 1, ChangeKind.DELETED, 1,
         ChangeKind.ADDED, 1), summary.changes());
     assertEquals(Presence.ABSENT, change(turn, "new/made.txt").before().presence());
-    String patch = capture.patch(turn, List.of());
+    String patch = queries.patch(turn, List.of());
     assertTrue(patch.contains("new file mode 100644"), patch);
     assertTrue(patch.contains("deleted file mode 100644"), patch);
     assertFalse(patch.contains("keep.txt"), "an unchanged file has no patch");
@@ -184,7 +188,7 @@ class CaptureServiceTest {
     capture.finishTurn(turn);
     StoredFileChange change = change(turn, "a.txt");
     assertEquals(List.of("call-1", "call-2"), change.toolCalls());
-    String patch = capture.patch(turn, List.of());
+    String patch = queries.patch(turn, List.of());
     assertTrue(patch.contains("-first\n+third\n"), patch);
   }
 
@@ -196,7 +200,7 @@ class CaptureServiceTest {
     workspace.mode("run.sh", "rwxr-xr-x");
     capture.finishTurn(turn);
     assertEquals(Optional.of(ChangeKind.MODIFIED), change(turn, "run.sh").change());
-    assertTrue(capture.patch(turn, List.of()).contains("old mode 100644\nnew mode 100755\n"));
+    assertTrue(queries.patch(turn, List.of()).contains("old mode 100644\nnew mode 100755\n"));
   }
 
   @Test
@@ -223,7 +227,7 @@ class CaptureServiceTest {
     String stored = new String(store.read(tx -> tx.blobs().require(change.diff().orElseThrow())),
         StandardCharsets.UTF_8);
     assertTrue(stored.contains("Binary files a/img.bin and b/img.bin differ"), stored);
-    assertTrue(capture.patch(turn, List.of()).contains("GIT binary patch"));
+    assertTrue(queries.patch(turn, List.of()).contains("GIT binary patch"));
   }
 
   @Test
@@ -246,13 +250,14 @@ class CaptureServiceTest {
     capture.snapshot(turn, Optional.of("call-1"), List.of("a.txt", "leak", "missing.txt"));
     Files.writeString(workspace.resolve("a.txt"), "b\n");
     capture.finishTurn(turn);
-    TurnRecords before = capture.records(turn);
-    String patchBefore = capture.patch(turn, List.of());
+    TurnRecords before = queries.records(turn);
+    String patchBefore = queries.patch(turn, List.of());
     capture.close();
     store.close();
     store = Store.open(store.file());
     capture = new CaptureService(store, BoundaryOptions.defaults());
-    TurnRecords after = capture.records(turn);
+    queries = new ReviewQueries(store);
+    TurnRecords after = queries.records(turn);
     assertEquals(before.turn(), after.turn());
     assertEquals(TurnState.FINISHED, after.turn().state());
     assertEquals(before.changes().size(), after.changes().size());
@@ -267,7 +272,7 @@ class CaptureServiceTest {
       assertEquals(expected.toolCalls(), actual.toolCalls());
       assertEquals(expected.before().reason(), actual.before().reason());
     }
-    assertEquals(patchBefore, capture.patch(turn, List.of()));
+    assertEquals(patchBefore, queries.patch(turn, List.of()));
     byte[] beforeContent = store.read(tx -> tx.blobs().require(change(turn, "a.txt").before().storedContent()
         .orElseThrow()));
     assertArrayEquals("a\n".getBytes(StandardCharsets.UTF_8), beforeContent);
@@ -285,7 +290,7 @@ class CaptureServiceTest {
     StoredFileChange change = change(turn, "big.txt");
     assertEquals(Optional.of(Reason.TOO_LARGE), change.before().reason());
     assertEquals(Optional.of(ChangeKind.MODIFIED), change.change(), "the streamed hash shows the change");
-    assertTrue(capture.patch(turn, List.of()).contains("# turndiff: big.txt: before-state not captured (too_large)"));
+    assertTrue(queries.patch(turn, List.of()).contains("# turndiff: big.txt: before-state not captured (too_large)"));
   }
 
   @Test

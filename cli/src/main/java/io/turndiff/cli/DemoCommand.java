@@ -1,10 +1,11 @@
 package io.turndiff.cli;
 
+import io.turndiff.api.Json;
 import io.turndiff.capture.BeganTurn;
 import io.turndiff.capture.CaptureService;
 import io.turndiff.capture.SnapshotVerdict;
 import io.turndiff.capture.TurnSummary;
-import io.turndiff.store.Store;
+import io.turndiff.server.Turndiff;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.UncheckedIOException;
@@ -64,7 +65,8 @@ final class DemoCommand implements Callable<Integer> {
     out.println("workspace: " + workspace);
     out.println("outside:   " + outside.resolve("credentials.env") + "  (workspace/config.env is a symlink to it)");
     out.println("store:     " + database);
-    try (Store store = storeOptions.openStore(); CaptureService capture = storeOptions.openCapture(store)) {
+    try (Turndiff turndiff = storeOptions.open()) {
+      CaptureService capture = turndiff.capture();
       BeganTurn began = capture.beginTurn(workspace, Optional.of("demo-" + HexFormat.of().formatHex(random, 0, 4)),
           Optional.empty());
       out.println();
@@ -96,17 +98,17 @@ final class DemoCommand implements Callable<Integer> {
       out.println("$ turndiff turn finish --turn " + began.turn());
       out.println(Json.write(Json.summary(summary), false));
 
-      String records = Json.write(Json.fileChanges(capture.records(began.turn()).changes()), true);
+      String records = Json.write(Json.fileChanges(turndiff.queries().records(began.turn()).changes()), true);
       out.println();
       out.println("$ turndiff show --turn " + began.turn());
       out.println(records);
 
-      String patch = capture.patch(began.turn(), List.of());
+      String patch = turndiff.queries().patch(began.turn(), List.of());
       out.println();
       out.println("$ turndiff diff --turn " + began.turn());
       out.print(patch);
 
-      store.checkpoint();
+      turndiff.store().checkpoint();
       int found = occurrences(secret, database) + occurrences(secret, database.resolveSibling(
           database.getFileName() + "-wal")) + (records.contains(secret) ? 1 : 0) + (patch.contains(secret) ? 1 : 0);
       out.println();

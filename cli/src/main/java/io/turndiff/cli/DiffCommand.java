@@ -1,10 +1,10 @@
 package io.turndiff.cli;
 
-import io.turndiff.capture.CaptureService;
-import io.turndiff.store.Store;
+import io.turndiff.server.Turndiff;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
+import picocli.CommandLine.ArgGroup;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
@@ -12,9 +12,9 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
-/** {@code turndiff diff --turn ID [PATH…]}: the turn as a git patch. */
-@Command(name = "diff", description = "Print a turn's changes as a patch that git apply can apply "
-    + "(from the store only).")
+/** {@code turndiff diff --turn ID [PATH…]} or {@code turndiff diff --from ID --to ID}: a git patch. */
+@Command(name = "diff", description = "Print a turn's changes, or a stretch of turns' changes, as a patch that "
+    + "git apply can apply (from the store only).")
 final class DiffCommand implements Callable<Integer> {
 
   @Mixin
@@ -23,16 +23,41 @@ final class DiffCommand implements Callable<Integer> {
   @Spec
   CommandSpec spec;
 
-  @Option(names = "--turn", required = true, paramLabel = "ID")
-  String turn;
+  @ArgGroup(exclusive = true, multiplicity = "1")
+  Scope scope;
 
-  @Parameters(paramLabel = "PATH", arity = "0..*", description = "Only these recorded paths.")
+  static final class Scope {
+    @Option(names = "--turn", paramLabel = "ID", description = "One turn.")
+    String turn;
+
+    @ArgGroup(exclusive = false)
+    Range range;
+  }
+
+  static final class Range {
+    @Option(names = "--from", required = true, paramLabel = "ID", description = "From this turn's before-state…")
+    String from;
+
+    @Option(names = "--to", required = true, paramLabel = "ID", description = "…to this turn's after-state.")
+    String to;
+  }
+
+  @Parameters(paramLabel = "PATH", arity = "0..*", description = "Only these recorded paths (with --turn).")
   List<String> paths = new ArrayList<>();
 
   @Override
   public Integer call() {
-    try (Store store = storeOptions.openStore(); CaptureService capture = storeOptions.openCapture(store)) {
-      spec.commandLine().getOut().print(capture.patch(turn, paths));
+    try (Turndiff turndiff = storeOptions.open()) {
+      String patch;
+      if (scope.turn != null) {
+        patch = turndiff.queries().patch(scope.turn, paths);
+      } else {
+        if (!paths.isEmpty()) {
+          throw new CliException(Main.EXIT_USAGE, "PATH arguments go with --turn, not --from/--to");
+        }
+        patch = turndiff.queries().range(scope.range.from, scope.range.to).patch();
+      }
+      spec.commandLine().getOut().print(patch);
       spec.commandLine().getOut().flush();
     }
     return Main.EXIT_OK;

@@ -22,7 +22,10 @@ import picocli.CommandLine.Command;
         SnapshotCommand.class,
         ShowCommand.class,
         DiffCommand.class,
+        TurnsCommand.class,
+        LogCommand.class,
         RewindCommand.class,
+        ServeCommand.class,
         DemoCommand.class
     })
 public final class Main {

@@ -1,14 +1,9 @@
 package io.turndiff.cli;
 
-import com.fasterxml.jackson.databind.node.ArrayNode;
-import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.turndiff.capture.WorkspaceHandles;
-import io.turndiff.model.WorkspacePath;
+import io.turndiff.api.Json;
 import io.turndiff.rewind.RewindReport;
 import io.turndiff.rewind.RewindRequest;
-import io.turndiff.rewind.RewindService;
-import io.turndiff.store.Store;
-import java.util.List;
+import io.turndiff.server.Turndiff;
 import java.util.Optional;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
@@ -50,40 +45,11 @@ final class RewindCommand implements Callable<Integer> {
 
   @Override
   public Integer call() {
-    try (Store store = storeOptions.openStore();
-         WorkspaceHandles workspaces = new WorkspaceHandles(store, storeOptions.boundaryOptions())) {
-      RewindService rewind = new RewindService(store, workspaces, TestHold.rewindPause());
-      RewindReport report = rewind.rewind(new RewindRequest(turn, to, Optional.ofNullable(operation), dryRun,
-          force));
-      spec.commandLine().getOut().println(Json.write(report(report), false));
+    try (Turndiff turndiff = storeOptions.open()) {
+      RewindReport report = turndiff.rewind().rewind(new RewindRequest(turn, to, Optional.ofNullable(operation),
+          dryRun, force));
+      spec.commandLine().getOut().println(Json.write(Json.rewindReport(report), false));
       return report.complete() ? Main.EXIT_OK : EXIT_SKIPPED;
     }
-  }
-
-  static ObjectNode report(RewindReport report) {
-    ObjectNode node = Json.object();
-    node.put("operation", report.operation());
-    node.put("dry_run", report.dryRun());
-    node.put("replayed", report.replayed());
-    ArrayNode turns = node.putArray("turns");
-    report.turns().forEach(turns::add);
-    node.set("restored", paths(report.restored()));
-    node.set("merged", paths(report.merged()));
-    ArrayNode skipped = node.putArray("skipped");
-    for (RewindReport.Skipped skip : report.skipped()) {
-      ObjectNode entry = skipped.addObject();
-      Json.putPath(entry, "path", skip.path());
-      entry.put("reason", skip.reason());
-      entry.put("detail", skip.detail());
-    }
-    node.set("unchanged", paths(report.unchanged()));
-    report.rewindTurn().ifPresentOrElse(id -> node.put("rewind_turn", id), () -> node.putNull("rewind_turn"));
-    return node;
-  }
-
-  private static ArrayNode paths(List<WorkspacePath> paths) {
-    ArrayNode array = Json.array();
-    paths.forEach(path -> array.add(path.display()));
-    return array;
   }
 }

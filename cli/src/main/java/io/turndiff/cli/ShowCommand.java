@@ -1,7 +1,7 @@
 package io.turndiff.cli;
 
-import io.turndiff.capture.CaptureService;
-import io.turndiff.store.Store;
+import io.turndiff.api.Json;
+import io.turndiff.server.Turndiff;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -27,8 +27,9 @@ final class ShowCommand implements Callable<Integer> {
 
   @Override
   public Integer call() {
-    try (Store store = storeOptions.openStore(); CaptureService capture = storeOptions.openCapture(store)) {
-      spec.commandLine().getOut().println(Json.write(Json.fileChanges(capture.records(turn).changes()), pretty));
+    try (Turndiff turndiff = storeOptions.open()) {
+      spec.commandLine().getOut().println(Json.write(Json.fileChanges(turndiff.queries().records(turn).changes()),
+          pretty));
     }
     return Main.EXIT_OK;
   }

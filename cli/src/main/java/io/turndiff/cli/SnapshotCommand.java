@@ -1,8 +1,8 @@
 package io.turndiff.cli;
 
-import io.turndiff.capture.CaptureService;
+import io.turndiff.api.Json;
 import io.turndiff.capture.SnapshotVerdict;
-import io.turndiff.store.Store;
+import io.turndiff.server.Turndiff;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Base64;
@@ -54,10 +54,10 @@ final class SnapshotCommand implements Callable<Integer> {
         throw new CliException(Main.EXIT_USAGE, "--path-base64 '" + encoded + "' is not base64");
       }
     }
-    try (Store store = storeOptions.openStore(); CaptureService capture = storeOptions.openCapture(store)) {
+    try (Turndiff turndiff = storeOptions.open()) {
       List<SnapshotVerdict> verdicts = base64Paths.isEmpty()
-          ? capture.snapshot(turn, Optional.ofNullable(toolCall), paths)
-          : capture.snapshotBytes(turn, Optional.ofNullable(toolCall), raw);
+          ? turndiff.capture().snapshot(turn, Optional.ofNullable(toolCall), paths)
+          : turndiff.capture().snapshotBytes(turn, Optional.ofNullable(toolCall), raw);
       spec.commandLine().getOut().println(Json.write(Json.verdicts(verdicts), false));
       spec.commandLine().getOut().flush();
       TestHold.afterSnapshot();

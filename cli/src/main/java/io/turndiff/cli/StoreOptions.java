@@ -1,8 +1,7 @@
 package io.turndiff.cli;
 
 import io.turndiff.boundary.BoundaryOptions;
-import io.turndiff.capture.CaptureService;
-import io.turndiff.store.Store;
+import io.turndiff.server.Turndiff;
 import io.turndiff.store.StoreLocation;
 import java.nio.file.Path;
 import java.util.Optional;
@@ -38,12 +37,8 @@ final class StoreOptions {
     return BoundaryOptions.builder().sizeLimit(sizeLimit).forceFallback(boundary.equals("fallback")).build();
   }
 
-  Store openStore() {
-    return Store.open(location());
-  }
-
-  /** Opens the store and a capture service over it; close the service, then the store. */
-  CaptureService openCapture(Store store) {
-    return new CaptureService(store, boundaryOptions());
+  /** Opens the store with capture, rewind and queries over it. */
+  Turndiff open() {
+    return Turndiff.open(location(), boundaryOptions(), TestHold.rewindPause());
   }
 }

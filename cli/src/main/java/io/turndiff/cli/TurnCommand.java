@@ -1,16 +1,15 @@
 package io.turndiff.cli;
 
-import io.turndiff.capture.BeganTurn;
-import io.turndiff.capture.CaptureService;
-import io.turndiff.store.Store;
+import io.turndiff.api.Json;
+import io.turndiff.server.Turndiff;
 import java.nio.file.Path;
 import java.util.Optional;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
-import picocli.CommandLine.Model.CommandSpec;
 
 /** {@code turndiff turn begin|finish}. */
 @Command(name = "turn", description = "Begin or finish a turn.",
@@ -37,9 +36,9 @@ final class TurnCommand {
 
     @Override
     public Integer call() {
-      try (Store store = storeOptions.openStore(); CaptureService capture = storeOptions.openCapture(store)) {
-        BeganTurn began = capture.beginTurn(workspace, Optional.ofNullable(session), Optional.ofNullable(turn));
-        spec.commandLine().getOut().println(Json.write(Json.beganTurn(began), false));
+      try (Turndiff turndiff = storeOptions.open()) {
+        spec.commandLine().getOut().println(Json.write(Json.beganTurn(turndiff.capture().beginTurn(workspace,
+            Optional.ofNullable(session), Optional.ofNullable(turn))), false));
       }
       return Main.EXIT_OK;
     }
@@ -58,8 +57,8 @@ final class TurnCommand {
 
     @Override
     public Integer call() {
-      try (Store store = storeOptions.openStore(); CaptureService capture = storeOptions.openCapture(store)) {
-        spec.commandLine().getOut().println(Json.write(Json.summary(capture.finishTurn(turn)), false));
+      try (Turndiff turndiff = storeOptions.open()) {
+        spec.commandLine().getOut().println(Json.write(Json.summary(turndiff.capture().finishTurn(turn)), false));
       }
       return Main.EXIT_OK;
     }

@@ -182,6 +182,41 @@ class CaptureCommandsTest {
   }
 
   @Test
+  void theReviewCommands() throws Exception {
+    workspace.file("a.txt", "a1\n");
+    String first = begin();
+    turndiff("snapshot", "--turn", first, "a.txt").expect(0);
+    Files.writeString(workspace.resolve("a.txt"), "a2\n");
+    turndiff("turn", "finish", "--turn", first).expect(0);
+    String second = begin();
+    turndiff("snapshot", "--turn", second, "a.txt", "b.txt").expect(0);
+    Files.writeString(workspace.resolve("a.txt"), "a3\n");
+    workspace.file("b.txt", "b\n");
+    turndiff("turn", "finish", "--turn", second).expect(0);
+
+    JsonNode sessions = turndiff("turns", "--workspace", workspace.root().toString()).expect(0).json();
+    assertEquals("s1", sessions.get("sessions").get(0).get("session").asText());
+    assertEquals(2, sessions.get("sessions").get(0).get("turns").size());
+    JsonNode page = turndiff("turns", "--session", "s1", "--limit", "1").expect(0).json();
+    assertEquals(first, page.get("turns").get(0).get("turn").asText());
+    assertEquals(1, page.get("next_after").asLong());
+    JsonNode next = turndiff("turns", "--session", "s1", "--after", "1").expect(0).json();
+    assertEquals(second, next.get("turns").get(0).get("turn").asText());
+    assertEquals(2, next.get("turns").get(0).get("files").asInt());
+
+    String range = turndiff("diff", "--from", first, "--to", second).expect(0).out();
+    assertTrue(range.contains("-a1\n+a3\n"), range);
+    assertTrue(range.contains("new file mode 100644"), range);
+    turndiff("diff", "--turn", first, "--from", first, "--to", second).expect(2);
+
+    JsonNode log = turndiff("log", "--workspace", workspace.root().toString(), "a.txt").expect(0).json();
+    assertEquals(2, log.size());
+    assertEquals(first, log.get(0).get("turn").asText());
+    assertEquals("modified", log.get(1).get("file").get("change").asText());
+    turndiff("turns", "--session", "no-such-session").expect(1);
+  }
+
+  @Test
   void theFallbackBoundaryIsNamedInTheRecords() throws Exception {
     workspace.file("a.txt", "a\n");
     String turn = CliRun.inProcess("turn", "begin", "--db", database.toString(), "--boundary", "fallback",

@@ -1,5 +1,6 @@
 package io.turndiff.cli;
 
+import io.turndiff.api.Json;
 import com.fasterxml.jackson.databind.JsonNode;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;

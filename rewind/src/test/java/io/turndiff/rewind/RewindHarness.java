@@ -5,6 +5,7 @@ import io.turndiff.capture.CaptureService;
 import io.turndiff.capture.WorkspaceHandles;
 import io.turndiff.fixtures.TestStore;
 import io.turndiff.fixtures.TestWorkspace;
+import io.turndiff.query.ReviewQueries;
 import io.turndiff.store.Store;
 import java.nio.file.Path;
 import java.util.List;
@@ -18,6 +19,7 @@ final class RewindHarness implements AutoCloseable {
   final WorkspaceHandles handles;
   final CaptureService capture;
   final RewindService rewind;
+  final ReviewQueries queries;
   private final String session;
   private final boolean ownsStore;
 
@@ -37,6 +39,7 @@ final class RewindHarness implements AutoCloseable {
     this.handles = new WorkspaceHandles(store, BoundaryOptions.defaults());
     this.capture = new CaptureService(store, handles);
     this.rewind = new RewindService(store, handles);
+    this.queries = new ReviewQueries(store);
     this.session = session;
   }
 

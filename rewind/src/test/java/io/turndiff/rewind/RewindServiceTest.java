@@ -117,7 +117,7 @@ class RewindServiceTest {
     assertEquals(List.of(third, second, first), report.turns(), "newest first");
     assertEquals(List.of("a.txt", "b.txt", "c.txt"), paths(report.restored()));
     assertEquals(start, TreeContent.of(h.workspace.root()));
-    List<ChangeKind> rewindChanges = h.capture.records(report.rewindTurn().orElseThrow()).changes().stream()
+    List<ChangeKind> rewindChanges = h.queries.records(report.rewindTurn().orElseThrow()).changes().stream()
         .map(change -> change.change().orElseThrow()).toList();
     assertEquals(3, rewindChanges.size(), "one recorded write per file, from v3 straight back to v1");
   }

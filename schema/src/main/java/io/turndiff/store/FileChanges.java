@@ -2,8 +2,10 @@ package io.turndiff.store;
 
 import static io.turndiff.store.jooq.Tables.FILE_CHANGE;
 import static io.turndiff.store.jooq.Tables.FILE_CHANGE_TOOL_CALL;
+import static io.turndiff.store.jooq.Tables.SESSION;
 import static io.turndiff.store.jooq.Tables.SNAPSHOT;
 import static io.turndiff.store.jooq.Tables.TOOL_CALL;
+import static io.turndiff.store.jooq.Tables.TURN;
 
 import io.turndiff.model.ChangeKind;
 import io.turndiff.model.DetectedBy;
@@ -17,6 +19,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import org.jooq.Condition;
 import org.jooq.DSLContext;
 import org.jooq.Record;
 
@@ -75,6 +78,21 @@ public final class FileChanges {
 
   /** The turn's file changes with their snapshots, ordered by path bytes. */
   public List<StoredFileChange> ofTurn(long turnId) {
+    List<StoredFileChange> changes = select(FILE_CHANGE.TURN_ID.eq(turnId));
+    changes.sort((a, b) -> a.path().compareTo(b.path()));
+    return changes;
+  }
+
+  /** Every change to {@code path} in the workspace's sessions, oldest turn first. */
+  public List<StoredFileChange> ofPath(long workspaceId, WorkspacePath path) {
+    List<Long> turns = dsl.select(TURN.ID).from(TURN).join(SESSION).on(SESSION.ID.eq(TURN.SESSION_ID))
+        .where(SESSION.WORKSPACE_ID.eq(workspaceId)).fetch(TURN.ID);
+    List<StoredFileChange> changes = select(FILE_CHANGE.PATH.eq(path.bytes()).and(FILE_CHANGE.TURN_ID.in(turns)));
+    changes.sort((a, b) -> Long.compare(a.turnId(), b.turnId()));
+    return changes;
+  }
+
+  private List<StoredFileChange> select(Condition condition) {
     var before = SNAPSHOT.as("before_snapshot");
     var after = SNAPSHOT.as("after_snapshot");
     List<Record> rows = dsl.select(FILE_CHANGE.fields())
@@ -83,9 +101,9 @@ public final class FileChanges {
         .from(FILE_CHANGE)
         .join(before).on(before.ID.eq(FILE_CHANGE.BEFORE_SNAPSHOT_ID))
         .leftJoin(after).on(after.ID.eq(FILE_CHANGE.AFTER_SNAPSHOT_ID))
-        .where(FILE_CHANGE.TURN_ID.eq(turnId))
+        .where(condition)
         .fetch();
-    Map<Long, List<String>> toolCalls = toolCallsOfTurn(turnId);
+    Map<Long, List<String>> toolCalls = toolCallsOf(rows.stream().map(row -> row.get(FILE_CHANGE.ID)).toList());
     List<StoredFileChange> changes = new ArrayList<>(rows.size());
     for (Record row : rows) {
       SnapshotRecord beforeRow = row.into(before);
@@ -93,16 +111,18 @@ public final class FileChanges {
       changes.add(toStored(row.into(FILE_CHANGE), beforeRow, afterRow,
           toolCalls.getOrDefault(row.get(FILE_CHANGE.ID), List.of())));
     }
-    changes.sort((a, b) -> a.path().compareTo(b.path()));
     return changes;
   }
 
-  private Map<Long, List<String>> toolCallsOfTurn(long turnId) {
+  private Map<Long, List<String>> toolCallsOf(List<Long> fileChanges) {
     Map<Long, List<String>> byChange = new LinkedHashMap<>();
+    if (fileChanges.isEmpty()) {
+      return byChange;
+    }
     dsl.select(FILE_CHANGE_TOOL_CALL.FILE_CHANGE_ID, TOOL_CALL.EXTERNAL_ID)
         .from(FILE_CHANGE_TOOL_CALL)
         .join(TOOL_CALL).on(TOOL_CALL.ID.eq(FILE_CHANGE_TOOL_CALL.TOOL_CALL_ID))
-        .where(TOOL_CALL.TURN_ID.eq(turnId))
+        .where(FILE_CHANGE_TOOL_CALL.FILE_CHANGE_ID.in(fileChanges))
         .orderBy(TOOL_CALL.ID)
         .forEach(row -> byChange.computeIfAbsent(row.value1(), id -> new ArrayList<>()).add(row.value2()));
     return byChange;

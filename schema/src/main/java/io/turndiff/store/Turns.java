@@ -1,8 +1,10 @@
 package io.turndiff.store;
 
+import static io.turndiff.store.jooq.Tables.FILE_CHANGE;
 import static io.turndiff.store.jooq.Tables.SESSION;
 import static io.turndiff.store.jooq.Tables.TURN;
 
+import io.turndiff.model.ChangeKind;
 import io.turndiff.model.TurnKind;
 import io.turndiff.model.TurnState;
 import io.turndiff.store.jooq.tables.records.TurnRecord;
@@ -51,6 +53,26 @@ public final class Turns {
   /** The turns of a session in order. */
   public List<StoredTurn> ofSession(long sessionId) {
     return select().where(TURN.SESSION_ID.eq(sessionId)).orderBy(TURN.SEQ).fetch(Turns::toStored);
+  }
+
+  /**
+   * One page of a session's turns with their numbers: turns after {@code afterSeq}, at most {@code limit}.
+   */
+  public List<TurnListing> listing(long sessionId, long afterSeq, int limit) {
+    var files = DSL.count(FILE_CHANGE.ID);
+    var changed = DSL.count(FILE_CHANGE.ID).filterWhere(FILE_CHANGE.CHANGE.ne(ChangeKind.UNCHANGED.code()));
+    var added = DSL.coalesce(DSL.sum(FILE_CHANGE.LINES_ADDED), DSL.inline(java.math.BigDecimal.ZERO));
+    var removed = DSL.coalesce(DSL.sum(FILE_CHANGE.LINES_REMOVED), DSL.inline(java.math.BigDecimal.ZERO));
+    return dsl.select(TURN.fields()).select(SESSION.EXTERNAL_ID, SESSION.WORKSPACE_ID)
+        .select(files, changed, added, removed)
+        .from(TURN).join(SESSION).on(SESSION.ID.eq(TURN.SESSION_ID))
+        .leftJoin(FILE_CHANGE).on(FILE_CHANGE.TURN_ID.eq(TURN.ID))
+        .where(TURN.SESSION_ID.eq(sessionId).and(TURN.SEQ.gt(afterSeq)))
+        .groupBy(TURN.ID, SESSION.EXTERNAL_ID, SESSION.WORKSPACE_ID)
+        .orderBy(TURN.SEQ)
+        .limit(limit)
+        .fetch(row -> new TurnListing(toStored(row), row.get(files), row.get(changed),
+            row.get(added).longValue(), row.get(removed).longValue()));
   }
 
   public void markFinished(long turnId) {

@@ -46,6 +46,11 @@ public final class Workspaces {
         .map(Workspaces::toStored);
   }
 
+  public Optional<StoredWorkspace> byGivenRoot(String rootGiven) {
+    return dsl.selectFrom(WORKSPACE).where(WORKSPACE.ROOT_GIVEN.eq(rootGiven)).orderBy(WORKSPACE.ID).limit(1)
+        .fetchOptional().map(Workspaces::toStored);
+  }
+
   private static StoredWorkspace toStored(WorkspaceRecord row) {
     return new StoredWorkspace(row.getId(), row.getRootGiven(), row.getRootReal(), row.getRootDevice(),
         row.getRootInode(), Instant.ofEpochMilli(row.getCreatedAt()));

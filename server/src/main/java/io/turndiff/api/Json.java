@@ -1,4 +1,4 @@
-package io.turndiff.cli;
+package io.turndiff.api;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.json.JsonWriteFeature;
@@ -19,6 +19,15 @@ import io.turndiff.model.Snapshot;
 import io.turndiff.model.WorkspacePath;
 import io.turndiff.store.StoredFileChange;
 import io.turndiff.store.StoredTurn;
+import io.turndiff.store.TurnListing;
+import io.turndiff.rewind.RewindReport;
+import io.turndiff.query.HistoryEntry;
+import io.turndiff.query.RangeChange;
+import io.turndiff.query.RangeDiff;
+import io.turndiff.query.SessionListing;
+import io.turndiff.query.TurnPage;
+import io.turndiff.query.TurnRecords;
+import java.nio.file.Path;
 import java.util.Base64;
 import java.util.List;
 import java.util.Optional;
@@ -60,14 +69,14 @@ public final class Json {
   }
 
   /** A path as {@code path}, plus {@code <field>_base64} with its raw bytes when they are not UTF-8. */
-  static void putPath(ObjectNode node, String field, WorkspacePath path) {
+  public static void putPath(ObjectNode node, String field, WorkspacePath path) {
     node.put(field, path.display());
     if (!path.isUtf8()) {
       node.put(field + "_base64", Base64.getEncoder().encodeToString(path.bytes()));
     }
   }
 
-  static void putGiven(ObjectNode node, String field, Optional<GivenPath> given) {
+  public static void putGiven(ObjectNode node, String field, Optional<GivenPath> given) {
     if (given.isEmpty()) {
       node.putNull(field);
       return;
@@ -182,7 +191,7 @@ public final class Json {
   }
 
   /** The containment of a change: the before-state's, unless only the after-state left the workspace. */
-  static Containment containment(StoredFileChange change) {
+  public static Containment containment(StoredFileChange change) {
     Containment before = change.before().containment();
     if (before != Containment.INSIDE) {
       return before;
@@ -206,6 +215,114 @@ public final class Json {
     node.put("began_at", turn.beganAt().toString());
     turn.finishedAt().ifPresentOrElse(at -> node.put("finished_at", at.toString()), () -> node.putNull("finished_at"));
     return node;
+  }
+
+  public static ObjectNode session(SessionListing listing) {
+    ObjectNode node = object();
+    node.put("session", listing.session().externalId());
+    node.put("created_at", listing.session().createdAt().toString());
+    node.put("turns", listing.turns());
+    return node;
+  }
+
+  public static ObjectNode sessions(Path workspace, List<SessionListing> sessions) {
+    ObjectNode node = object();
+    node.put("workspace", workspace.toString());
+    ArrayNode array = node.putArray("sessions");
+    sessions.forEach(listing -> array.add(session(listing)));
+    return node;
+  }
+
+  /** A turn in a list of turns: the turn with its counts. */
+  public static ObjectNode turnListing(TurnListing listing) {
+    ObjectNode node = turn(listing.turn());
+    node.put("files", listing.files());
+    node.put("changed", listing.changed());
+    node.put("lines_added", listing.linesAdded());
+    node.put("lines_removed", listing.linesRemoved());
+    return node;
+  }
+
+  public static ObjectNode turnPage(TurnPage page) {
+    ObjectNode node = object();
+    node.put("session", page.session());
+    ArrayNode turns = node.putArray("turns");
+    page.turns().forEach(listing -> turns.add(turnListing(listing)));
+    page.nextAfter().ifPresentOrElse(after -> node.put("next_after", after), () -> node.putNull("next_after"));
+    return node;
+  }
+
+  /** A turn with its file records. */
+  public static ObjectNode turnRecords(TurnRecords records) {
+    ObjectNode node = turn(records.turn());
+    node.put("workspace", records.workspaceRoot());
+    node.set("files", fileChanges(records.changes()));
+    return node;
+  }
+
+  public static ObjectNode rangeChange(RangeChange change) {
+    ObjectNode node = object();
+    putPath(node, "path", change.path());
+    node.put("change", change.change().code());
+    node.put("containment", change.before().containment() != Containment.INSIDE ? change.before().containment().code()
+        : change.after().containment().code());
+    node.put("restorable", change.before().captured());
+    node.put("added", change.added());
+    node.put("removed", change.removed());
+    ArrayNode turns = node.putArray("turns");
+    change.turns().forEach(turns::add);
+    node.set("before", snapshot(change.before()));
+    node.set("after", snapshot(change.after()));
+    return node;
+  }
+
+  public static ObjectNode range(RangeDiff range) {
+    ObjectNode node = object();
+    node.put("from", range.from().externalId());
+    node.put("to", range.to().externalId());
+    node.put("session", range.from().sessionExternalId());
+    ArrayNode files = node.putArray("files");
+    range.changes().forEach(change -> files.add(rangeChange(change)));
+    return node;
+  }
+
+  public static ArrayNode history(List<HistoryEntry> entries) {
+    ArrayNode array = array();
+    for (HistoryEntry entry : entries) {
+      ObjectNode node = turn(entry.turn());
+      node.set("file", fileChange(entry.change()));
+      array.add(node);
+    }
+    return array;
+  }
+
+  /** A rewind's report or plan. */
+  public static ObjectNode rewindReport(RewindReport report) {
+    ObjectNode node = object();
+    node.put("operation", report.operation());
+    node.put("dry_run", report.dryRun());
+    node.put("replayed", report.replayed());
+    node.put("complete", report.complete());
+    ArrayNode turns = node.putArray("turns");
+    report.turns().forEach(turns::add);
+    node.set("restored", paths(report.restored()));
+    node.set("merged", paths(report.merged()));
+    ArrayNode skipped = node.putArray("skipped");
+    for (RewindReport.Skipped skip : report.skipped()) {
+      ObjectNode entry = skipped.addObject();
+      putPath(entry, "path", skip.path());
+      entry.put("reason", skip.reason());
+      entry.put("detail", skip.detail());
+    }
+    node.set("unchanged", paths(report.unchanged()));
+    report.rewindTurn().ifPresentOrElse(id -> node.put("rewind_turn", id), () -> node.putNull("rewind_turn"));
+    return node;
+  }
+
+  private static ArrayNode paths(List<WorkspacePath> paths) {
+    ArrayNode array = array();
+    paths.forEach(path -> array.add(path.display()));
+    return array;
   }
 
   public static ObjectNode error(String code, String message) {

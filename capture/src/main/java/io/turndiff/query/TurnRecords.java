@@ -1,4 +1,4 @@
-package io.turndiff.capture;
+package io.turndiff.query;
 
 import io.turndiff.store.StoredFileChange;
 import io.turndiff.store.StoredTurn;

@@ -1,0 +1,41 @@
+package io.turndiff.cli;
+
+import io.turndiff.api.Json;
+import io.turndiff.server.Turndiff;
+import java.nio.file.Path;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
+
+/** {@code turndiff log PATH}: every turn that touched a path. */
+@Command(name = "log", description = "Every turn that recorded a path, oldest first, with its change and stats.")
+final class LogCommand implements Callable<Integer> {
+
+  @Mixin
+  StoreOptions storeOptions;
+
+  @Spec
+  CommandSpec spec;
+
+  @Option(names = "--workspace", paramLabel = "DIR", description = "The workspace (default: the current directory).")
+  Path workspace;
+
+  @Parameters(paramLabel = "PATH", description = "A path relative to the workspace, or absolute inside it.")
+  String path;
+
+  @Option(names = "--pretty", description = "Indent the JSON.")
+  boolean pretty;
+
+  @Override
+  public Integer call() {
+    try (Turndiff turndiff = storeOptions.open()) {
+      Path root = workspace != null ? workspace : Path.of("").toAbsolutePath();
+      spec.commandLine().getOut().println(Json.write(Json.history(turndiff.queries().log(root, path)), pretty));
+    }
+    return Main.EXIT_OK;
+  }
+}

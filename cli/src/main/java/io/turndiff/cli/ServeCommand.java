@@ -1,0 +1,107 @@
+package io.turndiff.cli;
+
+import io.turndiff.api.Json;
+import io.turndiff.server.HttpService;
+import io.turndiff.server.ServiceOptions;
+import io.turndiff.server.Turndiff;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.security.SecureRandom;
+import java.util.ArrayList;
+import java.util.Base64;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CountDownLatch;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+
+/**
+ * {@code turndiff serve}: the long-lived local HTTP service. Prints one JSON line with its URL and the token
+ * file, then serves until SIGTERM or SIGINT, when requests in flight finish and the store is closed.
+ */
+@Command(name = "serve", description = "Run the local HTTP service (loopback only, bearer token).")
+final class ServeCommand implements Callable<Integer> {
+
+  static final String TOKEN_VARIABLE = "TURNDIFF_TOKEN";
+
+  @Mixin
+  StoreOptions storeOptions;
+
+  @Spec
+  CommandSpec spec;
+
+  @Option(names = "--port", paramLabel = "N", defaultValue = "7433",
+      description = "The loopback port (default ${DEFAULT-VALUE}; 0 picks a free one).")
+  int port;
+
+  @Option(names = "--token-file", paramLabel = "FILE",
+      description = "Where to write the token (default: turndiff.token beside the store, mode 0600).")
+  Path tokenFile;
+
+  @Option(names = "--allow-origin", paramLabel = "ORIGIN",
+      description = "A browser origin allowed to call the service (CORS); repeatable. None by default.")
+  List<String> allowedOrigins = new ArrayList<>();
+
+  @Override
+  public Integer call() throws IOException, InterruptedException {
+    String token = System.getenv(TOKEN_VARIABLE);
+    if (token == null || token.isBlank()) {
+      byte[] random = new byte[32];
+      new SecureRandom().nextBytes(random);
+      token = Base64.getUrlEncoder().withoutPadding().encodeToString(random);
+    } else if (token.strip().length() < 16) {
+      throw new CliException(Main.EXIT_USAGE, TOKEN_VARIABLE + " must hold at least 16 characters");
+    }
+    token = token.strip();
+    Path database = storeOptions.location();
+    Path tokenPath = tokenFile != null ? tokenFile.toAbsolutePath() : database.resolveSibling("turndiff.token");
+    ServiceOptions options;
+    try {
+      options = ServiceOptions.builder(token).port(port).allowedOrigins(Set.copyOf(allowedOrigins)).build();
+    } catch (IllegalArgumentException e) {
+      throw new CliException(Main.EXIT_USAGE, e.getMessage());
+    }
+    Turndiff turndiff = storeOptions.open();
+    HttpService service;
+    try {
+      service = HttpService.start(turndiff, options);
+    } catch (IOException e) {
+      turndiff.close();
+      throw new CliException(Main.EXIT_ERROR, "cannot listen on 127.0.0.1:" + port + ": " + e.getMessage());
+    }
+    writePrivately(tokenPath, token);
+    CountDownLatch stopped = new CountDownLatch(1);
+    Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+      service.stop();
+      turndiff.close();
+      stopped.countDown();
+    }, "turndiff-shutdown"));
+    PrintWriter out = spec.commandLine().getOut();
+    out.println(Json.write(Json.object()
+        .put("url", service.url())
+        .put("token_file", tokenPath.toString())
+        .put("store", database.toString())
+        .put("pid", ProcessHandle.current().pid()), false));
+    out.flush();
+    stopped.await();
+    return Main.EXIT_OK;
+  }
+
+  /** Writes the token to a new 0600 file and renames it over the name, so it is never readable by others. */
+  private static void writePrivately(Path file, String token) throws IOException {
+    Files.createDirectories(file.getParent());
+    Path temporary = Files.createTempFile(file.getParent(), ".turndiff-token-", ".tmp",
+        PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")));
+    Files.writeString(temporary, token + "\n", StandardCharsets.UTF_8);
+    Files.move(temporary, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+  }
+}

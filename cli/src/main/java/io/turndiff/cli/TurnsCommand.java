@@ -1,0 +1,65 @@
+package io.turndiff.cli;
+
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.turndiff.api.Json;
+import io.turndiff.query.SessionListing;
+import io.turndiff.server.Turndiff;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+
+/** {@code turndiff turns [--workspace DIR] [--session ID]}: sessions and their turns. */
+@Command(name = "turns", description = "List a session's turns, or every session of a workspace with its turns "
+    + "(from the store only).")
+final class TurnsCommand implements Callable<Integer> {
+
+  @Mixin
+  StoreOptions storeOptions;
+
+  @Spec
+  CommandSpec spec;
+
+  @Option(names = "--workspace", paramLabel = "DIR", description = "The workspace (default: the current directory).")
+  Path workspace;
+
+  @Option(names = "--session", paramLabel = "ID", description = "Only this session.")
+  String session;
+
+  @Option(names = "--after", paramLabel = "SEQ", defaultValue = "0", description = "Turns numbered after SEQ.")
+  long after;
+
+  @Option(names = "--limit", paramLabel = "N", defaultValue = "100", description = "At most N turns per session.")
+  int limit;
+
+  @Option(names = "--pretty", description = "Indent the JSON.")
+  boolean pretty;
+
+  @Override
+  public Integer call() {
+    try (Turndiff turndiff = storeOptions.open()) {
+      Object output;
+      if (session != null) {
+        output = Json.turnPage(turndiff.queries().turns(session, after, limit));
+      } else {
+        Path root = workspace != null ? workspace : Path.of("").toAbsolutePath();
+        List<SessionListing> sessions = turndiff.queries().sessions(root);
+        ObjectNode node = Json.sessions(root, sessions);
+        ArrayNode withTurns = node.putArray("sessions");
+        for (SessionListing listing : sessions) {
+          ObjectNode entry = Json.session(listing);
+          entry.setAll(Json.turnPage(turndiff.queries().turns(listing.session().externalId(), after, limit)));
+          withTurns.add(entry);
+        }
+        output = node;
+      }
+      spec.commandLine().getOut().println(Json.write(output, pretty));
+    }
+    return Main.EXIT_OK;
+  }
+}

@@ -1,0 +1,26 @@
+package io.turndiff.server;
+
+import io.turndiff.api.Json;
+import java.nio.charset.StandardCharsets;
+
+/** A response: status, content type and body. */
+record ApiResponse(int status, String contentType, byte[] body) {
+
+  static ApiResponse json(int status, Object node) {
+    return new ApiResponse(status, "application/json; charset=utf-8",
+        Json.write(node, false).getBytes(StandardCharsets.UTF_8));
+  }
+
+  static ApiResponse ok(Object node) {
+    return json(200, node);
+  }
+
+  /** A patch, as git's text. */
+  static ApiResponse patch(String text) {
+    return new ApiResponse(200, "text/x-diff; charset=utf-8", text.getBytes(StandardCharsets.UTF_8));
+  }
+
+  static ApiResponse error(int status, String code, String message) {
+    return json(status, Json.error(code, message));
+  }
+}

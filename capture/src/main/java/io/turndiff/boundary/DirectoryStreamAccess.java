@@ -518,11 +518,16 @@ final class DirectoryStreamAccess implements FileAccess {
   }
 
   @Override
-  @SuppressWarnings("try")
   public WriteOutcome writeFile(WorkspacePath path, byte[] content, int mode, Optional<String> temporaryName) {
+    WriteOutcome staged = stageFile(path, content, mode, temporaryName);
+    return staged instanceof WriteOutcome.Staged temporary ? commit(temporary) : staged;
+  }
+
+  @Override
+  @SuppressWarnings("try")
+  public WriteOutcome stageFile(WorkspacePath path, byte[] content, int mode, Optional<String> temporaryName) {
     try (RootInUse inUse = rootInUse.acquire()) {
-      Optional<Path> name = name(path.name());
-      if (name.isEmpty()) {
+      if (name(path.name()).isEmpty()) {
         return new WriteOutcome.Refused(path + " is not representable in " + nameEncoding);
       }
       WritableParent parent = parentForWrite(path);
@@ -547,22 +552,17 @@ final class DirectoryStreamAccess implements FileAccess {
             while (buffer.hasRemaining()) {
               channel.write(buffer);
             }
+            // the fallback cannot sync the file system through a held stream: each file is synced here
             if (channel instanceof FileChannel file) {
               file.force(true);
             }
+            parent.directory().getFileAttributeView(temporary, PosixFileAttributeView.class, NOFOLLOW_LINKS)
+                .setPermissions(permissions(mode));
           } catch (IOException e) {
             quietlyDelete(parent.directory(), temporary);
             return new WriteOutcome.Refused("cannot write " + path + ": " + e.getMessage());
           }
-          try {
-            parent.directory().getFileAttributeView(temporary, PosixFileAttributeView.class, NOFOLLOW_LINKS)
-                .setPermissions(permissions(mode));
-            parent.directory().move(temporary, parent.directory(), name.get());
-          } catch (IOException e) {
-            quietlyDelete(parent.directory(), temporary);
-            return new WriteOutcome.Refused("cannot rename into " + path + ": " + e.getMessage());
-          }
-          return new WriteOutcome.Done();
+          return new WriteOutcome.Staged(path, temporary.toString());
         }
         return new WriteOutcome.Refused("every temporary name tried next to " + path + " was taken");
       } catch (IOException e) {
@@ -571,6 +571,53 @@ final class DirectoryStreamAccess implements FileAccess {
         closeUnlessRoot(parent.directory());
       }
     }
+  }
+
+  @Override
+  @SuppressWarnings("try")
+  public WriteOutcome commit(WriteOutcome.Staged staged) {
+    try (RootInUse inUse = rootInUse.acquire()) {
+      WorkspacePath path = staged.path();
+      Optional<Path> name = name(path.name());
+      Walk walk = walkParents(path);
+      if (walk instanceof Walk.Stopped stopped) {
+        return new WriteOutcome.Refused(refusalOf(path.display(), stopped.why()));
+      }
+      SecureDirectoryStream<Path> directory = ((Walk.Reached) walk).directory();
+      Path temporary = rootReal.getFileSystem().getPath(staged.temporaryName());
+      try {
+        directory.move(temporary, directory, name.orElseThrow());
+        return new WriteOutcome.Done();
+      } catch (IOException e) {
+        quietlyDelete(directory, temporary);
+        return new WriteOutcome.Refused("cannot rename into " + path + ": " + e.getMessage());
+      } finally {
+        closeUnlessRoot(directory);
+      }
+    }
+  }
+
+  @Override
+  @SuppressWarnings("try")
+  public void discard(WriteOutcome.Staged staged) {
+    try (RootInUse inUse = rootInUse.acquire()) {
+      Walk walk = walkParents(staged.path());
+      if (walk instanceof Walk.Reached reached) {
+        quietlyDelete(reached.directory(), rootReal.getFileSystem().getPath(staged.temporaryName()));
+        closeUnlessRoot(reached.directory());
+      }
+    }
+  }
+
+  @Override
+  public WriteOutcome deleteUnsynced(WorkspacePath path) {
+    return delete(path);
+  }
+
+  @Override
+  public WriteOutcome syncAll() {
+    // each staged file was synced when it was written; directories cannot be synced through a held stream
+    return new WriteOutcome.Done();
   }
 
   private static void quietlyDelete(SecureDirectoryStream<Path> directory, Path name) {
@@ -596,8 +643,14 @@ final class DirectoryStreamAccess implements FileAccess {
   }
 
   @Override
-  @SuppressWarnings("try")
   public WriteOutcome writeSymlink(WorkspacePath path, byte[] target, Optional<String> temporaryName) {
+    WriteOutcome staged = stageSymlink(path, target, temporaryName);
+    return staged instanceof WriteOutcome.Staged temporary ? commit(temporary) : staged;
+  }
+
+  @Override
+  @SuppressWarnings("try")
+  public WriteOutcome stageSymlink(WorkspacePath path, byte[] target, Optional<String> temporaryName) {
     try (RootInUse inUse = rootInUse.acquire()) {
       Optional<Path> name = name(path.name());
       String targetText = new String(target, nameEncoding);
@@ -616,8 +669,8 @@ final class DirectoryStreamAccess implements FileAccess {
         } catch (IOException e) {
           return new WriteOutcome.Refused("cannot create a symlink for " + path + ": " + e.getMessage());
         }
-        String adopted = adoptFromRoot(made, temporary, parent.directory(), name.get());
-        return adopted == null ? new WriteOutcome.Done()
+        String adopted = adoptFromRoot(made, temporary, parent.directory(), temporary);
+        return adopted == null ? new WriteOutcome.Staged(path, temporary.toString())
             : new WriteOutcome.Refused("cannot put the symlink in place at " + path + ": " + adopted);
       } finally {
         closeUnlessRoot(parent.directory());

@@ -35,6 +35,27 @@ interface FileAccess extends AutoCloseable {
   /** Removes the name (never a directory); a name already gone counts as done. */
   WriteOutcome delete(WorkspacePath path);
 
+  /**
+   * The first half of {@link #writeFile} for many files at once: parents created, content written under a
+   * temporary name with its mode, not synced and not renamed. {@link #syncAll} then makes every staged
+   * file durable in one call, and {@link #commit} renames each over its name.
+   */
+  WriteOutcome stageFile(WorkspacePath path, byte[] content, int mode, Optional<String> temporaryName);
+
+  WriteOutcome stageSymlink(WorkspacePath path, byte[] target, Optional<String> temporaryName);
+
+  /** Renames a staged file over its name, its parent walked again from the root without following links. */
+  WriteOutcome commit(WriteOutcome.Staged staged);
+
+  /** Removes a staged file that will not be committed. */
+  void discard(WriteOutcome.Staged staged);
+
+  /** Removes a name without syncing its directory ({@link #syncAll} does, for many at once). */
+  WriteOutcome deleteUnsynced(WorkspacePath path);
+
+  /** Makes everything written to the workspace's file system durable. */
+  WriteOutcome syncAll();
+
   @Override
   void close();
 }

@@ -44,6 +44,7 @@ final class Libc {
   private final MethodHandle write;
   private final MethodHandle close;
   private final MethodHandle fsync;
+  private final MethodHandle syncfs;
   private final MethodHandle fchmod;
   private final MethodHandle mkdirat;
   private final MethodHandle unlinkat;
@@ -75,6 +76,8 @@ final class Libc {
     this.close = linker.downcallHandle(libc.findOrThrow("close"),
         FunctionDescriptor.of(JAVA_INT, JAVA_INT), captureErrno);
     this.fsync = linker.downcallHandle(libc.findOrThrow("fsync"),
+        FunctionDescriptor.of(JAVA_INT, JAVA_INT), captureErrno);
+    this.syncfs = linker.downcallHandle(libc.findOrThrow("syncfs"),
         FunctionDescriptor.of(JAVA_INT, JAVA_INT), captureErrno);
     this.fchmod = linker.downcallHandle(libc.findOrThrow("fchmod"),
         FunctionDescriptor.of(JAVA_INT, JAVA_INT, JAVA_INT), captureErrno);
@@ -214,6 +217,15 @@ final class Libc {
   int fsync(NativeCall call, int fd) {
     try {
       return checked(call, (int) fsync.invokeExact(call.errnoCapture(), fd));
+    } catch (Throwable t) {
+      throw rethrow(t);
+    }
+  }
+
+  /** {@code syncfs}: everything written to the file system of {@code fd}, durable. */
+  int syncfs(NativeCall call, int fd) {
+    try {
+      return checked(call, (int) syncfs.invokeExact(call.errnoCapture(), fd));
     } catch (Throwable t) {
       throw rethrow(t);
     }

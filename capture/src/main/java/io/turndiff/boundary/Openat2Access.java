@@ -358,6 +358,16 @@ final class Openat2Access implements FileAccess {
 
   private WriteOutcome writeFileIn(NativeCall call, int dir, WorkspacePath path, byte[] content, int mode,
                                    Optional<String> temporaryName) {
+    WriteOutcome staged = createTemporary(call, dir, path, content, mode, temporaryName, true);
+    if (!(staged instanceof WriteOutcome.Staged temporary)) {
+      return staged;
+    }
+    return renameIntoPlace(call, dir, temporary.temporaryName().getBytes(StandardCharsets.UTF_8), path, true);
+  }
+
+  /** A new file under a fresh temporary name in {@code dir}: content, mode, and when asked, fsync. */
+  private WriteOutcome createTemporary(NativeCall call, int dir, WorkspacePath path, byte[] content, int mode,
+                                       Optional<String> temporaryName, boolean sync) {
     for (int attempt = 0; attempt < TEMPORARY_NAME_ATTEMPTS; attempt++) {
       byte[] temporary = temporaryName(attempt, temporaryName);
       int fd = libc.openat(call, dir, temporary,
@@ -369,13 +379,13 @@ final class Openat2Access implements FileAccess {
         return new WriteOutcome.Refused("cannot create a temporary file next to " + path + ": "
             + libc.describe(-fd));
       }
-      String failure = fillAndSync(call, fd, content, mode);
+      String failure = fill(call, fd, content, mode, sync);
       libc.close(call, fd);
       if (failure != null) {
         libc.unlinkat(call, dir, temporary, 0);
         return new WriteOutcome.Refused(failure + " writing " + path);
       }
-      return renameIntoPlace(call, dir, temporary, path);
+      return new WriteOutcome.Staged(path, new String(temporary, StandardCharsets.UTF_8));
     }
     return new WriteOutcome.Refused("every temporary name tried next to " + path + " was taken");
   }
@@ -386,7 +396,7 @@ final class Openat2Access implements FileAccess {
     return name.getBytes(StandardCharsets.UTF_8);
   }
 
-  private String fillAndSync(NativeCall call, int fd, byte[] content, int mode) {
+  private String fill(NativeCall call, int fd, byte[] content, int mode, boolean sync) {
     MemorySegment buffer = call.allocate(Math.max(1, content.length));
     MemorySegment.copy(content, 0, buffer, ValueLayout.JAVA_BYTE, 0, content.length);
     long written = 0;
@@ -404,25 +414,33 @@ final class Openat2Access implements FileAccess {
     if (chmod < 0) {
       return libc.describe(-chmod);
     }
-    int sync = libc.fsync(call, fd);
-    return sync < 0 ? libc.describe(-sync) : null;
+    if (!sync) {
+      return null;
+    }
+    int synced = libc.fsync(call, fd);
+    return synced < 0 ? libc.describe(-synced) : null;
   }
 
-  private WriteOutcome renameIntoPlace(NativeCall call, int dir, byte[] temporary, WorkspacePath path) {
+  private WriteOutcome renameIntoPlace(NativeCall call, int dir, byte[] temporary, WorkspacePath path,
+                                       boolean sync) {
     int renamed = libc.renameat(call, dir, temporary, dir, path.name());
     if (renamed < 0) {
       libc.unlinkat(call, dir, temporary, 0);
       return new WriteOutcome.Refused("cannot rename into " + path + ": " + libc.describe(-renamed));
     }
-    int sync = libc.fsync(call, dir);
-    if (sync < 0) {
+    if (!sync) {
+      return new WriteOutcome.Done();
+    }
+    int synced = libc.fsync(call, dir);
+    if (synced < 0) {
       return new WriteOutcome.Refused("renamed " + path + " but cannot sync its directory: "
-          + libc.describe(-sync));
+          + libc.describe(-synced));
     }
     return new WriteOutcome.Done();
   }
 
   @Override
+  @SuppressWarnings("try")
   public WriteOutcome writeSymlink(WorkspacePath path, byte[] target, Optional<String> temporaryName) {
     try (RootInUse inUse = rootInUse.acquire(); NativeCall call = libc.call()) {
       ParentDirectory parent = openParentForWrite(call, path);
@@ -430,19 +448,44 @@ final class Openat2Access implements FileAccess {
         return new WriteOutcome.Refused(parent.refusal());
       }
       try {
-        for (int attempt = 0; attempt < TEMPORARY_NAME_ATTEMPTS; attempt++) {
-          byte[] temporary = temporaryName(attempt, temporaryName);
-          int made = libc.symlinkat(call, target, parent.fd(), temporary);
-          if (made == -EEXIST) {
-            continue;
-          }
-          if (made < 0) {
-            return new WriteOutcome.Refused("cannot create a symlink next to " + path + ": "
-                + libc.describe(-made));
-          }
-          return renameIntoPlace(call, parent.fd(), temporary, path);
+        WriteOutcome staged = symlinkTemporary(call, parent.fd(), path, target, temporaryName);
+        if (!(staged instanceof WriteOutcome.Staged temporary)) {
+          return staged;
         }
-        return new WriteOutcome.Refused("every temporary name tried next to " + path + " was taken");
+        return renameIntoPlace(call, parent.fd(), temporary.temporaryName().getBytes(StandardCharsets.UTF_8), path,
+            true);
+      } finally {
+        closeUnlessRoot(call, parent.fd());
+      }
+    }
+  }
+
+  private WriteOutcome symlinkTemporary(NativeCall call, int dir, WorkspacePath path, byte[] target,
+                                        Optional<String> temporaryName) {
+    for (int attempt = 0; attempt < TEMPORARY_NAME_ATTEMPTS; attempt++) {
+      byte[] temporary = temporaryName(attempt, temporaryName);
+      int made = libc.symlinkat(call, target, dir, temporary);
+      if (made == -EEXIST) {
+        continue;
+      }
+      if (made < 0) {
+        return new WriteOutcome.Refused("cannot create a symlink next to " + path + ": " + libc.describe(-made));
+      }
+      return new WriteOutcome.Staged(path, new String(temporary, StandardCharsets.UTF_8));
+    }
+    return new WriteOutcome.Refused("every temporary name tried next to " + path + " was taken");
+  }
+
+  @Override
+  @SuppressWarnings("try")
+  public WriteOutcome stageFile(WorkspacePath path, byte[] content, int mode, Optional<String> temporaryName) {
+    try (RootInUse inUse = rootInUse.acquire(); NativeCall call = libc.call()) {
+      ParentDirectory parent = openParentForWrite(call, path);
+      if (parent.refusal() != null) {
+        return new WriteOutcome.Refused(parent.refusal());
+      }
+      try {
+        return createTemporary(call, parent.fd(), path, content, mode, temporaryName, false);
       } finally {
         closeUnlessRoot(call, parent.fd());
       }
@@ -450,7 +493,72 @@ final class Openat2Access implements FileAccess {
   }
 
   @Override
+  @SuppressWarnings("try")
+  public WriteOutcome stageSymlink(WorkspacePath path, byte[] target, Optional<String> temporaryName) {
+    try (RootInUse inUse = rootInUse.acquire(); NativeCall call = libc.call()) {
+      ParentDirectory parent = openParentForWrite(call, path);
+      if (parent.refusal() != null) {
+        return new WriteOutcome.Refused(parent.refusal());
+      }
+      try {
+        return symlinkTemporary(call, parent.fd(), path, target, temporaryName);
+      } finally {
+        closeUnlessRoot(call, parent.fd());
+      }
+    }
+  }
+
+  @Override
+  @SuppressWarnings("try")
+  public WriteOutcome commit(WriteOutcome.Staged staged) {
+    try (RootInUse inUse = rootInUse.acquire(); NativeCall call = libc.call()) {
+      WorkspacePath path = staged.path();
+      int parent = openBeneath(call, rootFd, parentBytes(path), directoryFlags, 0);
+      if (parent < 0) {
+        return new WriteOutcome.Refused(parentRefusal(new String(parentBytes(path), StandardCharsets.UTF_8), -parent));
+      }
+      try {
+        return renameIntoPlace(call, parent, staged.temporaryName().getBytes(StandardCharsets.UTF_8), path, false);
+      } finally {
+        closeUnlessRoot(call, parent);
+      }
+    }
+  }
+
+  @Override
+  @SuppressWarnings("try")
+  public void discard(WriteOutcome.Staged staged) {
+    try (RootInUse inUse = rootInUse.acquire(); NativeCall call = libc.call()) {
+      int parent = openBeneath(call, rootFd, parentBytes(staged.path()), directoryFlags, 0);
+      if (parent >= 0) {
+        libc.unlinkat(call, parent, staged.temporaryName().getBytes(StandardCharsets.UTF_8), 0);
+        closeUnlessRoot(call, parent);
+      }
+    }
+  }
+
+  @Override
+  @SuppressWarnings("try")
+  public WriteOutcome syncAll() {
+    try (RootInUse inUse = rootInUse.acquire(); NativeCall call = libc.call()) {
+      int synced = libc.syncfs(call, rootFd);
+      return synced < 0 ? new WriteOutcome.Refused("cannot sync the workspace's file system: "
+          + libc.describe(-synced)) : new WriteOutcome.Done();
+    }
+  }
+
+  @Override
   public WriteOutcome delete(WorkspacePath path) {
+    return delete(path, true);
+  }
+
+  @Override
+  public WriteOutcome deleteUnsynced(WorkspacePath path) {
+    return delete(path, false);
+  }
+
+  @SuppressWarnings("try")
+  private WriteOutcome delete(WorkspacePath path, boolean sync) {
     try (RootInUse inUse = rootInUse.acquire(); NativeCall call = libc.call()) {
       int parent = openBeneath(call, rootFd, parentBytes(path), directoryFlags, 0);
       if (parent == -ENOENT) {
@@ -465,9 +573,12 @@ final class Openat2Access implements FileAccess {
         if (removed < 0 && removed != -ENOENT) {
           return new WriteOutcome.Refused("cannot remove " + path + ": " + libc.describe(-removed));
         }
-        int sync = libc.fsync(call, parent);
-        return sync < 0
-            ? new WriteOutcome.Refused("removed " + path + " but cannot sync its directory: " + libc.describe(-sync))
+        if (!sync) {
+          return new WriteOutcome.Done();
+        }
+        int synced = libc.fsync(call, parent);
+        return synced < 0
+            ? new WriteOutcome.Refused("removed " + path + " but cannot sync its directory: " + libc.describe(-synced))
             : new WriteOutcome.Done();
       } finally {
         closeUnlessRoot(call, parent);

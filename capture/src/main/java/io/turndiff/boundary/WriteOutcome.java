@@ -1,5 +1,7 @@
 package io.turndiff.boundary;
 
+import io.turndiff.model.WorkspacePath;
+
 /** What a write, symlink creation or delete through the boundary did. */
 public sealed interface WriteOutcome {
 
@@ -9,6 +11,13 @@ public sealed interface WriteOutcome {
 
   /** Refused before anything was changed: a parent is a symlink, a file or another mount; and so on. */
   record Refused(String reason) implements WriteOutcome {
+  }
+
+  /**
+   * Written under a temporary name beside its target and not yet renamed over it: {@link
+   * WorkspaceBoundary#commit} puts it in place, {@link WorkspaceBoundary#discard} removes it.
+   */
+  record Staged(WorkspacePath path, String temporaryName) implements WriteOutcome {
   }
 
   default boolean done() {

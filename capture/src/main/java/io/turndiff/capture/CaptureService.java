@@ -40,6 +40,8 @@ public final class CaptureService implements AutoCloseable {
   private final WorkspaceHandles workspaces;
   private final boolean ownsWorkspaces;
   private final ChangeRecorder recorder = new ChangeRecorder();
+  /** Turns this service saw open: their identity never changes; their state is checked in each transaction. */
+  private final Map<String, StoredTurn> openTurns = new java.util.concurrent.ConcurrentHashMap<>();
 
   /** A service with its own workspace handles, closed with it. */
   public CaptureService(Store store, BoundaryOptions boundaryOptions) {
@@ -142,7 +144,8 @@ public final class CaptureService implements AutoCloseable {
     }
     String callId = toolCall.orElseGet(() -> ExternalIds.generate("call"));
     return store.write(tx -> {
-      StoredTurn current = requireOpen(tx, turnId);
+      requireStillOpen(tx, turn);
+      StoredTurn current = turn;
       long callRow = tx.toolCalls().record(current.id(), callId);
       List<SnapshotVerdict> verdicts = new ArrayList<>(observations.size());
       for (int i = 0; i < observations.size(); i++) {
@@ -156,7 +159,22 @@ public final class CaptureService implements AutoCloseable {
 
   private StoredTurn requireOpen(String turnId) {
     ExternalIds.requireValid("turn", turnId);
-    return store.read(tx -> requireOpen(tx, turnId));
+    StoredTurn seenOpen = openTurns.get(turnId);
+    if (seenOpen != null) {
+      return seenOpen;  // its state is checked again inside the write transaction
+    }
+    StoredTurn turn = store.read(tx -> requireOpen(tx, turnId));
+    openTurns.put(turnId, turn);
+    return turn;
+  }
+
+  /** Inside a write transaction: the turn is still open (another process may have finished it). */
+  private static void requireStillOpen(StoreTransaction tx, StoredTurn turn) {
+    TurnState state = tx.turns().state(turn.id()).orElseThrow();
+    if (state != TurnState.OPEN) {
+      throw new RequestException(RequestException.Problem.WRONG_STATE,
+          "turn '" + turn.externalId() + "' is " + state.code() + ", not open");
+    }
   }
 
   private static StoredTurn requireOpen(StoreTransaction tx, String turnId) {
@@ -194,6 +212,7 @@ public final class CaptureService implements AutoCloseable {
         }
         completed.forEach(done -> recorder.store(tx, done));
         tx.turns().markFinished(current.id());
+        openTurns.remove(turnId);
         return Optional.of(summarize(current, completed));
       });
       if (summary.isPresent()) {

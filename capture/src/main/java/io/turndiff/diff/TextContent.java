@@ -10,12 +10,11 @@ import java.util.Optional;
 
 /**
  * File content seen as lines, the way git shows it: split on {@code \n} only (a {@code \r} stays part of
- * its line, so CRLF survives), with whether the last line ends with a newline. Content with a NUL in its
- * first 8 KB, or that is not valid UTF-8, is binary and has no lines.
+ * its line, so CRLF survives), with whether the last line ends with a newline. Content with a NUL, or that
+ * is not valid UTF-8, is binary and has no lines. (A NUL anywhere counts, not only in the first 8 KB: such
+ * content cannot be shown as lines.)
  */
 public final class TextContent {
-
-  static final int BINARY_PROBE = 8 * 1024;
 
   /**
    * Marks the last line of content without a final newline. A NUL never occurs in text (it would have made
@@ -32,28 +31,19 @@ public final class TextContent {
 
   /** The lines of {@code bytes}, or empty when the content is binary. */
   public static Optional<TextContent> of(byte[] bytes) {
-    int probe = Math.min(bytes.length, BINARY_PROBE);
-    for (int i = 0; i < probe; i++) {
-      if (bytes[i] == 0) {
-        return Optional.empty();
-      }
-    }
-    String text;
-    try {
-      text = StandardCharsets.UTF_8.newDecoder()
-          .onMalformedInput(CodingErrorAction.REPORT)
-          .onUnmappableCharacter(CodingErrorAction.REPORT)
-          .decode(ByteBuffer.wrap(bytes))
-          .toString();
-    } catch (CharacterCodingException e) {
+    String text = new String(bytes, StandardCharsets.UTF_8);
+    int nul = text.indexOf('\0');
+    if (nul >= 0) {
       return Optional.empty();
     }
-    if (text.indexOf('\0') >= 0) {
+    if (text.indexOf('\uFFFD') >= 0 && !validUtf8(bytes)) {
+      // the fast decode replaced malformed input; a U+FFFD that was really in the file is text
       return Optional.empty();
     }
     List<String> lines = new ArrayList<>();
     int start = 0;
-    while (start < text.length()) {
+    int length = text.length();
+    while (start < length) {
       int newline = text.indexOf('\n', start);
       if (newline < 0) {
         lines.add(text.substring(start) + NO_FINAL_NEWLINE);
@@ -63,6 +53,18 @@ public final class TextContent {
       start = newline + 1;
     }
     return Optional.of(new TextContent(lines));
+  }
+
+  private static boolean validUtf8(byte[] bytes) {
+    try {
+      StandardCharsets.UTF_8.newDecoder()
+          .onMalformedInput(CodingErrorAction.REPORT)
+          .onUnmappableCharacter(CodingErrorAction.REPORT)
+          .decode(ByteBuffer.wrap(bytes));
+      return true;
+    } catch (CharacterCodingException e) {
+      return false;
+    }
   }
 
   public static boolean isBinary(byte[] bytes) {

@@ -26,6 +26,7 @@ import picocli.CommandLine.Command;
         LogCommand.class,
         RewindCommand.class,
         ServeCommand.class,
+        BenchCommand.class,
         DemoCommand.class
     })
 public final class Main {

@@ -17,7 +17,7 @@ final class TestHold {
     hold(System.getenv(AFTER_SNAPSHOT));
   }
 
-  /** How long a rewind waits after journaling each path and before writing it. */
+  /** How long a rewind waits before renaming each staged path over its name. */
   static java.time.Duration rewindPause() {
     String millis = System.getenv(REWIND_PAUSE);
     return millis == null || millis.isBlank() ? java.time.Duration.ZERO

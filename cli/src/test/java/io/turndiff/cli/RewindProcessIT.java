@@ -68,9 +68,9 @@ class RewindProcessIT {
 
     Process rewind = CliProcess.start(Map.of("TURNDIFF_DB", database.toString(), TestHold.REWIND_PAUSE, "300"),
         "rewind", "--turn", turn, "--operation", "op-crash");
-    // kill it while it waits between journaling a path and writing it, after it restored a few
+    // kill it while it renames its staged files over their names, after a few of them landed
     long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
-    while (!journal(database).matches(".*restored.*restored.*started.*")) {
+    while (restoredOnDisk(workspace) < 2) {
       assertTrue(System.nanoTime() < deadline && rewind.isAlive(), "the rewind got under way: " + journal(database));
       Thread.sleep(20);
     }
@@ -79,11 +79,12 @@ class RewindProcessIT {
     assertEquals(137, rewind.exitValue(), "killed by SIGKILL mid-way");
     Map<String, String> interrupted = TreeContent.of(workspace.root());
     assertNotEquals(beforeTurn, interrupted, "the rewind was interrupted before it finished");
+    assertTrue(journal(database).matches("(\\d+=started )+"), "every path was journaled as started: "
+        + journal(database));
 
     // a crashed write leaves its temporary file under the name the journal gives it: plant one, half written
     List<Path> planted = plantHalfWrittenTemporaries(database, workspace.root());
-    assertFalse(planted.isEmpty(), "one path was journaled as started when the process died: "
-        + journal(database));
+    assertFalse(planted.isEmpty(), "paths were journaled as started when the process died");
 
     CliRun finished = CliProcess.run(env, "rewind", "--turn", turn, "--operation", "op-crash").expect(0);
     JsonNode report = finished.json();
@@ -101,6 +102,18 @@ class RewindProcessIT {
     assertTrue(replayed.json().get("replayed").asBoolean());
     assertEquals(report.get("restored"), replayed.json().get("restored"));
     workspace.assertOutsideUnchanged();
+  }
+
+  /** How many of the turn's edited files hold their before-state again. */
+  private static int restoredOnDisk(TestWorkspace workspace) throws Exception {
+    int restored = 0;
+    for (int i = 0; i < FILES; i++) {
+      Path file = workspace.resolve(String.format("src/f%02d.txt", i));
+      if (i % 4 != 3 && Files.exists(file) && Files.readString(file).startsWith("before")) {
+        restored++;
+      }
+    }
+    return restored;
   }
 
   private static String journal(Path database) throws Exception {

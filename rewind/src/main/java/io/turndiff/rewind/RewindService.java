@@ -58,7 +58,7 @@ public final class RewindService {
     this(store, workspaces, Duration.ZERO);
   }
 
-  /** @param pauseBeforeEachWrite a test hook: how long to wait after journaling a path, before its write */
+  /** @param pauseBeforeEachWrite a test hook: how long to wait before renaming each staged path into place */
   public RewindService(Store store, WorkspaceHandles workspaces, Duration pauseBeforeEachWrite) {
     this.store = store;
     this.workspaces = workspaces;
@@ -76,7 +76,7 @@ public final class RewindService {
       if (operation.done() || request.dryRun()) {
         return receipt(operation, true, request.dryRun());
       }
-      return apply(operation, operation.force());
+      return apply(operation, operation.force(), true);
     }
     Plan plan = plan(request);
     String operationId = request.operation().orElseGet(() -> ExternalIds.generate("rewind"));
@@ -84,7 +84,7 @@ public final class RewindService {
       return dryRun(operationId, plan, request.force());
     }
     StoredRewindOperation operation = store.write(tx -> persist(tx, operationId, plan, request));
-    return apply(operation, request.force());
+    return apply(operation, request.force(), false);
   }
 
   private static void requireSameRequest(StoredRewindOperation operation, RewindRequest request) {
@@ -280,19 +280,25 @@ public final class RewindService {
 
   // ---- applying ---------------------------------------------------------------------------------------
 
-  private RewindReport apply(StoredRewindOperation operation, boolean force) {
+  /** @param resumed whether an earlier run of the operation may have left staged files behind */
+  private RewindReport apply(StoredRewindOperation operation, boolean force, boolean resumed) {
     StoredTurn rewindTurn = store.read(tx -> tx.turns().byId(operation.rewindTurnId())).orElseThrow();
     WorkspaceBoundary boundary = workspaces.of(rewindTurn.workspaceId());
     List<StoredRewindEntry> entries = store.read(tx -> tx.rewinds().entries(operation.id()));
     Map<Sha256, byte[]> contents = contents(entries);
     long toolCall = store.write(tx -> tx.toolCalls().record(rewindTurn.id(), operation.externalId()));
     for (StoredRewindEntry entry : entries) {
-      if (entry.status() == RewindStatus.PLANNED) {
-        applyPlanned(operation, rewindTurn, toolCall, boundary, entry, contents, force);
-      } else if (entry.status() == RewindStatus.STARTED) {
-        resumeStarted(operation, rewindTurn, boundary, entry, contents);
+      if (entry.status() == RewindStatus.STARTED) {
+        resumeStarted(rewindTurn, boundary, entry, contents);
       }
     }
+    List<StoredRewindEntry> planned = entries.stream().filter(e -> e.status() == RewindStatus.PLANNED).toList();
+    if (resumed) {
+      // a run that died between staging and journaling left its temporary files unjournaled
+      planned.forEach(entry -> boundary.delete(entry.path().resolveSibling(
+          temporaryName(entry).getBytes(java.nio.charset.StandardCharsets.UTF_8))));
+    }
+    applyPlanned(rewindTurn, toolCall, boundary, planned, contents, force);
     finish(operation, rewindTurn, boundary);
     return receipt(store.read(tx -> tx.rewinds().byExternalId(operation.externalId())).orElseThrow(), false, false);
   }
@@ -311,50 +317,103 @@ public final class RewindService {
     return contents;
   }
 
-  private void applyPlanned(StoredRewindOperation operation, StoredTurn rewindTurn, long toolCall,
-                            WorkspaceBoundary boundary, StoredRewindEntry entry, Map<Sha256, byte[]> contents,
-                            boolean force) {
-    Observation current = boundary.observeExact(entry.path());
-    Action action = decide(entry.target(), entry.expected(), current, contents, force);
-    switch (action) {
-      case Leave leave -> store.write(tx -> {
-        tx.rewinds().mark(entry.id(), RewindStatus.SKIPPED, Optional.of(leave.reason()), Optional.of(leave.detail()),
-            Optional.empty());
-        return null;
-      });
-      case AlreadyThere there -> store.write(tx -> {
-        tx.rewinds().mark(entry.id(), RewindStatus.RESTORED, Optional.empty(),
-            Optional.of("it already held its before-state"), Optional.empty());
-        return null;
-      });
-      case Write write -> {
-        Optional<Sha256> merged = write.merge() ? write.content().map(Sha256::of) : Optional.empty();
-        store.write(tx -> {
-          recorder.recordBefore(tx, rewindTurn.id(), toolCall, current, DetectedBy.SNAPSHOT);
-          merged.ifPresent(sha -> tx.blobs().put(sha, write.content().orElseThrow()));
-          tx.rewinds().mark(entry.id(), RewindStatus.STARTED, Optional.empty(), Optional.empty(), merged);
-          return null;
-        });
-        pause();
-        WriteOutcome outcome = write(boundary, entry, write);
-        store.write(tx -> {
-          if (outcome instanceof WriteOutcome.Refused refused) {
-            tx.rewinds().mark(entry.id(), RewindStatus.SKIPPED, Optional.of(SkipReason.REFUSED),
-                Optional.of(refused.reason()), merged);
-          } else {
-            tx.rewinds().mark(entry.id(), write.merge() ? RewindStatus.MERGED : RewindStatus.RESTORED,
-                Optional.empty(), Optional.empty(), merged);
-          }
-          return null;
-        });
-      }
-    }
+  /** A path whose write is staged: what it held when decided, and what will be put there. */
+  private record Pending(StoredRewindEntry entry, Observation current, Write write, Optional<Sha256> merged,
+                         Optional<WriteOutcome.Staged> staged) {
   }
 
-  private WriteOutcome write(WorkspaceBoundary boundary, StoredRewindEntry entry, Write write) {
+  /**
+   * Writes the planned paths in four steps, so that a rewind of many files costs two file-system syncs, not
+   * two per file: (1) decide each path on its current state and stage its new content under its temporary
+   * name, journaling it as started with its current state recorded in the rewind turn; (2) sync; (3) just
+   * before each rename, read the path again, and rename only if it has not changed since it was decided;
+   * (4) sync, and journal every path as restored, merged or skipped.
+   */
+  private void applyPlanned(StoredTurn rewindTurn, long toolCall, WorkspaceBoundary boundary,
+                            List<StoredRewindEntry> planned, Map<Sha256, byte[]> contents, boolean force) {
+    List<Pending> pending = new ArrayList<>();
+    Map<Long, Leave> left = new HashMap<>();
+    List<StoredRewindEntry> alreadyThere = new ArrayList<>();
+    for (StoredRewindEntry entry : planned) {
+      Observation current = boundary.observeExact(entry.path());
+      switch (decide(entry.target(), entry.expected(), current, contents, force)) {
+        case Leave leave -> left.put(entry.id(), leave);
+        case AlreadyThere there -> alreadyThere.add(entry);
+        case Write write -> {
+          Optional<Sha256> merged = write.merge() ? write.content().map(Sha256::of) : Optional.empty();
+          WriteOutcome staged = stage(boundary, entry, write);
+          if (staged instanceof WriteOutcome.Refused refused) {
+            left.put(entry.id(), new Leave(SkipReason.REFUSED, refused.reason()));
+          } else {
+            pending.add(new Pending(entry, current, write, merged,
+                staged instanceof WriteOutcome.Staged temporary ? Optional.of(temporary) : Optional.empty()));
+          }
+        }
+      }
+    }
+    store.write(tx -> {
+      left.forEach((id, leave) -> tx.rewinds().mark(id, RewindStatus.SKIPPED, Optional.of(leave.reason()),
+          Optional.of(leave.detail()), Optional.empty()));
+      alreadyThere.forEach(entry -> tx.rewinds().mark(entry.id(), RewindStatus.RESTORED, Optional.empty(),
+          Optional.of("it already held its before-state"), Optional.empty()));
+      for (Pending write : pending) {
+        recorder.recordBefore(tx, rewindTurn.id(), toolCall, write.current(), DetectedBy.SNAPSHOT);
+        write.merged().ifPresent(sha -> tx.blobs().put(sha, write.write().content().orElseThrow()));
+        tx.rewinds().mark(write.entry().id(), RewindStatus.STARTED, Optional.empty(), Optional.empty(),
+            write.merged());
+      }
+      return null;
+    });
+    boundary.sync();
+    Map<Long, Leave> refused = new HashMap<>();
+    for (Pending write : pending) {
+      pause();
+      Observation now = boundary.observeExact(write.entry().path());
+      if (!now.snapshot().sameStateAs(write.current().snapshot())) {
+        write.staged().ifPresent(boundary::discard);
+        refused.put(write.entry().id(), new Leave(SkipReason.CONFLICT, "it changed while the rewind ran"));
+        continue;
+      }
+      WriteOutcome outcome = write.staged().isPresent() ? boundary.commit(write.staged().get())
+          : boundary.deleteUnsynced(write.entry().path());
+      if (outcome instanceof WriteOutcome.Refused refusal) {
+        refused.put(write.entry().id(), new Leave(SkipReason.REFUSED, refusal.reason()));
+      }
+    }
+    boundary.sync();
+    store.write(tx -> {
+      for (Pending write : pending) {
+        Leave leave = refused.get(write.entry().id());
+        if (leave != null) {
+          tx.rewinds().mark(write.entry().id(), RewindStatus.SKIPPED, Optional.of(leave.reason()),
+              Optional.of(leave.detail()), write.merged());
+        } else {
+          tx.rewinds().mark(write.entry().id(), write.write().merge() ? RewindStatus.MERGED : RewindStatus.RESTORED,
+              Optional.empty(), Optional.empty(), write.merged());
+        }
+      }
+      return null;
+    });
+  }
+
+  /** Stages the new content of a path; a deletion stages nothing (it happens at commit time). */
+  private static WriteOutcome stage(WorkspaceBoundary boundary, StoredRewindEntry entry, Write write) {
     Snapshot state = write.state();
     Optional<String> temporary = Optional.of(temporaryName(entry));
-    if (state.presence() == Presence.ABSENT) {
+    if (!write.merge() && state.presence() == Presence.ABSENT) {
+      return new WriteOutcome.Done();
+    }
+    if (!write.merge() && state.type().orElseThrow() == FileType.SYMLINK) {
+      return boundary.stageSymlink(entry.path(), state.linkTarget().orElseThrow(), temporary);
+    }
+    return boundary.stageFile(entry.path(), write.content().orElseThrow(), write.mode(), temporary);
+  }
+
+  /** One path written on its own, durably (a resumed path). */
+  private static WriteOutcome write(WorkspaceBoundary boundary, StoredRewindEntry entry, Write write) {
+    Snapshot state = write.state();
+    Optional<String> temporary = Optional.of(temporaryName(entry));
+    if (!write.merge() && state.presence() == Presence.ABSENT) {
       return boundary.delete(entry.path());
     }
     if (!write.merge() && state.type().orElseThrow() == FileType.SYMLINK) {
@@ -369,12 +428,12 @@ public final class RewindService {
   }
 
   /**
-   * A path journaled as started by a run that did not finish: its write either landed (the path holds what
+   * A path journaled as started by a run that did not finish: its rename either landed (the path holds what
    * was to be written), or never did (it still holds the journaled state, and is written now), or the path
-   * changed since (a conflict).
+   * changed since (a conflict). A temporary file the run staged is removed first.
    */
-  private void resumeStarted(StoredRewindOperation operation, StoredTurn rewindTurn, WorkspaceBoundary boundary,
-                             StoredRewindEntry entry, Map<Sha256, byte[]> contents) {
+  private void resumeStarted(StoredTurn rewindTurn, WorkspaceBoundary boundary, StoredRewindEntry entry,
+                             Map<Sha256, byte[]> contents) {
     boundary.delete(entry.path().resolveSibling(temporaryName(entry).getBytes(java.nio.charset.StandardCharsets.UTF_8)));
     Observation current = boundary.observeExact(entry.path());
     Snapshot journaled = store.read(tx -> tx.fileChanges().ofTurn(rewindTurn.id()).stream()

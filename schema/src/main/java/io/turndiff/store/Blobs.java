@@ -3,20 +3,24 @@ package io.turndiff.store;
 import static io.turndiff.store.jooq.Tables.BLOB;
 
 import io.turndiff.model.Sha256;
-import io.turndiff.store.jooq.tables.records.BlobRecord;
 import java.time.InstantSource;
 import java.util.Optional;
 import org.jooq.DSLContext;
+import org.jooq.impl.DSL;
 
 /** Content addressed by SHA-256: each distinct content is stored once, compressed. */
 public final class Blobs {
 
   private final DSLContext dsl;
   private final InstantSource clock;
+  private final PreparedQueries prepared;
+  private final BlobCodec codec;
 
-  Blobs(DSLContext dsl, InstantSource clock) {
+  Blobs(DSLContext dsl, InstantSource clock, PreparedQueries prepared, BlobCodec codec) {
     this.dsl = dsl;
     this.clock = clock;
+    this.prepared = prepared;
+    this.codec = codec;
   }
 
   /** Stores {@code content} under its hash unless it is stored already; returns the hash. */
@@ -26,27 +30,27 @@ public final class Blobs {
 
   /** Stores {@code content}, whose hash the caller computed while reading it. */
   public Sha256 put(Sha256 sha256, byte[] content) {
-    if (dsl.fetchExists(BLOB, BLOB.SHA256.eq(sha256.hex()))) {
+    if (contains(sha256)) {
       return sha256;
     }
-    BlobCodec.Encoded encoded = BlobCodec.encode(content);
-    dsl.insertInto(BLOB)
-        .set(BLOB.SHA256, sha256.hex())
-        .set(BLOB.SIZE, (long) content.length)
-        .set(BLOB.ENCODING, encoded.encoding())
-        .set(BLOB.DATA, encoded.data())
-        .set(BLOB.STORED_AT, clock.millis())
-        .onConflictDoNothing()
-        .execute();
+    BlobCodec.Encoded encoded = codec.encode(content);
+    prepared.get("blob.insert", q -> q.insertInto(BLOB)
+            .set(BLOB.SHA256, DSL.param("sha", String.class))
+            .set(BLOB.SIZE, DSL.param("size", Long.class))
+            .set(BLOB.ENCODING, DSL.param("encoding", String.class))
+            .set(BLOB.DATA, DSL.param("data", byte[].class))
+            .set(BLOB.STORED_AT, DSL.param("at", Long.class))
+            .onConflictDoNothing())
+        .bind("sha", sha256.hex()).bind("size", (long) content.length).bind("encoding", encoded.encoding())
+        .bind("data", encoded.data()).bind("at", clock.millis()).update();
     return sha256;
   }
 
   public Optional<byte[]> get(Sha256 sha256) {
-    BlobRecord row = dsl.selectFrom(BLOB).where(BLOB.SHA256.eq(sha256.hex())).fetchOne();
-    if (row == null) {
-      return Optional.empty();
-    }
-    return Optional.of(BlobCodec.decode(row.getEncoding(), row.getData(), row.getSize()));
+    PreparedQuery query = prepared.get("blob.get", q -> q.select(BLOB.ENCODING, BLOB.DATA, BLOB.SIZE).from(BLOB)
+        .where(BLOB.SHA256.eq(DSL.param("sha", String.class))));
+    return query.bind("sha", sha256.hex()).first(row -> BlobCodec.decode(row.getString(1), row.getBytes(2),
+        row.getLong(3)));
   }
 
   /** The content of a blob that a stored row refers to; its absence means the store is damaged. */
@@ -61,6 +65,8 @@ public final class Blobs {
   }
 
   public boolean contains(Sha256 sha256) {
-    return dsl.fetchExists(BLOB, BLOB.SHA256.eq(sha256.hex()));
+    return prepared.get("blob.exists", q -> q.select(DSL.inline(1)).from(BLOB)
+            .where(BLOB.SHA256.eq(DSL.param("sha", String.class))))
+        .bind("sha", sha256.hex()).firstLong().isPresent();
   }
 }

@@ -21,59 +21,64 @@ import java.util.Map;
 import java.util.Optional;
 import org.jooq.Condition;
 import org.jooq.DSLContext;
+import org.jooq.impl.DSL;
 import org.jooq.Record;
 
 /** File changes: one row per path per turn, the first before-state of the path in the turn. */
 public final class FileChanges {
 
   private final DSLContext dsl;
-  private final Snapshots snapshots;
+  private final PreparedQueries prepared;
 
-  FileChanges(DSLContext dsl, Snapshots snapshots) {
+  FileChanges(DSLContext dsl, PreparedQueries prepared) {
     this.dsl = dsl;
-    this.snapshots = snapshots;
+    this.prepared = prepared;
   }
 
   /** The id of the turn's file change for {@code path}, if the path has one. */
   public Optional<Long> idOf(long turnId, WorkspacePath path) {
-    return dsl.select(FILE_CHANGE.ID).from(FILE_CHANGE)
-        .where(FILE_CHANGE.TURN_ID.eq(turnId).and(FILE_CHANGE.PATH.eq(path.bytes())))
-        .fetchOptional(FILE_CHANGE.ID);
+    return prepared.get("file_change.id", q -> q.select(FILE_CHANGE.ID).from(FILE_CHANGE)
+            .where(FILE_CHANGE.TURN_ID.eq(DSL.param("turn", Long.class))
+                .and(FILE_CHANGE.PATH.eq(DSL.param("path", byte[].class)))))
+        .bind("turn", turnId).bind("path", path.bytes()).firstLong();
   }
 
   /** Records the before-state of a path in a turn. */
   public long begin(long turnId, WorkspacePath path, Optional<GivenPath> via, DetectedBy detectedBy,
                     long beforeSnapshotId) {
-    FileChangeRecord row = dsl.newRecord(FILE_CHANGE);
-    row.setTurnId(turnId);
-    row.setPath(path.bytes());
-    row.setVia(via.map(GivenPath::bytes).orElse(null));
-    row.setDetectedBy(detectedBy.code());
-    row.setBeforeSnapshotId(beforeSnapshotId);
-    row.store();
-    return row.getId();
+    return prepared.insertReturningKey("file_change.insert", q -> q.insertInto(FILE_CHANGE)
+            .set(FILE_CHANGE.TURN_ID, DSL.param("turn", Long.class))
+            .set(FILE_CHANGE.PATH, DSL.param("path", byte[].class))
+            .set(FILE_CHANGE.VIA, DSL.param("via", byte[].class))
+            .set(FILE_CHANGE.DETECTED_BY, DSL.param("detected", String.class))
+            .set(FILE_CHANGE.BEFORE_SNAPSHOT_ID, DSL.param("before", Long.class)))
+        .bind("turn", turnId).bind("path", path.bytes()).bind("via", via.map(GivenPath::bytes).orElse(null))
+        .bind("detected", detectedBy.code()).bind("before", beforeSnapshotId)
+        .insert().orElseThrow();
   }
 
   /** Notes that a tool call snapshotted the path (again); the first call's before-state stays. */
   public void linkToolCall(long fileChangeId, long toolCallId) {
-    dsl.insertInto(FILE_CHANGE_TOOL_CALL)
-        .set(FILE_CHANGE_TOOL_CALL.FILE_CHANGE_ID, fileChangeId)
-        .set(FILE_CHANGE_TOOL_CALL.TOOL_CALL_ID, toolCallId)
-        .onConflictDoNothing()
-        .execute();
+    prepared.get("file_change_tool_call.insert", q -> q.insertInto(FILE_CHANGE_TOOL_CALL)
+            .set(FILE_CHANGE_TOOL_CALL.FILE_CHANGE_ID, DSL.param("change", Long.class))
+            .set(FILE_CHANGE_TOOL_CALL.TOOL_CALL_ID, DSL.param("call", Long.class))
+            .onConflictDoNothing())
+        .bind("change", fileChangeId).bind("call", toolCallId).update();
   }
 
   /** Records the after-state, the change and its diff. */
   public void complete(long fileChangeId, long afterSnapshotId, ChangeKind change, long linesAdded,
                        long linesRemoved, Optional<Sha256> diff) {
-    dsl.update(FILE_CHANGE)
-        .set(FILE_CHANGE.AFTER_SNAPSHOT_ID, afterSnapshotId)
-        .set(FILE_CHANGE.CHANGE, change.code())
-        .set(FILE_CHANGE.LINES_ADDED, linesAdded)
-        .set(FILE_CHANGE.LINES_REMOVED, linesRemoved)
-        .set(FILE_CHANGE.DIFF_SHA256, diff.map(Sha256::hex).orElse(null))
-        .where(FILE_CHANGE.ID.eq(fileChangeId))
-        .execute();
+    prepared.get("file_change.complete", q -> q.update(FILE_CHANGE)
+            .set(FILE_CHANGE.AFTER_SNAPSHOT_ID, DSL.param("after", Long.class))
+            .set(FILE_CHANGE.CHANGE, DSL.param("change", String.class))
+            .set(FILE_CHANGE.LINES_ADDED, DSL.param("added", Long.class))
+            .set(FILE_CHANGE.LINES_REMOVED, DSL.param("removed", Long.class))
+            .set(FILE_CHANGE.DIFF_SHA256, DSL.param("diff", String.class))
+            .where(FILE_CHANGE.ID.eq(DSL.param("id", Long.class))))
+        .bind("after", afterSnapshotId).bind("change", change.code()).bind("added", linesAdded)
+        .bind("removed", linesRemoved).bind("diff", diff.map(Sha256::hex).orElse(null)).bind("id", fileChangeId)
+        .update();
   }
 
   /** The turn's file changes with their snapshots, ordered by path bytes. */

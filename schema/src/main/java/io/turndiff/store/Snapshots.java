@@ -15,39 +15,57 @@ import io.turndiff.store.jooq.tables.records.SnapshotRecord;
 import java.time.Instant;
 import java.util.Optional;
 import org.jooq.DSLContext;
+import org.jooq.impl.DSL;
 
 /** Snapshot rows. Stored content must already be in the blob table (a foreign key says so). */
 public final class Snapshots {
 
   private final DSLContext dsl;
+  private final PreparedQueries prepared;
 
-  Snapshots(DSLContext dsl) {
+  Snapshots(DSLContext dsl, PreparedQueries prepared) {
     this.dsl = dsl;
+    this.prepared = prepared;
   }
 
   public long insert(Snapshot snapshot) {
-    SnapshotRecord row = dsl.newRecord(SNAPSHOT);
-    row.setPath(snapshot.path().bytes());
-    row.setBoundary(snapshot.boundary().code());
-    row.setPresent(snapshot.presence().toNullableBoolean());
-    snapshot.metadata().ifPresent(metadata -> {
-      row.setFileType(metadata.type().code());
-      row.setSize(metadata.size());
-      row.setMtimeNs(metadata.mtimeNanos());
-      row.setMode((long) metadata.mode());
-      row.setInode(metadata.inode());
-      row.setNlink(metadata.nlink());
-    });
-    row.setSha256(snapshot.sha256().map(Sha256::hex).orElse(null));
-    row.setContentSha256(snapshot.storedContent().map(Sha256::hex).orElse(null));
-    row.setCaptured(snapshot.captured());
-    row.setLinkTarget(snapshot.linkTarget().map(LinkTarget::bytes).orElse(null));
-    row.setFingerprint(snapshot.fingerprint());
-    row.setReason(snapshot.reason().map(Reason::code).orElse(null));
-    row.setReasonDetail(snapshot.reasonDetail().isEmpty() ? null : snapshot.reasonDetail());
-    row.setTakenAt(snapshot.takenAt().toEpochMilli());
-    row.store();
-    return row.getId();
+    Optional<FileMetadata> metadata = snapshot.metadata();
+    return prepared.insertReturningKey("snapshot.insert", q -> q.insertInto(SNAPSHOT)
+            .set(SNAPSHOT.PATH, DSL.param("path", byte[].class))
+            .set(SNAPSHOT.BOUNDARY, DSL.param("boundary", String.class))
+            .set(SNAPSHOT.PRESENT, DSL.param("present", Boolean.class))
+            .set(SNAPSHOT.FILE_TYPE, DSL.param("type", String.class))
+            .set(SNAPSHOT.SIZE, DSL.param("size", Long.class))
+            .set(SNAPSHOT.MTIME_NS, DSL.param("mtime", Long.class))
+            .set(SNAPSHOT.MODE, DSL.param("mode", Long.class))
+            .set(SNAPSHOT.INODE, DSL.param("inode", Long.class))
+            .set(SNAPSHOT.NLINK, DSL.param("nlink", Long.class))
+            .set(SNAPSHOT.SHA256, DSL.param("sha", String.class))
+            .set(SNAPSHOT.CONTENT_SHA256, DSL.param("content", String.class))
+            .set(SNAPSHOT.CAPTURED, DSL.param("captured", Boolean.class))
+            .set(SNAPSHOT.LINK_TARGET, DSL.param("link", byte[].class))
+            .set(SNAPSHOT.FINGERPRINT, DSL.param("fingerprint", String.class))
+            .set(SNAPSHOT.REASON, DSL.param("reason", String.class))
+            .set(SNAPSHOT.REASON_DETAIL, DSL.param("detail", String.class))
+            .set(SNAPSHOT.TAKEN_AT, DSL.param("at", Long.class)))
+        .bind("path", snapshot.path().bytes())
+        .bind("boundary", snapshot.boundary().code())
+        .bind("present", snapshot.presence().toNullableBoolean())
+        .bind("type", metadata.map(m -> m.type().code()).orElse(null))
+        .bind("size", metadata.map(FileMetadata::size).orElse(null))
+        .bind("mtime", metadata.map(FileMetadata::mtimeNanos).orElse(null))
+        .bind("mode", metadata.map(m -> (long) m.mode()).orElse(null))
+        .bind("inode", metadata.map(FileMetadata::inode).orElse(null))
+        .bind("nlink", metadata.map(FileMetadata::nlink).orElse(null))
+        .bind("sha", snapshot.sha256().map(Sha256::hex).orElse(null))
+        .bind("content", snapshot.storedContent().map(Sha256::hex).orElse(null))
+        .bind("captured", snapshot.captured())
+        .bind("link", snapshot.linkTarget().map(LinkTarget::bytes).orElse(null))
+        .bind("fingerprint", snapshot.fingerprint())
+        .bind("reason", snapshot.reason().map(Reason::code).orElse(null))
+        .bind("detail", snapshot.reasonDetail().isEmpty() ? null : snapshot.reasonDetail())
+        .bind("at", snapshot.takenAt().toEpochMilli())
+        .insert().orElseThrow();
   }
 
   public Snapshot byId(long id) {

@@ -15,14 +15,14 @@ public final class StoreTransaction {
   private final FileChanges fileChanges;
   private final RewindOperations rewinds;
 
-  StoreTransaction(DSLContext dsl, InstantSource clock) {
+  StoreTransaction(DSLContext dsl, InstantSource clock, PreparedQueries prepared, BlobCodec codec) {
     this.workspaces = new Workspaces(dsl, clock);
     this.sessions = new Sessions(dsl, clock);
-    this.turns = new Turns(dsl, clock);
-    this.toolCalls = new ToolCalls(dsl, clock);
-    this.blobs = new Blobs(dsl, clock);
-    this.snapshots = new Snapshots(dsl);
-    this.fileChanges = new FileChanges(dsl, snapshots);
+    this.turns = new Turns(dsl, clock, prepared);
+    this.toolCalls = new ToolCalls(dsl, clock, prepared);
+    this.blobs = new Blobs(dsl, clock, prepared, codec);
+    this.snapshots = new Snapshots(dsl, prepared);
+    this.fileChanges = new FileChanges(dsl, prepared);
     this.rewinds = new RewindOperations(dsl, clock);
   }
 

@@ -21,10 +21,19 @@ public final class Turns {
 
   private final DSLContext dsl;
   private final InstantSource clock;
+  private final PreparedQueries prepared;
 
-  Turns(DSLContext dsl, InstantSource clock) {
+  Turns(DSLContext dsl, InstantSource clock, PreparedQueries prepared) {
     this.dsl = dsl;
     this.clock = clock;
+    this.prepared = prepared;
+  }
+
+  /** The state of turn row {@code turnId} now (a prepared statement: it runs on every snapshot call). */
+  public Optional<TurnState> state(long turnId) {
+    return prepared.get("turn.state", q -> q.select(TURN.STATE).from(TURN)
+            .where(TURN.ID.eq(DSL.param("id", Long.class))))
+        .bind("id", turnId).firstText().map(TurnState::fromCode);
   }
 
   /** Opens a new turn as the next in its session. */

@@ -34,7 +34,7 @@ public final class Turndiff implements AutoCloseable {
     return open(database, options, Duration.ZERO);
   }
 
-  /** @param rewindPause a test hook: how long each rewind waits between journaling a path and writing it */
+  /** @param rewindPause a test hook: how long each rewind waits before renaming each staged path into place */
   public static Turndiff open(Path database, BoundaryOptions options, Duration rewindPause) {
     return new Turndiff(Store.open(database), options, rewindPause);
   }

@@ -1,0 +1,96 @@
+package io.turndiff.bench;
+
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.turndiff.api.Json;
+import java.io.PrintStream;
+
+/** The figures of one bench run, as a table for people or JSON for machines. */
+public record BenchResult(SyntheticTree.Summary tree, TurnBench.Options options, int edited, int created,
+                          int deleted, Samples capture, Samples snapshotCalls, Samples finish, Samples commitAll,
+                          Samples commitTouched, Samples floor, long rewindTurndiffNanos, long rewindGitNanos,
+                          long gitInitialNanos, long storeDiskBytes, long gitDiskBytes, long gitDiskBytesAfterGc) {
+
+  private static double ratio(double anchor, double measured) {
+    return measured == 0 ? 0 : anchor / measured;
+  }
+
+  public double gitAllOverCapture() {
+    return ratio(commitAll.medianMillis(), capture.medianMillis());
+  }
+
+  public double gitTouchedOverCapture() {
+    return ratio(commitTouched.medianMillis(), capture.medianMillis());
+  }
+
+  public double gitCheckoutOverRewind() {
+    return ratio(rewindGitNanos, rewindTurndiffNanos);
+  }
+
+  public double gitOverStore() {
+    return ratio(gitDiskBytes, storeDiskBytes);
+  }
+
+  public void print(PrintStream out) {
+    int touched = edited + created + deleted;
+    out.printf("turndiff bench: %d files (%.1f MB), %d turns of %d files (%d edited, %d new, %d deleted), "
+            + "seed %d, locality %.2f%n", tree.files(), tree.bytes() / 1e6, options.turns(), touched, edited, created,
+        deleted, options.seed(), options.locality());
+    out.printf("machine: %d cores, %s %s, Java %s%n", Runtime.getRuntime().availableProcessors(),
+        System.getProperty("os.name"), System.getProperty("os.version"), System.getProperty("java.version"));
+    out.printf("%-48s %11s %11s %14s%n", "operation (per turn)", "median ms", "p90 ms", "git/turndiff");
+    row(out, "turndiff capture (" + touched + " snapshot calls + finish)", capture, "");
+    out.printf("%-48s %11.3f %11.3f%n", "  one snapshot call", snapshotCalls.medianMillis(), snapshotCalls.p90Millis());
+    row(out, "  finish", finish, "");
+    row(out, "shadow git add -A + commit", commitAll, String.format("%.1fx", gitAllOverCapture()));
+    row(out, "shadow git add <touched> + commit", commitTouched, String.format("%.1fx", gitTouchedOverCapture()));
+    row(out, "floor: read + SHA-256 of the touched files", floor,
+        String.format("(turndiff %.1fx floor)", ratio(capture.medianMillis(), floor.medianMillis())));
+    out.printf("%-48s %11.1f %11s%n", "rewind of the last turn: turndiff", rewindTurndiffNanos / 1e6, "");
+    out.printf("%-48s %11.1f %11s %14s%n", "rewind of the last turn: git checkout", rewindGitNanos / 1e6, "",
+        String.format("%.1fx", gitCheckoutOverRewind()));
+    out.printf("after %d turns on disk: turndiff store %.1f MB, shadow git %.1f MB (%.1f MB after git gc): "
+            + "git/turndiff %.1fx%n", options.turns(), storeDiskBytes / 1e6, gitDiskBytes / 1e6,
+        gitDiskBytesAfterGc / 1e6, gitOverStore());
+    out.printf("shadow git initial commit of the tree: %.0f ms%n", gitInitialNanos / 1e6);
+  }
+
+  private static void row(PrintStream out, String name, Samples samples, String ratio) {
+    out.printf("%-48s %11.1f %11.1f %14s%n", name, samples.medianMillis(), samples.p90Millis(), ratio);
+  }
+
+  public ObjectNode json() {
+    ObjectNode node = Json.object();
+    node.putObject("tree").put("files", tree.files()).put("bytes", tree.bytes());
+    node.putObject("turn").put("edited", edited).put("created", created).put("deleted", deleted);
+    node.put("turns", options.turns());
+    node.put("seed", options.seed());
+    node.put("locality", options.locality());
+    node.putObject("machine").put("cores", Runtime.getRuntime().availableProcessors())
+        .put("os", System.getProperty("os.name") + " " + System.getProperty("os.version"))
+        .put("java", System.getProperty("java.version"));
+    ObjectNode ops = node.putObject("operations_ms");
+    put(ops, "turndiff_capture", capture);
+    put(ops, "turndiff_snapshot_call", snapshotCalls);
+    put(ops, "turndiff_finish", finish);
+    put(ops, "git_add_all_commit", commitAll);
+    put(ops, "git_add_touched_commit", commitTouched);
+    put(ops, "floor_read_sha256", floor);
+    ops.putObject("turndiff_rewind").put("median", rewindTurndiffNanos / 1e6);
+    ops.putObject("git_checkout_rewind").put("median", rewindGitNanos / 1e6);
+    ops.putObject("git_initial_commit").put("median", gitInitialNanos / 1e6);
+    ObjectNode ratios = node.putObject("ratios");
+    ratios.put("git_add_all_over_turndiff_capture", gitAllOverCapture());
+    ratios.put("git_add_touched_over_turndiff_capture", gitTouchedOverCapture());
+    ratios.put("git_checkout_over_turndiff_rewind", gitCheckoutOverRewind());
+    ratios.put("turndiff_capture_over_floor", ratio(capture.medianMillis(), floor.medianMillis()));
+    ratios.put("git_dir_over_turndiff_store", gitOverStore());
+    node.putObject("disk_bytes").put("turndiff_store", storeDiskBytes).put("shadow_git", gitDiskBytes)
+        .put("shadow_git_after_gc", gitDiskBytesAfterGc);
+    return node;
+  }
+
+  private static void put(ObjectNode ops, String name, Samples samples) {
+    ops.putObject(name).put("median", samples.medianMillis()).put("p90", samples.p90Millis())
+        .put("p99", samples.quantile(0.99) / 1e6).put("samples", samples.count());
+  }
+}

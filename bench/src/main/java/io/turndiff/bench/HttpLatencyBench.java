@@ -1,0 +1,121 @@
+package io.turndiff.bench;
+
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.turndiff.api.Json;
+import io.turndiff.boundary.BoundaryOptions;
+import io.turndiff.server.HttpService;
+import io.turndiff.server.ServiceOptions;
+import io.turndiff.server.Turndiff;
+import java.io.PrintStream;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Optional;
+import java.util.Random;
+
+/**
+ * The latency a runtime sees for one snapshot call over loopback HTTP, against two anchors measured in the
+ * same run: the same call in-process (what HTTP adds) and an authenticated health check (HTTP alone). Each
+ * call snapshots a different 10 KB file, so every call records a new before-state.
+ */
+public final class HttpLatencyBench {
+
+  private final int calls;
+  private final int warmup;
+  private final PrintStream progress;
+
+  public HttpLatencyBench(int calls, int warmup, PrintStream progress) {
+    this.calls = calls;
+    this.warmup = warmup;
+    this.progress = progress;
+  }
+
+  public record Result(int calls, Samples http, Samples inProcess, Samples health) {
+
+    public void print(PrintStream out) {
+      out.printf("one snapshot call of a 10 KB file, %d calls each (machine: %d cores, Java %s)%n", calls,
+          Runtime.getRuntime().availableProcessors(), System.getProperty("java.version"));
+      out.printf("%-40s %9s %9s %9s%n", "", "p50 us", "p90 us", "p99 us");
+      row(out, "over loopback HTTP", http);
+      row(out, "in-process (anchor)", inProcess);
+      row(out, "HTTP health check (anchor)", health);
+      out.printf("HTTP / in-process at p50: %.2fx; HTTP adds %.0f us at p50%n",
+          (double) http.median() / inProcess.median(), (http.median() - inProcess.median()) / 1e3);
+    }
+
+    private static void row(PrintStream out, String name, Samples samples) {
+      out.printf("%-40s %9.0f %9.0f %9.0f%n", name, samples.median() / 1e3, samples.quantile(0.9) / 1e3,
+          samples.quantile(0.99) / 1e3);
+    }
+
+    public ObjectNode json() {
+      ObjectNode node = Json.object();
+      node.put("calls", calls);
+      put(node, "http_snapshot_us", http);
+      put(node, "in_process_snapshot_us", inProcess);
+      put(node, "http_health_us", health);
+      node.put("http_over_in_process_p50", (double) http.median() / inProcess.median());
+      return node;
+    }
+
+    private static void put(ObjectNode node, String name, Samples samples) {
+      node.putObject(name).put("p50", samples.median() / 1e3).put("p90", samples.quantile(0.9) / 1e3)
+          .put("p99", samples.quantile(0.99) / 1e3);
+    }
+  }
+
+  public Result run() throws Exception {
+    Path base = Files.createTempDirectory("turndiff-http-bench-");
+    try {
+      Path workspace = Files.createDirectories(base.resolve("workspace"));
+      int files = 2 * (calls + warmup);
+      Random random = new Random(7);
+      for (int i = 0; i < files; i++) {
+        Files.write(workspace.resolve("f" + i + ".java"), SyntheticTree.text(random, 10 * 1024));
+      }
+      progress.println("wrote " + files + " files of 10 KB");
+      String token = "bench-token-" + Long.toHexString(random.nextLong()) + Long.toHexString(random.nextLong());
+      try (Turndiff turndiff = Turndiff.open(base.resolve("store/turndiff.db"), BoundaryOptions.defaults());
+           HttpService service = HttpService.start(turndiff, ServiceOptions.builder(token).port(0).build())) {
+        HttpClient client = HttpClient.newHttpClient();
+        String turn = turndiff.capture().beginTurn(workspace, Optional.of("bench"), Optional.empty()).turn();
+        Samples http = new Samples();
+        Samples inProcess = new Samples();
+        Samples health = new Samples();
+        int file = 0;
+        for (int i = 0; i < calls + warmup; i++) {
+          boolean measured = i >= warmup;
+          String body = "{\"tool_call\":\"call-" + i + "\",\"paths\":[\"f" + (file++) + ".java\"]}";
+          HttpRequest request = HttpRequest.newBuilder(URI.create(service.url() + "/v1/turns/" + turn + "/snapshots"))
+              .header("Authorization", "Bearer " + token).POST(HttpRequest.BodyPublishers.ofString(body)).build();
+          long start = System.nanoTime();
+          HttpResponse<String> response = client.send(request, HttpResponse.BodyHandlers.ofString());
+          long httpNanos = System.nanoTime() - start;
+          if (response.statusCode() != 200) {
+            throw new IllegalStateException("snapshot over HTTP failed: " + response.body());
+          }
+          start = System.nanoTime();
+          turndiff.capture().snapshot(turn, Optional.of("local-" + i), List.of("f" + (file++) + ".java"));
+          long localNanos = System.nanoTime() - start;
+          HttpRequest ping = HttpRequest.newBuilder(URI.create(service.url() + "/v1/health"))
+              .header("Authorization", "Bearer " + token).build();
+          start = System.nanoTime();
+          client.send(ping, HttpResponse.BodyHandlers.ofString());
+          long healthNanos = System.nanoTime() - start;
+          if (measured) {
+            http.add(httpNanos);
+            inProcess.add(localNanos);
+            health.add(healthNanos);
+          }
+        }
+        return new Result(calls, http, inProcess, health);
+      }
+    } finally {
+      TurnBench.deleteTree(base);
+    }
+  }
+}

@@ -1,0 +1,42 @@
+package io.turndiff.bench;
+
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+
+/** Measured durations in nanoseconds, with their median and percentiles. */
+public final class Samples {
+
+  private final List<Long> nanos = new ArrayList<>();
+
+  public void add(long value) {
+    nanos.add(value);
+  }
+
+  public int count() {
+    return nanos.size();
+  }
+
+  /** The value at quantile {@code q} (0..1), nearest rank. */
+  public long quantile(double q) {
+    if (nanos.isEmpty()) {
+      return 0;
+    }
+    List<Long> sorted = new ArrayList<>(nanos);
+    Collections.sort(sorted);
+    int rank = (int) Math.ceil(q * sorted.size());
+    return sorted.get(Math.max(0, Math.min(sorted.size() - 1, rank - 1)));
+  }
+
+  public long median() {
+    return quantile(0.5);
+  }
+
+  public double medianMillis() {
+    return median() / 1e6;
+  }
+
+  public double p90Millis() {
+    return quantile(0.9) / 1e6;
+  }
+}

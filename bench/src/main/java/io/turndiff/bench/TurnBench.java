@@ -1,0 +1,234 @@
+package io.turndiff.bench;
+
+import io.turndiff.boundary.BoundaryOptions;
+import io.turndiff.model.Sha256;
+import io.turndiff.rewind.RewindReport;
+import io.turndiff.rewind.RewindRequest;
+import io.turndiff.server.Turndiff;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.LinkOption;
+import java.nio.file.Path;
+import java.security.MessageDigest;
+import java.util.ArrayList;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.Optional;
+import java.util.stream.Stream;
+
+/**
+ * turndiff against shadow git on the same turns of the same tree, in one run. Per turn: turndiff records
+ * each touched path with its own snapshot call before the edit (as a runtime does per tool call) and finishes
+ * the turn after it; shadow git commits the whole tree ({@code add -A}) and, in a second repository, only the
+ * touched paths; the order alternates between turns. A floor reads and hashes the touched bytes. At the end
+ * the last turn is rewound by turndiff and by {@code git checkout} of the same files, and the two results are
+ * checked to be the same tree.
+ */
+public final class TurnBench {
+
+  /** What to run. {@code workspace} is copied first and never modified; without it a tree is generated. */
+  public record Options(Optional<Path> workspace, int files, int turnFiles, int turns, int warmup, long seed,
+                        double locality) {
+  }
+
+  private final Options options;
+  private final PrintStream progress;
+
+  public TurnBench(Options options, PrintStream progress) {
+    this.options = options;
+    this.progress = progress;
+  }
+
+  public BenchResult run() throws Exception {
+    Path base = Files.createTempDirectory("turndiff-bench-");
+    try {
+      return run(base);
+    } finally {
+      deleteTree(base);
+    }
+  }
+
+  private BenchResult run(Path base) throws Exception {
+    Path workspace = base.resolve("workspace");
+    Files.createDirectories(workspace);
+    SyntheticTree.Summary tree;
+    if (options.workspace().isPresent()) {
+      tree = copyTree(options.workspace().get(), workspace);
+      progress.println("copied " + options.workspace().get() + ": " + tree.files() + " files, " + tree.bytes() + " bytes");
+    } else {
+      tree = SyntheticTree.generate(workspace, options.files(), options.seed());
+      progress.println("generated " + tree.files() + " files, " + tree.bytes() + " bytes");
+    }
+    Workload workload = new Workload(workspace, options.turnFiles(), options.locality(), options.seed());
+    ShadowGit gitAll = new ShadowGit(base.resolve("shadow-all.git"), workspace);
+    ShadowGit gitTouched = new ShadowGit(base.resolve("shadow-touched.git"), workspace);
+    long gitInitial = gitAll.init();
+    gitTouched.init();
+    progress.println("shadow git initial commit: " + gitInitial / 1_000_000 + " ms");
+
+    Samples capture = new Samples();
+    Samples snapshotCalls = new Samples();
+    Samples finish = new Samples();
+    Samples commitAll = new Samples();
+    Samples commitTouched = new Samples();
+    Samples floor = new Samples();
+    Path database = base.resolve("store/turndiff.db");
+    Workload.Turn last = null;
+    String lastTurn = null;
+    long storeBytes;
+    long rewindTurndiff;
+    long rewindGit;
+    try (Turndiff turndiff = Turndiff.open(database, BoundaryOptions.defaults())) {
+      for (int t = 1 - options.warmup(); t <= options.turns(); t++) {
+        boolean measured = t >= 1;
+        Workload.Turn plan = workload.next();
+        long start = System.nanoTime();
+        String turn = turndiff.capture().beginTurn(workspace, Optional.of("bench"), Optional.empty()).turn();
+        long captureNanos = System.nanoTime() - start;
+        int call = 0;
+        for (String path : plan.touched()) {
+          long callStart = System.nanoTime();
+          turndiff.capture().snapshot(turn, Optional.of("tool-" + call++), List.of(path));
+          long callNanos = System.nanoTime() - callStart;
+          if (measured) {
+            snapshotCalls.add(callNanos);
+          }
+          captureNanos += callNanos;
+        }
+        long floorNanos = readAndHash(workspace, plan.touched());
+        workload.apply(plan);
+        floorNanos += readAndHash(workspace, plan.touched());
+        boolean turndiffFirst = Math.floorMod(t, 2) == 1;
+        long finishNanos = 0;
+        if (turndiffFirst) {
+          finishNanos = timeFinish(turndiff, turn);
+        }
+        long all = gitAll.commitAll("turn " + t);
+        long touchedOnly = gitTouched.commitPaths(plan.touched(), "turn " + t);
+        if (!turndiffFirst) {
+          finishNanos = timeFinish(turndiff, turn);
+        }
+        captureNanos += finishNanos;
+        if (!measured) {
+          continue;
+        }
+        floor.add(floorNanos);
+        finish.add(finishNanos);
+        commitAll.add(all);
+        commitTouched.add(touchedOnly);
+        capture.add(captureNanos);
+        last = plan;
+        lastTurn = turn;
+        if (t % 10 == 0 || t == options.turns()) {
+          progress.printf("turn %d/%d: turndiff %.1f ms, git add -A %.1f ms%n", t, options.turns(),
+              captureNanos / 1e6, commitAll.quantile(1.0) / 1e6);
+        }
+      }
+      turndiff.store().checkpoint();
+      storeBytes = DiskUsage.diskBytes(database);
+
+      // rewind of the last turn: git first, then back to the after-state, then turndiff; same result
+      String afterState = treeDigest(workspace);
+      List<String> existedBefore = new ArrayList<>(last.edited());
+      existedBefore.addAll(last.deleted());
+      long gitStart = System.nanoTime();
+      gitAll.checkoutPrevious(existedBefore);
+      for (String created : last.created()) {
+        Files.deleteIfExists(workspace.resolve(created));
+      }
+      rewindGit = System.nanoTime() - gitStart;
+      String rewoundByGit = treeDigest(workspace);
+      List<String> existedAfter = new ArrayList<>(last.edited());
+      existedAfter.addAll(last.created());
+      gitAll.checkoutHead(existedAfter);
+      for (String deleted : last.deleted()) {
+        Files.deleteIfExists(workspace.resolve(deleted));
+      }
+      if (!treeDigest(workspace).equals(afterState)) {
+        throw new IllegalStateException("the workspace did not return to the last turn's after-state");
+      }
+      long rewindStart = System.nanoTime();
+      RewindReport report = turndiff.rewind().rewind(new RewindRequest(lastTurn, false, Optional.empty(), false,
+          false));
+      rewindTurndiff = System.nanoTime() - rewindStart;
+      if (!report.complete() || !treeDigest(workspace).equals(rewoundByGit)) {
+        throw new IllegalStateException("turndiff's rewind and git's checkout disagree: " + report);
+      }
+    }
+    long gitBytes = DiskUsage.diskBytes(gitAll.directory());
+    gitAll.gc();
+    long gitBytesAfterGc = DiskUsage.diskBytes(gitAll.directory());
+    return new BenchResult(tree, options, last.edited().size(), last.created().size(), last.deleted().size(),
+        capture, snapshotCalls, finish, commitAll, commitTouched, floor, rewindTurndiff, rewindGit, gitInitial,
+        storeBytes, gitBytes, gitBytesAfterGc);
+  }
+
+  private static long timeFinish(Turndiff turndiff, String turn) {
+    long start = System.nanoTime();
+    turndiff.capture().finishTurn(turn);
+    return System.nanoTime() - start;
+  }
+
+  /** The floor any capture pays: read every touched file that exists and hash it. */
+  private static long readAndHash(Path root, List<String> paths) throws IOException {
+    long start = System.nanoTime();
+    for (String path : paths) {
+      Path file = root.resolve(path);
+      if (Files.isRegularFile(file, LinkOption.NOFOLLOW_LINKS)) {
+        Sha256.of(Files.readAllBytes(file));
+      }
+    }
+    return System.nanoTime() - start;
+  }
+
+  /** A digest of the whole tree: every path with its type, executable bit and bytes or link text. */
+  static String treeDigest(Path root) throws IOException {
+    MessageDigest digest = Sha256.newDigest();
+    try (Stream<Path> walk = Files.walk(root)) {
+      for (Path path : (Iterable<Path>) walk.sorted()::iterator) {
+        digest.update(root.relativize(path).toString().getBytes(StandardCharsets.UTF_8));
+        if (Files.isSymbolicLink(path)) {
+          digest.update(("L" + Files.readSymbolicLink(path)).getBytes(StandardCharsets.UTF_8));
+        } else if (Files.isRegularFile(path)) {
+          digest.update((Files.isExecutable(path) ? "X" : "F").getBytes(StandardCharsets.UTF_8));
+          digest.update(Files.readAllBytes(path));
+        } else {
+          digest.update("D".getBytes(StandardCharsets.UTF_8));
+        }
+      }
+    }
+    return HexFormat.of().formatHex(digest.digest());
+  }
+
+  private static SyntheticTree.Summary copyTree(Path from, Path to) throws IOException {
+    int files = 0;
+    long bytes = 0;
+    try (Stream<Path> walk = Files.walk(from)) {
+      for (Path source : (Iterable<Path>) walk::iterator) {
+        Path relative = from.relativize(source);
+        if (relative.toString().equals(".git") || relative.startsWith(".git")) {
+          continue;
+        }
+        Path target = to.resolve(relative.toString());
+        if (Files.isSymbolicLink(source)) {
+          Files.createSymbolicLink(target, Files.readSymbolicLink(source));
+        } else if (Files.isDirectory(source)) {
+          Files.createDirectories(target);
+        } else if (Files.isRegularFile(source)) {
+          Files.copy(source, target);
+          files++;
+          bytes += Files.size(target);
+        }
+      }
+    }
+    return new SyntheticTree.Summary(files, bytes);
+  }
+
+  static void deleteTree(Path root) throws IOException {
+    try (Stream<Path> walk = Files.walk(root)) {
+      walk.sorted(java.util.Comparator.reverseOrder()).forEach(path -> path.toFile().delete());
+    }
+  }
+}

@@ -7,7 +7,7 @@ import java.io.PrintStream;
 /** The figures of one bench run, as a table for people or JSON for machines. */
 public record BenchResult(SyntheticTree.Summary tree, TurnBench.Options options, int edited, int created,
                           int deleted, Samples capture, Samples snapshotCalls, Samples finish, Samples commitAll,
-                          Samples commitTouched, Samples floor, long rewindTurndiffNanos, long rewindGitNanos,
+                          Samples commitTouched, Samples floor, Samples rewindTurndiff, Samples rewindGit,
                           long gitInitialNanos, long storeDiskBytes, long gitDiskBytes, long gitDiskBytesAfterGc) {
 
   private static double ratio(double anchor, double measured) {
@@ -23,7 +23,7 @@ public record BenchResult(SyntheticTree.Summary tree, TurnBench.Options options,
   }
 
   public double gitCheckoutOverRewind() {
-    return ratio(rewindGitNanos, rewindTurndiffNanos);
+    return ratio(rewindGit.medianMillis(), rewindTurndiff.medianMillis());
   }
 
   public double gitOverStore() {
@@ -45,8 +45,8 @@ public record BenchResult(SyntheticTree.Summary tree, TurnBench.Options options,
     row(out, "shadow git add <touched> + commit", commitTouched, String.format("%.1fx", gitTouchedOverCapture()));
     row(out, "floor: read + SHA-256 of the touched files", floor,
         String.format("(turndiff %.1fx floor)", ratio(capture.medianMillis(), floor.medianMillis())));
-    out.printf("%-48s %11.1f %11s%n", "rewind of the last turn: turndiff", rewindTurndiffNanos / 1e6, "");
-    out.printf("%-48s %11.1f %11s %14s%n", "rewind of the last turn: git checkout", rewindGitNanos / 1e6, "",
+    row(out, "rewind of the last turn's files: turndiff", rewindTurndiff, "");
+    row(out, "rewind of the last turn's files: git checkout", rewindGit,
         String.format("%.1fx", gitCheckoutOverRewind()));
     out.printf("after %d turns on disk: turndiff store %.1f MB, shadow git %.1f MB (%.1f MB after git gc): "
             + "git/turndiff %.1fx%n", options.turns(), storeDiskBytes / 1e6, gitDiskBytes / 1e6,
@@ -75,8 +75,8 @@ public record BenchResult(SyntheticTree.Summary tree, TurnBench.Options options,
     put(ops, "git_add_all_commit", commitAll);
     put(ops, "git_add_touched_commit", commitTouched);
     put(ops, "floor_read_sha256", floor);
-    ops.putObject("turndiff_rewind").put("median", rewindTurndiffNanos / 1e6);
-    ops.putObject("git_checkout_rewind").put("median", rewindGitNanos / 1e6);
+    put(ops, "turndiff_rewind", rewindTurndiff);
+    put(ops, "git_checkout_rewind", rewindGit);
     ops.putObject("git_initial_commit").put("median", gitInitialNanos / 1e6);
     ObjectNode ratios = node.putObject("ratios");
     ratios.put("git_add_all_over_turndiff_capture", gitAllOverCapture());

@@ -28,6 +28,10 @@ import java.util.stream.Stream;
  */
 public final class TurnBench {
 
+  /** Rewinds of the last turn's files back and forth; the first ones are not counted. */
+  private static final int REWIND_ROUNDS = 8;
+  private static final int REWIND_WARMUP = 2;
+
   /** What to run. {@code workspace} is copied first and never modified; without it a tree is generated. */
   public record Options(Optional<Path> workspace, int files, int turnFiles, int turns, int warmup, long seed,
                         double locality) {
@@ -78,8 +82,8 @@ public final class TurnBench {
     Workload.Turn last = null;
     String lastTurn = null;
     long storeBytes;
-    long rewindTurndiff;
-    long rewindGit;
+    Samples rewindsTurndiff = new Samples();
+    Samples rewindsGit = new Samples();
     try (Turndiff turndiff = Turndiff.open(database, BoundaryOptions.defaults())) {
       for (int t = 1 - options.warmup(); t <= options.turns(); t++) {
         boolean measured = t >= 1;
@@ -129,40 +133,63 @@ public final class TurnBench {
       turndiff.store().checkpoint();
       storeBytes = DiskUsage.diskBytes(database);
 
-      // rewind of the last turn: git first, then back to the after-state, then turndiff; same result
+      // rewinds of the last turn's files, back and forth: git checkout HEAD~1 / HEAD, turndiff rewinding the
+      // turn and then each rewind turn in turn; after every pair both sides must have made the same tree
       String afterState = treeDigest(workspace);
       List<String> existedBefore = new ArrayList<>(last.edited());
       existedBefore.addAll(last.deleted());
-      long gitStart = System.nanoTime();
-      gitAll.checkoutPrevious(existedBefore);
-      for (String created : last.created()) {
-        Files.deleteIfExists(workspace.resolve(created));
-      }
-      rewindGit = System.nanoTime() - gitStart;
-      String rewoundByGit = treeDigest(workspace);
       List<String> existedAfter = new ArrayList<>(last.edited());
       existedAfter.addAll(last.created());
-      gitAll.checkoutHead(existedAfter);
-      for (String deleted : last.deleted()) {
-        Files.deleteIfExists(workspace.resolve(deleted));
+      String toRewind = lastTurn;
+      for (int round = 0; round < REWIND_ROUNDS; round++) {
+        boolean towardsBefore = round % 2 == 0;
+        long gitStart = System.nanoTime();
+        if (towardsBefore) {
+          gitAll.checkoutPrevious(existedBefore);
+          deleteAll(workspace, last.created());
+        } else {
+          gitAll.checkoutHead(existedAfter);
+          deleteAll(workspace, last.deleted());
+        }
+        long gitNanos = System.nanoTime() - gitStart;
+        String byGit = treeDigest(workspace);
+        // put the tree back as it was, for turndiff to start from the same state
+        if (towardsBefore) {
+          gitAll.checkoutHead(existedAfter);
+          deleteAll(workspace, last.deleted());
+        } else {
+          gitAll.checkoutPrevious(existedBefore);
+          deleteAll(workspace, last.created());
+        }
+        long rewindStart = System.nanoTime();
+        RewindReport report = turndiff.rewind().rewind(new RewindRequest(toRewind, false, Optional.empty(), false,
+            false));
+        long rewindNanos = System.nanoTime() - rewindStart;
+        if (!report.complete() || !treeDigest(workspace).equals(byGit)) {
+          throw new IllegalStateException("turndiff's rewind and git's checkout disagree: " + report);
+        }
+        toRewind = report.rewindTurn().orElseThrow();
+        if (round >= REWIND_WARMUP) {
+          rewindsGit.add(gitNanos);
+          rewindsTurndiff.add(rewindNanos);
+        }
       }
-      if (!treeDigest(workspace).equals(afterState)) {
-        throw new IllegalStateException("the workspace did not return to the last turn's after-state");
-      }
-      long rewindStart = System.nanoTime();
-      RewindReport report = turndiff.rewind().rewind(new RewindRequest(lastTurn, false, Optional.empty(), false,
-          false));
-      rewindTurndiff = System.nanoTime() - rewindStart;
-      if (!report.complete() || !treeDigest(workspace).equals(rewoundByGit)) {
-        throw new IllegalStateException("turndiff's rewind and git's checkout disagree: " + report);
+      if (REWIND_ROUNDS % 2 == 0 && !treeDigest(workspace).equals(afterState)) {
+        throw new IllegalStateException("the rewinds back and forth did not end at the after-state");
       }
     }
     long gitBytes = DiskUsage.diskBytes(gitAll.directory());
     gitAll.gc();
     long gitBytesAfterGc = DiskUsage.diskBytes(gitAll.directory());
     return new BenchResult(tree, options, last.edited().size(), last.created().size(), last.deleted().size(),
-        capture, snapshotCalls, finish, commitAll, commitTouched, floor, rewindTurndiff, rewindGit, gitInitial,
+        capture, snapshotCalls, finish, commitAll, commitTouched, floor, rewindsTurndiff, rewindsGit, gitInitial,
         storeBytes, gitBytes, gitBytesAfterGc);
+  }
+
+  private static void deleteAll(Path root, List<String> paths) throws IOException {
+    for (String path : paths) {
+      Files.deleteIfExists(root.resolve(path));
+    }
   }
 
   private static long timeFinish(Turndiff turndiff, String turn) {

@@ -14,6 +14,7 @@ import java.lang.foreign.SymbolLookup;
 import java.lang.invoke.MethodHandle;
 import java.lang.invoke.VarHandle;
 import java.nio.charset.StandardCharsets;
+import java.util.Optional;
 
 /**
  * The libc calls the native boundary makes, through the Foreign Function &amp; Memory API. Every call
@@ -103,12 +104,29 @@ final class Libc {
    * or a libc without one of the symbols.
    */
   static Libc load() {
-    LinuxAbi abi = LinuxAbi.current().orElseThrow(() -> new UnsupportedOperationException(
-        "no native boundary for " + System.getProperty("os.name") + "/" + System.getProperty("os.arch")));
-    try {
-      return new Libc(abi);
-    } catch (IllegalCallerException | IllegalArgumentException | java.util.NoSuchElementException e) {
-      throw new UnsupportedOperationException("native calls unavailable: " + e.getMessage(), e);
+    return Loaded.LIBC.orElseThrow(() -> new UnsupportedOperationException(Loaded.WHY_NOT));
+  }
+
+  /** The bindings are made once per JVM: making the downcall handles costs milliseconds. */
+  private static final class Loaded {
+    private static final Optional<Libc> LIBC;
+    private static final String WHY_NOT;
+
+    static {
+      Optional<Libc> libc = Optional.empty();
+      String whyNot = "";
+      Optional<LinuxAbi> abi = LinuxAbi.current();
+      if (abi.isEmpty()) {
+        whyNot = "no native boundary for " + System.getProperty("os.name") + "/" + System.getProperty("os.arch");
+      } else {
+        try {
+          libc = Optional.of(new Libc(abi.get()));
+        } catch (IllegalCallerException | IllegalArgumentException | java.util.NoSuchElementException e) {
+          whyNot = "native calls unavailable: " + e.getMessage();
+        }
+      }
+      LIBC = libc;
+      WHY_NOT = whyNot;
     }
   }
 

@@ -8,7 +8,8 @@ import java.io.PrintStream;
 public record BenchResult(SyntheticTree.Summary tree, TurnBench.Options options, int edited, int created,
                           int deleted, Samples capture, Samples snapshotCalls, Samples finish, Samples commitAll,
                           Samples commitTouched, Samples floor, Samples rewindTurndiff, Samples rewindGit,
-                          long gitInitialNanos, long storeDiskBytes, long gitDiskBytes, long gitDiskBytesAfterGc) {
+                          long gitInitialNanos, long storeDiskBytes, long gitDiskBytes, long gitDiskBytesAfterGc,
+                          TurnBench.Tracking tracking, long gitInitialDiskBytes) {
 
   private static double ratio(double anchor, double measured) {
     return measured == 0 ? 0 : anchor / measured;
@@ -51,7 +52,15 @@ public record BenchResult(SyntheticTree.Summary tree, TurnBench.Options options,
     out.printf("after %d turns on disk: turndiff store %.1f MB, shadow git %.1f MB (%.1f MB after git gc): "
             + "git/turndiff %.1fx%n", options.turns(), storeDiskBytes / 1e6, gitDiskBytes / 1e6,
         gitDiskBytesAfterGc / 1e6, gitOverStore());
-    out.printf("shadow git initial commit of the tree: %.0f ms%n", gitInitialNanos / 1e6);
+    out.printf("tracking the tree (first index + baseline): turndiff %.0f ms, shadow git initial commit %.0f ms: "
+        + "%.1fx%n", tracking.indexNanos() / 1e6, gitInitialNanos / 1e6,
+        ratio(gitInitialNanos, tracking.indexNanos()));
+    row(out, "incremental scan, unchanged tree: turndiff status", tracking.status(), "");
+    row(out, "incremental scan, unchanged tree: git status", tracking.gitStatus(),
+        String.format("%.1fx", ratio(tracking.gitStatus().medianMillis(), tracking.status().medianMillis())));
+    out.printf("baseline on disk: turndiff %.1f MB, shadow git after the initial commit %.1f MB: git/turndiff %.1fx%n",
+        tracking.baselineDiskBytes() / 1e6, gitInitialDiskBytes / 1e6,
+        ratio(gitInitialDiskBytes, tracking.baselineDiskBytes()));
   }
 
   private static void row(PrintStream out, String name, Samples samples, String ratio) {
@@ -78,14 +87,22 @@ public record BenchResult(SyntheticTree.Summary tree, TurnBench.Options options,
     put(ops, "turndiff_rewind", rewindTurndiff);
     put(ops, "git_checkout_rewind", rewindGit);
     ops.putObject("git_initial_commit").put("median", gitInitialNanos / 1e6);
+    ops.putObject("turndiff_track").put("median", tracking.indexNanos() / 1e6);
+    put(ops, "turndiff_status_unchanged", tracking.status());
+    put(ops, "git_status_unchanged", tracking.gitStatus());
     ObjectNode ratios = node.putObject("ratios");
+    ratios.put("git_initial_commit_over_turndiff_track", ratio(gitInitialNanos, tracking.indexNanos()));
+    ratios.put("git_status_over_turndiff_status",
+        ratio(tracking.gitStatus().medianMillis(), tracking.status().medianMillis()));
+    ratios.put("git_initial_over_turndiff_baseline", ratio(gitInitialDiskBytes, tracking.baselineDiskBytes()));
     ratios.put("git_add_all_over_turndiff_capture", gitAllOverCapture());
     ratios.put("git_add_touched_over_turndiff_capture", gitTouchedOverCapture());
     ratios.put("git_checkout_over_turndiff_rewind", gitCheckoutOverRewind());
     ratios.put("turndiff_capture_over_floor", ratio(capture.medianMillis(), floor.medianMillis()));
     ratios.put("git_dir_over_turndiff_store", gitOverStore());
     node.putObject("disk_bytes").put("turndiff_store", storeDiskBytes).put("shadow_git", gitDiskBytes)
-        .put("shadow_git_after_gc", gitDiskBytesAfterGc);
+        .put("shadow_git_after_gc", gitDiskBytesAfterGc).put("turndiff_baseline", tracking.baselineDiskBytes())
+        .put("shadow_git_initial", gitInitialDiskBytes);
     return node;
   }
 

@@ -69,6 +69,13 @@ final class ShadowGit {
     git(checkout.toArray(String[]::new));
   }
 
+  /** {@code git status --porcelain}: the scan of the whole work tree against git's index. */
+  long status() throws IOException, InterruptedException {
+    long start = System.nanoTime();
+    git("status", "--porcelain");
+    return System.nanoTime() - start;
+  }
+
   void gc() throws IOException, InterruptedException {
     git("gc", "-q");
   }

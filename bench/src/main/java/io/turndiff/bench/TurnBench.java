@@ -70,7 +70,11 @@ public final class TurnBench {
     ShadowGit gitTouched = new ShadowGit(base.resolve("shadow-touched.git"), workspace);
     long gitInitial = gitAll.init();
     gitTouched.init();
+    long gitInitialBytes = DiskUsage.diskBytes(gitAll.directory());
     progress.println("shadow git initial commit: " + gitInitial / 1_000_000 + " ms");
+    Tracking tracking = measureTracking(base, workspace, gitAll);
+    progress.printf("turndiff track: %.0f ms; status %.1f ms, git status %.1f ms%n", tracking.indexNanos() / 1e6,
+        tracking.status().medianMillis(), tracking.gitStatus().medianMillis());
 
     Samples capture = new Samples();
     Samples snapshotCalls = new Samples();
@@ -183,7 +187,42 @@ public final class TurnBench {
     long gitBytesAfterGc = DiskUsage.diskBytes(gitAll.directory());
     return new BenchResult(tree, options, last.edited().size(), last.created().size(), last.deleted().size(),
         capture, snapshotCalls, finish, commitAll, commitTouched, floor, rewindsTurndiff, rewindsGit, gitInitial,
-        storeBytes, gitBytes, gitBytesAfterGc);
+        storeBytes, gitBytes, gitBytesAfterGc, tracking, gitInitialBytes);
+  }
+
+  /** The tracking figures: first index and baseline, incremental scans of the unchanged tree against git's. */
+  public record Tracking(long indexNanos, long baselineDiskBytes, Samples status, Samples gitStatus) {
+  }
+
+  private static final int STATUS_ROUNDS = 9;
+  private static final int STATUS_WARMUP = 2;
+
+  /** On a store of its own, so that the turns below are measured without tracking. */
+  private static Tracking measureTracking(Path base, Path workspace, ShadowGit git) throws Exception {
+    Path database = base.resolve("tracking-store/turndiff.db");
+    try (Turndiff tracking = Turndiff.open(database, BoundaryOptions.defaults())) {
+      long start = System.nanoTime();
+      tracking.capture().tracker().track(workspace, io.turndiff.track.TrackingOptions.DEFAULTS);
+      long indexNanos = System.nanoTime() - start;
+      tracking.store().checkpoint();
+      long baseline = DiskUsage.diskBytes(database);
+      Samples status = new Samples();
+      Samples gitStatus = new Samples();
+      for (int round = 0; round < STATUS_ROUNDS; round++) {
+        long statusStart = System.nanoTime();
+        int changes = tracking.capture().tracker().status(workspace).changes().size();
+        long statusNanos = System.nanoTime() - statusStart;
+        if (changes != 0) {
+          throw new IllegalStateException("an unchanged tree shows " + changes + " changes");
+        }
+        long gitNanos = git.status();
+        if (round >= STATUS_WARMUP) {
+          status.add(statusNanos);
+          gitStatus.add(gitNanos);
+        }
+      }
+      return new Tracking(indexNanos, baseline, status, gitStatus);
+    }
   }
 
   private static void deleteAll(Path root, List<String> paths) throws IOException {

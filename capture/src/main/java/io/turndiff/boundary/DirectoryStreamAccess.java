@@ -139,8 +139,9 @@ final class DirectoryStreamAccess implements FileAccess {
 
   private static StatInfo statOf(Map<String, Object> unix) {
     long mtimeNanos = ((java.nio.file.attribute.FileTime) unix.get("lastModifiedTime")).to(TimeUnit.NANOSECONDS);
+    long ctimeNanos = ((java.nio.file.attribute.FileTime) unix.get("ctime")).to(TimeUnit.NANOSECONDS);
     return new StatInfo((Integer) unix.get("mode"), ((Number) unix.get("nlink")).longValue(),
-        ((Number) unix.get("ino")).longValue(), ((Number) unix.get("size")).longValue(), mtimeNanos,
+        ((Number) unix.get("ino")).longValue(), ((Number) unix.get("size")).longValue(), mtimeNanos, ctimeNanos,
         ((Number) unix.get("dev")).longValue());
   }
 
@@ -612,6 +613,46 @@ final class DirectoryStreamAccess implements FileAccess {
   @Override
   public WriteOutcome deleteUnsynced(WorkspacePath path) {
     return delete(path);
+  }
+
+  @Override
+  @SuppressWarnings("try")
+  public DirectoryListing list(Optional<WorkspacePath> directory) {
+    try (RootInUse inUse = rootInUse.acquire()) {
+      SecureDirectoryStream<Path> parent = root;
+      if (directory.isPresent()) {
+        if (mountPoints.isMountPoint(absolute(directory.get()))) {
+          return new DirectoryListing.NotListed(new Lookup.OtherMount());
+        }
+        Walk walk = walkParents(directory.get().child(new byte[] {'x'}));
+        if (walk instanceof Walk.Stopped stopped) {
+          return new DirectoryListing.NotListed(stopped.why());
+        }
+        parent = ((Walk.Reached) walk).directory();
+      }
+      // a directory stream can be iterated once: list a fresh stream of the same directory
+      List<DirectoryListing.Entry> entries = new ArrayList<>();
+      try (SecureDirectoryStream<Path> listing = parent.newDirectoryStream(rootReal.getFileSystem().getPath("."),
+          NOFOLLOW_LINKS)) {
+        for (Path name : listing) {
+          byte[] bytes = name.getFileName().toString().getBytes(nameEncoding);
+          WorkspacePath path = directory.map(dir -> dir.child(bytes))
+              .orElseGet(() -> WorkspacePath.ofComponents(List.of(bytes)));
+          Lookup lookup = statIn(parent, name.getFileName(), path);
+          StatInfo stat = lookup instanceof Lookup.Found found ? found.stat() : null;
+          byte[] linkText = null;
+          if (stat != null && stat.type() == io.turndiff.model.FileType.SYMLINK) {
+            linkText = readLink(path);
+          }
+          entries.add(new DirectoryListing.Entry(bytes, stat, linkText));
+        }
+      } catch (IOException | java.nio.file.DirectoryIteratorException e) {
+        return new DirectoryListing.NotListed(new Lookup.Failed(String.valueOf(e.getMessage())));
+      } finally {
+        closeUnlessRoot(parent);
+      }
+      return new DirectoryListing.Listed(entries);
+    }
   }
 
   @Override

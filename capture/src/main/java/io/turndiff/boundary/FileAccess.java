@@ -56,6 +56,9 @@ interface FileAccess extends AutoCloseable {
   /** Makes everything written to the workspace's file system durable. */
   WriteOutcome syncAll();
 
+  /** The names in a directory ({@code empty} for the root) with their {@code lstat}, nothing followed. */
+  DirectoryListing list(Optional<WorkspacePath> directory);
+
   @Override
   void close();
 }

@@ -31,6 +31,7 @@ final class Libc {
   private static final long STATX_MODE = 28;
   private static final long STATX_INO = 32;
   private static final long STATX_SIZE_OFFSET = 40;
+  private static final long STATX_CTIME = 96;
   private static final long STATX_MTIME = 112;
   private static final long STATX_DEV_MAJOR = 136;
   private static final long STATX_DEV_MINOR = 140;
@@ -54,6 +55,9 @@ final class Libc {
   private final MethodHandle symlinkat;
   private final MethodHandle readlinkat;
   private final MethodHandle strerror;
+  private final MethodHandle fdopendir;
+  private final MethodHandle readdir;
+  private final MethodHandle closedir;
 
   private Libc(LinuxAbi abi) {
     this.abi = abi;
@@ -96,6 +100,12 @@ final class Libc {
         FunctionDescriptor.of(JAVA_LONG, JAVA_INT, ADDRESS, ADDRESS, JAVA_LONG), captureErrno);
     this.strerror = linker.downcallHandle(libc.findOrThrow("strerror"),
         FunctionDescriptor.of(ADDRESS, JAVA_INT));
+    this.fdopendir = linker.downcallHandle(libc.findOrThrow("fdopendir"),
+        FunctionDescriptor.of(ADDRESS, JAVA_INT), captureErrno);
+    this.readdir = linker.downcallHandle(libc.findOrThrow("readdir64"),
+        FunctionDescriptor.of(ADDRESS, ADDRESS), captureErrno);
+    this.closedir = linker.downcallHandle(libc.findOrThrow("closedir"),
+        FunctionDescriptor.of(JAVA_INT, ADDRESS), captureErrno);
   }
 
   /**
@@ -197,6 +207,8 @@ final class Libc {
     }
     long mtimeSeconds = buffer.get(JAVA_LONG, STATX_MTIME);
     long mtimeNanos = Integer.toUnsignedLong(buffer.get(JAVA_INT, STATX_MTIME + 8));
+    long ctimeSeconds = buffer.get(JAVA_LONG, STATX_CTIME);
+    long ctimeNanos = Integer.toUnsignedLong(buffer.get(JAVA_INT, STATX_CTIME + 8));
     long device = (Integer.toUnsignedLong(buffer.get(JAVA_INT, STATX_DEV_MAJOR)) << 32)
         | Integer.toUnsignedLong(buffer.get(JAVA_INT, STATX_DEV_MINOR));
     return StatResult.of(new StatInfo(
@@ -205,6 +217,7 @@ final class Libc {
         buffer.get(JAVA_LONG, STATX_INO),
         buffer.get(JAVA_LONG, STATX_SIZE_OFFSET),
         Math.addExact(Math.multiplyExact(mtimeSeconds, 1_000_000_000L), mtimeNanos),
+        Math.addExact(Math.multiplyExact(ctimeSeconds, 1_000_000_000L), ctimeNanos),
         device));
   }
 
@@ -316,6 +329,68 @@ final class Libc {
     }
     return new LinkText(buffer.asSlice(0, length).toArray(JAVA_BYTE), 0);
   }
+
+  /** One name of a directory with its {@code lstat} (and its text, for a symlink). */
+  record DirectoryEntry(byte[] name, StatResult stat, byte[] linkText) {
+  }
+
+  /**
+   * The names in the directory open as {@code fd} (without {@code .} and {@code ..}), each with its
+   * {@code lstat} taken relative to that same fd, and the text of each symlink; {@code fd} is consumed
+   * (closed with the listing). Null when the listing failed.
+   */
+  java.util.List<DirectoryEntry> list(NativeCall call, int fd) {
+    MemorySegment dir;
+    try {
+      dir = (MemorySegment) fdopendir.invokeExact(call.errnoCapture(), fd);
+    } catch (Throwable t) {
+      throw rethrow(t);
+    }
+    if (dir.equals(MemorySegment.NULL)) {
+      close(call, fd);
+      return null;
+    }
+    java.util.List<DirectoryEntry> entries = new java.util.ArrayList<>();
+    try {
+      while (true) {
+        MemorySegment entry;
+        try {
+          entry = (MemorySegment) readdir.invokeExact(call.errnoCapture(), dir);
+        } catch (Throwable t) {
+          throw rethrow(t);
+        }
+        if (entry.equals(MemorySegment.NULL)) {
+          break;
+        }
+        // struct dirent64: d_ino 8, d_off 8, d_reclen 2, d_type 1, d_name (NUL-terminated, at most 256)
+        MemorySegment record = entry.reinterpret(DIRENT_NAME + 256);
+        int length = 0;
+        while (length < 256 && record.get(JAVA_BYTE, DIRENT_NAME + length) != 0) {
+          length++;
+        }
+        byte[] name = record.asSlice(DIRENT_NAME, length).toArray(JAVA_BYTE);
+        if ((length == 1 && name[0] == '.') || (length == 2 && name[0] == '.' && name[1] == '.')) {
+          continue;
+        }
+        StatResult stat = lstatAt(call, fd, name);
+        byte[] linkText = null;
+        if (stat.ok() && (stat.stat().mode() & LinuxAbi.S_IFMT) == LinuxAbi.S_IFLNK) {
+          LinkText text = readlinkat(call, fd, name);
+          linkText = text.ok() ? text.bytes() : null;
+        }
+        entries.add(new DirectoryEntry(name, stat, linkText));
+      }
+    } finally {
+      try {
+        int ignored = (int) closedir.invokeExact(call.errnoCapture(), dir);
+      } catch (Throwable t) {
+        throw rethrow(t);
+      }
+    }
+    return entries;
+  }
+
+  private static final long DIRENT_NAME = 19;
 
   /** A symlink's text, or the errno of the failed {@code readlinkat}. */
   record LinkText(byte[] bytes, int errno) {

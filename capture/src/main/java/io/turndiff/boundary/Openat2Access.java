@@ -539,6 +539,28 @@ final class Openat2Access implements FileAccess {
 
   @Override
   @SuppressWarnings("try")
+  public DirectoryListing list(Optional<WorkspacePath> directory) {
+    try (RootInUse inUse = rootInUse.acquire(); NativeCall call = libc.call()) {
+      byte[] name = directory.map(WorkspacePath::bytes).orElse(".".getBytes(StandardCharsets.US_ASCII));
+      int fd = openBeneath(call, rootFd, name, directoryFlags, 0);
+      if (fd < 0) {
+        return new DirectoryListing.NotListed(lookupFailure(-fd));
+      }
+      List<Libc.DirectoryEntry> entries = libc.list(call, fd);
+      if (entries == null) {
+        return new DirectoryListing.NotListed(new Lookup.Failed("cannot list the directory"));
+      }
+      List<DirectoryListing.Entry> listed = new java.util.ArrayList<>(entries.size());
+      for (Libc.DirectoryEntry entry : entries) {
+        listed.add(new DirectoryListing.Entry(entry.name(), entry.stat().ok() ? entry.stat().stat() : null,
+            entry.linkText()));
+      }
+      return new DirectoryListing.Listed(listed);
+    }
+  }
+
+  @Override
+  @SuppressWarnings("try")
   public WriteOutcome syncAll() {
     try (RootInUse inUse = rootInUse.acquire(); NativeCall call = libc.call()) {
       int synced = libc.syncfs(call, rootFd);

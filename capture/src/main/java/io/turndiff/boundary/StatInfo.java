@@ -4,7 +4,7 @@ import io.turndiff.model.FileMetadata;
 import io.turndiff.model.FileType;
 
 /** What {@code stat} said about one inode (the fallback boundary fills it from the JDK's {@code unix:*} attributes). */
-record StatInfo(int mode, long nlink, long inode, long size, long mtimeNanos, long device) {
+record StatInfo(int mode, long nlink, long inode, long size, long mtimeNanos, long ctimeNanos, long device) {
 
   FileType type() {
     return switch (mode & LinuxAbi.S_IFMT) {
@@ -23,9 +23,9 @@ record StatInfo(int mode, long nlink, long inode, long size, long mtimeNanos, lo
     return new FileMetadata(type(), size, mtimeNanos, mode & 07777, inode, nlink);
   }
 
-  /** Same inode, size and modification time: nothing wrote to the file in between. */
+  /** Same inode, size, modification and change time: nothing wrote to the file in between. */
   boolean unchangedSince(StatInfo earlier) {
     return inode == earlier.inode && device == earlier.device && size == earlier.size
-        && mtimeNanos == earlier.mtimeNanos;
+        && mtimeNanos == earlier.mtimeNanos && ctimeNanos == earlier.ctimeNanos;
   }
 }

@@ -6,6 +6,14 @@ import io.turndiff.boundary.Observation;
 import io.turndiff.boundary.RequestedPath;
 import io.turndiff.boundary.WorkspaceBoundary;
 import io.turndiff.model.ChangeKind;
+import io.turndiff.model.Sha256;
+import io.turndiff.model.Snapshot;
+import io.turndiff.model.WorkspacePath;
+import io.turndiff.track.PathChange;
+import io.turndiff.track.Tracker;
+import java.time.Instant;
+import java.util.HashSet;
+import java.util.Set;
 import io.turndiff.model.DetectedBy;
 import io.turndiff.model.GivenPath;
 import io.turndiff.model.Sha256;
@@ -38,6 +46,7 @@ public final class CaptureService implements AutoCloseable {
 
   private final Store store;
   private final WorkspaceHandles workspaces;
+  private final Tracker tracker;
   private final boolean ownsWorkspaces;
   private final ChangeRecorder recorder = new ChangeRecorder();
   /** Turns this service saw open: their identity never changes; their state is checked in each transaction. */
@@ -56,7 +65,13 @@ public final class CaptureService implements AutoCloseable {
   private CaptureService(Store store, WorkspaceHandles workspaces, boolean ownsWorkspaces) {
     this.store = store;
     this.workspaces = workspaces;
+    this.tracker = new Tracker(store, workspaces);
     this.ownsWorkspaces = ownsWorkspaces;
+  }
+
+  /** The index keeper of tracked workspaces, sharing this service's workspace handles. */
+  public Tracker tracker() {
+    return tracker;
   }
 
   public Store store() {
@@ -77,7 +92,16 @@ public final class CaptureService implements AutoCloseable {
     session.ifPresent(id -> ExternalIds.requireValid("session", id));
     turn.ifPresent(id -> ExternalIds.requireValid("turn", id));
     WorkspaceBoundary boundary = workspaces.openGiven(workspace);
+    boolean adopted = false;
     try {
+      Optional<Long> known = store.read(tx -> tx.workspaces().byRealRoot(boundary.rootReal().toString()))
+          .map(StoredWorkspace::id);
+      if (known.isPresent() && tracker.isTracked(known.get())) {
+        // the turn's before-state is the tree now, edits made between turns included
+        workspaces.adopt(known.get(), boundary);
+        adopted = true;
+        tracker.refresh(known.get());
+      }
       BeganTurn began = store.write(tx -> {
         StoredWorkspace registered = tx.workspaces().register(workspace.toString(), boundary.rootReal().toString(),
             boundary.rootDevice(), boundary.rootInode());
@@ -96,11 +120,16 @@ public final class CaptureService implements AutoCloseable {
         return new BeganTurn(chosen.externalId(), begun.externalId(), begun.seq(), boundary.rootReal(),
             existing.isEmpty(), boundary.kind());
       });
-      workspaces.adopt(store.read(tx -> tx.workspaces().byRealRoot(boundary.rootReal().toString())
-          .orElseThrow().id()), boundary);
+      if (!adopted) {
+        workspaces.adopt(store.read(tx -> tx.workspaces().byRealRoot(boundary.rootReal().toString())
+            .orElseThrow().id()), boundary);
+      }
       return began;
     } catch (RuntimeException e) {
-      boundary.close();
+      if (!adopted) {
+        // once adopted, the boundary is held (or was closed in favour of the held one): never close it here
+        boundary.close();
+      }
       throw e;
     }
   }
@@ -199,33 +228,53 @@ public final class CaptureService implements AutoCloseable {
       StoredTurn turn = requireOpen(turnId);
       WorkspaceBoundary boundary = workspaces.of(turn.workspaceId());
       List<StoredFileChange> changes = store.read(tx -> tx.fileChanges().ofTurn(turn.id()));
-      Map<Sha256, byte[]> beforeContents = ChangeRecorder.contents(store,
-          changes.stream().map(StoredFileChange::before).toList());
+      Optional<Tracker.Comparison> scanned = tracker.isTracked(turn.workspaceId())
+          ? Optional.of(tracker.changes(turn.workspaceId())) : Optional.empty();
+      List<Snapshot> befores = new ArrayList<>(changes.stream().map(StoredFileChange::before).toList());
+      Set<WorkspacePath> announced = new HashSet<>();
+      changes.forEach(change -> announced.add(change.path()));
+      List<PathChange> shellOnly = scanned.map(comparison -> comparison.changes().stream()
+          .filter(change -> !announced.contains(change.path())).toList()).orElse(List.of());
+      Instant now = store.clock().instant();
+      List<Snapshot> shellBefores = shellOnly.stream().map(change -> Tracker.before(change, boundary, now)).toList();
+      befores.addAll(shellBefores);
+      Map<Sha256, byte[]> beforeContents = ChangeRecorder.contents(store, befores);
       List<ChangeRecorder.Completed> completed = new ArrayList<>(changes.size());
       for (StoredFileChange change : changes) {
         completed.add(recorder.complete(change, boundary.observeExact(change.path()), beforeContents));
+      }
+      List<ChangeRecorder.Detected> detected = new ArrayList<>(shellOnly.size());
+      for (int i = 0; i < shellOnly.size(); i++) {
+        PathChange change = shellOnly.get(i);
+        Observation after = change.now().orElseGet(() -> boundary.observeExact(change.path()));
+        detected.add(recorder.detect(change.path(), shellBefores.get(i), after, beforeContents));
       }
       Optional<TurnSummary> summary = store.write(tx -> {
         StoredTurn current = requireOpen(tx, turnId);
         if (tx.fileChanges().ofTurn(current.id()).size() != completed.size()) {
           return Optional.empty();  // a snapshot call landed meanwhile: read again
         }
+        if (scanned.isPresent() && !tracker.absorb(tx, current.workspaceId(), scanned.get())) {
+          return Optional.empty();  // another turn's scan wrote the index meanwhile: scan again
+        }
         completed.forEach(done -> recorder.store(tx, done));
+        detected.forEach(found -> recorder.store(tx, current.id(), found));
         tx.turns().markFinished(current.id());
         openTurns.remove(turnId);
-        return Optional.of(summarize(current, completed));
+        return Optional.of(summarize(current, completed, detected));
       });
       if (summary.isPresent()) {
         return summary.get();
       }
       if (attempt >= 5) {
         throw new RequestException(RequestException.Problem.WRONG_STATE,
-            "turn '" + turnId + "' kept receiving snapshots while it was being finished");
+            "turn '" + turnId + "' kept receiving snapshots (or its workspace rescans) while it was being finished");
       }
     }
   }
 
-  private static TurnSummary summarize(StoredTurn turn, List<ChangeRecorder.Completed> completed) {
+  private static TurnSummary summarize(StoredTurn turn, List<ChangeRecorder.Completed> completed,
+                                       List<ChangeRecorder.Detected> detected) {
     Map<ChangeKind, Integer> counts = new EnumMap<>(ChangeKind.class);
     long added = 0;
     long removed = 0;
@@ -238,8 +287,16 @@ public final class CaptureService implements AutoCloseable {
         notRestorable++;
       }
     }
+    for (ChangeRecorder.Detected found : detected) {
+      counts.merge(found.kind(), 1, Integer::sum);
+      added += found.patch().added();
+      removed += found.patch().removed();
+      if (!found.before().captured()) {
+        notRestorable++;
+      }
+    }
     return new TurnSummary(turn.externalId(), turn.sessionExternalId(), turn.seq(), TurnState.FINISHED,
-        completed.size(), counts, added, removed, notRestorable);
+        completed.size() + detected.size(), counts, added, removed, notRestorable, detected.size());
   }
 
   @Override

@@ -8,6 +8,7 @@ import io.turndiff.model.ChangeKind;
 import io.turndiff.model.DetectedBy;
 import io.turndiff.model.Sha256;
 import io.turndiff.model.Snapshot;
+import io.turndiff.model.WorkspacePath;
 import io.turndiff.store.Store;
 import io.turndiff.store.StoreTransaction;
 import io.turndiff.store.StoredFileChange;
@@ -63,6 +64,30 @@ public final class ChangeRecorder {
         PatchSide.of(before, before.storedContent().map(contents::get)),
         PatchSide.of(after.snapshot(), after.content()));
     return new Completed(change, after, kind, patch);
+  }
+
+  /** A change a scan found (no tool announced it): its before-state, its after-state and its diff. */
+  public record Detected(WorkspacePath path, Snapshot before, Observation after, ChangeKind kind, FilePatch patch) {
+  }
+
+  /** Classifies a change a scan found and writes its diff (outside any transaction). */
+  public Detected detect(WorkspacePath path, Snapshot before, Observation after, Map<Sha256, byte[]> contents) {
+    ChangeKind kind = ChangeKind.between(before, after.snapshot());
+    FilePatch patch = kind == ChangeKind.UNCHANGED ? FilePatch.NONE : summaryWriter.write(path,
+        PatchSide.of(before, before.storedContent().map(contents::get)),
+        PatchSide.of(after.snapshot(), after.content()));
+    return new Detected(path, before, after, kind, patch);
+  }
+
+  /** Records a change a scan found as a file change of the turn, detected by scan. */
+  public void store(StoreTransaction tx, long turnRow, Detected detected) {
+    long beforeRow = tx.snapshots().insert(detected.before());
+    long changeRow = tx.fileChanges().begin(turnRow, detected.path(), Optional.empty(), DetectedBy.SCAN, beforeRow);
+    long afterRow = insertSnapshot(tx, detected.after());
+    Optional<Sha256> diff = detected.patch().isEmpty() ? Optional.empty()
+        : Optional.of(tx.blobs().put(detected.patch().text().getBytes(StandardCharsets.UTF_8)));
+    tx.fileChanges().complete(changeRow, afterRow, detected.kind(), detected.patch().added(),
+        detected.patch().removed(), diff);
   }
 
   /** Stores a completed change: its after-snapshot, its diff as a blob, its kind and line counts. */

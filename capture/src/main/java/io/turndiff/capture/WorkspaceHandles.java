@@ -7,18 +7,25 @@ import io.turndiff.store.Store;
 import io.turndiff.store.StoredWorkspace;
 import java.nio.file.Path;
 import java.util.Map;
+import java.util.Queue;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentLinkedQueue;
 
 /**
  * The open boundaries of the workspaces a process works in, one per stored workspace, held until closed. A
  * stored workspace is reopened by its real root and must still be the same directory (device and inode):
  * a root replaced since its session began is refused, never read through.
+ *
+ * <p>A held boundary is never closed while the process runs, because a concurrent request may be using it:
+ * a later open of the same directory is closed in its favour, and a boundary whose root was replaced is
+ * retired (kept open, no longer handed out) until {@link #close()}.
  */
 public final class WorkspaceHandles implements AutoCloseable {
 
   private final Store store;
   private final BoundaryOptions options;
   private final Map<Long, WorkspaceBoundary> open = new ConcurrentHashMap<>();
+  private final Queue<WorkspaceBoundary> retired = new ConcurrentLinkedQueue<>();
 
   public WorkspaceHandles(Store store, BoundaryOptions options) {
     this.store = store;
@@ -38,12 +45,29 @@ public final class WorkspaceHandles implements AutoCloseable {
     }
   }
 
-  /** Keeps {@code boundary} as the handle of stored workspace {@code workspaceId}, closing one it replaces. */
-  public void adopt(long workspaceId, WorkspaceBoundary boundary) {
-    WorkspaceBoundary previous = open.put(workspaceId, boundary);
-    if (previous != null && previous != boundary) {
-      previous.close();
+  /**
+   * Makes {@code opened} the handle of stored workspace {@code workspaceId} and returns the boundary to use:
+   * the one already held when it is the same directory ({@code opened} is then closed), else {@code opened}.
+   */
+  public WorkspaceBoundary adopt(long workspaceId, WorkspaceBoundary opened) {
+    WorkspaceBoundary[] replaced = new WorkspaceBoundary[1];
+    WorkspaceBoundary held = open.compute(workspaceId, (id, current) -> {
+      if (current == null || current == opened) {
+        return opened;
+      }
+      if (current.rootDevice() == opened.rootDevice() && current.rootInode() == opened.rootInode()) {
+        return current;
+      }
+      replaced[0] = current;
+      return opened;
+    });
+    if (held != opened) {
+      opened.close();
     }
+    if (replaced[0] != null) {
+      retired.add(replaced[0]);
+    }
+    return held;
   }
 
   /** The held boundary of a stored workspace, opened on first use and checked to be the same directory. */
@@ -71,5 +95,7 @@ public final class WorkspaceHandles implements AutoCloseable {
   public void close() {
     open.values().forEach(WorkspaceBoundary::close);
     open.clear();
+    retired.forEach(WorkspaceBoundary::close);
+    retired.clear();
   }
 }

@@ -382,4 +382,43 @@ class CaptureServiceTest {
     assertRefusedWithoutWriting(RequestException.Problem.WORKSPACE, "replaced",
         () -> capture.snapshot(turn, Optional.empty(), List.of("a.txt")));
   }
+
+  @Test
+  void refusedBeginLeavesTheWorkspaceUsableForTurnsInFlight() throws Exception {
+    workspace.file("a.txt", "a\n");
+    // a tracked workspace: beginning a turn adopts the boundary before the refusal
+    capture.tracker().track(workspace.root(), io.turndiff.track.TrackingOptions.DEFAULTS);
+    String turn = capture.beginTurn(workspace.root(), Optional.empty(), Optional.of("t-1")).turn();
+    assertThrows(RequestException.class,
+        () -> capture.beginTurn(workspace.root(), Optional.empty(), Optional.of("t-1")));
+    capture.snapshot(turn, Optional.empty(), List.of("a.txt"));
+    workspace.file("a.txt", "b\n");
+    capture.finishTurn(turn);
+    assertEquals(Optional.of(ChangeKind.MODIFIED), change(turn, "a.txt").change());
+  }
+
+  @Test
+  void beginningTurnsWhileAnotherTurnSnapshotsNeverClosesItsBoundary() throws Exception {
+    int files = 200;
+    for (int f = 0; f < files; f++) {
+      workspace.file("f" + f + ".txt", "file " + f + "\n");
+    }
+    String turn = capture.beginTurn(workspace.root(), Optional.of("snapshotting"), Optional.empty()).turn();
+    java.util.concurrent.atomic.AtomicBoolean done = new java.util.concurrent.atomic.AtomicBoolean();
+    Thread beginner = Thread.ofPlatform().start(() -> {
+      while (!done.get()) {
+        capture.beginTurn(workspace.root(), Optional.of("beginner"), Optional.empty());
+      }
+    });
+    try {
+      for (int f = 0; f < files; f++) {
+        capture.snapshot(turn, Optional.empty(), List.of("f" + f + ".txt"));
+      }
+    } finally {
+      done.set(true);
+      beginner.join();
+    }
+    capture.finishTurn(turn);
+    assertEquals(files, queries.records(turn).changes().size());
+  }
 }

@@ -25,6 +25,8 @@ import picocli.CommandLine.Command;
         TurnsCommand.class,
         LogCommand.class,
         RewindCommand.class,
+        TrackCommand.class,
+        StatusCommand.class,
         ServeCommand.class,
         BenchCommand.class,
         DemoCommand.class

@@ -228,4 +228,50 @@ class CaptureCommandsTest {
     String text = new String(Files.readAllBytes(workspace.resolve("a.txt")), StandardCharsets.UTF_8);
     assertEquals("a\n", text);
   }
+
+  @Test
+  void trackAndStatusSeeWhatTheShellChangedAndATurnPicksTrackingUp() throws Exception {
+    workspace.file("a.txt", "a\n").file("b.txt", "b\n").file(".gitignore", "*.log\n").file("x.log", "x\n");
+    workspace.symlink("leak.txt", workspace.secret().toString());
+    String root = workspace.root().toString();
+    turndiff("status", "--workspace", root).expect(1);
+
+    JsonNode tracked = turndiff("track", "--workspace", root).expect(0).json();
+    assertEquals(4, tracked.get("files").asInt(), ".gitignore, a.txt, b.txt and the link: " + tracked);
+    assertEquals(4, tracked.get("content_read").asInt(), tracked.toString());
+    assertFalse(tracked.get("partial").asBoolean());
+    assertEquals(0, tracked.get("left_out").size());
+    assertEquals("", turndiff("status", "--workspace", root).expect(0).out(), "nothing changed yet");
+
+    Files.writeString(workspace.resolve("a.txt"), "a2\n");
+    Files.delete(workspace.resolve("b.txt"));
+    workspace.file("c.txt", "c\n").file("y.log", "ignored\n");
+    assertEquals("M a.txt\nD b.txt\nA c.txt\n", turndiff("status", "--workspace", root).expect(0).out());
+    JsonNode status = turndiff("status", "--workspace", root, "--json").expect(0).json();
+    assertEquals(3, status.get("changes").size(), status.toString());
+    assertEquals("a.txt", status.get("changes").get(0).get("path").asText());
+    assertEquals("modified", status.get("changes").get(0).get("change").asText());
+    assertEquals("M", status.get("changes").get(0).get("status").asText());
+
+    // begin refreshes the index (the user's edits above are the before-state); finish scans for the shell's
+    String turn = begin();
+    assertEquals("", turndiff("status", "--workspace", root).expect(0).out(), "begin refreshed the index");
+    Files.writeString(workspace.resolve("c.txt"), "c by the shell\n");
+    JsonNode summary = turndiff("turn", "finish", "--turn", turn).expect(0).json();
+    assertEquals(1, summary.get("detected_by_scan").asInt(), summary.toString());
+    JsonNode records = turndiff("show", "--turn", turn).expect(0).json();
+    assertEquals(1, records.size(), records.toString());
+    assertEquals("scan", records.get(0).get("detected_by").asText());
+    assertTrue(turndiff("diff", "--turn", turn).expect(0).out().contains("-c\n+c by the shell\n"));
+  }
+
+  @Test
+  void trackRefusesBadBudgetsAndMissingWorkspaces() {
+    CliRun budget = turndiff("track", "--workspace", workspace.root().toString(), "--max-files", "0").expect(2);
+    assertTrue(budget.err().contains("budgets must be positive"), budget.err());
+    CliRun missing = turndiff("track", "--workspace", temp.resolve("absent").toString()).expect(1);
+    assertTrue(missing.err().contains("absent"), missing.err());
+    CliRun untracked = turndiff("status", "--workspace", workspace.root().toString()).expect(1);
+    assertTrue(untracked.err().contains("not tracked"), untracked.err());
+  }
 }

@@ -53,24 +53,25 @@ class ServeProcessIT {
   private final List<String> bodies = new ArrayList<>();
 
   /** A running serve process: its URL, token and store. */
-  record Service(Process process, String url, String token, Path database) {
+  record Service(Process process, String url, String token, Path database, Path errorLog) {
 
     static Service start(Path dir, Map<String, String> extraEnvironment) throws Exception {
       Path database = dir.resolve("store/turndiff.db");
+      Path errorLog = dir.resolve("serve.err");
       Map<String, String> env = new java.util.HashMap<>(extraEnvironment);
       env.put("TURNDIFF_DB", database.toString());
-      Process process = CliProcess.start(env, "serve", "--port", "0");
+      Process process = CliProcess.builder(env, "serve", "--port", "0")
+          .redirectError(errorLog.toFile()).start();
       BufferedReader out = new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8));
       String line = out.readLine();
       if (line == null) {
-        throw new AssertionError("serve printed nothing: "
-            + new String(process.getErrorStream().readAllBytes(), StandardCharsets.UTF_8));
+        throw new AssertionError("serve printed nothing: " + Files.readString(errorLog));
       }
       JsonNode started = Json.mapper().readTree(line);
       String token = Files.readString(Path.of(started.get("token_file").asText())).strip();
       assertEquals("rw-------", java.nio.file.attribute.PosixFilePermissions.toString(
           Files.getPosixFilePermissions(Path.of(started.get("token_file").asText()))));
-      return new Service(process, started.get("url").asText(), token, database);
+      return new Service(process, started.get("url").asText(), token, database, errorLog);
     }
 
     int port() {
@@ -117,7 +118,10 @@ class ServeProcessIT {
   private JsonNode call(String method, String path, Object body, int expectedStatus) throws Exception {
     HttpResponse<String> response = send(method, path, body == null ? null : Json.write(body, false),
         service.token());
-    assertEquals(expectedStatus, response.statusCode(), method + " " + path + ": " + response.body());
+    if (response.statusCode() != expectedStatus) {
+      assertEquals(expectedStatus, response.statusCode(), method + " " + path + ": " + response.body()
+          + "\nservice log:\n" + Files.readString(service.errorLog()));
+    }
     return Json.mapper().readTree(response.body());
   }
 
@@ -206,6 +210,37 @@ class ServeProcessIT {
     assertEquals("print('a')\n", Files.readString(workspace.resolve("src/app.py")));
     assertTrue(Files.exists(workspace.resolve("old.txt")));
     assertFalse(Files.exists(workspace.resolve("new.txt")));
+  }
+
+  @Test
+  void trackingOverHttpSeesTheShellsChanges() throws Exception {
+    workspace = TestWorkspace.in(temp).file("a.txt", "a\n").file(".gitignore", "*.log\n");
+    workspace.symlink("leak.txt", workspace.secret().toString());
+    String root = workspace.root().toString();
+    HttpResponse<String> untracked = send("GET", "/v1/workspaces/status?workspace=" + encode(root), null,
+        service.token());
+    assertEquals(422, untracked.statusCode(), untracked.body());
+    assertTrue(untracked.body().contains("not tracked"), untracked.body());
+    JsonNode refused = Json.mapper().readTree(send("POST", "/v1/workspaces/track",
+        Json.write(Json.object().put("workspace", root).put("max_files", 0), false), service.token()).body());
+    assertEquals("bad_request", refused.get("error").asText(), refused.toString());
+
+    JsonNode tracked = call("POST", "/v1/workspaces/track", Json.object().put("workspace", root), 200);
+    assertEquals(3, tracked.get("files").asInt(), tracked.toString());
+    assertFalse(tracked.get("partial").asBoolean());
+    Files.writeString(workspace.resolve("a.txt"), "a by the shell\n");
+    workspace.file("b.txt", "b\n").file("c.log", "ignored\n");
+    JsonNode status = call("GET", "/v1/workspaces/status?workspace=" + encode(root), null, 200);
+    assertEquals(2, status.get("changes").size(), status.toString());
+    assertEquals("M", status.get("changes").get(0).get("status").asText());
+    assertEquals("b.txt", status.get("changes").get(1).get("path").asText());
+
+    call("POST", "/v1/turns", Json.object().put("workspace", root).put("turn", "tracked-t1"), 201);
+    Files.writeString(workspace.resolve("b.txt"), "b by the shell\n");
+    JsonNode summary = call("POST", "/v1/turns/tracked-t1/finish", null, 200);
+    assertEquals(1, summary.get("detected_by_scan").asInt(), summary.toString());
+    JsonNode file = call("GET", "/v1/turns/tracked-t1/file?path=b.txt", null, 200);
+    assertTrue(file.get("diff").asText().contains("-b\n+b by the shell"), file.toString());
   }
 
   @Test

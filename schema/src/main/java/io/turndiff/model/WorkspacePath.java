@@ -18,6 +18,8 @@ public final class WorkspacePath implements Comparable<WorkspacePath> {
 
   private final byte[] bytes;
   private final boolean outside;
+  /** Cached: paths are map keys by the ten thousand when a tree is scanned. */
+  private int hash;
 
   private WorkspacePath(byte[] bytes, boolean outside) {
     this.bytes = bytes;
@@ -135,6 +137,35 @@ public final class WorkspacePath implements Comparable<WorkspacePath> {
     return components.subList(0, components.size() - 1);
   }
 
+  /** The path of {@code name} inside this directory path. */
+  public WorkspacePath child(byte[] name) {
+    requireInside();
+    checkComponent(name);
+    byte[] joined = Arrays.copyOf(bytes, bytes.length + 1 + name.length);
+    joined[bytes.length] = '/';
+    System.arraycopy(name, 0, joined, bytes.length + 1, name.length);
+    return new WorkspacePath(joined, false);
+  }
+
+  /** The parent path, or empty for a path directly under the root. */
+  public java.util.Optional<WorkspacePath> parent() {
+    requireInside();
+    int slash = lastSlash();
+    return slash < 0 ? java.util.Optional.empty()
+        : java.util.Optional.of(new WorkspacePath(Arrays.copyOf(bytes, slash), false));
+  }
+
+  /** Whether this path is {@code ancestor} or lies under it. */
+  public boolean isWithin(WorkspacePath ancestor) {
+    if (outside || ancestor.outside || bytes.length < ancestor.bytes.length) {
+      return false;
+    }
+    if (!Arrays.equals(bytes, 0, ancestor.bytes.length, ancestor.bytes, 0, ancestor.bytes.length)) {
+      return false;
+    }
+    return bytes.length == ancestor.bytes.length || bytes[ancestor.bytes.length] == '/';
+  }
+
   public WorkspacePath resolveSibling(byte[] name) {
     List<byte[]> components = new ArrayList<>(parentComponents());
     components.add(name);
@@ -181,7 +212,12 @@ public final class WorkspacePath implements Comparable<WorkspacePath> {
 
   @Override
   public int hashCode() {
-    return Arrays.hashCode(bytes);
+    int h = hash;
+    if (h == 0) {
+      h = Arrays.hashCode(bytes);
+      hash = h;
+    }
+    return h;
   }
 
   @Override

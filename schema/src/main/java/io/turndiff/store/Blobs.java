@@ -34,6 +34,19 @@ public final class Blobs {
       return sha256;
     }
     BlobCodec.Encoded encoded = codec.encode(content);
+    insert(new EncodedBlob(sha256, content.length, encoded.encoding(), encoded.data()));
+    return sha256;
+  }
+
+  /** Stores content a {@link BlobEncoder} compressed, unless it is stored already. */
+  public Sha256 put(EncodedBlob blob) {
+    if (!contains(blob.sha256())) {
+      insert(blob);
+    }
+    return blob.sha256();
+  }
+
+  private void insert(EncodedBlob blob) {
     prepared.get("blob.insert", q -> q.insertInto(BLOB)
             .set(BLOB.SHA256, DSL.param("sha", String.class))
             .set(BLOB.SIZE, DSL.param("size", Long.class))
@@ -41,9 +54,8 @@ public final class Blobs {
             .set(BLOB.DATA, DSL.param("data", byte[].class))
             .set(BLOB.STORED_AT, DSL.param("at", Long.class))
             .onConflictDoNothing())
-        .bind("sha", sha256.hex()).bind("size", (long) content.length).bind("encoding", encoded.encoding())
-        .bind("data", encoded.data()).bind("at", clock.millis()).update();
-    return sha256;
+        .bind("sha", blob.sha256().hex()).bind("size", blob.size()).bind("encoding", blob.encoding())
+        .bind("data", blob.data()).bind("at", clock.millis()).update();
   }
 
   public Optional<byte[]> get(Sha256 sha256) {

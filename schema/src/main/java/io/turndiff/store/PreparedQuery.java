@@ -21,11 +21,16 @@ import org.jooq.conf.ParamType;
 final class PreparedQuery implements AutoCloseable {
 
   private final PreparedStatement statement;
-  private final List<String> parameters;
+  private final java.util.Map<String, int[]> positions = new java.util.HashMap<>();
 
   private PreparedQuery(PreparedStatement statement, List<String> parameters) {
     this.statement = statement;
-    this.parameters = parameters;
+    for (int i = 0; i < parameters.size(); i++) {
+      int[] known = positions.getOrDefault(parameters.get(i), new int[0]);
+      int[] more = java.util.Arrays.copyOf(known, known.length + 1);
+      more[known.length] = i + 1;
+      positions.put(parameters.get(i), more);
+    }
   }
 
   /**
@@ -54,19 +59,16 @@ final class PreparedQuery implements AutoCloseable {
 
   /** Binds a value to every position of the parameter {@code name}. */
   PreparedQuery bind(String name, Object value) {
-    boolean found = false;
+    int[] indexes = positions.get(name);
+    if (indexes == null) {
+      throw new IllegalArgumentException("no parameter " + name + " in " + positions.keySet());
+    }
     try {
-      for (int i = 0; i < parameters.size(); i++) {
-        if (parameters.get(i).equals(name)) {
-          found = true;
-          set(i + 1, value);
-        }
+      for (int index : indexes) {
+        set(index, value);
       }
     } catch (SQLException e) {
       throw new StoreException("cannot bind " + name + ": " + e.getMessage(), e);
-    }
-    if (!found) {
-      throw new IllegalArgumentException("no parameter " + name + " in " + parameters);
     }
     return this;
   }

@@ -14,6 +14,7 @@ public final class StoreTransaction {
   private final Snapshots snapshots;
   private final FileChanges fileChanges;
   private final RewindOperations rewinds;
+  private final WorkspaceIndexes indexes;
 
   StoreTransaction(DSLContext dsl, InstantSource clock, PreparedQueries prepared, BlobCodec codec) {
     this.workspaces = new Workspaces(dsl, clock);
@@ -24,6 +25,7 @@ public final class StoreTransaction {
     this.snapshots = new Snapshots(dsl, prepared);
     this.fileChanges = new FileChanges(dsl, prepared);
     this.rewinds = new RewindOperations(dsl, clock);
+    this.indexes = new WorkspaceIndexes(dsl, prepared);
   }
 
   public Workspaces workspaces() {
@@ -56,5 +58,9 @@ public final class StoreTransaction {
 
   public RewindOperations rewinds() {
     return rewinds;
+  }
+
+  public WorkspaceIndexes indexes() {
+    return indexes;
   }
 }

@@ -21,6 +21,9 @@ import io.turndiff.store.StoredFileChange;
 import io.turndiff.store.StoredTurn;
 import io.turndiff.store.TurnListing;
 import io.turndiff.rewind.RewindReport;
+import io.turndiff.track.PathChange;
+import io.turndiff.track.TrackSummary;
+import io.turndiff.track.WorkspaceStatus;
 import io.turndiff.query.HistoryEntry;
 import io.turndiff.query.RangeChange;
 import io.turndiff.query.RangeDiff;
@@ -169,6 +172,7 @@ public final class Json {
     node.put("lines_added", summary.linesAdded());
     node.put("lines_removed", summary.linesRemoved());
     node.put("not_restorable", summary.notRestorable());
+    node.put("detected_by_scan", summary.detectedByScan());
     return node;
   }
 
@@ -323,6 +327,38 @@ public final class Json {
     ArrayNode array = array();
     paths.forEach(path -> array.add(path.display()));
     return array;
+  }
+
+  public static ObjectNode trackSummary(TrackSummary summary) {
+    ObjectNode node = object();
+    node.put("workspace", summary.workspace());
+    node.put("files", summary.files());
+    node.put("bytes", summary.bytes());
+    node.put("content_read", summary.contentRead());
+    node.put("partial", summary.partial());
+    ArrayNode leftOut = node.putArray("left_out");
+    summary.leftOut().forEach(path -> leftOut.add(path.display()));
+    ArrayNode unlisted = node.putArray("unlisted");
+    summary.unlisted().forEach(unlisted::add);
+    node.put("elapsed_ms", summary.elapsedNanos() / 1e6);
+    return node;
+  }
+
+  public static ObjectNode status(WorkspaceStatus status) {
+    ObjectNode node = object();
+    node.put("workspace", status.workspace());
+    node.put("partial", status.partial());
+    ArrayNode leftOut = node.putArray("left_out");
+    status.leftOut().forEach(path -> leftOut.add(path.display()));
+    ArrayNode changes = node.putArray("changes");
+    for (PathChange change : status.changes()) {
+      ObjectNode entry = changes.addObject();
+      putPath(entry, "path", change.path());
+      entry.put("change", change.kind().code());
+      entry.put("status", String.valueOf(change.letter()));
+    }
+    node.put("elapsed_ms", status.elapsedNanos() / 1e6);
+    return node;
   }
 
   public static ObjectNode error(String code, String message) {

@@ -5,6 +5,7 @@ import io.turndiff.capture.BeganTurn;
 import io.turndiff.capture.SnapshotVerdict;
 import io.turndiff.rewind.RewindReport;
 import io.turndiff.rewind.RewindRequest;
+import io.turndiff.track.TrackingOptions;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -43,7 +44,10 @@ final class Endpoints {
             turndiff.queries().range(request.requireQuery("from"), request.requireQuery("to")).patch()))
         .add("GET", "/v1/history", request -> ApiResponse.ok(Json.history(turndiff.queries().log(
             Path.of(request.requireQuery("workspace")), request.requireQuery("path")))))
-        .add("POST", "/v1/rewind", this::rewind);
+        .add("POST", "/v1/rewind", this::rewind)
+        .add("POST", "/v1/workspaces/track", this::track)
+        .add("GET", "/v1/workspaces/status", request -> ApiResponse.ok(Json.status(
+            turndiff.capture().tracker().status(Path.of(request.requireQuery("workspace"))))));
   }
 
   private ApiResponse beginTurn(ApiRequest request) {
@@ -97,6 +101,19 @@ final class Endpoints {
         request.flag("dry_run"), request.flag("force"));
     RewindReport report = serialized(turn, () -> turndiff.rewind().rewind(rewind));
     return ApiResponse.ok(Json.rewindReport(report));
+  }
+
+  private ApiResponse track(ApiRequest request) {
+    Path workspace = Path.of(request.requireText("workspace"));
+    long maxFiles = request.json().path("max_files").asLong(TrackingOptions.DEFAULTS.maxFiles());
+    long maxBytes = request.json().path("max_bytes").asLong(TrackingOptions.DEFAULTS.maxBytes());
+    TrackingOptions options;
+    try {
+      options = new TrackingOptions(maxFiles, maxBytes);
+    } catch (IllegalArgumentException e) {
+      throw new ApiError(400, "bad_request", e.getMessage());
+    }
+    return ApiResponse.ok(Json.trackSummary(turndiff.capture().tracker().track(workspace, options)));
   }
 
   private <T> T serialized(String turn, Supplier<T> work) {

@@ -1,0 +1,52 @@
+package io.turndiff.cli;
+
+import io.turndiff.api.Json;
+import io.turndiff.server.Turndiff;
+import io.turndiff.track.PathChange;
+import io.turndiff.track.WorkspaceStatus;
+import java.io.PrintWriter;
+import java.nio.file.Path;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+
+/** {@code turndiff status --workspace DIR}: what changed since the index, like {@code git status --porcelain}. */
+@Command(name = "status", description = "What changed in a tracked workspace since its index was written "
+    + "(one line per path: A, M, D or T and the path; --json for JSON). Writes nothing.")
+final class StatusCommand implements Callable<Integer> {
+
+  @Mixin
+  StoreOptions storeOptions;
+
+  @Spec
+  CommandSpec spec;
+
+  @Option(names = "--workspace", paramLabel = "DIR", description = "The workspace (default: the current directory).")
+  Path workspace;
+
+  @Option(names = "--json", description = "Print JSON.")
+  boolean json;
+
+  @Override
+  public Integer call() {
+    try (Turndiff turndiff = storeOptions.open()) {
+      WorkspaceStatus status = turndiff.capture().tracker()
+          .status(workspace != null ? workspace : Path.of("").toAbsolutePath());
+      PrintWriter out = spec.commandLine().getOut();
+      if (json) {
+        out.println(Json.write(Json.status(status), false));
+      } else {
+        for (PathChange change : status.changes()) {
+          out.println(change.letter() + " " + change.path().display());
+        }
+        if (status.partial()) {
+          out.println("# partially tracked: " + status.leftOut().size() + " subtrees left out");
+        }
+      }
+    }
+    return Main.EXIT_OK;
+  }
+}

@@ -1,0 +1,12 @@
+package io.turndiff.store;
+
+/**
+ * A tracked workspace's index header.
+ *
+ * @param indexedAtNanos wall-clock time when the scan that wrote the index began
+ * @param version incremented on every write of the index
+ * @param partial the budgets left some subtrees out
+ */
+public record TrackedWorkspace(long workspaceId, long indexedAtNanos, long version, boolean partial, long maxFiles,
+                               long maxBytes) {
+}

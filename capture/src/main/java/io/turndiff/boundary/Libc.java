@@ -194,10 +194,14 @@ final class Libc {
   }
 
   private StatResult statx(NativeCall call, int dirfd, byte[] path, int flags) {
-    MemorySegment buffer = call.allocate(STATX_SIZE);
+    return statx(call, dirfd, call.cString(path), flags, call.allocate(STATX_SIZE));
+  }
+
+  /** {@code statx} of a NUL-terminated name already in native memory, into a caller's (reused) buffer. */
+  private StatResult statx(NativeCall call, int dirfd, MemorySegment path, int flags, MemorySegment buffer) {
     int result;
     try {
-      result = checked(call, (int) statx.invokeExact(call.errnoCapture(), dirfd, call.cString(path), flags,
+      result = checked(call, (int) statx.invokeExact(call.errnoCapture(), dirfd, path, flags,
           LinuxAbi.STATX_BASIC_STATS, buffer));
     } catch (Throwable t) {
       throw rethrow(t);
@@ -351,6 +355,8 @@ final class Libc {
       return null;
     }
     java.util.List<DirectoryEntry> entries = new java.util.ArrayList<>();
+    // one buffer for every lstat of the listing; names are passed where readdir left them (NUL-terminated)
+    MemorySegment statBuffer = call.allocate(STATX_SIZE);
     try {
       while (true) {
         MemorySegment entry;
@@ -372,7 +378,8 @@ final class Libc {
         if ((length == 1 && name[0] == '.') || (length == 2 && name[0] == '.' && name[1] == '.')) {
           continue;
         }
-        StatResult stat = lstatAt(call, fd, name);
+        StatResult stat = statx(call, fd, record.asSlice(DIRENT_NAME, length + 1), LinuxAbi.AT_SYMLINK_NOFOLLOW,
+            statBuffer);
         byte[] linkText = null;
         if (stat.ok() && (stat.stat().mode() & LinuxAbi.S_IFMT) == LinuxAbi.S_IFLNK) {
           LinkText text = readlinkat(call, fd, name);

@@ -452,81 +452,13 @@ public final class WorkspaceBoundary implements AutoCloseable {
 
   // ---- scanning ---------------------------------------------------------------------------------------
 
-  private record Pending(Optional<WorkspacePath> path, Optional<StatInfo> stat) {
-  }
-
   /**
    * Walks the whole workspace, directory by directory, each listed relative to the held root with nothing
    * followed: symlinks are reported as links, other mounts are reported and not entered, ignored directories
    * are never listed. Nothing is opened for reading; the visitor decides what to read (through this boundary).
    */
   public void scan(ScanVisitor visitor) {
-    java.util.ArrayDeque<Pending> stack = new java.util.ArrayDeque<>();
-    stack.push(new Pending(Optional.empty(), Optional.empty()));
-    while (!stack.isEmpty()) {
-      Pending directory = stack.pop();
-      DirectoryListing listing = access.list(directory.path());
-      if (listing instanceof DirectoryListing.NotListed notListed) {
-        if (directory.path().isPresent()) {
-          if (notListed.why() instanceof Lookup.OtherMount && directory.stat().isPresent()) {
-            visitor.found(ScannedEntry.of(directory.path().get(), directory.stat().get(), null, true));
-          } else {
-            visitor.unlisted(directory.path().get(), describe(notListed.why()));
-          }
-        }
-        continue;
-      }
-      List<DirectoryListing.Entry> entries = new ArrayList<>(((DirectoryListing.Listed) listing).entries());
-      entries.sort((a, b) -> java.util.Arrays.compareUnsigned(a.name(), b.name()));
-      java.util.Set<String> interesting = visitor.interesting();
-      java.util.Set<String> present = new java.util.HashSet<>();
-      if (!interesting.isEmpty()) {
-        for (DirectoryListing.Entry entry : entries) {
-          String name = new String(entry.name(), java.nio.charset.StandardCharsets.UTF_8);
-          if (interesting.contains(name)) {
-            present.add(name);
-          }
-        }
-      }
-      visitor.entering(directory.path(), present);
-      List<Pending> directories = new ArrayList<>();
-      for (DirectoryListing.Entry entry : entries) {
-        WorkspacePath path = directory.path().map(dir -> dir.child(entry.name()))
-            .orElseGet(() -> WorkspacePath.ofComponents(List.of(entry.name())));
-        if (entry.stat() == null) {
-          visitor.unlisted(path, "lstat failed");
-          continue;
-        }
-        if (entry.stat().type() == FileType.DIRECTORY) {
-          if (entry.stat().device() != access.rootStat().device()) {
-            if (visitor.directory(path) == ScanVisitor.Descend.ENTER) {
-              visitor.found(ScannedEntry.of(path, entry.stat(), null, true));
-            }
-            continue;
-          }
-          if (visitor.directory(path) == ScanVisitor.Descend.ENTER) {
-            directories.add(new Pending(Optional.of(path), Optional.of(entry.stat())));
-          }
-          continue;
-        }
-        if (!visitor.ignored(path)) {
-          visitor.found(ScannedEntry.of(path, entry.stat(), entry.linkText(), false));
-        }
-      }
-      for (int i = directories.size() - 1; i >= 0; i--) {
-        stack.push(directories.get(i));
-      }
-    }
-  }
-
-  private static String describe(Lookup why) {
-    return switch (why) {
-      case Lookup.Missing missing -> "it disappeared";
-      case Lookup.LinkInPath link -> "it turned into a symlink";
-      case Lookup.OtherMount mount -> "it is another mount";
-      case Lookup.Failed failed -> failed.detail();
-      case Lookup.Found found -> "it changed";
-    };
+    new TreeWalk(access, visitor).run();
   }
 
   // ---- write side -------------------------------------------------------------------------------------

@@ -34,8 +34,17 @@ final class IgnoreRules {
     this.alwaysIgnored = alwaysIgnored;
   }
 
-  /** Reads the ignore files present in a directory ({@code empty} for the root) that was just listed. */
-  void load(Optional<WorkspacePath> directory, WorkspaceBoundary boundary, Set<String> present) {
+  /**
+   * A directory ({@code empty} for the root) was just listed: reads the ignore files present in it, and makes
+   * its rules the ones at hand for the names in it that are asked about next.
+   */
+  void entering(Optional<WorkspacePath> directory, WorkspaceBoundary boundary, Set<String> present) {
+    load(directory, boundary, present);
+    current = directory;
+    currentRules = applicable(directory);
+  }
+
+  private void load(Optional<WorkspacePath> directory, WorkspaceBoundary boundary, Set<String> present) {
     if (present.isEmpty()) {
       return;
     }
@@ -69,6 +78,8 @@ final class IgnoreRules {
   }
 
   private final Map<Optional<WorkspacePath>, Applicable> applicable = new HashMap<>();
+  private Optional<WorkspacePath> current = Optional.empty();
+  private Applicable currentRules;
 
   private Applicable applicable(Optional<WorkspacePath> directory) {
     Applicable known = applicable.get(directory);
@@ -107,7 +118,7 @@ final class IgnoreRules {
     if (name.length > 14 && startsWith(name, TEMPORARY_PREFIX) && endsWith(name, TEMPORARY_SUFFIX)) {
       return true;
     }
-    Applicable rules = applicable(path.parent());
+    Applicable rules = currentRules != null && isChildOfCurrent(bytes) ? currentRules : applicable(path.parent());
     if (rules.nodes().isEmpty()) {
       return false;
     }
@@ -121,6 +132,26 @@ final class IgnoreRules {
       }
     }
     return false;
+  }
+
+  /** Whether a path names an entry of the directory entered last (the common case in a walk). */
+  private boolean isChildOfCurrent(byte[] path) {
+    if (current.isEmpty()) {
+      return indexOf(path, (byte) '/', 0) < 0;
+    }
+    byte[] directory = current.get().bytes();
+    int length = directory.length;
+    return path.length > length + 1 && path[length] == '/'
+        && java.util.Arrays.equals(path, 0, length, directory, 0, length) && indexOf(path, (byte) '/', length + 1) < 0;
+  }
+
+  private static int indexOf(byte[] bytes, byte wanted, int from) {
+    for (int i = from; i < bytes.length; i++) {
+      if (bytes[i] == wanted) {
+        return i;
+      }
+    }
+    return -1;
   }
 
   private static final byte[] TEMPORARY_PREFIX = ".turndiff-".getBytes(StandardCharsets.US_ASCII);

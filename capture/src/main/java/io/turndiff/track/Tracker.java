@@ -61,7 +61,21 @@ public final class Tracker {
   private final WorkspaceHandles workspaces;
   private final Map<Long, CachedIndex> cache = new ConcurrentHashMap<>();
 
-  private record CachedIndex(long version, Map<WorkspacePath, IndexEntry> entries) {
+  /** An index in memory: its entries numbered, so that a scan can mark each one it saw in a bit set. */
+  private record CachedIndex(long version, Map<WorkspacePath, Slot> slots, List<IndexEntry> entries) {
+
+    static CachedIndex of(long version, Map<WorkspacePath, IndexEntry> byPath) {
+      Map<WorkspacePath, Slot> slots = HashMap.newHashMap(byPath.size());
+      List<IndexEntry> entries = new ArrayList<>(byPath.size());
+      for (IndexEntry entry : byPath.values()) {
+        slots.put(entry.path(), new Slot(entry, entries.size()));
+        entries.add(entry);
+      }
+      return new CachedIndex(version, slots, entries);
+    }
+  }
+
+  private record Slot(IndexEntry entry, int number) {
   }
 
   public Tracker(Store store, WorkspaceHandles workspaces) {
@@ -192,13 +206,13 @@ public final class Tracker {
   private CachedIndex index(long workspaceId) {
     Optional<Long> version = store.read(tx -> tx.indexes().version(workspaceId));
     if (version.isEmpty()) {
-      return new CachedIndex(0, Map.of());
+      return CachedIndex.of(0, Map.of());
     }
     CachedIndex cached = cache.get(workspaceId);
     if (cached != null && cached.version() == version.get()) {
       return cached;
     }
-    CachedIndex read = store.read(tx -> new CachedIndex(tx.indexes().version(workspaceId).orElse(0L),
+    CachedIndex read = store.read(tx -> CachedIndex.of(tx.indexes().version(workspaceId).orElse(0L),
         tx.indexes().entries(workspaceId)));
     cache.put(workspaceId, read);
     return read;
@@ -210,16 +224,28 @@ public final class Tracker {
 
   // ---- scanning ---------------------------------------------------------------------------------------
 
-  /** What a scan found, what it did not look at, and what the budgets left out. */
-  record Scan(Map<WorkspacePath, ScannedEntry> found, Set<WorkspacePath> notCovered, Set<WorkspacePath> ignored,
-              List<WorkspacePath> leftOut, List<String> unlisted, int files, long bytes, boolean partial,
-              long startedAtNanos) {
+  /** A path the scan found whose stat does not prove it unchanged since the index: to be read. */
+  private record Candidate(ScannedEntry entry, Optional<IndexEntry> indexed) {
   }
 
-  private Scan scan(WorkspaceBoundary boundary, TrackingOptions options) {
+  /**
+   * What a scan found against the index: the paths to read, the indexed paths it did not see, what it did not
+   * look at, and what the budgets left out.
+   */
+  record Scan(List<Candidate> candidates, List<IndexEntry> unseen, Set<WorkspacePath> notCovered,
+              Set<WorkspacePath> ignored, List<WorkspacePath> leftOut, List<String> unlisted, int files, long bytes,
+              boolean partial, long startedAtNanos) {
+  }
+
+  /**
+   * Walks the tree and compares each path with the index as it is found: a path whose stat matches its entry
+   * (and is not racy) is only marked seen, so an unchanged tree costs a listing and a lookup per path.
+   */
+  private Scan scan(WorkspaceBoundary boundary, TrackingOptions options, CachedIndex index, long indexedAt) {
     long startedAt = nowNanos();
     IgnoreRules rules = new IgnoreRules(storeFilesIn(boundary));
-    Map<WorkspacePath, ScannedEntry> found = new HashMap<>();
+    List<Candidate> candidates = new ArrayList<>();
+    java.util.BitSet seen = new java.util.BitSet(index.entries().size());
     Set<WorkspacePath> notCovered = new HashSet<>();
     Set<WorkspacePath> ignored = new HashSet<>();
     List<WorkspacePath> leftOut = new ArrayList<>();
@@ -234,7 +260,7 @@ public final class Tracker {
 
       @Override
       public void entering(Optional<WorkspacePath> directory, java.util.Set<String> ignoreFilesPresent) {
-        rules.load(directory, boundary, ignoreFilesPresent);
+        rules.entering(directory, boundary, ignoreFilesPresent);
       }
 
       @Override
@@ -275,7 +301,18 @@ public final class Tracker {
         }
         counts[0]++;
         counts[1] += size;
-        found.put(entry.path(), entry);
+        Slot slot = index.slots().get(entry.path());
+        if (slot == null) {
+          candidates.add(new Candidate(entry, Optional.empty()));
+          return;
+        }
+        seen.set(slot.number());
+        IndexEntry old = slot.entry();
+        boolean unchanged = entry.otherMount() ? old.sameStatAs(metadataOnly(entry, Reason.ESCAPES_WORKSPACE))
+            : old.mtimeNanos() < indexedAt - RACY_WINDOW_NANOS && sameStat(old, entry);
+        if (!unchanged) {
+          candidates.add(new Candidate(entry, Optional.of(old)));
+        }
       }
 
       @Override
@@ -284,8 +321,12 @@ public final class Tracker {
         unlisted.add(directory.display() + ": " + why);
       }
     });
-    return new Scan(found, notCovered, ignored, leftOut, unlisted, (int) counts[0], counts[1], exceeded[0],
-        startedAt);
+    List<IndexEntry> unseen = new ArrayList<>();
+    for (int i = seen.nextClearBit(0); i < index.entries().size(); i = seen.nextClearBit(i + 1)) {
+      unseen.add(index.entries().get(i));
+    }
+    return new Scan(candidates, unseen, notCovered, ignored, leftOut, unlisted, (int) counts[0], counts[1],
+        exceeded[0], startedAt);
   }
 
   /** The store's files, when the store lives inside the workspace: never indexed. */
@@ -322,51 +363,44 @@ public final class Tracker {
 
   private Comparison compare(long workspaceId, WorkspaceBoundary boundary, TrackingOptions options,
                              boolean storeContent, Progress progress) {
-    CachedIndex cachedIndex = index(workspaceId);
-    Map<WorkspacePath, IndexEntry> index = cachedIndex.entries();
-    long indexedAt = indexedAt(workspaceId);
-    Scan scan = scan(boundary, options);
+    CachedIndex index = index(workspaceId);
+    Scan scan = scan(boundary, options, index, indexedAt(workspaceId));
     List<ScannedEntry> toRead = new ArrayList<>();
     List<IndexEntry> upserts = new ArrayList<>();
-    for (ScannedEntry entry : scan.found().values()) {
-      IndexEntry old = index.get(entry.path());
-      if (entry.otherMount()) {
-        IndexEntry mount = metadataOnly(entry, Reason.ESCAPES_WORKSPACE);
-        if (old == null || !old.sameStatAs(mount)) {
-          upserts.add(mount);
-        }
-        continue;
+    for (Candidate candidate : scan.candidates()) {
+      if (candidate.entry().otherMount()) {
+        upserts.add(metadataOnly(candidate.entry(), Reason.ESCAPES_WORKSPACE));
+      } else {
+        toRead.add(candidate.entry());
       }
-      boolean racy = old != null && old.mtimeNanos() >= indexedAt - RACY_WINDOW_NANOS;
-      if (old != null && !racy && sameStat(old, entry)) {
-        continue;
-      }
-      toRead.add(entry);
     }
     Map<WorkspacePath, Observation> read = read(boundary, toRead, storeContent, progress);
     List<PathChange> changes = new ArrayList<>();
-    for (ScannedEntry entry : toRead) {
+    for (Candidate candidate : scan.candidates()) {
+      ScannedEntry entry = candidate.entry();
+      if (entry.otherMount()) {
+        continue;
+      }
       Observation observation = read.get(entry.path());
-      IndexEntry old = index.get(entry.path());
+      Optional<IndexEntry> old = candidate.indexed();
       Optional<IndexEntry> now = entryOf(observation, entry);
       if (now.isEmpty()) {
         // gone between the listing and the read: a deletion if it was indexed
-        if (old != null) {
-          changes.add(new PathChange(entry.path(), ChangeKind.DELETED, Optional.of(old), Optional.empty()));
-        }
+        old.ifPresent(gone -> changes.add(new PathChange(entry.path(), ChangeKind.DELETED, Optional.of(gone),
+            Optional.empty())));
         continue;
       }
       upserts.add(now.get());
-      if (old == null) {
+      if (old.isEmpty()) {
         changes.add(new PathChange(entry.path(), ChangeKind.ADDED, Optional.empty(), Optional.of(observation)));
-      } else if (!sameState(old, now.get())) {
-        changes.add(new PathChange(entry.path(), old.type() != now.get().type() ? ChangeKind.TYPE_CHANGED
-            : ChangeKind.MODIFIED, Optional.of(old), Optional.of(observation)));
+      } else if (!sameState(old.get(), now.get())) {
+        changes.add(new PathChange(entry.path(), old.get().type() != now.get().type() ? ChangeKind.TYPE_CHANGED
+            : ChangeKind.MODIFIED, old, Optional.of(observation)));
       }
     }
     List<WorkspacePath> removals = new ArrayList<>();
-    for (IndexEntry old : index.values()) {
-      if (scan.found().containsKey(old.path()) || !covered(old.path(), scan.notCovered())) {
+    for (IndexEntry old : scan.unseen()) {
+      if (!covered(old.path(), scan.notCovered())) {
         continue;
       }
       removals.add(old.path());
@@ -375,7 +409,7 @@ public final class Tracker {
       }
     }
     changes.sort((a, b) -> a.path().compareTo(b.path()));
-    return new Comparison(scan, changes, upserts, removals, read.size(), cachedIndex.version());
+    return new Comparison(scan, changes, upserts, removals, read.size(), index.version());
   }
 
   private static boolean covered(WorkspacePath path, Set<WorkspacePath> notCovered) {

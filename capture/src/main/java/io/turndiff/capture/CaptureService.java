@@ -239,16 +239,14 @@ public final class CaptureService implements AutoCloseable {
       List<Snapshot> shellBefores = shellOnly.stream().map(change -> Tracker.before(change, boundary, now)).toList();
       befores.addAll(shellBefores);
       Map<Sha256, byte[]> beforeContents = ChangeRecorder.contents(store, befores);
-      List<ChangeRecorder.Completed> completed = new ArrayList<>(changes.size());
-      for (StoredFileChange change : changes) {
-        completed.add(recorder.complete(change, boundary.observeExact(change.path()), beforeContents));
-      }
-      List<ChangeRecorder.Detected> detected = new ArrayList<>(shellOnly.size());
-      for (int i = 0; i < shellOnly.size(); i++) {
+      List<ChangeRecorder.Completed> completed = inParallel(changes,
+          change -> recorder.complete(change, boundary.observeExact(change.path()), beforeContents));
+      List<Integer> shellIndexes = java.util.stream.IntStream.range(0, shellOnly.size()).boxed().toList();
+      List<ChangeRecorder.Detected> detected = inParallel(shellIndexes, i -> {
         PathChange change = shellOnly.get(i);
         Observation after = change.now().orElseGet(() -> boundary.observeExact(change.path()));
-        detected.add(recorder.detect(change.path(), shellBefores.get(i), after, beforeContents));
-      }
+        return recorder.detect(change.path(), shellBefores.get(i), after, beforeContents);
+      });
       Optional<TurnSummary> summary = store.write(tx -> {
         StoredTurn current = requireOpen(tx, turnId);
         if (tx.fileChanges().ofTurn(current.id()).size() != completed.size()) {
@@ -271,6 +269,15 @@ public final class CaptureService implements AutoCloseable {
             "turn '" + turnId + "' kept receiving snapshots (or its workspace rescans) while it was being finished");
       }
     }
+  }
+
+  /** Turns with more files than this read and diff them on several cores. */
+  private static final int PARALLEL_FINISH_FILES = 8;
+
+  /** {@code work} over {@code items} in order; spread over the common pool when there are many. */
+  private static <T, R> List<R> inParallel(List<T> items, java.util.function.Function<T, R> work) {
+    return items.size() < PARALLEL_FINISH_FILES ? items.stream().map(work).toList()
+        : items.parallelStream().map(work).toList();
   }
 
   private static TurnSummary summarize(StoredTurn turn, List<ChangeRecorder.Completed> completed,

@@ -29,17 +29,19 @@ final class BenchCommand implements Callable<Integer> {
   int files;
 
   @Option(names = "--turn-files", paramLabel = "M", defaultValue = "50",
-      description = "Edited files per turn (plus 10 % as many new, 4 % deleted).")
+      description = "Edited files per turn (plus 10 %% as many new, 4 %% deleted).")
   int turnFiles;
 
-  @Option(names = "--turns", paramLabel = "K", defaultValue = "10")
+  @Option(names = "--turns", paramLabel = "K", defaultValue = "10",
+      description = "Measured turns (default ${DEFAULT-VALUE}).")
   int turns;
 
   @Option(names = "--warmup", paramLabel = "W", defaultValue = "5",
       description = "Turns run first and not counted, so that both sides run warm (default ${DEFAULT-VALUE}).")
   int warmup;
 
-  @Option(names = "--seed", paramLabel = "S", defaultValue = "1")
+  @Option(names = "--seed", paramLabel = "S", defaultValue = "1",
+      description = "Seed of the generated tree and of the turns (default ${DEFAULT-VALUE}).")
   long seed;
 
   @Option(names = "--locality", paramLabel = "L", defaultValue = "0",

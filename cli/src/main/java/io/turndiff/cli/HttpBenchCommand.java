@@ -18,10 +18,12 @@ final class HttpBenchCommand implements Callable<Integer> {
   @Spec
   CommandSpec spec;
 
-  @Option(names = "--calls", paramLabel = "N", defaultValue = "2000")
+  @Option(names = "--calls", paramLabel = "N", defaultValue = "2000",
+      description = "Measured calls of each kind (default ${DEFAULT-VALUE}).")
   int calls;
 
-  @Option(names = "--warmup", paramLabel = "W", defaultValue = "1000")
+  @Option(names = "--warmup", paramLabel = "W", defaultValue = "1000",
+      description = "Calls made first and not counted (default ${DEFAULT-VALUE}).")
   int warmup;
 
   @Option(names = "--json", description = "Print the figures as JSON.")

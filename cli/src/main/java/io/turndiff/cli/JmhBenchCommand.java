@@ -15,10 +15,12 @@ final class JmhBenchCommand implements Callable<Integer> {
       description = "Which benchmarks (default: all).")
   String include;
 
-  @Option(names = "--forks", defaultValue = "1")
+  @Option(names = "--forks", paramLabel = "N", defaultValue = "1",
+      description = "JVMs forked per benchmark (default ${DEFAULT-VALUE}).")
   int forks;
 
-  @Option(names = "--iterations", defaultValue = "5", description = "Warm-up and measurement iterations of 1 s.")
+  @Option(names = "--iterations", paramLabel = "N", defaultValue = "5",
+      description = "Warm-up and measurement iterations of 1 s each (default ${DEFAULT-VALUE}).")
   int iterations;
 
   @Override

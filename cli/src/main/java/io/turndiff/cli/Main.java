@@ -15,7 +15,8 @@ import picocli.CommandLine.Command;
  * code is 0 on success, 2 for bad usage or input that can never be valid, 3 when a rewind skipped files,
  * and 1 for every other error.
  */
-@Command(name = "turndiff", mixinStandardHelpOptions = true, version = "turndiff 0.1.0",
+@Command(name = "turndiff", mixinStandardHelpOptions = true, scope = picocli.CommandLine.ScopeType.INHERIT,
+    version = "turndiff 0.1.0",
     description = "Per-turn file snapshots, diffs and safe rewinds for AI coding-agent runtimes.",
     subcommands = {
         TurnCommand.class,

@@ -24,7 +24,7 @@ final class TrackCommand implements Callable<Integer> {
   @Spec
   CommandSpec spec;
 
-  @Option(names = "--workspace", required = true, paramLabel = "DIR")
+  @Option(names = "--workspace", required = true, paramLabel = "DIR", description = "The workspace to track.")
   Path workspace;
 
   @Option(names = "--max-files", paramLabel = "N", defaultValue = "200000",

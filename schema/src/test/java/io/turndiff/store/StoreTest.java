@@ -53,6 +53,37 @@ class StoreTest {
   }
 
   @Test
+  void theLatestMigrationConstantNamesTheNewestMigrationFile() throws Exception {
+    java.net.URL folder = Store.class.getResource("/db/migration");
+    int newest;
+    try (var files = Files.list(Path.of(folder.toURI()))) {
+      newest = files.map(file -> file.getFileName().toString())
+          .filter(name -> name.matches("V\\d+__.*\\.sql"))
+          .mapToInt(name -> Integer.parseInt(name.substring(1, name.indexOf("__"))))
+          .max().orElseThrow();
+    }
+    assertEquals(String.valueOf(newest), Store.LATEST_MIGRATION,
+        "a store at an older version would skip the newer migrations");
+  }
+
+  @Test
+  void aStoreAtAnOlderMigrationIsMigratedWhenOpened() throws Exception {
+    Path database = temp.resolve("old/turndiff.db");
+    Files.createDirectories(database.getParent());
+    org.sqlite.SQLiteDataSource dataSource = new org.sqlite.SQLiteDataSource();
+    dataSource.setUrl("jdbc:sqlite:" + database);
+    org.flywaydb.core.Flyway.configure().dataSource(dataSource).locations("classpath:db/migration").target("1")
+        .load().migrate();
+    Store.open(database).close();
+    try (Connection connection = DriverManager.getConnection("jdbc:sqlite:" + database);
+         ResultSet rows = connection.createStatement().executeQuery(
+             "SELECT max(CAST(version AS INTEGER)) FROM flyway_schema_history WHERE success = 1")) {
+      assertTrue(rows.next());
+      assertEquals(Store.LATEST_MIGRATION, rows.getString(1));
+    }
+  }
+
+  @Test
   void everyConnectionHasWalForeignKeysBusyTimeoutAndNormalSync() {
     try (Store store = Store.open(temp.resolve("turndiff.db"))) {
       Store.ConnectionSettings settings = store.settings();

@@ -471,8 +471,6 @@ public final class Tracker {
       return read;
     }
     int threads = Math.max(1, Math.min(Runtime.getRuntime().availableProcessors(), entries.size() / 64 + 1));
-    ThreadLocal<BlobEncoder> encoders = new ThreadLocal<>();
-    List<BlobEncoder> allEncoders = java.util.Collections.synchronizedList(new ArrayList<>());
     try (ExecutorService pool = Executors.newFixedThreadPool(threads)) {
       List<Future<Map.Entry<Observation, Optional<EncodedBlob>>>> futures = new ArrayList<>(entries.size());
       for (ScannedEntry entry : entries) {
@@ -480,13 +478,7 @@ public final class Tracker {
           Observation observation = boundary.observeExact(entry.path());
           Optional<EncodedBlob> blob = Optional.empty();
           if (storeContent && observation.content().isPresent()) {
-            BlobEncoder encoder = encoders.get();
-            if (encoder == null) {
-              encoder = new BlobEncoder();
-              encoders.set(encoder);
-              allEncoders.add(encoder);
-            }
-            blob = Optional.of(encoder.encode(observation.snapshot().storedContent().orElseThrow(),
+            blob = Optional.of(BlobEncoder.encode(observation.snapshot().storedContent().orElseThrow(),
                 observation.content().get()));
           }
           return Map.entry(observation, blob);
@@ -509,8 +501,6 @@ public final class Tracker {
       throw new IllegalStateException("interrupted while reading the workspace", e);
     } catch (ExecutionException e) {
       throw e.getCause() instanceof RuntimeException runtime ? runtime : new IllegalStateException(e.getCause());
-    } finally {
-      allEncoders.forEach(BlobEncoder::close);
     }
     return read;
   }

@@ -1,22 +1,38 @@
 package io.turndiff.store;
 
 import io.turndiff.model.Sha256;
+import java.util.concurrent.ConcurrentLinkedQueue;
 
 /**
  * Compresses content for the blob table the way the store does, on the caller's thread: many files can be
- * compressed in parallel and then stored in one transaction. One encoder per thread; close it after.
+ * compressed in parallel, off the store's lock, and then stored in one transaction.
+ *
+ * <p>A compression context is costly to make (a fresh one per blob halves the speed), so contexts are kept
+ * in a small process-wide pool: each call borrows one, and at most one per processor is kept idle.
  */
-public final class BlobEncoder implements AutoCloseable {
+public final class BlobEncoder {
 
-  private final BlobCodec codec = new BlobCodec();
+  private static final ConcurrentLinkedQueue<BlobCodec> IDLE = new ConcurrentLinkedQueue<>();
+  private static final int KEPT_IDLE = Runtime.getRuntime().availableProcessors();
 
-  public EncodedBlob encode(Sha256 sha256, byte[] content) {
-    BlobCodec.Encoded encoded = codec.encode(content);
-    return new EncodedBlob(sha256, content.length, encoded.encoding(), encoded.data());
+  private BlobEncoder() {
   }
 
-  @Override
-  public void close() {
-    codec.close();
+  /** {@code content} (whose hash is {@code sha256}) as the blob table keeps it. */
+  public static EncodedBlob encode(Sha256 sha256, byte[] content) {
+    BlobCodec codec = IDLE.poll();
+    if (codec == null) {
+      codec = new BlobCodec();
+    }
+    try {
+      BlobCodec.Encoded encoded = codec.encode(content);
+      return new EncodedBlob(sha256, content.length, encoded.encoding(), encoded.data());
+    } finally {
+      if (IDLE.size() < KEPT_IDLE) {
+        IDLE.add(codec);
+      } else {
+        codec.close();
+      }
+    }
   }
 }

@@ -2,7 +2,7 @@ package io.turndiff.bench;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.turndiff.api.Json;
-import java.io.PrintStream;
+import java.io.PrintWriter;
 
 /** The figures of one bench run, as a table for people or JSON for machines. */
 public record BenchResult(SyntheticTree.Summary tree, TurnBench.Options options, int edited, int created,
@@ -31,7 +31,7 @@ public record BenchResult(SyntheticTree.Summary tree, TurnBench.Options options,
     return ratio(gitDiskBytes, storeDiskBytes);
   }
 
-  public void print(PrintStream out) {
+  public void print(PrintWriter out) {
     int touched = edited + created + deleted;
     out.printf("turndiff bench: %d files (%.1f MB), %d turns of %d files (%d edited, %d new, %d deleted), "
             + "seed %d, locality %.2f%n", tree.files(), tree.bytes() / 1e6, options.turns(), touched, edited, created,
@@ -64,7 +64,7 @@ public record BenchResult(SyntheticTree.Summary tree, TurnBench.Options options,
         ratio(gitInitialDiskBytes, tracking.baselineDiskBytes()));
   }
 
-  private static void row(PrintStream out, String name, Samples samples, String ratio) {
+  private static void row(PrintWriter out, String name, Samples samples, String ratio) {
     out.printf("%-48s %11.1f %11.1f %14s%n", name, samples.medianMillis(), samples.p90Millis(), ratio);
   }
 

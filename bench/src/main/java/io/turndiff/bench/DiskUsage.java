@@ -5,27 +5,11 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.concurrent.TimeUnit;
-import java.util.stream.Stream;
 
 /** How much a directory or file takes: its bytes, and its disk blocks as {@code du} counts them. */
 final class DiskUsage {
 
   private DiskUsage() {
-  }
-
-  static long apparentBytes(Path path) throws IOException {
-    if (Files.isRegularFile(path)) {
-      return Files.size(path);
-    }
-    try (Stream<Path> walk = Files.walk(path)) {
-      return walk.filter(Files::isRegularFile).mapToLong(file -> {
-        try {
-          return Files.size(file);
-        } catch (IOException e) {
-          return 0;
-        }
-      }).sum();
-    }
   }
 
   /** {@code du -sk}, in bytes: what the files occupy on disk (a small git object still takes a block). */

@@ -7,6 +7,7 @@ import io.turndiff.server.HttpService;
 import io.turndiff.server.ServiceOptions;
 import io.turndiff.server.Turndiff;
 import java.io.PrintStream;
+import java.io.PrintWriter;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -36,7 +37,7 @@ public final class HttpLatencyBench {
 
   public record Result(int calls, Samples http, Samples inProcess, Samples health) {
 
-    public void print(PrintStream out) {
+    public void print(PrintWriter out) {
       out.printf("one snapshot call of a 10 KB file, %d calls each (machine: %d cores, Java %s)%n", calls,
           Runtime.getRuntime().availableProcessors(), System.getProperty("java.version"));
       out.printf("%-40s %9s %9s %9s%n", "", "p50 us", "p90 us", "p99 us");
@@ -47,7 +48,7 @@ public final class HttpLatencyBench {
           (double) http.median() / inProcess.median(), (http.median() - inProcess.median()) / 1e3);
     }
 
-    private static void row(PrintStream out, String name, Samples samples) {
+    private static void row(PrintWriter out, String name, Samples samples) {
       out.printf("%-40s %9.0f %9.0f %9.0f%n", name, samples.median() / 1e3, samples.quantile(0.9) / 1e3,
           samples.quantile(0.99) / 1e3);
     }

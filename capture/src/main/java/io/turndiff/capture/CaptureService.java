@@ -102,7 +102,7 @@ public final class CaptureService implements AutoCloseable {
         adopted = true;
         tracker.refresh(known.get());
       }
-      BeganTurn began = store.write(tx -> {
+      Registered began = store.write(tx -> {
         StoredWorkspace registered = tx.workspaces().register(workspace.toString(), boundary.rootReal().toString(),
             boundary.rootDevice(), boundary.rootInode());
         String turnId = turn.orElseGet(() -> ExternalIds.generate("turn"));
@@ -117,14 +117,13 @@ public final class CaptureService implements AutoCloseable {
         StoredSession chosen = existing.orElseGet(() -> tx.sessions().create(
             session.orElseGet(() -> ExternalIds.generate("session")), registered.id()));
         StoredTurn begun = tx.turns().begin(turnId, chosen, TurnKind.AGENT);
-        return new BeganTurn(chosen.externalId(), begun.externalId(), begun.seq(), boundary.rootReal(),
-            existing.isEmpty(), boundary.kind());
+        return new Registered(registered.id(), new BeganTurn(chosen.externalId(), begun.externalId(),
+            begun.seq(), boundary.rootReal(), existing.isEmpty(), boundary.kind()));
       });
       if (!adopted) {
-        workspaces.adopt(store.read(tx -> tx.workspaces().byRealRoot(boundary.rootReal().toString())
-            .orElseThrow().id()), boundary);
+        workspaces.adopt(began.workspaceId(), boundary);
       }
-      return began;
+      return began.turn();
     } catch (RuntimeException e) {
       if (!adopted) {
         // once adopted, the boundary is held (or was closed in favour of the held one): never close it here
@@ -132,6 +131,10 @@ public final class CaptureService implements AutoCloseable {
       }
       throw e;
     }
+  }
+
+  /** A begun turn and the stored workspace it is in. */
+  private record Registered(long workspaceId, BeganTurn turn) {
   }
 
   // ---- snapshot ---------------------------------------------------------------------------------------

@@ -1,8 +1,6 @@
 package io.turndiff.diff;
 
-import java.nio.ByteBuffer;
-import java.nio.charset.CharacterCodingException;
-import java.nio.charset.CodingErrorAction;
+import io.turndiff.model.PrintableBytes;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
@@ -36,7 +34,7 @@ public final class TextContent {
     if (nul >= 0) {
       return Optional.empty();
     }
-    if (text.indexOf('\uFFFD') >= 0 && !validUtf8(bytes)) {
+    if (text.indexOf('\uFFFD') >= 0 && !PrintableBytes.isUtf8(bytes)) {
       // the fast decode replaced malformed input; a U+FFFD that was really in the file is text
       return Optional.empty();
     }
@@ -53,22 +51,6 @@ public final class TextContent {
       start = newline + 1;
     }
     return Optional.of(new TextContent(lines));
-  }
-
-  private static boolean validUtf8(byte[] bytes) {
-    try {
-      StandardCharsets.UTF_8.newDecoder()
-          .onMalformedInput(CodingErrorAction.REPORT)
-          .onUnmappableCharacter(CodingErrorAction.REPORT)
-          .decode(ByteBuffer.wrap(bytes));
-      return true;
-    } catch (CharacterCodingException e) {
-      return false;
-    }
-  }
-
-  public static boolean isBinary(byte[] bytes) {
-    return of(bytes).isEmpty();
   }
 
   /** The lines; the last one ends with {@link #NO_FINAL_NEWLINE} when the content has no final newline. */

@@ -23,7 +23,6 @@ import io.turndiff.store.TrackedWorkspace;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.Collection;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
@@ -536,10 +535,5 @@ public final class Tracker {
   public static Snapshot before(PathChange change, WorkspaceBoundary boundary, Instant at) {
     return change.indexed().map(entry -> entry.toSnapshot(boundary.kind(), at))
         .orElseGet(() -> Snapshot.absent(change.path(), boundary.kind(), at));
-  }
-
-  /** The paths whose changes a comparison found. */
-  public static Collection<WorkspacePath> paths(Comparison comparison) {
-    return comparison.changes().stream().map(PathChange::path).toList();
   }
 }

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.turndiff.boundary.BoundaryOptions;
 import io.turndiff.capture.CaptureService;
+import io.turndiff.fixtures.PathState;
 import io.turndiff.fixtures.TestStore;
 import io.turndiff.fixtures.TestWorkspace;
 import io.turndiff.fixtures.TreeContent;
@@ -12,9 +13,7 @@ import io.turndiff.store.Store;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
-import java.nio.file.LinkOption;
 import java.nio.file.Path;
-import java.nio.file.attribute.PosixFilePermissions;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
@@ -56,25 +55,13 @@ class PatchApplyProperties {
     delete(base);
   }
 
-  sealed interface State {
-  }
-
-  record Absent() implements State {
-  }
-
-  record Regular(byte[] content, boolean executable) implements State {
-  }
-
-  record Link(String target) implements State {
-  }
-
   @Provide
-  Arbitrary<List<List<State>>> turns() {
+  Arbitrary<List<List<PathState>>> turns() {
     // three states per file (before, after turn 1, after turn 2), for 1..5 files
     return state().list().ofSize(3).list().ofMinSize(1).ofMaxSize(5);
   }
 
-  private static Arbitrary<State> state() {
+  private static Arbitrary<PathState> state() {
     Arbitrary<String> line = Arbitraries.strings().withChars("ab é\t{}").ofMaxLength(10);
     Arbitrary<byte[]> text = Combinators.combine(line.list().ofMaxSize(10), Arbitraries.of("\n", "\r\n"),
         Arbitraries.of(true, false)).as((lines, eol, finalNewline) ->
@@ -84,31 +71,11 @@ class PatchApplyProperties {
       copy[0] = 0;
       return copy;
     });
-    Arbitrary<State> regular = Combinators.combine(Arbitraries.oneOf(text, binary), Arbitraries.of(true, false))
-        .as(Regular::new);
-    Arbitrary<State> link = Arbitraries.of("target-a", "dir/target-b").map(Link::new);
-    return Arbitraries.frequencyOf(Tuple.of(2, Arbitraries.just(new Absent())), Tuple.of(6, regular),
+    Arbitrary<PathState> regular = Combinators.combine(Arbitraries.oneOf(text, binary),
+        Arbitraries.of("rwxr-xr-x", "rw-r--r--")).as(PathState.Regular::new);
+    Arbitrary<PathState> link = Arbitraries.of("target-a", "dir/target-b").map(PathState.Link::new);
+    return Arbitraries.frequencyOf(Tuple.of(2, Arbitraries.just(new PathState.Absent())), Tuple.of(6, regular),
         Tuple.of(1, link));
-  }
-
-  private static void put(Path file, State state) throws IOException {
-    if (Files.exists(file, LinkOption.NOFOLLOW_LINKS)) {
-      Files.delete(file);
-    }
-    switch (state) {
-      case Absent absent -> {
-      }
-      case Regular regular -> {
-        Files.createDirectories(file.getParent());
-        Files.write(file, regular.content());
-        Files.setPosixFilePermissions(file, PosixFilePermissions.fromString(regular.executable() ? "rwxr-xr-x"
-            : "rw-r--r--"));
-      }
-      case Link link -> {
-        Files.createDirectories(file.getParent());
-        Files.createSymbolicLink(file, Path.of(link.target()));
-      }
-    }
   }
 
   private static Map<String, String> files(Path root) {
@@ -118,13 +85,13 @@ class PatchApplyProperties {
   }
 
   @Property(tries = 25)
-  void turnAndRangePatchesRoundTripWithGitApply(@ForAll("turns") List<List<State>> files) throws Exception {
+  void turnAndRangePatchesRoundTripWithGitApply(@ForAll("turns") List<List<PathState>> files) throws Exception {
     Path run = Files.createDirectory(base.resolve("r" + runs++));
     TestWorkspace workspace = TestWorkspace.in(run);
     List<String> names = new ArrayList<>();
     for (int i = 0; i < files.size(); i++) {
       names.add((i % 2 == 0 ? "src/" : "") + "f" + i + (i % 3 == 0 ? ".bin" : ".txt"));
-      put(workspace.resolve(names.get(i)), files.get(i).get(0));
+      files.get(i).get(0).putAt(workspace.resolve(names.get(i)));
     }
     List<Path> trees = new ArrayList<>();
     trees.add(copy(workspace.root(), run.resolve("tree0")));
@@ -134,7 +101,7 @@ class PatchApplyProperties {
         String turn = capture.beginTurn(workspace.root(), Optional.of("s" + runs), Optional.empty()).turn();
         capture.snapshot(turn, Optional.empty(), names);
         for (int i = 0; i < files.size(); i++) {
-          put(workspace.resolve(names.get(i)), files.get(i).get(step));
+          files.get(i).get(step).putAt(workspace.resolve(names.get(i)));
         }
         capture.finishTurn(turn);
         turns.add(turn);

@@ -63,16 +63,9 @@ final class BenchCommand implements Callable<Integer> {
     if (json) {
       spec.commandLine().getOut().println(Json.write(result.json(), true));
     } else {
-      PrintStream out = new PrintStream(new java.io.OutputStream() {
-        @Override
-        public void write(int b) {
-          spec.commandLine().getOut().write(b);
-        }
-      }, true, java.nio.charset.StandardCharsets.UTF_8);
-      result.print(out);
-      out.flush();
-      spec.commandLine().getOut().flush();
+      result.print(spec.commandLine().getOut());
     }
+    spec.commandLine().getOut().flush();
     return Main.EXIT_OK;
   }
 }

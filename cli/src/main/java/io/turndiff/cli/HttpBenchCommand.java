@@ -2,8 +2,6 @@ package io.turndiff.cli;
 
 import io.turndiff.api.Json;
 import io.turndiff.bench.HttpLatencyBench;
-import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
@@ -38,13 +36,7 @@ final class HttpBenchCommand implements Callable<Integer> {
     if (json) {
       spec.commandLine().getOut().println(Json.write(result.json(), true));
     } else {
-      PrintStream out = new PrintStream(new java.io.OutputStream() {
-        @Override
-        public void write(int b) {
-          spec.commandLine().getOut().write(b);
-        }
-      }, true, StandardCharsets.UTF_8);
-      result.print(out);
+      result.print(spec.commandLine().getOut());
     }
     spec.commandLine().getOut().flush();
     return Main.EXIT_OK;

@@ -21,8 +21,8 @@ final class LogCommand implements Callable<Integer> {
   @Spec
   CommandSpec spec;
 
-  @Option(names = "--workspace", paramLabel = "DIR", description = "The workspace (default: the current directory).")
-  Path workspace;
+  @Mixin
+  WorkspaceOption workspace;
 
   @Parameters(paramLabel = "PATH", description = "A path relative to the workspace, or absolute inside it.")
   String path;
@@ -33,7 +33,7 @@ final class LogCommand implements Callable<Integer> {
   @Override
   public Integer call() {
     try (Turndiff turndiff = storeOptions.open()) {
-      Path root = workspace != null ? workspace : Path.of("").toAbsolutePath();
+      Path root = workspace.orCurrentDirectory();
       spec.commandLine().getOut().println(Json.write(Json.history(turndiff.queries().log(root, path)), pretty));
     }
     return Main.EXIT_OK;

@@ -5,7 +5,6 @@ import io.turndiff.server.Turndiff;
 import io.turndiff.track.PathChange;
 import io.turndiff.track.WorkspaceStatus;
 import java.io.PrintWriter;
-import java.nio.file.Path;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -24,8 +23,8 @@ final class StatusCommand implements Callable<Integer> {
   @Spec
   CommandSpec spec;
 
-  @Option(names = "--workspace", paramLabel = "DIR", description = "The workspace (default: the current directory).")
-  Path workspace;
+  @Mixin
+  WorkspaceOption workspace;
 
   @Option(names = "--json", description = "Print JSON.")
   boolean json;
@@ -34,7 +33,7 @@ final class StatusCommand implements Callable<Integer> {
   public Integer call() {
     try (Turndiff turndiff = storeOptions.open()) {
       WorkspaceStatus status = turndiff.capture().tracker()
-          .status(workspace != null ? workspace : Path.of("").toAbsolutePath());
+          .status(workspace.orCurrentDirectory());
       PrintWriter out = spec.commandLine().getOut();
       if (json) {
         out.println(Json.write(Json.status(status), false));

@@ -25,8 +25,8 @@ final class TurnsCommand implements Callable<Integer> {
   @Spec
   CommandSpec spec;
 
-  @Option(names = "--workspace", paramLabel = "DIR", description = "The workspace (default: the current directory).")
-  Path workspace;
+  @Mixin
+  WorkspaceOption workspace;
 
   @Option(names = "--session", paramLabel = "ID", description = "Only this session.")
   String session;
@@ -47,7 +47,7 @@ final class TurnsCommand implements Callable<Integer> {
       if (session != null) {
         output = Json.turnPage(turndiff.queries().turns(session, after, limit));
       } else {
-        Path root = workspace != null ? workspace : Path.of("").toAbsolutePath();
+        Path root = workspace.orCurrentDirectory();
         List<SessionListing> sessions = turndiff.queries().sessions(root);
         ObjectNode node = Json.sessions(root, sessions);
         ArrayNode withTurns = node.putArray("sessions");

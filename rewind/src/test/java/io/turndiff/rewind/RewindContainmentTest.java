@@ -36,9 +36,7 @@ class RewindContainmentTest {
 
   @AfterEach
   void canary() {
-    h.workspace.assertOutsideUnchanged();
-    h.workspace.canary().assertNotInStore(h.store);
-    h.close();
+    h.closeCheckingCanary();
   }
 
   private Path file(String relative) {

@@ -84,4 +84,15 @@ final class RewindHarness implements AutoCloseable {
       store.close();
     }
   }
+
+  /**
+   * Closes, checking the canary first: the outside tree unchanged, the secret in no blob nor in the database
+   * files, before closing and after (when the WAL has been checkpointed into the database file).
+   */
+  void closeCheckingCanary() {
+    workspace.assertOutsideUnchanged();
+    workspace.canary().assertNotInStore(store);
+    close();
+    workspace.canary().assertNotInStoreFiles(store.file());
+  }
 }

@@ -3,6 +3,7 @@ package io.turndiff.rewind;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.turndiff.fixtures.PathState;
 import io.turndiff.fixtures.TestStore;
 import io.turndiff.fixtures.TestWorkspace;
 import io.turndiff.fixtures.TreeContent;
@@ -10,14 +11,10 @@ import io.turndiff.store.Store;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
-import java.nio.file.LinkOption;
 import java.nio.file.Path;
-import java.nio.file.attribute.PosixFilePermission;
-import java.nio.file.attribute.PosixFilePermissions;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import net.jqwik.api.Arbitraries;
 import net.jqwik.api.Arbitrary;
 import net.jqwik.api.Combinators;
@@ -52,20 +49,7 @@ class RewindRoundTripProperties {
     }
   }
 
-  /** What one path holds. */
-  sealed interface State {
-  }
-
-  record Absent() implements State {
-  }
-
-  record Regular(byte[] content, String permissions) implements State {
-  }
-
-  record Link(String target) implements State {
-  }
-
-  record Change(State before, State after) {
+  record Change(PathState before, PathState after) {
   }
 
   @Provide
@@ -73,7 +57,7 @@ class RewindRoundTripProperties {
     return Combinators.combine(state(), state()).as(Change::new).list().ofMinSize(1).ofMaxSize(4);
   }
 
-  private static Arbitrary<State> state() {
+  private static Arbitrary<PathState> state() {
     Arbitrary<String> mode = Arbitraries.of("rw-r--r--", "rwxr-xr-x", "rw-------", "rwx------");
     Arbitrary<String> line = Arbitraries.strings().withChars("abc xyz{}();é").ofMaxLength(12);
     Arbitrary<byte[]> text = Combinators.combine(line.list().ofMaxSize(12), Arbitraries.of("\n", "\r\n"),
@@ -87,28 +71,13 @@ class RewindRoundTripProperties {
           withNul[0] = 0;
           return withNul;
         });
-    Arbitrary<State> regular = Combinators.combine(Arbitraries.oneOf(text, binary), mode).as(Regular::new);
-    Arbitrary<State> link = Arbitraries.of("missing-1", "missing-2", "sub/missing").map(Link::new);
+    Arbitrary<PathState> regular = Combinators.combine(Arbitraries.oneOf(text, binary), mode)
+        .as(PathState.Regular::new);
+    Arbitrary<PathState> link = Arbitraries.of("missing-1", "missing-2", "sub/missing").map(PathState.Link::new);
     return Arbitraries.frequencyOf(
-        net.jqwik.api.Tuple.of(2, Arbitraries.just(new Absent())),
+        net.jqwik.api.Tuple.of(2, Arbitraries.just(new PathState.Absent())),
         net.jqwik.api.Tuple.of(6, regular),
         net.jqwik.api.Tuple.of(2, link));
-  }
-
-  private static void put(Path file, State state) throws IOException {
-    if (Files.exists(file, LinkOption.NOFOLLOW_LINKS)) {
-      Files.delete(file);
-    }
-    switch (state) {
-      case Absent absent -> {
-      }
-      case Regular regular -> {
-        Files.write(file, regular.content());
-        Set<PosixFilePermission> permissions = PosixFilePermissions.fromString(regular.permissions());
-        Files.setPosixFilePermissions(file, permissions);
-      }
-      case Link link -> Files.createSymbolicLink(file, Path.of(link.target()));
-    }
   }
 
   @Property(tries = 60)
@@ -118,13 +87,13 @@ class RewindRoundTripProperties {
     List<String> names = new ArrayList<>();
     for (int i = 0; i < changes.size(); i++) {
       names.add("file-" + i + (i % 2 == 0 ? ".txt" : ".bin"));
-      put(workspace.resolve(names.get(i)), changes.get(i).before());
+      changes.get(i).before().putAt(workspace.resolve(names.get(i)));
     }
     Map<String, String> before = TreeContent.of(workspace.root());
     try (RewindHarness harness = new RewindHarness(workspace, store, "s" + workspaces)) {
       String turn = harness.turn(names, () -> {
         for (int i = 0; i < changes.size(); i++) {
-          put(workspace.resolve(names.get(i)), changes.get(i).after());
+          changes.get(i).after().putAt(workspace.resolve(names.get(i)));
         }
       });
       RewindReport report = harness.rewindTurn(turn);

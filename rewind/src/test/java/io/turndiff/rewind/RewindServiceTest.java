@@ -39,10 +39,7 @@ class RewindServiceTest {
 
   @AfterEach
   void canary() {
-    h.workspace.assertOutsideUnchanged();
-    h.workspace.canary().assertNotInStore(h.store);
-    h.close();
-    h.workspace.canary().assertNotInStoreFiles(h.store.file());
+    h.closeCheckingCanary();
   }
 
   private static List<String> paths(List<WorkspacePath> paths) {

@@ -37,9 +37,7 @@ class ShellTurnRewindTest {
 
   @AfterEach
   void canary() {
-    h.workspace.assertOutsideUnchanged();
-    h.workspace.canary().assertNotInStore(h.store);
-    h.close();
+    h.closeCheckingCanary();
   }
 
   private void sh(String script) throws Exception {

@@ -24,10 +24,6 @@ public enum RewindStatus {
     return code;
   }
 
-  public boolean finalStatus() {
-    return this != PLANNED && this != STARTED;
-  }
-
   public static RewindStatus fromCode(String code) {
     return Arrays.stream(values()).filter(s -> s.code.equals(code)).findFirst()
         .orElseThrow(() -> new IllegalArgumentException("unknown rewind status: " + code));

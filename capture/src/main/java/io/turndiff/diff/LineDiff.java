@@ -1,25 +1,22 @@
 package io.turndiff.diff;
 
-import com.github.difflib.DiffUtils;
-import com.github.difflib.algorithm.myers.MyersDiffWithLinearSpace;
-import com.github.difflib.patch.AbstractDelta;
-import com.github.difflib.patch.Chunk;
 import java.util.ArrayList;
 import java.util.List;
+import org.eclipse.jgit.diff.EditList;
+import org.eclipse.jgit.diff.HistogramDiff;
 
 /**
  * Unified-diff hunks between two texts, as git makes them: 3 lines of context, hunks closer than twice that
  * merged, {@code \ No newline at end of file} after a last line without one.
  *
- * <p>java-diff-utils computes the edit script; the hunks are made here because its own unified writer never
- * emits the no-newline marker and numbers empty ranges differently from git, and the output must apply with
- * {@code git apply}. The work is bounded: past {@link #MAX_DIFFED_LINES} lines between the common head and
- * tail, the middle becomes one hunk instead of running Myers on it, so no file can stall a turn.
+ * <p>JGit's histogram diff computes the edits (git's {@code diff --histogram}); the hunks are made here because
+ * the output must apply with {@code git apply}, with git's numbering of empty ranges and its no-newline marker.
+ * The work is bounded by a {@link DiffBudget} counted in line comparisons, not by the file's size: a small
+ * change of a big file is a small hunk, and a file that would take longer becomes one whole-middle hunk.
  */
 final class LineDiff {
 
   static final int CONTEXT = 3;
-  static final int MAX_DIFFED_LINES = 6_000;
 
   private LineDiff() {
   }
@@ -35,12 +32,17 @@ final class LineDiff {
   record Line(char sign, String text) {
   }
 
-  record Result(String hunks, int added, int removed) {
+  /** The unified-diff text, its counts of added and removed lines, and the steps the diff took. */
+  record Result(String hunks, int added, int removed, long steps) {
   }
 
   /** The hunks of the change from {@code before} to {@code after}, with 3 lines of context. */
   static List<Hunk> hunks(List<String> before, List<String> after) {
-    List<Edit> edits = edits(before, after);
+    return hunks(before, after, new DiffSteps(DiffBudget.DEFAULT));
+  }
+
+  private static List<Hunk> hunks(List<String> before, List<String> after, DiffSteps steps) {
+    List<Edit> edits = edits(before, after, steps);
     List<Hunk> hunks = new ArrayList<>();
     int offset = 0;  // lines added minus lines removed by the edits before the current hunk
     int i = 0;
@@ -93,10 +95,15 @@ final class LineDiff {
 
   /** The hunks as unified-diff text, with the counts of added and removed lines. */
   static Result diff(List<String> before, List<String> after) {
+    return diff(before, after, DiffBudget.DEFAULT);
+  }
+
+  static Result diff(List<String> before, List<String> after, DiffBudget budget) {
     StringBuilder out = new StringBuilder();
     int added = 0;
     int removed = 0;
-    for (Hunk hunk : hunks(before, after)) {
+    DiffSteps steps = new DiffSteps(budget);
+    for (Hunk hunk : hunks(before, after, steps)) {
       out.append("@@ -").append(range(hunk.oldFrom(), hunk.oldLines().size()))
           .append(" +").append(range(hunk.newFrom(), hunk.newLines().size())).append(" @@\n");
       for (Line line : hunk.lines()) {
@@ -105,7 +112,7 @@ final class LineDiff {
         removed += line.sign() == '-' ? 1 : 0;
       }
     }
-    return new Result(out.toString(), added, removed);
+    return new Result(out.toString(), added, removed, steps.taken());
   }
 
   /** git's range: {@code start,count}, {@code start} alone for one line, the line before for an empty range. */
@@ -126,7 +133,13 @@ final class LineDiff {
     }
   }
 
-  private static List<Edit> edits(List<String> before, List<String> after) {
+  /**
+   * The edits from {@code before} to {@code after}: the common head and tail are skipped, the middle goes to
+   * JGit's histogram diff (git's {@code --histogram}: lines unique to a stretch anchor it, so a small change of
+   * a big file is a small edit), whose stretches without such anchors get a budgeted Myers diff. Past the
+   * budget the whole middle is one edit.
+   */
+  private static List<Edit> edits(List<String> before, List<String> after, DiffSteps steps) {
     int head = 0;
     int maxHead = Math.min(before.size(), after.size());
     while (head < maxHead && before.get(head).equals(after.get(head))) {
@@ -143,16 +156,23 @@ final class LineDiff {
     if (oldMiddle.isEmpty() && newMiddle.isEmpty()) {
       return edits;
     }
-    if (oldMiddle.size() + newMiddle.size() > MAX_DIFFED_LINES || oldMiddle.isEmpty() || newMiddle.isEmpty()) {
-      edits.add(new Edit(head, oldMiddle.size(), head, newMiddle.size()));
+    Edit wholeMiddle = new Edit(head, oldMiddle.size(), head, newMiddle.size());
+    if (oldMiddle.isEmpty() || newMiddle.isEmpty()) {
+      edits.add(wholeMiddle);
       return edits;
     }
-    List<AbstractDelta<String>> deltas = DiffUtils.diff(oldMiddle, newMiddle, new MyersDiffWithLinearSpace<>())
-        .getDeltas();
-    for (AbstractDelta<String> delta : deltas) {
-      Chunk<String> source = delta.getSource();
-      Chunk<String> target = delta.getTarget();
-      edits.add(new Edit(head + source.getPosition(), source.size(), head + target.getPosition(), target.size()));
+    NumberedLines[] numbered = NumberedLines.of(oldMiddle, newMiddle);
+    HistogramDiff histogram = new HistogramDiff();
+    histogram.setFallbackAlgorithm(new BoundedMyers(steps));
+    EditList found;
+    try {
+      found = histogram.diff(new NumberedLines.Comparator(steps), numbered[0], numbered[1]);
+    } catch (DiffSteps.Exhausted exhausted) {
+      edits.add(wholeMiddle);
+      return edits;
+    }
+    for (org.eclipse.jgit.diff.Edit edit : found) {
+      edits.add(new Edit(head + edit.getBeginA(), edit.getLengthA(), head + edit.getBeginB(), edit.getLengthB()));
     }
     // by position in the old text; at one position, removed lines come before added ones, as git writes them
     edits.sort((a, b) -> a.oldStart() != b.oldStart() ? Integer.compare(a.oldStart(), b.oldStart())

@@ -253,7 +253,7 @@ public final class WorkspaceBoundary implements AutoCloseable {
       WorkspacePath path = WorkspacePath.ofComponents(request.components());
       ReadOutcome outcome = access.read(path, options.sizeLimit(), options.changeRetries());
       if (!(outcome instanceof ReadOutcome.LinkInPath)) {
-        return List.of(toObservation(path, outcome).withVia(viaFor(request.given(), path)));
+        return List.of(toObservation(path, outcome, options.sizeLimit()).withVia(viaFor(request.given(), path)));
       }
     }
     for (int attempt = 0; ; attempt++) {
@@ -288,7 +288,7 @@ public final class WorkspaceBoundary implements AutoCloseable {
         if (outcome instanceof ReadOutcome.LinkInPath) {
           return Optional.empty();
         }
-        observations.add(toObservation(resolved.path(), outcome).withVia(viaFor(given, resolved.path())));
+        observations.add(toObservation(resolved.path(), outcome, options.sizeLimit()).withVia(viaFor(given, resolved.path())));
         return Optional.of(observations);
       }
       case PathResolver.Absent absent -> {
@@ -342,13 +342,21 @@ public final class WorkspaceBoundary implements AutoCloseable {
    * turn recorded, or the current state a rewind checks before it writes. A symlink is recorded as a link.
    */
   public Observation observeExact(WorkspacePath path) {
+    return observeExact(path, options.sizeLimit());
+  }
+
+  /**
+   * {@link #observeExact(WorkspacePath)} with another limit on the content kept: turndiff's own reads of
+   * workspace files that are not recorded (git's index, which outgrows a source file's limit).
+   */
+  public Observation observeExact(WorkspacePath path, long sizeLimit) {
     if (path.isOutside()) {
       return observeOutside(new RequestedPath.Outside(GivenPath.of(path.bytes()), path));
     }
     for (int attempt = 0; attempt <= options.changeRetries(); attempt++) {
-      ReadOutcome outcome = access.read(path, options.sizeLimit(), options.changeRetries());
+      ReadOutcome outcome = access.read(path, sizeLimit, options.changeRetries());
       if (!(outcome instanceof ReadOutcome.LinkInPath)) {
-        return toObservation(path, outcome);
+        return toObservation(path, outcome, sizeLimit);
       }
       Lookup lookup = access.lstat(path);
       switch (lookup) {
@@ -375,6 +383,18 @@ public final class WorkspaceBoundary implements AutoCloseable {
         Optional.empty(), Optional.empty());
   }
 
+  /**
+   * The {@code lstat} of exactly {@code path}, relative to the root with nothing followed in any component and
+   * nothing opened; empty when it does not exist, a parent is a symlink or the kernel refused.
+   */
+  public Optional<ScannedEntry> lstat(WorkspacePath path) {
+    if (path.isOutside()) {
+      return Optional.empty();
+    }
+    return access.lstat(path) instanceof Lookup.Found found
+        ? Optional.of(ScannedEntry.of(path, found.stat(), null, false)) : Optional.empty();
+  }
+
   /** A symlink at a recorded path: its text, and whether following it would leave the workspace. */
   private Observation observeLinkAt(WorkspacePath path, StatInfo stat) {
     PathResolver.Resolution resolution = resolver.resolve(path.components());
@@ -395,7 +415,7 @@ public final class WorkspaceBoundary implements AutoCloseable {
     return new Observation(snapshot, Optional.empty(), Optional.empty());
   }
 
-  private Observation toObservation(WorkspacePath path, ReadOutcome outcome) {
+  private Observation toObservation(WorkspacePath path, ReadOutcome outcome, long sizeLimit) {
     Instant now = now();
     return switch (outcome) {
       case ReadOutcome.Content content -> new Observation(
@@ -404,7 +424,7 @@ public final class WorkspaceBoundary implements AutoCloseable {
       case ReadOutcome.TooLarge large -> new Observation(
           Snapshot.metadataOnly(path, kind(), Presence.PRESENT, Optional.of(large.stat().metadata()),
               Optional.of(large.sha256()), Optional.empty(), Reason.TOO_LARGE,
-              large.stat().size() + " bytes is over the size limit of " + options.sizeLimit(), now),
+              large.stat().size() + " bytes is over the size limit of " + sizeLimit, now),
           Optional.empty(), Optional.empty());
       case ReadOutcome.MetadataOnly only -> new Observation(
           Snapshot.metadataOnly(path, kind(), only.stat().isPresent() ? Presence.PRESENT : Presence.UNKNOWN,

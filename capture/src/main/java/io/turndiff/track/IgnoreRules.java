@@ -8,6 +8,7 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -20,26 +21,61 @@ import org.eclipse.jgit.ignore.IgnoreNode;
  * {@code .gitignore} (its rules win), plus what is always ignored: {@code .git} directories, the store's own
  * files and turndiff's temporary files. Ignore files are read through the boundary like anything else: one
  * that is a symlink out of the workspace is not read.
+ *
+ * <p>As in git, {@code .gitignore} applies to untracked paths only: a path in the index of the work tree it is
+ * in ({@link GitIndexes}) is never ignored by {@code .gitignore} rules, and a directory they ignore is still
+ * entered when the index tracks something in it (the rest of it stays ignored: git cannot re-include a path
+ * whose directory is excluded). {@code .turndiffignore} rules and the paths always ignored win over the index.
  */
 final class IgnoreRules {
 
   /** The names of ignore files, in the order their rules apply. */
   static final List<String> FILES = List.of(".turndiffignore", ".gitignore");
 
-  private final Map<Optional<WorkspacePath>, List<IgnoreNode>> byDirectory = new HashMap<>();
-  private final Set<WorkspacePath> alwaysIgnored;
+  /** The names a directory's listing must report, when present, before its entries are asked about. */
+  static final Set<String> INTERESTING = Set.of(FILES.get(0), FILES.get(1), GitIndexes.DOT_GIT);
 
-  /** @param alwaysIgnored paths ignored whatever the rules say (the store's files when inside the workspace) */
-  IgnoreRules(Set<WorkspacePath> alwaysIgnored) {
+  /** The rules of one ignore file, and whether it is turndiff's own (whose rules git's index does not undo). */
+  private record Rules(IgnoreNode node, boolean turndiffs) {
+  }
+
+  /** Who ignores a path. */
+  private enum Verdict {
+    NOBODY,
+    GITIGNORE,
+    TURNDIFF
+  }
+
+  private final Map<Optional<WorkspacePath>, List<Rules>> byDirectory = new HashMap<>();
+  private final Set<WorkspacePath> alwaysIgnored;
+  private final GitIndexes gitIndexes;
+  /** What the indexes of the work trees met so far in this walk track. */
+  private final List<TrackedByGit> tracked = new ArrayList<>(1);
+  /** Directories {@code .gitignore} ignores that are entered for the tracked paths in them. */
+  private final Set<WorkspacePath> enteredForTracked = new HashSet<>();
+
+  /**
+   * @param alwaysIgnored paths ignored whatever the rules say (the store's files when inside the workspace)
+   * @param gitIndexes what git tracks in the workspace's work trees, kept from one scan to the next
+   */
+  IgnoreRules(Set<WorkspacePath> alwaysIgnored, GitIndexes gitIndexes) {
     this.alwaysIgnored = alwaysIgnored;
+    this.gitIndexes = gitIndexes;
   }
 
   /**
-   * A directory ({@code empty} for the root) was just listed: reads the ignore files present in it, and makes
-   * its rules the ones at hand for the names in it that are asked about next.
+   * A directory ({@code empty} for the root) was just listed: reads the ignore files present in it, and git's
+   * index when it holds a {@code .git}, and makes its rules the ones at hand for the names in it that are asked
+   * about next.
    */
   void entering(Optional<WorkspacePath> directory, WorkspaceBoundary boundary, Set<String> present) {
     load(directory, boundary, present);
+    if (present.contains(GitIndexes.DOT_GIT)) {
+      TrackedByGit inWorkTree = gitIndexes.in(directory, boundary);
+      if (!inWorkTree.isEmpty()) {
+        tracked.add(inWorkTree);
+      }
+    }
     current = directory;
     currentRules = applicable(directory);
   }
@@ -48,7 +84,7 @@ final class IgnoreRules {
     if (present.isEmpty()) {
       return;
     }
-    List<IgnoreNode> nodes = new ArrayList<>(2);
+    List<Rules> nodes = new ArrayList<>(2);
     for (String name : FILES) {
       if (!present.contains(name)) {
         continue;
@@ -66,7 +102,7 @@ final class IgnoreRules {
       } catch (IOException unreadable) {
         continue;
       }
-      nodes.add(node);
+      nodes.add(new Rules(node, name.equals(FILES.get(0))));
     }
     if (!nodes.isEmpty()) {
       byDirectory.put(directory, nodes);
@@ -74,7 +110,7 @@ final class IgnoreRules {
   }
 
   /** The ignore files in force in a directory: its own and its ancestors', closest first, with their depth. */
-  private record Applicable(List<IgnoreNode> nodes, List<Integer> prefixLengths) {
+  private record Applicable(List<Rules> nodes, List<Integer> prefixLengths) {
   }
 
   private final Map<Optional<WorkspacePath>, Applicable> applicable = new HashMap<>();
@@ -86,12 +122,12 @@ final class IgnoreRules {
     if (known != null) {
       return known;
     }
-    List<IgnoreNode> nodes = new ArrayList<>();
+    List<Rules> nodes = new ArrayList<>();
     List<Integer> prefixes = new ArrayList<>();
-    List<IgnoreNode> own = byDirectory.get(directory);
+    List<Rules> own = byDirectory.get(directory);
     if (own != null) {
       int prefix = directory.map(dir -> dir.length() + 1).orElse(0);
-      for (IgnoreNode node : own) {
+      for (Rules node : own) {
         nodes.add(node);
         prefixes.add(prefix);
       }
@@ -118,20 +154,43 @@ final class IgnoreRules {
     if (name.length > 14 && startsWith(name, TEMPORARY_PREFIX) && endsWith(name, TEMPORARY_SUFFIX)) {
       return true;
     }
-    Applicable rules = currentRules != null && isChildOfCurrent(bytes) ? currentRules : applicable(path.parent());
-    if (rules.nodes().isEmpty()) {
+    Verdict verdict = verdict(path, bytes, directory);
+    if (verdict == Verdict.TURNDIFF) {
+      return true;
+    }
+    boolean inIgnoredDirectory = !enteredForTracked.isEmpty()
+        && path.parent().map(enteredForTracked::contains).orElse(false);
+    if (verdict == Verdict.NOBODY && !inIgnoredDirectory) {
       return false;
     }
-    String text = new String(bytes, StandardCharsets.UTF_8);
-    // the closest ignore file that has a say decides, as in git
-    for (int i = 0; i < rules.nodes().size(); i++) {
-      Boolean result = rules.nodes().get(i).checkIgnored(text.substring(prefixIndex(text, bytes,
-          rules.prefixLengths().get(i))), directory);
-      if (result != null) {
-        return result;
+    // ignored by .gitignore: unless git tracks it
+    for (TrackedByGit inWorkTree : tracked) {
+      if (directory ? inWorkTree.tracksWithin(path) : inWorkTree.tracks(path)) {
+        if (directory) {
+          enteredForTracked.add(path);
+        }
+        return false;
       }
     }
-    return false;
+    return true;
+  }
+
+  /** The closest ignore file that has a say decides, as in git. */
+  private Verdict verdict(WorkspacePath path, byte[] bytes, boolean directory) {
+    Applicable rules = currentRules != null && isChildOfCurrent(bytes) ? currentRules : applicable(path.parent());
+    if (rules.nodes().isEmpty()) {
+      return Verdict.NOBODY;
+    }
+    String text = new String(bytes, StandardCharsets.UTF_8);
+    for (int i = 0; i < rules.nodes().size(); i++) {
+      Rules file = rules.nodes().get(i);
+      Boolean result = file.node().checkIgnored(text.substring(prefixIndex(text, bytes,
+          rules.prefixLengths().get(i))), directory);
+      if (result != null) {
+        return !result ? Verdict.NOBODY : file.turndiffs() ? Verdict.TURNDIFF : Verdict.GITIGNORE;
+      }
+    }
+    return Verdict.NOBODY;
   }
 
   /** Whether a path names an entry of the directory entered last (the common case in a walk). */

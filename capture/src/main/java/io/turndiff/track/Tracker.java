@@ -47,6 +47,8 @@ import java.util.concurrent.Future;
  *
  * <p>Scanning goes through the workspace boundary: symlinks are indexed as links, other mounts, hardlinked
  * and special files with metadata only, ignored paths are never read, and nothing outside the root is walked.
+ * What is ignored follows git ({@link IgnoreRules}): a path in git's index is tracked whatever
+ * {@code .gitignore} says.
  */
 public final class Tracker {
 
@@ -54,11 +56,12 @@ public final class Tracker {
   static final long RACY_WINDOW_NANOS = 50_000_000L;
   private static final int BLOB_BATCH = 256;
   private static final int MAX_ATTEMPTS = 5;
-  private static final Set<String> IGNORE_FILES = Set.copyOf(IgnoreRules.FILES);
 
   private final Store store;
   private final WorkspaceHandles workspaces;
   private final Map<Long, CachedIndex> cache = new ConcurrentHashMap<>();
+  /** Per workspace: what git tracks in it, read again only when a git index changes. */
+  private final Map<Long, GitIndexes> gitIndexes = new ConcurrentHashMap<>();
 
   /** An index in memory: its entries numbered, so that a scan can mark each one it saw in a bit set. */
   private record CachedIndex(long version, Map<WorkspacePath, Slot> slots, List<IndexEntry> entries) {
@@ -240,9 +243,10 @@ public final class Tracker {
    * Walks the tree and compares each path with the index as it is found: a path whose stat matches its entry
    * (and is not racy) is only marked seen, so an unchanged tree costs a listing and a lookup per path.
    */
-  private Scan scan(WorkspaceBoundary boundary, TrackingOptions options, CachedIndex index, long indexedAt) {
+  private Scan scan(WorkspaceBoundary boundary, TrackingOptions options, CachedIndex index, long indexedAt,
+                    GitIndexes git) {
     long startedAt = nowNanos();
-    IgnoreRules rules = new IgnoreRules(storeFilesIn(boundary));
+    IgnoreRules rules = new IgnoreRules(storeFilesIn(boundary), git);
     List<Candidate> candidates = new ArrayList<>();
     java.util.BitSet seen = new java.util.BitSet(index.entries().size());
     Set<WorkspacePath> notCovered = new HashSet<>();
@@ -254,7 +258,7 @@ public final class Tracker {
     boundary.scan(new ScanVisitor() {
       @Override
       public Set<String> interesting() {
-        return IGNORE_FILES;
+        return IgnoreRules.INTERESTING;
       }
 
       @Override
@@ -363,7 +367,8 @@ public final class Tracker {
   private Comparison compare(long workspaceId, WorkspaceBoundary boundary, TrackingOptions options,
                              boolean storeContent, Progress progress) {
     CachedIndex index = index(workspaceId);
-    Scan scan = scan(boundary, options, index, indexedAt(workspaceId));
+    Scan scan = scan(boundary, options, index, indexedAt(workspaceId),
+        gitIndexes.computeIfAbsent(workspaceId, id -> new GitIndexes()));
     List<ScannedEntry> toRead = new ArrayList<>();
     List<IndexEntry> upserts = new ArrayList<>();
     for (Candidate candidate : scan.candidates()) {

@@ -176,6 +176,91 @@ class TrackerTest {
         "sub/c.txt", ChangeKind.MODIFIED), status());
   }
 
+  /** Makes {@code dir} a git work tree whose first commit holds everything not ignored plus {@code forced}. */
+  private static void commit(Path dir, String... forced) throws Exception {
+    sh(dir, "git init -q && git add . && git add -f " + String.join(" ", forced)
+        + " && git -c user.name=t -c user.email=t@example.com commit -qm first");
+  }
+
+  @Test
+  void aCommittedFileThatGitignoreMatchesIsTrackedAsGitTracksIt() throws Exception {
+    // Homebrew's bin/brew: committed, and matched by /bin in .gitignore
+    workspace.file(".gitignore", "/bin\n").file("bin/brew", "#!/bin/sh\necho brew\n")
+        .file("bin/cache.log", "cache\n").file("bin/tmp/scratch.txt", "s\n").file("README.md", "r\n");
+    commit(workspace.root(), "bin/brew");
+    TrackSummary summary = tracker.track(workspace.root(), TrackingOptions.DEFAULTS);
+    assertEquals(3, summary.files(), ".gitignore, README.md and the committed bin/brew");
+    sh(workspace.root(), "sed -i s/brew/BREW/ bin/brew && echo more >> bin/cache.log && echo s >> bin/tmp/scratch.txt");
+    assertEquals(Map.of("bin/brew", ChangeKind.MODIFIED), status(),
+        "the committed file is seen; untracked files in the ignored folder stay ignored");
+
+    // git's index is read again when it changes: a file added to it is tracked from then on
+    sh(workspace.root(), "echo new > bin/new && git add -f bin/new");
+    assertEquals(Map.of("bin/brew", ChangeKind.MODIFIED, "bin/new", ChangeKind.ADDED), status());
+    sh(workspace.root(), "git rm -q --cached bin/new");
+    assertEquals(Map.of("bin/brew", ChangeKind.MODIFIED), status(), "and untracked again when it leaves it");
+  }
+
+  @Test
+  void aWorkTreeInsideTheWorkspaceOrWithItsGitDirectoryElsewhereInsideIsReadToo() throws Exception {
+    // a repository in a subdirectory, and one whose .git is a file naming its git directory (a worktree, a
+    // submodule), relative and absolute, both inside the workspace
+    workspace.file("vendor/lib/.gitignore", "build/\n").file("vendor/lib/build/keep.txt", "keep\n")
+        .file("vendor/lib/build/out.o", "o\n")
+        .file("mod/.gitignore", "gen/\n").file("mod/gen/table.c", "t\n")
+        .file("abs/.gitignore", "gen/\n").file("abs/gen/table.c", "t\n")
+        .file(".gitignore", "/.modules/\n");
+    commit(workspace.resolve("vendor/lib"), "build/keep.txt");
+    commit(workspace.resolve("mod"), "gen/table.c");
+    sh(workspace.root(), "mkdir .modules && mv mod/.git .modules/mod && echo 'gitdir: ../.modules/mod' > mod/.git"
+        + " && git -C mod status --short >/dev/null");
+    commit(workspace.resolve("abs"), "gen/table.c");
+    sh(workspace.root(), "mv abs/.git .modules/abs && echo \"gitdir: $PWD/.modules/abs\" > abs/.git");
+    tracker.track(workspace.root(), TrackingOptions.DEFAULTS);
+    sh(workspace.root(), "echo x >> vendor/lib/build/keep.txt && echo x >> vendor/lib/build/out.o"
+        + " && echo x >> mod/gen/table.c && echo x >> abs/gen/table.c");
+    assertEquals(Map.of("vendor/lib/build/keep.txt", ChangeKind.MODIFIED, "mod/gen/table.c", ChangeKind.MODIFIED,
+        "abs/gen/table.c", ChangeKind.MODIFIED), status());
+  }
+
+  @Test
+  void aGitIndexOutsideTheWorkspaceIsNeverRead() throws Exception {
+    // a repository outside whose index tracks bin/brew: were it read, bin/brew would be tracked
+    Path outsideRepository = workspace.outside().resolve("repo");
+    Files.createDirectories(outsideRepository.resolve("bin"));
+    Files.writeString(outsideRepository.resolve(".gitignore"), "/bin\n");
+    Files.writeString(outsideRepository.resolve("bin/brew"), "outside\n");
+    commit(outsideRepository, "bin/brew");
+    Path outsideGit = outsideRepository.resolve(".git");
+    workspace.file(".gitignore", "/bin\n").file("bin/brew", "inside\n").refreshOutsidePicture();
+    Map<String, String> ways = new java.util.LinkedHashMap<>();
+    ways.put("a .git symlinked out", "ln -s '" + outsideGit + "' .git");
+    ways.put("a .git file naming a git directory outside", "echo 'gitdir: " + outsideGit + "' > .git");
+    ways.put("a .git file climbing out with ..", "echo 'gitdir: ../outside/repo/.git' > .git");
+    ways.put("a .git file naming a symlink out", "ln -s '" + outsideGit + "' gitdir-link && "
+        + "echo 'gitdir: gitdir-link' > .git");
+    ways.put("an index symlinked out", "mkdir .git && ln -s '" + outsideGit.resolve("index") + "' .git/index");
+    for (Map.Entry<String, String> way : ways.entrySet()) {
+      sh(workspace.root(), "rm -rf .git gitdir-link && " + way.getValue());
+      tracker.track(workspace.root(), TrackingOptions.DEFAULTS);
+      sh(workspace.root(), "echo edited >> bin/brew");
+      assertEquals(Map.of(), status().entrySet().stream().filter(e -> e.getKey().startsWith("bin"))
+          .collect(Collectors.toMap(Map.Entry::getKey, Map.Entry::getValue)), way.getKey()
+          + ": git's index is not read, the ignore rules alone decide");
+    }
+    // the same index copied inside is read: the cases above differ only in where it is
+    sh(workspace.root(), "rm -rf .git gitdir-link && cp -r '" + outsideGit + "' .git");
+    tracker.track(workspace.root(), TrackingOptions.DEFAULTS);
+    sh(workspace.root(), "echo edited >> bin/brew");
+    assertEquals(ChangeKind.MODIFIED, status().get("bin/brew"), "an index inside is read");
+    // a hardlink to the outside index is never read (it raises the outside link count: a new picture)
+    sh(workspace.root(), "rm -rf .git && mkdir .git && ln '" + outsideGit.resolve("index") + "' .git/index");
+    workspace.refreshOutsidePicture();
+    tracker.track(workspace.root(), TrackingOptions.DEFAULTS);
+    sh(workspace.root(), "echo edited >> bin/brew");
+    assertTrue(status().keySet().stream().noneMatch(path -> path.startsWith("bin")), "a hardlinked index");
+  }
+
   @Test
   void aFifoOrAnUnreadableFileInAnIgnoredFolderIsNeverOpened() throws Exception {
     workspace.file(".gitignore", "ignored/\n").fifo("ignored/pipe").file("a.txt", "a\n");

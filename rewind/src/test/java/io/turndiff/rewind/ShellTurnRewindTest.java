@@ -86,4 +86,33 @@ class ShellTurnRewindTest {
     after.remove("src/app.pyc");
     assertEquals(before, after, "the tree is back exactly as it was (the ignored .pyc was never recorded)");
   }
+
+  @Test
+  void aCommittedFileThatGitignoreMatchesIsRecordedAndRewound() throws Exception {
+    // Homebrew's bin/brew: committed, matched by /bin in .gitignore, edited by a shell command in a turn
+    h.workspace.file(".gitignore", "/bin\n").file("bin/brew", "#!/bin/sh\nexec ruby brew.rb \"$@\"\n")
+        .file("bin/cache.log", "untracked and ignored\n").file("README.md", "brew\n");
+    sh("git init -q && git add . && git add -f bin/brew && git -c user.name=t -c user.email=t@example.com"
+        + " commit -qm first");
+    h.capture.tracker().track(h.workspace.root(), TrackingOptions.DEFAULTS);
+    Map<String, String> before = TreeContent.of(h.workspace.root());
+
+    String turn = h.capture.beginTurn(h.workspace.root(), Optional.of("session-1"), Optional.empty()).turn();
+    sh("sed -i 's/ruby/ruby -W0/' bin/brew && echo more >> bin/cache.log");
+    h.capture.finishTurn(turn);
+
+    List<StoredFileChange> changes = h.queries.records(turn).changes();
+    assertEquals(Map.of("bin/brew", ChangeKind.MODIFIED), changes.stream().collect(Collectors.toMap(
+        change -> change.path().display(), change -> change.change().orElseThrow())),
+        "the committed file is recorded, the untracked ignored one is not");
+    String patch = h.queries.patch(turn, List.of());
+    assertTrue(patch.contains("-exec ruby brew.rb \"$@\"\n+exec ruby -W0 brew.rb \"$@\"\n"), patch);
+
+    RewindReport report = h.rewindTurn(turn);
+    assertTrue(report.complete(), report.toString());
+    Map<String, String> after = TreeContent.of(h.workspace.root());
+    assertEquals(before.get("bin/brew"), after.get("bin/brew"), "bin/brew is back");
+    after.put("bin/cache.log", before.get("bin/cache.log"));
+    assertEquals(before, after, "the tree is back as it was, but for the ignored file no turn recorded");
+  }
 }

@@ -13,6 +13,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.function.Predicate;
 import org.eclipse.jgit.ignore.IgnoreNode;
 
 /**
@@ -25,7 +26,9 @@ import org.eclipse.jgit.ignore.IgnoreNode;
  * <p>As in git, {@code .gitignore} applies to untracked paths only: a path in the index of the work tree it is
  * in ({@link GitIndexes}) is never ignored by {@code .gitignore} rules, and a directory they ignore is still
  * entered when the index tracks something in it (the rest of it stays ignored: git cannot re-include a path
- * whose directory is excluded). {@code .turndiffignore} rules and the paths always ignored win over the index.
+ * whose directory is excluded), or when turndiff's own index holds something in it (a path git stopped
+ * tracking, {@code git rm}, is then seen gone, or let go). {@code .turndiffignore} rules and the paths always
+ * ignored win over git's index.
  */
 final class IgnoreRules {
 
@@ -49,6 +52,7 @@ final class IgnoreRules {
   private final Map<Optional<WorkspacePath>, List<Rules>> byDirectory = new HashMap<>();
   private final Set<WorkspacePath> alwaysIgnored;
   private final GitIndexes gitIndexes;
+  private final Predicate<WorkspacePath> indexedWithin;
   /** What the indexes of the work trees met so far in this walk track. */
   private final List<TrackedByGit> tracked = new ArrayList<>(1);
   /** Directories {@code .gitignore} ignores that are entered for the tracked paths in them. */
@@ -57,10 +61,12 @@ final class IgnoreRules {
   /**
    * @param alwaysIgnored paths ignored whatever the rules say (the store's files when inside the workspace)
    * @param gitIndexes what git tracks in the workspace's work trees, kept from one scan to the next
+   * @param indexedWithin whether turndiff's index holds a path in a directory
    */
-  IgnoreRules(Set<WorkspacePath> alwaysIgnored, GitIndexes gitIndexes) {
+  IgnoreRules(Set<WorkspacePath> alwaysIgnored, GitIndexes gitIndexes, Predicate<WorkspacePath> indexedWithin) {
     this.alwaysIgnored = alwaysIgnored;
     this.gitIndexes = gitIndexes;
+    this.indexedWithin = indexedWithin;
   }
 
   /**
@@ -171,6 +177,10 @@ final class IgnoreRules {
         }
         return false;
       }
+    }
+    if (directory && indexedWithin.test(path)) {
+      enteredForTracked.add(path);
+      return false;
     }
     return true;
   }

@@ -12,12 +12,12 @@ import java.util.Set;
  */
 final class TrackedByGit {
 
-  static final TrackedByGit NONE = new TrackedByGit(Set.of(), Set.of());
+  static final TrackedByGit NONE = new TrackedByGit(Set.of(), DirectoriesHolding.of(Set.of()));
 
   private final Set<WorkspacePath> files;
-  private final Set<WorkspacePath> directories;
+  private final DirectoriesHolding directories;
 
-  private TrackedByGit(Set<WorkspacePath> files, Set<WorkspacePath> directories) {
+  private TrackedByGit(Set<WorkspacePath> files, DirectoriesHolding directories) {
     this.files = files;
     this.directories = directories;
   }
@@ -31,7 +31,6 @@ final class TrackedByGit {
       return withSlash;
     }).orElse(new byte[0]);
     Set<WorkspacePath> files = HashSet.newHashSet(names.size());
-    Set<WorkspacePath> directories = new HashSet<>();
     for (byte[] name : names) {
       byte[] full = new byte[prefix.length + name.length];
       System.arraycopy(prefix, 0, full, 0, prefix.length);
@@ -43,13 +42,8 @@ final class TrackedByGit {
         continue;  // git never writes such a name ("..", an empty component): nothing on disk can match it
       }
       files.add(path);
-      // its directories, deepest first, up to one already known (whose own directories are known too)
-      for (Optional<WorkspacePath> parent = path.parent(); parent.isPresent() && directories.add(parent.get());
-           parent = parent.get().parent()) {
-        // added
-      }
     }
-    return new TrackedByGit(files, directories);
+    return new TrackedByGit(files, DirectoriesHolding.of(files));
   }
 
   /** Whether git tracks {@code path}: a file, a symlink, or a submodule's directory. */
@@ -59,7 +53,7 @@ final class TrackedByGit {
 
   /** Whether git tracks anything in {@code directory}, or the directory itself (a submodule). */
   boolean tracksWithin(WorkspacePath directory) {
-    return directories.contains(directory) || files.contains(directory);
+    return directories.holds(directory) || files.contains(directory);
   }
 
   boolean isEmpty() {

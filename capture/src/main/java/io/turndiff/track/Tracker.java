@@ -34,6 +34,7 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.concurrent.atomic.AtomicReference;
 
 /**
  * Keeps the index of tracked workspaces: every path that is not ignored, with its stat (including the change
@@ -63,8 +64,12 @@ public final class Tracker {
   /** Per workspace: what git tracks in it, read again only when a git index changes. */
   private final Map<Long, GitIndexes> gitIndexes = new ConcurrentHashMap<>();
 
-  /** An index in memory: its entries numbered, so that a scan can mark each one it saw in a bit set. */
-  private record CachedIndex(long version, Map<WorkspacePath, Slot> slots, List<IndexEntry> entries) {
+  /**
+   * An index in memory: its entries numbered, so that a scan can mark each one it saw in a bit set; and the
+   * directories that hold them, listed the first time a scan asks.
+   */
+  private record CachedIndex(long version, Map<WorkspacePath, Slot> slots, List<IndexEntry> entries,
+                             AtomicReference<DirectoriesHolding> directories) {
 
     static CachedIndex of(long version, Map<WorkspacePath, IndexEntry> byPath) {
       Map<WorkspacePath, Slot> slots = HashMap.newHashMap(byPath.size());
@@ -73,7 +78,16 @@ public final class Tracker {
         slots.put(entry.path(), new Slot(entry, entries.size()));
         entries.add(entry);
       }
-      return new CachedIndex(version, slots, entries);
+      return new CachedIndex(version, slots, entries, new AtomicReference<>());
+    }
+
+    boolean holdsWithin(WorkspacePath directory) {
+      DirectoriesHolding known = directories.get();
+      if (known == null) {
+        known = DirectoriesHolding.of(slots.keySet());
+        directories.compareAndSet(null, known);
+      }
+      return known.holds(directory);
     }
   }
 
@@ -246,7 +260,7 @@ public final class Tracker {
   private Scan scan(WorkspaceBoundary boundary, TrackingOptions options, CachedIndex index, long indexedAt,
                     GitIndexes git) {
     long startedAt = nowNanos();
-    IgnoreRules rules = new IgnoreRules(storeFilesIn(boundary), git);
+    IgnoreRules rules = new IgnoreRules(storeFilesIn(boundary), git, index::holdsWithin);
     List<Candidate> candidates = new ArrayList<>();
     java.util.BitSet seen = new java.util.BitSet(index.entries().size());
     Set<WorkspacePath> notCovered = new HashSet<>();

@@ -199,6 +199,9 @@ class TrackerTest {
     assertEquals(Map.of("bin/brew", ChangeKind.MODIFIED, "bin/new", ChangeKind.ADDED), status());
     sh(workspace.root(), "git rm -q --cached bin/new");
     assertEquals(Map.of("bin/brew", ChangeKind.MODIFIED), status(), "and untracked again when it leaves it");
+    // a file git stops tracking and deletes (git rm) is seen gone: turndiff's index still holds it
+    sh(workspace.root(), "git rm -q -f bin/brew");
+    assertEquals(Map.of("bin/brew", ChangeKind.DELETED), status());
   }
 
   @Test

@@ -30,6 +30,8 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /** Tracked workspaces over a real store and real files; every test checks the canary. */
 class TrackerTest {
@@ -226,8 +228,14 @@ class TrackerTest {
         "abs/gen/table.c", ChangeKind.MODIFIED), status());
   }
 
-  @Test
-  void aGitIndexOutsideTheWorkspaceIsNeverRead() throws Exception {
+  @ParameterizedTest(name = "fallback boundary: {0}")
+  @ValueSource(booleans = {false, true})
+  void aGitIndexOutsideTheWorkspaceIsNeverRead(boolean fallback) throws Exception {
+    if (fallback) {
+      capture.close();
+      capture = new CaptureService(store, BoundaryOptions.builder().forceFallback(true).build());
+      tracker = capture.tracker();
+    }
     // a repository outside whose index tracks bin/brew: were it read, bin/brew would be tracked
     Path outsideRepository = workspace.outside().resolve("repo");
     Files.createDirectories(outsideRepository.resolve("bin"));

@@ -57,6 +57,7 @@ public final class RequestBodies {
           .setCoercion(CoercionInputShape.EmptyString, CoercionAction.Fail))
       .build();
 
+  private static final byte[] EMPTY_OBJECT = {'{', '}'};
   private static final Pattern QUOTED_NAME = Pattern.compile("'([^']*)'");
 
   private RequestBodies() {
@@ -68,12 +69,16 @@ public final class RequestBodies {
    * @throws InvalidRequest naming the field (or the body) that does not fit
    */
   public static <T> T read(byte[] body, Class<T> type) {
+    T bound;
     try {
-      return STRICT.readValue(body.length == 0 ? "{}".getBytes(java.nio.charset.StandardCharsets.US_ASCII) : body,
-          type);
+      bound = STRICT.readValue(body.length == 0 ? EMPTY_OBJECT : body, type);
     } catch (IOException e) {
       throw explain(e);
     }
+    if (bound == null) {
+      throw new InvalidRequest("the body must be a JSON object, not null");
+    }
+    return bound;
   }
 
   private static InvalidRequest explain(IOException e) {
@@ -93,8 +98,8 @@ public final class RequestBodies {
           new InvalidRequest("the body must be a JSON object");
       case MismatchedInputException mismatch -> new InvalidRequest("field '" + field + "' must be "
           + expected(mismatch.getTargetType()));
-      case InputCoercionException range -> new InvalidRequest(
-          (field.isEmpty() ? "a number" : "field '" + field + "'") + " is out of range: " + firstLine(range));
+      case JsonMappingException range when range.getCause() instanceof InputCoercionException && !field.isEmpty() ->
+          new InvalidRequest("field '" + field + "' is out of range: " + firstLine(range));
       case JsonMappingException mapping when !field.isEmpty() -> new InvalidRequest("field '" + field
           + "' is not valid: " + firstLine(mapping));
       case JsonProcessingException parse when parse.getOriginalMessage().startsWith("Duplicate field") ->

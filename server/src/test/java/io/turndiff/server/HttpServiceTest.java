@@ -179,6 +179,7 @@ class HttpServiceTest {
         "{\"paths\":[\"a.txt\",5]}"));
     assertRefused("bad_request", "'extra'", call("POST", "/v1/turns/" + turn + "/finish", "{\"extra\":1}"));
     assertRefused("bad_request", "JSON object", call("POST", "/v1/turns", "[]"));
+    assertRefused("bad_request", "JSON object", call("POST", "/v1/turns", "null"));
     assertEquals(rows, StoreRows.count(database), "nothing was written");
     assertEquals(422, call("GET", "/v1/workspaces/status?workspace=" + encode(workspace.root().toString()), null)
         .status(), "no refused track started tracking");

@@ -92,14 +92,13 @@ public final class CaptureService implements AutoCloseable {
     session.ifPresent(id -> ExternalIds.requireValid("session", id));
     turn.ifPresent(id -> ExternalIds.requireValid("turn", id));
     WorkspaceBoundary boundary = workspaces.openGiven(workspace);
-    boolean adopted = false;
+    WorkspaceHandles.Lease lease = null;
     try {
       Optional<Long> known = store.read(tx -> tx.workspaces().byRealRoot(boundary.rootReal().toString()))
           .map(StoredWorkspace::id);
       if (known.isPresent() && tracker.isTracked(known.get())) {
         // the turn's before-state is the tree now, edits made between turns included
-        workspaces.adopt(known.get(), boundary);
-        adopted = true;
+        lease = workspaces.adopt(known.get(), boundary);
         tracker.refresh(known.get());
       }
       Registered began = store.write(tx -> {
@@ -120,16 +119,20 @@ public final class CaptureService implements AutoCloseable {
         return new Registered(registered.id(), new BeganTurn(chosen.externalId(), begun.externalId(),
             begun.seq(), boundary.rootReal(), existing.isEmpty(), boundary.kind()));
       });
-      if (!adopted) {
-        workspaces.adopt(began.workspaceId(), boundary);
+      if (lease == null) {
+        lease = workspaces.adopt(began.workspaceId(), boundary);
       }
       return began.turn();
     } catch (RuntimeException e) {
-      if (!adopted) {
-        // once adopted, the boundary is held (or was closed in favour of the held one): never close it here
+      if (lease == null) {
+        // once adopted, the handles own the boundary (or closed it in favour of the held one)
         boundary.close();
       }
       throw e;
+    } finally {
+      if (lease != null) {
+        lease.close();
+      }
     }
   }
 
@@ -157,21 +160,23 @@ public final class CaptureService implements AutoCloseable {
       throw new RequestException(RequestException.Problem.BAD_INPUT, "snapshot needs at least one path");
     }
     StoredTurn turn = requireOpen(turnId);
-    WorkspaceBoundary boundary = workspaces.of(turn.workspaceId());
-    List<RequestedPath> requests = new ArrayList<>(bytes.size());
-    try {
-      for (int i = 0; i < bytes.size(); i++) {
-        requests.add(texts != null ? boundary.parse(texts.get(i)) : boundary.parse(bytes.get(i)));
-      }
-    } catch (BadPathException e) {
-      throw new RequestException(RequestException.Problem.BAD_INPUT, e.getMessage());
-    }
     List<GivenPath> inputs = new ArrayList<>();
     List<Observation> observations = new ArrayList<>();
-    for (RequestedPath request : requests) {
-      for (Observation observation : boundary.observe(request)) {
-        inputs.add(request.given());
-        observations.add(observation);
+    try (WorkspaceHandles.Lease lease = workspaces.borrow(turn.workspaceId())) {
+      WorkspaceBoundary boundary = lease.boundary();
+      List<RequestedPath> requests = new ArrayList<>(bytes.size());
+      try {
+        for (int i = 0; i < bytes.size(); i++) {
+          requests.add(texts != null ? boundary.parse(texts.get(i)) : boundary.parse(bytes.get(i)));
+        }
+      } catch (BadPathException e) {
+        throw new RequestException(RequestException.Problem.BAD_INPUT, e.getMessage());
+      }
+      for (RequestedPath request : requests) {
+        for (Observation observation : boundary.observe(request)) {
+          inputs.add(request.given());
+          observations.add(observation);
+        }
       }
     }
     String callId = toolCall.orElseGet(() -> ExternalIds.generate("call"));
@@ -227,9 +232,14 @@ public final class CaptureService implements AutoCloseable {
 
   /** Takes the after-state of every path the turn recorded, computes the diffs, and closes the turn. */
   public TurnSummary finishTurn(String turnId) {
+    try (WorkspaceHandles.Lease lease = workspaces.borrow(requireOpen(turnId).workspaceId())) {
+      return finishTurn(turnId, lease.boundary());
+    }
+  }
+
+  private TurnSummary finishTurn(String turnId, WorkspaceBoundary boundary) {
     for (int attempt = 0; ; attempt++) {
       StoredTurn turn = requireOpen(turnId);
-      WorkspaceBoundary boundary = workspaces.of(turn.workspaceId());
       List<StoredFileChange> changes = store.read(tx -> tx.fileChanges().ofTurn(turn.id()));
       Optional<Tracker.Comparison> scanned = tracker.isTracked(turn.workspaceId())
           ? Optional.of(tracker.changes(turn.workspaceId())) : Optional.empty();

@@ -14,7 +14,9 @@ public final class RequestException extends RuntimeException {
     /** An id given for a new turn or session is taken. */
     ALREADY_EXISTS,
     /** The workspace is missing, not a directory, or not the directory the session began in. */
-    WORKSPACE
+    WORKSPACE,
+    /** The workspace is outside the directories this process may work in ({@code serve --allow-workspace}). */
+    FORBIDDEN
   }
 
   private final Problem problem;

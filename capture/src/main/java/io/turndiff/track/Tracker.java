@@ -126,20 +126,23 @@ public final class Tracker {
       opened.close();
       throw e;
     }
-    WorkspaceBoundary boundary = workspaces.adopt(workspaceId, opened);
-    Comparison comparison = compareAndWrite(workspaceId, boundary, options, progress);
-    return summary(boundary, comparison, System.nanoTime() - started);
+    try (WorkspaceHandles.Lease lease = workspaces.adopt(workspaceId, opened)) {
+      Comparison comparison = compareAndWrite(workspaceId, lease.boundary(), options, progress);
+      return summary(lease.boundary(), comparison, System.nanoTime() - started);
+    }
   }
 
   /** What changed since the index was written; nothing is written. */
   public WorkspaceStatus status(Path workspace) {
     long started = System.nanoTime();
     StoredWorkspace stored = trackedWorkspace(workspace);
-    WorkspaceBoundary boundary = workspaces.of(stored.id());
-    TrackingOptions options = options(stored.id());
-    Comparison comparison = compare(stored.id(), boundary, options, false, Progress.NONE);
-    return new WorkspaceStatus(boundary.rootReal().toString(), comparison.changes(), comparison.scan().partial(),
-        comparison.scan().leftOut(), System.nanoTime() - started);
+    try (WorkspaceHandles.Lease lease = workspaces.borrow(stored.id())) {
+      WorkspaceBoundary boundary = lease.boundary();
+      TrackingOptions options = options(stored.id());
+      Comparison comparison = compare(stored.id(), boundary, options, false, Progress.NONE);
+      return new WorkspaceStatus(boundary.rootReal().toString(), comparison.changes(), comparison.scan().partial(),
+          comparison.scan().leftOut(), System.nanoTime() - started);
+    }
   }
 
   public boolean isTracked(long workspaceId) {
@@ -148,9 +151,9 @@ public final class Tracker {
 
   /** Brings the index up to the workspace's state now (a turn's before-state): returns what had changed. */
   public List<PathChange> refresh(long workspaceId) {
-    WorkspaceBoundary boundary = workspaces.of(workspaceId);
-    TrackingOptions options = options(workspaceId);
-    return compareAndWrite(workspaceId, boundary, options, Progress.NONE).changes();
+    try (WorkspaceHandles.Lease lease = workspaces.borrow(workspaceId)) {
+      return compareAndWrite(workspaceId, lease.boundary(), options(workspaceId), Progress.NONE).changes();
+    }
   }
 
   private Comparison compareAndWrite(long workspaceId, WorkspaceBoundary boundary, TrackingOptions options,
@@ -172,7 +175,9 @@ public final class Tracker {
    * then writes the index to match, inside the caller's transaction (a turn's finish).
    */
   public Comparison changes(long workspaceId) {
-    return compare(workspaceId, workspaces.of(workspaceId), options(workspaceId), true, Progress.NONE);
+    try (WorkspaceHandles.Lease lease = workspaces.borrow(workspaceId)) {
+      return compare(workspaceId, lease.boundary(), options(workspaceId), true, Progress.NONE);
+    }
   }
 
   /**

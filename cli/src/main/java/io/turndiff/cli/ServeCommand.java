@@ -1,6 +1,8 @@
 package io.turndiff.cli;
 
 import io.turndiff.api.Json;
+import io.turndiff.capture.WorkspaceHandles;
+import io.turndiff.capture.WorkspacePolicy;
 import io.turndiff.server.HttpService;
 import io.turndiff.server.ServiceOptions;
 import io.turndiff.server.Turndiff;
@@ -12,6 +14,7 @@ import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.security.SecureRandom;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Base64;
 import java.util.List;
@@ -51,6 +54,23 @@ final class ServeCommand implements Callable<Integer> {
       description = "A browser origin allowed to call the service (CORS); repeatable. None by default.")
   List<String> allowedOrigins = new ArrayList<>();
 
+  @Option(names = "--allow-workspace", paramLabel = "DIR",
+      description = "Only workspaces within DIR (its real path) may be used; repeatable. Any by default.")
+  List<Path> allowedWorkspaces = new ArrayList<>();
+
+  @Option(names = "--max-connections", paramLabel = "N", defaultValue = "" + ServiceOptions.DEFAULT_MAX_CONNECTIONS,
+      description = "Connections open at once; more are closed as they come (default ${DEFAULT-VALUE}).")
+  int maxConnections;
+
+  @Option(names = "--request-timeout", paramLabel = "SECONDS", defaultValue = "10",
+      description = "Time a client has to send a whole request, from its first byte (default ${DEFAULT-VALUE}).")
+  long requestTimeout;
+
+  @Option(names = "--open-workspaces", paramLabel = "N", defaultValue = "" + WorkspaceHandles.DEFAULT_CAPACITY,
+      description = "Workspace root handles kept open at most; the least recently used is closed first "
+          + "(default ${DEFAULT-VALUE}).")
+  int openWorkspaces;
+
   @Override
   public Integer call() throws IOException, InterruptedException {
     String token = System.getenv(TOKEN_VARIABLE);
@@ -65,12 +85,19 @@ final class ServeCommand implements Callable<Integer> {
     Path database = storeOptions.location();
     Path tokenPath = tokenFile != null ? tokenFile.toAbsolutePath() : database.resolveSibling("turndiff.token");
     ServiceOptions options;
+    WorkspacePolicy policy;
     try {
-      options = ServiceOptions.builder(token).port(port).allowedOrigins(Set.copyOf(allowedOrigins)).build();
+      options = ServiceOptions.builder(token).port(port).allowedOrigins(Set.copyOf(allowedOrigins))
+          .maxConnections(maxConnections).requestDeadline(Duration.ofSeconds(requestTimeout)).build();
+      policy = allowedWorkspaces.isEmpty() ? WorkspacePolicy.anyDirectory()
+          : WorkspacePolicy.within(allowedWorkspaces);
+      if (openWorkspaces < 1) {
+        throw new IllegalArgumentException("--open-workspaces must be at least 1, not " + openWorkspaces);
+      }
     } catch (IllegalArgumentException e) {
       throw new CliException(Main.EXIT_USAGE, e.getMessage());
     }
-    Turndiff turndiff = storeOptions.open();
+    Turndiff turndiff = storeOptions.open(policy, openWorkspaces);
     HttpService service;
     try {
       service = HttpService.start(turndiff, options);

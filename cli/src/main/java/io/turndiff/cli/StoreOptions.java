@@ -1,6 +1,8 @@
 package io.turndiff.cli;
 
 import io.turndiff.boundary.BoundaryOptions;
+import io.turndiff.capture.WorkspaceHandles;
+import io.turndiff.capture.WorkspacePolicy;
 import io.turndiff.server.Turndiff;
 import io.turndiff.store.StoreLocation;
 import java.nio.file.Path;
@@ -39,6 +41,11 @@ final class StoreOptions {
 
   /** Opens the store with capture, rewind and queries over it. */
   Turndiff open() {
-    return Turndiff.open(location(), boundaryOptions(), TestHold.rewindPause());
+    return open(WorkspacePolicy.anyDirectory(), WorkspaceHandles.DEFAULT_CAPACITY);
+  }
+
+  /** As {@link #open()}, with the workspaces it may work in and how many it keeps open at once. */
+  Turndiff open(WorkspacePolicy policy, int openWorkspaces) {
+    return Turndiff.open(location(), boundaryOptions(), TestHold.rewindPause(), policy, openWorkspaces);
   }
 }

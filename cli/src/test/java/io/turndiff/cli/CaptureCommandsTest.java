@@ -274,4 +274,17 @@ class CaptureCommandsTest {
     CliRun untracked = turndiff("status", "--workspace", workspace.root().toString()).expect(1);
     assertTrue(untracked.err().contains("not tracked"), untracked.err());
   }
+
+  @Test
+  void theFileSystemRootPseudoFileSystemsAndTheEmptyNameAreNeverWorkspaces() {
+    begin();
+    Map<String, Long> rows = StoreRows.count(database);
+    for (String root : new String[] {"/", "/proc/self", "/proc/self/root", "/sys", ""}) {
+      CliRun began = turndiff("turn", "begin", "--workspace", root).expect(2);
+      assertTrue(began.err().contains("workspace"), began.err());
+      CliRun tracked = turndiff("track", "--workspace", root).expect(2);
+      assertTrue(tracked.err().contains("workspace"), tracked.err());
+    }
+    assertEquals(rows, StoreRows.count(database), "nothing written, not even a workspace row");
+  }
 }

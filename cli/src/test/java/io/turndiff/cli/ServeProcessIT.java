@@ -55,12 +55,14 @@ class ServeProcessIT {
   /** A running serve process: its URL, token and store. */
   record Service(Process process, String url, String token, Path database, Path errorLog) {
 
-    static Service start(Path dir, Map<String, String> extraEnvironment) throws Exception {
+    static Service start(Path dir, Map<String, String> extraEnvironment, String... options) throws Exception {
       Path database = dir.resolve("store/turndiff.db");
       Path errorLog = dir.resolve("serve.err");
       Map<String, String> env = new java.util.HashMap<>(extraEnvironment);
       env.put("TURNDIFF_DB", database.toString());
-      Process process = CliProcess.builder(env, "serve", "--port", "0")
+      List<String> args = new ArrayList<>(List.of("serve", "--port", "0"));
+      args.addAll(List.of(options));
+      Process process = CliProcess.builder(env, args.toArray(String[]::new))
           .redirectError(errorLog.toFile()).start();
       BufferedReader out = new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8));
       String line = out.readLine();

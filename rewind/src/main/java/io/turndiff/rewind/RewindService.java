@@ -80,11 +80,15 @@ public final class RewindService {
     }
     Plan plan = plan(request);
     String operationId = request.operation().orElseGet(() -> ExternalIds.generate("rewind"));
-    if (request.dryRun()) {
-      return dryRun(operationId, plan, request.force());
+    // borrowed before the plan is stored: a workspace that cannot be opened now fails the request unwritten
+    try (WorkspaceHandles.Lease lease = workspaces.borrow(plan.session().workspaceId())) {
+      if (request.dryRun()) {
+        return dryRun(operationId, plan, request.force(), lease.boundary());
+      }
+      StoredRewindOperation operation = store.write(tx -> persist(tx, operationId, plan, request));
+      return apply(operation, request.force(), false, store.read(tx -> tx.turns().byId(operation.rewindTurnId()))
+          .orElseThrow(), lease.boundary());
     }
-    StoredRewindOperation operation = store.write(tx -> persist(tx, operationId, plan, request));
-    return apply(operation, request.force(), false);
   }
 
   private static void requireSameRequest(StoredRewindOperation operation, RewindRequest request) {
@@ -283,7 +287,13 @@ public final class RewindService {
   /** @param resumed whether an earlier run of the operation may have left staged files behind */
   private RewindReport apply(StoredRewindOperation operation, boolean force, boolean resumed) {
     StoredTurn rewindTurn = store.read(tx -> tx.turns().byId(operation.rewindTurnId())).orElseThrow();
-    WorkspaceBoundary boundary = workspaces.of(rewindTurn.workspaceId());
+    try (WorkspaceHandles.Lease lease = workspaces.borrow(rewindTurn.workspaceId())) {
+      return apply(operation, force, resumed, rewindTurn, lease.boundary());
+    }
+  }
+
+  private RewindReport apply(StoredRewindOperation operation, boolean force, boolean resumed,
+                             StoredTurn rewindTurn, WorkspaceBoundary boundary) {
     List<StoredRewindEntry> entries = store.read(tx -> tx.rewinds().entries(operation.id()));
     Map<Sha256, byte[]> contents = contents(entries);
     long toolCall = store.write(tx -> tx.toolCalls().record(rewindTurn.id(), operation.externalId()));
@@ -505,8 +515,7 @@ public final class RewindService {
 
   // ---- reports ----------------------------------------------------------------------------------------
 
-  private RewindReport dryRun(String operationId, Plan plan, boolean force) {
-    WorkspaceBoundary boundary = workspaces.of(plan.session().workspaceId());
+  private RewindReport dryRun(String operationId, Plan plan, boolean force, WorkspaceBoundary boundary) {
     List<Snapshot> snapshots = new ArrayList<>();
     plan.paths().forEach(path -> {
       snapshots.add(path.target());

@@ -1,21 +1,20 @@
 package io.turndiff.server;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.node.JsonNodeType;
-import io.turndiff.api.Json;
-import java.nio.charset.StandardCharsets;
-import java.util.ArrayList;
+import io.turndiff.api.RequestBodies;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 
-/** One request as the endpoints see it: path parameters, query parameters and the JSON body. */
+/**
+ * One request as the endpoints see it: path parameters, query parameters and the body. Query parameters are
+ * read as strictly as bodies: the router refused unknown names before, a parameter given twice is refused
+ * unless it is a list, and numbers must be integers within their range.
+ */
 final class ApiRequest {
 
   private final Map<String, String> pathParameters;
   private final Map<String, List<String>> query;
   private final byte[] body;
-  private JsonNode json;
 
   ApiRequest(Map<String, String> pathParameters, Map<String, List<String>> query, byte[] body) {
     this.pathParameters = pathParameters;
@@ -29,6 +28,10 @@ final class ApiRequest {
 
   Optional<String> query(String name) {
     List<String> values = query.getOrDefault(name, List.of());
+    if (values.size() > 1) {
+      throw new ApiError(400, "bad_request", "query parameter '" + name + "' is given " + values.size()
+          + " times; give it once");
+    }
     return values.isEmpty() ? Optional.empty() : Optional.of(values.getFirst());
   }
 
@@ -41,83 +44,28 @@ final class ApiRequest {
     return query.getOrDefault(name, List.of());
   }
 
-  long queryLong(String name, long fallback) {
+  /** An integer parameter within {@code min..max}, or {@code fallback} when absent. */
+  long queryLong(String name, long fallback, long min, long max) {
     Optional<String> value = query(name);
     if (value.isEmpty()) {
       return fallback;
     }
+    String text = value.get();
+    long parsed;
     try {
-      return Long.parseLong(value.get());
-    } catch (NumberFormatException e) {
-      throw new ApiError(400, "bad_request", "query parameter '" + name + "' is not a number: '" + value.get() + "'");
+      parsed = text.matches("[0-9]{1,19}") ? Long.parseLong(text) : Long.MIN_VALUE;
+    } catch (NumberFormatException overflow) {
+      parsed = Long.MIN_VALUE;
     }
+    if (parsed < min || parsed > max) {
+      throw new ApiError(400, "bad_request", "query parameter '" + name + "' must be an integer within " + min
+          + ".." + max + ", not '" + text + "'");
+    }
+    return parsed;
   }
 
-  /** The body as a JSON object ({@code {}} when empty). */
-  JsonNode json() {
-    if (json == null) {
-      if (body.length == 0) {
-        json = Json.object();
-      } else {
-        try {
-          json = Json.mapper().readTree(body);
-        } catch (Exception e) {
-          throw new ApiError(400, "bad_request", "the body is not valid JSON: "
-              + e.getMessage().lines().findFirst().orElse("unreadable"));
-        }
-        if (json == null || json.getNodeType() != JsonNodeType.OBJECT) {
-          throw new ApiError(400, "bad_request", "the body must be a JSON object");
-        }
-      }
-    }
-    return json;
-  }
-
-  Optional<String> text(String field) {
-    JsonNode value = json().get(field);
-    if (value == null || value.isNull()) {
-      return Optional.empty();
-    }
-    if (!value.isTextual()) {
-      throw new ApiError(400, "bad_request", "field '" + field + "' must be a string");
-    }
-    return Optional.of(value.asText());
-  }
-
-  String requireText(String field) {
-    return text(field).orElseThrow(() -> new ApiError(400, "bad_request", "field '" + field + "' is required"));
-  }
-
-  boolean flag(String field) {
-    JsonNode value = json().get(field);
-    if (value == null || value.isNull()) {
-      return false;
-    }
-    if (!value.isBoolean()) {
-      throw new ApiError(400, "bad_request", "field '" + field + "' must be true or false");
-    }
-    return value.asBoolean();
-  }
-
-  List<String> texts(String field) {
-    JsonNode value = json().get(field);
-    List<String> texts = new ArrayList<>();
-    if (value == null || value.isNull()) {
-      return texts;
-    }
-    if (!value.isArray()) {
-      throw new ApiError(400, "bad_request", "field '" + field + "' must be an array of strings");
-    }
-    for (JsonNode element : value) {
-      if (!element.isTextual()) {
-        throw new ApiError(400, "bad_request", "field '" + field + "' must be an array of strings");
-      }
-      texts.add(element.asText());
-    }
-    return texts;
-  }
-
-  static String utf8(byte[] bytes) {
-    return new String(bytes, StandardCharsets.UTF_8);
+  /** The body bound to its record; see {@link RequestBodies}. */
+  <T> T body(Class<T> type) {
+    return RequestBodies.read(body, type);
   }
 }

@@ -1,8 +1,15 @@
 package io.turndiff.server;
 
+import io.turndiff.api.BeginTurnRequest;
+import io.turndiff.api.FinishTurnRequest;
 import io.turndiff.api.Json;
+import io.turndiff.api.RewindTurnRequest;
+import io.turndiff.api.SnapshotRequest;
+import io.turndiff.api.TrackRequest;
 import io.turndiff.capture.BeganTurn;
 import io.turndiff.capture.SnapshotVerdict;
+import io.turndiff.capture.WorkspacePolicy;
+import io.turndiff.query.ReviewQueries;
 import io.turndiff.rewind.RewindReport;
 import io.turndiff.rewind.RewindRequest;
 import io.turndiff.track.TrackingOptions;
@@ -11,10 +18,15 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Base64;
 import java.util.List;
+import java.util.Set;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Supplier;
 
-/** The service's endpoints, each a thin translation between JSON and the library API. */
+/**
+ * The service's endpoints, each a thin translation between JSON and the library API. Every body is bound to
+ * its record ({@code io.turndiff.api}) and every workspace a client names is parsed and checked against the
+ * workspace policy before anything else happens.
+ */
 final class Endpoints {
 
   private final Turndiff turndiff;
@@ -32,54 +44,65 @@ final class Endpoints {
         .add("POST", "/v1/turns/{turn}/finish", this::finishTurn)
         .add("GET", "/v1/turns/{turn}", request -> ApiResponse.ok(Json.turnRecords(
             turndiff.queries().records(request.path("turn")))))
-        .add("GET", "/v1/turns/{turn}/patch", request -> ApiResponse.patch(
+        .add("GET", "/v1/turns/{turn}/patch", Set.of("path"), request -> ApiResponse.patch(
             turndiff.queries().patch(request.path("turn"), request.queryAll("path"))))
-        .add("GET", "/v1/turns/{turn}/file", this::fileDiff)
-        .add("GET", "/v1/sessions", this::sessions)
-        .add("GET", "/v1/sessions/{session}/turns", request -> ApiResponse.ok(Json.turnPage(turndiff.queries()
-            .turns(request.path("session"), request.queryLong("after", 0), (int) request.queryLong("limit", 100)))))
-        .add("GET", "/v1/range", request -> ApiResponse.ok(Json.range(
+        .add("GET", "/v1/turns/{turn}/file", Set.of("path"), this::fileDiff)
+        .add("GET", "/v1/sessions", Set.of("workspace"), this::sessions)
+        .add("GET", "/v1/sessions/{session}/turns", Set.of("after", "limit"), request -> ApiResponse.ok(
+            Json.turnPage(turndiff.queries().turns(request.path("session"),
+                request.queryLong("after", 0, 0, Long.MAX_VALUE),
+                (int) request.queryLong("limit", 100, 1, ReviewQueries.MAX_PAGE)))))
+        .add("GET", "/v1/range", Set.of("from", "to"), request -> ApiResponse.ok(Json.range(
             turndiff.queries().range(request.requireQuery("from"), request.requireQuery("to")))))
-        .add("GET", "/v1/range/patch", request -> ApiResponse.patch(
+        .add("GET", "/v1/range/patch", Set.of("from", "to"), request -> ApiResponse.patch(
             turndiff.queries().range(request.requireQuery("from"), request.requireQuery("to")).patch()))
-        .add("GET", "/v1/history", request -> ApiResponse.ok(Json.history(turndiff.queries().log(
-            Path.of(request.requireQuery("workspace")), request.requireQuery("path")))))
+        .add("GET", "/v1/history", Set.of("workspace", "path"), request -> ApiResponse.ok(Json.history(
+            turndiff.queries().log(namedWorkspace(request.requireQuery("workspace")), request.requireQuery("path")))))
         .add("POST", "/v1/rewind", this::rewind)
         .add("POST", "/v1/workspaces/track", this::track)
-        .add("GET", "/v1/workspaces/status", request -> ApiResponse.ok(Json.status(
-            turndiff.capture().tracker().status(Path.of(request.requireQuery("workspace"))))));
+        .add("GET", "/v1/workspaces/status", Set.of("workspace"), request -> ApiResponse.ok(Json.status(
+            turndiff.capture().tracker().status(namedWorkspace(request.requireQuery("workspace"))))));
+  }
+
+  /** A workspace a client named: a path without NUL, not empty, and within the allowed directories. */
+  private Path namedWorkspace(String given) {
+    Path workspace = WorkspacePolicy.parse(given);
+    turndiff.workspacePolicy().admitNamed(workspace);
+    return workspace;
   }
 
   private ApiResponse beginTurn(ApiRequest request) {
-    Path workspace = Path.of(request.requireText("workspace"));
-    BeganTurn began = turndiff.capture().beginTurn(workspace, request.text("session"), request.text("turn"));
+    BeginTurnRequest begin = request.body(BeginTurnRequest.class);
+    BeganTurn began = turndiff.capture().beginTurn(namedWorkspace(begin.workspace()), begin.sessionId(),
+        begin.turnId());
     return ApiResponse.json(201, Json.beganTurn(began));
   }
 
   private ApiResponse snapshot(ApiRequest request) {
     String turn = request.path("turn");
-    List<String> paths = request.texts("paths");
-    List<String> encoded = request.texts("paths_base64");
-    List<SnapshotVerdict> verdicts = serialized(turn, () -> {
-      if (encoded.isEmpty()) {
-        return turndiff.capture().snapshot(turn, request.text("tool_call"), paths);
-      }
+    SnapshotRequest snapshot = request.body(SnapshotRequest.class);
+    List<SnapshotVerdict> verdicts;
+    if (snapshot.pathsBase64().isEmpty()) {
+      verdicts = serialized(turn, () -> turndiff.capture().snapshot(turn, snapshot.toolCallId(), snapshot.paths()));
+    } else {
       List<byte[]> raw = new ArrayList<>();
-      paths.forEach(path -> raw.add(path.getBytes(StandardCharsets.UTF_8)));
-      for (String value : encoded) {
+      snapshot.paths().forEach(path -> raw.add(path.getBytes(StandardCharsets.UTF_8)));
+      for (int i = 0; i < snapshot.pathsBase64().size(); i++) {
         try {
-          raw.add(Base64.getDecoder().decode(value));
+          raw.add(Base64.getDecoder().decode(snapshot.pathsBase64().get(i)));
         } catch (IllegalArgumentException e) {
-          throw new ApiError(400, "bad_request", "paths_base64 entry '" + value + "' is not base64");
+          throw new ApiError(400, "bad_request", "field 'paths_base64[" + i + "]' is not base64: '"
+              + snapshot.pathsBase64().get(i) + "'");
         }
       }
-      return turndiff.capture().snapshotBytes(turn, request.text("tool_call"), raw);
-    });
+      verdicts = serialized(turn, () -> turndiff.capture().snapshotBytes(turn, snapshot.toolCallId(), raw));
+    }
     return ApiResponse.ok(Json.verdicts(verdicts));
   }
 
   private ApiResponse finishTurn(ApiRequest request) {
     String turn = request.path("turn");
+    request.body(FinishTurnRequest.class);
     return ApiResponse.ok(Json.summary(serialized(turn, () -> turndiff.capture().finishTurn(turn))));
   }
 
@@ -91,28 +114,23 @@ final class Endpoints {
   }
 
   private ApiResponse sessions(ApiRequest request) {
-    Path workspace = Path.of(request.requireQuery("workspace"));
+    Path workspace = namedWorkspace(request.requireQuery("workspace"));
     return ApiResponse.ok(Json.sessions(workspace, turndiff.queries().sessions(workspace)));
   }
 
   private ApiResponse rewind(ApiRequest request) {
-    String turn = request.requireText("turn");
-    RewindRequest rewind = new RewindRequest(turn, request.flag("to"), request.text("operation"),
-        request.flag("dry_run"), request.flag("force"));
-    RewindReport report = serialized(turn, () -> turndiff.rewind().rewind(rewind));
+    RewindTurnRequest body = request.body(RewindTurnRequest.class);
+    RewindRequest rewind = new RewindRequest(body.turn(), body.to(), body.operationId(), body.dryRun(),
+        body.force());
+    RewindReport report = serialized(body.turn(), () -> turndiff.rewind().rewind(rewind));
     return ApiResponse.ok(Json.rewindReport(report));
   }
 
   private ApiResponse track(ApiRequest request) {
-    Path workspace = Path.of(request.requireText("workspace"));
-    long maxFiles = request.json().path("max_files").asLong(TrackingOptions.DEFAULTS.maxFiles());
-    long maxBytes = request.json().path("max_bytes").asLong(TrackingOptions.DEFAULTS.maxBytes());
-    TrackingOptions options;
-    try {
-      options = new TrackingOptions(maxFiles, maxBytes);
-    } catch (IllegalArgumentException e) {
-      throw new ApiError(400, "bad_request", e.getMessage());
-    }
+    TrackRequest track = request.body(TrackRequest.class);
+    Path workspace = namedWorkspace(track.workspace());
+    TrackingOptions options = new TrackingOptions(track.maxFilesGiven().orElse(TrackingOptions.DEFAULTS.maxFiles()),
+        track.maxBytesGiven().orElse(TrackingOptions.DEFAULTS.maxBytes()));
     return ApiResponse.ok(Json.trackSummary(turndiff.capture().tracker().track(workspace, options)));
   }
 

@@ -3,6 +3,7 @@ package io.turndiff.server;
 import com.sun.net.httpserver.Headers;
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
+import io.turndiff.api.InvalidRequest;
 import io.turndiff.capture.RequestException;
 import io.turndiff.store.StoreException;
 import java.io.IOException;
@@ -12,6 +13,8 @@ import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
+import java.util.List;
+import java.util.Locale;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ExecutorService;
@@ -27,6 +30,10 @@ import java.util.concurrent.Executors;
  * origins are configured. Requests run on virtual threads: calls on one turn are serialized, calls on
  * different turns proceed in parallel, and the store serializes its writes itself. {@link #stop()} lets
  * requests in flight finish.
+ *
+ * <p>Hostile clients are bounded before they cost much: connections are capped, a request must arrive whole
+ * within a deadline and its headers within a size (the JDK server's limits, {@link JdkServerLimits}), and the
+ * body is read only after the token was checked and its declared length is within the body limit.
  */
 public final class HttpService implements AutoCloseable {
 
@@ -48,6 +55,7 @@ public final class HttpService implements AutoCloseable {
   }
 
   public static HttpService start(Turndiff turndiff, ServiceOptions options) throws IOException {
+    JdkServerLimits.install(options);
     HttpServer server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), options.port()), 128);
     ExecutorService executor = Executors.newVirtualThreadPerTaskExecutor();
     HttpService service = new HttpService(server, executor, options, new Endpoints(turndiff).router());
@@ -70,11 +78,11 @@ public final class HttpService implements AutoCloseable {
     Optional<String> corsOrigin = Optional.empty();
     try {
       Headers headers = exchange.getRequestHeaders();
-      String host = headers.getFirst("Host");
-      if (host == null || !allowedHosts.contains(host.toLowerCase(java.util.Locale.ROOT))) {
+      String host = single(headers, "Host");
+      if (host == null || !allowedHosts.contains(host.toLowerCase(Locale.ROOT))) {
         throw new ApiError(403, "forbidden_host", "Host '" + host + "' is not this service's loopback address");
       }
-      String origin = headers.getFirst("Origin");
+      String origin = single(headers, "Origin");
       if (origin != null) {
         if (!options.allowedOrigins().contains(origin)) {
           throw new ApiError(403, "forbidden_origin", "Origin '" + origin + "' is not allowed");
@@ -85,14 +93,17 @@ public final class HttpService implements AutoCloseable {
           return;
         }
       }
-      authenticate(headers.getFirst("Authorization"));
+      authenticate(single(headers, "Authorization"));
+      requireBodyWithinLimit(headers.getFirst("Content-Length"));
       Router.Match match = router.match(exchange.getRequestMethod(), exchange.getRequestURI().getRawPath());
+      var query = Router.query(exchange.getRequestURI().getRawQuery());
+      match.checkQuery(query);
       byte[] body = readBody(exchange.getRequestBody());
-      ApiRequest request = new ApiRequest(match.parameters(), Router.query(exchange.getRequestURI().getRawQuery()),
-          body);
-      response = match.endpoint().handle(request);
+      response = match.endpoint().handle(new ApiRequest(match.parameters(), query, body));
     } catch (ApiError e) {
       response = ApiResponse.error(e.status(), e.code(), e.getMessage());
+    } catch (InvalidRequest e) {
+      response = ApiResponse.error(400, "bad_request", e.getMessage());
     } catch (RequestException e) {
       response = refused(e);
     } catch (StoreException e) {
@@ -105,21 +116,44 @@ public final class HttpService implements AutoCloseable {
     send(exchange, response, corsOrigin);
   }
 
+  /** The header's value; a header a request may carry once, given twice, is refused (which one would count?). */
+  private static String single(Headers headers, String name) {
+    List<String> values = headers.get(name);
+    if (values == null || values.isEmpty()) {
+      return null;
+    }
+    if (values.size() > 1) {
+      throw new ApiError(400, "bad_request", "the " + name + " header is given " + values.size()
+          + " times; give it once");
+    }
+    return values.getFirst();
+  }
+
+  /** {@code Authorization: Bearer <token>}, the scheme in any case (RFC 7235), compared in constant time. */
   private void authenticate(String authorization) {
-    String prefix = "Bearer ";
-    if (authorization == null || !authorization.startsWith(prefix)) {
+    String[] parts = authorization == null ? new String[0] : authorization.strip().split("[ \t]+", 2);
+    if (parts.length != 2 || !parts[0].equalsIgnoreCase("Bearer")) {
       throw new ApiError(401, "unauthorized", "a bearer token is required (Authorization: Bearer <token>)");
     }
-    byte[] given = authorization.substring(prefix.length()).strip().getBytes(StandardCharsets.UTF_8);
+    byte[] given = parts[1].strip().getBytes(StandardCharsets.UTF_8);
     if (!MessageDigest.isEqual(given, token)) {
       throw new ApiError(401, "unauthorized", "the bearer token is not this service's token");
     }
   }
 
+  /** Refuses a body declared larger than the limit before reading a byte of it. */
+  private void requireBodyWithinLimit(String contentLength) {
+    if (contentLength != null && Long.parseLong(contentLength.strip()) > options.maxBodyBytes()) {
+      throw new ApiError(413, "too_large", "the body is " + contentLength.strip() + " bytes, over the limit of "
+          + options.maxBodyBytes());
+    }
+  }
+
+  /** The body, read to its end (a chunked one up to the limit). */
   private byte[] readBody(InputStream in) throws IOException {
     byte[] body = in.readNBytes(options.maxBodyBytes() + 1);
     if (body.length > options.maxBodyBytes()) {
-      throw new ApiError(413, "too_large", "the body is over " + options.maxBodyBytes() + " bytes");
+      throw new ApiError(413, "too_large", "the body is over the limit of " + options.maxBodyBytes() + " bytes");
     }
     return body;
   }
@@ -132,6 +166,7 @@ public final class HttpService implements AutoCloseable {
       case WRONG_STATE -> ApiResponse.error(409, "wrong_state", e.getMessage());
       case ALREADY_EXISTS -> ApiResponse.error(409, "already_exists", e.getMessage());
       case WORKSPACE -> ApiResponse.error(422, "workspace", e.getMessage());
+      case FORBIDDEN -> ApiResponse.error(403, "forbidden_workspace", e.getMessage());
     };
   }
 

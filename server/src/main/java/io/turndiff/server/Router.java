@@ -7,8 +7,13 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
+import java.util.TreeSet;
 
-/** Maps a method and a path such as {@code /v1/turns/{turn}/finish} to its endpoint. */
+/**
+ * Maps a method and a path such as {@code /v1/turns/{turn}/finish} to its endpoint, and knows which query
+ * parameters each endpoint takes: any other is refused, so that a misspelt one is never silently ignored.
+ */
 final class Router {
 
   @FunctionalInterface
@@ -16,16 +21,32 @@ final class Router {
     ApiResponse handle(ApiRequest request);
   }
 
-  private record Route(String method, String[] segments, Endpoint endpoint) {
+  private record Route(String method, String[] segments, Set<String> query, Endpoint endpoint) {
   }
 
-  record Match(Endpoint endpoint, Map<String, String> parameters) {
+  record Match(Endpoint endpoint, Map<String, String> parameters, Set<String> query) {
+
+    /** Refuses a query parameter the endpoint does not take. */
+    void checkQuery(Map<String, List<String>> given) {
+      for (String name : new TreeSet<>(given.keySet())) {
+        if (!query.contains(name)) {
+          throw new ApiError(400, "bad_request", "query parameter '" + name + "' is not known here"
+              + (query.isEmpty() ? " (this endpoint takes none)" : " (known: " + String.join(", ",
+              new TreeSet<>(query)) + ")"));
+        }
+      }
+    }
   }
 
   private final List<Route> routes = new ArrayList<>();
 
+  /** An endpoint that takes no query parameters. */
   Router add(String method, String pattern, Endpoint endpoint) {
-    routes.add(new Route(method, split(pattern), endpoint));
+    return add(method, pattern, Set.of(), endpoint);
+  }
+
+  Router add(String method, String pattern, Set<String> query, Endpoint endpoint) {
+    routes.add(new Route(method, split(pattern), Set.copyOf(query), endpoint));
     return this;
   }
 
@@ -47,7 +68,7 @@ final class Router {
       }
       pathKnown = true;
       if (route.method().equals(method)) {
-        return new Match(route.endpoint(), parameters.get());
+        return new Match(route.endpoint(), parameters.get(), route.query());
       }
     }
     if (pathKnown) {
@@ -87,6 +108,7 @@ final class Router {
         continue;
       }
       int equals = pair.indexOf('=');
+      // the JDK refused a malformed %-escape before (the request URI is parsed as a java.net.URI)
       String name = URLDecoder.decode(equals < 0 ? pair : pair.substring(0, equals), StandardCharsets.UTF_8);
       String value = equals < 0 ? "" : URLDecoder.decode(pair.substring(equals + 1), StandardCharsets.UTF_8);
       query.computeIfAbsent(name, key -> new ArrayList<>()).add(value);

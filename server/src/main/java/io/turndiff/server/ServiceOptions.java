@@ -4,16 +4,28 @@ import java.time.Duration;
 import java.util.Objects;
 import java.util.Set;
 
-/** How the HTTP service listens and whom it answers. Immutable; build with {@link #builder(String)}. */
+/**
+ * How the HTTP service listens, whom it answers, and how much it lets one connection take. Immutable; build
+ * with {@link #builder(String)}.
+ *
+ * <p>The connection limits ({@link #maxConnections()}, {@link #requestDeadline()}, {@link #maxHeaderBytes()})
+ * are the JDK HTTP server's own, which it reads once per JVM when its first server is created: the first
+ * service started in a process fixes them for every later one.
+ */
 public final class ServiceOptions {
 
   public static final int DEFAULT_PORT = 7433;
+  public static final int DEFAULT_MAX_CONNECTIONS = 256;
+  public static final Duration DEFAULT_REQUEST_DEADLINE = Duration.ofSeconds(10);
 
   private final int port;
   private final String token;
   private final Set<String> allowedOrigins;
   private final Duration shutdownGrace;
   private final int maxBodyBytes;
+  private final int maxConnections;
+  private final Duration requestDeadline;
+  private final int maxHeaderBytes;
 
   private ServiceOptions(Builder builder) {
     this.port = builder.port;
@@ -21,6 +33,9 @@ public final class ServiceOptions {
     this.allowedOrigins = Set.copyOf(builder.allowedOrigins);
     this.shutdownGrace = builder.shutdownGrace;
     this.maxBodyBytes = builder.maxBodyBytes;
+    this.maxConnections = builder.maxConnections;
+    this.requestDeadline = builder.requestDeadline;
+    this.maxHeaderBytes = builder.maxHeaderBytes;
   }
 
   /** @param token the bearer token every request must carry */
@@ -49,12 +64,30 @@ public final class ServiceOptions {
     return maxBodyBytes;
   }
 
+  /** Connections open at once; one more is closed as soon as it is accepted. */
+  public int maxConnections() {
+    return maxConnections;
+  }
+
+  /** How long a client has to send a whole request (line, headers and body) from its first byte. */
+  public Duration requestDeadline() {
+    return requestDeadline;
+  }
+
+  /** The request line and headers together, in bytes (as the JDK counts them: names, values, 32 per line). */
+  public int maxHeaderBytes() {
+    return maxHeaderBytes;
+  }
+
   public static final class Builder {
     private int port = DEFAULT_PORT;
     private final String token;
     private Set<String> allowedOrigins = Set.of();
     private Duration shutdownGrace = Duration.ofSeconds(30);
     private int maxBodyBytes = 8 << 20;
+    private int maxConnections = DEFAULT_MAX_CONNECTIONS;
+    private Duration requestDeadline = DEFAULT_REQUEST_DEADLINE;
+    private int maxHeaderBytes = 16 << 10;
 
     private Builder(String token) {
       this.token = Objects.requireNonNull(token);
@@ -84,7 +117,36 @@ public final class ServiceOptions {
     }
 
     public Builder maxBodyBytes(int bytes) {
+      if (bytes < 0 || bytes == Integer.MAX_VALUE) {
+        throw new IllegalArgumentException("the body limit must be within 0.." + (Integer.MAX_VALUE - 1));
+      }
       this.maxBodyBytes = bytes;
+      return this;
+    }
+
+    public Builder maxConnections(int connections) {
+      if (connections < 1) {
+        throw new IllegalArgumentException("the connection limit must be at least 1, not " + connections);
+      }
+      this.maxConnections = connections;
+      return this;
+    }
+
+    /** Whole seconds (the JDK's unit), at least one. */
+    public Builder requestDeadline(Duration deadline) {
+      if (deadline.compareTo(Duration.ofSeconds(1)) < 0 || deadline.toMillis() % 1000 != 0) {
+        throw new IllegalArgumentException("the request deadline must be a whole number of seconds, at least 1, not "
+            + deadline);
+      }
+      this.requestDeadline = deadline;
+      return this;
+    }
+
+    public Builder maxHeaderBytes(int bytes) {
+      if (bytes < 1024) {
+        throw new IllegalArgumentException("the header limit must be at least 1024 bytes, not " + bytes);
+      }
+      this.maxHeaderBytes = bytes;
       return this;
     }
 

@@ -3,6 +3,7 @@ package io.turndiff.server;
 import io.turndiff.boundary.BoundaryOptions;
 import io.turndiff.capture.CaptureService;
 import io.turndiff.capture.WorkspaceHandles;
+import io.turndiff.capture.WorkspacePolicy;
 import io.turndiff.query.ReviewQueries;
 import io.turndiff.rewind.RewindService;
 import io.turndiff.store.Store;
@@ -21,9 +22,10 @@ public final class Turndiff implements AutoCloseable {
   private final RewindService rewind;
   private final ReviewQueries queries;
 
-  private Turndiff(Store store, BoundaryOptions options, Duration rewindPause) {
+  private Turndiff(Store store, BoundaryOptions options, Duration rewindPause, WorkspacePolicy policy,
+                   int openWorkspaces) {
     this.store = store;
-    this.workspaces = new WorkspaceHandles(store, options);
+    this.workspaces = new WorkspaceHandles(store, options, policy, openWorkspaces);
     this.capture = new CaptureService(store, workspaces);
     this.rewind = new RewindService(store, workspaces, rewindPause);
     this.queries = new ReviewQueries(store);
@@ -36,7 +38,19 @@ public final class Turndiff implements AutoCloseable {
 
   /** @param rewindPause a test hook: how long each rewind waits before renaming each staged path into place */
   public static Turndiff open(Path database, BoundaryOptions options, Duration rewindPause) {
-    return new Turndiff(Store.open(database), options, rewindPause);
+    return open(database, options, rewindPause, WorkspacePolicy.anyDirectory(), WorkspaceHandles.DEFAULT_CAPACITY);
+  }
+
+  /**
+   * @param policy which directories may be workspace roots
+   * @param openWorkspaces how many workspace root handles to keep open at most (least recently used closed first)
+   */
+  public static Turndiff open(Path database, BoundaryOptions options, Duration rewindPause, WorkspacePolicy policy,
+                              int openWorkspaces) {
+    if (openWorkspaces < 1) {
+      throw new IllegalArgumentException("at least one workspace must be kept open, not " + openWorkspaces);
+    }
+    return new Turndiff(Store.open(database), options, rewindPause, policy, openWorkspaces);
   }
 
   public Store store() {
@@ -53,6 +67,11 @@ public final class Turndiff implements AutoCloseable {
 
   public ReviewQueries queries() {
     return queries;
+  }
+
+  /** Which directories may be workspace roots. */
+  public WorkspacePolicy workspacePolicy() {
+    return workspaces.policy();
   }
 
   @Override

@@ -1,0 +1,159 @@
+package io.turndiff.api;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.StreamReadFeature;
+import com.fasterxml.jackson.core.exc.InputCoercionException;
+import com.fasterxml.jackson.databind.DeserializationFeature;
+import com.fasterxml.jackson.databind.JsonMappingException;
+import com.fasterxml.jackson.databind.MapperFeature;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.cfg.CoercionAction;
+import com.fasterxml.jackson.databind.cfg.CoercionInputShape;
+import com.fasterxml.jackson.databind.exc.InvalidNullException;
+import com.fasterxml.jackson.databind.exc.MismatchedInputException;
+import com.fasterxml.jackson.databind.exc.UnrecognizedPropertyException;
+import com.fasterxml.jackson.databind.json.JsonMapper;
+import com.fasterxml.jackson.databind.type.LogicalType;
+import java.io.IOException;
+import java.util.Collection;
+import java.util.List;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Collectors;
+
+/**
+ * Binds request bodies to their records strictly, so that a request is either exactly understood or refused
+ * with a message naming the field: an unknown field (a typo such as {@code dryrun}), a value of the wrong type
+ * (no string is read as a number or a boolean, no number as a string, no fraction as an integer), a number out
+ * of range, a field given twice, and anything after the JSON object are all errors.
+ */
+public final class RequestBodies {
+
+  private static final ObjectMapper STRICT = JsonMapper.builder()
+      .enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION)
+      .enable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
+      .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS)
+      .enable(DeserializationFeature.FAIL_ON_NULL_FOR_PRIMITIVES)
+      .enable(DeserializationFeature.FAIL_ON_READING_DUP_TREE_KEY)
+      .disable(DeserializationFeature.ACCEPT_FLOAT_AS_INT)
+      .disable(DeserializationFeature.ACCEPT_SINGLE_VALUE_AS_ARRAY)
+      .disable(MapperFeature.ALLOW_COERCION_OF_SCALARS)
+      .withCoercionConfig(LogicalType.Textual, config -> config
+          .setCoercion(CoercionInputShape.Integer, CoercionAction.Fail)
+          .setCoercion(CoercionInputShape.Float, CoercionAction.Fail)
+          .setCoercion(CoercionInputShape.Boolean, CoercionAction.Fail))
+      .withCoercionConfig(LogicalType.Integer, config -> config
+          .setCoercion(CoercionInputShape.String, CoercionAction.Fail)
+          .setCoercion(CoercionInputShape.EmptyString, CoercionAction.Fail)
+          .setCoercion(CoercionInputShape.Float, CoercionAction.Fail)
+          .setCoercion(CoercionInputShape.Boolean, CoercionAction.Fail))
+      .withCoercionConfig(LogicalType.Boolean, config -> config
+          .setCoercion(CoercionInputShape.String, CoercionAction.Fail)
+          .setCoercion(CoercionInputShape.EmptyString, CoercionAction.Fail)
+          .setCoercion(CoercionInputShape.Integer, CoercionAction.Fail)
+          .setCoercion(CoercionInputShape.Float, CoercionAction.Fail))
+      .withCoercionConfig(LogicalType.Collection, config -> config
+          .setCoercion(CoercionInputShape.String, CoercionAction.Fail)
+          .setCoercion(CoercionInputShape.EmptyString, CoercionAction.Fail))
+      .build();
+
+  private static final byte[] EMPTY_OBJECT = {'{', '}'};
+  private static final Pattern QUOTED_NAME = Pattern.compile("'([^']*)'");
+
+  private RequestBodies() {
+  }
+
+  /**
+   * The body as a {@code type} ({@code {}} when empty).
+   *
+   * @throws InvalidRequest naming the field (or the body) that does not fit
+   */
+  public static <T> T read(byte[] body, Class<T> type) {
+    T bound;
+    try {
+      bound = STRICT.readValue(body.length == 0 ? EMPTY_OBJECT : body, type);
+    } catch (IOException e) {
+      throw explain(e);
+    }
+    if (bound == null) {
+      throw new InvalidRequest("the body must be a JSON object, not null");
+    }
+    return bound;
+  }
+
+  private static InvalidRequest explain(IOException e) {
+    for (Throwable cause = e; cause != null; cause = cause.getCause()) {
+      if (cause instanceof InvalidRequest invalid) {
+        return invalid;  // a record's own check, from its constructor
+      }
+    }
+    String field = e instanceof JsonMappingException mapping ? field(mapping.getPath()) : "";
+    return switch (e) {
+      case UnrecognizedPropertyException unknown -> new InvalidRequest("field '" + field + "' is not known here"
+          + known(unknown.getKnownPropertyIds()));
+      case InvalidNullException nullValue -> new InvalidRequest("field '" + field + "' must not hold null");
+      case MismatchedInputException mismatch when mismatch.getMessage().startsWith("Trailing token") ->
+          new InvalidRequest("the body holds more after its JSON object");
+      case MismatchedInputException mismatch when field.isEmpty() ->
+          new InvalidRequest("the body must be a JSON object");
+      case MismatchedInputException mismatch -> new InvalidRequest("field '" + field + "' must be "
+          + expected(mismatch.getTargetType()));
+      case JsonMappingException range when range.getCause() instanceof InputCoercionException && !field.isEmpty() ->
+          new InvalidRequest("field '" + field + "' is out of range: " + firstLine(range));
+      case JsonMappingException mapping when !field.isEmpty() -> new InvalidRequest("field '" + field
+          + "' is not valid: " + firstLine(mapping));
+      case JsonProcessingException parse when parse.getOriginalMessage().startsWith("Duplicate field") ->
+          new InvalidRequest("field '" + quotedName(parse.getOriginalMessage()) + "' is given more than once");
+      case JsonProcessingException parse -> new InvalidRequest("the body is not valid JSON: " + firstLine(parse));
+      default -> new InvalidRequest("the body cannot be read: " + e.getMessage());
+    };
+  }
+
+  /** {@code paths[2]} for the third element of {@code paths}. */
+  private static String field(List<JsonMappingException.Reference> path) {
+    StringBuilder name = new StringBuilder();
+    for (JsonMappingException.Reference reference : path) {
+      if (reference.getFieldName() != null) {
+        name.append(name.isEmpty() ? "" : ".").append(reference.getFieldName());
+      } else if (reference.getIndex() >= 0) {
+        name.append('[').append(reference.getIndex()).append(']');
+      }
+    }
+    return name.toString();
+  }
+
+  private static String known(Collection<Object> names) {
+    if (names == null || names.isEmpty()) {
+      return " (this endpoint takes no fields)";
+    }
+    return " (known: " + names.stream().map(String::valueOf).sorted().collect(Collectors.joining(", ")) + ")";
+  }
+
+  private static String expected(Class<?> type) {
+    if (type == null) {
+      return "of another type";
+    }
+    if (type == Boolean.class || type == boolean.class) {
+      return "true or false";
+    }
+    if (type == Long.class || type == long.class || type == Integer.class || type == int.class) {
+      return "an integer (" + (type == Integer.class || type == int.class ? "32" : "64") + "-bit)";
+    }
+    if (type == String.class) {
+      return "a string";
+    }
+    if (Collection.class.isAssignableFrom(type)) {
+      return "an array";
+    }
+    return "a JSON object";
+  }
+
+  private static String quotedName(String message) {
+    Matcher matcher = QUOTED_NAME.matcher(message);
+    return matcher.find() ? matcher.group(1) : "?";
+  }
+
+  private static String firstLine(JsonProcessingException e) {
+    return e.getOriginalMessage().lines().findFirst().orElse("unreadable");
+  }
+}

@@ -1,0 +1,29 @@
+package io.turndiff.api;
+
+import com.fasterxml.jackson.annotation.JsonProperty;
+import java.util.Optional;
+
+/**
+ * {@code POST /v1/rewind}: {@code {"turn": ID, "to"?: bool, "operation"?: ID, "dry_run"?: bool, "force"?: bool}}.
+ * A misspelt flag ({@code "dryrun"}) is refused, never ignored: ignoring it would make a dry run real.
+ */
+public record RewindTurnRequest(
+    @JsonProperty("turn") String turn,
+    @JsonProperty("to") Boolean to,
+    @JsonProperty("operation") String operation,
+    @JsonProperty("dry_run") Boolean dryRun,
+    @JsonProperty("force") Boolean force) {
+
+  public RewindTurnRequest {
+    if (turn == null) {
+      throw InvalidRequest.missing("turn");
+    }
+    to = Boolean.TRUE.equals(to);
+    dryRun = Boolean.TRUE.equals(dryRun);
+    force = Boolean.TRUE.equals(force);
+  }
+
+  public Optional<String> operationId() {
+    return Optional.ofNullable(operation);
+  }
+}

@@ -1,0 +1,301 @@
+package io.turndiff.server;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.turndiff.api.Json;
+import io.turndiff.boundary.BoundaryOptions;
+import io.turndiff.capture.WorkspaceHandles;
+import io.turndiff.capture.WorkspacePolicy;
+import io.turndiff.fixtures.RawHttp;
+import io.turndiff.fixtures.StoreRows;
+import io.turndiff.fixtures.TestStore;
+import io.turndiff.fixtures.TestWorkspace;
+import java.net.URLEncoder;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The HTTP service in this JVM on a real loopback port, spoken to byte by byte over sockets: hostile and
+ * broken input (a NUL in a workspace, misspelt and mistyped fields, duplicates, trailing data, numbers out of
+ * range, workspaces that may never be roots or lie outside the allowed directories) gets a 400/403/413 that
+ * names the input, and nothing is written. Every response is checked for the canary.
+ */
+class HttpServiceTest {
+
+  private static final String TOKEN = "test-token-0123456789abcdef";
+  private static final Duration ANSWER_WITHIN = Duration.ofSeconds(30);
+
+  @TempDir
+  Path temp;
+
+  private TestWorkspace workspace;
+  private Path database;
+  private Turndiff turndiff;
+  private HttpService service;
+  private final List<String> bodies = new ArrayList<>();
+
+  @BeforeEach
+  void setUp() {
+    workspace = TestWorkspace.in(temp.resolve("base")).file("a.txt", "a\n");
+    database = TestStore.fileIn(temp);
+    start(WorkspacePolicy.anyDirectory());
+  }
+
+  private void start(WorkspacePolicy policy) {
+    turndiff = Turndiff.open(database, BoundaryOptions.defaults(), Duration.ZERO, policy,
+        WorkspaceHandles.DEFAULT_CAPACITY);
+    try {
+      service = HttpService.start(turndiff, ServiceOptions.builder(TOKEN).port(0)
+          .shutdownGrace(Duration.ofSeconds(1)).build());
+    } catch (java.io.IOException e) {
+      throw new java.io.UncheckedIOException(e);
+    }
+  }
+
+  private void stop() {
+    service.stop();
+    turndiff.close();
+  }
+
+  @AfterEach
+  void tearDown() {
+    stop();
+    workspace.assertOutsideUnchanged();
+    bodies.forEach(body -> workspace.canary().assertNotIn("an HTTP response", body));
+  }
+
+  private RawHttp.Response request(String method, String target, String body, String... headers) {
+    StringBuilder head = new StringBuilder(method + " " + target + " HTTP/1.1\r\n");
+    head.append("Host: 127.0.0.1:").append(service.port()).append("\r\n");
+    for (String header : headers) {
+      head.append(header).append("\r\n");
+    }
+    RawHttp.Response response = RawHttp.send(service.port(), head.toString(), body, ANSWER_WITHIN);
+    bodies.add(response.body());
+    return response;
+  }
+
+  private RawHttp.Response call(String method, String target, String body) {
+    return request(method, target, body, "Authorization: Bearer " + TOKEN);
+  }
+
+  private JsonNode expect(int status, RawHttp.Response response) throws Exception {
+    assertEquals(status, response.status(), response.head() + "\n\n" + response.body());
+    return Json.mapper().readTree(response.body());
+  }
+
+  /** A 400 whose message names {@code input}. */
+  private void assertRefused(String code, String input, RawHttp.Response response) throws Exception {
+    JsonNode error = expect(400, response);
+    assertEquals(code, error.get("error").asText(), error.toString());
+    assertTrue(error.get("message").asText().contains(input), "the message names " + input + ": " + error);
+  }
+
+  private static String json(String text) {
+    return Json.write(Json.mapper().getNodeFactory().textNode(text), false);
+  }
+
+  private static String encode(String value) {
+    return URLEncoder.encode(value, StandardCharsets.UTF_8);
+  }
+
+  /** Begins a turn, snapshots a.txt, changes it, finishes: a turn a rewind would write to. */
+  private String finishedTurn() throws Exception {
+    String turn = expect(201, call("POST", "/v1/turns", "{\"workspace\":" + json(workspace.root().toString())
+        + ",\"session\":\"s1\"}")).get("turn").asText();
+    expect(200, call("POST", "/v1/turns/" + turn + "/snapshots", "{\"paths\":[\"a.txt\"]}"));
+    Files.writeString(workspace.resolve("a.txt"), "changed by the turn\n");
+    expect(200, call("POST", "/v1/turns/" + turn + "/finish", null));
+    return turn;
+  }
+
+  // ---- item 10: a NUL in a workspace -------------------------------------------------------------------
+
+  @Test
+  void aWorkspaceWithANulIsBadInputNamingItOnEveryEndpointThatTakesOne() throws Exception {
+    finishedTurn();
+    Map<String, Long> rows = StoreRows.count(database);
+    String withNul = workspace.root() + "\u0000/etc";
+    String encoded = encode(withNul);
+    assertRefused("bad_input", "workspace", call("POST", "/v1/turns", "{\"workspace\":" + json(withNul) + "}"));
+    assertRefused("bad_input", "workspace", call("POST", "/v1/workspaces/track",
+        "{\"workspace\":" + json(withNul) + "}"));
+    assertRefused("bad_input", "workspace", call("GET", "/v1/sessions?workspace=" + encoded, null));
+    assertRefused("bad_input", "workspace", call("GET", "/v1/history?workspace=" + encoded + "&path=a.txt", null));
+    assertRefused("bad_input", "workspace", call("GET", "/v1/workspaces/status?workspace=" + encoded, null));
+    assertTrue(call("GET", "/v1/sessions?workspace=" + encoded, null).body().contains("NUL"));
+    assertEquals(rows, StoreRows.count(database), "nothing was written");
+  }
+
+  // ---- item 11: bodies and queries are read strictly ---------------------------------------------------
+
+  @Test
+  void aMisspeltDryRunFlagIsRefusedAndNothingIsRewound() throws Exception {
+    String turn = finishedTurn();
+    Map<String, Long> rows = StoreRows.count(database);
+    assertRefused("bad_request", "'dryrun'", call("POST", "/v1/rewind",
+        "{\"turn\":\"" + turn + "\",\"dryrun\":true}"));
+    assertEquals("changed by the turn\n", workspace.readText("a.txt"), "no real rewind happened");
+    assertEquals(rows, StoreRows.count(database), "nothing was written");
+    JsonNode plan = expect(200, call("POST", "/v1/rewind", "{\"turn\":\"" + turn + "\",\"dry_run\":true}"));
+    assertTrue(plan.get("dry_run").asBoolean(), "the documented flag still works: " + plan);
+    assertEquals("changed by the turn\n", workspace.readText("a.txt"));
+  }
+
+  @Test
+  void fieldsOfTheWrongTypeAreRefusedNamingTheField() throws Exception {
+    String turn = finishedTurn();
+    Map<String, Long> rows = StoreRows.count(database);
+    String root = json(workspace.root().toString());
+    assertRefused("bad_request", "'max_files'", call("POST", "/v1/workspaces/track",
+        "{\"workspace\":" + root + ",\"max_files\":\"lots\"}"));
+    assertRefused("bad_request", "'max_files'", call("POST", "/v1/workspaces/track",
+        "{\"workspace\":" + root + ",\"max_files\":1.5e300}"));
+    assertRefused("bad_request", "'max_bytes'", call("POST", "/v1/workspaces/track",
+        "{\"workspace\":" + root + ",\"max_bytes\":18446744073709551716}"));
+    assertRefused("bad_request", "'max_files'", call("POST", "/v1/workspaces/track",
+        "{\"workspace\":" + root + ",\"max_files\":0}"));
+    assertRefused("bad_request", "'dry_run'", call("POST", "/v1/rewind",
+        "{\"turn\":\"" + turn + "\",\"dry_run\":\"true\"}"));
+    assertRefused("bad_request", "'force'", call("POST", "/v1/rewind", "{\"turn\":\"" + turn + "\",\"force\":1}"));
+    assertRefused("bad_request", "'turn'", call("POST", "/v1/rewind", "{\"turn\":7}"));
+    assertRefused("bad_request", "'turn'", call("POST", "/v1/rewind", "{\"dry_run\":true}"));
+    assertRefused("bad_request", "'workspace'", call("POST", "/v1/turns", "{\"workspace\":5}"));
+    assertRefused("bad_request", "'workspace'", call("POST", "/v1/turns", "{\"workspace\":null}"));
+    assertRefused("bad_request", "'paths'", call("POST", "/v1/turns/" + turn + "/snapshots", "{\"paths\":\"a.txt\"}"));
+    assertRefused("bad_request", "'paths[1]'", call("POST", "/v1/turns/" + turn + "/snapshots",
+        "{\"paths\":[\"a.txt\",5]}"));
+    assertRefused("bad_request", "'extra'", call("POST", "/v1/turns/" + turn + "/finish", "{\"extra\":1}"));
+    assertRefused("bad_request", "JSON object", call("POST", "/v1/turns", "[]"));
+    assertRefused("bad_request", "JSON object", call("POST", "/v1/turns", "null"));
+    assertEquals(rows, StoreRows.count(database), "nothing was written");
+    assertEquals(422, call("GET", "/v1/workspaces/status?workspace=" + encode(workspace.root().toString()), null)
+        .status(), "no refused track started tracking");
+    assertEquals("changed by the turn\n", workspace.readText("a.txt"));
+  }
+
+  @Test
+  void duplicateFieldsAndTrailingDataAreRefused() throws Exception {
+    String turn = finishedTurn();
+    Map<String, Long> rows = StoreRows.count(database);
+    assertRefused("bad_request", "'dry_run'", call("POST", "/v1/rewind",
+        "{\"turn\":\"" + turn + "\",\"dry_run\":true,\"dry_run\":false}"));
+    String root = json(workspace.root().toString());
+    assertRefused("bad_request", "after its JSON object", call("POST", "/v1/turns",
+        "{\"workspace\":" + root + "} {\"workspace\":\"/\"}"));
+    assertRefused("bad_request", "not valid JSON", call("POST", "/v1/turns", "{\"workspace\":" + root + "}x"));
+    assertRefused("bad_request", "not valid JSON", call("POST", "/v1/turns", "{\"workspace\":"));
+    assertEquals(rows, StoreRows.count(database), "nothing was written");
+    assertEquals("changed by the turn\n", workspace.readText("a.txt"));
+  }
+
+  @Test
+  void queryParametersAreReadStrictly() throws Exception {
+    finishedTurn();
+    String turns = "/v1/sessions/s1/turns";
+    assertRefused("bad_request", "'limit'", call("GET", turns + "?limit=4294967396", null));
+    assertRefused("bad_request", "'limit'", call("GET", turns + "?limit=1.5", null));
+    assertRefused("bad_request", "'limit'", call("GET", turns + "?limit=0", null));
+    assertRefused("bad_request", "'limit'", call("GET", turns + "?limit=1&limit=2", null));
+    assertRefused("bad_request", "'after'", call("GET", turns + "?after=-1", null));
+    assertRefused("bad_request", "'after'", call("GET", turns + "?after=99999999999999999999", null));
+    assertRefused("bad_request", "'limt'", call("GET", turns + "?limt=5", null));
+    assertEquals(1, expect(200, call("GET", turns + "?limit=1&after=0", null)).get("turns").size());
+  }
+
+  @Test
+  void theBearerSchemeIsReadInAnyCase() throws Exception {
+    for (String scheme : new String[] {"bearer", "BEARER", "Bearer", "bEaReR"}) {
+      assertEquals(200, request("GET", "/v1/health", null, "Authorization: " + scheme + " " + TOKEN).status(),
+          scheme);
+    }
+    assertEquals(401, request("GET", "/v1/health", null, "Authorization: Basic " + TOKEN).status());
+    assertEquals(401, request("GET", "/v1/health", null, "Authorization: bearer").status());
+  }
+
+  @Test
+  void aHeaderThatMayBeGivenOnceIsRefusedWhenGivenTwice() throws Exception {
+    String host = "Host: 127.0.0.1:" + service.port();
+    assertRefused("bad_request", "Host", request("GET", "/v1/health", null, host,
+        "Authorization: Bearer " + TOKEN));
+    assertRefused("bad_request", "Authorization", request("GET", "/v1/health", null,
+        "Authorization: Bearer " + TOKEN, "Authorization: Bearer wrong-token-wrong-token"));
+  }
+
+  // ---- item 9: the body is refused before it is read ---------------------------------------------------
+
+  @Test
+  void aBodyDeclaredOverTheLimitIsRefusedBeforeAByteOfItIsRead() throws Exception {
+    String head = "POST /v1/turns HTTP/1.1\r\nHost: 127.0.0.1:" + service.port() + "\r\n"
+        + "Content-Length: " + (9 << 20) + "\r\n";
+    // the client sends no byte of the 9 MiB: an answer can only come before the body is read
+    RawHttp.Response authenticated = RawHttp.exchange(service.port(), (head + "Authorization: Bearer " + TOKEN
+        + "\r\n\r\n").getBytes(StandardCharsets.US_ASCII), new byte[0], Duration.ofSeconds(20));
+    JsonNode tooLarge = expect(413, authenticated);
+    assertEquals("too_large", tooLarge.get("error").asText());
+    RawHttp.Response anonymous = RawHttp.exchange(service.port(), (head + "\r\n")
+        .getBytes(StandardCharsets.US_ASCII), new byte[0], Duration.ofSeconds(20));
+    assertEquals(401, anonymous.status(), "the token is checked before the body: " + anonymous);
+  }
+
+  // ---- item 12: roots that may never be workspaces, and the allow-list ---------------------------------
+
+  @Test
+  void theFileSystemRootPseudoFileSystemsAndTheEmptyNameAreNeverWorkspaces() throws Exception {
+    Map<String, Long> rows = StoreRows.count(database);
+    for (String root : new String[] {"/", "/proc/self", "/proc/self/root", "/sys", "/dev", ""}) {
+      if (!root.isEmpty() && !Files.isDirectory(Path.of(root))) {
+        continue;
+      }
+      assertRefused("bad_input", "workspace", call("POST", "/v1/turns", "{\"workspace\":" + json(root) + "}"));
+      assertRefused("bad_input", "workspace", call("POST", "/v1/workspaces/track",
+          "{\"workspace\":" + json(root) + "}"));
+    }
+    assertRefused("bad_input", "workspace", call("GET", "/v1/sessions?workspace=", null));
+    assertEquals(rows, StoreRows.count(database), "nothing was written, not even a workspace row");
+  }
+
+  @Test
+  void anAllowListRefusesRootsOutsideItByTheirRealPath() throws Exception {
+    String outsideTurn = finishedTurn();  // begun before the service was restricted
+    Path allowed = Files.createDirectories(temp.resolve("allowed"));
+    Path project = Files.createDirectories(allowed.resolve("project"));
+    Files.writeString(project.resolve("b.txt"), "b\n");
+    Files.createSymbolicLink(allowed.resolve("link-out"), workspace.root());
+    stop();
+    start(WorkspacePolicy.within(List.of(allowed)));
+    Map<String, Long> rows = StoreRows.count(database);
+    String outside = workspace.root().toString();
+    for (String refused : new String[] {outside, allowed.resolve("link-out").toString(),
+        allowed.resolve("../base/workspace").toString()}) {
+      JsonNode error = expect(403, call("POST", "/v1/turns", "{\"workspace\":" + json(refused) + "}"));
+      assertEquals("forbidden_workspace", error.get("error").asText(), error.toString());
+      assertTrue(error.get("message").asText().contains(refused), error.toString());
+      expect(403, call("POST", "/v1/workspaces/track", "{\"workspace\":" + json(refused) + "}"));
+    }
+    expect(403, call("GET", "/v1/sessions?workspace=" + encode(outside), null));
+    expect(403, call("GET", "/v1/history?workspace=" + encode(outside) + "&path=a.txt", null));
+    expect(403, call("GET", "/v1/workspaces/status?workspace=" + encode(outside), null));
+    expect(403, call("POST", "/v1/rewind", "{\"turn\":\"" + outsideTurn + "\"}"));
+    assertEquals(rows, StoreRows.count(database), "nothing was written");
+    assertEquals("changed by the turn\n", workspace.readText("a.txt"), "the outside turn was not rewound");
+
+    String turn = expect(201, call("POST", "/v1/turns", "{\"workspace\":" + json(project.toString()) + "}"))
+        .get("turn").asText();
+    expect(200, call("POST", "/v1/turns/" + turn + "/snapshots", "{\"paths\":[\"b.txt\"]}"));
+    expect(200, call("POST", "/v1/turns/" + turn + "/finish", ""));
+    assertEquals(Optional.of(1), Optional.of(expect(200, call("GET", "/v1/turns/" + turn, null)).get("files").size()));
+  }
+}

@@ -234,7 +234,8 @@ public final class WorkspaceBoundary implements AutoCloseable {
   /**
    * The before-state of a requested path: the snapshot of the file it leads to, and, when its final
    * component is a symlink that stays inside, a snapshot of that link too (so that a tool replacing the
-   * link is seen, and a rewind can put the link back).
+   * link is seen, and a rewind can put the link back). A final symlink that leads to a directory, inside or
+   * outside, is recorded as the link alone: a directory is never a file change.
    */
   public List<Observation> observe(RequestedPath request) {
     return switch (request) {
@@ -288,7 +289,12 @@ public final class WorkspaceBoundary implements AutoCloseable {
         if (outcome instanceof ReadOutcome.LinkInPath) {
           return Optional.empty();
         }
-        observations.add(toObservation(resolved.path(), outcome).withVia(viaFor(given, resolved.path())));
+        Observation reached = toObservation(resolved.path(), outcome).withVia(viaFor(given, resolved.path()));
+        if (resolved.ownLink().isPresent() && reached.snapshot().type().orElse(null) == FileType.DIRECTORY) {
+          // a link to a directory is the link: the directory it reaches is no file change of its own
+          return Optional.of(observations);
+        }
+        observations.add(reached);
         return Optional.of(observations);
       }
       case PathResolver.Absent absent -> {
@@ -300,7 +306,7 @@ public final class WorkspaceBoundary implements AutoCloseable {
         return Optional.of(observations);
       }
       case PathResolver.Escapes escapes -> {
-        return Optional.of(List.of(new Observation(escapeSnapshot(escapes), viaFor(given, escapes.key()),
+        return Optional.of(List.of(new Observation(escapeOrLinkSnapshot(escapes), viaFor(given, escapes.key()),
             Optional.empty())));
       }
       case PathResolver.Unresolvable unresolvable -> {
@@ -317,6 +323,18 @@ public final class WorkspaceBoundary implements AutoCloseable {
       case PathResolver.Root root -> throw new BadPathException(given.display(),
           "leads to the workspace root, a directory");
     }
+  }
+
+  /**
+   * An escape, except when the path's own link leads to a directory outside: then the record is that link,
+   * captured (its text is all a rewind puts back), as for a link to a directory inside.
+   */
+  private Snapshot escapeOrLinkSnapshot(PathResolver.Escapes escapes) {
+    Optional<PathResolver.Link> link = escapes.link().filter(own -> escapes.ownLink());
+    if (link.isPresent() && OutsideLinkTarget.isDirectory(rootReal, link.get())) {
+      return linkSnapshot(link.get());
+    }
+    return escapeSnapshot(escapes);
   }
 
   private Snapshot escapeSnapshot(PathResolver.Escapes escapes) {
@@ -379,7 +397,7 @@ public final class WorkspaceBoundary implements AutoCloseable {
   private Observation observeLinkAt(WorkspacePath path, StatInfo stat) {
     PathResolver.Resolution resolution = resolver.resolve(path.components());
     Snapshot snapshot = switch (resolution) {
-      case PathResolver.Escapes escapes when escapes.ownLink() -> escapeSnapshot(escapes);
+      case PathResolver.Escapes escapes when escapes.ownLink() -> escapeOrLinkSnapshot(escapes);
       case PathResolver.Unresolvable unresolvable when unresolvable.link().isPresent() ->
           Snapshot.metadataOnly(path, kind(), Presence.PRESENT, Optional.of(stat.metadata()), Optional.empty(),
               unresolvable.link().map(link -> LinkTarget.of(link.text())), Reason.UNREADABLE,

@@ -3,6 +3,7 @@ package io.turndiff.boundary;
 import static java.nio.file.LinkOption.NOFOLLOW_LINKS;
 
 import io.turndiff.model.BoundaryKind;
+import io.turndiff.model.DirectoryState;
 import io.turndiff.model.FileMetadata;
 import io.turndiff.model.FileType;
 import io.turndiff.model.GivenPath;
@@ -29,6 +30,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.OptionalInt;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -548,6 +550,49 @@ public final class WorkspaceBoundary implements AutoCloseable {
   public WriteOutcome deleteUnsynced(WorkspacePath path) {
     requireInside(path);
     return access.deleteUnsynced(path);
+  }
+
+  // ---- directories ------------------------------------------------------------------------------------
+
+  /**
+   * The directory at {@code path} now, nothing followed: a directory with its permission bits, absent, or
+   * empty when it is neither (a file or a link is there, or it cannot be looked at).
+   */
+  public Optional<DirectoryState> directoryAt(WorkspacePath path) {
+    if (path.isOutside()) {
+      return Optional.empty();
+    }
+    return switch (access.lstat(path)) {
+      case Lookup.Found found when found.stat().type() == FileType.DIRECTORY ->
+          Optional.of(DirectoryState.present(path, found.stat().mode() & 07777));
+      case Lookup.Missing missing -> Optional.of(DirectoryState.absent(path));
+      default -> Optional.empty();
+    };
+  }
+
+  /**
+   * Creates the directory {@code path} in its parent, walked from the root without following links (missing
+   * parents are created with the default mode); with {@code mode}, exactly those permission bits. A
+   * directory already there is left as it is; anything else there is refused.
+   */
+  public DirectoryOutcome makeDirectory(WorkspacePath path, OptionalInt mode) {
+    requireInside(path);
+    return access.makeDirectory(path, mode);
+  }
+
+  /** Removes the directory {@code path} when it is empty; never follows a link, never removes a file. */
+  public DirectoryOutcome removeDirectory(WorkspacePath path) {
+    requireInside(path);
+    return access.removeDirectory(path);
+  }
+
+  /** The names in the directory {@code path} (to say what keeps it), or empty when it cannot be listed. */
+  public List<String> namesIn(WorkspacePath path) {
+    if (!(access.list(Optional.of(path)) instanceof DirectoryListing.Listed listed)) {
+      return List.of();
+    }
+    return listed.entries().stream().map(entry -> new String(entry.name(), StandardCharsets.UTF_8)).sorted()
+        .toList();
   }
 
   /** Makes everything written to the workspace's file system durable ({@code syncfs}). */

@@ -6,9 +6,11 @@ import io.turndiff.boundary.Observation;
 import io.turndiff.boundary.RequestedPath;
 import io.turndiff.boundary.WorkspaceBoundary;
 import io.turndiff.model.ChangeKind;
+import io.turndiff.model.DirectoryState;
 import io.turndiff.model.Sha256;
 import io.turndiff.model.Snapshot;
 import io.turndiff.model.WorkspacePath;
+import io.turndiff.track.DirectoryDelta;
 import io.turndiff.track.PathChange;
 import io.turndiff.track.Tracker;
 import java.time.Instant;
@@ -174,11 +176,14 @@ public final class CaptureService implements AutoCloseable {
         observations.add(observation);
       }
     }
+    List<DirectoryState> directories = new DirectoryFacts(boundary)
+        .above(observations.stream().map(observation -> observation.snapshot().path()).toList());
     String callId = toolCall.orElseGet(() -> ExternalIds.generate("call"));
     return store.write(tx -> {
       requireStillOpen(tx, turn);
       StoredTurn current = turn;
       long callRow = tx.toolCalls().record(current.id(), callId);
+      directories.forEach(directory -> tx.directoryChanges().recordBefore(current.id(), directory));
       List<SnapshotVerdict> verdicts = new ArrayList<>(observations.size());
       for (int i = 0; i < observations.size(); i++) {
         Observation observation = observations.get(i);
@@ -244,6 +249,11 @@ public final class CaptureService implements AutoCloseable {
       Map<Sha256, byte[]> beforeContents = ChangeRecorder.contents(store, befores);
       List<ChangeRecorder.Completed> completed = inParallel(changes,
           change -> recorder.complete(change, boundary.observeExact(change.path()), beforeContents));
+      List<DirectoryDelta> scannedDirectories = scanned.map(comparison -> Tracker.directories(comparison,
+          shellOnly.stream().map(PathChange::path).toList())).orElse(List.of());
+      Map<WorkspacePath, Optional<DirectoryState>> directoriesAfter = new java.util.LinkedHashMap<>();
+      store.read(tx -> tx.directoryChanges().ofTurn(turn.id()))
+          .forEach(directory -> directoriesAfter.put(directory.path(), boundary.directoryAt(directory.path())));
       List<Integer> shellIndexes = java.util.stream.IntStream.range(0, shellOnly.size()).boxed().toList();
       List<ChangeRecorder.Detected> detected = inParallel(shellIndexes, i -> {
         PathChange change = shellOnly.get(i);
@@ -260,6 +270,11 @@ public final class CaptureService implements AutoCloseable {
         }
         completed.forEach(done -> recorder.store(tx, done));
         detected.forEach(found -> recorder.store(tx, current.id(), found));
+        directoriesAfter.forEach((path, after) -> tx.directoryChanges().complete(current.id(), path, after));
+        for (DirectoryDelta directory : scannedDirectories) {
+          tx.directoryChanges().recordBefore(current.id(), directory.before());
+          tx.directoryChanges().complete(current.id(), directory.after().path(), Optional.of(directory.after()));
+        }
         tx.turns().markFinished(current.id());
         openTurns.remove(turnId);
         return Optional.of(summarize(current, completed, detected));

@@ -11,6 +11,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Base64;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Supplier;
 
@@ -99,7 +100,9 @@ final class Endpoints {
     String turn = request.requireText("turn");
     RewindRequest rewind = new RewindRequest(turn, request.flag("to"), request.text("operation"),
         request.flag("dry_run"), request.flag("force"));
-    RewindReport report = serialized(turn, () -> turndiff.rewind().rewind(rewind));
+    // the operation's id goes out as a header before the first write; the report follows as the body
+    RewindReport report = serialized(turn, () -> turndiff.rewind().rewind(rewind, (operation, resumed) ->
+        request.sendHeadersNow(Map.of("Turndiff-Operation", operation, "Turndiff-Resumed", String.valueOf(resumed)))));
     return ApiResponse.ok(Json.rewindReport(report));
   }
 

@@ -53,6 +53,9 @@ public final class CaptureService implements AutoCloseable {
   private final ChangeRecorder recorder = new ChangeRecorder();
   /** Turns this service saw open: their identity never changes; their state is checked in each transaction. */
   private final Map<String, StoredTurn> openTurns = new java.util.concurrent.ConcurrentHashMap<>();
+  /** The directory states this service recorded in each open turn: they are not looked at again. */
+  private final Map<String, Map<WorkspacePath, DirectoryState>> turnDirectories =
+      new java.util.concurrent.ConcurrentHashMap<>();
 
   /** A service with its own workspace handles, closed with it. */
   public CaptureService(Store store, BoundaryOptions boundaryOptions) {
@@ -176,22 +179,27 @@ public final class CaptureService implements AutoCloseable {
         observations.add(observation);
       }
     }
-    List<DirectoryState> directories = new DirectoryFacts(boundary)
-        .above(observations.stream().map(observation -> observation.snapshot().path()).toList());
+    Map<WorkspacePath, DirectoryState> recordedDirectories = turnDirectories.computeIfAbsent(turnId,
+        id -> new java.util.concurrent.ConcurrentHashMap<>());
+    List<DirectoryState> directories = new DirectoryFacts(boundary, recordedDirectories)
+        .above(observations.stream().map(observation -> observation.snapshot().path()).toList()).stream()
+        .filter(directory -> !recordedDirectories.containsKey(directory.path())).toList();
     String callId = toolCall.orElseGet(() -> ExternalIds.generate("call"));
-    return store.write(tx -> {
+    List<SnapshotVerdict> verdicts = store.write(tx -> {
       requireStillOpen(tx, turn);
       StoredTurn current = turn;
       long callRow = tx.toolCalls().record(current.id(), callId);
       directories.forEach(directory -> tx.directoryChanges().recordBefore(current.id(), directory));
-      List<SnapshotVerdict> verdicts = new ArrayList<>(observations.size());
+      List<SnapshotVerdict> recorded = new ArrayList<>(observations.size());
       for (int i = 0; i < observations.size(); i++) {
         Observation observation = observations.get(i);
-        boolean recorded = recorder.recordBefore(tx, current.id(), callRow, observation, DetectedBy.SNAPSHOT);
-        verdicts.add(new SnapshotVerdict(inputs.get(i), observation.snapshot(), observation.via(), recorded));
+        boolean first = recorder.recordBefore(tx, current.id(), callRow, observation, DetectedBy.SNAPSHOT);
+        recorded.add(new SnapshotVerdict(inputs.get(i), observation.snapshot(), observation.via(), first));
       }
-      return verdicts;
+      return recorded;
     });
+    directories.forEach(directory -> recordedDirectories.putIfAbsent(directory.path(), directory));
+    return verdicts;
   }
 
   private StoredTurn requireOpen(String turnId) {
@@ -277,6 +285,7 @@ public final class CaptureService implements AutoCloseable {
         }
         tx.turns().markFinished(current.id());
         openTurns.remove(turnId);
+        turnDirectories.remove(turnId);
         return Optional.of(summarize(current, completed, detected));
       });
       if (summary.isPresent()) {

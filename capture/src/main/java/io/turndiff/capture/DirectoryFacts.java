@@ -20,10 +20,20 @@ import java.util.Optional;
 public final class DirectoryFacts {
 
   private final WorkspaceBoundary boundary;
+  private final Map<WorkspacePath, DirectoryState> recorded;
   private final Map<WorkspacePath, Optional<DirectoryState>> seen = new HashMap<>();
 
   public DirectoryFacts(WorkspaceBoundary boundary) {
+    this(boundary, Map.of());
+  }
+
+  /**
+   * @param recorded states a turn already recorded: they stand (the first record wins) and are not looked
+   *     at again
+   */
+  public DirectoryFacts(WorkspaceBoundary boundary, Map<WorkspacePath, DirectoryState> recorded) {
     this.boundary = boundary;
+    this.recorded = recorded;
   }
 
   /** The directories above each path, from the root down, each once; a directory not known ends its chain. */
@@ -45,7 +55,8 @@ public final class DirectoryFacts {
     for (int depth = 1; depth <= parents.size(); depth++) {
       WorkspacePath directory = WorkspacePath.ofComponents(parents.subList(0, depth));
       Optional<DirectoryState> state = absent ? Optional.of(DirectoryState.absent(directory))
-          : seen.computeIfAbsent(directory, boundary::directoryAt);
+          : Optional.ofNullable(recorded.get(directory))
+              .or(() -> seen.computeIfAbsent(directory, boundary::directoryAt));
       if (state.isEmpty()) {
         break;
       }

@@ -50,6 +50,21 @@ class RewindDirectoriesTest extends HarnessTest {
   }
 
   @Test
+  void aDirectoryKeepsTheStateTheTurnFirstSawItIn() throws Exception {
+    Map<String, String> before = tree();
+    String turn = h.capture.beginTurn(h.workspace.root(), Optional.of("session-1"), Optional.empty()).turn();
+    h.capture.snapshot(turn, Optional.of("write-a"), List.of("new/a.txt"));
+    h.workspace.file("new/a.txt", "a\n");
+    h.capture.snapshot(turn, Optional.of("write-b"), List.of("new/b.txt"));
+    h.workspace.file("new/b.txt", "b\n");
+    h.capture.finishTurn(turn);
+    RewindReport report = h.rewindTurn(turn);
+    assertTrue(report.complete(), report.toString());
+    assertEquals(List.of("new"), paths(report.removedDirectories()), "new/ did not exist when the turn began");
+    assertEquals(before, tree());
+  }
+
+  @Test
   void aRemovedDirectoryComesBackWithItsSubdirectoriesModes() throws Exception {
     h.workspace.file("dir/a.txt", "a\n").file("dir/sub/b.txt", "b\n").mode("dir/sub", "rwx------")
         .mode("dir", "rwxr-x--x");

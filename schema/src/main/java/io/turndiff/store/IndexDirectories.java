@@ -4,10 +4,13 @@ import static io.turndiff.store.jooq.Tables.INDEX_DIRECTORY;
 import static io.turndiff.store.jooq.Tables.TRACKED_WORKSPACE;
 
 import io.turndiff.model.WorkspacePath;
+import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import org.jooq.DSLContext;
+import org.jooq.Query;
 
 /** The directories of a tracked workspace with their permission bits, as the last scan saw them. */
 public final class IndexDirectories {
@@ -40,17 +43,19 @@ public final class IndexDirectories {
    * workspace's directories as indexed. The workspace's index header must exist (it is written first).
    */
   public void write(long workspaceId, Map<WorkspacePath, Integer> upserts, Collection<WorkspacePath> removals) {
-    upserts.forEach((path, mode) -> dsl.insertInto(INDEX_DIRECTORY)
+    List<Query> writes = new ArrayList<>(upserts.size() + removals.size());
+    upserts.forEach((path, mode) -> writes.add(dsl.insertInto(INDEX_DIRECTORY)
         .set(INDEX_DIRECTORY.WORKSPACE_ID, workspaceId)
         .set(INDEX_DIRECTORY.PATH, path.bytes())
         .set(INDEX_DIRECTORY.MODE, (long) mode)
         .onConflict(INDEX_DIRECTORY.WORKSPACE_ID, INDEX_DIRECTORY.PATH).doUpdate()
-        .set(INDEX_DIRECTORY.MODE, (long) mode)
-        .execute());
+        .set(INDEX_DIRECTORY.MODE, (long) mode)));
     for (WorkspacePath path : removals) {
-      dsl.deleteFrom(INDEX_DIRECTORY)
-          .where(INDEX_DIRECTORY.WORKSPACE_ID.eq(workspaceId).and(INDEX_DIRECTORY.PATH.eq(path.bytes())))
-          .execute();
+      writes.add(dsl.deleteFrom(INDEX_DIRECTORY)
+          .where(INDEX_DIRECTORY.WORKSPACE_ID.eq(workspaceId).and(INDEX_DIRECTORY.PATH.eq(path.bytes()))));
+    }
+    if (!writes.isEmpty()) {
+      dsl.batch(writes).execute();
     }
     dsl.update(TRACKED_WORKSPACE).set(TRACKED_WORKSPACE.DIRECTORIES_INDEXED, 1L)
         .where(TRACKED_WORKSPACE.WORKSPACE_ID.eq(workspaceId)).execute();

@@ -36,8 +36,9 @@ final class DirectoryRewind {
       return before.present() && after.filter(state -> !state.present()).isPresent();
     }
 
+    /** Absent when the turns first saw it, and there when they finished: theirs to remove. */
     boolean createdByTurns() {
-      return !before.present();
+      return !before.present() && after.filter(DirectoryState::present).isPresent();
     }
   }
 
@@ -102,7 +103,7 @@ final class DirectoryRewind {
       }
       Optional<DirectoryState> now = boundary.directoryAt(directory);
       if (now.isEmpty()) {
-        return;  // a file or a link is in the way: the write under it is refused and reported
+        continue;  // a file or a link is in the way: what goes under it is refused and reported
       }
       if (!now.get().present()) {
         create(directory);

@@ -93,6 +93,16 @@ class RewindDirectoriesTest extends HarnessTest {
   }
 
   @Test
+  void aDirectoryTheTurnDidNotCreateIsNeverRemovedNorReported() throws Exception {
+    String turn = h.turn(List.of("maybe/x.txt", "a.txt"), () -> h.workspace.file("a.txt", "a\n"));
+    h.workspace.file("maybe/the-users.txt", "made after the turn\n");
+    RewindReport report = h.rewindTurn(turn);
+    assertTrue(report.complete(), "maybe/ was absent before and after the turn: " + report);
+    assertEquals(List.of(), report.removedDirectories());
+    assertTrue(Files.exists(file("maybe/the-users.txt")));
+  }
+
+  @Test
   void aDryRunNamesTheDirectoriesAndWritesNothing() throws Exception {
     h.workspace.file("old/a.txt", "a\n");
     String turn = h.turn(List.of("old/a.txt", "new/b.txt"), () -> {

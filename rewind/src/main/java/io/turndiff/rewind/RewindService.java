@@ -106,15 +106,18 @@ public final class RewindService {
     if (request.dryRun()) {
       return dryRun(operationId, plan, request.force());
     }
-    StoredRewindOperation operation = store.write(tx -> {
-      StoredRewindOperation created = persist(tx, operationId, plan, request);
-      claims.claimNew(tx, created);
-      return created;
-    });
+    List<StoredRewindOperation> claimed = new ArrayList<>(1);
     try {
+      StoredRewindOperation operation = store.write(tx -> {
+        StoredRewindOperation created = persist(tx, operationId, plan, request);
+        claims.claimNew(tx, created);
+        claimed.add(created);
+        return created;
+      });
       return apply(operation, request.force(), false, started);
     } finally {
-      claims.release(operation);
+      // also when the transaction that created it rolled back: its row id may be handed out again
+      claimed.forEach(claims::release);
     }
   }
 

@@ -617,6 +617,73 @@ final class DirectoryStreamAccess implements FileAccess {
 
   @Override
   @SuppressWarnings("try")
+  public DirectoryOutcome makeDirectory(WorkspacePath path, java.util.OptionalInt mode) {
+    try (RootInUse inUse = rootInUse.acquire()) {
+      Optional<Path> name = name(path.name());
+      if (name.isEmpty()) {
+        return new DirectoryOutcome.Refused(path + " is not representable in " + nameEncoding);
+      }
+      WritableParent parent = parentForWrite(path);
+      if (parent.refusal() != null) {
+        return new DirectoryOutcome.Refused(parent.refusal());
+      }
+      try {
+        try {
+          BasicFileAttributes there = parent.directory().getFileAttributeView(name.get(),
+              BasicFileAttributeView.class, NOFOLLOW_LINKS).readAttributes();
+          return there.isDirectory() ? new DirectoryOutcome.AlreadySo()
+              : new DirectoryOutcome.Refused("something other than a directory is at " + path);
+        } catch (NoSuchFileException missing) {
+          // to be made
+        }
+        String made = createDirectoryIn(parent.directory(), name.get());
+        if (made != null) {
+          return new DirectoryOutcome.Refused("cannot create directory " + path + ": " + made);
+        }
+        if (mode.isPresent()) {
+          parent.directory().getFileAttributeView(name.get(), PosixFileAttributeView.class, NOFOLLOW_LINKS)
+              .setPermissions(permissions(mode.getAsInt()));
+        }
+        return new DirectoryOutcome.Done();
+      } catch (IOException e) {
+        return new DirectoryOutcome.Refused("cannot create directory " + path + ": " + e.getMessage());
+      } finally {
+        closeUnlessRoot(parent.directory());
+      }
+    }
+  }
+
+  @Override
+  @SuppressWarnings("try")
+  public DirectoryOutcome removeDirectory(WorkspacePath path) {
+    try (RootInUse inUse = rootInUse.acquire()) {
+      Optional<Path> name = name(path.name());
+      if (name.isEmpty()) {
+        return new DirectoryOutcome.Refused(path + " is not representable in " + nameEncoding);
+      }
+      Walk walk = walkParents(path);
+      if (walk instanceof Walk.Stopped stopped) {
+        return stopped.why() instanceof Lookup.Missing ? new DirectoryOutcome.AlreadySo()
+            : new DirectoryOutcome.Refused(refusalOf(path.display(), stopped.why()));
+      }
+      SecureDirectoryStream<Path> directory = ((Walk.Reached) walk).directory();
+      try {
+        directory.deleteDirectory(name.get());
+        return new DirectoryOutcome.Done();
+      } catch (NoSuchFileException gone) {
+        return new DirectoryOutcome.AlreadySo();
+      } catch (java.nio.file.DirectoryNotEmptyException full) {
+        return new DirectoryOutcome.NotEmpty();
+      } catch (IOException e) {
+        return new DirectoryOutcome.Refused("cannot remove directory " + path + ": " + e.getMessage());
+      } finally {
+        closeUnlessRoot(directory);
+      }
+    }
+  }
+
+  @Override
+  @SuppressWarnings("try")
   public DirectoryListing list(Optional<WorkspacePath> directory) {
     try (RootInUse inUse = rootInUse.acquire()) {
       SecureDirectoryStream<Path> parent = root;

@@ -56,6 +56,16 @@ interface FileAccess extends AutoCloseable {
   /** Makes everything written to the workspace's file system durable. */
   WriteOutcome syncAll();
 
+  /**
+   * Creates the directory {@code path} (missing parents too, with the default mode) in its parent held open
+   * from the root, nothing followed; with {@code mode}, exactly those permission bits (the umask does not
+   * apply). A directory already there is left as it is.
+   */
+  DirectoryOutcome makeDirectory(WorkspacePath path, java.util.OptionalInt mode);
+
+  /** Removes the directory {@code path} if it is empty ({@code unlinkat} with {@code AT_REMOVEDIR}). */
+  DirectoryOutcome removeDirectory(WorkspacePath path);
+
   /** The names in a directory ({@code empty} for the root) with their {@code lstat}, nothing followed. */
   DirectoryListing list(Optional<WorkspacePath> directory);
 

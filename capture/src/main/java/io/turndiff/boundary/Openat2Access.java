@@ -1,6 +1,7 @@
 package io.turndiff.boundary;
 
 import static io.turndiff.boundary.LinuxAbi.AT_FDCWD;
+import static io.turndiff.boundary.LinuxAbi.AT_REMOVEDIR;
 import static io.turndiff.boundary.LinuxAbi.EACCES;
 import static io.turndiff.boundary.LinuxAbi.EAGAIN;
 import static io.turndiff.boundary.LinuxAbi.EEXIST;
@@ -9,6 +10,7 @@ import static io.turndiff.boundary.LinuxAbi.ELOOP;
 import static io.turndiff.boundary.LinuxAbi.ENOENT;
 import static io.turndiff.boundary.LinuxAbi.ENOSYS;
 import static io.turndiff.boundary.LinuxAbi.ENOTDIR;
+import static io.turndiff.boundary.LinuxAbi.ENOTEMPTY;
 import static io.turndiff.boundary.LinuxAbi.ENXIO;
 import static io.turndiff.boundary.LinuxAbi.EPERM;
 import static io.turndiff.boundary.LinuxAbi.EXDEV;
@@ -35,6 +37,7 @@ import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.util.List;
 import java.util.Optional;
+import java.util.OptionalInt;
 
 /**
  * The kernel-enforced boundary: every name is resolved by {@code openat2} relative to the held root fd with
@@ -566,6 +569,73 @@ final class Openat2Access implements FileAccess {
       int synced = libc.syncfs(call, rootFd);
       return synced < 0 ? new WriteOutcome.Refused("cannot sync the workspace's file system: "
           + libc.describe(-synced)) : new WriteOutcome.Done();
+    }
+  }
+
+  @Override
+  @SuppressWarnings("try")
+  public DirectoryOutcome makeDirectory(WorkspacePath path, OptionalInt mode) {
+    try (RootInUse inUse = rootInUse.acquire(); NativeCall call = libc.call()) {
+      ParentDirectory parent = openParentForWrite(call, path);
+      if (parent.refusal() != null) {
+        return new DirectoryOutcome.Refused(parent.refusal());
+      }
+      try {
+        int made = libc.mkdirat(call, parent.fd(), path.name(), mode.orElse(0777));
+        if (made == -EEXIST) {
+          StatResult there = libc.lstatAt(call, parent.fd(), path.name());
+          return there.ok() && there.stat().type() == io.turndiff.model.FileType.DIRECTORY
+              ? new DirectoryOutcome.AlreadySo()
+              : new DirectoryOutcome.Refused("something other than a directory is at " + path);
+        }
+        if (made < 0) {
+          return new DirectoryOutcome.Refused("cannot create directory " + path + ": " + libc.describe(-made));
+        }
+        if (mode.isPresent()) {
+          // mkdir applied the umask: set exactly the recorded bits, on the directory just made, nothing followed
+          int fd = openBeneath(call, parent.fd(), path.name(), directoryFlags, 0);
+          if (fd < 0) {
+            return new DirectoryOutcome.Refused("created " + path + " but cannot open it to set its mode: "
+                + libc.describe(-fd));
+          }
+          int chmod = libc.fchmod(call, fd, mode.getAsInt() & 07777);
+          libc.close(call, fd);
+          if (chmod < 0) {
+            return new DirectoryOutcome.Refused("created " + path + " but cannot set its mode: "
+                + libc.describe(-chmod));
+          }
+        }
+        return new DirectoryOutcome.Done();
+      } finally {
+        closeUnlessRoot(call, parent.fd());
+      }
+    }
+  }
+
+  @Override
+  @SuppressWarnings("try")
+  public DirectoryOutcome removeDirectory(WorkspacePath path) {
+    try (RootInUse inUse = rootInUse.acquire(); NativeCall call = libc.call()) {
+      int parent = openBeneath(call, rootFd, parentBytes(path), directoryFlags, 0);
+      if (parent == -ENOENT || parent == -ENOTDIR) {
+        return new DirectoryOutcome.AlreadySo();
+      }
+      if (parent < 0) {
+        return new DirectoryOutcome.Refused(parentRefusal(new String(parentBytes(path), StandardCharsets.UTF_8),
+            -parent));
+      }
+      try {
+        int removed = libc.unlinkat(call, parent, path.name(), AT_REMOVEDIR);
+        return switch (removed < 0 ? -removed : 0) {
+          case 0 -> new DirectoryOutcome.Done();
+          case ENOENT -> new DirectoryOutcome.AlreadySo();
+          case ENOTEMPTY, EEXIST -> new DirectoryOutcome.NotEmpty();
+          case ENOTDIR -> new DirectoryOutcome.Refused("something other than a directory is at " + path);
+          default -> new DirectoryOutcome.Refused("cannot remove directory " + path + ": " + libc.describe(-removed));
+        };
+      } finally {
+        closeUnlessRoot(call, parent);
+      }
     }
   }
 

@@ -29,6 +29,10 @@ public interface ScanVisitor {
 
   Descend directory(WorkspacePath directory);
 
+  /** A directory the walk enters (after {@link #directory} said so), with its permission bits. */
+  default void entered(WorkspacePath directory, int mode) {
+  }
+
   /** Whether a non-directory name is ignored (an ignored name is never read, only listed). */
   boolean ignored(WorkspacePath path);
 

@@ -102,6 +102,7 @@ final class TreeWalk {
           if (enter && entry.stat().device() != rootDevice) {
             visitor.found(ScannedEntry.of(path, entry.stat(), null, true));
           } else if (enter) {
+            visitor.entered(path, entry.stat().mode() & 07777);
             directories.add(new Pending(Optional.of(path), Optional.of(entry.stat()), list(pool, Optional.of(path))));
           }
           continue;

@@ -3,6 +3,7 @@ package io.turndiff.boundary;
 import static java.nio.file.LinkOption.NOFOLLOW_LINKS;
 
 import io.turndiff.model.BoundaryKind;
+import io.turndiff.model.DirectoryState;
 import io.turndiff.model.FileMetadata;
 import io.turndiff.model.FileType;
 import io.turndiff.model.GivenPath;
@@ -29,6 +30,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.OptionalInt;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -234,7 +236,8 @@ public final class WorkspaceBoundary implements AutoCloseable {
   /**
    * The before-state of a requested path: the snapshot of the file it leads to, and, when its final
    * component is a symlink that stays inside, a snapshot of that link too (so that a tool replacing the
-   * link is seen, and a rewind can put the link back).
+   * link is seen, and a rewind can put the link back). A final symlink that leads to a directory, inside or
+   * outside, is recorded as the link alone: a directory is never a file change.
    */
   public List<Observation> observe(RequestedPath request) {
     return switch (request) {
@@ -288,7 +291,13 @@ public final class WorkspaceBoundary implements AutoCloseable {
         if (outcome instanceof ReadOutcome.LinkInPath) {
           return Optional.empty();
         }
-        observations.add(toObservation(resolved.path(), outcome, options.sizeLimit()).withVia(viaFor(given, resolved.path())));
+        Observation reached = toObservation(resolved.path(), outcome, options.sizeLimit())
+            .withVia(viaFor(given, resolved.path()));
+        if (resolved.ownLink().isPresent() && reached.snapshot().type().orElse(null) == FileType.DIRECTORY) {
+          // a link to a directory is the link: the directory it reaches is no file change of its own
+          return Optional.of(observations);
+        }
+        observations.add(reached);
         return Optional.of(observations);
       }
       case PathResolver.Absent absent -> {
@@ -300,7 +309,7 @@ public final class WorkspaceBoundary implements AutoCloseable {
         return Optional.of(observations);
       }
       case PathResolver.Escapes escapes -> {
-        return Optional.of(List.of(new Observation(escapeSnapshot(escapes), viaFor(given, escapes.key()),
+        return Optional.of(List.of(new Observation(escapeOrLinkSnapshot(escapes), viaFor(given, escapes.key()),
             Optional.empty())));
       }
       case PathResolver.Unresolvable unresolvable -> {
@@ -317,6 +326,18 @@ public final class WorkspaceBoundary implements AutoCloseable {
       case PathResolver.Root root -> throw new BadPathException(given.display(),
           "leads to the workspace root, a directory");
     }
+  }
+
+  /**
+   * An escape, except when the path's own link leads to a directory outside: then the record is that link,
+   * captured (its text is all a rewind puts back), as for a link to a directory inside.
+   */
+  private Snapshot escapeOrLinkSnapshot(PathResolver.Escapes escapes) {
+    Optional<PathResolver.Link> link = escapes.link().filter(own -> escapes.ownLink());
+    if (link.isPresent() && OutsideLinkTarget.isDirectory(rootReal, link.get())) {
+      return linkSnapshot(link.get());
+    }
+    return escapeSnapshot(escapes);
   }
 
   private Snapshot escapeSnapshot(PathResolver.Escapes escapes) {
@@ -399,7 +420,7 @@ public final class WorkspaceBoundary implements AutoCloseable {
   private Observation observeLinkAt(WorkspacePath path, StatInfo stat) {
     PathResolver.Resolution resolution = resolver.resolve(path.components());
     Snapshot snapshot = switch (resolution) {
-      case PathResolver.Escapes escapes when escapes.ownLink() -> escapeSnapshot(escapes);
+      case PathResolver.Escapes escapes when escapes.ownLink() -> escapeOrLinkSnapshot(escapes);
       case PathResolver.Unresolvable unresolvable when unresolvable.link().isPresent() ->
           Snapshot.metadataOnly(path, kind(), Presence.PRESENT, Optional.of(stat.metadata()), Optional.empty(),
               unresolvable.link().map(link -> LinkTarget.of(link.text())), Reason.UNREADABLE,
@@ -550,6 +571,49 @@ public final class WorkspaceBoundary implements AutoCloseable {
   public WriteOutcome deleteUnsynced(WorkspacePath path) {
     requireInside(path);
     return access.deleteUnsynced(path);
+  }
+
+  // ---- directories ------------------------------------------------------------------------------------
+
+  /**
+   * The directory at {@code path} now, nothing followed: a directory with its permission bits, absent, or
+   * empty when it is neither (a file or a link is there, or it cannot be looked at).
+   */
+  public Optional<DirectoryState> directoryAt(WorkspacePath path) {
+    if (path.isOutside()) {
+      return Optional.empty();
+    }
+    return switch (access.lstat(path)) {
+      case Lookup.Found found when found.stat().type() == FileType.DIRECTORY ->
+          Optional.of(DirectoryState.present(path, found.stat().mode() & 07777));
+      case Lookup.Missing missing -> Optional.of(DirectoryState.absent(path));
+      default -> Optional.empty();
+    };
+  }
+
+  /**
+   * Creates the directory {@code path} in its parent, walked from the root without following links (missing
+   * parents are created with the default mode); with {@code mode}, exactly those permission bits. A
+   * directory already there is left as it is; anything else there is refused.
+   */
+  public DirectoryOutcome makeDirectory(WorkspacePath path, OptionalInt mode) {
+    requireInside(path);
+    return access.makeDirectory(path, mode);
+  }
+
+  /** Removes the directory {@code path} when it is empty; never follows a link, never removes a file. */
+  public DirectoryOutcome removeDirectory(WorkspacePath path) {
+    requireInside(path);
+    return access.removeDirectory(path);
+  }
+
+  /** The names in the directory {@code path} (to say what keeps it), or empty when it cannot be listed. */
+  public List<String> namesIn(WorkspacePath path) {
+    if (!(access.list(Optional.of(path)) instanceof DirectoryListing.Listed listed)) {
+      return List.of();
+    }
+    return listed.entries().stream().map(entry -> new String(entry.name(), StandardCharsets.UTF_8)).sorted()
+        .toList();
   }
 
   /** Makes everything written to the workspace's file system durable ({@code syncfs}). */

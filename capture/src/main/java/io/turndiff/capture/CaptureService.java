@@ -6,9 +6,11 @@ import io.turndiff.boundary.Observation;
 import io.turndiff.boundary.RequestedPath;
 import io.turndiff.boundary.WorkspaceBoundary;
 import io.turndiff.model.ChangeKind;
+import io.turndiff.model.DirectoryState;
 import io.turndiff.model.Sha256;
 import io.turndiff.model.Snapshot;
 import io.turndiff.model.WorkspacePath;
+import io.turndiff.track.DirectoryDelta;
 import io.turndiff.track.PathChange;
 import io.turndiff.track.Tracker;
 import java.time.Instant;
@@ -51,6 +53,9 @@ public final class CaptureService implements AutoCloseable {
   private final ChangeRecorder recorder = new ChangeRecorder();
   /** Turns this service saw open: their identity never changes; their state is checked in each transaction. */
   private final Map<String, StoredTurn> openTurns = new java.util.concurrent.ConcurrentHashMap<>();
+  /** The directory states this service recorded in each open turn: they are not looked at again. */
+  private final Map<String, Map<WorkspacePath, DirectoryState>> turnDirectories =
+      new java.util.concurrent.ConcurrentHashMap<>();
 
   /** A service with its own workspace handles, closed with it. */
   public CaptureService(Store store, BoundaryOptions boundaryOptions) {
@@ -162,6 +167,9 @@ public final class CaptureService implements AutoCloseable {
     StoredTurn turn = requireOpen(turnId);
     List<GivenPath> inputs = new ArrayList<>();
     List<Observation> observations = new ArrayList<>();
+    Map<WorkspacePath, DirectoryState> recordedDirectories = turnDirectories.computeIfAbsent(turnId,
+        id -> new java.util.concurrent.ConcurrentHashMap<>());
+    List<DirectoryState> directories;
     try (WorkspaceHandles.Lease lease = workspaces.borrow(turn.workspaceId())) {
       WorkspaceBoundary boundary = lease.boundary();
       List<RequestedPath> requests = new ArrayList<>(bytes.size());
@@ -178,20 +186,26 @@ public final class CaptureService implements AutoCloseable {
           observations.add(observation);
         }
       }
+      directories = new DirectoryFacts(boundary, recordedDirectories)
+          .above(observations.stream().map(observation -> observation.snapshot().path()).toList()).stream()
+          .filter(directory -> !recordedDirectories.containsKey(directory.path())).toList();
     }
     String callId = toolCall.orElseGet(() -> ExternalIds.generate("call"));
-    return store.write(tx -> {
+    List<SnapshotVerdict> verdicts = store.write(tx -> {
       requireStillOpen(tx, turn);
       StoredTurn current = turn;
       long callRow = tx.toolCalls().record(current.id(), callId);
-      List<SnapshotVerdict> verdicts = new ArrayList<>(observations.size());
+      directories.forEach(directory -> tx.directoryChanges().recordBefore(current.id(), directory));
+      List<SnapshotVerdict> recorded = new ArrayList<>(observations.size());
       for (int i = 0; i < observations.size(); i++) {
         Observation observation = observations.get(i);
-        boolean recorded = recorder.recordBefore(tx, current.id(), callRow, observation, DetectedBy.SNAPSHOT);
-        verdicts.add(new SnapshotVerdict(inputs.get(i), observation.snapshot(), observation.via(), recorded));
+        boolean first = recorder.recordBefore(tx, current.id(), callRow, observation, DetectedBy.SNAPSHOT);
+        recorded.add(new SnapshotVerdict(inputs.get(i), observation.snapshot(), observation.via(), first));
       }
-      return verdicts;
+      return recorded;
     });
+    directories.forEach(directory -> recordedDirectories.putIfAbsent(directory.path(), directory));
+    return verdicts;
   }
 
   private StoredTurn requireOpen(String turnId) {
@@ -254,6 +268,11 @@ public final class CaptureService implements AutoCloseable {
       Map<Sha256, byte[]> beforeContents = ChangeRecorder.contents(store, befores);
       List<ChangeRecorder.Completed> completed = inParallel(changes,
           change -> recorder.complete(change, boundary.observeExact(change.path()), beforeContents));
+      List<DirectoryDelta> scannedDirectories = scanned.map(comparison -> Tracker.directories(comparison,
+          shellOnly.stream().map(PathChange::path).toList())).orElse(List.of());
+      Map<WorkspacePath, Optional<DirectoryState>> directoriesAfter = new java.util.LinkedHashMap<>();
+      store.read(tx -> tx.directoryChanges().ofTurn(turn.id()))
+          .forEach(directory -> directoriesAfter.put(directory.path(), boundary.directoryAt(directory.path())));
       List<Integer> shellIndexes = java.util.stream.IntStream.range(0, shellOnly.size()).boxed().toList();
       List<ChangeRecorder.Detected> detected = inParallel(shellIndexes, i -> {
         PathChange change = shellOnly.get(i);
@@ -270,8 +289,14 @@ public final class CaptureService implements AutoCloseable {
         }
         completed.forEach(done -> recorder.store(tx, done));
         detected.forEach(found -> recorder.store(tx, current.id(), found));
+        directoriesAfter.forEach((path, after) -> tx.directoryChanges().complete(current.id(), path, after));
+        for (DirectoryDelta directory : scannedDirectories) {
+          tx.directoryChanges().recordBefore(current.id(), directory.before());
+          tx.directoryChanges().complete(current.id(), directory.after().path(), Optional.of(directory.after()));
+        }
         tx.turns().markFinished(current.id());
         openTurns.remove(turnId);
+        turnDirectories.remove(turnId);
         return Optional.of(summarize(current, completed, detected));
       });
       if (summary.isPresent()) {

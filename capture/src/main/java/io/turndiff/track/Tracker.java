@@ -7,6 +7,7 @@ import io.turndiff.boundary.WorkspaceBoundary;
 import io.turndiff.capture.RequestException;
 import io.turndiff.capture.WorkspaceHandles;
 import io.turndiff.model.ChangeKind;
+import io.turndiff.model.DirectoryState;
 import io.turndiff.model.FileMetadata;
 import io.turndiff.model.FileType;
 import io.turndiff.model.IndexEntry;
@@ -65,27 +66,30 @@ public final class Tracker {
   private final Map<Long, GitIndexes> gitIndexes = new ConcurrentHashMap<>();
 
   /**
-   * An index in memory: its entries numbered, so that a scan can mark each one it saw in a bit set; and the
-   * directories that hold them, listed the first time a scan asks.
+   * An index in memory: its entries numbered, so that a scan can mark each one it saw in a bit set; its
+   * directories with their modes (empty when the index was written before directories were indexed); and the
+   * directories that hold its entries, listed the first time a scan asks.
    */
   private record CachedIndex(long version, Map<WorkspacePath, Slot> slots, List<IndexEntry> entries,
-                             AtomicReference<DirectoriesHolding> directories) {
+                             Optional<Map<WorkspacePath, Integer>> directories,
+                             AtomicReference<DirectoriesHolding> holding) {
 
-    static CachedIndex of(long version, Map<WorkspacePath, IndexEntry> byPath) {
+    static CachedIndex of(long version, Map<WorkspacePath, IndexEntry> byPath,
+                          Optional<Map<WorkspacePath, Integer>> directories) {
       Map<WorkspacePath, Slot> slots = HashMap.newHashMap(byPath.size());
       List<IndexEntry> entries = new ArrayList<>(byPath.size());
       for (IndexEntry entry : byPath.values()) {
         slots.put(entry.path(), new Slot(entry, entries.size()));
         entries.add(entry);
       }
-      return new CachedIndex(version, slots, entries, new AtomicReference<>());
+      return new CachedIndex(version, slots, entries, directories, new AtomicReference<>());
     }
 
     boolean holdsWithin(WorkspacePath directory) {
-      DirectoriesHolding known = directories.get();
+      DirectoriesHolding known = holding.get();
       if (known == null) {
         known = DirectoriesHolding.of(slots.keySet());
-        directories.compareAndSet(null, known);
+        holding.compareAndSet(null, known);
       }
       return known.holds(directory);
     }
@@ -227,14 +231,15 @@ public final class Tracker {
   private CachedIndex index(long workspaceId) {
     Optional<Long> version = store.read(tx -> tx.indexes().version(workspaceId));
     if (version.isEmpty()) {
-      return CachedIndex.of(0, Map.of());
+      return CachedIndex.of(0, Map.of(), Optional.empty());
     }
     CachedIndex cached = cache.get(workspaceId);
     if (cached != null && cached.version() == version.get()) {
       return cached;
     }
     CachedIndex read = store.read(tx -> CachedIndex.of(tx.indexes().version(workspaceId).orElse(0L),
-        tx.indexes().entries(workspaceId)));
+        tx.indexes().entries(workspaceId), tx.indexDirectories().known(workspaceId)
+            ? Optional.of(tx.indexDirectories().all(workspaceId)) : Optional.empty()));
     cache.put(workspaceId, read);
     return read;
   }
@@ -255,7 +260,7 @@ public final class Tracker {
    */
   record Scan(List<Candidate> candidates, List<IndexEntry> unseen, Set<WorkspacePath> notCovered,
               Set<WorkspacePath> ignored, List<WorkspacePath> leftOut, List<String> unlisted, int files, long bytes,
-              boolean partial, long startedAtNanos) {
+              boolean partial, long startedAtNanos, Map<WorkspacePath, Integer> directories) {
   }
 
   /**
@@ -272,6 +277,7 @@ public final class Tracker {
     Set<WorkspacePath> ignored = new HashSet<>();
     List<WorkspacePath> leftOut = new ArrayList<>();
     List<String> unlisted = new ArrayList<>();
+    Map<WorkspacePath, Integer> directories = new HashMap<>();
     long[] counts = new long[2];
     boolean[] exceeded = new boolean[1];
     boundary.scan(new ScanVisitor() {
@@ -297,6 +303,11 @@ public final class Tracker {
           return Descend.LEAVE_OUT;
         }
         return Descend.ENTER;
+      }
+
+      @Override
+      public void entered(WorkspacePath directory, int mode) {
+        directories.put(directory, mode);
       }
 
       @Override
@@ -348,7 +359,7 @@ public final class Tracker {
       unseen.add(index.entries().get(i));
     }
     return new Scan(candidates, unseen, notCovered, ignored, leftOut, unlisted, (int) counts[0], counts[1],
-        exceeded[0], startedAt);
+        exceeded[0], startedAt, directories);
   }
 
   /** The store's files, when the store lives inside the workspace: never indexed. */
@@ -380,7 +391,8 @@ public final class Tracker {
    * scan. With {@code storeContent}, new content goes to the blob table as it is read.
    */
   public record Comparison(Scan scan, List<PathChange> changes, List<IndexEntry> upserts,
-                           List<WorkspacePath> removals, int contentRead, long indexVersion) {
+                           List<WorkspacePath> removals, int contentRead, long indexVersion,
+                           Optional<Map<WorkspacePath, Integer>> directoriesBefore) {
   }
 
   private Comparison compare(long workspaceId, WorkspaceBoundary boundary, TrackingOptions options,
@@ -432,7 +444,7 @@ public final class Tracker {
       }
     }
     changes.sort((a, b) -> a.path().compareTo(b.path()));
-    return new Comparison(scan, changes, upserts, removals, read.size(), index.version());
+    return new Comparison(scan, changes, upserts, removals, read.size(), index.version(), index.directories());
   }
 
   private static boolean covered(WorkspacePath path, Set<WorkspacePath> notCovered) {
@@ -551,8 +563,53 @@ public final class Tracker {
     Scan scan = comparison.scan();
     tx.indexes().write(workspaceId, scan.startedAtNanos(), scan.partial(), options.maxFiles(), options.maxBytes(),
         comparison.upserts(), comparison.removals(), Optional.of(scan.leftOut()));
+    Map<WorkspacePath, Integer> before = comparison.directoriesBefore().orElse(Map.of());
+    Map<WorkspacePath, Integer> changed = new HashMap<>();
+    scan.directories().forEach((path, mode) -> {
+      if (!mode.equals(before.get(path))) {
+        changed.put(path, mode);
+      }
+    });
+    List<WorkspacePath> gone = before.keySet().stream()
+        .filter(path -> !scan.directories().containsKey(path) && covered(path, scan.notCovered())).toList();
+    tx.indexDirectories().write(workspaceId, changed, gone);
     cache.remove(workspaceId);
     return true;
+  }
+
+  /**
+   * The directories a comparison saw appear or go since the index, and those above {@code paths} (the
+   * changes a turn records), each as the index had it and as the scan found it; none when the index was
+   * written before directories were indexed. Directories the scan did not cover are left out.
+   */
+  public static List<DirectoryDelta> directories(Comparison comparison, java.util.Collection<WorkspacePath> paths) {
+    if (comparison.directoriesBefore().isEmpty()) {
+      return List.of();
+    }
+    Map<WorkspacePath, Integer> before = comparison.directoriesBefore().get();
+    Map<WorkspacePath, Integer> now = comparison.scan().directories();
+    Set<WorkspacePath> notCovered = comparison.scan().notCovered();
+    java.util.TreeSet<WorkspacePath> directories = new java.util.TreeSet<>();
+    for (WorkspacePath path : paths) {
+      List<byte[]> parents = path.parentComponents();
+      for (int depth = 1; depth <= parents.size(); depth++) {
+        directories.add(WorkspacePath.ofComponents(parents.subList(0, depth)));
+      }
+    }
+    now.keySet().stream().filter(path -> !before.containsKey(path)).forEach(directories::add);
+    before.keySet().stream().filter(path -> !now.containsKey(path)).forEach(directories::add);
+    List<DirectoryDelta> deltas = new ArrayList<>();
+    for (WorkspacePath directory : directories) {
+      if (covered(directory, notCovered)) {
+        deltas.add(new DirectoryDelta(state(directory, before), state(directory, now)));
+      }
+    }
+    return deltas;
+  }
+
+  private static DirectoryState state(WorkspacePath directory, Map<WorkspacePath, Integer> modes) {
+    Integer mode = modes.get(directory);
+    return mode == null ? DirectoryState.absent(directory) : DirectoryState.present(directory, mode);
   }
 
   /** The before-state a change found by a scan had: the indexed state, or a known absence. */

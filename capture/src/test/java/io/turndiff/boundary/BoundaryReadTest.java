@@ -392,6 +392,40 @@ class BoundaryReadTest {
 
   @ParameterizedTest
   @EnumSource(BoundaryKind.class)
+  void aSymlinkToADirectoryIsRecordedAsTheLinkAlone(BoundaryKind kind) {
+    workspace = TestWorkspace.in(temp).file("v-1.0/a.txt", "a\n").symlink("cur", "v-1.0");
+    open(kind);
+    Snapshot link = only("cur").snapshot();
+    assertEquals(WorkspacePath.of("cur"), link.path());
+    assertEquals(Optional.of(FileType.SYMLINK), link.type());
+    assertEquals("v-1.0", link.linkTarget().orElseThrow().display());
+    assertTrue(link.captured(), "the link is restorable; the directory it reaches is no record of its own");
+    assertEquals(Optional.of(FileType.SYMLINK), boundary.observeExact(WorkspacePath.of("cur")).snapshot().type());
+    Snapshot named = only("v-1.0").snapshot();
+    assertEquals(Optional.of(Reason.DIRECTORY), named.reason(), "a directory named itself is still recorded");
+  }
+
+  @ParameterizedTest
+  @EnumSource(BoundaryKind.class)
+  void aSymlinkToADirectoryOutsideIsRecordedAsTheLinkAloneAndNothingOutsideIsRead(BoundaryKind kind) {
+    workspace = TestWorkspace.in(temp).symlink("up", "../outside/dir");
+    workspace.symlink("vendor", workspace.outside().resolve("dir").toString());
+    open(kind);
+    for (String name : List.of("up", "vendor")) {
+      Snapshot link = only(name).snapshot();
+      assertEquals(WorkspacePath.of(name), link.path());
+      assertEquals(Optional.of(FileType.SYMLINK), link.type());
+      assertTrue(link.captured(), name + " is restorable as a link: " + link);
+      assertTrue(link.sha256().isEmpty());
+      assertEquals(link.linkTarget(), boundary.observeExact(WorkspacePath.of(name)).snapshot().linkTarget());
+      assertTrue(boundary.observeExact(WorkspacePath.of(name)).snapshot().captured(), "the after-state alike");
+    }
+    Snapshot leak = only("up/secret.txt").snapshot();
+    assertEquals(Optional.of(Reason.ESCAPES_WORKSPACE), leak.reason(), "a file reached through it still escapes");
+  }
+
+  @ParameterizedTest
+  @EnumSource(BoundaryKind.class)
   void fileGivenAsADirectoryIsAbsent(BoundaryKind kind) {
     workspace = TestWorkspace.in(temp).file("a.txt", "a\n");
     open(kind);

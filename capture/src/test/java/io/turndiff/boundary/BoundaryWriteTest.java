@@ -218,4 +218,49 @@ class BoundaryWriteTest {
     }
     assertTrue(writes > 0 && refused > 0, "writes " + writes + ", refused " + refused);
   }
+
+  @ParameterizedTest
+  @EnumSource(BoundaryKind.class)
+  void aDirectoryIsMadeWithExactlyItsRecordedModeAndNothingInTheWayIsReplaced(BoundaryKind kind) throws Exception {
+    workspace = TestWorkspace.in(temp).file("a-file", "x\n");
+    workspace.symlink("a-link", workspace.outside().resolve("dir").toString());
+    open(kind);
+    assertInstanceOf(DirectoryOutcome.Done.class, boundary.makeDirectory(path("new/deep"), java.util.OptionalInt.of(0705)));
+    assertEquals("rwx---r-x", PosixFilePermissions.toString(Files.getPosixFilePermissions(workspace.resolve("new/deep"))),
+        "the exact bits, whatever the umask");
+    assertInstanceOf(DirectoryOutcome.AlreadySo.class, boundary.makeDirectory(path("new/deep"), java.util.OptionalInt.of(0700)));
+    assertEquals("rwx---r-x", PosixFilePermissions.toString(Files.getPosixFilePermissions(workspace.resolve("new/deep"))),
+        "a directory already there is left as it is");
+    assertInstanceOf(DirectoryOutcome.Refused.class, boundary.makeDirectory(path("a-file"), java.util.OptionalInt.empty()));
+    assertInstanceOf(DirectoryOutcome.Refused.class, boundary.makeDirectory(path("a-link"), java.util.OptionalInt.empty()));
+    assertInstanceOf(DirectoryOutcome.Refused.class, boundary.makeDirectory(path("a-link/sub"), java.util.OptionalInt.empty()),
+        "never created through a link");
+    assertEquals(Optional.of(io.turndiff.model.DirectoryState.present(path("new/deep"), 0705)),
+        boundary.directoryAt(path("new/deep")));
+    assertEquals(Optional.of(io.turndiff.model.DirectoryState.absent(path("nope/not"))),
+        boundary.directoryAt(path("nope/not")));
+    assertEquals(Optional.empty(), boundary.directoryAt(path("a-link")), "a link is not a directory");
+  }
+
+  @ParameterizedTest
+  @EnumSource(BoundaryKind.class)
+  void onlyAnEmptyDirectoryIsRemovedAndNeverThroughALink(BoundaryKind kind) throws Exception {
+    workspace = TestWorkspace.in(temp).directory("empty/inner").file("full/keep.txt", "keep\n").file("f.txt", "f\n");
+    workspace.symlink("a-link", workspace.outside().resolve("dir").toString());
+    workspace.symlink("via/link", workspace.outside().toString());
+    open(kind);
+    assertInstanceOf(DirectoryOutcome.NotEmpty.class, boundary.removeDirectory(path("empty")));
+    assertInstanceOf(DirectoryOutcome.Done.class, boundary.removeDirectory(path("empty/inner")));
+    assertInstanceOf(DirectoryOutcome.Done.class, boundary.removeDirectory(path("empty")));
+    assertFalse(Files.exists(workspace.resolve("empty")));
+    assertInstanceOf(DirectoryOutcome.AlreadySo.class, boundary.removeDirectory(path("empty")));
+    assertInstanceOf(DirectoryOutcome.NotEmpty.class, boundary.removeDirectory(path("full")));
+    assertEquals(java.util.List.of("keep.txt"), boundary.namesIn(path("full")));
+    assertInstanceOf(DirectoryOutcome.Refused.class, boundary.removeDirectory(path("f.txt")));
+    assertInstanceOf(DirectoryOutcome.Refused.class, boundary.removeDirectory(path("a-link")));
+    assertInstanceOf(DirectoryOutcome.Refused.class, boundary.removeDirectory(path("via/link/dir")),
+        "a parent that is a link is never followed");
+    assertTrue(Files.isSymbolicLink(workspace.resolve("a-link")));
+    assertTrue(Files.exists(workspace.resolve("f.txt")));
+  }
 }

@@ -80,7 +80,7 @@ class PatchApplyProperties {
 
   private static Map<String, String> files(Path root) {
     Map<String, String> files = new TreeMap<>(TreeContent.of(root));
-    files.values().removeIf(entry -> entry.equals("dir"));
+    files.values().removeIf(entry -> entry.startsWith("dir "));
     return files;
   }
 

@@ -47,9 +47,18 @@ final class RewindCommand implements Callable<Integer> {
   public Integer call() {
     try (Turndiff turndiff = storeOptions.open()) {
       RewindReport report = turndiff.rewind().rewind(new RewindRequest(turn, to, Optional.ofNullable(operation),
-          dryRun, force));
+          dryRun, force), this::announce);
       spec.commandLine().getOut().println(Json.write(Json.rewindReport(report), false));
       return report.complete() ? Main.EXIT_OK : EXIT_SKIPPED;
     }
+  }
+
+  /** Before the first write: which operation this is, and how to finish it if this process dies. */
+  private void announce(String id, boolean resumed) {
+    java.io.PrintWriter err = spec.commandLine().getErr();
+    err.println("turndiff: " + (resumed ? "resuming rewind operation '" + id + "', which did not finish"
+        : "rewind operation '" + id + "' is starting") + "; if it is interrupted, run the same command again"
+        + (operation == null ? " (or with --operation " + id + ")" : "") + " to finish it");
+    err.flush();
   }
 }

@@ -8,6 +8,11 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.turndiff.fixtures.TestWorkspace;
 import io.turndiff.fixtures.TreeContent;
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
@@ -16,6 +21,7 @@ import java.sql.ResultSet;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
@@ -55,28 +61,51 @@ class RewindProcessIT {
     return turn;
   }
 
+  /** A store, a workspace, the tree before a turn over many files, and that turn. */
+  private record CrashableTurn(TestWorkspace workspace, Path database, Map<String, String> env,
+                               Map<String, String> beforeTurn, String turn) {
+
+    static CrashableTurn in(Path temp) throws Exception {
+      TestWorkspace workspace = TestWorkspace.in(temp);
+      Path database = temp.resolve("store/turndiff.db");
+      Map<String, String> env = Map.of("TURNDIFF_DB", database.toString());
+      for (int i = 0; i < FILES; i++) {
+        workspace.file(String.format("src/f%02d.txt", i), "before " + i + "\n");
+      }
+      Map<String, String> beforeTurn = TreeContent.of(workspace.root());
+      return new CrashableTurn(workspace, database, env, beforeTurn, turnOverManyFiles(workspace, env));
+    }
+
+    /** {@code turndiff rewind --turn T ARGS}, pausing 300 ms before each rename. */
+    Process startRewind(String... args) throws IOException {
+      List<String> command = new ArrayList<>(List.of("rewind", "--turn", turn));
+      command.addAll(List.of(args));
+      return CliProcess.start(Map.of("TURNDIFF_DB", database.toString(), TestHold.REWIND_PAUSE, "300"),
+          command.toArray(String[]::new));
+    }
+
+    /** Kills the rewind with SIGKILL while it renames its staged files over their names, once two landed. */
+    void killOnceUnderWay(Process rewind) throws Exception {
+      long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+      while (restoredOnDisk(workspace) < 2) {
+        assertTrue(System.nanoTime() < deadline && rewind.isAlive(), "the rewind got under way: " + journal(database));
+        Thread.sleep(20);
+      }
+      rewind.destroyForcibly();
+      assertTrue(rewind.waitFor(30, TimeUnit.SECONDS));
+      assertEquals(137, rewind.exitValue(), "killed by SIGKILL mid-way");
+    }
+  }
+
   @Test
   void aRewindKilledMidWayIsFinishedByTheSameOperationId() throws Exception {
-    TestWorkspace workspace = TestWorkspace.in(temp);
-    Path database = temp.resolve("store/turndiff.db");
-    Map<String, String> env = Map.of("TURNDIFF_DB", database.toString());
-    for (int i = 0; i < FILES; i++) {
-      workspace.file(String.format("src/f%02d.txt", i), "before " + i + "\n");
-    }
-    Map<String, String> beforeTurn = TreeContent.of(workspace.root());
-    String turn = turnOverManyFiles(workspace, env);
-
-    Process rewind = CliProcess.start(Map.of("TURNDIFF_DB", database.toString(), TestHold.REWIND_PAUSE, "300"),
-        "rewind", "--turn", turn, "--operation", "op-crash");
-    // kill it while it renames its staged files over their names, after a few of them landed
-    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
-    while (restoredOnDisk(workspace) < 2) {
-      assertTrue(System.nanoTime() < deadline && rewind.isAlive(), "the rewind got under way: " + journal(database));
-      Thread.sleep(20);
-    }
-    rewind.destroyForcibly();
-    assertTrue(rewind.waitFor(30, TimeUnit.SECONDS));
-    assertEquals(137, rewind.exitValue(), "killed by SIGKILL mid-way");
+    CrashableTurn crashable = CrashableTurn.in(temp);
+    TestWorkspace workspace = crashable.workspace();
+    Path database = crashable.database();
+    Map<String, String> env = crashable.env();
+    Map<String, String> beforeTurn = crashable.beforeTurn();
+    String turn = crashable.turn();
+    crashable.killOnceUnderWay(crashable.startRewind("--operation", "op-crash"));
     Map<String, String> interrupted = TreeContent.of(workspace.root());
     assertNotEquals(beforeTurn, interrupted, "the rewind was interrupted before it finished");
     assertTrue(journal(database).matches("(\\d+=started )+"), "every path was journaled as started: "
@@ -101,6 +130,48 @@ class RewindProcessIT {
     CliRun replayed = CliProcess.run(env, "rewind", "--turn", turn, "--operation", "op-crash").expect(0);
     assertTrue(replayed.json().get("replayed").asBoolean());
     assertEquals(report.get("restored"), replayed.json().get("restored"));
+    workspace.assertOutsideUnchanged();
+  }
+
+  @Test
+  void aRewindKilledMidWayIsResumedByTheSameCommandWithoutItsOperationId() throws Exception {
+    CrashableTurn crashable = CrashableTurn.in(temp);
+    TestWorkspace workspace = crashable.workspace();
+    Map<String, String> env = crashable.env();
+    String turn = crashable.turn();
+    Process rewind = crashable.startRewind();
+    CompletableFuture<String> announced = CompletableFuture.supplyAsync(() -> {
+      try {
+        return new BufferedReader(new InputStreamReader(rewind.getErrorStream(), StandardCharsets.UTF_8)).readLine();
+      } catch (IOException e) {
+        throw new UncheckedIOException(e);
+      }
+    });
+    crashable.killOnceUnderWay(rewind);
+    try (Stream<Path> files = Files.walk(workspace.root())) {
+      assertTrue(files.anyMatch(path -> path.getFileName().toString().startsWith(".turndiff-rewind-")),
+          "the killed rewind left staged files behind");
+    }
+
+    CliRun forced = CliProcess.run(env, "rewind", "--turn", turn, "--force");
+    assertEquals(1, forced.exitCode(), "another request for the turn is refused: " + forced.err());
+    assertTrue(forced.err().contains("--operation "), "it names the unfinished operation: " + forced.err());
+
+    CliRun again = CliProcess.run(env, "rewind", "--turn", turn).expect(0);
+    assertEquals(crashable.beforeTurn(), TreeContent.of(workspace.root()),
+        "the tree the turn started from, nothing staged");
+    try (Stream<Path> files = Files.walk(workspace.root())) {
+      assertTrue(files.noneMatch(path -> path.getFileName().toString().startsWith(".turndiff-")), "no temporary");
+    }
+    JsonNode report = again.json();
+    assertTrue(report.get("complete").asBoolean(), again.out());
+    String line = announced.get(30, TimeUnit.SECONDS);
+    assertTrue(line != null && line.contains("'" + report.get("operation").asText() + "'"),
+        "the killed process named the operation before its first write, and the second run resumed it: " + line
+            + " / " + again.out());
+    assertTrue(again.err().contains("resuming rewind operation '" + report.get("operation").asText() + "'"),
+        again.err());
+    assertFalse(report.get("replayed").asBoolean());
     workspace.assertOutsideUnchanged();
   }
 

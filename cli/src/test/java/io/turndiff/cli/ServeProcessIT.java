@@ -320,24 +320,68 @@ class ServeProcessIT {
     assertEquals(rows, StoreRows.count(service.database()), "nothing was written");
   }
 
+  /** Over HTTP, a finished turn that rewrote {@code f0.txt} ... (each held "before i", then "after"). */
+  private String turnRewritingFiles(int files) throws Exception {
+    for (int i = 0; i < files; i++) {
+      workspace.file("f" + i + ".txt", "before " + i + "\n");
+    }
+    String turn = call("POST", "/v1/turns", Json.object().put("workspace", workspace.root().toString()), 201)
+        .get("turn").asText();
+    com.fasterxml.jackson.databind.node.ArrayNode paths = Json.array();
+    for (int i = 0; i < files; i++) {
+      paths.add("f" + i + ".txt");
+    }
+    call("POST", "/v1/turns/" + turn + "/snapshots", Json.object().set("paths", paths), 200);
+    for (int i = 0; i < files; i++) {
+      Files.writeString(workspace.resolve("f" + i + ".txt"), "after\n");
+    }
+    call("POST", "/v1/turns/" + turn + "/finish", null, 200);
+    return turn;
+  }
+
+  @Test
+  void aRewindNamesItsOperationInAHeaderBeforeItsFirstWrite() throws Exception {
+    workspace = TestWorkspace.in(temp);
+    Service slow = Service.start(temp, Map.of(TestHold.REWIND_PAUSE, "1000"));
+    Service previous = service;
+    service = slow;
+    try {
+      String turn = turnRewritingFiles(3);
+      CompletableFuture<java.net.http.HttpHeaders> early = new CompletableFuture<>();
+      HttpRequest request = HttpRequest.newBuilder(URI.create(slow.url() + "/v1/rewind"))
+          .POST(HttpRequest.BodyPublishers.ofString(Json.write(Json.object().put("turn", turn), false)))
+          .header("Authorization", "Bearer " + slow.token()).build();
+      CompletableFuture<HttpResponse<String>> response = HTTP.sendAsync(request, info -> {
+        early.complete(info.headers());
+        return HttpResponse.BodySubscribers.ofString(StandardCharsets.UTF_8);
+      });
+      String operation = early.get(60, TimeUnit.SECONDS).firstValue("Turndiff-Operation").orElseThrow();
+      assertFalse(response.isDone(), "the headers came before the report");
+      for (int i = 0; i < 3; i++) {
+        assertEquals("after\n", Files.readString(workspace.resolve("f" + i + ".txt")), "no file was put back yet");
+      }
+      HttpResponse<String> done = response.get(60, TimeUnit.SECONDS);
+      bodies.add(done.body());
+      assertEquals(200, done.statusCode());
+      JsonNode report = Json.mapper().readTree(done.body());
+      assertEquals(operation, report.get("operation").asText());
+      assertTrue(report.get("complete").asBoolean(), done.body());
+      assertEquals("before 0\n", Files.readString(workspace.resolve("f0.txt")));
+    } finally {
+      service = previous;
+      slow.process().destroy();
+      slow.process().waitFor(60, TimeUnit.SECONDS);
+    }
+  }
+
   @Test
   void sigtermLetsTheRequestInFlightFinishAndClosesTheStore() throws Exception {
     workspace = TestWorkspace.in(temp);
-    for (int i = 0; i < 4; i++) {
-      workspace.file("f" + i + ".txt", "before " + i + "\n");
-    }
     Service slow = Service.start(temp, Map.of(TestHold.REWIND_PAUSE, "400"));
     Service previous = service;
     service = slow;
     try {
-      String turn = call("POST", "/v1/turns", Json.object().put("workspace", workspace.root().toString()), 201)
-          .get("turn").asText();
-      call("POST", "/v1/turns/" + turn + "/snapshots",
-          Json.object().set("paths", Json.array().add("f0.txt").add("f1.txt").add("f2.txt").add("f3.txt")), 200);
-      for (int i = 0; i < 4; i++) {
-        Files.writeString(workspace.resolve("f" + i + ".txt"), "after\n");
-      }
-      call("POST", "/v1/turns/" + turn + "/finish", null, 200);
+      String turn = turnRewritingFiles(4);
       CompletableFuture<JsonNode> rewind = CompletableFuture.supplyAsync(() -> {
         try {
           return call("POST", "/v1/rewind", Json.object().put("turn", turn), 200);

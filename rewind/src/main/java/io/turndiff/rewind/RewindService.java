@@ -22,6 +22,7 @@ import io.turndiff.store.Store;
 import io.turndiff.store.StoreTransaction;
 import io.turndiff.store.StoredFileChange;
 import io.turndiff.store.StoredRewindEntry;
+import io.turndiff.store.StoredRewindDirectory;
 import io.turndiff.store.StoredRewindOperation;
 import io.turndiff.store.StoredSession;
 import io.turndiff.store.StoredTurn;
@@ -51,7 +52,8 @@ public final class RewindService {
 
   private final Store store;
   private final WorkspaceHandles workspaces;
-  private final Duration pauseBeforeEachWrite;
+  private final Runnable beforeEachRename;
+  private final OperationClaims claims;
   private final ChangeRecorder recorder = new ChangeRecorder();
 
   public RewindService(Store store, WorkspaceHandles workspaces) {
@@ -60,12 +62,27 @@ public final class RewindService {
 
   /** @param pauseBeforeEachWrite a test hook: how long to wait before renaming each staged path into place */
   public RewindService(Store store, WorkspaceHandles workspaces, Duration pauseBeforeEachWrite) {
+    this(store, workspaces, () -> pause(pauseBeforeEachWrite));
+  }
+
+  /** @param beforeEachRename a test hook: run before each staged path is renamed into place */
+  public RewindService(Store store, WorkspaceHandles workspaces, Runnable beforeEachRename) {
     this.store = store;
     this.workspaces = workspaces;
-    this.pauseBeforeEachWrite = pauseBeforeEachWrite;
+    this.beforeEachRename = beforeEachRename;
+    this.claims = new OperationClaims(store);
   }
 
   public RewindReport rewind(RewindRequest request) {
+    return rewind(request, RewindStarted.NONE);
+  }
+
+  /**
+   * Rewinds, or resumes the unfinished operation that already covers the request's turns.
+   *
+   * @param started told the operation's id once it is stored, before the first write
+   */
+  public RewindReport rewind(RewindRequest request, RewindStarted started) {
     ExternalIds.requireValid("turn", request.turn());
     request.operation().ifPresent(id -> ExternalIds.requireValid("operation", id));
     Optional<StoredRewindOperation> existing = request.operation()
@@ -76,7 +93,13 @@ public final class RewindService {
       if (operation.done() || request.dryRun()) {
         return receipt(operation, true, request.dryRun());
       }
-      return apply(operation, operation.force(), true);
+      return resume(operation, started);
+    }
+    Optional<StoredRewindOperation> unfinished = unfinishedCovering(request);
+    if (unfinished.isPresent()) {
+      StoredRewindOperation operation = unfinished.get();
+      requireResumable(operation, request);
+      return request.dryRun() ? receipt(operation, true, true) : resume(operation, started);
     }
     Plan plan = plan(request);
     String operationId = request.operation().orElseGet(() -> ExternalIds.generate("rewind"));
@@ -85,10 +108,64 @@ public final class RewindService {
       if (request.dryRun()) {
         return dryRun(operationId, plan, request.force(), lease.boundary());
       }
-      StoredRewindOperation operation = store.write(tx -> persist(tx, operationId, plan, request));
-      return apply(operation, request.force(), false, store.read(tx -> tx.turns().byId(operation.rewindTurnId()))
-          .orElseThrow(), lease.boundary());
+      List<StoredRewindOperation> claimed = new ArrayList<>(1);
+      try {
+        StoredRewindOperation operation = store.write(tx -> {
+          StoredRewindOperation created = persist(tx, operationId, plan, request);
+          claims.claimNew(tx, created);
+          claimed.add(created);
+          return created;
+        });
+        return apply(operation, request.force(), false, started,
+            store.read(tx -> tx.turns().byId(operation.rewindTurnId())).orElseThrow(), lease.boundary());
+      } finally {
+        // also when the transaction that created it rolled back: its row id may be handed out again
+        claimed.forEach(claims::release);
+      }
     }
+  }
+
+  private RewindReport resume(StoredRewindOperation operation, RewindStarted started) {
+    claims.claim(operation);
+    try {
+      return apply(operation, operation.force(), true, started);
+    } finally {
+      claims.release(operation);
+    }
+  }
+
+  /**
+   * An operation still applying (interrupted, or running now) that rewinds one of the turns the request
+   * names: a second rewind of those turns would find their files half-written and leave the first one's
+   * staged files behind, so it resumes that operation instead, or is refused.
+   */
+  private Optional<StoredRewindOperation> unfinishedCovering(RewindRequest request) {
+    return store.read(tx -> tx.turns().byExternalId(request.turn()).flatMap(target -> {
+      java.util.Set<String> requested = new java.util.HashSet<>();
+      if (request.to()) {
+        tx.turns().ofSession(target.sessionId()).stream().filter(turn -> turn.seq() >= target.seq())
+            .forEach(turn -> requested.add(turn.externalId()));
+      } else {
+        requested.add(target.externalId());
+      }
+      return tx.rewinds().applyingIn(target.sessionId()).stream()
+          .filter(operation -> operation.turns().stream().anyMatch(requested::contains)).findFirst();
+    }));
+  }
+
+  /** The same request as the unfinished operation's, with no other operation id: it resumes the operation. */
+  private static void requireResumable(StoredRewindOperation operation, RewindRequest request) {
+    boolean same = operation.targetTurn().equals(request.turn()) && operation.scope().equals(request.scope())
+        && operation.force() == request.force();
+    if (same && request.operation().isEmpty()) {
+      return;
+    }
+    throw new RequestException(RequestException.Problem.WRONG_STATE, "turn '" + request.turn()
+        + "' is part of rewind operation '" + operation.externalId() + "' (a rewind of turn '"
+        + operation.targetTurn() + "'" + (operation.scope().equals("to") ? " and every later turn" : "")
+        + (operation.force() ? ", with --force" : "") + "), which has not finished; finish it first: turndiff rewind"
+        + " --turn " + operation.targetTurn() + (operation.scope().equals("to") ? " --to" : "")
+        + (operation.force() ? " --force" : "") + " --operation " + operation.externalId());
   }
 
   private static void requireSameRequest(StoredRewindOperation operation, RewindRequest request) {
@@ -285,18 +362,23 @@ public final class RewindService {
   // ---- applying ---------------------------------------------------------------------------------------
 
   /** @param resumed whether an earlier run of the operation may have left staged files behind */
-  private RewindReport apply(StoredRewindOperation operation, boolean force, boolean resumed) {
+  private RewindReport apply(StoredRewindOperation operation, boolean force, boolean resumed,
+                             RewindStarted started) {
     StoredTurn rewindTurn = store.read(tx -> tx.turns().byId(operation.rewindTurnId())).orElseThrow();
     try (WorkspaceHandles.Lease lease = workspaces.borrow(rewindTurn.workspaceId())) {
-      return apply(operation, force, resumed, rewindTurn, lease.boundary());
+      return apply(operation, force, resumed, started, rewindTurn, lease.boundary());
     }
   }
 
   private RewindReport apply(StoredRewindOperation operation, boolean force, boolean resumed,
-                             StoredTurn rewindTurn, WorkspaceBoundary boundary) {
+                             RewindStarted started, StoredTurn rewindTurn, WorkspaceBoundary boundary) {
+    started.started(operation.externalId(), resumed);
     List<StoredRewindEntry> entries = store.read(tx -> tx.rewinds().entries(operation.id()));
     Map<Sha256, byte[]> contents = contents(entries);
     long toolCall = store.write(tx -> tx.toolCalls().record(rewindTurn.id(), operation.externalId()));
+    DirectoryRewind directories = DirectoryRewind.of(store, boundary, operation.id(), rewindTurn.id(),
+        operation.turns());
+    directories.restore(directories.removedByTurns());
     for (StoredRewindEntry entry : entries) {
       if (entry.status() == RewindStatus.STARTED) {
         resumeStarted(rewindTurn, boundary, entry, contents);
@@ -308,7 +390,8 @@ public final class RewindService {
       planned.forEach(entry -> boundary.delete(entry.path().resolveSibling(
           temporaryName(entry).getBytes(java.nio.charset.StandardCharsets.UTF_8))));
     }
-    applyPlanned(rewindTurn, toolCall, boundary, planned, contents, force);
+    applyPlanned(rewindTurn, toolCall, boundary, directories, planned, contents, force);
+    directories.removeCreated();
     finish(operation, rewindTurn, boundary);
     return receipt(store.read(tx -> tx.rewinds().byExternalId(operation.externalId())).orElseThrow(), false, false);
   }
@@ -340,7 +423,22 @@ public final class RewindService {
    * (4) sync, and journal every path as restored, merged or skipped.
    */
   private void applyPlanned(StoredTurn rewindTurn, long toolCall, WorkspaceBoundary boundary,
-                            List<StoredRewindEntry> planned, Map<Sha256, byte[]> contents, boolean force) {
+                            DirectoryRewind directories, List<StoredRewindEntry> planned,
+                            Map<Sha256, byte[]> contents, boolean force) {
+    // every staged file is renamed into place or removed, whatever happens on the way (an exception included)
+    java.util.Set<WriteOutcome.Staged> uncommitted = new java.util.LinkedHashSet<>();
+    try {
+      stageAndCommit(rewindTurn, toolCall, boundary, directories, planned, contents, force, uncommitted);
+    } finally {
+      uncommitted.forEach(boundary::discard);
+    }
+  }
+
+  /** {@link #applyPlanned}'s steps; {@code uncommitted} holds the staged files not renamed into place yet. */
+  private void stageAndCommit(StoredTurn rewindTurn, long toolCall, WorkspaceBoundary boundary,
+                              DirectoryRewind directories, List<StoredRewindEntry> planned,
+                              Map<Sha256, byte[]> contents, boolean force,
+                              java.util.Set<WriteOutcome.Staged> uncommitted) {
     List<Pending> pending = new ArrayList<>();
     Map<Long, Leave> left = new HashMap<>();
     List<StoredRewindEntry> alreadyThere = new ArrayList<>();
@@ -351,7 +449,13 @@ public final class RewindService {
         case AlreadyThere there -> alreadyThere.add(entry);
         case Write write -> {
           Optional<Sha256> merged = write.merge() ? write.content().map(Sha256::of) : Optional.empty();
+          if (putsAFile(write)) {
+            directories.restoreParentsOf(entry.path());
+          }
           WriteOutcome staged = stage(boundary, entry, write);
+          if (staged instanceof WriteOutcome.Staged temporary) {
+            uncommitted.add(temporary);
+          }
           if (staged instanceof WriteOutcome.Refused refused) {
             left.put(entry.id(), new Leave(SkipReason.REFUSED, refused.reason()));
           } else {
@@ -377,15 +481,19 @@ public final class RewindService {
     boundary.sync();
     Map<Long, Leave> refused = new HashMap<>();
     for (Pending write : pending) {
-      pause();
+      beforeEachRename.run();
       Observation now = boundary.observeExact(write.entry().path());
       if (!now.snapshot().sameStateAs(write.current().snapshot())) {
         write.staged().ifPresent(boundary::discard);
+        write.staged().ifPresent(uncommitted::remove);
         refused.put(write.entry().id(), new Leave(SkipReason.CONFLICT, "it changed while the rewind ran"));
         continue;
       }
       WriteOutcome outcome = write.staged().isPresent() ? boundary.commit(write.staged().get())
           : boundary.deleteUnsynced(write.entry().path());
+      if (outcome.done()) {
+        write.staged().ifPresent(uncommitted::remove);
+      }
       if (outcome instanceof WriteOutcome.Refused refusal) {
         refused.put(write.entry().id(), new Leave(SkipReason.REFUSED, refusal.reason()));
       }
@@ -404,6 +512,11 @@ public final class RewindService {
       }
       return null;
     });
+  }
+
+  /** Whether a write puts a file or a link at its path (and not a deletion). */
+  private static boolean putsAFile(Write write) {
+    return write.merge() || write.state().presence() != Presence.ABSENT;
   }
 
   /** Stages the new content of a path; a deletion stages nothing (it happens at commit time). */
@@ -491,6 +604,7 @@ public final class RewindService {
     for (StoredFileChange change : touched) {
       completed.add(recorder.complete(change, boundary.observeExact(change.path()), before));
     }
+    DirectoryRewind.recordAfter(store, boundary, rewindTurn);
     store.write(tx -> {
       completed.forEach(done -> recorder.store(tx, done));
       tx.turns().markFinished(rewindTurn.id());
@@ -502,12 +616,12 @@ public final class RewindService {
     });
   }
 
-  private void pause() {
-    if (pauseBeforeEachWrite.isZero()) {
+  private static void pause(Duration pause) {
+    if (pause.isZero()) {
       return;
     }
     try {
-      Thread.sleep(pauseBeforeEachWrite);
+      Thread.sleep(pause);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
     }
@@ -526,6 +640,7 @@ public final class RewindService {
     List<WorkspacePath> merged = new ArrayList<>();
     List<RewindReport.Skipped> skipped = new ArrayList<>();
     List<WorkspacePath> unchanged = new ArrayList<>();
+    List<WorkspacePath> written = new ArrayList<>();
     for (PlannedPath path : plan.paths()) {
       switch (path.status()) {
         case UNCHANGED -> unchanged.add(path.path());
@@ -533,6 +648,9 @@ public final class RewindService {
             path.detail().orElse("")));
         default -> {
           Action action = decide(path.target(), path.expected(), boundary.observeExact(path.path()), contents, force);
+          if (action instanceof Write write && putsAFile(write)) {
+            written.add(path.path());
+          }
           switch (action) {
             case Leave leave -> skipped.add(new RewindReport.Skipped(path.path(), leave.reason(), leave.detail()));
             case Write write when write.merge() -> merged.add(path.path());
@@ -541,8 +659,10 @@ public final class RewindService {
         }
       }
     }
-    return new RewindReport(operationId, true, false, plan.turns().stream().map(StoredTurn::externalId).toList(),
-        restored, merged, skipped, unchanged, Optional.empty());
+    List<String> turns = plan.turns().stream().map(StoredTurn::externalId).toList();
+    DirectoryRewind.Planned directories = DirectoryRewind.planOnly(store, boundary, turns).wouldDo(written);
+    return new RewindReport(operationId, true, false, turns, restored, merged, skipped, unchanged, Optional.empty(),
+        directories.created(), directories.removed());
   }
 
   private RewindReport receipt(StoredRewindOperation operation, boolean replayed, boolean dryRun) {
@@ -562,7 +682,19 @@ public final class RewindService {
             "the operation was interrupted before this path; run it again to finish it"));
       }
     }
+    List<WorkspacePath> created = new ArrayList<>();
+    List<WorkspacePath> removed = new ArrayList<>();
+    for (StoredRewindDirectory directory : store.read(tx -> tx.rewindDirectories().of(operation.id()))) {
+      switch (directory.status()) {
+        case DONE -> (directory.action() == StoredRewindDirectory.Action.CREATE ? created : removed)
+            .add(directory.path());
+        case SKIPPED -> skipped.add(new RewindReport.Skipped(directory.path(), directory.reason().orElse(""),
+            directory.detail().orElse("")));
+        case PLANNED -> skipped.add(new RewindReport.Skipped(directory.path(), "interrupted",
+            "the operation was interrupted before this directory; run it again to finish it"));
+      }
+    }
     return new RewindReport(operation.externalId(), dryRun, replayed, operation.turns(), restored, merged, skipped,
-        unchanged, Optional.of(operation.rewindTurn()));
+        unchanged, Optional.of(operation.rewindTurn()), created, removed);
   }
 }

@@ -9,6 +9,8 @@ final class SkipReason {
   static final String CHAIN_BROKEN = "chain_broken";
   /** The boundary refused the write: a parent is a symlink, a file or another mount; a directory is in the way. */
   static final String REFUSED = "refused";
+  /** A directory the rewound turns created still holds something once the files are written: it is left. */
+  static final String DIRECTORY_NOT_EMPTY = "directory_not_empty";
   /** The before-state is not known completely, for no more specific reason. */
   static final String NOT_CAPTURED = "not_captured";
 

@@ -65,6 +65,25 @@ public final class RewindOperations {
         .map(row -> toStored(row.into(REWIND_OPERATION)));
   }
 
+  /** The operations of a session that are still applying: interrupted, or running now. */
+  public List<StoredRewindOperation> applyingIn(long sessionId) {
+    return dsl.selectFrom(REWIND_OPERATION)
+        .where(REWIND_OPERATION.SESSION_ID.eq(sessionId).and(REWIND_OPERATION.STATE.eq("applying")))
+        .orderBy(REWIND_OPERATION.ID)
+        .fetch(this::toStored);
+  }
+
+  /** The process that last took the operation on ({@code pid:start time in epoch ms}), if one did. */
+  public Optional<String> runner(long operationId) {
+    return Optional.ofNullable(dsl.select(REWIND_OPERATION.RUNNER).from(REWIND_OPERATION)
+        .where(REWIND_OPERATION.ID.eq(operationId)).fetchOne(REWIND_OPERATION.RUNNER));
+  }
+
+  public void setRunner(long operationId, String runner) {
+    dsl.update(REWIND_OPERATION).set(REWIND_OPERATION.RUNNER, runner).where(REWIND_OPERATION.ID.eq(operationId))
+        .execute();
+  }
+
   public long addEntry(long operationId, WorkspacePath path, long targetSnapshotId, Optional<Long> expectedSnapshotId,
                        RewindStatus status, Optional<String> reason, Optional<String> detail) {
     RewindEntryRecord row = dsl.newRecord(REWIND_ENTRY);

@@ -15,6 +15,9 @@ public final class StoreTransaction {
   private final FileChanges fileChanges;
   private final RewindOperations rewinds;
   private final WorkspaceIndexes indexes;
+  private final DirectoryChanges directoryChanges;
+  private final RewindDirectories rewindDirectories;
+  private final IndexDirectories indexDirectories;
 
   StoreTransaction(DSLContext dsl, InstantSource clock, PreparedQueries prepared, BlobCodec codec) {
     this.workspaces = new Workspaces(dsl, clock);
@@ -26,6 +29,9 @@ public final class StoreTransaction {
     this.fileChanges = new FileChanges(dsl, prepared);
     this.rewinds = new RewindOperations(dsl, clock);
     this.indexes = new WorkspaceIndexes(dsl, prepared);
+    this.directoryChanges = new DirectoryChanges(dsl, prepared);
+    this.rewindDirectories = new RewindDirectories(dsl);
+    this.indexDirectories = new IndexDirectories(dsl);
   }
 
   public Workspaces workspaces() {
@@ -62,5 +68,17 @@ public final class StoreTransaction {
 
   public WorkspaceIndexes indexes() {
     return indexes;
+  }
+
+  public DirectoryChanges directoryChanges() {
+    return directoryChanges;
+  }
+
+  public RewindDirectories rewindDirectories() {
+    return rewindDirectories;
+  }
+
+  public IndexDirectories indexDirectories() {
+    return indexDirectories;
   }
 }

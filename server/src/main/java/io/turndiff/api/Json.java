@@ -319,6 +319,8 @@ public final class Json {
       entry.put("detail", skip.detail());
     }
     node.set("unchanged", paths(report.unchanged()));
+    node.set("created_directories", paths(report.createdDirectories()));
+    node.set("removed_directories", paths(report.removedDirectories()));
     report.rewindTurn().ifPresentOrElse(id -> node.put("rewind_turn", id), () -> node.putNull("rewind_turn"));
     return node;
   }

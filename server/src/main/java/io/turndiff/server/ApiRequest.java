@@ -15,11 +15,18 @@ final class ApiRequest {
   private final Map<String, String> pathParameters;
   private final Map<String, List<String>> query;
   private final byte[] body;
+  private final EarlyHeaders early;
 
-  ApiRequest(Map<String, String> pathParameters, Map<String, List<String>> query, byte[] body) {
+  ApiRequest(Map<String, String> pathParameters, Map<String, List<String>> query, byte[] body, EarlyHeaders early) {
     this.pathParameters = pathParameters;
     this.query = query;
     this.body = body;
+    this.early = early;
+  }
+
+  /** Sends {@code 200} and {@code headers} now, before the body is ready (see {@link EarlyHeaders}). */
+  void sendHeadersNow(Map<String, String> headers) {
+    early.send(headers);
   }
 
   String path(String name) {

@@ -6,8 +6,10 @@ import java.nio.charset.StandardCharsets;
 /** A response: status, content type and body. */
 record ApiResponse(int status, String contentType, byte[] body) {
 
+  static final String JSON = "application/json; charset=utf-8";
+
   static ApiResponse json(int status, Object node) {
-    return new ApiResponse(status, "application/json; charset=utf-8",
+    return new ApiResponse(status, JSON,
         Json.write(node, false).getBytes(StandardCharsets.UTF_8));
   }
 

@@ -18,6 +18,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Base64;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Supplier;
@@ -122,7 +123,9 @@ final class Endpoints {
     RewindTurnRequest body = request.body(RewindTurnRequest.class);
     RewindRequest rewind = new RewindRequest(body.turn(), body.to(), body.operationId(), body.dryRun(),
         body.force());
-    RewindReport report = serialized(body.turn(), () -> turndiff.rewind().rewind(rewind));
+    // the operation's id goes out as a header before the first write; the report follows as the body
+    RewindReport report = serialized(body.turn(), () -> turndiff.rewind().rewind(rewind, (operation, resumed) ->
+        request.sendHeadersNow(Map.of("Turndiff-Operation", operation, "Turndiff-Resumed", String.valueOf(resumed)))));
     return ApiResponse.ok(Json.rewindReport(report));
   }
 

@@ -76,6 +76,7 @@ public final class HttpService implements AutoCloseable {
   private void handle(HttpExchange exchange) {
     ApiResponse response;
     Optional<String> corsOrigin = Optional.empty();
+    EarlyHeaders early = null;
     try {
       Headers headers = exchange.getRequestHeaders();
       String host = single(headers, "Host");
@@ -99,7 +100,8 @@ public final class HttpService implements AutoCloseable {
       var query = Router.query(exchange.getRequestURI().getRawQuery());
       match.checkQuery(query);
       byte[] body = readBody(exchange.getRequestBody());
-      response = match.endpoint().handle(new ApiRequest(match.parameters(), query, body));
+      early = new EarlyHeaders(exchange, corsOrigin);
+      response = match.endpoint().handle(new ApiRequest(match.parameters(), query, body, early));
     } catch (ApiError e) {
       response = ApiResponse.error(e.status(), e.code(), e.getMessage());
     } catch (InvalidRequest e) {
@@ -113,7 +115,11 @@ public final class HttpService implements AutoCloseable {
       e.printStackTrace(System.err);
       response = ApiResponse.error(500, "internal", "internal error: " + e.getClass().getSimpleName());
     }
-    send(exchange, response, corsOrigin);
+    if (early != null && early.sent()) {
+      sendBody(exchange, response);
+    } else {
+      send(exchange, response, corsOrigin);
+    }
   }
 
   /** The header's value; a header a request may carry once, given twice, is refused (which one would count?). */
@@ -170,21 +176,35 @@ public final class HttpService implements AutoCloseable {
     };
   }
 
+  static void setHeaders(HttpExchange exchange, String contentType, int status, Optional<String> corsOrigin) {
+    Headers headers = exchange.getResponseHeaders();
+    headers.set("Content-Type", contentType);
+    headers.set("Cache-Control", "no-store");
+    headers.set("X-Content-Type-Options", "nosniff");
+    if (status == 401) {
+      headers.set("WWW-Authenticate", "Bearer");
+    }
+    corsOrigin.ifPresent(origin -> {
+      headers.set("Access-Control-Allow-Origin", origin);
+      headers.set("Vary", "Origin");
+      headers.set("Access-Control-Allow-Headers", "Authorization, Content-Type");
+      headers.set("Access-Control-Allow-Methods", "GET, POST, OPTIONS");
+      headers.set("Access-Control-Expose-Headers", "Turndiff-Operation");
+    });
+  }
+
+  /** The body of a response whose status and headers went out early ({@link EarlyHeaders}). */
+  private static void sendBody(HttpExchange exchange, ApiResponse response) {
+    try (exchange; OutputStream out = exchange.getResponseBody()) {
+      out.write(response.body());
+    } catch (IOException clientGone) {
+      // the client hung up; nothing to tell it
+    }
+  }
+
   private static void send(HttpExchange exchange, ApiResponse response, Optional<String> corsOrigin) {
     try (exchange) {
-      Headers headers = exchange.getResponseHeaders();
-      headers.set("Content-Type", response.contentType());
-      headers.set("Cache-Control", "no-store");
-      headers.set("X-Content-Type-Options", "nosniff");
-      if (response.status() == 401) {
-        headers.set("WWW-Authenticate", "Bearer");
-      }
-      corsOrigin.ifPresent(origin -> {
-        headers.set("Access-Control-Allow-Origin", origin);
-        headers.set("Vary", "Origin");
-        headers.set("Access-Control-Allow-Headers", "Authorization, Content-Type");
-        headers.set("Access-Control-Allow-Methods", "GET, POST, OPTIONS");
-      });
+      setHeaders(exchange, response.contentType(), response.status(), corsOrigin);
       byte[] body = response.body();
       exchange.sendResponseHeaders(response.status(), body.length == 0 ? -1 : body.length);
       if (body.length > 0) {

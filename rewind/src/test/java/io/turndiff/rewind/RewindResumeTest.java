@@ -1,0 +1,143 @@
+package io.turndiff.rewind;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.turndiff.capture.RequestException;
+import io.turndiff.fixtures.StoreRows;
+import io.turndiff.store.StoredRewindOperation;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+
+/**
+ * A rewind that did not finish is found by the next rewind of the same turns, which resumes it (the same
+ * request) or refuses naming it (another one); a rewind that fails mid-way leaves no staged file behind.
+ */
+class RewindResumeTest extends HarnessTest {
+
+  private static final int FILES = 6;
+
+  /** A turn that rewrote {@code FILES} files, the tree before it, and its rewind's operation, interrupted. */
+  private record Interrupted(String turn, Map<String, String> before, String operation) {
+  }
+
+  private Interrupted interruptedTurn() throws Exception {
+    List<String> paths = new ArrayList<>();
+    for (int i = 0; i < FILES; i++) {
+      h.workspace.file("f" + i + ".txt", "before " + i + "\n");
+      paths.add("f" + i + ".txt");
+    }
+    Map<String, String> before = tree();
+    String turn = h.turn(paths, () -> {
+      for (int i = 0; i < FILES; i++) {
+        Files.writeString(file("f" + i + ".txt"), "after " + i + "\n");
+      }
+    });
+    return new Interrupted(turn, before, interruptedRewind(turn));
+  }
+
+  private List<Path> temporaries() throws Exception {
+    try (Stream<Path> files = Files.walk(h.workspace.root())) {
+      return files.filter(path -> path.getFileName().toString().startsWith(".turndiff-")).toList();
+    }
+  }
+
+  /** Rewinds {@code turn} with a service that fails before its third rename; returns the operation's id. */
+  private String interruptedRewind(String turn) {
+    AtomicInteger renames = new AtomicInteger();
+    RewindService failing = new RewindService(h.store, h.handles, () -> {
+      if (renames.incrementAndGet() == 3) {
+        throw new IllegalStateException("the rewind fails mid-way");
+      }
+    });
+    List<String> announced = new ArrayList<>();
+    assertThrows(IllegalStateException.class, () -> failing.rewind(
+        new RewindRequest(turn, false, Optional.empty(), false, false),
+        (operation, resumed) -> announced.add(operation)));
+    assertEquals(1, announced.size(), "the operation was named before its first write");
+    return announced.getFirst();
+  }
+
+  private StoredRewindOperation operation(String id) {
+    return h.store.read(tx -> tx.rewinds().byExternalId(id)).orElseThrow();
+  }
+
+  @Test
+  void aRewindThatFailsMidWayLeavesNoStagedFileAndTheSameRequestWithoutItsIdResumesIt() throws Exception {
+    Interrupted interrupted = interruptedTurn();
+    String turn = interrupted.turn();
+    String id = interrupted.operation();
+    assertEquals(List.of(), temporaries(), "every staged file was renamed into place or removed");
+    assertFalse(operation(id).done());
+    assertTrue(h.workspace.readText("f0.txt").startsWith("before"), "two renames landed before the failure");
+    assertTrue(h.workspace.readText("f5.txt").startsWith("after"), "the rest did not");
+
+    List<String> announced = new ArrayList<>();
+    RewindReport resumed = h.rewind.rewind(new RewindRequest(turn, false, Optional.empty(), false, false),
+        (operation, wasResumed) -> announced.add(operation + (wasResumed ? " resumed" : " new")));
+    assertEquals(List.of(id + " resumed"), announced);
+    assertEquals(id, resumed.operation(), "the unfinished operation, not a new one");
+    assertTrue(resumed.complete(), resumed.toString());
+    assertEquals(FILES, resumed.restored().size());
+    assertEquals(interrupted.before(), tree(), "the tree the turn started from, nothing staged");
+    assertTrue(operation(id).done());
+    assertEquals(1L, StoreRows.count(h.store.file()).get("rewind_operation"), "no second operation");
+  }
+
+  @Test
+  void anotherRequestForTheTurnsOfAnUnfinishedOperationIsRefusedNamingIt() throws Exception {
+    Interrupted interrupted = interruptedTurn();
+    String turn = interrupted.turn();
+    String id = interrupted.operation();
+    String later = h.turn(List.of("g.txt"), () -> h.workspace.file("g.txt", "g\n"));
+    Map<String, String> tree = tree();
+    Map<String, Long> rows = StoreRows.count(h.store.file());
+    for (RewindRequest other : List.of(new RewindRequest(turn, false, Optional.empty(), false, true),
+        new RewindRequest(turn, false, Optional.of("op-new"), false, false),
+        new RewindRequest(turn, true, Optional.empty(), false, false))) {
+      RequestException refused = assertThrows(RequestException.class, () -> h.rewind.rewind(other));
+      assertEquals(RequestException.Problem.WRONG_STATE, refused.problem());
+      assertTrue(refused.getMessage().contains("'" + id + "'") && refused.getMessage().contains("--operation " + id),
+          refused.getMessage());
+    }
+    assertEquals(tree, tree(), "nothing written");
+    assertEquals(rows, StoreRows.count(h.store.file()));
+    assertTrue(h.rewindTurn(later).complete(), "a turn the operation does not cover is rewound as usual");
+    RewindReport dry = h.dryRun(turn);
+    assertEquals(id, dry.operation(), "a dry run shows the unfinished operation");
+    assertTrue(h.rewindTurn(turn).complete());
+  }
+
+  @Test
+  void anOperationALiveProcessIsApplyingIsNeverResumedUntilThatProcessIsGone() throws Exception {
+    Interrupted interrupted = interruptedTurn();
+    String turn = interrupted.turn();
+    String id = interrupted.operation();
+    Process other = new ProcessBuilder("sleep", "60").start();
+    try {
+      long started = other.info().startInstant().map(Instant::toEpochMilli).orElseThrow();
+      h.store.write(tx -> {
+        tx.rewinds().setRunner(operation(id).id(), other.pid() + ":" + started);
+        return null;
+      });
+      RequestException busy = assertThrows(RequestException.class, () -> h.rewindTurn(turn));
+      assertTrue(busy.getMessage().contains("process " + other.pid()), busy.getMessage());
+    } finally {
+      other.destroyForcibly();
+      assertTrue(other.waitFor(30, TimeUnit.SECONDS));
+    }
+    assertEquals(id, h.rewindTurn(turn).operation(), "resumed once its runner is gone");
+    assertEquals(interrupted.before(), tree());
+  }
+}

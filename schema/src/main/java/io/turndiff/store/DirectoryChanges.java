@@ -1,0 +1,72 @@
+package io.turndiff.store;
+
+import static io.turndiff.store.jooq.Tables.DIRECTORY_CHANGE;
+
+import io.turndiff.model.DirectoryState;
+import io.turndiff.model.WorkspacePath;
+import io.turndiff.store.jooq.tables.records.DirectoryChangeRecord;
+import java.util.Collection;
+import java.util.List;
+import java.util.Optional;
+import org.jooq.DSLContext;
+import org.jooq.impl.DSL;
+
+/** The directories above the paths each turn recorded, before and after the turn. */
+public final class DirectoryChanges {
+
+  private final DSLContext dsl;
+  private final PreparedQueries prepared;
+
+  DirectoryChanges(DSLContext dsl, PreparedQueries prepared) {
+    this.dsl = dsl;
+    this.prepared = prepared;
+  }
+
+  /** Records a directory's before-state in a turn, unless the turn already has one (the first wins). */
+  public void recordBefore(long turnId, DirectoryState before) {
+    prepared.get("directory_change.insert", q -> q.insertInto(DIRECTORY_CHANGE)
+            .set(DIRECTORY_CHANGE.TURN_ID, DSL.param("turn", Long.class))
+            .set(DIRECTORY_CHANGE.PATH, DSL.param("path", byte[].class))
+            .set(DIRECTORY_CHANGE.BEFORE_PRESENT, DSL.param("present", Long.class))
+            .set(DIRECTORY_CHANGE.BEFORE_MODE, DSL.param("mode", Long.class))
+            .onConflictDoNothing())
+        .bind("turn", turnId).bind("path", before.path().bytes()).bind("present", before.present() ? 1L : 0L)
+        .bind("mode", before.present() ? (Long) (long) before.mode() : null)
+        .update();
+  }
+
+  /** Records a directory's state when the turn finished (empty: neither a directory nor absent). */
+  public void complete(long turnId, WorkspacePath path, Optional<DirectoryState> after) {
+    dsl.update(DIRECTORY_CHANGE)
+        .set(DIRECTORY_CHANGE.AFTER_PRESENT, after.map(state -> state.present() ? 1L : 0L).orElse(null))
+        .set(DIRECTORY_CHANGE.AFTER_MODE, after.filter(DirectoryState::present).map(state -> (long) state.mode())
+            .orElse(null))
+        .where(DIRECTORY_CHANGE.TURN_ID.eq(turnId).and(DIRECTORY_CHANGE.PATH.eq(path.bytes())))
+        .execute();
+  }
+
+  public List<StoredDirectoryChange> ofTurn(long turnId) {
+    return ofTurns(List.of(turnId));
+  }
+
+  /** The directory changes of the turns, by path, then turn. */
+  public List<StoredDirectoryChange> ofTurns(Collection<Long> turnIds) {
+    return dsl.selectFrom(DIRECTORY_CHANGE).where(DIRECTORY_CHANGE.TURN_ID.in(turnIds))
+        .orderBy(DIRECTORY_CHANGE.PATH, DIRECTORY_CHANGE.TURN_ID)
+        .fetch(DirectoryChanges::toStored);
+  }
+
+  private static StoredDirectoryChange toStored(DirectoryChangeRecord row) {
+    WorkspacePath path = WorkspacePath.fromStored(row.getPath());
+    return new StoredDirectoryChange(row.getTurnId(), path, state(path, row.getBeforePresent(), row.getBeforeMode())
+        .orElseThrow(), state(path, row.getAfterPresent(), row.getAfterMode()));
+  }
+
+  private static Optional<DirectoryState> state(WorkspacePath path, Long present, Long mode) {
+    if (present == null) {
+      return Optional.empty();
+    }
+    return Optional.of(present == 1L ? DirectoryState.present(path, Math.toIntExact(mode))
+        : DirectoryState.absent(path));
+  }
+}

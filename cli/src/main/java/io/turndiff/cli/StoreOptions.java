@@ -5,7 +5,9 @@ import io.turndiff.server.Turndiff;
 import io.turndiff.store.StoreLocation;
 import java.nio.file.Path;
 import java.util.Optional;
+import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
 
 /** The options every command that uses the store shares: where it is, and how the boundary reads. */
 final class StoreOptions {
@@ -23,6 +25,9 @@ final class StoreOptions {
       description = "auto (openat2 where available) or fallback (SecureDirectoryStream).")
   String boundary;
 
+  @Spec(Spec.Target.MIXEE)
+  CommandSpec command;
+
   Path location() {
     return StoreLocation.resolve(Optional.ofNullable(database));
   }
@@ -37,8 +42,15 @@ final class StoreOptions {
     return BoundaryOptions.builder().sizeLimit(sizeLimit).forceFallback(boundary.equals("fallback")).build();
   }
 
-  /** Opens the store with capture, rewind and queries over it. */
+  /**
+   * Opens the store with capture, rewind and queries over it. A damaged store still answers what it can, with
+   * a warning on stderr; a write to it fails (exit {@link Main#EXIT_STORE}).
+   */
   Turndiff open() {
-    return Turndiff.open(location(), boundaryOptions(), TestHold.rewindPause());
+    Turndiff turndiff = Turndiff.open(location(), boundaryOptions(), TestHold.rewindPause());
+    turndiff.store().damage().ifPresent(damage -> command.commandLine().getErr().println("turndiff: warning: "
+        + "the store " + turndiff.store().file() + " is damaged (" + damage + "); what it answers may be "
+        + "incomplete, and nothing is written to it"));
+    return turndiff;
   }
 }

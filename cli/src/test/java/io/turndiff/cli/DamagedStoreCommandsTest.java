@@ -1,5 +1,6 @@
 package io.turndiff.cli;
 
+import static io.turndiff.cli.StoreCommands.run;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -8,7 +9,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.turndiff.fixtures.TestWorkspace;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
 import org.junit.jupiter.api.BeforeEach;
@@ -35,36 +35,7 @@ class DamagedStoreCommandsTest {
   void realStore() throws Exception {
     workspace = TestWorkspace.in(temp);
     good = temp.resolve("good/turndiff.db");
-    List<String> files = new ArrayList<>();
-    Random random = new Random(1);
-    for (int i = 0; i < 40; i++) {
-      StringBuilder text = new StringBuilder();
-      for (int line = 0; line < 600; line++) {
-        text.append(Long.toHexString(random.nextLong())).append('\n');
-      }
-      workspace.file("f" + i + ".txt", text.toString());
-      files.add("f" + i + ".txt");
-    }
-    run(good, "turn", "begin", "--workspace", workspace.root().toString(), "--session", "s1", "--turn", "t1")
-        .expect(0);
-    List<String> snapshot = new ArrayList<>(List.of("snapshot", "--turn", "t1"));
-    snapshot.addAll(files);
-    run(good, snapshot.toArray(String[]::new)).expect(0);
-    for (String file : files) {
-      Files.writeString(workspace.resolve(file), "changed\n", java.nio.file.StandardOpenOption.APPEND);
-    }
-    run(good, "turn", "finish", "--turn", "t1").expect(0);
-    run(good, "turn", "begin", "--workspace", workspace.root().toString(), "--session", "s1", "--turn", "t2")
-        .expect(0);
-  }
-
-  /** {@code turndiff <command words> --db DB <rest>} in this JVM. */
-  private static CliRun run(Path database, String... args) {
-    int words = args[0].equals("turn") ? 2 : 1;
-    List<String> ordered = new ArrayList<>(List.of(args).subList(0, words));
-    ordered.addAll(List.of("--db", database.toString()));
-    ordered.addAll(List.of(args).subList(words, args.length));
-    return CliRun.inProcess(ordered.toArray(String[]::new));
+    StoreCommands.recordTurns(good, workspace, 40);
   }
 
   /** The reads and writes of the issue that found the problem. */
@@ -77,20 +48,9 @@ class DamagedStoreCommandsTest {
         new String[] {"snapshot", "--turn", "t2", "f1.txt"});
   }
 
-  static void assertNoStackTrace(CliRun run) {
-    for (String stream : new String[] {run.out(), run.err()}) {
-      assertFalse(stream.lines().anyMatch(line -> line.matches("\\s+at \\S+\\(.*\\)") || line.contains("Exception")),
-          "a stack trace or an exception's name was printed:\n" + stream);
-    }
-  }
-
   static void assertRefusedNamingTheFile(CliRun run, Path database) {
-    run.expect(Main.EXIT_STORE);
-    assertNoStackTrace(run);
-    assertEquals("", run.out());
     // (a store opened as damaged warns first)
-    assertTrue(run.err().lines().anyMatch(line -> line.startsWith("turndiff: the store " + database + " is damaged")),
-        run.err());
+    StoreCommands.assertStoreRefused(run, "turndiff: the store " + database + " is damaged");
     assertTrue(run.err().contains("backup") && run.err().contains(".recover"), run.err());
   }
 
@@ -109,7 +69,7 @@ class DamagedStoreCommandsTest {
       } else {
         // the damage is in content pages: the records are still answered, with a warning
         run.expect(0);
-        assertNoStackTrace(run);
+        StoreCommands.assertNoStackTrace(run);
         assertTrue(run.err().startsWith("turndiff: warning: the store " + database + " is damaged"), run.err());
       }
     }

@@ -20,6 +20,7 @@ import org.sqlite.SQLiteDataSource;
 
 /**
  * A store seen through a real read-only bind mount (root only; skipped with the reason otherwise): the queries
+ * ({@code show}, {@code turns}, {@code diff}, {@code log}, {@code status})
  * answer as from the writable path, a write is refused with exit 4 naming the file, and nothing is created
  * beside the store. A store in use behind the mount is read through its WAL; one that would need a migration,
  * or whose WAL cannot be read there, is refused clearly.
@@ -33,12 +34,16 @@ class ReadOnlyStoreCommandsTest {
   private Path folder;
   private Path database;
 
-  /** A store in its own folder with a finished turn t1 (a file modified, one added, one deleted) and an open t2. */
+  /**
+   * A store in its own folder for a tracked workspace, with a finished turn t1 (a file modified, one added, one
+   * deleted) and an open t2.
+   */
   @BeforeEach
   void realStore() throws Exception {
     workspace = TestWorkspace.in(temp).file("a.txt", "one\ntwo\n").file("c.txt", "gone\n");
     folder = Files.createDirectories(temp.resolve("store"));
     database = folder.resolve("turndiff.db");
+    run(database, "track", "--workspace", workspace.root().toString()).expect(0);
     run(database, "turn", "begin", "--workspace", workspace.root().toString(), "--session", "s1", "--turn", "t1")
         .expect(0);
     run(database, "snapshot", "--turn", "t1", "a.txt", "b.txt", "c.txt").expect(0);
@@ -52,7 +57,8 @@ class ReadOnlyStoreCommandsTest {
   private List<String[]> queries() {
     return List.of(new String[] {"show", "--turn", "t1"}, new String[] {"turns", "--session", "s1"},
         new String[] {"diff", "--turn", "t1"},
-        new String[] {"log", "a.txt", "--workspace", workspace.root().toString()});
+        new String[] {"log", "a.txt", "--workspace", workspace.root().toString()},
+        new String[] {"status", "--workspace", workspace.root().toString()});
   }
 
   private static List<String> names(Path folder) throws Exception {

@@ -33,7 +33,7 @@ final class ReadConnections implements AutoCloseable {
     StoreConnection connection = borrow();
     current.set(connection);
     try {
-      return connection.transaction(StoreConnection.BEGIN_DEFERRED, () -> work.apply(connection));
+      return connection.readTransaction(() -> work.apply(connection));
     } finally {
       current.remove();
       giveBack(connection);

@@ -161,7 +161,7 @@ public final class Store implements AutoCloseable {
     }
     try {
       Flyway.configure()
-          .dataSource(dataSource(false))
+          .dataSource(dataSource(true))
           .locations("classpath:db/migration")
           .load()
           .migrate();
@@ -208,15 +208,15 @@ public final class Store implements AutoCloseable {
   }
 
   /** Settings for a connection: the writer's, or a reader's (read-only, and without changing the journal). */
-  private SQLiteDataSource dataSource(boolean forReading) {
+  private SQLiteDataSource dataSource(boolean forWriting) {
     SQLiteConfig config = new SQLiteConfig();
-    if (forReading) {
-      config.setReadOnly(true);
-    } else {
+    if (forWriting) {
       config.setJournalMode(SQLiteConfig.JournalMode.WAL);
       // for Flyway, which begins its transactions through JDBC: take the write lock when a transaction begins,
       // so that two processes migrating at once wait for each other instead of failing to upgrade a read lock
       config.setTransactionMode(SQLiteConfig.TransactionMode.IMMEDIATE);
+    } else {
+      config.setReadOnly(true);
     }
     config.enforceForeignKeys(true);
     config.setBusyTimeout(Math.toIntExact(busyTimeout.toMillis()));
@@ -232,7 +232,7 @@ public final class Store implements AutoCloseable {
 
   private StoreConnection connect(boolean forWriting) {
     try {
-      return new StoreConnection(dataSource(!forWriting).getConnection());
+      return new StoreConnection(dataSource(forWriting).getConnection());
     } catch (SQLException e) {
       throw failures.translate(new StoreException("cannot open the store " + file.path() + ": " + e.getMessage(), e));
     }
@@ -279,7 +279,7 @@ public final class Store implements AutoCloseable {
       }
       refuseWrites();
       StoreConnection connection = writer();
-      return connection.transaction(StoreConnection.BEGIN_IMMEDIATE, () -> work.apply(transactionOn(connection)));
+      return connection.writeTransaction(() -> work.apply(transactionOn(connection)));
     } catch (RuntimeException e) {
       throw noted(failures.translate(e));
     } finally {

@@ -22,9 +22,6 @@ import org.jooq.impl.DSL;
  */
 final class StoreConnection implements AutoCloseable {
 
-  static final String BEGIN_IMMEDIATE = "BEGIN IMMEDIATE";
-  static final String BEGIN_DEFERRED = "BEGIN";
-
   private final Connection connection;
   private final DSLContext dsl;
   private final PreparedQueries prepared;
@@ -34,15 +31,21 @@ final class StoreConnection implements AutoCloseable {
   private final PreparedStatement rollback;
   private boolean broken;
 
+  /** Takes over {@code connection}: closed here if the set-up fails, else by {@link #close}. */
   StoreConnection(Connection connection) throws SQLException {
     this.connection = connection;
     this.dsl = DSL.using(connection, SQLDialect.SQLITE, new Settings().withExecuteLogging(false));
     this.prepared = new PreparedQueries(dsl, connection);
-    // transaction control has no jOOQ DSL; these are SQLite's statements, prepared once
-    this.beginImmediate = connection.prepareStatement(BEGIN_IMMEDIATE);
-    this.beginDeferred = connection.prepareStatement(BEGIN_DEFERRED);
-    this.commit = connection.prepareStatement("COMMIT");
-    this.rollback = connection.prepareStatement("ROLLBACK");
+    try {
+      // transaction control has no jOOQ DSL; these are SQLite's statements, prepared once
+      this.beginImmediate = connection.prepareStatement("BEGIN IMMEDIATE");
+      this.beginDeferred = connection.prepareStatement("BEGIN");
+      this.commit = connection.prepareStatement("COMMIT");
+      this.rollback = connection.prepareStatement("ROLLBACK");
+    } catch (SQLException e) {
+      connection.close();
+      throw e;
+    }
   }
 
   DSLContext dsl() {
@@ -57,12 +60,18 @@ final class StoreConnection implements AutoCloseable {
     return connection;
   }
 
-  /**
-   * Runs {@code work} in one transaction begun with {@code begin} ({@link #BEGIN_IMMEDIATE} takes the write
-   * lock at once, {@link #BEGIN_DEFERRED} reads one consistent snapshot): all of it is committed, or none.
-   */
-  <T> T transaction(String begin, Supplier<T> work) {
-    run(begin.equals(BEGIN_IMMEDIATE) ? beginImmediate : beginDeferred, "begin a transaction");
+  /** Runs {@code work} in one write transaction, which takes the write lock as it begins: all of it, or none. */
+  <T> T writeTransaction(Supplier<T> work) {
+    return transaction(beginImmediate, work);
+  }
+
+  /** Runs {@code work} in one read transaction: one consistent snapshot, from its first read to its end. */
+  <T> T readTransaction(Supplier<T> work) {
+    return transaction(beginDeferred, work);
+  }
+
+  private <T> T transaction(PreparedStatement begin, Supplier<T> work) {
+    run(begin, "begin a transaction");
     try {
       T result = work.get();
       run(commit, "commit");

@@ -8,13 +8,12 @@ import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
-import java.security.SecureRandom;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.SQLException;
 import java.sql.Statement;
-import java.util.HexFormat;
 import java.util.Optional;
+import java.util.concurrent.ThreadLocalRandom;
 
 /**
  * The store's file on disk and how SQLite may open it: a new store where no file exists, an existing one only
@@ -103,8 +102,8 @@ final class StoreFile {
 
   private static void create(Path file) {
     Path folder = file.getParent();
-    Path temporary = folder.resolve("." + file.getFileName() + ".new-"
-        + HexFormat.of().formatHex(new SecureRandom().generateSeed(8)));
+    Path temporary = folder.resolve("." + file.getFileName() + ".new-" + ProcessHandle.current().pid() + "-"
+        + Long.toHexString(ThreadLocalRandom.current().nextLong()));
     try {
       if (!Files.isDirectory(folder)) {
         Files.createDirectories(folder, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));

@@ -13,7 +13,8 @@ import picocli.CommandLine.Command;
 /**
  * The {@code turndiff} command. Machine commands print JSON on stdout, errors go to stderr, and the exit
  * code is 0 on success, 2 for bad usage or input that can never be valid, 3 when a rewind skipped files,
- * and 1 for every other error.
+ * 4 when the store cannot be used for the command (damaged, not a store, or read-only for a write), and 1 for
+ * every other error. No error prints a stack trace: every one is a line naming what failed.
  */
 @Command(name = "turndiff", mixinStandardHelpOptions = true, scope = picocli.CommandLine.ScopeType.INHERIT,
     version = "turndiff 0.1.0",
@@ -37,10 +38,14 @@ public final class Main {
   public static final int EXIT_OK = 0;
   public static final int EXIT_ERROR = 1;
   public static final int EXIT_USAGE = 2;
+  public static final int EXIT_STORE = 4;
 
   public static void main(String[] args) {
     PrintStream out = new PrintStream(new FileOutputStream(FileDescriptor.out), true, StandardCharsets.UTF_8);
     PrintStream err = new PrintStream(new FileOutputStream(FileDescriptor.err), true, StandardCharsets.UTF_8);
+    // a failure on another thread (the service's shutdown, a worker) is reported as a line too
+    Thread.setDefaultUncaughtExceptionHandler((thread, failure) ->
+        err.println("turndiff: unexpected error in " + thread.getName() + ": " + describe(failure)));
     System.exit(run(args, out, err));
   }
 
@@ -49,23 +54,56 @@ public final class Main {
     CommandLine commandLine = new CommandLine(new Main());
     commandLine.setOut(new PrintWriter(out, true));
     commandLine.setErr(new PrintWriter(err, true));
-    commandLine.setExecutionExceptionHandler((exception, line, parseResult) -> {
-      if (exception instanceof RequestException capture) {
-        err.println("turndiff: " + capture.getMessage());
-        return capture.problem() == RequestException.Problem.BAD_INPUT ? EXIT_USAGE : EXIT_ERROR;
+    commandLine.setExecutionExceptionHandler((exception, line, parseResult) -> report(exception, err));
+    try {
+      return commandLine.execute(args);
+    } catch (RuntimeException | Error failure) {
+      // picocli hands only a command's exceptions to the handler; anything else (an Error) lands here
+      return report(failure, err);
+    }
+  }
+
+  /** Prints one line for {@code failure} and returns its exit code. */
+  private static int report(Throwable failure, PrintStream err) {
+    // a failure on a worker thread arrives wrapped (ExecutionException, CompletionException): the cause speaks
+    for (Throwable cause = failure; cause != null; cause = cause.getCause() == cause ? null : cause.getCause()) {
+      switch (cause) {
+        case RequestException capture -> {
+          err.println("turndiff: " + capture.getMessage());
+          return capture.problem() == RequestException.Problem.BAD_INPUT ? EXIT_USAGE : EXIT_ERROR;
+        }
+        case StoreException store -> {
+          err.println("turndiff: " + store.getMessage());
+          return switch (store.problem()) {
+            case DAMAGED, READ_ONLY -> EXIT_STORE;
+            case BUSY, OTHER -> EXIT_ERROR;
+          };
+        }
+        case CliException cli -> {
+          err.println("turndiff: " + cli.getMessage());
+          return cli.exitCode();
+        }
+        default -> {
+          // look further down the chain
+        }
       }
-      if (exception instanceof StoreException store) {
-        err.println("turndiff: " + store.getMessage());
-        return EXIT_ERROR;
+    }
+    err.println("turndiff: unexpected error: " + describe(failure));
+    return EXIT_ERROR;
+  }
+
+  /** The failure and its causes as one line: their types and messages, without a stack trace. */
+  static String describe(Throwable failure) {
+    StringBuilder line = new StringBuilder();
+    for (Throwable cause = failure; cause != null; cause = cause.getCause() == cause ? null : cause.getCause()) {
+      if (!line.isEmpty()) {
+        line.append("; caused by ");
       }
-      if (exception instanceof CliException cli) {
-        err.println("turndiff: " + cli.getMessage());
-        return cli.exitCode();
+      line.append(cause.getClass().getName());
+      if (cause.getMessage() != null) {
+        line.append(": ").append(cause.getMessage().strip().replaceAll("\\s*\\R\\s*", " "));
       }
-      err.println("turndiff: unexpected error: " + exception);
-      exception.printStackTrace(err);
-      return EXIT_ERROR;
-    });
-    return commandLine.execute(args);
+    }
+    return line.toString();
   }
 }

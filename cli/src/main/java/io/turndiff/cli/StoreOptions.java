@@ -7,7 +7,9 @@ import io.turndiff.server.Turndiff;
 import io.turndiff.store.StoreLocation;
 import java.nio.file.Path;
 import java.util.Optional;
+import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
 
 /** The options every command that uses the store shares: where it is, and how the boundary reads. */
 final class StoreOptions {
@@ -25,6 +27,9 @@ final class StoreOptions {
       description = "auto (openat2 where available) or fallback (SecureDirectoryStream).")
   String boundary;
 
+  @Spec(Spec.Target.MIXEE)
+  CommandSpec command;
+
   Path location() {
     return StoreLocation.resolve(Optional.ofNullable(database));
   }
@@ -39,13 +44,20 @@ final class StoreOptions {
     return BoundaryOptions.builder().sizeLimit(sizeLimit).forceFallback(boundary.equals("fallback")).build();
   }
 
-  /** Opens the store with capture, rewind and queries over it. */
+  /**
+   * Opens the store with capture, rewind and queries over it. A damaged store still answers what it can, with
+   * a warning on stderr; a write to it fails (exit {@link Main#EXIT_STORE}).
+   */
   Turndiff open() {
     return open(WorkspacePolicy.anyDirectory(), WorkspaceHandles.DEFAULT_CAPACITY);
   }
 
   /** As {@link #open()}, with the workspaces it may work in and how many it keeps open at once. */
   Turndiff open(WorkspacePolicy policy, int openWorkspaces) {
-    return Turndiff.open(location(), boundaryOptions(), TestHold.rewindPause(), policy, openWorkspaces);
+    Turndiff turndiff = Turndiff.open(location(), boundaryOptions(), TestHold.rewindPause(), policy, openWorkspaces);
+    turndiff.store().damage().ifPresent(damage -> command.commandLine().getErr().println("turndiff: warning: "
+        + "the store " + turndiff.store().file() + " is damaged (" + damage + "); what it answers may be "
+        + "incomplete, and nothing is written to it"));
+    return turndiff;
   }
 }

@@ -33,6 +33,9 @@ public final class Blobs {
     if (contains(sha256)) {
       return sha256;
     }
+    if (codec == null) {
+      throw new IllegalStateException("content is stored only in a write transaction");
+    }
     BlobCodec.Encoded encoded = codec.encode(content);
     insert(new EncodedBlob(sha256, content.length, encoded.encoding(), encoded.data()));
     return sha256;

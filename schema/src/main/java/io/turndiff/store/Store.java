@@ -1,22 +1,17 @@
 package io.turndiff.store;
 
-import java.io.IOException;
-import java.nio.file.FileAlreadyExistsException;
-import java.nio.file.Files;
-import java.nio.file.LinkOption;
 import java.nio.file.Path;
-import java.nio.file.attribute.PosixFilePermissions;
-import java.sql.Connection;
 import java.sql.SQLException;
+import java.time.Duration;
 import java.time.InstantSource;
+import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Function;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 import org.flywaydb.core.Flyway;
 import org.jooq.DSLContext;
-import org.jooq.SQLDialect;
-import org.jooq.conf.Settings;
 import org.jooq.impl.DSL;
 import org.sqlite.SQLiteConfig;
 import org.sqlite.SQLiteDataSource;
@@ -26,10 +21,17 @@ import org.sqlite.SQLiteDataSource;
  *
  * <p>The file is created with mode 0600 in a folder created with mode 0700 (SQLite gives its {@code -wal}
  * and {@code -shm} files the database file's mode). Every connection runs with WAL, foreign keys, a busy
- * timeout and {@code synchronous=NORMAL}, and takes the write lock when a transaction begins
- * ({@code BEGIN IMMEDIATE}), so that two processes never deadlock upgrading a read lock.
+ * timeout and {@code synchronous=NORMAL}.
  *
- * <p>Within a process, all work is serialized on one connection; {@link #write} is one transaction.
+ * <p>Opening checks the store before anything is written: the file's header ({@link StoreHeader}), then
+ * SQLite's {@code quick_check} within a budget ({@link IntegrityCheck}). A damaged store still answers
+ * what it can, but nothing is written to it; a store whose file or folder cannot be written (a read-only
+ * mount) is opened read-only ({@link StoreFile}) and answers queries.
+ *
+ * <p>Within a process, writes are serialized on one connection and each {@link #write} is one transaction that
+ * takes the write lock when it begins ({@code BEGIN IMMEDIATE}), so that two processes never deadlock
+ * upgrading a read lock. Each {@link #read} is a read transaction on a read-only connection of its own, which
+ * in WAL mode neither waits for the writer nor sees its uncommitted work.
  */
 public final class Store implements AutoCloseable {
 
@@ -40,24 +42,30 @@ public final class Store implements AutoCloseable {
     Logger.getLogger("org.jooq").setLevel(Level.WARNING);
   }
 
-  private static final int BUSY_TIMEOUT_MILLIS = 30_000;
+  /** How long a write waits for another process's write lock, unless {@link #BUSY_TIMEOUT_VARIABLE} says. */
+  static final Duration BUSY_TIMEOUT = Duration.ofSeconds(30);
+  public static final String BUSY_TIMEOUT_VARIABLE = "TURNDIFF_BUSY_TIMEOUT_MS";
   private static final int JOURNAL_SIZE_LIMIT_BYTES = 64 << 20;
   private static final int WAL_CHECKPOINT_PAGES = 10_000;
 
-  private final Path file;
-  private final Connection connection;
-  private final DSLContext dsl;
+  private final StoreFile file;
+  private final Duration busyTimeout;
   private final InstantSource clock;
-  private final PreparedQueries prepared;
+  private final StoreFailures failures;
+  private final ReadConnections readers;
   private final BlobCodec codec = new BlobCodec();
   private final ReentrantLock lock = new ReentrantLock();
+  /** The write connection; null while none is open (a read-only or damaged store, or after it broke). */
+  private StoreConnection writer;
+  /** Why the store is damaged, once that is known; nothing is written to it then. */
+  private volatile String damage;
 
-  private Store(Path file, Connection connection, InstantSource clock) {
+  private Store(StoreFile file, Duration busyTimeout, InstantSource clock) {
     this.file = file;
-    this.connection = connection;
+    this.busyTimeout = busyTimeout;
     this.clock = clock;
-    this.dsl = DSL.using(connection, SQLDialect.SQLITE, new Settings().withExecuteLogging(false));
-    this.prepared = new PreparedQueries(dsl, connection);
+    this.failures = new StoreFailures(file.path(), busyTimeout);
+    this.readers = new ReadConnections(() -> connect(false));
   }
 
   /** Opens (creating and migrating when needed) the store at {@code file}. */
@@ -67,23 +75,110 @@ public final class Store implements AutoCloseable {
 
   public static Store open(Path file, InstantSource clock) {
     Path absolute = file.toAbsolutePath();
-    createPrivately(absolute);
-    SQLiteDataSource dataSource = dataSource(absolute);
+    return open(absolute, clock, busyTimeout(absolute, System.getenv()), IntegrityCheck.TIME_CAP);
+  }
+
+  /**
+   * @param busyTimeout how long a write waits for another process's write lock before it fails
+   * @param integrityCap how long the integrity check at open may run at most (zero: no check)
+   */
+  static Store open(Path file, InstantSource clock, Duration busyTimeout, Duration integrityCap) {
+    Path absolute = file.toAbsolutePath();
+    StoreFailures failures = new StoreFailures(absolute, busyTimeout);
+    Store store;
     try {
-      if (!isAtLatestMigration(dataSource)) {
-        Flyway.configure()
-            .dataSource(dataSource)
-            .locations("classpath:db/migration")
-            .load()
-            .migrate();
-      }
+      store = new Store(StoreFile.prepare(absolute), busyTimeout, clock);
     } catch (RuntimeException e) {
-      throw new StoreException("cannot migrate the store " + absolute + ": " + e.getMessage(), e);
+      throw failures.translate(e);
     }
     try {
-      return new Store(absolute, dataSource.getConnection(), clock);
-    } catch (SQLException e) {
-      throw new StoreException("cannot open the store " + absolute + ": " + e.getMessage(), e);
+      store.check(integrityCap);
+      store.migrate();
+      if (store.file.writable() && store.damage == null) {
+        store.lock.lock();
+        try {
+          store.writer();
+        } finally {
+          store.lock.unlock();
+        }
+      }
+      return store;
+    } catch (RuntimeException e) {
+      closeAfterFailure(store, e);
+      throw failures.translate(e);
+    } catch (Error e) {
+      closeAfterFailure(store, e);
+      throw e;
+    }
+  }
+
+  private static void closeAfterFailure(Store store, Throwable failure) {
+    try {
+      store.close();
+    } catch (RuntimeException closing) {
+      failure.addSuppressed(closing);
+    }
+  }
+
+  /** The busy timeout {@code environment} asks for in {@link #BUSY_TIMEOUT_VARIABLE}, else 30 s. */
+  static Duration busyTimeout(Path file, Map<String, String> environment) {
+    String millis = environment.get(BUSY_TIMEOUT_VARIABLE);
+    if (millis == null || millis.isBlank()) {
+      return BUSY_TIMEOUT;
+    }
+    try {
+      long value = Long.parseLong(millis.strip());
+      if (value >= 0 && value <= Integer.MAX_VALUE) {
+        return Duration.ofMillis(value);
+      }
+    } catch (NumberFormatException notANumber) {
+      // reported below
+    }
+    throw new StoreException("cannot open the store " + file + ": " + BUSY_TIMEOUT_VARIABLE
+        + " must be a number of milliseconds from 0 to " + Integer.MAX_VALUE + ", not '" + millis + "'");
+  }
+
+  private void check(Duration cap) {
+    IntegrityCheck.Result result = readers.withConnection(connection -> IntegrityCheck.run(connection, cap));
+    result.damage().ifPresent(found -> damage = found);
+  }
+
+  private void migrate() {
+    Optional<String> version = readers.read(connection -> schemaVersion(connection.dsl()));
+    if (version.equals(Optional.of(LATEST_MIGRATION))) {
+      return;
+    }
+    if (damage != null) {
+      throw StoreFailures.damaged(file.path(), damage, null);
+    }
+    if (!file.writable()) {
+      if (version.isPresent() && isNewer(version.get())) {
+        return;
+      }
+      throw StoreFailures.readOnly(file.path(), "it is at schema version " + version.orElse("none")
+          + " and this turndiff needs version " + LATEST_MIGRATION + ", which needs writing; open it once where "
+          + "it can be written to migrate it", null);
+    }
+    try {
+      Flyway.configure()
+          .dataSource(dataSource(true))
+          .locations("classpath:db/migration")
+          .load()
+          .migrate();
+    } catch (RuntimeException e) {
+      RuntimeException translated = failures.translate(e);
+      if (translated != e) {
+        throw translated;
+      }
+      throw new StoreException("cannot migrate the store " + file.path() + ": " + e.getMessage(), e);
+    }
+  }
+
+  private static boolean isNewer(String version) {
+    try {
+      return Integer.parseInt(version) > Integer.parseInt(LATEST_MIGRATION);
+    } catch (NumberFormatException notAPlainNumber) {
+      return false;
     }
   }
 
@@ -91,63 +186,77 @@ public final class Store implements AutoCloseable {
   static final String LATEST_MIGRATION = "5";
 
   /**
-   * Whether Flyway's history says the store already has every migration of this build: then Flyway is not
-   * started at all (scanning the jar for migrations costs a quarter of a second on every command).
+   * The newest version in Flyway's history, if the store has one: a store already at this build's newest
+   * migration does not start Flyway at all (scanning the jar for migrations costs a quarter of a second on
+   * every command).
    */
-  private static boolean isAtLatestMigration(SQLiteDataSource dataSource) {
-    try (Connection connection = dataSource.getConnection()) {
-      String latest = DSL.using(connection, SQLDialect.SQLITE, new Settings().withExecuteLogging(false))
+  private static Optional<String> schemaVersion(DSLContext dsl) {
+    try {
+      return Optional.ofNullable(dsl
           .select(DSL.field(DSL.name("version"), String.class))
           .from(DSL.table(DSL.name("flyway_schema_history")))
           .where(DSL.field(DSL.name("success"), Boolean.class).isTrue())
           .orderBy(DSL.field(DSL.name("installed_rank")).desc())
           .limit(1)
-          .fetchOne(0, String.class);
-      return LATEST_MIGRATION.equals(latest);
-    } catch (SQLException | org.jooq.exception.DataAccessException noHistoryYet) {
-      return false;
+          .fetchOne(0, String.class));
+    } catch (org.jooq.exception.DataAccessException e) {
+      if (StoreFailures.isDamage(e)) {
+        throw e;
+      }
+      return Optional.empty(); // no history yet: a new store
     }
   }
 
-  private static SQLiteDataSource dataSource(Path file) {
+  /** Settings for a connection: the writer's, or a reader's (read-only, and without changing the journal). */
+  private SQLiteDataSource dataSource(boolean forWriting) {
     SQLiteConfig config = new SQLiteConfig();
-    config.setJournalMode(SQLiteConfig.JournalMode.WAL);
+    if (forWriting) {
+      config.setJournalMode(SQLiteConfig.JournalMode.WAL);
+      // for Flyway, which begins its transactions through JDBC: take the write lock when a transaction begins,
+      // so that two processes migrating at once wait for each other instead of failing to upgrade a read lock
+      config.setTransactionMode(SQLiteConfig.TransactionMode.IMMEDIATE);
+    } else {
+      config.setReadOnly(true);
+    }
     config.enforceForeignKeys(true);
-    config.setBusyTimeout(BUSY_TIMEOUT_MILLIS);
+    config.setBusyTimeout(Math.toIntExact(busyTimeout.toMillis()));
     config.setSynchronous(SQLiteConfig.SynchronousMode.NORMAL);
-    config.setTransactionMode(SQLiteConfig.TransactionMode.IMMEDIATE);
     config.setJournalSizeLimit(JOURNAL_SIZE_LIMIT_BYTES);
     // checkpoint the WAL into the database every ~40 MB rather than every 4 MB: each checkpoint syncs the
     // database file, and a turn of small transactions would otherwise pay for one every few hundred calls
     config.setPragma(SQLiteConfig.Pragma.WAL_AUTOCHECKPOINT, Integer.toString(WAL_CHECKPOINT_PAGES));
     SQLiteDataSource dataSource = new SQLiteDataSource(config);
-    dataSource.setUrl("jdbc:sqlite:" + file);
+    dataSource.setUrl("jdbc:sqlite:" + file.uri());
     return dataSource;
   }
 
-  private static void createPrivately(Path file) {
+  private StoreConnection connect(boolean forWriting) {
     try {
-      Path folder = file.getParent();
-      if (!Files.isDirectory(folder)) {
-        Files.createDirectories(folder, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
-      }
-      try {
-        Files.createFile(file, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")));
-      } catch (FileAlreadyExistsException alreadyThere) {
-        if (!Files.isRegularFile(file)) {
-          throw new StoreException("the store " + file + " exists but is not a regular file");
-        }
-      }
-      if (Files.isDirectory(file, LinkOption.NOFOLLOW_LINKS)) {
-        throw new StoreException("the store " + file + " is a directory");
-      }
-    } catch (IOException e) {
-      throw new StoreException("cannot create the store " + file + ": " + e.getMessage(), e);
+      return new StoreConnection(dataSource(forWriting).getConnection());
+    } catch (SQLException e) {
+      throw failures.translate(new StoreException("cannot open the store " + file.path() + ": " + e.getMessage(), e));
     }
   }
 
+  /** The write connection, opened (again) when there is none. Callers hold the lock. */
+  private StoreConnection writer() {
+    if (writer != null && writer.broken()) {
+      StoreConnection broken = writer;
+      writer = null;
+      try {
+        broken.close();
+      } catch (RuntimeException ignored) {
+        // it is being replaced because it failed
+      }
+    }
+    if (writer == null) {
+      writer = connect(true);
+    }
+    return writer;
+  }
+
   public Path file() {
-    return file;
+    return file.path();
   }
 
   public InstantSource clock() {
@@ -155,61 +264,96 @@ public final class Store implements AutoCloseable {
   }
 
   /**
-   * Runs {@code work} in one write transaction: all of it lands, or none of it. The transaction is the
-   * connection's own ({@code BEGIN IMMEDIATE} ... {@code COMMIT}); jOOQ's transaction API costs more per call
-   * than the statements of a snapshot call together.
+   * Runs {@code work} in one write transaction: all of it lands, or none of it, and the connection is clean
+   * afterwards either way. Called from inside a write of the same thread, it is part of that transaction.
+   *
+   * @throws StoreException {@link StoreException.Problem#DAMAGED} or {@link StoreException.Problem#READ_ONLY}
+   *     when the store cannot be written, {@link StoreException.Problem#BUSY} when another process held the
+   *     write lock past the busy timeout
    */
   public <T> T write(Function<StoreTransaction, T> work) {
     lock.lock();
     try {
       if (lock.getHoldCount() > 1) {
-        // called from inside a transaction of this thread: part of that transaction
-        return work.apply(new StoreTransaction(dsl, clock, prepared, codec));
+        return work.apply(transactionOn(writer));
       }
-      connection.setAutoCommit(false);
-      try {
-        T result = work.apply(new StoreTransaction(dsl, clock, prepared, codec));
-        connection.commit();
-        return result;
-      } catch (RuntimeException | Error e) {
-        rollback(e);
-        throw e;
-      } finally {
-        connection.setAutoCommit(true);
-      }
-    } catch (SQLException e) {
-      throw new StoreException("the store " + file + " failed a transaction: " + e.getMessage(), e);
+      refuseWrites();
+      StoreConnection connection = writer();
+      return connection.writeTransaction(() -> work.apply(transactionOn(connection)));
+    } catch (RuntimeException e) {
+      throw noted(failures.translate(e));
     } finally {
       lock.unlock();
     }
   }
 
-  private void rollback(Throwable cause) {
-    try {
-      connection.rollback();
-    } catch (SQLException e) {
-      cause.addSuppressed(e);
+  private void refuseWrites() {
+    if (damage != null) {
+      throw StoreFailures.damaged(file.path(), damage, null);
+    }
+    if (!file.writable()) {
+      throw StoreFailures.readOnly(file.path(), "its file or folder is read-only", null);
     }
   }
 
-  /** Runs read-only {@code work} on a consistent view of the store. */
-  public <T> T read(Function<StoreTransaction, T> work) {
-    return write(work);
+  /** Remembers that the store is damaged when {@code failure} says so: nothing is written to it after that. */
+  private RuntimeException noted(RuntimeException failure) {
+    if (damage == null && failure instanceof StoreException store
+        && store.problem() == StoreException.Problem.DAMAGED) {
+      damage = "a statement failed on it (" + StoreFailures.sqliteCause(failure)
+          .map(e -> "SQLite says: " + e.getResultCode().message).orElse(failure.getMessage()) + ")";
+    }
+    return failure;
   }
 
-  /** The connection settings as SQLite reports them, to prove that set-up took. */
+  private StoreTransaction transactionOn(StoreConnection connection) {
+    // a read transaction cannot store content, so it gets no compression context
+    return new StoreTransaction(connection.dsl(), clock, connection.prepared(), connection == writer ? codec : null);
+  }
+
+  /**
+   * Runs read-only {@code work} in one read transaction: a consistent view of the store as last committed,
+   * on a read-only connection, without waiting for a write in progress. Called from inside a write of the
+   * same thread, it is part of that transaction (and sees its rows); inside a read, part of that read.
+   */
+  public <T> T read(Function<StoreTransaction, T> work) {
+    if (lock.isHeldByCurrentThread()) {
+      return write(work);
+    }
+    try {
+      return readers.read(connection -> work.apply(transactionOn(connection)));
+    } catch (RuntimeException e) {
+      throw noted(failures.translate(e));
+    }
+  }
+
+  /** What is known to be wrong with the store's pages, if anything: nothing is written to it then. */
+  public Optional<String> damage() {
+    return Optional.ofNullable(damage);
+  }
+
+  /** Whether nothing can be written: the store is damaged, or its file or folder is read-only. */
+  public boolean readOnly() {
+    return damage != null || !file.writable();
+  }
+
+  /** The connection settings as SQLite reports them, to prove that set-up took: the writer's, if there is one. */
   public ConnectionSettings settings() {
     lock.lock();
     try {
-      // SQLite-specific by nature: these are the connection set-up's own pragmas, read back
-      return new ConnectionSettings(
-          dsl.fetchValue("PRAGMA journal_mode").toString(),
-          Integer.parseInt(dsl.fetchValue("PRAGMA foreign_keys").toString()) == 1,
-          Integer.parseInt(dsl.fetchValue("PRAGMA busy_timeout").toString()),
-          Integer.parseInt(dsl.fetchValue("PRAGMA synchronous").toString()));
+      return writer != null ? settings(writer.dsl()) : readers.withConnection(reader -> settings(reader.dsl()));
     } finally {
       lock.unlock();
     }
+  }
+
+  private static ConnectionSettings settings(DSLContext dsl) {
+    // SQLite-specific by nature: these are the connection set-up's own pragmas, read back
+    return new ConnectionSettings(
+        dsl.fetchValue("PRAGMA journal_mode").toString(),
+        Integer.parseInt(dsl.fetchValue("PRAGMA foreign_keys").toString()) == 1,
+        Integer.parseInt(dsl.fetchValue("PRAGMA busy_timeout").toString()),
+        Integer.parseInt(dsl.fetchValue("PRAGMA synchronous").toString()));
   }
 
   /**
@@ -219,11 +363,15 @@ public final class Store implements AutoCloseable {
                                    int synchronous) {
   }
 
-  /** Moves the WAL's content into the database file and truncates the WAL. */
+  /** Moves the WAL's content into the database file and truncates the WAL (nothing on a read-only store). */
   public void checkpoint() {
     lock.lock();
     try {
-      dsl.fetch("PRAGMA wal_checkpoint(TRUNCATE)");
+      if (writer != null && !readOnly()) {
+        writer.dsl().fetch("PRAGMA wal_checkpoint(TRUNCATE)");
+      }
+    } catch (RuntimeException e) {
+      throw noted(failures.translate(e));
     } finally {
       lock.unlock();
     }
@@ -233,12 +381,14 @@ public final class Store implements AutoCloseable {
   public void close() {
     lock.lock();
     try {
-      prepared.close();
-      codec.close();
-      connection.close();
-    } catch (SQLException e) {
-      throw new StoreException("cannot close the store " + file + ": " + e.getMessage(), e);
+      // the readers first: the last connection to close moves the WAL into the database and removes it
+      readers.close();
+      if (writer != null) {
+        writer.close();
+        writer = null;
+      }
     } finally {
+      codec.close();
       lock.unlock();
     }
   }

@@ -1,0 +1,71 @@
+package io.turndiff.cli;
+
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.Random;
+
+/** The ways a store file gets damaged, each made on a copy of a real store (closed cleanly, so without a WAL). */
+enum StoreDamage {
+
+  /** Truncated to nothing. */
+  EMPTY(true),
+  /** Cut short in the middle of a page, as by a copy that stopped. */
+  CUT_MID_PAGE(true),
+  /** The 16-byte header magic overwritten. */
+  HEADER_OVERWRITTEN(true),
+  /** A page of garbage in the middle of the file, where the content blobs are. */
+  GARBAGE_PAGE(false),
+  /** A file that never was SQLite. */
+  NOT_SQLITE(true);
+
+  private final boolean refusedAtOpen;
+
+  StoreDamage(boolean refusedAtOpen) {
+    this.refusedAtOpen = refusedAtOpen;
+  }
+
+  /** Whether the store is refused before SQLite reads it (its header tells), rather than opened as damaged. */
+  boolean refusedAtOpen() {
+    return refusedAtOpen;
+  }
+
+  /** A damaged copy of {@code good} at {@code folder}/turndiff.db. */
+  Path copy(Path good, Path folder) throws IOException {
+    Path file = Files.createDirectories(folder).resolve("turndiff.db");
+    Files.copy(good, file);
+    int pageSize = pageSize(good);
+    long size = Files.size(file);
+    try (FileChannel channel = FileChannel.open(file, StandardOpenOption.WRITE)) {
+      switch (this) {
+        case EMPTY -> channel.truncate(0);
+        case CUT_MID_PAGE -> channel.truncate(size / 2 / pageSize * pageSize + pageSize / 2);
+        case HEADER_OVERWRITTEN -> channel.write(ByteBuffer.wrap("Garbage format 9\0".getBytes(
+            StandardCharsets.US_ASCII)), 0);
+        case GARBAGE_PAGE -> {
+          byte[] garbage = new byte[pageSize];
+          new Random(size).nextBytes(garbage);
+          channel.write(ByteBuffer.wrap(garbage), size / 2 / pageSize * pageSize);
+        }
+        case NOT_SQLITE -> {
+          channel.truncate(0);
+          channel.write(ByteBuffer.wrap("this is not a database\n".repeat(3000).getBytes(StandardCharsets.UTF_8)));
+        }
+      }
+    }
+    return file;
+  }
+
+  private static int pageSize(Path file) throws IOException {
+    byte[] header = new byte[18];
+    try (FileChannel channel = FileChannel.open(file, StandardOpenOption.READ)) {
+      channel.read(ByteBuffer.wrap(header));
+    }
+    int size = ((header[16] & 0xff) << 8) | (header[17] & 0xff);
+    return size == 1 ? 65_536 : size;
+  }
+}

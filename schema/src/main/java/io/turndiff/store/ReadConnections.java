@@ -1,0 +1,84 @@
+package io.turndiff.store;
+
+import java.util.ArrayDeque;
+import java.util.Deque;
+import java.util.function.Function;
+import java.util.function.Supplier;
+
+/**
+ * The store's read-only connections: each read runs in its own read transaction on a connection of its own,
+ * so in WAL mode it sees one consistent snapshot and never waits for the writer. Connections are kept for
+ * the next read (a few: opening one costs a file open and the connection set-up); a read nested in a read of
+ * the same thread is part of the outer one.
+ */
+final class ReadConnections implements AutoCloseable {
+
+  private static final int KEPT_IDLE = Math.max(2, Runtime.getRuntime().availableProcessors());
+
+  private final Supplier<StoreConnection> opener;
+  private final Deque<StoreConnection> idle = new ArrayDeque<>();
+  private final ThreadLocal<StoreConnection> current = new ThreadLocal<>();
+  private boolean closed;
+
+  ReadConnections(Supplier<StoreConnection> opener) {
+    this.opener = opener;
+  }
+
+  /** Runs {@code work} in a read transaction: this thread's current one, else a new one. */
+  <T> T read(Function<StoreConnection, T> work) {
+    StoreConnection active = current.get();
+    if (active != null) {
+      return work.apply(active);
+    }
+    StoreConnection connection = borrow();
+    current.set(connection);
+    try {
+      return connection.readTransaction(() -> work.apply(connection));
+    } finally {
+      current.remove();
+      giveBack(connection);
+    }
+  }
+
+  /** Runs {@code work} on a connection outside any transaction (for the integrity check). */
+  <T> T withConnection(Function<StoreConnection, T> work) {
+    StoreConnection connection = borrow();
+    try {
+      return work.apply(connection);
+    } finally {
+      giveBack(connection);
+    }
+  }
+
+  private StoreConnection borrow() {
+    synchronized (idle) {
+      if (closed) {
+        throw new IllegalStateException("the store is closed");
+      }
+      StoreConnection kept = idle.pollFirst();
+      if (kept != null) {
+        return kept;
+      }
+    }
+    return opener.get();
+  }
+
+  private void giveBack(StoreConnection connection) {
+    synchronized (idle) {
+      if (!closed && !connection.broken() && idle.size() < KEPT_IDLE) {
+        idle.addFirst(connection);
+        return;
+      }
+    }
+    connection.close();
+  }
+
+  @Override
+  public void close() {
+    synchronized (idle) {
+      closed = true;
+      idle.forEach(StoreConnection::close);
+      idle.clear();
+    }
+  }
+}

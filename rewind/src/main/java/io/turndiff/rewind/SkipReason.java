@@ -9,6 +9,12 @@ final class SkipReason {
   static final String CHAIN_BROKEN = "chain_broken";
   /** The boundary refused the write: a parent is a symlink, a file or another mount; a directory is in the way. */
   static final String REFUSED = "refused";
+  /**
+   * A state the rewind would rely on was not captured (the turn's after-state, or a state between two rewound
+   * turns), so it cannot tell whether the path changed outside the turns; {@code --force} goes on where the
+   * path's current state can be recorded first.
+   */
+  static final String UNVERIFIED = "unverified";
   /** The before-state is not known completely, for no more specific reason. */
   static final String NOT_CAPTURED = "not_captured";
 

@@ -88,7 +88,7 @@ public final class Store implements AutoCloseable {
   }
 
   /** The version of the newest migration in {@code db/migration} (a test keeps the two in step). */
-  static final String LATEST_MIGRATION = "3";
+  static final String LATEST_MIGRATION = "4";
 
   /**
    * Whether Flyway's history says the store already has every migration of this build: then Flyway is not
@@ -190,6 +190,14 @@ public final class Store implements AutoCloseable {
     } catch (SQLException e) {
       cause.addSuppressed(e);
     }
+  }
+
+  /**
+   * The content stored under {@code sha256} as a stream: a content stored in chunks is read one chunk at a
+   * time, never whole.
+   */
+  public java.io.InputStream openContent(io.turndiff.model.Sha256 sha256) {
+    return ContentStream.open(this, sha256);
   }
 
   /** Runs read-only {@code work} on a consistent view of the store. */

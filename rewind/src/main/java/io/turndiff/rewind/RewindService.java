@@ -521,7 +521,7 @@ public final class RewindService {
       });
       return;
     }
-    if (!current.snapshot().sameStateAs(journaled)) {
+    if (!unchangedSinceDecided(journaled, current.snapshot())) {
       store.write(tx -> {
         tx.rewinds().mark(entry.id(), RewindStatus.SKIPPED, Optional.of(SkipReason.CONFLICT),
             Optional.of("it changed while the rewind was interrupted"), entry.merged());

@@ -8,8 +8,9 @@ import java.util.Optional;
  *
  * <p>A snapshot is <em>captured</em> when that state is completely known, so that it can be put back: a
  * regular file whose content is stored, a symlink whose text is known, or a known absence. Anything else is
- * metadata only, with the {@link #reason()} why; metadata-only snapshots are never restorable, but their
- * {@link #fingerprint()} still shows change.
+ * metadata only, with the {@link #reason()} why; metadata-only snapshots are never restorable, and never equal
+ * any other state ({@link #compareState}), but what they know (existence, type, mode, size, hashes) can still
+ * prove a change.
  *
  * @param path the path whose state this is (after in-workspace symlinks were resolved)
  * @param boundary the boundary implementation that produced it

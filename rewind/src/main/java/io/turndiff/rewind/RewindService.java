@@ -274,12 +274,11 @@ public final class RewindService {
           : now.metadata().orElseThrow().mode();
       return new Write(target, merged, mode, true);
     }
-    if (force && overwritable(now)) {
-      return restore(target, contents);
+    if (force) {
+      return restore(target, contents);  // what is there now is stored, or holds nothing of the workspace's own
     }
     return new Leave(SkipReason.CONFLICT, "it changed since the turn ("
-        + expected.map(Snapshot::fingerprint).orElse("unknown") + " then, " + now.fingerprint() + " now)"
-        + (force ? "; its current state could not be recorded, so even --force leaves it" : ""));
+        + expected.map(Snapshot::fingerprint).orElse("unknown") + " then, " + now.fingerprint() + " now)");
   }
 
   /**

@@ -8,16 +8,18 @@ import java.util.function.Supplier;
 /** How a workspace boundary reads and writes. Immutable; build with {@link #builder()}. */
 public final class BoundaryOptions {
 
-  /** Files over 2 MiB are hashed but not stored. */
+  /** Files over 2 MiB are fingerprinted but not stored. */
   public static final long DEFAULT_SIZE_LIMIT = 2L << 20;
 
   private final long sizeLimit;
   private final int changeRetries;
   private final boolean forceFallback;
+  private final boolean fullHash;
   private final Supplier<String> temporaryNames;
 
   private BoundaryOptions(Builder builder) {
     this.sizeLimit = builder.sizeLimit;
+    this.fullHash = builder.fullHash;
     this.changeRetries = builder.changeRetries;
     this.forceFallback = builder.forceFallback;
     this.temporaryNames = builder.temporaryNames;
@@ -43,6 +45,16 @@ public final class BoundaryOptions {
     return forceFallback;
   }
 
+  /** Whether files over the size limit are read whole for their SHA-256 instead of fingerprinted by sampling. */
+  public boolean fullHash() {
+    return fullHash;
+  }
+
+  /** What an ordinary read does with a file over the size limit. */
+  public OverLimit overLimit() {
+    return fullHash ? new OverLimit.Hash() : new OverLimit.Sample();
+  }
+
   String nextTemporaryName() {
     return temporaryNames.get();
   }
@@ -52,6 +64,7 @@ public final class BoundaryOptions {
     builder.sizeLimit = sizeLimit;
     builder.changeRetries = changeRetries;
     builder.forceFallback = forceFallback;
+    builder.fullHash = fullHash;
     builder.temporaryNames = temporaryNames;
     return builder;
   }
@@ -60,6 +73,7 @@ public final class BoundaryOptions {
     private long sizeLimit = DEFAULT_SIZE_LIMIT;
     private int changeRetries = 3;
     private boolean forceFallback;
+    private boolean fullHash;
     private Supplier<String> temporaryNames = Builder::randomTemporaryName;
 
     private Builder() {
@@ -71,7 +85,7 @@ public final class BoundaryOptions {
       return ".turndiff-" + HexFormat.of().formatHex(random) + ".tmp";
     }
 
-    /** Content over this many bytes is hashed while streaming but not stored. */
+    /** Content over this many bytes is not stored; it is fingerprinted by sampling (or hashed: {@link #fullHash}). */
     public Builder sizeLimit(long bytes) {
       if (bytes < 0) {
         throw new IllegalArgumentException("size limit must not be negative: " + bytes);
@@ -86,6 +100,12 @@ public final class BoundaryOptions {
         throw new IllegalArgumentException("retries must be within 0..100: " + retries);
       }
       this.changeRetries = retries;
+      return this;
+    }
+
+    /** Reads files over the size limit whole for their SHA-256 (slow for huge files) instead of sampling them. */
+    public Builder fullHash(boolean full) {
+      this.fullHash = full;
       return this;
     }
 

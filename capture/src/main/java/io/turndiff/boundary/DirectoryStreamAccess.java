@@ -299,7 +299,7 @@ final class DirectoryStreamAccess implements FileAccess {
 
   @Override
   @SuppressWarnings("try")
-  public ReadOutcome read(WorkspacePath path, long sizeLimit, int retries) {
+  public ReadOutcome read(WorkspacePath path, long sizeLimit, int retries, OverLimit overLimit) {
     try (RootInUse inUse = rootInUse.acquire()) {
       Optional<Path> name = name(path.name());
       if (name.isEmpty()) {
@@ -326,7 +326,7 @@ final class DirectoryStreamAccess implements FileAccess {
             return refusal.get();
           }
           lastSeen = Optional.of(stat);
-          ReadOutcome outcome = readChecked(directory, name.get(), path, stat, sizeLimit);
+          ReadOutcome outcome = readChecked(directory, name.get(), path, stat, sizeLimit, overLimit);
           if (outcome != null) {
             return outcome;
           }
@@ -352,7 +352,7 @@ final class DirectoryStreamAccess implements FileAccess {
 
   /** Opens with a deadline, reads, and checks the inode again; null when it moved (the caller retries). */
   private ReadOutcome readChecked(SecureDirectoryStream<Path> directory, Path name, WorkspacePath path,
-                                  StatInfo stat, long sizeLimit) {
+                                  StatInfo stat, long sizeLimit, OverLimit overLimit) {
     // The open runs on its own stream of the same directory: if it blocks (a FIFO swapped in), the thread and
     // that stream are abandoned, and nothing this boundary holds (the root stream's lock) is pinned by them.
     SecureDirectoryStream<Path> opener;
@@ -382,28 +382,11 @@ final class DirectoryStreamAccess implements FileAccess {
       Thread.currentThread().interrupt();
       return new ReadOutcome.Failed("interrupted");
     }
+    Optional<ContentSink.Upload> upload = Optional.empty();
+    boolean completed = false;
     try (channel) {
-      byte[] bytes = null;
-      Sha256 sha256;
-      if (stat.size() > sizeLimit) {
-        MessageDigest digest = Sha256.newDigest();
-        ByteBuffer buffer = ByteBuffer.allocate(64 * 1024);
-        long total = 0;
-        while (total <= stat.size()) {
-          buffer.clear();
-          int n = channel.read(buffer);
-          if (n < 0) {
-            break;
-          }
-          buffer.flip();
-          digest.update(buffer);
-          total += n;
-        }
-        if (total != stat.size()) {
-          return null;
-        }
-        sha256 = Sha256.fromDigest(digest);
-      } else {
+      ReadOutcome outcome;
+      if (stat.size() <= sizeLimit) {
         ByteBuffer buffer = ByteBuffer.allocate(Math.toIntExact(stat.size() + 1));
         while (buffer.hasRemaining() && channel.read(buffer) >= 0) {
           // read until full or end of file
@@ -411,17 +394,88 @@ final class DirectoryStreamAccess implements FileAccess {
         if (buffer.position() != stat.size()) {
           return null;
         }
-        bytes = Arrays.copyOf(buffer.array(), buffer.position());
-        sha256 = Sha256.of(bytes);
+        byte[] bytes = Arrays.copyOf(buffer.array(), buffer.position());
+        outcome = new ReadOutcome.Content(stat, bytes, Sha256.of(bytes));
+      } else if (overLimit instanceof OverLimit.Sample) {
+        outcome = sample(channel, stat);
+      } else {
+        Sha256 sha256 = hashAll(channel, stat, Optional.empty());
+        if (sha256 == null) {
+          return null;
+        }
+        outcome = new ReadOutcome.TooLarge(stat, sha256);
+        if (overLimit instanceof OverLimit.Capture capture) {
+          if (capture.sink().holds(sha256)) {
+            outcome = new ReadOutcome.Stored(stat, sha256);
+          } else {
+            upload = capture.sink().begin();
+            if (upload.isPresent()) {
+              channel.position(0);
+              UploadBuffer chunks = new UploadBuffer(upload.get());
+              if (!sha256.equals(hashAll(channel, stat, Optional.of(chunks)))) {
+                return null;
+              }
+              chunks.flush();
+              outcome = new ReadOutcome.Stored(stat, sha256);
+            }
+          }
+        }
+      }
+      if (outcome == null) {
+        return null;
       }
       Lookup after = statIn(directory, name, path);
       if (!(after instanceof Lookup.Found again) || !again.stat().unchangedSince(stat)) {
         return null;
       }
-      return bytes == null ? new ReadOutcome.TooLarge(stat, sha256) : new ReadOutcome.Content(stat, bytes, sha256);
+      if (upload.isPresent()) {
+        upload.get().complete(((ReadOutcome.Stored) outcome).sha256(), stat.size());
+        completed = true;
+      }
+      return outcome;
     } catch (IOException e) {
       return new ReadOutcome.Failed(e.getMessage());
+    } finally {
+      if (upload.isPresent() && !completed) {
+        upload.get().abandon();
+      }
     }
+  }
+
+  /** The SHA-256 of all {@code stat.size()} bytes from the channel's position, each also to {@code chunks}. */
+  private static Sha256 hashAll(SeekableByteChannel channel, StatInfo stat, Optional<UploadBuffer> chunks)
+      throws IOException {
+    MessageDigest digest = Sha256.newDigest();
+    ByteBuffer buffer = ByteBuffer.allocate(64 * 1024);
+    long total = 0;
+    while (total <= stat.size()) {
+      buffer.clear();
+      int n = channel.read(buffer);
+      if (n < 0) {
+        break;
+      }
+      buffer.flip();
+      digest.update(buffer.duplicate());
+      chunks.ifPresent(upload -> upload.add(buffer));
+      total += n;
+    }
+    return total == stat.size() ? Sha256.fromDigest(digest) : null;
+  }
+
+  /** The sampled fingerprint ({@link SampledBlocks}); null when the file is shorter than its stat said. */
+  private static ReadOutcome sample(SeekableByteChannel channel, StatInfo stat) throws IOException {
+    SampledBlocks blocks = new SampledBlocks(stat.size());
+    for (int i = 0; i < io.turndiff.model.Snapshot.SAMPLED_BLOCKS; i++) {
+      ByteBuffer block = ByteBuffer.allocate(blocks.length(i));
+      channel.position(blocks.offset(i));
+      while (block.hasRemaining()) {
+        if (channel.read(block) < 0) {
+          return null;
+        }
+      }
+      blocks.add(i, block.flip());
+    }
+    return new ReadOutcome.Sampled(stat, blocks.sha256());
   }
 
   // ---- write side -------------------------------------------------------------------------------------
@@ -520,13 +574,25 @@ final class DirectoryStreamAccess implements FileAccess {
 
   @Override
   public WriteOutcome writeFile(WorkspacePath path, byte[] content, int mode, Optional<String> temporaryName) {
+    return writeFile(path, new java.io.ByteArrayInputStream(content), mode, temporaryName);
+  }
+
+  @Override
+  public WriteOutcome writeFile(WorkspacePath path, java.io.InputStream content, int mode,
+                                Optional<String> temporaryName) {
     WriteOutcome staged = stageFile(path, content, mode, temporaryName);
     return staged instanceof WriteOutcome.Staged temporary ? commit(temporary) : staged;
   }
 
   @Override
-  @SuppressWarnings("try")
   public WriteOutcome stageFile(WorkspacePath path, byte[] content, int mode, Optional<String> temporaryName) {
+    return stageFile(path, new java.io.ByteArrayInputStream(content), mode, temporaryName);
+  }
+
+  @Override
+  @SuppressWarnings("try")
+  public WriteOutcome stageFile(WorkspacePath path, java.io.InputStream content, int mode,
+                                Optional<String> temporaryName) {
     try (RootInUse inUse = rootInUse.acquire()) {
       if (name(path.name()).isEmpty()) {
         return new WriteOutcome.Refused(path + " is not representable in " + nameEncoding);
@@ -548,18 +614,16 @@ final class DirectoryStreamAccess implements FileAccess {
           } catch (java.nio.file.FileAlreadyExistsException taken) {
             continue;
           }
-          try (channel) {
-            ByteBuffer buffer = ByteBuffer.wrap(content);
-            while (buffer.hasRemaining()) {
-              channel.write(buffer);
-            }
+          try (channel; content) {
+            content.transferTo(java.nio.channels.Channels.newOutputStream(channel));
             // the fallback cannot sync the file system through a held stream: each file is synced here
             if (channel instanceof FileChannel file) {
               file.force(true);
             }
             parent.directory().getFileAttributeView(temporary, PosixFileAttributeView.class, NOFOLLOW_LINKS)
                 .setPermissions(permissions(mode));
-          } catch (IOException e) {
+          } catch (IOException | RuntimeException e) {
+            // a content streamed from the store can fail as it is read: the temporary file is removed either way
             quietlyDelete(parent.directory(), temporary);
             return new WriteOutcome.Refused("cannot write " + path + ": " + e.getMessage());
           }

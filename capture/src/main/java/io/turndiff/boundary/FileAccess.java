@@ -2,6 +2,7 @@ package io.turndiff.boundary;
 
 import io.turndiff.model.BoundaryKind;
 import io.turndiff.model.WorkspacePath;
+import java.io.InputStream;
 import java.util.Optional;
 
 /**
@@ -21,13 +22,20 @@ interface FileAccess extends AutoCloseable {
   /** The text of the symlink at {@code path}, or null when it could not be read. */
   byte[] readLink(WorkspacePath path);
 
-  ReadOutcome read(WorkspacePath path, long sizeLimit, int retries);
+  /**
+   * Reads the regular file at {@code path}: whole when it is at most {@code sizeLimit} bytes, else as
+   * {@code overLimit} says; a file that moves while it is read is read again, up to {@code retries} times.
+   */
+  ReadOutcome read(WorkspacePath path, long sizeLimit, int retries, OverLimit overLimit);
 
   /**
    * Creates missing parents, writes {@code content} to a new temporary name ({@code temporaryName} first when
    * given and free, then random ones), syncs, renames it over.
    */
   WriteOutcome writeFile(WorkspacePath path, byte[] content, int mode, Optional<String> temporaryName);
+
+  /** As {@link #writeFile(WorkspacePath, byte[], int, Optional)}, streaming the content from {@code content}. */
+  WriteOutcome writeFile(WorkspacePath path, InputStream content, int mode, Optional<String> temporaryName);
 
   /** Creates a symlink with {@code target} as its text at a temporary name and renames it over. */
   WriteOutcome writeSymlink(WorkspacePath path, byte[] target, Optional<String> temporaryName);
@@ -41,6 +49,9 @@ interface FileAccess extends AutoCloseable {
    * file durable in one call, and {@link #commit} renames each over its name.
    */
   WriteOutcome stageFile(WorkspacePath path, byte[] content, int mode, Optional<String> temporaryName);
+
+  /** As {@link #stageFile(WorkspacePath, byte[], int, Optional)}, streaming the content from {@code content}. */
+  WriteOutcome stageFile(WorkspacePath path, InputStream content, int mode, Optional<String> temporaryName);
 
   WriteOutcome stageSymlink(WorkspacePath path, byte[] target, Optional<String> temporaryName);
 

@@ -43,6 +43,7 @@ final class Libc {
   private final MethodHandle openat;
   private final MethodHandle statx;
   private final MethodHandle read;
+  private final MethodHandle pread;
   private final MethodHandle write;
   private final MethodHandle close;
   private final MethodHandle fsync;
@@ -76,6 +77,8 @@ final class Libc {
         FunctionDescriptor.of(JAVA_INT, JAVA_INT, ADDRESS, JAVA_INT, JAVA_INT, ADDRESS), captureErrno);
     this.read = linker.downcallHandle(libc.findOrThrow("read"),
         FunctionDescriptor.of(JAVA_LONG, JAVA_INT, ADDRESS, JAVA_LONG), captureErrno);
+    this.pread = linker.downcallHandle(libc.findOrThrow("pread64"),
+        FunctionDescriptor.of(JAVA_LONG, JAVA_INT, ADDRESS, JAVA_LONG, JAVA_LONG), captureErrno);
     this.write = linker.downcallHandle(libc.findOrThrow("write"),
         FunctionDescriptor.of(JAVA_LONG, JAVA_INT, ADDRESS, JAVA_LONG), captureErrno);
     this.close = linker.downcallHandle(libc.findOrThrow("close"),
@@ -228,6 +231,15 @@ final class Libc {
   long read(NativeCall call, int fd, MemorySegment buffer, long count) {
     try {
       return checked(call, (long) read.invokeExact(call.errnoCapture(), fd, buffer, count));
+    } catch (Throwable t) {
+      throw rethrow(t);
+    }
+  }
+
+  /** {@code pread}: reads at {@code offset} without moving the fd's position. */
+  long pread(NativeCall call, int fd, MemorySegment buffer, long count, long offset) {
+    try {
+      return checked(call, (long) pread.invokeExact(call.errnoCapture(), fd, buffer, count, offset));
     } catch (Throwable t) {
       throw rethrow(t);
     }

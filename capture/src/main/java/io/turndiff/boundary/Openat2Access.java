@@ -184,7 +184,7 @@ final class Openat2Access implements FileAccess {
   }
 
   @Override
-  public ReadOutcome read(WorkspacePath path, long sizeLimit, int retries) {
+  public ReadOutcome read(WorkspacePath path, long sizeLimit, int retries, OverLimit overLimit) {
     try (RootInUse inUse = rootInUse.acquire(); NativeCall call = libc.call()) {
       Optional<StatInfo> lastSeen = Optional.empty();
       for (int attempt = 0; attempt <= retries; attempt++) {
@@ -203,9 +203,11 @@ final class Openat2Access implements FileAccess {
             return refusal.get();
           }
           lastSeen = Optional.of(stat);
-          ReadOutcome outcome = stat.size() > sizeLimit
-              ? hashStreaming(call, fd, stat)
-              : readWhole(call, fd, stat);
+          ReadOutcome outcome = stat.size() <= sizeLimit ? readWhole(call, fd, stat) : switch (overLimit) {
+            case OverLimit.Sample sample -> sample(call, fd, stat);
+            case OverLimit.Hash hash -> hashStreaming(call, fd, stat, Optional.empty());
+            case OverLimit.Capture capture -> capture(call, fd, stat, capture.sink());
+          };
           if (outcome != null) {
             return outcome;
           }
@@ -262,14 +264,17 @@ final class Openat2Access implements FileAccess {
     return new ReadOutcome.Content(stat, bytes, Sha256.of(bytes));
   }
 
-  /** Hashes a file over the size limit in chunks, reading at most one byte more than its size. */
-  private ReadOutcome hashStreaming(NativeCall call, int fd, StatInfo stat) {
+  /**
+   * Hashes a file over the size limit in chunks from its first byte, reading at most one byte more than its
+   * size, each chunk also to {@code chunks} when given; null when it moved meanwhile (the caller retries).
+   */
+  private ReadOutcome hashStreaming(NativeCall call, int fd, StatInfo stat, Optional<UploadBuffer> chunks) {
     MessageDigest digest = Sha256.newDigest();
     MemorySegment buffer = call.allocate(CHUNK);
     long total = 0;
     long bound = stat.size() + 1;
     while (total < bound) {
-      long n = libc.read(call, fd, buffer, Math.min(CHUNK, bound - total));
+      long n = libc.pread(call, fd, buffer, Math.min(CHUNK, bound - total), total);
       if (n == -EINTR || n == -EAGAIN) {
         continue;
       }
@@ -280,6 +285,7 @@ final class Openat2Access implements FileAccess {
         break;
       }
       digest.update(buffer.asSlice(0, n).asByteBuffer());
+      chunks.ifPresent(upload -> upload.add(buffer.asSlice(0, n).asByteBuffer()));
       total += n;
     }
     StatResult after = libc.fstat(call, fd);
@@ -287,6 +293,69 @@ final class Openat2Access implements FileAccess {
       return null;
     }
     return new ReadOutcome.TooLarge(stat, Sha256.fromDigest(digest));
+  }
+
+  /** The sampled fingerprint of a file over the size limit; null when it moved meanwhile (the caller retries). */
+  private ReadOutcome sample(NativeCall call, int fd, StatInfo stat) {
+    SampledBlocks blocks = new SampledBlocks(stat.size());
+    MemorySegment buffer = call.allocate(io.turndiff.model.Snapshot.SAMPLED_BLOCK_SIZE);
+    for (int i = 0; i < io.turndiff.model.Snapshot.SAMPLED_BLOCKS; i++) {
+      int length = blocks.length(i);
+      long filled = 0;
+      while (filled < length) {
+        long n = libc.pread(call, fd, buffer.asSlice(filled), length - filled, blocks.offset(i) + filled);
+        if (n == -EINTR || n == -EAGAIN) {
+          continue;
+        }
+        if (n < 0) {
+          return new ReadOutcome.Failed("read: " + libc.describe((int) -n));
+        }
+        if (n == 0) {
+          return null;  // shorter than fstat said: it is being truncated
+        }
+        filled += n;
+      }
+      blocks.add(i, buffer.asSlice(0, length).asByteBuffer());
+    }
+    StatResult after = libc.fstat(call, fd);
+    if (!after.ok() || !after.stat().unchangedSince(stat)) {
+      return null;
+    }
+    return new ReadOutcome.Sampled(stat, blocks.sha256());
+  }
+
+  /**
+   * Hashes a file over the size limit and, unless {@code sink} holds that content already, reads it again
+   * from the same fd into the sink; null when it moved meanwhile (the caller retries).
+   */
+  private ReadOutcome capture(NativeCall call, int fd, StatInfo stat, ContentSink sink) {
+    ReadOutcome hashed = hashStreaming(call, fd, stat, Optional.empty());
+    if (!(hashed instanceof ReadOutcome.TooLarge large)) {
+      return hashed;
+    }
+    if (sink.holds(large.sha256())) {
+      return new ReadOutcome.Stored(stat, large.sha256());
+    }
+    Optional<ContentSink.Upload> begun = sink.begin();
+    if (begun.isEmpty()) {
+      return hashed;
+    }
+    boolean completed = false;
+    try {
+      UploadBuffer chunks = new UploadBuffer(begun.get());
+      ReadOutcome again = hashStreaming(call, fd, stat, Optional.of(chunks));
+      if (!(again instanceof ReadOutcome.TooLarge copied) || !copied.sha256().equals(large.sha256())) {
+        return again instanceof ReadOutcome.Failed ? again : null;
+      }
+      chunks.flush();
+      begun.get().complete(large.sha256(), stat.size());
+      completed = true;
+      return new ReadOutcome.Stored(stat, large.sha256());
+    } finally {
+      if (!completed) {
+        begun.get().abandon();
+      }
+    }
   }
 
   // ---- write side -------------------------------------------------------------------------------------
@@ -346,20 +415,86 @@ final class Openat2Access implements FileAccess {
 
   @Override
   public WriteOutcome writeFile(WorkspacePath path, byte[] content, int mode, Optional<String> temporaryName) {
+    return writeFile(path, bytes(content), mode, temporaryName);
+  }
+
+  /** Writes a new file's content to its fd: null when done, else what failed. */
+  @FunctionalInterface
+  private interface Content {
+    String writeTo(NativeCall call, int fd);
+  }
+
+  private Content bytes(byte[] content) {
+    return (call, fd) -> {
+      MemorySegment buffer = call.allocate(Math.max(1, content.length));
+      MemorySegment.copy(content, 0, buffer, ValueLayout.JAVA_BYTE, 0, content.length);
+      return writeAll(call, fd, buffer, content.length);
+    };
+  }
+
+  /** Content streamed from {@code in}, a chunk at a time (never held whole). */
+  private Content streamed(java.io.InputStream in) {
+    return (call, fd) -> {
+      byte[] chunk = new byte[CHUNK];
+      MemorySegment buffer = call.allocate(CHUNK);
+      try (in) {
+        for (int n = in.readNBytes(chunk, 0, CHUNK); n > 0; n = in.readNBytes(chunk, 0, CHUNK)) {
+          MemorySegment.copy(chunk, 0, buffer, ValueLayout.JAVA_BYTE, 0, n);
+          String failure = writeAll(call, fd, buffer, n);
+          if (failure != null) {
+            return failure;
+          }
+        }
+        return null;
+      } catch (java.io.IOException | RuntimeException e) {
+        return "cannot read the content to write (" + e.getMessage() + ")";
+      }
+    };
+  }
+
+  private String writeAll(NativeCall call, int fd, MemorySegment buffer, long length) {
+    long written = 0;
+    while (written < length) {
+      long n = libc.write(call, fd, buffer.asSlice(written), length - written);
+      if (n == -EINTR || n == -EAGAIN) {
+        continue;
+      }
+      if (n < 0) {
+        return libc.describe((int) -n);
+      }
+      written += n;
+    }
+    return null;
+  }
+
+  @Override
+  public WriteOutcome writeFile(WorkspacePath path, java.io.InputStream content, int mode,
+                                Optional<String> temporaryName) {
+    return writeFile(path, streamed(content), mode, temporaryName);
+  }
+
+  private WriteOutcome writeFile(WorkspacePath path, Content content, int mode, Optional<String> temporaryName) {
+    return inParentForWrite(path, (call, dir) -> writeFileIn(call, dir, path, content, mode, temporaryName));
+  }
+
+  /** Does {@code work} in the parent of {@code path}, opened (and created) for writing from the root. */
+  @SuppressWarnings("try")
+  private WriteOutcome inParentForWrite(WorkspacePath path, java.util.function.BiFunction<NativeCall, Integer,
+      WriteOutcome> work) {
     try (RootInUse inUse = rootInUse.acquire(); NativeCall call = libc.call()) {
       ParentDirectory parent = openParentForWrite(call, path);
       if (parent.refusal() != null) {
         return new WriteOutcome.Refused(parent.refusal());
       }
       try {
-        return writeFileIn(call, parent.fd(), path, content, mode, temporaryName);
+        return work.apply(call, parent.fd());
       } finally {
         closeUnlessRoot(call, parent.fd());
       }
     }
   }
 
-  private WriteOutcome writeFileIn(NativeCall call, int dir, WorkspacePath path, byte[] content, int mode,
+  private WriteOutcome writeFileIn(NativeCall call, int dir, WorkspacePath path, Content content, int mode,
                                    Optional<String> temporaryName) {
     WriteOutcome staged = createTemporary(call, dir, path, content, mode, temporaryName, true);
     if (!(staged instanceof WriteOutcome.Staged temporary)) {
@@ -369,7 +504,7 @@ final class Openat2Access implements FileAccess {
   }
 
   /** A new file under a fresh temporary name in {@code dir}: content, mode, and when asked, fsync. */
-  private WriteOutcome createTemporary(NativeCall call, int dir, WorkspacePath path, byte[] content, int mode,
+  private WriteOutcome createTemporary(NativeCall call, int dir, WorkspacePath path, Content content, int mode,
                                        Optional<String> temporaryName, boolean sync) {
     for (int attempt = 0; attempt < TEMPORARY_NAME_ATTEMPTS; attempt++) {
       byte[] temporary = temporaryName(attempt, temporaryName);
@@ -399,19 +534,10 @@ final class Openat2Access implements FileAccess {
     return name.getBytes(StandardCharsets.UTF_8);
   }
 
-  private String fill(NativeCall call, int fd, byte[] content, int mode, boolean sync) {
-    MemorySegment buffer = call.allocate(Math.max(1, content.length));
-    MemorySegment.copy(content, 0, buffer, ValueLayout.JAVA_BYTE, 0, content.length);
-    long written = 0;
-    while (written < content.length) {
-      long n = libc.write(call, fd, buffer.asSlice(written), content.length - written);
-      if (n == -EINTR || n == -EAGAIN) {
-        continue;
-      }
-      if (n < 0) {
-        return libc.describe((int) -n);
-      }
-      written += n;
+  private String fill(NativeCall call, int fd, Content content, int mode, boolean sync) {
+    String failure = content.writeTo(call, fd);
+    if (failure != null) {
+      return failure;
     }
     int chmod = libc.fchmod(call, fd, mode & 07777);
     if (chmod < 0) {
@@ -480,19 +606,19 @@ final class Openat2Access implements FileAccess {
   }
 
   @Override
-  @SuppressWarnings("try")
   public WriteOutcome stageFile(WorkspacePath path, byte[] content, int mode, Optional<String> temporaryName) {
-    try (RootInUse inUse = rootInUse.acquire(); NativeCall call = libc.call()) {
-      ParentDirectory parent = openParentForWrite(call, path);
-      if (parent.refusal() != null) {
-        return new WriteOutcome.Refused(parent.refusal());
-      }
-      try {
-        return createTemporary(call, parent.fd(), path, content, mode, temporaryName, false);
-      } finally {
-        closeUnlessRoot(call, parent.fd());
-      }
-    }
+    return stageFile(path, bytes(content), mode, temporaryName);
+  }
+
+  @Override
+  public WriteOutcome stageFile(WorkspacePath path, java.io.InputStream content, int mode,
+                                Optional<String> temporaryName) {
+    return stageFile(path, streamed(content), mode, temporaryName);
+  }
+
+  private WriteOutcome stageFile(WorkspacePath path, Content content, int mode, Optional<String> temporaryName) {
+    return inParentForWrite(path, (call, dir) -> createTemporary(call, dir, path, content, mode, temporaryName,
+        false));
   }
 
   @Override

@@ -15,6 +15,14 @@ sealed interface ReadOutcome {
   record TooLarge(StatInfo stat, Sha256 sha256) implements ReadOutcome {
   }
 
+  /** A regular file over the size limit, fingerprinted by sampled blocks ({@link SampledBlocks}). */
+  record Sampled(StatInfo stat, Sha256 sample) implements ReadOutcome {
+  }
+
+  /** A regular file over the size limit whose whole content is in a {@link ContentSink}, unchanged while read. */
+  record Stored(StatInfo stat, Sha256 sha256) implements ReadOutcome {
+  }
+
   /** Not read, or not safely: a directory, special file, hardlinked file, another mount, a moving file. */
   record MetadataOnly(Optional<StatInfo> stat, Reason reason, String detail) implements ReadOutcome {
   }

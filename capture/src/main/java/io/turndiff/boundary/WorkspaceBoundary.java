@@ -13,6 +13,7 @@ import io.turndiff.model.Reason;
 import io.turndiff.model.Snapshot;
 import io.turndiff.model.WorkspacePath;
 import java.io.IOException;
+import java.io.InputStream;
 import java.nio.ByteBuffer;
 import java.nio.charset.CharacterCodingException;
 import java.nio.charset.Charset;
@@ -254,7 +255,7 @@ public final class WorkspaceBoundary implements AutoCloseable {
   private List<Observation> observeInside(RequestedPath.Inside request) {
     if (request.plain()) {
       WorkspacePath path = WorkspacePath.ofComponents(request.components());
-      ReadOutcome outcome = access.read(path, options.sizeLimit(), options.changeRetries());
+      ReadOutcome outcome = access.read(path, options.sizeLimit(), options.changeRetries(), options.overLimit());
       if (!(outcome instanceof ReadOutcome.LinkInPath)) {
         return List.of(toObservation(path, outcome, options.sizeLimit()).withVia(viaFor(request.given(), path)));
       }
@@ -287,7 +288,8 @@ public final class WorkspaceBoundary implements AutoCloseable {
           observations.add(new Observation(linkSnapshot(link), viaFor(given, link.path()),
               Optional.empty()));
         }
-        ReadOutcome outcome = access.read(resolved.path(), options.sizeLimit(), options.changeRetries());
+        ReadOutcome outcome = access.read(resolved.path(), options.sizeLimit(), options.changeRetries(),
+            options.overLimit());
         if (outcome instanceof ReadOutcome.LinkInPath) {
           return Optional.empty();
         }
@@ -363,7 +365,7 @@ public final class WorkspaceBoundary implements AutoCloseable {
    * turn recorded, or the current state a rewind checks before it writes. A symlink is recorded as a link.
    */
   public Observation observeExact(WorkspacePath path) {
-    return observeExact(path, options.sizeLimit());
+    return observeExact(path, options.sizeLimit(), options.overLimit());
   }
 
   /**
@@ -371,11 +373,24 @@ public final class WorkspaceBoundary implements AutoCloseable {
    * workspace files that are not recorded (git's index, which outgrows a source file's limit).
    */
   public Observation observeExact(WorkspacePath path, long sizeLimit) {
+    return observeExact(path, sizeLimit, options.overLimit());
+  }
+
+  /**
+   * As {@link #observeExact(WorkspacePath)}, capturing the state whatever its size: a file over the size limit
+   * is streamed into {@code sink} (unless it holds that content already), so that the snapshot is captured.
+   * What a rewind reads before it overwrites or deletes a path, so that its undo can put the path back.
+   */
+  public Observation observeExact(WorkspacePath path, ContentSink sink) {
+    return observeExact(path, options.sizeLimit(), new OverLimit.Capture(sink));
+  }
+
+  private Observation observeExact(WorkspacePath path, long sizeLimit, OverLimit overLimit) {
     if (path.isOutside()) {
       return observeOutside(new RequestedPath.Outside(GivenPath.of(path.bytes()), path));
     }
     for (int attempt = 0; attempt <= options.changeRetries(); attempt++) {
-      ReadOutcome outcome = access.read(path, sizeLimit, options.changeRetries());
+      ReadOutcome outcome = access.read(path, sizeLimit, options.changeRetries(), overLimit);
       if (!(outcome instanceof ReadOutcome.LinkInPath)) {
         return toObservation(path, outcome, sizeLimit);
       }
@@ -447,6 +462,14 @@ public final class WorkspaceBoundary implements AutoCloseable {
               Optional.of(large.sha256()), Optional.empty(), Reason.TOO_LARGE,
               large.stat().size() + " bytes is over the size limit of " + sizeLimit, now),
           Optional.empty(), Optional.empty());
+      case ReadOutcome.Sampled sampled -> new Observation(
+          Snapshot.sampled(path, kind(), sampled.stat().metadata(), sampled.sample(),
+              sampled.stat().size() + " bytes is over the size limit of " + sizeLimit
+                  + "; fingerprinted by sampling " + Snapshot.SAMPLED_BLOCKS + " blocks", now),
+          Optional.empty(), Optional.empty());
+      case ReadOutcome.Stored stored -> new Observation(
+          Snapshot.regularFile(path, kind(), stored.stat().metadata(), stored.sha256(), now),
+          Optional.empty(), Optional.empty(), true);
       case ReadOutcome.MetadataOnly only -> new Observation(
           Snapshot.metadataOnly(path, kind(), only.stat().isPresent() ? Presence.PRESENT : Presence.UNKNOWN,
               only.stat().map(StatInfo::metadata), Optional.empty(), Optional.empty(), only.reason(),
@@ -523,6 +546,12 @@ public final class WorkspaceBoundary implements AutoCloseable {
     return access.writeFile(path, content, mode, temporaryName);
   }
 
+  /** As {@link #writeFile(WorkspacePath, byte[], int, Optional)}, streaming the content (never held whole). */
+  public WriteOutcome writeFile(WorkspacePath path, InputStream content, int mode, Optional<String> temporaryName) {
+    requireInside(path);
+    return access.writeFile(path, content, mode, temporaryName);
+  }
+
   /** Puts a symlink with exactly {@code target} as its text at {@code path}, replacing the name. */
   public WriteOutcome writeSymlink(WorkspacePath path, LinkTarget target) {
     return writeSymlink(path, target, Optional.empty());
@@ -548,6 +577,12 @@ public final class WorkspaceBoundary implements AutoCloseable {
    * sync for many files instead of two per file.
    */
   public WriteOutcome stageFile(WorkspacePath path, byte[] content, int mode, Optional<String> temporaryName) {
+    requireInside(path);
+    return access.stageFile(path, content, mode, temporaryName);
+  }
+
+  /** As {@link #stageFile(WorkspacePath, byte[], int, Optional)}, streaming the content (never held whole). */
+  public WriteOutcome stageFile(WorkspacePath path, InputStream content, int mode, Optional<String> temporaryName) {
     requireInside(path);
     return access.stageFile(path, content, mode, temporaryName);
   }

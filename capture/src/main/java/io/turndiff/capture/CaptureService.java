@@ -328,7 +328,8 @@ public final class CaptureService implements AutoCloseable {
       counts.merge(done.kind(), 1, Integer::sum);
       added += done.patch().added();
       removed += done.patch().removed();
-      if (!done.change().restorable() && done.kind() != ChangeKind.UNCHANGED) {
+      // the change being completed has no kind yet: an unknown one cannot be put back whatever its before-state
+      if ((!done.change().restorable() || done.kind() == ChangeKind.UNKNOWN) && done.kind() != ChangeKind.UNCHANGED) {
         notRestorable++;
       }
     }
@@ -336,7 +337,7 @@ public final class CaptureService implements AutoCloseable {
       counts.merge(found.kind(), 1, Integer::sum);
       added += found.patch().added();
       removed += found.patch().removed();
-      if (!found.before().captured()) {
+      if (!found.before().captured() || found.kind() == ChangeKind.UNKNOWN) {
         notRestorable++;
       }
     }

@@ -126,12 +126,16 @@ public final class ChangeRecorder {
         done.patch().removed(), done.diff());
   }
 
-  /** The stored contents of the captured regular files among {@code snapshots}, by hash. */
+  /**
+   * The stored contents of the captured regular files among {@code snapshots}, by hash. A content stored in
+   * chunks (too large to hold in memory) is left out: it is streamed where it is needed, and not shown in diffs.
+   */
   public static Map<Sha256, byte[]> contents(Store store, Collection<Snapshot> snapshots) {
     return store.read(tx -> {
       Map<Sha256, byte[]> contents = new HashMap<>();
       for (Snapshot snapshot : snapshots) {
-        snapshot.storedContent().ifPresent(sha -> contents.computeIfAbsent(sha, tx.blobs()::require));
+        Optional<Sha256> stored = snapshot.storedContent().filter(sha -> !contents.containsKey(sha));
+        stored.ifPresent(sha -> tx.blobs().requireInOnePiece(sha).ifPresent(bytes -> contents.put(sha, bytes)));
       }
       return contents;
     });

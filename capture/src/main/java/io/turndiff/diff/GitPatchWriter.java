@@ -8,7 +8,8 @@ import java.util.Optional;
  * {@code deleted file mode}, {@code old mode}/{@code new mode}, {@code index}, {@code --- /dev/null},
  * unified hunks), so that {@code git apply} turns the before-tree into the after-tree and {@code git apply -R}
  * turns it back. A type change (file to symlink) is a delete and an add, as in git. A side whose content was
- * not captured becomes a comment-only entry that says why, and never holds content.
+ * not captured, or is stored but too large to show, becomes a comment-only entry that says so, and never holds
+ * content.
  */
 public final class GitPatchWriter {
 
@@ -25,7 +26,8 @@ public final class GitPatchWriter {
   }
 
   public FilePatch write(WorkspacePath path, PatchSide before, PatchSide after) {
-    if (before instanceof PatchSide.NotCaptured || after instanceof PatchSide.NotCaptured) {
+    if (before instanceof PatchSide.NotCaptured || after instanceof PatchSide.NotCaptured
+        || before instanceof PatchSide.TooLargeToShow || after instanceof PatchSide.TooLargeToShow) {
       return notCaptured(path, before, after);
     }
     if (before instanceof PatchSide.Absent && after instanceof PatchSide.Absent) {
@@ -127,6 +129,10 @@ public final class GitPatchWriter {
   }
 
   private static void appendNotCaptured(StringBuilder out, WorkspacePath path, String side, PatchSide state) {
+    if (state instanceof PatchSide.TooLargeToShow large) {
+      out.append("# turndiff: ").append(printable(path)).append(": ").append(side).append("-state stored (")
+          .append(large.size()).append(" bytes, too large to show); no content is shown\n");
+    }
     if (state instanceof PatchSide.NotCaptured notCaptured) {
       out.append("# turndiff: ").append(printable(path)).append(": ").append(side)
           .append("-state not captured (").append(notCaptured.reason().code()).append(')');

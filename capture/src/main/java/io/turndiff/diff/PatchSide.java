@@ -23,9 +23,13 @@ public sealed interface PatchSide {
   record NotCaptured(Reason reason, String detail) implements PatchSide {
   }
 
+  /** A regular file whose content is stored in chunks, too large to hold in memory: not shown. */
+  record TooLargeToShow(long size) implements PatchSide {
+  }
+
   /**
    * The side for a snapshot. {@code content} is the stored content of a captured regular file (ignored
-   * otherwise).
+   * otherwise); it is absent only for a content stored in chunks, which is never loaded whole.
    */
   static PatchSide of(Snapshot snapshot, Optional<byte[]> content) {
     if (!snapshot.captured()) {
@@ -39,8 +43,9 @@ public sealed interface PatchSide {
     if (type == FileType.SYMLINK) {
       return new Link(snapshot.linkTarget().orElseThrow().bytes());
     }
-    return new File(content.orElseThrow(() -> new IllegalArgumentException(
-        "the content of captured " + snapshot.path() + " is needed for its patch")),
-        snapshot.metadata().orElseThrow().mode());
+    if (content.isEmpty()) {
+      return new TooLargeToShow(snapshot.metadata().orElseThrow().size());
+    }
+    return new File(content.get(), snapshot.metadata().orElseThrow().mode());
   }
 }

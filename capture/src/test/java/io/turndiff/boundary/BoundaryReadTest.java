@@ -530,14 +530,58 @@ class BoundaryReadTest {
 
   @ParameterizedTest
   @EnumSource(BoundaryKind.class)
-  void fileOverTheSizeLimitIsHashedButNotStored(BoundaryKind kind) {
+  void fileOverTheSizeLimitIsHashedWholeWhenAskedButNotStored(BoundaryKind kind) {
     workspace = TestWorkspace.in(temp).file("big.bin", new byte[5000]);
-    boundary = WorkspaceBoundary.open(workspace.root(), BoundaryOptions.builder().sizeLimit(4096)
+    boundary = WorkspaceBoundary.open(workspace.root(), BoundaryOptions.builder().sizeLimit(4096).fullHash(true)
         .forceFallback(kind == BoundaryKind.SECURE_DIRECTORY_STREAM).build());
     Snapshot snapshot = only("big.bin").snapshot();
     assertEquals(Optional.of(Reason.TOO_LARGE), snapshot.reason());
     assertEquals(io.turndiff.model.Sha256.of(new byte[5000]), snapshot.sha256().orElseThrow());
+    assertTrue(snapshot.sampledSha256().isEmpty());
     assertTrue(snapshot.storedContent().isEmpty());
+  }
+
+  /** Item 16: a huge sparse file costs a bounded read; its record says the fingerprint is sampled. */
+  @ParameterizedTest
+  @EnumSource(BoundaryKind.class)
+  void aHugeSparseFileOverTheSizeLimitIsFingerprintedBySampling(BoundaryKind kind) throws Exception {
+    workspace = TestWorkspace.in(temp);
+    try (java.io.RandomAccessFile file = new java.io.RandomAccessFile(workspace.resolve("huge.img").toFile(), "rw")) {
+      file.setLength(32L << 30);
+      file.seek((32L << 30) - 5);
+      file.write("tail\n".getBytes(StandardCharsets.US_ASCII));
+    }
+    open(kind);
+    Snapshot snapshot = only("huge.img").snapshot();
+    assertEquals(Optional.of(Reason.TOO_LARGE), snapshot.reason());
+    assertEquals(32L << 30, snapshot.metadata().orElseThrow().size());
+    assertTrue(snapshot.sha256().isEmpty(), "not read whole for a content hash: " + snapshot);
+    assertTrue(snapshot.fingerprint().contains(":sampled="), "the fingerprint says it is sampled: "
+        + snapshot.fingerprint());
+    assertTrue(snapshot.fingerprint().contains(":inode=" + snapshot.metadata().orElseThrow().inode()),
+        snapshot.fingerprint());
+    assertFalse(snapshot.captured());
+  }
+
+  @ParameterizedTest
+  @EnumSource(BoundaryKind.class)
+  void aSampledFingerprintShowsChangesInSampledBlocksAndNeverProvesSameness(BoundaryKind kind) throws Exception {
+    byte[] content = new byte[300_000];
+    new java.util.Random(7).nextBytes(content);
+    workspace = TestWorkspace.in(temp).file("big.bin", content);
+    boundary = WorkspaceBoundary.open(workspace.root(), BoundaryOptions.builder().sizeLimit(4096)
+        .forceFallback(kind == BoundaryKind.SECURE_DIRECTORY_STREAM).build());
+    Snapshot first = only("big.bin").snapshot();
+    Snapshot again = only("big.bin").snapshot();
+    assertEquals(first.sampledSha256(), again.sampledSha256(), "the same blocks give the same sample");
+    assertEquals(io.turndiff.model.StateComparison.UNKNOWN, first.compareState(again),
+        "equal samples never prove the same content");
+    content[0] ^= 1;
+    Files.write(workspace.resolve("big.bin"), content);
+    Snapshot changed = only("big.bin").snapshot();
+    assertEquals(io.turndiff.model.StateComparison.DIFFERENT, first.compareState(changed),
+        "a changed first block changes the sample");
+    assertEquals(io.turndiff.model.ChangeKind.MODIFIED, io.turndiff.model.ChangeKind.between(first, changed));
   }
 
   @Test

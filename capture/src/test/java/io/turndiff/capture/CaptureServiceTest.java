@@ -294,6 +294,25 @@ class CaptureServiceTest {
   }
 
   @Test
+  void aFileOverTheSizeLimitIsNeverUnchangedOnlyUnknownUnlessItsSampledFingerprintProvesAChange() {
+    capture.close();
+    capture = new CaptureService(store, BoundaryOptions.builder().sizeLimit(10).build());
+    workspace.file("same.txt", "this is longer than ten bytes\n").file("first.txt", "this is longer than ten bytes\n");
+    String turn = beginTurn();
+    capture.snapshot(turn, Optional.empty(), List.of("same.txt", "first.txt"));
+    workspace.file("first.txt", "THIS is longer than ten bytes\n");
+    TurnSummary summary = capture.finishTurn(turn);
+    StoredFileChange same = change(turn, "same.txt");
+    assertTrue(same.before().sampledSha256().isPresent(), "fingerprinted by sampling: " + same.before());
+    assertTrue(same.before().sha256().isEmpty(), "not read whole");
+    assertEquals(Optional.of(ChangeKind.UNKNOWN), same.change(), "equal samples do not prove the same content");
+    assertEquals(Optional.of(ChangeKind.MODIFIED), change(turn, "first.txt").change(),
+        "a same-size change in a sampled block shows");
+    assertEquals(2, summary.notRestorable());
+    assertEquals(Map.of(ChangeKind.UNKNOWN, 1, ChangeKind.MODIFIED, 1), summary.changes());
+  }
+
+  @Test
   void turnsAreNumberedWithinTheirSession() {
     assertEquals(1, capture.beginTurn(workspace.root(), Optional.of("s"), Optional.of("t1")).seq());
     assertEquals(2, capture.beginTurn(workspace.root(), Optional.of("s"), Optional.of("t2")).seq());

@@ -1,6 +1,7 @@
 package io.turndiff.query;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -94,7 +95,8 @@ class ReviewQueriesTest {
     TurnPage rest = queries.turns("s1", page.nextAfter().get(), 2);
     assertEquals(List.of(third), rest.turns().stream().map(listing -> listing.turn().externalId()).toList());
     assertEquals(Optional.empty(), rest.nextAfter());
-    assertEquals(1, queries.turns("s1", 0, 10).turns().getFirst().changed(), "the untouched link does not count");
+    assertEquals(2, queries.turns("s1", 0, 10).turns().getFirst().changed(),
+        "a link out of the workspace is never counted unchanged: what the turn did through it was not read");
   }
 
   @Test
@@ -129,7 +131,10 @@ class ReviewQueriesTest {
     String diff = queries.fileDiff(second, "a.txt");
     assertTrue(diff.startsWith("diff --git a/a.txt b/a.txt\n"), diff);
     assertTrue(diff.contains("-a2\n+a3\n"), diff);
-    assertEquals("", queries.fileDiff(first, "leak.txt"), "an unchanged path has no diff");
+    String leak = queries.fileDiff(first, "leak.txt");
+    assertTrue(leak.startsWith("# turndiff: leak.txt: before-state not captured (escapes_workspace)"), leak);
+    assertFalse(leak.contains("diff --git"), "no content is shown for a path that leads outside: " + leak);
+    workspace.canary().assertNotIn("the diff of the link out", leak);
   }
 
   @Test

@@ -39,8 +39,9 @@ final class RewindCommand implements Callable<Integer> {
   @Option(names = "--dry-run", description = "Print the plan, with conflicts and skips; write nothing.")
   boolean dryRun;
 
-  @Option(names = "--force", description = "Overwrite files changed since the turn when their current state "
-      + "can itself be put back (never deletes a changed file).")
+  @Option(names = "--force", description = "Overwrite files changed since the turn, or whose after-state was "
+      + "not captured, once their current state is stored so the rewind's undo puts it back (never deletes a "
+      + "file proven changed, never touches one it cannot read).")
   boolean force;
 
   @Override

@@ -20,8 +20,14 @@ final class StoreOptions {
   Path database;
 
   @Option(names = "--size-limit", paramLabel = "BYTES", defaultValue = "2097152",
-      description = "Files larger than this are hashed but not stored (default: ${DEFAULT-VALUE}).")
+      description = "Files larger than this are not stored, only fingerprinted by sampling (a rewind still "
+          + "stores what it overwrites) (default: ${DEFAULT-VALUE}).")
   long sizeLimit;
+
+  @Option(names = "--full-hash",
+      description = "Hash files over --size-limit whole (slow for huge files) instead of fingerprinting them "
+          + "by sampling.")
+  boolean fullHash;
 
   @Option(names = "--boundary", paramLabel = "KIND", defaultValue = "auto", hidden = true,
       description = "auto (openat2 where available) or fallback (SecureDirectoryStream).")
@@ -41,7 +47,8 @@ final class StoreOptions {
     if (sizeLimit < 0) {
       throw new CliException(Main.EXIT_USAGE, "--size-limit must not be negative: " + sizeLimit);
     }
-    return BoundaryOptions.builder().sizeLimit(sizeLimit).forceFallback(boundary.equals("fallback")).build();
+    return BoundaryOptions.builder().sizeLimit(sizeLimit).fullHash(fullHash)
+        .forceFallback(boundary.equals("fallback")).build();
   }
 
   /**

@@ -142,6 +142,41 @@ class CaptureCommandsTest {
   }
 
   @Test
+  void aWriteThroughALinkOutOfTheWorkspaceIsUnknownNotRestorableAndSkippedByTheRewind() throws Exception {
+    workspace.file("a.txt", "mine\n").symlink("linkdir", "../outside");
+    String turn = begin();
+    JsonNode verdicts = turndiff("snapshot", "--turn", turn, "linkdir/secret.txt", "a.txt").expect(0).json();
+    assertEquals("escapes_workspace", verdicts.get(0).get("reason").asText(), verdicts.toString());
+    // the tool writes through the link, outside the workspace; turndiff must not read or write there
+    Files.writeString(workspace.resolve("linkdir/secret.txt"), "written by the tool through the link\n");
+    Files.writeString(workspace.resolve("a.txt"), "agent's\n");
+    workspace.refreshOutsidePicture();
+
+    JsonNode summary = turndiff("turn", "finish", "--turn", turn).expect(0).json();
+    assertEquals(1, summary.path("changes").path("unknown").asInt(-1), summary.toString());
+    assertEquals(0, summary.path("changes").path("unchanged").asInt(-1), summary.toString());
+    assertEquals(1, summary.get("not_restorable").asInt(), summary.toString());
+    JsonNode record = record(turndiff("show", "--turn", turn).expect(0).json(), "linkdir/secret.txt");
+    assertEquals("unknown", record.get("change").asText(), record.toString());
+    assertFalse(record.get("restorable").asBoolean());
+    assertEquals("touched outside the workspace: not captured", record.path("detail").asText(), record.toString());
+    String patch = turndiff("diff", "--turn", turn).expect(0).out();
+    assertTrue(patch.contains("# turndiff: linkdir/secret.txt: before-state not captured (escapes_workspace)"),
+        patch);
+
+    CliRun rewind = turndiff("rewind", "--turn", turn).expect(3);
+    JsonNode report = rewind.json();
+    assertFalse(report.get("complete").asBoolean(), rewind.out());
+    assertEquals("a.txt", report.get("restored").get(0).asText(), rewind.out());
+    assertEquals(1, report.get("skipped").size(), rewind.out());
+    assertEquals("linkdir/secret.txt", report.get("skipped").get(0).get("path").asText());
+    assertEquals("escapes_workspace", report.get("skipped").get(0).get("reason").asText());
+    assertEquals("mine\n", workspace.readText("a.txt"));
+    assertEquals("written by the tool through the link\n", Files.readString(workspace.secret()),
+        "the rewind never writes outside");
+  }
+
+  @Test
   void aNameThatIsNotUtf8IsGivenAsBase64() throws Exception {
     String turn = begin();
     byte[] name = {'n', (byte) 0xFF, '.', 't', 'x', 't'};

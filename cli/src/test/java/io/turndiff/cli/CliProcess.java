@@ -28,8 +28,15 @@ final class CliProcess {
 
   /** {@code jar}, run through {@code prefix} (such as {@code setpriv ... --}). */
   static ProcessBuilder builder(Path jar, String[] prefix, Map<String, String> environment, String... args) {
+    return builder(jar, prefix, List.of(), environment, args);
+  }
+
+  /** As {@link #builder(Path, String[], Map, String...)}, with more JVM options (such as {@code -Xmx48m}). */
+  static ProcessBuilder builder(Path jar, String[] prefix, List<String> jvmOptions, Map<String, String> environment,
+                                String... args) {
     List<String> command = new ArrayList<>(List.of(prefix));
     command.add(ProcessHandle.current().info().command().orElse("java"));
+    command.addAll(jvmOptions);
     command.add("--enable-native-access=ALL-UNNAMED");
     // the launcher's start-up flags: a class-data archive beside the jar, C1 only, the serial collector
     command.add("-XX:+AutoCreateSharedArchive");
@@ -59,6 +66,12 @@ final class CliProcess {
   static CliRun runPrefixed(Path jar, String[] prefix, Map<String, String> environment, String... args)
       throws IOException, InterruptedException {
     return run(builder(jar, prefix, environment, args), args);
+  }
+
+  /** Runs the jar with more JVM options (a small heap, say) to completion. */
+  static CliRun runWithJvmOptions(List<String> jvmOptions, Map<String, String> environment, String... args)
+      throws IOException, InterruptedException {
+    return run(builder(jar(), new String[0], jvmOptions, environment, args), args);
   }
 
   private static CliRun run(ProcessBuilder builder, String... args) throws IOException, InterruptedException {

@@ -74,23 +74,11 @@ class CliProcessIT {
 
   @Test
   void anUnreadableFileIsNeverRecordedAsAbsent() throws Exception {
-    // Root reads any file, so as root the CLI runs as nobody (setpriv); as anyone else, as itself.
-    Files.setPosixFilePermissions(temp, PosixFilePermissions.fromString("rwxrwxrwx"));
     TestWorkspace workspace = TestWorkspace.in(temp).file("locked.txt", "private\n").mode("locked.txt", "---------");
-    Files.setPosixFilePermissions(workspace.root(), PosixFilePermissions.fromString("rwxrwxrwx"));
-    Path storeDir = Files.createDirectories(temp.resolve("nobody-store"));
-    Files.setPosixFilePermissions(storeDir, PosixFilePermissions.fromString("rwxrwxrwx"));
-    Map<String, String> env = Map.of("TURNDIFF_DB", storeDir.resolve("turndiff.db").toString());
-    // nobody may not be able to reach the build's folder (a fresh clone under a 0700 temp dir): copy the jar
-    Path jar = Files.copy(CliProcess.jar(), temp.resolve("turndiff.jar"));
-    Files.setPosixFilePermissions(jar, PosixFilePermissions.fromString("rw-r--r--"));
-    String[] prefix = TestWorkspace.isRoot()
-        ? new String[] {"setpriv", "--reuid=65534", "--regid=65534", "--clear-groups", "--"}
-        : new String[0];
-    String turn = CliProcess.runPrefixed(jar, prefix, env, "turn", "begin", "--workspace", workspace.root().toString())
+    UnprivilegedCli cli = UnprivilegedCli.in(temp, workspace);
+    String turn = cli.run("turn", "begin", "--workspace", workspace.root().toString())
         .expect(0).json().get("turn").asText();
-    JsonNode verdict = CliProcess.runPrefixed(jar, prefix, env, "snapshot", "--turn", turn, "locked.txt")
-        .expect(0).json().get(0);
+    JsonNode verdict = cli.run("snapshot", "--turn", turn, "locked.txt").expect(0).json().get(0);
     assertTrue(verdict.get("exists").isNull(), "existence unknown, never false: " + verdict);
     assertEquals("unreadable", verdict.get("reason").asText());
     assertEquals("metadata_only", verdict.get("verdict").asText());

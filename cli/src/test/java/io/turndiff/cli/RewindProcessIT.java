@@ -15,6 +15,7 @@ import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.ResultSet;
@@ -217,6 +218,99 @@ class RewindProcessIT {
       }
     }
     return planted;
+  }
+
+  /** Writes {@code text} to a file kept at mode 000 (the test's own process may need to open it for writing). */
+  private static void writeLocked(Path file, String text) throws Exception {
+    Files.setPosixFilePermissions(file, PosixFilePermissions.fromString("rw-------"));
+    Files.writeString(file, text);
+    Files.setPosixFilePermissions(file, PosixFilePermissions.fromString("---------"));
+  }
+
+  @Test
+  void aFileWhoseContentCannotBeReadIsNeverOverwrittenNorCalledUnchanged() throws Exception {
+    TestWorkspace workspace = TestWorkspace.in(temp).file("r.txt", "original\n").mode("r.txt", "rw-rw-rw-")
+        .file("u.txt", "locked from the start\n").mode("u.txt", "---------");
+    UnprivilegedCli cli = UnprivilegedCli.in(temp, workspace);
+    String turn = cli.run("turn", "begin", "--workspace", workspace.root().toString())
+        .expect(0).json().get("turn").asText();
+    cli.run("snapshot", "--turn", turn, "r.txt", "u.txt").expect(0);
+    Files.writeString(workspace.resolve("r.txt"), "the turn's\n");
+    workspace.mode("r.txt", "---------");
+    writeLocked(workspace.resolve("u.txt"), "changed by the turn, still locked\n");
+
+    JsonNode summary = cli.run("turn", "finish", "--turn", turn).expect(0).json();
+    assertEquals(0, summary.path("changes").path("unchanged").asInt(-1), "an unreadable file is never unchanged: "
+        + summary);
+    assertEquals(2, summary.path("changes").path("unknown").asInt(-1), summary.toString());
+    assertEquals(2, summary.get("not_restorable").asInt(), summary.toString());
+
+    writeLocked(workspace.resolve("r.txt"), "the user's work\n");
+    CliRun rewind = cli.run("rewind", "--turn", turn).expect(3);
+    JsonNode report = rewind.json();
+    assertEquals(0, report.get("restored").size(), rewind.out());
+    List<String> skipped = new ArrayList<>();
+    report.get("skipped").forEach(skip -> skipped.add(skip.get("path").asText() + ":" + skip.get("reason").asText()));
+    assertEquals(List.of("r.txt:refused", "u.txt:unreadable"), skipped, rewind.out());
+    assertTrue(report.get("skipped").get(0).get("detail").asText().contains("cannot be read"), rewind.out());
+    Files.setPosixFilePermissions(workspace.resolve("r.txt"), PosixFilePermissions.fromString("rw-------"));
+    assertEquals("the user's work\n", Files.readString(workspace.resolve("r.txt")),
+        "content the rewind could not read and store is not overwritten");
+    cli.run("rewind", "--turn", turn, "--force").expect(3);
+    assertEquals("the user's work\n", Files.readString(workspace.resolve("r.txt")), "not even with --force");
+    workspace.assertOutsideUnchanged();
+  }
+
+  /** A sparse file of {@code size} bytes with random 1 MiB blocks at its start, middle and end. */
+  private static void writeLargeFile(Path file, long size) throws Exception {
+    java.util.Random random = new java.util.Random(11);
+    byte[] block = new byte[1 << 20];
+    try (java.io.RandomAccessFile out = new java.io.RandomAccessFile(file.toFile(), "rw")) {
+      out.setLength(size);
+      for (long offset : new long[] {0, size / 2, size - block.length}) {
+        random.nextBytes(block);
+        out.seek(offset);
+        out.write(block);
+      }
+    }
+  }
+
+  private static String sha256Of(Path file) throws Exception {
+    java.security.MessageDigest digest = java.security.MessageDigest.getInstance("SHA-256");
+    try (java.io.InputStream in = Files.newInputStream(file)) {
+      byte[] buffer = new byte[1 << 16];
+      for (int n = in.read(buffer); n >= 0; n = in.read(buffer)) {
+        digest.update(buffer, 0, n);
+      }
+    }
+    return java.util.HexFormat.of().formatHex(digest.digest());
+  }
+
+  @Test
+  void aFileFarOverTheSizeLimitIsStreamedIntoTheStoreAndBackWithASmallHeap() throws Exception {
+    TestWorkspace workspace = TestWorkspace.in(temp);
+    Map<String, String> env = Map.of("TURNDIFF_DB", temp.resolve("store/turndiff.db").toString());
+    List<String> smallHeap = List.of("-Xmx48m");
+    String turn = CliProcess.run(env, "turn", "begin", "--workspace", workspace.root().toString())
+        .expect(0).json().get("turn").asText();
+    CliProcess.run(env, "snapshot", "--turn", turn, "big.img").expect(0);
+    Path big = workspace.resolve("big.img");
+    writeLargeFile(big, 160L << 20);
+    String content = sha256Of(big);
+    CliProcess.run(env, "turn", "finish", "--turn", turn).expect(0);
+
+    CliRun plain = CliProcess.runWithJvmOptions(smallHeap, env, "rewind", "--turn", turn).expect(3);
+    assertEquals("unverified", plain.json().get("skipped").get(0).get("reason").asText(), plain.out());
+    CliRun forced = CliProcess.runWithJvmOptions(smallHeap, env, "rewind", "--turn", turn, "--force").expect(0);
+    assertFalse(Files.exists(big), forced.out());
+    String rewindTurn = forced.json().get("rewind_turn").asText();
+    String patch = CliProcess.runWithJvmOptions(smallHeap, env, "diff", "--turn", rewindTurn).expect(0).out();
+    assertTrue(patch.contains("before-state stored (" + (160L << 20) + " bytes, too large to show)"), patch);
+
+    CliRun undone = CliProcess.runWithJvmOptions(smallHeap, env, "rewind", "--turn", rewindTurn).expect(0);
+    assertEquals("big.img", undone.json().get("restored").get(0).asText(), undone.out());
+    assertEquals(content, sha256Of(big), "160 MiB back byte for byte through a 48 MiB heap");
+    workspace.assertOutsideUnchanged();
   }
 
   @Test

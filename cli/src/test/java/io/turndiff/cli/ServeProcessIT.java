@@ -196,7 +196,8 @@ class ServeProcessIT {
     JsonNode sessions = call("GET", "/v1/sessions?workspace=" + encode(workspace.root().toString()), null, 200);
     assertEquals("http-s1", sessions.get("sessions").get(0).get("session").asText());
     JsonNode turns = call("GET", "/v1/sessions/http-s1/turns?limit=10", null, 200);
-    assertEquals(3, turns.get("turns").get(0).get("changed").asInt(), "the link out did not change");
+    assertEquals(4, turns.get("turns").get(0).get("changed").asInt(),
+        "a link out is never counted unchanged: what the turn did through it was not read");
     JsonNode range = call("GET", "/v1/range?from=http-t1&to=http-t1", null, 200);
     assertEquals(4, range.get("files").size());
     JsonNode history = call("GET", "/v1/history?workspace=" + encode(workspace.root().toString())
@@ -209,6 +210,8 @@ class ServeProcessIT {
     JsonNode rewound = call("POST", "/v1/rewind", Json.object().put("turn", "http-t1").put("operation", "http-op"),
         200);
     assertEquals(3, rewound.get("restored").size(), rewound.toString());
+    assertFalse(rewound.get("complete").asBoolean(), rewound.toString());
+    assertEquals("escapes_workspace", rewound.get("skipped").get(0).get("reason").asText(), rewound.toString());
     assertEquals("print('a')\n", Files.readString(workspace.resolve("src/app.py")));
     assertTrue(Files.exists(workspace.resolve("old.txt")));
     assertFalse(Files.exists(workspace.resolve("new.txt")));

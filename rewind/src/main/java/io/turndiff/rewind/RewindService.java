@@ -1,8 +1,10 @@
 package io.turndiff.rewind;
 
+import io.turndiff.boundary.ContentSink;
 import io.turndiff.boundary.Observation;
 import io.turndiff.boundary.WorkspaceBoundary;
 import io.turndiff.boundary.WriteOutcome;
+import io.turndiff.capture.BlobSink;
 import io.turndiff.capture.ChangeRecorder;
 import io.turndiff.capture.ExternalIds;
 import io.turndiff.capture.RequestException;
@@ -40,10 +42,12 @@ import java.util.TreeMap;
  *
  * <p>A rewind is planned completely before its first write (turns, chains of states per path, captured
  * before-states, stored content), and the plan is stored with the operation. Then, path by path, the
- * current state is read through the boundary immediately before writing: a file that still holds what the
- * turns left is restored; one changed since gets the turns' own hunks reversed on top of the change when
- * they apply cleanly ({@code merged}), else it is skipped as a {@code conflict} ({@code force} overwrites a
- * conflict whose current state can itself be put back, and never deletes). Each path is journaled before
+ * current state is read through the boundary immediately before writing, and stored completely whatever its
+ * size (a path whose state cannot be read and stored is never written over): a file that provably still
+ * holds what the turns left is restored; one changed since gets the turns' own hunks reversed on top of the
+ * change when they apply cleanly ({@code merged}), else it is skipped as a {@code conflict} ({@code force}
+ * overwrites a conflict whose current state can itself be put back, and never deletes); one whose after-state
+ * was not captured is {@code unverified} unless {@code force}. Each path is journaled before
  * and after its write, and the state it had before the rewind is recorded as a turn of kind {@code rewind},
  * so that rewinding that turn undoes the rewind. Running an operation id again returns its receipt; an
  * operation interrupted by a crash is finished by the next run of its id.
@@ -240,12 +244,19 @@ public final class RewindService {
       return planned(path, first, last, RewindStatus.SKIPPED, Reason.OUTSIDE_WORKSPACE.code(),
           "outside the workspace: never written");
     }
+    Optional<String> unverifiedLink = Optional.empty();
     for (int i = 1; i < changes.size(); i++) {
       Snapshot olderAfter = changes.get(i - 1).after().orElseThrow();
-      if (!olderAfter.sameStateAs(changes.get(i).before())) {
-        return planned(path, first, last, RewindStatus.SKIPPED, SkipReason.CHAIN_BROKEN,
-            "changed outside the rewound turns between turn '" + turns.get(changes.get(i - 1).turnId()).externalId()
-                + "' and turn '" + turns.get(changes.get(i).turnId()).externalId() + "'");
+      String between = "between turn '" + turns.get(changes.get(i - 1).turnId()).externalId()
+          + "' and turn '" + turns.get(changes.get(i).turnId()).externalId() + "'";
+      switch (olderAfter.compareState(changes.get(i).before())) {
+        case DIFFERENT -> {
+          return planned(path, first, last, RewindStatus.SKIPPED, SkipReason.CHAIN_BROKEN,
+              "changed outside the rewound turns " + between);
+        }
+        case UNKNOWN -> unverifiedLink = unverifiedLink.or(() -> Optional.of(between));
+        case SAME -> {
+        }
       }
     }
     if (expected.isPresent() && target.sameStateAs(expected.get())) {
@@ -256,6 +267,12 @@ public final class RewindService {
           target.reason().map(Reason::code).orElse(SkipReason.NOT_CAPTURED),
           "the before-state was recorded with metadata only"
               + (target.reasonDetail().isEmpty() ? "" : ": " + target.reasonDetail()));
+    }
+    if (unverifiedLink.isPresent()) {
+      // an uncaptured state equals nothing: the chain cannot be shown unbroken
+      return planned(path, first, last, RewindStatus.SKIPPED, SkipReason.UNVERIFIED,
+          "its state " + unverifiedLink.get() + " was not captured, so a change made outside the rewound turns "
+              + "cannot be ruled out");
     }
     return planned(path, first, last, RewindStatus.PLANNED, null, null);
   }
@@ -297,20 +314,35 @@ public final class RewindService {
   private record Leave(String reason, String detail) implements Action {
   }
 
+  /**
+   * What to do with one path, on its state now ({@code current}, read so that it is captured whatever its
+   * size). A path is written over or deleted only when what it holds now is stored completely (it is recorded
+   * in the rewind turn, which is how the rewind is undone), or holds nothing of the workspace's own and
+   * {@code force} says so; and without {@code force} only when it provably still holds what the turns left.
+   */
   private static Action decide(Snapshot target, Optional<Snapshot> expected, Observation current,
                                Map<Sha256, byte[]> contents, boolean force) {
     Snapshot now = current.snapshot();
     if (now.sameStateAs(target)) {
       return new AlreadyThere();
     }
-    if (expected.isPresent() && now.sameStateAs(expected.get())) {
-      return restore(target, contents);
-    }
     if (now.type().filter(type -> type == FileType.DIRECTORY).isPresent()) {
       return new Leave(SkipReason.REFUSED, "a directory is where the file should go");
     }
     if (now.presence() == Presence.UNKNOWN) {
-      return new Leave(SkipReason.REFUSED, "its current state cannot be read: " + now.reasonDetail());
+      return new Leave(SkipReason.REFUSED, "its current state cannot be read, so it is neither overwritten nor "
+          + "deleted: " + now.reasonDetail());
+    }
+    if (!now.captured() && !overwritable(now)) {
+      return new Leave(now.reason().map(Reason::code).orElse(SkipReason.NOT_CAPTURED),
+          "its current content cannot be read and stored completely, so it is neither overwritten nor deleted"
+              + (now.reasonDetail().isEmpty() ? "" : ": " + now.reasonDetail()));
+    }
+    if (expected.isPresent() && now.sameStateAs(expected.get())) {
+      return restore(target, contents);
+    }
+    if (expected.filter(Snapshot::captured).isEmpty()) {
+      return unverified(target, expected, now, contents, force);
     }
     if (target.presence() == Presence.ABSENT) {
       return new Leave(SkipReason.CONFLICT, "it changed since the turn created it; a rewind deletes only a file "
@@ -323,12 +355,30 @@ public final class RewindService {
           : now.metadata().orElseThrow().mode();
       return new Write(target, merged, mode, true);
     }
-    if (force && overwritable(now)) {
-      return restore(target, contents);
+    if (force) {
+      return restore(target, contents);  // what is there now is stored, or holds nothing of the workspace's own
     }
     return new Leave(SkipReason.CONFLICT, "it changed since the turn ("
-        + expected.map(Snapshot::fingerprint).orElse("unknown") + " then, " + now.fingerprint() + " now)"
-        + (force ? "; its current state could not be recorded, so even --force leaves it" : ""));
+        + expected.map(Snapshot::fingerprint).orElse("unknown") + " then, " + now.fingerprint() + " now)");
+  }
+
+  /**
+   * The turns' after-state was not captured (too large, or metadata only), so nothing proves that the path
+   * still holds what they left: left unless {@code force}, and then written only over a state the rewind turn
+   * records completely (deleted only then), or over a name that holds nothing of the workspace's own.
+   */
+  private static Action unverified(Snapshot target, Optional<Snapshot> expected, Snapshot now,
+                                   Map<Sha256, byte[]> contents, boolean force) {
+    String why = "the turn's after-state was not captured ("
+        + expected.flatMap(Snapshot::reason).map(Reason::code).orElse("unknown")
+        + "), so the rewind cannot tell whether it still holds what the turn left";
+    if (!force) {
+      return new Leave(SkipReason.UNVERIFIED, why + "; --force replaces it after recording its current state");
+    }
+    if (now.captured() || (overwritable(now) && target.presence() != Presence.ABSENT)) {
+      return restore(target, contents);
+    }
+    return new Leave(SkipReason.UNVERIFIED, why + ", and its current state cannot be recorded completely");
   }
 
   private static Write restore(Snapshot target, Map<Sha256, byte[]> contents) {
@@ -339,9 +389,10 @@ public final class RewindService {
   /** The turns' hunks reversed onto the current content, when all three are captured text files. */
   private static Optional<byte[]> merge(Snapshot target, Optional<Snapshot> expected, Observation current,
                                         Map<Sha256, byte[]> contents) {
-    if (expected.isEmpty() || target.storedContent().isEmpty() || expected.get().storedContent().isEmpty()
-        || current.content().isEmpty()) {
-      return Optional.empty();
+    if (expected.isEmpty() || current.content().isEmpty()
+        || !target.storedContent().map(contents::containsKey).orElse(false)
+        || !expected.get().storedContent().map(contents::containsKey).orElse(false)) {
+      return Optional.empty();  // not all three are text held in memory (content stored in chunks is not)
     }
     return ReverseMerge.reverseApply(contents.get(target.storedContent().get()),
         contents.get(expected.get().storedContent().get()), current.content().get());
@@ -443,7 +494,8 @@ public final class RewindService {
     Map<Long, Leave> left = new HashMap<>();
     List<StoredRewindEntry> alreadyThere = new ArrayList<>();
     for (StoredRewindEntry entry : planned) {
-      Observation current = boundary.observeExact(entry.path());
+      // captured whatever its size: what a write replaces must be in the store first (the undo puts it back)
+      Observation current = boundary.observeExact(entry.path(), BlobSink.storing(store));
       switch (decide(entry.target(), entry.expected(), current, contents, force)) {
         case Leave leave -> left.put(entry.id(), leave);
         case AlreadyThere there -> alreadyThere.add(entry);
@@ -482,8 +534,8 @@ public final class RewindService {
     Map<Long, Leave> refused = new HashMap<>();
     for (Pending write : pending) {
       beforeEachRename.run();
-      Observation now = boundary.observeExact(write.entry().path());
-      if (!now.snapshot().sameStateAs(write.current().snapshot())) {
+      Observation now = boundary.observeExact(write.entry().path(), BlobSink.checking(store));
+      if (!unchangedSinceDecided(write.current().snapshot(), now.snapshot())) {
         write.staged().ifPresent(boundary::discard);
         write.staged().ifPresent(uncommitted::remove);
         refused.put(write.entry().id(), new Leave(SkipReason.CONFLICT, "it changed while the rewind ran"));
@@ -519,8 +571,19 @@ public final class RewindService {
     return write.merge() || write.state().presence() != Presence.ABSENT;
   }
 
+  /**
+   * Whether a path still holds what it held when its write was decided: the same captured state, or, for a
+   * name {@code --force} replaces that holds nothing of the workspace's own, still such a name.
+   */
+  private static boolean unchangedSinceDecided(Snapshot decided, Snapshot now) {
+    if (decided.captured()) {
+      return now.sameStateAs(decided);
+    }
+    return !now.captured() && overwritable(now);
+  }
+
   /** Stages the new content of a path; a deletion stages nothing (it happens at commit time). */
-  private static WriteOutcome stage(WorkspaceBoundary boundary, StoredRewindEntry entry, Write write) {
+  private WriteOutcome stage(WorkspaceBoundary boundary, StoredRewindEntry entry, Write write) {
     Snapshot state = write.state();
     Optional<String> temporary = Optional.of(temporaryName(entry));
     if (!write.merge() && state.presence() == Presence.ABSENT) {
@@ -529,11 +592,15 @@ public final class RewindService {
     if (!write.merge() && state.type().orElseThrow() == FileType.SYMLINK) {
       return boundary.stageSymlink(entry.path(), state.linkTarget().orElseThrow(), temporary);
     }
-    return boundary.stageFile(entry.path(), write.content().orElseThrow(), write.mode(), temporary);
+    if (write.content().isEmpty()) {
+      return boundary.stageFile(entry.path(), store.openContent(state.storedContent().orElseThrow()), write.mode(),
+          temporary);
+    }
+    return boundary.stageFile(entry.path(), write.content().get(), write.mode(), temporary);
   }
 
   /** One path written on its own, durably (a resumed path). */
-  private static WriteOutcome write(WorkspaceBoundary boundary, StoredRewindEntry entry, Write write) {
+  private WriteOutcome write(WorkspaceBoundary boundary, StoredRewindEntry entry, Write write) {
     Snapshot state = write.state();
     Optional<String> temporary = Optional.of(temporaryName(entry));
     if (!write.merge() && state.presence() == Presence.ABSENT) {
@@ -542,7 +609,11 @@ public final class RewindService {
     if (!write.merge() && state.type().orElseThrow() == FileType.SYMLINK) {
       return boundary.writeSymlink(entry.path(), state.linkTarget().orElseThrow(), temporary);
     }
-    return boundary.writeFile(entry.path(), write.content().orElseThrow(), write.mode(), temporary);
+    if (write.content().isEmpty()) {
+      return boundary.writeFile(entry.path(), store.openContent(state.storedContent().orElseThrow()), write.mode(),
+          temporary);
+    }
+    return boundary.writeFile(entry.path(), write.content().get(), write.mode(), temporary);
   }
 
   /** The first temporary name a path's write tries: a crashed write is found and removed by it. */
@@ -558,7 +629,7 @@ public final class RewindService {
   private void resumeStarted(StoredTurn rewindTurn, WorkspaceBoundary boundary, StoredRewindEntry entry,
                              Map<Sha256, byte[]> contents) {
     boundary.delete(entry.path().resolveSibling(temporaryName(entry).getBytes(java.nio.charset.StandardCharsets.UTF_8)));
-    Observation current = boundary.observeExact(entry.path());
+    Observation current = boundary.observeExact(entry.path(), BlobSink.checking(store));
     Snapshot journaled = store.read(tx -> tx.fileChanges().ofTurn(rewindTurn.id()).stream()
         .filter(change -> change.path().equals(entry.path())).findFirst().orElseThrow().before());
     boolean merge = entry.merged().isPresent();
@@ -572,7 +643,7 @@ public final class RewindService {
       });
       return;
     }
-    if (!current.snapshot().sameStateAs(journaled)) {
+    if (!unchangedSinceDecided(journaled, current.snapshot())) {
       store.write(tx -> {
         tx.rewinds().mark(entry.id(), RewindStatus.SKIPPED, Optional.of(SkipReason.CONFLICT),
             Optional.of("it changed while the rewind was interrupted"), entry.merged());
@@ -602,7 +673,9 @@ public final class RewindService {
     Map<Sha256, byte[]> before = ChangeRecorder.contents(store, touched.stream().map(StoredFileChange::before).toList());
     List<ChangeRecorder.Completed> completed = new ArrayList<>();
     for (StoredFileChange change : touched) {
-      completed.add(recorder.complete(change, boundary.observeExact(change.path()), before));
+      // captured whatever its size, so that undoing this rewind can tell the path still holds what it left
+      completed.add(recorder.complete(change, boundary.observeExact(change.path(), BlobSink.storing(store)),
+          before));
     }
     DirectoryRewind.recordAfter(store, boundary, rewindTurn);
     store.write(tx -> {
@@ -629,6 +702,19 @@ public final class RewindService {
 
   // ---- reports ----------------------------------------------------------------------------------------
 
+  /** A dry run stores nothing: content a real run would store counts as stored, so the plan is the real one. */
+  private static final ContentSink AS_IF_STORED = new ContentSink() {
+    @Override
+    public boolean holds(Sha256 sha256) {
+      return true;
+    }
+
+    @Override
+    public Optional<Upload> begin() {
+      return Optional.empty();
+    }
+  };
+
   private RewindReport dryRun(String operationId, Plan plan, boolean force, WorkspaceBoundary boundary) {
     List<Snapshot> snapshots = new ArrayList<>();
     plan.paths().forEach(path -> {
@@ -647,7 +733,8 @@ public final class RewindService {
         case SKIPPED -> skipped.add(new RewindReport.Skipped(path.path(), path.reason().orElseThrow(),
             path.detail().orElse("")));
         default -> {
-          Action action = decide(path.target(), path.expected(), boundary.observeExact(path.path()), contents, force);
+          Action action = decide(path.target(), path.expected(), boundary.observeExact(path.path(), AS_IF_STORED),
+              contents, force);
           if (action instanceof Write write && putsAFile(write)) {
             written.add(path.path());
           }

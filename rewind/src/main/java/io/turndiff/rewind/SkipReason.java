@@ -11,6 +11,12 @@ final class SkipReason {
   static final String REFUSED = "refused";
   /** A directory the rewound turns created still holds something once the files are written: it is left. */
   static final String DIRECTORY_NOT_EMPTY = "directory_not_empty";
+  /**
+   * A state the rewind would rely on was not captured (the turn's after-state, or a state between two rewound
+   * turns), so it cannot tell whether the path changed outside the turns; {@code --force} goes on where the
+   * path's current state can be recorded first.
+   */
+  static final String UNVERIFIED = "unverified";
   /** The before-state is not known completely, for no more specific reason. */
   static final String NOT_CAPTURED = "not_captured";
 

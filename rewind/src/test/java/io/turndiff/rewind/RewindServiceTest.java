@@ -1,5 +1,6 @@
 package io.turndiff.rewind;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -143,8 +144,11 @@ class RewindServiceTest {
     RewindReport report = h.rewindTurn(turn);
     assertEquals(List.of("a.txt"), paths(report.restored()), report.toString());
     assertEquals("mine\n", h.workspace.readText("a.txt"));
-    assertTrue(report.skipped().isEmpty(), "a metadata-only entry whose fingerprint did not move needs nothing");
-    assertEquals(List.of("leak.txt"), paths(report.unchanged()), "the link itself did not change");
+    assertEquals(List.of("leak.txt"), report.skipped().stream().map(skip -> skip.path().display()).toList(),
+        "what the turn did through a link out was never read: it is not called unchanged");
+    assertEquals("escapes_workspace", report.skipped().getFirst().reason());
+    assertTrue(report.unchanged().isEmpty());
+    assertFalse(report.complete());
   }
 
   @Test
@@ -294,6 +298,61 @@ class RewindServiceTest {
     assertTrue(report.restored().contains(WorkspacePath.of("link")), report.toString());
     assertEquals(Path.of("real.txt"), Files.readSymbolicLink(file("link")));
     assertEquals("real\n", h.workspace.readText("real.txt"));
+  }
+
+  /** Over the default size limit of 2 MiB. */
+  private static byte[] large(int seed) {
+    byte[] content = new byte[2_500_000];
+    new java.util.Random(seed).nextBytes(content);
+    return content;
+  }
+
+  @Test
+  void aFileTheTurnAddedOverTheSizeLimitIsDeletedOnlyWithForceAndTheUndoBringsItBackByteForByte()
+      throws Exception {
+    byte[] content = large(1);
+    String turn = h.turn(List.of("big.bin"), () -> Files.write(file("big.bin"), content));
+    RewindReport plain = h.rewindTurn(turn);
+    assertEquals(List.of("big.bin"), plain.skipped().stream().map(skip -> skip.path().display()).toList(),
+        "the turn's after-state was not captured: nothing proves the file still holds what the turn left");
+    assertEquals("unverified", plain.skipped().getFirst().reason(), plain.toString());
+    assertArrayEquals(content, h.workspace.read("big.bin"), "left as it is");
+
+    RewindReport forced = h.force(turn);
+    assertEquals(List.of("big.bin"), paths(forced.restored()), forced.toString());
+    assertFalse(Files.exists(file("big.bin")));
+    Map<String, Long> rows = StoreRows.count(h.store.file());
+    assertTrue(rows.get("content_chunk") >= 3, "2.5 MB streamed into the store in chunks before the delete: " + rows);
+
+    RewindReport undone = h.rewindTurn(forced.rewindTurn().orElseThrow());
+    assertTrue(undone.complete(), undone.toString());
+    assertArrayEquals(content, h.workspace.read("big.bin"), "the undo streams it back byte for byte");
+  }
+
+  @Test
+  void forceOverAUsersFileOverTheSizeLimitStoresItFirstAndTheUndoBringsItBack() throws Exception {
+    h.workspace.file("a.txt", "original\n");
+    String turn = h.turn(List.of("a.txt"), () -> Files.writeString(file("a.txt"), "agent\n"));
+    byte[] users = large(2);
+    Files.write(file("a.txt"), users);
+    assertEquals("conflict", h.rewindTurn(turn).skipped().getFirst().reason());
+    assertArrayEquals(users, h.workspace.read("a.txt"));
+    RewindReport forced = h.force(turn);
+    assertEquals(List.of("a.txt"), paths(forced.restored()), forced.toString());
+    assertEquals("original\n", h.workspace.readText("a.txt"));
+    RewindReport undone = h.rewindTurn(forced.rewindTurn().orElseThrow());
+    assertTrue(undone.complete(), undone.toString());
+    assertArrayEquals(users, h.workspace.read("a.txt"), "the user's 2.5 MB were stored before they were replaced");
+  }
+
+  @Test
+  void aDryRunPlansWhatTheForcedRunDoesAndStoresNothing() throws Exception {
+    String turn = h.turn(List.of("big.bin"), () -> Files.write(file("big.bin"), large(3)));
+    Map<String, Long> rows = StoreRows.count(h.store.file());
+    RewindReport plan = h.rewind.rewind(new RewindRequest(turn, false, Optional.empty(), true, true));
+    assertEquals(List.of("big.bin"), paths(plan.restored()), plan.toString());
+    assertEquals(rows, StoreRows.count(h.store.file()), "a dry run stores nothing, not even what it would");
+    assertTrue(Files.exists(file("big.bin")));
   }
 
   @Test

@@ -1,6 +1,7 @@
 package io.turndiff.model;
 
 import java.util.Arrays;
+import java.util.Optional;
 
 /** What a turn did to a path, from its before- and after-snapshot. */
 public enum ChangeKind {
@@ -8,7 +9,9 @@ public enum ChangeKind {
   MODIFIED("modified"),
   DELETED("deleted"),
   UNCHANGED("unchanged"),
-  TYPE_CHANGED("type_changed");
+  TYPE_CHANGED("type_changed"),
+  /** A side was not captured and nothing known proves a change; always so for a path that leads outside. */
+  UNKNOWN("unknown");
 
   private final String code;
 
@@ -26,23 +29,41 @@ public enum ChangeKind {
   }
 
   /**
-   * Classifies a change. A path whose existence was not known on either side counts as modified when its
-   * fingerprint moved: its state is unknown, never assumed absent.
+   * Classifies a change. A state that was not captured equals nothing, so a side that was not captured makes
+   * the change {@link #UNKNOWN} unless what is known proves what happened (a file that appeared, vanished,
+   * changed type, mode, size or hash). A path that leads outside the workspace is always {@link #UNKNOWN}:
+   * what the turn did there was never read.
    */
   public static ChangeKind between(Snapshot before, Snapshot after) {
-    if (before.sameStateAs(after)) {
-      return UNCHANGED;
+    if (before.leadsOutside() || after.leadsOutside()) {
+      return UNKNOWN;
     }
-    if (before.presence() == Presence.ABSENT && after.presence() == Presence.PRESENT) {
-      return ADDED;
+    return switch (before.compareState(after)) {
+      case SAME -> UNCHANGED;
+      case UNKNOWN -> UNKNOWN;
+      case DIFFERENT -> {
+        if (before.presence() == Presence.ABSENT) {
+          yield ADDED;
+        }
+        if (after.presence() == Presence.ABSENT) {
+          yield DELETED;
+        }
+        yield before.type().equals(after.type()) ? MODIFIED : TYPE_CHANGED;
+      }
+    };
+  }
+
+  /** Why a change is {@link #UNKNOWN}, in one line for a reviewer; empty for every other change. */
+  public static Optional<String> whyUnknown(Snapshot before, Snapshot after) {
+    if (between(before, after) != UNKNOWN) {
+      return Optional.empty();
     }
-    if (before.presence() == Presence.PRESENT && after.presence() == Presence.ABSENT) {
-      return DELETED;
+    if (before.leadsOutside() || after.leadsOutside()) {
+      return Optional.of("touched outside the workspace: not captured");
     }
-    if (before.presence() == Presence.PRESENT && after.presence() == Presence.PRESENT
-        && !before.type().equals(after.type())) {
-      return TYPE_CHANGED;
-    }
-    return MODIFIED;
+    Snapshot uncaptured = before.captured() ? after : before;
+    String side = uncaptured == before ? "before" : "after";
+    return Optional.of(side + "-state not captured ("
+        + uncaptured.reason().map(Reason::code).orElse("unknown") + "): whether it changed cannot be known");
   }
 }

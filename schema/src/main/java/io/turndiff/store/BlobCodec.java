@@ -13,6 +13,8 @@ final class BlobCodec implements AutoCloseable {
 
   static final String RAW = "raw";
   static final String ZSTD = "zstd";
+  /** A blob whose content is in the content_chunk table, each chunk encoded raw or zstd. */
+  static final String CHUNKED = "chunked";
   private static final int LEVEL = 3;
 
   private final ZstdCompressCtx context = new ZstdCompressCtx().setLevel(LEVEL);

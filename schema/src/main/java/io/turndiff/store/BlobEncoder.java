@@ -20,13 +20,23 @@ public final class BlobEncoder {
 
   /** {@code content} (whose hash is {@code sha256}) as the blob table keeps it. */
   public static EncodedBlob encode(Sha256 sha256, byte[] content) {
+    BlobCodec.Encoded encoded = encoded(content);
+    return new EncodedBlob(sha256, content.length, encoded.encoding(), encoded.data());
+  }
+
+  /** One chunk of a content stored in chunks, as the chunk table keeps it. */
+  public static EncodedChunk encodeChunk(byte[] chunk) {
+    BlobCodec.Encoded encoded = encoded(chunk);
+    return new EncodedChunk(chunk.length, encoded.encoding(), encoded.data());
+  }
+
+  private static BlobCodec.Encoded encoded(byte[] content) {
     BlobCodec codec = IDLE.poll();
     if (codec == null) {
       codec = new BlobCodec();
     }
     try {
-      BlobCodec.Encoded encoded = codec.encode(content);
-      return new EncodedBlob(sha256, content.length, encoded.encoding(), encoded.data());
+      return codec.encode(content);
     } finally {
       if (IDLE.size() < KEPT_IDLE) {
         IDLE.add(codec);

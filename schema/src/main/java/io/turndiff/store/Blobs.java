@@ -1,15 +1,27 @@
 package io.turndiff.store;
 
 import static io.turndiff.store.jooq.Tables.BLOB;
+import static io.turndiff.store.jooq.Tables.CHUNKED_CONTENT;
+import static io.turndiff.store.jooq.Tables.CONTENT_CHUNK;
 
 import io.turndiff.model.Sha256;
+import java.io.ByteArrayOutputStream;
+import java.time.Duration;
 import java.time.InstantSource;
 import java.util.Optional;
 import org.jooq.DSLContext;
 import org.jooq.impl.DSL;
 
-/** Content addressed by SHA-256: each distinct content is stored once, compressed. */
+/**
+ * Content addressed by SHA-256: each distinct content is stored once, compressed. Content too large to hold
+ * in memory (a file over the size limit that a rewind stores before it overwrites it) is stored in chunks,
+ * streamed in by {@link #beginChunks} .. {@link #completeChunks} and read back chunk by chunk
+ * ({@link Store#openContent}); its blob row has encoding {@code chunked}.
+ */
 public final class Blobs {
+
+  /** An upload whose writer has not completed it for this long died: its chunks are removed. */
+  private static final Duration ABANDONED_AFTER = Duration.ofDays(1);
 
   private final DSLContext dsl;
   private final InstantSource clock;
@@ -61,11 +73,21 @@ public final class Blobs {
         .bind("data", blob.data()).bind("at", clock.millis()).update();
   }
 
-  public Optional<byte[]> get(Sha256 sha256) {
+  /** A stored content held in one piece, decompressed; empty when the content is stored in chunks. */
+  private Optional<Optional<byte[]>> find(Sha256 sha256) {
     PreparedQuery query = prepared.get("blob.get", q -> q.select(BLOB.ENCODING, BLOB.DATA, BLOB.SIZE).from(BLOB)
         .where(BLOB.SHA256.eq(DSL.param("sha", String.class))));
-    return query.bind("sha", sha256.hex()).first(row -> BlobCodec.decode(row.getString(1), row.getBytes(2),
-        row.getLong(3)));
+    return query.bind("sha", sha256.hex()).first(row -> BlobCodec.CHUNKED.equals(row.getString(1))
+        ? Optional.<byte[]>empty() : Optional.of(BlobCodec.decode(row.getString(1), row.getBytes(2), row.getLong(3))));
+  }
+
+  /**
+   * The content of a blob held in one piece. Content stored in chunks is never loaded whole: asking for it
+   * here is a mistake (read it with {@link Store#openContent}).
+   */
+  public Optional<byte[]> get(Sha256 sha256) {
+    return find(sha256).map(whole -> whole.orElseThrow(() -> new StoreException("blob " + sha256
+        + " is stored in chunks: it is read as a stream, never whole")));
   }
 
   /** The content of a blob that a stored row refers to; its absence means the store is damaged. */
@@ -73,10 +95,108 @@ public final class Blobs {
     return get(sha256).orElseThrow(() -> new StoreException("blob " + sha256 + " is missing from the store"));
   }
 
-  /** Every stored content, decompressed: for audits such as the secret canary. */
+  /**
+   * The content of a blob that a stored row refers to when it is held in one piece, empty when it is stored
+   * in chunks (too large to hold in memory).
+   */
+  public Optional<byte[]> requireInOnePiece(Sha256 sha256) {
+    return find(sha256).orElseThrow(() -> new StoreException("blob " + sha256 + " is missing from the store"));
+  }
+
+  /** Every stored content, decompressed (chunked content assembled whole): for audits such as the canary. */
   public void forEach(java.util.function.BiConsumer<Sha256, byte[]> visitor) {
-    dsl.selectFrom(BLOB).orderBy(BLOB.SHA256).forEach(row -> visitor.accept(new Sha256(row.getSha256()),
-        BlobCodec.decode(row.getEncoding(), row.getData(), row.getSize())));
+    dsl.selectFrom(BLOB).orderBy(BLOB.SHA256).forEach(row -> {
+      Sha256 sha256 = new Sha256(row.getSha256());
+      if (!BlobCodec.CHUNKED.equals(row.getEncoding())) {
+        visitor.accept(sha256, BlobCodec.decode(row.getEncoding(), row.getData(), row.getSize()));
+        return;
+      }
+      ChunkedContent chunked = chunked(sha256).orElseThrow();
+      ByteArrayOutputStream whole = new ByteArrayOutputStream();
+      for (int seq = 0; seq < chunked.chunks(); seq++) {
+        whole.writeBytes(chunk(chunked.id(), seq));
+      }
+      visitor.accept(sha256, whole.toByteArray());
+    });
+  }
+
+  // ---- content in chunks ------------------------------------------------------------------------------
+
+  /** Content stored in chunks: its upload's id and how many chunks it has. */
+  public record ChunkedContent(long id, int chunks, long size) {
+  }
+
+  /**
+   * Begins storing a content in chunks; returns the upload's id. Uploads that a dead writer left unfinished
+   * for a day are removed first.
+   */
+  public long beginChunks() {
+    long cutoff = clock.millis() - ABANDONED_AFTER.toMillis();
+    var abandoned = dsl.select(CHUNKED_CONTENT.ID).from(CHUNKED_CONTENT)
+        .where(CHUNKED_CONTENT.SHA256.isNull().and(CHUNKED_CONTENT.STARTED_AT.lt(cutoff)));
+    dsl.deleteFrom(CONTENT_CHUNK).where(CONTENT_CHUNK.CONTENT_ID.in(abandoned)).execute();
+    dsl.deleteFrom(CHUNKED_CONTENT).where(CHUNKED_CONTENT.SHA256.isNull().and(CHUNKED_CONTENT.STARTED_AT.lt(cutoff)))
+        .execute();
+    return dsl.insertInto(CHUNKED_CONTENT).set(CHUNKED_CONTENT.STARTED_AT, clock.millis())
+        .returning(CHUNKED_CONTENT.ID).fetchOne().getId();
+  }
+
+  /** Stores chunk number {@code seq} (from 0) of an upload. */
+  public void putChunk(long upload, int seq, EncodedChunk chunk) {
+    dsl.insertInto(CONTENT_CHUNK)
+        .set(CONTENT_CHUNK.CONTENT_ID, upload)
+        .set(CONTENT_CHUNK.SEQ, (long) seq)
+        .set(CONTENT_CHUNK.SIZE, (long) chunk.size())
+        .set(CONTENT_CHUNK.ENCODING, chunk.encoding())
+        .set(CONTENT_CHUNK.DATA, chunk.data())
+        .execute();
+  }
+
+  /**
+   * Completes an upload whose chunks hold the content {@code sha256} of {@code size} bytes: it becomes that
+   * blob, or, when the blob is stored already, its chunks are dropped.
+   */
+  public Sha256 completeChunks(long upload, Sha256 sha256, long size) {
+    long stored = dsl.select(DSL.coalesce(DSL.sum(CONTENT_CHUNK.SIZE), DSL.inline(java.math.BigDecimal.ZERO)))
+        .from(CONTENT_CHUNK).where(CONTENT_CHUNK.CONTENT_ID.eq(upload)).fetchOne(0, Long.class);
+    if (stored != size) {
+      throw new StoreException("upload " + upload + " holds " + stored + " bytes, not the " + size + " of " + sha256);
+    }
+    if (contains(sha256)) {
+      abandonChunks(upload);
+      return sha256;
+    }
+    insert(new EncodedBlob(sha256, size, BlobCodec.CHUNKED, new byte[0]));
+    dsl.update(CHUNKED_CONTENT).set(CHUNKED_CONTENT.SHA256, sha256.hex()).where(CHUNKED_CONTENT.ID.eq(upload))
+        .execute();
+    return sha256;
+  }
+
+  /** Drops an upload that will not be completed (the file changed while it was read). */
+  public void abandonChunks(long upload) {
+    dsl.deleteFrom(CONTENT_CHUNK).where(CONTENT_CHUNK.CONTENT_ID.eq(upload)).execute();
+    dsl.deleteFrom(CHUNKED_CONTENT).where(CHUNKED_CONTENT.ID.eq(upload)).execute();
+  }
+
+  /** The chunks of a content stored in chunks; empty when it is stored in one piece, or not at all. */
+  public Optional<ChunkedContent> chunked(Sha256 sha256) {
+    var count = DSL.count(CONTENT_CHUNK.SEQ);
+    var size = DSL.coalesce(DSL.sum(CONTENT_CHUNK.SIZE), DSL.inline(java.math.BigDecimal.ZERO));
+    return dsl.select(CHUNKED_CONTENT.ID, count, size)
+        .from(CHUNKED_CONTENT).leftJoin(CONTENT_CHUNK).on(CONTENT_CHUNK.CONTENT_ID.eq(CHUNKED_CONTENT.ID))
+        .where(CHUNKED_CONTENT.SHA256.eq(sha256.hex()))
+        .groupBy(CHUNKED_CONTENT.ID)
+        .fetchOptional(row -> new ChunkedContent(row.value1(), row.value2(), row.value3().longValue()));
+  }
+
+  /** Chunk {@code seq} of a content stored in chunks, decompressed. */
+  public byte[] chunk(long content, int seq) {
+    var row = dsl.select(CONTENT_CHUNK.ENCODING, CONTENT_CHUNK.DATA, CONTENT_CHUNK.SIZE).from(CONTENT_CHUNK)
+        .where(CONTENT_CHUNK.CONTENT_ID.eq(content).and(CONTENT_CHUNK.SEQ.eq((long) seq))).fetchOne();
+    if (row == null) {
+      throw new StoreException("chunk " + seq + " of stored content " + content + " is missing from the store");
+    }
+    return BlobCodec.decode(row.value1(), row.value2(), row.value3());
   }
 
   public boolean contains(Sha256 sha256) {

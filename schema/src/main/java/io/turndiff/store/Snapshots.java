@@ -41,6 +41,7 @@ public final class Snapshots {
             .set(SNAPSHOT.INODE, DSL.param("inode", Long.class))
             .set(SNAPSHOT.NLINK, DSL.param("nlink", Long.class))
             .set(SNAPSHOT.SHA256, DSL.param("sha", String.class))
+            .set(SNAPSHOT.SAMPLED_SHA256, DSL.param("sampled", String.class))
             .set(SNAPSHOT.CONTENT_SHA256, DSL.param("content", String.class))
             .set(SNAPSHOT.CAPTURED, DSL.param("captured", Boolean.class))
             .set(SNAPSHOT.LINK_TARGET, DSL.param("link", byte[].class))
@@ -58,6 +59,7 @@ public final class Snapshots {
         .bind("inode", metadata.map(FileMetadata::inode).orElse(null))
         .bind("nlink", metadata.map(FileMetadata::nlink).orElse(null))
         .bind("sha", snapshot.sha256().map(Sha256::hex).orElse(null))
+        .bind("sampled", snapshot.sampledSha256().map(Sha256::hex).orElse(null))
         .bind("content", snapshot.storedContent().map(Sha256::hex).orElse(null))
         .bind("captured", snapshot.captured())
         .bind("link", snapshot.linkTarget().map(LinkTarget::bytes).orElse(null))
@@ -86,6 +88,7 @@ public final class Snapshots {
         Presence.fromNullableBoolean(row.getPresent()),
         metadata,
         Optional.ofNullable(row.getSha256()).map(Sha256::new),
+        Optional.ofNullable(row.getSampledSha256()).map(Sha256::new),
         Optional.ofNullable(row.getContentSha256()).map(Sha256::new),
         Optional.ofNullable(row.getLinkTarget()).map(LinkTarget::of),
         Optional.ofNullable(row.getReason()).map(Reason::fromCode),

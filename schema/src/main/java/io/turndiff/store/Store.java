@@ -306,6 +306,14 @@ public final class Store implements AutoCloseable {
     return failure;
   }
 
+  /**
+   * The content stored under {@code sha256} as a stream: a content stored in chunks is read one chunk at a
+   * time, never whole.
+   */
+  public java.io.InputStream openContent(io.turndiff.model.Sha256 sha256) {
+    return ContentStream.open(this, sha256);
+  }
+
   private StoreTransaction transactionOn(StoreConnection connection) {
     // a read transaction cannot store content, so it gets no compression context
     return new StoreTransaction(connection.dsl(), clock, connection.prepared(), connection == writer ? codec : null);

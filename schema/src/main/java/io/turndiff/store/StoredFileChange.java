@@ -23,8 +23,11 @@ public record StoredFileChange(long id, long turnId, WorkspacePath path, Optiona
                                Optional<ChangeKind> change, long linesAdded, long linesRemoved,
                                Optional<Sha256> diff, List<String> toolCalls) {
 
-  /** The before-state can be put back: it was completely captured. */
+  /**
+   * The before-state can be put back: it was completely captured, and the change is not {@code unknown} (a
+   * rewind cannot tell what such a path holds now against what the turn left).
+   */
   public boolean restorable() {
-    return before.captured();
+    return before.captured() && change.filter(kind -> kind == ChangeKind.UNKNOWN).isEmpty();
   }
 }

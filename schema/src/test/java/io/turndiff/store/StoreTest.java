@@ -2,6 +2,7 @@ package io.turndiff.store;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -13,6 +14,7 @@ import java.nio.file.attribute.PosixFilePermissions;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.ResultSet;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
@@ -66,20 +68,92 @@ class StoreTest {
         "a store at an older version would skip the newer migrations");
   }
 
-  @Test
-  void aStoreAtAnOlderMigrationIsMigratedWhenOpened() throws Exception {
-    Path database = temp.resolve("old/turndiff.db");
+  /** A store file in {@code folder} migrated up to {@code version} only, as an older build left it. */
+  private Path storeAtMigration(String folder, String version) throws Exception {
+    Path database = temp.resolve(folder).resolve("turndiff.db");
     Files.createDirectories(database.getParent());
     org.sqlite.SQLiteDataSource dataSource = new org.sqlite.SQLiteDataSource();
     dataSource.setUrl("jdbc:sqlite:" + database);
-    org.flywaydb.core.Flyway.configure().dataSource(dataSource).locations("classpath:db/migration").target("1")
+    org.flywaydb.core.Flyway.configure().dataSource(dataSource).locations("classpath:db/migration").target(version)
         .load().migrate();
+    return database;
+  }
+
+  @Test
+  void aStoreAtAnOlderMigrationIsMigratedWhenOpened() throws Exception {
+    Path database = storeAtMigration("old", "1");
     Store.open(database).close();
     try (Connection connection = DriverManager.getConnection("jdbc:sqlite:" + database);
          ResultSet rows = connection.createStatement().executeQuery(
              "SELECT max(CAST(version AS INTEGER)) FROM flyway_schema_history WHERE success = 1")) {
       assertTrue(rows.next());
       assertEquals(Store.LATEST_MIGRATION, rows.getString(1));
+    }
+  }
+
+  @Test
+  void aVersion3StoreKeepsItsRowsWhenItsTablesAreRebuiltAndTheirNewValuesAreAccepted() throws Exception {
+    Path database = storeAtMigration("v3", "3");
+    String sha = "a".repeat(64);
+    try (Connection connection = DriverManager.getConnection("jdbc:sqlite:" + database)) {
+      var statement = connection.createStatement();
+      statement.execute("PRAGMA foreign_keys = ON");
+      statement.execute("INSERT INTO workspace VALUES (1, '/w', '/w', 1, 1, 0)");
+      statement.execute("INSERT INTO session VALUES (1, 's', 1, 0)");
+      statement.execute("INSERT INTO turn VALUES (1, 't', 1, 1, 'agent', 'finished', 0, 0)");
+      statement.execute("INSERT INTO tool_call VALUES (1, 1, 'c', 0)");
+      statement.execute("INSERT INTO blob VALUES ('" + sha + "', 2, 'raw', x'6869', 0)");
+      statement.execute("INSERT INTO snapshot (id, path, boundary, present, file_type, size, mtime_ns, mode, inode, "
+          + "nlink, sha256, content_sha256, captured, taken_at) VALUES (1, x'61', 'openat2', 1, 'regular', 2, 5, 420, "
+          + "7, 1, '" + sha + "', '" + sha + "', 1, 0)");
+      statement.execute("INSERT INTO file_change VALUES (1, 1, x'61', NULL, 'snapshot', 1, 1, 'unchanged', 0, 0, "
+          + "NULL)");
+      statement.execute("INSERT INTO file_change_tool_call VALUES (1, 1)");
+    }
+    try (Store store = Store.open(database)) {
+      byte[] kept = store.read(tx -> tx.blobs().require(new Sha256(sha)));
+      assertEquals("hi", new String(kept, StandardCharsets.UTF_8));
+      assertEquals(List.of("c"), store.read(tx -> tx.fileChanges().ofTurn(1)).getFirst().toolCalls());
+    }
+    try (Connection connection = DriverManager.getConnection("jdbc:sqlite:" + database)) {
+      var statement = connection.createStatement();
+      statement.execute("PRAGMA foreign_keys = ON");
+      assertFalse(statement.executeQuery("PRAGMA foreign_key_check").next(), "every reference still holds");
+      statement.execute("UPDATE file_change SET change = 'unknown' WHERE id = 1");
+      statement.execute("INSERT INTO blob VALUES ('" + "b".repeat(64) + "', 5, 'chunked', x'', 0)");
+      assertThrows(java.sql.SQLException.class, () -> statement.execute(
+          "INSERT INTO file_change_tool_call VALUES (1, 99)"), "foreign keys are on again");
+    }
+  }
+
+  @Test
+  void contentStoredInChunksIsReadBackAsAStreamAndNeverWhole() throws Exception {
+    try (Store store = Store.open(temp.resolve("turndiff.db"))) {
+      byte[] content = new byte[3_000_000];
+      new java.util.Random(5).nextBytes(content);
+      Sha256 sha = Sha256.of(content);
+      long upload = store.write(tx -> tx.blobs().beginChunks());
+      for (int seq = 0, offset = 0; offset < content.length; seq++, offset += 1 << 20) {
+        byte[] chunk = java.util.Arrays.copyOfRange(content, offset, Math.min(content.length, offset + (1 << 20)));
+        int number = seq;
+        store.write(tx -> {
+          tx.blobs().putChunk(upload, number, BlobEncoder.encodeChunk(chunk));
+          return null;
+        });
+      }
+      store.write(tx -> tx.blobs().completeChunks(upload, sha, content.length));
+      try (java.io.InputStream in = store.openContent(sha)) {
+        assertArrayEquals(content, in.readAllBytes());
+      }
+      assertEquals(Optional.empty(), store.read(tx -> tx.blobs().requireInOnePiece(sha)));
+      assertThrows(StoreException.class, () -> store.read(tx -> tx.blobs().get(sha)), "never loaded whole");
+      long again = store.write(tx -> tx.blobs().beginChunks());
+      store.write(tx -> {
+        tx.blobs().putChunk(again, 0, BlobEncoder.encodeChunk(content));
+        return tx.blobs().completeChunks(again, sha, content.length);
+      });
+      assertEquals(3, store.read(tx -> tx.blobs().chunked(sha)).orElseThrow().chunks(),
+          "content stored already is kept once; the second upload's chunks are dropped");
     }
   }
 

@@ -122,6 +122,8 @@ public final class Json {
       node.putNull("mtime_ns");
     });
     snapshot.sha256().ifPresentOrElse(sha -> node.put("sha256", sha.hex()), () -> node.putNull("sha256"));
+    snapshot.sampledSha256().ifPresentOrElse(sample -> node.put("sampled_sha256", sample.hex()),
+        () -> node.putNull("sampled_sha256"));
     node.put("captured", snapshot.captured());
     snapshot.reason().ifPresentOrElse(reason -> node.put("reason", reason.code()), () -> node.putNull("reason"));
     if (snapshot.reasonDetail().isEmpty()) {
@@ -182,6 +184,8 @@ public final class Json {
     putPath(node, "path", change.path());
     putGiven(node, "via", change.via());
     change.change().ifPresentOrElse(kind -> node.put("change", kind.code()), () -> node.putNull("change"));
+    change.after().flatMap(after -> ChangeKind.whyUnknown(change.before(), after))
+        .ifPresentOrElse(why -> node.put("detail", why), () -> node.putNull("detail"));
     node.put("containment", containment(change).code());
     node.put("restorable", change.restorable());
     node.put("added", change.linesAdded());
@@ -268,9 +272,11 @@ public final class Json {
     ObjectNode node = object();
     putPath(node, "path", change.path());
     node.put("change", change.change().code());
+    ChangeKind.whyUnknown(change.before(), change.after())
+        .ifPresentOrElse(why -> node.put("detail", why), () -> node.putNull("detail"));
     node.put("containment", change.before().containment() != Containment.INSIDE ? change.before().containment().code()
         : change.after().containment().code());
-    node.put("restorable", change.before().captured());
+    node.put("restorable", change.before().captured() && change.change() != ChangeKind.UNKNOWN);
     node.put("added", change.added());
     node.put("removed", change.removed());
     ArrayNode turns = node.putArray("turns");

@@ -7,31 +7,29 @@
 --  * blob.encoding gains 'chunked': content too large to hold in memory, kept as ordered zstd chunks in
 --    content_chunk and keyed, like every blob, by the SHA-256 of the whole content.
 --
--- SQLite cannot change a CHECK constraint in place: blob and file_change are rebuilt the way SQLite documents
--- ("Making Other Kinds Of Table Schema Changes"): foreign keys off (which Flyway runs outside a transaction),
--- the rebuild inside one savepoint (all of it lands, or none), foreign keys on again.
+-- SQLite cannot ALTER a CHECK constraint. The two that widen are edited in place in the stored CREATE
+-- statements, the procedure SQLite documents for CHECK constraints ("ALTER TABLE", making other kinds of
+-- table schema changes): no row is copied, and unlike a table rebuild (which needs foreign keys off, hence
+-- no transaction) it runs inside the migration's transaction, so the whole migration and Flyway's history row
+-- land together or not at all, and a second process migrating at the same time waits for the first. The
+-- RESET makes this connection read the edited schema; the DDL below changes the schema cookie, so every
+-- other connection reads it again too.
 
-PRAGMA foreign_keys = OFF;
+PRAGMA writable_schema = ON;
 
-SAVEPOINT v4;
+UPDATE sqlite_schema
+SET sql = replace(sql, 'CHECK (encoding IN (''raw'', ''zstd''))',
+                  'CHECK (encoding IN (''raw'', ''zstd'', ''chunked''))')
+WHERE type = 'table'
+  AND name = 'blob';
 
-CREATE TABLE blob_v4
-(
-    sha256    TEXT    NOT NULL PRIMARY KEY CHECK (length(sha256) = 64),
-    size      INTEGER NOT NULL CHECK (size >= 0),
-    -- raw and zstd: data holds the content; chunked: data is empty, the content is in content_chunk
-    encoding  TEXT    NOT NULL CHECK (encoding IN ('raw', 'zstd', 'chunked')),
-    data      BLOB    NOT NULL,
-    stored_at INTEGER NOT NULL
-);
+UPDATE sqlite_schema
+SET sql = replace(sql, '''unchanged'', ''type_changed''))',
+                  '''unchanged'', ''type_changed'', ''unknown''))')
+WHERE type = 'table'
+  AND name = 'file_change';
 
-INSERT INTO blob_v4 (sha256, size, encoding, data, stored_at)
-SELECT sha256, size, encoding, data, stored_at
-FROM blob;
-
-DROP TABLE blob;
-
-ALTER TABLE blob_v4 RENAME TO blob;
+PRAGMA writable_schema = RESET;
 
 -- Content streamed in chunks. A row is written when the first chunk is, and gets its sha256 (and the blob
 -- row) in the transaction that writes the last one; a row without sha256 is an upload in progress, or one
@@ -56,35 +54,12 @@ CREATE TABLE content_chunk
 
 ALTER TABLE snapshot ADD COLUMN sampled_sha256 TEXT CHECK (sampled_sha256 IS NULL OR length(sampled_sha256) = 64);
 
-CREATE TABLE file_change_v4
-(
-    id                 INTEGER PRIMARY KEY,
-    turn_id            INTEGER NOT NULL REFERENCES turn (id),
-    path               BLOB    NOT NULL,
-    via                BLOB,
-    detected_by        TEXT    NOT NULL CHECK (detected_by IN ('snapshot', 'scan')),
-    before_snapshot_id INTEGER NOT NULL REFERENCES snapshot (id),
-    after_snapshot_id  INTEGER REFERENCES snapshot (id),
-    change             TEXT CHECK (change IN ('added', 'modified', 'deleted', 'unchanged', 'type_changed',
-                                              'unknown')),
-    lines_added        INTEGER,
-    lines_removed      INTEGER,
-    diff_sha256        TEXT REFERENCES blob (sha256),
-    UNIQUE (turn_id, path)
-);
-
-INSERT INTO file_change_v4 (id, turn_id, path, via, detected_by, before_snapshot_id, after_snapshot_id, change,
-                            lines_added, lines_removed, diff_sha256)
-SELECT id, turn_id, path, via, detected_by, before_snapshot_id, after_snapshot_id, change, lines_added,
-       lines_removed, diff_sha256
-FROM file_change;
-
-DROP TABLE file_change;
-
-ALTER TABLE file_change_v4 RENAME TO file_change;
-
-CREATE INDEX file_change_path ON file_change (path);
-
-RELEASE v4;
-
-PRAGMA foreign_keys = ON;
+-- Changes recorded before this migration compared uncaptured states by fingerprint and may say 'unchanged'
+-- where nothing was known: they say 'unknown' now, as a new record would.
+UPDATE file_change
+SET change = 'unknown'
+WHERE change = 'unchanged'
+  AND EXISTS (SELECT 1
+              FROM snapshot
+              WHERE snapshot.captured = 0
+                AND snapshot.id IN (file_change.before_snapshot_id, file_change.after_snapshot_id));

@@ -11,11 +11,14 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
@@ -51,6 +54,22 @@ class StoreProblemsProcessIT {
     service.process().destroy();
     assertTrue(service.process().waitFor(60, TimeUnit.SECONDS));
     return Files.readString(service.errorLog());
+  }
+
+  @Test
+  void processesOpeningANewStoreAtOnceMigrateItOnce() throws Exception {
+    // a migration that cannot run in a transaction is guarded by the migration lock, not by SQLite's
+    Path store = temp.resolve("shared/turndiff.db");
+    List<Process> processes = new ArrayList<>();
+    for (int i = 0; i < 4; i++) {
+      processes.add(CliProcess.builder(Map.of(), "turns", "--db", store.toString(), "--workspace",
+          temp.toString()).redirectErrorStream(true).start());
+    }
+    for (Process process : processes) {
+      String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+      assertTrue(process.waitFor(2, TimeUnit.MINUTES));
+      assertEquals(0, process.exitValue(), output);
+    }
   }
 
   @Test

@@ -160,11 +160,17 @@ public final class Store implements AutoCloseable {
           + "it can be written to migrate it", null);
     }
     try {
-      Flyway.configure()
-          .dataSource(dataSource(true))
-          .locations("classpath:db/migration")
-          .load()
-          .migrate();
+      MigrationLock.holding(file.path(), () -> {
+        // another thread or process may have migrated the store while this one waited for the lock
+        if (!readers.read(connection -> schemaVersion(connection.dsl())).equals(Optional.of(LATEST_MIGRATION))) {
+          Flyway.configure()
+              .dataSource(dataSource(true))
+              .locations("classpath:db/migration")
+              .load()
+              .migrate();
+        }
+        return null;
+      });
     } catch (RuntimeException e) {
       RuntimeException translated = failures.translate(e);
       if (translated != e) {

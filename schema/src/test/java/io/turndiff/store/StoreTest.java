@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.turndiff.model.ChangeKind;
 import io.turndiff.model.Sha256;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -14,9 +15,15 @@ import java.nio.file.attribute.PosixFilePermissions;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.ResultSet;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.CyclicBarrier;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -109,11 +116,21 @@ class StoreTest {
       statement.execute("INSERT INTO file_change VALUES (1, 1, x'61', NULL, 'snapshot', 1, 1, 'unchanged', 0, 0, "
           + "NULL)");
       statement.execute("INSERT INTO file_change_tool_call VALUES (1, 1)");
+      // an escape recorded before V4: compared by fingerprint, it said 'unchanged'
+      statement.execute("INSERT INTO snapshot (id, path, boundary, present, file_type, size, mtime_ns, mode, inode, "
+          + "nlink, captured, reason, taken_at) VALUES (2, x'62', 'openat2', 1, 'symlink', 9, 5, 511, 8, 1, 0, "
+          + "'escapes_workspace', 0)");
+      statement.execute("INSERT INTO file_change VALUES (2, 1, x'62', NULL, 'snapshot', 2, 2, 'unchanged', 0, 0, "
+          + "NULL)");
     }
     try (Store store = Store.open(database)) {
       byte[] kept = store.read(tx -> tx.blobs().require(new Sha256(sha)));
       assertEquals("hi", new String(kept, StandardCharsets.UTF_8));
-      assertEquals(List.of("c"), store.read(tx -> tx.fileChanges().ofTurn(1)).getFirst().toolCalls());
+      List<StoredFileChange> changes = store.read(tx -> tx.fileChanges().ofTurn(1));
+      assertEquals(List.of("c"), changes.getFirst().toolCalls());
+      assertEquals(List.of(ChangeKind.UNCHANGED, ChangeKind.UNKNOWN),
+          changes.stream().map(change -> change.change().orElseThrow()).toList(),
+          "a change between captured states keeps its kind; one with an uncaptured side is unknown now");
     }
     try (Connection connection = DriverManager.getConnection("jdbc:sqlite:" + database)) {
       var statement = connection.createStatement();
@@ -123,6 +140,32 @@ class StoreTest {
       statement.execute("INSERT INTO blob VALUES ('" + "b".repeat(64) + "', 5, 'chunked', x'', 0)");
       assertThrows(java.sql.SQLException.class, () -> statement.execute(
           "INSERT INTO file_change_tool_call VALUES (1, 99)"), "foreign keys are on again");
+    }
+  }
+
+  @Test
+  void aVersion3StoreOpenedByManyAtOnceIsMigratedOnceAndEveryOpenSucceeds() throws Exception {
+    for (int round = 0; round < 5; round++) {
+      Path database = storeAtMigration("concurrent" + round, "3");
+      int threads = 6;
+      CyclicBarrier start = new CyclicBarrier(threads);
+      ExecutorService pool = Executors.newFixedThreadPool(threads);
+      try {
+        List<Future<String>> opened = new ArrayList<>();
+        for (int i = 0; i < threads; i++) {
+          opened.add(pool.submit(() -> {
+            start.await();
+            try (Store store = Store.open(database)) {
+              return store.settings().journalMode();
+            }
+          }));
+        }
+        for (Future<String> each : opened) {
+          assertEquals("wal", each.get(2, TimeUnit.MINUTES));
+        }
+      } finally {
+        pool.shutdownNow();
+      }
     }
   }
 

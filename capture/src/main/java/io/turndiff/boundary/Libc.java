@@ -196,6 +196,14 @@ final class Libc {
     return statx(call, dirfd, name, LinuxAbi.AT_SYMLINK_NOFOLLOW);
   }
 
+  /**
+   * {@code stat} of a name in a directory fd, a symlink followed to what it finally reaches ({@code fstatat}
+   * with no flags); an automount point there is not mounted by the look.
+   */
+  StatResult statFollowingAt(NativeCall call, int dirfd, byte[] name) {
+    return statx(call, dirfd, name, LinuxAbi.AT_NO_AUTOMOUNT);
+  }
+
   private StatResult statx(NativeCall call, int dirfd, byte[] path, int flags) {
     return statx(call, dirfd, call.cString(path), flags, call.allocate(STATX_SIZE));
   }

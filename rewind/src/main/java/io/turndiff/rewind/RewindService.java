@@ -112,8 +112,9 @@ public final class RewindService {
       if (request.dryRun()) {
         return dryRun(operationId, plan, request.force(), lease.boundary());
       }
+      // released also when the transaction that created it rolled back: its row id may be handed out again
       List<StoredRewindOperation> claimed = new ArrayList<>(1);
-      try {
+      return claims.releasingAfter(claimed, () -> {
         StoredRewindOperation operation = store.write(tx -> {
           StoredRewindOperation created = persist(tx, operationId, plan, request);
           claims.claimNew(tx, created);
@@ -122,20 +123,13 @@ public final class RewindService {
         });
         return apply(operation, request.force(), false, started,
             store.read(tx -> tx.turns().byId(operation.rewindTurnId())).orElseThrow(), lease.boundary());
-      } finally {
-        // also when the transaction that created it rolled back: its row id may be handed out again
-        claimed.forEach(claims::release);
-      }
+      });
     }
   }
 
   private RewindReport resume(StoredRewindOperation operation, RewindStarted started) {
     claims.claim(operation);
-    try {
-      return apply(operation, operation.force(), true, started);
-    } finally {
-      claims.release(operation);
-    }
+    return claims.releasingAfter(List.of(operation), () -> apply(operation, operation.force(), true, started));
   }
 
   /**

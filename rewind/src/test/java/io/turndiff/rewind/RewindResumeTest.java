@@ -140,4 +140,29 @@ class RewindResumeTest extends HarnessTest {
     assertEquals(id, h.rewindTurn(turn).operation(), "resumed once its runner is gone");
     assertEquals(interrupted.before(), tree());
   }
+
+  @Test
+  void aRewindThatFailsMidWayLeavesNoRunnerStoredSoAnotherProcessMayResumeIt() throws Exception {
+    h.workspace.file("f0.txt", "0\n").file("f1.txt", "1\n");
+    String turn = h.turn(List.of("f0.txt", "f1.txt"), () -> {
+      h.workspace.file("f0.txt", "a\n");
+      h.workspace.file("f1.txt", "b\n");
+    });
+    List<String> ids = new ArrayList<>();
+    List<Optional<String>> runnerWhileApplying = new ArrayList<>();
+    RewindService failing = new RewindService(h.store, h.handles, () -> {
+      runnerWhileApplying.add(h.store.read(tx -> tx.rewinds().runner(operation(ids.getFirst()).id())));
+      throw new IllegalStateException("fails mid-way (a disk full, a store busy past its timeout, ...)");
+    });
+    assertThrows(IllegalStateException.class, () -> failing.rewind(
+        new RewindRequest(turn, false, Optional.empty(), false, false), (id, resumed) -> ids.add(id)));
+    String self = ProcessHandle.current().pid() + ":";
+    assertTrue(runnerWhileApplying.getFirst().orElseThrow().startsWith(self), "stored while it applies");
+    assertEquals(Optional.empty(), h.store.read(tx -> tx.rewinds().runner(operation(ids.getFirst()).id())),
+        "nobody applies the operation now: a process that lives on (serve) must not keep every other one out");
+    RewindReport resumed = h.rewindTurn(turn);
+    assertEquals(ids.getFirst(), resumed.operation());
+    assertEquals(Optional.empty(), h.store.read(tx -> tx.rewinds().runner(operation(ids.getFirst()).id())),
+        "nor once it is done");
+  }
 }

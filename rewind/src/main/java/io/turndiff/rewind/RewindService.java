@@ -488,9 +488,17 @@ public final class RewindService {
     Map<Long, Leave> left = new HashMap<>();
     List<StoredRewindEntry> alreadyThere = new ArrayList<>();
     for (StoredRewindEntry entry : planned) {
-      // captured whatever its size: what a write replaces must be in the store first (the undo puts it back)
-      Observation current = boundary.observeExact(entry.path(), BlobSink.storing(store));
-      switch (decide(entry.target(), entry.expected(), current, contents, force)) {
+      // decided on the content's hash, as if stored: a path the rewind leaves is never copied into the store
+      Observation current = boundary.observeExact(entry.path(), AS_IF_STORED);
+      Action action = decide(entry.target(), entry.expected(), current, contents, force);
+      if (action instanceof Write && current.streamed()) {
+        // what a write replaces is stored completely first (the undo puts it back), and decided on again as
+        // stored: it may have changed since it was hashed
+        current = boundary.observeExact(entry.path(), BlobSink.storing(store));
+        action = decide(entry.target(), entry.expected(), current, contents, force);
+      }
+      Observation decided = current;
+      switch (action) {
         case Leave leave -> left.put(entry.id(), leave);
         case AlreadyThere there -> alreadyThere.add(entry);
         case Write write -> {
@@ -505,7 +513,7 @@ public final class RewindService {
           if (staged instanceof WriteOutcome.Refused refused) {
             left.put(entry.id(), new Leave(SkipReason.REFUSED, refused.reason()));
           } else {
-            pending.add(new Pending(entry, current, write, merged,
+            pending.add(new Pending(entry, decided, write, merged,
                 staged instanceof WriteOutcome.Staged temporary ? Optional.of(temporary) : Optional.empty()));
           }
         }
@@ -696,7 +704,11 @@ public final class RewindService {
 
   // ---- reports ----------------------------------------------------------------------------------------
 
-  /** A dry run stores nothing: content a real run would store counts as stored, so the plan is the real one. */
+  /**
+   * Content over the size limit counts as stored without being stored: what a dry run plans with (it stores
+   * nothing, and plans as the real run decides), and what a real run decides with before it stores only what
+   * it writes over or deletes.
+   */
   private static final ContentSink AS_IF_STORED = new ContentSink() {
     @Override
     public boolean holds(Sha256 sha256) {

@@ -525,7 +525,8 @@ public final class RewindService {
       alreadyThere.forEach(entry -> tx.rewinds().mark(entry.id(), RewindStatus.RESTORED, Optional.empty(),
           Optional.of("it already held its before-state"), Optional.empty()));
       for (Pending write : pending) {
-        recorder.recordBefore(tx, rewindTurn.id(), toolCall, write.current(), DetectedBy.SNAPSHOT);
+        recorder.recordBefore(tx, rewindTurn.id(), toolCall, new Observation(replaced(write.current().snapshot()),
+            write.current().via(), write.current().content(), write.current().streamed()), DetectedBy.SNAPSHOT);
         write.merged().ifPresent(sha -> tx.blobs().put(sha, write.write().content().orElseThrow()));
         tx.rewinds().mark(write.entry().id(), RewindStatus.STARTED, Optional.empty(), Optional.empty(),
             write.merged());
@@ -578,10 +579,24 @@ public final class RewindService {
    * name {@code --force} replaces that holds nothing of the workspace's own, still such a name.
    */
   private static boolean unchangedSinceDecided(Snapshot decided, Snapshot now) {
-    if (decided.captured()) {
-      return now.sameStateAs(decided);
+    if (replaced(decided).captured()) {
+      return replaced(now).sameStateAs(replaced(decided));
     }
     return !now.captured() && overwritable(now);
+  }
+
+  /**
+   * A state a write replaces, as the rewind turn records it: a link out of the workspace (which {@code --force}
+   * replaces as a name) is recorded as the link, captured, since its text is all the name holds and all the
+   * undo has to put back (nothing outside was read); a turn records it as a metadata-only escape, because what
+   * a turn writes through it lands outside. Any other state as it is.
+   */
+  private static Snapshot replaced(Snapshot state) {
+    boolean linkOut = state.reason().equals(Optional.of(Reason.ESCAPES_WORKSPACE))
+        && state.presence() == Presence.PRESENT && state.type().equals(Optional.of(FileType.SYMLINK))
+        && state.linkTarget().isPresent();
+    return linkOut ? Snapshot.symlink(state.path(), state.boundary(), state.metadata().orElseThrow(),
+        state.linkTarget().orElseThrow(), state.takenAt()) : state;
   }
 
   /** Stages the new content of a path; a deletion stages nothing (it happens at commit time). */

@@ -99,7 +99,7 @@ public final class RewindService {
       }
       return resume(operation, started);
     }
-    Optional<StoredRewindOperation> unfinished = unfinishedCovering(request);
+    Optional<StoredRewindOperation> unfinished = store.read(tx -> unfinishedCovering(tx, request));
     if (unfinished.isPresent()) {
       StoredRewindOperation operation = unfinished.get();
       requireResumable(operation, request);
@@ -115,21 +115,56 @@ public final class RewindService {
       // released also when the transaction that created it rolled back: its row id may be handed out again
       List<StoredRewindOperation> claimed = new ArrayList<>(1);
       return claims.releasingAfter(claimed, () -> {
-        StoredRewindOperation operation = store.write(tx -> {
-          StoredRewindOperation created = persist(tx, operationId, plan, request);
+        Persisted persisted = store.write(tx -> {
+          Optional<StoredRewindOperation> raced = operationStoredMeanwhile(tx, operationId, request);
+          if (raced.isPresent()) {
+            return new Persisted(raced.get(), false);
+          }
+          // planned again in the transaction that stores the plan: the turns may have changed since the look
+          StoredRewindOperation created = persist(tx, operationId, plan(tx, request), request);
           claims.claimNew(tx, created);
           claimed.add(created);
-          return created;
+          return new Persisted(created, true);
         });
+        StoredRewindOperation operation = persisted.operation();
+        if (!persisted.created()) {
+          return resume(operation, started);
+        }
         return apply(operation, request.force(), false, started,
             store.read(tx -> tx.turns().byId(operation.rewindTurnId())).orElseThrow(), lease.boundary());
       });
     }
   }
 
+  /** The operation a request stored, or found stored by another request that ran at the same time. */
+  private record Persisted(StoredRewindOperation operation, boolean created) {
+  }
+
+  /**
+   * An operation that another request, running at the same time as this one, stored after this one looked
+   * (two processes that rewind the same turns at once both find none when they look): the operation of the
+   * same id, or an unfinished one covering the request's turns. It is resumed (or its receipt returned), or
+   * the request is refused, as when it is found before planning.
+   */
+  private static Optional<StoredRewindOperation> operationStoredMeanwhile(StoreTransaction tx, String operationId,
+                                                                          RewindRequest request) {
+    Optional<StoredRewindOperation> sameId = tx.rewinds().byExternalId(operationId);
+    if (sameId.isPresent()) {
+      requireSameRequest(sameId.get(), request);
+      return sameId;
+    }
+    Optional<StoredRewindOperation> covering = unfinishedCovering(tx, request);
+    covering.ifPresent(operation -> requireResumable(operation, request));
+    return covering;
+  }
+
   private RewindReport resume(StoredRewindOperation operation, RewindStarted started) {
     claims.claim(operation);
-    return claims.releasingAfter(List.of(operation), () -> apply(operation, operation.force(), true, started));
+    return claims.releasingAfter(List.of(operation), () -> {
+      // another process may have finished it between the look that found it and this claim
+      StoredRewindOperation now = store.read(tx -> tx.rewinds().byExternalId(operation.externalId())).orElseThrow();
+      return now.done() ? receipt(now, true, false) : apply(operation, operation.force(), true, started);
+    });
   }
 
   /**
@@ -137,8 +172,8 @@ public final class RewindService {
    * names: a second rewind of those turns would find their files half-written and leave the first one's
    * staged files behind, so it resumes that operation instead, or is refused.
    */
-  private Optional<StoredRewindOperation> unfinishedCovering(RewindRequest request) {
-    return store.read(tx -> tx.turns().byExternalId(request.turn()).flatMap(target -> {
+  private static Optional<StoredRewindOperation> unfinishedCovering(StoreTransaction tx, RewindRequest request) {
+    return tx.turns().byExternalId(request.turn()).flatMap(target -> {
       java.util.Set<String> requested = new java.util.HashSet<>();
       if (request.to()) {
         tx.turns().ofSession(target.sessionId()).stream().filter(turn -> turn.seq() >= target.seq())
@@ -148,7 +183,7 @@ public final class RewindService {
       }
       return tx.rewinds().applyingIn(target.sessionId()).stream()
           .filter(operation -> operation.turns().stream().anyMatch(requested::contains)).findFirst();
-    }));
+    });
   }
 
   /** The same request as the unfinished operation's, with no other operation id: it resumes the operation. */
@@ -187,44 +222,46 @@ public final class RewindService {
   }
 
   private Plan plan(RewindRequest request) {
-    return store.read(tx -> {
-      StoredTurn target = tx.turns().byExternalId(request.turn()).orElseThrow(() -> new RequestException(
-          RequestException.Problem.UNKNOWN_TURN, "turn '" + request.turn() + "' does not exist"));
-      List<StoredTurn> turns = request.to()
-          ? tx.turns().ofSession(target.sessionId()).stream().filter(turn -> turn.seq() >= target.seq()).toList()
-          : List.of(target);
-      for (StoredTurn turn : turns) {
-        if (turn.state() == TurnState.OPEN) {
-          throw new RequestException(RequestException.Problem.WRONG_STATE, "turn '" + turn.externalId()
-              + "' is open; finish it before rewinding it");
-        }
+    return store.read(tx -> plan(tx, request));
+  }
+
+  private static Plan plan(StoreTransaction tx, RewindRequest request) {
+    StoredTurn target = tx.turns().byExternalId(request.turn()).orElseThrow(() -> new RequestException(
+        RequestException.Problem.UNKNOWN_TURN, "turn '" + request.turn() + "' does not exist"));
+    List<StoredTurn> turns = request.to()
+        ? tx.turns().ofSession(target.sessionId()).stream().filter(turn -> turn.seq() >= target.seq()).toList()
+        : List.of(target);
+    for (StoredTurn turn : turns) {
+      if (turn.state() == TurnState.OPEN) {
+        throw new RequestException(RequestException.Problem.WRONG_STATE, "turn '" + turn.externalId()
+            + "' is open; finish it before rewinding it");
       }
-      if (!request.to() && target.state() == TurnState.REWOUND) {
-        // a rewind that left files (conflicts, refusals) may be run again, say with --force; a complete one not
-        Optional<StoredRewindOperation> by = tx.rewinds().thatRewound(target.id());
-        boolean complete = by.map(op -> tx.rewinds().entries(op.id()).stream()
-            .noneMatch(entry -> entry.status() == RewindStatus.SKIPPED)).orElse(true);
-        if (complete) {
-          throw new RequestException(RequestException.Problem.WRONG_STATE, "turn '" + target.externalId()
-              + "' was already rewound" + by.map(op -> " by operation '" + op.externalId()
-                  + "'; rewind its turn '" + op.rewindTurn() + "' to undo that rewind").orElse(""));
-        }
+    }
+    if (!request.to() && target.state() == TurnState.REWOUND) {
+      // a rewind that left files (conflicts, refusals) may be run again, say with --force; a complete one not
+      Optional<StoredRewindOperation> by = tx.rewinds().thatRewound(target.id());
+      boolean complete = by.map(op -> tx.rewinds().entries(op.id()).stream()
+          .noneMatch(entry -> entry.status() == RewindStatus.SKIPPED)).orElse(true);
+      if (complete) {
+        throw new RequestException(RequestException.Problem.WRONG_STATE, "turn '" + target.externalId()
+            + "' was already rewound" + by.map(op -> " by operation '" + op.externalId()
+                + "'; rewind its turn '" + op.rewindTurn() + "' to undo that rewind").orElse(""));
       }
-      Map<WorkspacePath, List<StoredFileChange>> byPath = new TreeMap<>();
-      for (StoredTurn turn : turns) {
-        for (StoredFileChange change : tx.fileChanges().ofTurn(turn.id())) {
-          byPath.computeIfAbsent(change.path(), path -> new ArrayList<>()).add(change);
-        }
+    }
+    Map<WorkspacePath, List<StoredFileChange>> byPath = new TreeMap<>();
+    for (StoredTurn turn : turns) {
+      for (StoredFileChange change : tx.fileChanges().ofTurn(turn.id())) {
+        byPath.computeIfAbsent(change.path(), path -> new ArrayList<>()).add(change);
       }
-      Map<Long, StoredTurn> turnsById = new HashMap<>();
-      turns.forEach(turn -> turnsById.put(turn.id(), turn));
-      List<PlannedPath> paths = new ArrayList<>();
-      byPath.forEach((path, changes) -> paths.add(planPath(path, changes, turnsById)));
-      StoredSession session = tx.sessions().byExternalId(target.sessionExternalId()).orElseThrow();
-      List<StoredTurn> newestFirst = new ArrayList<>(turns);
-      newestFirst.sort(Comparator.comparingLong(StoredTurn::seq).reversed());
-      return new Plan(target, session, newestFirst, paths);
-    });
+    }
+    Map<Long, StoredTurn> turnsById = new HashMap<>();
+    turns.forEach(turn -> turnsById.put(turn.id(), turn));
+    List<PlannedPath> paths = new ArrayList<>();
+    byPath.forEach((path, changes) -> paths.add(planPath(path, changes, turnsById)));
+    StoredSession session = tx.sessions().byExternalId(target.sessionExternalId()).orElseThrow();
+    List<StoredTurn> newestFirst = new ArrayList<>(turns);
+    newestFirst.sort(Comparator.comparingLong(StoredTurn::seq).reversed());
+    return new Plan(target, session, newestFirst, paths);
   }
 
   /** From the newest after-state back to the oldest before-state, if the chain of states holds. */
@@ -278,10 +315,6 @@ public final class RewindService {
   }
 
   private StoredRewindOperation persist(StoreTransaction tx, String operationId, Plan plan, RewindRequest request) {
-    if (tx.rewinds().byExternalId(operationId).isPresent()) {
-      throw new RequestException(RequestException.Problem.ALREADY_EXISTS,
-          "operation '" + operationId + "' already exists");
-    }
     StoredTurn rewindTurn = tx.turns().begin(ExternalIds.generate("turn"), plan.session(), TurnKind.REWIND);
     StoredRewindOperation operation = tx.rewinds().create(operationId, plan.session().id(), plan.target().id(),
         request.scope(), request.force(), rewindTurn.id(), plan.turns().stream().map(StoredTurn::id).toList());

@@ -32,6 +32,8 @@ record LinuxAbi(String arch, int oDirectory, int oNoFollow) {
 
   static final int STATX_BASIC_STATS = 0x7ff;
 
+  static final int MFD_CLOEXEC = 0x1;
+
   static final int S_IFMT = 0170000;
   static final int S_IFSOCK = 0140000;
   static final int S_IFLNK = 0120000;

@@ -454,6 +454,20 @@ class BoundaryReadTest {
 
   @ParameterizedTest
   @EnumSource(BoundaryKind.class)
+  void anAbsoluteLinkIntoTheRootThroughALinkOutThenDotDotLeadsWhereTheKernelGoes(BoundaryKind kind) {
+    // ROOT/s/../secret.txt reads as ROOT/secret.txt; the kernel follows s (-> outside/dir) before the "..":
+    // the link leads to outside/secret.txt, and the file inside of the same name is not what it reaches
+    workspace = TestWorkspace.in(temp).file("secret.txt", "the inside file of that name\n");
+    workspace.symlink("s", workspace.outside().resolve("dir").toString());
+    workspace.symlink("lnk", workspace.root() + "/s/../secret.txt");
+    open(kind);
+    Snapshot link = only("lnk").snapshot();
+    assertEquals(WorkspacePath.of("lnk"), link.path(), "not the inside secret.txt: " + link);
+    assertEquals(Optional.of(Reason.ESCAPES_WORKSPACE), link.reason(), link.toString());
+  }
+
+  @ParameterizedTest
+  @EnumSource(BoundaryKind.class)
   void fileGivenAsADirectoryIsAbsent(BoundaryKind kind) {
     workspace = TestWorkspace.in(temp).file("a.txt", "a\n");
     open(kind);

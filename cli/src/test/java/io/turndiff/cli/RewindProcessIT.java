@@ -149,10 +149,7 @@ class RewindProcessIT {
       }
     });
     crashable.killOnceUnderWay(rewind);
-    try (Stream<Path> files = Files.walk(workspace.root())) {
-      assertTrue(files.anyMatch(path -> path.getFileName().toString().startsWith(".turndiff-rewind-")),
-          "the killed rewind left staged files behind");
-    }
+    assertFalse(temporariesIn(workspace.root()).isEmpty(), "the killed rewind left staged files behind");
 
     CliRun forced = CliProcess.run(env, "rewind", "--turn", turn, "--force");
     assertEquals(1, forced.exitCode(), "another request for the turn is refused: " + forced.err());
@@ -202,22 +199,71 @@ class RewindProcessIT {
     return out.toString();
   }
 
-  /** For each path journaled as started, a half-written file at its first temporary name. */
+  /** For each path journaled as started, a half-written file at the temporary name journaled for it. */
   private static List<Path> plantHalfWrittenTemporaries(Path database, Path root) throws Exception {
     List<Path> planted = new ArrayList<>();
-    // read-write: the writer was killed, and a read-only connection cannot recover its WAL
-    try (Connection connection = DriverManager.getConnection("jdbc:sqlite:" + database);
-         ResultSet rows = connection.createStatement().executeQuery(
-             "SELECT id, CAST(path AS TEXT) FROM rewind_entry WHERE status = 'started'")) {
-      while (rows.next()) {
-        Path target = root.resolve(rows.getString(2));
-        Path temporary = target.resolveSibling(".turndiff-rewind-" + rows.getLong(1) + ".tmp");
-        Files.createDirectories(temporary.getParent());
-        Files.writeString(temporary, "half wri");
-        planted.add(temporary);
-      }
+    for (Path temporary : journaledTemporaries(database, root, "status = 'started'")) {
+      Files.createDirectories(temporary.getParent());
+      Files.writeString(temporary, "half wri");
+      planted.add(temporary);
     }
     return planted;
+  }
+
+  /** The temporary names the rewind journaled (for the entries {@code where} selects), beside their paths. */
+  private static List<Path> journaledTemporaries(Path database, Path root, String where) throws Exception {
+    List<Path> journaled = new ArrayList<>();
+    // read-write: the writer was killed, and a read-only connection cannot recover its WAL
+    try (Connection connection = DriverManager.getConnection("jdbc:sqlite:" + database);
+         ResultSet rows = connection.createStatement().executeQuery("SELECT CAST(path AS TEXT), temporary_name"
+             + " FROM rewind_entry WHERE temporary_name IS NOT NULL AND " + where)) {
+      while (rows.next()) {
+        journaled.add(root.resolve(rows.getString(1)).resolveSibling(rows.getString(2)));
+      }
+    }
+    return journaled;
+  }
+
+  private static List<Path> temporariesIn(Path root) throws IOException {
+    try (Stream<Path> files = Files.walk(root)) {
+      return files.filter(path -> path.getFileName().toString().startsWith(".turndiff-")).sorted().toList();
+    }
+  }
+
+  @Test
+  void aKilledRewindLeavesNoStagedFileAfterItsResumeAndNeverRemovesAFileItDidNotMake() throws Exception {
+    CrashableTurn crashable = CrashableTurn.in(temp);
+    TestWorkspace workspace = crashable.workspace();
+    Path database = crashable.database();
+    // a file someone else made under each name a rewind of this fresh store could try first for a path
+    // (entry ids start at 1: .turndiff-rewind-<entry id>.tmp beside it); they are not the rewind's to remove
+    List<Path> planted = new ArrayList<>();
+    for (int entry = 1; entry <= FILES + 1; entry++) {
+      Path name = workspace.resolve("src/.turndiff-rewind-" + entry + ".tmp");
+      Files.writeString(name, "the user's own " + entry + "\n");
+      planted.add(name);
+    }
+    Map<String, String> expected = new java.util.TreeMap<>(crashable.beforeTurn());
+    Map<String, String> withPlanted = TreeContent.of(workspace.root());
+    planted.forEach(name -> expected.put("src/" + name.getFileName(), withPlanted.get("src/" + name.getFileName())));
+
+    crashable.killOnceUnderWay(crashable.startRewind("--operation", "op-planted"));
+    List<Path> journaled = journaledTemporaries(database, workspace.root(), "1 = 1");
+    assertEquals(FILES + 1, journaled.size(), "a name journaled per entry: " + journal(database));
+    List<Path> staged = new ArrayList<>(temporariesIn(workspace.root()));
+    staged.removeAll(planted);
+    assertFalse(staged.isEmpty(), "the killed rewind left staged files behind");
+    assertTrue(journaled.containsAll(staged), "every file it staged is under a name it journaled: " + staged
+        + " / " + journaled);
+
+    CliRun resumed = CliProcess.run(crashable.env(), "rewind", "--turn", crashable.turn(), "--operation",
+        "op-planted").expect(0);
+    assertTrue(resumed.json().get("complete").asBoolean(), resumed.out());
+    assertEquals(planted.stream().sorted().toList(), temporariesIn(workspace.root()),
+        "no staged file is left; every planted one is");
+    assertEquals(expected, TreeContent.of(workspace.root()),
+        "the tree the turn started from, and the planted files byte for byte");
+    workspace.assertOutsideUnchanged();
   }
 
   /** Writes {@code text} to a file kept at mode 000 (the test's own process may need to open it for writing). */

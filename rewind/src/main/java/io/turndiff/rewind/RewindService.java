@@ -54,6 +54,9 @@ import java.util.TreeMap;
  */
 public final class RewindService {
 
+  /** How many journaled temporary names a path's write tries before it is refused (each one taken). */
+  private static final int TEMPORARY_NAME_ATTEMPTS = 16;
+
   private final Store store;
   private final WorkspaceHandles workspaces;
   private final Runnable beforeEachRename;
@@ -437,9 +440,8 @@ public final class RewindService {
     }
     List<StoredRewindEntry> planned = entries.stream().filter(e -> e.status() == RewindStatus.PLANNED).toList();
     if (resumed) {
-      // a run that died between staging and journaling left its temporary files unjournaled
-      planned.forEach(entry -> boundary.delete(entry.path().resolveSibling(
-          temporaryName(entry).getBytes(java.nio.charset.StandardCharsets.UTF_8))));
+      // a run that died between staging and journaling the paths as started left files under journaled names
+      planned.forEach(entry -> discardStagedByAnEarlierRun(boundary, entry));
     }
     applyPlanned(rewindTurn, toolCall, boundary, directories, planned, contents, force);
     directories.removeCreated();
@@ -493,6 +495,14 @@ public final class RewindService {
     List<Pending> pending = new ArrayList<>();
     Map<Long, Leave> left = new HashMap<>();
     List<StoredRewindEntry> alreadyThere = new ArrayList<>();
+    // every name a file is staged under is journaled before the file is made: a run killed before it renamed
+    // or removed the file leaves a name the next run finds (and, since no one could know it, a file of its own)
+    Map<Long, String> temporaryNames = new HashMap<>();
+    planned.forEach(entry -> temporaryNames.put(entry.id(), boundary.newTemporaryName()));
+    store.write(tx -> {
+      tx.rewinds().journalTemporaryNames(temporaryNames);
+      return null;
+    });
     for (StoredRewindEntry entry : planned) {
       // captured whatever its size: what a write replaces must be in the store first (the undo puts it back)
       Observation current = boundary.observeExact(entry.path(), BlobSink.storing(store));
@@ -504,7 +514,8 @@ public final class RewindService {
           if (putsAFile(write)) {
             directories.restoreParentsOf(entry.path());
           }
-          WriteOutcome staged = stage(boundary, entry, write);
+          WriteOutcome staged = underJournaledNames(boundary, entry, temporaryNames.get(entry.id()),
+              temporary -> stage(boundary, entry, write, temporary));
           if (staged instanceof WriteOutcome.Staged temporary) {
             uncommitted.add(temporary);
           }
@@ -582,10 +593,34 @@ public final class RewindService {
     return !now.captured() && overwritable(now);
   }
 
+  /**
+   * Runs {@code attempt} with the temporary name journaled for the entry; when that name is taken (by a file
+   * someone else made, which is left alone), journals a fresh one and tries again, a few times.
+   */
+  private WriteOutcome underJournaledNames(WorkspaceBoundary boundary, StoredRewindEntry entry, String journaled,
+                                           java.util.function.Function<String, WriteOutcome> attempt) {
+    String temporary = journaled;
+    for (int tries = 1; ; tries++) {
+      WriteOutcome outcome = attempt.apply(temporary);
+      if (!(outcome instanceof WriteOutcome.NameTaken)) {
+        return outcome;
+      }
+      if (tries == TEMPORARY_NAME_ATTEMPTS) {
+        return new WriteOutcome.Refused("every temporary name tried beside " + entry.path() + " was taken");
+      }
+      String next = boundary.newTemporaryName();
+      store.write(tx -> {
+        tx.rewinds().journalTemporaryNames(Map.of(entry.id(), next));
+        return null;
+      });
+      temporary = next;
+    }
+  }
+
   /** Stages the new content of a path; a deletion stages nothing (it happens at commit time). */
-  private WriteOutcome stage(WorkspaceBoundary boundary, StoredRewindEntry entry, Write write) {
+  private WriteOutcome stage(WorkspaceBoundary boundary, StoredRewindEntry entry, Write write, String name) {
     Snapshot state = write.state();
-    Optional<String> temporary = Optional.of(temporaryName(entry));
+    Optional<String> temporary = Optional.of(name);
     if (!write.merge() && state.presence() == Presence.ABSENT) {
       return new WriteOutcome.Done();
     }
@@ -600,9 +635,9 @@ public final class RewindService {
   }
 
   /** One path written on its own, durably (a resumed path). */
-  private WriteOutcome write(WorkspaceBoundary boundary, StoredRewindEntry entry, Write write) {
+  private WriteOutcome write(WorkspaceBoundary boundary, StoredRewindEntry entry, Write write, String name) {
     Snapshot state = write.state();
-    Optional<String> temporary = Optional.of(temporaryName(entry));
+    Optional<String> temporary = Optional.of(name);
     if (!write.merge() && state.presence() == Presence.ABSENT) {
       return boundary.delete(entry.path());
     }
@@ -616,9 +651,13 @@ public final class RewindService {
     return boundary.writeFile(entry.path(), write.content().get(), write.mode(), temporary);
   }
 
-  /** The first temporary name a path's write tries: a crashed write is found and removed by it. */
-  private static String temporaryName(StoredRewindEntry entry) {
-    return ".turndiff-rewind-" + entry.id() + ".tmp";
+  /**
+   * Removes what a run that did not finish may have staged for the entry: a file under the temporary name it
+   * journaled before making it (no one else could know that name; a name it did not journal is never
+   * removed, whoever made it).
+   */
+  private static void discardStagedByAnEarlierRun(WorkspaceBoundary boundary, StoredRewindEntry entry) {
+    entry.temporaryName().ifPresent(name -> boundary.discard(new WriteOutcome.Staged(entry.path(), name)));
   }
 
   /**
@@ -628,7 +667,7 @@ public final class RewindService {
    */
   private void resumeStarted(StoredTurn rewindTurn, WorkspaceBoundary boundary, StoredRewindEntry entry,
                              Map<Sha256, byte[]> contents) {
-    boundary.delete(entry.path().resolveSibling(temporaryName(entry).getBytes(java.nio.charset.StandardCharsets.UTF_8)));
+    discardStagedByAnEarlierRun(boundary, entry);
     Observation current = boundary.observeExact(entry.path(), BlobSink.checking(store));
     Snapshot journaled = store.read(tx -> tx.fileChanges().ofTurn(rewindTurn.id()).stream()
         .filter(change -> change.path().equals(entry.path())).findFirst().orElseThrow().before());
@@ -655,7 +694,13 @@ public final class RewindService {
         ? new Write(entry.target(), Optional.of(contents.get(entry.merged().get())),
             journaled.metadata().map(m -> m.mode()).orElse(0644), true)
         : restore(entry.target(), contents);
-    WriteOutcome outcome = write(boundary, entry, write);
+    String temporary = boundary.newTemporaryName();
+    store.write(tx -> {
+      tx.rewinds().journalTemporaryNames(Map.of(entry.id(), temporary));
+      return null;
+    });
+    WriteOutcome outcome = underJournaledNames(boundary, entry, temporary,
+        name -> write(boundary, entry, write, name));
     store.write(tx -> {
       if (outcome instanceof WriteOutcome.Refused refused) {
         tx.rewinds().mark(entry.id(), RewindStatus.SKIPPED, Optional.of(SkipReason.REFUSED),

@@ -307,6 +307,52 @@ class RewindProcessIT {
     workspace.assertOutsideUnchanged();
   }
 
+  private static List<String> texts(JsonNode array) {
+    List<String> texts = new ArrayList<>();
+    array.forEach(node -> texts.add(node.asText()));
+    return texts;
+  }
+
+  @Test
+  void directoryModesArePutBackAroundTheFilesSoThatAnOwnerWithoutPrivilegeCanWriteThem() throws Exception {
+    // ro/ was read-only, and the turn opened it to write in it; open/ was open, and the turn wrote in it and
+    // then made it read-only: the rewind must write each file while its directory lets the owner write
+    TestWorkspace workspace = TestWorkspace.in(temp).file("ro/f.txt", "ro before\n").file("open/g.txt", "g before\n");
+    UnprivilegedCli cli = UnprivilegedCli.in(temp, workspace);
+    if (TestWorkspace.isRoot()) {
+      try (Stream<Path> tree = Files.walk(workspace.root())) {
+        for (Path path : tree.filter(path -> !path.equals(workspace.root())).toList()) {
+          Files.setAttribute(path, "unix:uid", 65534, java.nio.file.LinkOption.NOFOLLOW_LINKS);
+          Files.setAttribute(path, "unix:gid", 65534, java.nio.file.LinkOption.NOFOLLOW_LINKS);
+        }
+      }
+    }
+    workspace.mode("ro", "r-x------").mode("open", "rwxr-xr-x");
+    Map<String, String> before = TreeContent.of(workspace.root());
+    String turn = cli.run("turn", "begin", "--workspace", workspace.root().toString())
+        .expect(0).json().get("turn").asText();
+    cli.run("snapshot", "--turn", turn, "ro/f.txt", "open/g.txt").expect(0);
+    workspace.mode("ro", "rwx------");
+    Files.writeString(workspace.resolve("ro/f.txt"), "ro after\n");
+    Files.writeString(workspace.resolve("open/g.txt"), "g after\n");
+    workspace.mode("open", "r-xr-xr-x");
+    cli.run("turn", "finish", "--turn", turn).expect(0);
+    Map<String, String> afterTurn = TreeContent.of(workspace.root());
+
+    CliRun rewind = cli.run("rewind", "--turn", turn);
+    assertEquals(0, rewind.exitCode(), rewind.out() + rewind.err());
+    JsonNode report = rewind.json();
+    assertEquals(List.of("open/g.txt", "ro/f.txt"), texts(report.get("restored")), rewind.out());
+    assertEquals(List.of("open", "ro"), texts(report.get("directory_modes")), rewind.out());
+    assertEquals(before, TreeContent.of(workspace.root()), "ro/ 0500 and open/ 0755 again, with their files");
+
+    CliRun undo = cli.run("rewind", "--turn", report.get("rewind_turn").asText());
+    assertEquals(0, undo.exitCode(), undo.out() + undo.err());
+    assertEquals(List.of("open", "ro"), texts(undo.json().get("directory_modes")), undo.out());
+    assertEquals(afterTurn, TreeContent.of(workspace.root()), "the undo: ro/ 0700 and open/ 0555 again");
+    workspace.assertOutsideUnchanged();
+  }
+
   /** A sparse file of {@code size} bytes with random 1 MiB blocks at its start, middle and end. */
   private static void writeLargeFile(Path file, long size) throws Exception {
     java.util.Random random = new java.util.Random(11);

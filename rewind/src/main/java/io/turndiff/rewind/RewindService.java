@@ -209,10 +209,13 @@ public final class RewindService {
         }
       }
       if (!request.to() && target.state() == TurnState.REWOUND) {
-        // a rewind that left files (conflicts, refusals) may be run again, say with --force; a complete one not
+        // a rewind that left files or directories (conflicts, refusals) may be run again, say with --force; a
+        // complete one not
         Optional<StoredRewindOperation> by = tx.rewinds().thatRewound(target.id());
         boolean complete = by.map(op -> tx.rewinds().entries(op.id()).stream()
-            .noneMatch(entry -> entry.status() == RewindStatus.SKIPPED)).orElse(true);
+            .noneMatch(entry -> entry.status() == RewindStatus.SKIPPED)
+            && tx.rewindDirectories().of(op.id()).stream()
+                .noneMatch(directory -> directory.status() == StoredRewindDirectory.Status.SKIPPED)).orElse(true);
         if (complete) {
           throw new RequestException(RequestException.Problem.WRONG_STATE, "turn '" + target.externalId()
               + "' was already rewound" + by.map(op -> " by operation '" + op.externalId()
@@ -227,13 +230,30 @@ public final class RewindService {
       }
       Map<Long, StoredTurn> turnsById = new HashMap<>();
       turns.forEach(turn -> turnsById.put(turn.id(), turn));
+      java.util.Set<WorkspacePath> directories = new java.util.HashSet<>();
+      tx.directoryChanges().ofTurns(turnsById.keySet()).forEach(row -> directories.add(row.path()));
       List<PlannedPath> paths = new ArrayList<>();
-      byPath.forEach((path, changes) -> paths.add(planPath(path, changes, turnsById)));
+      byPath.forEach((path, changes) -> {
+        if (!(directories.contains(path) && directoryOnBothSides(changes))) {
+          paths.add(planPath(path, changes, turnsById));
+        }  // else a directory a snapshot named: the directories' rewind puts its mode back
+      });
       StoredSession session = tx.sessions().byExternalId(target.sessionExternalId()).orElseThrow();
       List<StoredTurn> newestFirst = new ArrayList<>(turns);
       newestFirst.sort(Comparator.comparingLong(StoredTurn::seq).reversed());
       return new Plan(target, session, newestFirst, paths);
     });
+  }
+
+  /** Whether the path was a directory when the turns first recorded it and when they finished. */
+  private static boolean directoryOnBothSides(List<StoredFileChange> changes) {
+    return isDirectory(changes.getFirst().before()) && changes.getLast().after().filter(RewindService::isDirectory)
+        .isPresent();
+  }
+
+  private static boolean isDirectory(Snapshot snapshot) {
+    return snapshot.presence() == Presence.PRESENT && snapshot.type().filter(type -> type == FileType.DIRECTORY)
+        .isPresent();
   }
 
   /** From the newest after-state back to the oldest before-state, if the chain of states holds. */
@@ -430,9 +450,10 @@ public final class RewindService {
     List<StoredRewindEntry> entries = store.read(tx -> tx.rewinds().entries(operation.id()));
     Map<Sha256, byte[]> contents = contents(entries);
     long toolCall = store.write(tx -> tx.toolCalls().record(rewindTurn.id(), operation.externalId()));
-    DirectoryRewind directories = DirectoryRewind.of(store, boundary, operation.id(), rewindTurn.id(),
+    DirectoryRewind directories = DirectoryRewind.of(store, boundary, operation.id(), rewindTurn.id(), force,
         operation.turns());
     directories.restore(directories.removedByTurns());
+    directories.restoreModesBeforeFiles();
     for (StoredRewindEntry entry : entries) {
       if (entry.status() == RewindStatus.STARTED) {
         resumeStarted(rewindTurn, boundary, entry, contents);
@@ -445,6 +466,7 @@ public final class RewindService {
     }
     applyPlanned(rewindTurn, toolCall, boundary, directories, planned, contents, force);
     directories.removeCreated();
+    directories.restoreModesAfterFiles();
     finish(operation, rewindTurn, boundary);
     return receipt(store.read(tx -> tx.rewinds().byExternalId(operation.externalId())).orElseThrow(), false, false);
   }
@@ -792,9 +814,10 @@ public final class RewindService {
       }
     }
     List<String> turns = plan.turns().stream().map(StoredTurn::externalId).toList();
-    DirectoryRewind.Planned directories = DirectoryRewind.planOnly(store, boundary, turns).wouldDo(written);
+    DirectoryRewind.Planned directories = DirectoryRewind.planOnly(store, boundary, force, turns).wouldDo(written);
+    skipped.addAll(directories.left());
     return new RewindReport(operationId, true, false, turns, restored, merged, skipped, unchanged, Optional.empty(),
-        directories.created(), directories.removed());
+        directories.created(), directories.removed(), directories.modes());
   }
 
   private RewindReport receipt(StoredRewindOperation operation, boolean replayed, boolean dryRun) {
@@ -816,10 +839,14 @@ public final class RewindService {
     }
     List<WorkspacePath> created = new ArrayList<>();
     List<WorkspacePath> removed = new ArrayList<>();
+    List<WorkspacePath> modes = new ArrayList<>();
     for (StoredRewindDirectory directory : store.read(tx -> tx.rewindDirectories().of(operation.id()))) {
       switch (directory.status()) {
-        case DONE -> (directory.action() == StoredRewindDirectory.Action.CREATE ? created : removed)
-            .add(directory.path());
+        case DONE -> (switch (directory.action()) {
+          case CREATE -> created;
+          case REMOVE -> removed;
+          case MODE -> modes;
+        }).add(directory.path());
         case SKIPPED -> skipped.add(new RewindReport.Skipped(directory.path(), directory.reason().orElse(""),
             directory.detail().orElse("")));
         case PLANNED -> skipped.add(new RewindReport.Skipped(directory.path(), "interrupted",
@@ -827,6 +854,6 @@ public final class RewindService {
       }
     }
     return new RewindReport(operation.externalId(), dryRun, replayed, operation.turns(), restored, merged, skipped,
-        unchanged, Optional.of(operation.rewindTurn()), created, removed);
+        unchanged, Optional.of(operation.rewindTurn()), created, removed, modes);
   }
 }

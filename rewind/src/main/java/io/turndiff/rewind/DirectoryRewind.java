@@ -18,6 +18,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalInt;
 import java.util.Set;
+import java.util.TreeMap;
 
 /**
  * The directories of a rewind, so that it puts back the tree the turns started from and not only its files.
@@ -130,7 +131,11 @@ final class DirectoryRewind {
       }
       Optional<DirectoryState> now = boundary.directoryAt(directory);
       if (now.isEmpty()) {
-        continue;  // a file or a link is in the way: what goes under it is refused and reported
+        // a file or a link is where the directory goes: what goes under it is refused and reported with it
+        leave(directory, StoredRewindDirectory.Action.CREATE, "a file or a link is where this directory should "
+            + "be put back; it is left as it is");
+        present.add(directory);
+        continue;
       }
       if (!now.get().present()) {
         create(directory);
@@ -174,7 +179,12 @@ final class DirectoryRewind {
     List<DirectoryState> toRemove = new ArrayList<>();
     for (Map.Entry<WorkspacePath, Span> span : spans.entrySet()) {
       if (span.getValue().createdByTurns()) {
-        boundary.directoryAt(span.getKey()).filter(DirectoryState::present).ifPresent(toRemove::add);
+        Optional<DirectoryState> now = boundary.directoryAt(span.getKey());
+        if (now.isEmpty()) {
+          leave(span.getKey(), StoredRewindDirectory.Action.REMOVE, "the turns created this directory, and a "
+              + "file or a link is there now; it is left as it is");
+        }
+        now.filter(DirectoryState::present).ifPresent(toRemove::add);
       }
     }
     List<StoredRewindDirectory> planned = store.write(tx -> {
@@ -207,6 +217,19 @@ final class DirectoryRewind {
           mark(tx, row.id(), outcome);
         }
       }
+      return null;
+    });
+  }
+
+  /**
+   * A directory the rewind does not put back because something that is not a directory holds its name: planned
+   * and skipped at once, so that the report names it (and the rewind is not complete).
+   */
+  private void leave(WorkspacePath directory, StoredRewindDirectory.Action action, String detail) {
+    store.write(tx -> {
+      long row = tx.rewindDirectories().plan(operationId, directory, action, OptionalInt.empty());
+      tx.rewindDirectories().mark(row, StoredRewindDirectory.Status.SKIPPED, Optional.of(SkipReason.REFUSED),
+          Optional.of(detail));
       return null;
     });
   }
@@ -405,16 +428,30 @@ final class DirectoryRewind {
         candidates.add(WorkspacePath.ofComponents(parents.subList(0, depth)));
       }
     }
+    TreeMap<WorkspacePath, RewindReport.Skipped> inTheWay = new TreeMap<>();
     for (WorkspacePath directory : candidates) {
-      boundary.directoryAt(directory).filter(state -> !state.present()).ifPresent(state -> create.add(directory));
+      Optional<DirectoryState> now = boundary.directoryAt(directory);
+      now.filter(state -> !state.present()).ifPresent(state -> create.add(directory));
+      if (now.isEmpty()) {
+        inTheWay.put(directory, new RewindReport.Skipped(directory, SkipReason.REFUSED, "a file or a link is where "
+            + "this directory should be put back; it is left as it is"));
+      }
     }
-    List<WorkspacePath> remove = spans.entrySet().stream().filter(span -> span.getValue().createdByTurns())
-        .map(Map.Entry::getKey)
-        .filter(directory -> boundary.directoryAt(directory).filter(DirectoryState::present).isPresent())
-        .sorted(Comparator.comparingInt(WorkspacePath::length).reversed().thenComparing(Comparator.naturalOrder()))
-        .toList();
+    List<WorkspacePath> remove = new ArrayList<>();
+    for (Map.Entry<WorkspacePath, Span> span : spans.entrySet()) {
+      if (span.getValue().createdByTurns()) {
+        Optional<DirectoryState> now = boundary.directoryAt(span.getKey());
+        if (now.isEmpty()) {
+          inTheWay.put(span.getKey(), new RewindReport.Skipped(span.getKey(), SkipReason.REFUSED, "the turns "
+              + "created this directory, and a file or a link is there now; it is left as it is"));
+        } else if (now.get().present()) {
+          remove.add(span.getKey());
+        }
+      }
+    }
+    remove.sort(Comparator.comparingInt(WorkspacePath::length).reversed().thenComparing(Comparator.naturalOrder()));
     List<WorkspacePath> modes = new ArrayList<>();
-    List<RewindReport.Skipped> left = new ArrayList<>();
+    List<RewindReport.Skipped> left = new ArrayList<>(inTheWay.values());
     for (WorkspacePath directory : modeChanged(false)) {
       Optional<DirectoryState> now = create.contains(directory)
           ? Optional.of(spans.get(directory).before()) : boundary.directoryAt(directory);

@@ -97,6 +97,37 @@ class RewindDirectoriesTest extends HarnessTest {
   }
 
   @Test
+  void aDirectoryTheTurnRemovedWhoseNameAFileHoldsNowIsLeftAndReported() throws Exception {
+    h.workspace.directory("empty").file("top.txt", "top\n");
+    h.capture.tracker().track(h.workspace.root(), TrackingOptions.DEFAULTS);
+    String turn = h.capture.beginTurn(h.workspace.root(), Optional.of("session-1"), Optional.empty()).turn();
+    sh("rmdir empty");
+    h.capture.finishTurn(turn);
+    h.workspace.file("empty", "the user's file where the directory was\n");
+    RewindReport report = h.rewindTurn(turn);
+    assertEquals("the user's file where the directory was\n", h.workspace.readText("empty"), "never touched");
+    assertFalse(report.complete(), report.toString());
+    assertEquals(List.of("empty:refused"), report.skipped().stream()
+        .map(skipped -> skipped.path().display() + ":" + skipped.reason()).toList(), report.toString());
+  }
+
+  @Test
+  void aDirectoryTheTurnCreatedWhoseNameAFileHoldsNowIsLeftAndReported() throws Exception {
+    String turn = h.turn(List.of("gen/out.txt"), () -> h.workspace.file("gen/out.txt", "agent\n"));
+    Files.delete(file("gen/out.txt"));
+    Files.delete(file("gen"));
+    h.workspace.file("gen", "the user's file\n");
+    RewindReport plan = h.rewind.rewind(new RewindRequest(turn, false, Optional.empty(), true, false));
+    assertTrue(plan.skipped().stream().anyMatch(skipped -> skipped.path().display().equals("gen")
+        && skipped.reason().equals("refused")), "the dry run says so too: " + plan);
+    RewindReport report = h.rewindTurn(turn);
+    assertEquals("the user's file\n", h.workspace.readText("gen"), "never touched");
+    assertFalse(report.complete(), report.toString());
+    assertTrue(report.skipped().stream().anyMatch(skipped -> skipped.path().display().equals("gen")
+        && skipped.reason().equals("refused")), report.toString());
+  }
+
+  @Test
   void aDirectoryTheTurnDidNotCreateIsNeverRemovedNorReported() throws Exception {
     String turn = h.turn(List.of("maybe/x.txt", "a.txt"), () -> h.workspace.file("a.txt", "a\n"));
     h.workspace.file("maybe/the-users.txt", "made after the turn\n");

@@ -53,7 +53,9 @@ import java.util.concurrent.TimeoutException;
  *   <li>it cannot see {@code nlink} through the stream, so the link count comes from a by-name stat whose
  *       inode must match the stream's;
  *   <li>it cannot create directories or symlinks relative to a held directory: they are created at the
- *       root's path, verified through the held root, and moved into place;
+ *       root's path, verified through the held root, and moved into place (a symlink's temporary name is
+ *       checked free beside its target first, but a name made there between the check and the move is
+ *       replaced);
  *   <li>names must be representable in the JVM's file name encoding ({@code sun.jnu.encoding}).
  * </ul>
  */
@@ -623,8 +625,7 @@ final class DirectoryStreamAccess implements FileAccess {
       }
       try {
         for (int attempt = 0; attempt < 16; attempt++) {
-          Path temporary = rootReal.getFileSystem().getPath(attempt == 0 && temporaryName.isPresent()
-              ? temporaryName.get() : options.nextTemporaryName());
+          Path temporary = rootReal.getFileSystem().getPath(temporaryName.orElseGet(options::nextTemporaryName));
           Set<OpenOption> create = Set.of(StandardOpenOption.WRITE, StandardOpenOption.CREATE_NEW, NOFOLLOW_LINKS);
           SeekableByteChannel channel;
           try {
@@ -632,6 +633,9 @@ final class DirectoryStreamAccess implements FileAccess {
                 PosixFilePermissions.asFileAttribute(EnumSet.of(PosixFilePermission.OWNER_READ,
                     PosixFilePermission.OWNER_WRITE)));
           } catch (java.nio.file.FileAlreadyExistsException taken) {
+            if (temporaryName.isPresent()) {
+              return new WriteOutcome.NameTaken(temporaryName.get());
+            }
             continue;
           }
           try (channel; content) {
@@ -686,11 +690,15 @@ final class DirectoryStreamAccess implements FileAccess {
   @SuppressWarnings("try")
   public void discard(WriteOutcome.Staged staged) {
     try (RootInUse inUse = rootInUse.acquire()) {
+      Path temporary = rootReal.getFileSystem().getPath(staged.temporaryName());
       Walk walk = walkParents(staged.path());
       if (walk instanceof Walk.Reached reached) {
-        quietlyDelete(reached.directory(), rootReal.getFileSystem().getPath(staged.temporaryName()));
+        quietlyDelete(reached.directory(), temporary);
         closeUnlessRoot(reached.directory());
       }
+      // a symlink is staged at the root first and then moved beside its target: one a process killed in
+      // between left is at the root under the same name
+      quietlyDelete(root, temporary);
     }
   }
 
@@ -764,6 +772,54 @@ final class DirectoryStreamAccess implements FileAccess {
         closeUnlessRoot(directory);
       }
     }
+  }
+
+  /**
+   * {@inheritDoc}
+   *
+   * <p>Here the directory is walked to as a stream of its own ({@code NOFOLLOW_LINKS} at each component) and
+   * its bits are read and set through that stream's descriptor. The JDK sets only the nine permission bits
+   * (and clears setuid, setgid and sticky): a mode with any of those three is refused, not set inexactly.
+   */
+  @Override
+  @SuppressWarnings("try")
+  public DirectoryOutcome changeDirectoryMode(WorkspacePath path, int from, int to) {
+    if ((to & 07000) != 0) {
+      return new DirectoryOutcome.Refused("the fallback boundary cannot set the setuid, setgid or sticky bits of "
+          + path + " (mode " + String.format("%04o", to & 07777) + ")");
+    }
+    try (RootInUse inUse = rootInUse.acquire()) {
+      Walk walk = walkParents(path.child(new byte[] {'x'}));
+      if (walk instanceof Walk.Stopped stopped) {
+        return new DirectoryOutcome.Refused(stopped.why() instanceof Lookup.Missing
+            ? path + " is no longer a directory" : refusalOf(path.display(), stopped.why()));
+      }
+      SecureDirectoryStream<Path> directory = ((Walk.Reached) walk).directory();
+      try {
+        PosixFileAttributeView view = directory.getFileAttributeView(PosixFileAttributeView.class);
+        int bits = bitsOf(view.readAttributes().permissions());
+        if (bits == (to & 0777) && (from & 07000) == 0) {
+          return new DirectoryOutcome.AlreadySo();
+        }
+        if (bits != (from & 0777)) {
+          return new DirectoryOutcome.Changed(bits);
+        }
+        view.setPermissions(permissions(to));
+        return new DirectoryOutcome.Done();
+      } catch (IOException e) {
+        return new DirectoryOutcome.Refused("cannot set the mode of " + path + ": " + e.getMessage());
+      } finally {
+        closeUnlessRoot(directory);
+      }
+    }
+  }
+
+  private static int bitsOf(Set<PosixFilePermission> permissions) {
+    int bits = 0;
+    for (PosixFilePermission permission : permissions) {
+      bits |= 0400 >> permission.ordinal();
+    }
+    return bits;
   }
 
   @Override
@@ -858,8 +914,17 @@ final class DirectoryStreamAccess implements FileAccess {
         Path made = rootReal.resolve(temporary);
         try {
           Files.createSymbolicLink(made, rootReal.getFileSystem().getPath(targetText));
+        } catch (java.nio.file.FileAlreadyExistsException taken) {
+          return temporaryName.<WriteOutcome>map(WriteOutcome.NameTaken::new).orElseGet(() ->
+              new WriteOutcome.Refused("cannot create a symlink for " + path + ": its temporary name is taken"));
         } catch (IOException e) {
           return new WriteOutcome.Refused("cannot create a symlink for " + path + ": " + e.getMessage());
+        }
+        if (parent.directory() != root && nameTaken(parent.directory(), temporary)) {
+          // the move below replaces a name: one someone else made beside the target is never replaced
+          deleteQuietly(made);
+          return temporaryName.<WriteOutcome>map(WriteOutcome.NameTaken::new).orElseGet(() ->
+              new WriteOutcome.Refused("cannot create a symlink for " + path + ": its temporary name is taken"));
         }
         String adopted = adoptFromRoot(made, temporary, parent.directory(), temporary);
         return adopted == null ? new WriteOutcome.Staged(path, temporary.toString())
@@ -867,6 +932,18 @@ final class DirectoryStreamAccess implements FileAccess {
       } finally {
         closeUnlessRoot(parent.directory());
       }
+    }
+  }
+
+  /** Whether {@code name} exists in {@code directory} (anything, a dangling link included). */
+  private static boolean nameTaken(SecureDirectoryStream<Path> directory, Path name) {
+    try {
+      directory.getFileAttributeView(name, BasicFileAttributeView.class, NOFOLLOW_LINKS).readAttributes();
+      return true;
+    } catch (NoSuchFileException free) {
+      return false;
+    } catch (IOException unknown) {
+      return true;
     }
   }
 

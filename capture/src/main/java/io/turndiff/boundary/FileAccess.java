@@ -37,8 +37,9 @@ interface FileAccess extends AutoCloseable {
   ReadOutcome read(WorkspacePath path, long sizeLimit, int retries, OverLimit overLimit);
 
   /**
-   * Creates missing parents, writes {@code content} to a new temporary name ({@code temporaryName} first when
-   * given and free, then random ones), syncs, renames it over.
+   * Creates missing parents, writes {@code content} to a new temporary name, syncs, renames it over. With
+   * {@code temporaryName}, exactly that name: when it is taken, nothing is written and the outcome is
+   * {@link WriteOutcome.NameTaken}; without, fresh random names until one is free.
    */
   WriteOutcome writeFile(WorkspacePath path, byte[] content, int mode, Optional<String> temporaryName);
 
@@ -66,7 +67,10 @@ interface FileAccess extends AutoCloseable {
   /** Renames a staged file over its name, its parent walked again from the root without following links. */
   WriteOutcome commit(WriteOutcome.Staged staged);
 
-  /** Removes a staged file that will not be committed. */
+  /**
+   * Removes a staged file that will not be committed, wherever this implementation stages it (also a file a
+   * process killed mid-write left under that name).
+   */
   void discard(WriteOutcome.Staged staged);
 
   /** Removes a name without syncing its directory ({@link #syncAll} does, for many at once). */
@@ -84,6 +88,13 @@ interface FileAccess extends AutoCloseable {
 
   /** Removes the directory {@code path} if it is empty ({@code unlinkat} with {@code AT_REMOVEDIR}). */
   DirectoryOutcome removeDirectory(WorkspacePath path);
+
+  /**
+   * Sets the permission bits of the directory {@code path} to {@code to} if they are {@code from} now: the
+   * directory itself is opened beneath the root with nothing followed, and its bits are read and set through
+   * that descriptor ({@code fstat}, {@code fchmod}), never through a name.
+   */
+  DirectoryOutcome changeDirectoryMode(WorkspacePath path, int from, int to);
 
   /** The names in a directory ({@code empty} for the root) with their {@code lstat}, nothing followed. */
   DirectoryListing list(Optional<WorkspacePath> directory);

@@ -524,9 +524,12 @@ final class Openat2Access implements FileAccess {
   private WriteOutcome createTemporary(NativeCall call, int dir, WorkspacePath path, Content content, int mode,
                                        Optional<String> temporaryName, boolean sync) {
     for (int attempt = 0; attempt < TEMPORARY_NAME_ATTEMPTS; attempt++) {
-      byte[] temporary = temporaryName(attempt, temporaryName);
+      byte[] temporary = temporaryName(temporaryName);
       int fd = libc.openat(call, dir, temporary,
           O_WRONLY | O_CREAT | O_EXCL | libc.abi().oNoFollow() | O_CLOEXEC | O_NOCTTY, 0600);
+      if (fd == -EEXIST && temporaryName.isPresent()) {
+        return new WriteOutcome.NameTaken(temporaryName.get());
+      }
       if (fd == -EEXIST) {
         continue;
       }
@@ -545,10 +548,9 @@ final class Openat2Access implements FileAccess {
     return new WriteOutcome.Refused("every temporary name tried next to " + path + " was taken");
   }
 
-  /** The caller's name first (a name a crashed write can be found by), then fresh random ones. */
-  private byte[] temporaryName(int attempt, Optional<String> preferred) {
-    String name = attempt == 0 && preferred.isPresent() ? preferred.get() : options.nextTemporaryName();
-    return name.getBytes(StandardCharsets.UTF_8);
+  /** The caller's name (one it journaled, so that a crashed write is found by it), else a fresh random one. */
+  private byte[] temporaryName(Optional<String> given) {
+    return given.orElseGet(options::nextTemporaryName).getBytes(StandardCharsets.UTF_8);
   }
 
   private String fill(NativeCall call, int fd, Content content, int mode, boolean sync) {
@@ -609,8 +611,11 @@ final class Openat2Access implements FileAccess {
   private WriteOutcome symlinkTemporary(NativeCall call, int dir, WorkspacePath path, byte[] target,
                                         Optional<String> temporaryName) {
     for (int attempt = 0; attempt < TEMPORARY_NAME_ATTEMPTS; attempt++) {
-      byte[] temporary = temporaryName(attempt, temporaryName);
+      byte[] temporary = temporaryName(temporaryName);
       int made = libc.symlinkat(call, target, dir, temporary);
+      if (made == -EEXIST && temporaryName.isPresent()) {
+        return new WriteOutcome.NameTaken(temporaryName.get());
+      }
       if (made == -EEXIST) {
         continue;
       }
@@ -778,6 +783,42 @@ final class Openat2Access implements FileAccess {
         };
       } finally {
         closeUnlessRoot(call, parent);
+      }
+    }
+  }
+
+  @Override
+  @SuppressWarnings("try")
+  public DirectoryOutcome changeDirectoryMode(WorkspacePath path, int from, int to) {
+    try (RootInUse inUse = rootInUse.acquire(); NativeCall call = libc.call()) {
+      // the directory itself, nothing followed in any component (O_DIRECTORY: a FIFO swapped in is not opened)
+      int fd = openBeneath(call, rootFd, path.bytes(), directoryFlags, 0);
+      if (fd < 0) {
+        return new DirectoryOutcome.Refused(switch (-fd) {
+          case ENOENT -> path + " is no longer there";
+          case ENOTDIR -> "something other than a directory is at " + path + ", or a parent is not a directory";
+          case ELOOP -> path + " or a parent of it is a symlink; it is never followed";
+          case EXDEV -> path + " is on another mount";
+          default -> "cannot open directory " + path + ": " + libc.describe(-fd);
+        });
+      }
+      try {
+        StatResult now = libc.fstat(call, fd);
+        if (!now.ok()) {
+          return new DirectoryOutcome.Refused("cannot stat directory " + path);
+        }
+        int bits = now.stat().mode() & 07777;
+        if (bits == (to & 07777)) {
+          return new DirectoryOutcome.AlreadySo();
+        }
+        if (bits != (from & 07777)) {
+          return new DirectoryOutcome.Changed(bits);
+        }
+        int chmod = libc.fchmod(call, fd, to & 07777);
+        return chmod < 0 ? new DirectoryOutcome.Refused("cannot set the mode of " + path + ": "
+            + libc.describe(-chmod)) : new DirectoryOutcome.Done();
+      } finally {
+        libc.close(call, fd);
       }
     }
   }

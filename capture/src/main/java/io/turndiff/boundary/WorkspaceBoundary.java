@@ -547,9 +547,10 @@ public final class WorkspaceBoundary implements AutoCloseable {
   }
 
   /**
-   * As {@link #writeFile(WorkspacePath, byte[], int)}, trying {@code temporaryName} first for the new file,
-   * so that a caller that crashes mid-write can find and remove it (a name already taken is never written;
-   * a random one is used instead).
+   * As {@link #writeFile(WorkspacePath, byte[], int)}, with the new file made under exactly
+   * {@code temporaryName} (when given), so that a caller that journaled the name and then crashed mid-write
+   * finds and removes it. A name already taken is never written: the outcome is then
+   * {@link WriteOutcome.NameTaken}, and the caller journals another name ({@link #newTemporaryName()}).
    */
   public WriteOutcome writeFile(WorkspacePath path, byte[] content, int mode, Optional<String> temporaryName) {
     requireInside(path);
@@ -607,9 +608,22 @@ public final class WorkspaceBoundary implements AutoCloseable {
     return access.commit(staged);
   }
 
-  /** Removes a staged file that will not be committed. */
+  /**
+   * Removes a staged file that will not be committed; also one a killed process staged under a name it
+   * journaled (a {@link WriteOutcome.Staged} made of the path and that name).
+   */
   public void discard(WriteOutcome.Staged staged) {
+    requireInside(staged.path());
     access.discard(staged);
+  }
+
+  /**
+   * A fresh temporary name for a write beside a target ({@code .turndiff-<random>.tmp}): a caller that must
+   * find its staged file after a crash journals the name before it writes under it, and since no one else
+   * can know the name beforehand, a file found under it is the caller's own.
+   */
+  public String newTemporaryName() {
+    return options.nextTemporaryName();
   }
 
   /** Removes a name, leaving the directory to the next {@link #sync}. */
@@ -650,6 +664,18 @@ public final class WorkspaceBoundary implements AutoCloseable {
   public DirectoryOutcome removeDirectory(WorkspacePath path) {
     requireInside(path);
     return access.removeDirectory(path);
+  }
+
+  /**
+   * Sets the permission bits of the directory {@code path} to {@code to}, if they are still {@code from}:
+   * the directory is opened beneath the root with nothing followed in any component and changed through that
+   * descriptor ({@code fchmod}), never through a name. {@link DirectoryOutcome.Changed} when its bits are
+   * neither; {@link DirectoryOutcome.AlreadySo} when they are {@code to} already; a file, a link or a missing
+   * name is refused.
+   */
+  public DirectoryOutcome changeDirectoryMode(WorkspacePath path, int from, int to) {
+    requireInside(path);
+    return access.changeDirectoryMode(path, from, to);
   }
 
   /** The names in the directory {@code path} (to say what keeps it), or empty when it cannot be listed. */

@@ -20,6 +20,13 @@ public sealed interface WriteOutcome {
   record Staged(WorkspacePath path, String temporaryName) implements WriteOutcome {
   }
 
+  /**
+   * Nothing written: the temporary name the caller gave is taken (by a file someone else made, which is left
+   * as it is). The caller, which journaled that name, journals another and tries again.
+   */
+  record NameTaken(String temporaryName) implements WriteOutcome {
+  }
+
   default boolean done() {
     return this instanceof Done;
   }

@@ -7,6 +7,7 @@ import io.turndiff.boundary.RequestedPath;
 import io.turndiff.boundary.WorkspaceBoundary;
 import io.turndiff.model.ChangeKind;
 import io.turndiff.model.DirectoryState;
+import io.turndiff.model.FileType;
 import io.turndiff.model.Sha256;
 import io.turndiff.model.Snapshot;
 import io.turndiff.model.WorkspacePath;
@@ -186,8 +187,12 @@ public final class CaptureService implements AutoCloseable {
           observations.add(observation);
         }
       }
+      List<WorkspacePath> namedDirectories = observations.stream().map(Observation::snapshot)
+          .filter(snapshot -> snapshot.type().filter(type -> type == FileType.DIRECTORY).isPresent())
+          .map(Snapshot::path).toList();
       directories = new DirectoryFacts(boundary, recordedDirectories)
-          .above(observations.stream().map(observation -> observation.snapshot().path()).toList()).stream()
+          .aboveAndAt(observations.stream().map(observation -> observation.snapshot().path()).toList(),
+              namedDirectories).stream()
           .filter(directory -> !recordedDirectories.containsKey(directory.path())).toList();
     }
     String callId = toolCall.orElseGet(() -> ExternalIds.generate("call"));

@@ -45,6 +45,27 @@ public final class DirectoryFacts {
     return new ArrayList<>(states.values());
   }
 
+  /**
+   * As {@link #above(Collection)}, and each of {@code directories} itself, when it is a directory: a
+   * directory a snapshot named (a tool about to {@code chmod} it) is recorded with its mode like the ones
+   * above recorded paths, so that a rewind puts its mode back.
+   */
+  public List<DirectoryState> aboveAndAt(Collection<WorkspacePath> paths, Collection<WorkspacePath> directories) {
+    Map<WorkspacePath, DirectoryState> states = new LinkedHashMap<>();
+    above(paths).forEach(state -> states.putIfAbsent(state.path(), state));
+    for (WorkspacePath directory : directories) {
+      if (!directory.isOutside()) {
+        known(directory).filter(DirectoryState::present).ifPresent(state -> states.putIfAbsent(directory, state));
+      }
+    }
+    return new ArrayList<>(states.values());
+  }
+
+  /** A directory's state as the turn recorded it, else as it is now (looked at once). */
+  private Optional<DirectoryState> known(WorkspacePath directory) {
+    return Optional.ofNullable(recorded.get(directory)).or(() -> seen.computeIfAbsent(directory, boundary::directoryAt));
+  }
+
   public List<DirectoryState> above(WorkspacePath path) {
     List<DirectoryState> states = new ArrayList<>();
     if (path.isOutside()) {
@@ -54,9 +75,7 @@ public final class DirectoryFacts {
     boolean absent = false;
     for (int depth = 1; depth <= parents.size(); depth++) {
       WorkspacePath directory = WorkspacePath.ofComponents(parents.subList(0, depth));
-      Optional<DirectoryState> state = absent ? Optional.of(DirectoryState.absent(directory))
-          : Optional.ofNullable(recorded.get(directory))
-              .or(() -> seen.computeIfAbsent(directory, boundary::directoryAt));
+      Optional<DirectoryState> state = absent ? Optional.of(DirectoryState.absent(directory)) : known(directory);
       if (state.isEmpty()) {
         break;
       }

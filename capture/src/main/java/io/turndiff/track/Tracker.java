@@ -578,9 +578,9 @@ public final class Tracker {
   }
 
   /**
-   * The directories a comparison saw appear or go since the index, and those above {@code paths} (the
-   * changes a turn records), each as the index had it and as the scan found it; none when the index was
-   * written before directories were indexed. Directories the scan did not cover are left out.
+   * The directories a comparison saw appear, go or change mode since the index, and those above
+   * {@code paths} (the changes a turn records), each as the index had it and as the scan found it; none when
+   * the index was written before directories were indexed. Directories the scan did not cover are left out.
    */
   public static List<DirectoryDelta> directories(Comparison comparison, java.util.Collection<WorkspacePath> paths) {
     if (comparison.directoriesBefore().isEmpty()) {
@@ -596,7 +596,11 @@ public final class Tracker {
         directories.add(WorkspacePath.ofComponents(parents.subList(0, depth)));
       }
     }
-    now.keySet().stream().filter(path -> !before.containsKey(path)).forEach(directories::add);
+    now.forEach((path, mode) -> {
+      if (!mode.equals(before.get(path))) {
+        directories.add(path);  // appeared, or its mode changed (a shell's chmod 700 dir)
+      }
+    });
     before.keySet().stream().filter(path -> !now.containsKey(path)).forEach(directories::add);
     List<DirectoryDelta> deltas = new ArrayList<>();
     for (WorkspacePath directory : directories) {

@@ -151,13 +151,50 @@ class BoundaryWriteTest {
 
   @ParameterizedTest
   @EnumSource(BoundaryKind.class)
-  void aPrePlantedTemporaryNameIsNeverWrittenThrough(BoundaryKind kind) throws Exception {
-    workspace = TestWorkspace.in(temp).file("a.txt", "old\n");
+  void aPrePlantedTemporaryNameIsNeverWrittenThroughNorSwappedForAnUnjournaledOne(BoundaryKind kind)
+      throws Exception {
+    workspace = TestWorkspace.in(temp).file("a.txt", "old\n").file("d/.turndiff-planted-too.tmp", "the user's\n");
     workspace.symlink(".turndiff-planted.tmp", workspace.secret().toString());
     open(kind);
-    assertTrue(boundary.writeFile(path("a.txt"), RESTORED, 0644, Optional.of(".turndiff-planted.tmp")).done());
-    assertArrayEquals(RESTORED, workspace.read("a.txt"));
+    // the caller journaled the name: a file under another name would be one it could not find after a crash
+    assertEquals(new WriteOutcome.NameTaken(".turndiff-planted.tmp"),
+        boundary.writeFile(path("a.txt"), RESTORED, 0644, Optional.of(".turndiff-planted.tmp")));
+    assertEquals(new WriteOutcome.NameTaken(".turndiff-planted.tmp"),
+        boundary.stageFile(path("a.txt"), new java.io.ByteArrayInputStream(RESTORED), 0644,
+            Optional.of(".turndiff-planted.tmp")));
+    assertEquals(new WriteOutcome.NameTaken(".turndiff-planted-too.tmp"),
+        boundary.stageSymlink(path("d/link"), LinkTarget.of("a.txt"), Optional.of(".turndiff-planted-too.tmp")));
+    assertEquals("old\n", workspace.readText("a.txt"));
     assertTrue(Files.isSymbolicLink(workspace.resolve(".turndiff-planted.tmp")), "the planted link is untouched");
+    assertEquals("the user's\n", workspace.readText("d/.turndiff-planted-too.tmp"));
+    try (Stream<Path> files = Files.walk(workspace.root())) {
+      assertEquals(5, files.count(), "nothing was staged under another name: " + workspace.root());
+    }
+
+    String fresh = boundary.newTemporaryName();
+    assertTrue(fresh.startsWith(".turndiff-") && !fresh.equals(boundary.newTemporaryName()), fresh);
+    assertTrue(boundary.writeFile(path("a.txt"), RESTORED, 0644, Optional.of(fresh)).done());
+    assertArrayEquals(RESTORED, workspace.read("a.txt"));
+  }
+
+  @ParameterizedTest
+  @EnumSource(BoundaryKind.class)
+  void aStagedFileAKilledProcessLeftIsDiscardedByItsJournaledName(BoundaryKind kind) throws Exception {
+    workspace = TestWorkspace.in(temp).file("d/a.txt", "old\n");
+    open(kind);
+    WriteOutcome.Staged file = assertInstanceOf(WriteOutcome.Staged.class,
+        boundary.stageFile(path("d/a.txt"), RESTORED, 0644, Optional.of(".turndiff-journaled-1.tmp")));
+    WriteOutcome.Staged link = assertInstanceOf(WriteOutcome.Staged.class,
+        boundary.stageSymlink(path("d/b.txt"), LinkTarget.of("a.txt"), Optional.of(".turndiff-journaled-2.tmp")));
+    assertTrue(Files.exists(workspace.resolve("d/.turndiff-journaled-1.tmp")));
+    // what a resumed run knows: the path and the name it journaled
+    boundary.discard(new WriteOutcome.Staged(path("d/a.txt"), file.temporaryName()));
+    boundary.discard(new WriteOutcome.Staged(path("d/b.txt"), link.temporaryName()));
+    try (Stream<Path> files = Files.walk(workspace.root())) {
+      assertEquals(java.util.List.of("d", "d/a.txt"), files.filter(found -> !found.equals(workspace.root()))
+          .map(found -> workspace.root().relativize(found).toString()).sorted().toList());
+    }
+    assertEquals("old\n", workspace.readText("d/a.txt"));
   }
 
   @ParameterizedTest
@@ -262,5 +299,81 @@ class BoundaryWriteTest {
         "a parent that is a link is never followed");
     assertTrue(Files.isSymbolicLink(workspace.resolve("a-link")));
     assertTrue(Files.exists(workspace.resolve("f.txt")));
+  }
+
+  private String modeOf(String relative) throws Exception {
+    return String.format("%04o", (Integer) Files.getAttribute(workspace.resolve(relative), "unix:mode",
+        LinkOption.NOFOLLOW_LINKS) & 07777);
+  }
+
+  @ParameterizedTest
+  @EnumSource(BoundaryKind.class)
+  void aDirectorysModeIsSetThroughItsOwnDescriptorOnlyWhenItIsStillTheExpectedOne(BoundaryKind kind)
+      throws Exception {
+    workspace = TestWorkspace.in(temp).file("a/keep.txt", "keep\n").mode("a", "rwx------").file("f.txt", "f\n")
+        .directory("b").mode("b", "rwxr-x---");
+    workspace.symlink("a-link", workspace.outside().resolve("dir").toString());
+    workspace.symlink("via", workspace.outside().toString());
+    Files.setPosixFilePermissions(workspace.outside().resolve("dir"), PosixFilePermissions.fromString("rwx------"));
+    workspace.refreshOutsidePicture();
+    String fileMode = modeOf("f.txt");
+    open(kind);
+    assertInstanceOf(DirectoryOutcome.Done.class, boundary.changeDirectoryMode(path("a"), 0700, 0755));
+    assertEquals("0755", modeOf("a"), "the exact bits");
+    assertEquals("keep\n", workspace.readText("a/keep.txt"));
+    assertInstanceOf(DirectoryOutcome.AlreadySo.class, boundary.changeDirectoryMode(path("a"), 0700, 0755));
+    assertEquals(new DirectoryOutcome.Changed(0750), boundary.changeDirectoryMode(path("b"), 0700, 0755),
+        "changed since it was looked at: left as it is");
+    assertEquals("0750", modeOf("b"));
+    for (String notADirectory : java.util.List.of("f.txt", "a-link", "via/dir", "gone")) {
+      assertInstanceOf(DirectoryOutcome.Refused.class, boundary.changeDirectoryMode(path(notADirectory), 0700, 0755),
+          notADirectory);
+    }
+    assertEquals(fileMode, modeOf("f.txt"), "never a file");
+    assertTrue(Files.isSymbolicLink(workspace.resolve("a-link")), "a link is never followed, nor changed");
+  }
+
+  @ParameterizedTest
+  @EnumSource(BoundaryKind.class)
+  void setuidSetgidAndStickyBitsAreSetExactlyOrRefused(BoundaryKind kind) throws Exception {
+    workspace = TestWorkspace.in(temp).directory("shared").mode("shared", "rwxr-x---").directory("plain");
+    Files.setAttribute(workspace.resolve("plain"), "unix:mode", 02770);
+    open(kind);
+    DirectoryOutcome setgid = boundary.changeDirectoryMode(path("shared"), 0750, 03770);
+    if (kind == BoundaryKind.OPENAT2) {
+      assertInstanceOf(DirectoryOutcome.Done.class, setgid);
+      assertEquals("3770", modeOf("shared"));
+    } else {
+      assertInstanceOf(DirectoryOutcome.Refused.class, setgid, "the JDK's stream sets nine bits only");
+      assertEquals("0750", modeOf("shared"), "nothing set inexactly");
+    }
+    assertInstanceOf(DirectoryOutcome.Done.class, boundary.changeDirectoryMode(path("plain"), 02770, 0755));
+    assertEquals("0755", modeOf("plain"), "the bits it had go too");
+  }
+
+  @ParameterizedTest
+  @EnumSource(BoundaryKind.class)
+  void aDirectoryFlippingWithALinkOutNeverHasTheOutsideDirectorysModeChanged(BoundaryKind kind) throws Exception {
+    workspace = TestWorkspace.in(temp).directory("d").mode("d", "rwx------");
+    Path outsideDirectory = workspace.outside().resolve("dir");
+    Files.setPosixFilePermissions(outsideDirectory, PosixFilePermissions.fromString("rwx------"));
+    workspace.symlink("spare", outsideDirectory.toString());
+    workspace.refreshOutsidePicture();
+    open(kind);
+    long changed = 0;
+    try (Attacker attacker = Attacker.exchanging(workspace.resolve("d"), workspace.resolve("spare"))) {
+      long deadline = System.nanoTime() + 1_200_000_000L;
+      for (int i = 0; System.nanoTime() < deadline; i++) {
+        boolean even = i % 2 == 0;
+        if (boundary.changeDirectoryMode(path("d"), even ? 0700 : 0755, even ? 0755 : 0700)
+            instanceof DirectoryOutcome.Done) {
+          changed++;
+        }
+      }
+      assertTrue(attacker.swaps() > 100, "the attacker swapped " + attacker.swaps() + " times");
+    }
+    assertTrue(changed > 0, "the directory's mode was set while the name flipped");
+    assertEquals("rwx------", PosixFilePermissions.toString(Files.getPosixFilePermissions(outsideDirectory)),
+        "the directory outside never changed (the canary checks the whole outside tree)");
   }
 }

@@ -149,10 +149,7 @@ class RewindProcessIT {
       }
     });
     crashable.killOnceUnderWay(rewind);
-    try (Stream<Path> files = Files.walk(workspace.root())) {
-      assertTrue(files.anyMatch(path -> path.getFileName().toString().startsWith(".turndiff-rewind-")),
-          "the killed rewind left staged files behind");
-    }
+    assertFalse(temporariesIn(workspace.root()).isEmpty(), "the killed rewind left staged files behind");
 
     CliRun forced = CliProcess.run(env, "rewind", "--turn", turn, "--force");
     assertEquals(1, forced.exitCode(), "another request for the turn is refused: " + forced.err());
@@ -202,22 +199,71 @@ class RewindProcessIT {
     return out.toString();
   }
 
-  /** For each path journaled as started, a half-written file at its first temporary name. */
+  /** For each path journaled as started, a half-written file at the temporary name journaled for it. */
   private static List<Path> plantHalfWrittenTemporaries(Path database, Path root) throws Exception {
     List<Path> planted = new ArrayList<>();
-    // read-write: the writer was killed, and a read-only connection cannot recover its WAL
-    try (Connection connection = DriverManager.getConnection("jdbc:sqlite:" + database);
-         ResultSet rows = connection.createStatement().executeQuery(
-             "SELECT id, CAST(path AS TEXT) FROM rewind_entry WHERE status = 'started'")) {
-      while (rows.next()) {
-        Path target = root.resolve(rows.getString(2));
-        Path temporary = target.resolveSibling(".turndiff-rewind-" + rows.getLong(1) + ".tmp");
-        Files.createDirectories(temporary.getParent());
-        Files.writeString(temporary, "half wri");
-        planted.add(temporary);
-      }
+    for (Path temporary : journaledTemporaries(database, root, "status = 'started'")) {
+      Files.createDirectories(temporary.getParent());
+      Files.writeString(temporary, "half wri");
+      planted.add(temporary);
     }
     return planted;
+  }
+
+  /** The temporary names the rewind journaled (for the entries {@code where} selects), beside their paths. */
+  private static List<Path> journaledTemporaries(Path database, Path root, String where) throws Exception {
+    List<Path> journaled = new ArrayList<>();
+    // read-write: the writer was killed, and a read-only connection cannot recover its WAL
+    try (Connection connection = DriverManager.getConnection("jdbc:sqlite:" + database);
+         ResultSet rows = connection.createStatement().executeQuery("SELECT CAST(path AS TEXT), temporary_name"
+             + " FROM rewind_entry WHERE temporary_name IS NOT NULL AND " + where)) {
+      while (rows.next()) {
+        journaled.add(root.resolve(rows.getString(1)).resolveSibling(rows.getString(2)));
+      }
+    }
+    return journaled;
+  }
+
+  private static List<Path> temporariesIn(Path root) throws IOException {
+    try (Stream<Path> files = Files.walk(root)) {
+      return files.filter(path -> path.getFileName().toString().startsWith(".turndiff-")).sorted().toList();
+    }
+  }
+
+  @Test
+  void aKilledRewindLeavesNoStagedFileAfterItsResumeAndNeverRemovesAFileItDidNotMake() throws Exception {
+    CrashableTurn crashable = CrashableTurn.in(temp);
+    TestWorkspace workspace = crashable.workspace();
+    Path database = crashable.database();
+    // a file someone else made under each name a rewind of this fresh store could try first for a path
+    // (entry ids start at 1: .turndiff-rewind-<entry id>.tmp beside it); they are not the rewind's to remove
+    List<Path> planted = new ArrayList<>();
+    for (int entry = 1; entry <= FILES + 1; entry++) {
+      Path name = workspace.resolve("src/.turndiff-rewind-" + entry + ".tmp");
+      Files.writeString(name, "the user's own " + entry + "\n");
+      planted.add(name);
+    }
+    Map<String, String> expected = new java.util.TreeMap<>(crashable.beforeTurn());
+    Map<String, String> withPlanted = TreeContent.of(workspace.root());
+    planted.forEach(name -> expected.put("src/" + name.getFileName(), withPlanted.get("src/" + name.getFileName())));
+
+    crashable.killOnceUnderWay(crashable.startRewind("--operation", "op-planted"));
+    List<Path> journaled = journaledTemporaries(database, workspace.root(), "1 = 1");
+    assertEquals(FILES + 1, journaled.size(), "a name journaled per entry: " + journal(database));
+    List<Path> staged = new ArrayList<>(temporariesIn(workspace.root()));
+    staged.removeAll(planted);
+    assertFalse(staged.isEmpty(), "the killed rewind left staged files behind");
+    assertTrue(journaled.containsAll(staged), "every file it staged is under a name it journaled: " + staged
+        + " / " + journaled);
+
+    CliRun resumed = CliProcess.run(crashable.env(), "rewind", "--turn", crashable.turn(), "--operation",
+        "op-planted").expect(0);
+    assertTrue(resumed.json().get("complete").asBoolean(), resumed.out());
+    assertEquals(planted.stream().sorted().toList(), temporariesIn(workspace.root()),
+        "no staged file is left; every planted one is");
+    assertEquals(expected, TreeContent.of(workspace.root()),
+        "the tree the turn started from, and the planted files byte for byte");
+    workspace.assertOutsideUnchanged();
   }
 
   /** Writes {@code text} to a file kept at mode 000 (the test's own process may need to open it for writing). */
@@ -258,6 +304,52 @@ class RewindProcessIT {
         "content the rewind could not read and store is not overwritten");
     cli.run("rewind", "--turn", turn, "--force").expect(3);
     assertEquals("the user's work\n", Files.readString(workspace.resolve("r.txt")), "not even with --force");
+    workspace.assertOutsideUnchanged();
+  }
+
+  private static List<String> texts(JsonNode array) {
+    List<String> texts = new ArrayList<>();
+    array.forEach(node -> texts.add(node.asText()));
+    return texts;
+  }
+
+  @Test
+  void directoryModesArePutBackAroundTheFilesSoThatAnOwnerWithoutPrivilegeCanWriteThem() throws Exception {
+    // ro/ was read-only, and the turn opened it to write in it; open/ was open, and the turn wrote in it and
+    // then made it read-only: the rewind must write each file while its directory lets the owner write
+    TestWorkspace workspace = TestWorkspace.in(temp).file("ro/f.txt", "ro before\n").file("open/g.txt", "g before\n");
+    UnprivilegedCli cli = UnprivilegedCli.in(temp, workspace);
+    if (TestWorkspace.isRoot()) {
+      try (Stream<Path> tree = Files.walk(workspace.root())) {
+        for (Path path : tree.filter(path -> !path.equals(workspace.root())).toList()) {
+          Files.setAttribute(path, "unix:uid", 65534, java.nio.file.LinkOption.NOFOLLOW_LINKS);
+          Files.setAttribute(path, "unix:gid", 65534, java.nio.file.LinkOption.NOFOLLOW_LINKS);
+        }
+      }
+    }
+    workspace.mode("ro", "r-x------").mode("open", "rwxr-xr-x");
+    Map<String, String> before = TreeContent.of(workspace.root());
+    String turn = cli.run("turn", "begin", "--workspace", workspace.root().toString())
+        .expect(0).json().get("turn").asText();
+    cli.run("snapshot", "--turn", turn, "ro/f.txt", "open/g.txt").expect(0);
+    workspace.mode("ro", "rwx------");
+    Files.writeString(workspace.resolve("ro/f.txt"), "ro after\n");
+    Files.writeString(workspace.resolve("open/g.txt"), "g after\n");
+    workspace.mode("open", "r-xr-xr-x");
+    cli.run("turn", "finish", "--turn", turn).expect(0);
+    Map<String, String> afterTurn = TreeContent.of(workspace.root());
+
+    CliRun rewind = cli.run("rewind", "--turn", turn);
+    assertEquals(0, rewind.exitCode(), rewind.out() + rewind.err());
+    JsonNode report = rewind.json();
+    assertEquals(List.of("open/g.txt", "ro/f.txt"), texts(report.get("restored")), rewind.out());
+    assertEquals(List.of("open", "ro"), texts(report.get("directory_modes")), rewind.out());
+    assertEquals(before, TreeContent.of(workspace.root()), "ro/ 0500 and open/ 0755 again, with their files");
+
+    CliRun undo = cli.run("rewind", "--turn", report.get("rewind_turn").asText());
+    assertEquals(0, undo.exitCode(), undo.out() + undo.err());
+    assertEquals(List.of("open", "ro"), texts(undo.json().get("directory_modes")), undo.out());
+    assertEquals(afterTurn, TreeContent.of(workspace.root()), "the undo: ro/ 0700 and open/ 0555 again");
     workspace.assertOutsideUnchanged();
   }
 

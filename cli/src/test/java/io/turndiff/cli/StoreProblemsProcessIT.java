@@ -60,10 +60,11 @@ class StoreProblemsProcessIT {
   void processesOpeningANewStoreAtOnceMigrateItOnce() throws Exception {
     // a migration that cannot run in a transaction is guarded by the migration lock, not by SQLite's
     Path store = temp.resolve("shared/turndiff.db");
+    TestWorkspace workspace = TestWorkspace.in(temp.resolve("w")).file("a.txt", "a\n");
     List<Process> processes = new ArrayList<>();
     for (int i = 0; i < 4; i++) {
-      processes.add(CliProcess.builder(Map.of(), "turns", "--db", store.toString(), "--workspace",
-          temp.toString()).redirectErrorStream(true).start());
+      processes.add(CliProcess.builder(Map.of(), "turn", "begin", "--db", store.toString(), "--workspace",
+          workspace.root().toString()).redirectErrorStream(true).start());
     }
     for (Process process : processes) {
       String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);

@@ -54,6 +54,9 @@ import java.util.TreeMap;
  */
 public final class RewindService {
 
+  /** How many journaled temporary names a path's write tries before it is refused (each one taken). */
+  private static final int TEMPORARY_NAME_ATTEMPTS = 16;
+
   private final Store store;
   private final WorkspaceHandles workspaces;
   private final Runnable beforeEachRename;
@@ -238,10 +241,13 @@ public final class RewindService {
       }
     }
     if (!request.to() && target.state() == TurnState.REWOUND) {
-      // a rewind that left files (conflicts, refusals) may be run again, say with --force; a complete one not
+      // a rewind that left files or directories (conflicts, refusals) may be run again, say with --force; a
+      // complete one not
       Optional<StoredRewindOperation> by = tx.rewinds().thatRewound(target.id());
       boolean complete = by.map(op -> tx.rewinds().entries(op.id()).stream()
-          .noneMatch(entry -> entry.status() == RewindStatus.SKIPPED)).orElse(true);
+          .noneMatch(entry -> entry.status() == RewindStatus.SKIPPED)
+          && tx.rewindDirectories().of(op.id()).stream()
+              .noneMatch(directory -> directory.status() == StoredRewindDirectory.Status.SKIPPED)).orElse(true);
       if (complete) {
         throw new RequestException(RequestException.Problem.WRONG_STATE, "turn '" + target.externalId()
             + "' was already rewound" + by.map(op -> " by operation '" + op.externalId()
@@ -256,12 +262,29 @@ public final class RewindService {
     }
     Map<Long, StoredTurn> turnsById = new HashMap<>();
     turns.forEach(turn -> turnsById.put(turn.id(), turn));
+    java.util.Set<WorkspacePath> directories = new java.util.HashSet<>();
+    tx.directoryChanges().ofTurns(turnsById.keySet()).forEach(row -> directories.add(row.path()));
     List<PlannedPath> paths = new ArrayList<>();
-    byPath.forEach((path, changes) -> paths.add(planPath(path, changes, turnsById)));
+    byPath.forEach((path, changes) -> {
+      if (!(directories.contains(path) && directoryOnBothSides(changes))) {
+        paths.add(planPath(path, changes, turnsById));
+      }  // else a directory a snapshot named: the directories' rewind puts its mode back
+    });
     StoredSession session = tx.sessions().byExternalId(target.sessionExternalId()).orElseThrow();
     List<StoredTurn> newestFirst = new ArrayList<>(turns);
     newestFirst.sort(Comparator.comparingLong(StoredTurn::seq).reversed());
     return new Plan(target, session, newestFirst, paths);
+  }
+
+  /** Whether the path was a directory when the turns first recorded it and when they finished. */
+  private static boolean directoryOnBothSides(List<StoredFileChange> changes) {
+    return isDirectory(changes.getFirst().before()) && changes.getLast().after().filter(RewindService::isDirectory)
+        .isPresent();
+  }
+
+  private static boolean isDirectory(Snapshot snapshot) {
+    return snapshot.presence() == Presence.PRESENT && snapshot.type().filter(type -> type == FileType.DIRECTORY)
+        .isPresent();
   }
 
   /** From the newest after-state back to the oldest before-state, if the chain of states holds. */
@@ -454,9 +477,10 @@ public final class RewindService {
     List<StoredRewindEntry> entries = store.read(tx -> tx.rewinds().entries(operation.id()));
     Map<Sha256, byte[]> contents = contents(entries);
     long toolCall = store.write(tx -> tx.toolCalls().record(rewindTurn.id(), operation.externalId()));
-    DirectoryRewind directories = DirectoryRewind.of(store, boundary, operation.id(), rewindTurn.id(),
+    DirectoryRewind directories = DirectoryRewind.of(store, boundary, operation.id(), rewindTurn.id(), force,
         operation.turns());
     directories.restore(directories.removedByTurns());
+    directories.restoreModesBeforeFiles();
     for (StoredRewindEntry entry : entries) {
       if (entry.status() == RewindStatus.STARTED) {
         resumeStarted(rewindTurn, boundary, entry, contents);
@@ -464,12 +488,12 @@ public final class RewindService {
     }
     List<StoredRewindEntry> planned = entries.stream().filter(e -> e.status() == RewindStatus.PLANNED).toList();
     if (resumed) {
-      // a run that died between staging and journaling left its temporary files unjournaled
-      planned.forEach(entry -> boundary.delete(entry.path().resolveSibling(
-          temporaryName(entry).getBytes(java.nio.charset.StandardCharsets.UTF_8))));
+      // a run that died between staging and journaling the paths as started left files under journaled names
+      planned.forEach(entry -> discardStagedByAnEarlierRun(boundary, entry));
     }
     applyPlanned(rewindTurn, toolCall, boundary, directories, planned, contents, force);
     directories.removeCreated();
+    directories.restoreModesAfterFiles();
     finish(operation, rewindTurn, boundary);
     return receipt(store.read(tx -> tx.rewinds().byExternalId(operation.externalId())).orElseThrow(), false, false);
   }
@@ -520,6 +544,14 @@ public final class RewindService {
     List<Pending> pending = new ArrayList<>();
     Map<Long, Leave> left = new HashMap<>();
     List<StoredRewindEntry> alreadyThere = new ArrayList<>();
+    // every name a file is staged under is journaled before the file is made: a run killed before it renamed
+    // or removed the file leaves a name the next run finds (and, since no one could know it, a file of its own)
+    Map<Long, String> temporaryNames = new HashMap<>();
+    planned.forEach(entry -> temporaryNames.put(entry.id(), boundary.newTemporaryName()));
+    store.write(tx -> {
+      tx.rewinds().journalTemporaryNames(temporaryNames);
+      return null;
+    });
     for (StoredRewindEntry entry : planned) {
       // decided on the content's hash, as if stored: a path the rewind leaves is never copied into the store
       Observation current = boundary.observeExact(entry.path(), AS_IF_STORED);
@@ -539,7 +571,8 @@ public final class RewindService {
           if (putsAFile(write)) {
             directories.restoreParentsOf(entry.path());
           }
-          WriteOutcome staged = stage(boundary, entry, write);
+          WriteOutcome staged = underJournaledNames(boundary, entry, temporaryNames.get(entry.id()),
+              temporary -> stage(boundary, entry, write, temporary));
           if (staged instanceof WriteOutcome.Staged temporary) {
             uncommitted.add(temporary);
           }
@@ -632,10 +665,34 @@ public final class RewindService {
         state.linkTarget().orElseThrow(), state.takenAt()) : state;
   }
 
+  /**
+   * Runs {@code attempt} with the temporary name journaled for the entry; when that name is taken (by a file
+   * someone else made, which is left alone), journals a fresh one and tries again, a few times.
+   */
+  private WriteOutcome underJournaledNames(WorkspaceBoundary boundary, StoredRewindEntry entry, String journaled,
+                                           java.util.function.Function<String, WriteOutcome> attempt) {
+    String temporary = journaled;
+    for (int tries = 1; ; tries++) {
+      WriteOutcome outcome = attempt.apply(temporary);
+      if (!(outcome instanceof WriteOutcome.NameTaken)) {
+        return outcome;
+      }
+      if (tries == TEMPORARY_NAME_ATTEMPTS) {
+        return new WriteOutcome.Refused("every temporary name tried beside " + entry.path() + " was taken");
+      }
+      String next = boundary.newTemporaryName();
+      store.write(tx -> {
+        tx.rewinds().journalTemporaryNames(Map.of(entry.id(), next));
+        return null;
+      });
+      temporary = next;
+    }
+  }
+
   /** Stages the new content of a path; a deletion stages nothing (it happens at commit time). */
-  private WriteOutcome stage(WorkspaceBoundary boundary, StoredRewindEntry entry, Write write) {
+  private WriteOutcome stage(WorkspaceBoundary boundary, StoredRewindEntry entry, Write write, String name) {
     Snapshot state = write.state();
-    Optional<String> temporary = Optional.of(temporaryName(entry));
+    Optional<String> temporary = Optional.of(name);
     if (!write.merge() && state.presence() == Presence.ABSENT) {
       return new WriteOutcome.Done();
     }
@@ -650,9 +707,9 @@ public final class RewindService {
   }
 
   /** One path written on its own, durably (a resumed path). */
-  private WriteOutcome write(WorkspaceBoundary boundary, StoredRewindEntry entry, Write write) {
+  private WriteOutcome write(WorkspaceBoundary boundary, StoredRewindEntry entry, Write write, String name) {
     Snapshot state = write.state();
-    Optional<String> temporary = Optional.of(temporaryName(entry));
+    Optional<String> temporary = Optional.of(name);
     if (!write.merge() && state.presence() == Presence.ABSENT) {
       return boundary.delete(entry.path());
     }
@@ -666,9 +723,13 @@ public final class RewindService {
     return boundary.writeFile(entry.path(), write.content().get(), write.mode(), temporary);
   }
 
-  /** The first temporary name a path's write tries: a crashed write is found and removed by it. */
-  private static String temporaryName(StoredRewindEntry entry) {
-    return ".turndiff-rewind-" + entry.id() + ".tmp";
+  /**
+   * Removes what a run that did not finish may have staged for the entry: a file under the temporary name it
+   * journaled before making it (no one else could know that name; a name it did not journal is never
+   * removed, whoever made it).
+   */
+  private static void discardStagedByAnEarlierRun(WorkspaceBoundary boundary, StoredRewindEntry entry) {
+    entry.temporaryName().ifPresent(name -> boundary.discard(new WriteOutcome.Staged(entry.path(), name)));
   }
 
   /**
@@ -678,7 +739,7 @@ public final class RewindService {
    */
   private void resumeStarted(StoredTurn rewindTurn, WorkspaceBoundary boundary, StoredRewindEntry entry,
                              Map<Sha256, byte[]> contents) {
-    boundary.delete(entry.path().resolveSibling(temporaryName(entry).getBytes(java.nio.charset.StandardCharsets.UTF_8)));
+    discardStagedByAnEarlierRun(boundary, entry);
     Observation current = boundary.observeExact(entry.path(), BlobSink.checking(store));
     Snapshot journaled = store.read(tx -> tx.fileChanges().ofTurn(rewindTurn.id()).stream()
         .filter(change -> change.path().equals(entry.path())).findFirst().orElseThrow().before());
@@ -705,7 +766,13 @@ public final class RewindService {
         ? new Write(entry.target(), Optional.of(contents.get(entry.merged().get())),
             journaled.metadata().map(m -> m.mode()).orElse(0644), true)
         : restore(entry.target(), contents);
-    WriteOutcome outcome = write(boundary, entry, write);
+    String temporary = boundary.newTemporaryName();
+    store.write(tx -> {
+      tx.rewinds().journalTemporaryNames(Map.of(entry.id(), temporary));
+      return null;
+    });
+    WriteOutcome outcome = underJournaledNames(boundary, entry, temporary,
+        name -> write(boundary, entry, write, name));
     store.write(tx -> {
       if (outcome instanceof WriteOutcome.Refused refused) {
         tx.rewinds().mark(entry.id(), RewindStatus.SKIPPED, Optional.of(SkipReason.REFUSED),
@@ -801,9 +868,10 @@ public final class RewindService {
       }
     }
     List<String> turns = plan.turns().stream().map(StoredTurn::externalId).toList();
-    DirectoryRewind.Planned directories = DirectoryRewind.planOnly(store, boundary, turns).wouldDo(written);
+    DirectoryRewind.Planned directories = DirectoryRewind.planOnly(store, boundary, force, turns).wouldDo(written);
+    skipped.addAll(directories.left());
     return new RewindReport(operationId, true, false, turns, restored, merged, skipped, unchanged, Optional.empty(),
-        directories.created(), directories.removed());
+        directories.created(), directories.removed(), directories.modes());
   }
 
   private RewindReport receipt(StoredRewindOperation operation, boolean replayed, boolean dryRun) {
@@ -825,10 +893,14 @@ public final class RewindService {
     }
     List<WorkspacePath> created = new ArrayList<>();
     List<WorkspacePath> removed = new ArrayList<>();
+    List<WorkspacePath> modes = new ArrayList<>();
     for (StoredRewindDirectory directory : store.read(tx -> tx.rewindDirectories().of(operation.id()))) {
       switch (directory.status()) {
-        case DONE -> (directory.action() == StoredRewindDirectory.Action.CREATE ? created : removed)
-            .add(directory.path());
+        case DONE -> (switch (directory.action()) {
+          case CREATE -> created;
+          case REMOVE -> removed;
+          case MODE -> modes;
+        }).add(directory.path());
         case SKIPPED -> skipped.add(new RewindReport.Skipped(directory.path(), directory.reason().orElse(""),
             directory.detail().orElse("")));
         case PLANNED -> skipped.add(new RewindReport.Skipped(directory.path(), "interrupted",
@@ -836,6 +908,6 @@ public final class RewindService {
       }
     }
     return new RewindReport(operation.externalId(), dryRun, replayed, operation.turns(), restored, merged, skipped,
-        unchanged, Optional.of(operation.rewindTurn()), created, removed);
+        unchanged, Optional.of(operation.rewindTurn()), created, removed, modes);
   }
 }

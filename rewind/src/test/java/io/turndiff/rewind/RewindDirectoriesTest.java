@@ -4,6 +4,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.turndiff.boundary.BoundaryOptions;
+import io.turndiff.model.BoundaryKind;
 import io.turndiff.track.TrackingOptions;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -13,6 +15,8 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 
 /**
  * A rewind puts back the exact tree, directories and their modes included: the directories a turn created
@@ -93,6 +97,37 @@ class RewindDirectoriesTest extends HarnessTest {
   }
 
   @Test
+  void aDirectoryTheTurnRemovedWhoseNameAFileHoldsNowIsLeftAndReported() throws Exception {
+    h.workspace.directory("empty").file("top.txt", "top\n");
+    h.capture.tracker().track(h.workspace.root(), TrackingOptions.DEFAULTS);
+    String turn = h.capture.beginTurn(h.workspace.root(), Optional.of("session-1"), Optional.empty()).turn();
+    sh("rmdir empty");
+    h.capture.finishTurn(turn);
+    h.workspace.file("empty", "the user's file where the directory was\n");
+    RewindReport report = h.rewindTurn(turn);
+    assertEquals("the user's file where the directory was\n", h.workspace.readText("empty"), "never touched");
+    assertFalse(report.complete(), report.toString());
+    assertEquals(List.of("empty:refused"), report.skipped().stream()
+        .map(skipped -> skipped.path().display() + ":" + skipped.reason()).toList(), report.toString());
+  }
+
+  @Test
+  void aDirectoryTheTurnCreatedWhoseNameAFileHoldsNowIsLeftAndReported() throws Exception {
+    String turn = h.turn(List.of("gen/out.txt"), () -> h.workspace.file("gen/out.txt", "agent\n"));
+    Files.delete(file("gen/out.txt"));
+    Files.delete(file("gen"));
+    h.workspace.file("gen", "the user's file\n");
+    RewindReport plan = h.rewind.rewind(new RewindRequest(turn, false, Optional.empty(), true, false));
+    assertTrue(plan.skipped().stream().anyMatch(skipped -> skipped.path().display().equals("gen")
+        && skipped.reason().equals("refused")), "the dry run says so too: " + plan);
+    RewindReport report = h.rewindTurn(turn);
+    assertEquals("the user's file\n", h.workspace.readText("gen"), "never touched");
+    assertFalse(report.complete(), report.toString());
+    assertTrue(report.skipped().stream().anyMatch(skipped -> skipped.path().display().equals("gen")
+        && skipped.reason().equals("refused")), report.toString());
+  }
+
+  @Test
   void aDirectoryTheTurnDidNotCreateIsNeverRemovedNorReported() throws Exception {
     String turn = h.turn(List.of("maybe/x.txt", "a.txt"), () -> h.workspace.file("a.txt", "a\n"));
     h.workspace.file("maybe/the-users.txt", "made after the turn\n");
@@ -137,5 +172,115 @@ class RewindDirectoriesTest extends HarnessTest {
     RewindReport undone = h.rewindTurn(report.rewindTurn().orElseThrow());
     assertTrue(undone.complete(), undone.toString());
     assertEquals(afterTurn, tree(), "the undo puts the turn's directories back, a/ with its 0700");
+  }
+
+  /** The harness's workspace and store, with a boundary of {@code kind}. */
+  private RewindHarness over(BoundaryKind kind) {
+    return new RewindHarness(h.workspace, h.store, "session-1",
+        BoundaryOptions.builder().forceFallback(kind == BoundaryKind.SECURE_DIRECTORY_STREAM).build());
+  }
+
+  /** A tracked workspace with a/ (0755, holding files); returns its tree. */
+  private Map<String, String> trackedWorkspace(RewindHarness harness) {
+    h.workspace.file("a/x.txt", "x\n").file("a/sub/y.txt", "y\n").mode("a", "rwxr-xr-x").file("top.txt", "top\n");
+    harness.capture.tracker().track(h.workspace.root(), TrackingOptions.DEFAULTS);
+    return tree();
+  }
+
+  /** A turn made of {@code script} run by the shell in the (tracked) workspace. */
+  private String shellTurn(RewindHarness harness, String script) throws Exception {
+    String turn = harness.capture.beginTurn(h.workspace.root(), Optional.of("session-1"), Optional.empty()).turn();
+    sh(script);
+    harness.capture.finishTurn(turn);
+    return turn;
+  }
+
+  @ParameterizedTest
+  @EnumSource(BoundaryKind.class)
+  void aShellTurnsChmodOfADirectoryIsRewoundAndItsUndoChangesItBack(BoundaryKind kind) throws Exception {
+    try (RewindHarness harness = over(kind)) {
+      Map<String, String> before = trackedWorkspace(harness);
+      String turn = shellTurn(harness, "chmod 700 a");
+      Map<String, String> afterTurn = tree();
+      assertEquals("dir rwx------", afterTurn.get("a"));
+
+      RewindReport plan = harness.dryRun(turn);
+      assertEquals(List.of("a"), paths(plan.directoryModes()), plan.toString());
+      assertEquals(afterTurn, tree(), "a dry run changes nothing");
+
+      RewindReport report = harness.rewindTurn(turn);
+      assertTrue(report.complete(), report.toString());
+      assertEquals(List.of("a"), paths(report.directoryModes()));
+      assertEquals(before, tree(), "a/ is 0755 again, its files as they were");
+
+      RewindReport undone = harness.rewindTurn(report.rewindTurn().orElseThrow());
+      assertTrue(undone.complete(), undone.toString());
+      assertEquals(List.of("a"), paths(undone.directoryModes()));
+      assertEquals(afterTurn, tree(), "the undo gives a/ its 0700 again");
+    }
+  }
+
+  @Test
+  void aDirectoryWhoseModeChangedAgainSinceTheTurnIsLeftAndReportedUnlessForced() throws Exception {
+    trackedWorkspace(h);
+    String turn = shellTurn(h, "chmod 700 a && echo more >> top.txt");
+    h.workspace.mode("a", "rwxr-x---");  // the user, after the turn
+    Map<String, String> userTree = tree();
+
+    RewindReport plan = h.dryRun(turn);
+    RewindReport report = h.rewindTurn(turn);
+    for (RewindReport shown : List.of(plan, report)) {
+      assertFalse(shown.complete(), shown.toString());
+      assertEquals(List.of(), shown.directoryModes());
+      assertEquals(1, shown.skipped().size(), shown.toString());
+      RewindReport.Skipped left = shown.skipped().getFirst();
+      assertEquals("a", left.path().display());
+      assertEquals("conflict", left.reason());
+      assertTrue(left.detail().contains("0700 then, 0750 now"), left.detail());
+    }
+    assertEquals(List.of("top.txt"), paths(report.restored()));
+    assertEquals("dir rwxr-x---", tree().get("a"), "the user's mode is left");
+    assertEquals("top\n", h.workspace.readText("top.txt"));
+
+    RewindReport forced = h.force(turn);
+    assertTrue(forced.complete(), forced.toString());
+    assertEquals(List.of("a"), paths(forced.directoryModes()));
+    assertEquals("dir rwxr-xr-x", tree().get("a"), "--force puts the turn's before-mode back");
+    RewindReport undone = h.rewindTurn(forced.rewindTurn().orElseThrow());
+    assertTrue(undone.complete(), undone.toString());
+    Map<String, String> expected = new java.util.TreeMap<>(userTree);
+    expected.put("top.txt", tree().get("top.txt"));
+    assertEquals(expected, tree(), "undoing the forced rewind gives the user's 0750 back");
+  }
+
+  @Test
+  void aModeChangedBetweenTwoRewoundTurnsIsAChainBroken() throws Exception {
+    trackedWorkspace(h);
+    String first = shellTurn(h, "chmod 700 a");
+    h.workspace.mode("a", "rwxr-x---");  // between the turns, outside them
+    shellTurn(h, "echo again > a/x.txt");
+
+    RewindReport report = h.rewindTo(first);
+    assertEquals(List.of("a/x.txt"), paths(report.restored()));
+    assertEquals(List.of(), report.directoryModes());
+    assertEquals(List.of("a:chain_broken"), report.skipped().stream()
+        .map(skip -> skip.path().display() + ":" + skip.reason()).toList(), report.toString());
+    assertEquals("dir rwxr-x---", tree().get("a"), "the mode set between the turns is left");
+  }
+
+  @Test
+  void aDirectoryAToolNamedItselfGetsItsModeBack() throws Exception {
+    h.workspace.file("dir/f.txt", "f\n").mode("dir", "rwx------");
+    Map<String, String> before = tree();
+    String turn = h.turn(List.of("dir"), () -> h.workspace.mode("dir", "rwxr-xr-x"));
+    Map<String, String> afterTurn = tree();
+
+    RewindReport report = h.rewindTurn(turn);
+    assertTrue(report.complete(), "a directory is not a file the rewind skips: " + report);
+    assertEquals(List.of("dir"), paths(report.directoryModes()));
+    assertEquals(before, tree());
+    RewindReport undone = h.rewindTurn(report.rewindTurn().orElseThrow());
+    assertTrue(undone.complete(), undone.toString());
+    assertEquals(afterTurn, tree());
   }
 }

@@ -29,14 +29,24 @@ final class RewindHarness implements AutoCloseable {
 
   /** Over a store that outlives the harness. */
   RewindHarness(TestWorkspace workspace, Store store, String session) {
-    this(workspace, store, session, false);
+    this(workspace, store, session, BoundaryOptions.defaults());
+  }
+
+  /** Over a store that outlives the harness, with a boundary of {@code options} (the fallback, say). */
+  RewindHarness(TestWorkspace workspace, Store store, String session, BoundaryOptions options) {
+    this(workspace, store, session, false, options);
   }
 
   private RewindHarness(TestWorkspace workspace, Store store, String session, boolean ownsStore) {
+    this(workspace, store, session, ownsStore, BoundaryOptions.defaults());
+  }
+
+  private RewindHarness(TestWorkspace workspace, Store store, String session, boolean ownsStore,
+                        BoundaryOptions options) {
     this.ownsStore = ownsStore;
     this.workspace = workspace;
     this.store = store;
-    this.handles = new WorkspaceHandles(store, BoundaryOptions.defaults());
+    this.handles = new WorkspaceHandles(store, options);
     this.capture = new CaptureService(store, handles);
     this.rewind = new RewindService(store, handles);
     this.queries = new ReviewQueries(store);

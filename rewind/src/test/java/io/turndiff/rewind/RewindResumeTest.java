@@ -5,8 +5,11 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.turndiff.boundary.BoundaryOptions;
 import io.turndiff.capture.RequestException;
+import io.turndiff.capture.WorkspaceHandles;
 import io.turndiff.fixtures.StoreRows;
+import io.turndiff.store.StoredRewindEntry;
 import io.turndiff.store.StoredRewindOperation;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -174,8 +177,8 @@ class RewindResumeTest extends HarnessTest {
     // two stores on the one file, as two processes have; a third connection holds the write lock so that both
     // requests have made every read before either can create its operation
     try (io.turndiff.store.Store second = io.turndiff.store.Store.open(h.store.file());
-         io.turndiff.capture.WorkspaceHandles secondHandles = new io.turndiff.capture.WorkspaceHandles(second,
-             io.turndiff.boundary.BoundaryOptions.defaults());
+         WorkspaceHandles secondHandles = new WorkspaceHandles(second,
+             BoundaryOptions.defaults());
          java.sql.Connection lock = java.sql.DriverManager.getConnection("jdbc:sqlite:" + h.store.file());
          java.sql.Statement holder = lock.createStatement()) {
       holder.execute("BEGIN IMMEDIATE");
@@ -227,5 +230,52 @@ class RewindResumeTest extends HarnessTest {
     return frames.contains("io.turndiff.store.Store#write")
         && frames.contains("io.turndiff.rewind.RewindService#rewind")
         && frames.stream().noneMatch(frame -> frame.startsWith("io.turndiff.rewind.RewindService#apply"));
+  }
+
+  @Test
+  void aFileSomeoneElseMadeUnderATemporaryNameIsLeftAndEveryStagedFileIsUnderAJournaledName() throws Exception {
+    List<String> paths = new ArrayList<>();
+    for (int i = 0; i < FILES; i++) {
+      h.workspace.file("f" + i + ".txt", "before " + i + "\n");
+      paths.add("f" + i + ".txt");
+    }
+    h.workspace.file(".turndiff-planted.tmp", "the user's own\n");
+    Map<String, String> before = tree();
+    String turn = h.turn(paths, () -> {
+      for (int i = 0; i < FILES; i++) {
+        Files.writeString(file("f" + i + ".txt"), "after " + i + "\n");
+      }
+    });
+    // the boundary hands out the planted name first: the rewind must journal another before it stages
+    AtomicInteger handedOut = new AtomicInteger();
+    BoundaryOptions options = BoundaryOptions.builder().temporaryNames(() -> handedOut.getAndIncrement() == 0
+        ? ".turndiff-planted.tmp" : ".turndiff-test-" + handedOut.get() + ".tmp").build();
+    List<Path> stagedAtFirstRename = new ArrayList<>();
+    List<Path> journaledAtFirstRename = new ArrayList<>();
+    try (WorkspaceHandles handles = new WorkspaceHandles(h.store, options)) {
+      RewindService service = new RewindService(h.store, handles, () -> {
+        if (!stagedAtFirstRename.isEmpty()) {
+          return;
+        }
+        try {
+          temporaries().stream().filter(path -> !path.endsWith(".turndiff-planted.tmp"))
+              .forEach(stagedAtFirstRename::add);
+        } catch (Exception e) {
+          throw new IllegalStateException(e);
+        }
+        h.store.read(tx -> tx.rewinds().entries(tx.rewinds().byExternalId("op-names").orElseThrow().id()))
+            .forEach(entry -> entry.temporaryName().ifPresent(name -> journaledAtFirstRename.add(
+                file(entry.path().display()).resolveSibling(name))));
+      });
+      RewindReport report = service.rewind(new RewindRequest(turn, false, Optional.of("op-names"), false, false));
+      assertTrue(report.complete(), report.toString());
+    }
+    assertEquals(FILES, stagedAtFirstRename.size(), "every path was staged before the first rename");
+    assertEquals(stagedAtFirstRename.stream().sorted().toList(), journaledAtFirstRename.stream().sorted().toList(),
+        "each staged file is under the name journaled for its path, and no other name was journaled");
+    assertEquals(before, tree(), "the tree the turn started from; the planted file untouched");
+    List<Optional<String>> names = h.store.read(tx -> tx.rewinds().entries(operation("op-names").id())).stream()
+        .map(StoredRewindEntry::temporaryName).toList();
+    assertFalse(names.contains(Optional.of(".turndiff-planted.tmp")), "the taken name was journaled over: " + names);
   }
 }

@@ -116,6 +116,20 @@ public final class RewindOperations {
         .execute();
   }
 
+  /**
+   * Journals, per entry, the temporary name its new content is about to be staged under: before the file is
+   * created, so that a run killed before it renamed or removed the file leaves a name the next run finds.
+   */
+  public void journalTemporaryNames(java.util.Map<Long, String> namesByEntry) {
+    List<org.jooq.Query> updates = new java.util.ArrayList<>(namesByEntry.size());
+    namesByEntry.forEach((entryId, name) -> updates.add(dsl.update(REWIND_ENTRY)
+        .set(REWIND_ENTRY.TEMPORARY_NAME, name)
+        .where(REWIND_ENTRY.ID.eq(entryId))));
+    if (!updates.isEmpty()) {
+      dsl.batch(updates).execute();
+    }
+  }
+
   public List<StoredRewindEntry> entries(long operationId) {
     var target = SNAPSHOT.as("target_snapshot");
     var expected = SNAPSHOT.as("expected_snapshot");
@@ -135,7 +149,8 @@ public final class RewindOperations {
         Snapshots.toSnapshot(row.into(target)),
         row.get(expected.ID) == null ? Optional.empty() : Optional.of(Snapshots.toSnapshot(row.into(expected))),
         RewindStatus.fromCode(entry.getStatus()), Optional.ofNullable(entry.getReason()),
-        Optional.ofNullable(entry.getDetail()), Optional.ofNullable(entry.getMergedSha256()).map(Sha256::new));
+        Optional.ofNullable(entry.getDetail()), Optional.ofNullable(entry.getMergedSha256()).map(Sha256::new),
+        Optional.ofNullable(entry.getTemporaryName()));
   }
 
   public void markDone(long operationId) {

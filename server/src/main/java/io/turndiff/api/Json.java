@@ -327,6 +327,7 @@ public final class Json {
     node.set("unchanged", paths(report.unchanged()));
     node.set("created_directories", paths(report.createdDirectories()));
     node.set("removed_directories", paths(report.removedDirectories()));
+    node.set("directory_modes", paths(report.directoryModes()));
     report.rewindTurn().ifPresentOrElse(id -> node.put("rewind_turn", id), () -> node.putNull("rewind_turn"));
     return node;
   }

@@ -278,12 +278,7 @@ public final class RewindService {
 
   /** Whether the path was a directory when the turns first recorded it and when they finished. */
   private static boolean directoryOnBothSides(List<StoredFileChange> changes) {
-    return isDirectory(changes.getFirst().before()) && changes.getLast().after().filter(RewindService::isDirectory)
-        .isPresent();
-  }
-
-  private static boolean isDirectory(Snapshot snapshot) {
-    return snapshot.presence() == Presence.PRESENT && snapshot.type().filter(type -> type == FileType.DIRECTORY)
+    return changes.getFirst().before().isDirectory() && changes.getLast().after().filter(Snapshot::isDirectory)
         .isPresent();
   }
 

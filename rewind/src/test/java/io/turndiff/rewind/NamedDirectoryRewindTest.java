@@ -1,7 +1,6 @@
 package io.turndiff.rewind;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.turndiff.capture.TurnSummary;
@@ -15,8 +14,9 @@ import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
 
 /**
- * A directory is never a file change: one a snapshot names that is a directory before and after is recorded
- * on its mode alone, and makes neither the turn's {@code not_restorable} count nor a rewind incomplete.
+ * A directory is never a file change: one a snapshot names that is a directory before and after is compared
+ * on its mode alone (never {@code unknown}), counts in no {@code not_restorable}, and makes no rewind
+ * incomplete; the directories' rewind puts its mode back.
  */
 class NamedDirectoryRewindTest extends HarnessTest {
 
@@ -47,21 +47,21 @@ class NamedDirectoryRewindTest extends HarnessTest {
     RewindReport report = h.rewindTurn(finished.turn());
     assertTrue(report.complete(), "src/ is a directory before and after: " + report);
     assertEquals(List.of("src/a.txt"), paths(report.restored()));
-    assertEquals(List.of("src"), paths(report.unchanged()));
     assertEquals(before, tree());
   }
 
   @Test
-  void aNamedDirectoryWhoseModeTheTurnChangedIsModifiedAndSaidSoByTheRewind() throws Exception {
+  void aNamedDirectoryWhoseModeTheTurnChangedIsModifiedAndItsModeComesBack() throws Exception {
     h.workspace.directory("bin");
+    Map<String, String> before = tree();
     Finished finished = turn(List.of("bin"), () -> Files.setPosixFilePermissions(h.workspace.resolve("bin"),
         PosixFilePermissions.fromString("rwx------")));
-    assertEquals(Map.of("bin", ChangeKind.MODIFIED), changes(finished.turn()), "its mode is all a directory's record holds");
-    assertEquals(1, finished.summary().notRestorable(), "its path record cannot put a mode back");
+    assertEquals(Map.of("bin", ChangeKind.MODIFIED), changes(finished.turn()), "its mode is all its record knows");
+    assertEquals(0, finished.summary().notRestorable(), "the directories' rewind puts a mode back");
 
     RewindReport report = h.rewindTurn(finished.turn());
-    assertEquals(List.of("bin:directory"), report.skipped().stream()
-        .map(skipped -> skipped.path().display() + ":" + skipped.reason()).toList(), report.toString());
-    assertFalse(report.complete());
+    assertTrue(report.complete(), report.toString());
+    assertEquals(List.of("bin"), paths(report.directoryModes()));
+    assertEquals(before, tree(), "bin/ is 0755 again");
   }
 }

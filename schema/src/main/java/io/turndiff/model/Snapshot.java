@@ -162,8 +162,11 @@ public record Snapshot(
     return compareState(other) == StateComparison.SAME;
   }
 
-  /** A directory, recorded as one (metadata only, reason {@link Reason#DIRECTORY}). */
-  private boolean isDirectory() {
+  /**
+   * A directory, recorded as one (metadata only, reason {@link Reason#DIRECTORY}; not one on another mount,
+   * which leads outside): never a file change, its mode is all its record knows.
+   */
+  public boolean isDirectory() {
     return presence == Presence.PRESENT && reason.equals(Optional.of(Reason.DIRECTORY))
         && type().equals(Optional.of(FileType.DIRECTORY));
   }

@@ -280,6 +280,26 @@ final class DirectoryStreamAccess implements FileAccess {
   }
 
   @Override
+  @SuppressWarnings("try")
+  public boolean leadsToDirectory(WorkspacePath path) {
+    try (RootInUse inUse = rootInUse.acquire()) {
+      Optional<Path> name = name(path.name());
+      if (name.isEmpty() || !(walkParents(path) instanceof Walk.Reached reached)) {
+        return false;
+      }
+      try {
+        // without NOFOLLOW_LINKS the JDK's view is fstatat(parent, name, 0): the kernel follows the link
+        return reached.directory().getFileAttributeView(name.get(), BasicFileAttributeView.class).readAttributes()
+            .isDirectory();
+      } catch (IOException e) {
+        return false;
+      } finally {
+        closeUnlessRoot(reached.directory());
+      }
+    }
+  }
+
+  @Override
   public byte[] readLink(WorkspacePath path) {
     // The JDK reads link text only by path; the text is metadata, and the link's identity is checked first.
     Lookup lookup = lstat(path);

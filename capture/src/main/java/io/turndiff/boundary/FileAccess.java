@@ -23,6 +23,14 @@ interface FileAccess extends AutoCloseable {
   byte[] readLink(WorkspacePath path);
 
   /**
+   * Whether the symlink at {@code path} finally leads to a directory, as the kernel resolves it (every link on
+   * the way followed before a {@code ..} applies): a stat that follows the link, relative to its parent held
+   * open from the root. Metadata only: nothing is opened, listed or read. False when it leads nowhere, to
+   * anything but a directory, or cannot be looked at.
+   */
+  boolean leadsToDirectory(WorkspacePath path);
+
+  /**
    * Reads the regular file at {@code path}: whole when it is at most {@code sizeLimit} bytes, else as
    * {@code overLimit} says; a file that moves while it is read is read again, up to {@code retries} times.
    */

@@ -59,6 +59,8 @@ final class Libc {
   private final MethodHandle fdopendir;
   private final MethodHandle readdir;
   private final MethodHandle closedir;
+  /** Absent from a libc older than glibc 2.27: then no anonymous file can be made, and nothing else is lost. */
+  private final Optional<MethodHandle> memfdCreate;
 
   private Libc(LinuxAbi abi) {
     this.abi = abi;
@@ -109,6 +111,8 @@ final class Libc {
         FunctionDescriptor.of(ADDRESS, ADDRESS), captureErrno);
     this.closedir = linker.downcallHandle(libc.findOrThrow("closedir"),
         FunctionDescriptor.of(JAVA_INT, ADDRESS), captureErrno);
+    this.memfdCreate = libc.find("memfd_create").map(symbol -> linker.downcallHandle(symbol,
+        FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_INT), captureErrno));
   }
 
   /**
@@ -196,6 +200,14 @@ final class Libc {
     return statx(call, dirfd, name, LinuxAbi.AT_SYMLINK_NOFOLLOW);
   }
 
+  /**
+   * {@code stat} of a name in a directory fd, a symlink followed to what it finally reaches ({@code fstatat}
+   * with no flags); an automount point there is not mounted by the look.
+   */
+  StatResult statFollowingAt(NativeCall call, int dirfd, byte[] name) {
+    return statx(call, dirfd, name, LinuxAbi.AT_NO_AUTOMOUNT);
+  }
+
   private StatResult statx(NativeCall call, int dirfd, byte[] path, int flags) {
     return statx(call, dirfd, call.cString(path), flags, call.allocate(STATX_SIZE));
   }
@@ -226,6 +238,18 @@ final class Libc {
         Math.addExact(Math.multiplyExact(mtimeSeconds, 1_000_000_000L), mtimeNanos),
         Math.addExact(Math.multiplyExact(ctimeSeconds, 1_000_000_000L), ctimeNanos),
         device));
+  }
+
+  /** {@code memfd_create(name, flags)}: an anonymous file in memory, or {@code -errno}. */
+  int memfdCreate(NativeCall call, byte[] name, int flags) {
+    if (memfdCreate.isEmpty()) {
+      return -LinuxAbi.ENOSYS;
+    }
+    try {
+      return checked(call, (int) memfdCreate.get().invokeExact(call.errnoCapture(), call.cString(name), flags));
+    } catch (Throwable t) {
+      throw rethrow(t);
+    }
   }
 
   long read(NativeCall call, int fd, MemorySegment buffer, long count) {

@@ -27,9 +27,12 @@ record LinuxAbi(String arch, int oDirectory, int oNoFollow) {
   static final int AT_FDCWD = -100;
   static final int AT_SYMLINK_NOFOLLOW = 0x100;
   static final int AT_REMOVEDIR = 0x200;
+  static final int AT_NO_AUTOMOUNT = 0x800;
   static final int AT_EMPTY_PATH = 0x1000;
 
   static final int STATX_BASIC_STATS = 0x7ff;
+
+  static final int MFD_CLOEXEC = 0x1;
 
   static final int S_IFMT = 0170000;
   static final int S_IFSOCK = 0140000;

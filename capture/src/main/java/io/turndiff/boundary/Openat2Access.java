@@ -28,6 +28,7 @@ import static io.turndiff.boundary.LinuxAbi.RESOLVE_NO_SYMLINKS;
 import static io.turndiff.boundary.LinuxAbi.RESOLVE_NO_XDEV;
 
 import io.turndiff.model.BoundaryKind;
+import io.turndiff.model.FileType;
 import io.turndiff.model.Reason;
 import io.turndiff.model.Sha256;
 import io.turndiff.model.WorkspacePath;
@@ -177,6 +178,22 @@ final class Openat2Access implements FileAccess {
       try {
         Libc.LinkText text = libc.readlinkat(call, parent, path.name());
         return text.ok() && text.bytes().length > 0 ? text.bytes() : null;
+      } finally {
+        libc.close(call, parent);
+      }
+    }
+  }
+
+  @Override
+  public boolean leadsToDirectory(WorkspacePath path) {
+    try (RootInUse inUse = rootInUse.acquire(); NativeCall call = libc.call()) {
+      int parent = openParentPath(call, path);
+      if (parent < 0) {
+        return false;
+      }
+      try {
+        StatResult reached = libc.statFollowingAt(call, parent, path.name());
+        return reached.ok() && reached.stat().type() == FileType.DIRECTORY;
       } finally {
         libc.close(call, parent);
       }

@@ -131,7 +131,9 @@ final class PathResolver {
             lastLink = Optional.of(link);
             List<byte[]> target = RequestedPath.split(text);
             if (text[0] == '/') {
-              Optional<List<byte[]>> inside = relativeToRoot(RequestedPath.normalizeLexically(target));
+              // its ".." stay in the queue: the kernel applies each after the links before it, never lexically
+              Optional<List<byte[]>> inside = relativeToRoot(target.stream()
+                  .filter(component -> !RequestedPath.isDot(component)).toList());
               if (inside.isEmpty()) {
                 return new Escapes(own ? candidate : lexicalKey, Optional.of(link), own,
                     "symlink " + candidate + " -> " + text(link) + " points outside the workspace");

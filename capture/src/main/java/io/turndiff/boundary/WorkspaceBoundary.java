@@ -336,10 +336,20 @@ public final class WorkspaceBoundary implements AutoCloseable {
    */
   private Snapshot escapeOrLinkSnapshot(PathResolver.Escapes escapes) {
     Optional<PathResolver.Link> link = escapes.link().filter(own -> escapes.ownLink());
-    if (link.isPresent() && OutsideLinkTarget.isDirectory(rootReal, link.get())) {
+    if (link.isPresent() && leadsToDirectory(link.get())) {
       return linkSnapshot(link.get());
     }
     return escapeSnapshot(escapes);
+  }
+
+  /**
+   * Whether a link out leads to a directory, as the kernel resolves it (a {@code ..} in its text applies after
+   * the links before it, so its text alone cannot tell), and the name is still that link: one swapped since it
+   * was read stays an escape.
+   */
+  private boolean leadsToDirectory(PathResolver.Link link) {
+    return access.leadsToDirectory(link.path()) && access.lstat(link.path()) instanceof Lookup.Found found
+        && found.stat().unchangedSince(link.stat());
   }
 
   private Snapshot escapeSnapshot(PathResolver.Escapes escapes) {

@@ -333,8 +333,11 @@ public final class CaptureService implements AutoCloseable {
       counts.merge(done.kind(), 1, Integer::sum);
       added += done.patch().added();
       removed += done.patch().removed();
-      // the change being completed has no kind yet: an unknown one cannot be put back whatever its before-state
-      if ((!done.change().restorable() || done.kind() == ChangeKind.UNKNOWN) && done.kind() != ChangeKind.UNCHANGED) {
+      // the change being completed has no kind yet: an unknown one cannot be put back whatever its before-state;
+      // a directory before and after is no file change (the directory records put its mode back)
+      boolean directory = done.change().before().isDirectory() && done.after().snapshot().isDirectory();
+      if ((!done.change().restorable() || done.kind() == ChangeKind.UNKNOWN) && done.kind() != ChangeKind.UNCHANGED
+          && !directory) {
         notRestorable++;
       }
     }

@@ -1,9 +1,7 @@
 package io.turndiff.track;
 
+import io.turndiff.boundary.MemoryFile;
 import java.io.IOException;
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.nio.file.attribute.PosixFilePermissions;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -18,8 +16,10 @@ import org.eclipse.jgit.util.FS;
  *
  * <p>{@code DirCache} reads an index only from a {@code java.io.File}, by name: given the workspace's own
  * {@code .git/index} it would follow a symlinked {@code .git}, or a name swapped under it, out of the
- * workspace. So the boundary reads the bytes (beneath the root, nothing followed), and {@code DirCache} parses a
- * private copy of them, owner-only in the temporary directory, deleted at once. What JGit cannot read
+ * workspace. So the boundary reads the bytes (beneath the root, nothing followed), and {@code DirCache} parses
+ * them from an anonymous file in memory ({@link MemoryFile}): no copy is ever written to a directory, so none
+ * can be read by another process or left behind by a crash. Where no such file can be made, the index is not
+ * used (the ignore rules alone decide), as for any index turndiff cannot read. What JGit cannot read
  * completely is refused: a split index ({@code core.splitIndex}, whose {@code link} extension holds only part
  * of the names), a sparse index, an index of a SHA-256 repository, bytes that are not an index.
  */
@@ -30,12 +30,12 @@ final class GitIndexFile {
 
   /** The path names in {@code index}, each once; empty when JGit cannot read the bytes as a complete index. */
   static Optional<List<byte[]>> names(byte[] index) {
-    Path copy = null;
-    try {
-      copy = Files.createTempFile("turndiff-git-index-", ".tmp",
-          PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")));
-      Files.write(copy, index);
-      DirCache cache = DirCache.read(copy.toFile(), FS.DETECTED);
+    Optional<MemoryFile> held = MemoryFile.holding("turndiff-git-index", index);
+    if (held.isEmpty()) {
+      return Optional.empty();
+    }
+    try (MemoryFile copy = held.get()) {
+      DirCache cache = DirCache.read(copy.file(), FS.DETECTED);
       List<byte[]> names = new ArrayList<>(cache.getEntryCount());
       byte[] previous = new byte[0];
       for (int i = 0; i < cache.getEntryCount(); i++) {
@@ -50,14 +50,6 @@ final class GitIndexFile {
       return Optional.of(names);
     } catch (IOException | RuntimeException notAnIndexJGitReads) {
       return Optional.empty();
-    } finally {
-      if (copy != null) {
-        try {
-          Files.deleteIfExists(copy);
-        } catch (IOException ignored) {
-          // a leftover private temp file; the next read makes a new one
-        }
-      }
     }
   }
 }

@@ -426,6 +426,48 @@ class BoundaryReadTest {
 
   @ParameterizedTest
   @EnumSource(BoundaryKind.class)
+  void whetherALinkOutLeadsToADirectoryIsAskedOfTheKernelNotReadFromItsText(BoundaryKind kind) throws Exception {
+    workspace = TestWorkspace.in(temp);
+    Path outside = workspace.outside();
+    // other/s -> elsewhere/x/y: the kernel follows s before it applies "..", so other/s/../NAME is elsewhere/x/NAME
+    Files.createDirectories(outside.resolve("other/d"));
+    Files.write(outside.resolve("other/f"), workspace.canary().bytes());
+    Files.createDirectories(outside.resolve("elsewhere/x/y"));
+    Files.createDirectories(outside.resolve("elsewhere/x/f"));
+    Files.write(outside.resolve("elsewhere/x/d"), workspace.canary().bytes());
+    Files.createSymbolicLink(outside.resolve("other/s"), outside.resolve("elsewhere/x/y"));
+    workspace.refreshOutsidePicture();
+    workspace.symlink("to-file", outside + "/other/s/../d").symlink("to-dir", outside + "/other/s/../f");
+    open(kind);
+    for (Snapshot file : List.of(only("to-file").snapshot(),
+        boundary.observeExact(WorkspacePath.of("to-file")).snapshot())) {
+      assertEquals(Optional.of(Reason.ESCAPES_WORKSPACE), file.reason(),
+          "its text reads as a directory, but it leads to a file outside: " + file);
+      assertFalse(file.captured());
+    }
+    for (Snapshot directory : List.of(only("to-dir").snapshot(),
+        boundary.observeExact(WorkspacePath.of("to-dir")).snapshot())) {
+      assertEquals(Optional.of(FileType.SYMLINK), directory.type());
+      assertTrue(directory.captured(), "it leads to a directory outside: the link alone, captured: " + directory);
+    }
+  }
+
+  @ParameterizedTest
+  @EnumSource(BoundaryKind.class)
+  void anAbsoluteLinkIntoTheRootThroughALinkOutThenDotDotLeadsWhereTheKernelGoes(BoundaryKind kind) {
+    // ROOT/s/../secret.txt reads as ROOT/secret.txt; the kernel follows s (-> outside/dir) before the "..":
+    // the link leads to outside/secret.txt, and the file inside of the same name is not what it reaches
+    workspace = TestWorkspace.in(temp).file("secret.txt", "the inside file of that name\n");
+    workspace.symlink("s", workspace.outside().resolve("dir").toString());
+    workspace.symlink("lnk", workspace.root() + "/s/../secret.txt");
+    open(kind);
+    Snapshot link = only("lnk").snapshot();
+    assertEquals(WorkspacePath.of("lnk"), link.path(), "not the inside secret.txt: " + link);
+    assertEquals(Optional.of(Reason.ESCAPES_WORKSPACE), link.reason(), link.toString());
+  }
+
+  @ParameterizedTest
+  @EnumSource(BoundaryKind.class)
   void fileGivenAsADirectoryIsAbsent(BoundaryKind kind) {
     workspace = TestWorkspace.in(temp).file("a.txt", "a\n");
     open(kind);

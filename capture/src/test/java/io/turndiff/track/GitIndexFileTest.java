@@ -1,6 +1,7 @@
 package io.turndiff.track;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.turndiff.fixtures.TestWorkspace;
@@ -157,6 +158,24 @@ class GitIndexFileTest {
     git(repository, "update-index", "--split-index");
     assertTrue(GitIndexFile.names(Files.readAllBytes(repository.resolve(".git/index"))).isEmpty(),
         "a split index holds only part of the names: refused, not misread");
+  }
+
+  @Test
+  void anIndexIsParsedWithoutACopyOnDiskNotEvenInTheTemporaryDirectory() throws Exception {
+    Path repository = repository();
+    Path noTemporaryDirectory = temp.resolve("no-such-directory");
+    String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+    Process process = new ProcessBuilder(java, "--enable-native-access=ALL-UNNAMED",
+        "-Djava.io.tmpdir=" + noTemporaryDirectory, "-cp", System.getProperty("java.class.path"),
+        GitIndexNamesProcess.class.getName(), repository.resolve(".git/index").toString())
+        .redirectErrorStream(true).start();
+    String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+    assertTrue(process.waitFor(60, TimeUnit.SECONDS));
+    assertEquals(0, process.exitValue(), output);
+    String last = output.strip().lines().reduce((first, second) -> second).orElse("");  // after the JVM's warning
+    assertEquals("names " + lsFiles(repository).size(), last,
+        "the index's bytes reach JGit without a file in java.io.tmpdir (a kill -9 would leave it there)");
+    assertFalse(Files.exists(noTemporaryDirectory));
   }
 
   private static int version(Path repository) throws IOException {

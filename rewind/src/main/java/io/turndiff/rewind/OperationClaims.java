@@ -4,9 +4,11 @@ import io.turndiff.capture.RequestException;
 import io.turndiff.store.Store;
 import io.turndiff.store.StoreTransaction;
 import io.turndiff.store.StoredRewindOperation;
+import java.util.List;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Supplier;
 
 /**
  * Who applies a rewind operation: exactly one runner at a time. A process claims an operation by storing
@@ -64,7 +66,42 @@ final class OperationClaims {
     }
   }
 
+  /**
+   * Gives the operation up, when applying it ended (done, or failed mid-way): the store no longer names this
+   * process as its runner, so that another process may resume it while this one lives on (a long-running
+   * {@code serve}). The runner is cleared before this process's own claim goes, so no other thread of it can
+   * have claimed the operation meanwhile.
+   */
   void release(StoredRewindOperation operation) {
-    APPLYING_HERE.remove(key(operation.id()));
+    try {
+      store.write(tx -> {
+        tx.rewinds().clearRunner(operation.id(), RewindRunner.current().stored());
+        return null;
+      });
+    } finally {
+      APPLYING_HERE.remove(key(operation.id()));
+    }
+  }
+
+  /**
+   * Runs {@code work}, then releases every operation in {@code claimed} (which the work may add to): a failure
+   * to release never hides the work's own failure, it is added to it.
+   */
+  <T> T releasingAfter(List<StoredRewindOperation> claimed, Supplier<T> work) {
+    T result;
+    try {
+      result = work.get();
+    } catch (RuntimeException | Error failure) {
+      for (StoredRewindOperation operation : claimed) {
+        try {
+          release(operation);
+        } catch (RuntimeException alsoFailed) {
+          failure.addSuppressed(alsoFailed);
+        }
+      }
+      throw failure;
+    }
+    claimed.forEach(this::release);
+    return result;
   }
 }

@@ -102,7 +102,7 @@ public final class RewindService {
       }
       return resume(operation, started);
     }
-    Optional<StoredRewindOperation> unfinished = unfinishedCovering(request);
+    Optional<StoredRewindOperation> unfinished = store.read(tx -> unfinishedCovering(tx, request));
     if (unfinished.isPresent()) {
       StoredRewindOperation operation = unfinished.get();
       requireResumable(operation, request);
@@ -115,30 +115,59 @@ public final class RewindService {
       if (request.dryRun()) {
         return dryRun(operationId, plan, request.force(), lease.boundary());
       }
+      // released also when the transaction that created it rolled back: its row id may be handed out again
       List<StoredRewindOperation> claimed = new ArrayList<>(1);
-      try {
-        StoredRewindOperation operation = store.write(tx -> {
-          StoredRewindOperation created = persist(tx, operationId, plan, request);
+      return claims.releasingAfter(claimed, () -> {
+        Persisted persisted = store.write(tx -> {
+          Optional<StoredRewindOperation> raced = operationStoredMeanwhile(tx, operationId, request);
+          if (raced.isPresent()) {
+            return new Persisted(raced.get(), false);
+          }
+          // planned again in the transaction that stores the plan: the turns may have changed since the look
+          StoredRewindOperation created = persist(tx, operationId, plan(tx, request), request);
           claims.claimNew(tx, created);
           claimed.add(created);
-          return created;
+          return new Persisted(created, true);
         });
+        StoredRewindOperation operation = persisted.operation();
+        if (!persisted.created()) {
+          return resume(operation, started);
+        }
         return apply(operation, request.force(), false, started,
             store.read(tx -> tx.turns().byId(operation.rewindTurnId())).orElseThrow(), lease.boundary());
-      } finally {
-        // also when the transaction that created it rolled back: its row id may be handed out again
-        claimed.forEach(claims::release);
-      }
+      });
     }
+  }
+
+  /** The operation a request stored, or found stored by another request that ran at the same time. */
+  private record Persisted(StoredRewindOperation operation, boolean created) {
+  }
+
+  /**
+   * An operation that another request, running at the same time as this one, stored after this one looked
+   * (two processes that rewind the same turns at once both find none when they look): the operation of the
+   * same id, or an unfinished one covering the request's turns. It is resumed (or its receipt returned), or
+   * the request is refused, as when it is found before planning.
+   */
+  private static Optional<StoredRewindOperation> operationStoredMeanwhile(StoreTransaction tx, String operationId,
+                                                                          RewindRequest request) {
+    Optional<StoredRewindOperation> sameId = tx.rewinds().byExternalId(operationId);
+    if (sameId.isPresent()) {
+      requireSameRequest(sameId.get(), request);
+      return sameId;
+    }
+    Optional<StoredRewindOperation> covering = unfinishedCovering(tx, request);
+    covering.ifPresent(operation -> requireResumable(operation, request));
+    return covering;
   }
 
   private RewindReport resume(StoredRewindOperation operation, RewindStarted started) {
     claims.claim(operation);
-    try {
-      return apply(operation, operation.force(), true, started);
-    } finally {
-      claims.release(operation);
-    }
+    return claims.releasingAfter(List.of(operation), () -> {
+      // another process may have finished it between the look that found it and this claim
+      StoredRewindOperation now = store.read(tx -> tx.rewinds().byExternalId(operation.externalId())).orElseThrow();
+      return now.done() ? receipt(now, true, false) : apply(operation, operation.force(), true, started);
+    });
   }
 
   /**
@@ -146,8 +175,8 @@ public final class RewindService {
    * names: a second rewind of those turns would find their files half-written and leave the first one's
    * staged files behind, so it resumes that operation instead, or is refused.
    */
-  private Optional<StoredRewindOperation> unfinishedCovering(RewindRequest request) {
-    return store.read(tx -> tx.turns().byExternalId(request.turn()).flatMap(target -> {
+  private static Optional<StoredRewindOperation> unfinishedCovering(StoreTransaction tx, RewindRequest request) {
+    return tx.turns().byExternalId(request.turn()).flatMap(target -> {
       java.util.Set<String> requested = new java.util.HashSet<>();
       if (request.to()) {
         tx.turns().ofSession(target.sessionId()).stream().filter(turn -> turn.seq() >= target.seq())
@@ -157,7 +186,7 @@ public final class RewindService {
       }
       return tx.rewinds().applyingIn(target.sessionId()).stream()
           .filter(operation -> operation.turns().stream().anyMatch(requested::contains)).findFirst();
-    }));
+    });
   }
 
   /** The same request as the unfinished operation's, with no other operation id: it resumes the operation. */
@@ -196,63 +225,60 @@ public final class RewindService {
   }
 
   private Plan plan(RewindRequest request) {
-    return store.read(tx -> {
-      StoredTurn target = tx.turns().byExternalId(request.turn()).orElseThrow(() -> new RequestException(
-          RequestException.Problem.UNKNOWN_TURN, "turn '" + request.turn() + "' does not exist"));
-      List<StoredTurn> turns = request.to()
-          ? tx.turns().ofSession(target.sessionId()).stream().filter(turn -> turn.seq() >= target.seq()).toList()
-          : List.of(target);
-      for (StoredTurn turn : turns) {
-        if (turn.state() == TurnState.OPEN) {
-          throw new RequestException(RequestException.Problem.WRONG_STATE, "turn '" + turn.externalId()
-              + "' is open; finish it before rewinding it");
-        }
+    return store.read(tx -> plan(tx, request));
+  }
+
+  private static Plan plan(StoreTransaction tx, RewindRequest request) {
+    StoredTurn target = tx.turns().byExternalId(request.turn()).orElseThrow(() -> new RequestException(
+        RequestException.Problem.UNKNOWN_TURN, "turn '" + request.turn() + "' does not exist"));
+    List<StoredTurn> turns = request.to()
+        ? tx.turns().ofSession(target.sessionId()).stream().filter(turn -> turn.seq() >= target.seq()).toList()
+        : List.of(target);
+    for (StoredTurn turn : turns) {
+      if (turn.state() == TurnState.OPEN) {
+        throw new RequestException(RequestException.Problem.WRONG_STATE, "turn '" + turn.externalId()
+            + "' is open; finish it before rewinding it");
       }
-      if (!request.to() && target.state() == TurnState.REWOUND) {
-        // a rewind that left files or directories (conflicts, refusals) may be run again, say with --force; a
-        // complete one not
-        Optional<StoredRewindOperation> by = tx.rewinds().thatRewound(target.id());
-        boolean complete = by.map(op -> tx.rewinds().entries(op.id()).stream()
-            .noneMatch(entry -> entry.status() == RewindStatus.SKIPPED)
-            && tx.rewindDirectories().of(op.id()).stream()
-                .noneMatch(directory -> directory.status() == StoredRewindDirectory.Status.SKIPPED)).orElse(true);
-        if (complete) {
-          throw new RequestException(RequestException.Problem.WRONG_STATE, "turn '" + target.externalId()
-              + "' was already rewound" + by.map(op -> " by operation '" + op.externalId()
-                  + "'; rewind its turn '" + op.rewindTurn() + "' to undo that rewind").orElse(""));
-        }
+    }
+    if (!request.to() && target.state() == TurnState.REWOUND) {
+      // a rewind that left files or directories (conflicts, refusals) may be run again, say with --force; a
+      // complete one not
+      Optional<StoredRewindOperation> by = tx.rewinds().thatRewound(target.id());
+      boolean complete = by.map(op -> tx.rewinds().entries(op.id()).stream()
+          .noneMatch(entry -> entry.status() == RewindStatus.SKIPPED)
+          && tx.rewindDirectories().of(op.id()).stream()
+              .noneMatch(directory -> directory.status() == StoredRewindDirectory.Status.SKIPPED)).orElse(true);
+      if (complete) {
+        throw new RequestException(RequestException.Problem.WRONG_STATE, "turn '" + target.externalId()
+            + "' was already rewound" + by.map(op -> " by operation '" + op.externalId()
+                + "'; rewind its turn '" + op.rewindTurn() + "' to undo that rewind").orElse(""));
       }
-      Map<WorkspacePath, List<StoredFileChange>> byPath = new TreeMap<>();
-      for (StoredTurn turn : turns) {
-        for (StoredFileChange change : tx.fileChanges().ofTurn(turn.id())) {
-          byPath.computeIfAbsent(change.path(), path -> new ArrayList<>()).add(change);
-        }
+    }
+    Map<WorkspacePath, List<StoredFileChange>> byPath = new TreeMap<>();
+    for (StoredTurn turn : turns) {
+      for (StoredFileChange change : tx.fileChanges().ofTurn(turn.id())) {
+        byPath.computeIfAbsent(change.path(), path -> new ArrayList<>()).add(change);
       }
-      Map<Long, StoredTurn> turnsById = new HashMap<>();
-      turns.forEach(turn -> turnsById.put(turn.id(), turn));
-      java.util.Set<WorkspacePath> directories = new java.util.HashSet<>();
-      tx.directoryChanges().ofTurns(turnsById.keySet()).forEach(row -> directories.add(row.path()));
-      List<PlannedPath> paths = new ArrayList<>();
-      byPath.forEach((path, changes) -> {
-        if (!(directories.contains(path) && directoryOnBothSides(changes))) {
-          paths.add(planPath(path, changes, turnsById));
-        }  // else a directory a snapshot named: the directories' rewind puts its mode back
-      });
-      StoredSession session = tx.sessions().byExternalId(target.sessionExternalId()).orElseThrow();
-      List<StoredTurn> newestFirst = new ArrayList<>(turns);
-      newestFirst.sort(Comparator.comparingLong(StoredTurn::seq).reversed());
-      return new Plan(target, session, newestFirst, paths);
+    }
+    Map<Long, StoredTurn> turnsById = new HashMap<>();
+    turns.forEach(turn -> turnsById.put(turn.id(), turn));
+    java.util.Set<WorkspacePath> directories = new java.util.HashSet<>();
+    tx.directoryChanges().ofTurns(turnsById.keySet()).forEach(row -> directories.add(row.path()));
+    List<PlannedPath> paths = new ArrayList<>();
+    byPath.forEach((path, changes) -> {
+      if (!(directories.contains(path) && directoryOnBothSides(changes))) {
+        paths.add(planPath(path, changes, turnsById));
+      }  // else a directory a snapshot named: the directories' rewind puts its mode back
     });
+    StoredSession session = tx.sessions().byExternalId(target.sessionExternalId()).orElseThrow();
+    List<StoredTurn> newestFirst = new ArrayList<>(turns);
+    newestFirst.sort(Comparator.comparingLong(StoredTurn::seq).reversed());
+    return new Plan(target, session, newestFirst, paths);
   }
 
   /** Whether the path was a directory when the turns first recorded it and when they finished. */
   private static boolean directoryOnBothSides(List<StoredFileChange> changes) {
-    return isDirectory(changes.getFirst().before()) && changes.getLast().after().filter(RewindService::isDirectory)
-        .isPresent();
-  }
-
-  private static boolean isDirectory(Snapshot snapshot) {
-    return snapshot.presence() == Presence.PRESENT && snapshot.type().filter(type -> type == FileType.DIRECTORY)
+    return changes.getFirst().before().isDirectory() && changes.getLast().after().filter(Snapshot::isDirectory)
         .isPresent();
   }
 
@@ -307,10 +333,6 @@ public final class RewindService {
   }
 
   private StoredRewindOperation persist(StoreTransaction tx, String operationId, Plan plan, RewindRequest request) {
-    if (tx.rewinds().byExternalId(operationId).isPresent()) {
-      throw new RequestException(RequestException.Problem.ALREADY_EXISTS,
-          "operation '" + operationId + "' already exists");
-    }
     StoredTurn rewindTurn = tx.turns().begin(ExternalIds.generate("turn"), plan.session(), TurnKind.REWIND);
     StoredRewindOperation operation = tx.rewinds().create(operationId, plan.session().id(), plan.target().id(),
         request.scope(), request.force(), rewindTurn.id(), plan.turns().stream().map(StoredTurn::id).toList());
@@ -526,9 +548,17 @@ public final class RewindService {
       return null;
     });
     for (StoredRewindEntry entry : planned) {
-      // captured whatever its size: what a write replaces must be in the store first (the undo puts it back)
-      Observation current = boundary.observeExact(entry.path(), BlobSink.storing(store));
-      switch (decide(entry.target(), entry.expected(), current, contents, force)) {
+      // decided on the content's hash, as if stored: a path the rewind leaves is never copied into the store
+      Observation current = boundary.observeExact(entry.path(), AS_IF_STORED);
+      Action action = decide(entry.target(), entry.expected(), current, contents, force);
+      if (action instanceof Write && current.streamed()) {
+        // what a write replaces is stored completely first (the undo puts it back), and decided on again as
+        // stored: it may have changed since it was hashed
+        current = boundary.observeExact(entry.path(), BlobSink.storing(store));
+        action = decide(entry.target(), entry.expected(), current, contents, force);
+      }
+      Observation decided = current;
+      switch (action) {
         case Leave leave -> left.put(entry.id(), leave);
         case AlreadyThere there -> alreadyThere.add(entry);
         case Write write -> {
@@ -544,7 +574,7 @@ public final class RewindService {
           if (staged instanceof WriteOutcome.Refused refused) {
             left.put(entry.id(), new Leave(SkipReason.REFUSED, refused.reason()));
           } else {
-            pending.add(new Pending(entry, current, write, merged,
+            pending.add(new Pending(entry, decided, write, merged,
                 staged instanceof WriteOutcome.Staged temporary ? Optional.of(temporary) : Optional.empty()));
           }
         }
@@ -556,7 +586,8 @@ public final class RewindService {
       alreadyThere.forEach(entry -> tx.rewinds().mark(entry.id(), RewindStatus.RESTORED, Optional.empty(),
           Optional.of("it already held its before-state"), Optional.empty()));
       for (Pending write : pending) {
-        recorder.recordBefore(tx, rewindTurn.id(), toolCall, write.current(), DetectedBy.SNAPSHOT);
+        recorder.recordBefore(tx, rewindTurn.id(), toolCall, new Observation(replaced(write.current().snapshot()),
+            write.current().via(), write.current().content(), write.current().streamed()), DetectedBy.SNAPSHOT);
         write.merged().ifPresent(sha -> tx.blobs().put(sha, write.write().content().orElseThrow()));
         tx.rewinds().mark(write.entry().id(), RewindStatus.STARTED, Optional.empty(), Optional.empty(),
             write.merged());
@@ -609,10 +640,24 @@ public final class RewindService {
    * name {@code --force} replaces that holds nothing of the workspace's own, still such a name.
    */
   private static boolean unchangedSinceDecided(Snapshot decided, Snapshot now) {
-    if (decided.captured()) {
-      return now.sameStateAs(decided);
+    if (replaced(decided).captured()) {
+      return replaced(now).sameStateAs(replaced(decided));
     }
     return !now.captured() && overwritable(now);
+  }
+
+  /**
+   * A state a write replaces, as the rewind turn records it: a link out of the workspace (which {@code --force}
+   * replaces as a name) is recorded as the link, captured, since its text is all the name holds and all the
+   * undo has to put back (nothing outside was read); a turn records it as a metadata-only escape, because what
+   * a turn writes through it lands outside. Any other state as it is.
+   */
+  private static Snapshot replaced(Snapshot state) {
+    boolean linkOut = state.reason().equals(Optional.of(Reason.ESCAPES_WORKSPACE))
+        && state.presence() == Presence.PRESENT && state.type().equals(Optional.of(FileType.SYMLINK))
+        && state.linkTarget().isPresent();
+    return linkOut ? Snapshot.symlink(state.path(), state.boundary(), state.metadata().orElseThrow(),
+        state.linkTarget().orElseThrow(), state.takenAt()) : state;
   }
 
   /**
@@ -769,7 +814,11 @@ public final class RewindService {
 
   // ---- reports ----------------------------------------------------------------------------------------
 
-  /** A dry run stores nothing: content a real run would store counts as stored, so the plan is the real one. */
+  /**
+   * Content over the size limit counts as stored without being stored: what a dry run plans with (it stores
+   * nothing, and plans as the real run decides), and what a real run decides with before it stores only what
+   * it writes over or deletes.
+   */
   private static final ContentSink AS_IF_STORED = new ContentSink() {
     @Override
     public boolean holds(Sha256 sha256) {

@@ -94,4 +94,33 @@ class LinkedDirectoryRewindTest extends HarnessTest {
     h.workspace.canary().assertNotIn("the turn's patch", h.queries.patch(turn, List.of()));
     h.workspace.canary().assertNotIn("the rewind's report", report.toString());
   }
+
+  @Test
+  void aWriteThroughALinkWhoseTextOnlyLooksLikeADirectoryIsUnknownAndSkipped() throws Exception {
+    // other/s/../d reads as other/d, a directory; the kernel follows other/s first and reaches elsewhere/x/d,
+    // a file: the link leads to a file outside, and what the turn wrote there was never read
+    Path elsewhere = temp.resolve("elsewhere");
+    Files.createDirectories(elsewhere.resolve("x/y"));
+    Files.write(elsewhere.resolve("x/d"), h.workspace.canary().bytes());
+    Path other = temp.resolve("other");
+    Files.createDirectories(other.resolve("d"));
+    Files.createSymbolicLink(other.resolve("s"), elsewhere.resolve("x/y"));
+    h.workspace.symlink("lnk", other + "/s/../d");
+    String turn = h.turn(List.of("lnk"), () -> Files.writeString(file("lnk"), "appended outside\n",
+        java.nio.file.StandardOpenOption.APPEND));
+    assertEquals(h.workspace.canary().text() + "appended outside\n", Files.readString(elsewhere.resolve("x/d")),
+        "the turn wrote to a file outside the workspace through lnk");
+    StoredFileChange record = h.queries.records(turn).changes().getFirst();
+    assertEquals(Optional.of(Reason.ESCAPES_WORKSPACE), record.before().reason(), record.toString());
+    assertEquals(Optional.of(ChangeKind.UNKNOWN), record.change());
+
+    RewindReport report = h.rewindTurn(turn);
+    assertEquals(List.of("lnk:escapes_workspace"), report.skipped().stream()
+        .map(skipped -> skipped.path().display() + ":" + skipped.reason()).toList(), report.toString());
+    assertFalse(report.complete());
+    assertEquals(Path.of(other + "/s/../d"), Files.readSymbolicLink(file("lnk")));
+    assertEquals(h.workspace.canary().text() + "appended outside\n", Files.readString(elsewhere.resolve("x/d")),
+        "nothing outside was written by the rewind");
+    h.workspace.canary().assertNotIn("the turn's patch", h.queries.patch(turn, List.of()));
+  }
 }

@@ -47,18 +47,59 @@ class RewindContainmentTest {
     return h.turn(List.of(path), () -> Files.writeString(file(path), "agent's version\n"));
   }
 
-  @Test
-  void aFinalSymlinkPlantedAfterTheTurnIsReplacedOnlyWithForceAndNeverWrittenThrough() throws Exception {
+  /** A turn that modified a.txt, which the user then replaced with a link to the outside secret. */
+  private String turnWhoseFileIsNowALinkOut() throws Exception {
     h.workspace.file("a.txt", "mine\n");
     String turn = modifyTurn("a.txt");
     Files.delete(file("a.txt"));
     Files.createSymbolicLink(file("a.txt"), h.workspace.secret());
+    return turn;
+  }
+
+  private static RewindRequest forced(String turn) {
+    return new RewindRequest(turn, false, java.util.Optional.empty(), false, true);
+  }
+
+  @Test
+  void aFinalSymlinkPlantedAfterTheTurnIsReplacedOnlyWithForceAndNeverWrittenThrough() throws Exception {
+    String turn = turnWhoseFileIsNowALinkOut();
     assertEquals("conflict", h.rewindTurn(turn).skipped().getFirst().reason());
     assertTrue(Files.isSymbolicLink(file("a.txt")));
     RewindReport forced = h.rewind.rewind(new RewindRequest(turn, false, java.util.Optional.empty(), false, true));
     assertEquals(List.of(WorkspacePath.of("a.txt")), forced.restored(), forced.toString());
     assertFalse(Files.isSymbolicLink(file("a.txt")));
     assertEquals("mine\n", h.workspace.readText("a.txt"));
+  }
+
+  @Test
+  void theUndoOfARewindThatForcedOverALinkOutPutsTheLinkBackWithItsText() throws Exception {
+    String turn = turnWhoseFileIsNowALinkOut();
+    RewindReport forced = h.rewind.rewind(forced(turn));
+    assertEquals(List.of(WorkspacePath.of("a.txt")), forced.restored(), forced.toString());
+    assertEquals("mine\n", h.workspace.readText("a.txt"));
+    var replaced = h.queries.records(forced.rewindTurn().orElseThrow()).changes().getFirst().before();
+    assertEquals(java.util.Optional.of(h.workspace.secret().toString()), replaced.linkTarget().map(t -> t.display()));
+    assertTrue(replaced.captured(), "the link it replaced is recorded as the link: its text is all it held");
+
+    RewindReport undone = h.rewindTurn(forced.rewindTurn().orElseThrow());
+    assertTrue(undone.complete(), undone.toString());
+    assertEquals(h.workspace.secret(), Files.readSymbolicLink(file("a.txt")), "the link is back, same text");
+  }
+
+  @Test
+  void aForcedRewindOverALinkOutThatFailedBeforeItsRenameIsResumedAndItsUndoPutsTheLinkBack() throws Exception {
+    String turn = turnWhoseFileIsNowALinkOut();
+    RewindService failing = new RewindService(h.store, h.handles, () -> {
+      throw new IllegalStateException("the rewind dies before its rename");
+    });
+    org.junit.jupiter.api.Assertions.assertThrows(IllegalStateException.class, () -> failing.rewind(forced(turn)));
+    assertEquals(h.workspace.secret(), Files.readSymbolicLink(file("a.txt")), "nothing renamed yet");
+    RewindReport resumed = h.rewind.rewind(forced(turn));
+    assertEquals(List.of(WorkspacePath.of("a.txt")), resumed.restored(),
+        "the link out still holds what it held when the write was decided: " + resumed);
+    assertEquals("mine\n", h.workspace.readText("a.txt"));
+    assertTrue(h.rewindTurn(resumed.rewindTurn().orElseThrow()).complete());
+    assertEquals(h.workspace.secret(), Files.readSymbolicLink(file("a.txt")));
   }
 
   @Test

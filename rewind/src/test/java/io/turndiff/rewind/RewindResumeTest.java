@@ -145,6 +145,94 @@ class RewindResumeTest extends HarnessTest {
   }
 
   @Test
+  void aRewindThatFailsMidWayLeavesNoRunnerStoredSoAnotherProcessMayResumeIt() throws Exception {
+    h.workspace.file("f0.txt", "0\n").file("f1.txt", "1\n");
+    String turn = h.turn(List.of("f0.txt", "f1.txt"), () -> {
+      h.workspace.file("f0.txt", "a\n");
+      h.workspace.file("f1.txt", "b\n");
+    });
+    List<String> ids = new ArrayList<>();
+    List<Optional<String>> runnerWhileApplying = new ArrayList<>();
+    RewindService failing = new RewindService(h.store, h.handles, () -> {
+      runnerWhileApplying.add(h.store.read(tx -> tx.rewinds().runner(operation(ids.getFirst()).id())));
+      throw new IllegalStateException("fails mid-way (a disk full, a store busy past its timeout, ...)");
+    });
+    assertThrows(IllegalStateException.class, () -> failing.rewind(
+        new RewindRequest(turn, false, Optional.empty(), false, false), (id, resumed) -> ids.add(id)));
+    String self = ProcessHandle.current().pid() + ":";
+    assertTrue(runnerWhileApplying.getFirst().orElseThrow().startsWith(self), "stored while it applies");
+    assertEquals(Optional.empty(), h.store.read(tx -> tx.rewinds().runner(operation(ids.getFirst()).id())),
+        "nobody applies the operation now: a process that lives on (serve) must not keep every other one out");
+    RewindReport resumed = h.rewindTurn(turn);
+    assertEquals(ids.getFirst(), resumed.operation());
+    assertEquals(Optional.empty(), h.store.read(tx -> tx.rewinds().runner(operation(ids.getFirst()).id())),
+        "nor once it is done");
+  }
+
+  @Test
+  void twoRewindsOfOneTurnAtOnceMakeOneOperationAndTheOtherIsRefusedOrResumesIt() throws Exception {
+    h.workspace.file("a.txt", "before\n");
+    Map<String, String> before = tree();
+    String turn = h.turn(List.of("a.txt"), () -> Files.writeString(file("a.txt"), "after\n"));
+    // two stores on the one file, as two processes have; a third connection holds the write lock so that both
+    // requests have made every read before either can create its operation
+    try (io.turndiff.store.Store second = io.turndiff.store.Store.open(h.store.file());
+         WorkspaceHandles secondHandles = new WorkspaceHandles(second,
+             BoundaryOptions.defaults());
+         java.sql.Connection lock = java.sql.DriverManager.getConnection("jdbc:sqlite:" + h.store.file());
+         java.sql.Statement holder = lock.createStatement()) {
+      holder.execute("BEGIN IMMEDIATE");
+      List<RewindService> services = List.of(h.rewind, new RewindService(second, secondHandles));
+      List<Object> outcomes = java.util.Collections.synchronizedList(new ArrayList<>());
+      List<Thread> racers = new ArrayList<>();
+      for (RewindService service : services) {
+        racers.add(Thread.ofPlatform().start(() -> {
+          try {
+            outcomes.add(service.rewind(new RewindRequest(turn, false, Optional.empty(), false, false)));
+          } catch (RuntimeException e) {
+            outcomes.add(e);
+          }
+        }));
+      }
+      long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+      while (!racers.stream().allMatch(RewindResumeTest::waitsToCreateItsOperation)) {
+        assertTrue(System.nanoTime() < deadline, "both requests reach the write that creates their operation");
+        Thread.sleep(5);
+      }
+      holder.execute("ROLLBACK");
+      for (Thread racer : racers) {
+        racer.join(TimeUnit.SECONDS.toMillis(60));
+        assertFalse(racer.isAlive());
+      }
+      assertEquals(1L, StoreRows.count(h.store.file()).get("rewind_operation"), "one operation: " + outcomes);
+      List<RewindReport> reports = outcomes.stream().filter(RewindReport.class::isInstance)
+          .map(RewindReport.class::cast).toList();
+      assertTrue(reports.stream().anyMatch(RewindReport::complete), outcomes.toString());
+      String id = reports.getFirst().operation();
+      for (Object outcome : outcomes) {
+        switch (outcome) {
+          case RewindReport report -> assertEquals(id, report.operation(), "the same operation, resumed");
+          case RequestException refused -> {
+            assertEquals(RequestException.Problem.WRONG_STATE, refused.problem(), refused.getMessage());
+            assertTrue(refused.getMessage().contains(id), refused.getMessage());
+          }
+          default -> throw new AssertionError("neither a report nor a refusal", (Throwable) outcome);
+        }
+      }
+    }
+    assertEquals(before, tree(), "rewound once, nothing staged left");
+  }
+
+  /** Whether {@code thread} is in the store write of a new rewind, the one that creates its operation. */
+  private static boolean waitsToCreateItsOperation(Thread thread) {
+    List<String> frames = Stream.of(thread.getStackTrace())
+        .map(frame -> frame.getClassName() + "#" + frame.getMethodName()).toList();
+    return frames.contains("io.turndiff.store.Store#write")
+        && frames.contains("io.turndiff.rewind.RewindService#rewind")
+        && frames.stream().noneMatch(frame -> frame.startsWith("io.turndiff.rewind.RewindService#apply"));
+  }
+
+  @Test
   void aFileSomeoneElseMadeUnderATemporaryNameIsLeftAndEveryStagedFileIsUnderAJournaledName() throws Exception {
     List<String> paths = new ArrayList<>();
     for (int i = 0; i < FILES; i++) {

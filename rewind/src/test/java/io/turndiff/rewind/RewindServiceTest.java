@@ -356,6 +356,32 @@ class RewindServiceTest {
   }
 
   @Test
+  void aBigFileTheRewindLeavesAsItIsIsNotCopiedIntoTheStore() throws Exception {
+    String added = h.turn(List.of("big.bin"), () -> Files.write(file("big.bin"), large(4)));
+    h.workspace.file("a.txt", "original\n");
+    String edited = h.turn(List.of("a.txt"), () -> Files.writeString(file("a.txt"), "agent\n"));
+    byte[] users = large(5);
+    Files.write(file("a.txt"), users);
+    Map<String, Long> rows = StoreRows.count(h.store.file());
+    RewindReport unverified = h.rewindTurn(added);
+    assertEquals("unverified", unverified.skipped().getFirst().reason(), unverified.toString());
+    RewindReport conflict = h.rewindTurn(edited);
+    assertEquals("conflict", conflict.skipped().getFirst().reason(), conflict.toString());
+    Map<String, Long> after = StoreRows.count(h.store.file());
+    for (String table : List.of("blob", "chunked_content", "content_chunk")) {
+      assertEquals(rows.get(table), after.get(table), table + ": the 2.5 MB the rewinds left alone were streamed "
+          + "into the store anyway, referenced by nothing: " + rows + " -> " + after);
+    }
+    assertArrayEquals(users, h.workspace.read("a.txt"));
+
+    RewindReport forced = h.force(edited);
+    assertEquals(List.of("a.txt"), paths(forced.restored()), forced.toString());
+    assertTrue(StoreRows.count(h.store.file()).get("content_chunk") >= 3, "what --force replaces is stored first");
+    assertTrue(h.rewindTurn(forced.rewindTurn().orElseThrow()).complete());
+    assertArrayEquals(users, h.workspace.read("a.txt"), "and its undo brings it back");
+  }
+
+  @Test
   void aDeletedFileComesBackWithItsParentsAndMode() throws Exception {
     h.workspace.file("deep/er/tool.sh", "#!/bin/sh\n").mode("deep/er/tool.sh", "rwxr-x---");
     String turn = h.turn(List.of("deep/er/tool.sh"), () -> {

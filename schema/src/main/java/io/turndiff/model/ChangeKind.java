@@ -32,7 +32,8 @@ public enum ChangeKind {
    * Classifies a change. A state that was not captured equals nothing, so a side that was not captured makes
    * the change {@link #UNKNOWN} unless what is known proves what happened (a file that appeared, vanished,
    * changed type, mode, size or hash). A path that leads outside the workspace is always {@link #UNKNOWN}:
-   * what the turn did there was never read.
+   * what the turn did there was never read. A directory before and after is {@link #UNCHANGED} or, when its
+   * mode changed, {@link #MODIFIED} (see {@link Snapshot#compareState}).
    */
   public static ChangeKind between(Snapshot before, Snapshot after) {
     if (before.leadsOutside() || after.leadsOutside()) {

@@ -143,10 +143,16 @@ public record Snapshot(
    * captured, the comparison is {@link StateComparison#DIFFERENT} if what is known proves a difference
    * (existence, type, mode, size, link text, or content or sampled hashes that differ), else
    * {@link StateComparison#UNKNOWN}: an uncaptured state equals nothing, not even another uncaptured state.
+   *
+   * <p>Two directories compare on their mode alone: a directory is never a file change, and what it holds is
+   * recorded as paths of their own, so its existence, type and mode are all its record has to know.
    */
   public StateComparison compareState(Snapshot other) {
     if (captured() && other.captured()) {
       return sameCapturedState(other) ? StateComparison.SAME : StateComparison.DIFFERENT;
+    }
+    if (isDirectory() && other.isDirectory()) {
+      return mode().equals(other.mode()) ? StateComparison.SAME : StateComparison.DIFFERENT;
     }
     return provablyDifferent(other) ? StateComparison.DIFFERENT : StateComparison.UNKNOWN;
   }
@@ -154,6 +160,15 @@ public record Snapshot(
   /** The same state, proven: {@link #compareState} is {@link StateComparison#SAME}. */
   public boolean sameStateAs(Snapshot other) {
     return compareState(other) == StateComparison.SAME;
+  }
+
+  /**
+   * A directory, recorded as one (metadata only, reason {@link Reason#DIRECTORY}; not one on another mount,
+   * which leads outside): never a file change, its mode is all its record knows.
+   */
+  public boolean isDirectory() {
+    return presence == Presence.PRESENT && reason.equals(Optional.of(Reason.DIRECTORY))
+        && type().equals(Optional.of(FileType.DIRECTORY));
   }
 
   private boolean sameCapturedState(Snapshot other) {

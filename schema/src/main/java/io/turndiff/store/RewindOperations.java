@@ -84,6 +84,13 @@ public final class RewindOperations {
         .execute();
   }
 
+  /** Clears the operation's runner when it is still {@code runner}: no process applies the operation now. */
+  public void clearRunner(long operationId, String runner) {
+    dsl.update(REWIND_OPERATION).setNull(REWIND_OPERATION.RUNNER)
+        .where(REWIND_OPERATION.ID.eq(operationId).and(REWIND_OPERATION.RUNNER.eq(runner)))
+        .execute();
+  }
+
   public long addEntry(long operationId, WorkspacePath path, long targetSnapshotId, Optional<Long> expectedSnapshotId,
                        RewindStatus status, Optional<String> reason, Optional<String> detail) {
     RewindEntryRecord row = dsl.newRecord(REWIND_ENTRY);

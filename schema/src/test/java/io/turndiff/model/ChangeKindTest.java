@@ -87,4 +87,20 @@ class ChangeKindTest {
     }
     assertNotEquals(StateComparison.SAME, escape().compareState(escape()));
   }
+
+  private static Snapshot directory(int mode, long size) {
+    return Snapshot.metadataOnly(PATH, BOUNDARY, Presence.PRESENT,
+        Optional.of(new FileMetadata(FileType.DIRECTORY, size, 1_000L, mode, 5, 2)), Optional.empty(),
+        Optional.empty(), Reason.DIRECTORY, "a directory", AT);
+  }
+
+  @Test
+  void aDirectoryBeforeAndAfterIsComparedOnItsModeAloneNeverUnknown() {
+    assertEquals(StateComparison.SAME, directory(0755, 4096).compareState(directory(0755, 8192)),
+        "what it holds (its size among it) is other paths' records");
+    assertEquals(ChangeKind.UNCHANGED, ChangeKind.between(directory(0755, 4096), directory(0755, 8192)));
+    assertEquals(ChangeKind.MODIFIED, ChangeKind.between(directory(0755, 4096), directory(0700, 4096)));
+    assertEquals(ChangeKind.TYPE_CHANGED, ChangeKind.between(directory(0755, 4096), stored("a\n", 0644)));
+    assertFalse(directory(0755, 4096).captured(), "still no state a file write can put back");
+  }
 }

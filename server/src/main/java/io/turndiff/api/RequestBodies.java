@@ -13,6 +13,7 @@ import com.fasterxml.jackson.databind.exc.InvalidNullException;
 import com.fasterxml.jackson.databind.exc.MismatchedInputException;
 import com.fasterxml.jackson.databind.exc.UnrecognizedPropertyException;
 import com.fasterxml.jackson.databind.json.JsonMapper;
+import com.fasterxml.jackson.databind.module.SimpleModule;
 import com.fasterxml.jackson.databind.type.LogicalType;
 import java.io.IOException;
 import java.util.Collection;
@@ -24,8 +25,9 @@ import java.util.stream.Collectors;
 /**
  * Binds request bodies to their records strictly, so that a request is either exactly understood or refused
  * with a message naming the field: an unknown field (a typo such as {@code dryrun}), a value of the wrong type
- * (no string is read as a number or a boolean, no number as a string, no fraction as an integer), a number out
- * of range, a field given twice, and anything after the JSON object are all errors.
+ * (no string is read as a number or a boolean, no number as a string, no fraction as an integer), a null where a
+ * flag or a number belongs, a number out of range, a field given twice, and anything after the JSON object are
+ * all errors.
  */
 public final class RequestBodies {
 
@@ -55,6 +57,10 @@ public final class RequestBodies {
       .withCoercionConfig(LogicalType.Collection, config -> config
           .setCoercion(CoercionInputShape.String, CoercionAction.Fail)
           .setCoercion(CoercionInputShape.EmptyString, CoercionAction.Fail))
+      .addModule(new SimpleModule("flags and numbers are never null")
+          .addDeserializer(Boolean.class, NullRefusing.of(Boolean.class))
+          .addDeserializer(Long.class, NullRefusing.of(Long.class))
+          .addDeserializer(Integer.class, NullRefusing.of(Integer.class)))
       .build();
 
   private static final byte[] EMPTY_OBJECT = {'{', '}'};

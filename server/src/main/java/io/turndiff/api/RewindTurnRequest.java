@@ -5,7 +5,8 @@ import java.util.Optional;
 
 /**
  * {@code POST /v1/rewind}: {@code {"turn": ID, "to"?: bool, "operation"?: ID, "dry_run"?: bool, "force"?: bool}}.
- * A misspelt flag ({@code "dryrun"}) is refused, never ignored: ignoring it would make a dry run real.
+ * A misspelt flag ({@code "dryrun"}) or a null one ({@code "dry_run": null}) is refused, never read as absent:
+ * that would make a dry run real.
  */
 public record RewindTurnRequest(
     @JsonProperty("turn") String turn,

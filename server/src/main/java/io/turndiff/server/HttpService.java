@@ -189,7 +189,7 @@ public final class HttpService implements AutoCloseable {
       headers.set("Vary", "Origin");
       headers.set("Access-Control-Allow-Headers", "Authorization, Content-Type");
       headers.set("Access-Control-Allow-Methods", "GET, POST, OPTIONS");
-      headers.set("Access-Control-Expose-Headers", "Turndiff-Operation");
+      headers.set("Access-Control-Expose-Headers", "Turndiff-Operation, Turndiff-Resumed");
     });
   }
 

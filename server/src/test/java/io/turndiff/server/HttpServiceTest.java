@@ -54,10 +54,14 @@ class HttpServiceTest {
   }
 
   private void start(WorkspacePolicy policy) {
+    start(policy, java.util.Set.of());
+  }
+
+  private void start(WorkspacePolicy policy, java.util.Set<String> allowedOrigins) {
     turndiff = Turndiff.open(database, BoundaryOptions.defaults(), Duration.ZERO, policy,
         WorkspaceHandles.DEFAULT_CAPACITY);
     try {
-      service = HttpService.start(turndiff, ServiceOptions.builder(TOKEN).port(0)
+      service = HttpService.start(turndiff, ServiceOptions.builder(TOKEN).port(0).allowedOrigins(allowedOrigins)
           .shutdownGrace(Duration.ofSeconds(1)).build());
     } catch (java.io.IOException e) {
       throw new java.io.UncheckedIOException(e);
@@ -184,6 +188,39 @@ class HttpServiceTest {
     assertEquals(422, call("GET", "/v1/workspaces/status?workspace=" + encode(workspace.root().toString()), null)
         .status(), "no refused track started tracking");
     assertEquals("changed by the turn\n", workspace.readText("a.txt"));
+  }
+
+  @Test
+  void aNullFlagOrNumberIsRefusedNamingTheFieldAndNothingIsRewound() throws Exception {
+    String turn = finishedTurn();
+    Map<String, Long> rows = StoreRows.count(database);
+    for (String flag : List.of("dry_run", "force", "to")) {
+      assertRefused("bad_request", "'" + flag + "'", call("POST", "/v1/rewind",
+          "{\"turn\":\"" + turn + "\",\"" + flag + "\":null}"));
+    }
+    String root = json(workspace.root().toString());
+    for (String number : List.of("max_files", "max_bytes")) {
+      assertRefused("bad_request", "'" + number + "'", call("POST", "/v1/workspaces/track",
+          "{\"workspace\":" + root + ",\"" + number + "\":null}"));
+    }
+    assertEquals("changed by the turn\n", workspace.readText("a.txt"), "\"dry_run\":null made no real rewind");
+    assertEquals(rows, StoreRows.count(database), "nothing was written");
+  }
+
+  @Test
+  void anAllowedOriginMayReadBothEarlyHeadersOfARewind() throws Exception {
+    stop();
+    start(WorkspacePolicy.anyDirectory(), java.util.Set.of("https://app.example"));
+    String turn = finishedTurn();
+    RawHttp.Response response = request("POST", "/v1/rewind", "{\"turn\":\"" + turn + "\"}",
+        "Authorization: Bearer " + TOKEN, "Origin: https://app.example");
+    assertEquals(200, response.status(), response.head() + "\n" + response.body());
+    List<String> head = response.head().toLowerCase(java.util.Locale.ROOT).lines().toList();
+    assertTrue(head.contains("turndiff-resumed: false"), response.head());
+    String exposed = head.stream().filter(line -> line.startsWith("access-control-expose-headers:")).findFirst()
+        .orElseThrow(() -> new AssertionError(response.head()));
+    assertTrue(exposed.contains("turndiff-operation") && exposed.contains("turndiff-resumed"),
+        "a browser script may read both headers the rewind sends before its first write: " + exposed);
   }
 
   @Test

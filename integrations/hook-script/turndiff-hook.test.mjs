@@ -8,7 +8,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { startStub, storeKey, writeDiscovery, processStartTicks } from "../testing/stub-service.mjs";
+import { startStub, storeKey, writeDiscovery, processStartTicks, launcherStartingStub } from "../testing/stub-service.mjs";
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const script = path.resolve(here, "../../bin/turndiff-hook");
@@ -149,30 +149,42 @@ for (const shell of shells) {
 
   test(`${shell}: starts the service when none runs and delivers once it is up`, async () => {
     const box = sandbox();
-    const home = tempDir("tdhome-");
-    const calls = path.join(home, "calls");
-    fs.writeFileSync(path.join(home, "turndiff"),
-      `#!/bin/sh\nprintf '%s\\n' "$*" >> '${calls}'\n`, { mode: 0o755 });
-    let stub;
-    const watcher = setInterval(async () => {
-      if (!stub && fs.existsSync(calls)) {
-        stub = "starting";
-        stub = await startStub({ runDir: box.runDir, store: box.store });
-      }
-    }, 20);
+    const launcher = launcherStartingStub({ runDir: box.runDir, store: box.store });
     try {
       const result = await runHook(shell, ["gemini"], geminiPayload,
-        baseEnv(box, { TURNDIFF_HOOK_NO_START: undefined, TURNDIFF_HOME: home, TURNDIFF_HOOK_START_WAIT: "10" }));
+        baseEnv(box, { TURNDIFF_HOOK_NO_START: undefined, TURNDIFF_HOME: launcher.home, TURNDIFF_HOOK_START_WAIT: "10" }));
       assert.equal(result.code, 0);
       assert.equal(result.stdout + result.stderr, "");
-      assert.equal(fs.readFileSync(calls, "utf8"), `service start --db ${box.store}\n`);
-      assert.equal(stub.hookRequests().length, 1);
-      assert.ok(stub.hookRequests()[0].body.equals(geminiPayload));
+      assert.equal(fs.readFileSync(launcher.calls, "utf8"), `service start --db ${box.store}\n`);
+      assert.equal(launcher.stub().hookRequests().length, 1);
+      assert.ok(launcher.stub().hookRequests()[0].body.equals(geminiPayload));
       assert.ok(!fs.existsSync(path.join(box.runDir, `${box.key}.starting`)), "the start lock is gone");
       assert.equal(fs.statSync(box.runDir).mode & 0o777, 0o700);
     } finally {
-      clearInterval(watcher);
-      if (stub && stub !== "starting") await stub.close();
+      await launcher.close();
+    }
+  });
+
+  test(`${shell}: concurrent calls with no service start it once; a start lock whose starter died is taken over`, async () => {
+    for (const staleLock of [false, true]) {
+      const box = sandbox();
+      if (staleLock) {
+        const dead = spawn("true");
+        await new Promise((resolve) => dead.on("close", resolve));
+        fs.mkdirSync(path.join(box.runDir, `${box.key}.starting`), { recursive: true, mode: 0o700 });
+        fs.chmodSync(box.runDir, 0o700);
+        fs.writeFileSync(path.join(box.runDir, `${box.key}.starting`, "pid"), `${dead.pid}\n`);
+      }
+      const launcher = launcherStartingStub({ runDir: box.runDir, store: box.store });
+      try {
+        const env = baseEnv(box, { TURNDIFF_HOOK_NO_START: undefined, TURNDIFF_HOME: launcher.home, TURNDIFF_HOOK_START_WAIT: "10" });
+        const results = await Promise.all(Array.from({ length: 5 }, () => runHook(shell, ["codex"], geminiPayload, env)));
+        assert.deepEqual(results.map((r) => r.code), [0, 0, 0, 0, 0]);
+        assert.equal(fs.readFileSync(launcher.calls, "utf8"), `service start --db ${box.store}\n`, `stale lock ${staleLock}: one start`);
+        assert.equal(launcher.stub().hookRequests().length, 5, "every call delivered");
+      } finally {
+        await launcher.close();
+      }
     }
   });
 

@@ -5,11 +5,12 @@
 // Run: node --test integrations/opencode/
 import test from "node:test";
 import assert from "node:assert/strict";
+import { spawn } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
-import { startStub, storeKey } from "../testing/stub-service.mjs";
+import { startStub, storeKey, launcherStartingStub } from "../testing/stub-service.mjs";
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const recorded = path.resolve(here, "../fixtures/opencode/recorded");
@@ -198,25 +199,42 @@ test("never throws into OpenCode: failing service, no service, impostor, odd inp
 
 test("starts the service when none runs, once, and delivers when it is up", async () => {
   const box = sandbox();
-  const home = fs.mkdtempSync(path.join(os.tmpdir(), "ochome-"));
-  const calls = path.join(home, "calls");
-  fs.writeFileSync(path.join(home, "turndiff"), `#!/bin/sh\nprintf '%s\\n' "$*" >> '${calls}'\n`, { mode: 0o755 });
-  useEnvironment(box, { TURNDIFF_HOOK_NO_START: undefined, TURNDIFF_HOME: home, TURNDIFF_HOOK_START_WAIT: "10" });
-  let stub = null;
-  const watcher = setInterval(async () => {
-    if (stub === null && fs.existsSync(calls)) {
-      stub = "starting";
-      stub = await startStub({ runDir: box.runDir, store: box.store });
-    }
-  }, 20);
+  const launcher = launcherStartingStub({ runDir: box.runDir, store: box.store });
+  useEnvironment(box, { TURNDIFF_HOOK_NO_START: undefined, TURNDIFF_HOME: launcher.home, TURNDIFF_HOOK_START_WAIT: "10" });
   try {
     const hooks = await (await loadPlugin())(pluginInput(DIRECTORY));
     await Promise.all([replay(hooks, readFixture("chat.message.json")), replay(hooks, readFixture("tool.execute.before.write.json"))]);
-    assert.equal(fs.readFileSync(calls, "utf8"), `service start --db ${box.store}\n`, "started once for two calls");
-    assert.equal(stub.hookRequests().length, 2);
+    assert.equal(fs.readFileSync(launcher.calls, "utf8"), `service start --db ${box.store}\n`, "started once for two calls");
+    assert.equal(launcher.stub().hookRequests().length, 2);
     assert.equal(fs.statSync(box.runDir).mode & 0o777, 0o700);
+    assert.ok(!fs.existsSync(path.join(box.runDir, `${box.key}.starting`)), "the start lock is released");
   } finally {
-    clearInterval(watcher);
-    if (stub && stub !== "starting") await stub.close();
+    await launcher.close();
+  }
+});
+
+test("a start under way in another client (its lock held by a live process): waits for it, starts nothing", async () => {
+  const box = sandbox();
+  const home = fs.mkdtempSync(path.join(os.tmpdir(), "ochome-"));
+  const calls = path.join(home, "calls");
+  fs.writeFileSync(path.join(home, "turndiff"), `#!/bin/sh\nprintf '%s\\n' "$*" >> '${calls}'\n`, { mode: 0o755 });
+  const holder = spawn("sleep", ["5"]);
+  const lock = path.join(box.runDir, `${box.key}.starting`);
+  fs.mkdirSync(lock, { recursive: true });
+  fs.chmodSync(box.runDir, 0o700);
+  fs.writeFileSync(path.join(lock, "pid"), `${holder.pid}\n`);
+  useEnvironment(box, { TURNDIFF_HOOK_NO_START: undefined, TURNDIFF_HOME: home, TURNDIFF_HOOK_START_WAIT: "10" });
+  let stub = null;
+  const later = setTimeout(async () => { stub = await startStub({ runDir: box.runDir, store: box.store }); }, 300);
+  try {
+    const hooks = await (await loadPlugin())(pluginInput(DIRECTORY));
+    await replay(hooks, readFixture("tool.execute.before.write.json"));
+    assert.ok(!fs.existsSync(calls), "nothing started");
+    assert.equal(stub.hookRequests().length, 1, "delivered once the other start brought the service up");
+    assert.ok(fs.existsSync(lock), "the other client's lock is left to it");
+  } finally {
+    clearTimeout(later);
+    holder.kill();
+    if (stub) await stub.close();
   }
 });

@@ -182,38 +182,63 @@ function connection(env) {
     return ok;
   }
 
-  /** @param {Place} where */
+  /**
+   * Starts the service unless another client is starting it (the <key>.starting lock of bin/turndiff-hook,
+   * held with this process's pid until the wait ends) or it came up meanwhile. Returns the lock it holds,
+   * "waiting" when another client holds it, or null when no start is possible.
+   * @param {Place} where @returns {string | null}
+   */
   function startService(where) {
     const home = env.TURNDIFF_HOME || INSTALL.turndiffHome;
-    if (env.TURNDIFF_HOOK_NO_START === "1" || !home) return false;
+    if (env.TURNDIFF_HOOK_NO_START === "1" || !home) return null;
     try {
       fs.mkdirSync(where.runDir, { recursive: true, mode: 0o700 });
-      if (!runDirUsable(where.runDir)) return false;
+      if (!runDirUsable(where.runDir)) return null;
       const lock = path.join(where.runDir, `${where.key}.starting`);
       try {
         fs.mkdirSync(lock);
       } catch {
-        let starter = NaN;
+        let holder = NaN;
         try {
-          starter = Number(fs.readFileSync(path.join(lock, "pid"), "utf8"));
-          process.kill(starter, 0);
-          return true; // a start is under way: wait for it
+          holder = Number(fs.readFileSync(path.join(lock, "pid"), "utf8"));
         } catch {
-          fs.rmSync(lock, { recursive: true, force: true });
-          fs.mkdirSync(lock);
+          return "waiting"; // a lock just made, its pid not written yet
+        }
+        try {
+          process.kill(holder, 0);
+          return "waiting";
+        } catch {
+          // its holder is gone: take it over, once (the takeover directory is per dead pid)
+          const takeover = `${lock}.${holder}.takeover`;
+          try {
+            fs.mkdirSync(takeover);
+          } catch {
+            return "waiting";
+          }
+          try {
+            if (Number(fs.readFileSync(path.join(lock, "pid"), "utf8")) !== holder) return "waiting";
+            fs.rmSync(path.join(lock, "pid"), { force: true });
+            fs.rmdirSync(lock);
+            fs.mkdirSync(lock);
+          } catch {
+            return "waiting";
+          } finally {
+            fs.rmSync(takeover, { recursive: true, force: true });
+          }
         }
       }
-      const child = spawn(path.join(home, "turndiff"), ["service", "start", "--db", where.store],
-        { detached: true, stdio: "ignore", cwd: "/" });
-      child.on("error", (e) => log(where, `cannot run ${path.join(home, "turndiff")}: ${e.message}`));
-      fs.writeFileSync(path.join(lock, "pid"), String(child.pid ?? ""));
-      child.on("exit", () => fs.rmSync(lock, { recursive: true, force: true }));
+      fs.writeFileSync(path.join(lock, "pid"), String(process.pid));
+      const running = readDiscovery(where);
+      if (running && alive(running)) return lock; // started meanwhile: nothing to start
+      const launcher = path.join(home, "turndiff");
+      const child = spawn(launcher, ["service", "start", "--db", where.store], { detached: true, stdio: "ignore", cwd: "/" });
+      child.on("error", (e) => log(where, `cannot run ${launcher}: ${e.message}`));
       child.unref();
-      log(where, `no running service for ${where.store}: started one (${path.join(home, "turndiff")} service start)`);
-      return true;
+      log(where, `no running service for ${where.store}: started one (${launcher} service start)`);
+      return lock;
     } catch (e) {
       log(where, `cannot start the service: ${e instanceof Error ? e.message : String(e)}`);
-      return false;
+      return null;
     }
   }
 
@@ -228,14 +253,18 @@ function connection(env) {
       return null;
     }
     starting ??= (async () => {
-      const started = startService(where);
-      const deadline = Date.now() + 1000 * seconds(env.TURNDIFF_HOOK_START_WAIT, 5);
-      while (started && Date.now() < deadline) {
-        const next = readDiscovery(where);
-        if (next && alive(next)) return true;
-        await sleep(100);
+      const lock = startService(where);
+      try {
+        const deadline = Date.now() + 1000 * seconds(env.TURNDIFF_HOOK_START_WAIT, 5);
+        while (lock !== null && Date.now() < deadline) {
+          const next = readDiscovery(where);
+          if (next && alive(next)) return true;
+          await sleep(100);
+        }
+        return false;
+      } finally {
+        if (lock !== null && lock !== "waiting") fs.rmSync(lock, { recursive: true, force: true });
       }
-      return false;
     })().finally(() => {
       starting = null;
     });

@@ -5,6 +5,7 @@
 import crypto from "node:crypto";
 import fs from "node:fs";
 import http from "node:http";
+import os from "node:os";
 import path from "node:path";
 
 /** The key of a store: SHA-256 (hex) of its absolute path as a string. */
@@ -102,4 +103,30 @@ export function writeDiscovery({ runDir, store, token, instance, port, pid, star
   fs.writeFileSync(file + ".tmp", discovery, { mode: 0o600 });
   fs.renameSync(file + ".tmp", file);
   return { key, file, tokenFile, headerFile };
+}
+
+/**
+ * A stand-in for the `turndiff` launcher in a TURNDIFF_HOME of its own: it records each call's arguments
+ * (one line each in `calls`), and the first call brings up a stub service for `store` in `runDir`, as
+ * `turndiff service start` would. `stub()` is that stub once it is up; `close()` ends it.
+ */
+export function launcherStartingStub({ runDir, store }) {
+  const home = fs.mkdtempSync(path.join(os.tmpdir(), "tdlauncher-"));
+  const calls = path.join(home, "calls");
+  fs.writeFileSync(path.join(home, "turndiff"), `#!/bin/sh\nprintf '%s\\n' "$*" >> '${calls}'\n`, { mode: 0o755 });
+  let stub = null;
+  const watcher = setInterval(async () => {
+    if (stub === null && fs.existsSync(calls)) {
+      stub = "starting";
+      stub = await startStub({ runDir, store });
+    }
+  }, 20);
+  return {
+    home, calls,
+    stub: () => (stub === "starting" ? null : stub),
+    close: async () => {
+      clearInterval(watcher);
+      if (stub && stub !== "starting") await stub.close();
+    },
+  };
 }

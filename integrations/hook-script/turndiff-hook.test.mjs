@@ -284,6 +284,24 @@ for (const shell of shells) {
     }
   });
 
+  test(`${shell}: the store's key is remembered in <run dir>/keys; a wrong line there is found and dropped`, async () => {
+    const box = sandbox();
+    const stub = await startStub({ runDir: box.runDir, store: box.store });
+    try {
+      assert.equal((await runHook(shell, ["gemini"], geminiPayload, baseEnv(box))).code, 0);
+      const keys = path.join(box.runDir, "keys");
+      assert.equal(fs.readFileSync(keys, "utf8"), `${box.key} ${box.store}\n`);
+      assert.equal((await runHook(shell, ["gemini"], geminiPayload, baseEnv(box))).code, 0);
+      assert.equal(fs.readFileSync(keys, "utf8"), `${box.key} ${box.store}\n`, "read, not appended again");
+      fs.writeFileSync(keys, `${"e".repeat(64)} ${box.store}\n`);
+      assert.equal((await runHook(shell, ["gemini"], geminiPayload, baseEnv(box))).code, 0);
+      assert.equal(stub.hookRequests().length, 3, "delivered despite the wrong line");
+      assert.equal(fs.readFileSync(keys, "utf8"), `${box.key} ${box.store}\n`);
+    } finally {
+      await stub.close();
+    }
+  });
+
   test(`${shell}: without XDG_RUNTIME_DIR the run directory is .turndiff-run beside the store`, async () => {
     const box = sandbox();
     const runDir = path.join(path.dirname(box.store), ".turndiff-run");

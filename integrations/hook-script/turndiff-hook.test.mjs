@@ -1,0 +1,347 @@
+// bin/turndiff-hook under dash and bash, against a stub of the service's hook side (a test double for this
+// client only; the end-to-end tests against the real service are the Java ITs).
+// Run: node --test integrations/hook-script/
+import test from "node:test";
+import assert from "node:assert/strict";
+import { spawn } from "node:child_process";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { startStub, storeKey, writeDiscovery, processStartTicks, launcherStartingStub } from "../testing/stub-service.mjs";
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const script = path.resolve(here, "../../bin/turndiff-hook");
+const fixtures = path.resolve(here, "../fixtures");
+const shells = ["dash", "bash"].filter((sh) => fs.existsSync(`/bin/${sh}`) || fs.existsSync(`/usr/bin/${sh}`));
+
+function tempDir(prefix) {
+  return fs.mkdtempSync(path.join(os.tmpdir(), prefix));
+}
+
+/** A home, a run dir and a store path of their own for each test. */
+function sandbox() {
+  const root = tempDir("tdhook-");
+  const runtimeDir = path.join(root, "xdg-run");
+  fs.mkdirSync(runtimeDir, { mode: 0o700 });
+  const store = path.join(root, "store", "turndiff.db");
+  return { root, runtimeDir, runDir: path.join(runtimeDir, "turndiff"), store, key: storeKey(store) };
+}
+
+/** Runs the script in `shell`; resolves with its exit code, stdout, stderr and time. */
+function runHook(shell, args, payload, env, cwd) {
+  return new Promise((resolve, reject) => {
+    const started = process.hrtime.bigint();
+    const child = spawn(shell, [script, ...args], { env, cwd, stdio: ["pipe", "pipe", "pipe"] });
+    const out = [];
+    const err = [];
+    child.stdout.on("data", (d) => out.push(d));
+    child.stderr.on("data", (d) => err.push(d));
+    child.on("error", reject);
+    child.on("close", (code, signal) => resolve({
+      code, signal, stdout: Buffer.concat(out).toString(), stderr: Buffer.concat(err).toString(),
+      ms: Number(process.hrtime.bigint() - started) / 1e6,
+    }));
+    child.stdin.on("error", () => {});
+    child.stdin.end(payload);
+  });
+}
+
+function baseEnv(box, extra = {}) {
+  const env = { PATH: process.env.PATH, HOME: path.join(box.root, "home"), XDG_RUNTIME_DIR: box.runtimeDir,
+    TURNDIFF_DB: box.store, TURNDIFF_HOOK_NO_START: "1", ...extra };
+  for (const [k, v] of Object.entries(env)) if (v === undefined) delete env[k];
+  return env;
+}
+
+const geminiPayload = fs.readFileSync(path.join(fixtures, "gemini/BeforeTool.write_file.json"));
+
+function hookLog(box, runDir = box.runDir) {
+  const file = path.join(runDir, `${box.key}.hook.log`);
+  return fs.existsSync(file) ? fs.readFileSync(file, "utf8") : "";
+}
+
+for (const shell of shells) {
+  test(`${shell}: forwards the payload byte for byte with the token, says nothing, exits 0`, async () => {
+    const box = sandbox();
+    const stub = await startStub({ runDir: box.runDir, store: box.store });
+    try {
+      const payloadWithNewline = Buffer.concat([geminiPayload, Buffer.from("\n\n")]);
+      for (const payload of [geminiPayload, payloadWithNewline]) {
+        const result = await runHook(shell, ["gemini"], payload, baseEnv(box));
+        assert.equal(result.code, 0);
+        assert.equal(result.stdout, "");
+        assert.equal(result.stderr, "");
+      }
+      const posts = stub.hookRequests();
+      assert.equal(posts.length, 2);
+      assert.equal(posts[0].method, "POST");
+      assert.equal(posts[0].url, "/v1/hooks/gemini");
+      assert.equal(posts[0].headers.authorization, `Bearer ${stub.token}`);
+      assert.equal(posts[0].headers["content-type"], "application/json");
+      assert.equal(posts[0].headers.expect, undefined);
+      assert.ok(posts[0].body.equals(geminiPayload), "the first body is the payload, byte for byte");
+      assert.ok(posts[1].body.equals(Buffer.concat([geminiPayload, Buffer.from("\n\n")])), "trailing newlines kept");
+      assert.equal(hookLog(box), "");
+    } finally {
+      await stub.close();
+    }
+  });
+
+  test(`${shell}: challenges once per service instance, then sends with one request per call`, async () => {
+    const box = sandbox();
+    const stub = await startStub({ runDir: box.runDir, store: box.store });
+    try {
+      for (let i = 0; i < 3; i++) {
+        assert.equal((await runHook(shell, ["codex"], geminiPayload, baseEnv(box))).code, 0);
+      }
+      assert.equal(stub.challenges().length, 1, "one challenge for three calls");
+      assert.equal(stub.hookRequests().length, 3);
+      assert.equal(stub.challenges()[0].headers.authorization, undefined, "the challenge carries no token");
+      const marker = fs.readFileSync(path.join(box.runDir, `${box.key}.verified`), "utf8");
+      assert.equal(marker, `${stub.instance} ${process.pid} ${processStartTicks(process.pid)} ${stub.port}\n`);
+      // A new instance on the same port (a restart) is challenged again.
+      writeDiscovery({ runDir: box.runDir, store: box.store, token: stub.token, instance: "ab".repeat(16), port: stub.port });
+      await runHook(shell, ["codex"], geminiPayload, baseEnv(box));
+      assert.equal(stub.challenges().length, 2, "another instance id: challenged again");
+    } finally {
+      await stub.close();
+    }
+  });
+
+  test(`${shell}: a process that cannot prove it holds the token gets no token and no payload`, async () => {
+    for (const answer of ["wrong", "none"]) {
+      const box = sandbox();
+      const impostor = await startStub({ runDir: box.runDir, store: box.store, answer });
+      try {
+        const result = await runHook(shell, ["claude-code"], geminiPayload, baseEnv(box));
+        assert.equal(result.code, 0);
+        assert.equal(result.stdout + result.stderr, "");
+        assert.equal(impostor.hookRequests().length, 0, `${answer}: nothing posted`);
+        for (const r of impostor.requests) {
+          assert.equal(r.headers.authorization, undefined);
+          assert.ok(!r.url.includes(impostor.token));
+        }
+        assert.ok(!fs.existsSync(path.join(box.runDir, `${box.key}.verified`)));
+        assert.match(hookLog(box), /did not prove it is the turndiff service; nothing sent/);
+      } finally {
+        await impostor.close();
+      }
+    }
+  });
+
+  test(`${shell}: a stale discovery file (dead pid, reused pid) is never trusted`, async () => {
+    const dead = spawn("true");
+    await new Promise((resolve) => dead.on("close", resolve));
+    for (const claim of [{ pid: dead.pid, startTicks: 1 }, { pid: process.pid, startTicks: processStartTicks(process.pid) + 7 }]) {
+      const box = sandbox();
+      const listener = await startStub({ runDir: box.runDir, store: box.store, ...claim });
+      try {
+        const result = await runHook(shell, ["gemini"], geminiPayload, baseEnv(box));
+        assert.equal(result.code, 0);
+        assert.equal(listener.requests.length, 0, `pid ${claim.pid}: nothing at all sent to the recorded port`);
+        assert.match(hookLog(box), /no service reached/);
+      } finally {
+        await listener.close();
+      }
+    }
+  });
+
+  test(`${shell}: starts the service when none runs and delivers once it is up`, async () => {
+    const box = sandbox();
+    const launcher = launcherStartingStub({ runDir: box.runDir, store: box.store });
+    try {
+      const result = await runHook(shell, ["gemini"], geminiPayload,
+        baseEnv(box, { TURNDIFF_HOOK_NO_START: undefined, TURNDIFF_HOME: launcher.home, TURNDIFF_HOOK_START_WAIT: "10" }));
+      assert.equal(result.code, 0);
+      assert.equal(result.stdout + result.stderr, "");
+      assert.equal(fs.readFileSync(launcher.calls, "utf8"), `service start --db ${box.store}\n`);
+      assert.equal(launcher.stub().hookRequests().length, 1);
+      assert.ok(launcher.stub().hookRequests()[0].body.equals(geminiPayload));
+      assert.ok(!fs.existsSync(path.join(box.runDir, `${box.key}.starting`)), "the start lock is gone");
+      assert.equal(fs.statSync(box.runDir).mode & 0o777, 0o700);
+    } finally {
+      await launcher.close();
+    }
+  });
+
+  test(`${shell}: concurrent calls with no service start it once; a start lock whose starter died is taken over`, async () => {
+    for (const staleLock of [false, true]) {
+      const box = sandbox();
+      if (staleLock) {
+        const dead = spawn("true");
+        await new Promise((resolve) => dead.on("close", resolve));
+        fs.mkdirSync(path.join(box.runDir, `${box.key}.starting`), { recursive: true, mode: 0o700 });
+        fs.chmodSync(box.runDir, 0o700);
+        fs.writeFileSync(path.join(box.runDir, `${box.key}.starting`, "pid"), `${dead.pid}\n`);
+      }
+      const launcher = launcherStartingStub({ runDir: box.runDir, store: box.store });
+      try {
+        const env = baseEnv(box, { TURNDIFF_HOOK_NO_START: undefined, TURNDIFF_HOME: launcher.home, TURNDIFF_HOOK_START_WAIT: "10" });
+        const results = await Promise.all(Array.from({ length: 5 }, () => runHook(shell, ["codex"], geminiPayload, env)));
+        assert.deepEqual(results.map((r) => r.code), [0, 0, 0, 0, 0]);
+        assert.equal(fs.readFileSync(launcher.calls, "utf8"), `service start --db ${box.store}\n`, `stale lock ${staleLock}: one start`);
+        assert.equal(launcher.stub().hookRequests().length, 5, "every call delivered");
+      } finally {
+        await launcher.close();
+      }
+    }
+  });
+
+  test(`${shell}: a verified service that stopped listening: curl's complaint goes to the log, not to stderr`, async () => {
+    const box = sandbox();
+    const stub = await startStub({ runDir: box.runDir, store: box.store });
+    assert.equal((await runHook(shell, ["gemini"], geminiPayload, baseEnv(box))).code, 0);
+    await stub.close();
+    const result = await runHook(shell, ["gemini"], geminiPayload, baseEnv(box));
+    assert.equal(result.code, 0);
+    assert.equal(result.stdout, "");
+    assert.equal(result.stderr, "");
+    assert.match(hookLog(box), /delivery to port \d+ failed: HTTP 000, curl exit 7/);
+  });
+
+  test(`${shell}: no service and none may be started: exits 0 within the bounded wait, logs why`, async () => {
+    const box = sandbox();
+    fs.mkdirSync(box.runDir, { mode: 0o700 });
+    const result = await runHook(shell, ["codex"], geminiPayload, baseEnv(box));
+    assert.equal(result.code, 0);
+    assert.equal(result.stdout + result.stderr, "");
+    assert.ok(result.ms < 3000, `took ${result.ms} ms`);
+    assert.match(hookLog(box), /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ codex no service reached/);
+  });
+
+  test(`${shell}: a launcher that never brings the service up: bounded wait, exit 0`, async () => {
+    const box = sandbox();
+    const home = tempDir("tdhome-");
+    fs.writeFileSync(path.join(home, "turndiff"), "#!/bin/sh\nsleep 3\n", { mode: 0o755 });
+    const result = await runHook(shell, ["codex"], geminiPayload,
+      baseEnv(box, { TURNDIFF_HOOK_NO_START: undefined, TURNDIFF_HOME: home, TURNDIFF_HOOK_START_WAIT: "1" }));
+    assert.equal(result.code, 0);
+    assert.ok(result.ms < 4000, `took ${result.ms} ms`);
+    assert.match(hookLog(box), /no service reached within 1 s/);
+  });
+
+  test(`${shell}: the token is on no command line`, async () => {
+    const box = sandbox();
+    const stub = await startStub({ runDir: box.runDir, store: box.store });
+    const bin = tempDir("tdbin-");
+    const argvLog = path.join(bin, "argv");
+    for (const tool of ["curl", "od", "sha256sum", "openssl", "mv", "date", "wc", "readlink", "setsid"]) {
+      const real = ["/usr/bin", "/bin"].map((d) => path.join(d, tool)).find((p) => fs.existsSync(p));
+      if (!real) continue;
+      fs.writeFileSync(path.join(bin, tool), `#!/bin/sh\nprintf '%s\\n' "${tool} $*" >> '${argvLog}'\nexec ${real} "$@"\n`, { mode: 0o755 });
+    }
+    try {
+      const env = baseEnv(box, { PATH: `${bin}:${process.env.PATH}` });
+      assert.equal((await runHook(shell, ["gemini"], geminiPayload, env)).code, 0);
+      assert.equal(stub.hookRequests().length, 1, "delivered");
+      assert.equal(stub.challenges().length, 1, "challenged");
+      const argv = fs.readFileSync(argvLog, "utf8");
+      assert.match(argv, /^curl /m);
+      assert.match(argv, /^sha256sum/m);
+      assert.ok(!argv.includes(stub.token), "no argv holds the token");
+    } finally {
+      await stub.close();
+    }
+  });
+
+  test(`${shell}: a proxy in the environment is not used for the loopback service`, async () => {
+    const box = sandbox();
+    const stub = await startStub({ runDir: box.runDir, store: box.store });
+    const proxy = await startStub({ runDir: path.join(box.root, "unused"), store: "/unused", writeDiscovery: false });
+    try {
+      const env = baseEnv(box, { http_proxy: `http://127.0.0.1:${proxy.port}`, HTTP_PROXY: `http://127.0.0.1:${proxy.port}`, all_proxy: `http://127.0.0.1:${proxy.port}` });
+      assert.equal((await runHook(shell, ["gemini"], geminiPayload, env)).code, 0);
+      assert.equal(stub.hookRequests().length, 1);
+      assert.equal(proxy.requests.length, 0);
+    } finally {
+      await stub.close();
+      await proxy.close();
+    }
+  });
+
+  test(`${shell}: the store comes from TURNDIFF_DB (absolute or relative to the working directory) or the default`, async () => {
+    const box = sandbox();
+    const work = path.join(box.root, "work");
+    fs.mkdirSync(work);
+    const relative = path.join(fs.realpathSync(work), "rel.db");
+    const home = path.join(box.root, "home");
+    const xdgData = path.join(box.root, "data");
+    const cases = [
+      [{ TURNDIFF_DB: "rel.db" }, relative],
+      [{ TURNDIFF_DB: undefined, XDG_DATA_HOME: xdgData }, path.join(xdgData, "turndiff/turndiff.db")],
+      [{ TURNDIFF_DB: undefined, XDG_DATA_HOME: "relative-is-ignored" }, path.join(home, ".local/share/turndiff/turndiff.db")],
+      [{ TURNDIFF_DB: undefined }, path.join(home, ".local/share/turndiff/turndiff.db")],
+    ];
+    for (const [extra, store] of cases) {
+      const stub = await startStub({ runDir: box.runDir, store });
+      try {
+        assert.equal((await runHook(shell, ["gemini"], geminiPayload, baseEnv(box, extra), work)).code, 0);
+        assert.equal(stub.hookRequests().length, 1, `${JSON.stringify(extra)} reaches the service of ${store}`);
+      } finally {
+        await stub.close();
+      }
+    }
+  });
+
+  test(`${shell}: the store's key is remembered in <run dir>/keys; a wrong line there is found and dropped`, async () => {
+    const box = sandbox();
+    const stub = await startStub({ runDir: box.runDir, store: box.store });
+    try {
+      assert.equal((await runHook(shell, ["gemini"], geminiPayload, baseEnv(box))).code, 0);
+      const keys = path.join(box.runDir, "keys");
+      assert.equal(fs.readFileSync(keys, "utf8"), `${box.key} ${box.store}\n`);
+      assert.equal((await runHook(shell, ["gemini"], geminiPayload, baseEnv(box))).code, 0);
+      assert.equal(fs.readFileSync(keys, "utf8"), `${box.key} ${box.store}\n`, "read, not appended again");
+      fs.writeFileSync(keys, `${"e".repeat(64)} ${box.store}\n`);
+      assert.equal((await runHook(shell, ["gemini"], geminiPayload, baseEnv(box))).code, 0);
+      assert.equal(stub.hookRequests().length, 3, "delivered despite the wrong line");
+      assert.equal(fs.readFileSync(keys, "utf8"), `${box.key} ${box.store}\n`);
+    } finally {
+      await stub.close();
+    }
+  });
+
+  test(`${shell}: without XDG_RUNTIME_DIR the run directory is .turndiff-run beside the store`, async () => {
+    const box = sandbox();
+    const runDir = path.join(path.dirname(box.store), ".turndiff-run");
+    const stub = await startStub({ runDir, store: box.store });
+    try {
+      assert.equal((await runHook(shell, ["gemini"], geminiPayload, baseEnv(box, { XDG_RUNTIME_DIR: undefined }))).code, 0);
+      assert.equal(stub.hookRequests().length, 1);
+    } finally {
+      await stub.close();
+    }
+  });
+
+  test(`${shell}: a run directory that is a symlink is not used`, async () => {
+    const box = sandbox();
+    const real = path.join(box.root, "elsewhere");
+    const stub = await startStub({ runDir: real, store: box.store });
+    fs.symlinkSync(real, box.runDir);
+    try {
+      assert.equal((await runHook(shell, ["gemini"], geminiPayload, baseEnv(box))).code, 0);
+      assert.equal(stub.requests.length, 0);
+    } finally {
+      await stub.close();
+    }
+  });
+
+  test(`${shell}: options become the query; unknown runtimes and failed deliveries still exit 0`, async () => {
+    const box = sandbox();
+    const stub = await startStub({ runDir: box.runDir, store: box.store, status: 500 });
+    try {
+      assert.equal((await runHook(shell, ["codex", "--git-root", "--auto-track", "--bogus"], geminiPayload, baseEnv(box))).code, 0);
+      assert.equal(stub.hookRequests()[0].url, "/v1/hooks/codex?root=git&track=auto");
+      assert.match(hookLog(box), /delivery to port \d+ failed: HTTP 500/);
+      for (const args of [[], ["opencode"], ["../x"]]) {
+        const result = await runHook(shell, args, geminiPayload, baseEnv(box));
+        assert.equal(result.code, 0);
+        assert.equal(result.stdout + result.stderr, "");
+      }
+      assert.equal(stub.hookRequests().length, 1, "nothing posted for unknown runtimes");
+    } finally {
+      await stub.close();
+    }
+  });
+}

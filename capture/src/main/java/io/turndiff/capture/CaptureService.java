@@ -1,40 +1,41 @@
 package io.turndiff.capture;
 
-import io.turndiff.boundary.BadPathException;
 import io.turndiff.boundary.BoundaryOptions;
 import io.turndiff.boundary.Observation;
-import io.turndiff.boundary.RequestedPath;
 import io.turndiff.boundary.WorkspaceBoundary;
+import io.turndiff.model.BadPathException;
 import io.turndiff.model.ChangeKind;
+import io.turndiff.model.DetectedBy;
 import io.turndiff.model.DirectoryState;
+import io.turndiff.model.ExternalIds;
 import io.turndiff.model.FileType;
+import io.turndiff.model.GivenPath;
+import io.turndiff.model.RequestException;
+import io.turndiff.model.RequestedPath;
 import io.turndiff.model.Sha256;
 import io.turndiff.model.Snapshot;
-import io.turndiff.model.WorkspacePath;
-import io.turndiff.track.DirectoryDelta;
-import io.turndiff.track.PathChange;
-import io.turndiff.track.Tracker;
-import java.time.Instant;
-import java.util.HashSet;
-import java.util.Set;
-import io.turndiff.model.DetectedBy;
-import io.turndiff.model.GivenPath;
-import io.turndiff.model.Sha256;
 import io.turndiff.model.TurnKind;
 import io.turndiff.model.TurnState;
+import io.turndiff.model.WorkspacePath;
 import io.turndiff.store.Store;
 import io.turndiff.store.StoreTransaction;
 import io.turndiff.store.StoredFileChange;
 import io.turndiff.store.StoredSession;
 import io.turndiff.store.StoredTurn;
 import io.turndiff.store.StoredWorkspace;
+import io.turndiff.track.DirectoryDelta;
+import io.turndiff.track.PathChange;
+import io.turndiff.track.Tracker;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.EnumMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 
 /**
  * Begins turns, records the before-state of paths as tools announce them, and finishes turns with the

@@ -2,7 +2,10 @@ package io.turndiff.capture;
 
 import io.turndiff.boundary.BoundaryException;
 import io.turndiff.boundary.BoundaryOptions;
+import io.turndiff.boundary.RootAtPath;
 import io.turndiff.boundary.WorkspaceBoundary;
+import io.turndiff.boundary.WorkspacePolicy;
+import io.turndiff.model.RequestException;
 import io.turndiff.store.Store;
 import io.turndiff.store.StoredWorkspace;
 import java.nio.file.Path;

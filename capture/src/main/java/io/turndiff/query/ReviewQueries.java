@@ -1,13 +1,13 @@
 package io.turndiff.query;
 
 import io.turndiff.capture.ChangeRecorder;
-import io.turndiff.capture.ExternalIds;
-import io.turndiff.capture.RequestException;
 import io.turndiff.diff.FilePatch;
 import io.turndiff.diff.GitPatchWriter;
 import io.turndiff.diff.PatchSide;
 import io.turndiff.model.ChangeKind;
+import io.turndiff.model.ExternalIds;
 import io.turndiff.model.GivenPath;
+import io.turndiff.model.RequestException;
 import io.turndiff.model.Sha256;
 import io.turndiff.model.Snapshot;
 import io.turndiff.model.WorkspacePath;

@@ -1,11 +1,11 @@
 package io.turndiff.track;
 
-import io.turndiff.boundary.BadPathException;
 import io.turndiff.boundary.Observation;
-import io.turndiff.boundary.RequestedPath;
 import io.turndiff.boundary.ScannedEntry;
 import io.turndiff.boundary.WorkspaceBoundary;
+import io.turndiff.model.BadPathException;
 import io.turndiff.model.FileType;
+import io.turndiff.model.RequestedPath;
 import io.turndiff.model.WorkspacePath;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;

@@ -4,7 +4,7 @@ import io.turndiff.boundary.Observation;
 import io.turndiff.boundary.ScanVisitor;
 import io.turndiff.boundary.ScannedEntry;
 import io.turndiff.boundary.WorkspaceBoundary;
-import io.turndiff.capture.RequestException;
+import io.turndiff.boundary.WorkspaceRoot;
 import io.turndiff.capture.WorkspaceHandles;
 import io.turndiff.model.ChangeKind;
 import io.turndiff.model.DirectoryState;
@@ -13,6 +13,7 @@ import io.turndiff.model.FileType;
 import io.turndiff.model.IndexEntry;
 import io.turndiff.model.Presence;
 import io.turndiff.model.Reason;
+import io.turndiff.model.RequestException;
 import io.turndiff.model.Snapshot;
 import io.turndiff.model.WorkspacePath;
 import io.turndiff.store.BlobEncoder;
@@ -196,14 +197,8 @@ public final class Tracker {
     Path absolute = workspace.toAbsolutePath().normalize();
     StoredWorkspace stored = store.read(tx -> tx.workspaces().byRealRoot(absolute.toString())
             .or(() -> tx.workspaces().byGivenRoot(absolute.toString())))
-        .or(() -> {
-          try {
-            String real = absolute.toRealPath().toString();
-            return store.read(tx -> tx.workspaces().byRealRoot(real));
-          } catch (java.io.IOException e) {
-            return Optional.empty();
-          }
-        })
+        .or(() -> WorkspaceRoot.real(absolute)
+            .flatMap(real -> store.read(tx -> tx.workspaces().byRealRoot(real.toString()))))
         .orElseThrow(() -> new RequestException(RequestException.Problem.WORKSPACE,
             "workspace " + workspace + " is not tracked: run turndiff track --workspace " + workspace));
     if (!isTracked(stored.id())) {

@@ -16,6 +16,7 @@ import io.turndiff.model.DetectedBy;
 import io.turndiff.model.FileType;
 import io.turndiff.model.Presence;
 import io.turndiff.model.Reason;
+import io.turndiff.model.RequestException;
 import io.turndiff.model.TurnState;
 import io.turndiff.model.WorkspacePath;
 import io.turndiff.query.ReviewQueries;

@@ -5,8 +5,10 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.turndiff.boundary.BoundaryOptions;
+import io.turndiff.boundary.WorkspacePolicy;
 import io.turndiff.fixtures.StoreRows;
 import io.turndiff.fixtures.TestStore;
+import io.turndiff.model.RequestException;
 import io.turndiff.query.ReviewQueries;
 import io.turndiff.store.Store;
 import java.io.IOException;

@@ -7,10 +7,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.turndiff.boundary.BoundaryOptions;
 import io.turndiff.capture.CaptureService;
-import io.turndiff.capture.RequestException;
 import io.turndiff.fixtures.TestStore;
 import io.turndiff.fixtures.TestWorkspace;
 import io.turndiff.model.ChangeKind;
+import io.turndiff.model.RequestException;
 import io.turndiff.store.Store;
 import java.nio.file.Files;
 import java.nio.file.Path;

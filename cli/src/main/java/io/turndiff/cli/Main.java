@@ -1,6 +1,6 @@
 package io.turndiff.cli;
 
-import io.turndiff.capture.RequestException;
+import io.turndiff.model.RequestException;
 import io.turndiff.store.StoreException;
 import java.io.FileDescriptor;
 import java.io.FileOutputStream;

@@ -1,8 +1,8 @@
 package io.turndiff.cli;
 
 import io.turndiff.boundary.BoundaryOptions;
+import io.turndiff.boundary.WorkspacePolicy;
 import io.turndiff.capture.WorkspaceHandles;
-import io.turndiff.capture.WorkspacePolicy;
 import io.turndiff.server.Turndiff;
 import io.turndiff.store.StoreLocation;
 import java.nio.file.Path;

@@ -4,7 +4,7 @@ import com.sun.net.httpserver.Headers;
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
 import io.turndiff.api.InvalidRequest;
-import io.turndiff.capture.RequestException;
+import io.turndiff.model.RequestException;
 import io.turndiff.store.StoreException;
 import java.io.IOException;
 import java.io.InputStream;

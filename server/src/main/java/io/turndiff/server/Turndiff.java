@@ -1,9 +1,9 @@
 package io.turndiff.server;
 
 import io.turndiff.boundary.BoundaryOptions;
+import io.turndiff.boundary.WorkspacePolicy;
 import io.turndiff.capture.CaptureService;
 import io.turndiff.capture.WorkspaceHandles;
-import io.turndiff.capture.WorkspacePolicy;
 import io.turndiff.query.ReviewQueries;
 import io.turndiff.rewind.RewindService;
 import io.turndiff.store.Store;

@@ -1,6 +1,6 @@
-package io.turndiff.capture;
+package io.turndiff.boundary;
 
-import io.turndiff.boundary.WorkspaceBoundary;
+import io.turndiff.model.RequestException;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.InvalidPathException;
@@ -87,7 +87,7 @@ public final class WorkspacePolicy {
   }
 
   /** Refuses the empty name before anything is opened ({@code Path.of("")} is the working directory). */
-  static void requireNamed(Path given) {
+  public static void requireNamed(Path given) {
     if (given.toString().isEmpty()) {
       throw new RequestException(RequestException.Problem.BAD_INPUT, "workspace '' is empty: name a directory");
     }

@@ -1,4 +1,4 @@
-package io.turndiff.capture;
+package io.turndiff.model;
 
 /** A capture, query or rewind request that cannot be carried out; nothing was written. The message names the input. */
 public final class RequestException extends RuntimeException {

@@ -1,6 +1,7 @@
 package io.turndiff.boundary;
 
 import io.turndiff.model.FileType;
+import io.turndiff.model.RequestedPath;
 import io.turndiff.model.WorkspacePath;
 import java.util.ArrayDeque;
 import java.util.ArrayList;

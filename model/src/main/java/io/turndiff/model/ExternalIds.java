@@ -1,4 +1,4 @@
-package io.turndiff.capture;
+package io.turndiff.model;
 
 import java.util.HexFormat;
 import java.util.concurrent.ThreadLocalRandom;

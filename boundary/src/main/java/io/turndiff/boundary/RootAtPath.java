@@ -1,8 +1,7 @@
-package io.turndiff.capture;
+package io.turndiff.boundary;
 
 import static java.nio.file.LinkOption.NOFOLLOW_LINKS;
 
-import io.turndiff.boundary.WorkspaceBoundary;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -13,12 +12,12 @@ import java.util.Map;
  * Asked by path, so it says nothing about what the held handle may still reach; it tells whether the path
  * and the handle agree.
  */
-final class RootAtPath {
+public final class RootAtPath {
 
   private RootAtPath() {
   }
 
-  static boolean stillNames(WorkspaceBoundary opened) {
+  public static boolean stillNames(WorkspaceBoundary opened) {
     return stillNames(opened.rootReal(), opened.rootDevice(), opened.rootInode());
   }
 
@@ -26,7 +25,7 @@ final class RootAtPath {
    * @param device as a boundary numbers it: the openat2 boundary as statx's {@code major << 32 | minor}, the
    *     fallback as {@code st_dev} (glibc's encoding, what the JDK's {@code unix:dev} gives); either matches
    */
-  static boolean stillNames(Path real, long device, long inode) {
+  public static boolean stillNames(Path real, long device, long inode) {
     Map<String, Object> now;
     try {
       now = Files.readAttributes(real, "unix:dev,ino", NOFOLLOW_LINKS);

@@ -1,7 +1,5 @@
-package io.turndiff.boundary;
+package io.turndiff.model;
 
-import io.turndiff.model.GivenPath;
-import io.turndiff.model.WorkspacePath;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;

@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import io.turndiff.fixtures.TestWorkspace;
+import io.turndiff.model.BadPathException;
 import io.turndiff.model.BoundaryKind;
 import io.turndiff.model.FileType;
 import io.turndiff.model.Presence;

@@ -1,4 +1,4 @@
-package io.turndiff.boundary;
+package io.turndiff.model;
 
 /** A path given by a runtime or agent that can never name a file: the message names the input and why. */
 public final class BadPathException extends IllegalArgumentException {

@@ -2,22 +2,22 @@ package io.turndiff.boundary;
 
 import static java.nio.file.LinkOption.NOFOLLOW_LINKS;
 
+import io.turndiff.model.BadPathException;
 import io.turndiff.model.BoundaryKind;
 import io.turndiff.model.DirectoryState;
 import io.turndiff.model.FileMetadata;
 import io.turndiff.model.FileType;
 import io.turndiff.model.GivenPath;
 import io.turndiff.model.LinkTarget;
+import io.turndiff.model.PathParser;
 import io.turndiff.model.Presence;
 import io.turndiff.model.Reason;
+import io.turndiff.model.RequestedPath;
 import io.turndiff.model.Snapshot;
 import io.turndiff.model.WorkspacePath;
 import java.io.IOException;
 import java.io.InputStream;
-import java.nio.ByteBuffer;
-import java.nio.charset.CharacterCodingException;
 import java.nio.charset.Charset;
-import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.InvalidPathException;
@@ -57,6 +57,7 @@ public final class WorkspaceBoundary implements AutoCloseable {
   private final Path rootReal;
   private final FileAccess access;
   private final PathResolver resolver;
+  private final PathParser parser;
   private final BoundaryOptions options;
   private final InstantSource clock;
 
@@ -71,6 +72,7 @@ public final class WorkspaceBoundary implements AutoCloseable {
     rootNames.add(RequestedPath.normalizeLexically(RequestedPath.split(nameBytes(rootReal))));
     rootNames.add(RequestedPath.normalizeLexically(RequestedPath.split(nameBytes(rootGiven))));
     this.resolver = new PathResolver(access, rootNames);
+    this.parser = new PathParser(rootReal, rootGiven);
   }
 
   public static WorkspaceBoundary open(Path root) {
@@ -118,7 +120,7 @@ public final class WorkspaceBoundary implements AutoCloseable {
   }
 
   private static byte[] nameBytes(Path path) {
-    return path.toString().getBytes(Charset.forName(System.getProperty("sun.jnu.encoding", "UTF-8")));
+    return PathParser.nameBytes(path);
   }
 
   public BoundaryKind kind() {
@@ -148,88 +150,17 @@ public final class WorkspaceBoundary implements AutoCloseable {
   // ---- input ------------------------------------------------------------------------------------------
 
   /**
-   * Checks and splits a path as an agent gave it. A string that holds U+FFFD or an unpaired surrogate is
-   * refused: it is a name that was not valid UTF-8 before it reached turndiff, and guessing its bytes could
-   * make two names one. Such names are given as bytes ({@link #parse(byte[])}).
+   * Checks and splits a path as an agent gave it ({@link PathParser#parse(String)}, against this root's names).
    *
    * @throws BadPathException naming the input and the problem
    */
   public RequestedPath parse(String input) {
-    if (input.indexOf('\uFFFD') >= 0) {
-      throw new BadPathException(input, "contains U+FFFD: a name that was not valid UTF-8 before it reached "
-          + "turndiff; give its bytes instead (base64)");
-    }
-    byte[] bytes;
-    try {
-      ByteBuffer encoded = StandardCharsets.UTF_8.newEncoder()
-          .onMalformedInput(CodingErrorAction.REPORT)
-          .onUnmappableCharacter(CodingErrorAction.REPORT)
-          .encode(java.nio.CharBuffer.wrap(input));
-      bytes = new byte[encoded.remaining()];
-      encoded.get(bytes);
-    } catch (CharacterCodingException e) {
-      throw new BadPathException(input, "is not valid Unicode (an unpaired surrogate)");
-    }
-    return parse(bytes);
+    return parser.parse(input);
   }
 
-  /** Checks and splits a path given as raw bytes. */
+  /** Checks and splits a path given as raw bytes ({@link PathParser#parse(byte[])}). */
   public RequestedPath parse(byte[] input) {
-    GivenPath given = GivenPath.of(input);
-    String shown = given.display();
-    if (input.length == 0) {
-      throw new BadPathException(shown, "is empty");
-    }
-    for (byte b : input) {
-      if (b == 0) {
-        throw new BadPathException(shown.replace("\0", "\\0"), "contains a NUL byte");
-      }
-    }
-    if (input.length > RequestedPath.PATH_MAX) {
-      throw new BadPathException(shown.substring(0, 60) + "…", "is " + input.length
-          + " bytes long; the kernel opens names of at most " + RequestedPath.PATH_MAX + " bytes");
-    }
-    if (input[input.length - 1] == '/') {
-      throw new BadPathException(shown, "ends with '/': it names a directory, and snapshots are of files");
-    }
-    List<byte[]> components = RequestedPath.split(input);
-    for (byte[] component : components) {
-      if (component.length > RequestedPath.NAME_MAX) {
-        throw new BadPathException(shown.length() > 80 ? shown.substring(0, 80) + "…" : shown,
-            "has a component of " + component.length + " bytes; names are at most " + RequestedPath.NAME_MAX);
-      }
-    }
-    if (input[0] == '/') {
-      List<byte[]> absolute = RequestedPath.normalizeLexically(components);
-      for (Path root : List.of(rootReal, rootGiven)) {
-        List<byte[]> rootComponents = RequestedPath.normalizeLexically(RequestedPath.split(nameBytes(root)));
-        if (RequestedPath.startsWith(absolute, rootComponents)) {
-          List<byte[]> inside = absolute.subList(rootComponents.size(), absolute.size());
-          if (inside.isEmpty()) {
-            throw new BadPathException(shown, "is the workspace root, a directory");
-          }
-          return new RequestedPath.Inside(given, List.copyOf(inside));
-        }
-      }
-      return new RequestedPath.Outside(given, WorkspacePath.outside(RequestedPath.joinAbsolute(absolute)));
-    }
-    int depth = 0;
-    for (byte[] component : components) {
-      if (RequestedPath.isDot(component)) {
-        continue;
-      }
-      depth += RequestedPath.isDotDot(component) ? -1 : 1;
-      if (depth < 0) {
-        List<byte[]> joined = new ArrayList<>(RequestedPath.split(nameBytes(rootReal)));
-        joined.addAll(components);
-        return new RequestedPath.Outside(given,
-            WorkspacePath.outside(RequestedPath.joinAbsolute(RequestedPath.normalizeLexically(joined))));
-      }
-    }
-    if (depth == 0) {
-      throw new BadPathException(shown, "names the workspace root, a directory");
-    }
-    return new RequestedPath.Inside(given, List.copyOf(components));
+    return parser.parse(input);
   }
 
   // ---- read side --------------------------------------------------------------------------------------

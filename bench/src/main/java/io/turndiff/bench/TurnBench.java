@@ -207,7 +207,7 @@ public final class TurnBench {
     Path database = base.resolve("tracking-store/turndiff.db");
     try (Turndiff tracking = Turndiff.open(database, BoundaryOptions.defaults())) {
       long start = System.nanoTime();
-      tracking.capture().tracker().track(workspace, io.turndiff.track.TrackingOptions.DEFAULTS);
+      tracking.capture().tracker().track(workspace, io.turndiff.capture.track.TrackingOptions.DEFAULTS);
       long indexNanos = System.nanoTime() - start;
       tracking.store().checkpoint();
       long baseline = DiskUsage.diskBytes(database);
@@ -229,7 +229,7 @@ public final class TurnBench {
       try (Turndiff again = Turndiff.open(base.resolve("tracking-store-warm/turndiff.db"),
           BoundaryOptions.defaults())) {
         long warmStart = System.nanoTime();
-        again.capture().tracker().track(workspace, io.turndiff.track.TrackingOptions.DEFAULTS);
+        again.capture().tracker().track(workspace, io.turndiff.capture.track.TrackingOptions.DEFAULTS);
         warmIndexNanos = System.nanoTime() - warmStart;
       }
       return new Tracking(indexNanos, warmIndexNanos, baseline, status, gitStatus);

@@ -3,6 +3,11 @@ package io.turndiff.capture;
 import io.turndiff.boundary.BoundaryOptions;
 import io.turndiff.boundary.Observation;
 import io.turndiff.boundary.WorkspaceBoundary;
+import io.turndiff.capture.record.ChangeRecorder;
+import io.turndiff.capture.track.DirectoryDelta;
+import io.turndiff.capture.track.PathChange;
+import io.turndiff.capture.track.Tracker;
+import io.turndiff.capture.workspace.WorkspaceHandles;
 import io.turndiff.model.BadPathException;
 import io.turndiff.model.ChangeKind;
 import io.turndiff.model.DetectedBy;
@@ -23,9 +28,6 @@ import io.turndiff.store.StoredFileChange;
 import io.turndiff.store.StoredSession;
 import io.turndiff.store.StoredTurn;
 import io.turndiff.store.StoredWorkspace;
-import io.turndiff.track.DirectoryDelta;
-import io.turndiff.track.PathChange;
-import io.turndiff.track.Tracker;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Instant;
@@ -271,7 +273,7 @@ public final class CaptureService implements AutoCloseable {
       Instant now = store.clock().instant();
       List<Snapshot> shellBefores = shellOnly.stream().map(change -> Tracker.before(change, boundary, now)).toList();
       befores.addAll(shellBefores);
-      Map<Sha256, byte[]> beforeContents = ChangeRecorder.contents(store, befores);
+      Map<Sha256, byte[]> beforeContents = store.read(tx -> tx.blobs().contentsOf(befores));
       List<ChangeRecorder.Completed> completed = inParallel(changes,
           change -> recorder.complete(change, boundary.observeExact(change.path()), beforeContents));
       List<DirectoryDelta> scannedDirectories = scanned.map(comparison -> Tracker.directories(comparison,

@@ -2,7 +2,7 @@ package io.turndiff.cli;
 
 import io.turndiff.api.Json;
 import io.turndiff.boundary.WorkspacePolicy;
-import io.turndiff.capture.WorkspaceHandles;
+import io.turndiff.capture.workspace.WorkspaceHandles;
 import io.turndiff.server.HttpService;
 import io.turndiff.server.ServiceOptions;
 import io.turndiff.server.Turndiff;

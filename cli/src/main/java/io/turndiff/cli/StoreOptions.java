@@ -2,7 +2,7 @@ package io.turndiff.cli;
 
 import io.turndiff.boundary.BoundaryOptions;
 import io.turndiff.boundary.WorkspacePolicy;
-import io.turndiff.capture.WorkspaceHandles;
+import io.turndiff.capture.workspace.WorkspaceHandles;
 import io.turndiff.server.Turndiff;
 import io.turndiff.store.StoreLocation;
 import java.nio.file.Path;

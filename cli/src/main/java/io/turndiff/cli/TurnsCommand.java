@@ -3,7 +3,7 @@ package io.turndiff.cli;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.turndiff.api.Json;
-import io.turndiff.query.SessionListing;
+import io.turndiff.review.SessionListing;
 import io.turndiff.server.Turndiff;
 import java.nio.file.Path;
 import java.util.List;

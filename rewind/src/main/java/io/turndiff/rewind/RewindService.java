@@ -4,9 +4,9 @@ import io.turndiff.boundary.ContentSink;
 import io.turndiff.boundary.Observation;
 import io.turndiff.boundary.WorkspaceBoundary;
 import io.turndiff.boundary.WriteOutcome;
-import io.turndiff.capture.BlobSink;
-import io.turndiff.capture.ChangeRecorder;
-import io.turndiff.capture.WorkspaceHandles;
+import io.turndiff.capture.record.BlobSink;
+import io.turndiff.capture.record.ChangeRecorder;
+import io.turndiff.capture.workspace.WorkspaceHandles;
 import io.turndiff.diff.ReverseMerge;
 import io.turndiff.model.DetectedBy;
 import io.turndiff.model.ExternalIds;
@@ -499,7 +499,7 @@ public final class RewindService {
       snapshots.add(entry.target());
       entry.expected().ifPresent(snapshots::add);
     });
-    Map<Sha256, byte[]> contents = new HashMap<>(ChangeRecorder.contents(store, snapshots));
+    Map<Sha256, byte[]> contents = new HashMap<>(store.read(tx -> tx.blobs().contentsOf(snapshots)));
     store.read(tx -> {
       entries.forEach(entry -> entry.merged().ifPresent(sha -> contents.computeIfAbsent(sha, tx.blobs()::require)));
       return null;
@@ -782,7 +782,8 @@ public final class RewindService {
   /** Records the after-state of every path the rewind touched, closes the rewind turn and the operation. */
   private void finish(StoredRewindOperation operation, StoredTurn rewindTurn, WorkspaceBoundary boundary) {
     List<StoredFileChange> touched = store.read(tx -> tx.fileChanges().ofTurn(rewindTurn.id()));
-    Map<Sha256, byte[]> before = ChangeRecorder.contents(store, touched.stream().map(StoredFileChange::before).toList());
+    Map<Sha256, byte[]> before = store.read(tx -> tx.blobs().contentsOf(
+        touched.stream().map(StoredFileChange::before).toList()));
     List<ChangeRecorder.Completed> completed = new ArrayList<>();
     for (StoredFileChange change : touched) {
       // captured whatever its size, so that undoing this rewind can tell the path still holds what it left
@@ -837,7 +838,7 @@ public final class RewindService {
       snapshots.add(path.target());
       path.expected().ifPresent(snapshots::add);
     });
-    Map<Sha256, byte[]> contents = ChangeRecorder.contents(store, snapshots);
+    Map<Sha256, byte[]> contents = store.read(tx -> tx.blobs().contentsOf(snapshots));
     List<WorkspacePath> restored = new ArrayList<>();
     List<WorkspacePath> merged = new ArrayList<>();
     List<RewindReport.Skipped> skipped = new ArrayList<>();

@@ -1,10 +1,10 @@
 package io.turndiff.bench;
 
+import io.turndiff.api.Turndiff;
 import io.turndiff.boundary.BoundaryOptions;
 import io.turndiff.model.Sha256;
 import io.turndiff.rewind.RewindReport;
 import io.turndiff.rewind.RewindRequest;
-import io.turndiff.server.Turndiff;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;

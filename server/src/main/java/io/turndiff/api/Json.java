@@ -34,6 +34,7 @@ import java.nio.file.Path;
 import java.util.Base64;
 import java.util.List;
 import java.util.Optional;
+import java.util.function.Function;
 
 /**
  * The JSON shapes turndiff prints (and the HTTP service returns). Built explicitly, field by field, so the
@@ -239,6 +240,31 @@ public final class Json {
     ArrayNode array = node.putArray("sessions");
     sessions.forEach(listing -> array.add(session(listing)));
     return node;
+  }
+
+  /**
+   * Every session of a workspace, each with its turns as {@code turns} gives them (the command line's
+   * {@code turns} without {@code --session}).
+   */
+  public static ObjectNode sessionsWithTurns(Path workspace, List<SessionListing> sessions,
+                                             Function<SessionListing, TurnPage> turns) {
+    ObjectNode node = sessions(workspace, sessions);
+    ArrayNode withTurns = node.putArray("sessions");
+    for (SessionListing listing : sessions) {
+      ObjectNode entry = session(listing);
+      entry.setAll(turnPage(turns.apply(listing)));
+      withTurns.add(entry);
+    }
+    return node;
+  }
+
+  /** The line {@code turndiff serve} prints once it listens. */
+  public static ObjectNode serveStarted(String url, Path tokenFile, Path store, long pid) {
+    return object()
+        .put("url", url)
+        .put("token_file", tokenFile.toString())
+        .put("store", store.toString())
+        .put("pid", pid);
   }
 
   /** A turn in a list of turns: the turn with its counts. */

@@ -6,6 +6,7 @@ import io.turndiff.api.Json;
 import io.turndiff.api.RewindTurnRequest;
 import io.turndiff.api.SnapshotRequest;
 import io.turndiff.api.TrackRequest;
+import io.turndiff.api.Turndiff;
 import io.turndiff.boundary.WorkspacePolicy;
 import io.turndiff.capture.BeganTurn;
 import io.turndiff.capture.SnapshotVerdict;

@@ -1,6 +1,7 @@
-package io.turndiff.cli;
+package io.turndiff.bench.cli;
 
 import io.turndiff.bench.JmhRun;
+import io.turndiff.cli.Main;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;

@@ -1,4 +1,4 @@
-package io.turndiff.server;
+package io.turndiff.api;
 
 import io.turndiff.boundary.BoundaryOptions;
 import io.turndiff.boundary.WorkspacePolicy;

@@ -1,8 +1,10 @@
-package io.turndiff.cli;
+package io.turndiff.bench.cli;
 
 import io.turndiff.api.Json;
 import io.turndiff.bench.BenchResult;
 import io.turndiff.bench.TurnBench;
+import io.turndiff.cli.CliException;
+import io.turndiff.cli.Main;
 import java.io.PrintStream;
 import java.nio.file.Path;
 import java.util.Optional;

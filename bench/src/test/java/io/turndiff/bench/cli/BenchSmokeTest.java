@@ -1,9 +1,10 @@
-package io.turndiff.cli;
+package io.turndiff.bench.cli;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.turndiff.fixtures.CommandRun;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -14,8 +15,8 @@ class BenchSmokeTest {
 
   @Test
   void theTurnBenchRunsAgainstShadowGitAndReportsItsFigures() {
-    JsonNode result = CliRun.inProcess("bench", "--files", "80", "--turn-files", "5", "--turns", "3", "--warmup",
-        "1", "--json").expect(0).json();
+    JsonNode result = CommandRun.inProcess(BenchMain::run, "bench", "--files", "80", "--turn-files", "5", "--turns",
+        "3", "--warmup", "1", "--json").expect(0).json();
     assertEquals(80, result.get("tree").get("files").asInt());
     assertEquals(5, result.get("turn").get("edited").asInt());
     assertEquals(1, result.get("turn").get("created").asInt());
@@ -34,7 +35,8 @@ class BenchSmokeTest {
 
   @Test
   void theHttpBenchMeasuresSnapshotCallsOverLoopback() {
-    JsonNode result = CliRun.inProcess("bench", "http", "--calls", "20", "--warmup", "5", "--json").expect(0).json();
+    JsonNode result = CommandRun.inProcess(BenchMain::run, "bench", "http", "--calls", "20", "--warmup", "5", "--json")
+        .expect(0).json();
     assertEquals(20, result.get("calls").asInt());
     assertTrue(result.get("http_snapshot_us").get("p50").asDouble() > 0);
     assertTrue(result.get("in_process_snapshot_us").get("p99").asDouble() > 0);
@@ -43,6 +45,6 @@ class BenchSmokeTest {
 
   @Test
   void badParametersAreUsageErrors() {
-    CliRun.inProcess("bench", "--turns", "0").expect(2);
+    CommandRun.inProcess(BenchMain::run, "bench", "--turns", "0").expect(2);
   }
 }

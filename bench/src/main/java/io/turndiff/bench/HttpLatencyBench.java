@@ -2,10 +2,10 @@ package io.turndiff.bench;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.turndiff.api.Json;
+import io.turndiff.api.Turndiff;
 import io.turndiff.boundary.BoundaryOptions;
 import io.turndiff.server.HttpService;
 import io.turndiff.server.ServiceOptions;
-import io.turndiff.server.Turndiff;
 import java.io.PrintStream;
 import java.io.PrintWriter;
 import java.net.URI;

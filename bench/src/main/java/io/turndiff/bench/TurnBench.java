@@ -1,10 +1,10 @@
 package io.turndiff.bench;
 
+import io.turndiff.api.Turndiff;
 import io.turndiff.boundary.BoundaryOptions;
 import io.turndiff.model.Sha256;
 import io.turndiff.rewind.RewindReport;
 import io.turndiff.rewind.RewindRequest;
-import io.turndiff.server.Turndiff;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
@@ -207,7 +207,7 @@ public final class TurnBench {
     Path database = base.resolve("tracking-store/turndiff.db");
     try (Turndiff tracking = Turndiff.open(database, BoundaryOptions.defaults())) {
       long start = System.nanoTime();
-      tracking.capture().tracker().track(workspace, io.turndiff.track.TrackingOptions.DEFAULTS);
+      tracking.capture().tracker().track(workspace, io.turndiff.capture.track.TrackingOptions.DEFAULTS);
       long indexNanos = System.nanoTime() - start;
       tracking.store().checkpoint();
       long baseline = DiskUsage.diskBytes(database);
@@ -229,7 +229,7 @@ public final class TurnBench {
       try (Turndiff again = Turndiff.open(base.resolve("tracking-store-warm/turndiff.db"),
           BoundaryOptions.defaults())) {
         long warmStart = System.nanoTime();
-        again.capture().tracker().track(workspace, io.turndiff.track.TrackingOptions.DEFAULTS);
+        again.capture().tracker().track(workspace, io.turndiff.capture.track.TrackingOptions.DEFAULTS);
         warmIndexNanos = System.nanoTime() - warmStart;
       }
       return new Tracking(indexNanos, warmIndexNanos, baseline, status, gitStatus);

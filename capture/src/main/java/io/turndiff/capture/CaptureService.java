@@ -1,27 +1,27 @@
 package io.turndiff.capture;
 
-import io.turndiff.boundary.BadPathException;
 import io.turndiff.boundary.BoundaryOptions;
 import io.turndiff.boundary.Observation;
-import io.turndiff.boundary.RequestedPath;
 import io.turndiff.boundary.WorkspaceBoundary;
+import io.turndiff.capture.record.ChangeRecorder;
+import io.turndiff.capture.track.DirectoryDelta;
+import io.turndiff.capture.track.PathChange;
+import io.turndiff.capture.track.Tracker;
+import io.turndiff.capture.workspace.WorkspaceHandles;
+import io.turndiff.model.BadPathException;
 import io.turndiff.model.ChangeKind;
+import io.turndiff.model.DetectedBy;
 import io.turndiff.model.DirectoryState;
+import io.turndiff.model.ExternalIds;
 import io.turndiff.model.FileType;
+import io.turndiff.model.GivenPath;
+import io.turndiff.model.RequestException;
+import io.turndiff.model.RequestedPath;
 import io.turndiff.model.Sha256;
 import io.turndiff.model.Snapshot;
-import io.turndiff.model.WorkspacePath;
-import io.turndiff.track.DirectoryDelta;
-import io.turndiff.track.PathChange;
-import io.turndiff.track.Tracker;
-import java.time.Instant;
-import java.util.HashSet;
-import java.util.Set;
-import io.turndiff.model.DetectedBy;
-import io.turndiff.model.GivenPath;
-import io.turndiff.model.Sha256;
 import io.turndiff.model.TurnKind;
 import io.turndiff.model.TurnState;
+import io.turndiff.model.WorkspacePath;
 import io.turndiff.store.Store;
 import io.turndiff.store.StoreTransaction;
 import io.turndiff.store.StoredFileChange;
@@ -30,11 +30,14 @@ import io.turndiff.store.StoredTurn;
 import io.turndiff.store.StoredWorkspace;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.EnumMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 
 /**
  * Begins turns, records the before-state of paths as tools announce them, and finishes turns with the
@@ -270,7 +273,7 @@ public final class CaptureService implements AutoCloseable {
       Instant now = store.clock().instant();
       List<Snapshot> shellBefores = shellOnly.stream().map(change -> Tracker.before(change, boundary, now)).toList();
       befores.addAll(shellBefores);
-      Map<Sha256, byte[]> beforeContents = ChangeRecorder.contents(store, befores);
+      Map<Sha256, byte[]> beforeContents = store.read(tx -> tx.blobs().contentsOf(befores));
       List<ChangeRecorder.Completed> completed = inParallel(changes,
           change -> recorder.complete(change, boundary.observeExact(change.path()), beforeContents));
       List<DirectoryDelta> scannedDirectories = scanned.map(comparison -> Tracker.directories(comparison,

@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.turndiff.boundary.BoundaryOptions;
+import io.turndiff.fixtures.RecordedChanges;
 import io.turndiff.fixtures.StoreRows;
 import io.turndiff.fixtures.TestStore;
 import io.turndiff.fixtures.TestWorkspace;
@@ -16,12 +17,12 @@ import io.turndiff.model.DetectedBy;
 import io.turndiff.model.FileType;
 import io.turndiff.model.Presence;
 import io.turndiff.model.Reason;
+import io.turndiff.model.RequestException;
 import io.turndiff.model.TurnState;
 import io.turndiff.model.WorkspacePath;
-import io.turndiff.query.ReviewQueries;
-import io.turndiff.query.TurnRecords;
 import io.turndiff.store.Store;
 import io.turndiff.store.StoredFileChange;
+import io.turndiff.store.StoredTurn;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -33,7 +34,11 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** The capture service over a real SQLite store and a real workspace; every test checks the canary. */
+/**
+ * The capture service over a real SQLite store and a real workspace; every test checks the canary. What a turn
+ * recorded is read from the store ({@link RecordedChanges}); the patches of captured turns are the review
+ * module's ({@code CapturedTurnPatchTest}).
+ */
 class CaptureServiceTest {
 
   @TempDir
@@ -42,14 +47,12 @@ class CaptureServiceTest {
   private TestWorkspace workspace;
   private Store store;
   private CaptureService capture;
-  private ReviewQueries queries;
 
   @BeforeEach
   void open() {
     workspace = TestWorkspace.in(temp);
     store = TestStore.freshIn(temp);
     capture = new CaptureService(store, BoundaryOptions.defaults());
-    queries = new ReviewQueries(store);
   }
 
   @AfterEach
@@ -62,7 +65,7 @@ class CaptureServiceTest {
   }
 
   private StoredFileChange change(String turn, String path) {
-    return queries.records(turn).changes().stream()
+    return RecordedChanges.of(store, turn).stream()
         .filter(change -> change.path().equals(WorkspacePath.of(path)))
         .findFirst().orElseThrow(() -> new AssertionError(path + " is not recorded in " + turn));
   }
@@ -83,8 +86,7 @@ class CaptureServiceTest {
     assertEquals(Containment.ESCAPED, change.before().containment());
     assertFalse(change.restorable());
     assertTrue(change.before().sha256().isEmpty());
-    workspace.canary().assertNotIn("the turn's patch", queries.patch(turn, List.of()));
-    workspace.canary().assertNotIn("the turn's records", queries.records(turn).toString());
+    workspace.canary().assertNotIn("the turn's records", RecordedChanges.of(store, turn).toString());
   }
 
   @Test
@@ -96,7 +98,6 @@ class CaptureServiceTest {
     StoredFileChange change = change(turn, "vendor/secret.txt");
     assertEquals(Optional.of(Reason.ESCAPES_WORKSPACE), change.before().reason());
     assertFalse(change.restorable());
-    workspace.canary().assertNotIn("the turn's patch", queries.patch(turn, List.of()));
   }
 
   @Test
@@ -108,7 +109,6 @@ class CaptureServiceTest {
     // change to it is not turndiff's to record
     capture.finishTurn(turn);
     assertEquals(Optional.of(Reason.ESCAPES_WORKSPACE), change(turn, "notes.txt").before().reason());
-    workspace.canary().assertNotIn("the turn's patch", queries.patch(turn, List.of()));
   }
 
   @Test
@@ -123,8 +123,6 @@ class CaptureServiceTest {
     assertTrue(change.restorable());
     assertEquals(1, change.linesAdded());
     assertEquals(1, change.linesRemoved());
-    String patch = queries.patch(turn, List.of());
-    assertTrue(patch.contains("-class App {}\n+class App { int x; }\n"), patch);
   }
 
   @Test
@@ -170,10 +168,6 @@ class CaptureServiceTest {
     assertEquals(Map.of(ChangeKind.UNCHANGED, 1, ChangeKind.MODIFIED, 1, ChangeKind.DELETED, 1,
         ChangeKind.ADDED, 1), summary.changes());
     assertEquals(Presence.ABSENT, change(turn, "new/made.txt").before().presence());
-    String patch = queries.patch(turn, List.of());
-    assertTrue(patch.contains("new file mode 100644"), patch);
-    assertTrue(patch.contains("deleted file mode 100644"), patch);
-    assertFalse(patch.contains("keep.txt"), "an unchanged file has no patch");
   }
 
   @Test
@@ -188,8 +182,6 @@ class CaptureServiceTest {
     capture.finishTurn(turn);
     StoredFileChange change = change(turn, "a.txt");
     assertEquals(List.of("call-1", "call-2"), change.toolCalls());
-    String patch = queries.patch(turn, List.of());
-    assertTrue(patch.contains("-first\n+third\n"), patch);
   }
 
   @Test
@@ -200,7 +192,6 @@ class CaptureServiceTest {
     workspace.mode("run.sh", "rwxr-xr-x");
     capture.finishTurn(turn);
     assertEquals(Optional.of(ChangeKind.MODIFIED), change(turn, "run.sh").change());
-    assertTrue(queries.patch(turn, List.of()).contains("old mode 100644\nnew mode 100755\n"));
   }
 
   @Test
@@ -227,7 +218,6 @@ class CaptureServiceTest {
     String stored = new String(store.read(tx -> tx.blobs().require(change.diff().orElseThrow())),
         StandardCharsets.UTF_8);
     assertTrue(stored.contains("Binary files a/img.bin and b/img.bin differ"), stored);
-    assertTrue(queries.patch(turn, List.of()).contains("GIT binary patch"));
   }
 
   @Test
@@ -250,20 +240,20 @@ class CaptureServiceTest {
     capture.snapshot(turn, Optional.of("call-1"), List.of("a.txt", "leak", "missing.txt"));
     Files.writeString(workspace.resolve("a.txt"), "b\n");
     capture.finishTurn(turn);
-    TurnRecords before = queries.records(turn);
-    String patchBefore = queries.patch(turn, List.of());
+    StoredTurn turnBefore = RecordedChanges.turn(store, turn);
+    List<StoredFileChange> before = RecordedChanges.of(store, turn);
     capture.close();
     store.close();
     store = Store.open(store.file());
     capture = new CaptureService(store, BoundaryOptions.defaults());
-    queries = new ReviewQueries(store);
-    TurnRecords after = queries.records(turn);
-    assertEquals(before.turn(), after.turn());
-    assertEquals(TurnState.FINISHED, after.turn().state());
-    assertEquals(before.changes().size(), after.changes().size());
-    for (int i = 0; i < before.changes().size(); i++) {
-      StoredFileChange expected = before.changes().get(i);
-      StoredFileChange actual = after.changes().get(i);
+    StoredTurn turnAfter = RecordedChanges.turn(store, turn);
+    List<StoredFileChange> after = RecordedChanges.of(store, turn);
+    assertEquals(turnBefore, turnAfter);
+    assertEquals(TurnState.FINISHED, turnAfter.state());
+    assertEquals(before.size(), after.size());
+    for (int i = 0; i < before.size(); i++) {
+      StoredFileChange expected = before.get(i);
+      StoredFileChange actual = after.get(i);
       assertEquals(expected.path(), actual.path());
       assertEquals(expected.change(), actual.change());
       assertEquals(expected.before().fingerprint(), actual.before().fingerprint());
@@ -272,7 +262,6 @@ class CaptureServiceTest {
       assertEquals(expected.toolCalls(), actual.toolCalls());
       assertEquals(expected.before().reason(), actual.before().reason());
     }
-    assertEquals(patchBefore, queries.patch(turn, List.of()));
     byte[] beforeContent = store.read(tx -> tx.blobs().require(change(turn, "a.txt").before().storedContent()
         .orElseThrow()));
     assertArrayEquals("a\n".getBytes(StandardCharsets.UTF_8), beforeContent);
@@ -290,7 +279,6 @@ class CaptureServiceTest {
     StoredFileChange change = change(turn, "big.txt");
     assertEquals(Optional.of(Reason.TOO_LARGE), change.before().reason());
     assertEquals(Optional.of(ChangeKind.MODIFIED), change.change(), "the streamed hash shows the change");
-    assertTrue(queries.patch(turn, List.of()).contains("# turndiff: big.txt: before-state not captured (too_large)"));
   }
 
   @Test
@@ -406,7 +394,7 @@ class CaptureServiceTest {
   void refusedBeginLeavesTheWorkspaceUsableForTurnsInFlight() throws Exception {
     workspace.file("a.txt", "a\n");
     // a tracked workspace: beginning a turn adopts the boundary before the refusal
-    capture.tracker().track(workspace.root(), io.turndiff.track.TrackingOptions.DEFAULTS);
+    capture.tracker().track(workspace.root(), io.turndiff.capture.track.TrackingOptions.DEFAULTS);
     String turn = capture.beginTurn(workspace.root(), Optional.empty(), Optional.of("t-1")).turn();
     assertThrows(RequestException.class,
         () -> capture.beginTurn(workspace.root(), Optional.empty(), Optional.of("t-1")));
@@ -438,6 +426,6 @@ class CaptureServiceTest {
       beginner.join();
     }
     capture.finishTurn(turn);
-    assertEquals(files, queries.records(turn).changes().size());
+    assertEquals(files, RecordedChanges.of(store, turn).size());
   }
 }

@@ -1,16 +1,16 @@
 package io.turndiff.cli;
 
-/** A command-line problem with its exit code. */
-final class CliException extends RuntimeException {
+/** A command-line problem with its exit code (the commands of the bench jar raise it too). */
+public final class CliException extends RuntimeException {
 
   private final int exitCode;
 
-  CliException(int exitCode, String message) {
+  public CliException(int exitCode, String message) {
     super(message);
     this.exitCode = exitCode;
   }
 
-  int exitCode() {
+  public int exitCode() {
     return exitCode;
   }
 }

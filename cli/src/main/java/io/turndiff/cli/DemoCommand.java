@@ -1,16 +1,13 @@
 package io.turndiff.cli;
 
 import io.turndiff.api.Json;
+import io.turndiff.api.Turndiff;
 import io.turndiff.capture.BeganTurn;
 import io.turndiff.capture.CaptureService;
 import io.turndiff.capture.SnapshotVerdict;
 import io.turndiff.capture.TurnSummary;
-import io.turndiff.server.Turndiff;
 import java.io.IOException;
 import java.io.PrintWriter;
-import java.io.UncheckedIOException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HexFormat;
@@ -25,8 +22,9 @@ import picocli.CommandLine.Spec;
 
 /**
  * {@code turndiff demo}: one real turn, end to end, on the store. It lays out a small workspace in a temp dir
- * beside an outside "credentials" file that a symlink in the workspace points to, then acts as an agent
- * would: snapshots, edits, creates, deletes, finishes, and prints what the store recorded and the patch.
+ * beside an outside "credentials" file that a symlink in the workspace points to ({@link DemoWorkspace}), then
+ * acts as an agent would: snapshots, edits, creates, deletes, finishes, and prints what the store recorded and
+ * the patch.
  */
 @Command(name = "demo", description = "Run one real turn end to end on the store and print what it recorded.")
 final class DemoCommand implements Callable<Integer> {
@@ -40,26 +38,12 @@ final class DemoCommand implements Callable<Integer> {
   @Override
   public Integer call() throws IOException {
     PrintWriter out = spec.commandLine().getOut();
-    Path base = Files.createTempDirectory("turndiff-demo-");
-    Path workspace = base.resolve("workspace");
-    Path outside = base.resolve("outside");
     byte[] random = new byte[12];
     ThreadLocalRandom.current().nextBytes(random);
     String secret = "DEMO_SECRET=" + HexFormat.of().formatHex(random);
-    Files.createDirectories(workspace.resolve("src"));
-    Files.createDirectories(outside);
-    Files.writeString(outside.resolve("credentials.env"), secret + "\n");
-    Files.writeString(workspace.resolve("README.md"), "# demo\n\nA tiny project.\n");
-    Files.writeString(workspace.resolve("src/app.py"), String.join("\n",
-        "def greet(name):",
-        "    return 'hello ' + name",
-        "",
-        "",
-        "if __name__ == '__main__':",
-        "    print(greet('world'))",
-        ""));
-    Files.writeString(workspace.resolve("src/util.py"), "def unused():\n    pass\n");
-    Files.createSymbolicLink(workspace.resolve("config.env"), Path.of("../outside/credentials.env"));
+    DemoWorkspace demo = DemoWorkspace.create(secret);
+    Path workspace = demo.root();
+    Path outside = demo.outside();
 
     Path database = storeOptions.location();
     out.println("workspace: " + workspace);
@@ -75,7 +59,7 @@ final class DemoCommand implements Callable<Integer> {
 
       List<SnapshotVerdict> verdicts = new ArrayList<>();
       verdicts.addAll(capture.snapshot(began.turn(), Optional.of("edit-app"), List.of("src/app.py")));
-      write(workspace.resolve("src/app.py"), String.join("\n",
+      demo.write("src/app.py", String.join("\n",
           "def greet(name, punctuation='!'):",
           "    return 'hello ' + name + punctuation",
           "",
@@ -84,9 +68,9 @@ final class DemoCommand implements Callable<Integer> {
           "    print(greet('world'))",
           ""));
       verdicts.addAll(capture.snapshot(began.turn(), Optional.of("write-docs"), List.of("docs/usage.md")));
-      write(workspace.resolve("docs/usage.md"), "Run `python src/app.py`.\n");
+      demo.write("docs/usage.md", "Run `python src/app.py`.\n");
       verdicts.addAll(capture.snapshot(began.turn(), Optional.of("remove-util"), List.of("src/util.py")));
-      Files.delete(workspace.resolve("src/util.py"));
+      demo.delete("src/util.py");
       verdicts.addAll(capture.snapshot(began.turn(), Optional.of("read-config"), List.of("config.env")));
       out.println();
       out.println("$ turndiff snapshot ...   (4 tool calls: edit src/app.py, create docs/usage.md, "
@@ -109,34 +93,14 @@ final class DemoCommand implements Callable<Integer> {
       out.print(patch);
 
       turndiff.store().checkpoint();
-      int found = occurrences(secret, database) + occurrences(secret, database.resolveSibling(
-          database.getFileName() + "-wal")) + (records.contains(secret) ? 1 : 0) + (patch.contains(secret) ? 1 : 0);
+      int found = DemoWorkspace.occurrences(secret, database) + DemoWorkspace.occurrences(secret,
+          database.resolveSibling(database.getFileName() + "-wal")) + (records.contains(secret) ? 1 : 0)
+          + (patch.contains(secret) ? 1 : 0);
       out.println();
       out.println("canary: the outside secret appears " + found + " times in the store file, its WAL, "
           + "the records and the patch");
       out.flush();
       return found == 0 ? Main.EXIT_OK : Main.EXIT_ERROR;
     }
-  }
-
-  private static void write(Path file, String content) {
-    try {
-      Files.createDirectories(file.getParent());
-      Files.writeString(file, content);
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    }
-  }
-
-  private static int occurrences(String secret, Path file) throws IOException {
-    if (!Files.exists(file)) {
-      return 0;
-    }
-    String content = new String(Files.readAllBytes(file), StandardCharsets.ISO_8859_1);
-    int count = 0;
-    for (int at = content.indexOf(secret); at >= 0; at = content.indexOf(secret, at + 1)) {
-      count++;
-    }
-    return count;
   }
 }

@@ -1,6 +1,6 @@
 package io.turndiff.cli;
 
-import io.turndiff.server.Turndiff;
+import io.turndiff.api.Turndiff;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;

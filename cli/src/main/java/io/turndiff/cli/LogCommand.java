@@ -1,7 +1,7 @@
 package io.turndiff.cli;
 
 import io.turndiff.api.Json;
-import io.turndiff.server.Turndiff;
+import io.turndiff.api.Turndiff;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;

@@ -1,12 +1,10 @@
 package io.turndiff.cli;
 
-import io.turndiff.capture.RequestException;
+import io.turndiff.model.RequestException;
 import io.turndiff.store.StoreException;
-import java.io.FileDescriptor;
-import java.io.FileOutputStream;
 import java.io.PrintStream;
 import java.io.PrintWriter;
-import java.nio.charset.StandardCharsets;
+import java.util.function.Consumer;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
@@ -30,7 +28,7 @@ import picocli.CommandLine.Command;
         TrackCommand.class,
         StatusCommand.class,
         ServeCommand.class,
-        BenchCommand.class,
+        BenchPlaceholder.class,
         DemoCommand.class
     })
 public final class Main {
@@ -41,17 +39,33 @@ public final class Main {
   public static final int EXIT_STORE = 4;
 
   public static void main(String[] args) {
-    PrintStream out = new PrintStream(new FileOutputStream(FileDescriptor.out), true, StandardCharsets.UTF_8);
-    PrintStream err = new PrintStream(new FileOutputStream(FileDescriptor.err), true, StandardCharsets.UTF_8);
+    launch(args, commands -> { });
+  }
+
+  /**
+   * Runs one command line on the process's standard output and error, and exits with its code.
+   *
+   * @param adapt changes the commands first (the bench jar puts its {@code bench} in place of the placeholder)
+   */
+  public static void launch(String[] args, Consumer<CommandLine> adapt) {
+    PrintStream out = StandardStreams.out();
+    PrintStream err = StandardStreams.err();
     // a failure on another thread (the service's shutdown, a worker) is reported as a line too
     Thread.setDefaultUncaughtExceptionHandler((thread, failure) ->
         err.println("turndiff: unexpected error in " + thread.getName() + ": " + describe(failure)));
-    System.exit(run(args, out, err));
+    System.exit(run(args, out, err, adapt));
   }
 
   /** Runs one command line with the given streams; returns the exit code. */
   public static int run(String[] args, PrintStream out, PrintStream err) {
+    return run(args, out, err, commands -> { });
+  }
+
+  /** As {@link #run(String[], PrintStream, PrintStream)}, with the commands changed by {@code adapt} first. */
+  public static int run(String[] args, PrintStream out, PrintStream err, Consumer<CommandLine> adapt) {
     CommandLine commandLine = new CommandLine(new Main());
+    // before the streams and the handler are set: they reach only the commands present when they are set
+    adapt.accept(commandLine);
     commandLine.setOut(new PrintWriter(out, true));
     commandLine.setErr(new PrintWriter(err, true));
     commandLine.setExecutionExceptionHandler((exception, line, parseResult) -> report(exception, err));

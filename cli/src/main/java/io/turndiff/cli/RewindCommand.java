@@ -1,9 +1,9 @@
 package io.turndiff.cli;
 
 import io.turndiff.api.Json;
+import io.turndiff.api.Turndiff;
 import io.turndiff.rewind.RewindReport;
 import io.turndiff.rewind.RewindRequest;
-import io.turndiff.server.Turndiff;
 import java.util.Optional;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;

@@ -1,18 +1,14 @@
 package io.turndiff.cli;
 
 import io.turndiff.api.Json;
-import io.turndiff.capture.WorkspaceHandles;
-import io.turndiff.capture.WorkspacePolicy;
+import io.turndiff.api.Turndiff;
+import io.turndiff.boundary.WorkspacePolicy;
+import io.turndiff.capture.workspace.WorkspaceHandles;
 import io.turndiff.server.HttpService;
 import io.turndiff.server.ServiceOptions;
-import io.turndiff.server.Turndiff;
 import java.io.IOException;
 import java.io.PrintWriter;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
-import java.nio.file.attribute.PosixFilePermissions;
 import java.security.SecureRandom;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -105,7 +101,7 @@ final class ServeCommand implements Callable<Integer> {
       turndiff.close();
       throw new CliException(Main.EXIT_ERROR, "cannot listen on 127.0.0.1:" + port + ": " + e.getMessage());
     }
-    writePrivately(tokenPath, token);
+    TokenFile.writePrivately(tokenPath, token);
     CountDownLatch stopped = new CountDownLatch(1);
     Runtime.getRuntime().addShutdownHook(new Thread(() -> {
       service.stop();
@@ -113,22 +109,10 @@ final class ServeCommand implements Callable<Integer> {
       stopped.countDown();
     }, "turndiff-shutdown"));
     PrintWriter out = spec.commandLine().getOut();
-    out.println(Json.write(Json.object()
-        .put("url", service.url())
-        .put("token_file", tokenPath.toString())
-        .put("store", database.toString())
-        .put("pid", ProcessHandle.current().pid()), false));
+    out.println(Json.write(Json.serveStarted(service.url(), tokenPath, database, ProcessHandle.current().pid()),
+        false));
     out.flush();
     stopped.await();
     return Main.EXIT_OK;
-  }
-
-  /** Writes the token to a new 0600 file and renames it over the name, so it is never readable by others. */
-  private static void writePrivately(Path file, String token) throws IOException {
-    Files.createDirectories(file.getParent());
-    Path temporary = Files.createTempFile(file.getParent(), ".turndiff-token-", ".tmp",
-        PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")));
-    Files.writeString(temporary, token + "\n", StandardCharsets.UTF_8);
-    Files.move(temporary, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
   }
 }

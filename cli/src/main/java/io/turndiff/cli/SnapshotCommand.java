@@ -1,8 +1,8 @@
 package io.turndiff.cli;
 
 import io.turndiff.api.Json;
+import io.turndiff.api.Turndiff;
 import io.turndiff.capture.SnapshotVerdict;
-import io.turndiff.server.Turndiff;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Base64;

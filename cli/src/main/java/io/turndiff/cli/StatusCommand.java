@@ -1,9 +1,9 @@
 package io.turndiff.cli;
 
 import io.turndiff.api.Json;
-import io.turndiff.server.Turndiff;
-import io.turndiff.track.PathChange;
-import io.turndiff.track.WorkspaceStatus;
+import io.turndiff.api.Turndiff;
+import io.turndiff.capture.track.PathChange;
+import io.turndiff.capture.track.WorkspaceStatus;
 import java.io.PrintWriter;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;

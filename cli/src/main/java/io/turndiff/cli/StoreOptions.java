@@ -1,9 +1,9 @@
 package io.turndiff.cli;
 
+import io.turndiff.api.Turndiff;
 import io.turndiff.boundary.BoundaryOptions;
-import io.turndiff.capture.WorkspaceHandles;
-import io.turndiff.capture.WorkspacePolicy;
-import io.turndiff.server.Turndiff;
+import io.turndiff.boundary.WorkspacePolicy;
+import io.turndiff.capture.workspace.WorkspaceHandles;
 import io.turndiff.store.StoreLocation;
 import java.nio.file.Path;
 import java.util.Optional;

@@ -1,10 +1,10 @@
 package io.turndiff.cli;
 
 import io.turndiff.api.Json;
-import io.turndiff.server.Turndiff;
-import io.turndiff.track.TrackSummary;
-import io.turndiff.track.Tracker;
-import io.turndiff.track.TrackingOptions;
+import io.turndiff.api.Turndiff;
+import io.turndiff.capture.track.TrackSummary;
+import io.turndiff.capture.track.Tracker;
+import io.turndiff.capture.track.TrackingOptions;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;

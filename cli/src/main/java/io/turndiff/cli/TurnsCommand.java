@@ -1,10 +1,8 @@
 package io.turndiff.cli;
 
-import com.fasterxml.jackson.databind.node.ArrayNode;
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.turndiff.api.Json;
-import io.turndiff.query.SessionListing;
-import io.turndiff.server.Turndiff;
+import io.turndiff.api.Turndiff;
+import io.turndiff.review.SessionListing;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.Callable;
@@ -49,14 +47,8 @@ final class TurnsCommand implements Callable<Integer> {
       } else {
         Path root = workspace.orCurrentDirectory();
         List<SessionListing> sessions = turndiff.queries().sessions(root);
-        ObjectNode node = Json.sessions(root, sessions);
-        ArrayNode withTurns = node.putArray("sessions");
-        for (SessionListing listing : sessions) {
-          ObjectNode entry = Json.session(listing);
-          entry.setAll(Json.turnPage(turndiff.queries().turns(listing.session().externalId(), after, limit)));
-          withTurns.add(entry);
-        }
-        output = node;
+        output = Json.sessionsWithTurns(root, sessions,
+            listing -> turndiff.queries().turns(listing.session().externalId(), after, limit));
       }
       spec.commandLine().getOut().println(Json.write(output, pretty));
     }

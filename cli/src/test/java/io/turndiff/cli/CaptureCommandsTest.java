@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.turndiff.fixtures.CommandRun;
 import io.turndiff.fixtures.StoreRows;
 import io.turndiff.fixtures.TestStore;
 import io.turndiff.fixtures.TestWorkspace;
@@ -29,7 +30,7 @@ class CaptureCommandsTest {
 
   private TestWorkspace workspace;
   private Path database;
-  private final List<CliRun> runs = new ArrayList<>();
+  private final List<CommandRun> runs = new ArrayList<>();
 
   @BeforeEach
   void setUp() {
@@ -40,7 +41,7 @@ class CaptureCommandsTest {
   @AfterEach
   void canary() {
     workspace.assertOutsideUnchanged();
-    for (CliRun run : runs) {
+    for (CommandRun run : runs) {
       workspace.canary().assertNotIn("stdout", run.out());
       workspace.canary().assertNotIn("stderr", run.err());
     }
@@ -51,7 +52,7 @@ class CaptureCommandsTest {
     }
   }
 
-  private CliRun turndiff(String... args) {
+  private CommandRun turndiff(String... args) {
     // --db is an option of each subcommand: put it after the command words
     List<String> ordered = new ArrayList<>();
     int words = args.length > 0 && args[0].equals("turn") ? 2 : 1;
@@ -62,7 +63,7 @@ class CaptureCommandsTest {
     for (int i = words; i < args.length; i++) {
       ordered.add(args[i]);
     }
-    CliRun run = CliRun.inProcess(ordered.toArray(String[]::new));
+    CommandRun run = CliRun.inProcess(ordered.toArray(String[]::new));
     runs.add(run);
     return run;
   }
@@ -164,7 +165,7 @@ class CaptureCommandsTest {
     assertTrue(patch.contains("# turndiff: linkdir/secret.txt: before-state not captured (escapes_workspace)"),
         patch);
 
-    CliRun rewind = turndiff("rewind", "--turn", turn).expect(3);
+    CommandRun rewind = turndiff("rewind", "--turn", turn).expect(3);
     JsonNode report = rewind.json();
     assertFalse(report.get("complete").asBoolean(), rewind.out());
     assertEquals("a.txt", report.get("restored").get(0).asText(), rewind.out());
@@ -188,15 +189,15 @@ class CaptureCommandsTest {
 
   @Test
   void badUsageExitsWithTwo() {
-    CliRun missing = turndiff("snapshot", "a.txt").expect(2);
+    CommandRun missing = turndiff("snapshot", "a.txt").expect(2);
     assertTrue(missing.err().contains("--turn"), missing.err());
     String turn = begin();
-    CliRun nul = turndiff("snapshot", "--turn", turn, "bad\0name").expect(2);
+    CommandRun nul = turndiff("snapshot", "--turn", turn, "bad\0name").expect(2);
     assertTrue(nul.err().contains("NUL"), nul.err());
-    CliRun empty = turndiff("snapshot", "--turn", turn, "").expect(2);
+    CommandRun empty = turndiff("snapshot", "--turn", turn, "").expect(2);
     assertTrue(empty.err().contains("empty"), empty.err());
     workspace.directory("src");
-    CliRun directory = turndiff("snapshot", "--turn", turn, "src/").expect(2);
+    CommandRun directory = turndiff("snapshot", "--turn", turn, "src/").expect(2);
     assertTrue(directory.err().contains("'src/'"), directory.err());
     turndiff("snapshot", "--turn", turn).expect(2);
     turndiff("no-such-command").expect(2);
@@ -204,15 +205,15 @@ class CaptureCommandsTest {
 
   @Test
   void errorsNameTheInputAndExitWithOne() {
-    CliRun unknown = turndiff("turn", "finish", "--turn", "nope").expect(1);
+    CommandRun unknown = turndiff("turn", "finish", "--turn", "nope").expect(1);
     assertTrue(unknown.err().contains("'nope'"), unknown.err());
     String turn = begin();
     turndiff("turn", "finish", "--turn", turn).expect(0);
     Map<String, Long> rows = StoreRows.count(database);
-    CliRun again = turndiff("turn", "finish", "--turn", turn).expect(1);
+    CommandRun again = turndiff("turn", "finish", "--turn", turn).expect(1);
     assertTrue(again.err().contains(turn) && again.err().contains("finished"), again.err());
     assertEquals(rows, StoreRows.count(database), "nothing written");
-    CliRun missing = turndiff("turn", "begin", "--workspace", temp.resolve("absent").toString()).expect(1);
+    CommandRun missing = turndiff("turn", "begin", "--workspace", temp.resolve("absent").toString()).expect(1);
     assertTrue(missing.err().contains("absent") && missing.err().contains("does not exist"), missing.err());
   }
 
@@ -302,11 +303,11 @@ class CaptureCommandsTest {
 
   @Test
   void trackRefusesBadBudgetsAndMissingWorkspaces() {
-    CliRun budget = turndiff("track", "--workspace", workspace.root().toString(), "--max-files", "0").expect(2);
+    CommandRun budget = turndiff("track", "--workspace", workspace.root().toString(), "--max-files", "0").expect(2);
     assertTrue(budget.err().contains("budgets must be positive"), budget.err());
-    CliRun missing = turndiff("track", "--workspace", temp.resolve("absent").toString()).expect(1);
+    CommandRun missing = turndiff("track", "--workspace", temp.resolve("absent").toString()).expect(1);
     assertTrue(missing.err().contains("absent"), missing.err());
-    CliRun untracked = turndiff("status", "--workspace", workspace.root().toString()).expect(1);
+    CommandRun untracked = turndiff("status", "--workspace", workspace.root().toString()).expect(1);
     assertTrue(untracked.err().contains("not tracked"), untracked.err());
   }
 
@@ -315,9 +316,9 @@ class CaptureCommandsTest {
     begin();
     Map<String, Long> rows = StoreRows.count(database);
     for (String root : new String[] {"/", "/proc/self", "/proc/self/root", "/sys", ""}) {
-      CliRun began = turndiff("turn", "begin", "--workspace", root).expect(2);
+      CommandRun began = turndiff("turn", "begin", "--workspace", root).expect(2);
       assertTrue(began.err().contains("workspace"), began.err());
-      CliRun tracked = turndiff("track", "--workspace", root).expect(2);
+      CommandRun tracked = turndiff("track", "--workspace", root).expect(2);
       assertTrue(tracked.err().contains("workspace"), tracked.err());
     }
     assertEquals(rows, StoreRows.count(database), "nothing written, not even a workspace row");

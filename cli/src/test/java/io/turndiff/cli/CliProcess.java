@@ -1,12 +1,11 @@
 package io.turndiff.cli;
 
+import io.turndiff.fixtures.CommandRun;
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.TimeUnit;
 
 /** Runs the packaged {@code turndiff.jar} as a real process, as the launcher would. */
 final class CliProcess {
@@ -59,39 +58,19 @@ final class CliProcess {
   }
 
   /** Runs to completion (at most two minutes) and returns what it printed. */
-  static CliRun run(Map<String, String> environment, String... args) throws IOException, InterruptedException {
-    return run(builder(environment, args), args);
+  static CommandRun run(Map<String, String> environment, String... args) throws IOException, InterruptedException {
+    return CommandRun.ofProcess(builder(environment, args));
   }
 
-  static CliRun runPrefixed(Path jar, String[] prefix, Map<String, String> environment, String... args)
+  static CommandRun runPrefixed(Path jar, String[] prefix, Map<String, String> environment, String... args)
       throws IOException, InterruptedException {
-    return run(builder(jar, prefix, environment, args), args);
+    return CommandRun.ofProcess(builder(jar, prefix, environment, args));
   }
 
   /** Runs the jar with more JVM options (a small heap, say) to completion. */
-  static CliRun runWithJvmOptions(List<String> jvmOptions, Map<String, String> environment, String... args)
+  static CommandRun runWithJvmOptions(List<String> jvmOptions, Map<String, String> environment, String... args)
       throws IOException, InterruptedException {
-    return run(builder(jar(), new String[0], jvmOptions, environment, args), args);
+    return CommandRun.ofProcess(builder(jar(), new String[0], jvmOptions, environment, args));
   }
 
-  private static CliRun run(ProcessBuilder builder, String... args) throws IOException, InterruptedException {
-    Process process = builder.start();
-    process.getOutputStream().close();
-    byte[][] streams = new byte[2][];
-    Thread stderr = Thread.ofPlatform().start(() -> {
-      try {
-        streams[1] = process.getErrorStream().readAllBytes();
-      } catch (IOException e) {
-        streams[1] = new byte[0];
-      }
-    });
-    streams[0] = process.getInputStream().readAllBytes();
-    if (!process.waitFor(2, TimeUnit.MINUTES)) {
-      process.destroyForcibly();
-      throw new AssertionError("turndiff " + String.join(" ", args) + " did not finish");
-    }
-    stderr.join();
-    return new CliRun(process.exitValue(), new String(streams[0], StandardCharsets.UTF_8),
-        new String(streams[1], StandardCharsets.UTF_8));
-  }
 }

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.turndiff.fixtures.CommandRun;
 import io.turndiff.fixtures.TestWorkspace;
 import io.turndiff.store.Store;
 import java.io.BufferedReader;
@@ -60,7 +61,7 @@ class CliProcessIT {
   @Test
   void theDemoRunsOnTheDefaultStore() throws Exception {
     Path dataHome = temp.resolve("xdg");
-    CliRun demo = CliProcess.run(Map.of("XDG_DATA_HOME", dataHome.toString()), "demo").expect(0);
+    CommandRun demo = CliProcess.run(Map.of("XDG_DATA_HOME", dataHome.toString()), "demo").expect(0);
     assertTrue(demo.out().contains("canary: the outside secret appears 0 times"), demo.out());
     assertTrue(demo.out().contains("+def greet(name, punctuation='!'):"), demo.out());
     assertTrue(demo.out().contains("\"reason\" : \"escapes_workspace\""), demo.out());

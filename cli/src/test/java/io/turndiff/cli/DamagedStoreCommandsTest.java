@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.turndiff.fixtures.CommandRun;
 import io.turndiff.fixtures.TestWorkspace;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -48,7 +49,7 @@ class DamagedStoreCommandsTest {
         new String[] {"snapshot", "--turn", "t2", "f1.txt"});
   }
 
-  static void assertRefusedNamingTheFile(CliRun run, Path database) {
+  static void assertRefusedNamingTheFile(CommandRun run, Path database) {
     // (a store opened as damaged warns first)
     StoreCommands.assertStoreRefused(run, "turndiff: the store " + database + " is damaged");
     assertTrue(run.err().contains("backup") && run.err().contains(".recover"), run.err());
@@ -63,7 +64,7 @@ class DamagedStoreCommandsTest {
       assertRefusedNamingTheFile(run(database, write), database);
     }
     for (String[] read : reads()) {
-      CliRun run = run(database, read);
+      CommandRun run = run(database, read);
       if (damage.refusedAtOpen()) {
         assertRefusedNamingTheFile(run, database);
       } else {

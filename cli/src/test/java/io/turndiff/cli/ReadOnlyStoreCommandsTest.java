@@ -4,6 +4,7 @@ import static io.turndiff.cli.StoreCommands.run;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.turndiff.fixtures.CommandRun;
 import io.turndiff.fixtures.ReadOnlyBindMount;
 import io.turndiff.fixtures.TestWorkspace;
 import io.turndiff.store.Store;
@@ -67,7 +68,7 @@ class ReadOnlyStoreCommandsTest {
     }
   }
 
-  private static void assertRefusedAsReadOnly(CliRun run, Path database) {
+  private static void assertRefusedAsReadOnly(CommandRun run, Path database) {
     StoreCommands.assertStoreRefused(run, "turndiff: the store " + database + " cannot be written");
   }
 
@@ -78,7 +79,7 @@ class ReadOnlyStoreCommandsTest {
     try (ReadOnlyBindMount mount = ReadOnlyBindMount.of(folder, temp.resolve("ro"))) {
       Path readOnly = mount.view().resolve("turndiff.db");
       for (int i = 0; i < queries().size(); i++) {
-        CliRun run = run(readOnly, queries().get(i)).expect(0);
+        CommandRun run = run(readOnly, queries().get(i)).expect(0);
         assertEquals(expected.get(i), run.out(), String.join(" ", queries().get(i)));
         assertEquals("", run.err());
       }
@@ -117,7 +118,7 @@ class ReadOnlyStoreCommandsTest {
     Flyway.configure().dataSource(dataSource).locations("classpath:db/migration").target("1").load().migrate();
     try (ReadOnlyBindMount mount = ReadOnlyBindMount.of(old.getParent(), temp.resolve("ro"))) {
       Path readOnly = mount.view().resolve("turndiff.db");
-      CliRun run = run(readOnly, "turns", "--session", "s1");
+      CommandRun run = run(readOnly, "turns", "--session", "s1");
       assertRefusedAsReadOnly(run, readOnly);
       assertTrue(run.err().contains("schema version 1") && run.err().contains("needs version"), run.err());
     }
@@ -135,7 +136,7 @@ class ReadOnlyStoreCommandsTest {
     }
     try (ReadOnlyBindMount mount = ReadOnlyBindMount.of(copy.getParent(), temp.resolve("ro"))) {
       Path readOnly = mount.view().resolve("turndiff.db");
-      CliRun run = run(readOnly, "turns", "--session", "s1");
+      CommandRun run = run(readOnly, "turns", "--session", "s1");
       run.expect(Main.EXIT_STORE);
       StoreCommands.assertNoStackTrace(run);
       assertTrue(run.err().startsWith("turndiff: the store " + readOnly + " cannot be read here")

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.turndiff.fixtures.CommandRun;
 import io.turndiff.fixtures.TestWorkspace;
 import io.turndiff.fixtures.TreeContent;
 import java.io.BufferedReader;
@@ -116,7 +117,7 @@ class RewindProcessIT {
     List<Path> planted = plantHalfWrittenTemporaries(database, workspace.root());
     assertFalse(planted.isEmpty(), "paths were journaled as started when the process died");
 
-    CliRun finished = CliProcess.run(env, "rewind", "--turn", turn, "--operation", "op-crash").expect(0);
+    CommandRun finished = CliProcess.run(env, "rewind", "--turn", turn, "--operation", "op-crash").expect(0);
     JsonNode report = finished.json();
     assertFalse(report.get("replayed").asBoolean(), "it resumed the operation");
     assertEquals(FILES + 1, report.get("restored").size(), finished.out());
@@ -128,7 +129,7 @@ class RewindProcessIT {
       assertTrue(files.noneMatch(path -> path.getFileName().toString().endsWith(".tmp")), "no temporary left");
     }
 
-    CliRun replayed = CliProcess.run(env, "rewind", "--turn", turn, "--operation", "op-crash").expect(0);
+    CommandRun replayed = CliProcess.run(env, "rewind", "--turn", turn, "--operation", "op-crash").expect(0);
     assertTrue(replayed.json().get("replayed").asBoolean());
     assertEquals(report.get("restored"), replayed.json().get("restored"));
     workspace.assertOutsideUnchanged();
@@ -151,11 +152,11 @@ class RewindProcessIT {
     crashable.killOnceUnderWay(rewind);
     assertFalse(temporariesIn(workspace.root()).isEmpty(), "the killed rewind left staged files behind");
 
-    CliRun forced = CliProcess.run(env, "rewind", "--turn", turn, "--force");
+    CommandRun forced = CliProcess.run(env, "rewind", "--turn", turn, "--force");
     assertEquals(1, forced.exitCode(), "another request for the turn is refused: " + forced.err());
     assertTrue(forced.err().contains("--operation "), "it names the unfinished operation: " + forced.err());
 
-    CliRun again = CliProcess.run(env, "rewind", "--turn", turn).expect(0);
+    CommandRun again = CliProcess.run(env, "rewind", "--turn", turn).expect(0);
     assertEquals(crashable.beforeTurn(), TreeContent.of(workspace.root()),
         "the tree the turn started from, nothing staged");
     try (Stream<Path> files = Files.walk(workspace.root())) {
@@ -256,7 +257,7 @@ class RewindProcessIT {
     assertTrue(journaled.containsAll(staged), "every file it staged is under a name it journaled: " + staged
         + " / " + journaled);
 
-    CliRun resumed = CliProcess.run(crashable.env(), "rewind", "--turn", crashable.turn(), "--operation",
+    CommandRun resumed = CliProcess.run(crashable.env(), "rewind", "--turn", crashable.turn(), "--operation",
         "op-planted").expect(0);
     assertTrue(resumed.json().get("complete").asBoolean(), resumed.out());
     assertEquals(planted.stream().sorted().toList(), temporariesIn(workspace.root()),
@@ -292,7 +293,7 @@ class RewindProcessIT {
     assertEquals(2, summary.get("not_restorable").asInt(), summary.toString());
 
     writeLocked(workspace.resolve("r.txt"), "the user's work\n");
-    CliRun rewind = cli.run("rewind", "--turn", turn).expect(3);
+    CommandRun rewind = cli.run("rewind", "--turn", turn).expect(3);
     JsonNode report = rewind.json();
     assertEquals(0, report.get("restored").size(), rewind.out());
     List<String> skipped = new ArrayList<>();
@@ -339,14 +340,14 @@ class RewindProcessIT {
     cli.run("turn", "finish", "--turn", turn).expect(0);
     Map<String, String> afterTurn = TreeContent.of(workspace.root());
 
-    CliRun rewind = cli.run("rewind", "--turn", turn);
+    CommandRun rewind = cli.run("rewind", "--turn", turn);
     assertEquals(0, rewind.exitCode(), rewind.out() + rewind.err());
     JsonNode report = rewind.json();
     assertEquals(List.of("open/g.txt", "ro/f.txt"), texts(report.get("restored")), rewind.out());
     assertEquals(List.of("open", "ro"), texts(report.get("directory_modes")), rewind.out());
     assertEquals(before, TreeContent.of(workspace.root()), "ro/ 0500 and open/ 0755 again, with their files");
 
-    CliRun undo = cli.run("rewind", "--turn", report.get("rewind_turn").asText());
+    CommandRun undo = cli.run("rewind", "--turn", report.get("rewind_turn").asText());
     assertEquals(0, undo.exitCode(), undo.out() + undo.err());
     assertEquals(List.of("open", "ro"), texts(undo.json().get("directory_modes")), undo.out());
     assertEquals(afterTurn, TreeContent.of(workspace.root()), "the undo: ro/ 0700 and open/ 0555 again");
@@ -391,15 +392,15 @@ class RewindProcessIT {
     String content = sha256Of(big);
     CliProcess.run(env, "turn", "finish", "--turn", turn).expect(0);
 
-    CliRun plain = CliProcess.runWithJvmOptions(smallHeap, env, "rewind", "--turn", turn).expect(3);
+    CommandRun plain = CliProcess.runWithJvmOptions(smallHeap, env, "rewind", "--turn", turn).expect(3);
     assertEquals("unverified", plain.json().get("skipped").get(0).get("reason").asText(), plain.out());
-    CliRun forced = CliProcess.runWithJvmOptions(smallHeap, env, "rewind", "--turn", turn, "--force").expect(0);
+    CommandRun forced = CliProcess.runWithJvmOptions(smallHeap, env, "rewind", "--turn", turn, "--force").expect(0);
     assertFalse(Files.exists(big), forced.out());
     String rewindTurn = forced.json().get("rewind_turn").asText();
     String patch = CliProcess.runWithJvmOptions(smallHeap, env, "diff", "--turn", rewindTurn).expect(0).out();
     assertTrue(patch.contains("before-state stored (" + (160L << 20) + " bytes, too large to show)"), patch);
 
-    CliRun undone = CliProcess.runWithJvmOptions(smallHeap, env, "rewind", "--turn", rewindTurn).expect(0);
+    CommandRun undone = CliProcess.runWithJvmOptions(smallHeap, env, "rewind", "--turn", rewindTurn).expect(0);
     assertEquals("big.img", undone.json().get("restored").get(0).asText(), undone.out());
     assertEquals(content, sha256Of(big), "160 MiB back byte for byte through a 48 MiB heap");
     workspace.assertOutsideUnchanged();
@@ -419,11 +420,11 @@ class RewindProcessIT {
     CliProcess.run(env, "turn", "finish", "--turn", turn).expect(0);
     Files.writeString(workspace.resolve("b.txt"), "user b\n");
 
-    CliRun dry = CliProcess.run(env, "rewind", "--turn", turn, "--dry-run").expect(3);
+    CommandRun dry = CliProcess.run(env, "rewind", "--turn", turn, "--dry-run").expect(3);
     assertTrue(dry.json().get("dry_run").asBoolean());
     assertEquals("agent a\n", Files.readString(workspace.resolve("a.txt")), "a dry run writes nothing");
 
-    CliRun run = CliProcess.run(env, "rewind", "--turn", turn, "--operation", "op-1").expect(3);
+    CommandRun run = CliProcess.run(env, "rewind", "--turn", turn, "--operation", "op-1").expect(3);
     JsonNode report = run.json();
     assertEquals("op-1", report.get("operation").asText());
     assertEquals("a.txt", report.get("restored").get(0).asText());
@@ -438,7 +439,7 @@ class RewindProcessIT {
     workspace.canary().assertNotIn("rewind output", run.out());
 
     CliProcess.run(env, "rewind", "--turn", turn, "--operation", "op-1", "--force").expect(2);
-    CliRun forced = CliProcess.run(env, "rewind", "--turn", turn, "--force").expect(3);
+    CommandRun forced = CliProcess.run(env, "rewind", "--turn", turn, "--force").expect(3);
     assertEquals("b.txt", forced.json().get("restored").get(1).asText(), forced.out());
     assertEquals("b\n", Files.readString(workspace.resolve("b.txt")));
     CliProcess.run(env, "rewind", "--turn", "no-such-turn").expect(1);

@@ -3,6 +3,7 @@ package io.turndiff.cli;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 
+import io.turndiff.fixtures.CommandRun;
 import io.turndiff.fixtures.TestWorkspace;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -18,7 +19,7 @@ final class StoreCommands {
   }
 
   /** {@code turndiff <command words> --db DB <rest>}: {@code --db} is an option of each subcommand. */
-  static CliRun run(Path database, String... args) {
+  static CommandRun run(Path database, String... args) {
     return CliRun.inProcess(arguments(database, args));
   }
 
@@ -59,7 +60,7 @@ final class StoreCommands {
   }
 
   /** Neither stream holds a stack trace or an exception's name. */
-  static void assertNoStackTrace(CliRun run) {
+  static void assertNoStackTrace(CommandRun run) {
     for (String stream : new String[] {run.out(), run.err()}) {
       assertNoStackTrace(stream);
     }
@@ -71,7 +72,7 @@ final class StoreCommands {
   }
 
   /** Refused with exit 4 on stderr only, the message starting as given. */
-  static void assertStoreRefused(CliRun run, String messageStart) {
+  static void assertStoreRefused(CommandRun run, String messageStart) {
     run.expect(Main.EXIT_STORE);
     assertNoStackTrace(run);
     assertEquals("", run.out());

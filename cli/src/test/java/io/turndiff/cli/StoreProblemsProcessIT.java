@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.turndiff.api.Json;
+import io.turndiff.fixtures.CommandRun;
 import io.turndiff.fixtures.TestWorkspace;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -113,7 +114,7 @@ class StoreProblemsProcessIT {
     try (Connection other = DriverManager.getConnection("jdbc:sqlite:" + database);
          Statement holder = other.createStatement()) {
       holder.execute("BEGIN IMMEDIATE");
-      CliRun busy = run(database, Map.of("TURNDIFF_BUSY_TIMEOUT_MS", "300"), "turn", "begin", "--workspace",
+      CommandRun busy = run(database, Map.of("TURNDIFF_BUSY_TIMEOUT_MS", "300"), "turn", "begin", "--workspace",
           workspace.root().toString(), "--session", "s1").expect(Main.EXIT_ERROR);
       StoreCommands.assertNoStackTrace(busy);
       assertTrue(busy.err().startsWith("turndiff: the store " + database + " is busy"), busy.err());
@@ -123,7 +124,7 @@ class StoreProblemsProcessIT {
         .expect(0);
   }
 
-  private static CliRun run(Path database, Map<String, String> environment, String... args) throws Exception {
+  private static CommandRun run(Path database, Map<String, String> environment, String... args) throws Exception {
     return CliProcess.run(environment, StoreCommands.arguments(database, args));
   }
 
@@ -135,14 +136,14 @@ class StoreProblemsProcessIT {
     for (StoreDamage damage : new StoreDamage[] {StoreDamage.EMPTY, StoreDamage.GARBAGE_PAGE, StoreDamage.NOT_SQLITE}) {
       Path database = damage.copy(good, temp.resolve(damage.name()));
       byte[] before = Files.readAllBytes(database);
-      CliRun turns = run(database, Map.of(), "turns", "--session", "s1");
+      CommandRun turns = run(database, Map.of(), "turns", "--session", "s1");
       StoreCommands.assertNoStackTrace(turns);
       if (damage.refusedAtOpen()) {
         StoreCommands.assertStoreRefused(turns, "turndiff: the store " + database + " is damaged");
       } else {
         assertEquals(2, turns.expect(0).json().get("turns").size(), damage + ": " + turns.err());
       }
-      CliRun begin = run(database, Map.of(), "turn", "begin", "--workspace", workspace.root().toString(),
+      CommandRun begin = run(database, Map.of(), "turn", "begin", "--workspace", workspace.root().toString(),
           "--session", "s1");
       StoreCommands.assertStoreRefused(begin, "turndiff: the store " + database + " is damaged");
       assertArrayEquals(before, Files.readAllBytes(database), damage + ": the damaged store was written to");

@@ -1,5 +1,6 @@
 package io.turndiff.cli;
 
+import io.turndiff.fixtures.CommandRun;
 import io.turndiff.fixtures.TestWorkspace;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -38,7 +39,7 @@ final class UnprivilegedCli {
     return new UnprivilegedCli(jar, prefix, Map.of("TURNDIFF_DB", storeDir.resolve("turndiff.db").toString()));
   }
 
-  CliRun run(String... args) throws IOException, InterruptedException {
+  CommandRun run(String... args) throws IOException, InterruptedException {
     return CliProcess.runPrefixed(jar, prefix, environment, args);
   }
 }

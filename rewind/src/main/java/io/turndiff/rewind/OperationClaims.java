@@ -1,6 +1,6 @@
 package io.turndiff.rewind;
 
-import io.turndiff.capture.RequestException;
+import io.turndiff.model.RequestException;
 import io.turndiff.store.Store;
 import io.turndiff.store.StoreTransaction;
 import io.turndiff.store.StoredRewindOperation;

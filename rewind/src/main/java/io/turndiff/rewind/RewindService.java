@@ -4,16 +4,16 @@ import io.turndiff.boundary.ContentSink;
 import io.turndiff.boundary.Observation;
 import io.turndiff.boundary.WorkspaceBoundary;
 import io.turndiff.boundary.WriteOutcome;
-import io.turndiff.capture.BlobSink;
-import io.turndiff.capture.ChangeRecorder;
-import io.turndiff.capture.ExternalIds;
-import io.turndiff.capture.RequestException;
-import io.turndiff.capture.WorkspaceHandles;
+import io.turndiff.capture.record.BlobSink;
+import io.turndiff.capture.record.ChangeRecorder;
+import io.turndiff.capture.workspace.WorkspaceHandles;
 import io.turndiff.diff.ReverseMerge;
 import io.turndiff.model.DetectedBy;
+import io.turndiff.model.ExternalIds;
 import io.turndiff.model.FileType;
 import io.turndiff.model.Presence;
 import io.turndiff.model.Reason;
+import io.turndiff.model.RequestException;
 import io.turndiff.model.RewindStatus;
 import io.turndiff.model.Sha256;
 import io.turndiff.model.Snapshot;
@@ -23,8 +23,8 @@ import io.turndiff.model.WorkspacePath;
 import io.turndiff.store.Store;
 import io.turndiff.store.StoreTransaction;
 import io.turndiff.store.StoredFileChange;
-import io.turndiff.store.StoredRewindEntry;
 import io.turndiff.store.StoredRewindDirectory;
+import io.turndiff.store.StoredRewindEntry;
 import io.turndiff.store.StoredRewindOperation;
 import io.turndiff.store.StoredSession;
 import io.turndiff.store.StoredTurn;
@@ -499,7 +499,7 @@ public final class RewindService {
       snapshots.add(entry.target());
       entry.expected().ifPresent(snapshots::add);
     });
-    Map<Sha256, byte[]> contents = new HashMap<>(ChangeRecorder.contents(store, snapshots));
+    Map<Sha256, byte[]> contents = new HashMap<>(store.read(tx -> tx.blobs().contentsOf(snapshots)));
     store.read(tx -> {
       entries.forEach(entry -> entry.merged().ifPresent(sha -> contents.computeIfAbsent(sha, tx.blobs()::require)));
       return null;
@@ -782,7 +782,8 @@ public final class RewindService {
   /** Records the after-state of every path the rewind touched, closes the rewind turn and the operation. */
   private void finish(StoredRewindOperation operation, StoredTurn rewindTurn, WorkspaceBoundary boundary) {
     List<StoredFileChange> touched = store.read(tx -> tx.fileChanges().ofTurn(rewindTurn.id()));
-    Map<Sha256, byte[]> before = ChangeRecorder.contents(store, touched.stream().map(StoredFileChange::before).toList());
+    Map<Sha256, byte[]> before = store.read(tx -> tx.blobs().contentsOf(
+        touched.stream().map(StoredFileChange::before).toList()));
     List<ChangeRecorder.Completed> completed = new ArrayList<>();
     for (StoredFileChange change : touched) {
       // captured whatever its size, so that undoing this rewind can tell the path still holds what it left
@@ -837,7 +838,7 @@ public final class RewindService {
       snapshots.add(path.target());
       path.expected().ifPresent(snapshots::add);
     });
-    Map<Sha256, byte[]> contents = ChangeRecorder.contents(store, snapshots);
+    Map<Sha256, byte[]> contents = store.read(tx -> tx.blobs().contentsOf(snapshots));
     List<WorkspacePath> restored = new ArrayList<>();
     List<WorkspacePath> merged = new ArrayList<>();
     List<RewindReport.Skipped> skipped = new ArrayList<>();

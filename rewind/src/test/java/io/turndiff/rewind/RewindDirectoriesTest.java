@@ -5,8 +5,8 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.turndiff.boundary.BoundaryOptions;
+import io.turndiff.capture.track.TrackingOptions;
 import io.turndiff.model.BoundaryKind;
-import io.turndiff.track.TrackingOptions;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Comparator;

@@ -2,10 +2,10 @@ package io.turndiff.rewind;
 
 import io.turndiff.boundary.BoundaryOptions;
 import io.turndiff.capture.CaptureService;
-import io.turndiff.capture.WorkspaceHandles;
+import io.turndiff.capture.workspace.WorkspaceHandles;
 import io.turndiff.fixtures.TestStore;
 import io.turndiff.fixtures.TestWorkspace;
-import io.turndiff.query.ReviewQueries;
+import io.turndiff.review.ReviewQueries;
 import io.turndiff.store.Store;
 import java.nio.file.Path;
 import java.util.List;

@@ -6,9 +6,9 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.turndiff.boundary.BoundaryOptions;
-import io.turndiff.capture.RequestException;
-import io.turndiff.capture.WorkspaceHandles;
+import io.turndiff.capture.workspace.WorkspaceHandles;
 import io.turndiff.fixtures.StoreRows;
+import io.turndiff.model.RequestException;
 import io.turndiff.store.StoredRewindEntry;
 import io.turndiff.store.StoredRewindOperation;
 import java.nio.file.Files;

@@ -6,10 +6,10 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.turndiff.capture.RequestException;
 import io.turndiff.fixtures.StoreRows;
 import io.turndiff.fixtures.TreeContent;
 import io.turndiff.model.ChangeKind;
+import io.turndiff.model.RequestException;
 import io.turndiff.model.TurnKind;
 import io.turndiff.model.TurnState;
 import io.turndiff.model.WorkspacePath;

@@ -3,11 +3,11 @@ package io.turndiff.rewind;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.turndiff.capture.track.TrackingOptions;
 import io.turndiff.fixtures.TreeContent;
 import io.turndiff.model.ChangeKind;
 import io.turndiff.model.DetectedBy;
 import io.turndiff.store.StoredFileChange;
-import io.turndiff.track.TrackingOptions;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.List;

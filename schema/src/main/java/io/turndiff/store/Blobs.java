@@ -5,9 +5,13 @@ import static io.turndiff.store.jooq.Tables.CHUNKED_CONTENT;
 import static io.turndiff.store.jooq.Tables.CONTENT_CHUNK;
 
 import io.turndiff.model.Sha256;
+import io.turndiff.model.Snapshot;
 import java.io.ByteArrayOutputStream;
 import java.time.Duration;
 import java.time.InstantSource;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.Map;
 import java.util.Optional;
 import org.jooq.DSLContext;
 import org.jooq.impl.DSL;
@@ -101,6 +105,19 @@ public final class Blobs {
    */
   public Optional<byte[]> requireInOnePiece(Sha256 sha256) {
     return find(sha256).orElseThrow(() -> new StoreException("blob " + sha256 + " is missing from the store"));
+  }
+
+  /**
+   * The stored contents of the captured regular files among {@code snapshots}, by hash. A content stored in
+   * chunks (too large to hold in memory) is left out: it is streamed where it is needed, and not shown in diffs.
+   */
+  public Map<Sha256, byte[]> contentsOf(Collection<Snapshot> snapshots) {
+    Map<Sha256, byte[]> contents = new HashMap<>();
+    for (Snapshot snapshot : snapshots) {
+      Optional<Sha256> stored = snapshot.storedContent().filter(sha -> !contents.containsKey(sha));
+      stored.ifPresent(sha -> requireInOnePiece(sha).ifPresent(bytes -> contents.put(sha, bytes)));
+    }
+    return contents;
   }
 
   /** Every stored content, decompressed (chunked content assembled whole): for audits such as the canary. */

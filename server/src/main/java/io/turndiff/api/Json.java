@@ -11,29 +11,30 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.turndiff.capture.BeganTurn;
 import io.turndiff.capture.SnapshotVerdict;
 import io.turndiff.capture.TurnSummary;
+import io.turndiff.capture.track.PathChange;
+import io.turndiff.capture.track.TrackSummary;
+import io.turndiff.capture.track.WorkspaceStatus;
 import io.turndiff.model.ChangeKind;
 import io.turndiff.model.Containment;
 import io.turndiff.model.GivenPath;
 import io.turndiff.model.Presence;
 import io.turndiff.model.Snapshot;
 import io.turndiff.model.WorkspacePath;
+import io.turndiff.review.HistoryEntry;
+import io.turndiff.review.RangeChange;
+import io.turndiff.review.RangeDiff;
+import io.turndiff.review.SessionListing;
+import io.turndiff.review.TurnPage;
+import io.turndiff.review.TurnRecords;
+import io.turndiff.rewind.RewindReport;
 import io.turndiff.store.StoredFileChange;
 import io.turndiff.store.StoredTurn;
 import io.turndiff.store.TurnListing;
-import io.turndiff.rewind.RewindReport;
-import io.turndiff.track.PathChange;
-import io.turndiff.track.TrackSummary;
-import io.turndiff.track.WorkspaceStatus;
-import io.turndiff.query.HistoryEntry;
-import io.turndiff.query.RangeChange;
-import io.turndiff.query.RangeDiff;
-import io.turndiff.query.SessionListing;
-import io.turndiff.query.TurnPage;
-import io.turndiff.query.TurnRecords;
 import java.nio.file.Path;
 import java.util.Base64;
 import java.util.List;
 import java.util.Optional;
+import java.util.function.Function;
 
 /**
  * The JSON shapes turndiff prints (and the HTTP service returns). Built explicitly, field by field, so the
@@ -239,6 +240,31 @@ public final class Json {
     ArrayNode array = node.putArray("sessions");
     sessions.forEach(listing -> array.add(session(listing)));
     return node;
+  }
+
+  /**
+   * Every session of a workspace, each with its turns as {@code turns} gives them (the command line's
+   * {@code turns} without {@code --session}).
+   */
+  public static ObjectNode sessionsWithTurns(Path workspace, List<SessionListing> sessions,
+                                             Function<SessionListing, TurnPage> turns) {
+    ObjectNode node = sessions(workspace, sessions);
+    ArrayNode withTurns = node.putArray("sessions");
+    for (SessionListing listing : sessions) {
+      ObjectNode entry = session(listing);
+      entry.setAll(turnPage(turns.apply(listing)));
+      withTurns.add(entry);
+    }
+    return node;
+  }
+
+  /** The line {@code turndiff serve} prints once it listens. */
+  public static ObjectNode serveStarted(String url, Path tokenFile, Path store, long pid) {
+    return object()
+        .put("url", url)
+        .put("token_file", tokenFile.toString())
+        .put("store", store.toString())
+        .put("pid", pid);
   }
 
   /** A turn in a list of turns: the turn with its counts. */

@@ -5,9 +5,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.turndiff.api.Json;
+import io.turndiff.api.Turndiff;
 import io.turndiff.boundary.BoundaryOptions;
-import io.turndiff.capture.WorkspaceHandles;
-import io.turndiff.capture.WorkspacePolicy;
+import io.turndiff.boundary.WorkspacePolicy;
+import io.turndiff.capture.workspace.WorkspaceHandles;
 import io.turndiff.fixtures.RawHttp;
 import io.turndiff.fixtures.StoreRows;
 import io.turndiff.fixtures.TestStore;

@@ -1,9 +1,9 @@
 package io.turndiff.bench.jmh;
 
+import io.turndiff.api.Turndiff;
 import io.turndiff.bench.SyntheticTreeFiles;
 import io.turndiff.boundary.BoundaryOptions;
 import io.turndiff.capture.SnapshotVerdict;
-import io.turndiff.server.Turndiff;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

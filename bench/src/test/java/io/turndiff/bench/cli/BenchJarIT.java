@@ -1,0 +1,61 @@
+package io.turndiff.bench.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.turndiff.fixtures.CommandRun;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.jar.JarFile;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The bench jar, {@code bench/target/turndiff-bench.jar}, run as {@code ./turndiff bench} runs it: it carries
+ * JMH and the list of benchmarks its annotation processor made, and answers the product's commands too.
+ */
+class BenchJarIT {
+
+  private static Path jar() {
+    String jar = System.getProperty("turndiff.bench.jar");
+    if (jar == null) {
+      throw new IllegalStateException("run by failsafe, which sets -Dturndiff.bench.jar");
+    }
+    return Path.of(jar);
+  }
+
+  private static CommandRun run(String... args) throws Exception {
+    List<String> command = new ArrayList<>(List.of(ProcessHandle.current().info().command().orElse("java"),
+        "--enable-native-access=ALL-UNNAMED", "-jar", jar().toString()));
+    command.addAll(List.of(args));
+    ProcessBuilder builder = new ProcessBuilder(command);
+    builder.environment().remove("TURNDIFF_DB");
+    return CommandRun.ofProcess(builder);
+  }
+
+  @Test
+  void theBenchJarCarriesJmhAndItsBenchmarkList() throws Exception {
+    try (JarFile jar = new JarFile(jar().toFile())) {
+      assertEquals(BenchMain.class.getName(), jar.getManifest().getMainAttributes().getValue("Main-Class"));
+      assertNotNull(jar.getEntry("org/openjdk/jmh/runner/Runner.class"));
+      String benchmarks = new String(jar.getInputStream(jar.getEntry("META-INF/BenchmarkList")).readAllBytes());
+      assertTrue(benchmarks.contains("io.turndiff.bench.jmh.BoundaryReadBenchmark"), benchmarks);
+      assertTrue(benchmarks.contains("io.turndiff.bench.jmh.SnapshotCallBenchmark"), benchmarks);
+    }
+  }
+
+  @Test
+  void itRunsTheBenchCommandsInPlaceOfThePlaceholder() throws Exception {
+    CommandRun help = run("bench", "jmh", "--help").expect(0);
+    assertTrue(help.out().contains("JMH microbenchmarks"), help.out());
+    CommandRun refused = run("bench", "--turns", "0").expect(2);
+    assertTrue(refused.err().contains("--turns must be positive"), refused.err());
+  }
+
+  @Test
+  void itAnswersTheProductsCommandsToo() throws Exception {
+    CommandRun version = run("--version").expect(0);
+    assertTrue(version.out().contains("turndiff"), version.out());
+  }
+}

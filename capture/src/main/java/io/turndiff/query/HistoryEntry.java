@@ -1,8 +1,0 @@
-package io.turndiff.query;
-
-import io.turndiff.store.StoredFileChange;
-import io.turndiff.store.StoredTurn;
-
-/** One turn that touched a path, with what it did to it. */
-public record HistoryEntry(StoredTurn turn, StoredFileChange change) {
-}

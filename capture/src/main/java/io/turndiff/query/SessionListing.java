@@ -1,7 +1,0 @@
-package io.turndiff.query;
-
-import io.turndiff.store.StoredSession;
-
-/** A session of a workspace, with how many turns it has. */
-public record SessionListing(StoredSession session, int turns) {
-}

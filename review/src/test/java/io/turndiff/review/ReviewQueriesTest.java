@@ -1,0 +1,146 @@
+package io.turndiff.review;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.turndiff.boundary.BoundaryOptions;
+import io.turndiff.capture.CaptureService;
+import io.turndiff.fixtures.TestStore;
+import io.turndiff.fixtures.TestWorkspace;
+import io.turndiff.model.ChangeKind;
+import io.turndiff.model.RequestException;
+import io.turndiff.store.Store;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Optional;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The review queries over a real store; the workspace is deleted before querying: answers come from the store. */
+class ReviewQueriesTest {
+
+  @TempDir
+  Path temp;
+
+  private TestWorkspace workspace;
+  private Store store;
+  private CaptureService capture;
+  private ReviewQueries queries;
+  private String first;
+  private String second;
+  private String third;
+
+  @BeforeEach
+  void threeTurns() throws Exception {
+    workspace = TestWorkspace.in(temp).file("a.txt", "a1\n").file("b.txt", "b1\n");
+    workspace.symlink("leak.txt", workspace.secret().toString());
+    store = TestStore.freshIn(temp);
+    capture = new CaptureService(store, BoundaryOptions.defaults());
+    queries = new ReviewQueries(store);
+    first = turn(List.of("a.txt", "leak.txt"), () -> Files.writeString(workspace.resolve("a.txt"), "a2\n"));
+    second = turn(List.of("a.txt", "b.txt"), () -> {
+      Files.writeString(workspace.resolve("a.txt"), "a3\n");
+      Files.delete(workspace.resolve("b.txt"));
+    });
+    third = turn(List.of("c.txt"), () -> Files.writeString(workspace.resolve("c.txt"), "c\nc\n"));
+    capture.close();
+    // from here on, everything comes from the store
+    try (Stream<Path> walk = Files.walk(workspace.root())) {
+      walk.sorted(Comparator.reverseOrder()).forEach(path -> path.toFile().delete());
+    }
+  }
+
+  private String turn(List<String> paths, Edit edit) throws Exception {
+    String turn = capture.beginTurn(workspace.root(), Optional.of("s1"), Optional.empty()).turn();
+    capture.snapshot(turn, Optional.empty(), paths);
+    edit.run();
+    capture.finishTurn(turn);
+    return turn;
+  }
+
+  interface Edit {
+    void run() throws Exception;
+  }
+
+  @AfterEach
+  void canary() {
+    workspace.canary().assertNotInStore(store);
+    store.close();
+  }
+
+  @Test
+  void sessionsOfAWorkspace() {
+    List<SessionListing> sessions = queries.sessions(workspace.root());
+    assertEquals(1, sessions.size());
+    assertEquals("s1", sessions.getFirst().session().externalId());
+    assertEquals(3, sessions.getFirst().turns());
+  }
+
+  @Test
+  void turnsOfASessionWithTheirCountsPageByPage() {
+    TurnPage page = queries.turns("s1", 0, 2);
+    assertEquals(List.of(first, second), page.turns().stream().map(listing -> listing.turn().externalId()).toList());
+    assertEquals(Optional.of(2L), page.nextAfter());
+    assertEquals(2, page.turns().get(1).files());
+    assertEquals(2, page.turns().get(1).changed());
+    assertEquals(1, page.turns().get(1).linesAdded());
+    assertEquals(2, page.turns().get(1).linesRemoved());
+    TurnPage rest = queries.turns("s1", page.nextAfter().get(), 2);
+    assertEquals(List.of(third), rest.turns().stream().map(listing -> listing.turn().externalId()).toList());
+    assertEquals(Optional.empty(), rest.nextAfter());
+    assertEquals(2, queries.turns("s1", 0, 10).turns().getFirst().changed(),
+        "a link out of the workspace is never counted unchanged: what the turn did through it was not read");
+  }
+
+  @Test
+  void aRangeIsTheFirstBeforeAndTheLastAfterOfEachPath() {
+    RangeDiff range = queries.range(first, second);
+    List<String> paths = range.changes().stream().map(change -> change.path().display()).toList();
+    assertEquals(List.of("a.txt", "b.txt", "leak.txt"), paths);
+    RangeChange a = range.changes().getFirst();
+    assertEquals(ChangeKind.MODIFIED, a.change());
+    assertEquals(List.of(first, second), a.turns());
+    assertTrue(range.patch().contains("-a1\n+a3\n"), range.patch());
+    assertTrue(range.patch().contains("deleted file mode 100644"), range.patch());
+    workspace.canary().assertNotIn("the range patch", range.patch());
+  }
+
+  @Test
+  void aRangeAcrossSessionsOrBackwardsIsRefused() {
+    assertEquals(RequestException.Problem.BAD_INPUT,
+        assertThrows(RequestException.class, () -> queries.range(second, first)).problem());
+  }
+
+  @Test
+  void aPathsHistoryListsEveryTurnThatTouchedIt() {
+    List<HistoryEntry> history = queries.log(workspace.root(), "a.txt");
+    assertEquals(List.of(first, second), history.stream().map(entry -> entry.turn().externalId()).toList());
+    assertEquals(1, history.get(1).change().linesAdded());
+    assertEquals(List.of(), queries.log(workspace.root(), "never.txt"));
+  }
+
+  @Test
+  void oneFilesDiffIsItsStoredDiff() {
+    String diff = queries.fileDiff(second, "a.txt");
+    assertTrue(diff.startsWith("diff --git a/a.txt b/a.txt\n"), diff);
+    assertTrue(diff.contains("-a2\n+a3\n"), diff);
+    String leak = queries.fileDiff(first, "leak.txt");
+    assertTrue(leak.startsWith("# turndiff: leak.txt: before-state not captured (escapes_workspace)"), leak);
+    assertFalse(leak.contains("diff --git"), "no content is shown for a path that leads outside: " + leak);
+    workspace.canary().assertNotIn("the diff of the link out", leak);
+  }
+
+  @Test
+  void theTurnPatchNeverHoldsTheSecret() {
+    String patch = queries.patch(first, List.of());
+    assertTrue(patch.contains("+a2"), patch);
+    workspace.canary().assertNotIn("the turn patch", patch);
+  }
+}

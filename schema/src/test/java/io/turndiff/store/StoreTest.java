@@ -6,8 +6,16 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.turndiff.model.BoundaryKind;
 import io.turndiff.model.ChangeKind;
+import io.turndiff.model.FileMetadata;
+import io.turndiff.model.FileType;
+import io.turndiff.model.LinkTarget;
+import io.turndiff.model.Presence;
+import io.turndiff.model.Reason;
 import io.turndiff.model.Sha256;
+import io.turndiff.model.Snapshot;
+import io.turndiff.model.WorkspacePath;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -15,6 +23,8 @@ import java.nio.file.attribute.PosixFilePermissions;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.ResultSet;
+import java.sql.Statement;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -272,5 +282,98 @@ class StoreTest {
     Files.createDirectories(file);
     StoreException e = assertThrows(StoreException.class, () -> Store.open(file));
     assertTrue(e.getMessage().contains(file.toString()), e.getMessage());
+  }
+
+  private static final Instant TAKEN_AT = Instant.ofEpochMilli(1_700_000_000_123L);
+
+  private static FileMetadata stat(FileType type, long size, int mode) {
+    return new FileMetadata(type, size, 1_700_000_000_123_456_789L, mode, 4242, 1);
+  }
+
+  /** One state of every kind (and each way of being metadata only), as the boundary builds them. */
+  private static List<Snapshot> oneOfEachKind(Sha256 stored) {
+    WorkspacePath path = WorkspacePath.of("src/a.txt");
+    BoundaryKind boundary = BoundaryKind.OPENAT2;
+    return List.of(
+        Snapshot.absent(path, boundary, TAKEN_AT),
+        Snapshot.regularFile(path, boundary, stat(FileType.REGULAR, 6, 0644), stored, TAKEN_AT),
+        Snapshot.symlink(path, boundary, stat(FileType.SYMLINK, 4, 0777), LinkTarget.of("b.md"), TAKEN_AT),
+        Snapshot.metadataOnly(path, boundary, Presence.PRESENT, Optional.of(stat(FileType.DIRECTORY, 4096, 0750)),
+            Optional.empty(), Optional.empty(), Reason.DIRECTORY, "a directory", TAKEN_AT),
+        Snapshot.metadataOnly(path, boundary, Presence.UNKNOWN, Optional.empty(), Optional.empty(), Optional.empty(),
+            Reason.UNREADABLE, "Permission denied", TAKEN_AT),
+        Snapshot.metadataOnly(path, boundary, Presence.PRESENT, Optional.of(stat(FileType.REGULAR, 9, 0600)),
+            Optional.of(Sha256.of("too large".getBytes(StandardCharsets.UTF_8))), Optional.empty(), Reason.TOO_LARGE,
+            "9 bytes is over the size limit of 8", TAKEN_AT),
+        Snapshot.sampled(path, boundary, stat(FileType.REGULAR, 1 << 30, 0644),
+            Sha256.of("sampled".getBytes(StandardCharsets.UTF_8)), "sampled", TAKEN_AT),
+        Snapshot.metadataOnly(path, boundary, Presence.PRESENT, Optional.of(stat(FileType.SYMLINK, 9, 0777)),
+            Optional.empty(), Optional.of(LinkTarget.of("../../etc")), Reason.ESCAPES_WORKSPACE, "", TAKEN_AT),
+        Snapshot.metadataOnly(WorkspacePath.outside("/etc/passwd".getBytes(StandardCharsets.UTF_8)), boundary,
+            Presence.ABSENT, Optional.empty(), Optional.empty(), Optional.empty(), Reason.OUTSIDE_WORKSPACE,
+            "outside the workspace root /w", TAKEN_AT));
+  }
+
+  @Test
+  void aSnapshotOfEveryKindIsReadBackAsThatKindAfterReopening() {
+    Path file = temp.resolve("turndiff.db");
+    List<Snapshot> written;
+    List<Long> ids = new ArrayList<>();
+    try (Store store = Store.open(file)) {
+      written = oneOfEachKind(store.write(tx -> tx.blobs().put("hello\n".getBytes(StandardCharsets.UTF_8))));
+      for (Snapshot snapshot : written) {
+        ids.add(store.write(tx -> tx.snapshots().insert(snapshot)));
+      }
+    }
+    try (Store store = Store.open(file)) {
+      for (int i = 0; i < written.size(); i++) {
+        long id = ids.get(i);
+        Snapshot read = store.read(tx -> tx.snapshots().byId(id));
+        assertEquals(written.get(i), read, "snapshot " + id);
+        assertEquals(written.get(i).getClass(), read.getClass());
+        assertEquals(written.get(i).fingerprint(), read.fingerprint());
+      }
+    }
+  }
+
+  /** Writes one snapshot row with plain SQL, as only a damaged or hand-edited store could hold it. */
+  private static long rawSnapshotRow(Path file, String columns, String values) throws Exception {
+    try (Connection connection = DriverManager.getConnection("jdbc:sqlite:" + file);
+         Statement statement = connection.createStatement()) {
+      statement.executeUpdate("INSERT INTO snapshot (path, boundary, taken_at, " + columns + ") VALUES (x'612e747874', "
+          + "'openat2', 0, " + values + ")");
+      try (ResultSet key = statement.executeQuery("SELECT last_insert_rowid()")) {
+        assertTrue(key.next());
+        return key.getLong(1);
+      }
+    }
+  }
+
+  @Test
+  void aSnapshotRowThatIsNoKindIsRefusedNamingIt() throws Exception {
+    Path file = temp.resolve("turndiff.db");
+    Store.open(file).close();
+    String stat = "'regular', 3, 1000, 420, 7, 1";
+    Map<Long, String> impossible = Map.of(
+        rawSnapshotRow(file, "present, file_type, size, mtime_ns, mode, inode, nlink, captured",
+            "1, " + stat + ", 1"),
+        "it has no reason, yet it is not a known absence, a regular file with stored content or a symlink's text",
+        rawSnapshotRow(file, "present, captured, reason", "1, 0, 'unreadable'"),
+        "a present state holds what stat said",
+        rawSnapshotRow(file, "present, file_type, size, mtime_ns, mode, inode, nlink, captured, link_target, reason",
+            "1, " + stat + ", 0, x'78', 'unreadable'"),
+        "a link's text is the text of a symlink, not of regular",
+        rawSnapshotRow(file, "present, captured", "0, 0"),
+        "as a known absence its captured would be true, not false",
+        rawSnapshotRow(file, "present, file_type, size, captured", "0, 'regular', 3, 1"),
+        "its file_type is set, but not all of size, mtime_ns, mode, inode, nlink");
+    try (Store store = Store.open(file)) {
+      impossible.forEach((id, why) -> {
+        StoreException refusal = assertThrows(StoreException.class, () -> store.read(tx -> tx.snapshots().byId(id)));
+        assertTrue(refusal.getMessage().startsWith("snapshot " + id + " in the store is none of"),
+            refusal.getMessage());
+        assertTrue(refusal.getMessage().endsWith(why), refusal.getMessage());
+      });
+    }
   }
 }

@@ -15,6 +15,7 @@ import io.turndiff.model.Presence;
 import io.turndiff.model.Reason;
 import io.turndiff.model.RequestException;
 import io.turndiff.model.Snapshot;
+import io.turndiff.model.StatProof;
 import io.turndiff.model.WorkspacePath;
 import io.turndiff.store.BlobEncoder;
 import io.turndiff.store.EncodedBlob;
@@ -55,8 +56,6 @@ import java.util.concurrent.atomic.AtomicReference;
  */
 public final class Tracker {
 
-  /** Files modified within this much of a scan's start are racy (file timestamps are coarse-grained). */
-  static final long RACY_WINDOW_NANOS = 50_000_000L;
   private static final int BLOB_BATCH = 256;
   private static final int MAX_ATTEMPTS = 5;
 
@@ -336,8 +335,9 @@ public final class Tracker {
         }
         seen.set(slot.number());
         IndexEntry old = slot.entry();
-        boolean unchanged = entry.otherMount() ? old.sameStatAs(metadataOnly(entry, Reason.ESCAPES_WORKSPACE))
-            : old.mtimeNanos() < indexedAt - RACY_WINDOW_NANOS && sameStat(old, entry);
+        // another mount is never read: its stat is all there is to compare
+        boolean unchanged = entry.otherMount() ? old.stat().equals(statOf(entry))
+            : statOf(entry).provesUnchangedSince(old.stat(), indexedAt);
         if (!unchanged) {
           candidates.add(new Candidate(entry, Optional.of(old)));
         }
@@ -456,20 +456,20 @@ public final class Tracker {
 
   /** Same content, type, mode and link text: a stat that moved without a change (a touch). */
   private static boolean sameState(IndexEntry old, IndexEntry now) {
-    return old.type() == now.type() && old.mode() == now.mode() && old.linkTarget().equals(now.linkTarget())
+    return old.type() == now.type() && old.stat().mode() == now.stat().mode()
+        && old.linkTarget().equals(now.linkTarget())
         && old.sha256().equals(now.sha256()) && old.reason().equals(now.reason())
-        && (old.sha256().isPresent() || old.linkTarget().isPresent() || old.sameStatAs(now));
+        && (old.sha256().isPresent() || old.linkTarget().isPresent() || old.stat().equals(now.stat()));
   }
 
-  private static boolean sameStat(IndexEntry old, ScannedEntry now) {
-    return old.type() == now.type() && old.size() == now.size() && old.mtimeNanos() == now.mtimeNanos()
-        && old.ctimeNanos() == now.ctimeNanos() && old.inode() == now.inode() && old.mode() == now.mode()
-        && old.nlink() == now.nlink();
+  /** The stat a scan found, as the index keeps it. */
+  static StatProof statOf(ScannedEntry entry) {
+    return new StatProof(entry.type(), entry.size(), entry.mtimeNanos(), entry.ctimeNanos(), entry.inode(),
+        entry.mode(), entry.nlink());
   }
 
   private static IndexEntry metadataOnly(ScannedEntry entry, Reason reason) {
-    return new IndexEntry(entry.path(), entry.type(), entry.size(), entry.mtimeNanos(), entry.ctimeNanos(),
-        entry.inode(), entry.mode(), entry.nlink(), entry.linkTarget(), Optional.empty(), Optional.empty(),
+    return new IndexEntry(entry.path(), statOf(entry), entry.linkTarget(), Optional.empty(), Optional.empty(),
         Optional.of(reason));
   }
 
@@ -488,8 +488,7 @@ public final class Tracker {
     FileMetadata metadata = snapshot.metadata().get();
     boolean sameInode = metadata.inode() == scanned.inode() && metadata.size() == scanned.size()
         && metadata.mtimeNanos() == scanned.mtimeNanos();
-    return Optional.of(new IndexEntry(scanned.path(), metadata.type(), metadata.size(), metadata.mtimeNanos(),
-        sameInode ? scanned.ctimeNanos() : 0, metadata.inode(), metadata.mode(), metadata.nlink(),
+    return Optional.of(new IndexEntry(scanned.path(), StatProof.of(metadata, sameInode ? scanned.ctimeNanos() : 0),
         snapshot.linkTarget(), snapshot.sha256(), snapshot.storedContent(), snapshot.reason()));
   }
 

@@ -150,16 +150,16 @@ class TrackerTest {
     io.turndiff.model.IndexEntry indexed = store.read(tx -> tx.indexes().entries(workspaceId))
         .get(WorkspacePath.of("racy.txt"));
     io.turndiff.model.Sha256 contentA = store.write(tx -> tx.blobs().put("AAAA\n".getBytes(StandardCharsets.UTF_8)));
-    io.turndiff.model.IndexEntry holdingA = new io.turndiff.model.IndexEntry(indexed.path(), indexed.type(),
-        indexed.size(), indexed.mtimeNanos(), indexed.ctimeNanos(), indexed.inode(), indexed.mode(), indexed.nlink(),
+    io.turndiff.model.IndexEntry holdingA = new io.turndiff.model.IndexEntry(indexed.path(), indexed.stat(),
         Optional.empty(), Optional.of(contentA), Optional.of(contentA), Optional.empty());
-    for (long indexedAt : new long[] {indexed.mtimeNanos() + 1_000_000, indexed.mtimeNanos() + 3_600_000_000_000L}) {
+    long mtime = indexed.stat().mtimeNanos();
+    for (long indexedAt : new long[] {mtime + 1_000_000, mtime + 3_600_000_000_000L}) {
       store.write(tx -> {
         tx.indexes().write(workspaceId, indexedAt, false, 1000, 1 << 20, List.of(holdingA), List.of(),
             Optional.of(List.of()));
         return null;
       });
-      boolean racy = indexedAt - indexed.mtimeNanos() < Tracker.RACY_WINDOW_NANOS;
+      boolean racy = indexedAt - mtime < io.turndiff.model.StatProof.RACY_WINDOW_NANOS;
       assertEquals(racy ? Map.of("racy.txt", ChangeKind.MODIFIED) : Map.of(), status(),
           racy ? "within the racy window the file is read again" : "long after, the stat is trusted");
     }

@@ -9,6 +9,7 @@ import io.turndiff.model.IndexEntry;
 import io.turndiff.model.LinkTarget;
 import io.turndiff.model.Reason;
 import io.turndiff.model.Sha256;
+import io.turndiff.model.StatProof;
 import io.turndiff.model.WorkspacePath;
 import io.turndiff.store.jooq.tables.records.IndexEntryRecord;
 import java.util.Collection;
@@ -106,9 +107,10 @@ public final class WorkspaceIndexes {
         .set(INDEX_ENTRY.CONTENT_SHA256, DSL.excluded(INDEX_ENTRY.CONTENT_SHA256))
         .set(INDEX_ENTRY.REASON, DSL.excluded(INDEX_ENTRY.REASON)));
     for (IndexEntry entry : upserts) {
-      upsert.bind("workspace", workspaceId).bind("path", entry.path().bytes()).bind("type", entry.type().code())
-          .bind("size", entry.size()).bind("mtime", entry.mtimeNanos()).bind("ctime", entry.ctimeNanos())
-          .bind("inode", entry.inode()).bind("mode", (long) entry.mode()).bind("nlink", entry.nlink())
+      StatProof stat = entry.stat();
+      upsert.bind("workspace", workspaceId).bind("path", entry.path().bytes()).bind("type", stat.type().code())
+          .bind("size", stat.size()).bind("mtime", stat.mtimeNanos()).bind("ctime", stat.ctimeNanos())
+          .bind("inode", stat.inode()).bind("mode", (long) stat.mode()).bind("nlink", stat.nlink())
           .bind("link", entry.linkTarget().map(LinkTarget::bytes).orElse(null))
           .bind("sha", entry.sha256().map(Sha256::hex).orElse(null))
           .bind("content", entry.storedContent().map(Sha256::hex).orElse(null))
@@ -131,9 +133,10 @@ public final class WorkspaceIndexes {
   }
 
   private static IndexEntry toEntry(IndexEntryRecord row) {
-    return new IndexEntry(WorkspacePath.ofRelativeBytes(row.getPath()), FileType.fromCode(row.getFileType()),
-        row.getSize(), row.getMtimeNs(), row.getCtimeNs(), row.getInode(), Math.toIntExact(row.getMode()),
-        row.getNlink(), Optional.ofNullable(row.getLinkTarget()).map(LinkTarget::of),
+    StatProof stat = new StatProof(FileType.fromCode(row.getFileType()), row.getSize(), row.getMtimeNs(),
+        row.getCtimeNs(), row.getInode(), Math.toIntExact(row.getMode()), row.getNlink());
+    return new IndexEntry(WorkspacePath.ofRelativeBytes(row.getPath()), stat,
+        Optional.ofNullable(row.getLinkTarget()).map(LinkTarget::of),
         Optional.ofNullable(row.getSha256()).map(Sha256::new),
         Optional.ofNullable(row.getContentSha256()).map(Sha256::new),
         Optional.ofNullable(row.getReason()).map(Reason::fromCode));

@@ -7,6 +7,7 @@ import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
@@ -211,7 +212,7 @@ final class IgnoreRules {
     byte[] directory = current.get().bytes();
     int length = directory.length;
     return path.length > length + 1 && path[length] == '/'
-        && java.util.Arrays.equals(path, 0, length, directory, 0, length) && indexOf(path, (byte) '/', length + 1) < 0;
+        && Arrays.equals(path, 0, length, directory, 0, length) && indexOf(path, (byte) '/', length + 1) < 0;
   }
 
   private static int indexOf(byte[] bytes, byte wanted, int from) {
@@ -245,10 +246,10 @@ final class IgnoreRules {
   }
 
   private static boolean startsWith(byte[] name, byte[] prefix) {
-    return java.util.Arrays.equals(name, 0, prefix.length, prefix, 0, prefix.length);
+    return Arrays.equals(name, 0, prefix.length, prefix, 0, prefix.length);
   }
 
   private static boolean endsWith(byte[] name, byte[] suffix) {
-    return java.util.Arrays.equals(name, name.length - suffix.length, name.length, suffix, 0, suffix.length);
+    return Arrays.equals(name, name.length - suffix.length, name.length, suffix, 0, suffix.length);
   }
 }

@@ -1,6 +1,7 @@
 package io.turndiff.capture.track;
 
 import io.turndiff.model.WorkspacePath;
+import java.util.Arrays;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Optional;
@@ -26,7 +27,7 @@ final class TrackedByGit {
   static TrackedByGit of(Optional<WorkspacePath> workTree, List<byte[]> names) {
     byte[] prefix = workTree.map(directory -> {
       byte[] bytes = directory.bytes();
-      byte[] withSlash = java.util.Arrays.copyOf(bytes, bytes.length + 1);
+      byte[] withSlash = Arrays.copyOf(bytes, bytes.length + 1);
       withSlash[bytes.length] = '/';
       return withSlash;
     }).orElse(new byte[0]);

@@ -8,12 +8,16 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import io.turndiff.boundary.BoundaryOptions;
 import io.turndiff.capture.CaptureService;
+import io.turndiff.fixtures.Canary;
 import io.turndiff.fixtures.RecordedChanges;
 import io.turndiff.fixtures.TestStore;
 import io.turndiff.fixtures.TestWorkspace;
 import io.turndiff.model.ChangeKind;
 import io.turndiff.model.DetectedBy;
+import io.turndiff.model.IndexEntry;
 import io.turndiff.model.Reason;
+import io.turndiff.model.Sha256;
+import io.turndiff.model.StatProof;
 import io.turndiff.model.WorkspacePath;
 import io.turndiff.store.Store;
 import io.turndiff.store.StoredFileChange;
@@ -22,9 +26,12 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.FileTime;
 import java.time.Duration;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.CyclicBarrier;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -147,19 +154,19 @@ class TrackerTest {
     tracker.track(workspace.root(), TrackingOptions.DEFAULTS);
     String root = workspace.root().toRealPath().toString();
     long workspaceId = store.read(tx -> tx.workspaces().byRealRoot(root).orElseThrow().id());
-    io.turndiff.model.IndexEntry indexed = store.read(tx -> tx.indexes().entries(workspaceId))
+    IndexEntry indexed = store.read(tx -> tx.indexes().entries(workspaceId))
         .get(WorkspacePath.of("racy.txt"));
-    io.turndiff.model.Sha256 contentA = store.write(tx -> tx.blobs().put("AAAA\n".getBytes(StandardCharsets.UTF_8)));
-    io.turndiff.model.IndexEntry holdingA = new io.turndiff.model.IndexEntry(indexed.path(), indexed.type(),
-        indexed.size(), indexed.mtimeNanos(), indexed.ctimeNanos(), indexed.inode(), indexed.mode(), indexed.nlink(),
+    Sha256 contentA = store.write(tx -> tx.blobs().put("AAAA\n".getBytes(StandardCharsets.UTF_8)));
+    IndexEntry holdingA = new IndexEntry(indexed.path(), indexed.stat(),
         Optional.empty(), Optional.of(contentA), Optional.of(contentA), Optional.empty());
-    for (long indexedAt : new long[] {indexed.mtimeNanos() + 1_000_000, indexed.mtimeNanos() + 3_600_000_000_000L}) {
+    long mtime = indexed.stat().mtimeNanos();
+    for (long indexedAt : new long[] {mtime + 1_000_000, mtime + 3_600_000_000_000L}) {
       store.write(tx -> {
         tx.indexes().write(workspaceId, indexedAt, false, 1000, 1 << 20, List.of(holdingA), List.of(),
             Optional.of(List.of()));
         return null;
       });
-      boolean racy = indexedAt - indexed.mtimeNanos() < Tracker.RACY_WINDOW_NANOS;
+      boolean racy = indexedAt - mtime < StatProof.RACY_WINDOW_NANOS;
       assertEquals(racy ? Map.of("racy.txt", ChangeKind.MODIFIED) : Map.of(), status(),
           racy ? "within the racy window the file is read again" : "long after, the stat is trusted");
     }
@@ -244,7 +251,7 @@ class TrackerTest {
     commit(outsideRepository, "bin/brew");
     Path outsideGit = outsideRepository.resolve(".git");
     workspace.file(".gitignore", "/bin\n").file("bin/brew", "inside\n").refreshOutsidePicture();
-    Map<String, String> ways = new java.util.LinkedHashMap<>();
+    Map<String, String> ways = new LinkedHashMap<>();
     ways.put("a .git symlinked out", "ln -s '" + outsideGit + "' .git");
     ways.put("a .git file naming a git directory outside", "echo 'gitdir: " + outsideGit + "' > .git");
     ways.put("a .git file climbing out with ..", "echo 'gitdir: ../outside/repo/.git' > .git");
@@ -275,9 +282,9 @@ class TrackerTest {
   @Test
   void aFifoOrAnUnreadableFileInAnIgnoredFolderIsNeverOpened() throws Exception {
     workspace.file(".gitignore", "ignored/\n").fifo("ignored/pipe").file("a.txt", "a\n");
-    io.turndiff.fixtures.Canary ignoredContent = io.turndiff.fixtures.Canary.of("ignored content 5b0e61c2a8\n");
+    Canary ignoredContent = Canary.of("ignored content 5b0e61c2a8\n");
     workspace.file("ignored/key.pem", ignoredContent.text());
-    Files.setPosixFilePermissions(workspace.resolve("ignored/key.pem"), java.util.Set.of());
+    Files.setPosixFilePermissions(workspace.resolve("ignored/key.pem"), Set.of());
     workspace.fifo("tracked-pipe");
     TrackSummary summary = assertTimeoutPreemptively(Duration.ofSeconds(20),
         () -> tracker.track(workspace.root(), TrackingOptions.DEFAULTS));
@@ -364,7 +371,7 @@ class TrackerTest {
         capture.beginTurn(workspace.root(), Optional.of("one"), Optional.empty()).turn(),
         capture.beginTurn(workspace.root(), Optional.of("two"), Optional.empty()).turn());
     sh(workspace.root(), "for i in $(seq 0 " + (files - 1) + "); do echo after $i > f$i.txt; done");
-    java.util.concurrent.CyclicBarrier start = new java.util.concurrent.CyclicBarrier(turns.size());
+    CyclicBarrier start = new CyclicBarrier(turns.size());
     List<Thread> finishers = turns.stream().map(turn -> Thread.ofPlatform().start(() -> {
       try {
         start.await();

@@ -17,11 +17,14 @@ import java.nio.file.Path;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Optional;
+import java.util.stream.Collectors;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 
 /** The review queries over a real store; the workspace is deleted before querying: answers come from the store. */
 class ReviewQueriesTest {
@@ -49,7 +52,9 @@ class ReviewQueriesTest {
       Files.writeString(workspace.resolve("a.txt"), "a3\n");
       Files.delete(workspace.resolve("b.txt"));
     });
-    third = turn(List.of("c.txt"), () -> Files.writeString(workspace.resolve("c.txt"), "c\nc\n"));
+    // an absolute path outside: recorded under its name with metadata only, never opened
+    third = turn(List.of("c.txt", workspace.secret().toString()),
+        () -> Files.writeString(workspace.resolve("c.txt"), "c\nc\n"));
     capture.close();
     // from here on, everything comes from the store
     try (Stream<Path> walk = Files.walk(workspace.root())) {
@@ -124,6 +129,75 @@ class ReviewQueriesTest {
     assertEquals(List.of(first, second), history.stream().map(entry -> entry.turn().externalId()).toList());
     assertEquals(1, history.get(1).change().linesAdded());
     assertEquals(List.of(), queries.log(workspace.root(), "never.txt"));
+  }
+
+  /**
+   * How {@code log PATH} (and {@code /v1/history?path=}) reads a path: {root} and {secret} stand for the workspace
+   * root and the outside file recorded by the third turn; 1, 2, 3 for the turns.
+   */
+  @ParameterizedTest(name = "log {0}")
+  @CsvSource(delimiter = '|', quoteCharacter = '"', textBlock = """
+      a.txt                 | turns 1,2
+      {root}/a.txt          | turns 1,2
+      never.txt             | no turns
+      ./a.txt               | refused: path './a.txt' is not a workspace path: '.' and '..' are not workspace path components
+      x/../a.txt            | refused: path 'x/../a.txt' is not a workspace path: '.' and '..' are not workspace path components
+      {root}//a.txt         | refused: path '{root}//a.txt' is not a workspace path: empty path component
+      a.txt/                | refused: path 'a.txt/' is not a workspace path: empty path component
+      {secret}              | refused: path '{secret}' is not a workspace path: empty path component
+      ../outside/secret.txt | refused: path '../outside/secret.txt' is not a workspace path: '.' and '..' are not workspace path components
+      caf\uFFFD.txt         | no turns
+      .                     | refused: path '.' is not a workspace path: '.' and '..' are not workspace path components
+      ""                    | refused: path '' is not a workspace path: empty path component
+      """)
+  void aPathsHistoryIsLookedUpAs(String path, String outcome) {
+    String given = named(path);
+    String shown;
+    try {
+      shown = queries.log(workspace.root(), given).stream().map(entry -> turnName(entry.turn().externalId()))
+          .collect(Collectors.joining(","));
+      shown = shown.isEmpty() ? "no turns" : "turns " + shown;
+    } catch (RequestException e) {
+      assertEquals(RequestException.Problem.BAD_INPUT, e.problem());
+      shown = "refused: " + e.getMessage();
+    }
+    assertEquals(outcome, unnamed(shown));
+  }
+
+  /** How {@code diff --turn T PATH} (and {@code /v1/turns/T/file?path=}) picks a recorded path of turn 2. */
+  @ParameterizedTest(name = "diff --turn 2 {0}")
+  @CsvSource(delimiter = '|', textBlock = """
+      a.txt         | files a.txt
+      b.txt         | files b.txt
+      ./a.txt       | refused: path './a.txt' is not recorded in turn '2'
+      {root}/a.txt  | refused: path '{root}/a.txt' is not recorded in turn '2'
+      caf\uFFFD.txt | refused: path 'caf\uFFFD.txt' is not recorded in turn '2'
+      never.txt     | refused: path 'never.txt' is not recorded in turn '2'
+      """)
+  void aTurnsPathIsPickedAs(String path, String outcome) {
+    String shown;
+    try {
+      shown = "files " + queries.patch(second, List.of(named(path))).lines()
+          .filter(line -> line.startsWith("diff --git a/")).map(line -> line.substring(13, line.indexOf(' ', 13)))
+          .collect(Collectors.joining(","));
+    } catch (RequestException e) {
+      assertEquals(RequestException.Problem.BAD_INPUT, e.problem());
+      shown = "refused: " + e.getMessage();
+    }
+    assertEquals(outcome, unnamed(shown));
+  }
+
+  private String named(String path) {
+    return path.replace("{root}", workspace.root().toString()).replace("{secret}", workspace.secret().toString());
+  }
+
+  private String unnamed(String shown) {
+    return shown.replace(first, "1").replace(second, "2").replace(third, "3")
+        .replace(workspace.secret().toString(), "{secret}").replace(workspace.root().toString(), "{root}");
+  }
+
+  private String turnName(String turnId) {
+    return turnId.equals(first) ? "1" : turnId.equals(second) ? "2" : turnId.equals(third) ? "3" : turnId;
   }
 
   @Test

@@ -5,12 +5,15 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.util.Base64;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /**
@@ -21,19 +24,22 @@ class PathParserTest {
 
   private static final Path REAL = Path.of("/srv/real/ws");
   private static final Path GIVEN = Path.of("/home/u/ws");
-  private static final PathParser PARSER = new PathParser(REAL, GIVEN);
+  private static final PathParser PARSER = PathParser.beneath(RootNames.of(REAL, GIVEN));
 
-  /** How the path was given. */
+  /** How the path was given: the kinds of {@link PathInput}, and base64 as both edges decode it. */
   enum Form {
-    /** As text, in a call that carries only text paths. */
-    TEXT,
     /**
-     * As text, in a call that also carries a base64 path: what both edges (the CLI's {@code snapshot}, the
-     * HTTP snapshot endpoint) hand the parser then — today the text's UTF-8 bytes.
+     * As text. Both edges (the CLI's {@code snapshot}, the HTTP snapshot endpoint) used to hand the parser a
+     * text's UTF-8 bytes whenever the call also carried a base64 path, so that a lossy name (U+FFFD) or an unpaired
+     * surrogate (encoded as {@code ?}) passed; now every path is decoded at the edge into its own {@link PathInput}
+     * and a text is a text whatever else the call carries ({@code CaptureCommandsTest}, {@code HttpServiceTest}
+     * drive the edges).
      */
-    TEXT_BESIDE_BASE64,
-    /** As exact bytes (base64 at the edges). */
-    BYTES
+    TEXT,
+    /** As exact bytes. */
+    BYTES,
+    /** As base64 of its bytes ({@link PathInput#base64}, the only decoder). */
+    BASE64
   }
 
   private static final String LONG_PATH = ("d".repeat(99) + "/").repeat(41) + "f";
@@ -53,12 +59,12 @@ class PathParserTest {
     every(rows, "'..' escaping", "src/../../x/y", "outside /srv/real/x/y");
     rows.add(row("U+FFFD", Form.TEXT, "caf\uFFFD.txt", "refused: path 'caf\uFFFD.txt' contains U+FFFD: a name "
         + "that was not valid UTF-8 before it reached turndiff; give its bytes instead (base64)"));
-    rows.add(row("U+FFFD", Form.TEXT_BESIDE_BASE64, "caf\uFFFD.txt", "inside caf\uFFFD.txt"));
     rows.add(row("U+FFFD", Form.BYTES, "caf\uFFFD.txt", "inside caf\uFFFD.txt"));
+    rows.add(row("U+FFFD", Form.BASE64, "caf\uFFFD.txt", "inside caf\uFFFD.txt"));
     rows.add(row("lone surrogate", Form.TEXT, "a\uD800b",
         "refused: path 'a\uD800b' is not valid Unicode (an unpaired surrogate)"));
-    rows.add(row("lone surrogate", Form.TEXT_BESIDE_BASE64, "a\uD800b", "inside a?b"));
     rows.add(Arguments.of("not UTF-8", Form.BYTES, NOT_UTF8, "inside n\\xff.txt"));
+    rows.add(Arguments.of("not UTF-8", Form.BASE64, NOT_UTF8, "inside n\\xff.txt"));
     every(rows, "NUL", "a\0b", "refused: path 'a\\0b' contains a NUL byte");
     every(rows, "empty", "", "refused: path '' is empty");
     every(rows, "trailing '/'", "src/",
@@ -82,7 +88,7 @@ class PathParserTest {
   }
 
   private static Arguments row(String what, Form form, String input, String outcome) {
-    return Arguments.of(what, form, form == Form.BYTES ? input.getBytes(StandardCharsets.UTF_8) : input, outcome);
+    return Arguments.of(what, form, form == Form.TEXT ? input : input.getBytes(StandardCharsets.UTF_8), outcome);
   }
 
   @ParameterizedTest(name = "{0} as {1}")
@@ -102,10 +108,71 @@ class PathParserTest {
 
   private static RequestedPath parse(Form form, Object input) {
     return switch (form) {
-      case TEXT -> PARSER.parse((String) input);
-      case TEXT_BESIDE_BASE64 -> PARSER.parse(((String) input).getBytes(StandardCharsets.UTF_8));
-      case BYTES -> PARSER.parse((byte[]) input);
+      case TEXT -> PARSER.parse(PathInput.text((String) input));
+      case BYTES -> PARSER.parse(PathInput.bytes((byte[]) input));
+      case BASE64 -> PARSER.parse(PathInput.base64(Base64.getEncoder().encodeToString((byte[]) input)));
     };
+  }
+
+  /**
+   * The review's reading ({@code log PATH}, {@code diff --turn T PATH}, {@link PathParser#recorded}): the same
+   * parse, then the key by the name alone, {@code .} and {@code ..} applied lexically.
+   */
+  static Stream<Arguments> lookups() {
+    return Stream.of(
+        Arguments.of("src/a.txt", "key src/a.txt"),
+        Arguments.of("./src/./a.txt", "key src/a.txt"),
+        Arguments.of("src//a.txt", "key src/a.txt"),
+        Arguments.of("src/../b.txt", "key b.txt"),
+        Arguments.of("/srv/real/ws/src/../a.txt", "key a.txt"),
+        Arguments.of("/home/u/ws/./a.txt", "key a.txt"),
+        Arguments.of("src/../../x/y", "outside key /srv/real/x/y"),
+        Arguments.of("/etc/passwd", "outside key /etc/passwd"),
+        Arguments.of(NOT_UTF8, "key n\\xff.txt"),
+        Arguments.of("caf\uFFFD.txt", "refused: path 'caf\uFFFD.txt' contains U+FFFD: a name that was not valid "
+            + "UTF-8 before it reached turndiff; give its bytes instead (base64)"),
+        Arguments.of("src/..", "refused: path 'src/..' names the workspace root, a directory"),
+        Arguments.of("src/", "refused: path 'src/' ends with '/': it names a directory, and snapshots are of files"));
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @MethodSource("lookups")
+  void aPathIsLookedUpAs(Object input, String outcome) {
+    PathInput given = input instanceof byte[] bytes ? PathInput.bytes(bytes) : PathInput.text((String) input);
+    String shown;
+    try {
+      WorkspacePath key = PARSER.recorded(given);
+      shown = (key.isOutside() ? "outside key " : "key ") + key.display();
+    } catch (BadPathException e) {
+      shown = "refused: " + e.getMessage();
+    }
+    assertEquals(outcome, shown);
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @CsvSource(delimiter = '|', textBlock = """
+      bv8udHh0 | inside n\\xff.txt
+      c3JjL2EudHh0 | inside src/a.txt
+      QQ=      | refused: path 'QQ=' is not base64
+      !!!!     | refused: path '!!!!' is not base64
+      bv8=Cg== | refused: path 'bv8=Cg==' is not base64
+      ''       | refused: path '' is empty
+      """)
+  void base64IsDecodedInOnePlace(String encoded, String outcome) {
+    String shown;
+    try {
+      shown = shown(PARSER.parse(PathInput.base64(encoded)));
+    } catch (BadPathException e) {
+      shown = "refused: " + e.getMessage();
+    }
+    assertEquals(outcome, shown);
+  }
+
+  @Test
+  void aRootGivenAsARelativeNameIsNoRoot() {
+    PathParser parser = PathParser.beneath(RootNames.of("/srv/real/ws", "ws"));
+    assertEquals("outside /ws/a.txt", shown(parser.parse(PathInput.text("/ws/a.txt"))));
+    assertEquals("inside a.txt", shown(parser.parse(PathInput.text("/srv/real/ws/a.txt"))));
   }
 
   private static String shown(RequestedPath parsed) {

@@ -9,6 +9,7 @@ import io.turndiff.model.FileMetadata;
 import io.turndiff.model.FileType;
 import io.turndiff.model.GivenPath;
 import io.turndiff.model.LinkTarget;
+import io.turndiff.model.PathInput;
 import io.turndiff.model.PathParser;
 import io.turndiff.model.Presence;
 import io.turndiff.model.Reason;
@@ -150,17 +151,22 @@ public final class WorkspaceBoundary implements AutoCloseable {
   // ---- input ------------------------------------------------------------------------------------------
 
   /**
-   * Checks and splits a path as an agent gave it ({@link PathParser#parse(String)}, against this root's names).
+   * Checks and splits a path as an agent gave it ({@link PathParser#parse(PathInput)}, against this root's names).
    *
    * @throws BadPathException naming the input and the problem
    */
-  public RequestedPath parse(String input) {
+  public RequestedPath parse(PathInput input) {
     return parser.parse(input);
   }
 
-  /** Checks and splits a path given as raw bytes ({@link PathParser#parse(byte[])}). */
+  /** {@link #parse(PathInput)} of a path given as text. */
+  public RequestedPath parse(String input) {
+    return parse(PathInput.text(input));
+  }
+
+  /** {@link #parse(PathInput)} of a path given as raw bytes. */
   public RequestedPath parse(byte[] input) {
-    return parser.parse(input);
+    return parse(PathInput.bytes(input));
   }
 
   // ---- read side --------------------------------------------------------------------------------------

@@ -15,6 +15,7 @@ import io.turndiff.model.DirectoryState;
 import io.turndiff.model.ExternalIds;
 import io.turndiff.model.FileType;
 import io.turndiff.model.GivenPath;
+import io.turndiff.model.PathInput;
 import io.turndiff.model.RequestException;
 import io.turndiff.model.RequestedPath;
 import io.turndiff.model.Sha256;
@@ -28,10 +29,10 @@ import io.turndiff.store.StoredFileChange;
 import io.turndiff.store.StoredSession;
 import io.turndiff.store.StoredTurn;
 import io.turndiff.store.StoredWorkspace;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.EnumMap;
 import java.util.HashSet;
 import java.util.List;
@@ -151,21 +152,21 @@ public final class CaptureService implements AutoCloseable {
 
   // ---- snapshot ---------------------------------------------------------------------------------------
 
-  /** Records the before-state of {@code paths} for the tool call {@code toolCall} (generated when empty). */
-  public List<SnapshotVerdict> snapshot(String turnId, Optional<String> toolCall, List<String> paths) {
-    List<byte[]> raw = paths.stream().map(path -> path.getBytes(StandardCharsets.UTF_8)).toList();
-    return snapshotPaths(turnId, toolCall, paths, raw);
+  /**
+   * {@link #snapshot(String, Optional, List)} of paths given as text (fixed names: tests, the demo, the bench). A
+   * {@code Collection} rather than a {@code List} only because two lists would erase to one signature.
+   */
+  public List<SnapshotVerdict> snapshot(String turnId, Optional<String> toolCall, Collection<String> textPaths) {
+    return snapshot(turnId, toolCall, PathInput.texts(textPaths));
   }
 
-  /** As {@link #snapshot}, for paths given as raw bytes (names that are not UTF-8). */
-  public List<SnapshotVerdict> snapshotBytes(String turnId, Optional<String> toolCall, List<byte[]> paths) {
-    return snapshotPaths(turnId, toolCall, null, paths);
-  }
-
-  private List<SnapshotVerdict> snapshotPaths(String turnId, Optional<String> toolCall, List<String> texts,
-                                              List<byte[]> bytes) {
+  /**
+   * Records the before-state of {@code paths} for the tool call {@code toolCall} (generated when empty), in one
+   * transaction: every path is parsed first, so that one bad path records nothing.
+   */
+  public List<SnapshotVerdict> snapshot(String turnId, Optional<String> toolCall, List<PathInput> paths) {
     toolCall.ifPresent(id -> ExternalIds.requireValid("tool call", id));
-    if (bytes.isEmpty()) {
+    if (paths.isEmpty()) {
       throw new RequestException(RequestException.Problem.BAD_INPUT, "snapshot needs at least one path");
     }
     StoredTurn turn = requireOpen(turnId);
@@ -176,10 +177,10 @@ public final class CaptureService implements AutoCloseable {
     List<DirectoryState> directories;
     try (WorkspaceHandles.Lease lease = workspaces.borrow(turn.workspaceId())) {
       WorkspaceBoundary boundary = lease.boundary();
-      List<RequestedPath> requests = new ArrayList<>(bytes.size());
+      List<RequestedPath> requests = new ArrayList<>(paths.size());
       try {
-        for (int i = 0; i < bytes.size(); i++) {
-          requests.add(texts != null ? boundary.parse(texts.get(i)) : boundary.parse(bytes.get(i)));
+        for (PathInput path : paths) {
+          requests.add(boundary.parse(path));
         }
       } catch (BadPathException e) {
         throw new RequestException(RequestException.Problem.BAD_INPUT, e.getMessage());

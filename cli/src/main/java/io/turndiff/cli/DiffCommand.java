@@ -1,6 +1,7 @@
 package io.turndiff.cli;
 
 import io.turndiff.api.Turndiff;
+import io.turndiff.model.PathInput;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
@@ -50,7 +51,7 @@ final class DiffCommand implements Callable<Integer> {
     try (Turndiff turndiff = storeOptions.open()) {
       String patch;
       if (scope.turn != null) {
-        patch = turndiff.queries().patch(scope.turn, paths);
+        patch = turndiff.queries().patch(scope.turn, PathInput.texts(paths));
       } else {
         if (!paths.isEmpty()) {
           throw new CliException(Main.EXIT_USAGE, "PATH arguments go with --turn, not --from/--to");

@@ -2,6 +2,7 @@ package io.turndiff.cli;
 
 import io.turndiff.api.Json;
 import io.turndiff.api.Turndiff;
+import io.turndiff.model.PathInput;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
@@ -24,7 +25,8 @@ final class LogCommand implements Callable<Integer> {
   @Mixin
   WorkspaceOption workspace;
 
-  @Parameters(paramLabel = "PATH", description = "A path relative to the workspace, or absolute inside it.")
+  @Parameters(paramLabel = "PATH", description = "A path relative to the workspace, or absolute; '.' and '..' are "
+      + "applied to the name.")
   String path;
 
   @Option(names = "--pretty", description = "Indent the JSON.")
@@ -34,7 +36,8 @@ final class LogCommand implements Callable<Integer> {
   public Integer call() {
     try (Turndiff turndiff = storeOptions.open()) {
       Path root = workspace.orCurrentDirectory();
-      spec.commandLine().getOut().println(Json.write(Json.history(turndiff.queries().log(root, path)), pretty));
+      PathInput given = PathInput.text(path);
+      spec.commandLine().getOut().println(Json.write(Json.history(turndiff.queries().log(root, given)), pretty));
     }
     return Main.EXIT_OK;
   }

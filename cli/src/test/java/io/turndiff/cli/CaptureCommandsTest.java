@@ -187,6 +187,36 @@ class CaptureCommandsTest {
     assertEquals(Base64.getEncoder().encodeToString(name), verdict.get("path_base64").asText());
   }
 
+  /**
+   * Each path is decoded once into its own input: a text beside a {@code --path-base64} is still a text and held to
+   * the U+FFFD rule. (Before, any {@code --path-base64} sent every text through the byte parser, and a lossy name
+   * was recorded.)
+   */
+  @Test
+  void aTextPathBesideABase64PathIsStillHeldToTheLossyNameRule() {
+    workspace.file("a.txt", "a\n");
+    String turn = begin();
+    Map<String, Long> rows = StoreRows.count(database);
+    String aTxt = Base64.getEncoder().encodeToString("a.txt".getBytes(StandardCharsets.UTF_8));
+    CommandRun lossy = turndiff("snapshot", "--turn", turn, "caf\uFFFD.txt", "--path-base64", aTxt).expect(2);
+    assertEquals("turndiff: path 'caf\uFFFD.txt' contains U+FFFD: a name that was not valid UTF-8 before it "
+        + "reached turndiff; give its bytes instead (base64)", lossy.err().strip());
+    CommandRun surrogate = turndiff("snapshot", "--turn", turn, "a\uD800b", "--path-base64", aTxt).expect(2);
+    // stderr is UTF-8, which cannot carry the lone surrogate itself
+    assertTrue(surrogate.err().strip()
+        .matches("turndiff: path 'a.b' is not valid Unicode \\(an unpaired surrogate\\)"), surrogate.err());
+    assertEquals(rows, StoreRows.count(database), "nothing was recorded");
+  }
+
+  @Test
+  void aBase64PathThatIsNotBase64IsBadUsageNamingIt() {
+    String turn = begin();
+    Map<String, Long> rows = StoreRows.count(database);
+    CommandRun bad = turndiff("snapshot", "--turn", turn, "a.txt", "--path-base64", "!!!!").expect(2);
+    assertEquals("turndiff: --path-base64 '!!!!' is not base64", bad.err().strip());
+    assertEquals(rows, StoreRows.count(database), "nothing was recorded");
+  }
+
   @Test
   void badUsageExitsWithTwo() {
     CommandRun missing = turndiff("snapshot", "a.txt").expect(2);
@@ -249,6 +279,11 @@ class CaptureCommandsTest {
     assertEquals(2, log.size());
     assertEquals(first, log.get(0).get("turn").asText());
     assertEquals("modified", log.get(1).get("file").get("change").asText());
+    // the path is read as a snapshot's: '.' and '..' are applied to the name (they used to be refused)
+    for (String given : List.of("./a.txt", "x/../a.txt", workspace.root() + "/./a.txt")) {
+      assertEquals(log, turndiff("log", "--workspace", workspace.root().toString(), given).expect(0).json(), given);
+    }
+    assertTrue(turndiff("diff", "--turn", first, "./a.txt").expect(0).out().contains("-a1\n+a2\n"));
     turndiff("turns", "--session", "no-such-session").expect(1);
   }
 

@@ -19,6 +19,13 @@ public sealed interface RequestedPath {
 
   GivenPath given();
 
+  /**
+   * The key by the name alone, {@code .} and {@code ..} applied lexically: what a record of this path is stored
+   * under unless a symlink on its way led elsewhere (then the record keeps the given path as {@code via}). The
+   * review looks records up by it; the boundary resolves {@code ..} after symlinks instead.
+   */
+  WorkspacePath lexicalKey();
+
   /** Inside the workspace as far as the name goes: components relative to the root. */
   record Inside(GivenPath given, List<byte[]> components) implements RequestedPath {
 
@@ -26,10 +33,20 @@ public sealed interface RequestedPath {
     public boolean plain() {
       return components.stream().noneMatch(RequestedPath::isDotOrDotDot);
     }
+
+    @Override
+    public WorkspacePath lexicalKey() {
+      return WorkspacePath.ofComponents(normalizeLexically(components));
+    }
   }
 
   /** Outside the workspace by name alone: recorded with metadata only, never opened. */
   record Outside(GivenPath given, WorkspacePath key) implements RequestedPath {
+
+    @Override
+    public WorkspacePath lexicalKey() {
+      return key;
+    }
   }
 
   static boolean isDot(byte[] component) {

@@ -3,10 +3,14 @@ package io.turndiff.review;
 import io.turndiff.diff.FilePatch;
 import io.turndiff.diff.GitPatchWriter;
 import io.turndiff.diff.PatchSide;
+import io.turndiff.model.BadPathException;
 import io.turndiff.model.ChangeKind;
 import io.turndiff.model.ExternalIds;
-import io.turndiff.model.GivenPath;
+import io.turndiff.model.PathInput;
+import io.turndiff.model.PathParser;
+import io.turndiff.model.PrintableBytes;
 import io.turndiff.model.RequestException;
+import io.turndiff.model.RootNames;
 import io.turndiff.model.Sha256;
 import io.turndiff.model.Snapshot;
 import io.turndiff.model.WorkspacePath;
@@ -104,11 +108,10 @@ public final class ReviewQueries {
 
   /**
    * The turn as one patch that {@code git apply} applies to the before-tree (binary content as git's binary
-   * literal); limited to {@code paths} when any are given.
+   * literal); limited to the recorded paths {@code paths} name when any are given ({@link #select}).
    */
-  public String patch(String turnId, List<String> paths) {
-    TurnRecords records = records(turnId);
-    List<StoredFileChange> chosen = paths.isEmpty() ? records.changes() : select(records, paths);
+  public String patch(String turnId, List<PathInput> paths) {
+    List<StoredFileChange> chosen = paths.isEmpty() ? records(turnId).changes() : select(turnId, paths);
     Map<Sha256, byte[]> contents = contents(chosen);
     StringBuilder patch = new StringBuilder();
     for (StoredFileChange change : chosen) {
@@ -120,10 +123,9 @@ public final class ReviewQueries {
     return patch.toString();
   }
 
-  /** The stored diff of one recorded path of a turn: empty when the path did not change. */
-  public String fileDiff(String turnId, String path) {
-    TurnRecords records = records(turnId);
-    StoredFileChange change = select(records, List.of(path)).getFirst();
+  /** The stored diff of one recorded path of a turn ({@link #select}): empty when the path did not change. */
+  public String fileDiff(String turnId, PathInput path) {
+    StoredFileChange change = select(turnId, List.of(path)).getFirst();
     if (change.after().isEmpty()) {
       throw new RequestException(RequestException.Problem.WRONG_STATE,
           "turn '" + turnId + "' is open: its diffs are made when it finishes");
@@ -132,20 +134,44 @@ public final class ReviewQueries {
         .orElse("");
   }
 
-  private static List<StoredFileChange> select(TurnRecords records, List<String> paths) {
+  /**
+   * The turn's records each of {@code paths} names: parsed against the workspace's stored roots, as a snapshot's
+   * paths are, and matched by bytes with the record's path (by the name alone: {@code a/./b} is {@code a/b}) or
+   * with the path it was given as ({@code via}). A name that is not UTF-8, given as text in its shown form
+   * ({@code n\xff.txt}), still picks its record when no name matches by bytes.
+   */
+  private List<StoredFileChange> select(String turnId, List<PathInput> paths) {
+    ExternalIds.requireValid("turn", turnId);
+    record Recorded(StoredWorkspace workspace, List<StoredFileChange> changes) {
+    }
+    Recorded recorded = store.read(tx -> {
+      StoredTurn turn = requireTurn(tx, turnId);
+      return new Recorded(tx.workspaces().byId(turn.workspaceId()).orElseThrow(),
+          tx.fileChanges().ofTurn(turn.id()));
+    });
+    PathParser parser = parserFor(recorded.workspace());
     List<StoredFileChange> chosen = new ArrayList<>();
-    for (String path : paths) {
-      List<StoredFileChange> matching = records.changes().stream()
-          .filter(change -> change.path().display().equals(path)
-              || change.via().map(GivenPath::display).filter(path::equals).isPresent())
+    for (PathInput path : paths) {
+      WorkspacePath key = recordedKey(parser, path);
+      List<StoredFileChange> matching = recorded.changes().stream()
+          .filter(change -> change.path().equals(key) || change.via().filter(path.given()::equals).isPresent())
           .toList();
+      if (matching.isEmpty() && path instanceof PathInput.Text text) {
+        matching = recorded.changes().stream().filter(change -> shownAs(change, text.text())).toList();
+      }
       if (matching.isEmpty()) {
         throw new RequestException(RequestException.Problem.BAD_INPUT,
-            "path '" + path + "' is not recorded in turn '" + records.turn().externalId() + "'");
+            "path '" + path.given().display() + "' is not recorded in turn '" + turnId + "'");
       }
       matching.stream().filter(change -> !chosen.contains(change)).forEach(chosen::add);
     }
     return chosen;
+  }
+
+  /** Whether a record's path or {@code via}, a name that is not UTF-8, is shown as {@code text}. */
+  private static boolean shownAs(StoredFileChange change, String text) {
+    return !change.path().isUtf8() && change.path().display().equals(text)
+        || change.via().filter(via -> !PrintableBytes.isUtf8(via.bytes()) && via.display().equals(text)).isPresent();
   }
 
   // ---- a stretch of turns -----------------------------------------------------------------------------
@@ -210,32 +236,33 @@ public final class ReviewQueries {
 
   // ---- a path's history -------------------------------------------------------------------------------
 
-  /** Every turn in the workspace that recorded {@code path}, oldest first. */
-  public List<HistoryEntry> log(Path workspace, String path) {
+  /**
+   * Every turn in the workspace that recorded {@code path}, oldest first: the path is parsed against the workspace's
+   * stored roots and matched as {@link #select} matches it (by bytes, with the record's path or its {@code via}).
+   */
+  public List<HistoryEntry> log(Path workspace, PathInput path) {
     return store.read(tx -> {
       StoredWorkspace found = workspace(tx, workspace);
-      WorkspacePath key = relativeTo(found, path);
+      WorkspacePath key = recordedKey(parserFor(found), path);
       List<HistoryEntry> entries = new ArrayList<>();
-      for (StoredFileChange change : tx.fileChanges().ofPath(found.id(), key)) {
+      for (StoredFileChange change : tx.fileChanges().ofPath(found.id(), key, path.given())) {
         entries.add(new HistoryEntry(tx.turns().byId(change.turnId()).orElseThrow(), change));
       }
       return entries;
     });
   }
 
-  private static WorkspacePath relativeTo(StoredWorkspace workspace, String path) {
-    String relative = path;
-    for (String root : List.of(workspace.rootReal(), workspace.rootGiven())) {
-      if (path.startsWith(root + "/")) {
-        relative = path.substring(root.length() + 1);
-        break;
-      }
-    }
+  /** The parser for a stored workspace: its roots as the store recorded them; the file system is never asked. */
+  private static PathParser parserFor(StoredWorkspace workspace) {
+    return PathParser.beneath(RootNames.of(workspace.rootReal(), workspace.rootGiven()));
+  }
+
+  /** {@link PathParser#recorded}; a path it refuses is bad input, named as the parser names it. */
+  private static WorkspacePath recordedKey(PathParser parser, PathInput path) {
     try {
-      return WorkspacePath.of(relative);
-    } catch (IllegalArgumentException e) {
-      throw new RequestException(RequestException.Problem.BAD_INPUT, "path '" + path + "' is not a workspace "
-          + "path: " + e.getMessage());
+      return parser.recorded(path);
+    } catch (BadPathException e) {
+      throw new RequestException(RequestException.Problem.BAD_INPUT, e.getMessage());
     }
   }
 

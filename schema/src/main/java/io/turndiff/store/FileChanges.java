@@ -15,6 +15,7 @@ import io.turndiff.model.WorkspacePath;
 import io.turndiff.store.jooq.tables.records.FileChangeRecord;
 import io.turndiff.store.jooq.tables.records.SnapshotRecord;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -88,12 +89,16 @@ public final class FileChanges {
     return changes;
   }
 
-  /** Every change to {@code path} in the workspace's sessions, oldest turn first. */
-  public List<StoredFileChange> ofPath(long workspaceId, WorkspacePath path) {
+  /**
+   * Every change in the workspace's sessions recorded under {@code path}, or for a path given exactly as
+   * {@code given} (its {@code via}: a name that led elsewhere through a symlink), oldest turn first.
+   */
+  public List<StoredFileChange> ofPath(long workspaceId, WorkspacePath path, GivenPath given) {
     List<Long> turns = dsl.select(TURN.ID).from(TURN).join(SESSION).on(SESSION.ID.eq(TURN.SESSION_ID))
         .where(SESSION.WORKSPACE_ID.eq(workspaceId)).fetch(TURN.ID);
-    List<StoredFileChange> changes = select(FILE_CHANGE.PATH.eq(path.bytes()).and(FILE_CHANGE.TURN_ID.in(turns)));
-    changes.sort((a, b) -> Long.compare(a.turnId(), b.turnId()));
+    List<StoredFileChange> changes = select(FILE_CHANGE.TURN_ID.in(turns)
+        .and(FILE_CHANGE.PATH.eq(path.bytes()).or(FILE_CHANGE.VIA.eq(given.bytes()))));
+    changes.sort(Comparator.comparingLong(StoredFileChange::turnId).thenComparing(StoredFileChange::path));
     return changes;
   }
 

@@ -15,6 +15,7 @@ import com.fasterxml.jackson.databind.exc.UnrecognizedPropertyException;
 import com.fasterxml.jackson.databind.json.JsonMapper;
 import com.fasterxml.jackson.databind.module.SimpleModule;
 import com.fasterxml.jackson.databind.type.LogicalType;
+import io.turndiff.model.BadPathException;
 import java.io.IOException;
 import java.util.Collection;
 import java.util.List;
@@ -88,12 +89,16 @@ public final class RequestBodies {
   }
 
   private static InvalidRequest explain(IOException e) {
+    String field = e instanceof JsonMappingException mapping ? field(mapping.getPath()) : "";
     for (Throwable cause = e; cause != null; cause = cause.getCause()) {
       if (cause instanceof InvalidRequest invalid) {
         return invalid;  // a record's own check, from its constructor
       }
+      if (cause instanceof BadPathException path && !field.isEmpty()) {
+        // a path field's value that can name no path ("paths_base64[1]" that is not base64)
+        return new InvalidRequest("field '" + field + "' " + path.problem() + ": '" + path.input() + "'");
+      }
     }
-    String field = e instanceof JsonMappingException mapping ? field(mapping.getPath()) : "";
     return switch (e) {
       case UnrecognizedPropertyException unknown -> new InvalidRequest("field '" + field + "' is not known here"
           + known(unknown.getKnownPropertyIds()));

@@ -11,13 +11,11 @@ import io.turndiff.boundary.WorkspacePolicy;
 import io.turndiff.capture.BeganTurn;
 import io.turndiff.capture.SnapshotVerdict;
 import io.turndiff.capture.track.TrackingOptions;
+import io.turndiff.model.PathInput;
 import io.turndiff.review.ReviewQueries;
 import io.turndiff.rewind.RewindReport;
 import io.turndiff.rewind.RewindRequest;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
-import java.util.ArrayList;
-import java.util.Base64;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -47,7 +45,7 @@ final class Endpoints {
         .add("GET", "/v1/turns/{turn}", request -> ApiResponse.ok(Json.turnRecords(
             turndiff.queries().records(request.path("turn")))))
         .add("GET", "/v1/turns/{turn}/patch", Set.of("path"), request -> ApiResponse.patch(
-            turndiff.queries().patch(request.path("turn"), request.queryAll("path"))))
+            turndiff.queries().patch(request.path("turn"), PathInput.texts(request.queryAll("path")))))
         .add("GET", "/v1/turns/{turn}/file", Set.of("path"), this::fileDiff)
         .add("GET", "/v1/sessions", Set.of("workspace"), this::sessions)
         .add("GET", "/v1/sessions/{session}/turns", Set.of("after", "limit"), request -> ApiResponse.ok(
@@ -59,7 +57,8 @@ final class Endpoints {
         .add("GET", "/v1/range/patch", Set.of("from", "to"), request -> ApiResponse.patch(
             turndiff.queries().range(request.requireQuery("from"), request.requireQuery("to")).patch()))
         .add("GET", "/v1/history", Set.of("workspace", "path"), request -> ApiResponse.ok(Json.history(
-            turndiff.queries().log(namedWorkspace(request.requireQuery("workspace")), request.requireQuery("path")))))
+            turndiff.queries().log(namedWorkspace(request.requireQuery("workspace")),
+                PathInput.text(request.requireQuery("path"))))))
         .add("POST", "/v1/rewind", this::rewind)
         .add("POST", "/v1/workspaces/track", this::track)
         .add("GET", "/v1/workspaces/status", Set.of("workspace"), request -> ApiResponse.ok(Json.status(
@@ -83,22 +82,8 @@ final class Endpoints {
   private ApiResponse snapshot(ApiRequest request) {
     String turn = request.path("turn");
     SnapshotRequest snapshot = request.body(SnapshotRequest.class);
-    List<SnapshotVerdict> verdicts;
-    if (snapshot.pathsBase64().isEmpty()) {
-      verdicts = serialized(turn, () -> turndiff.capture().snapshot(turn, snapshot.toolCallId(), snapshot.paths()));
-    } else {
-      List<byte[]> raw = new ArrayList<>();
-      snapshot.paths().forEach(path -> raw.add(path.getBytes(StandardCharsets.UTF_8)));
-      for (int i = 0; i < snapshot.pathsBase64().size(); i++) {
-        try {
-          raw.add(Base64.getDecoder().decode(snapshot.pathsBase64().get(i)));
-        } catch (IllegalArgumentException e) {
-          throw new ApiError(400, "bad_request", "field 'paths_base64[" + i + "]' is not base64: '"
-              + snapshot.pathsBase64().get(i) + "'");
-        }
-      }
-      verdicts = serialized(turn, () -> turndiff.capture().snapshotBytes(turn, snapshot.toolCallId(), raw));
-    }
+    List<SnapshotVerdict> verdicts = serialized(turn, () -> turndiff.capture().snapshot(turn, snapshot.toolCallId(),
+        snapshot.inputs()));
     return ApiResponse.ok(Json.verdicts(verdicts));
   }
 
@@ -112,7 +97,7 @@ final class Endpoints {
     String turn = request.path("turn");
     String path = request.requireQuery("path");
     return ApiResponse.ok(Json.object().put("turn", turn).put("path", path)
-        .put("diff", turndiff.queries().fileDiff(turn, path)));
+        .put("diff", turndiff.queries().fileDiff(turn, PathInput.text(path))));
   }
 
   private ApiResponse sessions(ApiRequest request) {

@@ -116,10 +116,14 @@ class HttpServiceTest {
     return URLEncoder.encode(value, StandardCharsets.UTF_8);
   }
 
+  private String openTurn() throws Exception {
+    return expect(201, call("POST", "/v1/turns", "{\"workspace\":" + json(workspace.root().toString())
+        + ",\"session\":\"s1\"}")).get("turn").asText();
+  }
+
   /** Begins a turn, snapshots a.txt, changes it, finishes: a turn a rewind would write to. */
   private String finishedTurn() throws Exception {
-    String turn = expect(201, call("POST", "/v1/turns", "{\"workspace\":" + json(workspace.root().toString())
-        + ",\"session\":\"s1\"}")).get("turn").asText();
+    String turn = openTurn();
     expect(200, call("POST", "/v1/turns/" + turn + "/snapshots", "{\"paths\":[\"a.txt\"]}"));
     Files.writeString(workspace.resolve("a.txt"), "changed by the turn\n");
     expect(200, call("POST", "/v1/turns/" + turn + "/finish", null));
@@ -142,6 +146,60 @@ class HttpServiceTest {
     assertRefused("bad_input", "workspace", call("GET", "/v1/workspaces/status?workspace=" + encoded, null));
     assertTrue(call("GET", "/v1/sessions?workspace=" + encoded, null).body().contains("NUL"));
     assertEquals(rows, StoreRows.count(database), "nothing was written");
+  }
+
+  // ---- issue 10: one way in for a path -----------------------------------------------------------------
+
+  /**
+   * Each path field is decoded once into its own input: a text beside a base64 path is still a text and held to
+   * the U+FFFD rule. (Before, any {@code paths_base64} sent every text through the byte parser, and a lossy name
+   * was recorded.)
+   */
+  @Test
+  void aTextPathBesideABase64PathIsStillHeldToTheLossyNameRule() throws Exception {
+    String turn = openTurn();
+    Map<String, Long> rows = StoreRows.count(database);
+    String aTxt = "\"YS50eHQ=\"";  // a.txt
+    JsonNode lossy = expect(400, call("POST", "/v1/turns/" + turn + "/snapshots",
+        "{\"paths\":[\"caf\\ufffd.txt\"],\"paths_base64\":[" + aTxt + "]}"));
+    assertEquals("path 'caf\uFFFD.txt' contains U+FFFD: a name that was not valid UTF-8 before it reached "
+        + "turndiff; give its bytes instead (base64)", lossy.get("message").asText(), lossy.toString());
+    JsonNode surrogate = expect(400, call("POST", "/v1/turns/" + turn + "/snapshots",
+        "{\"paths\":[\"a\\ud800b\"],\"paths_base64\":[" + aTxt + "]}"));
+    assertEquals("path 'a\uD800b' is not valid Unicode (an unpaired surrogate)", surrogate.get("message").asText(),
+        surrogate.toString());
+    assertEquals(rows, StoreRows.count(database), "nothing was recorded");
+    expect(200, call("POST", "/v1/turns/" + turn + "/snapshots",
+        "{\"paths\":[\"b.txt\"],\"paths_base64\":[" + aTxt + "]}"));
+  }
+
+  @Test
+  void aBase64PathThatIsNotBase64IsRefusedNamingTheFieldAndTheValue() throws Exception {
+    String turn = openTurn();
+    Map<String, Long> rows = StoreRows.count(database);
+    JsonNode error = expect(400, call("POST", "/v1/turns/" + turn + "/snapshots",
+        "{\"paths\":[\"a.txt\"],\"paths_base64\":[\"YS50eHQ=\",\"!!!!\"]}"));
+    assertEquals("bad_request", error.get("error").asText(), error.toString());
+    assertEquals("field 'paths_base64[1]' is not base64: '!!!!'", error.get("message").asText(), error.toString());
+    assertRefused("bad_request", "'paths_base64[0]'", call("POST", "/v1/turns/" + turn + "/snapshots",
+        "{\"paths_base64\":[7]}"));
+    assertEquals(rows, StoreRows.count(database), "nothing was recorded");
+  }
+
+  /** The review endpoints read {@code path=} as a snapshot reads a path: {@code .} and {@code ..} applied. */
+  @Test
+  void theReviewEndpointsReadAPathAsASnapshotDoes() throws Exception {
+    String turn = finishedTurn();
+    String workspaceParameter = "workspace=" + encode(workspace.root().toString());
+    for (String given : List.of("a.txt", "./a.txt", "x/../a.txt", workspace.root() + "/./a.txt")) {
+      JsonNode history = expect(200, call("GET", "/v1/history?" + workspaceParameter + "&path=" + encode(given), null));
+      assertEquals(1, history.size(), given + ": " + history);
+      assertEquals(turn, history.get(0).get("turn").asText());
+      JsonNode file = expect(200, call("GET", "/v1/turns/" + turn + "/file?path=" + encode(given), null));
+      assertTrue(file.get("diff").asText().contains("+changed by the turn\n"), given + ": " + file);
+    }
+    assertRefused("bad_input", "U+FFFD", call("GET", "/v1/history?" + workspaceParameter + "&path="
+        + encode("caf\uFFFD.txt"), null));
   }
 
   // ---- item 11: bodies and queries are read strictly ---------------------------------------------------

@@ -16,7 +16,6 @@ import java.util.Optional;
 import java.util.concurrent.Callable;
 import java.util.concurrent.ThreadLocalRandom;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Spec;
 
@@ -29,8 +28,6 @@ import picocli.CommandLine.Spec;
 @Command(name = "demo", description = "Run one real turn end to end on the store and print what it recorded.")
 final class DemoCommand implements Callable<Integer> {
 
-  @Mixin
-  StoreOptions storeOptions;
 
   @Spec
   CommandSpec spec;
@@ -45,11 +42,11 @@ final class DemoCommand implements Callable<Integer> {
     Path workspace = demo.root();
     Path outside = demo.outside();
 
-    Path database = storeOptions.location();
+    Path database = StoreOptions.of(spec).location();
     out.println("workspace: " + workspace);
     out.println("outside:   " + outside.resolve("credentials.env") + "  (workspace/config.env is a symlink to it)");
     out.println("store:     " + database);
-    try (Turndiff turndiff = storeOptions.open()) {
+    try (Turndiff turndiff = StoreOptions.of(spec).open()) {
       CaptureService capture = turndiff.capture();
       BeganTurn began = capture.beginTurn(workspace, Optional.of("demo-" + HexFormat.of().formatHex(random, 0, 4)),
           Optional.empty());

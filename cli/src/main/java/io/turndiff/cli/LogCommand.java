@@ -15,8 +15,6 @@ import picocli.CommandLine.Spec;
 @Command(name = "log", description = "Every turn that recorded a path, oldest first, with its change and stats.")
 final class LogCommand implements Callable<Integer> {
 
-  @Mixin
-  StoreOptions storeOptions;
 
   @Spec
   CommandSpec spec;
@@ -32,7 +30,7 @@ final class LogCommand implements Callable<Integer> {
 
   @Override
   public Integer call() {
-    try (Turndiff turndiff = storeOptions.open()) {
+    try (Turndiff turndiff = StoreOptions.of(spec).open()) {
       Path root = workspace.orCurrentDirectory();
       spec.commandLine().getOut().println(Json.write(Json.history(turndiff.queries().log(root, path)), pretty));
     }

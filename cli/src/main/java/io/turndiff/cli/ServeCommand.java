@@ -18,7 +18,6 @@ import java.util.Set;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
@@ -32,8 +31,6 @@ final class ServeCommand implements Callable<Integer> {
 
   static final String TOKEN_VARIABLE = "TURNDIFF_TOKEN";
 
-  @Mixin
-  StoreOptions storeOptions;
 
   @Spec
   CommandSpec spec;
@@ -78,7 +75,7 @@ final class ServeCommand implements Callable<Integer> {
       throw new CliException(Main.EXIT_USAGE, TOKEN_VARIABLE + " must hold at least 16 characters");
     }
     token = token.strip();
-    Path database = storeOptions.location();
+    Path database = StoreOptions.of(spec).location();
     Path tokenPath = tokenFile != null ? tokenFile.toAbsolutePath() : database.resolveSibling("turndiff.token");
     ServiceOptions options;
     WorkspacePolicy policy;
@@ -93,7 +90,7 @@ final class ServeCommand implements Callable<Integer> {
     } catch (IllegalArgumentException e) {
       throw new CliException(Main.EXIT_USAGE, e.getMessage());
     }
-    Turndiff turndiff = storeOptions.open(policy, openWorkspaces);
+    Turndiff turndiff = StoreOptions.of(spec).open(policy, openWorkspaces);
     HttpService service;
     try {
       service = HttpService.start(turndiff, options);

@@ -4,7 +4,6 @@ import io.turndiff.api.Json;
 import io.turndiff.api.Turndiff;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
@@ -13,8 +12,6 @@ import picocli.CommandLine.Spec;
 @Command(name = "show", description = "Print a turn's file records as a JSON array (from the store only).")
 final class ShowCommand implements Callable<Integer> {
 
-  @Mixin
-  StoreOptions storeOptions;
 
   @Spec
   CommandSpec spec;
@@ -27,7 +24,7 @@ final class ShowCommand implements Callable<Integer> {
 
   @Override
   public Integer call() {
-    try (Turndiff turndiff = storeOptions.open()) {
+    try (Turndiff turndiff = StoreOptions.of(spec).open()) {
       spec.commandLine().getOut().println(Json.write(Json.fileChanges(turndiff.queries().records(turn).changes()),
           pretty));
     }

@@ -10,7 +10,6 @@ import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
@@ -21,8 +20,6 @@ import picocli.CommandLine.Spec;
     + "prints one JSON object per recorded path.")
 final class SnapshotCommand implements Callable<Integer> {
 
-  @Mixin
-  StoreOptions storeOptions;
 
   @Spec
   CommandSpec spec;
@@ -54,7 +51,7 @@ final class SnapshotCommand implements Callable<Integer> {
         throw new CliException(Main.EXIT_USAGE, "--path-base64 '" + encoded + "' is not base64");
       }
     }
-    try (Turndiff turndiff = storeOptions.open()) {
+    try (Turndiff turndiff = StoreOptions.of(spec).open()) {
       List<SnapshotVerdict> verdicts = base64Paths.isEmpty()
           ? turndiff.capture().snapshot(turn, Optional.ofNullable(toolCall), paths)
           : turndiff.capture().snapshotBytes(turn, Optional.ofNullable(toolCall), raw);

@@ -17,8 +17,6 @@ import picocli.CommandLine.Spec;
     + "(one line per path: A, M, D or T and the path; --json for JSON). Writes nothing.")
 final class StatusCommand implements Callable<Integer> {
 
-  @Mixin
-  StoreOptions storeOptions;
 
   @Spec
   CommandSpec spec;
@@ -31,7 +29,7 @@ final class StatusCommand implements Callable<Integer> {
 
   @Override
   public Integer call() {
-    try (Turndiff turndiff = storeOptions.open()) {
+    try (Turndiff turndiff = StoreOptions.of(spec).open()) {
       WorkspaceStatus status = turndiff.capture().tracker()
           .status(workspace.orCurrentDirectory());
       PrintWriter out = spec.commandLine().getOut();

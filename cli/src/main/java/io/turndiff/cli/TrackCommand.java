@@ -8,7 +8,6 @@ import io.turndiff.capture.track.TrackingOptions;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
@@ -18,8 +17,6 @@ import picocli.CommandLine.Spec;
     + "baseline), so that turns see changes made by shell commands.")
 final class TrackCommand implements Callable<Integer> {
 
-  @Mixin
-  StoreOptions storeOptions;
 
   @Spec
   CommandSpec spec;
@@ -51,7 +48,7 @@ final class TrackCommand implements Callable<Integer> {
         System.err.println();
       }
     };
-    try (Turndiff turndiff = storeOptions.open()) {
+    try (Turndiff turndiff = StoreOptions.of(spec).open()) {
       TrackSummary summary = turndiff.capture().tracker().track(workspace, options, progress);
       spec.commandLine().getOut().println(Json.write(Json.trackSummary(summary), false));
     }

@@ -6,7 +6,6 @@ import java.nio.file.Path;
 import java.util.Optional;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
@@ -18,8 +17,6 @@ final class TurnCommand {
 
   @Command(name = "begin", description = "Begin a turn in a workspace; prints {session, turn, seq}.")
   static final class Begin implements Callable<Integer> {
-    @Mixin
-    StoreOptions storeOptions;
 
     @Spec
     CommandSpec spec;
@@ -36,7 +33,7 @@ final class TurnCommand {
 
     @Override
     public Integer call() {
-      try (Turndiff turndiff = storeOptions.open()) {
+      try (Turndiff turndiff = StoreOptions.of(spec).open()) {
         spec.commandLine().getOut().println(Json.write(Json.beganTurn(turndiff.capture().beginTurn(workspace,
             Optional.ofNullable(session), Optional.ofNullable(turn))), false));
       }
@@ -46,8 +43,6 @@ final class TurnCommand {
 
   @Command(name = "finish", description = "Finish a turn: after-states, diffs; prints a summary.")
   static final class Finish implements Callable<Integer> {
-    @Mixin
-    StoreOptions storeOptions;
 
     @Spec
     CommandSpec spec;
@@ -57,7 +52,7 @@ final class TurnCommand {
 
     @Override
     public Integer call() {
-      try (Turndiff turndiff = storeOptions.open()) {
+      try (Turndiff turndiff = StoreOptions.of(spec).open()) {
         spec.commandLine().getOut().println(Json.write(Json.summary(turndiff.capture().finishTurn(turn)), false));
       }
       return Main.EXIT_OK;

@@ -17,8 +17,6 @@ import picocli.CommandLine.Spec;
     + "(from the store only).")
 final class TurnsCommand implements Callable<Integer> {
 
-  @Mixin
-  StoreOptions storeOptions;
 
   @Spec
   CommandSpec spec;
@@ -40,7 +38,7 @@ final class TurnsCommand implements Callable<Integer> {
 
   @Override
   public Integer call() {
-    try (Turndiff turndiff = storeOptions.open()) {
+    try (Turndiff turndiff = StoreOptions.of(spec).open()) {
       Object output;
       if (session != null) {
         output = Json.turnPage(turndiff.queries().turns(session, after, limit));

@@ -146,11 +146,9 @@ public final class Json {
     putGiven(node, "input", Optional.of(verdict.input()));
     putPath(node, "path", snapshot.path());
     putGiven(node, "via", verdict.via());
-    node.put("verdict", !verdict.recorded() ? "already_recorded"
-        : snapshot.presence() == Presence.ABSENT && snapshot.captured() ? "absent"
-        : snapshot.captured() ? "captured" : "metadata_only");
+    node.put("verdict", verdict.verdict().code());
     node.put("containment", snapshot.containment().code());
-    node.put("restorable", snapshot.captured());
+    node.put("restorable", verdict.restorable());
     node.setAll(snapshot(snapshot));
     return node;
   }

@@ -2,6 +2,7 @@ package io.turndiff.cli;
 
 import io.turndiff.api.Json;
 import io.turndiff.api.Turndiff;
+import io.turndiff.api.wire.WireHistoryEntry;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
@@ -32,7 +33,7 @@ final class LogCommand implements Callable<Integer> {
   public Integer call() {
     try (Turndiff turndiff = StoreOptions.of(spec).open()) {
       Path root = workspace.orCurrentDirectory();
-      spec.commandLine().getOut().println(Json.write(Json.history(turndiff.queries().log(root, path)), pretty));
+      spec.commandLine().getOut().println(Json.write(WireHistoryEntry.of(turndiff.queries().log(root, path)), pretty));
     }
     return Main.EXIT_OK;
   }

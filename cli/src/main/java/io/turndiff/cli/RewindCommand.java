@@ -2,6 +2,7 @@ package io.turndiff.cli;
 
 import io.turndiff.api.Json;
 import io.turndiff.api.Turndiff;
+import io.turndiff.api.wire.WireRewindReport;
 import io.turndiff.rewind.RewindReport;
 import io.turndiff.rewind.RewindRequest;
 import java.util.Optional;
@@ -46,7 +47,7 @@ final class RewindCommand implements Callable<Integer> {
     try (Turndiff turndiff = StoreOptions.of(spec).open()) {
       RewindReport report = turndiff.rewind().rewind(new RewindRequest(turn, to, Optional.ofNullable(operation),
           dryRun, force), this::announce);
-      spec.commandLine().getOut().println(Json.write(Json.rewindReport(report), false));
+      spec.commandLine().getOut().println(Json.write(WireRewindReport.of(report), false));
       return report.complete() ? Main.EXIT_OK : EXIT_SKIPPED;
     }
   }

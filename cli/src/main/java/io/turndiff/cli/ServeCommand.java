@@ -2,6 +2,7 @@ package io.turndiff.cli;
 
 import io.turndiff.api.Json;
 import io.turndiff.api.Turndiff;
+import io.turndiff.api.wire.WireServeStarted;
 import io.turndiff.boundary.WorkspacePolicy;
 import io.turndiff.capture.workspace.WorkspaceHandles;
 import io.turndiff.server.HttpService;
@@ -106,7 +107,7 @@ final class ServeCommand implements Callable<Integer> {
       stopped.countDown();
     }, "turndiff-shutdown"));
     PrintWriter out = spec.commandLine().getOut();
-    out.println(Json.write(Json.serveStarted(service.url(), tokenPath, database, ProcessHandle.current().pid()),
+    out.println(Json.write(WireServeStarted.of(service.url(), tokenPath, database, ProcessHandle.current().pid()),
         false));
     out.flush();
     stopped.await();

@@ -2,6 +2,7 @@ package io.turndiff.cli;
 
 import io.turndiff.api.Json;
 import io.turndiff.api.Turndiff;
+import io.turndiff.api.wire.WireFileRecord;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
@@ -25,7 +26,7 @@ final class ShowCommand implements Callable<Integer> {
   @Override
   public Integer call() {
     try (Turndiff turndiff = StoreOptions.of(spec).open()) {
-      spec.commandLine().getOut().println(Json.write(Json.fileChanges(turndiff.queries().records(turn).changes()),
+      spec.commandLine().getOut().println(Json.write(WireFileRecord.of(turndiff.queries().records(turn).changes()),
           pretty));
     }
     return Main.EXIT_OK;

@@ -2,6 +2,7 @@ package io.turndiff.cli;
 
 import io.turndiff.api.Json;
 import io.turndiff.api.Turndiff;
+import io.turndiff.api.wire.WireVerdict;
 import io.turndiff.capture.SnapshotVerdict;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
@@ -55,7 +56,7 @@ final class SnapshotCommand implements Callable<Integer> {
       List<SnapshotVerdict> verdicts = base64Paths.isEmpty()
           ? turndiff.capture().snapshot(turn, Optional.ofNullable(toolCall), paths)
           : turndiff.capture().snapshotBytes(turn, Optional.ofNullable(toolCall), raw);
-      spec.commandLine().getOut().println(Json.write(Json.verdicts(verdicts), false));
+      spec.commandLine().getOut().println(Json.write(WireVerdict.of(verdicts), false));
       spec.commandLine().getOut().flush();
       TestHold.afterSnapshot();
     }

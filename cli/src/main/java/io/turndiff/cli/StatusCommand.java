@@ -2,6 +2,7 @@ package io.turndiff.cli;
 
 import io.turndiff.api.Json;
 import io.turndiff.api.Turndiff;
+import io.turndiff.api.wire.WireStatus;
 import io.turndiff.capture.track.PathChange;
 import io.turndiff.capture.track.WorkspaceStatus;
 import java.io.PrintWriter;
@@ -34,7 +35,7 @@ final class StatusCommand implements Callable<Integer> {
           .status(workspace.orCurrentDirectory());
       PrintWriter out = spec.commandLine().getOut();
       if (json) {
-        out.println(Json.write(Json.status(status), false));
+        out.println(Json.write(WireStatus.of(status), false));
       } else {
         for (PathChange change : status.changes()) {
           out.println(change.letter() + " " + change.path().display());

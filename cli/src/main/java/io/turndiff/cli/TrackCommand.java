@@ -2,6 +2,7 @@ package io.turndiff.cli;
 
 import io.turndiff.api.Json;
 import io.turndiff.api.Turndiff;
+import io.turndiff.api.wire.WireTrackSummary;
 import io.turndiff.capture.track.TrackSummary;
 import io.turndiff.capture.track.Tracker;
 import io.turndiff.capture.track.TrackingOptions;
@@ -50,7 +51,7 @@ final class TrackCommand implements Callable<Integer> {
     };
     try (Turndiff turndiff = StoreOptions.of(spec).open()) {
       TrackSummary summary = turndiff.capture().tracker().track(workspace, options, progress);
-      spec.commandLine().getOut().println(Json.write(Json.trackSummary(summary), false));
+      spec.commandLine().getOut().println(Json.write(WireTrackSummary.of(summary), false));
     }
     return Main.EXIT_OK;
   }

@@ -2,6 +2,8 @@ package io.turndiff.cli;
 
 import io.turndiff.api.Json;
 import io.turndiff.api.Turndiff;
+import io.turndiff.api.wire.WireBeganTurn;
+import io.turndiff.api.wire.WireTurnSummary;
 import java.nio.file.Path;
 import java.util.Optional;
 import java.util.concurrent.Callable;
@@ -34,7 +36,7 @@ final class TurnCommand {
     @Override
     public Integer call() {
       try (Turndiff turndiff = StoreOptions.of(spec).open()) {
-        spec.commandLine().getOut().println(Json.write(Json.beganTurn(turndiff.capture().beginTurn(workspace,
+        spec.commandLine().getOut().println(Json.write(WireBeganTurn.of(turndiff.capture().beginTurn(workspace,
             Optional.ofNullable(session), Optional.ofNullable(turn))), false));
       }
       return Main.EXIT_OK;
@@ -53,7 +55,7 @@ final class TurnCommand {
     @Override
     public Integer call() {
       try (Turndiff turndiff = StoreOptions.of(spec).open()) {
-        spec.commandLine().getOut().println(Json.write(Json.summary(turndiff.capture().finishTurn(turn)), false));
+        spec.commandLine().getOut().println(Json.write(WireTurnSummary.of(turndiff.capture().finishTurn(turn)), false));
       }
       return Main.EXIT_OK;
     }

@@ -32,7 +32,6 @@ import picocli.CommandLine.Spec;
 @Command(name = "demo", description = "Run one real turn end to end on the store and print what it recorded.")
 final class DemoCommand implements Callable<Integer> {
 
-
   @Spec
   CommandSpec spec;
 

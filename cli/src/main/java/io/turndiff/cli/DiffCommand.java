@@ -16,7 +16,6 @@ import picocli.CommandLine.Spec;
     + "git apply can apply (from the store only).")
 final class DiffCommand implements Callable<Integer> {
 
-
   @Spec
   CommandSpec spec;
 

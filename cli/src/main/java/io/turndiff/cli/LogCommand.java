@@ -16,7 +16,6 @@ import picocli.CommandLine.Spec;
 @Command(name = "log", description = "Every turn that recorded a path, oldest first, with its change and stats.")
 final class LogCommand implements Callable<Integer> {
 
-
   @Spec
   CommandSpec spec;
 

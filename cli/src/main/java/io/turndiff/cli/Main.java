@@ -35,14 +35,14 @@ import picocli.CommandLine.ScopeType;
     })
 public final class Main {
 
-  /** {@code --db} and the other store options, inherited by every command (see {@link StoreOptions}). */
-  @Mixin
-  StoreOptions storeOptions;
-
   public static final int EXIT_OK = 0;
   public static final int EXIT_ERROR = 1;
   public static final int EXIT_USAGE = 2;
   public static final int EXIT_STORE = 4;
+
+  /** {@code --db} and the other store options, inherited by every command (see {@link StoreOptions}). */
+  @Mixin
+  StoreOptions storeOptions;
 
   public static void main(String[] args) {
     launch(args, commands -> { });

@@ -13,7 +13,6 @@ import picocli.CommandLine.Spec;
 @Command(name = "show", description = "Print a turn's file records as a JSON array (from the store only).")
 final class ShowCommand implements Callable<Integer> {
 
-
   @Spec
   CommandSpec spec;
 

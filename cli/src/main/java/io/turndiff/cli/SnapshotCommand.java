@@ -21,7 +21,6 @@ import picocli.CommandLine.Spec;
     + "prints one JSON object per recorded path.")
 final class SnapshotCommand implements Callable<Integer> {
 
-
   @Spec
   CommandSpec spec;
 

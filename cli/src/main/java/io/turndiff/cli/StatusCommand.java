@@ -18,7 +18,6 @@ import picocli.CommandLine.Spec;
     + "(one line per path: A, M, D or T and the path; --json for JSON). Writes nothing.")
 final class StatusCommand implements Callable<Integer> {
 
-
   @Spec
   CommandSpec spec;
 

@@ -18,7 +18,6 @@ import picocli.CommandLine.Spec;
     + "baseline), so that turns see changes made by shell commands.")
 final class TrackCommand implements Callable<Integer> {
 
-
   @Spec
   CommandSpec spec;
 

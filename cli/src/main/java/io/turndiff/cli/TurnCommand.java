@@ -19,7 +19,6 @@ final class TurnCommand {
 
   @Command(name = "begin", description = "Begin a turn in a workspace; prints {session, turn, seq}.")
   static final class Begin implements Callable<Integer> {
-
     @Spec
     CommandSpec spec;
 
@@ -45,7 +44,6 @@ final class TurnCommand {
 
   @Command(name = "finish", description = "Finish a turn: after-states, diffs; prints a summary.")
   static final class Finish implements Callable<Integer> {
-
     @Spec
     CommandSpec spec;
 

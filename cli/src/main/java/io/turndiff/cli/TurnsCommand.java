@@ -19,7 +19,6 @@ import picocli.CommandLine.Spec;
     + "(from the store only).")
 final class TurnsCommand implements Callable<Integer> {
 
-
   @Spec
   CommandSpec spec;
 

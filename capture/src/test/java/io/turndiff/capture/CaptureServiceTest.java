@@ -185,6 +185,21 @@ class CaptureServiceTest {
   }
 
   @Test
+  void eachPathGetsItsVerdictFromTheCapture() throws Exception {
+    workspace.file("a.txt", "a\n").symlink("leak", workspace.secret().toString());
+    String turn = beginTurn();
+    List<SnapshotVerdict> first = capture.snapshot(turn, Optional.empty(), List.of("a.txt", "none.txt", "leak"));
+    assertEquals(List.of(SnapshotVerdict.Verdict.CAPTURED, SnapshotVerdict.Verdict.ABSENT,
+        SnapshotVerdict.Verdict.METADATA_ONLY), first.stream().map(SnapshotVerdict::verdict).toList());
+    assertEquals(List.of(true, true, false), first.stream().map(SnapshotVerdict::restorable).toList());
+    Files.writeString(workspace.resolve("a.txt"), "b\n");
+    SnapshotVerdict again = capture.snapshot(turn, Optional.empty(), List.of("a.txt")).getFirst();
+    assertEquals(SnapshotVerdict.Verdict.ALREADY_RECORDED, again.verdict());
+    assertEquals("already_recorded", again.verdict().code());
+    assertTrue(again.restorable(), "the state seen now is captured, though the first one counts");
+  }
+
+  @Test
   void modeChangeIsAModification() throws Exception {
     workspace.file("run.sh", "echo hi\n");
     String turn = beginTurn();

@@ -2,6 +2,10 @@ package io.turndiff.cli;
 
 import io.turndiff.api.Json;
 import io.turndiff.api.Turndiff;
+import io.turndiff.api.wire.WireBeganTurn;
+import io.turndiff.api.wire.WireFileRecord;
+import io.turndiff.api.wire.WireTurnSummary;
+import io.turndiff.api.wire.WireVerdict;
 import io.turndiff.capture.BeganTurn;
 import io.turndiff.capture.CaptureService;
 import io.turndiff.capture.SnapshotVerdict;
@@ -16,7 +20,6 @@ import java.util.Optional;
 import java.util.concurrent.Callable;
 import java.util.concurrent.ThreadLocalRandom;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Spec;
 
@@ -28,9 +31,6 @@ import picocli.CommandLine.Spec;
  */
 @Command(name = "demo", description = "Run one real turn end to end on the store and print what it recorded.")
 final class DemoCommand implements Callable<Integer> {
-
-  @Mixin
-  StoreOptions storeOptions;
 
   @Spec
   CommandSpec spec;
@@ -45,17 +45,17 @@ final class DemoCommand implements Callable<Integer> {
     Path workspace = demo.root();
     Path outside = demo.outside();
 
-    Path database = storeOptions.location();
+    Path database = StoreOptions.of(spec).location();
     out.println("workspace: " + workspace);
     out.println("outside:   " + outside.resolve("credentials.env") + "  (workspace/config.env is a symlink to it)");
     out.println("store:     " + database);
-    try (Turndiff turndiff = storeOptions.open()) {
+    try (Turndiff turndiff = StoreOptions.of(spec).open()) {
       CaptureService capture = turndiff.capture();
       BeganTurn began = capture.beginTurn(workspace, Optional.of("demo-" + HexFormat.of().formatHex(random, 0, 4)),
           Optional.empty());
       out.println();
       out.println("$ turndiff turn begin --workspace " + workspace);
-      out.println(Json.write(Json.beganTurn(began), false));
+      out.println(Json.write(WireBeganTurn.of(began), false));
 
       List<SnapshotVerdict> verdicts = new ArrayList<>();
       verdicts.addAll(capture.snapshot(began.turn(), Optional.of("edit-app"), List.of("src/app.py")));
@@ -75,14 +75,14 @@ final class DemoCommand implements Callable<Integer> {
       out.println();
       out.println("$ turndiff snapshot ...   (4 tool calls: edit src/app.py, create docs/usage.md, "
           + "delete src/util.py, touch config.env)");
-      out.println(Json.write(Json.verdicts(verdicts), true));
+      out.println(Json.write(WireVerdict.of(verdicts), true));
 
       TurnSummary summary = capture.finishTurn(began.turn());
       out.println();
       out.println("$ turndiff turn finish --turn " + began.turn());
-      out.println(Json.write(Json.summary(summary), false));
+      out.println(Json.write(WireTurnSummary.of(summary), false));
 
-      String records = Json.write(Json.fileChanges(turndiff.queries().records(began.turn()).changes()), true);
+      String records = Json.write(WireFileRecord.of(turndiff.queries().records(began.turn()).changes()), true);
       out.println();
       out.println("$ turndiff show --turn " + began.turn());
       out.println(records);

@@ -7,7 +7,6 @@ import java.util.List;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.ArgGroup;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
@@ -17,9 +16,6 @@ import picocli.CommandLine.Spec;
 @Command(name = "diff", description = "Print a turn's changes, or a stretch of turns' changes, as a patch that "
     + "git apply can apply (from the store only).")
 final class DiffCommand implements Callable<Integer> {
-
-  @Mixin
-  StoreOptions storeOptions;
 
   @Spec
   CommandSpec spec;
@@ -48,7 +44,7 @@ final class DiffCommand implements Callable<Integer> {
 
   @Override
   public Integer call() {
-    try (Turndiff turndiff = storeOptions.open()) {
+    try (Turndiff turndiff = StoreOptions.of(spec).open()) {
       String patch;
       if (scope.turn != null) {
         patch = turndiff.queries().patch(scope.turn, PathInput.texts(paths));

@@ -3,6 +3,7 @@ package io.turndiff.cli;
 import io.turndiff.api.Json;
 import io.turndiff.api.Turndiff;
 import io.turndiff.model.PathInput;
+import io.turndiff.api.wire.WireHistoryEntry;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
@@ -15,9 +16,6 @@ import picocli.CommandLine.Spec;
 /** {@code turndiff log PATH}: every turn that touched a path. */
 @Command(name = "log", description = "Every turn that recorded a path, oldest first, with its change and stats.")
 final class LogCommand implements Callable<Integer> {
-
-  @Mixin
-  StoreOptions storeOptions;
 
   @Spec
   CommandSpec spec;
@@ -34,10 +32,10 @@ final class LogCommand implements Callable<Integer> {
 
   @Override
   public Integer call() {
-    try (Turndiff turndiff = storeOptions.open()) {
+    try (Turndiff turndiff = StoreOptions.of(spec).open()) {
       Path root = workspace.orCurrentDirectory();
       PathInput given = PathInput.text(path);
-      spec.commandLine().getOut().println(Json.write(Json.history(turndiff.queries().log(root, given)), pretty));
+      spec.commandLine().getOut().println(Json.write(WireHistoryEntry.of(turndiff.queries().log(root, given)), pretty));
     }
     return Main.EXIT_OK;
   }

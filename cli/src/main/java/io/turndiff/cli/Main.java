@@ -7,6 +7,8 @@ import java.io.PrintWriter;
 import java.util.function.Consumer;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.ScopeType;
 
 /**
  * The {@code turndiff} command. Machine commands print JSON on stdout, errors go to stderr, and the exit
@@ -14,7 +16,7 @@ import picocli.CommandLine.Command;
  * 4 when the store cannot be used for the command (damaged, not a store, or read-only for a write), and 1 for
  * every other error. No error prints a stack trace: every one is a line naming what failed.
  */
-@Command(name = "turndiff", mixinStandardHelpOptions = true, scope = picocli.CommandLine.ScopeType.INHERIT,
+@Command(name = "turndiff", mixinStandardHelpOptions = true, scope = ScopeType.INHERIT,
     version = "turndiff 0.1.0",
     description = "Per-turn file snapshots, diffs and safe rewinds for AI coding-agent runtimes.",
     subcommands = {
@@ -37,6 +39,10 @@ public final class Main {
   public static final int EXIT_ERROR = 1;
   public static final int EXIT_USAGE = 2;
   public static final int EXIT_STORE = 4;
+
+  /** {@code --db} and the other store options, inherited by every command (see {@link StoreOptions}). */
+  @Mixin
+  StoreOptions storeOptions;
 
   public static void main(String[] args) {
     launch(args, commands -> { });

@@ -2,12 +2,12 @@ package io.turndiff.cli;
 
 import io.turndiff.api.Json;
 import io.turndiff.api.Turndiff;
+import io.turndiff.api.wire.WireRewindReport;
 import io.turndiff.rewind.RewindReport;
 import io.turndiff.rewind.RewindRequest;
 import java.util.Optional;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
@@ -19,8 +19,6 @@ final class RewindCommand implements Callable<Integer> {
 
   static final int EXIT_SKIPPED = 3;
 
-  @Mixin
-  StoreOptions storeOptions;
 
   @Spec
   CommandSpec spec;
@@ -46,10 +44,10 @@ final class RewindCommand implements Callable<Integer> {
 
   @Override
   public Integer call() {
-    try (Turndiff turndiff = storeOptions.open()) {
+    try (Turndiff turndiff = StoreOptions.of(spec).open()) {
       RewindReport report = turndiff.rewind().rewind(new RewindRequest(turn, to, Optional.ofNullable(operation),
           dryRun, force), this::announce);
-      spec.commandLine().getOut().println(Json.write(Json.rewindReport(report), false));
+      spec.commandLine().getOut().println(Json.write(WireRewindReport.of(report), false));
       return report.complete() ? Main.EXIT_OK : EXIT_SKIPPED;
     }
   }

@@ -2,6 +2,7 @@ package io.turndiff.cli;
 
 import io.turndiff.api.Json;
 import io.turndiff.api.Turndiff;
+import io.turndiff.api.wire.WireServeStarted;
 import io.turndiff.boundary.WorkspacePolicy;
 import io.turndiff.capture.workspace.WorkspaceHandles;
 import io.turndiff.server.HttpService;
@@ -18,7 +19,6 @@ import java.util.Set;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
@@ -32,8 +32,6 @@ final class ServeCommand implements Callable<Integer> {
 
   static final String TOKEN_VARIABLE = "TURNDIFF_TOKEN";
 
-  @Mixin
-  StoreOptions storeOptions;
 
   @Spec
   CommandSpec spec;
@@ -78,7 +76,7 @@ final class ServeCommand implements Callable<Integer> {
       throw new CliException(Main.EXIT_USAGE, TOKEN_VARIABLE + " must hold at least 16 characters");
     }
     token = token.strip();
-    Path database = storeOptions.location();
+    Path database = StoreOptions.of(spec).location();
     Path tokenPath = tokenFile != null ? tokenFile.toAbsolutePath() : database.resolveSibling("turndiff.token");
     ServiceOptions options;
     WorkspacePolicy policy;
@@ -93,7 +91,7 @@ final class ServeCommand implements Callable<Integer> {
     } catch (IllegalArgumentException e) {
       throw new CliException(Main.EXIT_USAGE, e.getMessage());
     }
-    Turndiff turndiff = storeOptions.open(policy, openWorkspaces);
+    Turndiff turndiff = StoreOptions.of(spec).open(policy, openWorkspaces);
     HttpService service;
     try {
       service = HttpService.start(turndiff, options);
@@ -109,7 +107,7 @@ final class ServeCommand implements Callable<Integer> {
       stopped.countDown();
     }, "turndiff-shutdown"));
     PrintWriter out = spec.commandLine().getOut();
-    out.println(Json.write(Json.serveStarted(service.url(), tokenPath, database, ProcessHandle.current().pid()),
+    out.println(Json.write(WireServeStarted.of(service.url(), tokenPath, database, ProcessHandle.current().pid()),
         false));
     out.flush();
     stopped.await();

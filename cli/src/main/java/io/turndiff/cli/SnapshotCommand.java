@@ -2,6 +2,7 @@ package io.turndiff.cli;
 
 import io.turndiff.api.Json;
 import io.turndiff.api.Turndiff;
+import io.turndiff.api.wire.WireVerdict;
 import io.turndiff.capture.SnapshotVerdict;
 import io.turndiff.model.BadPathException;
 import io.turndiff.model.PathInput;
@@ -10,7 +11,6 @@ import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
@@ -23,9 +23,6 @@ import picocli.CommandLine.Spec;
 @Command(name = "snapshot", description = "Record the before-state of paths a tool is about to change; "
     + "prints one JSON object per recorded path.")
 final class SnapshotCommand implements Callable<Integer> {
-
-  @Mixin
-  StoreOptions storeOptions;
 
   @Spec
   CommandSpec spec;
@@ -56,9 +53,9 @@ final class SnapshotCommand implements Callable<Integer> {
         throw new CliException(Main.EXIT_USAGE, "--path-base64 '" + e.input() + "' " + e.problem());
       }
     }
-    try (Turndiff turndiff = storeOptions.open()) {
+    try (Turndiff turndiff = StoreOptions.of(spec).open()) {
       List<SnapshotVerdict> verdicts = turndiff.capture().snapshot(turn, Optional.ofNullable(toolCall), inputs);
-      spec.commandLine().getOut().println(Json.write(Json.verdicts(verdicts), false));
+      spec.commandLine().getOut().println(Json.write(WireVerdict.of(verdicts), false));
       spec.commandLine().getOut().flush();
       TestHold.afterSnapshot();
     }

@@ -2,6 +2,7 @@ package io.turndiff.cli;
 
 import io.turndiff.api.Json;
 import io.turndiff.api.Turndiff;
+import io.turndiff.api.wire.WireStatus;
 import io.turndiff.capture.track.PathChange;
 import io.turndiff.capture.track.WorkspaceStatus;
 import java.io.PrintWriter;
@@ -17,9 +18,6 @@ import picocli.CommandLine.Spec;
     + "(one line per path: A, M, D or T and the path; --json for JSON). Writes nothing.")
 final class StatusCommand implements Callable<Integer> {
 
-  @Mixin
-  StoreOptions storeOptions;
-
   @Spec
   CommandSpec spec;
 
@@ -31,12 +29,12 @@ final class StatusCommand implements Callable<Integer> {
 
   @Override
   public Integer call() {
-    try (Turndiff turndiff = storeOptions.open()) {
+    try (Turndiff turndiff = StoreOptions.of(spec).open()) {
       WorkspaceStatus status = turndiff.capture().tracker()
           .status(workspace.orCurrentDirectory());
       PrintWriter out = spec.commandLine().getOut();
       if (json) {
-        out.println(Json.write(Json.status(status), false));
+        out.println(Json.write(WireStatus.of(status), false));
       } else {
         for (PathChange change : status.changes()) {
           out.println(change.letter() + " " + change.path().display());

@@ -9,32 +9,43 @@ import java.nio.file.Path;
 import java.util.Optional;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
+import picocli.CommandLine.ScopeType;
 import picocli.CommandLine.Spec;
 
-/** The options every command that uses the store shares: where it is, and how the boundary reads. */
+/**
+ * The options every command that uses the store shares: where it is, and how the boundary reads. They belong
+ * to {@code turndiff} itself and every command inherits them, so they are accepted before the command words
+ * ({@code turndiff --db F show ...}, as git takes {@code -C} first), between them, or after them; whatever
+ * their position, the values land here, in {@link Main}'s instance, which {@link #of} hands to a command.
+ */
 final class StoreOptions {
 
-  @Option(names = "--db", paramLabel = "FILE",
+  @Option(names = "--db", scope = ScopeType.INHERIT, paramLabel = "FILE",
       description = "The store (default: $TURNDIFF_DB, else $XDG_DATA_HOME/turndiff/turndiff.db, "
           + "else ~/.local/share/turndiff/turndiff.db).")
   Path database;
 
-  @Option(names = "--size-limit", paramLabel = "BYTES", defaultValue = "2097152",
+  @Option(names = "--size-limit", scope = ScopeType.INHERIT, paramLabel = "BYTES", defaultValue = "2097152",
       description = "Files larger than this are not stored, only fingerprinted by sampling (a rewind still "
           + "stores what it overwrites) (default: ${DEFAULT-VALUE}).")
   long sizeLimit;
 
-  @Option(names = "--full-hash",
+  @Option(names = "--full-hash", scope = ScopeType.INHERIT,
       description = "Hash files over --size-limit whole (slow for huge files) instead of fingerprinting them "
           + "by sampling.")
   boolean fullHash;
 
-  @Option(names = "--boundary", paramLabel = "KIND", defaultValue = "auto", hidden = true,
+  @Option(names = "--boundary", scope = ScopeType.INHERIT, paramLabel = "KIND", defaultValue = "auto", hidden = true,
       description = "auto (openat2 where available) or fallback (SecureDirectoryStream).")
   String boundary;
 
   @Spec(Spec.Target.MIXEE)
   CommandSpec command;
+
+  /** The store options of the command line {@code command} belongs to. */
+  static StoreOptions of(CommandSpec command) {
+    return ((Main) command.root().userObject()).storeOptions;
+  }
 
   Path location() {
     return StoreLocation.resolve(Optional.ofNullable(database));

@@ -2,13 +2,13 @@ package io.turndiff.cli;
 
 import io.turndiff.api.Json;
 import io.turndiff.api.Turndiff;
+import io.turndiff.api.wire.WireTrackSummary;
 import io.turndiff.capture.track.TrackSummary;
 import io.turndiff.capture.track.Tracker;
 import io.turndiff.capture.track.TrackingOptions;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
@@ -17,9 +17,6 @@ import picocli.CommandLine.Spec;
 @Command(name = "track", description = "Index every path of a workspace that is not ignored (with a content "
     + "baseline), so that turns see changes made by shell commands.")
 final class TrackCommand implements Callable<Integer> {
-
-  @Mixin
-  StoreOptions storeOptions;
 
   @Spec
   CommandSpec spec;
@@ -51,9 +48,9 @@ final class TrackCommand implements Callable<Integer> {
         System.err.println();
       }
     };
-    try (Turndiff turndiff = storeOptions.open()) {
+    try (Turndiff turndiff = StoreOptions.of(spec).open()) {
       TrackSummary summary = turndiff.capture().tracker().track(workspace, options, progress);
-      spec.commandLine().getOut().println(Json.write(Json.trackSummary(summary), false));
+      spec.commandLine().getOut().println(Json.write(WireTrackSummary.of(summary), false));
     }
     return Main.EXIT_OK;
   }

@@ -2,11 +2,12 @@ package io.turndiff.cli;
 
 import io.turndiff.api.Json;
 import io.turndiff.api.Turndiff;
+import io.turndiff.api.wire.WireBeganTurn;
+import io.turndiff.api.wire.WireTurnSummary;
 import java.nio.file.Path;
 import java.util.Optional;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
@@ -18,9 +19,6 @@ final class TurnCommand {
 
   @Command(name = "begin", description = "Begin a turn in a workspace; prints {session, turn, seq}.")
   static final class Begin implements Callable<Integer> {
-    @Mixin
-    StoreOptions storeOptions;
-
     @Spec
     CommandSpec spec;
 
@@ -36,8 +34,8 @@ final class TurnCommand {
 
     @Override
     public Integer call() {
-      try (Turndiff turndiff = storeOptions.open()) {
-        spec.commandLine().getOut().println(Json.write(Json.beganTurn(turndiff.capture().beginTurn(workspace,
+      try (Turndiff turndiff = StoreOptions.of(spec).open()) {
+        spec.commandLine().getOut().println(Json.write(WireBeganTurn.of(turndiff.capture().beginTurn(workspace,
             Optional.ofNullable(session), Optional.ofNullable(turn))), false));
       }
       return Main.EXIT_OK;
@@ -46,9 +44,6 @@ final class TurnCommand {
 
   @Command(name = "finish", description = "Finish a turn: after-states, diffs; prints a summary.")
   static final class Finish implements Callable<Integer> {
-    @Mixin
-    StoreOptions storeOptions;
-
     @Spec
     CommandSpec spec;
 
@@ -57,8 +52,8 @@ final class TurnCommand {
 
     @Override
     public Integer call() {
-      try (Turndiff turndiff = storeOptions.open()) {
-        spec.commandLine().getOut().println(Json.write(Json.summary(turndiff.capture().finishTurn(turn)), false));
+      try (Turndiff turndiff = StoreOptions.of(spec).open()) {
+        spec.commandLine().getOut().println(Json.write(WireTurnSummary.of(turndiff.capture().finishTurn(turn)), false));
       }
       return Main.EXIT_OK;
     }

@@ -2,6 +2,8 @@ package io.turndiff.cli;
 
 import io.turndiff.api.Json;
 import io.turndiff.api.Turndiff;
+import io.turndiff.api.wire.WireSessionTurns;
+import io.turndiff.api.wire.WireTurnPage;
 import io.turndiff.review.SessionListing;
 import java.nio.file.Path;
 import java.util.List;
@@ -16,9 +18,6 @@ import picocli.CommandLine.Spec;
 @Command(name = "turns", description = "List a session's turns, or every session of a workspace with its turns "
     + "(from the store only).")
 final class TurnsCommand implements Callable<Integer> {
-
-  @Mixin
-  StoreOptions storeOptions;
 
   @Spec
   CommandSpec spec;
@@ -40,14 +39,14 @@ final class TurnsCommand implements Callable<Integer> {
 
   @Override
   public Integer call() {
-    try (Turndiff turndiff = storeOptions.open()) {
+    try (Turndiff turndiff = StoreOptions.of(spec).open()) {
       Object output;
       if (session != null) {
-        output = Json.turnPage(turndiff.queries().turns(session, after, limit));
+        output = WireTurnPage.of(turndiff.queries().turns(session, after, limit));
       } else {
         Path root = workspace.orCurrentDirectory();
         List<SessionListing> sessions = turndiff.queries().sessions(root);
-        output = Json.sessionsWithTurns(root, sessions,
+        output = WireSessionTurns.Listing.of(root, sessions,
             listing -> turndiff.queries().turns(listing.session().externalId(), after, limit));
       }
       spec.commandLine().getOut().println(Json.write(output, pretty));

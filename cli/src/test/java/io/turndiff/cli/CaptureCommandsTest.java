@@ -53,17 +53,9 @@ class CaptureCommandsTest {
   }
 
   private CommandRun turndiff(String... args) {
-    // --db is an option of each subcommand: put it after the command words
-    List<String> ordered = new ArrayList<>();
-    int words = args.length > 0 && args[0].equals("turn") ? 2 : 1;
-    for (int i = 0; i < Math.min(words, args.length); i++) {
-      ordered.add(args[i]);
-    }
-    ordered.addAll(List.of("--db", database.toString()));
-    for (int i = words; i < args.length; i++) {
-      ordered.add(args[i]);
-    }
-    CommandRun run = CliRun.inProcess(ordered.toArray(String[]::new));
+    List<String> withStore = new ArrayList<>(List.of("--db", database.toString()));
+    withStore.addAll(List.of(args));
+    CommandRun run = CliRun.inProcess(withStore.toArray(String[]::new));
     runs.add(run);
     return run;
   }
@@ -285,6 +277,28 @@ class CaptureCommandsTest {
     }
     assertTrue(turndiff("diff", "--turn", first, "./a.txt").expect(0).out().contains("-a1\n+a2\n"));
     turndiff("turns", "--session", "no-such-session").expect(1);
+  }
+
+  @Test
+  void storeOptionsBeforeTheCommand() throws Exception {
+    // as git takes -C before its command: the store options go before the command words, between them, or after
+    workspace.file("a.txt", "a\n");
+    String db = database.toString();
+    String turn = CliRun.inProcess("--db", db, "--size-limit", "5", "turn", "begin", "--workspace",
+        workspace.root().toString()).expect(0).json().get("turn").asText();
+    JsonNode verdict = CliRun.inProcess("turn", "--db", db, "begin", "--workspace", workspace.root().toString())
+        .expect(0).json();
+    assertTrue(verdict.has("turn"), verdict.toString());
+    CliRun.inProcess("--db", db, "snapshot", "--turn", turn, "a.txt").expect(0);
+    Files.writeString(workspace.resolve("a.txt"), "b\n");
+    CliRun.inProcess("--db", db, "turn", "finish", "--turn", turn).expect(0);
+    JsonNode before = CliRun.inProcess("--db", db, "show", "--turn", turn).expect(0).json();
+    JsonNode after = CliRun.inProcess("show", "--db", db, "--turn", turn).expect(0).json();
+    assertEquals(before, after);
+    assertEquals("a.txt", before.get(0).get("path").asText(), before.toString());
+    assertEquals("modified", before.get(0).get("change").asText(), before.toString());
+    CommandRun negative = CliRun.inProcess("--size-limit", "-1", "--db", db, "show", "--turn", turn).expect(2);
+    assertTrue(negative.err().contains("--size-limit"), negative.err());
   }
 
   @Test

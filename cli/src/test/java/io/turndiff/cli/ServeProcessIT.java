@@ -70,6 +70,11 @@ class ServeProcessIT {
         throw new AssertionError("serve printed nothing: " + Files.readString(errorLog));
       }
       JsonNode started = Json.mapper().readTree(line);
+      // the started line's shape (WireServeStarted), which the in-process WireGoldenTest cannot reach
+      assertEquals(List.of("url", "token_file", "store", "pid"),
+          started.properties().stream().map(Map.Entry::getKey).toList(), line);
+      assertEquals(database.toString(), started.get("store").asText(), line);
+      assertTrue(started.get("pid").asLong() > 0, line);
       String token = Files.readString(Path.of(started.get("token_file").asText())).strip();
       assertEquals("rw-------", java.nio.file.attribute.PosixFilePermissions.toString(
           Files.getPosixFilePermissions(Path.of(started.get("token_file").asText()))));

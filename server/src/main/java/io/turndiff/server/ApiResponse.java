@@ -1,6 +1,7 @@
 package io.turndiff.server;
 
 import io.turndiff.api.Json;
+import io.turndiff.api.wire.WireError;
 import java.nio.charset.StandardCharsets;
 
 /** A response: status, content type and body. */
@@ -23,6 +24,6 @@ record ApiResponse(int status, String contentType, byte[] body) {
   }
 
   static ApiResponse error(int status, String code, String message) {
-    return json(status, Json.error(code, message));
+    return json(status, new WireError(code, message));
   }
 }

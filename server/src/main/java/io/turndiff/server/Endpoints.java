@@ -2,11 +2,23 @@ package io.turndiff.server;
 
 import io.turndiff.api.BeginTurnRequest;
 import io.turndiff.api.FinishTurnRequest;
-import io.turndiff.api.Json;
 import io.turndiff.api.RewindTurnRequest;
 import io.turndiff.api.SnapshotRequest;
 import io.turndiff.api.TrackRequest;
 import io.turndiff.api.Turndiff;
+import io.turndiff.api.wire.WireBeganTurn;
+import io.turndiff.api.wire.WireFileDiff;
+import io.turndiff.api.wire.WireHealth;
+import io.turndiff.api.wire.WireHistoryEntry;
+import io.turndiff.api.wire.WireRange;
+import io.turndiff.api.wire.WireRewindReport;
+import io.turndiff.api.wire.WireSessions;
+import io.turndiff.api.wire.WireStatus;
+import io.turndiff.api.wire.WireTrackSummary;
+import io.turndiff.api.wire.WireTurnPage;
+import io.turndiff.api.wire.WireTurnRecords;
+import io.turndiff.api.wire.WireTurnSummary;
+import io.turndiff.api.wire.WireVerdict;
 import io.turndiff.boundary.WorkspacePolicy;
 import io.turndiff.capture.BeganTurn;
 import io.turndiff.capture.SnapshotVerdict;
@@ -38,30 +50,30 @@ final class Endpoints {
 
   Router router() {
     return new Router()
-        .add("GET", "/v1/health", request -> ApiResponse.ok(Json.object().put("ok", true)))
+        .add("GET", "/v1/health", request -> ApiResponse.ok(WireHealth.OK))
         .add("POST", "/v1/turns", this::beginTurn)
         .add("POST", "/v1/turns/{turn}/snapshots", this::snapshot)
         .add("POST", "/v1/turns/{turn}/finish", this::finishTurn)
-        .add("GET", "/v1/turns/{turn}", request -> ApiResponse.ok(Json.turnRecords(
+        .add("GET", "/v1/turns/{turn}", request -> ApiResponse.ok(WireTurnRecords.of(
             turndiff.queries().records(request.path("turn")))))
         .add("GET", "/v1/turns/{turn}/patch", Set.of("path"), request -> ApiResponse.patch(
             turndiff.queries().patch(request.path("turn"), PathInput.texts(request.queryAll("path")))))
         .add("GET", "/v1/turns/{turn}/file", Set.of("path"), this::fileDiff)
         .add("GET", "/v1/sessions", Set.of("workspace"), this::sessions)
         .add("GET", "/v1/sessions/{session}/turns", Set.of("after", "limit"), request -> ApiResponse.ok(
-            Json.turnPage(turndiff.queries().turns(request.path("session"),
+            WireTurnPage.of(turndiff.queries().turns(request.path("session"),
                 request.queryLong("after", 0, 0, Long.MAX_VALUE),
                 (int) request.queryLong("limit", 100, 1, ReviewQueries.MAX_PAGE)))))
-        .add("GET", "/v1/range", Set.of("from", "to"), request -> ApiResponse.ok(Json.range(
+        .add("GET", "/v1/range", Set.of("from", "to"), request -> ApiResponse.ok(WireRange.of(
             turndiff.queries().range(request.requireQuery("from"), request.requireQuery("to")))))
         .add("GET", "/v1/range/patch", Set.of("from", "to"), request -> ApiResponse.patch(
             turndiff.queries().range(request.requireQuery("from"), request.requireQuery("to")).patch()))
-        .add("GET", "/v1/history", Set.of("workspace", "path"), request -> ApiResponse.ok(Json.history(
+        .add("GET", "/v1/history", Set.of("workspace", "path"), request -> ApiResponse.ok(WireHistoryEntry.of(
             turndiff.queries().log(namedWorkspace(request.requireQuery("workspace")),
                 PathInput.text(request.requireQuery("path"))))))
         .add("POST", "/v1/rewind", this::rewind)
         .add("POST", "/v1/workspaces/track", this::track)
-        .add("GET", "/v1/workspaces/status", Set.of("workspace"), request -> ApiResponse.ok(Json.status(
+        .add("GET", "/v1/workspaces/status", Set.of("workspace"), request -> ApiResponse.ok(WireStatus.of(
             turndiff.capture().tracker().status(namedWorkspace(request.requireQuery("workspace"))))));
   }
 
@@ -76,7 +88,7 @@ final class Endpoints {
     BeginTurnRequest begin = request.body(BeginTurnRequest.class);
     BeganTurn began = turndiff.capture().beginTurn(namedWorkspace(begin.workspace()), begin.sessionId(),
         begin.turnId());
-    return ApiResponse.json(201, Json.beganTurn(began));
+    return ApiResponse.json(201, WireBeganTurn.of(began));
   }
 
   private ApiResponse snapshot(ApiRequest request) {
@@ -84,25 +96,24 @@ final class Endpoints {
     SnapshotRequest snapshot = request.body(SnapshotRequest.class);
     List<SnapshotVerdict> verdicts = serialized(turn, () -> turndiff.capture().snapshot(turn, snapshot.toolCallId(),
         snapshot.inputs()));
-    return ApiResponse.ok(Json.verdicts(verdicts));
+    return ApiResponse.ok(WireVerdict.of(verdicts));
   }
 
   private ApiResponse finishTurn(ApiRequest request) {
     String turn = request.path("turn");
     request.body(FinishTurnRequest.class);
-    return ApiResponse.ok(Json.summary(serialized(turn, () -> turndiff.capture().finishTurn(turn))));
+    return ApiResponse.ok(WireTurnSummary.of(serialized(turn, () -> turndiff.capture().finishTurn(turn))));
   }
 
   private ApiResponse fileDiff(ApiRequest request) {
     String turn = request.path("turn");
     String path = request.requireQuery("path");
-    return ApiResponse.ok(Json.object().put("turn", turn).put("path", path)
-        .put("diff", turndiff.queries().fileDiff(turn, PathInput.text(path))));
+    return ApiResponse.ok(new WireFileDiff(turn, path, turndiff.queries().fileDiff(turn, PathInput.text(path))));
   }
 
   private ApiResponse sessions(ApiRequest request) {
     Path workspace = namedWorkspace(request.requireQuery("workspace"));
-    return ApiResponse.ok(Json.sessions(workspace, turndiff.queries().sessions(workspace)));
+    return ApiResponse.ok(WireSessions.of(workspace, turndiff.queries().sessions(workspace)));
   }
 
   private ApiResponse rewind(ApiRequest request) {
@@ -112,7 +123,7 @@ final class Endpoints {
     // the operation's id goes out as a header before the first write; the report follows as the body
     RewindReport report = serialized(body.turn(), () -> turndiff.rewind().rewind(rewind, (operation, resumed) ->
         request.sendHeadersNow(Map.of("Turndiff-Operation", operation, "Turndiff-Resumed", String.valueOf(resumed)))));
-    return ApiResponse.ok(Json.rewindReport(report));
+    return ApiResponse.ok(WireRewindReport.of(report));
   }
 
   private ApiResponse track(ApiRequest request) {
@@ -120,7 +131,7 @@ final class Endpoints {
     Path workspace = namedWorkspace(track.workspace());
     TrackingOptions options = new TrackingOptions(track.maxFilesGiven().orElse(TrackingOptions.DEFAULTS.maxFiles()),
         track.maxBytesGiven().orElse(TrackingOptions.DEFAULTS.maxBytes()));
-    return ApiResponse.ok(Json.trackSummary(turndiff.capture().tracker().track(workspace, options)));
+    return ApiResponse.ok(WireTrackSummary.of(turndiff.capture().tracker().track(workspace, options)));
   }
 
   private <T> T serialized(String turn, Supplier<T> work) {

@@ -298,6 +298,55 @@ class HttpServiceTest {
   }
 
   @Test
+  void everyEndpointWithABodyRefusesUnknownFieldsWrongTypesDuplicatesAndTrailingDataNamingTheField()
+      throws Exception {
+    String turn = finishedTurn();
+    String open = expect(201, call("POST", "/v1/turns", "{\"workspace\":" + json(workspace.root().toString())
+        + ",\"session\":\"s1\"}")).get("turn").asText();
+    Map<String, Long> rows = StoreRows.count(database);
+    String root = json(workspace.root().toString());
+    String t = json(turn);
+    // per endpoint: a valid body, one with a field of the wrong type, one with a field given twice (none for
+    // finish, which takes no fields); every body that would be wrongly accepted is harmless or shows in the store
+    record Endpoint(String target, String valid, String wrongField, String wrongType, String twiceField,
+                    String twice) {
+    }
+    List<Endpoint> endpoints = List.of(
+        new Endpoint("/v1/turns", "{\"workspace\":" + root + "}",
+            "session", "{\"workspace\":" + root + ",\"session\":[\"s1\"]}",
+            "workspace", "{\"workspace\":" + root + ",\"workspace\":" + root + "}"),
+        new Endpoint("/v1/turns/" + open + "/snapshots", "{\"paths\":[\"a.txt\"]}",
+            "tool_call", "{\"paths\":[\"a.txt\"],\"tool_call\":7}",
+            "paths", "{\"paths\":[\"a.txt\"],\"paths\":[\"b.txt\"]}"),
+        new Endpoint("/v1/turns/" + open + "/finish", "{}", null, null, null, null),
+        new Endpoint("/v1/rewind", "{\"turn\":" + t + ",\"dry_run\":true}",
+            "operation", "{\"turn\":" + t + ",\"dry_run\":true,\"operation\":{}}",
+            "turn", "{\"turn\":" + t + ",\"turn\":" + t + ",\"dry_run\":true}"),
+        new Endpoint("/v1/workspaces/track", "{\"workspace\":" + root + "}",
+            "max_files", "{\"workspace\":" + root + ",\"max_files\":\"10\"}",
+            "max_bytes", "{\"workspace\":" + root + ",\"max_bytes\":5,\"max_bytes\":5}"));
+    for (Endpoint endpoint : endpoints) {
+      String target = endpoint.target();
+      String valid = endpoint.valid();
+      String unknown = valid.equals("{}") ? "{\"colour\":1}"
+          : valid.substring(0, valid.length() - 1) + ",\"colour\":1}";
+      assertRefused("bad_request", "'colour'", call("POST", target, unknown));
+      if (endpoint.wrongField() != null) {
+        assertRefused("bad_request", "'" + endpoint.wrongField() + "'", call("POST", target, endpoint.wrongType()));
+        JsonNode twice = expect(400, call("POST", target, endpoint.twice()));
+        assertEquals("field '" + endpoint.twiceField() + "' is given more than once", twice.get("message").asText());
+      }
+      assertRefused("bad_request", "after its JSON object", call("POST", target, valid + " {}"));
+      assertRefused("bad_request", "after its JSON object", call("POST", target, valid + " 1"));
+    }
+    assertEquals(rows, StoreRows.count(database), "nothing was written");
+    assertEquals(422, call("GET", "/v1/workspaces/status?workspace=" + encode(workspace.root().toString()), null)
+        .status(), "no refused track started tracking");
+    assertEquals("changed by the turn\n", workspace.readText("a.txt"), "no refused rewind wrote");
+    expect(200, call("POST", "/v1/turns/" + open + "/finish", "{}"));
+  }
+
+  @Test
   void queryParametersAreReadStrictly() throws Exception {
     finishedTurn();
     String turns = "/v1/sessions/s1/turns";

@@ -20,6 +20,10 @@ import io.turndiff.model.Snapshot;
 import io.turndiff.model.TurnKind;
 import io.turndiff.model.TurnState;
 import io.turndiff.model.WorkspacePath;
+import io.turndiff.rewind.RewindDecision.Action;
+import io.turndiff.rewind.RewindDecision.AlreadyThere;
+import io.turndiff.rewind.RewindDecision.Leave;
+import io.turndiff.rewind.RewindDecision.Write;
 import io.turndiff.store.Store;
 import io.turndiff.store.StoreTransaction;
 import io.turndiff.store.StoredFileChange;
@@ -282,54 +286,17 @@ public final class RewindService {
         .isPresent();
   }
 
-  /** From the newest after-state back to the oldest before-state, if the chain of states holds. */
+  /** One path's place in the plan, by the chain rule over what the turns recorded of it (oldest first). */
   private static PlannedPath planPath(WorkspacePath path, List<StoredFileChange> changes,
                                       Map<Long, StoredTurn> turns) {
+    RewindDecision.ChainVerdict verdict = RewindDecision.chain(path, changes.stream()
+        .map(change -> new RewindDecision.Step(turns.get(change.turnId()).externalId(), change.before(),
+            change.after()))
+        .toList());
     StoredFileChange first = changes.getFirst();
     StoredFileChange last = changes.getLast();
-    Snapshot target = first.before();
-    Optional<Snapshot> expected = last.after();
-    if (path.isOutside()) {
-      return planned(path, first, last, RewindStatus.SKIPPED, Reason.OUTSIDE_WORKSPACE.code(),
-          "outside the workspace: never written");
-    }
-    Optional<String> unverifiedLink = Optional.empty();
-    for (int i = 1; i < changes.size(); i++) {
-      Snapshot olderAfter = changes.get(i - 1).after().orElseThrow();
-      String between = "between turn '" + turns.get(changes.get(i - 1).turnId()).externalId()
-          + "' and turn '" + turns.get(changes.get(i).turnId()).externalId() + "'";
-      switch (olderAfter.compareState(changes.get(i).before())) {
-        case DIFFERENT -> {
-          return planned(path, first, last, RewindStatus.SKIPPED, SkipReason.CHAIN_BROKEN,
-              "changed outside the rewound turns " + between);
-        }
-        case UNKNOWN -> unverifiedLink = unverifiedLink.or(() -> Optional.of(between));
-        case SAME -> {
-        }
-      }
-    }
-    if (expected.isPresent() && target.sameStateAs(expected.get())) {
-      return planned(path, first, last, RewindStatus.UNCHANGED, null, null);
-    }
-    if (!target.captured()) {
-      return planned(path, first, last, RewindStatus.SKIPPED,
-          target.reason().map(Reason::code).orElse(SkipReason.NOT_CAPTURED),
-          "the before-state was recorded with metadata only"
-              + (target.reasonDetail().isEmpty() ? "" : ": " + target.reasonDetail()));
-    }
-    if (unverifiedLink.isPresent()) {
-      // an uncaptured state equals nothing: the chain cannot be shown unbroken
-      return planned(path, first, last, RewindStatus.SKIPPED, SkipReason.UNVERIFIED,
-          "its state " + unverifiedLink.get() + " was not captured, so a change made outside the rewound turns "
-              + "cannot be ruled out");
-    }
-    return planned(path, first, last, RewindStatus.PLANNED, null, null);
-  }
-
-  private static PlannedPath planned(WorkspacePath path, StoredFileChange first, StoredFileChange last,
-                                     RewindStatus status, String reason, String detail) {
-    return new PlannedPath(path, first.beforeRow(), first.before(), last.afterRow(), last.after(), status,
-        Optional.ofNullable(reason), Optional.ofNullable(detail));
+    return new PlannedPath(path, first.beforeRow(), first.before(), last.afterRow(), last.after(), verdict.status(),
+        verdict.reason(), verdict.detail());
   }
 
   private StoredRewindOperation persist(StoreTransaction tx, String operationId, Plan plan, RewindRequest request) {
@@ -341,118 +308,6 @@ public final class RewindService {
           path.reason(), path.detail());
     }
     return operation;
-  }
-
-  // ---- deciding, per path, just before the write ------------------------------------------------------
-
-  private sealed interface Action {
-  }
-
-  /** Put the before-state back (restore), or the merged content. */
-  private record Write(Snapshot state, Optional<byte[]> content, int mode, boolean merge) implements Action {
-  }
-
-  /** The path already holds its before-state. */
-  private record AlreadyThere() implements Action {
-  }
-
-  private record Leave(String reason, String detail) implements Action {
-  }
-
-  /**
-   * What to do with one path, on its state now ({@code current}, read so that it is captured whatever its
-   * size). A path is written over or deleted only when what it holds now is stored completely (it is recorded
-   * in the rewind turn, which is how the rewind is undone), or holds nothing of the workspace's own and
-   * {@code force} says so; and without {@code force} only when it provably still holds what the turns left.
-   */
-  private static Action decide(Snapshot target, Optional<Snapshot> expected, Observation current,
-                               Map<Sha256, byte[]> contents, boolean force) {
-    Snapshot now = current.snapshot();
-    if (now.sameStateAs(target)) {
-      return new AlreadyThere();
-    }
-    if (now.type().filter(type -> type == FileType.DIRECTORY).isPresent()) {
-      return new Leave(SkipReason.REFUSED, "a directory is where the file should go");
-    }
-    if (now.presence() == Presence.UNKNOWN) {
-      return new Leave(SkipReason.REFUSED, "its current state cannot be read, so it is neither overwritten nor "
-          + "deleted: " + now.reasonDetail());
-    }
-    if (!now.captured() && !overwritable(now)) {
-      return new Leave(now.reason().map(Reason::code).orElse(SkipReason.NOT_CAPTURED),
-          "its current content cannot be read and stored completely, so it is neither overwritten nor deleted"
-              + (now.reasonDetail().isEmpty() ? "" : ": " + now.reasonDetail()));
-    }
-    if (expected.isPresent() && now.sameStateAs(expected.get())) {
-      return restore(target, contents);
-    }
-    if (expected.filter(Snapshot::captured).isEmpty()) {
-      return unverified(target, expected, now, contents, force);
-    }
-    if (target.presence() == Presence.ABSENT) {
-      return new Leave(SkipReason.CONFLICT, "it changed since the turn created it; a rewind deletes only a file "
-          + "that still holds what the turn left");
-    }
-    Optional<byte[]> merged = merge(target, expected, current, contents);
-    if (merged.isPresent()) {
-      int mode = expected.flatMap(Snapshot::metadata).map(m -> m.mode())
-          .equals(now.metadata().map(m -> m.mode())) ? target.metadata().orElseThrow().mode()
-          : now.metadata().orElseThrow().mode();
-      return new Write(target, merged, mode, true);
-    }
-    if (force) {
-      return restore(target, contents);  // what is there now is stored, or holds nothing of the workspace's own
-    }
-    return new Leave(SkipReason.CONFLICT, "it changed since the turn ("
-        + expected.map(Snapshot::fingerprint).orElse("unknown") + " then, " + now.fingerprint() + " now)");
-  }
-
-  /**
-   * The turns' after-state was not captured (too large, or metadata only), so nothing proves that the path
-   * still holds what they left: left unless {@code force}, and then written only over a state the rewind turn
-   * records completely (deleted only then), or over a name that holds nothing of the workspace's own.
-   */
-  private static Action unverified(Snapshot target, Optional<Snapshot> expected, Snapshot now,
-                                   Map<Sha256, byte[]> contents, boolean force) {
-    String why = "the turn's after-state was not captured ("
-        + expected.flatMap(Snapshot::reason).map(Reason::code).orElse("unknown")
-        + "), so the rewind cannot tell whether it still holds what the turn left";
-    if (!force) {
-      return new Leave(SkipReason.UNVERIFIED, why + "; --force replaces it after recording its current state");
-    }
-    if (now.captured() || (overwritable(now) && target.presence() != Presence.ABSENT)) {
-      return restore(target, contents);
-    }
-    return new Leave(SkipReason.UNVERIFIED, why + ", and its current state cannot be recorded completely");
-  }
-
-  private static Write restore(Snapshot target, Map<Sha256, byte[]> contents) {
-    Optional<byte[]> content = target.storedContent().map(contents::get);
-    return new Write(target, content, target.metadata().map(m -> m.mode()).orElse(0644), false);
-  }
-
-  /** The turns' hunks reversed onto the current content, when all three are captured text files. */
-  private static Optional<byte[]> merge(Snapshot target, Optional<Snapshot> expected, Observation current,
-                                        Map<Sha256, byte[]> contents) {
-    if (expected.isEmpty() || current.content().isEmpty()
-        || !target.storedContent().map(contents::containsKey).orElse(false)
-        || !expected.get().storedContent().map(contents::containsKey).orElse(false)) {
-      return Optional.empty();  // not all three are text held in memory (content stored in chunks is not)
-    }
-    return ReverseMerge.reverseApply(contents.get(target.storedContent().get()),
-        contents.get(expected.get().storedContent().get()), current.content().get());
-  }
-
-  /**
-   * Whether {@code --force} may replace what is there: a state the rewind turn records completely, or a
-   * name whose bytes are not the workspace's own (a hardlink, a special file, a link out) and survive it.
-   */
-  private static boolean overwritable(Snapshot now) {
-    if (now.captured()) {
-      return true;
-    }
-    return now.reason().filter(reason -> reason == Reason.HARDLINKED || reason == Reason.SPECIAL_FILE
-        || reason == Reason.ESCAPES_WORKSPACE).isPresent();
   }
 
   // ---- applying ---------------------------------------------------------------------------------------
@@ -550,12 +405,14 @@ public final class RewindService {
     for (StoredRewindEntry entry : planned) {
       // decided on the content's hash, as if stored: a path the rewind leaves is never copied into the store
       Observation current = boundary.observeExact(entry.path(), AS_IF_STORED);
-      Action action = decide(entry.target(), entry.expected(), current, contents, force);
+      Action action = RewindDecision.decide(entry.target(), entry.expected(), current.snapshot(), current.content(),
+          contents, force);
       if (action instanceof Write && current.streamed()) {
         // what a write replaces is stored completely first (the undo puts it back), and decided on again as
         // stored: it may have changed since it was hashed
         current = boundary.observeExact(entry.path(), BlobSink.storing(store));
-        action = decide(entry.target(), entry.expected(), current, contents, force);
+        action = RewindDecision.decide(entry.target(), entry.expected(), current.snapshot(), current.content(),
+            contents, force);
       }
       Observation decided = current;
       switch (action) {
@@ -563,7 +420,7 @@ public final class RewindService {
         case AlreadyThere there -> alreadyThere.add(entry);
         case Write write -> {
           Optional<Sha256> merged = write.merge() ? write.content().map(Sha256::of) : Optional.empty();
-          if (putsAFile(write)) {
+          if (write.putsAFile()) {
             directories.restoreParentsOf(entry.path());
           }
           WriteOutcome staged = underJournaledNames(boundary, entry, temporaryNames.get(entry.id()),
@@ -586,7 +443,7 @@ public final class RewindService {
       alreadyThere.forEach(entry -> tx.rewinds().mark(entry.id(), RewindStatus.RESTORED, Optional.empty(),
           Optional.of("it already held its before-state"), Optional.empty()));
       for (Pending write : pending) {
-        recorder.recordBefore(tx, rewindTurn.id(), toolCall, new Observation(replaced(write.current().snapshot()),
+        recorder.recordBefore(tx, rewindTurn.id(), toolCall, new Observation(RewindDecision.replaced(write.current().snapshot()),
             write.current().via(), write.current().content(), write.current().streamed()), DetectedBy.SNAPSHOT);
         write.merged().ifPresent(sha -> tx.blobs().put(sha, write.write().content().orElseThrow()));
         tx.rewinds().mark(write.entry().id(), RewindStatus.STARTED, Optional.empty(), Optional.empty(),
@@ -599,7 +456,7 @@ public final class RewindService {
     for (Pending write : pending) {
       beforeEachRename.run();
       Observation now = boundary.observeExact(write.entry().path(), BlobSink.checking(store));
-      if (!unchangedSinceDecided(write.current().snapshot(), now.snapshot())) {
+      if (!RewindDecision.unchangedSinceDecided(write.current().snapshot(), now.snapshot())) {
         write.staged().ifPresent(boundary::discard);
         write.staged().ifPresent(uncommitted::remove);
         refused.put(write.entry().id(), new Leave(SkipReason.CONFLICT, "it changed while the rewind ran"));
@@ -628,36 +485,6 @@ public final class RewindService {
       }
       return null;
     });
-  }
-
-  /** Whether a write puts a file or a link at its path (and not a deletion). */
-  private static boolean putsAFile(Write write) {
-    return write.merge() || write.state().presence() != Presence.ABSENT;
-  }
-
-  /**
-   * Whether a path still holds what it held when its write was decided: the same captured state, or, for a
-   * name {@code --force} replaces that holds nothing of the workspace's own, still such a name.
-   */
-  private static boolean unchangedSinceDecided(Snapshot decided, Snapshot now) {
-    if (replaced(decided).captured()) {
-      return replaced(now).sameStateAs(replaced(decided));
-    }
-    return !now.captured() && overwritable(now);
-  }
-
-  /**
-   * A state a write replaces, as the rewind turn records it: a link out of the workspace (which {@code --force}
-   * replaces as a name) is recorded as the link, captured, since its text is all the name holds and all the
-   * undo has to put back (nothing outside was read); a turn records it as a metadata-only escape, because what
-   * a turn writes through it lands outside. Any other state as it is.
-   */
-  private static Snapshot replaced(Snapshot state) {
-    boolean linkOut = state.reason().equals(Optional.of(Reason.ESCAPES_WORKSPACE))
-        && state.presence() == Presence.PRESENT && state.type().equals(Optional.of(FileType.SYMLINK))
-        && state.linkTarget().isPresent();
-    return linkOut ? Snapshot.symlink(state.path(), state.boundary(), state.metadata().orElseThrow(),
-        state.linkTarget().orElseThrow(), state.takenAt()) : state;
   }
 
   /**
@@ -749,7 +576,7 @@ public final class RewindService {
       });
       return;
     }
-    if (!unchangedSinceDecided(journaled, current.snapshot())) {
+    if (!RewindDecision.unchangedSinceDecided(journaled, current.snapshot())) {
       store.write(tx -> {
         tx.rewinds().mark(entry.id(), RewindStatus.SKIPPED, Optional.of(SkipReason.CONFLICT),
             Optional.of("it changed while the rewind was interrupted"), entry.merged());
@@ -760,7 +587,7 @@ public final class RewindService {
     Write write = merge
         ? new Write(entry.target(), Optional.of(contents.get(entry.merged().get())),
             journaled.metadata().map(m -> m.mode()).orElse(0644), true)
-        : restore(entry.target(), contents);
+        : RewindDecision.restore(entry.target(), contents);
     String temporary = boundary.newTemporaryName();
     store.write(tx -> {
       tx.rewinds().journalTemporaryNames(Map.of(entry.id(), temporary));
@@ -850,9 +677,10 @@ public final class RewindService {
         case SKIPPED -> skipped.add(new RewindReport.Skipped(path.path(), path.reason().orElseThrow(),
             path.detail().orElse("")));
         default -> {
-          Action action = decide(path.target(), path.expected(), boundary.observeExact(path.path(), AS_IF_STORED),
+          Observation current = boundary.observeExact(path.path(), AS_IF_STORED);
+          Action action = RewindDecision.decide(path.target(), path.expected(), current.snapshot(), current.content(),
               contents, force);
-          if (action instanceof Write write && putsAFile(write)) {
+          if (action instanceof Write write && write.putsAFile()) {
             written.add(path.path());
           }
           switch (action) {

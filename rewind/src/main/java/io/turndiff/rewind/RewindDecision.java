@@ -1,6 +1,7 @@
 package io.turndiff.rewind;
 
 import io.turndiff.diff.ReverseMerge;
+import io.turndiff.model.DirectoryState;
 import io.turndiff.model.FileType;
 import io.turndiff.model.Presence;
 import io.turndiff.model.Reason;
@@ -11,13 +12,15 @@ import io.turndiff.model.WorkspacePath;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.OptionalInt;
 
 /**
  * What a rewind does with one path, decided from states and contents alone (no store, no file system): the
- * chain rule when the rewind is planned, and the action on the path's state now just before its write. A
- * state that was not captured equals nothing, not even another uncaptured state, so every rule here that
- * needs two states to be equal asks {@link Snapshot#sameStateAs}, which is never true for one. The rules are
- * written out in {@code docs/rewind-protocol.md}.
+ * chain rule when the rewind is planned, the action on the path's state now just before its write, and what
+ * it does with a directory the turns removed, created, or changed the mode of. A state that was not captured
+ * equals nothing, not even another uncaptured state, so every rule here that needs two states to be equal asks
+ * {@link Snapshot#sameStateAs}, which is never true for one. The rules are written out in {@code
+ * docs/rewind-protocol.md}.
  */
 final class RewindDecision {
 
@@ -229,5 +232,134 @@ final class RewindDecision {
         && state.linkTarget().isPresent();
     return linkOut ? Snapshot.symlink(state.path(), state.boundary(), state.metadata().orElseThrow(),
         state.linkTarget().orElseThrow(), state.takenAt()) : state;
+  }
+
+  // ---- directories: put back, removed, and their modes ----------------------------------------------------
+
+  /**
+   * A directory over the rewound turns: its oldest recorded before-state, its newest after-state, and whether
+   * each older turn's after-state is the next newer turn's before-state (nothing changed it between them).
+   */
+  record DirectorySpan(DirectoryState before, Optional<DirectoryState> after, boolean chainHolds) {
+
+    boolean removedByTurns() {
+      return before.present() && after.filter(state -> !state.present()).isPresent();
+    }
+
+    /** Absent when the turns first saw it, and there when they finished: theirs to remove. */
+    boolean createdByTurns() {
+      return !before.present() && after.filter(DirectoryState::present).isPresent();
+    }
+
+    /** There when the turns first saw it and when they finished, with other permission bits. */
+    boolean modeChangedByTurns() {
+      return before.present() && after.filter(state -> state.present() && state.mode() != before.mode()).isPresent();
+    }
+
+    /**
+     * Whether putting the before-mode back leaves the owner every permission the turns' mode gave it: then it
+     * is done before the files are written (a turn that made a directory read-only had its files written
+     * first), else after them (a turn that opened a directory up had its files written while it was open).
+     */
+    boolean restoringKeepsTheOwnersPermissions() {
+      int ownerAfter = after.orElseThrow().mode() & 0700;
+      return (before.mode() & ownerAfter) == ownerAfter;
+    }
+  }
+
+  /** What to do about a directory the rewind puts back, on its state now. */
+  sealed interface PutBackStep {
+  }
+
+  /** What to do about a directory the turns created, on its state now. */
+  sealed interface RemovalStep {
+  }
+
+  /** Make it, with its recorded mode: it is missing. */
+  record MakeDirectory() implements PutBackStep {
+  }
+
+  /** Remove it (only when it is empty, which the removal itself tells): it is there. */
+  record RemoveDirectory() implements RemovalStep {
+  }
+
+  /** Nothing to do: it is there already (to be put back), or gone already (to be removed). */
+  record AsItIs() implements PutBackStep, RemovalStep {
+  }
+
+  /**
+   * A directory the rewind puts back (one the turns removed, or a parent of a file it writes), on its state
+   * {@code now} (empty: a file or a link holds its name, and what goes under it is refused with it).
+   */
+  static PutBackStep putBack(Optional<DirectoryState> now) {
+    if (now.isEmpty()) {
+      return new LeaveIt(SkipReason.REFUSED, "a file or a link is where this directory should be put back; it is "
+          + "left as it is");
+    }
+    return now.get().present() ? new AsItIs() : new MakeDirectory();
+  }
+
+  /** A directory the turns created, on its state {@code now} (empty: a file or a link holds its name). */
+  static RemovalStep removeCreated(Optional<DirectoryState> now) {
+    if (now.isEmpty()) {
+      return new LeaveIt(SkipReason.REFUSED, "the turns created this directory, and a file or a link is there now; "
+          + "it is left as it is");
+    }
+    return now.get().present() ? new RemoveDirectory() : new AsItIs();
+  }
+
+  /** What to do about one directory whose mode the turns changed, on its state now. */
+  sealed interface ModeStep {
+  }
+
+  /** Nothing: it has its before-mode (journaled as done when an earlier run had planned it). */
+  record HasItsMode() implements ModeStep {
+  }
+
+  /** Set its bits from {@code from} (what it has now) to its before-mode. */
+  record SetMode(int from) implements ModeStep {
+  }
+
+  /** It is gone, and {@code force} makes it again, with its before-mode. */
+  record MakeIt() implements ModeStep {
+  }
+
+  /** The directory is left as it is, and reported with {@code reason}. */
+  record LeaveIt(String reason, String detail) implements ModeStep, PutBackStep, RemovalStep {
+  }
+
+  static String octal(int mode) {
+    return String.format("%04o", mode & 07777);
+  }
+
+  /**
+   * The mode step for a directory whose mode the turns changed ({@code span}), on its state {@code now} (empty:
+   * a file or a link holds its name); {@code planned} is the mode it had when an earlier, interrupted run
+   * planned to set it (that run's decision stands while the directory still has it). The rule files follow: its
+   * mode goes back only while it still has the mode the turns left, or with {@code force}.
+   */
+  static ModeStep modeStep(DirectorySpan span, Optional<DirectoryState> now, OptionalInt planned, boolean force) {
+    int before = span.before().mode();
+    int left = span.after().orElseThrow().mode();
+    if (!span.chainHolds()) {
+      return new LeaveIt(SkipReason.CHAIN_BROKEN, "its mode changed between two of the rewound turns, outside "
+          + "them; it is left as it is");
+    }
+    if (now.isEmpty()) {
+      return new LeaveIt(SkipReason.REFUSED, "a file or a link is where the directory should be");
+    }
+    if (!now.get().present()) {
+      return force ? new MakeIt() : new LeaveIt(SkipReason.CONFLICT, "it was removed since the turns changed its "
+          + "mode (" + octal(before) + " before them, " + octal(left) + " after)");
+    }
+    int mode = now.get().mode();
+    if (mode == before) {
+      return new HasItsMode();
+    }
+    if (mode == left || force || (planned.isPresent() && mode == planned.getAsInt())) {
+      return new SetMode(mode);
+    }
+    return new LeaveIt(SkipReason.CONFLICT, "its mode changed since the turns (" + octal(left) + " then, "
+        + octal(mode) + " now); it is left as it is");
   }
 }

@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.turndiff.model.BoundaryKind;
+import io.turndiff.model.DirectoryState;
 import io.turndiff.model.FileMetadata;
 import io.turndiff.model.FileType;
 import io.turndiff.model.LinkTarget;
@@ -18,8 +19,17 @@ import io.turndiff.model.Snapshot;
 import io.turndiff.model.WorkspacePath;
 import io.turndiff.rewind.RewindDecision.Action;
 import io.turndiff.rewind.RewindDecision.AlreadyThere;
+import io.turndiff.rewind.RewindDecision.AsItIs;
 import io.turndiff.rewind.RewindDecision.ChainVerdict;
+import io.turndiff.rewind.RewindDecision.DirectorySpan;
+import io.turndiff.rewind.RewindDecision.HasItsMode;
 import io.turndiff.rewind.RewindDecision.Leave;
+import io.turndiff.rewind.RewindDecision.LeaveIt;
+import io.turndiff.rewind.RewindDecision.MakeDirectory;
+import io.turndiff.rewind.RewindDecision.MakeIt;
+import io.turndiff.rewind.RewindDecision.ModeStep;
+import io.turndiff.rewind.RewindDecision.RemoveDirectory;
+import io.turndiff.rewind.RewindDecision.SetMode;
 import io.turndiff.rewind.RewindDecision.Step;
 import io.turndiff.rewind.RewindDecision.Write;
 import java.nio.charset.StandardCharsets;
@@ -28,11 +38,13 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.OptionalInt;
 import org.junit.jupiter.api.Test;
 
 /**
  * The rewind's decisions on states and contents alone, with no store and no file system: the chain rule of
- * the plan, the action on a path's current state, and the check just before each rename.
+ * the plan, the action on a path's current state, the check just before each rename, and the directories'
+ * steps (put back, remove, mode).
  */
 class RewindDecisionTest {
 
@@ -407,5 +419,115 @@ class RewindDecisionTest {
     assertFalse(RewindDecision.unchangedSinceDecided(linkOut("/etc/passwd"), symlink("inside")));
     Snapshot hardlinked = hardlinked();
     assertEquals(hardlinked, RewindDecision.replaced(hardlinked), "any other state as it is");
+  }
+
+  // ---- directories ------------------------------------------------------------------------------------
+
+  private static final WorkspacePath DIR = WorkspacePath.of("src/gen");
+
+  private static DirectoryState there(int mode) {
+    return DirectoryState.present(DIR, mode);
+  }
+
+  private static DirectoryState gone() {
+    return DirectoryState.absent(DIR);
+  }
+
+  /** What the turns did to the directory: before them, after them, and whether nothing changed it between. */
+  private static DirectorySpan span(DirectoryState before, DirectoryState after, boolean chainHolds) {
+    return new DirectorySpan(before, Optional.of(after), chainHolds);
+  }
+
+  @Test
+  void whatTheTurnsDidToADirectoryIsReadFromItsFirstAndLastStates() {
+    DirectorySpan removed = span(there(0755), gone(), true);
+    assertTrue(removed.removedByTurns());
+    assertFalse(removed.createdByTurns());
+    assertFalse(removed.modeChangedByTurns());
+    DirectorySpan created = span(gone(), there(0700), true);
+    assertTrue(created.createdByTurns());
+    assertFalse(created.removedByTurns());
+    assertFalse(created.modeChangedByTurns());
+    DirectorySpan chmod = span(there(0755), there(0500), true);
+    assertTrue(chmod.modeChangedByTurns());
+    assertFalse(span(there(0755), there(0755), true).modeChangedByTurns(), "the same mode is no change");
+    assertFalse(new DirectorySpan(there(0755), Optional.empty(), true).removedByTurns(), "no after-state: no change");
+  }
+
+  @Test
+  void aModeThatKeepsTheOwnersPermissionsGoesBackBeforeTheFilesAnyOtherAfterThem() {
+    assertTrue(span(there(0755), there(0555), true).restoringKeepsTheOwnersPermissions(),
+        "the turns made it read-only: writable again before the files are written");
+    assertFalse(span(there(0555), there(0755), true).restoringKeepsTheOwnersPermissions(),
+        "the turns opened it up: closed again only after the files are written");
+  }
+
+  @Test
+  void aDirectoryToPutBackIsMadeWhenMissingAndLeftWhenAFileOrLinkHoldsItsName() {
+    assertInstanceOf(MakeDirectory.class, RewindDecision.putBack(Optional.of(gone())));
+    assertInstanceOf(AsItIs.class, RewindDecision.putBack(Optional.of(there(0700))));
+    LeaveIt leave = assertInstanceOf(LeaveIt.class, RewindDecision.putBack(Optional.empty()));
+    assertEquals(SkipReason.REFUSED, leave.reason());
+    assertTrue(leave.detail().startsWith("a file or a link is where this directory should be put back"));
+  }
+
+  @Test
+  void aDirectoryTheTurnsCreatedIsRemovedWhenThereAndLeftWhenAFileOrLinkHoldsItsName() {
+    assertInstanceOf(RemoveDirectory.class, RewindDecision.removeCreated(Optional.of(there(0755))));
+    assertInstanceOf(AsItIs.class, RewindDecision.removeCreated(Optional.of(gone())), "removed already");
+    LeaveIt leave = assertInstanceOf(LeaveIt.class, RewindDecision.removeCreated(Optional.empty()));
+    assertEquals(SkipReason.REFUSED, leave.reason());
+    assertTrue(leave.detail().contains("a file or a link is there now"), leave.detail());
+  }
+
+  private static ModeStep modeStep(DirectorySpan span, Optional<DirectoryState> now, boolean force) {
+    return RewindDecision.modeStep(span, now, OptionalInt.empty(), force);
+  }
+
+  @Test
+  void aModeGoesBackWhileTheDirectoryStillHasTheModeTheTurnsLeft() {
+    DirectorySpan chmod = span(there(0755), there(0700), true);
+    assertEquals(new SetMode(0700), modeStep(chmod, Optional.of(there(0700)), false));
+    assertInstanceOf(HasItsMode.class, modeStep(chmod, Optional.of(there(0755)), false), "put back already");
+  }
+
+  @Test
+  void aModeChangedSinceTheTurnsIsAConflictThatForceOverrides() {
+    DirectorySpan chmod = span(there(0755), there(0700), true);
+    LeaveIt leave = assertInstanceOf(LeaveIt.class, modeStep(chmod, Optional.of(there(0750)), false));
+    assertEquals(SkipReason.CONFLICT, leave.reason());
+    assertEquals("its mode changed since the turns (0700 then, 0750 now); it is left as it is", leave.detail());
+    assertEquals(new SetMode(0750), modeStep(chmod, Optional.of(there(0750)), true));
+  }
+
+  @Test
+  void aModeAnEarlierRunPlannedToSetStillGoesBackWithoutForce() {
+    DirectorySpan chmod = span(there(0755), there(0700), true);
+    assertEquals(new SetMode(0750), RewindDecision.modeStep(chmod, Optional.of(there(0750)), OptionalInt.of(0750),
+        false), "the mode it had when the interrupted run decided");
+    assertInstanceOf(LeaveIt.class, RewindDecision.modeStep(chmod, Optional.of(there(0750)), OptionalInt.of(0711),
+        false));
+  }
+
+  @Test
+  void aDirectoryRemovedSinceTheTurnsChangedItsModeIsAConflictThatForceMakesAgain() {
+    DirectorySpan chmod = span(there(0755), there(0700), true);
+    LeaveIt leave = assertInstanceOf(LeaveIt.class, modeStep(chmod, Optional.of(gone()), false));
+    assertEquals(SkipReason.CONFLICT, leave.reason());
+    assertEquals("it was removed since the turns changed its mode (0755 before them, 0700 after)", leave.detail());
+    assertInstanceOf(MakeIt.class, modeStep(chmod, Optional.of(gone()), true));
+  }
+
+  @Test
+  void aModeChangedBetweenTwoRewoundTurnsOrAFileInThePlaceOfTheDirectoryIsLeftEvenWithForce() {
+    for (boolean force : List.of(false, true)) {
+      LeaveIt broken = assertInstanceOf(LeaveIt.class,
+          modeStep(span(there(0755), there(0700), false), Optional.of(there(0700)), force));
+      assertEquals(SkipReason.CHAIN_BROKEN, broken.reason());
+      LeaveIt inTheWay = assertInstanceOf(LeaveIt.class,
+          modeStep(span(there(0755), there(0700), true), Optional.empty(), force));
+      assertEquals(SkipReason.REFUSED, inTheWay.reason());
+      assertEquals("a file or a link is where the directory should be", inTheWay.detail());
+    }
   }
 }

@@ -59,7 +59,7 @@ class RewindResumeTest extends HarnessTest {
   /** Rewinds {@code turn} with a service that fails before its third rename; returns the operation's id. */
   private String interruptedRewind(String turn) {
     AtomicInteger renames = new AtomicInteger();
-    RewindService failing = new RewindService(h.store, h.handles, () -> {
+    RewindService failing = new RewindService(h.store, h.handles, point -> {
       if (renames.incrementAndGet() == 3) {
         throw new IllegalStateException("the rewind fails mid-way");
       }
@@ -153,7 +153,7 @@ class RewindResumeTest extends HarnessTest {
     });
     List<String> ids = new ArrayList<>();
     List<Optional<String>> runnerWhileApplying = new ArrayList<>();
-    RewindService failing = new RewindService(h.store, h.handles, () -> {
+    RewindService failing = new RewindService(h.store, h.handles, point -> {
       runnerWhileApplying.add(h.store.read(tx -> tx.rewinds().runner(operation(ids.getFirst()).id())));
       throw new IllegalStateException("fails mid-way (a disk full, a store busy past its timeout, ...)");
     });
@@ -253,7 +253,7 @@ class RewindResumeTest extends HarnessTest {
     List<Path> stagedAtFirstRename = new ArrayList<>();
     List<Path> journaledAtFirstRename = new ArrayList<>();
     try (WorkspaceHandles handles = new WorkspaceHandles(h.store, options)) {
-      RewindService service = new RewindService(h.store, handles, () -> {
+      RewindService service = new RewindService(h.store, handles, point -> {
         if (!stagedAtFirstRename.isEmpty()) {
           return;
         }

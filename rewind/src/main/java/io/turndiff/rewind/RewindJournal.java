@@ -72,9 +72,12 @@ final class RewindJournal {
 
   /**
    * Applies a stored operation to the workspace behind {@code boundary} and finishes it: the directories the
-   * turns removed (and modes that keep the owner's permissions) first; then the paths an earlier run left
-   * started, then the planned ones; then the directories the turns created, the remaining modes, and the
-   * rewind turn's record of what the rewind left.
+   * turns removed (and modes that keep the owner's permissions) first; then the files, in four steps, so that
+   * a rewind of many files costs two file-system syncs, not two per file: (1) stage the new content of the
+   * paths an earlier run left started and of the planned ones, each under a journaled temporary name (see
+   * {@link #stagePlanned} and {@link #resumeStarted}); (2) sync; (3) put each in place if it has not changed
+   * since its write was decided; (4) sync and journal them done. Then the directories the turns created, the
+   * remaining modes, and the rewind turn's record of what the rewind left.
    *
    * @param resumed whether an earlier run of the operation may have left staged files behind
    */
@@ -87,17 +90,25 @@ final class RewindJournal {
         operation.turns());
     directories.restore(directories.removedByTurns());
     directories.restoreModesBeforeFiles();
-    for (StoredRewindEntry entry : entries) {
-      if (entry.status() == RewindStatus.STARTED) {
-        resumeStarted(rewindTurn, boundary, entry, contents);
-      }
-    }
+    List<StoredRewindEntry> started = entries.stream().filter(e -> e.status() == RewindStatus.STARTED).toList();
     List<StoredRewindEntry> planned = entries.stream().filter(e -> e.status() == RewindStatus.PLANNED).toList();
-    if (resumed) {
-      // a run that died between staging and journaling the paths as started left files under journaled names
-      planned.forEach(entry -> discardStagedByAnEarlierRun(boundary, entry));
+    // every staged file is renamed into place or removed, whatever happens on the way (an exception included)
+    Set<WriteOutcome.Staged> uncommitted = new LinkedHashSet<>();
+    try {
+      List<Pending> pending = new ArrayList<>();
+      for (StoredRewindEntry entry : started) {
+        resumeStarted(rewindTurn, boundary, entry, contents, uncommitted).ifPresent(pending::add);
+      }
+      if (resumed) {
+        // a run that died between staging and journaling the paths as started left files under journaled names
+        planned.forEach(entry -> discardStagedByAnEarlierRun(boundary, entry));
+      }
+      pending.addAll(stagePlanned(rewindTurn, toolCall, boundary, directories, planned, contents, force,
+          uncommitted));
+      commitAll(boundary, pending, uncommitted);
+    } finally {
+      uncommitted.forEach(boundary::discard);
     }
-    applyPlanned(rewindTurn, toolCall, boundary, directories, planned, contents, force);
     directories.removeCreated();
     directories.restoreModesAfterFiles();
     finish(operation, rewindTurn, boundary);
@@ -117,36 +128,25 @@ final class RewindJournal {
     return contents;
   }
 
-  /** A path whose write is staged: what it held when decided, and what will be put there. */
-  private record Pending(StoredRewindEntry entry, Observation current, Write write, Optional<Sha256> merged,
+  /**
+   * A path whose write is staged (a deletion stages nothing), journaled as started: the state it held when
+   * its write was decided, which it must still hold when its staged file is put in place.
+   */
+  private record Pending(StoredRewindEntry entry, Snapshot decided, Write write, Optional<Sha256> merged,
                          Optional<WriteOutcome.Staged> staged) {
   }
 
   /**
-   * Writes the planned paths in four steps, so that a rewind of many files costs two file-system syncs, not
-   * two per file: (1) decide each path on its current state and stage its new content under its temporary
-   * name, journaling it as started with its current state recorded in the rewind turn; (2) sync; (3) just
-   * before each rename, read the path again, and rename only if it has not changed since it was decided;
-   * (4) sync, and journal every path as restored, merged or skipped.
+   * Step 1 for the planned paths: decides each on its current state and stages its new content under its
+   * journaled temporary name, then journals every decided path (skipped, already there, or started with its
+   * current state recorded in the rewind turn). {@code uncommitted} gets each staged file.
    */
-  private void applyPlanned(StoredTurn rewindTurn, long toolCall, WorkspaceBoundary boundary,
-                            DirectoryRewind directories, List<StoredRewindEntry> planned,
-                            Map<Sha256, byte[]> contents, boolean force) {
-    // every staged file is renamed into place or removed, whatever happens on the way (an exception included)
-    Set<WriteOutcome.Staged> uncommitted = new LinkedHashSet<>();
-    try {
-      stageAndCommit(rewindTurn, toolCall, boundary, directories, planned, contents, force, uncommitted);
-    } finally {
-      uncommitted.forEach(boundary::discard);
-    }
-  }
-
-  /** {@link #applyPlanned}'s steps; {@code uncommitted} holds the staged files not renamed into place yet. */
-  private void stageAndCommit(StoredTurn rewindTurn, long toolCall, WorkspaceBoundary boundary,
-                              DirectoryRewind directories, List<StoredRewindEntry> planned,
-                              Map<Sha256, byte[]> contents, boolean force,
-                              Set<WriteOutcome.Staged> uncommitted) {
+  private List<Pending> stagePlanned(StoredTurn rewindTurn, long toolCall, WorkspaceBoundary boundary,
+                                     DirectoryRewind directories, List<StoredRewindEntry> planned,
+                                     Map<Sha256, byte[]> contents, boolean force,
+                                     Set<WriteOutcome.Staged> uncommitted) {
     List<Pending> pending = new ArrayList<>();
+    Map<Long, Observation> replacing = new HashMap<>();
     Map<Long, Leave> left = new HashMap<>();
     List<StoredRewindEntry> alreadyThere = new ArrayList<>();
     // every name a file is staged under is journaled before the file is made: a run killed before it renamed
@@ -186,7 +186,8 @@ final class RewindJournal {
           if (staged instanceof WriteOutcome.Refused refused) {
             left.put(entry.id(), new Leave(SkipReason.REFUSED, refused.reason()));
           } else {
-            pending.add(new Pending(entry, decided, write, merged,
+            replacing.put(entry.id(), decided);
+            pending.add(new Pending(entry, decided.snapshot(), write, merged,
                 staged instanceof WriteOutcome.Staged temporary ? Optional.of(temporary) : Optional.empty()));
           }
         }
@@ -198,8 +199,9 @@ final class RewindJournal {
       alreadyThere.forEach(entry -> tx.rewinds().mark(entry.id(), RewindStatus.RESTORED, Optional.empty(),
           Optional.of("it already held its before-state"), Optional.empty()));
       for (Pending write : pending) {
-        Observation replaced = new Observation(RewindDecision.replaced(write.current().snapshot()),
-            write.current().via(), write.current().content(), write.current().streamed());
+        Observation current = replacing.get(write.entry().id());
+        Observation replaced = new Observation(RewindDecision.replaced(current.snapshot()), current.via(),
+            current.content(), current.streamed());
         recorder.recordBefore(tx, rewindTurn.id(), toolCall, replaced, DetectedBy.SNAPSHOT);
         write.merged().ifPresent(sha -> tx.blobs().put(sha, write.write().content().orElseThrow()));
         tx.rewinds().mark(write.entry().id(), RewindStatus.STARTED, Optional.empty(), Optional.empty(),
@@ -207,12 +209,21 @@ final class RewindJournal {
       }
       return null;
     });
+    return pending;
+  }
+
+  /**
+   * Steps 2 to 4 for every staged path, planned or resumed alike: sync; just before each rename (or unlink),
+   * read the path again, and put its staged file in place only if it still holds what it held when its write
+   * was decided; sync, and journal every path as restored, merged or skipped.
+   */
+  private void commitAll(WorkspaceBoundary boundary, List<Pending> pending, Set<WriteOutcome.Staged> uncommitted) {
     boundary.sync();
     Map<Long, Leave> refused = new HashMap<>();
     for (Pending write : pending) {
       hook.reached(TestHook.Point.BEFORE_REWIND_RENAME);
       Observation now = boundary.observeExact(write.entry().path(), BlobSink.checking(store));
-      if (!RewindDecision.unchangedSinceDecided(write.current().snapshot(), now.snapshot())) {
+      if (!RewindDecision.unchangedSinceDecided(write.decided(), now.snapshot())) {
         write.staged().ifPresent(boundary::discard);
         write.staged().ifPresent(uncommitted::remove);
         refused.put(write.entry().id(), new Leave(SkipReason.CONFLICT, "it changed while the rewind ran"));
@@ -267,7 +278,7 @@ final class RewindJournal {
     }
   }
 
-  /** Stages the new content of a path; a deletion stages nothing (it happens at commit time). */
+  /** Stages the new content of a path; a deletion stages nothing (it happens at commit time, unsynced). */
   private WriteOutcome stage(WorkspaceBoundary boundary, StoredRewindEntry entry, Write write, String name) {
     Snapshot state = write.state();
     Optional<String> temporary = Optional.of(name);
@@ -284,23 +295,6 @@ final class RewindJournal {
     return boundary.stageFile(entry.path(), write.content().get(), write.mode(), temporary);
   }
 
-  /** One path written on its own, durably (a resumed path). */
-  private WriteOutcome write(WorkspaceBoundary boundary, StoredRewindEntry entry, Write write, String name) {
-    Snapshot state = write.state();
-    Optional<String> temporary = Optional.of(name);
-    if (!write.merge() && state.presence() == Presence.ABSENT) {
-      return boundary.delete(entry.path());
-    }
-    if (!write.merge() && state.type().orElseThrow() == FileType.SYMLINK) {
-      return boundary.writeSymlink(entry.path(), state.linkTarget().orElseThrow(), temporary);
-    }
-    if (write.content().isEmpty()) {
-      return boundary.writeFile(entry.path(), store.openContent(state.storedContent().orElseThrow()), write.mode(),
-          temporary);
-    }
-    return boundary.writeFile(entry.path(), write.content().get(), write.mode(), temporary);
-  }
-
   /**
    * Removes what a run that did not finish may have staged for the entry: a file under the temporary name it
    * journaled before making it (no one else could know that name; a name it did not journal is never
@@ -312,11 +306,12 @@ final class RewindJournal {
 
   /**
    * A path journaled as started by a run that did not finish: its rename either landed (the path holds what
-   * was to be written), or never did (it still holds the journaled state, and is written now), or the path
-   * changed since (a conflict). A temporary file the run staged is removed first.
+   * was to be written: journaled done), or never did (it still holds the state it held when its write was
+   * decided, which the rewind turn recorded: staged again under a fresh journaled name, and put in place as a
+   * planned path is), or the path changed since (a conflict). A temporary file the run staged is removed first.
    */
-  private void resumeStarted(StoredTurn rewindTurn, WorkspaceBoundary boundary, StoredRewindEntry entry,
-                             Map<Sha256, byte[]> contents) {
+  private Optional<Pending> resumeStarted(StoredTurn rewindTurn, WorkspaceBoundary boundary, StoredRewindEntry entry,
+                                          Map<Sha256, byte[]> contents, Set<WriteOutcome.Staged> uncommitted) {
     discardStagedByAnEarlierRun(boundary, entry);
     Observation current = boundary.observeExact(entry.path(), BlobSink.checking(store));
     Snapshot journaled = store.read(tx -> tx.fileChanges().ofTurn(rewindTurn.id()).stream()
@@ -324,21 +319,14 @@ final class RewindJournal {
     boolean merge = entry.merged().isPresent();
     boolean landed = merge ? current.snapshot().sha256().equals(entry.merged())
         : current.snapshot().sameStateAs(entry.target());
-    RewindStatus done = merge ? RewindStatus.MERGED : RewindStatus.RESTORED;
     if (landed) {
-      store.write(tx -> {
-        tx.rewinds().mark(entry.id(), done, Optional.empty(), Optional.empty(), entry.merged());
-        return null;
-      });
-      return;
+      markResumed(entry, merge ? RewindStatus.MERGED : RewindStatus.RESTORED, Optional.empty());
+      return Optional.empty();
     }
     if (!RewindDecision.unchangedSinceDecided(journaled, current.snapshot())) {
-      store.write(tx -> {
-        tx.rewinds().mark(entry.id(), RewindStatus.SKIPPED, Optional.of(SkipReason.CONFLICT),
-            Optional.of("it changed while the rewind was interrupted"), entry.merged());
-        return null;
-      });
-      return;
+      markResumed(entry, RewindStatus.SKIPPED, Optional.of(new Leave(SkipReason.CONFLICT,
+          "it changed while the rewind was interrupted")));
+      return Optional.empty();
     }
     Write write = merge
         ? new Write(entry.target(), Optional.of(contents.get(entry.merged().get())),
@@ -349,15 +337,21 @@ final class RewindJournal {
       tx.rewinds().journalTemporaryNames(Map.of(entry.id(), temporary));
       return null;
     });
-    WriteOutcome outcome = underJournaledNames(boundary, entry, temporary,
-        name -> write(boundary, entry, write, name));
+    WriteOutcome staged = underJournaledNames(boundary, entry, temporary, name -> stage(boundary, entry, write, name));
+    if (staged instanceof WriteOutcome.Refused refused) {
+      markResumed(entry, RewindStatus.SKIPPED, Optional.of(new Leave(SkipReason.REFUSED, refused.reason())));
+      return Optional.empty();
+    }
+    Optional<WriteOutcome.Staged> file = staged instanceof WriteOutcome.Staged temporaryFile
+        ? Optional.of(temporaryFile) : Optional.empty();
+    file.ifPresent(uncommitted::add);
+    return Optional.of(new Pending(entry, journaled, write, entry.merged(), file));
+  }
+
+  /** Journals a resumed path done, or skipped with why. */
+  private void markResumed(StoredRewindEntry entry, RewindStatus status, Optional<Leave> leave) {
     store.write(tx -> {
-      if (outcome instanceof WriteOutcome.Refused refused) {
-        tx.rewinds().mark(entry.id(), RewindStatus.SKIPPED, Optional.of(SkipReason.REFUSED),
-            Optional.of(refused.reason()), entry.merged());
-      } else {
-        tx.rewinds().mark(entry.id(), done, Optional.empty(), Optional.empty(), entry.merged());
-      }
+      tx.rewinds().mark(entry.id(), status, leave.map(Leave::reason), leave.map(Leave::detail), entry.merged());
       return null;
     });
   }

@@ -2,6 +2,7 @@ package io.turndiff.rewind;
 
 import io.turndiff.boundary.ContentSink;
 import io.turndiff.boundary.Observation;
+import io.turndiff.boundary.OverLimit;
 import io.turndiff.boundary.WorkspaceBoundary;
 import io.turndiff.boundary.WriteOutcome;
 import io.turndiff.capture.record.BlobSink;
@@ -31,6 +32,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.function.Function;
+import java.util.function.Predicate;
 
 /**
  * Applies a stored rewind operation to the workspace, journaling each path in the store as it goes: planned
@@ -213,29 +215,31 @@ final class RewindJournal {
   }
 
   /**
-   * Steps 2 to 4 for every staged path, planned or resumed alike: sync; just before each rename (or unlink),
-   * read the path again, and put its staged file in place only if it still holds what it held when its write
-   * was decided; sync, and journal every path as restored, merged or skipped.
+   * Steps 2 to 4 for every staged path, planned or resumed alike: sync; put each staged file in place (or
+   * unlink a deletion's name) only if the path still holds what it held when its write was decided, read
+   * through the parent directory the rename then uses, right before it ({@code commitIfUnchanged}, {@code
+   * deleteIfUnchanged}); sync, and journal every path as restored, merged or skipped. A staged file not put
+   * in place is removed: by the boundary when the path changed, and through {@code uncommitted} in any case.
    */
   private void commitAll(WorkspaceBoundary boundary, List<Pending> pending, Set<WriteOutcome.Staged> uncommitted) {
     boundary.sync();
     Map<Long, Leave> refused = new HashMap<>();
+    // a file over the size limit is read whole to be compared, and captured only when the store holds it
+    OverLimit checking = new OverLimit.Capture(BlobSink.checking(store));
     for (Pending write : pending) {
       hook.reached(TestHook.Point.BEFORE_REWIND_RENAME);
-      Observation now = boundary.observeExact(write.entry().path(), BlobSink.checking(store));
-      if (!RewindDecision.unchangedSinceDecided(write.decided(), now.snapshot())) {
-        write.staged().ifPresent(boundary::discard);
-        write.staged().ifPresent(uncommitted::remove);
-        refused.put(write.entry().id(), new Leave(SkipReason.CONFLICT, "it changed while the rewind ran"));
-        continue;
-      }
-      WriteOutcome outcome = write.staged().isPresent() ? boundary.commit(write.staged().get())
-          : boundary.deleteUnsynced(write.entry().path());
-      if (outcome.done()) {
-        write.staged().ifPresent(uncommitted::remove);
-      }
-      if (outcome instanceof WriteOutcome.Refused refusal) {
-        refused.put(write.entry().id(), new Leave(SkipReason.REFUSED, refusal.reason()));
+      Predicate<Snapshot> unchanged = now -> RewindDecision.unchangedSinceDecided(write.decided(), now);
+      // the check and the rename (or unlink) happen through one held parent directory, one right after the other
+      WriteOutcome outcome = write.staged().isPresent()
+          ? boundary.commitIfUnchanged(write.staged().get(), checking, unchanged)
+          : boundary.deleteIfUnchanged(write.entry().path(), checking, unchanged);
+      switch (outcome) {
+        case WriteOutcome.Done done -> write.staged().ifPresent(uncommitted::remove);
+        case WriteOutcome.Changed changed -> refused.put(write.entry().id(),
+            new Leave(SkipReason.CONFLICT, "it changed while the rewind ran"));
+        case WriteOutcome.Refused refusal -> refused.put(write.entry().id(),
+            new Leave(SkipReason.REFUSED, refusal.reason()));
+        default -> throw new IllegalStateException("a commit or delete never " + outcome);
       }
     }
     boundary.sync();

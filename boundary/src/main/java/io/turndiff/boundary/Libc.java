@@ -27,6 +27,7 @@ import java.util.Optional;
 final class Libc {
 
   private static final int STATX_SIZE = 256;
+  private static final long STATX_ATTRIBUTES = 8;
   private static final long STATX_NLINK = 16;
   private static final long STATX_MODE = 28;
   private static final long STATX_INO = 32;
@@ -35,6 +36,8 @@ final class Libc {
   private static final long STATX_MTIME = 112;
   private static final long STATX_DEV_MAJOR = 136;
   private static final long STATX_DEV_MINOR = 140;
+  private static final long STATX_ATTRIBUTES_MASK = 56;
+  private static final long STATX_ATTR_MOUNT_ROOT = 0x2000;
 
   private final LinuxAbi abi;
   private final StructLayout captureLayout;
@@ -238,6 +241,25 @@ final class Libc {
         Math.addExact(Math.multiplyExact(mtimeSeconds, 1_000_000_000L), mtimeNanos),
         Math.addExact(Math.multiplyExact(ctimeSeconds, 1_000_000_000L), ctimeNanos),
         device));
+  }
+
+  /**
+   * Whether the inode open as {@code fd} is the root of a mount ({@code statx}'s {@code STATX_ATTR_MOUNT_ROOT}):
+   * empty when the kernel does not say (before Linux 5.8) or the call failed.
+   */
+  Optional<Boolean> isMountRoot(NativeCall call, int fd) {
+    MemorySegment buffer = call.allocate(STATX_SIZE);
+    int result;
+    try {
+      result = checked(call, (int) statx.invokeExact(call.errnoCapture(), fd, call.cString(new byte[0]),
+          LinuxAbi.AT_EMPTY_PATH | LinuxAbi.AT_SYMLINK_NOFOLLOW, LinuxAbi.STATX_BASIC_STATS, buffer));
+    } catch (Throwable t) {
+      throw rethrow(t);
+    }
+    if (result < 0 || (buffer.get(JAVA_LONG, STATX_ATTRIBUTES_MASK) & STATX_ATTR_MOUNT_ROOT) == 0) {
+      return Optional.empty();
+    }
+    return Optional.of((buffer.get(JAVA_LONG, STATX_ATTRIBUTES) & STATX_ATTR_MOUNT_ROOT) != 0);
   }
 
   /** {@code memfd_create(name, flags)}: an anonymous file in memory, or {@code -errno}. */

@@ -23,6 +23,11 @@ final class MountPoints {
     this.under = under;
   }
 
+  /** No mount points to refuse by name: the kernel refuses every crossing itself ({@code RESOLVE_NO_XDEV}). */
+  static MountPoints none() {
+    return new MountPoints(Set.of());
+  }
+
   static MountPoints under(Path rootReal) {
     Set<String> found = new HashSet<>();
     String prefix = rootReal.toString().endsWith("/") ? rootReal.toString() : rootReal + "/";

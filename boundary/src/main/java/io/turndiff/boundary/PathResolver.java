@@ -11,7 +11,7 @@ import java.util.Optional;
 
 /**
  * Follows symlinks inside the workspace in user space, one component at a time over the boundary's
- * {@link FileAccess#lstat} and {@link FileAccess#readLink}, which never follow anything themselves.
+ * {@link Lookups#lstat} and {@link Lookups#readLink}, which never follow anything themselves.
  *
  * <p>It only computes a candidate: the symlink-free path a given path leads to. The caller then opens that
  * candidate with nothing followed, so a component swapped for a link after resolution makes the open fail
@@ -23,11 +23,11 @@ final class PathResolver {
 
   static final int MAX_LINK_HOPS = 40;
 
-  private final FileAccess access;
+  private final Lookups access;
   private final List<List<byte[]>> rootNames;
 
   /** @param rootNames the root's absolute names, as components (the real path first) */
-  PathResolver(FileAccess access, List<List<byte[]>> rootNames) {
+  PathResolver(Lookups access, List<List<byte[]>> rootNames) {
     this.access = access;
     this.rootNames = rootNames;
   }

@@ -28,10 +28,10 @@ final class TreeWalk {
   private record Pending(Optional<WorkspacePath> path, Optional<StatInfo> stat, Future<DirectoryListing> listing) {
   }
 
-  private final FileAccess access;
+  private final Lookups access;
   private final ScanVisitor visitor;
 
-  TreeWalk(FileAccess access, ScanVisitor visitor) {
+  TreeWalk(Lookups access, ScanVisitor visitor) {
     this.access = access;
     this.visitor = visitor;
   }

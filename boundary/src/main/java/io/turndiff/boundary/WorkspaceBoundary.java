@@ -25,15 +25,13 @@ import java.nio.file.InvalidPathException;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.NotDirectoryException;
 import java.nio.file.Path;
-import java.nio.file.attribute.FileTime;
 import java.time.Instant;
 import java.time.InstantSource;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalInt;
-import java.util.concurrent.TimeUnit;
+import java.util.function.Predicate;
 
 /**
  * The one type through which turndiff reads, writes and deletes anything in a workspace.
@@ -50,29 +48,35 @@ import java.util.concurrent.TimeUnit;
  * link, and any special file is recorded with metadata only and a {@link Reason}. A read error is never
  * reported as an absence. Writes never touch an existing inode: they create a new name in a parent held
  * open from the root and rename it over the target, so a symlink, hardlink or FIFO at the target is
- * replaced as a name, and a symlinked parent is refused. See {@code ../shared/design/boundary.md}.
+ * replaced as a name, and a symlinked parent is refused. See {@code docs/boundary.md}.
  */
 public final class WorkspaceBoundary implements AutoCloseable {
 
   private final Path rootGiven;
   private final Path rootReal;
-  private final FileAccess access;
+  private final Walker walker;
+  private final FileReader reader;
+  private final Lookups lookups;
+  private final WriteProtocol protocol;
   private final PathResolver resolver;
   private final PathParser parser;
   private final BoundaryOptions options;
   private final InstantSource clock;
 
-  private WorkspaceBoundary(Path rootGiven, Path rootReal, FileAccess access, BoundaryOptions options,
+  private WorkspaceBoundary(Path rootGiven, Path rootReal, RootHandle root, BoundaryOptions options,
                             InstantSource clock) {
     this.rootGiven = rootGiven;
     this.rootReal = rootReal;
-    this.access = access;
+    this.walker = new Walker(root);
+    this.reader = new FileReader(walker);
+    this.lookups = new Lookups(walker);
+    this.protocol = new WriteProtocol(walker, reader, options);
     this.options = options;
     this.clock = clock;
     List<List<byte[]>> rootNames = new ArrayList<>();
     rootNames.add(RequestedPath.normalizeLexically(RequestedPath.split(nameBytes(rootReal))));
     rootNames.add(RequestedPath.normalizeLexically(RequestedPath.split(nameBytes(rootGiven))));
-    this.resolver = new PathResolver(access, rootNames);
+    this.resolver = new PathResolver(lookups, rootNames);
     this.parser = new PathParser(rootReal, rootGiven);
   }
 
@@ -102,22 +106,7 @@ public final class WorkspaceBoundary implements AutoCloseable {
     if (!Files.isDirectory(real, NOFOLLOW_LINKS)) {
       throw new BoundaryException("workspace " + root + " is not a directory");
     }
-    FileAccess access = null;
-    if (!options.forceFallback()) {
-      try {
-        access = Openat2Access.open(nameBytes(real), options);
-      } catch (UnsupportedOperationException | LinkageError unavailable) {
-        access = null;
-      }
-    }
-    if (access == null) {
-      try {
-        access = DirectoryStreamAccess.open(real, options);
-      } catch (UnsupportedOperationException e) {
-        throw new BoundaryException("no safe way to open workspace " + root + " here: " + e.getMessage());
-      }
-    }
-    return new WorkspaceBoundary(given, real, access, options, clock);
+    return new WorkspaceBoundary(given, real, HandleOpener.open(real, options), options, clock);
   }
 
   private static byte[] nameBytes(Path path) {
@@ -125,7 +114,7 @@ public final class WorkspaceBoundary implements AutoCloseable {
   }
 
   public BoundaryKind kind() {
-    return access.kind();
+    return walker.root().kind();
   }
 
   public Path rootGiven() {
@@ -137,11 +126,11 @@ public final class WorkspaceBoundary implements AutoCloseable {
   }
 
   public long rootDevice() {
-    return access.rootStat().device();
+    return walker.root().rootStat().device();
   }
 
   public long rootInode() {
-    return access.rootStat().inode();
+    return walker.root().rootStat().inode();
   }
 
   public BoundaryOptions options() {
@@ -192,7 +181,7 @@ public final class WorkspaceBoundary implements AutoCloseable {
   private List<Observation> observeInside(RequestedPath.Inside request) {
     if (request.plain()) {
       WorkspacePath path = WorkspacePath.ofComponents(request.components());
-      ReadOutcome outcome = access.read(path, options.sizeLimit(), options.changeRetries(), options.overLimit());
+      ReadOutcome outcome = reader.read(path, options.sizeLimit(), options.changeRetries(), options.overLimit());
       if (!(outcome instanceof ReadOutcome.LinkInPath)) {
         return List.of(toObservation(path, outcome, options.sizeLimit()).withVia(viaFor(request.given(), path)));
       }
@@ -225,7 +214,7 @@ public final class WorkspaceBoundary implements AutoCloseable {
           observations.add(new Observation(linkSnapshot(link), viaFor(given, link.path()),
               Optional.empty()));
         }
-        ReadOutcome outcome = access.read(resolved.path(), options.sizeLimit(), options.changeRetries(),
+        ReadOutcome outcome = reader.read(resolved.path(), options.sizeLimit(), options.changeRetries(),
             options.overLimit());
         if (outcome instanceof ReadOutcome.LinkInPath) {
           return Optional.empty();
@@ -285,7 +274,7 @@ public final class WorkspaceBoundary implements AutoCloseable {
    * was read stays an escape.
    */
   private boolean leadsToDirectory(PathResolver.Link link) {
-    return access.leadsToDirectory(link.path()) && access.lstat(link.path()) instanceof Lookup.Found found
+    return lookups.leadsToDirectory(link.path()) && lookups.lstat(link.path()) instanceof Lookup.Found found
         && found.stat().unchangedSince(link.stat());
   }
 
@@ -337,11 +326,11 @@ public final class WorkspaceBoundary implements AutoCloseable {
       return observeOutside(new RequestedPath.Outside(GivenPath.of(path.bytes()), path));
     }
     for (int attempt = 0; attempt <= options.changeRetries(); attempt++) {
-      ReadOutcome outcome = access.read(path, sizeLimit, options.changeRetries(), overLimit);
+      ReadOutcome outcome = reader.read(path, sizeLimit, options.changeRetries(), overLimit);
       if (!(outcome instanceof ReadOutcome.LinkInPath)) {
         return toObservation(path, outcome, sizeLimit);
       }
-      Lookup lookup = access.lstat(path);
+      Lookup lookup = lookups.lstat(path);
       switch (lookup) {
         case Lookup.Found found when found.stat().type() == FileType.SYMLINK -> {
           return observeLinkAt(path, found.stat());
@@ -374,7 +363,7 @@ public final class WorkspaceBoundary implements AutoCloseable {
     if (path.isOutside()) {
       return Optional.empty();
     }
-    return access.lstat(path) instanceof Lookup.Found found
+    return lookups.lstat(path) instanceof Lookup.Found found
         ? Optional.of(ScannedEntry.of(path, found.stat(), null, false)) : Optional.empty();
   }
 
@@ -388,7 +377,7 @@ public final class WorkspaceBoundary implements AutoCloseable {
               unresolvable.link().map(link -> LinkTarget.of(link.text())), Reason.UNREADABLE,
               unresolvable.detail(), now());
       default -> {
-        byte[] text = access.readLink(path);
+        byte[] text = lookups.readLink(path);
         yield text == null
             ? Snapshot.metadataOnly(path, kind(), Presence.PRESENT, Optional.of(stat.metadata()),
                 Optional.empty(), Optional.empty(), Reason.UNREADABLE, "cannot read the symlink's text", now())
@@ -440,11 +429,7 @@ public final class WorkspaceBoundary implements AutoCloseable {
     try {
       Path absolute = Path.of(new String(outside.key().bytes(), Charset.forName(
           System.getProperty("sun.jnu.encoding", "UTF-8"))));
-      Map<String, Object> unix = Files.readAttributes(absolute, "unix:*", NOFOLLOW_LINKS);
-      StatInfo stat = new StatInfo((Integer) unix.get("mode"), ((Number) unix.get("nlink")).longValue(),
-          ((Number) unix.get("ino")).longValue(), ((Number) unix.get("size")).longValue(),
-          ((FileTime) unix.get("lastModifiedTime")).to(TimeUnit.NANOSECONDS),
-          ((FileTime) unix.get("ctime")).to(TimeUnit.NANOSECONDS), ((Number) unix.get("dev")).longValue());
+      StatInfo stat = StreamHandle.statOf(Files.readAttributes(absolute, "unix:*", NOFOLLOW_LINKS));
       snapshot = Snapshot.metadataOnly(outside.key(), kind(), Presence.PRESENT, Optional.of(stat.metadata()),
           Optional.empty(), Optional.empty(), Reason.OUTSIDE_WORKSPACE, detail, now);
     } catch (NoSuchFileException | NotDirectoryException e) {
@@ -469,7 +454,7 @@ public final class WorkspaceBoundary implements AutoCloseable {
    * are never listed. Nothing is opened for reading; the visitor decides what to read (through this boundary).
    */
   public void scan(ScanVisitor visitor) {
-    new TreeWalk(access, visitor).run();
+    new TreeWalk(lookups, visitor).run();
   }
 
   // ---- write side -------------------------------------------------------------------------------------
@@ -491,13 +476,13 @@ public final class WorkspaceBoundary implements AutoCloseable {
    */
   public WriteOutcome writeFile(WorkspacePath path, byte[] content, int mode, Optional<String> temporaryName) {
     requireInside(path);
-    return access.writeFile(path, content, mode, temporaryName);
+    return protocol.writeFile(path, WriteProtocol.Content.of(content), mode, temporaryName);
   }
 
   /** As {@link #writeFile(WorkspacePath, byte[], int, Optional)}, streaming the content (never held whole). */
   public WriteOutcome writeFile(WorkspacePath path, InputStream content, int mode, Optional<String> temporaryName) {
     requireInside(path);
-    return access.writeFile(path, content, mode, temporaryName);
+    return protocol.writeFile(path, WriteProtocol.Content.of(content), mode, temporaryName);
   }
 
   /** Puts a symlink with exactly {@code target} as its text at {@code path}, replacing the name. */
@@ -507,13 +492,13 @@ public final class WorkspaceBoundary implements AutoCloseable {
 
   public WriteOutcome writeSymlink(WorkspacePath path, LinkTarget target, Optional<String> temporaryName) {
     requireInside(path);
-    return access.writeSymlink(path, target.bytes(), temporaryName);
+    return protocol.writeSymlink(path, target.bytes(), temporaryName);
   }
 
   /** Removes the name {@code path} (a file, link or special file; never a directory). */
   public WriteOutcome delete(WorkspacePath path) {
     requireInside(path);
-    return access.delete(path);
+    return protocol.delete(path, true);
   }
 
   // ---- many writes at once: stage, sync once, commit each, sync once -----------------------------------
@@ -526,23 +511,71 @@ public final class WorkspaceBoundary implements AutoCloseable {
    */
   public WriteOutcome stageFile(WorkspacePath path, byte[] content, int mode, Optional<String> temporaryName) {
     requireInside(path);
-    return access.stageFile(path, content, mode, temporaryName);
+    return protocol.stageFile(path, WriteProtocol.Content.of(content), mode, temporaryName);
   }
 
   /** As {@link #stageFile(WorkspacePath, byte[], int, Optional)}, streaming the content (never held whole). */
   public WriteOutcome stageFile(WorkspacePath path, InputStream content, int mode, Optional<String> temporaryName) {
     requireInside(path);
-    return access.stageFile(path, content, mode, temporaryName);
+    return protocol.stageFile(path, WriteProtocol.Content.of(content), mode, temporaryName);
   }
 
   public WriteOutcome stageSymlink(WorkspacePath path, LinkTarget target, Optional<String> temporaryName) {
     requireInside(path);
-    return access.stageSymlink(path, target.bytes(), temporaryName);
+    return protocol.stageSymlink(path, target.bytes(), temporaryName);
   }
 
   /** Renames a staged file over its name (the parent is walked again from the root, nothing followed). */
   public WriteOutcome commit(WriteOutcome.Staged staged) {
-    return access.commit(staged);
+    return protocol.commit(staged);
+  }
+
+  /**
+   * Renames a staged file over its name only if the name still holds {@code expected} (the same state, proven:
+   * {@link Snapshot#sameStateAs}). The name is looked at through the same parent directory, held open from the
+   * root, that the rename then uses, right before it; when it differs, the staged file is removed and the outcome
+   * is {@link WriteOutcome.Changed} with what the name holds now. Not synced: {@link #sync} after many.
+   */
+  public WriteOutcome commitIfUnchanged(WriteOutcome.Staged staged, Snapshot expected) {
+    return commitIfUnchanged(staged, new OverLimit.Sample(), now -> now.sameStateAs(expected));
+  }
+
+  /**
+   * As {@link #commitIfUnchanged(WriteOutcome.Staged, Snapshot)}, with the caller's rule for "unchanged" and
+   * how a file over the size limit is read to decide it (a rewind captures it: {@link OverLimit.Capture}).
+   */
+  public WriteOutcome commitIfUnchanged(WriteOutcome.Staged staged, OverLimit overLimit,
+                                        Predicate<Snapshot> unchanged) {
+    requireInside(staged.path());
+    return protocol.commitIfUnchanged(staged, overLimit, check(overLimit, unchanged));
+  }
+
+  /**
+   * Removes the name {@code path} only if it still holds {@code expected}, looked at through the same held parent
+   * right before the unlink; else {@link WriteOutcome.Changed}. A name already gone counts as done when
+   * {@code expected} is an absence. Not synced: {@link #sync} after many.
+   */
+  public WriteOutcome deleteIfUnchanged(WorkspacePath path, Snapshot expected) {
+    return deleteIfUnchanged(path, new OverLimit.Sample(), now -> now.sameStateAs(expected));
+  }
+
+  /** As {@link #deleteIfUnchanged(WorkspacePath, Snapshot)}, with the caller's rule for "unchanged". */
+  public WriteOutcome deleteIfUnchanged(WorkspacePath path, OverLimit overLimit, Predicate<Snapshot> unchanged) {
+    requireInside(path);
+    return protocol.deleteIfUnchanged(path, overLimit, check(overLimit, unchanged));
+  }
+
+  /**
+   * The check before a rename or unlink: what the held parent's read found, as an observation (a symlink at the
+   * name is observed as a link, whether it escapes included), unless it still is what {@code unchanged} accepts.
+   */
+  private WriteProtocol.TargetCheck check(OverLimit overLimit, Predicate<Snapshot> unchanged) {
+    return (path, outcome) -> {
+      Observation now = outcome instanceof ReadOutcome.LinkInPath
+          ? observeExact(path, options.sizeLimit(), overLimit)
+          : toObservation(path, outcome, options.sizeLimit());
+      return unchanged.test(now.snapshot()) ? Optional.empty() : Optional.of(now);
+    };
   }
 
   /**
@@ -551,7 +584,7 @@ public final class WorkspaceBoundary implements AutoCloseable {
    */
   public void discard(WriteOutcome.Staged staged) {
     requireInside(staged.path());
-    access.discard(staged);
+    protocol.discard(staged);
   }
 
   /**
@@ -566,7 +599,7 @@ public final class WorkspaceBoundary implements AutoCloseable {
   /** Removes a name, leaving the directory to the next {@link #sync}. */
   public WriteOutcome deleteUnsynced(WorkspacePath path) {
     requireInside(path);
-    return access.deleteUnsynced(path);
+    return protocol.delete(path, false);
   }
 
   // ---- directories ------------------------------------------------------------------------------------
@@ -579,7 +612,7 @@ public final class WorkspaceBoundary implements AutoCloseable {
     if (path.isOutside()) {
       return Optional.empty();
     }
-    return switch (access.lstat(path)) {
+    return switch (lookups.lstat(path)) {
       case Lookup.Found found when found.stat().type() == FileType.DIRECTORY ->
           Optional.of(DirectoryState.present(path, found.stat().mode() & 07777));
       case Lookup.Missing missing -> Optional.of(DirectoryState.absent(path));
@@ -594,13 +627,13 @@ public final class WorkspaceBoundary implements AutoCloseable {
    */
   public DirectoryOutcome makeDirectory(WorkspacePath path, OptionalInt mode) {
     requireInside(path);
-    return access.makeDirectory(path, mode);
+    return protocol.makeDirectory(path, mode);
   }
 
   /** Removes the directory {@code path} when it is empty; never follows a link, never removes a file. */
   public DirectoryOutcome removeDirectory(WorkspacePath path) {
     requireInside(path);
-    return access.removeDirectory(path);
+    return protocol.removeDirectory(path);
   }
 
   /**
@@ -612,12 +645,12 @@ public final class WorkspaceBoundary implements AutoCloseable {
    */
   public DirectoryOutcome changeDirectoryMode(WorkspacePath path, int from, int to) {
     requireInside(path);
-    return access.changeDirectoryMode(path, from, to);
+    return protocol.changeDirectoryMode(path, from, to);
   }
 
   /** The names in the directory {@code path} (to say what keeps it), or empty when it cannot be listed. */
   public List<String> namesIn(WorkspacePath path) {
-    if (!(access.list(Optional.of(path)) instanceof DirectoryListing.Listed listed)) {
+    if (!(lookups.list(Optional.of(path)) instanceof DirectoryListing.Listed listed)) {
       return List.of();
     }
     return listed.entries().stream().map(entry -> new String(entry.name(), StandardCharsets.UTF_8)).sorted()
@@ -626,7 +659,7 @@ public final class WorkspaceBoundary implements AutoCloseable {
 
   /** Makes everything written to the workspace's file system durable ({@code syncfs}). */
   public WriteOutcome sync() {
-    return access.syncAll();
+    return protocol.sync();
   }
 
   private static void requireInside(WorkspacePath path) {
@@ -637,6 +670,6 @@ public final class WorkspaceBoundary implements AutoCloseable {
 
   @Override
   public void close() {
-    access.close();
+    walker.close();
   }
 }

@@ -27,6 +27,14 @@ public sealed interface WriteOutcome {
   record NameTaken(String temporaryName) implements WriteOutcome {
   }
 
+  /**
+   * Nothing changed at the name: it no longer holds what the caller expected ({@link
+   * WorkspaceBoundary#commitIfUnchanged}, {@link WorkspaceBoundary#deleteIfUnchanged}); {@code now} is what it
+   * holds, observed through the same held parent right before the rename or unlink. A staged file was removed.
+   */
+  record Changed(Observation now) implements WriteOutcome {
+  }
+
   default boolean done() {
     return this instanceof Done;
   }

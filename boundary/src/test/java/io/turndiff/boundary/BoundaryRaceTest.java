@@ -29,7 +29,7 @@ class BoundaryRaceTest {
 
   private static WorkspaceBoundary open(TestWorkspace workspace, BoundaryKind kind) {
     return WorkspaceBoundary.open(workspace.root(),
-        BoundaryOptions.builder().forceFallback(kind == BoundaryKind.SECURE_DIRECTORY_STREAM).build());
+        BoundaryOptions.builder().mechanism(BoundaryOptions.Mechanism.of(kind)).build());
   }
 
   /** Reads {@code path} until the race time is over; returns how many reads returned content. */
@@ -90,10 +90,10 @@ class BoundaryRaceTest {
   }
 
   @ParameterizedTest
-  @EnumSource(value = BoundaryKind.class, names = "OPENAT2")
+  @EnumSource(value = BoundaryKind.class, names = {"OPENAT2", "OPENAT"})
   void hardlinkSwappedInByRenameExchangeIsNeverRead(BoundaryKind kind) throws Exception {
-    // Only the openat2 boundary checks nlink on the opened fd. The fallback checks the inode by name before
-    // and after the read (documented in DirectoryStreamAccess): a swap in and back between the two checks
+    // Only the fd boundaries check nlink on the opened fd. The fallback checks the inode by name before
+    // and after the read (documented in StreamHandle): a swap in and back between the two checks
     // is outside what it can see, so it is not held to this test.
     TestWorkspace workspace = TestWorkspace.in(temp).file("target.txt", "harmless\n");
     workspace.hardlink("spare", workspace.secret()).refreshOutsidePicture();

@@ -42,7 +42,7 @@ class BoundaryReadTest {
 
   private WorkspaceBoundary open(BoundaryKind kind) {
     boundary = WorkspaceBoundary.open(workspace.root(),
-        BoundaryOptions.builder().forceFallback(kind == BoundaryKind.SECURE_DIRECTORY_STREAM).build());
+        BoundaryOptions.builder().mechanism(BoundaryOptions.Mechanism.of(kind)).build());
     assertEquals(kind, boundary.kind());
     return boundary;
   }
@@ -546,7 +546,7 @@ class BoundaryReadTest {
     Path alias = temp.resolve("alias");
     Files.createSymbolicLink(alias, workspace.root());
     boundary = WorkspaceBoundary.open(alias,
-        BoundaryOptions.builder().forceFallback(kind == BoundaryKind.SECURE_DIRECTORY_STREAM).build());
+        BoundaryOptions.builder().mechanism(BoundaryOptions.Mechanism.of(kind)).build());
     assertEquals(workspace.root().toRealPath(), boundary.rootReal());
     assertEquals("a\n", text(only("a.txt")));
     assertEquals("a\n", text(only(alias.resolve("a.txt").toString())), "absolute through the alias");
@@ -563,7 +563,7 @@ class BoundaryReadTest {
     Files.createDirectories(workspace.root());
     Files.write(workspace.root().resolve("a.txt"), workspace.canary().bytes());
     Observation a = only("a.txt");
-    if (kind == BoundaryKind.OPENAT2) {
+    if (kind != BoundaryKind.SECURE_DIRECTORY_STREAM) {
       assertEquals("original\n", text(a), "read through the held root fd");
     } else {
       // the fallback checks the by-name inode against the held stream's: a mismatch is never read
@@ -576,7 +576,7 @@ class BoundaryReadTest {
   void fileOverTheSizeLimitIsHashedWholeWhenAskedButNotStored(BoundaryKind kind) {
     workspace = TestWorkspace.in(temp).file("big.bin", new byte[5000]);
     boundary = WorkspaceBoundary.open(workspace.root(), BoundaryOptions.builder().sizeLimit(4096).fullHash(true)
-        .forceFallback(kind == BoundaryKind.SECURE_DIRECTORY_STREAM).build());
+        .mechanism(BoundaryOptions.Mechanism.of(kind)).build());
     Snapshot snapshot = only("big.bin").snapshot();
     assertEquals(Optional.of(Reason.TOO_LARGE), snapshot.reason());
     assertEquals(io.turndiff.model.Sha256.of(new byte[5000]), snapshot.sha256().orElseThrow());
@@ -613,7 +613,7 @@ class BoundaryReadTest {
     new java.util.Random(7).nextBytes(content);
     workspace = TestWorkspace.in(temp).file("big.bin", content);
     boundary = WorkspaceBoundary.open(workspace.root(), BoundaryOptions.builder().sizeLimit(4096)
-        .forceFallback(kind == BoundaryKind.SECURE_DIRECTORY_STREAM).build());
+        .mechanism(BoundaryOptions.Mechanism.of(kind)).build());
     Snapshot first = only("big.bin").snapshot();
     Snapshot again = only("big.bin").snapshot();
     assertEquals(first.sampledSha256(), again.sampledSha256(), "the same blocks give the same sample");
@@ -635,6 +635,24 @@ class BoundaryReadTest {
     Snapshot snapshot = only("locked.txt").snapshot();
     assertEquals(Optional.of(Reason.UNREADABLE), snapshot.reason());
     assertEquals(Presence.UNKNOWN, snapshot.presence());
+  }
+
+  /** One numbering whichever boundary holds the root: the kernel's major and minor, as {@code stat(1)} shows them. */
+  @Test
+  void everyBoundaryNumbersTheRootDeviceAlike() throws Exception {
+    workspace = TestWorkspace.in(temp);
+    Process stat = new ProcessBuilder("stat", "-c", "%Hd %Ld", workspace.root().toString()).start();
+    String[] majorMinor = new String(stat.getInputStream().readAllBytes(), StandardCharsets.US_ASCII).strip()
+        .split(" ");
+    assertEquals(0, stat.waitFor());
+    long expected = Long.parseLong(majorMinor[0]) << 32 | Long.parseLong(majorMinor[1]);
+    for (BoundaryKind kind : BoundaryKind.values()) {
+      try (WorkspaceBoundary opened = open(kind)) {
+        assertEquals(expected, opened.rootDevice(), kind.code());
+        assertTrue(RootAtPath.stillNames(opened), kind.code());
+      }
+    }
+    boundary = null;
   }
 
   @Test

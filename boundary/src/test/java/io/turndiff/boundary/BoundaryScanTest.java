@@ -28,7 +28,7 @@ class BoundaryScanTest {
 
   private WorkspaceBoundary open(BoundaryKind kind) {
     boundary = WorkspaceBoundary.open(workspace.root(),
-        BoundaryOptions.builder().forceFallback(kind == BoundaryKind.SECURE_DIRECTORY_STREAM).build());
+        BoundaryOptions.builder().mechanism(BoundaryOptions.Mechanism.of(kind)).build());
     return boundary;
   }
 

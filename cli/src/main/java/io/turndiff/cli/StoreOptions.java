@@ -36,7 +36,8 @@ final class StoreOptions {
   boolean fullHash;
 
   @Option(names = "--boundary", scope = ScopeType.INHERIT, paramLabel = "KIND", defaultValue = "auto", hidden = true,
-      description = "auto (openat2 where available) or fallback (SecureDirectoryStream).")
+      description = "auto (the strongest available), openat2, openat (O_NOFOLLOW per component) or fallback "
+          + "(SecureDirectoryStream).")
   String boundary;
 
   @Spec(Spec.Target.MIXEE)
@@ -52,14 +53,17 @@ final class StoreOptions {
   }
 
   BoundaryOptions boundaryOptions() {
-    if (!boundary.equals("auto") && !boundary.equals("fallback")) {
-      throw new CliException(Main.EXIT_USAGE, "--boundary must be auto or fallback, not '" + boundary + "'");
+    BoundaryOptions.Mechanism mechanism;
+    try {
+      mechanism = BoundaryOptions.Mechanism.ofOption(boundary);
+    } catch (IllegalArgumentException e) {
+      throw new CliException(Main.EXIT_USAGE, e.getMessage());
     }
     if (sizeLimit < 0) {
       throw new CliException(Main.EXIT_USAGE, "--size-limit must not be negative: " + sizeLimit);
     }
     return BoundaryOptions.builder().sizeLimit(sizeLimit).fullHash(fullHash)
-        .forceFallback(boundary.equals("fallback")).build();
+        .mechanism(mechanism).build();
   }
 
   /**

@@ -21,6 +21,8 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 
 /** The capture commands, run in this JVM against a real store and workspace; every output is checked for the canary. */
 class CaptureCommandsTest {
@@ -301,17 +303,20 @@ class CaptureCommandsTest {
     assertTrue(negative.err().contains("--size-limit"), negative.err());
   }
 
-  @Test
-  void theFallbackBoundaryIsNamedInTheRecords() throws Exception {
+  @ParameterizedTest
+  @CsvSource({"fallback, secure_directory_stream", "openat, openat", "openat2, openat2"})
+  void theBoundaryChosenIsNamedInTheRecords(String option, String recorded) throws Exception {
     workspace.file("a.txt", "a\n");
-    String turn = CliRun.inProcess("turn", "begin", "--db", database.toString(), "--boundary", "fallback",
+    String turn = CliRun.inProcess("turn", "begin", "--db", database.toString(), "--boundary", option,
         "--workspace", workspace.root().toString()).expect(0).json().get("turn").asText();
-    JsonNode verdict = CliRun.inProcess("snapshot", "--db", database.toString(), "--boundary", "fallback",
+    JsonNode verdict = CliRun.inProcess("snapshot", "--db", database.toString(), "--boundary", option,
         "--turn", turn, "a.txt").expect(0).json().get(0);
-    assertEquals("secure_directory_stream", verdict.get("boundary").asText());
+    assertEquals(recorded, verdict.get("boundary").asText());
     assertEquals("captured", verdict.get("verdict").asText());
     String text = new String(Files.readAllBytes(workspace.resolve("a.txt")), StandardCharsets.UTF_8);
     assertEquals("a\n", text);
+    CliRun.inProcess("snapshot", "--db", database.toString(), "--boundary", "openat3", "--turn", turn, "a.txt")
+        .expect(2);
   }
 
   @Test

@@ -4,6 +4,14 @@ import io.turndiff.boundary.DirectoryOutcome;
 import io.turndiff.boundary.WorkspaceBoundary;
 import io.turndiff.model.DirectoryState;
 import io.turndiff.model.WorkspacePath;
+import io.turndiff.rewind.RewindDecision.AsItIs;
+import io.turndiff.rewind.RewindDecision.DirectorySpan;
+import io.turndiff.rewind.RewindDecision.HasItsMode;
+import io.turndiff.rewind.RewindDecision.LeaveIt;
+import io.turndiff.rewind.RewindDecision.MakeDirectory;
+import io.turndiff.rewind.RewindDecision.MakeIt;
+import io.turndiff.rewind.RewindDecision.RemoveDirectory;
+import io.turndiff.rewind.RewindDecision.SetMode;
 import io.turndiff.store.Store;
 import io.turndiff.store.StoreTransaction;
 import io.turndiff.store.StoredDirectoryChange;
@@ -13,12 +21,14 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
 import java.util.HashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalInt;
 import java.util.Set;
 import java.util.TreeMap;
+import java.util.TreeSet;
 
 /**
  * The directories of a rewind, so that it puts back the tree the turns started from and not only its files.
@@ -32,48 +42,17 @@ import java.util.TreeMap;
  */
 final class DirectoryRewind {
 
-  /**
-   * A directory over the rewound turns: its oldest recorded before-state, its newest after-state, and whether
-   * each older turn's after-state is the next newer turn's before-state (nothing changed it between them).
-   */
-  record Span(DirectoryState before, Optional<DirectoryState> after, boolean chainHolds) {
-
-    boolean removedByTurns() {
-      return before.present() && after.filter(state -> !state.present()).isPresent();
-    }
-
-    /** Absent when the turns first saw it, and there when they finished: theirs to remove. */
-    boolean createdByTurns() {
-      return !before.present() && after.filter(DirectoryState::present).isPresent();
-    }
-
-    /** There when the turns first saw it and when they finished, with other permission bits. */
-    boolean modeChangedByTurns() {
-      return before.present() && after.filter(state -> state.present() && state.mode() != before.mode()).isPresent();
-    }
-
-    /**
-     * Whether putting the before-mode back leaves the owner every permission the turns' mode gave it: then it
-     * is done before the files are written (a turn that made a directory read-only had its files written
-     * first), else after them (a turn that opened a directory up had its files written while it was open).
-     */
-    boolean restoringKeepsTheOwnersPermissions() {
-      int ownerAfter = after.orElseThrow().mode() & 0700;
-      return (before.mode() & ownerAfter) == ownerAfter;
-    }
-  }
-
   private final Store store;
   private final WorkspaceBoundary boundary;
   private final long operationId;
   private final long rewindTurnId;
   private final boolean force;
-  private final Map<WorkspacePath, Span> spans;
+  private final Map<WorkspacePath, DirectorySpan> spans;
   /** Directories seen present: a parent is looked at once per rewind. */
   private final Set<WorkspacePath> present = new HashSet<>();
 
   private DirectoryRewind(Store store, WorkspaceBoundary boundary, long operationId, long rewindTurnId,
-                          boolean force, Map<WorkspacePath, Span> spans) {
+                          boolean force, Map<WorkspacePath, DirectorySpan> spans) {
     this.store = store;
     this.boundary = boundary;
     this.operationId = operationId;
@@ -96,7 +75,7 @@ final class DirectoryRewind {
     return new DirectoryRewind(store, boundary, -1, -1, force, spans(store, turns));
   }
 
-  private static Map<WorkspacePath, Span> spans(Store store, List<String> turns) {
+  private static Map<WorkspacePath, DirectorySpan> spans(Store store, List<String> turns) {
     return store.read(tx -> {
       Map<Long, Long> seqs = new HashMap<>();
       for (String turn : turns) {
@@ -104,11 +83,11 @@ final class DirectoryRewind {
       }
       List<StoredDirectoryChange> rows = new ArrayList<>(tx.directoryChanges().ofTurns(seqs.keySet()));
       rows.sort(Comparator.comparing(StoredDirectoryChange::path).thenComparing(row -> seqs.get(row.turnId())));
-      Map<WorkspacePath, Span> spans = new HashMap<>();
+      Map<WorkspacePath, DirectorySpan> spans = new HashMap<>();
       for (StoredDirectoryChange row : rows) {
-        Span older = spans.get(row.path());
-        spans.put(row.path(), older == null ? new Span(row.before(), row.after(), true)
-            : new Span(older.before(), row.after(),
+        DirectorySpan older = spans.get(row.path());
+        spans.put(row.path(), older == null ? new DirectorySpan(row.before(), row.after(), true)
+            : new DirectorySpan(older.before(), row.after(),
                 older.chainHolds() && older.after().equals(Optional.of(row.before()))));
       }
       return spans;
@@ -123,22 +102,24 @@ final class DirectoryRewind {
         .sorted(Comparator.comparingInt(WorkspacePath::length)).toList();
   }
 
+  /** The directories the rewound turns created. */
+  private List<WorkspacePath> createdByTurns() {
+    return spans.entrySet().stream().filter(span -> span.getValue().createdByTurns()).map(Map.Entry::getKey)
+        .toList();
+  }
+
   /** Makes each of {@code directories} (top down) that is missing, with its recorded mode. */
   void restore(List<WorkspacePath> directories) {
     for (WorkspacePath directory : directories) {
       if (present.contains(directory)) {
         continue;
       }
-      Optional<DirectoryState> now = boundary.directoryAt(directory);
-      if (now.isEmpty()) {
+      switch (RewindDecision.putBack(boundary.directoryAt(directory))) {
         // a file or a link is where the directory goes: what goes under it is refused and reported with it
-        leave(directory, StoredRewindDirectory.Action.CREATE, "a file or a link is where this directory should "
-            + "be put back; it is left as it is");
-        present.add(directory);
-        continue;
-      }
-      if (!now.get().present()) {
-        create(directory);
+        case LeaveIt leave -> leave(directory, StoredRewindDirectory.Action.CREATE, leave);
+        case MakeDirectory make -> create(directory);
+        case AsItIs there -> {
+        }
       }
       present.add(directory);
     }
@@ -159,7 +140,7 @@ final class DirectoryRewind {
 
   /** A missing directory: journaled and recorded in the rewind turn as absent, then made. */
   private void create(WorkspacePath directory) {
-    OptionalInt mode = Optional.ofNullable(spans.get(directory)).map(Span::before)
+    OptionalInt mode = Optional.ofNullable(spans.get(directory)).map(DirectorySpan::before)
         .filter(DirectoryState::present).map(state -> OptionalInt.of(state.mode())).orElse(OptionalInt.empty());
     long row = store.write(tx -> {
       tx.directoryChanges().recordBefore(rewindTurnId, DirectoryState.absent(directory));
@@ -177,14 +158,13 @@ final class DirectoryRewind {
   /** Removes the directories the rewound turns created that are empty now, deepest first. */
   void removeCreated() {
     List<DirectoryState> toRemove = new ArrayList<>();
-    for (Map.Entry<WorkspacePath, Span> span : spans.entrySet()) {
-      if (span.getValue().createdByTurns()) {
-        Optional<DirectoryState> now = boundary.directoryAt(span.getKey());
-        if (now.isEmpty()) {
-          leave(span.getKey(), StoredRewindDirectory.Action.REMOVE, "the turns created this directory, and a "
-              + "file or a link is there now; it is left as it is");
+    for (WorkspacePath directory : createdByTurns()) {
+      Optional<DirectoryState> now = boundary.directoryAt(directory);
+      switch (RewindDecision.removeCreated(now)) {
+        case LeaveIt leave -> leave(directory, StoredRewindDirectory.Action.REMOVE, leave);
+        case RemoveDirectory remove -> toRemove.add(now.orElseThrow());
+        case AsItIs gone -> {
         }
-        now.filter(DirectoryState::present).ifPresent(toRemove::add);
       }
     }
     List<StoredRewindDirectory> planned = store.write(tx -> {
@@ -225,11 +205,11 @@ final class DirectoryRewind {
    * A directory the rewind does not put back because something that is not a directory holds its name: planned
    * and skipped at once, so that the report names it (and the rewind is not complete).
    */
-  private void leave(WorkspacePath directory, StoredRewindDirectory.Action action, String detail) {
+  private void leave(WorkspacePath directory, StoredRewindDirectory.Action action, LeaveIt leave) {
     store.write(tx -> {
       long row = tx.rewindDirectories().plan(operationId, directory, action, OptionalInt.empty());
-      tx.rewindDirectories().mark(row, StoredRewindDirectory.Status.SKIPPED, Optional.of(SkipReason.REFUSED),
-          Optional.of(detail));
+      tx.rewindDirectories().mark(row, StoredRewindDirectory.Status.SKIPPED, Optional.of(leave.reason()),
+          Optional.of(leave.detail()));
       return null;
     });
   }
@@ -250,36 +230,14 @@ final class DirectoryRewind {
           Optional.of(refused.reason()));
     } else if (outcome instanceof DirectoryOutcome.Changed changed) {
       tx.rewindDirectories().mark(row, StoredRewindDirectory.Status.SKIPPED, Optional.of(SkipReason.CONFLICT),
-          Optional.of("its mode changed while the rewind ran (" + octal(changed.mode()) + " now); it is left as it is"));
+          Optional.of("its mode changed while the rewind ran (" + RewindDecision.octal(changed.mode())
+              + " now); it is left as it is"));
     } else {
       tx.rewindDirectories().mark(row, StoredRewindDirectory.Status.DONE, Optional.empty(), Optional.empty());
     }
   }
 
   // ---- modes: before the files those that keep the owner's permissions, after them the rest ---------------
-
-  /** What to do about one directory whose mode the turns changed, on its state now. */
-  private sealed interface ModeStep {
-  }
-
-  /** Nothing: it has its before-mode (journaled as done when an earlier run had planned it). */
-  private record HasItsMode() implements ModeStep {
-  }
-
-  /** Set its bits from {@code from} (what it has now) to its before-mode. */
-  private record SetMode(int from) implements ModeStep {
-  }
-
-  /** It is gone, and {@code force} makes it again, with its before-mode. */
-  private record MakeIt() implements ModeStep {
-  }
-
-  private record LeaveIt(String reason, String detail) implements ModeStep {
-  }
-
-  private static String octal(int mode) {
-    return String.format("%04o", mode & 07777);
-  }
 
   /** The directories whose mode the rewound turns changed, top down (or deepest first). */
   private List<WorkspacePath> modeChanged(boolean deepestFirst) {
@@ -289,45 +247,15 @@ final class DirectoryRewind {
   }
 
   /**
-   * The step for a directory on its state {@code now}; {@code planned} is the mode it had when an earlier,
-   * interrupted run planned to set it (that run's decision stands while the directory still has it).
-   */
-  private ModeStep modeStep(WorkspacePath directory, Optional<DirectoryState> now, OptionalInt planned) {
-    Span span = spans.get(directory);
-    int before = span.before().mode();
-    int left = span.after().orElseThrow().mode();
-    if (!span.chainHolds()) {
-      return new LeaveIt(SkipReason.CHAIN_BROKEN, "its mode changed between two of the rewound turns, outside "
-          + "them; it is left as it is");
-    }
-    if (now.isEmpty()) {
-      return new LeaveIt(SkipReason.REFUSED, "a file or a link is where the directory should be");
-    }
-    if (!now.get().present()) {
-      return force ? new MakeIt() : new LeaveIt(SkipReason.CONFLICT, "it was removed since the turns changed its "
-          + "mode (" + octal(before) + " before them, " + octal(left) + " after)");
-    }
-    int mode = now.get().mode();
-    if (mode == before) {
-      return new HasItsMode();
-    }
-    if (mode == left || force || (planned.isPresent() && mode == planned.getAsInt())) {
-      return new SetMode(mode);
-    }
-    return new LeaveIt(SkipReason.CONFLICT, "its mode changed since the turns (" + octal(left) + " then, "
-        + octal(mode) + " now); it is left as it is");
-  }
-
-  /**
    * Before the files: puts back the mode of each directory whose mode the turns changed, if that keeps the
    * owner's permissions and it still has the mode the turns left (anything else waits for
    * {@link #restoreModesAfterFiles}).
    */
   void restoreModesBeforeFiles() {
     Map<WorkspacePath, StoredRewindDirectory> journaled = journaledDirectories();
-    Map<WorkspacePath, Integer> changes = new java.util.LinkedHashMap<>();
+    Map<WorkspacePath, Integer> changes = new LinkedHashMap<>();
     for (WorkspacePath directory : modeChanged(false)) {
-      Span span = spans.get(directory);
+      DirectorySpan span = spans.get(directory);
       if (journaled.containsKey(directory) || !span.chainHolds() || !span.restoringKeepsTheOwnersPermissions()) {
         continue;
       }
@@ -350,7 +278,7 @@ final class DirectoryRewind {
       store.read(tx -> tx.directoryChanges().ofTurn(rewindTurnId))
           .forEach(row -> planned.put(row.path(), row.before()));
     }
-    Map<WorkspacePath, Integer> changes = new java.util.LinkedHashMap<>();
+    Map<WorkspacePath, Integer> changes = new LinkedHashMap<>();
     Map<WorkspacePath, LeaveIt> left = new HashMap<>();
     Map<WorkspacePath, Long> landed = new HashMap<>();
     for (WorkspacePath directory : modeChanged(true)) {
@@ -361,7 +289,8 @@ final class DirectoryRewind {
       }
       OptionalInt plannedFrom = Optional.ofNullable(planned.get(directory)).filter(DirectoryState::present)
           .map(state -> OptionalInt.of(state.mode())).orElse(OptionalInt.empty());
-      switch (modeStep(directory, boundary.directoryAt(directory), row == null ? OptionalInt.empty() : plannedFrom)) {
+      switch (RewindDecision.modeStep(spans.get(directory), boundary.directoryAt(directory),
+          row == null ? OptionalInt.empty() : plannedFrom, force)) {
         case HasItsMode has -> {
           if (row != null) {
             landed.put(directory, row.id());  // set by a run that was killed before it journaled it
@@ -420,7 +349,7 @@ final class DirectoryRewind {
    * would put back, and those it would leave (and why), nothing written.
    */
   Planned wouldDo(List<WorkspacePath> files) {
-    java.util.TreeSet<WorkspacePath> create = new java.util.TreeSet<>();
+    TreeSet<WorkspacePath> create = new TreeSet<>();
     List<WorkspacePath> candidates = new ArrayList<>(removedByTurns());
     for (WorkspacePath file : files) {
       List<byte[]> parents = file.parentComponents();
@@ -430,22 +359,21 @@ final class DirectoryRewind {
     }
     TreeMap<WorkspacePath, RewindReport.Skipped> inTheWay = new TreeMap<>();
     for (WorkspacePath directory : candidates) {
-      Optional<DirectoryState> now = boundary.directoryAt(directory);
-      now.filter(state -> !state.present()).ifPresent(state -> create.add(directory));
-      if (now.isEmpty()) {
-        inTheWay.put(directory, new RewindReport.Skipped(directory, SkipReason.REFUSED, "a file or a link is where "
-            + "this directory should be put back; it is left as it is"));
+      switch (RewindDecision.putBack(boundary.directoryAt(directory))) {
+        case MakeDirectory make -> create.add(directory);
+        case LeaveIt leave -> inTheWay.put(directory, new RewindReport.Skipped(directory, leave.reason(),
+            leave.detail()));
+        case AsItIs there -> {
+        }
       }
     }
     List<WorkspacePath> remove = new ArrayList<>();
-    for (Map.Entry<WorkspacePath, Span> span : spans.entrySet()) {
-      if (span.getValue().createdByTurns()) {
-        Optional<DirectoryState> now = boundary.directoryAt(span.getKey());
-        if (now.isEmpty()) {
-          inTheWay.put(span.getKey(), new RewindReport.Skipped(span.getKey(), SkipReason.REFUSED, "the turns "
-              + "created this directory, and a file or a link is there now; it is left as it is"));
-        } else if (now.get().present()) {
-          remove.add(span.getKey());
+    for (WorkspacePath directory : createdByTurns()) {
+      switch (RewindDecision.removeCreated(boundary.directoryAt(directory))) {
+        case RemoveDirectory removed -> remove.add(directory);
+        case LeaveIt leave -> inTheWay.put(directory, new RewindReport.Skipped(directory, leave.reason(),
+            leave.detail()));
+        case AsItIs gone -> {
         }
       }
     }
@@ -455,7 +383,7 @@ final class DirectoryRewind {
     for (WorkspacePath directory : modeChanged(false)) {
       Optional<DirectoryState> now = create.contains(directory)
           ? Optional.of(spans.get(directory).before()) : boundary.directoryAt(directory);
-      switch (modeStep(directory, now, OptionalInt.empty())) {
+      switch (RewindDecision.modeStep(spans.get(directory), now, OptionalInt.empty(), force)) {
         case SetMode set -> modes.add(directory);
         case MakeIt make -> create.add(directory);
         case LeaveIt leave -> left.add(new RewindReport.Skipped(directory, leave.reason(), leave.detail()));

@@ -89,7 +89,7 @@ class RewindContainmentTest {
   @Test
   void aForcedRewindOverALinkOutThatFailedBeforeItsRenameIsResumedAndItsUndoPutsTheLinkBack() throws Exception {
     String turn = turnWhoseFileIsNowALinkOut();
-    RewindService failing = new RewindService(h.store, h.handles, () -> {
+    RewindService failing = new RewindService(h.store, h.handles, point -> {
       throw new IllegalStateException("the rewind dies before its rename");
     });
     org.junit.jupiter.api.Assertions.assertThrows(IllegalStateException.class, () -> failing.rewind(forced(turn)));

@@ -9,6 +9,8 @@ import io.turndiff.boundary.BoundaryOptions;
 import io.turndiff.capture.workspace.WorkspaceHandles;
 import io.turndiff.fixtures.StoreRows;
 import io.turndiff.model.RequestException;
+import io.turndiff.model.TestHook;
+import io.turndiff.model.WorkspacePath;
 import io.turndiff.store.StoredRewindEntry;
 import io.turndiff.store.StoredRewindOperation;
 import java.nio.file.Files;
@@ -19,6 +21,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
@@ -59,7 +62,7 @@ class RewindResumeTest extends HarnessTest {
   /** Rewinds {@code turn} with a service that fails before its third rename; returns the operation's id. */
   private String interruptedRewind(String turn) {
     AtomicInteger renames = new AtomicInteger();
-    RewindService failing = new RewindService(h.store, h.handles, () -> {
+    RewindService failing = new RewindService(h.store, h.handles, point -> {
       if (renames.incrementAndGet() == 3) {
         throw new IllegalStateException("the rewind fails mid-way");
       }
@@ -96,6 +99,27 @@ class RewindResumeTest extends HarnessTest {
     assertEquals(interrupted.before(), tree(), "the tree the turn started from, nothing staged");
     assertTrue(operation(id).done());
     assertEquals(1L, StoreRows.count(h.store.file()).get("rewind_operation"), "no second operation");
+  }
+
+  @Test
+  void aResumedPathIsPutInPlaceOnlyIfItStillHoldsItsStateRightBeforeItsRename() throws Exception {
+    Interrupted interrupted = interruptedTurn();
+    assertTrue(h.workspace.readText("f2.txt").startsWith("after"), "the interrupted run stopped before f2's rename");
+    AtomicBoolean edited = new AtomicBoolean();
+    RewindService resuming = new RewindService(h.store, h.handles, point -> {
+      if (point == TestHook.Point.BEFORE_REWIND_RENAME && edited.compareAndSet(false, true)) {
+        h.workspace.file("f2.txt", "after 2, then the user's edit\n");  // the first path the resumed run renames
+      }
+    });
+    RewindReport resumed = resuming.rewind(new RewindRequest(interrupted.turn(), false, Optional.empty(), false,
+        false));
+    assertEquals(interrupted.operation(), resumed.operation());
+    assertEquals(List.of(new RewindReport.Skipped(WorkspacePath.of("f2.txt"), "conflict",
+        "it changed while the rewind ran")), resumed.skipped(), resumed.toString());
+    assertEquals(FILES - 1, resumed.restored().size(), resumed.toString());
+    assertEquals("after 2, then the user's edit\n", h.workspace.readText("f2.txt"), "never overwritten");
+    assertEquals("before 3\n", h.workspace.readText("f3.txt"));
+    assertEquals(List.of(), temporaries(), "the staged file of the path left is removed");
   }
 
   @Test
@@ -153,7 +177,7 @@ class RewindResumeTest extends HarnessTest {
     });
     List<String> ids = new ArrayList<>();
     List<Optional<String>> runnerWhileApplying = new ArrayList<>();
-    RewindService failing = new RewindService(h.store, h.handles, () -> {
+    RewindService failing = new RewindService(h.store, h.handles, point -> {
       runnerWhileApplying.add(h.store.read(tx -> tx.rewinds().runner(operation(ids.getFirst()).id())));
       throw new IllegalStateException("fails mid-way (a disk full, a store busy past its timeout, ...)");
     });
@@ -253,7 +277,7 @@ class RewindResumeTest extends HarnessTest {
     List<Path> stagedAtFirstRename = new ArrayList<>();
     List<Path> journaledAtFirstRename = new ArrayList<>();
     try (WorkspaceHandles handles = new WorkspaceHandles(h.store, options)) {
-      RewindService service = new RewindService(h.store, handles, () -> {
+      RewindService service = new RewindService(h.store, handles, point -> {
         if (!stagedAtFirstRename.isEmpty()) {
           return;
         }

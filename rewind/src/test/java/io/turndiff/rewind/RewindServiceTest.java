@@ -3,6 +3,7 @@ package io.turndiff.rewind;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -10,6 +11,7 @@ import io.turndiff.fixtures.StoreRows;
 import io.turndiff.fixtures.TreeContent;
 import io.turndiff.model.ChangeKind;
 import io.turndiff.model.RequestException;
+import io.turndiff.model.TestHook;
 import io.turndiff.model.TurnKind;
 import io.turndiff.model.TurnState;
 import io.turndiff.model.WorkspacePath;
@@ -20,6 +22,10 @@ import java.nio.file.attribute.PosixFilePermissions;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -392,5 +398,49 @@ class RewindServiceTest {
     h.rewindTurn(turn);
     assertEquals("#!/bin/sh\n", h.workspace.readText("deep/er/tool.sh"));
     assertEquals("rwxr-x---", PosixFilePermissions.toString(Files.getPosixFilePermissions(file("deep/er/tool.sh"))));
+  }
+
+  @Test
+  void aFileEditedWhileTheRewindIsHeldBeforeItsRenameKeepsTheEditAndIsReportedAsAConflict() throws Exception {
+    h.workspace.file("a.txt", "before a\n").file("b.txt", "before b\n");
+    String turn = h.turn(List.of("a.txt", "b.txt"), () -> {
+      Files.writeString(file("a.txt"), "after a\n");
+      Files.writeString(file("b.txt"), "after b\n");
+    });
+    CountDownLatch atFirstRename = new CountDownLatch(1);
+    CountDownLatch release = new CountDownLatch(1);
+    RewindService held = new RewindService(h.store, h.handles, point -> {
+      if (point == TestHook.Point.BEFORE_REWIND_RENAME && atFirstRename.getCount() == 1) {
+        atFirstRename.countDown();
+        try {
+          assertTrue(release.await(60, TimeUnit.SECONDS), "released");
+        } catch (InterruptedException e) {
+          throw new IllegalStateException(e);
+        }
+      }
+    });
+    AtomicReference<Object> outcome = new AtomicReference<>();
+    Thread rewinding = Thread.ofPlatform().start(() -> {
+      try {
+        outcome.set(held.rewind(new RewindRequest(turn, false, Optional.empty(), false, false)));
+      } catch (RuntimeException | Error e) {
+        outcome.set(e);
+      }
+    });
+    assertTrue(atFirstRename.await(60, TimeUnit.SECONDS), "the rewind staged both files and stopped at a.txt");
+    Files.writeString(file("a.txt"), "after a, then the user's edit\n");
+    release.countDown();
+    rewinding.join(TimeUnit.SECONDS.toMillis(60));
+    assertFalse(rewinding.isAlive());
+    RewindReport report = assertInstanceOf(RewindReport.class, outcome.get());
+    assertEquals(List.of("b.txt"), paths(report.restored()), report.toString());
+    assertEquals(List.of(new RewindReport.Skipped(WorkspacePath.of("a.txt"), "conflict",
+        "it changed while the rewind ran")), report.skipped());
+    assertEquals("after a, then the user's edit\n", h.workspace.readText("a.txt"), "the edit is never overwritten");
+    assertEquals("before b\n", h.workspace.readText("b.txt"));
+    try (Stream<Path> files = Files.list(h.workspace.root())) {
+      assertEquals(List.of(), files.filter(p -> p.getFileName().toString().startsWith(".turndiff-")).toList(),
+          "the staged file of the path left is removed");
+    }
   }
 }

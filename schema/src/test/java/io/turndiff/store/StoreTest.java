@@ -109,6 +109,32 @@ class StoreTest {
   }
 
   @Test
+  void aVersion6StoreKeepsItsSnapshotsAndAcceptsTheOpenatBoundary() throws Exception {
+    Path database = storeAtMigration("v6", "6");
+    String insert = "INSERT INTO snapshot (id, path, boundary, present, file_type, size, mtime_ns, mode, inode, "
+        + "nlink, captured, reason, taken_at) VALUES (%d, x'61', '%s', 1, 'regular', 2, 5, 420, 7, 1, 0, "
+        + "'too_large', 0)";
+    try (Connection connection = DriverManager.getConnection("jdbc:sqlite:" + database)) {
+      var statement = connection.createStatement();
+      statement.execute(insert.formatted(1, "openat2"));
+      statement.execute(insert.formatted(2, "secure_directory_stream"));
+      assertThrows(java.sql.SQLException.class, () -> statement.execute(insert.formatted(3, "openat")),
+          "before V7 the CHECK refuses it");
+    }
+    Store.open(database).close();
+    try (Connection connection = DriverManager.getConnection("jdbc:sqlite:" + database)) {
+      var statement = connection.createStatement();
+      statement.execute(insert.formatted(3, "openat"));
+      assertThrows(java.sql.SQLException.class, () -> statement.execute(insert.formatted(4, "open")),
+          "the CHECK still holds for anything else");
+      ResultSet rows = statement.executeQuery("SELECT group_concat(boundary, ',') FROM (SELECT boundary FROM "
+          + "snapshot ORDER BY id)");
+      assertTrue(rows.next());
+      assertEquals("openat2,secure_directory_stream,openat", rows.getString(1), "every row kept");
+    }
+  }
+
+  @Test
   void aVersion3StoreKeepsItsRowsWhenItsTablesAreRebuiltAndTheirNewValuesAreAccepted() throws Exception {
     Path database = storeAtMigration("v3", "3");
     String sha = "a".repeat(64);

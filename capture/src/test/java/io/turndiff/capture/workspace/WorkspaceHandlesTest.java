@@ -223,4 +223,24 @@ class WorkspaceHandlesTest {
       handles.close();
     }
   }
+
+  /**
+   * One device numbering for every boundary: a workspace whose turn began through one boundary is reopened through
+   * the other as the same directory (they once numbered the device differently, and it was refused as replaced).
+   */
+  @Test
+  void aWorkspaceRegisteredThroughOneBoundaryIsTheSameDirectoryThroughTheOther() throws Exception {
+    Path a = workspace("a", 1);
+    BoundaryOptions fallback = BoundaryOptions.builder().forceFallback(true).build();
+    for (List<BoundaryOptions> order : List.of(List.of(BoundaryOptions.defaults(), fallback),
+        List.of(fallback, BoundaryOptions.defaults()))) {
+      String turn;
+      try (CaptureService began = new CaptureService(store, order.get(0))) {
+        turn = began.beginTurn(a, Optional.empty(), Optional.empty()).turn();
+      }
+      try (CaptureService reopened = new CaptureService(store, order.get(1))) {
+        assertTrue(reopened.snapshot(turn, Optional.empty(), List.of("f0.txt")).getFirst().snapshot().captured());
+      }
+    }
+  }
 }

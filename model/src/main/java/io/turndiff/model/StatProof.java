@@ -22,10 +22,10 @@ public record StatProof(FileType type, long size, long mtimeNanos, long ctimeNan
    * <p>The window must cover how far behind the clock a write's timestamp can fall (the kernel stamps files
    * from a coarse clock that moves once per tick), with JGit's margin: 2.5 times what was measured, below
    * 100 ms. Measured by {@code StatProofTest#racyWindowCoversThisFileSystemsTimestampTick} on the project's
-   * machine (ext4, Linux 6.18, 2 cores under load): <b>stamps lag the clock by up to 3.6 ms</b>, one 4 ms
-   * jiffy ({@code CONFIG_HZ=250}); the finest step an mtime moved by was 0.55 ms (since Linux 6.13 a file
-   * whose times were looked at gets a fine-grained stamp at its next change). Kernels at {@code CONFIG_HZ=100}
-   * tick every 10 ms: 25 ms with the margin, still inside. FAT stamps in 2 s steps, which no window this short
+   * machine (ext4, Linux 6.18, 2 cores under load): <b>stamps lag the clock by up to 3.6 to 3.8 ms</b> (four
+   * runs), one 4 ms jiffy ({@code CONFIG_HZ=250}); the finest step an mtime moved by was 0.16 to 0.56 ms
+   * (since Linux 6.13 a file whose times were looked at gets a fine-grained stamp at its next change).
+   * Kernels at {@code CONFIG_HZ=100} tick every 10 ms: 25 ms with the margin, still inside. FAT stamps in 2 s steps, which no window this short
    * covers: git and JGit fail the same way there, and the test fails on such a file system.
    */
   public static final long RACY_WINDOW_NANOS = 50_000_000L;
@@ -62,7 +62,7 @@ public record StatProof(FileType type, long size, long mtimeNanos, long ctimeNan
     // that moves in ticks. A file written within one tick of the scan that read it can be rewritten after the
     // read, same size, within that same tick: every field compared below stays equal and only its content can
     // tell. A write made after the scan started is stamped no earlier than that start minus the clock's lag
-    // (3.6 ms measured here, see RACY_WINDOW_NANOS), so an indexed mtime older than the start by more than
+    // (up to 3.8 ms measured here, see RACY_WINDOW_NANOS), so an indexed mtime older than the start by more than
     // the window would show any later write as a new mtime: only then do equal fields prove the content.
     return indexed.mtimeNanos < indexedAtNanos - RACY_WINDOW_NANOS && equals(indexed);
   }

@@ -6,6 +6,7 @@ import io.turndiff.api.wire.WireVerdict;
 import io.turndiff.capture.SnapshotVerdict;
 import io.turndiff.model.BadPathException;
 import io.turndiff.model.PathInput;
+import io.turndiff.model.TestHook;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -57,7 +58,7 @@ final class SnapshotCommand implements Callable<Integer> {
       List<SnapshotVerdict> verdicts = turndiff.capture().snapshot(turn, Optional.ofNullable(toolCall), inputs);
       spec.commandLine().getOut().println(Json.write(WireVerdict.of(verdicts), false));
       spec.commandLine().getOut().flush();
-      TestHold.afterSnapshot();
+      turndiff.hook().reached(TestHook.Point.SNAPSHOT_PRINTED);
     }
     return Main.EXIT_OK;
   }

@@ -76,7 +76,8 @@ final class StoreOptions {
 
   /** As {@link #open()}, with the workspaces it may work in and how many it keeps open at once. */
   Turndiff open(WorkspacePolicy policy, int openWorkspaces) {
-    Turndiff turndiff = Turndiff.open(location(), boundaryOptions(), TestHold.rewindPause(), policy, openWorkspaces);
+    Turndiff turndiff = Turndiff.builder(location()).boundary(boundaryOptions()).policy(policy)
+        .openWorkspaces(openWorkspaces).hook(EnvTestHook.fromEnvironment()).open();
     turndiff.store().damage().ifPresent(damage -> command.commandLine().getErr().println("turndiff: warning: "
         + "the store " + turndiff.store().file() + " is damaged (" + damage + "); what it answers may be "
         + "incomplete, and nothing is written to it"));

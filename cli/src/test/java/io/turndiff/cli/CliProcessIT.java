@@ -35,7 +35,7 @@ class CliProcessIT {
 
     // the runtime's process records b.txt's before-state, then dies by SIGKILL before it can finish the turn
     Process dying = CliProcess.start(Map.of("TURNDIFF_DB", database.toString(),
-        TestHold.AFTER_SNAPSHOT, "120000"), "snapshot", "--turn", turn, "--tool-call", "two", "b.txt");
+        EnvTestHook.AFTER_SNAPSHOT, "120000"), "snapshot", "--turn", turn, "--tool-call", "two", "b.txt");
     BufferedReader out = new BufferedReader(new InputStreamReader(dying.getInputStream(), StandardCharsets.UTF_8));
     String printed = out.readLine();
     assertTrue(printed != null && printed.contains("\"b.txt\""), "the snapshot committed: " + printed);

@@ -82,7 +82,7 @@ class RewindProcessIT {
     Process startRewind(String... args) throws IOException {
       List<String> command = new ArrayList<>(List.of("rewind", "--turn", turn));
       command.addAll(List.of(args));
-      return CliProcess.start(Map.of("TURNDIFF_DB", database.toString(), TestHold.REWIND_PAUSE, "300"),
+      return CliProcess.start(Map.of("TURNDIFF_DB", database.toString(), EnvTestHook.REWIND_PAUSE, "300"),
           command.toArray(String[]::new));
     }
 

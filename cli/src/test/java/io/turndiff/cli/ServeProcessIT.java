@@ -350,7 +350,7 @@ class ServeProcessIT {
   @Test
   void aRewindNamesItsOperationInAHeaderBeforeItsFirstWrite() throws Exception {
     workspace = TestWorkspace.in(temp);
-    Service slow = Service.start(temp, Map.of(TestHold.REWIND_PAUSE, "1000"));
+    Service slow = Service.start(temp, Map.of(EnvTestHook.REWIND_PAUSE, "1000"));
     Service previous = service;
     service = slow;
     try {
@@ -385,7 +385,7 @@ class ServeProcessIT {
   @Test
   void sigtermLetsTheRequestInFlightFinishAndClosesTheStore() throws Exception {
     workspace = TestWorkspace.in(temp);
-    Service slow = Service.start(temp, Map.of(TestHold.REWIND_PAUSE, "400"));
+    Service slow = Service.start(temp, Map.of(EnvTestHook.REWIND_PAUSE, "400"));
     Service previous = service;
     service = slow;
     try {

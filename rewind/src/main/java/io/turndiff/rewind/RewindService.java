@@ -9,7 +9,6 @@ import io.turndiff.store.Store;
 import io.turndiff.store.StoreTransaction;
 import io.turndiff.store.StoredRewindOperation;
 import io.turndiff.store.StoredTurn;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
@@ -49,16 +48,6 @@ public final class RewindService {
     this(store, workspaces, TestHook.NONE);
   }
 
-  /**
-   * Pauses before each rename for the command line's test environment variable, until the facade passes a
-   * {@link TestHook} itself.
-   *
-   * @param pauseBeforeEachWrite how long to wait before renaming each staged path into place
-   */
-  public RewindService(Store store, WorkspaceHandles workspaces, Duration pauseBeforeEachWrite) {
-    this(store, workspaces, pausing(pauseBeforeEachWrite));
-  }
-
   /** @param hook told {@link TestHook.Point#BEFORE_REWIND_RENAME} before each staged path is renamed into place */
   public RewindService(Store store, WorkspaceHandles workspaces, TestHook hook) {
     this.store = store;
@@ -67,23 +56,6 @@ public final class RewindService {
     this.planner = new RewindPlanner(store);
     this.journal = new RewindJournal(store, hook);
     this.reports = new RewindReports(store);
-  }
-
-  /** A hook that sleeps {@code pause} before each rename. */
-  private static TestHook pausing(Duration pause) {
-    if (pause.isZero()) {
-      return TestHook.NONE;
-    }
-    return point -> {
-      if (point != TestHook.Point.BEFORE_REWIND_RENAME) {
-        return;
-      }
-      try {
-        Thread.sleep(pause);
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-      }
-    };
   }
 
   public RewindReport rewind(RewindRequest request) {

@@ -8,7 +8,6 @@ import io.turndiff.api.Json;
 import io.turndiff.api.Turndiff;
 import io.turndiff.boundary.BoundaryOptions;
 import io.turndiff.boundary.WorkspacePolicy;
-import io.turndiff.capture.workspace.WorkspaceHandles;
 import io.turndiff.fixtures.RawHttp;
 import io.turndiff.fixtures.StoreRows;
 import io.turndiff.fixtures.TestStore;
@@ -59,8 +58,7 @@ class HttpServiceTest {
   }
 
   private void start(WorkspacePolicy policy, java.util.Set<String> allowedOrigins) {
-    turndiff = Turndiff.open(database, BoundaryOptions.defaults(), Duration.ZERO, policy,
-        WorkspaceHandles.DEFAULT_CAPACITY);
+    turndiff = Turndiff.builder(database).policy(policy).open();
     try {
       service = HttpService.start(turndiff, ServiceOptions.builder(TOKEN).port(0).allowedOrigins(allowedOrigins)
           .shutdownGrace(Duration.ofSeconds(1)).build());

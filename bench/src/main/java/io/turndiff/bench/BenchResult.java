@@ -11,6 +11,11 @@ public record BenchResult(SyntheticTree.Summary tree, TurnBench.Options options,
                           long gitInitialNanos, long storeDiskBytes, long gitDiskBytes, long gitDiskBytesAfterGc,
                           TurnBench.Tracking tracking, long gitInitialDiskBytes) {
 
+  /** Nanoseconds and bytes, far below 2^53: exact as doubles. */
+  private static double ratio(long anchor, long measured) {
+    return ratio((double) anchor, (double) measured);
+  }
+
   private static double ratio(double anchor, double measured) {
     return measured == 0 ? 0 : anchor / measured;
   }

@@ -22,7 +22,7 @@ final class DiskUsage {
       Process du = new ProcessBuilder("du", "-sk", path.toString()).redirectErrorStream(true).start();
       String output = new String(du.getInputStream().readAllBytes(), StandardCharsets.UTF_8).strip();
       du.waitFor(1, TimeUnit.MINUTES);
-      total += Long.parseLong(output.split("\\s+")[0]) * 1024;
+      total += Long.parseLong(output.split("\\s+", 2)[0]) * 1024;
     }
     return total;
   }

@@ -90,7 +90,7 @@ public final class HttpLatencyBench {
         int file = 0;
         for (int i = 0; i < calls + warmup; i++) {
           boolean measured = i >= warmup;
-          String body = "{\"tool_call\":\"call-" + i + "\",\"paths\":[\"f" + (file++) + ".java\"]}";
+          String body = "{\"tool_call\":\"call-" + i + "\",\"paths\":[\"f" + file++ + ".java\"]}";
           HttpRequest request = HttpRequest.newBuilder(URI.create(service.url() + "/v1/turns/" + turn + "/snapshots"))
               .header("Authorization", "Bearer " + token).POST(HttpRequest.BodyPublishers.ofString(body)).build();
           long start = System.nanoTime();
@@ -100,7 +100,7 @@ public final class HttpLatencyBench {
             throw new IllegalStateException("snapshot over HTTP failed: " + response.body());
           }
           start = System.nanoTime();
-          turndiff.capture().snapshot(turn, Optional.of("local-" + i), List.of("f" + (file++) + ".java"));
+          turndiff.capture().snapshot(turn, Optional.of("local-" + i), List.of("f" + file++ + ".java"));
           long localNanos = System.nanoTime() - start;
           HttpRequest ping = HttpRequest.newBuilder(URI.create(service.url() + "/v1/health"))
               .header("Authorization", "Bearer " + token).build();

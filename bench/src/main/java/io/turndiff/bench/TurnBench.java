@@ -2,6 +2,7 @@ package io.turndiff.bench;
 
 import io.turndiff.api.Turndiff;
 import io.turndiff.boundary.BoundaryOptions;
+import io.turndiff.capture.track.TrackingOptions;
 import io.turndiff.model.Sha256;
 import io.turndiff.rewind.RewindReport;
 import io.turndiff.rewind.RewindRequest;
@@ -13,6 +14,7 @@ import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.security.MessageDigest;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Optional;
@@ -207,7 +209,7 @@ public final class TurnBench {
     Path database = base.resolve("tracking-store/turndiff.db");
     try (Turndiff tracking = Turndiff.open(database, BoundaryOptions.defaults())) {
       long start = System.nanoTime();
-      tracking.capture().tracker().track(workspace, io.turndiff.capture.track.TrackingOptions.DEFAULTS);
+      tracking.capture().tracker().track(workspace, TrackingOptions.DEFAULTS);
       long indexNanos = System.nanoTime() - start;
       tracking.store().checkpoint();
       long baseline = DiskUsage.diskBytes(database);
@@ -229,7 +231,7 @@ public final class TurnBench {
       try (Turndiff again = Turndiff.open(base.resolve("tracking-store-warm/turndiff.db"),
           BoundaryOptions.defaults())) {
         long warmStart = System.nanoTime();
-        again.capture().tracker().track(workspace, io.turndiff.capture.track.TrackingOptions.DEFAULTS);
+        again.capture().tracker().track(workspace, TrackingOptions.DEFAULTS);
         warmIndexNanos = System.nanoTime() - warmStart;
       }
       return new Tracking(indexNanos, warmIndexNanos, baseline, status, gitStatus);
@@ -305,7 +307,7 @@ public final class TurnBench {
 
   static void deleteTree(Path root) throws IOException {
     try (Stream<Path> walk = Files.walk(root)) {
-      walk.sorted(java.util.Comparator.reverseOrder()).forEach(path -> path.toFile().delete());
+      walk.sorted(Comparator.reverseOrder()).forEach(path -> path.toFile().delete());
     }
   }
 }

@@ -99,7 +99,7 @@ public final class Workload {
     for (int i = 0; i < newFiles; i++) {
       String near = textFiles.get(random.nextInt(textFiles.size()));
       String dir = near.contains("/") ? near.substring(0, near.lastIndexOf('/') + 1) : "";
-      made.add(dir + "Generated" + (created++) + ".java");
+      made.add(dir + "Generated" + created++ + ".java");
     }
     return new Turn(List.copyOf(chosen), made, deleted);
   }

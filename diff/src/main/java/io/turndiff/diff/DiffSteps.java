@@ -1,4 +1,6 @@
 package io.turndiff.diff;
+import java.util.function.Supplier;
+
 
 /**
  * The steps one line diff has taken against its {@link DiffBudget}; past the budget (or its time) the next step
@@ -50,7 +52,7 @@ final class DiffSteps {
   }
 
   /** Runs the fallback's diff of one stretch, its comparisons counted as fallback steps. */
-  <T> T inFallback(java.util.function.Supplier<T> diff) {
+  <T> T inFallback(Supplier<T> diff) {
     inFallback = true;
     try {
       return diff.get();

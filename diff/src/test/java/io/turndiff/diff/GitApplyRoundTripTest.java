@@ -11,6 +11,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Random;
 import java.util.concurrent.TimeUnit;
@@ -38,7 +39,7 @@ class GitApplyRoundTripTest {
     WorkspacePath path = WorkspacePath.of(name);
     FilePatch patch = writer.write(path, before == null ? new PatchSide.Absent() : new PatchSide.File(before, 0644),
         after == null ? new PatchSide.Absent() : new PatchSide.File(after, 0644));
-    if (before != null && after != null && java.util.Arrays.equals(before, after)) {
+    if (before != null && after != null && Arrays.equals(before, after)) {
       assertTrue(patch.isEmpty(), "no change, no patch");
       return;
     }

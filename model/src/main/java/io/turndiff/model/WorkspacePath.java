@@ -4,6 +4,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Optional;
 
 /**
  * The name of a path as turndiff records it: raw bytes, because file names need not be UTF-8 and two
@@ -82,8 +83,8 @@ public final class WorkspacePath implements Comparable<WorkspacePath> {
     if (component.length == 0) {
       throw new IllegalArgumentException("empty path component");
     }
-    if (component.length == 1 && component[0] == '.'
-        || component.length == 2 && component[0] == '.' && component[1] == '.') {
+    if ((component.length == 1 && component[0] == '.')
+        || (component.length == 2 && component[0] == '.' && component[1] == '.')) {
       throw new IllegalArgumentException("'.' and '..' are not workspace path components");
     }
     for (byte b : component) {
@@ -148,11 +149,11 @@ public final class WorkspacePath implements Comparable<WorkspacePath> {
   }
 
   /** The parent path, or empty for a path directly under the root. */
-  public java.util.Optional<WorkspacePath> parent() {
+  public Optional<WorkspacePath> parent() {
     requireInside();
     int slash = lastSlash();
-    return slash < 0 ? java.util.Optional.empty()
-        : java.util.Optional.of(new WorkspacePath(Arrays.copyOf(bytes, slash), false));
+    return slash < 0 ? Optional.empty()
+        : Optional.of(new WorkspacePath(Arrays.copyOf(bytes, slash), false));
   }
 
   /** Whether this path is {@code ancestor} or lies under it. */

@@ -7,12 +7,14 @@ import static io.turndiff.store.jooq.Tables.CONTENT_CHUNK;
 import io.turndiff.model.Sha256;
 import io.turndiff.model.Snapshot;
 import java.io.ByteArrayOutputStream;
+import java.math.BigDecimal;
 import java.time.Duration;
 import java.time.InstantSource;
 import java.util.Collection;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.Optional;
+import java.util.function.BiConsumer;
 import org.jooq.DSLContext;
 import org.jooq.impl.DSL;
 
@@ -121,7 +123,7 @@ public final class Blobs {
   }
 
   /** Every stored content, decompressed (chunked content assembled whole): for audits such as the canary. */
-  public void forEach(java.util.function.BiConsumer<Sha256, byte[]> visitor) {
+  public void forEach(BiConsumer<Sha256, byte[]> visitor) {
     dsl.selectFrom(BLOB).orderBy(BLOB.SHA256).forEach(row -> {
       Sha256 sha256 = new Sha256(row.getSha256());
       if (!BlobCodec.CHUNKED.equals(row.getEncoding())) {
@@ -174,7 +176,7 @@ public final class Blobs {
    * blob, or, when the blob is stored already, its chunks are dropped.
    */
   public Sha256 completeChunks(long upload, Sha256 sha256, long size) {
-    long stored = dsl.select(DSL.coalesce(DSL.sum(CONTENT_CHUNK.SIZE), DSL.inline(java.math.BigDecimal.ZERO)))
+    long stored = dsl.select(DSL.coalesce(DSL.sum(CONTENT_CHUNK.SIZE), DSL.inline(BigDecimal.ZERO)))
         .from(CONTENT_CHUNK).where(CONTENT_CHUNK.CONTENT_ID.eq(upload)).fetchOne(0, Long.class);
     if (stored != size) {
       throw new StoreException("upload " + upload + " holds " + stored + " bytes, not the " + size + " of " + sha256);
@@ -198,7 +200,7 @@ public final class Blobs {
   /** The chunks of a content stored in chunks; empty when it is stored in one piece, or not at all. */
   public Optional<ChunkedContent> chunked(Sha256 sha256) {
     var count = DSL.count(CONTENT_CHUNK.SEQ);
-    var size = DSL.coalesce(DSL.sum(CONTENT_CHUNK.SIZE), DSL.inline(java.math.BigDecimal.ZERO));
+    var size = DSL.coalesce(DSL.sum(CONTENT_CHUNK.SIZE), DSL.inline(BigDecimal.ZERO));
     return dsl.select(CHUNKED_CONTENT.ID, count, size)
         .from(CHUNKED_CONTENT).leftJoin(CONTENT_CHUNK).on(CONTENT_CHUNK.CONTENT_ID.eq(CHUNKED_CONTENT.ID))
         .where(CHUNKED_CONTENT.SHA256.eq(sha256.hex()))

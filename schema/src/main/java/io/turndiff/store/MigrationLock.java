@@ -33,8 +33,8 @@ final class MigrationLock {
   /** Runs {@code migration} while no other thread or process migrates the store at {@code storeFile}. */
   static <T> T holding(Path storeFile, Supplier<T> migration) {
     ReentrantLock local = IN_PROCESS.computeIfAbsent(storeFile, file -> new ReentrantLock());
-    local.lock();
     Path lockFile = storeFile.resolveSibling(storeFile.getFileName() + ".migrate-lock");
+    local.lock();
     try (FileChannel channel = FileChannel.open(lockFile, Set.of(StandardOpenOption.CREATE, StandardOpenOption.WRITE),
         PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")));
          FileLock held = channel.lock()) {

@@ -4,9 +4,13 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.sql.Statement;
 import java.sql.Types;
 import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import org.jooq.DSLContext;
 import org.jooq.Query;
@@ -21,13 +25,13 @@ import org.jooq.conf.ParamType;
 final class PreparedQuery implements AutoCloseable {
 
   private final PreparedStatement statement;
-  private final java.util.Map<String, int[]> positions = new java.util.HashMap<>();
+  private final Map<String, int[]> positions = new HashMap<>();
 
   private PreparedQuery(PreparedStatement statement, List<String> parameters) {
     this.statement = statement;
     for (int i = 0; i < parameters.size(); i++) {
       int[] known = positions.getOrDefault(parameters.get(i), new int[0]);
-      int[] more = java.util.Arrays.copyOf(known, known.length + 1);
+      int[] more = Arrays.copyOf(known, known.length + 1);
       more[known.length] = i + 1;
       positions.put(parameters.get(i), more);
     }
@@ -50,7 +54,7 @@ final class PreparedQuery implements AutoCloseable {
     }
     try {
       return new PreparedQuery(generatedKeys
-          ? connection.prepareStatement(sql, java.sql.Statement.RETURN_GENERATED_KEYS)
+          ? connection.prepareStatement(sql, Statement.RETURN_GENERATED_KEYS)
           : connection.prepareStatement(sql), names);
     } catch (SQLException e) {
       throw new StoreException("cannot prepare " + sql + ": " + e.getMessage(), e);

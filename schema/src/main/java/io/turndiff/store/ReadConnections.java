@@ -17,6 +17,8 @@ final class ReadConnections implements AutoCloseable {
 
   private final Supplier<StoreConnection> opener;
   private final Deque<StoreConnection> idle = new ArrayDeque<>();
+  // Per store, not per class: a thread reading two stores at once holds one connection of each.
+  @SuppressWarnings("ThreadLocalUsage")
   private final ThreadLocal<StoreConnection> current = new ThreadLocal<>();
   private boolean closed;
 

@@ -9,12 +9,16 @@ import static io.turndiff.store.jooq.Tables.TURN;
 import io.turndiff.model.RewindStatus;
 import io.turndiff.model.Sha256;
 import io.turndiff.model.WorkspacePath;
+import io.turndiff.store.jooq.tables.Snapshot;
 import io.turndiff.store.jooq.tables.records.RewindEntryRecord;
 import io.turndiff.store.jooq.tables.records.RewindOperationRecord;
 import java.time.InstantSource;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import org.jooq.DSLContext;
+import org.jooq.Query;
 import org.jooq.Record;
 
 /** Rewind operations: their plan, their per-file journal, and their receipt. */
@@ -120,8 +124,8 @@ public final class RewindOperations {
    * Journals, per entry, the temporary name its new content is about to be staged under: before the file is
    * created, so that a run killed before it renamed or removed the file leaves a name the next run finds.
    */
-  public void journalTemporaryNames(java.util.Map<Long, String> namesByEntry) {
-    List<org.jooq.Query> updates = new java.util.ArrayList<>(namesByEntry.size());
+  public void journalTemporaryNames(Map<Long, String> namesByEntry) {
+    List<Query> updates = new ArrayList<>(namesByEntry.size());
     namesByEntry.forEach((entryId, name) -> updates.add(dsl.update(REWIND_ENTRY)
         .set(REWIND_ENTRY.TEMPORARY_NAME, name)
         .where(REWIND_ENTRY.ID.eq(entryId))));
@@ -142,8 +146,7 @@ public final class RewindOperations {
         .fetch(row -> toEntry(row, target, expected));
   }
 
-  private static StoredRewindEntry toEntry(Record row, io.turndiff.store.jooq.tables.Snapshot target,
-                                           io.turndiff.store.jooq.tables.Snapshot expected) {
+  private static StoredRewindEntry toEntry(Record row, Snapshot target, Snapshot expected) {
     RewindEntryRecord entry = row.into(REWIND_ENTRY);
     return new StoredRewindEntry(entry.getId(), WorkspacePath.fromStored(entry.getPath()),
         Snapshots.toSnapshot(row.into(target)),

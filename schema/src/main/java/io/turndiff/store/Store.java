@@ -1,5 +1,7 @@
 package io.turndiff.store;
 
+import io.turndiff.model.Sha256;
+import java.io.InputStream;
 import java.nio.file.Path;
 import java.sql.SQLException;
 import java.time.Duration;
@@ -12,6 +14,7 @@ import java.util.logging.Level;
 import java.util.logging.Logger;
 import org.flywaydb.core.Flyway;
 import org.jooq.DSLContext;
+import org.jooq.exception.DataAccessException;
 import org.jooq.impl.DSL;
 import org.sqlite.SQLiteConfig;
 import org.sqlite.SQLiteDataSource;
@@ -143,6 +146,8 @@ public final class Store implements AutoCloseable {
     result.damage().ifPresent(found -> damage = found);
   }
 
+  // translate hands back the very failure it was given when SQLite did not cause it: identity is the question
+  @SuppressWarnings("ReferenceEquality")
   private void migrate() {
     Optional<String> version = readers.read(connection -> schemaVersion(connection.dsl()));
     if (version.equals(Optional.of(LATEST_MIGRATION))) {
@@ -205,7 +210,7 @@ public final class Store implements AutoCloseable {
           .orderBy(DSL.field(DSL.name("installed_rank")).desc())
           .limit(1)
           .fetchOne(0, String.class));
-    } catch (org.jooq.exception.DataAccessException e) {
+    } catch (DataAccessException e) {
       if (StoreFailures.isDamage(e)) {
         throw e;
       }
@@ -316,7 +321,7 @@ public final class Store implements AutoCloseable {
    * The content stored under {@code sha256} as a stream: a content stored in chunks is read one chunk at a
    * time, never whole.
    */
-  public java.io.InputStream openContent(io.turndiff.model.Sha256 sha256) {
+  public InputStream openContent(Sha256 sha256) {
     return ContentStream.open(this, sha256);
   }
 
@@ -371,6 +376,8 @@ public final class Store implements AutoCloseable {
   }
 
   /**
+   * The settings SQLite reports for a connection of the store.
+   *
    * @param synchronous SQLite's number: 0 OFF, 1 NORMAL, 2 FULL, 3 EXTRA
    */
   public record ConnectionSettings(String journalMode, boolean foreignKeys, int busyTimeoutMillis,

@@ -74,6 +74,8 @@ final class StoreFailures {
     return sqliteCause(failure).filter(e -> (e.getResultCode().code & 0xff) == 9).isPresent();
   }
 
+  // a throwable that is its own cause ends the chain: identity, not equality
+  @SuppressWarnings("ReferenceEquality")
   static Optional<SQLiteException> sqliteCause(Throwable failure) {
     for (Throwable cause = failure; cause != null; cause = cause.getCause()) {
       if (cause instanceof SQLiteException sqlite) {

@@ -5,7 +5,7 @@ import java.util.List;
 /**
  * A rewind operation as stored.
  *
- * @param scope {@code turn} (one turn) or {@code to} (the turn and every later one in its session)
+ * @param scope {@code "turn"} (one turn) or {@code "to"} (the turn and every later one in its session)
  * @param done whether its receipt is final; an operation left applying was interrupted
  * @param turns the external ids of the turns it rewinds, newest first
  */

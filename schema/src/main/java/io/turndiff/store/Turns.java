@@ -8,12 +8,14 @@ import io.turndiff.model.ChangeKind;
 import io.turndiff.model.TurnKind;
 import io.turndiff.model.TurnState;
 import io.turndiff.store.jooq.tables.records.TurnRecord;
+import java.math.BigDecimal;
 import java.time.Instant;
 import java.time.InstantSource;
 import java.util.List;
 import java.util.Optional;
 import org.jooq.DSLContext;
 import org.jooq.Record;
+import org.jooq.SelectOnConditionStep;
 import org.jooq.impl.DSL;
 
 /** Turns, numbered from 1 within their session. */
@@ -70,8 +72,8 @@ public final class Turns {
   public List<TurnListing> listing(long sessionId, long afterSeq, int limit) {
     var files = DSL.count(FILE_CHANGE.ID);
     var changed = DSL.count(FILE_CHANGE.ID).filterWhere(FILE_CHANGE.CHANGE.ne(ChangeKind.UNCHANGED.code()));
-    var added = DSL.coalesce(DSL.sum(FILE_CHANGE.LINES_ADDED), DSL.inline(java.math.BigDecimal.ZERO));
-    var removed = DSL.coalesce(DSL.sum(FILE_CHANGE.LINES_REMOVED), DSL.inline(java.math.BigDecimal.ZERO));
+    var added = DSL.coalesce(DSL.sum(FILE_CHANGE.LINES_ADDED), DSL.inline(BigDecimal.ZERO));
+    var removed = DSL.coalesce(DSL.sum(FILE_CHANGE.LINES_REMOVED), DSL.inline(BigDecimal.ZERO));
     return dsl.select(TURN.fields()).select(SESSION.EXTERNAL_ID, SESSION.WORKSPACE_ID)
         .select(files, changed, added, removed)
         .from(TURN).join(SESSION).on(SESSION.ID.eq(TURN.SESSION_ID))
@@ -96,7 +98,7 @@ public final class Turns {
     dsl.update(TURN).set(TURN.STATE, state.code()).where(TURN.ID.eq(turnId)).execute();
   }
 
-  private org.jooq.SelectOnConditionStep<Record> select() {
+  private SelectOnConditionStep<Record> select() {
     return dsl.select(TURN.fields()).select(SESSION.EXTERNAL_ID, SESSION.WORKSPACE_ID)
         .from(TURN).join(SESSION).on(SESSION.ID.eq(TURN.SESSION_ID));
   }

@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.turndiff.model.Sha256;
 import io.turndiff.model.TurnKind;
+import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -264,7 +265,7 @@ class DamagedStoreTest {
   private static void overwrite(Path file, long offset, byte[] bytes) throws Exception {
     try (var channel = Files.newByteChannel(file, StandardOpenOption.WRITE)) {
       channel.position(offset);
-      channel.write(java.nio.ByteBuffer.wrap(bytes));
+      channel.write(ByteBuffer.wrap(bytes));
     }
   }
 

@@ -7,6 +7,7 @@ import io.turndiff.capture.SnapshotVerdict;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
@@ -57,7 +58,7 @@ public class SnapshotCallBenchmark {
   public void close() throws IOException {
     turndiff.close();
     try (var walk = Files.walk(base)) {
-      walk.sorted(java.util.Comparator.reverseOrder()).forEach(path -> path.toFile().delete());
+      walk.sorted(Comparator.reverseOrder()).forEach(path -> path.toFile().delete());
     }
   }
 

@@ -167,8 +167,7 @@ class StreamDirectory implements DirectoryHandle {
     return named(name, path -> {
       List<byte[]> at = name.under(location);
       Attempt<StatInfo> found = statIn(path, at);
-      if (found instanceof Attempt.Done<StatInfo> done && done.value().type() == FileType.DIRECTORY
-          && root().mountPoints.isMountPoint(root().absolute(at))) {
+      if (found.ok() && root().mountPoints.isMountPoint(root().absolute(at))) {
         return Attempt.refused(new HandleFailure.OtherMount());
       }
       return found;
@@ -216,6 +215,10 @@ class StreamDirectory implements DirectoryHandle {
       StatInfo stat = found.value();
       if (stat.type() == FileType.SYMLINK) {
         return Attempt.refused(new HandleFailure.Symlink());
+      }
+      if (root().mountPoints.isMountPoint(root().absolute(at))) {
+        // a bind mount of a file on the same file system has the root's device: the mount table tells
+        return Attempt.refused(new HandleFailure.OtherMount());
       }
       if (stat.type() != FileType.REGULAR || stat.nlink() > 1 || stat.device() != root().rootStat.device()) {
         // never opened: the reader refuses it by this stat

@@ -534,7 +534,9 @@ public final class WorkspaceBoundary implements AutoCloseable {
    * Renames a staged file over its name only if the name still holds {@code expected} (the same state, proven:
    * {@link Snapshot#sameStateAs}). The name is looked at through the same parent directory, held open from the
    * root, that the rename then uses, right before it; when it differs, the staged file is removed and the outcome
-   * is {@link WriteOutcome.Changed} with what the name holds now. Not synced: {@link #sync} after many.
+   * is {@link WriteOutcome.Changed} with what the name holds now. Not synced: {@link #sync} after many. A file
+   * over the size limit is only fingerprinted here, which never proves sameness: for one, use
+   * {@link #commitIfUnchanged(WriteOutcome.Staged, OverLimit, Predicate)} with {@link OverLimit.Capture}.
    */
   public WriteOutcome commitIfUnchanged(WriteOutcome.Staged staged, Snapshot expected) {
     return commitIfUnchanged(staged, new OverLimit.Sample(), now -> now.sameStateAs(expected));

@@ -381,6 +381,28 @@ class BoundaryReadTest {
     }
   }
 
+  /** A file bind-mounted over a name: the same file system, so only the mount itself says it leads out. */
+  @ParameterizedTest
+  @EnumSource(BoundaryKind.class)
+  void aBindMountedFileIsAnEscape(BoundaryKind kind) throws Exception {
+    assumeTrue(TestWorkspace.isRoot(), "a bind mount needs root");
+    workspace = TestWorkspace.in(temp).file("f.txt", "inside\n");
+    Path mountPoint = workspace.resolve("f.txt");
+    Process mount = new ProcessBuilder("mount", "--bind", workspace.secret().toString(), mountPoint.toString())
+        .redirectErrorStream(true).start();
+    String output = new String(mount.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+    assumeTrue(mount.waitFor() == 0, "mount --bind is not permitted here: " + output);
+    try {
+      open(kind);
+      Observation observed = only("f.txt");
+      assertEquals(Optional.of(Reason.ESCAPES_WORKSPACE), observed.snapshot().reason(), observed.toString());
+      assertTrue(observed.content().isEmpty(), "the outside file's bytes are never read");
+      assertTrue(boundary.observeExact(WorkspacePath.of("f.txt")).content().isEmpty());
+    } finally {
+      TestWorkspace.run("umount", mountPoint.toString());
+    }
+  }
+
   @ParameterizedTest
   @EnumSource(BoundaryKind.class)
   void directoryGivenAsAFileIsMetadataOnly(BoundaryKind kind) {

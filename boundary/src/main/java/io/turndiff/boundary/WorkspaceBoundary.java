@@ -458,13 +458,18 @@ public final class WorkspaceBoundary implements AutoCloseable {
   }
 
   // ---- write side -------------------------------------------------------------------------------------
+  //
+  // The product writes only through the checked sequence below (stage, sync, commitIfUnchanged /
+  // deleteIfUnchanged, sync): a write that does not first look at what it replaces could destroy work. The
+  // unchecked one-file writes here are package-private: the boundary's own tests use them to prove what a
+  // write may and may not touch.
 
   /**
    * Puts {@code content} at {@code path} with permission bits {@code mode}: a new file beside it, synced,
    * renamed over the name, directory synced. Missing parents are created; a symlinked or non-directory
    * parent is refused; whatever the name held (a symlink, a hardlink, a FIFO) is replaced, never written.
    */
-  public WriteOutcome writeFile(WorkspacePath path, byte[] content, int mode) {
+  WriteOutcome writeFile(WorkspacePath path, byte[] content, int mode) {
     return writeFile(path, content, mode, Optional.empty());
   }
 
@@ -474,29 +479,29 @@ public final class WorkspaceBoundary implements AutoCloseable {
    * finds and removes it. A name already taken is never written: the outcome is then
    * {@link WriteOutcome.NameTaken}, and the caller journals another name ({@link #newTemporaryName()}).
    */
-  public WriteOutcome writeFile(WorkspacePath path, byte[] content, int mode, Optional<String> temporaryName) {
+  WriteOutcome writeFile(WorkspacePath path, byte[] content, int mode, Optional<String> temporaryName) {
     requireInside(path);
     return protocol.writeFile(path, WriteProtocol.Content.of(content), mode, temporaryName);
   }
 
   /** As {@link #writeFile(WorkspacePath, byte[], int, Optional)}, streaming the content (never held whole). */
-  public WriteOutcome writeFile(WorkspacePath path, InputStream content, int mode, Optional<String> temporaryName) {
+  WriteOutcome writeFile(WorkspacePath path, InputStream content, int mode, Optional<String> temporaryName) {
     requireInside(path);
     return protocol.writeFile(path, WriteProtocol.Content.of(content), mode, temporaryName);
   }
 
   /** Puts a symlink with exactly {@code target} as its text at {@code path}, replacing the name. */
-  public WriteOutcome writeSymlink(WorkspacePath path, LinkTarget target) {
+  WriteOutcome writeSymlink(WorkspacePath path, LinkTarget target) {
     return writeSymlink(path, target, Optional.empty());
   }
 
-  public WriteOutcome writeSymlink(WorkspacePath path, LinkTarget target, Optional<String> temporaryName) {
+  WriteOutcome writeSymlink(WorkspacePath path, LinkTarget target, Optional<String> temporaryName) {
     requireInside(path);
     return protocol.writeSymlink(path, target.bytes(), temporaryName);
   }
 
   /** Removes the name {@code path} (a file, link or special file; never a directory). */
-  public WriteOutcome delete(WorkspacePath path) {
+  WriteOutcome delete(WorkspacePath path) {
     requireInside(path);
     return protocol.delete(path, true);
   }
@@ -526,7 +531,7 @@ public final class WorkspaceBoundary implements AutoCloseable {
   }
 
   /** Renames a staged file over its name (the parent is walked again from the root, nothing followed). */
-  public WriteOutcome commit(WriteOutcome.Staged staged) {
+  WriteOutcome commit(WriteOutcome.Staged staged) {
     return protocol.commit(staged);
   }
 
@@ -599,7 +604,7 @@ public final class WorkspaceBoundary implements AutoCloseable {
   }
 
   /** Removes a name, leaving the directory to the next {@link #sync}. */
-  public WriteOutcome deleteUnsynced(WorkspacePath path) {
+  WriteOutcome deleteUnsynced(WorkspacePath path) {
     requireInside(path);
     return protocol.delete(path, false);
   }

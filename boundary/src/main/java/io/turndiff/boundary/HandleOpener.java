@@ -1,6 +1,7 @@
 package io.turndiff.boundary;
 
 import java.nio.file.Path;
+import java.util.function.Supplier;
 
 /** Opens the root handle a {@link BoundaryOptions.Mechanism} asks for; {@code AUTO} takes the strongest that works. */
 final class HandleOpener {
@@ -29,7 +30,7 @@ final class HandleOpener {
     };
   }
 
-  private static RootHandle required(java.util.function.Supplier<RootHandle> open, String what) {
+  private static RootHandle required(Supplier<RootHandle> open, String what) {
     try {
       return open.get();
     } catch (UnsupportedOperationException | LinkageError unavailable) {

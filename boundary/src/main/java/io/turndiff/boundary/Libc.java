@@ -11,9 +11,13 @@ import java.lang.foreign.MemoryLayout;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.StructLayout;
 import java.lang.foreign.SymbolLookup;
+import java.lang.foreign.ValueLayout;
 import java.lang.invoke.MethodHandle;
 import java.lang.invoke.VarHandle;
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.NoSuchElementException;
 import java.util.Optional;
 
 /**
@@ -141,7 +145,7 @@ final class Libc {
       } else {
         try {
           libc = Optional.of(new Libc(abi.get()));
-        } catch (IllegalCallerException | IllegalArgumentException | java.util.NoSuchElementException e) {
+        } catch (IllegalCallerException | IllegalArgumentException | NoSuchElementException e) {
           whyNot = "native calls unavailable: " + e.getMessage();
         }
       }
@@ -234,7 +238,7 @@ final class Libc {
     long device = (Integer.toUnsignedLong(buffer.get(JAVA_INT, STATX_DEV_MAJOR)) << 32)
         | Integer.toUnsignedLong(buffer.get(JAVA_INT, STATX_DEV_MINOR));
     return StatResult.of(new StatInfo(
-        Short.toUnsignedInt(buffer.get(java.lang.foreign.ValueLayout.JAVA_SHORT, STATX_MODE)),
+        Short.toUnsignedInt(buffer.get(ValueLayout.JAVA_SHORT, STATX_MODE)),
         Integer.toUnsignedLong(buffer.get(JAVA_INT, STATX_NLINK)),
         buffer.get(JAVA_LONG, STATX_INO),
         buffer.get(JAVA_LONG, STATX_SIZE_OFFSET),
@@ -401,7 +405,7 @@ final class Libc {
    * {@code lstat} taken relative to that same fd, and the text of each symlink; {@code fd} is consumed
    * (closed with the listing). Null when the listing failed.
    */
-  java.util.List<DirectoryEntry> list(NativeCall call, int fd) {
+  List<DirectoryEntry> list(NativeCall call, int fd) {
     MemorySegment dir;
     try {
       dir = (MemorySegment) fdopendir.invokeExact(call.errnoCapture(), fd);
@@ -412,7 +416,7 @@ final class Libc {
       close(call, fd);
       return null;
     }
-    java.util.List<DirectoryEntry> entries = new java.util.ArrayList<>();
+    List<DirectoryEntry> entries = new ArrayList<>();
     // one buffer for every lstat of the listing; names are passed where readdir left them (NUL-terminated)
     MemorySegment statBuffer = call.allocate(STATX_SIZE);
     try {

@@ -1,4 +1,6 @@
 package io.turndiff.boundary;
+import java.util.Optional;
+
 
 /**
  * The Linux constants the boundary needs, for the architecture the JVM runs on. Open flags differ between
@@ -63,14 +65,14 @@ record LinuxAbi(String arch, int oDirectory, int oNoFollow) {
   private static final LinuxAbi AARCH64 = new LinuxAbi("aarch64", 040000, 0100000);
 
   /** The ABI of this JVM's architecture, or empty on an architecture the boundary has no table for. */
-  static java.util.Optional<LinuxAbi> current() {
+  static Optional<LinuxAbi> current() {
     if (!System.getProperty("os.name", "").equals("Linux")) {
-      return java.util.Optional.empty();
+      return Optional.empty();
     }
     return switch (System.getProperty("os.arch", "")) {
-      case "amd64", "x86_64" -> java.util.Optional.of(X86_64);
-      case "aarch64", "arm64" -> java.util.Optional.of(AARCH64);
-      default -> java.util.Optional.empty();
+      case "amd64", "x86_64" -> Optional.of(X86_64);
+      case "aarch64", "arm64" -> Optional.of(AARCH64);
+      default -> Optional.empty();
     };
   }
 }

@@ -2,6 +2,7 @@ package io.turndiff.boundary;
 
 import io.turndiff.model.FileType;
 import io.turndiff.model.WorkspacePath;
+import java.util.List;
 import java.util.Optional;
 
 /** Metadata of workspace paths, each a closure over the {@link Walker}: nothing is opened for reading, nothing followed. */
@@ -47,8 +48,8 @@ final class Lookups {
   /** The names in a directory ({@code empty} for the root) with their {@code lstat}, nothing followed. */
   DirectoryListing list(Optional<WorkspacePath> directory) {
     return walker.inDirectory(directory, handle -> switch (handle.list()) {
-      case Attempt.Done<java.util.List<DirectoryListing.Entry>>(var entries) -> new DirectoryListing.Listed(entries);
-      case Attempt.Refused<java.util.List<DirectoryListing.Entry>>(HandleFailure why) ->
+      case Attempt.Done<List<DirectoryListing.Entry>>(var entries) -> new DirectoryListing.Listed(entries);
+      case Attempt.Refused<List<DirectoryListing.Entry>>(HandleFailure why) ->
           new DirectoryListing.NotListed(lookupOf(why));
     }, refusal -> new DirectoryListing.NotListed(lookupOf(refusal.why())));
   }

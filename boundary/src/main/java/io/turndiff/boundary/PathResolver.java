@@ -1,6 +1,7 @@
 package io.turndiff.boundary;
 
 import io.turndiff.model.FileType;
+import io.turndiff.model.LinkTarget;
 import io.turndiff.model.RequestedPath;
 import io.turndiff.model.WorkspacePath;
 import java.util.ArrayDeque;
@@ -158,7 +159,7 @@ final class PathResolver {
   }
 
   private static String text(Link link) {
-    return io.turndiff.model.LinkTarget.of(link.text()).display();
+    return LinkTarget.of(link.text()).display();
   }
 
   private static boolean remainingIsEmpty(Deque<Part> queue) {

@@ -268,6 +268,9 @@ class StreamDirectory implements DirectoryHandle {
   }
 
   @Override
+  // "!=" asks whether this directory IS the root's own stream (then no name beside the target can be taken by the
+  // move), not whether two streams are equal
+  @SuppressWarnings("ReferenceEquality")
   public Attempt<Void> symlink(Name name, byte[] target) {
     return named(name, path -> {
       String text = new String(target, root().nameEncoding);

@@ -80,6 +80,9 @@ final class StreamHandle extends StreamDirectory implements RootHandle {
     this.mountPoints = MountPoints.under(rootReal);
   }
 
+  // the root's stream is the handle: it stays open for the handle's life and closeRoot() closes it, so it cannot
+  // be a try-with-resources
+  @SuppressWarnings("StreamResourceLeak")
   static StreamHandle open(Path rootReal, Supplier<String> temporaryNames) {
     DirectoryStream<Path> stream;
     try {

@@ -1,6 +1,7 @@
 package io.turndiff.boundary;
 
 import java.nio.ByteBuffer;
+import java.util.Arrays;
 
 /**
  * Gathers what a read streams into chunks of {@link #CHUNK_BYTES} for a {@link ContentSink.Upload}, so the
@@ -34,7 +35,7 @@ final class UploadBuffer {
   /** Hands over the last, partial chunk. */
   void flush() {
     if (filled > 0) {
-      upload.write(java.util.Arrays.copyOf(chunk, filled));
+      upload.write(Arrays.copyOf(chunk, filled));
       filled = 0;
     }
   }

@@ -8,6 +8,7 @@ import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.Optional;
 import java.util.OptionalInt;
+import java.util.function.Function;
 import java.util.function.Supplier;
 
 /**
@@ -183,7 +184,7 @@ final class WriteProtocol {
    * crashed write is found by it), else fresh random names until one is free.
    */
   private WriteOutcome underTemporaryName(WorkspacePath path, Optional<String> given,
-                                          java.util.function.Function<Name, Attempt<Void>> create) {
+                                          Function<Name, Attempt<Void>> create) {
     Supplier<String> names = options::nextTemporaryName;
     for (int attempt = 0; attempt < TEMPORARY_NAME_ATTEMPTS; attempt++) {
       String temporary = given.orElseGet(names);

@@ -10,18 +10,25 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 import io.turndiff.fixtures.TestWorkspace;
 import io.turndiff.model.BadPathException;
 import io.turndiff.model.BoundaryKind;
+import io.turndiff.model.ChangeKind;
 import io.turndiff.model.FileType;
 import io.turndiff.model.Presence;
 import io.turndiff.model.Reason;
+import io.turndiff.model.Sha256;
 import io.turndiff.model.Snapshot;
+import io.turndiff.model.StateComparison;
 import io.turndiff.model.WorkspacePath;
+import java.io.RandomAccessFile;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.Random;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Assertions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -38,7 +45,7 @@ class BoundaryReadTest {
 
   private TestWorkspace workspace;
   private WorkspaceBoundary boundary;
-  private final java.util.List<Observation> seen = new java.util.ArrayList<>();
+  private final List<Observation> seen = new ArrayList<>();
 
   private WorkspaceBoundary open(BoundaryKind kind) {
     boundary = WorkspaceBoundary.open(workspace.root(),
@@ -313,7 +320,7 @@ class BoundaryReadTest {
   void fifoIsSpecialAndDoesNotBlock(BoundaryKind kind) {
     workspace = TestWorkspace.in(temp).fifo("pipe");
     open(kind);
-    Snapshot snapshot = org.junit.jupiter.api.Assertions.assertTimeoutPreemptively(Duration.ofSeconds(10),
+    Snapshot snapshot = Assertions.assertTimeoutPreemptively(Duration.ofSeconds(10),
         () -> only("pipe").snapshot());
     assertEquals(Optional.of(Reason.SPECIAL_FILE), snapshot.reason());
     assertEquals(Optional.of(FileType.FIFO), snapshot.type());
@@ -334,7 +341,7 @@ class BoundaryReadTest {
   void deviceLinkEscapesAndIsNeverRead(BoundaryKind kind) {
     workspace = TestWorkspace.in(temp).symlink("zeros", "/dev/zero");
     open(kind);
-    Snapshot snapshot = org.junit.jupiter.api.Assertions.assertTimeoutPreemptively(Duration.ofSeconds(10),
+    Snapshot snapshot = Assertions.assertTimeoutPreemptively(Duration.ofSeconds(10),
         () -> only("zeros").snapshot());
     assertEquals(Optional.of(Reason.ESCAPES_WORKSPACE), snapshot.reason());
   }
@@ -346,7 +353,7 @@ class BoundaryReadTest {
     workspace = TestWorkspace.in(temp);
     TestWorkspace.run("mknod", workspace.resolve("zero").toString(), "c", "1", "5");
     open(kind);
-    Snapshot snapshot = org.junit.jupiter.api.Assertions.assertTimeoutPreemptively(Duration.ofSeconds(10),
+    Snapshot snapshot = Assertions.assertTimeoutPreemptively(Duration.ofSeconds(10),
         () -> only("zero").snapshot());
     assertEquals(Optional.of(Reason.SPECIAL_FILE), snapshot.reason());
     assertEquals(Optional.of(FileType.CHAR_DEVICE), snapshot.type());
@@ -601,7 +608,7 @@ class BoundaryReadTest {
         .mechanism(BoundaryOptions.Mechanism.of(kind)).build());
     Snapshot snapshot = only("big.bin").snapshot();
     assertEquals(Optional.of(Reason.TOO_LARGE), snapshot.reason());
-    assertEquals(io.turndiff.model.Sha256.of(new byte[5000]), snapshot.sha256().orElseThrow());
+    assertEquals(Sha256.of(new byte[5000]), snapshot.sha256().orElseThrow());
     assertTrue(snapshot.sampledSha256().isEmpty());
     assertTrue(snapshot.storedContent().isEmpty());
   }
@@ -611,7 +618,7 @@ class BoundaryReadTest {
   @EnumSource(BoundaryKind.class)
   void aHugeSparseFileOverTheSizeLimitIsFingerprintedBySampling(BoundaryKind kind) throws Exception {
     workspace = TestWorkspace.in(temp);
-    try (java.io.RandomAccessFile file = new java.io.RandomAccessFile(workspace.resolve("huge.img").toFile(), "rw")) {
+    try (RandomAccessFile file = new RandomAccessFile(workspace.resolve("huge.img").toFile(), "rw")) {
       file.setLength(32L << 30);
       file.seek((32L << 30) - 5);
       file.write("tail\n".getBytes(StandardCharsets.US_ASCII));
@@ -632,21 +639,21 @@ class BoundaryReadTest {
   @EnumSource(BoundaryKind.class)
   void aSampledFingerprintShowsChangesInSampledBlocksAndNeverProvesSameness(BoundaryKind kind) throws Exception {
     byte[] content = new byte[300_000];
-    new java.util.Random(7).nextBytes(content);
+    new Random(7).nextBytes(content);
     workspace = TestWorkspace.in(temp).file("big.bin", content);
     boundary = WorkspaceBoundary.open(workspace.root(), BoundaryOptions.builder().sizeLimit(4096)
         .mechanism(BoundaryOptions.Mechanism.of(kind)).build());
     Snapshot first = only("big.bin").snapshot();
     Snapshot again = only("big.bin").snapshot();
     assertEquals(first.sampledSha256(), again.sampledSha256(), "the same blocks give the same sample");
-    assertEquals(io.turndiff.model.StateComparison.UNKNOWN, first.compareState(again),
+    assertEquals(StateComparison.UNKNOWN, first.compareState(again),
         "equal samples never prove the same content");
     content[0] ^= 1;
     Files.write(workspace.resolve("big.bin"), content);
     Snapshot changed = only("big.bin").snapshot();
-    assertEquals(io.turndiff.model.StateComparison.DIFFERENT, first.compareState(changed),
+    assertEquals(StateComparison.DIFFERENT, first.compareState(changed),
         "a changed first block changes the sample");
-    assertEquals(io.turndiff.model.ChangeKind.MODIFIED, io.turndiff.model.ChangeKind.between(first, changed));
+    assertEquals(ChangeKind.MODIFIED, ChangeKind.between(first, changed));
   }
 
   @Test

@@ -9,6 +9,7 @@ import io.turndiff.model.FileType;
 import io.turndiff.model.WorkspacePath;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
@@ -43,7 +44,7 @@ class BoundaryScanTest {
   /** Records every call, and the thread it came on. */
   private static final class Recorder implements ScanVisitor {
     final List<String> calls = new ArrayList<>();
-    final Set<Thread> threads = new java.util.HashSet<>();
+    final Set<Thread> threads = new HashSet<>();
     final List<ScannedEntry> found = new ArrayList<>();
     private final Set<String> ignoredDirectories;
 

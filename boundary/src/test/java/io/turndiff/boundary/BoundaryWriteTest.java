@@ -8,16 +8,22 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.turndiff.fixtures.TestWorkspace;
 import io.turndiff.model.BoundaryKind;
+import io.turndiff.model.DirectoryState;
 import io.turndiff.model.LinkTarget;
 import io.turndiff.model.WorkspacePath;
+import java.io.ByteArrayInputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
+import java.time.Duration;
+import java.util.List;
 import java.util.Optional;
+import java.util.OptionalInt;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Assertions;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
@@ -102,7 +108,7 @@ class BoundaryWriteTest {
   void aFifoAtTheNameIsReplacedWithoutOpeningIt(BoundaryKind kind) throws Exception {
     workspace = TestWorkspace.in(temp).fifo("a.txt");
     open(kind);
-    WriteOutcome outcome = org.junit.jupiter.api.Assertions.assertTimeoutPreemptively(java.time.Duration.ofSeconds(10),
+    WriteOutcome outcome = Assertions.assertTimeoutPreemptively(Duration.ofSeconds(10),
         () -> boundary.writeFile(path("a.txt"), RESTORED, 0644));
     assertTrue(outcome.done());
     assertArrayEquals(RESTORED, workspace.read("a.txt"));
@@ -150,7 +156,7 @@ class BoundaryWriteTest {
     assertEquals(new WriteOutcome.NameTaken(".turndiff-planted.tmp"),
         boundary.writeFile(path("a.txt"), RESTORED, 0644, Optional.of(".turndiff-planted.tmp")));
     assertEquals(new WriteOutcome.NameTaken(".turndiff-planted.tmp"),
-        boundary.stageFile(path("a.txt"), new java.io.ByteArrayInputStream(RESTORED), 0644,
+        boundary.stageFile(path("a.txt"), new ByteArrayInputStream(RESTORED), 0644,
             Optional.of(".turndiff-planted.tmp")));
     assertEquals(new WriteOutcome.NameTaken(".turndiff-planted-too.tmp"),
         boundary.stageSymlink(path("d/link"), LinkTarget.of("a.txt"), Optional.of(".turndiff-planted-too.tmp")));
@@ -181,7 +187,7 @@ class BoundaryWriteTest {
     boundary.discard(new WriteOutcome.Staged(path("d/a.txt"), file.temporaryName()));
     boundary.discard(new WriteOutcome.Staged(path("d/b.txt"), link.temporaryName()));
     try (Stream<Path> files = Files.walk(workspace.root())) {
-      assertEquals(java.util.List.of("d", "d/a.txt"), files.filter(found -> !found.equals(workspace.root()))
+      assertEquals(List.of("d", "d/a.txt"), files.filter(found -> !found.equals(workspace.root()))
           .map(found -> workspace.root().relativize(found).toString()).sorted().toList());
     }
     assertEquals("old\n", workspace.readText("d/a.txt"));
@@ -252,19 +258,19 @@ class BoundaryWriteTest {
     workspace = TestWorkspace.in(temp).file("a-file", "x\n");
     workspace.symlink("a-link", workspace.outside().resolve("dir").toString());
     open(kind);
-    assertInstanceOf(DirectoryOutcome.Done.class, boundary.makeDirectory(path("new/deep"), java.util.OptionalInt.of(0705)));
+    assertInstanceOf(DirectoryOutcome.Done.class, boundary.makeDirectory(path("new/deep"), OptionalInt.of(0705)));
     assertEquals("rwx---r-x", PosixFilePermissions.toString(Files.getPosixFilePermissions(workspace.resolve("new/deep"))),
         "the exact bits, whatever the umask");
-    assertInstanceOf(DirectoryOutcome.AlreadySo.class, boundary.makeDirectory(path("new/deep"), java.util.OptionalInt.of(0700)));
+    assertInstanceOf(DirectoryOutcome.AlreadySo.class, boundary.makeDirectory(path("new/deep"), OptionalInt.of(0700)));
     assertEquals("rwx---r-x", PosixFilePermissions.toString(Files.getPosixFilePermissions(workspace.resolve("new/deep"))),
         "a directory already there is left as it is");
-    assertInstanceOf(DirectoryOutcome.Refused.class, boundary.makeDirectory(path("a-file"), java.util.OptionalInt.empty()));
-    assertInstanceOf(DirectoryOutcome.Refused.class, boundary.makeDirectory(path("a-link"), java.util.OptionalInt.empty()));
-    assertInstanceOf(DirectoryOutcome.Refused.class, boundary.makeDirectory(path("a-link/sub"), java.util.OptionalInt.empty()),
+    assertInstanceOf(DirectoryOutcome.Refused.class, boundary.makeDirectory(path("a-file"), OptionalInt.empty()));
+    assertInstanceOf(DirectoryOutcome.Refused.class, boundary.makeDirectory(path("a-link"), OptionalInt.empty()));
+    assertInstanceOf(DirectoryOutcome.Refused.class, boundary.makeDirectory(path("a-link/sub"), OptionalInt.empty()),
         "never created through a link");
-    assertEquals(Optional.of(io.turndiff.model.DirectoryState.present(path("new/deep"), 0705)),
+    assertEquals(Optional.of(DirectoryState.present(path("new/deep"), 0705)),
         boundary.directoryAt(path("new/deep")));
-    assertEquals(Optional.of(io.turndiff.model.DirectoryState.absent(path("nope/not"))),
+    assertEquals(Optional.of(DirectoryState.absent(path("nope/not"))),
         boundary.directoryAt(path("nope/not")));
     assertEquals(Optional.empty(), boundary.directoryAt(path("a-link")), "a link is not a directory");
   }
@@ -282,7 +288,7 @@ class BoundaryWriteTest {
     assertFalse(Files.exists(workspace.resolve("empty")));
     assertInstanceOf(DirectoryOutcome.AlreadySo.class, boundary.removeDirectory(path("empty")));
     assertInstanceOf(DirectoryOutcome.NotEmpty.class, boundary.removeDirectory(path("full")));
-    assertEquals(java.util.List.of("keep.txt"), boundary.namesIn(path("full")));
+    assertEquals(List.of("keep.txt"), boundary.namesIn(path("full")));
     assertInstanceOf(DirectoryOutcome.Refused.class, boundary.removeDirectory(path("f.txt")));
     assertInstanceOf(DirectoryOutcome.Refused.class, boundary.removeDirectory(path("a-link")));
     assertInstanceOf(DirectoryOutcome.Refused.class, boundary.removeDirectory(path("via/link/dir")),
@@ -315,7 +321,7 @@ class BoundaryWriteTest {
     assertEquals(new DirectoryOutcome.Changed(0750), boundary.changeDirectoryMode(path("b"), 0700, 0755),
         "changed since it was looked at: left as it is");
     assertEquals("0750", modeOf("b"));
-    for (String notADirectory : java.util.List.of("f.txt", "a-link", "via/dir", "gone")) {
+    for (String notADirectory : List.of("f.txt", "a-link", "via/dir", "gone")) {
       assertInstanceOf(DirectoryOutcome.Refused.class, boundary.changeDirectoryMode(path(notADirectory), 0700, 0755),
           notADirectory);
     }

@@ -35,10 +35,14 @@ import java.util.ArrayList;
 import java.util.Collection;
 import java.util.EnumMap;
 import java.util.HashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Function;
+import java.util.stream.IntStream;
 
 /**
  * Begins turns, records the before-state of paths as tools announce them, and finishes turns with the
@@ -57,10 +61,10 @@ public final class CaptureService implements AutoCloseable {
   private final boolean ownsWorkspaces;
   private final ChangeRecorder recorder = new ChangeRecorder();
   /** Turns this service saw open: their identity never changes; their state is checked in each transaction. */
-  private final Map<String, StoredTurn> openTurns = new java.util.concurrent.ConcurrentHashMap<>();
+  private final Map<String, StoredTurn> openTurns = new ConcurrentHashMap<>();
   /** The directory states this service recorded in each open turn: they are not looked at again. */
   private final Map<String, Map<WorkspacePath, DirectoryState>> turnDirectories =
-      new java.util.concurrent.ConcurrentHashMap<>();
+      new ConcurrentHashMap<>();
 
   /** A service with its own workspace handles, closed with it. */
   public CaptureService(Store store, BoundaryOptions boundaryOptions) {
@@ -173,7 +177,7 @@ public final class CaptureService implements AutoCloseable {
     List<GivenPath> inputs = new ArrayList<>();
     List<Observation> observations = new ArrayList<>();
     Map<WorkspacePath, DirectoryState> recordedDirectories = turnDirectories.computeIfAbsent(turnId,
-        id -> new java.util.concurrent.ConcurrentHashMap<>());
+        id -> new ConcurrentHashMap<>());
     List<DirectoryState> directories;
     try (WorkspaceHandles.Lease lease = workspaces.borrow(turn.workspaceId())) {
       WorkspaceBoundary boundary = lease.boundary();
@@ -279,10 +283,10 @@ public final class CaptureService implements AutoCloseable {
           change -> recorder.complete(change, boundary.observeExact(change.path()), beforeContents));
       List<DirectoryDelta> scannedDirectories = scanned.map(comparison -> Tracker.directories(comparison,
           shellOnly.stream().map(PathChange::path).toList())).orElse(List.of());
-      Map<WorkspacePath, Optional<DirectoryState>> directoriesAfter = new java.util.LinkedHashMap<>();
+      Map<WorkspacePath, Optional<DirectoryState>> directoriesAfter = new LinkedHashMap<>();
       store.read(tx -> tx.directoryChanges().ofTurn(turn.id()))
           .forEach(directory -> directoriesAfter.put(directory.path(), boundary.directoryAt(directory.path())));
-      List<Integer> shellIndexes = java.util.stream.IntStream.range(0, shellOnly.size()).boxed().toList();
+      List<Integer> shellIndexes = IntStream.range(0, shellOnly.size()).boxed().toList();
       List<ChangeRecorder.Detected> detected = inParallel(shellIndexes, i -> {
         PathChange change = shellOnly.get(i);
         Observation after = change.now().orElseGet(() -> boundary.observeExact(change.path()));
@@ -322,7 +326,7 @@ public final class CaptureService implements AutoCloseable {
   private static final int PARALLEL_FINISH_FILES = 8;
 
   /** {@code work} over {@code items} in order; spread over the common pool when there are many. */
-  private static <T, R> List<R> inParallel(List<T> items, java.util.function.Function<T, R> work) {
+  private static <T, R> List<R> inParallel(List<T> items, Function<T, R> work) {
     return items.size() < PARALLEL_FINISH_FILES ? items.stream().map(work).toList()
         : items.parallelStream().map(work).toList();
   }

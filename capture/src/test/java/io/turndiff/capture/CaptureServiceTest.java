@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.turndiff.boundary.BoundaryOptions;
+import io.turndiff.capture.track.TrackingOptions;
 import io.turndiff.fixtures.RecordedChanges;
 import io.turndiff.fixtures.StoreRows;
 import io.turndiff.fixtures.TestStore;
@@ -29,6 +30,7 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.atomic.AtomicBoolean;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -409,7 +411,7 @@ class CaptureServiceTest {
   void refusedBeginLeavesTheWorkspaceUsableForTurnsInFlight() throws Exception {
     workspace.file("a.txt", "a\n");
     // a tracked workspace: beginning a turn adopts the boundary before the refusal
-    capture.tracker().track(workspace.root(), io.turndiff.capture.track.TrackingOptions.DEFAULTS);
+    capture.tracker().track(workspace.root(), TrackingOptions.DEFAULTS);
     String turn = capture.beginTurn(workspace.root(), Optional.empty(), Optional.of("t-1")).turn();
     assertThrows(RequestException.class,
         () -> capture.beginTurn(workspace.root(), Optional.empty(), Optional.of("t-1")));
@@ -426,7 +428,7 @@ class CaptureServiceTest {
       workspace.file("f" + f + ".txt", "file " + f + "\n");
     }
     String turn = capture.beginTurn(workspace.root(), Optional.of("snapshotting"), Optional.empty()).turn();
-    java.util.concurrent.atomic.AtomicBoolean done = new java.util.concurrent.atomic.AtomicBoolean();
+    AtomicBoolean done = new AtomicBoolean();
     Thread beginner = Thread.ofPlatform().start(() -> {
       while (!done.get()) {
         capture.beginTurn(workspace.root(), Optional.of("beginner"), Optional.empty());

@@ -2,6 +2,7 @@ package io.turndiff.cli;
 
 import io.turndiff.model.RequestException;
 import io.turndiff.store.StoreException;
+import java.io.OutputStreamWriter;
 import java.io.PrintStream;
 import java.io.PrintWriter;
 import java.util.function.Consumer;
@@ -72,8 +73,8 @@ public final class Main {
     CommandLine commandLine = new CommandLine(new Main());
     // before the streams and the handler are set: they reach only the commands present when they are set
     adapt.accept(commandLine);
-    commandLine.setOut(new PrintWriter(out, true));
-    commandLine.setErr(new PrintWriter(err, true));
+    commandLine.setOut(new PrintWriter(new OutputStreamWriter(out, out.charset()), true));
+    commandLine.setErr(new PrintWriter(new OutputStreamWriter(err, err.charset()), true));
     commandLine.setExecutionExceptionHandler((exception, line, parseResult) -> report(exception, err));
     try {
       return commandLine.execute(args);
@@ -86,7 +87,7 @@ public final class Main {
   /** Prints one line for {@code failure} and returns its exit code. */
   private static int report(Throwable failure, PrintStream err) {
     // a failure on a worker thread arrives wrapped (ExecutionException, CompletionException): the cause speaks
-    for (Throwable cause = failure; cause != null; cause = cause.getCause() == cause ? null : cause.getCause()) {
+    for (Throwable cause = failure; cause != null; cause = nextCause(cause)) {
       switch (cause) {
         case RequestException capture -> {
           err.println("turndiff: " + capture.getMessage());
@@ -112,10 +113,18 @@ public final class Main {
     return EXIT_ERROR;
   }
 
+  /** The cause of {@code failure}, or null at the end of the chain (also where a throwable names itself). */
+  // identity, not equality: a throwable whose cause is the very same object ends the chain
+  @SuppressWarnings("ReferenceEquality")
+  private static Throwable nextCause(Throwable failure) {
+    Throwable cause = failure.getCause();
+    return cause == failure ? null : cause;
+  }
+
   /** The failure and its causes as one line: their types and messages, without a stack trace. */
   static String describe(Throwable failure) {
     StringBuilder line = new StringBuilder();
-    for (Throwable cause = failure; cause != null; cause = cause.getCause() == cause ? null : cause.getCause()) {
+    for (Throwable cause = failure; cause != null; cause = nextCause(cause)) {
       if (!line.isEmpty()) {
         line.append("; caused by ");
       }

@@ -5,6 +5,7 @@ import io.turndiff.api.Turndiff;
 import io.turndiff.api.wire.WireRewindReport;
 import io.turndiff.rewind.RewindReport;
 import io.turndiff.rewind.RewindRequest;
+import java.io.PrintWriter;
 import java.util.Optional;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
@@ -54,7 +55,7 @@ final class RewindCommand implements Callable<Integer> {
 
   /** Before the first write: which operation this is, and how to finish it if this process dies. */
   private void announce(String id, boolean resumed) {
-    java.io.PrintWriter err = spec.commandLine().getErr();
+    PrintWriter err = spec.commandLine().getErr();
     err.println("turndiff: " + (resumed ? "resuming rewind operation '" + id + "', which did not finish"
         : "rewind operation '" + id + "' is starting") + "; if it is interrupted, run the same command again"
         + (operation == null ? " (or with --operation " + id + ")" : "") + " to finish it");

@@ -11,18 +11,25 @@ import io.turndiff.fixtures.TestWorkspace;
 import io.turndiff.fixtures.TreeContent;
 import java.io.BufferedReader;
 import java.io.IOException;
+import java.io.InputStream;
 import java.io.InputStreamReader;
+import java.io.RandomAccessFile;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
+import java.security.MessageDigest;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.ResultSet;
 import java.util.ArrayList;
+import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
+import java.util.Random;
+import java.util.TreeMap;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
@@ -244,7 +251,7 @@ class RewindProcessIT {
       Files.writeString(name, "the user's own " + entry + "\n");
       planted.add(name);
     }
-    Map<String, String> expected = new java.util.TreeMap<>(crashable.beforeTurn());
+    Map<String, String> expected = new TreeMap<>(crashable.beforeTurn());
     Map<String, String> withPlanted = TreeContent.of(workspace.root());
     planted.forEach(name -> expected.put("src/" + name.getFileName(), withPlanted.get("src/" + name.getFileName())));
 
@@ -323,8 +330,8 @@ class RewindProcessIT {
     if (TestWorkspace.isRoot()) {
       try (Stream<Path> tree = Files.walk(workspace.root())) {
         for (Path path : tree.filter(path -> !path.equals(workspace.root())).toList()) {
-          Files.setAttribute(path, "unix:uid", 65534, java.nio.file.LinkOption.NOFOLLOW_LINKS);
-          Files.setAttribute(path, "unix:gid", 65534, java.nio.file.LinkOption.NOFOLLOW_LINKS);
+          Files.setAttribute(path, "unix:uid", 65534, LinkOption.NOFOLLOW_LINKS);
+          Files.setAttribute(path, "unix:gid", 65534, LinkOption.NOFOLLOW_LINKS);
         }
       }
     }
@@ -356,9 +363,9 @@ class RewindProcessIT {
 
   /** A sparse file of {@code size} bytes with random 1 MiB blocks at its start, middle and end. */
   private static void writeLargeFile(Path file, long size) throws Exception {
-    java.util.Random random = new java.util.Random(11);
+    Random random = new Random(11);
     byte[] block = new byte[1 << 20];
-    try (java.io.RandomAccessFile out = new java.io.RandomAccessFile(file.toFile(), "rw")) {
+    try (RandomAccessFile out = new RandomAccessFile(file.toFile(), "rw")) {
       out.setLength(size);
       for (long offset : new long[] {0, size / 2, size - block.length}) {
         random.nextBytes(block);
@@ -369,14 +376,14 @@ class RewindProcessIT {
   }
 
   private static String sha256Of(Path file) throws Exception {
-    java.security.MessageDigest digest = java.security.MessageDigest.getInstance("SHA-256");
-    try (java.io.InputStream in = Files.newInputStream(file)) {
+    MessageDigest digest = MessageDigest.getInstance("SHA-256");
+    try (InputStream in = Files.newInputStream(file)) {
       byte[] buffer = new byte[1 << 16];
       for (int n = in.read(buffer); n >= 0; n = in.read(buffer)) {
         digest.update(buffer, 0, n);
       }
     }
-    return java.util.HexFormat.of().formatHex(digest.digest());
+    return HexFormat.of().formatHex(digest.digest());
   }
 
   @Test

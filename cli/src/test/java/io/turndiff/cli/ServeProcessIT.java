@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.turndiff.api.Json;
 import io.turndiff.fixtures.StoreRows;
@@ -16,12 +17,15 @@ import java.net.Socket;
 import java.net.URI;
 import java.net.URLEncoder;
 import java.net.http.HttpClient;
+import java.net.http.HttpHeaders;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
@@ -58,7 +62,7 @@ class ServeProcessIT {
     static Service start(Path dir, Map<String, String> extraEnvironment, String... options) throws Exception {
       Path database = dir.resolve("store/turndiff.db");
       Path errorLog = dir.resolve("serve.err");
-      Map<String, String> env = new java.util.HashMap<>(extraEnvironment);
+      Map<String, String> env = new HashMap<>(extraEnvironment);
       env.put("TURNDIFF_DB", database.toString());
       List<String> args = new ArrayList<>(List.of("serve", "--port", "0"));
       args.addAll(List.of(options));
@@ -76,7 +80,7 @@ class ServeProcessIT {
       assertEquals(database.toString(), started.get("store").asText(), line);
       assertTrue(started.get("pid").asLong() > 0, line);
       String token = Files.readString(Path.of(started.get("token_file").asText())).strip();
-      assertEquals("rw-------", java.nio.file.attribute.PosixFilePermissions.toString(
+      assertEquals("rw-------", PosixFilePermissions.toString(
           Files.getPosixFilePermissions(Path.of(started.get("token_file").asText()))));
       return new Service(process, started.get("url").asText(), token, database, errorLog);
     }
@@ -335,7 +339,7 @@ class ServeProcessIT {
     }
     String turn = call("POST", "/v1/turns", Json.object().put("workspace", workspace.root().toString()), 201)
         .get("turn").asText();
-    com.fasterxml.jackson.databind.node.ArrayNode paths = Json.array();
+    ArrayNode paths = Json.array();
     for (int i = 0; i < files; i++) {
       paths.add("f" + i + ".txt");
     }
@@ -355,7 +359,7 @@ class ServeProcessIT {
     service = slow;
     try {
       String turn = turnRewritingFiles(3);
-      CompletableFuture<java.net.http.HttpHeaders> early = new CompletableFuture<>();
+      CompletableFuture<HttpHeaders> early = new CompletableFuture<>();
       HttpRequest request = HttpRequest.newBuilder(URI.create(slow.url() + "/v1/rewind"))
           .POST(HttpRequest.BodyPublishers.ofString(Json.write(Json.object().put("turn", turn), false)))
           .header("Authorization", "Bearer " + slow.token()).build();

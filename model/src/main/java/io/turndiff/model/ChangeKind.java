@@ -62,8 +62,9 @@ public enum ChangeKind {
     if (before.leadsOutside() || after.leadsOutside()) {
       return Optional.of("touched outside the workspace: not captured");
     }
-    Snapshot uncaptured = before.captured() ? after : before;
-    String side = uncaptured == before ? "before" : "after";
+    boolean beforeCaptured = before.captured();
+    Snapshot uncaptured = beforeCaptured ? after : before;
+    String side = beforeCaptured ? "after" : "before";
     return Optional.of(side + "-state not captured ("
         + uncaptured.reason().map(Reason::code).orElse("unknown") + "): whether it changed cannot be known");
   }

@@ -28,6 +28,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.TreeMap;
 
 /**
  * What the review panel asks: the sessions of a workspace, the turns of a session, a turn's records, a
@@ -197,7 +198,7 @@ public final class ReviewQueries {
         throw new RequestException(RequestException.Problem.BAD_INPUT, "turn '" + fromId + "' (" + from.seq()
             + ") comes after turn '" + toId + "' (" + to.seq() + ")");
       }
-      Map<WorkspacePath, List<StoredFileChange>> byPath = new java.util.TreeMap<>();
+      Map<WorkspacePath, List<StoredFileChange>> byPath = new TreeMap<>();
       Map<Long, String> ids = new LinkedHashMap<>();
       for (StoredTurn turn : tx.turns().ofSession(from.sessionId())) {
         if (turn.seq() < from.seq() || turn.seq() > to.seq()) {

@@ -14,6 +14,7 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
@@ -147,7 +148,7 @@ class PatchApplyProperties {
         } else if (Files.isDirectory(source)) {
           Files.createDirectories(target);
         } else {
-          Files.copy(source, target, java.nio.file.StandardCopyOption.COPY_ATTRIBUTES);
+          Files.copy(source, target, StandardCopyOption.COPY_ATTRIBUTES);
         }
       }
     }

@@ -11,6 +11,7 @@ import io.turndiff.model.Reason;
 import io.turndiff.store.StoredFileChange;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -107,7 +108,7 @@ class LinkedDirectoryRewindTest extends HarnessTest {
     Files.createSymbolicLink(other.resolve("s"), elsewhere.resolve("x/y"));
     h.workspace.symlink("lnk", other + "/s/../d");
     String turn = h.turn(List.of("lnk"), () -> Files.writeString(file("lnk"), "appended outside\n",
-        java.nio.file.StandardOpenOption.APPEND));
+        StandardOpenOption.APPEND));
     assertEquals(h.workspace.canary().text() + "appended outside\n", Files.readString(elsewhere.resolve("x/d")),
         "the turn wrote to a file outside the workspace through lnk");
     StoredFileChange record = h.queries.records(turn).changes().getFirst();

@@ -5,14 +5,18 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.turndiff.model.WorkspacePath;
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Assertions;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -57,7 +61,7 @@ class RewindContainmentTest {
   }
 
   private static RewindRequest forced(String turn) {
-    return new RewindRequest(turn, false, java.util.Optional.empty(), false, true);
+    return new RewindRequest(turn, false, Optional.empty(), false, true);
   }
 
   @Test
@@ -65,7 +69,7 @@ class RewindContainmentTest {
     String turn = turnWhoseFileIsNowALinkOut();
     assertEquals("conflict", h.rewindTurn(turn).skipped().getFirst().reason());
     assertTrue(Files.isSymbolicLink(file("a.txt")));
-    RewindReport forced = h.rewind.rewind(new RewindRequest(turn, false, java.util.Optional.empty(), false, true));
+    RewindReport forced = h.rewind.rewind(new RewindRequest(turn, false, Optional.empty(), false, true));
     assertEquals(List.of(WorkspacePath.of("a.txt")), forced.restored(), forced.toString());
     assertFalse(Files.isSymbolicLink(file("a.txt")));
     assertEquals("mine\n", h.workspace.readText("a.txt"));
@@ -78,7 +82,7 @@ class RewindContainmentTest {
     assertEquals(List.of(WorkspacePath.of("a.txt")), forced.restored(), forced.toString());
     assertEquals("mine\n", h.workspace.readText("a.txt"));
     var replaced = h.queries.records(forced.rewindTurn().orElseThrow()).changes().getFirst().before();
-    assertEquals(java.util.Optional.of(h.workspace.secret().toString()), replaced.linkTarget().map(t -> t.display()));
+    assertEquals(Optional.of(h.workspace.secret().toString()), replaced.linkTarget().map(t -> t.display()));
     assertTrue(replaced.captured(), "the link it replaced is recorded as the link: its text is all it held");
 
     RewindReport undone = h.rewindTurn(forced.rewindTurn().orElseThrow());
@@ -92,7 +96,7 @@ class RewindContainmentTest {
     RewindService failing = new RewindService(h.store, h.handles, point -> {
       throw new IllegalStateException("the rewind dies before its rename");
     });
-    org.junit.jupiter.api.Assertions.assertThrows(IllegalStateException.class, () -> failing.rewind(forced(turn)));
+    Assertions.assertThrows(IllegalStateException.class, () -> failing.rewind(forced(turn)));
     assertEquals(h.workspace.secret(), Files.readSymbolicLink(file("a.txt")), "nothing renamed yet");
     RewindReport resumed = h.rewind.rewind(forced(turn));
     assertEquals(List.of(WorkspacePath.of("a.txt")), resumed.restored(),
@@ -111,7 +115,7 @@ class RewindContainmentTest {
     h.workspace.refreshOutsidePicture();
     Object inode = Files.getAttribute(h.workspace.secret(), "unix:ino");
     assertEquals("conflict", h.rewindTurn(turn).skipped().getFirst().reason());
-    RewindReport forced = h.rewind.rewind(new RewindRequest(turn, false, java.util.Optional.empty(), false, true));
+    RewindReport forced = h.rewind.rewind(new RewindRequest(turn, false, Optional.empty(), false, true));
     assertEquals(List.of(WorkspacePath.of("a.txt")), forced.restored(), forced.toString());
     assertEquals("mine\n", h.workspace.readText("a.txt"));
     assertEquals(inode, Files.getAttribute(h.workspace.secret(), "unix:ino"));
@@ -124,7 +128,7 @@ class RewindContainmentTest {
     String turn = modifyTurn("dir/secret.txt");
     Files.move(file("dir"), file("dir.moved"));
     Files.createSymbolicLink(file("dir"), h.workspace.outside().resolve("dir"));
-    RewindReport report = h.rewind.rewind(new RewindRequest(turn, false, java.util.Optional.empty(), false, true));
+    RewindReport report = h.rewind.rewind(new RewindRequest(turn, false, Optional.empty(), false, true));
     assertEquals("refused", report.skipped().getFirst().reason(), report.toString());
   }
 
@@ -137,7 +141,7 @@ class RewindContainmentTest {
       Files.delete(file("kept"));
     });
     Files.createSymbolicLink(file("kept"), h.workspace.outside());
-    RewindReport report = h.rewind.rewind(new RewindRequest(turn, false, java.util.Optional.empty(), false, true));
+    RewindReport report = h.rewind.rewind(new RewindRequest(turn, false, Optional.empty(), false, true));
     assertEquals("refused", report.skipped().getFirst().reason(), report.toString());
     assertFalse(Files.exists(h.workspace.outside().resolve("deep")), "nothing created outside");
   }
@@ -147,7 +151,7 @@ class RewindContainmentTest {
     h.workspace.file("a.txt", "mine\n");
     String turn = h.turn(List.of("a.txt"), () -> Files.delete(file("a.txt")));
     h.workspace.file("a.txt/inside.txt", "the user's\n");
-    RewindReport report = h.rewind.rewind(new RewindRequest(turn, false, java.util.Optional.empty(), false, true));
+    RewindReport report = h.rewind.rewind(new RewindRequest(turn, false, Optional.empty(), false, true));
     assertEquals("refused", report.skipped().getFirst().reason(), report.toString());
     assertEquals("the user's\n", h.workspace.readText("a.txt/inside.txt"));
   }
@@ -192,7 +196,7 @@ class RewindContainmentTest {
           Files.move(spare, d);
           Files.move(hold, spare);
           swaps.incrementAndGet();
-        } catch (java.io.IOException e) {
+        } catch (IOException e) {
           // a rename lost a race with the rewind; keep swapping
         }
       }
@@ -217,8 +221,8 @@ class RewindContainmentTest {
         try {
           String text = Files.readString(path, StandardCharsets.UTF_8);
           assertFalse(text.startsWith("before"), "a rewind wrote outside: " + path);
-        } catch (java.io.IOException e) {
-          throw new java.io.UncheckedIOException(e);
+        } catch (IOException e) {
+          throw new UncheckedIOException(e);
         }
       });
     }

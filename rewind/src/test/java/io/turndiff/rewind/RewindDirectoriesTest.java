@@ -13,6 +13,7 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.TreeMap;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -248,7 +249,7 @@ class RewindDirectoriesTest extends HarnessTest {
     assertEquals("dir rwxr-xr-x", tree().get("a"), "--force puts the turn's before-mode back");
     RewindReport undone = h.rewindTurn(forced.rewindTurn().orElseThrow());
     assertTrue(undone.complete(), undone.toString());
-    Map<String, String> expected = new java.util.TreeMap<>(userTree);
+    Map<String, String> expected = new TreeMap<>(userTree);
     expected.put("top.txt", tree().get("top.txt"));
     assertEquals(expected, tree(), "undoing the forced rewind gives the user's 0750 back");
   }

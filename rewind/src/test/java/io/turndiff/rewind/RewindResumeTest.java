@@ -11,12 +11,17 @@ import io.turndiff.fixtures.StoreRows;
 import io.turndiff.model.RequestException;
 import io.turndiff.model.TestHook;
 import io.turndiff.model.WorkspacePath;
+import io.turndiff.store.Store;
 import io.turndiff.store.StoredRewindEntry;
 import io.turndiff.store.StoredRewindOperation;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.Statement;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -200,14 +205,14 @@ class RewindResumeTest extends HarnessTest {
     String turn = h.turn(List.of("a.txt"), () -> Files.writeString(file("a.txt"), "after\n"));
     // two stores on the one file, as two processes have; a third connection holds the write lock so that both
     // requests have made every read before either can create its operation
-    try (io.turndiff.store.Store second = io.turndiff.store.Store.open(h.store.file());
+    try (Store second = Store.open(h.store.file());
          WorkspaceHandles secondHandles = new WorkspaceHandles(second,
              BoundaryOptions.defaults());
-         java.sql.Connection lock = java.sql.DriverManager.getConnection("jdbc:sqlite:" + h.store.file());
-         java.sql.Statement holder = lock.createStatement()) {
+         Connection lock = DriverManager.getConnection("jdbc:sqlite:" + h.store.file());
+         Statement holder = lock.createStatement()) {
       holder.execute("BEGIN IMMEDIATE");
       List<RewindService> services = List.of(h.rewind, new RewindService(second, secondHandles));
-      List<Object> outcomes = java.util.Collections.synchronizedList(new ArrayList<>());
+      List<Object> outcomes = Collections.synchronizedList(new ArrayList<>());
       List<Thread> racers = new ArrayList<>();
       for (RewindService service : services) {
         racers.add(Thread.ofPlatform().start(() -> {

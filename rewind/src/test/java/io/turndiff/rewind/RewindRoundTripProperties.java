@@ -13,6 +13,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import net.jqwik.api.Arbitraries;
@@ -21,6 +22,7 @@ import net.jqwik.api.Combinators;
 import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
 import net.jqwik.api.Provide;
+import net.jqwik.api.Tuple;
 import net.jqwik.api.lifecycle.AfterContainer;
 import net.jqwik.api.lifecycle.BeforeContainer;
 
@@ -45,7 +47,7 @@ class RewindRoundTripProperties {
   static void closeStore() throws IOException {
     store.close();
     try (var walk = Files.walk(base)) {
-      walk.sorted(java.util.Comparator.reverseOrder()).forEach(path -> path.toFile().delete());
+      walk.sorted(Comparator.reverseOrder()).forEach(path -> path.toFile().delete());
     }
   }
 
@@ -75,9 +77,9 @@ class RewindRoundTripProperties {
         .as(PathState.Regular::new);
     Arbitrary<PathState> link = Arbitraries.of("missing-1", "missing-2", "sub/missing").map(PathState.Link::new);
     return Arbitraries.frequencyOf(
-        net.jqwik.api.Tuple.of(2, Arbitraries.just(new PathState.Absent())),
-        net.jqwik.api.Tuple.of(6, regular),
-        net.jqwik.api.Tuple.of(2, link));
+        Tuple.of(2, Arbitraries.just(new PathState.Absent())),
+        Tuple.of(6, regular),
+        Tuple.of(2, link));
   }
 
   @Property(tries = 60)

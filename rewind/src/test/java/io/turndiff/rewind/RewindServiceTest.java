@@ -19,9 +19,11 @@ import io.turndiff.store.StoredTurn;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
+import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Random;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
@@ -78,7 +80,7 @@ class RewindServiceTest {
     assertEquals(List.of("edit.txt", "gone.txt", "made/new.txt", "run.sh"), paths(report.restored()));
     assertTrue(report.complete());
     Map<String, String> after = TreeContent.of(h.workspace.root());
-    assertEquals("file rw-r--r-- " + java.util.HexFormat.of().formatHex("not the turn's\n".getBytes()),
+    assertEquals("file rw-r--r-- " + HexFormat.of().formatHex("not the turn's\n".getBytes()),
         after.remove("later-untracked.txt"), "a file no turn recorded is never touched");
     assertEquals(before, after);
     assertEquals(untouchedInode, Files.getAttribute(file("untouched.txt"), "unix:ino"));
@@ -309,7 +311,7 @@ class RewindServiceTest {
   /** Over the default size limit of 2 MiB. */
   private static byte[] large(int seed) {
     byte[] content = new byte[2_500_000];
-    new java.util.Random(seed).nextBytes(content);
+    new Random(seed).nextBytes(content);
     return content;
   }
 

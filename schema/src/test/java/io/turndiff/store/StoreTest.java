@@ -16,6 +16,8 @@ import io.turndiff.model.Reason;
 import io.turndiff.model.Sha256;
 import io.turndiff.model.Snapshot;
 import io.turndiff.model.WorkspacePath;
+import java.io.InputStream;
+import java.net.URL;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -23,19 +25,24 @@ import java.nio.file.attribute.PosixFilePermissions;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.ResultSet;
+import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Random;
 import java.util.concurrent.CyclicBarrier;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
+import org.flywaydb.core.Flyway;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.sqlite.SQLiteDataSource;
 
 class StoreTest {
 
@@ -73,7 +80,7 @@ class StoreTest {
 
   @Test
   void theLatestMigrationConstantNamesTheNewestMigrationFile() throws Exception {
-    java.net.URL folder = Store.class.getResource("/db/migration");
+    URL folder = Store.class.getResource("/db/migration");
     int newest;
     try (var files = Files.list(Path.of(folder.toURI()))) {
       newest = files.map(file -> file.getFileName().toString())
@@ -89,9 +96,9 @@ class StoreTest {
   private Path storeAtMigration(String folder, String version) throws Exception {
     Path database = temp.resolve(folder).resolve("turndiff.db");
     Files.createDirectories(database.getParent());
-    org.sqlite.SQLiteDataSource dataSource = new org.sqlite.SQLiteDataSource();
+    SQLiteDataSource dataSource = new SQLiteDataSource();
     dataSource.setUrl("jdbc:sqlite:" + database);
-    org.flywaydb.core.Flyway.configure().dataSource(dataSource).locations("classpath:db/migration").target(version)
+    Flyway.configure().dataSource(dataSource).locations("classpath:db/migration").target(version)
         .load().migrate();
     return database;
   }
@@ -118,14 +125,14 @@ class StoreTest {
       var statement = connection.createStatement();
       statement.execute(insert.formatted(1, "openat2"));
       statement.execute(insert.formatted(2, "secure_directory_stream"));
-      assertThrows(java.sql.SQLException.class, () -> statement.execute(insert.formatted(3, "openat")),
+      assertThrows(SQLException.class, () -> statement.execute(insert.formatted(3, "openat")),
           "before V7 the CHECK refuses it");
     }
     Store.open(database).close();
     try (Connection connection = DriverManager.getConnection("jdbc:sqlite:" + database)) {
       var statement = connection.createStatement();
       statement.execute(insert.formatted(3, "openat"));
-      assertThrows(java.sql.SQLException.class, () -> statement.execute(insert.formatted(4, "open")),
+      assertThrows(SQLException.class, () -> statement.execute(insert.formatted(4, "open")),
           "the CHECK still holds for anything else");
       ResultSet rows = statement.executeQuery("SELECT group_concat(boundary, ',') FROM (SELECT boundary FROM "
           + "snapshot ORDER BY id)");
@@ -174,7 +181,7 @@ class StoreTest {
       assertFalse(statement.executeQuery("PRAGMA foreign_key_check").next(), "every reference still holds");
       statement.execute("UPDATE file_change SET change = 'unknown' WHERE id = 1");
       statement.execute("INSERT INTO blob VALUES ('" + "b".repeat(64) + "', 5, 'chunked', x'', 0)");
-      assertThrows(java.sql.SQLException.class, () -> statement.execute(
+      assertThrows(SQLException.class, () -> statement.execute(
           "INSERT INTO file_change_tool_call VALUES (1, 99)"), "foreign keys are on again");
     }
   }
@@ -209,11 +216,11 @@ class StoreTest {
   void contentStoredInChunksIsReadBackAsAStreamAndNeverWhole() throws Exception {
     try (Store store = Store.open(temp.resolve("turndiff.db"))) {
       byte[] content = new byte[3_000_000];
-      new java.util.Random(5).nextBytes(content);
+      new Random(5).nextBytes(content);
       Sha256 sha = Sha256.of(content);
       long upload = store.write(tx -> tx.blobs().beginChunks());
       for (int seq = 0, offset = 0; offset < content.length; seq++, offset += 1 << 20) {
-        byte[] chunk = java.util.Arrays.copyOfRange(content, offset, Math.min(content.length, offset + (1 << 20)));
+        byte[] chunk = Arrays.copyOfRange(content, offset, Math.min(content.length, offset + (1 << 20)));
         int number = seq;
         store.write(tx -> {
           tx.blobs().putChunk(upload, number, BlobEncoder.encodeChunk(chunk));
@@ -221,7 +228,7 @@ class StoreTest {
         });
       }
       store.write(tx -> tx.blobs().completeChunks(upload, sha, content.length));
-      try (java.io.InputStream in = store.openContent(sha)) {
+      try (InputStream in = store.openContent(sha)) {
         assertArrayEquals(content, in.readAllBytes());
       }
       assertEquals(Optional.empty(), store.read(tx -> tx.blobs().requireInOnePiece(sha)));

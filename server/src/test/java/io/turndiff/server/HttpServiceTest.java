@@ -12,6 +12,8 @@ import io.turndiff.fixtures.RawHttp;
 import io.turndiff.fixtures.StoreRows;
 import io.turndiff.fixtures.TestStore;
 import io.turndiff.fixtures.TestWorkspace;
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -19,8 +21,10 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -54,16 +58,16 @@ class HttpServiceTest {
   }
 
   private void start(WorkspacePolicy policy) {
-    start(policy, java.util.Set.of());
+    start(policy, Set.of());
   }
 
-  private void start(WorkspacePolicy policy, java.util.Set<String> allowedOrigins) {
+  private void start(WorkspacePolicy policy, Set<String> allowedOrigins) {
     turndiff = Turndiff.builder(database).policy(policy).open();
     try {
       service = HttpService.start(turndiff, ServiceOptions.builder(TOKEN).port(0).allowedOrigins(allowedOrigins)
           .shutdownGrace(Duration.ofSeconds(1)).build());
-    } catch (java.io.IOException e) {
-      throw new java.io.UncheckedIOException(e);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
     }
   }
 
@@ -267,12 +271,12 @@ class HttpServiceTest {
   @Test
   void anAllowedOriginMayReadBothEarlyHeadersOfARewind() throws Exception {
     stop();
-    start(WorkspacePolicy.anyDirectory(), java.util.Set.of("https://app.example"));
+    start(WorkspacePolicy.anyDirectory(), Set.of("https://app.example"));
     String turn = finishedTurn();
     RawHttp.Response response = request("POST", "/v1/rewind", "{\"turn\":\"" + turn + "\"}",
         "Authorization: Bearer " + TOKEN, "Origin: https://app.example");
     assertEquals(200, response.status(), response.head() + "\n" + response.body());
-    List<String> head = response.head().toLowerCase(java.util.Locale.ROOT).lines().toList();
+    List<String> head = response.head().toLowerCase(Locale.ROOT).lines().toList();
     assertTrue(head.contains("turndiff-resumed: false"), response.head());
     String exposed = head.stream().filter(line -> line.startsWith("access-control-expose-headers:")).findFirst()
         .orElseThrow(() -> new AssertionError(response.head()));

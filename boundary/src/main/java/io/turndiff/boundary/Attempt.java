@@ -1,13 +1,13 @@
 package io.turndiff.boundary;
 
-/** A handle operation's result: done (with its value), or refused with the reason, nothing changed. */
+/**
+ * A handle operation's result: done (with its value), or refused with the reason, nothing changed.
+ */
 sealed interface Attempt<T> {
 
-  record Done<T>(T value) implements Attempt<T> {
-  }
+  record Done<T>(T value) implements Attempt<T> {}
 
-  record Refused<T>(HandleFailure why) implements Attempt<T> {
-  }
+  record Refused<T>(HandleFailure why) implements Attempt<T> {}
 
   static <T> Attempt<T> done(T value) {
     return new Done<>(value);

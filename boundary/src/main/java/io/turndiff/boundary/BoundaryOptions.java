@@ -11,11 +11,16 @@ public final class BoundaryOptions {
 
   /** Which handles hold the workspace root (docs/boundary.md says what each protects). */
   public enum Mechanism {
-    /** The strongest that works here: openat2, else openat per component, else the directory stream. */
+    /**
+     * The strongest that works here: openat2, else openat per component, else the directory stream.
+     */
     AUTO("auto"),
     /** {@code openat2} with {@code RESOLVE_BENEATH}; refused where the kernel blocks it. */
     OPENAT2("openat2"),
-    /** {@code openat(O_NOFOLLOW)} one component at a time, mounts refused by device and mount-root checks. */
+    /**
+     * {@code openat(O_NOFOLLOW)} one component at a time, mounts refused by device and mount-root
+     * checks.
+     */
     OPENAT("openat"),
     /** The JDK's {@code SecureDirectoryStream}: no native access needed. */
     SECURE_DIRECTORY_STREAM("fallback");
@@ -38,7 +43,8 @@ public final class BoundaryOptions {
           return mechanism;
         }
       }
-      throw new IllegalArgumentException("--boundary must be auto, openat2, openat or fallback, not '" + value + "'");
+      throw new IllegalArgumentException(
+          "--boundary must be auto, openat2, openat or fallback, not '" + value + "'");
     }
 
     /** The mechanism that records snapshots as {@code kind}. */
@@ -92,7 +98,10 @@ public final class BoundaryOptions {
     return mechanism;
   }
 
-  /** Whether files over the size limit are read whole for their SHA-256 instead of fingerprinted by sampling. */
+  /**
+   * Whether files over the size limit are read whole for their SHA-256 instead of fingerprinted by
+   * sampling.
+   */
   public boolean fullHash() {
     return fullHash;
   }
@@ -123,8 +132,7 @@ public final class BoundaryOptions {
     private boolean fullHash;
     private Supplier<String> temporaryNames = Builder::randomTemporaryName;
 
-    private Builder() {
-    }
+    private Builder() {}
 
     private static String randomTemporaryName() {
       byte[] random = new byte[8];
@@ -132,7 +140,10 @@ public final class BoundaryOptions {
       return ".turndiff-" + HexFormat.of().formatHex(random) + ".tmp";
     }
 
-    /** Content over this many bytes is not stored; it is fingerprinted by sampling (or hashed: {@link #fullHash}). */
+    /**
+     * Content over this many bytes is not stored; it is fingerprinted by sampling (or hashed:
+     * {@link #fullHash}).
+     */
     public Builder sizeLimit(long bytes) {
       if (bytes < 0) {
         throw new IllegalArgumentException("size limit must not be negative: " + bytes);
@@ -141,7 +152,9 @@ public final class BoundaryOptions {
       return this;
     }
 
-    /** How often a file that moved while it was read is read again before it is recorded as moving. */
+    /**
+     * How often a file that moved while it was read is read again before it is recorded as moving.
+     */
     public Builder changeRetries(int retries) {
       if (retries < 0 || retries > 100) {
         throw new IllegalArgumentException("retries must be within 0..100: " + retries);
@@ -150,25 +163,37 @@ public final class BoundaryOptions {
       return this;
     }
 
-    /** Reads files over the size limit whole for their SHA-256 (slow for huge files) instead of sampling them. */
+    /**
+     * Reads files over the size limit whole for their SHA-256 (slow for huge files) instead of
+     * sampling them.
+     */
     public Builder fullHash(boolean full) {
       this.fullHash = full;
       return this;
     }
 
-    /** Uses the {@code SecureDirectoryStream} boundary even where {@code openat2} works (false: {@code AUTO}). */
+    /**
+     * Uses the {@code SecureDirectoryStream} boundary even where {@code openat2} works (false:
+     * {@code AUTO}).
+     */
     public Builder forceFallback(boolean force) {
       this.mechanism = force ? Mechanism.SECURE_DIRECTORY_STREAM : Mechanism.AUTO;
       return this;
     }
 
-    /** Which handles hold the root; one that does not work here fails {@link WorkspaceBoundary#open}. */
+    /**
+     * Which handles hold the root; one that does not work here fails {@link
+     * WorkspaceBoundary#open}.
+     */
     public Builder mechanism(Mechanism mechanism) {
       this.mechanism = Objects.requireNonNull(mechanism);
       return this;
     }
 
-    /** Where temporary names for writes come from (a test plants files at the names it will hand out). */
+    /**
+     * Where temporary names for writes come from (a test plants files at the names it will hand
+     * out).
+     */
     public Builder temporaryNames(Supplier<String> names) {
       this.temporaryNames = Objects.requireNonNull(names);
       return this;

@@ -3,23 +3,30 @@ package io.turndiff.boundary;
 import java.util.List;
 
 /**
- * A directory held open beneath the workspace root. Every operation names one {@link Name} relative to it and
- * follows nothing: a symlink is refused or acted on as a name, never resolved. This is all that differs between
- * the kernel paths ({@link FdHandle}, {@link StreamHandle}); the walk to a directory, the read pipeline and the
- * write protocol are written once above it ({@link Walker}, {@link FileReader}, {@link WriteProtocol}).
+ * A directory held open beneath the workspace root. Every operation names one {@link Name} relative
+ * to it and follows nothing: a symlink is refused or acted on as a name, never resolved. This is
+ * all that differs between the kernel paths ({@link FdHandle}, {@link StreamHandle}); the walk to a
+ * directory, the read pipeline and the write protocol are written once above it ({@link Walker},
+ * {@link FileReader}, {@link WriteProtocol}).
  */
 interface DirectoryHandle extends AutoCloseable {
 
   /** The directory {@code name} in this one, on the root's mount, nothing followed. */
   Attempt<DirectoryHandle> openDirectory(Name name);
 
-  /** A new directory with {@code mode} (the umask applies); {@link HandleFailure.Exists} when the name is taken. */
+  /**
+   * A new directory with {@code mode} (the umask applies); {@link HandleFailure.Exists} when the
+   * name is taken.
+   */
   Attempt<Void> makeDirectory(Name name, int mode);
 
   /** The stat of the entry itself (a symlink is described, not followed). */
   Attempt<StatInfo> lstat(Name name);
 
-  /** The stat of what the entry finally leads to, links followed by the kernel: metadata only, nothing opened. */
+  /**
+   * The stat of what the entry finally leads to, links followed by the kernel: metadata only,
+   * nothing opened.
+   */
   Attempt<StatInfo> statFollowing(Name name);
 
   /** The text of the symlink {@code name}. */
@@ -28,10 +35,16 @@ interface DirectoryHandle extends AutoCloseable {
   /** Opens the entry for reading without following it and without blocking on a special file. */
   Attempt<OpenedFile> openForRead(Name name);
 
-  /** A new, empty file under a name nobody holds ({@link HandleFailure.Exists} otherwise), mode 0600. */
+  /**
+   * A new, empty file under a name nobody holds ({@link HandleFailure.Exists} otherwise), mode
+   * 0600.
+   */
   Attempt<NewFile> createExclusive(Name name);
 
-  /** A new symlink with {@code target} as its text; {@link HandleFailure.Exists} when the name is taken. */
+  /**
+   * A new symlink with {@code target} as its text; {@link HandleFailure.Exists} when the name is
+   * taken.
+   */
   Attempt<Void> symlink(Name name, byte[] target);
 
   /** Renames {@code from} over {@code to}, both in this directory. */
@@ -43,7 +56,9 @@ interface DirectoryHandle extends AutoCloseable {
   /** Removes the directory {@code name} when it is empty. */
   Attempt<Void> removeDirectory(Name name);
 
-  /** Makes this directory's entries durable ({@code fsync}); done without effect where it cannot be. */
+  /**
+   * Makes this directory's entries durable ({@code fsync}); done without effect where it cannot be.
+   */
   Attempt<Void> sync();
 
   /** The names here with their {@code lstat} and, for a symlink, its text. */

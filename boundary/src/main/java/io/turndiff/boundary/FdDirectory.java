@@ -13,8 +13,9 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * A directory of an {@link FdHandle} held as an {@code O_PATH} descriptor (the root: a readable one). Each
- * operation is one system call relative to it; names are resolved as its {@link FdHandle} resolves them.
+ * A directory of an {@link FdHandle} held as an {@code O_PATH} descriptor (the root: a readable
+ * one). Each operation is one system call relative to it; names are resolved as its {@link
+ * FdHandle} resolves them.
  */
 class FdDirectory implements DirectoryHandle {
 
@@ -63,7 +64,9 @@ class FdDirectory implements DirectoryHandle {
   }
 
   private Attempt<StatInfo> stat(StatResult result) {
-    return result.ok() ? Attempt.done(result.stat()) : Attempt.refused(root().failure(result.errno()));
+    return result.ok()
+        ? Attempt.done(result.stat())
+        : Attempt.refused(root().failure(result.errno()));
   }
 
   @Override
@@ -73,7 +76,9 @@ class FdDirectory implements DirectoryHandle {
       if (!text.ok()) {
         return Attempt.refused(root().failure(text.errno()));
       }
-      return text.bytes().length > 0 ? Attempt.done(text.bytes()) : Attempt.failed("the link's text is empty");
+      return text.bytes().length > 0
+          ? Attempt.done(text.bytes())
+          : Attempt.failed("the link's text is empty");
     }
   }
 
@@ -85,8 +90,14 @@ class FdDirectory implements DirectoryHandle {
   @Override
   public Attempt<NewFile> createExclusive(Name name) {
     NativeCall call = libc().call();
-    int created = libc().openat(call, fd, name.raw(),
-        O_WRONLY | O_CREAT | O_EXCL | libc().abi().oNoFollow() | O_CLOEXEC | O_NOCTTY, 0600);
+    int created =
+        libc()
+            .openat(
+                call,
+                fd,
+                name.raw(),
+                O_WRONLY | O_CREAT | O_EXCL | libc().abi().oNoFollow() | O_CLOEXEC | O_NOCTTY,
+                0600);
     if (created < 0) {
       call.close();
       return Attempt.refused(root().failure(-created));
@@ -119,13 +130,19 @@ class FdDirectory implements DirectoryHandle {
   public Attempt<Void> removeDirectory(Name name) {
     try (NativeCall call = libc().call()) {
       int removed = libc().unlinkat(call, fd, name.raw(), AT_REMOVEDIR);
-      return removed == -EEXIST ? Attempt.refused(new HandleFailure.NotEmpty()) : root().result(removed);
+      return removed == -EEXIST
+          ? Attempt.refused(new HandleFailure.NotEmpty())
+          : root().result(removed);
     }
   }
 
-  /** This directory opened readable ("." relative to it: nothing to follow), for what an O_PATH fd cannot do. */
+  /**
+   * This directory opened readable ("." relative to it: nothing to follow), for what an O_PATH fd
+   * cannot do.
+   */
   private int readable(NativeCall call) {
-    return libc().openat(call, fd, new byte[] {'.'}, O_RDONLY | libc().abi().oDirectory() | O_CLOEXEC, 0);
+    return libc()
+        .openat(call, fd, new byte[] {'.'}, O_RDONLY | libc().abi().oDirectory() | O_CLOEXEC, 0);
   }
 
   @Override
@@ -154,8 +171,9 @@ class FdDirectory implements DirectoryHandle {
       }
       List<DirectoryListing.Entry> listed = new ArrayList<>(entries.size());
       for (Libc.DirectoryEntry entry : entries) {
-        listed.add(new DirectoryListing.Entry(entry.name(), entry.stat().ok() ? entry.stat().stat() : null,
-            entry.linkText()));
+        listed.add(
+            new DirectoryListing.Entry(
+                entry.name(), entry.stat().ok() ? entry.stat().stat() : null, entry.linkText()));
       }
       return Attempt.done(listed);
     }

@@ -1,7 +1,6 @@
 package io.turndiff.boundary;
 
 import static io.turndiff.boundary.LinuxAbi.AT_FDCWD;
-import static io.turndiff.boundary.LinuxAbi.AT_REMOVEDIR;
 import static io.turndiff.boundary.LinuxAbi.EAGAIN;
 import static io.turndiff.boundary.LinuxAbi.EEXIST;
 import static io.turndiff.boundary.LinuxAbi.EINTR;
@@ -14,13 +13,10 @@ import static io.turndiff.boundary.LinuxAbi.ENXIO;
 import static io.turndiff.boundary.LinuxAbi.EPERM;
 import static io.turndiff.boundary.LinuxAbi.EXDEV;
 import static io.turndiff.boundary.LinuxAbi.O_CLOEXEC;
-import static io.turndiff.boundary.LinuxAbi.O_CREAT;
-import static io.turndiff.boundary.LinuxAbi.O_EXCL;
 import static io.turndiff.boundary.LinuxAbi.O_NOCTTY;
 import static io.turndiff.boundary.LinuxAbi.O_NONBLOCK;
 import static io.turndiff.boundary.LinuxAbi.O_PATH;
 import static io.turndiff.boundary.LinuxAbi.O_RDONLY;
-import static io.turndiff.boundary.LinuxAbi.O_WRONLY;
 import static io.turndiff.boundary.LinuxAbi.RESOLVE_BENEATH;
 import static io.turndiff.boundary.LinuxAbi.RESOLVE_NO_MAGICLINKS;
 import static io.turndiff.boundary.LinuxAbi.RESOLVE_NO_SYMLINKS;
@@ -35,28 +31,34 @@ import java.lang.foreign.MemorySegment;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 
 /**
- * The kernel-enforced handles: directories are file descriptors, and each name is resolved relative to one.
+ * The kernel-enforced handles: directories are file descriptors, and each name is resolved relative
+ * to one.
  *
  * <ul>
- *   <li>{@link Resolution#OPENAT2}: {@code openat2} with {@code RESOLVE_BENEATH | RESOLVE_NO_SYMLINKS |
- *       RESOLVE_NO_MAGICLINKS | RESOLVE_NO_XDEV}, so no symlink, {@code ..}, magic link or mount leads out,
- *       whatever is swapped in meanwhile; a whole path resolves in one call ({@link #openBeneath}).
- *   <li>{@link Resolution#OPENAT}: where {@code openat2} is missing or blocked (a seccomp filter), as Go's
- *       {@code os.Root} does: {@code openat(O_NOFOLLOW | O_DIRECTORY)} one component at a time, each directory
- *       then checked to be on the root's device and not a mount root ({@code STATX_ATTR_MOUNT_ROOT}, or the
- *       mount table read at open on kernels that do not say).
+ *   <li>{@link Resolution#OPENAT2}: {@code openat2} with {@code RESOLVE_BENEATH |
+ *       RESOLVE_NO_SYMLINKS | RESOLVE_NO_MAGICLINKS | RESOLVE_NO_XDEV}, so no symlink, {@code ..},
+ *       magic link or mount leads out, whatever is swapped in meanwhile; a whole path resolves in
+ *       one call ({@link #openBeneath}).
+ *   <li>{@link Resolution#OPENAT}: where {@code openat2} is missing or blocked (a seccomp filter),
+ *       as Go's {@code os.Root} does: {@code openat(O_NOFOLLOW | O_DIRECTORY)} one component at a
+ *       time, each directory then checked to be on the root's device and not a mount root ({@code
+ *       STATX_ATTR_MOUNT_ROOT}, or the mount table read at open on kernels that do not say).
  * </ul>
- * Opened files are checked by {@code fstat} of the opened descriptor before a byte is read ({@link FileReader}).
+ *
+ * Opened files are checked by {@code fstat} of the opened descriptor before a byte is read ({@link
+ * FileReader}).
  */
 final class FdHandle extends FdDirectory implements RootHandle {
 
   /** How a name is resolved relative to a directory descriptor. */
-  enum Resolution { OPENAT2, OPENAT }
+  enum Resolution {
+    OPENAT2,
+    OPENAT
+  }
 
   private static final long BENEATH_NOTHING_FOLLOWED =
       RESOLVE_BENEATH | RESOLVE_NO_SYMLINKS | RESOLVE_NO_MAGICLINKS | RESOLVE_NO_XDEV;
@@ -75,30 +77,42 @@ final class FdHandle extends FdDirectory implements RootHandle {
     this.resolution = resolution;
     this.rootStat = rootStat;
     this.rootReal = rootReal;
-    this.mountPoints = resolution == Resolution.OPENAT ? MountPoints.under(rootReal) : MountPoints.none();
+    this.mountPoints =
+        resolution == Resolution.OPENAT ? MountPoints.under(rootReal) : MountPoints.none();
   }
 
   /**
-   * Opens the root directory (its real path, with {@code O_NOFOLLOW}: a swap between {@code realpath} and the
-   * open is refused) and, for {@link Resolution#OPENAT2}, proves that {@code openat2} works here.
+   * Opens the root directory (its real path, with {@code O_NOFOLLOW}: a swap between {@code
+   * realpath} and the open is refused) and, for {@link Resolution#OPENAT2}, proves that {@code
+   * openat2} works here.
    *
-   * @throws UnsupportedOperationException when this resolution is not available here; the caller falls back
+   * @throws UnsupportedOperationException when this resolution is not available here; the caller
+   *     falls back
    */
   static FdHandle open(Path rootReal, Resolution resolution) {
     Libc libc = Libc.load();
     byte[] name = PathParser.nameBytes(rootReal);
     try (NativeCall call = libc.call()) {
-      int fd = libc.openat(call, AT_FDCWD, name, O_RDONLY | libc.abi().oDirectory() | libc.abi().oNoFollow()
-          | O_CLOEXEC, 0);
+      int fd =
+          libc.openat(
+              call,
+              AT_FDCWD,
+              name,
+              O_RDONLY | libc.abi().oDirectory() | libc.abi().oNoFollow() | O_CLOEXEC,
+              0);
       if (fd < 0) {
-        throw new BoundaryException("cannot open the workspace root " + rootReal + ": " + libc.describe(-fd));
+        throw new BoundaryException(
+            "cannot open the workspace root " + rootReal + ": " + libc.describe(-fd));
       }
       if (resolution == Resolution.OPENAT2) {
-        int probe = libc.openat2(call, fd, new byte[] {'.'}, O_PATH | O_CLOEXEC, 0, BENEATH_NOTHING_FOLLOWED);
+        int probe =
+            libc.openat2(
+                call, fd, new byte[] {'.'}, O_PATH | O_CLOEXEC, 0, BENEATH_NOTHING_FOLLOWED);
         if (probe < 0) {
           libc.close(call, fd);
           if (-probe == ENOSYS || -probe == EPERM) {
-            throw new UnsupportedOperationException("openat2 is not available: " + libc.describe(-probe));
+            throw new UnsupportedOperationException(
+                "openat2 is not available: " + libc.describe(-probe));
           }
           throw new BoundaryException("cannot probe the workspace root: " + libc.describe(-probe));
         }
@@ -107,7 +121,8 @@ final class FdHandle extends FdDirectory implements RootHandle {
       StatResult stat = libc.fstat(call, fd);
       if (!stat.ok()) {
         libc.close(call, fd);
-        throw new BoundaryException("cannot stat the workspace root: " + libc.describe(stat.errno()));
+        throw new BoundaryException(
+            "cannot stat the workspace root: " + libc.describe(stat.errno()));
       }
       return new FdHandle(libc, resolution, fd, stat.stat(), rootReal);
     }
@@ -173,23 +188,30 @@ final class FdHandle extends FdDirectory implements RootHandle {
     }
   }
 
-  // ---- resolution: the one place the two kinds differ -----------------------------------------------------
+  // ---- resolution: the one place the two kinds differ
+  // -----------------------------------------------------
 
-  /** Opens {@code relative} (one name, or with OPENAT2 a whole path) in {@code dir} with {@code flags}. */
+  /**
+   * Opens {@code relative} (one name, or with OPENAT2 a whole path) in {@code dir} with {@code
+   * flags}.
+   */
   private int openIn(NativeCall call, FdDirectory dir, byte[] relative, int flags) {
     if (resolution == Resolution.OPENAT) {
       return libc.openat(call, dir.fd, relative, flags | libc.abi().oNoFollow(), 0);
     }
     int fd = -EAGAIN;
-    for (int attempt = 0; attempt < TRANSIENT_RETRIES && (fd == -EAGAIN || fd == -EINTR); attempt++) {
+    for (int attempt = 0;
+        attempt < TRANSIENT_RETRIES && (fd == -EAGAIN || fd == -EINTR);
+        attempt++) {
       fd = libc.openat2(call, dir.fd, relative, flags, 0, BENEATH_NOTHING_FOLLOWED);
     }
     return fd;
   }
 
   /**
-   * Why an fd opened by {@link Resolution#OPENAT} is refused: on another device, or the root of a mount (a bind
-   * mount of the same file system has the same device). OPENAT2's {@code RESOLVE_NO_XDEV} refused those already.
+   * Why an fd opened by {@link Resolution#OPENAT} is refused: on another device, or the root of a
+   * mount (a bind mount of the same file system has the same device). OPENAT2's {@code
+   * RESOLVE_NO_XDEV} refused those already.
    */
   private Optional<HandleFailure> crossesMount(NativeCall call, int opened, List<byte[]> location) {
     if (resolution != Resolution.OPENAT) {
@@ -199,9 +221,11 @@ final class FdHandle extends FdDirectory implements RootHandle {
     if (!stat.ok()) {
       return Optional.of(new HandleFailure.Failed("fstat: " + libc.describe(stat.errno())));
     }
-    boolean mountRoot = libc.isMountRoot(call, opened)
-        .orElseGet(() -> mountPoints.isMountPoint(absolute(location)));
-    return stat.stat().device() != rootStat.device() || mountRoot ? Optional.of(new HandleFailure.OtherMount())
+    boolean mountRoot =
+        libc.isMountRoot(call, opened)
+            .orElseGet(() -> mountPoints.isMountPoint(absolute(location)));
+    return stat.stat().device() != rootStat.device() || mountRoot
+        ? Optional.of(new HandleFailure.OtherMount())
         : Optional.empty();
   }
 
@@ -217,9 +241,11 @@ final class FdHandle extends FdDirectory implements RootHandle {
     try (NativeCall call = libc.call()) {
       int opened = openIn(call, dir, relative, O_PATH | libc.abi().oDirectory() | O_CLOEXEC);
       if (opened == -ENOTDIR && resolution == Resolution.OPENAT) {
-        // O_PATH | O_NOFOLLOW opens a symlink itself, which O_DIRECTORY then refuses as not a directory
+        // O_PATH | O_NOFOLLOW opens a symlink itself, which O_DIRECTORY then refuses as not a
+        // directory
         StatResult there = libc.lstatAt(call, dir.fd, relative);
-        return there.ok() && there.stat().type() == FileType.SYMLINK ? Attempt.refused(new HandleFailure.Symlink())
+        return there.ok() && there.stat().type() == FileType.SYMLINK
+            ? Attempt.refused(new HandleFailure.Symlink())
             : Attempt.refused(new HandleFailure.NotDirectory());
       }
       if (opened < 0) {
@@ -246,8 +272,8 @@ final class FdHandle extends FdDirectory implements RootHandle {
     if (mount.isPresent() || !stat.ok()) {
       libc.close(call, opened);
       call.close();
-      return Attempt.refused(mount.orElseGet(() -> new HandleFailure.Failed("fstat: "
-          + libc.describe(stat.errno()))));
+      return Attempt.refused(
+          mount.orElseGet(() -> new HandleFailure.Failed("fstat: " + libc.describe(stat.errno()))));
     }
     return Attempt.done(new FdOpenedFile(libc, call, opened, stat.stat()));
   }
@@ -270,7 +296,8 @@ final class FdHandle extends FdDirectory implements RootHandle {
     return returned < 0 ? Attempt.refused(failure(-returned)) : Attempt.done();
   }
 
-  // ---- files ----------------------------------------------------------------------------------------------
+  // ---- files
+  // ----------------------------------------------------------------------------------------------
 
   /** A file descriptor opened for reading; its native memory lives as long as it does. */
   static final class FdOpenedFile implements OpenedFile {

@@ -11,10 +11,11 @@ import java.util.Optional;
 import java.util.function.Supplier;
 
 /**
- * The one read pipeline, whichever handle opened the file: the opened inode is checked before a byte is read
- * ({@link OpenedInode}: a regular file with one link on the root's device), read whole up to the size limit or
- * as {@link OverLimit} says past it, and checked again after ({@link StatInfo#unchangedSince}); a file that moved
- * meanwhile is read again, up to the retries. Every way a read can fail becomes a {@link ReadOutcome} here.
+ * The one read pipeline, whichever handle opened the file: the opened inode is checked before a
+ * byte is read ({@link OpenedInode}: a regular file with one link on the root's device), read whole
+ * up to the size limit or as {@link OverLimit} says past it, and checked again after ({@link
+ * StatInfo#unchangedSince}); a file that moved meanwhile is read again, up to the retries. Every
+ * way a read can fail becomes a {@link ReadOutcome} here.
  */
 final class FileReader {
 
@@ -27,34 +28,51 @@ final class FileReader {
   }
 
   /**
-   * Reads {@code path}: in one kernel call from the root where the handle can ({@link RootHandle#openBeneath},
-   * the hot path of every capture), else in its parent reached by the walker.
+   * Reads {@code path}: in one kernel call from the root where the handle can ({@link
+   * RootHandle#openBeneath}, the hot path of every capture), else in its parent reached by the
+   * walker.
    */
   ReadOutcome read(WorkspacePath path, long sizeLimit, int retries, OverLimit overLimit) {
-    return walker.withRoot(root -> {
-      Optional<Attempt<OpenedFile>> first = root.openBeneath(path);
-      if (first.isEmpty()) {
-        return walker.inParent(path, Walker.Parents.EXISTING,
-            (parent, name) -> readAt(parent, name, sizeLimit, retries, overLimit), FileReader::refusedParent);
-      }
-      Supplier<Attempt<OpenedFile>> opens = new Supplier<>() {
-        private Attempt<OpenedFile> next = first.get();
+    return walker.withRoot(
+        root -> {
+          Optional<Attempt<OpenedFile>> first = root.openBeneath(path);
+          if (first.isEmpty()) {
+            return walker.inParent(
+                path,
+                Walker.Parents.EXISTING,
+                (parent, name) -> readAt(parent, name, sizeLimit, retries, overLimit),
+                FileReader::refusedParent);
+          }
+          Supplier<Attempt<OpenedFile>> opens =
+              new Supplier<>() {
+                private Attempt<OpenedFile> next = first.get();
 
-        @Override
-        public Attempt<OpenedFile> get() {
-          Attempt<OpenedFile> opened = next != null ? next : root.openBeneath(path).orElseThrow();
-          next = null;
-          return opened;
-        }
-      };
-      return read(opens, () -> lstatForRecord(path), root.rootStat(), sizeLimit, retries, overLimit);
-    });
+                @Override
+                public Attempt<OpenedFile> get() {
+                  Attempt<OpenedFile> opened =
+                      next != null ? next : root.openBeneath(path).orElseThrow();
+                  next = null;
+                  return opened;
+                }
+              };
+          return read(
+              opens, () -> lstatForRecord(path), root.rootStat(), sizeLimit, retries, overLimit);
+        });
   }
 
-  /** Reads the entry {@code name} of a directory already held open (the write protocol's check before a rename). */
-  ReadOutcome readAt(DirectoryHandle parent, Name name, long sizeLimit, int retries, OverLimit overLimit) {
-    return read(() -> parent.openForRead(name), () -> parent.lstat(name), walker.root().rootStat(), sizeLimit,
-        retries, overLimit);
+  /**
+   * Reads the entry {@code name} of a directory already held open (the write protocol's check
+   * before a rename).
+   */
+  ReadOutcome readAt(
+      DirectoryHandle parent, Name name, long sizeLimit, int retries, OverLimit overLimit) {
+    return read(
+        () -> parent.openForRead(name),
+        () -> parent.lstat(name),
+        walker.root().rootStat(),
+        sizeLimit,
+        retries,
+        overLimit);
   }
 
   static ReadOutcome refusedParent(Walker.Refusal refusal) {
@@ -62,19 +80,28 @@ final class FileReader {
       case HandleFailure.Missing missing -> new ReadOutcome.Missing();
       case HandleFailure.NotDirectory notDirectory -> new ReadOutcome.Missing();
       case HandleFailure.Symlink symlink -> new ReadOutcome.LinkInPath();
-      case HandleFailure.OtherMount otherMount -> new ReadOutcome.MetadataOnly(Optional.empty(),
-          Reason.ESCAPES_WORKSPACE, "the path crosses a mount point");
+      case HandleFailure.OtherMount otherMount ->
+          new ReadOutcome.MetadataOnly(
+              Optional.empty(), Reason.ESCAPES_WORKSPACE, "the path crosses a mount point");
       default -> new ReadOutcome.Failed(refusal.text());
     };
   }
 
   private Attempt<StatInfo> lstatForRecord(WorkspacePath path) {
-    return walker.inParent(path, Walker.Parents.EXISTING, DirectoryHandle::lstat,
+    return walker.inParent(
+        path,
+        Walker.Parents.EXISTING,
+        DirectoryHandle::lstat,
         refusal -> Attempt.refused(refusal.why()));
   }
 
-  private static ReadOutcome read(Supplier<Attempt<OpenedFile>> opener, Supplier<Attempt<StatInfo>> lstat,
-                                  StatInfo root, long sizeLimit, int retries, OverLimit overLimit) {
+  private static ReadOutcome read(
+      Supplier<Attempt<OpenedFile>> opener,
+      Supplier<Attempt<StatInfo>> lstat,
+      StatInfo root,
+      long sizeLimit,
+      int retries,
+      OverLimit overLimit) {
     Optional<StatInfo> lastSeen = Optional.empty();
     for (int attempt = 0; attempt <= retries; attempt++) {
       Attempt<OpenedFile> opened = opener.get();
@@ -88,11 +115,14 @@ final class FileReader {
           return refusal.get();
         }
         lastSeen = Optional.of(stat);
-        ReadOutcome outcome = stat.size() <= sizeLimit ? whole(file, stat) : switch (overLimit) {
-          case OverLimit.Sample sample -> sample(file, stat);
-          case OverLimit.Hash hash -> tooLarge(hashAll(file, stat, Optional.empty()), stat);
-          case OverLimit.Capture capture -> capture(file, stat, capture.sink());
-        };
+        ReadOutcome outcome =
+            stat.size() <= sizeLimit
+                ? whole(file, stat)
+                : switch (overLimit) {
+                  case OverLimit.Sample sample -> sample(file, stat);
+                  case OverLimit.Hash hash -> tooLarge(hashAll(file, stat, Optional.empty()), stat);
+                  case OverLimit.Capture capture -> capture(file, stat, capture.sink());
+                };
         if (outcome != null) {
           return outcome;
         }
@@ -100,7 +130,9 @@ final class FileReader {
         return new ReadOutcome.Failed(e.getMessage());
       }
     }
-    return new ReadOutcome.MetadataOnly(lastSeen, Reason.CHANGED_DURING_READ,
+    return new ReadOutcome.MetadataOnly(
+        lastSeen,
+        Reason.CHANGED_DURING_READ,
         "size, modification time or inode moved while reading, " + (retries + 1) + " times");
   }
 
@@ -109,16 +141,24 @@ final class FileReader {
       case HandleFailure.Missing missing -> new ReadOutcome.Missing();
       case HandleFailure.NotDirectory notDirectory -> new ReadOutcome.Missing();
       case HandleFailure.Symlink symlink -> new ReadOutcome.LinkInPath();
-      case HandleFailure.OtherMount otherMount -> new ReadOutcome.MetadataOnly(Optional.empty(),
-          Reason.ESCAPES_WORKSPACE, "the path crosses a mount point");
+      case HandleFailure.OtherMount otherMount ->
+          new ReadOutcome.MetadataOnly(
+              Optional.empty(), Reason.ESCAPES_WORKSPACE, "the path crosses a mount point");
       // a socket, or a device without a driver: opening it failed, lstat says what it is
-      case HandleFailure.NoDevice noDevice -> lstat.get() instanceof Attempt.Done<StatInfo>(StatInfo stat)
-          ? new ReadOutcome.MetadataOnly(Optional.of(stat), Reason.SPECIAL_FILE,
-              OpenedInode.describe(stat.type()) + " is never read")
-          : new ReadOutcome.Failed(why.describe());
-      case HandleFailure.Blocked blocked -> new ReadOutcome.MetadataOnly(
-          lstat.get() instanceof Attempt.Done<StatInfo>(StatInfo stat) ? Optional.of(stat) : Optional.empty(),
-          Reason.SPECIAL_FILE, "the open did not return: a FIFO or device was swapped in after the type check");
+      case HandleFailure.NoDevice noDevice ->
+          lstat.get() instanceof Attempt.Done<StatInfo>(StatInfo stat)
+              ? new ReadOutcome.MetadataOnly(
+                  Optional.of(stat),
+                  Reason.SPECIAL_FILE,
+                  OpenedInode.describe(stat.type()) + " is never read")
+              : new ReadOutcome.Failed(why.describe());
+      case HandleFailure.Blocked blocked ->
+          new ReadOutcome.MetadataOnly(
+              lstat.get() instanceof Attempt.Done<StatInfo>(StatInfo stat)
+                  ? Optional.of(stat)
+                  : Optional.empty(),
+              Reason.SPECIAL_FILE,
+              "the open did not return: a FIFO or device was swapped in after the type check");
       default -> new ReadOutcome.Failed(why.describe());
     };
   }
@@ -128,26 +168,30 @@ final class FileReader {
     return file.now().filter(now -> now.unchangedSince(stat)).isPresent();
   }
 
-  /** The whole content of a file within the size limit; null when it moved meanwhile (the caller retries). */
+  /**
+   * The whole content of a file within the size limit; null when it moved meanwhile (the caller
+   * retries).
+   */
   private static ReadOutcome whole(OpenedFile file, StatInfo stat) throws IOException {
     byte[] bytes = new byte[Math.toIntExact(stat.size())];
     ByteBuffer buffer = ByteBuffer.wrap(bytes);
     while (buffer.hasRemaining()) {
       if (file.read(buffer, buffer.position()) < 0) {
-        return null;  // shorter than its stat said: it is being truncated
+        return null; // shorter than its stat said: it is being truncated
       }
     }
     if (file.read(ByteBuffer.allocate(1), bytes.length) > 0 || !unchanged(file, stat)) {
-      return null;  // longer than its stat said, or changed
+      return null; // longer than its stat said, or changed
     }
     return new ReadOutcome.Content(stat, bytes, Sha256.of(bytes));
   }
 
   /**
-   * The SHA-256 of all of a file over the limit, read in chunks from its first byte up to one byte past its
-   * size, each chunk also to {@code chunks} when given; null when it moved meanwhile.
+   * The SHA-256 of all of a file over the limit, read in chunks from its first byte up to one byte
+   * past its size, each chunk also to {@code chunks} when given; null when it moved meanwhile.
    */
-  private static Sha256 hashAll(OpenedFile file, StatInfo stat, Optional<UploadBuffer> chunks) throws IOException {
+  private static Sha256 hashAll(OpenedFile file, StatInfo stat, Optional<UploadBuffer> chunks)
+      throws IOException {
     MessageDigest digest = Sha256.newDigest();
     ByteBuffer buffer = ByteBuffer.allocate(CHUNK);
     long total = 0;
@@ -176,7 +220,7 @@ final class FileReader {
       ByteBuffer block = ByteBuffer.allocate(blocks.length(i));
       while (block.hasRemaining()) {
         if (file.read(block, blocks.offset(i) + block.position()) < 0) {
-          return null;  // shorter than its stat said: it is being truncated
+          return null; // shorter than its stat said: it is being truncated
         }
       }
       blocks.add(i, block.flip());
@@ -185,10 +229,11 @@ final class FileReader {
   }
 
   /**
-   * Hashes a file over the limit and, unless {@code sink} holds that content already, reads it again into the
-   * sink; null when it moved meanwhile.
+   * Hashes a file over the limit and, unless {@code sink} holds that content already, reads it
+   * again into the sink; null when it moved meanwhile.
    */
-  private static ReadOutcome capture(OpenedFile file, StatInfo stat, ContentSink sink) throws IOException {
+  private static ReadOutcome capture(OpenedFile file, StatInfo stat, ContentSink sink)
+      throws IOException {
     Sha256 sha256 = hashAll(file, stat, Optional.empty());
     if (sha256 == null || sink.holds(sha256)) {
       return sha256 == null ? null : new ReadOutcome.Stored(stat, sha256);

@@ -3,14 +3,17 @@ package io.turndiff.boundary;
 import java.nio.file.Path;
 import java.util.function.Supplier;
 
-/** Opens the root handle a {@link BoundaryOptions.Mechanism} asks for; {@code AUTO} takes the strongest that works. */
+/**
+ * Opens the root handle a {@link BoundaryOptions.Mechanism} asks for; {@code AUTO} takes the
+ * strongest that works.
+ */
 final class HandleOpener {
 
-  private HandleOpener() {
-  }
+  private HandleOpener() {}
 
   /**
-   * @throws BoundaryException when the root cannot be opened, or the mechanism asked for is not available here
+   * @throws BoundaryException when the root cannot be opened, or the mechanism asked for is not
+   *     available here
    */
   static RootHandle open(Path real, BoundaryOptions options) {
     return switch (options.mechanism()) {
@@ -34,7 +37,8 @@ final class HandleOpener {
     try {
       return open.get();
     } catch (UnsupportedOperationException | LinkageError unavailable) {
-      throw new BoundaryException("the " + what + " boundary is not available here: " + unavailable.getMessage());
+      throw new BoundaryException(
+          "the " + what + " boundary is not available here: " + unavailable.getMessage());
     }
   }
 
@@ -42,7 +46,8 @@ final class HandleOpener {
     try {
       return StreamHandle.open(real, options::nextTemporaryName);
     } catch (UnsupportedOperationException e) {
-      throw new BoundaryException("no safe way to open workspace " + real + " here: " + e.getMessage());
+      throw new BoundaryException(
+          "no safe way to open workspace " + real + " here: " + e.getMessage());
     }
   }
 }

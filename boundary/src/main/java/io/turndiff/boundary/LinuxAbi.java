@@ -1,12 +1,12 @@
 package io.turndiff.boundary;
+
 import java.util.Optional;
 
-
 /**
- * The Linux constants the boundary needs, for the architecture the JVM runs on. Open flags differ between
- * x86_64 and aarch64 ({@code O_DIRECTORY}, {@code O_NOFOLLOW}); errno values, {@code AT_*} flags, file type
- * bits and the {@code openat2} syscall number (437: numbers from 424 on are shared by every architecture) do
- * not.
+ * The Linux constants the boundary needs, for the architecture the JVM runs on. Open flags differ
+ * between x86_64 and aarch64 ({@code O_DIRECTORY}, {@code O_NOFOLLOW}); errno values, {@code AT_*}
+ * flags, file type bits and the {@code openat2} syscall number (437: numbers from 424 on are shared
+ * by every architecture) do not.
  */
 record LinuxAbi(String arch, int oDirectory, int oNoFollow) {
 
@@ -64,7 +64,9 @@ record LinuxAbi(String arch, int oDirectory, int oNoFollow) {
   private static final LinuxAbi X86_64 = new LinuxAbi("x86_64", 0200000, 0400000);
   private static final LinuxAbi AARCH64 = new LinuxAbi("aarch64", 040000, 0100000);
 
-  /** The ABI of this JVM's architecture, or empty on an architecture the boundary has no table for. */
+  /**
+   * The ABI of this JVM's architecture, or empty on an architecture the boundary has no table for.
+   */
   static Optional<LinuxAbi> current() {
     if (!System.getProperty("os.name", "").equals("Linux")) {
       return Optional.empty();

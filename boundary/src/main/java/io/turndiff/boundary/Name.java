@@ -5,16 +5,17 @@ import java.util.Arrays;
 import java.util.List;
 
 /**
- * One component of a workspace path, the only kind of name a {@link DirectoryHandle} takes: never empty,
- * never {@code .} or {@code ..}, never holding {@code /} or NUL. A handle operation on a name therefore acts on
- * exactly one entry of the directory it is given, whatever the name's bytes are.
+ * One component of a workspace path, the only kind of name a {@link DirectoryHandle} takes: never
+ * empty, never {@code .} or {@code ..}, never holding {@code /} or NUL. A handle operation on a
+ * name therefore acts on exactly one entry of the directory it is given, whatever the name's bytes
+ * are.
  */
 record Name(byte[] bytes) {
 
   Name {
     if (bytes.length == 0 || Arrays.equals(bytes, DOT) || Arrays.equals(bytes, DOT_DOT)) {
-      throw new IllegalArgumentException("not a single component: '" + new String(bytes, StandardCharsets.UTF_8)
-          + "'");
+      throw new IllegalArgumentException(
+          "not a single component: '" + new String(bytes, StandardCharsets.UTF_8) + "'");
     }
     for (byte b : bytes) {
       if (b == '/' || b == 0) {

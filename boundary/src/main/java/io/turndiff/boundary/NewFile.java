@@ -9,7 +9,9 @@ interface NewFile extends AutoCloseable {
   /** Writes all of {@code from}. */
   void write(ByteBuffer from) throws IOException;
 
-  /** Sets exactly these permission bits on the new file, through its handle where the platform can. */
+  /**
+   * Sets exactly these permission bits on the new file, through its handle where the platform can.
+   */
   void chmod(int mode) throws IOException;
 
   /** Makes the content durable ({@code fsync}). */

@@ -9,12 +9,15 @@ interface RootHandle extends DirectoryHandle {
 
   BoundaryKind kind();
 
-  /** Device and inode of the root, the device numbered as {@code statx} does ({@link DeviceNumber}). */
+  /**
+   * Device and inode of the root, the device numbered as {@code statx} does ({@link DeviceNumber}).
+   */
   StatInfo rootStat();
 
   /**
-   * Opens the file at {@code path} for reading in one kernel call that resolves the whole path beneath the root,
-   * nothing followed; empty where the kernel cannot (then the {@link Walker} walks to its parent).
+   * Opens the file at {@code path} for reading in one kernel call that resolves the whole path
+   * beneath the root, nothing followed; empty where the kernel cannot (then the {@link Walker}
+   * walks to its parent).
    */
   Optional<Attempt<OpenedFile>> openBeneath(WorkspacePath path);
 
@@ -24,10 +27,16 @@ interface RootHandle extends DirectoryHandle {
   /** Makes everything written to the workspace's file system durable ({@code syncfs}). */
   Attempt<Void> syncFileSystem();
 
-  /** Whether each new file must be synced on its own ({@link #syncFileSystem()} cannot do it for them). */
+  /**
+   * Whether each new file must be synced on its own ({@link #syncFileSystem()} cannot do it for
+   * them).
+   */
   boolean syncsEachFile();
 
-  /** Removes what this handle stages outside the target's directory under {@code temporary}, if anything. */
+  /**
+   * Removes what this handle stages outside the target's directory under {@code temporary}, if
+   * anything.
+   */
   void removeLeftover(Name temporary);
 
   /** Closes the root itself (once, when no operation uses it: see {@link Walker#close()}). */

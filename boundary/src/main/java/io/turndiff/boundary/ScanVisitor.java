@@ -18,8 +18,9 @@ public interface ScanVisitor {
   }
 
   /**
-   * A directory was listed ({@code empty} for the root), before any of its names is handed out: the visitor
-   * may read the files named {@code interesting} it asked for (its ignore files) that are present.
+   * A directory was listed ({@code empty} for the root), before any of its names is handed out: the
+   * visitor may read the files named {@code interesting} it asked for (its ignore files) that are
+   * present.
    */
   void entering(Optional<WorkspacePath> directory, Set<String> interestingPresent);
 
@@ -31,15 +32,18 @@ public interface ScanVisitor {
   Descend directory(WorkspacePath directory);
 
   /** A directory the walk enters (after {@link #directory} said so), with its permission bits. */
-  default void entered(WorkspacePath directory, int mode) {
-  }
+  default void entered(WorkspacePath directory, int mode) {}
 
   /** Whether a non-directory name is ignored (an ignored name is never read, only listed). */
   boolean ignored(WorkspacePath path);
 
-  /** A name that is not a directory the scan entered: a file, link, special file, or another mount. */
+  /**
+   * A name that is not a directory the scan entered: a file, link, special file, or another mount.
+   */
   void found(ScannedEntry entry);
 
-  /** A directory that could not be listed (it changed into a link meanwhile, a permission error...). */
+  /**
+   * A directory that could not be listed (it changed into a link meanwhile, a permission error...).
+   */
   void unlisted(WorkspacePath directory, String why);
 }

@@ -3,14 +3,9 @@ package io.turndiff.boundary;
 import static java.nio.file.LinkOption.NOFOLLOW_LINKS;
 
 import io.turndiff.model.BoundaryKind;
-import io.turndiff.model.FileType;
 import io.turndiff.model.WorkspacePath;
 import java.io.IOException;
-import java.nio.ByteBuffer;
-import java.nio.channels.FileChannel;
-import java.nio.channels.SeekableByteChannel;
 import java.nio.charset.Charset;
-import java.nio.file.DirectoryIteratorException;
 import java.nio.file.DirectoryNotEmptyException;
 import java.nio.file.DirectoryStream;
 import java.nio.file.FileAlreadyExistsException;
@@ -20,44 +15,37 @@ import java.nio.file.NoSuchFileException;
 import java.nio.file.NotDirectoryException;
 import java.nio.file.Path;
 import java.nio.file.SecureDirectoryStream;
-import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.BasicFileAttributeView;
 import java.nio.file.attribute.BasicFileAttributes;
 import java.nio.file.attribute.FileTime;
-import java.nio.file.attribute.PosixFileAttributeView;
-import java.nio.file.attribute.PosixFileAttributes;
 import java.nio.file.attribute.PosixFilePermission;
-import java.nio.file.attribute.PosixFilePermissions;
-import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.EnumSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 import java.util.function.Supplier;
 
 /**
- * The handles where no file descriptor can be used (no native access, no libc table for the architecture):
- * the JDK's {@link SecureDirectoryStream}, each directory a stream opened from its parent with
- * {@code NOFOLLOW_LINKS}, so that a symlinked component is refused rather than followed.
+ * The handles where no file descriptor can be used (no native access, no libc table for the
+ * architecture): the JDK's {@link SecureDirectoryStream}, each directory a stream opened from its
+ * parent with {@code NOFOLLOW_LINKS}, so that a symlinked component is refused rather than
+ * followed.
  *
- * <p>It is weaker than the {@link FdHandle}s, and every record it produces says which boundary took it:
+ * <p>It is weaker than the {@link FdHandle}s, and every record it produces says which boundary took
+ * it:
+ *
  * <ul>
- *   <li>it cannot {@code fstat} an opened channel, so the inode is checked by name before and after the read
- *       (an inode swapped in and back between the checks could be read);
- *   <li>it cannot open without blocking, so an open runs on a helper thread with a deadline (a FIFO swapped in
- *       after the type check leaves that thread blocked, not the capture);
- *   <li>it cannot see {@code nlink} through the stream, so the stat comes from a by-name stat whose inode must
- *       match the stream's;
- *   <li>it cannot create directories or symlinks relative to a held directory: they are created at the root's
- *       path, verified through the held root, and moved into place;
+ *   <li>it cannot {@code fstat} an opened channel, so the inode is checked by name before and after
+ *       the read (an inode swapped in and back between the checks could be read);
+ *   <li>it cannot open without blocking, so an open runs on a helper thread with a deadline (a FIFO
+ *       swapped in after the type check leaves that thread blocked, not the capture);
+ *   <li>it cannot see {@code nlink} through the stream, so the stat comes from a by-name stat whose
+ *       inode must match the stream's;
+ *   <li>it cannot create directories or symlinks relative to a held directory: they are created at
+ *       the root's path, verified through the held root, and moved into place;
  *   <li>it cannot sync a directory, so each new file is synced on its own;
  *   <li>names must be representable in the JVM's file name encoding ({@code sun.jnu.encoding}).
  * </ul>
@@ -70,8 +58,11 @@ final class StreamHandle extends StreamDirectory implements RootHandle {
   final MountPoints mountPoints;
   final Supplier<String> temporaryNames;
 
-  private StreamHandle(Path rootReal, SecureDirectoryStream<Path> root, StatInfo rootStat,
-                       Supplier<String> temporaryNames) {
+  private StreamHandle(
+      Path rootReal,
+      SecureDirectoryStream<Path> root,
+      StatInfo rootStat,
+      Supplier<String> temporaryNames) {
     super(null, root, List.of());
     this.rootReal = rootReal;
     this.rootStat = rootStat;
@@ -80,7 +71,8 @@ final class StreamHandle extends StreamDirectory implements RootHandle {
     this.mountPoints = MountPoints.under(rootReal);
   }
 
-  // the root's stream is the handle: it stays open for the handle's life and closeRoot() closes it, so it cannot
+  // the root's stream is the handle: it stays open for the handle's life and closeRoot() closes it,
+  // so it cannot
   // be a try-with-resources
   @SuppressWarnings("StreamResourceLeak")
   static StreamHandle open(Path rootReal, Supplier<String> temporaryNames) {
@@ -88,30 +80,37 @@ final class StreamHandle extends StreamDirectory implements RootHandle {
     try {
       stream = Files.newDirectoryStream(rootReal);
     } catch (IOException e) {
-      throw new BoundaryException("cannot open the workspace root " + rootReal + ": " + e.getMessage());
+      throw new BoundaryException(
+          "cannot open the workspace root " + rootReal + ": " + e.getMessage());
     }
     if (!(stream instanceof SecureDirectoryStream<Path> secure)) {
       closeQuietly(stream);
       throw new UnsupportedOperationException("this platform has no SecureDirectoryStream");
     }
     try {
-      Object heldKey = secure.getFileAttributeView(BasicFileAttributeView.class).readAttributes().fileKey();
+      Object heldKey =
+          secure.getFileAttributeView(BasicFileAttributeView.class).readAttributes().fileKey();
       StatInfo stat = statOf(Files.readAttributes(rootReal, "unix:*", NOFOLLOW_LINKS));
       if (!DeviceNumber.sameInode(heldKey, stat)) {
         closeQuietly(secure);
-        throw new BoundaryException("the workspace root " + rootReal + " was replaced while it was opened");
+        throw new BoundaryException(
+            "the workspace root " + rootReal + " was replaced while it was opened");
       }
       return new StreamHandle(rootReal, secure, stat, temporaryNames);
     } catch (IOException e) {
       closeQuietly(secure);
-      throw new BoundaryException("cannot stat the workspace root " + rootReal + ": " + e.getMessage());
+      throw new BoundaryException(
+          "cannot stat the workspace root " + rootReal + ": " + e.getMessage());
     }
   }
 
   /** A stat from the JDK's {@code unix:*} attributes, its device numbered as {@code statx} does. */
   static StatInfo statOf(Map<String, Object> unix) {
-    return new StatInfo((Integer) unix.get("mode"), ((Number) unix.get("nlink")).longValue(),
-        ((Number) unix.get("ino")).longValue(), ((Number) unix.get("size")).longValue(),
+    return new StatInfo(
+        (Integer) unix.get("mode"),
+        ((Number) unix.get("nlink")).longValue(),
+        ((Number) unix.get("ino")).longValue(),
+        ((Number) unix.get("size")).longValue(),
         ((FileTime) unix.get("lastModifiedTime")).to(TimeUnit.NANOSECONDS),
         ((FileTime) unix.get("ctime")).to(TimeUnit.NANOSECONDS),
         DeviceNumber.fromStDev(((Number) unix.get("dev")).longValue()));
@@ -144,7 +143,8 @@ final class StreamHandle extends StreamDirectory implements RootHandle {
 
   @Override
   public Attempt<Void> syncFileSystem() {
-    // each new file was synced when it was written; directories cannot be synced through a held stream
+    // each new file was synced when it was written; directories cannot be synced through a held
+    // stream
     return Attempt.done();
   }
 
@@ -155,7 +155,8 @@ final class StreamHandle extends StreamDirectory implements RootHandle {
 
   @Override
   public void removeLeftover(Name temporary) {
-    // a symlink is made at the root first and then moved beside its target: one a process killed in between
+    // a symlink is made at the root first and then moved beside its target: one a process killed in
+    // between
     // left is at the root under the same name
     javaName(temporary).ifPresent(name -> quietlyDelete(stream, name));
   }
@@ -173,7 +174,8 @@ final class StreamHandle extends StreamDirectory implements RootHandle {
   /** A name as a JDK path, or empty when its bytes cannot be represented in the name encoding. */
   Optional<Path> javaName(Name name) {
     String text = new String(name.raw(), nameEncoding);
-    return Arrays.equals(text.getBytes(nameEncoding), name.raw()) ? Optional.of(rootReal.getFileSystem().getPath(text))
+    return Arrays.equals(text.getBytes(nameEncoding), name.raw())
+        ? Optional.of(rootReal.getFileSystem().getPath(text))
         : Optional.empty();
   }
 
@@ -196,7 +198,8 @@ final class StreamHandle extends StreamDirectory implements RootHandle {
       case FileAlreadyExistsException exists -> new HandleFailure.Exists();
       case DirectoryNotEmptyException notEmpty -> new HandleFailure.NotEmpty();
       case NotDirectoryException notDirectory -> new HandleFailure.NotDirectory();
-      case FileSystemException fse when fse.getReason() != null -> new HandleFailure.Failed(fse.getReason());
+      case FileSystemException fse when fse.getReason() != null ->
+          new HandleFailure.Failed(fse.getReason());
       default -> new HandleFailure.Failed(String.valueOf(e.getMessage()));
     };
   }
@@ -228,9 +231,13 @@ final class StreamHandle extends StreamDirectory implements RootHandle {
   static Set<PosixFilePermission> permissions(int mode) {
     Set<PosixFilePermission> permissions = EnumSet.noneOf(PosixFilePermission.class);
     PosixFilePermission[] bits = {
-        PosixFilePermission.OTHERS_EXECUTE, PosixFilePermission.OTHERS_WRITE, PosixFilePermission.OTHERS_READ,
-        PosixFilePermission.GROUP_EXECUTE, PosixFilePermission.GROUP_WRITE, PosixFilePermission.GROUP_READ,
-        PosixFilePermission.OWNER_EXECUTE, PosixFilePermission.OWNER_WRITE, PosixFilePermission.OWNER_READ};
+      PosixFilePermission.OTHERS_EXECUTE, PosixFilePermission.OTHERS_WRITE,
+          PosixFilePermission.OTHERS_READ,
+      PosixFilePermission.GROUP_EXECUTE, PosixFilePermission.GROUP_WRITE,
+          PosixFilePermission.GROUP_READ,
+      PosixFilePermission.OWNER_EXECUTE, PosixFilePermission.OWNER_WRITE,
+          PosixFilePermission.OWNER_READ
+    };
     for (int bit = 0; bit < bits.length; bit++) {
       if ((mode & (1 << bit)) != 0) {
         permissions.add(bits[bit]);
@@ -248,14 +255,18 @@ final class StreamHandle extends StreamDirectory implements RootHandle {
   }
 
   /**
-   * Moves {@code temporary}, just created at the root's path as {@code made}, into {@code parent} as {@code name}
-   * if the held root really has it: null when done, else why not.
+   * Moves {@code temporary}, just created at the root's path as {@code made}, into {@code parent}
+   * as {@code name} if the held root really has it: null when done, else why not.
    */
   String adoptFromRoot(Path made, Path temporary, SecureDirectoryStream<Path> parent, Path name) {
     try {
-      Object held = stream.getFileAttributeView(temporary, BasicFileAttributeView.class, NOFOLLOW_LINKS)
-          .readAttributes().fileKey();
-      Object created = Files.readAttributes(made, BasicFileAttributes.class, NOFOLLOW_LINKS).fileKey();
+      Object held =
+          stream
+              .getFileAttributeView(temporary, BasicFileAttributeView.class, NOFOLLOW_LINKS)
+              .readAttributes()
+              .fileKey();
+      Object created =
+          Files.readAttributes(made, BasicFileAttributes.class, NOFOLLOW_LINKS).fileKey();
       if (!held.equals(created)) {
         deleteQuietly(made);
         return "the workspace root's path no longer leads to the workspace";
@@ -271,7 +282,9 @@ final class StreamHandle extends StreamDirectory implements RootHandle {
   /** Whether {@code name} exists in {@code directory} (anything, a dangling link included). */
   static boolean nameTaken(SecureDirectoryStream<Path> directory, Path name) {
     try {
-      directory.getFileAttributeView(name, BasicFileAttributeView.class, NOFOLLOW_LINKS).readAttributes();
+      directory
+          .getFileAttributeView(name, BasicFileAttributeView.class, NOFOLLOW_LINKS)
+          .readAttributes();
       return true;
     } catch (NoSuchFileException free) {
       return false;
@@ -279,5 +292,4 @@ final class StreamHandle extends StreamDirectory implements RootHandle {
       return true;
     }
   }
-
 }

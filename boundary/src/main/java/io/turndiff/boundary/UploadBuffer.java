@@ -4,8 +4,9 @@ import java.nio.ByteBuffer;
 import java.util.Arrays;
 
 /**
- * Gathers what a read streams into chunks of {@link #CHUNK_BYTES} for a {@link ContentSink.Upload}, so the
- * store gets few large chunks whatever sizes the reads return, and at most one chunk is held in memory.
+ * Gathers what a read streams into chunks of {@link #CHUNK_BYTES} for a {@link ContentSink.Upload},
+ * so the store gets few large chunks whatever sizes the reads return, and at most one chunk is held
+ * in memory.
  */
 final class UploadBuffer {
 

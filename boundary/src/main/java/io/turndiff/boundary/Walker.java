@@ -7,12 +7,12 @@ import java.util.Optional;
 import java.util.function.Function;
 
 /**
- * The one walk from the held root to a directory, as Go's {@code os.Root} does it in {@code doInRoot}: every
- * operation on a workspace path is a closure over this walker, called with the path's parent held open and the
- * path's last {@link Name}. The walker keeps the root from being closed while it runs ({@link RootInUse}), opens
- * the parent in one kernel call where the handle can ({@link RootHandle#openDirectoryBeneath}) and one component
- * at a time otherwise, closes every directory it opened, and is the only place the texts for a refused parent
- * are written.
+ * The one walk from the held root to a directory, as Go's {@code os.Root} does it in {@code
+ * doInRoot}: every operation on a workspace path is a closure over this walker, called with the
+ * path's parent held open and the path's last {@link Name}. The walker keeps the root from being
+ * closed while it runs ({@link RootInUse}), opens the parent in one kernel call where the handle
+ * can ({@link RootHandle#openDirectoryBeneath}) and one component at a time otherwise, closes every
+ * directory it opened, and is the only place the texts for a refused parent are written.
  */
 final class Walker implements AutoCloseable {
 
@@ -20,18 +20,25 @@ final class Walker implements AutoCloseable {
   enum Parents {
     /** Refuses: the path's parent must exist. */
     EXISTING,
-    /** Creates it (default mode) in its held parent and walks on, as {@code mkdir -p} relative to handles. */
+    /**
+     * Creates it (default mode) in its held parent and walks on, as {@code mkdir -p} relative to
+     * handles.
+     */
     CREATE_MISSING
   }
 
-  /** Why the walk stopped at {@code parent} (as components from the root), and the one text that says so. */
+  /**
+   * Why the walk stopped at {@code parent} (as components from the root), and the one text that
+   * says so.
+   */
   record Refusal(String parent, HandleFailure why, boolean creating) {
     String text() {
       if (creating) {
         return "cannot create directory " + parent + ": " + why.describe();
       }
       return switch (why) {
-        case HandleFailure.Symlink symlink -> "parent " + parent + " is a symlink; it is never followed";
+        case HandleFailure.Symlink symlink ->
+            "parent " + parent + " is a symlink; it is never followed";
         case HandleFailure.NotDirectory notDirectory -> "parent " + parent + " is not a directory";
         case HandleFailure.OtherMount otherMount -> "parent " + parent + " is on another mount";
         case HandleFailure.Missing missing -> "parent " + parent + " does not exist";
@@ -59,7 +66,10 @@ final class Walker implements AutoCloseable {
     return root;
   }
 
-  /** Runs {@code op} with the root held open (for the root's own operations: a whole-path open, a sync). */
+  /**
+   * Runs {@code op} with the root held open (for the root's own operations: a whole-path open, a
+   * sync).
+   */
   @SuppressWarnings("try")
   <T> T withRoot(Function<RootHandle, T> op) {
     try (RootInUse held = inUse.acquire()) {
@@ -67,9 +77,13 @@ final class Walker implements AutoCloseable {
     }
   }
 
-  /** Runs {@code op} in the parent of {@code path}, or {@code refused} with why the parent was not reached. */
+  /**
+   * Runs {@code op} in the parent of {@code path}, or {@code refused} with why the parent was not
+   * reached.
+   */
   @SuppressWarnings("try")
-  <T> T inParent(WorkspacePath path, Parents parents, InParent<T> op, Function<Refusal, T> refused) {
+  <T> T inParent(
+      WorkspacePath path, Parents parents, InParent<T> op, Function<Refusal, T> refused) {
     try (RootInUse held = inUse.acquire()) {
       Reached parent = open(path.parentComponents(), parents);
       if (parent instanceof Reached.Stopped(Refusal refusal)) {
@@ -84,13 +98,17 @@ final class Walker implements AutoCloseable {
     }
   }
 
-  /** Runs {@code op} in the directory {@code directory} (the root when empty), or {@code refused}. */
+  /**
+   * Runs {@code op} in the directory {@code directory} (the root when empty), or {@code refused}.
+   */
   @SuppressWarnings("try")
-  <T> T inDirectory(Optional<WorkspacePath> directory, Function<DirectoryHandle, T> op,
-                    Function<Refusal, T> refused) {
+  <T> T inDirectory(
+      Optional<WorkspacePath> directory,
+      Function<DirectoryHandle, T> op,
+      Function<Refusal, T> refused) {
     try (RootInUse held = inUse.acquire()) {
-      Reached opened = open(directory.map(WorkspacePath::components).orElse(List.of()),
-          Parents.EXISTING);
+      Reached opened =
+          open(directory.map(WorkspacePath::components).orElse(List.of()), Parents.EXISTING);
       if (opened instanceof Reached.Stopped(Refusal refusal)) {
         return refused.apply(refusal);
       }
@@ -105,11 +123,9 @@ final class Walker implements AutoCloseable {
 
   /** Where a walk ended: the directory, held open, or the refusal. */
   private sealed interface Reached {
-    record Opened(DirectoryHandle directory) implements Reached {
-    }
+    record Opened(DirectoryHandle directory) implements Reached {}
 
-    record Stopped(Refusal refusal) implements Reached {
-    }
+    record Stopped(Refusal refusal) implements Reached {}
   }
 
   private Reached open(List<byte[]> components, Parents parents) {
@@ -117,8 +133,10 @@ final class Walker implements AutoCloseable {
       return new Reached.Opened(root);
     }
     if (parents == Parents.EXISTING) {
-      Optional<Attempt<DirectoryHandle>> whole = root.openDirectoryBeneath(WorkspacePath.ofComponents(components));
-      if (whole.isPresent() && whole.get() instanceof Attempt.Done<DirectoryHandle>(DirectoryHandle directory)) {
+      Optional<Attempt<DirectoryHandle>> whole =
+          root.openDirectoryBeneath(WorkspacePath.ofComponents(components));
+      if (whole.isPresent()
+          && whole.get() instanceof Attempt.Done<DirectoryHandle>(DirectoryHandle directory)) {
         return new Reached.Opened(directory);
       }
       // refused in one call: walk again one component at a time, to say which component and why
@@ -126,13 +144,16 @@ final class Walker implements AutoCloseable {
     DirectoryHandle current = root;
     StringBuilder walked = new StringBuilder();
     for (byte[] component : components) {
-      walked.append(walked.isEmpty() ? "" : "/").append(new String(component, StandardCharsets.UTF_8));
+      walked
+          .append(walked.isEmpty() ? "" : "/")
+          .append(new String(component, StandardCharsets.UTF_8));
       Name name = Name.of(component);
       Attempt<DirectoryHandle> next = current.openDirectory(name);
-      if (parents == Parents.CREATE_MISSING && next instanceof Attempt.Refused<DirectoryHandle>(
-          HandleFailure.Missing missing)) {
+      if (parents == Parents.CREATE_MISSING
+          && next instanceof Attempt.Refused<DirectoryHandle>(HandleFailure.Missing missing)) {
         Attempt<Void> made = current.makeDirectory(name, DEFAULT_DIRECTORY_MODE);
-        if (made instanceof Attempt.Refused<Void>(HandleFailure why) && !(why instanceof HandleFailure.Exists)) {
+        if (made instanceof Attempt.Refused<Void>(HandleFailure why)
+            && !(why instanceof HandleFailure.Exists)) {
           current.close();
           return new Reached.Stopped(new Refusal(walked.toString(), why, true));
         }

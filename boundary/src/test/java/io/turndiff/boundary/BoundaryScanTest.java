@@ -18,18 +18,22 @@ import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
-/** Walking the workspace through the boundary, for both implementations; every test checks the canary. */
+/**
+ * Walking the workspace through the boundary, for both implementations; every test checks the
+ * canary.
+ */
 class BoundaryScanTest {
 
-  @TempDir
-  Path temp;
+  @TempDir Path temp;
 
   private TestWorkspace workspace;
   private WorkspaceBoundary boundary;
 
   private WorkspaceBoundary open(BoundaryKind kind) {
-    boundary = WorkspaceBoundary.open(workspace.root(),
-        BoundaryOptions.builder().mechanism(BoundaryOptions.Mechanism.of(kind)).build());
+    boundary =
+        WorkspaceBoundary.open(
+            workspace.root(),
+            BoundaryOptions.builder().mechanism(BoundaryOptions.Mechanism.of(kind)).build());
     return boundary;
   }
 
@@ -117,10 +121,12 @@ class BoundaryScanTest {
     workspace.symlink("secret.txt", workspace.secret().toString());
     Recorder recorder = new Recorder(Set.of("skipped"));
     open(kind).scan(recorder);
-    assertEquals(List.of("enter .", "found a.txt", "found secret.txt", "found vendor"), recorder.calls);
+    assertEquals(
+        List.of("enter .", "found a.txt", "found secret.txt", "found vendor"), recorder.calls);
     for (ScannedEntry entry : recorder.found.subList(1, 3)) {
       assertEquals(FileType.SYMLINK, entry.type(), entry.path().display());
-      assertTrue(entry.linkTarget().isPresent(), "the link's text is reported: " + entry.path().display());
+      assertTrue(
+          entry.linkTarget().isPresent(), "the link's text is reported: " + entry.path().display());
     }
   }
 }

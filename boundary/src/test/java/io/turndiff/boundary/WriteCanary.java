@@ -10,18 +10,24 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.stream.Stream;
 
-/** The write tests' canary: the outside tree is unchanged, and no file outside holds what a test wrote. */
+/**
+ * The write tests' canary: the outside tree is unchanged, and no file outside holds what a test
+ * wrote.
+ */
 final class WriteCanary {
 
-  private WriteCanary() {
-  }
+  private WriteCanary() {}
 
-  /** @param written a marker every test writes into the workspace (never outside) */
+  /**
+   * @param written a marker every test writes into the workspace (never outside)
+   */
   static void assertNothingLandedOutside(TestWorkspace workspace, String written) {
     workspace.assertOutsideUnchanged();
     try (Stream<Path> outside = Files.walk(workspace.outside())) {
-      outside.filter(Files::isRegularFile).forEach(file -> assertFalse(read(file).contains(written),
-          "a write landed outside: " + file));
+      outside
+          .filter(Files::isRegularFile)
+          .forEach(
+              file -> assertFalse(read(file).contains(written), "a write landed outside: " + file));
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }

@@ -13,10 +13,12 @@ import java.util.Optional;
  * @param input the path as the call gave it
  * @param snapshot the state seen now
  * @param via the symlink the path was reached through, when it was
- * @param recorded true when this call recorded the path's before-state; false when an earlier call in the
- *     turn already had (the first before-state wins, and this call is only noted as having asked)
+ * @param recorded true when this call recorded the path's before-state; false when an earlier call
+ *     in the turn already had (the first before-state wins, and this call is only noted as having
+ *     asked)
  */
-public record SnapshotVerdict(GivenPath input, Snapshot snapshot, Optional<GivenPath> via, boolean recorded) {
+public record SnapshotVerdict(
+    GivenPath input, Snapshot snapshot, Optional<GivenPath> via, boolean recorded) {
 
   /** What the call did with the path, in one word. */
   public enum Verdict {
@@ -24,7 +26,10 @@ public record SnapshotVerdict(GivenPath input, Snapshot snapshot, Optional<Given
     CAPTURED,
     /** The path was known not to exist, and that was recorded. */
     ABSENT,
-    /** Only what stat and hashing could show was recorded, with the reason why: it can never be put back. */
+    /**
+     * Only what stat and hashing could show was recorded, with the reason why: it can never be put
+     * back.
+     */
     METADATA_ONLY,
     /** An earlier call in the turn recorded the path first; its state is the one that counts. */
     ALREADY_RECORDED;

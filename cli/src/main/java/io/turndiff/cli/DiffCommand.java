@@ -12,13 +12,17 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
-/** {@code turndiff diff --turn ID [PATH…]} or {@code turndiff diff --from ID --to ID}: a git patch. */
-@Command(name = "diff", description = "Print a turn's changes, or a stretch of turns' changes, as a patch that "
-    + "git apply can apply (from the store only).")
+/**
+ * {@code turndiff diff --turn ID [PATH…]} or {@code turndiff diff --from ID --to ID}: a git patch.
+ */
+@Command(
+    name = "diff",
+    description =
+        "Print a turn's changes, or a stretch of turns' changes, as a patch that "
+            + "git apply can apply (from the store only).")
 final class DiffCommand implements Callable<Integer> {
 
-  @Spec
-  CommandSpec spec;
+  @Spec CommandSpec spec;
 
   @ArgGroup(exclusive = true, multiplicity = "1")
   Scope scope;
@@ -32,14 +36,25 @@ final class DiffCommand implements Callable<Integer> {
   }
 
   static final class Range {
-    @Option(names = "--from", required = true, paramLabel = "ID", description = "From this turn's before-state…")
+    @Option(
+        names = "--from",
+        required = true,
+        paramLabel = "ID",
+        description = "From this turn's before-state…")
     String from;
 
-    @Option(names = "--to", required = true, paramLabel = "ID", description = "…to this turn's after-state.")
+    @Option(
+        names = "--to",
+        required = true,
+        paramLabel = "ID",
+        description = "…to this turn's after-state.")
     String to;
   }
 
-  @Parameters(paramLabel = "PATH", arity = "0..*", description = "Only these recorded paths (with --turn).")
+  @Parameters(
+      paramLabel = "PATH",
+      arity = "0..*",
+      description = "Only these recorded paths (with --turn).")
   List<String> paths = new ArrayList<>();
 
   @Override

@@ -7,14 +7,17 @@ import java.util.Map;
 import java.util.Optional;
 
 /**
- * The command line's {@link TestHook}: lets a crash test hold a CLI process at a known point, so that it can
- * {@code kill -9} it there or edit a file while a rewind waits. The only reader of the test environment
- * variables; without them nothing waits.
+ * The command line's {@link TestHook}: lets a crash test hold a CLI process at a known point, so
+ * that it can {@code kill -9} it there or edit a file while a rewind waits. The only reader of the
+ * test environment variables; without them nothing waits.
  */
 final class EnvTestHook implements TestHook {
 
-  /** After a snapshot call committed and printed its result, as a runtime that dies mid-turn would. */
+  /**
+   * After a snapshot call committed and printed its result, as a runtime that dies mid-turn would.
+   */
   static final String AFTER_SNAPSHOT = "TURNDIFF_TEST_HOLD_AFTER_SNAPSHOT_MS";
+
   /** Before a rewind renames each staged path over its name. */
   static final String REWIND_PAUSE = "TURNDIFF_TEST_REWIND_PAUSE_MS";
 

@@ -10,11 +10,12 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
 /** {@code turndiff show --turn ID}: the turn's file records as JSON. */
-@Command(name = "show", description = "Print a turn's file records as a JSON array (from the store only).")
+@Command(
+    name = "show",
+    description = "Print a turn's file records as a JSON array (from the store only).")
 final class ShowCommand implements Callable<Integer> {
 
-  @Spec
-  CommandSpec spec;
+  @Spec CommandSpec spec;
 
   @Option(names = "--turn", required = true, paramLabel = "ID")
   String turn;
@@ -25,8 +26,10 @@ final class ShowCommand implements Callable<Integer> {
   @Override
   public Integer call() {
     try (Turndiff turndiff = StoreOptions.of(spec).open()) {
-      spec.commandLine().getOut().println(Json.write(WireFileRecord.of(turndiff.queries().records(turn).changes()),
-          pretty));
+      spec.commandLine()
+          .getOut()
+          .println(
+              Json.write(WireFileRecord.of(turndiff.queries().records(turn).changes()), pretty));
     }
     return Main.EXIT_OK;
   }

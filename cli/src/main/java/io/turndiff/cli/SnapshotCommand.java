@@ -18,27 +18,39 @@ import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
 /**
- * {@code turndiff snapshot --turn ID [--tool-call ID] PATH… [--path-base64 B64]…}: record before-states. Every path
- * is decoded here, once, into its {@link PathInput}: the arguments as text, the base64 ones as exact bytes.
+ * {@code turndiff snapshot --turn ID [--tool-call ID] PATH… [--path-base64 B64]…}: record
+ * before-states. Every path is decoded here, once, into its {@link PathInput}: the arguments as
+ * text, the base64 ones as exact bytes.
  */
-@Command(name = "snapshot", description = "Record the before-state of paths a tool is about to change; "
-    + "prints one JSON object per recorded path.")
+@Command(
+    name = "snapshot",
+    description =
+        "Record the before-state of paths a tool is about to change; "
+            + "prints one JSON object per recorded path.")
 final class SnapshotCommand implements Callable<Integer> {
 
-  @Spec
-  CommandSpec spec;
+  @Spec CommandSpec spec;
 
   @Option(names = "--turn", required = true, paramLabel = "ID")
   String turn;
 
-  @Option(names = "--tool-call", paramLabel = "ID", description = "The tool call (generated when omitted).")
+  @Option(
+      names = "--tool-call",
+      paramLabel = "ID",
+      description = "The tool call (generated when omitted).")
   String toolCall;
 
-  @Option(names = "--path-base64", paramLabel = "B64",
-      description = "A path given as base64 of its raw bytes (for names that are not UTF-8); repeatable.")
+  @Option(
+      names = "--path-base64",
+      paramLabel = "B64",
+      description =
+          "A path given as base64 of its raw bytes (for names that are not UTF-8); repeatable.")
   List<String> base64Paths = new ArrayList<>();
 
-  @Parameters(paramLabel = "PATH", arity = "0..*", description = "Paths, relative to the workspace or absolute.")
+  @Parameters(
+      paramLabel = "PATH",
+      arity = "0..*",
+      description = "Paths, relative to the workspace or absolute.")
   List<String> paths = new ArrayList<>();
 
   @Override
@@ -55,7 +67,8 @@ final class SnapshotCommand implements Callable<Integer> {
       }
     }
     try (Turndiff turndiff = StoreOptions.of(spec).open()) {
-      List<SnapshotVerdict> verdicts = turndiff.capture().snapshot(turn, Optional.ofNullable(toolCall), inputs);
+      List<SnapshotVerdict> verdicts =
+          turndiff.capture().snapshot(turn, Optional.ofNullable(toolCall), inputs);
       spec.commandLine().getOut().println(Json.write(WireVerdict.of(verdicts), false));
       spec.commandLine().getOut().flush();
       turndiff.hook().reached(TestHook.Point.SNAPSHOT_PRINTED);

@@ -13,16 +13,20 @@ import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
-/** {@code turndiff status --workspace DIR}: what changed since the index, like {@code git status --porcelain}. */
-@Command(name = "status", description = "What changed in a tracked workspace since its index was written "
-    + "(one line per path: A, M, D or T and the path; --json for JSON). Writes nothing.")
+/**
+ * {@code turndiff status --workspace DIR}: what changed since the index, like {@code git status
+ * --porcelain}.
+ */
+@Command(
+    name = "status",
+    description =
+        "What changed in a tracked workspace since its index was written "
+            + "(one line per path: A, M, D or T and the path; --json for JSON). Writes nothing.")
 final class StatusCommand implements Callable<Integer> {
 
-  @Spec
-  CommandSpec spec;
+  @Spec CommandSpec spec;
 
-  @Mixin
-  WorkspaceOption workspace;
+  @Mixin WorkspaceOption workspace;
 
   @Option(names = "--json", description = "Print JSON.")
   boolean json;
@@ -30,8 +34,7 @@ final class StatusCommand implements Callable<Integer> {
   @Override
   public Integer call() {
     try (Turndiff turndiff = StoreOptions.of(spec).open()) {
-      WorkspaceStatus status = turndiff.capture().tracker()
-          .status(workspace.orCurrentDirectory());
+      WorkspaceStatus status = turndiff.capture().tracker().status(workspace.orCurrentDirectory());
       PrintWriter out = spec.commandLine().getOut();
       if (json) {
         out.println(Json.write(WireStatus.of(status), false));

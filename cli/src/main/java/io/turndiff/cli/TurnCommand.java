@@ -13,30 +13,52 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
 /** {@code turndiff turn begin|finish}. */
-@Command(name = "turn", description = "Begin or finish a turn.",
+@Command(
+    name = "turn",
+    description = "Begin or finish a turn.",
     subcommands = {TurnCommand.Begin.class, TurnCommand.Finish.class})
 final class TurnCommand {
 
-  @Command(name = "begin", description = "Begin a turn in a workspace; prints {session, turn, seq}.")
+  @Command(
+      name = "begin",
+      description = "Begin a turn in a workspace; prints {session, turn, seq}.")
   static final class Begin implements Callable<Integer> {
-    @Spec
-    CommandSpec spec;
+    @Spec CommandSpec spec;
 
-    @Option(names = "--workspace", required = true, paramLabel = "DIR", description = "The workspace root.")
+    @Option(
+        names = "--workspace",
+        required = true,
+        paramLabel = "DIR",
+        description = "The workspace root.")
     Path workspace;
 
-    @Option(names = "--session", paramLabel = "ID", description = "The session (created on first use; "
-        + "a new one when omitted).")
+    @Option(
+        names = "--session",
+        paramLabel = "ID",
+        description = "The session (created on first use; " + "a new one when omitted).")
     String session;
 
-    @Option(names = "--turn", paramLabel = "ID", description = "The turn's id (generated when omitted).")
+    @Option(
+        names = "--turn",
+        paramLabel = "ID",
+        description = "The turn's id (generated when omitted).")
     String turn;
 
     @Override
     public Integer call() {
       try (Turndiff turndiff = StoreOptions.of(spec).open()) {
-        spec.commandLine().getOut().println(Json.write(WireBeganTurn.of(turndiff.capture().beginTurn(workspace,
-            Optional.ofNullable(session), Optional.ofNullable(turn))), false));
+        spec.commandLine()
+            .getOut()
+            .println(
+                Json.write(
+                    WireBeganTurn.of(
+                        turndiff
+                            .capture()
+                            .beginTurn(
+                                workspace,
+                                Optional.ofNullable(session),
+                                Optional.ofNullable(turn))),
+                    false));
       }
       return Main.EXIT_OK;
     }
@@ -44,8 +66,7 @@ final class TurnCommand {
 
   @Command(name = "finish", description = "Finish a turn: after-states, diffs; prints a summary.")
   static final class Finish implements Callable<Integer> {
-    @Spec
-    CommandSpec spec;
+    @Spec CommandSpec spec;
 
     @Option(names = "--turn", required = true, paramLabel = "ID")
     String turn;
@@ -53,7 +74,9 @@ final class TurnCommand {
     @Override
     public Integer call() {
       try (Turndiff turndiff = StoreOptions.of(spec).open()) {
-        spec.commandLine().getOut().println(Json.write(WireTurnSummary.of(turndiff.capture().finishTurn(turn)), false));
+        spec.commandLine()
+            .getOut()
+            .println(Json.write(WireTurnSummary.of(turndiff.capture().finishTurn(turn)), false));
       }
       return Main.EXIT_OK;
     }

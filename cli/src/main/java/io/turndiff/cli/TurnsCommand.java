@@ -15,23 +15,32 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
 /** {@code turndiff turns [--workspace DIR] [--session ID]}: sessions and their turns. */
-@Command(name = "turns", description = "List a session's turns, or every session of a workspace with its turns "
-    + "(from the store only).")
+@Command(
+    name = "turns",
+    description =
+        "List a session's turns, or every session of a workspace with its turns "
+            + "(from the store only).")
 final class TurnsCommand implements Callable<Integer> {
 
-  @Spec
-  CommandSpec spec;
+  @Spec CommandSpec spec;
 
-  @Mixin
-  WorkspaceOption workspace;
+  @Mixin WorkspaceOption workspace;
 
   @Option(names = "--session", paramLabel = "ID", description = "Only this session.")
   String session;
 
-  @Option(names = "--after", paramLabel = "SEQ", defaultValue = "0", description = "Turns numbered after SEQ.")
+  @Option(
+      names = "--after",
+      paramLabel = "SEQ",
+      defaultValue = "0",
+      description = "Turns numbered after SEQ.")
   long after;
 
-  @Option(names = "--limit", paramLabel = "N", defaultValue = "100", description = "At most N turns per session.")
+  @Option(
+      names = "--limit",
+      paramLabel = "N",
+      defaultValue = "100",
+      description = "At most N turns per session.")
   int limit;
 
   @Option(names = "--pretty", description = "Indent the JSON.")
@@ -46,8 +55,11 @@ final class TurnsCommand implements Callable<Integer> {
       } else {
         Path root = workspace.orCurrentDirectory();
         List<SessionListing> sessions = turndiff.queries().sessions(root);
-        output = WireSessionTurns.Listing.of(root, sessions,
-            listing -> turndiff.queries().turns(listing.session().externalId(), after, limit));
+        output =
+            WireSessionTurns.Listing.of(
+                root,
+                sessions,
+                listing -> turndiff.queries().turns(listing.session().externalId(), after, limit));
       }
       spec.commandLine().getOut().println(Json.write(output, pretty));
     }

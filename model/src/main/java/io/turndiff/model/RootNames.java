@@ -6,9 +6,9 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * The names a workspace root goes by, split and lexically normalized: its real path, and the path it was given
- * as. An absolute path under either is inside the workspace. Names only: nothing is looked up on disk, so the
- * roots a store recorded serve as well as a root held open.
+ * The names a workspace root goes by, split and lexically normalized: its real path, and the path
+ * it was given as. An absolute path under either is inside the workspace. Names only: nothing is
+ * looked up on disk, so the roots a store recorded serve as well as a root held open.
  */
 public final class RootNames {
 
@@ -22,8 +22,8 @@ public final class RootNames {
 
   /**
    * @param real the root's real path, as the boundary resolved it (absolute)
-   * @param given the root as it was given; left out when it is not absolute (it named the root only from the
-   *     working directory it was given in)
+   * @param given the root as it was given; left out when it is not absolute (it named the root only
+   *     from the working directory it was given in)
    */
   public static RootNames of(String real, String given) {
     if (!real.startsWith("/")) {

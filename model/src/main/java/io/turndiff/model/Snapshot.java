@@ -5,31 +5,39 @@ import java.util.Objects;
 import java.util.Optional;
 
 /**
- * The state of one path at one moment, as the workspace boundary saw it: one of five kinds, each a small value
- * that refuses, when it is built, a combination of facts that cannot be true.
+ * The state of one path at one moment, as the workspace boundary saw it: one of five kinds, each a
+ * small value that refuses, when it is built, a combination of facts that cannot be true.
  *
  * <ul>
  *   <li>{@link Absent}, {@link RegularFile} (its content stored) and {@link Symlink} (its text) are
  *       <em>captured</em>: the state is completely known, so that it can be put back.
- *   <li>{@link Directory}: a directory a snapshot named. A file write cannot put it back (the directories' rewind
- *       does), so it is not captured; but what it holds is recorded as paths of their own, so its mode is all its
- *       record has to know, and two directories compare on their mode alone.
- *   <li>{@link MetadataOnly}: everything else, with the {@link Reason} why. It is never restorable and never equals
- *       any other state, but what it knows (existence, type, mode, size, a content or sampled hash, a link's text)
- *       can still prove a change. A file over the size limit fingerprinted by sampled blocks is one of these: its
- *       sampled hash is one more thing it knows, which can show that the content changed and never that it did not,
- *       exactly the rule every metadata-only state follows.
+ *   <li>{@link Directory}: a directory a snapshot named. A file write cannot put it back (the
+ *       directories' rewind does), so it is not captured; but what it holds is recorded as paths of
+ *       their own, so its mode is all its record has to know, and two directories compare on their
+ *       mode alone.
+ *   <li>{@link MetadataOnly}: everything else, with the {@link Reason} why. It is never restorable
+ *       and never equals any other state, but what it knows (existence, type, mode, size, a content
+ *       or sampled hash, a link's text) can still prove a change. A file over the size limit
+ *       fingerprinted by sampled blocks is one of these: its sampled hash is one more thing it
+ *       knows, which can show that the content changed and never that it did not, exactly the rule
+ *       every metadata-only state follows.
  * </ul>
  *
- * <p>The accessors ({@link #presence()}, {@link #metadata()}, {@link #sha256()}, ...) answer for every kind, for
- * code that reads a state's facts (the store's row, the JSON); the rules ({@link #captured()},
- * {@link #compareState}, {@link #fingerprint()}) are decided by switches over the kinds.
+ * <p>The accessors ({@link #presence()}, {@link #metadata()}, {@link #sha256()}, ...) answer for
+ * every kind, for code that reads a state's facts (the store's row, the JSON); the rules ({@link
+ * #captured()}, {@link #compareState}, {@link #fingerprint()}) are decided by switches over the
+ * kinds.
  */
 public sealed interface Snapshot
-    permits Snapshot.Absent, Snapshot.RegularFile, Snapshot.Symlink, Snapshot.Directory, Snapshot.MetadataOnly {
+    permits Snapshot.Absent,
+        Snapshot.RegularFile,
+        Snapshot.Symlink,
+        Snapshot.Directory,
+        Snapshot.MetadataOnly {
 
   /** How many blocks of {@link #SAMPLED_BLOCK_SIZE} bytes a sampled fingerprint hashes. */
   int SAMPLED_BLOCKS = 16;
+
   int SAMPLED_BLOCK_SIZE = 8192;
 
   /** The path whose state this is (after in-workspace symlinks were resolved). */
@@ -49,12 +57,14 @@ public sealed interface Snapshot
   }
 
   /**
-   * A regular file inside the workspace whose content was read whole and is stored under its hash. Captured.
+   * A regular file inside the workspace whose content was read whole and is stored under its hash.
+   * Captured.
    *
    * @param stat what stat said: a regular file
    * @param content the hash of the whole content, which is stored under it
    */
-  record RegularFile(WorkspacePath path, BoundaryKind boundary, FileMetadata stat, Sha256 content, Instant takenAt)
+  record RegularFile(
+      WorkspacePath path, BoundaryKind boundary, FileMetadata stat, Sha256 content, Instant takenAt)
       implements Snapshot {
 
     public RegularFile {
@@ -65,12 +75,18 @@ public sealed interface Snapshot
   }
 
   /**
-   * A symlink inside the workspace, recorded as a link: its text, never what it points to. Captured.
+   * A symlink inside the workspace, recorded as a link: its text, never what it points to.
+   * Captured.
    *
    * @param stat what lstat said: a symlink
    * @param target the link's text
    */
-  record Symlink(WorkspacePath path, BoundaryKind boundary, FileMetadata stat, LinkTarget target, Instant takenAt)
+  record Symlink(
+      WorkspacePath path,
+      BoundaryKind boundary,
+      FileMetadata stat,
+      LinkTarget target,
+      Instant takenAt)
       implements Snapshot {
 
     public Symlink {
@@ -81,14 +97,20 @@ public sealed interface Snapshot
   }
 
   /**
-   * A directory inside the workspace that a snapshot named (reason {@link Reason#DIRECTORY}); one on another
-   * mount leads outside and is {@link MetadataOnly}. Not captured, but compared on its mode.
+   * A directory inside the workspace that a snapshot named (reason {@link Reason#DIRECTORY}); one
+   * on another mount leads outside and is {@link MetadataOnly}. Not captured, but compared on its
+   * mode.
    *
    * @param stat what stat said: a directory
    * @param reasonDetail what the boundary said about it
    */
-  record Directory(WorkspacePath path, BoundaryKind boundary, FileMetadata stat, String reasonDetail,
-                   Instant takenAt) implements Snapshot {
+  record Directory(
+      WorkspacePath path,
+      BoundaryKind boundary,
+      FileMetadata stat,
+      String reasonDetail,
+      Instant takenAt)
+      implements Snapshot {
 
     public Directory {
       requireInside(path, boundary, takenAt, "a directory");
@@ -98,23 +120,33 @@ public sealed interface Snapshot
   }
 
   /**
-   * What could not be captured, with the reason why: its content was not read, or not read safely, or its
-   * existence could not be told. Never restorable, and never equal to any other state.
+   * What could not be captured, with the reason why: its content was not read, or not read safely,
+   * or its existence could not be told. Never restorable, and never equal to any other state.
    *
    * @param presence whether it existed; {@link Presence#UNKNOWN} when the boundary could not tell
    * @param metadata what stat said; held exactly when the state is present
-   * @param sha256 the hash of the whole content of a regular file, when it was read (a file over the size limit
-   *     with a full hash, or an index entry's hash)
-   * @param sampledSha256 for a regular file over the size limit that was not read whole: a hash of sampled blocks
-   *     (see {@link #SAMPLED_BLOCKS}), never together with a whole-content hash
+   * @param sha256 the hash of the whole content of a regular file, when it was read (a file over
+   *     the size limit with a full hash, or an index entry's hash)
+   * @param sampledSha256 for a regular file over the size limit that was not read whole: a hash of
+   *     sampled blocks (see {@link #SAMPLED_BLOCKS}), never together with a whole-content hash
    * @param linkTarget the text of a symlink, when it could be read
-   * @param why the reason it is metadata only; {@link Reason#OUTSIDE_WORKSPACE} exactly for a path outside the
-   *     workspace, and never {@link Reason#DIRECTORY} (that is a {@link Directory})
-   * @param reasonDetail a human explanation to go with the reason (the errno, the link that escapes), or ""
+   * @param why the reason it is metadata only; {@link Reason#OUTSIDE_WORKSPACE} exactly for a path
+   *     outside the workspace, and never {@link Reason#DIRECTORY} (that is a {@link Directory})
+   * @param reasonDetail a human explanation to go with the reason (the errno, the link that
+   *     escapes), or ""
    */
-  record MetadataOnly(WorkspacePath path, BoundaryKind boundary, Presence presence, Optional<FileMetadata> metadata,
-                      Optional<Sha256> sha256, Optional<Sha256> sampledSha256, Optional<LinkTarget> linkTarget,
-                      Reason why, String reasonDetail, Instant takenAt) implements Snapshot {
+  record MetadataOnly(
+      WorkspacePath path,
+      BoundaryKind boundary,
+      Presence presence,
+      Optional<FileMetadata> metadata,
+      Optional<Sha256> sha256,
+      Optional<Sha256> sampledSha256,
+      Optional<LinkTarget> linkTarget,
+      Reason why,
+      String reasonDetail,
+      Instant takenAt)
+      implements Snapshot {
 
     public MetadataOnly {
       Objects.requireNonNull(path, "path");
@@ -128,27 +160,45 @@ public sealed interface Snapshot
       Objects.requireNonNull(why, "a metadata-only state has the reason why");
       Objects.requireNonNull(reasonDetail, "reasonDetail");
       if (why == Reason.DIRECTORY) {
-        throw new IllegalArgumentException("a directory a snapshot named is a Directory, not metadata only");
+        throw new IllegalArgumentException(
+            "a directory a snapshot named is a Directory, not metadata only");
       }
       if (path.isOutside() != (why == Reason.OUTSIDE_WORKSPACE)) {
-        throw new IllegalArgumentException("a path outside the workspace, and only such a path, is recorded "
-            + "with reason " + Reason.OUTSIDE_WORKSPACE.code() + ": " + path + " (" + why.code() + ")");
+        throw new IllegalArgumentException(
+            "a path outside the workspace, and only such a path, is recorded "
+                + "with reason "
+                + Reason.OUTSIDE_WORKSPACE.code()
+                + ": "
+                + path
+                + " ("
+                + why.code()
+                + ")");
       }
       if ((presence == Presence.PRESENT) != metadata.isPresent()) {
-        throw new IllegalArgumentException(presence == Presence.PRESENT ? "a present state holds what stat said"
-            : "what stat said is the state of something present, not of a state whose presence is " + presence);
+        throw new IllegalArgumentException(
+            presence == Presence.PRESENT
+                ? "a present state holds what stat said"
+                : "what stat said is the state of something present, not of a state whose presence is "
+                    + presence);
       }
       Optional<FileType> type = metadata.map(FileMetadata::type);
       if (sha256.isPresent() && !type.equals(Optional.of(FileType.REGULAR))) {
-        throw new IllegalArgumentException("a content hash is the hash of a regular file, not of " + describe(type));
+        throw new IllegalArgumentException(
+            "a content hash is the hash of a regular file, not of " + describe(type));
       }
       if (linkTarget.isPresent() && !type.equals(Optional.of(FileType.SYMLINK))) {
-        throw new IllegalArgumentException("a link's text is the text of a symlink, not of " + describe(type));
+        throw new IllegalArgumentException(
+            "a link's text is the text of a symlink, not of " + describe(type));
       }
-      if (sampledSha256.isPresent() && (why != Reason.TOO_LARGE || sha256.isPresent()
-          || !type.equals(Optional.of(FileType.REGULAR)))) {
-        throw new IllegalArgumentException("a sampled fingerprint stands in for the content hash of a present "
-            + "regular file over the size limit (reason " + Reason.TOO_LARGE.code() + ")");
+      if (sampledSha256.isPresent()
+          && (why != Reason.TOO_LARGE
+              || sha256.isPresent()
+              || !type.equals(Optional.of(FileType.REGULAR)))) {
+        throw new IllegalArgumentException(
+            "a sampled fingerprint stands in for the content hash of a present "
+                + "regular file over the size limit (reason "
+                + Reason.TOO_LARGE.code()
+                + ")");
       }
     }
 
@@ -157,12 +207,14 @@ public sealed interface Snapshot
     }
   }
 
-  private static void requireInside(WorkspacePath path, BoundaryKind boundary, Instant takenAt, String what) {
+  private static void requireInside(
+      WorkspacePath path, BoundaryKind boundary, Instant takenAt, String what) {
     Objects.requireNonNull(path, "path");
     Objects.requireNonNull(boundary, "boundary");
     Objects.requireNonNull(takenAt, "takenAt");
     if (path.isOutside()) {
-      throw new IllegalArgumentException(what + " is of a path inside the workspace, never of " + path);
+      throw new IllegalArgumentException(
+          what + " is of a path inside the workspace, never of " + path);
     }
   }
 
@@ -171,8 +223,8 @@ public sealed interface Snapshot
       throw new NullPointerException(what + " holds what stat said");
     }
     if (stat.type() != type) {
-      throw new IllegalArgumentException(what + " needs the stat of a " + type.code() + ", but stat says "
-          + stat.type().code());
+      throw new IllegalArgumentException(
+          what + " needs the stat of a " + type.code() + ", but stat says " + stat.type().code());
     }
   }
 
@@ -182,42 +234,85 @@ public sealed interface Snapshot
   }
 
   /** A regular file whose content was read and is stored under its hash. */
-  static RegularFile regularFile(WorkspacePath path, BoundaryKind boundary, FileMetadata metadata, Sha256 content,
-                                 Instant takenAt) {
+  static RegularFile regularFile(
+      WorkspacePath path,
+      BoundaryKind boundary,
+      FileMetadata metadata,
+      Sha256 content,
+      Instant takenAt) {
     return new RegularFile(path, boundary, metadata, content, takenAt);
   }
 
   /** A symlink recorded as a link: its text, never its target's content. */
-  static Symlink symlink(WorkspacePath path, BoundaryKind boundary, FileMetadata metadata, LinkTarget target,
-                         Instant takenAt) {
+  static Symlink symlink(
+      WorkspacePath path,
+      BoundaryKind boundary,
+      FileMetadata metadata,
+      LinkTarget target,
+      Instant takenAt) {
     return new Symlink(path, boundary, metadata, target, takenAt);
   }
 
   /**
-   * Metadata only, with the reason why the content was not (or could not safely be) stored: a {@link Directory}
-   * for reason {@link Reason#DIRECTORY} (present, with its stat and nothing else), else a {@link MetadataOnly}.
+   * Metadata only, with the reason why the content was not (or could not safely be) stored: a
+   * {@link Directory} for reason {@link Reason#DIRECTORY} (present, with its stat and nothing
+   * else), else a {@link MetadataOnly}.
    */
-  static Snapshot metadataOnly(WorkspacePath path, BoundaryKind boundary, Presence presence,
-                               Optional<FileMetadata> metadata, Optional<Sha256> sha256,
-                               Optional<LinkTarget> linkTarget, Reason reason, String detail, Instant takenAt) {
+  static Snapshot metadataOnly(
+      WorkspacePath path,
+      BoundaryKind boundary,
+      Presence presence,
+      Optional<FileMetadata> metadata,
+      Optional<Sha256> sha256,
+      Optional<LinkTarget> linkTarget,
+      Reason reason,
+      String detail,
+      Instant takenAt) {
     if (reason == Reason.DIRECTORY) {
-      if (presence != Presence.PRESENT || metadata.isEmpty() || sha256.isPresent() || linkTarget.isPresent()) {
-        throw new IllegalArgumentException("a directory is present, with its stat and no content hash or link text");
+      if (presence != Presence.PRESENT
+          || metadata.isEmpty()
+          || sha256.isPresent()
+          || linkTarget.isPresent()) {
+        throw new IllegalArgumentException(
+            "a directory is present, with its stat and no content hash or link text");
       }
       return new Directory(path, boundary, metadata.get(), detail, takenAt);
     }
-    return new MetadataOnly(path, boundary, presence, metadata, sha256, Optional.empty(), linkTarget, reason, detail,
+    return new MetadataOnly(
+        path,
+        boundary,
+        presence,
+        metadata,
+        sha256,
+        Optional.empty(),
+        linkTarget,
+        reason,
+        detail,
         takenAt);
   }
 
   /**
-   * A regular file over the size limit, fingerprinted without reading it whole: its stat and a hash of
-   * sampled blocks ({@code sample}). Metadata only, reason {@link Reason#TOO_LARGE}.
+   * A regular file over the size limit, fingerprinted without reading it whole: its stat and a hash
+   * of sampled blocks ({@code sample}). Metadata only, reason {@link Reason#TOO_LARGE}.
    */
-  static MetadataOnly sampled(WorkspacePath path, BoundaryKind boundary, FileMetadata metadata, Sha256 sample,
-                              String detail, Instant takenAt) {
-    return new MetadataOnly(path, boundary, Presence.PRESENT, Optional.of(metadata), Optional.empty(),
-        Optional.of(sample), Optional.empty(), Reason.TOO_LARGE, detail, takenAt);
+  static MetadataOnly sampled(
+      WorkspacePath path,
+      BoundaryKind boundary,
+      FileMetadata metadata,
+      Sha256 sample,
+      String detail,
+      Instant takenAt) {
+    return new MetadataOnly(
+        path,
+        boundary,
+        Presence.PRESENT,
+        Optional.of(metadata),
+        Optional.empty(),
+        Optional.of(sample),
+        Optional.empty(),
+        Reason.TOO_LARGE,
+        detail,
+        takenAt);
   }
 
   /** Whether the path existed: {@link Presence#UNKNOWN} when the boundary could not tell. */
@@ -322,8 +417,8 @@ public sealed interface Snapshot
   }
 
   /**
-   * Type, size, mtime and mode, or {@code absent} / {@code unknown}; for a sampled file also its inode and the
-   * sampled hash, marked {@code sampled}.
+   * Type, size, mtime and mode, or {@code absent} / {@code unknown}; for a sampled file also its
+   * inode and the sampled hash, marked {@code sampled}.
    */
   default String fingerprint() {
     return switch (this) {
@@ -331,34 +426,49 @@ public sealed interface Snapshot
       case RegularFile file -> file.stat().fingerprint();
       case Symlink link -> link.stat().fingerprint();
       case Directory directory -> directory.stat().fingerprint();
-      case MetadataOnly only -> switch (only.presence()) {
-        case ABSENT -> "absent";
-        case UNKNOWN -> "unknown";
-        case PRESENT -> only.metadata().orElseThrow().fingerprint() + only.sampledSha256()
-            .map(sample -> ":inode=" + only.metadata().orElseThrow().inode() + ":sampled=" + sample.hex())
-            .orElse("");
-      };
+      case MetadataOnly only ->
+          switch (only.presence()) {
+            case ABSENT -> "absent";
+            case UNKNOWN -> "unknown";
+            case PRESENT ->
+                only.metadata().orElseThrow().fingerprint()
+                    + only.sampledSha256()
+                        .map(
+                            sample ->
+                                ":inode="
+                                    + only.metadata().orElseThrow().inode()
+                                    + ":sampled="
+                                    + sample.hex())
+                        .orElse("");
+          };
     };
   }
 
   /**
-   * How this state of a path compares with another. Two states are {@link StateComparison#SAME} only when both
-   * were captured and agree on existence, type, content hash, link text and mode, or both are directories of the
-   * same mode. Otherwise the comparison is {@link StateComparison#DIFFERENT} if what is known proves a difference
-   * (existence, type, mode, size, link text, or content or sampled hashes that differ), else
-   * {@link StateComparison#UNKNOWN}: an uncaptured state equals nothing, not even another uncaptured state.
+   * How this state of a path compares with another. Two states are {@link StateComparison#SAME}
+   * only when both were captured and agree on existence, type, content hash, link text and mode, or
+   * both are directories of the same mode. Otherwise the comparison is {@link
+   * StateComparison#DIFFERENT} if what is known proves a difference (existence, type, mode, size,
+   * link text, or content or sampled hashes that differ), else {@link StateComparison#UNKNOWN}: an
+   * uncaptured state equals nothing, not even another uncaptured state.
    */
   default StateComparison compareState(Snapshot other) {
     return switch (this) {
       case Absent _ when other instanceof Absent -> StateComparison.SAME;
-      case RegularFile file when other instanceof RegularFile theirs -> file.content().equals(theirs.content())
-          && file.stat().mode() == theirs.stat().mode() ? StateComparison.SAME : StateComparison.DIFFERENT;
+      case RegularFile file when other instanceof RegularFile theirs ->
+          file.content().equals(theirs.content()) && file.stat().mode() == theirs.stat().mode()
+              ? StateComparison.SAME
+              : StateComparison.DIFFERENT;
       case Symlink link when other instanceof Symlink theirs ->
           link.target().equals(theirs.target()) ? StateComparison.SAME : StateComparison.DIFFERENT;
-      // what a directory holds is recorded as paths of their own: existence, type and mode are all it knows
+      // what a directory holds is recorded as paths of their own: existence, type and mode are all
+      // it knows
       case Directory directory when other instanceof Directory theirs ->
-          directory.stat().mode() == theirs.stat().mode() ? StateComparison.SAME : StateComparison.DIFFERENT;
-      // two states of different kinds, or a state that was not captured: only a proven difference counts
+          directory.stat().mode() == theirs.stat().mode()
+              ? StateComparison.SAME
+              : StateComparison.DIFFERENT;
+      // two states of different kinds, or a state that was not captured: only a proven difference
+      // counts
       case Absent _, RegularFile _, Symlink _, Directory _, MetadataOnly _ ->
           provablyDifferent(other) ? StateComparison.DIFFERENT : StateComparison.UNKNOWN;
     };
@@ -375,9 +485,10 @@ public sealed interface Snapshot
   }
 
   /**
-   * Whether what both states know shows a difference: existence (when both are known), type, mode, a link's
-   * text, or a regular file's size or content or sampled hash. Two states of different kinds always differ in
-   * existence or type, so captured states never reach {@link StateComparison#UNKNOWN} here.
+   * Whether what both states know shows a difference: existence (when both are known), type, mode,
+   * a link's text, or a regular file's size or content or sampled hash. Two states of different
+   * kinds always differ in existence or type, so captured states never reach {@link
+   * StateComparison#UNKNOWN} here.
    */
   private boolean provablyDifferent(Snapshot other) {
     if (presence() == Presence.UNKNOWN || other.presence() == Presence.UNKNOWN) {
@@ -400,8 +511,10 @@ public sealed interface Snapshot
     if (mine.mode() != theirs.mode()) {
       return true;
     }
-    return mine.type() == FileType.REGULAR && (mine.size() != theirs.size()
-        || differ(sha256(), other.sha256()) || differ(sampledSha256(), other.sampledSha256()));
+    return mine.type() == FileType.REGULAR
+        && (mine.size() != theirs.size()
+            || differ(sha256(), other.sha256())
+            || differ(sampledSha256(), other.sampledSha256()));
   }
 
   private static <T> boolean differ(Optional<T> mine, Optional<T> theirs) {

@@ -1,10 +1,10 @@
 package io.turndiff.model;
 
 /**
- * The one place a test reaches into running code: the code calls {@link #reached} at a few named points, and
- * a test's hook holds it there (on a latch), fails it (by throwing), or changes the workspace under it. It is
- * injected once, where the services are put together; everything else passes {@link #NONE}, which does
- * nothing.
+ * The one place a test reaches into running code: the code calls {@link #reached} at a few named
+ * points, and a test's hook holds it there (on a latch), fails it (by throwing), or changes the
+ * workspace under it. It is injected once, where the services are put together; everything else
+ * passes {@link #NONE}, which does nothing.
  */
 @FunctionalInterface
 public interface TestHook {
@@ -19,6 +19,9 @@ public interface TestHook {
     BEFORE_REWIND_RENAME
   }
 
-  /** Called when the code reaches {@code point}; what it throws propagates as the code's own failure. */
+  /**
+   * Called when the code reaches {@code point}; what it throws propagates as the code's own
+   * failure.
+   */
   void reached(Point point);
 }

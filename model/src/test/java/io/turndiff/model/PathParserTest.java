@@ -5,8 +5,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
-import java.util.Base64;
 import java.util.ArrayList;
+import java.util.Base64;
 import java.util.List;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
@@ -17,8 +17,8 @@ import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /**
- * Every way a path reaches the parser, as one table: how it was given × what it names → the outcome and the
- * exact message. The parser only reads names, so the roots are names that need not exist.
+ * Every way a path reaches the parser, as one table: how it was given × what it names → the outcome
+ * and the exact message. The parser only reads names, so the roots are names that need not exist.
  */
 class PathParserTest {
 
@@ -29,11 +29,11 @@ class PathParserTest {
   /** How the path was given: the kinds of {@link PathInput}, and base64 as both edges decode it. */
   enum Form {
     /**
-     * As text. Both edges (the CLI's {@code snapshot}, the HTTP snapshot endpoint) used to hand the parser a
-     * text's UTF-8 bytes whenever the call also carried a base64 path, so that a lossy name (U+FFFD) or an unpaired
-     * surrogate (encoded as {@code ?}) passed; now every path is decoded at the edge into its own {@link PathInput}
-     * and a text is a text whatever else the call carries ({@code CaptureCommandsTest}, {@code HttpServiceTest}
-     * drive the edges).
+     * As text. Both edges (the CLI's {@code snapshot}, the HTTP snapshot endpoint) used to hand the
+     * parser a text's UTF-8 bytes whenever the call also carried a base64 path, so that a lossy
+     * name (U+FFFD) or an unpaired surrogate (encoded as {@code ?}) passed; now every path is
+     * decoded at the edge into its own {@link PathInput} and a text is a text whatever else the
+     * call carries ({@code CaptureCommandsTest}, {@code HttpServiceTest} drive the edges).
      */
     TEXT,
     /** As exact bytes. */
@@ -53,31 +53,69 @@ class PathParserTest {
     every(rows, "absolute inside the real root", "/srv/real/ws/src/a.txt", "inside src/a.txt");
     every(rows, "absolute inside the given root", "/home/u/ws/src/a.txt", "inside src/a.txt");
     every(rows, "absolute outside", "/etc/passwd", "outside /etc/passwd");
-    every(rows, "absolute, '..' leaving the root", "/srv/real/ws/../other/x", "outside /srv/real/other/x");
+    every(
+        rows,
+        "absolute, '..' leaving the root",
+        "/srv/real/ws/../other/x",
+        "outside /srv/real/other/x");
     every(rows, "'.' inside", "./src/./a.txt", "inside ./src/./a.txt");
     every(rows, "'..' inside", "src/../b.txt", "inside src/../b.txt");
     every(rows, "'..' escaping", "src/../../x/y", "outside /srv/real/x/y");
-    rows.add(row("U+FFFD", Form.TEXT, "caf\uFFFD.txt", "refused: path 'caf\uFFFD.txt' contains U+FFFD: a name "
-        + "that was not valid UTF-8 before it reached turndiff; give its bytes instead (base64)"));
+    rows.add(
+        row(
+            "U+FFFD",
+            Form.TEXT,
+            "caf\uFFFD.txt",
+            "refused: path 'caf\uFFFD.txt' contains U+FFFD: a name "
+                + "that was not valid UTF-8 before it reached turndiff; give its bytes instead (base64)"));
     rows.add(row("U+FFFD", Form.BYTES, "caf\uFFFD.txt", "inside caf\uFFFD.txt"));
     rows.add(row("U+FFFD", Form.BASE64, "caf\uFFFD.txt", "inside caf\uFFFD.txt"));
-    rows.add(row("lone surrogate", Form.TEXT, "a\uD800b",
-        "refused: path 'a\uD800b' is not valid Unicode (an unpaired surrogate)"));
+    rows.add(
+        row(
+            "lone surrogate",
+            Form.TEXT,
+            "a\uD800b",
+            "refused: path 'a\uD800b' is not valid Unicode (an unpaired surrogate)"));
     rows.add(Arguments.of("not UTF-8", Form.BYTES, NOT_UTF8, "inside n\\xff.txt"));
     rows.add(Arguments.of("not UTF-8", Form.BASE64, NOT_UTF8, "inside n\\xff.txt"));
     every(rows, "NUL", "a\0b", "refused: path 'a\\0b' contains a NUL byte");
     every(rows, "empty", "", "refused: path '' is empty");
-    every(rows, "trailing '/'", "src/",
+    every(
+        rows,
+        "trailing '/'",
+        "src/",
         "refused: path 'src/' ends with '/': it names a directory, and snapshots are of files");
-    every(rows, "longer than PATH_MAX", LONG_PATH, "refused: path '" + LONG_PATH.substring(0, 60)
-        + "…' is 4101 bytes long; the kernel opens names of at most 4095 bytes");
-    every(rows, "a name longer than NAME_MAX", "src/" + LONG_NAME, "refused: path '"
-        + ("src/" + LONG_NAME).substring(0, 80) + "…' has a component of 256 bytes; names are at most 255");
-    every(rows, "the root, relative", ".", "refused: path '.' names the workspace root, a directory");
-    every(rows, "the root, relative with '..'", "src/..",
+    every(
+        rows,
+        "longer than PATH_MAX",
+        LONG_PATH,
+        "refused: path '"
+            + LONG_PATH.substring(0, 60)
+            + "…' is 4101 bytes long; the kernel opens names of at most 4095 bytes");
+    every(
+        rows,
+        "a name longer than NAME_MAX",
+        "src/" + LONG_NAME,
+        "refused: path '"
+            + ("src/" + LONG_NAME).substring(0, 80)
+            + "…' has a component of 256 bytes; names are at most 255");
+    every(
+        rows, "the root, relative", ".", "refused: path '.' names the workspace root, a directory");
+    every(
+        rows,
+        "the root, relative with '..'",
+        "src/..",
         "refused: path 'src/..' names the workspace root, a directory");
-    every(rows, "the real root", "/srv/real/ws", "refused: path '/srv/real/ws' is the workspace root, a directory");
-    every(rows, "the given root", "/home/u/ws/.", "refused: path '/home/u/ws/.' is the workspace root, a directory");
+    every(
+        rows,
+        "the real root",
+        "/srv/real/ws",
+        "refused: path '/srv/real/ws' is the workspace root, a directory");
+    every(
+        rows,
+        "the given root",
+        "/home/u/ws/.",
+        "refused: path '/home/u/ws/.' is the workspace root, a directory");
     return rows.stream();
   }
 
@@ -88,7 +126,8 @@ class PathParserTest {
   }
 
   private static Arguments row(String what, Form form, String input, String outcome) {
-    return Arguments.of(what, form, form == Form.TEXT ? input : input.getBytes(StandardCharsets.UTF_8), outcome);
+    return Arguments.of(
+        what, form, form == Form.TEXT ? input : input.getBytes(StandardCharsets.UTF_8), outcome);
   }
 
   @ParameterizedTest(name = "{0} as {1}")
@@ -102,7 +141,8 @@ class PathParserTest {
       return;
     }
     assertEquals(outcome, shown(parsed));
-    byte[] given = input instanceof byte[] bytes ? bytes : ((String) input).getBytes(StandardCharsets.UTF_8);
+    byte[] given =
+        input instanceof byte[] bytes ? bytes : ((String) input).getBytes(StandardCharsets.UTF_8);
     assertArrayEquals(given, parsed.given().bytes(), "the given path is kept exactly");
   }
 
@@ -110,13 +150,15 @@ class PathParserTest {
     return switch (form) {
       case TEXT -> PARSER.parse(PathInput.text((String) input));
       case BYTES -> PARSER.parse(PathInput.bytes((byte[]) input));
-      case BASE64 -> PARSER.parse(PathInput.base64(Base64.getEncoder().encodeToString((byte[]) input)));
+      case BASE64 ->
+          PARSER.parse(PathInput.base64(Base64.getEncoder().encodeToString((byte[]) input)));
     };
   }
 
   /**
-   * The review's reading ({@code log PATH}, {@code diff --turn T PATH}, {@link PathParser#recorded}): the same
-   * parse, then the key by the name alone, {@code .} and {@code ..} applied lexically.
+   * The review's reading ({@code log PATH}, {@code diff --turn T PATH}, {@link
+   * PathParser#recorded}): the same parse, then the key by the name alone, {@code .} and {@code ..}
+   * applied lexically.
    */
   static Stream<Arguments> lookups() {
     return Stream.of(
@@ -129,16 +171,21 @@ class PathParserTest {
         Arguments.of("src/../../x/y", "outside key /srv/real/x/y"),
         Arguments.of("/etc/passwd", "outside key /etc/passwd"),
         Arguments.of(NOT_UTF8, "key n\\xff.txt"),
-        Arguments.of("caf\uFFFD.txt", "refused: path 'caf\uFFFD.txt' contains U+FFFD: a name that was not valid "
-            + "UTF-8 before it reached turndiff; give its bytes instead (base64)"),
+        Arguments.of(
+            "caf\uFFFD.txt",
+            "refused: path 'caf\uFFFD.txt' contains U+FFFD: a name that was not valid "
+                + "UTF-8 before it reached turndiff; give its bytes instead (base64)"),
         Arguments.of("src/..", "refused: path 'src/..' names the workspace root, a directory"),
-        Arguments.of("src/", "refused: path 'src/' ends with '/': it names a directory, and snapshots are of files"));
+        Arguments.of(
+            "src/",
+            "refused: path 'src/' ends with '/': it names a directory, and snapshots are of files"));
   }
 
   @ParameterizedTest(name = "{0}")
   @MethodSource("lookups")
   void aPathIsLookedUpAs(Object input, String outcome) {
-    PathInput given = input instanceof byte[] bytes ? PathInput.bytes(bytes) : PathInput.text((String) input);
+    PathInput given =
+        input instanceof byte[] bytes ? PathInput.bytes(bytes) : PathInput.text((String) input);
     String shown;
     try {
       WorkspacePath key = PARSER.recorded(given);
@@ -150,7 +197,10 @@ class PathParserTest {
   }
 
   @ParameterizedTest(name = "{0}")
-  @CsvSource(delimiter = '|', textBlock = """
+  @CsvSource(
+      delimiter = '|',
+      textBlock =
+          """
       bv8udHh0 | inside n\\xff.txt
       c3JjL2EudHh0 | inside src/a.txt
       QQ=      | refused: path 'QQ=' is not base64
@@ -177,8 +227,11 @@ class PathParserTest {
 
   private static String shown(RequestedPath parsed) {
     return switch (parsed) {
-      case RequestedPath.Inside inside -> "inside " + inside.components().stream()
-          .map(component -> GivenPath.of(component).display()).collect(Collectors.joining("/"));
+      case RequestedPath.Inside inside ->
+          "inside "
+              + inside.components().stream()
+                  .map(component -> GivenPath.of(component).display())
+                  .collect(Collectors.joining("/"));
       case RequestedPath.Outside outside -> "outside " + outside.key().display();
     };
   }

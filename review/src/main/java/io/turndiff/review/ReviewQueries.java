@@ -31,9 +31,9 @@ import java.util.Optional;
 import java.util.TreeMap;
 
 /**
- * What the review panel asks: the sessions of a workspace, the turns of a session, a turn's records, a
- * file's diff, a turn or a stretch of turns as a patch, and a path's history. Every answer comes from the
- * store; nothing is read from a workspace at query time.
+ * What the review panel asks: the sessions of a workspace, the turns of a session, a turn's
+ * records, a file's diff, a turn or a stretch of turns as a patch, and a path's history. Every
+ * answer comes from the store; nothing is read from a workspace at query time.
  */
 public final class ReviewQueries {
 
@@ -47,7 +47,8 @@ public final class ReviewQueries {
     this.store = store;
   }
 
-  // ---- workspaces, sessions, turns --------------------------------------------------------------------
+  // ---- workspaces, sessions, turns
+  // --------------------------------------------------------------------
 
   /** The workspace a runtime named, matched by the root as given or its real path as stored. */
   private static StoredWorkspace workspace(StoreTransaction tx, Path workspace) {
@@ -56,112 +57,148 @@ public final class ReviewQueries {
     if (found.isEmpty()) {
       found = tx.workspaces().byGivenRoot(absolute.toString());
     }
-    return found.orElseThrow(() -> new RequestException(RequestException.Problem.WORKSPACE,
-        "workspace " + workspace + " has no recorded turns"));
+    return found.orElseThrow(
+        () ->
+            new RequestException(
+                RequestException.Problem.WORKSPACE,
+                "workspace " + workspace + " has no recorded turns"));
   }
 
   public List<SessionListing> sessions(Path workspace) {
-    return store.read(tx -> {
-      StoredWorkspace found = workspace(tx, workspace);
-      List<SessionListing> sessions = new ArrayList<>();
-      for (StoredSession session : tx.sessions().ofWorkspace(found.id())) {
-        sessions.add(new SessionListing(session, tx.turns().ofSession(session.id()).size()));
-      }
-      return sessions;
-    });
+    return store.read(
+        tx -> {
+          StoredWorkspace found = workspace(tx, workspace);
+          List<SessionListing> sessions = new ArrayList<>();
+          for (StoredSession session : tx.sessions().ofWorkspace(found.id())) {
+            sessions.add(new SessionListing(session, tx.turns().ofSession(session.id()).size()));
+          }
+          return sessions;
+        });
   }
 
   /** Up to {@code limit} turns of {@code session} numbered after {@code afterSeq}. */
   public TurnPage turns(String session, long afterSeq, int limit) {
     ExternalIds.requireValid("session", session);
     if (limit < 1 || limit > MAX_PAGE) {
-      throw new RequestException(RequestException.Problem.BAD_INPUT,
-          "limit " + limit + " is not within 1.." + MAX_PAGE);
+      throw new RequestException(
+          RequestException.Problem.BAD_INPUT, "limit " + limit + " is not within 1.." + MAX_PAGE);
     }
-    return store.read(tx -> {
-      StoredSession found = tx.sessions().byExternalId(session).orElseThrow(() -> new RequestException(
-          RequestException.Problem.UNKNOWN_SESSION, "session '" + session + "' does not exist"));
-      List<TurnListing> page = tx.turns().listing(found.id(), afterSeq, limit + 1);
-      Optional<Long> next = Optional.empty();
-      if (page.size() > limit) {
-        page = page.subList(0, limit);
-        next = Optional.of(page.getLast().turn().seq());
-      }
-      return new TurnPage(session, List.copyOf(page), next);
-    });
+    return store.read(
+        tx -> {
+          StoredSession found =
+              tx.sessions()
+                  .byExternalId(session)
+                  .orElseThrow(
+                      () ->
+                          new RequestException(
+                              RequestException.Problem.UNKNOWN_SESSION,
+                              "session '" + session + "' does not exist"));
+          List<TurnListing> page = tx.turns().listing(found.id(), afterSeq, limit + 1);
+          Optional<Long> next = Optional.empty();
+          if (page.size() > limit) {
+            page = page.subList(0, limit);
+            next = Optional.of(page.getLast().turn().seq());
+          }
+          return new TurnPage(session, List.copyOf(page), next);
+        });
   }
 
-  // ---- one turn ---------------------------------------------------------------------------------------
+  // ---- one turn
+  // ---------------------------------------------------------------------------------------
 
   public TurnRecords records(String turnId) {
     ExternalIds.requireValid("turn", turnId);
-    return store.read(tx -> {
-      StoredTurn turn = requireTurn(tx, turnId);
-      String root = tx.workspaces().byId(turn.workspaceId()).orElseThrow().rootReal();
-      return new TurnRecords(turn, root, tx.fileChanges().ofTurn(turn.id()));
-    });
+    return store.read(
+        tx -> {
+          StoredTurn turn = requireTurn(tx, turnId);
+          String root = tx.workspaces().byId(turn.workspaceId()).orElseThrow().rootReal();
+          return new TurnRecords(turn, root, tx.fileChanges().ofTurn(turn.id()));
+        });
   }
 
   private static StoredTurn requireTurn(StoreTransaction tx, String turnId) {
-    return tx.turns().byExternalId(turnId).orElseThrow(() -> new RequestException(
-        RequestException.Problem.UNKNOWN_TURN, "turn '" + turnId + "' does not exist"));
+    return tx.turns()
+        .byExternalId(turnId)
+        .orElseThrow(
+            () ->
+                new RequestException(
+                    RequestException.Problem.UNKNOWN_TURN, "turn '" + turnId + "' does not exist"));
   }
 
   /**
-   * The turn as one patch that {@code git apply} applies to the before-tree (binary content as git's binary
-   * literal); limited to the recorded paths {@code paths} name when any are given ({@link #select}).
+   * The turn as one patch that {@code git apply} applies to the before-tree (binary content as
+   * git's binary literal); limited to the recorded paths {@code paths} name when any are given
+   * ({@link #select}).
    */
   public String patch(String turnId, List<PathInput> paths) {
-    List<StoredFileChange> chosen = paths.isEmpty() ? records(turnId).changes() : select(turnId, paths);
+    List<StoredFileChange> chosen =
+        paths.isEmpty() ? records(turnId).changes() : select(turnId, paths);
     Map<Sha256, byte[]> contents = contents(chosen);
     StringBuilder patch = new StringBuilder();
     for (StoredFileChange change : chosen) {
-      if (change.after().isEmpty() || change.change().orElse(ChangeKind.UNCHANGED) == ChangeKind.UNCHANGED) {
+      if (change.after().isEmpty()
+          || change.change().orElse(ChangeKind.UNCHANGED) == ChangeKind.UNCHANGED) {
         continue;
       }
-      patch.append(write(applicable, change.path(), change.before(), change.after().get(), contents).text());
+      patch.append(
+          write(applicable, change.path(), change.before(), change.after().get(), contents).text());
     }
     return patch.toString();
   }
 
-  /** The stored diff of one recorded path of a turn ({@link #select}): empty when the path did not change. */
+  /**
+   * The stored diff of one recorded path of a turn ({@link #select}): empty when the path did not
+   * change.
+   */
   public String fileDiff(String turnId, PathInput path) {
     StoredFileChange change = select(turnId, List.of(path)).getFirst();
     if (change.after().isEmpty()) {
-      throw new RequestException(RequestException.Problem.WRONG_STATE,
+      throw new RequestException(
+          RequestException.Problem.WRONG_STATE,
           "turn '" + turnId + "' is open: its diffs are made when it finishes");
     }
-    return change.diff().map(sha -> new String(store.read(tx -> tx.blobs().require(sha)), StandardCharsets.UTF_8))
+    return change
+        .diff()
+        .map(sha -> new String(store.read(tx -> tx.blobs().require(sha)), StandardCharsets.UTF_8))
         .orElse("");
   }
 
   /**
-   * The turn's records each of {@code paths} names: parsed against the workspace's stored roots, as a snapshot's
-   * paths are, and matched by bytes with the record's path (by the name alone: {@code a/./b} is {@code a/b}) or
-   * with the path it was given as ({@code via}). A name that is not UTF-8, given as text in its shown form
-   * ({@code n\xff.txt}), still picks its record when no name matches by bytes.
+   * The turn's records each of {@code paths} names: parsed against the workspace's stored roots, as
+   * a snapshot's paths are, and matched by bytes with the record's path (by the name alone: {@code
+   * a/./b} is {@code a/b}) or with the path it was given as ({@code via}). A name that is not
+   * UTF-8, given as text in its shown form ({@code n\xff.txt}), still picks its record when no name
+   * matches by bytes.
    */
   private List<StoredFileChange> select(String turnId, List<PathInput> paths) {
     ExternalIds.requireValid("turn", turnId);
-    record Recorded(StoredWorkspace workspace, List<StoredFileChange> changes) {
-    }
-    Recorded recorded = store.read(tx -> {
-      StoredTurn turn = requireTurn(tx, turnId);
-      return new Recorded(tx.workspaces().byId(turn.workspaceId()).orElseThrow(),
-          tx.fileChanges().ofTurn(turn.id()));
-    });
+    record Recorded(StoredWorkspace workspace, List<StoredFileChange> changes) {}
+    Recorded recorded =
+        store.read(
+            tx -> {
+              StoredTurn turn = requireTurn(tx, turnId);
+              return new Recorded(
+                  tx.workspaces().byId(turn.workspaceId()).orElseThrow(),
+                  tx.fileChanges().ofTurn(turn.id()));
+            });
     PathParser parser = parserFor(recorded.workspace());
     List<StoredFileChange> chosen = new ArrayList<>();
     for (PathInput path : paths) {
       WorkspacePath key = recordedKey(parser, path);
-      List<StoredFileChange> matching = recorded.changes().stream()
-          .filter(change -> change.path().equals(key) || change.via().filter(path.given()::equals).isPresent())
-          .toList();
+      List<StoredFileChange> matching =
+          recorded.changes().stream()
+              .filter(
+                  change ->
+                      change.path().equals(key)
+                          || change.via().filter(path.given()::equals).isPresent())
+              .toList();
       if (matching.isEmpty() && path instanceof PathInput.Text text) {
-        matching = recorded.changes().stream().filter(change -> shownAs(change, text.text())).toList();
+        matching =
+            recorded.changes().stream().filter(change -> shownAs(change, text.text())).toList();
       }
       if (matching.isEmpty()) {
-        throw new RequestException(RequestException.Problem.BAD_INPUT,
+        throw new RequestException(
+            RequestException.Problem.BAD_INPUT,
             "path '" + path.given().display() + "' is not recorded in turn '" + turnId + "'");
       }
       matching.stream().filter(change -> !chosen.contains(change)).forEach(chosen::add);
@@ -172,45 +209,63 @@ public final class ReviewQueries {
   /** Whether a record's path or {@code via}, a name that is not UTF-8, is shown as {@code text}. */
   private static boolean shownAs(StoredFileChange change, String text) {
     return !change.path().isUtf8() && change.path().display().equals(text)
-        || change.via().filter(via -> !PrintableBytes.isUtf8(via.bytes()) && via.display().equals(text)).isPresent();
+        || change
+            .via()
+            .filter(via -> !PrintableBytes.isUtf8(via.bytes()) && via.display().equals(text))
+            .isPresent();
   }
 
-  // ---- a stretch of turns -----------------------------------------------------------------------------
+  // ---- a stretch of turns
+  // -----------------------------------------------------------------------------
 
   /**
-   * From the before-state of turn {@code fromId} to the after-state of turn {@code toId} of the same
-   * session: per path, its first before-state and its last after-state in that stretch.
+   * From the before-state of turn {@code fromId} to the after-state of turn {@code toId} of the
+   * same session: per path, its first before-state and its last after-state in that stretch.
    */
   public RangeDiff range(String fromId, String toId) {
     ExternalIds.requireValid("turn", fromId);
     ExternalIds.requireValid("turn", toId);
-    record Stretch(StoredTurn from, StoredTurn to, Map<WorkspacePath, List<StoredFileChange>> byPath,
-                   Map<Long, String> turnIds) {
-    }
-    Stretch stretch = store.read(tx -> {
-      StoredTurn from = requireTurn(tx, fromId);
-      StoredTurn to = requireTurn(tx, toId);
-      if (from.sessionId() != to.sessionId()) {
-        throw new RequestException(RequestException.Problem.BAD_INPUT, "turns '" + fromId + "' and '" + toId
-            + "' are in different sessions");
-      }
-      if (from.seq() > to.seq()) {
-        throw new RequestException(RequestException.Problem.BAD_INPUT, "turn '" + fromId + "' (" + from.seq()
-            + ") comes after turn '" + toId + "' (" + to.seq() + ")");
-      }
-      Map<WorkspacePath, List<StoredFileChange>> byPath = new TreeMap<>();
-      Map<Long, String> ids = new LinkedHashMap<>();
-      for (StoredTurn turn : tx.turns().ofSession(from.sessionId())) {
-        if (turn.seq() < from.seq() || turn.seq() > to.seq()) {
-          continue;
-        }
-        ids.put(turn.id(), turn.externalId());
-        for (StoredFileChange change : tx.fileChanges().ofTurn(turn.id())) {
-          byPath.computeIfAbsent(change.path(), path -> new ArrayList<>()).add(change);
-        }
-      }
-      return new Stretch(from, to, byPath, ids);
-    });
+    record Stretch(
+        StoredTurn from,
+        StoredTurn to,
+        Map<WorkspacePath, List<StoredFileChange>> byPath,
+        Map<Long, String> turnIds) {}
+    Stretch stretch =
+        store.read(
+            tx -> {
+              StoredTurn from = requireTurn(tx, fromId);
+              StoredTurn to = requireTurn(tx, toId);
+              if (from.sessionId() != to.sessionId()) {
+                throw new RequestException(
+                    RequestException.Problem.BAD_INPUT,
+                    "turns '" + fromId + "' and '" + toId + "' are in different sessions");
+              }
+              if (from.seq() > to.seq()) {
+                throw new RequestException(
+                    RequestException.Problem.BAD_INPUT,
+                    "turn '"
+                        + fromId
+                        + "' ("
+                        + from.seq()
+                        + ") comes after turn '"
+                        + toId
+                        + "' ("
+                        + to.seq()
+                        + ")");
+              }
+              Map<WorkspacePath, List<StoredFileChange>> byPath = new TreeMap<>();
+              Map<Long, String> ids = new LinkedHashMap<>();
+              for (StoredTurn turn : tx.turns().ofSession(from.sessionId())) {
+                if (turn.seq() < from.seq() || turn.seq() > to.seq()) {
+                  continue;
+                }
+                ids.put(turn.id(), turn.externalId());
+                for (StoredFileChange change : tx.fileChanges().ofTurn(turn.id())) {
+                  byPath.computeIfAbsent(change.path(), path -> new ArrayList<>()).add(change);
+                }
+              }
+              return new Stretch(from, to, byPath, ids);
+            });
     List<StoredFileChange> all = stretch.byPath().values().stream().flatMap(List::stream).toList();
     Map<Sha256, byte[]> contents = contents(all);
     List<RangeChange> changes = new ArrayList<>();
@@ -219,15 +274,27 @@ public final class ReviewQueries {
       List<StoredFileChange> history = entry.getValue();
       Optional<Snapshot> last = history.getLast().after();
       if (last.isEmpty()) {
-        throw new RequestException(RequestException.Problem.WRONG_STATE, "turn '"
-            + stretch.turnIds().get(history.getLast().turnId()) + "' is open: a range must end at finished turns");
+        throw new RequestException(
+            RequestException.Problem.WRONG_STATE,
+            "turn '"
+                + stretch.turnIds().get(history.getLast().turnId())
+                + "' is open: a range must end at finished turns");
       }
       Snapshot before = history.getFirst().before();
       ChangeKind kind = ChangeKind.between(before, last.get());
-      FilePatch counts = kind == ChangeKind.UNCHANGED ? FilePatch.NONE
-          : write(summary, entry.getKey(), before, last.get(), contents);
-      changes.add(new RangeChange(entry.getKey(), before, last.get(), kind, counts.added(), counts.removed(),
-          history.stream().map(change -> stretch.turnIds().get(change.turnId())).toList()));
+      FilePatch counts =
+          kind == ChangeKind.UNCHANGED
+              ? FilePatch.NONE
+              : write(summary, entry.getKey(), before, last.get(), contents);
+      changes.add(
+          new RangeChange(
+              entry.getKey(),
+              before,
+              last.get(),
+              kind,
+              counts.added(),
+              counts.removed(),
+              history.stream().map(change -> stretch.turnIds().get(change.turnId())).toList()));
       if (kind != ChangeKind.UNCHANGED) {
         patch.append(write(applicable, entry.getKey(), before, last.get(), contents).text());
       }
@@ -235,25 +302,31 @@ public final class ReviewQueries {
     return new RangeDiff(stretch.from(), stretch.to(), changes, patch.toString());
   }
 
-  // ---- a path's history -------------------------------------------------------------------------------
+  // ---- a path's history
+  // -------------------------------------------------------------------------------
 
   /**
-   * Every turn in the workspace that recorded {@code path}, oldest first: the path is parsed against the workspace's
-   * stored roots and matched as {@link #select} matches it (by bytes, with the record's path or its {@code via}).
+   * Every turn in the workspace that recorded {@code path}, oldest first: the path is parsed
+   * against the workspace's stored roots and matched as {@link #select} matches it (by bytes, with
+   * the record's path or its {@code via}).
    */
   public List<HistoryEntry> log(Path workspace, PathInput path) {
-    return store.read(tx -> {
-      StoredWorkspace found = workspace(tx, workspace);
-      WorkspacePath key = recordedKey(parserFor(found), path);
-      List<HistoryEntry> entries = new ArrayList<>();
-      for (StoredFileChange change : tx.fileChanges().ofPath(found.id(), key, path.given())) {
-        entries.add(new HistoryEntry(tx.turns().byId(change.turnId()).orElseThrow(), change));
-      }
-      return entries;
-    });
+    return store.read(
+        tx -> {
+          StoredWorkspace found = workspace(tx, workspace);
+          WorkspacePath key = recordedKey(parserFor(found), path);
+          List<HistoryEntry> entries = new ArrayList<>();
+          for (StoredFileChange change : tx.fileChanges().ofPath(found.id(), key, path.given())) {
+            entries.add(new HistoryEntry(tx.turns().byId(change.turnId()).orElseThrow(), change));
+          }
+          return entries;
+        });
   }
 
-  /** The parser for a stored workspace: its roots as the store recorded them; the file system is never asked. */
+  /**
+   * The parser for a stored workspace: its roots as the store recorded them; the file system is
+   * never asked.
+   */
   private static PathParser parserFor(StoredWorkspace workspace) {
     return PathParser.beneath(RootNames.of(workspace.rootReal(), workspace.rootGiven()));
   }
@@ -267,20 +340,28 @@ public final class ReviewQueries {
     }
   }
 
-  // ---- content ----------------------------------------------------------------------------------------
+  // ---- content
+  // ----------------------------------------------------------------------------------------
 
   private Map<Sha256, byte[]> contents(List<StoredFileChange> changes) {
     List<Snapshot> snapshots = new ArrayList<>();
-    changes.forEach(change -> {
-      snapshots.add(change.before());
-      change.after().ifPresent(snapshots::add);
-    });
+    changes.forEach(
+        change -> {
+          snapshots.add(change.before());
+          change.after().ifPresent(snapshots::add);
+        });
     return store.read(tx -> tx.blobs().contentsOf(snapshots));
   }
 
-  private static FilePatch write(GitPatchWriter writer, WorkspacePath path, Snapshot before, Snapshot after,
-                                 Map<Sha256, byte[]> contents) {
-    return writer.write(path, PatchSide.of(before, before.storedContent().map(contents::get)),
+  private static FilePatch write(
+      GitPatchWriter writer,
+      WorkspacePath path,
+      Snapshot before,
+      Snapshot after,
+      Map<Sha256, byte[]> contents) {
+    return writer.write(
+        path,
+        PatchSide.of(before, before.storedContent().map(contents::get)),
         PatchSide.of(after, after.storedContent().map(contents::get)));
   }
 }

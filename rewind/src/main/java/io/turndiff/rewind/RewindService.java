@@ -18,22 +18,24 @@ import java.util.Set;
 /**
  * Puts turns back: the before-state of every path the turns recorded, and nothing else.
  *
- * <p>A rewind is planned completely before its first write (turns, chains of states per path, captured
- * before-states, stored content), and the plan is stored with the operation. Then, path by path, the
- * current state is read through the boundary immediately before writing, and stored completely whatever its
- * size (a path whose state cannot be read and stored is never written over): a file that provably still
- * holds what the turns left is restored; one changed since gets the turns' own hunks reversed on top of the
- * change when they apply cleanly ({@code merged}), else it is skipped as a {@code conflict} ({@code force}
- * overwrites a conflict whose current state can itself be put back, and never deletes); one whose after-state
- * was not captured is {@code unverified} unless {@code force}. Each path is journaled before
- * and after its write, and the state it had before the rewind is recorded as a turn of kind {@code rewind},
- * so that rewinding that turn undoes the rewind. Running an operation id again returns its receipt; an
- * operation interrupted by a crash is finished by the next run of its id.
+ * <p>A rewind is planned completely before its first write (turns, chains of states per path,
+ * captured before-states, stored content), and the plan is stored with the operation. Then, path by
+ * path, the current state is read through the boundary immediately before writing, and stored
+ * completely whatever its size (a path whose state cannot be read and stored is never written
+ * over): a file that provably still holds what the turns left is restored; one changed since gets
+ * the turns' own hunks reversed on top of the change when they apply cleanly ({@code merged}), else
+ * it is skipped as a {@code conflict} ({@code force} overwrites a conflict whose current state can
+ * itself be put back, and never deletes); one whose after-state was not captured is {@code
+ * unverified} unless {@code force}. Each path is journaled before and after its write, and the
+ * state it had before the rewind is recorded as a turn of kind {@code rewind}, so that rewinding
+ * that turn undoes the rewind. Running an operation id again returns its receipt; an operation
+ * interrupted by a crash is finished by the next run of its id.
  *
- * <p>This class takes requests: it validates them, replays or resumes an operation by its id, and chooses a
- * dry run or a real one. The work is the {@link RewindPlanner}'s (the plan, from the store), {@link
- * RewindDecision}'s (the rules, pure), the {@link RewindJournal}'s (applying and resuming) and {@link
- * RewindReports}' (what is returned). The whole protocol is in {@code docs/rewind-protocol.md}.
+ * <p>This class takes requests: it validates them, replays or resumes an operation by its id, and
+ * chooses a dry run or a real one. The work is the {@link RewindPlanner}'s (the plan, from the
+ * store), {@link RewindDecision}'s (the rules, pure), the {@link RewindJournal}'s (applying and
+ * resuming) and {@link RewindReports}' (what is returned). The whole protocol is in {@code
+ * docs/rewind-protocol.md}.
  */
 public final class RewindService {
 
@@ -48,7 +50,10 @@ public final class RewindService {
     this(store, workspaces, TestHook.NONE);
   }
 
-  /** @param hook told {@link TestHook.Point#BEFORE_REWIND_RENAME} before each staged path is renamed into place */
+  /**
+   * @param hook told {@link TestHook.Point#BEFORE_REWIND_RENAME} before each staged path is renamed
+   *     into place
+   */
   public RewindService(Store store, WorkspaceHandles workspaces, TestHook hook) {
     this.store = store;
     this.workspaces = workspaces;
@@ -70,8 +75,8 @@ public final class RewindService {
   public RewindReport rewind(RewindRequest request, RewindStarted started) {
     ExternalIds.requireValid("turn", request.turn());
     request.operation().ifPresent(id -> ExternalIds.requireValid("operation", id));
-    Optional<StoredRewindOperation> existing = request.operation()
-        .flatMap(id -> store.read(tx -> tx.rewinds().byExternalId(id)));
+    Optional<StoredRewindOperation> existing =
+        request.operation().flatMap(id -> store.read(tx -> tx.rewinds().byExternalId(id)));
     if (existing.isPresent()) {
       StoredRewindOperation operation = existing.get();
       requireSameRequest(operation, request);
@@ -88,48 +93,63 @@ public final class RewindService {
     }
     Plan plan = planner.plan(request);
     String operationId = request.operation().orElseGet(() -> ExternalIds.generate("rewind"));
-    // borrowed before the plan is stored: a workspace that cannot be opened now fails the request unwritten
+    // borrowed before the plan is stored: a workspace that cannot be opened now fails the request
+    // unwritten
     try (WorkspaceHandles.Lease lease = workspaces.borrow(plan.session().workspaceId())) {
       if (request.dryRun()) {
         return reports.dryRun(operationId, plan, request.force(), lease.boundary());
       }
-      // released also when the transaction that created it rolled back: its row id may be handed out again
+      // released also when the transaction that created it rolled back: its row id may be handed
+      // out again
       List<StoredRewindOperation> claimed = new ArrayList<>(1);
-      return claims.releasingAfter(claimed, () -> {
-        Persisted persisted = store.write(tx -> {
-          Optional<StoredRewindOperation> raced = operationStoredMeanwhile(tx, operationId, request);
-          if (raced.isPresent()) {
-            return new Persisted(raced.get(), false);
-          }
-          // planned again in the transaction that stores the plan: the turns may have changed since the look
-          StoredRewindOperation created = RewindPlanner.persist(tx, operationId, RewindPlanner.plan(tx, request),
-              request);
-          claims.claimNew(tx, created);
-          claimed.add(created);
-          return new Persisted(created, true);
-        });
-        StoredRewindOperation operation = persisted.operation();
-        if (!persisted.created()) {
-          return resume(operation, started);
-        }
-        return apply(operation, request.force(), false, started,
-            store.read(tx -> tx.turns().byId(operation.rewindTurnId())).orElseThrow(), lease.boundary());
-      });
+      return claims.releasingAfter(
+          claimed,
+          () -> {
+            Persisted persisted =
+                store.write(
+                    tx -> {
+                      Optional<StoredRewindOperation> raced =
+                          operationStoredMeanwhile(tx, operationId, request);
+                      if (raced.isPresent()) {
+                        return new Persisted(raced.get(), false);
+                      }
+                      // planned again in the transaction that stores the plan: the turns may have
+                      // changed since the look
+                      StoredRewindOperation created =
+                          RewindPlanner.persist(
+                              tx, operationId, RewindPlanner.plan(tx, request), request);
+                      claims.claimNew(tx, created);
+                      claimed.add(created);
+                      return new Persisted(created, true);
+                    });
+            StoredRewindOperation operation = persisted.operation();
+            if (!persisted.created()) {
+              return resume(operation, started);
+            }
+            return apply(
+                operation,
+                request.force(),
+                false,
+                started,
+                store.read(tx -> tx.turns().byId(operation.rewindTurnId())).orElseThrow(),
+                lease.boundary());
+          });
     }
   }
 
-  /** The operation a request stored, or found stored by another request that ran at the same time. */
-  private record Persisted(StoredRewindOperation operation, boolean created) {
-  }
+  /**
+   * The operation a request stored, or found stored by another request that ran at the same time.
+   */
+  private record Persisted(StoredRewindOperation operation, boolean created) {}
 
   /**
-   * An operation that another request, running at the same time as this one, stored after this one looked
-   * (two processes that rewind the same turns at once both find none when they look): the operation of the
-   * same id, or an unfinished one covering the request's turns. It is resumed (or its receipt returned), or
-   * the request is refused, as when it is found before planning.
+   * An operation that another request, running at the same time as this one, stored after this one
+   * looked (two processes that rewind the same turns at once both find none when they look): the
+   * operation of the same id, or an unfinished one covering the request's turns. It is resumed (or
+   * its receipt returned), or the request is refused, as when it is found before planning.
    */
-  private static Optional<StoredRewindOperation> operationStoredMeanwhile(StoreTransaction tx, String operationId,
-                                                                          RewindRequest request) {
+  private static Optional<StoredRewindOperation> operationStoredMeanwhile(
+      StoreTransaction tx, String operationId, RewindRequest request) {
     Optional<StoredRewindOperation> sameId = tx.rewinds().byExternalId(operationId);
     if (sameId.isPresent()) {
       requireSameRequest(sameId.get(), request);
@@ -140,72 +160,118 @@ public final class RewindService {
     return covering;
   }
 
-  /** @param resumed whether an earlier run of the operation may have left staged files behind */
-  private RewindReport apply(StoredRewindOperation operation, boolean force, boolean resumed,
-                             RewindStarted started) {
-    StoredTurn rewindTurn = store.read(tx -> tx.turns().byId(operation.rewindTurnId())).orElseThrow();
+  /**
+   * @param resumed whether an earlier run of the operation may have left staged files behind
+   */
+  private RewindReport apply(
+      StoredRewindOperation operation, boolean force, boolean resumed, RewindStarted started) {
+    StoredTurn rewindTurn =
+        store.read(tx -> tx.turns().byId(operation.rewindTurnId())).orElseThrow();
     try (WorkspaceHandles.Lease lease = workspaces.borrow(rewindTurn.workspaceId())) {
       return apply(operation, force, resumed, started, rewindTurn, lease.boundary());
     }
   }
 
-  private RewindReport apply(StoredRewindOperation operation, boolean force, boolean resumed,
-                             RewindStarted started, StoredTurn rewindTurn, WorkspaceBoundary boundary) {
+  private RewindReport apply(
+      StoredRewindOperation operation,
+      boolean force,
+      boolean resumed,
+      RewindStarted started,
+      StoredTurn rewindTurn,
+      WorkspaceBoundary boundary) {
     started.started(operation.externalId(), resumed);
     journal.apply(operation, force, resumed, rewindTurn, boundary);
-    return reports.receipt(store.read(tx -> tx.rewinds().byExternalId(operation.externalId())).orElseThrow(), false,
+    return reports.receipt(
+        store.read(tx -> tx.rewinds().byExternalId(operation.externalId())).orElseThrow(),
+        false,
         false);
   }
 
   private RewindReport resume(StoredRewindOperation operation, RewindStarted started) {
     claims.claim(operation);
-    return claims.releasingAfter(List.of(operation), () -> {
-      // another process may have finished it between the look that found it and this claim
-      StoredRewindOperation now = store.read(tx -> tx.rewinds().byExternalId(operation.externalId())).orElseThrow();
-      return now.done() ? reports.receipt(now, true, false) : apply(operation, operation.force(), true, started);
-    });
+    return claims.releasingAfter(
+        List.of(operation),
+        () -> {
+          // another process may have finished it between the look that found it and this claim
+          StoredRewindOperation now =
+              store.read(tx -> tx.rewinds().byExternalId(operation.externalId())).orElseThrow();
+          return now.done()
+              ? reports.receipt(now, true, false)
+              : apply(operation, operation.force(), true, started);
+        });
   }
 
   /**
-   * An operation still applying (interrupted, or running now) that rewinds one of the turns the request
-   * names: a second rewind of those turns would find their files half-written and leave the first one's
-   * staged files behind, so it resumes that operation instead, or is refused.
+   * An operation still applying (interrupted, or running now) that rewinds one of the turns the
+   * request names: a second rewind of those turns would find their files half-written and leave the
+   * first one's staged files behind, so it resumes that operation instead, or is refused.
    */
-  private static Optional<StoredRewindOperation> unfinishedCovering(StoreTransaction tx, RewindRequest request) {
-    return tx.turns().byExternalId(request.turn()).flatMap(target -> {
-      Set<String> requested = new HashSet<>();
-      if (request.to()) {
-        tx.turns().ofSession(target.sessionId()).stream().filter(turn -> turn.seq() >= target.seq())
-            .forEach(turn -> requested.add(turn.externalId()));
-      } else {
-        requested.add(target.externalId());
-      }
-      return tx.rewinds().applyingIn(target.sessionId()).stream()
-          .filter(operation -> operation.turns().stream().anyMatch(requested::contains)).findFirst();
-    });
+  private static Optional<StoredRewindOperation> unfinishedCovering(
+      StoreTransaction tx, RewindRequest request) {
+    return tx.turns()
+        .byExternalId(request.turn())
+        .flatMap(
+            target -> {
+              Set<String> requested = new HashSet<>();
+              if (request.to()) {
+                tx.turns().ofSession(target.sessionId()).stream()
+                    .filter(turn -> turn.seq() >= target.seq())
+                    .forEach(turn -> requested.add(turn.externalId()));
+              } else {
+                requested.add(target.externalId());
+              }
+              return tx.rewinds().applyingIn(target.sessionId()).stream()
+                  .filter(operation -> operation.turns().stream().anyMatch(requested::contains))
+                  .findFirst();
+            });
   }
 
-  /** The same request as the unfinished operation's, with no other operation id: it resumes the operation. */
+  /**
+   * The same request as the unfinished operation's, with no other operation id: it resumes the
+   * operation.
+   */
   private static void requireResumable(StoredRewindOperation operation, RewindRequest request) {
-    boolean same = operation.targetTurn().equals(request.turn()) && operation.scope().equals(request.scope())
-        && operation.force() == request.force();
+    boolean same =
+        operation.targetTurn().equals(request.turn())
+            && operation.scope().equals(request.scope())
+            && operation.force() == request.force();
     if (same && request.operation().isEmpty()) {
       return;
     }
-    throw new RequestException(RequestException.Problem.WRONG_STATE, "turn '" + request.turn()
-        + "' is part of rewind operation '" + operation.externalId() + "' (a rewind of turn '"
-        + operation.targetTurn() + "'" + (operation.scope().equals("to") ? " and every later turn" : "")
-        + (operation.force() ? ", with --force" : "") + "), which has not finished; finish it first: turndiff rewind"
-        + " --turn " + operation.targetTurn() + (operation.scope().equals("to") ? " --to" : "")
-        + (operation.force() ? " --force" : "") + " --operation " + operation.externalId());
+    throw new RequestException(
+        RequestException.Problem.WRONG_STATE,
+        "turn '"
+            + request.turn()
+            + "' is part of rewind operation '"
+            + operation.externalId()
+            + "' (a rewind of turn '"
+            + operation.targetTurn()
+            + "'"
+            + (operation.scope().equals("to") ? " and every later turn" : "")
+            + (operation.force() ? ", with --force" : "")
+            + "), which has not finished; finish it first: turndiff rewind"
+            + " --turn "
+            + operation.targetTurn()
+            + (operation.scope().equals("to") ? " --to" : "")
+            + (operation.force() ? " --force" : "")
+            + " --operation "
+            + operation.externalId());
   }
 
   private static void requireSameRequest(StoredRewindOperation operation, RewindRequest request) {
-    if (!operation.targetTurn().equals(request.turn()) || !operation.scope().equals(request.scope())
+    if (!operation.targetTurn().equals(request.turn())
+        || !operation.scope().equals(request.scope())
         || operation.force() != request.force()) {
-      throw new RequestException(RequestException.Problem.BAD_INPUT, "operation '" + operation.externalId()
-          + "' was a rewind of turn '" + operation.targetTurn() + "' (" + operation.scope()
-          + (operation.force() ? ", force" : "") + "), not this request");
+      throw new RequestException(
+          RequestException.Problem.BAD_INPUT,
+          "operation '"
+              + operation.externalId()
+              + "' was a rewind of turn '"
+              + operation.targetTurn()
+              + "' ("
+              + operation.scope()
+              + (operation.force() ? ", force" : "")
+              + "), not this request");
     }
   }
 }

@@ -27,9 +27,9 @@ import net.jqwik.api.lifecycle.AfterContainer;
 import net.jqwik.api.lifecycle.BeforeContainer;
 
 /**
- * For generated before/after states of a few files (text with and without a final newline, CRLF, binary,
- * empty, absent, symlinks, modes), capturing a turn and rewinding it gives back the before-state exactly:
- * bytes, modes, link texts, absences.
+ * For generated before/after states of a few files (text with and without a final newline, CRLF,
+ * binary, empty, absent, symlinks, modes), capturing a turn and rewinding it gives back the
+ * before-state exactly: bytes, modes, link texts, absences.
  */
 class RewindRoundTripProperties {
 
@@ -51,8 +51,7 @@ class RewindRoundTripProperties {
     }
   }
 
-  record Change(PathState before, PathState after) {
-  }
+  record Change(PathState before, PathState after) {}
 
   @Provide
   Arbitrary<List<Change>> changes() {
@@ -62,20 +61,32 @@ class RewindRoundTripProperties {
   private static Arbitrary<PathState> state() {
     Arbitrary<String> mode = Arbitraries.of("rw-r--r--", "rwxr-xr-x", "rw-------", "rwx------");
     Arbitrary<String> line = Arbitraries.strings().withChars("abc xyz{}();é").ofMaxLength(12);
-    Arbitrary<byte[]> text = Combinators.combine(line.list().ofMaxSize(12), Arbitraries.of("\n", "\r\n"),
-        Arbitraries.of(true, false)).as((lines, eol, finalNewline) -> {
-          String joined = String.join(eol, lines) + (finalNewline && !lines.isEmpty() ? eol : "");
-          return joined.getBytes(StandardCharsets.UTF_8);
-        });
-    Arbitrary<byte[]> binary = Arbitraries.bytes().array(byte[].class).ofMinSize(1).ofMaxSize(64)
-        .map(bytes -> {
-          byte[] withNul = bytes.clone();
-          withNul[0] = 0;
-          return withNul;
-        });
-    Arbitrary<PathState> regular = Combinators.combine(Arbitraries.oneOf(text, binary), mode)
-        .as(PathState.Regular::new);
-    Arbitrary<PathState> link = Arbitraries.of("missing-1", "missing-2", "sub/missing").map(PathState.Link::new);
+    Arbitrary<byte[]> text =
+        Combinators.combine(
+                line.list().ofMaxSize(12),
+                Arbitraries.of("\n", "\r\n"),
+                Arbitraries.of(true, false))
+            .as(
+                (lines, eol, finalNewline) -> {
+                  String joined =
+                      String.join(eol, lines) + (finalNewline && !lines.isEmpty() ? eol : "");
+                  return joined.getBytes(StandardCharsets.UTF_8);
+                });
+    Arbitrary<byte[]> binary =
+        Arbitraries.bytes()
+            .array(byte[].class)
+            .ofMinSize(1)
+            .ofMaxSize(64)
+            .map(
+                bytes -> {
+                  byte[] withNul = bytes.clone();
+                  withNul[0] = 0;
+                  return withNul;
+                });
+    Arbitrary<PathState> regular =
+        Combinators.combine(Arbitraries.oneOf(text, binary), mode).as(PathState.Regular::new);
+    Arbitrary<PathState> link =
+        Arbitraries.of("missing-1", "missing-2", "sub/missing").map(PathState.Link::new);
     return Arbitraries.frequencyOf(
         Tuple.of(2, Arbitraries.just(new PathState.Absent())),
         Tuple.of(6, regular),
@@ -83,7 +94,8 @@ class RewindRoundTripProperties {
   }
 
   @Property(tries = 60)
-  void captureThenRewindGivesBackTheBeforeState(@ForAll("changes") List<Change> changes) throws Exception {
+  void captureThenRewindGivesBackTheBeforeState(@ForAll("changes") List<Change> changes)
+      throws Exception {
     Path temp = Files.createDirectory(base.resolve("w" + workspaces++));
     TestWorkspace workspace = TestWorkspace.in(temp);
     List<String> names = new ArrayList<>();
@@ -93,11 +105,14 @@ class RewindRoundTripProperties {
     }
     Map<String, String> before = TreeContent.of(workspace.root());
     try (RewindHarness harness = new RewindHarness(workspace, store, "s" + workspaces)) {
-      String turn = harness.turn(names, () -> {
-        for (int i = 0; i < changes.size(); i++) {
-          changes.get(i).after().putAt(workspace.resolve(names.get(i)));
-        }
-      });
+      String turn =
+          harness.turn(
+              names,
+              () -> {
+                for (int i = 0; i < changes.size(); i++) {
+                  changes.get(i).after().putAt(workspace.resolve(names.get(i)));
+                }
+              });
       RewindReport report = harness.rewindTurn(turn);
       assertTrue(report.complete(), report.toString());
       assertEquals(before, TreeContent.of(workspace.root()), report.toString());

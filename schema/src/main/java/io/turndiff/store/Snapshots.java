@@ -26,8 +26,11 @@ public final class Snapshots {
 
   /** The row's own key, and the fingerprint: derived from the other columns, never read back. */
   private static final Set<Field<?>> NOT_COMPARED = Set.of(SNAPSHOT.ID, SNAPSHOT.FINGERPRINT);
-  private static final Supplier<IllegalArgumentException> NOT_CAPTURED = () -> new IllegalArgumentException(
-      "it has no reason, yet it is not a known absence, a regular file with stored content or a symlink's text");
+
+  private static final Supplier<IllegalArgumentException> NOT_CAPTURED =
+      () ->
+          new IllegalArgumentException(
+              "it has no reason, yet it is not a known absence, a regular file with stored content or a symlink's text");
 
   private final DSLContext dsl;
   private final PreparedQueries prepared;
@@ -39,25 +42,29 @@ public final class Snapshots {
 
   public long insert(Snapshot snapshot) {
     SnapshotRecord row = row(snapshot);
-    return prepared.insertReturningKey("snapshot.insert", q -> q.insertInto(SNAPSHOT)
-            .set(SNAPSHOT.PATH, DSL.param("path", byte[].class))
-            .set(SNAPSHOT.BOUNDARY, DSL.param("boundary", String.class))
-            .set(SNAPSHOT.PRESENT, DSL.param("present", Boolean.class))
-            .set(SNAPSHOT.FILE_TYPE, DSL.param("type", String.class))
-            .set(SNAPSHOT.SIZE, DSL.param("size", Long.class))
-            .set(SNAPSHOT.MTIME_NS, DSL.param("mtime", Long.class))
-            .set(SNAPSHOT.MODE, DSL.param("mode", Long.class))
-            .set(SNAPSHOT.INODE, DSL.param("inode", Long.class))
-            .set(SNAPSHOT.NLINK, DSL.param("nlink", Long.class))
-            .set(SNAPSHOT.SHA256, DSL.param("sha", String.class))
-            .set(SNAPSHOT.SAMPLED_SHA256, DSL.param("sampled", String.class))
-            .set(SNAPSHOT.CONTENT_SHA256, DSL.param("content", String.class))
-            .set(SNAPSHOT.CAPTURED, DSL.param("captured", Boolean.class))
-            .set(SNAPSHOT.LINK_TARGET, DSL.param("link", byte[].class))
-            .set(SNAPSHOT.FINGERPRINT, DSL.param("fingerprint", String.class))
-            .set(SNAPSHOT.REASON, DSL.param("reason", String.class))
-            .set(SNAPSHOT.REASON_DETAIL, DSL.param("detail", String.class))
-            .set(SNAPSHOT.TAKEN_AT, DSL.param("at", Long.class)))
+    return prepared
+        .insertReturningKey(
+            "snapshot.insert",
+            q ->
+                q.insertInto(SNAPSHOT)
+                    .set(SNAPSHOT.PATH, DSL.param("path", byte[].class))
+                    .set(SNAPSHOT.BOUNDARY, DSL.param("boundary", String.class))
+                    .set(SNAPSHOT.PRESENT, DSL.param("present", Boolean.class))
+                    .set(SNAPSHOT.FILE_TYPE, DSL.param("type", String.class))
+                    .set(SNAPSHOT.SIZE, DSL.param("size", Long.class))
+                    .set(SNAPSHOT.MTIME_NS, DSL.param("mtime", Long.class))
+                    .set(SNAPSHOT.MODE, DSL.param("mode", Long.class))
+                    .set(SNAPSHOT.INODE, DSL.param("inode", Long.class))
+                    .set(SNAPSHOT.NLINK, DSL.param("nlink", Long.class))
+                    .set(SNAPSHOT.SHA256, DSL.param("sha", String.class))
+                    .set(SNAPSHOT.SAMPLED_SHA256, DSL.param("sampled", String.class))
+                    .set(SNAPSHOT.CONTENT_SHA256, DSL.param("content", String.class))
+                    .set(SNAPSHOT.CAPTURED, DSL.param("captured", Boolean.class))
+                    .set(SNAPSHOT.LINK_TARGET, DSL.param("link", byte[].class))
+                    .set(SNAPSHOT.FINGERPRINT, DSL.param("fingerprint", String.class))
+                    .set(SNAPSHOT.REASON, DSL.param("reason", String.class))
+                    .set(SNAPSHOT.REASON_DETAIL, DSL.param("detail", String.class))
+                    .set(SNAPSHOT.TAKEN_AT, DSL.param("at", Long.class)))
         .bind("path", row.getPath())
         .bind("boundary", row.getBoundary())
         .bind("present", row.getPresent())
@@ -76,7 +83,8 @@ public final class Snapshots {
         .bind("reason", row.getReason())
         .bind("detail", row.getReasonDetail())
         .bind("at", row.getTakenAt())
-        .insert().orElseThrow();
+        .insert()
+        .orElseThrow();
   }
 
   public Snapshot byId(long id) {
@@ -87,7 +95,10 @@ public final class Snapshots {
     return toSnapshot(row);
   }
 
-  /** The row that records {@code snapshot} (without its id): what each of its kinds leaves empty is null. */
+  /**
+   * The row that records {@code snapshot} (without its id): what each of its kinds leaves empty is
+   * null.
+   */
   static SnapshotRecord row(Snapshot snapshot) {
     Optional<FileMetadata> metadata = snapshot.metadata();
     SnapshotRecord row = new SnapshotRecord();
@@ -113,11 +124,12 @@ public final class Snapshots {
   }
 
   /**
-   * The snapshot a row records, as the one kind it is (docs/store-layout.md, "Snapshot rows"): a row with a
-   * reason is a {@link Snapshot.Directory} (reason {@code directory}) or {@link Snapshot.MetadataOnly}; a row
-   * without one is captured: {@link Snapshot.Absent}, a {@link Snapshot.RegularFile} with its stored content or a
-   * {@link Snapshot.Symlink} with its text. A row that is none of them is refused, naming it: a combination the
-   * kind refuses, a column its kind leaves empty that is set, or a captured flag that says otherwise.
+   * The snapshot a row records, as the one kind it is (docs/store-layout.md, "Snapshot rows"): a
+   * row with a reason is a {@link Snapshot.Directory} (reason {@code directory}) or {@link
+   * Snapshot.MetadataOnly}; a row without one is captured: {@link Snapshot.Absent}, a {@link
+   * Snapshot.RegularFile} with its stored content or a {@link Snapshot.Symlink} with its text. A
+   * row that is none of them is refused, naming it: a combination the kind refuses, a column its
+   * kind leaves empty that is set, or a captured flag that says otherwise.
    *
    * @throws StoreException when the row is none of the kinds
    */
@@ -128,14 +140,23 @@ public final class Snapshots {
     } catch (IllegalArgumentException | ArithmeticException e) {
       throw noKind(row, e.getMessage());
     }
-    // the row must be exactly what this kind records: a column the kind leaves empty is empty, the captured
+    // the row must be exactly what this kind records: a column the kind leaves empty is empty, the
+    // captured
     // flag agrees (by index: the row may come from an alias of the table)
     SnapshotRecord recorded = row(snapshot);
     for (Field<?> column : SNAPSHOT.fields()) {
       int at = SNAPSHOT.indexOf(column);
       if (!NOT_COMPARED.contains(column) && !Objects.deepEquals(row.get(at), recorded.get(at))) {
-        throw noKind(row, "as " + kindName(snapshot) + " its " + column.getName() + " would be "
-            + shown(recorded.get(at)) + ", not " + shown(row.get(at)));
+        throw noKind(
+            row,
+            "as "
+                + kindName(snapshot)
+                + " its "
+                + column.getName()
+                + " would be "
+                + shown(recorded.get(at))
+                + ", not "
+                + shown(row.get(at)));
       }
     }
     return snapshot;
@@ -150,12 +171,25 @@ public final class Snapshots {
       Reason reason = Reason.fromCode(row.getReason());
       String detail = Objects.requireNonNullElse(row.getReasonDetail(), "");
       if (reason == Reason.DIRECTORY) {
-        return new Snapshot.Directory(path, boundary, metadata.orElseThrow(
-            () -> new IllegalArgumentException("a directory without its stat")), detail, takenAt);
+        return new Snapshot.Directory(
+            path,
+            boundary,
+            metadata.orElseThrow(
+                () -> new IllegalArgumentException("a directory without its stat")),
+            detail,
+            takenAt);
       }
-      return new Snapshot.MetadataOnly(path, boundary, Presence.fromNullableBoolean(row.getPresent()), metadata,
-          sha256(row.getSha256()), sha256(row.getSampledSha256()),
-          Optional.ofNullable(row.getLinkTarget()).map(LinkTarget::of), reason, detail, takenAt);
+      return new Snapshot.MetadataOnly(
+          path,
+          boundary,
+          Presence.fromNullableBoolean(row.getPresent()),
+          metadata,
+          sha256(row.getSha256()),
+          sha256(row.getSampledSha256()),
+          Optional.ofNullable(row.getLinkTarget()).map(LinkTarget::of),
+          reason,
+          detail,
+          takenAt);
     }
     return switch (Presence.fromNullableBoolean(row.getPresent())) {
       case ABSENT -> new Snapshot.Absent(path, boundary, takenAt);
@@ -163,27 +197,53 @@ public final class Snapshots {
       case PRESENT -> {
         FileMetadata stat = metadata.orElseThrow(NOT_CAPTURED);
         yield switch (stat.type()) {
-          case REGULAR -> new Snapshot.RegularFile(path, boundary, stat,
-              sha256(row.getContentSha256()).orElseThrow(NOT_CAPTURED), takenAt);
-          case SYMLINK -> new Snapshot.Symlink(path, boundary, stat,
-              Optional.ofNullable(row.getLinkTarget()).map(LinkTarget::of).orElseThrow(NOT_CAPTURED), takenAt);
-          case DIRECTORY, FIFO, SOCKET, CHAR_DEVICE, BLOCK_DEVICE, UNKNOWN -> throw NOT_CAPTURED.get();
+          case REGULAR ->
+              new Snapshot.RegularFile(
+                  path,
+                  boundary,
+                  stat,
+                  sha256(row.getContentSha256()).orElseThrow(NOT_CAPTURED),
+                  takenAt);
+          case SYMLINK ->
+              new Snapshot.Symlink(
+                  path,
+                  boundary,
+                  stat,
+                  Optional.ofNullable(row.getLinkTarget())
+                      .map(LinkTarget::of)
+                      .orElseThrow(NOT_CAPTURED),
+                  takenAt);
+          case DIRECTORY, FIFO, SOCKET, CHAR_DEVICE, BLOCK_DEVICE, UNKNOWN ->
+              throw NOT_CAPTURED.get();
         };
       }
     };
   }
 
-  /** What stat said, when the row holds it: all of type, size, mtime, mode, inode and link count, or none. */
+  /**
+   * What stat said, when the row holds it: all of type, size, mtime, mode, inode and link count, or
+   * none.
+   */
   private static Optional<FileMetadata> metadata(SnapshotRecord row) {
     if (row.getFileType() == null) {
       return Optional.empty();
     }
-    if (row.getSize() == null || row.getMtimeNs() == null || row.getMode() == null || row.getInode() == null
+    if (row.getSize() == null
+        || row.getMtimeNs() == null
+        || row.getMode() == null
+        || row.getInode() == null
         || row.getNlink() == null) {
-      throw new IllegalArgumentException("its file_type is set, but not all of size, mtime_ns, mode, inode, nlink");
+      throw new IllegalArgumentException(
+          "its file_type is set, but not all of size, mtime_ns, mode, inode, nlink");
     }
-    return Optional.of(new FileMetadata(FileType.fromCode(row.getFileType()), row.getSize(), row.getMtimeNs(),
-        Math.toIntExact(row.getMode()), row.getInode(), row.getNlink()));
+    return Optional.of(
+        new FileMetadata(
+            FileType.fromCode(row.getFileType()),
+            row.getSize(),
+            row.getMtimeNs(),
+            Math.toIntExact(row.getMode()),
+            row.getInode(),
+            row.getNlink()));
   }
 
   private static Optional<Sha256> sha256(String hex) {
@@ -191,8 +251,12 @@ public final class Snapshots {
   }
 
   private static StoreException noKind(SnapshotRecord row, String why) {
-    return new StoreException("snapshot " + row.getId() + " in the store is none of a known absence, a regular "
-        + "file with stored content, a symlink's text, a directory or metadata only with a reason: " + why);
+    return new StoreException(
+        "snapshot "
+            + row.getId()
+            + " in the store is none of a known absence, a regular "
+            + "file with stored content, a symlink's text, a directory or metadata only with a reason: "
+            + why);
   }
 
   private static String kindName(Snapshot snapshot) {

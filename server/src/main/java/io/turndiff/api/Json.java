@@ -10,36 +10,44 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
 /**
- * The one mapper that writes what turndiff prints (and the HTTP service returns): the wire records of
- * {@link io.turndiff.api.wire}, one per response shape, with snake_case names and every null written, so a
- * shape is its record. Non-ASCII is escaped, so the output is ASCII whatever the locale.
+ * The one mapper that writes what turndiff prints (and the HTTP service returns): the wire records
+ * of {@link io.turndiff.api.wire}, one per response shape, with snake_case names and every null
+ * written, so a shape is its record. Non-ASCII is escaped, so the output is ASCII whatever the
+ * locale.
  */
 public final class Json {
 
-  private static final ObjectMapper MAPPER = JsonMapper.builder()
-      .enable(JsonWriteFeature.ESCAPE_NON_ASCII)
-      .disable(SerializationFeature.INDENT_OUTPUT)
-      .propertyNamingStrategy(PropertyNamingStrategies.SNAKE_CASE)
-      .build();
+  private static final ObjectMapper MAPPER =
+      JsonMapper.builder()
+          .enable(JsonWriteFeature.ESCAPE_NON_ASCII)
+          .disable(SerializationFeature.INDENT_OUTPUT)
+          .propertyNamingStrategy(PropertyNamingStrategies.SNAKE_CASE)
+          .build();
 
-  private Json() {
-  }
+  private Json() {}
 
   public static ObjectMapper mapper() {
     return MAPPER;
   }
 
-  /** {@code value} (a wire record, a list of them, or a tree) as JSON text, indented when {@code pretty}. */
+  /**
+   * {@code value} (a wire record, a list of them, or a tree) as JSON text, indented when {@code
+   * pretty}.
+   */
   public static String write(Object value, boolean pretty) {
     try {
-      return pretty ? MAPPER.writerWithDefaultPrettyPrinter().writeValueAsString(value)
+      return pretty
+          ? MAPPER.writerWithDefaultPrettyPrinter().writeValueAsString(value)
           : MAPPER.writeValueAsString(value);
     } catch (JsonProcessingException e) {
       throw new IllegalStateException("cannot write JSON", e);
     }
   }
 
-  /** An empty tree object, for JSON that is not a response (a request in a test, the benchmarks' figures). */
+  /**
+   * An empty tree object, for JSON that is not a response (a request in a test, the benchmarks'
+   * figures).
+   */
   public static ObjectNode object() {
     return MAPPER.getNodeFactory().objectNode();
   }

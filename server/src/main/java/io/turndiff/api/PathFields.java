@@ -10,14 +10,14 @@ import java.io.IOException;
 import java.util.function.Function;
 
 /**
- * The request fields that hold paths, bound straight to {@link PathInput}: a string of {@code paths} is a text,
- * one of {@code paths_base64} is decoded here (by {@link PathInput#base64}, the only decoder) into exact bytes. A
- * value that is not a string, or not base64, fails the binding; {@link RequestBodies} names the field and index.
+ * The request fields that hold paths, bound straight to {@link PathInput}: a string of {@code
+ * paths} is a text, one of {@code paths_base64} is decoded here (by {@link PathInput#base64}, the
+ * only decoder) into exact bytes. A value that is not a string, or not base64, fails the binding;
+ * {@link RequestBodies} names the field and index.
  */
 final class PathFields {
 
-  private PathFields() {
-  }
+  private PathFields() {}
 
   /** A path given as text. */
   static final class Text extends PathField {
@@ -36,7 +36,8 @@ final class PathFields {
   }
 
   /** A string field read into a path by {@code decode}. */
-  private abstract static sealed class PathField extends StdDeserializer<PathInput> permits Text, Base64 {
+  private abstract static sealed class PathField extends StdDeserializer<PathInput>
+      permits Text, Base64 {
 
     private final transient Function<String, PathInput> decode;
 
@@ -46,7 +47,8 @@ final class PathFields {
     }
 
     @Override
-    public PathInput deserialize(JsonParser parser, DeserializationContext context) throws IOException {
+    public PathInput deserialize(JsonParser parser, DeserializationContext context)
+        throws IOException {
       return decode.apply(string(parser, context));
     }
 
@@ -57,7 +59,8 @@ final class PathFields {
   }
 
   /** The string value; anything else is the mismatch Jackson reports for a string field. */
-  private static String string(JsonParser parser, DeserializationContext context) throws IOException {
+  private static String string(JsonParser parser, DeserializationContext context)
+      throws IOException {
     if (!parser.hasToken(JsonToken.VALUE_STRING)) {
       return (String) context.handleUnexpectedToken(String.class, parser);
     }

@@ -10,16 +10,20 @@ import java.util.List;
 import java.util.Optional;
 
 /**
- * {@code POST /v1/turns/{turn}/snapshots}: {@code {"tool_call"?: ID, "paths": [PATH…], "paths_base64"?: [B64…]}};
- * at least one path in either list. Each path is decoded once, as the body is bound: {@code paths} as text,
- * {@code paths_base64} as exact bytes.
+ * {@code POST /v1/turns/{turn}/snapshots}: {@code {"tool_call"?: ID, "paths": [PATH…],
+ * "paths_base64"?: [B64…]}}; at least one path in either list. Each path is decoded once, as the
+ * body is bound: {@code paths} as text, {@code paths_base64} as exact bytes.
  */
 public record SnapshotRequest(
     @JsonProperty("tool_call") String toolCall,
-    @JsonProperty("paths") @JsonSetter(contentNulls = Nulls.FAIL)
-    @JsonDeserialize(contentUsing = PathFields.Text.class) List<PathInput> paths,
-    @JsonProperty("paths_base64") @JsonSetter(contentNulls = Nulls.FAIL)
-    @JsonDeserialize(contentUsing = PathFields.Base64.class) List<PathInput> pathsBase64) {
+    @JsonProperty("paths")
+        @JsonSetter(contentNulls = Nulls.FAIL)
+        @JsonDeserialize(contentUsing = PathFields.Text.class)
+        List<PathInput> paths,
+    @JsonProperty("paths_base64")
+        @JsonSetter(contentNulls = Nulls.FAIL)
+        @JsonDeserialize(contentUsing = PathFields.Base64.class)
+        List<PathInput> pathsBase64) {
 
   public SnapshotRequest {
     paths = paths == null ? List.of() : List.copyOf(paths);

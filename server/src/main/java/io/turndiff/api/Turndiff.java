@@ -4,16 +4,17 @@ import io.turndiff.boundary.BoundaryOptions;
 import io.turndiff.boundary.WorkspacePolicy;
 import io.turndiff.capture.CaptureService;
 import io.turndiff.capture.workspace.WorkspaceHandles;
+import io.turndiff.model.TestHook;
 import io.turndiff.review.ReviewQueries;
 import io.turndiff.rewind.RewindService;
 import io.turndiff.store.Store;
 import java.nio.file.Path;
-import io.turndiff.model.TestHook;
 import java.util.Objects;
 
 /**
- * Everything turndiff does, over one store: capture, rewind and the review queries, sharing the workspace
- * handles they hold open. The command line opens one per command; the HTTP service one for its life.
+ * Everything turndiff does, over one store: capture, rewind and the review queries, sharing the
+ * workspace handles they hold open. The command line opens one per command; the HTTP service one
+ * for its life.
  */
 public final class Turndiff implements AutoCloseable {
 
@@ -28,13 +29,17 @@ public final class Turndiff implements AutoCloseable {
   private Turndiff(Store store, Builder settings) {
     this.store = store;
     this.hook = settings.hook;
-    this.workspaces = new WorkspaceHandles(store, settings.boundary, settings.policy, settings.openWorkspaces);
+    this.workspaces =
+        new WorkspaceHandles(store, settings.boundary, settings.policy, settings.openWorkspaces);
     this.capture = new CaptureService(store, workspaces);
     this.rewind = new RewindService(store, workspaces, settings.hook);
     this.queries = new ReviewQueries(store);
   }
 
-  /** Opens (creating and migrating when needed) the store at {@code database}, with default settings. */
+  /**
+   * Opens (creating and migrating when needed) the store at {@code database}, with default
+   * settings.
+   */
   public static Turndiff open(Path database, BoundaryOptions options) {
     return builder(database).boundary(options).open();
   }
@@ -70,7 +75,8 @@ public final class Turndiff implements AutoCloseable {
     /** How many workspace root handles to keep open at most (least recently used closed first). */
     public Builder openWorkspaces(int count) {
       if (count < 1) {
-        throw new IllegalArgumentException("at least one workspace must be kept open, not " + count);
+        throw new IllegalArgumentException(
+            "at least one workspace must be kept open, not " + count);
       }
       this.openWorkspaces = count;
       return this;

@@ -10,8 +10,7 @@ record ApiResponse(int status, String contentType, byte[] body) {
   static final String JSON = "application/json; charset=utf-8";
 
   static ApiResponse json(int status, Object node) {
-    return new ApiResponse(status, JSON,
-        Json.write(node, false).getBytes(StandardCharsets.UTF_8));
+    return new ApiResponse(status, JSON, Json.write(node, false).getBytes(StandardCharsets.UTF_8));
   }
 
   static ApiResponse ok(Object node) {
@@ -20,7 +19,8 @@ record ApiResponse(int status, String contentType, byte[] body) {
 
   /** A patch, as git's text. */
   static ApiResponse patch(String text) {
-    return new ApiResponse(200, "text/x-diff; charset=utf-8", text.getBytes(StandardCharsets.UTF_8));
+    return new ApiResponse(
+        200, "text/x-diff; charset=utf-8", text.getBytes(StandardCharsets.UTF_8));
   }
 
   static ApiResponse error(int status, String code, String message) {

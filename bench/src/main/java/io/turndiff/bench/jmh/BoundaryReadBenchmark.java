@@ -23,9 +23,10 @@ import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.TearDown;
 
 /**
- * The per-file cost of reading through the boundary (openat2 + fstat + read + fstat + SHA-256, and the
- * record around it) against its anchor, a plain unchecked {@code Files.readAllBytes} with the same hash, and
- * against the {@code SecureDirectoryStream} fallback; 10,000 files, hot cache, one file per operation.
+ * The per-file cost of reading through the boundary (openat2 + fstat + read + fstat + SHA-256, and
+ * the record around it) against its anchor, a plain unchecked {@code Files.readAllBytes} with the
+ * same hash, and against the {@code SecureDirectoryStream} fallback; 10,000 files, hot cache, one
+ * file per operation.
  */
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.AverageTime)

@@ -22,9 +22,9 @@ import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.TearDown;
 
 /**
- * One before-snapshot call of a 10 KB source file in-process: the boundary read, the hash, compression, and
- * the store transaction that records it. Each call records a file not yet recorded in the turn; every
- * iteration begins a new turn.
+ * One before-snapshot call of a 10 KB source file in-process: the boundary read, the hash,
+ * compression, and the store transaction that records it. Each call records a file not yet recorded
+ * in the turn; every iteration begins a new turn.
  */
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.SampleTime)
@@ -67,6 +67,8 @@ public class SnapshotCallBenchmark {
     if (next == FILES) {
       beginTurn();
     }
-    return turndiff.capture().snapshot(turn, Optional.of("call-" + calls++), List.of("f" + next++ + ".java"));
+    return turndiff
+        .capture()
+        .snapshot(turn, Optional.of("call-" + calls++), List.of("f" + next++ + ".java"));
   }
 }

@@ -7,10 +7,11 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * What one scan may still take into the baseline: at most {@link TrackingOptions#maxFiles()} paths and
- * {@link TrackingOptions#maxBytes()} bytes of regular files' content. The first path that does not fit spends
- * it: from then on nothing is admitted, and what the walk does not finish is left out and named, the directory
- * that held that path (the root's own files: the path itself) and every directory the walk meets after it.
+ * What one scan may still take into the baseline: at most {@link TrackingOptions#maxFiles()} paths
+ * and {@link TrackingOptions#maxBytes()} bytes of regular files' content. The first path that does
+ * not fit spends it: from then on nothing is admitted, and what the walk does not finish is left
+ * out and named, the directory that held that path (the root's own files: the path itself) and
+ * every directory the walk meets after it.
  */
 final class Budget {
 
@@ -24,7 +25,9 @@ final class Budget {
     this.limits = limits;
   }
 
-  /** Counts {@code entry} in when it fits; false once the budget is spent (the entry is left out). */
+  /**
+   * Counts {@code entry} in when it fits; false once the budget is spent (the entry is left out).
+   */
   boolean admit(ScannedEntry entry) {
     long size = entry.type() == FileType.REGULAR ? entry.size() : 0;
     if (spent || files + 1 > limits.maxFiles() || bytes + size > limits.maxBytes()) {
@@ -39,7 +42,10 @@ final class Budget {
     return true;
   }
 
-  /** Whether the walk may enter {@code directory}: not once the budget is spent (it is left out then). */
+  /**
+   * Whether the walk may enter {@code directory}: not once the budget is spent (it is left out
+   * then).
+   */
   boolean admitsDirectory(WorkspacePath directory) {
     if (spent) {
       leftOut.add(directory);

@@ -22,16 +22,17 @@ import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
- * Keeps the index of tracked workspaces: every path that is not ignored, with its stat (including the change
- * time) and its content hash, and the content itself as a baseline in the blob table, so that changes made
- * by shell commands (which no tool announces) can be found, diffed and rewound.
+ * Keeps the index of tracked workspaces: every path that is not ignored, with its stat (including
+ * the change time) and its content hash, and the content itself as a baseline in the blob table, so
+ * that changes made by shell commands (which no tool announces) can be found, diffed and rewound.
  *
- * <p>Like git's index: building it reads every file once; after that a scan ({@link TreeScan}) lists the tree
- * and reads again ({@link ContentReader}) only paths whose stat does not prove them unchanged
- * ({@link StatProof}: every field equal, and not racy), and {@link IndexComparison} turns
- * what was read into changes and index entries. This class composes them: track, status, refresh, a turn's
- * changes and their absorption into the index, and the versioned write that lets two scans of one workspace
- * race safely (the later one compares again). The design: {@code docs/tracking.md}.
+ * <p>Like git's index: building it reads every file once; after that a scan ({@link TreeScan})
+ * lists the tree and reads again ({@link ContentReader}) only paths whose stat does not prove them
+ * unchanged ({@link StatProof}: every field equal, and not racy), and {@link IndexComparison} turns
+ * what was read into changes and index entries. This class composes them: track, status, refresh, a
+ * turn's changes and their absorption into the index, and the versioned write that lets two scans
+ * of one workspace race safely (the later one compares again). The design: {@code
+ * docs/tracking.md}.
  */
 public final class Tracker {
 
@@ -41,6 +42,7 @@ public final class Tracker {
   private final WorkspaceHandles workspaces;
   private final IndexCache indexes;
   private final ContentReader contents;
+
   /** Per workspace: what git tracks in it, read again only when a git index changes. */
   private final Map<Long, GitIndexes> gitIndexes = new ConcurrentHashMap<>();
 
@@ -51,13 +53,13 @@ public final class Tracker {
     this.contents = new ContentReader(store);
   }
 
-  // ---- the public operations --------------------------------------------------------------------------
+  // ---- the public operations
+  // --------------------------------------------------------------------------
 
   /** Told how far reading the tree has come (files read, files to read). */
   @FunctionalInterface
   public interface Progress {
-    Progress NONE = (done, total) -> {
-    };
+    Progress NONE = (done, total) -> {};
 
     void read(int done, int total);
   }
@@ -72,8 +74,16 @@ public final class Tracker {
     WorkspaceBoundary opened = workspaces.openGiven(workspace);
     long workspaceId;
     try {
-      workspaceId = store.write(tx -> tx.workspaces().register(workspace.toString(),
-          opened.rootReal().toString(), opened.rootDevice(), opened.rootInode()).id());
+      workspaceId =
+          store.write(
+              tx ->
+                  tx.workspaces()
+                      .register(
+                          workspace.toString(),
+                          opened.rootReal().toString(),
+                          opened.rootDevice(),
+                          opened.rootInode())
+                      .id());
     } catch (RuntimeException e) {
       opened.close();
       throw e;
@@ -92,8 +102,12 @@ public final class Tracker {
       WorkspaceBoundary boundary = lease.boundary();
       TrackingOptions options = options(stored.id());
       Comparison comparison = compare(stored.id(), boundary, options, false, Progress.NONE);
-      return new WorkspaceStatus(boundary.rootReal().toString(), comparison.changes(), comparison.scan().partial(),
-          comparison.scan().leftOut(), System.nanoTime() - started);
+      return new WorkspaceStatus(
+          boundary.rootReal().toString(),
+          comparison.changes(),
+          comparison.scan().partial(),
+          comparison.scan().leftOut(),
+          System.nanoTime() - started);
     }
   }
 
@@ -101,30 +115,37 @@ public final class Tracker {
     return store.read(tx -> tx.indexes().version(workspaceId)).isPresent();
   }
 
-  /** Brings the index up to the workspace's state now (a turn's before-state): returns what had changed. */
+  /**
+   * Brings the index up to the workspace's state now (a turn's before-state): returns what had
+   * changed.
+   */
   public List<PathChange> refresh(long workspaceId) {
     try (WorkspaceHandles.Lease lease = workspaces.borrow(workspaceId)) {
-      return compareAndWrite(workspaceId, lease.boundary(), options(workspaceId), Progress.NONE).changes();
+      return compareAndWrite(workspaceId, lease.boundary(), options(workspaceId), Progress.NONE)
+          .changes();
     }
   }
 
-  private Comparison compareAndWrite(long workspaceId, WorkspaceBoundary boundary, TrackingOptions options,
-                                     Progress progress) {
+  private Comparison compareAndWrite(
+      long workspaceId, WorkspaceBoundary boundary, TrackingOptions options, Progress progress) {
     for (int attempt = 1; ; attempt++) {
       Comparison comparison = compare(workspaceId, boundary, options, true, progress);
       if (store.write(tx -> write(tx, workspaceId, comparison, options))) {
         return comparison;
       }
       if (attempt >= MAX_ATTEMPTS) {
-        throw new RequestException(RequestException.Problem.WRONG_STATE, "the index of workspace "
-            + boundary.rootReal() + " kept being rewritten by other scans: try again");
+        throw new RequestException(
+            RequestException.Problem.WRONG_STATE,
+            "the index of workspace "
+                + boundary.rootReal()
+                + " kept being rewritten by other scans: try again");
       }
     }
   }
 
   /**
-   * What changed since the index was written, with the new content already stored as blobs; {@link #absorb}
-   * then writes the index to match, inside the caller's transaction (a turn's finish).
+   * What changed since the index was written, with the new content already stored as blobs; {@link
+   * #absorb} then writes the index to match, inside the caller's transaction (a turn's finish).
    */
   public Comparison changes(long workspaceId) {
     try (WorkspaceHandles.Lease lease = workspaces.borrow(workspaceId)) {
@@ -133,8 +154,8 @@ public final class Tracker {
   }
 
   /**
-   * Writes the index after {@link #changes}, in the caller's transaction; false (nothing written) when another
-   * scan wrote the index since, and the caller must compare again.
+   * Writes the index after {@link #changes}, in the caller's transaction; false (nothing written)
+   * when another scan wrote the index since, and the caller must compare again.
    */
   public boolean absorb(StoreTransaction tx, long workspaceId, Comparison comparison) {
     return write(tx, workspaceId, comparison, options(workspaceId));
@@ -142,76 +163,129 @@ public final class Tracker {
 
   private StoredWorkspace trackedWorkspace(Path workspace) {
     Path absolute = workspace.toAbsolutePath().normalize();
-    StoredWorkspace stored = store.read(tx -> tx.workspaces().byRealRoot(absolute.toString())
-            .or(() -> tx.workspaces().byGivenRoot(absolute.toString())))
-        .or(() -> WorkspaceRoot.real(absolute)
-            .flatMap(real -> store.read(tx -> tx.workspaces().byRealRoot(real.toString()))))
-        .orElseThrow(() -> new RequestException(RequestException.Problem.WORKSPACE,
-            "workspace " + workspace + " is not tracked: run turndiff track --workspace " + workspace));
+    StoredWorkspace stored =
+        store
+            .read(
+                tx ->
+                    tx.workspaces()
+                        .byRealRoot(absolute.toString())
+                        .or(() -> tx.workspaces().byGivenRoot(absolute.toString())))
+            .or(
+                () ->
+                    WorkspaceRoot.real(absolute)
+                        .flatMap(
+                            real -> store.read(tx -> tx.workspaces().byRealRoot(real.toString()))))
+            .orElseThrow(
+                () ->
+                    new RequestException(
+                        RequestException.Problem.WORKSPACE,
+                        "workspace "
+                            + workspace
+                            + " is not tracked: run turndiff track --workspace "
+                            + workspace));
     if (!isTracked(stored.id())) {
-      throw new RequestException(RequestException.Problem.WORKSPACE,
-          "workspace " + workspace + " is not tracked: run turndiff track --workspace " + workspace);
+      throw new RequestException(
+          RequestException.Problem.WORKSPACE,
+          "workspace "
+              + workspace
+              + " is not tracked: run turndiff track --workspace "
+              + workspace);
     }
     return stored;
   }
 
   private TrackingOptions options(long workspaceId) {
-    return store.read(tx -> tx.indexes().tracked(workspaceId))
+    return store
+        .read(tx -> tx.indexes().tracked(workspaceId))
         .map(tracked -> new TrackingOptions(tracked.maxFiles(), tracked.maxBytes()))
         .orElse(TrackingOptions.DEFAULTS);
   }
 
-  private static TrackSummary summary(WorkspaceBoundary boundary, Comparison comparison, long elapsed) {
-    return new TrackSummary(boundary.rootReal().toString(), comparison.scan().files(), comparison.scan().bytes(),
-        comparison.contentRead(), comparison.scan().partial(), comparison.scan().leftOut(),
-        comparison.scan().unlisted(), elapsed);
+  private static TrackSummary summary(
+      WorkspaceBoundary boundary, Comparison comparison, long elapsed) {
+    return new TrackSummary(
+        boundary.rootReal().toString(),
+        comparison.scan().files(),
+        comparison.scan().bytes(),
+        comparison.contentRead(),
+        comparison.scan().partial(),
+        comparison.scan().leftOut(),
+        comparison.scan().unlisted(),
+        elapsed);
   }
 
-  // ---- comparing the tree with the index --------------------------------------------------------------
+  // ---- comparing the tree with the index
+  // --------------------------------------------------------------
 
   /**
-   * What the tree holds against the index: the changes, the index entries to write and remove, and the
-   * scan. With {@code storeContent}, new content goes to the blob table as it is read.
+   * What the tree holds against the index: the changes, the index entries to write and remove, and
+   * the scan. With {@code storeContent}, new content goes to the blob table as it is read.
    */
-  public record Comparison(Scan scan, List<PathChange> changes, List<IndexEntry> upserts,
-                           List<WorkspacePath> removals, int contentRead, long indexVersion,
-                           Optional<Map<WorkspacePath, Integer>> directoriesBefore) {
-  }
+  public record Comparison(
+      Scan scan,
+      List<PathChange> changes,
+      List<IndexEntry> upserts,
+      List<WorkspacePath> removals,
+      int contentRead,
+      long indexVersion,
+      Optional<Map<WorkspacePath, Integer>> directoriesBefore) {}
 
   /**
-   * The scan ({@link TreeScan}, against the index {@link IndexCache} holds), the reading of what its stat does
-   * not prove unchanged ({@link ContentReader}), and the comparison of what was read ({@link IndexComparison}).
+   * The scan ({@link TreeScan}, against the index {@link IndexCache} holds), the reading of what
+   * its stat does not prove unchanged ({@link ContentReader}), and the comparison of what was read
+   * ({@link IndexComparison}).
    */
-  private Comparison compare(long workspaceId, WorkspaceBoundary boundary, TrackingOptions options,
-                             boolean storeContent, Progress progress) {
+  private Comparison compare(
+      long workspaceId,
+      WorkspaceBoundary boundary,
+      TrackingOptions options,
+      boolean storeContent,
+      Progress progress) {
     IndexCache.Index index = indexes.of(workspaceId);
     GitIndexes git = gitIndexes.computeIfAbsent(workspaceId, id -> new GitIndexes());
     Scan scan = TreeScan.walk(boundary, store.file(), git, options, index);
-    Map<WorkspacePath, Observation> read = contents.read(boundary, IndexComparison.toRead(scan), storeContent,
-        progress);
+    Map<WorkspacePath, Observation> read =
+        contents.read(boundary, IndexComparison.toRead(scan), storeContent, progress);
     return IndexComparison.of(scan, index, read);
   }
 
   /**
-   * Writes the index after a comparison, unless another scan wrote it since the comparison read it (two turns
-   * finishing in one workspace at once): then false, and nothing is written; the caller compares again.
+   * Writes the index after a comparison, unless another scan wrote it since the comparison read it
+   * (two turns finishing in one workspace at once): then false, and nothing is written; the caller
+   * compares again.
    */
-  private boolean write(StoreTransaction tx, long workspaceId, Comparison comparison, TrackingOptions options) {
+  private boolean write(
+      StoreTransaction tx, long workspaceId, Comparison comparison, TrackingOptions options) {
     if (tx.indexes().version(workspaceId).orElse(0L) != comparison.indexVersion()) {
       return false;
     }
     Scan scan = comparison.scan();
-    tx.indexes().write(workspaceId, scan.startedAtNanos(), scan.partial(), options.maxFiles(), options.maxBytes(),
-        comparison.upserts(), comparison.removals(), Optional.of(scan.leftOut()));
+    tx.indexes()
+        .write(
+            workspaceId,
+            scan.startedAtNanos(),
+            scan.partial(),
+            options.maxFiles(),
+            options.maxBytes(),
+            comparison.upserts(),
+            comparison.removals(),
+            Optional.of(scan.leftOut()));
     Map<WorkspacePath, Integer> before = comparison.directoriesBefore().orElse(Map.of());
     Map<WorkspacePath, Integer> changed = new HashMap<>();
-    scan.directories().forEach((path, mode) -> {
-      if (!mode.equals(before.get(path))) {
-        changed.put(path, mode);
-      }
-    });
-    List<WorkspacePath> gone = before.keySet().stream().filter(path -> !scan.directories().containsKey(path)
-        && IndexComparison.covered(path, scan.notCovered())).toList();
+    scan.directories()
+        .forEach(
+            (path, mode) -> {
+              if (!mode.equals(before.get(path))) {
+                changed.put(path, mode);
+              }
+            });
+    List<WorkspacePath> gone =
+        before.keySet().stream()
+            .filter(
+                path ->
+                    !scan.directories().containsKey(path)
+                        && IndexComparison.covered(path, scan.notCovered()))
+            .toList();
     tx.indexDirectories().write(workspaceId, changed, gone);
     indexes.invalidate(workspaceId);
     return true;
@@ -219,16 +293,20 @@ public final class Tracker {
 
   /**
    * The directories a comparison saw appear, go or change mode since the index, and those above
-   * {@code paths} (the changes a turn records), each as the index had it and as the scan found it; none when
-   * the index was written before directories were indexed. Directories the scan did not cover are left out.
+   * {@code paths} (the changes a turn records), each as the index had it and as the scan found it;
+   * none when the index was written before directories were indexed. Directories the scan did not
+   * cover are left out.
    */
-  public static List<DirectoryDelta> directories(Comparison comparison, Collection<WorkspacePath> paths) {
+  public static List<DirectoryDelta> directories(
+      Comparison comparison, Collection<WorkspacePath> paths) {
     return IndexComparison.directories(comparison, paths);
   }
 
   /** The before-state a change found by a scan had: the indexed state, or a known absence. */
   public static Snapshot before(PathChange change, WorkspaceBoundary boundary, Instant at) {
-    return change.indexed().map(entry -> entry.toSnapshot(boundary.kind(), at))
+    return change
+        .indexed()
+        .map(entry -> entry.toSnapshot(boundary.kind(), at))
         .orElseGet(() -> Snapshot.absent(change.path(), boundary.kind(), at));
   }
 }

@@ -18,11 +18,11 @@ import java.util.Optional;
 import java.util.Set;
 
 /**
- * One walk of the tree through the boundary, comparing each path with the index as it is found: a path whose
- * stat proves it unchanged ({@link StatProof#provesUnchangedSince}) is only marked seen, so an unchanged tree
- * costs a listing and a lookup per path; every other path is a candidate to read. Ignored directories are
- * never listed and ignored files never opened ({@link IgnoreRules}); the store's own files are never indexed;
- * the {@link Budget} decides what is left out.
+ * One walk of the tree through the boundary, comparing each path with the index as it is found: a
+ * path whose stat proves it unchanged ({@link StatProof#provesUnchangedSince}) is only marked seen,
+ * so an unchanged tree costs a listing and a lookup per path; every other path is a candidate to
+ * read. Ignored directories are never listed and ignored files never opened ({@link IgnoreRules});
+ * the store's own files are never indexed; the {@link Budget} decides what is left out.
  */
 final class TreeScan implements ScanVisitor {
 
@@ -37,7 +37,8 @@ final class TreeScan implements ScanVisitor {
   private final List<String> unlisted = new ArrayList<>();
   private final Map<WorkspacePath, Integer> directories = new HashMap<>();
 
-  private TreeScan(WorkspaceBoundary boundary, IgnoreRules rules, IndexCache.Index index, Budget budget) {
+  private TreeScan(
+      WorkspaceBoundary boundary, IgnoreRules rules, IndexCache.Index index, Budget budget) {
     this.boundary = boundary;
     this.rules = rules;
     this.index = index;
@@ -45,9 +46,16 @@ final class TreeScan implements ScanVisitor {
     this.seen = new BitSet(index.entries().size());
   }
 
-  /** Walks the tree of {@code boundary} against {@code index}; {@code storeFile} is the store's database. */
-  static Scan walk(WorkspaceBoundary boundary, Path storeFile, GitIndexes git, TrackingOptions options,
-                   IndexCache.Index index) {
+  /**
+   * Walks the tree of {@code boundary} against {@code index}; {@code storeFile} is the store's
+   * database.
+   */
+  static Scan walk(
+      WorkspaceBoundary boundary,
+      Path storeFile,
+      GitIndexes git,
+      TrackingOptions options,
+      IndexCache.Index index) {
     long startedAt = nowNanos();
     IgnoreRules rules = new IgnoreRules(storeFilesIn(boundary, storeFile), git, index::holdsWithin);
     TreeScan scan = new TreeScan(boundary, rules, index, new Budget(options));
@@ -105,9 +113,12 @@ final class TreeScan implements ScanVisitor {
     seen.set(slot.number());
     IndexEntry indexed = slot.entry();
     StatProof now = IndexComparison.statOf(entry);
-    // another mount is never read (it is indexed with metadata only): its stat is all there is to compare
-    boolean unchanged = entry.otherMount() ? now.equals(indexed.stat())
-        : now.provesUnchangedSince(indexed.stat(), index.indexedAtNanos());
+    // another mount is never read (it is indexed with metadata only): its stat is all there is to
+    // compare
+    boolean unchanged =
+        entry.otherMount()
+            ? now.equals(indexed.stat())
+            : now.provesUnchangedSince(indexed.stat(), index.indexedAtNanos());
     if (!unchanged) {
       candidates.add(new Scan.Candidate(entry, Optional.of(indexed)));
     }
@@ -127,8 +138,18 @@ final class TreeScan implements ScanVisitor {
     }
     List<WorkspacePath> leftOut = budget.leftOut();
     notCovered.addAll(leftOut);
-    return new Scan(candidates, unseen, notCovered, ignored, leftOut, unlisted, budget.files(), budget.bytes(),
-        budget.spent(), startedAt, directories);
+    return new Scan(
+        candidates,
+        unseen,
+        notCovered,
+        ignored,
+        leftOut,
+        unlisted,
+        budget.files(),
+        budget.bytes(),
+        budget.spent(),
+        startedAt,
+        directories);
   }
 
   /** The store's files, when the store lives inside the workspace: never indexed. */
@@ -136,8 +157,13 @@ final class TreeScan implements ScanVisitor {
     Set<WorkspacePath> paths = new HashSet<>();
     for (Path root : List.of(boundary.rootReal(), boundary.rootGiven())) {
       Path parent = database.toAbsolutePath().getParent();
-      for (String name : List.of(database.getFileName().toString(), database.getFileName() + "-wal",
-          database.getFileName() + "-shm", database.getFileName() + "-journal", "turndiff.token")) {
+      for (String name :
+          List.of(
+              database.getFileName().toString(),
+              database.getFileName() + "-wal",
+              database.getFileName() + "-shm",
+              database.getFileName() + "-journal",
+              "turndiff.token")) {
         Path file = parent.resolve(name);
         if (file.startsWith(root) && !file.equals(root)) {
           paths.add(WorkspacePath.of(root.relativize(file).toString()));

@@ -16,12 +16,22 @@ import org.junit.jupiter.api.Test;
 class BudgetTest {
 
   private static ScannedEntry file(String path, long size) {
-    return new ScannedEntry(WorkspacePath.of(path), FileType.REGULAR, size, 1, 1, 1, 0644, 1, Optional.empty(), false);
+    return new ScannedEntry(
+        WorkspacePath.of(path), FileType.REGULAR, size, 1, 1, 1, 0644, 1, Optional.empty(), false);
   }
 
   private static ScannedEntry link(String path) {
-    return new ScannedEntry(WorkspacePath.of(path), FileType.SYMLINK, 9_999, 1, 1, 1, 0777, 1,
-        Optional.of(LinkTarget.of(new byte[] {'x'})), false);
+    return new ScannedEntry(
+        WorkspacePath.of(path),
+        FileType.SYMLINK,
+        9_999,
+        1,
+        1,
+        1,
+        0777,
+        1,
+        Optional.of(LinkTarget.of(new byte[] {'x'})),
+        false);
   }
 
   @Test
@@ -33,7 +43,8 @@ class BudgetTest {
     assertFalse(budget.spent());
     assertFalse(budget.admit(file("a/3", 10)), "a third file is over two");
     assertTrue(budget.spent());
-    assertFalse(budget.admit(file("a/4", 0)), "once spent, nothing more is admitted, however small");
+    assertFalse(
+        budget.admit(file("a/4", 0)), "once spent, nothing more is admitted, however small");
     assertFalse(budget.admitsDirectory(WorkspacePath.of("b")));
     assertEquals(List.of(WorkspacePath.of("a"), WorkspacePath.of("b")), budget.leftOut());
     assertEquals(2, budget.files());
@@ -47,7 +58,10 @@ class BudgetTest {
     assertTrue(budget.admit(link("a/link")), "a link's size is not content");
     assertTrue(budget.admit(file("a/2", 40)), "exactly at the byte budget fits");
     assertFalse(budget.admit(file("top", 1)));
-    assertEquals(List.of(WorkspacePath.of("top")), budget.leftOut(), "a file at the root has no directory to name");
+    assertEquals(
+        List.of(WorkspacePath.of("top")),
+        budget.leftOut(),
+        "a file at the root has no directory to name");
     assertEquals(3, budget.files());
     assertEquals(100, budget.bytes());
   }

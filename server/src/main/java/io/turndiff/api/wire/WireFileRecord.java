@@ -8,18 +8,39 @@ import io.turndiff.model.Snapshot;
 import io.turndiff.store.StoredFileChange;
 import java.util.List;
 
-/** A file's record in a turn, as {@code turndiff show} prints it; {@code after} is null until the turn finished. */
-public record WireFileRecord(@JsonUnwrapped WirePath path, String via,
-                             @JsonInclude(JsonInclude.Include.NON_NULL) String viaBase64, String change,
-                             String detail, String containment, boolean restorable, long added, long removed,
-                             String detectedBy, List<String> toolCalls, WireSnapshot before, WireSnapshot after) {
+/**
+ * A file's record in a turn, as {@code turndiff show} prints it; {@code after} is null until the
+ * turn finished.
+ */
+public record WireFileRecord(
+    @JsonUnwrapped WirePath path,
+    String via,
+    @JsonInclude(JsonInclude.Include.NON_NULL) String viaBase64,
+    String change,
+    String detail,
+    String containment,
+    boolean restorable,
+    long added,
+    long removed,
+    String detectedBy,
+    List<String> toolCalls,
+    WireSnapshot before,
+    WireSnapshot after) {
 
   public static WireFileRecord of(StoredFileChange change) {
-    return new WireFileRecord(WirePath.of(change.path()), WirePath.displayOf(change.via()),
-        WirePath.base64Of(change.via()), change.change().map(ChangeKind::code).orElse(null),
+    return new WireFileRecord(
+        WirePath.of(change.path()),
+        WirePath.displayOf(change.via()),
+        WirePath.base64Of(change.via()),
+        change.change().map(ChangeKind::code).orElse(null),
         change.after().flatMap(after -> ChangeKind.whyUnknown(change.before(), after)).orElse(null),
-        containment(change).code(), change.restorable(), change.linesAdded(), change.linesRemoved(),
-        change.detectedBy().code(), change.toolCalls(), WireSnapshot.of(change.before()),
+        containment(change).code(),
+        change.restorable(),
+        change.linesAdded(),
+        change.linesRemoved(),
+        change.detectedBy().code(),
+        change.toolCalls(),
+        WireSnapshot.of(change.before()),
         change.after().map(WireSnapshot::of).orElse(null));
   }
 
@@ -27,7 +48,10 @@ public record WireFileRecord(@JsonUnwrapped WirePath path, String via,
     return changes.stream().map(WireFileRecord::of).toList();
   }
 
-  /** The containment of a change: the before-state's, unless only the after-state left the workspace. */
+  /**
+   * The containment of a change: the before-state's, unless only the after-state left the
+   * workspace.
+   */
   private static Containment containment(StoredFileChange change) {
     Containment before = change.before().containment();
     if (before != Containment.INSIDE) {

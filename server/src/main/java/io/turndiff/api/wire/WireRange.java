@@ -7,7 +7,10 @@ import java.util.List;
 public record WireRange(String from, String to, String session, List<WireRangeRecord> files) {
 
   public static WireRange of(RangeDiff range) {
-    return new WireRange(range.from().externalId(), range.to().externalId(), range.from().sessionExternalId(),
+    return new WireRange(
+        range.from().externalId(),
+        range.to().externalId(),
+        range.from().sessionExternalId(),
         range.changes().stream().map(WireRangeRecord::of).toList());
   }
 }

@@ -6,7 +6,7 @@ import io.turndiff.review.SessionListing;
 public record WireSession(String session, String createdAt, int turns) {
 
   public static WireSession of(SessionListing listing) {
-    return new WireSession(listing.session().externalId(), listing.session().createdAt().toString(),
-        listing.turns());
+    return new WireSession(
+        listing.session().externalId(), listing.session().createdAt().toString(), listing.turns());
   }
 }

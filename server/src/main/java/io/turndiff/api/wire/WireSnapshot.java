@@ -10,19 +10,33 @@ import io.turndiff.model.Snapshot;
 import java.util.Locale;
 
 /**
- * The state of a path at one moment: {@code exists} is null when it could not be known, the stat fields are
- * null without a stat, {@code mode} is octal text.
+ * The state of a path at one moment: {@code exists} is null when it could not be known, the stat
+ * fields are null without a stat, {@code mode} is octal text.
  */
-public record WireSnapshot(Boolean exists, String type, Long size, String mode, Long mtimeNs, String sha256,
-                           String sampledSha256, boolean captured, String reason, String detail, String linkTarget,
-                           String fingerprint, String boundary) {
+public record WireSnapshot(
+    Boolean exists,
+    String type,
+    Long size,
+    String mode,
+    Long mtimeNs,
+    String sha256,
+    String sampledSha256,
+    boolean captured,
+    String reason,
+    String detail,
+    String linkTarget,
+    String fingerprint,
+    String boundary) {
 
   public static WireSnapshot of(Snapshot snapshot) {
     return new WireSnapshot(
         snapshot.presence() == Presence.UNKNOWN ? null : snapshot.exists(),
         snapshot.type().map(FileType::code).orElse(null),
         snapshot.metadata().map(FileMetadata::size).orElse(null),
-        snapshot.metadata().map(metadata -> String.format(Locale.ROOT, "%04o", metadata.mode())).orElse(null),
+        snapshot
+            .metadata()
+            .map(metadata -> String.format(Locale.ROOT, "%04o", metadata.mode()))
+            .orElse(null),
         snapshot.metadata().map(FileMetadata::mtimeNanos).orElse(null),
         snapshot.sha256().map(Sha256::hex).orElse(null),
         snapshot.sampledSha256().map(Sha256::hex).orElse(null),

@@ -5,12 +5,25 @@ import io.turndiff.model.WorkspacePath;
 import java.util.List;
 
 /** What {@code track} indexed: counts, what it left out, and how long it took. */
-public record WireTrackSummary(String workspace, int files, long bytes, int contentRead, boolean partial,
-                               List<String> leftOut, List<String> unlisted, double elapsedMs) {
+public record WireTrackSummary(
+    String workspace,
+    int files,
+    long bytes,
+    int contentRead,
+    boolean partial,
+    List<String> leftOut,
+    List<String> unlisted,
+    double elapsedMs) {
 
   public static WireTrackSummary of(TrackSummary summary) {
-    return new WireTrackSummary(summary.workspace(), summary.files(), summary.bytes(), summary.contentRead(),
-        summary.partial(), summary.leftOut().stream().map(WorkspacePath::display).toList(), summary.unlisted(),
+    return new WireTrackSummary(
+        summary.workspace(),
+        summary.files(),
+        summary.bytes(),
+        summary.contentRead(),
+        summary.partial(),
+        summary.leftOut().stream().map(WorkspacePath::display).toList(),
+        summary.unlisted(),
         summary.elapsedNanos() / 1e6);
   }
 }

@@ -7,7 +7,9 @@ import java.util.List;
 public record WireTurnPage(String session, List<WireTurnListing> turns, Long nextAfter) {
 
   public static WireTurnPage of(TurnPage page) {
-    return new WireTurnPage(page.session(), page.turns().stream().map(WireTurnListing::of).toList(),
+    return new WireTurnPage(
+        page.session(),
+        page.turns().stream().map(WireTurnListing::of).toList(),
         page.nextAfter().orElse(null));
   }
 }

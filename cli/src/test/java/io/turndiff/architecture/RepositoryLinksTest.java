@@ -19,7 +19,6 @@ import java.util.Set;
 import java.util.function.Predicate;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import org.junit.jupiter.api.Disabled;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -54,7 +53,6 @@ class RepositoryLinksTest {
   private final Path repository = repositoryRoot();
 
   @Test
-  @Disabled("enable after i10-boundary merge: docs/boundary.md")
   void nothingRefersToFilesOutsideTheRepositoryOrToMissingFiles() {
     List<String> problems = new ArrayList<>();
     List<Path> markdown = files(path -> path.getFileName().toString().endsWith(".md"));

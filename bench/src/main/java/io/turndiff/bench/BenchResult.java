@@ -5,11 +5,31 @@ import io.turndiff.api.Json;
 import java.io.PrintWriter;
 
 /** The figures of one bench run, as a table for people or JSON for machines. */
-public record BenchResult(SyntheticTree.Summary tree, TurnBench.Options options, int edited, int created,
-                          int deleted, Samples capture, Samples snapshotCalls, Samples finish, Samples commitAll,
-                          Samples commitTouched, Samples floor, Samples rewindTurndiff, Samples rewindGit,
-                          long gitInitialNanos, long storeDiskBytes, long gitDiskBytes, long gitDiskBytesAfterGc,
-                          TurnBench.Tracking tracking, long gitInitialDiskBytes) {
+public record BenchResult(
+    SyntheticTree.Summary tree,
+    TurnBench.Options options,
+    int edited,
+    int created,
+    int deleted,
+    Samples capture,
+    Samples snapshotCalls,
+    Samples finish,
+    Samples commitAll,
+    Samples commitTouched,
+    Samples floor,
+    Samples rewindTurndiff,
+    Samples rewindGit,
+    long gitInitialNanos,
+    long storeDiskBytes,
+    long gitDiskBytes,
+    long gitDiskBytesAfterGc,
+    TurnBench.Tracking tracking,
+    long gitInitialDiskBytes) {
+
+  /** Nanoseconds and bytes, far below 2^53: exact as doubles. */
+  private static double ratio(long anchor, long measured) {
+    return ratio((double) anchor, (double) measured);
+  }
 
   private static double ratio(double anchor, double measured) {
     return measured == 0 ? 0 : anchor / measured;
@@ -33,39 +53,82 @@ public record BenchResult(SyntheticTree.Summary tree, TurnBench.Options options,
 
   public void print(PrintWriter out) {
     int touched = edited + created + deleted;
-    out.printf("turndiff bench: %d files (%.1f MB), %d turns of %d files (%d edited, %d new, %d deleted), "
-            + "seed %d, locality %.2f%n", tree.files(), tree.bytes() / 1e6, options.turns(), touched, edited, created,
-        deleted, options.seed(), options.locality());
-    out.printf("machine: %d cores, %s %s, Java %s%n", Runtime.getRuntime().availableProcessors(),
-        System.getProperty("os.name"), System.getProperty("os.version"), System.getProperty("java.version"));
-    out.printf("%-48s %11s %11s %14s%n", "operation (per turn)", "median ms", "p90 ms", "git/turndiff");
+    out.printf(
+        "turndiff bench: %d files (%.1f MB), %d turns of %d files (%d edited, %d new, %d deleted), "
+            + "seed %d, locality %.2f%n",
+        tree.files(),
+        tree.bytes() / 1e6,
+        options.turns(),
+        touched,
+        edited,
+        created,
+        deleted,
+        options.seed(),
+        options.locality());
+    out.printf(
+        "machine: %d cores, %s %s, Java %s%n",
+        Runtime.getRuntime().availableProcessors(),
+        System.getProperty("os.name"),
+        System.getProperty("os.version"),
+        System.getProperty("java.version"));
+    out.printf(
+        "%-48s %11s %11s %14s%n", "operation (per turn)", "median ms", "p90 ms", "git/turndiff");
     row(out, "turndiff capture (" + touched + " snapshot calls + finish)", capture, "");
-    out.printf("%-48s %11.3f %11.3f%n", "  one snapshot call", snapshotCalls.medianMillis(), snapshotCalls.p90Millis());
+    out.printf(
+        "%-48s %11.3f %11.3f%n",
+        "  one snapshot call", snapshotCalls.medianMillis(), snapshotCalls.p90Millis());
     row(out, "  finish", finish, "");
     row(out, "shadow git add -A + commit", commitAll, String.format("%.1fx", gitAllOverCapture()));
-    row(out, "shadow git add <touched> + commit", commitTouched, String.format("%.1fx", gitTouchedOverCapture()));
-    row(out, "floor: read + SHA-256 of the touched files", floor,
-        String.format("(turndiff %.1fx floor)", ratio(capture.medianMillis(), floor.medianMillis())));
+    row(
+        out,
+        "shadow git add <touched> + commit",
+        commitTouched,
+        String.format("%.1fx", gitTouchedOverCapture()));
+    row(
+        out,
+        "floor: read + SHA-256 of the touched files",
+        floor,
+        String.format(
+            "(turndiff %.1fx floor)", ratio(capture.medianMillis(), floor.medianMillis())));
     row(out, "rewind of the last turn's files: turndiff", rewindTurndiff, "");
-    row(out, "rewind of the last turn's files: git checkout", rewindGit,
+    row(
+        out,
+        "rewind of the last turn's files: git checkout",
+        rewindGit,
         String.format("%.1fx", gitCheckoutOverRewind()));
-    out.printf("after %d turns on disk: turndiff store %.1f MB, shadow git %.1f MB (%.1f MB after git gc): "
-            + "git/turndiff %.1fx%n", options.turns(), storeDiskBytes / 1e6, gitDiskBytes / 1e6,
-        gitDiskBytesAfterGc / 1e6, gitOverStore());
-    out.printf("tracking the tree (first index + baseline): turndiff %.0f ms (fresh JVM), %.0f ms (warm JIT); "
-        + "shadow git initial commit %.0f ms: %.1fx, %.1fx%n", tracking.indexNanos() / 1e6,
-        tracking.warmIndexNanos() / 1e6, gitInitialNanos / 1e6, ratio(gitInitialNanos, tracking.indexNanos()),
+    out.printf(
+        "after %d turns on disk: turndiff store %.1f MB, shadow git %.1f MB (%.1f MB after git gc): "
+            + "git/turndiff %.1fx%n",
+        options.turns(),
+        storeDiskBytes / 1e6,
+        gitDiskBytes / 1e6,
+        gitDiskBytesAfterGc / 1e6,
+        gitOverStore());
+    out.printf(
+        "tracking the tree (first index + baseline): turndiff %.0f ms (fresh JVM), %.0f ms (warm JIT); "
+            + "shadow git initial commit %.0f ms: %.1fx, %.1fx%n",
+        tracking.indexNanos() / 1e6,
+        tracking.warmIndexNanos() / 1e6,
+        gitInitialNanos / 1e6,
+        ratio(gitInitialNanos, tracking.indexNanos()),
         ratio(gitInitialNanos, tracking.warmIndexNanos()));
     row(out, "incremental scan, unchanged tree: turndiff status", tracking.status(), "");
-    row(out, "incremental scan, unchanged tree: git status", tracking.gitStatus(),
-        String.format("%.1fx", ratio(tracking.gitStatus().medianMillis(), tracking.status().medianMillis())));
-    out.printf("baseline on disk: turndiff %.1f MB, shadow git after the initial commit %.1f MB: git/turndiff %.1fx%n",
-        tracking.baselineDiskBytes() / 1e6, gitInitialDiskBytes / 1e6,
+    row(
+        out,
+        "incremental scan, unchanged tree: git status",
+        tracking.gitStatus(),
+        String.format(
+            "%.1fx", ratio(tracking.gitStatus().medianMillis(), tracking.status().medianMillis())));
+    out.printf(
+        "baseline on disk: turndiff %.1f MB, shadow git after the initial commit %.1f MB: git/turndiff %.1fx%n",
+        tracking.baselineDiskBytes() / 1e6,
+        gitInitialDiskBytes / 1e6,
         ratio(gitInitialDiskBytes, tracking.baselineDiskBytes()));
   }
 
   private static void row(PrintWriter out, String name, Samples samples, String ratio) {
-    out.printf("%-48s %11.1f %11.1f %14s%n", name, samples.medianMillis(), samples.p90Millis(), ratio);
+    out.printf(
+        "%-48s %11.1f %11.1f %14s%n", name, samples.medianMillis(), samples.p90Millis(), ratio);
   }
 
   public ObjectNode json() {
@@ -75,7 +138,8 @@ public record BenchResult(SyntheticTree.Summary tree, TurnBench.Options options,
     node.put("turns", options.turns());
     node.put("seed", options.seed());
     node.put("locality", options.locality());
-    node.putObject("machine").put("cores", Runtime.getRuntime().availableProcessors())
+    node.putObject("machine")
+        .put("cores", Runtime.getRuntime().availableProcessors())
         .put("os", System.getProperty("os.name") + " " + System.getProperty("os.version"))
         .put("java", System.getProperty("java.version"));
     ObjectNode ops = node.putObject("operations_ms");
@@ -93,23 +157,33 @@ public record BenchResult(SyntheticTree.Summary tree, TurnBench.Options options,
     put(ops, "turndiff_status_unchanged", tracking.status());
     put(ops, "git_status_unchanged", tracking.gitStatus());
     ObjectNode ratios = node.putObject("ratios");
-    ratios.put("git_initial_commit_over_turndiff_track", ratio(gitInitialNanos, tracking.indexNanos()));
-    ratios.put("git_status_over_turndiff_status",
+    ratios.put(
+        "git_initial_commit_over_turndiff_track", ratio(gitInitialNanos, tracking.indexNanos()));
+    ratios.put(
+        "git_status_over_turndiff_status",
         ratio(tracking.gitStatus().medianMillis(), tracking.status().medianMillis()));
-    ratios.put("git_initial_over_turndiff_baseline", ratio(gitInitialDiskBytes, tracking.baselineDiskBytes()));
+    ratios.put(
+        "git_initial_over_turndiff_baseline",
+        ratio(gitInitialDiskBytes, tracking.baselineDiskBytes()));
     ratios.put("git_add_all_over_turndiff_capture", gitAllOverCapture());
     ratios.put("git_add_touched_over_turndiff_capture", gitTouchedOverCapture());
     ratios.put("git_checkout_over_turndiff_rewind", gitCheckoutOverRewind());
     ratios.put("turndiff_capture_over_floor", ratio(capture.medianMillis(), floor.medianMillis()));
     ratios.put("git_dir_over_turndiff_store", gitOverStore());
-    node.putObject("disk_bytes").put("turndiff_store", storeDiskBytes).put("shadow_git", gitDiskBytes)
-        .put("shadow_git_after_gc", gitDiskBytesAfterGc).put("turndiff_baseline", tracking.baselineDiskBytes())
+    node.putObject("disk_bytes")
+        .put("turndiff_store", storeDiskBytes)
+        .put("shadow_git", gitDiskBytes)
+        .put("shadow_git_after_gc", gitDiskBytesAfterGc)
+        .put("turndiff_baseline", tracking.baselineDiskBytes())
         .put("shadow_git_initial", gitInitialDiskBytes);
     return node;
   }
 
   private static void put(ObjectNode ops, String name, Samples samples) {
-    ops.putObject(name).put("median", samples.medianMillis()).put("p90", samples.p90Millis())
-        .put("p99", samples.quantile(0.99) / 1e6).put("samples", samples.count());
+    ops.putObject(name)
+        .put("median", samples.medianMillis())
+        .put("p90", samples.p90Millis())
+        .put("p99", samples.quantile(0.99) / 1e6)
+        .put("samples", samples.count());
   }
 }

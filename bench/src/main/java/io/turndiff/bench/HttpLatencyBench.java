@@ -19,9 +19,10 @@ import java.util.Optional;
 import java.util.Random;
 
 /**
- * The latency a runtime sees for one snapshot call over loopback HTTP, against two anchors measured in the
- * same run: the same call in-process (what HTTP adds) and an authenticated health check (HTTP alone). Each
- * call snapshots a different 10 KB file, so every call records a new before-state.
+ * The latency a runtime sees for one snapshot call over loopback HTTP, against two anchors measured
+ * in the same run: the same call in-process (what HTTP adds) and an authenticated health check
+ * (HTTP alone). Each call snapshots a different 10 KB file, so every call records a new
+ * before-state.
  */
 public final class HttpLatencyBench {
 
@@ -38,19 +39,22 @@ public final class HttpLatencyBench {
   public record Result(int calls, Samples http, Samples inProcess, Samples health) {
 
     public void print(PrintWriter out) {
-      out.printf("one snapshot call of a 10 KB file, %d calls each (machine: %d cores, Java %s)%n", calls,
-          Runtime.getRuntime().availableProcessors(), System.getProperty("java.version"));
+      out.printf(
+          "one snapshot call of a 10 KB file, %d calls each (machine: %d cores, Java %s)%n",
+          calls, Runtime.getRuntime().availableProcessors(), System.getProperty("java.version"));
       out.printf("%-40s %9s %9s %9s%n", "", "p50 us", "p90 us", "p99 us");
       row(out, "over loopback HTTP", http);
       row(out, "in-process (anchor)", inProcess);
       row(out, "HTTP health check (anchor)", health);
-      out.printf("HTTP / in-process at p50: %.2fx; HTTP adds %.0f us at p50%n",
+      out.printf(
+          "HTTP / in-process at p50: %.2fx; HTTP adds %.0f us at p50%n",
           (double) http.median() / inProcess.median(), (http.median() - inProcess.median()) / 1e3);
     }
 
     private static void row(PrintWriter out, String name, Samples samples) {
-      out.printf("%-40s %9.0f %9.0f %9.0f%n", name, samples.median() / 1e3, samples.quantile(0.9) / 1e3,
-          samples.quantile(0.99) / 1e3);
+      out.printf(
+          "%-40s %9.0f %9.0f %9.0f%n",
+          name, samples.median() / 1e3, samples.quantile(0.9) / 1e3, samples.quantile(0.99) / 1e3);
     }
 
     public ObjectNode json() {
@@ -64,7 +68,9 @@ public final class HttpLatencyBench {
     }
 
     private static void put(ObjectNode node, String name, Samples samples) {
-      node.putObject(name).put("p50", samples.median() / 1e3).put("p90", samples.quantile(0.9) / 1e3)
+      node.putObject(name)
+          .put("p50", samples.median() / 1e3)
+          .put("p90", samples.quantile(0.9) / 1e3)
           .put("p99", samples.quantile(0.99) / 1e3);
     }
   }
@@ -79,31 +85,45 @@ public final class HttpLatencyBench {
         Files.write(workspace.resolve("f" + i + ".java"), SyntheticTree.text(random, 10 * 1024));
       }
       progress.println("wrote " + files + " files of 10 KB");
-      String token = "bench-token-" + Long.toHexString(random.nextLong()) + Long.toHexString(random.nextLong());
-      try (Turndiff turndiff = Turndiff.open(base.resolve("store/turndiff.db"), BoundaryOptions.defaults());
-           HttpService service = HttpService.start(turndiff, ServiceOptions.builder(token).port(0).build())) {
+      String token =
+          "bench-token-"
+              + Long.toHexString(random.nextLong())
+              + Long.toHexString(random.nextLong());
+      try (Turndiff turndiff =
+              Turndiff.open(base.resolve("store/turndiff.db"), BoundaryOptions.defaults());
+          HttpService service =
+              HttpService.start(turndiff, ServiceOptions.builder(token).port(0).build())) {
         HttpClient client = HttpClient.newHttpClient();
-        String turn = turndiff.capture().beginTurn(workspace, Optional.of("bench"), Optional.empty()).turn();
+        String turn =
+            turndiff.capture().beginTurn(workspace, Optional.of("bench"), Optional.empty()).turn();
         Samples http = new Samples();
         Samples inProcess = new Samples();
         Samples health = new Samples();
         int file = 0;
         for (int i = 0; i < calls + warmup; i++) {
           boolean measured = i >= warmup;
-          String body = "{\"tool_call\":\"call-" + i + "\",\"paths\":[\"f" + (file++) + ".java\"]}";
-          HttpRequest request = HttpRequest.newBuilder(URI.create(service.url() + "/v1/turns/" + turn + "/snapshots"))
-              .header("Authorization", "Bearer " + token).POST(HttpRequest.BodyPublishers.ofString(body)).build();
+          String body = "{\"tool_call\":\"call-" + i + "\",\"paths\":[\"f" + file++ + ".java\"]}";
+          HttpRequest request =
+              HttpRequest.newBuilder(URI.create(service.url() + "/v1/turns/" + turn + "/snapshots"))
+                  .header("Authorization", "Bearer " + token)
+                  .POST(HttpRequest.BodyPublishers.ofString(body))
+                  .build();
           long start = System.nanoTime();
-          HttpResponse<String> response = client.send(request, HttpResponse.BodyHandlers.ofString());
+          HttpResponse<String> response =
+              client.send(request, HttpResponse.BodyHandlers.ofString());
           long httpNanos = System.nanoTime() - start;
           if (response.statusCode() != 200) {
             throw new IllegalStateException("snapshot over HTTP failed: " + response.body());
           }
           start = System.nanoTime();
-          turndiff.capture().snapshot(turn, Optional.of("local-" + i), List.of("f" + (file++) + ".java"));
+          turndiff
+              .capture()
+              .snapshot(turn, Optional.of("local-" + i), List.of("f" + file++ + ".java"));
           long localNanos = System.nanoTime() - start;
-          HttpRequest ping = HttpRequest.newBuilder(URI.create(service.url() + "/v1/health"))
-              .header("Authorization", "Bearer " + token).build();
+          HttpRequest ping =
+              HttpRequest.newBuilder(URI.create(service.url() + "/v1/health"))
+                  .header("Authorization", "Bearer " + token)
+                  .build();
           start = System.nanoTime();
           client.send(ping, HttpResponse.BodyHandlers.ofString());
           long healthNanos = System.nanoTime() - start;

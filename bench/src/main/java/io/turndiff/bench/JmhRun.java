@@ -11,25 +11,26 @@ import org.openjdk.jmh.runner.options.OptionsBuilder;
 import org.openjdk.jmh.runner.options.TimeValue;
 
 /**
- * Runs the JMH microbenchmarks (forked JVMs on the same class path) and prints each boundary against its
- * anchor, the plain unchecked read, from the same run.
+ * Runs the JMH microbenchmarks (forked JVMs on the same class path) and prints each boundary
+ * against its anchor, the plain unchecked read, from the same run.
  */
 public final class JmhRun {
 
-  private JmhRun() {
-  }
+  private JmhRun() {}
 
-  public static void run(String include, int forks, int iterations, PrintStream out) throws Exception {
-    Options options = new OptionsBuilder()
-        .include(include)
-        .forks(forks)
-        .warmupIterations(iterations)
-        .warmupTime(TimeValue.seconds(1))
-        .measurementIterations(iterations)
-        .measurementTime(TimeValue.seconds(1))
-        .jvmArgsAppend("--enable-native-access=ALL-UNNAMED")
-        .shouldFailOnError(true)
-        .build();
+  public static void run(String include, int forks, int iterations, PrintStream out)
+      throws Exception {
+    Options options =
+        new OptionsBuilder()
+            .include(include)
+            .forks(forks)
+            .warmupIterations(iterations)
+            .warmupTime(TimeValue.seconds(1))
+            .measurementIterations(iterations)
+            .measurementTime(TimeValue.seconds(1))
+            .jvmArgsAppend("--enable-native-access=ALL-UNNAMED")
+            .shouldFailOnError(true)
+            .build();
     Collection<RunResult> results = new Runner(options).run();
     Map<String, Double> scores = new HashMap<>();
     for (RunResult result : results) {
@@ -38,8 +39,11 @@ public final class JmhRun {
       scores.put(name + (size == null ? "" : "@" + size), result.getPrimaryResult().getScore());
       if (name.equals("beforeSnapshotOf10KbFile")) {
         var statistics = result.getPrimaryResult().getStatistics();
-        out.printf("one before-snapshot call of a 10 KB file, in-process: p50 %.1f us, p90 %.1f us, p99 %.1f us%n",
-            statistics.getPercentile(50), statistics.getPercentile(90), statistics.getPercentile(99));
+        out.printf(
+            "one before-snapshot call of a 10 KB file, in-process: p50 %.1f us, p90 %.1f us, p99 %.1f us%n",
+            statistics.getPercentile(50),
+            statistics.getPercentile(90),
+            statistics.getPercentile(99));
       }
     }
     for (String size : new String[] {"100", "10240"}) {

@@ -9,10 +9,10 @@ import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
 /**
- * The anchor: a shadow git checkpoint as Cline, Gemini CLI, Roo Code and OpenCode keep one, a git directory
- * outside the workspace ({@code GIT_DIR}) over the workspace as work tree. Every operation runs the real
- * {@code git} binary, process start-up included, as those tools do. Automatic gc is off so that no single
- * commit is charged for a repack (a favour to git's timings).
+ * The anchor: a shadow git checkpoint as Cline, Gemini CLI, Roo Code and OpenCode keep one, a git
+ * directory outside the workspace ({@code GIT_DIR}) over the workspace as work tree. Every
+ * operation runs the real {@code git} binary, process start-up included, as those tools do.
+ * Automatic gc is off so that no single commit is charged for a repack (a favour to git's timings).
  */
 final class ShadowGit {
 
@@ -87,7 +87,8 @@ final class ShadowGit {
   private void git(String... args) throws IOException, InterruptedException {
     List<String> command = new ArrayList<>(List.of("git"));
     command.addAll(List.of(args));
-    ProcessBuilder builder = new ProcessBuilder(command).directory(workTree.toFile()).redirectErrorStream(true);
+    ProcessBuilder builder =
+        new ProcessBuilder(command).directory(workTree.toFile()).redirectErrorStream(true);
     Map<String, String> env = builder.environment();
     env.put("GIT_DIR", gitDir.toString());
     env.put("GIT_WORK_TREE", workTree.toString());
@@ -98,7 +99,8 @@ final class ShadowGit {
     Process process = builder.start();
     byte[] output = process.getInputStream().readAllBytes();
     if (!process.waitFor(10, TimeUnit.MINUTES) || process.exitValue() != 0) {
-      throw new IOException(String.join(" ", command) + " failed: " + new String(output, StandardCharsets.UTF_8));
+      throw new IOException(
+          String.join(" ", command) + " failed: " + new String(output, StandardCharsets.UTF_8));
     }
   }
 }

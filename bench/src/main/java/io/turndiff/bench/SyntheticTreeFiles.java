@@ -8,8 +8,7 @@ import java.util.Random;
 /** Flat sets of generated source files of one size, for the microbenchmarks. */
 public final class SyntheticTreeFiles {
 
-  private SyntheticTreeFiles() {
-  }
+  private SyntheticTreeFiles() {}
 
   /** Writes {@code count} files {@code f0.java}… of about {@code size} bytes of Java-like text. */
   public static void write(Path directory, int count, int size) throws IOException {

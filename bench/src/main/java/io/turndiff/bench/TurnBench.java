@@ -2,6 +2,7 @@ package io.turndiff.bench;
 
 import io.turndiff.api.Turndiff;
 import io.turndiff.boundary.BoundaryOptions;
+import io.turndiff.capture.track.TrackingOptions;
 import io.turndiff.model.Sha256;
 import io.turndiff.rewind.RewindReport;
 import io.turndiff.rewind.RewindRequest;
@@ -13,29 +14,39 @@ import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.security.MessageDigest;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Optional;
 import java.util.stream.Stream;
 
 /**
- * turndiff against shadow git on the same turns of the same tree, in one run. Per turn: turndiff records
- * each touched path with its own snapshot call before the edit (as a runtime does per tool call) and finishes
- * the turn after it; shadow git commits the whole tree ({@code add -A}) and, in a second repository, only the
- * touched paths; the order alternates between turns. A floor reads and hashes the touched bytes. At the end
- * the last turn is rewound by turndiff and by {@code git checkout} of the same files, and the two results are
- * checked to be the same tree.
+ * turndiff against shadow git on the same turns of the same tree, in one run. Per turn: turndiff
+ * records each touched path with its own snapshot call before the edit (as a runtime does per tool
+ * call) and finishes the turn after it; shadow git commits the whole tree ({@code add -A}) and, in
+ * a second repository, only the touched paths; the order alternates between turns. A floor reads
+ * and hashes the touched bytes. At the end the last turn is rewound by turndiff and by {@code git
+ * checkout} of the same files, and the two results are checked to be the same tree.
  */
 public final class TurnBench {
 
   /** Rewinds of the last turn's files back and forth; the first ones are not counted. */
   private static final int REWIND_ROUNDS = 8;
+
   private static final int REWIND_WARMUP = 2;
 
-  /** What to run. {@code workspace} is copied first and never modified; without it a tree is generated. */
-  public record Options(Optional<Path> workspace, int files, int turnFiles, int turns, int warmup, long seed,
-                        double locality) {
-  }
+  /**
+   * What to run. {@code workspace} is copied first and never modified; without it a tree is
+   * generated.
+   */
+  public record Options(
+      Optional<Path> workspace,
+      int files,
+      int turnFiles,
+      int turns,
+      int warmup,
+      long seed,
+      double locality) {}
 
   private final Options options;
   private final PrintStream progress;
@@ -60,12 +71,20 @@ public final class TurnBench {
     SyntheticTree.Summary tree;
     if (options.workspace().isPresent()) {
       tree = copyTree(options.workspace().get(), workspace);
-      progress.println("copied " + options.workspace().get() + ": " + tree.files() + " files, " + tree.bytes() + " bytes");
+      progress.println(
+          "copied "
+              + options.workspace().get()
+              + ": "
+              + tree.files()
+              + " files, "
+              + tree.bytes()
+              + " bytes");
     } else {
       tree = SyntheticTree.generate(workspace, options.files(), options.seed());
       progress.println("generated " + tree.files() + " files, " + tree.bytes() + " bytes");
     }
-    Workload workload = new Workload(workspace, options.turnFiles(), options.locality(), options.seed());
+    Workload workload =
+        new Workload(workspace, options.turnFiles(), options.locality(), options.seed());
     ShadowGit gitAll = new ShadowGit(base.resolve("shadow-all.git"), workspace);
     ShadowGit gitTouched = new ShadowGit(base.resolve("shadow-touched.git"), workspace);
     long gitInitial = gitAll.init();
@@ -73,8 +92,11 @@ public final class TurnBench {
     long gitInitialBytes = DiskUsage.diskBytes(gitAll.directory());
     progress.println("shadow git initial commit: " + gitInitial / 1_000_000 + " ms");
     Tracking tracking = measureTracking(base, workspace, gitAll);
-    progress.printf("turndiff track: %.0f ms; status %.1f ms, git status %.1f ms%n", tracking.indexNanos() / 1e6,
-        tracking.status().medianMillis(), tracking.gitStatus().medianMillis());
+    progress.printf(
+        "turndiff track: %.0f ms; status %.1f ms, git status %.1f ms%n",
+        tracking.indexNanos() / 1e6,
+        tracking.status().medianMillis(),
+        tracking.gitStatus().medianMillis());
 
     Samples capture = new Samples();
     Samples snapshotCalls = new Samples();
@@ -93,7 +115,8 @@ public final class TurnBench {
         boolean measured = t >= 1;
         Workload.Turn plan = workload.next();
         long start = System.nanoTime();
-        String turn = turndiff.capture().beginTurn(workspace, Optional.of("bench"), Optional.empty()).turn();
+        String turn =
+            turndiff.capture().beginTurn(workspace, Optional.of("bench"), Optional.empty()).turn();
         long captureNanos = System.nanoTime() - start;
         int call = 0;
         for (String path : plan.touched()) {
@@ -130,15 +153,18 @@ public final class TurnBench {
         last = plan;
         lastTurn = turn;
         if (t % 10 == 0 || t == options.turns()) {
-          progress.printf("turn %d/%d: turndiff %.1f ms, git add -A %.1f ms%n", t, options.turns(),
-              captureNanos / 1e6, commitAll.quantile(1.0) / 1e6);
+          progress.printf(
+              "turn %d/%d: turndiff %.1f ms, git add -A %.1f ms%n",
+              t, options.turns(), captureNanos / 1e6, commitAll.quantile(1.0) / 1e6);
         }
       }
       turndiff.store().checkpoint();
       storeBytes = DiskUsage.diskBytes(database);
 
-      // rewinds of the last turn's files, back and forth: git checkout HEAD~1 / HEAD, turndiff rewinding the
-      // turn and then each rewind turn in turn; after every pair both sides must have made the same tree
+      // rewinds of the last turn's files, back and forth: git checkout HEAD~1 / HEAD, turndiff
+      // rewinding the
+      // turn and then each rewind turn in turn; after every pair both sides must have made the same
+      // tree
       String afterState = treeDigest(workspace);
       List<String> existedBefore = new ArrayList<>(last.edited());
       existedBefore.addAll(last.deleted());
@@ -166,11 +192,14 @@ public final class TurnBench {
           deleteAll(workspace, last.created());
         }
         long rewindStart = System.nanoTime();
-        RewindReport report = turndiff.rewind().rewind(new RewindRequest(toRewind, false, Optional.empty(), false,
-            false));
+        RewindReport report =
+            turndiff
+                .rewind()
+                .rewind(new RewindRequest(toRewind, false, Optional.empty(), false, false));
         long rewindNanos = System.nanoTime() - rewindStart;
         if (!report.complete() || !treeDigest(workspace).equals(byGit)) {
-          throw new IllegalStateException("turndiff's rewind and git's checkout disagree: " + report);
+          throw new IllegalStateException(
+              "turndiff's rewind and git's checkout disagree: " + report);
         }
         toRewind = report.rewindTurn().orElseThrow();
         if (round >= REWIND_WARMUP) {
@@ -179,35 +208,57 @@ public final class TurnBench {
         }
       }
       if (REWIND_ROUNDS % 2 == 0 && !treeDigest(workspace).equals(afterState)) {
-        throw new IllegalStateException("the rewinds back and forth did not end at the after-state");
+        throw new IllegalStateException(
+            "the rewinds back and forth did not end at the after-state");
       }
     }
     long gitBytes = DiskUsage.diskBytes(gitAll.directory());
     gitAll.gc();
     long gitBytesAfterGc = DiskUsage.diskBytes(gitAll.directory());
-    return new BenchResult(tree, options, last.edited().size(), last.created().size(), last.deleted().size(),
-        capture, snapshotCalls, finish, commitAll, commitTouched, floor, rewindsTurndiff, rewindsGit, gitInitial,
-        storeBytes, gitBytes, gitBytesAfterGc, tracking, gitInitialBytes);
+    return new BenchResult(
+        tree,
+        options,
+        last.edited().size(),
+        last.created().size(),
+        last.deleted().size(),
+        capture,
+        snapshotCalls,
+        finish,
+        commitAll,
+        commitTouched,
+        floor,
+        rewindsTurndiff,
+        rewindsGit,
+        gitInitial,
+        storeBytes,
+        gitBytes,
+        gitBytesAfterGc,
+        tracking,
+        gitInitialBytes);
   }
 
   /**
-   * The tracking figures: the first index and baseline (in a fresh JVM, as {@code turndiff track} runs it), the
-   * same into a second fresh store once the JIT has compiled it (as a running service would), and incremental
-   * scans of the unchanged tree against {@code git status}, both warm.
+   * The tracking figures: the first index and baseline (in a fresh JVM, as {@code turndiff track}
+   * runs it), the same into a second fresh store once the JIT has compiled it (as a running service
+   * would), and incremental scans of the unchanged tree against {@code git status}, both warm.
    */
-  public record Tracking(long indexNanos, long warmIndexNanos, long baselineDiskBytes, Samples status,
-                         Samples gitStatus) {
-  }
+  public record Tracking(
+      long indexNanos,
+      long warmIndexNanos,
+      long baselineDiskBytes,
+      Samples status,
+      Samples gitStatus) {}
 
   private static final int STATUS_WARMUP = 25;
   private static final int STATUS_ROUNDS = 15;
 
   /** On a store of its own, so that the turns below are measured without tracking. */
-  private static Tracking measureTracking(Path base, Path workspace, ShadowGit git) throws Exception {
+  private static Tracking measureTracking(Path base, Path workspace, ShadowGit git)
+      throws Exception {
     Path database = base.resolve("tracking-store/turndiff.db");
     try (Turndiff tracking = Turndiff.open(database, BoundaryOptions.defaults())) {
       long start = System.nanoTime();
-      tracking.capture().tracker().track(workspace, io.turndiff.capture.track.TrackingOptions.DEFAULTS);
+      tracking.capture().tracker().track(workspace, TrackingOptions.DEFAULTS);
       long indexNanos = System.nanoTime() - start;
       tracking.store().checkpoint();
       long baseline = DiskUsage.diskBytes(database);
@@ -226,10 +277,11 @@ public final class TurnBench {
         }
       }
       long warmIndexNanos;
-      try (Turndiff again = Turndiff.open(base.resolve("tracking-store-warm/turndiff.db"),
-          BoundaryOptions.defaults())) {
+      try (Turndiff again =
+          Turndiff.open(
+              base.resolve("tracking-store-warm/turndiff.db"), BoundaryOptions.defaults())) {
         long warmStart = System.nanoTime();
-        again.capture().tracker().track(workspace, io.turndiff.capture.track.TrackingOptions.DEFAULTS);
+        again.capture().tracker().track(workspace, TrackingOptions.DEFAULTS);
         warmIndexNanos = System.nanoTime() - warmStart;
       }
       return new Tracking(indexNanos, warmIndexNanos, baseline, status, gitStatus);
@@ -260,7 +312,9 @@ public final class TurnBench {
     return System.nanoTime() - start;
   }
 
-  /** A digest of the whole tree: every path with its type, executable bit and bytes or link text. */
+  /**
+   * A digest of the whole tree: every path with its type, executable bit and bytes or link text.
+   */
   static String treeDigest(Path root) throws IOException {
     MessageDigest digest = Sha256.newDigest();
     try (Stream<Path> walk = Files.walk(root)) {
@@ -305,7 +359,7 @@ public final class TurnBench {
 
   static void deleteTree(Path root) throws IOException {
     try (Stream<Path> walk = Files.walk(root)) {
-      walk.sorted(java.util.Comparator.reverseOrder()).forEach(path -> path.toFile().delete());
+      walk.sorted(Comparator.reverseOrder()).forEach(path -> path.toFile().delete());
     }
   }
 }

@@ -13,10 +13,10 @@ import java.util.Set;
 import java.util.stream.Stream;
 
 /**
- * The turns an agent makes on a tree: per turn {@code m} edited text files (a few lines changed, inserted and
- * removed in each), about 10 % as many new files and 4 % as many deleted ones. With {@code locality}, that
- * share of the edits goes to files earlier turns already touched, as an agent working on one feature does.
- * Deterministic for a seed.
+ * The turns an agent makes on a tree: per turn {@code m} edited text files (a few lines changed,
+ * inserted and removed in each), about 10 % as many new files and 4 % as many deleted ones. With
+ * {@code locality}, that share of the edits goes to files earlier turns already touched, as an
+ * agent working on one feature does. Deterministic for a seed.
  */
 public final class Workload {
 
@@ -45,13 +45,20 @@ public final class Workload {
     this.editsPerTurn = editsPerTurn;
     this.locality = locality;
     try (Stream<Path> walk = Files.walk(root)) {
-      walk.filter(Files::isRegularFile).filter(path -> !path.toString().contains("/.git/"))
+      walk.filter(Files::isRegularFile)
+          .filter(path -> !path.toString().contains("/.git/"))
           .filter(Workload::isText)
-          .map(path -> root.relativize(path).toString()).sorted().forEach(textFiles::add);
+          .map(path -> root.relativize(path).toString())
+          .sorted()
+          .forEach(textFiles::add);
     }
     if (textFiles.size() < editsPerTurn * 2) {
-      throw new IllegalArgumentException("the tree has " + textFiles.size() + " text files; a turn of "
-          + editsPerTurn + " edits needs at least twice as many");
+      throw new IllegalArgumentException(
+          "the tree has "
+              + textFiles.size()
+              + " text files; a turn of "
+              + editsPerTurn
+              + " edits needs at least twice as many");
     }
   }
 
@@ -84,8 +91,10 @@ public final class Workload {
     Set<String> chosen = new LinkedHashSet<>();
     while (chosen.size() < editsPerTurn) {
       boolean local = !touchedBefore.isEmpty() && random.nextDouble() < locality;
-      String path = local ? touchedBefore.get(random.nextInt(touchedBefore.size()))
-          : textFiles.get(random.nextInt(textFiles.size()));
+      String path =
+          local
+              ? touchedBefore.get(random.nextInt(touchedBefore.size()))
+              : textFiles.get(random.nextInt(textFiles.size()));
       chosen.add(path);
     }
     List<String> deleted = new ArrayList<>();
@@ -99,7 +108,7 @@ public final class Workload {
     for (int i = 0; i < newFiles; i++) {
       String near = textFiles.get(random.nextInt(textFiles.size()));
       String dir = near.contains("/") ? near.substring(0, near.lastIndexOf('/') + 1) : "";
-      made.add(dir + "Generated" + (created++) + ".java");
+      made.add(dir + "Generated" + created++ + ".java");
     }
     return new Turn(List.copyOf(chosen), made, deleted);
   }
@@ -108,7 +117,8 @@ public final class Workload {
   public void apply(Turn turn) throws IOException {
     for (String path : turn.edited()) {
       Path file = root.resolve(path);
-      List<String> lines = new ArrayList<>(List.of(Files.readString(file, StandardCharsets.UTF_8).split("\n", -1)));
+      List<String> lines =
+          new ArrayList<>(List.of(Files.readString(file, StandardCharsets.UTF_8).split("\n", -1)));
       for (int change = 0; change < 1 + random.nextInt(3); change++) {
         lines.set(random.nextInt(lines.size()), SyntheticTree.line(random));
       }

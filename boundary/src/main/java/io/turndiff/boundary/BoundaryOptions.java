@@ -1,5 +1,6 @@
 package io.turndiff.boundary;
 
+import io.turndiff.model.BoundaryKind;
 import java.util.HexFormat;
 import java.util.Objects;
 import java.util.concurrent.ThreadLocalRandom;
@@ -8,12 +9,60 @@ import java.util.function.Supplier;
 /** How a workspace boundary reads and writes. Immutable; build with {@link #builder()}. */
 public final class BoundaryOptions {
 
+  /** Which handles hold the workspace root (docs/boundary.md says what each protects). */
+  public enum Mechanism {
+    /**
+     * The strongest that works here: openat2, else openat per component, else the directory stream.
+     */
+    AUTO("auto"),
+    /** {@code openat2} with {@code RESOLVE_BENEATH}; refused where the kernel blocks it. */
+    OPENAT2("openat2"),
+    /**
+     * {@code openat(O_NOFOLLOW)} one component at a time, mounts refused by device and mount-root
+     * checks.
+     */
+    OPENAT("openat"),
+    /** The JDK's {@code SecureDirectoryStream}: no native access needed. */
+    SECURE_DIRECTORY_STREAM("fallback");
+
+    private final String option;
+
+    Mechanism(String option) {
+      this.option = option;
+    }
+
+    /** The value of the CLI's hidden {@code --boundary} option. */
+    public String option() {
+      return option;
+    }
+
+    /** The mechanism a {@code --boundary} value names, or an exception listing the values. */
+    public static Mechanism ofOption(String value) {
+      for (Mechanism mechanism : values()) {
+        if (mechanism.option.equals(value)) {
+          return mechanism;
+        }
+      }
+      throw new IllegalArgumentException(
+          "--boundary must be auto, openat2, openat or fallback, not '" + value + "'");
+    }
+
+    /** The mechanism that records snapshots as {@code kind}. */
+    public static Mechanism of(BoundaryKind kind) {
+      return switch (kind) {
+        case OPENAT2 -> OPENAT2;
+        case OPENAT -> OPENAT;
+        case SECURE_DIRECTORY_STREAM -> SECURE_DIRECTORY_STREAM;
+      };
+    }
+  }
+
   /** Files over 2 MiB are fingerprinted but not stored. */
   public static final long DEFAULT_SIZE_LIMIT = 2L << 20;
 
   private final long sizeLimit;
   private final int changeRetries;
-  private final boolean forceFallback;
+  private final Mechanism mechanism;
   private final boolean fullHash;
   private final Supplier<String> temporaryNames;
 
@@ -21,7 +70,7 @@ public final class BoundaryOptions {
     this.sizeLimit = builder.sizeLimit;
     this.fullHash = builder.fullHash;
     this.changeRetries = builder.changeRetries;
-    this.forceFallback = builder.forceFallback;
+    this.mechanism = builder.mechanism;
     this.temporaryNames = builder.temporaryNames;
   }
 
@@ -42,10 +91,17 @@ public final class BoundaryOptions {
   }
 
   public boolean forceFallback() {
-    return forceFallback;
+    return mechanism == Mechanism.SECURE_DIRECTORY_STREAM;
   }
 
-  /** Whether files over the size limit are read whole for their SHA-256 instead of fingerprinted by sampling. */
+  public Mechanism mechanism() {
+    return mechanism;
+  }
+
+  /**
+   * Whether files over the size limit are read whole for their SHA-256 instead of fingerprinted by
+   * sampling.
+   */
   public boolean fullHash() {
     return fullHash;
   }
@@ -63,7 +119,7 @@ public final class BoundaryOptions {
     Builder builder = new Builder();
     builder.sizeLimit = sizeLimit;
     builder.changeRetries = changeRetries;
-    builder.forceFallback = forceFallback;
+    builder.mechanism = mechanism;
     builder.fullHash = fullHash;
     builder.temporaryNames = temporaryNames;
     return builder;
@@ -72,12 +128,11 @@ public final class BoundaryOptions {
   public static final class Builder {
     private long sizeLimit = DEFAULT_SIZE_LIMIT;
     private int changeRetries = 3;
-    private boolean forceFallback;
+    private Mechanism mechanism = Mechanism.AUTO;
     private boolean fullHash;
     private Supplier<String> temporaryNames = Builder::randomTemporaryName;
 
-    private Builder() {
-    }
+    private Builder() {}
 
     private static String randomTemporaryName() {
       byte[] random = new byte[8];
@@ -85,7 +140,10 @@ public final class BoundaryOptions {
       return ".turndiff-" + HexFormat.of().formatHex(random) + ".tmp";
     }
 
-    /** Content over this many bytes is not stored; it is fingerprinted by sampling (or hashed: {@link #fullHash}). */
+    /**
+     * Content over this many bytes is not stored; it is fingerprinted by sampling (or hashed:
+     * {@link #fullHash}).
+     */
     public Builder sizeLimit(long bytes) {
       if (bytes < 0) {
         throw new IllegalArgumentException("size limit must not be negative: " + bytes);
@@ -94,7 +152,9 @@ public final class BoundaryOptions {
       return this;
     }
 
-    /** How often a file that moved while it was read is read again before it is recorded as moving. */
+    /**
+     * How often a file that moved while it was read is read again before it is recorded as moving.
+     */
     public Builder changeRetries(int retries) {
       if (retries < 0 || retries > 100) {
         throw new IllegalArgumentException("retries must be within 0..100: " + retries);
@@ -103,19 +163,37 @@ public final class BoundaryOptions {
       return this;
     }
 
-    /** Reads files over the size limit whole for their SHA-256 (slow for huge files) instead of sampling them. */
+    /**
+     * Reads files over the size limit whole for their SHA-256 (slow for huge files) instead of
+     * sampling them.
+     */
     public Builder fullHash(boolean full) {
       this.fullHash = full;
       return this;
     }
 
-    /** Uses the {@code SecureDirectoryStream} boundary even where {@code openat2} works. */
+    /**
+     * Uses the {@code SecureDirectoryStream} boundary even where {@code openat2} works (false:
+     * {@code AUTO}).
+     */
     public Builder forceFallback(boolean force) {
-      this.forceFallback = force;
+      this.mechanism = force ? Mechanism.SECURE_DIRECTORY_STREAM : Mechanism.AUTO;
       return this;
     }
 
-    /** Where temporary names for writes come from (a test plants files at the names it will hand out). */
+    /**
+     * Which handles hold the root; one that does not work here fails {@link
+     * WorkspaceBoundary#open}.
+     */
+    public Builder mechanism(Mechanism mechanism) {
+      this.mechanism = Objects.requireNonNull(mechanism);
+      return this;
+    }
+
+    /**
+     * Where temporary names for writes come from (a test plants files at the names it will hand
+     * out).
+     */
     public Builder temporaryNames(Supplier<String> names) {
       this.temporaryNames = Objects.requireNonNull(names);
       return this;

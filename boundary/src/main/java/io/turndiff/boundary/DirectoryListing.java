@@ -6,12 +6,9 @@ import java.util.List;
 sealed interface DirectoryListing {
 
   /** One name: its stat (null when {@code lstat} failed) and, for a symlink, its text. */
-  record Entry(byte[] name, StatInfo stat, byte[] linkText) {
-  }
+  record Entry(byte[] name, StatInfo stat, byte[] linkText) {}
 
-  record Listed(List<Entry> entries) implements DirectoryListing {
-  }
+  record Listed(List<Entry> entries) implements DirectoryListing {}
 
-  record NotListed(Lookup why) implements DirectoryListing {
-  }
+  record NotListed(Lookup why) implements DirectoryListing {}
 }

@@ -11,22 +11,28 @@ import java.lang.foreign.MemoryLayout;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.StructLayout;
 import java.lang.foreign.SymbolLookup;
+import java.lang.foreign.ValueLayout;
 import java.lang.invoke.MethodHandle;
 import java.lang.invoke.VarHandle;
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.NoSuchElementException;
 import java.util.Optional;
 
 /**
- * The libc calls the native boundary makes, through the Foreign Function &amp; Memory API. Every call
- * returns its result, or {@code -errno} when it failed; nothing here throws for a failed system call.
+ * The libc calls the native boundary makes, through the Foreign Function &amp; Memory API. Every
+ * call returns its result, or {@code -errno} when it failed; nothing here throws for a failed
+ * system call.
  *
- * <p>{@code openat2} has no glibc wrapper on the project's machines and goes through {@code syscall(2)};
- * everything else uses the libc wrappers, whose argument layouts do not depend on the architecture
- * ({@code statx} fills a fixed layout, unlike {@code struct stat}).
+ * <p>{@code openat2} has no glibc wrapper on the project's machines and goes through {@code
+ * syscall(2)}; everything else uses the libc wrappers, whose argument layouts do not depend on the
+ * architecture ({@code statx} fills a fixed layout, unlike {@code struct stat}).
  */
 final class Libc {
 
   private static final int STATX_SIZE = 256;
+  private static final long STATX_ATTRIBUTES = 8;
   private static final long STATX_NLINK = 16;
   private static final long STATX_MODE = 28;
   private static final long STATX_INO = 32;
@@ -35,6 +41,8 @@ final class Libc {
   private static final long STATX_MTIME = 112;
   private static final long STATX_DEV_MAJOR = 136;
   private static final long STATX_DEV_MINOR = 140;
+  private static final long STATX_ATTRIBUTES_MASK = 56;
+  private static final long STATX_ATTR_MOUNT_ROOT = 0x2000;
 
   private final LinuxAbi abi;
   private final StructLayout captureLayout;
@@ -59,7 +67,11 @@ final class Libc {
   private final MethodHandle fdopendir;
   private final MethodHandle readdir;
   private final MethodHandle closedir;
-  /** Absent from a libc older than glibc 2.27: then no anonymous file can be made, and nothing else is lost. */
+
+  /**
+   * Absent from a libc older than glibc 2.27: then no anonymous file can be made, and nothing else
+   * is lost.
+   */
   private final Optional<MethodHandle> memfdCreate;
 
   private Libc(LinuxAbi abi) {
@@ -69,56 +81,106 @@ final class Libc {
     this.captureLayout = Linker.Option.captureStateLayout();
     this.errno = captureLayout.varHandle(MemoryLayout.PathElement.groupElement("errno"));
     Linker.Option captureErrno = Linker.Option.captureCallState("errno");
-    this.syscall6 = linker.downcallHandle(libc.findOrThrow("syscall"),
-        FunctionDescriptor.of(JAVA_LONG, JAVA_LONG, JAVA_LONG, ADDRESS, ADDRESS, JAVA_LONG),
-        captureErrno, Linker.Option.firstVariadicArg(1));
-    this.openat = linker.downcallHandle(libc.findOrThrow("openat"),
-        FunctionDescriptor.of(JAVA_INT, JAVA_INT, ADDRESS, JAVA_INT, JAVA_INT),
-        captureErrno, Linker.Option.firstVariadicArg(3));
-    this.statx = linker.downcallHandle(libc.findOrThrow("statx"),
-        FunctionDescriptor.of(JAVA_INT, JAVA_INT, ADDRESS, JAVA_INT, JAVA_INT, ADDRESS), captureErrno);
-    this.read = linker.downcallHandle(libc.findOrThrow("read"),
-        FunctionDescriptor.of(JAVA_LONG, JAVA_INT, ADDRESS, JAVA_LONG), captureErrno);
-    this.pread = linker.downcallHandle(libc.findOrThrow("pread64"),
-        FunctionDescriptor.of(JAVA_LONG, JAVA_INT, ADDRESS, JAVA_LONG, JAVA_LONG), captureErrno);
-    this.write = linker.downcallHandle(libc.findOrThrow("write"),
-        FunctionDescriptor.of(JAVA_LONG, JAVA_INT, ADDRESS, JAVA_LONG), captureErrno);
-    this.close = linker.downcallHandle(libc.findOrThrow("close"),
-        FunctionDescriptor.of(JAVA_INT, JAVA_INT), captureErrno);
-    this.fsync = linker.downcallHandle(libc.findOrThrow("fsync"),
-        FunctionDescriptor.of(JAVA_INT, JAVA_INT), captureErrno);
-    this.syncfs = linker.downcallHandle(libc.findOrThrow("syncfs"),
-        FunctionDescriptor.of(JAVA_INT, JAVA_INT), captureErrno);
-    this.fchmod = linker.downcallHandle(libc.findOrThrow("fchmod"),
-        FunctionDescriptor.of(JAVA_INT, JAVA_INT, JAVA_INT), captureErrno);
-    this.mkdirat = linker.downcallHandle(libc.findOrThrow("mkdirat"),
-        FunctionDescriptor.of(JAVA_INT, JAVA_INT, ADDRESS, JAVA_INT), captureErrno);
-    this.unlinkat = linker.downcallHandle(libc.findOrThrow("unlinkat"),
-        FunctionDescriptor.of(JAVA_INT, JAVA_INT, ADDRESS, JAVA_INT), captureErrno);
-    this.renameat = linker.downcallHandle(libc.findOrThrow("renameat"),
-        FunctionDescriptor.of(JAVA_INT, JAVA_INT, ADDRESS, JAVA_INT, ADDRESS), captureErrno);
-    this.renameat2 = linker.downcallHandle(libc.findOrThrow("renameat2"),
-        FunctionDescriptor.of(JAVA_INT, JAVA_INT, ADDRESS, JAVA_INT, ADDRESS, JAVA_INT), captureErrno);
-    this.symlinkat = linker.downcallHandle(libc.findOrThrow("symlinkat"),
-        FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_INT, ADDRESS), captureErrno);
-    this.readlinkat = linker.downcallHandle(libc.findOrThrow("readlinkat"),
-        FunctionDescriptor.of(JAVA_LONG, JAVA_INT, ADDRESS, ADDRESS, JAVA_LONG), captureErrno);
-    this.strerror = linker.downcallHandle(libc.findOrThrow("strerror"),
-        FunctionDescriptor.of(ADDRESS, JAVA_INT));
-    this.fdopendir = linker.downcallHandle(libc.findOrThrow("fdopendir"),
-        FunctionDescriptor.of(ADDRESS, JAVA_INT), captureErrno);
-    this.readdir = linker.downcallHandle(libc.findOrThrow("readdir64"),
-        FunctionDescriptor.of(ADDRESS, ADDRESS), captureErrno);
-    this.closedir = linker.downcallHandle(libc.findOrThrow("closedir"),
-        FunctionDescriptor.of(JAVA_INT, ADDRESS), captureErrno);
-    this.memfdCreate = libc.find("memfd_create").map(symbol -> linker.downcallHandle(symbol,
-        FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_INT), captureErrno));
+    this.syscall6 =
+        linker.downcallHandle(
+            libc.findOrThrow("syscall"),
+            FunctionDescriptor.of(JAVA_LONG, JAVA_LONG, JAVA_LONG, ADDRESS, ADDRESS, JAVA_LONG),
+            captureErrno,
+            Linker.Option.firstVariadicArg(1));
+    this.openat =
+        linker.downcallHandle(
+            libc.findOrThrow("openat"),
+            FunctionDescriptor.of(JAVA_INT, JAVA_INT, ADDRESS, JAVA_INT, JAVA_INT),
+            captureErrno,
+            Linker.Option.firstVariadicArg(3));
+    this.statx =
+        linker.downcallHandle(
+            libc.findOrThrow("statx"),
+            FunctionDescriptor.of(JAVA_INT, JAVA_INT, ADDRESS, JAVA_INT, JAVA_INT, ADDRESS),
+            captureErrno);
+    this.read =
+        linker.downcallHandle(
+            libc.findOrThrow("read"),
+            FunctionDescriptor.of(JAVA_LONG, JAVA_INT, ADDRESS, JAVA_LONG),
+            captureErrno);
+    this.pread =
+        linker.downcallHandle(
+            libc.findOrThrow("pread64"),
+            FunctionDescriptor.of(JAVA_LONG, JAVA_INT, ADDRESS, JAVA_LONG, JAVA_LONG),
+            captureErrno);
+    this.write =
+        linker.downcallHandle(
+            libc.findOrThrow("write"),
+            FunctionDescriptor.of(JAVA_LONG, JAVA_INT, ADDRESS, JAVA_LONG),
+            captureErrno);
+    this.close =
+        linker.downcallHandle(
+            libc.findOrThrow("close"), FunctionDescriptor.of(JAVA_INT, JAVA_INT), captureErrno);
+    this.fsync =
+        linker.downcallHandle(
+            libc.findOrThrow("fsync"), FunctionDescriptor.of(JAVA_INT, JAVA_INT), captureErrno);
+    this.syncfs =
+        linker.downcallHandle(
+            libc.findOrThrow("syncfs"), FunctionDescriptor.of(JAVA_INT, JAVA_INT), captureErrno);
+    this.fchmod =
+        linker.downcallHandle(
+            libc.findOrThrow("fchmod"),
+            FunctionDescriptor.of(JAVA_INT, JAVA_INT, JAVA_INT),
+            captureErrno);
+    this.mkdirat =
+        linker.downcallHandle(
+            libc.findOrThrow("mkdirat"),
+            FunctionDescriptor.of(JAVA_INT, JAVA_INT, ADDRESS, JAVA_INT),
+            captureErrno);
+    this.unlinkat =
+        linker.downcallHandle(
+            libc.findOrThrow("unlinkat"),
+            FunctionDescriptor.of(JAVA_INT, JAVA_INT, ADDRESS, JAVA_INT),
+            captureErrno);
+    this.renameat =
+        linker.downcallHandle(
+            libc.findOrThrow("renameat"),
+            FunctionDescriptor.of(JAVA_INT, JAVA_INT, ADDRESS, JAVA_INT, ADDRESS),
+            captureErrno);
+    this.renameat2 =
+        linker.downcallHandle(
+            libc.findOrThrow("renameat2"),
+            FunctionDescriptor.of(JAVA_INT, JAVA_INT, ADDRESS, JAVA_INT, ADDRESS, JAVA_INT),
+            captureErrno);
+    this.symlinkat =
+        linker.downcallHandle(
+            libc.findOrThrow("symlinkat"),
+            FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_INT, ADDRESS),
+            captureErrno);
+    this.readlinkat =
+        linker.downcallHandle(
+            libc.findOrThrow("readlinkat"),
+            FunctionDescriptor.of(JAVA_LONG, JAVA_INT, ADDRESS, ADDRESS, JAVA_LONG),
+            captureErrno);
+    this.strerror =
+        linker.downcallHandle(
+            libc.findOrThrow("strerror"), FunctionDescriptor.of(ADDRESS, JAVA_INT));
+    this.fdopendir =
+        linker.downcallHandle(
+            libc.findOrThrow("fdopendir"), FunctionDescriptor.of(ADDRESS, JAVA_INT), captureErrno);
+    this.readdir =
+        linker.downcallHandle(
+            libc.findOrThrow("readdir64"), FunctionDescriptor.of(ADDRESS, ADDRESS), captureErrno);
+    this.closedir =
+        linker.downcallHandle(
+            libc.findOrThrow("closedir"), FunctionDescriptor.of(JAVA_INT, ADDRESS), captureErrno);
+    this.memfdCreate =
+        libc.find("memfd_create")
+            .map(
+                symbol ->
+                    linker.downcallHandle(
+                        symbol, FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_INT), captureErrno));
   }
 
   /**
-   * The bindings, or an exception saying why there are none: not Linux, an architecture without a constant
-   * table, native access denied ({@code --illegal-native-access=deny} throws {@link IllegalCallerException}),
-   * or a libc without one of the symbols.
+   * The bindings, or an exception saying why there are none: not Linux, an architecture without a
+   * constant table, native access denied ({@code --illegal-native-access=deny} throws {@link
+   * IllegalCallerException}), or a libc without one of the symbols.
    */
   static Libc load() {
     return Loaded.LIBC.orElseThrow(() -> new UnsupportedOperationException(Loaded.WHY_NOT));
@@ -134,11 +196,15 @@ final class Libc {
       String whyNot = "";
       Optional<LinuxAbi> abi = LinuxAbi.current();
       if (abi.isEmpty()) {
-        whyNot = "no native boundary for " + System.getProperty("os.name") + "/" + System.getProperty("os.arch");
+        whyNot =
+            "no native boundary for "
+                + System.getProperty("os.name")
+                + "/"
+                + System.getProperty("os.arch");
       } else {
         try {
           libc = Optional.of(new Libc(abi.get()));
-        } catch (IllegalCallerException | IllegalArgumentException | java.util.NoSuchElementException e) {
+        } catch (IllegalCallerException | IllegalArgumentException | NoSuchElementException e) {
           whyNot = "native calls unavailable: " + e.getMessage();
         }
       }
@@ -174,8 +240,15 @@ final class Libc {
     how.set(JAVA_LONG, 8, mode);
     how.set(JAVA_LONG, 16, resolve);
     try {
-      long result = (long) syscall6.invokeExact(call.errnoCapture(), LinuxAbi.SYS_OPENAT2, (long) dirfd,
-          call.cString(path), how, 24L);
+      long result =
+          (long)
+              syscall6.invokeExact(
+                  call.errnoCapture(),
+                  LinuxAbi.SYS_OPENAT2,
+                  (long) dirfd,
+                  call.cString(path),
+                  how,
+                  24L);
       return (int) checked(call, result);
     } catch (Throwable t) {
       throw rethrow(t);
@@ -184,13 +257,18 @@ final class Libc {
 
   int openat(NativeCall call, int dirfd, byte[] path, int flags, int mode) {
     try {
-      return checked(call, (int) openat.invokeExact(call.errnoCapture(), dirfd, call.cString(path), flags, mode));
+      return checked(
+          call,
+          (int) openat.invokeExact(call.errnoCapture(), dirfd, call.cString(path), flags, mode));
     } catch (Throwable t) {
       throw rethrow(t);
     }
   }
 
-  /** {@code fstat} of an fd, through {@code statx(fd, "", AT_EMPTY_PATH)}; {@code -errno} as an exception. */
+  /**
+   * {@code fstat} of an fd, through {@code statx(fd, "", AT_EMPTY_PATH)}; {@code -errno} as an
+   * exception.
+   */
   StatResult fstat(NativeCall call, int fd) {
     return statx(call, fd, new byte[0], LinuxAbi.AT_EMPTY_PATH | LinuxAbi.AT_SYMLINK_NOFOLLOW);
   }
@@ -201,8 +279,8 @@ final class Libc {
   }
 
   /**
-   * {@code stat} of a name in a directory fd, a symlink followed to what it finally reaches ({@code fstatat}
-   * with no flags); an automount point there is not mounted by the look.
+   * {@code stat} of a name in a directory fd, a symlink followed to what it finally reaches ({@code
+   * fstatat} with no flags); an automount point there is not mounted by the look.
    */
   StatResult statFollowingAt(NativeCall call, int dirfd, byte[] name) {
     return statx(call, dirfd, name, LinuxAbi.AT_NO_AUTOMOUNT);
@@ -212,12 +290,20 @@ final class Libc {
     return statx(call, dirfd, call.cString(path), flags, call.allocate(STATX_SIZE));
   }
 
-  /** {@code statx} of a NUL-terminated name already in native memory, into a caller's (reused) buffer. */
-  private StatResult statx(NativeCall call, int dirfd, MemorySegment path, int flags, MemorySegment buffer) {
+  /**
+   * {@code statx} of a NUL-terminated name already in native memory, into a caller's (reused)
+   * buffer.
+   */
+  private StatResult statx(
+      NativeCall call, int dirfd, MemorySegment path, int flags, MemorySegment buffer) {
     int result;
     try {
-      result = checked(call, (int) statx.invokeExact(call.errnoCapture(), dirfd, path, flags,
-          LinuxAbi.STATX_BASIC_STATS, buffer));
+      result =
+          checked(
+              call,
+              (int)
+                  statx.invokeExact(
+                      call.errnoCapture(), dirfd, path, flags, LinuxAbi.STATX_BASIC_STATS, buffer));
     } catch (Throwable t) {
       throw rethrow(t);
     }
@@ -228,16 +314,47 @@ final class Libc {
     long mtimeNanos = Integer.toUnsignedLong(buffer.get(JAVA_INT, STATX_MTIME + 8));
     long ctimeSeconds = buffer.get(JAVA_LONG, STATX_CTIME);
     long ctimeNanos = Integer.toUnsignedLong(buffer.get(JAVA_INT, STATX_CTIME + 8));
-    long device = (Integer.toUnsignedLong(buffer.get(JAVA_INT, STATX_DEV_MAJOR)) << 32)
-        | Integer.toUnsignedLong(buffer.get(JAVA_INT, STATX_DEV_MINOR));
-    return StatResult.of(new StatInfo(
-        Short.toUnsignedInt(buffer.get(java.lang.foreign.ValueLayout.JAVA_SHORT, STATX_MODE)),
-        Integer.toUnsignedLong(buffer.get(JAVA_INT, STATX_NLINK)),
-        buffer.get(JAVA_LONG, STATX_INO),
-        buffer.get(JAVA_LONG, STATX_SIZE_OFFSET),
-        Math.addExact(Math.multiplyExact(mtimeSeconds, 1_000_000_000L), mtimeNanos),
-        Math.addExact(Math.multiplyExact(ctimeSeconds, 1_000_000_000L), ctimeNanos),
-        device));
+    long device =
+        (Integer.toUnsignedLong(buffer.get(JAVA_INT, STATX_DEV_MAJOR)) << 32)
+            | Integer.toUnsignedLong(buffer.get(JAVA_INT, STATX_DEV_MINOR));
+    return StatResult.of(
+        new StatInfo(
+            Short.toUnsignedInt(buffer.get(ValueLayout.JAVA_SHORT, STATX_MODE)),
+            Integer.toUnsignedLong(buffer.get(JAVA_INT, STATX_NLINK)),
+            buffer.get(JAVA_LONG, STATX_INO),
+            buffer.get(JAVA_LONG, STATX_SIZE_OFFSET),
+            Math.addExact(Math.multiplyExact(mtimeSeconds, 1_000_000_000L), mtimeNanos),
+            Math.addExact(Math.multiplyExact(ctimeSeconds, 1_000_000_000L), ctimeNanos),
+            device));
+  }
+
+  /**
+   * Whether the inode open as {@code fd} is the root of a mount ({@code statx}'s {@code
+   * STATX_ATTR_MOUNT_ROOT}): empty when the kernel does not say (before Linux 5.8) or the call
+   * failed.
+   */
+  Optional<Boolean> isMountRoot(NativeCall call, int fd) {
+    MemorySegment buffer = call.allocate(STATX_SIZE);
+    int result;
+    try {
+      result =
+          checked(
+              call,
+              (int)
+                  statx.invokeExact(
+                      call.errnoCapture(),
+                      fd,
+                      call.cString(new byte[0]),
+                      LinuxAbi.AT_EMPTY_PATH | LinuxAbi.AT_SYMLINK_NOFOLLOW,
+                      LinuxAbi.STATX_BASIC_STATS,
+                      buffer));
+    } catch (Throwable t) {
+      throw rethrow(t);
+    }
+    if (result < 0 || (buffer.get(JAVA_LONG, STATX_ATTRIBUTES_MASK) & STATX_ATTR_MOUNT_ROOT) == 0) {
+      return Optional.empty();
+    }
+    return Optional.of((buffer.get(JAVA_LONG, STATX_ATTRIBUTES) & STATX_ATTR_MOUNT_ROOT) != 0);
   }
 
   /** {@code memfd_create(name, flags)}: an anonymous file in memory, or {@code -errno}. */
@@ -246,7 +363,9 @@ final class Libc {
       return -LinuxAbi.ENOSYS;
     }
     try {
-      return checked(call, (int) memfdCreate.get().invokeExact(call.errnoCapture(), call.cString(name), flags));
+      return checked(
+          call,
+          (int) memfdCreate.get().invokeExact(call.errnoCapture(), call.cString(name), flags));
     } catch (Throwable t) {
       throw rethrow(t);
     }
@@ -263,7 +382,8 @@ final class Libc {
   /** {@code pread}: reads at {@code offset} without moving the fd's position. */
   long pread(NativeCall call, int fd, MemorySegment buffer, long count, long offset) {
     try {
-      return checked(call, (long) pread.invokeExact(call.errnoCapture(), fd, buffer, count, offset));
+      return checked(
+          call, (long) pread.invokeExact(call.errnoCapture(), fd, buffer, count, offset));
     } catch (Throwable t) {
       throw rethrow(t);
     }
@@ -312,7 +432,8 @@ final class Libc {
 
   int mkdirat(NativeCall call, int dirfd, byte[] name, int mode) {
     try {
-      return checked(call, (int) mkdirat.invokeExact(call.errnoCapture(), dirfd, call.cString(name), mode));
+      return checked(
+          call, (int) mkdirat.invokeExact(call.errnoCapture(), dirfd, call.cString(name), mode));
     } catch (Throwable t) {
       throw rethrow(t);
     }
@@ -320,7 +441,8 @@ final class Libc {
 
   int unlinkat(NativeCall call, int dirfd, byte[] name, int flags) {
     try {
-      return checked(call, (int) unlinkat.invokeExact(call.errnoCapture(), dirfd, call.cString(name), flags));
+      return checked(
+          call, (int) unlinkat.invokeExact(call.errnoCapture(), dirfd, call.cString(name), flags));
     } catch (Throwable t) {
       throw rethrow(t);
     }
@@ -328,8 +450,11 @@ final class Libc {
 
   int renameat(NativeCall call, int fromDir, byte[] from, int toDir, byte[] to) {
     try {
-      return checked(call, (int) renameat.invokeExact(call.errnoCapture(), fromDir, call.cString(from), toDir,
-          call.cString(to)));
+      return checked(
+          call,
+          (int)
+              renameat.invokeExact(
+                  call.errnoCapture(), fromDir, call.cString(from), toDir, call.cString(to)));
     } catch (Throwable t) {
       throw rethrow(t);
     }
@@ -337,8 +462,16 @@ final class Libc {
 
   int renameat2(NativeCall call, int fromDir, byte[] from, int toDir, byte[] to, int flags) {
     try {
-      return checked(call, (int) renameat2.invokeExact(call.errnoCapture(), fromDir, call.cString(from), toDir,
-          call.cString(to), flags));
+      return checked(
+          call,
+          (int)
+              renameat2.invokeExact(
+                  call.errnoCapture(),
+                  fromDir,
+                  call.cString(from),
+                  toDir,
+                  call.cString(to),
+                  flags));
     } catch (Throwable t) {
       throw rethrow(t);
     }
@@ -346,8 +479,11 @@ final class Libc {
 
   int symlinkat(NativeCall call, byte[] target, int dirfd, byte[] name) {
     try {
-      return checked(call, (int) symlinkat.invokeExact(call.errnoCapture(), call.cString(target), dirfd,
-          call.cString(name)));
+      return checked(
+          call,
+          (int)
+              symlinkat.invokeExact(
+                  call.errnoCapture(), call.cString(target), dirfd, call.cString(name)));
     } catch (Throwable t) {
       throw rethrow(t);
     }
@@ -359,8 +495,12 @@ final class Libc {
     MemorySegment buffer = call.allocate(capacity);
     long length;
     try {
-      length = checked(call, (long) readlinkat.invokeExact(call.errnoCapture(), dirfd, call.cString(name), buffer,
-          capacity));
+      length =
+          checked(
+              call,
+              (long)
+                  readlinkat.invokeExact(
+                      call.errnoCapture(), dirfd, call.cString(name), buffer, capacity));
     } catch (Throwable t) {
       throw rethrow(t);
     }
@@ -371,15 +511,14 @@ final class Libc {
   }
 
   /** One name of a directory with its {@code lstat} (and its text, for a symlink). */
-  record DirectoryEntry(byte[] name, StatResult stat, byte[] linkText) {
-  }
+  record DirectoryEntry(byte[] name, StatResult stat, byte[] linkText) {}
 
   /**
    * The names in the directory open as {@code fd} (without {@code .} and {@code ..}), each with its
-   * {@code lstat} taken relative to that same fd, and the text of each symlink; {@code fd} is consumed
-   * (closed with the listing). Null when the listing failed.
+   * {@code lstat} taken relative to that same fd, and the text of each symlink; {@code fd} is
+   * consumed (closed with the listing). Null when the listing failed.
    */
-  java.util.List<DirectoryEntry> list(NativeCall call, int fd) {
+  List<DirectoryEntry> list(NativeCall call, int fd) {
     MemorySegment dir;
     try {
       dir = (MemorySegment) fdopendir.invokeExact(call.errnoCapture(), fd);
@@ -390,8 +529,9 @@ final class Libc {
       close(call, fd);
       return null;
     }
-    java.util.List<DirectoryEntry> entries = new java.util.ArrayList<>();
-    // one buffer for every lstat of the listing; names are passed where readdir left them (NUL-terminated)
+    List<DirectoryEntry> entries = new ArrayList<>();
+    // one buffer for every lstat of the listing; names are passed where readdir left them
+    // (NUL-terminated)
     MemorySegment statBuffer = call.allocate(STATX_SIZE);
     try {
       while (true) {
@@ -404,7 +544,8 @@ final class Libc {
         if (entry.equals(MemorySegment.NULL)) {
           break;
         }
-        // struct dirent64: d_ino 8, d_off 8, d_reclen 2, d_type 1, d_name (NUL-terminated, at most 256)
+        // struct dirent64: d_ino 8, d_off 8, d_reclen 2, d_type 1, d_name (NUL-terminated, at most
+        // 256)
         MemorySegment record = entry.reinterpret(DIRENT_NAME + 256);
         int length = 0;
         while (length < 256 && record.get(JAVA_BYTE, DIRENT_NAME + length) != 0) {
@@ -414,8 +555,13 @@ final class Libc {
         if ((length == 1 && name[0] == '.') || (length == 2 && name[0] == '.' && name[1] == '.')) {
           continue;
         }
-        StatResult stat = statx(call, fd, record.asSlice(DIRENT_NAME, length + 1), LinuxAbi.AT_SYMLINK_NOFOLLOW,
-            statBuffer);
+        StatResult stat =
+            statx(
+                call,
+                fd,
+                record.asSlice(DIRENT_NAME, length + 1),
+                LinuxAbi.AT_SYMLINK_NOFOLLOW,
+                statBuffer);
         byte[] linkText = null;
         if (stat.ok() && (stat.stat().mode() & LinuxAbi.S_IFMT) == LinuxAbi.S_IFLNK) {
           LinkText text = readlinkat(call, fd, name);
@@ -445,7 +591,10 @@ final class Libc {
   String describe(int errnoValue) {
     try {
       MemorySegment text = (MemorySegment) strerror.invokeExact(errnoValue);
-      return text.reinterpret(256).getString(0, StandardCharsets.UTF_8) + " (errno " + errnoValue + ")";
+      return text.reinterpret(256).getString(0, StandardCharsets.UTF_8)
+          + " (errno "
+          + errnoValue
+          + ")";
     } catch (Throwable t) {
       return "errno " + errnoValue;
     }

@@ -1,10 +1,12 @@
 package io.turndiff.boundary;
 
+import java.util.Optional;
+
 /**
- * The Linux constants the boundary needs, for the architecture the JVM runs on. Open flags differ between
- * x86_64 and aarch64 ({@code O_DIRECTORY}, {@code O_NOFOLLOW}); errno values, {@code AT_*} flags, file type
- * bits and the {@code openat2} syscall number (437: numbers from 424 on are shared by every architecture) do
- * not.
+ * The Linux constants the boundary needs, for the architecture the JVM runs on. Open flags differ
+ * between x86_64 and aarch64 ({@code O_DIRECTORY}, {@code O_NOFOLLOW}); errno values, {@code AT_*}
+ * flags, file type bits and the {@code openat2} syscall number (437: numbers from 424 on are shared
+ * by every architecture) do not.
  */
 record LinuxAbi(String arch, int oDirectory, int oNoFollow) {
 
@@ -62,15 +64,17 @@ record LinuxAbi(String arch, int oDirectory, int oNoFollow) {
   private static final LinuxAbi X86_64 = new LinuxAbi("x86_64", 0200000, 0400000);
   private static final LinuxAbi AARCH64 = new LinuxAbi("aarch64", 040000, 0100000);
 
-  /** The ABI of this JVM's architecture, or empty on an architecture the boundary has no table for. */
-  static java.util.Optional<LinuxAbi> current() {
+  /**
+   * The ABI of this JVM's architecture, or empty on an architecture the boundary has no table for.
+   */
+  static Optional<LinuxAbi> current() {
     if (!System.getProperty("os.name", "").equals("Linux")) {
-      return java.util.Optional.empty();
+      return Optional.empty();
     }
     return switch (System.getProperty("os.arch", "")) {
-      case "amd64", "x86_64" -> java.util.Optional.of(X86_64);
-      case "aarch64", "arm64" -> java.util.Optional.of(AARCH64);
-      default -> java.util.Optional.empty();
+      case "amd64", "x86_64" -> Optional.of(X86_64);
+      case "aarch64", "arm64" -> Optional.of(AARCH64);
+      default -> Optional.empty();
     };
   }
 }

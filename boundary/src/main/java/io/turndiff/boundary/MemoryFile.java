@@ -9,10 +9,10 @@ import java.nio.file.Path;
 import java.util.Optional;
 
 /**
- * Bytes in an anonymous file in memory ({@code memfd_create}), which a library that reads only from a
- * {@code java.io.File} (JGit's {@code DirCache}) reads by the name {@code /proc/self/fd/N} while it is open.
- * It has no name in any directory, so no other process can open it and nothing is left behind on disk, not even
- * by a {@code kill -9}; closing it frees it.
+ * Bytes in an anonymous file in memory ({@code memfd_create}), which a library that reads only from
+ * a {@code java.io.File} (JGit's {@code DirCache}) reads by the name {@code /proc/self/fd/N} while
+ * it is open. It has no name in any directory, so no other process can open it and nothing is left
+ * behind on disk, not even by a {@code kill -9}; closing it frees it.
  */
 public final class MemoryFile implements AutoCloseable {
 
@@ -25,8 +25,8 @@ public final class MemoryFile implements AutoCloseable {
   }
 
   /**
-   * An anonymous file holding {@code bytes}, or empty where none can be made (no native access, a kernel or
-   * libc without {@code memfd_create}, no {@code /proc}).
+   * An anonymous file holding {@code bytes}, or empty where none can be made (no native access, a
+   * kernel or libc without {@code memfd_create}, no {@code /proc}).
    *
    * @param name what {@code /proc/self/fd/N} links to ({@code memfd:NAME}), for whoever looks
    */

@@ -9,11 +9,11 @@ import java.util.List;
 import java.util.Set;
 
 /**
- * The mount points under a workspace root, from {@code /proc/self/mountinfo}. The fallback boundary cannot
- * ask the kernel not to cross mounts ({@code RESOLVE_NO_XDEV}), and a bind mount of a directory on the same
- * file system has the same device number, so it refuses to walk into any directory that is a mount point.
- * Read when the boundary opens; a mount made later needs root, and is caught by the device check only when
- * it is another file system.
+ * The mount points under a workspace root, from {@code /proc/self/mountinfo}. The fallback boundary
+ * cannot ask the kernel not to cross mounts ({@code RESOLVE_NO_XDEV}), and a bind mount of a
+ * directory on the same file system has the same device number, so it refuses to walk into any
+ * directory that is a mount point. Read when the boundary opens; a mount made later needs root, and
+ * is caught by the device check only when it is another file system.
  */
 final class MountPoints {
 
@@ -23,11 +23,20 @@ final class MountPoints {
     this.under = under;
   }
 
+  /**
+   * No mount points to refuse by name: the kernel refuses every crossing itself ({@code
+   * RESOLVE_NO_XDEV}).
+   */
+  static MountPoints none() {
+    return new MountPoints(Set.of());
+  }
+
   static MountPoints under(Path rootReal) {
     Set<String> found = new HashSet<>();
     String prefix = rootReal.toString().endsWith("/") ? rootReal.toString() : rootReal + "/";
     try {
-      List<String> lines = Files.readAllLines(Path.of("/proc/self/mountinfo"), StandardCharsets.UTF_8);
+      List<String> lines =
+          Files.readAllLines(Path.of("/proc/self/mountinfo"), StandardCharsets.UTF_8);
       for (String line : lines) {
         String[] fields = line.split(" ");
         if (fields.length > 4) {

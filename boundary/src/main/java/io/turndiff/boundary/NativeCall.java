@@ -5,8 +5,8 @@ import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 
 /**
- * The native memory of one boundary operation: C strings, {@code statx} buffers and the errno capture
- * segment, all freed together when the operation ends.
+ * The native memory of one boundary operation: C strings, {@code statx} buffers and the errno
+ * capture segment, all freed together when the operation ends.
  */
 final class NativeCall implements AutoCloseable {
 

@@ -1,20 +1,19 @@
 package io.turndiff.boundary;
 
-/** What a read does with a regular file over the size limit, whose content is not held in memory. */
+/**
+ * What a read does with a regular file over the size limit, whose content is not held in memory.
+ */
 public sealed interface OverLimit {
 
   /**
-   * A bounded fingerprint: the file's stat and a hash of a fixed number of sampled blocks, however large it
-   * is. It can show that the content changed, never that it did not.
+   * A bounded fingerprint: the file's stat and a hash of a fixed number of sampled blocks, however
+   * large it is. It can show that the content changed, never that it did not.
    */
-  record Sample() implements OverLimit {
-  }
+  record Sample() implements OverLimit {}
 
   /** Read it all for its SHA-256, keeping no content. */
-  record Hash() implements OverLimit {
-  }
+  record Hash() implements OverLimit {}
 
   /** Read it all into {@code sink}, streaming, so that its state is captured whatever its size. */
-  record Capture(ContentSink sink) implements OverLimit {
-  }
+  record Capture(ContentSink sink) implements OverLimit {}
 }

@@ -1,6 +1,7 @@
 package io.turndiff.boundary;
 
 import io.turndiff.model.FileType;
+import io.turndiff.model.LinkTarget;
 import io.turndiff.model.RequestedPath;
 import io.turndiff.model.WorkspacePath;
 import java.util.ArrayDeque;
@@ -11,66 +12,63 @@ import java.util.Optional;
 
 /**
  * Follows symlinks inside the workspace in user space, one component at a time over the boundary's
- * {@link FileAccess#lstat} and {@link FileAccess#readLink}, which never follow anything themselves.
+ * {@link Lookups#lstat} and {@link Lookups#readLink}, which never follow anything themselves.
  *
- * <p>It only computes a candidate: the symlink-free path a given path leads to. The caller then opens that
- * candidate with nothing followed, so a component swapped for a link after resolution makes the open fail
- * instead of leading elsewhere. Absolute link text is resolved lexically against the root's real path and
- * the root as given; anything else absolute, a {@code ..} past the root, a mount crossing or a magic link
- * is an escape, and nothing outside the workspace is ever looked at.
+ * <p>It only computes a candidate: the symlink-free path a given path leads to. The caller then
+ * opens that candidate with nothing followed, so a component swapped for a link after resolution
+ * makes the open fail instead of leading elsewhere. Absolute link text is resolved lexically
+ * against the root's real path and the root as given; anything else absolute, a {@code ..} past the
+ * root, a mount crossing or a magic link is an escape, and nothing outside the workspace is ever
+ * looked at.
  */
 final class PathResolver {
 
   static final int MAX_LINK_HOPS = 40;
 
-  private final FileAccess access;
+  private final Lookups access;
   private final List<List<byte[]>> rootNames;
 
-  /** @param rootNames the root's absolute names, as components (the real path first) */
-  PathResolver(FileAccess access, List<List<byte[]>> rootNames) {
+  /**
+   * @param rootNames the root's absolute names, as components (the real path first)
+   */
+  PathResolver(Lookups access, List<List<byte[]>> rootNames) {
     this.access = access;
     this.rootNames = rootNames;
   }
 
   /** A symlink met on the way, as it was seen. */
-  record Link(WorkspacePath path, StatInfo stat, byte[] text) {
-  }
+  record Link(WorkspacePath path, StatInfo stat, byte[] text) {}
 
-  sealed interface Resolution {
-  }
+  sealed interface Resolution {}
 
   /**
-   * The symlink-free path the input leads to (it may not exist), and the input's own symlink when its final
-   * component was one.
+   * The symlink-free path the input leads to (it may not exist), and the input's own symlink when
+   * its final component was one.
    */
-  record Resolved(WorkspacePath path, Optional<Link> ownLink) implements Resolution {
-  }
+  record Resolved(WorkspacePath path, Optional<Link> ownLink) implements Resolution {}
 
   /**
-   * The input cannot exist: a directory on the way is missing, or a file is used as a directory; with the
-   * input's own symlink when its final component was one (a dangling link into a missing directory).
+   * The input cannot exist: a directory on the way is missing, or a file is used as a directory;
+   * with the input's own symlink when its final component was one (a dangling link into a missing
+   * directory).
    */
-  record Absent(WorkspacePath key, Optional<Link> ownLink) implements Resolution {
-  }
+  record Absent(WorkspacePath key, Optional<Link> ownLink) implements Resolution {}
 
   /** Resolution leaves the workspace. {@code link} is the link that leads out, when one does. */
-  record Escapes(WorkspacePath key, Optional<Link> link, boolean ownLink, String detail) implements Resolution {
-  }
+  record Escapes(WorkspacePath key, Optional<Link> link, boolean ownLink, String detail)
+      implements Resolution {}
 
   /** Too many links, or a link or directory that cannot be read. */
-  record Unresolvable(WorkspacePath key, Optional<Link> link, String detail) implements Resolution {
-  }
+  record Unresolvable(WorkspacePath key, Optional<Link> link, String detail)
+      implements Resolution {}
 
   /** A component changed into a link while it was being walked. */
-  record Raced(WorkspacePath key) implements Resolution {
-  }
+  record Raced(WorkspacePath key) implements Resolution {}
 
   /** The input names the workspace root itself. */
-  record Root() implements Resolution {
-  }
+  record Root() implements Resolution {}
 
-  private record Part(byte[] name, boolean given) {
-  }
+  private record Part(byte[] name, boolean given) {}
 
   Resolution resolve(List<byte[]> input) {
     WorkspacePath lexicalKey = lexicalKey(input);
@@ -88,8 +86,18 @@ final class PathResolver {
       if (RequestedPath.isDotDot(part.name())) {
         if (stack.isEmpty()) {
           boolean own = lastLink.isPresent() && lastLink.equals(ownLink);
-          return new Escapes(own ? ownLink.get().path() : lexicalKey, lastLink, own,
-              lastLink.map(link -> "symlink " + link.path() + " -> " + text(link) + " leads above the workspace root")
+          return new Escapes(
+              own ? ownLink.get().path() : lexicalKey,
+              lastLink,
+              own,
+              lastLink
+                  .map(
+                      link ->
+                          "symlink "
+                              + link.path()
+                              + " -> "
+                              + text(link)
+                              + " leads above the workspace root")
                   .orElse("'..' leads above the workspace root"));
         }
         stack.removeLast();
@@ -101,14 +109,16 @@ final class PathResolver {
       Lookup lookup = access.lstat(candidate);
       switch (lookup) {
         case Lookup.Missing missing -> {
-          return remainingIsEmpty(queue) ? new Resolved(candidate, ownLink)
+          return remainingIsEmpty(queue)
+              ? new Resolved(candidate, ownLink)
               : new Absent(withRest(candidateComponents, queue), ownLink);
         }
         case Lookup.LinkInPath link -> {
           return new Raced(lexicalKey);
         }
         case Lookup.OtherMount mount -> {
-          return new Escapes(lexicalKey, Optional.empty(), false, candidate + " is on another mount");
+          return new Escapes(
+              lexicalKey, Optional.empty(), false, candidate + " is on another mount");
         }
         case Lookup.Failed failed -> {
           return new Unresolvable(lexicalKey, Optional.empty(), candidate + ": " + failed.detail());
@@ -117,12 +127,15 @@ final class PathResolver {
           FileType type = found.stat().type();
           if (type == FileType.SYMLINK) {
             if (++hops > MAX_LINK_HOPS) {
-              return new Unresolvable(ownLink.map(Link::path).orElse(lexicalKey), ownLink,
+              return new Unresolvable(
+                  ownLink.map(Link::path).orElse(lexicalKey),
+                  ownLink,
                   "more than " + MAX_LINK_HOPS + " symlinks (a loop?) from " + candidate);
             }
             byte[] text = access.readLink(candidate);
             if (text == null) {
-              return new Unresolvable(lexicalKey, Optional.empty(), "cannot read symlink " + candidate);
+              return new Unresolvable(
+                  lexicalKey, Optional.empty(), "cannot read symlink " + candidate);
             }
             Link link = new Link(candidate, found.stat(), text);
             boolean own = part.given() && queue.isEmpty() && ownLink.isEmpty();
@@ -132,11 +145,18 @@ final class PathResolver {
             lastLink = Optional.of(link);
             List<byte[]> target = RequestedPath.split(text);
             if (text[0] == '/') {
-              // its ".." stay in the queue: the kernel applies each after the links before it, never lexically
-              Optional<List<byte[]>> inside = relativeToRoot(target.stream()
-                  .filter(component -> !RequestedPath.isDot(component)).toList());
+              // its ".." stay in the queue: the kernel applies each after the links before it,
+              // never lexically
+              Optional<List<byte[]>> inside =
+                  relativeToRoot(
+                      target.stream()
+                          .filter(component -> !RequestedPath.isDot(component))
+                          .toList());
               if (inside.isEmpty()) {
-                return new Escapes(own ? candidate : lexicalKey, Optional.of(link), own,
+                return new Escapes(
+                    own ? candidate : lexicalKey,
+                    Optional.of(link),
+                    own,
                     "symlink " + candidate + " -> " + text(link) + " points outside the workspace");
               }
               stack.clear();
@@ -158,7 +178,7 @@ final class PathResolver {
   }
 
   private static String text(Link link) {
-    return io.turndiff.model.LinkTarget.of(link.text()).display();
+    return LinkTarget.of(link.text()).display();
   }
 
   private static boolean remainingIsEmpty(Deque<Part> queue) {
@@ -178,7 +198,9 @@ final class PathResolver {
     List<byte[]> components = new ArrayList<>(resolved);
     rest.forEach(part -> components.add(part.name()));
     List<byte[]> normalized = RequestedPath.normalizeLexically(components);
-    return normalized.isEmpty() ? WorkspacePath.ofComponents(resolved) : WorkspacePath.ofComponents(normalized);
+    return normalized.isEmpty()
+        ? WorkspacePath.ofComponents(resolved)
+        : WorkspacePath.ofComponents(normalized);
   }
 
   private static WorkspacePath lexicalKey(List<byte[]> input) {

@@ -8,22 +8,22 @@ import java.nio.file.Path;
 import java.util.Map;
 
 /**
- * Whether a held root's real path still names the directory held open: not removed, renamed or replaced.
- * Asked by path, so it says nothing about what the held handle may still reach; it tells whether the path
- * and the handle agree.
+ * Whether a held root's real path still names the directory held open: not removed, renamed or
+ * replaced. Asked by path, so it says nothing about what the held handle may still reach; it tells
+ * whether the path and the handle agree.
  */
 public final class RootAtPath {
 
-  private RootAtPath() {
-  }
+  private RootAtPath() {}
 
   public static boolean stillNames(WorkspaceBoundary opened) {
     return stillNames(opened.rootReal(), opened.rootDevice(), opened.rootInode());
   }
 
   /**
-   * @param device as a boundary numbers it: the openat2 boundary as statx's {@code major << 32 | minor}, the
-   *     fallback as {@code st_dev} (glibc's encoding, what the JDK's {@code unix:dev} gives); either matches
+   * @param device as a boundary numbers it: {@code statx}'s {@code major << 32 | minor} ({@link
+   *     DeviceNumber}); a store written before every boundary numbered it so may hold the
+   *     fallback's raw {@code st_dev}, which matches too
    */
   public static boolean stillNames(Path real, long device, long inode) {
     Map<String, Object> now;
@@ -33,9 +33,7 @@ public final class RootAtPath {
       return false;
     }
     long stDev = ((Number) now.get("dev")).longValue();
-    long major = ((stDev >>> 8) & 0xfffL) | ((stDev >>> 32) & ~0xfffL);
-    long minor = (stDev & 0xffL) | ((stDev >>> 12) & ~0xffL & 0xffffffffL);
-    boolean sameDevice = device == stDev || device == (major << 32 | minor);
+    boolean sameDevice = device == DeviceNumber.fromStDev(stDev) || device == stDev;
     return sameDevice && ((Number) now.get("ino")).longValue() == inode;
   }
 }

@@ -4,8 +4,8 @@ import java.util.concurrent.locks.ReentrantReadWriteLock;
 
 /**
  * Keeps a root handle from being closed while an operation uses it. Without this, a close racing an
- * operation could free the fd number, the kernel could hand it to an unrelated open, and the operation
- * would resolve names relative to some other directory.
+ * operation could free the fd number, the kernel could hand it to an unrelated open, and the
+ * operation would resolve names relative to some other directory.
  */
 final class RootInUse implements AutoCloseable {
 

@@ -7,9 +7,10 @@ import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 
 /**
- * The bounded fingerprint of a file over the size limit: a SHA-256 over a marker, the file's size, and
- * {@link Snapshot#SAMPLED_BLOCKS} blocks of {@link Snapshot#SAMPLED_BLOCK_SIZE} bytes spread evenly from the
- * first byte to the last (each with its offset). Reading it costs the same for a 3 MB file and a 32 GiB one.
+ * The bounded fingerprint of a file over the size limit: a SHA-256 over a marker, the file's size,
+ * and {@link Snapshot#SAMPLED_BLOCKS} blocks of {@link Snapshot#SAMPLED_BLOCK_SIZE} bytes spread
+ * evenly from the first byte to the last (each with its offset). Reading it costs the same for a 3
+ * MB file and a 32 GiB one.
  */
 final class SampledBlocks {
 

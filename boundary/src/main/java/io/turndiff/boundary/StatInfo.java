@@ -3,8 +3,12 @@ package io.turndiff.boundary;
 import io.turndiff.model.FileMetadata;
 import io.turndiff.model.FileType;
 
-/** What {@code stat} said about one inode (the fallback boundary fills it from the JDK's {@code unix:*} attributes). */
-record StatInfo(int mode, long nlink, long inode, long size, long mtimeNanos, long ctimeNanos, long device) {
+/**
+ * What {@code stat} said about one inode (the fallback boundary fills it from the JDK's {@code
+ * unix:*} attributes).
+ */
+record StatInfo(
+    int mode, long nlink, long inode, long size, long mtimeNanos, long ctimeNanos, long device) {
 
   FileType type() {
     return switch (mode & LinuxAbi.S_IFMT) {
@@ -25,7 +29,10 @@ record StatInfo(int mode, long nlink, long inode, long size, long mtimeNanos, lo
 
   /** Same inode, size, modification and change time: nothing wrote to the file in between. */
   boolean unchangedSince(StatInfo earlier) {
-    return inode == earlier.inode && device == earlier.device && size == earlier.size
-        && mtimeNanos == earlier.mtimeNanos && ctimeNanos == earlier.ctimeNanos;
+    return inode == earlier.inode
+        && device == earlier.device
+        && size == earlier.size
+        && mtimeNanos == earlier.mtimeNanos
+        && ctimeNanos == earlier.ctimeNanos;
   }
 }

@@ -16,30 +16,32 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 
 /**
- * One walk of a workspace for {@link WorkspaceBoundary#scan}: depth first, names in byte order, the visitor
- * called on the walking thread only, so its decisions (ignore rules, budgets) are the same on every run.
+ * One walk of a workspace for {@link WorkspaceBoundary#scan}: depth first, names in byte order, the
+ * visitor called on the walking thread only, so its decisions (ignore rules, budgets) are the same
+ * on every run.
  *
- * <p>Listing a directory costs a {@code statx} per name, which dominates a scan; so a directory is handed
- * to a pool of listers as soon as the visitor decides to enter it, and the walk only waits for listings
- * it reaches. A directory the visitor ignores or leaves out is never listed.
+ * <p>Listing a directory costs a {@code statx} per name, which dominates a scan; so a directory is
+ * handed to a pool of listers as soon as the visitor decides to enter it, and the walk only waits
+ * for listings it reaches. A directory the visitor ignores or leaves out is never listed.
  */
 final class TreeWalk {
 
-  private record Pending(Optional<WorkspacePath> path, Optional<StatInfo> stat, Future<DirectoryListing> listing) {
-  }
+  private record Pending(
+      Optional<WorkspacePath> path, Optional<StatInfo> stat, Future<DirectoryListing> listing) {}
 
-  private final FileAccess access;
+  private final Lookups access;
   private final ScanVisitor visitor;
 
-  TreeWalk(FileAccess access, ScanVisitor visitor) {
+  TreeWalk(Lookups access, ScanVisitor visitor) {
     this.access = access;
     this.visitor = visitor;
   }
 
   void run() {
     int listers = Math.max(1, Math.min(8, Runtime.getRuntime().availableProcessors()));
-    ExecutorService pool = Executors.newFixedThreadPool(listers,
-        Thread.ofPlatform().daemon().name("turndiff-scan-", 0).factory());
+    ExecutorService pool =
+        Executors.newFixedThreadPool(
+            listers, Thread.ofPlatform().daemon().name("turndiff-scan-", 0).factory());
     try {
       walk(pool);
     } finally {
@@ -49,15 +51,16 @@ final class TreeWalk {
   }
 
   private Future<DirectoryListing> list(ExecutorService pool, Optional<WorkspacePath> directory) {
-    return pool.submit(() -> {
-      DirectoryListing listing = access.list(directory);
-      if (listing instanceof DirectoryListing.Listed listed) {
-        List<DirectoryListing.Entry> sorted = new ArrayList<>(listed.entries());
-        sorted.sort((a, b) -> Arrays.compareUnsigned(a.name(), b.name()));
-        return new DirectoryListing.Listed(sorted);
-      }
-      return listing;
-    });
+    return pool.submit(
+        () -> {
+          DirectoryListing listing = access.list(directory);
+          if (listing instanceof DirectoryListing.Listed listed) {
+            List<DirectoryListing.Entry> sorted = new ArrayList<>(listed.entries());
+            sorted.sort((a, b) -> Arrays.compareUnsigned(a.name(), b.name()));
+            return new DirectoryListing.Listed(sorted);
+          }
+          return listing;
+        });
   }
 
   private void walk(ExecutorService pool) {
@@ -71,7 +74,8 @@ final class TreeWalk {
       if (listing instanceof DirectoryListing.NotListed notListed) {
         if (directory.path().isPresent()) {
           if (notListed.why() instanceof Lookup.OtherMount && directory.stat().isPresent()) {
-            visitor.found(ScannedEntry.of(directory.path().get(), directory.stat().get(), null, true));
+            visitor.found(
+                ScannedEntry.of(directory.path().get(), directory.stat().get(), null, true));
           } else {
             visitor.unlisted(directory.path().get(), describe(notListed.why()));
           }
@@ -91,8 +95,11 @@ final class TreeWalk {
       visitor.entering(directory.path(), present);
       List<Pending> directories = new ArrayList<>();
       for (DirectoryListing.Entry entry : entries) {
-        WorkspacePath path = directory.path().map(dir -> dir.child(entry.name()))
-            .orElseGet(() -> WorkspacePath.ofComponents(List.of(entry.name())));
+        WorkspacePath path =
+            directory
+                .path()
+                .map(dir -> dir.child(entry.name()))
+                .orElseGet(() -> WorkspacePath.ofComponents(List.of(entry.name())));
         if (entry.stat() == null) {
           visitor.unlisted(path, "lstat failed");
           continue;
@@ -103,7 +110,9 @@ final class TreeWalk {
             visitor.found(ScannedEntry.of(path, entry.stat(), null, true));
           } else if (enter) {
             visitor.entered(path, entry.stat().mode() & 07777);
-            directories.add(new Pending(Optional.of(path), Optional.of(entry.stat()), list(pool, Optional.of(path))));
+            directories.add(
+                new Pending(
+                    Optional.of(path), Optional.of(entry.stat()), list(pool, Optional.of(path))));
           }
           continue;
         }
@@ -124,7 +133,9 @@ final class TreeWalk {
       Thread.currentThread().interrupt();
       throw new IllegalStateException("interrupted while scanning the workspace", e);
     } catch (ExecutionException e) {
-      throw e.getCause() instanceof RuntimeException runtime ? runtime : new IllegalStateException(e.getCause());
+      throw e.getCause() instanceof RuntimeException runtime
+          ? runtime
+          : new IllegalStateException(e.getCause());
     }
   }
 

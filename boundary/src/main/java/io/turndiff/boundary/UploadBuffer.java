@@ -1,10 +1,12 @@
 package io.turndiff.boundary;
 
 import java.nio.ByteBuffer;
+import java.util.Arrays;
 
 /**
- * Gathers what a read streams into chunks of {@link #CHUNK_BYTES} for a {@link ContentSink.Upload}, so the
- * store gets few large chunks whatever sizes the reads return, and at most one chunk is held in memory.
+ * Gathers what a read streams into chunks of {@link #CHUNK_BYTES} for a {@link ContentSink.Upload},
+ * so the store gets few large chunks whatever sizes the reads return, and at most one chunk is held
+ * in memory.
  */
 final class UploadBuffer {
 
@@ -34,7 +36,7 @@ final class UploadBuffer {
   /** Hands over the last, partial chunk. */
   void flush() {
     if (filled > 0) {
-      upload.write(java.util.Arrays.copyOf(chunk, filled));
+      upload.write(Arrays.copyOf(chunk, filled));
       filled = 0;
     }
   }

@@ -9,6 +9,7 @@ import io.turndiff.model.FileMetadata;
 import io.turndiff.model.FileType;
 import io.turndiff.model.GivenPath;
 import io.turndiff.model.LinkTarget;
+import io.turndiff.model.PathInput;
 import io.turndiff.model.PathParser;
 import io.turndiff.model.Presence;
 import io.turndiff.model.Reason;
@@ -24,54 +25,63 @@ import java.nio.file.InvalidPathException;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.NotDirectoryException;
 import java.nio.file.Path;
-import java.nio.file.attribute.FileTime;
 import java.time.Instant;
 import java.time.InstantSource;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalInt;
-import java.util.concurrent.TimeUnit;
+import java.util.function.Predicate;
 
 /**
  * The one type through which turndiff reads, writes and deletes anything in a workspace.
  *
- * <p>It resolves the root once, holds it open as a directory handle, and does every operation relative to
- * that handle: {@code openat2} with {@code RESOLVE_BENEATH} where the kernel has it, a
- * {@code SecureDirectoryStream} walk otherwise ({@link #kind()} says which, and every snapshot records it).
- * Later renames or retargeting of the root's path do not move it.
+ * <p>It resolves the root once, holds it open as a directory handle, and does every operation
+ * relative to that handle: {@code openat2} with {@code RESOLVE_BENEATH} where the kernel has it, a
+ * {@code SecureDirectoryStream} walk otherwise ({@link #kind()} says which, and every snapshot
+ * records it). Later renames or retargeting of the root's path do not move it.
  *
- * <p>The contract, and the hazards it exists for: no byte of a file outside the workspace is ever read or
- * written, whatever symlinks, hardlinks, FIFOs, devices, mounts, {@code ..} or mid-operation swaps the
- * workspace holds. Symlinks that stay inside are followed for reading and the record names the file it
- * reached (and keeps the given path as {@code via}); anything that leads out, any file with more than one
- * link, and any special file is recorded with metadata only and a {@link Reason}. A read error is never
- * reported as an absence. Writes never touch an existing inode: they create a new name in a parent held
- * open from the root and rename it over the target, so a symlink, hardlink or FIFO at the target is
- * replaced as a name, and a symlinked parent is refused. See {@code ../shared/design/boundary.md}.
+ * <p>The contract, and the hazards it exists for: no byte of a file outside the workspace is ever
+ * read or written, whatever symlinks, hardlinks, FIFOs, devices, mounts, {@code ..} or
+ * mid-operation swaps the workspace holds. Symlinks that stay inside are followed for reading and
+ * the record names the file it reached (and keeps the given path as {@code via}); anything that
+ * leads out, any file with more than one link, and any special file is recorded with metadata only
+ * and a {@link Reason}. A read error is never reported as an absence. Writes never touch an
+ * existing inode: they create a new name in a parent held open from the root and rename it over the
+ * target, so a symlink, hardlink or FIFO at the target is replaced as a name, and a symlinked
+ * parent is refused. See {@code docs/boundary.md}.
  */
 public final class WorkspaceBoundary implements AutoCloseable {
 
   private final Path rootGiven;
   private final Path rootReal;
-  private final FileAccess access;
+  private final Walker walker;
+  private final FileReader reader;
+  private final Lookups lookups;
+  private final WriteProtocol protocol;
   private final PathResolver resolver;
   private final PathParser parser;
   private final BoundaryOptions options;
   private final InstantSource clock;
 
-  private WorkspaceBoundary(Path rootGiven, Path rootReal, FileAccess access, BoundaryOptions options,
-                            InstantSource clock) {
+  private WorkspaceBoundary(
+      Path rootGiven,
+      Path rootReal,
+      RootHandle root,
+      BoundaryOptions options,
+      InstantSource clock) {
     this.rootGiven = rootGiven;
     this.rootReal = rootReal;
-    this.access = access;
+    this.walker = new Walker(root);
+    this.reader = new FileReader(walker);
+    this.lookups = new Lookups(walker);
+    this.protocol = new WriteProtocol(walker, reader, options);
     this.options = options;
     this.clock = clock;
     List<List<byte[]>> rootNames = new ArrayList<>();
     rootNames.add(RequestedPath.normalizeLexically(RequestedPath.split(nameBytes(rootReal))));
     rootNames.add(RequestedPath.normalizeLexically(RequestedPath.split(nameBytes(rootGiven))));
-    this.resolver = new PathResolver(access, rootNames);
+    this.resolver = new PathResolver(lookups, rootNames);
     this.parser = new PathParser(rootReal, rootGiven);
   }
 
@@ -86,7 +96,8 @@ public final class WorkspaceBoundary implements AutoCloseable {
   /**
    * Resolves {@code root} to its real path and opens it.
    *
-   * @throws BoundaryException when the workspace does not exist, is not a directory, or cannot be opened
+   * @throws BoundaryException when the workspace does not exist, is not a directory, or cannot be
+   *     opened
    */
   public static WorkspaceBoundary open(Path root, BoundaryOptions options, InstantSource clock) {
     Path given = root.toAbsolutePath().normalize();
@@ -101,22 +112,7 @@ public final class WorkspaceBoundary implements AutoCloseable {
     if (!Files.isDirectory(real, NOFOLLOW_LINKS)) {
       throw new BoundaryException("workspace " + root + " is not a directory");
     }
-    FileAccess access = null;
-    if (!options.forceFallback()) {
-      try {
-        access = Openat2Access.open(nameBytes(real), options);
-      } catch (UnsupportedOperationException | LinkageError unavailable) {
-        access = null;
-      }
-    }
-    if (access == null) {
-      try {
-        access = DirectoryStreamAccess.open(real, options);
-      } catch (UnsupportedOperationException e) {
-        throw new BoundaryException("no safe way to open workspace " + root + " here: " + e.getMessage());
-      }
-    }
-    return new WorkspaceBoundary(given, real, access, options, clock);
+    return new WorkspaceBoundary(given, real, HandleOpener.open(real, options), options, clock);
   }
 
   private static byte[] nameBytes(Path path) {
@@ -124,7 +120,7 @@ public final class WorkspaceBoundary implements AutoCloseable {
   }
 
   public BoundaryKind kind() {
-    return access.kind();
+    return walker.root().kind();
   }
 
   public Path rootGiven() {
@@ -136,40 +132,49 @@ public final class WorkspaceBoundary implements AutoCloseable {
   }
 
   public long rootDevice() {
-    return access.rootStat().device();
+    return walker.root().rootStat().device();
   }
 
   public long rootInode() {
-    return access.rootStat().inode();
+    return walker.root().rootStat().inode();
   }
 
   public BoundaryOptions options() {
     return options;
   }
 
-  // ---- input ------------------------------------------------------------------------------------------
+  // ---- input
+  // ------------------------------------------------------------------------------------------
 
   /**
-   * Checks and splits a path as an agent gave it ({@link PathParser#parse(String)}, against this root's names).
+   * Checks and splits a path as an agent gave it ({@link PathParser#parse(PathInput)}, against this
+   * root's names).
    *
    * @throws BadPathException naming the input and the problem
    */
+  public RequestedPath parse(PathInput input) {
+    return parser.parse(input);
+  }
+
+  /** {@link #parse(PathInput)} of a path given as text. */
   public RequestedPath parse(String input) {
-    return parser.parse(input);
+    return parse(PathInput.text(input));
   }
 
-  /** Checks and splits a path given as raw bytes ({@link PathParser#parse(byte[])}). */
+  /** {@link #parse(PathInput)} of a path given as raw bytes. */
   public RequestedPath parse(byte[] input) {
-    return parser.parse(input);
+    return parse(PathInput.bytes(input));
   }
 
-  // ---- read side --------------------------------------------------------------------------------------
+  // ---- read side
+  // --------------------------------------------------------------------------------------
 
   /**
    * The before-state of a requested path: the snapshot of the file it leads to, and, when its final
-   * component is a symlink that stays inside, a snapshot of that link too (so that a tool replacing the
-   * link is seen, and a rewind can put the link back). A final symlink that leads to a directory, inside or
-   * outside, is recorded as the link alone: a directory is never a file change.
+   * component is a symlink that stays inside, a snapshot of that link too (so that a tool replacing
+   * the link is seen, and a rewind can put the link back). A final symlink that leads to a
+   * directory, inside or outside, is recorded as the link alone: a directory is never a file
+   * change.
    */
   public List<Observation> observe(RequestedPath request) {
     return switch (request) {
@@ -186,9 +191,12 @@ public final class WorkspaceBoundary implements AutoCloseable {
   private List<Observation> observeInside(RequestedPath.Inside request) {
     if (request.plain()) {
       WorkspacePath path = WorkspacePath.ofComponents(request.components());
-      ReadOutcome outcome = access.read(path, options.sizeLimit(), options.changeRetries(), options.overLimit());
+      ReadOutcome outcome =
+          reader.read(path, options.sizeLimit(), options.changeRetries(), options.overLimit());
       if (!(outcome instanceof ReadOutcome.LinkInPath)) {
-        return List.of(toObservation(path, outcome, options.sizeLimit()).withVia(viaFor(request.given(), path)));
+        return List.of(
+            toObservation(path, outcome, options.sizeLimit())
+                .withVia(viaFor(request.given(), path)));
       }
     }
     for (int attempt = 0; ; attempt++) {
@@ -198,36 +206,51 @@ public final class WorkspaceBoundary implements AutoCloseable {
         return observed.get();
       }
       if (attempt >= options.changeRetries()) {
-        WorkspacePath key = WorkspacePath.ofComponents(RequestedPath.normalizeLexically(request.components()));
-        return List.of(new Observation(Snapshot.metadataOnly(key, kind(), Presence.UNKNOWN, Optional.empty(),
-            Optional.empty(), Optional.empty(), Reason.CHANGED_DURING_READ,
-            "a component turned into a symlink while the path was resolved, every retry", now()),
-            viaFor(request.given(), key), Optional.empty()));
+        WorkspacePath key =
+            WorkspacePath.ofComponents(RequestedPath.normalizeLexically(request.components()));
+        return List.of(
+            new Observation(
+                Snapshot.metadataOnly(
+                    key,
+                    kind(),
+                    Presence.UNKNOWN,
+                    Optional.empty(),
+                    Optional.empty(),
+                    Optional.empty(),
+                    Reason.CHANGED_DURING_READ,
+                    "a component turned into a symlink while the path was resolved, every retry",
+                    now()),
+                viaFor(request.given(), key),
+                Optional.empty()));
       }
     }
   }
 
   /** The observations for one resolution, or empty when the workspace changed under it (retry). */
-  private Optional<List<Observation>> observeResolution(RequestedPath.Inside request,
-                                                       PathResolver.Resolution resolution) {
+  private Optional<List<Observation>> observeResolution(
+      RequestedPath.Inside request, PathResolver.Resolution resolution) {
     GivenPath given = request.given();
     switch (resolution) {
       case PathResolver.Resolved resolved -> {
         List<Observation> observations = new ArrayList<>(2);
         if (resolved.ownLink().isPresent()) {
           PathResolver.Link link = resolved.ownLink().get();
-          observations.add(new Observation(linkSnapshot(link), viaFor(given, link.path()),
-              Optional.empty()));
+          observations.add(
+              new Observation(linkSnapshot(link), viaFor(given, link.path()), Optional.empty()));
         }
-        ReadOutcome outcome = access.read(resolved.path(), options.sizeLimit(), options.changeRetries(),
-            options.overLimit());
+        ReadOutcome outcome =
+            reader.read(
+                resolved.path(), options.sizeLimit(), options.changeRetries(), options.overLimit());
         if (outcome instanceof ReadOutcome.LinkInPath) {
           return Optional.empty();
         }
-        Observation reached = toObservation(resolved.path(), outcome, options.sizeLimit())
-            .withVia(viaFor(given, resolved.path()));
-        if (resolved.ownLink().isPresent() && reached.snapshot().type().orElse(null) == FileType.DIRECTORY) {
-          // a link to a directory is the link: the directory it reaches is no file change of its own
+        Observation reached =
+            toObservation(resolved.path(), outcome, options.sizeLimit())
+                .withVia(viaFor(given, resolved.path()));
+        if (resolved.ownLink().isPresent()
+            && reached.snapshot().type().orElse(null) == FileType.DIRECTORY) {
+          // a link to a directory is the link: the directory it reaches is no file change of its
+          // own
           return Optional.of(observations);
         }
         observations.add(reached);
@@ -235,35 +258,55 @@ public final class WorkspaceBoundary implements AutoCloseable {
       }
       case PathResolver.Absent absent -> {
         List<Observation> observations = new ArrayList<>(2);
-        absent.ownLink().ifPresent(link -> observations.add(new Observation(linkSnapshot(link),
-            viaFor(given, link.path()), Optional.empty())));
-        observations.add(new Observation(Snapshot.absent(absent.key(), kind(), now()), viaFor(given, absent.key()),
-            Optional.empty()));
+        absent
+            .ownLink()
+            .ifPresent(
+                link ->
+                    observations.add(
+                        new Observation(
+                            linkSnapshot(link), viaFor(given, link.path()), Optional.empty())));
+        observations.add(
+            new Observation(
+                Snapshot.absent(absent.key(), kind(), now()),
+                viaFor(given, absent.key()),
+                Optional.empty()));
         return Optional.of(observations);
       }
       case PathResolver.Escapes escapes -> {
-        return Optional.of(List.of(new Observation(escapeOrLinkSnapshot(escapes), viaFor(given, escapes.key()),
-            Optional.empty())));
+        return Optional.of(
+            List.of(
+                new Observation(
+                    escapeOrLinkSnapshot(escapes),
+                    viaFor(given, escapes.key()),
+                    Optional.empty())));
       }
       case PathResolver.Unresolvable unresolvable -> {
-        Snapshot snapshot = Snapshot.metadataOnly(unresolvable.key(), kind(),
-            unresolvable.link().isPresent() ? Presence.PRESENT : Presence.UNKNOWN,
-            unresolvable.link().map(link -> link.stat().metadata()), Optional.empty(),
-            unresolvable.link().map(link -> LinkTarget.of(link.text())), Reason.UNREADABLE,
-            unresolvable.detail(), now());
-        return Optional.of(List.of(new Observation(snapshot, viaFor(given, unresolvable.key()), Optional.empty())));
+        Snapshot snapshot =
+            Snapshot.metadataOnly(
+                unresolvable.key(),
+                kind(),
+                unresolvable.link().isPresent() ? Presence.PRESENT : Presence.UNKNOWN,
+                unresolvable.link().map(link -> link.stat().metadata()),
+                Optional.empty(),
+                unresolvable.link().map(link -> LinkTarget.of(link.text())),
+                Reason.UNREADABLE,
+                unresolvable.detail(),
+                now());
+        return Optional.of(
+            List.of(
+                new Observation(snapshot, viaFor(given, unresolvable.key()), Optional.empty())));
       }
       case PathResolver.Raced raced -> {
         return Optional.empty();
       }
-      case PathResolver.Root root -> throw new BadPathException(given.display(),
-          "leads to the workspace root, a directory");
+      case PathResolver.Root root ->
+          throw new BadPathException(given.display(), "leads to the workspace root, a directory");
     }
   }
 
   /**
-   * An escape, except when the path's own link leads to a directory outside: then the record is that link,
-   * captured (its text is all a rewind puts back), as for a link to a directory inside.
+   * An escape, except when the path's own link leads to a directory outside: then the record is
+   * that link, captured (its text is all a rewind puts back), as for a link to a directory inside.
    */
   private Snapshot escapeOrLinkSnapshot(PathResolver.Escapes escapes) {
     Optional<PathResolver.Link> link = escapes.link().filter(own -> escapes.ownLink());
@@ -274,12 +317,13 @@ public final class WorkspaceBoundary implements AutoCloseable {
   }
 
   /**
-   * Whether a link out leads to a directory, as the kernel resolves it (a {@code ..} in its text applies after
-   * the links before it, so its text alone cannot tell), and the name is still that link: one swapped since it
-   * was read stays an escape.
+   * Whether a link out leads to a directory, as the kernel resolves it (a {@code ..} in its text
+   * applies after the links before it, so its text alone cannot tell), and the name is still that
+   * link: one swapped since it was read stays an escape.
    */
   private boolean leadsToDirectory(PathResolver.Link link) {
-    return access.leadsToDirectory(link.path()) && access.lstat(link.path()) instanceof Lookup.Found found
+    return lookups.leadsToDirectory(link.path())
+        && lookups.lstat(link.path()) instanceof Lookup.Found found
         && found.stat().unchangedSince(link.stat());
   }
 
@@ -287,14 +331,23 @@ public final class WorkspaceBoundary implements AutoCloseable {
     Optional<PathResolver.Link> link = escapes.link();
     // the link is described (it is inside); what it points to is never looked at
     Presence presence = escapes.ownLink() ? Presence.PRESENT : Presence.UNKNOWN;
-    Optional<FileMetadata> metadata = escapes.ownLink() ? link.map(l -> l.stat().metadata()) : Optional.empty();
-    return Snapshot.metadataOnly(escapes.key(), kind(), presence, metadata, Optional.empty(),
+    Optional<FileMetadata> metadata =
+        escapes.ownLink() ? link.map(l -> l.stat().metadata()) : Optional.empty();
+    return Snapshot.metadataOnly(
+        escapes.key(),
+        kind(),
+        presence,
+        metadata,
+        Optional.empty(),
         escapes.ownLink() ? link.map(l -> LinkTarget.of(l.text())) : Optional.empty(),
-        Reason.ESCAPES_WORKSPACE, escapes.detail(), now());
+        Reason.ESCAPES_WORKSPACE,
+        escapes.detail(),
+        now());
   }
 
   private Snapshot linkSnapshot(PathResolver.Link link) {
-    return Snapshot.symlink(link.path(), kind(), link.stat().metadata(), LinkTarget.of(link.text()), now());
+    return Snapshot.symlink(
+        link.path(), kind(), link.stat().metadata(), LinkTarget.of(link.text()), now());
   }
 
   private static Optional<GivenPath> viaFor(GivenPath given, WorkspacePath recorded) {
@@ -302,25 +355,28 @@ public final class WorkspaceBoundary implements AutoCloseable {
   }
 
   /**
-   * The state of exactly {@code path} now, its final component not followed: the after-state of a path a
-   * turn recorded, or the current state a rewind checks before it writes. A symlink is recorded as a link.
+   * The state of exactly {@code path} now, its final component not followed: the after-state of a
+   * path a turn recorded, or the current state a rewind checks before it writes. A symlink is
+   * recorded as a link.
    */
   public Observation observeExact(WorkspacePath path) {
     return observeExact(path, options.sizeLimit(), options.overLimit());
   }
 
   /**
-   * {@link #observeExact(WorkspacePath)} with another limit on the content kept: turndiff's own reads of
-   * workspace files that are not recorded (git's index, which outgrows a source file's limit).
+   * {@link #observeExact(WorkspacePath)} with another limit on the content kept: turndiff's own
+   * reads of workspace files that are not recorded (git's index, which outgrows a source file's
+   * limit).
    */
   public Observation observeExact(WorkspacePath path, long sizeLimit) {
     return observeExact(path, sizeLimit, options.overLimit());
   }
 
   /**
-   * As {@link #observeExact(WorkspacePath)}, capturing the state whatever its size: a file over the size limit
-   * is streamed into {@code sink} (unless it holds that content already), so that the snapshot is captured.
-   * What a rewind reads before it overwrites or deletes a path, so that its undo can put the path back.
+   * As {@link #observeExact(WorkspacePath)}, capturing the state whatever its size: a file over the
+   * size limit is streamed into {@code sink} (unless it holds that content already), so that the
+   * snapshot is captured. What a rewind reads before it overwrites or deletes a path, so that its
+   * undo can put the path back.
    */
   public Observation observeExact(WorkspacePath path, ContentSink sink) {
     return observeExact(path, options.sizeLimit(), new OverLimit.Capture(sink));
@@ -331,97 +387,178 @@ public final class WorkspaceBoundary implements AutoCloseable {
       return observeOutside(new RequestedPath.Outside(GivenPath.of(path.bytes()), path));
     }
     for (int attempt = 0; attempt <= options.changeRetries(); attempt++) {
-      ReadOutcome outcome = access.read(path, sizeLimit, options.changeRetries(), overLimit);
+      ReadOutcome outcome = reader.read(path, sizeLimit, options.changeRetries(), overLimit);
       if (!(outcome instanceof ReadOutcome.LinkInPath)) {
         return toObservation(path, outcome, sizeLimit);
       }
-      Lookup lookup = access.lstat(path);
+      Lookup lookup = lookups.lstat(path);
       switch (lookup) {
         case Lookup.Found found when found.stat().type() == FileType.SYMLINK -> {
           return observeLinkAt(path, found.stat());
         }
         case Lookup.LinkInPath link -> {
-          return new Observation(Snapshot.metadataOnly(path, kind(), Presence.UNKNOWN, Optional.empty(),
-              Optional.empty(), Optional.empty(), Reason.UNREADABLE,
-              "a parent directory of the path is a symlink now; it is not followed", now()),
-              Optional.empty(), Optional.empty());
+          return new Observation(
+              Snapshot.metadataOnly(
+                  path,
+                  kind(),
+                  Presence.UNKNOWN,
+                  Optional.empty(),
+                  Optional.empty(),
+                  Optional.empty(),
+                  Reason.UNREADABLE,
+                  "a parent directory of the path is a symlink now; it is not followed",
+                  now()),
+              Optional.empty(),
+              Optional.empty());
         }
         case Lookup.Missing missing -> {
-          return new Observation(Snapshot.absent(path, kind(), now()), Optional.empty(), Optional.empty());
+          return new Observation(
+              Snapshot.absent(path, kind(), now()), Optional.empty(), Optional.empty());
         }
         default -> {
           // it changed between the read and the lstat: look again
         }
       }
     }
-    return new Observation(Snapshot.metadataOnly(path, kind(), Presence.UNKNOWN, Optional.empty(),
-        Optional.empty(), Optional.empty(), Reason.CHANGED_DURING_READ,
-        "it kept changing between a symlink and a file while it was read", now()),
-        Optional.empty(), Optional.empty());
+    return new Observation(
+        Snapshot.metadataOnly(
+            path,
+            kind(),
+            Presence.UNKNOWN,
+            Optional.empty(),
+            Optional.empty(),
+            Optional.empty(),
+            Reason.CHANGED_DURING_READ,
+            "it kept changing between a symlink and a file while it was read",
+            now()),
+        Optional.empty(),
+        Optional.empty());
   }
 
   /**
-   * The {@code lstat} of exactly {@code path}, relative to the root with nothing followed in any component and
-   * nothing opened; empty when it does not exist, a parent is a symlink or the kernel refused.
+   * The {@code lstat} of exactly {@code path}, relative to the root with nothing followed in any
+   * component and nothing opened; empty when it does not exist, a parent is a symlink or the kernel
+   * refused.
    */
   public Optional<ScannedEntry> lstat(WorkspacePath path) {
     if (path.isOutside()) {
       return Optional.empty();
     }
-    return access.lstat(path) instanceof Lookup.Found found
-        ? Optional.of(ScannedEntry.of(path, found.stat(), null, false)) : Optional.empty();
+    return lookups.lstat(path) instanceof Lookup.Found found
+        ? Optional.of(ScannedEntry.of(path, found.stat(), null, false))
+        : Optional.empty();
   }
 
   /** A symlink at a recorded path: its text, and whether following it would leave the workspace. */
   private Observation observeLinkAt(WorkspacePath path, StatInfo stat) {
     PathResolver.Resolution resolution = resolver.resolve(path.components());
-    Snapshot snapshot = switch (resolution) {
-      case PathResolver.Escapes escapes when escapes.ownLink() -> escapeOrLinkSnapshot(escapes);
-      case PathResolver.Unresolvable unresolvable when unresolvable.link().isPresent() ->
-          Snapshot.metadataOnly(path, kind(), Presence.PRESENT, Optional.of(stat.metadata()), Optional.empty(),
-              unresolvable.link().map(link -> LinkTarget.of(link.text())), Reason.UNREADABLE,
-              unresolvable.detail(), now());
-      default -> {
-        byte[] text = access.readLink(path);
-        yield text == null
-            ? Snapshot.metadataOnly(path, kind(), Presence.PRESENT, Optional.of(stat.metadata()),
-                Optional.empty(), Optional.empty(), Reason.UNREADABLE, "cannot read the symlink's text", now())
-            : Snapshot.symlink(path, kind(), stat.metadata(), LinkTarget.of(text), now());
-      }
-    };
+    Snapshot snapshot =
+        switch (resolution) {
+          case PathResolver.Escapes escapes when escapes.ownLink() -> escapeOrLinkSnapshot(escapes);
+          case PathResolver.Unresolvable unresolvable when unresolvable.link().isPresent() ->
+              Snapshot.metadataOnly(
+                  path,
+                  kind(),
+                  Presence.PRESENT,
+                  Optional.of(stat.metadata()),
+                  Optional.empty(),
+                  unresolvable.link().map(link -> LinkTarget.of(link.text())),
+                  Reason.UNREADABLE,
+                  unresolvable.detail(),
+                  now());
+          default -> {
+            byte[] text = lookups.readLink(path);
+            yield text == null
+                ? Snapshot.metadataOnly(
+                    path,
+                    kind(),
+                    Presence.PRESENT,
+                    Optional.of(stat.metadata()),
+                    Optional.empty(),
+                    Optional.empty(),
+                    Reason.UNREADABLE,
+                    "cannot read the symlink's text",
+                    now())
+                : Snapshot.symlink(path, kind(), stat.metadata(), LinkTarget.of(text), now());
+          }
+        };
     return new Observation(snapshot, Optional.empty(), Optional.empty());
   }
 
   private Observation toObservation(WorkspacePath path, ReadOutcome outcome, long sizeLimit) {
     Instant now = now();
     return switch (outcome) {
-      case ReadOutcome.Content content -> new Observation(
-          Snapshot.regularFile(path, kind(), content.stat().metadata(), content.sha256(), now),
-          Optional.empty(), Optional.of(content.bytes()));
-      case ReadOutcome.TooLarge large -> new Observation(
-          Snapshot.metadataOnly(path, kind(), Presence.PRESENT, Optional.of(large.stat().metadata()),
-              Optional.of(large.sha256()), Optional.empty(), Reason.TOO_LARGE,
-              large.stat().size() + " bytes is over the size limit of " + sizeLimit, now),
-          Optional.empty(), Optional.empty());
-      case ReadOutcome.Sampled sampled -> new Observation(
-          Snapshot.sampled(path, kind(), sampled.stat().metadata(), sampled.sample(),
-              sampled.stat().size() + " bytes is over the size limit of " + sizeLimit
-                  + "; fingerprinted by sampling " + Snapshot.SAMPLED_BLOCKS + " blocks", now),
-          Optional.empty(), Optional.empty());
-      case ReadOutcome.Stored stored -> new Observation(
-          Snapshot.regularFile(path, kind(), stored.stat().metadata(), stored.sha256(), now),
-          Optional.empty(), Optional.empty(), true);
-      case ReadOutcome.MetadataOnly only -> new Observation(
-          Snapshot.metadataOnly(path, kind(), only.stat().isPresent() ? Presence.PRESENT : Presence.UNKNOWN,
-              only.stat().map(StatInfo::metadata), Optional.empty(), Optional.empty(), only.reason(),
-              only.detail(), now),
-          Optional.empty(), Optional.empty());
-      case ReadOutcome.Missing missing -> new Observation(Snapshot.absent(path, kind(), now), Optional.empty(),
-          Optional.empty());
-      case ReadOutcome.Failed failed -> new Observation(
-          Snapshot.metadataOnly(path, kind(), Presence.UNKNOWN, Optional.empty(), Optional.empty(),
-              Optional.empty(), Reason.UNREADABLE, failed.detail(), now),
-          Optional.empty(), Optional.empty());
+      case ReadOutcome.Content content ->
+          new Observation(
+              Snapshot.regularFile(path, kind(), content.stat().metadata(), content.sha256(), now),
+              Optional.empty(),
+              Optional.of(content.bytes()));
+      case ReadOutcome.TooLarge large ->
+          new Observation(
+              Snapshot.metadataOnly(
+                  path,
+                  kind(),
+                  Presence.PRESENT,
+                  Optional.of(large.stat().metadata()),
+                  Optional.of(large.sha256()),
+                  Optional.empty(),
+                  Reason.TOO_LARGE,
+                  large.stat().size() + " bytes is over the size limit of " + sizeLimit,
+                  now),
+              Optional.empty(),
+              Optional.empty());
+      case ReadOutcome.Sampled sampled ->
+          new Observation(
+              Snapshot.sampled(
+                  path,
+                  kind(),
+                  sampled.stat().metadata(),
+                  sampled.sample(),
+                  sampled.stat().size()
+                      + " bytes is over the size limit of "
+                      + sizeLimit
+                      + "; fingerprinted by sampling "
+                      + Snapshot.SAMPLED_BLOCKS
+                      + " blocks",
+                  now),
+              Optional.empty(),
+              Optional.empty());
+      case ReadOutcome.Stored stored ->
+          new Observation(
+              Snapshot.regularFile(path, kind(), stored.stat().metadata(), stored.sha256(), now),
+              Optional.empty(),
+              Optional.empty(),
+              true);
+      case ReadOutcome.MetadataOnly only ->
+          new Observation(
+              Snapshot.metadataOnly(
+                  path,
+                  kind(),
+                  only.stat().isPresent() ? Presence.PRESENT : Presence.UNKNOWN,
+                  only.stat().map(StatInfo::metadata),
+                  Optional.empty(),
+                  Optional.empty(),
+                  only.reason(),
+                  only.detail(),
+                  now),
+              Optional.empty(),
+              Optional.empty());
+      case ReadOutcome.Missing missing ->
+          new Observation(Snapshot.absent(path, kind(), now), Optional.empty(), Optional.empty());
+      case ReadOutcome.Failed failed ->
+          new Observation(
+              Snapshot.metadataOnly(
+                  path,
+                  kind(),
+                  Presence.UNKNOWN,
+                  Optional.empty(),
+                  Optional.empty(),
+                  Optional.empty(),
+                  Reason.UNREADABLE,
+                  failed.detail(),
+                  now),
+              Optional.empty(),
+              Optional.empty());
       case ReadOutcome.LinkInPath link -> throw new IllegalStateException("resolved by the caller");
     };
   }
@@ -432,21 +569,47 @@ public final class WorkspaceBoundary implements AutoCloseable {
     String detail = "outside the workspace root " + rootReal;
     Snapshot snapshot;
     try {
-      Path absolute = Path.of(new String(outside.key().bytes(), Charset.forName(
-          System.getProperty("sun.jnu.encoding", "UTF-8"))));
-      Map<String, Object> unix = Files.readAttributes(absolute, "unix:*", NOFOLLOW_LINKS);
-      StatInfo stat = new StatInfo((Integer) unix.get("mode"), ((Number) unix.get("nlink")).longValue(),
-          ((Number) unix.get("ino")).longValue(), ((Number) unix.get("size")).longValue(),
-          ((FileTime) unix.get("lastModifiedTime")).to(TimeUnit.NANOSECONDS),
-          ((FileTime) unix.get("ctime")).to(TimeUnit.NANOSECONDS), ((Number) unix.get("dev")).longValue());
-      snapshot = Snapshot.metadataOnly(outside.key(), kind(), Presence.PRESENT, Optional.of(stat.metadata()),
-          Optional.empty(), Optional.empty(), Reason.OUTSIDE_WORKSPACE, detail, now);
+      Path absolute =
+          Path.of(
+              new String(
+                  outside.key().bytes(),
+                  Charset.forName(System.getProperty("sun.jnu.encoding", "UTF-8"))));
+      StatInfo stat = StreamHandle.statOf(Files.readAttributes(absolute, "unix:*", NOFOLLOW_LINKS));
+      snapshot =
+          Snapshot.metadataOnly(
+              outside.key(),
+              kind(),
+              Presence.PRESENT,
+              Optional.of(stat.metadata()),
+              Optional.empty(),
+              Optional.empty(),
+              Reason.OUTSIDE_WORKSPACE,
+              detail,
+              now);
     } catch (NoSuchFileException | NotDirectoryException e) {
-      snapshot = Snapshot.metadataOnly(outside.key(), kind(), Presence.ABSENT, Optional.empty(), Optional.empty(),
-          Optional.empty(), Reason.OUTSIDE_WORKSPACE, detail, now);
+      snapshot =
+          Snapshot.metadataOnly(
+              outside.key(),
+              kind(),
+              Presence.ABSENT,
+              Optional.empty(),
+              Optional.empty(),
+              Optional.empty(),
+              Reason.OUTSIDE_WORKSPACE,
+              detail,
+              now);
     } catch (IOException | InvalidPathException | UnsupportedOperationException e) {
-      snapshot = Snapshot.metadataOnly(outside.key(), kind(), Presence.UNKNOWN, Optional.empty(), Optional.empty(),
-          Optional.empty(), Reason.OUTSIDE_WORKSPACE, detail + "; lstat failed: " + e.getMessage(), now);
+      snapshot =
+          Snapshot.metadataOnly(
+              outside.key(),
+              kind(),
+              Presence.UNKNOWN,
+              Optional.empty(),
+              Optional.empty(),
+              Optional.empty(),
+              Reason.OUTSIDE_WORKSPACE,
+              detail + "; lstat failed: " + e.getMessage(),
+              now);
     }
     return new Observation(snapshot, viaFor(outside.given(), outside.key()), Optional.empty());
   }
@@ -455,125 +618,210 @@ public final class WorkspaceBoundary implements AutoCloseable {
     return clock.instant();
   }
 
-  // ---- scanning ---------------------------------------------------------------------------------------
+  // ---- scanning
+  // ---------------------------------------------------------------------------------------
 
   /**
-   * Walks the whole workspace, directory by directory, each listed relative to the held root with nothing
-   * followed: symlinks are reported as links, other mounts are reported and not entered, ignored directories
-   * are never listed. Nothing is opened for reading; the visitor decides what to read (through this boundary).
+   * Walks the whole workspace, directory by directory, each listed relative to the held root with
+   * nothing followed: symlinks are reported as links, other mounts are reported and not entered,
+   * ignored directories are never listed. Nothing is opened for reading; the visitor decides what
+   * to read (through this boundary).
    */
   public void scan(ScanVisitor visitor) {
-    new TreeWalk(access, visitor).run();
+    new TreeWalk(lookups, visitor).run();
   }
 
-  // ---- write side -------------------------------------------------------------------------------------
+  // ---- write side
+  // -------------------------------------------------------------------------------------
+  //
+  // The product writes only through the checked sequence below (stage, sync, commitIfUnchanged /
+  // deleteIfUnchanged, sync): a write that does not first look at what it replaces could destroy
+  // work. The
+  // unchecked one-file writes here are package-private: the boundary's own tests use them to prove
+  // what a
+  // write may and may not touch.
 
   /**
-   * Puts {@code content} at {@code path} with permission bits {@code mode}: a new file beside it, synced,
-   * renamed over the name, directory synced. Missing parents are created; a symlinked or non-directory
-   * parent is refused; whatever the name held (a symlink, a hardlink, a FIFO) is replaced, never written.
+   * Puts {@code content} at {@code path} with permission bits {@code mode}: a new file beside it,
+   * synced, renamed over the name, directory synced. Missing parents are created; a symlinked or
+   * non-directory parent is refused; whatever the name held (a symlink, a hardlink, a FIFO) is
+   * replaced, never written.
    */
-  public WriteOutcome writeFile(WorkspacePath path, byte[] content, int mode) {
+  WriteOutcome writeFile(WorkspacePath path, byte[] content, int mode) {
     return writeFile(path, content, mode, Optional.empty());
   }
 
   /**
-   * As {@link #writeFile(WorkspacePath, byte[], int)}, with the new file made under exactly
-   * {@code temporaryName} (when given), so that a caller that journaled the name and then crashed mid-write
-   * finds and removes it. A name already taken is never written: the outcome is then
-   * {@link WriteOutcome.NameTaken}, and the caller journals another name ({@link #newTemporaryName()}).
+   * As {@link #writeFile(WorkspacePath, byte[], int)}, with the new file made under exactly {@code
+   * temporaryName} (when given), so that a caller that journaled the name and then crashed
+   * mid-write finds and removes it. A name already taken is never written: the outcome is then
+   * {@link WriteOutcome.NameTaken}, and the caller journals another name ({@link
+   * #newTemporaryName()}).
    */
-  public WriteOutcome writeFile(WorkspacePath path, byte[] content, int mode, Optional<String> temporaryName) {
+  WriteOutcome writeFile(
+      WorkspacePath path, byte[] content, int mode, Optional<String> temporaryName) {
     requireInside(path);
-    return access.writeFile(path, content, mode, temporaryName);
+    return protocol.writeFile(path, WriteProtocol.Content.of(content), mode, temporaryName);
   }
 
-  /** As {@link #writeFile(WorkspacePath, byte[], int, Optional)}, streaming the content (never held whole). */
-  public WriteOutcome writeFile(WorkspacePath path, InputStream content, int mode, Optional<String> temporaryName) {
+  /**
+   * As {@link #writeFile(WorkspacePath, byte[], int, Optional)}, streaming the content (never held
+   * whole).
+   */
+  WriteOutcome writeFile(
+      WorkspacePath path, InputStream content, int mode, Optional<String> temporaryName) {
     requireInside(path);
-    return access.writeFile(path, content, mode, temporaryName);
+    return protocol.writeFile(path, WriteProtocol.Content.of(content), mode, temporaryName);
   }
 
   /** Puts a symlink with exactly {@code target} as its text at {@code path}, replacing the name. */
-  public WriteOutcome writeSymlink(WorkspacePath path, LinkTarget target) {
+  WriteOutcome writeSymlink(WorkspacePath path, LinkTarget target) {
     return writeSymlink(path, target, Optional.empty());
   }
 
-  public WriteOutcome writeSymlink(WorkspacePath path, LinkTarget target, Optional<String> temporaryName) {
+  WriteOutcome writeSymlink(WorkspacePath path, LinkTarget target, Optional<String> temporaryName) {
     requireInside(path);
-    return access.writeSymlink(path, target.bytes(), temporaryName);
+    return protocol.writeSymlink(path, target.bytes(), temporaryName);
   }
 
   /** Removes the name {@code path} (a file, link or special file; never a directory). */
-  public WriteOutcome delete(WorkspacePath path) {
+  WriteOutcome delete(WorkspacePath path) {
     requireInside(path);
-    return access.delete(path);
+    return protocol.delete(path, true);
   }
 
-  // ---- many writes at once: stage, sync once, commit each, sync once -----------------------------------
+  // ---- many writes at once: stage, sync once, commit each, sync once
+  // -----------------------------------
 
   /**
-   * Writes {@code content} under a temporary name beside {@code path} (parents created, nothing followed),
-   * without syncing or renaming: {@link #sync} then makes all staged files durable at once, and
-   * {@link #commit} renames each over its name. This is {@link #writeFile}'s sequence with one file-system
-   * sync for many files instead of two per file.
+   * Writes {@code content} under a temporary name beside {@code path} (parents created, nothing
+   * followed), without syncing or renaming: {@link #sync} then makes all staged files durable at
+   * once, and {@link #commit} renames each over its name. This is {@link #writeFile}'s sequence
+   * with one file-system sync for many files instead of two per file.
    */
-  public WriteOutcome stageFile(WorkspacePath path, byte[] content, int mode, Optional<String> temporaryName) {
+  public WriteOutcome stageFile(
+      WorkspacePath path, byte[] content, int mode, Optional<String> temporaryName) {
     requireInside(path);
-    return access.stageFile(path, content, mode, temporaryName);
-  }
-
-  /** As {@link #stageFile(WorkspacePath, byte[], int, Optional)}, streaming the content (never held whole). */
-  public WriteOutcome stageFile(WorkspacePath path, InputStream content, int mode, Optional<String> temporaryName) {
-    requireInside(path);
-    return access.stageFile(path, content, mode, temporaryName);
-  }
-
-  public WriteOutcome stageSymlink(WorkspacePath path, LinkTarget target, Optional<String> temporaryName) {
-    requireInside(path);
-    return access.stageSymlink(path, target.bytes(), temporaryName);
-  }
-
-  /** Renames a staged file over its name (the parent is walked again from the root, nothing followed). */
-  public WriteOutcome commit(WriteOutcome.Staged staged) {
-    return access.commit(staged);
+    return protocol.stageFile(path, WriteProtocol.Content.of(content), mode, temporaryName);
   }
 
   /**
-   * Removes a staged file that will not be committed; also one a killed process staged under a name it
-   * journaled (a {@link WriteOutcome.Staged} made of the path and that name).
+   * As {@link #stageFile(WorkspacePath, byte[], int, Optional)}, streaming the content (never held
+   * whole).
+   */
+  public WriteOutcome stageFile(
+      WorkspacePath path, InputStream content, int mode, Optional<String> temporaryName) {
+    requireInside(path);
+    return protocol.stageFile(path, WriteProtocol.Content.of(content), mode, temporaryName);
+  }
+
+  public WriteOutcome stageSymlink(
+      WorkspacePath path, LinkTarget target, Optional<String> temporaryName) {
+    requireInside(path);
+    return protocol.stageSymlink(path, target.bytes(), temporaryName);
+  }
+
+  /**
+   * Renames a staged file over its name (the parent is walked again from the root, nothing
+   * followed).
+   */
+  WriteOutcome commit(WriteOutcome.Staged staged) {
+    return protocol.commit(staged);
+  }
+
+  /**
+   * Renames a staged file over its name only if the name still holds {@code expected} (the same
+   * state, proven: {@link Snapshot#sameStateAs}). The name is looked at through the same parent
+   * directory, held open from the root, that the rename then uses, right before it; when it
+   * differs, the staged file is removed and the outcome is {@link WriteOutcome.Changed} with what
+   * the name holds now. Not synced: {@link #sync} after many. A file over the size limit is only
+   * fingerprinted here, which never proves sameness: for one, use {@link
+   * #commitIfUnchanged(WriteOutcome.Staged, OverLimit, Predicate)} with {@link OverLimit.Capture}.
+   */
+  public WriteOutcome commitIfUnchanged(WriteOutcome.Staged staged, Snapshot expected) {
+    return commitIfUnchanged(staged, new OverLimit.Sample(), now -> now.sameStateAs(expected));
+  }
+
+  /**
+   * As {@link #commitIfUnchanged(WriteOutcome.Staged, Snapshot)}, with the caller's rule for
+   * "unchanged" and how a file over the size limit is read to decide it (a rewind captures it:
+   * {@link OverLimit.Capture}).
+   */
+  public WriteOutcome commitIfUnchanged(
+      WriteOutcome.Staged staged, OverLimit overLimit, Predicate<Snapshot> unchanged) {
+    requireInside(staged.path());
+    return protocol.commitIfUnchanged(staged, overLimit, check(overLimit, unchanged));
+  }
+
+  /**
+   * Removes the name {@code path} only if it still holds {@code expected}, looked at through the
+   * same held parent right before the unlink; else {@link WriteOutcome.Changed}. A name already
+   * gone counts as done when {@code expected} is an absence. Not synced: {@link #sync} after many.
+   */
+  public WriteOutcome deleteIfUnchanged(WorkspacePath path, Snapshot expected) {
+    return deleteIfUnchanged(path, new OverLimit.Sample(), now -> now.sameStateAs(expected));
+  }
+
+  /**
+   * As {@link #deleteIfUnchanged(WorkspacePath, Snapshot)}, with the caller's rule for "unchanged".
+   */
+  public WriteOutcome deleteIfUnchanged(
+      WorkspacePath path, OverLimit overLimit, Predicate<Snapshot> unchanged) {
+    requireInside(path);
+    return protocol.deleteIfUnchanged(path, overLimit, check(overLimit, unchanged));
+  }
+
+  /**
+   * The check before a rename or unlink: what the held parent's read found, as an observation (a
+   * symlink at the name is observed as a link, whether it escapes included), unless it still is
+   * what {@code unchanged} accepts.
+   */
+  private WriteProtocol.TargetCheck check(OverLimit overLimit, Predicate<Snapshot> unchanged) {
+    return (path, outcome) -> {
+      Observation now =
+          outcome instanceof ReadOutcome.LinkInPath
+              ? observeExact(path, options.sizeLimit(), overLimit)
+              : toObservation(path, outcome, options.sizeLimit());
+      return unchanged.test(now.snapshot()) ? Optional.empty() : Optional.of(now);
+    };
+  }
+
+  /**
+   * Removes a staged file that will not be committed; also one a killed process staged under a name
+   * it journaled (a {@link WriteOutcome.Staged} made of the path and that name).
    */
   public void discard(WriteOutcome.Staged staged) {
     requireInside(staged.path());
-    access.discard(staged);
+    protocol.discard(staged);
   }
 
   /**
-   * A fresh temporary name for a write beside a target ({@code .turndiff-<random>.tmp}): a caller that must
-   * find its staged file after a crash journals the name before it writes under it, and since no one else
-   * can know the name beforehand, a file found under it is the caller's own.
+   * A fresh temporary name for a write beside a target ({@code .turndiff-<random>.tmp}): a caller
+   * that must find its staged file after a crash journals the name before it writes under it, and
+   * since no one else can know the name beforehand, a file found under it is the caller's own.
    */
   public String newTemporaryName() {
     return options.nextTemporaryName();
   }
 
   /** Removes a name, leaving the directory to the next {@link #sync}. */
-  public WriteOutcome deleteUnsynced(WorkspacePath path) {
+  WriteOutcome deleteUnsynced(WorkspacePath path) {
     requireInside(path);
-    return access.deleteUnsynced(path);
+    return protocol.delete(path, false);
   }
 
-  // ---- directories ------------------------------------------------------------------------------------
+  // ---- directories
+  // ------------------------------------------------------------------------------------
 
   /**
-   * The directory at {@code path} now, nothing followed: a directory with its permission bits, absent, or
-   * empty when it is neither (a file or a link is there, or it cannot be looked at).
+   * The directory at {@code path} now, nothing followed: a directory with its permission bits,
+   * absent, or empty when it is neither (a file or a link is there, or it cannot be looked at).
    */
   public Optional<DirectoryState> directoryAt(WorkspacePath path) {
     if (path.isOutside()) {
       return Optional.empty();
     }
-    return switch (access.lstat(path)) {
+    return switch (lookups.lstat(path)) {
       case Lookup.Found found when found.stat().type() == FileType.DIRECTORY ->
           Optional.of(DirectoryState.present(path, found.stat().mode() & 07777));
       case Lookup.Missing missing -> Optional.of(DirectoryState.absent(path));
@@ -582,45 +830,53 @@ public final class WorkspaceBoundary implements AutoCloseable {
   }
 
   /**
-   * Creates the directory {@code path} in its parent, walked from the root without following links (missing
-   * parents are created with the default mode); with {@code mode}, exactly those permission bits. A
-   * directory already there is left as it is; anything else there is refused.
+   * Creates the directory {@code path} in its parent, walked from the root without following links
+   * (missing parents are created with the default mode); with {@code mode}, exactly those
+   * permission bits. A directory already there is left as it is; anything else there is refused.
    */
   public DirectoryOutcome makeDirectory(WorkspacePath path, OptionalInt mode) {
     requireInside(path);
-    return access.makeDirectory(path, mode);
-  }
-
-  /** Removes the directory {@code path} when it is empty; never follows a link, never removes a file. */
-  public DirectoryOutcome removeDirectory(WorkspacePath path) {
-    requireInside(path);
-    return access.removeDirectory(path);
+    return protocol.makeDirectory(path, mode);
   }
 
   /**
-   * Sets the permission bits of the directory {@code path} to {@code to}, if they are still {@code from}:
-   * the directory is opened beneath the root with nothing followed in any component and changed through that
-   * descriptor ({@code fchmod}), never through a name. {@link DirectoryOutcome.Changed} when its bits are
-   * neither; {@link DirectoryOutcome.AlreadySo} when they are {@code to} already; a file, a link or a missing
-   * name is refused.
+   * Removes the directory {@code path} when it is empty; never follows a link, never removes a
+   * file.
+   */
+  public DirectoryOutcome removeDirectory(WorkspacePath path) {
+    requireInside(path);
+    return protocol.removeDirectory(path);
+  }
+
+  /**
+   * Sets the permission bits of the directory {@code path} to {@code to}, if they are still {@code
+   * from}: the directory is opened beneath the root with nothing followed in any component and
+   * changed through that descriptor ({@code fchmod}), never through a name. {@link
+   * DirectoryOutcome.Changed} when its bits are neither; {@link DirectoryOutcome.AlreadySo} when
+   * they are {@code to} already; a file, a link or a missing name is refused.
    */
   public DirectoryOutcome changeDirectoryMode(WorkspacePath path, int from, int to) {
     requireInside(path);
-    return access.changeDirectoryMode(path, from, to);
+    return protocol.changeDirectoryMode(path, from, to);
   }
 
-  /** The names in the directory {@code path} (to say what keeps it), or empty when it cannot be listed. */
+  /**
+   * The names in the directory {@code path} (to say what keeps it), or empty when it cannot be
+   * listed.
+   */
   public List<String> namesIn(WorkspacePath path) {
-    if (!(access.list(Optional.of(path)) instanceof DirectoryListing.Listed listed)) {
+    if (!(lookups.list(Optional.of(path)) instanceof DirectoryListing.Listed listed)) {
       return List.of();
     }
-    return listed.entries().stream().map(entry -> new String(entry.name(), StandardCharsets.UTF_8)).sorted()
+    return listed.entries().stream()
+        .map(entry -> new String(entry.name(), StandardCharsets.UTF_8))
+        .sorted()
         .toList();
   }
 
   /** Makes everything written to the workspace's file system durable ({@code syncfs}). */
   public WriteOutcome sync() {
-    return access.syncAll();
+    return protocol.sync();
   }
 
   private static void requireInside(WorkspacePath path) {
@@ -631,6 +887,6 @@ public final class WorkspaceBoundary implements AutoCloseable {
 
   @Override
   public void close() {
-    access.close();
+    walker.close();
   }
 }

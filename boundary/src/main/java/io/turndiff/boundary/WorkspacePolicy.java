@@ -11,21 +11,45 @@ import java.util.Optional;
 import java.util.Set;
 
 /**
- * Which directories may be workspace roots: the one check at the edge where a root is accepted (a new turn,
- * tracking, and every reopening of a stored workspace).
+ * Which directories may be workspace roots: the one check at the edge where a root is accepted (a
+ * new turn, tracking, and every reopening of a stored workspace).
  *
- * <p>Never a root: the empty name (it would mean the service's own working directory), the file system root
- * {@code /} (a snapshot of {@code etc/shadow} would then be "inside"), and a directory on a pseudo file system
- * ({@code /proc}, {@code /sys}, {@code /dev}, cgroups, ...), whose "files" are the kernel's and the processes'
- * state. Optionally, roots must lie within a list of allowed directories; the decision is made on the real
- * path of the directory that was opened, so a symlink into an allowed directory does not carry a root out.
+ * <p>Never a root: the empty name (it would mean the service's own working directory), the file
+ * system root {@code /} (a snapshot of {@code etc/shadow} would then be "inside"), and a directory
+ * on a pseudo file system ({@code /proc}, {@code /sys}, {@code /dev}, cgroups, ...), whose "files"
+ * are the kernel's and the processes' state. Optionally, roots must lie within a list of allowed
+ * directories; the decision is made on the real path of the directory that was opened, so a symlink
+ * into an allowed directory does not carry a root out.
  */
 public final class WorkspacePolicy {
 
-  /** File system types ({@code statfs}, as {@code /proc/self/mountinfo} names them) that hold no user files. */
-  private static final Set<String> PSEUDO_FILE_SYSTEMS = Set.of("proc", "sysfs", "devtmpfs", "devpts", "devfs",
-      "cgroup", "cgroup2", "securityfs", "debugfs", "tracefs", "pstore", "bpf", "configfs", "fusectl",
-      "efivarfs", "selinuxfs", "mqueue", "binfmt_misc", "hugetlbfs", "rpc_pipefs", "nsfs");
+  /**
+   * File system types ({@code statfs}, as {@code /proc/self/mountinfo} names them) that hold no
+   * user files.
+   */
+  private static final Set<String> PSEUDO_FILE_SYSTEMS =
+      Set.of(
+          "proc",
+          "sysfs",
+          "devtmpfs",
+          "devpts",
+          "devfs",
+          "cgroup",
+          "cgroup2",
+          "securityfs",
+          "debugfs",
+          "tracefs",
+          "pstore",
+          "bpf",
+          "configfs",
+          "fusectl",
+          "efivarfs",
+          "selinuxfs",
+          "mqueue",
+          "binfmt_misc",
+          "hugetlbfs",
+          "rpc_pipefs",
+          "nsfs");
 
   private final Optional<List<Path>> allowed;
 
@@ -49,12 +73,13 @@ public final class WorkspacePolicy {
       try {
         Path resolved = directory.toRealPath();
         if (!Files.isDirectory(resolved)) {
-          throw new IllegalArgumentException("allowed workspace directory " + directory + " is not a directory");
+          throw new IllegalArgumentException(
+              "allowed workspace directory " + directory + " is not a directory");
         }
         real.add(resolved);
       } catch (IOException e) {
-        throw new IllegalArgumentException("allowed workspace directory " + directory + " cannot be resolved: "
-            + e.getMessage());
+        throw new IllegalArgumentException(
+            "allowed workspace directory " + directory + " cannot be resolved: " + e.getMessage());
       }
     }
     return new WorkspacePolicy(Optional.of(List.copyOf(real)));
@@ -72,61 +97,89 @@ public final class WorkspacePolicy {
    */
   public static Path parse(String given) {
     if (given.isEmpty()) {
-      throw new RequestException(RequestException.Problem.BAD_INPUT, "workspace '' is empty: name a directory");
+      throw new RequestException(
+          RequestException.Problem.BAD_INPUT, "workspace '' is empty: name a directory");
     }
     if (given.indexOf('\0') >= 0) {
-      throw new RequestException(RequestException.Problem.BAD_INPUT, "workspace '" + given.replace("\0", "\\0")
-          + "' contains a NUL byte");
+      throw new RequestException(
+          RequestException.Problem.BAD_INPUT,
+          "workspace '" + given.replace("\0", "\\0") + "' contains a NUL byte");
     }
     try {
       return Path.of(given);
     } catch (InvalidPathException e) {
-      throw new RequestException(RequestException.Problem.BAD_INPUT, "workspace '" + given + "' is not a path: "
-          + e.getReason());
-    }
-  }
-
-  /** Refuses the empty name before anything is opened ({@code Path.of("")} is the working directory). */
-  public static void requireNamed(Path given) {
-    if (given.toString().isEmpty()) {
-      throw new RequestException(RequestException.Problem.BAD_INPUT, "workspace '' is empty: name a directory");
+      throw new RequestException(
+          RequestException.Problem.BAD_INPUT,
+          "workspace '" + given + "' is not a path: " + e.getReason());
     }
   }
 
   /**
-   * Checks a root just opened: not {@code /}, not on a pseudo file system, within the allowed directories,
-   * and its real path still naming the directory held open (so the checks were made on that directory).
+   * Refuses the empty name before anything is opened ({@code Path.of("")} is the working
+   * directory).
+   */
+  public static void requireNamed(Path given) {
+    if (given.toString().isEmpty()) {
+      throw new RequestException(
+          RequestException.Problem.BAD_INPUT, "workspace '' is empty: name a directory");
+    }
+  }
+
+  /**
+   * Checks a root just opened: not {@code /}, not on a pseudo file system, within the allowed
+   * directories, and its real path still naming the directory held open (so the checks were made on
+   * that directory).
    *
-   * @throws RequestException {@code BAD_INPUT} for a directory that can never be a root, {@code FORBIDDEN} for
-   *     one outside the allowed directories, {@code WORKSPACE} when it moved while being checked
+   * @throws RequestException {@code BAD_INPUT} for a directory that can never be a root, {@code
+   *     FORBIDDEN} for one outside the allowed directories, {@code WORKSPACE} when it moved while
+   *     being checked
    */
   public void admit(WorkspaceBoundary opened) {
     Path real = opened.rootReal();
     if (real.getParent() == null) {
-      throw new RequestException(RequestException.Problem.BAD_INPUT, "workspace " + opened.rootGiven()
-          + " is the file system root " + real + ": name a project directory");
+      throw new RequestException(
+          RequestException.Problem.BAD_INPUT,
+          "workspace "
+              + opened.rootGiven()
+              + " is the file system root "
+              + real
+              + ": name a project directory");
     }
     String type;
     try {
       type = Files.getFileStore(real).type();
     } catch (IOException e) {
-      throw new RequestException(RequestException.Problem.WORKSPACE, "workspace " + opened.rootGiven()
-          + ": cannot tell which file system " + real + " is on: " + e.getMessage());
+      throw new RequestException(
+          RequestException.Problem.WORKSPACE,
+          "workspace "
+              + opened.rootGiven()
+              + ": cannot tell which file system "
+              + real
+              + " is on: "
+              + e.getMessage());
     }
     if (PSEUDO_FILE_SYSTEMS.contains(type)) {
-      throw new RequestException(RequestException.Problem.BAD_INPUT, "workspace " + opened.rootGiven() + " ("
-          + real + ") is on the pseudo file system '" + type + "', which holds no project files");
+      throw new RequestException(
+          RequestException.Problem.BAD_INPUT,
+          "workspace "
+              + opened.rootGiven()
+              + " ("
+              + real
+              + ") is on the pseudo file system '"
+              + type
+              + "', which holds no project files");
     }
     requireAllowed(real, opened.rootGiven());
     if (!RootAtPath.stillNames(opened)) {
-      throw new RequestException(RequestException.Problem.WORKSPACE, "workspace " + opened.rootGiven()
-          + " changed while it was being opened: try again");
+      throw new RequestException(
+          RequestException.Problem.WORKSPACE,
+          "workspace " + opened.rootGiven() + " changed while it was being opened: try again");
     }
   }
 
   /**
-   * Checks a workspace a query names (a store-only query may name one that is gone): its real path when it
-   * still exists, else its absolute path, must be within the allowed directories.
+   * Checks a workspace a query names (a store-only query may name one that is gone): its real path
+   * when it still exists, else its absolute path, must be within the allowed directories.
    */
   public void admitNamed(Path workspace) {
     if (allowed.isEmpty()) {
@@ -144,8 +197,12 @@ public final class WorkspacePolicy {
 
   private void requireAllowed(Path real, Path given) {
     if (allowed.isPresent() && allowed.get().stream().noneMatch(real::startsWith)) {
-      throw new RequestException(RequestException.Problem.FORBIDDEN, "workspace " + given
-          + (real.equals(given) ? "" : " (" + real + ")") + " is outside the directories this service may work in");
+      throw new RequestException(
+          RequestException.Problem.FORBIDDEN,
+          "workspace "
+              + given
+              + (real.equals(given) ? "" : " (" + real + ")")
+              + " is outside the directories this service may work in");
     }
   }
 }

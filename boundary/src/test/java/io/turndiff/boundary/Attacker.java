@@ -6,9 +6,9 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * A real attacker thread: swaps two names with {@code renameat2(RENAME_EXCHANGE)} as fast as it can, so that
- * a path flips between a harmless object and a malicious one (a symlink out, a hardlink to the secret, a
- * FIFO) while the boundary works on it.
+ * A real attacker thread: swaps two names with {@code renameat2(RENAME_EXCHANGE)} as fast as it
+ * can, so that a path flips between a harmless object and a malicious one (a symlink out, a
+ * hardlink to the secret, a FIFO) while the boundary works on it.
  */
 final class Attacker implements AutoCloseable {
 
@@ -22,15 +22,25 @@ final class Attacker implements AutoCloseable {
     Libc libc = Libc.load();
     byte[] first = a.toString().getBytes(StandardCharsets.UTF_8);
     byte[] second = b.toString().getBytes(StandardCharsets.UTF_8);
-    this.thread = new Thread(() -> {
-      try (NativeCall call = libc.call()) {
-        while (running.get()) {
-          if (libc.renameat2(call, LinuxAbi.AT_FDCWD, first, LinuxAbi.AT_FDCWD, second, RENAME_EXCHANGE) == 0) {
-            swaps.incrementAndGet();
-          }
-        }
-      }
-    }, "attacker");
+    this.thread =
+        new Thread(
+            () -> {
+              try (NativeCall call = libc.call()) {
+                while (running.get()) {
+                  if (libc.renameat2(
+                          call,
+                          LinuxAbi.AT_FDCWD,
+                          first,
+                          LinuxAbi.AT_FDCWD,
+                          second,
+                          RENAME_EXCHANGE)
+                      == 0) {
+                    swaps.incrementAndGet();
+                  }
+                }
+              }
+            },
+            "attacker");
     thread.setDaemon(true);
   }
 

@@ -16,34 +16,40 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
 /**
- * Path swaps while the boundary reads: each test runs an attacker thread for a fixed time and asserts that
- * the secret's bytes never appear in anything the boundary returned (not that an error was seen), and that
- * the outside tree is unchanged.
+ * Path swaps while the boundary reads: each test runs an attacker thread for a fixed time and
+ * asserts that the secret's bytes never appear in anything the boundary returned (not that an error
+ * was seen), and that the outside tree is unchanged.
  */
 class BoundaryRaceTest {
 
   private static final Duration RACE = Duration.ofMillis(1200);
 
-  @TempDir
-  Path temp;
+  @TempDir Path temp;
 
   private static WorkspaceBoundary open(TestWorkspace workspace, BoundaryKind kind) {
-    return WorkspaceBoundary.open(workspace.root(),
-        BoundaryOptions.builder().forceFallback(kind == BoundaryKind.SECURE_DIRECTORY_STREAM).build());
+    return WorkspaceBoundary.open(
+        workspace.root(),
+        BoundaryOptions.builder().mechanism(BoundaryOptions.Mechanism.of(kind)).build());
   }
 
   /** Reads {@code path} until the race time is over; returns how many reads returned content. */
-  private static long readDuringRace(WorkspaceBoundary boundary, TestWorkspace workspace, String path) {
+  private static long readDuringRace(
+      WorkspaceBoundary boundary, TestWorkspace workspace, String path) {
     long deadline = System.nanoTime() + RACE.toNanos();
     AtomicLong withContent = new AtomicLong();
     while (System.nanoTime() < deadline) {
       List<Observation> observations = boundary.observe(path);
       for (Observation observation : observations) {
-        observation.content().ifPresent(bytes -> {
-          workspace.canary().assertNotIn("content read during the race", bytes);
-          withContent.incrementAndGet();
-        });
-        workspace.canary().assertNotIn("a snapshot read during the race", observation.snapshot().toString());
+        observation
+            .content()
+            .ifPresent(
+                bytes -> {
+                  workspace.canary().assertNotIn("content read during the race", bytes);
+                  withContent.incrementAndGet();
+                });
+        workspace
+            .canary()
+            .assertNotIn("a snapshot read during the race", observation.snapshot().toString());
       }
     }
     return withContent.get();
@@ -52,10 +58,13 @@ class BoundaryRaceTest {
   @ParameterizedTest
   @EnumSource(BoundaryKind.class)
   void finalComponentSwappedBetweenFileAndSymlinkNeverLeaks(BoundaryKind kind) throws Exception {
-    TestWorkspace workspace = TestWorkspace.in(temp).file("target.txt", "harmless\n")
-        .symlink("spare", "../outside/secret.txt");
+    TestWorkspace workspace =
+        TestWorkspace.in(temp)
+            .file("target.txt", "harmless\n")
+            .symlink("spare", "../outside/secret.txt");
     try (WorkspaceBoundary boundary = open(workspace, kind);
-         Attacker attacker = Attacker.exchanging(workspace.resolve("target.txt"), workspace.resolve("spare"))) {
+        Attacker attacker =
+            Attacker.exchanging(workspace.resolve("target.txt"), workspace.resolve("spare"))) {
       long read = readDuringRace(boundary, workspace, "target.txt");
       assertTrue(attacker.swaps() > 100, "the attacker swapped " + attacker.swaps() + " times");
       assertTrue(read > 0, "the harmless file was still read sometimes");
@@ -65,11 +74,13 @@ class BoundaryRaceTest {
 
   @ParameterizedTest
   @EnumSource(BoundaryKind.class)
-  void directoryComponentSwappedBetweenDirectoryAndSymlinkNeverLeaks(BoundaryKind kind) throws Exception {
+  void directoryComponentSwappedBetweenDirectoryAndSymlinkNeverLeaks(BoundaryKind kind)
+      throws Exception {
     TestWorkspace workspace = TestWorkspace.in(temp).file("d/secret.txt", "harmless\n");
     workspace.symlink("spare", workspace.outside().resolve("dir").toString());
     try (WorkspaceBoundary boundary = open(workspace, kind);
-         Attacker attacker = Attacker.exchanging(workspace.resolve("d"), workspace.resolve("spare"))) {
+        Attacker attacker =
+            Attacker.exchanging(workspace.resolve("d"), workspace.resolve("spare"))) {
       readDuringRace(boundary, workspace, "d/secret.txt");
       assertTrue(attacker.swaps() > 100, "the attacker swapped " + attacker.swaps() + " times");
     }
@@ -79,10 +90,13 @@ class BoundaryRaceTest {
   @ParameterizedTest
   @EnumSource(BoundaryKind.class)
   void relativeDirectoryLinkSwappedInNeverLeaks(BoundaryKind kind) throws Exception {
-    TestWorkspace workspace = TestWorkspace.in(temp).file("d/secret.txt", "harmless\n")
-        .symlink("spare", "../outside/dir");
+    TestWorkspace workspace =
+        TestWorkspace.in(temp)
+            .file("d/secret.txt", "harmless\n")
+            .symlink("spare", "../outside/dir");
     try (WorkspaceBoundary boundary = open(workspace, kind);
-         Attacker attacker = Attacker.exchanging(workspace.resolve("d"), workspace.resolve("spare"))) {
+        Attacker attacker =
+            Attacker.exchanging(workspace.resolve("d"), workspace.resolve("spare"))) {
       readDuringRace(boundary, workspace, "d/secret.txt");
       assertTrue(attacker.swaps() > 100, "the attacker swapped " + attacker.swaps() + " times");
     }
@@ -90,15 +104,19 @@ class BoundaryRaceTest {
   }
 
   @ParameterizedTest
-  @EnumSource(value = BoundaryKind.class, names = "OPENAT2")
+  @EnumSource(
+      value = BoundaryKind.class,
+      names = {"OPENAT2", "OPENAT"})
   void hardlinkSwappedInByRenameExchangeIsNeverRead(BoundaryKind kind) throws Exception {
-    // Only the openat2 boundary checks nlink on the opened fd. The fallback checks the inode by name before
-    // and after the read (documented in DirectoryStreamAccess): a swap in and back between the two checks
+    // Only the fd boundaries check nlink on the opened fd. The fallback checks the inode by name
+    // before
+    // and after the read (documented in StreamHandle): a swap in and back between the two checks
     // is outside what it can see, so it is not held to this test.
     TestWorkspace workspace = TestWorkspace.in(temp).file("target.txt", "harmless\n");
     workspace.hardlink("spare", workspace.secret()).refreshOutsidePicture();
     try (WorkspaceBoundary boundary = open(workspace, kind);
-         Attacker attacker = Attacker.exchanging(workspace.resolve("target.txt"), workspace.resolve("spare"))) {
+        Attacker attacker =
+            Attacker.exchanging(workspace.resolve("target.txt"), workspace.resolve("spare"))) {
       long read = readDuringRace(boundary, workspace, "target.txt");
       assertTrue(attacker.swaps() > 100, "the attacker swapped " + attacker.swaps() + " times");
       assertTrue(read > 0, "the harmless file was still read sometimes");
@@ -112,9 +130,11 @@ class BoundaryRaceTest {
     assumeTrue(Files.isDirectory(Path.of("/proc/self")), "needs Linux");
     TestWorkspace workspace = TestWorkspace.in(temp).file("target.txt", "harmless\n").fifo("spare");
     try (WorkspaceBoundary boundary = open(workspace, kind);
-         Attacker attacker = Attacker.exchanging(workspace.resolve("target.txt"), workspace.resolve("spare"))) {
+        Attacker attacker =
+            Attacker.exchanging(workspace.resolve("target.txt"), workspace.resolve("spare"))) {
       // every read returns: the whole race (1.2 s of reads) finishes well within the bound
-      assertTimeoutPreemptively(RACE.plusSeconds(20), () -> readDuringRace(boundary, workspace, "target.txt"));
+      assertTimeoutPreemptively(
+          RACE.plusSeconds(20), () -> readDuringRace(boundary, workspace, "target.txt"));
       assertTrue(attacker.swaps() > 100, "the attacker swapped " + attacker.swaps() + " times");
     }
     workspace.assertOutsideUnchanged();

@@ -10,18 +10,25 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 import io.turndiff.fixtures.TestWorkspace;
 import io.turndiff.model.BadPathException;
 import io.turndiff.model.BoundaryKind;
+import io.turndiff.model.ChangeKind;
 import io.turndiff.model.FileType;
 import io.turndiff.model.Presence;
 import io.turndiff.model.Reason;
+import io.turndiff.model.Sha256;
 import io.turndiff.model.Snapshot;
+import io.turndiff.model.StateComparison;
 import io.turndiff.model.WorkspacePath;
+import java.io.RandomAccessFile;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.Random;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Assertions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -33,16 +40,17 @@ import org.junit.jupiter.params.provider.EnumSource;
  */
 class BoundaryReadTest {
 
-  @TempDir
-  Path temp;
+  @TempDir Path temp;
 
   private TestWorkspace workspace;
   private WorkspaceBoundary boundary;
-  private final java.util.List<Observation> seen = new java.util.ArrayList<>();
+  private final List<Observation> seen = new ArrayList<>();
 
   private WorkspaceBoundary open(BoundaryKind kind) {
-    boundary = WorkspaceBoundary.open(workspace.root(),
-        BoundaryOptions.builder().forceFallback(kind == BoundaryKind.SECURE_DIRECTORY_STREAM).build());
+    boundary =
+        WorkspaceBoundary.open(
+            workspace.root(),
+            BoundaryOptions.builder().mechanism(BoundaryOptions.Mechanism.of(kind)).build());
     assertEquals(kind, boundary.kind());
     return boundary;
   }
@@ -68,7 +76,9 @@ class BoundaryReadTest {
     if (workspace != null) {
       workspace.assertOutsideUnchanged();
       for (Observation observation : seen) {
-        observation.content().ifPresent(bytes -> workspace.canary().assertNotIn("observed content", bytes));
+        observation
+            .content()
+            .ifPresent(bytes -> workspace.canary().assertNotIn("observed content", bytes));
         workspace.canary().assertNotIn("a snapshot", observation.snapshot().toString());
       }
     }
@@ -231,7 +241,11 @@ class BoundaryReadTest {
   @ParameterizedTest
   @EnumSource(BoundaryKind.class)
   void symlinkChainInsideIsFollowed(BoundaryKind kind) {
-    workspace = TestWorkspace.in(temp).file("d/real.txt", "real\n").symlink("one", "two").symlink("two", "d/real.txt");
+    workspace =
+        TestWorkspace.in(temp)
+            .file("d/real.txt", "real\n")
+            .symlink("one", "two")
+            .symlink("two", "d/real.txt");
     open(kind);
     List<Observation> observations = observe("one");
     assertEquals(WorkspacePath.of("one"), observations.get(0).snapshot().path());
@@ -242,7 +256,8 @@ class BoundaryReadTest {
   @ParameterizedTest
   @EnumSource(BoundaryKind.class)
   void symlinkWithDotDotInsideIsFollowed(BoundaryKind kind) {
-    workspace = TestWorkspace.in(temp).file("real.txt", "real\n").symlink("sub/up.txt", "../real.txt");
+    workspace =
+        TestWorkspace.in(temp).file("real.txt", "real\n").symlink("sub/up.txt", "../real.txt");
     open(kind);
     List<Observation> observations = observe("sub/up.txt");
     assertEquals(WorkspacePath.of("real.txt"), observations.get(1).snapshot().path());
@@ -261,7 +276,10 @@ class BoundaryReadTest {
   @ParameterizedTest
   @EnumSource(BoundaryKind.class)
   void chainEscapingAtTheLastHopEscapes(BoundaryKind kind) {
-    workspace = TestWorkspace.in(temp).symlink("first", "second").symlink("second", "../outside/secret.txt");
+    workspace =
+        TestWorkspace.in(temp)
+            .symlink("first", "second")
+            .symlink("second", "../outside/secret.txt");
     open(kind);
     Snapshot snapshot = only("first").snapshot();
     assertEquals(Optional.of(Reason.ESCAPES_WORKSPACE), snapshot.reason());
@@ -295,7 +313,8 @@ class BoundaryReadTest {
   void hardlinkToAnOutsideFileIsNeverRead(BoundaryKind kind) {
     workspace = TestWorkspace.in(temp);
     workspace.hardlink("innocent.txt", workspace.secret());
-    // a hardlink raises the secret's link count: take the picture of the outside tree after planting it
+    // a hardlink raises the secret's link count: take the picture of the outside tree after
+    // planting it
     workspace = workspaceWithOutsideAsItIsNow();
     open(kind);
     Snapshot snapshot = only("innocent.txt").snapshot();
@@ -313,8 +332,8 @@ class BoundaryReadTest {
   void fifoIsSpecialAndDoesNotBlock(BoundaryKind kind) {
     workspace = TestWorkspace.in(temp).fifo("pipe");
     open(kind);
-    Snapshot snapshot = org.junit.jupiter.api.Assertions.assertTimeoutPreemptively(Duration.ofSeconds(10),
-        () -> only("pipe").snapshot());
+    Snapshot snapshot =
+        Assertions.assertTimeoutPreemptively(Duration.ofSeconds(10), () -> only("pipe").snapshot());
     assertEquals(Optional.of(Reason.SPECIAL_FILE), snapshot.reason());
     assertEquals(Optional.of(FileType.FIFO), snapshot.type());
   }
@@ -334,8 +353,9 @@ class BoundaryReadTest {
   void deviceLinkEscapesAndIsNeverRead(BoundaryKind kind) {
     workspace = TestWorkspace.in(temp).symlink("zeros", "/dev/zero");
     open(kind);
-    Snapshot snapshot = org.junit.jupiter.api.Assertions.assertTimeoutPreemptively(Duration.ofSeconds(10),
-        () -> only("zeros").snapshot());
+    Snapshot snapshot =
+        Assertions.assertTimeoutPreemptively(
+            Duration.ofSeconds(10), () -> only("zeros").snapshot());
     assertEquals(Optional.of(Reason.ESCAPES_WORKSPACE), snapshot.reason());
   }
 
@@ -346,8 +366,8 @@ class BoundaryReadTest {
     workspace = TestWorkspace.in(temp);
     TestWorkspace.run("mknod", workspace.resolve("zero").toString(), "c", "1", "5");
     open(kind);
-    Snapshot snapshot = org.junit.jupiter.api.Assertions.assertTimeoutPreemptively(Duration.ofSeconds(10),
-        () -> only("zero").snapshot());
+    Snapshot snapshot =
+        Assertions.assertTimeoutPreemptively(Duration.ofSeconds(10), () -> only("zero").snapshot());
     assertEquals(Optional.of(Reason.SPECIAL_FILE), snapshot.reason());
     assertEquals(Optional.of(FileType.CHAR_DEVICE), snapshot.type());
   }
@@ -367,8 +387,14 @@ class BoundaryReadTest {
     assumeTrue(TestWorkspace.isRoot(), "a bind mount needs root");
     workspace = TestWorkspace.in(temp).directory("mnt");
     Path mountPoint = workspace.resolve("mnt");
-    Process mount = new ProcessBuilder("mount", "--bind", workspace.outside().resolve("dir").toString(),
-        mountPoint.toString()).redirectErrorStream(true).start();
+    Process mount =
+        new ProcessBuilder(
+                "mount",
+                "--bind",
+                workspace.outside().resolve("dir").toString(),
+                mountPoint.toString())
+            .redirectErrorStream(true)
+            .start();
     String output = new String(mount.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
     assumeTrue(mount.waitFor() == 0, "mount --bind is not permitted here: " + output);
     try {
@@ -376,6 +402,34 @@ class BoundaryReadTest {
       Snapshot snapshot = only("mnt/secret.txt").snapshot();
       assertEquals(Optional.of(Reason.ESCAPES_WORKSPACE), snapshot.reason(), snapshot.toString());
       assertTrue(snapshot.sha256().isEmpty());
+    } finally {
+      TestWorkspace.run("umount", mountPoint.toString());
+    }
+  }
+
+  /**
+   * A file bind-mounted over a name: the same file system, so only the mount itself says it leads
+   * out.
+   */
+  @ParameterizedTest
+  @EnumSource(BoundaryKind.class)
+  void aBindMountedFileIsAnEscape(BoundaryKind kind) throws Exception {
+    assumeTrue(TestWorkspace.isRoot(), "a bind mount needs root");
+    workspace = TestWorkspace.in(temp).file("f.txt", "inside\n");
+    Path mountPoint = workspace.resolve("f.txt");
+    Process mount =
+        new ProcessBuilder("mount", "--bind", workspace.secret().toString(), mountPoint.toString())
+            .redirectErrorStream(true)
+            .start();
+    String output = new String(mount.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+    assumeTrue(mount.waitFor() == 0, "mount --bind is not permitted here: " + output);
+    try {
+      open(kind);
+      Observation observed = only("f.txt");
+      assertEquals(
+          Optional.of(Reason.ESCAPES_WORKSPACE), observed.snapshot().reason(), observed.toString());
+      assertTrue(observed.content().isEmpty(), "the outside file's bytes are never read");
+      assertTrue(boundary.observeExact(WorkspacePath.of("f.txt")).content().isEmpty());
     } finally {
       TestWorkspace.run("umount", mountPoint.toString());
     }
@@ -400,15 +454,23 @@ class BoundaryReadTest {
     assertEquals(WorkspacePath.of("cur"), link.path());
     assertEquals(Optional.of(FileType.SYMLINK), link.type());
     assertEquals("v-1.0", link.linkTarget().orElseThrow().display());
-    assertTrue(link.captured(), "the link is restorable; the directory it reaches is no record of its own");
-    assertEquals(Optional.of(FileType.SYMLINK), boundary.observeExact(WorkspacePath.of("cur")).snapshot().type());
+    assertTrue(
+        link.captured(),
+        "the link is restorable; the directory it reaches is no record of its own");
+    assertEquals(
+        Optional.of(FileType.SYMLINK),
+        boundary.observeExact(WorkspacePath.of("cur")).snapshot().type());
     Snapshot named = only("v-1.0").snapshot();
-    assertEquals(Optional.of(Reason.DIRECTORY), named.reason(), "a directory named itself is still recorded");
+    assertEquals(
+        Optional.of(Reason.DIRECTORY),
+        named.reason(),
+        "a directory named itself is still recorded");
   }
 
   @ParameterizedTest
   @EnumSource(BoundaryKind.class)
-  void aSymlinkToADirectoryOutsideIsRecordedAsTheLinkAloneAndNothingOutsideIsRead(BoundaryKind kind) {
+  void aSymlinkToADirectoryOutsideIsRecordedAsTheLinkAloneAndNothingOutsideIsRead(
+      BoundaryKind kind) {
     workspace = TestWorkspace.in(temp).symlink("up", "../outside/dir");
     workspace.symlink("vendor", workspace.outside().resolve("dir").toString());
     open(kind);
@@ -418,19 +480,27 @@ class BoundaryReadTest {
       assertEquals(Optional.of(FileType.SYMLINK), link.type());
       assertTrue(link.captured(), name + " is restorable as a link: " + link);
       assertTrue(link.sha256().isEmpty());
-      assertEquals(link.linkTarget(), boundary.observeExact(WorkspacePath.of(name)).snapshot().linkTarget());
-      assertTrue(boundary.observeExact(WorkspacePath.of(name)).snapshot().captured(), "the after-state alike");
+      assertEquals(
+          link.linkTarget(), boundary.observeExact(WorkspacePath.of(name)).snapshot().linkTarget());
+      assertTrue(
+          boundary.observeExact(WorkspacePath.of(name)).snapshot().captured(),
+          "the after-state alike");
     }
     Snapshot leak = only("up/secret.txt").snapshot();
-    assertEquals(Optional.of(Reason.ESCAPES_WORKSPACE), leak.reason(), "a file reached through it still escapes");
+    assertEquals(
+        Optional.of(Reason.ESCAPES_WORKSPACE),
+        leak.reason(),
+        "a file reached through it still escapes");
   }
 
   @ParameterizedTest
   @EnumSource(BoundaryKind.class)
-  void whetherALinkOutLeadsToADirectoryIsAskedOfTheKernelNotReadFromItsText(BoundaryKind kind) throws Exception {
+  void whetherALinkOutLeadsToADirectoryIsAskedOfTheKernelNotReadFromItsText(BoundaryKind kind)
+      throws Exception {
     workspace = TestWorkspace.in(temp);
     Path outside = workspace.outside();
-    // other/s -> elsewhere/x/y: the kernel follows s before it applies "..", so other/s/../NAME is elsewhere/x/NAME
+    // other/s -> elsewhere/x/y: the kernel follows s before it applies "..", so other/s/../NAME is
+    // elsewhere/x/NAME
     Files.createDirectories(outside.resolve("other/d"));
     Files.write(outside.resolve("other/f"), workspace.canary().bytes());
     Files.createDirectories(outside.resolve("elsewhere/x/y"));
@@ -438,26 +508,39 @@ class BoundaryReadTest {
     Files.write(outside.resolve("elsewhere/x/d"), workspace.canary().bytes());
     Files.createSymbolicLink(outside.resolve("other/s"), outside.resolve("elsewhere/x/y"));
     workspace.refreshOutsidePicture();
-    workspace.symlink("to-file", outside + "/other/s/../d").symlink("to-dir", outside + "/other/s/../f");
+    workspace
+        .symlink("to-file", outside + "/other/s/../d")
+        .symlink("to-dir", outside + "/other/s/../f");
     open(kind);
-    for (Snapshot file : List.of(only("to-file").snapshot(),
-        boundary.observeExact(WorkspacePath.of("to-file")).snapshot())) {
-      assertEquals(Optional.of(Reason.ESCAPES_WORKSPACE), file.reason(),
+    for (Snapshot file :
+        List.of(
+            only("to-file").snapshot(),
+            boundary.observeExact(WorkspacePath.of("to-file")).snapshot())) {
+      assertEquals(
+          Optional.of(Reason.ESCAPES_WORKSPACE),
+          file.reason(),
           "its text reads as a directory, but it leads to a file outside: " + file);
       assertFalse(file.captured());
     }
-    for (Snapshot directory : List.of(only("to-dir").snapshot(),
-        boundary.observeExact(WorkspacePath.of("to-dir")).snapshot())) {
+    for (Snapshot directory :
+        List.of(
+            only("to-dir").snapshot(),
+            boundary.observeExact(WorkspacePath.of("to-dir")).snapshot())) {
       assertEquals(Optional.of(FileType.SYMLINK), directory.type());
-      assertTrue(directory.captured(), "it leads to a directory outside: the link alone, captured: " + directory);
+      assertTrue(
+          directory.captured(),
+          "it leads to a directory outside: the link alone, captured: " + directory);
     }
   }
 
   @ParameterizedTest
   @EnumSource(BoundaryKind.class)
-  void anAbsoluteLinkIntoTheRootThroughALinkOutThenDotDotLeadsWhereTheKernelGoes(BoundaryKind kind) {
-    // ROOT/s/../secret.txt reads as ROOT/secret.txt; the kernel follows s (-> outside/dir) before the "..":
-    // the link leads to outside/secret.txt, and the file inside of the same name is not what it reaches
+  void anAbsoluteLinkIntoTheRootThroughALinkOutThenDotDotLeadsWhereTheKernelGoes(
+      BoundaryKind kind) {
+    // ROOT/s/../secret.txt reads as ROOT/secret.txt; the kernel follows s (-> outside/dir) before
+    // the "..":
+    // the link leads to outside/secret.txt, and the file inside of the same name is not what it
+    // reaches
     workspace = TestWorkspace.in(temp).file("secret.txt", "the inside file of that name\n");
     workspace.symlink("s", workspace.outside().resolve("dir").toString());
     workspace.symlink("lnk", workspace.root() + "/s/../secret.txt");
@@ -487,8 +570,14 @@ class BoundaryReadTest {
   void nulAndEmptyPathsAreRefused() {
     workspace = TestWorkspace.in(temp);
     open(BoundaryKind.OPENAT2);
-    assertTrue(assertThrows(BadPathException.class, () -> boundary.parse("")).getMessage().contains("empty"));
-    assertTrue(assertThrows(BadPathException.class, () -> boundary.parse("a\0b")).getMessage().contains("NUL"));
+    assertTrue(
+        assertThrows(BadPathException.class, () -> boundary.parse(""))
+            .getMessage()
+            .contains("empty"));
+    assertTrue(
+        assertThrows(BadPathException.class, () -> boundary.parse("a\0b"))
+            .getMessage()
+            .contains("NUL"));
     assertThrows(BadPathException.class, () -> boundary.parse("."));
     assertThrows(BadPathException.class, () -> boundary.parse("a/.."));
   }
@@ -498,19 +587,25 @@ class BoundaryReadTest {
     workspace = TestWorkspace.in(temp);
     open(BoundaryKind.OPENAT2);
     String longPath = "d/".repeat(2100) + "f";
-    assertTrue(assertThrows(BadPathException.class, () -> boundary.parse(longPath)).getMessage()
-        .contains("4095"));
+    assertTrue(
+        assertThrows(BadPathException.class, () -> boundary.parse(longPath))
+            .getMessage()
+            .contains("4095"));
     String longName = "n".repeat(256);
-    assertTrue(assertThrows(BadPathException.class, () -> boundary.parse(longName)).getMessage()
-        .contains("255"));
+    assertTrue(
+        assertThrows(BadPathException.class, () -> boundary.parse(longName))
+            .getMessage()
+            .contains("255"));
   }
 
   @Test
   void nameThatWasNotUtf8BeforeItArrivedIsRefused() {
     workspace = TestWorkspace.in(temp);
     open(BoundaryKind.OPENAT2);
-    assertTrue(assertThrows(BadPathException.class, () -> boundary.parse("caf\uFFFD.txt")).getMessage()
-        .contains("U+FFFD"));
+    assertTrue(
+        assertThrows(BadPathException.class, () -> boundary.parse("caf\uFFFD.txt"))
+            .getMessage()
+            .contains("U+FFFD"));
   }
 
   @ParameterizedTest
@@ -527,7 +622,8 @@ class BoundaryReadTest {
   void nonUtf8NameIsKeyedByItsBytes() throws Exception {
     workspace = TestWorkspace.in(temp);
     byte[] name = {'l', 'a', 't', 'i', 'n', (byte) 0xE9, '.', 't', 'x', 't'};
-    // create the file through the boundary's own write side: the JDK cannot name it in a UTF-8 locale
+    // create the file through the boundary's own write side: the JDK cannot name it in a UTF-8
+    // locale
     open(BoundaryKind.OPENAT2);
     WorkspacePath path = WorkspacePath.ofRelativeBytes(name);
     assertTrue(boundary.writeFile(path, "latin\n".getBytes(StandardCharsets.UTF_8), 0644).done());
@@ -545,11 +641,13 @@ class BoundaryReadTest {
     workspace = TestWorkspace.in(temp).file("a.txt", "a\n");
     Path alias = temp.resolve("alias");
     Files.createSymbolicLink(alias, workspace.root());
-    boundary = WorkspaceBoundary.open(alias,
-        BoundaryOptions.builder().forceFallback(kind == BoundaryKind.SECURE_DIRECTORY_STREAM).build());
+    boundary =
+        WorkspaceBoundary.open(
+            alias, BoundaryOptions.builder().mechanism(BoundaryOptions.Mechanism.of(kind)).build());
     assertEquals(workspace.root().toRealPath(), boundary.rootReal());
     assertEquals("a\n", text(only("a.txt")));
-    assertEquals("a\n", text(only(alias.resolve("a.txt").toString())), "absolute through the alias");
+    assertEquals(
+        "a\n", text(only(alias.resolve("a.txt").toString())), "absolute through the alias");
   }
 
   @ParameterizedTest
@@ -563,7 +661,7 @@ class BoundaryReadTest {
     Files.createDirectories(workspace.root());
     Files.write(workspace.root().resolve("a.txt"), workspace.canary().bytes());
     Observation a = only("a.txt");
-    if (kind == BoundaryKind.OPENAT2) {
+    if (kind != BoundaryKind.SECURE_DIRECTORY_STREAM) {
       assertEquals("original\n", text(a), "read through the held root fd");
     } else {
       // the fallback checks the by-name inode against the held stream's: a mismatch is never read
@@ -575,21 +673,31 @@ class BoundaryReadTest {
   @EnumSource(BoundaryKind.class)
   void fileOverTheSizeLimitIsHashedWholeWhenAskedButNotStored(BoundaryKind kind) {
     workspace = TestWorkspace.in(temp).file("big.bin", new byte[5000]);
-    boundary = WorkspaceBoundary.open(workspace.root(), BoundaryOptions.builder().sizeLimit(4096).fullHash(true)
-        .forceFallback(kind == BoundaryKind.SECURE_DIRECTORY_STREAM).build());
+    boundary =
+        WorkspaceBoundary.open(
+            workspace.root(),
+            BoundaryOptions.builder()
+                .sizeLimit(4096)
+                .fullHash(true)
+                .mechanism(BoundaryOptions.Mechanism.of(kind))
+                .build());
     Snapshot snapshot = only("big.bin").snapshot();
     assertEquals(Optional.of(Reason.TOO_LARGE), snapshot.reason());
-    assertEquals(io.turndiff.model.Sha256.of(new byte[5000]), snapshot.sha256().orElseThrow());
+    assertEquals(Sha256.of(new byte[5000]), snapshot.sha256().orElseThrow());
     assertTrue(snapshot.sampledSha256().isEmpty());
     assertTrue(snapshot.storedContent().isEmpty());
   }
 
-  /** Item 16: a huge sparse file costs a bounded read; its record says the fingerprint is sampled. */
+  /**
+   * Item 16: a huge sparse file costs a bounded read; its record says the fingerprint is sampled.
+   */
   @ParameterizedTest
   @EnumSource(BoundaryKind.class)
-  void aHugeSparseFileOverTheSizeLimitIsFingerprintedBySampling(BoundaryKind kind) throws Exception {
+  void aHugeSparseFileOverTheSizeLimitIsFingerprintedBySampling(BoundaryKind kind)
+      throws Exception {
     workspace = TestWorkspace.in(temp);
-    try (java.io.RandomAccessFile file = new java.io.RandomAccessFile(workspace.resolve("huge.img").toFile(), "rw")) {
+    try (RandomAccessFile file =
+        new RandomAccessFile(workspace.resolve("huge.img").toFile(), "rw")) {
       file.setLength(32L << 30);
       file.seek((32L << 30) - 5);
       file.write("tail\n".getBytes(StandardCharsets.US_ASCII));
@@ -599,37 +707,51 @@ class BoundaryReadTest {
     assertEquals(Optional.of(Reason.TOO_LARGE), snapshot.reason());
     assertEquals(32L << 30, snapshot.metadata().orElseThrow().size());
     assertTrue(snapshot.sha256().isEmpty(), "not read whole for a content hash: " + snapshot);
-    assertTrue(snapshot.fingerprint().contains(":sampled="), "the fingerprint says it is sampled: "
-        + snapshot.fingerprint());
-    assertTrue(snapshot.fingerprint().contains(":inode=" + snapshot.metadata().orElseThrow().inode()),
+    assertTrue(
+        snapshot.fingerprint().contains(":sampled="),
+        "the fingerprint says it is sampled: " + snapshot.fingerprint());
+    assertTrue(
+        snapshot.fingerprint().contains(":inode=" + snapshot.metadata().orElseThrow().inode()),
         snapshot.fingerprint());
     assertFalse(snapshot.captured());
   }
 
   @ParameterizedTest
   @EnumSource(BoundaryKind.class)
-  void aSampledFingerprintShowsChangesInSampledBlocksAndNeverProvesSameness(BoundaryKind kind) throws Exception {
+  void aSampledFingerprintShowsChangesInSampledBlocksAndNeverProvesSameness(BoundaryKind kind)
+      throws Exception {
     byte[] content = new byte[300_000];
-    new java.util.Random(7).nextBytes(content);
+    new Random(7).nextBytes(content);
     workspace = TestWorkspace.in(temp).file("big.bin", content);
-    boundary = WorkspaceBoundary.open(workspace.root(), BoundaryOptions.builder().sizeLimit(4096)
-        .forceFallback(kind == BoundaryKind.SECURE_DIRECTORY_STREAM).build());
+    boundary =
+        WorkspaceBoundary.open(
+            workspace.root(),
+            BoundaryOptions.builder()
+                .sizeLimit(4096)
+                .mechanism(BoundaryOptions.Mechanism.of(kind))
+                .build());
     Snapshot first = only("big.bin").snapshot();
     Snapshot again = only("big.bin").snapshot();
-    assertEquals(first.sampledSha256(), again.sampledSha256(), "the same blocks give the same sample");
-    assertEquals(io.turndiff.model.StateComparison.UNKNOWN, first.compareState(again),
+    assertEquals(
+        first.sampledSha256(), again.sampledSha256(), "the same blocks give the same sample");
+    assertEquals(
+        StateComparison.UNKNOWN,
+        first.compareState(again),
         "equal samples never prove the same content");
     content[0] ^= 1;
     Files.write(workspace.resolve("big.bin"), content);
     Snapshot changed = only("big.bin").snapshot();
-    assertEquals(io.turndiff.model.StateComparison.DIFFERENT, first.compareState(changed),
+    assertEquals(
+        StateComparison.DIFFERENT,
+        first.compareState(changed),
         "a changed first block changes the sample");
-    assertEquals(io.turndiff.model.ChangeKind.MODIFIED, io.turndiff.model.ChangeKind.between(first, changed));
+    assertEquals(ChangeKind.MODIFIED, ChangeKind.between(first, changed));
   }
 
   @Test
   void unreadableFileIsNeverRecordedAsAbsent() throws Exception {
-    assumeTrue(!TestWorkspace.isRoot(), "root reads any file; CliProcessIT runs this case as nobody");
+    assumeTrue(
+        !TestWorkspace.isRoot(), "root reads any file; CliProcessIT runs this case as nobody");
     workspace = TestWorkspace.in(temp).file("locked.txt", "x\n").mode("locked.txt", "---------");
     open(BoundaryKind.OPENAT2);
     Snapshot snapshot = only("locked.txt").snapshot();
@@ -637,10 +759,33 @@ class BoundaryReadTest {
     assertEquals(Presence.UNKNOWN, snapshot.presence());
   }
 
+  /**
+   * One numbering whichever boundary holds the root: the kernel's major and minor, as {@code
+   * stat(1)} shows them.
+   */
+  @Test
+  void everyBoundaryNumbersTheRootDeviceAlike() throws Exception {
+    workspace = TestWorkspace.in(temp);
+    Process stat = new ProcessBuilder("stat", "-c", "%Hd %Ld", workspace.root().toString()).start();
+    String[] majorMinor =
+        new String(stat.getInputStream().readAllBytes(), StandardCharsets.US_ASCII)
+            .strip()
+            .split(" ");
+    assertEquals(0, stat.waitFor());
+    long expected = Long.parseLong(majorMinor[0]) << 32 | Long.parseLong(majorMinor[1]);
+    for (BoundaryKind kind : BoundaryKind.values()) {
+      try (WorkspaceBoundary opened = open(kind)) {
+        assertEquals(expected, opened.rootDevice(), kind.code());
+        assertTrue(RootAtPath.stillNames(opened), kind.code());
+      }
+    }
+    boundary = null;
+  }
+
   @Test
   void missingWorkspaceIsAClearError() {
-    BoundaryException e = assertThrows(BoundaryException.class,
-        () -> WorkspaceBoundary.open(temp.resolve("nope")));
+    BoundaryException e =
+        assertThrows(BoundaryException.class, () -> WorkspaceBoundary.open(temp.resolve("nope")));
     assertTrue(e.getMessage().contains("does not exist"), e.getMessage());
   }
 }

@@ -9,6 +9,7 @@ import io.turndiff.model.FileType;
 import io.turndiff.model.WorkspacePath;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
@@ -17,18 +18,22 @@ import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
-/** Walking the workspace through the boundary, for both implementations; every test checks the canary. */
+/**
+ * Walking the workspace through the boundary, for both implementations; every test checks the
+ * canary.
+ */
 class BoundaryScanTest {
 
-  @TempDir
-  Path temp;
+  @TempDir Path temp;
 
   private TestWorkspace workspace;
   private WorkspaceBoundary boundary;
 
   private WorkspaceBoundary open(BoundaryKind kind) {
-    boundary = WorkspaceBoundary.open(workspace.root(),
-        BoundaryOptions.builder().forceFallback(kind == BoundaryKind.SECURE_DIRECTORY_STREAM).build());
+    boundary =
+        WorkspaceBoundary.open(
+            workspace.root(),
+            BoundaryOptions.builder().mechanism(BoundaryOptions.Mechanism.of(kind)).build());
     return boundary;
   }
 
@@ -43,7 +48,7 @@ class BoundaryScanTest {
   /** Records every call, and the thread it came on. */
   private static final class Recorder implements ScanVisitor {
     final List<String> calls = new ArrayList<>();
-    final Set<Thread> threads = new java.util.HashSet<>();
+    final Set<Thread> threads = new HashSet<>();
     final List<ScannedEntry> found = new ArrayList<>();
     private final Set<String> ignoredDirectories;
 
@@ -116,10 +121,12 @@ class BoundaryScanTest {
     workspace.symlink("secret.txt", workspace.secret().toString());
     Recorder recorder = new Recorder(Set.of("skipped"));
     open(kind).scan(recorder);
-    assertEquals(List.of("enter .", "found a.txt", "found secret.txt", "found vendor"), recorder.calls);
+    assertEquals(
+        List.of("enter .", "found a.txt", "found secret.txt", "found vendor"), recorder.calls);
     for (ScannedEntry entry : recorder.found.subList(1, 3)) {
       assertEquals(FileType.SYMLINK, entry.type(), entry.path().display());
-      assertTrue(entry.linkTarget().isPresent(), "the link's text is reported: " + entry.path().display());
+      assertTrue(
+          entry.linkTarget().isPresent(), "the link's text is reported: " + entry.path().display());
     }
   }
 }

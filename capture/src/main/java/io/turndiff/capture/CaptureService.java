@@ -15,6 +15,7 @@ import io.turndiff.model.DirectoryState;
 import io.turndiff.model.ExternalIds;
 import io.turndiff.model.FileType;
 import io.turndiff.model.GivenPath;
+import io.turndiff.model.PathInput;
 import io.turndiff.model.RequestException;
 import io.turndiff.model.RequestedPath;
 import io.turndiff.model.Sha256;
@@ -28,25 +29,30 @@ import io.turndiff.store.StoredFileChange;
 import io.turndiff.store.StoredSession;
 import io.turndiff.store.StoredTurn;
 import io.turndiff.store.StoredWorkspace;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.EnumMap;
 import java.util.HashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Function;
+import java.util.stream.IntStream;
 
 /**
- * Begins turns, records the before-state of paths as tools announce them, and finishes turns with the
- * after-state and diff of every recorded path.
+ * Begins turns, records the before-state of paths as tools announce them, and finishes turns with
+ * the after-state and diff of every recorded path.
  *
- * <p>Each snapshot call is its own transaction, so a runtime that dies mid-turn keeps every before-state it
- * recorded; the first before-state of a path in a turn wins. Finishing is one transaction. Files are read
- * (through the workspace boundary) before a transaction begins, so the store's write lock is never held
- * while the file system is slow. Bad input is refused before anything is written.
+ * <p>Each snapshot call is its own transaction, so a runtime that dies mid-turn keeps every
+ * before-state it recorded; the first before-state of a path in a turn wins. Finishing is one
+ * transaction. Files are read (through the workspace boundary) before a transaction begins, so the
+ * store's write lock is never held while the file system is slow. Bad input is refused before
+ * anything is written.
  */
 public final class CaptureService implements AutoCloseable {
 
@@ -55,18 +61,25 @@ public final class CaptureService implements AutoCloseable {
   private final Tracker tracker;
   private final boolean ownsWorkspaces;
   private final ChangeRecorder recorder = new ChangeRecorder();
-  /** Turns this service saw open: their identity never changes; their state is checked in each transaction. */
-  private final Map<String, StoredTurn> openTurns = new java.util.concurrent.ConcurrentHashMap<>();
+
+  /**
+   * Turns this service saw open: their identity never changes; their state is checked in each
+   * transaction.
+   */
+  private final Map<String, StoredTurn> openTurns = new ConcurrentHashMap<>();
+
   /** The directory states this service recorded in each open turn: they are not looked at again. */
   private final Map<String, Map<WorkspacePath, DirectoryState>> turnDirectories =
-      new java.util.concurrent.ConcurrentHashMap<>();
+      new ConcurrentHashMap<>();
 
   /** A service with its own workspace handles, closed with it. */
   public CaptureService(Store store, BoundaryOptions boundaryOptions) {
     this(store, new WorkspaceHandles(store, boundaryOptions), true);
   }
 
-  /** A service sharing {@code workspaces} with others (rewind, the HTTP service); they outlive it. */
+  /**
+   * A service sharing {@code workspaces} with others (rewind, the HTTP service); they outlive it.
+   */
   public CaptureService(Store store, WorkspaceHandles workspaces) {
     this(store, workspaces, false);
   }
@@ -91,11 +104,12 @@ public final class CaptureService implements AutoCloseable {
     return workspaces;
   }
 
-  // ---- begin ------------------------------------------------------------------------------------------
+  // ---- begin
+  // ------------------------------------------------------------------------------------------
 
   /**
-   * Begins a turn in {@code workspace}: in the session {@code session} (created on first use) or in a new
-   * session, with the id {@code turn} or a generated one.
+   * Begins a turn in {@code workspace}: in the session {@code session} (created on first use) or in
+   * a new session, with the id {@code turn} or a generated one.
    */
   public BeganTurn beginTurn(Path workspace, Optional<String> session, Optional<String> turn) {
     session.ifPresent(id -> ExternalIds.requireValid("session", id));
@@ -103,31 +117,59 @@ public final class CaptureService implements AutoCloseable {
     WorkspaceBoundary boundary = workspaces.openGiven(workspace);
     WorkspaceHandles.Lease lease = null;
     try {
-      Optional<Long> known = store.read(tx -> tx.workspaces().byRealRoot(boundary.rootReal().toString()))
-          .map(StoredWorkspace::id);
+      Optional<Long> known =
+          store
+              .read(tx -> tx.workspaces().byRealRoot(boundary.rootReal().toString()))
+              .map(StoredWorkspace::id);
       if (known.isPresent() && tracker.isTracked(known.get())) {
         // the turn's before-state is the tree now, edits made between turns included
         lease = workspaces.adopt(known.get(), boundary);
         tracker.refresh(known.get());
       }
-      Registered began = store.write(tx -> {
-        StoredWorkspace registered = tx.workspaces().register(workspace.toString(), boundary.rootReal().toString(),
-            boundary.rootDevice(), boundary.rootInode());
-        String turnId = turn.orElseGet(() -> ExternalIds.generate("turn"));
-        if (tx.turns().byExternalId(turnId).isPresent()) {
-          throw new RequestException(RequestException.Problem.ALREADY_EXISTS, "turn '" + turnId + "' already exists");
-        }
-        Optional<StoredSession> existing = session.flatMap(id -> tx.sessions().byExternalId(id));
-        if (existing.isPresent() && existing.get().workspaceId() != registered.id()) {
-          throw new RequestException(RequestException.Problem.WORKSPACE, "session '" + session.get()
-              + "' works in another workspace, not " + boundary.rootReal());
-        }
-        StoredSession chosen = existing.orElseGet(() -> tx.sessions().create(
-            session.orElseGet(() -> ExternalIds.generate("session")), registered.id()));
-        StoredTurn begun = tx.turns().begin(turnId, chosen, TurnKind.AGENT);
-        return new Registered(registered.id(), new BeganTurn(chosen.externalId(), begun.externalId(),
-            begun.seq(), boundary.rootReal(), existing.isEmpty(), boundary.kind()));
-      });
+      Registered began =
+          store.write(
+              tx -> {
+                StoredWorkspace registered =
+                    tx.workspaces()
+                        .register(
+                            workspace.toString(),
+                            boundary.rootReal().toString(),
+                            boundary.rootDevice(),
+                            boundary.rootInode());
+                String turnId = turn.orElseGet(() -> ExternalIds.generate("turn"));
+                if (tx.turns().byExternalId(turnId).isPresent()) {
+                  throw new RequestException(
+                      RequestException.Problem.ALREADY_EXISTS,
+                      "turn '" + turnId + "' already exists");
+                }
+                Optional<StoredSession> existing =
+                    session.flatMap(id -> tx.sessions().byExternalId(id));
+                if (existing.isPresent() && existing.get().workspaceId() != registered.id()) {
+                  throw new RequestException(
+                      RequestException.Problem.WORKSPACE,
+                      "session '"
+                          + session.get()
+                          + "' works in another workspace, not "
+                          + boundary.rootReal());
+                }
+                StoredSession chosen =
+                    existing.orElseGet(
+                        () ->
+                            tx.sessions()
+                                .create(
+                                    session.orElseGet(() -> ExternalIds.generate("session")),
+                                    registered.id()));
+                StoredTurn begun = tx.turns().begin(turnId, chosen, TurnKind.AGENT);
+                return new Registered(
+                    registered.id(),
+                    new BeganTurn(
+                        chosen.externalId(),
+                        begun.externalId(),
+                        begun.seq(),
+                        boundary.rootReal(),
+                        existing.isEmpty(),
+                        boundary.kind()));
+              });
       if (lease == null) {
         lease = workspaces.adopt(began.workspaceId(), boundary);
       }
@@ -146,40 +188,44 @@ public final class CaptureService implements AutoCloseable {
   }
 
   /** A begun turn and the stored workspace it is in. */
-  private record Registered(long workspaceId, BeganTurn turn) {
+  private record Registered(long workspaceId, BeganTurn turn) {}
+
+  // ---- snapshot
+  // ---------------------------------------------------------------------------------------
+
+  /**
+   * {@link #snapshot(String, Optional, List)} of paths given as text (fixed names: tests, the demo,
+   * the bench). A {@code Collection} rather than a {@code List} only because two lists would erase
+   * to one signature.
+   */
+  public List<SnapshotVerdict> snapshot(
+      String turnId, Optional<String> toolCall, Collection<String> textPaths) {
+    return snapshot(turnId, toolCall, PathInput.texts(textPaths));
   }
 
-  // ---- snapshot ---------------------------------------------------------------------------------------
-
-  /** Records the before-state of {@code paths} for the tool call {@code toolCall} (generated when empty). */
-  public List<SnapshotVerdict> snapshot(String turnId, Optional<String> toolCall, List<String> paths) {
-    List<byte[]> raw = paths.stream().map(path -> path.getBytes(StandardCharsets.UTF_8)).toList();
-    return snapshotPaths(turnId, toolCall, paths, raw);
-  }
-
-  /** As {@link #snapshot}, for paths given as raw bytes (names that are not UTF-8). */
-  public List<SnapshotVerdict> snapshotBytes(String turnId, Optional<String> toolCall, List<byte[]> paths) {
-    return snapshotPaths(turnId, toolCall, null, paths);
-  }
-
-  private List<SnapshotVerdict> snapshotPaths(String turnId, Optional<String> toolCall, List<String> texts,
-                                              List<byte[]> bytes) {
+  /**
+   * Records the before-state of {@code paths} for the tool call {@code toolCall} (generated when
+   * empty), in one transaction: every path is parsed first, so that one bad path records nothing.
+   */
+  public List<SnapshotVerdict> snapshot(
+      String turnId, Optional<String> toolCall, List<PathInput> paths) {
     toolCall.ifPresent(id -> ExternalIds.requireValid("tool call", id));
-    if (bytes.isEmpty()) {
-      throw new RequestException(RequestException.Problem.BAD_INPUT, "snapshot needs at least one path");
+    if (paths.isEmpty()) {
+      throw new RequestException(
+          RequestException.Problem.BAD_INPUT, "snapshot needs at least one path");
     }
     StoredTurn turn = requireOpen(turnId);
     List<GivenPath> inputs = new ArrayList<>();
     List<Observation> observations = new ArrayList<>();
-    Map<WorkspacePath, DirectoryState> recordedDirectories = turnDirectories.computeIfAbsent(turnId,
-        id -> new java.util.concurrent.ConcurrentHashMap<>());
+    Map<WorkspacePath, DirectoryState> recordedDirectories =
+        turnDirectories.computeIfAbsent(turnId, id -> new ConcurrentHashMap<>());
     List<DirectoryState> directories;
     try (WorkspaceHandles.Lease lease = workspaces.borrow(turn.workspaceId())) {
       WorkspaceBoundary boundary = lease.boundary();
-      List<RequestedPath> requests = new ArrayList<>(bytes.size());
+      List<RequestedPath> requests = new ArrayList<>(paths.size());
       try {
-        for (int i = 0; i < bytes.size(); i++) {
-          requests.add(texts != null ? boundary.parse(texts.get(i)) : boundary.parse(bytes.get(i)));
+        for (PathInput path : paths) {
+          requests.add(boundary.parse(path));
         }
       } catch (BadPathException e) {
         throw new RequestException(RequestException.Problem.BAD_INPUT, e.getMessage());
@@ -190,28 +236,46 @@ public final class CaptureService implements AutoCloseable {
           observations.add(observation);
         }
       }
-      List<WorkspacePath> namedDirectories = observations.stream().map(Observation::snapshot)
-          .filter(snapshot -> snapshot.type().filter(type -> type == FileType.DIRECTORY).isPresent())
-          .map(Snapshot::path).toList();
-      directories = new DirectoryFacts(boundary, recordedDirectories)
-          .aboveAndAt(observations.stream().map(observation -> observation.snapshot().path()).toList(),
-              namedDirectories).stream()
-          .filter(directory -> !recordedDirectories.containsKey(directory.path())).toList();
+      List<WorkspacePath> namedDirectories =
+          observations.stream()
+              .map(Observation::snapshot)
+              .filter(
+                  snapshot ->
+                      snapshot.type().filter(type -> type == FileType.DIRECTORY).isPresent())
+              .map(Snapshot::path)
+              .toList();
+      directories =
+          new DirectoryFacts(boundary, recordedDirectories)
+                  .aboveAndAt(
+                      observations.stream()
+                          .map(observation -> observation.snapshot().path())
+                          .toList(),
+                      namedDirectories)
+                  .stream()
+                  .filter(directory -> !recordedDirectories.containsKey(directory.path()))
+                  .toList();
     }
     String callId = toolCall.orElseGet(() -> ExternalIds.generate("call"));
-    List<SnapshotVerdict> verdicts = store.write(tx -> {
-      requireStillOpen(tx, turn);
-      StoredTurn current = turn;
-      long callRow = tx.toolCalls().record(current.id(), callId);
-      directories.forEach(directory -> tx.directoryChanges().recordBefore(current.id(), directory));
-      List<SnapshotVerdict> recorded = new ArrayList<>(observations.size());
-      for (int i = 0; i < observations.size(); i++) {
-        Observation observation = observations.get(i);
-        boolean first = recorder.recordBefore(tx, current.id(), callRow, observation, DetectedBy.SNAPSHOT);
-        recorded.add(new SnapshotVerdict(inputs.get(i), observation.snapshot(), observation.via(), first));
-      }
-      return recorded;
-    });
+    List<SnapshotVerdict> verdicts =
+        store.write(
+            tx -> {
+              requireStillOpen(tx, turn);
+              StoredTurn current = turn;
+              long callRow = tx.toolCalls().record(current.id(), callId);
+              directories.forEach(
+                  directory -> tx.directoryChanges().recordBefore(current.id(), directory));
+              List<SnapshotVerdict> recorded = new ArrayList<>(observations.size());
+              for (int i = 0; i < observations.size(); i++) {
+                Observation observation = observations.get(i);
+                boolean first =
+                    recorder.recordBefore(
+                        tx, current.id(), callRow, observation, DetectedBy.SNAPSHOT);
+                recorded.add(
+                    new SnapshotVerdict(
+                        inputs.get(i), observation.snapshot(), observation.via(), first));
+              }
+              return recorded;
+            });
     directories.forEach(directory -> recordedDirectories.putIfAbsent(directory.path(), directory));
     return verdicts;
   }
@@ -220,7 +284,7 @@ public final class CaptureService implements AutoCloseable {
     ExternalIds.requireValid("turn", turnId);
     StoredTurn seenOpen = openTurns.get(turnId);
     if (seenOpen != null) {
-      return seenOpen;  // its state is checked again inside the write transaction
+      return seenOpen; // its state is checked again inside the write transaction
     }
     StoredTurn turn = store.read(tx -> requireOpen(tx, turnId));
     openTurns.put(turnId, turn);
@@ -231,7 +295,8 @@ public final class CaptureService implements AutoCloseable {
   private static void requireStillOpen(StoreTransaction tx, StoredTurn turn) {
     TurnState state = tx.turns().state(turn.id()).orElseThrow();
     if (state != TurnState.OPEN) {
-      throw new RequestException(RequestException.Problem.WRONG_STATE,
+      throw new RequestException(
+          RequestException.Problem.WRONG_STATE,
           "turn '" + turn.externalId() + "' is " + state.code() + ", not open");
     }
   }
@@ -239,20 +304,28 @@ public final class CaptureService implements AutoCloseable {
   private static StoredTurn requireOpen(StoreTransaction tx, String turnId) {
     StoredTurn turn = requireTurn(tx, turnId);
     if (turn.state() != TurnState.OPEN) {
-      throw new RequestException(RequestException.Problem.WRONG_STATE,
+      throw new RequestException(
+          RequestException.Problem.WRONG_STATE,
           "turn '" + turnId + "' is " + turn.state().code() + ", not open");
     }
     return turn;
   }
 
   static StoredTurn requireTurn(StoreTransaction tx, String turnId) {
-    return tx.turns().byExternalId(turnId).orElseThrow(() -> new RequestException(
-        RequestException.Problem.UNKNOWN_TURN, "turn '" + turnId + "' does not exist"));
+    return tx.turns()
+        .byExternalId(turnId)
+        .orElseThrow(
+            () ->
+                new RequestException(
+                    RequestException.Problem.UNKNOWN_TURN, "turn '" + turnId + "' does not exist"));
   }
 
-  // ---- finish -----------------------------------------------------------------------------------------
+  // ---- finish
+  // -----------------------------------------------------------------------------------------
 
-  /** Takes the after-state of every path the turn recorded, computes the diffs, and closes the turn. */
+  /**
+   * Takes the after-state of every path the turn recorded, computes the diffs, and closes the turn.
+   */
   public TurnSummary finishTurn(String turnId) {
     try (WorkspaceHandles.Lease lease = workspaces.borrow(requireOpen(turnId).workspaceId())) {
       return finishTurn(turnId, lease.boundary());
@@ -263,56 +336,91 @@ public final class CaptureService implements AutoCloseable {
     for (int attempt = 0; ; attempt++) {
       StoredTurn turn = requireOpen(turnId);
       List<StoredFileChange> changes = store.read(tx -> tx.fileChanges().ofTurn(turn.id()));
-      Optional<Tracker.Comparison> scanned = tracker.isTracked(turn.workspaceId())
-          ? Optional.of(tracker.changes(turn.workspaceId())) : Optional.empty();
-      List<Snapshot> befores = new ArrayList<>(changes.stream().map(StoredFileChange::before).toList());
+      Optional<Tracker.Comparison> scanned =
+          tracker.isTracked(turn.workspaceId())
+              ? Optional.of(tracker.changes(turn.workspaceId()))
+              : Optional.empty();
+      List<Snapshot> befores =
+          new ArrayList<>(changes.stream().map(StoredFileChange::before).toList());
       Set<WorkspacePath> announced = new HashSet<>();
       changes.forEach(change -> announced.add(change.path()));
-      List<PathChange> shellOnly = scanned.map(comparison -> comparison.changes().stream()
-          .filter(change -> !announced.contains(change.path())).toList()).orElse(List.of());
+      List<PathChange> shellOnly =
+          scanned
+              .map(
+                  comparison ->
+                      comparison.changes().stream()
+                          .filter(change -> !announced.contains(change.path()))
+                          .toList())
+              .orElse(List.of());
       Instant now = store.clock().instant();
-      List<Snapshot> shellBefores = shellOnly.stream().map(change -> Tracker.before(change, boundary, now)).toList();
+      List<Snapshot> shellBefores =
+          shellOnly.stream().map(change -> Tracker.before(change, boundary, now)).toList();
       befores.addAll(shellBefores);
       Map<Sha256, byte[]> beforeContents = store.read(tx -> tx.blobs().contentsOf(befores));
-      List<ChangeRecorder.Completed> completed = inParallel(changes,
-          change -> recorder.complete(change, boundary.observeExact(change.path()), beforeContents));
-      List<DirectoryDelta> scannedDirectories = scanned.map(comparison -> Tracker.directories(comparison,
-          shellOnly.stream().map(PathChange::path).toList())).orElse(List.of());
-      Map<WorkspacePath, Optional<DirectoryState>> directoriesAfter = new java.util.LinkedHashMap<>();
-      store.read(tx -> tx.directoryChanges().ofTurn(turn.id()))
-          .forEach(directory -> directoriesAfter.put(directory.path(), boundary.directoryAt(directory.path())));
-      List<Integer> shellIndexes = java.util.stream.IntStream.range(0, shellOnly.size()).boxed().toList();
-      List<ChangeRecorder.Detected> detected = inParallel(shellIndexes, i -> {
-        PathChange change = shellOnly.get(i);
-        Observation after = change.now().orElseGet(() -> boundary.observeExact(change.path()));
-        return recorder.detect(change.path(), shellBefores.get(i), after, beforeContents);
-      });
-      Optional<TurnSummary> summary = store.write(tx -> {
-        StoredTurn current = requireOpen(tx, turnId);
-        if (tx.fileChanges().ofTurn(current.id()).size() != completed.size()) {
-          return Optional.empty();  // a snapshot call landed meanwhile: read again
-        }
-        if (scanned.isPresent() && !tracker.absorb(tx, current.workspaceId(), scanned.get())) {
-          return Optional.empty();  // another turn's scan wrote the index meanwhile: scan again
-        }
-        completed.forEach(done -> recorder.store(tx, done));
-        detected.forEach(found -> recorder.store(tx, current.id(), found));
-        directoriesAfter.forEach((path, after) -> tx.directoryChanges().complete(current.id(), path, after));
-        for (DirectoryDelta directory : scannedDirectories) {
-          tx.directoryChanges().recordBefore(current.id(), directory.before());
-          tx.directoryChanges().complete(current.id(), directory.after().path(), Optional.of(directory.after()));
-        }
-        tx.turns().markFinished(current.id());
-        openTurns.remove(turnId);
-        turnDirectories.remove(turnId);
-        return Optional.of(summarize(current, completed, detected));
-      });
+      List<ChangeRecorder.Completed> completed =
+          inParallel(
+              changes,
+              change ->
+                  recorder.complete(change, boundary.observeExact(change.path()), beforeContents));
+      List<DirectoryDelta> scannedDirectories =
+          scanned
+              .map(
+                  comparison ->
+                      Tracker.directories(
+                          comparison, shellOnly.stream().map(PathChange::path).toList()))
+              .orElse(List.of());
+      Map<WorkspacePath, Optional<DirectoryState>> directoriesAfter = new LinkedHashMap<>();
+      store
+          .read(tx -> tx.directoryChanges().ofTurn(turn.id()))
+          .forEach(
+              directory ->
+                  directoriesAfter.put(directory.path(), boundary.directoryAt(directory.path())));
+      List<Integer> shellIndexes = IntStream.range(0, shellOnly.size()).boxed().toList();
+      List<ChangeRecorder.Detected> detected =
+          inParallel(
+              shellIndexes,
+              i -> {
+                PathChange change = shellOnly.get(i);
+                Observation after =
+                    change.now().orElseGet(() -> boundary.observeExact(change.path()));
+                return recorder.detect(change.path(), shellBefores.get(i), after, beforeContents);
+              });
+      Optional<TurnSummary> summary =
+          store.write(
+              tx -> {
+                StoredTurn current = requireOpen(tx, turnId);
+                if (tx.fileChanges().ofTurn(current.id()).size() != completed.size()) {
+                  return Optional.empty(); // a snapshot call landed meanwhile: read again
+                }
+                if (scanned.isPresent()
+                    && !tracker.absorb(tx, current.workspaceId(), scanned.get())) {
+                  return Optional
+                      .empty(); // another turn's scan wrote the index meanwhile: scan again
+                }
+                completed.forEach(done -> recorder.store(tx, done));
+                detected.forEach(found -> recorder.store(tx, current.id(), found));
+                directoriesAfter.forEach(
+                    (path, after) -> tx.directoryChanges().complete(current.id(), path, after));
+                for (DirectoryDelta directory : scannedDirectories) {
+                  tx.directoryChanges().recordBefore(current.id(), directory.before());
+                  tx.directoryChanges()
+                      .complete(
+                          current.id(), directory.after().path(), Optional.of(directory.after()));
+                }
+                tx.turns().markFinished(current.id());
+                openTurns.remove(turnId);
+                turnDirectories.remove(turnId);
+                return Optional.of(summarize(current, completed, detected));
+              });
       if (summary.isPresent()) {
         return summary.get();
       }
       if (attempt >= 5) {
-        throw new RequestException(RequestException.Problem.WRONG_STATE,
-            "turn '" + turnId + "' kept receiving snapshots (or its workspace rescans) while it was being finished");
+        throw new RequestException(
+            RequestException.Problem.WRONG_STATE,
+            "turn '"
+                + turnId
+                + "' kept receiving snapshots (or its workspace rescans) while it was being finished");
       }
     }
   }
@@ -321,13 +429,16 @@ public final class CaptureService implements AutoCloseable {
   private static final int PARALLEL_FINISH_FILES = 8;
 
   /** {@code work} over {@code items} in order; spread over the common pool when there are many. */
-  private static <T, R> List<R> inParallel(List<T> items, java.util.function.Function<T, R> work) {
-    return items.size() < PARALLEL_FINISH_FILES ? items.stream().map(work).toList()
+  private static <T, R> List<R> inParallel(List<T> items, Function<T, R> work) {
+    return items.size() < PARALLEL_FINISH_FILES
+        ? items.stream().map(work).toList()
         : items.parallelStream().map(work).toList();
   }
 
-  private static TurnSummary summarize(StoredTurn turn, List<ChangeRecorder.Completed> completed,
-                                       List<ChangeRecorder.Detected> detected) {
+  private static TurnSummary summarize(
+      StoredTurn turn,
+      List<ChangeRecorder.Completed> completed,
+      List<ChangeRecorder.Detected> detected) {
     Map<ChangeKind, Integer> counts = new EnumMap<>(ChangeKind.class);
     long added = 0;
     long removed = 0;
@@ -336,10 +447,13 @@ public final class CaptureService implements AutoCloseable {
       counts.merge(done.kind(), 1, Integer::sum);
       added += done.patch().added();
       removed += done.patch().removed();
-      // the change being completed has no kind yet: an unknown one cannot be put back whatever its before-state;
+      // the change being completed has no kind yet: an unknown one cannot be put back whatever its
+      // before-state;
       // a directory before and after is no file change (the directory records put its mode back)
-      boolean directory = done.change().before().isDirectory() && done.after().snapshot().isDirectory();
-      if ((!done.change().restorable() || done.kind() == ChangeKind.UNKNOWN) && done.kind() != ChangeKind.UNCHANGED
+      boolean directory =
+          done.change().before().isDirectory() && done.after().snapshot().isDirectory();
+      if ((!done.change().restorable() || done.kind() == ChangeKind.UNKNOWN)
+          && done.kind() != ChangeKind.UNCHANGED
           && !directory) {
         notRestorable++;
       }
@@ -352,8 +466,17 @@ public final class CaptureService implements AutoCloseable {
         notRestorable++;
       }
     }
-    return new TurnSummary(turn.externalId(), turn.sessionExternalId(), turn.seq(), TurnState.FINISHED,
-        completed.size() + detected.size(), counts, added, removed, notRestorable, detected.size());
+    return new TurnSummary(
+        turn.externalId(),
+        turn.sessionExternalId(),
+        turn.seq(),
+        TurnState.FINISHED,
+        completed.size() + detected.size(),
+        counts,
+        added,
+        removed,
+        notRestorable,
+        detected.size());
   }
 
   @Override

@@ -12,10 +12,10 @@ import java.util.Map;
 import java.util.Optional;
 
 /**
- * The directories above recorded paths, as they are now: which exist (with their mode) and which do not, so
- * that a rewind can remove the directories a turn created and re-create, with their mode, the ones it
- * removed. Each directory is looked at once (through the boundary, nothing followed); below an absent one
- * every directory is absent without a look.
+ * The directories above recorded paths, as they are now: which exist (with their mode) and which do
+ * not, so that a rewind can remove the directories a turn created and re-create, with their mode,
+ * the ones it removed. Each directory is looked at once (through the boundary, nothing followed);
+ * below an absent one every directory is absent without a look.
  */
 public final class DirectoryFacts {
 
@@ -28,15 +28,18 @@ public final class DirectoryFacts {
   }
 
   /**
-   * @param recorded states a turn already recorded: they stand (the first record wins) and are not looked
-   *     at again
+   * @param recorded states a turn already recorded: they stand (the first record wins) and are not
+   *     looked at again
    */
   public DirectoryFacts(WorkspaceBoundary boundary, Map<WorkspacePath, DirectoryState> recorded) {
     this.boundary = boundary;
     this.recorded = recorded;
   }
 
-  /** The directories above each path, from the root down, each once; a directory not known ends its chain. */
+  /**
+   * The directories above each path, from the root down, each once; a directory not known ends its
+   * chain.
+   */
   public List<DirectoryState> above(Collection<WorkspacePath> paths) {
     Map<WorkspacePath, DirectoryState> states = new LinkedHashMap<>();
     for (WorkspacePath path : paths) {
@@ -46,16 +49,19 @@ public final class DirectoryFacts {
   }
 
   /**
-   * As {@link #above(Collection)}, and each of {@code directories} itself, when it is a directory: a
-   * directory a snapshot named (a tool about to {@code chmod} it) is recorded with its mode like the ones
-   * above recorded paths, so that a rewind puts its mode back.
+   * As {@link #above(Collection)}, and each of {@code directories} itself, when it is a directory:
+   * a directory a snapshot named (a tool about to {@code chmod} it) is recorded with its mode like
+   * the ones above recorded paths, so that a rewind puts its mode back.
    */
-  public List<DirectoryState> aboveAndAt(Collection<WorkspacePath> paths, Collection<WorkspacePath> directories) {
+  public List<DirectoryState> aboveAndAt(
+      Collection<WorkspacePath> paths, Collection<WorkspacePath> directories) {
     Map<WorkspacePath, DirectoryState> states = new LinkedHashMap<>();
     above(paths).forEach(state -> states.putIfAbsent(state.path(), state));
     for (WorkspacePath directory : directories) {
       if (!directory.isOutside()) {
-        known(directory).filter(DirectoryState::present).ifPresent(state -> states.putIfAbsent(directory, state));
+        known(directory)
+            .filter(DirectoryState::present)
+            .ifPresent(state -> states.putIfAbsent(directory, state));
       }
     }
     return new ArrayList<>(states.values());
@@ -63,7 +69,8 @@ public final class DirectoryFacts {
 
   /** A directory's state as the turn recorded it, else as it is now (looked at once). */
   private Optional<DirectoryState> known(WorkspacePath directory) {
-    return Optional.ofNullable(recorded.get(directory)).or(() -> seen.computeIfAbsent(directory, boundary::directoryAt));
+    return Optional.ofNullable(recorded.get(directory))
+        .or(() -> seen.computeIfAbsent(directory, boundary::directoryAt));
   }
 
   public List<DirectoryState> above(WorkspacePath path) {
@@ -75,7 +82,8 @@ public final class DirectoryFacts {
     boolean absent = false;
     for (int depth = 1; depth <= parents.size(); depth++) {
       WorkspacePath directory = WorkspacePath.ofComponents(parents.subList(0, depth));
-      Optional<DirectoryState> state = absent ? Optional.of(DirectoryState.absent(directory)) : known(directory);
+      Optional<DirectoryState> state =
+          absent ? Optional.of(DirectoryState.absent(directory)) : known(directory);
       if (state.isEmpty()) {
         break;
       }

@@ -7,10 +7,17 @@ import java.util.Map;
 /**
  * A finished turn in numbers.
  *
- * @param detectedByScan how many of the files were found changed by the tracked workspace's scan, not
- *     announced by a snapshot call
+ * @param detectedByScan how many of the files were found changed by the tracked workspace's scan,
+ *     not announced by a snapshot call
  */
-public record TurnSummary(String turn, String session, long seq, TurnState state, int files,
-                          Map<ChangeKind, Integer> changes, long linesAdded, long linesRemoved,
-                          int notRestorable, int detectedByScan) {
-}
+public record TurnSummary(
+    String turn,
+    String session,
+    long seq,
+    TurnState state,
+    int files,
+    Map<ChangeKind, Integer> changes,
+    long linesAdded,
+    long linesRemoved,
+    int notRestorable,
+    int detectedByScan) {}

@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.turndiff.boundary.BoundaryOptions;
+import io.turndiff.capture.track.TrackingOptions;
 import io.turndiff.fixtures.RecordedChanges;
 import io.turndiff.fixtures.StoreRows;
 import io.turndiff.fixtures.TestStore;
@@ -29,20 +30,20 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.atomic.AtomicBoolean;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The capture service over a real SQLite store and a real workspace; every test checks the canary. What a turn
- * recorded is read from the store ({@link RecordedChanges}); the patches of captured turns are the review
- * module's ({@code CapturedTurnPatchTest}).
+ * The capture service over a real SQLite store and a real workspace; every test checks the canary.
+ * What a turn recorded is read from the store ({@link RecordedChanges}); the patches of captured
+ * turns are the review module's ({@code CapturedTurnPatchTest}).
  */
 class CaptureServiceTest {
 
-  @TempDir
-  Path temp;
+  @TempDir Path temp;
 
   private TestWorkspace workspace;
   private Store store;
@@ -67,7 +68,8 @@ class CaptureServiceTest {
   private StoredFileChange change(String turn, String path) {
     return RecordedChanges.of(store, turn).stream()
         .filter(change -> change.path().equals(WorkspacePath.of(path)))
-        .findFirst().orElseThrow(() -> new AssertionError(path + " is not recorded in " + turn));
+        .findFirst()
+        .orElseThrow(() -> new AssertionError(path + " is not recorded in " + turn));
   }
 
   private String beginTurn() {
@@ -86,7 +88,9 @@ class CaptureServiceTest {
     assertEquals(Containment.ESCAPED, change.before().containment());
     assertFalse(change.restorable());
     assertTrue(change.before().sha256().isEmpty());
-    workspace.canary().assertNotIn("the turn's records", RecordedChanges.of(store, turn).toString());
+    workspace
+        .canary()
+        .assertNotIn("the turn's records", RecordedChanges.of(store, turn).toString());
   }
 
   @Test
@@ -105,10 +109,12 @@ class CaptureServiceTest {
     workspace.symlink("notes.txt", "../outside/secret.txt");
     String turn = beginTurn();
     capture.snapshot(turn, Optional.empty(), List.of("notes.txt"));
-    // the agent then writes through the link: the outside file must stay untouched by turndiff, and the
+    // the agent then writes through the link: the outside file must stay untouched by turndiff, and
+    // the
     // change to it is not turndiff's to record
     capture.finishTurn(turn);
-    assertEquals(Optional.of(Reason.ESCAPES_WORKSPACE), change(turn, "notes.txt").before().reason());
+    assertEquals(
+        Optional.of(Reason.ESCAPES_WORKSPACE), change(turn, "notes.txt").before().reason());
   }
 
   @Test
@@ -160,13 +166,23 @@ class CaptureServiceTest {
   void createdModifiedDeletedAndUnchangedFilesAreClassified() throws Exception {
     workspace.file("keep.txt", "same\n").file("edit.txt", "old\n").file("gone.txt", "bye\n");
     String turn = beginTurn();
-    capture.snapshot(turn, Optional.of("t1"), List.of("keep.txt", "edit.txt", "gone.txt", "new/made.txt"));
+    capture.snapshot(
+        turn, Optional.of("t1"), List.of("keep.txt", "edit.txt", "gone.txt", "new/made.txt"));
     Files.writeString(workspace.resolve("edit.txt"), "new\n");
     Files.delete(workspace.resolve("gone.txt"));
     workspace.file("new/made.txt", "hello\n");
     TurnSummary summary = capture.finishTurn(turn);
-    assertEquals(Map.of(ChangeKind.UNCHANGED, 1, ChangeKind.MODIFIED, 1, ChangeKind.DELETED, 1,
-        ChangeKind.ADDED, 1), summary.changes());
+    assertEquals(
+        Map.of(
+            ChangeKind.UNCHANGED,
+            1,
+            ChangeKind.MODIFIED,
+            1,
+            ChangeKind.DELETED,
+            1,
+            ChangeKind.ADDED,
+            1),
+        summary.changes());
     assertEquals(Presence.ABSENT, change(turn, "new/made.txt").before().presence());
   }
 
@@ -182,6 +198,27 @@ class CaptureServiceTest {
     capture.finishTurn(turn);
     StoredFileChange change = change(turn, "a.txt");
     assertEquals(List.of("call-1", "call-2"), change.toolCalls());
+  }
+
+  @Test
+  void eachPathGetsItsVerdictFromTheCapture() throws Exception {
+    workspace.file("a.txt", "a\n").symlink("leak", workspace.secret().toString());
+    String turn = beginTurn();
+    List<SnapshotVerdict> first =
+        capture.snapshot(turn, Optional.empty(), List.of("a.txt", "none.txt", "leak"));
+    assertEquals(
+        List.of(
+            SnapshotVerdict.Verdict.CAPTURED,
+            SnapshotVerdict.Verdict.ABSENT,
+            SnapshotVerdict.Verdict.METADATA_ONLY),
+        first.stream().map(SnapshotVerdict::verdict).toList());
+    assertEquals(
+        List.of(true, true, false), first.stream().map(SnapshotVerdict::restorable).toList());
+    Files.writeString(workspace.resolve("a.txt"), "b\n");
+    SnapshotVerdict again = capture.snapshot(turn, Optional.empty(), List.of("a.txt")).getFirst();
+    assertEquals(SnapshotVerdict.Verdict.ALREADY_RECORDED, again.verdict());
+    assertEquals("already_recorded", again.verdict().code());
+    assertTrue(again.restorable(), "the state seen now is captured, though the first one counts");
   }
 
   @Test
@@ -215,8 +252,10 @@ class CaptureServiceTest {
     workspace.file("img.bin", new byte[] {0, 1, 2, 4});
     capture.finishTurn(turn);
     StoredFileChange change = change(turn, "img.bin");
-    String stored = new String(store.read(tx -> tx.blobs().require(change.diff().orElseThrow())),
-        StandardCharsets.UTF_8);
+    String stored =
+        new String(
+            store.read(tx -> tx.blobs().require(change.diff().orElseThrow())),
+            StandardCharsets.UTF_8);
     assertTrue(stored.contains("Binary files a/img.bin and b/img.bin differ"), stored);
   }
 
@@ -262,8 +301,9 @@ class CaptureServiceTest {
       assertEquals(expected.toolCalls(), actual.toolCalls());
       assertEquals(expected.before().reason(), actual.before().reason());
     }
-    byte[] beforeContent = store.read(tx -> tx.blobs().require(change(turn, "a.txt").before().storedContent()
-        .orElseThrow()));
+    byte[] beforeContent =
+        store.read(
+            tx -> tx.blobs().require(change(turn, "a.txt").before().storedContent().orElseThrow()));
     assertArrayEquals("a\n".getBytes(StandardCharsets.UTF_8), beforeContent);
   }
 
@@ -278,23 +318,32 @@ class CaptureServiceTest {
     capture.finishTurn(turn);
     StoredFileChange change = change(turn, "big.txt");
     assertEquals(Optional.of(Reason.TOO_LARGE), change.before().reason());
-    assertEquals(Optional.of(ChangeKind.MODIFIED), change.change(), "the streamed hash shows the change");
+    assertEquals(
+        Optional.of(ChangeKind.MODIFIED), change.change(), "the streamed hash shows the change");
   }
 
   @Test
   void aFileOverTheSizeLimitIsNeverUnchangedOnlyUnknownUnlessItsSampledFingerprintProvesAChange() {
     capture.close();
     capture = new CaptureService(store, BoundaryOptions.builder().sizeLimit(10).build());
-    workspace.file("same.txt", "this is longer than ten bytes\n").file("first.txt", "this is longer than ten bytes\n");
+    workspace
+        .file("same.txt", "this is longer than ten bytes\n")
+        .file("first.txt", "this is longer than ten bytes\n");
     String turn = beginTurn();
     capture.snapshot(turn, Optional.empty(), List.of("same.txt", "first.txt"));
     workspace.file("first.txt", "THIS is longer than ten bytes\n");
     TurnSummary summary = capture.finishTurn(turn);
     StoredFileChange same = change(turn, "same.txt");
-    assertTrue(same.before().sampledSha256().isPresent(), "fingerprinted by sampling: " + same.before());
+    assertTrue(
+        same.before().sampledSha256().isPresent(), "fingerprinted by sampling: " + same.before());
     assertTrue(same.before().sha256().isEmpty(), "not read whole");
-    assertEquals(Optional.of(ChangeKind.UNKNOWN), same.change(), "equal samples do not prove the same content");
-    assertEquals(Optional.of(ChangeKind.MODIFIED), change(turn, "first.txt").change(),
+    assertEquals(
+        Optional.of(ChangeKind.UNKNOWN),
+        same.change(),
+        "equal samples do not prove the same content");
+    assertEquals(
+        Optional.of(ChangeKind.MODIFIED),
+        change(turn, "first.txt").change(),
         "a same-size change in a sampled block shows");
     assertEquals(2, summary.notRestorable());
     assertEquals(Map.of(ChangeKind.UNKNOWN, 1, ChangeKind.MODIFIED, 1), summary.changes());
@@ -304,7 +353,8 @@ class CaptureServiceTest {
   void turnsAreNumberedWithinTheirSession() {
     assertEquals(1, capture.beginTurn(workspace.root(), Optional.of("s"), Optional.of("t1")).seq());
     assertEquals(2, capture.beginTurn(workspace.root(), Optional.of("s"), Optional.of("t2")).seq());
-    assertEquals(1, capture.beginTurn(workspace.root(), Optional.of("other"), Optional.of("t3")).seq());
+    assertEquals(
+        1, capture.beginTurn(workspace.root(), Optional.of("other"), Optional.of("t3")).seq());
   }
 
   @Test
@@ -317,7 +367,8 @@ class CaptureServiceTest {
 
   // ---- bad input: a clear error naming the input, and nothing written ----
 
-  private void assertRefusedWithoutWriting(RequestException.Problem problem, String named, Runnable request) {
+  private void assertRefusedWithoutWriting(
+      RequestException.Problem problem, String named, Runnable request) {
     Map<String, Long> before = StoreRows.count(store.file());
     RequestException e = assertThrows(RequestException.class, request::run);
     assertEquals(problem, e.problem(), e.getMessage());
@@ -328,20 +379,26 @@ class CaptureServiceTest {
   @Test
   void nulInAPathIsRefused() {
     String turn = beginTurn();
-    assertRefusedWithoutWriting(RequestException.Problem.BAD_INPUT, "NUL",
+    assertRefusedWithoutWriting(
+        RequestException.Problem.BAD_INPUT,
+        "NUL",
         () -> capture.snapshot(turn, Optional.empty(), List.of("ok.txt", "bad\0name")));
   }
 
   @Test
   void emptyPathIsRefused() {
     String turn = beginTurn();
-    assertRefusedWithoutWriting(RequestException.Problem.BAD_INPUT, "empty",
+    assertRefusedWithoutWriting(
+        RequestException.Problem.BAD_INPUT,
+        "empty",
         () -> capture.snapshot(turn, Optional.empty(), List.of("")));
   }
 
   @Test
   void unknownTurnIsRefused() {
-    assertRefusedWithoutWriting(RequestException.Problem.UNKNOWN_TURN, "no-such-turn",
+    assertRefusedWithoutWriting(
+        RequestException.Problem.UNKNOWN_TURN,
+        "no-such-turn",
         () -> capture.snapshot("no-such-turn", Optional.empty(), List.of("a.txt")));
   }
 
@@ -349,33 +406,42 @@ class CaptureServiceTest {
   void finishingAFinishedTurnIsRefused() {
     String turn = beginTurn();
     capture.finishTurn(turn);
-    assertRefusedWithoutWriting(RequestException.Problem.WRONG_STATE, turn, () -> capture.finishTurn(turn));
+    assertRefusedWithoutWriting(
+        RequestException.Problem.WRONG_STATE, turn, () -> capture.finishTurn(turn));
   }
 
   @Test
   void pathGivenAsADirectoryIsRefused() {
     workspace.directory("src");
     String turn = beginTurn();
-    assertRefusedWithoutWriting(RequestException.Problem.BAD_INPUT, "src/",
+    assertRefusedWithoutWriting(
+        RequestException.Problem.BAD_INPUT,
+        "src/",
         () -> capture.snapshot(turn, Optional.empty(), List.of("src/")));
   }
 
   @Test
   void missingWorkspaceIsRefused() {
-    assertRefusedWithoutWriting(RequestException.Problem.WORKSPACE, "nowhere",
+    assertRefusedWithoutWriting(
+        RequestException.Problem.WORKSPACE,
+        "nowhere",
         () -> capture.beginTurn(temp.resolve("nowhere"), Optional.empty(), Optional.empty()));
   }
 
   @Test
   void malformedIdIsRefused() {
-    assertRefusedWithoutWriting(RequestException.Problem.BAD_INPUT, "bad id",
+    assertRefusedWithoutWriting(
+        RequestException.Problem.BAD_INPUT,
+        "bad id",
         () -> capture.beginTurn(workspace.root(), Optional.of("bad id"), Optional.empty()));
   }
 
   @Test
   void takenTurnIdIsRefused() {
     capture.beginTurn(workspace.root(), Optional.empty(), Optional.of("t-1"));
-    assertRefusedWithoutWriting(RequestException.Problem.ALREADY_EXISTS, "t-1",
+    assertRefusedWithoutWriting(
+        RequestException.Problem.ALREADY_EXISTS,
+        "t-1",
         () -> capture.beginTurn(workspace.root(), Optional.empty(), Optional.of("t-1")));
   }
 
@@ -386,7 +452,9 @@ class CaptureServiceTest {
     Files.move(workspace.root(), temp.resolve("moved"));
     Files.createDirectories(workspace.root());
     capture = new CaptureService(store, BoundaryOptions.defaults());
-    assertRefusedWithoutWriting(RequestException.Problem.WORKSPACE, "replaced",
+    assertRefusedWithoutWriting(
+        RequestException.Problem.WORKSPACE,
+        "replaced",
         () -> capture.snapshot(turn, Optional.empty(), List.of("a.txt")));
   }
 
@@ -394,9 +462,10 @@ class CaptureServiceTest {
   void refusedBeginLeavesTheWorkspaceUsableForTurnsInFlight() throws Exception {
     workspace.file("a.txt", "a\n");
     // a tracked workspace: beginning a turn adopts the boundary before the refusal
-    capture.tracker().track(workspace.root(), io.turndiff.capture.track.TrackingOptions.DEFAULTS);
+    capture.tracker().track(workspace.root(), TrackingOptions.DEFAULTS);
     String turn = capture.beginTurn(workspace.root(), Optional.empty(), Optional.of("t-1")).turn();
-    assertThrows(RequestException.class,
+    assertThrows(
+        RequestException.class,
         () -> capture.beginTurn(workspace.root(), Optional.empty(), Optional.of("t-1")));
     capture.snapshot(turn, Optional.empty(), List.of("a.txt"));
     workspace.file("a.txt", "b\n");
@@ -410,13 +479,17 @@ class CaptureServiceTest {
     for (int f = 0; f < files; f++) {
       workspace.file("f" + f + ".txt", "file " + f + "\n");
     }
-    String turn = capture.beginTurn(workspace.root(), Optional.of("snapshotting"), Optional.empty()).turn();
-    java.util.concurrent.atomic.AtomicBoolean done = new java.util.concurrent.atomic.AtomicBoolean();
-    Thread beginner = Thread.ofPlatform().start(() -> {
-      while (!done.get()) {
-        capture.beginTurn(workspace.root(), Optional.of("beginner"), Optional.empty());
-      }
-    });
+    String turn =
+        capture.beginTurn(workspace.root(), Optional.of("snapshotting"), Optional.empty()).turn();
+    AtomicBoolean done = new AtomicBoolean();
+    Thread beginner =
+        Thread.ofPlatform()
+            .start(
+                () -> {
+                  while (!done.get()) {
+                    capture.beginTurn(workspace.root(), Optional.of("beginner"), Optional.empty());
+                  }
+                });
     try {
       for (int f = 0; f < files; f++) {
         capture.snapshot(turn, Optional.empty(), List.of("f" + f + ".txt"));

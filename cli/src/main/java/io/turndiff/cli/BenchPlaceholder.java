@@ -6,19 +6,24 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Unmatched;
 
 /**
- * {@code turndiff bench} in the product jar, which carries no benchmark (and no JMH): it says where the
- * benchmarks are. The bench jar ({@code io.turndiff.bench.cli.BenchMain}) puts the real command in its place.
+ * {@code turndiff bench} in the product jar, which carries no benchmark (and no JMH): it says where
+ * the benchmarks are. The bench jar ({@code io.turndiff.bench.cli.BenchMain}) puts the real command
+ * in its place.
  */
-@Command(name = "bench", description = "Benchmarks: in the bench jar, which ./turndiff bench builds and runs "
-    + "(bench/target/turndiff-bench.jar).")
+@Command(
+    name = "bench",
+    description =
+        "Benchmarks: in the bench jar, which ./turndiff bench builds and runs "
+            + "(bench/target/turndiff-bench.jar).")
 final class BenchPlaceholder implements Callable<Integer> {
 
-  @Unmatched
-  List<String> arguments;
+  @Unmatched List<String> arguments;
 
   @Override
   public Integer call() {
-    throw new CliException(Main.EXIT_USAGE, "benchmarks live in the bench jar: ./turndiff bench ... "
-        + "(builds bench/target/turndiff-bench.jar)");
+    throw new CliException(
+        Main.EXIT_USAGE,
+        "benchmarks live in the bench jar: ./turndiff bench ... "
+            + "(builds bench/target/turndiff-bench.jar)");
   }
 }

@@ -7,10 +7,11 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 
 /**
- * The demo's files, handled as the agent and its tools would handle them, straight on disk: a small workspace
- * in a temp dir beside an outside "credentials" file that a symlink in the workspace points to, the edits of
- * the demo's turn, and the look for the outside secret in the store's files afterwards. The demo plays the
- * agent here; turndiff itself reads and writes a workspace only through the boundary.
+ * The demo's files, handled as the agent and its tools would handle them, straight on disk: a small
+ * workspace in a temp dir beside an outside "credentials" file that a symlink in the workspace
+ * points to, the edits of the demo's turn, and the look for the outside secret in the store's files
+ * afterwards. The demo plays the agent here; turndiff itself reads and writes a workspace only
+ * through the boundary.
  */
 final class DemoWorkspace {
 
@@ -31,16 +32,20 @@ final class DemoWorkspace {
     Files.createDirectories(outside);
     Files.writeString(outside.resolve("credentials.env"), secret + "\n");
     Files.writeString(workspace.resolve("README.md"), "# demo\n\nA tiny project.\n");
-    Files.writeString(workspace.resolve("src/app.py"), String.join("\n",
-        "def greet(name):",
-        "    return 'hello ' + name",
-        "",
-        "",
-        "if __name__ == '__main__':",
-        "    print(greet('world'))",
-        ""));
+    Files.writeString(
+        workspace.resolve("src/app.py"),
+        String.join(
+            "\n",
+            "def greet(name):",
+            "    return 'hello ' + name",
+            "",
+            "",
+            "if __name__ == '__main__':",
+            "    print(greet('world'))",
+            ""));
     Files.writeString(workspace.resolve("src/util.py"), "def unused():\n    pass\n");
-    Files.createSymbolicLink(workspace.resolve("config.env"), Path.of("../outside/credentials.env"));
+    Files.createSymbolicLink(
+        workspace.resolve("config.env"), Path.of("../outside/credentials.env"));
     return new DemoWorkspace(workspace, outside);
   }
 

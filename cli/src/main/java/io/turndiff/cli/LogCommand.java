@@ -2,6 +2,8 @@ package io.turndiff.cli;
 
 import io.turndiff.api.Json;
 import io.turndiff.api.Turndiff;
+import io.turndiff.api.wire.WireHistoryEntry;
+import io.turndiff.model.PathInput;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
@@ -12,19 +14,20 @@ import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
 /** {@code turndiff log PATH}: every turn that touched a path. */
-@Command(name = "log", description = "Every turn that recorded a path, oldest first, with its change and stats.")
+@Command(
+    name = "log",
+    description = "Every turn that recorded a path, oldest first, with its change and stats.")
 final class LogCommand implements Callable<Integer> {
 
-  @Mixin
-  StoreOptions storeOptions;
+  @Spec CommandSpec spec;
 
-  @Spec
-  CommandSpec spec;
+  @Mixin WorkspaceOption workspace;
 
-  @Mixin
-  WorkspaceOption workspace;
-
-  @Parameters(paramLabel = "PATH", description = "A path relative to the workspace, or absolute inside it.")
+  @Parameters(
+      paramLabel = "PATH",
+      description =
+          "A path relative to the workspace, or absolute; '.' and '..' are "
+              + "applied to the name.")
   String path;
 
   @Option(names = "--pretty", description = "Indent the JSON.")
@@ -32,9 +35,12 @@ final class LogCommand implements Callable<Integer> {
 
   @Override
   public Integer call() {
-    try (Turndiff turndiff = storeOptions.open()) {
+    try (Turndiff turndiff = StoreOptions.of(spec).open()) {
       Path root = workspace.orCurrentDirectory();
-      spec.commandLine().getOut().println(Json.write(Json.history(turndiff.queries().log(root, path)), pretty));
+      PathInput given = PathInput.text(path);
+      spec.commandLine()
+          .getOut()
+          .println(Json.write(WireHistoryEntry.of(turndiff.queries().log(root, given)), pretty));
     }
     return Main.EXIT_OK;
   }

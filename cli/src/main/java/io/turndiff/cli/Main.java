@@ -2,34 +2,41 @@ package io.turndiff.cli;
 
 import io.turndiff.model.RequestException;
 import io.turndiff.store.StoreException;
+import java.io.OutputStreamWriter;
 import java.io.PrintStream;
 import java.io.PrintWriter;
 import java.util.function.Consumer;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.ScopeType;
 
 /**
- * The {@code turndiff} command. Machine commands print JSON on stdout, errors go to stderr, and the exit
- * code is 0 on success, 2 for bad usage or input that can never be valid, 3 when a rewind skipped files,
- * 4 when the store cannot be used for the command (damaged, not a store, or read-only for a write), and 1 for
- * every other error. No error prints a stack trace: every one is a line naming what failed.
+ * The {@code turndiff} command. Machine commands print JSON on stdout, errors go to stderr, and the
+ * exit code is 0 on success, 2 for bad usage or input that can never be valid, 3 when a rewind
+ * skipped files, 4 when the store cannot be used for the command (damaged, not a store, or
+ * read-only for a write), and 1 for every other error. No error prints a stack trace: every one is
+ * a line naming what failed.
  */
-@Command(name = "turndiff", mixinStandardHelpOptions = true, scope = picocli.CommandLine.ScopeType.INHERIT,
+@Command(
+    name = "turndiff",
+    mixinStandardHelpOptions = true,
+    scope = ScopeType.INHERIT,
     version = "turndiff 0.1.0",
     description = "Per-turn file snapshots, diffs and safe rewinds for AI coding-agent runtimes.",
     subcommands = {
-        TurnCommand.class,
-        SnapshotCommand.class,
-        ShowCommand.class,
-        DiffCommand.class,
-        TurnsCommand.class,
-        LogCommand.class,
-        RewindCommand.class,
-        TrackCommand.class,
-        StatusCommand.class,
-        ServeCommand.class,
-        BenchPlaceholder.class,
-        DemoCommand.class
+      TurnCommand.class,
+      SnapshotCommand.class,
+      ShowCommand.class,
+      DiffCommand.class,
+      TurnsCommand.class,
+      LogCommand.class,
+      RewindCommand.class,
+      TrackCommand.class,
+      StatusCommand.class,
+      ServeCommand.class,
+      BenchPlaceholder.class,
+      DemoCommand.class
     })
 public final class Main {
 
@@ -38,49 +45,66 @@ public final class Main {
   public static final int EXIT_USAGE = 2;
   public static final int EXIT_STORE = 4;
 
+  /**
+   * {@code --db} and the other store options, inherited by every command (see {@link
+   * StoreOptions}).
+   */
+  @Mixin StoreOptions storeOptions;
+
   public static void main(String[] args) {
-    launch(args, commands -> { });
+    launch(args, commands -> {});
   }
 
   /**
    * Runs one command line on the process's standard output and error, and exits with its code.
    *
-   * @param adapt changes the commands first (the bench jar puts its {@code bench} in place of the placeholder)
+   * @param adapt changes the commands first (the bench jar puts its {@code bench} in place of the
+   *     placeholder)
    */
   public static void launch(String[] args, Consumer<CommandLine> adapt) {
     PrintStream out = StandardStreams.out();
     PrintStream err = StandardStreams.err();
     // a failure on another thread (the service's shutdown, a worker) is reported as a line too
-    Thread.setDefaultUncaughtExceptionHandler((thread, failure) ->
-        err.println("turndiff: unexpected error in " + thread.getName() + ": " + describe(failure)));
+    Thread.setDefaultUncaughtExceptionHandler(
+        (thread, failure) ->
+            err.println(
+                "turndiff: unexpected error in " + thread.getName() + ": " + describe(failure)));
     System.exit(run(args, out, err, adapt));
   }
 
   /** Runs one command line with the given streams; returns the exit code. */
   public static int run(String[] args, PrintStream out, PrintStream err) {
-    return run(args, out, err, commands -> { });
+    return run(args, out, err, commands -> {});
   }
 
-  /** As {@link #run(String[], PrintStream, PrintStream)}, with the commands changed by {@code adapt} first. */
-  public static int run(String[] args, PrintStream out, PrintStream err, Consumer<CommandLine> adapt) {
+  /**
+   * As {@link #run(String[], PrintStream, PrintStream)}, with the commands changed by {@code adapt}
+   * first.
+   */
+  public static int run(
+      String[] args, PrintStream out, PrintStream err, Consumer<CommandLine> adapt) {
     CommandLine commandLine = new CommandLine(new Main());
-    // before the streams and the handler are set: they reach only the commands present when they are set
+    // before the streams and the handler are set: they reach only the commands present when they
+    // are set
     adapt.accept(commandLine);
-    commandLine.setOut(new PrintWriter(out, true));
-    commandLine.setErr(new PrintWriter(err, true));
-    commandLine.setExecutionExceptionHandler((exception, line, parseResult) -> report(exception, err));
+    commandLine.setOut(new PrintWriter(new OutputStreamWriter(out, out.charset()), true));
+    commandLine.setErr(new PrintWriter(new OutputStreamWriter(err, err.charset()), true));
+    commandLine.setExecutionExceptionHandler(
+        (exception, line, parseResult) -> report(exception, err));
     try {
       return commandLine.execute(args);
     } catch (RuntimeException | Error failure) {
-      // picocli hands only a command's exceptions to the handler; anything else (an Error) lands here
+      // picocli hands only a command's exceptions to the handler; anything else (an Error) lands
+      // here
       return report(failure, err);
     }
   }
 
   /** Prints one line for {@code failure} and returns its exit code. */
   private static int report(Throwable failure, PrintStream err) {
-    // a failure on a worker thread arrives wrapped (ExecutionException, CompletionException): the cause speaks
-    for (Throwable cause = failure; cause != null; cause = cause.getCause() == cause ? null : cause.getCause()) {
+    // a failure on a worker thread arrives wrapped (ExecutionException, CompletionException): the
+    // cause speaks
+    for (Throwable cause = failure; cause != null; cause = nextCause(cause)) {
       switch (cause) {
         case RequestException capture -> {
           err.println("turndiff: " + capture.getMessage());
@@ -106,10 +130,21 @@ public final class Main {
     return EXIT_ERROR;
   }
 
+  /**
+   * The cause of {@code failure}, or null at the end of the chain (also where a throwable names
+   * itself).
+   */
+  // identity, not equality: a throwable whose cause is the very same object ends the chain
+  @SuppressWarnings("ReferenceEquality")
+  private static Throwable nextCause(Throwable failure) {
+    Throwable cause = failure.getCause();
+    return cause == failure ? null : cause;
+  }
+
   /** The failure and its causes as one line: their types and messages, without a stack trace. */
   static String describe(Throwable failure) {
     StringBuilder line = new StringBuilder();
-    for (Throwable cause = failure; cause != null; cause = cause.getCause() == cause ? null : cause.getCause()) {
+    for (Throwable cause = failure; cause != null; cause = nextCause(cause)) {
       if (!line.isEmpty()) {
         line.append("; caused by ");
       }

@@ -2,6 +2,7 @@ package io.turndiff.cli;
 
 import io.turndiff.api.Json;
 import io.turndiff.api.Turndiff;
+import io.turndiff.api.wire.WireServeStarted;
 import io.turndiff.boundary.WorkspacePolicy;
 import io.turndiff.capture.workspace.WorkspaceHandles;
 import io.turndiff.server.HttpService;
@@ -18,53 +19,73 @@ import java.util.Set;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
 /**
- * {@code turndiff serve}: the long-lived local HTTP service. Prints one JSON line with its URL and the token
- * file, then serves until SIGTERM or SIGINT, when requests in flight finish and the store is closed.
+ * {@code turndiff serve}: the long-lived local HTTP service. Prints one JSON line with its URL and
+ * the token file, then serves until SIGTERM or SIGINT, when requests in flight finish and the store
+ * is closed.
  */
 @Command(name = "serve", description = "Run the local HTTP service (loopback only, bearer token).")
 final class ServeCommand implements Callable<Integer> {
 
   static final String TOKEN_VARIABLE = "TURNDIFF_TOKEN";
 
-  @Mixin
-  StoreOptions storeOptions;
+  @Spec CommandSpec spec;
 
-  @Spec
-  CommandSpec spec;
-
-  @Option(names = "--port", paramLabel = "N", defaultValue = "7433",
+  @Option(
+      names = "--port",
+      paramLabel = "N",
+      defaultValue = "7433",
       description = "The loopback port (default ${DEFAULT-VALUE}; 0 picks a free one).")
   int port;
 
-  @Option(names = "--token-file", paramLabel = "FILE",
-      description = "Where to write the token (default: turndiff.token beside the store, mode 0600).")
+  @Option(
+      names = "--token-file",
+      paramLabel = "FILE",
+      description =
+          "Where to write the token (default: turndiff.token beside the store, mode 0600).")
   Path tokenFile;
 
-  @Option(names = "--allow-origin", paramLabel = "ORIGIN",
-      description = "A browser origin allowed to call the service (CORS); repeatable. None by default.")
+  @Option(
+      names = "--allow-origin",
+      paramLabel = "ORIGIN",
+      description =
+          "A browser origin allowed to call the service (CORS); repeatable. None by default.")
   List<String> allowedOrigins = new ArrayList<>();
 
-  @Option(names = "--allow-workspace", paramLabel = "DIR",
-      description = "Only workspaces within DIR (its real path) may be used; repeatable. Any by default.")
+  @Option(
+      names = "--allow-workspace",
+      paramLabel = "DIR",
+      description =
+          "Only workspaces within DIR (its real path) may be used; repeatable. Any by default.")
   List<Path> allowedWorkspaces = new ArrayList<>();
 
-  @Option(names = "--max-connections", paramLabel = "N", defaultValue = "" + ServiceOptions.DEFAULT_MAX_CONNECTIONS,
-      description = "Connections open at once; more are closed as they come (default ${DEFAULT-VALUE}).")
+  @Option(
+      names = "--max-connections",
+      paramLabel = "N",
+      defaultValue = "" + ServiceOptions.DEFAULT_MAX_CONNECTIONS,
+      description =
+          "Connections open at once; more are closed as they come (default ${DEFAULT-VALUE}).")
   int maxConnections;
 
-  @Option(names = "--request-timeout", paramLabel = "SECONDS", defaultValue = "10",
-      description = "Time a client has to send a whole request, from its first byte (default ${DEFAULT-VALUE}).")
+  @Option(
+      names = "--request-timeout",
+      paramLabel = "SECONDS",
+      defaultValue = "10",
+      description =
+          "Time a client has to send a whole request, from its first byte (default ${DEFAULT-VALUE}).")
   long requestTimeout;
 
-  @Option(names = "--open-workspaces", paramLabel = "N", defaultValue = "" + WorkspaceHandles.DEFAULT_CAPACITY,
-      description = "Workspace root handles kept open at most; the least recently used is closed first "
-          + "(default ${DEFAULT-VALUE}).")
+  @Option(
+      names = "--open-workspaces",
+      paramLabel = "N",
+      defaultValue = "" + WorkspaceHandles.DEFAULT_CAPACITY,
+      description =
+          "Workspace root handles kept open at most; the least recently used is closed first "
+              + "(default ${DEFAULT-VALUE}).")
   int openWorkspaces;
 
   @Override
@@ -78,39 +99,55 @@ final class ServeCommand implements Callable<Integer> {
       throw new CliException(Main.EXIT_USAGE, TOKEN_VARIABLE + " must hold at least 16 characters");
     }
     token = token.strip();
-    Path database = storeOptions.location();
-    Path tokenPath = tokenFile != null ? tokenFile.toAbsolutePath() : database.resolveSibling("turndiff.token");
+    Path database = StoreOptions.of(spec).location();
+    Path tokenPath =
+        tokenFile != null ? tokenFile.toAbsolutePath() : database.resolveSibling("turndiff.token");
     ServiceOptions options;
     WorkspacePolicy policy;
     try {
-      options = ServiceOptions.builder(token).port(port).allowedOrigins(Set.copyOf(allowedOrigins))
-          .maxConnections(maxConnections).requestDeadline(Duration.ofSeconds(requestTimeout)).build();
-      policy = allowedWorkspaces.isEmpty() ? WorkspacePolicy.anyDirectory()
-          : WorkspacePolicy.within(allowedWorkspaces);
+      options =
+          ServiceOptions.builder(token)
+              .port(port)
+              .allowedOrigins(Set.copyOf(allowedOrigins))
+              .maxConnections(maxConnections)
+              .requestDeadline(Duration.ofSeconds(requestTimeout))
+              .build();
+      policy =
+          allowedWorkspaces.isEmpty()
+              ? WorkspacePolicy.anyDirectory()
+              : WorkspacePolicy.within(allowedWorkspaces);
       if (openWorkspaces < 1) {
-        throw new IllegalArgumentException("--open-workspaces must be at least 1, not " + openWorkspaces);
+        throw new IllegalArgumentException(
+            "--open-workspaces must be at least 1, not " + openWorkspaces);
       }
     } catch (IllegalArgumentException e) {
       throw new CliException(Main.EXIT_USAGE, e.getMessage());
     }
-    Turndiff turndiff = storeOptions.open(policy, openWorkspaces);
+    Turndiff turndiff = StoreOptions.of(spec).open(policy, openWorkspaces);
     HttpService service;
     try {
       service = HttpService.start(turndiff, options);
     } catch (IOException e) {
       turndiff.close();
-      throw new CliException(Main.EXIT_ERROR, "cannot listen on 127.0.0.1:" + port + ": " + e.getMessage());
+      throw new CliException(
+          Main.EXIT_ERROR, "cannot listen on 127.0.0.1:" + port + ": " + e.getMessage());
     }
     TokenFile.writePrivately(tokenPath, token);
     CountDownLatch stopped = new CountDownLatch(1);
-    Runtime.getRuntime().addShutdownHook(new Thread(() -> {
-      service.stop();
-      turndiff.close();
-      stopped.countDown();
-    }, "turndiff-shutdown"));
+    Runtime.getRuntime()
+        .addShutdownHook(
+            new Thread(
+                () -> {
+                  service.stop();
+                  turndiff.close();
+                  stopped.countDown();
+                },
+                "turndiff-shutdown"));
     PrintWriter out = spec.commandLine().getOut();
-    out.println(Json.write(Json.serveStarted(service.url(), tokenPath, database, ProcessHandle.current().pid()),
-        false));
+    out.println(
+        Json.write(
+            WireServeStarted.of(service.url(), tokenPath, database, ProcessHandle.current().pid()),
+            false));
     out.flush();
     stopped.await();
     return Main.EXIT_OK;

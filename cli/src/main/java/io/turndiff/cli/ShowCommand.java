@@ -2,22 +2,20 @@ package io.turndiff.cli;
 
 import io.turndiff.api.Json;
 import io.turndiff.api.Turndiff;
+import io.turndiff.api.wire.WireFileRecord;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
 /** {@code turndiff show --turn ID}: the turn's file records as JSON. */
-@Command(name = "show", description = "Print a turn's file records as a JSON array (from the store only).")
+@Command(
+    name = "show",
+    description = "Print a turn's file records as a JSON array (from the store only).")
 final class ShowCommand implements Callable<Integer> {
 
-  @Mixin
-  StoreOptions storeOptions;
-
-  @Spec
-  CommandSpec spec;
+  @Spec CommandSpec spec;
 
   @Option(names = "--turn", required = true, paramLabel = "ID")
   String turn;
@@ -27,9 +25,11 @@ final class ShowCommand implements Callable<Integer> {
 
   @Override
   public Integer call() {
-    try (Turndiff turndiff = storeOptions.open()) {
-      spec.commandLine().getOut().println(Json.write(Json.fileChanges(turndiff.queries().records(turn).changes()),
-          pretty));
+    try (Turndiff turndiff = StoreOptions.of(spec).open()) {
+      spec.commandLine()
+          .getOut()
+          .println(
+              Json.write(WireFileRecord.of(turndiff.queries().records(turn).changes()), pretty));
     }
     return Main.EXIT_OK;
   }

@@ -2,42 +2,55 @@ package io.turndiff.cli;
 
 import io.turndiff.api.Json;
 import io.turndiff.api.Turndiff;
+import io.turndiff.api.wire.WireVerdict;
 import io.turndiff.capture.SnapshotVerdict;
-import java.nio.charset.StandardCharsets;
+import io.turndiff.model.BadPathException;
+import io.turndiff.model.PathInput;
+import io.turndiff.model.TestHook;
 import java.util.ArrayList;
-import java.util.Base64;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
-/** {@code turndiff snapshot --turn ID [--tool-call ID] PATH…}: record before-states. */
-@Command(name = "snapshot", description = "Record the before-state of paths a tool is about to change; "
-    + "prints one JSON object per recorded path.")
+/**
+ * {@code turndiff snapshot --turn ID [--tool-call ID] PATH… [--path-base64 B64]…}: record
+ * before-states. Every path is decoded here, once, into its {@link PathInput}: the arguments as
+ * text, the base64 ones as exact bytes.
+ */
+@Command(
+    name = "snapshot",
+    description =
+        "Record the before-state of paths a tool is about to change; "
+            + "prints one JSON object per recorded path.")
 final class SnapshotCommand implements Callable<Integer> {
 
-  @Mixin
-  StoreOptions storeOptions;
-
-  @Spec
-  CommandSpec spec;
+  @Spec CommandSpec spec;
 
   @Option(names = "--turn", required = true, paramLabel = "ID")
   String turn;
 
-  @Option(names = "--tool-call", paramLabel = "ID", description = "The tool call (generated when omitted).")
+  @Option(
+      names = "--tool-call",
+      paramLabel = "ID",
+      description = "The tool call (generated when omitted).")
   String toolCall;
 
-  @Option(names = "--path-base64", paramLabel = "B64",
-      description = "A path given as base64 of its raw bytes (for names that are not UTF-8); repeatable.")
+  @Option(
+      names = "--path-base64",
+      paramLabel = "B64",
+      description =
+          "A path given as base64 of its raw bytes (for names that are not UTF-8); repeatable.")
   List<String> base64Paths = new ArrayList<>();
 
-  @Parameters(paramLabel = "PATH", arity = "0..*", description = "Paths, relative to the workspace or absolute.")
+  @Parameters(
+      paramLabel = "PATH",
+      arity = "0..*",
+      description = "Paths, relative to the workspace or absolute.")
   List<String> paths = new ArrayList<>();
 
   @Override
@@ -45,22 +58,20 @@ final class SnapshotCommand implements Callable<Integer> {
     if (paths.isEmpty() && base64Paths.isEmpty()) {
       throw new CliException(Main.EXIT_USAGE, "snapshot needs at least one PATH");
     }
-    List<byte[]> raw = new ArrayList<>();
-    paths.forEach(path -> raw.add(path.getBytes(StandardCharsets.UTF_8)));
+    List<PathInput> inputs = new ArrayList<>(PathInput.texts(paths));
     for (String encoded : base64Paths) {
       try {
-        raw.add(Base64.getDecoder().decode(encoded));
-      } catch (IllegalArgumentException e) {
-        throw new CliException(Main.EXIT_USAGE, "--path-base64 '" + encoded + "' is not base64");
+        inputs.add(PathInput.base64(encoded));
+      } catch (BadPathException e) {
+        throw new CliException(Main.EXIT_USAGE, "--path-base64 '" + e.input() + "' " + e.problem());
       }
     }
-    try (Turndiff turndiff = storeOptions.open()) {
-      List<SnapshotVerdict> verdicts = base64Paths.isEmpty()
-          ? turndiff.capture().snapshot(turn, Optional.ofNullable(toolCall), paths)
-          : turndiff.capture().snapshotBytes(turn, Optional.ofNullable(toolCall), raw);
-      spec.commandLine().getOut().println(Json.write(Json.verdicts(verdicts), false));
+    try (Turndiff turndiff = StoreOptions.of(spec).open()) {
+      List<SnapshotVerdict> verdicts =
+          turndiff.capture().snapshot(turn, Optional.ofNullable(toolCall), inputs);
+      spec.commandLine().getOut().println(Json.write(WireVerdict.of(verdicts), false));
       spec.commandLine().getOut().flush();
-      TestHold.afterSnapshot();
+      turndiff.hook().reached(TestHook.Point.SNAPSHOT_PRINTED);
     }
     return Main.EXIT_OK;
   }

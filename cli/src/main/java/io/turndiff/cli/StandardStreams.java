@@ -6,13 +6,13 @@ import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 
 /**
- * The process's standard output and error as UTF-8 print streams, written to file descriptors 1 and 2
- * directly (not through {@code System.out}, whose encoding follows the locale). Opens no file by name.
+ * The process's standard output and error as UTF-8 print streams, written to file descriptors 1 and
+ * 2 directly (not through {@code System.out}, whose encoding follows the locale). Opens no file by
+ * name.
  */
 final class StandardStreams {
 
-  private StandardStreams() {
-  }
+  private StandardStreams() {}
 
   static PrintStream out() {
     return new PrintStream(new FileOutputStream(FileDescriptor.out), true, StandardCharsets.UTF_8);

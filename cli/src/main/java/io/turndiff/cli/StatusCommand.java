@@ -2,6 +2,7 @@ package io.turndiff.cli;
 
 import io.turndiff.api.Json;
 import io.turndiff.api.Turndiff;
+import io.turndiff.api.wire.WireStatus;
 import io.turndiff.capture.track.PathChange;
 import io.turndiff.capture.track.WorkspaceStatus;
 import java.io.PrintWriter;
@@ -12,31 +13,31 @@ import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
-/** {@code turndiff status --workspace DIR}: what changed since the index, like {@code git status --porcelain}. */
-@Command(name = "status", description = "What changed in a tracked workspace since its index was written "
-    + "(one line per path: A, M, D or T and the path; --json for JSON). Writes nothing.")
+/**
+ * {@code turndiff status --workspace DIR}: what changed since the index, like {@code git status
+ * --porcelain}.
+ */
+@Command(
+    name = "status",
+    description =
+        "What changed in a tracked workspace since its index was written "
+            + "(one line per path: A, M, D or T and the path; --json for JSON). Writes nothing.")
 final class StatusCommand implements Callable<Integer> {
 
-  @Mixin
-  StoreOptions storeOptions;
+  @Spec CommandSpec spec;
 
-  @Spec
-  CommandSpec spec;
-
-  @Mixin
-  WorkspaceOption workspace;
+  @Mixin WorkspaceOption workspace;
 
   @Option(names = "--json", description = "Print JSON.")
   boolean json;
 
   @Override
   public Integer call() {
-    try (Turndiff turndiff = storeOptions.open()) {
-      WorkspaceStatus status = turndiff.capture().tracker()
-          .status(workspace.orCurrentDirectory());
+    try (Turndiff turndiff = StoreOptions.of(spec).open()) {
+      WorkspaceStatus status = turndiff.capture().tracker().status(workspace.orCurrentDirectory());
       PrintWriter out = spec.commandLine().getOut();
       if (json) {
-        out.println(Json.write(Json.status(status), false));
+        out.println(Json.write(WireStatus.of(status), false));
       } else {
         for (PathChange change : status.changes()) {
           out.println(change.letter() + " " + change.path().display());

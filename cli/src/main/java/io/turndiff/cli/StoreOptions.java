@@ -9,51 +9,88 @@ import java.nio.file.Path;
 import java.util.Optional;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
+import picocli.CommandLine.ScopeType;
 import picocli.CommandLine.Spec;
 
-/** The options every command that uses the store shares: where it is, and how the boundary reads. */
+/**
+ * The options every command that uses the store shares: where it is, and how the boundary reads.
+ * They belong to {@code turndiff} itself and every command inherits them, so they are accepted
+ * before the command words ({@code turndiff --db F show ...}, as git takes {@code -C} first),
+ * between them, or after them; whatever their position, the values land here, in {@link Main}'s
+ * instance, which {@link #of} hands to a command.
+ */
 final class StoreOptions {
 
-  @Option(names = "--db", paramLabel = "FILE",
-      description = "The store (default: $TURNDIFF_DB, else $XDG_DATA_HOME/turndiff/turndiff.db, "
-          + "else ~/.local/share/turndiff/turndiff.db).")
+  @Option(
+      names = "--db",
+      scope = ScopeType.INHERIT,
+      paramLabel = "FILE",
+      description =
+          "The store (default: $TURNDIFF_DB, else $XDG_DATA_HOME/turndiff/turndiff.db, "
+              + "else ~/.local/share/turndiff/turndiff.db).")
   Path database;
 
-  @Option(names = "--size-limit", paramLabel = "BYTES", defaultValue = "2097152",
-      description = "Files larger than this are not stored, only fingerprinted by sampling (a rewind still "
-          + "stores what it overwrites) (default: ${DEFAULT-VALUE}).")
+  @Option(
+      names = "--size-limit",
+      scope = ScopeType.INHERIT,
+      paramLabel = "BYTES",
+      defaultValue = "2097152",
+      description =
+          "Files larger than this are not stored, only fingerprinted by sampling (a rewind still "
+              + "stores what it overwrites) (default: ${DEFAULT-VALUE}).")
   long sizeLimit;
 
-  @Option(names = "--full-hash",
-      description = "Hash files over --size-limit whole (slow for huge files) instead of fingerprinting them "
-          + "by sampling.")
+  @Option(
+      names = "--full-hash",
+      scope = ScopeType.INHERIT,
+      description =
+          "Hash files over --size-limit whole (slow for huge files) instead of fingerprinting them "
+              + "by sampling.")
   boolean fullHash;
 
-  @Option(names = "--boundary", paramLabel = "KIND", defaultValue = "auto", hidden = true,
-      description = "auto (openat2 where available) or fallback (SecureDirectoryStream).")
+  @Option(
+      names = "--boundary",
+      scope = ScopeType.INHERIT,
+      paramLabel = "KIND",
+      defaultValue = "auto",
+      hidden = true,
+      description =
+          "auto (the strongest available), openat2, openat (O_NOFOLLOW per component) or fallback "
+              + "(SecureDirectoryStream).")
   String boundary;
 
   @Spec(Spec.Target.MIXEE)
   CommandSpec command;
+
+  /** The store options of the command line {@code command} belongs to. */
+  static StoreOptions of(CommandSpec command) {
+    return ((Main) command.root().userObject()).storeOptions;
+  }
 
   Path location() {
     return StoreLocation.resolve(Optional.ofNullable(database));
   }
 
   BoundaryOptions boundaryOptions() {
-    if (!boundary.equals("auto") && !boundary.equals("fallback")) {
-      throw new CliException(Main.EXIT_USAGE, "--boundary must be auto or fallback, not '" + boundary + "'");
+    BoundaryOptions.Mechanism mechanism;
+    try {
+      mechanism = BoundaryOptions.Mechanism.ofOption(boundary);
+    } catch (IllegalArgumentException e) {
+      throw new CliException(Main.EXIT_USAGE, e.getMessage());
     }
     if (sizeLimit < 0) {
       throw new CliException(Main.EXIT_USAGE, "--size-limit must not be negative: " + sizeLimit);
     }
-    return BoundaryOptions.builder().sizeLimit(sizeLimit).fullHash(fullHash)
-        .forceFallback(boundary.equals("fallback")).build();
+    return BoundaryOptions.builder()
+        .sizeLimit(sizeLimit)
+        .fullHash(fullHash)
+        .mechanism(mechanism)
+        .build();
   }
 
   /**
-   * Opens the store with capture, rewind and queries over it. A damaged store still answers what it can, with
-   * a warning on stderr; a write to it fails (exit {@link Main#EXIT_STORE}).
+   * Opens the store with capture, rewind and queries over it. A damaged store still answers what it
+   * can, with a warning on stderr; a write to it fails (exit {@link Main#EXIT_STORE}).
    */
   Turndiff open() {
     return open(WorkspacePolicy.anyDirectory(), WorkspaceHandles.DEFAULT_CAPACITY);
@@ -61,10 +98,29 @@ final class StoreOptions {
 
   /** As {@link #open()}, with the workspaces it may work in and how many it keeps open at once. */
   Turndiff open(WorkspacePolicy policy, int openWorkspaces) {
-    Turndiff turndiff = Turndiff.open(location(), boundaryOptions(), TestHold.rewindPause(), policy, openWorkspaces);
-    turndiff.store().damage().ifPresent(damage -> command.commandLine().getErr().println("turndiff: warning: "
-        + "the store " + turndiff.store().file() + " is damaged (" + damage + "); what it answers may be "
-        + "incomplete, and nothing is written to it"));
+    Turndiff turndiff =
+        Turndiff.builder(location())
+            .boundary(boundaryOptions())
+            .policy(policy)
+            .openWorkspaces(openWorkspaces)
+            .hook(EnvTestHook.fromEnvironment())
+            .open();
+    turndiff
+        .store()
+        .damage()
+        .ifPresent(
+            damage ->
+                command
+                    .commandLine()
+                    .getErr()
+                    .println(
+                        "turndiff: warning: "
+                            + "the store "
+                            + turndiff.store().file()
+                            + " is damaged ("
+                            + damage
+                            + "); what it answers may be "
+                            + "incomplete, and nothing is written to it"));
     return turndiff;
   }
 }

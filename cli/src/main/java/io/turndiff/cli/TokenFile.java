@@ -8,20 +8,28 @@ import java.nio.file.StandardCopyOption;
 import java.nio.file.attribute.PosixFilePermissions;
 
 /**
- * The file {@code turndiff serve} leaves its bearer token in, beside the store (or where {@code --token-file}
- * says): the service's own file, never a workspace's, so it is written with the JDK's file API.
+ * The file {@code turndiff serve} leaves its bearer token in, beside the store (or where {@code
+ * --token-file} says): the service's own file, never a workspace's, so it is written with the JDK's
+ * file API.
  */
 final class TokenFile {
 
-  private TokenFile() {
-  }
+  private TokenFile() {}
 
-  /** Writes the token to a new 0600 file and renames it over the name, so it is never readable by others. */
+  /**
+   * Writes the token to a new 0600 file and renames it over the name, so it is never readable by
+   * others.
+   */
   static void writePrivately(Path file, String token) throws IOException {
     Files.createDirectories(file.getParent());
-    Path temporary = Files.createTempFile(file.getParent(), ".turndiff-token-", ".tmp",
-        PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")));
+    Path temporary =
+        Files.createTempFile(
+            file.getParent(),
+            ".turndiff-token-",
+            ".tmp",
+            PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")));
     Files.writeString(temporary, token + "\n", StandardCharsets.UTF_8);
-    Files.move(temporary, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+    Files.move(
+        temporary, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
   }
 }

@@ -2,36 +2,45 @@ package io.turndiff.cli;
 
 import io.turndiff.api.Json;
 import io.turndiff.api.Turndiff;
+import io.turndiff.api.wire.WireTrackSummary;
 import io.turndiff.capture.track.TrackSummary;
 import io.turndiff.capture.track.Tracker;
 import io.turndiff.capture.track.TrackingOptions;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
 /** {@code turndiff track --workspace DIR}: build the index, and track the workspace from now on. */
-@Command(name = "track", description = "Index every path of a workspace that is not ignored (with a content "
-    + "baseline), so that turns see changes made by shell commands.")
+@Command(
+    name = "track",
+    description =
+        "Index every path of a workspace that is not ignored (with a content "
+            + "baseline), so that turns see changes made by shell commands.")
 final class TrackCommand implements Callable<Integer> {
 
-  @Mixin
-  StoreOptions storeOptions;
+  @Spec CommandSpec spec;
 
-  @Spec
-  CommandSpec spec;
-
-  @Option(names = "--workspace", required = true, paramLabel = "DIR", description = "The workspace to track.")
+  @Option(
+      names = "--workspace",
+      required = true,
+      paramLabel = "DIR",
+      description = "The workspace to track.")
   Path workspace;
 
-  @Option(names = "--max-files", paramLabel = "N", defaultValue = "200000",
+  @Option(
+      names = "--max-files",
+      paramLabel = "N",
+      defaultValue = "200000",
       description = "At most N files in the baseline (default ${DEFAULT-VALUE}).")
   long maxFiles;
 
-  @Option(names = "--max-bytes", paramLabel = "N", defaultValue = "2147483648",
+  @Option(
+      names = "--max-bytes",
+      paramLabel = "N",
+      defaultValue = "2147483648",
       description = "At most N bytes of content in the baseline (default ${DEFAULT-VALUE}).")
   long maxBytes;
 
@@ -43,17 +52,22 @@ final class TrackCommand implements Callable<Integer> {
     } catch (IllegalArgumentException e) {
       throw new CliException(Main.EXIT_USAGE, e.getMessage());
     }
-    Tracker.Progress progress = System.console() == null ? Tracker.Progress.NONE : (done, total) -> {
-      int width = 30;
-      int filled = total == 0 ? width : (int) ((long) done * width / total);
-      System.err.printf("\rindexing [%s%s] %d/%d files", "#".repeat(filled), " ".repeat(width - filled), done, total);
-      if (done == total) {
-        System.err.println();
-      }
-    };
-    try (Turndiff turndiff = storeOptions.open()) {
+    Tracker.Progress progress =
+        System.console() == null
+            ? Tracker.Progress.NONE
+            : (done, total) -> {
+              int width = 30;
+              int filled = total == 0 ? width : (int) ((long) done * width / total);
+              System.err.printf(
+                  "\rindexing [%s%s] %d/%d files",
+                  "#".repeat(filled), " ".repeat(width - filled), done, total);
+              if (done == total) {
+                System.err.println();
+              }
+            };
+    try (Turndiff turndiff = StoreOptions.of(spec).open()) {
       TrackSummary summary = turndiff.capture().tracker().track(workspace, options, progress);
-      spec.commandLine().getOut().println(Json.write(Json.trackSummary(summary), false));
+      spec.commandLine().getOut().println(Json.write(WireTrackSummary.of(summary), false));
     }
     return Main.EXIT_OK;
   }

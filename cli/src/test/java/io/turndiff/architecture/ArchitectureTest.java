@@ -26,127 +26,220 @@ import java.util.List;
 import java.util.Set;
 
 /**
- * The module map as rules over the product's classes (every module the product jar holds; the bench jar and
- * the test fixtures are not product code). Maven keeps the modules' dependencies one way; these rules keep the
- * packages inside them so, and keep each library and each file-system effect where its module's promise says.
+ * The module map as rules over the product's classes (every module the product jar holds; the bench
+ * jar and the test fixtures are not product code). Maven keeps the modules' dependencies one way;
+ * these rules keep the packages inside them so, and keep each library and each file-system effect
+ * where its module's promise says.
  */
-@AnalyzeClasses(packages = "io.turndiff",
+@AnalyzeClasses(
+    packages = "io.turndiff",
     importOptions = {ImportOption.DoNotIncludeTests.class, ArchitectureTest.ProductCode.class})
 class ArchitectureTest {
 
-  /** Leaves out jOOQ's generated classes (they reference each other by design) and the test fixtures. */
+  /**
+   * Leaves out jOOQ's generated classes (they reference each other by design) and the test
+   * fixtures.
+   */
   static final class ProductCode implements ImportOption {
     @Override
     public boolean includes(Location location) {
-      return !location.contains("/io/turndiff/store/jooq/") && !location.contains("/io/turndiff/fixtures/");
+      return !location.contains("/io/turndiff/store/jooq/")
+          && !location.contains("/io/turndiff/fixtures/");
     }
   }
 
   /**
-   * The only classes outside the boundary that touch files themselves, none of them a workspace's: the store's
-   * own file (its creation and checks, its header, the migration lock), the service's token file, the demo
-   * acting as the agent on its demo workspace, and the UTF-8 standard streams.
+   * The only classes outside the boundary that touch files themselves, none of them a workspace's:
+   * the store's own file (its creation and checks, its header, the migration lock), the service's
+   * token file, the demo acting as the agent on its demo workspace, and the UTF-8 standard streams.
    */
-  static final Set<String> OWN_FILES = Set.of(
-      "io.turndiff.store.StoreFile",
-      "io.turndiff.store.StoreHeader",
-      "io.turndiff.store.MigrationLock",
-      "io.turndiff.cli.TokenFile",
-      "io.turndiff.cli.DemoWorkspace",
-      "io.turndiff.cli.StandardStreams");
+  static final Set<String> OWN_FILES =
+      Set.of(
+          "io.turndiff.store.StoreFile",
+          "io.turndiff.store.StoreHeader",
+          "io.turndiff.store.MigrationLock",
+          "io.turndiff.cli.TokenFile",
+          "io.turndiff.cli.DemoWorkspace",
+          "io.turndiff.cli.StandardStreams");
 
-  private static final DescribedPredicate<JavaClass> OWN_FILE_CLASSES = DescribedPredicate.describe(
-      "one of " + OWN_FILES, javaClass -> OWN_FILES.stream().anyMatch(name -> javaClass.getName().equals(name)
-          || javaClass.getName().startsWith(name + "$")));
+  private static final DescribedPredicate<JavaClass> OWN_FILE_CLASSES =
+      DescribedPredicate.describe(
+          "one of " + OWN_FILES,
+          javaClass ->
+              OWN_FILES.stream()
+                  .anyMatch(
+                      name ->
+                          javaClass.getName().equals(name)
+                              || javaClass.getName().startsWith(name + "$")));
 
   @ArchTest
   static void everyProductModuleIsAnalysed(JavaClasses classes) {
-    for (String name : List.of("io.turndiff.model.Snapshot", "io.turndiff.boundary.WorkspaceBoundary",
-        "io.turndiff.diff.GitPatchWriter", "io.turndiff.store.Store", "io.turndiff.capture.CaptureService",
-        "io.turndiff.capture.workspace.WorkspaceHandles", "io.turndiff.capture.record.ChangeRecorder",
-        "io.turndiff.capture.track.Tracker", "io.turndiff.review.ReviewQueries", "io.turndiff.rewind.RewindService",
-        "io.turndiff.api.Turndiff", "io.turndiff.server.HttpService", "io.turndiff.cli.Main")) {
+    for (String name :
+        List.of(
+            "io.turndiff.model.Snapshot",
+            "io.turndiff.boundary.WorkspaceBoundary",
+            "io.turndiff.diff.GitPatchWriter",
+            "io.turndiff.store.Store",
+            "io.turndiff.capture.CaptureService",
+            "io.turndiff.capture.workspace.WorkspaceHandles",
+            "io.turndiff.capture.record.ChangeRecorder",
+            "io.turndiff.capture.track.Tracker",
+            "io.turndiff.review.ReviewQueries",
+            "io.turndiff.rewind.RewindService",
+            "io.turndiff.api.Turndiff",
+            "io.turndiff.server.HttpService",
+            "io.turndiff.cli.Main")) {
       assertTrue(classes.contain(name), name + " is analysed");
     }
-    assertTrue(classes.stream().noneMatch(javaClass -> javaClass.getPackageName().startsWith("io.turndiff.store.jooq")
-        || javaClass.getPackageName().startsWith("io.turndiff.fixtures")), "generated code and fixtures are not");
+    assertTrue(
+        classes.stream()
+            .noneMatch(
+                javaClass ->
+                    javaClass.getPackageName().startsWith("io.turndiff.store.jooq")
+                        || javaClass.getPackageName().startsWith("io.turndiff.fixtures")),
+        "generated code and fixtures are not");
   }
 
   @ArchTest
-  static final ArchRule noCyclesBetweenPackages = slices().matching("io.turndiff.(**)").should().beFreeOfCycles();
+  static final ArchRule noCyclesBetweenPackages =
+      slices().matching("io.turndiff.(**)").should().beFreeOfCycles();
 
   @ArchTest
-  static final ArchRule onlyTheBoundaryTouchesFiles = noClasses()
-      .that().resideOutsideOfPackage("io.turndiff.boundary..")
-      .and(DescribedPredicate.not(OWN_FILE_CLASSES))
-      .should().dependOnClassesThat().belongToAnyOf(Files.class, FileChannel.class, SecureDirectoryStream.class,
-          RandomAccessFile.class, FileInputStream.class, FileOutputStream.class)
-      .orShould().dependOnClassesThat().resideInAPackage("java.lang.foreign..")
-      .orShould().callMethod(Path.class, "toRealPath", LinkOption[].class)
-      .because("every file-system effect on a workspace goes through io.turndiff.boundary");
+  static final ArchRule onlyTheBoundaryTouchesFiles =
+      noClasses()
+          .that()
+          .resideOutsideOfPackage("io.turndiff.boundary..")
+          .and(DescribedPredicate.not(OWN_FILE_CLASSES))
+          .should()
+          .dependOnClassesThat()
+          .belongToAnyOf(
+              Files.class,
+              FileChannel.class,
+              SecureDirectoryStream.class,
+              RandomAccessFile.class,
+              FileInputStream.class,
+              FileOutputStream.class)
+          .orShould()
+          .dependOnClassesThat()
+          .resideInAPackage("java.lang.foreign..")
+          .orShould()
+          .callMethod(Path.class, "toRealPath", LinkOption[].class)
+          .because("every file-system effect on a workspace goes through io.turndiff.boundary");
 
   @ArchTest
-  static final ArchRule rewindUsesOnlyWhatCaptureOffersIt = noClasses()
-      .that().resideInAPackage("io.turndiff.rewind..")
-      .should().dependOnClassesThat().resideInAnyPackage("io.turndiff.capture", "io.turndiff.capture.track..")
-      .because("a rewind reaches workspaces through capture.workspace and records through capture.record only");
+  static final ArchRule rewindUsesOnlyWhatCaptureOffersIt =
+      noClasses()
+          .that()
+          .resideInAPackage("io.turndiff.rewind..")
+          .should()
+          .dependOnClassesThat()
+          .resideInAnyPackage("io.turndiff.capture", "io.turndiff.capture.track..")
+          .because(
+              "a rewind reaches workspaces through capture.workspace and records through capture.record only");
 
   @ArchTest
-  static final ArchRule captureSubPackagesNeverTurnBackToCapture = noClasses()
-      .that().resideInAnyPackage("io.turndiff.capture.track..", "io.turndiff.capture.workspace..",
-          "io.turndiff.capture.record..")
-      .should().dependOnClassesThat().resideInAPackage("io.turndiff.capture")
-      .because("the capture service is built on them, not they on it");
+  static final ArchRule captureSubPackagesNeverTurnBackToCapture =
+      noClasses()
+          .that()
+          .resideInAnyPackage(
+              "io.turndiff.capture.track..",
+              "io.turndiff.capture.workspace..",
+              "io.turndiff.capture.record..")
+          .should()
+          .dependOnClassesThat()
+          .resideInAPackage("io.turndiff.capture")
+          .because("the capture service is built on them, not they on it");
 
   @ArchTest
-  static final ArchRule modulesDependOneWay = layeredArchitecture().consideringOnlyDependenciesInLayers()
-      .layer("model").definedBy("io.turndiff.model..")
-      .layer("boundary").definedBy("io.turndiff.boundary..")
-      .layer("diff").definedBy("io.turndiff.diff..")
-      .layer("store").definedBy("io.turndiff.store..")
-      .layer("capture").definedBy("io.turndiff.capture..")
-      .layer("review").definedBy("io.turndiff.review..")
-      .layer("rewind").definedBy("io.turndiff.rewind..")
-      .layer("api").definedBy("io.turndiff.api..")
-      .layer("server").definedBy("io.turndiff.server..")
-      .layer("cli").definedBy("io.turndiff.cli..")
-      .whereLayer("cli").mayNotBeAccessedByAnyLayer()
-      .whereLayer("server").mayOnlyBeAccessedByLayers("cli")
-      .whereLayer("api").mayOnlyBeAccessedByLayers("server", "cli")
-      .whereLayer("rewind").mayOnlyBeAccessedByLayers("api", "server", "cli")
-      .whereLayer("review").mayOnlyBeAccessedByLayers("api", "server", "cli")
-      .whereLayer("capture").mayOnlyBeAccessedByLayers("rewind", "api", "server", "cli")
-      .whereLayer("store").mayOnlyBeAccessedByLayers("capture", "review", "rewind", "api", "server", "cli")
-      .whereLayer("diff").mayOnlyBeAccessedByLayers("capture", "review", "rewind", "api", "server", "cli")
-      .whereLayer("boundary").mayOnlyBeAccessedByLayers("capture", "rewind", "api", "server", "cli")
-      .whereLayer("model").mayOnlyBeAccessedByLayers("boundary", "diff", "store", "capture", "review", "rewind",
-          "api", "server", "cli");
+  static final ArchRule modulesDependOneWay =
+      layeredArchitecture()
+          .consideringOnlyDependenciesInLayers()
+          .layer("model")
+          .definedBy("io.turndiff.model..")
+          .layer("boundary")
+          .definedBy("io.turndiff.boundary..")
+          .layer("diff")
+          .definedBy("io.turndiff.diff..")
+          .layer("store")
+          .definedBy("io.turndiff.store..")
+          .layer("capture")
+          .definedBy("io.turndiff.capture..")
+          .layer("review")
+          .definedBy("io.turndiff.review..")
+          .layer("rewind")
+          .definedBy("io.turndiff.rewind..")
+          .layer("api")
+          .definedBy("io.turndiff.api..")
+          .layer("server")
+          .definedBy("io.turndiff.server..")
+          .layer("cli")
+          .definedBy("io.turndiff.cli..")
+          .whereLayer("cli")
+          .mayNotBeAccessedByAnyLayer()
+          .whereLayer("server")
+          .mayOnlyBeAccessedByLayers("cli")
+          .whereLayer("api")
+          .mayOnlyBeAccessedByLayers("server", "cli")
+          .whereLayer("rewind")
+          .mayOnlyBeAccessedByLayers("api", "server", "cli")
+          .whereLayer("review")
+          .mayOnlyBeAccessedByLayers("api", "server", "cli")
+          .whereLayer("capture")
+          .mayOnlyBeAccessedByLayers("rewind", "api", "server", "cli")
+          .whereLayer("store")
+          .mayOnlyBeAccessedByLayers("capture", "review", "rewind", "api", "server", "cli")
+          .whereLayer("diff")
+          .mayOnlyBeAccessedByLayers("capture", "review", "rewind", "api", "server", "cli")
+          .whereLayer("boundary")
+          .mayOnlyBeAccessedByLayers("capture", "rewind", "api", "server", "cli")
+          .whereLayer("model")
+          .mayOnlyBeAccessedByLayers(
+              "boundary", "diff", "store", "capture", "review", "rewind", "api", "server", "cli");
 
   @ArchTest
-  static final ArchRule sqlOnlyInTheStore = noClasses()
-      .that().resideOutsideOfPackage("io.turndiff.store..")
-      .should().dependOnClassesThat().resideInAnyPackage("org.jooq..", "org.flywaydb..", "java.sql..", "org.sqlite..")
-      .because("all SQL lives in the store classes");
+  static final ArchRule sqlOnlyInTheStore =
+      noClasses()
+          .that()
+          .resideOutsideOfPackage("io.turndiff.store..")
+          .should()
+          .dependOnClassesThat()
+          .resideInAnyPackage("org.jooq..", "org.flywaydb..", "java.sql..", "org.sqlite..")
+          .because("all SQL lives in the store classes");
 
   @ArchTest
-  static final ArchRule jacksonOnlyAtTheEdges = noClasses()
-      .that().resideOutsideOfPackages("io.turndiff.api..", "io.turndiff.server..")
-      .should().dependOnClassesThat().resideInAPackage("com.fasterxml.jackson..")
-      .because("JSON is written and read in io.turndiff.api (and the HTTP service)");
+  static final ArchRule jacksonOnlyAtTheEdges =
+      noClasses()
+          .that()
+          .resideOutsideOfPackages("io.turndiff.api..", "io.turndiff.server..")
+          .should()
+          .dependOnClassesThat()
+          .resideInAPackage("com.fasterxml.jackson..")
+          .because("JSON is written and read in io.turndiff.api (and the HTTP service)");
 
   @ArchTest
-  static final ArchRule picocliOnlyInTheCommandLine = noClasses()
-      .that().resideOutsideOfPackage("io.turndiff.cli..")
-      .should().dependOnClassesThat().resideInAPackage("picocli..");
+  static final ArchRule picocliOnlyInTheCommandLine =
+      noClasses()
+          .that()
+          .resideOutsideOfPackage("io.turndiff.cli..")
+          .should()
+          .dependOnClassesThat()
+          .resideInAPackage("picocli..");
 
   @ArchTest
-  static final ArchRule nothingDependsOnJmh = noClasses()
-      .should().dependOnClassesThat().resideInAPackage("org.openjdk.jmh..")
-      .because("the benchmarks live in the bench jar");
+  static final ArchRule nothingDependsOnJmh =
+      noClasses()
+          .should()
+          .dependOnClassesThat()
+          .resideInAPackage("org.openjdk.jmh..")
+          .because("the benchmarks live in the bench jar");
 
   @ArchTest
-  static final ArchRule theModelIsValuesOnly = classes()
-      .that().resideInAPackage("io.turndiff.model..")
-      .should().onlyDependOnClassesThat().resideInAnyPackage("io.turndiff.model..", "java..")
-      .because("the model depends on no other turndiff package and no library");
+  static final ArchRule theModelIsValuesOnly =
+      classes()
+          .that()
+          .resideInAPackage("io.turndiff.model..")
+          .should()
+          .onlyDependOnClassesThat()
+          .resideInAnyPackage("io.turndiff.model..", "java..")
+          .because("the model depends on no other turndiff package and no library");
 }

@@ -21,12 +21,16 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 
-/** The capture commands, run in this JVM against a real store and workspace; every output is checked for the canary. */
+/**
+ * The capture commands, run in this JVM against a real store and workspace; every output is checked
+ * for the canary.
+ */
 class CaptureCommandsTest {
 
-  @TempDir
-  Path temp;
+  @TempDir Path temp;
 
   private TestWorkspace workspace;
   private Path database;
@@ -53,39 +57,55 @@ class CaptureCommandsTest {
   }
 
   private CommandRun turndiff(String... args) {
-    // --db is an option of each subcommand: put it after the command words
-    List<String> ordered = new ArrayList<>();
-    int words = args.length > 0 && args[0].equals("turn") ? 2 : 1;
-    for (int i = 0; i < Math.min(words, args.length); i++) {
-      ordered.add(args[i]);
-    }
-    ordered.addAll(List.of("--db", database.toString()));
-    for (int i = words; i < args.length; i++) {
-      ordered.add(args[i]);
-    }
-    CommandRun run = CliRun.inProcess(ordered.toArray(String[]::new));
+    List<String> withStore = new ArrayList<>(List.of("--db", database.toString()));
+    withStore.addAll(List.of(args));
+    CommandRun run = CliRun.inProcess(withStore.toArray(String[]::new));
     runs.add(run);
     return run;
   }
 
   private String begin() {
     return turndiff("turn", "begin", "--workspace", workspace.root().toString(), "--session", "s1")
-        .expect(0).json().get("turn").asText();
+        .expect(0)
+        .json()
+        .get("turn")
+        .asText();
   }
 
   @Test
   void aWholeTurnThroughTheCommandLine() throws Exception {
     workspace.file("src/app.py", "print('a')\n").file("old.txt", "old\n");
     workspace.symlink("leak.txt", workspace.secret().toString());
-    JsonNode began = turndiff("turn", "begin", "--workspace", workspace.root().toString(), "--session", "s1",
-        "--turn", "t1").expect(0).json();
+    JsonNode began =
+        turndiff(
+                "turn",
+                "begin",
+                "--workspace",
+                workspace.root().toString(),
+                "--session",
+                "s1",
+                "--turn",
+                "t1")
+            .expect(0)
+            .json();
     assertEquals("s1", began.get("session").asText());
     assertEquals("t1", began.get("turn").asText());
     assertEquals(1, began.get("seq").asLong());
     assertEquals("openat2", began.get("boundary").asText());
 
-    JsonNode verdicts = turndiff("snapshot", "--turn", "t1", "--tool-call", "edit-1", "src/app.py", "old.txt",
-        "new.txt", "leak.txt").expect(0).json();
+    JsonNode verdicts =
+        turndiff(
+                "snapshot",
+                "--turn",
+                "t1",
+                "--tool-call",
+                "edit-1",
+                "src/app.py",
+                "old.txt",
+                "new.txt",
+                "leak.txt")
+            .expect(0)
+            .json();
     assertEquals(4, verdicts.size());
     assertEquals("captured", verdicts.get(0).get("verdict").asText());
     assertEquals("absent", verdicts.get(2).get("verdict").asText());
@@ -107,8 +127,17 @@ class CaptureCommandsTest {
     JsonNode records = turndiff("show", "--turn", "t1").expect(0).json();
     assertEquals(4, records.size());
     for (JsonNode record : records) {
-      for (String field : List.of("path", "via", "change", "containment", "restorable", "added", "removed",
-          "before", "after")) {
+      for (String field :
+          List.of(
+              "path",
+              "via",
+              "change",
+              "containment",
+              "restorable",
+              "added",
+              "removed",
+              "before",
+              "after")) {
         assertTrue(record.has(field), field + " in " + record);
       }
       for (String field : List.of("exists", "type", "size", "sha256", "captured", "reason")) {
@@ -143,13 +172,17 @@ class CaptureCommandsTest {
   }
 
   @Test
-  void aWriteThroughALinkOutOfTheWorkspaceIsUnknownNotRestorableAndSkippedByTheRewind() throws Exception {
+  void aWriteThroughALinkOutOfTheWorkspaceIsUnknownNotRestorableAndSkippedByTheRewind()
+      throws Exception {
     workspace.file("a.txt", "mine\n").symlink("linkdir", "../outside");
     String turn = begin();
-    JsonNode verdicts = turndiff("snapshot", "--turn", turn, "linkdir/secret.txt", "a.txt").expect(0).json();
+    JsonNode verdicts =
+        turndiff("snapshot", "--turn", turn, "linkdir/secret.txt", "a.txt").expect(0).json();
     assertEquals("escapes_workspace", verdicts.get(0).get("reason").asText(), verdicts.toString());
-    // the tool writes through the link, outside the workspace; turndiff must not read or write there
-    Files.writeString(workspace.resolve("linkdir/secret.txt"), "written by the tool through the link\n");
+    // the tool writes through the link, outside the workspace; turndiff must not read or write
+    // there
+    Files.writeString(
+        workspace.resolve("linkdir/secret.txt"), "written by the tool through the link\n");
     Files.writeString(workspace.resolve("a.txt"), "agent's\n");
     workspace.refreshOutsidePicture();
 
@@ -157,12 +190,18 @@ class CaptureCommandsTest {
     assertEquals(1, summary.path("changes").path("unknown").asInt(-1), summary.toString());
     assertEquals(0, summary.path("changes").path("unchanged").asInt(-1), summary.toString());
     assertEquals(1, summary.get("not_restorable").asInt(), summary.toString());
-    JsonNode record = record(turndiff("show", "--turn", turn).expect(0).json(), "linkdir/secret.txt");
+    JsonNode record =
+        record(turndiff("show", "--turn", turn).expect(0).json(), "linkdir/secret.txt");
     assertEquals("unknown", record.get("change").asText(), record.toString());
     assertFalse(record.get("restorable").asBoolean());
-    assertEquals("touched outside the workspace: not captured", record.path("detail").asText(), record.toString());
+    assertEquals(
+        "touched outside the workspace: not captured",
+        record.path("detail").asText(),
+        record.toString());
     String patch = turndiff("diff", "--turn", turn).expect(0).out();
-    assertTrue(patch.contains("# turndiff: linkdir/secret.txt: before-state not captured (escapes_workspace)"),
+    assertTrue(
+        patch.contains(
+            "# turndiff: linkdir/secret.txt: before-state not captured (escapes_workspace)"),
         patch);
 
     CommandRun rewind = turndiff("rewind", "--turn", turn).expect(3);
@@ -173,7 +212,9 @@ class CaptureCommandsTest {
     assertEquals("linkdir/secret.txt", report.get("skipped").get(0).get("path").asText());
     assertEquals("escapes_workspace", report.get("skipped").get(0).get("reason").asText());
     assertEquals("mine\n", workspace.readText("a.txt"));
-    assertEquals("written by the tool through the link\n", Files.readString(workspace.secret()),
+    assertEquals(
+        "written by the tool through the link\n",
+        Files.readString(workspace.secret()),
         "the rewind never writes outside");
   }
 
@@ -181,10 +222,57 @@ class CaptureCommandsTest {
   void aNameThatIsNotUtf8IsGivenAsBase64() throws Exception {
     String turn = begin();
     byte[] name = {'n', (byte) 0xFF, '.', 't', 'x', 't'};
-    JsonNode verdict = turndiff("snapshot", "--turn", turn, "--path-base64",
-        Base64.getEncoder().encodeToString(name)).expect(0).json().get(0);
+    JsonNode verdict =
+        turndiff(
+                "snapshot",
+                "--turn",
+                turn,
+                "--path-base64",
+                Base64.getEncoder().encodeToString(name))
+            .expect(0)
+            .json()
+            .get(0);
     assertEquals("n\\xff.txt", verdict.get("path").asText());
     assertEquals(Base64.getEncoder().encodeToString(name), verdict.get("path_base64").asText());
+  }
+
+  /**
+   * Each path is decoded once into its own input: a text beside a {@code --path-base64} is still a
+   * text and held to the U+FFFD rule. (Before, any {@code --path-base64} sent every text through
+   * the byte parser, and a lossy name was recorded.)
+   */
+  @Test
+  void aTextPathBesideABase64PathIsStillHeldToTheLossyNameRule() {
+    workspace.file("a.txt", "a\n");
+    String turn = begin();
+    Map<String, Long> rows = StoreRows.count(database);
+    String aTxt = Base64.getEncoder().encodeToString("a.txt".getBytes(StandardCharsets.UTF_8));
+    CommandRun lossy =
+        turndiff("snapshot", "--turn", turn, "caf\uFFFD.txt", "--path-base64", aTxt).expect(2);
+    assertEquals(
+        "turndiff: path 'caf\uFFFD.txt' contains U+FFFD: a name that was not valid UTF-8 before it "
+            + "reached turndiff; give its bytes instead (base64)",
+        lossy.err().strip());
+    CommandRun surrogate =
+        turndiff("snapshot", "--turn", turn, "a\uD800b", "--path-base64", aTxt).expect(2);
+    // stderr is UTF-8, which cannot carry the lone surrogate itself
+    assertTrue(
+        surrogate
+            .err()
+            .strip()
+            .matches("turndiff: path 'a.b' is not valid Unicode \\(an unpaired surrogate\\)"),
+        surrogate.err());
+    assertEquals(rows, StoreRows.count(database), "nothing was recorded");
+  }
+
+  @Test
+  void aBase64PathThatIsNotBase64IsBadUsageNamingIt() {
+    String turn = begin();
+    Map<String, Long> rows = StoreRows.count(database);
+    CommandRun bad =
+        turndiff("snapshot", "--turn", turn, "a.txt", "--path-base64", "!!!!").expect(2);
+    assertEquals("turndiff: --path-base64 '!!!!' is not base64", bad.err().strip());
+    assertEquals(rows, StoreRows.count(database), "nothing was recorded");
   }
 
   @Test
@@ -213,8 +301,11 @@ class CaptureCommandsTest {
     CommandRun again = turndiff("turn", "finish", "--turn", turn).expect(1);
     assertTrue(again.err().contains(turn) && again.err().contains("finished"), again.err());
     assertEquals(rows, StoreRows.count(database), "nothing written");
-    CommandRun missing = turndiff("turn", "begin", "--workspace", temp.resolve("absent").toString()).expect(1);
-    assertTrue(missing.err().contains("absent") && missing.err().contains("does not exist"), missing.err());
+    CommandRun missing =
+        turndiff("turn", "begin", "--workspace", temp.resolve("absent").toString()).expect(1);
+    assertTrue(
+        missing.err().contains("absent") && missing.err().contains("does not exist"),
+        missing.err());
   }
 
   @Test
@@ -230,7 +321,8 @@ class CaptureCommandsTest {
     workspace.file("b.txt", "b\n");
     turndiff("turn", "finish", "--turn", second).expect(0);
 
-    JsonNode sessions = turndiff("turns", "--workspace", workspace.root().toString()).expect(0).json();
+    JsonNode sessions =
+        turndiff("turns", "--workspace", workspace.root().toString()).expect(0).json();
     assertEquals("s1", sessions.get("sessions").get(0).get("session").asText());
     assertEquals(2, sessions.get("sessions").get(0).get("turns").size());
     JsonNode page = turndiff("turns", "--session", "s1", "--limit", "1").expect(0).json();
@@ -245,53 +337,145 @@ class CaptureCommandsTest {
     assertTrue(range.contains("new file mode 100644"), range);
     turndiff("diff", "--turn", first, "--from", first, "--to", second).expect(2);
 
-    JsonNode log = turndiff("log", "--workspace", workspace.root().toString(), "a.txt").expect(0).json();
+    JsonNode log =
+        turndiff("log", "--workspace", workspace.root().toString(), "a.txt").expect(0).json();
     assertEquals(2, log.size());
     assertEquals(first, log.get(0).get("turn").asText());
     assertEquals("modified", log.get(1).get("file").get("change").asText());
+    // the path is read as a snapshot's: '.' and '..' are applied to the name (they used to be
+    // refused)
+    for (String given : List.of("./a.txt", "x/../a.txt", workspace.root() + "/./a.txt")) {
+      assertEquals(
+          log,
+          turndiff("log", "--workspace", workspace.root().toString(), given).expect(0).json(),
+          given);
+    }
+    assertTrue(turndiff("diff", "--turn", first, "./a.txt").expect(0).out().contains("-a1\n+a2\n"));
     turndiff("turns", "--session", "no-such-session").expect(1);
   }
 
   @Test
-  void theFallbackBoundaryIsNamedInTheRecords() throws Exception {
+  void storeOptionsBeforeTheCommand() throws Exception {
+    // as git takes -C before its command: the store options go before the command words, between
+    // them, or after
     workspace.file("a.txt", "a\n");
-    String turn = CliRun.inProcess("turn", "begin", "--db", database.toString(), "--boundary", "fallback",
-        "--workspace", workspace.root().toString()).expect(0).json().get("turn").asText();
-    JsonNode verdict = CliRun.inProcess("snapshot", "--db", database.toString(), "--boundary", "fallback",
-        "--turn", turn, "a.txt").expect(0).json().get(0);
-    assertEquals("secure_directory_stream", verdict.get("boundary").asText());
+    String db = database.toString();
+    String turn =
+        CliRun.inProcess(
+                "--db",
+                db,
+                "--size-limit",
+                "5",
+                "turn",
+                "begin",
+                "--workspace",
+                workspace.root().toString())
+            .expect(0)
+            .json()
+            .get("turn")
+            .asText();
+    JsonNode verdict =
+        CliRun.inProcess("turn", "--db", db, "begin", "--workspace", workspace.root().toString())
+            .expect(0)
+            .json();
+    assertTrue(verdict.has("turn"), verdict.toString());
+    CliRun.inProcess("--db", db, "snapshot", "--turn", turn, "a.txt").expect(0);
+    Files.writeString(workspace.resolve("a.txt"), "b\n");
+    CliRun.inProcess("--db", db, "turn", "finish", "--turn", turn).expect(0);
+    JsonNode before = CliRun.inProcess("--db", db, "show", "--turn", turn).expect(0).json();
+    JsonNode after = CliRun.inProcess("show", "--db", db, "--turn", turn).expect(0).json();
+    assertEquals(before, after);
+    assertEquals("a.txt", before.get(0).get("path").asText(), before.toString());
+    assertEquals("modified", before.get(0).get("change").asText(), before.toString());
+    CommandRun negative =
+        CliRun.inProcess("--size-limit", "-1", "--db", db, "show", "--turn", turn).expect(2);
+    assertTrue(negative.err().contains("--size-limit"), negative.err());
+  }
+
+  @ParameterizedTest
+  @CsvSource({"fallback, secure_directory_stream", "openat, openat", "openat2, openat2"})
+  void theBoundaryChosenIsNamedInTheRecords(String option, String recorded) throws Exception {
+    workspace.file("a.txt", "a\n");
+    String turn =
+        CliRun.inProcess(
+                "turn",
+                "begin",
+                "--db",
+                database.toString(),
+                "--boundary",
+                option,
+                "--workspace",
+                workspace.root().toString())
+            .expect(0)
+            .json()
+            .get("turn")
+            .asText();
+    JsonNode verdict =
+        CliRun.inProcess(
+                "snapshot",
+                "--db",
+                database.toString(),
+                "--boundary",
+                option,
+                "--turn",
+                turn,
+                "a.txt")
+            .expect(0)
+            .json()
+            .get(0);
+    assertEquals(recorded, verdict.get("boundary").asText());
     assertEquals("captured", verdict.get("verdict").asText());
-    String text = new String(Files.readAllBytes(workspace.resolve("a.txt")), StandardCharsets.UTF_8);
+    String text =
+        new String(Files.readAllBytes(workspace.resolve("a.txt")), StandardCharsets.UTF_8);
     assertEquals("a\n", text);
+    CliRun.inProcess(
+            "snapshot",
+            "--db",
+            database.toString(),
+            "--boundary",
+            "openat3",
+            "--turn",
+            turn,
+            "a.txt")
+        .expect(2);
   }
 
   @Test
   void trackAndStatusSeeWhatTheShellChangedAndATurnPicksTrackingUp() throws Exception {
-    workspace.file("a.txt", "a\n").file("b.txt", "b\n").file(".gitignore", "*.log\n").file("x.log", "x\n");
+    workspace
+        .file("a.txt", "a\n")
+        .file("b.txt", "b\n")
+        .file(".gitignore", "*.log\n")
+        .file("x.log", "x\n");
     workspace.symlink("leak.txt", workspace.secret().toString());
     String root = workspace.root().toString();
     turndiff("status", "--workspace", root).expect(1);
 
     JsonNode tracked = turndiff("track", "--workspace", root).expect(0).json();
-    assertEquals(4, tracked.get("files").asInt(), ".gitignore, a.txt, b.txt and the link: " + tracked);
+    assertEquals(
+        4, tracked.get("files").asInt(), ".gitignore, a.txt, b.txt and the link: " + tracked);
     assertEquals(4, tracked.get("content_read").asInt(), tracked.toString());
     assertFalse(tracked.get("partial").asBoolean());
     assertEquals(0, tracked.get("left_out").size());
-    assertEquals("", turndiff("status", "--workspace", root).expect(0).out(), "nothing changed yet");
+    assertEquals(
+        "", turndiff("status", "--workspace", root).expect(0).out(), "nothing changed yet");
 
     Files.writeString(workspace.resolve("a.txt"), "a2\n");
     Files.delete(workspace.resolve("b.txt"));
     workspace.file("c.txt", "c\n").file("y.log", "ignored\n");
-    assertEquals("M a.txt\nD b.txt\nA c.txt\n", turndiff("status", "--workspace", root).expect(0).out());
+    assertEquals(
+        "M a.txt\nD b.txt\nA c.txt\n", turndiff("status", "--workspace", root).expect(0).out());
     JsonNode status = turndiff("status", "--workspace", root, "--json").expect(0).json();
     assertEquals(3, status.get("changes").size(), status.toString());
     assertEquals("a.txt", status.get("changes").get(0).get("path").asText());
     assertEquals("modified", status.get("changes").get(0).get("change").asText());
     assertEquals("M", status.get("changes").get(0).get("status").asText());
 
-    // begin refreshes the index (the user's edits above are the before-state); finish scans for the shell's
+    // begin refreshes the index (the user's edits above are the before-state); finish scans for the
+    // shell's
     String turn = begin();
-    assertEquals("", turndiff("status", "--workspace", root).expect(0).out(), "begin refreshed the index");
+    assertEquals(
+        "", turndiff("status", "--workspace", root).expect(0).out(), "begin refreshed the index");
     Files.writeString(workspace.resolve("c.txt"), "c by the shell\n");
     JsonNode summary = turndiff("turn", "finish", "--turn", turn).expect(0).json();
     assertEquals(1, summary.get("detected_by_scan").asInt(), summary.toString());
@@ -303,9 +487,11 @@ class CaptureCommandsTest {
 
   @Test
   void trackRefusesBadBudgetsAndMissingWorkspaces() {
-    CommandRun budget = turndiff("track", "--workspace", workspace.root().toString(), "--max-files", "0").expect(2);
+    CommandRun budget =
+        turndiff("track", "--workspace", workspace.root().toString(), "--max-files", "0").expect(2);
     assertTrue(budget.err().contains("budgets must be positive"), budget.err());
-    CommandRun missing = turndiff("track", "--workspace", temp.resolve("absent").toString()).expect(1);
+    CommandRun missing =
+        turndiff("track", "--workspace", temp.resolve("absent").toString()).expect(1);
     assertTrue(missing.err().contains("absent"), missing.err());
     CommandRun untracked = turndiff("status", "--workspace", workspace.root().toString()).expect(1);
     assertTrue(untracked.err().contains("not tracked"), untracked.err());

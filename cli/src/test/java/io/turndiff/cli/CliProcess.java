@@ -10,8 +10,7 @@ import java.util.Map;
 /** Runs the packaged {@code turndiff.jar} as a real process, as the launcher would. */
 final class CliProcess {
 
-  private CliProcess() {
-  }
+  private CliProcess() {}
 
   static Path jar() {
     String jar = System.getProperty("turndiff.jar");
@@ -26,18 +25,27 @@ final class CliProcess {
   }
 
   /** {@code jar}, run through {@code prefix} (such as {@code setpriv ... --}). */
-  static ProcessBuilder builder(Path jar, String[] prefix, Map<String, String> environment, String... args) {
+  static ProcessBuilder builder(
+      Path jar, String[] prefix, Map<String, String> environment, String... args) {
     return builder(jar, prefix, List.of(), environment, args);
   }
 
-  /** As {@link #builder(Path, String[], Map, String...)}, with more JVM options (such as {@code -Xmx48m}). */
-  static ProcessBuilder builder(Path jar, String[] prefix, List<String> jvmOptions, Map<String, String> environment,
-                                String... args) {
+  /**
+   * As {@link #builder(Path, String[], Map, String...)}, with more JVM options (such as {@code
+   * -Xmx48m}).
+   */
+  static ProcessBuilder builder(
+      Path jar,
+      String[] prefix,
+      List<String> jvmOptions,
+      Map<String, String> environment,
+      String... args) {
     List<String> command = new ArrayList<>(List.of(prefix));
     command.add(ProcessHandle.current().info().command().orElse("java"));
     command.addAll(jvmOptions);
     command.add("--enable-native-access=ALL-UNNAMED");
-    // the launcher's start-up flags: a class-data archive beside the jar, C1 only, the serial collector
+    // the launcher's start-up flags: a class-data archive beside the jar, C1 only, the serial
+    // collector
     command.add("-XX:+AutoCreateSharedArchive");
     command.add("-XX:SharedArchiveFile=" + jar.resolveSibling("turndiff-it.jsa"));
     command.add("-Xlog:cds=off");
@@ -58,19 +66,21 @@ final class CliProcess {
   }
 
   /** Runs to completion (at most two minutes) and returns what it printed. */
-  static CommandRun run(Map<String, String> environment, String... args) throws IOException, InterruptedException {
+  static CommandRun run(Map<String, String> environment, String... args)
+      throws IOException, InterruptedException {
     return CommandRun.ofProcess(builder(environment, args));
   }
 
-  static CommandRun runPrefixed(Path jar, String[] prefix, Map<String, String> environment, String... args)
+  static CommandRun runPrefixed(
+      Path jar, String[] prefix, Map<String, String> environment, String... args)
       throws IOException, InterruptedException {
     return CommandRun.ofProcess(builder(jar, prefix, environment, args));
   }
 
   /** Runs the jar with more JVM options (a small heap, say) to completion. */
-  static CommandRun runWithJvmOptions(List<String> jvmOptions, Map<String, String> environment, String... args)
+  static CommandRun runWithJvmOptions(
+      List<String> jvmOptions, Map<String, String> environment, String... args)
       throws IOException, InterruptedException {
     return CommandRun.ofProcess(builder(jar(), new String[0], jvmOptions, environment, args));
   }
-
 }

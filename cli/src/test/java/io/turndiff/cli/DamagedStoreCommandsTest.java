@@ -3,7 +3,6 @@ package io.turndiff.cli;
 import static io.turndiff.cli.StoreCommands.run;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.turndiff.fixtures.CommandRun;
@@ -19,19 +18,21 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
 /**
- * The commands on damaged copies of a real store: reads answer what the damage left or are refused, writes are
- * always refused (exit 4) and write nothing, every refusal names the file and what to do, and no stack trace
- * is printed.
+ * The commands on damaged copies of a real store: reads answer what the damage left or are refused,
+ * writes are always refused (exit 4) and write nothing, every refusal names the file and what to
+ * do, and no stack trace is printed.
  */
 class DamagedStoreCommandsTest {
 
-  @TempDir
-  Path temp;
+  @TempDir Path temp;
 
   private TestWorkspace workspace;
   private Path good;
 
-  /** A store with a finished turn t1 over 40 files and an open turn t2, made by the commands themselves. */
+  /**
+   * A store with a finished turn t1 over 40 files and an open turn t2, made by the commands
+   * themselves.
+   */
   @BeforeEach
   void realStore() throws Exception {
     workspace = TestWorkspace.in(temp);
@@ -41,11 +42,15 @@ class DamagedStoreCommandsTest {
 
   /** The reads and writes of the issue that found the problem. */
   private List<String[]> reads() {
-    return List.of(new String[] {"show", "--turn", "t1"}, new String[] {"turns", "--session", "s1"});
+    return List.of(
+        new String[] {"show", "--turn", "t1"}, new String[] {"turns", "--session", "s1"});
   }
 
   private List<String[]> writes() {
-    return List.of(new String[] {"turn", "begin", "--workspace", workspace.root().toString(), "--session", "s1"},
+    return List.of(
+        new String[] {
+          "turn", "begin", "--workspace", workspace.root().toString(), "--session", "s1"
+        },
         new String[] {"snapshot", "--turn", "t2", "f1.txt"});
   }
 
@@ -71,7 +76,9 @@ class DamagedStoreCommandsTest {
         // the damage is in content pages: the records are still answered, with a warning
         run.expect(0);
         StoreCommands.assertNoStackTrace(run);
-        assertTrue(run.err().startsWith("turndiff: warning: the store " + database + " is damaged"), run.err());
+        assertTrue(
+            run.err().startsWith("turndiff: warning: the store " + database + " is damaged"),
+            run.err());
       }
     }
     assertArrayEquals(before, Files.readAllBytes(database), "the damaged store was written to");

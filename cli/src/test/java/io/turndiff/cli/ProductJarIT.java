@@ -10,18 +10,27 @@ import java.util.jar.JarFile;
 import java.util.zip.ZipEntry;
 import org.junit.jupiter.api.Test;
 
-/** The product jar, {@code cli/target/turndiff.jar}: the command line without the benchmarks or JMH. */
+/**
+ * The product jar, {@code cli/target/turndiff.jar}: the command line without the benchmarks or JMH.
+ */
 class ProductJarIT {
 
   @Test
   void theProductJarCarriesNoBenchmarkAndNoJmh() throws Exception {
     try (JarFile jar = new JarFile(CliProcess.jar().toFile())) {
-      List<String> benchmarks = jar.stream().map(ZipEntry::getName)
-          .filter(name -> name.startsWith("org/openjdk/jmh/") || name.startsWith("io/turndiff/bench/")
-              || name.equals("META-INF/BenchmarkList") || name.equals("META-INF/CompilerHints"))
-          .toList();
+      List<String> benchmarks =
+          jar.stream()
+              .map(ZipEntry::getName)
+              .filter(
+                  name ->
+                      name.startsWith("org/openjdk/jmh/")
+                          || name.startsWith("io/turndiff/bench/")
+                          || name.equals("META-INF/BenchmarkList")
+                          || name.equals("META-INF/CompilerHints"))
+              .toList();
       assertEquals(List.of(), benchmarks);
-      assertEquals("io.turndiff.cli.Main", jar.getManifest().getMainAttributes().getValue("Main-Class"));
+      assertEquals(
+          "io.turndiff.cli.Main", jar.getManifest().getMainAttributes().getValue("Main-Class"));
     }
   }
 

@@ -20,24 +20,23 @@ import org.junit.jupiter.api.io.TempDir;
 import org.sqlite.SQLiteDataSource;
 
 /**
- * A store seen through a real read-only bind mount (root only; skipped with the reason otherwise): the queries
- * ({@code show}, {@code turns}, {@code diff}, {@code log}, {@code status})
- * answer as from the writable path, a write is refused with exit 4 naming the file, and nothing is created
- * beside the store. A store in use behind the mount is read through its WAL; one that would need a migration,
- * or whose WAL cannot be read there, is refused clearly.
+ * A store seen through a real read-only bind mount (root only; skipped with the reason otherwise):
+ * the queries ({@code show}, {@code turns}, {@code diff}, {@code log}, {@code status}) answer as
+ * from the writable path, a write is refused with exit 4 naming the file, and nothing is created
+ * beside the store. A store in use behind the mount is read through its WAL; one that would need a
+ * migration, or whose WAL cannot be read there, is refused clearly.
  */
 class ReadOnlyStoreCommandsTest {
 
-  @TempDir
-  Path temp;
+  @TempDir Path temp;
 
   private TestWorkspace workspace;
   private Path folder;
   private Path database;
 
   /**
-   * A store in its own folder for a tracked workspace, with a finished turn t1 (a file modified, one added, one
-   * deleted) and an open t2.
+   * A store in its own folder for a tracked workspace, with a finished turn t1 (a file modified,
+   * one added, one deleted) and an open t2.
    */
   @BeforeEach
   void realStore() throws Exception {
@@ -45,18 +44,38 @@ class ReadOnlyStoreCommandsTest {
     folder = Files.createDirectories(temp.resolve("store"));
     database = folder.resolve("turndiff.db");
     run(database, "track", "--workspace", workspace.root().toString()).expect(0);
-    run(database, "turn", "begin", "--workspace", workspace.root().toString(), "--session", "s1", "--turn", "t1")
+    run(
+            database,
+            "turn",
+            "begin",
+            "--workspace",
+            workspace.root().toString(),
+            "--session",
+            "s1",
+            "--turn",
+            "t1")
         .expect(0);
     run(database, "snapshot", "--turn", "t1", "a.txt", "b.txt", "c.txt").expect(0);
     workspace.file("a.txt", "one\n2\n").file("b.txt", "new\n");
     Files.delete(workspace.resolve("c.txt"));
     run(database, "turn", "finish", "--turn", "t1").expect(0);
-    run(database, "turn", "begin", "--workspace", workspace.root().toString(), "--session", "s1", "--turn", "t2")
+    run(
+            database,
+            "turn",
+            "begin",
+            "--workspace",
+            workspace.root().toString(),
+            "--session",
+            "s1",
+            "--turn",
+            "t2")
         .expect(0);
   }
 
   private List<String[]> queries() {
-    return List.of(new String[] {"show", "--turn", "t1"}, new String[] {"turns", "--session", "s1"},
+    return List.of(
+        new String[] {"show", "--turn", "t1"},
+        new String[] {"turns", "--session", "s1"},
         new String[] {"diff", "--turn", "t1"},
         new String[] {"log", "a.txt", "--workspace", workspace.root().toString()},
         new String[] {"status", "--workspace", workspace.root().toString()});
@@ -74,7 +93,8 @@ class ReadOnlyStoreCommandsTest {
 
   @Test
   void aStoreOnAReadOnlyMountAnswersEveryQueryAndRefusesWrites() throws Exception {
-    List<String> expected = queries().stream().map(query -> run(database, query).expect(0).out()).toList();
+    List<String> expected =
+        queries().stream().map(query -> run(database, query).expect(0).out()).toList();
     List<String> before = names(folder);
     try (ReadOnlyBindMount mount = ReadOnlyBindMount.of(folder, temp.resolve("ro"))) {
       Path readOnly = mount.view().resolve("turndiff.db");
@@ -83,12 +103,22 @@ class ReadOnlyStoreCommandsTest {
         assertEquals(expected.get(i), run.out(), String.join(" ", queries().get(i)));
         assertEquals("", run.err());
       }
-      assertRefusedAsReadOnly(run(readOnly, "turn", "begin", "--workspace", workspace.root().toString(),
-          "--session", "s1"), readOnly);
+      assertRefusedAsReadOnly(
+          run(
+              readOnly,
+              "turn",
+              "begin",
+              "--workspace",
+              workspace.root().toString(),
+              "--session",
+              "s1"),
+          readOnly);
       assertRefusedAsReadOnly(run(readOnly, "snapshot", "--turn", "t2", "a.txt"), readOnly);
     }
     assertEquals(before, names(folder), "files appeared beside the store");
-    assertEquals(2, run(database, "turns", "--session", "s1").expect(0).json().get("turns").size(),
+    assertEquals(
+        2,
+        run(database, "turns", "--session", "s1").expect(0).json().get("turns").size(),
         "nothing was recorded: still t1 and t2");
   }
 
@@ -96,13 +126,25 @@ class ReadOnlyStoreCommandsTest {
   void aStoreInUseBehindTheMountIsReadThroughItsWal() throws Exception {
     try (Store inUse = Store.open(database)) {
       // another process records a turn while the store is open: it lands in the WAL
-      run(database, "turn", "begin", "--workspace", workspace.root().toString(), "--session", "s1", "--turn", "t3")
+      run(
+              database,
+              "turn",
+              "begin",
+              "--workspace",
+              workspace.root().toString(),
+              "--session",
+              "s1",
+              "--turn",
+              "t3")
           .expect(0);
       assertTrue(Files.size(folder.resolve("turndiff.db-wal")) > 0, "the turn is in the WAL");
       try (ReadOnlyBindMount mount = ReadOnlyBindMount.of(folder, temp.resolve("ro"))) {
         Path readOnly = mount.view().resolve("turndiff.db");
         List<String> turns = new ArrayList<>();
-        run(readOnly, "turns", "--session", "s1").expect(0).json().get("turns")
+        run(readOnly, "turns", "--session", "s1")
+            .expect(0)
+            .json()
+            .get("turns")
             .forEach(turn -> turns.add(turn.get("turn").asText()));
         assertEquals(List.of("t1", "t2", "t3"), turns);
       }
@@ -115,12 +157,18 @@ class ReadOnlyStoreCommandsTest {
     Path old = Files.createDirectories(temp.resolve("old")).resolve("turndiff.db");
     SQLiteDataSource dataSource = new SQLiteDataSource();
     dataSource.setUrl("jdbc:sqlite:" + old);
-    Flyway.configure().dataSource(dataSource).locations("classpath:db/migration").target("1").load().migrate();
+    Flyway.configure()
+        .dataSource(dataSource)
+        .locations("classpath:db/migration")
+        .target("1")
+        .load()
+        .migrate();
     try (ReadOnlyBindMount mount = ReadOnlyBindMount.of(old.getParent(), temp.resolve("ro"))) {
       Path readOnly = mount.view().resolve("turndiff.db");
       CommandRun run = run(readOnly, "turns", "--session", "s1");
       assertRefusedAsReadOnly(run, readOnly);
-      assertTrue(run.err().contains("schema version 1") && run.err().contains("needs version"), run.err());
+      assertTrue(
+          run.err().contains("schema version 1") && run.err().contains("needs version"), run.err());
     }
   }
 
@@ -128,7 +176,16 @@ class ReadOnlyStoreCommandsTest {
   void aWalWithoutItsShmOnAReadOnlyMountIsRefusedNotReadAsIfItWereNotThere() throws Exception {
     Path copy = Files.createDirectories(temp.resolve("copy")).resolve("turndiff.db");
     try (Store inUse = Store.open(database)) {
-      run(database, "turn", "begin", "--workspace", workspace.root().toString(), "--session", "s1", "--turn", "t3")
+      run(
+              database,
+              "turn",
+              "begin",
+              "--workspace",
+              workspace.root().toString(),
+              "--session",
+              "s1",
+              "--turn",
+              "t3")
           .expect(0);
       // a copy taken while the store was in use, without its -shm
       Files.copy(database, copy);
@@ -139,8 +196,10 @@ class ReadOnlyStoreCommandsTest {
       CommandRun run = run(readOnly, "turns", "--session", "s1");
       run.expect(Main.EXIT_STORE);
       StoreCommands.assertNoStackTrace(run);
-      assertTrue(run.err().startsWith("turndiff: the store " + readOnly + " cannot be read here")
-          && run.err().contains("turndiff.db-shm"), run.err());
+      assertTrue(
+          run.err().startsWith("turndiff: the store " + readOnly + " cannot be read here")
+              && run.err().contains("turndiff.db-shm"),
+          run.err());
     }
   }
 }

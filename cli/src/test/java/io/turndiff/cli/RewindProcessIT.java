@@ -11,39 +11,53 @@ import io.turndiff.fixtures.TestWorkspace;
 import io.turndiff.fixtures.TreeContent;
 import java.io.BufferedReader;
 import java.io.IOException;
+import java.io.InputStream;
 import java.io.InputStreamReader;
+import java.io.RandomAccessFile;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
+import java.security.MessageDigest;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.ResultSet;
 import java.util.ArrayList;
+import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
+import java.util.Random;
+import java.util.TreeMap;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** Rewinds as real processes: the report and exit codes, and a rewind killed with SIGKILL then finished. */
+/**
+ * Rewinds as real processes: the report and exit codes, and a rewind killed with SIGKILL then
+ * finished.
+ */
 class RewindProcessIT {
 
-  @TempDir
-  Path temp;
+  @TempDir Path temp;
 
   private static final int FILES = 12;
 
   /** A finished turn that modified, deleted and created files; returns its id. */
-  private static String turnOverManyFiles(TestWorkspace workspace, Map<String, String> env) throws Exception {
+  private static String turnOverManyFiles(TestWorkspace workspace, Map<String, String> env)
+      throws Exception {
     for (int i = 0; i < FILES; i++) {
       workspace.file(String.format("src/f%02d.txt", i), "before " + i + "\n");
     }
-    String turn = CliProcess.run(env, "turn", "begin", "--workspace", workspace.root().toString())
-        .expect(0).json().get("turn").asText();
+    String turn =
+        CliProcess.run(env, "turn", "begin", "--workspace", workspace.root().toString())
+            .expect(0)
+            .json()
+            .get("turn")
+            .asText();
     List<String> args = new ArrayList<>(List.of("snapshot", "--turn", turn));
     for (int i = 0; i < FILES; i++) {
       args.add(String.format("src/f%02d.txt", i));
@@ -64,8 +78,12 @@ class RewindProcessIT {
   }
 
   /** A store, a workspace, the tree before a turn over many files, and that turn. */
-  private record CrashableTurn(TestWorkspace workspace, Path database, Map<String, String> env,
-                               Map<String, String> beforeTurn, String turn) {
+  private record CrashableTurn(
+      TestWorkspace workspace,
+      Path database,
+      Map<String, String> env,
+      Map<String, String> beforeTurn,
+      String turn) {
 
     static CrashableTurn in(Path temp) throws Exception {
       TestWorkspace workspace = TestWorkspace.in(temp);
@@ -75,22 +93,29 @@ class RewindProcessIT {
         workspace.file(String.format("src/f%02d.txt", i), "before " + i + "\n");
       }
       Map<String, String> beforeTurn = TreeContent.of(workspace.root());
-      return new CrashableTurn(workspace, database, env, beforeTurn, turnOverManyFiles(workspace, env));
+      return new CrashableTurn(
+          workspace, database, env, beforeTurn, turnOverManyFiles(workspace, env));
     }
 
     /** {@code turndiff rewind --turn T ARGS}, pausing 300 ms before each rename. */
     Process startRewind(String... args) throws IOException {
       List<String> command = new ArrayList<>(List.of("rewind", "--turn", turn));
       command.addAll(List.of(args));
-      return CliProcess.start(Map.of("TURNDIFF_DB", database.toString(), TestHold.REWIND_PAUSE, "300"),
+      return CliProcess.start(
+          Map.of("TURNDIFF_DB", database.toString(), EnvTestHook.REWIND_PAUSE, "300"),
           command.toArray(String[]::new));
     }
 
-    /** Kills the rewind with SIGKILL while it renames its staged files over their names, once two landed. */
+    /**
+     * Kills the rewind with SIGKILL while it renames its staged files over their names, once two
+     * landed.
+     */
     void killOnceUnderWay(Process rewind) throws Exception {
       long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
       while (restoredOnDisk(workspace) < 2) {
-        assertTrue(System.nanoTime() < deadline && rewind.isAlive(), "the rewind got under way: " + journal(database));
+        assertTrue(
+            System.nanoTime() < deadline && rewind.isAlive(),
+            "the rewind got under way: " + journal(database));
         Thread.sleep(20);
       }
       rewind.destroyForcibly();
@@ -110,26 +135,33 @@ class RewindProcessIT {
     crashable.killOnceUnderWay(crashable.startRewind("--operation", "op-crash"));
     Map<String, String> interrupted = TreeContent.of(workspace.root());
     assertNotEquals(beforeTurn, interrupted, "the rewind was interrupted before it finished");
-    assertTrue(journal(database).matches("(\\d+=started )+"), "every path was journaled as started: "
-        + journal(database));
+    assertTrue(
+        journal(database).matches("(\\d+=started )+"),
+        "every path was journaled as started: " + journal(database));
 
-    // a crashed write leaves its temporary file under the name the journal gives it: plant one, half written
+    // a crashed write leaves its temporary file under the name the journal gives it: plant one,
+    // half written
     List<Path> planted = plantHalfWrittenTemporaries(database, workspace.root());
     assertFalse(planted.isEmpty(), "paths were journaled as started when the process died");
 
-    CommandRun finished = CliProcess.run(env, "rewind", "--turn", turn, "--operation", "op-crash").expect(0);
+    CommandRun finished =
+        CliProcess.run(env, "rewind", "--turn", turn, "--operation", "op-crash").expect(0);
     JsonNode report = finished.json();
     assertFalse(report.get("replayed").asBoolean(), "it resumed the operation");
     assertEquals(FILES + 1, report.get("restored").size(), finished.out());
-    assertEquals(beforeTurn, TreeContent.of(workspace.root()), "exactly as a clean rewind leaves it");
+    assertEquals(
+        beforeTurn, TreeContent.of(workspace.root()), "exactly as a clean rewind leaves it");
     for (Path temporary : planted) {
       assertFalse(Files.exists(temporary), "the half-written temporary was removed: " + temporary);
     }
     try (Stream<Path> files = Files.walk(workspace.root())) {
-      assertTrue(files.noneMatch(path -> path.getFileName().toString().endsWith(".tmp")), "no temporary left");
+      assertTrue(
+          files.noneMatch(path -> path.getFileName().toString().endsWith(".tmp")),
+          "no temporary left");
     }
 
-    CommandRun replayed = CliProcess.run(env, "rewind", "--turn", turn, "--operation", "op-crash").expect(0);
+    CommandRun replayed =
+        CliProcess.run(env, "rewind", "--turn", turn, "--operation", "op-crash").expect(0);
     assertTrue(replayed.json().get("replayed").asBoolean());
     assertEquals(report.get("restored"), replayed.json().get("restored"));
     workspace.assertOutsideUnchanged();
@@ -142,33 +174,50 @@ class RewindProcessIT {
     Map<String, String> env = crashable.env();
     String turn = crashable.turn();
     Process rewind = crashable.startRewind();
-    CompletableFuture<String> announced = CompletableFuture.supplyAsync(() -> {
-      try {
-        return new BufferedReader(new InputStreamReader(rewind.getErrorStream(), StandardCharsets.UTF_8)).readLine();
-      } catch (IOException e) {
-        throw new UncheckedIOException(e);
-      }
-    });
+    CompletableFuture<String> announced =
+        CompletableFuture.supplyAsync(
+            () -> {
+              try {
+                return new BufferedReader(
+                        new InputStreamReader(rewind.getErrorStream(), StandardCharsets.UTF_8))
+                    .readLine();
+              } catch (IOException e) {
+                throw new UncheckedIOException(e);
+              }
+            });
     crashable.killOnceUnderWay(rewind);
-    assertFalse(temporariesIn(workspace.root()).isEmpty(), "the killed rewind left staged files behind");
+    assertFalse(
+        temporariesIn(workspace.root()).isEmpty(), "the killed rewind left staged files behind");
 
     CommandRun forced = CliProcess.run(env, "rewind", "--turn", turn, "--force");
     assertEquals(1, forced.exitCode(), "another request for the turn is refused: " + forced.err());
-    assertTrue(forced.err().contains("--operation "), "it names the unfinished operation: " + forced.err());
+    assertTrue(
+        forced.err().contains("--operation "),
+        "it names the unfinished operation: " + forced.err());
 
     CommandRun again = CliProcess.run(env, "rewind", "--turn", turn).expect(0);
-    assertEquals(crashable.beforeTurn(), TreeContent.of(workspace.root()),
+    assertEquals(
+        crashable.beforeTurn(),
+        TreeContent.of(workspace.root()),
         "the tree the turn started from, nothing staged");
     try (Stream<Path> files = Files.walk(workspace.root())) {
-      assertTrue(files.noneMatch(path -> path.getFileName().toString().startsWith(".turndiff-")), "no temporary");
+      assertTrue(
+          files.noneMatch(path -> path.getFileName().toString().startsWith(".turndiff-")),
+          "no temporary");
     }
     JsonNode report = again.json();
     assertTrue(report.get("complete").asBoolean(), again.out());
     String line = announced.get(30, TimeUnit.SECONDS);
-    assertTrue(line != null && line.contains("'" + report.get("operation").asText() + "'"),
-        "the killed process named the operation before its first write, and the second run resumed it: " + line
-            + " / " + again.out());
-    assertTrue(again.err().contains("resuming rewind operation '" + report.get("operation").asText() + "'"),
+    assertTrue(
+        line != null && line.contains("'" + report.get("operation").asText() + "'"),
+        "the killed process named the operation before its first write, and the second run resumed it: "
+            + line
+            + " / "
+            + again.out());
+    assertTrue(
+        again
+            .err()
+            .contains("resuming rewind operation '" + report.get("operation").asText() + "'"),
         again.err());
     assertFalse(report.get("replayed").asBoolean());
     workspace.assertOutsideUnchanged();
@@ -192,7 +241,8 @@ class RewindProcessIT {
       return "";
     }
     try (Connection connection = DriverManager.getConnection("jdbc:sqlite:" + database);
-         ResultSet rows = connection.createStatement().executeQuery("SELECT id, status FROM rewind_entry")) {
+        ResultSet rows =
+            connection.createStatement().executeQuery("SELECT id, status FROM rewind_entry")) {
       while (rows.next()) {
         out.append(rows.getLong(1)).append('=').append(rows.getString(2)).append(' ');
       }
@@ -200,7 +250,9 @@ class RewindProcessIT {
     return out.toString();
   }
 
-  /** For each path journaled as started, a half-written file at the temporary name journaled for it. */
+  /**
+   * For each path journaled as started, a half-written file at the temporary name journaled for it.
+   */
   private static List<Path> plantHalfWrittenTemporaries(Path database, Path root) throws Exception {
     List<Path> planted = new ArrayList<>();
     for (Path temporary : journaledTemporaries(database, root, "status = 'started'")) {
@@ -211,13 +263,22 @@ class RewindProcessIT {
     return planted;
   }
 
-  /** The temporary names the rewind journaled (for the entries {@code where} selects), beside their paths. */
-  private static List<Path> journaledTemporaries(Path database, Path root, String where) throws Exception {
+  /**
+   * The temporary names the rewind journaled (for the entries {@code where} selects), beside their
+   * paths.
+   */
+  private static List<Path> journaledTemporaries(Path database, Path root, String where)
+      throws Exception {
     List<Path> journaled = new ArrayList<>();
     // read-write: the writer was killed, and a read-only connection cannot recover its WAL
     try (Connection connection = DriverManager.getConnection("jdbc:sqlite:" + database);
-         ResultSet rows = connection.createStatement().executeQuery("SELECT CAST(path AS TEXT), temporary_name"
-             + " FROM rewind_entry WHERE temporary_name IS NOT NULL AND " + where)) {
+        ResultSet rows =
+            connection
+                .createStatement()
+                .executeQuery(
+                    "SELECT CAST(path AS TEXT), temporary_name"
+                        + " FROM rewind_entry WHERE temporary_name IS NOT NULL AND "
+                        + where)) {
       while (rows.next()) {
         journaled.add(root.resolve(rows.getString(1)).resolveSibling(rows.getString(2)));
       }
@@ -227,26 +288,35 @@ class RewindProcessIT {
 
   private static List<Path> temporariesIn(Path root) throws IOException {
     try (Stream<Path> files = Files.walk(root)) {
-      return files.filter(path -> path.getFileName().toString().startsWith(".turndiff-")).sorted().toList();
+      return files
+          .filter(path -> path.getFileName().toString().startsWith(".turndiff-"))
+          .sorted()
+          .toList();
     }
   }
 
   @Test
-  void aKilledRewindLeavesNoStagedFileAfterItsResumeAndNeverRemovesAFileItDidNotMake() throws Exception {
+  void aKilledRewindLeavesNoStagedFileAfterItsResumeAndNeverRemovesAFileItDidNotMake()
+      throws Exception {
     CrashableTurn crashable = CrashableTurn.in(temp);
     TestWorkspace workspace = crashable.workspace();
     Path database = crashable.database();
-    // a file someone else made under each name a rewind of this fresh store could try first for a path
-    // (entry ids start at 1: .turndiff-rewind-<entry id>.tmp beside it); they are not the rewind's to remove
+    // a file someone else made under each name a rewind of this fresh store could try first for a
+    // path
+    // (entry ids start at 1: .turndiff-rewind-<entry id>.tmp beside it); they are not the rewind's
+    // to remove
     List<Path> planted = new ArrayList<>();
     for (int entry = 1; entry <= FILES + 1; entry++) {
       Path name = workspace.resolve("src/.turndiff-rewind-" + entry + ".tmp");
       Files.writeString(name, "the user's own " + entry + "\n");
       planted.add(name);
     }
-    Map<String, String> expected = new java.util.TreeMap<>(crashable.beforeTurn());
+    Map<String, String> expected = new TreeMap<>(crashable.beforeTurn());
     Map<String, String> withPlanted = TreeContent.of(workspace.root());
-    planted.forEach(name -> expected.put("src/" + name.getFileName(), withPlanted.get("src/" + name.getFileName())));
+    planted.forEach(
+        name ->
+            expected.put(
+                "src/" + name.getFileName(), withPlanted.get("src/" + name.getFileName())));
 
     crashable.killOnceUnderWay(crashable.startRewind("--operation", "op-planted"));
     List<Path> journaled = journaledTemporaries(database, workspace.root(), "1 = 1");
@@ -254,20 +324,30 @@ class RewindProcessIT {
     List<Path> staged = new ArrayList<>(temporariesIn(workspace.root()));
     staged.removeAll(planted);
     assertFalse(staged.isEmpty(), "the killed rewind left staged files behind");
-    assertTrue(journaled.containsAll(staged), "every file it staged is under a name it journaled: " + staged
-        + " / " + journaled);
+    assertTrue(
+        journaled.containsAll(staged),
+        "every file it staged is under a name it journaled: " + staged + " / " + journaled);
 
-    CommandRun resumed = CliProcess.run(crashable.env(), "rewind", "--turn", crashable.turn(), "--operation",
-        "op-planted").expect(0);
+    CommandRun resumed =
+        CliProcess.run(
+                crashable.env(), "rewind", "--turn", crashable.turn(), "--operation", "op-planted")
+            .expect(0);
     assertTrue(resumed.json().get("complete").asBoolean(), resumed.out());
-    assertEquals(planted.stream().sorted().toList(), temporariesIn(workspace.root()),
+    assertEquals(
+        planted.stream().sorted().toList(),
+        temporariesIn(workspace.root()),
         "no staged file is left; every planted one is");
-    assertEquals(expected, TreeContent.of(workspace.root()),
+    assertEquals(
+        expected,
+        TreeContent.of(workspace.root()),
         "the tree the turn started from, and the planted files byte for byte");
     workspace.assertOutsideUnchanged();
   }
 
-  /** Writes {@code text} to a file kept at mode 000 (the test's own process may need to open it for writing). */
+  /**
+   * Writes {@code text} to a file kept at mode 000 (the test's own process may need to open it for
+   * writing).
+   */
   private static void writeLocked(Path file, String text) throws Exception {
     Files.setPosixFilePermissions(file, PosixFilePermissions.fromString("rw-------"));
     Files.writeString(file, text);
@@ -276,19 +356,29 @@ class RewindProcessIT {
 
   @Test
   void aFileWhoseContentCannotBeReadIsNeverOverwrittenNorCalledUnchanged() throws Exception {
-    TestWorkspace workspace = TestWorkspace.in(temp).file("r.txt", "original\n").mode("r.txt", "rw-rw-rw-")
-        .file("u.txt", "locked from the start\n").mode("u.txt", "---------");
+    TestWorkspace workspace =
+        TestWorkspace.in(temp)
+            .file("r.txt", "original\n")
+            .mode("r.txt", "rw-rw-rw-")
+            .file("u.txt", "locked from the start\n")
+            .mode("u.txt", "---------");
     UnprivilegedCli cli = UnprivilegedCli.in(temp, workspace);
-    String turn = cli.run("turn", "begin", "--workspace", workspace.root().toString())
-        .expect(0).json().get("turn").asText();
+    String turn =
+        cli.run("turn", "begin", "--workspace", workspace.root().toString())
+            .expect(0)
+            .json()
+            .get("turn")
+            .asText();
     cli.run("snapshot", "--turn", turn, "r.txt", "u.txt").expect(0);
     Files.writeString(workspace.resolve("r.txt"), "the turn's\n");
     workspace.mode("r.txt", "---------");
     writeLocked(workspace.resolve("u.txt"), "changed by the turn, still locked\n");
 
     JsonNode summary = cli.run("turn", "finish", "--turn", turn).expect(0).json();
-    assertEquals(0, summary.path("changes").path("unchanged").asInt(-1), "an unreadable file is never unchanged: "
-        + summary);
+    assertEquals(
+        0,
+        summary.path("changes").path("unchanged").asInt(-1),
+        "an unreadable file is never unchanged: " + summary);
     assertEquals(2, summary.path("changes").path("unknown").asInt(-1), summary.toString());
     assertEquals(2, summary.get("not_restorable").asInt(), summary.toString());
 
@@ -297,14 +387,23 @@ class RewindProcessIT {
     JsonNode report = rewind.json();
     assertEquals(0, report.get("restored").size(), rewind.out());
     List<String> skipped = new ArrayList<>();
-    report.get("skipped").forEach(skip -> skipped.add(skip.get("path").asText() + ":" + skip.get("reason").asText()));
+    report
+        .get("skipped")
+        .forEach(
+            skip -> skipped.add(skip.get("path").asText() + ":" + skip.get("reason").asText()));
     assertEquals(List.of("r.txt:refused", "u.txt:unreadable"), skipped, rewind.out());
-    assertTrue(report.get("skipped").get(0).get("detail").asText().contains("cannot be read"), rewind.out());
-    Files.setPosixFilePermissions(workspace.resolve("r.txt"), PosixFilePermissions.fromString("rw-------"));
-    assertEquals("the user's work\n", Files.readString(workspace.resolve("r.txt")),
+    assertTrue(
+        report.get("skipped").get(0).get("detail").asText().contains("cannot be read"),
+        rewind.out());
+    Files.setPosixFilePermissions(
+        workspace.resolve("r.txt"), PosixFilePermissions.fromString("rw-------"));
+    assertEquals(
+        "the user's work\n",
+        Files.readString(workspace.resolve("r.txt")),
         "content the rewind could not read and store is not overwritten");
     cli.run("rewind", "--turn", turn, "--force").expect(3);
-    assertEquals("the user's work\n", Files.readString(workspace.resolve("r.txt")), "not even with --force");
+    assertEquals(
+        "the user's work\n", Files.readString(workspace.resolve("r.txt")), "not even with --force");
     workspace.assertOutsideUnchanged();
   }
 
@@ -315,23 +414,31 @@ class RewindProcessIT {
   }
 
   @Test
-  void directoryModesArePutBackAroundTheFilesSoThatAnOwnerWithoutPrivilegeCanWriteThem() throws Exception {
-    // ro/ was read-only, and the turn opened it to write in it; open/ was open, and the turn wrote in it and
-    // then made it read-only: the rewind must write each file while its directory lets the owner write
-    TestWorkspace workspace = TestWorkspace.in(temp).file("ro/f.txt", "ro before\n").file("open/g.txt", "g before\n");
+  void directoryModesArePutBackAroundTheFilesSoThatAnOwnerWithoutPrivilegeCanWriteThem()
+      throws Exception {
+    // ro/ was read-only, and the turn opened it to write in it; open/ was open, and the turn wrote
+    // in it and
+    // then made it read-only: the rewind must write each file while its directory lets the owner
+    // write
+    TestWorkspace workspace =
+        TestWorkspace.in(temp).file("ro/f.txt", "ro before\n").file("open/g.txt", "g before\n");
     UnprivilegedCli cli = UnprivilegedCli.in(temp, workspace);
     if (TestWorkspace.isRoot()) {
       try (Stream<Path> tree = Files.walk(workspace.root())) {
         for (Path path : tree.filter(path -> !path.equals(workspace.root())).toList()) {
-          Files.setAttribute(path, "unix:uid", 65534, java.nio.file.LinkOption.NOFOLLOW_LINKS);
-          Files.setAttribute(path, "unix:gid", 65534, java.nio.file.LinkOption.NOFOLLOW_LINKS);
+          Files.setAttribute(path, "unix:uid", 65534, LinkOption.NOFOLLOW_LINKS);
+          Files.setAttribute(path, "unix:gid", 65534, LinkOption.NOFOLLOW_LINKS);
         }
       }
     }
     workspace.mode("ro", "r-x------").mode("open", "rwxr-xr-x");
     Map<String, String> before = TreeContent.of(workspace.root());
-    String turn = cli.run("turn", "begin", "--workspace", workspace.root().toString())
-        .expect(0).json().get("turn").asText();
+    String turn =
+        cli.run("turn", "begin", "--workspace", workspace.root().toString())
+            .expect(0)
+            .json()
+            .get("turn")
+            .asText();
     cli.run("snapshot", "--turn", turn, "ro/f.txt", "open/g.txt").expect(0);
     workspace.mode("ro", "rwx------");
     Files.writeString(workspace.resolve("ro/f.txt"), "ro after\n");
@@ -345,20 +452,24 @@ class RewindProcessIT {
     JsonNode report = rewind.json();
     assertEquals(List.of("open/g.txt", "ro/f.txt"), texts(report.get("restored")), rewind.out());
     assertEquals(List.of("open", "ro"), texts(report.get("directory_modes")), rewind.out());
-    assertEquals(before, TreeContent.of(workspace.root()), "ro/ 0500 and open/ 0755 again, with their files");
+    assertEquals(
+        before,
+        TreeContent.of(workspace.root()),
+        "ro/ 0500 and open/ 0755 again, with their files");
 
     CommandRun undo = cli.run("rewind", "--turn", report.get("rewind_turn").asText());
     assertEquals(0, undo.exitCode(), undo.out() + undo.err());
     assertEquals(List.of("open", "ro"), texts(undo.json().get("directory_modes")), undo.out());
-    assertEquals(afterTurn, TreeContent.of(workspace.root()), "the undo: ro/ 0700 and open/ 0555 again");
+    assertEquals(
+        afterTurn, TreeContent.of(workspace.root()), "the undo: ro/ 0700 and open/ 0555 again");
     workspace.assertOutsideUnchanged();
   }
 
   /** A sparse file of {@code size} bytes with random 1 MiB blocks at its start, middle and end. */
   private static void writeLargeFile(Path file, long size) throws Exception {
-    java.util.Random random = new java.util.Random(11);
+    Random random = new Random(11);
     byte[] block = new byte[1 << 20];
-    try (java.io.RandomAccessFile out = new java.io.RandomAccessFile(file.toFile(), "rw")) {
+    try (RandomAccessFile out = new RandomAccessFile(file.toFile(), "rw")) {
       out.setLength(size);
       for (long offset : new long[] {0, size / 2, size - block.length}) {
         random.nextBytes(block);
@@ -369,14 +480,14 @@ class RewindProcessIT {
   }
 
   private static String sha256Of(Path file) throws Exception {
-    java.security.MessageDigest digest = java.security.MessageDigest.getInstance("SHA-256");
-    try (java.io.InputStream in = Files.newInputStream(file)) {
+    MessageDigest digest = MessageDigest.getInstance("SHA-256");
+    try (InputStream in = Files.newInputStream(file)) {
       byte[] buffer = new byte[1 << 16];
       for (int n = in.read(buffer); n >= 0; n = in.read(buffer)) {
         digest.update(buffer, 0, n);
       }
     }
-    return java.util.HexFormat.of().formatHex(digest.digest());
+    return HexFormat.of().formatHex(digest.digest());
   }
 
   @Test
@@ -384,23 +495,34 @@ class RewindProcessIT {
     TestWorkspace workspace = TestWorkspace.in(temp);
     Map<String, String> env = Map.of("TURNDIFF_DB", temp.resolve("store/turndiff.db").toString());
     List<String> smallHeap = List.of("-Xmx48m");
-    String turn = CliProcess.run(env, "turn", "begin", "--workspace", workspace.root().toString())
-        .expect(0).json().get("turn").asText();
+    String turn =
+        CliProcess.run(env, "turn", "begin", "--workspace", workspace.root().toString())
+            .expect(0)
+            .json()
+            .get("turn")
+            .asText();
     CliProcess.run(env, "snapshot", "--turn", turn, "big.img").expect(0);
     Path big = workspace.resolve("big.img");
     writeLargeFile(big, 160L << 20);
     String content = sha256Of(big);
     CliProcess.run(env, "turn", "finish", "--turn", turn).expect(0);
 
-    CommandRun plain = CliProcess.runWithJvmOptions(smallHeap, env, "rewind", "--turn", turn).expect(3);
-    assertEquals("unverified", plain.json().get("skipped").get(0).get("reason").asText(), plain.out());
-    CommandRun forced = CliProcess.runWithJvmOptions(smallHeap, env, "rewind", "--turn", turn, "--force").expect(0);
+    CommandRun plain =
+        CliProcess.runWithJvmOptions(smallHeap, env, "rewind", "--turn", turn).expect(3);
+    assertEquals(
+        "unverified", plain.json().get("skipped").get(0).get("reason").asText(), plain.out());
+    CommandRun forced =
+        CliProcess.runWithJvmOptions(smallHeap, env, "rewind", "--turn", turn, "--force").expect(0);
     assertFalse(Files.exists(big), forced.out());
     String rewindTurn = forced.json().get("rewind_turn").asText();
-    String patch = CliProcess.runWithJvmOptions(smallHeap, env, "diff", "--turn", rewindTurn).expect(0).out();
-    assertTrue(patch.contains("before-state stored (" + (160L << 20) + " bytes, too large to show)"), patch);
+    String patch =
+        CliProcess.runWithJvmOptions(smallHeap, env, "diff", "--turn", rewindTurn).expect(0).out();
+    assertTrue(
+        patch.contains("before-state stored (" + (160L << 20) + " bytes, too large to show)"),
+        patch);
 
-    CommandRun undone = CliProcess.runWithJvmOptions(smallHeap, env, "rewind", "--turn", rewindTurn).expect(0);
+    CommandRun undone =
+        CliProcess.runWithJvmOptions(smallHeap, env, "rewind", "--turn", rewindTurn).expect(0);
     assertEquals("big.img", undone.json().get("restored").get(0).asText(), undone.out());
     assertEquals(content, sha256Of(big), "160 MiB back byte for byte through a 48 MiB heap");
     workspace.assertOutsideUnchanged();
@@ -411,8 +533,12 @@ class RewindProcessIT {
     TestWorkspace workspace = TestWorkspace.in(temp).file("a.txt", "a\n").file("b.txt", "b\n");
     workspace.symlink("leak.txt", workspace.secret().toString());
     Map<String, String> env = Map.of("TURNDIFF_DB", temp.resolve("store/turndiff.db").toString());
-    String turn = CliProcess.run(env, "turn", "begin", "--workspace", workspace.root().toString())
-        .expect(0).json().get("turn").asText();
+    String turn =
+        CliProcess.run(env, "turn", "begin", "--workspace", workspace.root().toString())
+            .expect(0)
+            .json()
+            .get("turn")
+            .asText();
     CliProcess.run(env, "snapshot", "--turn", turn, "a.txt", "b.txt", "leak.txt").expect(0);
     Files.writeString(workspace.resolve("a.txt"), "agent a\n");
     Files.writeString(workspace.resolve("b.txt"), "agent b\n");
@@ -422,7 +548,8 @@ class RewindProcessIT {
 
     CommandRun dry = CliProcess.run(env, "rewind", "--turn", turn, "--dry-run").expect(3);
     assertTrue(dry.json().get("dry_run").asBoolean());
-    assertEquals("agent a\n", Files.readString(workspace.resolve("a.txt")), "a dry run writes nothing");
+    assertEquals(
+        "agent a\n", Files.readString(workspace.resolve("a.txt")), "a dry run writes nothing");
 
     CommandRun run = CliProcess.run(env, "rewind", "--turn", turn, "--operation", "op-1").expect(3);
     JsonNode report = run.json();

@@ -26,17 +26,16 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * A real {@code turndiff serve} process against hostile clients: hundreds of connections that trickle bytes
- * and never send the token are capped and cut off at the request deadline, and the service still answers;
- * {@code --allow-workspace} refuses roots outside it.
+ * A real {@code turndiff serve} process against hostile clients: hundreds of connections that
+ * trickle bytes and never send the token are capped and cut off at the request deadline, and the
+ * service still answers; {@code --allow-workspace} refuses roots outside it.
  */
 class ServeHostileClientsIT {
 
   private static final int MAX_CONNECTIONS = 32;
   private static final int REQUEST_TIMEOUT_SECONDS = 2;
 
-  @TempDir
-  Path temp;
+  @TempDir Path temp;
 
   /** Descriptors the process has open now. */
   private static long descriptors(Process process) {
@@ -47,7 +46,10 @@ class ServeHostileClientsIT {
     }
   }
 
-  /** One trickling client: a request that started and never ends; not open once the server closed it. */
+  /**
+   * One trickling client: a request that started and never ends; not open once the server closed
+   * it.
+   */
   private static final class Trickler {
     private SocketChannel channel;
     private boolean open;
@@ -90,13 +92,19 @@ class ServeHostileClientsIT {
 
   @Test
   void tricklingClientsWithoutATokenAreCappedAndCutOffAndTheServiceStillAnswers() throws Exception {
-    ServeProcessIT.Service service = ServeProcessIT.Service.start(temp, Map.of(),
-        "--max-connections", String.valueOf(MAX_CONNECTIONS),
-        "--request-timeout", String.valueOf(REQUEST_TIMEOUT_SECONDS));
+    ServeProcessIT.Service service =
+        ServeProcessIT.Service.start(
+            temp,
+            Map.of(),
+            "--max-connections",
+            String.valueOf(MAX_CONNECTIONS),
+            "--request-timeout",
+            String.valueOf(REQUEST_TIMEOUT_SECONDS));
     List<Trickler> clients = new ArrayList<>();
     try {
       long baseline = descriptors(service.process());
-      String head = "POST /v1/turns HTTP/1.1\r\nHost: 127.0.0.1:" + service.port() + "\r\nX-Trickle: ";
+      String head =
+          "POST /v1/turns HTTP/1.1\r\nHost: 127.0.0.1:" + service.port() + "\r\nX-Trickle: ";
       for (int c = 0; c < 300; c++) {
         clients.add(new Trickler(service.port(), head));
       }
@@ -110,24 +118,45 @@ class ServeHostileClientsIT {
       }
       long stillOpen = clients.stream().filter(client -> client.open).count();
       assertEquals(0, stillOpen, stillOpen + " trickling connections were never cut off");
-      assertTrue(mostHeld <= MAX_CONNECTIONS + 4, "at most " + MAX_CONNECTIONS
-          + " connections were held at once, not " + mostHeld);
-      assertTrue(mostHeld >= MAX_CONNECTIONS / 2, "the trickling clients did occupy the service: " + mostHeld);
+      assertTrue(
+          mostHeld <= MAX_CONNECTIONS + 4,
+          "at most " + MAX_CONNECTIONS + " connections were held at once, not " + mostHeld);
+      assertTrue(
+          mostHeld >= MAX_CONNECTIONS / 2,
+          "the trickling clients did occupy the service: " + mostHeld);
       double seconds = (System.nanoTime() - started) / 1e9;
-      System.out.printf("trickling: at most %d descriptors held, all cut off after %.1f s%n", mostHeld, seconds);
-      assertTrue(seconds < 15, "the last trickling connection was cut off after " + seconds
-          + " s; the deadline is " + REQUEST_TIMEOUT_SECONDS + " s");
+      System.out.printf(
+          "trickling: at most %d descriptors held, all cut off after %.1f s%n", mostHeld, seconds);
+      assertTrue(
+          seconds < 15,
+          "the last trickling connection was cut off after "
+              + seconds
+              + " s; the deadline is "
+              + REQUEST_TIMEOUT_SECONDS
+              + " s");
 
-      RawHttp.Response health = RawHttp.send(service.port(), "GET /v1/health HTTP/1.1\r\nHost: 127.0.0.1:"
-          + service.port() + "\r\nAuthorization: Bearer " + service.token() + "\r\n", null, Duration.ofSeconds(5));
+      RawHttp.Response health =
+          RawHttp.send(
+              service.port(),
+              "GET /v1/health HTTP/1.1\r\nHost: 127.0.0.1:"
+                  + service.port()
+                  + "\r\nAuthorization: Bearer "
+                  + service.token()
+                  + "\r\n",
+              null,
+              Duration.ofSeconds(5));
       assertEquals(200, health.status(), health.toString());
-      // the server closes the cut-off and the health connections on its own thread: give it a moment
+      // the server closes the cut-off and the health connections on its own thread: give it a
+      // moment
       long held = descriptors(service.process()) - baseline;
-      for (long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(10); held > 4 && System.nanoTime() < until; ) {
+      for (long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+          held > 4 && System.nanoTime() < until; ) {
         Thread.sleep(100);
         held = descriptors(service.process()) - baseline;
       }
-      assertTrue(held <= 4, "the descriptors were given back: " + held + " more than before the clients came");
+      assertTrue(
+          held <= 4,
+          "the descriptors were given back: " + held + " more than before the clients came");
     } finally {
       for (Trickler client : clients) {
         client.close();
@@ -141,20 +170,29 @@ class ServeHostileClientsIT {
   void serveRefusesWorkspacesOutsideTheAllowedDirectories() throws Exception {
     TestWorkspace outside = TestWorkspace.in(temp.resolve("elsewhere")).file("a.txt", "a\n");
     Path allowed = Files.createDirectories(temp.resolve("allowed/project"));
-    ServeProcessIT.Service service = ServeProcessIT.Service.start(temp, Map.of(),
-        "--allow-workspace", allowed.getParent().toString());
+    ServeProcessIT.Service service =
+        ServeProcessIT.Service.start(
+            temp, Map.of(), "--allow-workspace", allowed.getParent().toString());
     try {
       Map<String, Long> rows = StoreRows.count(service.database());
       String auth = "Authorization: Bearer " + service.token() + "\r\n";
       String host = "Host: 127.0.0.1:" + service.port() + "\r\n";
-      RawHttp.Response refused = RawHttp.send(service.port(), "POST /v1/turns HTTP/1.1\r\n" + host + auth,
-          "{\"workspace\":\"" + outside.root() + "\"}", Duration.ofSeconds(30));
+      RawHttp.Response refused =
+          RawHttp.send(
+              service.port(),
+              "POST /v1/turns HTTP/1.1\r\n" + host + auth,
+              "{\"workspace\":\"" + outside.root() + "\"}",
+              Duration.ofSeconds(30));
       assertEquals(403, refused.status(), refused.toString());
       JsonNode error = Json.mapper().readTree(refused.body());
       assertEquals("forbidden_workspace", error.get("error").asText());
       assertEquals(rows, StoreRows.count(service.database()), "nothing was written");
-      RawHttp.Response began = RawHttp.send(service.port(), "POST /v1/turns HTTP/1.1\r\n" + host + auth,
-          "{\"workspace\":\"" + allowed + "\"}", Duration.ofSeconds(30));
+      RawHttp.Response began =
+          RawHttp.send(
+              service.port(),
+              "POST /v1/turns HTTP/1.1\r\n" + host + auth,
+              "{\"workspace\":\"" + allowed + "\"}",
+              Duration.ofSeconds(30));
       assertEquals(201, began.status(), began.toString());
       outside.assertOutsideUnchanged();
       outside.canary().assertNotIn("a response", refused.body() + began.body());

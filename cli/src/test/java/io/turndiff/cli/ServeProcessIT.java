@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.turndiff.api.Json;
 import io.turndiff.fixtures.StoreRows;
@@ -16,12 +17,15 @@ import java.net.Socket;
 import java.net.URI;
 import java.net.URLEncoder;
 import java.net.http.HttpClient;
+import java.net.http.HttpHeaders;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
@@ -36,17 +40,15 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * A real {@code turndiff serve} process on loopback and a real HTTP client: authentication, Host and Origin
- * checks, a whole turn over HTTP, concurrent clients, errors that write nothing, and a graceful shutdown.
- * Every response body is checked for the canary.
+ * A real {@code turndiff serve} process on loopback and a real HTTP client: authentication, Host
+ * and Origin checks, a whole turn over HTTP, concurrent clients, errors that write nothing, and a
+ * graceful shutdown. Every response body is checked for the canary.
  */
 class ServeProcessIT {
 
-  @TempDir
-  static Path shared;
+  @TempDir static Path shared;
 
-  @TempDir
-  Path temp;
+  @TempDir Path temp;
 
   private static Service service;
   private static final HttpClient HTTP = HttpClient.newHttpClient();
@@ -55,24 +57,39 @@ class ServeProcessIT {
   /** A running serve process: its URL, token and store. */
   record Service(Process process, String url, String token, Path database, Path errorLog) {
 
-    static Service start(Path dir, Map<String, String> extraEnvironment, String... options) throws Exception {
+    static Service start(Path dir, Map<String, String> extraEnvironment, String... options)
+        throws Exception {
       Path database = dir.resolve("store/turndiff.db");
       Path errorLog = dir.resolve("serve.err");
-      Map<String, String> env = new java.util.HashMap<>(extraEnvironment);
+      Map<String, String> env = new HashMap<>(extraEnvironment);
       env.put("TURNDIFF_DB", database.toString());
       List<String> args = new ArrayList<>(List.of("serve", "--port", "0"));
       args.addAll(List.of(options));
-      Process process = CliProcess.builder(env, args.toArray(String[]::new))
-          .redirectError(errorLog.toFile()).start();
-      BufferedReader out = new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8));
+      Process process =
+          CliProcess.builder(env, args.toArray(String[]::new))
+              .redirectError(errorLog.toFile())
+              .start();
+      BufferedReader out =
+          new BufferedReader(
+              new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8));
       String line = out.readLine();
       if (line == null) {
         throw new AssertionError("serve printed nothing: " + Files.readString(errorLog));
       }
       JsonNode started = Json.mapper().readTree(line);
+      // the started line's shape (WireServeStarted), which the in-process WireGoldenTest cannot
+      // reach
+      assertEquals(
+          List.of("url", "token_file", "store", "pid"),
+          started.properties().stream().map(Map.Entry::getKey).toList(),
+          line);
+      assertEquals(database.toString(), started.get("store").asText(), line);
+      assertTrue(started.get("pid").asLong() > 0, line);
       String token = Files.readString(Path.of(started.get("token_file").asText())).strip();
-      assertEquals("rw-------", java.nio.file.attribute.PosixFilePermissions.toString(
-          Files.getPosixFilePermissions(Path.of(started.get("token_file").asText()))));
+      assertEquals(
+          "rw-------",
+          PosixFilePermissions.toString(
+              Files.getPosixFilePermissions(Path.of(started.get("token_file").asText()))));
       return new Service(process, started.get("url").asText(), token, database, errorLog);
     }
 
@@ -102,27 +119,42 @@ class ServeProcessIT {
     }
   }
 
-  private HttpResponse<String> send(String method, String path, String body, String token) throws Exception {
-    HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(service.url() + path))
-        .method(method, body == null ? HttpRequest.BodyPublishers.noBody()
-            : HttpRequest.BodyPublishers.ofString(body))
-        .header("Content-Type", "application/json");
+  private HttpResponse<String> send(String method, String path, String body, String token)
+      throws Exception {
+    HttpRequest.Builder request =
+        HttpRequest.newBuilder(URI.create(service.url() + path))
+            .method(
+                method,
+                body == null
+                    ? HttpRequest.BodyPublishers.noBody()
+                    : HttpRequest.BodyPublishers.ofString(body))
+            .header("Content-Type", "application/json");
     if (token != null) {
       request.header("Authorization", "Bearer " + token);
     }
-    HttpResponse<String> response = HTTP.send(request.build(), HttpResponse.BodyHandlers.ofString());
+    HttpResponse<String> response =
+        HTTP.send(request.build(), HttpResponse.BodyHandlers.ofString());
     synchronized (bodies) {
       bodies.add(response.body());
     }
     return response;
   }
 
-  private JsonNode call(String method, String path, Object body, int expectedStatus) throws Exception {
-    HttpResponse<String> response = send(method, path, body == null ? null : Json.write(body, false),
-        service.token());
+  private JsonNode call(String method, String path, Object body, int expectedStatus)
+      throws Exception {
+    HttpResponse<String> response =
+        send(method, path, body == null ? null : Json.write(body, false), service.token());
     if (response.statusCode() != expectedStatus) {
-      assertEquals(expectedStatus, response.statusCode(), method + " " + path + ": " + response.body()
-          + "\nservice log:\n" + Files.readString(service.errorLog()));
+      assertEquals(
+          expectedStatus,
+          response.statusCode(),
+          method
+              + " "
+              + path
+              + ": "
+              + response.body()
+              + "\nservice log:\n"
+              + Files.readString(service.errorLog()));
     }
     return Json.mapper().readTree(response.body());
   }
@@ -146,8 +178,11 @@ class ServeProcessIT {
   void aForeignHostIsRefusedEvenWithTheToken() throws Exception {
     try (Socket socket = new Socket("127.0.0.1", service.port())) {
       OutputStream out = socket.getOutputStream();
-      out.write(("GET /v1/health HTTP/1.1\r\nHost: attacker.example\r\nAuthorization: Bearer " + service.token()
-          + "\r\nConnection: close\r\n\r\n").getBytes(StandardCharsets.US_ASCII));
+      out.write(
+          ("GET /v1/health HTTP/1.1\r\nHost: attacker.example\r\nAuthorization: Bearer "
+                  + service.token()
+                  + "\r\nConnection: close\r\n\r\n")
+              .getBytes(StandardCharsets.US_ASCII));
       out.flush();
       String response = new String(socket.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
       assertTrue(response.startsWith("HTTP/1.1 403"), response);
@@ -157,9 +192,13 @@ class ServeProcessIT {
 
   @Test
   void aForeignOriginIsRefusedAndThereIsNoCors() throws Exception {
-    HttpResponse<String> response = HTTP.send(HttpRequest.newBuilder(URI.create(service.url() + "/v1/health"))
-        .header("Authorization", "Bearer " + service.token()).header("Origin", "https://attacker.example").build(),
-        HttpResponse.BodyHandlers.ofString());
+    HttpResponse<String> response =
+        HTTP.send(
+            HttpRequest.newBuilder(URI.create(service.url() + "/v1/health"))
+                .header("Authorization", "Bearer " + service.token())
+                .header("Origin", "https://attacker.example")
+                .build(),
+            HttpResponse.BodyHandlers.ofString());
     assertEquals(403, response.statusCode());
     assertEquals("forbidden_origin", Json.mapper().readTree(response.body()).get("error").asText());
     assertTrue(response.headers().firstValue("Access-Control-Allow-Origin").isEmpty());
@@ -169,8 +208,11 @@ class ServeProcessIT {
   void aWholeTurnOverHttp() throws Exception {
     workspace = TestWorkspace.in(temp).file("src/app.py", "print('a')\n").file("old.txt", "old\n");
     workspace.symlink("leak.txt", workspace.secret().toString());
-    ObjectNode begin = Json.object().put("workspace", workspace.root().toString()).put("session", "http-s1")
-        .put("turn", "http-t1");
+    ObjectNode begin =
+        Json.object()
+            .put("workspace", workspace.root().toString())
+            .put("session", "http-s1")
+            .put("turn", "http-t1");
     JsonNode began = call("POST", "/v1/turns", begin, 201);
     assertEquals(1, began.get("seq").asInt());
 
@@ -193,25 +235,43 @@ class ServeProcessIT {
     assertTrue(patch.body().contains("-print('a')\n+print('b')\n"), patch.body());
     JsonNode file = call("GET", "/v1/turns/http-t1/file?path=" + encode("src/app.py"), null, 200);
     assertTrue(file.get("diff").asText().contains("+print('b')"));
-    JsonNode sessions = call("GET", "/v1/sessions?workspace=" + encode(workspace.root().toString()), null, 200);
+    JsonNode sessions =
+        call("GET", "/v1/sessions?workspace=" + encode(workspace.root().toString()), null, 200);
     assertEquals("http-s1", sessions.get("sessions").get(0).get("session").asText());
     JsonNode turns = call("GET", "/v1/sessions/http-s1/turns?limit=10", null, 200);
-    assertEquals(4, turns.get("turns").get(0).get("changed").asInt(),
+    assertEquals(
+        4,
+        turns.get("turns").get(0).get("changed").asInt(),
         "a link out is never counted unchanged: what the turn did through it was not read");
     JsonNode range = call("GET", "/v1/range?from=http-t1&to=http-t1", null, 200);
     assertEquals(4, range.get("files").size());
-    JsonNode history = call("GET", "/v1/history?workspace=" + encode(workspace.root().toString())
-        + "&path=" + encode("src/app.py"), null, 200);
+    JsonNode history =
+        call(
+            "GET",
+            "/v1/history?workspace="
+                + encode(workspace.root().toString())
+                + "&path="
+                + encode("src/app.py"),
+            null,
+            200);
     assertEquals("http-t1", history.get(0).get("turn").asText());
 
-    JsonNode plan = call("POST", "/v1/rewind", Json.object().put("turn", "http-t1").put("dry_run", true), 200);
+    JsonNode plan =
+        call("POST", "/v1/rewind", Json.object().put("turn", "http-t1").put("dry_run", true), 200);
     assertTrue(plan.get("dry_run").asBoolean());
     assertEquals("print('b')\n", Files.readString(workspace.resolve("src/app.py")));
-    JsonNode rewound = call("POST", "/v1/rewind", Json.object().put("turn", "http-t1").put("operation", "http-op"),
-        200);
+    JsonNode rewound =
+        call(
+            "POST",
+            "/v1/rewind",
+            Json.object().put("turn", "http-t1").put("operation", "http-op"),
+            200);
     assertEquals(3, rewound.get("restored").size(), rewound.toString());
     assertFalse(rewound.get("complete").asBoolean(), rewound.toString());
-    assertEquals("escapes_workspace", rewound.get("skipped").get(0).get("reason").asText(), rewound.toString());
+    assertEquals(
+        "escapes_workspace",
+        rewound.get("skipped").get(0).get("reason").asText(),
+        rewound.toString());
     assertEquals("print('a')\n", Files.readString(workspace.resolve("src/app.py")));
     assertTrue(Files.exists(workspace.resolve("old.txt")));
     assertFalse(Files.exists(workspace.resolve("new.txt")));
@@ -222,15 +282,23 @@ class ServeProcessIT {
     workspace = TestWorkspace.in(temp).file("a.txt", "a\n").file(".gitignore", "*.log\n");
     workspace.symlink("leak.txt", workspace.secret().toString());
     String root = workspace.root().toString();
-    HttpResponse<String> untracked = send("GET", "/v1/workspaces/status?workspace=" + encode(root), null,
-        service.token());
+    HttpResponse<String> untracked =
+        send("GET", "/v1/workspaces/status?workspace=" + encode(root), null, service.token());
     assertEquals(422, untracked.statusCode(), untracked.body());
     assertTrue(untracked.body().contains("not tracked"), untracked.body());
-    JsonNode refused = Json.mapper().readTree(send("POST", "/v1/workspaces/track",
-        Json.write(Json.object().put("workspace", root).put("max_files", 0), false), service.token()).body());
+    JsonNode refused =
+        Json.mapper()
+            .readTree(
+                send(
+                        "POST",
+                        "/v1/workspaces/track",
+                        Json.write(Json.object().put("workspace", root).put("max_files", 0), false),
+                        service.token())
+                    .body());
     assertEquals("bad_request", refused.get("error").asText(), refused.toString());
 
-    JsonNode tracked = call("POST", "/v1/workspaces/track", Json.object().put("workspace", root), 200);
+    JsonNode tracked =
+        call("POST", "/v1/workspaces/track", Json.object().put("workspace", root), 200);
     assertEquals(3, tracked.get("files").asInt(), tracked.toString());
     assertFalse(tracked.get("partial").asBoolean());
     Files.writeString(workspace.resolve("a.txt"), "a by the shell\n");
@@ -262,28 +330,42 @@ class ServeProcessIT {
       List<Future<String>> turns = new ArrayList<>();
       for (int c = 0; c < clients; c++) {
         int client = c;
-        turns.add(pool.submit(() -> {
-          String turn = call("POST", "/v1/turns", Json.object().put("workspace", workspace.root().toString())
-              .put("session", "concurrent-" + client), 201).get("turn").asText();
-          List<CompletableFuture<JsonNode>> snapshots = new ArrayList<>();
-          for (int f = 0; f < filesEach; f++) {
-            ObjectNode body = Json.object().put("tool_call", "call-" + f);
-            body.putArray("paths").add("c" + client + "/f" + f + ".txt");
-            snapshots.add(CompletableFuture.supplyAsync(() -> {
-              try {
-                return call("POST", "/v1/turns/" + turn + "/snapshots", body, 200);
-              } catch (Exception e) {
-                throw new IllegalStateException(e);
-              }
-            }));
-          }
-          snapshots.forEach(CompletableFuture::join);
-          for (int f = 0; f < filesEach; f++) {
-            Files.writeString(workspace.resolve("c" + client + "/f" + f + ".txt"), "edited by " + client + "\n");
-          }
-          call("POST", "/v1/turns/" + turn + "/finish", null, 200);
-          return turn;
-        }));
+        turns.add(
+            pool.submit(
+                () -> {
+                  String turn =
+                      call(
+                              "POST",
+                              "/v1/turns",
+                              Json.object()
+                                  .put("workspace", workspace.root().toString())
+                                  .put("session", "concurrent-" + client),
+                              201)
+                          .get("turn")
+                          .asText();
+                  List<CompletableFuture<JsonNode>> snapshots = new ArrayList<>();
+                  for (int f = 0; f < filesEach; f++) {
+                    ObjectNode body = Json.object().put("tool_call", "call-" + f);
+                    body.putArray("paths").add("c" + client + "/f" + f + ".txt");
+                    snapshots.add(
+                        CompletableFuture.supplyAsync(
+                            () -> {
+                              try {
+                                return call("POST", "/v1/turns/" + turn + "/snapshots", body, 200);
+                              } catch (Exception e) {
+                                throw new IllegalStateException(e);
+                              }
+                            }));
+                  }
+                  snapshots.forEach(CompletableFuture::join);
+                  for (int f = 0; f < filesEach; f++) {
+                    Files.writeString(
+                        workspace.resolve("c" + client + "/f" + f + ".txt"),
+                        "edited by " + client + "\n");
+                  }
+                  call("POST", "/v1/turns/" + turn + "/finish", null, 200);
+                  return turn;
+                }));
       }
       for (int c = 0; c < clients; c++) {
         String turn = turns.get(c).get(120, TimeUnit.SECONDS);
@@ -300,37 +382,56 @@ class ServeProcessIT {
   @Test
   void malformedJsonAndUnknownIdsAreJsonErrorsThatWriteNothing() throws Exception {
     workspace = TestWorkspace.in(temp).file("a.txt", "a\n");
-    String turn = call("POST", "/v1/turns", Json.object().put("workspace", workspace.root().toString()), 201)
-        .get("turn").asText();
+    String turn =
+        call("POST", "/v1/turns", Json.object().put("workspace", workspace.root().toString()), 201)
+            .get("turn")
+            .asText();
     Map<String, Long> rows = StoreRows.count(service.database());
-    HttpResponse<String> malformed = send("POST", "/v1/turns/" + turn + "/snapshots", "{\"paths\": [", service.token());
+    HttpResponse<String> malformed =
+        send("POST", "/v1/turns/" + turn + "/snapshots", "{\"paths\": [", service.token());
     assertEquals(400, malformed.statusCode());
     assertEquals("bad_request", Json.mapper().readTree(malformed.body()).get("error").asText());
-    JsonNode wrongType = call("POST", "/v1/turns/" + turn + "/snapshots", Json.object().put("paths", "a.txt"), 400);
+    JsonNode wrongType =
+        call("POST", "/v1/turns/" + turn + "/snapshots", Json.object().put("paths", "a.txt"), 400);
     assertTrue(wrongType.get("message").asText().contains("paths"), wrongType.toString());
-    JsonNode unknown = call("POST", "/v1/turns/no-such-turn/snapshots",
-        Json.object().set("paths", Json.array().add("a.txt")), 404);
+    JsonNode unknown =
+        call(
+            "POST",
+            "/v1/turns/no-such-turn/snapshots",
+            Json.object().set("paths", Json.array().add("a.txt")),
+            404);
     assertEquals("unknown_turn", unknown.get("error").asText());
     assertTrue(unknown.get("message").asText().contains("no-such-turn"));
-    JsonNode badPath = call("POST", "/v1/turns/" + turn + "/snapshots",
-        Json.object().set("paths", Json.array().add("a.txt").add("bad\u0000name")), 400);
+    JsonNode badPath =
+        call(
+            "POST",
+            "/v1/turns/" + turn + "/snapshots",
+            Json.object().set("paths", Json.array().add("a.txt").add("bad\u0000name")),
+            400);
     assertEquals("bad_input", badPath.get("error").asText());
-    assertEquals("unknown_session", call("GET", "/v1/sessions/nope/turns", null, 404).get("error").asText());
+    assertEquals(
+        "unknown_session", call("GET", "/v1/sessions/nope/turns", null, 404).get("error").asText());
     assertEquals("not_found", call("GET", "/v1/nothing-here", null, 404).get("error").asText());
     assertEquals("method_not_allowed", call("GET", "/v1/rewind", null, 405).get("error").asText());
-    assertEquals("unknown_turn", call("POST", "/v1/rewind", Json.object().put("turn", "nope"), 404)
-        .get("error").asText());
+    assertEquals(
+        "unknown_turn",
+        call("POST", "/v1/rewind", Json.object().put("turn", "nope"), 404).get("error").asText());
     assertEquals(rows, StoreRows.count(service.database()), "nothing was written");
   }
 
-  /** Over HTTP, a finished turn that rewrote {@code f0.txt} ... (each held "before i", then "after"). */
+  /**
+   * Over HTTP, a finished turn that rewrote {@code f0.txt} ... (each held "before i", then
+   * "after").
+   */
   private String turnRewritingFiles(int files) throws Exception {
     for (int i = 0; i < files; i++) {
       workspace.file("f" + i + ".txt", "before " + i + "\n");
     }
-    String turn = call("POST", "/v1/turns", Json.object().put("workspace", workspace.root().toString()), 201)
-        .get("turn").asText();
-    com.fasterxml.jackson.databind.node.ArrayNode paths = Json.array();
+    String turn =
+        call("POST", "/v1/turns", Json.object().put("workspace", workspace.root().toString()), 201)
+            .get("turn")
+            .asText();
+    ArrayNode paths = Json.array();
     for (int i = 0; i < files; i++) {
       paths.add("f" + i + ".txt");
     }
@@ -345,23 +446,34 @@ class ServeProcessIT {
   @Test
   void aRewindNamesItsOperationInAHeaderBeforeItsFirstWrite() throws Exception {
     workspace = TestWorkspace.in(temp);
-    Service slow = Service.start(temp, Map.of(TestHold.REWIND_PAUSE, "1000"));
+    Service slow = Service.start(temp, Map.of(EnvTestHook.REWIND_PAUSE, "1000"));
     Service previous = service;
     service = slow;
     try {
       String turn = turnRewritingFiles(3);
-      CompletableFuture<java.net.http.HttpHeaders> early = new CompletableFuture<>();
-      HttpRequest request = HttpRequest.newBuilder(URI.create(slow.url() + "/v1/rewind"))
-          .POST(HttpRequest.BodyPublishers.ofString(Json.write(Json.object().put("turn", turn), false)))
-          .header("Authorization", "Bearer " + slow.token()).build();
-      CompletableFuture<HttpResponse<String>> response = HTTP.sendAsync(request, info -> {
-        early.complete(info.headers());
-        return HttpResponse.BodySubscribers.ofString(StandardCharsets.UTF_8);
-      });
-      String operation = early.get(60, TimeUnit.SECONDS).firstValue("Turndiff-Operation").orElseThrow();
+      CompletableFuture<HttpHeaders> early = new CompletableFuture<>();
+      HttpRequest request =
+          HttpRequest.newBuilder(URI.create(slow.url() + "/v1/rewind"))
+              .POST(
+                  HttpRequest.BodyPublishers.ofString(
+                      Json.write(Json.object().put("turn", turn), false)))
+              .header("Authorization", "Bearer " + slow.token())
+              .build();
+      CompletableFuture<HttpResponse<String>> response =
+          HTTP.sendAsync(
+              request,
+              info -> {
+                early.complete(info.headers());
+                return HttpResponse.BodySubscribers.ofString(StandardCharsets.UTF_8);
+              });
+      String operation =
+          early.get(60, TimeUnit.SECONDS).firstValue("Turndiff-Operation").orElseThrow();
       assertFalse(response.isDone(), "the headers came before the report");
       for (int i = 0; i < 3; i++) {
-        assertEquals("after\n", Files.readString(workspace.resolve("f" + i + ".txt")), "no file was put back yet");
+        assertEquals(
+            "after\n",
+            Files.readString(workspace.resolve("f" + i + ".txt")),
+            "no file was put back yet");
       }
       HttpResponse<String> done = response.get(60, TimeUnit.SECONDS);
       bodies.add(done.body());
@@ -380,18 +492,20 @@ class ServeProcessIT {
   @Test
   void sigtermLetsTheRequestInFlightFinishAndClosesTheStore() throws Exception {
     workspace = TestWorkspace.in(temp);
-    Service slow = Service.start(temp, Map.of(TestHold.REWIND_PAUSE, "400"));
+    Service slow = Service.start(temp, Map.of(EnvTestHook.REWIND_PAUSE, "400"));
     Service previous = service;
     service = slow;
     try {
       String turn = turnRewritingFiles(4);
-      CompletableFuture<JsonNode> rewind = CompletableFuture.supplyAsync(() -> {
-        try {
-          return call("POST", "/v1/rewind", Json.object().put("turn", turn), 200);
-        } catch (Exception e) {
-          throw new IllegalStateException(e);
-        }
-      });
+      CompletableFuture<JsonNode> rewind =
+          CompletableFuture.supplyAsync(
+              () -> {
+                try {
+                  return call("POST", "/v1/rewind", Json.object().put("turn", turn), 200);
+                } catch (Exception e) {
+                  throw new IllegalStateException(e);
+                }
+              });
       Thread.sleep(800);
       assertFalse(rewind.isDone(), "the rewind is in flight (it pauses 400 ms a file)");
       slow.process().destroy();
@@ -400,7 +514,8 @@ class ServeProcessIT {
       assertEquals(4, report.get("restored").size());
       assertTrue(slow.process().waitFor(60, TimeUnit.SECONDS));
       assertEquals(143, slow.process().exitValue(), "ended by SIGTERM, after its shutdown hook");
-      assertFalse(Files.exists(slow.database().resolveSibling("turndiff.db-wal")),
+      assertFalse(
+          Files.exists(slow.database().resolveSibling("turndiff.db-wal")),
           "the store was closed cleanly: its WAL was checkpointed and removed");
       for (int i = 0; i < 4; i++) {
         assertEquals("before " + i + "\n", Files.readString(workspace.resolve("f" + i + ".txt")));

@@ -15,10 +15,11 @@ import java.util.Random;
 /** Commands on a given store, run in this JVM, for the tests of damaged and read-only stores. */
 final class StoreCommands {
 
-  private StoreCommands() {
-  }
+  private StoreCommands() {}
 
-  /** {@code turndiff <command words> --db DB <rest>}: {@code --db} is an option of each subcommand. */
+  /**
+   * {@code turndiff <command words> --db DB <rest>}: {@code --db} is an option of each subcommand.
+   */
   static CommandRun run(Path database, String... args) {
     return CliRun.inProcess(arguments(database, args));
   }
@@ -32,8 +33,8 @@ final class StoreCommands {
   }
 
   /**
-   * Records, through the commands, a finished turn t1 of session s1 over {@code files} files of 600 random lines
-   * (f0.txt …), each changed, and an open turn t2.
+   * Records, through the commands, a finished turn t1 of session s1 over {@code files} files of 600
+   * random lines (f0.txt …), each changed, and an open turn t2.
    */
   static void recordTurns(Path database, TestWorkspace workspace, int files) throws Exception {
     List<String> names = new ArrayList<>();
@@ -46,7 +47,16 @@ final class StoreCommands {
       workspace.file("f" + i + ".txt", text.toString());
       names.add("f" + i + ".txt");
     }
-    run(database, "turn", "begin", "--workspace", workspace.root().toString(), "--session", "s1", "--turn", "t1")
+    run(
+            database,
+            "turn",
+            "begin",
+            "--workspace",
+            workspace.root().toString(),
+            "--session",
+            "s1",
+            "--turn",
+            "t1")
         .expect(0);
     List<String> snapshot = new ArrayList<>(List.of("snapshot", "--turn", "t1"));
     snapshot.addAll(names);
@@ -55,7 +65,16 @@ final class StoreCommands {
       Files.writeString(workspace.resolve(name), "changed\n", StandardOpenOption.APPEND);
     }
     run(database, "turn", "finish", "--turn", "t1").expect(0);
-    run(database, "turn", "begin", "--workspace", workspace.root().toString(), "--session", "s1", "--turn", "t2")
+    run(
+            database,
+            "turn",
+            "begin",
+            "--workspace",
+            workspace.root().toString(),
+            "--session",
+            "s1",
+            "--turn",
+            "t2")
         .expect(0);
   }
 
@@ -67,7 +86,10 @@ final class StoreCommands {
   }
 
   static void assertNoStackTrace(String output) {
-    assertFalse(output.lines().anyMatch(line -> line.matches("\\s+at \\S+\\(.*\\)") || line.contains("Exception")),
+    assertFalse(
+        output
+            .lines()
+            .anyMatch(line -> line.matches("\\s+at \\S+\\(.*\\)") || line.contains("Exception")),
         "a stack trace or an exception's name was printed:\n" + output);
   }
 

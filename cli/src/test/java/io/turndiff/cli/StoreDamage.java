@@ -9,7 +9,10 @@ import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.Random;
 
-/** The ways a store file gets damaged, each made on a copy of a real store (closed cleanly, so without a WAL). */
+/**
+ * The ways a store file gets damaged, each made on a copy of a real store (closed cleanly, so
+ * without a WAL).
+ */
 enum StoreDamage {
 
   /** Truncated to nothing. */
@@ -29,7 +32,10 @@ enum StoreDamage {
     this.refusedAtOpen = refusedAtOpen;
   }
 
-  /** Whether the store is refused before SQLite reads it (its header tells), rather than opened as damaged. */
+  /**
+   * Whether the store is refused before SQLite reads it (its header tells), rather than opened as
+   * damaged.
+   */
   boolean refusedAtOpen() {
     return refusedAtOpen;
   }
@@ -44,8 +50,9 @@ enum StoreDamage {
       switch (this) {
         case EMPTY -> channel.truncate(0);
         case CUT_MID_PAGE -> channel.truncate(size / 2 / pageSize * pageSize + pageSize / 2);
-        case HEADER_OVERWRITTEN -> channel.write(ByteBuffer.wrap("Garbage format 9\0".getBytes(
-            StandardCharsets.US_ASCII)), 0);
+        case HEADER_OVERWRITTEN ->
+            channel.write(
+                ByteBuffer.wrap("Garbage format 9\0".getBytes(StandardCharsets.US_ASCII)), 0);
         case GARBAGE_PAGE -> {
           byte[] garbage = new byte[pageSize];
           new Random(size).nextBytes(garbage);
@@ -53,7 +60,9 @@ enum StoreDamage {
         }
         case NOT_SQLITE -> {
           channel.truncate(0);
-          channel.write(ByteBuffer.wrap("this is not a database\n".repeat(3000).getBytes(StandardCharsets.UTF_8)));
+          channel.write(
+              ByteBuffer.wrap(
+                  "this is not a database\n".repeat(3000).getBytes(StandardCharsets.UTF_8)));
         }
       }
     }

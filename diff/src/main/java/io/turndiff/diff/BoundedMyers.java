@@ -8,9 +8,9 @@ import org.eclipse.jgit.diff.Sequence;
 import org.eclipse.jgit.diff.SequenceComparator;
 
 /**
- * JGit's Myers diff, for the stretches the histogram diff gives up on (every line they share repeats too
- * often), with each comparison counted against the budget: a stretch whose diff runs out of steps becomes
- * one replace edit, and once the budget is gone every later stretch does too.
+ * JGit's Myers diff, for the stretches the histogram diff gives up on (every line they share
+ * repeats too often), with each comparison counted against the budget: a stretch whose diff runs
+ * out of steps becomes one replace edit, and once the budget is gone every later stretch does too.
  */
 final class BoundedMyers extends DiffAlgorithm {
 
@@ -24,7 +24,8 @@ final class BoundedMyers extends DiffAlgorithm {
   public <S extends Sequence> EditList diffNonCommon(SequenceComparator<? super S> cmp, S a, S b) {
     if (!steps.fallbackExhausted()) {
       try {
-        return steps.inFallback(() -> MyersDiff.INSTANCE.diffNonCommon(new Counted<S>(cmp, steps), a, b));
+        return steps.inFallback(
+            () -> MyersDiff.INSTANCE.diffNonCommon(new Counted<S>(cmp, steps), a, b));
       } catch (DiffSteps.Exhausted exhausted) {
         // this stretch becomes one replace edit
       }
@@ -35,8 +36,9 @@ final class BoundedMyers extends DiffAlgorithm {
   }
 
   /**
-   * Counts every comparison. All hashes are equal on purpose: JGit compares hashes before it asks the
-   * comparator, and a comparison it answered from the hashes alone would be work the budget never saw.
+   * Counts every comparison. All hashes are equal on purpose: JGit compares hashes before it asks
+   * the comparator, and a comparison it answered from the hashes alone would be work the budget
+   * never saw.
    */
   private static final class Counted<S extends Sequence> extends SequenceComparator<S> {
 

@@ -1,8 +1,11 @@
 package io.turndiff.diff;
 
+import java.util.function.Supplier;
+
 /**
- * The steps one line diff has taken against its {@link DiffBudget}; past the budget (or its time) the next step
- * throws {@link Exhausted}, and the caller falls back to a coarser edit. One per diff, used on one thread.
+ * The steps one line diff has taken against its {@link DiffBudget}; past the budget (or its time)
+ * the next step throws {@link Exhausted}, and the caller falls back to a coarser edit. One per
+ * diff, used on one thread.
  */
 final class DiffSteps {
 
@@ -13,7 +16,10 @@ final class DiffSteps {
     }
   }
 
-  /** The clock is read once every this many steps (a step is an int compare; reading the clock is not). */
+  /**
+   * The clock is read once every this many steps (a step is an int compare; reading the clock is
+   * not).
+   */
   private static final int CLOCK_EVERY = 16;
 
   private final DiffBudget budget;
@@ -27,7 +33,10 @@ final class DiffSteps {
     this.deadline = System.nanoTime() + budget.time().toNanos();
   }
 
-  /** A comparison by the histogram pass; one the fallback makes through the same comparator is its own. */
+  /**
+   * A comparison by the histogram pass; one the fallback makes through the same comparator is its
+   * own.
+   */
   void histogramStep() {
     if (inFallback) {
       return;
@@ -50,7 +59,7 @@ final class DiffSteps {
   }
 
   /** Runs the fallback's diff of one stretch, its comparisons counted as fallback steps. */
-  <T> T inFallback(java.util.function.Supplier<T> diff) {
+  <T> T inFallback(Supplier<T> diff) {
     inFallback = true;
     try {
       return diff.get();
@@ -71,6 +80,7 @@ final class DiffSteps {
 
   /** Every step taken so far, both passes. */
   long taken() {
-    return Math.min(histogram, budget.histogramSteps()) + Math.min(fallback, budget.fallbackSteps());
+    return Math.min(histogram, budget.histogramSteps())
+        + Math.min(fallback, budget.fallbackSteps());
   }
 }

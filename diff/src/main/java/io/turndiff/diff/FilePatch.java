@@ -1,8 +1,8 @@
 package io.turndiff.diff;
 
 /**
- * The patch text of one path (possibly several git entries, e.g. a delete and an add for a type change, or a
- * comment for content that was not captured) and its line counts.
+ * The patch text of one path (possibly several git entries, e.g. a delete and an add for a type
+ * change, or a comment for content that was not captured) and its line counts.
  */
 public record FilePatch(String text, int added, int removed, boolean binary) {
 

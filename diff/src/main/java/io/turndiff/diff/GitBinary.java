@@ -7,15 +7,17 @@ import java.security.NoSuchAlgorithmException;
 import java.util.HexFormat;
 import java.util.zip.Deflater;
 
-/** git's object hash and its binary patch encoding ({@code GIT binary patch}, zlib + base85 lines). */
+/**
+ * git's object hash and its binary patch encoding ({@code GIT binary patch}, zlib + base85 lines).
+ */
 final class GitBinary {
 
   private static final char[] BASE85 =
-      "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz!#$%&()*+-;<=>?@^_`{|}~".toCharArray();
+      "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz!#$%&()*+-;<=>?@^_`{|}~"
+          .toCharArray();
   static final String NO_OBJECT = "0000000000000000000000000000000000000000";
 
-  private GitBinary() {
-  }
+  private GitBinary() {}
 
   /** The SHA-1 git gives {@code content} as a blob: {@code sha1("blob <size>\0" + content)}. */
   static String blobId(byte[] content) {
@@ -29,7 +31,9 @@ final class GitBinary {
     }
   }
 
-  /** One {@code literal} hunk: the whole content, deflated and base85-encoded, then an empty line. */
+  /**
+   * One {@code literal} hunk: the whole content, deflated and base85-encoded, then an empty line.
+   */
   static String literal(byte[] content) {
     byte[] deflated = deflate(content);
     StringBuilder out = new StringBuilder("literal ").append(content.length).append('\n');

@@ -4,12 +4,12 @@ import io.turndiff.model.WorkspacePath;
 import java.util.Optional;
 
 /**
- * Writes one path's change as git writes it ({@code diff --git}, {@code new file mode},
- * {@code deleted file mode}, {@code old mode}/{@code new mode}, {@code index}, {@code --- /dev/null},
- * unified hunks), so that {@code git apply} turns the before-tree into the after-tree and {@code git apply -R}
- * turns it back. A type change (file to symlink) is a delete and an add, as in git. A side whose content was
- * not captured, or is stored but too large to show, becomes a comment-only entry that says so, and never holds
- * content.
+ * Writes one path's change as git writes it ({@code diff --git}, {@code new file mode}, {@code
+ * deleted file mode}, {@code old mode}/{@code new mode}, {@code index}, {@code --- /dev/null},
+ * unified hunks), so that {@code git apply} turns the before-tree into the after-tree and {@code
+ * git apply -R} turns it back. A type change (file to symlink) is a delete and an add, as in git. A
+ * side whose content was not captured, or is stored but too large to show, becomes a comment-only
+ * entry that says so, and never holds content.
  */
 public final class GitPatchWriter {
 
@@ -26,8 +26,10 @@ public final class GitPatchWriter {
   }
 
   public FilePatch write(WorkspacePath path, PatchSide before, PatchSide after) {
-    if (before instanceof PatchSide.NotCaptured || after instanceof PatchSide.NotCaptured
-        || before instanceof PatchSide.TooLargeToShow || after instanceof PatchSide.TooLargeToShow) {
+    if (before instanceof PatchSide.NotCaptured
+        || after instanceof PatchSide.NotCaptured
+        || before instanceof PatchSide.TooLargeToShow
+        || after instanceof PatchSide.TooLargeToShow) {
       return notCaptured(path, before, after);
     }
     if (before instanceof PatchSide.Absent && after instanceof PatchSide.Absent) {
@@ -44,15 +46,26 @@ public final class GitPatchWriter {
     if (old.symlink() != updated.symlink()) {
       FilePatch deleted = entry(path, Optional.of(old), Optional.empty());
       FilePatch added = entry(path, Optional.empty(), Optional.of(updated));
-      return new FilePatch(deleted.text() + added.text(), deleted.added() + added.added(),
-          deleted.removed() + added.removed(), deleted.binary() || added.binary());
+      return new FilePatch(
+          deleted.text() + added.text(),
+          deleted.added() + added.added(),
+          deleted.removed() + added.removed(),
+          deleted.binary() || added.binary());
     }
     FilePatch patch = entry(path, Optional.of(old), Optional.of(updated));
-    if (before instanceof PatchSide.File a && after instanceof PatchSide.File b
-        && (a.mode() & 07777) != (b.mode() & 07777) && old.gitMode().equals(updated.gitMode())) {
+    if (before instanceof PatchSide.File a
+        && after instanceof PatchSide.File b
+        && (a.mode() & 07777) != (b.mode() & 07777)
+        && old.gitMode().equals(updated.gitMode())) {
       // permission changes git cannot express (it only knows the executable bit) are still shown
-      String note = "# turndiff: " + printable(path) + ": mode " + String.format("%04o", a.mode() & 07777)
-          + " -> " + String.format("%04o", b.mode() & 07777) + " (not expressible in a git patch)\n";
+      String note =
+          "# turndiff: "
+              + printable(path)
+              + ": mode "
+              + String.format("%04o", a.mode() & 07777)
+              + " -> "
+              + String.format("%04o", b.mode() & 07777)
+              + " (not expressible in a git patch)\n";
       return new FilePatch(note + patch.text(), patch.added(), patch.removed(), patch.binary());
     }
     return patch;
@@ -62,7 +75,8 @@ public final class GitPatchWriter {
   private record Entry(byte[] content, String gitMode, boolean symlink) {
     static Entry of(PatchSide side) {
       return switch (side) {
-        case PatchSide.File file -> new Entry(file.content(), (file.mode() & 0100) != 0 ? "100755" : "100644", false);
+        case PatchSide.File file ->
+            new Entry(file.content(), (file.mode() & 0100) != 0 ? "100755" : "100644", false);
         case PatchSide.Link link -> new Entry(link.text(), "120000", true);
         default -> throw new IllegalArgumentException("no git entry for " + side);
       };
@@ -72,7 +86,10 @@ public final class GitPatchWriter {
   private FilePatch entry(WorkspacePath path, Optional<Entry> before, Optional<Entry> after) {
     byte[] name = path.bytes();
     StringBuilder out = new StringBuilder();
-    out.append("diff --git ").append(GitPaths.header("a/", name)).append(' ').append(GitPaths.header("b/", name))
+    out.append("diff --git ")
+        .append(GitPaths.header("a/", name))
+        .append(' ')
+        .append(GitPaths.header("b/", name))
         .append('\n');
     String oldId = before.map(e -> GitBinary.blobId(e.content())).orElse(GitBinary.NO_OBJECT);
     String newId = after.map(e -> GitBinary.blobId(e.content())).orElse(GitBinary.NO_OBJECT);
@@ -105,9 +122,15 @@ public final class GitPatchWriter {
     String newName = after.isPresent() ? GitPaths.header("b/", name) : "/dev/null";
     if (oldText.isEmpty() || newText.isEmpty()) {
       if (binaryStyle == BinaryStyle.SUMMARY) {
-        out.append("Binary files ").append(oldName).append(" and ").append(newName).append(" differ\n");
+        out.append("Binary files ")
+            .append(oldName)
+            .append(" and ")
+            .append(newName)
+            .append(" differ\n");
       } else {
-        out.append("GIT binary patch\n").append(GitBinary.literal(newContent)).append(GitBinary.literal(oldContent));
+        out.append("GIT binary patch\n")
+            .append(GitBinary.literal(newContent))
+            .append(GitBinary.literal(oldContent));
       }
       return new FilePatch(out.toString(), 0, 0, true);
     }
@@ -128,14 +151,25 @@ public final class GitPatchWriter {
     return new FilePatch(out.toString(), 0, 0, false);
   }
 
-  private static void appendNotCaptured(StringBuilder out, WorkspacePath path, String side, PatchSide state) {
+  private static void appendNotCaptured(
+      StringBuilder out, WorkspacePath path, String side, PatchSide state) {
     if (state instanceof PatchSide.TooLargeToShow large) {
-      out.append("# turndiff: ").append(printable(path)).append(": ").append(side).append("-state stored (")
-          .append(large.size()).append(" bytes, too large to show); no content is shown\n");
+      out.append("# turndiff: ")
+          .append(printable(path))
+          .append(": ")
+          .append(side)
+          .append("-state stored (")
+          .append(large.size())
+          .append(" bytes, too large to show); no content is shown\n");
     }
     if (state instanceof PatchSide.NotCaptured notCaptured) {
-      out.append("# turndiff: ").append(printable(path)).append(": ").append(side)
-          .append("-state not captured (").append(notCaptured.reason().code()).append(')');
+      out.append("# turndiff: ")
+          .append(printable(path))
+          .append(": ")
+          .append(side)
+          .append("-state not captured (")
+          .append(notCaptured.reason().code())
+          .append(')');
       if (!notCaptured.detail().isEmpty()) {
         out.append(": ").append(oneLine(notCaptured.detail()));
       }

@@ -9,10 +9,12 @@ import java.nio.charset.StandardCharsets;
  */
 final class GitPaths {
 
-  private GitPaths() {
-  }
+  private GitPaths() {}
 
-  /** {@code prefix} + the name, quoted as a whole when the name needs quoting ({@code "a/caf\303\251"}). */
+  /**
+   * {@code prefix} + the name, quoted as a whole when the name needs quoting ({@code
+   * "a/caf\303\251"}).
+   */
   static String header(String prefix, byte[] name) {
     boolean quote = false;
     for (byte b : name) {

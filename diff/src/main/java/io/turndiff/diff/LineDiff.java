@@ -6,35 +6,38 @@ import org.eclipse.jgit.diff.EditList;
 import org.eclipse.jgit.diff.HistogramDiff;
 
 /**
- * Unified-diff hunks between two texts, as git makes them: 3 lines of context, hunks closer than twice that
- * merged, {@code \ No newline at end of file} after a last line without one.
+ * Unified-diff hunks between two texts, as git makes them: 3 lines of context, hunks closer than
+ * twice that merged, {@code \ No newline at end of file} after a last line without one.
  *
- * <p>JGit's histogram diff computes the edits (git's {@code diff --histogram}); the hunks are made here because
- * the output must apply with {@code git apply}, with git's numbering of empty ranges and its no-newline marker.
- * The work is bounded by a {@link DiffBudget} counted in line comparisons, not by the file's size: a small
- * change of a big file is a small hunk, and a file that would take longer becomes one whole-middle hunk.
+ * <p>JGit's histogram diff computes the edits (git's {@code diff --histogram}); the hunks are made
+ * here because the output must apply with {@code git apply}, with git's numbering of empty ranges
+ * and its no-newline marker. The work is bounded by a {@link DiffBudget} counted in line
+ * comparisons, not by the file's size: a small change of a big file is a small hunk, and a file
+ * that would take longer becomes one whole-middle hunk.
  */
 final class LineDiff {
 
   static final int CONTEXT = 3;
 
-  private LineDiff() {
-  }
+  private LineDiff() {}
 
-  /** A change: {@code oldCount} lines at {@code oldStart} became {@code newCount} at {@code newStart} (0-based). */
-  private record Edit(int oldStart, int oldCount, int newStart, int newCount) {
-  }
+  /**
+   * A change: {@code oldCount} lines at {@code oldStart} became {@code newCount} at {@code
+   * newStart} (0-based).
+   */
+  private record Edit(int oldStart, int oldCount, int newStart, int newCount) {}
 
-  /** One hunk: where it starts in each text, and its lines as {@code ' '}, {@code '-'} or {@code '+'} lines. */
-  record Hunk(int oldFrom, int newFrom, List<String> oldLines, List<String> newLines, List<Line> lines) {
-  }
+  /**
+   * One hunk: where it starts in each text, and its lines as {@code ' '}, {@code '-'} or {@code
+   * '+'} lines.
+   */
+  record Hunk(
+      int oldFrom, int newFrom, List<String> oldLines, List<String> newLines, List<Line> lines) {}
 
-  record Line(char sign, String text) {
-  }
+  record Line(char sign, String text) {}
 
   /** The unified-diff text, its counts of added and removed lines, and the steps the diff took. */
-  record Result(String hunks, int added, int removed, long steps) {
-  }
+  record Result(String hunks, int added, int removed, long steps) {}
 
   /** The hunks of the change from {@code before} to {@code after}, with 3 lines of context. */
   static List<Hunk> hunks(List<String> before, List<String> after) {
@@ -44,7 +47,7 @@ final class LineDiff {
   private static List<Hunk> hunks(List<String> before, List<String> after, DiffSteps steps) {
     List<Edit> edits = edits(before, after, steps);
     List<Hunk> hunks = new ArrayList<>();
-    int offset = 0;  // lines added minus lines removed by the edits before the current hunk
+    int offset = 0; // lines added minus lines removed by the edits before the current hunk
     int i = 0;
     while (i < edits.size()) {
       int j = i;
@@ -87,7 +90,8 @@ final class LineDiff {
     return hunks;
   }
 
-  private static void context(String line, List<Line> lines, List<String> oldLines, List<String> newLines) {
+  private static void context(
+      String line, List<Line> lines, List<String> oldLines, List<String> newLines) {
     lines.add(new Line(' ', line));
     oldLines.add(line);
     newLines.add(line);
@@ -104,8 +108,11 @@ final class LineDiff {
     int removed = 0;
     DiffSteps steps = new DiffSteps(budget);
     for (Hunk hunk : hunks(before, after, steps)) {
-      out.append("@@ -").append(range(hunk.oldFrom(), hunk.oldLines().size()))
-          .append(" +").append(range(hunk.newFrom(), hunk.newLines().size())).append(" @@\n");
+      out.append("@@ -")
+          .append(range(hunk.oldFrom(), hunk.oldLines().size()))
+          .append(" +")
+          .append(range(hunk.newFrom(), hunk.newLines().size()))
+          .append(" @@\n");
       for (Line line : hunk.lines()) {
         append(out, line);
         added += line.sign() == '+' ? 1 : 0;
@@ -115,7 +122,10 @@ final class LineDiff {
     return new Result(out.toString(), added, removed, steps.taken());
   }
 
-  /** git's range: {@code start,count}, {@code start} alone for one line, the line before for an empty range. */
+  /**
+   * git's range: {@code start,count}, {@code start} alone for one line, the line before for an
+   * empty range.
+   */
   private static String range(int from, int count) {
     if (count == 1) {
       return Integer.toString(from + 1);
@@ -134,10 +144,10 @@ final class LineDiff {
   }
 
   /**
-   * The edits from {@code before} to {@code after}: the common head and tail are skipped, the middle goes to
-   * JGit's histogram diff (git's {@code --histogram}: lines unique to a stretch anchor it, so a small change of
-   * a big file is a small edit), whose stretches without such anchors get a budgeted Myers diff. Past the
-   * budget the whole middle is one edit.
+   * The edits from {@code before} to {@code after}: the common head and tail are skipped, the
+   * middle goes to JGit's histogram diff (git's {@code --histogram}: lines unique to a stretch
+   * anchor it, so a small change of a big file is a small edit), whose stretches without such
+   * anchors get a budgeted Myers diff. Past the budget the whole middle is one edit.
    */
   private static List<Edit> edits(List<String> before, List<String> after, DiffSteps steps) {
     int head = 0;
@@ -172,11 +182,20 @@ final class LineDiff {
       return edits;
     }
     for (org.eclipse.jgit.diff.Edit edit : found) {
-      edits.add(new Edit(head + edit.getBeginA(), edit.getLengthA(), head + edit.getBeginB(), edit.getLengthB()));
+      edits.add(
+          new Edit(
+              head + edit.getBeginA(),
+              edit.getLengthA(),
+              head + edit.getBeginB(),
+              edit.getLengthB()));
     }
-    // by position in the old text; at one position, removed lines come before added ones, as git writes them
-    edits.sort((a, b) -> a.oldStart() != b.oldStart() ? Integer.compare(a.oldStart(), b.oldStart())
-        : Boolean.compare(a.oldCount() == 0, b.oldCount() == 0));
+    // by position in the old text; at one position, removed lines come before added ones, as git
+    // writes them
+    edits.sort(
+        (a, b) ->
+            a.oldStart() != b.oldStart()
+                ? Integer.compare(a.oldStart(), b.oldStart())
+                : Boolean.compare(a.oldCount() == 0, b.oldCount() == 0));
     return edits;
   }
 }

@@ -7,8 +7,9 @@ import org.eclipse.jgit.diff.Sequence;
 import org.eclipse.jgit.diff.SequenceComparator;
 
 /**
- * Lines as numbers for JGit's diff algorithms: equal lines of both texts get the same number, so that a
- * comparison costs one int compare whatever the lines' length, and every comparison is a counted step.
+ * Lines as numbers for JGit's diff algorithms: equal lines of both texts get the same number, so
+ * that a comparison costs one int compare whatever the lines' length, and every comparison is a
+ * counted step.
  */
 final class NumberedLines extends Sequence {
 

@@ -8,32 +8,29 @@ import java.util.Optional;
 /** One side of a file's patch: what the path held, as far as the patch can show it. */
 public sealed interface PatchSide {
 
-  record Absent() implements PatchSide {
-  }
+  record Absent() implements PatchSide {}
 
   /** A regular file, with its permission bits. */
-  record File(byte[] content, int mode) implements PatchSide {
-  }
+  record File(byte[] content, int mode) implements PatchSide {}
 
   /** A symlink; git shows its text as the content of a mode 120000 entry. */
-  record Link(byte[] text) implements PatchSide {
-  }
+  record Link(byte[] text) implements PatchSide {}
 
   /** Not captured: the patch says why and never shows content. */
-  record NotCaptured(Reason reason, String detail) implements PatchSide {
-  }
+  record NotCaptured(Reason reason, String detail) implements PatchSide {}
 
   /** A regular file whose content is stored in chunks, too large to hold in memory: not shown. */
-  record TooLargeToShow(long size) implements PatchSide {
-  }
+  record TooLargeToShow(long size) implements PatchSide {}
 
   /**
-   * The side for a snapshot. {@code content} is the stored content of a captured regular file (ignored
-   * otherwise); it is absent only for a content stored in chunks, which is never loaded whole.
+   * The side for a snapshot. {@code content} is the stored content of a captured regular file
+   * (ignored otherwise); it is absent only for a content stored in chunks, which is never loaded
+   * whole.
    */
   static PatchSide of(Snapshot snapshot, Optional<byte[]> content) {
     if (!snapshot.captured()) {
-      return new NotCaptured(snapshot.reason().orElse(Reason.UNREADABLE),
+      return new NotCaptured(
+          snapshot.reason().orElse(Reason.UNREADABLE),
           snapshot.reason().isPresent() ? snapshot.reasonDetail() : "its state could not be known");
     }
     if (!snapshot.exists()) {

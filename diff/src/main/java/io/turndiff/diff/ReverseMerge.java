@@ -9,15 +9,14 @@ import java.util.List;
 import java.util.Optional;
 
 /**
- * Undoes a change on top of later edits, like {@code git apply -R}: the hunks that took {@code before} to
- * {@code after} are applied in reverse to {@code current}, each one found with its exact 3 lines of context
- * (it may have moved up or down), none with fuzz. When any hunk does not apply cleanly there is no merge.
- * Binary content never merges.
+ * Undoes a change on top of later edits, like {@code git apply -R}: the hunks that took {@code
+ * before} to {@code after} are applied in reverse to {@code current}, each one found with its exact
+ * 3 lines of context (it may have moved up or down), none with fuzz. When any hunk does not apply
+ * cleanly there is no merge. Binary content never merges.
  */
 public final class ReverseMerge {
 
-  private ReverseMerge() {
-  }
+  private ReverseMerge() {}
 
   /** The merged content, or empty when the reversal does not apply cleanly to {@code current}. */
   public static Optional<byte[]> reverseApply(byte[] before, byte[] after, byte[] current) {
@@ -29,8 +28,10 @@ public final class ReverseMerge {
     }
     Patch<String> reversal = new Patch<>();
     for (LineDiff.Hunk hunk : LineDiff.hunks(afterText.get().lines(), beforeText.get().lines())) {
-      reversal.addDelta(new ChangeDelta<>(new Chunk<>(hunk.oldFrom(), hunk.oldLines()),
-          new Chunk<>(hunk.newFrom(), hunk.newLines())));
+      reversal.addDelta(
+          new ChangeDelta<>(
+              new Chunk<>(hunk.oldFrom(), hunk.oldLines()),
+              new Chunk<>(hunk.newFrom(), hunk.newLines())));
     }
     try {
       List<String> merged = reversal.applyFuzzy(currentText.get().lines(), 0);
@@ -45,7 +46,9 @@ public final class ReverseMerge {
     for (int i = 0; i < lines.size(); i++) {
       String line = lines.get(i);
       boolean last = i == lines.size() - 1;
-      if (last && !line.isEmpty() && line.charAt(line.length() - 1) == TextContent.NO_FINAL_NEWLINE) {
+      if (last
+          && !line.isEmpty()
+          && line.charAt(line.length() - 1) == TextContent.NO_FINAL_NEWLINE) {
         text.append(line, 0, line.length() - 1);
       } else {
         // a line that lost its place as the last one gets its newline back

@@ -7,17 +7,17 @@ import java.util.List;
 import java.util.Optional;
 
 /**
- * File content seen as lines, the way git shows it: split on {@code \n} only (a {@code \r} stays part of
- * its line, so CRLF survives), with whether the last line ends with a newline. Content with a NUL, or that
- * is not valid UTF-8, is binary and has no lines. (A NUL anywhere counts, not only in the first 8 KB: such
- * content cannot be shown as lines.)
+ * File content seen as lines, the way git shows it: split on {@code \n} only (a {@code \r} stays
+ * part of its line, so CRLF survives), with whether the last line ends with a newline. Content with
+ * a NUL, or that is not valid UTF-8, is binary and has no lines. (A NUL anywhere counts, not only
+ * in the first 8 KB: such content cannot be shown as lines.)
  */
 public final class TextContent {
 
   /**
-   * Marks the last line of content without a final newline. A NUL never occurs in text (it would have made
-   * the content binary), so a line carrying it compares unequal to the same words with a newline after them:
-   * a change of only the final newline is a change.
+   * Marks the last line of content without a final newline. A NUL never occurs in text (it would
+   * have made the content binary), so a line carrying it compares unequal to the same words with a
+   * newline after them: a change of only the final newline is a change.
    */
   static final char NO_FINAL_NEWLINE = '\0';
 
@@ -53,7 +53,10 @@ public final class TextContent {
     return Optional.of(new TextContent(lines));
   }
 
-  /** The lines; the last one ends with {@link #NO_FINAL_NEWLINE} when the content has no final newline. */
+  /**
+   * The lines; the last one ends with {@link #NO_FINAL_NEWLINE} when the content has no final
+   * newline.
+   */
   List<String> lines() {
     return lines;
   }

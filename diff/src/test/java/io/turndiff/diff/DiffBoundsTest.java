@@ -19,18 +19,23 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * A diff's work is bounded by its budget (steps: line comparisons), not by the file's size: a small change
- * of a big file is as small as git's own diff, and pathological pairs of files finish within the budget with
- * a patch {@code git apply} still accepts.
+ * A diff's work is bounded by its budget (steps: line comparisons), not by the file's size: a small
+ * change of a big file is as small as git's own diff, and pathological pairs of files finish within
+ * the budget with a patch {@code git apply} still accepts.
  */
 class DiffBoundsTest {
 
-  /** The default budget's steps without its time limit: what a test sees must not depend on the machine. */
-  private static final DiffBudget STEPS_ONLY = new DiffBudget(DiffBudget.DEFAULT.histogramSteps(),
-      DiffBudget.DEFAULT.fallbackSteps(), Duration.ofHours(1));
+  /**
+   * The default budget's steps without its time limit: what a test sees must not depend on the
+   * machine.
+   */
+  private static final DiffBudget STEPS_ONLY =
+      new DiffBudget(
+          DiffBudget.DEFAULT.histogramSteps(),
+          DiffBudget.DEFAULT.fallbackSteps(),
+          Duration.ofHours(1));
 
-  @TempDir
-  Path temp;
+  @TempDir Path temp;
 
   private final GitPatchWriter writer = new GitPatchWriter(GitPatchWriter.BinaryStyle.LITERAL);
 
@@ -40,11 +45,12 @@ class DiffBoundsTest {
     List<String> lines = new ArrayList<>();
     for (int i = 0; i < 7958; i++) {
       // code-like: many unique lines, some repeated ones (braces, blank lines)
-      lines.add(switch (i % 9) {
-        case 3 -> "  }";
-        case 7 -> "";
-        default -> "    call(" + i + ", " + random.nextInt(1000) + ");";
-      });
+      lines.add(
+          switch (i % 9) {
+            case 3 -> "  }";
+            case 7 -> "";
+            default -> "    call(" + i + ", " + random.nextInt(1000) + ");";
+          });
     }
     return lines;
   }
@@ -69,12 +75,17 @@ class DiffBoundsTest {
   }
 
   private FilePatch patch(byte[] before, byte[] after) {
-    return writer.write(WorkspacePath.of("file.txt"), new PatchSide.File(before, 0644), new PatchSide.File(after, 0644));
+    return writer.write(
+        WorkspacePath.of("file.txt"),
+        new PatchSide.File(before, 0644),
+        new PatchSide.File(after, 0644));
   }
 
-  /** What {@code git diff --no-index} says of the two texts: lines added, lines removed, patch bytes. */
-  private record GitDiff(int added, int removed, int bytes) {
-  }
+  /**
+   * What {@code git diff --no-index} says of the two texts: lines added, lines removed, patch
+   * bytes.
+   */
+  private record GitDiff(int added, int removed, int bytes) {}
 
   private GitDiff gitDiff(byte[] before, byte[] after) throws Exception {
     Path dir = Files.createTempDirectory(temp, "git-diff");
@@ -83,19 +94,25 @@ class DiffBoundsTest {
     String numstat = run(dir, "git", "diff", "--no-index", "--numstat", "a", "b");
     String[] counts = numstat.trim().split("\\s+");
     String patch = run(dir, "git", "diff", "--no-index", "a", "b");
-    return new GitDiff(Integer.parseInt(counts[0]), Integer.parseInt(counts[1]),
+    return new GitDiff(
+        Integer.parseInt(counts[0]),
+        Integer.parseInt(counts[1]),
         patch.getBytes(StandardCharsets.UTF_8).length);
   }
 
   private static String run(Path dir, String... command) throws IOException, InterruptedException {
-    Process process = new ProcessBuilder(command).directory(dir.toFile()).redirectErrorStream(true).start();
+    Process process =
+        new ProcessBuilder(command).directory(dir.toFile()).redirectErrorStream(true).start();
     String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
     assertTrue(process.waitFor(60, TimeUnit.SECONDS));
     assertTrue(process.exitValue() <= 1, () -> String.join(" ", command) + " failed:\n" + output);
     return output;
   }
 
-  /** The patch applies with git to {@code before} and gives {@code after}; {@code -R} gives {@code before}. */
+  /**
+   * The patch applies with git to {@code before} and gives {@code after}; {@code -R} gives {@code
+   * before}.
+   */
   private void assertApplies(FilePatch patch, byte[] before, byte[] after) throws Exception {
     Path dir = Files.createTempDirectory(temp, "apply");
     Files.write(dir.resolve("file.txt"), before);
@@ -118,7 +135,8 @@ class DiffBoundsTest {
     assertEquals(257, patch.added(), "lines added, as git counts them");
     assertEquals(0, patch.removed(), "lines removed, as git counts them");
     int bytes = patch.text().getBytes(StandardCharsets.UTF_8).length;
-    assertTrue(bytes < git.bytes() * 3 / 2, "patch of " + bytes + " bytes; git's is " + git.bytes());
+    assertTrue(
+        bytes < git.bytes() * 3 / 2, "patch of " + bytes + " bytes; git's is " + git.bytes());
     assertApplies(patch, before, after);
   }
 
@@ -130,10 +148,13 @@ class DiffBoundsTest {
     assertEquals(257, bounded.added());
     assertTrue(bounded.steps() < 1_000_000, "a few comparisons per line: " + bounded.steps());
 
-    LineDiff.Result starved = LineDiff.diff(before, after, new DiffBudget(1_000, 0, Duration.ofHours(1)));
+    LineDiff.Result starved =
+        LineDiff.diff(before, after, new DiffBudget(1_000, 0, Duration.ofHours(1)));
     assertEquals(1_000, starved.steps(), "the histogram pass ran out at its budget");
-    assertEquals(1, starved.hunks().split("\n@@ ", -1).length, "one hunk: " + starved.hunks().length());
-    assertTrue(starved.added() > 6_000 && starved.removed() > 6_000,
+    assertEquals(
+        1, starved.hunks().split("\n@@ ", -1).length, "one hunk: " + starved.hunks().length());
+    assertTrue(
+        starved.added() > 6_000 && starved.removed() > 6_000,
         "the whole middle: +" + starved.added() + " -" + starved.removed());
   }
 
@@ -146,7 +167,9 @@ class DiffBoundsTest {
       after.add("new " + i);
     }
     LineDiff.Result result = LineDiff.diff(before, after, STEPS_ONLY);
-    assertTrue(result.steps() <= 20_000, "no common line is found in one pass: " + result.steps() + " steps");
+    assertTrue(
+        result.steps() <= 20_000,
+        "no common line is found in one pass: " + result.steps() + " steps");
     GitDiff git = gitDiff(text(before), text(after));
     assertEquals(git.added(), result.added());
     assertEquals(git.removed(), result.removed());
@@ -154,7 +177,8 @@ class DiffBoundsTest {
 
   @Test
   void manyRepeatedLinesFinishWithinTheBudgetAndStillApply() throws Exception {
-    // 20,000 lines of three kinds: every common line repeats thousands of times, so the histogram diff has
+    // 20,000 lines of three kinds: every common line repeats thousands of times, so the histogram
+    // diff has
     // no anchor and Myers would need hundreds of millions of comparisons
     Random random = new Random(3);
     List<String> before = new ArrayList<>();
@@ -165,10 +189,12 @@ class DiffBoundsTest {
     }
     DiffBudget budget = STEPS_ONLY;
     LineDiff.Result result = LineDiff.diff(before, after, budget);
-    assertTrue(result.steps() <= budget.histogramSteps() + budget.fallbackSteps(),
+    assertTrue(
+        result.steps() <= budget.histogramSteps() + budget.fallbackSteps(),
         "bounded: " + result.steps() + " steps");
-    assertTrue(result.steps() >= budget.fallbackSteps(), "the Myers fallback ran out of its budget: "
-        + result.steps());
+    assertTrue(
+        result.steps() >= budget.fallbackSteps(),
+        "the Myers fallback ran out of its budget: " + result.steps());
     byte[] old = text(before);
     byte[] updated = text(after);
     assertApplies(patch(old, updated), old, updated);
@@ -176,7 +202,8 @@ class DiffBoundsTest {
 
   @Test
   void aStretchOfRepeatedLinesGetsAMinimalDiffWithinTheBudget() throws Exception {
-    // the only common lines repeat more than the histogram diff's chain limit: Myers diffs the stretch
+    // the only common lines repeat more than the histogram diff's chain limit: Myers diffs the
+    // stretch
     List<String> before = new ArrayList<>();
     for (int i = 0; i < 3_000; i++) {
       before.add(i % 2 == 0 ? "x" : "y");

@@ -11,6 +11,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Random;
 import java.util.concurrent.TimeUnit;
@@ -18,13 +19,12 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Every patch the writer produces applies with the real {@code git apply} to the before-file and gives the
- * after-file byte for byte, and {@code git apply -R} gives the before-file back.
+ * Every patch the writer produces applies with the real {@code git apply} to the before-file and
+ * gives the after-file byte for byte, and {@code git apply -R} gives the before-file back.
  */
 class GitApplyRoundTripTest {
 
-  @TempDir
-  Path temp;
+  @TempDir Path temp;
 
   private final GitPatchWriter writer = new GitPatchWriter(GitPatchWriter.BinaryStyle.LITERAL);
 
@@ -32,13 +32,19 @@ class GitApplyRoundTripTest {
     return text.getBytes(StandardCharsets.UTF_8);
   }
 
-  /** Applies the patch of before→after to a copy of before with git, checks after, reverses, checks before. */
+  /**
+   * Applies the patch of before→after to a copy of before with git, checks after, reverses, checks
+   * before.
+   */
   private void roundTrip(String name, byte[] before, byte[] after) throws Exception {
     Path dir = Files.createTempDirectory(temp, "apply");
     WorkspacePath path = WorkspacePath.of(name);
-    FilePatch patch = writer.write(path, before == null ? new PatchSide.Absent() : new PatchSide.File(before, 0644),
-        after == null ? new PatchSide.Absent() : new PatchSide.File(after, 0644));
-    if (before != null && after != null && java.util.Arrays.equals(before, after)) {
+    FilePatch patch =
+        writer.write(
+            path,
+            before == null ? new PatchSide.Absent() : new PatchSide.File(before, 0644),
+            after == null ? new PatchSide.Absent() : new PatchSide.File(after, 0644));
+    if (before != null && after != null && Arrays.equals(before, after)) {
       assertTrue(patch.isEmpty(), "no change, no patch");
       return;
     }
@@ -52,26 +58,35 @@ class GitApplyRoundTripTest {
     try {
       git(dir, "apply", "--whitespace=nowarn", patchFile.toString());
     } catch (AssertionError e) {
-      throw new AssertionError(e.getMessage() + "\npatch:\n" + patch.text() + "\nbefore:\n"
-          + new String(before == null ? new byte[0] : before, StandardCharsets.UTF_8).replace("\r", "<CR>"), e);
+      throw new AssertionError(
+          e.getMessage()
+              + "\npatch:\n"
+              + patch.text()
+              + "\nbefore:\n"
+              + new String(before == null ? new byte[0] : before, StandardCharsets.UTF_8)
+                  .replace("\r", "<CR>"),
+          e);
     }
     if (after == null) {
       assertFalse(Files.exists(file), "git apply deleted " + name);
     } else {
-      assertArrayEquals(after, Files.readAllBytes(file), () -> "after-state of " + name + "\n" + patch.text());
+      assertArrayEquals(
+          after, Files.readAllBytes(file), () -> "after-state of " + name + "\n" + patch.text());
     }
     git(dir, "apply", "-R", "--whitespace=nowarn", patchFile.toString());
     if (before == null) {
       assertFalse(Files.exists(file), "git apply -R deleted " + name);
     } else {
-      assertArrayEquals(before, Files.readAllBytes(file), () -> "before-state of " + name + "\n" + patch.text());
+      assertArrayEquals(
+          before, Files.readAllBytes(file), () -> "before-state of " + name + "\n" + patch.text());
     }
   }
 
   static void git(Path dir, String... args) throws IOException, InterruptedException {
     List<String> command = new ArrayList<>(List.of("git", "-c", "core.quotePath=true"));
     command.addAll(List.of(args));
-    Process process = new ProcessBuilder(command).directory(dir.toFile()).redirectErrorStream(true).start();
+    Process process =
+        new ProcessBuilder(command).directory(dir.toFile()).redirectErrorStream(true).start();
     String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
     assertTrue(process.waitFor(30, TimeUnit.SECONDS));
     assertEquals(0, process.exitValue(), () -> String.join(" ", command) + " failed:\n" + output);
@@ -79,7 +94,10 @@ class GitApplyRoundTripTest {
 
   @Test
   void editInTheMiddle() throws Exception {
-    roundTrip("a.txt", utf8("1\n2\n3\n4\n5\n6\n7\n8\n9\n10\n"), utf8("1\n2\n3\n4\nfive\n6\n7\n8\n9\n10\n"));
+    roundTrip(
+        "a.txt",
+        utf8("1\n2\n3\n4\n5\n6\n7\n8\n9\n10\n"),
+        utf8("1\n2\n3\n4\nfive\n6\n7\n8\n9\n10\n"));
   }
 
   @Test
@@ -123,8 +141,11 @@ class GitApplyRoundTripTest {
 
   @Test
   void lineCountsMatchTheHunks() {
-    FilePatch patch = writer.write(WorkspacePath.of("a.txt"), new PatchSide.File(utf8("a\nb\nc\n"), 0644),
-        new PatchSide.File(utf8("a\nB\nc\nd\n"), 0644));
+    FilePatch patch =
+        writer.write(
+            WorkspacePath.of("a.txt"),
+            new PatchSide.File(utf8("a\nb\nc\n"), 0644),
+            new PatchSide.File(utf8("a\nB\nc\nd\n"), 0644));
     assertEquals(2, patch.added());
     assertEquals(1, patch.removed());
   }
@@ -151,8 +172,10 @@ class GitApplyRoundTripTest {
           edited.set(at, "changed " + random.nextInt(1000));
         }
       }
-      String before = String.join("\n", lines) + (random.nextBoolean() && !lines.isEmpty() ? "\n" : "");
-      String after = String.join("\n", edited) + (random.nextBoolean() && !edited.isEmpty() ? "\n" : "");
+      String before =
+          String.join("\n", lines) + (random.nextBoolean() && !lines.isEmpty() ? "\n" : "");
+      String after =
+          String.join("\n", edited) + (random.nextBoolean() && !edited.isEmpty() ? "\n" : "");
       roundTrip("r" + round + ".txt", utf8(before), utf8(after));
     }
   }
@@ -165,10 +188,14 @@ class GitApplyRoundTripTest {
       before.append("old ").append(i).append('\n');
       after.append("new ").append(i).append('\n');
     }
-    FilePatch patch = writer.write(WorkspacePath.of("huge.txt"), new PatchSide.File(utf8(before.toString()), 0644),
-        new PatchSide.File(utf8(after.toString()), 0644));
+    FilePatch patch =
+        writer.write(
+            WorkspacePath.of("huge.txt"),
+            new PatchSide.File(utf8(before.toString()), 0644),
+            new PatchSide.File(utf8(after.toString()), 0644));
     assertEquals(20_000, patch.added());
     assertEquals(20_000, patch.removed());
-    assertEquals(1, patch.text().split("\n@@ ", -1).length - 1 + (patch.text().contains("\n@@ ") ? 0 : 1));
+    assertEquals(
+        1, patch.text().split("\n@@ ", -1).length - 1 + (patch.text().contains("\n@@ ") ? 0 : 1));
   }
 }

@@ -24,8 +24,10 @@ class ReverseMergeTest {
   @Test
   void turnsHunkIsUndoneAroundLaterEditsElsewhere() {
     String current = "0\n1\n2\n3\n4\n5\nsix\n7\n8\n9\n10\n11\n12\n13\n14\nfifteen\n";
-    assertEquals(Optional.of("0\n1\n2\n3\n4\n5\n6\n7\n8\n9\n10\n11\n12\n13\n14\nfifteen\n"),
-        merge(BEFORE, AFTER, current), "a line added above moves the hunk; an edit far below is kept");
+    assertEquals(
+        Optional.of("0\n1\n2\n3\n4\n5\n6\n7\n8\n9\n10\n11\n12\n13\n14\nfifteen\n"),
+        merge(BEFORE, AFTER, current),
+        "a line added above moves the hunk; an edit far below is kept");
   }
 
   @Test
@@ -35,17 +37,22 @@ class ReverseMergeTest {
 
   @Test
   void anEditInsideTheContextIsAConflict() {
-    assertEquals(Optional.empty(), merge(BEFORE, AFTER, AFTER.replace("\n7\n", "\nseven\n")),
+    assertEquals(
+        Optional.empty(),
+        merge(BEFORE, AFTER, AFTER.replace("\n7\n", "\nseven\n")),
         "exact context, no fuzz");
   }
 
   @Test
   void binaryNeverMerges() {
-    assertTrue(ReverseMerge.reverseApply(new byte[] {0, 1}, new byte[] {0, 2}, new byte[] {0, 2}).isEmpty());
+    assertTrue(
+        ReverseMerge.reverseApply(new byte[] {0, 1}, new byte[] {0, 2}, new byte[] {0, 2})
+            .isEmpty());
   }
 
   @Test
   void finalNewlineIsKeptRight() {
-    assertEquals(Optional.of("a\nb\nc\nd\ne"), merge("a\nb\nc\nd\ne", "a\nB\nc\nd\ne", "a\nB\nc\nd\ne"));
+    assertEquals(
+        Optional.of("a\nb\nc\nd\ne"), merge("a\nb\nc\nd\ne", "a\nB\nc\nd\ne", "a\nB\nc\nd\ne"));
   }
 }

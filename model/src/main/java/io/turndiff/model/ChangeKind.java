@@ -10,7 +10,10 @@ public enum ChangeKind {
   DELETED("deleted"),
   UNCHANGED("unchanged"),
   TYPE_CHANGED("type_changed"),
-  /** A side was not captured and nothing known proves a change; always so for a path that leads outside. */
+  /**
+   * A side was not captured and nothing known proves a change; always so for a path that leads
+   * outside.
+   */
   UNKNOWN("unknown");
 
   private final String code;
@@ -24,16 +27,19 @@ public enum ChangeKind {
   }
 
   public static ChangeKind fromCode(String code) {
-    return Arrays.stream(values()).filter(k -> k.code.equals(code)).findFirst()
+    return Arrays.stream(values())
+        .filter(k -> k.code.equals(code))
+        .findFirst()
         .orElseThrow(() -> new IllegalArgumentException("unknown change: " + code));
   }
 
   /**
-   * Classifies a change. A state that was not captured equals nothing, so a side that was not captured makes
-   * the change {@link #UNKNOWN} unless what is known proves what happened (a file that appeared, vanished,
-   * changed type, mode, size or hash). A path that leads outside the workspace is always {@link #UNKNOWN}:
-   * what the turn did there was never read. A directory before and after is {@link #UNCHANGED} or, when its
-   * mode changed, {@link #MODIFIED} (see {@link Snapshot#compareState}).
+   * Classifies a change. A state that was not captured equals nothing, so a side that was not
+   * captured makes the change {@link #UNKNOWN} unless what is known proves what happened (a file
+   * that appeared, vanished, changed type, mode, size or hash). A path that leads outside the
+   * workspace is always {@link #UNKNOWN}: what the turn did there was never read. A directory
+   * before and after is {@link #UNCHANGED} or, when its mode changed, {@link #MODIFIED} (see {@link
+   * Snapshot#compareState}).
    */
   public static ChangeKind between(Snapshot before, Snapshot after) {
     if (before.leadsOutside() || after.leadsOutside()) {
@@ -62,9 +68,13 @@ public enum ChangeKind {
     if (before.leadsOutside() || after.leadsOutside()) {
       return Optional.of("touched outside the workspace: not captured");
     }
-    Snapshot uncaptured = before.captured() ? after : before;
-    String side = uncaptured == before ? "before" : "after";
-    return Optional.of(side + "-state not captured ("
-        + uncaptured.reason().map(Reason::code).orElse("unknown") + "): whether it changed cannot be known");
+    boolean beforeCaptured = before.captured();
+    Snapshot uncaptured = beforeCaptured ? after : before;
+    String side = beforeCaptured ? "after" : "before";
+    return Optional.of(
+        side
+            + "-state not captured ("
+            + uncaptured.reason().map(Reason::code).orElse("unknown")
+            + "): whether it changed cannot be known");
   }
 }

@@ -2,7 +2,10 @@ package io.turndiff.model;
 
 import java.util.Arrays;
 
-/** How a file change came to be recorded: a tool call announced the path, or a scan found it changed. */
+/**
+ * How a file change came to be recorded: a tool call announced the path, or a scan found it
+ * changed.
+ */
 public enum DetectedBy {
   SNAPSHOT("snapshot"),
   SCAN("scan");
@@ -18,7 +21,9 @@ public enum DetectedBy {
   }
 
   public static DetectedBy fromCode(String code) {
-    return Arrays.stream(values()).filter(d -> d.code.equals(code)).findFirst()
+    return Arrays.stream(values())
+        .filter(d -> d.code.equals(code))
+        .findFirst()
         .orElseThrow(() -> new IllegalArgumentException("unknown detection: " + code));
   }
 }

@@ -26,7 +26,11 @@ public enum FileType {
 
   /** FIFOs, sockets and devices: never opened for their content. */
   public boolean isSpecial() {
-    return this == FIFO || this == SOCKET || this == CHAR_DEVICE || this == BLOCK_DEVICE || this == UNKNOWN;
+    return this == FIFO
+        || this == SOCKET
+        || this == CHAR_DEVICE
+        || this == BLOCK_DEVICE
+        || this == UNKNOWN;
   }
 
   public static FileType fromCode(String code) {

@@ -4,8 +4,9 @@ import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 
 /**
- * A path exactly as a runtime or agent gave it (relative or absolute, with {@code .} and {@code ..}), kept
- * as {@code via} when the recorded path is another one: the file a symlink led to, or a normalized name.
+ * A path exactly as a runtime or agent gave it (relative or absolute, with {@code .} and {@code
+ * ..}), kept as {@code via} when the recorded path is another one: the file a symlink led to, or a
+ * normalized name.
  */
 public final class GivenPath {
 

@@ -4,33 +4,45 @@ import java.time.Instant;
 import java.util.Optional;
 
 /**
- * What the index of a tracked workspace knows about one path: its stat (with the change time, which no
- * user can set), its link text or content hash, and whether its content is in the baseline.
+ * What the index of a tracked workspace knows about one path: its stat (with the change time, which
+ * no user can set), its link text or content hash, and whether its content is in the baseline.
  *
+ * @param stat what proves the path unchanged without reading it ({@link
+ *     StatProof#provesUnchangedSince})
  * @param storedContent the baseline blob, when the content itself was stored
  * @param reason why only metadata is indexed (a hardlink, a special file, too large, ...)
  */
-public record IndexEntry(WorkspacePath path, FileType type, long size, long mtimeNanos, long ctimeNanos, long inode,
-                         int mode, long nlink, Optional<LinkTarget> linkTarget, Optional<Sha256> sha256,
-                         Optional<Sha256> storedContent, Optional<Reason> reason) {
+public record IndexEntry(
+    WorkspacePath path,
+    StatProof stat,
+    Optional<LinkTarget> linkTarget,
+    Optional<Sha256> sha256,
+    Optional<Sha256> storedContent,
+    Optional<Reason> reason) {
 
-  /** Same stat: type, size, both times, inode, mode and link count. */
-  public boolean sameStatAs(IndexEntry other) {
-    return type == other.type && size == other.size && mtimeNanos == other.mtimeNanos
-        && ctimeNanos == other.ctimeNanos && inode == other.inode && mode == other.mode && nlink == other.nlink;
+  public FileType type() {
+    return stat.type();
   }
 
   public FileMetadata metadata() {
-    return new FileMetadata(type, size, mtimeNanos, mode, inode, nlink);
+    return stat.metadata();
   }
 
   /** The state this entry records, as a snapshot (the before-state of a change found by a scan). */
   public Snapshot toSnapshot(BoundaryKind boundary, Instant takenAt) {
     if (reason.isPresent()) {
-      return Snapshot.metadataOnly(path, boundary, Presence.PRESENT, Optional.of(metadata()), sha256,
-          linkTarget, reason.get(), "indexed with metadata only", takenAt);
+      return Snapshot.metadataOnly(
+          path,
+          boundary,
+          Presence.PRESENT,
+          Optional.of(metadata()),
+          sha256,
+          linkTarget,
+          reason.get(),
+          "indexed with metadata only",
+          takenAt);
     }
-    if (type == FileType.SYMLINK) {
+    if (type() == FileType.SYMLINK) {
       return Snapshot.symlink(path, boundary, metadata(), linkTarget.orElseThrow(), takenAt);
     }
     return Snapshot.regularFile(path, boundary, metadata(), storedContent.orElseThrow(), takenAt);

@@ -3,7 +3,10 @@ package io.turndiff.model;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 
-/** The text of a symlink, exactly as {@code readlink} returns it. It is recreated as is, never resolved. */
+/**
+ * The text of a symlink, exactly as {@code readlink} returns it. It is recreated as is, never
+ * resolved.
+ */
 public final class LinkTarget {
 
   private final byte[] bytes;

@@ -1,8 +1,8 @@
 package io.turndiff.model;
 
 /**
- * Whether a path existed when it was snapshotted. {@link #UNKNOWN} when the boundary could not tell: a read
- * error is never taken for an absence, since a rewind would then delete the file.
+ * Whether a path existed when it was snapshotted. {@link #UNKNOWN} when the boundary could not
+ * tell: a read error is never taken for an absence, since a rewind would then delete the file.
  */
 public enum Presence {
   PRESENT,

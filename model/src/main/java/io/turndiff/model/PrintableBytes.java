@@ -6,18 +6,21 @@ import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
 import java.util.HexFormat;
 
-/** Shows raw name bytes to people: the UTF-8 text when they are UTF-8, otherwise with {@code \xNN} escapes. */
+/**
+ * Shows raw name bytes to people: the UTF-8 text when they are UTF-8, otherwise with {@code \xNN}
+ * escapes.
+ */
 public final class PrintableBytes {
 
   private static final HexFormat HEX = HexFormat.of();
 
-  private PrintableBytes() {
-  }
+  private PrintableBytes() {}
 
   /** Whether {@code bytes} are valid UTF-8 (strictly: no malformed or unmappable sequence). */
   public static boolean isUtf8(byte[] bytes) {
     try {
-      StandardCharsets.UTF_8.newDecoder()
+      StandardCharsets.UTF_8
+          .newDecoder()
           .onMalformedInput(CodingErrorAction.REPORT)
           .onUnmappableCharacter(CodingErrorAction.REPORT)
           .decode(ByteBuffer.wrap(bytes));

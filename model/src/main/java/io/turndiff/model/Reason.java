@@ -3,8 +3,8 @@ package io.turndiff.model;
 import java.util.Arrays;
 
 /**
- * Why a snapshot holds metadata only. A snapshot with a reason is never restorable: its content was not
- * read, or was not read safely.
+ * Why a snapshot holds metadata only. A snapshot with a reason is never restorable: its content was
+ * not read, or was not read safely.
  */
 public enum Reason {
   /** An absolute path, or a {@code ..}, that names something outside the workspace root. */

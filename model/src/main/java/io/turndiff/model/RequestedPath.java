@@ -6,18 +6,27 @@ import java.util.Arrays;
 import java.util.List;
 
 /**
- * A path an agent asked about, split and checked, but not yet resolved: its components inside the workspace
- * (still with {@code .} and {@code ..}, which the resolution handles after symlinks), or the lexically
- * normalized name of something outside it.
+ * A path an agent asked about, split and checked, but not yet resolved: its components inside the
+ * workspace (still with {@code .} and {@code ..}, which the resolution handles after symlinks), or
+ * the lexically normalized name of something outside it.
  */
 public sealed interface RequestedPath {
 
   /** Longest path the kernel accepts by name, without the terminating NUL. */
   int PATH_MAX = 4095;
+
   /** Longest single name component. */
   int NAME_MAX = 255;
 
   GivenPath given();
+
+  /**
+   * The key by the name alone, {@code .} and {@code ..} applied lexically: what a record of this
+   * path is stored under unless a symlink on its way led elsewhere (then the record keeps the given
+   * path as {@code via}). The review looks records up by it; the boundary resolves {@code ..} after
+   * symlinks instead.
+   */
+  WorkspacePath lexicalKey();
 
   /** Inside the workspace as far as the name goes: components relative to the root. */
   record Inside(GivenPath given, List<byte[]> components) implements RequestedPath {
@@ -26,10 +35,20 @@ public sealed interface RequestedPath {
     public boolean plain() {
       return components.stream().noneMatch(RequestedPath::isDotOrDotDot);
     }
+
+    @Override
+    public WorkspacePath lexicalKey() {
+      return WorkspacePath.ofComponents(normalizeLexically(components));
+    }
   }
 
   /** Outside the workspace by name alone: recorded with metadata only, never opened. */
   record Outside(GivenPath given, WorkspacePath key) implements RequestedPath {
+
+    @Override
+    public WorkspacePath lexicalKey() {
+      return key;
+    }
   }
 
   static boolean isDot(byte[] component) {
@@ -59,7 +78,10 @@ public sealed interface RequestedPath {
     return components;
   }
 
-  /** Lexical normalization: drops {@code .}, lets {@code ..} remove the previous component (never past the start). */
+  /**
+   * Lexical normalization: drops {@code .}, lets {@code ..} remove the previous component (never
+   * past the start).
+   */
   static List<byte[]> normalizeLexically(List<byte[]> components) {
     List<byte[]> result = new ArrayList<>();
     for (byte[] component : components) {

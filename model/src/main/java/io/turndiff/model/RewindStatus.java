@@ -25,7 +25,9 @@ public enum RewindStatus {
   }
 
   public static RewindStatus fromCode(String code) {
-    return Arrays.stream(values()).filter(s -> s.code.equals(code)).findFirst()
+    return Arrays.stream(values())
+        .filter(s -> s.code.equals(code))
+        .findFirst()
         .orElseThrow(() -> new IllegalArgumentException("unknown rewind status: " + code));
   }
 }

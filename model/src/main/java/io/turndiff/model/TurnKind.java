@@ -18,7 +18,9 @@ public enum TurnKind {
   }
 
   public static TurnKind fromCode(String code) {
-    return Arrays.stream(values()).filter(k -> k.code.equals(code)).findFirst()
+    return Arrays.stream(values())
+        .filter(k -> k.code.equals(code))
+        .findFirst()
         .orElseThrow(() -> new IllegalArgumentException("unknown turn kind: " + code));
   }
 }

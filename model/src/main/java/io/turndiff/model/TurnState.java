@@ -19,7 +19,9 @@ public enum TurnState {
   }
 
   public static TurnState fromCode(String code) {
-    return Arrays.stream(values()).filter(s -> s.code.equals(code)).findFirst()
+    return Arrays.stream(values())
+        .filter(s -> s.code.equals(code))
+        .findFirst()
         .orElseThrow(() -> new IllegalArgumentException("unknown turn state: " + code));
   }
 }

@@ -4,20 +4,23 @@ import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Optional;
 
 /**
- * The name of a path as turndiff records it: raw bytes, because file names need not be UTF-8 and two
- * different names must never collapse into one key.
+ * The name of a path as turndiff records it: raw bytes, because file names need not be UTF-8 and
+ * two different names must never collapse into one key.
  *
- * <p>Inside the workspace a path is relative to the root, its components separated by {@code /}, with no
- * empty, {@code .} or {@code ..} component. A path outside the workspace (an absolute path given by an agent,
- * or a {@code ..} that leaves the root) is recorded with its absolute, lexically normalized name, and
- * {@link #isOutside()} says so. Such a path is only ever a record key: nothing is opened through it.
+ * <p>Inside the workspace a path is relative to the root, its components separated by {@code /},
+ * with no empty, {@code .} or {@code ..} component. A path outside the workspace (an absolute path
+ * given by an agent, or a {@code ..} that leaves the root) is recorded with its absolute, lexically
+ * normalized name, and {@link #isOutside()} says so. Such a path is only ever a record key: nothing
+ * is opened through it.
  */
 public final class WorkspacePath implements Comparable<WorkspacePath> {
 
   private final byte[] bytes;
   private final boolean outside;
+
   /** Cached: paths are map keys by the ten thousand when a tree is scanned. */
   private int hash;
 
@@ -73,7 +76,9 @@ public final class WorkspacePath implements Comparable<WorkspacePath> {
     return new WorkspacePath(absolute.clone(), true);
   }
 
-  /** Reads a stored key back: absolute keys are outside paths, all others are workspace-relative. */
+  /**
+   * Reads a stored key back: absolute keys are outside paths, all others are workspace-relative.
+   */
   public static WorkspacePath fromStored(byte[] stored) {
     return stored.length > 0 && stored[0] == '/' ? outside(stored) : ofRelativeBytes(stored);
   }
@@ -82,8 +87,8 @@ public final class WorkspacePath implements Comparable<WorkspacePath> {
     if (component.length == 0) {
       throw new IllegalArgumentException("empty path component");
     }
-    if (component.length == 1 && component[0] == '.'
-        || component.length == 2 && component[0] == '.' && component[1] == '.') {
+    if ((component.length == 1 && component[0] == '.')
+        || (component.length == 2 && component[0] == '.' && component[1] == '.')) {
       throw new IllegalArgumentException("'.' and '..' are not workspace path components");
     }
     for (byte b : component) {
@@ -148,11 +153,12 @@ public final class WorkspacePath implements Comparable<WorkspacePath> {
   }
 
   /** The parent path, or empty for a path directly under the root. */
-  public java.util.Optional<WorkspacePath> parent() {
+  public Optional<WorkspacePath> parent() {
     requireInside();
     int slash = lastSlash();
-    return slash < 0 ? java.util.Optional.empty()
-        : java.util.Optional.of(new WorkspacePath(Arrays.copyOf(bytes, slash), false));
+    return slash < 0
+        ? Optional.empty()
+        : Optional.of(new WorkspacePath(Arrays.copyOf(bytes, slash), false));
   }
 
   /** Whether this path is {@code ancestor} or lies under it. */
@@ -193,8 +199,9 @@ public final class WorkspacePath implements Comparable<WorkspacePath> {
   }
 
   /**
-   * The path as text: the UTF-8 name when the bytes are UTF-8, otherwise every byte outside printable
-   * ASCII (and the backslash) written as {@code \xNN}. Only for people; {@link #bytes()} is the key.
+   * The path as text: the UTF-8 name when the bytes are UTF-8, otherwise every byte outside
+   * printable ASCII (and the backslash) written as {@code \xNN}. Only for people; {@link #bytes()}
+   * is the key.
    */
   public String display() {
     return PrintableBytes.display(bytes);
@@ -207,7 +214,9 @@ public final class WorkspacePath implements Comparable<WorkspacePath> {
 
   @Override
   public boolean equals(Object o) {
-    return o instanceof WorkspacePath other && outside == other.outside && Arrays.equals(bytes, other.bytes);
+    return o instanceof WorkspacePath other
+        && outside == other.outside
+        && Arrays.equals(bytes, other.bytes);
   }
 
   @Override

@@ -3,10 +3,14 @@ package io.turndiff.review;
 import io.turndiff.diff.FilePatch;
 import io.turndiff.diff.GitPatchWriter;
 import io.turndiff.diff.PatchSide;
+import io.turndiff.model.BadPathException;
 import io.turndiff.model.ChangeKind;
 import io.turndiff.model.ExternalIds;
-import io.turndiff.model.GivenPath;
+import io.turndiff.model.PathInput;
+import io.turndiff.model.PathParser;
+import io.turndiff.model.PrintableBytes;
 import io.turndiff.model.RequestException;
+import io.turndiff.model.RootNames;
 import io.turndiff.model.Sha256;
 import io.turndiff.model.Snapshot;
 import io.turndiff.model.WorkspacePath;
@@ -24,11 +28,12 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.TreeMap;
 
 /**
- * What the review panel asks: the sessions of a workspace, the turns of a session, a turn's records, a
- * file's diff, a turn or a stretch of turns as a patch, and a path's history. Every answer comes from the
- * store; nothing is read from a workspace at query time.
+ * What the review panel asks: the sessions of a workspace, the turns of a session, a turn's
+ * records, a file's diff, a turn or a stretch of turns as a patch, and a path's history. Every
+ * answer comes from the store; nothing is read from a workspace at query time.
  */
 public final class ReviewQueries {
 
@@ -42,7 +47,8 @@ public final class ReviewQueries {
     this.store = store;
   }
 
-  // ---- workspaces, sessions, turns --------------------------------------------------------------------
+  // ---- workspaces, sessions, turns
+  // --------------------------------------------------------------------
 
   /** The workspace a runtime named, matched by the root as given or its real path as stored. */
   private static StoredWorkspace workspace(StoreTransaction tx, Path workspace) {
@@ -51,139 +57,215 @@ public final class ReviewQueries {
     if (found.isEmpty()) {
       found = tx.workspaces().byGivenRoot(absolute.toString());
     }
-    return found.orElseThrow(() -> new RequestException(RequestException.Problem.WORKSPACE,
-        "workspace " + workspace + " has no recorded turns"));
+    return found.orElseThrow(
+        () ->
+            new RequestException(
+                RequestException.Problem.WORKSPACE,
+                "workspace " + workspace + " has no recorded turns"));
   }
 
   public List<SessionListing> sessions(Path workspace) {
-    return store.read(tx -> {
-      StoredWorkspace found = workspace(tx, workspace);
-      List<SessionListing> sessions = new ArrayList<>();
-      for (StoredSession session : tx.sessions().ofWorkspace(found.id())) {
-        sessions.add(new SessionListing(session, tx.turns().ofSession(session.id()).size()));
-      }
-      return sessions;
-    });
+    return store.read(
+        tx -> {
+          StoredWorkspace found = workspace(tx, workspace);
+          List<SessionListing> sessions = new ArrayList<>();
+          for (StoredSession session : tx.sessions().ofWorkspace(found.id())) {
+            sessions.add(new SessionListing(session, tx.turns().ofSession(session.id()).size()));
+          }
+          return sessions;
+        });
   }
 
   /** Up to {@code limit} turns of {@code session} numbered after {@code afterSeq}. */
   public TurnPage turns(String session, long afterSeq, int limit) {
     ExternalIds.requireValid("session", session);
     if (limit < 1 || limit > MAX_PAGE) {
-      throw new RequestException(RequestException.Problem.BAD_INPUT,
-          "limit " + limit + " is not within 1.." + MAX_PAGE);
+      throw new RequestException(
+          RequestException.Problem.BAD_INPUT, "limit " + limit + " is not within 1.." + MAX_PAGE);
     }
-    return store.read(tx -> {
-      StoredSession found = tx.sessions().byExternalId(session).orElseThrow(() -> new RequestException(
-          RequestException.Problem.UNKNOWN_SESSION, "session '" + session + "' does not exist"));
-      List<TurnListing> page = tx.turns().listing(found.id(), afterSeq, limit + 1);
-      Optional<Long> next = Optional.empty();
-      if (page.size() > limit) {
-        page = page.subList(0, limit);
-        next = Optional.of(page.getLast().turn().seq());
-      }
-      return new TurnPage(session, List.copyOf(page), next);
-    });
+    return store.read(
+        tx -> {
+          StoredSession found =
+              tx.sessions()
+                  .byExternalId(session)
+                  .orElseThrow(
+                      () ->
+                          new RequestException(
+                              RequestException.Problem.UNKNOWN_SESSION,
+                              "session '" + session + "' does not exist"));
+          List<TurnListing> page = tx.turns().listing(found.id(), afterSeq, limit + 1);
+          Optional<Long> next = Optional.empty();
+          if (page.size() > limit) {
+            page = page.subList(0, limit);
+            next = Optional.of(page.getLast().turn().seq());
+          }
+          return new TurnPage(session, List.copyOf(page), next);
+        });
   }
 
-  // ---- one turn ---------------------------------------------------------------------------------------
+  // ---- one turn
+  // ---------------------------------------------------------------------------------------
 
   public TurnRecords records(String turnId) {
     ExternalIds.requireValid("turn", turnId);
-    return store.read(tx -> {
-      StoredTurn turn = requireTurn(tx, turnId);
-      String root = tx.workspaces().byId(turn.workspaceId()).orElseThrow().rootReal();
-      return new TurnRecords(turn, root, tx.fileChanges().ofTurn(turn.id()));
-    });
+    return store.read(
+        tx -> {
+          StoredTurn turn = requireTurn(tx, turnId);
+          String root = tx.workspaces().byId(turn.workspaceId()).orElseThrow().rootReal();
+          return new TurnRecords(turn, root, tx.fileChanges().ofTurn(turn.id()));
+        });
   }
 
   private static StoredTurn requireTurn(StoreTransaction tx, String turnId) {
-    return tx.turns().byExternalId(turnId).orElseThrow(() -> new RequestException(
-        RequestException.Problem.UNKNOWN_TURN, "turn '" + turnId + "' does not exist"));
+    return tx.turns()
+        .byExternalId(turnId)
+        .orElseThrow(
+            () ->
+                new RequestException(
+                    RequestException.Problem.UNKNOWN_TURN, "turn '" + turnId + "' does not exist"));
   }
 
   /**
-   * The turn as one patch that {@code git apply} applies to the before-tree (binary content as git's binary
-   * literal); limited to {@code paths} when any are given.
+   * The turn as one patch that {@code git apply} applies to the before-tree (binary content as
+   * git's binary literal); limited to the recorded paths {@code paths} name when any are given
+   * ({@link #select}).
    */
-  public String patch(String turnId, List<String> paths) {
-    TurnRecords records = records(turnId);
-    List<StoredFileChange> chosen = paths.isEmpty() ? records.changes() : select(records, paths);
+  public String patch(String turnId, List<PathInput> paths) {
+    List<StoredFileChange> chosen =
+        paths.isEmpty() ? records(turnId).changes() : select(turnId, paths);
     Map<Sha256, byte[]> contents = contents(chosen);
     StringBuilder patch = new StringBuilder();
     for (StoredFileChange change : chosen) {
-      if (change.after().isEmpty() || change.change().orElse(ChangeKind.UNCHANGED) == ChangeKind.UNCHANGED) {
+      if (change.after().isEmpty()
+          || change.change().orElse(ChangeKind.UNCHANGED) == ChangeKind.UNCHANGED) {
         continue;
       }
-      patch.append(write(applicable, change.path(), change.before(), change.after().get(), contents).text());
+      patch.append(
+          write(applicable, change.path(), change.before(), change.after().get(), contents).text());
     }
     return patch.toString();
   }
 
-  /** The stored diff of one recorded path of a turn: empty when the path did not change. */
-  public String fileDiff(String turnId, String path) {
-    TurnRecords records = records(turnId);
-    StoredFileChange change = select(records, List.of(path)).getFirst();
+  /**
+   * The stored diff of one recorded path of a turn ({@link #select}): empty when the path did not
+   * change.
+   */
+  public String fileDiff(String turnId, PathInput path) {
+    StoredFileChange change = select(turnId, List.of(path)).getFirst();
     if (change.after().isEmpty()) {
-      throw new RequestException(RequestException.Problem.WRONG_STATE,
+      throw new RequestException(
+          RequestException.Problem.WRONG_STATE,
           "turn '" + turnId + "' is open: its diffs are made when it finishes");
     }
-    return change.diff().map(sha -> new String(store.read(tx -> tx.blobs().require(sha)), StandardCharsets.UTF_8))
+    return change
+        .diff()
+        .map(sha -> new String(store.read(tx -> tx.blobs().require(sha)), StandardCharsets.UTF_8))
         .orElse("");
   }
 
-  private static List<StoredFileChange> select(TurnRecords records, List<String> paths) {
+  /**
+   * The turn's records each of {@code paths} names: parsed against the workspace's stored roots, as
+   * a snapshot's paths are, and matched by bytes with the record's path (by the name alone: {@code
+   * a/./b} is {@code a/b}) or with the path it was given as ({@code via}). A name that is not
+   * UTF-8, given as text in its shown form ({@code n\xff.txt}), still picks its record when no name
+   * matches by bytes.
+   */
+  private List<StoredFileChange> select(String turnId, List<PathInput> paths) {
+    ExternalIds.requireValid("turn", turnId);
+    record Recorded(StoredWorkspace workspace, List<StoredFileChange> changes) {}
+    Recorded recorded =
+        store.read(
+            tx -> {
+              StoredTurn turn = requireTurn(tx, turnId);
+              return new Recorded(
+                  tx.workspaces().byId(turn.workspaceId()).orElseThrow(),
+                  tx.fileChanges().ofTurn(turn.id()));
+            });
+    PathParser parser = parserFor(recorded.workspace());
     List<StoredFileChange> chosen = new ArrayList<>();
-    for (String path : paths) {
-      List<StoredFileChange> matching = records.changes().stream()
-          .filter(change -> change.path().display().equals(path)
-              || change.via().map(GivenPath::display).filter(path::equals).isPresent())
-          .toList();
+    for (PathInput path : paths) {
+      WorkspacePath key = recordedKey(parser, path);
+      List<StoredFileChange> matching =
+          recorded.changes().stream()
+              .filter(
+                  change ->
+                      change.path().equals(key)
+                          || change.via().filter(path.given()::equals).isPresent())
+              .toList();
+      if (matching.isEmpty() && path instanceof PathInput.Text text) {
+        matching =
+            recorded.changes().stream().filter(change -> shownAs(change, text.text())).toList();
+      }
       if (matching.isEmpty()) {
-        throw new RequestException(RequestException.Problem.BAD_INPUT,
-            "path '" + path + "' is not recorded in turn '" + records.turn().externalId() + "'");
+        throw new RequestException(
+            RequestException.Problem.BAD_INPUT,
+            "path '" + path.given().display() + "' is not recorded in turn '" + turnId + "'");
       }
       matching.stream().filter(change -> !chosen.contains(change)).forEach(chosen::add);
     }
     return chosen;
   }
 
-  // ---- a stretch of turns -----------------------------------------------------------------------------
+  /** Whether a record's path or {@code via}, a name that is not UTF-8, is shown as {@code text}. */
+  private static boolean shownAs(StoredFileChange change, String text) {
+    return !change.path().isUtf8() && change.path().display().equals(text)
+        || change
+            .via()
+            .filter(via -> !PrintableBytes.isUtf8(via.bytes()) && via.display().equals(text))
+            .isPresent();
+  }
+
+  // ---- a stretch of turns
+  // -----------------------------------------------------------------------------
 
   /**
-   * From the before-state of turn {@code fromId} to the after-state of turn {@code toId} of the same
-   * session: per path, its first before-state and its last after-state in that stretch.
+   * From the before-state of turn {@code fromId} to the after-state of turn {@code toId} of the
+   * same session: per path, its first before-state and its last after-state in that stretch.
    */
   public RangeDiff range(String fromId, String toId) {
     ExternalIds.requireValid("turn", fromId);
     ExternalIds.requireValid("turn", toId);
-    record Stretch(StoredTurn from, StoredTurn to, Map<WorkspacePath, List<StoredFileChange>> byPath,
-                   Map<Long, String> turnIds) {
-    }
-    Stretch stretch = store.read(tx -> {
-      StoredTurn from = requireTurn(tx, fromId);
-      StoredTurn to = requireTurn(tx, toId);
-      if (from.sessionId() != to.sessionId()) {
-        throw new RequestException(RequestException.Problem.BAD_INPUT, "turns '" + fromId + "' and '" + toId
-            + "' are in different sessions");
-      }
-      if (from.seq() > to.seq()) {
-        throw new RequestException(RequestException.Problem.BAD_INPUT, "turn '" + fromId + "' (" + from.seq()
-            + ") comes after turn '" + toId + "' (" + to.seq() + ")");
-      }
-      Map<WorkspacePath, List<StoredFileChange>> byPath = new java.util.TreeMap<>();
-      Map<Long, String> ids = new LinkedHashMap<>();
-      for (StoredTurn turn : tx.turns().ofSession(from.sessionId())) {
-        if (turn.seq() < from.seq() || turn.seq() > to.seq()) {
-          continue;
-        }
-        ids.put(turn.id(), turn.externalId());
-        for (StoredFileChange change : tx.fileChanges().ofTurn(turn.id())) {
-          byPath.computeIfAbsent(change.path(), path -> new ArrayList<>()).add(change);
-        }
-      }
-      return new Stretch(from, to, byPath, ids);
-    });
+    record Stretch(
+        StoredTurn from,
+        StoredTurn to,
+        Map<WorkspacePath, List<StoredFileChange>> byPath,
+        Map<Long, String> turnIds) {}
+    Stretch stretch =
+        store.read(
+            tx -> {
+              StoredTurn from = requireTurn(tx, fromId);
+              StoredTurn to = requireTurn(tx, toId);
+              if (from.sessionId() != to.sessionId()) {
+                throw new RequestException(
+                    RequestException.Problem.BAD_INPUT,
+                    "turns '" + fromId + "' and '" + toId + "' are in different sessions");
+              }
+              if (from.seq() > to.seq()) {
+                throw new RequestException(
+                    RequestException.Problem.BAD_INPUT,
+                    "turn '"
+                        + fromId
+                        + "' ("
+                        + from.seq()
+                        + ") comes after turn '"
+                        + toId
+                        + "' ("
+                        + to.seq()
+                        + ")");
+              }
+              Map<WorkspacePath, List<StoredFileChange>> byPath = new TreeMap<>();
+              Map<Long, String> ids = new LinkedHashMap<>();
+              for (StoredTurn turn : tx.turns().ofSession(from.sessionId())) {
+                if (turn.seq() < from.seq() || turn.seq() > to.seq()) {
+                  continue;
+                }
+                ids.put(turn.id(), turn.externalId());
+                for (StoredFileChange change : tx.fileChanges().ofTurn(turn.id())) {
+                  byPath.computeIfAbsent(change.path(), path -> new ArrayList<>()).add(change);
+                }
+              }
+              return new Stretch(from, to, byPath, ids);
+            });
     List<StoredFileChange> all = stretch.byPath().values().stream().flatMap(List::stream).toList();
     Map<Sha256, byte[]> contents = contents(all);
     List<RangeChange> changes = new ArrayList<>();
@@ -192,15 +274,27 @@ public final class ReviewQueries {
       List<StoredFileChange> history = entry.getValue();
       Optional<Snapshot> last = history.getLast().after();
       if (last.isEmpty()) {
-        throw new RequestException(RequestException.Problem.WRONG_STATE, "turn '"
-            + stretch.turnIds().get(history.getLast().turnId()) + "' is open: a range must end at finished turns");
+        throw new RequestException(
+            RequestException.Problem.WRONG_STATE,
+            "turn '"
+                + stretch.turnIds().get(history.getLast().turnId())
+                + "' is open: a range must end at finished turns");
       }
       Snapshot before = history.getFirst().before();
       ChangeKind kind = ChangeKind.between(before, last.get());
-      FilePatch counts = kind == ChangeKind.UNCHANGED ? FilePatch.NONE
-          : write(summary, entry.getKey(), before, last.get(), contents);
-      changes.add(new RangeChange(entry.getKey(), before, last.get(), kind, counts.added(), counts.removed(),
-          history.stream().map(change -> stretch.turnIds().get(change.turnId())).toList()));
+      FilePatch counts =
+          kind == ChangeKind.UNCHANGED
+              ? FilePatch.NONE
+              : write(summary, entry.getKey(), before, last.get(), contents);
+      changes.add(
+          new RangeChange(
+              entry.getKey(),
+              before,
+              last.get(),
+              kind,
+              counts.added(),
+              counts.removed(),
+              history.stream().map(change -> stretch.turnIds().get(change.turnId())).toList()));
       if (kind != ChangeKind.UNCHANGED) {
         patch.append(write(applicable, entry.getKey(), before, last.get(), contents).text());
       }
@@ -208,51 +302,66 @@ public final class ReviewQueries {
     return new RangeDiff(stretch.from(), stretch.to(), changes, patch.toString());
   }
 
-  // ---- a path's history -------------------------------------------------------------------------------
+  // ---- a path's history
+  // -------------------------------------------------------------------------------
 
-  /** Every turn in the workspace that recorded {@code path}, oldest first. */
-  public List<HistoryEntry> log(Path workspace, String path) {
-    return store.read(tx -> {
-      StoredWorkspace found = workspace(tx, workspace);
-      WorkspacePath key = relativeTo(found, path);
-      List<HistoryEntry> entries = new ArrayList<>();
-      for (StoredFileChange change : tx.fileChanges().ofPath(found.id(), key)) {
-        entries.add(new HistoryEntry(tx.turns().byId(change.turnId()).orElseThrow(), change));
-      }
-      return entries;
-    });
+  /**
+   * Every turn in the workspace that recorded {@code path}, oldest first: the path is parsed
+   * against the workspace's stored roots and matched as {@link #select} matches it (by bytes, with
+   * the record's path or its {@code via}).
+   */
+  public List<HistoryEntry> log(Path workspace, PathInput path) {
+    return store.read(
+        tx -> {
+          StoredWorkspace found = workspace(tx, workspace);
+          WorkspacePath key = recordedKey(parserFor(found), path);
+          List<HistoryEntry> entries = new ArrayList<>();
+          for (StoredFileChange change : tx.fileChanges().ofPath(found.id(), key, path.given())) {
+            entries.add(new HistoryEntry(tx.turns().byId(change.turnId()).orElseThrow(), change));
+          }
+          return entries;
+        });
   }
 
-  private static WorkspacePath relativeTo(StoredWorkspace workspace, String path) {
-    String relative = path;
-    for (String root : List.of(workspace.rootReal(), workspace.rootGiven())) {
-      if (path.startsWith(root + "/")) {
-        relative = path.substring(root.length() + 1);
-        break;
-      }
-    }
+  /**
+   * The parser for a stored workspace: its roots as the store recorded them; the file system is
+   * never asked.
+   */
+  private static PathParser parserFor(StoredWorkspace workspace) {
+    return PathParser.beneath(RootNames.of(workspace.rootReal(), workspace.rootGiven()));
+  }
+
+  /** {@link PathParser#recorded}; a path it refuses is bad input, named as the parser names it. */
+  private static WorkspacePath recordedKey(PathParser parser, PathInput path) {
     try {
-      return WorkspacePath.of(relative);
-    } catch (IllegalArgumentException e) {
-      throw new RequestException(RequestException.Problem.BAD_INPUT, "path '" + path + "' is not a workspace "
-          + "path: " + e.getMessage());
+      return parser.recorded(path);
+    } catch (BadPathException e) {
+      throw new RequestException(RequestException.Problem.BAD_INPUT, e.getMessage());
     }
   }
 
-  // ---- content ----------------------------------------------------------------------------------------
+  // ---- content
+  // ----------------------------------------------------------------------------------------
 
   private Map<Sha256, byte[]> contents(List<StoredFileChange> changes) {
     List<Snapshot> snapshots = new ArrayList<>();
-    changes.forEach(change -> {
-      snapshots.add(change.before());
-      change.after().ifPresent(snapshots::add);
-    });
+    changes.forEach(
+        change -> {
+          snapshots.add(change.before());
+          change.after().ifPresent(snapshots::add);
+        });
     return store.read(tx -> tx.blobs().contentsOf(snapshots));
   }
 
-  private static FilePatch write(GitPatchWriter writer, WorkspacePath path, Snapshot before, Snapshot after,
-                                 Map<Sha256, byte[]> contents) {
-    return writer.write(path, PatchSide.of(before, before.storedContent().map(contents::get)),
+  private static FilePatch write(
+      GitPatchWriter writer,
+      WorkspacePath path,
+      Snapshot before,
+      Snapshot after,
+      Map<Sha256, byte[]> contents) {
+    return writer.write(
+        path,
+        PatchSide.of(before, before.storedContent().map(contents::get)),
         PatchSide.of(after, after.storedContent().map(contents::get)));
   }
 }

@@ -9,5 +9,4 @@ import java.util.Optional;
  *
  * @param nextAfter the {@code after} to ask for the next page with, when there may be one
  */
-public record TurnPage(String session, List<TurnListing> turns, Optional<Long> nextAfter) {
-}
+public record TurnPage(String session, List<TurnListing> turns, Optional<Long> nextAfter) {}

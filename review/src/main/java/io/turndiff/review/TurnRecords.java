@@ -5,5 +5,4 @@ import io.turndiff.store.StoredTurn;
 import java.util.List;
 
 /** A turn with its file changes, as stored. */
-public record TurnRecords(StoredTurn turn, String workspaceRoot, List<StoredFileChange> changes) {
-}
+public record TurnRecords(StoredTurn turn, String workspaceRoot, List<StoredFileChange> changes) {}

@@ -20,14 +20,13 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Turns captured by the real capture service, as the review queries show them: the patch of each kind of
- * change (what the capture tests assert on the records, this asserts on the patch). Every test checks the
- * canary.
+ * Turns captured by the real capture service, as the review queries show them: the patch of each
+ * kind of change (what the capture tests assert on the records, this asserts on the patch). Every
+ * test checks the canary.
  */
 class CapturedTurnPatchTest {
 
-  @TempDir
-  Path temp;
+  @TempDir Path temp;
 
   private TestWorkspace workspace;
   private Store store;
@@ -57,11 +56,13 @@ class CapturedTurnPatchTest {
 
   @Test
   void pathsThatLeadOutsideShowNoContent() {
-    workspace.symlink("config.txt", workspace.secret().toString())
+    workspace
+        .symlink("config.txt", workspace.secret().toString())
         .symlink("vendor", workspace.outside().resolve("dir").toString())
         .symlink("notes.txt", "../outside/secret.txt");
     String turn = beginTurn();
-    capture.snapshot(turn, Optional.of("edit-1"), List.of("config.txt", "vendor/secret.txt", "notes.txt"));
+    capture.snapshot(
+        turn, Optional.of("edit-1"), List.of("config.txt", "vendor/secret.txt", "notes.txt"));
     capture.finishTurn(turn);
     workspace.canary().assertNotIn("the turn's patch", queries.patch(turn, List.of()));
     workspace.canary().assertNotIn("the turn's records", queries.records(turn).toString());
@@ -82,7 +83,8 @@ class CapturedTurnPatchTest {
   void createdAndDeletedFilesHaveTheirModeLinesAndAnUnchangedFileNone() throws Exception {
     workspace.file("keep.txt", "same\n").file("edit.txt", "old\n").file("gone.txt", "bye\n");
     String turn = beginTurn();
-    capture.snapshot(turn, Optional.of("t1"), List.of("keep.txt", "edit.txt", "gone.txt", "new/made.txt"));
+    capture.snapshot(
+        turn, Optional.of("t1"), List.of("keep.txt", "edit.txt", "gone.txt", "new/made.txt"));
     Files.writeString(workspace.resolve("edit.txt"), "new\n");
     Files.delete(workspace.resolve("gone.txt"));
     workspace.file("new/made.txt", "hello\n");
@@ -151,7 +153,10 @@ class CapturedTurnPatchTest {
     capture.snapshot(turn, Optional.empty(), List.of("big.txt"));
     workspace.file("big.txt", "this is also longer than ten bytes\n");
     capture.finishTurn(turn);
-    assertTrue(queries.patch(turn, List.of()).contains("# turndiff: big.txt: before-state not captured (too_large)"));
+    assertTrue(
+        queries
+            .patch(turn, List.of())
+            .contains("# turndiff: big.txt: before-state not captured (too_large)"));
   }
 
   @Test
@@ -161,12 +166,21 @@ class CapturedTurnPatchTest {
     Files.writeString(workspace.resolve("shell.txt"), "edited by the user between turns\n");
     String turn = capture.beginTurn(workspace.root(), Optional.of("s"), Optional.empty()).turn();
     capture.snapshot(turn, Optional.of("edit"), List.of("announced.txt"));
-    Process shell = new ProcessBuilder("sh", "-c", "echo agent > announced.txt; sed -i s/user/agent/ shell.txt; "
-        + "echo created > fresh.txt").directory(workspace.root().toFile()).inheritIO().start();
+    Process shell =
+        new ProcessBuilder(
+                "sh",
+                "-c",
+                "echo agent > announced.txt; sed -i s/user/agent/ shell.txt; "
+                    + "echo created > fresh.txt")
+            .directory(workspace.root().toFile())
+            .inheritIO()
+            .start();
     assertEquals(0, shell.waitFor());
     capture.finishTurn(turn);
     String patch = queries.patch(turn, List.of());
-    assertTrue(patch.contains("-edited by the user between turns\n+edited by the agent between turns\n"), patch);
+    assertTrue(
+        patch.contains("-edited by the user between turns\n+edited by the agent between turns\n"),
+        patch);
     assertTrue(patch.contains("+created"), patch);
   }
 }

@@ -14,6 +14,7 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
@@ -33,9 +34,10 @@ import net.jqwik.api.lifecycle.AfterContainer;
 import net.jqwik.api.lifecycle.BeforeContainer;
 
 /**
- * For generated turns (text with and without a final newline, CRLF, binary, added, deleted, mode changes,
- * symlinks), the turn patch and the range patch apply with the real {@code git apply} to the before-tree
- * and give the after-tree byte for byte, and {@code git apply -R} gives the before-tree back.
+ * For generated turns (text with and without a final newline, CRLF, binary, added, deleted, mode
+ * changes, symlinks), the turn patch and the range patch apply with the real {@code git apply} to
+ * the before-tree and give the after-tree byte for byte, and {@code git apply -R} gives the
+ * before-tree back.
  */
 class PatchApplyProperties {
 
@@ -63,18 +65,34 @@ class PatchApplyProperties {
 
   private static Arbitrary<PathState> state() {
     Arbitrary<String> line = Arbitraries.strings().withChars("ab é\t{}").ofMaxLength(10);
-    Arbitrary<byte[]> text = Combinators.combine(line.list().ofMaxSize(10), Arbitraries.of("\n", "\r\n"),
-        Arbitraries.of(true, false)).as((lines, eol, finalNewline) ->
-        (String.join(eol, lines) + (finalNewline && !lines.isEmpty() ? eol : "")).getBytes(StandardCharsets.UTF_8));
-    Arbitrary<byte[]> binary = Arbitraries.bytes().array(byte[].class).ofMinSize(1).ofMaxSize(300).map(bytes -> {
-      byte[] copy = bytes.clone();
-      copy[0] = 0;
-      return copy;
-    });
-    Arbitrary<PathState> regular = Combinators.combine(Arbitraries.oneOf(text, binary),
-        Arbitraries.of("rwxr-xr-x", "rw-r--r--")).as(PathState.Regular::new);
+    Arbitrary<byte[]> text =
+        Combinators.combine(
+                line.list().ofMaxSize(10),
+                Arbitraries.of("\n", "\r\n"),
+                Arbitraries.of(true, false))
+            .as(
+                (lines, eol, finalNewline) ->
+                    (String.join(eol, lines) + (finalNewline && !lines.isEmpty() ? eol : ""))
+                        .getBytes(StandardCharsets.UTF_8));
+    Arbitrary<byte[]> binary =
+        Arbitraries.bytes()
+            .array(byte[].class)
+            .ofMinSize(1)
+            .ofMaxSize(300)
+            .map(
+                bytes -> {
+                  byte[] copy = bytes.clone();
+                  copy[0] = 0;
+                  return copy;
+                });
+    Arbitrary<PathState> regular =
+        Combinators.combine(
+                Arbitraries.oneOf(text, binary), Arbitraries.of("rwxr-xr-x", "rw-r--r--"))
+            .as(PathState.Regular::new);
     Arbitrary<PathState> link = Arbitraries.of("target-a", "dir/target-b").map(PathState.Link::new);
-    return Arbitraries.frequencyOf(Tuple.of(2, Arbitraries.just(new PathState.Absent())), Tuple.of(6, regular),
+    return Arbitraries.frequencyOf(
+        Tuple.of(2, Arbitraries.just(new PathState.Absent())),
+        Tuple.of(6, regular),
         Tuple.of(1, link));
   }
 
@@ -85,7 +103,8 @@ class PatchApplyProperties {
   }
 
   @Property(tries = 25)
-  void turnAndRangePatchesRoundTripWithGitApply(@ForAll("turns") List<List<PathState>> files) throws Exception {
+  void turnAndRangePatchesRoundTripWithGitApply(@ForAll("turns") List<List<PathState>> files)
+      throws Exception {
     Path run = Files.createDirectory(base.resolve("r" + runs++));
     TestWorkspace workspace = TestWorkspace.in(run);
     List<String> names = new ArrayList<>();
@@ -98,7 +117,8 @@ class PatchApplyProperties {
     List<String> turns = new ArrayList<>();
     try (CaptureService capture = new CaptureService(store, BoundaryOptions.defaults())) {
       for (int step = 1; step <= 2; step++) {
-        String turn = capture.beginTurn(workspace.root(), Optional.of("s" + runs), Optional.empty()).turn();
+        String turn =
+            capture.beginTurn(workspace.root(), Optional.of("s" + runs), Optional.empty()).turn();
         capture.snapshot(turn, Optional.empty(), names);
         for (int i = 0; i < files.size(); i++) {
           files.get(i).get(step).putAt(workspace.resolve(names.get(i)));
@@ -132,10 +152,12 @@ class PatchApplyProperties {
   private static void git(Path dir, String patch, String... args) throws Exception {
     List<String> command = new ArrayList<>(List.of("git"));
     command.addAll(List.of(args));
-    Process process = new ProcessBuilder(command).directory(dir.toFile()).redirectErrorStream(true).start();
+    Process process =
+        new ProcessBuilder(command).directory(dir.toFile()).redirectErrorStream(true).start();
     String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
     assertTrue(process.waitFor(60, TimeUnit.SECONDS));
-    assertEquals(0, process.exitValue(), () -> String.join(" ", command) + ": " + output + "\n" + patch);
+    assertEquals(
+        0, process.exitValue(), () -> String.join(" ", command) + ": " + output + "\n" + patch);
   }
 
   private static Path copy(Path from, Path to) throws IOException {
@@ -147,7 +169,7 @@ class PatchApplyProperties {
         } else if (Files.isDirectory(source)) {
           Files.createDirectories(target);
         } else {
-          Files.copy(source, target, java.nio.file.StandardCopyOption.COPY_ATTRIBUTES);
+          Files.copy(source, target, StandardCopyOption.COPY_ATTRIBUTES);
         }
       }
     }

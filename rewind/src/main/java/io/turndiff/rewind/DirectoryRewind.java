@@ -4,6 +4,14 @@ import io.turndiff.boundary.DirectoryOutcome;
 import io.turndiff.boundary.WorkspaceBoundary;
 import io.turndiff.model.DirectoryState;
 import io.turndiff.model.WorkspacePath;
+import io.turndiff.rewind.RewindDecision.AsItIs;
+import io.turndiff.rewind.RewindDecision.DirectorySpan;
+import io.turndiff.rewind.RewindDecision.HasItsMode;
+import io.turndiff.rewind.RewindDecision.LeaveIt;
+import io.turndiff.rewind.RewindDecision.MakeDirectory;
+import io.turndiff.rewind.RewindDecision.MakeIt;
+import io.turndiff.rewind.RewindDecision.RemoveDirectory;
+import io.turndiff.rewind.RewindDecision.SetMode;
 import io.turndiff.store.Store;
 import io.turndiff.store.StoreTransaction;
 import io.turndiff.store.StoredDirectoryChange;
@@ -13,67 +21,45 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
 import java.util.HashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalInt;
 import java.util.Set;
 import java.util.TreeMap;
+import java.util.TreeSet;
 
 /**
- * The directories of a rewind, so that it puts back the tree the turns started from and not only its files.
- * A directory the rewound turns removed comes back with its recorded mode before the files are written (so
- * does one a restored file needs); a directory they created is removed once the files are written, when it
- * is empty (a directory that still holds anything is left, and reported); a directory whose mode they changed
- * gets its mode back, under the rule files follow: only while it still has the mode the turns left (else it is
- * a conflict, which {@code force} overrides). Each action is journaled before it is done, and recorded in the
- * rewind turn (a created directory as absent before, a removed one as present with its mode, one whose mode
- * is set with the mode it had), so that rewinding the rewind turn undoes it.
+ * The directories of a rewind, so that it puts back the tree the turns started from and not only
+ * its files. A directory the rewound turns removed comes back with its recorded mode before the
+ * files are written (so does one a restored file needs); a directory they created is removed once
+ * the files are written, when it is empty (a directory that still holds anything is left, and
+ * reported); a directory whose mode they changed gets its mode back, under the rule files follow:
+ * only while it still has the mode the turns left (else it is a conflict, which {@code force}
+ * overrides). Each action is journaled before it is done, and recorded in the rewind turn (a
+ * created directory as absent before, a removed one as present with its mode, one whose mode is set
+ * with the mode it had), so that rewinding the rewind turn undoes it.
  */
 final class DirectoryRewind {
-
-  /**
-   * A directory over the rewound turns: its oldest recorded before-state, its newest after-state, and whether
-   * each older turn's after-state is the next newer turn's before-state (nothing changed it between them).
-   */
-  record Span(DirectoryState before, Optional<DirectoryState> after, boolean chainHolds) {
-
-    boolean removedByTurns() {
-      return before.present() && after.filter(state -> !state.present()).isPresent();
-    }
-
-    /** Absent when the turns first saw it, and there when they finished: theirs to remove. */
-    boolean createdByTurns() {
-      return !before.present() && after.filter(DirectoryState::present).isPresent();
-    }
-
-    /** There when the turns first saw it and when they finished, with other permission bits. */
-    boolean modeChangedByTurns() {
-      return before.present() && after.filter(state -> state.present() && state.mode() != before.mode()).isPresent();
-    }
-
-    /**
-     * Whether putting the before-mode back leaves the owner every permission the turns' mode gave it: then it
-     * is done before the files are written (a turn that made a directory read-only had its files written
-     * first), else after them (a turn that opened a directory up had its files written while it was open).
-     */
-    boolean restoringKeepsTheOwnersPermissions() {
-      int ownerAfter = after.orElseThrow().mode() & 0700;
-      return (before.mode() & ownerAfter) == ownerAfter;
-    }
-  }
 
   private final Store store;
   private final WorkspaceBoundary boundary;
   private final long operationId;
   private final long rewindTurnId;
   private final boolean force;
-  private final Map<WorkspacePath, Span> spans;
+  private final Map<WorkspacePath, DirectorySpan> spans;
+
   /** Directories seen present: a parent is looked at once per rewind. */
   private final Set<WorkspacePath> present = new HashSet<>();
 
-  private DirectoryRewind(Store store, WorkspaceBoundary boundary, long operationId, long rewindTurnId,
-                          boolean force, Map<WorkspacePath, Span> spans) {
+  private DirectoryRewind(
+      Store store,
+      WorkspaceBoundary boundary,
+      long operationId,
+      long rewindTurnId,
+      boolean force,
+      Map<WorkspacePath, DirectorySpan> spans) {
     this.store = store;
     this.boundary = boundary;
     this.operationId = operationId;
@@ -83,44 +69,73 @@ final class DirectoryRewind {
   }
 
   /**
-   * The directories of an operation that rewinds {@code turns}, recorded in the rewind turn {@code rewindTurnId};
-   * with {@code force}, a directory whose mode changed since the turns gets its mode back all the same.
+   * The directories of an operation that rewinds {@code turns}, recorded in the rewind turn {@code
+   * rewindTurnId}; with {@code force}, a directory whose mode changed since the turns gets its mode
+   * back all the same.
    */
-  static DirectoryRewind of(Store store, WorkspaceBoundary boundary, long operationId, long rewindTurnId,
-                            boolean force, List<String> turns) {
-    return new DirectoryRewind(store, boundary, operationId, rewindTurnId, force, spans(store, turns));
+  static DirectoryRewind of(
+      Store store,
+      WorkspaceBoundary boundary,
+      long operationId,
+      long rewindTurnId,
+      boolean force,
+      List<String> turns) {
+    return new DirectoryRewind(
+        store, boundary, operationId, rewindTurnId, force, spans(store, turns));
   }
 
   /** For a dry run: nothing is journaled or written. */
-  static DirectoryRewind planOnly(Store store, WorkspaceBoundary boundary, boolean force, List<String> turns) {
+  static DirectoryRewind planOnly(
+      Store store, WorkspaceBoundary boundary, boolean force, List<String> turns) {
     return new DirectoryRewind(store, boundary, -1, -1, force, spans(store, turns));
   }
 
-  private static Map<WorkspacePath, Span> spans(Store store, List<String> turns) {
-    return store.read(tx -> {
-      Map<Long, Long> seqs = new HashMap<>();
-      for (String turn : turns) {
-        tx.turns().byExternalId(turn).ifPresent(stored -> seqs.put(stored.id(), stored.seq()));
-      }
-      List<StoredDirectoryChange> rows = new ArrayList<>(tx.directoryChanges().ofTurns(seqs.keySet()));
-      rows.sort(Comparator.comparing(StoredDirectoryChange::path).thenComparing(row -> seqs.get(row.turnId())));
-      Map<WorkspacePath, Span> spans = new HashMap<>();
-      for (StoredDirectoryChange row : rows) {
-        Span older = spans.get(row.path());
-        spans.put(row.path(), older == null ? new Span(row.before(), row.after(), true)
-            : new Span(older.before(), row.after(),
-                older.chainHolds() && older.after().equals(Optional.of(row.before()))));
-      }
-      return spans;
-    });
+  private static Map<WorkspacePath, DirectorySpan> spans(Store store, List<String> turns) {
+    return store.read(
+        tx -> {
+          Map<Long, Long> seqs = new HashMap<>();
+          for (String turn : turns) {
+            tx.turns().byExternalId(turn).ifPresent(stored -> seqs.put(stored.id(), stored.seq()));
+          }
+          List<StoredDirectoryChange> rows =
+              new ArrayList<>(tx.directoryChanges().ofTurns(seqs.keySet()));
+          rows.sort(
+              Comparator.comparing(StoredDirectoryChange::path)
+                  .thenComparing(row -> seqs.get(row.turnId())));
+          Map<WorkspacePath, DirectorySpan> spans = new HashMap<>();
+          for (StoredDirectoryChange row : rows) {
+            DirectorySpan older = spans.get(row.path());
+            spans.put(
+                row.path(),
+                older == null
+                    ? new DirectorySpan(row.before(), row.after(), true)
+                    : new DirectorySpan(
+                        older.before(),
+                        row.after(),
+                        older.chainHolds() && older.after().equals(Optional.of(row.before()))));
+          }
+          return spans;
+        });
   }
 
-  // ---- before the files: directories the turns removed, and parents of files to write ---------------------
+  // ---- before the files: directories the turns removed, and parents of files to write
+  // ---------------------
 
   /** The directories the rewound turns removed, from the top down. */
   List<WorkspacePath> removedByTurns() {
-    return spans.entrySet().stream().filter(span -> span.getValue().removedByTurns()).map(Map.Entry::getKey)
-        .sorted(Comparator.comparingInt(WorkspacePath::length)).toList();
+    return spans.entrySet().stream()
+        .filter(span -> span.getValue().removedByTurns())
+        .map(Map.Entry::getKey)
+        .sorted(Comparator.comparingInt(WorkspacePath::length))
+        .toList();
+  }
+
+  /** The directories the rewound turns created. */
+  private List<WorkspacePath> createdByTurns() {
+    return spans.entrySet().stream()
+        .filter(span -> span.getValue().createdByTurns())
+        .map(Map.Entry::getKey)
+        .toList();
   }
 
   /** Makes each of {@code directories} (top down) that is missing, with its recorded mode. */
@@ -129,16 +144,12 @@ final class DirectoryRewind {
       if (present.contains(directory)) {
         continue;
       }
-      Optional<DirectoryState> now = boundary.directoryAt(directory);
-      if (now.isEmpty()) {
-        // a file or a link is where the directory goes: what goes under it is refused and reported with it
-        leave(directory, StoredRewindDirectory.Action.CREATE, "a file or a link is where this directory should "
-            + "be put back; it is left as it is");
-        present.add(directory);
-        continue;
-      }
-      if (!now.get().present()) {
-        create(directory);
+      switch (RewindDecision.putBack(boundary.directoryAt(directory))) {
+        // a file or a link is where the directory goes: what goes under it is refused and reported
+        // with it
+        case LeaveIt leave -> leave(directory, StoredRewindDirectory.Action.CREATE, leave);
+        case MakeDirectory make -> create(directory);
+        case AsItIs there -> {}
       }
       present.add(directory);
     }
@@ -159,46 +170,63 @@ final class DirectoryRewind {
 
   /** A missing directory: journaled and recorded in the rewind turn as absent, then made. */
   private void create(WorkspacePath directory) {
-    OptionalInt mode = Optional.ofNullable(spans.get(directory)).map(Span::before)
-        .filter(DirectoryState::present).map(state -> OptionalInt.of(state.mode())).orElse(OptionalInt.empty());
-    long row = store.write(tx -> {
-      tx.directoryChanges().recordBefore(rewindTurnId, DirectoryState.absent(directory));
-      return tx.rewindDirectories().plan(operationId, directory, StoredRewindDirectory.Action.CREATE, mode);
-    });
+    OptionalInt mode =
+        Optional.ofNullable(spans.get(directory))
+            .map(DirectorySpan::before)
+            .filter(DirectoryState::present)
+            .map(state -> OptionalInt.of(state.mode()))
+            .orElse(OptionalInt.empty());
+    long row =
+        store.write(
+            tx -> {
+              tx.directoryChanges().recordBefore(rewindTurnId, DirectoryState.absent(directory));
+              return tx.rewindDirectories()
+                  .plan(operationId, directory, StoredRewindDirectory.Action.CREATE, mode);
+            });
     DirectoryOutcome outcome = boundary.makeDirectory(directory, mode);
-    store.write(tx -> {
-      mark(tx, row, outcome);
-      return null;
-    });
+    store.write(
+        tx -> {
+          mark(tx, row, outcome);
+          return null;
+        });
   }
 
-  // ---- after the files: directories the turns created ----------------------------------------------------
+  // ---- after the files: directories the turns created
+  // ----------------------------------------------------
 
   /** Removes the directories the rewound turns created that are empty now, deepest first. */
   void removeCreated() {
     List<DirectoryState> toRemove = new ArrayList<>();
-    for (Map.Entry<WorkspacePath, Span> span : spans.entrySet()) {
-      if (span.getValue().createdByTurns()) {
-        Optional<DirectoryState> now = boundary.directoryAt(span.getKey());
-        if (now.isEmpty()) {
-          leave(span.getKey(), StoredRewindDirectory.Action.REMOVE, "the turns created this directory, and a "
-              + "file or a link is there now; it is left as it is");
-        }
-        now.filter(DirectoryState::present).ifPresent(toRemove::add);
+    for (WorkspacePath directory : createdByTurns()) {
+      Optional<DirectoryState> now = boundary.directoryAt(directory);
+      switch (RewindDecision.removeCreated(now)) {
+        case LeaveIt leave -> leave(directory, StoredRewindDirectory.Action.REMOVE, leave);
+        case RemoveDirectory remove -> toRemove.add(now.orElseThrow());
+        case AsItIs gone -> {}
       }
     }
-    List<StoredRewindDirectory> planned = store.write(tx -> {
-      for (DirectoryState directory : toRemove) {
-        tx.directoryChanges().recordBefore(rewindTurnId, directory);
-        tx.rewindDirectories().plan(operationId, directory.path(), StoredRewindDirectory.Action.REMOVE,
-            OptionalInt.of(directory.mode()));
-      }
-      return tx.rewindDirectories().of(operationId).stream()
-          .filter(row -> row.action() == StoredRewindDirectory.Action.REMOVE
-              && row.status() == StoredRewindDirectory.Status.PLANNED)
-          .sorted(Comparator.comparingInt((StoredRewindDirectory row) -> row.path().length()).reversed())
-          .toList();
-    });
+    List<StoredRewindDirectory> planned =
+        store.write(
+            tx -> {
+              for (DirectoryState directory : toRemove) {
+                tx.directoryChanges().recordBefore(rewindTurnId, directory);
+                tx.rewindDirectories()
+                    .plan(
+                        operationId,
+                        directory.path(),
+                        StoredRewindDirectory.Action.REMOVE,
+                        OptionalInt.of(directory.mode()));
+              }
+              return tx.rewindDirectories().of(operationId).stream()
+                  .filter(
+                      row ->
+                          row.action() == StoredRewindDirectory.Action.REMOVE
+                              && row.status() == StoredRewindDirectory.Status.PLANNED)
+                  .sorted(
+                      Comparator.comparingInt((StoredRewindDirectory row) -> row.path().length())
+                          .reversed())
+                  .toList();
+            });
     if (planned.isEmpty()) {
       return;
     }
@@ -207,164 +235,161 @@ final class DirectoryRewind {
       outcomes.put(row.id(), boundary.removeDirectory(row.path()));
     }
     boundary.sync();
-    store.write(tx -> {
-      for (StoredRewindDirectory row : planned) {
-        DirectoryOutcome outcome = outcomes.get(row.id());
-        if (outcome instanceof DirectoryOutcome.NotEmpty) {
-          tx.rewindDirectories().mark(row.id(), StoredRewindDirectory.Status.SKIPPED,
-              Optional.of(SkipReason.DIRECTORY_NOT_EMPTY), Optional.of(holding(row.path())));
-        } else {
-          mark(tx, row.id(), outcome);
-        }
-      }
-      return null;
-    });
+    store.write(
+        tx -> {
+          for (StoredRewindDirectory row : planned) {
+            DirectoryOutcome outcome = outcomes.get(row.id());
+            if (outcome instanceof DirectoryOutcome.NotEmpty) {
+              tx.rewindDirectories()
+                  .mark(
+                      row.id(),
+                      StoredRewindDirectory.Status.SKIPPED,
+                      Optional.of(SkipReason.DIRECTORY_NOT_EMPTY),
+                      Optional.of(holding(row.path())));
+            } else {
+              mark(tx, row.id(), outcome);
+            }
+          }
+          return null;
+        });
   }
 
   /**
-   * A directory the rewind does not put back because something that is not a directory holds its name: planned
-   * and skipped at once, so that the report names it (and the rewind is not complete).
+   * A directory the rewind does not put back because something that is not a directory holds its
+   * name: planned and skipped at once, so that the report names it (and the rewind is not
+   * complete).
    */
-  private void leave(WorkspacePath directory, StoredRewindDirectory.Action action, String detail) {
-    store.write(tx -> {
-      long row = tx.rewindDirectories().plan(operationId, directory, action, OptionalInt.empty());
-      tx.rewindDirectories().mark(row, StoredRewindDirectory.Status.SKIPPED, Optional.of(SkipReason.REFUSED),
-          Optional.of(detail));
-      return null;
-    });
+  private void leave(WorkspacePath directory, StoredRewindDirectory.Action action, LeaveIt leave) {
+    store.write(
+        tx -> {
+          long row =
+              tx.rewindDirectories().plan(operationId, directory, action, OptionalInt.empty());
+          tx.rewindDirectories()
+              .mark(
+                  row,
+                  StoredRewindDirectory.Status.SKIPPED,
+                  Optional.of(leave.reason()),
+                  Optional.of(leave.detail()));
+          return null;
+        });
   }
 
   /** What keeps a directory: the names it holds, a few of them. */
   private String holding(WorkspacePath directory) {
     List<String> names = boundary.namesIn(directory);
     int shown = Math.min(names.size(), 5);
-    return "the turns created it, and it still holds " + (names.isEmpty() ? "something"
-        : String.join(", ", names.subList(0, shown)) + (names.size() > shown ? " and " + (names.size() - shown)
-            + " more" : "")) + "; it is left as it is";
+    return "the turns created it, and it still holds "
+        + (names.isEmpty()
+            ? "something"
+            : String.join(", ", names.subList(0, shown))
+                + (names.size() > shown ? " and " + (names.size() - shown) + " more" : ""))
+        + "; it is left as it is";
   }
 
-  /** A planned row's outcome: done (or already so, since it was planned when it was not), or skipped. */
+  /**
+   * A planned row's outcome: done (or already so, since it was planned when it was not), or
+   * skipped.
+   */
   private static void mark(StoreTransaction tx, long row, DirectoryOutcome outcome) {
     if (outcome instanceof DirectoryOutcome.Refused refused) {
-      tx.rewindDirectories().mark(row, StoredRewindDirectory.Status.SKIPPED, Optional.of(SkipReason.REFUSED),
-          Optional.of(refused.reason()));
+      tx.rewindDirectories()
+          .mark(
+              row,
+              StoredRewindDirectory.Status.SKIPPED,
+              Optional.of(SkipReason.REFUSED),
+              Optional.of(refused.reason()));
     } else if (outcome instanceof DirectoryOutcome.Changed changed) {
-      tx.rewindDirectories().mark(row, StoredRewindDirectory.Status.SKIPPED, Optional.of(SkipReason.CONFLICT),
-          Optional.of("its mode changed while the rewind ran (" + octal(changed.mode()) + " now); it is left as it is"));
+      tx.rewindDirectories()
+          .mark(
+              row,
+              StoredRewindDirectory.Status.SKIPPED,
+              Optional.of(SkipReason.CONFLICT),
+              Optional.of(
+                  "its mode changed while the rewind ran ("
+                      + RewindDecision.octal(changed.mode())
+                      + " now); it is left as it is"));
     } else {
-      tx.rewindDirectories().mark(row, StoredRewindDirectory.Status.DONE, Optional.empty(), Optional.empty());
+      tx.rewindDirectories()
+          .mark(row, StoredRewindDirectory.Status.DONE, Optional.empty(), Optional.empty());
     }
   }
 
-  // ---- modes: before the files those that keep the owner's permissions, after them the rest ---------------
-
-  /** What to do about one directory whose mode the turns changed, on its state now. */
-  private sealed interface ModeStep {
-  }
-
-  /** Nothing: it has its before-mode (journaled as done when an earlier run had planned it). */
-  private record HasItsMode() implements ModeStep {
-  }
-
-  /** Set its bits from {@code from} (what it has now) to its before-mode. */
-  private record SetMode(int from) implements ModeStep {
-  }
-
-  /** It is gone, and {@code force} makes it again, with its before-mode. */
-  private record MakeIt() implements ModeStep {
-  }
-
-  private record LeaveIt(String reason, String detail) implements ModeStep {
-  }
-
-  private static String octal(int mode) {
-    return String.format("%04o", mode & 07777);
-  }
+  // ---- modes: before the files those that keep the owner's permissions, after them the rest
+  // ---------------
 
   /** The directories whose mode the rewound turns changed, top down (or deepest first). */
   private List<WorkspacePath> modeChanged(boolean deepestFirst) {
     Comparator<WorkspacePath> topDown = Comparator.comparingInt(WorkspacePath::length);
-    return spans.entrySet().stream().filter(span -> span.getValue().modeChangedByTurns()).map(Map.Entry::getKey)
-        .sorted((deepestFirst ? topDown.reversed() : topDown).thenComparing(Comparator.naturalOrder())).toList();
+    return spans.entrySet().stream()
+        .filter(span -> span.getValue().modeChangedByTurns())
+        .map(Map.Entry::getKey)
+        .sorted(
+            (deepestFirst ? topDown.reversed() : topDown).thenComparing(Comparator.naturalOrder()))
+        .toList();
   }
 
   /**
-   * The step for a directory on its state {@code now}; {@code planned} is the mode it had when an earlier,
-   * interrupted run planned to set it (that run's decision stands while the directory still has it).
-   */
-  private ModeStep modeStep(WorkspacePath directory, Optional<DirectoryState> now, OptionalInt planned) {
-    Span span = spans.get(directory);
-    int before = span.before().mode();
-    int left = span.after().orElseThrow().mode();
-    if (!span.chainHolds()) {
-      return new LeaveIt(SkipReason.CHAIN_BROKEN, "its mode changed between two of the rewound turns, outside "
-          + "them; it is left as it is");
-    }
-    if (now.isEmpty()) {
-      return new LeaveIt(SkipReason.REFUSED, "a file or a link is where the directory should be");
-    }
-    if (!now.get().present()) {
-      return force ? new MakeIt() : new LeaveIt(SkipReason.CONFLICT, "it was removed since the turns changed its "
-          + "mode (" + octal(before) + " before them, " + octal(left) + " after)");
-    }
-    int mode = now.get().mode();
-    if (mode == before) {
-      return new HasItsMode();
-    }
-    if (mode == left || force || (planned.isPresent() && mode == planned.getAsInt())) {
-      return new SetMode(mode);
-    }
-    return new LeaveIt(SkipReason.CONFLICT, "its mode changed since the turns (" + octal(left) + " then, "
-        + octal(mode) + " now); it is left as it is");
-  }
-
-  /**
-   * Before the files: puts back the mode of each directory whose mode the turns changed, if that keeps the
-   * owner's permissions and it still has the mode the turns left (anything else waits for
+   * Before the files: puts back the mode of each directory whose mode the turns changed, if that
+   * keeps the owner's permissions and it still has the mode the turns left (anything else waits for
    * {@link #restoreModesAfterFiles}).
    */
   void restoreModesBeforeFiles() {
     Map<WorkspacePath, StoredRewindDirectory> journaled = journaledDirectories();
-    Map<WorkspacePath, Integer> changes = new java.util.LinkedHashMap<>();
+    Map<WorkspacePath, Integer> changes = new LinkedHashMap<>();
     for (WorkspacePath directory : modeChanged(false)) {
-      Span span = spans.get(directory);
-      if (journaled.containsKey(directory) || !span.chainHolds() || !span.restoringKeepsTheOwnersPermissions()) {
+      DirectorySpan span = spans.get(directory);
+      if (journaled.containsKey(directory)
+          || !span.chainHolds()
+          || !span.restoringKeepsTheOwnersPermissions()) {
         continue;
       }
-      boundary.directoryAt(directory).filter(now -> now.equals(span.after().orElseThrow()))
+      boundary
+          .directoryAt(directory)
+          .filter(now -> now.equals(span.after().orElseThrow()))
           .ifPresent(now -> changes.put(directory, now.mode()));
     }
     setModes(changes, Map.of(), Map.of());
   }
 
   /**
-   * After the files (and the directories removed): every directory whose mode the turns changed that is not
-   * done yet, deepest first. One that has its before-mode is left; one that still has the mode the turns left
-   * (or any mode, with {@code force}) gets its before-mode; one changed since is a conflict, one gone since is
-   * a conflict too (made again with {@code force}), and a file or link in its place is refused.
+   * After the files (and the directories removed): every directory whose mode the turns changed
+   * that is not done yet, deepest first. One that has its before-mode is left; one that still has
+   * the mode the turns left (or any mode, with {@code force}) gets its before-mode; one changed
+   * since is a conflict, one gone since is a conflict too (made again with {@code force}), and a
+   * file or link in its place is refused.
    */
   void restoreModesAfterFiles() {
     Map<WorkspacePath, StoredRewindDirectory> journaled = journaledDirectories();
     Map<WorkspacePath, DirectoryState> planned = new HashMap<>();
     if (!journaled.isEmpty()) {
-      store.read(tx -> tx.directoryChanges().ofTurn(rewindTurnId))
+      store
+          .read(tx -> tx.directoryChanges().ofTurn(rewindTurnId))
           .forEach(row -> planned.put(row.path(), row.before()));
     }
-    Map<WorkspacePath, Integer> changes = new java.util.LinkedHashMap<>();
+    Map<WorkspacePath, Integer> changes = new LinkedHashMap<>();
     Map<WorkspacePath, LeaveIt> left = new HashMap<>();
     Map<WorkspacePath, Long> landed = new HashMap<>();
     for (WorkspacePath directory : modeChanged(true)) {
       StoredRewindDirectory row = journaled.get(directory);
-      if (row != null && (row.action() != StoredRewindDirectory.Action.MODE
-          || row.status() != StoredRewindDirectory.Status.PLANNED)) {
-        continue;  // done or left before the files, by this run or an earlier one; or made again with its mode
+      if (row != null
+          && (row.action() != StoredRewindDirectory.Action.MODE
+              || row.status() != StoredRewindDirectory.Status.PLANNED)) {
+        continue; // done or left before the files, by this run or an earlier one; or made again
+        // with its mode
       }
-      OptionalInt plannedFrom = Optional.ofNullable(planned.get(directory)).filter(DirectoryState::present)
-          .map(state -> OptionalInt.of(state.mode())).orElse(OptionalInt.empty());
-      switch (modeStep(directory, boundary.directoryAt(directory), row == null ? OptionalInt.empty() : plannedFrom)) {
+      OptionalInt plannedFrom =
+          Optional.ofNullable(planned.get(directory))
+              .filter(DirectoryState::present)
+              .map(state -> OptionalInt.of(state.mode()))
+              .orElse(OptionalInt.empty());
+      switch (RewindDecision.modeStep(
+          spans.get(directory),
+          boundary.directoryAt(directory),
+          row == null ? OptionalInt.empty() : plannedFrom,
+          force)) {
         case HasItsMode has -> {
           if (row != null) {
-            landed.put(directory, row.id());  // set by a run that was killed before it journaled it
+            landed.put(directory, row.id()); // set by a run that was killed before it journaled it
           }
         }
         case SetMode set -> changes.put(directory, set.from());
@@ -375,52 +400,85 @@ final class DirectoryRewind {
     setModes(changes, left, landed);
   }
 
-  /** Journals, sets (then syncs once) and marks the mode changes; journals what is left and what landed. */
-  private void setModes(Map<WorkspacePath, Integer> changes, Map<WorkspacePath, LeaveIt> left,
-                        Map<WorkspacePath, Long> landed) {
+  /**
+   * Journals, sets (then syncs once) and marks the mode changes; journals what is left and what
+   * landed.
+   */
+  private void setModes(
+      Map<WorkspacePath, Integer> changes,
+      Map<WorkspacePath, LeaveIt> left,
+      Map<WorkspacePath, Long> landed) {
     if (changes.isEmpty() && left.isEmpty() && landed.isEmpty()) {
       return;
     }
-    Map<WorkspacePath, Long> rows = store.write(tx -> {
-      Map<WorkspacePath, Long> planned = new HashMap<>();
-      changes.forEach((directory, from) -> {
-        tx.directoryChanges().recordBefore(rewindTurnId, DirectoryState.present(directory, from));
-        planned.put(directory, tx.rewindDirectories().plan(operationId, directory, StoredRewindDirectory.Action.MODE,
-            OptionalInt.of(spans.get(directory).before().mode())));
-      });
-      left.forEach((directory, leave) -> tx.rewindDirectories().mark(tx.rewindDirectories().plan(operationId,
-              directory, StoredRewindDirectory.Action.MODE, OptionalInt.of(spans.get(directory).before().mode())),
-          StoredRewindDirectory.Status.SKIPPED, Optional.of(leave.reason()), Optional.of(leave.detail())));
-      landed.values().forEach(row -> mark(tx, row, new DirectoryOutcome.Done()));
-      return planned;
-    });
+    Map<WorkspacePath, Long> rows =
+        store.write(
+            tx -> {
+              Map<WorkspacePath, Long> planned = new HashMap<>();
+              changes.forEach(
+                  (directory, from) -> {
+                    tx.directoryChanges()
+                        .recordBefore(rewindTurnId, DirectoryState.present(directory, from));
+                    planned.put(
+                        directory,
+                        tx.rewindDirectories()
+                            .plan(
+                                operationId,
+                                directory,
+                                StoredRewindDirectory.Action.MODE,
+                                OptionalInt.of(spans.get(directory).before().mode())));
+                  });
+              left.forEach(
+                  (directory, leave) ->
+                      tx.rewindDirectories()
+                          .mark(
+                              tx.rewindDirectories()
+                                  .plan(
+                                      operationId,
+                                      directory,
+                                      StoredRewindDirectory.Action.MODE,
+                                      OptionalInt.of(spans.get(directory).before().mode())),
+                              StoredRewindDirectory.Status.SKIPPED,
+                              Optional.of(leave.reason()),
+                              Optional.of(leave.detail())));
+              landed.values().forEach(row -> mark(tx, row, new DirectoryOutcome.Done()));
+              return planned;
+            });
     Map<WorkspacePath, DirectoryOutcome> outcomes = new HashMap<>();
-    changes.forEach((directory, from) -> outcomes.put(directory,
-        boundary.changeDirectoryMode(directory, from, spans.get(directory).before().mode())));
+    changes.forEach(
+        (directory, from) ->
+            outcomes.put(
+                directory,
+                boundary.changeDirectoryMode(
+                    directory, from, spans.get(directory).before().mode())));
     if (!outcomes.isEmpty()) {
       boundary.sync();
     }
-    store.write(tx -> {
-      outcomes.forEach((directory, outcome) -> mark(tx, rows.get(directory), outcome));
-      return null;
-    });
+    store.write(
+        tx -> {
+          outcomes.forEach((directory, outcome) -> mark(tx, rows.get(directory), outcome));
+          return null;
+        });
   }
 
   /** The directories this operation journaled an action on (one per directory), by directory. */
   private Map<WorkspacePath, StoredRewindDirectory> journaledDirectories() {
     Map<WorkspacePath, StoredRewindDirectory> rows = new HashMap<>();
-    store.read(tx -> tx.rewindDirectories().of(operationId)).forEach(row -> rows.put(row.path(), row));
+    store
+        .read(tx -> tx.rewindDirectories().of(operationId))
+        .forEach(row -> rows.put(row.path(), row));
     return rows;
   }
 
-  // ---- a dry run ------------------------------------------------------------------------------------------
+  // ---- a dry run
+  // ------------------------------------------------------------------------------------------
 
   /**
-   * The directories the rewind would create (before writing {@code files}) and remove, those whose mode it
-   * would put back, and those it would leave (and why), nothing written.
+   * The directories the rewind would create (before writing {@code files}) and remove, those whose
+   * mode it would put back, and those it would leave (and why), nothing written.
    */
   Planned wouldDo(List<WorkspacePath> files) {
-    java.util.TreeSet<WorkspacePath> create = new java.util.TreeSet<>();
+    TreeSet<WorkspacePath> create = new TreeSet<>();
     List<WorkspacePath> candidates = new ArrayList<>(removedByTurns());
     for (WorkspacePath file : files) {
       List<byte[]> parents = file.parentComponents();
@@ -430,57 +488,70 @@ final class DirectoryRewind {
     }
     TreeMap<WorkspacePath, RewindReport.Skipped> inTheWay = new TreeMap<>();
     for (WorkspacePath directory : candidates) {
-      Optional<DirectoryState> now = boundary.directoryAt(directory);
-      now.filter(state -> !state.present()).ifPresent(state -> create.add(directory));
-      if (now.isEmpty()) {
-        inTheWay.put(directory, new RewindReport.Skipped(directory, SkipReason.REFUSED, "a file or a link is where "
-            + "this directory should be put back; it is left as it is"));
+      switch (RewindDecision.putBack(boundary.directoryAt(directory))) {
+        case MakeDirectory make -> create.add(directory);
+        case LeaveIt leave ->
+            inTheWay.put(
+                directory, new RewindReport.Skipped(directory, leave.reason(), leave.detail()));
+        case AsItIs there -> {}
       }
     }
     List<WorkspacePath> remove = new ArrayList<>();
-    for (Map.Entry<WorkspacePath, Span> span : spans.entrySet()) {
-      if (span.getValue().createdByTurns()) {
-        Optional<DirectoryState> now = boundary.directoryAt(span.getKey());
-        if (now.isEmpty()) {
-          inTheWay.put(span.getKey(), new RewindReport.Skipped(span.getKey(), SkipReason.REFUSED, "the turns "
-              + "created this directory, and a file or a link is there now; it is left as it is"));
-        } else if (now.get().present()) {
-          remove.add(span.getKey());
-        }
+    for (WorkspacePath directory : createdByTurns()) {
+      switch (RewindDecision.removeCreated(boundary.directoryAt(directory))) {
+        case RemoveDirectory removed -> remove.add(directory);
+        case LeaveIt leave ->
+            inTheWay.put(
+                directory, new RewindReport.Skipped(directory, leave.reason(), leave.detail()));
+        case AsItIs gone -> {}
       }
     }
-    remove.sort(Comparator.comparingInt(WorkspacePath::length).reversed().thenComparing(Comparator.naturalOrder()));
+    remove.sort(
+        Comparator.comparingInt(WorkspacePath::length)
+            .reversed()
+            .thenComparing(Comparator.naturalOrder()));
     List<WorkspacePath> modes = new ArrayList<>();
     List<RewindReport.Skipped> left = new ArrayList<>(inTheWay.values());
     for (WorkspacePath directory : modeChanged(false)) {
-      Optional<DirectoryState> now = create.contains(directory)
-          ? Optional.of(spans.get(directory).before()) : boundary.directoryAt(directory);
-      switch (modeStep(directory, now, OptionalInt.empty())) {
+      Optional<DirectoryState> now =
+          create.contains(directory)
+              ? Optional.of(spans.get(directory).before())
+              : boundary.directoryAt(directory);
+      switch (RewindDecision.modeStep(spans.get(directory), now, OptionalInt.empty(), force)) {
         case SetMode set -> modes.add(directory);
         case MakeIt make -> create.add(directory);
-        case LeaveIt leave -> left.add(new RewindReport.Skipped(directory, leave.reason(), leave.detail()));
-        case HasItsMode has -> {
-        }
+        case LeaveIt leave ->
+            left.add(new RewindReport.Skipped(directory, leave.reason(), leave.detail()));
+        case HasItsMode has -> {}
       }
     }
     modes.sort(Comparator.naturalOrder());
     return new Planned(List.copyOf(create), remove, modes, left);
   }
 
-  record Planned(List<WorkspacePath> created, List<WorkspacePath> removed, List<WorkspacePath> modes,
-                 List<RewindReport.Skipped> left) {
-  }
+  record Planned(
+      List<WorkspacePath> created,
+      List<WorkspacePath> removed,
+      List<WorkspacePath> modes,
+      List<RewindReport.Skipped> left) {}
 
-  // ---- after the rewind: the rewind turn's record -------------------------------------------------------
+  // ---- after the rewind: the rewind turn's record
+  // -------------------------------------------------------
 
-  /** Records, in the rewind turn, the state of every directory it touched now that the rewind is done. */
+  /**
+   * Records, in the rewind turn, the state of every directory it touched now that the rewind is
+   * done.
+   */
   static void recordAfter(Store store, WorkspaceBoundary boundary, StoredTurn rewindTurn) {
     Map<WorkspacePath, Optional<DirectoryState>> after = new HashMap<>();
-    store.read(tx -> tx.directoryChanges().ofTurn(rewindTurn.id()))
+    store
+        .read(tx -> tx.directoryChanges().ofTurn(rewindTurn.id()))
         .forEach(row -> after.put(row.path(), boundary.directoryAt(row.path())));
-    store.write(tx -> {
-      after.forEach((path, state) -> tx.directoryChanges().complete(rewindTurn.id(), path, state));
-      return null;
-    });
+    store.write(
+        tx -> {
+          after.forEach(
+              (path, state) -> tx.directoryChanges().complete(rewindTurn.id(), path, state));
+          return null;
+        });
   }
 }

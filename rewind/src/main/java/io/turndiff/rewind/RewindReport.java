@@ -5,24 +5,33 @@ import java.util.List;
 import java.util.Optional;
 
 /**
- * What a rewind did (or, for a dry run, would do): the paths it restored, those it merged (the turn's own
- * hunks reversed on top of later edits), those it skipped and why, and those the turns left unchanged; and
- * the directories it created (ones the turns removed, with their mode), removed (ones the turns created,
- * once empty) and gave their mode back ({@code directoryModes}: ones the turns changed the mode of). A
- * directory it left (it still holds something, or its mode changed since the turns) is among the skipped.
+ * What a rewind did (or, for a dry run, would do): the paths it restored, those it merged (the
+ * turn's own hunks reversed on top of later edits), those it skipped and why, and those the turns
+ * left unchanged; and the directories it created (ones the turns removed, with their mode), removed
+ * (ones the turns created, once empty) and gave their mode back ({@code directoryModes}: ones the
+ * turns changed the mode of). A directory it left (it still holds something, or its mode changed
+ * since the turns) is among the skipped.
  *
  * @param replayed true when the operation had run before and this is its stored receipt
- * @param rewindTurn the turn (kind {@code rewind}) that records the rewind; rewinding it undoes the rewind
+ * @param rewindTurn the turn (kind {@code rewind}) that records the rewind; rewinding it undoes the
+ *     rewind
  */
-public record RewindReport(String operation, boolean dryRun, boolean replayed, List<String> turns,
-                           List<WorkspacePath> restored, List<WorkspacePath> merged, List<Skipped> skipped,
-                           List<WorkspacePath> unchanged, Optional<String> rewindTurn,
-                           List<WorkspacePath> createdDirectories, List<WorkspacePath> removedDirectories,
-                           List<WorkspacePath> directoryModes) {
+public record RewindReport(
+    String operation,
+    boolean dryRun,
+    boolean replayed,
+    List<String> turns,
+    List<WorkspacePath> restored,
+    List<WorkspacePath> merged,
+    List<Skipped> skipped,
+    List<WorkspacePath> unchanged,
+    Optional<String> rewindTurn,
+    List<WorkspacePath> createdDirectories,
+    List<WorkspacePath> removedDirectories,
+    List<WorkspacePath> directoryModes) {
 
   /** A path left as it is, with a stable reason code and a sentence. */
-  public record Skipped(WorkspacePath path, String reason, String detail) {
-  }
+  public record Skipped(WorkspacePath path, String reason, String detail) {}
 
   public boolean complete() {
     return skipped.isEmpty();

@@ -15,8 +15,7 @@ import org.junit.jupiter.api.io.TempDir;
 /** A test over a fresh {@link RewindHarness} in a temp dir, closed with the canary checked. */
 abstract class HarnessTest {
 
-  @TempDir
-  Path temp;
+  @TempDir Path temp;
 
   RewindHarness h;
 
@@ -45,8 +44,11 @@ abstract class HarnessTest {
 
   /** Runs {@code script} with sh in the workspace, as an agent's shell command would. */
   void sh(String script) throws Exception {
-    Process process = new ProcessBuilder("sh", "-c", script).directory(h.workspace.root().toFile())
-        .redirectErrorStream(true).start();
+    Process process =
+        new ProcessBuilder("sh", "-c", script)
+            .directory(h.workspace.root().toFile())
+            .redirectErrorStream(true)
+            .start();
     String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
     assertEquals(0, process.waitFor(), script + ": " + output);
   }

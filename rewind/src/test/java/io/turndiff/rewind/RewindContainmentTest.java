@@ -5,27 +5,30 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.turndiff.model.WorkspacePath;
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Assertions;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The write-side case families of the boundary design, through rewind: a rewind never writes through a
- * symlink, into a hardlinked inode, under a symlinked parent, or outside the workspace, even with --force
- * and under a racing attacker. Every test checks the canary.
+ * The write-side case families of the boundary design, through rewind: a rewind never writes
+ * through a symlink, into a hardlinked inode, under a symlinked parent, or outside the workspace,
+ * even with --force and under a racing attacker. Every test checks the canary.
  */
 class RewindContainmentTest {
 
-  @TempDir
-  Path temp;
+  @TempDir Path temp;
 
   private RewindHarness h;
 
@@ -57,15 +60,17 @@ class RewindContainmentTest {
   }
 
   private static RewindRequest forced(String turn) {
-    return new RewindRequest(turn, false, java.util.Optional.empty(), false, true);
+    return new RewindRequest(turn, false, Optional.empty(), false, true);
   }
 
   @Test
-  void aFinalSymlinkPlantedAfterTheTurnIsReplacedOnlyWithForceAndNeverWrittenThrough() throws Exception {
+  void aFinalSymlinkPlantedAfterTheTurnIsReplacedOnlyWithForceAndNeverWrittenThrough()
+      throws Exception {
     String turn = turnWhoseFileIsNowALinkOut();
     assertEquals("conflict", h.rewindTurn(turn).skipped().getFirst().reason());
     assertTrue(Files.isSymbolicLink(file("a.txt")));
-    RewindReport forced = h.rewind.rewind(new RewindRequest(turn, false, java.util.Optional.empty(), false, true));
+    RewindReport forced =
+        h.rewind.rewind(new RewindRequest(turn, false, Optional.empty(), false, true));
     assertEquals(List.of(WorkspacePath.of("a.txt")), forced.restored(), forced.toString());
     assertFalse(Files.isSymbolicLink(file("a.txt")));
     assertEquals("mine\n", h.workspace.readText("a.txt"));
@@ -77,25 +82,38 @@ class RewindContainmentTest {
     RewindReport forced = h.rewind.rewind(forced(turn));
     assertEquals(List.of(WorkspacePath.of("a.txt")), forced.restored(), forced.toString());
     assertEquals("mine\n", h.workspace.readText("a.txt"));
-    var replaced = h.queries.records(forced.rewindTurn().orElseThrow()).changes().getFirst().before();
-    assertEquals(java.util.Optional.of(h.workspace.secret().toString()), replaced.linkTarget().map(t -> t.display()));
-    assertTrue(replaced.captured(), "the link it replaced is recorded as the link: its text is all it held");
+    var replaced =
+        h.queries.records(forced.rewindTurn().orElseThrow()).changes().getFirst().before();
+    assertEquals(
+        Optional.of(h.workspace.secret().toString()), replaced.linkTarget().map(t -> t.display()));
+    assertTrue(
+        replaced.captured(),
+        "the link it replaced is recorded as the link: its text is all it held");
 
     RewindReport undone = h.rewindTurn(forced.rewindTurn().orElseThrow());
     assertTrue(undone.complete(), undone.toString());
-    assertEquals(h.workspace.secret(), Files.readSymbolicLink(file("a.txt")), "the link is back, same text");
+    assertEquals(
+        h.workspace.secret(), Files.readSymbolicLink(file("a.txt")), "the link is back, same text");
   }
 
   @Test
-  void aForcedRewindOverALinkOutThatFailedBeforeItsRenameIsResumedAndItsUndoPutsTheLinkBack() throws Exception {
+  void aForcedRewindOverALinkOutThatFailedBeforeItsRenameIsResumedAndItsUndoPutsTheLinkBack()
+      throws Exception {
     String turn = turnWhoseFileIsNowALinkOut();
-    RewindService failing = new RewindService(h.store, h.handles, () -> {
-      throw new IllegalStateException("the rewind dies before its rename");
-    });
-    org.junit.jupiter.api.Assertions.assertThrows(IllegalStateException.class, () -> failing.rewind(forced(turn)));
-    assertEquals(h.workspace.secret(), Files.readSymbolicLink(file("a.txt")), "nothing renamed yet");
+    RewindService failing =
+        new RewindService(
+            h.store,
+            h.handles,
+            point -> {
+              throw new IllegalStateException("the rewind dies before its rename");
+            });
+    Assertions.assertThrows(IllegalStateException.class, () -> failing.rewind(forced(turn)));
+    assertEquals(
+        h.workspace.secret(), Files.readSymbolicLink(file("a.txt")), "nothing renamed yet");
     RewindReport resumed = h.rewind.rewind(forced(turn));
-    assertEquals(List.of(WorkspacePath.of("a.txt")), resumed.restored(),
+    assertEquals(
+        List.of(WorkspacePath.of("a.txt")),
+        resumed.restored(),
         "the link out still holds what it held when the write was decided: " + resumed);
     assertEquals("mine\n", h.workspace.readText("a.txt"));
     assertTrue(h.rewindTurn(resumed.rewindTurn().orElseThrow()).complete());
@@ -111,7 +129,8 @@ class RewindContainmentTest {
     h.workspace.refreshOutsidePicture();
     Object inode = Files.getAttribute(h.workspace.secret(), "unix:ino");
     assertEquals("conflict", h.rewindTurn(turn).skipped().getFirst().reason());
-    RewindReport forced = h.rewind.rewind(new RewindRequest(turn, false, java.util.Optional.empty(), false, true));
+    RewindReport forced =
+        h.rewind.rewind(new RewindRequest(turn, false, Optional.empty(), false, true));
     assertEquals(List.of(WorkspacePath.of("a.txt")), forced.restored(), forced.toString());
     assertEquals("mine\n", h.workspace.readText("a.txt"));
     assertEquals(inode, Files.getAttribute(h.workspace.secret(), "unix:ino"));
@@ -124,20 +143,25 @@ class RewindContainmentTest {
     String turn = modifyTurn("dir/secret.txt");
     Files.move(file("dir"), file("dir.moved"));
     Files.createSymbolicLink(file("dir"), h.workspace.outside().resolve("dir"));
-    RewindReport report = h.rewind.rewind(new RewindRequest(turn, false, java.util.Optional.empty(), false, true));
+    RewindReport report =
+        h.rewind.rewind(new RewindRequest(turn, false, Optional.empty(), false, true));
     assertEquals("refused", report.skipped().getFirst().reason(), report.toString());
   }
 
   @Test
   void parentsAreNeverCreatedThroughASymlink() throws Exception {
     h.workspace.file("kept/deep/x.txt", "x\n");
-    String turn = h.turn(List.of("kept/deep/x.txt"), () -> {
-      Files.delete(file("kept/deep/x.txt"));
-      Files.delete(file("kept/deep"));
-      Files.delete(file("kept"));
-    });
+    String turn =
+        h.turn(
+            List.of("kept/deep/x.txt"),
+            () -> {
+              Files.delete(file("kept/deep/x.txt"));
+              Files.delete(file("kept/deep"));
+              Files.delete(file("kept"));
+            });
     Files.createSymbolicLink(file("kept"), h.workspace.outside());
-    RewindReport report = h.rewind.rewind(new RewindRequest(turn, false, java.util.Optional.empty(), false, true));
+    RewindReport report =
+        h.rewind.rewind(new RewindRequest(turn, false, Optional.empty(), false, true));
     assertEquals("refused", report.skipped().getFirst().reason(), report.toString());
     assertFalse(Files.exists(h.workspace.outside().resolve("deep")), "nothing created outside");
   }
@@ -147,7 +171,8 @@ class RewindContainmentTest {
     h.workspace.file("a.txt", "mine\n");
     String turn = h.turn(List.of("a.txt"), () -> Files.delete(file("a.txt")));
     h.workspace.file("a.txt/inside.txt", "the user's\n");
-    RewindReport report = h.rewind.rewind(new RewindRequest(turn, false, java.util.Optional.empty(), false, true));
+    RewindReport report =
+        h.rewind.rewind(new RewindRequest(turn, false, Optional.empty(), false, true));
     assertEquals("refused", report.skipped().getFirst().reason(), report.toString());
     assertEquals("the user's\n", h.workspace.readText("a.txt/inside.txt"));
   }
@@ -179,24 +204,27 @@ class RewindContainmentTest {
     Files.createSymbolicLink(file("spare"), h.workspace.outside().resolve("dir"));
     AtomicBoolean running = new AtomicBoolean(true);
     AtomicLong swaps = new AtomicLong();
-    Thread attacker = Thread.ofPlatform().start(() -> {
-      while (running.get()) {
-        try {
-          Path d = file("d");
-          Path spare = file("spare");
-          Path hold = file("hold");
-          Files.move(d, hold);
-          Files.move(spare, d);
-          Files.move(hold, spare);
-          Files.move(d, hold);
-          Files.move(spare, d);
-          Files.move(hold, spare);
-          swaps.incrementAndGet();
-        } catch (java.io.IOException e) {
-          // a rename lost a race with the rewind; keep swapping
-        }
-      }
-    });
+    Thread attacker =
+        Thread.ofPlatform()
+            .start(
+                () -> {
+                  while (running.get()) {
+                    try {
+                      Path d = file("d");
+                      Path spare = file("spare");
+                      Path hold = file("hold");
+                      Files.move(d, hold);
+                      Files.move(spare, d);
+                      Files.move(hold, spare);
+                      Files.move(d, hold);
+                      Files.move(spare, d);
+                      Files.move(hold, spare);
+                      swaps.incrementAndGet();
+                    } catch (IOException e) {
+                      // a rename lost a race with the rewind; keep swapping
+                    }
+                  }
+                });
     long restored = 0;
     long refused = 0;
     long deadline = System.nanoTime() + 1_500_000_000L;
@@ -213,14 +241,17 @@ class RewindContainmentTest {
     assertTrue(swaps.get() > 10, "the attacker swapped " + swaps.get() + " times");
     assertTrue(restored + refused > 0);
     try (var outside = Files.walk(h.workspace.outside())) {
-      outside.filter(Files::isRegularFile).forEach(path -> {
-        try {
-          String text = Files.readString(path, StandardCharsets.UTF_8);
-          assertFalse(text.startsWith("before"), "a rewind wrote outside: " + path);
-        } catch (java.io.IOException e) {
-          throw new java.io.UncheckedIOException(e);
-        }
-      });
+      outside
+          .filter(Files::isRegularFile)
+          .forEach(
+              path -> {
+                try {
+                  String text = Files.readString(path, StandardCharsets.UTF_8);
+                  assertFalse(text.startsWith("before"), "a rewind wrote outside: " + path);
+                } catch (IOException e) {
+                  throw new UncheckedIOException(e);
+                }
+              });
     }
   }
 }

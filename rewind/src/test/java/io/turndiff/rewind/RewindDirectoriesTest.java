@@ -13,14 +13,16 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.TreeMap;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
 /**
- * A rewind puts back the exact tree, directories and their modes included: the directories a turn created
- * go, those it removed come back with their mode, and an undo does the reverse. Trees are compared whole.
+ * A rewind puts back the exact tree, directories and their modes included: the directories a turn
+ * created go, those it removed come back with their mode, and an undo does the reverse. Trees are
+ * compared whole.
  */
 class RewindDirectoriesTest extends HarnessTest {
 
@@ -36,10 +38,13 @@ class RewindDirectoriesTest extends HarnessTest {
   void theDirectoriesATurnCreatedGoAndItsUndoBringsThemBackWithTheirModes() throws Exception {
     h.workspace.file("keep.txt", "keep\n");
     Map<String, String> before = tree();
-    String turn = h.turn(List.of("new/deep/f.txt"), () -> {
-      h.workspace.file("new/deep/f.txt", "made by the agent\n");
-      h.workspace.mode("new", "rwxr-x---").mode("new/deep", "rwx------");
-    });
+    String turn =
+        h.turn(
+            List.of("new/deep/f.txt"),
+            () -> {
+              h.workspace.file("new/deep/f.txt", "made by the agent\n");
+              h.workspace.mode("new", "rwxr-x---").mode("new/deep", "rwx------");
+            });
     Map<String, String> afterTurn = tree();
 
     RewindReport rewound = h.rewindTurn(turn);
@@ -56,7 +61,8 @@ class RewindDirectoriesTest extends HarnessTest {
   @Test
   void aDirectoryKeepsTheStateTheTurnFirstSawItIn() throws Exception {
     Map<String, String> before = tree();
-    String turn = h.capture.beginTurn(h.workspace.root(), Optional.of("session-1"), Optional.empty()).turn();
+    String turn =
+        h.capture.beginTurn(h.workspace.root(), Optional.of("session-1"), Optional.empty()).turn();
     h.capture.snapshot(turn, Optional.of("write-a"), List.of("new/a.txt"));
     h.workspace.file("new/a.txt", "a\n");
     h.capture.snapshot(turn, Optional.of("write-b"), List.of("new/b.txt"));
@@ -64,13 +70,19 @@ class RewindDirectoriesTest extends HarnessTest {
     h.capture.finishTurn(turn);
     RewindReport report = h.rewindTurn(turn);
     assertTrue(report.complete(), report.toString());
-    assertEquals(List.of("new"), paths(report.removedDirectories()), "new/ did not exist when the turn began");
+    assertEquals(
+        List.of("new"),
+        paths(report.removedDirectories()),
+        "new/ did not exist when the turn began");
     assertEquals(before, tree());
   }
 
   @Test
   void aRemovedDirectoryComesBackWithItsSubdirectoriesModes() throws Exception {
-    h.workspace.file("dir/a.txt", "a\n").file("dir/sub/b.txt", "b\n").mode("dir/sub", "rwx------")
+    h.workspace
+        .file("dir/a.txt", "a\n")
+        .file("dir/sub/b.txt", "b\n")
+        .mode("dir/sub", "rwx------")
         .mode("dir", "rwxr-x--x");
     Map<String, String> before = tree();
     String turn = h.turn(List.of("dir/a.txt", "dir/sub/b.txt"), () -> removeTree("dir"));
@@ -82,13 +94,17 @@ class RewindDirectoriesTest extends HarnessTest {
 
   @Test
   void aDirectoryTheTurnCreatedThatHoldsSomethingElseIsLeftAndReported() throws Exception {
-    String turn = h.turn(List.of("made/by-agent.txt"), () -> h.workspace.file("made/by-agent.txt", "agent\n"));
+    String turn =
+        h.turn(
+            List.of("made/by-agent.txt"), () -> h.workspace.file("made/by-agent.txt", "agent\n"));
     h.workspace.file("made/by-user.txt", "the user's\n");
     RewindReport report = h.rewindTurn(turn);
     assertEquals(List.of("made/by-agent.txt"), paths(report.restored()));
     assertFalse(Files.exists(file("made/by-agent.txt")));
     assertEquals("the user's\n", h.workspace.readText("made/by-user.txt"), "never touched");
-    assertFalse(report.complete(), "the tree is not the one the turn started from, and the report says why");
+    assertFalse(
+        report.complete(),
+        "the tree is not the one the turn started from, and the report says why");
     RewindReport.Skipped kept = report.skipped().getFirst();
     assertEquals("made", kept.path().display());
     assertEquals("directory_not_empty", kept.reason());
@@ -100,15 +116,23 @@ class RewindDirectoriesTest extends HarnessTest {
   void aDirectoryTheTurnRemovedWhoseNameAFileHoldsNowIsLeftAndReported() throws Exception {
     h.workspace.directory("empty").file("top.txt", "top\n");
     h.capture.tracker().track(h.workspace.root(), TrackingOptions.DEFAULTS);
-    String turn = h.capture.beginTurn(h.workspace.root(), Optional.of("session-1"), Optional.empty()).turn();
+    String turn =
+        h.capture.beginTurn(h.workspace.root(), Optional.of("session-1"), Optional.empty()).turn();
     sh("rmdir empty");
     h.capture.finishTurn(turn);
     h.workspace.file("empty", "the user's file where the directory was\n");
     RewindReport report = h.rewindTurn(turn);
-    assertEquals("the user's file where the directory was\n", h.workspace.readText("empty"), "never touched");
+    assertEquals(
+        "the user's file where the directory was\n",
+        h.workspace.readText("empty"),
+        "never touched");
     assertFalse(report.complete(), report.toString());
-    assertEquals(List.of("empty:refused"), report.skipped().stream()
-        .map(skipped -> skipped.path().display() + ":" + skipped.reason()).toList(), report.toString());
+    assertEquals(
+        List.of("empty:refused"),
+        report.skipped().stream()
+            .map(skipped -> skipped.path().display() + ":" + skipped.reason())
+            .toList(),
+        report.toString());
   }
 
   @Test
@@ -117,14 +141,23 @@ class RewindDirectoriesTest extends HarnessTest {
     Files.delete(file("gen/out.txt"));
     Files.delete(file("gen"));
     h.workspace.file("gen", "the user's file\n");
-    RewindReport plan = h.rewind.rewind(new RewindRequest(turn, false, Optional.empty(), true, false));
-    assertTrue(plan.skipped().stream().anyMatch(skipped -> skipped.path().display().equals("gen")
-        && skipped.reason().equals("refused")), "the dry run says so too: " + plan);
+    RewindReport plan =
+        h.rewind.rewind(new RewindRequest(turn, false, Optional.empty(), true, false));
+    assertTrue(
+        plan.skipped().stream()
+            .anyMatch(
+                skipped ->
+                    skipped.path().display().equals("gen") && skipped.reason().equals("refused")),
+        "the dry run says so too: " + plan);
     RewindReport report = h.rewindTurn(turn);
     assertEquals("the user's file\n", h.workspace.readText("gen"), "never touched");
     assertFalse(report.complete(), report.toString());
-    assertTrue(report.skipped().stream().anyMatch(skipped -> skipped.path().display().equals("gen")
-        && skipped.reason().equals("refused")), report.toString());
+    assertTrue(
+        report.skipped().stream()
+            .anyMatch(
+                skipped ->
+                    skipped.path().display().equals("gen") && skipped.reason().equals("refused")),
+        report.toString());
   }
 
   @Test
@@ -140,10 +173,13 @@ class RewindDirectoriesTest extends HarnessTest {
   @Test
   void aDryRunNamesTheDirectoriesAndWritesNothing() throws Exception {
     h.workspace.file("old/a.txt", "a\n");
-    String turn = h.turn(List.of("old/a.txt", "new/b.txt"), () -> {
-      removeTree("old");
-      h.workspace.file("new/b.txt", "b\n");
-    });
+    String turn =
+        h.turn(
+            List.of("old/a.txt", "new/b.txt"),
+            () -> {
+              removeTree("old");
+              h.workspace.file("new/b.txt", "b\n");
+            });
     Map<String, String> afterTurn = tree();
     RewindReport plan = h.dryRun(turn);
     assertEquals(List.of("old"), paths(plan.createdDirectories()));
@@ -155,19 +191,29 @@ class RewindDirectoriesTest extends HarnessTest {
   }
 
   @Test
-  void shellTurnsOfATrackedWorkspaceCreateAndRemoveDirectoriesThatComeBackExactly() throws Exception {
-    h.workspace.file("dir/a.txt", "a\n").file("dir/sub/b.txt", "b\n").mode("dir/sub", "rwx------")
-        .directory("dir/empty").mode("dir/empty", "rwx--x---").file("top.txt", "top\n");
+  void shellTurnsOfATrackedWorkspaceCreateAndRemoveDirectoriesThatComeBackExactly()
+      throws Exception {
+    h.workspace
+        .file("dir/a.txt", "a\n")
+        .file("dir/sub/b.txt", "b\n")
+        .mode("dir/sub", "rwx------")
+        .directory("dir/empty")
+        .mode("dir/empty", "rwx--x---")
+        .file("top.txt", "top\n");
     h.capture.tracker().track(h.workspace.root(), TrackingOptions.DEFAULTS);
     Map<String, String> before = tree();
-    String turn = h.capture.beginTurn(h.workspace.root(), Optional.of("session-1"), Optional.empty()).turn();
+    String turn =
+        h.capture.beginTurn(h.workspace.root(), Optional.of("session-1"), Optional.empty()).turn();
     sh("mkdir -p a/b && echo x > a/b/f && rm -r dir && mkdir -p build/out && chmod 700 a");
     h.capture.finishTurn(turn);
     Map<String, String> afterTurn = tree();
 
     RewindReport report = h.rewindTurn(turn);
     assertTrue(report.complete(), report.toString());
-    assertEquals(before, tree(), "a/ and build/ gone; dir/, dir/sub (0700) and the empty dir/empty (0710) back");
+    assertEquals(
+        before,
+        tree(),
+        "a/ and build/ gone; dir/, dir/sub (0700) and the empty dir/empty (0710) back");
 
     RewindReport undone = h.rewindTurn(report.rewindTurn().orElseThrow());
     assertTrue(undone.complete(), undone.toString());
@@ -176,20 +222,33 @@ class RewindDirectoriesTest extends HarnessTest {
 
   /** The harness's workspace and store, with a boundary of {@code kind}. */
   private RewindHarness over(BoundaryKind kind) {
-    return new RewindHarness(h.workspace, h.store, "session-1",
-        BoundaryOptions.builder().forceFallback(kind == BoundaryKind.SECURE_DIRECTORY_STREAM).build());
+    return new RewindHarness(
+        h.workspace,
+        h.store,
+        "session-1",
+        BoundaryOptions.builder()
+            .forceFallback(kind == BoundaryKind.SECURE_DIRECTORY_STREAM)
+            .build());
   }
 
   /** A tracked workspace with a/ (0755, holding files); returns its tree. */
   private Map<String, String> trackedWorkspace(RewindHarness harness) {
-    h.workspace.file("a/x.txt", "x\n").file("a/sub/y.txt", "y\n").mode("a", "rwxr-xr-x").file("top.txt", "top\n");
+    h.workspace
+        .file("a/x.txt", "x\n")
+        .file("a/sub/y.txt", "y\n")
+        .mode("a", "rwxr-xr-x")
+        .file("top.txt", "top\n");
     harness.capture.tracker().track(h.workspace.root(), TrackingOptions.DEFAULTS);
     return tree();
   }
 
   /** A turn made of {@code script} run by the shell in the (tracked) workspace. */
   private String shellTurn(RewindHarness harness, String script) throws Exception {
-    String turn = harness.capture.beginTurn(h.workspace.root(), Optional.of("session-1"), Optional.empty()).turn();
+    String turn =
+        harness
+            .capture
+            .beginTurn(h.workspace.root(), Optional.of("session-1"), Optional.empty())
+            .turn();
     sh(script);
     harness.capture.finishTurn(turn);
     return turn;
@@ -197,7 +256,8 @@ class RewindDirectoriesTest extends HarnessTest {
 
   @ParameterizedTest
   @EnumSource(BoundaryKind.class)
-  void aShellTurnsChmodOfADirectoryIsRewoundAndItsUndoChangesItBack(BoundaryKind kind) throws Exception {
+  void aShellTurnsChmodOfADirectoryIsRewoundAndItsUndoChangesItBack(BoundaryKind kind)
+      throws Exception {
     try (RewindHarness harness = over(kind)) {
       Map<String, String> before = trackedWorkspace(harness);
       String turn = shellTurn(harness, "chmod 700 a");
@@ -224,7 +284,7 @@ class RewindDirectoriesTest extends HarnessTest {
   void aDirectoryWhoseModeChangedAgainSinceTheTurnIsLeftAndReportedUnlessForced() throws Exception {
     trackedWorkspace(h);
     String turn = shellTurn(h, "chmod 700 a && echo more >> top.txt");
-    h.workspace.mode("a", "rwxr-x---");  // the user, after the turn
+    h.workspace.mode("a", "rwxr-x---"); // the user, after the turn
     Map<String, String> userTree = tree();
 
     RewindReport plan = h.dryRun(turn);
@@ -248,7 +308,7 @@ class RewindDirectoriesTest extends HarnessTest {
     assertEquals("dir rwxr-xr-x", tree().get("a"), "--force puts the turn's before-mode back");
     RewindReport undone = h.rewindTurn(forced.rewindTurn().orElseThrow());
     assertTrue(undone.complete(), undone.toString());
-    Map<String, String> expected = new java.util.TreeMap<>(userTree);
+    Map<String, String> expected = new TreeMap<>(userTree);
     expected.put("top.txt", tree().get("top.txt"));
     assertEquals(expected, tree(), "undoing the forced rewind gives the user's 0750 back");
   }
@@ -257,14 +317,16 @@ class RewindDirectoriesTest extends HarnessTest {
   void aModeChangedBetweenTwoRewoundTurnsIsAChainBroken() throws Exception {
     trackedWorkspace(h);
     String first = shellTurn(h, "chmod 700 a");
-    h.workspace.mode("a", "rwxr-x---");  // between the turns, outside them
+    h.workspace.mode("a", "rwxr-x---"); // between the turns, outside them
     shellTurn(h, "echo again > a/x.txt");
 
     RewindReport report = h.rewindTo(first);
     assertEquals(List.of("a/x.txt"), paths(report.restored()));
     assertEquals(List.of(), report.directoryModes());
-    assertEquals(List.of("a:chain_broken"), report.skipped().stream()
-        .map(skip -> skip.path().display() + ":" + skip.reason()).toList(), report.toString());
+    assertEquals(
+        List.of("a:chain_broken"),
+        report.skipped().stream().map(skip -> skip.path().display() + ":" + skip.reason()).toList(),
+        report.toString());
     assertEquals("dir rwxr-x---", tree().get("a"), "the mode set between the turns is left");
   }
 

@@ -11,7 +11,10 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.Optional;
 
-/** A workspace, a store, and the capture and rewind services over them, as a runtime would hold them. */
+/**
+ * A workspace, a store, and the capture and rewind services over them, as a runtime would hold
+ * them.
+ */
 final class RewindHarness implements AutoCloseable {
 
   final TestWorkspace workspace;
@@ -32,7 +35,9 @@ final class RewindHarness implements AutoCloseable {
     this(workspace, store, session, BoundaryOptions.defaults());
   }
 
-  /** Over a store that outlives the harness, with a boundary of {@code options} (the fallback, say). */
+  /**
+   * Over a store that outlives the harness, with a boundary of {@code options} (the fallback, say).
+   */
   RewindHarness(TestWorkspace workspace, Store store, String session, BoundaryOptions options) {
     this(workspace, store, session, false, options);
   }
@@ -41,8 +46,12 @@ final class RewindHarness implements AutoCloseable {
     this(workspace, store, session, ownsStore, BoundaryOptions.defaults());
   }
 
-  private RewindHarness(TestWorkspace workspace, Store store, String session, boolean ownsStore,
-                        BoundaryOptions options) {
+  private RewindHarness(
+      TestWorkspace workspace,
+      Store store,
+      String session,
+      boolean ownsStore,
+      BoundaryOptions options) {
     this.ownsStore = ownsStore;
     this.workspace = workspace;
     this.store = store;
@@ -53,9 +62,13 @@ final class RewindHarness implements AutoCloseable {
     this.session = session;
   }
 
-  /** Begins a turn, snapshots {@code paths}, runs {@code edit} as the agent's tools would, finishes the turn. */
+  /**
+   * Begins a turn, snapshots {@code paths}, runs {@code edit} as the agent's tools would, finishes
+   * the turn.
+   */
   String turn(List<String> paths, ThrowingRunnable edit) {
-    String turn = capture.beginTurn(workspace.root(), Optional.of(session), Optional.empty()).turn();
+    String turn =
+        capture.beginTurn(workspace.root(), Optional.of(session), Optional.empty()).turn();
     capture.snapshot(turn, Optional.of("tool-1"), paths);
     try {
       edit.run();
@@ -96,8 +109,9 @@ final class RewindHarness implements AutoCloseable {
   }
 
   /**
-   * Closes, checking the canary first: the outside tree unchanged, the secret in no blob nor in the database
-   * files, before closing and after (when the WAL has been checkpointed into the database file).
+   * Closes, checking the canary first: the outside tree unchanged, the secret in no blob nor in the
+   * database files, before closing and after (when the WAL has been checkpointed into the database
+   * file).
    */
   void closeCheckingCanary() {
     workspace.assertOutsideUnchanged();

@@ -9,31 +9,42 @@ import io.turndiff.boundary.BoundaryOptions;
 import io.turndiff.capture.workspace.WorkspaceHandles;
 import io.turndiff.fixtures.StoreRows;
 import io.turndiff.model.RequestException;
+import io.turndiff.model.TestHook;
+import io.turndiff.model.WorkspacePath;
+import io.turndiff.store.Store;
 import io.turndiff.store.StoredRewindEntry;
 import io.turndiff.store.StoredRewindOperation;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.Statement;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 
 /**
- * A rewind that did not finish is found by the next rewind of the same turns, which resumes it (the same
- * request) or refuses naming it (another one); a rewind that fails mid-way leaves no staged file behind.
+ * A rewind that did not finish is found by the next rewind of the same turns, which resumes it (the
+ * same request) or refuses naming it (another one); a rewind that fails mid-way leaves no staged
+ * file behind.
  */
 class RewindResumeTest extends HarnessTest {
 
   private static final int FILES = 6;
 
-  /** A turn that rewrote {@code FILES} files, the tree before it, and its rewind's operation, interrupted. */
-  private record Interrupted(String turn, Map<String, String> before, String operation) {
-  }
+  /**
+   * A turn that rewrote {@code FILES} files, the tree before it, and its rewind's operation,
+   * interrupted.
+   */
+  private record Interrupted(String turn, Map<String, String> before, String operation) {}
 
   private Interrupted interruptedTurn() throws Exception {
     List<String> paths = new ArrayList<>();
@@ -42,11 +53,14 @@ class RewindResumeTest extends HarnessTest {
       paths.add("f" + i + ".txt");
     }
     Map<String, String> before = tree();
-    String turn = h.turn(paths, () -> {
-      for (int i = 0; i < FILES; i++) {
-        Files.writeString(file("f" + i + ".txt"), "after " + i + "\n");
-      }
-    });
+    String turn =
+        h.turn(
+            paths,
+            () -> {
+              for (int i = 0; i < FILES; i++) {
+                Files.writeString(file("f" + i + ".txt"), "after " + i + "\n");
+              }
+            });
     return new Interrupted(turn, before, interruptedRewind(turn));
   }
 
@@ -56,18 +70,28 @@ class RewindResumeTest extends HarnessTest {
     }
   }
 
-  /** Rewinds {@code turn} with a service that fails before its third rename; returns the operation's id. */
+  /**
+   * Rewinds {@code turn} with a service that fails before its third rename; returns the operation's
+   * id.
+   */
   private String interruptedRewind(String turn) {
     AtomicInteger renames = new AtomicInteger();
-    RewindService failing = new RewindService(h.store, h.handles, () -> {
-      if (renames.incrementAndGet() == 3) {
-        throw new IllegalStateException("the rewind fails mid-way");
-      }
-    });
+    RewindService failing =
+        new RewindService(
+            h.store,
+            h.handles,
+            point -> {
+              if (renames.incrementAndGet() == 3) {
+                throw new IllegalStateException("the rewind fails mid-way");
+              }
+            });
     List<String> announced = new ArrayList<>();
-    assertThrows(IllegalStateException.class, () -> failing.rewind(
-        new RewindRequest(turn, false, Optional.empty(), false, false),
-        (operation, resumed) -> announced.add(operation)));
+    assertThrows(
+        IllegalStateException.class,
+        () ->
+            failing.rewind(
+                new RewindRequest(turn, false, Optional.empty(), false, false),
+                (operation, resumed) -> announced.add(operation)));
     assertEquals(1, announced.size(), "the operation was named before its first write");
     return announced.getFirst();
   }
@@ -77,25 +101,68 @@ class RewindResumeTest extends HarnessTest {
   }
 
   @Test
-  void aRewindThatFailsMidWayLeavesNoStagedFileAndTheSameRequestWithoutItsIdResumesIt() throws Exception {
+  void aRewindThatFailsMidWayLeavesNoStagedFileAndTheSameRequestWithoutItsIdResumesIt()
+      throws Exception {
     Interrupted interrupted = interruptedTurn();
     String turn = interrupted.turn();
     String id = interrupted.operation();
     assertEquals(List.of(), temporaries(), "every staged file was renamed into place or removed");
     assertFalse(operation(id).done());
-    assertTrue(h.workspace.readText("f0.txt").startsWith("before"), "two renames landed before the failure");
+    assertTrue(
+        h.workspace.readText("f0.txt").startsWith("before"),
+        "two renames landed before the failure");
     assertTrue(h.workspace.readText("f5.txt").startsWith("after"), "the rest did not");
 
     List<String> announced = new ArrayList<>();
-    RewindReport resumed = h.rewind.rewind(new RewindRequest(turn, false, Optional.empty(), false, false),
-        (operation, wasResumed) -> announced.add(operation + (wasResumed ? " resumed" : " new")));
+    RewindReport resumed =
+        h.rewind.rewind(
+            new RewindRequest(turn, false, Optional.empty(), false, false),
+            (operation, wasResumed) ->
+                announced.add(operation + (wasResumed ? " resumed" : " new")));
     assertEquals(List.of(id + " resumed"), announced);
     assertEquals(id, resumed.operation(), "the unfinished operation, not a new one");
     assertTrue(resumed.complete(), resumed.toString());
     assertEquals(FILES, resumed.restored().size());
     assertEquals(interrupted.before(), tree(), "the tree the turn started from, nothing staged");
     assertTrue(operation(id).done());
-    assertEquals(1L, StoreRows.count(h.store.file()).get("rewind_operation"), "no second operation");
+    assertEquals(
+        1L, StoreRows.count(h.store.file()).get("rewind_operation"), "no second operation");
+  }
+
+  @Test
+  void aResumedPathIsPutInPlaceOnlyIfItStillHoldsItsStateRightBeforeItsRename() throws Exception {
+    Interrupted interrupted = interruptedTurn();
+    assertTrue(
+        h.workspace.readText("f2.txt").startsWith("after"),
+        "the interrupted run stopped before f2's rename");
+    AtomicBoolean edited = new AtomicBoolean();
+    RewindService resuming =
+        new RewindService(
+            h.store,
+            h.handles,
+            point -> {
+              if (point == TestHook.Point.BEFORE_REWIND_RENAME
+                  && edited.compareAndSet(false, true)) {
+                h.workspace.file(
+                    "f2.txt",
+                    "after 2, then the user's edit\n"); // the first path the resumed run renames
+              }
+            });
+    RewindReport resumed =
+        resuming.rewind(
+            new RewindRequest(interrupted.turn(), false, Optional.empty(), false, false));
+    assertEquals(interrupted.operation(), resumed.operation());
+    assertEquals(
+        List.of(
+            new RewindReport.Skipped(
+                WorkspacePath.of("f2.txt"), "conflict", "it changed while the rewind ran")),
+        resumed.skipped(),
+        resumed.toString());
+    assertEquals(FILES - 1, resumed.restored().size(), resumed.toString());
+    assertEquals(
+        "after 2, then the user's edit\n", h.workspace.readText("f2.txt"), "never overwritten");
+    assertEquals("before 3\n", h.workspace.readText("f3.txt"));
+    assertEquals(List.of(), temporaries(), "the staged file of the path left is removed");
   }
 
   @Test
@@ -106,17 +173,22 @@ class RewindResumeTest extends HarnessTest {
     String later = h.turn(List.of("g.txt"), () -> h.workspace.file("g.txt", "g\n"));
     Map<String, String> tree = tree();
     Map<String, Long> rows = StoreRows.count(h.store.file());
-    for (RewindRequest other : List.of(new RewindRequest(turn, false, Optional.empty(), false, true),
-        new RewindRequest(turn, false, Optional.of("op-new"), false, false),
-        new RewindRequest(turn, true, Optional.empty(), false, false))) {
+    for (RewindRequest other :
+        List.of(
+            new RewindRequest(turn, false, Optional.empty(), false, true),
+            new RewindRequest(turn, false, Optional.of("op-new"), false, false),
+            new RewindRequest(turn, true, Optional.empty(), false, false))) {
       RequestException refused = assertThrows(RequestException.class, () -> h.rewind.rewind(other));
       assertEquals(RequestException.Problem.WRONG_STATE, refused.problem());
-      assertTrue(refused.getMessage().contains("'" + id + "'") && refused.getMessage().contains("--operation " + id),
+      assertTrue(
+          refused.getMessage().contains("'" + id + "'")
+              && refused.getMessage().contains("--operation " + id),
           refused.getMessage());
     }
     assertEquals(tree, tree(), "nothing written");
     assertEquals(rows, StoreRows.count(h.store.file()));
-    assertTrue(h.rewindTurn(later).complete(), "a turn the operation does not cover is rewound as usual");
+    assertTrue(
+        h.rewindTurn(later).complete(), "a turn the operation does not cover is rewound as usual");
     RewindReport dry = h.dryRun(turn);
     assertEquals(id, dry.operation(), "a dry run shows the unfinished operation");
     assertTrue(h.rewindTurn(turn).complete());
@@ -130,10 +202,11 @@ class RewindResumeTest extends HarnessTest {
     Process other = new ProcessBuilder("sleep", "60").start();
     try {
       long started = other.info().startInstant().map(Instant::toEpochMilli).orElseThrow();
-      h.store.write(tx -> {
-        tx.rewinds().setRunner(operation(id).id(), other.pid() + ":" + started);
-        return null;
-      });
+      h.store.write(
+          tx -> {
+            tx.rewinds().setRunner(operation(id).id(), other.pid() + ":" + started);
+            return null;
+          });
       RequestException busy = assertThrows(RequestException.class, () -> h.rewindTurn(turn));
       assertTrue(busy.getMessage().contains("process " + other.pid()), busy.getMessage());
     } finally {
@@ -147,25 +220,43 @@ class RewindResumeTest extends HarnessTest {
   @Test
   void aRewindThatFailsMidWayLeavesNoRunnerStoredSoAnotherProcessMayResumeIt() throws Exception {
     h.workspace.file("f0.txt", "0\n").file("f1.txt", "1\n");
-    String turn = h.turn(List.of("f0.txt", "f1.txt"), () -> {
-      h.workspace.file("f0.txt", "a\n");
-      h.workspace.file("f1.txt", "b\n");
-    });
+    String turn =
+        h.turn(
+            List.of("f0.txt", "f1.txt"),
+            () -> {
+              h.workspace.file("f0.txt", "a\n");
+              h.workspace.file("f1.txt", "b\n");
+            });
     List<String> ids = new ArrayList<>();
     List<Optional<String>> runnerWhileApplying = new ArrayList<>();
-    RewindService failing = new RewindService(h.store, h.handles, () -> {
-      runnerWhileApplying.add(h.store.read(tx -> tx.rewinds().runner(operation(ids.getFirst()).id())));
-      throw new IllegalStateException("fails mid-way (a disk full, a store busy past its timeout, ...)");
-    });
-    assertThrows(IllegalStateException.class, () -> failing.rewind(
-        new RewindRequest(turn, false, Optional.empty(), false, false), (id, resumed) -> ids.add(id)));
+    RewindService failing =
+        new RewindService(
+            h.store,
+            h.handles,
+            point -> {
+              runnerWhileApplying.add(
+                  h.store.read(tx -> tx.rewinds().runner(operation(ids.getFirst()).id())));
+              throw new IllegalStateException(
+                  "fails mid-way (a disk full, a store busy past its timeout, ...)");
+            });
+    assertThrows(
+        IllegalStateException.class,
+        () ->
+            failing.rewind(
+                new RewindRequest(turn, false, Optional.empty(), false, false),
+                (id, resumed) -> ids.add(id)));
     String self = ProcessHandle.current().pid() + ":";
-    assertTrue(runnerWhileApplying.getFirst().orElseThrow().startsWith(self), "stored while it applies");
-    assertEquals(Optional.empty(), h.store.read(tx -> tx.rewinds().runner(operation(ids.getFirst()).id())),
+    assertTrue(
+        runnerWhileApplying.getFirst().orElseThrow().startsWith(self), "stored while it applies");
+    assertEquals(
+        Optional.empty(),
+        h.store.read(tx -> tx.rewinds().runner(operation(ids.getFirst()).id())),
         "nobody applies the operation now: a process that lives on (serve) must not keep every other one out");
     RewindReport resumed = h.rewindTurn(turn);
     assertEquals(ids.getFirst(), resumed.operation());
-    assertEquals(Optional.empty(), h.store.read(tx -> tx.rewinds().runner(operation(ids.getFirst()).id())),
+    assertEquals(
+        Optional.empty(),
+        h.store.read(tx -> tx.rewinds().runner(operation(ids.getFirst()).id())),
         "nor once it is done");
   }
 
@@ -174,29 +265,36 @@ class RewindResumeTest extends HarnessTest {
     h.workspace.file("a.txt", "before\n");
     Map<String, String> before = tree();
     String turn = h.turn(List.of("a.txt"), () -> Files.writeString(file("a.txt"), "after\n"));
-    // two stores on the one file, as two processes have; a third connection holds the write lock so that both
+    // two stores on the one file, as two processes have; a third connection holds the write lock so
+    // that both
     // requests have made every read before either can create its operation
-    try (io.turndiff.store.Store second = io.turndiff.store.Store.open(h.store.file());
-         WorkspaceHandles secondHandles = new WorkspaceHandles(second,
-             BoundaryOptions.defaults());
-         java.sql.Connection lock = java.sql.DriverManager.getConnection("jdbc:sqlite:" + h.store.file());
-         java.sql.Statement holder = lock.createStatement()) {
+    try (Store second = Store.open(h.store.file());
+        WorkspaceHandles secondHandles = new WorkspaceHandles(second, BoundaryOptions.defaults());
+        Connection lock = DriverManager.getConnection("jdbc:sqlite:" + h.store.file());
+        Statement holder = lock.createStatement()) {
       holder.execute("BEGIN IMMEDIATE");
       List<RewindService> services = List.of(h.rewind, new RewindService(second, secondHandles));
-      List<Object> outcomes = java.util.Collections.synchronizedList(new ArrayList<>());
+      List<Object> outcomes = Collections.synchronizedList(new ArrayList<>());
       List<Thread> racers = new ArrayList<>();
       for (RewindService service : services) {
-        racers.add(Thread.ofPlatform().start(() -> {
-          try {
-            outcomes.add(service.rewind(new RewindRequest(turn, false, Optional.empty(), false, false)));
-          } catch (RuntimeException e) {
-            outcomes.add(e);
-          }
-        }));
+        racers.add(
+            Thread.ofPlatform()
+                .start(
+                    () -> {
+                      try {
+                        outcomes.add(
+                            service.rewind(
+                                new RewindRequest(turn, false, Optional.empty(), false, false)));
+                      } catch (RuntimeException e) {
+                        outcomes.add(e);
+                      }
+                    }));
       }
       long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
       while (!racers.stream().allMatch(RewindResumeTest::waitsToCreateItsOperation)) {
-        assertTrue(System.nanoTime() < deadline, "both requests reach the write that creates their operation");
+        assertTrue(
+            System.nanoTime() < deadline,
+            "both requests reach the write that creates their operation");
         Thread.sleep(5);
       }
       holder.execute("ROLLBACK");
@@ -204,36 +302,52 @@ class RewindResumeTest extends HarnessTest {
         racer.join(TimeUnit.SECONDS.toMillis(60));
         assertFalse(racer.isAlive());
       }
-      assertEquals(1L, StoreRows.count(h.store.file()).get("rewind_operation"), "one operation: " + outcomes);
-      List<RewindReport> reports = outcomes.stream().filter(RewindReport.class::isInstance)
-          .map(RewindReport.class::cast).toList();
+      assertEquals(
+          1L,
+          StoreRows.count(h.store.file()).get("rewind_operation"),
+          "one operation: " + outcomes);
+      List<RewindReport> reports =
+          outcomes.stream()
+              .filter(RewindReport.class::isInstance)
+              .map(RewindReport.class::cast)
+              .toList();
       assertTrue(reports.stream().anyMatch(RewindReport::complete), outcomes.toString());
       String id = reports.getFirst().operation();
       for (Object outcome : outcomes) {
         switch (outcome) {
-          case RewindReport report -> assertEquals(id, report.operation(), "the same operation, resumed");
+          case RewindReport report ->
+              assertEquals(id, report.operation(), "the same operation, resumed");
           case RequestException refused -> {
-            assertEquals(RequestException.Problem.WRONG_STATE, refused.problem(), refused.getMessage());
+            assertEquals(
+                RequestException.Problem.WRONG_STATE, refused.problem(), refused.getMessage());
             assertTrue(refused.getMessage().contains(id), refused.getMessage());
           }
-          default -> throw new AssertionError("neither a report nor a refusal", (Throwable) outcome);
+          default ->
+              throw new AssertionError("neither a report nor a refusal", (Throwable) outcome);
         }
       }
     }
     assertEquals(before, tree(), "rewound once, nothing staged left");
   }
 
-  /** Whether {@code thread} is in the store write of a new rewind, the one that creates its operation. */
+  /**
+   * Whether {@code thread} is in the store write of a new rewind, the one that creates its
+   * operation.
+   */
   private static boolean waitsToCreateItsOperation(Thread thread) {
-    List<String> frames = Stream.of(thread.getStackTrace())
-        .map(frame -> frame.getClassName() + "#" + frame.getMethodName()).toList();
+    List<String> frames =
+        Stream.of(thread.getStackTrace())
+            .map(frame -> frame.getClassName() + "#" + frame.getMethodName())
+            .toList();
     return frames.contains("io.turndiff.store.Store#write")
         && frames.contains("io.turndiff.rewind.RewindService#rewind")
-        && frames.stream().noneMatch(frame -> frame.startsWith("io.turndiff.rewind.RewindService#apply"));
+        && frames.stream()
+            .noneMatch(frame -> frame.startsWith("io.turndiff.rewind.RewindService#apply"));
   }
 
   @Test
-  void aFileSomeoneElseMadeUnderATemporaryNameIsLeftAndEveryStagedFileIsUnderAJournaledName() throws Exception {
+  void aFileSomeoneElseMadeUnderATemporaryNameIsLeftAndEveryStagedFileIsUnderAJournaledName()
+      throws Exception {
     List<String> paths = new ArrayList<>();
     for (int i = 0; i < FILES; i++) {
       h.workspace.file("f" + i + ".txt", "before " + i + "\n");
@@ -241,41 +355,74 @@ class RewindResumeTest extends HarnessTest {
     }
     h.workspace.file(".turndiff-planted.tmp", "the user's own\n");
     Map<String, String> before = tree();
-    String turn = h.turn(paths, () -> {
-      for (int i = 0; i < FILES; i++) {
-        Files.writeString(file("f" + i + ".txt"), "after " + i + "\n");
-      }
-    });
-    // the boundary hands out the planted name first: the rewind must journal another before it stages
+    String turn =
+        h.turn(
+            paths,
+            () -> {
+              for (int i = 0; i < FILES; i++) {
+                Files.writeString(file("f" + i + ".txt"), "after " + i + "\n");
+              }
+            });
+    // the boundary hands out the planted name first: the rewind must journal another before it
+    // stages
     AtomicInteger handedOut = new AtomicInteger();
-    BoundaryOptions options = BoundaryOptions.builder().temporaryNames(() -> handedOut.getAndIncrement() == 0
-        ? ".turndiff-planted.tmp" : ".turndiff-test-" + handedOut.get() + ".tmp").build();
+    BoundaryOptions options =
+        BoundaryOptions.builder()
+            .temporaryNames(
+                () ->
+                    handedOut.getAndIncrement() == 0
+                        ? ".turndiff-planted.tmp"
+                        : ".turndiff-test-" + handedOut.get() + ".tmp")
+            .build();
     List<Path> stagedAtFirstRename = new ArrayList<>();
     List<Path> journaledAtFirstRename = new ArrayList<>();
     try (WorkspaceHandles handles = new WorkspaceHandles(h.store, options)) {
-      RewindService service = new RewindService(h.store, handles, () -> {
-        if (!stagedAtFirstRename.isEmpty()) {
-          return;
-        }
-        try {
-          temporaries().stream().filter(path -> !path.endsWith(".turndiff-planted.tmp"))
-              .forEach(stagedAtFirstRename::add);
-        } catch (Exception e) {
-          throw new IllegalStateException(e);
-        }
-        h.store.read(tx -> tx.rewinds().entries(tx.rewinds().byExternalId("op-names").orElseThrow().id()))
-            .forEach(entry -> entry.temporaryName().ifPresent(name -> journaledAtFirstRename.add(
-                file(entry.path().display()).resolveSibling(name))));
-      });
-      RewindReport report = service.rewind(new RewindRequest(turn, false, Optional.of("op-names"), false, false));
+      RewindService service =
+          new RewindService(
+              h.store,
+              handles,
+              point -> {
+                if (!stagedAtFirstRename.isEmpty()) {
+                  return;
+                }
+                try {
+                  temporaries().stream()
+                      .filter(path -> !path.endsWith(".turndiff-planted.tmp"))
+                      .forEach(stagedAtFirstRename::add);
+                } catch (Exception e) {
+                  throw new IllegalStateException(e);
+                }
+                h.store
+                    .read(
+                        tx ->
+                            tx.rewinds()
+                                .entries(tx.rewinds().byExternalId("op-names").orElseThrow().id()))
+                    .forEach(
+                        entry ->
+                            entry
+                                .temporaryName()
+                                .ifPresent(
+                                    name ->
+                                        journaledAtFirstRename.add(
+                                            file(entry.path().display()).resolveSibling(name))));
+              });
+      RewindReport report =
+          service.rewind(new RewindRequest(turn, false, Optional.of("op-names"), false, false));
       assertTrue(report.complete(), report.toString());
     }
-    assertEquals(FILES, stagedAtFirstRename.size(), "every path was staged before the first rename");
-    assertEquals(stagedAtFirstRename.stream().sorted().toList(), journaledAtFirstRename.stream().sorted().toList(),
+    assertEquals(
+        FILES, stagedAtFirstRename.size(), "every path was staged before the first rename");
+    assertEquals(
+        stagedAtFirstRename.stream().sorted().toList(),
+        journaledAtFirstRename.stream().sorted().toList(),
         "each staged file is under the name journaled for its path, and no other name was journaled");
     assertEquals(before, tree(), "the tree the turn started from; the planted file untouched");
-    List<Optional<String>> names = h.store.read(tx -> tx.rewinds().entries(operation("op-names").id())).stream()
-        .map(StoredRewindEntry::temporaryName).toList();
-    assertFalse(names.contains(Optional.of(".turndiff-planted.tmp")), "the taken name was journaled over: " + names);
+    List<Optional<String>> names =
+        h.store.read(tx -> tx.rewinds().entries(operation("op-names").id())).stream()
+            .map(StoredRewindEntry::temporaryName)
+            .toList();
+    assertFalse(
+        names.contains(Optional.of(".turndiff-planted.tmp")),
+        "the taken name was journaled over: " + names);
   }
 }

@@ -13,6 +13,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import net.jqwik.api.Arbitraries;
@@ -21,13 +22,14 @@ import net.jqwik.api.Combinators;
 import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
 import net.jqwik.api.Provide;
+import net.jqwik.api.Tuple;
 import net.jqwik.api.lifecycle.AfterContainer;
 import net.jqwik.api.lifecycle.BeforeContainer;
 
 /**
- * For generated before/after states of a few files (text with and without a final newline, CRLF, binary,
- * empty, absent, symlinks, modes), capturing a turn and rewinding it gives back the before-state exactly:
- * bytes, modes, link texts, absences.
+ * For generated before/after states of a few files (text with and without a final newline, CRLF,
+ * binary, empty, absent, symlinks, modes), capturing a turn and rewinding it gives back the
+ * before-state exactly: bytes, modes, link texts, absences.
  */
 class RewindRoundTripProperties {
 
@@ -45,12 +47,11 @@ class RewindRoundTripProperties {
   static void closeStore() throws IOException {
     store.close();
     try (var walk = Files.walk(base)) {
-      walk.sorted(java.util.Comparator.reverseOrder()).forEach(path -> path.toFile().delete());
+      walk.sorted(Comparator.reverseOrder()).forEach(path -> path.toFile().delete());
     }
   }
 
-  record Change(PathState before, PathState after) {
-  }
+  record Change(PathState before, PathState after) {}
 
   @Provide
   Arbitrary<List<Change>> changes() {
@@ -60,28 +61,41 @@ class RewindRoundTripProperties {
   private static Arbitrary<PathState> state() {
     Arbitrary<String> mode = Arbitraries.of("rw-r--r--", "rwxr-xr-x", "rw-------", "rwx------");
     Arbitrary<String> line = Arbitraries.strings().withChars("abc xyz{}();é").ofMaxLength(12);
-    Arbitrary<byte[]> text = Combinators.combine(line.list().ofMaxSize(12), Arbitraries.of("\n", "\r\n"),
-        Arbitraries.of(true, false)).as((lines, eol, finalNewline) -> {
-          String joined = String.join(eol, lines) + (finalNewline && !lines.isEmpty() ? eol : "");
-          return joined.getBytes(StandardCharsets.UTF_8);
-        });
-    Arbitrary<byte[]> binary = Arbitraries.bytes().array(byte[].class).ofMinSize(1).ofMaxSize(64)
-        .map(bytes -> {
-          byte[] withNul = bytes.clone();
-          withNul[0] = 0;
-          return withNul;
-        });
-    Arbitrary<PathState> regular = Combinators.combine(Arbitraries.oneOf(text, binary), mode)
-        .as(PathState.Regular::new);
-    Arbitrary<PathState> link = Arbitraries.of("missing-1", "missing-2", "sub/missing").map(PathState.Link::new);
+    Arbitrary<byte[]> text =
+        Combinators.combine(
+                line.list().ofMaxSize(12),
+                Arbitraries.of("\n", "\r\n"),
+                Arbitraries.of(true, false))
+            .as(
+                (lines, eol, finalNewline) -> {
+                  String joined =
+                      String.join(eol, lines) + (finalNewline && !lines.isEmpty() ? eol : "");
+                  return joined.getBytes(StandardCharsets.UTF_8);
+                });
+    Arbitrary<byte[]> binary =
+        Arbitraries.bytes()
+            .array(byte[].class)
+            .ofMinSize(1)
+            .ofMaxSize(64)
+            .map(
+                bytes -> {
+                  byte[] withNul = bytes.clone();
+                  withNul[0] = 0;
+                  return withNul;
+                });
+    Arbitrary<PathState> regular =
+        Combinators.combine(Arbitraries.oneOf(text, binary), mode).as(PathState.Regular::new);
+    Arbitrary<PathState> link =
+        Arbitraries.of("missing-1", "missing-2", "sub/missing").map(PathState.Link::new);
     return Arbitraries.frequencyOf(
-        net.jqwik.api.Tuple.of(2, Arbitraries.just(new PathState.Absent())),
-        net.jqwik.api.Tuple.of(6, regular),
-        net.jqwik.api.Tuple.of(2, link));
+        Tuple.of(2, Arbitraries.just(new PathState.Absent())),
+        Tuple.of(6, regular),
+        Tuple.of(2, link));
   }
 
   @Property(tries = 60)
-  void captureThenRewindGivesBackTheBeforeState(@ForAll("changes") List<Change> changes) throws Exception {
+  void captureThenRewindGivesBackTheBeforeState(@ForAll("changes") List<Change> changes)
+      throws Exception {
     Path temp = Files.createDirectory(base.resolve("w" + workspaces++));
     TestWorkspace workspace = TestWorkspace.in(temp);
     List<String> names = new ArrayList<>();
@@ -91,11 +105,14 @@ class RewindRoundTripProperties {
     }
     Map<String, String> before = TreeContent.of(workspace.root());
     try (RewindHarness harness = new RewindHarness(workspace, store, "s" + workspaces)) {
-      String turn = harness.turn(names, () -> {
-        for (int i = 0; i < changes.size(); i++) {
-          changes.get(i).after().putAt(workspace.resolve(names.get(i)));
-        }
-      });
+      String turn =
+          harness.turn(
+              names,
+              () -> {
+                for (int i = 0; i < changes.size(); i++) {
+                  changes.get(i).after().putAt(workspace.resolve(names.get(i)));
+                }
+              });
       RewindReport report = harness.rewindTurn(turn);
       assertTrue(report.complete(), report.toString());
       assertEquals(before, TreeContent.of(workspace.root()), report.toString());

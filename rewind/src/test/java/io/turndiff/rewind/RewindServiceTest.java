@@ -3,6 +3,7 @@ package io.turndiff.rewind;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -10,6 +11,7 @@ import io.turndiff.fixtures.StoreRows;
 import io.turndiff.fixtures.TreeContent;
 import io.turndiff.model.ChangeKind;
 import io.turndiff.model.RequestException;
+import io.turndiff.model.TestHook;
 import io.turndiff.model.TurnKind;
 import io.turndiff.model.TurnState;
 import io.turndiff.model.WorkspacePath;
@@ -17,9 +19,15 @@ import io.turndiff.store.StoredTurn;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
+import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Random;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -28,8 +36,7 @@ import org.junit.jupiter.api.io.TempDir;
 /** Rewinds over a real store and real files; every test checks the canary. */
 class RewindServiceTest {
 
-  @TempDir
-  Path temp;
+  @TempDir Path temp;
 
   private RewindHarness h;
 
@@ -57,23 +64,33 @@ class RewindServiceTest {
 
   @Test
   void modifiedCreatedAndDeletedFilesGoBackAndNothingElseIsTouched() throws Exception {
-    h.workspace.file("edit.txt", "one\ntwo\n").file("gone.txt", "bye\n").file("untouched.txt", "same\n")
-        .file("run.sh", "echo\n").mode("run.sh", "rw-r--r--");
+    h.workspace
+        .file("edit.txt", "one\ntwo\n")
+        .file("gone.txt", "bye\n")
+        .file("untouched.txt", "same\n")
+        .file("run.sh", "echo\n")
+        .mode("run.sh", "rw-r--r--");
     Map<String, String> before = TreeContent.of(h.workspace.root());
     Object untouchedInode = Files.getAttribute(file("untouched.txt"), "unix:ino");
-    String turn = h.turn(List.of("edit.txt", "gone.txt", "made/new.txt", "run.sh"), () -> {
-      Files.writeString(file("edit.txt"), "one\nTWO\n");
-      Files.delete(file("gone.txt"));
-      h.workspace.file("made/new.txt", "hello\n");
-      h.workspace.mode("run.sh", "rwxr-xr-x");
-    });
+    String turn =
+        h.turn(
+            List.of("edit.txt", "gone.txt", "made/new.txt", "run.sh"),
+            () -> {
+              Files.writeString(file("edit.txt"), "one\nTWO\n");
+              Files.delete(file("gone.txt"));
+              h.workspace.file("made/new.txt", "hello\n");
+              h.workspace.mode("run.sh", "rwxr-xr-x");
+            });
     h.workspace.file("later-untracked.txt", "not the turn's\n");
     RewindReport report = h.rewindTurn(turn);
-    assertEquals(List.of("edit.txt", "gone.txt", "made/new.txt", "run.sh"), paths(report.restored()));
+    assertEquals(
+        List.of("edit.txt", "gone.txt", "made/new.txt", "run.sh"), paths(report.restored()));
     assertTrue(report.complete());
     Map<String, String> after = TreeContent.of(h.workspace.root());
-    assertEquals("file rw-r--r-- " + java.util.HexFormat.of().formatHex("not the turn's\n".getBytes()),
-        after.remove("later-untracked.txt"), "a file no turn recorded is never touched");
+    assertEquals(
+        "file rw-r--r-- " + HexFormat.of().formatHex("not the turn's\n".getBytes()),
+        after.remove("later-untracked.txt"),
+        "a file no turn recorded is never touched");
     assertEquals(before, after);
     assertEquals(untouchedInode, Files.getAttribute(file("untouched.txt"), "unix:ino"));
     assertEquals(TurnState.REWOUND, turn(turn).state());
@@ -85,13 +102,16 @@ class RewindServiceTest {
   @Test
   void rewindingTheRewindTurnUndoesTheRewindByteForByte() throws Exception {
     h.workspace.file("a.txt", "a1\n").file("b.bin", new byte[] {0, 1, 2}).file("c.txt", "c\n");
-    String turn = h.turn(List.of("a.txt", "b.bin", "c.txt", "d.txt"), () -> {
-      Files.writeString(file("a.txt"), "a2\n");
-      Files.write(file("b.bin"), new byte[] {0, 9, 9, 9});
-      Files.delete(file("c.txt"));
-      Files.writeString(file("d.txt"), "d\n");
-      h.workspace.mode("a.txt", "rwx------");
-    });
+    String turn =
+        h.turn(
+            List.of("a.txt", "b.bin", "c.txt", "d.txt"),
+            () -> {
+              Files.writeString(file("a.txt"), "a2\n");
+              Files.write(file("b.bin"), new byte[] {0, 9, 9, 9});
+              Files.delete(file("c.txt"));
+              Files.writeString(file("d.txt"), "d\n");
+              h.workspace.mode("a.txt", "rwx------");
+            });
     Map<String, String> afterTurn = TreeContent.of(h.workspace.root());
     RewindReport rewound = h.rewindTurn(turn);
     assertTrue(rewound.complete());
@@ -105,18 +125,24 @@ class RewindServiceTest {
     h.workspace.file("a.txt", "v1\n").file("b.txt", "b1\n");
     Map<String, String> start = TreeContent.of(h.workspace.root());
     String first = h.turn(List.of("a.txt"), () -> Files.writeString(file("a.txt"), "v2\n"));
-    String second = h.turn(List.of("a.txt", "b.txt"), () -> {
-      Files.writeString(file("a.txt"), "v3\n");
-      Files.writeString(file("b.txt"), "b2\n");
-    });
+    String second =
+        h.turn(
+            List.of("a.txt", "b.txt"),
+            () -> {
+              Files.writeString(file("a.txt"), "v3\n");
+              Files.writeString(file("b.txt"), "b2\n");
+            });
     String third = h.turn(List.of("c.txt"), () -> Files.writeString(file("c.txt"), "c\n"));
     RewindReport report = h.rewindTo(first);
     assertEquals(List.of(third, second, first), report.turns(), "newest first");
     assertEquals(List.of("a.txt", "b.txt", "c.txt"), paths(report.restored()));
     assertEquals(start, TreeContent.of(h.workspace.root()));
-    List<ChangeKind> rewindChanges = h.queries.records(report.rewindTurn().orElseThrow()).changes().stream()
-        .map(change -> change.change().orElseThrow()).toList();
-    assertEquals(3, rewindChanges.size(), "one recorded write per file, from v3 straight back to v1");
+    List<ChangeKind> rewindChanges =
+        h.queries.records(report.rewindTurn().orElseThrow()).changes().stream()
+            .map(change -> change.change().orElseThrow())
+            .toList();
+    assertEquals(
+        3, rewindChanges.size(), "one recorded write per file, from v3 straight back to v1");
   }
 
   @Test
@@ -124,10 +150,12 @@ class RewindServiceTest {
     h.workspace.file("a.txt", "v1\n").file("b.txt", "b1\n");
     String first = h.turn(List.of("a.txt"), () -> Files.writeString(file("a.txt"), "v2\n"));
     Files.writeString(file("a.txt"), "edited by the user between turns\n");
-    h.turn(List.of("a.txt", "b.txt"), () -> {
-      Files.writeString(file("a.txt"), "v3\n");
-      Files.writeString(file("b.txt"), "b2\n");
-    });
+    h.turn(
+        List.of("a.txt", "b.txt"),
+        () -> {
+          Files.writeString(file("a.txt"), "v3\n");
+          Files.writeString(file("b.txt"), "b2\n");
+        });
     RewindReport report = h.rewindTo(first);
     assertEquals(1, report.skipped().size());
     assertEquals("a.txt", report.skipped().getFirst().path().display());
@@ -140,11 +168,14 @@ class RewindServiceTest {
   void anEscapedEntryIsSkippedAndTheRestOfTheTurnIsRewound() throws Exception {
     h.workspace.file("a.txt", "mine\n");
     h.workspace.symlink("leak.txt", h.workspace.secret().toString());
-    String turn = h.turn(List.of("a.txt", "leak.txt"), () -> Files.writeString(file("a.txt"), "agent's\n"));
+    String turn =
+        h.turn(List.of("a.txt", "leak.txt"), () -> Files.writeString(file("a.txt"), "agent's\n"));
     RewindReport report = h.rewindTurn(turn);
     assertEquals(List.of("a.txt"), paths(report.restored()), report.toString());
     assertEquals("mine\n", h.workspace.readText("a.txt"));
-    assertEquals(List.of("leak.txt"), report.skipped().stream().map(skip -> skip.path().display()).toList(),
+    assertEquals(
+        List.of("leak.txt"),
+        report.skipped().stream().map(skip -> skip.path().display()).toList(),
         "what the turn did through a link out was never read: it is not called unchanged");
     assertEquals("escapes_workspace", report.skipped().getFirst().reason());
     assertTrue(report.unchanged().isEmpty());
@@ -155,11 +186,14 @@ class RewindServiceTest {
   void anEscapedEntryThatChangedIsSkippedWithItsReason() throws Exception {
     h.workspace.file("a.txt", "mine\n");
     h.workspace.symlink("leak.txt", h.workspace.secret().toString());
-    String turn = h.turn(List.of("a.txt", "leak.txt"), () -> {
-      Files.writeString(file("a.txt"), "agent's\n");
-      Files.delete(file("leak.txt"));
-      Files.writeString(file("leak.txt"), "replaced the link\n");
-    });
+    String turn =
+        h.turn(
+            List.of("a.txt", "leak.txt"),
+            () -> {
+              Files.writeString(file("a.txt"), "agent's\n");
+              Files.delete(file("leak.txt"));
+              Files.writeString(file("leak.txt"), "replaced the link\n");
+            });
     RewindReport report = h.rewindTurn(turn);
     assertEquals(List.of("a.txt"), paths(report.restored()));
     assertEquals(1, report.skipped().size());
@@ -182,8 +216,12 @@ class RewindServiceTest {
   void aLaterEditElsewhereInTheFileMergesWithTheTurnsHunksReversed() throws Exception {
     String lines = "1\n2\n3\n4\n5\n6\n7\n8\n9\n10\n11\n12\n";
     h.workspace.file("a.txt", lines);
-    String turn = h.turn(List.of("a.txt"), () -> Files.writeString(file("a.txt"), lines.replace("\n2\n", "\ntwo\n")));
-    Files.writeString(file("a.txt"), lines.replace("\n2\n", "\ntwo\n").replace("\n11\n", "\neleven (user)\n"));
+    String turn =
+        h.turn(
+            List.of("a.txt"),
+            () -> Files.writeString(file("a.txt"), lines.replace("\n2\n", "\ntwo\n")));
+    Files.writeString(
+        file("a.txt"), lines.replace("\n2\n", "\ntwo\n").replace("\n11\n", "\neleven (user)\n"));
     RewindReport report = h.rewindTurn(turn);
     assertEquals(List.of("a.txt"), paths(report.merged()));
     assertEquals(lines.replace("\n11\n", "\neleven (user)\n"), h.workspace.readText("a.txt"));
@@ -199,7 +237,8 @@ class RewindServiceTest {
     assertEquals("original\n", h.workspace.readText("a.txt"));
     RewindReport undo = h.rewindTurn(forced.rewindTurn().orElseThrow());
     assertTrue(undo.complete());
-    assertEquals("user\n", h.workspace.readText("a.txt"), "the user's work was captured, not destroyed");
+    assertEquals(
+        "user\n", h.workspace.readText("a.txt"), "the user's work was captured, not destroyed");
   }
 
   @Test
@@ -238,19 +277,26 @@ class RewindServiceTest {
     String turn = h.turn(List.of("a.txt"), () -> Files.writeString(file("a.txt"), "y\n"));
     String other = h.turn(List.of("b.txt"), () -> Files.writeString(file("b.txt"), "b\n"));
     h.rewind.rewind(new RewindRequest(turn, false, Optional.of("op-1"), false, false));
-    RequestException e = assertThrows(RequestException.class,
-        () -> h.rewind.rewind(new RewindRequest(other, false, Optional.of("op-1"), false, false)));
+    RequestException e =
+        assertThrows(
+            RequestException.class,
+            () ->
+                h.rewind.rewind(
+                    new RewindRequest(other, false, Optional.of("op-1"), false, false)));
     assertTrue(e.getMessage().contains("op-1"), e.getMessage());
   }
 
   @Test
   void aDryRunReportsThePlanAndWritesNothing() throws Exception {
     h.workspace.file("a.txt", "1\n").file("b.txt", "b\n");
-    String turn = h.turn(List.of("a.txt", "b.txt", "c.txt"), () -> {
-      Files.writeString(file("a.txt"), "2\n");
-      Files.writeString(file("b.txt"), "agent b\n");
-      h.workspace.file("c.txt", "c\n");
-    });
+    String turn =
+        h.turn(
+            List.of("a.txt", "b.txt", "c.txt"),
+            () -> {
+              Files.writeString(file("a.txt"), "2\n");
+              Files.writeString(file("b.txt"), "agent b\n");
+              h.workspace.file("c.txt", "c\n");
+            });
     Files.writeString(file("b.txt"), "user b\n");
     Map<String, String> tree = TreeContent.of(h.workspace.root());
     Map<String, Long> rows = StoreRows.count(h.store.file());
@@ -278,11 +324,14 @@ class RewindServiceTest {
 
   @Test
   void anOpenTurnOrAnUnknownTurnIsRefusedBeforeAnyWrite() {
-    String open = h.capture.beginTurn(h.workspace.root(), Optional.of("session-1"), Optional.empty()).turn();
+    String open =
+        h.capture.beginTurn(h.workspace.root(), Optional.of("session-1"), Optional.empty()).turn();
     Map<String, Long> rows = StoreRows.count(h.store.file());
-    assertEquals(RequestException.Problem.WRONG_STATE,
+    assertEquals(
+        RequestException.Problem.WRONG_STATE,
         assertThrows(RequestException.class, () -> h.rewindTurn(open)).problem());
-    assertEquals(RequestException.Problem.UNKNOWN_TURN,
+    assertEquals(
+        RequestException.Problem.UNKNOWN_TURN,
         assertThrows(RequestException.class, () -> h.rewindTurn("nope")).problem());
     assertEquals(rows, StoreRows.count(h.store.file()));
   }
@@ -290,10 +339,13 @@ class RewindServiceTest {
   @Test
   void aSymlinkTheTurnReplacedComesBackAsTheSameLinkText() throws Exception {
     h.workspace.file("real.txt", "real\n").symlink("link", "real.txt");
-    String turn = h.turn(List.of("link"), () -> {
-      Files.delete(file("link"));
-      Files.writeString(file("link"), "now a file\n");
-    });
+    String turn =
+        h.turn(
+            List.of("link"),
+            () -> {
+              Files.delete(file("link"));
+              Files.writeString(file("link"), "now a file\n");
+            });
     RewindReport report = h.rewindTurn(turn);
     assertTrue(report.restored().contains(WorkspacePath.of("link")), report.toString());
     assertEquals(Path.of("real.txt"), Files.readSymbolicLink(file("link")));
@@ -303,7 +355,7 @@ class RewindServiceTest {
   /** Over the default size limit of 2 MiB. */
   private static byte[] large(int seed) {
     byte[] content = new byte[2_500_000];
-    new java.util.Random(seed).nextBytes(content);
+    new Random(seed).nextBytes(content);
     return content;
   }
 
@@ -313,7 +365,9 @@ class RewindServiceTest {
     byte[] content = large(1);
     String turn = h.turn(List.of("big.bin"), () -> Files.write(file("big.bin"), content));
     RewindReport plain = h.rewindTurn(turn);
-    assertEquals(List.of("big.bin"), plain.skipped().stream().map(skip -> skip.path().display()).toList(),
+    assertEquals(
+        List.of("big.bin"),
+        plain.skipped().stream().map(skip -> skip.path().display()).toList(),
         "the turn's after-state was not captured: nothing proves the file still holds what the turn left");
     assertEquals("unverified", plain.skipped().getFirst().reason(), plain.toString());
     assertArrayEquals(content, h.workspace.read("big.bin"), "left as it is");
@@ -322,11 +376,14 @@ class RewindServiceTest {
     assertEquals(List.of("big.bin"), paths(forced.restored()), forced.toString());
     assertFalse(Files.exists(file("big.bin")));
     Map<String, Long> rows = StoreRows.count(h.store.file());
-    assertTrue(rows.get("content_chunk") >= 3, "2.5 MB streamed into the store in chunks before the delete: " + rows);
+    assertTrue(
+        rows.get("content_chunk") >= 3,
+        "2.5 MB streamed into the store in chunks before the delete: " + rows);
 
     RewindReport undone = h.rewindTurn(forced.rewindTurn().orElseThrow());
     assertTrue(undone.complete(), undone.toString());
-    assertArrayEquals(content, h.workspace.read("big.bin"), "the undo streams it back byte for byte");
+    assertArrayEquals(
+        content, h.workspace.read("big.bin"), "the undo streams it back byte for byte");
   }
 
   @Test
@@ -342,16 +399,21 @@ class RewindServiceTest {
     assertEquals("original\n", h.workspace.readText("a.txt"));
     RewindReport undone = h.rewindTurn(forced.rewindTurn().orElseThrow());
     assertTrue(undone.complete(), undone.toString());
-    assertArrayEquals(users, h.workspace.read("a.txt"), "the user's 2.5 MB were stored before they were replaced");
+    assertArrayEquals(
+        users,
+        h.workspace.read("a.txt"),
+        "the user's 2.5 MB were stored before they were replaced");
   }
 
   @Test
   void aDryRunPlansWhatTheForcedRunDoesAndStoresNothing() throws Exception {
     String turn = h.turn(List.of("big.bin"), () -> Files.write(file("big.bin"), large(3)));
     Map<String, Long> rows = StoreRows.count(h.store.file());
-    RewindReport plan = h.rewind.rewind(new RewindRequest(turn, false, Optional.empty(), true, true));
+    RewindReport plan =
+        h.rewind.rewind(new RewindRequest(turn, false, Optional.empty(), true, true));
     assertEquals(List.of("big.bin"), paths(plan.restored()), plan.toString());
-    assertEquals(rows, StoreRows.count(h.store.file()), "a dry run stores nothing, not even what it would");
+    assertEquals(
+        rows, StoreRows.count(h.store.file()), "a dry run stores nothing, not even what it would");
     assertTrue(Files.exists(file("big.bin")));
   }
 
@@ -369,14 +431,23 @@ class RewindServiceTest {
     assertEquals("conflict", conflict.skipped().getFirst().reason(), conflict.toString());
     Map<String, Long> after = StoreRows.count(h.store.file());
     for (String table : List.of("blob", "chunked_content", "content_chunk")) {
-      assertEquals(rows.get(table), after.get(table), table + ": the 2.5 MB the rewinds left alone were streamed "
-          + "into the store anyway, referenced by nothing: " + rows + " -> " + after);
+      assertEquals(
+          rows.get(table),
+          after.get(table),
+          table
+              + ": the 2.5 MB the rewinds left alone were streamed "
+              + "into the store anyway, referenced by nothing: "
+              + rows
+              + " -> "
+              + after);
     }
     assertArrayEquals(users, h.workspace.read("a.txt"));
 
     RewindReport forced = h.force(edited);
     assertEquals(List.of("a.txt"), paths(forced.restored()), forced.toString());
-    assertTrue(StoreRows.count(h.store.file()).get("content_chunk") >= 3, "what --force replaces is stored first");
+    assertTrue(
+        StoreRows.count(h.store.file()).get("content_chunk") >= 3,
+        "what --force replaces is stored first");
     assertTrue(h.rewindTurn(forced.rewindTurn().orElseThrow()).complete());
     assertArrayEquals(users, h.workspace.read("a.txt"), "and its undo brings it back");
   }
@@ -384,13 +455,85 @@ class RewindServiceTest {
   @Test
   void aDeletedFileComesBackWithItsParentsAndMode() throws Exception {
     h.workspace.file("deep/er/tool.sh", "#!/bin/sh\n").mode("deep/er/tool.sh", "rwxr-x---");
-    String turn = h.turn(List.of("deep/er/tool.sh"), () -> {
-      Files.delete(file("deep/er/tool.sh"));
-      Files.delete(file("deep/er"));
-      Files.delete(file("deep"));
-    });
+    String turn =
+        h.turn(
+            List.of("deep/er/tool.sh"),
+            () -> {
+              Files.delete(file("deep/er/tool.sh"));
+              Files.delete(file("deep/er"));
+              Files.delete(file("deep"));
+            });
     h.rewindTurn(turn);
     assertEquals("#!/bin/sh\n", h.workspace.readText("deep/er/tool.sh"));
-    assertEquals("rwxr-x---", PosixFilePermissions.toString(Files.getPosixFilePermissions(file("deep/er/tool.sh"))));
+    assertEquals(
+        "rwxr-x---",
+        PosixFilePermissions.toString(Files.getPosixFilePermissions(file("deep/er/tool.sh"))));
+  }
+
+  @Test
+  void aFileEditedWhileTheRewindIsHeldBeforeItsRenameKeepsTheEditAndIsReportedAsAConflict()
+      throws Exception {
+    h.workspace.file("a.txt", "before a\n").file("b.txt", "before b\n");
+    String turn =
+        h.turn(
+            List.of("a.txt", "b.txt"),
+            () -> {
+              Files.writeString(file("a.txt"), "after a\n");
+              Files.writeString(file("b.txt"), "after b\n");
+            });
+    CountDownLatch atFirstRename = new CountDownLatch(1);
+    CountDownLatch release = new CountDownLatch(1);
+    RewindService held =
+        new RewindService(
+            h.store,
+            h.handles,
+            point -> {
+              if (point == TestHook.Point.BEFORE_REWIND_RENAME && atFirstRename.getCount() == 1) {
+                atFirstRename.countDown();
+                try {
+                  assertTrue(release.await(60, TimeUnit.SECONDS), "released");
+                } catch (InterruptedException e) {
+                  throw new IllegalStateException(e);
+                }
+              }
+            });
+    AtomicReference<Object> outcome = new AtomicReference<>();
+    Thread rewinding =
+        Thread.ofPlatform()
+            .start(
+                () -> {
+                  try {
+                    outcome.set(
+                        held.rewind(
+                            new RewindRequest(turn, false, Optional.empty(), false, false)));
+                  } catch (RuntimeException | Error e) {
+                    outcome.set(e);
+                  }
+                });
+    assertTrue(
+        atFirstRename.await(60, TimeUnit.SECONDS),
+        "the rewind staged both files and stopped at a.txt");
+    Files.writeString(file("a.txt"), "after a, then the user's edit\n");
+    release.countDown();
+    rewinding.join(TimeUnit.SECONDS.toMillis(60));
+    assertFalse(rewinding.isAlive());
+    RewindReport report = assertInstanceOf(RewindReport.class, outcome.get());
+    assertEquals(List.of("b.txt"), paths(report.restored()), report.toString());
+    assertEquals(
+        List.of(
+            new RewindReport.Skipped(
+                WorkspacePath.of("a.txt"), "conflict", "it changed while the rewind ran")),
+        report.skipped());
+    assertEquals(
+        "after a, then the user's edit\n",
+        h.workspace.readText("a.txt"),
+        "the edit is never overwritten");
+    assertEquals("before b\n", h.workspace.readText("b.txt"));
+    try (Stream<Path> files = Files.list(h.workspace.root())) {
+      assertEquals(
+          List.of(),
+          files.filter(p -> p.getFileName().toString().startsWith(".turndiff-")).toList(),
+          "the staged file of the path left is removed");
+    }
   }
 }

@@ -4,19 +4,19 @@ import io.turndiff.model.Sha256;
 import java.util.concurrent.ConcurrentLinkedQueue;
 
 /**
- * Compresses content for the blob table the way the store does, on the caller's thread: many files can be
- * compressed in parallel, off the store's lock, and then stored in one transaction.
+ * Compresses content for the blob table the way the store does, on the caller's thread: many files
+ * can be compressed in parallel, off the store's lock, and then stored in one transaction.
  *
- * <p>A compression context is costly to make (a fresh one per blob halves the speed), so contexts are kept
- * in a small process-wide pool: each call borrows one, and at most one per processor is kept idle.
+ * <p>A compression context is costly to make (a fresh one per blob halves the speed), so contexts
+ * are kept in a small process-wide pool: each call borrows one, and at most one per processor is
+ * kept idle.
  */
 public final class BlobEncoder {
 
   private static final ConcurrentLinkedQueue<BlobCodec> IDLE = new ConcurrentLinkedQueue<>();
   private static final int KEPT_IDLE = Runtime.getRuntime().availableProcessors();
 
-  private BlobEncoder() {
-  }
+  private BlobEncoder() {}
 
   /** {@code content} (whose hash is {@code sha256}) as the blob table keeps it. */
   public static EncodedBlob encode(Sha256 sha256, byte[] content) {

@@ -7,20 +7,22 @@ import static io.turndiff.store.jooq.Tables.CONTENT_CHUNK;
 import io.turndiff.model.Sha256;
 import io.turndiff.model.Snapshot;
 import java.io.ByteArrayOutputStream;
+import java.math.BigDecimal;
 import java.time.Duration;
 import java.time.InstantSource;
 import java.util.Collection;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.Optional;
+import java.util.function.BiConsumer;
 import org.jooq.DSLContext;
 import org.jooq.impl.DSL;
 
 /**
- * Content addressed by SHA-256: each distinct content is stored once, compressed. Content too large to hold
- * in memory (a file over the size limit that a rewind stores before it overwrites it) is stored in chunks,
- * streamed in by {@link #beginChunks} .. {@link #completeChunks} and read back chunk by chunk
- * ({@link Store#openContent}); its blob row has encoding {@code chunked}.
+ * Content addressed by SHA-256: each distinct content is stored once, compressed. Content too large
+ * to hold in memory (a file over the size limit that a rewind stores before it overwrites it) is
+ * stored in chunks, streamed in by {@link #beginChunks} .. {@link #completeChunks} and read back
+ * chunk by chunk ({@link Store#openContent}); its blob row has encoding {@code chunked}.
  */
 public final class Blobs {
 
@@ -66,50 +68,81 @@ public final class Blobs {
   }
 
   private void insert(EncodedBlob blob) {
-    prepared.get("blob.insert", q -> q.insertInto(BLOB)
-            .set(BLOB.SHA256, DSL.param("sha", String.class))
-            .set(BLOB.SIZE, DSL.param("size", Long.class))
-            .set(BLOB.ENCODING, DSL.param("encoding", String.class))
-            .set(BLOB.DATA, DSL.param("data", byte[].class))
-            .set(BLOB.STORED_AT, DSL.param("at", Long.class))
-            .onConflictDoNothing())
-        .bind("sha", blob.sha256().hex()).bind("size", blob.size()).bind("encoding", blob.encoding())
-        .bind("data", blob.data()).bind("at", clock.millis()).update();
-  }
-
-  /** A stored content held in one piece, decompressed; empty when the content is stored in chunks. */
-  private Optional<Optional<byte[]>> find(Sha256 sha256) {
-    PreparedQuery query = prepared.get("blob.get", q -> q.select(BLOB.ENCODING, BLOB.DATA, BLOB.SIZE).from(BLOB)
-        .where(BLOB.SHA256.eq(DSL.param("sha", String.class))));
-    return query.bind("sha", sha256.hex()).first(row -> BlobCodec.CHUNKED.equals(row.getString(1))
-        ? Optional.<byte[]>empty() : Optional.of(BlobCodec.decode(row.getString(1), row.getBytes(2), row.getLong(3))));
+    prepared
+        .get(
+            "blob.insert",
+            q ->
+                q.insertInto(BLOB)
+                    .set(BLOB.SHA256, DSL.param("sha", String.class))
+                    .set(BLOB.SIZE, DSL.param("size", Long.class))
+                    .set(BLOB.ENCODING, DSL.param("encoding", String.class))
+                    .set(BLOB.DATA, DSL.param("data", byte[].class))
+                    .set(BLOB.STORED_AT, DSL.param("at", Long.class))
+                    .onConflictDoNothing())
+        .bind("sha", blob.sha256().hex())
+        .bind("size", blob.size())
+        .bind("encoding", blob.encoding())
+        .bind("data", blob.data())
+        .bind("at", clock.millis())
+        .update();
   }
 
   /**
-   * The content of a blob held in one piece. Content stored in chunks is never loaded whole: asking for it
-   * here is a mistake (read it with {@link Store#openContent}).
+   * A stored content held in one piece, decompressed; empty when the content is stored in chunks.
+   */
+  private Optional<Optional<byte[]>> find(Sha256 sha256) {
+    PreparedQuery query =
+        prepared.get(
+            "blob.get",
+            q ->
+                q.select(BLOB.ENCODING, BLOB.DATA, BLOB.SIZE)
+                    .from(BLOB)
+                    .where(BLOB.SHA256.eq(DSL.param("sha", String.class))));
+    return query
+        .bind("sha", sha256.hex())
+        .first(
+            row ->
+                BlobCodec.CHUNKED.equals(row.getString(1))
+                    ? Optional.<byte[]>empty()
+                    : Optional.of(
+                        BlobCodec.decode(row.getString(1), row.getBytes(2), row.getLong(3))));
+  }
+
+  /**
+   * The content of a blob held in one piece. Content stored in chunks is never loaded whole: asking
+   * for it here is a mistake (read it with {@link Store#openContent}).
    */
   public Optional<byte[]> get(Sha256 sha256) {
-    return find(sha256).map(whole -> whole.orElseThrow(() -> new StoreException("blob " + sha256
-        + " is stored in chunks: it is read as a stream, never whole")));
+    return find(sha256)
+        .map(
+            whole ->
+                whole.orElseThrow(
+                    () ->
+                        new StoreException(
+                            "blob "
+                                + sha256
+                                + " is stored in chunks: it is read as a stream, never whole")));
   }
 
   /** The content of a blob that a stored row refers to; its absence means the store is damaged. */
   public byte[] require(Sha256 sha256) {
-    return get(sha256).orElseThrow(() -> new StoreException("blob " + sha256 + " is missing from the store"));
+    return get(sha256)
+        .orElseThrow(() -> new StoreException("blob " + sha256 + " is missing from the store"));
   }
 
   /**
-   * The content of a blob that a stored row refers to when it is held in one piece, empty when it is stored
-   * in chunks (too large to hold in memory).
+   * The content of a blob that a stored row refers to when it is held in one piece, empty when it
+   * is stored in chunks (too large to hold in memory).
    */
   public Optional<byte[]> requireInOnePiece(Sha256 sha256) {
-    return find(sha256).orElseThrow(() -> new StoreException("blob " + sha256 + " is missing from the store"));
+    return find(sha256)
+        .orElseThrow(() -> new StoreException("blob " + sha256 + " is missing from the store"));
   }
 
   /**
-   * The stored contents of the captured regular files among {@code snapshots}, by hash. A content stored in
-   * chunks (too large to hold in memory) is left out: it is streamed where it is needed, and not shown in diffs.
+   * The stored contents of the captured regular files among {@code snapshots}, by hash. A content
+   * stored in chunks (too large to hold in memory) is left out: it is streamed where it is needed,
+   * and not shown in diffs.
    */
   public Map<Sha256, byte[]> contentsOf(Collection<Snapshot> snapshots) {
     Map<Sha256, byte[]> contents = new HashMap<>();
@@ -120,42 +153,55 @@ public final class Blobs {
     return contents;
   }
 
-  /** Every stored content, decompressed (chunked content assembled whole): for audits such as the canary. */
-  public void forEach(java.util.function.BiConsumer<Sha256, byte[]> visitor) {
-    dsl.selectFrom(BLOB).orderBy(BLOB.SHA256).forEach(row -> {
-      Sha256 sha256 = new Sha256(row.getSha256());
-      if (!BlobCodec.CHUNKED.equals(row.getEncoding())) {
-        visitor.accept(sha256, BlobCodec.decode(row.getEncoding(), row.getData(), row.getSize()));
-        return;
-      }
-      ChunkedContent chunked = chunked(sha256).orElseThrow();
-      ByteArrayOutputStream whole = new ByteArrayOutputStream();
-      for (int seq = 0; seq < chunked.chunks(); seq++) {
-        whole.writeBytes(chunk(chunked.id(), seq));
-      }
-      visitor.accept(sha256, whole.toByteArray());
-    });
+  /**
+   * Every stored content, decompressed (chunked content assembled whole): for audits such as the
+   * canary.
+   */
+  public void forEach(BiConsumer<Sha256, byte[]> visitor) {
+    dsl.selectFrom(BLOB)
+        .orderBy(BLOB.SHA256)
+        .forEach(
+            row -> {
+              Sha256 sha256 = new Sha256(row.getSha256());
+              if (!BlobCodec.CHUNKED.equals(row.getEncoding())) {
+                visitor.accept(
+                    sha256, BlobCodec.decode(row.getEncoding(), row.getData(), row.getSize()));
+                return;
+              }
+              ChunkedContent chunked = chunked(sha256).orElseThrow();
+              ByteArrayOutputStream whole = new ByteArrayOutputStream();
+              for (int seq = 0; seq < chunked.chunks(); seq++) {
+                whole.writeBytes(chunk(chunked.id(), seq));
+              }
+              visitor.accept(sha256, whole.toByteArray());
+            });
   }
 
-  // ---- content in chunks ------------------------------------------------------------------------------
+  // ---- content in chunks
+  // ------------------------------------------------------------------------------
 
   /** Content stored in chunks: its upload's id and how many chunks it has. */
-  public record ChunkedContent(long id, int chunks, long size) {
-  }
+  public record ChunkedContent(long id, int chunks, long size) {}
 
   /**
-   * Begins storing a content in chunks; returns the upload's id. Uploads that a dead writer left unfinished
-   * for a day are removed first.
+   * Begins storing a content in chunks; returns the upload's id. Uploads that a dead writer left
+   * unfinished for a day are removed first.
    */
   public long beginChunks() {
     long cutoff = clock.millis() - ABANDONED_AFTER.toMillis();
-    var abandoned = dsl.select(CHUNKED_CONTENT.ID).from(CHUNKED_CONTENT)
-        .where(CHUNKED_CONTENT.SHA256.isNull().and(CHUNKED_CONTENT.STARTED_AT.lt(cutoff)));
+    var abandoned =
+        dsl.select(CHUNKED_CONTENT.ID)
+            .from(CHUNKED_CONTENT)
+            .where(CHUNKED_CONTENT.SHA256.isNull().and(CHUNKED_CONTENT.STARTED_AT.lt(cutoff)));
     dsl.deleteFrom(CONTENT_CHUNK).where(CONTENT_CHUNK.CONTENT_ID.in(abandoned)).execute();
-    dsl.deleteFrom(CHUNKED_CONTENT).where(CHUNKED_CONTENT.SHA256.isNull().and(CHUNKED_CONTENT.STARTED_AT.lt(cutoff)))
+    dsl.deleteFrom(CHUNKED_CONTENT)
+        .where(CHUNKED_CONTENT.SHA256.isNull().and(CHUNKED_CONTENT.STARTED_AT.lt(cutoff)))
         .execute();
-    return dsl.insertInto(CHUNKED_CONTENT).set(CHUNKED_CONTENT.STARTED_AT, clock.millis())
-        .returning(CHUNKED_CONTENT.ID).fetchOne().getId();
+    return dsl.insertInto(CHUNKED_CONTENT)
+        .set(CHUNKED_CONTENT.STARTED_AT, clock.millis())
+        .returning(CHUNKED_CONTENT.ID)
+        .fetchOne()
+        .getId();
   }
 
   /** Stores chunk number {@code seq} (from 0) of an upload. */
@@ -170,21 +216,27 @@ public final class Blobs {
   }
 
   /**
-   * Completes an upload whose chunks hold the content {@code sha256} of {@code size} bytes: it becomes that
-   * blob, or, when the blob is stored already, its chunks are dropped.
+   * Completes an upload whose chunks hold the content {@code sha256} of {@code size} bytes: it
+   * becomes that blob, or, when the blob is stored already, its chunks are dropped.
    */
   public Sha256 completeChunks(long upload, Sha256 sha256, long size) {
-    long stored = dsl.select(DSL.coalesce(DSL.sum(CONTENT_CHUNK.SIZE), DSL.inline(java.math.BigDecimal.ZERO)))
-        .from(CONTENT_CHUNK).where(CONTENT_CHUNK.CONTENT_ID.eq(upload)).fetchOne(0, Long.class);
+    long stored =
+        dsl.select(DSL.coalesce(DSL.sum(CONTENT_CHUNK.SIZE), DSL.inline(BigDecimal.ZERO)))
+            .from(CONTENT_CHUNK)
+            .where(CONTENT_CHUNK.CONTENT_ID.eq(upload))
+            .fetchOne(0, Long.class);
     if (stored != size) {
-      throw new StoreException("upload " + upload + " holds " + stored + " bytes, not the " + size + " of " + sha256);
+      throw new StoreException(
+          "upload " + upload + " holds " + stored + " bytes, not the " + size + " of " + sha256);
     }
     if (contains(sha256)) {
       abandonChunks(upload);
       return sha256;
     }
     insert(new EncodedBlob(sha256, size, BlobCodec.CHUNKED, new byte[0]));
-    dsl.update(CHUNKED_CONTENT).set(CHUNKED_CONTENT.SHA256, sha256.hex()).where(CHUNKED_CONTENT.ID.eq(upload))
+    dsl.update(CHUNKED_CONTENT)
+        .set(CHUNKED_CONTENT.SHA256, sha256.hex())
+        .where(CHUNKED_CONTENT.ID.eq(upload))
         .execute();
     return sha256;
   }
@@ -195,30 +247,46 @@ public final class Blobs {
     dsl.deleteFrom(CHUNKED_CONTENT).where(CHUNKED_CONTENT.ID.eq(upload)).execute();
   }
 
-  /** The chunks of a content stored in chunks; empty when it is stored in one piece, or not at all. */
+  /**
+   * The chunks of a content stored in chunks; empty when it is stored in one piece, or not at all.
+   */
   public Optional<ChunkedContent> chunked(Sha256 sha256) {
     var count = DSL.count(CONTENT_CHUNK.SEQ);
-    var size = DSL.coalesce(DSL.sum(CONTENT_CHUNK.SIZE), DSL.inline(java.math.BigDecimal.ZERO));
+    var size = DSL.coalesce(DSL.sum(CONTENT_CHUNK.SIZE), DSL.inline(BigDecimal.ZERO));
     return dsl.select(CHUNKED_CONTENT.ID, count, size)
-        .from(CHUNKED_CONTENT).leftJoin(CONTENT_CHUNK).on(CONTENT_CHUNK.CONTENT_ID.eq(CHUNKED_CONTENT.ID))
+        .from(CHUNKED_CONTENT)
+        .leftJoin(CONTENT_CHUNK)
+        .on(CONTENT_CHUNK.CONTENT_ID.eq(CHUNKED_CONTENT.ID))
         .where(CHUNKED_CONTENT.SHA256.eq(sha256.hex()))
         .groupBy(CHUNKED_CONTENT.ID)
-        .fetchOptional(row -> new ChunkedContent(row.value1(), row.value2(), row.value3().longValue()));
+        .fetchOptional(
+            row -> new ChunkedContent(row.value1(), row.value2(), row.value3().longValue()));
   }
 
   /** Chunk {@code seq} of a content stored in chunks, decompressed. */
   public byte[] chunk(long content, int seq) {
-    var row = dsl.select(CONTENT_CHUNK.ENCODING, CONTENT_CHUNK.DATA, CONTENT_CHUNK.SIZE).from(CONTENT_CHUNK)
-        .where(CONTENT_CHUNK.CONTENT_ID.eq(content).and(CONTENT_CHUNK.SEQ.eq((long) seq))).fetchOne();
+    var row =
+        dsl.select(CONTENT_CHUNK.ENCODING, CONTENT_CHUNK.DATA, CONTENT_CHUNK.SIZE)
+            .from(CONTENT_CHUNK)
+            .where(CONTENT_CHUNK.CONTENT_ID.eq(content).and(CONTENT_CHUNK.SEQ.eq((long) seq)))
+            .fetchOne();
     if (row == null) {
-      throw new StoreException("chunk " + seq + " of stored content " + content + " is missing from the store");
+      throw new StoreException(
+          "chunk " + seq + " of stored content " + content + " is missing from the store");
     }
     return BlobCodec.decode(row.value1(), row.value2(), row.value3());
   }
 
   public boolean contains(Sha256 sha256) {
-    return prepared.get("blob.exists", q -> q.select(DSL.inline(1)).from(BLOB)
-            .where(BLOB.SHA256.eq(DSL.param("sha", String.class))))
-        .bind("sha", sha256.hex()).firstLong().isPresent();
+    return prepared
+        .get(
+            "blob.exists",
+            q ->
+                q.select(DSL.inline(1))
+                    .from(BLOB)
+                    .where(BLOB.SHA256.eq(DSL.param("sha", String.class))))
+        .bind("sha", sha256.hex())
+        .firstLong()
+        .isPresent();
   }
 }

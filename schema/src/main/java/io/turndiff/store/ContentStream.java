@@ -5,9 +5,9 @@ import java.io.InputStream;
 import java.util.Optional;
 
 /**
- * A stored content read as a stream: one piece from memory, or a content stored in chunks fetched one chunk
- * at a time, each in its own short read of the store, so that it is never held whole in memory and the
- * store's lock is never held while the caller writes it out.
+ * A stored content read as a stream: one piece from memory, or a content stored in chunks fetched
+ * one chunk at a time, each in its own short read of the store, so that it is never held whole in
+ * memory and the store's lock is never held while the caller writes it out.
  */
 final class ContentStream extends InputStream {
 
@@ -24,15 +24,21 @@ final class ContentStream extends InputStream {
   }
 
   static ContentStream open(Store store, Sha256 sha256) {
-    return store.read(tx -> {
-      Optional<byte[]> whole = tx.blobs().requireInOnePiece(sha256);
-      if (whole.isPresent()) {
-        return new ContentStream(store, Optional.empty(), whole.get());
-      }
-      Blobs.ChunkedContent chunked = tx.blobs().chunked(sha256).orElseThrow(() -> new StoreException(
-          "blob " + sha256 + " is marked chunked but has no chunks"));
-      return new ContentStream(store, Optional.of(chunked), new byte[0]);
-    });
+    return store.read(
+        tx -> {
+          Optional<byte[]> whole = tx.blobs().requireInOnePiece(sha256);
+          if (whole.isPresent()) {
+            return new ContentStream(store, Optional.empty(), whole.get());
+          }
+          Blobs.ChunkedContent chunked =
+              tx.blobs()
+                  .chunked(sha256)
+                  .orElseThrow(
+                      () ->
+                          new StoreException(
+                              "blob " + sha256 + " is marked chunked but has no chunks"));
+          return new ContentStream(store, Optional.of(chunked), new byte[0]);
+        });
   }
 
   /** Whether the current piece is used up and another chunk was fetched; false at the end. */

@@ -22,15 +22,23 @@ public final class DirectoryChanges {
     this.prepared = prepared;
   }
 
-  /** Records a directory's before-state in a turn, unless the turn already has one (the first wins). */
+  /**
+   * Records a directory's before-state in a turn, unless the turn already has one (the first wins).
+   */
   public void recordBefore(long turnId, DirectoryState before) {
-    prepared.get("directory_change.insert", q -> q.insertInto(DIRECTORY_CHANGE)
-            .set(DIRECTORY_CHANGE.TURN_ID, DSL.param("turn", Long.class))
-            .set(DIRECTORY_CHANGE.PATH, DSL.param("path", byte[].class))
-            .set(DIRECTORY_CHANGE.BEFORE_PRESENT, DSL.param("present", Long.class))
-            .set(DIRECTORY_CHANGE.BEFORE_MODE, DSL.param("mode", Long.class))
-            .onConflictDoNothing())
-        .bind("turn", turnId).bind("path", before.path().bytes()).bind("present", before.present() ? 1L : 0L)
+    prepared
+        .get(
+            "directory_change.insert",
+            q ->
+                q.insertInto(DIRECTORY_CHANGE)
+                    .set(DIRECTORY_CHANGE.TURN_ID, DSL.param("turn", Long.class))
+                    .set(DIRECTORY_CHANGE.PATH, DSL.param("path", byte[].class))
+                    .set(DIRECTORY_CHANGE.BEFORE_PRESENT, DSL.param("present", Long.class))
+                    .set(DIRECTORY_CHANGE.BEFORE_MODE, DSL.param("mode", Long.class))
+                    .onConflictDoNothing())
+        .bind("turn", turnId)
+        .bind("path", before.path().bytes())
+        .bind("present", before.present() ? 1L : 0L)
         .bind("mode", before.present() ? (Long) (long) before.mode() : null)
         .update();
   }
@@ -38,9 +46,12 @@ public final class DirectoryChanges {
   /** Records a directory's state when the turn finished (empty: neither a directory nor absent). */
   public void complete(long turnId, WorkspacePath path, Optional<DirectoryState> after) {
     dsl.update(DIRECTORY_CHANGE)
-        .set(DIRECTORY_CHANGE.AFTER_PRESENT, after.map(state -> state.present() ? 1L : 0L).orElse(null))
-        .set(DIRECTORY_CHANGE.AFTER_MODE, after.filter(DirectoryState::present).map(state -> (long) state.mode())
-            .orElse(null))
+        .set(
+            DIRECTORY_CHANGE.AFTER_PRESENT,
+            after.map(state -> state.present() ? 1L : 0L).orElse(null))
+        .set(
+            DIRECTORY_CHANGE.AFTER_MODE,
+            after.filter(DirectoryState::present).map(state -> (long) state.mode()).orElse(null))
         .where(DIRECTORY_CHANGE.TURN_ID.eq(turnId).and(DIRECTORY_CHANGE.PATH.eq(path.bytes())))
         .execute();
   }
@@ -51,22 +62,28 @@ public final class DirectoryChanges {
 
   /** The directory changes of the turns, by path, then turn. */
   public List<StoredDirectoryChange> ofTurns(Collection<Long> turnIds) {
-    return dsl.selectFrom(DIRECTORY_CHANGE).where(DIRECTORY_CHANGE.TURN_ID.in(turnIds))
+    return dsl.selectFrom(DIRECTORY_CHANGE)
+        .where(DIRECTORY_CHANGE.TURN_ID.in(turnIds))
         .orderBy(DIRECTORY_CHANGE.PATH, DIRECTORY_CHANGE.TURN_ID)
         .fetch(DirectoryChanges::toStored);
   }
 
   private static StoredDirectoryChange toStored(DirectoryChangeRecord row) {
     WorkspacePath path = WorkspacePath.fromStored(row.getPath());
-    return new StoredDirectoryChange(row.getTurnId(), path, state(path, row.getBeforePresent(), row.getBeforeMode())
-        .orElseThrow(), state(path, row.getAfterPresent(), row.getAfterMode()));
+    return new StoredDirectoryChange(
+        row.getTurnId(),
+        path,
+        state(path, row.getBeforePresent(), row.getBeforeMode()).orElseThrow(),
+        state(path, row.getAfterPresent(), row.getAfterMode()));
   }
 
   private static Optional<DirectoryState> state(WorkspacePath path, Long present, Long mode) {
     if (present == null) {
       return Optional.empty();
     }
-    return Optional.of(present == 1L ? DirectoryState.present(path, Math.toIntExact(mode))
-        : DirectoryState.absent(path));
+    return Optional.of(
+        present == 1L
+            ? DirectoryState.present(path, Math.toIntExact(mode))
+            : DirectoryState.absent(path));
   }
 }

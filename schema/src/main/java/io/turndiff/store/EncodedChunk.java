@@ -1,6 +1,9 @@
 package io.turndiff.store;
 
-/** One chunk of a content stored in chunks, compressed off the store's lock by a {@link BlobEncoder}. */
+/**
+ * One chunk of a content stored in chunks, compressed off the store's lock by a {@link
+ * BlobEncoder}.
+ */
 public record EncodedChunk(int size, String encoding, byte[] data) {
 
   public EncodedChunk {

@@ -15,14 +15,15 @@ import io.turndiff.model.WorkspacePath;
 import io.turndiff.store.jooq.tables.records.FileChangeRecord;
 import io.turndiff.store.jooq.tables.records.SnapshotRecord;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import org.jooq.Condition;
 import org.jooq.DSLContext;
-import org.jooq.impl.DSL;
 import org.jooq.Record;
+import org.jooq.impl.DSL;
 
 /** File changes: one row per path per turn, the first before-state of the path in the turn. */
 public final class FileChanges {
@@ -37,47 +38,88 @@ public final class FileChanges {
 
   /** The id of the turn's file change for {@code path}, if the path has one. */
   public Optional<Long> idOf(long turnId, WorkspacePath path) {
-    return prepared.get("file_change.id", q -> q.select(FILE_CHANGE.ID).from(FILE_CHANGE)
-            .where(FILE_CHANGE.TURN_ID.eq(DSL.param("turn", Long.class))
-                .and(FILE_CHANGE.PATH.eq(DSL.param("path", byte[].class)))))
-        .bind("turn", turnId).bind("path", path.bytes()).firstLong();
+    return prepared
+        .get(
+            "file_change.id",
+            q ->
+                q.select(FILE_CHANGE.ID)
+                    .from(FILE_CHANGE)
+                    .where(
+                        FILE_CHANGE
+                            .TURN_ID
+                            .eq(DSL.param("turn", Long.class))
+                            .and(FILE_CHANGE.PATH.eq(DSL.param("path", byte[].class)))))
+        .bind("turn", turnId)
+        .bind("path", path.bytes())
+        .firstLong();
   }
 
   /** Records the before-state of a path in a turn. */
-  public long begin(long turnId, WorkspacePath path, Optional<GivenPath> via, DetectedBy detectedBy,
-                    long beforeSnapshotId) {
-    return prepared.insertReturningKey("file_change.insert", q -> q.insertInto(FILE_CHANGE)
-            .set(FILE_CHANGE.TURN_ID, DSL.param("turn", Long.class))
-            .set(FILE_CHANGE.PATH, DSL.param("path", byte[].class))
-            .set(FILE_CHANGE.VIA, DSL.param("via", byte[].class))
-            .set(FILE_CHANGE.DETECTED_BY, DSL.param("detected", String.class))
-            .set(FILE_CHANGE.BEFORE_SNAPSHOT_ID, DSL.param("before", Long.class)))
-        .bind("turn", turnId).bind("path", path.bytes()).bind("via", via.map(GivenPath::bytes).orElse(null))
-        .bind("detected", detectedBy.code()).bind("before", beforeSnapshotId)
-        .insert().orElseThrow();
+  public long begin(
+      long turnId,
+      WorkspacePath path,
+      Optional<GivenPath> via,
+      DetectedBy detectedBy,
+      long beforeSnapshotId) {
+    return prepared
+        .insertReturningKey(
+            "file_change.insert",
+            q ->
+                q.insertInto(FILE_CHANGE)
+                    .set(FILE_CHANGE.TURN_ID, DSL.param("turn", Long.class))
+                    .set(FILE_CHANGE.PATH, DSL.param("path", byte[].class))
+                    .set(FILE_CHANGE.VIA, DSL.param("via", byte[].class))
+                    .set(FILE_CHANGE.DETECTED_BY, DSL.param("detected", String.class))
+                    .set(FILE_CHANGE.BEFORE_SNAPSHOT_ID, DSL.param("before", Long.class)))
+        .bind("turn", turnId)
+        .bind("path", path.bytes())
+        .bind("via", via.map(GivenPath::bytes).orElse(null))
+        .bind("detected", detectedBy.code())
+        .bind("before", beforeSnapshotId)
+        .insert()
+        .orElseThrow();
   }
 
   /** Notes that a tool call snapshotted the path (again); the first call's before-state stays. */
   public void linkToolCall(long fileChangeId, long toolCallId) {
-    prepared.get("file_change_tool_call.insert", q -> q.insertInto(FILE_CHANGE_TOOL_CALL)
-            .set(FILE_CHANGE_TOOL_CALL.FILE_CHANGE_ID, DSL.param("change", Long.class))
-            .set(FILE_CHANGE_TOOL_CALL.TOOL_CALL_ID, DSL.param("call", Long.class))
-            .onConflictDoNothing())
-        .bind("change", fileChangeId).bind("call", toolCallId).update();
+    prepared
+        .get(
+            "file_change_tool_call.insert",
+            q ->
+                q.insertInto(FILE_CHANGE_TOOL_CALL)
+                    .set(FILE_CHANGE_TOOL_CALL.FILE_CHANGE_ID, DSL.param("change", Long.class))
+                    .set(FILE_CHANGE_TOOL_CALL.TOOL_CALL_ID, DSL.param("call", Long.class))
+                    .onConflictDoNothing())
+        .bind("change", fileChangeId)
+        .bind("call", toolCallId)
+        .update();
   }
 
   /** Records the after-state, the change and its diff. */
-  public void complete(long fileChangeId, long afterSnapshotId, ChangeKind change, long linesAdded,
-                       long linesRemoved, Optional<Sha256> diff) {
-    prepared.get("file_change.complete", q -> q.update(FILE_CHANGE)
-            .set(FILE_CHANGE.AFTER_SNAPSHOT_ID, DSL.param("after", Long.class))
-            .set(FILE_CHANGE.CHANGE, DSL.param("change", String.class))
-            .set(FILE_CHANGE.LINES_ADDED, DSL.param("added", Long.class))
-            .set(FILE_CHANGE.LINES_REMOVED, DSL.param("removed", Long.class))
-            .set(FILE_CHANGE.DIFF_SHA256, DSL.param("diff", String.class))
-            .where(FILE_CHANGE.ID.eq(DSL.param("id", Long.class))))
-        .bind("after", afterSnapshotId).bind("change", change.code()).bind("added", linesAdded)
-        .bind("removed", linesRemoved).bind("diff", diff.map(Sha256::hex).orElse(null)).bind("id", fileChangeId)
+  public void complete(
+      long fileChangeId,
+      long afterSnapshotId,
+      ChangeKind change,
+      long linesAdded,
+      long linesRemoved,
+      Optional<Sha256> diff) {
+    prepared
+        .get(
+            "file_change.complete",
+            q ->
+                q.update(FILE_CHANGE)
+                    .set(FILE_CHANGE.AFTER_SNAPSHOT_ID, DSL.param("after", Long.class))
+                    .set(FILE_CHANGE.CHANGE, DSL.param("change", String.class))
+                    .set(FILE_CHANGE.LINES_ADDED, DSL.param("added", Long.class))
+                    .set(FILE_CHANGE.LINES_REMOVED, DSL.param("removed", Long.class))
+                    .set(FILE_CHANGE.DIFF_SHA256, DSL.param("diff", String.class))
+                    .where(FILE_CHANGE.ID.eq(DSL.param("id", Long.class))))
+        .bind("after", afterSnapshotId)
+        .bind("change", change.code())
+        .bind("added", linesAdded)
+        .bind("removed", linesRemoved)
+        .bind("diff", diff.map(Sha256::hex).orElse(null))
+        .bind("id", fileChangeId)
         .update();
   }
 
@@ -88,33 +130,56 @@ public final class FileChanges {
     return changes;
   }
 
-  /** Every change to {@code path} in the workspace's sessions, oldest turn first. */
-  public List<StoredFileChange> ofPath(long workspaceId, WorkspacePath path) {
-    List<Long> turns = dsl.select(TURN.ID).from(TURN).join(SESSION).on(SESSION.ID.eq(TURN.SESSION_ID))
-        .where(SESSION.WORKSPACE_ID.eq(workspaceId)).fetch(TURN.ID);
-    List<StoredFileChange> changes = select(FILE_CHANGE.PATH.eq(path.bytes()).and(FILE_CHANGE.TURN_ID.in(turns)));
-    changes.sort((a, b) -> Long.compare(a.turnId(), b.turnId()));
+  /**
+   * Every change in the workspace's sessions recorded under {@code path}, or for a path given
+   * exactly as {@code given} (its {@code via}: a name that led elsewhere through a symlink), oldest
+   * turn first.
+   */
+  public List<StoredFileChange> ofPath(long workspaceId, WorkspacePath path, GivenPath given) {
+    List<Long> turns =
+        dsl.select(TURN.ID)
+            .from(TURN)
+            .join(SESSION)
+            .on(SESSION.ID.eq(TURN.SESSION_ID))
+            .where(SESSION.WORKSPACE_ID.eq(workspaceId))
+            .fetch(TURN.ID);
+    List<StoredFileChange> changes =
+        select(
+            FILE_CHANGE
+                .TURN_ID
+                .in(turns)
+                .and(FILE_CHANGE.PATH.eq(path.bytes()).or(FILE_CHANGE.VIA.eq(given.bytes()))));
+    changes.sort(
+        Comparator.comparingLong(StoredFileChange::turnId).thenComparing(StoredFileChange::path));
     return changes;
   }
 
   private List<StoredFileChange> select(Condition condition) {
     var before = SNAPSHOT.as("before_snapshot");
     var after = SNAPSHOT.as("after_snapshot");
-    List<Record> rows = dsl.select(FILE_CHANGE.fields())
-        .select(before.fields())
-        .select(after.fields())
-        .from(FILE_CHANGE)
-        .join(before).on(before.ID.eq(FILE_CHANGE.BEFORE_SNAPSHOT_ID))
-        .leftJoin(after).on(after.ID.eq(FILE_CHANGE.AFTER_SNAPSHOT_ID))
-        .where(condition)
-        .fetch();
-    Map<Long, List<String>> toolCalls = toolCallsOf(rows.stream().map(row -> row.get(FILE_CHANGE.ID)).toList());
+    List<Record> rows =
+        dsl.select(FILE_CHANGE.fields())
+            .select(before.fields())
+            .select(after.fields())
+            .from(FILE_CHANGE)
+            .join(before)
+            .on(before.ID.eq(FILE_CHANGE.BEFORE_SNAPSHOT_ID))
+            .leftJoin(after)
+            .on(after.ID.eq(FILE_CHANGE.AFTER_SNAPSHOT_ID))
+            .where(condition)
+            .fetch();
+    Map<Long, List<String>> toolCalls =
+        toolCallsOf(rows.stream().map(row -> row.get(FILE_CHANGE.ID)).toList());
     List<StoredFileChange> changes = new ArrayList<>(rows.size());
     for (Record row : rows) {
       SnapshotRecord beforeRow = row.into(before);
       SnapshotRecord afterRow = row.get(after.ID) == null ? null : row.into(after);
-      changes.add(toStored(row.into(FILE_CHANGE), beforeRow, afterRow,
-          toolCalls.getOrDefault(row.get(FILE_CHANGE.ID), List.of())));
+      changes.add(
+          toStored(
+              row.into(FILE_CHANGE),
+              beforeRow,
+              afterRow,
+              toolCalls.getOrDefault(row.get(FILE_CHANGE.ID), List.of())));
     }
     return changes;
   }
@@ -126,15 +191,18 @@ public final class FileChanges {
     }
     dsl.select(FILE_CHANGE_TOOL_CALL.FILE_CHANGE_ID, TOOL_CALL.EXTERNAL_ID)
         .from(FILE_CHANGE_TOOL_CALL)
-        .join(TOOL_CALL).on(TOOL_CALL.ID.eq(FILE_CHANGE_TOOL_CALL.TOOL_CALL_ID))
+        .join(TOOL_CALL)
+        .on(TOOL_CALL.ID.eq(FILE_CHANGE_TOOL_CALL.TOOL_CALL_ID))
         .where(FILE_CHANGE_TOOL_CALL.FILE_CHANGE_ID.in(fileChanges))
         .orderBy(TOOL_CALL.ID)
-        .forEach(row -> byChange.computeIfAbsent(row.value1(), id -> new ArrayList<>()).add(row.value2()));
+        .forEach(
+            row ->
+                byChange.computeIfAbsent(row.value1(), id -> new ArrayList<>()).add(row.value2()));
     return byChange;
   }
 
-  private static StoredFileChange toStored(FileChangeRecord row, SnapshotRecord before, SnapshotRecord after,
-                                           List<String> toolCalls) {
+  private static StoredFileChange toStored(
+      FileChangeRecord row, SnapshotRecord before, SnapshotRecord after, List<String> toolCalls) {
     return new StoredFileChange(
         row.getId(),
         row.getTurnId(),

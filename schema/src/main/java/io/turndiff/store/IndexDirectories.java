@@ -21,43 +21,65 @@ public final class IndexDirectories {
     this.dsl = dsl;
   }
 
-  /** Whether the workspace's directories are indexed (an index written before they were has none). */
+  /**
+   * Whether the workspace's directories are indexed (an index written before they were has none).
+   */
   public boolean known(long workspaceId) {
-    Long indexed = dsl.select(TRACKED_WORKSPACE.DIRECTORIES_INDEXED).from(TRACKED_WORKSPACE)
-        .where(TRACKED_WORKSPACE.WORKSPACE_ID.eq(workspaceId)).fetchOne(TRACKED_WORKSPACE.DIRECTORIES_INDEXED);
+    Long indexed =
+        dsl.select(TRACKED_WORKSPACE.DIRECTORIES_INDEXED)
+            .from(TRACKED_WORKSPACE)
+            .where(TRACKED_WORKSPACE.WORKSPACE_ID.eq(workspaceId))
+            .fetchOne(TRACKED_WORKSPACE.DIRECTORIES_INDEXED);
     return indexed != null && indexed == 1L;
   }
 
   /** Every indexed directory and its permission bits. */
   public Map<WorkspacePath, Integer> all(long workspaceId) {
     Map<WorkspacePath, Integer> directories = new HashMap<>();
-    dsl.select(INDEX_DIRECTORY.PATH, INDEX_DIRECTORY.MODE).from(INDEX_DIRECTORY)
+    dsl.select(INDEX_DIRECTORY.PATH, INDEX_DIRECTORY.MODE)
+        .from(INDEX_DIRECTORY)
         .where(INDEX_DIRECTORY.WORKSPACE_ID.eq(workspaceId))
         .fetch()
-        .forEach(row -> directories.put(WorkspacePath.ofRelativeBytes(row.value1()), Math.toIntExact(row.value2())));
+        .forEach(
+            row ->
+                directories.put(
+                    WorkspacePath.ofRelativeBytes(row.value1()), Math.toIntExact(row.value2())));
     return directories;
   }
 
   /**
-   * Writes the directories that appeared or changed mode and removes those that are gone, and marks the
-   * workspace's directories as indexed. The workspace's index header must exist (it is written first).
+   * Writes the directories that appeared or changed mode and removes those that are gone, and marks
+   * the workspace's directories as indexed. The workspace's index header must exist (it is written
+   * first).
    */
-  public void write(long workspaceId, Map<WorkspacePath, Integer> upserts, Collection<WorkspacePath> removals) {
+  public void write(
+      long workspaceId, Map<WorkspacePath, Integer> upserts, Collection<WorkspacePath> removals) {
     List<Query> writes = new ArrayList<>(upserts.size() + removals.size());
-    upserts.forEach((path, mode) -> writes.add(dsl.insertInto(INDEX_DIRECTORY)
-        .set(INDEX_DIRECTORY.WORKSPACE_ID, workspaceId)
-        .set(INDEX_DIRECTORY.PATH, path.bytes())
-        .set(INDEX_DIRECTORY.MODE, (long) mode)
-        .onConflict(INDEX_DIRECTORY.WORKSPACE_ID, INDEX_DIRECTORY.PATH).doUpdate()
-        .set(INDEX_DIRECTORY.MODE, (long) mode)));
+    upserts.forEach(
+        (path, mode) ->
+            writes.add(
+                dsl.insertInto(INDEX_DIRECTORY)
+                    .set(INDEX_DIRECTORY.WORKSPACE_ID, workspaceId)
+                    .set(INDEX_DIRECTORY.PATH, path.bytes())
+                    .set(INDEX_DIRECTORY.MODE, (long) mode)
+                    .onConflict(INDEX_DIRECTORY.WORKSPACE_ID, INDEX_DIRECTORY.PATH)
+                    .doUpdate()
+                    .set(INDEX_DIRECTORY.MODE, (long) mode)));
     for (WorkspacePath path : removals) {
-      writes.add(dsl.deleteFrom(INDEX_DIRECTORY)
-          .where(INDEX_DIRECTORY.WORKSPACE_ID.eq(workspaceId).and(INDEX_DIRECTORY.PATH.eq(path.bytes()))));
+      writes.add(
+          dsl.deleteFrom(INDEX_DIRECTORY)
+              .where(
+                  INDEX_DIRECTORY
+                      .WORKSPACE_ID
+                      .eq(workspaceId)
+                      .and(INDEX_DIRECTORY.PATH.eq(path.bytes()))));
     }
     if (!writes.isEmpty()) {
       dsl.batch(writes).execute();
     }
-    dsl.update(TRACKED_WORKSPACE).set(TRACKED_WORKSPACE.DIRECTORIES_INDEXED, 1L)
-        .where(TRACKED_WORKSPACE.WORKSPACE_ID.eq(workspaceId)).execute();
+    dsl.update(TRACKED_WORKSPACE)
+        .set(TRACKED_WORKSPACE.DIRECTORIES_INDEXED, 1L)
+        .where(TRACKED_WORKSPACE.WORKSPACE_ID.eq(workspaceId))
+        .execute();
   }
 }

@@ -7,7 +7,9 @@ import java.util.function.Function;
 import org.jooq.DSLContext;
 import org.jooq.Query;
 
-/** The hot statements of one connection, each prepared on first use and kept until the store closes. */
+/**
+ * The hot statements of one connection, each prepared on first use and kept until the store closes.
+ */
 final class PreparedQueries implements AutoCloseable {
 
   private final DSLContext dsl;
@@ -19,14 +21,19 @@ final class PreparedQueries implements AutoCloseable {
     this.connection = connection;
   }
 
-  /** The statement named {@code key}, built by {@code query} the first time. Callers hold the store's lock. */
+  /**
+   * The statement named {@code key}, built by {@code query} the first time. Callers hold the
+   * store's lock.
+   */
   PreparedQuery get(String key, Function<DSLContext, Query> query) {
-    return prepared.computeIfAbsent(key, name -> PreparedQuery.of(dsl, connection, query.apply(dsl), false));
+    return prepared.computeIfAbsent(
+        key, name -> PreparedQuery.of(dsl, connection, query.apply(dsl), false));
   }
 
   /** As {@link #get}, for an insert whose generated key {@link PreparedQuery#insert()} returns. */
   PreparedQuery insertReturningKey(String key, Function<DSLContext, Query> query) {
-    return prepared.computeIfAbsent(key, name -> PreparedQuery.of(dsl, connection, query.apply(dsl), true));
+    return prepared.computeIfAbsent(
+        key, name -> PreparedQuery.of(dsl, connection, query.apply(dsl), true));
   }
 
   @Override

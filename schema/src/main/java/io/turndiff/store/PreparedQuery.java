@@ -4,54 +4,66 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.sql.Statement;
 import java.sql.Types;
 import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import org.jooq.DSLContext;
 import org.jooq.Query;
 import org.jooq.conf.ParamType;
 
 /**
- * A query written with the jOOQ DSL, rendered once for this connection's dialect and kept as a JDBC prepared
- * statement. The snapshot path runs a handful of statements per call; rendering and executing each through
- * jOOQ costs about 60 µs here against 8 µs for a kept prepared statement (measured while profiling the
- * benchmark), so the hot statements are prepared once and bound by the names of their jOOQ parameters.
+ * A query written with the jOOQ DSL, rendered once for this connection's dialect and kept as a JDBC
+ * prepared statement. The snapshot path runs a handful of statements per call; rendering and
+ * executing each through jOOQ costs about 60 µs here against 8 µs for a kept prepared statement
+ * (measured while profiling the benchmark), so the hot statements are prepared once and bound by
+ * the names of their jOOQ parameters.
  */
 final class PreparedQuery implements AutoCloseable {
 
   private final PreparedStatement statement;
-  private final java.util.Map<String, int[]> positions = new java.util.HashMap<>();
+  private final Map<String, int[]> positions = new HashMap<>();
 
   private PreparedQuery(PreparedStatement statement, List<String> parameters) {
     this.statement = statement;
     for (int i = 0; i < parameters.size(); i++) {
       int[] known = positions.getOrDefault(parameters.get(i), new int[0]);
-      int[] more = java.util.Arrays.copyOf(known, known.length + 1);
+      int[] more = Arrays.copyOf(known, known.length + 1);
       more[known.length] = i + 1;
       positions.put(parameters.get(i), more);
     }
   }
 
   /**
-   * @param generatedKeys whether {@link #insert()} reads the generated key (asked only where needed: the
-   *     driver runs an extra query after every execution of a statement prepared for keys)
+   * @param generatedKeys whether {@link #insert()} reads the generated key (asked only where
+   *     needed: the driver runs an extra query after every execution of a statement prepared for
+   *     keys)
    */
-  static PreparedQuery of(DSLContext dsl, Connection connection, Query query, boolean generatedKeys) {
+  static PreparedQuery of(
+      DSLContext dsl, Connection connection, Query query, boolean generatedKeys) {
     String sql = dsl.renderContext().paramType(ParamType.INDEXED).render(query);
     List<String> names = new ArrayList<>();
-    dsl.extractParams(query).forEach((name, param) -> {
-      if (!param.isInline()) {
-        names.add(name);
-      }
-    });
+    dsl.extractParams(query)
+        .forEach(
+            (name, param) -> {
+              if (!param.isInline()) {
+                names.add(name);
+              }
+            });
     if (names.size() != sql.chars().filter(c -> c == '?').count()) {
-      throw new IllegalStateException("parameters " + names + " do not match the placeholders of " + sql);
+      throw new IllegalStateException(
+          "parameters " + names + " do not match the placeholders of " + sql);
     }
     try {
-      return new PreparedQuery(generatedKeys
-          ? connection.prepareStatement(sql, java.sql.Statement.RETURN_GENERATED_KEYS)
-          : connection.prepareStatement(sql), names);
+      return new PreparedQuery(
+          generatedKeys
+              ? connection.prepareStatement(sql, Statement.RETURN_GENERATED_KEYS)
+              : connection.prepareStatement(sql),
+          names);
     } catch (SQLException e) {
       throw new StoreException("cannot prepare " + sql + ": " + e.getMessage(), e);
     }
@@ -93,7 +105,10 @@ final class PreparedQuery implements AutoCloseable {
     }
   }
 
-  /** Runs an insert; the key it generated, or empty when it inserted nothing (a conflict it ignored). */
+  /**
+   * Runs an insert; the key it generated, or empty when it inserted nothing (a conflict it
+   * ignored).
+   */
   Optional<Long> insert() {
     try {
       if (statement.executeUpdate() == 0) {

@@ -6,10 +6,10 @@ import java.util.function.Function;
 import java.util.function.Supplier;
 
 /**
- * The store's read-only connections: each read runs in its own read transaction on a connection of its own,
- * so in WAL mode it sees one consistent snapshot and never waits for the writer. Connections are kept for
- * the next read (a few: opening one costs a file open and the connection set-up); a read nested in a read of
- * the same thread is part of the outer one.
+ * The store's read-only connections: each read runs in its own read transaction on a connection of
+ * its own, so in WAL mode it sees one consistent snapshot and never waits for the writer.
+ * Connections are kept for the next read (a few: opening one costs a file open and the connection
+ * set-up); a read nested in a read of the same thread is part of the outer one.
  */
 final class ReadConnections implements AutoCloseable {
 
@@ -17,7 +17,11 @@ final class ReadConnections implements AutoCloseable {
 
   private final Supplier<StoreConnection> opener;
   private final Deque<StoreConnection> idle = new ArrayDeque<>();
+
+  // Per store, not per class: a thread reading two stores at once holds one connection of each.
+  @SuppressWarnings("ThreadLocalUsage")
   private final ThreadLocal<StoreConnection> current = new ThreadLocal<>();
+
   private boolean closed;
 
   ReadConnections(Supplier<StoreConnection> opener) {

@@ -20,10 +20,11 @@ public final class RewindDirectories {
   }
 
   /**
-   * Plans an action on a directory, before it is done; a directory the operation already has a row for (a
-   * resumed operation) keeps it. Returns the row.
+   * Plans an action on a directory, before it is done; a directory the operation already has a row
+   * for (a resumed operation) keeps it. Returns the row.
    */
-  public long plan(long operationId, WorkspacePath path, StoredRewindDirectory.Action action, OptionalInt mode) {
+  public long plan(
+      long operationId, WorkspacePath path, StoredRewindDirectory.Action action, OptionalInt mode) {
     dsl.insertInto(REWIND_DIRECTORY)
         .set(REWIND_DIRECTORY.OPERATION_ID, operationId)
         .set(REWIND_DIRECTORY.PATH, path.bytes())
@@ -32,12 +33,21 @@ public final class RewindDirectories {
         .set(REWIND_DIRECTORY.STATUS, StoredRewindDirectory.Status.PLANNED.code())
         .onConflictDoNothing()
         .execute();
-    return dsl.select(REWIND_DIRECTORY.ID).from(REWIND_DIRECTORY)
-        .where(REWIND_DIRECTORY.OPERATION_ID.eq(operationId).and(REWIND_DIRECTORY.PATH.eq(path.bytes())))
+    return dsl.select(REWIND_DIRECTORY.ID)
+        .from(REWIND_DIRECTORY)
+        .where(
+            REWIND_DIRECTORY
+                .OPERATION_ID
+                .eq(operationId)
+                .and(REWIND_DIRECTORY.PATH.eq(path.bytes())))
         .fetchOne(REWIND_DIRECTORY.ID);
   }
 
-  public void mark(long id, StoredRewindDirectory.Status status, Optional<String> reason, Optional<String> detail) {
+  public void mark(
+      long id,
+      StoredRewindDirectory.Status status,
+      Optional<String> reason,
+      Optional<String> detail) {
     dsl.update(REWIND_DIRECTORY)
         .set(REWIND_DIRECTORY.STATUS, status.code())
         .set(REWIND_DIRECTORY.REASON, reason.orElse(null))
@@ -48,14 +58,20 @@ public final class RewindDirectories {
 
   /** The operation's directories, by path. */
   public List<StoredRewindDirectory> of(long operationId) {
-    return dsl.selectFrom(REWIND_DIRECTORY).where(REWIND_DIRECTORY.OPERATION_ID.eq(operationId))
-        .orderBy(REWIND_DIRECTORY.PATH).fetch(RewindDirectories::toStored);
+    return dsl.selectFrom(REWIND_DIRECTORY)
+        .where(REWIND_DIRECTORY.OPERATION_ID.eq(operationId))
+        .orderBy(REWIND_DIRECTORY.PATH)
+        .fetch(RewindDirectories::toStored);
   }
 
   private static StoredRewindDirectory toStored(RewindDirectoryRecord row) {
-    return new StoredRewindDirectory(row.getId(), WorkspacePath.fromStored(row.getPath()),
+    return new StoredRewindDirectory(
+        row.getId(),
+        WorkspacePath.fromStored(row.getPath()),
         StoredRewindDirectory.Action.valueOf(row.getAction().toUpperCase(Locale.ROOT)),
-        row.getMode() == null ? OptionalInt.empty() : OptionalInt.of(Math.toIntExact(row.getMode())),
+        row.getMode() == null
+            ? OptionalInt.empty()
+            : OptionalInt.of(Math.toIntExact(row.getMode())),
         StoredRewindDirectory.Status.valueOf(row.getStatus().toUpperCase(Locale.ROOT)),
         Optional.ofNullable(row.getReason()),
         Optional.ofNullable(row.getDetail()));

@@ -9,12 +9,16 @@ import static io.turndiff.store.jooq.Tables.TURN;
 import io.turndiff.model.RewindStatus;
 import io.turndiff.model.Sha256;
 import io.turndiff.model.WorkspacePath;
+import io.turndiff.store.jooq.tables.Snapshot;
 import io.turndiff.store.jooq.tables.records.RewindEntryRecord;
 import io.turndiff.store.jooq.tables.records.RewindOperationRecord;
 import java.time.InstantSource;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import org.jooq.DSLContext;
+import org.jooq.Query;
 import org.jooq.Record;
 
 /** Rewind operations: their plan, their per-file journal, and their receipt. */
@@ -28,8 +32,14 @@ public final class RewindOperations {
     this.clock = clock;
   }
 
-  public StoredRewindOperation create(String externalId, long sessionId, long targetTurnId, String scope,
-                                      boolean force, long rewindTurnId, List<Long> turnIds) {
+  public StoredRewindOperation create(
+      String externalId,
+      long sessionId,
+      long targetTurnId,
+      String scope,
+      boolean force,
+      long rewindTurnId,
+      List<Long> turnIds) {
     RewindOperationRecord row = dsl.newRecord(REWIND_OPERATION);
     row.setExternalId(externalId);
     row.setSessionId(sessionId);
@@ -50,14 +60,18 @@ public final class RewindOperations {
   }
 
   public Optional<StoredRewindOperation> byExternalId(String externalId) {
-    return dsl.selectFrom(REWIND_OPERATION).where(REWIND_OPERATION.EXTERNAL_ID.eq(externalId)).fetchOptional()
+    return dsl.selectFrom(REWIND_OPERATION)
+        .where(REWIND_OPERATION.EXTERNAL_ID.eq(externalId))
+        .fetchOptional()
         .map(this::toStored);
   }
 
   /** The operation that rewound {@code turnId}, if one did. */
   public Optional<StoredRewindOperation> thatRewound(long turnId) {
-    return dsl.select(REWIND_OPERATION.fields()).from(REWIND_OPERATION)
-        .join(REWIND_OPERATION_TURN).on(REWIND_OPERATION_TURN.OPERATION_ID.eq(REWIND_OPERATION.ID))
+    return dsl.select(REWIND_OPERATION.fields())
+        .from(REWIND_OPERATION)
+        .join(REWIND_OPERATION_TURN)
+        .on(REWIND_OPERATION_TURN.OPERATION_ID.eq(REWIND_OPERATION.ID))
         .where(REWIND_OPERATION_TURN.TURN_ID.eq(turnId))
         .orderBy(REWIND_OPERATION.ID.desc())
         .limit(1)
@@ -73,26 +87,43 @@ public final class RewindOperations {
         .fetch(this::toStored);
   }
 
-  /** The process that last took the operation on ({@code pid:start time in epoch ms}), if one did. */
+  /**
+   * The process that last took the operation on ({@code pid:start time in epoch ms}), if one did.
+   */
   public Optional<String> runner(long operationId) {
-    return Optional.ofNullable(dsl.select(REWIND_OPERATION.RUNNER).from(REWIND_OPERATION)
-        .where(REWIND_OPERATION.ID.eq(operationId)).fetchOne(REWIND_OPERATION.RUNNER));
+    return Optional.ofNullable(
+        dsl.select(REWIND_OPERATION.RUNNER)
+            .from(REWIND_OPERATION)
+            .where(REWIND_OPERATION.ID.eq(operationId))
+            .fetchOne(REWIND_OPERATION.RUNNER));
   }
 
   public void setRunner(long operationId, String runner) {
-    dsl.update(REWIND_OPERATION).set(REWIND_OPERATION.RUNNER, runner).where(REWIND_OPERATION.ID.eq(operationId))
+    dsl.update(REWIND_OPERATION)
+        .set(REWIND_OPERATION.RUNNER, runner)
+        .where(REWIND_OPERATION.ID.eq(operationId))
         .execute();
   }
 
-  /** Clears the operation's runner when it is still {@code runner}: no process applies the operation now. */
+  /**
+   * Clears the operation's runner when it is still {@code runner}: no process applies the operation
+   * now.
+   */
   public void clearRunner(long operationId, String runner) {
-    dsl.update(REWIND_OPERATION).setNull(REWIND_OPERATION.RUNNER)
+    dsl.update(REWIND_OPERATION)
+        .setNull(REWIND_OPERATION.RUNNER)
         .where(REWIND_OPERATION.ID.eq(operationId).and(REWIND_OPERATION.RUNNER.eq(runner)))
         .execute();
   }
 
-  public long addEntry(long operationId, WorkspacePath path, long targetSnapshotId, Optional<Long> expectedSnapshotId,
-                       RewindStatus status, Optional<String> reason, Optional<String> detail) {
+  public long addEntry(
+      long operationId,
+      WorkspacePath path,
+      long targetSnapshotId,
+      Optional<Long> expectedSnapshotId,
+      RewindStatus status,
+      Optional<String> reason,
+      Optional<String> detail) {
     RewindEntryRecord row = dsl.newRecord(REWIND_ENTRY);
     row.setOperationId(operationId);
     row.setPath(path.bytes());
@@ -105,8 +136,12 @@ public final class RewindOperations {
     return row.getId();
   }
 
-  public void mark(long entryId, RewindStatus status, Optional<String> reason, Optional<String> detail,
-                   Optional<Sha256> merged) {
+  public void mark(
+      long entryId,
+      RewindStatus status,
+      Optional<String> reason,
+      Optional<String> detail,
+      Optional<Sha256> merged) {
     dsl.update(REWIND_ENTRY)
         .set(REWIND_ENTRY.STATUS, status.code())
         .set(REWIND_ENTRY.REASON, reason.orElse(null))
@@ -117,14 +152,18 @@ public final class RewindOperations {
   }
 
   /**
-   * Journals, per entry, the temporary name its new content is about to be staged under: before the file is
-   * created, so that a run killed before it renamed or removed the file leaves a name the next run finds.
+   * Journals, per entry, the temporary name its new content is about to be staged under: before the
+   * file is created, so that a run killed before it renamed or removed the file leaves a name the
+   * next run finds.
    */
-  public void journalTemporaryNames(java.util.Map<Long, String> namesByEntry) {
-    List<org.jooq.Query> updates = new java.util.ArrayList<>(namesByEntry.size());
-    namesByEntry.forEach((entryId, name) -> updates.add(dsl.update(REWIND_ENTRY)
-        .set(REWIND_ENTRY.TEMPORARY_NAME, name)
-        .where(REWIND_ENTRY.ID.eq(entryId))));
+  public void journalTemporaryNames(Map<Long, String> namesByEntry) {
+    List<Query> updates = new ArrayList<>(namesByEntry.size());
+    namesByEntry.forEach(
+        (entryId, name) ->
+            updates.add(
+                dsl.update(REWIND_ENTRY)
+                    .set(REWIND_ENTRY.TEMPORARY_NAME, name)
+                    .where(REWIND_ENTRY.ID.eq(entryId))));
     if (!updates.isEmpty()) {
       dsl.batch(updates).execute();
     }
@@ -133,23 +172,32 @@ public final class RewindOperations {
   public List<StoredRewindEntry> entries(long operationId) {
     var target = SNAPSHOT.as("target_snapshot");
     var expected = SNAPSHOT.as("expected_snapshot");
-    return dsl.select(REWIND_ENTRY.fields()).select(target.fields()).select(expected.fields())
+    return dsl.select(REWIND_ENTRY.fields())
+        .select(target.fields())
+        .select(expected.fields())
         .from(REWIND_ENTRY)
-        .join(target).on(target.ID.eq(REWIND_ENTRY.TARGET_SNAPSHOT_ID))
-        .leftJoin(expected).on(expected.ID.eq(REWIND_ENTRY.EXPECTED_SNAPSHOT_ID))
+        .join(target)
+        .on(target.ID.eq(REWIND_ENTRY.TARGET_SNAPSHOT_ID))
+        .leftJoin(expected)
+        .on(expected.ID.eq(REWIND_ENTRY.EXPECTED_SNAPSHOT_ID))
         .where(REWIND_ENTRY.OPERATION_ID.eq(operationId))
         .orderBy(REWIND_ENTRY.ID)
         .fetch(row -> toEntry(row, target, expected));
   }
 
-  private static StoredRewindEntry toEntry(Record row, io.turndiff.store.jooq.tables.Snapshot target,
-                                           io.turndiff.store.jooq.tables.Snapshot expected) {
+  private static StoredRewindEntry toEntry(Record row, Snapshot target, Snapshot expected) {
     RewindEntryRecord entry = row.into(REWIND_ENTRY);
-    return new StoredRewindEntry(entry.getId(), WorkspacePath.fromStored(entry.getPath()),
+    return new StoredRewindEntry(
+        entry.getId(),
+        WorkspacePath.fromStored(entry.getPath()),
         Snapshots.toSnapshot(row.into(target)),
-        row.get(expected.ID) == null ? Optional.empty() : Optional.of(Snapshots.toSnapshot(row.into(expected))),
-        RewindStatus.fromCode(entry.getStatus()), Optional.ofNullable(entry.getReason()),
-        Optional.ofNullable(entry.getDetail()), Optional.ofNullable(entry.getMergedSha256()).map(Sha256::new),
+        row.get(expected.ID) == null
+            ? Optional.empty()
+            : Optional.of(Snapshots.toSnapshot(row.into(expected))),
+        RewindStatus.fromCode(entry.getStatus()),
+        Optional.ofNullable(entry.getReason()),
+        Optional.ofNullable(entry.getDetail()),
+        Optional.ofNullable(entry.getMergedSha256()).map(Sha256::new),
         Optional.ofNullable(entry.getTemporaryName()));
   }
 
@@ -162,17 +210,34 @@ public final class RewindOperations {
   }
 
   private StoredRewindOperation toStored(RewindOperationRecord row) {
-    List<String> turns = dsl.select(TURN.EXTERNAL_ID).from(REWIND_OPERATION_TURN)
-        .join(TURN).on(TURN.ID.eq(REWIND_OPERATION_TURN.TURN_ID))
-        .where(REWIND_OPERATION_TURN.OPERATION_ID.eq(row.getId()))
-        .orderBy(TURN.SEQ.desc())
-        .fetch(TURN.EXTERNAL_ID);
-    String targetTurn = dsl.select(TURN.EXTERNAL_ID).from(TURN).where(TURN.ID.eq(row.getTargetTurnId()))
-        .fetchOne(TURN.EXTERNAL_ID);
-    String rewindTurn = dsl.select(TURN.EXTERNAL_ID).from(TURN).where(TURN.ID.eq(row.getRewindTurnId()))
-        .fetchOne(TURN.EXTERNAL_ID);
-    return new StoredRewindOperation(row.getId(), row.getExternalId(), row.getSessionId(), targetTurn,
-        row.getScope(), row.getForce() == 1L, row.getState().equals("done"), row.getRewindTurnId(), rewindTurn,
+    List<String> turns =
+        dsl.select(TURN.EXTERNAL_ID)
+            .from(REWIND_OPERATION_TURN)
+            .join(TURN)
+            .on(TURN.ID.eq(REWIND_OPERATION_TURN.TURN_ID))
+            .where(REWIND_OPERATION_TURN.OPERATION_ID.eq(row.getId()))
+            .orderBy(TURN.SEQ.desc())
+            .fetch(TURN.EXTERNAL_ID);
+    String targetTurn =
+        dsl.select(TURN.EXTERNAL_ID)
+            .from(TURN)
+            .where(TURN.ID.eq(row.getTargetTurnId()))
+            .fetchOne(TURN.EXTERNAL_ID);
+    String rewindTurn =
+        dsl.select(TURN.EXTERNAL_ID)
+            .from(TURN)
+            .where(TURN.ID.eq(row.getRewindTurnId()))
+            .fetchOne(TURN.EXTERNAL_ID);
+    return new StoredRewindOperation(
+        row.getId(),
+        row.getExternalId(),
+        row.getSessionId(),
+        targetTurn,
+        row.getScope(),
+        row.getForce() == 1L,
+        row.getState().equals("done"),
+        row.getRewindTurnId(),
+        rewindTurn,
         turns);
   }
 }

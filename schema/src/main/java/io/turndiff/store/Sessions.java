@@ -30,17 +30,24 @@ public final class Sessions {
   }
 
   public Optional<StoredSession> byExternalId(String externalId) {
-    return dsl.selectFrom(SESSION).where(SESSION.EXTERNAL_ID.eq(externalId)).fetchOptional()
+    return dsl.selectFrom(SESSION)
+        .where(SESSION.EXTERNAL_ID.eq(externalId))
+        .fetchOptional()
         .map(Sessions::toStored);
   }
 
   public List<StoredSession> ofWorkspace(long workspaceId) {
-    return dsl.selectFrom(SESSION).where(SESSION.WORKSPACE_ID.eq(workspaceId)).orderBy(SESSION.ID)
+    return dsl.selectFrom(SESSION)
+        .where(SESSION.WORKSPACE_ID.eq(workspaceId))
+        .orderBy(SESSION.ID)
         .fetch(Sessions::toStored);
   }
 
   private static StoredSession toStored(SessionRecord row) {
-    return new StoredSession(row.getId(), row.getExternalId(), row.getWorkspaceId(),
+    return new StoredSession(
+        row.getId(),
+        row.getExternalId(),
+        row.getWorkspaceId(),
         Instant.ofEpochMilli(row.getCreatedAt()));
   }
 }

@@ -12,13 +12,14 @@ import org.jooq.impl.DSL;
 /**
  * One SQLite connection, its jOOQ context and its kept statements, used by one thread at a time.
  *
- * <p>Transactions are begun and ended with SQLite's own statements while JDBC stays in auto-commit mode: the
- * driver's {@code setAutoCommit(false)} marks the connection as in a transaction before its {@code BEGIN} runs,
- * so a {@code BEGIN} that failed (a busy timeout) left the connection believing in a transaction that did not
- * exist, and every later commit failed with "cannot commit - no transaction is active". Here a failed
- * {@code BEGIN} leaves nothing begun, and any other failure is rolled back; when even the rollback fails the
- * connection is marked broken and its owner replaces it. The kept statements are dropped after a failure (the
- * driver finalizes a statement that failed), to be prepared again on their next use.
+ * <p>Transactions are begun and ended with SQLite's own statements while JDBC stays in auto-commit
+ * mode: the driver's {@code setAutoCommit(false)} marks the connection as in a transaction before
+ * its {@code BEGIN} runs, so a {@code BEGIN} that failed (a busy timeout) left the connection
+ * believing in a transaction that did not exist, and every later commit failed with "cannot commit
+ * - no transaction is active". Here a failed {@code BEGIN} leaves nothing begun, and any other
+ * failure is rolled back; when even the rollback fails the connection is marked broken and its
+ * owner replaces it. The kept statements are dropped after a failure (the driver finalizes a
+ * statement that failed), to be prepared again on their next use.
  */
 final class StoreConnection implements AutoCloseable {
 
@@ -60,12 +61,18 @@ final class StoreConnection implements AutoCloseable {
     return connection;
   }
 
-  /** Runs {@code work} in one write transaction, which takes the write lock as it begins: all of it, or none. */
+  /**
+   * Runs {@code work} in one write transaction, which takes the write lock as it begins: all of it,
+   * or none.
+   */
   <T> T writeTransaction(Supplier<T> work) {
     return transaction(beginImmediate, work);
   }
 
-  /** Runs {@code work} in one read transaction: one consistent snapshot, from its first read to its end. */
+  /**
+   * Runs {@code work} in one read transaction: one consistent snapshot, from its first read to its
+   * end.
+   */
   <T> T readTransaction(Supplier<T> work) {
     return transaction(beginDeferred, work);
   }
@@ -95,7 +102,8 @@ final class StoreConnection implements AutoCloseable {
     try {
       rollback.executeUpdate();
     } catch (SQLException e) {
-      // SQLite may have rolled back already (after an I/O error or a full disk), or the connection is unusable:
+      // SQLite may have rolled back already (after an I/O error or a full disk), or the connection
+      // is unusable:
       // either way it is not known to be clean, so it is not used again
       broken = true;
       failure.addSuppressed(e);

@@ -16,19 +16,21 @@ import java.util.Optional;
 import java.util.concurrent.ThreadLocalRandom;
 
 /**
- * The store's file on disk and how SQLite may open it: a new store where no file exists, an existing one only
- * when its header is sound, and read-only where the file or its folder cannot be written.
+ * The store's file on disk and how SQLite may open it: a new store where no file exists, an
+ * existing one only when its header is sound, and read-only where the file or its folder cannot be
+ * written.
  *
- * <p>A new store is made whole under a temporary name (mode 0600, in a folder created 0700) and then linked to
- * its name, which fails if another process got there first: so an existing file is never half-made, and an
- * existing empty file is refused instead of taken for a new store.
+ * <p>A new store is made whole under a temporary name (mode 0600, in a folder created 0700) and
+ * then linked to its name, which fails if another process got there first: so an existing file is
+ * never half-made, and an existing empty file is refused instead of taken for a new store.
  *
- * <p>A WAL database on read-only media (SQLite, "WAL mode on read-only media"): SQLite reads it with
- * {@code mode=ro} when its {@code -wal} and {@code -shm} files exist (a store some other process has open), or
- * when it may create them (a writable folder). A store closed cleanly has neither, and its folder on a
- * read-only mount cannot get them: then it is opened {@code immutable}, which reads the database file alone,
- * correct because without a WAL the file holds everything. A non-empty {@code -wal} without its {@code -shm}
- * cannot be read there at all, and is refused rather than read as if the WAL were not there.
+ * <p>A WAL database on read-only media (SQLite, "WAL mode on read-only media"): SQLite reads it
+ * with {@code mode=ro} when its {@code -wal} and {@code -shm} files exist (a store some other
+ * process has open), or when it may create them (a writable folder). A store closed cleanly has
+ * neither, and its folder on a read-only mount cannot get them: then it is opened {@code
+ * immutable}, which reads the database file alone, correct because without a WAL the file holds
+ * everything. A non-empty {@code -wal} without its {@code -shm} cannot be read there at all, and is
+ * refused rather than read as if the WAL were not there.
  */
 final class StoreFile {
 
@@ -53,8 +55,9 @@ final class StoreFile {
   /**
    * The store at {@code file} (absolute), created when no file is there.
    *
-   * @throws StoreException {@link StoreException.Problem#DAMAGED} when an existing file is not a sound SQLite
-   *     database; {@link StoreException.Problem#READ_ONLY} when it cannot be read where it is
+   * @throws StoreException {@link StoreException.Problem#DAMAGED} when an existing file is not a
+   *     sound SQLite database; {@link StoreException.Problem#READ_ONLY} when it cannot be read
+   *     where it is
    */
   static StoreFile prepare(Path file) {
     if (!Files.exists(file, LinkOption.NOFOLLOW_LINKS)) {
@@ -66,9 +69,11 @@ final class StoreFile {
     if (!Files.isRegularFile(file)) {
       throw new StoreException("the store " + file + " exists but is not a regular file");
     }
-    StoreHeader.problem(file).ifPresent(problem -> {
-      throw StoreFailures.damaged(file, problem, null);
-    });
+    StoreHeader.problem(file)
+        .ifPresent(
+            problem -> {
+              throw StoreFailures.damaged(file, problem, null);
+            });
     return new StoreFile(file, access(file));
   }
 
@@ -91,9 +96,17 @@ final class StoreFile {
     if (!walHasContent) {
       return Access.IMMUTABLE;
     }
-    throw new StoreException(StoreException.Problem.READ_ONLY, "the store " + file + " cannot be read here: its "
-        + wal + " holds changes that SQLite reads only with " + sibling(file, "-shm") + ", which is missing, "
-        + "and its folder cannot be written to make one. Open the store once where it can be written.", null);
+    throw new StoreException(
+        StoreException.Problem.READ_ONLY,
+        "the store "
+            + file
+            + " cannot be read here: its "
+            + wal
+            + " holds changes that SQLite reads only with "
+            + sibling(file, "-shm")
+            + ", which is missing, "
+            + "and its folder cannot be written to make one. Open the store once where it can be written.",
+        null);
   }
 
   private static Path sibling(Path file, String suffix) {
@@ -102,13 +115,23 @@ final class StoreFile {
 
   private static void create(Path file) {
     Path folder = file.getParent();
-    Path temporary = folder.resolve("." + file.getFileName() + ".new-" + ProcessHandle.current().pid() + "-"
-        + Long.toHexString(ThreadLocalRandom.current().nextLong()));
+    Path temporary =
+        folder.resolve(
+            "."
+                + file.getFileName()
+                + ".new-"
+                + ProcessHandle.current().pid()
+                + "-"
+                + Long.toHexString(ThreadLocalRandom.current().nextLong()));
     try {
       if (!Files.isDirectory(folder)) {
-        Files.createDirectories(folder, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
+        Files.createDirectories(
+            folder,
+            PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
       }
-      Files.createFile(temporary, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")));
+      Files.createFile(
+          temporary,
+          PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")));
       try {
         initialise(temporary);
         try {
@@ -128,8 +151,9 @@ final class StoreFile {
 
   /** Writes an empty WAL-mode database (its first page, with the header) into the new file. */
   private static void initialise(Path file) {
-    try (Connection connection = DriverManager.getConnection("jdbc:sqlite:" + uri(file, Optional.empty()));
-         Statement statement = connection.createStatement()) {
+    try (Connection connection =
+            DriverManager.getConnection("jdbc:sqlite:" + uri(file, Optional.empty()));
+        Statement statement = connection.createStatement()) {
       // a connection-level pragma, not a query: jOOQ has no DSL for it
       statement.execute("PRAGMA journal_mode=WAL");
     } catch (SQLException e) {
@@ -151,19 +175,23 @@ final class StoreFile {
 
   /** The SQLite URI of the file, with the parameters its access needs. */
   String uri() {
-    return uri(path, switch (access) {
-      case READ_WRITE -> Optional.empty();
-      case READ_ONLY -> Optional.of("mode=ro");
-      case IMMUTABLE -> Optional.of("immutable=1");
-    });
+    return uri(
+        path,
+        switch (access) {
+          case READ_WRITE -> Optional.empty();
+          case READ_ONLY -> Optional.of("mode=ro");
+          case IMMUTABLE -> Optional.of("immutable=1");
+        });
   }
 
   /** A {@code file:} URI: a name with {@code ?}, {@code #} or {@code %} in it stays one name. */
   private static String uri(Path file, Optional<String> query) {
     try {
-      return new URI("file", null, file.toString(), null).toASCIIString() + query.map(q -> "?" + q).orElse("");
+      return new URI("file", null, file.toString(), null).toASCIIString()
+          + query.map(q -> "?" + q).orElse("");
     } catch (URISyntaxException e) {
-      throw new StoreException("the store path " + file + " cannot be named to SQLite: " + e.getMessage(), e);
+      throw new StoreException(
+          "the store path " + file + " cannot be named to SQLite: " + e.getMessage(), e);
     }
   }
 }

@@ -10,27 +10,28 @@ import java.util.Arrays;
 import java.util.Optional;
 
 /**
- * What the first bytes of an existing store file say, read before SQLite sees the file: SQLite takes an
- * empty file for a new database (so a store truncated to nothing would silently start over), and reports a
- * file that is not a database only when a statement first touches it.
+ * What the first bytes of an existing store file say, read before SQLite sees the file: SQLite
+ * takes an empty file for a new database (so a store truncated to nothing would silently start
+ * over), and reports a file that is not a database only when a statement first touches it.
  *
- * <p>An SQLite file starts with the 16 bytes {@code "SQLite format 3\0"}, then its page size; the file is a
- * whole number of pages (the WAL holds whatever is newer), so a file cut in the middle of a page was cut short.
+ * <p>An SQLite file starts with the 16 bytes {@code "SQLite format 3\0"}, then its page size; the
+ * file is a whole number of pages (the WAL holds whatever is newer), so a file cut in the middle of
+ * a page was cut short.
  */
 final class StoreHeader {
 
   static final byte[] MAGIC = "SQLite format 3\0".getBytes(StandardCharsets.US_ASCII);
   private static final int HEADER_BYTES = 100;
 
-  private StoreHeader() {
-  }
+  private StoreHeader() {}
 
   /** Why {@code file} is not an intact SQLite database, or empty when its header is sound. */
   static Optional<String> problem(Path file) {
     try (FileChannel channel = FileChannel.open(file, StandardOpenOption.READ)) {
       long size = channel.size();
       if (size == 0) {
-        return Optional.of("it is empty (0 bytes): a new store is only created where no file exists");
+        return Optional.of(
+            "it is empty (0 bytes): a new store is only created where no file exists");
       }
       ByteBuffer header = ByteBuffer.allocate(HEADER_BYTES);
       while (header.hasRemaining() && channel.read(header, header.position()) > 0) {
@@ -38,7 +39,8 @@ final class StoreHeader {
       }
       byte[] bytes = header.array();
       if (!Arrays.equals(bytes, 0, MAGIC.length, MAGIC, 0, MAGIC.length)) {
-        return Optional.of("it is not an SQLite database (it does not start with \"SQLite format 3\")");
+        return Optional.of(
+            "it is not an SQLite database (it does not start with \"SQLite format 3\")");
       }
       if (size < HEADER_BYTES) {
         return Optional.of("it is cut short: " + size + " bytes, less than an SQLite header");
@@ -51,8 +53,12 @@ final class StoreHeader {
         return Optional.of("its header names no valid page size (" + pageSize + ")");
       }
       if (size % pageSize != 0) {
-        return Optional.of("it is cut short: its " + size + " bytes are not a whole number of " + pageSize
-            + "-byte pages");
+        return Optional.of(
+            "it is cut short: its "
+                + size
+                + " bytes are not a whole number of "
+                + pageSize
+                + "-byte pages");
       }
       return Optional.empty();
     } catch (IOException e) {

@@ -10,22 +10,32 @@ import java.util.List;
 import java.util.Optional;
 
 /**
- * A file change as stored: the path's before-snapshot, and once the turn is finished its after-snapshot,
- * change kind, line counts and diff.
+ * A file change as stored: the path's before-snapshot, and once the turn is finished its
+ * after-snapshot, change kind, line counts and diff.
  *
  * @param beforeRow the row of the before-snapshot
  * @param afterRow the row of the after-snapshot, once the turn is finished
  * @param toolCalls the external ids of every tool call that snapshotted the path, first one first
  */
-public record StoredFileChange(long id, long turnId, WorkspacePath path, Optional<GivenPath> via,
-                               DetectedBy detectedBy, long beforeRow, Snapshot before, Optional<Long> afterRow,
-                               Optional<Snapshot> after,
-                               Optional<ChangeKind> change, long linesAdded, long linesRemoved,
-                               Optional<Sha256> diff, List<String> toolCalls) {
+public record StoredFileChange(
+    long id,
+    long turnId,
+    WorkspacePath path,
+    Optional<GivenPath> via,
+    DetectedBy detectedBy,
+    long beforeRow,
+    Snapshot before,
+    Optional<Long> afterRow,
+    Optional<Snapshot> after,
+    Optional<ChangeKind> change,
+    long linesAdded,
+    long linesRemoved,
+    Optional<Sha256> diff,
+    List<String> toolCalls) {
 
   /**
-   * The before-state can be put back: it was completely captured, and the change is not {@code unknown} (a
-   * rewind cannot tell what such a path holds now against what the turn left).
+   * The before-state can be put back: it was completely captured, and the change is not {@code
+   * unknown} (a rewind cannot tell what such a path holds now against what the turn left).
    */
   public boolean restorable() {
     return before.captured() && change.filter(kind -> kind == ChangeKind.UNKNOWN).isEmpty();

@@ -8,18 +8,27 @@ import java.util.OptionalInt;
 /**
  * What a rewind does to one directory, and where that stands.
  *
- * @param mode for a directory it creates, the permission bits it gets (empty: the default of {@code mkdir});
- *     for one it removes, the bits it had; for one whose mode it puts back, the bits it sets
+ * @param mode for a directory it creates, the permission bits it gets (empty: the default of {@code
+ *     mkdir}); for one it removes, the bits it had; for one whose mode it puts back, the bits it
+ *     sets
  */
-public record StoredRewindDirectory(long id, WorkspacePath path, Action action, OptionalInt mode, Status status,
-                                    Optional<String> reason, Optional<String> detail) {
+public record StoredRewindDirectory(
+    long id,
+    WorkspacePath path,
+    Action action,
+    OptionalInt mode,
+    Status status,
+    Optional<String> reason,
+    Optional<String> detail) {
 
   /**
-   * Create a directory a rewound turn removed or a restored file needs; remove one a turn created; set back
-   * the mode of one a turn changed the mode of.
+   * Create a directory a rewound turn removed or a restored file needs; remove one a turn created;
+   * set back the mode of one a turn changed the mode of.
    */
   public enum Action {
-    CREATE, REMOVE, MODE;
+    CREATE,
+    REMOVE,
+    MODE;
 
     public String code() {
       return name().toLowerCase(Locale.ROOT);
@@ -28,7 +37,9 @@ public record StoredRewindDirectory(long id, WorkspacePath path, Action action, 
 
   /** Planned (journaled before it is done); done; skipped (with a reason). */
   public enum Status {
-    PLANNED, DONE, SKIPPED;
+    PLANNED,
+    DONE,
+    SKIPPED;
 
     public String code() {
       return name().toLowerCase(Locale.ROOT);

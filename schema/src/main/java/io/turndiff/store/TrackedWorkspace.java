@@ -7,6 +7,10 @@ package io.turndiff.store;
  * @param version incremented on every write of the index
  * @param partial the budgets left some subtrees out
  */
-public record TrackedWorkspace(long workspaceId, long indexedAtNanos, long version, boolean partial, long maxFiles,
-                               long maxBytes) {
-}
+public record TrackedWorkspace(
+    long workspaceId,
+    long indexedAtNanos,
+    long version,
+    boolean partial,
+    long maxFiles,
+    long maxBytes) {}

@@ -8,12 +8,14 @@ import io.turndiff.model.ChangeKind;
 import io.turndiff.model.TurnKind;
 import io.turndiff.model.TurnState;
 import io.turndiff.store.jooq.tables.records.TurnRecord;
+import java.math.BigDecimal;
 import java.time.Instant;
 import java.time.InstantSource;
 import java.util.List;
 import java.util.Optional;
 import org.jooq.DSLContext;
 import org.jooq.Record;
+import org.jooq.SelectOnConditionStep;
 import org.jooq.impl.DSL;
 
 /** Turns, numbered from 1 within their session. */
@@ -29,17 +31,27 @@ public final class Turns {
     this.prepared = prepared;
   }
 
-  /** The state of turn row {@code turnId} now (a prepared statement: it runs on every snapshot call). */
+  /**
+   * The state of turn row {@code turnId} now (a prepared statement: it runs on every snapshot
+   * call).
+   */
   public Optional<TurnState> state(long turnId) {
-    return prepared.get("turn.state", q -> q.select(TURN.STATE).from(TURN)
-            .where(TURN.ID.eq(DSL.param("id", Long.class))))
-        .bind("id", turnId).firstText().map(TurnState::fromCode);
+    return prepared
+        .get(
+            "turn.state",
+            q -> q.select(TURN.STATE).from(TURN).where(TURN.ID.eq(DSL.param("id", Long.class))))
+        .bind("id", turnId)
+        .firstText()
+        .map(TurnState::fromCode);
   }
 
   /** Opens a new turn as the next in its session. */
   public StoredTurn begin(String externalId, StoredSession session, TurnKind kind) {
-    Long last = dsl.select(DSL.max(TURN.SEQ)).from(TURN).where(TURN.SESSION_ID.eq(session.id())).fetchOne(0,
-        Long.class);
+    Long last =
+        dsl.select(DSL.max(TURN.SEQ))
+            .from(TURN)
+            .where(TURN.SESSION_ID.eq(session.id()))
+            .fetchOne(0, Long.class);
     TurnRecord row = dsl.newRecord(TURN);
     row.setExternalId(externalId);
     row.setSessionId(session.id());
@@ -65,23 +77,35 @@ public final class Turns {
   }
 
   /**
-   * One page of a session's turns with their numbers: turns after {@code afterSeq}, at most {@code limit}.
+   * One page of a session's turns with their numbers: turns after {@code afterSeq}, at most {@code
+   * limit}.
    */
   public List<TurnListing> listing(long sessionId, long afterSeq, int limit) {
     var files = DSL.count(FILE_CHANGE.ID);
-    var changed = DSL.count(FILE_CHANGE.ID).filterWhere(FILE_CHANGE.CHANGE.ne(ChangeKind.UNCHANGED.code()));
-    var added = DSL.coalesce(DSL.sum(FILE_CHANGE.LINES_ADDED), DSL.inline(java.math.BigDecimal.ZERO));
-    var removed = DSL.coalesce(DSL.sum(FILE_CHANGE.LINES_REMOVED), DSL.inline(java.math.BigDecimal.ZERO));
-    return dsl.select(TURN.fields()).select(SESSION.EXTERNAL_ID, SESSION.WORKSPACE_ID)
+    var changed =
+        DSL.count(FILE_CHANGE.ID).filterWhere(FILE_CHANGE.CHANGE.ne(ChangeKind.UNCHANGED.code()));
+    var added = DSL.coalesce(DSL.sum(FILE_CHANGE.LINES_ADDED), DSL.inline(BigDecimal.ZERO));
+    var removed = DSL.coalesce(DSL.sum(FILE_CHANGE.LINES_REMOVED), DSL.inline(BigDecimal.ZERO));
+    return dsl.select(TURN.fields())
+        .select(SESSION.EXTERNAL_ID, SESSION.WORKSPACE_ID)
         .select(files, changed, added, removed)
-        .from(TURN).join(SESSION).on(SESSION.ID.eq(TURN.SESSION_ID))
-        .leftJoin(FILE_CHANGE).on(FILE_CHANGE.TURN_ID.eq(TURN.ID))
+        .from(TURN)
+        .join(SESSION)
+        .on(SESSION.ID.eq(TURN.SESSION_ID))
+        .leftJoin(FILE_CHANGE)
+        .on(FILE_CHANGE.TURN_ID.eq(TURN.ID))
         .where(TURN.SESSION_ID.eq(sessionId).and(TURN.SEQ.gt(afterSeq)))
         .groupBy(TURN.ID, SESSION.EXTERNAL_ID, SESSION.WORKSPACE_ID)
         .orderBy(TURN.SEQ)
         .limit(limit)
-        .fetch(row -> new TurnListing(toStored(row), row.get(files), row.get(changed),
-            row.get(added).longValue(), row.get(removed).longValue()));
+        .fetch(
+            row ->
+                new TurnListing(
+                    toStored(row),
+                    row.get(files),
+                    row.get(changed),
+                    row.get(added).longValue(),
+                    row.get(removed).longValue()));
   }
 
   public void markFinished(long turnId) {
@@ -96,16 +120,25 @@ public final class Turns {
     dsl.update(TURN).set(TURN.STATE, state.code()).where(TURN.ID.eq(turnId)).execute();
   }
 
-  private org.jooq.SelectOnConditionStep<Record> select() {
-    return dsl.select(TURN.fields()).select(SESSION.EXTERNAL_ID, SESSION.WORKSPACE_ID)
-        .from(TURN).join(SESSION).on(SESSION.ID.eq(TURN.SESSION_ID));
+  private SelectOnConditionStep<Record> select() {
+    return dsl.select(TURN.fields())
+        .select(SESSION.EXTERNAL_ID, SESSION.WORKSPACE_ID)
+        .from(TURN)
+        .join(SESSION)
+        .on(SESSION.ID.eq(TURN.SESSION_ID));
   }
 
   private static StoredTurn toStored(Record row) {
     Long finishedAt = row.get(TURN.FINISHED_AT);
-    return new StoredTurn(row.get(TURN.ID), row.get(TURN.EXTERNAL_ID), row.get(TURN.SESSION_ID),
-        row.get(SESSION.EXTERNAL_ID), row.get(SESSION.WORKSPACE_ID), row.get(TURN.SEQ),
-        TurnKind.fromCode(row.get(TURN.KIND)), TurnState.fromCode(row.get(TURN.STATE)),
+    return new StoredTurn(
+        row.get(TURN.ID),
+        row.get(TURN.EXTERNAL_ID),
+        row.get(TURN.SESSION_ID),
+        row.get(SESSION.EXTERNAL_ID),
+        row.get(SESSION.WORKSPACE_ID),
+        row.get(TURN.SEQ),
+        TurnKind.fromCode(row.get(TURN.KIND)),
+        TurnState.fromCode(row.get(TURN.STATE)),
         Instant.ofEpochMilli(row.get(TURN.BEGAN_AT)),
         Optional.ofNullable(finishedAt).map(Instant::ofEpochMilli));
   }

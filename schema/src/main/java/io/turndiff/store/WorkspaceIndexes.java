@@ -9,6 +9,7 @@ import io.turndiff.model.IndexEntry;
 import io.turndiff.model.LinkTarget;
 import io.turndiff.model.Reason;
 import io.turndiff.model.Sha256;
+import io.turndiff.model.StatProof;
 import io.turndiff.model.WorkspacePath;
 import io.turndiff.store.jooq.tables.records.IndexEntryRecord;
 import java.util.Collection;
@@ -19,7 +20,9 @@ import java.util.Optional;
 import org.jooq.DSLContext;
 import org.jooq.impl.DSL;
 
-/** The index of tracked workspaces: its header, its entries, and the subtrees the budgets left out. */
+/**
+ * The index of tracked workspaces: its header, its entries, and the subtrees the budgets left out.
+ */
 public final class WorkspaceIndexes {
 
   private final DSLContext dsl;
@@ -31,39 +34,66 @@ public final class WorkspaceIndexes {
   }
 
   public Optional<TrackedWorkspace> tracked(long workspaceId) {
-    return dsl.selectFrom(TRACKED_WORKSPACE).where(TRACKED_WORKSPACE.WORKSPACE_ID.eq(workspaceId)).fetchOptional()
-        .map(row -> new TrackedWorkspace(row.getWorkspaceId(), row.getIndexedAtNs(), row.getVersion(),
-            row.getPartial() == 1L, row.getMaxFiles(), row.getMaxBytes()));
+    return dsl.selectFrom(TRACKED_WORKSPACE)
+        .where(TRACKED_WORKSPACE.WORKSPACE_ID.eq(workspaceId))
+        .fetchOptional()
+        .map(
+            row ->
+                new TrackedWorkspace(
+                    row.getWorkspaceId(),
+                    row.getIndexedAtNs(),
+                    row.getVersion(),
+                    row.getPartial() == 1L,
+                    row.getMaxFiles(),
+                    row.getMaxBytes()));
   }
 
   /** The index's version (a prepared statement: asked on every use of a cached index). */
   public Optional<Long> version(long workspaceId) {
-    return prepared.get("index.version", q -> q.select(TRACKED_WORKSPACE.VERSION).from(TRACKED_WORKSPACE)
-            .where(TRACKED_WORKSPACE.WORKSPACE_ID.eq(DSL.param("workspace", Long.class))))
-        .bind("workspace", workspaceId).firstLong();
+    return prepared
+        .get(
+            "index.version",
+            q ->
+                q.select(TRACKED_WORKSPACE.VERSION)
+                    .from(TRACKED_WORKSPACE)
+                    .where(TRACKED_WORKSPACE.WORKSPACE_ID.eq(DSL.param("workspace", Long.class))))
+        .bind("workspace", workspaceId)
+        .firstLong();
   }
 
   public Map<WorkspacePath, IndexEntry> entries(long workspaceId) {
     Map<WorkspacePath, IndexEntry> entries = new HashMap<>();
-    dsl.selectFrom(INDEX_ENTRY).where(INDEX_ENTRY.WORKSPACE_ID.eq(workspaceId)).fetch().forEach(row -> {
-      IndexEntry entry = toEntry(row);
-      entries.put(entry.path(), entry);
-    });
+    dsl.selectFrom(INDEX_ENTRY)
+        .where(INDEX_ENTRY.WORKSPACE_ID.eq(workspaceId))
+        .fetch()
+        .forEach(
+            row -> {
+              IndexEntry entry = toEntry(row);
+              entries.put(entry.path(), entry);
+            });
     return entries;
   }
 
   public List<WorkspacePath> leftOut(long workspaceId) {
-    return dsl.select(INDEX_LEFT_OUT.PATH).from(INDEX_LEFT_OUT).where(INDEX_LEFT_OUT.WORKSPACE_ID.eq(workspaceId))
+    return dsl.select(INDEX_LEFT_OUT.PATH)
+        .from(INDEX_LEFT_OUT)
+        .where(INDEX_LEFT_OUT.WORKSPACE_ID.eq(workspaceId))
         .fetch(row -> WorkspacePath.ofRelativeBytes(row.value1()));
   }
 
   /**
-   * Writes the index: the header (a new version), the entries that changed, the entries that are gone, and
-   * the subtrees left out. Blobs the entries refer to must be stored first.
+   * Writes the index: the header (a new version), the entries that changed, the entries that are
+   * gone, and the subtrees left out. Blobs the entries refer to must be stored first.
    */
-  public void write(long workspaceId, long indexedAtNanos, boolean partial, long maxFiles, long maxBytes,
-                    Collection<IndexEntry> upserts, Collection<WorkspacePath> removals,
-                    Optional<List<WorkspacePath>> leftOut) {
+  public void write(
+      long workspaceId,
+      long indexedAtNanos,
+      boolean partial,
+      long maxFiles,
+      long maxBytes,
+      Collection<IndexEntry> upserts,
+      Collection<WorkspacePath> removals,
+      Optional<List<WorkspacePath>> leftOut) {
     long version = version(workspaceId).orElse(0L) + 1;
     dsl.insertInto(TRACKED_WORKSPACE)
         .set(TRACKED_WORKSPACE.WORKSPACE_ID, workspaceId)
@@ -72,68 +102,101 @@ public final class WorkspaceIndexes {
         .set(TRACKED_WORKSPACE.PARTIAL, partial ? 1L : 0L)
         .set(TRACKED_WORKSPACE.MAX_FILES, maxFiles)
         .set(TRACKED_WORKSPACE.MAX_BYTES, maxBytes)
-        .onConflict(TRACKED_WORKSPACE.WORKSPACE_ID).doUpdate()
+        .onConflict(TRACKED_WORKSPACE.WORKSPACE_ID)
+        .doUpdate()
         .set(TRACKED_WORKSPACE.INDEXED_AT_NS, indexedAtNanos)
         .set(TRACKED_WORKSPACE.VERSION, version)
         .set(TRACKED_WORKSPACE.PARTIAL, partial ? 1L : 0L)
         .set(TRACKED_WORKSPACE.MAX_FILES, maxFiles)
         .set(TRACKED_WORKSPACE.MAX_BYTES, maxBytes)
         .execute();
-    PreparedQuery upsert = prepared.get("index.upsert", q -> q.insertInto(INDEX_ENTRY)
-        .set(INDEX_ENTRY.WORKSPACE_ID, DSL.param("workspace", Long.class))
-        .set(INDEX_ENTRY.PATH, DSL.param("path", byte[].class))
-        .set(INDEX_ENTRY.FILE_TYPE, DSL.param("type", String.class))
-        .set(INDEX_ENTRY.SIZE, DSL.param("size", Long.class))
-        .set(INDEX_ENTRY.MTIME_NS, DSL.param("mtime", Long.class))
-        .set(INDEX_ENTRY.CTIME_NS, DSL.param("ctime", Long.class))
-        .set(INDEX_ENTRY.INODE, DSL.param("inode", Long.class))
-        .set(INDEX_ENTRY.MODE, DSL.param("mode", Long.class))
-        .set(INDEX_ENTRY.NLINK, DSL.param("nlink", Long.class))
-        .set(INDEX_ENTRY.LINK_TARGET, DSL.param("link", byte[].class))
-        .set(INDEX_ENTRY.SHA256, DSL.param("sha", String.class))
-        .set(INDEX_ENTRY.CONTENT_SHA256, DSL.param("content", String.class))
-        .set(INDEX_ENTRY.REASON, DSL.param("reason", String.class))
-        .onConflict(INDEX_ENTRY.WORKSPACE_ID, INDEX_ENTRY.PATH).doUpdate()
-        .set(INDEX_ENTRY.FILE_TYPE, DSL.excluded(INDEX_ENTRY.FILE_TYPE))
-        .set(INDEX_ENTRY.SIZE, DSL.excluded(INDEX_ENTRY.SIZE))
-        .set(INDEX_ENTRY.MTIME_NS, DSL.excluded(INDEX_ENTRY.MTIME_NS))
-        .set(INDEX_ENTRY.CTIME_NS, DSL.excluded(INDEX_ENTRY.CTIME_NS))
-        .set(INDEX_ENTRY.INODE, DSL.excluded(INDEX_ENTRY.INODE))
-        .set(INDEX_ENTRY.MODE, DSL.excluded(INDEX_ENTRY.MODE))
-        .set(INDEX_ENTRY.NLINK, DSL.excluded(INDEX_ENTRY.NLINK))
-        .set(INDEX_ENTRY.LINK_TARGET, DSL.excluded(INDEX_ENTRY.LINK_TARGET))
-        .set(INDEX_ENTRY.SHA256, DSL.excluded(INDEX_ENTRY.SHA256))
-        .set(INDEX_ENTRY.CONTENT_SHA256, DSL.excluded(INDEX_ENTRY.CONTENT_SHA256))
-        .set(INDEX_ENTRY.REASON, DSL.excluded(INDEX_ENTRY.REASON)));
+    PreparedQuery upsert =
+        prepared.get(
+            "index.upsert",
+            q ->
+                q.insertInto(INDEX_ENTRY)
+                    .set(INDEX_ENTRY.WORKSPACE_ID, DSL.param("workspace", Long.class))
+                    .set(INDEX_ENTRY.PATH, DSL.param("path", byte[].class))
+                    .set(INDEX_ENTRY.FILE_TYPE, DSL.param("type", String.class))
+                    .set(INDEX_ENTRY.SIZE, DSL.param("size", Long.class))
+                    .set(INDEX_ENTRY.MTIME_NS, DSL.param("mtime", Long.class))
+                    .set(INDEX_ENTRY.CTIME_NS, DSL.param("ctime", Long.class))
+                    .set(INDEX_ENTRY.INODE, DSL.param("inode", Long.class))
+                    .set(INDEX_ENTRY.MODE, DSL.param("mode", Long.class))
+                    .set(INDEX_ENTRY.NLINK, DSL.param("nlink", Long.class))
+                    .set(INDEX_ENTRY.LINK_TARGET, DSL.param("link", byte[].class))
+                    .set(INDEX_ENTRY.SHA256, DSL.param("sha", String.class))
+                    .set(INDEX_ENTRY.CONTENT_SHA256, DSL.param("content", String.class))
+                    .set(INDEX_ENTRY.REASON, DSL.param("reason", String.class))
+                    .onConflict(INDEX_ENTRY.WORKSPACE_ID, INDEX_ENTRY.PATH)
+                    .doUpdate()
+                    .set(INDEX_ENTRY.FILE_TYPE, DSL.excluded(INDEX_ENTRY.FILE_TYPE))
+                    .set(INDEX_ENTRY.SIZE, DSL.excluded(INDEX_ENTRY.SIZE))
+                    .set(INDEX_ENTRY.MTIME_NS, DSL.excluded(INDEX_ENTRY.MTIME_NS))
+                    .set(INDEX_ENTRY.CTIME_NS, DSL.excluded(INDEX_ENTRY.CTIME_NS))
+                    .set(INDEX_ENTRY.INODE, DSL.excluded(INDEX_ENTRY.INODE))
+                    .set(INDEX_ENTRY.MODE, DSL.excluded(INDEX_ENTRY.MODE))
+                    .set(INDEX_ENTRY.NLINK, DSL.excluded(INDEX_ENTRY.NLINK))
+                    .set(INDEX_ENTRY.LINK_TARGET, DSL.excluded(INDEX_ENTRY.LINK_TARGET))
+                    .set(INDEX_ENTRY.SHA256, DSL.excluded(INDEX_ENTRY.SHA256))
+                    .set(INDEX_ENTRY.CONTENT_SHA256, DSL.excluded(INDEX_ENTRY.CONTENT_SHA256))
+                    .set(INDEX_ENTRY.REASON, DSL.excluded(INDEX_ENTRY.REASON)));
     for (IndexEntry entry : upserts) {
-      upsert.bind("workspace", workspaceId).bind("path", entry.path().bytes()).bind("type", entry.type().code())
-          .bind("size", entry.size()).bind("mtime", entry.mtimeNanos()).bind("ctime", entry.ctimeNanos())
-          .bind("inode", entry.inode()).bind("mode", (long) entry.mode()).bind("nlink", entry.nlink())
+      StatProof stat = entry.stat();
+      upsert
+          .bind("workspace", workspaceId)
+          .bind("path", entry.path().bytes())
+          .bind("type", stat.type().code())
+          .bind("size", stat.size())
+          .bind("mtime", stat.mtimeNanos())
+          .bind("ctime", stat.ctimeNanos())
+          .bind("inode", stat.inode())
+          .bind("mode", (long) stat.mode())
+          .bind("nlink", stat.nlink())
           .bind("link", entry.linkTarget().map(LinkTarget::bytes).orElse(null))
           .bind("sha", entry.sha256().map(Sha256::hex).orElse(null))
           .bind("content", entry.storedContent().map(Sha256::hex).orElse(null))
           .bind("reason", entry.reason().map(Reason::code).orElse(null))
           .update();
     }
-    PreparedQuery delete = prepared.get("index.delete", q -> q.deleteFrom(INDEX_ENTRY)
-        .where(INDEX_ENTRY.WORKSPACE_ID.eq(DSL.param("workspace", Long.class))
-            .and(INDEX_ENTRY.PATH.eq(DSL.param("path", byte[].class)))));
+    PreparedQuery delete =
+        prepared.get(
+            "index.delete",
+            q ->
+                q.deleteFrom(INDEX_ENTRY)
+                    .where(
+                        INDEX_ENTRY
+                            .WORKSPACE_ID
+                            .eq(DSL.param("workspace", Long.class))
+                            .and(INDEX_ENTRY.PATH.eq(DSL.param("path", byte[].class)))));
     for (WorkspacePath path : removals) {
       delete.bind("workspace", workspaceId).bind("path", path.bytes()).update();
     }
     if (leftOut.isPresent()) {
       dsl.deleteFrom(INDEX_LEFT_OUT).where(INDEX_LEFT_OUT.WORKSPACE_ID.eq(workspaceId)).execute();
       for (WorkspacePath path : leftOut.get()) {
-        dsl.insertInto(INDEX_LEFT_OUT).set(INDEX_LEFT_OUT.WORKSPACE_ID, workspaceId)
-            .set(INDEX_LEFT_OUT.PATH, path.bytes()).execute();
+        dsl.insertInto(INDEX_LEFT_OUT)
+            .set(INDEX_LEFT_OUT.WORKSPACE_ID, workspaceId)
+            .set(INDEX_LEFT_OUT.PATH, path.bytes())
+            .execute();
       }
     }
   }
 
   private static IndexEntry toEntry(IndexEntryRecord row) {
-    return new IndexEntry(WorkspacePath.ofRelativeBytes(row.getPath()), FileType.fromCode(row.getFileType()),
-        row.getSize(), row.getMtimeNs(), row.getCtimeNs(), row.getInode(), Math.toIntExact(row.getMode()),
-        row.getNlink(), Optional.ofNullable(row.getLinkTarget()).map(LinkTarget::of),
+    StatProof stat =
+        new StatProof(
+            FileType.fromCode(row.getFileType()),
+            row.getSize(),
+            row.getMtimeNs(),
+            row.getCtimeNs(),
+            row.getInode(),
+            Math.toIntExact(row.getMode()),
+            row.getNlink());
+    return new IndexEntry(
+        WorkspacePath.ofRelativeBytes(row.getPath()),
+        stat,
+        Optional.ofNullable(row.getLinkTarget()).map(LinkTarget::of),
         Optional.ofNullable(row.getSha256()).map(Sha256::new),
         Optional.ofNullable(row.getContentSha256()).map(Sha256::new),
         Optional.ofNullable(row.getReason()).map(Reason::fromCode));

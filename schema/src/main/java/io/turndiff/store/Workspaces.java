@@ -20,11 +20,13 @@ public final class Workspaces {
   }
 
   /**
-   * The workspace for {@code rootReal}, created when new. A root directory that was replaced (same path,
-   * other inode) keeps its workspace row and gets its new identity recorded.
+   * The workspace for {@code rootReal}, created when new. A root directory that was replaced (same
+   * path, other inode) keeps its workspace row and gets its new identity recorded.
    */
-  public StoredWorkspace register(String rootGiven, String rootReal, long rootDevice, long rootInode) {
-    WorkspaceRecord existing = dsl.selectFrom(WORKSPACE).where(WORKSPACE.ROOT_REAL.eq(rootReal)).fetchOne();
+  public StoredWorkspace register(
+      String rootGiven, String rootReal, long rootDevice, long rootInode) {
+    WorkspaceRecord existing =
+        dsl.selectFrom(WORKSPACE).where(WORKSPACE.ROOT_REAL.eq(rootReal)).fetchOne();
     if (existing == null) {
       existing = dsl.newRecord(WORKSPACE);
       existing.setRootGiven(rootGiven);
@@ -38,21 +40,35 @@ public final class Workspaces {
   }
 
   public Optional<StoredWorkspace> byId(long id) {
-    return dsl.selectFrom(WORKSPACE).where(WORKSPACE.ID.eq(id)).fetchOptional().map(Workspaces::toStored);
+    return dsl.selectFrom(WORKSPACE)
+        .where(WORKSPACE.ID.eq(id))
+        .fetchOptional()
+        .map(Workspaces::toStored);
   }
 
   public Optional<StoredWorkspace> byRealRoot(String rootReal) {
-    return dsl.selectFrom(WORKSPACE).where(WORKSPACE.ROOT_REAL.eq(rootReal)).fetchOptional()
+    return dsl.selectFrom(WORKSPACE)
+        .where(WORKSPACE.ROOT_REAL.eq(rootReal))
+        .fetchOptional()
         .map(Workspaces::toStored);
   }
 
   public Optional<StoredWorkspace> byGivenRoot(String rootGiven) {
-    return dsl.selectFrom(WORKSPACE).where(WORKSPACE.ROOT_GIVEN.eq(rootGiven)).orderBy(WORKSPACE.ID).limit(1)
-        .fetchOptional().map(Workspaces::toStored);
+    return dsl.selectFrom(WORKSPACE)
+        .where(WORKSPACE.ROOT_GIVEN.eq(rootGiven))
+        .orderBy(WORKSPACE.ID)
+        .limit(1)
+        .fetchOptional()
+        .map(Workspaces::toStored);
   }
 
   private static StoredWorkspace toStored(WorkspaceRecord row) {
-    return new StoredWorkspace(row.getId(), row.getRootGiven(), row.getRootReal(), row.getRootDevice(),
-        row.getRootInode(), Instant.ofEpochMilli(row.getCreatedAt()));
+    return new StoredWorkspace(
+        row.getId(),
+        row.getRootGiven(),
+        row.getRootReal(),
+        row.getRootDevice(),
+        row.getRootInode(),
+        Instant.ofEpochMilli(row.getCreatedAt()));
   }
 }

@@ -14,8 +14,9 @@ import java.util.zip.Deflater;
 import org.junit.jupiter.api.Test;
 
 /**
- * The blob compression choice, on this repository's own source files: zstd level 3 must compress source
- * text at least about as well as deflate's default level (speed is measured by the benchmark, not here).
+ * The blob compression choice, on this repository's own source files: zstd level 3 must compress
+ * source text at least about as well as deflate's default level (speed is measured by the
+ * benchmark, not here).
  */
 class BlobCodecTest {
 
@@ -24,14 +25,17 @@ class BlobCodecTest {
   private static List<byte[]> sourceFiles() throws Exception {
     Path sources = Path.of("..").toAbsolutePath().normalize();
     try (Stream<Path> walk = Files.walk(sources)) {
-      return walk.filter(path -> path.toString().endsWith(".java") && path.toString().contains("/src/main/"))
-          .map(path -> {
-            try {
-              return Files.readAllBytes(path);
-            } catch (Exception e) {
-              throw new IllegalStateException(e);
-            }
-          }).toList();
+      return walk.filter(
+              path -> path.toString().endsWith(".java") && path.toString().contains("/src/main/"))
+          .map(
+              path -> {
+                try {
+                  return Files.readAllBytes(path);
+                } catch (Exception e) {
+                  throw new IllegalStateException(e);
+                }
+              })
+          .toList();
     }
   }
 
@@ -49,7 +53,8 @@ class BlobCodecTest {
     }
     double zstdRatio = (double) raw / zstd;
     double deflateRatio = (double) raw / deflate;
-    System.out.printf("blob compression on %d source files, %d bytes: zstd-3 %.2fx, deflate-6 %.2fx%n",
+    System.out.printf(
+        "blob compression on %d source files, %d bytes: zstd-3 %.2fx, deflate-6 %.2fx%n",
         files.size(), raw, zstdRatio, deflateRatio);
     assertTrue(zstdRatio > 2.5, "zstd ratio " + zstdRatio);
     assertTrue(zstdRatio > deflateRatio * 0.9, "zstd " + zstdRatio + " vs deflate " + deflateRatio);

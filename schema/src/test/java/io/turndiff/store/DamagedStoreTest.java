@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.turndiff.model.Sha256;
 import io.turndiff.model.TurnKind;
+import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -31,30 +32,32 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Damaged copies of a real store, made the ways files get damaged: emptied, cut short in the middle of a
- * page, header overwritten, a page of garbage, a torn WAL, a file that never was SQLite. None is taken for a new
- * store, none is written to, and every refusal names the file and what to do.
+ * Damaged copies of a real store, made the ways files get damaged: emptied, cut short in the middle
+ * of a page, header overwritten, a page of garbage, a torn WAL, a file that never was SQLite. None
+ * is taken for a new store, none is written to, and every refusal names the file and what to do.
  */
 class DamagedStoreTest {
 
   private static final int BLOBS = 120;
 
-  @TempDir
-  Path temp;
+  @TempDir Path temp;
 
   private Path good;
   private final List<Sha256> blobs = new ArrayList<>();
 
-  /** A real store closed cleanly: a workspace, a session, a turn and blobs spread over many pages. */
+  /**
+   * A real store closed cleanly: a workspace, a session, a turn and blobs spread over many pages.
+   */
   @BeforeEach
   void realStore() {
     good = temp.resolve("good/turndiff.db");
     try (Store store = Store.open(good)) {
-      store.write(tx -> {
-        StoredWorkspace workspace = tx.workspaces().register("/w", "/w", 1, 2);
-        tx.turns().begin("t1", tx.sessions().create("s1", workspace.id()), TurnKind.AGENT);
-        return null;
-      });
+      store.write(
+          tx -> {
+            StoredWorkspace workspace = tx.workspaces().register("/w", "/w", 1, 2);
+            tx.turns().begin("t1", tx.sessions().create("s1", workspace.id()), TurnKind.AGENT);
+            return null;
+          });
       for (int i = 0; i < BLOBS; i++) {
         byte[] content = new byte[3000];
         new Random(i).nextBytes(content);
@@ -79,12 +82,15 @@ class DamagedStoreTest {
   private static void assertNamesTheFileAndWhatToDo(StoreException refusal, Path file) {
     String message = refusal.getMessage();
     assertTrue(message.contains(file.toString()), message);
-    assertTrue(message.contains("damaged") && message.contains("backup") && message.contains(".recover"), message);
+    assertTrue(
+        message.contains("damaged") && message.contains("backup") && message.contains(".recover"),
+        message);
   }
 
   private static void assertNoWalOrShm(Path file) {
     for (String suffix : new String[] {"-wal", "-shm"}) {
-      assertFalse(Files.exists(file.resolveSibling(file.getFileName() + suffix)), suffix + " was created");
+      assertFalse(
+          Files.exists(file.resolveSibling(file.getFileName() + suffix)), suffix + " was created");
     }
   }
 
@@ -139,8 +145,10 @@ class DamagedStoreTest {
     try (Store store = Store.open(file)) {
       assertTrue(store.damage().isPresent(), "the integrity check at open found nothing");
       assertTrue(store.readOnly());
-      StoreException refused = assertThrows(StoreException.class,
-          () -> store.write(tx -> tx.workspaces().register("/x", "/x", 3, 4)));
+      StoreException refused =
+          assertThrows(
+              StoreException.class,
+              () -> store.write(tx -> tx.workspaces().register("/x", "/x", 3, 4)));
       assertEquals(StoreException.Problem.DAMAGED, refused.problem());
       assertNamesTheFileAndWhatToDo(refused, file);
       // what the damage did not reach is still answered
@@ -155,16 +163,20 @@ class DamagedStoreTest {
     garbageOver(file, rootPage(file, "blob"));
     byte[] before = Files.readAllBytes(file);
     // no time for the check at open, as on a store too big to check whole
-    try (Store store = Store.open(file, InstantSource.system(), Store.BUSY_TIMEOUT, Duration.ZERO)) {
+    try (Store store =
+        Store.open(file, InstantSource.system(), Store.BUSY_TIMEOUT, Duration.ZERO)) {
       assertTrue(store.damage().isEmpty());
-      StoreException read = assertThrows(StoreException.class,
-          () -> store.read(tx -> tx.blobs().get(blobs.getFirst())));
+      StoreException read =
+          assertThrows(
+              StoreException.class, () -> store.read(tx -> tx.blobs().get(blobs.getFirst())));
       assertEquals(StoreException.Problem.DAMAGED, read.problem());
       assertNamesTheFileAndWhatToDo(read, file);
       assertTrue(store.damage().isPresent());
       // a write that would not touch the damaged page is refused all the same
-      StoreException write = assertThrows(StoreException.class,
-          () -> store.write(tx -> tx.workspaces().register("/x", "/x", 3, 4)));
+      StoreException write =
+          assertThrows(
+              StoreException.class,
+              () -> store.write(tx -> tx.workspaces().register("/x", "/x", 3, 4)));
       assertEquals(StoreException.Problem.DAMAGED, write.problem());
       assertNamesTheFileAndWhatToDo(write, file);
     }
@@ -182,7 +194,8 @@ class DamagedStoreTest {
       for (Sha256 sha : blobs) {
         assertTrue(holds(store, sha));
       }
-      Sha256 added = store.write(tx -> tx.blobs().put("after the torn WAL".getBytes(StandardCharsets.UTF_8)));
+      Sha256 added =
+          store.write(tx -> tx.blobs().put("after the torn WAL".getBytes(StandardCharsets.UTF_8)));
       assertTrue(holds(store, added));
     }
   }
@@ -197,12 +210,14 @@ class DamagedStoreTest {
       List<Future<Sha256>> opened = new ArrayList<>();
       for (int i = 0; i < threads; i++) {
         byte[] content = ("thread " + i).getBytes(StandardCharsets.UTF_8);
-        opened.add(pool.submit(() -> {
-          start.await();
-          try (Store store = Store.open(file)) {
-            return store.write(tx -> tx.blobs().put(content));
-          }
-        }));
+        opened.add(
+            pool.submit(
+                () -> {
+                  start.await();
+                  try (Store store = Store.open(file)) {
+                    return store.write(tx -> tx.blobs().put(content));
+                  }
+                }));
       }
       List<Sha256> stored = new ArrayList<>();
       for (Future<Sha256> each : opened) {
@@ -217,9 +232,12 @@ class DamagedStoreTest {
       pool.shutdownNow();
     }
     try (Stream<Path> names = Files.list(file.getParent())) {
-      // the migration lock stays, as a lock file does; no temporary file of a half-made store is left
-      assertEquals(List.of("turndiff.db", "turndiff.db.migrate-lock"),
-          names.map(p -> p.getFileName().toString()).sorted().toList(), "a temporary file was left behind");
+      // the migration lock stays, as a lock file does; no temporary file of a half-made store is
+      // left
+      assertEquals(
+          List.of("turndiff.db", "turndiff.db.migrate-lock"),
+          names.map(p -> p.getFileName().toString()).sorted().toList(),
+          "a temporary file was left behind");
     }
   }
 
@@ -231,19 +249,23 @@ class DamagedStoreTest {
       store.write(tx -> tx.blobs().put("x".getBytes(StandardCharsets.UTF_8)));
     }
     try (Stream<Path> names = Files.list(folder)) {
-      assertEquals(List.of("turndiff.db", "turndiff.db.migrate-lock"),
+      assertEquals(
+          List.of("turndiff.db", "turndiff.db.migrate-lock"),
           names.map(p -> p.getFileName().toString()).sorted().toList());
     }
     try (Stream<Path> names = Files.list(temp)) {
-      assertEquals(List.of(folder.getFileName().toString(), "good"),
+      assertEquals(
+          List.of(folder.getFileName().toString(), "good"),
           names.map(p -> p.getFileName().toString()).sorted().toList());
     }
   }
 
   private static int rootPage(Path file, String table) throws Exception {
     try (Connection connection = DriverManager.getConnection("jdbc:sqlite:" + file);
-         ResultSet row = connection.createStatement().executeQuery(
-             "SELECT rootpage FROM sqlite_schema WHERE name = '" + table + "'")) {
+        ResultSet row =
+            connection
+                .createStatement()
+                .executeQuery("SELECT rootpage FROM sqlite_schema WHERE name = '" + table + "'")) {
       assertTrue(row.next());
       return row.getInt(1);
     }
@@ -264,7 +286,7 @@ class DamagedStoreTest {
   private static void overwrite(Path file, long offset, byte[] bytes) throws Exception {
     try (var channel = Files.newByteChannel(file, StandardOpenOption.WRITE)) {
       channel.position(offset);
-      channel.write(java.nio.ByteBuffer.wrap(bytes));
+      channel.write(ByteBuffer.wrap(bytes));
     }
   }
 

@@ -26,17 +26,18 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Transactions on a real store with real threads and a second real connection: a write that failed (on a busy
- * lock or in its body) leaves the store usable, and reads are read transactions of their own that neither wait
- * for a write in progress nor see it.
+ * Transactions on a real store with real threads and a second real connection: a write that failed
+ * (on a busy lock or in its body) leaves the store usable, and reads are read transactions of their
+ * own that neither wait for a write in progress nor see it.
  */
 class StoreLockingTest {
 
-  /** How long a test waits for something that must happen at once; only reached when it does not. */
+  /**
+   * How long a test waits for something that must happen at once; only reached when it does not.
+   */
   private static final long LIVENESS_SECONDS = 30;
 
-  @TempDir
-  Path temp;
+  @TempDir Path temp;
 
   private Path file;
   private Store store;
@@ -45,7 +46,8 @@ class StoreLockingTest {
   @BeforeEach
   void open() {
     file = temp.resolve("turndiff.db");
-    store = Store.open(file, InstantSource.system(), Duration.ofMillis(300), IntegrityCheck.TIME_CAP);
+    store =
+        Store.open(file, InstantSource.system(), Duration.ofMillis(300), IntegrityCheck.TIME_CAP);
   }
 
   @AfterEach
@@ -59,23 +61,26 @@ class StoreLockingTest {
   }
 
   private long blobCount() {
-    return store.read(tx -> {
-      long[] count = {0};
-      tx.blobs().forEach((sha, content) -> count[0]++);
-      return count[0];
-    });
+    return store.read(
+        tx -> {
+          long[] count = {0};
+          tx.blobs().forEach((sha, content) -> count[0]++);
+          return count[0];
+        });
   }
 
   @Test
   void aWriteThatGaveUpOnAnotherConnectionsLockLeavesTheStoreUsable() throws Exception {
     store.write(tx -> tx.blobs().put(bytes("before")));
     try (Connection other = DriverManager.getConnection("jdbc:sqlite:" + file);
-         Statement holder = other.createStatement()) {
+        Statement holder = other.createStatement()) {
       holder.execute("BEGIN IMMEDIATE");
-      StoreException busy = assertThrows(StoreException.class,
-          () -> store.write(tx -> tx.blobs().put(bytes("while locked"))));
+      StoreException busy =
+          assertThrows(
+              StoreException.class, () -> store.write(tx -> tx.blobs().put(bytes("while locked"))));
       assertEquals(StoreException.Problem.BUSY, busy.problem(), busy.getMessage());
-      assertTrue(busy.getMessage().contains(file.toString()) && busy.getMessage().contains("busy"),
+      assertTrue(
+          busy.getMessage().contains(file.toString()) && busy.getMessage().contains("busy"),
           busy.getMessage());
       holder.execute("ROLLBACK");
 
@@ -83,7 +88,8 @@ class StoreLockingTest {
       assertTrue(holds(after));
       assertFalse(holds(Sha256.of(bytes("while locked"))));
       // committed for everyone, not left in a transaction only this connection sees
-      try (ResultSet row = holder.executeQuery("SELECT count(*) FROM blob WHERE sha256 = '" + after.hex() + "'")) {
+      try (ResultSet row =
+          holder.executeQuery("SELECT count(*) FROM blob WHERE sha256 = '" + after.hex() + "'")) {
         assertTrue(row.next());
         assertEquals(1, row.getInt(1));
       }
@@ -95,10 +101,14 @@ class StoreLockingTest {
 
   @Test
   void aWriteThatFailedInItsBodyLeavesTheStoreUsable() {
-    assertThrows(IllegalStateException.class, () -> store.write(tx -> {
-      tx.blobs().put(bytes("partial"));
-      throw new IllegalStateException("boom");
-    }));
+    assertThrows(
+        IllegalStateException.class,
+        () ->
+            store.write(
+                tx -> {
+                  tx.blobs().put(bytes("partial"));
+                  throw new IllegalStateException("boom");
+                }));
     Sha256 next = store.write(tx -> tx.blobs().put(bytes("next")));
     assertTrue(holds(next));
     assertFalse(holds(Sha256.of(bytes("partial"))));
@@ -110,21 +120,32 @@ class StoreLockingTest {
     Sha256 uncommitted = Sha256.of(bytes("uncommitted"));
     CountDownLatch inside = new CountDownLatch(1);
     CountDownLatch release = new CountDownLatch(1);
-    Future<Sha256> writer = threads.submit(() -> store.write(tx -> {
-      Sha256 sha = tx.blobs().put(bytes("uncommitted"));
-      inside.countDown();
-      try {
-        release.await();
-      } catch (InterruptedException e) {
-        throw new IllegalStateException(e);
-      }
-      return sha;
-    }));
+    Future<Sha256> writer =
+        threads.submit(
+            () ->
+                store.write(
+                    tx -> {
+                      Sha256 sha = tx.blobs().put(bytes("uncommitted"));
+                      inside.countDown();
+                      try {
+                        release.await();
+                      } catch (InterruptedException e) {
+                        throw new IllegalStateException(e);
+                      }
+                      return sha;
+                    }));
     assertTrue(inside.await(LIVENESS_SECONDS, TimeUnit.SECONDS));
     try {
-      Future<List<Boolean>> read = threads.submit(() -> store.read(tx -> List.of(tx.blobs().contains(committed),
-          tx.blobs().contains(uncommitted))));
-      assertEquals(List.of(true, false), read.get(LIVENESS_SECONDS, TimeUnit.SECONDS),
+      Future<List<Boolean>> read =
+          threads.submit(
+              () ->
+                  store.read(
+                      tx ->
+                          List.of(
+                              tx.blobs().contains(committed), tx.blobs().contains(uncommitted))));
+      assertEquals(
+          List.of(true, false),
+          read.get(LIVENESS_SECONDS, TimeUnit.SECONDS),
           "the read sees what was committed, and not the write in progress");
     } finally {
       release.countDown();
@@ -136,32 +157,39 @@ class StoreLockingTest {
   @Test
   void aReadSeesOneSnapshotWhileAnotherThreadCommits() throws Exception {
     store.write(tx -> tx.blobs().put(bytes("first")));
-    List<Long> counts = store.read(tx -> {
-      long before = blobCount(); // a read nested in a read: the same transaction
-      try {
-        threads.submit(() -> store.write(t -> t.blobs().put(bytes("second")))).get(LIVENESS_SECONDS, TimeUnit.SECONDS);
-      } catch (Exception e) {
-        throw new AssertionError("a write waited for a read", e);
-      }
-      return List.of(before, blobCount());
-    });
+    List<Long> counts =
+        store.read(
+            tx -> {
+              long before = blobCount(); // a read nested in a read: the same transaction
+              try {
+                threads
+                    .submit(() -> store.write(t -> t.blobs().put(bytes("second"))))
+                    .get(LIVENESS_SECONDS, TimeUnit.SECONDS);
+              } catch (Exception e) {
+                throw new AssertionError("a write waited for a read", e);
+              }
+              return List.of(before, blobCount());
+            });
     assertEquals(List.of(1L, 1L), counts, "the read saw a commit made while it ran");
     assertEquals(2, blobCount());
   }
 
   @Test
   void aReadInsideAWriteSeesTheWritesRows() {
-    store.write(tx -> {
-      Sha256 sha = tx.blobs().put(bytes("mine"));
-      assertTrue(holds(sha), "a read inside a write is part of it");
-      return sha;
-    });
+    store.write(
+        tx -> {
+          Sha256 sha = tx.blobs().put(bytes("mine"));
+          assertTrue(holds(sha), "a read inside a write is part of it");
+          return sha;
+        });
   }
 
   @Test
   void aReadCannotWrite() {
-    assertThrows(RuntimeException.class, () -> store.read(tx -> tx.blobs().put(bytes("sneaked in"))));
-    assertThrows(RuntimeException.class, () -> store.read(tx -> tx.workspaces().register("/w", "/w", 1, 2)));
+    assertThrows(
+        RuntimeException.class, () -> store.read(tx -> tx.blobs().put(bytes("sneaked in"))));
+    assertThrows(
+        RuntimeException.class, () -> store.read(tx -> tx.workspaces().register("/w", "/w", 1, 2)));
     assertFalse(holds(Sha256.of(bytes("sneaked in"))));
     assertTrue(store.read(tx -> tx.workspaces().byRealRoot("/w")).isEmpty());
   }

@@ -6,8 +6,18 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.turndiff.model.BoundaryKind;
 import io.turndiff.model.ChangeKind;
+import io.turndiff.model.FileMetadata;
+import io.turndiff.model.FileType;
+import io.turndiff.model.LinkTarget;
+import io.turndiff.model.Presence;
+import io.turndiff.model.Reason;
 import io.turndiff.model.Sha256;
+import io.turndiff.model.Snapshot;
+import io.turndiff.model.WorkspacePath;
+import java.io.InputStream;
+import java.net.URL;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -15,22 +25,28 @@ import java.nio.file.attribute.PosixFilePermissions;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Random;
 import java.util.concurrent.CyclicBarrier;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
+import org.flywaydb.core.Flyway;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.sqlite.SQLiteDataSource;
 
 class StoreTest {
 
-  @TempDir
-  Path temp;
+  @TempDir Path temp;
 
   @Test
   void openingCreatesTheFileAndItsFolderPrivately() throws Exception {
@@ -38,11 +54,15 @@ class StoreTest {
     try (Store store = Store.open(file)) {
       store.write(tx -> tx.blobs().put("x".getBytes(StandardCharsets.UTF_8)));
       assertEquals("rw-------", PosixFilePermissions.toString(Files.getPosixFilePermissions(file)));
-      assertEquals("rwx------", PosixFilePermissions.toString(Files.getPosixFilePermissions(file.getParent())));
+      assertEquals(
+          "rwx------",
+          PosixFilePermissions.toString(Files.getPosixFilePermissions(file.getParent())));
       for (String suffix : new String[] {"-wal", "-shm"}) {
         Path sibling = file.resolveSibling("turndiff.db" + suffix);
         assertTrue(Files.exists(sibling), suffix + " exists while the store is open");
-        assertEquals("rw-------", PosixFilePermissions.toString(Files.getPosixFilePermissions(sibling)),
+        assertEquals(
+            "rw-------",
+            PosixFilePermissions.toString(Files.getPosixFilePermissions(sibling)),
             suffix + " is private too");
       }
     }
@@ -53,8 +73,11 @@ class StoreTest {
     Path file = temp.resolve("turndiff.db");
     Store.open(file).close();
     try (Connection connection = DriverManager.getConnection("jdbc:sqlite:" + file);
-         ResultSet rows = connection.createStatement().executeQuery(
-             "SELECT version, success FROM flyway_schema_history WHERE version IS NOT NULL ORDER BY installed_rank")) {
+        ResultSet rows =
+            connection
+                .createStatement()
+                .executeQuery(
+                    "SELECT version, success FROM flyway_schema_history WHERE version IS NOT NULL ORDER BY installed_rank")) {
       assertTrue(rows.next());
       assertEquals("1", rows.getString(1));
       assertTrue(rows.getBoolean(2));
@@ -63,26 +86,37 @@ class StoreTest {
 
   @Test
   void theLatestMigrationConstantNamesTheNewestMigrationFile() throws Exception {
-    java.net.URL folder = Store.class.getResource("/db/migration");
+    URL folder = Store.class.getResource("/db/migration");
     int newest;
     try (var files = Files.list(Path.of(folder.toURI()))) {
-      newest = files.map(file -> file.getFileName().toString())
-          .filter(name -> name.matches("V\\d+__.*\\.sql"))
-          .mapToInt(name -> Integer.parseInt(name.substring(1, name.indexOf("__"))))
-          .max().orElseThrow();
+      newest =
+          files
+              .map(file -> file.getFileName().toString())
+              .filter(name -> name.matches("V\\d+__.*\\.sql"))
+              .mapToInt(name -> Integer.parseInt(name.substring(1, name.indexOf("__"))))
+              .max()
+              .orElseThrow();
     }
-    assertEquals(String.valueOf(newest), Store.LATEST_MIGRATION,
+    assertEquals(
+        String.valueOf(newest),
+        Store.LATEST_MIGRATION,
         "a store at an older version would skip the newer migrations");
   }
 
-  /** A store file in {@code folder} migrated up to {@code version} only, as an older build left it. */
+  /**
+   * A store file in {@code folder} migrated up to {@code version} only, as an older build left it.
+   */
   private Path storeAtMigration(String folder, String version) throws Exception {
     Path database = temp.resolve(folder).resolve("turndiff.db");
     Files.createDirectories(database.getParent());
-    org.sqlite.SQLiteDataSource dataSource = new org.sqlite.SQLiteDataSource();
+    SQLiteDataSource dataSource = new SQLiteDataSource();
     dataSource.setUrl("jdbc:sqlite:" + database);
-    org.flywaydb.core.Flyway.configure().dataSource(dataSource).locations("classpath:db/migration").target(version)
-        .load().migrate();
+    Flyway.configure()
+        .dataSource(dataSource)
+        .locations("classpath:db/migration")
+        .target(version)
+        .load()
+        .migrate();
     return database;
   }
 
@@ -91,15 +125,52 @@ class StoreTest {
     Path database = storeAtMigration("old", "1");
     Store.open(database).close();
     try (Connection connection = DriverManager.getConnection("jdbc:sqlite:" + database);
-         ResultSet rows = connection.createStatement().executeQuery(
-             "SELECT max(CAST(version AS INTEGER)) FROM flyway_schema_history WHERE success = 1")) {
+        ResultSet rows =
+            connection
+                .createStatement()
+                .executeQuery(
+                    "SELECT max(CAST(version AS INTEGER)) FROM flyway_schema_history WHERE success = 1")) {
       assertTrue(rows.next());
       assertEquals(Store.LATEST_MIGRATION, rows.getString(1));
     }
   }
 
   @Test
-  void aVersion3StoreKeepsItsRowsWhenItsTablesAreRebuiltAndTheirNewValuesAreAccepted() throws Exception {
+  void aVersion6StoreKeepsItsSnapshotsAndAcceptsTheOpenatBoundary() throws Exception {
+    Path database = storeAtMigration("v6", "6");
+    String insert =
+        "INSERT INTO snapshot (id, path, boundary, present, file_type, size, mtime_ns, mode, inode, "
+            + "nlink, captured, reason, taken_at) VALUES (%d, x'61', '%s', 1, 'regular', 2, 5, 420, 7, 1, 0, "
+            + "'too_large', 0)";
+    try (Connection connection = DriverManager.getConnection("jdbc:sqlite:" + database)) {
+      var statement = connection.createStatement();
+      statement.execute(insert.formatted(1, "openat2"));
+      statement.execute(insert.formatted(2, "secure_directory_stream"));
+      assertThrows(
+          SQLException.class,
+          () -> statement.execute(insert.formatted(3, "openat")),
+          "before V7 the CHECK refuses it");
+    }
+    Store.open(database).close();
+    try (Connection connection = DriverManager.getConnection("jdbc:sqlite:" + database)) {
+      var statement = connection.createStatement();
+      statement.execute(insert.formatted(3, "openat"));
+      assertThrows(
+          SQLException.class,
+          () -> statement.execute(insert.formatted(4, "open")),
+          "the CHECK still holds for anything else");
+      ResultSet rows =
+          statement.executeQuery(
+              "SELECT group_concat(boundary, ',') FROM (SELECT boundary FROM "
+                  + "snapshot ORDER BY id)");
+      assertTrue(rows.next());
+      assertEquals("openat2,secure_directory_stream,openat", rows.getString(1), "every row kept");
+    }
+  }
+
+  @Test
+  void aVersion3StoreKeepsItsRowsWhenItsTablesAreRebuiltAndTheirNewValuesAreAccepted()
+      throws Exception {
     Path database = storeAtMigration("v3", "3");
     String sha = "a".repeat(64);
     try (Connection connection = DriverManager.getConnection("jdbc:sqlite:" + database)) {
@@ -110,36 +181,48 @@ class StoreTest {
       statement.execute("INSERT INTO turn VALUES (1, 't', 1, 1, 'agent', 'finished', 0, 0)");
       statement.execute("INSERT INTO tool_call VALUES (1, 1, 'c', 0)");
       statement.execute("INSERT INTO blob VALUES ('" + sha + "', 2, 'raw', x'6869', 0)");
-      statement.execute("INSERT INTO snapshot (id, path, boundary, present, file_type, size, mtime_ns, mode, inode, "
-          + "nlink, sha256, content_sha256, captured, taken_at) VALUES (1, x'61', 'openat2', 1, 'regular', 2, 5, 420, "
-          + "7, 1, '" + sha + "', '" + sha + "', 1, 0)");
-      statement.execute("INSERT INTO file_change VALUES (1, 1, x'61', NULL, 'snapshot', 1, 1, 'unchanged', 0, 0, "
-          + "NULL)");
+      statement.execute(
+          "INSERT INTO snapshot (id, path, boundary, present, file_type, size, mtime_ns, mode, inode, "
+              + "nlink, sha256, content_sha256, captured, taken_at) VALUES (1, x'61', 'openat2', 1, 'regular', 2, 5, 420, "
+              + "7, 1, '"
+              + sha
+              + "', '"
+              + sha
+              + "', 1, 0)");
+      statement.execute(
+          "INSERT INTO file_change VALUES (1, 1, x'61', NULL, 'snapshot', 1, 1, 'unchanged', 0, 0, "
+              + "NULL)");
       statement.execute("INSERT INTO file_change_tool_call VALUES (1, 1)");
       // an escape recorded before V4: compared by fingerprint, it said 'unchanged'
-      statement.execute("INSERT INTO snapshot (id, path, boundary, present, file_type, size, mtime_ns, mode, inode, "
-          + "nlink, captured, reason, taken_at) VALUES (2, x'62', 'openat2', 1, 'symlink', 9, 5, 511, 8, 1, 0, "
-          + "'escapes_workspace', 0)");
-      statement.execute("INSERT INTO file_change VALUES (2, 1, x'62', NULL, 'snapshot', 2, 2, 'unchanged', 0, 0, "
-          + "NULL)");
+      statement.execute(
+          "INSERT INTO snapshot (id, path, boundary, present, file_type, size, mtime_ns, mode, inode, "
+              + "nlink, captured, reason, taken_at) VALUES (2, x'62', 'openat2', 1, 'symlink', 9, 5, 511, 8, 1, 0, "
+              + "'escapes_workspace', 0)");
+      statement.execute(
+          "INSERT INTO file_change VALUES (2, 1, x'62', NULL, 'snapshot', 2, 2, 'unchanged', 0, 0, "
+              + "NULL)");
     }
     try (Store store = Store.open(database)) {
       byte[] kept = store.read(tx -> tx.blobs().require(new Sha256(sha)));
       assertEquals("hi", new String(kept, StandardCharsets.UTF_8));
       List<StoredFileChange> changes = store.read(tx -> tx.fileChanges().ofTurn(1));
       assertEquals(List.of("c"), changes.getFirst().toolCalls());
-      assertEquals(List.of(ChangeKind.UNCHANGED, ChangeKind.UNKNOWN),
+      assertEquals(
+          List.of(ChangeKind.UNCHANGED, ChangeKind.UNKNOWN),
           changes.stream().map(change -> change.change().orElseThrow()).toList(),
           "a change between captured states keeps its kind; one with an uncaptured side is unknown now");
     }
     try (Connection connection = DriverManager.getConnection("jdbc:sqlite:" + database)) {
       var statement = connection.createStatement();
       statement.execute("PRAGMA foreign_keys = ON");
-      assertFalse(statement.executeQuery("PRAGMA foreign_key_check").next(), "every reference still holds");
+      assertFalse(
+          statement.executeQuery("PRAGMA foreign_key_check").next(), "every reference still holds");
       statement.execute("UPDATE file_change SET change = 'unknown' WHERE id = 1");
       statement.execute("INSERT INTO blob VALUES ('" + "b".repeat(64) + "', 5, 'chunked', x'', 0)");
-      assertThrows(java.sql.SQLException.class, () -> statement.execute(
-          "INSERT INTO file_change_tool_call VALUES (1, 99)"), "foreign keys are on again");
+      assertThrows(
+          SQLException.class,
+          () -> statement.execute("INSERT INTO file_change_tool_call VALUES (1, 99)"),
+          "foreign keys are on again");
     }
   }
 
@@ -153,12 +236,14 @@ class StoreTest {
       try {
         List<Future<String>> opened = new ArrayList<>();
         for (int i = 0; i < threads; i++) {
-          opened.add(pool.submit(() -> {
-            start.await();
-            try (Store store = Store.open(database)) {
-              return store.settings().journalMode();
-            }
-          }));
+          opened.add(
+              pool.submit(
+                  () -> {
+                    start.await();
+                    try (Store store = Store.open(database)) {
+                      return store.settings().journalMode();
+                    }
+                  }));
         }
         for (Future<String> each : opened) {
           assertEquals("wal", each.get(2, TimeUnit.MINUTES));
@@ -173,29 +258,35 @@ class StoreTest {
   void contentStoredInChunksIsReadBackAsAStreamAndNeverWhole() throws Exception {
     try (Store store = Store.open(temp.resolve("turndiff.db"))) {
       byte[] content = new byte[3_000_000];
-      new java.util.Random(5).nextBytes(content);
+      new Random(5).nextBytes(content);
       Sha256 sha = Sha256.of(content);
       long upload = store.write(tx -> tx.blobs().beginChunks());
       for (int seq = 0, offset = 0; offset < content.length; seq++, offset += 1 << 20) {
-        byte[] chunk = java.util.Arrays.copyOfRange(content, offset, Math.min(content.length, offset + (1 << 20)));
+        byte[] chunk =
+            Arrays.copyOfRange(content, offset, Math.min(content.length, offset + (1 << 20)));
         int number = seq;
-        store.write(tx -> {
-          tx.blobs().putChunk(upload, number, BlobEncoder.encodeChunk(chunk));
-          return null;
-        });
+        store.write(
+            tx -> {
+              tx.blobs().putChunk(upload, number, BlobEncoder.encodeChunk(chunk));
+              return null;
+            });
       }
       store.write(tx -> tx.blobs().completeChunks(upload, sha, content.length));
-      try (java.io.InputStream in = store.openContent(sha)) {
+      try (InputStream in = store.openContent(sha)) {
         assertArrayEquals(content, in.readAllBytes());
       }
       assertEquals(Optional.empty(), store.read(tx -> tx.blobs().requireInOnePiece(sha)));
-      assertThrows(StoreException.class, () -> store.read(tx -> tx.blobs().get(sha)), "never loaded whole");
+      assertThrows(
+          StoreException.class, () -> store.read(tx -> tx.blobs().get(sha)), "never loaded whole");
       long again = store.write(tx -> tx.blobs().beginChunks());
-      store.write(tx -> {
-        tx.blobs().putChunk(again, 0, BlobEncoder.encodeChunk(content));
-        return tx.blobs().completeChunks(again, sha, content.length);
-      });
-      assertEquals(3, store.read(tx -> tx.blobs().chunked(sha)).orElseThrow().chunks(),
+      store.write(
+          tx -> {
+            tx.blobs().putChunk(again, 0, BlobEncoder.encodeChunk(content));
+            return tx.blobs().completeChunks(again, sha, content.length);
+          });
+      assertEquals(
+          3,
+          store.read(tx -> tx.blobs().chunked(sha)).orElseThrow().chunks(),
           "content stored already is kept once; the second upload's chunks are dropped");
     }
   }
@@ -230,10 +321,11 @@ class StoreTest {
     try (Store store = Store.open(file)) {
       assertArrayEquals(content, store.read(tx -> tx.blobs().require(sha)));
       int[] count = {0};
-      store.read(tx -> {
-        tx.blobs().forEach((hash, bytes) -> count[0]++);
-        return null;
-      });
+      store.read(
+          tx -> {
+            tx.blobs().forEach((hash, bytes) -> count[0]++);
+            return null;
+          });
       assertEquals(1, count[0]);
     }
   }
@@ -242,28 +334,41 @@ class StoreTest {
   void aFailedWriteLeavesNothingBehind() {
     Path file = temp.resolve("turndiff.db");
     try (Store store = Store.open(file)) {
-      assertThrows(IllegalStateException.class, () -> store.write(tx -> {
-        tx.blobs().put("partial".getBytes(StandardCharsets.UTF_8));
-        throw new IllegalStateException("boom");
-      }));
-      assertEquals(Optional.empty(), store.read(tx -> tx.blobs().get(Sha256.of("partial".getBytes(
-          StandardCharsets.UTF_8)))));
+      assertThrows(
+          IllegalStateException.class,
+          () ->
+              store.write(
+                  tx -> {
+                    tx.blobs().put("partial".getBytes(StandardCharsets.UTF_8));
+                    throw new IllegalStateException("boom");
+                  }));
+      assertEquals(
+          Optional.empty(),
+          store.read(tx -> tx.blobs().get(Sha256.of("partial".getBytes(StandardCharsets.UTF_8)))));
     }
   }
 
   @Test
   void defaultLocationFollowsTheFlagThenTheEnvironmentThenXdg() {
     Path home = Path.of("/home/u");
-    assertEquals(Path.of("/x/given.db"), StoreLocation.resolve(Optional.of(Path.of("/x/given.db")),
-        Map.of("TURNDIFF_DB", "/y/env.db"), home));
-    assertEquals(Path.of("/y/env.db"), StoreLocation.resolve(Optional.empty(), Map.of("TURNDIFF_DB", "/y/env.db"),
-        home));
-    assertEquals(Path.of("/xdg/turndiff/turndiff.db"), StoreLocation.resolve(Optional.empty(),
-        Map.of("XDG_DATA_HOME", "/xdg"), home));
-    assertEquals(Path.of("/home/u/.local/share/turndiff/turndiff.db"), StoreLocation.resolve(Optional.empty(),
-        Map.of(), home));
-    assertEquals(Path.of("/home/u/.local/share/turndiff/turndiff.db"), StoreLocation.resolve(Optional.empty(),
-        Map.of("XDG_DATA_HOME", "relative/not/allowed"), home), "XDG requires an absolute path");
+    assertEquals(
+        Path.of("/x/given.db"),
+        StoreLocation.resolve(
+            Optional.of(Path.of("/x/given.db")), Map.of("TURNDIFF_DB", "/y/env.db"), home));
+    assertEquals(
+        Path.of("/y/env.db"),
+        StoreLocation.resolve(Optional.empty(), Map.of("TURNDIFF_DB", "/y/env.db"), home));
+    assertEquals(
+        Path.of("/xdg/turndiff/turndiff.db"),
+        StoreLocation.resolve(Optional.empty(), Map.of("XDG_DATA_HOME", "/xdg"), home));
+    assertEquals(
+        Path.of("/home/u/.local/share/turndiff/turndiff.db"),
+        StoreLocation.resolve(Optional.empty(), Map.of(), home));
+    assertEquals(
+        Path.of("/home/u/.local/share/turndiff/turndiff.db"),
+        StoreLocation.resolve(
+            Optional.empty(), Map.of("XDG_DATA_HOME", "relative/not/allowed"), home),
+        "XDG requires an absolute path");
   }
 
   @Test
@@ -272,5 +377,159 @@ class StoreTest {
     Files.createDirectories(file);
     StoreException e = assertThrows(StoreException.class, () -> Store.open(file));
     assertTrue(e.getMessage().contains(file.toString()), e.getMessage());
+  }
+
+  private static final Instant TAKEN_AT = Instant.ofEpochMilli(1_700_000_000_123L);
+
+  private static FileMetadata stat(FileType type, long size, int mode) {
+    return new FileMetadata(type, size, 1_700_000_000_123_456_789L, mode, 4242, 1);
+  }
+
+  /** One state of every kind (and each way of being metadata only), as the boundary builds them. */
+  private static List<Snapshot> oneOfEachKind(Sha256 stored) {
+    WorkspacePath path = WorkspacePath.of("src/a.txt");
+    BoundaryKind boundary = BoundaryKind.OPENAT2;
+    return List.of(
+        Snapshot.absent(path, boundary, TAKEN_AT),
+        Snapshot.regularFile(path, boundary, stat(FileType.REGULAR, 6, 0644), stored, TAKEN_AT),
+        Snapshot.symlink(
+            path, boundary, stat(FileType.SYMLINK, 4, 0777), LinkTarget.of("b.md"), TAKEN_AT),
+        Snapshot.metadataOnly(
+            path,
+            boundary,
+            Presence.PRESENT,
+            Optional.of(stat(FileType.DIRECTORY, 4096, 0750)),
+            Optional.empty(),
+            Optional.empty(),
+            Reason.DIRECTORY,
+            "a directory",
+            TAKEN_AT),
+        Snapshot.metadataOnly(
+            path,
+            boundary,
+            Presence.UNKNOWN,
+            Optional.empty(),
+            Optional.empty(),
+            Optional.empty(),
+            Reason.UNREADABLE,
+            "Permission denied",
+            TAKEN_AT),
+        Snapshot.metadataOnly(
+            path,
+            boundary,
+            Presence.PRESENT,
+            Optional.of(stat(FileType.REGULAR, 9, 0600)),
+            Optional.of(Sha256.of("too large".getBytes(StandardCharsets.UTF_8))),
+            Optional.empty(),
+            Reason.TOO_LARGE,
+            "9 bytes is over the size limit of 8",
+            TAKEN_AT),
+        Snapshot.sampled(
+            path,
+            boundary,
+            stat(FileType.REGULAR, 1 << 30, 0644),
+            Sha256.of("sampled".getBytes(StandardCharsets.UTF_8)),
+            "sampled",
+            TAKEN_AT),
+        Snapshot.metadataOnly(
+            path,
+            boundary,
+            Presence.PRESENT,
+            Optional.of(stat(FileType.SYMLINK, 9, 0777)),
+            Optional.empty(),
+            Optional.of(LinkTarget.of("../../etc")),
+            Reason.ESCAPES_WORKSPACE,
+            "",
+            TAKEN_AT),
+        Snapshot.metadataOnly(
+            WorkspacePath.outside("/etc/passwd".getBytes(StandardCharsets.UTF_8)),
+            boundary,
+            Presence.ABSENT,
+            Optional.empty(),
+            Optional.empty(),
+            Optional.empty(),
+            Reason.OUTSIDE_WORKSPACE,
+            "outside the workspace root /w",
+            TAKEN_AT));
+  }
+
+  @Test
+  void aSnapshotOfEveryKindIsReadBackAsThatKindAfterReopening() {
+    Path file = temp.resolve("turndiff.db");
+    List<Snapshot> written;
+    List<Long> ids = new ArrayList<>();
+    try (Store store = Store.open(file)) {
+      written =
+          oneOfEachKind(
+              store.write(tx -> tx.blobs().put("hello\n".getBytes(StandardCharsets.UTF_8))));
+      for (Snapshot snapshot : written) {
+        ids.add(store.write(tx -> tx.snapshots().insert(snapshot)));
+      }
+    }
+    try (Store store = Store.open(file)) {
+      for (int i = 0; i < written.size(); i++) {
+        long id = ids.get(i);
+        Snapshot read = store.read(tx -> tx.snapshots().byId(id));
+        assertEquals(written.get(i), read, "snapshot " + id);
+        assertEquals(written.get(i).getClass(), read.getClass());
+        assertEquals(written.get(i).fingerprint(), read.fingerprint());
+      }
+    }
+  }
+
+  /**
+   * Writes one snapshot row with plain SQL, as only a damaged or hand-edited store could hold it.
+   */
+  private static long rawSnapshotRow(Path file, String columns, String values) throws Exception {
+    try (Connection connection = DriverManager.getConnection("jdbc:sqlite:" + file);
+        Statement statement = connection.createStatement()) {
+      statement.executeUpdate(
+          "INSERT INTO snapshot (path, boundary, taken_at, "
+              + columns
+              + ") VALUES (x'612e747874', "
+              + "'openat2', 0, "
+              + values
+              + ")");
+      try (ResultSet key = statement.executeQuery("SELECT last_insert_rowid()")) {
+        assertTrue(key.next());
+        return key.getLong(1);
+      }
+    }
+  }
+
+  @Test
+  void aSnapshotRowThatIsNoKindIsRefusedNamingIt() throws Exception {
+    Path file = temp.resolve("turndiff.db");
+    Store.open(file).close();
+    String stat = "'regular', 3, 1000, 420, 7, 1";
+    Map<Long, String> impossible =
+        Map.of(
+            rawSnapshotRow(
+                file,
+                "present, file_type, size, mtime_ns, mode, inode, nlink, captured",
+                "1, " + stat + ", 1"),
+            "it has no reason, yet it is not a known absence, a regular file with stored content or a symlink's text",
+            rawSnapshotRow(file, "present, captured, reason", "1, 0, 'unreadable'"),
+            "a present state holds what stat said",
+            rawSnapshotRow(
+                file,
+                "present, file_type, size, mtime_ns, mode, inode, nlink, captured, link_target, reason",
+                "1, " + stat + ", 0, x'78', 'unreadable'"),
+            "a link's text is the text of a symlink, not of regular",
+            rawSnapshotRow(file, "present, captured", "0, 0"),
+            "as a known absence its captured would be true, not false",
+            rawSnapshotRow(file, "present, file_type, size, captured", "0, 'regular', 3, 1"),
+            "its file_type is set, but not all of size, mtime_ns, mode, inode, nlink");
+    try (Store store = Store.open(file)) {
+      impossible.forEach(
+          (id, why) -> {
+            StoreException refusal =
+                assertThrows(StoreException.class, () -> store.read(tx -> tx.snapshots().byId(id)));
+            assertTrue(
+                refusal.getMessage().startsWith("snapshot " + id + " in the store is none of"),
+                refusal.getMessage());
+            assertTrue(refusal.getMessage().endsWith(why), refusal.getMessage());
+          });
+    }
   }
 }

@@ -10,10 +10,10 @@ import com.fasterxml.jackson.databind.type.LogicalType;
 import java.io.IOException;
 
 /**
- * A flag or a number read as Jackson's own deserializer reads it, except that JSON {@code null} is refused: the
- * field may be left out (the record's default applies), but a null is no value, and read as absent it would
- * turn {@code {"dry_run": null}} into a real rewind. (Jackson's {@code Nulls.FAIL} cannot say this: for a
- * record's constructor it refuses a field left out as well.)
+ * A flag or a number read as Jackson's own deserializer reads it, except that JSON {@code null} is
+ * refused: the field may be left out (the record's default applies), but a null is no value, and
+ * read as absent it would turn {@code {"dry_run": null}} into a real rewind. (Jackson's {@code
+ * Nulls.FAIL} cannot say this: for a record's constructor it refuses a field left out as well.)
  */
 final class NullRefusing<T> extends JsonDeserializer<T> {
 
@@ -27,7 +27,8 @@ final class NullRefusing<T> extends JsonDeserializer<T> {
 
   @SuppressWarnings("unchecked")
   static <T> NullRefusing<T> of(Class<T> wrapper) {
-    return new NullRefusing<>(wrapper, (JsonDeserializer<T>) NumberDeserializers.find(wrapper, wrapper.getName()));
+    return new NullRefusing<>(
+        wrapper, (JsonDeserializer<T>) NumberDeserializers.find(wrapper, wrapper.getName()));
   }
 
   @Override

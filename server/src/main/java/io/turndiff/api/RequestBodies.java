@@ -15,6 +15,7 @@ import com.fasterxml.jackson.databind.exc.UnrecognizedPropertyException;
 import com.fasterxml.jackson.databind.json.JsonMapper;
 import com.fasterxml.jackson.databind.module.SimpleModule;
 import com.fasterxml.jackson.databind.type.LogicalType;
+import io.turndiff.model.BadPathException;
 import java.io.IOException;
 import java.util.Collection;
 import java.util.List;
@@ -23,51 +24,64 @@ import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 
 /**
- * Binds request bodies to their records strictly, so that a request is either exactly understood or refused
- * with a message naming the field: an unknown field (a typo such as {@code dryrun}), a value of the wrong type
- * (no string is read as a number or a boolean, no number as a string, no fraction as an integer), a null where a
- * flag or a number belongs, a number out of range, a field given twice, and anything after the JSON object are
- * all errors.
+ * Binds request bodies to their records strictly, so that a request is either exactly understood or
+ * refused with a message naming the field: an unknown field (a typo such as {@code dryrun}), a
+ * value of the wrong type (no string is read as a number or a boolean, no number as a string, no
+ * fraction as an integer), a null where a flag or a number belongs, a number out of range, a field
+ * given twice, and anything after the JSON object are all errors.
  */
 public final class RequestBodies {
 
-  private static final ObjectMapper STRICT = JsonMapper.builder()
-      .enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION)
-      .enable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
-      .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS)
-      .enable(DeserializationFeature.FAIL_ON_NULL_FOR_PRIMITIVES)
-      .enable(DeserializationFeature.FAIL_ON_READING_DUP_TREE_KEY)
-      .disable(DeserializationFeature.ACCEPT_FLOAT_AS_INT)
-      .disable(DeserializationFeature.ACCEPT_SINGLE_VALUE_AS_ARRAY)
-      .disable(MapperFeature.ALLOW_COERCION_OF_SCALARS)
-      .withCoercionConfig(LogicalType.Textual, config -> config
-          .setCoercion(CoercionInputShape.Integer, CoercionAction.Fail)
-          .setCoercion(CoercionInputShape.Float, CoercionAction.Fail)
-          .setCoercion(CoercionInputShape.Boolean, CoercionAction.Fail))
-      .withCoercionConfig(LogicalType.Integer, config -> config
-          .setCoercion(CoercionInputShape.String, CoercionAction.Fail)
-          .setCoercion(CoercionInputShape.EmptyString, CoercionAction.Fail)
-          .setCoercion(CoercionInputShape.Float, CoercionAction.Fail)
-          .setCoercion(CoercionInputShape.Boolean, CoercionAction.Fail))
-      .withCoercionConfig(LogicalType.Boolean, config -> config
-          .setCoercion(CoercionInputShape.String, CoercionAction.Fail)
-          .setCoercion(CoercionInputShape.EmptyString, CoercionAction.Fail)
-          .setCoercion(CoercionInputShape.Integer, CoercionAction.Fail)
-          .setCoercion(CoercionInputShape.Float, CoercionAction.Fail))
-      .withCoercionConfig(LogicalType.Collection, config -> config
-          .setCoercion(CoercionInputShape.String, CoercionAction.Fail)
-          .setCoercion(CoercionInputShape.EmptyString, CoercionAction.Fail))
-      .addModule(new SimpleModule("flags and numbers are never null")
-          .addDeserializer(Boolean.class, NullRefusing.of(Boolean.class))
-          .addDeserializer(Long.class, NullRefusing.of(Long.class))
-          .addDeserializer(Integer.class, NullRefusing.of(Integer.class)))
-      .build();
+  private static final ObjectMapper STRICT =
+      JsonMapper.builder()
+          .enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION)
+          .enable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
+          .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS)
+          .enable(DeserializationFeature.FAIL_ON_NULL_FOR_PRIMITIVES)
+          .enable(DeserializationFeature.FAIL_ON_READING_DUP_TREE_KEY)
+          .disable(DeserializationFeature.ACCEPT_FLOAT_AS_INT)
+          .disable(DeserializationFeature.ACCEPT_SINGLE_VALUE_AS_ARRAY)
+          .disable(MapperFeature.ALLOW_COERCION_OF_SCALARS)
+          .withCoercionConfig(
+              LogicalType.Textual,
+              config ->
+                  config
+                      .setCoercion(CoercionInputShape.Integer, CoercionAction.Fail)
+                      .setCoercion(CoercionInputShape.Float, CoercionAction.Fail)
+                      .setCoercion(CoercionInputShape.Boolean, CoercionAction.Fail))
+          .withCoercionConfig(
+              LogicalType.Integer,
+              config ->
+                  config
+                      .setCoercion(CoercionInputShape.String, CoercionAction.Fail)
+                      .setCoercion(CoercionInputShape.EmptyString, CoercionAction.Fail)
+                      .setCoercion(CoercionInputShape.Float, CoercionAction.Fail)
+                      .setCoercion(CoercionInputShape.Boolean, CoercionAction.Fail))
+          .withCoercionConfig(
+              LogicalType.Boolean,
+              config ->
+                  config
+                      .setCoercion(CoercionInputShape.String, CoercionAction.Fail)
+                      .setCoercion(CoercionInputShape.EmptyString, CoercionAction.Fail)
+                      .setCoercion(CoercionInputShape.Integer, CoercionAction.Fail)
+                      .setCoercion(CoercionInputShape.Float, CoercionAction.Fail))
+          .withCoercionConfig(
+              LogicalType.Collection,
+              config ->
+                  config
+                      .setCoercion(CoercionInputShape.String, CoercionAction.Fail)
+                      .setCoercion(CoercionInputShape.EmptyString, CoercionAction.Fail))
+          .addModule(
+              new SimpleModule("flags and numbers are never null")
+                  .addDeserializer(Boolean.class, NullRefusing.of(Boolean.class))
+                  .addDeserializer(Long.class, NullRefusing.of(Long.class))
+                  .addDeserializer(Integer.class, NullRefusing.of(Integer.class)))
+          .build();
 
   private static final byte[] EMPTY_OBJECT = {'{', '}'};
   private static final Pattern QUOTED_NAME = Pattern.compile("'([^']*)'");
 
-  private RequestBodies() {
-  }
+  private RequestBodies() {}
 
   /**
    * The body as a {@code type} ({@code {}} when empty).
@@ -88,29 +102,41 @@ public final class RequestBodies {
   }
 
   private static InvalidRequest explain(IOException e) {
+    String field = e instanceof JsonMappingException mapping ? field(mapping.getPath()) : "";
     for (Throwable cause = e; cause != null; cause = cause.getCause()) {
       if (cause instanceof InvalidRequest invalid) {
-        return invalid;  // a record's own check, from its constructor
+        return invalid; // a record's own check, from its constructor
+      }
+      if (cause instanceof BadPathException path && !field.isEmpty()) {
+        // a path field's value that can name no path ("paths_base64[1]" that is not base64)
+        return new InvalidRequest(
+            "field '" + field + "' " + path.problem() + ": '" + path.input() + "'");
       }
     }
-    String field = e instanceof JsonMappingException mapping ? field(mapping.getPath()) : "";
     return switch (e) {
-      case UnrecognizedPropertyException unknown -> new InvalidRequest("field '" + field + "' is not known here"
-          + known(unknown.getKnownPropertyIds()));
-      case InvalidNullException nullValue -> new InvalidRequest("field '" + field + "' must not hold null");
-      case MismatchedInputException mismatch when mismatch.getMessage().startsWith("Trailing token") ->
+      case UnrecognizedPropertyException unknown ->
+          new InvalidRequest(
+              "field '" + field + "' is not known here" + known(unknown.getKnownPropertyIds()));
+      case InvalidNullException nullValue ->
+          new InvalidRequest("field '" + field + "' must not hold null");
+      case MismatchedInputException mismatch
+          when mismatch.getMessage().startsWith("Trailing token") ->
           new InvalidRequest("the body holds more after its JSON object");
       case MismatchedInputException mismatch when field.isEmpty() ->
           new InvalidRequest("the body must be a JSON object");
-      case MismatchedInputException mismatch -> new InvalidRequest("field '" + field + "' must be "
-          + expected(mismatch.getTargetType()));
-      case JsonMappingException range when range.getCause() instanceof InputCoercionException && !field.isEmpty() ->
+      case MismatchedInputException mismatch ->
+          new InvalidRequest("field '" + field + "' must be " + expected(mismatch.getTargetType()));
+      case JsonMappingException range
+          when range.getCause() instanceof InputCoercionException && !field.isEmpty() ->
           new InvalidRequest("field '" + field + "' is out of range: " + firstLine(range));
-      case JsonMappingException mapping when !field.isEmpty() -> new InvalidRequest("field '" + field
-          + "' is not valid: " + firstLine(mapping));
-      case JsonProcessingException parse when parse.getOriginalMessage().startsWith("Duplicate field") ->
-          new InvalidRequest("field '" + quotedName(parse.getOriginalMessage()) + "' is given more than once");
-      case JsonProcessingException parse -> new InvalidRequest("the body is not valid JSON: " + firstLine(parse));
+      case JsonMappingException mapping when !field.isEmpty() ->
+          new InvalidRequest("field '" + field + "' is not valid: " + firstLine(mapping));
+      case JsonProcessingException parse
+          when parse.getOriginalMessage().startsWith("Duplicate field") ->
+          new InvalidRequest(
+              "field '" + quotedName(parse.getOriginalMessage()) + "' is given more than once");
+      case JsonProcessingException parse ->
+          new InvalidRequest("the body is not valid JSON: " + firstLine(parse));
       default -> new InvalidRequest("the body cannot be read: " + e.getMessage());
     };
   }
@@ -132,7 +158,9 @@ public final class RequestBodies {
     if (names == null || names.isEmpty()) {
       return " (this endpoint takes no fields)";
     }
-    return " (known: " + names.stream().map(String::valueOf).sorted().collect(Collectors.joining(", ")) + ")";
+    return " (known: "
+        + names.stream().map(String::valueOf).sorted().collect(Collectors.joining(", "))
+        + ")";
   }
 
   private static String expected(Class<?> type) {

@@ -4,9 +4,9 @@ import com.fasterxml.jackson.annotation.JsonProperty;
 import java.util.Optional;
 
 /**
- * {@code POST /v1/rewind}: {@code {"turn": ID, "to"?: bool, "operation"?: ID, "dry_run"?: bool, "force"?: bool}}.
- * A misspelt flag ({@code "dryrun"}) or a null one ({@code "dry_run": null}) is refused, never read as absent:
- * that would make a dry run real.
+ * {@code POST /v1/rewind}: {@code {"turn": ID, "to"?: bool, "operation"?: ID, "dry_run"?: bool,
+ * "force"?: bool}}. A misspelt flag ({@code "dryrun"}) or a null one ({@code "dry_run": null}) is
+ * refused, never read as absent: that would make a dry run real.
  */
 public record RewindTurnRequest(
     @JsonProperty("turn") String turn,

@@ -3,17 +3,27 @@ package io.turndiff.api;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import com.fasterxml.jackson.annotation.JsonSetter;
 import com.fasterxml.jackson.annotation.Nulls;
+import com.fasterxml.jackson.databind.annotation.JsonDeserialize;
+import io.turndiff.model.PathInput;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 
 /**
- * {@code POST /v1/turns/{turn}/snapshots}: {@code {"tool_call"?: ID, "paths": [PATH…], "paths_base64"?: [B64…]}};
- * at least one path in either list.
+ * {@code POST /v1/turns/{turn}/snapshots}: {@code {"tool_call"?: ID, "paths": [PATH…],
+ * "paths_base64"?: [B64…]}}; at least one path in either list. Each path is decoded once, as the
+ * body is bound: {@code paths} as text, {@code paths_base64} as exact bytes.
  */
 public record SnapshotRequest(
     @JsonProperty("tool_call") String toolCall,
-    @JsonProperty("paths") @JsonSetter(contentNulls = Nulls.FAIL) List<String> paths,
-    @JsonProperty("paths_base64") @JsonSetter(contentNulls = Nulls.FAIL) List<String> pathsBase64) {
+    @JsonProperty("paths")
+        @JsonSetter(contentNulls = Nulls.FAIL)
+        @JsonDeserialize(contentUsing = PathFields.Text.class)
+        List<PathInput> paths,
+    @JsonProperty("paths_base64")
+        @JsonSetter(contentNulls = Nulls.FAIL)
+        @JsonDeserialize(contentUsing = PathFields.Base64.class)
+        List<PathInput> pathsBase64) {
 
   public SnapshotRequest {
     paths = paths == null ? List.of() : List.copyOf(paths);
@@ -25,5 +35,12 @@ public record SnapshotRequest(
 
   public Optional<String> toolCallId() {
     return Optional.ofNullable(toolCall);
+  }
+
+  /** Every path of the request: those of {@code paths}, then those of {@code paths_base64}. */
+  public List<PathInput> inputs() {
+    List<PathInput> inputs = new ArrayList<>(paths);
+    inputs.addAll(pathsBase64);
+    return List.copyOf(inputs);
   }
 }

@@ -3,7 +3,9 @@ package io.turndiff.api;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import java.util.Optional;
 
-/** {@code POST /v1/workspaces/track}: {@code {"workspace": DIR, "max_files"?: N, "max_bytes"?: N}}. */
+/**
+ * {@code POST /v1/workspaces/track}: {@code {"workspace": DIR, "max_files"?: N, "max_bytes"?: N}}.
+ */
 public record TrackRequest(
     @JsonProperty("workspace") String workspace,
     @JsonProperty("max_files") Long maxFiles,

@@ -4,15 +4,17 @@ import io.turndiff.boundary.BoundaryOptions;
 import io.turndiff.boundary.WorkspacePolicy;
 import io.turndiff.capture.CaptureService;
 import io.turndiff.capture.workspace.WorkspaceHandles;
+import io.turndiff.model.TestHook;
 import io.turndiff.review.ReviewQueries;
 import io.turndiff.rewind.RewindService;
 import io.turndiff.store.Store;
 import java.nio.file.Path;
-import java.time.Duration;
+import java.util.Objects;
 
 /**
- * Everything turndiff does, over one store: capture, rewind and the review queries, sharing the workspace
- * handles they hold open. The command line opens one per command; the HTTP service one for its life.
+ * Everything turndiff does, over one store: capture, rewind and the review queries, sharing the
+ * workspace handles they hold open. The command line opens one per command; the HTTP service one
+ * for its life.
  */
 public final class Turndiff implements AutoCloseable {
 
@@ -22,35 +24,73 @@ public final class Turndiff implements AutoCloseable {
   private final RewindService rewind;
   private final ReviewQueries queries;
 
-  private Turndiff(Store store, BoundaryOptions options, Duration rewindPause, WorkspacePolicy policy,
-                   int openWorkspaces) {
+  private final TestHook hook;
+
+  private Turndiff(Store store, Builder settings) {
     this.store = store;
-    this.workspaces = new WorkspaceHandles(store, options, policy, openWorkspaces);
+    this.hook = settings.hook;
+    this.workspaces =
+        new WorkspaceHandles(store, settings.boundary, settings.policy, settings.openWorkspaces);
     this.capture = new CaptureService(store, workspaces);
-    this.rewind = new RewindService(store, workspaces, rewindPause);
+    this.rewind = new RewindService(store, workspaces, settings.hook);
     this.queries = new ReviewQueries(store);
   }
 
-  /** Opens (creating and migrating when needed) the store at {@code database}. */
-  public static Turndiff open(Path database, BoundaryOptions options) {
-    return open(database, options, Duration.ZERO);
-  }
-
-  /** @param rewindPause a test hook: how long each rewind waits before renaming each staged path into place */
-  public static Turndiff open(Path database, BoundaryOptions options, Duration rewindPause) {
-    return open(database, options, rewindPause, WorkspacePolicy.anyDirectory(), WorkspaceHandles.DEFAULT_CAPACITY);
-  }
-
   /**
-   * @param policy which directories may be workspace roots
-   * @param openWorkspaces how many workspace root handles to keep open at most (least recently used closed first)
+   * Opens (creating and migrating when needed) the store at {@code database}, with default
+   * settings.
    */
-  public static Turndiff open(Path database, BoundaryOptions options, Duration rewindPause, WorkspacePolicy policy,
-                              int openWorkspaces) {
-    if (openWorkspaces < 1) {
-      throw new IllegalArgumentException("at least one workspace must be kept open, not " + openWorkspaces);
+  public static Turndiff open(Path database, BoundaryOptions options) {
+    return builder(database).boundary(options).open();
+  }
+
+  /** Settings for opening the store at {@code database}; {@link Builder#open()} opens it. */
+  public static Builder builder(Path database) {
+    return new Builder(database);
+  }
+
+  /** How a {@link Turndiff} is opened: the composition root's one place for its settings. */
+  public static final class Builder {
+    private final Path database;
+    private BoundaryOptions boundary = BoundaryOptions.defaults();
+    private WorkspacePolicy policy = WorkspacePolicy.anyDirectory();
+    private int openWorkspaces = WorkspaceHandles.DEFAULT_CAPACITY;
+    private TestHook hook = TestHook.NONE;
+
+    private Builder(Path database) {
+      this.database = Objects.requireNonNull(database, "database");
     }
-    return new Turndiff(Store.open(database), options, rewindPause, policy, openWorkspaces);
+
+    public Builder boundary(BoundaryOptions options) {
+      this.boundary = Objects.requireNonNull(options, "boundary options");
+      return this;
+    }
+
+    /** Which directories may be workspace roots. */
+    public Builder policy(WorkspacePolicy policy) {
+      this.policy = Objects.requireNonNull(policy, "policy");
+      return this;
+    }
+
+    /** How many workspace root handles to keep open at most (least recently used closed first). */
+    public Builder openWorkspaces(int count) {
+      if (count < 1) {
+        throw new IllegalArgumentException(
+            "at least one workspace must be kept open, not " + count);
+      }
+      this.openWorkspaces = count;
+      return this;
+    }
+
+    /** Told when a run reaches a {@link TestHook.Point}; only tests set one. */
+    public Builder hook(TestHook hook) {
+      this.hook = Objects.requireNonNull(hook, "hook");
+      return this;
+    }
+
+    public Turndiff open() {
+      return new Turndiff(Store.open(database), this);
+    }
   }
 
   public Store store() {
@@ -67,6 +107,11 @@ public final class Turndiff implements AutoCloseable {
 
   public ReviewQueries queries() {
     return queries;
+  }
+
+  /** The hook this facade was opened with ({@link TestHook#NONE} outside tests). */
+  public TestHook hook() {
+    return hook;
   }
 
   /** Which directories may be workspace roots. */

@@ -1,6 +1,9 @@
 package io.turndiff.server;
 
-/** A request the service answers with an error: an HTTP status and a stable code, and a message naming the input. */
+/**
+ * A request the service answers with an error: an HTTP status and a stable code, and a message
+ * naming the input.
+ */
 final class ApiError extends RuntimeException {
 
   private final int status;

@@ -6,9 +6,9 @@ import java.util.Map;
 import java.util.Optional;
 
 /**
- * One request as the endpoints see it: path parameters, query parameters and the body. Query parameters are
- * read as strictly as bodies: the router refused unknown names before, a parameter given twice is refused
- * unless it is a list, and numbers must be integers within their range.
+ * One request as the endpoints see it: path parameters, query parameters and the body. Query
+ * parameters are read as strictly as bodies: the router refused unknown names before, a parameter
+ * given twice is refused unless it is a list, and numbers must be integers within their range.
  */
 final class ApiRequest {
 
@@ -17,14 +17,20 @@ final class ApiRequest {
   private final byte[] body;
   private final EarlyHeaders early;
 
-  ApiRequest(Map<String, String> pathParameters, Map<String, List<String>> query, byte[] body, EarlyHeaders early) {
+  ApiRequest(
+      Map<String, String> pathParameters,
+      Map<String, List<String>> query,
+      byte[] body,
+      EarlyHeaders early) {
     this.pathParameters = pathParameters;
     this.query = query;
     this.body = body;
     this.early = early;
   }
 
-  /** Sends {@code 200} and {@code headers} now, before the body is ready (see {@link EarlyHeaders}). */
+  /**
+   * Sends {@code 200} and {@code headers} now, before the body is ready (see {@link EarlyHeaders}).
+   */
   void sendHeadersNow(Map<String, String> headers) {
     early.send(headers);
   }
@@ -36,15 +42,18 @@ final class ApiRequest {
   Optional<String> query(String name) {
     List<String> values = query.getOrDefault(name, List.of());
     if (values.size() > 1) {
-      throw new ApiError(400, "bad_request", "query parameter '" + name + "' is given " + values.size()
-          + " times; give it once");
+      throw new ApiError(
+          400,
+          "bad_request",
+          "query parameter '" + name + "' is given " + values.size() + " times; give it once");
     }
     return values.isEmpty() ? Optional.empty() : Optional.of(values.getFirst());
   }
 
   String requireQuery(String name) {
-    return query(name).orElseThrow(() -> new ApiError(400, "bad_request", "query parameter '" + name
-        + "' is required"));
+    return query(name)
+        .orElseThrow(
+            () -> new ApiError(400, "bad_request", "query parameter '" + name + "' is required"));
   }
 
   List<String> queryAll(String name) {
@@ -65,8 +74,18 @@ final class ApiRequest {
       parsed = Long.MIN_VALUE;
     }
     if (parsed < min || parsed > max) {
-      throw new ApiError(400, "bad_request", "query parameter '" + name + "' must be an integer within " + min
-          + ".." + max + ", not '" + text + "'");
+      throw new ApiError(
+          400,
+          "bad_request",
+          "query parameter '"
+              + name
+              + "' must be an integer within "
+              + min
+              + ".."
+              + max
+              + ", not '"
+              + text
+              + "'");
     }
     return parsed;
   }

@@ -1,6 +1,7 @@
 package io.turndiff.server;
 
 import io.turndiff.api.Json;
+import io.turndiff.api.wire.WireError;
 import java.nio.charset.StandardCharsets;
 
 /** A response: status, content type and body. */
@@ -9,8 +10,7 @@ record ApiResponse(int status, String contentType, byte[] body) {
   static final String JSON = "application/json; charset=utf-8";
 
   static ApiResponse json(int status, Object node) {
-    return new ApiResponse(status, JSON,
-        Json.write(node, false).getBytes(StandardCharsets.UTF_8));
+    return new ApiResponse(status, JSON, Json.write(node, false).getBytes(StandardCharsets.UTF_8));
   }
 
   static ApiResponse ok(Object node) {
@@ -19,10 +19,11 @@ record ApiResponse(int status, String contentType, byte[] body) {
 
   /** A patch, as git's text. */
   static ApiResponse patch(String text) {
-    return new ApiResponse(200, "text/x-diff; charset=utf-8", text.getBytes(StandardCharsets.UTF_8));
+    return new ApiResponse(
+        200, "text/x-diff; charset=utf-8", text.getBytes(StandardCharsets.UTF_8));
   }
 
   static ApiResponse error(int status, String code, String message) {
-    return json(status, Json.error(code, message));
+    return json(status, new WireError(code, message));
   }
 }

@@ -6,10 +6,10 @@ import java.util.Map;
 import java.util.Optional;
 
 /**
- * Sends a response's status line and headers before its body is ready, so that a long request can tell the
- * client something at once: a rewind names its operation ({@code Turndiff-Operation}) before its first write,
- * and its report follows as the body when it is done. Once the headers are sent the status is fixed; a
- * failure after that is an error object in the body.
+ * Sends a response's status line and headers before its body is ready, so that a long request can
+ * tell the client something at once: a rewind names its operation ({@code Turndiff-Operation})
+ * before its first write, and its report follows as the body when it is done. Once the headers are
+ * sent the status is fixed; a failure after that is an error object in the body.
  */
 final class EarlyHeaders {
 

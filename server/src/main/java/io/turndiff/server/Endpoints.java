@@ -2,22 +2,32 @@ package io.turndiff.server;
 
 import io.turndiff.api.BeginTurnRequest;
 import io.turndiff.api.FinishTurnRequest;
-import io.turndiff.api.Json;
 import io.turndiff.api.RewindTurnRequest;
 import io.turndiff.api.SnapshotRequest;
 import io.turndiff.api.TrackRequest;
 import io.turndiff.api.Turndiff;
+import io.turndiff.api.wire.WireBeganTurn;
+import io.turndiff.api.wire.WireFileDiff;
+import io.turndiff.api.wire.WireHealth;
+import io.turndiff.api.wire.WireHistoryEntry;
+import io.turndiff.api.wire.WireRange;
+import io.turndiff.api.wire.WireRewindReport;
+import io.turndiff.api.wire.WireSessions;
+import io.turndiff.api.wire.WireStatus;
+import io.turndiff.api.wire.WireTrackSummary;
+import io.turndiff.api.wire.WireTurnPage;
+import io.turndiff.api.wire.WireTurnRecords;
+import io.turndiff.api.wire.WireTurnSummary;
+import io.turndiff.api.wire.WireVerdict;
 import io.turndiff.boundary.WorkspacePolicy;
 import io.turndiff.capture.BeganTurn;
 import io.turndiff.capture.SnapshotVerdict;
 import io.turndiff.capture.track.TrackingOptions;
+import io.turndiff.model.PathInput;
 import io.turndiff.review.ReviewQueries;
 import io.turndiff.rewind.RewindReport;
 import io.turndiff.rewind.RewindRequest;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
-import java.util.ArrayList;
-import java.util.Base64;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -25,9 +35,9 @@ import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Supplier;
 
 /**
- * The service's endpoints, each a thin translation between JSON and the library API. Every body is bound to
- * its record ({@code io.turndiff.api}) and every workspace a client names is parsed and checked against the
- * workspace policy before anything else happens.
+ * The service's endpoints, each a thin translation between JSON and the library API. Every body is
+ * bound to its record ({@code io.turndiff.api}) and every workspace a client names is parsed and
+ * checked against the workspace policy before anything else happens.
  */
 final class Endpoints {
 
@@ -40,33 +50,90 @@ final class Endpoints {
 
   Router router() {
     return new Router()
-        .add("GET", "/v1/health", request -> ApiResponse.ok(Json.object().put("ok", true)))
+        .add("GET", "/v1/health", request -> ApiResponse.ok(WireHealth.OK))
         .add("POST", "/v1/turns", this::beginTurn)
         .add("POST", "/v1/turns/{turn}/snapshots", this::snapshot)
         .add("POST", "/v1/turns/{turn}/finish", this::finishTurn)
-        .add("GET", "/v1/turns/{turn}", request -> ApiResponse.ok(Json.turnRecords(
-            turndiff.queries().records(request.path("turn")))))
-        .add("GET", "/v1/turns/{turn}/patch", Set.of("path"), request -> ApiResponse.patch(
-            turndiff.queries().patch(request.path("turn"), request.queryAll("path"))))
+        .add(
+            "GET",
+            "/v1/turns/{turn}",
+            request ->
+                ApiResponse.ok(
+                    WireTurnRecords.of(turndiff.queries().records(request.path("turn")))))
+        .add(
+            "GET",
+            "/v1/turns/{turn}/patch",
+            Set.of("path"),
+            request ->
+                ApiResponse.patch(
+                    turndiff
+                        .queries()
+                        .patch(request.path("turn"), PathInput.texts(request.queryAll("path")))))
         .add("GET", "/v1/turns/{turn}/file", Set.of("path"), this::fileDiff)
         .add("GET", "/v1/sessions", Set.of("workspace"), this::sessions)
-        .add("GET", "/v1/sessions/{session}/turns", Set.of("after", "limit"), request -> ApiResponse.ok(
-            Json.turnPage(turndiff.queries().turns(request.path("session"),
-                request.queryLong("after", 0, 0, Long.MAX_VALUE),
-                (int) request.queryLong("limit", 100, 1, ReviewQueries.MAX_PAGE)))))
-        .add("GET", "/v1/range", Set.of("from", "to"), request -> ApiResponse.ok(Json.range(
-            turndiff.queries().range(request.requireQuery("from"), request.requireQuery("to")))))
-        .add("GET", "/v1/range/patch", Set.of("from", "to"), request -> ApiResponse.patch(
-            turndiff.queries().range(request.requireQuery("from"), request.requireQuery("to")).patch()))
-        .add("GET", "/v1/history", Set.of("workspace", "path"), request -> ApiResponse.ok(Json.history(
-            turndiff.queries().log(namedWorkspace(request.requireQuery("workspace")), request.requireQuery("path")))))
+        .add(
+            "GET",
+            "/v1/sessions/{session}/turns",
+            Set.of("after", "limit"),
+            request ->
+                ApiResponse.ok(
+                    WireTurnPage.of(
+                        turndiff
+                            .queries()
+                            .turns(
+                                request.path("session"),
+                                request.queryLong("after", 0, 0, Long.MAX_VALUE),
+                                (int) request.queryLong("limit", 100, 1, ReviewQueries.MAX_PAGE)))))
+        .add(
+            "GET",
+            "/v1/range",
+            Set.of("from", "to"),
+            request ->
+                ApiResponse.ok(
+                    WireRange.of(
+                        turndiff
+                            .queries()
+                            .range(request.requireQuery("from"), request.requireQuery("to")))))
+        .add(
+            "GET",
+            "/v1/range/patch",
+            Set.of("from", "to"),
+            request ->
+                ApiResponse.patch(
+                    turndiff
+                        .queries()
+                        .range(request.requireQuery("from"), request.requireQuery("to"))
+                        .patch()))
+        .add(
+            "GET",
+            "/v1/history",
+            Set.of("workspace", "path"),
+            request ->
+                ApiResponse.ok(
+                    WireHistoryEntry.of(
+                        turndiff
+                            .queries()
+                            .log(
+                                namedWorkspace(request.requireQuery("workspace")),
+                                PathInput.text(request.requireQuery("path"))))))
         .add("POST", "/v1/rewind", this::rewind)
         .add("POST", "/v1/workspaces/track", this::track)
-        .add("GET", "/v1/workspaces/status", Set.of("workspace"), request -> ApiResponse.ok(Json.status(
-            turndiff.capture().tracker().status(namedWorkspace(request.requireQuery("workspace"))))));
+        .add(
+            "GET",
+            "/v1/workspaces/status",
+            Set.of("workspace"),
+            request ->
+                ApiResponse.ok(
+                    WireStatus.of(
+                        turndiff
+                            .capture()
+                            .tracker()
+                            .status(namedWorkspace(request.requireQuery("workspace"))))));
   }
 
-  /** A workspace a client named: a path without NUL, not empty, and within the allowed directories. */
+  /**
+   * A workspace a client named: a path without NUL, not empty, and within the allowed directories.
+   */
   private Path namedWorkspace(String given) {
     Path workspace = WorkspacePolicy.parse(given);
     turndiff.workspacePolicy().admitNamed(workspace);
@@ -75,67 +142,75 @@ final class Endpoints {
 
   private ApiResponse beginTurn(ApiRequest request) {
     BeginTurnRequest begin = request.body(BeginTurnRequest.class);
-    BeganTurn began = turndiff.capture().beginTurn(namedWorkspace(begin.workspace()), begin.sessionId(),
-        begin.turnId());
-    return ApiResponse.json(201, Json.beganTurn(began));
+    BeganTurn began =
+        turndiff
+            .capture()
+            .beginTurn(namedWorkspace(begin.workspace()), begin.sessionId(), begin.turnId());
+    return ApiResponse.json(201, WireBeganTurn.of(began));
   }
 
   private ApiResponse snapshot(ApiRequest request) {
     String turn = request.path("turn");
     SnapshotRequest snapshot = request.body(SnapshotRequest.class);
-    List<SnapshotVerdict> verdicts;
-    if (snapshot.pathsBase64().isEmpty()) {
-      verdicts = serialized(turn, () -> turndiff.capture().snapshot(turn, snapshot.toolCallId(), snapshot.paths()));
-    } else {
-      List<byte[]> raw = new ArrayList<>();
-      snapshot.paths().forEach(path -> raw.add(path.getBytes(StandardCharsets.UTF_8)));
-      for (int i = 0; i < snapshot.pathsBase64().size(); i++) {
-        try {
-          raw.add(Base64.getDecoder().decode(snapshot.pathsBase64().get(i)));
-        } catch (IllegalArgumentException e) {
-          throw new ApiError(400, "bad_request", "field 'paths_base64[" + i + "]' is not base64: '"
-              + snapshot.pathsBase64().get(i) + "'");
-        }
-      }
-      verdicts = serialized(turn, () -> turndiff.capture().snapshotBytes(turn, snapshot.toolCallId(), raw));
-    }
-    return ApiResponse.ok(Json.verdicts(verdicts));
+    List<SnapshotVerdict> verdicts =
+        serialized(
+            turn,
+            () -> turndiff.capture().snapshot(turn, snapshot.toolCallId(), snapshot.inputs()));
+    return ApiResponse.ok(WireVerdict.of(verdicts));
   }
 
   private ApiResponse finishTurn(ApiRequest request) {
     String turn = request.path("turn");
     request.body(FinishTurnRequest.class);
-    return ApiResponse.ok(Json.summary(serialized(turn, () -> turndiff.capture().finishTurn(turn))));
+    return ApiResponse.ok(
+        WireTurnSummary.of(serialized(turn, () -> turndiff.capture().finishTurn(turn))));
   }
 
   private ApiResponse fileDiff(ApiRequest request) {
     String turn = request.path("turn");
     String path = request.requireQuery("path");
-    return ApiResponse.ok(Json.object().put("turn", turn).put("path", path)
-        .put("diff", turndiff.queries().fileDiff(turn, path)));
+    return ApiResponse.ok(
+        new WireFileDiff(turn, path, turndiff.queries().fileDiff(turn, PathInput.text(path))));
   }
 
   private ApiResponse sessions(ApiRequest request) {
     Path workspace = namedWorkspace(request.requireQuery("workspace"));
-    return ApiResponse.ok(Json.sessions(workspace, turndiff.queries().sessions(workspace)));
+    return ApiResponse.ok(WireSessions.of(workspace, turndiff.queries().sessions(workspace)));
   }
 
   private ApiResponse rewind(ApiRequest request) {
     RewindTurnRequest body = request.body(RewindTurnRequest.class);
-    RewindRequest rewind = new RewindRequest(body.turn(), body.to(), body.operationId(), body.dryRun(),
-        body.force());
-    // the operation's id goes out as a header before the first write; the report follows as the body
-    RewindReport report = serialized(body.turn(), () -> turndiff.rewind().rewind(rewind, (operation, resumed) ->
-        request.sendHeadersNow(Map.of("Turndiff-Operation", operation, "Turndiff-Resumed", String.valueOf(resumed)))));
-    return ApiResponse.ok(Json.rewindReport(report));
+    RewindRequest rewind =
+        new RewindRequest(body.turn(), body.to(), body.operationId(), body.dryRun(), body.force());
+    // the operation's id goes out as a header before the first write; the report follows as the
+    // body
+    RewindReport report =
+        serialized(
+            body.turn(),
+            () ->
+                turndiff
+                    .rewind()
+                    .rewind(
+                        rewind,
+                        (operation, resumed) ->
+                            request.sendHeadersNow(
+                                Map.of(
+                                    "Turndiff-Operation",
+                                    operation,
+                                    "Turndiff-Resumed",
+                                    String.valueOf(resumed)))));
+    return ApiResponse.ok(WireRewindReport.of(report));
   }
 
   private ApiResponse track(ApiRequest request) {
     TrackRequest track = request.body(TrackRequest.class);
     Path workspace = namedWorkspace(track.workspace());
-    TrackingOptions options = new TrackingOptions(track.maxFilesGiven().orElse(TrackingOptions.DEFAULTS.maxFiles()),
-        track.maxBytesGiven().orElse(TrackingOptions.DEFAULTS.maxBytes()));
-    return ApiResponse.ok(Json.trackSummary(turndiff.capture().tracker().track(workspace, options)));
+    TrackingOptions options =
+        new TrackingOptions(
+            track.maxFilesGiven().orElse(TrackingOptions.DEFAULTS.maxFiles()),
+            track.maxBytesGiven().orElse(TrackingOptions.DEFAULTS.maxBytes()));
+    return ApiResponse.ok(
+        WireTrackSummary.of(turndiff.capture().tracker().track(workspace, options)));
   }
 
   private <T> T serialized(String turn, Supplier<T> work) {

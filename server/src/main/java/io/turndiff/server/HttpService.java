@@ -22,19 +22,20 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 
 /**
- * The local HTTP service: JSON over HTTP for the whole capture, query and rewind surface, so that a runtime
- * calls turndiff on every tool call without starting a JVM each time.
+ * The local HTTP service: JSON over HTTP for the whole capture, query and rewind surface, so that a
+ * runtime calls turndiff on every tool call without starting a JVM each time.
  *
- * <p>Secure by default: it listens on the loopback address only; every request must carry the bearer token;
- * a request whose {@code Host} is not this loopback address and port (DNS rebinding) or whose {@code Origin}
- * is not explicitly allowed (a browser page elsewhere) is refused before anything else; CORS is off unless
- * origins are configured. Requests run on virtual threads: calls on one turn are serialized, calls on
- * different turns proceed in parallel, and the store serializes its writes itself. {@link #stop()} lets
- * requests in flight finish.
+ * <p>Secure by default: it listens on the loopback address only; every request must carry the
+ * bearer token; a request whose {@code Host} is not this loopback address and port (DNS rebinding)
+ * or whose {@code Origin} is not explicitly allowed (a browser page elsewhere) is refused before
+ * anything else; CORS is off unless origins are configured. Requests run on virtual threads: calls
+ * on one turn are serialized, calls on different turns proceed in parallel, and the store
+ * serializes its writes itself. {@link #stop()} lets requests in flight finish.
  *
- * <p>Hostile clients are bounded before they cost much: connections are capped, a request must arrive whole
- * within a deadline and its headers within a size (the JDK server's limits, {@link JdkServerLimits}), and the
- * body is read only after the token was checked and its declared length is within the body limit.
+ * <p>Hostile clients are bounded before they cost much: connections are capped, a request must
+ * arrive whole within a deadline and its headers within a size (the JDK server's limits, {@link
+ * JdkServerLimits}), and the body is read only after the token was checked and its declared length
+ * is within the body limit.
  */
 public final class HttpService implements AutoCloseable {
 
@@ -45,7 +46,8 @@ public final class HttpService implements AutoCloseable {
   private final byte[] token;
   private final Set<String> allowedHosts;
 
-  private HttpService(HttpServer server, ExecutorService executor, ServiceOptions options, Router router) {
+  private HttpService(
+      HttpServer server, ExecutorService executor, ServiceOptions options, Router router) {
     this.server = server;
     this.executor = executor;
     this.options = options;
@@ -57,9 +59,12 @@ public final class HttpService implements AutoCloseable {
 
   public static HttpService start(Turndiff turndiff, ServiceOptions options) throws IOException {
     JdkServerLimits.install(options);
-    HttpServer server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), options.port()), 128);
+    HttpServer server =
+        HttpServer.create(
+            new InetSocketAddress(InetAddress.getLoopbackAddress(), options.port()), 128);
     ExecutorService executor = Executors.newVirtualThreadPerTaskExecutor();
-    HttpService service = new HttpService(server, executor, options, new Endpoints(turndiff).router());
+    HttpService service =
+        new HttpService(server, executor, options, new Endpoints(turndiff).router());
     server.createContext("/", service::handle);
     server.setExecutor(executor);
     server.start();
@@ -82,7 +87,8 @@ public final class HttpService implements AutoCloseable {
       Headers headers = exchange.getRequestHeaders();
       String host = single(headers, "Host");
       if (host == null || !allowedHosts.contains(host.toLowerCase(Locale.ROOT))) {
-        throw new ApiError(403, "forbidden_host", "Host '" + host + "' is not this service's loopback address");
+        throw new ApiError(
+            403, "forbidden_host", "Host '" + host + "' is not this service's loopback address");
       }
       String origin = single(headers, "Origin");
       if (origin != null) {
@@ -97,7 +103,8 @@ public final class HttpService implements AutoCloseable {
       }
       authenticate(single(headers, "Authorization"));
       requireBodyWithinLimit(headers.getFirst("Content-Length"));
-      Router.Match match = router.match(exchange.getRequestMethod(), exchange.getRequestURI().getRawPath());
+      Router.Match match =
+          router.match(exchange.getRequestMethod(), exchange.getRequestURI().getRawPath());
       var query = Router.query(exchange.getRequestURI().getRawQuery());
       match.checkQuery(query);
       byte[] body = readBody(exchange.getRequestBody());
@@ -114,7 +121,8 @@ public final class HttpService implements AutoCloseable {
     } catch (RuntimeException | IOException e) {
       System.err.println("turndiff serve: internal error: " + e);
       e.printStackTrace(System.err);
-      response = ApiResponse.error(500, "internal", "internal error: " + e.getClass().getSimpleName());
+      response =
+          ApiResponse.error(500, "internal", "internal error: " + e.getClass().getSimpleName());
     }
     if (early != null && early.sent()) {
       sendBody(exchange, response);
@@ -123,24 +131,34 @@ public final class HttpService implements AutoCloseable {
     }
   }
 
-  /** The header's value; a header a request may carry once, given twice, is refused (which one would count?). */
+  /**
+   * The header's value; a header a request may carry once, given twice, is refused (which one would
+   * count?).
+   */
   private static String single(Headers headers, String name) {
     List<String> values = headers.get(name);
     if (values == null || values.isEmpty()) {
       return null;
     }
     if (values.size() > 1) {
-      throw new ApiError(400, "bad_request", "the " + name + " header is given " + values.size()
-          + " times; give it once");
+      throw new ApiError(
+          400,
+          "bad_request",
+          "the " + name + " header is given " + values.size() + " times; give it once");
     }
     return values.getFirst();
   }
 
-  /** {@code Authorization: Bearer <token>}, the scheme in any case (RFC 7235), compared in constant time. */
+  /**
+   * {@code Authorization: Bearer <token>}, the scheme in any case (RFC 7235), compared in constant
+   * time.
+   */
   private void authenticate(String authorization) {
-    String[] parts = authorization == null ? new String[0] : authorization.strip().split("[ \t]+", 2);
+    String[] parts =
+        authorization == null ? new String[0] : authorization.strip().split("[ \t]+", 2);
     if (parts.length != 2 || !parts[0].equalsIgnoreCase("Bearer")) {
-      throw new ApiError(401, "unauthorized", "a bearer token is required (Authorization: Bearer <token>)");
+      throw new ApiError(
+          401, "unauthorized", "a bearer token is required (Authorization: Bearer <token>)");
     }
     byte[] given = parts[1].strip().getBytes(StandardCharsets.UTF_8);
     if (!MessageDigest.isEqual(given, token)) {
@@ -151,8 +169,13 @@ public final class HttpService implements AutoCloseable {
   /** Refuses a body declared larger than the limit before reading a byte of it. */
   private void requireBodyWithinLimit(String contentLength) {
     if (contentLength != null && Long.parseLong(contentLength.strip()) > options.maxBodyBytes()) {
-      throw new ApiError(413, "too_large", "the body is " + contentLength.strip() + " bytes, over the limit of "
-          + options.maxBodyBytes());
+      throw new ApiError(
+          413,
+          "too_large",
+          "the body is "
+              + contentLength.strip()
+              + " bytes, over the limit of "
+              + options.maxBodyBytes());
     }
   }
 
@@ -160,7 +183,8 @@ public final class HttpService implements AutoCloseable {
   private byte[] readBody(InputStream in) throws IOException {
     byte[] body = in.readNBytes(options.maxBodyBytes() + 1);
     if (body.length > options.maxBodyBytes()) {
-      throw new ApiError(413, "too_large", "the body is over the limit of " + options.maxBodyBytes() + " bytes");
+      throw new ApiError(
+          413, "too_large", "the body is over the limit of " + options.maxBodyBytes() + " bytes");
     }
     return body;
   }
@@ -177,7 +201,8 @@ public final class HttpService implements AutoCloseable {
     };
   }
 
-  static void setHeaders(HttpExchange exchange, String contentType, int status, Optional<String> corsOrigin) {
+  static void setHeaders(
+      HttpExchange exchange, String contentType, int status, Optional<String> corsOrigin) {
     Headers headers = exchange.getResponseHeaders();
     headers.set("Content-Type", contentType);
     headers.set("Cache-Control", "no-store");
@@ -185,25 +210,28 @@ public final class HttpService implements AutoCloseable {
     if (status == 401) {
       headers.set("WWW-Authenticate", "Bearer");
     }
-    corsOrigin.ifPresent(origin -> {
-      headers.set("Access-Control-Allow-Origin", origin);
-      headers.set("Vary", "Origin");
-      headers.set("Access-Control-Allow-Headers", "Authorization, Content-Type");
-      headers.set("Access-Control-Allow-Methods", "GET, POST, OPTIONS");
-      headers.set("Access-Control-Expose-Headers", "Turndiff-Operation, Turndiff-Resumed");
-    });
+    corsOrigin.ifPresent(
+        origin -> {
+          headers.set("Access-Control-Allow-Origin", origin);
+          headers.set("Vary", "Origin");
+          headers.set("Access-Control-Allow-Headers", "Authorization, Content-Type");
+          headers.set("Access-Control-Allow-Methods", "GET, POST, OPTIONS");
+          headers.set("Access-Control-Expose-Headers", "Turndiff-Operation, Turndiff-Resumed");
+        });
   }
 
   /** The body of a response whose status and headers went out early ({@link EarlyHeaders}). */
   private static void sendBody(HttpExchange exchange, ApiResponse response) {
-    try (exchange; OutputStream out = exchange.getResponseBody()) {
+    try (exchange;
+        OutputStream out = exchange.getResponseBody()) {
       out.write(response.body());
     } catch (IOException clientGone) {
       // the client hung up; nothing to tell it
     }
   }
 
-  private static void send(HttpExchange exchange, ApiResponse response, Optional<String> corsOrigin) {
+  private static void send(
+      HttpExchange exchange, ApiResponse response, Optional<String> corsOrigin) {
     try (exchange) {
       setHeaders(exchange, response.contentType(), response.status(), corsOrigin);
       byte[] body = response.body();

@@ -11,8 +11,9 @@ import java.util.Set;
 import java.util.TreeSet;
 
 /**
- * Maps a method and a path such as {@code /v1/turns/{turn}/finish} to its endpoint, and knows which query
- * parameters each endpoint takes: any other is refused, so that a misspelt one is never silently ignored.
+ * Maps a method and a path such as {@code /v1/turns/{turn}/finish} to its endpoint, and knows which
+ * query parameters each endpoint takes: any other is refused, so that a misspelt one is never
+ * silently ignored.
  */
 final class Router {
 
@@ -21,8 +22,7 @@ final class Router {
     ApiResponse handle(ApiRequest request);
   }
 
-  private record Route(String method, String[] segments, Set<String> query, Endpoint endpoint) {
-  }
+  private record Route(String method, String[] segments, Set<String> query, Endpoint endpoint) {}
 
   record Match(Endpoint endpoint, Map<String, String> parameters, Set<String> query) {
 
@@ -30,9 +30,15 @@ final class Router {
     void checkQuery(Map<String, List<String>> given) {
       for (String name : new TreeSet<>(given.keySet())) {
         if (!query.contains(name)) {
-          throw new ApiError(400, "bad_request", "query parameter '" + name + "' is not known here"
-              + (query.isEmpty() ? " (this endpoint takes none)" : " (known: " + String.join(", ",
-              new TreeSet<>(query)) + ")"));
+          throw new ApiError(
+              400,
+              "bad_request",
+              "query parameter '"
+                  + name
+                  + "' is not known here"
+                  + (query.isEmpty()
+                      ? " (this endpoint takes none)"
+                      : " (known: " + String.join(", ", new TreeSet<>(query)) + ")"));
         }
       }
     }
@@ -55,8 +61,8 @@ final class Router {
   }
 
   /**
-   * The endpoint for the request, or an error: {@code not_found} when no route has the path,
-   * {@code method_not_allowed} when one has it for another method.
+   * The endpoint for the request, or an error: {@code not_found} when no route has the path, {@code
+   * method_not_allowed} when one has it for another method.
    */
   Match match(String method, String rawPath) {
     String[] segments = split(rawPath);
@@ -109,8 +115,10 @@ final class Router {
       }
       int equals = pair.indexOf('=');
       // the JDK refused a malformed %-escape before (the request URI is parsed as a java.net.URI)
-      String name = URLDecoder.decode(equals < 0 ? pair : pair.substring(0, equals), StandardCharsets.UTF_8);
-      String value = equals < 0 ? "" : URLDecoder.decode(pair.substring(equals + 1), StandardCharsets.UTF_8);
+      String name =
+          URLDecoder.decode(equals < 0 ? pair : pair.substring(0, equals), StandardCharsets.UTF_8);
+      String value =
+          equals < 0 ? "" : URLDecoder.decode(pair.substring(equals + 1), StandardCharsets.UTF_8);
       query.computeIfAbsent(name, key -> new ArrayList<>()).add(value);
     }
     return query;

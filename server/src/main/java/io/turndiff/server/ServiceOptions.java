@@ -5,12 +5,12 @@ import java.util.Objects;
 import java.util.Set;
 
 /**
- * How the HTTP service listens, whom it answers, and how much it lets one connection take. Immutable; build
- * with {@link #builder(String)}.
+ * How the HTTP service listens, whom it answers, and how much it lets one connection take.
+ * Immutable; build with {@link #builder(String)}.
  *
- * <p>The connection limits ({@link #maxConnections()}, {@link #requestDeadline()}, {@link #maxHeaderBytes()})
- * are the JDK HTTP server's own, which it reads once per JVM when its first server is created: the first
- * service started in a process fixes them for every later one.
+ * <p>The connection limits ({@link #maxConnections()}, {@link #requestDeadline()}, {@link
+ * #maxHeaderBytes()}) are the JDK HTTP server's own, which it reads once per JVM when its first
+ * server is created: the first service started in a process fixes them for every later one.
  */
 public final class ServiceOptions {
 
@@ -38,7 +38,9 @@ public final class ServiceOptions {
     this.maxHeaderBytes = builder.maxHeaderBytes;
   }
 
-  /** @param token the bearer token every request must carry */
+  /**
+   * @param token the bearer token every request must carry
+   */
   public static Builder builder(String token) {
     return new Builder(token);
   }
@@ -74,7 +76,10 @@ public final class ServiceOptions {
     return requestDeadline;
   }
 
-  /** The request line and headers together, in bytes (as the JDK counts them: names, values, 32 per line). */
+  /**
+   * The request line and headers together, in bytes (as the JDK counts them: names, values, 32 per
+   * line).
+   */
   public int maxHeaderBytes() {
     return maxHeaderBytes;
   }
@@ -118,7 +123,8 @@ public final class ServiceOptions {
 
     public Builder maxBodyBytes(int bytes) {
       if (bytes < 0 || bytes == Integer.MAX_VALUE) {
-        throw new IllegalArgumentException("the body limit must be within 0.." + (Integer.MAX_VALUE - 1));
+        throw new IllegalArgumentException(
+            "the body limit must be within 0.." + (Integer.MAX_VALUE - 1));
       }
       this.maxBodyBytes = bytes;
       return this;
@@ -126,7 +132,8 @@ public final class ServiceOptions {
 
     public Builder maxConnections(int connections) {
       if (connections < 1) {
-        throw new IllegalArgumentException("the connection limit must be at least 1, not " + connections);
+        throw new IllegalArgumentException(
+            "the connection limit must be at least 1, not " + connections);
       }
       this.maxConnections = connections;
       return this;
@@ -135,8 +142,8 @@ public final class ServiceOptions {
     /** Whole seconds (the JDK's unit), at least one. */
     public Builder requestDeadline(Duration deadline) {
       if (deadline.compareTo(Duration.ofSeconds(1)) < 0 || deadline.toMillis() % 1000 != 0) {
-        throw new IllegalArgumentException("the request deadline must be a whole number of seconds, at least 1, not "
-            + deadline);
+        throw new IllegalArgumentException(
+            "the request deadline must be a whole number of seconds, at least 1, not " + deadline);
       }
       this.requestDeadline = deadline;
       return this;
@@ -144,7 +151,8 @@ public final class ServiceOptions {
 
     public Builder maxHeaderBytes(int bytes) {
       if (bytes < 1024) {
-        throw new IllegalArgumentException("the header limit must be at least 1024 bytes, not " + bytes);
+        throw new IllegalArgumentException(
+            "the header limit must be at least 1024 bytes, not " + bytes);
       }
       this.maxHeaderBytes = bytes;
       return this;

@@ -3,8 +3,9 @@ package io.turndiff.server;
 import java.util.concurrent.locks.ReentrantLock;
 
 /**
- * Serializes the calls that change one turn (snapshot, finish, rewind) while calls on other turns proceed:
- * a fixed set of locks, a turn id picking one. Two turns may share a lock; that only costs them parallelism.
+ * Serializes the calls that change one turn (snapshot, finish, rewind) while calls on other turns
+ * proceed: a fixed set of locks, a turn id picking one. Two turns may share a lock; that only costs
+ * them parallelism.
  */
 final class TurnLocks {
 

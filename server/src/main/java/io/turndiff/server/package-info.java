@@ -1,6 +1,6 @@
 /**
- * The local HTTP service, on the JDK's HTTP server: routes, the bearer token and allowed origins, limits on
- * connections, bodies and time, and the mapping of every error to a status and a JSON body. It speaks through
- * io.turndiff.api.
+ * The local HTTP service, on the JDK's HTTP server: routes, the bearer token and allowed origins,
+ * limits on connections, bodies and time, and the mapping of every error to a status and a JSON
+ * body. It speaks through io.turndiff.api.
  */
 package io.turndiff.server;

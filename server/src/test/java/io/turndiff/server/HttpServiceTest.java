@@ -6,13 +6,13 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.turndiff.api.Json;
 import io.turndiff.api.Turndiff;
-import io.turndiff.boundary.BoundaryOptions;
 import io.turndiff.boundary.WorkspacePolicy;
-import io.turndiff.capture.workspace.WorkspaceHandles;
 import io.turndiff.fixtures.RawHttp;
 import io.turndiff.fixtures.StoreRows;
 import io.turndiff.fixtures.TestStore;
 import io.turndiff.fixtures.TestWorkspace;
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -20,26 +20,28 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The HTTP service in this JVM on a real loopback port, spoken to byte by byte over sockets: hostile and
- * broken input (a NUL in a workspace, misspelt and mistyped fields, duplicates, trailing data, numbers out of
- * range, workspaces that may never be roots or lie outside the allowed directories) gets a 400/403/413 that
- * names the input, and nothing is written. Every response is checked for the canary.
+ * The HTTP service in this JVM on a real loopback port, spoken to byte by byte over sockets:
+ * hostile and broken input (a NUL in a workspace, misspelt and mistyped fields, duplicates,
+ * trailing data, numbers out of range, workspaces that may never be roots or lie outside the
+ * allowed directories) gets a 400/403/413 that names the input, and nothing is written. Every
+ * response is checked for the canary.
  */
 class HttpServiceTest {
 
   private static final String TOKEN = "test-token-0123456789abcdef";
   private static final Duration ANSWER_WITHIN = Duration.ofSeconds(30);
 
-  @TempDir
-  Path temp;
+  @TempDir Path temp;
 
   private TestWorkspace workspace;
   private Path database;
@@ -55,17 +57,22 @@ class HttpServiceTest {
   }
 
   private void start(WorkspacePolicy policy) {
-    start(policy, java.util.Set.of());
+    start(policy, Set.of());
   }
 
-  private void start(WorkspacePolicy policy, java.util.Set<String> allowedOrigins) {
-    turndiff = Turndiff.open(database, BoundaryOptions.defaults(), Duration.ZERO, policy,
-        WorkspaceHandles.DEFAULT_CAPACITY);
+  private void start(WorkspacePolicy policy, Set<String> allowedOrigins) {
+    turndiff = Turndiff.builder(database).policy(policy).open();
     try {
-      service = HttpService.start(turndiff, ServiceOptions.builder(TOKEN).port(0).allowedOrigins(allowedOrigins)
-          .shutdownGrace(Duration.ofSeconds(1)).build());
-    } catch (java.io.IOException e) {
-      throw new java.io.UncheckedIOException(e);
+      service =
+          HttpService.start(
+              turndiff,
+              ServiceOptions.builder(TOKEN)
+                  .port(0)
+                  .allowedOrigins(allowedOrigins)
+                  .shutdownGrace(Duration.ofSeconds(1))
+                  .build());
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
     }
   }
 
@@ -102,10 +109,12 @@ class HttpServiceTest {
   }
 
   /** A 400 whose message names {@code input}. */
-  private void assertRefused(String code, String input, RawHttp.Response response) throws Exception {
+  private void assertRefused(String code, String input, RawHttp.Response response)
+      throws Exception {
     JsonNode error = expect(400, response);
     assertEquals(code, error.get("error").asText(), error.toString());
-    assertTrue(error.get("message").asText().contains(input), "the message names " + input + ": " + error);
+    assertTrue(
+        error.get("message").asText().contains(input), "the message names " + input + ": " + error);
   }
 
   private static String json(String text) {
@@ -116,17 +125,28 @@ class HttpServiceTest {
     return URLEncoder.encode(value, StandardCharsets.UTF_8);
   }
 
+  private String openTurn() throws Exception {
+    return expect(
+            201,
+            call(
+                "POST",
+                "/v1/turns",
+                "{\"workspace\":" + json(workspace.root().toString()) + ",\"session\":\"s1\"}"))
+        .get("turn")
+        .asText();
+  }
+
   /** Begins a turn, snapshots a.txt, changes it, finishes: a turn a rewind would write to. */
   private String finishedTurn() throws Exception {
-    String turn = expect(201, call("POST", "/v1/turns", "{\"workspace\":" + json(workspace.root().toString())
-        + ",\"session\":\"s1\"}")).get("turn").asText();
+    String turn = openTurn();
     expect(200, call("POST", "/v1/turns/" + turn + "/snapshots", "{\"paths\":[\"a.txt\"]}"));
     Files.writeString(workspace.resolve("a.txt"), "changed by the turn\n");
     expect(200, call("POST", "/v1/turns/" + turn + "/finish", null));
     return turn;
   }
 
-  // ---- item 10: a NUL in a workspace -------------------------------------------------------------------
+  // ---- item 10: a NUL in a workspace
+  // -------------------------------------------------------------------
 
   @Test
   void aWorkspaceWithANulIsBadInputNamingItOnEveryEndpointThatTakesOne() throws Exception {
@@ -134,27 +154,134 @@ class HttpServiceTest {
     Map<String, Long> rows = StoreRows.count(database);
     String withNul = workspace.root() + "\u0000/etc";
     String encoded = encode(withNul);
-    assertRefused("bad_input", "workspace", call("POST", "/v1/turns", "{\"workspace\":" + json(withNul) + "}"));
-    assertRefused("bad_input", "workspace", call("POST", "/v1/workspaces/track",
-        "{\"workspace\":" + json(withNul) + "}"));
+    assertRefused(
+        "bad_input",
+        "workspace",
+        call("POST", "/v1/turns", "{\"workspace\":" + json(withNul) + "}"));
+    assertRefused(
+        "bad_input",
+        "workspace",
+        call("POST", "/v1/workspaces/track", "{\"workspace\":" + json(withNul) + "}"));
     assertRefused("bad_input", "workspace", call("GET", "/v1/sessions?workspace=" + encoded, null));
-    assertRefused("bad_input", "workspace", call("GET", "/v1/history?workspace=" + encoded + "&path=a.txt", null));
-    assertRefused("bad_input", "workspace", call("GET", "/v1/workspaces/status?workspace=" + encoded, null));
+    assertRefused(
+        "bad_input",
+        "workspace",
+        call("GET", "/v1/history?workspace=" + encoded + "&path=a.txt", null));
+    assertRefused(
+        "bad_input", "workspace", call("GET", "/v1/workspaces/status?workspace=" + encoded, null));
     assertTrue(call("GET", "/v1/sessions?workspace=" + encoded, null).body().contains("NUL"));
     assertEquals(rows, StoreRows.count(database), "nothing was written");
   }
 
-  // ---- item 11: bodies and queries are read strictly ---------------------------------------------------
+  // ---- issue 10: one way in for a path
+  // -----------------------------------------------------------------
+
+  /**
+   * Each path field is decoded once into its own input: a text beside a base64 path is still a text
+   * and held to the U+FFFD rule. (Before, any {@code paths_base64} sent every text through the byte
+   * parser, and a lossy name was recorded.)
+   */
+  @Test
+  void aTextPathBesideABase64PathIsStillHeldToTheLossyNameRule() throws Exception {
+    String turn = openTurn();
+    Map<String, Long> rows = StoreRows.count(database);
+    String aTxt = "\"YS50eHQ=\""; // a.txt
+    JsonNode lossy =
+        expect(
+            400,
+            call(
+                "POST",
+                "/v1/turns/" + turn + "/snapshots",
+                "{\"paths\":[\"caf\\ufffd.txt\"],\"paths_base64\":[" + aTxt + "]}"));
+    assertEquals(
+        "path 'caf\uFFFD.txt' contains U+FFFD: a name that was not valid UTF-8 before it reached "
+            + "turndiff; give its bytes instead (base64)",
+        lossy.get("message").asText(),
+        lossy.toString());
+    JsonNode surrogate =
+        expect(
+            400,
+            call(
+                "POST",
+                "/v1/turns/" + turn + "/snapshots",
+                "{\"paths\":[\"a\\ud800b\"],\"paths_base64\":[" + aTxt + "]}"));
+    assertEquals(
+        "path 'a\uD800b' is not valid Unicode (an unpaired surrogate)",
+        surrogate.get("message").asText(),
+        surrogate.toString());
+    assertEquals(rows, StoreRows.count(database), "nothing was recorded");
+    expect(
+        200,
+        call(
+            "POST",
+            "/v1/turns/" + turn + "/snapshots",
+            "{\"paths\":[\"b.txt\"],\"paths_base64\":[" + aTxt + "]}"));
+  }
+
+  @Test
+  void aBase64PathThatIsNotBase64IsRefusedNamingTheFieldAndTheValue() throws Exception {
+    String turn = openTurn();
+    Map<String, Long> rows = StoreRows.count(database);
+    JsonNode error =
+        expect(
+            400,
+            call(
+                "POST",
+                "/v1/turns/" + turn + "/snapshots",
+                "{\"paths\":[\"a.txt\"],\"paths_base64\":[\"YS50eHQ=\",\"!!!!\"]}"));
+    assertEquals("bad_request", error.get("error").asText(), error.toString());
+    assertEquals(
+        "field 'paths_base64[1]' is not base64: '!!!!'",
+        error.get("message").asText(),
+        error.toString());
+    assertRefused(
+        "bad_request",
+        "'paths_base64[0]'",
+        call("POST", "/v1/turns/" + turn + "/snapshots", "{\"paths_base64\":[7]}"));
+    assertEquals(rows, StoreRows.count(database), "nothing was recorded");
+  }
+
+  /**
+   * The review endpoints read {@code path=} as a snapshot reads a path: {@code .} and {@code ..}
+   * applied.
+   */
+  @Test
+  void theReviewEndpointsReadAPathAsASnapshotDoes() throws Exception {
+    String turn = finishedTurn();
+    String workspaceParameter = "workspace=" + encode(workspace.root().toString());
+    for (String given : List.of("a.txt", "./a.txt", "x/../a.txt", workspace.root() + "/./a.txt")) {
+      JsonNode history =
+          expect(
+              200,
+              call("GET", "/v1/history?" + workspaceParameter + "&path=" + encode(given), null));
+      assertEquals(1, history.size(), given + ": " + history);
+      assertEquals(turn, history.get(0).get("turn").asText());
+      JsonNode file =
+          expect(200, call("GET", "/v1/turns/" + turn + "/file?path=" + encode(given), null));
+      assertTrue(file.get("diff").asText().contains("+changed by the turn\n"), given + ": " + file);
+    }
+    assertRefused(
+        "bad_input",
+        "U+FFFD",
+        call(
+            "GET", "/v1/history?" + workspaceParameter + "&path=" + encode("caf\uFFFD.txt"), null));
+  }
+
+  // ---- item 11: bodies and queries are read strictly
+  // ---------------------------------------------------
 
   @Test
   void aMisspeltDryRunFlagIsRefusedAndNothingIsRewound() throws Exception {
     String turn = finishedTurn();
     Map<String, Long> rows = StoreRows.count(database);
-    assertRefused("bad_request", "'dryrun'", call("POST", "/v1/rewind",
-        "{\"turn\":\"" + turn + "\",\"dryrun\":true}"));
+    assertRefused(
+        "bad_request",
+        "'dryrun'",
+        call("POST", "/v1/rewind", "{\"turn\":\"" + turn + "\",\"dryrun\":true}"));
     assertEquals("changed by the turn\n", workspace.readText("a.txt"), "no real rewind happened");
     assertEquals(rows, StoreRows.count(database), "nothing was written");
-    JsonNode plan = expect(200, call("POST", "/v1/rewind", "{\"turn\":\"" + turn + "\",\"dry_run\":true}"));
+    JsonNode plan =
+        expect(200, call("POST", "/v1/rewind", "{\"turn\":\"" + turn + "\",\"dry_run\":true}"));
     assertTrue(plan.get("dry_run").asBoolean(), "the documented flag still works: " + plan);
     assertEquals("changed by the turn\n", workspace.readText("a.txt"));
   }
@@ -164,30 +291,56 @@ class HttpServiceTest {
     String turn = finishedTurn();
     Map<String, Long> rows = StoreRows.count(database);
     String root = json(workspace.root().toString());
-    assertRefused("bad_request", "'max_files'", call("POST", "/v1/workspaces/track",
-        "{\"workspace\":" + root + ",\"max_files\":\"lots\"}"));
-    assertRefused("bad_request", "'max_files'", call("POST", "/v1/workspaces/track",
-        "{\"workspace\":" + root + ",\"max_files\":1.5e300}"));
-    assertRefused("bad_request", "'max_bytes'", call("POST", "/v1/workspaces/track",
-        "{\"workspace\":" + root + ",\"max_bytes\":18446744073709551716}"));
-    assertRefused("bad_request", "'max_files'", call("POST", "/v1/workspaces/track",
-        "{\"workspace\":" + root + ",\"max_files\":0}"));
-    assertRefused("bad_request", "'dry_run'", call("POST", "/v1/rewind",
-        "{\"turn\":\"" + turn + "\",\"dry_run\":\"true\"}"));
-    assertRefused("bad_request", "'force'", call("POST", "/v1/rewind", "{\"turn\":\"" + turn + "\",\"force\":1}"));
+    assertRefused(
+        "bad_request",
+        "'max_files'",
+        call(
+            "POST", "/v1/workspaces/track", "{\"workspace\":" + root + ",\"max_files\":\"lots\"}"));
+    assertRefused(
+        "bad_request",
+        "'max_files'",
+        call("POST", "/v1/workspaces/track", "{\"workspace\":" + root + ",\"max_files\":1.5e300}"));
+    assertRefused(
+        "bad_request",
+        "'max_bytes'",
+        call(
+            "POST",
+            "/v1/workspaces/track",
+            "{\"workspace\":" + root + ",\"max_bytes\":18446744073709551716}"));
+    assertRefused(
+        "bad_request",
+        "'max_files'",
+        call("POST", "/v1/workspaces/track", "{\"workspace\":" + root + ",\"max_files\":0}"));
+    assertRefused(
+        "bad_request",
+        "'dry_run'",
+        call("POST", "/v1/rewind", "{\"turn\":\"" + turn + "\",\"dry_run\":\"true\"}"));
+    assertRefused(
+        "bad_request",
+        "'force'",
+        call("POST", "/v1/rewind", "{\"turn\":\"" + turn + "\",\"force\":1}"));
     assertRefused("bad_request", "'turn'", call("POST", "/v1/rewind", "{\"turn\":7}"));
     assertRefused("bad_request", "'turn'", call("POST", "/v1/rewind", "{\"dry_run\":true}"));
     assertRefused("bad_request", "'workspace'", call("POST", "/v1/turns", "{\"workspace\":5}"));
     assertRefused("bad_request", "'workspace'", call("POST", "/v1/turns", "{\"workspace\":null}"));
-    assertRefused("bad_request", "'paths'", call("POST", "/v1/turns/" + turn + "/snapshots", "{\"paths\":\"a.txt\"}"));
-    assertRefused("bad_request", "'paths[1]'", call("POST", "/v1/turns/" + turn + "/snapshots",
-        "{\"paths\":[\"a.txt\",5]}"));
-    assertRefused("bad_request", "'extra'", call("POST", "/v1/turns/" + turn + "/finish", "{\"extra\":1}"));
+    assertRefused(
+        "bad_request",
+        "'paths'",
+        call("POST", "/v1/turns/" + turn + "/snapshots", "{\"paths\":\"a.txt\"}"));
+    assertRefused(
+        "bad_request",
+        "'paths[1]'",
+        call("POST", "/v1/turns/" + turn + "/snapshots", "{\"paths\":[\"a.txt\",5]}"));
+    assertRefused(
+        "bad_request", "'extra'", call("POST", "/v1/turns/" + turn + "/finish", "{\"extra\":1}"));
     assertRefused("bad_request", "JSON object", call("POST", "/v1/turns", "[]"));
     assertRefused("bad_request", "JSON object", call("POST", "/v1/turns", "null"));
     assertEquals(rows, StoreRows.count(database), "nothing was written");
-    assertEquals(422, call("GET", "/v1/workspaces/status?workspace=" + encode(workspace.root().toString()), null)
-        .status(), "no refused track started tracking");
+    assertEquals(
+        422,
+        call("GET", "/v1/workspaces/status?workspace=" + encode(workspace.root().toString()), null)
+            .status(),
+        "no refused track started tracking");
     assertEquals("changed by the turn\n", workspace.readText("a.txt"));
   }
 
@@ -196,47 +349,166 @@ class HttpServiceTest {
     String turn = finishedTurn();
     Map<String, Long> rows = StoreRows.count(database);
     for (String flag : List.of("dry_run", "force", "to")) {
-      assertRefused("bad_request", "'" + flag + "'", call("POST", "/v1/rewind",
-          "{\"turn\":\"" + turn + "\",\"" + flag + "\":null}"));
+      assertRefused(
+          "bad_request",
+          "'" + flag + "'",
+          call("POST", "/v1/rewind", "{\"turn\":\"" + turn + "\",\"" + flag + "\":null}"));
     }
     String root = json(workspace.root().toString());
     for (String number : List.of("max_files", "max_bytes")) {
-      assertRefused("bad_request", "'" + number + "'", call("POST", "/v1/workspaces/track",
-          "{\"workspace\":" + root + ",\"" + number + "\":null}"));
+      assertRefused(
+          "bad_request",
+          "'" + number + "'",
+          call(
+              "POST",
+              "/v1/workspaces/track",
+              "{\"workspace\":" + root + ",\"" + number + "\":null}"));
     }
-    assertEquals("changed by the turn\n", workspace.readText("a.txt"), "\"dry_run\":null made no real rewind");
+    assertEquals(
+        "changed by the turn\n",
+        workspace.readText("a.txt"),
+        "\"dry_run\":null made no real rewind");
     assertEquals(rows, StoreRows.count(database), "nothing was written");
   }
 
   @Test
   void anAllowedOriginMayReadBothEarlyHeadersOfARewind() throws Exception {
     stop();
-    start(WorkspacePolicy.anyDirectory(), java.util.Set.of("https://app.example"));
+    start(WorkspacePolicy.anyDirectory(), Set.of("https://app.example"));
     String turn = finishedTurn();
-    RawHttp.Response response = request("POST", "/v1/rewind", "{\"turn\":\"" + turn + "\"}",
-        "Authorization: Bearer " + TOKEN, "Origin: https://app.example");
+    RawHttp.Response response =
+        request(
+            "POST",
+            "/v1/rewind",
+            "{\"turn\":\"" + turn + "\"}",
+            "Authorization: Bearer " + TOKEN,
+            "Origin: https://app.example");
     assertEquals(200, response.status(), response.head() + "\n" + response.body());
-    List<String> head = response.head().toLowerCase(java.util.Locale.ROOT).lines().toList();
+    List<String> head = response.head().toLowerCase(Locale.ROOT).lines().toList();
     assertTrue(head.contains("turndiff-resumed: false"), response.head());
-    String exposed = head.stream().filter(line -> line.startsWith("access-control-expose-headers:")).findFirst()
-        .orElseThrow(() -> new AssertionError(response.head()));
-    assertTrue(exposed.contains("turndiff-operation") && exposed.contains("turndiff-resumed"),
-        "a browser script may read both headers the rewind sends before its first write: " + exposed);
+    String exposed =
+        head.stream()
+            .filter(line -> line.startsWith("access-control-expose-headers:"))
+            .findFirst()
+            .orElseThrow(() -> new AssertionError(response.head()));
+    assertTrue(
+        exposed.contains("turndiff-operation") && exposed.contains("turndiff-resumed"),
+        "a browser script may read both headers the rewind sends before its first write: "
+            + exposed);
   }
 
   @Test
   void duplicateFieldsAndTrailingDataAreRefused() throws Exception {
     String turn = finishedTurn();
     Map<String, Long> rows = StoreRows.count(database);
-    assertRefused("bad_request", "'dry_run'", call("POST", "/v1/rewind",
-        "{\"turn\":\"" + turn + "\",\"dry_run\":true,\"dry_run\":false}"));
+    assertRefused(
+        "bad_request",
+        "'dry_run'",
+        call(
+            "POST",
+            "/v1/rewind",
+            "{\"turn\":\"" + turn + "\",\"dry_run\":true,\"dry_run\":false}"));
     String root = json(workspace.root().toString());
-    assertRefused("bad_request", "after its JSON object", call("POST", "/v1/turns",
-        "{\"workspace\":" + root + "} {\"workspace\":\"/\"}"));
-    assertRefused("bad_request", "not valid JSON", call("POST", "/v1/turns", "{\"workspace\":" + root + "}x"));
+    assertRefused(
+        "bad_request",
+        "after its JSON object",
+        call("POST", "/v1/turns", "{\"workspace\":" + root + "} {\"workspace\":\"/\"}"));
+    assertRefused(
+        "bad_request",
+        "not valid JSON",
+        call("POST", "/v1/turns", "{\"workspace\":" + root + "}x"));
     assertRefused("bad_request", "not valid JSON", call("POST", "/v1/turns", "{\"workspace\":"));
     assertEquals(rows, StoreRows.count(database), "nothing was written");
     assertEquals("changed by the turn\n", workspace.readText("a.txt"));
+  }
+
+  @Test
+  void everyEndpointWithABodyRefusesUnknownFieldsWrongTypesDuplicatesAndTrailingDataNamingTheField()
+      throws Exception {
+    String turn = finishedTurn();
+    String open =
+        expect(
+                201,
+                call(
+                    "POST",
+                    "/v1/turns",
+                    "{\"workspace\":" + json(workspace.root().toString()) + ",\"session\":\"s1\"}"))
+            .get("turn")
+            .asText();
+    Map<String, Long> rows = StoreRows.count(database);
+    String root = json(workspace.root().toString());
+    String t = json(turn);
+    // per endpoint: a valid body, one with a field of the wrong type, one with a field given twice
+    // (none for
+    // finish, which takes no fields); every body that would be wrongly accepted is harmless or
+    // shows in the store
+    record Endpoint(
+        String target,
+        String valid,
+        String wrongField,
+        String wrongType,
+        String twiceField,
+        String twice) {}
+    List<Endpoint> endpoints =
+        List.of(
+            new Endpoint(
+                "/v1/turns",
+                "{\"workspace\":" + root + "}",
+                "session",
+                "{\"workspace\":" + root + ",\"session\":[\"s1\"]}",
+                "workspace",
+                "{\"workspace\":" + root + ",\"workspace\":" + root + "}"),
+            new Endpoint(
+                "/v1/turns/" + open + "/snapshots",
+                "{\"paths\":[\"a.txt\"]}",
+                "tool_call",
+                "{\"paths\":[\"a.txt\"],\"tool_call\":7}",
+                "paths",
+                "{\"paths\":[\"a.txt\"],\"paths\":[\"b.txt\"]}"),
+            new Endpoint("/v1/turns/" + open + "/finish", "{}", null, null, null, null),
+            new Endpoint(
+                "/v1/rewind",
+                "{\"turn\":" + t + ",\"dry_run\":true}",
+                "operation",
+                "{\"turn\":" + t + ",\"dry_run\":true,\"operation\":{}}",
+                "turn",
+                "{\"turn\":" + t + ",\"turn\":" + t + ",\"dry_run\":true}"),
+            new Endpoint(
+                "/v1/workspaces/track",
+                "{\"workspace\":" + root + "}",
+                "max_files",
+                "{\"workspace\":" + root + ",\"max_files\":\"10\"}",
+                "max_bytes",
+                "{\"workspace\":" + root + ",\"max_bytes\":5,\"max_bytes\":5}"));
+    for (Endpoint endpoint : endpoints) {
+      String target = endpoint.target();
+      String valid = endpoint.valid();
+      String unknown =
+          valid.equals("{}")
+              ? "{\"colour\":1}"
+              : valid.substring(0, valid.length() - 1) + ",\"colour\":1}";
+      assertRefused("bad_request", "'colour'", call("POST", target, unknown));
+      if (endpoint.wrongField() != null) {
+        assertRefused(
+            "bad_request",
+            "'" + endpoint.wrongField() + "'",
+            call("POST", target, endpoint.wrongType()));
+        JsonNode twice = expect(400, call("POST", target, endpoint.twice()));
+        assertEquals(
+            "field '" + endpoint.twiceField() + "' is given more than once",
+            twice.get("message").asText());
+      }
+      assertRefused("bad_request", "after its JSON object", call("POST", target, valid + " {}"));
+      assertRefused("bad_request", "after its JSON object", call("POST", target, valid + " 1"));
+    }
+    assertEquals(rows, StoreRows.count(database), "nothing was written");
+    assertEquals(
+        422,
+        call("GET", "/v1/workspaces/status?workspace=" + encode(workspace.root().toString()), null)
+            .status(),
+        "no refused track started tracking");
+    assertEquals("changed by the turn\n", workspace.readText("a.txt"), "no refused rewind wrote");
+    expect(200, call("POST", "/v1/turns/" + open + "/finish", "{}"));
   }
 
   @Test
@@ -248,7 +520,8 @@ class HttpServiceTest {
     assertRefused("bad_request", "'limit'", call("GET", turns + "?limit=0", null));
     assertRefused("bad_request", "'limit'", call("GET", turns + "?limit=1&limit=2", null));
     assertRefused("bad_request", "'after'", call("GET", turns + "?after=-1", null));
-    assertRefused("bad_request", "'after'", call("GET", turns + "?after=99999999999999999999", null));
+    assertRefused(
+        "bad_request", "'after'", call("GET", turns + "?after=99999999999999999999", null));
     assertRefused("bad_request", "'limt'", call("GET", turns + "?limt=5", null));
     assertEquals(1, expect(200, call("GET", turns + "?limit=1&after=0", null)).get("turns").size());
   }
@@ -256,7 +529,9 @@ class HttpServiceTest {
   @Test
   void theBearerSchemeIsReadInAnyCase() throws Exception {
     for (String scheme : new String[] {"bearer", "BEARER", "Bearer", "bEaReR"}) {
-      assertEquals(200, request("GET", "/v1/health", null, "Authorization: " + scheme + " " + TOKEN).status(),
+      assertEquals(
+          200,
+          request("GET", "/v1/health", null, "Authorization: " + scheme + " " + TOKEN).status(),
           scheme);
     }
     assertEquals(401, request("GET", "/v1/health", null, "Authorization: Basic " + TOKEN).status());
@@ -266,29 +541,54 @@ class HttpServiceTest {
   @Test
   void aHeaderThatMayBeGivenOnceIsRefusedWhenGivenTwice() throws Exception {
     String host = "Host: 127.0.0.1:" + service.port();
-    assertRefused("bad_request", "Host", request("GET", "/v1/health", null, host,
-        "Authorization: Bearer " + TOKEN));
-    assertRefused("bad_request", "Authorization", request("GET", "/v1/health", null,
-        "Authorization: Bearer " + TOKEN, "Authorization: Bearer wrong-token-wrong-token"));
+    assertRefused(
+        "bad_request",
+        "Host",
+        request("GET", "/v1/health", null, host, "Authorization: Bearer " + TOKEN));
+    assertRefused(
+        "bad_request",
+        "Authorization",
+        request(
+            "GET",
+            "/v1/health",
+            null,
+            "Authorization: Bearer " + TOKEN,
+            "Authorization: Bearer wrong-token-wrong-token"));
   }
 
-  // ---- item 9: the body is refused before it is read ---------------------------------------------------
+  // ---- item 9: the body is refused before it is read
+  // ---------------------------------------------------
 
   @Test
   void aBodyDeclaredOverTheLimitIsRefusedBeforeAByteOfItIsRead() throws Exception {
-    String head = "POST /v1/turns HTTP/1.1\r\nHost: 127.0.0.1:" + service.port() + "\r\n"
-        + "Content-Length: " + (9 << 20) + "\r\n";
+    String head =
+        "POST /v1/turns HTTP/1.1\r\nHost: 127.0.0.1:"
+            + service.port()
+            + "\r\n"
+            + "Content-Length: "
+            + (9 << 20)
+            + "\r\n";
     // the client sends no byte of the 9 MiB: an answer can only come before the body is read
-    RawHttp.Response authenticated = RawHttp.exchange(service.port(), (head + "Authorization: Bearer " + TOKEN
-        + "\r\n\r\n").getBytes(StandardCharsets.US_ASCII), new byte[0], Duration.ofSeconds(20));
+    RawHttp.Response authenticated =
+        RawHttp.exchange(
+            service.port(),
+            (head + "Authorization: Bearer " + TOKEN + "\r\n\r\n")
+                .getBytes(StandardCharsets.US_ASCII),
+            new byte[0],
+            Duration.ofSeconds(20));
     JsonNode tooLarge = expect(413, authenticated);
     assertEquals("too_large", tooLarge.get("error").asText());
-    RawHttp.Response anonymous = RawHttp.exchange(service.port(), (head + "\r\n")
-        .getBytes(StandardCharsets.US_ASCII), new byte[0], Duration.ofSeconds(20));
+    RawHttp.Response anonymous =
+        RawHttp.exchange(
+            service.port(),
+            (head + "\r\n").getBytes(StandardCharsets.US_ASCII),
+            new byte[0],
+            Duration.ofSeconds(20));
     assertEquals(401, anonymous.status(), "the token is checked before the body: " + anonymous);
   }
 
-  // ---- item 12: roots that may never be workspaces, and the allow-list ---------------------------------
+  // ---- item 12: roots that may never be workspaces, and the allow-list
+  // ---------------------------------
 
   @Test
   void theFileSystemRootPseudoFileSystemsAndTheEmptyNameAreNeverWorkspaces() throws Exception {
@@ -297,9 +597,14 @@ class HttpServiceTest {
       if (!root.isEmpty() && !Files.isDirectory(Path.of(root))) {
         continue;
       }
-      assertRefused("bad_input", "workspace", call("POST", "/v1/turns", "{\"workspace\":" + json(root) + "}"));
-      assertRefused("bad_input", "workspace", call("POST", "/v1/workspaces/track",
-          "{\"workspace\":" + json(root) + "}"));
+      assertRefused(
+          "bad_input",
+          "workspace",
+          call("POST", "/v1/turns", "{\"workspace\":" + json(root) + "}"));
+      assertRefused(
+          "bad_input",
+          "workspace",
+          call("POST", "/v1/workspaces/track", "{\"workspace\":" + json(root) + "}"));
     }
     assertRefused("bad_input", "workspace", call("GET", "/v1/sessions?workspace=", null));
     assertEquals(rows, StoreRows.count(database), "nothing was written, not even a workspace row");
@@ -307,7 +612,7 @@ class HttpServiceTest {
 
   @Test
   void anAllowListRefusesRootsOutsideItByTheirRealPath() throws Exception {
-    String outsideTurn = finishedTurn();  // begun before the service was restricted
+    String outsideTurn = finishedTurn(); // begun before the service was restricted
     Path allowed = Files.createDirectories(temp.resolve("allowed"));
     Path project = Files.createDirectories(allowed.resolve("project"));
     Files.writeString(project.resolve("b.txt"), "b\n");
@@ -316,9 +621,14 @@ class HttpServiceTest {
     start(WorkspacePolicy.within(List.of(allowed)));
     Map<String, Long> rows = StoreRows.count(database);
     String outside = workspace.root().toString();
-    for (String refused : new String[] {outside, allowed.resolve("link-out").toString(),
-        allowed.resolve("../base/workspace").toString()}) {
-      JsonNode error = expect(403, call("POST", "/v1/turns", "{\"workspace\":" + json(refused) + "}"));
+    for (String refused :
+        new String[] {
+          outside,
+          allowed.resolve("link-out").toString(),
+          allowed.resolve("../base/workspace").toString()
+        }) {
+      JsonNode error =
+          expect(403, call("POST", "/v1/turns", "{\"workspace\":" + json(refused) + "}"));
       assertEquals("forbidden_workspace", error.get("error").asText(), error.toString());
       assertTrue(error.get("message").asText().contains(refused), error.toString());
       expect(403, call("POST", "/v1/workspaces/track", "{\"workspace\":" + json(refused) + "}"));
@@ -328,12 +638,17 @@ class HttpServiceTest {
     expect(403, call("GET", "/v1/workspaces/status?workspace=" + encode(outside), null));
     expect(403, call("POST", "/v1/rewind", "{\"turn\":\"" + outsideTurn + "\"}"));
     assertEquals(rows, StoreRows.count(database), "nothing was written");
-    assertEquals("changed by the turn\n", workspace.readText("a.txt"), "the outside turn was not rewound");
+    assertEquals(
+        "changed by the turn\n", workspace.readText("a.txt"), "the outside turn was not rewound");
 
-    String turn = expect(201, call("POST", "/v1/turns", "{\"workspace\":" + json(project.toString()) + "}"))
-        .get("turn").asText();
+    String turn =
+        expect(201, call("POST", "/v1/turns", "{\"workspace\":" + json(project.toString()) + "}"))
+            .get("turn")
+            .asText();
     expect(200, call("POST", "/v1/turns/" + turn + "/snapshots", "{\"paths\":[\"b.txt\"]}"));
     expect(200, call("POST", "/v1/turns/" + turn + "/finish", ""));
-    assertEquals(Optional.of(1), Optional.of(expect(200, call("GET", "/v1/turns/" + turn, null)).get("files").size()));
+    assertEquals(
+        Optional.of(1),
+        Optional.of(expect(200, call("GET", "/v1/turns/" + turn, null)).get("files").size()));
   }
 }

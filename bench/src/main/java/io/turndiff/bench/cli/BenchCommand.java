@@ -15,39 +15,65 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
 /** {@code turndiff bench}: turndiff against shadow git on the same turns, in one run. */
-@Command(name = "bench", description = "Measure capture and rewind against shadow git on the same turns "
-    + "(medians, p90, ratios git/turndiff, store size).",
+@Command(
+    name = "bench",
+    description =
+        "Measure capture and rewind against shadow git on the same turns "
+            + "(medians, p90, ratios git/turndiff, store size).",
     subcommands = {HttpBenchCommand.class, JmhBenchCommand.class})
 final class BenchCommand implements Callable<Integer> {
 
-  @Spec
-  CommandSpec spec;
+  @Spec CommandSpec spec;
 
-  @Option(names = "--workspace", paramLabel = "DIR",
-      description = "An existing tree, copied to a temp dir first and never modified (default: generated).")
+  @Option(
+      names = "--workspace",
+      paramLabel = "DIR",
+      description =
+          "An existing tree, copied to a temp dir first and never modified (default: generated).")
   Path workspace;
 
-  @Option(names = "--files", paramLabel = "N", defaultValue = "11000", description = "Files in the generated tree.")
+  @Option(
+      names = "--files",
+      paramLabel = "N",
+      defaultValue = "11000",
+      description = "Files in the generated tree.")
   int files;
 
-  @Option(names = "--turn-files", paramLabel = "M", defaultValue = "50",
+  @Option(
+      names = "--turn-files",
+      paramLabel = "M",
+      defaultValue = "50",
       description = "Edited files per turn (plus 10 %% as many new, 4 %% deleted).")
   int turnFiles;
 
-  @Option(names = "--turns", paramLabel = "K", defaultValue = "10",
+  @Option(
+      names = "--turns",
+      paramLabel = "K",
+      defaultValue = "10",
       description = "Measured turns (default ${DEFAULT-VALUE}).")
   int turns;
 
-  @Option(names = "--warmup", paramLabel = "W", defaultValue = "5",
-      description = "Turns run first and not counted, so that both sides run warm (default ${DEFAULT-VALUE}).")
+  @Option(
+      names = "--warmup",
+      paramLabel = "W",
+      defaultValue = "5",
+      description =
+          "Turns run first and not counted, so that both sides run warm (default ${DEFAULT-VALUE}).")
   int warmup;
 
-  @Option(names = "--seed", paramLabel = "S", defaultValue = "1",
+  @Option(
+      names = "--seed",
+      paramLabel = "S",
+      defaultValue = "1",
       description = "Seed of the generated tree and of the turns (default ${DEFAULT-VALUE}).")
   long seed;
 
-  @Option(names = "--locality", paramLabel = "L", defaultValue = "0",
-      description = "Share of edits that go to files earlier turns touched (0..1, default 0: uniform).")
+  @Option(
+      names = "--locality",
+      paramLabel = "L",
+      defaultValue = "0",
+      description =
+          "Share of edits that go to files earlier turns touched (0..1, default 0: uniform).")
   double locality;
 
   @Option(names = "--json", description = "Print the figures as JSON.")
@@ -56,12 +82,23 @@ final class BenchCommand implements Callable<Integer> {
   @Override
   public Integer call() throws Exception {
     if (files < 1 || turnFiles < 1 || turns < 1 || warmup < 0 || locality < 0 || locality > 1) {
-      throw new CliException(Main.EXIT_USAGE, "--files, --turn-files and --turns must be positive; "
-          + "--locality within 0..1");
+      throw new CliException(
+          Main.EXIT_USAGE,
+          "--files, --turn-files and --turns must be positive; " + "--locality within 0..1");
     }
     PrintStream progress = System.err;
-    BenchResult result = new TurnBench(new TurnBench.Options(Optional.ofNullable(workspace), files, turnFiles,
-        turns, warmup, seed, locality), progress).run();
+    BenchResult result =
+        new TurnBench(
+                new TurnBench.Options(
+                    Optional.ofNullable(workspace),
+                    files,
+                    turnFiles,
+                    turns,
+                    warmup,
+                    seed,
+                    locality),
+                progress)
+            .run();
     if (json) {
       spec.commandLine().getOut().println(Json.write(result.json(), true));
     } else {

@@ -5,13 +5,13 @@ import java.io.PrintStream;
 import picocli.CommandLine;
 
 /**
- * The bench jar's {@code turndiff}: every command of the product jar, with the real {@code bench} (and its
- * {@code http} and {@code jmh}) in place of the product's placeholder. {@code ./turndiff bench ...} runs it.
+ * The bench jar's {@code turndiff}: every command of the product jar, with the real {@code bench}
+ * (and its {@code http} and {@code jmh}) in place of the product's placeholder. {@code ./turndiff
+ * bench ...} runs it.
  */
 public final class BenchMain {
 
-  private BenchMain() {
-  }
+  private BenchMain() {}
 
   public static void main(String[] args) {
     Main.launch(args, BenchMain::withBenchmarks);

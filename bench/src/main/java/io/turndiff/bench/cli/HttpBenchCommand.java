@@ -11,18 +11,26 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
 /** {@code turndiff bench http}: the latency of one snapshot call over loopback HTTP. */
-@Command(name = "http", description = "Latency of one snapshot call over loopback HTTP (p50/p90/p99), against "
-    + "the same call in-process and an HTTP health check, in the same run.")
+@Command(
+    name = "http",
+    description =
+        "Latency of one snapshot call over loopback HTTP (p50/p90/p99), against "
+            + "the same call in-process and an HTTP health check, in the same run.")
 final class HttpBenchCommand implements Callable<Integer> {
 
-  @Spec
-  CommandSpec spec;
+  @Spec CommandSpec spec;
 
-  @Option(names = "--calls", paramLabel = "N", defaultValue = "2000",
+  @Option(
+      names = "--calls",
+      paramLabel = "N",
+      defaultValue = "2000",
       description = "Measured calls of each kind (default ${DEFAULT-VALUE}).")
   int calls;
 
-  @Option(names = "--warmup", paramLabel = "W", defaultValue = "1000",
+  @Option(
+      names = "--warmup",
+      paramLabel = "W",
+      defaultValue = "1000",
       description = "Calls made first and not counted (default ${DEFAULT-VALUE}).")
   int warmup;
 

@@ -8,19 +8,31 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
 /** {@code turndiff bench jmh [REGEX]}: the JMH microbenchmarks, with ratios to their anchors. */
-@Command(name = "jmh", description = "JMH microbenchmarks: the per-file boundary cost (openat2, the fallback, "
-    + "a plain read) and one before-snapshot call; prints the ratios to the plain read.")
+@Command(
+    name = "jmh",
+    description =
+        "JMH microbenchmarks: the per-file boundary cost (openat2, the fallback, "
+            + "a plain read) and one before-snapshot call; prints the ratios to the plain read.")
 final class JmhBenchCommand implements Callable<Integer> {
 
-  @Parameters(paramLabel = "REGEX", arity = "0..1", defaultValue = "io.turndiff.bench.jmh.*",
+  @Parameters(
+      paramLabel = "REGEX",
+      arity = "0..1",
+      defaultValue = "io.turndiff.bench.jmh.*",
       description = "Which benchmarks (default: all).")
   String include;
 
-  @Option(names = "--forks", paramLabel = "N", defaultValue = "1",
+  @Option(
+      names = "--forks",
+      paramLabel = "N",
+      defaultValue = "1",
       description = "JVMs forked per benchmark (default ${DEFAULT-VALUE}).")
   int forks;
 
-  @Option(names = "--iterations", paramLabel = "N", defaultValue = "5",
+  @Option(
+      names = "--iterations",
+      paramLabel = "N",
+      defaultValue = "5",
       description = "Warm-up and measurement iterations of 1 s each (default ${DEFAULT-VALUE}).")
   int iterations;
 

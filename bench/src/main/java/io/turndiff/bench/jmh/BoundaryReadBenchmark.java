@@ -7,6 +7,7 @@ import io.turndiff.model.Sha256;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Random;
 import java.util.concurrent.TimeUnit;
@@ -22,9 +23,10 @@ import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.TearDown;
 
 /**
- * The per-file cost of reading through the boundary (openat2 + fstat + read + fstat + SHA-256, and the
- * record around it) against its anchor, a plain unchecked {@code Files.readAllBytes} with the same hash, and
- * against the {@code SecureDirectoryStream} fallback; 10,000 files, hot cache, one file per operation.
+ * The per-file cost of reading through the boundary (openat2 + fstat + read + fstat + SHA-256, and
+ * the record around it) against its anchor, a plain unchecked {@code Files.readAllBytes} with the
+ * same hash, and against the {@code SecureDirectoryStream} fallback; 10,000 files, hot cache, one
+ * file per operation.
  */
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.AverageTime)
@@ -68,7 +70,7 @@ public class BoundaryReadBenchmark {
     openat2.close();
     fallback.close();
     try (var walk = Files.walk(root)) {
-      walk.sorted(java.util.Comparator.reverseOrder()).forEach(path -> path.toFile().delete());
+      walk.sorted(Comparator.reverseOrder()).forEach(path -> path.toFile().delete());
     }
   }
 

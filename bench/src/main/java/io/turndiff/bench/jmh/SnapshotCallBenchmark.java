@@ -7,6 +7,7 @@ import io.turndiff.capture.SnapshotVerdict;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
@@ -21,9 +22,9 @@ import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.TearDown;
 
 /**
- * One before-snapshot call of a 10 KB source file in-process: the boundary read, the hash, compression, and
- * the store transaction that records it. Each call records a file not yet recorded in the turn; every
- * iteration begins a new turn.
+ * One before-snapshot call of a 10 KB source file in-process: the boundary read, the hash,
+ * compression, and the store transaction that records it. Each call records a file not yet recorded
+ * in the turn; every iteration begins a new turn.
  */
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.SampleTime)
@@ -57,7 +58,7 @@ public class SnapshotCallBenchmark {
   public void close() throws IOException {
     turndiff.close();
     try (var walk = Files.walk(base)) {
-      walk.sorted(java.util.Comparator.reverseOrder()).forEach(path -> path.toFile().delete());
+      walk.sorted(Comparator.reverseOrder()).forEach(path -> path.toFile().delete());
     }
   }
 
@@ -66,6 +67,8 @@ public class SnapshotCallBenchmark {
     if (next == FILES) {
       beginTurn();
     }
-    return turndiff.capture().snapshot(turn, Optional.of("call-" + calls++), List.of("f" + next++ + ".java"));
+    return turndiff
+        .capture()
+        .snapshot(turn, Optional.of("call-" + calls++), List.of("f" + next++ + ".java"));
   }
 }

@@ -12,8 +12,9 @@ import java.util.jar.JarFile;
 import org.junit.jupiter.api.Test;
 
 /**
- * The bench jar, {@code bench/target/turndiff-bench.jar}, run as {@code ./turndiff bench} runs it: it carries
- * JMH and the list of benchmarks its annotation processor made, and answers the product's commands too.
+ * The bench jar, {@code bench/target/turndiff-bench.jar}, run as {@code ./turndiff bench} runs it:
+ * it carries JMH and the list of benchmarks its annotation processor made, and answers the
+ * product's commands too.
  */
 class BenchJarIT {
 
@@ -26,8 +27,13 @@ class BenchJarIT {
   }
 
   private static CommandRun run(String... args) throws Exception {
-    List<String> command = new ArrayList<>(List.of(ProcessHandle.current().info().command().orElse("java"),
-        "--enable-native-access=ALL-UNNAMED", "-jar", jar().toString()));
+    List<String> command =
+        new ArrayList<>(
+            List.of(
+                ProcessHandle.current().info().command().orElse("java"),
+                "--enable-native-access=ALL-UNNAMED",
+                "-jar",
+                jar().toString()));
     command.addAll(List.of(args));
     ProcessBuilder builder = new ProcessBuilder(command);
     builder.environment().remove("TURNDIFF_DB");
@@ -37,9 +43,11 @@ class BenchJarIT {
   @Test
   void theBenchJarCarriesJmhAndItsBenchmarkList() throws Exception {
     try (JarFile jar = new JarFile(jar().toFile())) {
-      assertEquals(BenchMain.class.getName(), jar.getManifest().getMainAttributes().getValue("Main-Class"));
+      assertEquals(
+          BenchMain.class.getName(), jar.getManifest().getMainAttributes().getValue("Main-Class"));
       assertNotNull(jar.getEntry("org/openjdk/jmh/runner/Runner.class"));
-      String benchmarks = new String(jar.getInputStream(jar.getEntry("META-INF/BenchmarkList")).readAllBytes());
+      String benchmarks =
+          new String(jar.getInputStream(jar.getEntry("META-INF/BenchmarkList")).readAllBytes());
       assertTrue(benchmarks.contains("io.turndiff.bench.jmh.BoundaryReadBenchmark"), benchmarks);
       assertTrue(benchmarks.contains("io.turndiff.bench.jmh.SnapshotCallBenchmark"), benchmarks);
     }

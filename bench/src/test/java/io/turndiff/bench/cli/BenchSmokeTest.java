@@ -8,24 +8,47 @@ import io.turndiff.fixtures.CommandRun;
 import org.junit.jupiter.api.Test;
 
 /**
- * Smoke runs of the benchmarks with tiny parameters, so that they cannot rot (the real runs are not part of
- * the test suite: see the README's Performance section). They assert the shape of the figures, not their size.
+ * Smoke runs of the benchmarks with tiny parameters, so that they cannot rot (the real runs are not
+ * part of the test suite: see the README's Performance section). They assert the shape of the
+ * figures, not their size.
  */
 class BenchSmokeTest {
 
   @Test
   void theTurnBenchRunsAgainstShadowGitAndReportsItsFigures() {
-    JsonNode result = CommandRun.inProcess(BenchMain::run, "bench", "--files", "80", "--turn-files", "5", "--turns",
-        "3", "--warmup", "1", "--json").expect(0).json();
+    JsonNode result =
+        CommandRun.inProcess(
+                BenchMain::run,
+                "bench",
+                "--files",
+                "80",
+                "--turn-files",
+                "5",
+                "--turns",
+                "3",
+                "--warmup",
+                "1",
+                "--json")
+            .expect(0)
+            .json();
     assertEquals(80, result.get("tree").get("files").asInt());
     assertEquals(5, result.get("turn").get("edited").asInt());
     assertEquals(1, result.get("turn").get("created").asInt());
     assertEquals(0, result.get("turn").get("deleted").asInt());
     JsonNode operations = result.get("operations_ms");
-    for (String operation : new String[] {"turndiff_capture", "turndiff_snapshot_call", "turndiff_finish",
-        "git_add_all_commit", "git_add_touched_commit", "floor_read_sha256", "turndiff_rewind",
-        "git_checkout_rewind"}) {
-      assertTrue(operations.get(operation).get("median").asDouble() > 0, operation + " was measured");
+    for (String operation :
+        new String[] {
+          "turndiff_capture",
+          "turndiff_snapshot_call",
+          "turndiff_finish",
+          "git_add_all_commit",
+          "git_add_touched_commit",
+          "floor_read_sha256",
+          "turndiff_rewind",
+          "git_checkout_rewind"
+        }) {
+      assertTrue(
+          operations.get(operation).get("median").asDouble() > 0, operation + " was measured");
     }
     assertEquals(3, operations.get("turndiff_capture").get("samples").asInt());
     assertTrue(result.get("ratios").get("git_add_all_over_turndiff_capture").asDouble() > 0);
@@ -35,8 +58,11 @@ class BenchSmokeTest {
 
   @Test
   void theHttpBenchMeasuresSnapshotCallsOverLoopback() {
-    JsonNode result = CommandRun.inProcess(BenchMain::run, "bench", "http", "--calls", "20", "--warmup", "5", "--json")
-        .expect(0).json();
+    JsonNode result =
+        CommandRun.inProcess(
+                BenchMain::run, "bench", "http", "--calls", "20", "--warmup", "5", "--json")
+            .expect(0)
+            .json();
     assertEquals(20, result.get("calls").asInt());
     assertTrue(result.get("http_snapshot_us").get("p50").asDouble() > 0);
     assertTrue(result.get("in_process_snapshot_us").get("p99").asDouble() > 0);

@@ -8,10 +8,10 @@ import io.turndiff.store.Store;
 import java.util.Optional;
 
 /**
- * The store's blob table as the sink of a read that captures whatever the size: a file over the size limit
- * is streamed in chunk by chunk, each chunk compressed off the store's lock and written in its own short
- * transaction, so that neither memory nor the lock is held for the whole file. The blob appears, under the
- * SHA-256 of the whole content, only in the transaction that completes it.
+ * The store's blob table as the sink of a read that captures whatever the size: a file over the
+ * size limit is streamed in chunk by chunk, each chunk compressed off the store's lock and written
+ * in its own short transaction, so that neither memory nor the lock is held for the whole file. The
+ * blob appears, under the SHA-256 of the whole content, only in the transaction that completes it.
  */
 public final class BlobSink implements ContentSink {
 
@@ -29,8 +29,9 @@ public final class BlobSink implements ContentSink {
   }
 
   /**
-   * Only looks: a file whose content the store holds is captured (by reference), any other over the size
-   * limit stays uncaptured. For reading a path again to see whether it changed since it was stored.
+   * Only looks: a file whose content the store holds is captured (by reference), any other over the
+   * size limit stays uncaptured. For reading a path again to see whether it changed since it was
+   * stored.
    */
   public static BlobSink checking(Store store) {
     return new BlobSink(store, false);
@@ -47,31 +48,34 @@ public final class BlobSink implements ContentSink {
       return Optional.empty();
     }
     long upload = store.write(tx -> tx.blobs().beginChunks());
-    return Optional.of(new Upload() {
-      private int seq;
+    return Optional.of(
+        new Upload() {
+          private int seq;
 
-      @Override
-      public void write(byte[] chunk) {
-        EncodedChunk encoded = BlobEncoder.encodeChunk(chunk);
-        int number = seq++;
-        store.write(tx -> {
-          tx.blobs().putChunk(upload, number, encoded);
-          return null;
+          @Override
+          public void write(byte[] chunk) {
+            EncodedChunk encoded = BlobEncoder.encodeChunk(chunk);
+            int number = seq++;
+            store.write(
+                tx -> {
+                  tx.blobs().putChunk(upload, number, encoded);
+                  return null;
+                });
+          }
+
+          @Override
+          public void complete(Sha256 sha256, long size) {
+            store.write(tx -> tx.blobs().completeChunks(upload, sha256, size));
+          }
+
+          @Override
+          public void abandon() {
+            store.write(
+                tx -> {
+                  tx.blobs().abandonChunks(upload);
+                  return null;
+                });
+          }
         });
-      }
-
-      @Override
-      public void complete(Sha256 sha256, long size) {
-        store.write(tx -> tx.blobs().completeChunks(upload, sha256, size));
-      }
-
-      @Override
-      public void abandon() {
-        store.write(tx -> {
-          tx.blobs().abandonChunks(upload);
-          return null;
-        });
-      }
-    });
   }
 }

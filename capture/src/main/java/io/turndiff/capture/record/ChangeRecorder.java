@@ -20,28 +20,40 @@ import java.util.Map;
 import java.util.Optional;
 
 /**
- * Records file changes: a before-state as a snapshot (content into the blob table), and the completion of a
- * change with its after-state, kind, line counts and stored diff. Agent turns and rewind turns both use it.
+ * Records file changes: a before-state as a snapshot (content into the blob table), and the
+ * completion of a change with its after-state, kind, line counts and stored diff. Agent turns and
+ * rewind turns both use it.
  */
 public final class ChangeRecorder {
 
-  private final GitPatchWriter summaryWriter = new GitPatchWriter(GitPatchWriter.BinaryStyle.SUMMARY);
+  private final GitPatchWriter summaryWriter =
+      new GitPatchWriter(GitPatchWriter.BinaryStyle.SUMMARY);
 
   /**
-   * A file change with its after-state observed and its diff computed, ready to store: {@code blobs} holds
-   * the new content and the diff already compressed (off the store's lock), {@code diff} the diff's hash.
+   * A file change with its after-state observed and its diff computed, ready to store: {@code
+   * blobs} holds the new content and the diff already compressed (off the store's lock), {@code
+   * diff} the diff's hash.
    */
-  public record Completed(StoredFileChange change, Observation after, ChangeKind kind, FilePatch patch,
-                          List<EncodedBlob> blobs, Optional<Sha256> diff) {
-  }
+  public record Completed(
+      StoredFileChange change,
+      Observation after,
+      ChangeKind kind,
+      FilePatch patch,
+      List<EncodedBlob> blobs,
+      Optional<Sha256> diff) {}
 
-  /** What a completed change adds to the blob table, compressed now: a changed after-state and the diff. */
+  /**
+   * What a completed change adds to the blob table, compressed now: a changed after-state and the
+   * diff.
+   */
   private record NewBlobs(List<EncodedBlob> blobs, Optional<Sha256> diff) {
 
     static NewBlobs of(Observation after, ChangeKind kind, FilePatch patch) {
       List<EncodedBlob> blobs = new ArrayList<>(2);
       if (kind != ChangeKind.UNCHANGED && after.content().isPresent()) {
-        blobs.add(BlobEncoder.encode(after.snapshot().storedContent().orElseThrow(), after.content().get()));
+        blobs.add(
+            BlobEncoder.encode(
+                after.snapshot().storedContent().orElseThrow(), after.content().get()));
       }
       Optional<Sha256> diff = Optional.empty();
       if (!patch.isEmpty()) {
@@ -55,52 +67,82 @@ public final class ChangeRecorder {
 
   /** Stores an observation's content (if any) and its snapshot; returns the snapshot row. */
   public long insertSnapshot(StoreTransaction tx, Observation observation) {
-    observation.content().ifPresent(content ->
-        tx.blobs().put(observation.snapshot().storedContent().orElseThrow(), content));
+    observation
+        .content()
+        .ifPresent(
+            content ->
+                tx.blobs().put(observation.snapshot().storedContent().orElseThrow(), content));
     return tx.snapshots().insert(observation.snapshot());
   }
 
   /**
-   * Records the before-state of a path in a turn, unless the turn already has one (the first wins), and notes
-   * the tool call; returns whether this call recorded it.
+   * Records the before-state of a path in a turn, unless the turn already has one (the first wins),
+   * and notes the tool call; returns whether this call recorded it.
    */
-  public boolean recordBefore(StoreTransaction tx, long turnRow, long toolCallRow, Observation observation,
-                              DetectedBy detectedBy) {
+  public boolean recordBefore(
+      StoreTransaction tx,
+      long turnRow,
+      long toolCallRow,
+      Observation observation,
+      DetectedBy detectedBy) {
     Optional<Long> existing = tx.fileChanges().idOf(turnRow, observation.snapshot().path());
     long changeRow;
     if (existing.isPresent()) {
       changeRow = existing.get();
     } else {
       long snapshotRow = insertSnapshot(tx, observation);
-      changeRow = tx.fileChanges().begin(turnRow, observation.snapshot().path(), observation.via(), detectedBy,
-          snapshotRow);
+      changeRow =
+          tx.fileChanges()
+              .begin(
+                  turnRow,
+                  observation.snapshot().path(),
+                  observation.via(),
+                  detectedBy,
+                  snapshotRow);
     }
     tx.fileChanges().linkToolCall(changeRow, toolCallRow);
     return existing.isEmpty();
   }
 
   /** Classifies a change and writes its diff (outside any transaction: it only computes). */
-  public Completed complete(StoredFileChange change, Observation after, Map<Sha256, byte[]> contents) {
+  public Completed complete(
+      StoredFileChange change, Observation after, Map<Sha256, byte[]> contents) {
     Snapshot before = change.before();
     ChangeKind kind = ChangeKind.between(before, after.snapshot());
-    FilePatch patch = kind == ChangeKind.UNCHANGED ? FilePatch.NONE : summaryWriter.write(change.path(),
-        PatchSide.of(before, before.storedContent().map(contents::get)),
-        PatchSide.of(after.snapshot(), after.content()));
+    FilePatch patch =
+        kind == ChangeKind.UNCHANGED
+            ? FilePatch.NONE
+            : summaryWriter.write(
+                change.path(),
+                PatchSide.of(before, before.storedContent().map(contents::get)),
+                PatchSide.of(after.snapshot(), after.content()));
     NewBlobs blobs = NewBlobs.of(after, kind, patch);
     return new Completed(change, after, kind, patch, blobs.blobs(), blobs.diff());
   }
 
-  /** A change a scan found (no tool announced it): its before-state, its after-state and its diff. */
-  public record Detected(WorkspacePath path, Snapshot before, Observation after, ChangeKind kind, FilePatch patch,
-                         List<EncodedBlob> blobs, Optional<Sha256> diff) {
-  }
+  /**
+   * A change a scan found (no tool announced it): its before-state, its after-state and its diff.
+   */
+  public record Detected(
+      WorkspacePath path,
+      Snapshot before,
+      Observation after,
+      ChangeKind kind,
+      FilePatch patch,
+      List<EncodedBlob> blobs,
+      Optional<Sha256> diff) {}
 
   /** Classifies a change a scan found and writes its diff (outside any transaction). */
-  public Detected detect(WorkspacePath path, Snapshot before, Observation after, Map<Sha256, byte[]> contents) {
+  public Detected detect(
+      WorkspacePath path, Snapshot before, Observation after, Map<Sha256, byte[]> contents) {
     ChangeKind kind = ChangeKind.between(before, after.snapshot());
-    FilePatch patch = kind == ChangeKind.UNCHANGED ? FilePatch.NONE : summaryWriter.write(path,
-        PatchSide.of(before, before.storedContent().map(contents::get)),
-        PatchSide.of(after.snapshot(), after.content()));
+    FilePatch patch =
+        kind == ChangeKind.UNCHANGED
+            ? FilePatch.NONE
+            : summaryWriter.write(
+                path,
+                PatchSide.of(before, before.storedContent().map(contents::get)),
+                PatchSide.of(after.snapshot(), after.content()));
     NewBlobs blobs = NewBlobs.of(after, kind, patch);
     return new Detected(path, before, after, kind, patch, blobs.blobs(), blobs.diff());
   }
@@ -108,18 +150,34 @@ public final class ChangeRecorder {
   /** Records a change a scan found as a file change of the turn, detected by scan. */
   public void store(StoreTransaction tx, long turnRow, Detected detected) {
     long beforeRow = tx.snapshots().insert(detected.before());
-    long changeRow = tx.fileChanges().begin(turnRow, detected.path(), Optional.empty(), DetectedBy.SCAN, beforeRow);
+    long changeRow =
+        tx.fileChanges()
+            .begin(turnRow, detected.path(), Optional.empty(), DetectedBy.SCAN, beforeRow);
     detected.blobs().forEach(tx.blobs()::put);
     long afterRow = insertSnapshot(tx, detected.after());
-    tx.fileChanges().complete(changeRow, afterRow, detected.kind(), detected.patch().added(),
-        detected.patch().removed(), detected.diff());
+    tx.fileChanges()
+        .complete(
+            changeRow,
+            afterRow,
+            detected.kind(),
+            detected.patch().added(),
+            detected.patch().removed(),
+            detected.diff());
   }
 
-  /** Stores a completed change: its after-snapshot, its diff as a blob, its kind and line counts. */
+  /**
+   * Stores a completed change: its after-snapshot, its diff as a blob, its kind and line counts.
+   */
   public void store(StoreTransaction tx, Completed done) {
     done.blobs().forEach(tx.blobs()::put);
     long afterRow = insertSnapshot(tx, done.after());
-    tx.fileChanges().complete(done.change().id(), afterRow, done.kind(), done.patch().added(),
-        done.patch().removed(), done.diff());
+    tx.fileChanges()
+        .complete(
+            done.change().id(),
+            afterRow,
+            done.kind(),
+            done.patch().added(),
+            done.patch().removed(),
+            done.diff());
   }
 }

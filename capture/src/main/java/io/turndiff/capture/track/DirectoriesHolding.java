@@ -6,7 +6,10 @@ import java.util.HashSet;
 import java.util.Optional;
 import java.util.Set;
 
-/** The directories that hold some set of paths, at any depth: which directories a scan must enter for them. */
+/**
+ * The directories that hold some set of paths, at any depth: which directories a scan must enter
+ * for them.
+ */
 final class DirectoriesHolding {
 
   private final Set<WorkspacePath> directories;

@@ -7,7 +7,8 @@ public record DirectoryDelta(DirectoryState before, DirectoryState after) {
 
   public DirectoryDelta {
     if (!before.path().equals(after.path())) {
-      throw new IllegalArgumentException("one directory: " + before.path() + " and " + after.path());
+      throw new IllegalArgumentException(
+          "one directory: " + before.path() + " and " + after.path());
     }
   }
 }

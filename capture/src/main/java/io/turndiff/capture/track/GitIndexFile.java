@@ -11,24 +11,27 @@ import org.eclipse.jgit.dircache.DirCacheEntry;
 import org.eclipse.jgit.util.FS;
 
 /**
- * The names of the paths a git index file holds ({@code .git/index}), read by JGit's {@code DirCache} from the
- * bytes the workspace boundary read.
+ * The names of the paths a git index file holds ({@code .git/index}), read by JGit's {@code
+ * DirCache} from the bytes the workspace boundary read.
  *
- * <p>{@code DirCache} reads an index only from a {@code java.io.File}, by name: given the workspace's own
- * {@code .git/index} it would follow a symlinked {@code .git}, or a name swapped under it, out of the
- * workspace. So the boundary reads the bytes (beneath the root, nothing followed), and {@code DirCache} parses
- * them from an anonymous file in memory ({@link MemoryFile}): no copy is ever written to a directory, so none
- * can be read by another process or left behind by a crash. Where no such file can be made, the index is not
- * used (the ignore rules alone decide), as for any index turndiff cannot read. What JGit cannot read
- * completely is refused: a split index ({@code core.splitIndex}, whose {@code link} extension holds only part
- * of the names), a sparse index, an index of a SHA-256 repository, bytes that are not an index.
+ * <p>{@code DirCache} reads an index only from a {@code java.io.File}, by name: given the
+ * workspace's own {@code .git/index} it would follow a symlinked {@code .git}, or a name swapped
+ * under it, out of the workspace. So the boundary reads the bytes (beneath the root, nothing
+ * followed), and {@code DirCache} parses them from an anonymous file in memory ({@link
+ * MemoryFile}): no copy is ever written to a directory, so none can be read by another process or
+ * left behind by a crash. Where no such file can be made, the index is not used (the ignore rules
+ * alone decide), as for any index turndiff cannot read. What JGit cannot read completely is
+ * refused: a split index ({@code core.splitIndex}, whose {@code link} extension holds only part of
+ * the names), a sparse index, an index of a SHA-256 repository, bytes that are not an index.
  */
 final class GitIndexFile {
 
-  private GitIndexFile() {
-  }
+  private GitIndexFile() {}
 
-  /** The path names in {@code index}, each once; empty when JGit cannot read the bytes as a complete index. */
+  /**
+   * The path names in {@code index}, each once; empty when JGit cannot read the bytes as a complete
+   * index.
+   */
   static Optional<List<byte[]>> names(byte[] index) {
     Optional<MemoryFile> held = MemoryFile.holding("turndiff-git-index", index);
     if (held.isEmpty()) {

@@ -7,6 +7,7 @@ import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
@@ -17,30 +18,35 @@ import java.util.function.Predicate;
 import org.eclipse.jgit.ignore.IgnoreNode;
 
 /**
- * Which paths a scan leaves alone, with git's semantics (nested {@code .gitignore} files, negation, directory
- * rules; JGit's {@link IgnoreNode} does the matching), plus an optional {@code .turndiffignore} beside any
- * {@code .gitignore} (its rules win), plus what is always ignored: {@code .git} directories, the store's own
- * files and turndiff's temporary files. Ignore files are read through the boundary like anything else: one
- * that is a symlink out of the workspace is not read.
+ * Which paths a scan leaves alone, with git's semantics (nested {@code .gitignore} files, negation,
+ * directory rules; JGit's {@link IgnoreNode} does the matching), plus an optional {@code
+ * .turndiffignore} beside any {@code .gitignore} (its rules win), plus what is always ignored:
+ * {@code .git} directories, the store's own files and turndiff's temporary files. Ignore files are
+ * read through the boundary like anything else: one that is a symlink out of the workspace is not
+ * read.
  *
- * <p>As in git, {@code .gitignore} applies to untracked paths only: a path in the index of the work tree it is
- * in ({@link GitIndexes}) is never ignored by {@code .gitignore} rules, and a directory they ignore is still
- * entered when the index tracks something in it (the rest of it stays ignored: git cannot re-include a path
- * whose directory is excluded), or when turndiff's own index holds something in it (a path git stopped
- * tracking, {@code git rm}, is then seen gone, or let go). {@code .turndiffignore} rules and the paths always
- * ignored win over git's index.
+ * <p>As in git, {@code .gitignore} applies to untracked paths only: a path in the index of the work
+ * tree it is in ({@link GitIndexes}) is never ignored by {@code .gitignore} rules, and a directory
+ * they ignore is still entered when the index tracks something in it (the rest of it stays ignored:
+ * git cannot re-include a path whose directory is excluded), or when turndiff's own index holds
+ * something in it (a path git stopped tracking, {@code git rm}, is then seen gone, or let go).
+ * {@code .turndiffignore} rules and the paths always ignored win over git's index.
  */
 final class IgnoreRules {
 
   /** The names of ignore files, in the order their rules apply. */
   static final List<String> FILES = List.of(".turndiffignore", ".gitignore");
 
-  /** The names a directory's listing must report, when present, before its entries are asked about. */
+  /**
+   * The names a directory's listing must report, when present, before its entries are asked about.
+   */
   static final Set<String> INTERESTING = Set.of(FILES.get(0), FILES.get(1), GitIndexes.DOT_GIT);
 
-  /** The rules of one ignore file, and whether it is turndiff's own (whose rules git's index does not undo). */
-  private record Rules(IgnoreNode node, boolean turndiffs) {
-  }
+  /**
+   * The rules of one ignore file, and whether it is turndiff's own (whose rules git's index does
+   * not undo).
+   */
+  private record Rules(IgnoreNode node, boolean turndiffs) {}
 
   /** Who ignores a path. */
   private enum Verdict {
@@ -53,28 +59,35 @@ final class IgnoreRules {
   private final Set<WorkspacePath> alwaysIgnored;
   private final GitIndexes gitIndexes;
   private final Predicate<WorkspacePath> indexedWithin;
+
   /** What the indexes of the work trees met so far in this walk track. */
   private final List<TrackedByGit> tracked = new ArrayList<>(1);
+
   /** Directories {@code .gitignore} ignores that are entered for the tracked paths in them. */
   private final Set<WorkspacePath> enteredForTracked = new HashSet<>();
 
   /**
-   * @param alwaysIgnored paths ignored whatever the rules say (the store's files when inside the workspace)
+   * @param alwaysIgnored paths ignored whatever the rules say (the store's files when inside the
+   *     workspace)
    * @param gitIndexes what git tracks in the workspace's work trees, kept from one scan to the next
    * @param indexedWithin whether turndiff's index holds a path in a directory
    */
-  IgnoreRules(Set<WorkspacePath> alwaysIgnored, GitIndexes gitIndexes, Predicate<WorkspacePath> indexedWithin) {
+  IgnoreRules(
+      Set<WorkspacePath> alwaysIgnored,
+      GitIndexes gitIndexes,
+      Predicate<WorkspacePath> indexedWithin) {
     this.alwaysIgnored = alwaysIgnored;
     this.gitIndexes = gitIndexes;
     this.indexedWithin = indexedWithin;
   }
 
   /**
-   * A directory ({@code empty} for the root) was just listed: reads the ignore files present in it, and git's
-   * index when it holds a {@code .git}, and makes its rules the ones at hand for the names in it that are asked
-   * about next.
+   * A directory ({@code empty} for the root) was just listed: reads the ignore files present in it,
+   * and git's index when it holds a {@code .git}, and makes its rules the ones at hand for the
+   * names in it that are asked about next.
    */
-  void entering(Optional<WorkspacePath> directory, WorkspaceBoundary boundary, Set<String> present) {
+  void entering(
+      Optional<WorkspacePath> directory, WorkspaceBoundary boundary, Set<String> present) {
     load(directory, boundary, present);
     if (present.contains(GitIndexes.DOT_GIT)) {
       TrackedByGit inWorkTree = gitIndexes.in(directory, boundary);
@@ -86,7 +99,8 @@ final class IgnoreRules {
     currentRules = applicable(directory);
   }
 
-  private void load(Optional<WorkspacePath> directory, WorkspaceBoundary boundary, Set<String> present) {
+  private void load(
+      Optional<WorkspacePath> directory, WorkspaceBoundary boundary, Set<String> present) {
     if (present.isEmpty()) {
       return;
     }
@@ -96,8 +110,10 @@ final class IgnoreRules {
         continue;
       }
       byte[] bytes = name.getBytes(StandardCharsets.US_ASCII);
-      WorkspacePath file = directory.map(dir -> dir.child(bytes))
-          .orElseGet(() -> WorkspacePath.ofComponents(List.of(bytes)));
+      WorkspacePath file =
+          directory
+              .map(dir -> dir.child(bytes))
+              .orElseGet(() -> WorkspacePath.ofComponents(List.of(bytes)));
       Observation observation = boundary.observeExact(file);
       if (observation.content().isEmpty()) {
         continue;
@@ -115,9 +131,11 @@ final class IgnoreRules {
     }
   }
 
-  /** The ignore files in force in a directory: its own and its ancestors', closest first, with their depth. */
-  private record Applicable(List<Rules> nodes, List<Integer> prefixLengths) {
-  }
+  /**
+   * The ignore files in force in a directory: its own and its ancestors', closest first, with their
+   * depth.
+   */
+  private record Applicable(List<Rules> nodes, List<Integer> prefixLengths) {}
 
   private final Map<Optional<WorkspacePath>, Applicable> applicable = new HashMap<>();
   private Optional<WorkspacePath> current = Optional.empty();
@@ -157,15 +175,18 @@ final class IgnoreRules {
       return true;
     }
     byte[] name = path.name();
-    if (name.length > 14 && startsWith(name, TEMPORARY_PREFIX) && endsWith(name, TEMPORARY_SUFFIX)) {
+    if (name.length > 14
+        && startsWith(name, TEMPORARY_PREFIX)
+        && endsWith(name, TEMPORARY_SUFFIX)) {
       return true;
     }
     Verdict verdict = verdict(path, bytes, directory);
     if (verdict == Verdict.TURNDIFF) {
       return true;
     }
-    boolean inIgnoredDirectory = !enteredForTracked.isEmpty()
-        && path.parent().map(enteredForTracked::contains).orElse(false);
+    boolean inIgnoredDirectory =
+        !enteredForTracked.isEmpty()
+            && path.parent().map(enteredForTracked::contains).orElse(false);
     if (verdict == Verdict.NOBODY && !inIgnoredDirectory) {
       return false;
     }
@@ -187,15 +208,19 @@ final class IgnoreRules {
 
   /** The closest ignore file that has a say decides, as in git. */
   private Verdict verdict(WorkspacePath path, byte[] bytes, boolean directory) {
-    Applicable rules = currentRules != null && isChildOfCurrent(bytes) ? currentRules : applicable(path.parent());
+    Applicable rules =
+        currentRules != null && isChildOfCurrent(bytes) ? currentRules : applicable(path.parent());
     if (rules.nodes().isEmpty()) {
       return Verdict.NOBODY;
     }
     String text = new String(bytes, StandardCharsets.UTF_8);
     for (int i = 0; i < rules.nodes().size(); i++) {
       Rules file = rules.nodes().get(i);
-      Boolean result = file.node().checkIgnored(text.substring(prefixIndex(text, bytes,
-          rules.prefixLengths().get(i))), directory);
+      Boolean result =
+          file.node()
+              .checkIgnored(
+                  text.substring(prefixIndex(text, bytes, rules.prefixLengths().get(i))),
+                  directory);
       if (result != null) {
         return !result ? Verdict.NOBODY : file.turndiffs() ? Verdict.TURNDIFF : Verdict.GITIGNORE;
       }
@@ -210,8 +235,10 @@ final class IgnoreRules {
     }
     byte[] directory = current.get().bytes();
     int length = directory.length;
-    return path.length > length + 1 && path[length] == '/'
-        && java.util.Arrays.equals(path, 0, length, directory, 0, length) && indexOf(path, (byte) '/', length + 1) < 0;
+    return path.length > length + 1
+        && path[length] == '/'
+        && Arrays.equals(path, 0, length, directory, 0, length)
+        && indexOf(path, (byte) '/', length + 1) < 0;
   }
 
   private static int indexOf(byte[] bytes, byte wanted, int from) {
@@ -226,7 +253,10 @@ final class IgnoreRules {
   private static final byte[] TEMPORARY_PREFIX = ".turndiff-".getBytes(StandardCharsets.US_ASCII);
   private static final byte[] TEMPORARY_SUFFIX = ".tmp".getBytes(StandardCharsets.US_ASCII);
 
-  /** The character index in {@code text} of byte offset {@code prefix} (the two differ for non-ASCII names). */
+  /**
+   * The character index in {@code text} of byte offset {@code prefix} (the two differ for non-ASCII
+   * names).
+   */
   private static int prefixIndex(String text, byte[] bytes, int prefix) {
     if (text.length() == bytes.length) {
       return prefix;
@@ -236,8 +266,12 @@ final class IgnoreRules {
 
   private static boolean hasGitComponent(byte[] path) {
     for (int i = 0; i + 4 <= path.length; i++) {
-      if ((i == 0 || path[i - 1] == '/') && path[i] == '.' && path[i + 1] == 'g' && path[i + 2] == 'i'
-          && path[i + 3] == 't' && (i + 4 == path.length || path[i + 4] == '/')) {
+      if ((i == 0 || path[i - 1] == '/')
+          && path[i] == '.'
+          && path[i + 1] == 'g'
+          && path[i + 2] == 'i'
+          && path[i + 3] == 't'
+          && (i + 4 == path.length || path[i + 4] == '/')) {
         return true;
       }
     }
@@ -245,10 +279,10 @@ final class IgnoreRules {
   }
 
   private static boolean startsWith(byte[] name, byte[] prefix) {
-    return java.util.Arrays.equals(name, 0, prefix.length, prefix, 0, prefix.length);
+    return Arrays.equals(name, 0, prefix.length, prefix, 0, prefix.length);
   }
 
   private static boolean endsWith(byte[] name, byte[] suffix) {
-    return java.util.Arrays.equals(name, name.length - suffix.length, name.length, suffix, 0, suffix.length);
+    return Arrays.equals(name, name.length - suffix.length, name.length, suffix, 0, suffix.length);
   }
 }

@@ -7,11 +7,11 @@ import io.turndiff.model.WorkspacePath;
 import java.util.Optional;
 
 /**
- * A path whose state differs from the index: what the index holds ({@code empty} when the path is new) and
- * what is there now, read through the boundary ({@code empty} when it is gone).
+ * A path whose state differs from the index: what the index holds ({@code empty} when the path is
+ * new) and what is there now, read through the boundary ({@code empty} when it is gone).
  */
-public record PathChange(WorkspacePath path, ChangeKind kind, Optional<IndexEntry> indexed,
-                         Optional<Observation> now) {
+public record PathChange(
+    WorkspacePath path, ChangeKind kind, Optional<IndexEntry> indexed, Optional<Observation> now) {
 
   /** The porcelain letter: {@code A}, {@code M}, {@code D} or {@code T}. */
   public char letter() {

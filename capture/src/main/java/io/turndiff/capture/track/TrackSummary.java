@@ -4,6 +4,12 @@ import io.turndiff.model.WorkspacePath;
 import java.util.List;
 
 /** What building or refreshing an index did. */
-public record TrackSummary(String workspace, int files, long bytes, int contentRead, boolean partial,
-                           List<WorkspacePath> leftOut, List<String> unlisted, long elapsedNanos) {
-}
+public record TrackSummary(
+    String workspace,
+    int files,
+    long bytes,
+    int contentRead,
+    boolean partial,
+    List<WorkspacePath> leftOut,
+    List<String> unlisted,
+    long elapsedNanos) {}

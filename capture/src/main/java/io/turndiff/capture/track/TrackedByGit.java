@@ -1,14 +1,16 @@
 package io.turndiff.capture.track;
 
 import io.turndiff.model.WorkspacePath;
+import java.util.Arrays;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
 
 /**
- * The paths one git index tracks, as workspace paths (the index's names under its work tree's directory),
- * and the directories that hold them: what a scan must look at even where {@code .gitignore} says not to.
+ * The paths one git index tracks, as workspace paths (the index's names under its work tree's
+ * directory), and the directories that hold them: what a scan must look at even where {@code
+ * .gitignore} says not to.
  */
 final class TrackedByGit {
 
@@ -22,14 +24,20 @@ final class TrackedByGit {
     this.directories = directories;
   }
 
-  /** The names of an index whose work tree is {@code workTree} ({@code empty}: the workspace root). */
+  /**
+   * The names of an index whose work tree is {@code workTree} ({@code empty}: the workspace root).
+   */
   static TrackedByGit of(Optional<WorkspacePath> workTree, List<byte[]> names) {
-    byte[] prefix = workTree.map(directory -> {
-      byte[] bytes = directory.bytes();
-      byte[] withSlash = java.util.Arrays.copyOf(bytes, bytes.length + 1);
-      withSlash[bytes.length] = '/';
-      return withSlash;
-    }).orElse(new byte[0]);
+    byte[] prefix =
+        workTree
+            .map(
+                directory -> {
+                  byte[] bytes = directory.bytes();
+                  byte[] withSlash = Arrays.copyOf(bytes, bytes.length + 1);
+                  withSlash[bytes.length] = '/';
+                  return withSlash;
+                })
+            .orElse(new byte[0]);
     Set<WorkspacePath> files = HashSet.newHashSet(names.size());
     for (byte[] name : names) {
       byte[] full = new byte[prefix.length + name.length];
@@ -39,7 +47,8 @@ final class TrackedByGit {
       try {
         path = WorkspacePath.ofRelativeBytes(full);
       } catch (IllegalArgumentException notAPath) {
-        continue;  // git never writes such a name ("..", an empty component): nothing on disk can match it
+        continue; // git never writes such a name ("..", an empty component): nothing on disk can
+        // match it
       }
       files.add(path);
     }

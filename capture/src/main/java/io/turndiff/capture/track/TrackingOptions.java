@@ -1,8 +1,9 @@
 package io.turndiff.capture.track;
 
 /**
- * The budgets of a tracked workspace's baseline: how many files and how many bytes of content the index
- * holds at most. Past either, the rest of the tree is left out and the workspace is partially tracked.
+ * The budgets of a tracked workspace's baseline: how many files and how many bytes of content the
+ * index holds at most. Past either, the rest of the tree is left out and the workspace is partially
+ * tracked.
  */
 public record TrackingOptions(long maxFiles, long maxBytes) {
 
@@ -10,7 +11,8 @@ public record TrackingOptions(long maxFiles, long maxBytes) {
 
   public TrackingOptions {
     if (maxFiles < 1 || maxBytes < 1) {
-      throw new IllegalArgumentException("budgets must be positive: " + maxFiles + " files, " + maxBytes + " bytes");
+      throw new IllegalArgumentException(
+          "budgets must be positive: " + maxFiles + " files, " + maxBytes + " bytes");
     }
   }
 }

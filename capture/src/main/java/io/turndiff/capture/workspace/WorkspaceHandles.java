@@ -17,17 +17,17 @@ import java.util.Map;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
- * The open boundaries (root handles) of the workspaces a process works in: a bounded cache, one handle per
- * stored workspace, the least recently used evicted first, so that a long-lived service holds at most
- * {@code capacity} root descriptors however many workspaces it has seen. An evicted workspace is reopened on
- * demand by its real root and must still be the same directory (device and inode): a root replaced since its
- * session began is refused, never read through.
+ * The open boundaries (root handles) of the workspaces a process works in: a bounded cache, one
+ * handle per stored workspace, the least recently used evicted first, so that a long-lived service
+ * holds at most {@code capacity} root descriptors however many workspaces it has seen. An evicted
+ * workspace is reopened on demand by its real root and must still be the same directory (device and
+ * inode): a root replaced since its session began is refused, never read through.
  *
- * <p>Callers borrow a handle for one operation and give it back by closing the {@link Lease}. A handle leaves
- * the cache when it is evicted, when its workspace is adopted with another root directory, or when its root
- * is found gone from its path (removed, renamed, replaced: looked for each time a handle is opened); it is
- * closed only once it is out of the cache and its last lease is returned, so an operation never has its root
- * closed under it.
+ * <p>Callers borrow a handle for one operation and give it back by closing the {@link Lease}. A
+ * handle leaves the cache when it is evicted, when its workspace is adopted with another root
+ * directory, or when its root is found gone from its path (removed, renamed, replaced: looked for
+ * each time a handle is opened); it is closed only once it is out of the cache and its last lease
+ * is returned, so an operation never has its root closed under it.
  */
 public final class WorkspaceHandles implements AutoCloseable {
 
@@ -37,8 +37,10 @@ public final class WorkspaceHandles implements AutoCloseable {
   private final BoundaryOptions options;
   private final WorkspacePolicy policy;
   private final int capacity;
+
   /** Guarded by {@code this}; in access order, the least recently used first. */
   private final LinkedHashMap<Long, Handle> cache = new LinkedHashMap<>(16, 0.75f, true);
+
   private boolean closed;
 
   /** One open root; guarded by the enclosing {@link WorkspaceHandles}. */
@@ -73,15 +75,18 @@ public final class WorkspaceHandles implements AutoCloseable {
     }
   }
 
-  /** Any directory may be a root (except those never allowed), {@link #DEFAULT_CAPACITY} handles. */
+  /**
+   * Any directory may be a root (except those never allowed), {@link #DEFAULT_CAPACITY} handles.
+   */
   public WorkspaceHandles(Store store, BoundaryOptions options) {
     this(store, options, WorkspacePolicy.anyDirectory(), DEFAULT_CAPACITY);
   }
 
-  public WorkspaceHandles(Store store, BoundaryOptions options, WorkspacePolicy policy, int capacity) {
+  public WorkspaceHandles(
+      Store store, BoundaryOptions options, WorkspacePolicy policy, int capacity) {
     if (capacity < 1) {
-      throw new IllegalArgumentException("the workspace handle cache needs room for at least one handle, not "
-          + capacity);
+      throw new IllegalArgumentException(
+          "the workspace handle cache needs room for at least one handle, not " + capacity);
     }
     this.store = store;
     this.options = options;
@@ -98,8 +103,8 @@ public final class WorkspaceHandles implements AutoCloseable {
   }
 
   /**
-   * Opens a workspace by the path a runtime gave (for a new turn, or tracking), checked against the policy.
-   * The caller owns it until it {@link #adopt}s it (or closes it).
+   * Opens a workspace by the path a runtime gave (for a new turn, or tracking), checked against the
+   * policy. The caller owns it until it {@link #adopt}s it (or closes it).
    */
   public WorkspaceBoundary openGiven(Path workspace) {
     WorkspacePolicy.requireNamed(workspace);
@@ -122,15 +127,18 @@ public final class WorkspaceHandles implements AutoCloseable {
   }
 
   /**
-   * Makes {@code opened} the handle of stored workspace {@code workspaceId} and lends it: the handle already
-   * held when it is the same directory ({@code opened} is then closed), else {@code opened}, which replaces a
-   * held handle of another directory (a root replaced since).
+   * Makes {@code opened} the handle of stored workspace {@code workspaceId} and lends it: the
+   * handle already held when it is the same directory ({@code opened} is then closed), else {@code
+   * opened}, which replaces a held handle of another directory (a root replaced since).
    */
   public Lease adopt(long workspaceId, WorkspaceBoundary opened) {
     return install(workspaceId, opened, true);
   }
 
-  /** Lends the handle of a stored workspace, reopened (and checked to be the same directory) when not held. */
+  /**
+   * Lends the handle of a stored workspace, reopened (and checked to be the same directory) when
+   * not held.
+   */
   public Lease borrow(long workspaceId) {
     synchronized (this) {
       requireOpen();
@@ -143,9 +151,13 @@ public final class WorkspaceHandles implements AutoCloseable {
     StoredWorkspace workspace = store.read(tx -> tx.workspaces().byId(workspaceId)).orElseThrow();
     WorkspaceBoundary opened = open(Path.of(workspace.rootReal()));
     try {
-      if (opened.rootDevice() != workspace.rootDevice() || opened.rootInode() != workspace.rootInode()) {
-        throw new RequestException(RequestException.Problem.WORKSPACE, "workspace " + workspace.rootReal()
-            + " is not the directory its session began in: it was replaced");
+      if (opened.rootDevice() != workspace.rootDevice()
+          || opened.rootInode() != workspace.rootInode()) {
+        throw new RequestException(
+            RequestException.Problem.WORKSPACE,
+            "workspace "
+                + workspace.rootReal()
+                + " is not the directory its session began in: it was replaced");
       }
       policy.admit(opened);
     } catch (RuntimeException e) {
@@ -156,8 +168,9 @@ public final class WorkspaceHandles implements AutoCloseable {
   }
 
   /**
-   * Puts {@code opened} in the cache and lends it, unless a handle of the same workspace is held: that one is
-   * lent instead (and {@code opened} closed) when it is the same directory or when {@code replace} is false.
+   * Puts {@code opened} in the cache and lends it, unless a handle of the same workspace is held:
+   * that one is lent instead (and {@code opened} closed) when it is the same directory or when
+   * {@code replace} is false.
    */
   private Lease install(long workspaceId, WorkspaceBoundary opened, boolean replace) {
     List<WorkspaceBoundary> toClose = new ArrayList<>();
@@ -183,8 +196,11 @@ public final class WorkspaceHandles implements AutoCloseable {
         cache.put(workspaceId, handle);
         evictBeyondCapacity(toClose);
         lease = new Lease(handle);
-        others = cache.entrySet().stream().filter(entry -> entry.getValue() != handle)
-            .map(entry -> Map.entry(entry.getKey(), entry.getValue())).toList();
+        others =
+            cache.entrySet().stream()
+                .filter(entry -> entry.getValue() != handle)
+                .map(entry -> Map.entry(entry.getKey(), entry.getValue()))
+                .toList();
       }
     }
     toClose.forEach(WorkspaceBoundary::close);
@@ -206,7 +222,9 @@ public final class WorkspaceHandles implements AutoCloseable {
     }
   }
 
-  /** Guarded by {@code this}: the handle leaves the cache, and is closed now when nobody borrows it. */
+  /**
+   * Guarded by {@code this}: the handle leaves the cache, and is closed now when nobody borrows it.
+   */
   private static void takeOut(Handle handle, List<WorkspaceBoundary> toClose) {
     handle.outOfCache = true;
     if (handle.leases == 0) {
@@ -215,14 +233,14 @@ public final class WorkspaceHandles implements AutoCloseable {
   }
 
   /**
-   * Releases the handles of workspaces whose root is no longer at its path (an {@code rm -rf}, a move), so
-   * that their descriptors do not wait for eviction; their next use reopens by path and is refused. Done
-   * each time a new handle joins the cache (a stat per held handle), not on every borrow.
+   * Releases the handles of workspaces whose root is no longer at its path (an {@code rm -rf}, a
+   * move), so that their descriptors do not wait for eviction; their next use reopens by path and
+   * is refused. Done each time a new handle joins the cache (a stat per held handle), not on every
+   * borrow.
    */
   private void dropRootsGoneFromTheirPath(List<Map.Entry<Long, Handle>> held) {
-    List<Map.Entry<Long, Handle>> gone = held.stream()
-        .filter(entry -> !RootAtPath.stillNames(entry.getValue().boundary))
-        .toList();
+    List<Map.Entry<Long, Handle>> gone =
+        held.stream().filter(entry -> !RootAtPath.stillNames(entry.getValue().boundary)).toList();
     if (gone.isEmpty()) {
       return;
     }
@@ -255,12 +273,16 @@ public final class WorkspaceHandles implements AutoCloseable {
     }
   }
 
-  /** How many root handles the cache holds now (borrowed handles already out of it are not counted). */
+  /**
+   * How many root handles the cache holds now (borrowed handles already out of it are not counted).
+   */
   public synchronized int held() {
     return cache.size();
   }
 
-  /** Closes every handle not borrowed now; a borrowed one is closed when its last lease is returned. */
+  /**
+   * Closes every handle not borrowed now; a borrowed one is closed when its last lease is returned.
+   */
   @Override
   public void close() {
     List<WorkspaceBoundary> toClose = new ArrayList<>();

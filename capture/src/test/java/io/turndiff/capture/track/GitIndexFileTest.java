@@ -28,12 +28,22 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class GitIndexFileTest {
 
-  @TempDir
-  Path temp;
+  @TempDir Path temp;
 
-  private static String git(Path repository, String... args) throws IOException, InterruptedException {
-    List<String> command = new ArrayList<>(List.of("git", "-C", repository.toString(), "-c", "user.name=t",
-        "-c", "user.email=t@example.com", "-c", "init.defaultBranch=main"));
+  private static String git(Path repository, String... args)
+      throws IOException, InterruptedException {
+    List<String> command =
+        new ArrayList<>(
+            List.of(
+                "git",
+                "-C",
+                repository.toString(),
+                "-c",
+                "user.name=t",
+                "-c",
+                "user.email=t@example.com",
+                "-c",
+                "init.defaultBranch=main"));
     command.addAll(List.of(args));
     Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
     String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
@@ -42,16 +52,23 @@ class GitIndexFileTest {
     return output;
   }
 
-  /** A repository with files in nested and ignored directories, odd names, a link and an executable. */
+  /**
+   * A repository with files in nested and ignored directories, odd names, a link and an executable.
+   */
   private Path repository(String... initOptions) throws Exception {
     Path repository = Files.createTempDirectory(temp, "repo");
     List<String> init = new ArrayList<>(List.of("init", "-q"));
     init.addAll(List.of(initOptions));
     git(repository, init.toArray(String[]::new));
-    TestWorkspace.run("sh", "-c", "cd '" + repository + "' && mkdir -p bin dir/sub && echo '/bin' > .gitignore"
-        + " && echo brew > bin/brew && echo a > a.txt && echo deep > dir/sub/deep.txt && echo x > 'sp ace'"
-        + " && printf 'c' > \"$(printf 'caf\\303\\251.txt')\" && ln -s a.txt link && echo run > run.sh"
-        + " && chmod +x run.sh && echo ignored > bin/cache.log");
+    TestWorkspace.run(
+        "sh",
+        "-c",
+        "cd '"
+            + repository
+            + "' && mkdir -p bin dir/sub && echo '/bin' > .gitignore"
+            + " && echo brew > bin/brew && echo a > a.txt && echo deep > dir/sub/deep.txt && echo x > 'sp ace'"
+            + " && printf 'c' > \"$(printf 'caf\\303\\251.txt')\" && ln -s a.txt link && echo run > run.sh"
+            + " && chmod +x run.sh && echo ignored > bin/cache.log");
     git(repository, "add", ".");
     git(repository, "add", "-f", "bin/brew");
     git(repository, "commit", "-qm", "first");
@@ -71,7 +88,8 @@ class GitIndexFileTest {
   }
 
   private static Set<String> read(Path repository) throws IOException {
-    Optional<List<byte[]>> names = GitIndexFile.names(Files.readAllBytes(repository.resolve(".git/index")));
+    Optional<List<byte[]>> names =
+        GitIndexFile.names(Files.readAllBytes(repository.resolve(".git/index")));
     assertTrue(names.isPresent(), "an index git wrote is read");
     Set<String> read = new TreeSet<>();
     for (byte[] name : names.get()) {
@@ -82,7 +100,8 @@ class GitIndexFileTest {
   }
 
   private static Set<String> jgit(Path repository) throws IOException {
-    DirCache index = DirCache.read(new File(repository.resolve(".git/index").toString()), FS.DETECTED);
+    DirCache index =
+        DirCache.read(new File(repository.resolve(".git/index").toString()), FS.DETECTED);
     Set<String> names = new TreeSet<>();
     for (int i = 0; i < index.getEntryCount(); i++) {
       names.add(index.getEntry(i).getPathString());
@@ -94,7 +113,8 @@ class GitIndexFileTest {
   void version2IsReadAsGitAndJGitReadIt() throws Exception {
     Path repository = repository();
     Set<String> expected = lsFiles(repository);
-    assertTrue(expected.containsAll(Set.of("bin/brew", "dir/sub/deep.txt", "café.txt", "sp ace", "link")),
+    assertTrue(
+        expected.containsAll(Set.of("bin/brew", "dir/sub/deep.txt", "café.txt", "sp ace", "link")),
         expected.toString());
     assertEquals(expected, read(repository));
     assertEquals(jgit(repository), read(repository));
@@ -104,7 +124,7 @@ class GitIndexFileTest {
   void version3WithExtendedFlagsIsRead() throws Exception {
     Path repository = repository();
     Files.writeString(repository.resolve("intended.txt"), "later\n");
-    git(repository, "add", "-N", "intended.txt");  // intent-to-add: an extended flag, so version 3
+    git(repository, "add", "-N", "intended.txt"); // intent-to-add: an extended flag, so version 3
     assertEquals(3, version(repository));
     assertTrue(lsFiles(repository).contains("intended.txt"));
     assertEquals(lsFiles(repository), read(repository));
@@ -123,7 +143,8 @@ class GitIndexFileTest {
   @Test
   void aSha256RepositorysIndexIsRefusedAsJGitCannotReadIt() throws Exception {
     Path repository = repository("--object-format=sha256");
-    assertTrue(GitIndexFile.names(Files.readAllBytes(repository.resolve(".git/index"))).isEmpty(),
+    assertTrue(
+        GitIndexFile.names(Files.readAllBytes(repository.resolve(".git/index"))).isEmpty(),
         "then the ignore rules alone decide, as for a workspace that is not a work tree");
   }
 
@@ -136,8 +157,20 @@ class GitIndexFileTest {
     git(repository, "checkout", "-q", "main");
     Files.writeString(repository.resolve("a.txt"), "main\n");
     git(repository, "commit", "-qam", "main");
-    Process merge = new ProcessBuilder("git", "-C", repository.toString(), "-c", "user.name=t", "-c",
-        "user.email=t@example.com", "merge", "-q", "other").redirectErrorStream(true).start();
+    Process merge =
+        new ProcessBuilder(
+                "git",
+                "-C",
+                repository.toString(),
+                "-c",
+                "user.name=t",
+                "-c",
+                "user.email=t@example.com",
+                "merge",
+                "-q",
+                "other")
+            .redirectErrorStream(true)
+            .start();
     merge.getInputStream().readAllBytes();
     assertEquals(1, merge.waitFor(), "the merge conflicts");
     assertTrue(read(repository).contains("a.txt"));
@@ -148,15 +181,18 @@ class GitIndexFileTest {
   void aSplitIndexOrBytesThatAreNotAnIndexAreRefused() throws Exception {
     Path repository = repository();
     byte[] index = Files.readAllBytes(repository.resolve(".git/index"));
-    assertTrue(GitIndexFile.names(Arrays.copyOf(index, index.length - 1)).isEmpty(), "a truncated index");
+    assertTrue(
+        GitIndexFile.names(Arrays.copyOf(index, index.length - 1)).isEmpty(), "a truncated index");
     byte[] corrupt = index.clone();
-    corrupt[12 + 40 + 20 + 1] ^= 0x01;  // the first entry's name length
+    corrupt[12 + 40 + 20 + 1] ^= 0x01; // the first entry's name length
     assertTrue(GitIndexFile.names(corrupt).isEmpty(), "a name length that does not match its name");
-    assertTrue(GitIndexFile.names("not an index at all".getBytes(StandardCharsets.UTF_8)).isEmpty());
+    assertTrue(
+        GitIndexFile.names("not an index at all".getBytes(StandardCharsets.UTF_8)).isEmpty());
     assertTrue(GitIndexFile.names(new byte[0]).isEmpty());
 
     git(repository, "update-index", "--split-index");
-    assertTrue(GitIndexFile.names(Files.readAllBytes(repository.resolve(".git/index"))).isEmpty(),
+    assertTrue(
+        GitIndexFile.names(Files.readAllBytes(repository.resolve(".git/index"))).isEmpty(),
         "a split index holds only part of the names: refused, not misread");
   }
 
@@ -165,15 +201,29 @@ class GitIndexFileTest {
     Path repository = repository();
     Path noTemporaryDirectory = temp.resolve("no-such-directory");
     String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-    Process process = new ProcessBuilder(java, "--enable-native-access=ALL-UNNAMED",
-        "-Djava.io.tmpdir=" + noTemporaryDirectory, "-cp", System.getProperty("java.class.path"),
-        GitIndexNamesProcess.class.getName(), repository.resolve(".git/index").toString())
-        .redirectErrorStream(true).start();
+    Process process =
+        new ProcessBuilder(
+                java,
+                "--enable-native-access=ALL-UNNAMED",
+                "-Djava.io.tmpdir=" + noTemporaryDirectory,
+                "-cp",
+                System.getProperty("java.class.path"),
+                GitIndexNamesProcess.class.getName(),
+                repository.resolve(".git/index").toString())
+            .redirectErrorStream(true)
+            .start();
     String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
     assertTrue(process.waitFor(60, TimeUnit.SECONDS));
     assertEquals(0, process.exitValue(), output);
-    String last = output.strip().lines().reduce((first, second) -> second).orElse("");  // after the JVM's warning
-    assertEquals("names " + lsFiles(repository).size(), last,
+    String last =
+        output
+            .strip()
+            .lines()
+            .reduce((first, second) -> second)
+            .orElse(""); // after the JVM's warning
+    assertEquals(
+        "names " + lsFiles(repository).size(),
+        last,
         "the index's bytes reach JGit without a file in java.io.tmpdir (a kill -9 would leave it there)");
     assertFalse(Files.exists(noTemporaryDirectory));
   }

@@ -6,14 +6,13 @@ import java.util.List;
 import java.util.Optional;
 
 /**
- * {@link GitIndexFile#names} in a JVM of its own, so that a test can give it a {@code java.io.tmpdir} of its
- * choosing (the JDK reads that property once per JVM): prints how many names the index at {@code args[0]}
- * holds, or {@code refused}.
+ * {@link GitIndexFile#names} in a JVM of its own, so that a test can give it a {@code
+ * java.io.tmpdir} of its choosing (the JDK reads that property once per JVM): prints how many names
+ * the index at {@code args[0]} holds, or {@code refused}.
  */
 final class GitIndexNamesProcess {
 
-  private GitIndexNamesProcess() {
-  }
+  private GitIndexNamesProcess() {}
 
   public static void main(String[] args) throws Exception {
     Optional<List<byte[]>> names = GitIndexFile.names(Files.readAllBytes(Path.of(args[0])));

@@ -8,12 +8,16 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import io.turndiff.boundary.BoundaryOptions;
 import io.turndiff.capture.CaptureService;
+import io.turndiff.fixtures.Canary;
 import io.turndiff.fixtures.RecordedChanges;
 import io.turndiff.fixtures.TestStore;
 import io.turndiff.fixtures.TestWorkspace;
 import io.turndiff.model.ChangeKind;
 import io.turndiff.model.DetectedBy;
+import io.turndiff.model.IndexEntry;
 import io.turndiff.model.Reason;
+import io.turndiff.model.Sha256;
+import io.turndiff.model.StatProof;
 import io.turndiff.model.WorkspacePath;
 import io.turndiff.store.Store;
 import io.turndiff.store.StoredFileChange;
@@ -22,9 +26,12 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.FileTime;
 import java.time.Duration;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.CyclicBarrier;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -36,8 +43,7 @@ import org.junit.jupiter.params.provider.ValueSource;
 /** Tracked workspaces over a real store and real files; every test checks the canary. */
 class TrackerTest {
 
-  @TempDir
-  Path temp;
+  @TempDir Path temp;
 
   private TestWorkspace workspace;
   private Store store;
@@ -67,7 +73,11 @@ class TrackerTest {
   }
 
   private static void sh(Path dir, String script) throws Exception {
-    Process process = new ProcessBuilder("sh", "-c", script).directory(dir.toFile()).redirectErrorStream(true).start();
+    Process process =
+        new ProcessBuilder("sh", "-c", script)
+            .directory(dir.toFile())
+            .redirectErrorStream(true)
+            .start();
     String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
     assertEquals(0, process.waitFor(), script + ": " + output);
   }
@@ -86,10 +96,23 @@ class TrackerTest {
   void statusSeesEditsCreationsDeletionsModesAndLinksMadeByTheShell() throws Exception {
     workspace.file("a.txt", "one\ntwo\n").file("b.txt", "b\n").file("run.sh", "echo\n");
     tracker.track(workspace.root(), TrackingOptions.DEFAULTS);
-    sh(workspace.root(), "sed -i s/two/TWO/ a.txt && mv b.txt c.txt && chmod +x run.sh && ln -s a.txt alias && "
-        + "rm -f nothing");
-    assertEquals(Map.of("a.txt", ChangeKind.MODIFIED, "b.txt", ChangeKind.DELETED, "c.txt", ChangeKind.ADDED,
-        "run.sh", ChangeKind.MODIFIED, "alias", ChangeKind.ADDED), status());
+    sh(
+        workspace.root(),
+        "sed -i s/two/TWO/ a.txt && mv b.txt c.txt && chmod +x run.sh && ln -s a.txt alias && "
+            + "rm -f nothing");
+    assertEquals(
+        Map.of(
+            "a.txt",
+            ChangeKind.MODIFIED,
+            "b.txt",
+            ChangeKind.DELETED,
+            "c.txt",
+            ChangeKind.ADDED,
+            "run.sh",
+            ChangeKind.MODIFIED,
+            "alias",
+            ChangeKind.ADDED),
+        status());
   }
 
   @Test
@@ -116,30 +139,40 @@ class TrackerTest {
     boolean sameTick = false;
     for (int attempt = 0; attempt < 50 && !sameTick; attempt++) {
       Files.writeString(file, "AAAA" + attempt % 10 + "\n");
-      Map<String, Object> before = Files.readAttributes(file, "unix:lastModifiedTime,ctime,size,ino");
+      Map<String, Object> before =
+          Files.readAttributes(file, "unix:lastModifiedTime,ctime,size,ino");
       tracker.track(workspace.root(), TrackingOptions.DEFAULTS);
       Files.writeString(file, "BBBB" + attempt % 10 + "\n");
-      Map<String, Object> after = Files.readAttributes(file, "unix:lastModifiedTime,ctime,size,ino");
+      Map<String, Object> after =
+          Files.readAttributes(file, "unix:lastModifiedTime,ctime,size,ino");
       sameTick = before.equals(after);
-      assertEquals(Map.of("racy.txt", ChangeKind.MODIFIED), status(),
-          "the rewrite is seen " + (sameTick ? "(same stat: only the racy rule can see it)" : "(its stat moved)"));
+      assertEquals(
+          Map.of("racy.txt", ChangeKind.MODIFIED),
+          status(),
+          "the rewrite is seen "
+              + (sameTick ? "(same stat: only the racy rule can see it)" : "(its stat moved)"));
     }
-    System.out.println("a rewrite with an identical stat (same timestamp tick) was produced: " + sameTick);
-    // the stat of a rewrite inside one tick cannot be told apart; force it for certain, as a coarse clock would
+    System.out.println(
+        "a rewrite with an identical stat (same timestamp tick) was produced: " + sameTick);
+    // the stat of a rewrite inside one tick cannot be told apart; force it for certain, as a coarse
+    // clock would
     Files.writeString(file, "CCCC0\n");
     FileTime mtime = Files.getLastModifiedTime(file);
     tracker.track(workspace.root(), TrackingOptions.DEFAULTS);
     Files.writeString(file, "DDDD0\n");
     Files.setLastModifiedTime(file, mtime);
-    assertEquals(Map.of("racy.txt", ChangeKind.MODIFIED), status(), "a file modified within the racy window is "
-        + "read again whatever its stat says");
+    assertEquals(
+        Map.of("racy.txt", ChangeKind.MODIFIED),
+        status(),
+        "a file modified within the racy window is " + "read again whatever its stat says");
   }
 
   /**
-   * What the racy rule is for, made certain: the index holds content A with exactly the stat the file has
-   * now (as after a same-size rewrite inside one timestamp tick), and the file holds B. Within the racy
-   * window of the index's time the file is read again and the change is seen; long after it, the stat is
-   * trusted and the change cannot be seen. (The index is edited through the store to hold A.)
+   * What the racy rule is for, made certain: the index holds content A with exactly the stat the
+   * file has now (as after a same-size rewrite inside one timestamp tick), and the file holds B.
+   * Within the racy window of the index's time the file is read again and the change is seen; long
+   * after it, the stat is trusted and the change cannot be seen. (The index is edited through the
+   * store to hold A.)
    */
   @Test
   void theRacyRuleReadsAFileWhoseStatCannotProveItUnchanged() throws Exception {
@@ -147,60 +180,110 @@ class TrackerTest {
     tracker.track(workspace.root(), TrackingOptions.DEFAULTS);
     String root = workspace.root().toRealPath().toString();
     long workspaceId = store.read(tx -> tx.workspaces().byRealRoot(root).orElseThrow().id());
-    io.turndiff.model.IndexEntry indexed = store.read(tx -> tx.indexes().entries(workspaceId))
-        .get(WorkspacePath.of("racy.txt"));
-    io.turndiff.model.Sha256 contentA = store.write(tx -> tx.blobs().put("AAAA\n".getBytes(StandardCharsets.UTF_8)));
-    io.turndiff.model.IndexEntry holdingA = new io.turndiff.model.IndexEntry(indexed.path(), indexed.type(),
-        indexed.size(), indexed.mtimeNanos(), indexed.ctimeNanos(), indexed.inode(), indexed.mode(), indexed.nlink(),
-        Optional.empty(), Optional.of(contentA), Optional.of(contentA), Optional.empty());
-    for (long indexedAt : new long[] {indexed.mtimeNanos() + 1_000_000, indexed.mtimeNanos() + 3_600_000_000_000L}) {
-      store.write(tx -> {
-        tx.indexes().write(workspaceId, indexedAt, false, 1000, 1 << 20, List.of(holdingA), List.of(),
-            Optional.of(List.of()));
-        return null;
-      });
-      boolean racy = indexedAt - indexed.mtimeNanos() < Tracker.RACY_WINDOW_NANOS;
-      assertEquals(racy ? Map.of("racy.txt", ChangeKind.MODIFIED) : Map.of(), status(),
-          racy ? "within the racy window the file is read again" : "long after, the stat is trusted");
+    IndexEntry indexed =
+        store.read(tx -> tx.indexes().entries(workspaceId)).get(WorkspacePath.of("racy.txt"));
+    Sha256 contentA = store.write(tx -> tx.blobs().put("AAAA\n".getBytes(StandardCharsets.UTF_8)));
+    IndexEntry holdingA =
+        new IndexEntry(
+            indexed.path(),
+            indexed.stat(),
+            Optional.empty(),
+            Optional.of(contentA),
+            Optional.of(contentA),
+            Optional.empty());
+    long mtime = indexed.stat().mtimeNanos();
+    for (long indexedAt : new long[] {mtime + 1_000_000, mtime + 3_600_000_000_000L}) {
+      store.write(
+          tx -> {
+            tx.indexes()
+                .write(
+                    workspaceId,
+                    indexedAt,
+                    false,
+                    1000,
+                    1 << 20,
+                    List.of(holdingA),
+                    List.of(),
+                    Optional.of(List.of()));
+            return null;
+          });
+      boolean racy = indexedAt - mtime < StatProof.RACY_WINDOW_NANOS;
+      assertEquals(
+          racy ? Map.of("racy.txt", ChangeKind.MODIFIED) : Map.of(),
+          status(),
+          racy
+              ? "within the racy window the file is read again"
+              : "long after, the stat is trusted");
     }
   }
 
   @Test
   void gitignoreRulesAreHonouredWithNegationsAndNestedFiles() throws Exception {
-    workspace.file(".gitignore", "*.log\n!keep.log\nbuild/\n")
-        .file("x.log", "x\n").file("keep.log", "k\n").file("build/out.o", "o\n")
-        .file("sub/.gitignore", "*.tmp\n!*.log\n").file("sub/a.tmp", "t\n").file("sub/b.log", "b\n")
-        .file("sub/c.txt", "c\n").file(".turndiffignore", "secret-*\n").file("secret-notes.txt", "s\n");
+    workspace
+        .file(".gitignore", "*.log\n!keep.log\nbuild/\n")
+        .file("x.log", "x\n")
+        .file("keep.log", "k\n")
+        .file("build/out.o", "o\n")
+        .file("sub/.gitignore", "*.tmp\n!*.log\n")
+        .file("sub/a.tmp", "t\n")
+        .file("sub/b.log", "b\n")
+        .file("sub/c.txt", "c\n")
+        .file(".turndiffignore", "secret-*\n")
+        .file("secret-notes.txt", "s\n");
     tracker.track(workspace.root(), TrackingOptions.DEFAULTS);
-    sh(workspace.root(), "echo y >> x.log; echo y >> build/out.o; echo y >> sub/a.tmp; echo y >> keep.log; "
-        + "echo y >> sub/b.log; echo y >> secret-notes.txt; echo y >> sub/c.txt");
-    assertEquals(Map.of("keep.log", ChangeKind.MODIFIED, "sub/b.log", ChangeKind.MODIFIED,
-        "sub/c.txt", ChangeKind.MODIFIED), status());
+    sh(
+        workspace.root(),
+        "echo y >> x.log; echo y >> build/out.o; echo y >> sub/a.tmp; echo y >> keep.log; "
+            + "echo y >> sub/b.log; echo y >> secret-notes.txt; echo y >> sub/c.txt");
+    assertEquals(
+        Map.of(
+            "keep.log",
+            ChangeKind.MODIFIED,
+            "sub/b.log",
+            ChangeKind.MODIFIED,
+            "sub/c.txt",
+            ChangeKind.MODIFIED),
+        status());
   }
 
-  /** Makes {@code dir} a git work tree whose first commit holds everything not ignored plus {@code forced}. */
+  /**
+   * Makes {@code dir} a git work tree whose first commit holds everything not ignored plus {@code
+   * forced}.
+   */
   private static void commit(Path dir, String... forced) throws Exception {
-    sh(dir, "git init -q && git add . && git add -f " + String.join(" ", forced)
-        + " && git -c user.name=t -c user.email=t@example.com commit -qm first");
+    sh(
+        dir,
+        "git init -q && git add . && git add -f "
+            + String.join(" ", forced)
+            + " && git -c user.name=t -c user.email=t@example.com commit -qm first");
   }
 
   @Test
   void aCommittedFileThatGitignoreMatchesIsTrackedAsGitTracksIt() throws Exception {
     // Homebrew's bin/brew: committed, and matched by /bin in .gitignore
-    workspace.file(".gitignore", "/bin\n").file("bin/brew", "#!/bin/sh\necho brew\n")
-        .file("bin/cache.log", "cache\n").file("bin/tmp/scratch.txt", "s\n").file("README.md", "r\n");
+    workspace
+        .file(".gitignore", "/bin\n")
+        .file("bin/brew", "#!/bin/sh\necho brew\n")
+        .file("bin/cache.log", "cache\n")
+        .file("bin/tmp/scratch.txt", "s\n")
+        .file("README.md", "r\n");
     commit(workspace.root(), "bin/brew");
     TrackSummary summary = tracker.track(workspace.root(), TrackingOptions.DEFAULTS);
     assertEquals(3, summary.files(), ".gitignore, README.md and the committed bin/brew");
-    sh(workspace.root(), "sed -i s/brew/BREW/ bin/brew && echo more >> bin/cache.log && echo s >> bin/tmp/scratch.txt");
-    assertEquals(Map.of("bin/brew", ChangeKind.MODIFIED), status(),
+    sh(
+        workspace.root(),
+        "sed -i s/brew/BREW/ bin/brew && echo more >> bin/cache.log && echo s >> bin/tmp/scratch.txt");
+    assertEquals(
+        Map.of("bin/brew", ChangeKind.MODIFIED),
+        status(),
         "the committed file is seen; untracked files in the ignored folder stay ignored");
 
     // git's index is read again when it changes: a file added to it is tracked from then on
     sh(workspace.root(), "echo new > bin/new && git add -f bin/new");
     assertEquals(Map.of("bin/brew", ChangeKind.MODIFIED, "bin/new", ChangeKind.ADDED), status());
     sh(workspace.root(), "git rm -q --cached bin/new");
-    assertEquals(Map.of("bin/brew", ChangeKind.MODIFIED), status(), "and untracked again when it leaves it");
+    assertEquals(
+        Map.of("bin/brew", ChangeKind.MODIFIED), status(), "and untracked again when it leaves it");
     // a file git stops tracking and deletes (git rm) is seen gone: turndiff's index still holds it
     sh(workspace.root(), "git rm -q -f bin/brew");
     assertEquals(Map.of("bin/brew", ChangeKind.DELETED), status());
@@ -208,24 +291,42 @@ class TrackerTest {
 
   @Test
   void aWorkTreeInsideTheWorkspaceOrWithItsGitDirectoryElsewhereInsideIsReadToo() throws Exception {
-    // a repository in a subdirectory, and one whose .git is a file naming its git directory (a worktree, a
+    // a repository in a subdirectory, and one whose .git is a file naming its git directory (a
+    // worktree, a
     // submodule), relative and absolute, both inside the workspace
-    workspace.file("vendor/lib/.gitignore", "build/\n").file("vendor/lib/build/keep.txt", "keep\n")
+    workspace
+        .file("vendor/lib/.gitignore", "build/\n")
+        .file("vendor/lib/build/keep.txt", "keep\n")
         .file("vendor/lib/build/out.o", "o\n")
-        .file("mod/.gitignore", "gen/\n").file("mod/gen/table.c", "t\n")
-        .file("abs/.gitignore", "gen/\n").file("abs/gen/table.c", "t\n")
+        .file("mod/.gitignore", "gen/\n")
+        .file("mod/gen/table.c", "t\n")
+        .file("abs/.gitignore", "gen/\n")
+        .file("abs/gen/table.c", "t\n")
         .file(".gitignore", "/.modules/\n");
     commit(workspace.resolve("vendor/lib"), "build/keep.txt");
     commit(workspace.resolve("mod"), "gen/table.c");
-    sh(workspace.root(), "mkdir .modules && mv mod/.git .modules/mod && echo 'gitdir: ../.modules/mod' > mod/.git"
-        + " && git -C mod status --short >/dev/null");
+    sh(
+        workspace.root(),
+        "mkdir .modules && mv mod/.git .modules/mod && echo 'gitdir: ../.modules/mod' > mod/.git"
+            + " && git -C mod status --short >/dev/null");
     commit(workspace.resolve("abs"), "gen/table.c");
-    sh(workspace.root(), "mv abs/.git .modules/abs && echo \"gitdir: $PWD/.modules/abs\" > abs/.git");
+    sh(
+        workspace.root(),
+        "mv abs/.git .modules/abs && echo \"gitdir: $PWD/.modules/abs\" > abs/.git");
     tracker.track(workspace.root(), TrackingOptions.DEFAULTS);
-    sh(workspace.root(), "echo x >> vendor/lib/build/keep.txt && echo x >> vendor/lib/build/out.o"
-        + " && echo x >> mod/gen/table.c && echo x >> abs/gen/table.c");
-    assertEquals(Map.of("vendor/lib/build/keep.txt", ChangeKind.MODIFIED, "mod/gen/table.c", ChangeKind.MODIFIED,
-        "abs/gen/table.c", ChangeKind.MODIFIED), status());
+    sh(
+        workspace.root(),
+        "echo x >> vendor/lib/build/keep.txt && echo x >> vendor/lib/build/out.o"
+            + " && echo x >> mod/gen/table.c && echo x >> abs/gen/table.c");
+    assertEquals(
+        Map.of(
+            "vendor/lib/build/keep.txt",
+            ChangeKind.MODIFIED,
+            "mod/gen/table.c",
+            ChangeKind.MODIFIED,
+            "abs/gen/table.c",
+            ChangeKind.MODIFIED),
+        status());
   }
 
   @ParameterizedTest(name = "fallback boundary: {0}")
@@ -244,43 +345,56 @@ class TrackerTest {
     commit(outsideRepository, "bin/brew");
     Path outsideGit = outsideRepository.resolve(".git");
     workspace.file(".gitignore", "/bin\n").file("bin/brew", "inside\n").refreshOutsidePicture();
-    Map<String, String> ways = new java.util.LinkedHashMap<>();
+    Map<String, String> ways = new LinkedHashMap<>();
     ways.put("a .git symlinked out", "ln -s '" + outsideGit + "' .git");
-    ways.put("a .git file naming a git directory outside", "echo 'gitdir: " + outsideGit + "' > .git");
+    ways.put(
+        "a .git file naming a git directory outside", "echo 'gitdir: " + outsideGit + "' > .git");
     ways.put("a .git file climbing out with ..", "echo 'gitdir: ../outside/repo/.git' > .git");
-    ways.put("a .git file naming a symlink out", "ln -s '" + outsideGit + "' gitdir-link && "
-        + "echo 'gitdir: gitdir-link' > .git");
-    ways.put("an index symlinked out", "mkdir .git && ln -s '" + outsideGit.resolve("index") + "' .git/index");
+    ways.put(
+        "a .git file naming a symlink out",
+        "ln -s '" + outsideGit + "' gitdir-link && " + "echo 'gitdir: gitdir-link' > .git");
+    ways.put(
+        "an index symlinked out",
+        "mkdir .git && ln -s '" + outsideGit.resolve("index") + "' .git/index");
     for (Map.Entry<String, String> way : ways.entrySet()) {
       sh(workspace.root(), "rm -rf .git gitdir-link && " + way.getValue());
       tracker.track(workspace.root(), TrackingOptions.DEFAULTS);
       sh(workspace.root(), "echo edited >> bin/brew");
-      assertEquals(Map.of(), status().entrySet().stream().filter(e -> e.getKey().startsWith("bin"))
-          .collect(Collectors.toMap(Map.Entry::getKey, Map.Entry::getValue)), way.getKey()
-          + ": git's index is not read, the ignore rules alone decide");
+      assertEquals(
+          Map.of(),
+          status().entrySet().stream()
+              .filter(e -> e.getKey().startsWith("bin"))
+              .collect(Collectors.toMap(Map.Entry::getKey, Map.Entry::getValue)),
+          way.getKey() + ": git's index is not read, the ignore rules alone decide");
     }
     // the same index copied inside is read: the cases above differ only in where it is
     sh(workspace.root(), "rm -rf .git gitdir-link && cp -r '" + outsideGit + "' .git");
     tracker.track(workspace.root(), TrackingOptions.DEFAULTS);
     sh(workspace.root(), "echo edited >> bin/brew");
     assertEquals(ChangeKind.MODIFIED, status().get("bin/brew"), "an index inside is read");
-    // a hardlink to the outside index is never read (it raises the outside link count: a new picture)
-    sh(workspace.root(), "rm -rf .git && mkdir .git && ln '" + outsideGit.resolve("index") + "' .git/index");
+    // a hardlink to the outside index is never read (it raises the outside link count: a new
+    // picture)
+    sh(
+        workspace.root(),
+        "rm -rf .git && mkdir .git && ln '" + outsideGit.resolve("index") + "' .git/index");
     workspace.refreshOutsidePicture();
     tracker.track(workspace.root(), TrackingOptions.DEFAULTS);
     sh(workspace.root(), "echo edited >> bin/brew");
-    assertTrue(status().keySet().stream().noneMatch(path -> path.startsWith("bin")), "a hardlinked index");
+    assertTrue(
+        status().keySet().stream().noneMatch(path -> path.startsWith("bin")), "a hardlinked index");
   }
 
   @Test
   void aFifoOrAnUnreadableFileInAnIgnoredFolderIsNeverOpened() throws Exception {
     workspace.file(".gitignore", "ignored/\n").fifo("ignored/pipe").file("a.txt", "a\n");
-    io.turndiff.fixtures.Canary ignoredContent = io.turndiff.fixtures.Canary.of("ignored content 5b0e61c2a8\n");
+    Canary ignoredContent = Canary.of("ignored content 5b0e61c2a8\n");
     workspace.file("ignored/key.pem", ignoredContent.text());
-    Files.setPosixFilePermissions(workspace.resolve("ignored/key.pem"), java.util.Set.of());
+    Files.setPosixFilePermissions(workspace.resolve("ignored/key.pem"), Set.of());
     workspace.fifo("tracked-pipe");
-    TrackSummary summary = assertTimeoutPreemptively(Duration.ofSeconds(20),
-        () -> tracker.track(workspace.root(), TrackingOptions.DEFAULTS));
+    TrackSummary summary =
+        assertTimeoutPreemptively(
+            Duration.ofSeconds(20),
+            () -> tracker.track(workspace.root(), TrackingOptions.DEFAULTS));
     assertEquals(3, summary.files(), ".gitignore, a.txt and the tracked FIFO (metadata only)");
     assertEquals(Map.of(), assertTimeoutPreemptively(Duration.ofSeconds(20), this::status));
     ignoredContent.assertNotInStore(store);
@@ -294,12 +408,19 @@ class TrackerTest {
     TrackSummary summary = tracker.track(workspace.root(), TrackingOptions.DEFAULTS);
     assertEquals(3, summary.files(), "a.txt, the link itself, the hardlink (metadata only)");
     String root = workspace.root().toRealPath().toString();
-    Map<String, Long> reasons = store.read(tx -> tx.indexes().entries(
-            tx.workspaces().byRealRoot(root).orElseThrow().id())).values()
-        .stream().collect(Collectors.toMap(entry -> entry.path().display(),
-            entry -> entry.reason().map(Reason::ordinal).map(Long::valueOf).orElse(-1L)));
+    Map<String, Long> reasons =
+        store
+            .read(tx -> tx.indexes().entries(tx.workspaces().byRealRoot(root).orElseThrow().id()))
+            .values()
+            .stream()
+            .collect(
+                Collectors.toMap(
+                    entry -> entry.path().display(),
+                    entry -> entry.reason().map(Reason::ordinal).map(Long::valueOf).orElse(-1L)));
     assertEquals(Reason.HARDLINKED.ordinal(), reasons.get("hard.txt"));
-    assertEquals(-1L, reasons.get("vendor"),
+    assertEquals(
+        -1L,
+        reasons.get("vendor"),
         "a link to a directory outside is indexed as the link, with its text (restorable), never walked");
   }
 
@@ -308,8 +429,14 @@ class TrackerTest {
     assumeTrue(TestWorkspace.isRoot(), "a bind mount needs root");
     workspace.file("a.txt", "a\n").directory("mnt");
     Path mountPoint = workspace.resolve("mnt");
-    Process mount = new ProcessBuilder("mount", "--bind", workspace.outside().resolve("dir").toString(),
-        mountPoint.toString()).redirectErrorStream(true).start();
+    Process mount =
+        new ProcessBuilder(
+                "mount",
+                "--bind",
+                workspace.outside().resolve("dir").toString(),
+                mountPoint.toString())
+            .redirectErrorStream(true)
+            .start();
     assumeTrue(mount.waitFor() == 0, "mount --bind is not permitted here");
     try {
       TrackSummary summary = tracker.track(workspace.root(), TrackingOptions.DEFAULTS);
@@ -335,21 +462,37 @@ class TrackerTest {
 
   @Test
   void aTurnRecordsShellChangesOnceEachWithTheRightBeforeState() throws Exception {
-    workspace.file("announced.txt", "announced before\n").file("shell.txt", "shell before\n")
+    workspace
+        .file("announced.txt", "announced before\n")
+        .file("shell.txt", "shell before\n")
         .file("both.txt", "both before\n");
     tracker.track(workspace.root(), TrackingOptions.DEFAULTS);
     // an edit between turns: the next turn's before-state includes it
     Files.writeString(workspace.resolve("shell.txt"), "edited by the user between turns\n");
     String turn = capture.beginTurn(workspace.root(), Optional.of("s"), Optional.empty()).turn();
     capture.snapshot(turn, Optional.of("edit"), List.of("announced.txt", "both.txt"));
-    sh(workspace.root(), "echo agent > announced.txt; sed -i s/user/agent/ shell.txt; echo agent > both.txt; "
-        + "echo created > fresh.txt");
+    sh(
+        workspace.root(),
+        "echo agent > announced.txt; sed -i s/user/agent/ shell.txt; echo agent > both.txt; "
+            + "echo created > fresh.txt");
     capture.finishTurn(turn);
     List<StoredFileChange> changes = RecordedChanges.of(store, turn);
-    Map<String, DetectedBy> detected = changes.stream()
-        .collect(Collectors.toMap(change -> change.path().display(), StoredFileChange::detectedBy));
-    assertEquals(Map.of("announced.txt", DetectedBy.SNAPSHOT, "both.txt", DetectedBy.SNAPSHOT,
-        "shell.txt", DetectedBy.SCAN, "fresh.txt", DetectedBy.SCAN), detected, "each path recorded once");
+    Map<String, DetectedBy> detected =
+        changes.stream()
+            .collect(
+                Collectors.toMap(change -> change.path().display(), StoredFileChange::detectedBy));
+    assertEquals(
+        Map.of(
+            "announced.txt",
+            DetectedBy.SNAPSHOT,
+            "both.txt",
+            DetectedBy.SNAPSHOT,
+            "shell.txt",
+            DetectedBy.SCAN,
+            "fresh.txt",
+            DetectedBy.SCAN),
+        detected,
+        "each path recorded once");
     assertEquals(Map.of(), status(), "the finished turn's after-state is the index now");
   }
 
@@ -360,27 +503,39 @@ class TrackerTest {
       workspace.file("f" + i + ".txt", "before " + i + "\n");
     }
     tracker.track(workspace.root(), TrackingOptions.DEFAULTS);
-    List<String> turns = List.of(
-        capture.beginTurn(workspace.root(), Optional.of("one"), Optional.empty()).turn(),
-        capture.beginTurn(workspace.root(), Optional.of("two"), Optional.empty()).turn());
+    List<String> turns =
+        List.of(
+            capture.beginTurn(workspace.root(), Optional.of("one"), Optional.empty()).turn(),
+            capture.beginTurn(workspace.root(), Optional.of("two"), Optional.empty()).turn());
     sh(workspace.root(), "for i in $(seq 0 " + (files - 1) + "); do echo after $i > f$i.txt; done");
-    java.util.concurrent.CyclicBarrier start = new java.util.concurrent.CyclicBarrier(turns.size());
-    List<Thread> finishers = turns.stream().map(turn -> Thread.ofPlatform().start(() -> {
-      try {
-        start.await();
-      } catch (Exception e) {
-        throw new IllegalStateException(e);
-      }
-      capture.finishTurn(turn);
-    })).toList();
+    CyclicBarrier start = new CyclicBarrier(turns.size());
+    List<Thread> finishers =
+        turns.stream()
+            .map(
+                turn ->
+                    Thread.ofPlatform()
+                        .start(
+                            () -> {
+                              try {
+                                start.await();
+                              } catch (Exception e) {
+                                throw new IllegalStateException(e);
+                              }
+                              capture.finishTurn(turn);
+                            }))
+            .toList();
     for (Thread finisher : finishers) {
       finisher.join();
     }
-    Map<String, Long> recorded = turns.stream()
-        .flatMap(turn -> RecordedChanges.of(store, turn).stream())
-        .collect(Collectors.groupingBy(change -> change.path().display(), Collectors.counting()));
+    Map<String, Long> recorded =
+        turns.stream()
+            .flatMap(turn -> RecordedChanges.of(store, turn).stream())
+            .collect(
+                Collectors.groupingBy(change -> change.path().display(), Collectors.counting()));
     assertEquals(files, recorded.size(), "every shell change is recorded");
-    assertTrue(recorded.values().stream().allMatch(count -> count == 1), "each in one turn only: " + recorded);
+    assertTrue(
+        recorded.values().stream().allMatch(count -> count == 1),
+        "each in one turn only: " + recorded);
     assertEquals(Map.of(), status(), "the index holds the tree as it is now");
   }
 }

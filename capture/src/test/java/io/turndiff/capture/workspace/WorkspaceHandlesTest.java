@@ -29,15 +29,14 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The workspace handle cache with real workspaces, a real store and real threads: the number of root
- * descriptors the process holds (counted in {@code /proc/self/fd}) stays bounded however many workspaces it
- * sees, a removed workspace's descriptor is released, and a handle evicted while an operation uses it stays
- * open until that operation is done.
+ * The workspace handle cache with real workspaces, a real store and real threads: the number of
+ * root descriptors the process holds (counted in {@code /proc/self/fd}) stays bounded however many
+ * workspaces it sees, a removed workspace's descriptor is released, and a handle evicted while an
+ * operation uses it stays open until that operation is done.
  */
 class WorkspaceHandlesTest {
 
-  @TempDir
-  Path temp;
+  @TempDir Path temp;
 
   private Path workspaces;
   private Store store;
@@ -66,14 +65,20 @@ class WorkspaceHandlesTest {
   private static long descriptorsUnder(Path directory) {
     String prefix = directory.toString();
     try (Stream<Path> fds = Files.list(Path.of("/proc/self/fd"))) {
-      return fds.map(fd -> {
-        try {
-          return Files.readSymbolicLink(fd).toString();
-        } catch (IOException closedMeanwhile) {
-          return "";
-        }
-      }).filter(target -> target.equals(prefix) || target.startsWith(prefix + "/")
-          || target.equals(prefix + " (deleted)")).count();
+      return fds.map(
+              fd -> {
+                try {
+                  return Files.readSymbolicLink(fd).toString();
+                } catch (IOException closedMeanwhile) {
+                  return "";
+                }
+              })
+          .filter(
+              target ->
+                  target.equals(prefix)
+                      || target.startsWith(prefix + "/")
+                      || target.equals(prefix + " (deleted)"))
+          .count();
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
@@ -93,7 +98,7 @@ class WorkspaceHandlesTest {
 
   @Test
   void aServiceThatSeesManyWorkspacesHoldsABoundedNumberOfRootHandles() throws Exception {
-    int seen = 100;  // more than the 64 handles kept by default
+    int seen = 100; // more than the 64 handles kept by default
     try (CaptureService capture = new CaptureService(store, BoundaryOptions.defaults())) {
       for (int w = 0; w < seen; w++) {
         Path root = workspace("ws-" + w, 1);
@@ -117,56 +122,74 @@ class WorkspaceHandlesTest {
       assertEquals(1, descriptorsUnder(removed));
       deleteTree(removed);
       capture.beginTurn(workspace("next", 1), Optional.empty(), Optional.empty());
-      assertEquals(0, descriptorsUnder(removed), "the removed workspace's root is no longer held open");
+      assertEquals(
+          0, descriptorsUnder(removed), "the removed workspace's root is no longer held open");
       Map<String, Long> rows = StoreRows.count(store.file());
-      RequestException refused = assertThrows(RequestException.class,
-          () -> capture.snapshot(turn, Optional.empty(), List.of("f0.txt")));
+      RequestException refused =
+          assertThrows(
+              RequestException.class,
+              () -> capture.snapshot(turn, Optional.empty(), List.of("f0.txt")));
       assertEquals(RequestException.Problem.WORKSPACE, refused.problem(), refused.getMessage());
       assertEquals(rows, StoreRows.count(store.file()), "nothing was written");
     }
   }
 
   @Test
-  void concurrentSnapshotsOverMoreWorkspacesThanTheCacheHoldsNeverSeeAClosedRoot() throws Exception {
+  void concurrentSnapshotsOverMoreWorkspacesThanTheCacheHoldsNeverSeeAClosedRoot()
+      throws Exception {
     int capacity = 3;
     int count = 12;
     int files = 25;
     int threads = 8;
-    WorkspaceHandles handles = new WorkspaceHandles(store, BoundaryOptions.defaults(),
-        WorkspacePolicy.anyDirectory(), capacity);
+    WorkspaceHandles handles =
+        new WorkspaceHandles(
+            store, BoundaryOptions.defaults(), WorkspacePolicy.anyDirectory(), capacity);
     CaptureService capture = new CaptureService(store, handles);
     List<String> turns = new ArrayList<>();
     for (int w = 0; w < count; w++) {
-      turns.add(capture.beginTurn(workspace("ws-" + w, files), Optional.empty(), Optional.empty()).turn());
+      turns.add(
+          capture
+              .beginTurn(workspace("ws-" + w, files), Optional.empty(), Optional.empty())
+              .turn());
     }
     List<Throwable> failures = Collections.synchronizedList(new ArrayList<>());
     List<Thread> workers = new ArrayList<>();
     for (int t = 0; t < threads; t++) {
       int worker = t;
-      workers.add(Thread.ofPlatform().start(() -> {
-        // each file once, visiting the workspaces in turn, so that every few calls evict a handle in use
-        for (int f = 0; f < files; f++) {
-          for (int w = 0; w < count; w++) {
-            if ((w * files + f) % threads == worker) {
-              try {
-                capture.snapshot(turns.get(w), Optional.empty(), List.of("f" + f + ".txt"));
-              } catch (Throwable e) {
-                failures.add(e);
-              }
-            }
-          }
-        }
-      }));
+      workers.add(
+          Thread.ofPlatform()
+              .start(
+                  () -> {
+                    // each file once, visiting the workspaces in turn, so that every few calls
+                    // evict a handle in use
+                    for (int f = 0; f < files; f++) {
+                      for (int w = 0; w < count; w++) {
+                        if ((w * files + f) % threads == worker) {
+                          try {
+                            capture.snapshot(
+                                turns.get(w), Optional.empty(), List.of("f" + f + ".txt"));
+                          } catch (Throwable e) {
+                            failures.add(e);
+                          }
+                        }
+                      }
+                    }
+                  }));
     }
     for (Thread worker : workers) {
       worker.join();
     }
     assertEquals(List.of(), failures, "no snapshot saw its workspace's root closed");
-    assertTrue(descriptorsUnder(workspaces) <= capacity, "with nothing borrowed, at most " + capacity
-        + " roots are open, not " + descriptorsUnder(workspaces));
+    assertTrue(
+        descriptorsUnder(workspaces) <= capacity,
+        "with nothing borrowed, at most "
+            + capacity
+            + " roots are open, not "
+            + descriptorsUnder(workspaces));
     for (String turn : turns) {
       capture.finishTurn(turn);
-      assertEquals(files, RecordedChanges.of(store, turn).size(), "every snapshot of " + turn + " landed");
+      assertEquals(
+          files, RecordedChanges.of(store, turn).size(), "every snapshot of " + turn + " landed");
     }
     handles.close();
     assertEquals(0, descriptorsUnder(workspaces));
@@ -174,8 +197,8 @@ class WorkspaceHandlesTest {
 
   @Test
   void aHandleEvictedWhileBorrowedStaysOpenUntilItsLastLeaseIsReturned() throws Exception {
-    WorkspaceHandles handles = new WorkspaceHandles(store, BoundaryOptions.defaults(),
-        WorkspacePolicy.anyDirectory(), 1);
+    WorkspaceHandles handles =
+        new WorkspaceHandles(store, BoundaryOptions.defaults(), WorkspacePolicy.anyDirectory(), 1);
     CaptureService capture = new CaptureService(store, handles);
     Path a = workspace("a", 1);
     Path b = workspace("b", 1);
@@ -190,7 +213,7 @@ class WorkspaceHandlesTest {
     assertEquals(1, descriptorsUnder(a), "a is out of the cache but borrowed: still open");
     assertTrue(first.boundary().observe("f0.txt").getFirst().snapshot().captured());
     first.close();
-    first.close();  // a lease is returned once, however often it is closed
+    first.close(); // a lease is returned once, however often it is closed
     assertEquals(1, descriptorsUnder(a), "the second lease still holds a");
     assertTrue(second.boundary().observe("f0.txt").getFirst().snapshot().captured());
     second.close();
@@ -204,8 +227,8 @@ class WorkspaceHandlesTest {
 
   @Test
   void aRootReplacedWhileItsHandleWasEvictedIsRefused() throws Exception {
-    WorkspaceHandles handles = new WorkspaceHandles(store, BoundaryOptions.defaults(),
-        WorkspacePolicy.anyDirectory(), 1);
+    WorkspaceHandles handles =
+        new WorkspaceHandles(store, BoundaryOptions.defaults(), WorkspacePolicy.anyDirectory(), 1);
     try (CaptureService capture = new CaptureService(store, handles)) {
       Path a = workspace("a", 1);
       String turn = capture.beginTurn(a, Optional.empty(), Optional.empty()).turn();
@@ -214,13 +237,43 @@ class WorkspaceHandlesTest {
       Files.createDirectories(a);
       Files.writeString(a.resolve("f0.txt"), "another directory's file\n");
       Map<String, Long> rows = StoreRows.count(store.file());
-      RequestException refused = assertThrows(RequestException.class,
-          () -> capture.snapshot(turn, Optional.empty(), List.of("f0.txt")));
+      RequestException refused =
+          assertThrows(
+              RequestException.class,
+              () -> capture.snapshot(turn, Optional.empty(), List.of("f0.txt")));
       assertEquals(RequestException.Problem.WORKSPACE, refused.problem());
       assertTrue(refused.getMessage().contains("replaced"), refused.getMessage());
       assertEquals(rows, StoreRows.count(store.file()), "nothing was written");
     } finally {
       handles.close();
+    }
+  }
+
+  /**
+   * One device numbering for every boundary: a workspace whose turn began through one boundary is
+   * reopened through the other as the same directory (they once numbered the device differently,
+   * and it was refused as replaced).
+   */
+  @Test
+  void aWorkspaceRegisteredThroughOneBoundaryIsTheSameDirectoryThroughTheOther() throws Exception {
+    Path a = workspace("a", 1);
+    BoundaryOptions fallback = BoundaryOptions.builder().forceFallback(true).build();
+    for (List<BoundaryOptions> order :
+        List.of(
+            List.of(BoundaryOptions.defaults(), fallback),
+            List.of(fallback, BoundaryOptions.defaults()))) {
+      String turn;
+      try (CaptureService began = new CaptureService(store, order.get(0))) {
+        turn = began.beginTurn(a, Optional.empty(), Optional.empty()).turn();
+      }
+      try (CaptureService reopened = new CaptureService(store, order.get(1))) {
+        assertTrue(
+            reopened
+                .snapshot(turn, Optional.empty(), List.of("f0.txt"))
+                .getFirst()
+                .snapshot()
+                .captured());
+      }
     }
   }
 }

@@ -1,0 +1,91 @@
+package io.turndiff.boundary;
+
+import io.turndiff.model.FileType;
+import io.turndiff.model.WorkspacePath;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * Metadata of workspace paths, each a closure over the {@link Walker}: nothing is opened for
+ * reading, nothing followed.
+ */
+final class Lookups {
+
+  private final Walker walker;
+
+  Lookups(Walker walker) {
+    this.walker = walker;
+  }
+
+  StatInfo rootStat() {
+    return walker.root().rootStat();
+  }
+
+  Lookup lstat(WorkspacePath path) {
+    return walker.inParent(
+        path,
+        Walker.Parents.EXISTING,
+        (parent, name) ->
+            switch (parent.lstat(name)) {
+              case Attempt.Done<StatInfo>(StatInfo stat)
+                  when stat.device() != rootStat().device() ->
+                  new Lookup.OtherMount();
+              case Attempt.Done<StatInfo>(StatInfo stat) -> new Lookup.Found(stat);
+              case Attempt.Refused<StatInfo>(HandleFailure why) -> lookupOf(why);
+            },
+        refusal -> lookupOf(refusal.why()));
+  }
+
+  /** The text of the symlink at {@code path}, or null when it could not be read. */
+  byte[] readLink(WorkspacePath path) {
+    return walker.inParent(
+        path,
+        Walker.Parents.EXISTING,
+        (parent, name) ->
+            parent.readLink(name) instanceof Attempt.Done<byte[]>(byte[] text) ? text : null,
+        refusal -> null);
+  }
+
+  /**
+   * Whether the symlink at {@code path} finally leads to a directory, as the kernel resolves it
+   * (every link on the way followed before a {@code ..} applies): a stat that follows the link,
+   * relative to its parent held open from the root. Metadata only: nothing is opened, listed or
+   * read.
+   */
+  boolean leadsToDirectory(WorkspacePath path) {
+    return walker.inParent(
+        path,
+        Walker.Parents.EXISTING,
+        (parent, name) ->
+            parent.statFollowing(name) instanceof Attempt.Done<StatInfo>(StatInfo stat)
+                && stat.type() == FileType.DIRECTORY,
+        refusal -> false);
+  }
+
+  /**
+   * The names in a directory ({@code empty} for the root) with their {@code lstat}, nothing
+   * followed.
+   */
+  DirectoryListing list(Optional<WorkspacePath> directory) {
+    return walker.inDirectory(
+        directory,
+        handle ->
+            switch (handle.list()) {
+              case Attempt.Done<List<DirectoryListing.Entry>>(var entries) ->
+                  new DirectoryListing.Listed(entries);
+              case Attempt.Refused<List<DirectoryListing.Entry>>(HandleFailure why) ->
+                  new DirectoryListing.NotListed(lookupOf(why));
+            },
+        refusal -> new DirectoryListing.NotListed(lookupOf(refusal.why())));
+  }
+
+  static Lookup lookupOf(HandleFailure why) {
+    return switch (why) {
+      case HandleFailure.Missing missing -> new Lookup.Missing();
+      case HandleFailure.NotDirectory notDirectory -> new Lookup.Missing();
+      case HandleFailure.Symlink symlink -> new Lookup.LinkInPath();
+      case HandleFailure.OtherMount otherMount -> new Lookup.OtherMount();
+      default -> new Lookup.Failed(why.describe());
+    };
+  }
+}

@@ -1,0 +1,430 @@
+package io.turndiff.boundary;
+
+import io.turndiff.model.FileType;
+import io.turndiff.model.WorkspacePath;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.util.Optional;
+import java.util.OptionalInt;
+import java.util.function.Function;
+import java.util.function.Supplier;
+
+/**
+ * The one write protocol, over any handle: a new name beside the target in its parent held open
+ * from the root (temporary names and their retries here, once), content and mode on the new file,
+ * then a rename over the target in that same held parent. An existing inode is never written: a
+ * symlink, hardlink or FIFO at the target is replaced as a name. For many files at once: stage
+ * each, {@link #sync()} once, commit each, sync once.
+ *
+ * <p>{@link #commitIfUnchanged} and {@link #deleteIfUnchanged} look at the target through the same
+ * held parent right before the rename or unlink, so the check and the change are one walk and one
+ * directory handle.
+ */
+final class WriteProtocol {
+
+  private static final int TEMPORARY_NAME_ATTEMPTS = 16;
+  private static final int CHUNK = 64 * 1024;
+
+  /** A new file's content, written to it once. */
+  @FunctionalInterface
+  interface Content {
+    void writeTo(NewFile file) throws IOException;
+
+    static Content of(byte[] bytes) {
+      return file -> file.write(ByteBuffer.wrap(bytes));
+    }
+
+    /** Streamed a chunk at a time (never held whole); the stream is closed after. */
+    static Content of(InputStream in) {
+      return file -> {
+        try (in) {
+          byte[] chunk = new byte[CHUNK];
+          for (int n = in.readNBytes(chunk, 0, CHUNK); n > 0; n = in.readNBytes(chunk, 0, CHUNK)) {
+            file.write(ByteBuffer.wrap(chunk, 0, n));
+          }
+        }
+      };
+    }
+  }
+
+  /**
+   * What the target must still be for a commit or a delete to go ahead, asked with what is there
+   * now (read through the held parent): empty when it still is, else the observation that differs.
+   */
+  @FunctionalInterface
+  interface TargetCheck {
+    Optional<Observation> changed(WorkspacePath path, ReadOutcome now);
+  }
+
+  private final Walker walker;
+  private final FileReader reader;
+  private final BoundaryOptions options;
+
+  WriteProtocol(Walker walker, FileReader reader, BoundaryOptions options) {
+    this.walker = walker;
+    this.reader = reader;
+    this.options = options;
+  }
+
+  // ---- files and symlinks
+  // ---------------------------------------------------------------------------------
+
+  WriteOutcome stageFile(
+      WorkspacePath path, Content content, int mode, Optional<String> temporaryName) {
+    return walker.inParent(
+        path,
+        Walker.Parents.CREATE_MISSING,
+        (parent, name) -> stageFileIn(parent, path, content, mode, temporaryName, false),
+        WriteProtocol::refused);
+  }
+
+  WriteOutcome stageSymlink(WorkspacePath path, byte[] target, Optional<String> temporaryName) {
+    return walker.inParent(
+        path,
+        Walker.Parents.CREATE_MISSING,
+        (parent, name) -> stageSymlinkIn(parent, path, target, temporaryName),
+        WriteProtocol::refused);
+  }
+
+  /** Stage, rename, and sync the file and its directory: one durable write. */
+  WriteOutcome writeFile(
+      WorkspacePath path, Content content, int mode, Optional<String> temporaryName) {
+    return walker.inParent(
+        path,
+        Walker.Parents.CREATE_MISSING,
+        (parent, name) ->
+            renamedAndSynced(
+                parent, name, stageFileIn(parent, path, content, mode, temporaryName, true)),
+        WriteProtocol::refused);
+  }
+
+  WriteOutcome writeSymlink(WorkspacePath path, byte[] target, Optional<String> temporaryName) {
+    return walker.inParent(
+        path,
+        Walker.Parents.CREATE_MISSING,
+        (parent, name) ->
+            renamedAndSynced(parent, name, stageSymlinkIn(parent, path, target, temporaryName)),
+        WriteProtocol::refused);
+  }
+
+  /** Renames a staged file over its name without looking at what the name holds. */
+  WriteOutcome commit(WriteOutcome.Staged staged) {
+    return walker.inParent(
+        staged.path(),
+        Walker.Parents.EXISTING,
+        (parent, name) -> rename(parent, staged, name),
+        WriteProtocol::refused);
+  }
+
+  /**
+   * Renames a staged file over its name if the name still holds what {@code check} expects, looked
+   * at through the same held parent right before the rename; else removes the staged file and says
+   * what is there now.
+   */
+  WriteOutcome commitIfUnchanged(
+      WriteOutcome.Staged staged, OverLimit overLimit, TargetCheck check) {
+    return walker.inParent(
+        staged.path(),
+        Walker.Parents.EXISTING,
+        (parent, name) -> {
+          Optional<Observation> changed =
+              check.changed(staged.path(), readAt(parent, name, overLimit));
+          if (changed.isPresent()) {
+            parent.unlink(Name.of(staged.temporaryName()));
+            return new WriteOutcome.Changed(changed.get());
+          }
+          return rename(parent, staged, name);
+        },
+        WriteProtocol::refused);
+  }
+
+  /** Removes a staged file that will not be committed, wherever the handle staged it. */
+  void discard(WriteOutcome.Staged staged) {
+    Name temporary = Name.of(staged.temporaryName());
+    walker.inParent(
+        staged.path(),
+        Walker.Parents.EXISTING,
+        (parent, name) -> parent.unlink(temporary),
+        refusal -> null);
+    walker.withRoot(
+        root -> {
+          root.removeLeftover(temporary);
+          return null;
+        });
+  }
+
+  /**
+   * Removes the name (never a directory); a name already gone counts as done; with {@code sync},
+   * durably.
+   */
+  WriteOutcome delete(WorkspacePath path, boolean sync) {
+    return walker.inParent(
+        path,
+        Walker.Parents.EXISTING,
+        (parent, name) -> {
+          WriteOutcome removed = unlink(parent, path, name);
+          return removed.done() && sync ? synced(parent, "removed " + path) : removed;
+        },
+        refusal ->
+            refusal.why() instanceof HandleFailure.Missing
+                ? new WriteOutcome.Done()
+                : refused(refusal));
+  }
+
+  /**
+   * Removes the name if it still holds what {@code check} expects, looked at through the same held
+   * parent.
+   */
+  WriteOutcome deleteIfUnchanged(WorkspacePath path, OverLimit overLimit, TargetCheck check) {
+    return walker.inParent(
+        path,
+        Walker.Parents.EXISTING,
+        (parent, name) -> {
+          Optional<Observation> changed = check.changed(path, readAt(parent, name, overLimit));
+          return changed.isPresent()
+              ? new WriteOutcome.Changed(changed.get())
+              : unlink(parent, path, name);
+        },
+        refusal ->
+            switch (refusal.why()) {
+              case HandleFailure.Missing missing ->
+                  check
+                      .changed(path, new ReadOutcome.Missing())
+                      .<WriteOutcome>map(WriteOutcome.Changed::new)
+                      .orElseGet(WriteOutcome.Done::new);
+              default -> refused(refusal);
+            });
+  }
+
+  /**
+   * Makes everything written durable: the file system at once where the handle can, else done file
+   * by file.
+   */
+  WriteOutcome sync() {
+    return walker.withRoot(
+        root ->
+            root.syncFileSystem() instanceof Attempt.Refused<Void>(HandleFailure why)
+                ? new WriteOutcome.Refused(
+                    "cannot sync the workspace's file system: " + why.describe())
+                : new WriteOutcome.Done());
+  }
+
+  private ReadOutcome readAt(DirectoryHandle parent, Name name, OverLimit overLimit) {
+    return reader.readAt(parent, name, options.sizeLimit(), options.changeRetries(), overLimit);
+  }
+
+  private WriteOutcome stageFileIn(
+      DirectoryHandle parent,
+      WorkspacePath path,
+      Content content,
+      int mode,
+      Optional<String> temporaryName,
+      boolean sync) {
+    boolean syncFile = sync || walker.root().syncsEachFile();
+    return underTemporaryName(
+        path,
+        temporaryName,
+        temporary ->
+            switch (parent.createExclusive(temporary)) {
+              case Attempt.Refused<NewFile> refused -> refused.asRefused();
+              case Attempt.Done<NewFile>(NewFile file) -> {
+                try (file) {
+                  content.writeTo(file);
+                  file.chmod(mode & 07777);
+                  if (syncFile) {
+                    file.sync();
+                  }
+                  yield Attempt.done();
+                } catch (IOException | RuntimeException e) {
+                  // a content streamed from the store can fail as it is read: the temporary file is
+                  // removed either way
+                  parent.unlink(temporary);
+                  yield Attempt.failed("cannot write the content (" + e.getMessage() + ")");
+                }
+              }
+            });
+  }
+
+  private WriteOutcome stageSymlinkIn(
+      DirectoryHandle parent, WorkspacePath path, byte[] target, Optional<String> temporaryName) {
+    return underTemporaryName(path, temporaryName, temporary -> parent.symlink(temporary, target));
+  }
+
+  /**
+   * Makes a new entry beside {@code path} under a temporary name: the caller's (one it journaled,
+   * so that a crashed write is found by it), else fresh random names until one is free.
+   */
+  private WriteOutcome underTemporaryName(
+      WorkspacePath path, Optional<String> given, Function<Name, Attempt<Void>> create) {
+    Supplier<String> names = options::nextTemporaryName;
+    for (int attempt = 0; attempt < TEMPORARY_NAME_ATTEMPTS; attempt++) {
+      String temporary = given.orElseGet(names);
+      switch (create.apply(Name.of(temporary.getBytes(StandardCharsets.UTF_8)))) {
+        case Attempt.Done<Void> done -> {
+          return new WriteOutcome.Staged(path, temporary);
+        }
+        case Attempt.Refused<Void>(HandleFailure.Exists exists) when given.isPresent() -> {
+          return new WriteOutcome.NameTaken(given.get());
+        }
+        case Attempt.Refused<Void>(HandleFailure.Exists exists) -> {
+          // someone holds that name: never written, try another
+        }
+        case Attempt.Refused<Void>(HandleFailure why) -> {
+          return new WriteOutcome.Refused("cannot write " + path + ": " + why.describe());
+        }
+      }
+    }
+    return new WriteOutcome.Refused("every temporary name tried next to " + path + " was taken");
+  }
+
+  private static WriteOutcome rename(
+      DirectoryHandle parent, WriteOutcome.Staged staged, Name name) {
+    Name temporary = Name.of(staged.temporaryName());
+    if (parent.rename(temporary, name) instanceof Attempt.Refused<Void>(HandleFailure why)) {
+      parent.unlink(temporary);
+      return new WriteOutcome.Refused(
+          "cannot rename into " + staged.path() + ": " + why.describe());
+    }
+    return new WriteOutcome.Done();
+  }
+
+  private static WriteOutcome renamedAndSynced(
+      DirectoryHandle parent, Name name, WriteOutcome staged) {
+    if (!(staged instanceof WriteOutcome.Staged temporary)) {
+      return staged;
+    }
+    WriteOutcome renamed = rename(parent, temporary, name);
+    return renamed.done() ? synced(parent, "renamed " + temporary.path()) : renamed;
+  }
+
+  private static WriteOutcome unlink(DirectoryHandle parent, WorkspacePath path, Name name) {
+    return switch (parent.unlink(name)) {
+      case Attempt.Done<Void> done -> new WriteOutcome.Done();
+      case Attempt.Refused<Void>(HandleFailure.Missing missing) -> new WriteOutcome.Done();
+      case Attempt.Refused<Void>(HandleFailure why) ->
+          new WriteOutcome.Refused("cannot remove " + path + ": " + why.describe());
+    };
+  }
+
+  private static WriteOutcome synced(DirectoryHandle parent, String what) {
+    return parent.sync() instanceof Attempt.Refused<Void>(HandleFailure why)
+        ? new WriteOutcome.Refused(what + " but cannot sync its directory: " + why.describe())
+        : new WriteOutcome.Done();
+  }
+
+  private static WriteOutcome refused(Walker.Refusal refusal) {
+    return new WriteOutcome.Refused(refusal.text());
+  }
+
+  // ---- directories
+  // ----------------------------------------------------------------------------------------
+
+  /**
+   * Creates the directory {@code path} (missing parents too, default mode) in its parent held open
+   * from the root; with {@code mode}, exactly those bits, set through the new directory's own
+   * handle (the umask does not apply). A directory already there is left as it is.
+   */
+  DirectoryOutcome makeDirectory(WorkspacePath path, OptionalInt mode) {
+    return walker.inParent(
+        path,
+        Walker.Parents.CREATE_MISSING,
+        (parent, name) -> {
+          switch (parent.makeDirectory(name, mode.orElse(0777))) {
+            case Attempt.Refused<Void>(HandleFailure.Exists exists) -> {
+              return parent.lstat(name) instanceof Attempt.Done<StatInfo>(StatInfo there)
+                      && there.type() == FileType.DIRECTORY
+                  ? new DirectoryOutcome.AlreadySo()
+                  : new DirectoryOutcome.Refused("something other than a directory is at " + path);
+            }
+            case Attempt.Refused<Void>(HandleFailure why) -> {
+              return new DirectoryOutcome.Refused(
+                  "cannot create directory " + path + ": " + why.describe());
+            }
+            case Attempt.Done<Void> done -> {
+              // made
+            }
+          }
+          if (mode.isEmpty()) {
+            return new DirectoryOutcome.Done();
+          }
+          // mkdir applied the umask: set exactly the recorded bits, on the directory just made,
+          // nothing followed
+          return switch (parent.openDirectory(name)) {
+            case Attempt.Refused<DirectoryHandle>(HandleFailure why) ->
+                new DirectoryOutcome.Refused(
+                    "created " + path + " but cannot open it to set its mode: " + why.describe());
+            case Attempt.Done<DirectoryHandle>(DirectoryHandle made) -> {
+              try (made) {
+                yield made.chmod(mode.getAsInt())
+                        instanceof Attempt.Refused<Void>(HandleFailure why)
+                    ? new DirectoryOutcome.Refused(
+                        "created " + path + " but cannot set its mode: " + why.describe())
+                    : new DirectoryOutcome.Done();
+              }
+            }
+          };
+        },
+        refusal -> new DirectoryOutcome.Refused(refusal.text()));
+  }
+
+  /**
+   * Removes the directory {@code path} when it is empty; never follows a link, never removes a
+   * file.
+   */
+  DirectoryOutcome removeDirectory(WorkspacePath path) {
+    return walker.inParent(
+        path,
+        Walker.Parents.EXISTING,
+        (parent, name) ->
+            switch (parent.removeDirectory(name)) {
+              case Attempt.Done<Void> done -> new DirectoryOutcome.Done();
+              case Attempt.Refused<Void>(HandleFailure.Missing missing) ->
+                  new DirectoryOutcome.AlreadySo();
+              case Attempt.Refused<Void>(HandleFailure.NotEmpty notEmpty) ->
+                  new DirectoryOutcome.NotEmpty();
+              case Attempt.Refused<Void>(HandleFailure.NotDirectory notDirectory) ->
+                  new DirectoryOutcome.Refused("something other than a directory is at " + path);
+              case Attempt.Refused<Void>(HandleFailure why) ->
+                  new DirectoryOutcome.Refused(
+                      "cannot remove directory " + path + ": " + why.describe());
+            },
+        refusal ->
+            refusal.why() instanceof HandleFailure.Missing
+                    || refusal.why() instanceof HandleFailure.NotDirectory
+                ? new DirectoryOutcome.AlreadySo()
+                : new DirectoryOutcome.Refused(refusal.text()));
+  }
+
+  /**
+   * Sets the permission bits of the directory {@code path} to {@code to} if they are {@code from}
+   * now: the directory itself is held open from the root, nothing followed, and its bits are read
+   * and set through that handle, never through a name.
+   */
+  DirectoryOutcome changeDirectoryMode(WorkspacePath path, int from, int to) {
+    return walker.inDirectory(
+        Optional.of(path),
+        directory -> {
+          if (!(directory.stat() instanceof Attempt.Done<StatInfo>(StatInfo now))) {
+            return new DirectoryOutcome.Refused("cannot stat directory " + path);
+          }
+          int bits = now.mode() & 07777;
+          if (bits == (to & 07777)) {
+            return new DirectoryOutcome.AlreadySo();
+          }
+          if (bits != (from & 07777)) {
+            return new DirectoryOutcome.Changed(bits);
+          }
+          return directory.chmod(to & 07777) instanceof Attempt.Refused<Void>(HandleFailure why)
+              ? new DirectoryOutcome.Refused(
+                  "cannot set the mode of " + path + ": " + why.describe())
+              : new DirectoryOutcome.Done();
+        },
+        refusal ->
+            new DirectoryOutcome.Refused(
+                refusal.why() instanceof HandleFailure.Missing
+                    ? path + " is no longer there"
+                    : refusal.text()));
+  }
+}

@@ -1,0 +1,110 @@
+package io.turndiff.capture.track;
+
+import io.turndiff.boundary.Observation;
+import io.turndiff.boundary.ScannedEntry;
+import io.turndiff.boundary.WorkspaceBoundary;
+import io.turndiff.model.WorkspacePath;
+import io.turndiff.store.BlobEncoder;
+import io.turndiff.store.EncodedBlob;
+import io.turndiff.store.Store;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+
+/**
+ * Reads the paths a scan could not prove unchanged, through the boundary ({@code observeExact}: the
+ * content and the stat it was read with), on a pool of threads; with {@code storeContent}, the new
+ * content goes to the blob table as it is read, compressed on those threads and written in batches
+ * of {@value #BLOB_BATCH}, one transaction each.
+ */
+final class ContentReader {
+
+  private static final int BLOB_BATCH = 256;
+
+  /** Paths per reading thread: fewer changed paths than this are read on one thread. */
+  private static final int PATHS_PER_THREAD = 64;
+
+  private final Store store;
+
+  ContentReader(Store store) {
+    this.store = store;
+  }
+
+  /**
+   * What each of {@code entries} holds now, by path; {@code progress} hears of every batch stored.
+   */
+  Map<WorkspacePath, Observation> read(
+      WorkspaceBoundary boundary,
+      List<ScannedEntry> entries,
+      boolean storeContent,
+      Tracker.Progress progress) {
+    Map<WorkspacePath, Observation> read = new HashMap<>();
+    if (entries.isEmpty()) {
+      return read;
+    }
+    int threads =
+        Math.max(
+            1,
+            Math.min(
+                Runtime.getRuntime().availableProcessors(), entries.size() / PATHS_PER_THREAD + 1));
+    try (ExecutorService pool = Executors.newFixedThreadPool(threads)) {
+      List<Future<Map.Entry<Observation, Optional<EncodedBlob>>>> futures =
+          new ArrayList<>(entries.size());
+      for (ScannedEntry entry : entries) {
+        futures.add(
+            pool.submit(
+                () -> {
+                  Observation observation = boundary.observeExact(entry.path());
+                  Optional<EncodedBlob> blob = Optional.empty();
+                  if (storeContent && observation.content().isPresent()) {
+                    blob =
+                        Optional.of(
+                            BlobEncoder.encode(
+                                observation.snapshot().storedContent().orElseThrow(),
+                                observation.content().get()));
+                  }
+                  return Map.entry(observation, blob);
+                }));
+      }
+      List<EncodedBlob> batch = new ArrayList<>(BLOB_BATCH);
+      for (int i = 0; i < futures.size(); i++) {
+        Map.Entry<Observation, Optional<EncodedBlob>> result = futures.get(i).get();
+        read.put(entries.get(i).path(), result.getKey());
+        result.getValue().ifPresent(batch::add);
+        if (batch.size() >= BLOB_BATCH) {
+          storeBlobs(batch);
+          progress.read(i + 1, futures.size());
+        }
+      }
+      storeBlobs(batch);
+      progress.read(futures.size(), futures.size());
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException("interrupted while reading the workspace", e);
+    } catch (ExecutionException e) {
+      throw e.getCause() instanceof RuntimeException runtime
+          ? runtime
+          : new IllegalStateException(e.getCause());
+    }
+    return read;
+  }
+
+  private void storeBlobs(List<EncodedBlob> batch) {
+    if (batch.isEmpty()) {
+      return;
+    }
+    List<EncodedBlob> copy = List.copyOf(batch);
+    batch.clear();
+    store.write(
+        tx -> {
+          copy.forEach(tx.blobs()::put);
+          return null;
+        });
+  }
+}

@@ -1,0 +1,113 @@
+package io.turndiff.capture.track;
+
+import io.turndiff.model.IndexEntry;
+import io.turndiff.model.WorkspacePath;
+import io.turndiff.store.Store;
+import io.turndiff.store.TrackedWorkspace;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicReference;
+
+/**
+ * The index of each tracked workspace, held in memory by this process and read from the store again
+ * only when its version moved (every write of an index gives it a new version, whichever process
+ * wrote it). A scan asks it once and compares the whole tree against it, marking each entry it saw
+ * by its slot number.
+ */
+final class IndexCache {
+
+  /**
+   * An index in memory, as one read transaction saw it: its version and the time the scan that
+   * wrote it started (the racy rule's reference), its entries numbered so that a scan can mark each
+   * one it saw in a bit set, its directories with their modes ({@code empty} when the index was
+   * written before directories were indexed), and the directories that hold its entries, listed the
+   * first time a scan asks.
+   */
+  record Index(
+      long version,
+      long indexedAtNanos,
+      Map<WorkspacePath, Slot> slots,
+      List<IndexEntry> entries,
+      Optional<Map<WorkspacePath, Integer>> directories,
+      AtomicReference<DirectoriesHolding> holding) {
+
+    /** A workspace that is not tracked: nothing indexed, version 0. */
+    static final Index NONE = of(0, 0, Map.of(), Optional.empty());
+
+    static Index of(
+        long version,
+        long indexedAtNanos,
+        Map<WorkspacePath, IndexEntry> byPath,
+        Optional<Map<WorkspacePath, Integer>> directories) {
+      Map<WorkspacePath, Slot> slots = HashMap.newHashMap(byPath.size());
+      List<IndexEntry> entries = new ArrayList<>(byPath.size());
+      for (IndexEntry entry : byPath.values()) {
+        slots.put(entry.path(), new Slot(entry, entries.size()));
+        entries.add(entry);
+      }
+      return new Index(
+          version, indexedAtNanos, slots, entries, directories, new AtomicReference<>());
+    }
+
+    /** Whether the index holds a path inside {@code directory}, at any depth. */
+    boolean holdsWithin(WorkspacePath directory) {
+      DirectoriesHolding known = holding.get();
+      if (known == null) {
+        known = DirectoriesHolding.of(slots.keySet());
+        holding.compareAndSet(null, known);
+      }
+      return known.holds(directory);
+    }
+  }
+
+  /** An index entry and its number, the bit a scan sets when it sees the entry's path. */
+  record Slot(IndexEntry entry, int number) {}
+
+  private final Store store;
+  private final Map<Long, Index> byWorkspace = new ConcurrentHashMap<>();
+
+  IndexCache(Store store) {
+    this.store = store;
+  }
+
+  /**
+   * The workspace's index as it is in the store now: the one held when its version is still the
+   * store's (one cheap read), else read whole, header and entries in one transaction.
+   */
+  Index of(long workspaceId) {
+    Optional<Long> version = store.read(tx -> tx.indexes().version(workspaceId));
+    if (version.isEmpty()) {
+      return Index.NONE;
+    }
+    Index cached = byWorkspace.get(workspaceId);
+    if (cached != null && cached.version() == version.get()) {
+      return cached;
+    }
+    Index read =
+        store.read(
+            tx -> {
+              Optional<TrackedWorkspace> header = tx.indexes().tracked(workspaceId);
+              if (header.isEmpty()) {
+                return Index.NONE;
+              }
+              return Index.of(
+                  header.get().version(),
+                  header.get().indexedAtNanos(),
+                  tx.indexes().entries(workspaceId),
+                  tx.indexDirectories().known(workspaceId)
+                      ? Optional.of(tx.indexDirectories().all(workspaceId))
+                      : Optional.empty());
+            });
+    byWorkspace.put(workspaceId, read);
+    return read;
+  }
+
+  /** Forgets what is held for the workspace (its index was just written). */
+  void invalidate(long workspaceId) {
+    byWorkspace.remove(workspaceId);
+  }
+}

@@ -1,0 +1,38 @@
+package io.turndiff.capture.track;
+
+import io.turndiff.boundary.ScannedEntry;
+import io.turndiff.model.IndexEntry;
+import io.turndiff.model.WorkspacePath;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * What a scan found against the index: the paths to read, the indexed paths it did not see, the
+ * directories it did not look into (ignored, left out, unlisted), the files it ignored, and what
+ * the budgets counted.
+ *
+ * @param startedAtNanos wall-clock time the scan started: the written index's reference for the
+ *     racy rule
+ * @param directories every directory the walk entered, with its permission bits
+ */
+record Scan(
+    List<Candidate> candidates,
+    List<IndexEntry> unseen,
+    Set<WorkspacePath> notCovered,
+    Set<WorkspacePath> ignored,
+    List<WorkspacePath> leftOut,
+    List<String> unlisted,
+    int files,
+    long bytes,
+    boolean partial,
+    long startedAtNanos,
+    Map<WorkspacePath, Integer> directories) {
+
+  /**
+   * A path whose stat does not prove it unchanged since the index ({@code indexed} empty: a new
+   * path).
+   */
+  record Candidate(ScannedEntry entry, Optional<IndexEntry> indexed) {}
+}

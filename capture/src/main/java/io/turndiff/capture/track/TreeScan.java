@@ -1,0 +1,181 @@
+package io.turndiff.capture.track;
+
+import io.turndiff.boundary.ScanVisitor;
+import io.turndiff.boundary.ScannedEntry;
+import io.turndiff.boundary.WorkspaceBoundary;
+import io.turndiff.model.IndexEntry;
+import io.turndiff.model.StatProof;
+import io.turndiff.model.WorkspacePath;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.BitSet;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * One walk of the tree through the boundary, comparing each path with the index as it is found: a
+ * path whose stat proves it unchanged ({@link StatProof#provesUnchangedSince}) is only marked seen,
+ * so an unchanged tree costs a listing and a lookup per path; every other path is a candidate to
+ * read. Ignored directories are never listed and ignored files never opened ({@link IgnoreRules});
+ * the store's own files are never indexed; the {@link Budget} decides what is left out.
+ */
+final class TreeScan implements ScanVisitor {
+
+  private final WorkspaceBoundary boundary;
+  private final IgnoreRules rules;
+  private final IndexCache.Index index;
+  private final Budget budget;
+  private final List<Scan.Candidate> candidates = new ArrayList<>();
+  private final BitSet seen;
+  private final Set<WorkspacePath> notCovered = new HashSet<>();
+  private final Set<WorkspacePath> ignored = new HashSet<>();
+  private final List<String> unlisted = new ArrayList<>();
+  private final Map<WorkspacePath, Integer> directories = new HashMap<>();
+
+  private TreeScan(
+      WorkspaceBoundary boundary, IgnoreRules rules, IndexCache.Index index, Budget budget) {
+    this.boundary = boundary;
+    this.rules = rules;
+    this.index = index;
+    this.budget = budget;
+    this.seen = new BitSet(index.entries().size());
+  }
+
+  /**
+   * Walks the tree of {@code boundary} against {@code index}; {@code storeFile} is the store's
+   * database.
+   */
+  static Scan walk(
+      WorkspaceBoundary boundary,
+      Path storeFile,
+      GitIndexes git,
+      TrackingOptions options,
+      IndexCache.Index index) {
+    long startedAt = nowNanos();
+    IgnoreRules rules = new IgnoreRules(storeFilesIn(boundary, storeFile), git, index::holdsWithin);
+    TreeScan scan = new TreeScan(boundary, rules, index, new Budget(options));
+    boundary.scan(scan);
+    return scan.result(startedAt);
+  }
+
+  @Override
+  public Set<String> interesting() {
+    return IgnoreRules.INTERESTING;
+  }
+
+  @Override
+  public void entering(Optional<WorkspacePath> directory, Set<String> ignoreFilesPresent) {
+    rules.entering(directory, boundary, ignoreFilesPresent);
+  }
+
+  @Override
+  public Descend directory(WorkspacePath directory) {
+    if (rules.ignored(directory, true)) {
+      notCovered.add(directory);
+      return Descend.IGNORE;
+    }
+    if (!budget.admitsDirectory(directory)) {
+      notCovered.add(directory);
+      return Descend.LEAVE_OUT;
+    }
+    return Descend.ENTER;
+  }
+
+  @Override
+  public void entered(WorkspacePath directory, int mode) {
+    directories.put(directory, mode);
+  }
+
+  @Override
+  public boolean ignored(WorkspacePath path) {
+    if (rules.ignored(path, false)) {
+      ignored.add(path);
+      return true;
+    }
+    return false;
+  }
+
+  @Override
+  public void found(ScannedEntry entry) {
+    if (!budget.admit(entry)) {
+      return;
+    }
+    IndexCache.Slot slot = index.slots().get(entry.path());
+    if (slot == null) {
+      candidates.add(new Scan.Candidate(entry, Optional.empty()));
+      return;
+    }
+    seen.set(slot.number());
+    IndexEntry indexed = slot.entry();
+    StatProof now = IndexComparison.statOf(entry);
+    // another mount is never read (it is indexed with metadata only): its stat is all there is to
+    // compare
+    boolean unchanged =
+        entry.otherMount()
+            ? now.equals(indexed.stat())
+            : now.provesUnchangedSince(indexed.stat(), index.indexedAtNanos());
+    if (!unchanged) {
+      candidates.add(new Scan.Candidate(entry, Optional.of(indexed)));
+    }
+  }
+
+  @Override
+  public void unlisted(WorkspacePath directory, String why) {
+    notCovered.add(directory);
+    unlisted.add(directory.display() + ": " + why);
+  }
+
+  private Scan result(long startedAt) {
+    List<IndexEntry> unseen = new ArrayList<>();
+    List<IndexEntry> entries = index.entries();
+    for (int i = seen.nextClearBit(0); i < entries.size(); i = seen.nextClearBit(i + 1)) {
+      unseen.add(entries.get(i));
+    }
+    List<WorkspacePath> leftOut = budget.leftOut();
+    notCovered.addAll(leftOut);
+    return new Scan(
+        candidates,
+        unseen,
+        notCovered,
+        ignored,
+        leftOut,
+        unlisted,
+        budget.files(),
+        budget.bytes(),
+        budget.spent(),
+        startedAt,
+        directories);
+  }
+
+  /** The store's files, when the store lives inside the workspace: never indexed. */
+  private static Set<WorkspacePath> storeFilesIn(WorkspaceBoundary boundary, Path database) {
+    Set<WorkspacePath> paths = new HashSet<>();
+    for (Path root : List.of(boundary.rootReal(), boundary.rootGiven())) {
+      Path parent = database.toAbsolutePath().getParent();
+      for (String name :
+          List.of(
+              database.getFileName().toString(),
+              database.getFileName() + "-wal",
+              database.getFileName() + "-shm",
+              database.getFileName() + "-journal",
+              "turndiff.token")) {
+        Path file = parent.resolve(name);
+        if (file.startsWith(root) && !file.equals(root)) {
+          paths.add(WorkspacePath.of(root.relativize(file).toString()));
+        }
+      }
+    }
+    return paths;
+  }
+
+  /** The wall clock in ns since the epoch: the clock file timestamps are stamped from. */
+  private static long nowNanos() {
+    Instant now = Instant.now();
+    return now.getEpochSecond() * 1_000_000_000L + now.getNano();
+  }
+}

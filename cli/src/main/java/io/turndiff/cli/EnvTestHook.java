@@ -1,0 +1,58 @@
+package io.turndiff.cli;
+
+import io.turndiff.model.TestHook;
+import java.time.Duration;
+import java.util.EnumMap;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * The command line's {@link TestHook}: lets a crash test hold a CLI process at a known point, so
+ * that it can {@code kill -9} it there or edit a file while a rewind waits. The only reader of the
+ * test environment variables; without them nothing waits.
+ */
+final class EnvTestHook implements TestHook {
+
+  /**
+   * After a snapshot call committed and printed its result, as a runtime that dies mid-turn would.
+   */
+  static final String AFTER_SNAPSHOT = "TURNDIFF_TEST_HOLD_AFTER_SNAPSHOT_MS";
+
+  /** Before a rewind renames each staged path over its name. */
+  static final String REWIND_PAUSE = "TURNDIFF_TEST_REWIND_PAUSE_MS";
+
+  private final Map<Point, Duration> holds;
+
+  private EnvTestHook(Map<Point, Duration> holds) {
+    this.holds = holds;
+  }
+
+  /** {@link TestHook#NONE} unless one of the variables is set to a number of milliseconds. */
+  static TestHook fromEnvironment() {
+    Map<Point, Duration> holds = new EnumMap<>(Point.class);
+    millis(AFTER_SNAPSHOT).ifPresent(hold -> holds.put(Point.SNAPSHOT_PRINTED, hold));
+    millis(REWIND_PAUSE).ifPresent(hold -> holds.put(Point.BEFORE_REWIND_RENAME, hold));
+    return holds.isEmpty() ? TestHook.NONE : new EnvTestHook(holds);
+  }
+
+  private static Optional<Duration> millis(String variable) {
+    String value = System.getenv(variable);
+    if (value == null || value.isBlank()) {
+      return Optional.empty();
+    }
+    return Optional.of(Duration.ofMillis(Long.parseLong(value.strip())));
+  }
+
+  @Override
+  public void reached(Point point) {
+    Duration hold = holds.get(point);
+    if (hold == null) {
+      return;
+    }
+    try {
+      Thread.sleep(hold);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+  }
+}

@@ -1,0 +1,200 @@
+package io.turndiff.architecture;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.URI;
+import java.net.URISyntaxException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.FileVisitResult;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.SimpleFileVisitor;
+import java.nio.file.attribute.BasicFileAttributes;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import java.util.function.Predicate;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.Test;
+
+/**
+ * A fresh clone must hold everything it refers to: no reference to the design notes outside the
+ * repository ({@code ../shared}) in the markdown or the main sources, no relative markdown link to
+ * a file that is not there, and no {@code docs/…} file named in a comment of the main sources
+ * (package docs, javadoc) that does not exist.
+ */
+class RepositoryLinksTest {
+
+  /** Folders that are build output or another tool's, never the repository's own text. */
+  private static final Set<String> NOT_OURS = Set.of("target", ".git", "node_modules");
+
+  /** {@code [text](target)} and {@code [text](target "title")}; the text may span lines. */
+  private static final Pattern MARKDOWN_LINK =
+      Pattern.compile("\\]\\(\\s*<?([^)\\s>]+)>?(?:\\s+\"[^\"]*\")?\\s*\\)");
+
+  /** A fenced code block: what is inside is code, not links. */
+  private static final Pattern FENCE = Pattern.compile("(?ms)^\\s*(```|~~~).*?^\\s*\\1\\s*$");
+
+  /** A {@code docs/} file named in a comment of the main sources: relative to the repository. */
+  private static final Pattern DOCS_FILE = Pattern.compile("(?<![\\w./-])(docs/[\\w./-]*\\w)");
+
+  /** A comment in Java source: what javadoc and package docs are written in. */
+  private static final Pattern COMMENT = Pattern.compile("(?s)/\\*.*?\\*/|//[^\n]*");
+
+  /**
+   * The design notes the project started from live outside the repository; nothing may point there.
+   */
+  private static final Pattern OUTSIDE = Pattern.compile("\\.\\./shared|/work/shared");
+
+  private final Path repository = repositoryRoot();
+
+  @Test
+  void nothingRefersToFilesOutsideTheRepositoryOrToMissingFiles() {
+    List<String> problems = new ArrayList<>();
+    List<Path> markdown = files(path -> path.getFileName().toString().endsWith(".md"));
+    List<Path> java =
+        files(
+            path ->
+                path.getFileName().toString().endsWith(".java")
+                    && repository.relativize(path).toString().contains("src/main/java/"));
+    assertTrue(markdown.contains(repository.resolve("README.md")), "README.md is checked");
+    assertTrue(
+        java.stream().anyMatch(file -> file.endsWith("package-info.java")),
+        "package docs are checked");
+
+    for (Path file : markdown) {
+      String text = read(file);
+      outsideReferences(file, text, problems);
+      Matcher link = MARKDOWN_LINK.matcher(FENCE.matcher(text).replaceAll(""));
+      while (link.find()) {
+        String target = link.group(1);
+        if (isRelativeFileLink(target)
+            && !Files.exists(file.getParent().resolve(decodedPath(target)))) {
+          problems.add(where(file) + ": link to a missing file: " + target);
+        }
+      }
+    }
+    for (Path file : java) {
+      String text = read(file);
+      outsideReferences(file, text, problems);
+      Matcher comment = COMMENT.matcher(text);
+      while (comment.find()) {
+        Matcher named = DOCS_FILE.matcher(comment.group());
+        while (named.find()) {
+          if (!Files.exists(repository.resolve(named.group(1)))) {
+            problems.add(where(file) + ": names a missing file: " + named.group(1));
+          }
+        }
+      }
+    }
+    assertEquals(List.of(), problems, "every reference must resolve inside the repository");
+  }
+
+  /** The rules themselves: a link checker that finds nothing wrong anywhere proves nothing. */
+  @Test
+  void theRulesSeeWhatTheyMustSee() {
+    assertTrue(isRelativeFileLink("docs/boundary.md"));
+    assertTrue(isRelativeFileLink("../docs/runtime-hooks.md#decisions"));
+    assertTrue(
+        !isRelativeFileLink("#layout")
+            && !isRelativeFileLink("https://example.org/x.md")
+            && !isRelativeFileLink("mailto:someone@example.org"));
+    Matcher link =
+        MARKDOWN_LINK.matcher(
+            "see [the\npolicy](../shared/design/boundary.md) and [map](docs/a.md \"A\")");
+    assertTrue(link.find() && link.group(1).equals("../shared/design/boundary.md"));
+    assertTrue(link.find() && link.group(1).equals("docs/a.md"));
+    assertTrue(OUTSIDE.matcher("{@code ../shared/design/boundary.md}").find());
+    Matcher named = DOCS_FILE.matcher("See docs/boundary.md. Not mydocs/x.md");
+    assertTrue(named.find() && named.group(1).equals("docs/boundary.md") && !named.find());
+    assertEquals("", FENCE.matcher("```sh\n[ -x a ](b)\n```\n").replaceAll("").strip());
+    Matcher comment =
+        COMMENT.matcher("write(\"docs/usage.md\"); /** See docs/a.md. */ // and docs/b.md");
+    assertTrue(comment.find() && comment.group().contains("docs/a.md"));
+    assertTrue(comment.find() && comment.group().contains("docs/b.md") && !comment.find());
+  }
+
+  private void outsideReferences(Path file, String text, List<String> problems) {
+    Matcher outside = OUTSIDE.matcher(text);
+    while (outside.find()) {
+      problems.add(where(file) + ": refers outside the repository: " + outside.group());
+    }
+  }
+
+  private static boolean isRelativeFileLink(String target) {
+    return !target.startsWith("#")
+        && !target.matches("^[a-zA-Z][a-zA-Z0-9+.-]*:.*")
+        && !target.startsWith("/");
+  }
+
+  /** The file part of a link: without its fragment, percent-decoded. */
+  private static String decodedPath(String target) {
+    String path = target.contains("#") ? target.substring(0, target.indexOf('#')) : target;
+    try {
+      return new URI(path).getPath();
+    } catch (URISyntaxException e) {
+      return path;
+    }
+  }
+
+  private String where(Path file) {
+    return repository.relativize(file).toString();
+  }
+
+  /**
+   * The repository's own files whose name is wanted, without build output and other tools' folders.
+   */
+  private List<Path> files(Predicate<Path> wanted) {
+    List<Path> found = new ArrayList<>();
+    try {
+      Files.walkFileTree(
+          repository,
+          new SimpleFileVisitor<>() {
+            @Override
+            public FileVisitResult preVisitDirectory(Path folder, BasicFileAttributes attributes) {
+              return !folder.equals(repository)
+                      && NOT_OURS.contains(folder.getFileName().toString())
+                  ? FileVisitResult.SKIP_SUBTREE
+                  : FileVisitResult.CONTINUE;
+            }
+
+            @Override
+            public FileVisitResult visitFile(Path file, BasicFileAttributes attributes) {
+              if (attributes.isRegularFile() && wanted.test(file)) {
+                found.add(file);
+              }
+              return FileVisitResult.CONTINUE;
+            }
+          });
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+    found.sort(null);
+    return found;
+  }
+
+  private static String read(Path file) {
+    try {
+      return Files.readString(file, StandardCharsets.UTF_8);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  /**
+   * Surefire runs in the module's folder ({@code cli}); the repository is the folder holding {@code
+   * mvnw}.
+   */
+  private static Path repositoryRoot() {
+    Path folder = Path.of("").toAbsolutePath();
+    while (folder != null && !Files.isRegularFile(folder.resolve("mvnw"))) {
+      folder = folder.getParent();
+    }
+    assertTrue(folder != null, "the repository holds the module the tests run in");
+    return folder;
+  }
+}

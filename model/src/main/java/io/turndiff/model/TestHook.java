@@ -1,0 +1,27 @@
+package io.turndiff.model;
+
+/**
+ * The one place a test reaches into running code: the code calls {@link #reached} at a few named
+ * points, and a test's hook holds it there (on a latch), fails it (by throwing), or changes the
+ * workspace under it. It is injected once, where the services are put together; everything else
+ * passes {@link #NONE}, which does nothing.
+ */
+@FunctionalInterface
+public interface TestHook {
+
+  TestHook NONE = point -> {};
+
+  /** Where the code calls the hook. */
+  enum Point {
+    /** The command line printed a snapshot's result and has not exited yet. */
+    SNAPSHOT_PRINTED,
+    /** A rewind is about to rename one staged path over its name (or delete it): once per path. */
+    BEFORE_REWIND_RENAME
+  }
+
+  /**
+   * Called when the code reaches {@code point}; what it throws propagates as the code's own
+   * failure.
+   */
+  void reached(Point point);
+}

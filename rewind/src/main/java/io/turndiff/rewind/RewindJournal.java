@@ -1,0 +1,554 @@
+package io.turndiff.rewind;
+
+import io.turndiff.boundary.ContentSink;
+import io.turndiff.boundary.Observation;
+import io.turndiff.boundary.OverLimit;
+import io.turndiff.boundary.WorkspaceBoundary;
+import io.turndiff.boundary.WriteOutcome;
+import io.turndiff.capture.record.BlobSink;
+import io.turndiff.capture.record.ChangeRecorder;
+import io.turndiff.model.DetectedBy;
+import io.turndiff.model.FileType;
+import io.turndiff.model.Presence;
+import io.turndiff.model.RewindStatus;
+import io.turndiff.model.Sha256;
+import io.turndiff.model.Snapshot;
+import io.turndiff.model.TestHook;
+import io.turndiff.model.TurnState;
+import io.turndiff.rewind.RewindDecision.Action;
+import io.turndiff.rewind.RewindDecision.AlreadyThere;
+import io.turndiff.rewind.RewindDecision.Leave;
+import io.turndiff.rewind.RewindDecision.Write;
+import io.turndiff.store.Store;
+import io.turndiff.store.StoredFileChange;
+import io.turndiff.store.StoredRewindEntry;
+import io.turndiff.store.StoredRewindOperation;
+import io.turndiff.store.StoredTurn;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.function.Function;
+import java.util.function.Predicate;
+
+/**
+ * Applies a stored rewind operation to the workspace, journaling each path in the store as it goes:
+ * planned → started (its current state recorded in the rewind turn, its temporary name journaled
+ * before the file is made) → restored, merged or skipped. A run that dies anywhere leaves a journal
+ * the next run of the same operation resumes from. The protocol is written out in {@code
+ * docs/rewind-protocol.md}.
+ */
+final class RewindJournal {
+
+  /**
+   * How many journaled temporary names a path's write tries before it is refused (each one taken).
+   */
+  private static final int TEMPORARY_NAME_ATTEMPTS = 16;
+
+  /**
+   * Content over the size limit counts as stored without being stored: what a dry run plans with
+   * (it stores nothing, and plans as the real run decides), and what a real run decides with before
+   * it stores only what it writes over or deletes.
+   */
+  static final ContentSink AS_IF_STORED =
+      new ContentSink() {
+        @Override
+        public boolean holds(Sha256 sha256) {
+          return true;
+        }
+
+        @Override
+        public Optional<Upload> begin() {
+          return Optional.empty();
+        }
+      };
+
+  private final Store store;
+  private final TestHook hook;
+  private final ChangeRecorder recorder = new ChangeRecorder();
+
+  /**
+   * @param hook told {@link TestHook.Point#BEFORE_REWIND_RENAME} before each path is renamed into
+   *     place
+   */
+  RewindJournal(Store store, TestHook hook) {
+    this.store = store;
+    this.hook = hook;
+  }
+
+  /**
+   * Applies a stored operation to the workspace behind {@code boundary} and finishes it: the
+   * directories the turns removed (and modes that keep the owner's permissions) first; then the
+   * files, in four steps, so that a rewind of many files costs two file-system syncs, not two per
+   * file: (1) stage the new content of the paths an earlier run left started and of the planned
+   * ones, each under a journaled temporary name (see {@link #stagePlanned} and {@link
+   * #resumeStarted}); (2) sync; (3) put each in place if it has not changed since its write was
+   * decided; (4) sync and journal them done. Then the directories the turns created, the remaining
+   * modes, and the rewind turn's record of what the rewind left.
+   *
+   * @param resumed whether an earlier run of the operation may have left staged files behind
+   */
+  void apply(
+      StoredRewindOperation operation,
+      boolean force,
+      boolean resumed,
+      StoredTurn rewindTurn,
+      WorkspaceBoundary boundary) {
+    List<StoredRewindEntry> entries = store.read(tx -> tx.rewinds().entries(operation.id()));
+    Map<Sha256, byte[]> contents = contents(entries);
+    long toolCall =
+        store.write(tx -> tx.toolCalls().record(rewindTurn.id(), operation.externalId()));
+    DirectoryRewind directories =
+        DirectoryRewind.of(
+            store, boundary, operation.id(), rewindTurn.id(), force, operation.turns());
+    directories.restore(directories.removedByTurns());
+    directories.restoreModesBeforeFiles();
+    List<StoredRewindEntry> started =
+        entries.stream().filter(e -> e.status() == RewindStatus.STARTED).toList();
+    List<StoredRewindEntry> planned =
+        entries.stream().filter(e -> e.status() == RewindStatus.PLANNED).toList();
+    // every staged file is renamed into place or removed, whatever happens on the way (an exception
+    // included)
+    Set<WriteOutcome.Staged> uncommitted = new LinkedHashSet<>();
+    try {
+      List<Pending> pending = new ArrayList<>();
+      for (StoredRewindEntry entry : started) {
+        resumeStarted(rewindTurn, boundary, entry, contents, uncommitted).ifPresent(pending::add);
+      }
+      if (resumed) {
+        // a run that died between staging and journaling the paths as started left files under
+        // journaled names
+        planned.forEach(entry -> discardStagedByAnEarlierRun(boundary, entry));
+      }
+      pending.addAll(
+          stagePlanned(
+              rewindTurn, toolCall, boundary, directories, planned, contents, force, uncommitted));
+      commitAll(boundary, pending, uncommitted);
+    } finally {
+      uncommitted.forEach(boundary::discard);
+    }
+    directories.removeCreated();
+    directories.restoreModesAfterFiles();
+    finish(operation, rewindTurn, boundary);
+  }
+
+  private Map<Sha256, byte[]> contents(List<StoredRewindEntry> entries) {
+    List<Snapshot> snapshots = new ArrayList<>();
+    entries.forEach(
+        entry -> {
+          snapshots.add(entry.target());
+          entry.expected().ifPresent(snapshots::add);
+        });
+    Map<Sha256, byte[]> contents =
+        new HashMap<>(store.read(tx -> tx.blobs().contentsOf(snapshots)));
+    store.read(
+        tx -> {
+          entries.forEach(
+              entry ->
+                  entry
+                      .merged()
+                      .ifPresent(sha -> contents.computeIfAbsent(sha, tx.blobs()::require)));
+          return null;
+        });
+    return contents;
+  }
+
+  /**
+   * A path whose write is staged (a deletion stages nothing), journaled as started: the state it
+   * held when its write was decided, which it must still hold when its staged file is put in place.
+   */
+  private record Pending(
+      StoredRewindEntry entry,
+      Snapshot decided,
+      Write write,
+      Optional<Sha256> merged,
+      Optional<WriteOutcome.Staged> staged) {}
+
+  /**
+   * Step 1 for the planned paths: decides each on its current state and stages its new content
+   * under its journaled temporary name, then journals every decided path (skipped, already there,
+   * or started with its current state recorded in the rewind turn). {@code uncommitted} gets each
+   * staged file.
+   */
+  private List<Pending> stagePlanned(
+      StoredTurn rewindTurn,
+      long toolCall,
+      WorkspaceBoundary boundary,
+      DirectoryRewind directories,
+      List<StoredRewindEntry> planned,
+      Map<Sha256, byte[]> contents,
+      boolean force,
+      Set<WriteOutcome.Staged> uncommitted) {
+    List<Pending> pending = new ArrayList<>();
+    Map<Long, Observation> replacing = new HashMap<>();
+    Map<Long, Leave> left = new HashMap<>();
+    List<StoredRewindEntry> alreadyThere = new ArrayList<>();
+    // every name a file is staged under is journaled before the file is made: a run killed before
+    // it renamed
+    // or removed the file leaves a name the next run finds (and, since no one could know it, a file
+    // of its own)
+    Map<Long, String> temporaryNames = new HashMap<>();
+    planned.forEach(entry -> temporaryNames.put(entry.id(), boundary.newTemporaryName()));
+    store.write(
+        tx -> {
+          tx.rewinds().journalTemporaryNames(temporaryNames);
+          return null;
+        });
+    for (StoredRewindEntry entry : planned) {
+      // decided on the content's hash, as if stored: a path the rewind leaves is never copied into
+      // the store
+      Observation current = boundary.observeExact(entry.path(), AS_IF_STORED);
+      Action action =
+          RewindDecision.decide(
+              entry.target(),
+              entry.expected(),
+              current.snapshot(),
+              current.content(),
+              contents,
+              force);
+      if (action instanceof Write && current.streamed()) {
+        // what a write replaces is stored completely first (the undo puts it back), and decided on
+        // again as
+        // stored: it may have changed since it was hashed
+        current = boundary.observeExact(entry.path(), BlobSink.storing(store));
+        action =
+            RewindDecision.decide(
+                entry.target(),
+                entry.expected(),
+                current.snapshot(),
+                current.content(),
+                contents,
+                force);
+      }
+      Observation decided = current;
+      switch (action) {
+        case Leave leave -> left.put(entry.id(), leave);
+        case AlreadyThere there -> alreadyThere.add(entry);
+        case Write write -> {
+          Optional<Sha256> merged =
+              write.merge() ? write.content().map(Sha256::of) : Optional.empty();
+          if (write.putsAFile()) {
+            directories.restoreParentsOf(entry.path());
+          }
+          WriteOutcome staged =
+              underJournaledNames(
+                  boundary,
+                  entry,
+                  temporaryNames.get(entry.id()),
+                  temporary -> stage(boundary, entry, write, temporary));
+          if (staged instanceof WriteOutcome.Staged temporary) {
+            uncommitted.add(temporary);
+          }
+          if (staged instanceof WriteOutcome.Refused refused) {
+            left.put(entry.id(), new Leave(SkipReason.REFUSED, refused.reason()));
+          } else {
+            replacing.put(entry.id(), decided);
+            pending.add(
+                new Pending(
+                    entry,
+                    decided.snapshot(),
+                    write,
+                    merged,
+                    staged instanceof WriteOutcome.Staged temporary
+                        ? Optional.of(temporary)
+                        : Optional.empty()));
+          }
+        }
+      }
+    }
+    store.write(
+        tx -> {
+          left.forEach(
+              (id, leave) ->
+                  tx.rewinds()
+                      .mark(
+                          id,
+                          RewindStatus.SKIPPED,
+                          Optional.of(leave.reason()),
+                          Optional.of(leave.detail()),
+                          Optional.empty()));
+          alreadyThere.forEach(
+              entry ->
+                  tx.rewinds()
+                      .mark(
+                          entry.id(),
+                          RewindStatus.RESTORED,
+                          Optional.empty(),
+                          Optional.of("it already held its before-state"),
+                          Optional.empty()));
+          for (Pending write : pending) {
+            Observation current = replacing.get(write.entry().id());
+            Observation replaced =
+                new Observation(
+                    RewindDecision.replaced(current.snapshot()),
+                    current.via(),
+                    current.content(),
+                    current.streamed());
+            recorder.recordBefore(tx, rewindTurn.id(), toolCall, replaced, DetectedBy.SNAPSHOT);
+            write
+                .merged()
+                .ifPresent(sha -> tx.blobs().put(sha, write.write().content().orElseThrow()));
+            tx.rewinds()
+                .mark(
+                    write.entry().id(),
+                    RewindStatus.STARTED,
+                    Optional.empty(),
+                    Optional.empty(),
+                    write.merged());
+          }
+          return null;
+        });
+    return pending;
+  }
+
+  /**
+   * Steps 2 to 4 for every staged path, planned or resumed alike: sync; put each staged file in
+   * place (or unlink a deletion's name) only if the path still holds what it held when its write
+   * was decided, read through the parent directory the rename then uses, right before it ({@code
+   * commitIfUnchanged}, {@code deleteIfUnchanged}); sync, and journal every path as restored,
+   * merged or skipped. A staged file not put in place is removed: by the boundary when the path
+   * changed, and through {@code uncommitted} in any case.
+   */
+  private void commitAll(
+      WorkspaceBoundary boundary, List<Pending> pending, Set<WriteOutcome.Staged> uncommitted) {
+    boundary.sync();
+    Map<Long, Leave> refused = new HashMap<>();
+    // a file over the size limit is read whole to be compared, and captured only when the store
+    // holds it
+    OverLimit checking = new OverLimit.Capture(BlobSink.checking(store));
+    for (Pending write : pending) {
+      hook.reached(TestHook.Point.BEFORE_REWIND_RENAME);
+      Predicate<Snapshot> unchanged =
+          now -> RewindDecision.unchangedSinceDecided(write.decided(), now);
+      // the check and the rename (or unlink) happen through one held parent directory, one right
+      // after the other
+      WriteOutcome outcome =
+          write.staged().isPresent()
+              ? boundary.commitIfUnchanged(write.staged().get(), checking, unchanged)
+              : boundary.deleteIfUnchanged(write.entry().path(), checking, unchanged);
+      switch (outcome) {
+        case WriteOutcome.Done done -> write.staged().ifPresent(uncommitted::remove);
+        case WriteOutcome.Changed changed ->
+            refused.put(
+                write.entry().id(),
+                new Leave(SkipReason.CONFLICT, "it changed while the rewind ran"));
+        case WriteOutcome.Refused refusal ->
+            refused.put(write.entry().id(), new Leave(SkipReason.REFUSED, refusal.reason()));
+        default -> throw new IllegalStateException("a commit or delete never " + outcome);
+      }
+    }
+    boundary.sync();
+    store.write(
+        tx -> {
+          for (Pending write : pending) {
+            Leave leave = refused.get(write.entry().id());
+            if (leave != null) {
+              tx.rewinds()
+                  .mark(
+                      write.entry().id(),
+                      RewindStatus.SKIPPED,
+                      Optional.of(leave.reason()),
+                      Optional.of(leave.detail()),
+                      write.merged());
+            } else {
+              tx.rewinds()
+                  .mark(
+                      write.entry().id(),
+                      write.write().merge() ? RewindStatus.MERGED : RewindStatus.RESTORED,
+                      Optional.empty(),
+                      Optional.empty(),
+                      write.merged());
+            }
+          }
+          return null;
+        });
+  }
+
+  /**
+   * Runs {@code attempt} with the temporary name journaled for the entry; when that name is taken
+   * (by a file someone else made, which is left alone), journals a fresh one and tries again, a few
+   * times.
+   */
+  private WriteOutcome underJournaledNames(
+      WorkspaceBoundary boundary,
+      StoredRewindEntry entry,
+      String journaled,
+      Function<String, WriteOutcome> attempt) {
+    String temporary = journaled;
+    for (int tries = 1; ; tries++) {
+      WriteOutcome outcome = attempt.apply(temporary);
+      if (!(outcome instanceof WriteOutcome.NameTaken)) {
+        return outcome;
+      }
+      if (tries == TEMPORARY_NAME_ATTEMPTS) {
+        return new WriteOutcome.Refused(
+            "every temporary name tried beside " + entry.path() + " was taken");
+      }
+      String next = boundary.newTemporaryName();
+      store.write(
+          tx -> {
+            tx.rewinds().journalTemporaryNames(Map.of(entry.id(), next));
+            return null;
+          });
+      temporary = next;
+    }
+  }
+
+  /**
+   * Stages the new content of a path; a deletion stages nothing (it happens at commit time,
+   * unsynced).
+   */
+  private WriteOutcome stage(
+      WorkspaceBoundary boundary, StoredRewindEntry entry, Write write, String name) {
+    Snapshot state = write.state();
+    Optional<String> temporary = Optional.of(name);
+    if (!write.merge() && state.presence() == Presence.ABSENT) {
+      return new WriteOutcome.Done();
+    }
+    if (!write.merge() && state.type().orElseThrow() == FileType.SYMLINK) {
+      return boundary.stageSymlink(entry.path(), state.linkTarget().orElseThrow(), temporary);
+    }
+    if (write.content().isEmpty()) {
+      return boundary.stageFile(
+          entry.path(),
+          store.openContent(state.storedContent().orElseThrow()),
+          write.mode(),
+          temporary);
+    }
+    return boundary.stageFile(entry.path(), write.content().get(), write.mode(), temporary);
+  }
+
+  /**
+   * Removes what a run that did not finish may have staged for the entry: a file under the
+   * temporary name it journaled before making it (no one else could know that name; a name it did
+   * not journal is never removed, whoever made it).
+   */
+  private static void discardStagedByAnEarlierRun(
+      WorkspaceBoundary boundary, StoredRewindEntry entry) {
+    entry
+        .temporaryName()
+        .ifPresent(name -> boundary.discard(new WriteOutcome.Staged(entry.path(), name)));
+  }
+
+  /**
+   * A path journaled as started by a run that did not finish: its rename either landed (the path
+   * holds what was to be written: journaled done), or never did (it still holds the state it held
+   * when its write was decided, which the rewind turn recorded: staged again under a fresh
+   * journaled name, and put in place as a planned path is), or the path changed since (a conflict).
+   * A temporary file the run staged is removed first.
+   */
+  private Optional<Pending> resumeStarted(
+      StoredTurn rewindTurn,
+      WorkspaceBoundary boundary,
+      StoredRewindEntry entry,
+      Map<Sha256, byte[]> contents,
+      Set<WriteOutcome.Staged> uncommitted) {
+    discardStagedByAnEarlierRun(boundary, entry);
+    Observation current = boundary.observeExact(entry.path(), BlobSink.checking(store));
+    Snapshot journaled =
+        store.read(
+            tx ->
+                tx.fileChanges().ofTurn(rewindTurn.id()).stream()
+                    .filter(change -> change.path().equals(entry.path()))
+                    .findFirst()
+                    .orElseThrow()
+                    .before());
+    boolean merge = entry.merged().isPresent();
+    boolean landed =
+        merge
+            ? current.snapshot().sha256().equals(entry.merged())
+            : current.snapshot().sameStateAs(entry.target());
+    if (landed) {
+      markResumed(entry, merge ? RewindStatus.MERGED : RewindStatus.RESTORED, Optional.empty());
+      return Optional.empty();
+    }
+    if (!RewindDecision.unchangedSinceDecided(journaled, current.snapshot())) {
+      markResumed(
+          entry,
+          RewindStatus.SKIPPED,
+          Optional.of(
+              new Leave(SkipReason.CONFLICT, "it changed while the rewind was interrupted")));
+      return Optional.empty();
+    }
+    Write write =
+        merge
+            ? new Write(
+                entry.target(),
+                Optional.of(contents.get(entry.merged().get())),
+                journaled.metadata().map(m -> m.mode()).orElse(0644),
+                true)
+            : RewindDecision.restore(entry.target(), contents);
+    String temporary = boundary.newTemporaryName();
+    store.write(
+        tx -> {
+          tx.rewinds().journalTemporaryNames(Map.of(entry.id(), temporary));
+          return null;
+        });
+    WriteOutcome staged =
+        underJournaledNames(
+            boundary, entry, temporary, name -> stage(boundary, entry, write, name));
+    if (staged instanceof WriteOutcome.Refused refused) {
+      markResumed(
+          entry,
+          RewindStatus.SKIPPED,
+          Optional.of(new Leave(SkipReason.REFUSED, refused.reason())));
+      return Optional.empty();
+    }
+    Optional<WriteOutcome.Staged> file =
+        staged instanceof WriteOutcome.Staged temporaryFile
+            ? Optional.of(temporaryFile)
+            : Optional.empty();
+    file.ifPresent(uncommitted::add);
+    return Optional.of(new Pending(entry, journaled, write, entry.merged(), file));
+  }
+
+  /** Journals a resumed path done, or skipped with why. */
+  private void markResumed(StoredRewindEntry entry, RewindStatus status, Optional<Leave> leave) {
+    store.write(
+        tx -> {
+          tx.rewinds()
+              .mark(
+                  entry.id(),
+                  status,
+                  leave.map(Leave::reason),
+                  leave.map(Leave::detail),
+                  entry.merged());
+          return null;
+        });
+  }
+
+  /**
+   * Records the after-state of every path the rewind touched, closes the rewind turn and the
+   * operation.
+   */
+  private void finish(
+      StoredRewindOperation operation, StoredTurn rewindTurn, WorkspaceBoundary boundary) {
+    List<StoredFileChange> touched = store.read(tx -> tx.fileChanges().ofTurn(rewindTurn.id()));
+    Map<Sha256, byte[]> before =
+        store.read(
+            tx -> tx.blobs().contentsOf(touched.stream().map(StoredFileChange::before).toList()));
+    List<ChangeRecorder.Completed> completed = new ArrayList<>();
+    for (StoredFileChange change : touched) {
+      // captured whatever its size, so that undoing this rewind can tell the path still holds what
+      // it left
+      completed.add(
+          recorder.complete(
+              change, boundary.observeExact(change.path(), BlobSink.storing(store)), before));
+    }
+    DirectoryRewind.recordAfter(store, boundary, rewindTurn);
+    store.write(
+        tx -> {
+          completed.forEach(done -> recorder.store(tx, done));
+          tx.turns().markFinished(rewindTurn.id());
+          for (String turn : operation.turns()) {
+            tx.turns()
+                .markState(tx.turns().byExternalId(turn).orElseThrow().id(), TurnState.REWOUND);
+          }
+          tx.rewinds().markDone(operation.id());
+          return null;
+        });
+  }
+}

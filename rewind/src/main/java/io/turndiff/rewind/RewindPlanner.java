@@ -1,0 +1,195 @@
+package io.turndiff.rewind;
+
+import io.turndiff.model.ExternalIds;
+import io.turndiff.model.RequestException;
+import io.turndiff.model.RewindStatus;
+import io.turndiff.model.Snapshot;
+import io.turndiff.model.TurnKind;
+import io.turndiff.model.TurnState;
+import io.turndiff.model.WorkspacePath;
+import io.turndiff.store.Store;
+import io.turndiff.store.StoreTransaction;
+import io.turndiff.store.StoredFileChange;
+import io.turndiff.store.StoredRewindDirectory;
+import io.turndiff.store.StoredRewindOperation;
+import io.turndiff.store.StoredSession;
+import io.turndiff.store.StoredTurn;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.TreeMap;
+
+/**
+ * Plans a rewind from the store alone, before anything is written: reads the turns and what they
+ * recorded in one read transaction and turns them into a {@link Plan} (whose per-path rules are
+ * {@link RewindDecision}'s), and stores a plan as an operation with its journal. It never touches
+ * the workspace.
+ */
+final class RewindPlanner {
+
+  private final Store store;
+
+  RewindPlanner(Store store) {
+    this.store = store;
+  }
+
+  /** Plans the request in one read transaction (nothing is stored). */
+  Plan plan(RewindRequest request) {
+    return store.read(tx -> plan(tx, request));
+  }
+
+  /**
+   * Plans the request within {@code tx}: the turns it rewinds (refused when one is open, or when
+   * the turn was rewound completely already), and each path they recorded by the chain rule ({@link
+   * RewindDecision#chain}).
+   */
+  static Plan plan(StoreTransaction tx, RewindRequest request) {
+    StoredTurn target =
+        tx.turns()
+            .byExternalId(request.turn())
+            .orElseThrow(
+                () ->
+                    new RequestException(
+                        RequestException.Problem.UNKNOWN_TURN,
+                        "turn '" + request.turn() + "' does not exist"));
+    List<StoredTurn> turns =
+        request.to()
+            ? tx.turns().ofSession(target.sessionId()).stream()
+                .filter(turn -> turn.seq() >= target.seq())
+                .toList()
+            : List.of(target);
+    for (StoredTurn turn : turns) {
+      if (turn.state() == TurnState.OPEN) {
+        throw new RequestException(
+            RequestException.Problem.WRONG_STATE,
+            "turn '" + turn.externalId() + "' is open; finish it before rewinding it");
+      }
+    }
+    if (!request.to() && target.state() == TurnState.REWOUND) {
+      // a rewind that left files or directories (conflicts, refusals) may be run again, say with
+      // --force; a
+      // complete one not
+      Optional<StoredRewindOperation> by = tx.rewinds().thatRewound(target.id());
+      boolean complete =
+          by.map(
+                  op ->
+                      tx.rewinds().entries(op.id()).stream()
+                              .noneMatch(entry -> entry.status() == RewindStatus.SKIPPED)
+                          && tx.rewindDirectories().of(op.id()).stream()
+                              .noneMatch(
+                                  directory ->
+                                      directory.status() == StoredRewindDirectory.Status.SKIPPED))
+              .orElse(true);
+      if (complete) {
+        throw new RequestException(
+            RequestException.Problem.WRONG_STATE,
+            "turn '"
+                + target.externalId()
+                + "' was already rewound"
+                + by.map(
+                        op ->
+                            " by operation '"
+                                + op.externalId()
+                                + "'; rewind its turn '"
+                                + op.rewindTurn()
+                                + "' to undo that rewind")
+                    .orElse(""));
+      }
+    }
+    Map<WorkspacePath, List<StoredFileChange>> byPath = new TreeMap<>();
+    for (StoredTurn turn : turns) {
+      for (StoredFileChange change : tx.fileChanges().ofTurn(turn.id())) {
+        byPath.computeIfAbsent(change.path(), path -> new ArrayList<>()).add(change);
+      }
+    }
+    Map<Long, StoredTurn> turnsById = new HashMap<>();
+    turns.forEach(turn -> turnsById.put(turn.id(), turn));
+    Set<WorkspacePath> directories = new HashSet<>();
+    tx.directoryChanges().ofTurns(turnsById.keySet()).forEach(row -> directories.add(row.path()));
+    List<PlannedPath> paths = new ArrayList<>();
+    byPath.forEach(
+        (path, changes) -> {
+          if (!(directories.contains(path) && directoryOnBothSides(changes))) {
+            paths.add(planPath(path, changes, turnsById));
+          } // else a directory a snapshot named: the directories' rewind puts its mode back
+        });
+    StoredSession session = tx.sessions().byExternalId(target.sessionExternalId()).orElseThrow();
+    List<StoredTurn> newestFirst = new ArrayList<>(turns);
+    newestFirst.sort(Comparator.comparingLong(StoredTurn::seq).reversed());
+    return new Plan(target, session, newestFirst, paths);
+  }
+
+  /** Whether the path was a directory when the turns first recorded it and when they finished. */
+  private static boolean directoryOnBothSides(List<StoredFileChange> changes) {
+    return changes.getFirst().before().isDirectory()
+        && changes.getLast().after().filter(Snapshot::isDirectory).isPresent();
+  }
+
+  /**
+   * One path's place in the plan, by the chain rule over what the turns recorded of it (oldest
+   * first).
+   */
+  private static PlannedPath planPath(
+      WorkspacePath path, List<StoredFileChange> changes, Map<Long, StoredTurn> turns) {
+    RewindDecision.ChainVerdict verdict =
+        RewindDecision.chain(
+            path,
+            changes.stream()
+                .map(
+                    change ->
+                        new RewindDecision.Step(
+                            turns.get(change.turnId()).externalId(),
+                            change.before(),
+                            change.after()))
+                .toList());
+    StoredFileChange first = changes.getFirst();
+    StoredFileChange last = changes.getLast();
+    return new PlannedPath(
+        path,
+        first.beforeRow(),
+        first.before(),
+        last.afterRow(),
+        last.after(),
+        verdict.status(),
+        verdict.reason(),
+        verdict.detail());
+  }
+
+  /**
+   * Stores the plan as operation {@code operationId} within {@code tx}: the operation, its rewind
+   * turn (which records what the rewind replaces, so that rewinding it undoes the rewind), and one
+   * journal entry per path.
+   */
+  static StoredRewindOperation persist(
+      StoreTransaction tx, String operationId, Plan plan, RewindRequest request) {
+    StoredTurn rewindTurn =
+        tx.turns().begin(ExternalIds.generate("turn"), plan.session(), TurnKind.REWIND);
+    StoredRewindOperation operation =
+        tx.rewinds()
+            .create(
+                operationId,
+                plan.session().id(),
+                plan.target().id(),
+                request.scope(),
+                request.force(),
+                rewindTurn.id(),
+                plan.turns().stream().map(StoredTurn::id).toList());
+    for (PlannedPath path : plan.paths()) {
+      tx.rewinds()
+          .addEntry(
+              operation.id(),
+              path.path(),
+              path.targetRow(),
+              path.expectedRow(),
+              path.status(),
+              path.reason(),
+              path.detail());
+    }
+    return operation;
+  }
+}

@@ -1,0 +1,62 @@
+package io.turndiff.api.wire;
+
+import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.annotation.JsonUnwrapped;
+import io.turndiff.model.ChangeKind;
+import io.turndiff.model.Containment;
+import io.turndiff.model.Snapshot;
+import io.turndiff.store.StoredFileChange;
+import java.util.List;
+
+/**
+ * A file's record in a turn, as {@code turndiff show} prints it; {@code after} is null until the
+ * turn finished.
+ */
+public record WireFileRecord(
+    @JsonUnwrapped WirePath path,
+    String via,
+    @JsonInclude(JsonInclude.Include.NON_NULL) String viaBase64,
+    String change,
+    String detail,
+    String containment,
+    boolean restorable,
+    long added,
+    long removed,
+    String detectedBy,
+    List<String> toolCalls,
+    WireSnapshot before,
+    WireSnapshot after) {
+
+  public static WireFileRecord of(StoredFileChange change) {
+    return new WireFileRecord(
+        WirePath.of(change.path()),
+        WirePath.displayOf(change.via()),
+        WirePath.base64Of(change.via()),
+        change.change().map(ChangeKind::code).orElse(null),
+        change.after().flatMap(after -> ChangeKind.whyUnknown(change.before(), after)).orElse(null),
+        containment(change).code(),
+        change.restorable(),
+        change.linesAdded(),
+        change.linesRemoved(),
+        change.detectedBy().code(),
+        change.toolCalls(),
+        WireSnapshot.of(change.before()),
+        change.after().map(WireSnapshot::of).orElse(null));
+  }
+
+  public static List<WireFileRecord> of(List<StoredFileChange> changes) {
+    return changes.stream().map(WireFileRecord::of).toList();
+  }
+
+  /**
+   * The containment of a change: the before-state's, unless only the after-state left the
+   * workspace.
+   */
+  private static Containment containment(StoredFileChange change) {
+    Containment before = change.before().containment();
+    if (before != Containment.INSIDE) {
+      return before;
+    }
+    return change.after().map(Snapshot::containment).orElse(Containment.INSIDE);
+  }
+}

@@ -232,7 +232,8 @@ class GcCommandTest {
   void theIndexOfATrackedWorkspaceKeepsItsBlobs() {
     workspace.file("a.txt", randomText(7)).file("b.txt", randomText(8));
     turndiff("track", "--workspace", workspace.root().toString()).expect(0);
-    String indexed = "SELECT count(*) FROM blob JOIN index_entry ON index_entry.content_sha256 = blob.sha256";
+    String indexed =
+        "SELECT count(*) FROM blob JOIN index_entry ON index_entry.content_sha256 = blob.sha256";
     turn("t1", "a.txt", randomText(9));
     List<String> before = query(indexed);
     turndiff("gc", "--keep-turns", "0", "--grace", "0s").expect(0);

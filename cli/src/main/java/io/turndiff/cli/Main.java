@@ -34,6 +34,9 @@ import picocli.CommandLine.ScopeType;
       RewindCommand.class,
       TrackCommand.class,
       StatusCommand.class,
+      DuCommand.class,
+      GcCommand.class,
+      ConfigCommand.class,
       ServeCommand.class,
       BenchPlaceholder.class,
       DemoCommand.class

@@ -181,7 +181,8 @@ final class Endpoints {
   private ApiResponse rewind(ApiRequest request) {
     RewindTurnRequest body = request.body(RewindTurnRequest.class);
     RewindRequest rewind =
-        new RewindRequest(body.turn(), body.to(), body.operationId(), body.dryRun(), body.force());
+        new RewindRequest(
+            body.turn(), body.to(), body.operationId(), body.dryRun(), body.force(), body.inputs());
     // the operation's id goes out as a header before the first write; the report follows as the
     // body
     RewindReport report =

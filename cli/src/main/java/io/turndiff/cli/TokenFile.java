@@ -1,11 +1,8 @@
 package io.turndiff.cli;
 
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
-import java.nio.file.attribute.PosixFilePermissions;
 
 /**
  * The file {@code turndiff serve} leaves its bearer token in, beside the store (or where {@code
@@ -22,14 +19,6 @@ final class TokenFile {
    */
   static void writePrivately(Path file, String token) throws IOException {
     Files.createDirectories(file.getParent());
-    Path temporary =
-        Files.createTempFile(
-            file.getParent(),
-            ".turndiff-token-",
-            ".tmp",
-            PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")));
-    Files.writeString(temporary, token + "\n", StandardCharsets.UTF_8);
-    Files.move(
-        temporary, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+    ServiceFiles.writePrivately(file, token + "\n");
   }
 }

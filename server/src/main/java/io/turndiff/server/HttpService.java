@@ -5,7 +5,11 @@ import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
 import io.turndiff.api.InvalidRequest;
 import io.turndiff.api.Turndiff;
+import io.turndiff.api.wire.WireHealthProof;
+import io.turndiff.api.wire.WireOpenTurn;
+import io.turndiff.api.wire.WireServiceStatus;
 import io.turndiff.model.RequestException;
+import io.turndiff.store.Store;
 import io.turndiff.store.StoreException;
 import java.io.IOException;
 import java.io.InputStream;
@@ -14,6 +18,8 @@ import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
+import java.time.Duration;
+import java.time.Instant;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
@@ -45,13 +51,20 @@ public final class HttpService implements AutoCloseable {
   private final Router router;
   private final byte[] token;
   private final Set<String> allowedHosts;
+  private final Instant startedAt = Instant.now();
+  private final Store store;
 
   private HttpService(
-      HttpServer server, ExecutorService executor, ServiceOptions options, Router router) {
+      HttpServer server,
+      ExecutorService executor,
+      ServiceOptions options,
+      Router router,
+      Store store) {
     this.server = server;
     this.executor = executor;
     this.options = options;
-    this.router = router;
+    this.router = router.add("GET", "/v1/service/status", request -> ApiResponse.ok(status()));
+    this.store = store;
     this.token = options.token().getBytes(StandardCharsets.UTF_8);
     int port = server.getAddress().getPort();
     this.allowedHosts = Set.of("127.0.0.1:" + port, "localhost:" + port, "[::1]:" + port);
@@ -64,7 +77,8 @@ public final class HttpService implements AutoCloseable {
             new InetSocketAddress(InetAddress.getLoopbackAddress(), options.port()), 128);
     ExecutorService executor = Executors.newVirtualThreadPerTaskExecutor();
     HttpService service =
-        new HttpService(server, executor, options, new Endpoints(turndiff).router());
+        new HttpService(
+            server, executor, options, new Endpoints(turndiff).router(), turndiff.store());
     server.createContext("/", service::handle);
     server.setExecutor(executor);
     server.start();
@@ -101,6 +115,11 @@ public final class HttpService implements AutoCloseable {
           return;
         }
       }
+      Optional<String> challenge = challenge(exchange);
+      if (challenge.isPresent()) {
+        send(exchange, prove(challenge.get()), corsOrigin);
+        return;
+      }
       authenticate(single(headers, "Authorization"));
       requireBodyWithinLimit(headers.getFirst("Content-Length"));
       Router.Match match =
@@ -129,6 +148,62 @@ public final class HttpService implements AutoCloseable {
     } else {
       send(exchange, response, corsOrigin);
     }
+  }
+
+  /**
+   * The nonce of an identity challenge, {@code GET /v1/health?challenge=NONCE}: the one request a
+   * daemon answers without the token. Empty for every other request (and for every request when the
+   * service is not a daemon with an instance).
+   */
+  private Optional<String> challenge(HttpExchange exchange) {
+    if (options.instance().isEmpty()
+        || !exchange.getRequestMethod().equals("GET")
+        || !exchange.getRequestURI().getRawPath().equals("/v1/health")) {
+      return Optional.empty();
+    }
+    var query = Router.query(exchange.getRequestURI().getRawQuery());
+    if (!query.containsKey("challenge")) {
+      return Optional.empty();
+    }
+    List<String> nonces = query.get("challenge");
+    if (query.size() > 1 || nonces.size() != 1 || !HealthProof.validNonce(nonces.getFirst())) {
+      throw new ApiError(
+          400,
+          "bad_request",
+          "challenge must be given once, alone, as 32 to 128 lowercase hex characters");
+    }
+    return Optional.of(nonces.getFirst());
+  }
+
+  private ApiResponse prove(String nonce) {
+    String instance = options.instance().orElseThrow();
+    return ApiResponse.ok(
+        new WireHealthProof(
+            true,
+            instance,
+            ProcessHandle.current().pid(),
+            HealthProof.of(options.token(), instance, port(), nonce)));
+  }
+
+  private WireServiceStatus status() {
+    return new WireServiceStatus(
+        true,
+        ProcessHandle.current().pid(),
+        port(),
+        options.instance().orElse(null),
+        options.version(),
+        startedAt.toString(),
+        Duration.between(startedAt, Instant.now()).toSeconds(),
+        store.file().toString(),
+        store.read(
+            transaction ->
+                transaction.turns().open().stream()
+                    .map(
+                        turn ->
+                            WireOpenTurn.of(
+                                turn,
+                                transaction.workspaces().byId(turn.workspaceId()).orElseThrow()))
+                    .toList()));
   }
 
   /**

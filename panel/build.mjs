@@ -1,0 +1,59 @@
+// npm run build: checks the panel's sources against the rules the CSP enforces, then assembles dist/:
+// the panel's files, the diff2html bundle, CSS and licences, and dist/panel-files.json (path, type,
+// bytes, sha256 of every file: the list the server serves, and nothing else).
+import { createHash } from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import { appFiles, CONTENT_TYPES, DIFF2HTML_VERSION, distDir, panelDir, srcDir, vendorFiles } from './files.mjs';
+
+const problems = [];
+
+const installed = JSON.parse(fs.readFileSync(path.join(panelDir, 'node_modules/diff2html/package.json'), 'utf8')).version;
+if (installed !== DIFF2HTML_VERSION) problems.push(`node_modules holds diff2html ${installed}, not ${DIFF2HTML_VERSION}: run npm ci`);
+
+// The rules, checked in the sources so that a break fails the build, not a page under the CSP.
+for (const file of appFiles()) {
+  const text = fs.readFileSync(path.join(srcDir, file), 'utf8');
+  const where = `src/${file}`;
+  if (file.endsWith('.js')) {
+    if (/\beval\s*\(|new\s+Function\b|setTimeout\s*\(\s*['"`]/.test(text)) problems.push(`${where}: eval-like code (the CSP forbids it)`);
+    if (/\.(innerHTML|outerHTML)\s*=|insertAdjacentHTML|document\.write/.test(text) && file !== 'assets/js/diff.js') {
+      problems.push(`${where}: HTML from a string (only diff.js inserts HTML: diff2html's output, through the Trusted Types policy)`);
+    }
+    if (/rawTemplates/.test(text)) problems.push(`${where}: diff2html rawTemplates compile with new Function: never pass them`);
+    if (/setAttribute\(\s*['"]style['"]/.test(text)) problems.push(`${where}: a style attribute (the CSP allows style sheets only)`);
+  }
+  if (file.endsWith('.html')) {
+    if (/<script(?![^>]*\bsrc=)[^>]*>/i.test(text)) problems.push(`${where}: an inline script`);
+    if (/<style\b|\sstyle=|\son[a-z]+=/i.test(text)) problems.push(`${where}: inline style or an inline event handler`);
+  }
+}
+// every module is preloaded by index.html, so that the browser fetches them at once, not import by import
+const index = fs.readFileSync(path.join(srcDir, 'index.html'), 'utf8');
+for (const file of appFiles().filter(f => f.endsWith('.js') && f !== 'assets/js/main.js')) {
+  if (!index.includes(`<link rel="modulepreload" href="${file}">`)) problems.push(`src/index.html: no modulepreload link for ${file}`);
+}
+if (problems.length) {
+  console.error(problems.map(p => `build: ${p}`).join('\n'));
+  process.exit(1);
+}
+
+fs.rmSync(distDir, { recursive: true, force: true });
+const copied = [];
+const copy = (from, to) => {
+  const target = path.join(distDir, to);
+  fs.mkdirSync(path.dirname(target), { recursive: true });
+  fs.copyFileSync(from, target);
+  copied.push(to);
+};
+for (const file of appFiles()) copy(path.join(srcDir, file), file);
+for (const [from, to] of vendorFiles) copy(path.join(panelDir, from), to);
+
+const manifest = copied.sort().map(file => {
+  const bytes = fs.readFileSync(path.join(distDir, file));
+  const type = CONTENT_TYPES[path.extname(file)];
+  if (!type) throw new Error(`no content type for ${file}`);
+  return { path: `/${file}`, type, bytes: bytes.length, sha256: createHash('sha256').update(bytes).digest('hex') };
+});
+fs.writeFileSync(path.join(distDir, 'panel-files.json'), JSON.stringify({ diff2html: DIFF2HTML_VERSION, files: manifest }, null, 2) + '\n');
+console.log(`build: dist/ holds ${manifest.length} files, ${manifest.reduce((n, f) => n + f.bytes, 0)} bytes`);

@@ -1,0 +1,37 @@
+// What the panel is made of, for build.mjs (which copies it into dist/) and dev/serve.mjs (which serves
+// dist/). The server jar serves dist/ at / exactly as listed in dist/panel-files.json.
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const panelDir = path.dirname(fileURLToPath(import.meta.url));
+export const srcDir = path.join(panelDir, 'src');
+export const distDir = path.join(panelDir, 'dist');
+export const DIFF2HTML_VERSION = '3.4.56';
+
+/** Third-party files shipped with the panel: the diff2html core bundle (no highlight.js), its CSS, and
+ *  the licences of diff2html and of what its bundle contains (jsdiff, Hogan's runtime). */
+export const vendorFiles = [
+  ['node_modules/diff2html/bundles/js/diff2html.min.js', 'vendor/diff2html/diff2html.min.js'],
+  ['node_modules/diff2html/bundles/css/diff2html.min.css', 'vendor/diff2html/diff2html.min.css'],
+  ['node_modules/diff2html/LICENSE.md', 'vendor/diff2html/LICENSE.md'],
+  ['node_modules/diff/LICENSE', 'vendor/diff2html/LICENSE-jsdiff.txt'],
+  ['node_modules/@profoundlogic/hogan/LICENSE', 'vendor/diff2html/LICENSE-hogan.txt'],
+];
+
+export const CONTENT_TYPES = {
+  '.html': 'text/html; charset=utf-8',
+  '.js': 'text/javascript; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+  '.svg': 'image/svg+xml',
+  '.json': 'application/json; charset=utf-8',
+  '.md': 'text/plain; charset=utf-8',
+  '.txt': 'text/plain; charset=utf-8',
+};
+
+/** The panel's own files, relative to src/. */
+export function appFiles(dir = srcDir, prefix = '') {
+  return fs.readdirSync(dir, { withFileTypes: true }).flatMap(entry => entry.isDirectory()
+    ? appFiles(path.join(dir, entry.name), `${prefix}${entry.name}/`)
+    : [`${prefix}${entry.name}`]).sort();
+}

@@ -1,10 +1,13 @@
-// npm run build: checks the panel's sources against the rules the CSP enforces, then assembles dist/:
-// the panel's files, the diff2html bundle, CSS and licences, and dist/panel-files.json (path, type,
-// bytes, sha256 of every file: the list the server serves, and nothing else).
+// npm run build [-- --out DIR]: checks the panel's sources against the rules the CSP enforces, then
+// assembles dist/ (or DIR): the panel's files, the diff2html bundle, CSS and licences, and
+// panel-files.json (path, type, bytes, sha256 of every file: the list the server serves, and nothing else).
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import { appFiles, CONTENT_TYPES, DIFF2HTML_VERSION, distDir, panelDir, srcDir, vendorFiles } from './files.mjs';
+import { appFiles, CONTENT_TYPES, DIFF2HTML_VERSION, distDir as defaultDist, panelDir, srcDir, vendorFiles } from './files.mjs';
+
+const outAt = process.argv.indexOf('--out');
+const distDir = outAt > 0 ? path.resolve(process.argv[outAt + 1]) : defaultDist;
 
 const problems = [];
 
@@ -38,6 +41,11 @@ if (problems.length) {
   process.exit(1);
 }
 
+// replaced whole, but only when it is an earlier build (or empty): a mistyped --out never empties a folder
+if (fs.existsSync(distDir) && fs.readdirSync(distDir).length && !fs.existsSync(path.join(distDir, 'panel-files.json'))) {
+  console.error(`build: ${distDir} holds files but no panel-files.json: not a panel build; give an empty or new folder`);
+  process.exit(1);
+}
 fs.rmSync(distDir, { recursive: true, force: true });
 const copied = [];
 const copy = (from, to) => {
@@ -56,4 +64,4 @@ const manifest = copied.sort().map(file => {
   return { path: `/${file}`, type, bytes: bytes.length, sha256: createHash('sha256').update(bytes).digest('hex') };
 });
 fs.writeFileSync(path.join(distDir, 'panel-files.json'), JSON.stringify({ diff2html: DIFF2HTML_VERSION, files: manifest }, null, 2) + '\n');
-console.log(`build: dist/ holds ${manifest.length} files, ${manifest.reduce((n, f) => n + f.bytes, 0)} bytes`);
+console.log(`build: ${path.relative(process.cwd(), distDir) || '.'} holds ${manifest.length} files, ${manifest.reduce((n, f) => n + f.bytes, 0)} bytes`);

@@ -84,13 +84,13 @@ function lookup(key) {
 
 const codes = new Map();             // code -> expiry (ms)
 const sessions = new Map();          // cookie value -> {csrf}
-const cookieName = `turndiff_session_${port}`;
+const cookieName = () => `turndiff_session_${server.address().port}`;
 const origin = () => `http://127.0.0.1:${server.address().port}`;
 const origins = () => new Set([origin(), `http://localhost:${server.address().port}`]);
 
 function newCode() {
   const code = randomBytes(32).toString('base64url');
-  codes.set(code, Date.now() + 5 * 60_000);
+  codes.set(code, Date.now() + 120_000);
   return `${origin()}/#login=${code}`;
 }
 
@@ -100,7 +100,7 @@ const same = (a, b) => typeof a === 'string' && typeof b === 'string' && a.lengt
 function cookieOf(req) {
   for (const part of (req.headers.cookie ?? '').split(';')) {
     const [name, ...value] = part.trim().split('=');
-    if (name === cookieName) return value.join('=');
+    if (name === cookieName()) return value.join('=');
   }
   return null;
 }
@@ -266,13 +266,13 @@ const server = http.createServer(async (req, res) => {
       const session = { csrf: randomBytes(32).toString('base64url') };
       sessions.set(id, session);
       return send(res, 200, 'application/json; charset=utf-8', JSON.stringify({ csrf: session.csrf, csrf_header: 'X-Turndiff-CSRF' }),
-        { 'Set-Cookie': `${cookieName}=${id}; HttpOnly; SameSite=Strict; Path=/` });
+        { 'Set-Cookie': `${cookieName()}=${id}; HttpOnly; SameSite=Strict; Path=/` });
     }
     const refused = authenticate(req);
     if (refused) return error(res, ...refused);
     if (url.pathname === '/v1/logout' && req.method === 'POST') {
       sessions.delete(cookieOf(req));
-      return send(res, 200, 'application/json; charset=utf-8', '{"ok":true}', { 'Set-Cookie': `${cookieName}=; HttpOnly; SameSite=Strict; Path=/; Max-Age=0` });
+      return send(res, 200, 'application/json; charset=utf-8', '{"ok":true}', { 'Set-Cookie': `${cookieName()}=; HttpOnly; SameSite=Strict; Path=/; Max-Age=0` });
     }
     if (url.pathname === '/v1/events' && req.method === 'GET') return events(req, res, url);
     if (url.pathname === '/v1/rewind' && req.method === 'POST') return await rewind(req, res);

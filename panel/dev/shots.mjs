@@ -111,6 +111,20 @@ for (const dark of [false, true]) {
   await shot(page, `sessions-1280-${theme}`);
   await go(page, '#/s/conv-discounts');
   await shot(page, `timeline-1280-${theme}`);
+  if (!dark) {
+    // j/k and Enter on the timeline
+    await page.keyboard.press('j');
+    await page.keyboard.press('j');
+    await page.keyboard.press('k');
+    check(await page.evaluate(() => [...document.querySelectorAll('.turn-row')].findIndex(r => r.classList.contains('selected'))) === 1, 'j/k move the selected turn');
+    await page.keyboard.press('Enter');
+    await page.waitForSelector('.review-head');
+    check(page.url().includes('#/t/'), 'Enter opens the selected turn');
+    await page.keyboard.press('s');
+    check(await page.locator('.d2h-file-side-diff').count() > 0, 's shows side by side');
+    await page.keyboard.press('u');
+    check(await page.locator('.d2h-file-side-diff').count() === 0, 'u shows unified');
+  }
 
   await go(page, `#/t/${T.t1}?file=${enc('src/shop/cart.py')}`);
   await page.click('text=Side by side');
@@ -227,7 +241,22 @@ const timings = [];
   await second.waitForSelector('.login-needed');
   await shot(second, 'login-needed-1280-light');
   const status = await second.evaluate(async () => (await fetch('/v1/workspaces')).status);
-  check(status === 403 || status === 401, `a call without the CSRF header is refused (got ${status})`);
+  check(status === 403, `a call with the cookie but without the CSRF header is refused (got ${status})`);
+  // over raw HTTP, with the session's own cookie and CSRF value
+  const cookie = (await context.cookies()).find(c => c.name.startsWith('turndiff_session_'));
+  check(cookie?.httpOnly && cookie.sameSite === 'Strict' && cookie.path === '/', `the session cookie is HttpOnly, SameSite=Strict, Path=/ (${JSON.stringify(cookie)})`);
+  const csrf = await page.evaluate(() => sessionStorage.getItem('turndiff.csrf'));
+  const raw = (headers, method = 'GET', target = '/v1/workspaces', body) => fetch(a.url + target, { method, headers, body }).then(r => r.status);
+  const auth = { Cookie: `${cookie.name}=${cookie.value}`, 'X-Turndiff-CSRF': csrf };
+  check(await raw(auth) === 200, 'cookie + CSRF header: 200');
+  check(await raw({ 'X-Turndiff-CSRF': csrf }) === 401, 'no cookie: 401');
+  check(await raw({ Cookie: auth.Cookie }) === 403, 'no CSRF header: 403');
+  check(await raw({ ...auth, 'X-Turndiff-CSRF': 'x'.repeat(csrf.length) }) === 403, 'a wrong CSRF value: 403');
+  check(await raw({ ...auth, Origin: 'http://127.0.0.1:1', 'Content-Type': 'application/json' }, 'POST', '/v1/rewind', '{"turn":"x","dry_run":true}') === 403, 'a cross-origin POST: 403');
+  check(await raw({ ...auth, 'Sec-Fetch-Site': 'same-site' }) === 403, 'a same-site (other port) request: 403');
+  const headers = (await fetch(`${a.url}/`)).headers;
+  check(headers.get('content-security-policy')?.includes("frame-ancestors 'none'") && headers.get('x-content-type-options') === 'nosniff'
+    && headers.get('referrer-policy') === 'no-referrer', 'the security headers on /');
   await context.close();
 }
 a.child.kill();

@@ -27,7 +27,11 @@ function explain({ scope, seq, path, undo }) {
 function requestOf(options, { dryRun, force, operation }) {
   const body = { turn: options.turn };
   if (options.scope === 'to') body.to = true;
-  if (options.scope === 'file') body.paths = [options.path];
+  // a name that is not UTF-8 goes as its exact bytes: its display form has \xNN escapes
+  if (options.scope === 'file') {
+    if (options.pathBase64) body.paths_base64 = [options.pathBase64];
+    else body.paths = [options.path];
+  }
   if (force) body.force = true;
   if (dryRun) body.dry_run = true;
   if (operation) body.operation = operation;
@@ -39,7 +43,7 @@ function newOperationId() {
   return `panel-${Array.from(random, b => b.toString(16).padStart(2, '0')).join('')}`;
 }
 
-/** openRewind({scope: 'turn'|'to'|'file', turn, seq, path?, undo?, onDone?}) */
+/** openRewind({scope: 'turn'|'to'|'file', turn, seq, path?, pathBase64?, undo?, onDone?}) */
 export function openRewind(options) {
   const d = dialog();
   let force = false;

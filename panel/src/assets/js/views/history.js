@@ -53,7 +53,7 @@ export async function historyView(main, ctx, workspace, path) {
         entry.state !== 'open' && entry.kind === 'agent' && record.restorable && record.change !== 'unchanged'
           ? h('button', { type: 'button', class: 'button button-small', onclick: e => {
             e.preventDefault();
-            openRewind({ scope: 'file', turn: entry.turn, seq: entry.seq, path: record.path, onDone: () => historyView(main, ctx, workspace, path) });
+            openRewind({ scope: 'file', turn: entry.turn, seq: entry.seq, path: record.path, pathBase64: record.path_base64, onDone: () => historyView(main, ctx, workspace, path) });
           } }, icon('rewind'), 'Rewind file…') : null)),
     body);
     return details;

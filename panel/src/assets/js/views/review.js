@@ -190,7 +190,7 @@ export async function turnView(main, ctx, turnId, query) {
       h('a', { class: 'button button-small button-quiet', href: routes.history(turn.workspace, record.path), title: 'Every turn that recorded this path' }, icon('history'), 'History'),
       turn.state !== 'open' && turn.kind === 'agent' ? h('button', { type: 'button', class: 'button button-small', disabled: !record.restorable || record.change === 'unchanged',
         title: record.restorable ? 'Rewind this file of this turn: see the plan first' : 'Not restorable: its before-state was not captured',
-        onclick: () => openRewind({ scope: 'file', turn: turn.turn, seq: turn.seq, path: record.path, onDone: refresh }) }, icon('rewind'), 'Rewind file…') : null,
+        onclick: () => openRewind({ scope: 'file', turn: turn.turn, seq: turn.seq, path: record.path, pathBase64: record.path_base64, onDone: refresh }) }, icon('rewind'), 'Rewind file…') : null,
     ],
   };
 

@@ -4,15 +4,18 @@
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import { appFiles, CONTENT_TYPES, DIFF2HTML_VERSION, distDir as defaultDist, panelDir, srcDir, vendorFiles } from './files.mjs';
+import { appFiles, CONTENT_TYPES, distDir as defaultDist, panelDir, PINNED, srcDir, vendorFiles } from './files.mjs';
 
 const outAt = process.argv.indexOf('--out');
 const distDir = outAt > 0 ? path.resolve(process.argv[outAt + 1]) : defaultDist;
 
 const problems = [];
 
-const installed = JSON.parse(fs.readFileSync(path.join(panelDir, 'node_modules/diff2html/package.json'), 'utf8')).version;
-if (installed !== DIFF2HTML_VERSION) problems.push(`node_modules holds diff2html ${installed}, not ${DIFF2HTML_VERSION}: run npm ci`);
+for (const [name, version] of Object.entries(PINNED)) {
+  const manifest = path.join(panelDir, 'node_modules', name, 'package.json');
+  const installed = fs.existsSync(manifest) ? JSON.parse(fs.readFileSync(manifest, 'utf8')).version : 'nothing';
+  if (installed !== version) problems.push(`node_modules holds ${name} ${installed}, not ${version}: run npm ci`);
+}
 
 // The rules, checked in the sources so that a break fails the build, not a page under the CSP.
 for (const file of appFiles()) {
@@ -33,7 +36,8 @@ for (const file of appFiles()) {
 }
 // every module is preloaded by index.html, so that the browser fetches them at once, not import by import
 const index = fs.readFileSync(path.join(srcDir, 'index.html'), 'utf8');
-for (const file of appFiles().filter(f => f.endsWith('.js') && f !== 'assets/js/main.js')) {
+const modules = [...appFiles().filter(f => f.endsWith('.js') && f !== 'assets/js/main.js'), 'vendor/eventsource-parser/index.js'];
+for (const file of modules) {
   if (!index.includes(`<link rel="modulepreload" href="${file}">`)) problems.push(`src/index.html: no modulepreload link for ${file}`);
 }
 if (problems.length) {
@@ -56,6 +60,11 @@ const copy = (from, to) => {
 };
 for (const file of appFiles()) copy(path.join(srcDir, file), file);
 for (const [from, to] of vendorFiles) copy(path.join(panelDir, from), to);
+// a vendored module's source map is not shipped: drop the comment that would make developer tools ask for it
+for (const file of copied.filter(f => f.startsWith('vendor/') && f.endsWith('.js'))) {
+  const target = path.join(distDir, file);
+  fs.writeFileSync(target, fs.readFileSync(target, 'utf8').replace(/\n\/\/# sourceMappingURL=\S+\s*$/, '\n'));
+}
 
 const manifest = copied.sort().map(file => {
   const bytes = fs.readFileSync(path.join(distDir, file));
@@ -63,5 +72,5 @@ const manifest = copied.sort().map(file => {
   if (!type) throw new Error(`no content type for ${file}`);
   return { path: `/${file}`, type, bytes: bytes.length, sha256: createHash('sha256').update(bytes).digest('hex') };
 });
-fs.writeFileSync(path.join(distDir, 'panel-files.json'), JSON.stringify({ diff2html: DIFF2HTML_VERSION, files: manifest }, null, 2) + '\n');
+fs.writeFileSync(path.join(distDir, 'panel-files.json'), JSON.stringify({ ...PINNED, files: manifest }, null, 2) + '\n');
 console.log(`build: ${path.relative(process.cwd(), distDir) || '.'} holds ${manifest.length} files, ${manifest.reduce((n, f) => n + f.bytes, 0)} bytes`);

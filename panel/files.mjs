@@ -9,15 +9,23 @@ export const srcDir = path.join(panelDir, 'src');
 export const distDir = path.join(panelDir, 'dist');
 export const DIFF2HTML_VERSION = '3.4.56';
 
+export const EVENTSOURCE_PARSER_VERSION = '3.1.1';
+
 /** Third-party files shipped with the panel: the diff2html core bundle (no highlight.js), its CSS, and
- *  the licences of diff2html and of what its bundle contains (jsdiff, Hogan's runtime). */
+ *  the licences of diff2html and of what its bundle contains (jsdiff, Hogan's runtime); the
+ *  eventsource-parser ES module (the text/event-stream format, for the live stream read with fetch). */
 export const vendorFiles = [
   ['node_modules/diff2html/bundles/js/diff2html.min.js', 'vendor/diff2html/diff2html.min.js'],
   ['node_modules/diff2html/bundles/css/diff2html.min.css', 'vendor/diff2html/diff2html.min.css'],
   ['node_modules/diff2html/LICENSE.md', 'vendor/diff2html/LICENSE.md'],
   ['node_modules/diff/LICENSE', 'vendor/diff2html/LICENSE-jsdiff.txt'],
   ['node_modules/@profoundlogic/hogan/LICENSE', 'vendor/diff2html/LICENSE-hogan.txt'],
+  ['node_modules/eventsource-parser/dist/index.js', 'vendor/eventsource-parser/index.js'],
+  ['node_modules/eventsource-parser/LICENSE', 'vendor/eventsource-parser/LICENSE.txt'],
 ];
+
+/** The pinned versions build.mjs checks node_modules against. */
+export const PINNED = { diff2html: DIFF2HTML_VERSION, 'eventsource-parser': EVENTSOURCE_PARSER_VERSION };
 
 export const CONTENT_TYPES = {
   '.html': 'text/html; charset=utf-8',

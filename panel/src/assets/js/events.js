@@ -3,6 +3,7 @@
 // time, for the scope the current view needs; it reconnects with a growing delay, and after a reconnect the
 // view reloads what it shows (the service does not replay missed events).
 import { api, CSRF_HEADER, csrf } from './api.js';
+import { readEvents } from './sse.js';
 
 const status = new EventTarget();
 let current = null;
@@ -43,7 +44,8 @@ export function unsubscribeAll() {
 }
 
 async function run(sub, scope) {
-  let delay = 1000;
+  let base = 1000;               // the service's `retry:` when it sent one
+  let delay = base;
   let first = true;
   while (!sub.stopped) {
     sub.controller = new AbortController();
@@ -63,10 +65,10 @@ async function run(sub, scope) {
       setStatus('live');
       if (!first) sub.handlers.onResync?.();
       first = false;
-      delay = 1000;
-      await read(response.body, (name, data) => {
+      delay = base;
+      await readEvents(response.body, (name, data) => {
         if (!sub.stopped) sub.handlers.onEvent?.(name, data);
-      });
+      }, { onRetry: ms => { base = delay = Math.min(Math.max(ms, 500), 30_000); } });
     } catch (e) {
       if (sub.stopped || e.name === 'AbortError') return;
     }
@@ -75,42 +77,5 @@ async function run(sub, scope) {
     setStatus('reconnecting');
     await new Promise(resolve => setTimeout(resolve, delay));
     delay = Math.min(delay * 2, 30_000);
-  }
-}
-
-/** Parses text/event-stream (the WHATWG format: event:, data:, id:, comments, blank line ends an event). */
-async function read(body, dispatch) {
-  const reader = body.pipeThrough(new TextDecoderStream()).getReader();
-  let buffer = '';
-  let name = 'message';
-  let data = [];
-  for (;;) {
-    const { value, done } = await reader.read();
-    if (done) return;
-    buffer += value;
-    let end;
-    while ((end = buffer.search(/\r\n|\r|\n/)) >= 0) {
-      const line = buffer.slice(0, end);
-      buffer = buffer.slice(end + (buffer.startsWith('\r\n', end) ? 2 : 1));
-      if (line === '') {
-        if (data.length) {
-          let parsed = null;
-          try {
-            parsed = JSON.parse(data.join('\n'));
-          } catch {
-            parsed = null;
-          }
-          if (parsed !== null) dispatch(name, parsed);
-        }
-        name = 'message';
-        data = [];
-      } else if (!line.startsWith(':')) {
-        const colon = line.indexOf(':');
-        const field = colon < 0 ? line : line.slice(0, colon);
-        const v = colon < 0 ? '' : line.slice(colon + 1).replace(/^ /, '');
-        if (field === 'event') name = v;
-        else if (field === 'data') data.push(v);
-      }
-    }
   }
 }

@@ -8,6 +8,7 @@ import { timelineView } from './views/timeline.js';
 import { turnView, rangeView } from './views/review.js';
 import { historyView } from './views/history.js';
 import { mono } from './ui.js';
+import { loginFromHash, parseRoute, withQuery } from './routes.js';
 
 const main = document.getElementById('main');
 const crumbs = document.getElementById('crumbs');
@@ -18,12 +19,11 @@ let renderId = 0;
 // ---- login -------------------------------------------------------------------------------------------
 
 async function login() {
-  if (!location.hash.startsWith('#login=')) return;
-  const params = new URLSearchParams(location.hash.slice(1));
-  const code = params.get('login') ?? '';
-  const next = params.get('next');
+  const fragment = loginFromHash(location.hash);
+  if (!fragment) return;
+  const { code, route: next } = fragment;
   // the code leaves the address bar (and the tab's history) before anything else happens
-  history.replaceState(null, '', `${location.pathname}#${next && next.startsWith('/') ? next : '/'}`);
+  history.replaceState(null, '', `${location.pathname}${next}`);
   let response;
   try {
     response = await api.login(code);
@@ -54,19 +54,6 @@ function loginNeeded(reason) {
 
 // ---- routing -----------------------------------------------------------------------------------------
 
-function parseRoute() {
-  const raw = location.hash.replace(/^#/, '') || '/';
-  const [pathPart, queryPart] = raw.split('?', 2);
-  const segments = pathPart.split('/').filter(Boolean).map(s => {
-    try {
-      return decodeURIComponent(s);
-    } catch {
-      return s;
-    }
-  });
-  return { segments, query: new URLSearchParams(queryPart ?? '') };
-}
-
 const ctx = {
   crumbs(items) {
     fill(crumbs, items.map((item, i) => [
@@ -78,10 +65,7 @@ const ctx = {
   },
   /** Replaces the query part of the current route without a history entry (selection, diff style). */
   replaceQuery(params) {
-    const { segments } = parseRoute();
-    const query = new URLSearchParams(params).toString();
-    const path = `#/${segments.map(encodeURIComponent).join('/')}${query ? `?${query}` : ''}`;
-    history.replaceState(null, '', path);
+    history.replaceState(null, '', withQuery(location.hash, params));
   },
 };
 
@@ -89,7 +73,7 @@ async function route() {
   const id = ++renderId;
   active?.destroy?.();
   active = null;
-  const { segments, query } = parseRoute();
+  const { segments, query } = parseRoute(location.hash);
   const [kind, a, b] = segments;
   const views = {
     undefined: () => workspacesView(main, ctx),

@@ -6,7 +6,7 @@ import { api } from './api.js';
 import { h, fill, icon } from './dom.js';
 import { count, FORCEABLE, plural, shortId, skipText } from './format.js';
 import { notice } from './diff.js';
-import { routes } from './ui.js';
+import { routes } from './routes.js';
 
 const dialog = () => document.getElementById('rewind-dialog');
 
@@ -24,7 +24,8 @@ function explain({ scope, seq, path, undo }) {
   return `Puts back every file turn ${seq} changed, as it was before the turn.`;
 }
 
-function requestOf(options, { dryRun, force, operation }) {
+/** The POST /v1/rewind body for a scope (docs/review-panel.md, section 7). */
+export function requestOf(options, { dryRun, force, operation }) {
   const body = { turn: options.turn };
   if (options.scope === 'to') body.to = true;
   // a name that is not UTF-8 goes as its exact bytes: its display form has \xNN escapes
@@ -38,7 +39,7 @@ function requestOf(options, { dryRun, force, operation }) {
   return body;
 }
 
-function newOperationId() {
+export function newOperationId() {
   const random = crypto.getRandomValues(new Uint8Array(8));
   return `panel-${Array.from(random, b => b.toString(16).padStart(2, '0')).join('')}`;
 }

@@ -1,15 +1,6 @@
-// Small pieces every view uses: badges, stats, loading and error states, route links.
+// Small pieces every view uses: badges, stats, loading and error states, cards.
 import { h, icon } from './dom.js';
 import { count, reasonOf, changeOf } from './format.js';
-
-export const routes = {
-  workspaces: () => '#/',
-  workspace: ws => `#/w/${encodeURIComponent(ws)}`,
-  session: s => `#/s/${encodeURIComponent(s)}`,
-  turn: (t, file) => `#/t/${encodeURIComponent(t)}${file ? `?file=${encodeURIComponent(file)}` : ''}`,
-  range: (from, to, file) => `#/r/${encodeURIComponent(from)}/${encodeURIComponent(to)}${file ? `?file=${encodeURIComponent(file)}` : ''}`,
-  history: (ws, path) => `#/h/${encodeURIComponent(ws)}/${encodeURIComponent(path)}`,
-};
 
 export function badge(text, kind, title) {
   return h('span', { class: ['badge', kind && `badge-${kind}`], title }, text);

@@ -2,7 +2,8 @@
 import { api } from '../api.js';
 import { h, fill, icon } from '../dom.js';
 import { capitalised, changeOf, clock, day, exact, recordReasons, reasonOf } from '../format.js';
-import { changeMark, empty, errorState, kindChip, lineStats, loading, routes, scanBadge, stateChip } from '../ui.js';
+import { changeMark, empty, errorState, kindChip, lineStats, loading, scanBadge, stateChip } from '../ui.js';
+import { routes } from '../routes.js';
 import { renderDiff } from '../diff.js';
 import { subscribe } from '../events.js';
 import { openRewind } from '../rewind.js';
@@ -65,8 +66,10 @@ export async function historyView(main, ctx, workspace, path) {
     items.length ? h('div', { class: 'history' }, items) : empty('No turn recorded this path.')));
   // the first entry is open: load it
   items[0]?.dispatchEvent(new Event('toggle'));
+  // a finished turn or rewind may have recorded this path: draw the history again (unless the page moved on)
+  let shown = true;
   subscribe({ workspace }, { onEvent: name => {
-    if (name === 'turn_finished' || name === 'rewind_done') historyView(main, ctx, workspace, path);
+    if (shown && (name === 'turn_finished' || name === 'rewind_done')) historyView(main, ctx, workspace, path);
   } });
-  return null;
+  return { destroy: () => { shown = false; } };
 }

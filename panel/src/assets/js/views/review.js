@@ -4,7 +4,8 @@
 import { allTurns, api } from '../api.js';
 import { h, fill, icon } from '../dom.js';
 import { capitalised, changeOf, clock, count, day, duration, exact, isNotRestorable, plural, recordReasons, shortId } from '../format.js';
-import { errorState, kindChip, lineStats, loading, routes, scanBadge, stateChip, badge } from '../ui.js';
+import { errorState, kindChip, lineStats, loading, scanBadge, stateChip, badge } from '../ui.js';
+import { routes } from '../routes.js';
 import { FileList } from '../filelist.js';
 import { renderDiff } from '../diff.js';
 import { subscribe } from '../events.js';

@@ -2,7 +2,8 @@
 import { api } from '../api.js';
 import { h, fill } from '../dom.js';
 import { ago, clock, day, exact, plural } from '../format.js';
-import { cards, empty, errorState, loading, routes } from '../ui.js';
+import { cards, empty, errorState, loading } from '../ui.js';
+import { routes } from '../routes.js';
 import { subscribe } from '../events.js';
 
 export async function sessionsView(main, ctx, workspace) {
@@ -36,17 +37,16 @@ export async function sessionsView(main, ctx, workspace) {
         }))));
   };
   draw(data);
+  let shown = true;
+  const reload = async () => {
+    const fresh = await load();
+    if (fresh && shown) draw(fresh);
+  };
   subscribe({ workspace }, {
-    onEvent: async name => {
-      if (name === 'turn_begun' || name === 'turn_finished' || name === 'rewind_done') {
-        const fresh = await load();
-        if (fresh) draw(fresh);
-      }
+    onEvent: name => {
+      if (name === 'turn_begun' || name === 'turn_finished' || name === 'rewind_done') reload();
     },
-    onResync: async () => {
-      const fresh = await load();
-      if (fresh) draw(fresh);
-    },
+    onResync: reload,
   });
-  return null;
+  return { destroy: () => { shown = false; } };
 }

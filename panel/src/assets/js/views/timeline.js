@@ -3,7 +3,8 @@
 import { allTurns } from '../api.js';
 import { h, fill, icon } from '../dom.js';
 import { clock, count, day, duration, exact, plural, shortId } from '../format.js';
-import { badge, empty, errorState, kindChip, lineStats, loading, routes, scanBadge, stateChip } from '../ui.js';
+import { badge, empty, errorState, kindChip, lineStats, loading, scanBadge, stateChip } from '../ui.js';
+import { routes } from '../routes.js';
 import { subscribe } from '../events.js';
 import { openRewind } from '../rewind.js';
 

@@ -5,6 +5,7 @@ import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { appFiles, CONTENT_TYPES, distDir as defaultDist, panelDir, PINNED, srcDir, vendorFiles } from './files.mjs';
+import { preloadProblems, sourceProblems } from './source-rules.mjs';
 
 const outAt = process.argv.indexOf('--out');
 const distDir = outAt > 0 ? path.resolve(process.argv[outAt + 1]) : defaultDist;
@@ -17,29 +18,10 @@ for (const [name, version] of Object.entries(PINNED)) {
   if (installed !== version) problems.push(`node_modules holds ${name} ${installed}, not ${version}: run npm ci`);
 }
 
-// The rules, checked in the sources so that a break fails the build, not a page under the CSP.
-for (const file of appFiles()) {
-  const text = fs.readFileSync(path.join(srcDir, file), 'utf8');
-  const where = `src/${file}`;
-  if (file.endsWith('.js')) {
-    if (/\beval\s*\(|new\s+Function\b|setTimeout\s*\(\s*['"`]/.test(text)) problems.push(`${where}: eval-like code (the CSP forbids it)`);
-    if (/\.(innerHTML|outerHTML)\s*=|insertAdjacentHTML|document\.write/.test(text) && file !== 'assets/js/diff.js') {
-      problems.push(`${where}: HTML from a string (only diff.js inserts HTML: diff2html's output, through the Trusted Types policy)`);
-    }
-    if (/rawTemplates/.test(text)) problems.push(`${where}: diff2html rawTemplates compile with new Function: never pass them`);
-    if (/setAttribute\(\s*['"]style['"]/.test(text)) problems.push(`${where}: a style attribute (the CSP allows style sheets only)`);
-  }
-  if (file.endsWith('.html')) {
-    if (/<script(?![^>]*\bsrc=)[^>]*>/i.test(text)) problems.push(`${where}: an inline script`);
-    if (/<style\b|\sstyle=|\son[a-z]+=/i.test(text)) problems.push(`${where}: inline style or an inline event handler`);
-  }
-}
-// every module is preloaded by index.html, so that the browser fetches them at once, not import by import
-const index = fs.readFileSync(path.join(srcDir, 'index.html'), 'utf8');
+// the rules the CSP enforces, checked in the sources
+for (const file of appFiles()) problems.push(...sourceProblems(file, fs.readFileSync(path.join(srcDir, file), 'utf8')));
 const modules = [...appFiles().filter(f => f.endsWith('.js') && f !== 'assets/js/main.js'), 'vendor/eventsource-parser/index.js'];
-for (const file of modules) {
-  if (!index.includes(`<link rel="modulepreload" href="${file}">`)) problems.push(`src/index.html: no modulepreload link for ${file}`);
-}
+problems.push(...preloadProblems(fs.readFileSync(path.join(srcDir, 'index.html'), 'utf8'), modules));
 if (problems.length) {
   console.error(problems.map(p => `build: ${p}`).join('\n'));
   process.exit(1);

@@ -269,11 +269,18 @@ a.child.kill();
 
 const b = await devServer('--live-delay', '1500', '--live-step', '1800');
 {
+  // a second tab stays on the workspaces page (every event): its count of turns moves without a reload
+  const watcher = await tab(b);
+  const shopCard = () => watcher.locator('.card', { hasText: 'shop-api' }).textContent();
+  check((await shopCard()).includes('6 turns'), 'the workspaces page starts with 6 turns of shop-api');
   const page = await tab(b);
   await go(page, '#/s/conv-discounts');
   await page.waitForSelector('.turn-open', { timeout: 10_000 });
   await page.waitForFunction(() => document.querySelector('.turn-open .turn-stats')?.textContent.includes('1 file'));
   await shot(page, 'timeline-live-1280-light');
+  await watcher.waitForFunction(() => [...document.querySelectorAll('.card')].some(c => c.textContent.includes('shop-api') && c.textContent.includes('7 turns')), null, { timeout: 10_000 });
+  await shot(watcher, 'workspaces-live-1280-light');
+  await watcher.context().close();
   await page.click('.turn-open .turn-link');
   await page.waitForSelector('.file-row');
   await shot(page, 'turn-live-open-1280-light');

@@ -35,6 +35,7 @@ import picocli.CommandLine.ScopeType;
       TrackCommand.class,
       StatusCommand.class,
       ServeCommand.class,
+      OpenCommand.class,
       BenchPlaceholder.class,
       DemoCommand.class
     })

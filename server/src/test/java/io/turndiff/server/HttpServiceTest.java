@@ -90,12 +90,8 @@ class HttpServiceTest {
   }
 
   private RawHttp.Response request(String method, String target, String body, String... headers) {
-    StringBuilder head = new StringBuilder(method + " " + target + " HTTP/1.1\r\n");
-    head.append("Host: 127.0.0.1:").append(service.port()).append("\r\n");
-    for (String header : headers) {
-      head.append(header).append("\r\n");
-    }
-    RawHttp.Response response = RawHttp.send(service.port(), head.toString(), body, ANSWER_WITHIN);
+    RawHttp.Response response =
+        RawHttp.request(service.port(), method, target, body, ANSWER_WITHIN, headers);
     bodies.add(response.body());
     return response;
   }

@@ -21,6 +21,9 @@ final class EnvTestHook implements TestHook {
   /** Before a rewind renames each staged path over its name. */
   static final String REWIND_PAUSE = "TURNDIFF_TEST_REWIND_PAUSE_MS";
 
+  /** After each step a garbage collection commits. */
+  static final String GC_PAUSE = "TURNDIFF_TEST_GC_PAUSE_MS";
+
   private final Map<Point, Duration> holds;
 
   private EnvTestHook(Map<Point, Duration> holds) {
@@ -32,6 +35,7 @@ final class EnvTestHook implements TestHook {
     Map<Point, Duration> holds = new EnumMap<>(Point.class);
     millis(AFTER_SNAPSHOT).ifPresent(hold -> holds.put(Point.SNAPSHOT_PRINTED, hold));
     millis(REWIND_PAUSE).ifPresent(hold -> holds.put(Point.BEFORE_REWIND_RENAME, hold));
+    millis(GC_PAUSE).ifPresent(hold -> holds.put(Point.GC_STEP_COMMITTED, hold));
     return holds.isEmpty() ? TestHook.NONE : new EnvTestHook(holds);
   }
 

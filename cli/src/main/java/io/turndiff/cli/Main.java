@@ -22,7 +22,7 @@ import picocli.CommandLine.ScopeType;
     name = "turndiff",
     mixinStandardHelpOptions = true,
     scope = ScopeType.INHERIT,
-    version = "turndiff 0.1.0",
+    version = "turndiff " + Main.VERSION,
     description = "Per-turn file snapshots, diffs and safe rewinds for AI coding-agent runtimes.",
     subcommands = {
       TurnCommand.class,
@@ -34,11 +34,19 @@ import picocli.CommandLine.ScopeType;
       RewindCommand.class,
       TrackCommand.class,
       StatusCommand.class,
+      DuCommand.class,
+      GcCommand.class,
+      ConfigCommand.class,
       ServeCommand.class,
+      ServiceCommand.class,
+      OpenCommand.class,
       BenchPlaceholder.class,
       DemoCommand.class
     })
 public final class Main {
+
+  /** The version {@code --version} prints and the per-user service reports. */
+  public static final String VERSION = "0.1.0";
 
   public static final int EXIT_OK = 0;
   public static final int EXIT_ERROR = 1;

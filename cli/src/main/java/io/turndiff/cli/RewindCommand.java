@@ -3,22 +3,31 @@ package io.turndiff.cli;
 import io.turndiff.api.Json;
 import io.turndiff.api.Turndiff;
 import io.turndiff.api.wire.WireRewindReport;
+import io.turndiff.model.PathInput;
 import io.turndiff.rewind.RewindReport;
 import io.turndiff.rewind.RewindRequest;
 import java.io.PrintWriter;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
-/** {@code turndiff rewind --turn ID [--to] [--operation ID] [--dry-run] [--force]}. */
+/**
+ * {@code turndiff rewind --turn ID [--to] [--operation ID] [--dry-run] [--force] [--path-base64
+ * B64]… [PATH…]}. The paths are decoded once into their {@link PathInput} by {@link PathArguments},
+ * as {@code snapshot}'s are: the arguments as text, the base64 ones as exact bytes.
+ */
 @Command(
     name = "rewind",
     description =
         "Put a turn's files back (with --to: the turn and every later one "
-            + "in its session). Exit 0 when every file was handled, 3 when some were skipped or in conflict.")
+            + "in its session; with PATHs: only those files, or what is under those directories). "
+            + "Exit 0 when every file was handled, 3 when some were skipped or in conflict.")
 final class RewindCommand implements Callable<Integer> {
 
   static final int EXIT_SKIPPED = 3;
@@ -54,14 +63,32 @@ final class RewindCommand implements Callable<Integer> {
               + "file proven changed, never touches one it cannot read).")
   boolean force;
 
+  @Option(
+      names = "--path-base64",
+      paramLabel = "B64",
+      description =
+          "A path to rewind given as base64 of its raw bytes (for names that are not UTF-8); "
+              + "repeatable.")
+  List<String> base64Paths = new ArrayList<>();
+
+  @Parameters(
+      paramLabel = "PATH",
+      arity = "0..*",
+      description =
+          "Rewind only these paths of the turn (relative to the workspace, or absolute inside it); "
+              + "a directory stands for what the turn changed under it.")
+  List<String> paths = new ArrayList<>();
+
   @Override
   public Integer call() {
+    List<PathInput> inputs = PathArguments.decode(paths, base64Paths);
     try (Turndiff turndiff = StoreOptions.of(spec).open()) {
       RewindReport report =
           turndiff
               .rewind()
               .rewind(
-                  new RewindRequest(turn, to, Optional.ofNullable(operation), dryRun, force),
+                  new RewindRequest(
+                      turn, to, Optional.ofNullable(operation), dryRun, force, inputs),
                   this::announce);
       spec.commandLine().getOut().println(Json.write(WireRewindReport.of(report), false));
       return report.complete() ? Main.EXIT_OK : EXIT_SKIPPED;

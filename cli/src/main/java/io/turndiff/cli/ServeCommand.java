@@ -14,7 +14,9 @@ import java.security.SecureRandom;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Base64;
+import java.util.HexFormat;
 import java.util.List;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
@@ -88,8 +90,24 @@ final class ServeCommand implements Callable<Integer> {
               + "(default ${DEFAULT-VALUE}).")
   int openWorkspaces;
 
+  @Option(
+      names = "--daemon",
+      description =
+          "Run as the per-user service of the store (what `turndiff service start` spawns): hold "
+              + "<store>.service.lock, answer the identity challenge, write --discovery last.")
+  boolean daemon;
+
+  @Option(
+      names = "--discovery",
+      paramLabel = "FILE",
+      description = "With --daemon: the discovery file (its .header sibling holds the header).")
+  Path discovery;
+
   @Override
   public Integer call() throws IOException, InterruptedException {
+    if (daemon != (discovery != null)) {
+      throw new CliException(Main.EXIT_USAGE, "--daemon and --discovery go together");
+    }
     String token = System.getenv(TOKEN_VARIABLE);
     if (token == null || token.isBlank()) {
       byte[] random = new byte[32];
@@ -102,11 +120,32 @@ final class ServeCommand implements Callable<Integer> {
     Path database = StoreOptions.of(spec).location();
     Path tokenPath =
         tokenFile != null ? tokenFile.toAbsolutePath() : database.resolveSibling("turndiff.token");
+    Optional<ServiceLock> storeLock = Optional.empty();
+    String instance = null;
+    if (daemon) {
+      storeLock = ServiceLock.tryAcquire(Path.of(database + ".service.lock"));
+      if (storeLock.isEmpty()) {
+        throw new CliException(
+            Main.EXIT_ERROR,
+            "another turndiff service holds the store "
+                + database
+                + " ("
+                + database
+                + ".service.lock)");
+      }
+      byte[] random = new byte[16];
+      new SecureRandom().nextBytes(random);
+      instance = HexFormat.of().formatHex(random);
+    }
     ServiceOptions options;
     WorkspacePolicy policy;
     try {
+      ServiceOptions.Builder builder = ServiceOptions.builder(token).version(Main.VERSION);
+      if (instance != null) {
+        builder.instance(instance);
+      }
       options =
-          ServiceOptions.builder(token)
+          builder
               .port(port)
               .allowedOrigins(Set.copyOf(allowedOrigins))
               .maxConnections(maxConnections)
@@ -133,16 +172,29 @@ final class ServeCommand implements Callable<Integer> {
           Main.EXIT_ERROR, "cannot listen on 127.0.0.1:" + port + ": " + e.getMessage());
     }
     TokenFile.writePrivately(tokenPath, token);
+    Optional<DaemonFiles> daemonFiles = Optional.empty();
+    if (daemon) {
+      DaemonFiles files = new DaemonFiles(discovery.toAbsolutePath(), tokenPath, instance);
+      files.publish(token, service.port(), database, Main.VERSION);
+      daemonFiles = Optional.of(files);
+    }
     CountDownLatch stopped = new CountDownLatch(1);
+    Optional<DaemonFiles> published = daemonFiles;
+    Optional<ServiceLock> held = storeLock;
     Runtime.getRuntime()
         .addShutdownHook(
             new Thread(
                 () -> {
+                  // clients stop finding the service before its port closes
+                  published.ifPresent(DaemonFiles::withdraw);
                   service.stop();
                   turndiff.close();
+                  published.ifPresent(DaemonFiles::removeToken);
+                  held.ifPresent(ServiceLock::close);
                   stopped.countDown();
                 },
                 "turndiff-shutdown"));
+    daemonFiles.ifPresent(DaemonFiles::watch);
     PrintWriter out = spec.commandLine().getOut();
     out.println(
         Json.write(

@@ -4,7 +4,6 @@ import io.turndiff.api.Json;
 import io.turndiff.api.Turndiff;
 import io.turndiff.api.wire.WireVerdict;
 import io.turndiff.capture.SnapshotVerdict;
-import io.turndiff.model.BadPathException;
 import io.turndiff.model.PathInput;
 import io.turndiff.model.TestHook;
 import java.util.ArrayList;
@@ -58,14 +57,7 @@ final class SnapshotCommand implements Callable<Integer> {
     if (paths.isEmpty() && base64Paths.isEmpty()) {
       throw new CliException(Main.EXIT_USAGE, "snapshot needs at least one PATH");
     }
-    List<PathInput> inputs = new ArrayList<>(PathInput.texts(paths));
-    for (String encoded : base64Paths) {
-      try {
-        inputs.add(PathInput.base64(encoded));
-      } catch (BadPathException e) {
-        throw new CliException(Main.EXIT_USAGE, "--path-base64 '" + e.input() + "' " + e.problem());
-      }
-    }
+    List<PathInput> inputs = PathArguments.decode(paths, base64Paths);
     try (Turndiff turndiff = StoreOptions.of(spec).open()) {
       List<SnapshotVerdict> verdicts =
           turndiff.capture().snapshot(turn, Optional.ofNullable(toolCall), inputs);

@@ -3,9 +3,9 @@ package io.turndiff.cli;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
-import java.nio.file.attribute.PosixFilePermissions;
+import java.util.Optional;
 
 /**
  * The file {@code turndiff serve} leaves its bearer token in, beside the store (or where {@code
@@ -17,19 +17,22 @@ final class TokenFile {
   private TokenFile() {}
 
   /**
+   * The token a service left in {@code file}; empty when there is no such file (no service yet).
+   */
+  static Optional<String> read(Path file) throws IOException {
+    try {
+      return Optional.of(Files.readString(file, StandardCharsets.UTF_8).strip());
+    } catch (NoSuchFileException noServiceYet) {
+      return Optional.empty();
+    }
+  }
+
+  /**
    * Writes the token to a new 0600 file and renames it over the name, so it is never readable by
    * others.
    */
   static void writePrivately(Path file, String token) throws IOException {
     Files.createDirectories(file.getParent());
-    Path temporary =
-        Files.createTempFile(
-            file.getParent(),
-            ".turndiff-token-",
-            ".tmp",
-            PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")));
-    Files.writeString(temporary, token + "\n", StandardCharsets.UTF_8);
-    Files.move(
-        temporary, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+    ServiceFiles.writePrivately(file, token + "\n");
   }
 }

@@ -51,7 +51,9 @@ class ArchitectureTest {
   /**
    * The only classes outside the boundary that touch files themselves, none of them a workspace's:
    * the store's own file (its creation and checks, its header, the migration lock), the service's
-   * token file, the demo acting as the agent on its demo workspace, and the UTF-8 standard streams.
+   * token file and the per-user daemon's run directory, discovery file, locks, launcher and {@code
+   * /proc} reads, the log of a service {@code turndiff open} started, the demo acting as the agent
+   * on its demo workspace, and the UTF-8 standard streams.
    */
   static final Set<String> OWN_FILES =
       Set.of(
@@ -59,8 +61,14 @@ class ArchitectureTest {
           "io.turndiff.store.StoreHeader",
           "io.turndiff.store.MigrationLock",
           "io.turndiff.cli.TokenFile",
+          "io.turndiff.cli.DetachedServe",
           "io.turndiff.cli.DemoWorkspace",
-          "io.turndiff.cli.StandardStreams");
+          "io.turndiff.cli.StandardStreams",
+          "io.turndiff.cli.ServiceFiles",
+          "io.turndiff.cli.Discovery",
+          "io.turndiff.cli.ServiceLock",
+          "io.turndiff.cli.ProcessStart",
+          "io.turndiff.cli.DaemonLauncher");
 
   private static final DescribedPredicate<JavaClass> OWN_FILE_CLASSES =
       DescribedPredicate.describe(

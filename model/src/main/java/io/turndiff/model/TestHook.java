@@ -16,7 +16,9 @@ public interface TestHook {
     /** The command line printed a snapshot's result and has not exited yet. */
     SNAPSHOT_PRINTED,
     /** A rewind is about to rename one staged path over its name (or delete it): once per path. */
-    BEFORE_REWIND_RENAME
+    BEFORE_REWIND_RENAME,
+    /** A garbage collection committed one of its steps (a group of turns, blobs, vacuum). */
+    GC_STEP_COMMITTED
   }
 
   /**

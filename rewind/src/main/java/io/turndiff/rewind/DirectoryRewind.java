@@ -50,6 +50,9 @@ final class DirectoryRewind {
   private final boolean force;
   private final Map<WorkspacePath, DirectorySpan> spans;
 
+  /** The directories this rewind acts on: all of them, unless it rewinds named paths only. */
+  private final Set<WorkspacePath> acted;
+
   /** Directories seen present: a parent is looked at once per rewind. */
   private final Set<WorkspacePath> present = new HashSet<>();
 
@@ -59,19 +62,21 @@ final class DirectoryRewind {
       long operationId,
       long rewindTurnId,
       boolean force,
-      Map<WorkspacePath, DirectorySpan> spans) {
+      Scoped scoped) {
     this.store = store;
     this.boundary = boundary;
     this.operationId = operationId;
     this.rewindTurnId = rewindTurnId;
     this.force = force;
-    this.spans = spans;
+    this.spans = scoped.spans();
+    this.acted = scoped.acted();
   }
 
   /**
    * The directories of an operation that rewinds {@code turns}, recorded in the rewind turn {@code
    * rewindTurnId}; with {@code force}, a directory whose mode changed since the turns gets its mode
-   * back all the same.
+   * back all the same. With {@code named} paths, only the directories at or under them, and those
+   * above them that the rewind empties or fills whole ({@link #acted}).
    */
   static DirectoryRewind of(
       Store store,
@@ -79,23 +84,39 @@ final class DirectoryRewind {
       long operationId,
       long rewindTurnId,
       boolean force,
-      List<String> turns) {
+      List<String> turns,
+      NamedPaths named) {
     return new DirectoryRewind(
-        store, boundary, operationId, rewindTurnId, force, spans(store, turns));
+        store, boundary, operationId, rewindTurnId, force, spans(store, turns, named));
   }
 
   /** For a dry run: nothing is journaled or written. */
   static DirectoryRewind planOnly(
-      Store store, WorkspaceBoundary boundary, boolean force, List<String> turns) {
-    return new DirectoryRewind(store, boundary, -1, -1, force, spans(store, turns));
+      Store store,
+      WorkspaceBoundary boundary,
+      boolean force,
+      List<String> turns,
+      NamedPaths named) {
+    return new DirectoryRewind(store, boundary, -1, -1, force, spans(store, turns, named));
   }
 
-  private static Map<WorkspacePath, DirectorySpan> spans(Store store, List<String> turns) {
+  /**
+   * Every directory's span over the turns (a made directory gets its mode from it), and those acted
+   * on.
+   */
+  private record Scoped(Map<WorkspacePath, DirectorySpan> spans, Set<WorkspacePath> acted) {}
+
+  private static Scoped spans(Store store, List<String> turns, NamedPaths named) {
     return store.read(
         tx -> {
           Map<Long, Long> seqs = new HashMap<>();
+          Set<WorkspacePath> files = new HashSet<>();
           for (String turn : turns) {
             tx.turns().byExternalId(turn).ifPresent(stored -> seqs.put(stored.id(), stored.seq()));
+          }
+          if (!named.every()) {
+            seqs.keySet()
+                .forEach(id -> tx.fileChanges().ofTurn(id).forEach(row -> files.add(row.path())));
           }
           List<StoredDirectoryChange> rows =
               new ArrayList<>(tx.directoryChanges().ofTurns(seqs.keySet()));
@@ -114,8 +135,44 @@ final class DirectoryRewind {
                         row.after(),
                         older.chainHolds() && older.after().equals(Optional.of(row.before()))));
           }
-          return spans;
+          return new Scoped(spans, acted(spans, files, named));
         });
+  }
+
+  /**
+   * The directories a rewind of {@code named} paths acts on: each one at or under a named path, and
+   * each one above a named file whose every changed file and directory the rewind puts back too (a
+   * directory the turns created for {@code new/a} and {@code new/b} is removed by a rewind of both,
+   * and left by a rewind of {@code new/a} alone, which would find it still holding {@code new/b}).
+   */
+  private static Set<WorkspacePath> acted(
+      Map<WorkspacePath, DirectorySpan> spans, Set<WorkspacePath> files, NamedPaths named) {
+    if (named.every()) {
+      return spans.keySet();
+    }
+    List<WorkspacePath> changed =
+        spans.entrySet().stream()
+            .filter(span -> changes(span.getValue()))
+            .map(Map.Entry::getKey)
+            .sorted(Comparator.comparingInt(WorkspacePath::length).reversed())
+            .toList();
+    Set<WorkspacePath> acted = new HashSet<>();
+    for (WorkspacePath directory : changed) {
+      boolean whole =
+          files.stream().anyMatch(file -> named.selects(file) && file.isWithin(directory))
+              && files.stream().filter(file -> file.isWithin(directory)).allMatch(named::selects)
+              && changed.stream()
+                  .filter(other -> !other.equals(directory) && other.isWithin(directory))
+                  .allMatch(acted::contains);
+      if (named.selects(directory) || whole) {
+        acted.add(directory);
+      }
+    }
+    return acted;
+  }
+
+  private static boolean changes(DirectorySpan span) {
+    return span.removedByTurns() || span.createdByTurns() || span.modeChangedByTurns();
   }
 
   // ---- before the files: directories the turns removed, and parents of files to write
@@ -124,7 +181,7 @@ final class DirectoryRewind {
   /** The directories the rewound turns removed, from the top down. */
   List<WorkspacePath> removedByTurns() {
     return spans.entrySet().stream()
-        .filter(span -> span.getValue().removedByTurns())
+        .filter(span -> span.getValue().removedByTurns() && acted.contains(span.getKey()))
         .map(Map.Entry::getKey)
         .sorted(Comparator.comparingInt(WorkspacePath::length))
         .toList();
@@ -133,7 +190,7 @@ final class DirectoryRewind {
   /** The directories the rewound turns created. */
   private List<WorkspacePath> createdByTurns() {
     return spans.entrySet().stream()
-        .filter(span -> span.getValue().createdByTurns())
+        .filter(span -> span.getValue().createdByTurns() && acted.contains(span.getKey()))
         .map(Map.Entry::getKey)
         .toList();
   }
@@ -321,7 +378,7 @@ final class DirectoryRewind {
   private List<WorkspacePath> modeChanged(boolean deepestFirst) {
     Comparator<WorkspacePath> topDown = Comparator.comparingInt(WorkspacePath::length);
     return spans.entrySet().stream()
-        .filter(span -> span.getValue().modeChangedByTurns())
+        .filter(span -> span.getValue().modeChangedByTurns() && acted.contains(span.getKey()))
         .map(Map.Entry::getKey)
         .sorted(
             (deepestFirst ? topDown.reversed() : topDown).thenComparing(Comparator.naturalOrder()))

@@ -6,10 +6,15 @@ import java.util.List;
 
 /**
  * A rewind as planned before its first write: the turn named, its session, the turns it rewinds
- * (newest first) and every path they recorded, with the chain rule's verdict on each.
+ * (newest first) and every path they recorded (at or under the {@code named} paths), with the chain
+ * rule's verdict on each.
  */
 record Plan(
-    StoredTurn target, StoredSession session, List<StoredTurn> turns, List<PlannedPath> paths) {
+    StoredTurn target,
+    StoredSession session,
+    List<StoredTurn> turns,
+    List<PlannedPath> paths,
+    NamedPaths named) {
 
   Plan {
     turns = List.copyOf(turns);

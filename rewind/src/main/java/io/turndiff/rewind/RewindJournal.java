@@ -103,7 +103,13 @@ final class RewindJournal {
         store.write(tx -> tx.toolCalls().record(rewindTurn.id(), operation.externalId()));
     DirectoryRewind directories =
         DirectoryRewind.of(
-            store, boundary, operation.id(), rewindTurn.id(), force, operation.turns());
+            store,
+            boundary,
+            operation.id(),
+            rewindTurn.id(),
+            force,
+            operation.turns(),
+            new NamedPaths(operation.paths()));
     directories.restore(directories.removedByTurns());
     directories.restoreModesBeforeFiles();
     List<StoredRewindEntry> started =
@@ -543,7 +549,9 @@ final class RewindJournal {
         tx -> {
           completed.forEach(done -> recorder.store(tx, done));
           tx.turns().markFinished(rewindTurn.id());
-          for (String turn : operation.turns()) {
+          // a rewind of some of a turn's paths does not rewind the turn: a rewind of the whole turn
+          // may follow (and leaves the paths this one put back as they are)
+          for (String turn : operation.pathScoped() ? List.<String>of() : operation.turns()) {
             tx.turns()
                 .markState(tx.turns().byExternalId(turn).orElseThrow().id(), TurnState.REWOUND);
           }

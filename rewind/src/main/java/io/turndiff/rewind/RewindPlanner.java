@@ -9,6 +9,7 @@ import io.turndiff.model.TurnState;
 import io.turndiff.model.WorkspacePath;
 import io.turndiff.store.Store;
 import io.turndiff.store.StoreTransaction;
+import io.turndiff.store.StoredDirectoryChange;
 import io.turndiff.store.StoredFileChange;
 import io.turndiff.store.StoredRewindDirectory;
 import io.turndiff.store.StoredRewindOperation;
@@ -39,30 +40,54 @@ final class RewindPlanner {
   }
 
   /** Plans the request in one read transaction (nothing is stored). */
-  Plan plan(RewindRequest request) {
-    return store.read(tx -> plan(tx, request));
+  Plan plan(RewindRequest request, NamedPaths named) {
+    return store.read(tx -> plan(tx, request, named));
+  }
+
+  /**
+   * The paths the request names, parsed against the stored roots of its turn's workspace ({@link
+   * NamedPaths#EVERY} when it names none).
+   */
+  static NamedPaths named(StoreTransaction tx, RewindRequest request) {
+    if (request.paths().isEmpty()) {
+      return NamedPaths.EVERY;
+    }
+    StoredTurn target = requireTurn(tx, request);
+    return NamedPaths.parse(
+        tx.workspaces().byId(target.workspaceId()).orElseThrow(), request.paths());
+  }
+
+  /**
+   * The turns the request rewinds: its turn, and with {@code to} every later one of the session.
+   */
+  private static List<StoredTurn> turnsOf(
+      StoreTransaction tx, RewindRequest request, StoredTurn target) {
+    return request.to()
+        ? tx.turns().ofSession(target.sessionId()).stream()
+            .filter(turn -> turn.seq() >= target.seq())
+            .toList()
+        : List.of(target);
+  }
+
+  private static StoredTurn requireTurn(StoreTransaction tx, RewindRequest request) {
+    return tx.turns()
+        .byExternalId(request.turn())
+        .orElseThrow(
+            () ->
+                new RequestException(
+                    RequestException.Problem.UNKNOWN_TURN,
+                    "turn '" + request.turn() + "' does not exist"));
   }
 
   /**
    * Plans the request within {@code tx}: the turns it rewinds (refused when one is open, or when
    * the turn was rewound completely already), and each path they recorded by the chain rule ({@link
-   * RewindDecision#chain}).
+   * RewindDecision#chain}); with {@code named} paths, only what the turns recorded at or under them
+   * (a named path they did not change is refused, naming it).
    */
-  static Plan plan(StoreTransaction tx, RewindRequest request) {
-    StoredTurn target =
-        tx.turns()
-            .byExternalId(request.turn())
-            .orElseThrow(
-                () ->
-                    new RequestException(
-                        RequestException.Problem.UNKNOWN_TURN,
-                        "turn '" + request.turn() + "' does not exist"));
-    List<StoredTurn> turns =
-        request.to()
-            ? tx.turns().ofSession(target.sessionId()).stream()
-                .filter(turn -> turn.seq() >= target.seq())
-                .toList()
-            : List.of(target);
+  static Plan plan(StoreTransaction tx, RewindRequest request, NamedPaths named) {
+    StoredTurn target = requireTurn(tx, request);
+    List<StoredTurn> turns = turnsOf(tx, request, target);
     for (StoredTurn turn : turns) {
       if (turn.state() == TurnState.OPEN) {
         throw new RequestException(
@@ -110,18 +135,127 @@ final class RewindPlanner {
     Map<Long, StoredTurn> turnsById = new HashMap<>();
     turns.forEach(turn -> turnsById.put(turn.id(), turn));
     Set<WorkspacePath> directories = new HashSet<>();
-    tx.directoryChanges().ofTurns(turnsById.keySet()).forEach(row -> directories.add(row.path()));
+    Set<WorkspacePath> changedDirectories = new HashSet<>();
+    for (StoredDirectoryChange row : tx.directoryChanges().ofTurns(turnsById.keySet())) {
+      directories.add(row.path());
+      if (!row.after().equals(Optional.of(row.before()))) {
+        changedDirectories.add(row.path());
+      }
+    }
+    requireChanged(named, byPath.keySet(), changedDirectories, target, request.to());
+    Map<WorkspacePath, StoredRewindOperation> putBack =
+        request.to() ? Map.of() : putBackByPathRewinds(tx, target);
     List<PlannedPath> paths = new ArrayList<>();
     byPath.forEach(
         (path, changes) -> {
-          if (!(directories.contains(path) && directoryOnBothSides(changes))) {
+          if (!named.selects(path)) {
+            return;
+          }
+          StoredRewindOperation by = putBack.get(path);
+          if (by != null) {
+            paths.add(putBackAlready(path, changes, by));
+          } else if (!(directories.contains(path) && directoryOnBothSides(changes))) {
             paths.add(planPath(path, changes, turnsById));
           } // else a directory a snapshot named: the directories' rewind puts its mode back
         });
     StoredSession session = tx.sessions().byExternalId(target.sessionExternalId()).orElseThrow();
     List<StoredTurn> newestFirst = new ArrayList<>(turns);
     newestFirst.sort(Comparator.comparingLong(StoredTurn::seq).reversed());
-    return new Plan(target, session, newestFirst, paths);
+    return new Plan(target, session, newestFirst, paths, named);
+  }
+
+  /**
+   * Refuses a named path under which the turns changed nothing: no file they recorded, no directory
+   * they created, removed or changed the mode of.
+   */
+  private static void requireChanged(
+      NamedPaths named,
+      Set<WorkspacePath> files,
+      Set<WorkspacePath> changedDirectories,
+      StoredTurn target,
+      boolean to) {
+    for (WorkspacePath path : named.paths()) {
+      boolean changed =
+          files.stream().anyMatch(file -> file.isWithin(path))
+              || changedDirectories.stream().anyMatch(directory -> directory.isWithin(path));
+      if (!changed) {
+        throw new RequestException(
+            RequestException.Problem.BAD_INPUT,
+            "path '"
+                + path.display()
+                + "' was not changed by turn '"
+                + target.externalId()
+                + "'"
+                + (to ? " or any later turn of its session" : "")
+                + ": nothing to rewind there");
+      }
+    }
+  }
+
+  /**
+   * The paths of {@code target} that an earlier rewind of some of its paths put back (restored or
+   * merged), while that rewind is not undone (its rewind turn not rewound): a later rewind of the
+   * turn leaves them as they are, so that it neither writes them again nor overwrites what was done
+   * to them since.
+   */
+  private static Map<WorkspacePath, StoredRewindOperation> putBackByPathRewinds(
+      StoreTransaction tx, StoredTurn target) {
+    Map<WorkspacePath, StoredRewindOperation> putBack = new HashMap<>();
+    for (StoredRewindOperation operation : tx.rewinds().pathRewindsDoneOf(target.id())) {
+      boolean undone =
+          tx.turns()
+              .byId(operation.rewindTurnId())
+              .map(turn -> turn.state() == TurnState.REWOUND)
+              .orElse(false);
+      if (undone) {
+        continue;
+      }
+      tx.rewinds().entries(operation.id()).stream()
+          .filter(
+              entry ->
+                  entry.status() == RewindStatus.RESTORED || entry.status() == RewindStatus.MERGED)
+          .forEach(entry -> putBack.put(entry.path(), operation));
+    }
+    return putBack;
+  }
+
+  /** A path an earlier rewind of some paths of the turn put back: nothing to do. */
+  private static PlannedPath putBackAlready(
+      WorkspacePath path, List<StoredFileChange> changes, StoredRewindOperation by) {
+    return planned(
+        path,
+        changes,
+        RewindStatus.UNCHANGED,
+        Optional.empty(),
+        Optional.of(
+            "put back already by rewind operation '"
+                + by.externalId()
+                + "' (rewind its turn '"
+                + by.rewindTurn()
+                + "' to undo that)"));
+  }
+
+  /**
+   * A path's place in the plan: the oldest before-state of its {@code changes} to put back, the
+   * newest after-state expected, and the verdict.
+   */
+  private static PlannedPath planned(
+      WorkspacePath path,
+      List<StoredFileChange> changes,
+      RewindStatus status,
+      Optional<String> reason,
+      Optional<String> detail) {
+    StoredFileChange first = changes.getFirst();
+    StoredFileChange last = changes.getLast();
+    return new PlannedPath(
+        path,
+        first.beforeRow(),
+        first.before(),
+        last.afterRow(),
+        last.after(),
+        status,
+        reason,
+        detail);
   }
 
   /** Whether the path was a directory when the turns first recorded it and when they finished. */
@@ -147,17 +281,7 @@ final class RewindPlanner {
                             change.before(),
                             change.after()))
                 .toList());
-    StoredFileChange first = changes.getFirst();
-    StoredFileChange last = changes.getLast();
-    return new PlannedPath(
-        path,
-        first.beforeRow(),
-        first.before(),
-        last.afterRow(),
-        last.after(),
-        verdict.status(),
-        verdict.reason(),
-        verdict.detail());
+    return planned(path, changes, verdict.status(), verdict.reason(), verdict.detail());
   }
 
   /**
@@ -178,7 +302,8 @@ final class RewindPlanner {
                 request.scope(),
                 request.force(),
                 rewindTurn.id(),
-                plan.turns().stream().map(StoredTurn::id).toList());
+                plan.turns().stream().map(StoredTurn::id).toList(),
+                plan.named().paths());
     for (PlannedPath path : plan.paths()) {
       tx.rewinds()
           .addEntry(

@@ -15,6 +15,8 @@ import java.util.Optional;
  * @param replayed true when the operation had run before and this is its stored receipt
  * @param rewindTurn the turn (kind {@code rewind}) that records the rewind; rewinding it undoes the
  *     rewind
+ * @param paths the paths the rewind was asked for (it put back only what the turns recorded at or
+ *     under them); empty for a rewind of every path the turns recorded
  */
 public record RewindReport(
     String operation,
@@ -28,7 +30,8 @@ public record RewindReport(
     Optional<String> rewindTurn,
     List<WorkspacePath> createdDirectories,
     List<WorkspacePath> removedDirectories,
-    List<WorkspacePath> directoryModes) {
+    List<WorkspacePath> directoryModes,
+    List<WorkspacePath> paths) {
 
   /** A path left as it is, with a stable reason code and a sentence. */
   public record Skipped(WorkspacePath path, String reason, String detail) {}

@@ -79,7 +79,7 @@ final class RewindReports {
     }
     List<String> turns = plan.turns().stream().map(StoredTurn::externalId).toList();
     DirectoryRewind.Planned directories =
-        DirectoryRewind.planOnly(store, boundary, force, turns).wouldDo(written);
+        DirectoryRewind.planOnly(store, boundary, force, turns, plan.named()).wouldDo(written);
     skipped.addAll(directories.left());
     return new RewindReport(
         operationId,
@@ -93,7 +93,8 @@ final class RewindReports {
         Optional.empty(),
         directories.created(),
         directories.removed(),
-        directories.modes());
+        directories.modes(),
+        plan.named().paths());
   }
 
   /**
@@ -166,6 +167,7 @@ final class RewindReports {
         Optional.of(operation.rewindTurn()),
         created,
         removed,
-        modes);
+        modes,
+        operation.paths());
   }
 }

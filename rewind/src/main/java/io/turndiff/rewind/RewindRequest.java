@@ -1,5 +1,7 @@
 package io.turndiff.rewind;
 
+import io.turndiff.model.PathInput;
+import java.util.List;
 import java.util.Optional;
 
 /**
@@ -10,9 +12,26 @@ import java.util.Optional;
  * @param dryRun plan and report, write nothing
  * @param force overwrite files changed since the turn, or whose after-state was not captured, where
  *     the current state can itself be put back
+ * @param paths the paths to rewind, as given (relative to the workspace): only what the turns
+ *     recorded at or under them is put back; empty for every path the turns recorded
  */
 public record RewindRequest(
-    String turn, boolean to, Optional<String> operation, boolean dryRun, boolean force) {
+    String turn,
+    boolean to,
+    Optional<String> operation,
+    boolean dryRun,
+    boolean force,
+    List<PathInput> paths) {
+
+  public RewindRequest {
+    paths = List.copyOf(paths);
+  }
+
+  /** A rewind of every path the turns recorded. */
+  public RewindRequest(
+      String turn, boolean to, Optional<String> operation, boolean dryRun, boolean force) {
+    this(turn, to, operation, dryRun, force, List.of());
+  }
 
   public String scope() {
     return to ? "to" : "turn";

@@ -5,6 +5,7 @@ import io.turndiff.capture.workspace.WorkspaceHandles;
 import io.turndiff.model.ExternalIds;
 import io.turndiff.model.RequestException;
 import io.turndiff.model.TestHook;
+import io.turndiff.model.WorkspacePath;
 import io.turndiff.store.Store;
 import io.turndiff.store.StoreTransaction;
 import io.turndiff.store.StoredRewindOperation;
@@ -14,6 +15,7 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
+import java.util.stream.Collectors;
 
 /**
  * Puts turns back: the before-state of every path the turns recorded, and nothing else.
@@ -75,11 +77,12 @@ public final class RewindService {
   public RewindReport rewind(RewindRequest request, RewindStarted started) {
     ExternalIds.requireValid("turn", request.turn());
     request.operation().ifPresent(id -> ExternalIds.requireValid("operation", id));
+    NamedPaths named = store.read(tx -> RewindPlanner.named(tx, request));
     Optional<StoredRewindOperation> existing =
         request.operation().flatMap(id -> store.read(tx -> tx.rewinds().byExternalId(id)));
     if (existing.isPresent()) {
       StoredRewindOperation operation = existing.get();
-      requireSameRequest(operation, request);
+      requireSameRequest(operation, request, named);
       if (operation.done() || request.dryRun()) {
         return reports.receipt(operation, true, request.dryRun());
       }
@@ -88,10 +91,10 @@ public final class RewindService {
     Optional<StoredRewindOperation> unfinished = store.read(tx -> unfinishedCovering(tx, request));
     if (unfinished.isPresent()) {
       StoredRewindOperation operation = unfinished.get();
-      requireResumable(operation, request);
+      requireResumable(operation, request, named);
       return request.dryRun() ? reports.receipt(operation, true, true) : resume(operation, started);
     }
-    Plan plan = planner.plan(request);
+    Plan plan = planner.plan(request, named);
     String operationId = request.operation().orElseGet(() -> ExternalIds.generate("rewind"));
     // borrowed before the plan is stored: a workspace that cannot be opened now fails the request
     // unwritten
@@ -109,7 +112,7 @@ public final class RewindService {
                 store.write(
                     tx -> {
                       Optional<StoredRewindOperation> raced =
-                          operationStoredMeanwhile(tx, operationId, request);
+                          operationStoredMeanwhile(tx, operationId, request, named);
                       if (raced.isPresent()) {
                         return new Persisted(raced.get(), false);
                       }
@@ -117,7 +120,7 @@ public final class RewindService {
                       // changed since the look
                       StoredRewindOperation created =
                           RewindPlanner.persist(
-                              tx, operationId, RewindPlanner.plan(tx, request), request);
+                              tx, operationId, RewindPlanner.plan(tx, request, named), request);
                       claims.claimNew(tx, created);
                       claimed.add(created);
                       return new Persisted(created, true);
@@ -149,14 +152,14 @@ public final class RewindService {
    * its receipt returned), or the request is refused, as when it is found before planning.
    */
   private static Optional<StoredRewindOperation> operationStoredMeanwhile(
-      StoreTransaction tx, String operationId, RewindRequest request) {
+      StoreTransaction tx, String operationId, RewindRequest request, NamedPaths named) {
     Optional<StoredRewindOperation> sameId = tx.rewinds().byExternalId(operationId);
     if (sameId.isPresent()) {
-      requireSameRequest(sameId.get(), request);
+      requireSameRequest(sameId.get(), request, named);
       return sameId;
     }
     Optional<StoredRewindOperation> covering = unfinishedCovering(tx, request);
-    covering.ifPresent(operation -> requireResumable(operation, request));
+    covering.ifPresent(operation -> requireResumable(operation, request, named));
     return covering;
   }
 
@@ -227,14 +230,12 @@ public final class RewindService {
   }
 
   /**
-   * The same request as the unfinished operation's, with no other operation id: it resumes the
-   * operation.
+   * The same request as the unfinished operation's (the same turn, scope, force and named paths),
+   * with no other operation id: it resumes the operation.
    */
-  private static void requireResumable(StoredRewindOperation operation, RewindRequest request) {
-    boolean same =
-        operation.targetTurn().equals(request.turn())
-            && operation.scope().equals(request.scope())
-            && operation.force() == request.force();
+  private static void requireResumable(
+      StoredRewindOperation operation, RewindRequest request, NamedPaths named) {
+    boolean same = sameRequest(operation, request, named);
     if (same && request.operation().isEmpty()) {
       return;
     }
@@ -249,19 +250,38 @@ public final class RewindService {
             + "'"
             + (operation.scope().equals("to") ? " and every later turn" : "")
             + (operation.force() ? ", with --force" : "")
+            + (operation.pathScoped() ? ", of paths " + shown(operation) : "")
             + "), which has not finished; finish it first: turndiff rewind"
             + " --turn "
             + operation.targetTurn()
             + (operation.scope().equals("to") ? " --to" : "")
             + (operation.force() ? " --force" : "")
             + " --operation "
-            + operation.externalId());
+            + operation.externalId()
+            + (operation.pathScoped()
+                ? " "
+                    + String.join(
+                        " ", operation.paths().stream().map(WorkspacePath::display).toList())
+                : ""));
   }
 
-  private static void requireSameRequest(StoredRewindOperation operation, RewindRequest request) {
-    if (!operation.targetTurn().equals(request.turn())
-        || !operation.scope().equals(request.scope())
-        || operation.force() != request.force()) {
+  private static boolean sameRequest(
+      StoredRewindOperation operation, RewindRequest request, NamedPaths named) {
+    return operation.targetTurn().equals(request.turn())
+        && operation.scope().equals(request.scope())
+        && operation.force() == request.force()
+        && operation.paths().equals(named.paths());
+  }
+
+  private static String shown(StoredRewindOperation operation) {
+    return operation.paths().stream()
+        .map(path -> "'" + path.display() + "'")
+        .collect(Collectors.joining(", "));
+  }
+
+  private static void requireSameRequest(
+      StoredRewindOperation operation, RewindRequest request, NamedPaths named) {
+    if (!sameRequest(operation, request, named)) {
       throw new RequestException(
           RequestException.Problem.BAD_INPUT,
           "operation '"
@@ -271,6 +291,7 @@ public final class RewindService {
               + "' ("
               + operation.scope()
               + (operation.force() ? ", force" : "")
+              + (operation.pathScoped() ? ", paths " + shown(operation) : "")
               + "), not this request");
     }
   }

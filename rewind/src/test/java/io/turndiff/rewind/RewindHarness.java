@@ -1,5 +1,8 @@
 package io.turndiff.rewind;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+
 import io.turndiff.boundary.BoundaryOptions;
 import io.turndiff.capture.CaptureService;
 import io.turndiff.capture.workspace.WorkspaceHandles;
@@ -8,8 +11,10 @@ import io.turndiff.fixtures.TestWorkspace;
 import io.turndiff.review.ReviewQueries;
 import io.turndiff.store.Store;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * A workspace, a store, and the capture and rewind services over them, as a runtime would hold
@@ -93,6 +98,29 @@ final class RewindHarness implements AutoCloseable {
 
   RewindReport dryRun(String turn) {
     return rewind.rewind(new RewindRequest(turn, false, Optional.empty(), true, false));
+  }
+
+  /**
+   * Runs {@code request} with a service that fails before its {@code failingRename}th rename;
+   * returns the operation's id, which was named before the first write.
+   */
+  String interruptedRewind(RewindRequest request, int failingRename) {
+    AtomicInteger renames = new AtomicInteger();
+    RewindService failing =
+        new RewindService(
+            store,
+            handles,
+            point -> {
+              if (renames.incrementAndGet() == failingRename) {
+                throw new IllegalStateException("the rewind fails mid-way");
+              }
+            });
+    List<String> announced = new ArrayList<>();
+    assertThrows(
+        IllegalStateException.class,
+        () -> failing.rewind(request, (operation, resumed) -> announced.add(operation)));
+    assertEquals(1, announced.size(), "the operation was named before its first write");
+    return announced.getFirst();
   }
 
   @FunctionalInterface

@@ -75,25 +75,7 @@ class RewindResumeTest extends HarnessTest {
    * id.
    */
   private String interruptedRewind(String turn) {
-    AtomicInteger renames = new AtomicInteger();
-    RewindService failing =
-        new RewindService(
-            h.store,
-            h.handles,
-            point -> {
-              if (renames.incrementAndGet() == 3) {
-                throw new IllegalStateException("the rewind fails mid-way");
-              }
-            });
-    List<String> announced = new ArrayList<>();
-    assertThrows(
-        IllegalStateException.class,
-        () ->
-            failing.rewind(
-                new RewindRequest(turn, false, Optional.empty(), false, false),
-                (operation, resumed) -> announced.add(operation)));
-    assertEquals(1, announced.size(), "the operation was named before its first write");
-    return announced.getFirst();
+    return h.interruptedRewind(new RewindRequest(turn, false, Optional.empty(), false, false), 3);
   }
 
   private StoredRewindOperation operation(String id) {

@@ -59,6 +59,18 @@ public final class Blobs {
     return sha256;
   }
 
+  /**
+   * Stores content a {@link BlobEncoder} compressed, or, when it is stored already, marks it as
+   * looked up now ({@link #retain}): for a caller that writes the rows referring to it in a later
+   * transaction (a tracked workspace's index, written after its baseline).
+   */
+  public Sha256 putRetained(EncodedBlob blob) {
+    if (!retain(blob.sha256())) {
+      insert(blob);
+    }
+    return blob.sha256();
+  }
+
   /** Stores content a {@link BlobEncoder} compressed, unless it is stored already. */
   public Sha256 put(EncodedBlob blob) {
     if (!contains(blob.sha256())) {
@@ -229,7 +241,7 @@ public final class Blobs {
       throw new StoreException(
           "upload " + upload + " holds " + stored + " bytes, not the " + size + " of " + sha256);
     }
-    if (contains(sha256)) {
+    if (retain(sha256)) {
       abandonChunks(upload);
       return sha256;
     }
@@ -275,6 +287,19 @@ public final class Blobs {
           "chunk " + seq + " of stored content " + content + " is missing from the store");
     }
     return BlobCodec.decode(row.value1(), row.value2(), row.value3());
+  }
+
+  /**
+   * Whether {@code sha256} is stored; when it is, it counts as stored now, so that a collection
+   * keeps it for its grace period ({@link RetentionPolicy#grace}) even if no row refers to it yet:
+   * the caller is about to write one that does, in a later transaction.
+   */
+  public boolean retain(Sha256 sha256) {
+    return dsl.update(BLOB)
+            .set(BLOB.STORED_AT, clock.millis())
+            .where(BLOB.SHA256.eq(sha256.hex()))
+            .execute()
+        > 0;
   }
 
   public boolean contains(Sha256 sha256) {

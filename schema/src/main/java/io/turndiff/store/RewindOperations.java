@@ -2,6 +2,7 @@ package io.turndiff.store;
 
 import static io.turndiff.store.jooq.Tables.REWIND_ENTRY;
 import static io.turndiff.store.jooq.Tables.REWIND_OPERATION;
+import static io.turndiff.store.jooq.Tables.REWIND_OPERATION_PATH;
 import static io.turndiff.store.jooq.Tables.REWIND_OPERATION_TURN;
 import static io.turndiff.store.jooq.Tables.SNAPSHOT;
 import static io.turndiff.store.jooq.Tables.TURN;
@@ -39,7 +40,8 @@ public final class RewindOperations {
       String scope,
       boolean force,
       long rewindTurnId,
-      List<Long> turnIds) {
+      List<Long> turnIds,
+      List<WorkspacePath> paths) {
     RewindOperationRecord row = dsl.newRecord(REWIND_OPERATION);
     row.setExternalId(externalId);
     row.setSessionId(sessionId);
@@ -56,6 +58,12 @@ public final class RewindOperations {
           .set(REWIND_OPERATION_TURN.TURN_ID, turnId)
           .execute();
     }
+    for (WorkspacePath path : paths) {
+      dsl.insertInto(REWIND_OPERATION_PATH)
+          .set(REWIND_OPERATION_PATH.OPERATION_ID, row.getId())
+          .set(REWIND_OPERATION_PATH.PATH, path.bytes())
+          .execute();
+    }
     return byExternalId(externalId).orElseThrow();
   }
 
@@ -66,17 +74,44 @@ public final class RewindOperations {
         .map(this::toStored);
   }
 
-  /** The operation that rewound {@code turnId}, if one did. */
+  /**
+   * The operation that rewound {@code turnId} as a whole, if one did (a rewind of some of its paths
+   * does not rewind the turn).
+   */
   public Optional<StoredRewindOperation> thatRewound(long turnId) {
     return dsl.select(REWIND_OPERATION.fields())
         .from(REWIND_OPERATION)
         .join(REWIND_OPERATION_TURN)
         .on(REWIND_OPERATION_TURN.OPERATION_ID.eq(REWIND_OPERATION.ID))
         .where(REWIND_OPERATION_TURN.TURN_ID.eq(turnId))
+        .andNotExists(
+            dsl.selectOne()
+                .from(REWIND_OPERATION_PATH)
+                .where(REWIND_OPERATION_PATH.OPERATION_ID.eq(REWIND_OPERATION.ID)))
         .orderBy(REWIND_OPERATION.ID.desc())
         .limit(1)
         .fetchOptional()
         .map(row -> toStored(row.into(REWIND_OPERATION)));
+  }
+
+  /**
+   * The finished rewinds of some paths of turn {@code turnId} alone (scope {@code turn}), oldest
+   * first.
+   */
+  public List<StoredRewindOperation> pathRewindsDoneOf(long turnId) {
+    return dsl.selectFrom(REWIND_OPERATION)
+        .where(
+            REWIND_OPERATION
+                .TARGET_TURN_ID
+                .eq(turnId)
+                .and(REWIND_OPERATION.SCOPE.eq("turn"))
+                .and(REWIND_OPERATION.STATE.eq("done"))
+                .andExists(
+                    dsl.selectOne()
+                        .from(REWIND_OPERATION_PATH)
+                        .where(REWIND_OPERATION_PATH.OPERATION_ID.eq(REWIND_OPERATION.ID))))
+        .orderBy(REWIND_OPERATION.ID)
+        .fetch(this::toStored);
   }
 
   /** The operations of a session that are still applying: interrupted, or running now. */
@@ -228,6 +263,16 @@ public final class RewindOperations {
             .from(TURN)
             .where(TURN.ID.eq(row.getRewindTurnId()))
             .fetchOne(TURN.EXTERNAL_ID);
+    List<WorkspacePath> paths =
+        dsl
+            .select(REWIND_OPERATION_PATH.PATH)
+            .from(REWIND_OPERATION_PATH)
+            .where(REWIND_OPERATION_PATH.OPERATION_ID.eq(row.getId()))
+            .fetch(REWIND_OPERATION_PATH.PATH)
+            .stream()
+            .map(WorkspacePath::fromStored)
+            .sorted()
+            .toList();
     return new StoredRewindOperation(
         row.getId(),
         row.getExternalId(),
@@ -238,6 +283,7 @@ public final class RewindOperations {
         row.getState().equals("done"),
         row.getRewindTurnId(),
         rewindTurn,
-        turns);
+        turns,
+        paths);
   }
 }

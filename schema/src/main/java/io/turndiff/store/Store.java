@@ -226,7 +226,7 @@ public final class Store implements AutoCloseable {
   }
 
   /** The version of the newest migration in {@code db/migration} (a test keeps the two in step). */
-  static final String LATEST_MIGRATION = "7";
+  static final String LATEST_MIGRATION = "9";
 
   /**
    * The newest version in Flyway's history, if the store has one: a store already at this build's
@@ -456,6 +456,51 @@ public final class Store implements AutoCloseable {
       throw noted(failures.translate(e));
     } finally {
       lock.unlock();
+    }
+  }
+
+  /**
+   * Runs {@code work} on the write connection outside any transaction, under the process's write
+   * lock: for the statements SQLite refuses inside one ({@code VACUUM}), and for {@code
+   * incremental_vacuum} steps, each of which takes SQLite's write lock only while it runs.
+   */
+  <T> T outsideTransaction(Function<DSLContext, T> work) {
+    lock.lock();
+    try {
+      if (lock.getHoldCount() > 1) {
+        throw new IllegalStateException("not inside a transaction");
+      }
+      refuseWrites();
+      return work.apply(writer().dsl());
+    } catch (RuntimeException e) {
+      throw noted(failures.translate(e));
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  /** The bytes of the database file and its write-ahead log. */
+  public long fileBytes() {
+    return file.bytesOnDisk();
+  }
+
+  /** Pages inside the file that hold nothing, as last committed. */
+  public long freePages() {
+    return pragma("freelist_count");
+  }
+
+  /** The size of a page of the file. */
+  public long pageSize() {
+    return pragma("page_size");
+  }
+
+  private long pragma(String name) {
+    // SQLite's own pragmas: jOOQ has no DSL for them
+    try {
+      return readers.withConnection(
+          reader -> ((Number) reader.dsl().fetchValue("PRAGMA " + name)).longValue());
+    } catch (RuntimeException e) {
+      throw noted(failures.translate(e));
     }
   }
 

@@ -6,12 +6,14 @@ import java.net.URISyntaxException;
 import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.ThreadLocalRandom;
 
@@ -154,11 +156,28 @@ final class StoreFile {
     try (Connection connection =
             DriverManager.getConnection("jdbc:sqlite:" + uri(file, Optional.empty()));
         Statement statement = connection.createStatement()) {
-      // a connection-level pragma, not a query: jOOQ has no DSL for it
+      // connection-level pragmas, not queries: jOOQ has no DSL for them. auto_vacuum takes effect
+      // only before the first table is created: a collection then gives pages back in small steps
+      statement.execute("PRAGMA auto_vacuum=INCREMENTAL");
       statement.execute("PRAGMA journal_mode=WAL");
     } catch (SQLException e) {
       throw new StoreException("cannot create the store " + file + ": " + e.getMessage(), e);
     }
+  }
+
+  /** The bytes on disk of the database file and its write-ahead log (0 for one not there). */
+  long bytesOnDisk() {
+    long bytes = 0;
+    for (Path part : List.of(path, sibling(path, "-wal"))) {
+      try {
+        bytes += Files.size(part);
+      } catch (NoSuchFileException absent) {
+        // no log: everything is in the file
+      } catch (IOException e) {
+        throw new StoreException("cannot read the size of " + part + ": " + e.getMessage(), e);
+      }
+    }
+    return bytes;
   }
 
   Path path() {

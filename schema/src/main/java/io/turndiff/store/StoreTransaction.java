@@ -18,6 +18,8 @@ public final class StoreTransaction {
   private final DirectoryChanges directoryChanges;
   private final RewindDirectories rewindDirectories;
   private final IndexDirectories indexDirectories;
+  private final Retention retention;
+  private final StoreSettings settings;
 
   StoreTransaction(DSLContext dsl, InstantSource clock, PreparedQueries prepared, BlobCodec codec) {
     this.workspaces = new Workspaces(dsl, clock);
@@ -32,6 +34,16 @@ public final class StoreTransaction {
     this.directoryChanges = new DirectoryChanges(dsl, prepared);
     this.rewindDirectories = new RewindDirectories(dsl);
     this.indexDirectories = new IndexDirectories(dsl);
+    this.retention = new Retention(dsl);
+    this.settings = new StoreSettings(dsl);
+  }
+
+  public StoreSettings settings() {
+    return settings;
+  }
+
+  public Retention retention() {
+    return retention;
   }
 
   public Workspaces workspaces() {

@@ -1,5 +1,6 @@
 package io.turndiff.store;
 
+import io.turndiff.model.WorkspacePath;
 import java.util.List;
 
 /**
@@ -9,6 +10,8 @@ import java.util.List;
  *     session)
  * @param done whether its receipt is final; an operation left applying was interrupted
  * @param turns the external ids of the turns it rewinds, newest first
+ * @param paths the paths it was asked for, in path order: it rewinds only what the turns recorded
+ *     at or under them; empty for a rewind of every path the turns recorded
  */
 public record StoredRewindOperation(
     long id,
@@ -20,4 +23,16 @@ public record StoredRewindOperation(
     boolean done,
     long rewindTurnId,
     String rewindTurn,
-    List<String> turns) {}
+    List<String> turns,
+    List<WorkspacePath> paths) {
+
+  public StoredRewindOperation {
+    turns = List.copyOf(turns);
+    paths = List.copyOf(paths);
+  }
+
+  /** Whether it rewinds only some paths of its turns. */
+  public boolean pathScoped() {
+    return !paths.isEmpty();
+  }
+}

@@ -76,6 +76,14 @@ public final class Turns {
     return select().where(TURN.SESSION_ID.eq(sessionId)).orderBy(TURN.SEQ).fetch(Turns::toStored);
   }
 
+  /** The turns still open, in every session, oldest first: what a service has in flight. */
+  public List<StoredTurn> open() {
+    return select()
+        .where(TURN.STATE.eq(TurnState.OPEN.code()))
+        .orderBy(TURN.BEGAN_AT, TURN.ID)
+        .fetch(Turns::toStored);
+  }
+
   /**
    * One page of a session's turns with their numbers: turns after {@code afterSeq}, at most {@code
    * limit}.

@@ -8,6 +8,7 @@ import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.databind.json.JsonMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.util.Optional;
 
 /**
  * The one mapper that writes what turndiff prints (and the HTTP service returns): the wire records
@@ -41,6 +42,18 @@ public final class Json {
           : MAPPER.writeValueAsString(value);
     } catch (JsonProcessingException e) {
       throw new IllegalStateException("cannot write JSON", e);
+    }
+  }
+
+  /**
+   * {@code text} read as a {@code type} (a wire record), or empty when it is not one: for the JSON
+   * a client of turndiff's own service reads back (its discovery file, its answers).
+   */
+  public static <T> Optional<T> read(String text, Class<T> type) {
+    try {
+      return Optional.ofNullable(MAPPER.readValue(text, type));
+    } catch (JsonProcessingException | RuntimeException e) {
+      return Optional.empty();
     }
   }
 

@@ -16,16 +16,36 @@ final class ApiRequest {
   private final Map<String, List<String>> query;
   private final byte[] body;
   private final EarlyHeaders early;
+  private final Optional<PanelSessions.Session> panelSession;
 
+  /**
+   * @param panelSession the panel's login session when the request came with its cookie; empty when
+   *     it came with the bearer token
+   */
   ApiRequest(
       Map<String, String> pathParameters,
       Map<String, List<String>> query,
       byte[] body,
-      EarlyHeaders early) {
+      EarlyHeaders early,
+      Optional<PanelSessions.Session> panelSession) {
     this.pathParameters = pathParameters;
     this.query = query;
     this.body = body;
     this.early = early;
+    this.panelSession = panelSession;
+  }
+
+  /** Refuses a request of the panel (cookie) where only the bearer token may call. */
+  void requireBearer(String what) {
+    if (panelSession.isPresent()) {
+      throw new ApiError(403, "forbidden", what + " takes the bearer token, not a panel session");
+    }
+  }
+
+  /** The panel's login session; a bearer call is refused here. */
+  PanelSessions.Session requirePanel(String what) {
+    return panelSession.orElseThrow(
+        () -> new ApiError(403, "forbidden", what + " is for the panel (a login session)"));
   }
 
   /**

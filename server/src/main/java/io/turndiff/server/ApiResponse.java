@@ -3,11 +3,17 @@ package io.turndiff.server;
 import io.turndiff.api.Json;
 import io.turndiff.api.wire.WireError;
 import java.nio.charset.StandardCharsets;
+import java.util.LinkedHashMap;
+import java.util.Map;
 
-/** A response: status, content type and body. */
-record ApiResponse(int status, String contentType, byte[] body) {
+/** A response: status, content type, body, and any headers of its own (a login's cookie). */
+record ApiResponse(int status, String contentType, byte[] body, Map<String, String> headers) {
 
   static final String JSON = "application/json; charset=utf-8";
+
+  ApiResponse(int status, String contentType, byte[] body) {
+    this(status, contentType, body, Map.of());
+  }
 
   static ApiResponse json(int status, Object node) {
     return new ApiResponse(status, JSON, Json.write(node, false).getBytes(StandardCharsets.UTF_8));
@@ -25,5 +31,12 @@ record ApiResponse(int status, String contentType, byte[] body) {
 
   static ApiResponse error(int status, String code, String message) {
     return json(status, new WireError(code, message));
+  }
+
+  /** This response with one more header. */
+  ApiResponse withHeader(String name, String value) {
+    Map<String, String> all = new LinkedHashMap<>(headers);
+    all.put(name, value);
+    return new ApiResponse(status, contentType, body, Map.copyOf(all));
   }
 }

@@ -1,13 +1,18 @@
 package io.turndiff.server;
 
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.turndiff.api.BeginTurnRequest;
 import io.turndiff.api.FinishTurnRequest;
+import io.turndiff.api.Json;
+import io.turndiff.api.LoginCodeRequest;
 import io.turndiff.api.RewindTurnRequest;
 import io.turndiff.api.SnapshotRequest;
 import io.turndiff.api.TrackRequest;
 import io.turndiff.api.Turndiff;
 import io.turndiff.api.wire.WireBeganTurn;
 import io.turndiff.api.wire.WireFileDiff;
+import io.turndiff.api.wire.WireFileRecord;
 import io.turndiff.api.wire.WireHealth;
 import io.turndiff.api.wire.WireHistoryEntry;
 import io.turndiff.api.wire.WireRange;
@@ -15,6 +20,7 @@ import io.turndiff.api.wire.WireRewindReport;
 import io.turndiff.api.wire.WireSessions;
 import io.turndiff.api.wire.WireStatus;
 import io.turndiff.api.wire.WireTrackSummary;
+import io.turndiff.api.wire.WireTurn;
 import io.turndiff.api.wire.WireTurnPage;
 import io.turndiff.api.wire.WireTurnRecords;
 import io.turndiff.api.wire.WireTurnSummary;
@@ -25,11 +31,14 @@ import io.turndiff.capture.SnapshotVerdict;
 import io.turndiff.capture.track.TrackingOptions;
 import io.turndiff.model.PathInput;
 import io.turndiff.review.ReviewQueries;
+import io.turndiff.review.TurnRecords;
 import io.turndiff.rewind.RewindReport;
 import io.turndiff.rewind.RewindRequest;
 import java.nio.file.Path;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Supplier;
@@ -41,11 +50,20 @@ import java.util.function.Supplier;
  */
 final class Endpoints {
 
+  /** The event stream, which {@link HttpService} serves itself (it holds the connection open). */
+  static final String EVENTS = "/v1/events";
+
   private final Turndiff turndiff;
   private final TurnLocks locks = new TurnLocks(256);
+  private final PanelEvents events;
+  private final PanelLogin login;
+  private final String baseUrl;
 
-  Endpoints(Turndiff turndiff) {
+  Endpoints(Turndiff turndiff, PanelEvents events, PanelLogin login, String baseUrl) {
     this.turndiff = turndiff;
+    this.events = events;
+    this.login = login;
+    this.baseUrl = baseUrl;
   }
 
   Router router() {
@@ -128,13 +146,35 @@ final class Endpoints {
                         turndiff
                             .capture()
                             .tracker()
-                            .status(namedWorkspace(request.requireQuery("workspace"))))));
+                            .status(namedWorkspace(request.requireQuery("workspace"))))))
+        .add("POST", "/v1/login-codes", this::loginCode)
+        .add("POST", "/v1/logout", request -> login.logout(loggedOut(request)))
+        .add(
+            "GET",
+            EVENTS,
+            Set.of("session", "workspace"),
+            request -> {
+              throw new IllegalStateException("the event stream is served by HttpService");
+            });
+  }
+
+  private PanelSessions.Session loggedOut(ApiRequest request) {
+    PanelSessions.Session session = request.requirePanel("/v1/logout");
+    events.endSession(session.id());
+    return session;
+  }
+
+  private ApiResponse loginCode(ApiRequest request) {
+    request.requireBearer("/v1/login-codes");
+    LoginCodeRequest body = request.body(LoginCodeRequest.class);
+    Optional<Path> workspace = body.workspaceGiven().map(this::namedWorkspace);
+    return ApiResponse.json(201, login.mint(baseUrl, workspace));
   }
 
   /**
    * A workspace a client named: a path without NUL, not empty, and within the allowed directories.
    */
-  private Path namedWorkspace(String given) {
+  Path namedWorkspace(String given) {
     Path workspace = WorkspacePolicy.parse(given);
     turndiff.workspacePolicy().admitNamed(workspace);
     return workspace;
@@ -146,6 +186,12 @@ final class Endpoints {
         turndiff
             .capture()
             .beginTurn(namedWorkspace(begin.workspace()), begin.sessionId(), begin.turnId());
+    if (events.watched()) {
+      TurnRecords records = turndiff.queries().records(began.turn());
+      ObjectNode data = Json.mapper().valueToTree(WireTurn.of(records.turn()));
+      data.put("new_session", began.newSession());
+      events.publish("turn_begun", began.session(), records.workspaceRoot(), data);
+    }
     return ApiResponse.json(201, WireBeganTurn.of(began));
   }
 
@@ -156,14 +202,50 @@ final class Endpoints {
         serialized(
             turn,
             () -> turndiff.capture().snapshot(turn, snapshot.toolCallId(), snapshot.inputs()));
+    if (events.watched()) {
+      publishSnapshotted(turn, verdicts);
+    }
     return ApiResponse.ok(WireVerdict.of(verdicts));
   }
 
   private ApiResponse finishTurn(ApiRequest request) {
     String turn = request.path("turn");
     request.body(FinishTurnRequest.class);
-    return ApiResponse.ok(
-        WireTurnSummary.of(serialized(turn, () -> turndiff.capture().finishTurn(turn))));
+    WireTurnSummary summary =
+        WireTurnSummary.of(serialized(turn, () -> turndiff.capture().finishTurn(turn)));
+    if (events.watched()) {
+      TurnRecords records = turndiff.queries().records(turn);
+      ObjectNode data = Json.mapper().valueToTree(summary);
+      WireTurn finished = WireTurn.of(records.turn());
+      data.put("began_at", finished.beganAt());
+      data.put("finished_at", finished.finishedAt());
+      events.publish("turn_finished", summary.session(), records.workspaceRoot(), data);
+    }
+    return ApiResponse.ok(summary);
+  }
+
+  /** {@code file_snapshotted}: the records of the paths this call recorded first, if any. */
+  private void publishSnapshotted(String turn, List<SnapshotVerdict> verdicts) {
+    Set<String> recorded = new HashSet<>();
+    for (SnapshotVerdict verdict : verdicts) {
+      if (verdict.verdict() != SnapshotVerdict.Verdict.ALREADY_RECORDED) {
+        recorded.add(verdict.snapshot().path().display());
+      }
+    }
+    if (recorded.isEmpty()) {
+      return;
+    }
+    TurnRecords records = turndiff.queries().records(turn);
+    ArrayNode files = Json.array();
+    for (WireFileRecord file : WireFileRecord.of(records.changes())) {
+      if (recorded.contains(file.path().path())) {
+        files.add(Json.mapper().<ObjectNode>valueToTree(file));
+      }
+    }
+    ObjectNode data = Json.object().put("turn", turn);
+    data.set("files", files);
+    events.publish(
+        "file_snapshotted", records.turn().sessionExternalId(), records.workspaceRoot(), data);
   }
 
   private ApiResponse fileDiff(ApiRequest request) {
@@ -181,7 +263,8 @@ final class Endpoints {
   private ApiResponse rewind(ApiRequest request) {
     RewindTurnRequest body = request.body(RewindTurnRequest.class);
     RewindRequest rewind =
-        new RewindRequest(body.turn(), body.to(), body.operationId(), body.dryRun(), body.force());
+        new RewindRequest(
+            body.turn(), body.to(), body.operationId(), body.dryRun(), body.force(), body.inputs());
     // the operation's id goes out as a header before the first write; the report follows as the
     // body
     RewindReport report =
@@ -199,6 +282,19 @@ final class Endpoints {
                                     operation,
                                     "Turndiff-Resumed",
                                     String.valueOf(resumed)))));
+    if (!report.dryRun() && !report.turns().isEmpty() && events.watched()) {
+      TurnRecords rewound = turndiff.queries().records(report.turns().getFirst());
+      ObjectNode data =
+          Json.object()
+              .put("operation", report.operation())
+              .put("rewind_turn", report.rewindTurn().orElse(null))
+              .put("complete", report.complete())
+              .putNull("paths");
+      ArrayNode turns = data.putArray("turns");
+      report.turns().forEach(turns::add);
+      events.publish(
+          "rewind_done", rewound.turn().sessionExternalId(), rewound.workspaceRoot(), data);
+    }
     return ApiResponse.ok(WireRewindReport.of(report));
   }
 

@@ -2,6 +2,7 @@ package io.turndiff.server;
 
 import java.time.Duration;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.Set;
 
 /**
@@ -26,6 +27,8 @@ public final class ServiceOptions {
   private final int maxConnections;
   private final Duration requestDeadline;
   private final int maxHeaderBytes;
+  private final Optional<String> instance;
+  private final String version;
 
   private ServiceOptions(Builder builder) {
     this.port = builder.port;
@@ -36,6 +39,8 @@ public final class ServiceOptions {
     this.maxConnections = builder.maxConnections;
     this.requestDeadline = builder.requestDeadline;
     this.maxHeaderBytes = builder.maxHeaderBytes;
+    this.instance = builder.instance;
+    this.version = builder.version;
   }
 
   /**
@@ -84,6 +89,20 @@ public final class ServiceOptions {
     return maxHeaderBytes;
   }
 
+  /**
+   * The name of this run of the service, when it is the per-user daemon: it then answers the
+   * identity challenge on {@code GET /v1/health?challenge=NONCE} without a token ({@link
+   * HealthProof}). Without one, every request needs the token.
+   */
+  public Optional<String> instance() {
+    return instance;
+  }
+
+  /** The version {@code GET /v1/service/status} reports. */
+  public String version() {
+    return version;
+  }
+
   public static final class Builder {
     private int port = DEFAULT_PORT;
     private final String token;
@@ -93,6 +112,8 @@ public final class ServiceOptions {
     private int maxConnections = DEFAULT_MAX_CONNECTIONS;
     private Duration requestDeadline = DEFAULT_REQUEST_DEADLINE;
     private int maxHeaderBytes = 16 << 10;
+    private Optional<String> instance = Optional.empty();
+    private String version = "";
 
     private Builder(String token) {
       this.token = Objects.requireNonNull(token);
@@ -155,6 +176,21 @@ public final class ServiceOptions {
             "the header limit must be at least 1024 bytes, not " + bytes);
       }
       this.maxHeaderBytes = bytes;
+      return this;
+    }
+
+    /** 32 lowercase hex characters, new at every start of the daemon. */
+    public Builder instance(String instance) {
+      if (!instance.matches("[0-9a-f]{32}")) {
+        throw new IllegalArgumentException(
+            "an instance is 32 lowercase hex characters, not '" + instance + "'");
+      }
+      this.instance = Optional.of(instance);
+      return this;
+    }
+
+    public Builder version(String version) {
+      this.version = Objects.requireNonNull(version);
       return this;
     }
 

@@ -19,6 +19,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Base64;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -89,12 +90,8 @@ class HttpServiceTest {
   }
 
   private RawHttp.Response request(String method, String target, String body, String... headers) {
-    StringBuilder head = new StringBuilder(method + " " + target + " HTTP/1.1\r\n");
-    head.append("Host: 127.0.0.1:").append(service.port()).append("\r\n");
-    for (String header : headers) {
-      head.append(header).append("\r\n");
-    }
-    RawHttp.Response response = RawHttp.send(service.port(), head.toString(), body, ANSWER_WITHIN);
+    RawHttp.Response response =
+        RawHttp.request(service.port(), method, target, body, ANSWER_WITHIN, headers);
     bodies.add(response.body());
     return response;
   }
@@ -650,5 +647,100 @@ class HttpServiceTest {
     assertEquals(
         Optional.of(1),
         Optional.of(expect(200, call("GET", "/v1/turns/" + turn, null)).get("files").size()));
+  }
+
+  // ---- a rewind of some paths (issue 12)
+  // -----------------------------------------------------------------
+
+  /** A finished turn that changed a.txt and b.txt. */
+  private String twoFileTurn() throws Exception {
+    workspace.file("b.txt", "b\n");
+    String turn = openTurn();
+    expect(
+        200, call("POST", "/v1/turns/" + turn + "/snapshots", "{\"paths\":[\"a.txt\",\"b.txt\"]}"));
+    Files.writeString(workspace.resolve("a.txt"), "a changed by the turn\n");
+    Files.writeString(workspace.resolve("b.txt"), "b changed by the turn\n");
+    expect(200, call("POST", "/v1/turns/" + turn + "/finish", null));
+    return turn;
+  }
+
+  /** A rewind's report: its body comes in chunks after the early headers. */
+  private static JsonNode report(RawHttp.Response response) throws Exception {
+    assertEquals(200, response.status(), response.head() + "\n\n" + response.body());
+    String body = response.body();
+    return Json.mapper().readTree(body.substring(body.indexOf('{'), body.lastIndexOf('}') + 1));
+  }
+
+  @Test
+  void aRewindOfOnePathPlansAndPutsBackOnlyThatPath() throws Exception {
+    String turn = twoFileTurn();
+    String b64 = Base64.getEncoder().encodeToString("b.txt".getBytes(StandardCharsets.UTF_8));
+    JsonNode plan =
+        expect(
+            200,
+            call(
+                "POST",
+                "/v1/rewind",
+                "{\"turn\":" + json(turn) + ",\"paths\":[\"a.txt\"],\"dry_run\":true}"));
+    assertEquals("[\"a.txt\"]", plan.get("restored").toString(), plan.toString());
+    assertEquals("[\"a.txt\"]", plan.get("paths").toString(), plan.toString());
+    JsonNode done =
+        report(
+            call(
+                "POST",
+                "/v1/rewind",
+                "{\"turn\":" + json(turn) + ",\"paths_base64\":[" + json(b64) + "]}"));
+    assertEquals("[\"b.txt\"]", done.get("restored").toString(), done.toString());
+    assertEquals("b\n", workspace.readText("b.txt"));
+    assertEquals("a changed by the turn\n", workspace.readText("a.txt"));
+    JsonNode undo =
+        report(
+            call(
+                "POST", "/v1/rewind", "{\"turn\":" + json(done.get("rewind_turn").asText()) + "}"));
+    assertEquals("[\"b.txt\"]", undo.get("restored").toString(), undo.toString());
+    assertEquals("b changed by the turn\n", workspace.readText("b.txt"));
+  }
+
+  /**
+   * A path the turn did not change, one outside the workspace, and an empty or null list are each
+   * refused naming them, before anything is written: a null list read as absent would make a rewind
+   * of some paths a rewind of every path.
+   */
+  @Test
+  void aBadPathInARewindIsA400NamingItAndNothingIsWritten() throws Exception {
+    String turn = twoFileTurn();
+    workspace.file("untouched.txt", "same\n");
+    Map<String, Long> rows = StoreRows.count(database);
+    String t = json(turn);
+    assertRefused(
+        "bad_input",
+        "'untouched.txt'",
+        call("POST", "/v1/rewind", "{\"turn\":" + t + ",\"paths\":[\"a.txt\",\"untouched.txt\"]}"));
+    String secret = workspace.secret().toString();
+    assertRefused(
+        "bad_input",
+        secret,
+        call("POST", "/v1/rewind", "{\"turn\":" + t + ",\"paths\":[" + json(secret) + "]}"));
+    assertRefused(
+        "bad_input",
+        "'../x'",
+        call("POST", "/v1/rewind", "{\"turn\":" + t + ",\"paths\":[\"../x\"]}"));
+    assertRefused(
+        "bad_request", "'paths'", call("POST", "/v1/rewind", "{\"turn\":" + t + ",\"paths\":[]}"));
+    assertRefused(
+        "bad_request",
+        "'paths[0]'",
+        call("POST", "/v1/rewind", "{\"turn\":" + t + ",\"paths\":[null]}"));
+    assertRefused(
+        "bad_request",
+        "'paths'",
+        call("POST", "/v1/rewind", "{\"turn\":" + t + ",\"paths\":null}"));
+    assertRefused(
+        "bad_request",
+        "'paths_base64[1]'",
+        call("POST", "/v1/rewind", "{\"turn\":" + t + ",\"paths_base64\":[\"YQ==\",\"*!\"]}"));
+    assertEquals(rows, StoreRows.count(database), "nothing was written");
+    assertEquals("a changed by the turn\n", workspace.readText("a.txt"));
+    assertEquals("b changed by the turn\n", workspace.readText("b.txt"));
   }
 }

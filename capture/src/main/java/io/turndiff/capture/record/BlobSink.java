@@ -37,9 +37,17 @@ public final class BlobSink implements ContentSink {
     return new BlobSink(store, false);
   }
 
+  /**
+   * Whether the store holds {@code sha256}. A row that refers to it is written in a later
+   * transaction, so on a store that can be written the blob is marked as looked up now: a
+   * collection running meanwhile keeps it (its grace period).
+   */
   @Override
   public boolean holds(Sha256 sha256) {
-    return store.read(tx -> tx.blobs().contains(sha256));
+    if (store.readOnly()) {
+      return store.read(tx -> tx.blobs().contains(sha256));
+    }
+    return store.write(tx -> tx.blobs().retain(sha256));
   }
 
   @Override

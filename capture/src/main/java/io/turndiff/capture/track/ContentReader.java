@@ -103,7 +103,9 @@ final class ContentReader {
     batch.clear();
     store.write(
         tx -> {
-          copy.forEach(tx.blobs()::put);
+          // the index that refers to them is written later, in another transaction: a collection
+          // meanwhile keeps them for its grace period
+          copy.forEach(tx.blobs()::putRetained);
           return null;
         });
   }

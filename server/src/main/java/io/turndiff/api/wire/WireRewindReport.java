@@ -5,7 +5,10 @@ import io.turndiff.model.WorkspacePath;
 import io.turndiff.rewind.RewindReport;
 import java.util.List;
 
-/** A rewind's report, or its plan on a dry run; paths in the lists as text. */
+/**
+ * A rewind's report, or its plan on a dry run; paths in the lists as text. {@code paths}: the paths
+ * a rewind of some paths was asked for, {@code null} for a rewind of whole turns.
+ */
 public record WireRewindReport(
     String operation,
     boolean dryRun,
@@ -19,7 +22,8 @@ public record WireRewindReport(
     List<String> createdDirectories,
     List<String> removedDirectories,
     List<String> directoryModes,
-    String rewindTurn) {
+    String rewindTurn,
+    List<String> paths) {
 
   /** A path the rewind did not put back, and why. */
   public record Skipped(@JsonUnwrapped WirePath path, String reason, String detail) {}
@@ -40,7 +44,8 @@ public record WireRewindReport(
         texts(report.createdDirectories()),
         texts(report.removedDirectories()),
         texts(report.directoryModes()),
-        report.rewindTurn().orElse(null));
+        report.rewindTurn().orElse(null),
+        report.paths().isEmpty() ? null : texts(report.paths()));
   }
 
   private static List<String> texts(List<WorkspacePath> paths) {

@@ -1,0 +1,105 @@
+package io.turndiff.cli;
+
+import io.turndiff.api.Json;
+import io.turndiff.api.Turndiff;
+import io.turndiff.api.wire.WireRetentionConfig;
+import io.turndiff.store.RetentionPolicy;
+import java.time.Duration;
+import java.util.List;
+import java.util.Optional;
+import java.util.OptionalInt;
+import java.util.OptionalLong;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+
+/**
+ * {@code turndiff config [--older-than D] [--keep-turns N] [--max-size BYTES] [--unset NAME]…}: the
+ * retention policy kept with the store, which {@code gc} without policy options applies.
+ */
+@Command(
+    name = "config",
+    description =
+        "Show or set the retention policy kept with the store: `turndiff gc` without policy "
+            + "options applies it. Options given replace those criteria; --unset removes one.")
+final class ConfigCommand implements Callable<Integer> {
+
+  @Spec CommandSpec spec;
+
+  @Option(
+      names = "--older-than",
+      paramLabel = "DURATION",
+      converter = DurationArgument.class,
+      description = "Remove turns finished longer ago than DURATION (7d, 12h, 2w, PT36H).")
+  Duration olderThan;
+
+  @Option(
+      names = "--keep-turns",
+      paramLabel = "N",
+      description = "Keep the newest N turns of every session.")
+  Integer keepTurns;
+
+  @Option(
+      names = "--max-size",
+      paramLabel = "BYTES",
+      description = "Remove more of the oldest turns while the store's pages in use exceed BYTES.")
+  Long maxSize;
+
+  @Option(
+      names = "--unset",
+      paramLabel = "NAME",
+      description = "Remove a criterion: older-than, keep-turns or max-size (repeatable).")
+  List<String> unset = List.of();
+
+  @Override
+  public Integer call() {
+    for (String name : unset) {
+      if (!List.of("older-than", "keep-turns", "max-size").contains(name)) {
+        throw new CliException(
+            Main.EXIT_USAGE,
+            "--unset takes older-than, keep-turns or max-size, not '" + name + "'");
+      }
+    }
+    try (Turndiff turndiff = StoreOptions.of(spec).open()) {
+      boolean changes =
+          olderThan != null || keepTurns != null || maxSize != null || !unset.isEmpty();
+      RetentionPolicy kept =
+          changes
+              ? turndiff
+                  .store()
+                  .write(
+                      tx -> {
+                        RetentionPolicy now = RetentionPolicy.stored(tx.settings(), Duration.ZERO);
+                        RetentionPolicy next = changed(now);
+                        next.store(tx.settings());
+                        return next;
+                      })
+              : turndiff.store().read(tx -> RetentionPolicy.stored(tx.settings(), Duration.ZERO));
+      spec.commandLine().getOut().println(Json.write(WireRetentionConfig.of(kept), false));
+    }
+    return Main.EXIT_OK;
+  }
+
+  /** {@code kept} with this command line's options and removals applied. */
+  private RetentionPolicy changed(RetentionPolicy kept) {
+    Optional<Duration> age =
+        unset.contains("older-than")
+            ? Optional.empty()
+            : Optional.ofNullable(olderThan).or(kept::olderThan);
+    OptionalInt count =
+        unset.contains("keep-turns")
+            ? OptionalInt.empty()
+            : keepTurns != null ? OptionalInt.of(keepTurns) : kept.keepTurns();
+    OptionalLong size =
+        unset.contains("max-size")
+            ? OptionalLong.empty()
+            : maxSize != null ? OptionalLong.of(maxSize) : kept.maxSize();
+    try {
+      return new RetentionPolicy(age, count, size, Duration.ZERO);
+    } catch (IllegalArgumentException e) {
+      throw new CliException(Main.EXIT_USAGE, e.getMessage());
+    }
+  }
+}

@@ -1,0 +1,45 @@
+package io.turndiff.cli;
+
+import java.io.File;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * {@code turndiff serve --port PORT} for a store, started by {@code turndiff open} in its own
+ * session ({@code setsid}, when there is one) so that it outlives that command and its terminal,
+ * with this JVM's Java and class path. Its output goes to {@code turndiff-serve.log} beside the
+ * store (the service's own file, never a workspace's); it runs until stopped (SIGTERM).
+ */
+final class DetachedServe {
+
+  private static final Path SETSID = Path.of("/usr/bin/setsid");
+
+  private DetachedServe() {}
+
+  static Path log(Path database) {
+    return database.toAbsolutePath().resolveSibling("turndiff-serve.log");
+  }
+
+  static Process start(Path database, int port) throws IOException {
+    List<String> command = new ArrayList<>();
+    if (Files.isExecutable(SETSID)) {
+      command.add(SETSID.toString());
+    }
+    command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+    command.add("--enable-native-access=ALL-UNNAMED");
+    command.add("-cp");
+    command.add(System.getProperty("java.class.path"));
+    command.add(Main.class.getName());
+    command.addAll(List.of("--db", database.toString(), "serve", "--port", Integer.toString(port)));
+    Path log = log(database);
+    Files.createDirectories(log.getParent());
+    return new ProcessBuilder(command)
+        .redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")))
+        .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()))
+        .redirectErrorStream(true)
+        .start();
+  }
+}

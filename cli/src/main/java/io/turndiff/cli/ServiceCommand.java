@@ -1,0 +1,316 @@
+package io.turndiff.cli;
+
+import io.turndiff.api.Json;
+import io.turndiff.api.wire.WireOpenTurn;
+import io.turndiff.api.wire.WireServiceStarted;
+import io.turndiff.api.wire.WireServiceState;
+import io.turndiff.api.wire.WireServiceStatus;
+import io.turndiff.api.wire.WireServiceStopped;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.Callable;
+import java.util.concurrent.TimeUnit;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+
+/**
+ * {@code turndiff service start|stop|status}: the per-user daemon of one store, found through its
+ * discovery file and trusted only once it proved it holds the token (docs/runtime-hooks.md).
+ */
+@Command(
+    name = "service",
+    description = "The per-user service of the store: start (idempotent), stop (graceful), status.",
+    subcommands = {
+      ServiceCommand.Start.class,
+      ServiceCommand.Stop.class,
+      ServiceCommand.Status.class
+    })
+final class ServiceCommand {
+
+  static ServiceFiles files(CommandSpec spec) {
+    return ServiceFiles.of(StoreOptions.of(spec).database, System.getenv());
+  }
+
+  static String started(boolean started, Discovery discovery, ServiceFiles files) {
+    return Json.write(
+        new WireServiceStarted(
+            true,
+            started,
+            discovery.pid(),
+            discovery.port(),
+            files.store(),
+            files.discovery().toString()),
+        false);
+  }
+
+  @Command(
+      name = "start",
+      description =
+          "Start the service of the store in the background, unless it runs already (exit 0 "
+              + "either way); prints one JSON line.")
+  static final class Start implements Callable<Integer> {
+
+    @Spec CommandSpec spec;
+
+    @Option(
+        names = "--wait",
+        paramLabel = "SECONDS",
+        defaultValue = "30",
+        description = "How long to wait for the service to come up (default ${DEFAULT-VALUE}).")
+    long waitSeconds;
+
+    @Override
+    public Integer call() throws IOException, InterruptedException {
+      ServiceFiles files = files(spec);
+      files.prepare();
+      files.prepareStoreDirectory();
+      PrintWriter out = spec.commandLine().getOut();
+      try (ServiceLock _ = ServiceLock.acquire(files.startLock())) {
+        switch (ServiceProbe.probe(files)) {
+          case ServiceProbe.Running running -> {
+            out.println(started(false, running.discovery(), files));
+            return Main.EXIT_OK;
+          }
+          case ServiceProbe.Unproven unproven ->
+              throw new CliException(
+                  Main.EXIT_ERROR,
+                  unproven.reason()
+                      + ", and it holds the store; not starting a second service "
+                      + "(turndiff service stop --force ends it; its log: "
+                      + files.log()
+                      + ")");
+          case ServiceProbe.Stale stale -> {
+            spec.commandLine()
+                .getErr()
+                .println("turndiff: replacing a stale discovery file: " + stale.reason());
+            files.removeServiceFiles();
+          }
+          case ServiceProbe.Nothing _ -> {
+            // start one
+          }
+        }
+        Process child = DaemonLauncher.spawn(files, System.getenv());
+        Instant deadline = Instant.now().plus(Duration.ofSeconds(waitSeconds));
+        while (Instant.now().isBefore(deadline)) {
+          if (ServiceProbe.probe(files) instanceof ServiceProbe.Running running) {
+            out.println(started(true, running.discovery(), files));
+            return Main.EXIT_OK;
+          }
+          // a launcher that forks (setsid as a group leader) exits 0: keep waiting for the file
+          if (!child.isAlive() && child.exitValue() != 0) {
+            break;
+          }
+          TimeUnit.MILLISECONDS.sleep(50);
+        }
+        throw new CliException(
+            Main.EXIT_ERROR,
+            "the service did not come up"
+                + (child.isAlive() ? " within " + waitSeconds + " s" : "")
+                + "; see its log "
+                + files.log());
+      }
+    }
+  }
+
+  @Command(
+      name = "stop",
+      description = "Stop the service of the store gracefully (exit 0 when none runs).")
+  static final class Stop implements Callable<Integer> {
+
+    @Spec CommandSpec spec;
+
+    @Option(
+        names = "--wait",
+        paramLabel = "SECONDS",
+        defaultValue = "35",
+        description =
+            "How long to wait for requests in flight and the store to close (default "
+                + "${DEFAULT-VALUE}).")
+    long waitSeconds;
+
+    @Option(
+        names = "--force",
+        description =
+            "Kill the service (SIGKILL) when it does not end within --wait, or does not answer.")
+    boolean force;
+
+    @Override
+    public Integer call() throws IOException {
+      ServiceFiles files = files(spec);
+      PrintWriter out = spec.commandLine().getOut();
+      ServiceProbe.Found found = ServiceProbe.probe(files);
+      Discovery discovery;
+      switch (found) {
+        case ServiceProbe.Running running -> discovery = running.discovery();
+        case ServiceProbe.Unproven unproven -> {
+          if (!force) {
+            throw new CliException(
+                Main.EXIT_ERROR,
+                unproven.reason() + "; --force kills it (pid " + unproven.discovery().pid() + ")");
+          }
+          discovery = unproven.discovery();
+        }
+        case ServiceProbe.Stale _ -> {
+          files.removeServiceFiles();
+          out.println(Json.write(new WireServiceStopped(false, false, null), false));
+          return Main.EXIT_OK;
+        }
+        case ServiceProbe.Nothing _ -> {
+          out.println(Json.write(new WireServiceStopped(false, false, null), false));
+          return Main.EXIT_OK;
+        }
+      }
+      ProcessHandle process =
+          ProcessHandle.of(discovery.pid()).filter(ProcessHandle::isAlive).orElse(null);
+      if (process != null) {
+        Optional<String> user = process.info().user();
+        if (user.isPresent() && !user.get().equals(System.getProperty("user.name"))) {
+          throw new CliException(
+              Main.EXIT_ERROR,
+              "pid " + discovery.pid() + " belongs to " + user.get() + "; not signalling it");
+        }
+        process.destroy();
+        if (!waitFor(discovery.pid(), waitSeconds)) {
+          if (!force) {
+            throw new CliException(
+                Main.EXIT_ERROR,
+                "the service (pid "
+                    + discovery.pid()
+                    + ") did not end within "
+                    + waitSeconds
+                    + " s; --force kills it");
+          }
+          process.destroyForcibly();
+          waitFor(discovery.pid(), 10);
+        }
+      }
+      files.removeServiceFiles();
+      out.println(Json.write(new WireServiceStopped(false, true, discovery.pid()), false));
+      return Main.EXIT_OK;
+    }
+
+    /** Waits until {@code pid} has ended (an unreaped zombie counts as ended). */
+    private static boolean waitFor(long pid, long seconds) {
+      Instant deadline = Instant.now().plus(Duration.ofSeconds(seconds));
+      while (ProcessStart.running(pid)) {
+        if (Instant.now().isAfter(deadline)) {
+          return false;
+        }
+        try {
+          TimeUnit.MILLISECONDS.sleep(50);
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
+          return !ProcessStart.running(pid);
+        }
+      }
+      return true;
+    }
+  }
+
+  @Command(
+      name = "status",
+      description =
+          "Whether the service of the store runs: its store, uptime, turns in flight and recent "
+              + "hook failures (exit 0 running, 1 not).")
+  static final class Status implements Callable<Integer> {
+
+    @Spec CommandSpec spec;
+
+    @Option(names = "--json", description = "Print JSON.")
+    boolean json;
+
+    @Override
+    public Integer call() throws IOException {
+      ServiceFiles files = files(spec);
+      PrintWriter out = spec.commandLine().getOut();
+      List<String> hookFailures = files.hookFailures(5);
+      ServiceProbe.Found found = ServiceProbe.probe(files);
+      Optional<WireServiceStatus> status =
+          found instanceof ServiceProbe.Running running
+              ? ServiceProbe.get(running, "/v1/service/status", WireServiceStatus.class)
+              : Optional.empty();
+      String why =
+          switch (found) {
+            case ServiceProbe.Unproven unproven -> unproven.reason();
+            case ServiceProbe.Stale stale -> "stale discovery file: " + stale.reason();
+            case ServiceProbe.Running _ ->
+                status.isEmpty() ? "it proved itself but did not answer its status" : null;
+            case ServiceProbe.Nothing _ -> null;
+          };
+      if (json) {
+        out.println(
+            Json.write(
+                new WireServiceState(
+                    status.isPresent(),
+                    files.store(),
+                    files.discovery().toString(),
+                    files.log().toString(),
+                    why,
+                    status.orElse(null),
+                    hookFailures),
+                false));
+        return status.isPresent() ? Main.EXIT_OK : Main.EXIT_ERROR;
+      }
+      if (status.isEmpty()) {
+        out.println("turndiff service: not running" + (why == null ? "" : " (" + why + ")"));
+        out.println("store:       " + files.store());
+        printFailures(out, hookFailures, files);
+        return Main.EXIT_ERROR;
+      }
+      WireServiceStatus answer = status.get();
+      out.println(
+          "turndiff service: running (pid "
+              + answer.pid()
+              + ", port "
+              + answer.port()
+              + ", up "
+              + uptime(answer.uptimeS())
+              + ", version "
+              + answer.version()
+              + ")");
+      out.println("store:       " + answer.store());
+      out.println("discovery:   " + files.discovery());
+      out.println("log:         " + files.log());
+      List<WireOpenTurn> open = answer.openTurns();
+      out.println(
+          "in flight:   " + open.size() + (open.size() == 1 ? " open turn" : " open turns"));
+      for (WireOpenTurn turn : open) {
+        out.println(
+            "  "
+                + turn.session()
+                + " turn "
+                + turn.turn()
+                + " in "
+                + turn.workspace()
+                + ", begun "
+                + turn.beganAt());
+      }
+      printFailures(out, hookFailures, files);
+      return Main.EXIT_OK;
+    }
+
+    private static void printFailures(PrintWriter out, List<String> failures, ServiceFiles files) {
+      if (failures.isEmpty()) {
+        return;
+      }
+      out.println("hook clients: recent failed deliveries (" + files.hookLog() + "):");
+      failures.forEach(failure -> out.println("  " + failure));
+    }
+
+    static String uptime(long seconds) {
+      if (seconds < 60) {
+        return seconds + " s";
+      }
+      if (seconds < 3600) {
+        return seconds / 60 + " min";
+      }
+      return seconds / 3600 + " h " + (seconds % 3600) / 60 + " min";
+    }
+  }
+}

@@ -1,0 +1,162 @@
+package io.turndiff.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.turndiff.fixtures.CommandRun;
+import io.turndiff.fixtures.StoreRows;
+import io.turndiff.fixtures.TestStore;
+import io.turndiff.fixtures.TestWorkspace;
+import io.turndiff.store.Store;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Base64;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * {@code turndiff rewind --turn T PATH…}, run in this JVM against a real store and workspace: the
+ * exit codes (0 done, 3 a conflict, 2 a bad path with nothing written), the report and the undo;
+ * every output is checked for the canary.
+ */
+class RewindPathsCommandTest {
+
+  @TempDir Path temp;
+
+  private TestWorkspace workspace;
+  private Path database;
+  private final List<CommandRun> runs = new ArrayList<>();
+
+  @BeforeEach
+  void setUp() {
+    workspace = TestWorkspace.in(temp);
+    database = TestStore.fileIn(temp);
+  }
+
+  @AfterEach
+  void canary() {
+    workspace.assertOutsideUnchanged();
+    for (CommandRun run : runs) {
+      workspace.canary().assertNotIn("stdout", run.out());
+      workspace.canary().assertNotIn("stderr", run.err());
+    }
+    try (Store store = Store.open(database)) {
+      workspace.canary().assertNotInStore(store);
+    }
+  }
+
+  private CommandRun turndiff(String... args) {
+    List<String> withStore = new ArrayList<>(List.of("--db", database.toString()));
+    withStore.addAll(List.of(args));
+    CommandRun run = CliRun.inProcess(withStore.toArray(String[]::new));
+    runs.add(run);
+    return run;
+  }
+
+  private String begin() {
+    return turndiff("turn", "begin", "--workspace", workspace.root().toString(), "--session", "s1")
+        .expect(0)
+        .json()
+        .get("turn")
+        .asText();
+  }
+
+  /** A turn that rewrote a.txt, b.txt and c.txt from "x before" to "x after". */
+  private String threeFileTurn() throws Exception {
+    for (String name : List.of("a", "b", "c")) {
+      workspace.file(name + ".txt", name + " before\n");
+    }
+    String turn = begin();
+    turndiff("snapshot", "--turn", turn, "a.txt", "b.txt", "c.txt").expect(0);
+    for (String name : List.of("a", "b", "c")) {
+      Files.writeString(workspace.resolve(name + ".txt"), name + " after\n");
+    }
+    turndiff("turn", "finish", "--turn", turn).expect(0);
+    return turn;
+  }
+
+  @Test
+  void oneFileGoesBackExitZeroAndItsUndoPutsItBack() throws Exception {
+    String turn = threeFileTurn();
+    CommandRun rewind = turndiff("rewind", "--turn", turn, "b.txt").expect(0);
+    JsonNode report = rewind.json();
+    assertEquals("[\"b.txt\"]", report.get("restored").toString(), rewind.out());
+    assertEquals("[\"b.txt\"]", report.get("paths").toString(), rewind.out());
+    assertEquals("b before\n", workspace.readText("b.txt"));
+    assertEquals("a after\n", workspace.readText("a.txt"));
+    assertEquals("c after\n", workspace.readText("c.txt"));
+
+    CommandRun undo = turndiff("rewind", "--turn", report.get("rewind_turn").asText()).expect(0);
+    assertEquals("[\"b.txt\"]", undo.json().get("restored").toString(), undo.out());
+    assertEquals("b after\n", workspace.readText("b.txt"));
+    assertTrue(undo.json().get("paths").isNull(), "the undo rewinds its whole rewind turn");
+  }
+
+  @Test
+  void aConflictOnTheNamedFileExitsThree() throws Exception {
+    String turn = threeFileTurn();
+    workspace.file("b.txt", "the user's own b\n");
+    CommandRun rewind = turndiff("rewind", "--turn", turn, "b.txt").expect(3);
+    JsonNode skipped = rewind.json().get("skipped");
+    assertEquals(1, skipped.size(), rewind.out());
+    assertEquals("b.txt", skipped.get(0).get("path").asText());
+    assertEquals("conflict", skipped.get(0).get("reason").asText());
+    assertEquals("the user's own b\n", workspace.readText("b.txt"));
+    assertEquals("a after\n", workspace.readText("a.txt"));
+  }
+
+  @Test
+  void aPathTheTurnDidNotChangeOrOutsideTheWorkspaceExitsTwoNamingItAndWritesNothing()
+      throws Exception {
+    workspace.file("untouched.txt", "same\n");
+    String turn = threeFileTurn();
+    Map<String, Long> rows = StoreRows.count(database);
+    String up = "../" + workspace.outside().getFileName() + "/secret.txt";
+    for (String bad : List.of("untouched.txt", up, workspace.secret().toString())) {
+      CommandRun refused = turndiff("rewind", "--turn", turn, "a.txt", bad).expect(2);
+      assertEquals("", refused.out());
+      assertTrue(refused.err().contains("'" + bad + "'"), refused.err());
+      assertFalse(refused.err().contains("Exception"), refused.err());
+    }
+    CommandRun notBase64 = turndiff("rewind", "--turn", turn, "--path-base64", "*!").expect(2);
+    assertTrue(notBase64.err().contains("'*!'"), notBase64.err());
+    assertEquals("a after\n", workspace.readText("a.txt"), "not rewound beside a bad path");
+    assertEquals(rows, StoreRows.count(database), "nothing was stored");
+  }
+
+  @Test
+  void aNameThatIsNotUtf8IsRewoundByItsBase64() throws Exception {
+    byte[] name = {'n', (byte) 0xFF, '.', 't', 'x', 't'};
+    String encoded = Base64.getEncoder().encodeToString(name);
+    String turn = begin();
+    turndiff("snapshot", "--turn", turn, "--path-base64", encoded, "keep.txt").expect(0);
+    TestWorkspace.run(
+        "sh",
+        "-c",
+        "printf made > \"$1/$(printf 'n\\377.txt')\"",
+        "sh",
+        workspace.root().toString());
+    workspace.file("keep.txt", "kept\n");
+    turndiff("turn", "finish", "--turn", turn).expect(0);
+    assertEquals(2, entries());
+
+    CommandRun rewind = turndiff("rewind", "--turn", turn, "--path-base64", encoded).expect(0);
+    assertEquals("[\"n\\\\xff.txt\"]", rewind.json().get("restored").toString(), rewind.out());
+    assertEquals(1, entries(), "the created file with the non-UTF-8 name is gone");
+    assertEquals("kept\n", workspace.readText("keep.txt"));
+  }
+
+  private long entries() throws Exception {
+    try (Stream<Path> listing = Files.list(workspace.root())) {
+      return listing.count();
+    }
+  }
+}

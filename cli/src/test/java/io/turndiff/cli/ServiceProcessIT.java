@@ -1,0 +1,287 @@
+package io.turndiff.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.turndiff.api.Json;
+import io.turndiff.fixtures.CommandRun;
+import java.io.ByteArrayOutputStream;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.net.Socket;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.LinkOption;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * {@code turndiff service start|stop|status} as real processes: one daemon however often it is
+ * started, a discovery file 0600 in a 0700 run directory, a graceful stop that withdraws the file,
+ * a stale file (dead pid) replaced, and a foreign listener on the recorded port that is challenged
+ * and never sent a token.
+ */
+class ServiceProcessIT {
+
+  @TempDir Path temp;
+
+  private Map<String, String> env;
+  private Path database;
+  private Path runDirectory;
+  private final List<Long> daemons = new ArrayList<>();
+
+  @BeforeEach
+  void setUp() {
+    database = temp.resolve("data/turndiff.db");
+    runDirectory = temp.resolve("xdg-run/turndiff");
+    env =
+        Map.of(
+            "TURNDIFF_DB", database.toString(),
+            "XDG_RUNTIME_DIR", temp.resolve("xdg-run").toString(),
+            "HOME", temp.toString(),
+            "SOME_API_KEY", "sk-not-for-the-daemon");
+  }
+
+  @AfterEach
+  void tearDown() throws Exception {
+    CliProcess.run(env, "service", "stop", "--force", "--wait", "10");
+    for (long pid : daemons) {
+      ProcessHandle.of(pid).ifPresent(ProcessHandle::destroyForcibly);
+    }
+  }
+
+  private Path discovery() {
+    return runDirectory.resolve(ServiceFiles.key(database.toString()) + ".json");
+  }
+
+  private JsonNode start() throws Exception {
+    CommandRun run = CliProcess.run(env, "service", "start");
+    assertEquals(0, run.exitCode(), run.err());
+    return started(run);
+  }
+
+  private JsonNode started(CommandRun run) throws Exception {
+    JsonNode line = Json.mapper().readTree(run.out());
+    daemons.add(line.get("pid").asLong());
+    return line;
+  }
+
+  @Test
+  void startedTwiceAtOnceItIsOneServiceThatStopsGracefully() throws Exception {
+    CompletableFuture<CommandRun> first = CompletableFuture.supplyAsync(() -> startQuietly());
+    CompletableFuture<CommandRun> second = CompletableFuture.supplyAsync(() -> startQuietly());
+    JsonNode a = started(first.get(3, TimeUnit.MINUTES));
+    JsonNode b = started(second.get(3, TimeUnit.MINUTES));
+    assertEquals(a.get("pid").asLong(), b.get("pid").asLong(), a + " / " + b);
+    assertNotEquals(
+        a.get("started").asBoolean(), b.get("started").asBoolean(), "one started it: " + a + b);
+    long pid = a.get("pid").asLong();
+    assertEquals(database.toString(), a.get("store").asText());
+    assertEquals(discovery().toString(), a.get("discovery").asText());
+    JsonNode again = start();
+    assertEquals(pid, again.get("pid").asLong());
+    assertFalse(again.get("started").asBoolean());
+
+    // the files: a 0700 run directory, the discovery file 0600 in the documented layout
+    assertEquals(
+        "rwx------",
+        PosixFilePermissions.toString(
+            Files.getPosixFilePermissions(runDirectory, LinkOption.NOFOLLOW_LINKS)));
+    assertEquals(
+        "rw-------", PosixFilePermissions.toString(Files.getPosixFilePermissions(discovery())));
+    List<String> lines = Files.readAllLines(discovery());
+    assertEquals("{", lines.getFirst());
+    assertEquals("  \"format\": 1,", lines.get(1));
+    assertTrue(lines.get(2).matches("  \"instance\": \"[0-9a-f]{32}\","), lines.get(2));
+    assertEquals("  \"pid\": " + pid + ",", lines.get(3));
+    assertTrue(lines.get(4).matches("  \"proc_start_ticks\": [0-9]+,"), lines.get(4));
+    assertTrue(lines.get(5).matches("  \"port\": [0-9]+,"), lines.get(5));
+    Path header = runDirectory.resolve(ServiceFiles.key(database.toString()) + ".header");
+    String token =
+        Files.readString(runDirectory.resolve(ServiceFiles.key(database.toString()) + ".token"))
+            .strip();
+    assertEquals("Authorization: Bearer " + token + "\r\n", Files.readString(header));
+    assertEquals("rw-------", PosixFilePermissions.toString(Files.getPosixFilePermissions(header)));
+
+    // the daemon runs in its own session, without the caller's other variables
+    String environ =
+        new String(
+            Files.readAllBytes(Path.of("/proc/" + pid + "/environ")), StandardCharsets.UTF_8);
+    assertFalse(environ.contains("SOME_API_KEY"), environ);
+    assertTrue(environ.contains("TURNDIFF_DB="), environ);
+    String stat = Files.readString(Path.of("/proc/" + pid + "/stat"));
+    String[] fields = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
+    assertEquals(Long.toString(pid), fields[3], "session id = pid: " + stat);
+
+    // a turn in flight, begun by another process on the same store
+    Path workspace = temp.resolve("ws");
+    Files.createDirectories(workspace);
+    CommandRun begin =
+        CliProcess.run(
+            env,
+            "turn",
+            "begin",
+            "--workspace",
+            workspace.toString(),
+            "--session",
+            "s-1",
+            "--turn",
+            "t-1");
+    assertEquals(0, begin.exitCode(), begin.err());
+    CommandRun status = CliProcess.run(env, "service", "status");
+    assertEquals(0, status.exitCode(), status.err());
+    assertTrue(status.out().contains("in flight:   1 open turn\n"), status.out());
+    assertTrue(status.out().contains("  s-1 turn t-1 in " + workspace + ", begun "), status.out());
+    assertTrue(status.out().startsWith("turndiff service: running (pid " + pid), status.out());
+    assertTrue(status.out().contains("store:       " + database), status.out());
+    CommandRun json = CliProcess.run(env, "service", "status", "--json");
+    JsonNode answer = Json.mapper().readTree(json.out());
+    assertTrue(answer.get("service").get("uptime_s").asLong() >= 0, json.out());
+    assertEquals(pid, answer.get("service").get("pid").asLong());
+
+    CommandRun stop = CliProcess.run(env, "service", "stop");
+    assertEquals(0, stop.exitCode(), stop.err());
+    assertFalse(ProcessStart.running(pid), "the daemon ended");
+    assertFalse(Files.exists(discovery()), "the discovery file is withdrawn");
+    assertFalse(Files.exists(header), "the header file is removed");
+    String log = Files.readString(Path.of(database + ".service.log"));
+    assertFalse(log.contains("Exception"), log);
+    CommandRun stopped = CliProcess.run(env, "service", "status");
+    assertEquals(1, stopped.exitCode(), stopped.out());
+    assertTrue(stopped.out().startsWith("turndiff service: not running"), stopped.out());
+    CommandRun stopAgain = CliProcess.run(env, "service", "stop");
+    assertEquals(0, stopAgain.exitCode(), stopAgain.err());
+  }
+
+  private CommandRun startQuietly() {
+    try {
+      CommandRun run = CliProcess.run(env, "service", "start");
+      assertEquals(0, run.exitCode(), run.err());
+      return run;
+    } catch (Exception e) {
+      throw new IllegalStateException(e);
+    }
+  }
+
+  @Test
+  void aDiscoveryFileWhoseDaemonWasKilledIsReplaced() throws Exception {
+    long pid = start().get("pid").asLong();
+    ProcessHandle.of(pid).orElseThrow().destroyForcibly();
+    // its parent (the start command) is gone: it may stay a zombie, which counts as ended
+    for (int i = 0; i < 600 && ProcessStart.running(pid); i++) {
+      TimeUnit.MILLISECONDS.sleep(50);
+    }
+    assertFalse(ProcessStart.running(pid));
+    assertTrue(Files.exists(discovery()), "a killed daemon leaves its file behind");
+    CommandRun status = CliProcess.run(env, "service", "status");
+    assertEquals(1, status.exitCode(), status.out());
+    assertTrue(status.out().contains("not running"), status.out());
+
+    CommandRun run = CliProcess.run(env, "service", "start");
+    assertEquals(0, run.exitCode(), run.err());
+    JsonNode line = started(run);
+    assertTrue(line.get("started").asBoolean(), run.out());
+    assertNotEquals(pid, line.get("pid").asLong());
+    assertTrue(run.err().contains("stale"), run.err());
+    assertTrue(
+        Files.readString(discovery()).contains("\"pid\": " + line.get("pid").asLong() + ","));
+  }
+
+  @Test
+  void aForeignListenerOnTheRecordedPortIsChallengedAndNeverSentTheToken() throws Exception {
+    // a live process of ours (not turndiff) with its real start time, and a listener on the port
+    Process impostor = new ProcessBuilder("sleep", "300").start();
+    try (ServerSocket listener = new ServerSocket(0, 50, InetAddress.getLoopbackAddress())) {
+      ByteArrayOutputStream received = new ByteArrayOutputStream();
+      Thread.ofPlatform().daemon().start(() -> answerWrongly(listener, received));
+      Files.createDirectories(runDirectory.getParent());
+      Files.createDirectory(
+          runDirectory,
+          PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
+      String key = ServiceFiles.key(database.toString());
+      String oldToken = "an-old-token-0123456789abcdef";
+      Files.writeString(runDirectory.resolve(key + ".token"), oldToken + "\n");
+      new Discovery(
+              "00112233445566778899aabbccddeeff",
+              impostor.pid(),
+              ProcessStart.ticks(impostor.pid()),
+              listener.getLocalPort(),
+              database.toString(),
+              runDirectory.resolve(key + ".token"),
+              runDirectory.resolve(key + ".header"),
+              Path.of(database + ".service.log"),
+              "0.1.0",
+              Instant.now().toString())
+          .write(discovery());
+
+      CommandRun status = CliProcess.run(env, "service", "status");
+      assertEquals(1, status.exitCode(), status.out());
+      assertTrue(status.out().contains("did not prove"), status.out());
+
+      CommandRun run = CliProcess.run(env, "service", "start");
+      assertEquals(0, run.exitCode(), run.err());
+      JsonNode line = started(run);
+      assertTrue(line.get("started").asBoolean(), run.out());
+      assertNotEquals(impostor.pid(), line.get("pid").asLong());
+      assertTrue(impostor.isAlive(), "the impostor is never signalled");
+      String newToken =
+          Files.readString(runDirectory.resolve(key + ".token"), StandardCharsets.UTF_8).strip();
+      String seen;
+      synchronized (received) {
+        seen = received.toString(StandardCharsets.UTF_8);
+      }
+      assertTrue(seen.contains("GET /v1/health?challenge="), "it was challenged: " + seen);
+      assertFalse(seen.toLowerCase(Locale.ROOT).contains("authorization"), seen);
+      assertFalse(seen.contains(oldToken) || seen.contains(newToken), seen);
+    } finally {
+      impostor.destroyForcibly();
+    }
+  }
+
+  /** Answers every request with a well-formed health answer whose proof is wrong. */
+  private static void answerWrongly(ServerSocket listener, ByteArrayOutputStream received) {
+    while (!listener.isClosed()) {
+      try (Socket socket = listener.accept()) {
+        InputStream in = socket.getInputStream();
+        byte[] buffer = new byte[8192];
+        int read = in.read(buffer);
+        if (read > 0) {
+          synchronized (received) {
+            received.write(buffer, 0, read);
+          }
+        }
+        String body =
+            "{\"ok\":true,\"instance\":\"00112233445566778899aabbccddeeff\",\"pid\":1,"
+                + "\"proof\":\""
+                + "0".repeat(64)
+                + "\"}";
+        OutputStream out = socket.getOutputStream();
+        out.write(
+            ("HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: "
+                    + body.length()
+                    + "\r\nConnection: close\r\n\r\n"
+                    + body)
+                .getBytes(StandardCharsets.UTF_8));
+        out.flush();
+      } catch (Exception closed) {
+        return;
+      }
+    }
+  }
+}

@@ -1,0 +1,177 @@
+// Rewinding: a turn, a turn and every later one, or one file of a turn. Always the dry run first (nothing
+// is written), shown as a plan; the real run only on confirmation, under an operation id made here so that
+// a retry after a dropped connection resumes the same operation instead of starting another; then the
+// result, with the undo (rewinding the rewind turn) one click away.
+import { api } from './api.js';
+import { h, fill, icon } from './dom.js';
+import { count, FORCEABLE, plural, shortId, skipText } from './format.js';
+import { notice } from './diff.js';
+import { routes } from './routes.js';
+
+const dialog = () => document.getElementById('rewind-dialog');
+
+function title({ scope, seq, path, undo }) {
+  if (undo) return seq ? `Undo rewind turn ${seq}` : 'Undo this rewind';
+  if (scope === 'to') return `Rewind to turn ${seq}`;
+  if (scope === 'file') return `Rewind one file of turn ${seq}`;
+  return `Rewind turn ${seq}`;
+}
+
+function explain({ scope, seq, path, undo }) {
+  if (undo) return 'Puts back what the rewind changed: the files as they were just before it ran.';
+  if (scope === 'to') return `Puts back turn ${seq} and every later turn of the session, newest first: the files as they were before turn ${seq}.`;
+  if (scope === 'file') return h('span', null, 'Puts back ', h('code', { class: 'mono' }, path), ` as it was before turn ${seq}. The rest of the turn stays.`);
+  return `Puts back every file turn ${seq} changed, as it was before the turn.`;
+}
+
+/** The POST /v1/rewind body for a scope (docs/review-panel.md, section 7). */
+export function requestOf(options, { dryRun, force, operation }) {
+  const body = { turn: options.turn };
+  if (options.scope === 'to') body.to = true;
+  // a name that is not UTF-8 goes as its exact bytes: its display form has \xNN escapes
+  if (options.scope === 'file') {
+    if (options.pathBase64) body.paths_base64 = [options.pathBase64];
+    else body.paths = [options.path];
+  }
+  if (force) body.force = true;
+  if (dryRun) body.dry_run = true;
+  if (operation) body.operation = operation;
+  return body;
+}
+
+export function newOperationId() {
+  const random = crypto.getRandomValues(new Uint8Array(8));
+  return `panel-${Array.from(random, b => b.toString(16).padStart(2, '0')).join('')}`;
+}
+
+/** openRewind({scope: 'turn'|'to'|'file', turn, seq, path?, pathBase64?, undo?, onDone?}) */
+export function openRewind(options) {
+  const d = dialog();
+  let force = false;
+  let operation = null;
+  let busy = false;
+  const titleEl = h('h2', { id: 'rewind-title' }, icon(options.undo ? 'undo' : 'rewind'), title(options));
+  const body = h('div', { class: 'dialog-body' });
+  const footer = h('div', { class: 'dialog-actions' });
+  const close = () => {
+    if (!busy) d.close();
+  };
+  fill(d, h('header', { class: 'dialog-head' }, titleEl,
+    h('button', { type: 'button', class: 'icon-button', 'aria-label': 'Close', onclick: close }, icon('x'))),
+  h('p', { class: 'dialog-lead' }, explain(options)), body, footer);
+  d.oncancel = e => {
+    if (busy) e.preventDefault();
+  };
+  if (!d.open) d.showModal();
+
+  async function plan() {
+    busy = true;
+    fill(body, h('div', { class: 'state state-loading' }, h('span', { class: 'spinner' }), 'Planning (a dry run: nothing is written)…'));
+    fill(footer, h('button', { type: 'button', class: 'button', onclick: close }, 'Cancel'));
+    let report;
+    try {
+      report = (await api.rewind(requestOf(options, { dryRun: true, force }))).value;
+    } catch (e) {
+      busy = false;
+      fill(body, notice('error', e.message));
+      fill(footer, h('button', { type: 'button', class: 'button', onclick: close }, 'Close'));
+      return;
+    }
+    busy = false;
+    const resuming = report.skipped.some(s => s.reason === 'interrupted');
+    if (resuming) operation = report.operation;
+    const writes = report.restored.length + report.merged.length + report.created_directories.length
+      + report.removed_directories.length + report.directory_modes.length;
+    const forceable = report.skipped.filter(s => FORCEABLE.has(s.reason));
+    fill(body,
+      resuming ? notice('warn', `An unfinished rewind (operation ${report.operation}) already covers this turn. Confirming finishes that operation.`) : null,
+      planSummary(report, { planned: true }),
+      planSections(report, { planned: true }));
+    const confirm = h('button', { type: 'button', class: 'button button-danger', disabled: writes === 0 && !resuming,
+      onclick: () => run() }, icon('rewind'), writes === 0 && !resuming ? 'Nothing to put back' : `Rewind ${plural(report.restored.length + report.merged.length, 'file')}${force ? ' (forced)' : ''}`);
+    fill(footer,
+      forceable.length || force ? h('label', { class: 'toggle force', title: 'Overwrite conflicts and unverified files. What they hold now is stored first, so the undo brings it back.' },
+        h('input', { type: 'checkbox', checked: force, onchange: e => { force = e.target.checked; plan(); } }),
+        `Force: overwrite ${plural(forceable.length, 'conflict')} (stored first; the undo brings them back)`) : h('span'),
+      h('span', { class: 'spacer' }),
+      h('button', { type: 'button', class: 'button', onclick: close }, 'Cancel'),
+      confirm);
+    confirm.focus();
+  }
+
+  async function run() {
+    busy = true;
+    operation ??= newOperationId();
+    fill(body, h('div', { class: 'state state-loading' }, h('span', { class: 'spinner' }), 'Rewinding… ', h('span', { class: 'muted mono small' }, `operation ${operation}`)));
+    fill(footer);
+    let report;
+    try {
+      report = (await api.rewind(requestOf(options, { dryRun: false, force, operation }))).value;
+    } catch (e) {
+      busy = false;
+      fill(body, notice('error', `The rewind did not finish: ${e.message}`),
+        h('p', { class: 'muted' }, `Trying again resumes operation ${operation}: paths already put back are not written twice.`));
+      fill(footer, h('span', { class: 'spacer' }), h('button', { type: 'button', class: 'button', onclick: close }, 'Close'),
+        h('button', { type: 'button', class: 'button button-danger', onclick: () => run() }, 'Try again'));
+      return;
+    }
+    busy = false;
+    options.onDone?.(report);
+    fill(body,
+      report.complete ? notice('info', 'Done: every path was put back.') : notice('warn', 'Done, but some paths were skipped: they are listed below with why.'),
+      planSummary(report, { planned: false }),
+      planSections(report, { planned: false }),
+      report.rewind_turn ? h('p', { class: 'muted small' }, 'Recorded as ', h('a', { href: routes.turn(report.rewind_turn), onclick: () => d.close() }, `rewind turn ${shortId(report.rewind_turn)}`),
+        ` (operation ${report.operation}). Rewinding it puts back what this rewind changed.`) : null);
+    const undo = report.rewind_turn ? h('button', { type: 'button', class: 'button', onclick: () => openRewind({ scope: 'turn', turn: report.rewind_turn, seq: '', undo: true, onDone: options.onDone }) },
+      icon('undo'), 'Undo this rewind…') : null;
+    fill(footer, h('span', { class: 'spacer' }), undo, h('button', { type: 'button', class: 'button button-primary', onclick: close }, 'Close'));
+    (undo ?? footer.lastChild).focus();
+  }
+
+  plan();
+}
+
+function planSummary(report, { planned }) {
+  const conflicts = report.skipped.filter(s => s.reason === 'conflict').length;
+  const others = report.skipped.length - conflicts;
+  const dirs = report.created_directories.length + report.removed_directories.length + report.directory_modes.length;
+  const item = (n, label, kind) => h('li', { class: ['tally', kind && `tally-${kind}`, n === 0 && 'tally-zero'] }, h('strong', null, count(n)), label);
+  return h('ul', { class: 'tallies', role: 'list', 'aria-label': planned ? 'The plan' : 'The result' },
+    item(report.restored.length, planned ? 'to restore' : 'restored', 'ok'),
+    item(report.merged.length, planned ? 'to merge' : 'merged', 'ok'),
+    item(conflicts, conflicts === 1 ? 'conflict' : 'conflicts', 'bad'),
+    item(others, 'skipped', 'warn'),
+    item(dirs, dirs === 1 ? 'directory' : 'directories'),
+    item(report.unchanged.length, 'unchanged'));
+}
+
+function pathList(paths, render = p => h('code', { class: 'mono' }, p)) {
+  return h('ul', { class: 'plan-list', role: 'list' }, paths.map(p => h('li', null, render(p))));
+}
+
+function section(titleText, explanation, n, content, { open = n <= 12, kind } = {}) {
+  if (!n) return null;
+  return h('details', { class: ['plan-section', kind && `plan-${kind}`], open },
+    h('summary', null, h('strong', null, titleText), h('span', { class: 'count' }, count(n)), explanation ? h('span', { class: 'muted small' }, explanation) : null),
+    content);
+}
+
+function planSections(report, { planned }) {
+  const conflicts = report.skipped.filter(s => s.reason === 'conflict');
+  const skipped = report.skipped.filter(s => s.reason !== 'conflict');
+  const skipItem = s => [h('code', { class: 'mono' }, s.path), h('span', { class: 'reason' }, skipText(s.reason)), s.detail ? h('span', { class: 'detail' }, s.detail) : null];
+  const conflictItem = s => [h('code', { class: 'mono' }, s.path), s.detail ? h('span', { class: 'detail' }, s.detail) : null];
+  const dirs = [
+    ...report.created_directories.map(p => [planned ? 'to create' : 'created', p]),
+    ...report.removed_directories.map(p => [planned ? 'to remove (when empty)' : 'removed', p]),
+    ...report.directory_modes.map(p => [planned ? 'mode to put back' : 'mode put back', p]),
+  ];
+  return h('div', { class: 'plan' },
+    section(planned ? 'To restore' : 'Restored', 'put back exactly as before', report.restored.length, pathList(report.restored), { kind: 'ok' }),
+    section('Merged', 'changed since; the turn\'s own hunks are reversed onto your edits, which stay', report.merged.length, pathList(report.merged), { kind: 'ok' }),
+    section('Conflicts', 'changed since, and the turn\'s hunks do not reverse cleanly: left as they are', conflicts.length, pathList(conflicts, conflictItem), { kind: 'bad', open: true }),
+    section('Skipped', 'left as they are, with why', skipped.length, pathList(skipped, skipItem), { kind: 'warn', open: skipped.length <= 20 }),
+    section('Directories', null, dirs.length, pathList(dirs, ([what, p]) => [h('code', { class: 'mono' }, p), h('span', { class: 'reason' }, what)])),
+    section('Unchanged', 'already as before: not written', report.unchanged.length, pathList(report.unchanged), { open: false }));
+}

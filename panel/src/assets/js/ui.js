@@ -1,0 +1,76 @@
+// Small pieces every view uses: badges, stats, loading and error states, cards.
+import { h, icon } from './dom.js';
+import { count, reasonOf, changeOf } from './format.js';
+
+export function badge(text, kind, title) {
+  return h('span', { class: ['badge', kind && `badge-${kind}`], title }, text);
+}
+
+export function reasonBadge(code) {
+  const reason = reasonOf(code);
+  return h('span', { class: 'badge badge-warn', title: reason.text }, icon('warn'), reason.badge);
+}
+
+export function scanBadge(n) {
+  return h('span', { class: 'badge badge-scan', title: 'Changed by a shell command: no tool announced it; the finish scan of the tracked workspace found it' },
+    icon('shell'), n === undefined ? 'shell' : `${count(n)} by shell`);
+}
+
+export function changeMark(record) {
+  const c = changeOf(record);
+  return h('span', { class: `change change-${record.change ?? 'open'}`, title: c.label, aria: { label: c.label } }, c.letter);
+}
+
+export function stateChip(turn) {
+  if (turn.state === 'open') return h('span', { class: 'chip chip-open', title: 'The turn is still open: files appear as they are snapshotted' }, h('span', { class: 'pulse' }), 'recording');
+  if (turn.state === 'rewound') return h('span', { class: 'chip chip-rewound' }, icon('rewind'), 'rewound');
+  return null;
+}
+
+export function kindChip(turn) {
+  return turn.kind === 'rewind' ? h('span', { class: 'chip chip-kind-rewind' }, icon('undo'), 'rewind') : null;
+}
+
+/** +12 −3 with a five-block bar, as in a review tool. */
+export function lineStats(added, removed, { bar = true } = {}) {
+  const total = added + removed;
+  const blocks = [];
+  if (bar) {
+    const green = total ? Math.round((added / total) * 5) : 0;
+    const red = total ? Math.min(5 - green, Math.max(removed ? 1 : 0, Math.round((removed / total) * 5))) : 0;
+    for (let i = 0; i < 5; i++) blocks.push(h('i', { class: i < green ? 'add' : i < green + red ? 'del' : '' }));
+  }
+  return h('span', { class: 'lines', title: `${count(added)} lines added, ${count(removed)} removed` },
+    h('span', { class: 'added' }, `+${count(added)}`), h('span', { class: 'removed' }, `−${count(removed)}`),
+    bar ? h('span', { class: 'bar', aria: { hidden: 'true' } }, blocks) : null);
+}
+
+export function loading(text = 'Loading…') {
+  return h('div', { class: 'state state-loading', role: 'status' }, h('span', { class: 'spinner' }), text);
+}
+
+export function errorState(error, retry) {
+  return h('div', { class: 'state state-error', role: 'alert' },
+    h('strong', null, error.code ? `${error.code}` : 'Error'),
+    h('p', null, error.message ?? String(error)),
+    retry ? h('button', { type: 'button', class: 'button', onclick: retry }, 'Try again') : null);
+}
+
+export function empty(text) {
+  return h('div', { class: 'state state-empty' }, text);
+}
+
+/** A list of link cards (workspaces, sessions). */
+export function cards(items, card) {
+  return h('ul', { class: 'cards', role: 'list' }, items.map(item => {
+    const { href, iconName, title, meta, end } = card(item);
+    return h('li', null, h('a', { class: 'card', href },
+      h('span', { class: 'card-icon' }, icon(iconName)),
+      h('span', { class: 'card-main' }, h('span', { class: 'card-title mono' }, title), h('span', { class: 'card-meta' }, meta)),
+      h('span', { class: 'card-end' }, end)));
+  }));
+}
+
+export function mono(text, cls) {
+  return h('code', { class: ['mono', cls] }, text);
+}

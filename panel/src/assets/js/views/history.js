@@ -1,0 +1,75 @@
+// A file's history: every turn that recorded the path, newest first, each diff opened on demand.
+import { api } from '../api.js';
+import { h, fill, icon } from '../dom.js';
+import { capitalised, changeOf, clock, day, exact, recordReasons, reasonOf } from '../format.js';
+import { changeMark, empty, errorState, kindChip, lineStats, loading, scanBadge, stateChip } from '../ui.js';
+import { routes } from '../routes.js';
+import { renderDiff } from '../diff.js';
+import { subscribe } from '../events.js';
+import { openRewind } from '../rewind.js';
+
+export async function historyView(main, ctx, workspace, path) {
+  ctx.crumbs([
+    { label: 'Workspaces', href: routes.workspaces() },
+    { label: workspace, href: routes.workspace(workspace), mono: true },
+    { label: `History of ${path}`, mono: true },
+  ]);
+  fill(main, loading('Loading the history…'));
+  let entries;
+  try {
+    entries = await api.history(workspace, path);
+  } catch (e) {
+    fill(main, errorState(e, () => historyView(main, ctx, workspace, path)));
+    return null;
+  }
+  const style = () => (localStorage.getItem('turndiff.diffStyle') === 'side' && !matchMedia('(max-width: 860px)').matches ? 'side' : 'unified');
+  const items = entries.slice().reverse().map((entry, i) => {
+    const record = entry.file;
+    const body = h('div', { class: 'history-diff' });
+    let loaded = false;
+    const details = h('details', { class: 'history-entry', open: i === 0, ontoggle: () => {
+      if (!details.open || loaded) return;
+      loaded = true;
+      if (entry.state === 'open') {
+        renderDiff(body, { record, open: true });
+        return;
+      }
+      fill(body, loading('Loading the diff…'));
+      api.fileDiff(entry.turn, record.path)
+        .then(r => renderDiff(body, { record, diff: r.diff, style: style() }))
+        .catch(e => renderDiff(body, { record, error: e }));
+    } },
+    h('summary', null,
+      changeMark(record),
+      h('span', { class: 'history-turn' }, `Turn ${entry.seq}`),
+      kindChip(entry), stateChip(entry),
+      h('span', { class: 'muted mono small' }, entry.session),
+      h('time', { datetime: entry.began_at, title: exact(entry.began_at), class: 'muted' }, `${day(entry.began_at)} ${clock(entry.began_at)}`),
+      h('span', { class: `change-label change-${record.change ?? 'open'}` }, capitalised(changeOf(record).label)),
+      record.added || record.removed ? lineStats(record.added, record.removed, { bar: false }) : null,
+      record.detected_by === 'scan' ? scanBadge() : null,
+      recordReasons(record).map(code => h('span', { class: 'badge badge-warn', title: reasonOf(code).text }, icon('warn'), reasonOf(code).badge)),
+      h('span', { class: 'history-actions' },
+        h('a', { class: 'button button-small button-quiet', href: routes.turn(entry.turn, record.path) }, 'Open turn'),
+        entry.state !== 'open' && entry.kind === 'agent' && record.restorable && record.change !== 'unchanged'
+          ? h('button', { type: 'button', class: 'button button-small', onclick: e => {
+            e.preventDefault();
+            openRewind({ scope: 'file', turn: entry.turn, seq: entry.seq, path: record.path, pathBase64: record.path_base64, onDone: () => historyView(main, ctx, workspace, path) });
+          } }, icon('rewind'), 'Rewind file…') : null)),
+    body);
+    return details;
+  });
+  fill(main, h('section', { class: 'page page-history' },
+    h('header', { class: 'page-head' },
+      h('h1', { class: 'mono path-title' }, path),
+      h('p', { class: 'muted' }, `Every turn that recorded this path in `, h('code', { class: 'mono' }, workspace), ', newest first.')),
+    items.length ? h('div', { class: 'history' }, items) : empty('No turn recorded this path.')));
+  // the first entry is open: load it
+  items[0]?.dispatchEvent(new Event('toggle'));
+  // a finished turn or rewind may have recorded this path: draw the history again (unless the page moved on)
+  let shown = true;
+  subscribe({ workspace }, { onEvent: name => {
+    if (shown && (name === 'turn_finished' || name === 'rewind_done')) historyView(main, ctx, workspace, path);
+  } });
+  return { destroy: () => { shown = false; } };
+}

@@ -1,0 +1,59 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { built } from './built.mjs';
+
+const { analyse } = await built('assets/js/diff.js');
+
+test('a missing newline at the end is found on the line it follows, on each side', () => {
+  const text = [
+    'diff --git a/p.py b/p.py',
+    '--- a/p.py',
+    '+++ b/p.py',
+    '@@ -1,2 +1,2 @@',
+    ' keep',
+    '-old',
+    '\\ No newline at end of file',
+    '+new',
+    '\\ No newline at end of file',
+    '',
+  ].join('\n');
+  const a = analyse(text);
+  assert.equal(a.hunks, 1);
+  assert.deepEqual(a.noEol, [{ block: 0, side: 'old', oldLine: 2 }, { block: 0, side: 'new', newLine: 2 }]);
+  assert.equal(a.text, text, 'the text diff2html gets is the diff itself');
+});
+
+test('turndiff comment lines are taken out of the diff and kept as notices', () => {
+  const comment = 'config/credentials.env: before-state not captured (escapes_workspace): symlink -> ../../outside; no content is shown';
+  const a = analyse(`diff --git a/config/credentials.env b/config/credentials.env\n# turndiff: ${comment}\n`);
+  assert.deepEqual(a.comments, [comment]);
+  assert.equal(a.text, 'diff --git a/config/credentials.env b/config/credentials.env\n');
+  assert.equal(a.hunks, 0);
+});
+
+test('mode changes and binary files are seen', () => {
+  const mode = analyse('diff --git a/build.sh b/build.sh\nold mode 100644\nnew mode 100755\n');
+  assert.deepEqual(mode.modes, { 'old mode': '100644', 'new mode': '100755' });
+  assert.equal(mode.binary, false);
+  const binary = analyse('diff --git a/logo.png b/logo.png\nindex 1..2\nBinary files a/logo.png and b/logo.png differ\n');
+  assert.equal(binary.binary, true);
+  assert.equal(binary.hunks, 0);
+});
+
+test('a type change is two blocks, and a mark names its block', () => {
+  const text = [
+    'diff --git a/active.toml b/active.toml', 'deleted file mode 120000', '--- a/active.toml', '+++ /dev/null',
+    '@@ -1 +0,0 @@', '-profiles/dev.toml', '\\ No newline at end of file',
+    'diff --git a/active.toml b/active.toml', 'new file mode 100644', '--- /dev/null', '+++ b/active.toml',
+    '@@ -0,0 +1 @@', '+mode = "dev"', '',
+  ].join('\n');
+  const a = analyse(text);
+  assert.equal(a.hunks, 2);
+  assert.deepEqual(a.noEol, [{ block: 0, side: 'old', oldLine: 1 }]);
+  assert.equal(a.modes['deleted file mode'], '120000');
+  assert.equal(a.modes['new file mode'], '100644');
+});
+
+test('an empty diff (an unchanged file) is nothing', () => {
+  assert.deepEqual(analyse(''), { text: '', comments: [], noEol: [], hunks: 0, binary: false, modes: {}, lines: 0 });
+});

@@ -1,0 +1,17 @@
+package io.turndiff.api.wire;
+
+import java.util.List;
+
+/**
+ * {@code turndiff service status --json}: whether it runs, where it is found, what the running
+ * service said about itself ({@code service}, null when none runs), why a discovery file was not
+ * trusted ({@code problem}), and the hook clients' last failed deliveries.
+ */
+public record WireServiceState(
+    boolean running,
+    String store,
+    String discovery,
+    String log,
+    String problem,
+    WireServiceStatus service,
+    List<String> hookFailures) {}

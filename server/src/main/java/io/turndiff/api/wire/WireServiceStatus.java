@@ -1,0 +1,15 @@
+package io.turndiff.api.wire;
+
+import java.util.List;
+
+/** {@code GET /v1/service/status}: what the running service says about itself. */
+public record WireServiceStatus(
+    boolean running,
+    long pid,
+    int port,
+    String instance,
+    String version,
+    String startedAt,
+    long uptimeS,
+    String store,
+    List<WireOpenTurn> openTurns) {}

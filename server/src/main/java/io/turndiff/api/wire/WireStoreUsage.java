@@ -1,0 +1,61 @@
+package io.turndiff.api.wire;
+
+import io.turndiff.store.StoreUsage;
+import java.util.List;
+
+/** {@code turndiff du --json}: the store's footprint, per workspace and session. */
+public record WireStoreUsage(
+    String store,
+    long fileBytes,
+    long freeBytes,
+    long blobs,
+    long blobBytes,
+    long unreferencedBlobBytes,
+    long indexBlobBytes,
+    List<Workspace> workspaces) {
+
+  /** A workspace and its sessions. */
+  public record Workspace(String workspace, List<Session> sessions) {}
+
+  /**
+   * A session's records and the stored bytes of the blobs they refer to; {@code shared_blob_bytes}
+   * of them something else refers to too.
+   */
+  public record Session(
+      String session,
+      long turns,
+      long openTurns,
+      long records,
+      long blobs,
+      long blobBytes,
+      long sharedBlobBytes) {
+
+    static Session of(StoreUsage.SessionUsage usage) {
+      return new Session(
+          usage.session(),
+          usage.turns(),
+          usage.openTurns(),
+          usage.records(),
+          usage.blobs(),
+          usage.blobBytes(),
+          usage.sharedBlobBytes());
+    }
+  }
+
+  public static WireStoreUsage of(String store, StoreUsage usage) {
+    return new WireStoreUsage(
+        store,
+        usage.fileBytes(),
+        usage.freeBytes(),
+        usage.blobs(),
+        usage.blobBytes(),
+        usage.unreferencedBlobBytes(),
+        usage.indexBlobBytes(),
+        usage.workspaces().stream()
+            .map(
+                workspace ->
+                    new Workspace(
+                        workspace.root(), workspace.sessions().stream().map(Session::of).toList()))
+            .toList());
+  }
+}

@@ -1,8 +1,9 @@
 // A turn's (or a range's) files: a filterable, virtualised list. Only the rows in view are in the DOM, so a
 // 1,000-file turn draws as fast as a 10-file one.
-import { h, fill, icon } from './dom.js';
-import { count, plural, isNotRestorable, recordReasons, reasonOf, splitPath } from './format.js';
-import { changeMark, scanBadge } from './ui.js';
+import { h, fill } from './dom.js';
+import { count, plural, splitPath } from './format.js';
+import { fileFlags } from './listing.js';
+import { changeMark, flagOf } from './ui.js';
 
 const ROW = 34;
 const OVERSCAN = 8;
@@ -74,18 +75,13 @@ export class FileList {
   row(index, position) {
     const r = this.items[index];
     const [dir, name] = splitPath(r.path);
-    const reasons = recordReasons(r);
     const selected = index === this.selected;
-    return h('div', { class: ['file-row', selected && 'selected', r.change === 'unchanged' && 'is-unchanged'], role: 'option', id: `file-${position}`,
+    return h('div', { class: ['file-row', selected && 'selected', r.change === 'unchanged' && 'is-unchanged'], role: 'option', id: `file-${position}`, dataset: { path: r.path },
       aria: { selected: String(selected), setsize: this.shown.length, posinset: position + 1 }, title: r.path,
       onclick: () => this.select(index, { scroll: false, user: true }) },
       changeMark(r),
       h('span', { class: 'file-path' }, h('span', { class: 'file-dir' }, dir), h('span', { class: 'file-name' }, name)),
-      h('span', { class: 'file-flags' },
-        r.detected_by === 'scan' ? h('span', { class: 'flag flag-scan', title: 'Found by the shell scan: no tool announced it' }, icon('shell', 'found by the shell scan')) : null,
-        reasons.length ? h('span', { class: 'flag flag-warn', title: reasons.map(c => reasonOf(c).text).join('; ') }, icon('warn', 'not captured'), reasonOf(reasons[0]).badge)
-          : isNotRestorable(r) ? h('span', { class: 'flag flag-warn', title: 'cannot be put back' }, icon('warn', 'not restorable')) : null,
-        this.extra?.(r)),
+      h('span', { class: 'file-flags' }, fileFlags(r).map(flagOf), this.extra?.(r)),
       r.added || r.removed ? h('span', { class: 'file-lines' }, r.added ? h('span', { class: 'added' }, `+${count(r.added)}`) : null,
         r.removed ? h('span', { class: 'removed' }, `−${count(r.removed)}`) : null) : null);
   }

@@ -1,6 +1,8 @@
 // Small pieces every view uses: badges, stats, loading and error states, cards.
 import { h, icon } from './dom.js';
 import { count, reasonOf, changeOf } from './format.js';
+import { SCAN_TITLE } from './listing.js';
+import { routes } from './routes.js';
 
 export function badge(text, kind, title) {
   return h('span', { class: ['badge', kind && `badge-${kind}`], title }, text);
@@ -8,12 +10,31 @@ export function badge(text, kind, title) {
 
 export function reasonBadge(code) {
   const reason = reasonOf(code);
-  return h('span', { class: 'badge badge-warn', title: reason.text }, icon('warn'), reason.badge);
+  return h('span', { class: 'badge badge-warn', title: reason.text, dataset: { badge: 'reason', reason: code } }, icon('warn'), reason.badge);
 }
 
 export function scanBadge(n) {
-  return h('span', { class: 'badge badge-scan', title: 'Changed by a shell command: no tool announced it; the finish scan of the tracked workspace found it' },
+  return h('span', { class: 'badge badge-scan', title: SCAN_TITLE, dataset: { badge: 'scan' } },
     icon('shell'), n === undefined ? 'shell' : `${count(n)} by shell`);
+}
+
+/** A turn's badge (listing.js turnBadges) as an element; data-badge holds its kind. */
+export function badgeOf(item) {
+  const dataset = { badge: item.kind };
+  if (item.kind === 'rewound') {
+    return h('a', { class: 'badge badge-rewound', href: routes.turn(item.turn), title: item.title, dataset }, icon('rewind'), item.text);
+  }
+  const look = { scan: ['badge-scan', 'shell'], 'not-restorable': ['badge-warn', 'warn'], rewinds: ['badge-rewind', 'undo'] }[item.kind];
+  return h('span', { class: ['badge', look[0]], title: item.title, dataset }, icon(look[1]), item.text);
+}
+
+/** A file's flag (listing.js fileFlags) in a file list row; data-flag holds its kind, data-reason its reason. */
+export function flagOf(item) {
+  if (item.kind === 'scan') return h('span', { class: 'flag flag-scan', title: item.title, dataset: { flag: 'scan' } }, icon('shell', 'found by the shell scan'));
+  if (item.kind === 'reason') {
+    return h('span', { class: 'flag flag-warn', title: item.title, dataset: { flag: 'reason', reason: item.code } }, icon('warn', 'not captured'), item.text);
+  }
+  return h('span', { class: 'flag flag-warn', title: item.title, dataset: { flag: item.kind } }, icon('warn', item.text));
 }
 
 export function changeMark(record) {
@@ -63,8 +84,8 @@ export function empty(text) {
 /** A list of link cards (workspaces, sessions). */
 export function cards(items, card) {
   return h('ul', { class: 'cards', role: 'list' }, items.map(item => {
-    const { href, iconName, title, meta, end } = card(item);
-    return h('li', null, h('a', { class: 'card', href },
+    const { href, iconName, title, meta, end, dataset } = card(item);
+    return h('li', null, h('a', { class: 'card', href, dataset },
       h('span', { class: 'card-icon' }, icon(iconName)),
       h('span', { class: 'card-main' }, h('span', { class: 'card-title mono' }, title), h('span', { class: 'card-meta' }, meta)),
       h('span', { class: 'card-end' }, end)));

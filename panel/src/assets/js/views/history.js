@@ -1,8 +1,9 @@
 // A file's history: every turn that recorded the path, newest first, each diff opened on demand.
 import { api } from '../api.js';
 import { h, fill, icon } from '../dom.js';
-import { capitalised, changeOf, clock, day, exact, recordReasons, reasonOf } from '../format.js';
-import { changeMark, empty, errorState, kindChip, lineStats, loading, scanBadge, stateChip } from '../ui.js';
+import { capitalised, changeOf, clock, day, exact, recordReasons, reasonOf, shortId } from '../format.js';
+import { turnBadges } from '../listing.js';
+import { badgeOf, changeMark, empty, errorState, kindChip, lineStats, loading, scanBadge, stateChip } from '../ui.js';
 import { routes } from '../routes.js';
 import { renderDiff } from '../diff.js';
 import { subscribe } from '../events.js';
@@ -27,7 +28,7 @@ export async function historyView(main, ctx, workspace, path) {
     const record = entry.file;
     const body = h('div', { class: 'history-diff' });
     let loaded = false;
-    const details = h('details', { class: 'history-entry', open: i === 0, ontoggle: () => {
+    const details = h('details', { class: 'history-entry', open: i === 0, dataset: { turn: entry.turn }, ontoggle: () => {
       if (!details.open || loaded) return;
       loaded = true;
       if (entry.state === 'open') {
@@ -48,7 +49,8 @@ export async function historyView(main, ctx, workspace, path) {
       h('span', { class: `change-label change-${record.change ?? 'open'}` }, capitalised(changeOf(record).label)),
       record.added || record.removed ? lineStats(record.added, record.removed, { bar: false }) : null,
       record.detected_by === 'scan' ? scanBadge() : null,
-      recordReasons(record).map(code => h('span', { class: 'badge badge-warn', title: reasonOf(code).text }, icon('warn'), reasonOf(code).badge)),
+      recordReasons(record).map(code => h('span', { class: 'badge badge-warn', title: reasonOf(code).text, dataset: { badge: 'reason', reason: code } }, icon('warn'), reasonOf(code).badge)),
+      turnBadges({ ...entry, detected_by_scan: 0, not_restorable: 0 }, shortId).map(badgeOf),
       h('span', { class: 'history-actions' },
         h('a', { class: 'button button-small button-quiet', href: routes.turn(entry.turn, record.path) }, 'Open turn'),
         entry.state !== 'open' && entry.kind === 'agent' && record.restorable && record.change !== 'unchanged'

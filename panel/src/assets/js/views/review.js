@@ -4,7 +4,8 @@
 import { allTurns, api } from '../api.js';
 import { h, fill, icon } from '../dom.js';
 import { capitalised, changeOf, clock, count, day, duration, exact, isNotRestorable, plural, recordReasons, shortId } from '../format.js';
-import { errorState, kindChip, lineStats, loading, scanBadge, stateChip, badge } from '../ui.js';
+import { turnBadges, turnsBetween } from '../listing.js';
+import { badgeOf, errorState, kindChip, lineStats, loading, reasonBadge, scanBadge, stateChip, badge } from '../ui.js';
 import { routes } from '../routes.js';
 import { FileList } from '../filelist.js';
 import { renderDiff } from '../diff.js';
@@ -185,6 +186,7 @@ export async function turnView(main, ctx, turnId, query) {
     loadDiff: path => api.fileDiff(turnId, path).then(r => r.diff),
     fileMeta: record => [
       record.detected_by === 'scan' ? scanBadge() : record.tool_calls.length ? h('span', { class: 'muted small', title: 'The tool calls that snapshotted this path' }, `tool ${record.tool_calls.join(', ')}`) : null,
+      recordReasons(record).map(reasonBadge),
       isNotRestorable(record) ? badge('not restorable', 'warn', 'A rewind cannot put this file back: its before-state was not captured') : null,
     ],
     fileActions: record => [
@@ -203,7 +205,6 @@ export async function turnView(main, ctx, turnId, query) {
     const scanned = files.filter(f => f.detected_by === 'scan').length;
     const notRestorable = files.filter(isNotRestorable).length;
     const uncaptured = files.filter(f => recordReasons(f).length).length;
-    const rewoundBy = (turn.rewound_by ?? []).filter(r => r.rewind_turn);
     const actions = turn.state === 'open' ? [] : turn.kind === 'rewind'
       ? [h('button', { type: 'button', class: 'button', onclick: () => openRewind({ scope: 'turn', turn: turn.turn, seq: turn.seq, undo: true, onDone: refresh }) }, icon('undo'), 'Undo this rewind…')]
       : [h('button', { type: 'button', class: 'button', onclick: () => openRewind({ scope: 'turn', turn: turn.turn, seq: turn.seq, onDone: refresh }) }, icon('rewind'), 'Rewind turn…'),
@@ -220,9 +221,7 @@ export async function turnView(main, ctx, turnId, query) {
         scanned ? scanBadge(scanned) : null,
         uncaptured ? badge(`${count(uncaptured)} not captured`, 'warn', 'Paths recorded with metadata only: see each file for why') : null,
         notRestorable ? badge(`${count(notRestorable)} not restorable`, 'warn', 'A rewind cannot put these back') : null,
-        turn.rewinds ? badge(`rewind of ${turn.rewinds.turns.map(shortId).join(', ')}`, 'rewind', `Operation ${turn.rewinds.operation}`) : null,
-        rewoundBy.map(r => h('a', { class: 'badge badge-rewound', href: routes.turn(r.rewind_turn), title: `Operation ${r.operation}` },
-          icon('rewind'), `${turn.kind === 'rewind' ? 'undone' : 'rewound'} by ${shortId(r.rewind_turn)}${r.complete ? '' : ' (partly)'}`))),
+        turnBadges({ ...turn, detected_by_scan: 0, not_restorable: 0 }, shortId).map(badgeOf)),
       h('div', { class: 'review-actions' }, actions));
   }
 
@@ -265,7 +264,7 @@ export async function rangeView(main, ctx, from, to, query) {
   const label = id => (seqs.has(id) ? `#${seqs.get(id).seq}` : shortId(id));
   const first = seqs.get(range.from);
   const last = seqs.get(range.to);
-  const inRange = listing.turns.filter(t => first && last && t.seq >= first.seq && t.seq <= last.seq);
+  const inRange = turnsBetween(listing.turns, range.from, range.to);
   ctx.crumbs([
     { label: 'Workspaces', href: routes.workspaces() },
     listing.workspace ? { label: listing.workspace, href: routes.workspace(listing.workspace), mono: true } : null,

@@ -2,6 +2,7 @@
 import { api } from '../api.js';
 import { h, fill } from '../dom.js';
 import { ago, clock, day, exact, plural } from '../format.js';
+import { newestFirst } from '../listing.js';
 import { cards, empty, errorState, loading } from '../ui.js';
 import { routes } from '../routes.js';
 import { subscribe } from '../events.js';
@@ -20,7 +21,7 @@ export async function sessionsView(main, ctx, workspace) {
   const data = await load();
   if (!data) return null;
   const draw = listing => {
-    const sessions = listing.sessions.slice().sort((a, b) => (b.last_turn_at ?? b.created_at).localeCompare(a.last_turn_at ?? a.created_at));
+    const sessions = newestFirst(listing.sessions);
     fill(main, h('section', { class: 'page' },
       h('header', { class: 'page-head' },
         h('h1', { class: 'mono path-title' }, workspace),
@@ -28,6 +29,7 @@ export async function sessionsView(main, ctx, workspace) {
       sessions.length === 0 ? empty('No sessions in this workspace.') :
         cards(sessions, s => ({
           href: routes.session(s.session),
+          dataset: { session: s.session },
           iconName: 'chat',
           title: s.session,
           meta: [plural(s.turns, 'turn'), ' · began ',

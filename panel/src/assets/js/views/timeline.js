@@ -2,8 +2,9 @@
 // be put back, and which rewind put a turn back. Live: new turns appear and open ones finish in place.
 import { allTurns } from '../api.js';
 import { h, fill, icon } from '../dom.js';
-import { clock, count, day, duration, exact, plural, shortId } from '../format.js';
-import { badge, empty, errorState, kindChip, lineStats, loading, scanBadge, stateChip } from '../ui.js';
+import { clock, day, duration, exact, plural, shortId } from '../format.js';
+import { fileCountText, turnBadges } from '../listing.js';
+import { badgeOf, empty, errorState, kindChip, lineStats, loading, stateChip } from '../ui.js';
 import { routes } from '../routes.js';
 import { subscribe } from '../events.js';
 import { openRewind } from '../rewind.js';
@@ -61,7 +62,6 @@ export async function timelineView(main, ctx, session) {
   }
 
   function turnRow(t, seqs, index) {
-    const rewoundBy = (t.rewound_by ?? []).filter(r => r.rewind_turn);
     const actions = [];
     if (t.state !== 'open') {
       if (t.kind === 'rewind') {
@@ -76,9 +76,8 @@ export async function timelineView(main, ctx, session) {
         }
       }
     }
-    const fileCount = t.state === 'open' ? `${plural(t.files, 'file')} so far`
-      : t.files === t.changed ? plural(t.files, 'file') : `${plural(t.changed, 'file')} changed of ${count(t.files)}`;
-    return h('li', { class: ['turn-row', `turn-${t.state}`, t.kind === 'rewind' && 'turn-kind-rewind', index === selected && 'selected'], dataset: { turn: t.turn } },
+    return h('li', { class: ['turn-row', `turn-${t.state}`, t.kind === 'rewind' && 'turn-kind-rewind', index === selected && 'selected'],
+      dataset: { turn: t.turn, seq: t.seq, state: t.state, kind: t.kind } },
       h('div', { class: 'turn-time' },
         h('time', { datetime: t.began_at, title: exact(t.began_at) }, clock(t.began_at)),
         h('span', { class: 'muted small' }, day(t.began_at))),
@@ -89,16 +88,10 @@ export async function timelineView(main, ctx, session) {
           kindChip(t), stateChip(t),
           h('span', { class: 'muted mono small', title: t.turn }, t.turn)),
         h('div', { class: 'turn-stats' },
-          h('span', null, fileCount),
+          h('span', { class: 'turn-files' }, fileCountText(t)),
           t.state === 'open' ? null : lineStats(t.lines_added, t.lines_removed),
           t.state !== 'open' && t.finished_at ? h('span', { class: 'muted small' }, `took ${duration(t.began_at, t.finished_at)}`) : null,
-          t.detected_by_scan ? scanBadge(t.detected_by_scan) : null,
-          t.not_restorable ? h('span', { class: 'badge badge-warn', title: 'Files whose before-state was not captured: a rewind cannot put them back' },
-            icon('warn'), `${count(t.not_restorable)} not restorable`) : null,
-          t.rewinds ? h('span', { class: 'badge badge-rewind', title: `Operation ${t.rewinds.operation}` }, icon('undo'),
-            `rewind of ${t.rewinds.turns.map(id => seqLabel(seqs, id)).join(', ')}${t.rewinds.paths ? ` (${plural(t.rewinds.paths.length, 'file')})` : ''}`) : null,
-          rewoundBy.map(r => h('a', { class: 'badge badge-rewound', href: routes.turn(r.rewind_turn), title: `Operation ${r.operation}${r.complete ? '' : ' — some paths were skipped'}` },
-            icon('rewind'), `${t.kind === 'rewind' ? 'undone' : r.paths ? `${plural(r.paths.length, 'file')} rewound` : 'rewound'} by ${seqLabel(seqs, r.rewind_turn)}${r.complete ? '' : ' (partly)'}`))),
+          turnBadges(t, id => seqLabel(seqs, id)).map(badgeOf)),
       ),
       h('div', { class: 'turn-actions' }, actions));
   }

@@ -2,6 +2,7 @@
 import { api } from '../api.js';
 import { h, fill } from '../dom.js';
 import { ago, clock, day, exact, plural } from '../format.js';
+import { newestFirst } from '../listing.js';
 import { badge, cards, empty, errorState, loading } from '../ui.js';
 import { routes } from '../routes.js';
 import { subscribe } from '../events.js';
@@ -36,7 +37,7 @@ export async function workspacesView(main, ctx) {
 }
 
 function draw(main, data) {
-  const list = data.workspaces.slice().sort((a, b) => (b.last_turn_at ?? '').localeCompare(a.last_turn_at ?? ''));
+  const list = newestFirst(data.workspaces);
   fill(main, h('section', { class: 'page' },
     h('header', { class: 'page-head' },
       h('h1', null, 'Workspaces'),
@@ -44,6 +45,7 @@ function draw(main, data) {
     list.length === 0 ? empty('No turns recorded yet. Runtimes record turns through the service (see the README).') :
       cards(list, w => ({
         href: routes.workspace(w.workspace),
+        dataset: { workspace: w.workspace },
         iconName: 'folder',
         title: w.workspace,
         meta: [plural(w.sessions, 'session'), ' · ', plural(w.turns, 'turn'),

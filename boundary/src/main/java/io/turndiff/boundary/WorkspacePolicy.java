@@ -185,14 +185,24 @@ public final class WorkspacePolicy {
     if (allowed.isEmpty()) {
       return;
     }
+    requireAllowed(namedReal(workspace), workspace);
+  }
+
+  /**
+   * Whether {@link #admitNamed} admits {@code workspace}: for a listing, which leaves out what it
+   * would refuse instead of failing.
+   */
+  public boolean admitsNamed(Path workspace) {
+    return allowed.isEmpty() || allowed.get().stream().anyMatch(namedReal(workspace)::startsWith);
+  }
+
+  private static Path namedReal(Path workspace) {
     Path absolute = workspace.toAbsolutePath().normalize();
-    Path resolved;
     try {
-      resolved = absolute.toRealPath();
+      return absolute.toRealPath();
     } catch (IOException gone) {
-      resolved = absolute;
+      return absolute;
     }
-    requireAllowed(resolved, workspace);
   }
 
   private void requireAllowed(Path real, Path given) {

@@ -28,11 +28,12 @@ import org.junit.jupiter.api.io.TempDir;
  * Every JSON shape turndiff prints or serves, byte for byte, against {@code wire-golden.txt}: one
  * scenario through the command line, then one through the HTTP service, on one store, covering each
  * response (verdicts of every kind, a name that is not UTF-8, a path reached through a link,
- * summaries, records, listings, pages, ranges, history, rewind plans and reports, tracking, status,
- * errors). What varies from run to run (the temp directory, timestamps, mtimes, generated ids,
- * elapsed times) is replaced by a marker first. The shapes are the wire contract: a change here is
- * a change for every client, so the golden text changes only on purpose. To write it anew after
- * such a change, run with {@code -Dwire.golden.update=true} and review the diff.
+ * summaries, records, workspaces, listings, pages, ranges and a range's file, history with the
+ * rewinds that rewound each turn, rewind plans and reports, tracking, status, errors). What varies
+ * from run to run (the temp directory, timestamps, mtimes, generated ids, elapsed times) is
+ * replaced by a marker first. The shapes are the wire contract: a change here is a change for every
+ * client, so the golden text changes only on purpose. To write it anew after such a change, run
+ * with {@code -Dwire.golden.update=true} and review the diff.
  */
 class WireGoldenTest {
 
@@ -138,13 +139,16 @@ class WireGoldenTest {
       http(service, "POST", "/v1/turns/h1/finish", null);
       http(service, "GET", "/v1/turns/h1", null);
       http(service, "GET", "/v1/turns/h1/file?path=src/app.py", null);
+      http(service, "GET", "/v1/workspaces", null);
       http(service, "GET", "/v1/sessions?workspace=" + where, null);
       http(service, "GET", "/v1/sessions/s1/turns?limit=1", null);
       http(service, "GET", "/v1/sessions/s2/turns", null);
       http(service, "GET", "/v1/range?from=t1&to=t2", null);
+      http(service, "GET", "/v1/range/file?from=t1&to=t2&path=src/app.py", null);
       http(service, "GET", "/v1/history?workspace=" + where + "&path=src/app.py", null);
       http(service, "POST", "/v1/rewind", "{\"turn\":\"h1\",\"dry_run\":true}");
       http(service, "POST", "/v1/rewind", "{\"turn\":\"h1\",\"operation\":\"op-http\"}");
+      http(service, "GET", "/v1/sessions/s2/turns", null);
       http(service, "POST", "/v1/workspaces/track", "{\"workspace\":\"" + root + "\"}");
       workspace.file("shell2.txt", "by the shell again\n");
       http(service, "GET", "/v1/workspaces/status?workspace=" + where, null);
@@ -221,7 +225,9 @@ class WireGoldenTest {
   private String normalised(String text) {
     return text.replace(temp.toString(), "<tmp>")
         .replace(URLEncoder.encode(temp.toString(), StandardCharsets.UTF_8), "<tmp>")
-        .replaceAll("\"(began_at|finished_at|created_at)\" ?: ?\"[^\"]*\"", "\"$1\":\"<time>\"")
+        .replaceAll(
+            "\"(began_at|finished_at|created_at|last_turn_at)\" ?: ?\"[^\"]*\"",
+            "\"$1\":\"<time>\"")
         .replaceAll("\"mtime_ns\" ?: ?[0-9]+", "\"mtime_ns\":<mtime>")
         .replaceAll("\"elapsed_ms\" ?: ?[0-9.E-]+", "\"elapsed_ms\":<elapsed>")
         // how many files a scan reads depends on the racy-timestamp rule, that is on timing

@@ -17,13 +17,17 @@ import io.turndiff.model.WorkspacePath;
 import io.turndiff.store.Store;
 import io.turndiff.store.StoreTransaction;
 import io.turndiff.store.StoredFileChange;
+import io.turndiff.store.StoredRewindOperation;
 import io.turndiff.store.StoredSession;
 import io.turndiff.store.StoredTurn;
 import io.turndiff.store.StoredWorkspace;
 import io.turndiff.store.TurnListing;
+import io.turndiff.store.WorkspaceListing;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -31,9 +35,10 @@ import java.util.Optional;
 import java.util.TreeMap;
 
 /**
- * What the review panel asks: the sessions of a workspace, the turns of a session, a turn's
- * records, a file's diff, a turn or a stretch of turns as a patch, and a path's history. Every
- * answer comes from the store; nothing is read from a workspace at query time.
+ * What the review panel asks: the workspaces, the sessions of a workspace, the turns of a session,
+ * a turn's records, a file's diff, a turn or a stretch of turns as a patch (or one file of it), and
+ * a path's history. Every answer comes from the store; nothing is read from a workspace at query
+ * time.
  */
 public final class ReviewQueries {
 
@@ -64,13 +69,21 @@ public final class ReviewQueries {
                 "workspace " + workspace + " has no recorded turns"));
   }
 
+  /** Every workspace with a recorded turn, the one whose newest turn began last first. */
+  public List<WorkspaceListing> workspaces() {
+    return store.read(tx -> tx.workspaces().listing());
+  }
+
   public List<SessionListing> sessions(Path workspace) {
     return store.read(
         tx -> {
           StoredWorkspace found = workspace(tx, workspace);
           List<SessionListing> sessions = new ArrayList<>();
           for (StoredSession session : tx.sessions().ofWorkspace(found.id())) {
-            sessions.add(new SessionListing(session, tx.turns().ofSession(session.id()).size()));
+            List<StoredTurn> turns = tx.turns().ofSession(session.id());
+            Optional<Instant> last =
+                turns.isEmpty() ? Optional.empty() : Optional.of(turns.getLast().beganAt());
+            sessions.add(new SessionListing(session, turns.size(), last));
           }
           return sessions;
         });
@@ -99,8 +112,51 @@ public final class ReviewQueries {
             page = page.subList(0, limit);
             next = Optional.of(page.getLast().turn().seq());
           }
-          return new TurnPage(session, List.copyOf(page), next);
+          Map<Long, TurnRewinds> rewinds =
+              rewindsOf(tx, page.stream().map(listing -> listing.turn().id()).toList());
+          List<ListedTurn> turns =
+              page.stream()
+                  .map(
+                      listing ->
+                          new ListedTurn(
+                              listing, rewinds.getOrDefault(listing.turn().id(), TurnRewinds.NONE)))
+                  .toList();
+          String root = tx.workspaces().byId(found.workspaceId()).orElseThrow().rootReal();
+          return new TurnPage(session, root, turns, next);
         });
+  }
+
+  /**
+   * How each of the turns {@code turnIds} (row ids) stands to rewinds; a turn no rewind touched is
+   * not in the map.
+   */
+  private static Map<Long, TurnRewinds> rewindsOf(StoreTransaction tx, Collection<Long> turnIds) {
+    Map<Long, List<StoredRewindOperation>> covering = tx.rewinds().doneCovering(turnIds);
+    Map<Long, StoredRewindOperation> recorded = tx.rewinds().recordedBy(turnIds);
+    Map<Long, Boolean> complete = new LinkedHashMap<>();
+    Map<Long, TurnRewinds> byTurn = new LinkedHashMap<>();
+    for (long turnId : turnIds) {
+      List<StoredRewindOperation> by = covering.getOrDefault(turnId, List.of());
+      Optional<StoredRewindOperation> records = Optional.ofNullable(recorded.get(turnId));
+      if (by.isEmpty() && records.isEmpty()) {
+        continue;
+      }
+      List<RewoundBy> rewoundBy =
+          by.stream()
+              .map(
+                  operation ->
+                      new RewoundBy(
+                          operation,
+                          complete.computeIfAbsent(
+                              operation.id(), id -> tx.rewinds().complete(id))))
+              .toList();
+      byTurn.put(turnId, new TurnRewinds(rewoundBy, records));
+    }
+    return byTurn;
+  }
+
+  private static TurnRewinds rewindsOf(StoreTransaction tx, StoredTurn turn) {
+    return rewindsOf(tx, List.of(turn.id())).getOrDefault(turn.id(), TurnRewinds.NONE);
   }
 
   // ---- one turn
@@ -112,7 +168,8 @@ public final class ReviewQueries {
         tx -> {
           StoredTurn turn = requireTurn(tx, turnId);
           String root = tx.workspaces().byId(turn.workspaceId()).orElseThrow().rootReal();
-          return new TurnRecords(turn, root, tx.fileChanges().ofTurn(turn.id()));
+          return new TurnRecords(
+              turn, root, tx.fileChanges().ofTurn(turn.id()), rewindsOf(tx, turn));
         });
   }
 
@@ -184,18 +241,7 @@ public final class ReviewQueries {
     PathParser parser = parserFor(recorded.workspace());
     List<StoredFileChange> chosen = new ArrayList<>();
     for (PathInput path : paths) {
-      WorkspacePath key = recordedKey(parser, path);
-      List<StoredFileChange> matching =
-          recorded.changes().stream()
-              .filter(
-                  change ->
-                      change.path().equals(key)
-                          || change.via().filter(path.given()::equals).isPresent())
-              .toList();
-      if (matching.isEmpty() && path instanceof PathInput.Text text) {
-        matching =
-            recorded.changes().stream().filter(change -> shownAs(change, text.text())).toList();
-      }
+      List<StoredFileChange> matching = matching(recorded.changes(), parser, path);
       if (matching.isEmpty()) {
         throw new RequestException(
             RequestException.Problem.BAD_INPUT,
@@ -204,6 +250,26 @@ public final class ReviewQueries {
       matching.stream().filter(change -> !chosen.contains(change)).forEach(chosen::add);
     }
     return chosen;
+  }
+
+  /**
+   * The records among {@code changes} that {@code path} names, as {@link #select} matches them, in
+   * their order.
+   */
+  private static List<StoredFileChange> matching(
+      List<StoredFileChange> changes, PathParser parser, PathInput path) {
+    WorkspacePath key = recordedKey(parser, path);
+    List<StoredFileChange> matching =
+        changes.stream()
+            .filter(
+                change ->
+                    change.path().equals(key)
+                        || change.via().filter(path.given()::equals).isPresent())
+            .toList();
+    if (matching.isEmpty() && path instanceof PathInput.Text text) {
+      matching = changes.stream().filter(change -> shownAs(change, text.text())).toList();
+    }
+    return matching;
   }
 
   /** Whether a record's path or {@code via}, a name that is not UTF-8, is shown as {@code text}. */
@@ -218,18 +284,35 @@ public final class ReviewQueries {
   // ---- a stretch of turns
   // -----------------------------------------------------------------------------
 
-  /**
-   * From the before-state of turn {@code fromId} to the after-state of turn {@code toId} of the
-   * same session: per path, its first before-state and its last after-state in that stretch.
-   */
-  public RangeDiff range(String fromId, String toId) {
+  /** The turns of a stretch, and what each recorded, by path in path order. */
+  private record Stretch(
+      StoredTurn from,
+      StoredTurn to,
+      StoredWorkspace workspace,
+      Map<WorkspacePath, List<StoredFileChange>> byPath,
+      Map<Long, String> turnIds) {
+
+    /** A path's first before-state and last after-state; refused while its last turn is open. */
+    Snapshot before(WorkspacePath path) {
+      return byPath.get(path).getFirst().before();
+    }
+
+    Snapshot after(WorkspacePath path) {
+      StoredFileChange last = byPath.get(path).getLast();
+      return last.after()
+          .orElseThrow(
+              () ->
+                  new RequestException(
+                      RequestException.Problem.WRONG_STATE,
+                      "turn '"
+                          + turnIds.get(last.turnId())
+                          + "' is open: a range must end at finished turns"));
+    }
+  }
+
+  private Stretch stretch(String fromId, String toId) {
     ExternalIds.requireValid("turn", fromId);
     ExternalIds.requireValid("turn", toId);
-    record Stretch(
-        StoredTurn from,
-        StoredTurn to,
-        Map<WorkspacePath, List<StoredFileChange>> byPath,
-        Map<Long, String> turnIds) {}
     Stretch stretch =
         store.read(
             tx -> {
@@ -264,42 +347,96 @@ public final class ReviewQueries {
                   byPath.computeIfAbsent(change.path(), path -> new ArrayList<>()).add(change);
                 }
               }
-              return new Stretch(from, to, byPath, ids);
+              StoredWorkspace workspace = tx.workspaces().byId(from.workspaceId()).orElseThrow();
+              return new Stretch(from, to, workspace, byPath, ids);
             });
-    List<StoredFileChange> all = stretch.byPath().values().stream().flatMap(List::stream).toList();
-    Map<Sha256, byte[]> contents = contents(all);
+    // a range ends at finished turns, whichever of its files is asked for
+    stretch.byPath().keySet().forEach(stretch::after);
+    return stretch;
+  }
+
+  /**
+   * From the before-state of turn {@code fromId} to the after-state of turn {@code toId} of the
+   * same session: per path, its first before-state and its last after-state in that stretch.
+   */
+  public RangeDiff range(String fromId, String toId) {
+    Stretch stretch = stretch(fromId, toId);
+    List<Snapshot> sides = new ArrayList<>();
+    stretch
+        .byPath()
+        .keySet()
+        .forEach(
+            path -> {
+              sides.add(stretch.before(path));
+              sides.add(stretch.after(path));
+            });
+    Map<Sha256, byte[]> contents = contentsOf(sides);
     List<RangeChange> changes = new ArrayList<>();
     StringBuilder patch = new StringBuilder();
     for (Map.Entry<WorkspacePath, List<StoredFileChange>> entry : stretch.byPath().entrySet()) {
-      List<StoredFileChange> history = entry.getValue();
-      Optional<Snapshot> last = history.getLast().after();
-      if (last.isEmpty()) {
-        throw new RequestException(
-            RequestException.Problem.WRONG_STATE,
-            "turn '"
-                + stretch.turnIds().get(history.getLast().turnId())
-                + "' is open: a range must end at finished turns");
-      }
-      Snapshot before = history.getFirst().before();
-      ChangeKind kind = ChangeKind.between(before, last.get());
+      WorkspacePath path = entry.getKey();
+      Snapshot before = stretch.before(path);
+      Snapshot after = stretch.after(path);
+      ChangeKind kind = ChangeKind.between(before, after);
       FilePatch counts =
           kind == ChangeKind.UNCHANGED
               ? FilePatch.NONE
-              : write(summary, entry.getKey(), before, last.get(), contents);
+              : write(summary, path, before, after, contents);
       changes.add(
           new RangeChange(
-              entry.getKey(),
+              path,
               before,
-              last.get(),
+              after,
               kind,
               counts.added(),
               counts.removed(),
-              history.stream().map(change -> stretch.turnIds().get(change.turnId())).toList()));
+              entry.getValue().stream()
+                  .map(change -> stretch.turnIds().get(change.turnId()))
+                  .toList()));
       if (kind != ChangeKind.UNCHANGED) {
-        patch.append(write(applicable, entry.getKey(), before, last.get(), contents).text());
+        patch.append(write(applicable, path, before, after, contents).text());
       }
     }
     return new RangeDiff(stretch.from(), stretch.to(), changes, patch.toString());
+  }
+
+  /**
+   * One file of {@link #range}: the path's section of the range's patch, as a turn's stored diffs
+   * are written (a binary file as {@code Binary files a/P and b/P differ}); empty when the stretch
+   * left it unchanged. The path is matched as {@link #select} matches it, among every record of the
+   * stretch; one that no turn of the stretch recorded is bad input, named. Only this path's
+   * contents are read.
+   */
+  public String rangeFileDiff(String fromId, String toId, PathInput path) {
+    Stretch stretch = stretch(fromId, toId);
+    List<StoredFileChange> all = stretch.byPath().values().stream().flatMap(List::stream).toList();
+    PathParser parser = parserFor(stretch.workspace());
+    List<StoredFileChange> matching = matching(all, parser, path);
+    if (matching.isEmpty()) {
+      throw new RequestException(
+          RequestException.Problem.BAD_INPUT,
+          "path '"
+              + path.given().display()
+              + "' is not recorded in turns '"
+              + fromId
+              + "' to '"
+              + toId
+              + "'");
+    }
+    // the record of the name itself, before one reached through it (its via)
+    WorkspacePath named = recordedKey(parser, path);
+    WorkspacePath key =
+        matching.stream()
+            .map(StoredFileChange::path)
+            .filter(named::equals)
+            .findFirst()
+            .orElse(matching.getFirst().path());
+    Snapshot before = stretch.before(key);
+    Snapshot after = stretch.after(key);
+    if (ChangeKind.between(before, after) == ChangeKind.UNCHANGED) {
+      return "";
+    }
+    return write(summary, key, before, after, contentsOf(List.of(before, after))).text();
   }
 
   // ---- a path's history
@@ -317,7 +454,8 @@ public final class ReviewQueries {
           WorkspacePath key = recordedKey(parserFor(found), path);
           List<HistoryEntry> entries = new ArrayList<>();
           for (StoredFileChange change : tx.fileChanges().ofPath(found.id(), key, path.given())) {
-            entries.add(new HistoryEntry(tx.turns().byId(change.turnId()).orElseThrow(), change));
+            StoredTurn turn = tx.turns().byId(change.turnId()).orElseThrow();
+            entries.add(new HistoryEntry(turn, change, rewindsOf(tx, turn)));
           }
           return entries;
         });
@@ -350,6 +488,10 @@ public final class ReviewQueries {
           snapshots.add(change.before());
           change.after().ifPresent(snapshots::add);
         });
+    return contentsOf(snapshots);
+  }
+
+  private Map<Sha256, byte[]> contentsOf(List<Snapshot> snapshots) {
     return store.read(tx -> tx.blobs().contentsOf(snapshots));
   }
 

@@ -1,6 +1,10 @@
 package io.turndiff.review;
 
 import io.turndiff.store.StoredSession;
+import java.time.Instant;
+import java.util.Optional;
 
-/** A session of a workspace, with how many turns it has. */
-public record SessionListing(StoredSession session, int turns) {}
+/**
+ * A session with how many turns it has, and when its newest turn began (empty before its first).
+ */
+public record SessionListing(StoredSession session, int turns, Optional<Instant> lastTurnAt) {}

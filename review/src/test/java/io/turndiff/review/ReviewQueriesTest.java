@@ -13,6 +13,7 @@ import io.turndiff.model.ChangeKind;
 import io.turndiff.model.PathInput;
 import io.turndiff.model.RequestException;
 import io.turndiff.store.Store;
+import io.turndiff.store.WorkspaceListing;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Comparator;
@@ -104,19 +105,20 @@ class ReviewQueriesTest {
     TurnPage page = queries.turns("s1", 0, 2);
     assertEquals(
         List.of(first, second),
-        page.turns().stream().map(listing -> listing.turn().externalId()).toList());
+        page.turns().stream().map(listed -> listed.listing().turn().externalId()).toList());
     assertEquals(Optional.of(2L), page.nextAfter());
-    assertEquals(2, page.turns().get(1).files());
-    assertEquals(2, page.turns().get(1).changed());
-    assertEquals(1, page.turns().get(1).linesAdded());
-    assertEquals(2, page.turns().get(1).linesRemoved());
+    assertEquals(2, page.turns().get(1).listing().files());
+    assertEquals(2, page.turns().get(1).listing().changed());
+    assertEquals(1, page.turns().get(1).listing().linesAdded());
+    assertEquals(2, page.turns().get(1).listing().linesRemoved());
     TurnPage rest = queries.turns("s1", page.nextAfter().get(), 2);
     assertEquals(
-        List.of(third), rest.turns().stream().map(listing -> listing.turn().externalId()).toList());
+        List.of(third),
+        rest.turns().stream().map(listed -> listed.listing().turn().externalId()).toList());
     assertEquals(Optional.empty(), rest.nextAfter());
     assertEquals(
         2,
-        queries.turns("s1", 0, 10).turns().getFirst().changed(),
+        queries.turns("s1", 0, 10).turns().getFirst().listing().changed(),
         "a link out of the workspace is never counted unchanged: what the turn did through it was not read");
   }
 
@@ -131,6 +133,39 @@ class ReviewQueriesTest {
     assertTrue(range.patch().contains("-a1\n+a3\n"), range.patch());
     assertTrue(range.patch().contains("deleted file mode 100644"), range.patch());
     workspace.canary().assertNotIn("the range patch", range.patch());
+  }
+
+  @Test
+  void aRangesFileIsThatPathsSectionOfTheRange() {
+    RangeDiff range = queries.range(first, second);
+    String a = queries.rangeFileDiff(first, second, PathInput.text("a.txt"));
+    assertTrue(a.contains("-a1\n+a3\n"), a);
+    assertTrue(range.patch().contains(a), range.patch());
+    assertTrue(
+        queries
+            .rangeFileDiff(first, second, PathInput.text("b.txt"))
+            .contains("deleted file mode"));
+    assertEquals(
+        RequestException.Problem.BAD_INPUT,
+        assertThrows(
+                RequestException.class,
+                () -> queries.rangeFileDiff(first, second, PathInput.text("c.txt")))
+            .problem(),
+        "c.txt is recorded by the third turn only");
+  }
+
+  @Test
+  void theWorkspacesListCountsSessionsAndTurnsFromTheStore() {
+    List<WorkspaceListing> listed = queries.workspaces();
+    assertEquals(1, listed.size());
+    assertEquals(1, listed.getFirst().sessions());
+    assertEquals(3, listed.getFirst().turns());
+    assertFalse(listed.getFirst().tracked());
+    assertEquals(
+        queries.records(third).turn().beganAt(), listed.getFirst().lastTurnAt(), "the newest turn");
+    assertEquals(
+        Optional.of(listed.getFirst().lastTurnAt()),
+        queries.sessions(workspace.root()).getFirst().lastTurnAt());
   }
 
   @Test

@@ -11,7 +11,6 @@ import io.turndiff.store.Store;
 import io.turndiff.store.StoreTransaction;
 import io.turndiff.store.StoredDirectoryChange;
 import io.turndiff.store.StoredFileChange;
-import io.turndiff.store.StoredRewindDirectory;
 import io.turndiff.store.StoredRewindOperation;
 import io.turndiff.store.StoredSession;
 import io.turndiff.store.StoredTurn;
@@ -100,16 +99,7 @@ final class RewindPlanner {
       // --force; a
       // complete one not
       Optional<StoredRewindOperation> by = tx.rewinds().thatRewound(target.id());
-      boolean complete =
-          by.map(
-                  op ->
-                      tx.rewinds().entries(op.id()).stream()
-                              .noneMatch(entry -> entry.status() == RewindStatus.SKIPPED)
-                          && tx.rewindDirectories().of(op.id()).stream()
-                              .noneMatch(
-                                  directory ->
-                                      directory.status() == StoredRewindDirectory.Status.SKIPPED))
-              .orElse(true);
+      boolean complete = by.map(op -> tx.rewinds().complete(op.id())).orElse(true);
       if (complete) {
         throw new RequestException(
             RequestException.Problem.WRONG_STATE,

@@ -1,5 +1,6 @@
 package io.turndiff.store;
 
+import static io.turndiff.store.jooq.Tables.REWIND_DIRECTORY;
 import static io.turndiff.store.jooq.Tables.REWIND_ENTRY;
 import static io.turndiff.store.jooq.Tables.REWIND_OPERATION;
 import static io.turndiff.store.jooq.Tables.REWIND_OPERATION_PATH;
@@ -15,6 +16,9 @@ import io.turndiff.store.jooq.tables.records.RewindEntryRecord;
 import io.turndiff.store.jooq.tables.records.RewindOperationRecord;
 import java.time.InstantSource;
 import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -112,6 +116,71 @@ public final class RewindOperations {
                         .where(REWIND_OPERATION_PATH.OPERATION_ID.eq(REWIND_OPERATION.ID))))
         .orderBy(REWIND_OPERATION.ID)
         .fetch(this::toStored);
+  }
+
+  /**
+   * The finished operations that rewound (all or some paths of) each of the turns {@code turnIds},
+   * oldest first, by turn row id; a turn no finished operation rewound is not in the map.
+   */
+  public Map<Long, List<StoredRewindOperation>> doneCovering(Collection<Long> turnIds) {
+    Map<Long, StoredRewindOperation> operations = new HashMap<>();
+    Map<Long, List<StoredRewindOperation>> byTurn = new LinkedHashMap<>();
+    dsl.select(REWIND_OPERATION_TURN.TURN_ID, REWIND_OPERATION.ID)
+        .from(REWIND_OPERATION)
+        .join(REWIND_OPERATION_TURN)
+        .on(REWIND_OPERATION_TURN.OPERATION_ID.eq(REWIND_OPERATION.ID))
+        .where(REWIND_OPERATION_TURN.TURN_ID.in(turnIds).and(REWIND_OPERATION.STATE.eq("done")))
+        .orderBy(REWIND_OPERATION.ID)
+        .fetch()
+        .forEach(
+            row ->
+                byTurn
+                    .computeIfAbsent(row.value1(), turn -> new ArrayList<>())
+                    .add(operations.computeIfAbsent(row.value2(), this::requireById)));
+    return byTurn;
+  }
+
+  /**
+   * The operation each rewind turn among {@code turnIds} records (finished or not), by turn row id.
+   */
+  public Map<Long, StoredRewindOperation> recordedBy(Collection<Long> turnIds) {
+    Map<Long, StoredRewindOperation> byTurn = new LinkedHashMap<>();
+    dsl.selectFrom(REWIND_OPERATION)
+        .where(REWIND_OPERATION.REWIND_TURN_ID.in(turnIds))
+        .orderBy(REWIND_OPERATION.ID)
+        .fetch(this::toStored)
+        .forEach(operation -> byTurn.put(operation.rewindTurnId(), operation));
+    return byTurn;
+  }
+
+  /**
+   * Whether the operation left nothing behind: no path and no directory skipped (what its report
+   * calls {@code complete}).
+   */
+  public boolean complete(long operationId) {
+    return !dsl.fetchExists(
+            dsl.selectOne()
+                .from(REWIND_ENTRY)
+                .where(
+                    REWIND_ENTRY
+                        .OPERATION_ID
+                        .eq(operationId)
+                        .and(REWIND_ENTRY.STATUS.eq(RewindStatus.SKIPPED.code()))))
+        && !dsl.fetchExists(
+            dsl.selectOne()
+                .from(REWIND_DIRECTORY)
+                .where(
+                    REWIND_DIRECTORY
+                        .OPERATION_ID
+                        .eq(operationId)
+                        .and(
+                            REWIND_DIRECTORY.STATUS.eq(
+                                StoredRewindDirectory.Status.SKIPPED.code()))));
+  }
+
+  private StoredRewindOperation requireById(long operationId) {
+    return toStored(
+        dsl.selectFrom(REWIND_OPERATION).where(REWIND_OPERATION.ID.eq(operationId)).fetchSingle());
   }
 
   /** The operations of a session that are still applying: interrupted, or running now. */

@@ -2,9 +2,12 @@ package io.turndiff.store;
 
 import static io.turndiff.store.jooq.Tables.FILE_CHANGE;
 import static io.turndiff.store.jooq.Tables.SESSION;
+import static io.turndiff.store.jooq.Tables.SNAPSHOT;
 import static io.turndiff.store.jooq.Tables.TURN;
 
 import io.turndiff.model.ChangeKind;
+import io.turndiff.model.DetectedBy;
+import io.turndiff.model.Reason;
 import io.turndiff.model.TurnKind;
 import io.turndiff.model.TurnState;
 import io.turndiff.store.jooq.tables.records.TurnRecord;
@@ -86,22 +89,48 @@ public final class Turns {
 
   /**
    * One page of a session's turns with their numbers: turns after {@code afterSeq}, at most {@code
-   * limit}.
+   * limit}. {@code not_restorable} counts as the finish summary does ({@code
+   * CaptureService.summarize}), from the stored records.
    */
   public List<TurnListing> listing(long sessionId, long afterSeq, int limit) {
+    var before = SNAPSHOT.as("before_snapshot");
+    var after = SNAPSHOT.as("after_snapshot");
     var files = DSL.count(FILE_CHANGE.ID);
+    var changedCondition =
+        FILE_CHANGE.CHANGE.isNull().or(FILE_CHANGE.CHANGE.ne(ChangeKind.UNCHANGED.code()));
     var changed =
         DSL.count(FILE_CHANGE.ID).filterWhere(FILE_CHANGE.CHANGE.ne(ChangeKind.UNCHANGED.code()));
     var added = DSL.coalesce(DSL.sum(FILE_CHANGE.LINES_ADDED), DSL.inline(BigDecimal.ZERO));
     var removed = DSL.coalesce(DSL.sum(FILE_CHANGE.LINES_REMOVED), DSL.inline(BigDecimal.ZERO));
+    String directory = Reason.DIRECTORY.code();
+    // a directory before and after is no file change: the directory records put its mode back
+    var directoryBoth =
+        DSL.coalesce(before.REASON, DSL.inline(""))
+            .eq(directory)
+            .and(DSL.coalesce(after.REASON, DSL.inline("")).eq(directory));
+    var notRestorable =
+        DSL.count(FILE_CHANGE.ID)
+            .filterWhere(
+                before
+                    .CAPTURED
+                    .isFalse()
+                    .or(FILE_CHANGE.CHANGE.eq(ChangeKind.UNKNOWN.code()))
+                    .and(changedCondition)
+                    .andNot(directoryBoth));
+    var detectedByScan =
+        DSL.count(FILE_CHANGE.ID).filterWhere(FILE_CHANGE.DETECTED_BY.eq(DetectedBy.SCAN.code()));
     return dsl.select(TURN.fields())
         .select(SESSION.EXTERNAL_ID, SESSION.WORKSPACE_ID)
-        .select(files, changed, added, removed)
+        .select(files, changed, added, removed, notRestorable, detectedByScan)
         .from(TURN)
         .join(SESSION)
         .on(SESSION.ID.eq(TURN.SESSION_ID))
         .leftJoin(FILE_CHANGE)
         .on(FILE_CHANGE.TURN_ID.eq(TURN.ID))
+        .leftJoin(before)
+        .on(before.ID.eq(FILE_CHANGE.BEFORE_SNAPSHOT_ID))
+        .leftJoin(after)
+        .on(after.ID.eq(FILE_CHANGE.AFTER_SNAPSHOT_ID))
         .where(TURN.SESSION_ID.eq(sessionId).and(TURN.SEQ.gt(afterSeq)))
         .groupBy(TURN.ID, SESSION.EXTERNAL_ID, SESSION.WORKSPACE_ID)
         .orderBy(TURN.SEQ)
@@ -113,7 +142,9 @@ public final class Turns {
                     row.get(files),
                     row.get(changed),
                     row.get(added).longValue(),
-                    row.get(removed).longValue()));
+                    row.get(removed).longValue(),
+                    row.get(notRestorable),
+                    row.get(detectedByScan)));
   }
 
   public void markFinished(long turnId) {

@@ -1,12 +1,17 @@
 package io.turndiff.store;
 
+import static io.turndiff.store.jooq.Tables.SESSION;
+import static io.turndiff.store.jooq.Tables.TRACKED_WORKSPACE;
+import static io.turndiff.store.jooq.Tables.TURN;
 import static io.turndiff.store.jooq.Tables.WORKSPACE;
 
 import io.turndiff.store.jooq.tables.records.WorkspaceRecord;
 import java.time.Instant;
 import java.time.InstantSource;
+import java.util.List;
 import java.util.Optional;
 import org.jooq.DSLContext;
+import org.jooq.impl.DSL;
 
 /** Workspace rows, one per real root path. */
 public final class Workspaces {
@@ -60,6 +65,35 @@ public final class Workspaces {
         .limit(1)
         .fetchOptional()
         .map(Workspaces::toStored);
+  }
+
+  /** Every workspace with a recorded turn, the one whose newest turn began last first. */
+  public List<WorkspaceListing> listing() {
+    var sessions = DSL.countDistinct(SESSION.ID);
+    var turns = DSL.count(TURN.ID);
+    var lastTurnAt = DSL.max(TURN.BEGAN_AT);
+    var tracked =
+        DSL.field(
+            DSL.exists(
+                DSL.selectOne()
+                    .from(TRACKED_WORKSPACE)
+                    .where(TRACKED_WORKSPACE.WORKSPACE_ID.eq(WORKSPACE.ID))));
+    return dsl.select(WORKSPACE.ROOT_REAL, sessions, turns, lastTurnAt, tracked)
+        .from(WORKSPACE)
+        .join(SESSION)
+        .on(SESSION.WORKSPACE_ID.eq(WORKSPACE.ID))
+        .join(TURN)
+        .on(TURN.SESSION_ID.eq(SESSION.ID))
+        .groupBy(WORKSPACE.ID, WORKSPACE.ROOT_REAL)
+        .orderBy(lastTurnAt.desc(), WORKSPACE.ID)
+        .fetch(
+            row ->
+                new WorkspaceListing(
+                    row.get(WORKSPACE.ROOT_REAL),
+                    row.get(sessions),
+                    row.get(turns),
+                    Instant.ofEpochMilli(row.get(lastTurnAt)),
+                    row.get(tracked)));
   }
 
   private static StoredWorkspace toStored(WorkspaceRecord row) {

@@ -16,6 +16,7 @@ import io.turndiff.api.wire.WireFileRecord;
 import io.turndiff.api.wire.WireHealth;
 import io.turndiff.api.wire.WireHistoryEntry;
 import io.turndiff.api.wire.WireRange;
+import io.turndiff.api.wire.WireRangeFileDiff;
 import io.turndiff.api.wire.WireRewindReport;
 import io.turndiff.api.wire.WireSessions;
 import io.turndiff.api.wire.WireStatus;
@@ -25,11 +26,13 @@ import io.turndiff.api.wire.WireTurnPage;
 import io.turndiff.api.wire.WireTurnRecords;
 import io.turndiff.api.wire.WireTurnSummary;
 import io.turndiff.api.wire.WireVerdict;
+import io.turndiff.api.wire.WireWorkspaces;
 import io.turndiff.boundary.WorkspacePolicy;
 import io.turndiff.capture.BeganTurn;
 import io.turndiff.capture.SnapshotVerdict;
 import io.turndiff.capture.track.TrackingOptions;
 import io.turndiff.model.PathInput;
+import io.turndiff.model.WorkspacePath;
 import io.turndiff.review.ReviewQueries;
 import io.turndiff.review.TurnRecords;
 import io.turndiff.rewind.RewindReport;
@@ -88,6 +91,7 @@ final class Endpoints {
                         .queries()
                         .patch(request.path("turn"), PathInput.texts(request.queryAll("path")))))
         .add("GET", "/v1/turns/{turn}/file", Set.of("path"), this::fileDiff)
+        .add("GET", "/v1/workspaces", this::workspaces)
         .add("GET", "/v1/sessions", Set.of("workspace"), this::sessions)
         .add(
             "GET",
@@ -122,6 +126,7 @@ final class Endpoints {
                         .queries()
                         .range(request.requireQuery("from"), request.requireQuery("to"))
                         .patch()))
+        .add("GET", "/v1/range/file", Set.of("from", "to", "path"), this::rangeFileDiff)
         .add(
             "GET",
             "/v1/history",
@@ -255,6 +260,28 @@ final class Endpoints {
         new WireFileDiff(turn, path, turndiff.queries().fileDiff(turn, PathInput.text(path))));
   }
 
+  /**
+   * Every workspace with recorded turns; with {@code --allow-workspace}, only those the service may
+   * name.
+   */
+  private ApiResponse workspaces(ApiRequest request) {
+    return ApiResponse.ok(
+        WireWorkspaces.of(
+            turndiff.queries().workspaces().stream()
+                .filter(
+                    listing -> turndiff.workspacePolicy().admitsNamed(Path.of(listing.rootReal())))
+                .toList()));
+  }
+
+  private ApiResponse rangeFileDiff(ApiRequest request) {
+    String from = request.requireQuery("from");
+    String to = request.requireQuery("to");
+    String path = request.requireQuery("path");
+    return ApiResponse.ok(
+        new WireRangeFileDiff(
+            from, to, path, turndiff.queries().rangeFileDiff(from, to, PathInput.text(path))));
+  }
+
   private ApiResponse sessions(ApiRequest request) {
     Path workspace = namedWorkspace(request.requireQuery("workspace"));
     return ApiResponse.ok(WireSessions.of(workspace, turndiff.queries().sessions(workspace)));
@@ -288,10 +315,15 @@ final class Endpoints {
           Json.object()
               .put("operation", report.operation())
               .put("rewind_turn", report.rewindTurn().orElse(null))
-              .put("complete", report.complete())
-              .putNull("paths");
+              .put("complete", report.complete());
       ArrayNode turns = data.putArray("turns");
       report.turns().forEach(turns::add);
+      if (report.paths().isEmpty()) {
+        data.putNull("paths");
+      } else {
+        ArrayNode paths = data.putArray("paths");
+        report.paths().stream().map(WorkspacePath::display).forEach(paths::add);
+      }
       events.publish(
           "rewind_done", rewound.turn().sessionExternalId(), rewound.workspaceRoot(), data);
     }

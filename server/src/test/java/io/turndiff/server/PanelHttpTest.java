@@ -391,12 +391,23 @@ class PanelHttpTest {
       assertEquals(turn, finished.get("turn").asText());
       assertEquals("finished", finished.get("state").asText());
 
-      expect(200, bearer("POST", "/v1/rewind", "{\"turn\":\"" + turn + "\"}"));
+      // a rewind of one path says which (before, every rewind_done said "paths": null)
+      expect(
+          200, bearer("POST", "/v1/rewind", "{\"turn\":\"" + turn + "\",\"paths\":[\"a.txt\"]}"));
       awaitLine(lines, "event: rewind_done");
       JsonNode rewound =
           Json.mapper().readTree(awaitLine(lines, "data: ").substring("data: ".length()));
       assertEquals(turn, rewound.get("turns").get(0).asText(), rewound.toString());
       assertEquals("s1", rewound.get("session").asText());
+      assertEquals("[\"a.txt\"]", rewound.get("paths").toString(), rewound.toString());
+
+      String rewindTurn = rewound.get("rewind_turn").asText();
+      expect(200, bearer("POST", "/v1/rewind", "{\"turn\":\"" + rewindTurn + "\"}"));
+      awaitLine(lines, "event: rewind_done");
+      JsonNode undone =
+          Json.mapper().readTree(awaitLine(lines, "data: ").substring("data: ".length()));
+      assertEquals(rewindTurn, undone.get("turns").get(0).asText(), undone.toString());
+      assertTrue(undone.get("paths").isNull(), "a rewind of whole turns: " + undone);
     } finally {
       // a stop ends the stream at once (the grace period is not spent on it)
       service.stop();

@@ -3,21 +3,28 @@ package io.turndiff.api.wire;
 import io.turndiff.review.SessionListing;
 import io.turndiff.review.TurnPage;
 import java.nio.file.Path;
+import java.time.Instant;
 import java.util.List;
 import java.util.function.Function;
 
 /**
  * A session with its turns, as {@code turndiff turns --workspace DIR} lists every session of a
- * workspace: the session, when it was created, and its first page of turns.
+ * workspace: the session, when it was created, when its newest turn began, and its first page of
+ * turns.
  */
 public record WireSessionTurns(
-    String session, String createdAt, List<WireTurnListing> turns, Long nextAfter) {
+    String session,
+    String createdAt,
+    String lastTurnAt,
+    List<WireTurnListing> turns,
+    Long nextAfter) {
 
   public static WireSessionTurns of(SessionListing listing, TurnPage page) {
     WireTurnPage turns = WireTurnPage.of(page);
     return new WireSessionTurns(
         turns.session(),
         listing.session().createdAt().toString(),
+        listing.lastTurnAt().map(Instant::toString).orElse(null),
         turns.turns(),
         turns.nextAfter());
   }

@@ -1,0 +1,66 @@
+// What the listings say, as data: the badges of a turn in the timeline, the flags of a file in a turn's
+// list, the order of workspaces and sessions, the turns of a range. No DOM here, so node --test checks it;
+// the views turn each item into an element (ui.js: badgeOf, flagOf) and keep its `kind` in data-badge.
+import { count, isNotRestorable, plural, reasonOf, recordReasons } from './format.js';
+
+export const SCAN_TITLE = 'Changed by a shell command: no tool announced it; the finish scan of the tracked workspace found it';
+
+/** "3 files", "2 files changed of 5", or "4 files so far" while the turn is open. */
+export function fileCountText(turn) {
+  if (turn.state === 'open') return `${plural(turn.files, 'file')} so far`;
+  return turn.files === turn.changed ? plural(turn.files, 'file') : `${plural(turn.changed, 'file')} changed of ${count(turn.files)}`;
+}
+
+/**
+ * The badges of a turn, in the order the timeline shows them: found by the shell scan, not restorable,
+ * what a rewind turn rewound, and each finished rewind that rewound this turn (or some of its files).
+ * label(turnId) names another turn ('#4' when its number is known). Each: {kind, text, title, turn?}.
+ */
+export function turnBadges(turn, label) {
+  const badges = [];
+  if (turn.detected_by_scan) badges.push({ kind: 'scan', text: `${count(turn.detected_by_scan)} by shell`, title: SCAN_TITLE });
+  if (turn.not_restorable) {
+    badges.push({ kind: 'not-restorable', text: `${count(turn.not_restorable)} not restorable`,
+      title: 'Files whose before-state was not captured: a rewind cannot put them back' });
+  }
+  if (turn.rewinds) {
+    const files = turn.rewinds.paths ? ` (${plural(turn.rewinds.paths.length, 'file')})` : '';
+    badges.push({ kind: 'rewinds', text: `rewind of ${turn.rewinds.turns.map(label).join(', ')}${files}`,
+      title: `Operation ${turn.rewinds.operation}` });
+  }
+  for (const by of turn.rewound_by ?? []) {
+    if (!by.rewind_turn) continue;
+    const what = turn.kind === 'rewind' ? 'undone' : by.paths ? `${plural(by.paths.length, 'file')} rewound` : 'rewound';
+    badges.push({ kind: 'rewound', turn: by.rewind_turn,
+      text: `${what} by ${label(by.rewind_turn)}${by.complete ? '' : ' (partly)'}`,
+      title: `Operation ${by.operation}${by.paths ? `: ${by.paths.join(', ')}` : ''}${by.complete ? '' : ' — some paths were skipped'}` });
+  }
+  return badges;
+}
+
+/**
+ * The flags of a file in a turn's (or a range's) list: found by the shell scan, then one per reason a
+ * state was not captured, else "not restorable" when it cannot be put back. Each: {kind, code?, text, title}.
+ */
+export function fileFlags(record) {
+  const flags = [];
+  if (record.detected_by === 'scan') flags.push({ kind: 'scan', text: 'shell', title: 'Found by the shell scan: no tool announced it' });
+  const reasons = recordReasons(record);
+  for (const code of reasons) flags.push({ kind: 'reason', code, text: reasonOf(code).badge, title: reasonOf(code).text });
+  if (!reasons.length && isNotRestorable(record)) flags.push({ kind: 'not-restorable', text: 'not restorable', title: 'cannot be put back' });
+  return flags;
+}
+
+/** Newest first by `last_turn_at` (else `created_at`); a list without any keeps its order. */
+export function newestFirst(items) {
+  const key = item => item.last_turn_at ?? item.created_at ?? '';
+  return items.slice().sort((a, b) => key(b).localeCompare(key(a)));
+}
+
+/** The turns of a listing from `from` to `to` (by their numbers, both included); none if either is unknown. */
+export function turnsBetween(turns, from, to) {
+  const first = turns.find(t => t.turn === from);
+  const last = turns.find(t => t.turn === to);
+  if (!first || !last) return [];
+  return turns.filter(t => t.seq >= first.seq && t.seq <= last.seq);
+}

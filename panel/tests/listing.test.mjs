@@ -1,0 +1,98 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { built } from './built.mjs';
+
+const { fileCountText, fileFlags, newestFirst, turnBadges, turnsBetween } = await built('assets/js/listing.js');
+
+// a turn as GET /v1/sessions/{s}/turns lists it (docs/review-panel.md, section 5)
+const turn = extra => ({
+  turn: 'turn-2', session: 's1', seq: 2, kind: 'agent', state: 'finished', began_at: '2026-11-30T13:13:48.112Z',
+  finished_at: '2026-11-30T13:13:50.000Z', files: 3, changed: 3, lines_added: 4, lines_removed: 1,
+  not_restorable: 0, detected_by_scan: 0, rewound_by: [], rewinds: null, ...extra,
+});
+const seq = { 'turn-1': 1, 'turn-2': 2, 'turn-5': 5, 'turn-6': 6 };
+const label = id => (id in seq ? `#${seq[id]}` : id);
+
+test('a turn no rewind touched, with nothing found by the shell and everything restorable, has no badge', () => {
+  assert.deepEqual(turnBadges(turn(), label), []);
+});
+
+test('the shell scan and the files that cannot be put back each get a badge with their count', () => {
+  const badges = turnBadges(turn({ detected_by_scan: 2, not_restorable: 1234 }), label);
+  assert.deepEqual(badges.map(b => b.kind), ['scan', 'not-restorable']);
+  assert.equal(badges[0].text, '2 by shell');
+  assert.match(badges[0].title, /shell command/);
+  assert.equal(badges[1].text, `${(1234).toLocaleString()} not restorable`);
+});
+
+test('each finished rewind of the turn is a link to its rewind turn, named by its number, oldest first', () => {
+  const badges = turnBadges(turn({
+    state: 'rewound',
+    rewound_by: [
+      { operation: 'op-one', rewind_turn: 'turn-5', paths: ['a.txt'], complete: true },
+      { operation: 'op-whole', rewind_turn: 'turn-6', paths: null, complete: false },
+      { operation: 'op-gone', rewind_turn: null, paths: null, complete: true },
+    ],
+  }), label);
+  assert.deepEqual(badges.map(b => [b.kind, b.turn, b.text]), [
+    ['rewound', 'turn-5', '1 file rewound by #5'],
+    ['rewound', 'turn-6', 'rewound by #6 (partly)'],
+  ]);
+  assert.match(badges[0].title, /op-one: a\.txt/);
+  assert.match(badges[1].title, /some paths were skipped/);
+});
+
+test('a rewind turn says what it rewound, and reads as undone when it was rewound itself', () => {
+  const rewind = turn({
+    turn: 'turn-5', seq: 5, kind: 'rewind',
+    rewinds: { operation: 'op-one', turns: ['turn-2', 'turn-1'], paths: ['a.txt', 'b.txt'] },
+    rewound_by: [{ operation: 'op-undo', rewind_turn: 'turn-6', paths: null, complete: true }],
+  });
+  assert.deepEqual(turnBadges(rewind, label).map(b => b.text), ['rewind of #2, #1 (2 files)', 'undone by #6']);
+  // a turn the listing does not number is named by its id
+  assert.equal(turnBadges(turn({ rewinds: { operation: 'o', turns: ['turn-elsewhere'], paths: null } }), label)[0].text,
+    'rewind of turn-elsewhere');
+});
+
+test('the file count: all changed, some unchanged, or so far while the turn is open', () => {
+  assert.equal(fileCountText(turn()), '3 files');
+  assert.equal(fileCountText(turn({ files: 5, changed: 2 })), '2 files changed of 5');
+  assert.equal(fileCountText(turn({ state: 'open', files: 1, changed: 0 })), '1 file so far');
+});
+
+const captured = { exists: true, type: 'regular', captured: true, reason: null };
+const side = reason => ({ exists: true, type: 'regular', captured: false, reason });
+
+test('a file gets one flag per reason a state was not captured, in words, besides the shell flag', () => {
+  const flags = fileFlags({ change: 'unknown', restorable: false, detected_by: 'scan', before: side('hardlinked'), after: side('too_large') });
+  assert.deepEqual(flags.map(f => [f.kind, f.code]), [['scan', undefined], ['reason', 'hardlinked'], ['reason', 'too_large']]);
+  assert.equal(flags[1].text, 'hardlinked');
+  assert.equal(flags[2].text, 'too large');
+  const outside = fileFlags({ change: 'unknown', restorable: false, detected_by: 'snapshot', before: side('outside_workspace'), after: side('outside_workspace') });
+  assert.deepEqual(outside.map(f => f.code), ['outside_workspace'], 'the same reason on both sides is one flag');
+  assert.equal(outside[0].title, 'outside the workspace — content never read');
+  assert.deepEqual(fileFlags({ change: 'unknown', restorable: false, detected_by: 'snapshot', before: side('special_file'), after: null })
+    .map(f => f.text), ['special file'], 'an open turn has no after-state yet');
+});
+
+test('a file that cannot be put back for another reason says so; a restorable one has no flag', () => {
+  assert.deepEqual(fileFlags({ change: 'unknown', restorable: false, detected_by: 'snapshot', before: captured, after: captured }).map(f => f.kind),
+    ['not-restorable']);
+  assert.deepEqual(fileFlags({ change: 'modified', restorable: true, detected_by: 'snapshot', before: captured, after: captured }), []);
+});
+
+test('workspaces and sessions: the newest last turn first, a session with no turn by when it began', () => {
+  const listed = newestFirst([
+    { workspace: '/a', last_turn_at: '2026-11-30T10:00:00.000Z' },
+    { workspace: '/b', last_turn_at: '2026-11-30T12:00:00.000Z' },
+    { workspace: '/c', last_turn_at: null, created_at: '2026-11-30T11:00:00.000Z' },
+  ]);
+  assert.deepEqual(listed.map(w => w.workspace), ['/b', '/c', '/a']);
+});
+
+test('the turns of a range are those numbered from its first to its last, both included', () => {
+  const turns = [1, 2, 3, 4].map(n => ({ turn: `t${n}`, seq: n }));
+  assert.deepEqual(turnsBetween(turns, 't2', 't3').map(t => t.seq), [2, 3]);
+  assert.deepEqual(turnsBetween(turns, 't4', 't4').map(t => t.seq), [4]);
+  assert.deepEqual(turnsBetween(turns, 't2', 'gone'), []);
+});

@@ -1,0 +1,76 @@
+package io.turndiff.bench.cli;
+
+import io.turndiff.bench.CliWallBench;
+import io.turndiff.cli.CliException;
+import io.turndiff.cli.Main;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+
+/** {@code turndiff bench cli}: the wall time of one-shot CLI calls against {@code git status}. */
+@Command(
+    name = "cli",
+    description =
+        "Wall time of one-shot CLI calls through the launcher (--version, status of a tracked "
+            + "workspace, turns), against git status on the same tree, in the same run.")
+final class CliBenchCommand implements Callable<Integer> {
+
+  @Spec CommandSpec spec;
+
+  @Option(
+      names = "--launcher",
+      paramLabel = "FILE",
+      description =
+          "The turndiff launcher to time (default: $TURNDIFF_LAUNCHER, which ./turndiff sets).")
+  Path launcher;
+
+  @Option(
+      names = "--files",
+      paramLabel = "N",
+      defaultValue = "11000",
+      description = "Files in the generated tree (default ${DEFAULT-VALUE}).")
+  int files;
+
+  @Option(
+      names = "--calls",
+      paramLabel = "N",
+      defaultValue = "20",
+      description = "Measured calls of each kind (default ${DEFAULT-VALUE}).")
+  int calls;
+
+  @Option(
+      names = "--warmup",
+      paramLabel = "W",
+      defaultValue = "2",
+      description = "Calls made first and not counted (default ${DEFAULT-VALUE}).")
+  int warmup;
+
+  @Override
+  public Integer call() throws Exception {
+    if (files < 1 || calls < 1 || warmup < 0) {
+      throw new CliException(
+          Main.EXIT_USAGE, "--files and --calls must be positive, --warmup not negative");
+    }
+    Path timed = launcher;
+    if (timed == null) {
+      String named = System.getenv("TURNDIFF_LAUNCHER");
+      if (named == null || named.isBlank()) {
+        throw new CliException(
+            Main.EXIT_USAGE, "name the launcher: --launcher FILE (./turndiff bench cli sets it)");
+      }
+      timed = Path.of(named);
+    }
+    if (!Files.isExecutable(timed)) {
+      throw new CliException(Main.EXIT_USAGE, "--launcher " + timed + " is not an executable file");
+    }
+    new CliWallBench(timed, files, calls, warmup, System.err)
+        .run()
+        .print(spec.commandLine().getOut());
+    spec.commandLine().getOut().flush();
+    return Main.EXIT_OK;
+  }
+}

@@ -1,0 +1,122 @@
+package io.turndiff.cli;
+
+import static java.nio.charset.StandardCharsets.UTF_8;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.FileTime;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Map;
+import java.util.Set;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The launcher's ahead-of-time cache: the first short command trains one in the background (on
+ * {@code demo}, with its own store), the next ones start from it, and a cache older than the jar is
+ * dropped. The launcher runs from a copy of the checkout's layout holding only what it needs (the
+ * script, the JDK finder, the packaged jar), so it never rebuilds anything here.
+ */
+class LauncherIT {
+
+  /** Generous: the training runs `turndiff demo` at low priority on a machine CI keeps busy. */
+  private static final Duration TRAINING = Duration.ofMinutes(4);
+
+  @TempDir Path temp;
+
+  @Test
+  void theFirstShortCommandTrainsACacheInTheBackgroundThatTheNextOnesStartFrom() throws Exception {
+    Path here = layout();
+    Path home = Files.createDirectories(temp.resolve("home"));
+    Path cache = here.resolve("cli/target/turndiff.aot");
+
+    Run first = launch(here, home, Map.of(), "--version");
+    assertEquals(0, first.exit(), first.out());
+    assertTrue(first.out().startsWith("turndiff "), first.out());
+
+    Instant deadline = Instant.now().plus(TRAINING);
+    while (!(Files.exists(cache) && !Files.exists(here.resolve("cli/target/turndiff.aot.training")))
+        && Instant.now().isBefore(deadline)) {
+      Thread.sleep(250);
+    }
+    assertTrue(Files.isRegularFile(cache), "no cache after " + TRAINING + ": " + listing(here));
+    // the training's store, workspace and temporary files went with its lock; the user's default
+    // store was never opened
+    assertEquals(
+        Set.of("turndiff.jar", "turndiff.jsa", "turndiff.aot"), listing(here), "in cli/target");
+    assertFalse(Files.exists(home.resolve(".local/share/turndiff")), "the default store was made");
+
+    Run used = launch(here, home, Map.of("JDK_JAVA_OPTIONS", "-Xlog:aot"), "--version");
+    assertEquals(0, used.exit(), used.out());
+    assertTrue(used.out().contains("Opened AOT cache " + cache), used.out());
+    assertTrue(used.out().contains("turndiff "), used.out());
+  }
+
+  @Test
+  void aCacheOlderThanTheJarIsRemovedAndNotUsed() throws Exception {
+    Path here = layout();
+    Path home = Files.createDirectories(temp.resolve("home"));
+    Path cache = here.resolve("cli/target/turndiff.aot");
+    Files.write(cache, "a cache of another jar".getBytes(UTF_8));
+    Files.setLastModifiedTime(
+        cache,
+        FileTime.from(
+            Files.getLastModifiedTime(here.resolve("cli/target/turndiff.jar"))
+                .toInstant()
+                .minusSeconds(60)));
+
+    Run run = launch(here, home, Map.of("TURNDIFF_AOT_CACHE", "0"), "--version");
+
+    assertEquals(0, run.exit(), run.out());
+    assertTrue(run.out().startsWith("turndiff "), run.out());
+    assertFalse(Files.exists(cache), "the stale cache is still there");
+    assertFalse(
+        Files.exists(here.resolve("cli/target/turndiff.aot.training")),
+        "TURNDIFF_AOT_CACHE=0 still trains");
+  }
+
+  /** The checkout's layout as the launcher sees it, with the packaged jar in place. */
+  private Path layout() throws IOException {
+    Path here = Files.createDirectories(temp.resolve("checkout"));
+    Path checkout = Path.of("").toAbsolutePath().getParent();
+    Files.copy(checkout.resolve("turndiff"), here.resolve("turndiff"));
+    Files.createDirectories(here.resolve(".mvn"));
+    Files.copy(checkout.resolve(".mvn/jdk25.sh"), here.resolve(".mvn/jdk25.sh"));
+    Files.createDirectories(here.resolve("cli/target"));
+    Files.copy(CliProcess.jar(), here.resolve("cli/target/turndiff.jar"));
+    return here;
+  }
+
+  private static Set<String> listing(Path here) throws IOException {
+    try (Stream<Path> files = Files.list(here.resolve("cli/target"))) {
+      return files.map(file -> file.getFileName().toString()).collect(Collectors.toSet());
+    }
+  }
+
+  private record Run(int exit, String out) {}
+
+  private static Run launch(Path here, Path home, Map<String, String> environment, String... args)
+      throws IOException, InterruptedException {
+    ProcessBuilder builder =
+        new ProcessBuilder(
+                Stream.concat(Stream.of(here.resolve("turndiff").toString()), Stream.of(args))
+                    .toList())
+            .directory(here.toFile())
+            .redirectErrorStream(true);
+    builder.environment().remove("TURNDIFF_DB");
+    builder.environment().remove("XDG_DATA_HOME");
+    builder.environment().put("HOME", home.toString());
+    builder.environment().put("JAVA_HOME", Path.of(System.getProperty("java.home")).toString());
+    builder.environment().putAll(environment);
+    Process process = builder.start();
+    String out = new String(process.getInputStream().readAllBytes(), UTF_8);
+    return new Run(process.waitFor(), out);
+  }
+}

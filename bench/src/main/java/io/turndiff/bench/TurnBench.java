@@ -343,14 +343,18 @@ public final class TurnBench {
           continue;
         }
         Path target = to.resolve(relative.toString());
-        if (Files.isSymbolicLink(source)) {
-          Files.createSymbolicLink(target, Files.readSymbolicLink(source));
-        } else if (Files.isDirectory(source)) {
-          Files.createDirectories(target);
-        } else if (Files.isRegularFile(source)) {
-          Files.copy(source, target);
-          files++;
-          bytes += Files.size(target);
+        try {
+          if (Files.isSymbolicLink(source)) {
+            Files.createSymbolicLink(target, Files.readSymbolicLink(source));
+          } else if (Files.isDirectory(source)) {
+            Files.createDirectories(target);
+          } else if (Files.isRegularFile(source)) {
+            Files.copy(source, target);
+            files++;
+            bytes += Files.size(target);
+          }
+        } catch (IOException e) {
+          throw new IOException("cannot copy " + source + " (" + e + ")", e);
         }
       }
     }

@@ -1,10 +1,13 @@
 package io.turndiff.bench;
 
+import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashSet;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -17,6 +20,11 @@ import java.util.stream.Stream;
  * inserted and removed in each), about 10 % as many new files and 4 % as many deleted ones. With
  * {@code locality}, that share of the edits goes to files earlier turns already touched, as an
  * agent working on one feature does. Deterministic for a seed.
+ *
+ * <p>A file is edited as bytes: its lines are the runs of bytes between newlines, whatever the
+ * encoding (a real tree holds Latin-1 sources, UTF-16 resources and binaries without a NUL near
+ * their start), and new lines are UTF-8. On a UTF-8 file that is the same edit as one made on its
+ * text. Only regular files are chosen, never a symbolic link (one could lead out of the copy).
  */
 public final class Workload {
 
@@ -45,7 +53,7 @@ public final class Workload {
     this.editsPerTurn = editsPerTurn;
     this.locality = locality;
     try (Stream<Path> walk = Files.walk(root)) {
-      walk.filter(Files::isRegularFile)
+      walk.filter(path -> Files.isRegularFile(path, LinkOption.NOFOLLOW_LINKS))
           .filter(path -> !path.toString().contains("/.git/"))
           .filter(Workload::isText)
           .map(path -> root.relativize(path).toString())
@@ -58,7 +66,7 @@ public final class Workload {
               + textFiles.size()
               + " text files; a turn of "
               + editsPerTurn
-              + " edits needs at least twice as many");
+              + " edits (--turn-files) needs at least twice as many");
     }
   }
 
@@ -117,18 +125,7 @@ public final class Workload {
   public void apply(Turn turn) throws IOException {
     for (String path : turn.edited()) {
       Path file = root.resolve(path);
-      List<String> lines =
-          new ArrayList<>(List.of(Files.readString(file, StandardCharsets.UTF_8).split("\n", -1)));
-      for (int change = 0; change < 1 + random.nextInt(3); change++) {
-        lines.set(random.nextInt(lines.size()), SyntheticTree.line(random));
-      }
-      for (int insert = 0; insert < 1 + random.nextInt(3); insert++) {
-        lines.add(random.nextInt(lines.size() + 1), SyntheticTree.line(random));
-      }
-      for (int remove = 0; remove < 1 + random.nextInt(2) && lines.size() > 3; remove++) {
-        lines.remove(random.nextInt(lines.size() - 1));
-      }
-      Files.writeString(file, String.join("\n", lines), StandardCharsets.UTF_8);
+      Files.write(file, edited(Files.readAllBytes(file), random));
     }
     for (String path : turn.created()) {
       Path file = root.resolve(path);
@@ -147,5 +144,53 @@ public final class Workload {
         touchedBefore.add(path);
       }
     }
+  }
+
+  /** One file's edit: one to three lines changed, one to three inserted, one or two removed. */
+  static byte[] edited(byte[] content, Random random) {
+    List<byte[]> lines = lines(content);
+    for (int change = 0; change < 1 + random.nextInt(3); change++) {
+      lines.set(random.nextInt(lines.size()), newLine(random));
+    }
+    for (int insert = 0; insert < 1 + random.nextInt(3); insert++) {
+      lines.add(random.nextInt(lines.size() + 1), newLine(random));
+    }
+    for (int remove = 0; remove < 1 + random.nextInt(2) && lines.size() > 3; remove++) {
+      lines.remove(random.nextInt(lines.size() - 1));
+    }
+    return joined(lines);
+  }
+
+  private static byte[] newLine(Random random) {
+    return SyntheticTree.line(random).getBytes(StandardCharsets.UTF_8);
+  }
+
+  /**
+   * The runs of bytes between newlines, the last one after the last newline (empty when the file
+   * ends with one): {@code String.split("\n", -1)} on bytes.
+   */
+  static List<byte[]> lines(byte[] content) {
+    List<byte[]> lines = new ArrayList<>();
+    int start = 0;
+    for (int i = 0; i < content.length; i++) {
+      if (content[i] == '\n') {
+        lines.add(Arrays.copyOfRange(content, start, i));
+        start = i + 1;
+      }
+    }
+    lines.add(Arrays.copyOfRange(content, start, content.length));
+    return lines;
+  }
+
+  /** The lines with a newline between each two. */
+  static byte[] joined(List<byte[]> lines) {
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
+    for (int i = 0; i < lines.size(); i++) {
+      if (i > 0) {
+        out.write('\n');
+      }
+      out.writeBytes(lines.get(i));
+    }
+    return out.toByteArray();
   }
 }

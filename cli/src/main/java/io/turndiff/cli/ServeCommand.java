@@ -27,10 +27,14 @@ import picocli.CommandLine.Spec;
 
 /**
  * {@code turndiff serve}: the long-lived local HTTP service. Prints one JSON line with its URL and
- * the token file, then serves until SIGTERM or SIGINT, when requests in flight finish and the store
- * is closed.
+ * the token file, then serves until SIGTERM or SIGINT, when a garbage collection under way ends
+ * after its step, requests in flight finish and the store is closed.
  */
-@Command(name = "serve", description = "Run the local HTTP service (loopback only, bearer token).")
+@Command(
+    name = "serve",
+    description =
+        "Run the local HTTP service (loopback only, bearer token); it collects the store's garbage "
+            + "on its own, daily and when the store passes the max-size kept with it.")
 final class ServeCommand implements Callable<Integer> {
 
   static final String TOKEN_VARIABLE = "TURNDIFF_TOKEN";
@@ -89,6 +93,26 @@ final class ServeCommand implements Callable<Integer> {
           "Workspace root handles kept open at most; the least recently used is closed first "
               + "(default ${DEFAULT-VALUE}).")
   int openWorkspaces;
+
+  @Option(
+      names = "--gc-every",
+      paramLabel = "DURATION",
+      converter = DurationArgument.class,
+      defaultValue = "1d",
+      description =
+          "Collect garbage this often, by the policy kept with the store (turndiff config), in "
+              + "short steps; 0s: never on a schedule (default: ${DEFAULT-VALUE}).")
+  Duration gcEvery;
+
+  @Option(
+      names = "--gc-size-check",
+      paramLabel = "DURATION",
+      converter = DurationArgument.class,
+      defaultValue = "1m",
+      description =
+          "Look this often whether the store has passed the max-size kept with it, and collect "
+              + "when it has; 0s: never (default: ${DEFAULT-VALUE}).")
+  Duration gcSizeCheck;
 
   @Option(
       names = "--daemon",
@@ -150,6 +174,8 @@ final class ServeCommand implements Callable<Integer> {
               .allowedOrigins(Set.copyOf(allowedOrigins))
               .maxConnections(maxConnections)
               .requestDeadline(Duration.ofSeconds(requestTimeout))
+              .gcEvery(gcEvery)
+              .gcSizeCheck(gcSizeCheck)
               .build();
       policy =
           allowedWorkspaces.isEmpty()

@@ -1,7 +1,9 @@
 package io.turndiff.cli;
 
 import io.turndiff.api.Json;
+import io.turndiff.api.wire.WireGcRun;
 import io.turndiff.api.wire.WireOpenTurn;
+import io.turndiff.api.wire.WireServiceGc;
 import io.turndiff.api.wire.WireServiceStarted;
 import io.turndiff.api.wire.WireServiceState;
 import io.turndiff.api.wire.WireServiceStatus;
@@ -216,8 +218,8 @@ final class ServiceCommand {
   @Command(
       name = "status",
       description =
-          "Whether the service of the store runs: its store, uptime, turns in flight and recent "
-              + "hook failures (exit 0 running, 1 not).")
+          "Whether the service of the store runs: its store, uptime, turns in flight, its last "
+              + "garbage collection and recent hook failures (exit 0 running, 1 not).")
   static final class Status implements Callable<Integer> {
 
     @Spec CommandSpec spec;
@@ -291,8 +293,47 @@ final class ServiceCommand {
                 + ", begun "
                 + turn.beganAt());
       }
+      printCollections(out, answer.gc());
       printFailures(out, hookFailures, files);
       return Main.EXIT_OK;
+    }
+
+    /** When the service last collected garbage on its own, what it freed, and when it will next. */
+    private static void printCollections(PrintWriter out, WireServiceGc gc) {
+      if (gc == null) {
+        return;
+      }
+      WireGcRun last = gc.last();
+      if (last == null) {
+        out.println("gc:          none yet");
+      } else {
+        String what =
+            last.outcome().equals(WireGcRun.DONE)
+                ? last.turnsRemoved()
+                    + " turns and "
+                    + last.blobsRemoved()
+                    + " blobs removed ("
+                    + last.blobBytesFreed()
+                    + " stored bytes), file "
+                    + last.fileBytesBefore()
+                    + " -> "
+                    + last.fileBytesAfter()
+                    + " bytes"
+                : last.outcome();
+        out.println(
+            "gc:          last " + last.finishedAt() + " (" + last.trigger() + "): " + what);
+        if (last.note() != null) {
+          out.println("             " + last.note());
+        }
+      }
+      out.println(
+          "             "
+              + (gc.nextAt() == null
+                  ? "no scheduled collection"
+                  : "next scheduled " + gc.nextAt() + " (every " + uptime(gc.everyS()) + ")")
+              + (gc.sizeCheckS() == 0
+                  ? ""
+                  : "; size against the kept max-size looked at every " + uptime(gc.sizeCheckS())));
     }
 
     private static void printFailures(PrintWriter out, List<String> failures, ServiceFiles files) {

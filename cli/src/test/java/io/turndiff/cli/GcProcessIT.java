@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.turndiff.fixtures.CommandRun;
+import io.turndiff.fixtures.StoreRows;
 import io.turndiff.fixtures.TestStore;
 import io.turndiff.fixtures.TestWorkspace;
 import java.nio.file.Path;
@@ -62,14 +63,7 @@ class GcProcessIT {
   }
 
   private long count(String sql) {
-    try (Connection connection = DriverManager.getConnection("jdbc:sqlite:" + database);
-        Statement statement = connection.createStatement();
-        ResultSet rows = statement.executeQuery(sql)) {
-      rows.next();
-      return rows.getLong(1);
-    } catch (SQLException e) {
-      throw new AssertionError(sql + ": " + e.getMessage(), e);
-    }
+    return StoreRows.value(database, sql);
   }
 
   /** No dangling reference, a sound file, and every turn left still gives its diff. */

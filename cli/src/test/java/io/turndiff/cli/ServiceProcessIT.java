@@ -150,10 +150,22 @@ class ServiceProcessIT {
     assertTrue(status.out().contains("  s-1 turn t-1 in " + workspace + ", begun "), status.out());
     assertTrue(status.out().startsWith("turndiff service: running (pid " + pid), status.out());
     assertTrue(status.out().contains("store:       " + database), status.out());
+    // the service collects garbage on its own, daily by default: none yet, the next due
+    assertTrue(status.out().contains("gc:          none yet\n"), status.out());
+    assertTrue(
+        status
+            .out()
+            .contains(
+                " (every 24 h 0 min); size against the kept max-size looked" + " at every 1 min\n"),
+        status.out());
     CommandRun json = CliProcess.run(env, "service", "status", "--json");
     JsonNode answer = Json.mapper().readTree(json.out());
     assertTrue(answer.get("service").get("uptime_s").asLong() >= 0, json.out());
     assertEquals(pid, answer.get("service").get("pid").asLong());
+    JsonNode gc = answer.get("service").get("gc");
+    assertEquals(86400, gc.get("every_s").asLong(), json.out());
+    assertEquals(60, gc.get("size_check_s").asLong(), json.out());
+    assertTrue(gc.get("last").isNull(), json.out());
 
     CommandRun stop = CliProcess.run(env, "service", "stop");
     assertEquals(0, stop.exitCode(), stop.err());

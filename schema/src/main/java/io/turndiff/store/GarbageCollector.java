@@ -30,10 +30,52 @@ public final class GarbageCollector {
 
   private final Store store;
   private final TestHook hook;
+  private final boolean mayConvert;
+  private volatile boolean stopping;
 
   public GarbageCollector(Store store, TestHook hook) {
+    this(store, hook, true);
+  }
+
+  private GarbageCollector(Store store, TestHook hook, boolean mayConvert) {
     this.store = store;
     this.hook = hook;
+    this.mayConvert = mayConvert;
+  }
+
+  /**
+   * A collector that never holds the store for long, as {@code serve} runs it: on a store made
+   * before incremental vacuum it gives no space back (the freed pages are reused) instead of
+   * converting the store with one full {@code VACUUM}.
+   */
+  public GarbageCollector withoutFullVacuum() {
+    return new GarbageCollector(store, hook, false);
+  }
+
+  /** Whether freed pages are given back in steps (the store has incremental vacuum). */
+  public boolean givesSpaceBackInSteps() {
+    // a pragma has no jOOQ DSL; it is SQLite's own statement
+    return store.outsideTransaction(
+            dsl -> ((Number) dsl.fetchValue("PRAGMA auto_vacuum")).intValue())
+        == AUTO_VACUUM_INCREMENTAL;
+  }
+
+  /**
+   * Ends a collection running on another thread once the step it is in has committed: {@link
+   * #collect} then throws {@link Stopped}. What was committed stays; the next collection does the
+   * rest.
+   */
+  public void stop() {
+    stopping = true;
+  }
+
+  /** Thrown by {@link #collect} when {@link #stop} ended it between two steps. */
+  public static final class Stopped extends RuntimeException {
+    private static final long serialVersionUID = 1L;
+
+    Stopped() {
+      super("the collection was stopped between two steps");
+    }
   }
 
   /**
@@ -146,7 +188,7 @@ public final class GarbageCollector {
     removed.ifPresentOrElse(
         removal -> steps.turns.addAll(removal.turns()), () -> steps.groupsKept++);
     if (inSteps) {
-      hook.reached(TestHook.Point.GC_STEP_COMMITTED);
+      stepCommitted();
     }
     return removed.map(Retention.Removal::blobs);
   }
@@ -160,7 +202,7 @@ public final class GarbageCollector {
       steps.blobs += batch.blobs();
       steps.bytes += batch.bytes();
       if (inSteps) {
-        hook.reached(TestHook.Point.GC_STEP_COMMITTED);
+        stepCommitted();
       }
       if (batch.last().isEmpty()) {
         return;
@@ -177,27 +219,35 @@ public final class GarbageCollector {
    */
   private boolean giveSpaceBack() {
     // pragmas and VACUUM have no jOOQ DSL; they are SQLite's own statements
-    int mode =
-        store.outsideTransaction(dsl -> ((Number) dsl.fetchValue("PRAGMA auto_vacuum")).intValue());
-    if (mode != AUTO_VACUUM_INCREMENTAL) {
+    if (!givesSpaceBackInSteps()) {
+      if (!mayConvert) {
+        return false;
+      }
       store.outsideTransaction(
           dsl -> {
             dsl.execute("PRAGMA auto_vacuum=INCREMENTAL");
             return dsl.execute("VACUUM");
           });
-      hook.reached(TestHook.Point.GC_STEP_COMMITTED);
+      stepCommitted();
       return true;
     }
     long free = store.freePages();
     while (free > 0) {
       long left = store.write(tx -> tx.retention().givePagesBack(VACUUM_PAGES));
-      hook.reached(TestHook.Point.GC_STEP_COMMITTED);
+      stepCommitted();
       if (left >= free) {
         return false; // nothing more could be given back now
       }
       free = left;
     }
     return false;
+  }
+
+  private void stepCommitted() {
+    hook.reached(TestHook.Point.GC_STEP_COMMITTED);
+    if (stopping) {
+      throw new Stopped();
+    }
   }
 
   /** Carries a dry run's figures out of the transaction it rolls back. */

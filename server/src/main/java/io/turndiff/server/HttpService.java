@@ -46,6 +46,9 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * arrive whole within a deadline and its headers within a size (the JDK server's limits, {@link
  * JdkServerLimits}), and the body is read only after the token was checked and its declared length
  * is within the body limit.
+ *
+ * <p>While it runs it also collects the store's garbage on its own, by the policy kept with the
+ * store ({@link ScheduledCollection}); {@link #stop()} ends a collection in progress first.
  */
 public final class HttpService implements AutoCloseable {
 
@@ -62,6 +65,7 @@ public final class HttpService implements AutoCloseable {
   private final PanelEvents events = new PanelEvents();
   private final AtomicBoolean stopped = new AtomicBoolean();
   private final Endpoints endpoints;
+  private final ScheduledCollection collection;
 
   private HttpService(
       HttpServer server, ExecutorService executor, ServiceOptions options, Turndiff turndiff) {
@@ -77,6 +81,7 @@ public final class HttpService implements AutoCloseable {
     this.endpoints = new Endpoints(turndiff, events, login, "http://127.0.0.1:" + port);
     this.router =
         endpoints.router().add("GET", "/v1/service/status", request -> ApiResponse.ok(status()));
+    this.collection = ScheduledCollection.start(turndiff, options, System.err);
   }
 
   public static HttpService start(Turndiff turndiff, ServiceOptions options) throws IOException {
@@ -325,7 +330,8 @@ public final class HttpService implements AutoCloseable {
                             WireOpenTurn.of(
                                 turn,
                                 transaction.workspaces().byId(turn.workspaceId()).orElseThrow()))
-                    .toList()));
+                    .toList()),
+        collection.status());
   }
 
   /**
@@ -449,6 +455,8 @@ public final class HttpService implements AutoCloseable {
     if (!stopped.compareAndSet(false, true)) {
       return;
     }
+    // a collection in progress ends after its step, before the store closes
+    collection.close();
     // the event streams would otherwise hold the grace period to its end
     events.close();
     server.stop((int) Math.max(1, options.shutdownGrace().toSeconds()));

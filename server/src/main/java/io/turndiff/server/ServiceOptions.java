@@ -18,6 +18,8 @@ public final class ServiceOptions {
   public static final int DEFAULT_PORT = 7433;
   public static final int DEFAULT_MAX_CONNECTIONS = 256;
   public static final Duration DEFAULT_REQUEST_DEADLINE = Duration.ofSeconds(10);
+  public static final Duration DEFAULT_GC_EVERY = Duration.ofDays(1);
+  public static final Duration DEFAULT_GC_SIZE_CHECK = Duration.ofMinutes(1);
 
   private final int port;
   private final String token;
@@ -29,6 +31,8 @@ public final class ServiceOptions {
   private final int maxHeaderBytes;
   private final Optional<String> instance;
   private final String version;
+  private final Duration gcEvery;
+  private final Duration gcSizeCheck;
 
   private ServiceOptions(Builder builder) {
     this.port = builder.port;
@@ -41,6 +45,8 @@ public final class ServiceOptions {
     this.maxHeaderBytes = builder.maxHeaderBytes;
     this.instance = builder.instance;
     this.version = builder.version;
+    this.gcEvery = builder.gcEvery;
+    this.gcSizeCheck = builder.gcSizeCheck;
   }
 
   /**
@@ -103,6 +109,22 @@ public final class ServiceOptions {
     return version;
   }
 
+  /**
+   * How often the service collects garbage on its own with the policy kept with the store ({@link
+   * ScheduledCollection}); zero: never on a schedule.
+   */
+  public Duration gcEvery() {
+    return gcEvery;
+  }
+
+  /**
+   * How often the service compares the store's size with the kept {@code max-size}, collecting when
+   * it is over; zero: never.
+   */
+  public Duration gcSizeCheck() {
+    return gcSizeCheck;
+  }
+
   public static final class Builder {
     private int port = DEFAULT_PORT;
     private final String token;
@@ -114,6 +136,8 @@ public final class ServiceOptions {
     private int maxHeaderBytes = 16 << 10;
     private Optional<String> instance = Optional.empty();
     private String version = "";
+    private Duration gcEvery = DEFAULT_GC_EVERY;
+    private Duration gcSizeCheck = DEFAULT_GC_SIZE_CHECK;
 
     private Builder(String token) {
       this.token = Objects.requireNonNull(token);
@@ -192,6 +216,25 @@ public final class ServiceOptions {
     public Builder version(String version) {
       this.version = Objects.requireNonNull(version);
       return this;
+    }
+
+    /** Zero: no collection on a schedule. */
+    public Builder gcEvery(Duration every) {
+      this.gcEvery = nonNegative("the collection interval", every);
+      return this;
+    }
+
+    /** Zero: the size is never looked at. */
+    public Builder gcSizeCheck(Duration every) {
+      this.gcSizeCheck = nonNegative("the size check interval", every);
+      return this;
+    }
+
+    private static Duration nonNegative(String what, Duration duration) {
+      if (duration.isNegative()) {
+        throw new IllegalArgumentException(what + " must not be negative: " + duration);
+      }
+      return duration;
     }
 
     public ServiceOptions build() {

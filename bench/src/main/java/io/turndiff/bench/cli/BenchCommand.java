@@ -5,7 +5,10 @@ import io.turndiff.bench.BenchResult;
 import io.turndiff.bench.TurnBench;
 import io.turndiff.cli.CliException;
 import io.turndiff.cli.Main;
+import java.io.IOException;
 import java.io.PrintStream;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Optional;
 import java.util.concurrent.Callable;
@@ -86,19 +89,32 @@ final class BenchCommand implements Callable<Integer> {
           Main.EXIT_USAGE,
           "--files, --turn-files and --turns must be positive; " + "--locality within 0..1");
     }
+    if (workspace != null && !Files.isDirectory(workspace)) {
+      throw new CliException(Main.EXIT_USAGE, "--workspace " + workspace + " is not a directory");
+    }
     PrintStream progress = System.err;
-    BenchResult result =
-        new TurnBench(
-                new TurnBench.Options(
-                    Optional.ofNullable(workspace),
-                    files,
-                    turnFiles,
-                    turns,
-                    warmup,
-                    seed,
-                    locality),
-                progress)
-            .run();
+    BenchResult result;
+    try {
+      result =
+          new TurnBench(
+                  new TurnBench.Options(
+                      Optional.ofNullable(workspace),
+                      files,
+                      turnFiles,
+                      turns,
+                      warmup,
+                      seed,
+                      locality),
+                  progress)
+              .run();
+    } catch (IllegalArgumentException e) {
+      // the tree cannot carry the turns asked for
+      throw new CliException(Main.EXIT_USAGE, e.getMessage());
+    } catch (IOException e) {
+      throw new CliException(Main.EXIT_ERROR, "the benchmark failed: " + named(e));
+    } catch (UncheckedIOException e) {
+      throw new CliException(Main.EXIT_ERROR, "the benchmark failed: " + named(e.getCause()));
+    }
     if (json) {
       spec.commandLine().getOut().println(Json.write(result.json(), true));
     } else {
@@ -106,5 +122,10 @@ final class BenchCommand implements Callable<Integer> {
     }
     spec.commandLine().getOut().flush();
     return Main.EXIT_OK;
+  }
+
+  /** The failure as one line: a bare {@code NoSuchFileException} message is only a path. */
+  private static String named(IOException e) {
+    return e.getClass().getSimpleName() + ": " + e.getMessage();
   }
 }

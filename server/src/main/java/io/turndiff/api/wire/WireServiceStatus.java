@@ -2,7 +2,10 @@ package io.turndiff.api.wire;
 
 import java.util.List;
 
-/** {@code GET /v1/service/status}: what the running service says about itself. */
+/**
+ * {@code GET /v1/service/status}: what the running service says about itself, with the collections
+ * it makes on its own ({@code gc}).
+ */
 public record WireServiceStatus(
     boolean running,
     long pid,
@@ -12,4 +15,5 @@ public record WireServiceStatus(
     String startedAt,
     long uptimeS,
     String store,
-    List<WireOpenTurn> openTurns) {}
+    List<WireOpenTurn> openTurns,
+    WireServiceGc gc) {}

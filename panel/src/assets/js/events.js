@@ -43,6 +43,24 @@ export function unsubscribeAll() {
   current?.stop();
 }
 
+// A page the browser keeps in its back/forward cache keeps its open requests: the stream of every
+// panel page left behind held one of Chromium's six connections to the service, and the seventh load
+// waited about a minute (found by PanelReviewBrowserIT). The stream leaves with the page, and comes back
+// with it; the view then reloads what it shows, as after any reconnect (missed events are not replayed).
+let parked = null;
+globalThis.addEventListener?.('pagehide', () => {
+  if (!current) return;
+  parked = { scope: JSON.parse(current.key), handlers: current.handlers };
+  current.stop();
+});
+globalThis.addEventListener?.('pageshow', e => {
+  if (!e.persisted || !parked) return;
+  const { scope, handlers } = parked;
+  parked = null;
+  subscribe(scope, handlers);
+  handlers.onResync?.();
+});
+
 async function run(sub, scope) {
   let base = 1000;               // the service's `retry:` when it sent one
   let delay = base;

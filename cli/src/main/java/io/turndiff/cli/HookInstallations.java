@@ -68,34 +68,14 @@ final class HookInstallations {
     }
     Optional<byte[]> bytes = readQuietly(file, notes);
     if (bytes.isEmpty()) {
-      return new WireHooksStatus.Installation(
-          runtime.id(),
-          scope.label(),
-          file.toString(),
-          false,
-          false,
-          recorded,
-          List.of(),
-          null,
-          null,
-          notes);
+      return notInstalled(runtime, scope, file, recorded, notes);
     }
     RuntimeSettings settings;
     try {
       settings = RuntimeSettings.parse(file, bytes.get());
     } catch (RequestException e) {
       notes.add("not valid JSON: install refuses it");
-      return new WireHooksStatus.Installation(
-          runtime.id(),
-          scope.label(),
-          file.toString(),
-          false,
-          false,
-          recorded,
-          List.of(),
-          null,
-          null,
-          notes);
+      return notInstalled(runtime, scope, file, recorded, notes);
     }
     if (runtime == HookRuntime.GEMINI && settings.hooksDisabled()) {
       notes.add("hooksConfig.enabled is false: Gemini runs no hooks");
@@ -103,17 +83,7 @@ final class HookInstallations {
     List<String> commands =
         settings.commands(runtime).values().stream().flatMap(List::stream).distinct().toList();
     if (commands.isEmpty()) {
-      return new WireHooksStatus.Installation(
-          runtime.id(),
-          scope.label(),
-          file.toString(),
-          false,
-          false,
-          recorded,
-          commands,
-          null,
-          null,
-          notes);
+      return notInstalled(runtime, scope, file, recorded, notes);
     }
     String command = commands.getFirst();
     RuntimeSettings merged = settings.copy();
@@ -153,6 +123,21 @@ final class HookInstallations {
         commands,
         script,
         trusted,
+        notes);
+  }
+
+  private static WireHooksStatus.Installation notInstalled(
+      HookRuntime runtime, HookScope scope, Path file, boolean recorded, List<String> notes) {
+    return new WireHooksStatus.Installation(
+        runtime.id(),
+        scope.label(),
+        file.toString(),
+        false,
+        false,
+        recorded,
+        List.of(),
+        null,
+        null,
         notes);
   }
 

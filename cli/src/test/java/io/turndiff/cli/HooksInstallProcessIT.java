@@ -585,4 +585,86 @@ class HooksInstallProcessIT {
     assertFalse(Files.exists(home.resolve(".claude")));
     assertFalse(Files.exists(state), "no record, no backup");
   }
+
+  @Test
+  void garbageInEachRuntimesFileExits2AndLeavesItAsItWas() throws Exception {
+    byte[] garbage = "{\"hooks\": {\"Stop\": [ }\n".getBytes(StandardCharsets.UTF_8);
+    for (String[] runtimeAndFile :
+        new String[][] {
+          {"claude-code", ".claude/settings.local.json"},
+          {"gemini", ".gemini/settings.json"},
+          {"codex", ".codex/hooks.json"}
+        }) {
+      Path file = workspace.resolve(runtimeAndFile[1]);
+      Files.createDirectories(file.getParent());
+      Files.write(file, garbage);
+      CommandRun install =
+          turndiff(
+              "hooks",
+              "install",
+              "--runtime",
+              runtimeAndFile[0],
+              "--workspace",
+              workspace.toString());
+      assertEquals(2, install.exitCode(), install.err());
+      assertTrue(
+          install
+              .err()
+              .startsWith("turndiff: cannot install into " + file + ": it is not valid JSON"),
+          install.err());
+      assertTrue(install.err().endsWith("; nothing was written\n"), install.err());
+      assertArrayEquals(garbage, Files.readAllBytes(file));
+    }
+    Files.createDirectories(codexHome);
+    byte[] notUtf8 = {'a', ' ', '=', ' ', '"', (byte) 0xff, '"', '\n'};
+    Files.write(codexHome.resolve("config.toml"), notUtf8);
+    CommandRun codex = turndiff("hooks", "install", "--runtime", "codex", "--user");
+    assertEquals(2, codex.exitCode(), codex.err());
+    assertTrue(codex.err().contains("it is not UTF-8 text"), codex.err());
+    assertArrayEquals(notUtf8, Files.readAllBytes(codexHome.resolve("config.toml")));
+    assertFalse(Files.exists(codexHome.resolve("hooks.json")));
+
+    Path plugin = workspace.resolve(".opencode/plugins/turndiff.ts");
+    Files.createDirectories(plugin.getParent());
+    Files.writeString(plugin, "export const Mine = async () => ({});\n");
+    CommandRun opencode =
+        turndiff("hooks", "install", "--runtime", "opencode", "--workspace", workspace.toString());
+    assertEquals(2, opencode.exitCode(), opencode.err());
+    assertTrue(opencode.err().contains("it is not turndiff's plugin"), opencode.err());
+    assertEquals("export const Mine = async () => ({});\n", Files.readString(plugin));
+    assertFalse(Files.exists(state), "no record, no backup");
+    assertFalse(Files.exists(temp.resolve("data/turndiff.db")), "nothing tracked");
+  }
+
+  @Test
+  void uninstallWithoutARecordTakesOutTurndiffsHooksOnly() throws Exception {
+    Path file = workspace.resolve(".gemini/settings.json");
+    Files.createDirectories(file.getParent());
+    byte[] original = resource("gemini-settings.json");
+    Files.write(file, original);
+    CommandRun install =
+        turndiff(
+            "hooks",
+            "install",
+            "--runtime",
+            "gemini",
+            "--workspace",
+            workspace.toString(),
+            "--no-track");
+    assertEquals(0, install.exitCode(), install.err());
+    Files.delete(state.resolve("turndiff/hooks-installed.json"));
+
+    CommandRun status =
+        turndiff("hooks", "status", "--runtime", "gemini", "--workspace", workspace.toString());
+    assertTrue(status.out().contains("no record of the install"), status.out());
+    CommandRun uninstall =
+        turndiff("hooks", "uninstall", "--runtime", "gemini", "--workspace", workspace.toString());
+    assertEquals(0, uninstall.exitCode(), uninstall.err());
+    assertTrue(uninstall.out().contains("took turndiff's 4 hooks out of " + file), uninstall.out());
+    assertEquals(Json.mapper().readTree(original), json(file), "every other setting and hook kept");
+    CommandRun again =
+        turndiff("hooks", "uninstall", "--runtime", "gemini", "--workspace", workspace.toString());
+    assertEquals(0, again.exitCode(), again.err());
+    assertTrue(again.out().contains("gemini: not installed in " + file), again.out());
+  }
 }

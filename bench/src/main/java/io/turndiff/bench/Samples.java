@@ -1,5 +1,6 @@
 package io.turndiff.bench;
 
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
@@ -38,5 +39,20 @@ public final class Samples {
 
   public double p90Millis() {
     return quantile(0.9) / 1e6;
+  }
+
+  /** A table row: {@code name}, then p50, p90 and p99 in units of {@code unitNanos}. */
+  public String row(String name, double unitNanos) {
+    return String.format(
+        "%-48s %9.1f %9.1f %9.1f",
+        name, median() / unitNanos, quantile(0.9) / unitNanos, quantile(0.99) / unitNanos);
+  }
+
+  /** {@code "name": {"p50", "p90", "p99"}} in units of {@code unitNanos}, into {@code node}. */
+  public void putInto(ObjectNode node, String name, double unitNanos) {
+    node.putObject(name)
+        .put("p50", median() / unitNanos)
+        .put("p90", quantile(0.9) / unitNanos)
+        .put("p99", quantile(0.99) / unitNanos);
   }
 }

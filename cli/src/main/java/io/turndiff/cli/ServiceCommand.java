@@ -2,6 +2,7 @@ package io.turndiff.cli;
 
 import io.turndiff.api.Json;
 import io.turndiff.api.wire.WireGcRun;
+import io.turndiff.api.wire.WireHookFailure;
 import io.turndiff.api.wire.WireOpenTurn;
 import io.turndiff.api.wire.WireServiceGc;
 import io.turndiff.api.wire.WireServiceStarted;
@@ -12,7 +13,10 @@ import java.io.IOException;
 import java.io.PrintWriter;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.Callable;
 import java.util.concurrent.TimeUnit;
@@ -294,6 +298,7 @@ final class ServiceCommand {
                 + turn.beganAt());
       }
       printCollections(out, answer.gc());
+      printHooks(out, answer);
       printFailures(out, hookFailures, files);
       return Main.EXIT_OK;
     }
@@ -334,6 +339,62 @@ final class ServiceCommand {
               + (gc.sizeCheckS() == 0
                   ? ""
                   : "; size against the kept max-size looked at every " + uptime(gc.sizeCheckS())));
+    }
+
+    /** The hook calls since the service started, by runtime, and the last that failed. */
+    private static void printHooks(PrintWriter out, WireServiceStatus answer) {
+      if (answer.hooks() == null) {
+        return; // a service from before the hook endpoints
+      }
+      List<String> runtimes = new ArrayList<>();
+      answer
+          .hooks()
+          .forEach(
+              (runtime, counts) -> {
+                List<String> outcomes = new ArrayList<>();
+                Map<String, Long> by = new LinkedHashMap<>();
+                by.put("begun", counts.begun());
+                by.put("snapshotted", counts.snapshotted());
+                by.put("finished", counts.finished());
+                by.put("noop", counts.noop());
+                by.put("ignored", counts.ignored());
+                by.put("duplicate", counts.duplicate());
+                by.put("failed", counts.failed());
+                by.put("refused", counts.refused());
+                by.forEach(
+                    (outcome, count) -> {
+                      if (count > 0) {
+                        outcomes.add(outcome + " " + count);
+                      }
+                    });
+                runtimes.add(
+                    runtime
+                        + " "
+                        + counts.received()
+                        + (outcomes.isEmpty() ? "" : " (" + String.join(", ", outcomes) + ")"));
+              });
+      out.println("hooks since start: " + String.join(", ", runtimes));
+      List<WireHookFailure> failures = answer.lastFailures();
+      if (!failures.isEmpty()) {
+        out.println("last failures:");
+        for (WireHookFailure failure :
+            failures.subList(Math.max(0, failures.size() - 5), failures.size())) {
+          out.println(
+              "  "
+                  + failure.at()
+                  + " "
+                  + failure.runtime()
+                  + " "
+                  + failure.event()
+                  + " "
+                  + failure.session()
+                  + ": "
+                  + failure.message()
+                  + " ("
+                  + failure.error()
+                  + ")");
+        }
+      }
     }
 
     private static void printFailures(PrintWriter out, List<String> failures, ServiceFiles files) {

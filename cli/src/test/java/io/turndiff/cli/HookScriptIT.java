@@ -7,12 +7,17 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.turndiff.api.Json;
 import io.turndiff.fixtures.CommandRun;
+import io.turndiff.fixtures.RecordedChanges;
+import io.turndiff.model.TurnState;
+import io.turndiff.store.Store;
+import io.turndiff.store.StoredFileChange;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.util.HashMap;
 import java.util.Map;
+import java.util.TreeMap;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -131,6 +136,63 @@ class HookScriptIT {
     assertTrue(hookLog().contains("started one"), hookLog());
     // status shows the hook clients' log
     assertTrue(answer.path("hook_failures").toString().contains("started one"), status.out());
+  }
+
+  /** A fixture's bytes with its recorded workspace replaced by {@code workspace}, in a file. */
+  private Path fixture(String name, Path workspace) throws Exception {
+    String text =
+        Files.readString(
+            Path.of("..", "integrations", "fixtures").resolve(name), StandardCharsets.UTF_8);
+    Path payload = temp.resolve("payloads").resolve(name.replace('/', '_'));
+    Files.createDirectories(payload.getParent());
+    Files.writeString(payload, text.replace("/tmp/cdx/exp/ws", workspace.toString()));
+    return payload;
+  }
+
+  @Test
+  void aWholeCodexTurnThroughTheScriptLandsInTheStore() throws Exception {
+    Path workspace = temp.resolve("ws");
+    Files.createDirectories(workspace);
+    Files.writeString(workspace.resolve("existing.txt"), "base\n");
+    CommandRun track = CliProcess.run(env, "track", "--workspace", workspace.toString());
+    assertEquals(0, track.exitCode(), track.err());
+    CommandRun start = CliProcess.run(env, "service", "start");
+    assertEquals(0, start.exitCode(), start.err());
+
+    CommandRun quiet = new CommandRun(0, "", "");
+    assertEquals(quiet, hook("codex", fixture("codex/UserPromptSubmit.json", workspace)));
+    assertEquals(
+        quiet, hook("codex", fixture("codex/PreToolUse.apply_patch.update.json", workspace)));
+    Files.writeString(workspace.resolve("existing.txt"), "base changed\n");
+    assertEquals(quiet, hook("codex", fixture("codex/PreToolUse.Bash.sed.json", workspace)));
+    Files.writeString(workspace.resolve("added-by-shell.txt"), "from the shell\n");
+    assertEquals(quiet, hook("codex", fixture("codex/Stop.json", workspace)));
+    assertEquals("", hookLog(), "every delivery was accepted");
+
+    CommandRun stop = CliProcess.run(env, "service", "stop");
+    assertEquals(0, stop.exitCode(), stop.err());
+    String turn = "codex:01a22c16-ecba-72b3-b9bf-386121332e1f";
+    try (Store store = Store.open(database)) {
+      assertEquals(TurnState.FINISHED, RecordedChanges.turn(store, turn).state());
+      assertEquals(
+          "codex:01a22c16-ec5e-7b40-8390-e82f84f74cdc",
+          RecordedChanges.turn(store, turn).sessionExternalId());
+      Map<String, String> recorded = new TreeMap<>();
+      for (StoredFileChange change : RecordedChanges.of(store, turn)) {
+        recorded.put(
+            change.path().display(),
+            change.change().orElseThrow().code()
+                + " "
+                + change.detectedBy().code()
+                + " "
+                + change.toolCalls());
+      }
+      assertEquals(
+          Map.of(
+              "existing.txt", "modified snapshot [call_upd]",
+              "added-by-shell.txt", "added scan []"),
+          recorded);
+    }
   }
 
   private String hookLog() throws Exception {

@@ -96,6 +96,14 @@ public final class Workspaces {
                     row.get(tracked)));
   }
 
+  /** Every tracked workspace (it has an index), oldest first: where a hook's directory may lie. */
+  public List<StoredWorkspace> tracked() {
+    return dsl.selectFrom(WORKSPACE)
+        .where(WORKSPACE.ID.in(DSL.select(TRACKED_WORKSPACE.WORKSPACE_ID).from(TRACKED_WORKSPACE)))
+        .orderBy(WORKSPACE.ID)
+        .fetch(Workspaces::toStored);
+  }
+
   private static StoredWorkspace toStored(WorkspaceRecord row) {
     return new StoredWorkspace(
         row.getId(),

@@ -23,7 +23,12 @@ import picocli.CommandLine.Spec;
     description =
         "Measure capture and rewind against shadow git on the same turns "
             + "(medians, p90, ratios git/turndiff, store size).",
-    subcommands = {HttpBenchCommand.class, JmhBenchCommand.class, CliBenchCommand.class})
+    subcommands = {
+      HttpBenchCommand.class,
+      HooksBenchCommand.class,
+      JmhBenchCommand.class,
+      CliBenchCommand.class
+    })
 final class BenchCommand implements Callable<Integer> {
 
   @Spec CommandSpec spec;

@@ -62,6 +62,17 @@ class BenchJarIT {
   }
 
   @Test
+  void benchHooksMeasuresTheHookScriptAgainstARunningService() throws Exception {
+    // the script of this checkout, found beside the jar; the service started and stopped by it
+    CommandRun run =
+        run("bench", "hooks", "--calls", "5", "--warmup", "1", "--turns", "2", "--files", "20")
+            .expect(0);
+    assertTrue(run.out().contains("through bin/turndiff-hook"), run.out());
+    assertTrue(run.out().contains("direct HTTP"), run.out());
+    assertTrue(run.err().contains("snapshots recorded"), run.err());
+  }
+
+  @Test
   void itAnswersTheProductsCommandsToo() throws Exception {
     CommandRun version = run("--version").expect(0);
     assertTrue(version.out().contains("turndiff"), version.out());

@@ -1,10 +1,12 @@
 package io.turndiff.api.wire;
 
 import java.util.List;
+import java.util.Map;
 
 /**
  * {@code GET /v1/service/status}: what the running service says about itself, with the collections
- * it makes on its own ({@code gc}).
+ * it makes on its own ({@code gc}), its hook calls since it started ({@code hooks}, by runtime) and
+ * the last of them that failed.
  */
 public record WireServiceStatus(
     boolean running,
@@ -16,4 +18,6 @@ public record WireServiceStatus(
     long uptimeS,
     String store,
     List<WireOpenTurn> openTurns,
-    WireServiceGc gc) {}
+    WireServiceGc gc,
+    Map<String, WireHookCounts> hooks,
+    List<WireHookFailure> lastFailures) {}

@@ -1,0 +1,345 @@
+package io.turndiff.bench;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.turndiff.api.Json;
+import java.io.File;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.io.PrintWriter;
+import java.net.URI;
+import java.net.URISyntaxException;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.TreeMap;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * What a runtime pays per hook call: {@code bin/turndiff-hook codex} run as a runtime runs it (a
+ * new process, the payload on its stdin) against a running per-user service ({@code turndiff
+ * service start} on a tracked synthetic workspace), with the same payload posted straight to {@code
+ * /v1/hooks/codex} by an HTTP client already running as the anchor (what the script adds: a shell,
+ * curl, the discovery file). The per-tool-call hook is a Codex {@code PreToolUse} of {@code
+ * apply_patch} updating one 1 KB file, each call a new file of one open turn; a turn's start
+ * ({@code UserPromptSubmit}: the index refresh) and end ({@code Stop}: the finish scan) are
+ * measured through the script too, over their own turns.
+ */
+public final class HookLatencyBench {
+
+  /** What the bench runs. */
+  public record Options(int calls, int warmup, int turns, int files, Path script) {
+    public Options {
+      if (calls < 1 || warmup < 0 || turns < 1 || files < 1) {
+        throw new IllegalArgumentException(
+            "--calls, --turns and --files must be positive, --warmup not negative");
+      }
+    }
+  }
+
+  private final Options options;
+  private final PrintStream progress;
+
+  public HookLatencyBench(Options options, PrintStream progress) {
+    this.options = options;
+    this.progress = progress;
+  }
+
+  /** The figures, in nanoseconds. */
+  public record Result(
+      Options options,
+      Samples script,
+      Samples direct,
+      Samples promptStart,
+      Samples promptEnd,
+      double loadBefore,
+      double loadAfter) {
+
+    public void print(PrintWriter out) {
+      out.printf(
+          "one hook call (Codex PreToolUse of apply_patch, one 1 KB file), %d calls each, %d files"
+              + " tracked (machine: %d cores, load average %.1f before, %.1f after, Java %s)%n",
+          options.calls(),
+          options.files(),
+          Runtime.getRuntime().availableProcessors(),
+          loadBefore,
+          loadAfter,
+          System.getProperty("java.version"));
+      out.printf("%-48s %9s %9s %9s%n", "", "p50 ms", "p90 ms", "p99 ms");
+      row(out, "through bin/turndiff-hook (new process)", script);
+      row(out, "direct HTTP from a running client (anchor)", direct);
+      row(out, "UserPromptSubmit through the script (" + options.turns() + ")", promptStart);
+      row(out, "Stop through the script (" + options.turns() + ")", promptEnd);
+      out.printf(
+          "the script adds %.1f ms at p50; target for the per-tool-call hook: <= 30 ms p50 (%s)%n",
+          (script.median() - direct.median()) / 1e6,
+          script.median() <= 30_000_000L ? "met" : "NOT met");
+    }
+
+    private static void row(PrintWriter out, String name, Samples samples) {
+      out.println(samples.row(name, 1e6));
+    }
+
+    public ObjectNode json() {
+      ObjectNode node = Json.object();
+      node.put("calls", options.calls());
+      node.put("files", options.files());
+      node.put("load_before", loadBefore);
+      node.put("load_after", loadAfter);
+      script.putInto(node, "script_pre_tool_use_ms", 1e6);
+      direct.putInto(node, "direct_http_pre_tool_use_ms", 1e6);
+      promptStart.putInto(node, "script_user_prompt_submit_ms", 1e6);
+      promptEnd.putInto(node, "script_stop_ms", 1e6);
+      return node;
+    }
+  }
+
+  public Result run() throws Exception {
+    Path base = Files.createTempDirectory("turndiff-hook-bench-");
+    try {
+      return run(base);
+    } finally {
+      TurnBench.deleteTree(base);
+    }
+  }
+
+  private Result run(Path base) throws Exception {
+    Path workspace = Files.createDirectories(base.resolve("workspace"));
+    Path store = base.resolve("store/turndiff.db");
+    Path run = Files.createDirectories(base.resolve("run"));
+    Files.setPosixFilePermissions(run, PosixFilePermissions.fromString("rwx------"));
+    int perCall = options.calls() + options.warmup();
+    int needed = 2 * perCall + options.turns();
+    int files = Math.max(options.files(), needed);
+    Random random = new Random(11);
+    for (int i = 0; i < files; i++) {
+      Files.write(workspace.resolve("f" + i + ".txt"), SyntheticTree.text(random, 1024));
+    }
+    progress.println("wrote " + files + " files of 1 KB");
+    Map<String, String> environment = new TreeMap<>();
+    environment.put("PATH", System.getenv().getOrDefault("PATH", "/usr/bin:/bin"));
+    environment.put("HOME", base.toString());
+    environment.put("XDG_RUNTIME_DIR", run.toString());
+    environment.put("TURNDIFF_DB", store.toString());
+    environment.put("TURNDIFF_HOOK_NO_START", "1");
+    if (System.getenv("TURNDIFF_HOME") != null) {
+      environment.put("TURNDIFF_HOME", System.getenv("TURNDIFF_HOME"));
+    }
+    if (System.getenv("JAVA_HOME") != null) {
+      environment.put("JAVA_HOME", System.getenv("JAVA_HOME"));
+    }
+    double loadBefore = loadAverage();
+    JsonNode started = Json.mapper().readTree(turndiff(environment, "service", "start"));
+    int port = started.get("port").asInt();
+    String discovery = started.get("discovery").asText();
+    String token =
+        Files.readString(
+                Path.of(discovery.substring(0, discovery.length() - ".json".length()) + ".token"))
+            .strip();
+    try {
+      HttpClient client = HttpClient.newHttpClient();
+      URI service = URI.create("http://127.0.0.1:" + port);
+      send(
+          client,
+          service.resolve("/v1/workspaces/track"),
+          token,
+          Json.write(Json.object().put("workspace", workspace.toString()), false),
+          200);
+      progress.println("service on port " + port + ", workspace tracked");
+      Path payloads = Files.createDirectories(base.resolve("payloads"));
+      String session = "bench-session";
+      String turn = "bench-turn-0";
+      Path begin = payloads.resolve("begin.json");
+      Files.writeString(begin, payload(workspace, session, turn, "UserPromptSubmit", null, null));
+      hook(environment, begin);
+      Samples script = new Samples();
+      Samples direct = new Samples();
+      int file = 0;
+      for (int i = 0; i < perCall; i++) {
+        Path payload = payloads.resolve("call-" + i + ".json");
+        Files.writeString(
+            payload,
+            payload(workspace, session, turn, "PreToolUse", "f" + file++ + ".txt", "s" + i));
+        long nanos = hook(environment, payload);
+        if (i >= options.warmup()) {
+          script.add(nanos);
+        }
+      }
+      for (int i = 0; i < perCall; i++) {
+        String body =
+            payload(workspace, session, turn, "PreToolUse", "f" + file++ + ".txt", "d" + i);
+        long start = System.nanoTime();
+        send(client, service.resolve("/v1/hooks/codex"), token, body, 204);
+        long nanos = System.nanoTime() - start;
+        if (i >= options.warmup()) {
+          direct.add(nanos);
+        }
+      }
+      Path end = payloads.resolve("end.json");
+      Files.writeString(end, payload(workspace, session, turn, "Stop", null, null));
+      hook(environment, end);
+      int recorded = recordedFiles(client, service, token, "codex:" + turn);
+      if (recorded != 2 * perCall) {
+        throw new IllegalStateException(
+            "the turn recorded " + recorded + " files, not " + 2 * perCall + ": calls were lost");
+      }
+      progress.println("per-call hooks measured; " + recorded + " snapshots recorded");
+      Samples promptStart = new Samples();
+      Samples promptEnd = new Samples();
+      for (int t = 1; t <= options.turns(); t++) {
+        String id = "bench-turn-" + t;
+        Path start = payloads.resolve("begin-" + t + ".json");
+        Files.writeString(start, payload(workspace, session, id, "UserPromptSubmit", null, null));
+        Path call = payloads.resolve("turn-call-" + t + ".json");
+        Files.writeString(
+            call, payload(workspace, session, id, "PreToolUse", "f" + file++ + ".txt", "t" + t));
+        Path stop = payloads.resolve("end-" + t + ".json");
+        Files.writeString(stop, payload(workspace, session, id, "Stop", null, null));
+        promptStart.add(hook(environment, start));
+        hook(environment, call);
+        promptEnd.add(hook(environment, stop));
+      }
+      Path hookLog =
+          Path.of(discovery.substring(0, discovery.length() - ".json".length()) + ".hook.log");
+      if (Files.exists(hookLog) && Files.size(hookLog) > 0) {
+        throw new IllegalStateException(
+            "the hook script logged failures: " + Files.readString(hookLog));
+      }
+      return new Result(options, script, direct, promptStart, promptEnd, loadBefore, loadAverage());
+    } finally {
+      turndiff(environment, "service", "stop");
+    }
+  }
+
+  /** A Codex hook payload as Codex 0.171.0 writes it (integrations/fixtures/codex/). */
+  private static String payload(
+      Path workspace, String session, String turn, String event, String file, String call) {
+    ObjectNode payload =
+        Json.object()
+            .put("session_id", session)
+            .put("turn_id", turn)
+            .put("transcript_path", workspace.resolveSibling("rollout.jsonl").toString())
+            .put("cwd", workspace.toString())
+            .put("hook_event_name", event)
+            .put("model", "gpt-5.5")
+            .put("permission_mode", "bypassPermissions");
+    if (file != null) {
+      payload.put("tool_name", "apply_patch");
+      payload
+          .putObject("tool_input")
+          .put(
+              "command",
+              "*** Begin Patch\n*** Update File: " + file + "\n@@\n-a\n+b\n*** End Patch");
+      payload.put("tool_use_id", "call_" + call);
+    } else if (event.equals("UserPromptSubmit")) {
+      payload.put("prompt", "bench prompt");
+    } else {
+      payload.put("stop_hook_active", false).put("last_assistant_message", "done");
+    }
+    return Json.write(payload, false);
+  }
+
+  /** Runs the hook script as a runtime does, {@code payload} on its stdin; its wall time. */
+  private long hook(Map<String, String> environment, Path payload) throws Exception {
+    ProcessBuilder builder =
+        new ProcessBuilder(options.script().toString(), "codex")
+            .redirectInput(payload.toFile())
+            .redirectOutput(ProcessBuilder.Redirect.DISCARD)
+            .redirectError(ProcessBuilder.Redirect.DISCARD);
+    builder.environment().clear();
+    builder.environment().putAll(environment);
+    long start = System.nanoTime();
+    Process process = builder.start();
+    if (!process.waitFor(60, TimeUnit.SECONDS)) {
+      process.destroyForcibly();
+      throw new IllegalStateException("the hook script did not end within 60 s");
+    }
+    long nanos = System.nanoTime() - start;
+    if (process.exitValue() != 0) {
+      throw new IllegalStateException("the hook script exited " + process.exitValue());
+    }
+    return nanos;
+  }
+
+  private static void send(HttpClient client, URI uri, String token, String body, int expected)
+      throws Exception {
+    HttpResponse<String> response =
+        client.send(
+            HttpRequest.newBuilder(uri)
+                .header("Authorization", "Bearer " + token)
+                .header("Content-Type", "application/json")
+                .POST(HttpRequest.BodyPublishers.ofString(body))
+                .build(),
+            HttpResponse.BodyHandlers.ofString());
+    if (response.statusCode() != expected) {
+      throw new IllegalStateException(
+          uri + " answered " + response.statusCode() + ": " + response.body());
+    }
+  }
+
+  private static int recordedFiles(HttpClient client, URI base, String token, String turn)
+      throws Exception {
+    HttpResponse<String> response =
+        client.send(
+            HttpRequest.newBuilder(base.resolve("/v1/turns/" + turn))
+                .header("Authorization", "Bearer " + token)
+                .build(),
+            HttpResponse.BodyHandlers.ofString());
+    return Json.mapper().readTree(response.body()).path("files").size();
+  }
+
+  /**
+   * Runs this jar's {@code turndiff} (or {@code $TURNDIFF_HOME/turndiff}) with {@code args}; its
+   * stdout.
+   */
+  private String turndiff(Map<String, String> environment, String... args) throws Exception {
+    List<String> command = new ArrayList<>(launcher());
+    command.addAll(List.of(args));
+    ProcessBuilder builder =
+        new ProcessBuilder(command).redirectError(ProcessBuilder.Redirect.INHERIT);
+    builder.environment().clear();
+    builder.environment().putAll(environment);
+    Process process = builder.start();
+    String out = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+    if (!process.waitFor(120, TimeUnit.SECONDS) || process.exitValue() != 0) {
+      throw new IllegalStateException("turndiff " + String.join(" ", args) + " failed: " + out);
+    }
+    return out;
+  }
+
+  private static List<String> launcher() throws URISyntaxException {
+    String home = System.getenv("TURNDIFF_HOME");
+    if (home != null && !home.isEmpty()) {
+      return List.of(Path.of(home, "turndiff").toString());
+    }
+    File jar =
+        new File(
+            HookLatencyBench.class.getProtectionDomain().getCodeSource().getLocation().toURI());
+    if (!jar.isFile()) {
+      throw new IllegalStateException(
+          "bench hooks runs from the bench jar (./turndiff bench hooks) or with TURNDIFF_HOME set");
+    }
+    return List.of(
+        ProcessHandle.current().info().command().orElse("java"),
+        "--enable-native-access=ALL-UNNAMED",
+        "-jar",
+        jar.toString());
+  }
+
+  /** The one-minute load average, to say how loaded the machine was. */
+  private static double loadAverage() {
+    try {
+      return Double.parseDouble(Files.readString(Path.of("/proc/loadavg")).split(" ")[0]);
+    } catch (IOException | RuntimeException e) {
+      return -1;
+    }
+  }
+}

@@ -1,0 +1,104 @@
+package io.turndiff.bench.cli;
+
+import io.turndiff.api.Json;
+import io.turndiff.bench.HookLatencyBench;
+import io.turndiff.cli.CliException;
+import io.turndiff.cli.Main;
+import java.io.File;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+
+/** {@code turndiff bench hooks}: what a runtime pays per hook call through bin/turndiff-hook. */
+@Command(
+    name = "hooks",
+    description =
+        "Latency of one hook call through bin/turndiff-hook to a running service (p50/p90/p99), "
+            + "against the same payload posted by a running HTTP client, and of a turn's start "
+            + "and end through the script.")
+final class HooksBenchCommand implements Callable<Integer> {
+
+  @Spec CommandSpec spec;
+
+  @Option(
+      names = "--calls",
+      paramLabel = "N",
+      defaultValue = "300",
+      description = "Measured hook calls of each kind (default ${DEFAULT-VALUE}).")
+  int calls;
+
+  @Option(
+      names = "--warmup",
+      paramLabel = "W",
+      defaultValue = "50",
+      description = "Calls made first and not counted (default ${DEFAULT-VALUE}).")
+  int warmup;
+
+  @Option(
+      names = "--turns",
+      paramLabel = "K",
+      defaultValue = "20",
+      description = "Turns whose start and end are measured (default ${DEFAULT-VALUE}).")
+  int turns;
+
+  @Option(
+      names = "--files",
+      paramLabel = "F",
+      defaultValue = "1000",
+      description = "Files of the tracked workspace, at least (default ${DEFAULT-VALUE}).")
+  int files;
+
+  @Option(
+      names = "--script",
+      paramLabel = "FILE",
+      description =
+          "The hook script (default: bin/turndiff-hook of $TURNDIFF_HOME, else of the checkout "
+              + "the jar was built in).")
+  Path script;
+
+  @Option(names = "--json", description = "Print the figures as JSON.")
+  boolean json;
+
+  @Override
+  public Integer call() throws Exception {
+    HookLatencyBench.Options options;
+    try {
+      options = new HookLatencyBench.Options(calls, warmup, turns, files, script());
+    } catch (IllegalArgumentException e) {
+      throw new CliException(Main.EXIT_USAGE, e.getMessage());
+    }
+    if (!Files.isExecutable(options.script())) {
+      throw new CliException(
+          Main.EXIT_USAGE,
+          "the hook script " + options.script() + " is not there or not executable (--script)");
+    }
+    HookLatencyBench.Result result = new HookLatencyBench(options, System.err).run();
+    if (json) {
+      spec.commandLine().getOut().println(Json.write(result.json(), true));
+    } else {
+      result.print(spec.commandLine().getOut());
+    }
+    spec.commandLine().getOut().flush();
+    return Main.EXIT_OK;
+  }
+
+  /** The script given, else the checkout's: $TURNDIFF_HOME, else two levels above the jar. */
+  private Path script() throws Exception {
+    if (script != null) {
+      return script.toAbsolutePath();
+    }
+    String home = System.getenv("TURNDIFF_HOME");
+    if (home != null && !home.isEmpty()) {
+      return Path.of(home, "bin", "turndiff-hook");
+    }
+    File jar =
+        new File(
+            HooksBenchCommand.class.getProtectionDomain().getCodeSource().getLocation().toURI());
+    Path checkout = jar.toPath().toAbsolutePath().getParent().getParent().getParent();
+    return checkout.resolve("bin").resolve("turndiff-hook");
+  }
+}

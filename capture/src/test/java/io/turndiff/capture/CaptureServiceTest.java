@@ -62,7 +62,7 @@ class CaptureServiceTest {
     workspace.assertOutsideUnchanged();
     workspace.canary().assertNotInStore(store);
     store.close();
-    workspace.canary().assertNotInStoreFiles(store.file());
+    store.localFile().ifPresent(workspace.canary()::assertNotInStoreFiles);
   }
 
   private StoredFileChange change(String turn, String path) {
@@ -268,8 +268,8 @@ class CaptureServiceTest {
     String second = beginTurn();
     capture.snapshot(second, Optional.empty(), List.of("a.txt"));
     capture.finishTurn(second);
-    assertEquals(1L, StoreRows.count(store.file()).get("blob"), "one content, one blob");
-    assertEquals(6L, StoreRows.count(store.file()).get("snapshot"));
+    assertEquals(1L, StoreRows.count(store).get("blob"), "one content, one blob");
+    assertEquals(6L, StoreRows.count(store).get("snapshot"));
   }
 
   @Test
@@ -283,7 +283,7 @@ class CaptureServiceTest {
     List<StoredFileChange> before = RecordedChanges.of(store, turn);
     capture.close();
     store.close();
-    store = Store.open(store.file());
+    store = TestStore.reopen(store);
     capture = new CaptureService(store, BoundaryOptions.defaults());
     StoredTurn turnAfter = RecordedChanges.turn(store, turn);
     List<StoredFileChange> after = RecordedChanges.of(store, turn);
@@ -369,11 +369,11 @@ class CaptureServiceTest {
 
   private void assertRefusedWithoutWriting(
       RequestException.Problem problem, String named, Runnable request) {
-    Map<String, Long> before = StoreRows.count(store.file());
+    Map<String, Long> before = StoreRows.count(store);
     RequestException e = assertThrows(RequestException.class, request::run);
     assertEquals(problem, e.problem(), e.getMessage());
     assertTrue(e.getMessage().contains(named), () -> "'" + e.getMessage() + "' names " + named);
-    assertEquals(before, StoreRows.count(store.file()), "nothing was written");
+    assertEquals(before, StoreRows.count(store), "nothing was written");
   }
 
   @Test

@@ -48,13 +48,13 @@ final class DuCommand implements Callable<Integer> {
       PrintWriter out = spec.commandLine().getOut();
       if (json) {
         out.println(
-            Json.write(WireStoreUsage.of(turndiff.store().file().toString(), usage), false));
+            Json.write(WireStoreUsage.of(turndiff.store().address().display(), usage), false));
         return Main.EXIT_OK;
       }
       out.printf(
           "%s: %d bytes (%d free inside), %d blobs of %d bytes stored, %d bytes referred to by "
               + "nothing, %d by tracked workspaces' indexes%n",
-          turndiff.store().file(),
+          turndiff.store().address().display(),
           usage.fileBytes(),
           usage.freeBytes(),
           usage.blobs(),

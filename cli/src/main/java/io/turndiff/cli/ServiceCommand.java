@@ -40,7 +40,7 @@ import picocli.CommandLine.Spec;
 final class ServiceCommand {
 
   static ServiceFiles files(CommandSpec spec) {
-    return ServiceFiles.of(StoreOptions.of(spec).database, System.getenv());
+    return ServiceFiles.of(StoreOptions.of(spec).givenLocation(), System.getenv());
   }
 
   static String started(boolean started, Discovery discovery, ServiceFiles files) {

@@ -4,6 +4,8 @@ import io.turndiff.api.Turndiff;
 import io.turndiff.boundary.BoundaryOptions;
 import io.turndiff.boundary.WorkspacePolicy;
 import io.turndiff.capture.workspace.WorkspaceHandles;
+import io.turndiff.store.PostgresDatabase;
+import io.turndiff.store.StoreAddress;
 import io.turndiff.store.StoreLocation;
 import java.nio.file.Path;
 import java.util.Optional;
@@ -24,11 +26,23 @@ final class StoreOptions {
   @Option(
       names = "--db",
       scope = ScopeType.INHERIT,
+      paramLabel = "FILE|URL",
+      description =
+          "The store: a SQLite file, or a PostgreSQL database shared by many machines "
+              + "(jdbc:postgresql://host[:port]/database, without a password) (default: "
+              + "$TURNDIFF_DB, else $XDG_DATA_HOME/turndiff/turndiff.db, "
+              + "else ~/.local/share/turndiff/turndiff.db).")
+  String database;
+
+  @Option(
+      names = "--db-password-file",
+      scope = ScopeType.INHERIT,
       paramLabel = "FILE",
       description =
-          "The store (default: $TURNDIFF_DB, else $XDG_DATA_HOME/turndiff/turndiff.db, "
-              + "else ~/.local/share/turndiff/turndiff.db).")
-  Path database;
+          "The PostgreSQL store's password: the first line of FILE, which only its owner may read "
+              + "(mode 0600) (default: $TURNDIFF_DB_PASSWORD_FILE, else PGPASSWORD, else "
+              + "~/.pgpass).")
+  Path passwordFile;
 
   @Option(
       names = "--size-limit",
@@ -67,8 +81,37 @@ final class StoreOptions {
     return ((Main) command.root().userObject()).storeOptions;
   }
 
+  /**
+   * The store's file; for a PostgreSQL store, the file a local store would have, beside which a
+   * service keeps its token and lock.
+   */
   Path location() {
-    return StoreLocation.resolve(Optional.ofNullable(database));
+    return switch (address()) {
+      case StoreAddress.SqliteFile file -> file.path();
+      case PostgresDatabase _ -> StoreLocation.defaultFile(System.getenv());
+    };
+  }
+
+  /**
+   * {@code --db} when given (null when not): the per-user service names its files from it, or from
+   * the environment as the hook scripts do; a PostgreSQL store's service keeps them beside the
+   * default file.
+   */
+  Path givenLocation() {
+    return database == null ? null : location();
+  }
+
+  /**
+   * Where the store is: {@code --db}, else {@code $TURNDIFF_DB}, else the default file. A bad
+   * PostgreSQL URL or password file is a usage error naming it.
+   */
+  StoreAddress address() {
+    try {
+      return StoreLocation.address(
+          Optional.ofNullable(database), Optional.ofNullable(passwordFile), System.getenv());
+    } catch (IllegalArgumentException e) {
+      throw new CliException(Main.EXIT_USAGE, e.getMessage());
+    }
   }
 
   BoundaryOptions boundaryOptions() {
@@ -99,7 +142,7 @@ final class StoreOptions {
   /** As {@link #open()}, with the workspaces it may work in and how many it keeps open at once. */
   Turndiff open(WorkspacePolicy policy, int openWorkspaces) {
     Turndiff turndiff =
-        Turndiff.builder(location())
+        Turndiff.builder(address())
             .boundary(boundaryOptions())
             .policy(policy)
             .openWorkspaces(openWorkspaces)
@@ -116,7 +159,7 @@ final class StoreOptions {
                     .println(
                         "turndiff: warning: "
                             + "the store "
-                            + turndiff.store().file()
+                            + turndiff.store().address().display()
                             + " is damaged ("
                             + damage
                             + "); what it answers may be "

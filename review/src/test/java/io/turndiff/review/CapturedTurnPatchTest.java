@@ -47,7 +47,7 @@ class CapturedTurnPatchTest {
     workspace.assertOutsideUnchanged();
     workspace.canary().assertNotInStore(store);
     store.close();
-    workspace.canary().assertNotInStoreFiles(store.file());
+    store.localFile().ifPresent(workspace.canary()::assertNotInStoreFiles);
   }
 
   private String beginTurn() {
@@ -138,7 +138,7 @@ class CapturedTurnPatchTest {
     String patchBefore = queries.patch(turn, List.of());
     capture.close();
     store.close();
-    store = Store.open(store.file());
+    store = TestStore.reopen(store);
     capture = new CaptureService(store, BoundaryOptions.defaults());
     queries = new ReviewQueries(store);
     assertEquals(patchBefore, queries.patch(turn, List.of()));

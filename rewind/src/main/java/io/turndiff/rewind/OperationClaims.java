@@ -28,7 +28,7 @@ final class OperationClaims {
   }
 
   private String key(long operationId) {
-    return store.file().toAbsolutePath() + "#" + operationId;
+    return store.address().display() + "#" + operationId;
   }
 
   /** Claims a new operation inside the transaction that creates it. */

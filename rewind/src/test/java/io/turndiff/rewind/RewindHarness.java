@@ -145,6 +145,6 @@ final class RewindHarness implements AutoCloseable {
     workspace.assertOutsideUnchanged();
     workspace.canary().assertNotInStore(store);
     close();
-    workspace.canary().assertNotInStoreFiles(store.file());
+    store.localFile().ifPresent(workspace.canary()::assertNotInStoreFiles);
   }
 }

@@ -115,13 +115,13 @@ class RewindPathsTest extends HarnessTest {
   void theDryRunShowsOnlyTheNamedPathsAndWritesNothing() throws Exception {
     String turn = threeFileTurn();
     Map<String, String> before = tree();
-    Map<String, Long> rows = StoreRows.count(h.store.file());
+    Map<String, Long> rows = StoreRows.count(h.store);
     RewindReport plan = h.rewind.rewind(request(turn, true, false, "a.txt", "c.txt"));
     assertTrue(plan.dryRun());
     assertEquals(List.of("a.txt", "c.txt"), paths(plan.restored()));
     assertEquals(List.of("a.txt", "c.txt"), paths(plan.paths()));
     assertEquals(before, tree());
-    assertEquals(rows, StoreRows.count(h.store.file()));
+    assertEquals(rows, StoreRows.count(h.store));
   }
 
   @Test
@@ -129,7 +129,7 @@ class RewindPathsTest extends HarnessTest {
     h.workspace.file("untouched.txt", "same\n");
     String turn = threeFileTurn();
     Map<String, String> before = tree();
-    Map<String, Long> rows = StoreRows.count(h.store.file());
+    Map<String, Long> rows = StoreRows.count(h.store);
     for (List<String> asked :
         List.of(List.of("untouched.txt"), List.of("a.txt", "untouched.txt"), List.of("nope"))) {
       RequestException refused =
@@ -144,14 +144,14 @@ class RewindPathsTest extends HarnessTest {
           refused.getMessage());
     }
     assertEquals(before, tree(), "a.txt was not rewound with the bad path beside it");
-    assertEquals(rows, StoreRows.count(h.store.file()), "no operation, turn or entry was stored");
+    assertEquals(rows, StoreRows.count(h.store), "no operation, turn or entry was stored");
   }
 
   @Test
   void aPathOutsideTheWorkspaceOrWithDotDotIsRefusedAndNothingIsWritten() throws Exception {
     String turn = threeFileTurn();
     Map<String, String> before = tree();
-    Map<String, Long> rows = StoreRows.count(h.store.file());
+    Map<String, Long> rows = StoreRows.count(h.store);
     String secret = h.workspace.secret().toString();
     String up = "../" + h.workspace.outside().getFileName() + "/secret.txt";
     for (String escaping : List.of(secret, up, "a.txt/../b.txt", "./a.txt", "..")) {
@@ -174,7 +174,7 @@ class RewindPathsTest extends HarnessTest {
                         List.of(PathInput.bytes(secret.getBytes(StandardCharsets.UTF_8))))));
     assertTrue(bytes.getMessage().contains("outside the workspace"), bytes.getMessage());
     assertEquals(before, tree());
-    assertEquals(rows, StoreRows.count(h.store.file()));
+    assertEquals(rows, StoreRows.count(h.store));
     // the canary (outside tree unchanged, the secret nowhere in the store) is checked after each
     // test
   }

@@ -7,7 +7,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.turndiff.boundary.BoundaryOptions;
 import io.turndiff.capture.workspace.WorkspaceHandles;
+import io.turndiff.fixtures.HeldWriteLock;
 import io.turndiff.fixtures.StoreRows;
+import io.turndiff.fixtures.TestStore;
 import io.turndiff.model.RequestException;
 import io.turndiff.model.TestHook;
 import io.turndiff.model.WorkspacePath;
@@ -16,9 +18,6 @@ import io.turndiff.store.StoredRewindEntry;
 import io.turndiff.store.StoredRewindOperation;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.sql.Connection;
-import java.sql.DriverManager;
-import java.sql.Statement;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -107,8 +106,7 @@ class RewindResumeTest extends HarnessTest {
     assertEquals(FILES, resumed.restored().size());
     assertEquals(interrupted.before(), tree(), "the tree the turn started from, nothing staged");
     assertTrue(operation(id).done());
-    assertEquals(
-        1L, StoreRows.count(h.store.file()).get("rewind_operation"), "no second operation");
+    assertEquals(1L, StoreRows.count(h.store).get("rewind_operation"), "no second operation");
   }
 
   @Test
@@ -154,7 +152,7 @@ class RewindResumeTest extends HarnessTest {
     String id = interrupted.operation();
     String later = h.turn(List.of("g.txt"), () -> h.workspace.file("g.txt", "g\n"));
     Map<String, String> tree = tree();
-    Map<String, Long> rows = StoreRows.count(h.store.file());
+    Map<String, Long> rows = StoreRows.count(h.store);
     for (RewindRequest other :
         List.of(
             new RewindRequest(turn, false, Optional.empty(), false, true),
@@ -168,7 +166,7 @@ class RewindResumeTest extends HarnessTest {
           refused.getMessage());
     }
     assertEquals(tree, tree(), "nothing written");
-    assertEquals(rows, StoreRows.count(h.store.file()));
+    assertEquals(rows, StoreRows.count(h.store));
     assertTrue(
         h.rewindTurn(later).complete(), "a turn the operation does not cover is rewound as usual");
     RewindReport dry = h.dryRun(turn);
@@ -250,11 +248,9 @@ class RewindResumeTest extends HarnessTest {
     // two stores on the one file, as two processes have; a third connection holds the write lock so
     // that both
     // requests have made every read before either can create its operation
-    try (Store second = Store.open(h.store.file());
+    try (Store second = TestStore.reopen(h.store);
         WorkspaceHandles secondHandles = new WorkspaceHandles(second, BoundaryOptions.defaults());
-        Connection lock = DriverManager.getConnection("jdbc:sqlite:" + h.store.file());
-        Statement holder = lock.createStatement()) {
-      holder.execute("BEGIN IMMEDIATE");
+        HeldWriteLock lock = HeldWriteLock.on(h.store)) {
       List<RewindService> services = List.of(h.rewind, new RewindService(second, secondHandles));
       List<Object> outcomes = Collections.synchronizedList(new ArrayList<>());
       List<Thread> racers = new ArrayList<>();
@@ -279,15 +275,13 @@ class RewindResumeTest extends HarnessTest {
             "both requests reach the write that creates their operation");
         Thread.sleep(5);
       }
-      holder.execute("ROLLBACK");
+      lock.release();
       for (Thread racer : racers) {
         racer.join(TimeUnit.SECONDS.toMillis(60));
         assertFalse(racer.isAlive());
       }
       assertEquals(
-          1L,
-          StoreRows.count(h.store.file()).get("rewind_operation"),
-          "one operation: " + outcomes);
+          1L, StoreRows.count(h.store).get("rewind_operation"), "one operation: " + outcomes);
       List<RewindReport> reports =
           outcomes.stream()
               .filter(RewindReport.class::isInstance)

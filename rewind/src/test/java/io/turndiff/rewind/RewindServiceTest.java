@@ -260,7 +260,7 @@ class RewindServiceTest {
     RewindRequest request = new RewindRequest(turn, false, Optional.of("op-1"), false, false);
     RewindReport first = h.rewind.rewind(request);
     Files.writeString(file("a.txt"), "edited after the rewind\n");
-    Map<String, Long> rows = StoreRows.count(h.store.file());
+    Map<String, Long> rows = StoreRows.count(h.store);
     Object inode = Files.getAttribute(file("a.txt"), "unix:ino");
     RewindReport again = h.rewind.rewind(request);
     assertTrue(again.replayed());
@@ -268,7 +268,7 @@ class RewindServiceTest {
     assertEquals(first.rewindTurn(), again.rewindTurn());
     assertEquals("edited after the rewind\n", h.workspace.readText("a.txt"));
     assertEquals(inode, Files.getAttribute(file("a.txt"), "unix:ino"));
-    assertEquals(rows, StoreRows.count(h.store.file()));
+    assertEquals(rows, StoreRows.count(h.store));
   }
 
   @Test
@@ -299,14 +299,14 @@ class RewindServiceTest {
             });
     Files.writeString(file("b.txt"), "user b\n");
     Map<String, String> tree = TreeContent.of(h.workspace.root());
-    Map<String, Long> rows = StoreRows.count(h.store.file());
+    Map<String, Long> rows = StoreRows.count(h.store);
     RewindReport plan = h.dryRun(turn);
     assertTrue(plan.dryRun());
     assertEquals(List.of("a.txt", "c.txt"), paths(plan.restored()));
     assertEquals("conflict", plan.skipped().getFirst().reason());
     assertEquals(Optional.empty(), plan.rewindTurn());
     assertEquals(tree, TreeContent.of(h.workspace.root()));
-    assertEquals(rows, StoreRows.count(h.store.file()));
+    assertEquals(rows, StoreRows.count(h.store));
     RewindReport real = h.rewindTurn(turn);
     assertEquals(plan.restored(), real.restored());
     assertEquals(plan.skipped(), real.skipped());
@@ -326,14 +326,14 @@ class RewindServiceTest {
   void anOpenTurnOrAnUnknownTurnIsRefusedBeforeAnyWrite() {
     String open =
         h.capture.beginTurn(h.workspace.root(), Optional.of("session-1"), Optional.empty()).turn();
-    Map<String, Long> rows = StoreRows.count(h.store.file());
+    Map<String, Long> rows = StoreRows.count(h.store);
     assertEquals(
         RequestException.Problem.WRONG_STATE,
         assertThrows(RequestException.class, () -> h.rewindTurn(open)).problem());
     assertEquals(
         RequestException.Problem.UNKNOWN_TURN,
         assertThrows(RequestException.class, () -> h.rewindTurn("nope")).problem());
-    assertEquals(rows, StoreRows.count(h.store.file()));
+    assertEquals(rows, StoreRows.count(h.store));
   }
 
   @Test
@@ -375,7 +375,7 @@ class RewindServiceTest {
     RewindReport forced = h.force(turn);
     assertEquals(List.of("big.bin"), paths(forced.restored()), forced.toString());
     assertFalse(Files.exists(file("big.bin")));
-    Map<String, Long> rows = StoreRows.count(h.store.file());
+    Map<String, Long> rows = StoreRows.count(h.store);
     assertTrue(
         rows.get("content_chunk") >= 3,
         "2.5 MB streamed into the store in chunks before the delete: " + rows);
@@ -408,12 +408,12 @@ class RewindServiceTest {
   @Test
   void aDryRunPlansWhatTheForcedRunDoesAndStoresNothing() throws Exception {
     String turn = h.turn(List.of("big.bin"), () -> Files.write(file("big.bin"), large(3)));
-    Map<String, Long> rows = StoreRows.count(h.store.file());
+    Map<String, Long> rows = StoreRows.count(h.store);
     RewindReport plan =
         h.rewind.rewind(new RewindRequest(turn, false, Optional.empty(), true, true));
     assertEquals(List.of("big.bin"), paths(plan.restored()), plan.toString());
     assertEquals(
-        rows, StoreRows.count(h.store.file()), "a dry run stores nothing, not even what it would");
+        rows, StoreRows.count(h.store), "a dry run stores nothing, not even what it would");
     assertTrue(Files.exists(file("big.bin")));
   }
 
@@ -424,12 +424,12 @@ class RewindServiceTest {
     String edited = h.turn(List.of("a.txt"), () -> Files.writeString(file("a.txt"), "agent\n"));
     byte[] users = large(5);
     Files.write(file("a.txt"), users);
-    Map<String, Long> rows = StoreRows.count(h.store.file());
+    Map<String, Long> rows = StoreRows.count(h.store);
     RewindReport unverified = h.rewindTurn(added);
     assertEquals("unverified", unverified.skipped().getFirst().reason(), unverified.toString());
     RewindReport conflict = h.rewindTurn(edited);
     assertEquals("conflict", conflict.skipped().getFirst().reason(), conflict.toString());
-    Map<String, Long> after = StoreRows.count(h.store.file());
+    Map<String, Long> after = StoreRows.count(h.store);
     for (String table : List.of("blob", "chunked_content", "content_chunk")) {
       assertEquals(
           rows.get(table),
@@ -446,7 +446,7 @@ class RewindServiceTest {
     RewindReport forced = h.force(edited);
     assertEquals(List.of("a.txt"), paths(forced.restored()), forced.toString());
     assertTrue(
-        StoreRows.count(h.store.file()).get("content_chunk") >= 3,
+        StoreRows.count(h.store).get("content_chunk") >= 3,
         "what --force replaces is stored first");
     assertTrue(h.rewindTurn(forced.rewindTurn().orElseThrow()).complete());
     assertArrayEquals(users, h.workspace.read("a.txt"), "and its undo brings it back");

@@ -5,6 +5,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
+import org.jooq.SQLDialect;
 
 /**
  * A collection ({@code turndiff gc}): removes the finished turns a {@link RetentionPolicy} lets go,
@@ -218,6 +219,12 @@ public final class GarbageCollector {
    * @return whether the store was converted
    */
   private boolean giveSpaceBack() {
+    if (store.dialect() != SQLDialect.SQLITE) {
+      // PostgreSQL's autovacuum makes deleted rows' space reusable on its own; only SQLite's file
+      // is
+      // given back here
+      return false;
+    }
     // pragmas and VACUUM have no jOOQ DSL; they are SQLite's own statements
     if (!givesSpaceBackInSteps()) {
       if (!mayConvert) {

@@ -92,7 +92,9 @@ final class PreparedQuery implements AutoCloseable {
       case Integer number -> statement.setLong(index, number);
       case String text -> statement.setString(index, text);
       case byte[] bytes -> statement.setBytes(index, bytes);
-      case Boolean flag -> statement.setLong(index, flag ? 1 : 0);
+      // SQLite's driver stores 1 or 0; PostgreSQL's binds a boolean, the type of those columns
+      // there
+      case Boolean flag -> statement.setBoolean(index, flag);
       default -> throw new IllegalArgumentException("cannot bind a " + value.getClass());
     }
   }

@@ -36,6 +36,7 @@ import org.jooq.DSLContext;
 import org.jooq.Field;
 import org.jooq.Record2;
 import org.jooq.Result;
+import org.jooq.SQLDialect;
 import org.jooq.impl.DSL;
 
 /**
@@ -309,6 +310,13 @@ public final class Retention {
 
   /** The bytes of the pages that hold something, as this transaction sees them. */
   public long bytesInUse() {
+    if (dsl.dialect() == SQLDialect.POSTGRES) {
+      return dsl.select(
+              DSL.function(
+                  "pg_database_size", Long.class, DSL.function("current_database", String.class)))
+          .fetchSingle()
+          .value1();
+    }
     // SQLite's own pragmas: jOOQ has no DSL for them
     long pages = ((Number) dsl.fetchValue("PRAGMA page_count")).longValue();
     return (pages - freePages()) * ((Number) dsl.fetchValue("PRAGMA page_size")).longValue();

@@ -12,10 +12,13 @@ import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Function;
 import java.util.logging.Level;
 import java.util.logging.Logger;
+import javax.sql.DataSource;
 import org.flywaydb.core.Flyway;
 import org.jooq.DSLContext;
+import org.jooq.SQLDialect;
 import org.jooq.exception.DataAccessException;
 import org.jooq.impl.DSL;
+import org.postgresql.ds.PGSimpleDataSource;
 import org.sqlite.SQLiteConfig;
 import org.sqlite.SQLiteDataSource;
 
@@ -36,6 +39,14 @@ import org.sqlite.SQLiteDataSource;
  * processes never deadlock upgrading a read lock. Each {@link #read} is a read transaction on a
  * read-only connection of its own, which in WAL mode neither waits for the writer nor sees its
  * uncommitted work.
+ *
+ * <p>The same store lives in a PostgreSQL database too ({@link PostgresDatabase}): the same jOOQ
+ * code in the {@link SQLDialect#POSTGRES} dialect, its schema from {@code db/postgresql}. There
+ * each write transaction first takes one transaction-scoped advisory lock, so writes from every
+ * process on every machine are serialized as SQLite serializes them (and wait at most the busy
+ * timeout, as {@code lock_timeout}); each read is a {@code REPEATABLE READ} read-only transaction,
+ * one consistent snapshot that never waits for a writer. File-only matters (the header and
+ * integrity checks, pragmas, the WAL, vacuum) do not apply there.
  */
 public final class Store implements AutoCloseable {
 
@@ -55,8 +66,15 @@ public final class Store implements AutoCloseable {
   public static final String BUSY_TIMEOUT_VARIABLE = "TURNDIFF_BUSY_TIMEOUT_MS";
   private static final int JOURNAL_SIZE_LIMIT_BYTES = 64 << 20;
   private static final int WAL_CHECKPOINT_PAGES = 10_000;
+  private static final long POSTGRES_PAGE_BYTES = 8192;
 
+  /** The SQLite file; null for a PostgreSQL store. */
   private final StoreFile file;
+
+  /** The PostgreSQL database; null for a SQLite store. */
+  private final PostgresDatabase postgres;
+
+  private final StoreAddress address;
   private final Duration busyTimeout;
   private final InstantSource clock;
   private final StoreFailures failures;
@@ -73,12 +91,36 @@ public final class Store implements AutoCloseable {
   /** Why the store is damaged, once that is known; nothing is written to it then. */
   private volatile String damage;
 
-  private Store(StoreFile file, Duration busyTimeout, InstantSource clock) {
+  private Store(
+      StoreFile file, PostgresDatabase postgres, Duration busyTimeout, InstantSource clock) {
     this.file = file;
+    this.postgres = postgres;
+    this.address = postgres != null ? postgres : new StoreAddress.SqliteFile(file.path());
     this.busyTimeout = busyTimeout;
     this.clock = clock;
-    this.failures = new StoreFailures(file.path(), busyTimeout);
+    this.failures = new StoreFailures(address.display(), busyTimeout);
     this.readers = new ReadConnections(() -> connect(false));
+  }
+
+  /** Opens (creating and migrating when needed) the store at {@code address}. */
+  public static Store open(StoreAddress address) {
+    return open(address, InstantSource.system());
+  }
+
+  public static Store open(StoreAddress address, InstantSource clock) {
+    return switch (address) {
+      case StoreAddress.SqliteFile sqlite -> open(sqlite.path(), clock);
+      case PostgresDatabase database ->
+          open(database, clock, busyTimeout(database.display(), System.getenv()));
+    };
+  }
+
+  /**
+   * Opens the store in a PostgreSQL database, migrating its schema when needed (Flyway's own lock
+   * on the database serializes migrators on every machine).
+   */
+  static Store open(PostgresDatabase database, InstantSource clock, Duration busyTimeout) {
+    return new Store(null, database, busyTimeout, clock).start(Duration.ZERO);
   }
 
   /** Opens (creating and migrating when needed) the store at {@code file}. */
@@ -88,7 +130,11 @@ public final class Store implements AutoCloseable {
 
   public static Store open(Path file, InstantSource clock) {
     Path absolute = file.toAbsolutePath();
-    return open(absolute, clock, busyTimeout(absolute, System.getenv()), IntegrityCheck.TIME_CAP);
+    return open(
+        absolute,
+        clock,
+        busyTimeout(absolute.toString(), System.getenv()),
+        IntegrityCheck.TIME_CAP);
   }
 
   /**
@@ -97,30 +143,40 @@ public final class Store implements AutoCloseable {
    */
   static Store open(Path file, InstantSource clock, Duration busyTimeout, Duration integrityCap) {
     Path absolute = file.toAbsolutePath();
-    StoreFailures failures = new StoreFailures(absolute, busyTimeout);
+    StoreFailures failures = new StoreFailures(absolute.toString(), busyTimeout);
     Store store;
     try {
-      store = new Store(StoreFile.prepare(absolute), busyTimeout, clock);
+      store = new Store(StoreFile.prepare(absolute), null, busyTimeout, clock);
     } catch (RuntimeException e) {
       throw failures.translate(e);
     }
+    return store.start(integrityCap);
+  }
+
+  /**
+   * Checks a SQLite file (within {@code integrityCap}), migrates, and opens the write connection
+   * when the store can be written; closes the store when any of it fails.
+   */
+  private Store start(Duration integrityCap) {
     try {
-      store.check(integrityCap);
-      store.migrate();
-      if (store.file.writable() && store.damage == null) {
-        store.lock.lock();
+      if (postgres == null) {
+        check(integrityCap);
+      }
+      migrate();
+      if (writable() && damage == null) {
+        lock.lock();
         try {
-          store.writer();
+          writer();
         } finally {
-          store.lock.unlock();
+          lock.unlock();
         }
       }
-      return store;
+      return this;
     } catch (RuntimeException e) {
-      closeAfterFailure(store, e);
+      closeAfterFailure(this, e);
       throw failures.translate(e);
     } catch (Error e) {
-      closeAfterFailure(store, e);
+      closeAfterFailure(this, e);
       throw e;
     }
   }
@@ -134,7 +190,7 @@ public final class Store implements AutoCloseable {
   }
 
   /** The busy timeout {@code environment} asks for in {@link #BUSY_TIMEOUT_VARIABLE}, else 30 s. */
-  static Duration busyTimeout(Path file, Map<String, String> environment) {
+  static Duration busyTimeout(String store, Map<String, String> environment) {
     String millis = environment.get(BUSY_TIMEOUT_VARIABLE);
     if (millis == null || millis.isBlank()) {
       return BUSY_TIMEOUT;
@@ -149,7 +205,7 @@ public final class Store implements AutoCloseable {
     }
     throw new StoreException(
         "cannot open the store "
-            + file
+            + store
             + ": "
             + BUSY_TIMEOUT_VARIABLE
             + " must be a number of milliseconds from 0 to "
@@ -171,6 +227,10 @@ public final class Store implements AutoCloseable {
   private void migrate() {
     Optional<String> version = readers.read(connection -> schemaVersion(connection.dsl()));
     if (version.equals(Optional.of(LATEST_MIGRATION))) {
+      return;
+    }
+    if (postgres != null) {
+      migratePostgres(version);
       return;
     }
     if (damage != null) {
@@ -217,6 +277,35 @@ public final class Store implements AutoCloseable {
     }
   }
 
+  /** Migrates a PostgreSQL store; one at a newer version (a newer turndiff) is used as it is. */
+  // translate hands back the very failure it was given when PostgreSQL did not cause it
+  @SuppressWarnings("ReferenceEquality")
+  private void migratePostgres(Optional<String> version) {
+    if (version.isPresent() && isNewer(version.get())) {
+      return;
+    }
+    try {
+      Flyway.configure()
+          .dataSource(dataSource(true))
+          .locations("classpath:" + POSTGRES_MIGRATIONS)
+          .load()
+          .migrate();
+    } catch (RuntimeException e) {
+      RuntimeException translated = failures.translate(e);
+      if (translated != e) {
+        throw translated;
+      }
+      throw new StoreException(
+          "cannot migrate the store " + address.display() + ": " + e.getMessage(), e);
+    }
+  }
+
+  /**
+   * The PostgreSQL schema's migrations: the schema as V1..V9 leave SQLite's, in one script that
+   * PostgreSQL can run (docs/store-layout.md).
+   */
+  static final String POSTGRES_MIGRATIONS = "db/postgresql";
+
   private static boolean isNewer(String version) {
     try {
       return Integer.parseInt(version) > Integer.parseInt(LATEST_MIGRATION);
@@ -254,7 +343,10 @@ public final class Store implements AutoCloseable {
    * Settings for a connection: the writer's, or a reader's (read-only, and without changing the
    * journal).
    */
-  private SQLiteDataSource dataSource(boolean forWriting) {
+  private DataSource dataSource(boolean forWriting) {
+    if (postgres != null) {
+      return postgresDataSource(forWriting);
+    }
     SQLiteConfig config = new SQLiteConfig();
     if (forWriting) {
       config.setJournalMode(SQLiteConfig.JournalMode.WAL);
@@ -281,13 +373,37 @@ public final class Store implements AutoCloseable {
     return dataSource;
   }
 
+  private PGSimpleDataSource postgresDataSource(boolean forWriting) {
+    PGSimpleDataSource dataSource = new PGSimpleDataSource();
+    dataSource.setURL(postgres.url());
+    postgres.user().ifPresent(dataSource::setUser);
+    postgres.password().ifPresent(dataSource::setPassword);
+    dataSource.setApplicationName("turndiff");
+    dataSource.setReadOnly(!forWriting);
+    // how long a write waits for another writer's lock (the advisory lock, a row), as SQLite's busy
+    // timeout; 0 waits for ever on both
+    dataSource.setOptions("-c lock_timeout=" + busyTimeout.toMillis());
+    return dataSource;
+  }
+
   private StoreConnection connect(boolean forWriting) {
     try {
-      return new StoreConnection(dataSource(forWriting).getConnection());
+      return new StoreConnection(dataSource(forWriting).getConnection(), dialect());
     } catch (SQLException e) {
       throw failures.translate(
-          new StoreException("cannot open the store " + file.path() + ": " + e.getMessage(), e));
+          new StoreException(
+              "cannot open the store " + address.display() + ": " + e.getMessage(), e));
     }
+  }
+
+  /** The SQL dialect of the store's database. */
+  public SQLDialect dialect() {
+    return postgres != null ? SQLDialect.POSTGRES : SQLDialect.SQLITE;
+  }
+
+  /** Where the store lives. */
+  public StoreAddress address() {
+    return address;
   }
 
   /** The write connection, opened (again) when there is none. Callers hold the lock. */
@@ -307,8 +423,20 @@ public final class Store implements AutoCloseable {
     return writer;
   }
 
+  /**
+   * The SQLite store's file.
+   *
+   * @throws IllegalStateException for a PostgreSQL store, which has none ({@link #localFile})
+   */
   public Path file() {
-    return file.path();
+    return localFile()
+        .orElseThrow(
+            () -> new IllegalStateException("the store " + address.display() + " has no file"));
+  }
+
+  /** The store's file, when it is a SQLite file on this machine. */
+  public Optional<Path> localFile() {
+    return Optional.ofNullable(file).map(StoreFile::path);
   }
 
   public InstantSource clock() {
@@ -344,7 +472,7 @@ public final class Store implements AutoCloseable {
     if (damage != null) {
       throw StoreFailures.damaged(file.path(), damage, null);
     }
-    if (!file.writable()) {
+    if (!writable()) {
       throw StoreFailures.readOnly(file.path(), "its file or folder is read-only", null);
     }
   }
@@ -407,7 +535,11 @@ public final class Store implements AutoCloseable {
 
   /** Whether nothing can be written: the store is damaged, or its file or folder is read-only. */
   public boolean readOnly() {
-    return damage != null || !file.writable();
+    return damage != null || !writable();
+  }
+
+  private boolean writable() {
+    return postgres != null || file.writable();
   }
 
   /**
@@ -449,7 +581,7 @@ public final class Store implements AutoCloseable {
   public void checkpoint() {
     lock.lock();
     try {
-      if (writer != null && !readOnly()) {
+      if (writer != null && !readOnly() && postgres == null) {
         writer.dsl().fetch("PRAGMA wal_checkpoint(TRUNCATE)");
       }
     } catch (RuntimeException e) {
@@ -479,8 +611,21 @@ public final class Store implements AutoCloseable {
     }
   }
 
-  /** The bytes of the database file and its write-ahead log. */
+  /** The bytes of the database file and its write-ahead log (PostgreSQL: the database's size). */
   public long fileBytes() {
+    if (postgres != null) {
+      return readers.read(
+          reader ->
+              reader
+                  .dsl()
+                  .select(
+                      DSL.function(
+                          "pg_database_size",
+                          Long.class,
+                          DSL.function("current_database", String.class)))
+                  .fetchSingle()
+                  .value1());
+    }
     return file.bytesOnDisk();
   }
 
@@ -495,6 +640,10 @@ public final class Store implements AutoCloseable {
   }
 
   private long pragma(String name) {
+    if (postgres != null) {
+      // PostgreSQL keeps its free space inside the tables for reuse (autovacuum): none to report
+      return name.equals("page_size") ? POSTGRES_PAGE_BYTES : 0;
+    }
     // SQLite's own pragmas: jOOQ has no DSL for them
     try {
       return readers.withConnection(

@@ -10,7 +10,8 @@ import org.jooq.conf.Settings;
 import org.jooq.impl.DSL;
 
 /**
- * One SQLite connection, its jOOQ context and its kept statements, used by one thread at a time.
+ * One connection to the store's database, its jOOQ context and its kept statements, used by one
+ * thread at a time.
  *
  * <p>Transactions are begun and ended with SQLite's own statements while JDBC stays in auto-commit
  * mode: the driver's {@code setAutoCommit(false)} marks the connection as in a transaction before
@@ -20,10 +21,19 @@ import org.jooq.impl.DSL;
  * failure is rolled back; when even the rollback fails the connection is marked broken and its
  * owner replaces it. The kept statements are dropped after a failure (the driver finalizes a
  * statement that failed), to be prepared again on their next use.
+ *
+ * <p>On PostgreSQL the connection stays out of auto-commit and JDBC ends each transaction (the
+ * driver begins one with the first statement, so nothing half-begun is left behind). A write
+ * transaction's first statement takes {@link PostgresDatabase#WRITE_LOCK}, a transaction-scoped
+ * advisory lock: the writers of every process on every machine take turns as SQLite's do, so the
+ * store code's read-then-write steps (the next turn's number, a turn finished once) hold there too;
+ * it is {@code READ COMMITTED}, so that it sees what the writer before it committed. A read
+ * transaction is {@code REPEATABLE READ}: one snapshot from its first statement to its end.
  */
 final class StoreConnection implements AutoCloseable {
 
   private final Connection connection;
+  private final SQLDialect dialect;
   private final DSLContext dsl;
   private final PreparedQueries prepared;
   private final PreparedStatement beginImmediate;
@@ -33,11 +43,31 @@ final class StoreConnection implements AutoCloseable {
   private boolean broken;
 
   /** Takes over {@code connection}: closed here if the set-up fails, else by {@link #close}. */
-  StoreConnection(Connection connection) throws SQLException {
+  StoreConnection(Connection connection, SQLDialect dialect) throws SQLException {
     this.connection = connection;
-    this.dsl = DSL.using(connection, SQLDialect.SQLITE, new Settings().withExecuteLogging(false));
+    this.dialect = dialect;
+    this.dsl = DSL.using(connection, dialect, new Settings().withExecuteLogging(false));
     this.prepared = new PreparedQueries(dsl, connection);
     try {
+      if (dialect == SQLDialect.POSTGRES) {
+        connection.setAutoCommit(false);
+        // a read: one snapshot for the whole transaction. A write: READ COMMITTED, because the
+        // snapshot of a REPEATABLE READ transaction is taken by its first statement, the lock
+        // request itself, which may wait for another writer's commit and would then not see it;
+        // each statement of a READ COMMITTED one sees every write committed before it, and with the
+        // writers taking turns nothing else can commit meanwhile
+        connection.setTransactionIsolation(
+            connection.isReadOnly()
+                ? Connection.TRANSACTION_REPEATABLE_READ
+                : Connection.TRANSACTION_READ_COMMITTED);
+        // the advisory lock has no jOOQ DSL: a function call, prepared once
+        this.beginImmediate = connection.prepareStatement("SELECT pg_advisory_xact_lock(?)");
+        this.beginImmediate.setLong(1, PostgresDatabase.WRITE_LOCK);
+        this.beginDeferred = null;
+        this.commit = null;
+        this.rollback = null;
+        return;
+      }
       // transaction control has no jOOQ DSL; these are SQLite's statements, prepared once
       this.beginImmediate = connection.prepareStatement("BEGIN IMMEDIATE");
       this.beginDeferred = connection.prepareStatement("BEGIN");
@@ -78,11 +108,37 @@ final class StoreConnection implements AutoCloseable {
   }
 
   private <T> T transaction(PreparedStatement begin, Supplier<T> work) {
+    if (dialect == SQLDialect.POSTGRES) {
+      return postgresTransaction(begin, work);
+    }
     run(begin, "begin a transaction");
     try {
       T result = work.get();
       run(commit, "commit");
       return result;
+    } catch (RuntimeException | Error failure) {
+      rollback(failure);
+      prepared.close();
+      throw failure;
+    }
+  }
+
+  private <T> T postgresTransaction(PreparedStatement lockForWriting, Supplier<T> work) {
+    try {
+      if (lockForWriting != null) {
+        try (var ignored = lockForWriting.executeQuery()) {
+          // taken: held until the transaction ends
+        }
+      }
+      T result = work.get();
+      connection.commit();
+      return result;
+    } catch (SQLException e) {
+      StoreException failure =
+          new StoreException("cannot begin or commit a transaction: " + e.getMessage(), e);
+      rollback(failure);
+      prepared.close();
+      throw failure;
     } catch (RuntimeException | Error failure) {
       rollback(failure);
       prepared.close();
@@ -100,6 +156,10 @@ final class StoreConnection implements AutoCloseable {
 
   private void rollback(Throwable failure) {
     try {
+      if (rollback == null) {
+        connection.rollback();
+        return;
+      }
       rollback.executeUpdate();
     } catch (SQLException e) {
       // SQLite may have rolled back already (after an I/O error or a full disk), or the connection
@@ -119,10 +179,12 @@ final class StoreConnection implements AutoCloseable {
   public void close() {
     prepared.close();
     try {
-      beginImmediate.close();
-      beginDeferred.close();
-      commit.close();
-      rollback.close();
+      for (PreparedStatement statement :
+          new PreparedStatement[] {beginImmediate, beginDeferred, commit, rollback}) {
+        if (statement != null) {
+          statement.close();
+        }
+      }
       connection.close();
     } catch (SQLException e) {
       throw new StoreException("cannot close a store connection: " + e.getMessage(), e);

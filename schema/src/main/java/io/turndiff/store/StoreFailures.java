@@ -1,8 +1,10 @@
 package io.turndiff.store;
 
 import java.nio.file.Path;
+import java.sql.SQLException;
 import java.time.Duration;
 import java.util.Optional;
+import org.postgresql.util.PSQLException;
 import org.sqlite.SQLiteErrorCode;
 import org.sqlite.SQLiteException;
 
@@ -13,10 +15,14 @@ import org.sqlite.SQLiteException;
  */
 final class StoreFailures {
 
-  private final Path file;
+  private final String file;
   private final Duration busyTimeout;
 
-  StoreFailures(Path file, Duration busyTimeout) {
+  /**
+   * @param file how the store is named in messages: its file, or its PostgreSQL URL without a
+   *     password
+   */
+  StoreFailures(String file, Duration busyTimeout) {
     this.file = file;
     this.busyTimeout = busyTimeout;
   }
@@ -32,12 +38,12 @@ final class StoreFailures {
     }
     Optional<SQLiteException> sqlite = sqliteCause(failure);
     if (sqlite.isEmpty()) {
-      return failure;
+      return postgresCause(failure).map(e -> translate(e, failure)).orElse(failure);
     }
     SQLiteErrorCode code = sqlite.get().getResultCode();
     String says = code.message;
     return switch (primary(code)) {
-      case CORRUPT, NOTADB -> damaged(file, "SQLite says: " + says, failure);
+      case CORRUPT, NOTADB -> damaged(Path.of(file), "SQLite says: " + says, failure);
       case BUSY, LOCKED ->
           new StoreException(
               StoreException.Problem.BUSY,
@@ -49,7 +55,7 @@ final class StoreFailures {
                   + " ms; nothing was "
                   + "written. Try again.",
               failure);
-      case READONLY -> readOnly(file, "SQLite says: " + says, failure);
+      case READONLY -> readOnly(Path.of(file), "SQLite says: " + says, failure);
       case FULL ->
           new StoreException(
               "the disk holding the store " + file + " is full; nothing was written", failure);
@@ -59,6 +65,48 @@ final class StoreFailures {
               failure);
       default -> failure;
     };
+  }
+
+  /**
+   * What PostgreSQL reported, by its SQLSTATE class: no connection, refused credentials, a lock
+   * wait past the busy timeout, a full disk; anything else is left as it is.
+   */
+  private RuntimeException translate(SQLException postgres, RuntimeException failure) {
+    String state = postgres.getSQLState() == null ? "" : postgres.getSQLState();
+    if (state.startsWith("08")) {
+      return new StoreException(
+          "cannot reach the store " + file + " (PostgreSQL: " + postgres.getMessage() + ")",
+          failure);
+    }
+    if (state.startsWith("28")) {
+      return new StoreException(
+          "the store "
+              + file
+              + " refused the credentials (PostgreSQL: "
+              + postgres.getMessage()
+              + "); give the user in the URL or PGUSER, the password in a 0600 file "
+              + "(--db-password-file), PGPASSWORD or ~/.pgpass",
+          failure);
+    }
+    if (state.equals("55P03")) {
+      return new StoreException(
+          StoreException.Problem.BUSY,
+          "the store "
+              + file
+              + " is busy: another writer held its lock for longer than "
+              + busyTimeout.toMillis()
+              + " ms; nothing was written. Try again.",
+          failure);
+    }
+    if (state.equals("53100")) {
+      return new StoreException(
+          "the disk holding the store " + file + " is full; nothing was written", failure);
+    }
+    return failure;
+  }
+
+  private static Optional<PSQLException> postgresCause(Throwable failure) {
+    return cause(failure, PSQLException.class);
   }
 
   private enum Primary {
@@ -107,12 +155,17 @@ final class StoreFailures {
     return sqliteCause(failure).filter(e -> (e.getResultCode().code & 0xff) == 9).isPresent();
   }
 
+  static Optional<SQLiteException> sqliteCause(Throwable failure) {
+    return cause(failure, SQLiteException.class);
+  }
+
+  /** The first throwable of {@code kind} in the cause chain of {@code failure}. */
   // a throwable that is its own cause ends the chain: identity, not equality
   @SuppressWarnings("ReferenceEquality")
-  static Optional<SQLiteException> sqliteCause(Throwable failure) {
+  private static <T extends Throwable> Optional<T> cause(Throwable failure, Class<T> kind) {
     for (Throwable cause = failure; cause != null; cause = cause.getCause()) {
-      if (cause instanceof SQLiteException sqlite) {
-        return Optional.of(sqlite);
+      if (kind.isInstance(cause)) {
+        return Optional.of(kind.cast(cause));
       }
       if (cause.getCause() == cause) {
         break;

@@ -86,21 +86,24 @@ class StoreTest {
 
   @Test
   void theLatestMigrationConstantNamesTheNewestMigrationFile() throws Exception {
-    URL folder = Store.class.getResource("/db/migration");
-    int newest;
-    try (var files = Files.list(Path.of(folder.toURI()))) {
-      newest =
-          files
-              .map(file -> file.getFileName().toString())
-              .filter(name -> name.matches("V\\d+__.*\\.sql"))
-              .mapToInt(name -> Integer.parseInt(name.substring(1, name.indexOf("__"))))
-              .max()
-              .orElseThrow();
+    // SQLite's migrations, and PostgreSQL's (db/postgresql: the same versions from V9 on)
+    for (String location : List.of("db/migration", Store.POSTGRES_MIGRATIONS)) {
+      URL folder = Store.class.getResource("/" + location);
+      int newest;
+      try (var files = Files.list(Path.of(folder.toURI()))) {
+        newest =
+            files
+                .map(file -> file.getFileName().toString())
+                .filter(name -> name.matches("V\\d+__.*\\.sql"))
+                .mapToInt(name -> Integer.parseInt(name.substring(1, name.indexOf("__"))))
+                .max()
+                .orElseThrow();
+      }
+      assertEquals(
+          String.valueOf(newest),
+          Store.LATEST_MIGRATION,
+          location + ": a store at an older version would skip the newer migrations");
     }
-    assertEquals(
-        String.valueOf(newest),
-        Store.LATEST_MIGRATION,
-        "a store at an older version would skip the newer migrations");
   }
 
   /**

@@ -8,6 +8,7 @@ import io.turndiff.model.TestHook;
 import io.turndiff.review.ReviewQueries;
 import io.turndiff.rewind.RewindService;
 import io.turndiff.store.Store;
+import io.turndiff.store.StoreAddress;
 import java.nio.file.Path;
 import java.util.Objects;
 
@@ -46,18 +47,23 @@ public final class Turndiff implements AutoCloseable {
 
   /** Settings for opening the store at {@code database}; {@link Builder#open()} opens it. */
   public static Builder builder(Path database) {
-    return new Builder(database);
+    return new Builder(new StoreAddress.SqliteFile(database));
+  }
+
+  /** Settings for opening the store at {@code address}: a SQLite file or a PostgreSQL database. */
+  public static Builder builder(StoreAddress address) {
+    return new Builder(address);
   }
 
   /** How a {@link Turndiff} is opened: the composition root's one place for its settings. */
   public static final class Builder {
-    private final Path database;
+    private final StoreAddress database;
     private BoundaryOptions boundary = BoundaryOptions.defaults();
     private WorkspacePolicy policy = WorkspacePolicy.anyDirectory();
     private int openWorkspaces = WorkspaceHandles.DEFAULT_CAPACITY;
     private TestHook hook = TestHook.NONE;
 
-    private Builder(Path database) {
+    private Builder(StoreAddress database) {
       this.database = Objects.requireNonNull(database, "database");
     }
 

@@ -325,7 +325,7 @@ public final class HttpService implements AutoCloseable {
         options.version(),
         startedAt.toString(),
         Duration.between(startedAt, Instant.now()).toSeconds(),
-        store.file().toString(),
+        store.address().display(),
         store.read(
             transaction ->
                 transaction.turns().open().stream()

@@ -2,14 +2,19 @@ package io.turndiff.bench.cli;
 
 import io.turndiff.api.Json;
 import io.turndiff.bench.BenchResult;
+import io.turndiff.bench.StoreComparisonBench;
 import io.turndiff.bench.TurnBench;
 import io.turndiff.cli.CliException;
 import io.turndiff.cli.Main;
 import java.io.IOException;
+import io.turndiff.store.PostgresDatabase;
+import io.turndiff.store.StoreAddress;
+import io.turndiff.store.StoreLocation;
 import java.io.PrintStream;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
@@ -22,7 +27,8 @@ import picocli.CommandLine.Spec;
     name = "bench",
     description =
         "Measure capture and rewind against shadow git on the same turns "
-            + "(medians, p90, ratios git/turndiff, store size).",
+            + "(medians, p90, ratios git/turndiff, store size); with --db jdbc:postgresql://..., "
+            + "capture and queries on that database beside a SQLite store instead.",
     subcommands = {
       HttpBenchCommand.class,
       HooksBenchCommand.class,
@@ -87,6 +93,21 @@ final class BenchCommand implements Callable<Integer> {
   @Option(names = "--json", description = "Print the figures as JSON.")
   boolean json;
 
+  /**
+   * The store the inherited {@code --db} (or {@code $TURNDIFF_DB}) names: a PostgreSQL database
+   * makes this run compare capture and queries there with a SQLite store.
+   */
+  private StoreAddress storeAddress() {
+    try {
+      return StoreLocation.address(
+          Optional.ofNullable(spec.root().findOption("--db").getValue()),
+          Optional.ofNullable(spec.root().findOption("--db-password-file").<Path>getValue()),
+          System.getenv());
+    } catch (IllegalArgumentException e) {
+      throw new CliException(Main.EXIT_USAGE, e.getMessage());
+    }
+  }
+
   @Override
   public Integer call() throws Exception {
     if (files < 1 || turnFiles < 1 || turns < 1 || warmup < 0 || locality < 0 || locality > 1) {
@@ -98,6 +119,20 @@ final class BenchCommand implements Callable<Integer> {
       throw new CliException(Main.EXIT_USAGE, "--workspace " + workspace + " is not a directory");
     }
     PrintStream progress = System.err;
+    StoreAddress store = storeAddress();
+    if (store instanceof PostgresDatabase) {
+      List<StoreComparisonBench.Figures> figures =
+          new StoreComparisonBench(
+                  new StoreComparisonBench.Options(files, turnFiles, turns, warmup, seed), progress)
+              .run(store);
+      if (json) {
+        spec.commandLine().getOut().println(Json.write(StoreComparisonBench.json(figures), true));
+      } else {
+        StoreComparisonBench.print(figures, spec.commandLine().getOut());
+      }
+      spec.commandLine().getOut().flush();
+      return Main.EXIT_OK;
+    }
     BenchResult result;
     try {
       result =

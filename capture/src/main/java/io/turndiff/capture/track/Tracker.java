@@ -243,7 +243,7 @@ public final class Tracker {
       Progress progress) {
     IndexCache.Index index = indexes.of(workspaceId);
     GitIndexes git = gitIndexes.computeIfAbsent(workspaceId, id -> new GitIndexes());
-    Scan scan = TreeScan.walk(boundary, store.file(), git, options, index);
+    Scan scan = TreeScan.walk(boundary, store.localFile(), git, options, index);
     Map<WorkspacePath, Observation> read =
         contents.read(boundary, IndexComparison.toRead(scan), storeContent, progress);
     return IndexComparison.of(scan, index, read);

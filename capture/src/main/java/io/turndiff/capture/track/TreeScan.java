@@ -52,12 +52,16 @@ final class TreeScan implements ScanVisitor {
    */
   static Scan walk(
       WorkspaceBoundary boundary,
-      Path storeFile,
+      Optional<Path> storeFile,
       GitIndexes git,
       TrackingOptions options,
       IndexCache.Index index) {
     long startedAt = nowNanos();
-    IgnoreRules rules = new IgnoreRules(storeFilesIn(boundary, storeFile), git, index::holdsWithin);
+    IgnoreRules rules =
+        new IgnoreRules(
+            storeFile.map(file -> storeFilesIn(boundary, file)).orElse(Set.of()),
+            git,
+            index::holdsWithin);
     TreeScan scan = new TreeScan(boundary, rules, index, new Budget(options));
     boundary.scan(scan);
     return scan.result(startedAt);

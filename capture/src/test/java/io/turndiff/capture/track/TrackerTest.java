@@ -64,7 +64,7 @@ class TrackerTest {
     workspace.assertOutsideUnchanged();
     workspace.canary().assertNotInStore(store);
     store.close();
-    workspace.canary().assertNotInStoreFiles(store.file());
+    store.localFile().ifPresent(workspace.canary()::assertNotInStoreFiles);
   }
 
   private Map<String, ChangeKind> status() {

@@ -124,13 +124,13 @@ class WorkspaceHandlesTest {
       capture.beginTurn(workspace("next", 1), Optional.empty(), Optional.empty());
       assertEquals(
           0, descriptorsUnder(removed), "the removed workspace's root is no longer held open");
-      Map<String, Long> rows = StoreRows.count(store.file());
+      Map<String, Long> rows = StoreRows.count(store);
       RequestException refused =
           assertThrows(
               RequestException.class,
               () -> capture.snapshot(turn, Optional.empty(), List.of("f0.txt")));
       assertEquals(RequestException.Problem.WORKSPACE, refused.problem(), refused.getMessage());
-      assertEquals(rows, StoreRows.count(store.file()), "nothing was written");
+      assertEquals(rows, StoreRows.count(store), "nothing was written");
     }
   }
 
@@ -236,14 +236,14 @@ class WorkspaceHandlesTest {
       Files.move(a, temp.resolve("a-moved"));
       Files.createDirectories(a);
       Files.writeString(a.resolve("f0.txt"), "another directory's file\n");
-      Map<String, Long> rows = StoreRows.count(store.file());
+      Map<String, Long> rows = StoreRows.count(store);
       RequestException refused =
           assertThrows(
               RequestException.class,
               () -> capture.snapshot(turn, Optional.empty(), List.of("f0.txt")));
       assertEquals(RequestException.Problem.WORKSPACE, refused.problem());
       assertTrue(refused.getMessage().contains("replaced"), refused.getMessage());
-      assertEquals(rows, StoreRows.count(store.file()), "nothing was written");
+      assertEquals(rows, StoreRows.count(store), "nothing was written");
     } finally {
       handles.close();
     }

@@ -39,6 +39,7 @@ import picocli.CommandLine.ScopeType;
       ConfigCommand.class,
       ServeCommand.class,
       ServiceCommand.class,
+      HooksCommand.class,
       OpenCommand.class,
       BenchPlaceholder.class,
       DemoCommand.class

@@ -53,7 +53,8 @@ class ArchitectureTest {
    * the store's own file (its creation and checks, its header, the migration lock), the service's
    * token file and the per-user daemon's run directory, discovery file, locks, launcher and {@code
    * /proc} reads, the log of a service {@code turndiff open} started, the demo acting as the agent
-   * on its demo workspace, and the UTF-8 standard streams.
+   * on its demo workspace, the UTF-8 standard streams, and the runtimes' settings files {@code
+   * turndiff hooks} edits (the user's configuration, not a workspace's content).
    */
   static final Set<String> OWN_FILES =
       Set.of(
@@ -68,7 +69,8 @@ class ArchitectureTest {
           "io.turndiff.cli.Discovery",
           "io.turndiff.cli.ServiceLock",
           "io.turndiff.cli.ProcessStart",
-          "io.turndiff.cli.DaemonLauncher");
+          "io.turndiff.cli.DaemonLauncher",
+          "io.turndiff.cli.ConfigFiles");
 
   private static final DescribedPredicate<JavaClass> OWN_FILE_CLASSES =
       DescribedPredicate.describe(

@@ -1,0 +1,296 @@
+package io.turndiff.cli;
+
+import io.turndiff.api.hooks.CodexTrust;
+import io.turndiff.api.hooks.HookRuntime;
+import io.turndiff.api.hooks.OpenCodePlugin;
+import io.turndiff.api.hooks.RuntimeSettings;
+import io.turndiff.api.wire.WireHooksStatus;
+import io.turndiff.model.RequestException;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.function.Supplier;
+
+/**
+ * What {@code turndiff hooks status} finds: per runtime and scope, turndiff's hooks in the
+ * runtime's settings file (are they there, are they what install writes today, does the script they
+ * name exist, does Codex trust them, is there install's record to undo them), then the workspace
+ * and the service.
+ */
+final class HookInstallations {
+
+  private final UserDirectories user;
+
+  HookInstallations(UserDirectories user) {
+    this.user = user;
+  }
+
+  WireHooksStatus status(
+      Optional<HookRuntime> only, Path workspace, ServiceFiles service, Supplier<Boolean> tracked)
+      throws IOException {
+    HookLedger ledger = HookLedger.load(HookLedger.file(user));
+    List<WireHooksStatus.Installation> installations = new ArrayList<>();
+    for (HookRuntime runtime : HookRuntime.values()) {
+      if (only.isPresent() && only.get() != runtime) {
+        continue;
+      }
+      for (HookScope scope : HookScope.values()) {
+        Path scopeWorkspace = scope == HookScope.WORKSPACE ? workspace : null;
+        Path file = user.settingsFile(runtime, scope, workspace);
+        boolean recorded =
+            ledger.find(runtime, scope, scopeWorkspace).flatMap(i -> i.file(file)).isPresent();
+        installations.add(
+            runtime == HookRuntime.OPENCODE
+                ? plugin(scope, file, recorded)
+                : hooks(runtime, scope, file, recorded));
+      }
+    }
+    WireHooksStatus.Service running =
+        ServiceProbe.probe(service) instanceof ServiceProbe.Running found
+            ? new WireHooksStatus.Service(true, found.discovery().pid(), found.discovery().port())
+            : new WireHooksStatus.Service(false, null, null);
+    return new WireHooksStatus(
+        installations,
+        service.store(),
+        new WireHooksStatus.Workspace(workspace.toString(), tracked.get()),
+        running);
+  }
+
+  private WireHooksStatus.Installation hooks(
+      HookRuntime runtime, HookScope scope, Path file, boolean recorded) {
+    List<String> notes = new ArrayList<>();
+    if (ConfigFiles.isSymbolicLink(file)) {
+      notes.add("the file is a symbolic link; install writes its target");
+    }
+    Optional<byte[]> bytes = readQuietly(file, notes);
+    if (bytes.isEmpty()) {
+      return new WireHooksStatus.Installation(
+          runtime.id(),
+          scope.label(),
+          file.toString(),
+          false,
+          false,
+          recorded,
+          List.of(),
+          null,
+          null,
+          notes);
+    }
+    RuntimeSettings settings;
+    try {
+      settings = RuntimeSettings.parse(file, bytes.get());
+    } catch (RequestException e) {
+      notes.add("not valid JSON: install refuses it");
+      return new WireHooksStatus.Installation(
+          runtime.id(),
+          scope.label(),
+          file.toString(),
+          false,
+          false,
+          recorded,
+          List.of(),
+          null,
+          null,
+          notes);
+    }
+    if (runtime == HookRuntime.GEMINI && settings.hooksDisabled()) {
+      notes.add("hooksConfig.enabled is false: Gemini runs no hooks");
+    }
+    List<String> commands =
+        settings.commands(runtime).values().stream().flatMap(List::stream).distinct().toList();
+    if (commands.isEmpty()) {
+      return new WireHooksStatus.Installation(
+          runtime.id(),
+          scope.label(),
+          file.toString(),
+          false,
+          false,
+          recorded,
+          commands,
+          null,
+          null,
+          notes);
+    }
+    String command = commands.getFirst();
+    RuntimeSettings merged = settings.copy();
+    RuntimeSettings.Merged indexes;
+    try {
+      indexes = merged.merge(file, runtime, command);
+    } catch (RequestException e) {
+      notes.add(e.getMessage());
+      return new WireHooksStatus.Installation(
+          runtime.id(),
+          scope.label(),
+          file.toString(),
+          true,
+          false,
+          recorded,
+          commands,
+          null,
+          null,
+          notes);
+    }
+    boolean current = commands.size() == 1 && merged.sameTree(settings);
+    Boolean script = scriptPath(command).map(ConfigFiles::isExecutableFile).orElse(false);
+    if (!script) {
+      notes.add("the hook script is not an executable file: reinstall from the turndiff checkout");
+    }
+    Boolean trusted = null;
+    if (runtime == HookRuntime.CODEX) {
+      trusted = codexTrusts(file, command, indexes, notes);
+    }
+    return new WireHooksStatus.Installation(
+        runtime.id(),
+        scope.label(),
+        file.toString(),
+        true,
+        current,
+        recorded,
+        commands,
+        script,
+        trusted,
+        notes);
+  }
+
+  /** Whether {@code config.toml} holds each trust entry, with the hash Codex computes. */
+  private boolean codexTrusts(
+      Path hooksFile, String command, RuntimeSettings.Merged indexes, List<String> notes) {
+    Path config = user.codexHome().resolve("config.toml");
+    String text =
+        readQuietly(config, notes).map(b -> new String(b, StandardCharsets.UTF_8)).orElse("");
+    for (HookRuntime.Event event : HookRuntime.CODEX.events()) {
+      String entry =
+          CodexTrust.header(
+                  CodexTrust.key(hooksFile, event, indexes.groupIndexes().get(event.name())))
+              + "\ntrusted_hash = \""
+              + CodexTrust.trustedHash(event.snakeCase(), command, event.timeout())
+              + "\"";
+      if (!text.contains(entry)) {
+        notes.add(
+            "Codex does not trust the "
+                + event.name()
+                + " hook: "
+                + config
+                + " lacks its entry (turndiff hooks install writes it)");
+        return false;
+      }
+    }
+    return true;
+  }
+
+  private WireHooksStatus.Installation plugin(HookScope scope, Path file, boolean recorded) {
+    List<String> notes = new ArrayList<>();
+    Optional<byte[]> bytes = readQuietly(file, notes);
+    boolean installed =
+        bytes.isPresent()
+            && new String(bytes.get(), StandardCharsets.UTF_8).contains(OpenCodePlugin.MARK);
+    boolean current =
+        installed
+            && ConfigFiles.sha256(bytes.get())
+                .equals(
+                    HookLedger.load(HookLedger.file(user)).installations().stream()
+                        .flatMap(i -> i.files().stream())
+                        .filter(f -> f.path().equals(file.toString()))
+                        .map(HookLedger.ChangedFile::afterSha256)
+                        .findFirst()
+                        .orElse(""));
+    return new WireHooksStatus.Installation(
+        HookRuntime.OPENCODE.id(),
+        scope.label(),
+        file.toString(),
+        installed,
+        current,
+        recorded,
+        List.of(),
+        null,
+        null,
+        notes);
+  }
+
+  private static Optional<byte[]> readQuietly(Path file, List<String> notes) {
+    try {
+      return ConfigFiles.read(file);
+    } catch (CliException e) {
+      notes.add(e.getMessage());
+      return Optional.empty();
+    }
+  }
+
+  /** The script's path in a command install wrote: the single-quoted first word. */
+  static Optional<Path> scriptPath(String command) {
+    if (!command.startsWith("'")) {
+      return Optional.empty();
+    }
+    StringBuilder path = new StringBuilder();
+    int at = 1;
+    while (at < command.length()) {
+      if (command.startsWith("'\\''", at)) {
+        path.append('\'');
+        at += 4;
+      } else if (command.charAt(at) == '\'') {
+        return Optional.of(Path.of(path.toString()));
+      } else {
+        path.append(command.charAt(at++));
+      }
+    }
+    return Optional.empty();
+  }
+
+  static void print(WireHooksStatus status, PrintWriter out) {
+    for (WireHooksStatus.Installation installation : status.installations()) {
+      out.printf(
+          "%-12s %-10s %-14s %s%n",
+          installation.runtime(),
+          installation.scope(),
+          !installation.installed()
+              ? "not installed"
+              : installation.current() ? "installed" : "installed (outdated)",
+          installation.file());
+      for (String command : installation.commands()) {
+        out.println(
+            "    command: "
+                + command
+                + (Boolean.TRUE.equals(installation.scriptExecutable())
+                    ? ""
+                    : "  (script missing)"));
+      }
+      if (installation.codexTrusted() != null) {
+        out.println(
+            "    Codex trust: "
+                + (installation.codexTrusted() ? "present" : "missing or outdated"));
+      }
+      if (installation.installed() && !installation.recorded()) {
+        out.println("    no record of the install: uninstall takes turndiff's entries out");
+      }
+      for (String note : installation.notes()) {
+        out.println("    note: " + note);
+      }
+    }
+    Boolean tracked = status.workspace().tracked();
+    out.println(
+        "workspace:    "
+            + status.workspace().path()
+            + (tracked == null
+                ? " (no store yet)"
+                : tracked
+                    ? " (tracked: shell changes are captured)"
+                    : " (not tracked: turndiff track --workspace DIR)"));
+    out.println(
+        "hooks' store: "
+            + status.hooksStore()
+            + " (TURNDIFF_DB in the runtime's environment overrides it)");
+    out.println(
+        "service:      "
+            + (status.service().running()
+                ? "running (pid "
+                    + status.service().pid()
+                    + ", port "
+                    + status.service().port()
+                    + ")"
+                : "not running (the first hook starts it)"));
+  }
+}

@@ -1,0 +1,588 @@
+package io.turndiff.cli;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.turndiff.api.Json;
+import io.turndiff.api.hooks.CodexTrust;
+import io.turndiff.fixtures.CommandRun;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * {@code turndiff hooks install|uninstall|status} as real processes on real settings files that
+ * already hold other hooks and settings (in {@code hooks/}: the settings the fixtures of
+ * integrations/fixtures were recorded with — Gemini CLI 0.61.0's {@code settings.json} and Codex
+ * 0.171.0's {@code hooks.json} and {@code config.toml}, whose one trust entry Codex itself granted
+ * — and Claude Code's documented {@code http} hooks example with settings around it, indented with
+ * four spaces and without a final newline, as turndiff would not write it): install keeps every
+ * other setting and hook, installing twice is installing once, uninstall gives back the bytes that
+ * were there (or no file), bad input exits 2 and writes nothing.
+ */
+class HooksInstallProcessIT {
+
+  @TempDir Path temp;
+
+  private Path home;
+  private Path state;
+  private Path codexHome;
+  private Path workspace;
+  private Map<String, String> env;
+
+  @BeforeEach
+  void setUp() throws IOException {
+    home = Files.createDirectories(temp.resolve("home"));
+    state = temp.resolve("state");
+    codexHome = temp.resolve("codex-home");
+    workspace = Files.createDirectories(temp.resolve("ws"));
+    Files.createDirectories(temp.resolve("data"));
+    Files.writeString(workspace.resolve("main.py"), "print('hi')\n");
+    env = new HashMap<>();
+    env.put("HOME", home.toString());
+    env.put("XDG_STATE_HOME", state.toString());
+    env.put("XDG_CONFIG_HOME", temp.resolve("config").toString());
+    env.put("XDG_RUNTIME_DIR", Files.createDirectories(temp.resolve("run")).toString());
+    env.put("CODEX_HOME", codexHome.toString());
+    env.put("TURNDIFF_DB", temp.resolve("data/turndiff.db").toString());
+    env.put("TURNDIFF_HOME", checkout().toString());
+  }
+
+  /** The checkout the jar was built in: {@code <checkout>/cli/target/turndiff.jar}. */
+  private static Path checkout() {
+    return CliProcess.jar().toAbsolutePath().getParent().getParent().getParent();
+  }
+
+  private String command(String runtime) {
+    return "'" + checkout().resolve("bin/turndiff-hook") + "' " + runtime;
+  }
+
+  private CommandRun turndiff(String... args) throws Exception {
+    ProcessBuilder builder = CliProcess.builder(Map.of(), args);
+    builder
+        .environment()
+        .keySet()
+        .removeIf(
+            name ->
+                name.startsWith("XDG_")
+                    || name.startsWith("TURNDIFF_")
+                    || name.equals("CODEX_HOME"));
+    builder.environment().putAll(env);
+    return CommandRun.ofProcess(builder);
+  }
+
+  private static byte[] resource(String name) throws IOException {
+    try (InputStream in = HooksInstallProcessIT.class.getResourceAsStream("hooks/" + name)) {
+      return in.readAllBytes();
+    }
+  }
+
+  private static JsonNode json(Path file) throws IOException {
+    return Json.mapper().readTree(Files.readAllBytes(file));
+  }
+
+  private List<Path> backups() throws IOException {
+    Path root = state.resolve("turndiff/hooks-backups");
+    if (!Files.isDirectory(root)) {
+      return List.of();
+    }
+    try (Stream<Path> walk = Files.walk(root)) {
+      return walk.filter(Files::isRegularFile).toList();
+    }
+  }
+
+  /** Install, install again (no change, no new backup), uninstall: the original bytes. */
+  private void roundTrip(String runtime, Path file, byte[] original, String... extra)
+      throws Exception {
+    List<String> args = new ArrayList<>(List.of("hooks", "install", "--runtime", runtime));
+    args.addAll(List.of(extra));
+    List<Path> backupsBefore = backups();
+    CommandRun first = turndiff(args.toArray(String[]::new));
+    assertEquals(0, first.exitCode(), first.err());
+    byte[] installed = Files.readAllBytes(file);
+    assertFalse(Arrays.equals(original, installed), "install changed " + file);
+    List<Path> backupsAfterFirst = backups();
+    List<Path> made =
+        backupsAfterFirst.stream().filter(backup -> !backupsBefore.contains(backup)).toList();
+    if (original == null) {
+      assertEquals(List.of(), made, "no backup of a file that was not there");
+    } else {
+      assertEquals(1, made.size(), made.toString());
+      assertEquals(file.getFileName(), made.getFirst().getFileName());
+      assertArrayEquals(original, Files.readAllBytes(made.getFirst()));
+      assertEquals(
+          "rw-------",
+          PosixFilePermissions.toString(Files.getPosixFilePermissions(made.getFirst())));
+    }
+
+    CommandRun second = turndiff(args.toArray(String[]::new));
+    assertEquals(0, second.exitCode(), second.err());
+    assertTrue(second.out().contains("already installed"), second.out());
+    assertArrayEquals(installed, Files.readAllBytes(file), "installing twice is installing once");
+    assertEquals(backupsAfterFirst, backups(), "no new backup");
+
+    List<String> uninstall = new ArrayList<>(List.of("hooks", "uninstall", "--runtime", runtime));
+    Stream.of(extra)
+        .filter(arg -> !arg.equals("--no-track") && !arg.equals("--git-root"))
+        .forEach(uninstall::add);
+    CommandRun removed = turndiff(uninstall.toArray(String[]::new));
+    assertEquals(0, removed.exitCode(), removed.err());
+    if (original == null) {
+      assertFalse(Files.exists(file), file + " is gone, as before install");
+    } else {
+      assertArrayEquals(original, Files.readAllBytes(file), "byte-identical after uninstall");
+    }
+  }
+
+  @Test
+  void geminiRoundTripOnRecordedSettingsWithOtherHooks() throws Exception {
+    Path file = workspace.resolve(".gemini/settings.json");
+    Files.createDirectories(file.getParent());
+    byte[] original = resource("gemini-settings.json");
+    Files.write(file, original);
+    Files.setPosixFilePermissions(file, PosixFilePermissions.fromString("rw-r-----"));
+
+    CommandRun install =
+        turndiff(
+            "hooks",
+            "install",
+            "--runtime",
+            "gemini",
+            "--workspace",
+            workspace.toString(),
+            "--no-track");
+    assertEquals(0, install.exitCode(), install.err());
+    assertEquals("", install.err());
+    JsonNode settings = json(file);
+    // every other setting and hook kept, in its place; turndiff's group appended to each event
+    JsonNode before = Json.mapper().readTree(original);
+    assertEquals(before.get("hooksConfig"), settings.get("hooksConfig"));
+    assertEquals(before.get("tools"), settings.get("tools"));
+    List<String> keys = new ArrayList<>();
+    settings.get("hooks").fieldNames().forEachRemaining(keys::add);
+    List<String> keysBefore = new ArrayList<>();
+    before.get("hooks").fieldNames().forEachRemaining(keysBefore::add);
+    assertEquals(keysBefore, keys, "no event added or moved: Gemini's recorder had them all");
+    JsonNode beforeTool = settings.get("hooks").get("BeforeTool");
+    assertEquals(2, beforeTool.size());
+    assertEquals(before.get("hooks").get("BeforeTool").get(0), beforeTool.get(0));
+    assertEquals(
+        "^(write_file|replace|run_shell_command)$", beforeTool.get(1).get("matcher").asText());
+    JsonNode handler = beforeTool.get(1).get("hooks").get(0);
+    assertEquals("turndiff", handler.get("name").asText());
+    assertEquals(command("gemini"), handler.get("command").asText());
+    assertEquals(30000, handler.get("timeout").asInt(), "Gemini's timeouts are in milliseconds");
+    assertEquals(
+        5000,
+        settings.get("hooks").get("SessionEnd").get(1).get("hooks").get(0).get("timeout").asInt());
+    assertFalse(
+        settings.get("hooks").has("BeforeModel")
+            && settings.get("hooks").get("BeforeModel").size() > 1);
+    assertEquals(
+        "rw-r-----",
+        PosixFilePermissions.toString(Files.getPosixFilePermissions(file)),
+        "mode kept");
+    try (Stream<Path> left = Files.list(file.getParent())) {
+      assertEquals(List.of(file), left.toList(), "no temp file left");
+    }
+
+    CommandRun uninstall =
+        turndiff("hooks", "uninstall", "--runtime", "gemini", "--workspace", workspace.toString());
+    assertEquals(0, uninstall.exitCode(), uninstall.err());
+    assertArrayEquals(original, Files.readAllBytes(file));
+    assertEquals("rw-r-----", PosixFilePermissions.toString(Files.getPosixFilePermissions(file)));
+  }
+
+  @Test
+  void geminiTwiceIsOnceAndANewFileIsRemovedWithItsDirectory() throws Exception {
+    roundTrip(
+        "gemini",
+        workspace.resolve(".gemini/settings.json"),
+        null,
+        "--workspace",
+        workspace.toString(),
+        "--no-track");
+    assertFalse(Files.exists(workspace.resolve(".gemini")), "the directory install made is gone");
+    byte[] original = resource("gemini-settings.json");
+    Files.createDirectories(workspace.resolve(".gemini"));
+    Files.write(workspace.resolve(".gemini/settings.json"), original);
+    roundTrip(
+        "gemini",
+        workspace.resolve(".gemini/settings.json"),
+        original,
+        "--workspace",
+        workspace.toString(),
+        "--no-track");
+  }
+
+  @Test
+  void claudeCodeRoundTripKeepsAFileFormattedAsTurndiffWouldNot() throws Exception {
+    Path file = workspace.resolve(".claude/settings.local.json");
+    Files.createDirectories(file.getParent());
+    byte[] original = resource("claude-settings.local.json");
+    Files.write(file, original);
+    CommandRun install =
+        turndiff(
+            "hooks",
+            "install",
+            "--runtime",
+            "claude-code",
+            "--workspace",
+            workspace.toString(),
+            "--no-track");
+    assertEquals(0, install.exitCode(), install.err());
+    String text = Files.readString(file);
+    assertTrue(text.contains("\"ratio\": 1.50"), "numbers as written");
+    assertTrue(text.contains("\"greeting\": \"Grüße / ☃\""), "text as written");
+    JsonNode settings = json(file);
+    JsonNode preToolUse = settings.get("hooks").get("PreToolUse");
+    assertEquals(2, preToolUse.size(), "the http hook kept, turndiff's group after it");
+    assertEquals("http", preToolUse.get(0).get("hooks").get(0).get("type").asText());
+    assertEquals(
+        "Write|Edit|MultiEdit|NotebookEdit|Bash|PowerShell",
+        preToolUse.get(1).get("matcher").asText());
+    assertEquals(
+        command("claude-code"), preToolUse.get(1).get("hooks").get(0).get("command").asText());
+    assertEquals(
+        5,
+        settings.get("hooks").get("SessionEnd").get(0).get("hooks").get(0).get("timeout").asInt());
+    // the settings without turndiff's groups are the original's, key for key
+    ObjectNode stripped = (ObjectNode) settings.deepCopy();
+    for (String event : List.of("UserPromptSubmit", "PreToolUse", "Stop")) {
+      ((ArrayNode) stripped.get("hooks").get(event))
+          .remove(stripped.get("hooks").get(event).size() - 1);
+    }
+    ((ObjectNode) stripped.get("hooks")).remove("SessionEnd");
+    assertEquals(Json.mapper().readTree(original), stripped);
+    Files.write(file, original);
+    // the user's file as it was, then the round trip in full
+    CommandRun uninstall =
+        turndiff(
+            "hooks", "uninstall", "--runtime", "claude-code", "--workspace", workspace.toString());
+    assertEquals(0, uninstall.exitCode(), uninstall.err());
+    assertArrayEquals(original, Files.readAllBytes(file));
+    roundTrip("claude-code", file, original, "--workspace", workspace.toString(), "--no-track");
+  }
+
+  @Test
+  void claudeCodeUserInstallGoesToTheHomeSettingsWithAutoTrack() throws Exception {
+    Path file = home.resolve(".claude/settings.json");
+    roundTrip("claude-code", file, null, "--user");
+    CommandRun install = turndiff("hooks", "install", "--runtime", "claude-code", "--user");
+    assertEquals(0, install.exitCode(), install.err());
+    assertEquals(
+        command("claude-code") + " --auto-track",
+        json(file).get("hooks").get("Stop").get(0).get("hooks").get(0).get("command").asText());
+  }
+
+  @Test
+  void codexRoundTripWritesTheTrustCodexChecksAndTakesItOut() throws Exception {
+    Path hooks = codexHome.resolve("hooks.json");
+    Path config = codexHome.resolve("config.toml");
+    Files.createDirectories(codexHome);
+    byte[] originalHooks = resource("codex-hooks.json");
+    byte[] originalConfig = resource("codex-config.toml");
+    Files.write(hooks, originalHooks);
+    Files.write(config, originalConfig);
+    Files.setPosixFilePermissions(config, PosixFilePermissions.fromString("rw-------"));
+
+    CommandRun install = turndiff("hooks", "install", "--runtime", "codex", "--user");
+    assertEquals(0, install.exitCode(), install.err());
+    JsonNode settings = json(hooks);
+    String configText = Files.readString(config);
+    assertTrue(
+        configText.startsWith(new String(originalConfig, StandardCharsets.UTF_8)), "appended only");
+    String cmd = command("codex") + " --auto-track";
+    for (String[] event :
+        new String[][] {
+          {"UserPromptSubmit", "user_prompt_submit", "30"},
+          {"PreToolUse", "pre_tool_use", "30"},
+          {"Stop", "stop", "30"},
+          {"SessionEnd", "session_end", "3"}
+        }) {
+      JsonNode groups = settings.get("hooks").get(event[0]);
+      int index = groups.size() - 1;
+      assertEquals(1, index, event[0] + ": turndiff's group after the recorder's");
+      JsonNode handler = groups.get(index).get("hooks").get(0);
+      assertEquals(cmd, handler.get("command").asText());
+      assertEquals(Integer.parseInt(event[2]), handler.get("timeout").asInt());
+      assertFalse(groups.get(index).has("matcher"));
+      String entry =
+          "[hooks.state.\""
+              + hooks
+              + ":"
+              + event[1]
+              + ":"
+              + index
+              + ":0\"]\ntrusted_hash = \""
+              + CodexTrust.trustedHash(event[1], cmd, Integer.parseInt(event[2]))
+              + "\"\n";
+      assertTrue(configText.contains(entry), entry + " in\n" + configText);
+    }
+    assertEquals("rw-------", PosixFilePermissions.toString(Files.getPosixFilePermissions(config)));
+
+    CommandRun status =
+        turndiff(
+            "hooks", "status", "--runtime", "codex", "--workspace", workspace.toString(), "--json");
+    assertEquals(0, status.exitCode(), status.err());
+    JsonNode user = Json.mapper().readTree(status.out()).get("installations").get(1);
+    assertEquals("user", user.get("scope").asText());
+    assertTrue(user.get("installed").asBoolean());
+    assertTrue(user.get("current").asBoolean());
+    assertTrue(user.get("codex_trusted").asBoolean(), status.out());
+    assertTrue(user.get("script_executable").asBoolean());
+
+    CommandRun again = turndiff("hooks", "install", "--runtime", "codex", "--user");
+    assertTrue(again.out().contains("already installed"), again.out());
+    CommandRun uninstall = turndiff("hooks", "uninstall", "--runtime", "codex", "--user");
+    assertEquals(0, uninstall.exitCode(), uninstall.err());
+    assertArrayEquals(originalHooks, Files.readAllBytes(hooks));
+    assertArrayEquals(originalConfig, Files.readAllBytes(config));
+  }
+
+  @Test
+  void codexWorkspaceInstallWithAUserEditBetweenTakesOutOnlyTurndiffs() throws Exception {
+    Path hooks = workspace.resolve(".codex/hooks.json");
+    Path config = codexHome.resolve("config.toml");
+    Files.createDirectories(codexHome);
+    byte[] originalConfig = resource("codex-config.toml");
+    Files.write(config, originalConfig);
+    CommandRun install =
+        turndiff(
+            "hooks",
+            "install",
+            "--runtime",
+            "codex",
+            "--workspace",
+            workspace.toString(),
+            "--no-track");
+    assertEquals(0, install.exitCode(), install.err());
+    assertTrue(install.err().contains("[projects.\"" + workspace + "\"]"), install.err());
+    // the user adds a setting and a line of config after install
+    ObjectNode edited = (ObjectNode) json(hooks);
+    edited.put("mine", true);
+    Files.writeString(hooks, Json.write(edited, true));
+    Files.writeString(config, Files.readString(config) + "\n[tui]\nnotifications = true\n");
+
+    CommandRun uninstall =
+        turndiff("hooks", "uninstall", "--runtime", "codex", "--workspace", workspace.toString());
+    assertEquals(0, uninstall.exitCode(), uninstall.err());
+    JsonNode left = json(hooks);
+    assertTrue(left.get("mine").asBoolean());
+    assertFalse(left.has("hooks"), "install made hooks and its events: all gone, " + left);
+    assertEquals(
+        new String(originalConfig, StandardCharsets.UTF_8) + "\n[tui]\nnotifications = true\n",
+        Files.readString(config));
+  }
+
+  @Test
+  void opencodePluginIsTheShippedOneWithItsOptionsAndGoesAway() throws Exception {
+    Path plugin = workspace.resolve(".opencode/plugins/turndiff.ts");
+    Files.createDirectories(workspace.resolve(".opencode"));
+    Files.writeString(workspace.resolve(".opencode/opencode.json"), "{}\n");
+    roundTrip("opencode", plugin, null, "--workspace", workspace.toString(), "--no-track");
+    assertFalse(Files.exists(workspace.resolve(".opencode/plugins")));
+    assertTrue(Files.exists(workspace.resolve(".opencode/opencode.json")));
+    CommandRun install =
+        turndiff(
+            "hooks",
+            "install",
+            "--runtime",
+            "opencode",
+            "--workspace",
+            workspace.toString(),
+            "--no-track",
+            "--git-root");
+    assertEquals(0, install.exitCode(), install.err());
+    String shipped = Files.readString(checkout().resolve("integrations/opencode/turndiff.ts"));
+    String expected =
+        shipped.replace(
+            "const INSTALL = /* turndiff-install */ {};",
+            "const INSTALL = /* turndiff-install */ {\"turndiffHome\":\""
+                + checkout()
+                + "\",\"root\":\"git\"};");
+    assertEquals(expected, Files.readString(plugin));
+  }
+
+  @Test
+  void installTracksTheWorkspaceOnceAndStatusSaysSo() throws Exception {
+    CommandRun install =
+        turndiff("hooks", "install", "--runtime", "gemini", "--workspace", workspace.toString());
+    assertEquals(0, install.exitCode(), install.err());
+    assertTrue(install.out().contains("tracking " + workspace), install.out());
+    CommandRun again =
+        turndiff("hooks", "install", "--runtime", "gemini", "--workspace", workspace.toString());
+    assertEquals(0, again.exitCode(), again.err());
+    assertTrue(again.out().contains("is tracked already"), again.out());
+
+    CommandRun status = turndiff("hooks", "status", "--workspace", workspace.toString());
+    assertEquals(0, status.exitCode(), status.err());
+    assertTrue(
+        status
+            .out()
+            .contains(
+                "gemini       workspace  installed      "
+                    + workspace.resolve(".gemini/settings.json")),
+        status.out());
+    assertTrue(status.out().contains("    command: " + command("gemini") + "\n"), status.out());
+    assertTrue(
+        status
+            .out()
+            .contains(
+                "claude-code  workspace  not installed  "
+                    + workspace.resolve(".claude/settings.local.json")),
+        status.out());
+    assertTrue(status.out().contains("workspace:    " + workspace + " (tracked"), status.out());
+    assertTrue(status.out().contains("service:      not running"), status.out());
+
+    JsonNode json =
+        Json.mapper()
+            .readTree(
+                turndiff("hooks", "status", "--workspace", workspace.toString(), "--json").out());
+    assertEquals(8, json.get("installations").size());
+    assertTrue(json.get("workspace").get("tracked").asBoolean());
+    assertEquals(env.get("TURNDIFF_DB"), json.get("hooks_store").asText());
+  }
+
+  @Test
+  void withoutTurndiffHomeTheScriptIsTheOneOfTheJarsCheckout() throws Exception {
+    env.remove("TURNDIFF_HOME");
+    CommandRun install =
+        turndiff(
+            "hooks",
+            "install",
+            "--runtime",
+            "gemini",
+            "--workspace",
+            workspace.toString(),
+            "--no-track");
+    assertEquals(0, install.exitCode(), install.err());
+    assertEquals(
+        command("gemini"),
+        json(workspace.resolve(".gemini/settings.json"))
+            .get("hooks")
+            .get("BeforeAgent")
+            .get(0)
+            .get("hooks")
+            .get(0)
+            .get("command")
+            .asText());
+  }
+
+  @Test
+  void aSymlinkedSettingsFileIsWrittenThroughAndStaysALink() throws Exception {
+    Path dotfiles = Files.createDirectories(temp.resolve("dotfiles"));
+    Path real = dotfiles.resolve("gemini.json");
+    byte[] original = resource("gemini-settings.json");
+    Files.write(real, original);
+    Path link = workspace.resolve(".gemini/settings.json");
+    Files.createDirectories(link.getParent());
+    Files.createSymbolicLink(link, real);
+    CommandRun install =
+        turndiff(
+            "hooks",
+            "install",
+            "--runtime",
+            "gemini",
+            "--workspace",
+            workspace.toString(),
+            "--no-track");
+    assertEquals(0, install.exitCode(), install.err());
+    assertTrue(
+        install.out().contains(link + " is reached through a symbolic link: writing " + real),
+        install.out());
+    assertTrue(Files.isSymbolicLink(link));
+    assertTrue(Files.readString(real).contains(command("gemini")));
+    CommandRun uninstall =
+        turndiff("hooks", "uninstall", "--runtime", "gemini", "--workspace", workspace.toString());
+    assertEquals(0, uninstall.exitCode(), uninstall.err());
+    assertTrue(Files.isSymbolicLink(link));
+    assertArrayEquals(original, Files.readAllBytes(real));
+  }
+
+  @Test
+  void badInputExits2AndWritesNothing() throws Exception {
+    Path file = workspace.resolve(".gemini/settings.json");
+    Files.createDirectories(file.getParent());
+    byte[] garbage = "{\"hooks\": {\"BeforeTool\": [ }\n".getBytes(StandardCharsets.UTF_8);
+    Files.write(file, garbage);
+    CommandRun notJson =
+        turndiff(
+            "hooks",
+            "install",
+            "--runtime",
+            "gemini",
+            "--workspace",
+            workspace.toString(),
+            "--no-track");
+    assertEquals(2, notJson.exitCode(), notJson.err());
+    assertTrue(
+        notJson
+            .err()
+            .startsWith("turndiff: cannot install into " + file + ": it is not valid JSON"),
+        notJson.err());
+    assertFalse(notJson.err().contains("Exception"), notJson.err());
+    assertArrayEquals(garbage, Files.readAllBytes(file));
+
+    Files.writeString(file, "{\"hooksConfig\": {\"enabled\": false}}");
+    CommandRun disabled =
+        turndiff(
+            "hooks",
+            "install",
+            "--runtime",
+            "gemini",
+            "--workspace",
+            workspace.toString(),
+            "--no-track");
+    assertEquals(2, disabled.exitCode(), disabled.err());
+    assertTrue(disabled.err().contains("hooksConfig.enabled is false"), disabled.err());
+
+    CommandRun unknown =
+        turndiff("hooks", "install", "--runtime", "cline", "--workspace", workspace.toString());
+    assertEquals(2, unknown.exitCode());
+    assertEquals(
+        "turndiff: unknown runtime 'cline': expected one of claude-code, gemini, codex, opencode\n",
+        unknown.err());
+
+    CommandRun both =
+        turndiff(
+            "hooks",
+            "install",
+            "--runtime",
+            "claude-code",
+            "--workspace",
+            workspace.toString(),
+            "--user");
+    assertEquals(2, both.exitCode());
+    assertTrue(both.err().contains("--workspace and --user exclude each other"), both.err());
+
+    Files.createDirectories(codexHome);
+    Files.writeString(codexHome.resolve("config.toml"), "[features]\nhooks = false\n");
+    CommandRun codexOff = turndiff("hooks", "install", "--runtime", "codex", "--user");
+    assertEquals(2, codexOff.exitCode(), codexOff.err());
+    assertTrue(codexOff.err().contains("hooks = false"), codexOff.err());
+    assertFalse(
+        Files.exists(codexHome.resolve("hooks.json")), "nothing written, not even the hooks file");
+
+    assertFalse(Files.exists(workspace.resolve(".claude")));
+    assertFalse(Files.exists(home.resolve(".claude")));
+    assertFalse(Files.exists(state), "no record, no backup");
+  }
+}

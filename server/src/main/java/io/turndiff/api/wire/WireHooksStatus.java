@@ -1,0 +1,37 @@
+package io.turndiff.api.wire;
+
+import java.util.List;
+
+/**
+ * {@code turndiff hooks status --json}: per runtime and scope, what of turndiff's hooks is in the
+ * runtime's settings; then the workspace and the service the hooks reach.
+ */
+public record WireHooksStatus(
+    List<Installation> installations, String hooksStore, Workspace workspace, Service service) {
+
+  /**
+   * One runtime in one scope. {@code installed}: turndiff's hooks (OpenCode: its plugin) are in
+   * {@code file}; {@code current}: they are those install writes; {@code commands}: the distinct
+   * hook commands of turndiff's found; {@code scriptExecutable}: the script they name is an
+   * executable file (null: no command); {@code codexTrusted}: Codex's config.toml trusts each of
+   * them (null: not Codex, or not installed); {@code recorded}: install's record of the file is
+   * there, so uninstall puts it back byte for byte.
+   */
+  public record Installation(
+      String runtime,
+      String scope,
+      String file,
+      boolean installed,
+      boolean current,
+      boolean recorded,
+      List<String> commands,
+      Boolean scriptExecutable,
+      Boolean codexTrusted,
+      List<String> notes) {}
+
+  /** The workspace asked about, and whether the hooks' store tracks it (null: no store yet). */
+  public record Workspace(String path, Boolean tracked) {}
+
+  /** The service of the hooks' store. */
+  public record Service(boolean running, Long pid, Integer port) {}
+}

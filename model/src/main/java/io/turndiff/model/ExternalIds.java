@@ -20,12 +20,17 @@ public final class ExternalIds {
     return kind + "-" + HexFormat.of().formatHex(random);
   }
 
+  /** Whether {@code id} is a valid id (see {@link #requireValid}). */
+  public static boolean isValid(String id) {
+    return id != null && VALID.matcher(id).matches();
+  }
+
   /**
    * Checks an id a client gave: 1–128 characters, letters, digits and {@code ._:@/+=-}, starting
    * with a letter or digit.
    */
   public static String requireValid(String kind, String id) {
-    if (id == null || !VALID.matcher(id).matches()) {
+    if (!isValid(id)) {
       throw new RequestException(
           RequestException.Problem.BAD_INPUT,
           kind

@@ -1,12 +1,15 @@
 package io.turndiff.store;
 
+import static io.turndiff.store.jooq.Tables.TRACKED_WORKSPACE;
 import static io.turndiff.store.jooq.Tables.WORKSPACE;
 
 import io.turndiff.store.jooq.tables.records.WorkspaceRecord;
 import java.time.Instant;
 import java.time.InstantSource;
+import java.util.List;
 import java.util.Optional;
 import org.jooq.DSLContext;
+import org.jooq.impl.DSL;
 
 /** Workspace rows, one per real root path. */
 public final class Workspaces {
@@ -60,6 +63,14 @@ public final class Workspaces {
         .limit(1)
         .fetchOptional()
         .map(Workspaces::toStored);
+  }
+
+  /** Every tracked workspace (it has an index), oldest first: where a hook's directory may lie. */
+  public List<StoredWorkspace> tracked() {
+    return dsl.selectFrom(WORKSPACE)
+        .where(WORKSPACE.ID.in(DSL.select(TRACKED_WORKSPACE.WORKSPACE_ID).from(TRACKED_WORKSPACE)))
+        .orderBy(WORKSPACE.ID)
+        .fetch(Workspaces::toStored);
   }
 
   private static StoredWorkspace toStored(WorkspaceRecord row) {

@@ -5,6 +5,7 @@ import com.fasterxml.jackson.core.StreamReadFeature;
 import com.fasterxml.jackson.core.exc.InputCoercionException;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonMappingException;
+import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.MapperFeature;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.cfg.CoercionAction;
@@ -14,11 +15,13 @@ import com.fasterxml.jackson.databind.exc.MismatchedInputException;
 import com.fasterxml.jackson.databind.exc.UnrecognizedPropertyException;
 import com.fasterxml.jackson.databind.json.JsonMapper;
 import com.fasterxml.jackson.databind.module.SimpleModule;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.fasterxml.jackson.databind.type.LogicalType;
 import io.turndiff.model.BadPathException;
 import java.io.IOException;
 import java.util.Collection;
 import java.util.List;
+import java.util.Locale;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Collectors;
@@ -99,6 +102,34 @@ public final class RequestBodies {
       throw new InvalidRequest("the body must be a JSON object, not null");
     }
     return bound;
+  }
+
+  /**
+   * The body as a JSON object whatever fields it holds, for a payload another program defines (a
+   * runtime's hook input gains fields with every release): only its syntax is strict — an empty
+   * body, anything but an object, a field given twice, invalid UTF-8, nesting past the parser's
+   * limit and data after the object are refused.
+   *
+   * @throws InvalidRequest naming what is wrong with the body
+   */
+  public static ObjectNode readObject(byte[] body) {
+    if (body.length == 0) {
+      throw new InvalidRequest("the body is empty: it must be a JSON object");
+    }
+    JsonNode tree;
+    try {
+      tree = STRICT.readTree(body);
+    } catch (IOException e) {
+      throw explain(e);
+    }
+    if (tree instanceof ObjectNode object) {
+      return object;
+    }
+    throw new InvalidRequest(
+        "the body must be a JSON object, not "
+            + (tree == null || tree.isMissingNode()
+                ? "nothing"
+                : tree.getNodeType().name().toLowerCase(Locale.ROOT)));
   }
 
   private static InvalidRequest explain(IOException e) {

@@ -110,6 +110,11 @@ final class ApiRequest {
     return parsed;
   }
 
+  /** The body's bytes as they came, for a payload another program defines. */
+  byte[] rawBody() {
+    return body.clone();
+  }
+
   /** The body bound to its record; see {@link RequestBodies}. */
   <T> T body(Class<T> type) {
     return RequestBodies.read(body, type);

@@ -28,6 +28,7 @@ import io.turndiff.api.wire.WireVerdict;
 import io.turndiff.boundary.WorkspacePolicy;
 import io.turndiff.capture.BeganTurn;
 import io.turndiff.capture.SnapshotVerdict;
+import io.turndiff.capture.TurnSummary;
 import io.turndiff.capture.track.TrackingOptions;
 import io.turndiff.model.PathInput;
 import io.turndiff.review.ReviewQueries;
@@ -48,7 +49,7 @@ import java.util.function.Supplier;
  * bound to its record ({@code io.turndiff.api}) and every workspace a client names is parsed and
  * checked against the workspace policy before anything else happens.
  */
-final class Endpoints {
+final class Endpoints implements TurnEvents {
 
   /** The event stream, which {@link HttpService} serves itself (it holds the connection open). */
   static final String EVENTS = "/v1/events";
@@ -58,12 +59,14 @@ final class Endpoints {
   private final PanelEvents events;
   private final PanelLogin login;
   private final String baseUrl;
+  private final HookEndpoints hooks;
 
   Endpoints(Turndiff turndiff, PanelEvents events, PanelLogin login, String baseUrl) {
     this.turndiff = turndiff;
     this.events = events;
     this.login = login;
     this.baseUrl = baseUrl;
+    this.hooks = new HookEndpoints(turndiff, this::namedWorkspace, this);
   }
 
   Router router() {
@@ -147,6 +150,7 @@ final class Endpoints {
                             .capture()
                             .tracker()
                             .status(namedWorkspace(request.requireQuery("workspace"))))))
+        .add("POST", HookEndpoints.PATH, HookEndpoints.query(), hooks::handle)
         .add("POST", "/v1/login-codes", this::loginCode)
         .add("POST", "/v1/logout", request -> login.logout(loggedOut(request)))
         .add(
@@ -162,6 +166,11 @@ final class Endpoints {
     PanelSessions.Session session = request.requirePanel("/v1/logout");
     events.endSession(session.id());
     return session;
+  }
+
+  /** What the hook endpoints did since the service started. */
+  HookCounters hookCounters() {
+    return hooks.counters();
   }
 
   private ApiResponse loginCode(ApiRequest request) {
@@ -186,13 +195,19 @@ final class Endpoints {
         turndiff
             .capture()
             .beginTurn(namedWorkspace(begin.workspace()), begin.sessionId(), begin.turnId());
+    began(began);
+    return ApiResponse.json(201, WireBeganTurn.of(began));
+  }
+
+  /** {@code turn_begun}, to the panel's event streams. */
+  @Override
+  public void began(BeganTurn began) {
     if (events.watched()) {
       TurnRecords records = turndiff.queries().records(began.turn());
       ObjectNode data = Json.mapper().valueToTree(WireTurn.of(records.turn()));
       data.put("new_session", began.newSession());
       events.publish("turn_begun", began.session(), records.workspaceRoot(), data);
     }
-    return ApiResponse.json(201, WireBeganTurn.of(began));
   }
 
   private ApiResponse snapshot(ApiRequest request) {
@@ -202,26 +217,37 @@ final class Endpoints {
         serialized(
             turn,
             () -> turndiff.capture().snapshot(turn, snapshot.toolCallId(), snapshot.inputs()));
+    snapshotted(turn, verdicts);
+    return ApiResponse.ok(WireVerdict.of(verdicts));
+  }
+
+  @Override
+  public void snapshotted(String turn, List<SnapshotVerdict> verdicts) {
     if (events.watched()) {
       publishSnapshotted(turn, verdicts);
     }
-    return ApiResponse.ok(WireVerdict.of(verdicts));
   }
 
   private ApiResponse finishTurn(ApiRequest request) {
     String turn = request.path("turn");
     request.body(FinishTurnRequest.class);
-    WireTurnSummary summary =
-        WireTurnSummary.of(serialized(turn, () -> turndiff.capture().finishTurn(turn)));
+    TurnSummary finished = serialized(turn, () -> turndiff.capture().finishTurn(turn));
+    finished(turn, finished);
+    return ApiResponse.ok(WireTurnSummary.of(finished));
+  }
+
+  /** {@code turn_finished}, to the panel's event streams. */
+  @Override
+  public void finished(String turn, TurnSummary finished) {
     if (events.watched()) {
+      WireTurnSummary summary = WireTurnSummary.of(finished);
       TurnRecords records = turndiff.queries().records(turn);
       ObjectNode data = Json.mapper().valueToTree(summary);
-      WireTurn finished = WireTurn.of(records.turn());
-      data.put("began_at", finished.beganAt());
-      data.put("finished_at", finished.finishedAt());
+      WireTurn wire = WireTurn.of(records.turn());
+      data.put("began_at", wire.beganAt());
+      data.put("finished_at", wire.finishedAt());
       events.publish("turn_finished", summary.session(), records.workspaceRoot(), data);
     }
-    return ApiResponse.ok(summary);
   }
 
   /** {@code file_snapshotted}: the records of the paths this call recorded first, if any. */

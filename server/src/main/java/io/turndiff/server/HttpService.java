@@ -169,25 +169,29 @@ public final class HttpService implements AutoCloseable {
           if (!method.equals("POST")) {
             throw new ApiError(405, "method_not_allowed", method + " is not allowed on " + rawPath);
           }
-          requireBodyWithinLimit(headers.getFirst("Content-Length"));
+          requireBodyWithinLimit(headers.getFirst("Content-Length"), options.maxBodyBytes());
           String type = single(headers, "Content-Type");
-          send(exchange, login.login(type, readBody(exchange.getRequestBody())), corsOrigin);
+          send(
+              exchange,
+              login.login(type, readBody(exchange.getRequestBody(), options.maxBodyBytes())),
+              corsOrigin);
           return;
         }
         panelSession = Optional.of(login.authenticate(cookie, csrf));
       }
-      requireBodyWithinLimit(headers.getFirst("Content-Length"));
+      int bodyLimit = bodyLimit(rawPath);
+      requireBodyWithinLimit(headers.getFirst("Content-Length"), bodyLimit);
       var query = Router.query(exchange.getRequestURI().getRawQuery());
       Router.Match match = router.match(method, rawPath);
       match.checkQuery(query);
       if (rawPath.equals(Endpoints.EVENTS)) {
         // the request is complete before the stream starts: the request deadline ends here
-        readBody(exchange.getRequestBody());
+        readBody(exchange.getRequestBody(), bodyLimit);
         exchange.getRequestBody().close();
         streamEvents(exchange, new ApiRequest(Map.of(), query, new byte[0], null, panelSession));
         return;
       }
-      byte[] body = readBody(exchange.getRequestBody());
+      byte[] body = readBody(exchange.getRequestBody(), bodyLimit);
       early = new EarlyHeaders(exchange, corsOrigin);
       response =
           match
@@ -325,7 +329,9 @@ public final class HttpService implements AutoCloseable {
                             WireOpenTurn.of(
                                 turn,
                                 transaction.workspaces().byId(turn.workspaceId()).orElseThrow()))
-                    .toList()));
+                    .toList()),
+        endpoints.hookCounters().counts(),
+        endpoints.hookCounters().lastFailures());
   }
 
   /**
@@ -363,39 +369,38 @@ public final class HttpService implements AutoCloseable {
     }
   }
 
+  /**
+   * The most a request to {@code rawPath} may carry: the hook endpoints take a runtime's payload,
+   * which may hold a whole file, up to {@link HookEndpoints#MAX_BODY_BYTES}.
+   */
+  private int bodyLimit(String rawPath) {
+    return rawPath.startsWith("/v1/hooks/")
+        ? Math.max(options.maxBodyBytes(), HookEndpoints.MAX_BODY_BYTES)
+        : options.maxBodyBytes();
+  }
+
   /** Refuses a body declared larger than the limit before reading a byte of it. */
-  private void requireBodyWithinLimit(String contentLength) {
-    if (contentLength != null && Long.parseLong(contentLength.strip()) > options.maxBodyBytes()) {
+  private static void requireBodyWithinLimit(String contentLength, int limit) {
+    if (contentLength != null && Long.parseLong(contentLength.strip()) > limit) {
       throw new ApiError(
           413,
           "too_large",
-          "the body is "
-              + contentLength.strip()
-              + " bytes, over the limit of "
-              + options.maxBodyBytes());
+          "the body is " + contentLength.strip() + " bytes, over the limit of " + limit);
     }
   }
 
   /** The body, read to its end (a chunked one up to the limit). */
-  private byte[] readBody(InputStream in) throws IOException {
-    byte[] body = in.readNBytes(options.maxBodyBytes() + 1);
-    if (body.length > options.maxBodyBytes()) {
-      throw new ApiError(
-          413, "too_large", "the body is over the limit of " + options.maxBodyBytes() + " bytes");
+  private static byte[] readBody(InputStream in, int limit) throws IOException {
+    byte[] body = in.readNBytes(limit + 1);
+    if (body.length > limit) {
+      throw new ApiError(413, "too_large", "the body is over the limit of " + limit + " bytes");
     }
     return body;
   }
 
   private static ApiResponse refused(RequestException e) {
-    return switch (e.problem()) {
-      case BAD_INPUT -> ApiResponse.error(400, "bad_input", e.getMessage());
-      case UNKNOWN_TURN -> ApiResponse.error(404, "unknown_turn", e.getMessage());
-      case UNKNOWN_SESSION -> ApiResponse.error(404, "unknown_session", e.getMessage());
-      case WRONG_STATE -> ApiResponse.error(409, "wrong_state", e.getMessage());
-      case ALREADY_EXISTS -> ApiResponse.error(409, "already_exists", e.getMessage());
-      case WORKSPACE -> ApiResponse.error(422, "workspace", e.getMessage());
-      case FORBIDDEN -> ApiResponse.error(403, "forbidden_workspace", e.getMessage());
-    };
+    Refusal refusal = Refusal.of(e.problem());
+    return ApiResponse.error(refusal.status(), refusal.code(), e.getMessage());
   }
 
   static void setHeaders(

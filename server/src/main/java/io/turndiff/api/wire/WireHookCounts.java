@@ -1,0 +1,17 @@
+package io.turndiff.api.wire;
+
+/**
+ * One runtime's hook calls since the service started, by outcome ({@code GET /v1/service/status},
+ * {@code hooks}): {@code received} counts every call, {@code refused} the bodies that were not hook
+ * payloads ({@code 400}); a call with several outcomes ({@code begun,snapshotted}) counts in each.
+ */
+public record WireHookCounts(
+    long received,
+    long begun,
+    long snapshotted,
+    long finished,
+    long ignored,
+    long duplicate,
+    long noop,
+    long failed,
+    long refused) {}

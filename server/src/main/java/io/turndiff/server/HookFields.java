@@ -1,0 +1,119 @@
+package io.turndiff.server;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.turndiff.model.BadPathException;
+import io.turndiff.model.PathInput;
+import io.turndiff.model.PathParser;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.List;
+import java.util.Locale;
+import java.util.Optional;
+
+/**
+ * The fields of one hook payload, read leniently (a field the mapping does not name is never looked
+ * at) but checked where the mapping relies on them: a required id that is missing or not a string
+ * is {@code bad_request}, a directory that is not absolute or a path with a NUL is {@code
+ * bad_input}, each naming the field. Every check runs before the service acts on the payload.
+ */
+final class HookFields {
+
+  private final ObjectNode body;
+
+  HookFields(ObjectNode body) {
+    this.body = body;
+  }
+
+  /** The value at {@code path} (field names joined by dots), or a missing node. */
+  JsonNode at(String path) {
+    JsonNode node = body;
+    for (String name : path.split("\\.")) {
+      node = node.path(name);
+    }
+    return node;
+  }
+
+  /** A string field the payload must have. */
+  String required(String path) {
+    JsonNode value = at(path);
+    if (value.isMissingNode() || value.isNull()) {
+      throw new ApiError(400, "bad_request", "the hook payload has no field '" + path + "'");
+    }
+    if (!value.isTextual()) {
+      throw new ApiError(
+          400,
+          "bad_request",
+          "field '"
+              + path
+              + "' of the hook payload must be a string, not "
+              + value.getNodeType().name().toLowerCase(Locale.ROOT));
+    }
+    if (value.asText().isEmpty()) {
+      throw new ApiError(400, "bad_request", "field '" + path + "' of the hook payload is empty");
+    }
+    return value.asText();
+  }
+
+  /** A string field the payload may have; a value of another type counts as absent. */
+  Optional<String> optional(String path) {
+    JsonNode value = at(path);
+    return value.isTextual() && !value.asText().isEmpty()
+        ? Optional.of(value.asText())
+        : Optional.empty();
+  }
+
+  /** The directory field {@code path}, which must be absolute when given. */
+  Optional<String> directory(String path) {
+    Optional<String> directory = optional(path);
+    directory.ifPresent(
+        value -> {
+          requireNoNul(path, value);
+          if (!value.startsWith("/")) {
+            throw new ApiError(
+                400,
+                "bad_input",
+                "field '" + path + "' must be an absolute directory, not '" + value + "'");
+          }
+        });
+    return directory;
+  }
+
+  /**
+   * {@code given} paths as a snapshot takes them: absolute ones as they are, relative ones joined
+   * to {@code base} lexically (the boundary resolves {@code ..} and links when the snapshot runs),
+   * each read once by the one path parser so that a path it refuses is refused here, naming {@code
+   * field}, before anything happens.
+   */
+  static List<String> paths(String field, String base, Collection<String> given) {
+    requireNoNul("cwd", base);
+    PathParser parser = new PathParser(Path.of(base), Path.of(base));
+    List<String> joined = new ArrayList<>(given.size());
+    for (String path : given) {
+      String absolute = path.startsWith("/") ? path : base + "/" + path;
+      try {
+        parser.parse(PathInput.text(absolute));
+      } catch (BadPathException e) {
+        throw new ApiError(
+            400, "bad_input", "field '" + field + "': path " + e.input() + " " + e.problem());
+      }
+      joined.add(absolute);
+    }
+    return joined;
+  }
+
+  /** {@code directory} joined with {@code sub} when given (relative to it, or absolute). */
+  static String within(String directory, Optional<String> sub) {
+    return sub.map(dir -> dir.startsWith("/") ? dir : directory + "/" + dir).orElse(directory);
+  }
+
+  private static void requireNoNul(String field, String value) {
+    if (value.indexOf('\0') >= 0) {
+      throw new ApiError(
+          400,
+          "bad_input",
+          "field '" + field + "' contains a NUL byte: '" + value.replace("\0", "\\0") + "'");
+    }
+  }
+}

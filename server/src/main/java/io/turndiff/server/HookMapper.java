@@ -1,0 +1,17 @@
+package io.turndiff.server;
+
+/**
+ * Reads one runtime's own hook payload, unchanged, into the {@link HookCall} it asks for
+ * (docs/runtime-hooks.md, a table per runtime). Unknown events and tools are ignored, never
+ * refused: runtimes add them with every release.
+ */
+interface HookMapper {
+
+  /** The runtime's name in {@code /v1/hooks/RUNTIME} and in turndiff's session ids. */
+  String runtime();
+
+  /**
+   * @throws ApiError ({@code 400}) naming the field when the payload is not one of this runtime's
+   */
+  HookCall map(HookFields payload);
+}

@@ -3,10 +3,10 @@ package io.turndiff.server;
 import java.util.List;
 
 /**
- * Gemini CLI's hook input ({@code docs/hooks/reference.md}, as Gemini CLI 0.61.0 sends it): {@code
- * BeforeAgent} begins, {@code BeforeTool} of {@code write_file} or {@code replace} snapshots its
- * {@code file_path} (relative to {@code cwd} when relative: Gemini passes it on as the model wrote
- * it), {@code run_shell_command} only makes sure a turn is open (or snapshots a patch inside it,
+ * Gemini CLI's hook input (its hooks reference, as Gemini CLI 0.61.0 sends it): {@code BeforeAgent}
+ * begins, {@code BeforeTool} of {@code write_file} or {@code replace} snapshots its {@code
+ * file_path} (relative to {@code cwd} when relative: Gemini passes it on as the model wrote it),
+ * {@code run_shell_command} only makes sure a turn is open (or snapshots a patch inside it,
  * relative to its {@code dir_path}), {@code AfterAgent} and {@code SessionEnd} finish. Gemini gives
  * no turn id and no tool call id: the service generates the turn's, and a repeated delivery is
  * recognized by its bytes (every payload carries a millisecond {@code timestamp}).

@@ -2,7 +2,9 @@ package io.turndiff.cli;
 
 import io.turndiff.fixtures.CommandRun;
 import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -18,6 +20,24 @@ final class CliProcess {
       throw new IllegalStateException("run by failsafe, which sets -Dturndiff.jar");
     }
     return Path.of(jar);
+  }
+
+  /**
+   * A {@code TURNDIFF_HOME} at {@code home} whose {@code turndiff} launcher runs the packaged jar
+   * with this JVM: for hook clients that start the service through {@code $TURNDIFF_HOME/turndiff}.
+   */
+  static Path launcherHome(Path home) throws IOException {
+    Files.createDirectories(home);
+    Path launcher = home.resolve("turndiff");
+    Files.writeString(
+        launcher,
+        "#!/bin/sh\nexec '"
+            + ProcessHandle.current().info().command().orElse("java")
+            + "' --enable-native-access=ALL-UNNAMED -jar '"
+            + jar().toAbsolutePath()
+            + "' \"$@\"\n");
+    Files.setPosixFilePermissions(launcher, PosixFilePermissions.fromString("rwx------"));
+    return home;
   }
 
   static ProcessBuilder builder(Map<String, String> environment, String... args) {

@@ -14,7 +14,6 @@ import io.turndiff.store.StoredFileChange;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.attribute.PosixFilePermissions;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.TreeMap;
@@ -112,17 +111,7 @@ class HookScriptIT {
   @Test
   void withNoServiceRunningTheScriptStartsOneThroughServiceStart() throws Exception {
     // TURNDIFF_HOME names a launcher: here one that runs the packaged jar
-    Path home = temp.resolve("turndiff-home");
-    Files.createDirectories(home);
-    Path launcher = home.resolve("turndiff");
-    Files.writeString(
-        launcher,
-        "#!/bin/sh\nexec '"
-            + ProcessHandle.current().info().command().orElse("java")
-            + "' --enable-native-access=ALL-UNNAMED -jar '"
-            + CliProcess.jar().toAbsolutePath()
-            + "' \"$@\"\n");
-    Files.setPosixFilePermissions(launcher, PosixFilePermissions.fromString("rwx------"));
+    Path home = CliProcess.launcherHome(temp.resolve("turndiff-home"));
     env.put("TURNDIFF_HOME", home.toString());
     env.put("TURNDIFF_HOOK_START_WAIT", "90");
 

@@ -15,6 +15,7 @@ import io.turndiff.model.DirectoryState;
 import io.turndiff.model.Sha256;
 import io.turndiff.model.TurnKind;
 import io.turndiff.model.TurnState;
+import io.turndiff.review.ListedTurn;
 import io.turndiff.review.ReviewQueries;
 import io.turndiff.review.TurnRecords;
 import io.turndiff.store.Store;
@@ -143,7 +144,9 @@ class GeminiHooksIT {
       assertTrue(
           store.read(tx -> tx.sessions().byExternalId(sessionId)).isPresent(),
           "the hooks made the session " + sessionId + diagnostics());
-      List<TurnListing> listing = new ReviewQueries(store).turns(sessionId, 0, 100).turns();
+      List<TurnListing> listing =
+          new ReviewQueries(store)
+              .turns(sessionId, 0, 100).turns().stream().map(ListedTurn::listing).toList();
       assertEquals(2, listing.size(), "one turn per prompt: " + listing + diagnostics());
       for (TurnListing turn : listing) {
         assertEquals(TurnKind.AGENT, turn.turn().kind(), turn.toString());

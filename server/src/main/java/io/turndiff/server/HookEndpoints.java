@@ -85,7 +85,9 @@ final class HookEndpoints {
       counters.refused(runtime);
       throw refused;
     }
-    HookOutcome outcome = turns.handle(call, body);
+    HookQuery query =
+        new HookQuery(request.query("root").isPresent(), request.query("track").isPresent());
+    HookOutcome outcome = turns.handle(call, query, body);
     counters.accepted(call, outcome);
     return outcome.response();
   }

@@ -42,6 +42,7 @@ final class HookTurns {
 
   private final Turndiff turndiff;
   private final HookWorkspaces workspaces;
+  private final AutoTracking autoTracked;
   private final Function<String, Path> admitted;
   private final TurnEvents events;
   private final TurnLocks locks = new TurnLocks(64);
@@ -60,6 +61,7 @@ final class HookTurns {
   HookTurns(Turndiff turndiff, Function<String, Path> admitted, TurnEvents events) {
     this.turndiff = turndiff;
     this.workspaces = new HookWorkspaces(turndiff.store());
+    this.autoTracked = new AutoTracking(turndiff);
     this.admitted = admitted;
     this.events = events;
   }
@@ -78,8 +80,8 @@ final class HookTurns {
     }
   }
 
-  /** Acts on {@code call}, whose payload was {@code body}. */
-  HookOutcome handle(HookCall call, byte[] body) {
+  /** Acts on {@code call}, whose payload was {@code body}, as the client's {@code query} asks. */
+  HookOutcome handle(HookCall call, HookQuery query, byte[] body) {
     String key = HookIds.of(call.runtime(), call.session());
     ReentrantLock lock = locks.of(key);
     lock.lock();
@@ -92,7 +94,7 @@ final class HookTurns {
       if (fingerprint.equals(memory.lastBody)) {
         return HookOutcome.only("duplicate");
       }
-      HookOutcome outcome = new Run(call, memory).act();
+      HookOutcome outcome = new Run(call, query, memory).act();
       memory.lastBody = fingerprint;
       return outcome;
     } finally {
@@ -103,12 +105,14 @@ final class HookTurns {
   /** One payload's way through the state machine, collecting its outcomes. */
   private final class Run {
     private final HookCall call;
+    private final HookQuery query;
     private final SessionMemory memory;
     private final List<String> outcomes = new ArrayList<>();
     private Optional<String> turn = Optional.empty();
 
-    Run(HookCall call, SessionMemory memory) {
+    Run(HookCall call, HookQuery query, SessionMemory memory) {
       this.call = call;
+      this.query = query;
       this.memory = memory;
     }
 
@@ -240,7 +244,11 @@ final class HookTurns {
      * {@code …+n} when a turn of that id exists; with a generated id when the runtime gave none.
      */
     private String beginFor(Optional<String> runtimeTurn) {
-      Path workspace = admitted.apply(workspaces.of(call.cwd().orElseThrow()).toString());
+      Path workspace =
+          admitted.apply(workspaces.of(call.cwd().orElseThrow(), query.gitRoot()).toString());
+      if (query.autoTrack()) {
+        autoTracked.trackUnlessTracked(workspace);
+      }
       String session = sessionIn(workspace);
       String id =
           runtimeTurn

@@ -1,16 +1,19 @@
 package io.turndiff.server;
 
+import io.turndiff.boundary.GitTopLevel;
 import io.turndiff.store.Store;
 import io.turndiff.store.StoredWorkspace;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Optional;
 
 /**
- * The workspace a hook's turn begins in, from the directory the runtime reported: the deepest
- * tracked workspace whose root (as given, or its real path) contains it — Codex reports a tool's
- * working directory, a subdirectory of the workspace {@code hooks install} tracked — else the
- * directory itself. Names only: nothing is looked up on disk (the turn's begin opens the root
- * through the boundary).
+ * The workspace a hook's turn begins in, from the directory the runtime reported. When the client
+ * asked for the git top level ({@code root=git}) and the directory is in a repository, that top
+ * level ({@link GitTopLevel}: a {@code .git} entry looked up by name, nothing read or followed).
+ * Else the deepest tracked workspace whose root (as given, or its real path) contains it — Codex
+ * reports a tool's working directory, a subdirectory of the workspace {@code hooks install} tracked
+ * — else the directory itself. The turn's begin opens the root through the boundary.
  */
 final class HookWorkspaces {
 
@@ -20,8 +23,14 @@ final class HookWorkspaces {
     this.store = store;
   }
 
-  Path of(String cwd) {
+  Path of(String cwd, boolean gitRoot) {
     Path directory = Path.of(cwd).normalize();
+    Optional<Path> topLevel = gitRoot ? GitTopLevel.of(directory) : Optional.empty();
+    return topLevel.orElseGet(() -> deepestTracked(directory).orElse(directory));
+  }
+
+  /** The deepest tracked workspace containing {@code directory}, or empty when none does. */
+  Optional<Path> deepestTracked(Path directory) {
     List<StoredWorkspace> tracked = store.read(tx -> tx.workspaces().tracked());
     Path deepest = null;
     for (StoredWorkspace workspace : tracked) {
@@ -33,6 +42,6 @@ final class HookWorkspaces {
         }
       }
     }
-    return deepest == null ? directory : deepest;
+    return Optional.ofNullable(deepest);
   }
 }

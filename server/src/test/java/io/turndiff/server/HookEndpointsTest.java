@@ -653,6 +653,122 @@ class HookEndpointsTest {
     assertChanges(CODEX_TURN, Map.of("existing.txt", "modified scan"));
   }
 
+  // ---- root=git and track=auto, the query hooks install passes on
+  // ------------------------------------------------------------------
+
+  @Test
+  void withRootGitATurnsWorkspaceIsTheGitTopLevelOfItsDirectory() throws Exception {
+    workspace =
+        TestWorkspace.in(temp.resolve("base"))
+            .directory("repo/.git")
+            .file("repo/sub/deeper/a.txt", "a\n")
+            .file("worktree/.git", "gitdir: /elsewhere/.git/worktrees/wt\n")
+            .file("worktree/sub/b.txt", "b\n")
+            .file("linked/sub/c.txt", "c\n");
+    // a .git that is a link (here to the outside tree) is not looked through: it marks nothing
+    workspace.symlink("linked/.git", workspace.outside().toString());
+    startService();
+
+    beginCodexTurn("git-1", "repo/sub/deeper", "?root=git");
+    assertEquals(workspace.resolve("repo").toString(), workspaceOf("codex:git-1"));
+    // the directory itself is a top level too
+    beginCodexTurn("git-2", "repo", "?root=git");
+    assertEquals(workspace.resolve("repo").toString(), workspaceOf("codex:git-2"));
+    // a worktree's (or submodule's) .git file marks its top level; it is not read
+    beginCodexTurn("git-3", "worktree/sub", "?root=git&track=auto");
+    assertEquals(workspace.resolve("worktree").toString(), workspaceOf("codex:git-3"));
+    beginCodexTurn("git-4", "linked/sub", "?root=git");
+    assertEquals(workspace.resolve("linked/sub").toString(), workspaceOf("codex:git-4"));
+    // without root=git: the directory, nothing being tracked above it
+    beginCodexTurn("git-5", "repo/sub/deeper", "");
+    assertEquals(workspace.resolve("repo/sub/deeper").toString(), workspaceOf("codex:git-5"));
+    // with root=git outside any repository: as without it, the deepest tracked workspace
+    turndiff.capture().tracker().track(workspace.resolve("linked"), TrackingOptions.DEFAULTS);
+    beginCodexTurn("git-6", "linked/sub", "?root=git");
+    assertEquals(workspace.resolve("linked").toString(), workspaceOf("codex:git-6"));
+  }
+
+  /** Posts Codex's recorded UserPromptSubmit as session and turn {@code id}, run in {@code dir}. */
+  private void beginCodexTurn(String id, String directory, String query) throws IOException {
+    byte[] body =
+        fixture("codex/UserPromptSubmit.json", "/tmp/cdx/exp/ws", workspace.resolve(directory));
+    body = replace(body, bytes("01a22c16-ec5e-7b40-8390-e82f84f74cdc"), bytes("session-" + id));
+    body = replace(body, bytes("01a22c16-ecba-72b3-b9bf-386121332e1f"), bytes(id));
+    RawHttp.Response answer = post("codex" + query, body);
+    assertEquals(204, answer.status(), answer.head() + answer.body());
+    assertEquals("begun", header(answer, "Turndiff-Hook-Outcome"), id);
+  }
+
+  private static byte[] bytes(String text) {
+    return text.getBytes(StandardCharsets.UTF_8);
+  }
+
+  /** The root (as given) of the workspace {@code turn} was begun in. */
+  private String workspaceOf(String turn) {
+    return turndiff
+        .store()
+        .read(
+            tx -> {
+              StoredTurn stored = tx.turns().byExternalId(turn).orElseThrow();
+              long id =
+                  tx.sessions()
+                      .byExternalId(stored.sessionExternalId())
+                      .orElseThrow()
+                      .workspaceId();
+              return tx.workspaces().byId(id).orElseThrow().rootGiven();
+            });
+  }
+
+  private List<String> trackedRoots() {
+    return turndiff.store().read(tx -> tx.workspaces().tracked()).stream()
+        .map(stored -> stored.rootGiven())
+        .toList();
+  }
+
+  /** A Claude Code turn that only runs a shell command, in a workspace nobody tracked. */
+  private void bashOnlyTurn(String query) throws IOException {
+    workspace = TestWorkspace.in(temp.resolve("base")).file("src/util.ts", "const foo = 1;\n");
+    startService();
+    String recorded = "/home/user/my-project";
+    assertEquals(
+        "begun",
+        header(
+            post(
+                "claude-code" + query,
+                fixture("claude-code/UserPromptSubmit.json", recorded, workspace.root())),
+            "Turndiff-Hook-Outcome"));
+    assertEquals(
+        "noop",
+        header(
+            post(
+                "claude-code" + query,
+                fixture("claude-code/PreToolUse.Bash.json", recorded, workspace.root())),
+            "Turndiff-Hook-Outcome"));
+    shell(workspace, ".", "sed -i s/foo/bar/g src/util.ts");
+    assertEquals(
+        "finished",
+        header(
+            post(
+                "claude-code" + query,
+                fixture("claude-code/Stop.json", recorded, workspace.root())),
+            "Turndiff-Hook-Outcome"));
+    assertEquals(List.of(CLAUDE_TURN), finishedTurns(CLAUDE_SESSION));
+  }
+
+  @Test
+  void withTrackAutoAnUntrackedWorkspaceIsTrackedAndTheScanRecordsAShellChange() throws Exception {
+    bashOnlyTurn("?track=auto");
+    assertEquals(List.of(workspace.root().toString()), trackedRoots());
+    assertChanges(CLAUDE_TURN, Map.of("src/util.ts", "modified scan"));
+  }
+
+  @Test
+  void withoutTrackAutoAnUntrackedWorkspaceStaysUntrackedAndNothingIsScanned() throws Exception {
+    bashOnlyTurn("");
+    assertEquals(List.of(), trackedRoots());
+    assertChanges(CLAUDE_TURN, Map.of());
+  }
+
   // ---- the service and the wire
   // ---------------------------------------------------------------------------
 

@@ -28,10 +28,17 @@ class WorkspaceHostsTest {
 
   /** The store at {@code file} as a service on {@code host} opens it. */
   static Store openAs(String host, Path file) {
+    return openAs(new StoreAddress.SqliteFile(file.toAbsolutePath()), host);
+  }
+
+  /**
+   * The store at {@code address} as a service on {@code host} opens it ({@link HostId#PROPERTY}).
+   */
+  static Store openAs(StoreAddress address, String host) {
     String before = System.getProperty(HostId.PROPERTY);
     System.setProperty(HostId.PROPERTY, host);
     try {
-      return Store.open(file);
+      return Store.open(address);
     } finally {
       if (before == null) {
         System.clearProperty(HostId.PROPERTY);

@@ -17,6 +17,7 @@ import io.turndiff.store.Store;
 import io.turndiff.store.StoreAddress;
 import io.turndiff.store.StoredTurn;
 import io.turndiff.store.StoredWorkspace;
+import io.turndiff.store.WorkspaceListing;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -80,6 +81,16 @@ class FleetHostsRewindTest {
         rows.stream().map(StoredWorkspace::host).toList());
     assertEquals(rows.get(0).id(), turn(storeB, turnA).workspaceId());
     assertEquals(rows.get(1).id(), turn(storeA, turnB).workspaceId());
+    // the panel's list: one entry for the path, over both hosts' workspaces
+    List<WorkspaceListing> listed = b.queries.workspaces();
+    assertEquals(List.of(root), listed.stream().map(WorkspaceListing::rootReal).toList());
+    assertEquals(2, listed.getFirst().sessions());
+    assertEquals(2, listed.getFirst().turns());
+    assertEquals(
+        List.of("session-a", "session-b"),
+        b.queries.sessions(workspace.root()).stream()
+            .map(listing -> listing.session().externalId())
+            .toList());
   }
 
   @Test

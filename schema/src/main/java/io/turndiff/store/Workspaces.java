@@ -82,25 +82,32 @@ public final class Workspaces {
         .map(Workspaces::toStored);
   }
 
-  /** Every workspace with a recorded turn, the one whose newest turn began last first. */
+  /**
+   * Every workspace path with a recorded turn, the one whose newest turn began last first: one
+   * entry per path, over every machine's workspace there (as the queries read them); tracked when
+   * one of them is.
+   */
   public List<WorkspaceListing> listing() {
     var sessions = DSL.countDistinct(SESSION.ID);
     var turns = DSL.count(TURN.ID);
     var lastTurnAt = DSL.max(TURN.BEGAN_AT);
-    var tracked =
-        DSL.field(
-            DSL.exists(
-                DSL.selectOne()
-                    .from(TRACKED_WORKSPACE)
-                    .where(TRACKED_WORKSPACE.WORKSPACE_ID.eq(WORKSPACE.ID))));
-    return dsl.select(WORKSPACE.ROOT_REAL, sessions, turns, lastTurnAt, tracked)
+    var trackedRows =
+        DSL.max(
+            DSL.when(
+                    DSL.exists(
+                        DSL.selectOne()
+                            .from(TRACKED_WORKSPACE)
+                            .where(TRACKED_WORKSPACE.WORKSPACE_ID.eq(WORKSPACE.ID))),
+                    1)
+                .otherwise(0));
+    return dsl.select(WORKSPACE.ROOT_REAL, sessions, turns, lastTurnAt, trackedRows)
         .from(WORKSPACE)
         .join(SESSION)
         .on(SESSION.WORKSPACE_ID.eq(WORKSPACE.ID))
         .join(TURN)
         .on(TURN.SESSION_ID.eq(SESSION.ID))
-        .groupBy(WORKSPACE.ID, WORKSPACE.ROOT_REAL)
-        .orderBy(lastTurnAt.desc(), WORKSPACE.ID)
+        .groupBy(WORKSPACE.ROOT_REAL)
+        .orderBy(lastTurnAt.desc(), DSL.min(WORKSPACE.ID))
         .fetch(
             row ->
                 new WorkspaceListing(
@@ -108,7 +115,7 @@ public final class Workspaces {
                     row.get(sessions),
                     row.get(turns),
                     Instant.ofEpochMilli(row.get(lastTurnAt)),
-                    row.get(tracked)));
+                    row.get(trackedRows) == 1));
   }
 
   /**

@@ -145,6 +145,21 @@ public final class CaptureService implements AutoCloseable {
                 Optional<StoredSession> existing =
                     session.flatMap(id -> tx.sessions().byExternalId(id));
                 if (existing.isPresent() && existing.get().workspaceId() != registered.id()) {
+                  StoredWorkspace theirs =
+                      tx.workspaces().byId(existing.get().workspaceId()).orElseThrow();
+                  if (!theirs.heldBy(store.host())) {
+                    throw new RequestException(
+                        RequestException.Problem.WORKSPACE,
+                        "session '"
+                            + session.get()
+                            + "' works in workspace "
+                            + theirs.rootReal()
+                            + " of host "
+                            + theirs.host().orElseThrow()
+                            + ": a service on this host ("
+                            + store.host()
+                            + ") records no turn in it");
+                  }
                   throw new RequestException(
                       RequestException.Problem.WORKSPACE,
                       "session '"

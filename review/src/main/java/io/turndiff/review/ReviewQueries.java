@@ -28,6 +28,7 @@ import java.nio.file.Path;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -55,21 +56,23 @@ public final class ReviewQueries {
   // ---- workspaces, sessions, turns
   // --------------------------------------------------------------------
 
-  /** The workspace a runtime named, matched by the root as given or its real path as stored. */
-  private static StoredWorkspace workspace(StoreTransaction tx, Path workspace) {
+  /**
+   * The workspace a runtime named, matched by the root as given or its real path as stored: every
+   * machine's workspace at that path (a query reads the whole fleet's), oldest first.
+   */
+  private static List<StoredWorkspace> workspace(StoreTransaction tx, Path workspace) {
     Path absolute = workspace.toAbsolutePath().normalize();
-    Optional<StoredWorkspace> found = tx.workspaces().byRealRoot(absolute.toString());
+    List<StoredWorkspace> found = tx.workspaces().everyHostAtRealRoot(absolute.toString());
     if (found.isEmpty()) {
-      found = tx.workspaces().byGivenRoot(absolute.toString());
+      found = tx.workspaces().byGivenRoot(absolute.toString()).stream().toList();
     }
-    return found.orElseThrow(
-        () ->
-            new RequestException(
-                RequestException.Problem.WORKSPACE,
-                "workspace " + workspace + " has no recorded turns"));
+    if (found.isEmpty()) {
+      throw new RequestException(
+          RequestException.Problem.WORKSPACE, "workspace " + workspace + " has no recorded turns");
+    }
+    return found;
   }
 
-  /** Every workspace with a recorded turn, the one whose newest turn began last first. */
   public List<WorkspaceListing> workspaces() {
     return store.read(tx -> tx.workspaces().listing());
   }
@@ -77,9 +80,13 @@ public final class ReviewQueries {
   public List<SessionListing> sessions(Path workspace) {
     return store.read(
         tx -> {
-          StoredWorkspace found = workspace(tx, workspace);
+          List<StoredSession> every = new ArrayList<>();
+          for (StoredWorkspace found : workspace(tx, workspace)) {
+            every.addAll(tx.sessions().ofWorkspace(found.id()));
+          }
+          every.sort(Comparator.comparingLong(StoredSession::id));
           List<SessionListing> sessions = new ArrayList<>();
-          for (StoredSession session : tx.sessions().ofWorkspace(found.id())) {
+          for (StoredSession session : every) {
             List<StoredTurn> turns = tx.turns().ofSession(session.id());
             Optional<Instant> last =
                 turns.isEmpty() ? Optional.empty() : Optional.of(turns.getLast().beganAt());
@@ -450,10 +457,17 @@ public final class ReviewQueries {
   public List<HistoryEntry> log(Path workspace, PathInput path) {
     return store.read(
         tx -> {
-          StoredWorkspace found = workspace(tx, workspace);
-          WorkspacePath key = recordedKey(parserFor(found), path);
+          List<StoredFileChange> changes = new ArrayList<>();
+          for (StoredWorkspace found : workspace(tx, workspace)) {
+            WorkspacePath key = recordedKey(parserFor(found), path);
+            changes.addAll(tx.fileChanges().ofPath(found.id(), key, path.given()));
+          }
+          // oldest turn first, over every machine's workspace at the path
+          changes.sort(
+              Comparator.comparingLong(StoredFileChange::turnId)
+                  .thenComparing(StoredFileChange::path));
           List<HistoryEntry> entries = new ArrayList<>();
-          for (StoredFileChange change : tx.fileChanges().ofPath(found.id(), key, path.given())) {
+          for (StoredFileChange change : changes) {
             StoredTurn turn = tx.turns().byId(change.turnId()).orElseThrow();
             entries.add(new HistoryEntry(turn, change, rewindsOf(tx, turn)));
           }

@@ -77,6 +77,10 @@ public final class Store implements AutoCloseable {
   private final StoreAddress address;
   private final Duration busyTimeout;
   private final InstantSource clock;
+
+  /** The machine this process runs on: whose workspaces it registers and may work in. */
+  private final HostId host;
+
   private final StoreFailures failures;
   private final ReadConnections readers;
   private final BlobCodec codec = new BlobCodec();
@@ -98,6 +102,7 @@ public final class Store implements AutoCloseable {
     this.address = postgres != null ? postgres : new StoreAddress.SqliteFile(file.path());
     this.busyTimeout = busyTimeout;
     this.clock = clock;
+    this.host = HostId.thisMachine();
     this.failures = new StoreFailures(address.display(), busyTimeout);
     this.readers = new ReadConnections(() -> connect(false));
   }
@@ -315,7 +320,7 @@ public final class Store implements AutoCloseable {
   }
 
   /** The version of the newest migration in {@code db/migration} (a test keeps the two in step). */
-  static final String LATEST_MIGRATION = "9";
+  static final String LATEST_MIGRATION = "10";
 
   /**
    * The newest version in Flyway's history, if the store has one: a store already at this build's
@@ -443,6 +448,11 @@ public final class Store implements AutoCloseable {
     return clock;
   }
 
+  /** This machine, as it was when the store was opened ({@link HostId#thisMachine}). */
+  public HostId host() {
+    return host;
+  }
+
   /**
    * Runs {@code work} in one write transaction: all of it lands, or none of it, and the connection
    * is clean afterwards either way. Called from inside a write of the same thread, it is part of
@@ -506,7 +516,7 @@ public final class Store implements AutoCloseable {
   private StoreTransaction transactionOn(StoreConnection connection) {
     // a read transaction cannot store content, so it gets no compression context
     return new StoreTransaction(
-        connection.dsl(), clock, connection.prepared(), connection == writer ? codec : null);
+        connection.dsl(), clock, host, connection.prepared(), connection == writer ? codec : null);
   }
 
   /**

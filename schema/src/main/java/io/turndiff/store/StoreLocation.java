@@ -83,8 +83,12 @@ public final class StoreLocation {
 
   /** The default store file, whatever {@code $TURNDIFF_DB} says. */
   public static Path defaultFile(Map<String, String> environment) {
+    return defaultFile(environment, Path.of(System.getProperty("user.home")));
+  }
+
+  static Path defaultFile(Map<String, String> environment, Path home) {
     Map<String, String> withoutStore = new HashMap<>(environment);
     withoutStore.remove(ENVIRONMENT_VARIABLE);
-    return resolve(Optional.empty(), withoutStore, Path.of(System.getProperty("user.home")));
+    return resolve(Optional.empty(), withoutStore, home);
   }
 }

@@ -21,8 +21,9 @@ public final class StoreTransaction {
   private final Retention retention;
   private final StoreSettings settings;
 
-  StoreTransaction(DSLContext dsl, InstantSource clock, PreparedQueries prepared, BlobCodec codec) {
-    this.workspaces = new Workspaces(dsl, clock);
+  StoreTransaction(
+      DSLContext dsl, InstantSource clock, HostId host, PreparedQueries prepared, BlobCodec codec) {
+    this.workspaces = new Workspaces(dsl, clock, host);
     this.sessions = new Sessions(dsl, clock);
     this.turns = new Turns(dsl, clock, prepared);
     this.toolCalls = new ToolCalls(dsl, clock, prepared);

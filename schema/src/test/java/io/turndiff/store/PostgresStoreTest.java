@@ -29,6 +29,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
+import org.flywaydb.core.Flyway;
 import org.jooq.Field;
 import org.jooq.SQLDialect;
 import org.jooq.Table;
@@ -85,9 +86,9 @@ class PostgresStoreTest {
       assertTrue(again.read(tx -> tx.workspaces().byRealRoot("/nowhere")).isEmpty());
     }
     assertEquals(
-        1,
+        2,
         count(database, "SELECT count(*) FROM flyway_schema_history WHERE success"),
-        "one migration, run once");
+        "V9 (the schema at V9) and V10, each run once");
     try (Connection connection = database.connect();
         Statement statement = connection.createStatement();
         ResultSet row =
@@ -98,7 +99,42 @@ class PostgresStoreTest {
     assertEquals(
         sqliteColumns(),
         postgresColumns(database),
-        "the tables and columns of db/migration's V1..V9, which the jOOQ classes were made from");
+        "the tables and columns of db/migration's V1..V10, which the jOOQ classes were made from");
+  }
+
+  @Test
+  void aVersion9DatabaseWithRowsMigratesItsWorkspacesUnclaimedAndTwoHostsThenShareTheRoot()
+      throws Exception {
+    PostgresDatabase database = PostgresServer.emptyDatabase();
+    Flyway.configure()
+        .dataSource(database.url(), database.user().orElse(null), database.password().orElse(null))
+        .locations("classpath:" + Store.POSTGRES_MIGRATIONS)
+        .target("9")
+        .load()
+        .migrate();
+    try (Connection connection = database.connect();
+        Statement statement = connection.createStatement()) {
+      // ids as the store makes them (an explicit id would not move PostgreSQL's identity on)
+      statement.execute(
+          "INSERT INTO workspace (root_given, root_real, root_device, root_inode, created_at) "
+              + "VALUES ('/w', '/w', 1, 10, 0)");
+      statement.execute(
+          "INSERT INTO session (external_id, workspace_id, created_at) SELECT 's', id, 0 FROM workspace");
+    }
+    try (Store b = WorkspaceHostsTest.openAs(database, "host-b");
+        Store a = WorkspaceHostsTest.openAs(database, "host-a")) {
+      long old = b.read(tx -> tx.sessions().byExternalId("s")).orElseThrow().workspaceId();
+      assertEquals(Optional.empty(), b.read(tx -> tx.workspaces().byId(old)).orElseThrow().host());
+      assertEquals(old, b.write(tx -> tx.workspaces().register("/w", "/w", 1, 10)).id(), "adopted");
+      StoredWorkspace onA = a.write(tx -> tx.workspaces().register("/w", "/w", 2, 20));
+      assertEquals(Optional.of(new HostId("host-a")), onA.host());
+      assertEquals(
+          List.of(old, onA.id()),
+          a.read(tx -> tx.workspaces().everyHostAtRealRoot("/w")).stream()
+              .map(StoredWorkspace::id)
+              .toList(),
+          "two rows for one root, one per host");
+    }
   }
 
   /** Every table of the generated jOOQ schema (read from SQLite), with its columns. */

@@ -149,6 +149,18 @@ public final class WorkspaceHandles implements AutoCloseable {
       }
     }
     StoredWorkspace workspace = store.read(tx -> tx.workspaces().byId(workspaceId)).orElseThrow();
+    if (!workspace.heldBy(store.host())) {
+      // same path, another machine's tree: nothing here may be read or written for it
+      throw new RequestException(
+          RequestException.Problem.WORKSPACE,
+          "workspace "
+              + workspace.rootReal()
+              + " is held by host "
+              + workspace.host().orElseThrow()
+              + ", not this one ("
+              + store.host()
+              + "): only a service on that host rewinds, tracks or records turns there");
+    }
     WorkspaceBoundary opened = open(Path.of(workspace.rootReal()));
     try {
       if (opened.rootDevice() != workspace.rootDevice()

@@ -132,9 +132,9 @@ final class Walker implements AutoCloseable {
     if (components.isEmpty()) {
       return new Reached.Opened(root);
     }
-    // One call (openat2 beneath the root, nothing followed) reaches a parent that exists, as it does
-    // for nearly every write a rewind stages: walking component by component costs an open and a
-    // close per level (14 more system calls per file 7 levels deep).
+    // One call (openat2 beneath the root, nothing followed) reaches a parent that exists, as it
+    // does for nearly every write a rewind stages: walking component by component costs an open
+    // and a close per level (14 more system calls per file 7 levels deep).
     Optional<Attempt<DirectoryHandle>> whole =
         root.openDirectoryBeneath(WorkspacePath.ofComponents(components));
     if (whole.isPresent()

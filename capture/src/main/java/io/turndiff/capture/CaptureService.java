@@ -18,7 +18,6 @@ import io.turndiff.model.GivenPath;
 import io.turndiff.model.PathInput;
 import io.turndiff.model.RequestException;
 import io.turndiff.model.RequestedPath;
-import io.turndiff.model.Sha256;
 import io.turndiff.model.Snapshot;
 import io.turndiff.model.TurnKind;
 import io.turndiff.model.TurnState;
@@ -42,17 +41,19 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Function;
+import java.util.function.LongConsumer;
 import java.util.stream.IntStream;
 
 /**
  * Begins turns, records the before-state of paths as tools announce them, and finishes turns with
  * the after-state and diff of every recorded path.
  *
- * <p>Each snapshot call is its own transaction, so a runtime that dies mid-turn keeps every
- * before-state it recorded; the first before-state of a path in a turn wins. Finishing is one
- * transaction. Files are read (through the workspace boundary) before a transaction begins, so the
- * store's write lock is never held while the file system is slow. Bad input is refused before
- * anything is written.
+ * <p>A snapshot call returns only once its rows are committed, so a runtime that dies mid-turn
+ * keeps every before-state it was told about; calls arriving at the same moment share one
+ * transaction ({@link Store#writeInGroup}), each undone alone if it fails. The first before-state
+ * of a path in a turn wins. Finishing is one transaction. Files are read (through the workspace
+ * boundary) before a transaction begins, so the store's write lock is never held while the file
+ * system is slow. Bad input is refused before anything is written.
  */
 public final class CaptureService implements AutoCloseable {
 
@@ -61,6 +62,9 @@ public final class CaptureService implements AutoCloseable {
   private final Tracker tracker;
   private final boolean ownsWorkspaces;
   private final ChangeRecorder recorder = new ChangeRecorder();
+
+  /** Told the row of each turn a finish stored, whose line diffs are pending then. */
+  private final LongConsumer afterFinish;
 
   /**
    * Turns this service saw open: their identity never changes; their state is checked in each
@@ -74,18 +78,29 @@ public final class CaptureService implements AutoCloseable {
 
   /** A service with its own workspace handles, closed with it. */
   public CaptureService(Store store, BoundaryOptions boundaryOptions) {
-    this(store, new WorkspaceHandles(store, boundaryOptions), true);
+    this(store, new WorkspaceHandles(store, boundaryOptions), true, turnRow -> {});
   }
 
   /**
    * A service sharing {@code workspaces} with others (rewind, the HTTP service); they outlive it.
    */
   public CaptureService(Store store, WorkspaceHandles workspaces) {
-    this(store, workspaces, false);
+    this(store, workspaces, false, turnRow -> {});
   }
 
-  private CaptureService(Store store, WorkspaceHandles workspaces, boolean ownsWorkspaces) {
+  /**
+   * As {@link #CaptureService(Store, WorkspaceHandles)}, telling {@code afterFinish} the row of
+   * every turn a finish stored, right after its commit: its changes' line diffs are pending then
+   * (the caller computes them in the background; until then a query computes them on the spot).
+   */
+  public CaptureService(Store store, WorkspaceHandles workspaces, LongConsumer afterFinish) {
+    this(store, workspaces, false, afterFinish);
+  }
+
+  private CaptureService(
+      Store store, WorkspaceHandles workspaces, boolean ownsWorkspaces, LongConsumer afterFinish) {
     this.store = store;
+    this.afterFinish = afterFinish;
     this.workspaces = workspaces;
     this.tracker = new Tracker(store, workspaces);
     this.ownsWorkspaces = ownsWorkspaces;
@@ -271,8 +286,10 @@ public final class CaptureService implements AutoCloseable {
                   .toList();
     }
     String callId = toolCall.orElseGet(() -> ExternalIds.generate("call"));
+    // concurrent snapshot calls (tool calls of several sessions, hooks) share one commit; each
+    // returns once its own rows are committed
     List<SnapshotVerdict> verdicts =
-        store.write(
+        store.writeInGroup(
             tx -> {
               requireStillOpen(tx, turn);
               StoredTurn current = turn;
@@ -339,7 +356,10 @@ public final class CaptureService implements AutoCloseable {
   // -----------------------------------------------------------------------------------------
 
   /**
-   * Takes the after-state of every path the turn recorded, computes the diffs, and closes the turn.
+   * Takes the after-state of every path the turn recorded (read, hashed, compressed), classifies
+   * each change and closes the turn in one transaction. The line diffs and line counts are left
+   * pending: the {@code afterFinish} listener is told the turn, and a query computes a pending one
+   * on the spot.
    */
   public TurnSummary finishTurn(String turnId) {
     try (WorkspaceHandles.Lease lease = workspaces.borrow(requireOpen(turnId).workspaceId())) {
@@ -355,8 +375,6 @@ public final class CaptureService implements AutoCloseable {
           tracker.isTracked(turn.workspaceId())
               ? Optional.of(tracker.changes(turn.workspaceId()))
               : Optional.empty();
-      List<Snapshot> befores =
-          new ArrayList<>(changes.stream().map(StoredFileChange::before).toList());
       Set<WorkspacePath> announced = new HashSet<>();
       changes.forEach(change -> announced.add(change.path()));
       List<PathChange> shellOnly =
@@ -370,13 +388,13 @@ public final class CaptureService implements AutoCloseable {
       Instant now = store.clock().instant();
       List<Snapshot> shellBefores =
           shellOnly.stream().map(change -> Tracker.before(change, boundary, now)).toList();
-      befores.addAll(shellBefores);
-      Map<Sha256, byte[]> beforeContents = store.read(tx -> tx.blobs().contentsOf(befores));
+      // the line diffs are not computed here: nothing the runtime waits for needs them (the
+      // afterFinish listener computes them once the turn is stored)
       List<ChangeRecorder.Completed> completed =
           inParallel(
               changes,
               change ->
-                  recorder.complete(change, boundary.observeExact(change.path()), beforeContents));
+                  recorder.completeWithDiffPending(change, boundary.observeExact(change.path())));
       List<DirectoryDelta> scannedDirectories =
           scanned
               .map(
@@ -398,7 +416,7 @@ public final class CaptureService implements AutoCloseable {
                 PathChange change = shellOnly.get(i);
                 Observation after =
                     change.now().orElseGet(() -> boundary.observeExact(change.path()));
-                return recorder.detect(change.path(), shellBefores.get(i), after, beforeContents);
+                return recorder.detectWithDiffPending(change.path(), shellBefores.get(i), after);
               });
       Optional<TurnSummary> summary =
           store.write(
@@ -428,6 +446,7 @@ public final class CaptureService implements AutoCloseable {
                 return Optional.of(summarize(current, completed, detected));
               });
       if (summary.isPresent()) {
+        afterFinish.accept(turn.id());
         return summary.get();
       }
       if (attempt >= 5) {
@@ -455,13 +474,11 @@ public final class CaptureService implements AutoCloseable {
       List<ChangeRecorder.Completed> completed,
       List<ChangeRecorder.Detected> detected) {
     Map<ChangeKind, Integer> counts = new EnumMap<>(ChangeKind.class);
-    long added = 0;
-    long removed = 0;
     int notRestorable = 0;
+    int diffsPending = 0;
     for (ChangeRecorder.Completed done : completed) {
       counts.merge(done.kind(), 1, Integer::sum);
-      added += done.patch().added();
-      removed += done.patch().removed();
+      diffsPending += done.diffPending() ? 1 : 0;
       // the change being completed has no kind yet: an unknown one cannot be put back whatever its
       // before-state;
       // a directory before and after is no file change (the directory records put its mode back)
@@ -475,8 +492,7 @@ public final class CaptureService implements AutoCloseable {
     }
     for (ChangeRecorder.Detected found : detected) {
       counts.merge(found.kind(), 1, Integer::sum);
-      added += found.patch().added();
-      removed += found.patch().removed();
+      diffsPending += found.diffPending() ? 1 : 0;
       if (!found.before().captured() || found.kind() == ChangeKind.UNKNOWN) {
         notRestorable++;
       }
@@ -488,8 +504,7 @@ public final class CaptureService implements AutoCloseable {
         TurnState.FINISHED,
         completed.size() + detected.size(),
         counts,
-        added,
-        removed,
+        diffsPending,
         notRestorable,
         detected.size());
   }

@@ -27,6 +27,7 @@ import io.turndiff.store.StoredTurn;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -127,8 +128,10 @@ class CaptureServiceTest {
     assertEquals(Map.of(ChangeKind.MODIFIED, 1), summary.changes());
     StoredFileChange change = change(turn, "src/App.java");
     assertTrue(change.restorable());
-    assertEquals(1, change.linesAdded());
-    assertEquals(1, change.linesRemoved());
+    // the line diff is computed after finish (the review module's PendingDiffs and BackgroundDiffs)
+    assertEquals(1, summary.diffsPending());
+    assertTrue(change.diffPending());
+    assertTrue(change.diff().isEmpty());
   }
 
   @Test
@@ -245,18 +248,24 @@ class CaptureServiceTest {
   }
 
   @Test
-  void binaryChangeIsSummarizedInTheStoredDiff() throws Exception {
-    workspace.file("img.bin", new byte[] {0, 1, 2, 3});
-    String turn = beginTurn();
-    capture.snapshot(turn, Optional.empty(), List.of("img.bin"));
-    workspace.file("img.bin", new byte[] {0, 1, 2, 4});
-    capture.finishTurn(turn);
-    StoredFileChange change = change(turn, "img.bin");
-    String stored =
-        new String(
-            store.read(tx -> tx.blobs().require(change.diff().orElseThrow())),
-            StandardCharsets.UTF_8);
-    assertTrue(stored.contains("Binary files a/img.bin and b/img.bin differ"), stored);
+  void aFinishLeavesTheLineDiffsOfChangedPathsPendingAndTellsItsListener() throws Exception {
+    workspace.file("img.bin", new byte[] {0, 1, 2, 3}).file("same.txt", "same\n");
+    List<Long> told = new ArrayList<>();
+    try (CaptureService listened = new CaptureService(store, capture.workspaces(), told::add)) {
+      String turn =
+          listened.beginTurn(workspace.root(), Optional.of("session-1"), Optional.empty()).turn();
+      listened.snapshot(turn, Optional.empty(), List.of("img.bin", "same.txt"));
+      workspace.file("img.bin", new byte[] {0, 1, 2, 4});
+      TurnSummary summary = listened.finishTurn(turn);
+      assertEquals(1, summary.diffsPending());
+      assertEquals(List.of(RecordedChanges.turn(store, turn).id()), told);
+      assertTrue(change(turn, "img.bin").diffPending());
+      // an unchanged path has no diff to compute
+      StoredFileChange same = change(turn, "same.txt");
+      assertFalse(same.diffPending());
+      assertEquals(Optional.of(ChangeKind.UNCHANGED), same.change());
+      assertTrue(same.diff().isEmpty());
+    }
   }
 
   @Test

@@ -24,6 +24,9 @@ final class EnvTestHook implements TestHook {
   /** After each step a garbage collection commits. */
   static final String GC_PAUSE = "TURNDIFF_TEST_GC_PAUSE_MS";
 
+  /** Before the background computes the line diffs of a finished turn. */
+  static final String BEFORE_DIFFS = "TURNDIFF_TEST_HOLD_BEFORE_DIFFS_MS";
+
   private final Map<Point, Duration> holds;
 
   private EnvTestHook(Map<Point, Duration> holds) {
@@ -36,6 +39,7 @@ final class EnvTestHook implements TestHook {
     millis(AFTER_SNAPSHOT).ifPresent(hold -> holds.put(Point.SNAPSHOT_PRINTED, hold));
     millis(REWIND_PAUSE).ifPresent(hold -> holds.put(Point.BEFORE_REWIND_RENAME, hold));
     millis(GC_PAUSE).ifPresent(hold -> holds.put(Point.GC_STEP_COMMITTED, hold));
+    millis(BEFORE_DIFFS).ifPresent(hold -> holds.put(Point.BEFORE_BACKGROUND_DIFFS, hold));
     return holds.isEmpty() ? TestHook.NONE : new EnvTestHook(holds);
   }
 

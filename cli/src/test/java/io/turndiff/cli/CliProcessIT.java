@@ -4,16 +4,25 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.turndiff.api.Turndiff;
+import io.turndiff.boundary.BoundaryOptions;
+import io.turndiff.diff.GitPatchWriter;
+import io.turndiff.diff.PatchSide;
 import io.turndiff.fixtures.CommandRun;
 import io.turndiff.fixtures.TestWorkspace;
+import io.turndiff.model.PathInput;
 import io.turndiff.store.Store;
+import io.turndiff.store.StoredFileChange;
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
+import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -69,6 +78,104 @@ class CliProcessIT {
     String patch = CliProcess.run(env, "diff", "--turn", turn).expect(0).out();
     assertTrue(patch.contains("-a before\n+a after\n"), patch);
     assertTrue(patch.contains("-b before\n+b after\n"), patch);
+    workspace.assertOutsideUnchanged();
+  }
+
+  @Test
+  void aFinishKilledBeforeItsBackgroundDiffsLeavesThemPendingAndEveryQueryGivesTheSameDiff()
+      throws Exception {
+    TestWorkspace workspace =
+        TestWorkspace.in(temp).file("a.txt", "a before\n").file("b.txt", "b1\nb2\nb3\n");
+    Path database = temp.resolve("store/turndiff.db");
+    Map<String, String> env = Map.of("TURNDIFF_DB", database.toString());
+    String turn =
+        CliProcess.run(env, "turn", "begin", "--workspace", workspace.root().toString())
+            .expect(0)
+            .json()
+            .get("turn")
+            .asText();
+    CliProcess.run(env, "snapshot", "--turn", turn, "a.txt", "b.txt").expect(0);
+    Files.writeString(workspace.resolve("a.txt"), "a after\n");
+    Files.writeString(workspace.resolve("b.txt"), "b1\nb3\nb4\n");
+
+    // the finish commits and prints its summary; the process dies before its background diffs ran
+    Process dying =
+        CliProcess.start(
+            Map.of("TURNDIFF_DB", database.toString(), EnvTestHook.BEFORE_DIFFS, "120000"),
+            "turn",
+            "finish",
+            "--turn",
+            turn);
+    BufferedReader out =
+        new BufferedReader(new InputStreamReader(dying.getInputStream(), StandardCharsets.UTF_8));
+    String printed = out.readLine();
+    assertTrue(
+        printed != null && printed.contains("\"diffs_pending\":2"),
+        "the finish committed: " + printed);
+    dying.destroyForcibly();
+    assertTrue(dying.waitFor(30, TimeUnit.SECONDS));
+    assertEquals(137, dying.exitValue(), "killed by SIGKILL");
+
+    // what the finish computed synchronously before diffs were deferred: the summary-style patch of
+    // the stored before-state against the file as the turn left it
+    Map<String, String> expected = new LinkedHashMap<>();
+    Map<String, String[]> contents =
+        Map.of(
+            "a.txt",
+            new String[] {"a before\n", "a after\n"},
+            "b.txt",
+            new String[] {"b1\nb2\nb3\n", "b1\nb3\nb4\n"});
+    try (Store store = Store.open(database)) {
+      long row = store.read(tx -> tx.turns().byExternalId(turn)).orElseThrow().id();
+      List<StoredFileChange> pending = store.read(tx -> tx.fileChanges().diffPendingOfTurn(row));
+      assertEquals(2, pending.size(), "the kill left both diffs pending");
+      GitPatchWriter writer = new GitPatchWriter(GitPatchWriter.BinaryStyle.SUMMARY);
+      for (StoredFileChange change : pending) {
+        String[] sides = contents.get(change.path().display());
+        expected.put(
+            change.path().display(),
+            writer
+                .write(
+                    change.path(),
+                    PatchSide.of(
+                        change.before(), Optional.of(sides[0].getBytes(StandardCharsets.UTF_8))),
+                    PatchSide.of(
+                        change.after().orElseThrow(),
+                        Optional.of(sides[1].getBytes(StandardCharsets.UTF_8))))
+                .text());
+      }
+    }
+    assertTrue(expected.get("b.txt").contains("-b2\n"), expected.get("b.txt"));
+
+    // reopened: the queries compute the pending diffs on the spot, the same
+    JsonNode records = CliProcess.run(env, "show", "--turn", turn).expect(0).json();
+    for (JsonNode record : records) {
+      assertEquals(1, record.get("added").asInt(), record.toString());
+      assertEquals(1, record.get("removed").asInt(), record.toString());
+    }
+    try (Turndiff reopened = Turndiff.open(database, BoundaryOptions.defaults())) {
+      for (String path : expected.keySet()) {
+        assertEquals(expected.get(path), reopened.queries().fileDiff(turn, PathInput.text(path)));
+      }
+      // a service opening the store computes and stores them
+      reopened.diffs().catchUp();
+    }
+    try (Turndiff reopened = Turndiff.open(database, BoundaryOptions.defaults())) {
+      long row = reopened.store().read(tx -> tx.turns().byExternalId(turn)).orElseThrow().id();
+      assertTrue(
+          reopened.store().read(tx -> tx.fileChanges().diffPendingOfTurn(row)).isEmpty(),
+          "stored by the catch-up");
+      for (StoredFileChange change : reopened.store().read(tx -> tx.fileChanges().ofTurn(row))) {
+        String stored =
+            new String(
+                reopened.store().read(tx -> tx.blobs().require(change.diff().orElseThrow())),
+                StandardCharsets.UTF_8);
+        assertEquals(expected.get(change.path().display()), stored);
+        assertEquals(
+            expected.get(change.path().display()),
+            reopened.queries().fileDiff(turn, PathInput.text(change.path().display())));
+      }
+    }
     workspace.assertOutsideUnchanged();
   }
 

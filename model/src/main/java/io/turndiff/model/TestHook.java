@@ -18,7 +18,9 @@ public interface TestHook {
     /** A rewind is about to rename one staged path over its name (or delete it): once per path. */
     BEFORE_REWIND_RENAME,
     /** A garbage collection committed one of its steps (a group of turns, blobs, vacuum). */
-    GC_STEP_COMMITTED
+    GC_STEP_COMMITTED,
+    /** The background is about to compute the line diffs a finish left pending: once per turn. */
+    BEFORE_BACKGROUND_DIFFS
   }
 
   /**

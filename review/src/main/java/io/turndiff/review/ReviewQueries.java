@@ -46,11 +46,21 @@ public final class ReviewQueries {
   public static final int MAX_PAGE = 500;
 
   private final Store store;
+  private final PendingDiffs pending;
   private final GitPatchWriter applicable = new GitPatchWriter(GitPatchWriter.BinaryStyle.LITERAL);
   private final GitPatchWriter summary = new GitPatchWriter(GitPatchWriter.BinaryStyle.SUMMARY);
 
   public ReviewQueries(Store store) {
+    this(store, new PendingDiffs());
+  }
+
+  /**
+   * Queries that compute a line diff still pending on the spot with {@code pending} (the one the
+   * background stores).
+   */
+  public ReviewQueries(Store store, PendingDiffs pending) {
     this.store = store;
+    this.pending = pending;
   }
 
   // ---- workspaces, sessions, turns
@@ -119,6 +129,7 @@ public final class ReviewQueries {
             page = page.subList(0, limit);
             next = Optional.of(page.getLast().turn().seq());
           }
+          page = withPendingLines(tx, page);
           Map<Long, TurnRewinds> rewinds =
               rewindsOf(tx, page.stream().map(listing -> listing.turn().id()).toList());
           List<ListedTurn> turns =
@@ -131,6 +142,38 @@ public final class ReviewQueries {
           String root = tx.workspaces().byId(found.workspaceId()).orElseThrow().rootReal();
           return new TurnPage(session, root, turns, next);
         });
+  }
+
+  /** {@code page} with the lines of the diffs still pending counted in (computed now). */
+  private List<TurnListing> withPendingLines(StoreTransaction tx, List<TurnListing> page) {
+    List<StoredFileChange> pendingChanges =
+        tx.fileChanges()
+            .diffPendingOfTurns(page.stream().map(listing -> listing.turn().id()).toList());
+    if (pendingChanges.isEmpty()) {
+      return page;
+    }
+    Map<Long, long[]> lines = new LinkedHashMap<>();
+    for (StoredFileChange change : pending.filled(tx, pendingChanges)) {
+      long[] sums = lines.computeIfAbsent(change.turnId(), id -> new long[2]);
+      sums[0] += change.linesAdded();
+      sums[1] += change.linesRemoved();
+    }
+    return page.stream()
+        .map(
+            listing -> {
+              long[] sums = lines.get(listing.turn().id());
+              return sums == null
+                  ? listing
+                  : new TurnListing(
+                      listing.turn(),
+                      listing.files(),
+                      listing.changed(),
+                      listing.linesAdded() + sums[0],
+                      listing.linesRemoved() + sums[1],
+                      listing.notRestorable(),
+                      listing.detectedByScan());
+            })
+        .toList();
   }
 
   /**
@@ -176,7 +219,10 @@ public final class ReviewQueries {
           StoredTurn turn = requireTurn(tx, turnId);
           String root = tx.workspaces().byId(turn.workspaceId()).orElseThrow().rootReal();
           return new TurnRecords(
-              turn, root, tx.fileChanges().ofTurn(turn.id()), rewindsOf(tx, turn));
+              turn,
+              root,
+              pending.filled(tx, tx.fileChanges().ofTurn(turn.id())),
+              rewindsOf(tx, turn));
         });
   }
 
@@ -220,6 +266,10 @@ public final class ReviewQueries {
       throw new RequestException(
           RequestException.Problem.WRONG_STATE,
           "turn '" + turnId + "' is open: its diffs are made when it finishes");
+    }
+    if (change.diffPending()) {
+      // not computed yet by the background: the same diff, computed now
+      return store.read(tx -> pending.patchOf(tx, change)).text();
     }
     return change
         .diff()
@@ -467,7 +517,7 @@ public final class ReviewQueries {
               Comparator.comparingLong(StoredFileChange::turnId)
                   .thenComparing(StoredFileChange::path));
           List<HistoryEntry> entries = new ArrayList<>();
-          for (StoredFileChange change : changes) {
+          for (StoredFileChange change : pending.filled(tx, changes)) {
             StoredTurn turn = tx.turns().byId(change.turnId()).orElseThrow();
             entries.add(new HistoryEntry(turn, change, rewindsOf(tx, turn)));
           }

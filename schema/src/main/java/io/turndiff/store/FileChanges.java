@@ -123,6 +123,67 @@ public final class FileChanges {
         .update();
   }
 
+  /**
+   * Records the after-state and the change, leaving the line diff for later ({@link #storeDiff}):
+   * the row is marked as having its diff pending.
+   */
+  public void completeWithDiffPending(long fileChangeId, long afterSnapshotId, ChangeKind change) {
+    prepared
+        .get(
+            "file_change.complete_pending",
+            q ->
+                q.update(FILE_CHANGE)
+                    .set(FILE_CHANGE.AFTER_SNAPSHOT_ID, DSL.param("after", Long.class))
+                    .set(FILE_CHANGE.CHANGE, DSL.param("change", String.class))
+                    .set(FILE_CHANGE.DIFF_PENDING, DSL.inline(1L))
+                    .where(FILE_CHANGE.ID.eq(DSL.param("id", Long.class))))
+        .bind("after", afterSnapshotId)
+        .bind("change", change.code())
+        .bind("id", fileChangeId)
+        .update();
+  }
+
+  /**
+   * Stores the line diff of a change whose diff is pending (its blob must be stored already), and
+   * marks it computed; returns whether it was still pending (another writer may have stored the
+   * same diff, or the turn may have been collected meanwhile).
+   */
+  public boolean storeDiff(
+      long fileChangeId, long linesAdded, long linesRemoved, Optional<Sha256> diff) {
+    return dsl.update(FILE_CHANGE)
+            .set(FILE_CHANGE.LINES_ADDED, linesAdded)
+            .set(FILE_CHANGE.LINES_REMOVED, linesRemoved)
+            .set(FILE_CHANGE.DIFF_SHA256, diff.map(Sha256::hex).orElse(null))
+            .set(FILE_CHANGE.DIFF_PENDING, 0L)
+            .where(FILE_CHANGE.ID.eq(fileChangeId).and(FILE_CHANGE.DIFF_PENDING.eq(1L)))
+            .execute()
+        == 1;
+  }
+
+  /** The turn's changes whose line diff is pending, ordered by path bytes. */
+  public List<StoredFileChange> diffPendingOfTurn(long turnId) {
+    List<StoredFileChange> changes =
+        select(FILE_CHANGE.TURN_ID.eq(turnId).and(FILE_CHANGE.DIFF_PENDING.eq(1L)));
+    changes.sort((a, b) -> a.path().compareTo(b.path()));
+    return changes;
+  }
+
+  /** The changes among the turns {@code turnIds} whose line diff is pending. */
+  public List<StoredFileChange> diffPendingOfTurns(List<Long> turnIds) {
+    return turnIds.isEmpty()
+        ? List.of()
+        : select(FILE_CHANGE.TURN_ID.in(turnIds).and(FILE_CHANGE.DIFF_PENDING.eq(1L)));
+  }
+
+  /** The turns that have a change whose line diff is pending, oldest first. */
+  public List<Long> turnsWithDiffsPending() {
+    return dsl.selectDistinct(FILE_CHANGE.TURN_ID)
+        .from(FILE_CHANGE)
+        .where(FILE_CHANGE.DIFF_PENDING.eq(1L))
+        .orderBy(FILE_CHANGE.TURN_ID)
+        .fetch(FILE_CHANGE.TURN_ID);
+  }
+
   /** The turn's file changes with their snapshots, ordered by path bytes. */
   public List<StoredFileChange> ofTurn(long turnId) {
     List<StoredFileChange> changes = select(FILE_CHANGE.TURN_ID.eq(turnId));
@@ -217,6 +278,7 @@ public final class FileChanges {
         row.getLinesAdded() == null ? 0 : row.getLinesAdded(),
         row.getLinesRemoved() == null ? 0 : row.getLinesRemoved(),
         Optional.ofNullable(row.getDiffSha256()).map(Sha256::new),
-        List.copyOf(toolCalls));
+        List.copyOf(toolCalls),
+        row.getDiffPending() == 1);
   }
 }

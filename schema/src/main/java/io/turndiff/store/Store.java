@@ -6,6 +6,7 @@ import java.nio.file.Path;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.time.InstantSource;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.locks.ReentrantLock;
@@ -85,6 +86,7 @@ public final class Store implements AutoCloseable {
   private final ReadConnections readers;
   private final BlobCodec codec = new BlobCodec();
   private final ReentrantLock lock = new ReentrantLock();
+  private final GroupCommit groups = new GroupCommit();
 
   /**
    * The write connection; null while none is open (a read-only or damaged store, or after it
@@ -320,7 +322,7 @@ public final class Store implements AutoCloseable {
   }
 
   /** The version of the newest migration in {@code db/migration} (a test keeps the two in step). */
-  static final String LATEST_MIGRATION = "10";
+  static final String LATEST_MIGRATION = "11";
 
   /**
    * The newest version in Flyway's history, if the store has one: a store already at this build's
@@ -476,6 +478,65 @@ public final class Store implements AutoCloseable {
     } finally {
       lock.unlock();
     }
+  }
+
+  /**
+   * As {@link #write}, but joining the writes other threads ask for at the same moment: they run in
+   * one transaction, each in a savepoint of its own, committed once ({@link GroupCommit}). It
+   * returns only after that commit, so a crash right after still keeps what {@code work} wrote;
+   * {@code work} that fails undoes only its own statements and fails only its caller. For many
+   * small concurrent writes that each must be durable before the caller goes on (the snapshot calls
+   * of several tool calls, sessions or hooks at once). Called from inside a write of the same
+   * thread, it is part of that transaction.
+   */
+  public <T> T writeInGroup(Function<StoreTransaction, T> work) {
+    if (lock.isHeldByCurrentThread()) {
+      return write(work);
+    }
+    return groups.submit(work, this::writeGroup);
+  }
+
+  /** The group commit of {@link #writeInGroup} (for tests that line callers up). */
+  GroupCommit groups() {
+    return groups;
+  }
+
+  /** One write transaction for a group of units, each in its own savepoint when there are more. */
+  private void writeGroup(List<GroupCommit.Unit<?>> units) {
+    lock.lock();
+    try {
+      refuseWrites();
+      StoreConnection connection = writer();
+      if (units.size() == 1) {
+        // a group of one is an ordinary transaction: no savepoint to pay for
+        GroupCommit.Unit<?> only = units.getFirst();
+        connection.writeTransaction(
+            () -> {
+              only.run(transactionOn(connection));
+              return null;
+            });
+        return;
+      }
+      connection.writeTransaction(
+          () -> {
+            StoreTransaction tx = transactionOn(connection);
+            for (GroupCommit.Unit<?> unit : units) {
+              connection
+                  .inSavepoint(() -> unit.run(tx))
+                  .ifPresent(failure -> unit.fail(translated(failure)));
+            }
+            return null;
+          });
+    } catch (RuntimeException e) {
+      RuntimeException failure = noted(failures.translate(e));
+      units.forEach(unit -> unit.failWithGroup(failure));
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  private Throwable translated(Throwable failure) {
+    return failure instanceof RuntimeException e ? noted(failures.translate(e)) : failure;
   }
 
   private void refuseWrites() {

@@ -3,6 +3,8 @@ package io.turndiff.store;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;
+import java.sql.Savepoint;
+import java.util.Optional;
 import java.util.function.Supplier;
 import org.jooq.DSLContext;
 import org.jooq.SQLDialect;
@@ -40,6 +42,9 @@ final class StoreConnection implements AutoCloseable {
   private final PreparedStatement beginDeferred;
   private final PreparedStatement commit;
   private final PreparedStatement rollback;
+  private final PreparedStatement savepoint;
+  private final PreparedStatement releaseSavepoint;
+  private final PreparedStatement rollbackToSavepoint;
   private boolean broken;
 
   /** Takes over {@code connection}: closed here if the set-up fails, else by {@link #close}. */
@@ -66,6 +71,9 @@ final class StoreConnection implements AutoCloseable {
         this.beginDeferred = null;
         this.commit = null;
         this.rollback = null;
+        this.savepoint = null;
+        this.releaseSavepoint = null;
+        this.rollbackToSavepoint = null;
         return;
       }
       // transaction control has no jOOQ DSL; these are SQLite's statements, prepared once
@@ -73,6 +81,9 @@ final class StoreConnection implements AutoCloseable {
       this.beginDeferred = connection.prepareStatement("BEGIN");
       this.commit = connection.prepareStatement("COMMIT");
       this.rollback = connection.prepareStatement("ROLLBACK");
+      this.savepoint = connection.prepareStatement("SAVEPOINT unit");
+      this.releaseSavepoint = connection.prepareStatement("RELEASE unit");
+      this.rollbackToSavepoint = connection.prepareStatement("ROLLBACK TO unit");
     } catch (SQLException e) {
       connection.close();
       throw e;
@@ -121,6 +132,62 @@ final class StoreConnection implements AutoCloseable {
       prepared.close();
       throw failure;
     }
+  }
+
+  /**
+   * Inside a write transaction: runs {@code work} in a savepoint. When it fails, only what it wrote
+   * is undone and its failure is returned; the transaction goes on. When even undoing it fails, the
+   * connection is marked broken and a {@link StoreException} is thrown: the whole transaction must
+   * be rolled back.
+   */
+  Optional<Throwable> inSavepoint(Runnable work) {
+    if (dialect == SQLDialect.POSTGRES) {
+      return postgresSavepoint(work);
+    }
+    run(savepoint, "begin a savepoint");
+    try {
+      work.run();
+    } catch (RuntimeException failure) {
+      prepared.close();
+      try {
+        rollbackToSavepoint.executeUpdate();
+        releaseSavepoint.executeUpdate();
+      } catch (SQLException e) {
+        broken = true;
+        throw new StoreException("cannot undo a failed unit of work: " + e.getMessage(), e);
+      }
+      return Optional.of(failure);
+    }
+    run(releaseSavepoint, "release a savepoint");
+    return Optional.empty();
+  }
+
+  private Optional<Throwable> postgresSavepoint(Runnable work) {
+    Savepoint unit;
+    try {
+      unit = connection.setSavepoint();
+    } catch (SQLException e) {
+      throw new StoreException("cannot begin a savepoint: " + e.getMessage(), e);
+    }
+    try {
+      work.run();
+    } catch (RuntimeException failure) {
+      prepared.close();
+      try {
+        connection.rollback(unit);
+        connection.releaseSavepoint(unit);
+      } catch (SQLException e) {
+        broken = true;
+        throw new StoreException("cannot undo a failed unit of work: " + e.getMessage(), e);
+      }
+      return Optional.of(failure);
+    }
+    try {
+      connection.releaseSavepoint(unit);
+    } catch (SQLException e) {
+      throw new StoreException("cannot release a savepoint: " + e.getMessage(), e);
+    }
+    return Optional.empty();
   }
 
   private <T> T postgresTransaction(PreparedStatement lockForWriting, Supplier<T> work) {
@@ -180,7 +247,15 @@ final class StoreConnection implements AutoCloseable {
     prepared.close();
     try {
       for (PreparedStatement statement :
-          new PreparedStatement[] {beginImmediate, beginDeferred, commit, rollback}) {
+          new PreparedStatement[] {
+            beginImmediate,
+            beginDeferred,
+            commit,
+            rollback,
+            savepoint,
+            releaseSavepoint,
+            rollbackToSavepoint
+          }) {
         if (statement != null) {
           statement.close();
         }

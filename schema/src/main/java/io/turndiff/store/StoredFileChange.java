@@ -16,6 +16,9 @@ import java.util.Optional;
  * @param beforeRow the row of the before-snapshot
  * @param afterRow the row of the after-snapshot, once the turn is finished
  * @param toolCalls the external ids of every tool call that snapshotted the path, first one first
+ * @param diffPending the turn is finished and the change's line diff, line counts and diff are not
+ *     computed yet (they are after finish, in the background): {@code linesAdded}, {@code
+ *     linesRemoved} and {@code diff} say nothing until then
  */
 public record StoredFileChange(
     long id,
@@ -31,7 +34,30 @@ public record StoredFileChange(
     long linesAdded,
     long linesRemoved,
     Optional<Sha256> diff,
-    List<String> toolCalls) {
+    List<String> toolCalls,
+    boolean diffPending) {
+
+  /**
+   * This change with its line diff computed: counts and the stored diff's hash, no longer pending.
+   */
+  public StoredFileChange withLineDiff(long added, long removed, Optional<Sha256> diffHash) {
+    return new StoredFileChange(
+        id,
+        turnId,
+        path,
+        via,
+        detectedBy,
+        beforeRow,
+        before,
+        afterRow,
+        after,
+        change,
+        added,
+        removed,
+        diffHash,
+        toolCalls,
+        false);
+  }
 
   /**
    * The before-state can be put back: it was completely captured, and the change is not {@code

@@ -5,6 +5,8 @@ import io.turndiff.boundary.WorkspacePolicy;
 import io.turndiff.capture.CaptureService;
 import io.turndiff.capture.workspace.WorkspaceHandles;
 import io.turndiff.model.TestHook;
+import io.turndiff.review.BackgroundDiffs;
+import io.turndiff.review.PendingDiffs;
 import io.turndiff.review.ReviewQueries;
 import io.turndiff.rewind.RewindService;
 import io.turndiff.store.Store;
@@ -24,6 +26,7 @@ public final class Turndiff implements AutoCloseable {
   private final CaptureService capture;
   private final RewindService rewind;
   private final ReviewQueries queries;
+  private final BackgroundDiffs diffs;
 
   private final TestHook hook;
 
@@ -32,9 +35,11 @@ public final class Turndiff implements AutoCloseable {
     this.hook = settings.hook;
     this.workspaces =
         new WorkspaceHandles(store, settings.boundary, settings.policy, settings.openWorkspaces);
-    this.capture = new CaptureService(store, workspaces);
+    PendingDiffs pending = new PendingDiffs();
+    this.diffs = new BackgroundDiffs(store, pending, settings.hook);
+    this.capture = new CaptureService(store, workspaces, diffs::computeLater);
     this.rewind = new RewindService(store, workspaces, settings.hook);
-    this.queries = new ReviewQueries(store);
+    this.queries = new ReviewQueries(store, pending);
   }
 
   /**
@@ -115,6 +120,14 @@ public final class Turndiff implements AutoCloseable {
     return queries;
   }
 
+  /**
+   * The line diffs finishes leave pending, computed in the background; a service calls {@link
+   * BackgroundDiffs#catchUp} when it starts.
+   */
+  public BackgroundDiffs diffs() {
+    return diffs;
+  }
+
   /** The hook this facade was opened with ({@link TestHook#NONE} outside tests). */
   public TestHook hook() {
     return hook;
@@ -128,6 +141,8 @@ public final class Turndiff implements AutoCloseable {
   @Override
   public void close() {
     try {
+      // the diffs asked for are stored before the store closes (or stay pending, never half)
+      diffs.close();
       workspaces.close();
     } finally {
       store.close();

@@ -82,6 +82,8 @@ public final class HttpService implements AutoCloseable {
     this.router =
         endpoints.router().add("GET", "/v1/service/status", request -> ApiResponse.ok(status()));
     this.collection = ScheduledCollection.start(turndiff, options, System.err);
+    // the line diffs a process that died after a finish left pending
+    turndiff.diffs().catchUp();
   }
 
   public static HttpService start(Turndiff turndiff, ServiceOptions options) throws IOException {

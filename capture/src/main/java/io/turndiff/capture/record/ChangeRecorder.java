@@ -32,7 +32,8 @@ public final class ChangeRecorder {
   /**
    * A file change with its after-state observed and its diff computed, ready to store: {@code
    * blobs} holds the new content and the diff already compressed (off the store's lock), {@code
-   * diff} the diff's hash.
+   * diff} the diff's hash. With {@code diffPending}, the line diff is left to be computed after the
+   * turn is stored ({@code patch} is none then).
    */
   public record Completed(
       StoredFileChange change,
@@ -40,7 +41,8 @@ public final class ChangeRecorder {
       ChangeKind kind,
       FilePatch patch,
       List<EncodedBlob> blobs,
-      Optional<Sha256> diff) {}
+      Optional<Sha256> diff,
+      boolean diffPending) {}
 
   /**
    * What a completed change adds to the blob table, compressed now: a changed after-state and the
@@ -117,7 +119,23 @@ public final class ChangeRecorder {
                 PatchSide.of(before, before.storedContent().map(contents::get)),
                 PatchSide.of(after.snapshot(), after.content()));
     NewBlobs blobs = NewBlobs.of(after, kind, patch);
-    return new Completed(change, after, kind, patch, blobs.blobs(), blobs.diff());
+    return new Completed(change, after, kind, patch, blobs.blobs(), blobs.diff(), false);
+  }
+
+  /**
+   * Classifies a change and compresses its new content, leaving its line diff pending (a change
+   * that is not {@code unchanged}): what a finish must do before the runtime goes on. Outside any
+   * transaction.
+   */
+  public Completed completeWithDiffPending(StoredFileChange change, Observation after) {
+    ChangeKind kind = ChangeKind.between(change.before(), after.snapshot());
+    NewBlobs blobs = NewBlobs.of(after, kind, FilePatch.NONE);
+    return new Completed(
+        change, after, kind, FilePatch.NONE, blobs.blobs(), blobs.diff(), diffPending(kind));
+  }
+
+  private static boolean diffPending(ChangeKind kind) {
+    return kind != ChangeKind.UNCHANGED;
   }
 
   /**
@@ -130,21 +148,18 @@ public final class ChangeRecorder {
       ChangeKind kind,
       FilePatch patch,
       List<EncodedBlob> blobs,
-      Optional<Sha256> diff) {}
+      Optional<Sha256> diff,
+      boolean diffPending) {}
 
-  /** Classifies a change a scan found and writes its diff (outside any transaction). */
-  public Detected detect(
-      WorkspacePath path, Snapshot before, Observation after, Map<Sha256, byte[]> contents) {
+  /**
+   * Classifies a change a scan found and compresses its new content, leaving its line diff pending
+   * as {@link #completeWithDiffPending} does (outside any transaction).
+   */
+  public Detected detectWithDiffPending(WorkspacePath path, Snapshot before, Observation after) {
     ChangeKind kind = ChangeKind.between(before, after.snapshot());
-    FilePatch patch =
-        kind == ChangeKind.UNCHANGED
-            ? FilePatch.NONE
-            : summaryWriter.write(
-                path,
-                PatchSide.of(before, before.storedContent().map(contents::get)),
-                PatchSide.of(after.snapshot(), after.content()));
-    NewBlobs blobs = NewBlobs.of(after, kind, patch);
-    return new Detected(path, before, after, kind, patch, blobs.blobs(), blobs.diff());
+    NewBlobs blobs = NewBlobs.of(after, kind, FilePatch.NONE);
+    return new Detected(
+        path, before, after, kind, FilePatch.NONE, blobs.blobs(), blobs.diff(), diffPending(kind));
   }
 
   /** Records a change a scan found as a file change of the turn, detected by scan. */
@@ -155,14 +170,29 @@ public final class ChangeRecorder {
             .begin(turnRow, detected.path(), Optional.empty(), DetectedBy.SCAN, beforeRow);
     detected.blobs().forEach(tx.blobs()::put);
     long afterRow = insertSnapshot(tx, detected.after());
-    tx.fileChanges()
-        .complete(
-            changeRow,
-            afterRow,
-            detected.kind(),
-            detected.patch().added(),
-            detected.patch().removed(),
-            detected.diff());
+    complete(
+        tx,
+        changeRow,
+        afterRow,
+        detected.kind(),
+        detected.patch(),
+        detected.diff(),
+        detected.diffPending());
+  }
+
+  private static void complete(
+      StoreTransaction tx,
+      long changeRow,
+      long afterRow,
+      ChangeKind kind,
+      FilePatch patch,
+      Optional<Sha256> diff,
+      boolean diffPending) {
+    if (diffPending) {
+      tx.fileChanges().completeWithDiffPending(changeRow, afterRow, kind);
+    } else {
+      tx.fileChanges().complete(changeRow, afterRow, kind, patch.added(), patch.removed(), diff);
+    }
   }
 
   /**
@@ -171,13 +201,13 @@ public final class ChangeRecorder {
   public void store(StoreTransaction tx, Completed done) {
     done.blobs().forEach(tx.blobs()::put);
     long afterRow = insertSnapshot(tx, done.after());
-    tx.fileChanges()
-        .complete(
-            done.change().id(),
-            afterRow,
-            done.kind(),
-            done.patch().added(),
-            done.patch().removed(),
-            done.diff());
+    complete(
+        tx,
+        done.change().id(),
+        afterRow,
+        done.kind(),
+        done.patch(),
+        done.diff(),
+        done.diffPending());
   }
 }

@@ -5,7 +5,11 @@ import io.turndiff.model.ChangeKind;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
-/** A finished turn's summary; {@code changes} counts every change kind, zeros included. */
+/**
+ * A finished turn's summary; {@code changes} counts every change kind, zeros included. The line
+ * counts are {@code null}: a finish no longer waits for the line diffs, which are computed right
+ * after it ({@code diffs_pending} of them); the turn's records and the turn listing give them.
+ */
 public record WireTurnSummary(
     String turn,
     String session,
@@ -13,8 +17,9 @@ public record WireTurnSummary(
     String state,
     int files,
     Map<String, Integer> changes,
-    long linesAdded,
-    long linesRemoved,
+    Long linesAdded,
+    Long linesRemoved,
+    int diffsPending,
     int notRestorable,
     int detectedByScan) {
 
@@ -30,8 +35,9 @@ public record WireTurnSummary(
         summary.state().code(),
         summary.files(),
         changes,
-        summary.linesAdded(),
-        summary.linesRemoved(),
+        null,
+        null,
+        summary.diffsPending(),
         summary.notRestorable(),
         summary.detectedByScan());
   }

@@ -6,6 +6,7 @@ import io.turndiff.capture.track.TrackingOptions;
 import io.turndiff.model.Sha256;
 import io.turndiff.rewind.RewindReport;
 import io.turndiff.rewind.RewindRequest;
+import io.turndiff.store.StoreUsage;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
@@ -160,6 +161,10 @@ public final class TurnBench {
       }
       turndiff.store().checkpoint();
       storeBytes = DiskUsage.diskBytes(database);
+      StoreUsage usage = StoreUsage.measure(turndiff.store(), Optional.empty());
+      progress.printf(
+          "store after %d turns: %.1f MB on disk, %d blobs holding %.1f MB%n",
+          options.turns(), storeBytes / 1e6, usage.blobs(), usage.blobBytes() / 1e6);
 
       // rewinds of the last turn's files, back and forth: git checkout HEAD~1 / HEAD, turndiff
       // rewinding the

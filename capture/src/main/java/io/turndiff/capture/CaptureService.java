@@ -18,6 +18,7 @@ import io.turndiff.model.GivenPath;
 import io.turndiff.model.PathInput;
 import io.turndiff.model.RequestException;
 import io.turndiff.model.RequestedPath;
+import io.turndiff.model.Sha256;
 import io.turndiff.model.Snapshot;
 import io.turndiff.model.TurnKind;
 import io.turndiff.model.TurnState;
@@ -388,13 +389,19 @@ public final class CaptureService implements AutoCloseable {
       Instant now = store.clock().instant();
       List<Snapshot> shellBefores =
           shellOnly.stream().map(change -> Tracker.before(change, boundary, now)).toList();
-      // the line diffs are not computed here: nothing the runtime waits for needs them (the
+      List<Snapshot> befores =
+          new ArrayList<>(changes.stream().map(StoredFileChange::before).toList());
+      befores.addAll(shellBefores);
+      // the before-states' contents are the bases the after-states are stored as deltas of; the
+      // line diffs are not computed here: nothing the runtime waits for needs them (the
       // afterFinish listener computes them once the turn is stored)
+      Map<Sha256, byte[]> beforeContents = store.read(tx -> tx.blobs().contentsOf(befores));
       List<ChangeRecorder.Completed> completed =
           inParallel(
               changes,
               change ->
-                  recorder.completeWithDiffPending(change, boundary.observeExact(change.path())));
+                  recorder.completeWithDiffPending(
+                      change, boundary.observeExact(change.path()), beforeContents));
       List<DirectoryDelta> scannedDirectories =
           scanned
               .map(
@@ -416,7 +423,8 @@ public final class CaptureService implements AutoCloseable {
                 PathChange change = shellOnly.get(i);
                 Observation after =
                     change.now().orElseGet(() -> boundary.observeExact(change.path()));
-                return recorder.detectWithDiffPending(change.path(), shellBefores.get(i), after);
+                return recorder.detectWithDiffPending(
+                    change.path(), shellBefores.get(i), after, beforeContents);
               });
       Optional<TurnSummary> summary =
           store.write(

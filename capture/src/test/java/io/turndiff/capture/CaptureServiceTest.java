@@ -19,6 +19,7 @@ import io.turndiff.model.FileType;
 import io.turndiff.model.Presence;
 import io.turndiff.model.Reason;
 import io.turndiff.model.RequestException;
+import io.turndiff.model.Sha256;
 import io.turndiff.model.TurnState;
 import io.turndiff.model.WorkspacePath;
 import io.turndiff.store.Store;
@@ -75,6 +76,51 @@ class CaptureServiceTest {
 
   private String beginTurn() {
     return capture.beginTurn(workspace.root(), Optional.of("session-1"), Optional.empty()).turn();
+  }
+
+  /** What the blob row of {@code sha} holds: encoding, base (or "whole") and depth. */
+  private String stored(Sha256 sha) {
+    return StoreRows.text(
+        store,
+        "SELECT encoding || ' ' || coalesce(base_sha256, 'whole') || ' ' || depth FROM blob"
+            + " WHERE sha256 = '"
+            + sha.hex()
+            + "'");
+  }
+
+  @Test
+  void anEditedFilesAfterStateAndDiffAreStoredAsDeltasAndReadBackExactly() {
+    StringBuilder text = new StringBuilder();
+    for (int line = 0; text.length() < 20_000; line++) {
+      text.append("    int value")
+          .append(line)
+          .append(" = compute(")
+          .append(line * 7)
+          .append(");\n");
+    }
+    workspace.file("src/Big.java", text.toString());
+    for (int turnNumber = 1; turnNumber <= 3; turnNumber++) {
+      String turn = beginTurn();
+      capture.snapshot(turn, Optional.of("edit-" + turnNumber), List.of("src/Big.java"));
+      String edited =
+          workspace.readText("src/Big.java").replace("value" + turnNumber * 10 + " ", "edited ");
+      workspace.file("src/Big.java", edited);
+      capture.finishTurn(turn);
+      StoredFileChange change = change(turn, "src/Big.java");
+      Sha256 before = change.before().storedContent().orElseThrow();
+      Sha256 after = change.after().orElseThrow().storedContent().orElseThrow();
+      assertEquals("delta " + before.hex() + " " + turnNumber, stored(after), "turn " + turnNumber);
+      assertEquals(
+          "delta " + after.hex() + " " + (turnNumber + 1), stored(change.diff().orElseThrow()));
+      assertArrayEquals(
+          edited.getBytes(StandardCharsets.UTF_8), store.read(tx -> tx.blobs().require(after)));
+      assertTrue(
+          new String(
+                  store.read(tx -> tx.blobs().require(change.diff().orElseThrow())),
+                  StandardCharsets.UTF_8)
+              .contains("+    int edited = compute("),
+          "the diff decodes");
+    }
   }
 
   // ---- the six fixtures behind the boundary design ----

@@ -7,6 +7,8 @@ import io.turndiff.fixtures.CommandRun;
 import io.turndiff.fixtures.StoreRows;
 import io.turndiff.fixtures.TestStore;
 import io.turndiff.fixtures.TestWorkspace;
+import io.turndiff.model.Sha256;
+import io.turndiff.store.Store;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
@@ -16,6 +18,7 @@ import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Random;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.function.LongPredicate;
@@ -57,9 +60,23 @@ class GcProcessIT {
               turn)
           .expect(0);
       inProcess("snapshot", "--turn", turn, file).expect(0);
-      workspace.file(file, (session + " content " + i + "\n").repeat(2000));
+      workspace.file(file, content(session, i));
       inProcess("turn", "finish", "--turn", turn).expect(0);
     }
+  }
+
+  /**
+   * The text turn {@code i} of {@code session} writes: the same 20 KB but for its first line, so
+   * that each after-state is stored as a delta of its before-state, in chains as deep as the store
+   * allows.
+   */
+  private static String content(String session, int i) {
+    StringBuilder text = new StringBuilder(session + " content " + i + "\n");
+    Random random = new Random(42);
+    while (text.length() < 20_000) {
+      text.append("line ").append(random.nextInt(1_000_000)).append(" of the file\n");
+    }
+    return text.toString();
   }
 
   private long count(String sql) {
@@ -84,6 +101,15 @@ class GcProcessIT {
     }
     for (String turn : turns) {
       assertTrue(inProcess("diff", "--turn", turn).expect(0).out().contains("+++ b/f"), turn);
+    }
+    // every content left decodes, down its chain of deltas, to the bytes its key names
+    try (Store store = Store.open(database)) {
+      store.read(
+          tx -> {
+            tx.blobs()
+                .forEach((sha, content) -> assertEquals(sha, Sha256.of(content), "blob " + sha));
+            return null;
+          });
     }
   }
 
@@ -119,6 +145,9 @@ class GcProcessIT {
     database = TestStore.fileIn(temp);
     workspace.file("f0.txt", "0\n").file("f1.txt", "1\n").file("f2.txt", "2\n");
     turns("s1", TURNS);
+    assertTrue(
+        count("SELECT count(*) FROM blob WHERE encoding = 'delta' AND depth > 1") > 0,
+        "after-states are stored as chains of deltas");
 
     // killed while it removes turns
     killWhen(startGc(200, "--keep-turns", "4"), turns -> turns < TURNS - 2);
@@ -136,10 +165,18 @@ class GcProcessIT {
     assertEquals(
         0,
         count(
-            "SELECT count(*) FROM blob WHERE NOT EXISTS (SELECT 1 FROM snapshot WHERE"
-                + " content_sha256 = blob.sha256) AND NOT EXISTS (SELECT 1 FROM file_change WHERE"
-                + " diff_sha256 = blob.sha256)"),
-        "a later collection finishes the work");
+            "WITH RECURSIVE needed(sha) AS (SELECT content_sha256 FROM snapshot UNION SELECT"
+                + " diff_sha256 FROM file_change UNION SELECT blob.base_sha256 FROM blob JOIN"
+                + " needed ON blob.sha256 = needed.sha) SELECT count(*) FROM blob WHERE sha256"
+                + " NOT IN (SELECT sha FROM needed WHERE sha IS NOT NULL)"),
+        "a later collection finishes the work: what is left is referred to, or a base of it");
+    assertTrue(
+        count(
+                "SELECT count(*) FROM blob WHERE NOT EXISTS (SELECT 1 FROM snapshot WHERE"
+                    + " content_sha256 = blob.sha256) AND EXISTS (SELECT 1 FROM blob delta WHERE"
+                    + " delta.base_sha256 = blob.sha256)")
+            > 0,
+        "the kept turns' contents are deltas of contents only the removed turns referred to");
     assertWhole();
   }
 
@@ -175,7 +212,7 @@ class GcProcessIT {
                           turn)
                       .expect(0);
                   CliProcess.run(env, "snapshot", "--turn", turn, file).expect(0);
-                  workspace.file(file, ("s1 content " + (i + 1) + "\n").repeat(2000));
+                  workspace.file(file, content("s1", i + 1));
                   CliProcess.run(env, "turn", "finish", "--turn", turn).expect(0);
                 }
               } catch (Exception e) {

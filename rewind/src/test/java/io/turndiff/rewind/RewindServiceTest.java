@@ -19,6 +19,7 @@ import io.turndiff.store.StoredTurn;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
+import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
@@ -118,6 +119,50 @@ class RewindServiceTest {
     RewindReport undone = h.rewindTurn(rewound.rewindTurn().orElseThrow());
     assertTrue(undone.complete(), undone.toString());
     assertEquals(afterTurn, TreeContent.of(h.workspace.root()));
+  }
+
+  @Test
+  void filesStoredAsChainsOfDeltasAreRewoundAndTheUndoBringsTheLastStateBackByteForByte()
+      throws Exception {
+    Random random = new Random(13);
+    StringBuilder text = new StringBuilder();
+    for (int line = 0; text.length() < 30_000; line++) {
+      text.append("  long field").append(line).append(" = ").append(random.nextInt()).append(";\n");
+    }
+    byte[] binary = new byte[20_000];
+    random.nextBytes(binary);
+    h.workspace.file("src/A.java", text.toString()).file("data.bin", binary);
+    List<Map<String, String>> beforeEachTurn = new ArrayList<>();
+    String last = null;
+    for (int turn = 0; turn < 3; turn++) {
+      beforeEachTurn.add(TreeContent.of(h.workspace.root()));
+      int n = turn;
+      last =
+          h.turn(
+              List.of("src/A.java", "data.bin"),
+              () -> {
+                Files.writeString(
+                    file("src/A.java"),
+                    Files.readString(file("src/A.java"))
+                        .replace("field" + (n * 50 + 7) + " ", "edited" + n + " "));
+                byte[] bytes = Files.readAllBytes(file("data.bin"));
+                bytes[n * 1_000] ^= 0x5a;
+                Files.write(file("data.bin"), bytes);
+              });
+    }
+    Map<String, String> afterTurns = TreeContent.of(h.workspace.root());
+    assertTrue(
+        Long.parseLong(
+                StoreRows.text(
+                    h.store, "SELECT count(*) FROM blob WHERE encoding = 'delta' AND depth = 3"))
+            >= 2,
+        "both files' last after-states are the third delta of their chains");
+    RewindReport rewound = h.rewindTurn(last);
+    assertTrue(rewound.complete(), rewound.toString());
+    assertEquals(beforeEachTurn.get(2), TreeContent.of(h.workspace.root()));
+    RewindReport undone = h.rewindTurn(rewound.rewindTurn().orElseThrow());
+    assertTrue(undone.complete(), undone.toString());
+    assertEquals(afterTurns, TreeContent.of(h.workspace.root()));
   }
 
   @Test

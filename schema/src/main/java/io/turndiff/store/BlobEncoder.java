@@ -1,7 +1,9 @@
 package io.turndiff.store;
 
 import io.turndiff.model.Sha256;
+import java.util.Optional;
 import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.function.Function;
 
 /**
  * Compresses content for the blob table the way the store does, on the caller's thread: many files
@@ -20,23 +22,48 @@ public final class BlobEncoder {
 
   /** {@code content} (whose hash is {@code sha256}) as the blob table keeps it. */
   public static EncodedBlob encode(Sha256 sha256, byte[] content) {
-    BlobCodec.Encoded encoded = encoded(content);
+    BlobCodec.Encoded encoded = withCodec(codec -> codec.encode(content));
     return new EncodedBlob(sha256, content.length, encoded.encoding(), encoded.data());
+  }
+
+  /**
+   * {@code content} (whose hash is {@code sha256}) as the blob table keeps it, compressed both on
+   * its own and against {@code base} when there is one: the store keeps the smaller ({@link
+   * Blobs#put(EncodedBlob)}).
+   */
+  public static EncodedBlob encode(Sha256 sha256, byte[] content, Optional<DeltaBase> base) {
+    Optional<DeltaBase> usable =
+        base.filter(
+            candidate -> candidate.content().length > 0 && !candidate.sha256().equals(sha256));
+    if (usable.isEmpty()) {
+      return encode(sha256, content);
+    }
+    return withCodec(
+        codec -> {
+          BlobCodec.Encoded whole = codec.encode(content);
+          byte[] delta = codec.encodeDelta(content, usable.get().content());
+          return new EncodedBlob(
+              sha256,
+              content.length,
+              whole.encoding(),
+              whole.data(),
+              Optional.of(new EncodedBlob.Delta(usable.get().sha256(), delta)));
+        });
   }
 
   /** One chunk of a content stored in chunks, as the chunk table keeps it. */
   public static EncodedChunk encodeChunk(byte[] chunk) {
-    BlobCodec.Encoded encoded = encoded(chunk);
+    BlobCodec.Encoded encoded = withCodec(codec -> codec.encode(chunk));
     return new EncodedChunk(chunk.length, encoded.encoding(), encoded.data());
   }
 
-  private static BlobCodec.Encoded encoded(byte[] content) {
+  private static <T> T withCodec(Function<BlobCodec, T> work) {
     BlobCodec codec = IDLE.poll();
     if (codec == null) {
       codec = new BlobCodec();
     }
     try {
-      return codec.encode(content);
+      return work.apply(codec);
     } finally {
       if (IDLE.size() < KEPT_IDLE) {
         IDLE.add(codec);

@@ -2,6 +2,7 @@ package io.turndiff.store;
 
 import io.turndiff.model.TestHook;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
@@ -163,14 +164,7 @@ public final class GarbageCollector {
           break;
         }
         removeGroup(group, steps, inSteps)
-            .ifPresent(
-                blobs -> {
-                  Retention.BlobBatch batch =
-                      store.write(
-                          tx -> tx.retention().removeUnreferencedBlobsAmong(blobs, storedBefore));
-                  steps.blobs += batch.blobs();
-                  steps.bytes += batch.bytes();
-                });
+            .ifPresent(blobs -> removeBlobsAmong(blobs, storedBefore, steps, inSteps));
       }
     }
     steps.bytesInUse = store.write(tx -> tx.retention().bytesInUse());
@@ -196,19 +190,43 @@ public final class GarbageCollector {
 
   private void removeBlobs(long storedBefore, Steps steps, boolean inSteps) {
     String after = "";
+    Set<String> bases = new HashSet<>();
     while (true) {
       String from = after;
       Retention.BlobBatch batch =
           store.write(tx -> tx.retention().removeUnreferencedBlobs(storedBefore, from, BLOB_BATCH));
       steps.blobs += batch.blobs();
       steps.bytes += batch.bytes();
+      bases.addAll(batch.bases());
       if (inSteps) {
         stepCommitted();
       }
       if (batch.last().isEmpty()) {
-        return;
+        break;
       }
       after = batch.last().get();
+    }
+    removeBlobsAmong(bases, storedBefore, steps, inSteps);
+  }
+
+  /**
+   * Removes those of {@code shas} that nothing refers to, then the bases that the deltas removed
+   * left without a delta, and so on down the chains (at most {@link Blobs#MAX_DEPTH} rounds for
+   * chains this build made): a base is kept while any delta on it is, so every step leaves each
+   * kept content decodable, and a base a killed collection left behind is removed by the next one.
+   */
+  private void removeBlobsAmong(Set<String> shas, long storedBefore, Steps steps, boolean inSteps) {
+    Set<String> next = shas;
+    while (!next.isEmpty()) {
+      Set<String> among = next;
+      Retention.BlobBatch batch =
+          store.write(tx -> tx.retention().removeUnreferencedBlobsAmong(among, storedBefore));
+      steps.blobs += batch.blobs();
+      steps.bytes += batch.bytes();
+      if (inSteps) {
+        stepCommitted();
+      }
+      next = batch.bases();
     }
   }
 

@@ -18,6 +18,7 @@ import static io.turndiff.store.jooq.Tables.TURN;
 import static io.turndiff.store.jooq.Tables.WORKSPACE;
 
 import io.turndiff.model.TurnState;
+import io.turndiff.store.jooq.tables.Blob;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -34,7 +35,7 @@ import java.util.Set;
 import org.jooq.Condition;
 import org.jooq.DSLContext;
 import org.jooq.Field;
-import org.jooq.Record2;
+import org.jooq.Record3;
 import org.jooq.Result;
 import org.jooq.SQLDialect;
 import org.jooq.impl.DSL;
@@ -291,13 +292,13 @@ public final class Retention {
   public record Removal(List<RemovedTurn> turns, Set<String> blobs) {}
 
   /**
-   * Removes those of {@code shas} that no row refers to and that were stored or looked up before
-   * {@code storedBefore} (epoch ms), with their chunks: the blobs a removal let go, without a pass
-   * over every blob.
+   * Removes those of {@code shas} that no row refers to, that no delta is stored against, and that
+   * were stored or looked up before {@code storedBefore} (epoch ms), with their chunks: the blobs a
+   * removal let go, without a pass over every blob.
    */
   public BlobBatch removeUnreferencedBlobsAmong(Collection<String> shas, long storedBefore) {
     return removeBlobs(
-        dsl.select(BLOB.SHA256, storedBytes().as("bytes"))
+        dsl.select(BLOB.SHA256, storedBytes().as("bytes"), BLOB.BASE_SHA256)
             .from(BLOB)
             .where(
                 BLOB.SHA256
@@ -339,17 +340,43 @@ public final class Retention {
     return ((Number) dsl.fetchValue("PRAGMA freelist_count")).longValue();
   }
 
-  /** No row refers to the blob (its {@code sha256} column is {@code sha}). */
+  /**
+   * No row refers to the blob (its {@code sha256} column is {@code sha}), and no delta is stored
+   * against it: a base goes only once the last delta on it has gone (the foreign key {@code
+   * base_sha256} refuses it before).
+   */
   private Condition unreferenced(Field<String> sha) {
-    return DSL.notExists(dsl.selectOne().from(SNAPSHOT).where(SNAPSHOT.CONTENT_SHA256.eq(sha)))
+    Blob delta = BLOB.as("delta");
+    return DSL.notExists(dsl.selectOne().from(delta).where(delta.BASE_SHA256.eq(sha)))
         .and(
-            DSL.notExists(dsl.selectOne().from(FILE_CHANGE).where(FILE_CHANGE.DIFF_SHA256.eq(sha))))
-        .and(
-            DSL.notExists(
-                dsl.selectOne().from(INDEX_ENTRY).where(INDEX_ENTRY.CONTENT_SHA256.eq(sha))))
-        .and(
-            DSL.notExists(
-                dsl.selectOne().from(REWIND_ENTRY).where(REWIND_ENTRY.MERGED_SHA256.eq(sha))));
+            DSL.notExists(dsl.selectOne().from(SNAPSHOT).where(SNAPSHOT.CONTENT_SHA256.eq(sha)))
+                .and(
+                    DSL.notExists(
+                        dsl.selectOne().from(FILE_CHANGE).where(FILE_CHANGE.DIFF_SHA256.eq(sha))))
+                .and(
+                    DSL.notExists(
+                        dsl.selectOne()
+                            .from(INDEX_ENTRY)
+                            .where(INDEX_ENTRY.CONTENT_SHA256.eq(sha))))
+                .and(
+                    DSL.notExists(
+                        dsl.selectOne()
+                            .from(REWIND_ENTRY)
+                            .where(REWIND_ENTRY.MERGED_SHA256.eq(sha)))));
+  }
+
+  /**
+   * {@code sha} and the bases its content is decoded from, down to a whole blob ({@code baseOf}:
+   * each delta's base).
+   */
+  private static List<String> withBases(String sha, Map<String, String> baseOf) {
+    List<String> chain = new ArrayList<>(List.of(sha));
+    for (String base = baseOf.get(sha);
+        base != null && !chain.contains(base);
+        base = baseOf.get(base)) {
+      chain.add(base);
+    }
+    return chain;
   }
 
   /** Stored bytes of a blob row: its data, plus its chunks' when it is stored in chunks. */
@@ -368,10 +395,11 @@ public final class Retention {
   }
 
   /**
-   * Blobs removed by one step of a collection, their stored bytes, and the last key it looked at
-   * (the next step goes on after it).
+   * Blobs removed by one step of a collection, their stored bytes, the last key it looked at (the
+   * next step goes on after it), and the bases of the deltas it removed that are still stored: each
+   * may have lost the last delta that kept it.
    */
-  public record BlobBatch(long blobs, long bytes, Optional<String> last) {}
+  public record BlobBatch(long blobs, long bytes, Optional<String> last, Set<String> bases) {}
 
   /**
    * Removes, among the blobs keyed after {@code after} in key order, the next {@code limit} that no
@@ -381,7 +409,7 @@ public final class Retention {
   public BlobBatch removeUnreferencedBlobs(long storedBefore, String after, int limit) {
     Field<Long> bytes = storedBytes().as("bytes");
     var batch =
-        dsl.select(BLOB.SHA256, bytes)
+        dsl.select(BLOB.SHA256, bytes, BLOB.BASE_SHA256)
             .from(BLOB)
             .where(
                 BLOB.SHA256
@@ -394,18 +422,26 @@ public final class Retention {
     return removeBlobs(batch);
   }
 
-  private BlobBatch removeBlobs(Result<Record2<String, Long>> batch) {
+  private BlobBatch removeBlobs(Result<Record3<String, Long, String>> batch) {
     if (batch.isEmpty()) {
-      return new BlobBatch(0, 0, Optional.empty());
+      return new BlobBatch(0, 0, Optional.empty(), Set.of());
     }
     List<String> shas = batch.map(row -> row.value1());
     long freed = batch.stream().mapToLong(row -> row.value2()).sum();
+    Set<String> bases = new HashSet<>();
+    batch.forEach(
+        row -> {
+          if (row.value3() != null) {
+            bases.add(row.value3());
+          }
+        });
+    shas.forEach(bases::remove);
     var chunked =
         dsl.select(CHUNKED_CONTENT.ID).from(CHUNKED_CONTENT).where(CHUNKED_CONTENT.SHA256.in(shas));
     dsl.deleteFrom(CONTENT_CHUNK).where(CONTENT_CHUNK.CONTENT_ID.in(chunked)).execute();
     dsl.deleteFrom(CHUNKED_CONTENT).where(CHUNKED_CONTENT.SHA256.in(shas)).execute();
     dsl.deleteFrom(BLOB).where(BLOB.SHA256.in(shas)).execute();
-    return new BlobBatch(shas.size(), freed, Optional.of(shas.getLast()));
+    return new BlobBatch(shas.size(), freed, Optional.of(shas.getLast()), bases);
   }
 
   /**
@@ -415,10 +451,18 @@ public final class Retention {
    */
   StoreUsage usage(Optional<String> root) {
     Map<String, Long> stored = new HashMap<>();
-    dsl.select(BLOB.SHA256, storedBytes())
+    Map<String, String> baseOf = new HashMap<>();
+    dsl.select(BLOB.SHA256, storedBytes(), BLOB.BASE_SHA256)
         .from(BLOB)
-        .forEach(row -> stored.put(row.value1(), row.value2()));
-    // which sessions refer to each blob, through their snapshots and diffs
+        .forEach(
+            row -> {
+              stored.put(row.value1(), row.value2());
+              if (row.value3() != null) {
+                baseOf.put(row.value1(), row.value3());
+              }
+            });
+    // which sessions need each blob: those whose snapshots and diffs refer to it, or to a delta
+    // stored against it (a base goes only with its last delta)
     Map<String, Set<Long>> sessionsOf = new HashMap<>();
     var content =
         dsl.select(TURN.SESSION_ID, SNAPSHOT.CONTENT_SHA256)
@@ -439,18 +483,21 @@ public final class Retention {
                     .on(TURN.ID.eq(FILE_CHANGE.TURN_ID))
                     .where(FILE_CHANGE.DIFF_SHA256.isNotNull()));
     content.forEach(
-        row -> sessionsOf.computeIfAbsent(row.value2(), sha -> new HashSet<>()).add(row.value1()));
-    Set<String> elsewhere =
-        new HashSet<>(
-            dsl.selectDistinct(INDEX_ENTRY.CONTENT_SHA256)
-                .from(INDEX_ENTRY)
-                .where(INDEX_ENTRY.CONTENT_SHA256.isNotNull())
-                .fetch(INDEX_ENTRY.CONTENT_SHA256));
+        row ->
+            withBases(row.value2(), baseOf)
+                .forEach(
+                    sha ->
+                        sessionsOf.computeIfAbsent(sha, s -> new HashSet<>()).add(row.value1())));
+    Set<String> elsewhere = new HashSet<>();
+    dsl.selectDistinct(INDEX_ENTRY.CONTENT_SHA256)
+        .from(INDEX_ENTRY)
+        .where(INDEX_ENTRY.CONTENT_SHA256.isNotNull())
+        .forEach(row -> elsewhere.addAll(withBases(row.value1(), baseOf)));
     long indexBytes = elsewhere.stream().mapToLong(sha -> stored.getOrDefault(sha, 0L)).sum();
     dsl.selectDistinct(REWIND_ENTRY.MERGED_SHA256)
         .from(REWIND_ENTRY)
         .where(REWIND_ENTRY.MERGED_SHA256.isNotNull())
-        .forEach(row -> elsewhere.add(row.value1()));
+        .forEach(row -> elsewhere.addAll(withBases(row.value1(), baseOf)));
     // snapshots only a rewind entry refers to still hold their content (not shared: the rewind is
     // the session's own)
     Set<String> held = new HashSet<>(elsewhere);
@@ -463,7 +510,7 @@ public final class Retention {
                 .eq(REWIND_ENTRY.TARGET_SNAPSHOT_ID)
                 .or(SNAPSHOT.ID.eq(REWIND_ENTRY.EXPECTED_SNAPSHOT_ID)))
         .where(SNAPSHOT.CONTENT_SHA256.isNotNull())
-        .forEach(row -> held.add(row.value1()));
+        .forEach(row -> held.addAll(withBases(row.value1(), baseOf)));
     long unreferenced =
         stored.entrySet().stream()
             .filter(blob -> !sessionsOf.containsKey(blob.getKey()) && !held.contains(blob.getKey()))

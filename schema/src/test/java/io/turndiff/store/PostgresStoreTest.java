@@ -86,9 +86,9 @@ class PostgresStoreTest {
       assertTrue(again.read(tx -> tx.workspaces().byRealRoot("/nowhere")).isEmpty());
     }
     assertEquals(
-        2,
+        3,
         count(database, "SELECT count(*) FROM flyway_schema_history WHERE success"),
-        "V9 (the schema at V9) and V10, each run once");
+        "V9 (the schema at V9), V10 and V12, each run once");
     try (Connection connection = database.connect();
         Statement statement = connection.createStatement();
         ResultSet row =
@@ -99,19 +99,13 @@ class PostgresStoreTest {
     assertEquals(
         sqliteColumns(),
         postgresColumns(database),
-        "the tables and columns of db/migration's V1..V10, which the jOOQ classes were made from");
+        "the tables and columns of db/migration's migrations, which the jOOQ classes were made from");
   }
 
   @Test
   void aVersion9DatabaseWithRowsMigratesItsWorkspacesUnclaimedAndTwoHostsThenShareTheRoot()
       throws Exception {
-    PostgresDatabase database = PostgresServer.emptyDatabase();
-    Flyway.configure()
-        .dataSource(database.url(), database.user().orElse(null), database.password().orElse(null))
-        .locations("classpath:" + Store.POSTGRES_MIGRATIONS)
-        .target("9")
-        .load()
-        .migrate();
+    PostgresDatabase database = databaseAt("9");
     try (Connection connection = database.connect();
         Statement statement = connection.createStatement()) {
       // ids as the store makes them (an explicit id would not move PostgreSQL's identity on)
@@ -135,6 +129,24 @@ class PostgresStoreTest {
               .toList(),
           "two rows for one root, one per host");
     }
+  }
+
+  @Test
+  void aVersion10DatabasesBlobsReadBackAfterTheMigrationAndNewContentIsStoredAsDeltasOfThem()
+      throws Exception {
+    DeltaBlobsTest.oldBlobsReadBackAndTakeDeltas(databaseAt("10"));
+  }
+
+  /** A new database migrated up to {@code version} only, as an older build left it. */
+  private static PostgresDatabase databaseAt(String version) {
+    PostgresDatabase database = PostgresServer.emptyDatabase();
+    Flyway.configure()
+        .dataSource(database.url(), database.user().orElse(null), database.password().orElse(null))
+        .locations("classpath:" + Store.POSTGRES_MIGRATIONS)
+        .target(version)
+        .load()
+        .migrate();
+    return database;
   }
 
   /** Every table of the generated jOOQ schema (read from SQLite), with its columns. */

@@ -139,6 +139,13 @@ class StoreTest {
   }
 
   @Test
+  void aVersion10StoresBlobsReadBackAfterTheMigrationAndNewContentIsStoredAsDeltasOfThem()
+      throws Exception {
+    DeltaBlobsTest.oldBlobsReadBackAndTakeDeltas(
+        new StoreAddress.SqliteFile(storeAtMigration("v10", "10")));
+  }
+
+  @Test
   void aVersion6StoreKeepsItsSnapshotsAndAcceptsTheOpenatBoundary() throws Exception {
     Path database = storeAtMigration("v6", "6");
     String insert =
@@ -221,7 +228,10 @@ class StoreTest {
       assertFalse(
           statement.executeQuery("PRAGMA foreign_key_check").next(), "every reference still holds");
       statement.execute("UPDATE file_change SET change = 'unknown' WHERE id = 1");
-      statement.execute("INSERT INTO blob VALUES ('" + "b".repeat(64) + "', 5, 'chunked', x'', 0)");
+      statement.execute(
+          "INSERT INTO blob (sha256, size, encoding, data, stored_at) VALUES ('"
+              + "b".repeat(64)
+              + "', 5, 'chunked', x'', 0)");
       assertThrows(
           SQLException.class,
           () -> statement.execute("INSERT INTO file_change_tool_call VALUES (1, 99)"),

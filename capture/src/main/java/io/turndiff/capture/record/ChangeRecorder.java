@@ -10,6 +10,7 @@ import io.turndiff.model.Sha256;
 import io.turndiff.model.Snapshot;
 import io.turndiff.model.WorkspacePath;
 import io.turndiff.store.BlobEncoder;
+import io.turndiff.store.DeltaBase;
 import io.turndiff.store.EncodedBlob;
 import io.turndiff.store.StoreTransaction;
 import io.turndiff.store.StoredFileChange;
@@ -46,22 +47,37 @@ public final class ChangeRecorder {
 
   /**
    * What a completed change adds to the blob table, compressed now: a changed after-state and the
-   * diff.
+   * diff. The after-state is also compressed against the before-state, and the diff against the
+   * after-state (or the before-state, when the file is gone): whichever of the two encodings is
+   * smaller is stored ({@code Blobs.put}).
    */
   private record NewBlobs(List<EncodedBlob> blobs, Optional<Sha256> diff) {
 
-    static NewBlobs of(Observation after, ChangeKind kind, FilePatch patch) {
+    static NewBlobs of(
+        Snapshot before,
+        Observation after,
+        ChangeKind kind,
+        FilePatch patch,
+        Map<Sha256, byte[]> contents) {
+      Optional<DeltaBase> beforeBase =
+          before
+              .storedContent()
+              .flatMap(
+                  sha -> Optional.ofNullable(contents.get(sha)).map(c -> new DeltaBase(sha, c)));
+      Optional<DeltaBase> afterBase =
+          after
+              .content()
+              .map(c -> new DeltaBase(after.snapshot().storedContent().orElseThrow(), c));
       List<EncodedBlob> blobs = new ArrayList<>(2);
-      if (kind != ChangeKind.UNCHANGED && after.content().isPresent()) {
+      if (kind != ChangeKind.UNCHANGED && afterBase.isPresent()) {
         blobs.add(
-            BlobEncoder.encode(
-                after.snapshot().storedContent().orElseThrow(), after.content().get()));
+            BlobEncoder.encode(afterBase.get().sha256(), afterBase.get().content(), beforeBase));
       }
       Optional<Sha256> diff = Optional.empty();
       if (!patch.isEmpty()) {
         byte[] text = patch.text().getBytes(StandardCharsets.UTF_8);
         diff = Optional.of(Sha256.of(text));
-        blobs.add(BlobEncoder.encode(diff.get(), text));
+        blobs.add(BlobEncoder.encode(diff.get(), text, afterBase.or(() -> beforeBase)));
       }
       return new NewBlobs(List.copyOf(blobs), diff);
     }
@@ -118,18 +134,20 @@ public final class ChangeRecorder {
                 change.path(),
                 PatchSide.of(before, before.storedContent().map(contents::get)),
                 PatchSide.of(after.snapshot(), after.content()));
-    NewBlobs blobs = NewBlobs.of(after, kind, patch);
+    NewBlobs blobs = NewBlobs.of(before, after, kind, patch, contents);
     return new Completed(change, after, kind, patch, blobs.blobs(), blobs.diff(), false);
   }
 
   /**
-   * Classifies a change and compresses its new content, leaving its line diff pending (a change
-   * that is not {@code unchanged}): what a finish must do before the runtime goes on. Outside any
+   * Classifies a change and compresses its new content (a delta of its before-state when {@code
+   * contents} holds that and the delta is smaller), leaving its line diff pending (a change that is
+   * not {@code unchanged}): what a finish must do before the runtime goes on. Outside any
    * transaction.
    */
-  public Completed completeWithDiffPending(StoredFileChange change, Observation after) {
+  public Completed completeWithDiffPending(
+      StoredFileChange change, Observation after, Map<Sha256, byte[]> contents) {
     ChangeKind kind = ChangeKind.between(change.before(), after.snapshot());
-    NewBlobs blobs = NewBlobs.of(after, kind, FilePatch.NONE);
+    NewBlobs blobs = NewBlobs.of(change.before(), after, kind, FilePatch.NONE, contents);
     return new Completed(
         change, after, kind, FilePatch.NONE, blobs.blobs(), blobs.diff(), diffPending(kind));
   }
@@ -155,9 +173,10 @@ public final class ChangeRecorder {
    * Classifies a change a scan found and compresses its new content, leaving its line diff pending
    * as {@link #completeWithDiffPending} does (outside any transaction).
    */
-  public Detected detectWithDiffPending(WorkspacePath path, Snapshot before, Observation after) {
+  public Detected detectWithDiffPending(
+      WorkspacePath path, Snapshot before, Observation after, Map<Sha256, byte[]> contents) {
     ChangeKind kind = ChangeKind.between(before, after.snapshot());
-    NewBlobs blobs = NewBlobs.of(after, kind, FilePatch.NONE);
+    NewBlobs blobs = NewBlobs.of(before, after, kind, FilePatch.NONE, contents);
     return new Detected(
         path, before, after, kind, FilePatch.NONE, blobs.blobs(), blobs.diff(), diffPending(kind));
   }

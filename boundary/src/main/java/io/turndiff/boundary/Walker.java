@@ -132,15 +132,16 @@ final class Walker implements AutoCloseable {
     if (components.isEmpty()) {
       return new Reached.Opened(root);
     }
-    if (parents == Parents.EXISTING) {
-      Optional<Attempt<DirectoryHandle>> whole =
-          root.openDirectoryBeneath(WorkspacePath.ofComponents(components));
-      if (whole.isPresent()
-          && whole.get() instanceof Attempt.Done<DirectoryHandle>(DirectoryHandle directory)) {
-        return new Reached.Opened(directory);
-      }
-      // refused in one call: walk again one component at a time, to say which component and why
+    // in one kernel call where the handle can, whether missing parents are to be made or not: the
+    // parents of most writes exist
+    Optional<Attempt<DirectoryHandle>> whole =
+        root.openDirectoryBeneath(WorkspacePath.ofComponents(components));
+    if (whole.isPresent()
+        && whole.get() instanceof Attempt.Done<DirectoryHandle>(DirectoryHandle directory)) {
+      return new Reached.Opened(directory);
     }
+    // refused in one call: walk again one component at a time, to make what is missing or to say
+    // which component and why
     DirectoryHandle current = root;
     StringBuilder walked = new StringBuilder();
     for (byte[] component : components) {

@@ -3,6 +3,7 @@ package io.turndiff.bench;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.turndiff.api.Json;
 import java.io.PrintWriter;
+import java.util.Optional;
 
 /** The figures of one bench run, as a table for people or JSON for machines. */
 public record BenchResult(
@@ -24,7 +25,8 @@ public record BenchResult(
     long gitDiskBytes,
     long gitDiskBytesAfterGc,
     TurnBench.Tracking tracking,
-    long gitInitialDiskBytes) {
+    long gitInitialDiskBytes,
+    Optional<TurnBench.DirtyRewinds> dirtyRewinds) {
 
   /** Nanoseconds and bytes, far below 2^53: exact as doubles. */
   private static double ratio(long anchor, long measured) {
@@ -96,6 +98,17 @@ public record BenchResult(
         "rewind of the last turn's files: git checkout",
         rewindGit,
         String.format("%.1fx", gitCheckoutOverRewind()));
+    dirtyRewinds.ifPresent(
+        dirty -> {
+          String busy = " (" + options.dirtyWriterMegabytes() + " MB dirty beside)";
+          row(out, "  turndiff" + busy, dirty.turndiff(), "");
+          row(
+              out,
+              "  git checkout" + busy,
+              dirty.git(),
+              String.format(
+                  "%.1fx", ratio(dirty.git().medianMillis(), dirty.turndiff().medianMillis())));
+        });
     out.printf(
         "after %d turns on disk: turndiff store %.1f MB, shadow git %.1f MB (%.1f MB after git gc): "
             + "git/turndiff %.1fx%n",
@@ -151,6 +164,11 @@ public record BenchResult(
     put(ops, "floor_read_sha256", floor);
     put(ops, "turndiff_rewind", rewindTurndiff);
     put(ops, "git_checkout_rewind", rewindGit);
+    dirtyRewinds.ifPresent(
+        dirty -> {
+          put(ops, "turndiff_rewind_dirty_writer", dirty.turndiff());
+          put(ops, "git_checkout_rewind_dirty_writer", dirty.git());
+        });
     ops.putObject("git_initial_commit").put("median", gitInitialNanos / 1e6);
     ops.putObject("turndiff_track").put("median", tracking.indexNanos() / 1e6);
     ops.putObject("turndiff_track_warm").put("median", tracking.warmIndexNanos() / 1e6);
@@ -168,6 +186,11 @@ public record BenchResult(
     ratios.put("git_add_all_over_turndiff_capture", gitAllOverCapture());
     ratios.put("git_add_touched_over_turndiff_capture", gitTouchedOverCapture());
     ratios.put("git_checkout_over_turndiff_rewind", gitCheckoutOverRewind());
+    dirtyRewinds.ifPresent(
+        dirty ->
+            ratios.put(
+                "git_checkout_over_turndiff_rewind_dirty_writer",
+                ratio(dirty.git().medianMillis(), dirty.turndiff().medianMillis())));
     ratios.put("turndiff_capture_over_floor", ratio(capture.medianMillis(), floor.medianMillis()));
     ratios.put("git_dir_over_turndiff_store", gitOverStore());
     node.putObject("disk_bytes")

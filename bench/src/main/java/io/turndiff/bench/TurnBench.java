@@ -47,7 +47,8 @@ public final class TurnBench {
       int turns,
       int warmup,
       long seed,
-      double locality) {}
+      double locality,
+      int dirtyWriterMegabytes) {}
 
   private final Options options;
   private final PrintStream progress;
@@ -111,6 +112,7 @@ public final class TurnBench {
     long storeBytes;
     Samples rewindsTurndiff = new Samples();
     Samples rewindsGit = new Samples();
+    Optional<DirtyRewinds> dirtyRewinds = Optional.empty();
     try (Turndiff turndiff = Turndiff.open(database, BoundaryOptions.defaults())) {
       for (int t = 1 - options.warmup(); t <= options.turns(); t++) {
         boolean measured = t >= 1;
@@ -166,55 +168,34 @@ public final class TurnBench {
           "store after %d turns: %.1f MB on disk, %d blobs holding %.1f MB%n",
           options.turns(), storeBytes / 1e6, usage.blobs(), usage.blobBytes() / 1e6);
 
-      // rewinds of the last turn's files, back and forth: git checkout HEAD~1 / HEAD, turndiff
-      // rewinding the
-      // turn and then each rewind turn in turn; after every pair both sides must have made the same
-      // tree
       String afterState = treeDigest(workspace);
-      List<String> existedBefore = new ArrayList<>(last.edited());
-      existedBefore.addAll(last.deleted());
-      List<String> existedAfter = new ArrayList<>(last.edited());
-      existedAfter.addAll(last.created());
-      String toRewind = lastTurn;
-      for (int round = 0; round < REWIND_ROUNDS; round++) {
-        boolean towardsBefore = round % 2 == 0;
-        long gitStart = System.nanoTime();
-        if (towardsBefore) {
-          gitAll.checkoutPrevious(existedBefore);
-          deleteAll(workspace, last.created());
-        } else {
-          gitAll.checkoutHead(existedAfter);
-          deleteAll(workspace, last.deleted());
-        }
-        long gitNanos = System.nanoTime() - gitStart;
-        String byGit = treeDigest(workspace);
-        // put the tree back as it was, for turndiff to start from the same state
-        if (towardsBefore) {
-          gitAll.checkoutHead(existedAfter);
-          deleteAll(workspace, last.deleted());
-        } else {
-          gitAll.checkoutPrevious(existedBefore);
-          deleteAll(workspace, last.created());
-        }
-        long rewindStart = System.nanoTime();
-        RewindReport report =
-            turndiff
-                .rewind()
-                .rewind(new RewindRequest(toRewind, false, Optional.empty(), false, false));
-        long rewindNanos = System.nanoTime() - rewindStart;
-        if (!report.complete() || !treeDigest(workspace).equals(byGit)) {
-          throw new IllegalStateException(
-              "turndiff's rewind and git's checkout disagree: " + report);
-        }
-        toRewind = report.rewindTurn().orElseThrow();
-        if (round >= REWIND_WARMUP) {
-          rewindsGit.add(gitNanos);
-          rewindsTurndiff.add(rewindNanos);
-        }
-      }
-      if (REWIND_ROUNDS % 2 == 0 && !treeDigest(workspace).equals(afterState)) {
+      String toRewind =
+          rewindRounds(
+              turndiff,
+              gitAll,
+              workspace,
+              last,
+              lastTurn,
+              Optional.empty(),
+              rewindsTurndiff,
+              rewindsGit);
+      if (!treeDigest(workspace).equals(afterState)) {
         throw new IllegalStateException(
             "the rewinds back and forth did not end at the after-state");
+      }
+      if (options.dirtyWriterMegabytes() > 0) {
+        Samples turndiffDirty = new Samples();
+        Samples gitDirty = new Samples();
+        rewindRounds(
+            turndiff,
+            gitAll,
+            workspace,
+            last,
+            toRewind,
+            Optional.of(base),
+            turndiffDirty,
+            gitDirty);
+        dirtyRewinds = Optional.of(new DirtyRewinds(turndiffDirty, gitDirty));
       }
     }
     long gitBytes = DiskUsage.diskBytes(gitAll.directory());
@@ -239,7 +220,88 @@ public final class TurnBench {
         gitBytes,
         gitBytesAfterGc,
         tracking,
-        gitInitialBytes);
+        gitInitialBytes,
+        dirtyRewinds);
+  }
+
+  /**
+   * The rewinds timed while another process has left {@link Options#dirtyWriterMegabytes()} of
+   * dirty pages on the workspace's file system.
+   */
+  public record DirtyRewinds(Samples turndiff, Samples git) {}
+
+  /**
+   * Rewinds of the last turn's files, back and forth ({@link #REWIND_ROUNDS}, an even number: the
+   * tree ends as it started): git checkout HEAD~1 / HEAD, turndiff rewinding the turn and then each
+   * rewind turn in turn; after every pair both sides must have made the same tree. With {@code
+   * dirtyBeside}, a child process leaves dirty pages in a file there right before each timed
+   * rewind, git's and turndiff's alike. Returns the turn the next rewind rewinds.
+   */
+  @SuppressWarnings("try") // the resource is the dirty pages, held while the rewind runs
+  private String rewindRounds(
+      Turndiff turndiff,
+      ShadowGit gitAll,
+      Path workspace,
+      Workload.Turn last,
+      String first,
+      Optional<Path> dirtyBeside,
+      Samples rewindsTurndiff,
+      Samples rewindsGit)
+      throws IOException, InterruptedException {
+    List<String> existedBefore = new ArrayList<>(last.edited());
+    existedBefore.addAll(last.deleted());
+    List<String> existedAfter = new ArrayList<>(last.edited());
+    existedAfter.addAll(last.created());
+    String toRewind = first;
+    for (int round = 0; round < REWIND_ROUNDS; round++) {
+      boolean towardsBefore = round % 2 == 0;
+      long gitNanos;
+      try (DirtyWriter dirty = dirtied(dirtyBeside)) {
+        long gitStart = System.nanoTime();
+        if (towardsBefore) {
+          gitAll.checkoutPrevious(existedBefore);
+          deleteAll(workspace, last.created());
+        } else {
+          gitAll.checkoutHead(existedAfter);
+          deleteAll(workspace, last.deleted());
+        }
+        gitNanos = System.nanoTime() - gitStart;
+      }
+      String byGit = treeDigest(workspace);
+      // put the tree back as it was, for turndiff to start from the same state
+      if (towardsBefore) {
+        gitAll.checkoutHead(existedAfter);
+        deleteAll(workspace, last.deleted());
+      } else {
+        gitAll.checkoutPrevious(existedBefore);
+        deleteAll(workspace, last.created());
+      }
+      RewindReport report;
+      long rewindNanos;
+      try (DirtyWriter dirty = dirtied(dirtyBeside)) {
+        long rewindStart = System.nanoTime();
+        report =
+            turndiff
+                .rewind()
+                .rewind(new RewindRequest(toRewind, false, Optional.empty(), false, false));
+        rewindNanos = System.nanoTime() - rewindStart;
+      }
+      if (!report.complete() || !treeDigest(workspace).equals(byGit)) {
+        throw new IllegalStateException("turndiff's rewind and git's checkout disagree: " + report);
+      }
+      toRewind = report.rewindTurn().orElseThrow();
+      if (round >= REWIND_WARMUP) {
+        rewindsGit.add(gitNanos);
+        rewindsTurndiff.add(rewindNanos);
+      }
+    }
+    return toRewind;
+  }
+
+  private DirtyWriter dirtied(Optional<Path> beside) throws IOException, InterruptedException {
+    return beside.isPresent()
+        ? DirtyWriter.dirty(beside.get(), options.dirtyWriterMegabytes())
+        : DirtyWriter.NONE;
   }
 
   /**

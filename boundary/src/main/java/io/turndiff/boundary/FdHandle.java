@@ -160,18 +160,6 @@ final class FdHandle extends FdDirectory implements RootHandle {
   }
 
   @Override
-  public Attempt<Void> syncFileSystem() {
-    try (NativeCall call = libc.call()) {
-      return result(libc.syncfs(call, fd));
-    }
-  }
-
-  @Override
-  public boolean syncsEachFile() {
-    return false;
-  }
-
-  @Override
   public void removeLeftover(Name temporary) {
     // everything is staged in the target's own directory
   }

@@ -55,7 +55,6 @@ final class Libc {
   private final MethodHandle write;
   private final MethodHandle close;
   private final MethodHandle fsync;
-  private final MethodHandle syncfs;
   private final MethodHandle fchmod;
   private final MethodHandle mkdirat;
   private final MethodHandle unlinkat;
@@ -119,9 +118,6 @@ final class Libc {
     this.fsync =
         linker.downcallHandle(
             libc.findOrThrow("fsync"), FunctionDescriptor.of(JAVA_INT, JAVA_INT), captureErrno);
-    this.syncfs =
-        linker.downcallHandle(
-            libc.findOrThrow("syncfs"), FunctionDescriptor.of(JAVA_INT, JAVA_INT), captureErrno);
     this.fchmod =
         linker.downcallHandle(
             libc.findOrThrow("fchmod"),
@@ -408,15 +404,6 @@ final class Libc {
   int fsync(NativeCall call, int fd) {
     try {
       return checked(call, (int) fsync.invokeExact(call.errnoCapture(), fd));
-    } catch (Throwable t) {
-      throw rethrow(t);
-    }
-  }
-
-  /** {@code syncfs}: everything written to the file system of {@code fd}, durable. */
-  int syncfs(NativeCall call, int fd) {
-    try {
-      return checked(call, (int) syncfs.invokeExact(call.errnoCapture(), fd));
     } catch (Throwable t) {
       throw rethrow(t);
     }

@@ -24,15 +24,6 @@ interface RootHandle extends DirectoryHandle {
   /** As {@link #openBeneath}, for a directory. */
   Optional<Attempt<DirectoryHandle>> openDirectoryBeneath(WorkspacePath directory);
 
-  /** Makes everything written to the workspace's file system durable ({@code syncfs}). */
-  Attempt<Void> syncFileSystem();
-
-  /**
-   * Whether each new file must be synced on its own ({@link #syncFileSystem()} cannot do it for
-   * them).
-   */
-  boolean syncsEachFile();
-
   /**
    * Removes what this handle stages outside the target's directory under {@code temporary}, if
    * anything.

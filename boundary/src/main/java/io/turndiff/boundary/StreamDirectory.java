@@ -369,7 +369,7 @@ class StreamDirectory implements DirectoryHandle {
 
   @Override
   public Attempt<Void> sync() {
-    // a held stream cannot be synced; each new file was synced on its own (syncsEachFile)
+    // a held stream cannot be synced; each new file was synced on its own as it was written
     return Attempt.done();
   }
 

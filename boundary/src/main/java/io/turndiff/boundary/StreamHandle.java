@@ -142,18 +142,6 @@ final class StreamHandle extends StreamDirectory implements RootHandle {
   }
 
   @Override
-  public Attempt<Void> syncFileSystem() {
-    // each new file was synced when it was written; directories cannot be synced through a held
-    // stream
-    return Attempt.done();
-  }
-
-  @Override
-  public boolean syncsEachFile() {
-    return true;
-  }
-
-  @Override
   public void removeLeftover(Name temporary) {
     // a symlink is made at the root first and then moved beside its target: one a process killed in
     // between

@@ -634,8 +634,9 @@ public final class WorkspaceBoundary implements AutoCloseable {
   // ---- write side
   // -------------------------------------------------------------------------------------
   //
-  // The product writes only through the checked sequence below (stage, sync, commitIfUnchanged /
-  // deleteIfUnchanged, sync): a write that does not first look at what it replaces could destroy
+  // The product writes only through the checked sequence below (stage, commitIfUnchanged /
+  // deleteIfUnchanged, syncDirectory): a write that does not first look at what it replaces could
+  // destroy
   // work. The
   // unchecked one-file writes here are package-private: the boundary's own tests use them to prove
   // what a
@@ -690,14 +691,15 @@ public final class WorkspaceBoundary implements AutoCloseable {
     return protocol.delete(path, true);
   }
 
-  // ---- many writes at once: stage, sync once, commit each, sync once
+  // ---- many writes at once: stage (each file synced), commit each, sync each directory once
   // -----------------------------------
 
   /**
    * Writes {@code content} under a temporary name beside {@code path} (parents created, nothing
-   * followed), without syncing or renaming: {@link #sync} then makes all staged files durable at
-   * once, and {@link #commit} renames each over its name. This is {@link #writeFile}'s sequence
-   * with one file-system sync for many files instead of two per file.
+   * followed) and syncs it, without renaming: {@link #commit} then renames each over its name, and
+   * {@link #syncDirectory} makes the renames durable, once per directory for many files. This is
+   * {@link #writeFile}'s sequence with one directory sync for many files instead of one per file.
+   * Staged files are independent of each other: several threads may stage at once.
    */
   public WriteOutcome stageFile(
       WorkspacePath path, byte[] content, int mode, Optional<String> temporaryName) {
@@ -734,8 +736,8 @@ public final class WorkspaceBoundary implements AutoCloseable {
    * state, proven: {@link Snapshot#sameStateAs}). The name is looked at through the same parent
    * directory, held open from the root, that the rename then uses, right before it; when it
    * differs, the staged file is removed and the outcome is {@link WriteOutcome.Changed} with what
-   * the name holds now. Not synced: {@link #sync} after many. A file over the size limit is only
-   * fingerprinted here, which never proves sameness: for one, use {@link
+   * the name holds now. Not synced: {@link #syncDirectory} after many. A file over the size limit
+   * is only fingerprinted here, which never proves sameness: for one, use {@link
    * #commitIfUnchanged(WriteOutcome.Staged, OverLimit, Predicate)} with {@link OverLimit.Capture}.
    */
   public WriteOutcome commitIfUnchanged(WriteOutcome.Staged staged, Snapshot expected) {
@@ -756,7 +758,8 @@ public final class WorkspaceBoundary implements AutoCloseable {
   /**
    * Removes the name {@code path} only if it still holds {@code expected}, looked at through the
    * same held parent right before the unlink; else {@link WriteOutcome.Changed}. A name already
-   * gone counts as done when {@code expected} is an absence. Not synced: {@link #sync} after many.
+   * gone counts as done when {@code expected} is an absence. Not synced: {@link #syncDirectory}
+   * after many.
    */
   public WriteOutcome deleteIfUnchanged(WorkspacePath path, Snapshot expected) {
     return deleteIfUnchanged(path, new OverLimit.Sample(), now -> now.sameStateAs(expected));
@@ -804,7 +807,7 @@ public final class WorkspaceBoundary implements AutoCloseable {
     return options.nextTemporaryName();
   }
 
-  /** Removes a name, leaving the directory to the next {@link #sync}. */
+  /** Removes a name, leaving the directory to the next {@link #syncDirectory}. */
   WriteOutcome deleteUnsynced(WorkspacePath path) {
     requireInside(path);
     return protocol.delete(path, false);
@@ -874,9 +877,15 @@ public final class WorkspaceBoundary implements AutoCloseable {
         .toList();
   }
 
-  /** Makes everything written to the workspace's file system durable ({@code syncfs}). */
-  public WriteOutcome sync() {
-    return protocol.sync();
+  /**
+   * Makes the entries of {@code directory} (the root when empty) durable, {@code fsync} of that
+   * directory alone: after files were committed or deleted in it, directories made or removed in
+   * it, or its own mode changed. Only what the workspace's writes changed is flushed, never the
+   * rest of the file system (another program's dirty pages are not turndiff's to wait for).
+   */
+  public WriteOutcome syncDirectory(Optional<WorkspacePath> directory) {
+    directory.ifPresent(WorkspaceBoundary::requireInside);
+    return protocol.syncDirectory(directory);
   }
 
   private static void requireInside(WorkspacePath path) {

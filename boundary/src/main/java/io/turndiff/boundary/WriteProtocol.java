@@ -15,8 +15,9 @@ import java.util.function.Supplier;
  * The one write protocol, over any handle: a new name beside the target in its parent held open
  * from the root (temporary names and their retries here, once), content and mode on the new file,
  * then a rename over the target in that same held parent. An existing inode is never written: a
- * symlink, hardlink or FIFO at the target is replaced as a name. For many files at once: stage
- * each, {@link #sync()} once, commit each, sync once.
+ * symlink, hardlink or FIFO at the target is replaced as a name. For many files at once: stage each
+ * (each staged file is synced as it is written), commit each, then {@link #syncDirectory} once per
+ * directory the commits changed.
  *
  * <p>{@link #commitIfUnchanged} and {@link #deleteIfUnchanged} look at the target through the same
  * held parent right before the rename or unlink, so the check and the change are one walk and one
@@ -76,7 +77,7 @@ final class WriteProtocol {
     return walker.inParent(
         path,
         Walker.Parents.CREATE_MISSING,
-        (parent, name) -> stageFileIn(parent, path, content, mode, temporaryName, false),
+        (parent, name) -> stageFileIn(parent, path, content, mode, temporaryName),
         WriteProtocol::refused);
   }
 
@@ -95,8 +96,7 @@ final class WriteProtocol {
         path,
         Walker.Parents.CREATE_MISSING,
         (parent, name) ->
-            renamedAndSynced(
-                parent, name, stageFileIn(parent, path, content, mode, temporaryName, true)),
+            renamedAndSynced(parent, name, stageFileIn(parent, path, content, mode, temporaryName)),
         WriteProtocol::refused);
   }
 
@@ -199,16 +199,23 @@ final class WriteProtocol {
   }
 
   /**
-   * Makes everything written durable: the file system at once where the handle can, else done file
-   * by file.
+   * Makes the entries of {@code directory} (the root when empty) durable: what renames, unlinks and
+   * directories made or removed in it changed ({@code fsync} of the directory). A directory the
+   * handle cannot sync (the fallback's held stream) counts as done: there each file was synced as
+   * it was written, and nothing more can be.
    */
-  WriteOutcome sync() {
-    return walker.withRoot(
-        root ->
-            root.syncFileSystem() instanceof Attempt.Refused<Void>(HandleFailure why)
+  WriteOutcome syncDirectory(Optional<WorkspacePath> directory) {
+    return walker.inDirectory(
+        directory,
+        handle ->
+            handle.sync() instanceof Attempt.Refused<Void>(HandleFailure why)
                 ? new WriteOutcome.Refused(
-                    "cannot sync the workspace's file system: " + why.describe())
-                : new WriteOutcome.Done());
+                    "cannot sync "
+                        + directory.map(path -> "directory " + path).orElse("the workspace root")
+                        + ": "
+                        + why.describe())
+                : new WriteOutcome.Done(),
+        WriteProtocol::refused);
   }
 
   private ReadOutcome readAt(DirectoryHandle parent, Name name, OverLimit overLimit) {
@@ -220,9 +227,7 @@ final class WriteProtocol {
       WorkspacePath path,
       Content content,
       int mode,
-      Optional<String> temporaryName,
-      boolean sync) {
-    boolean syncFile = sync || walker.root().syncsEachFile();
+      Optional<String> temporaryName) {
     return underTemporaryName(
         path,
         temporaryName,
@@ -233,9 +238,9 @@ final class WriteProtocol {
                 try (file) {
                   content.writeTo(file);
                   file.chmod(mode & 07777);
-                  if (syncFile) {
-                    file.sync();
-                  }
+                  // durable before it can be renamed over anything: a power loss never leaves a
+                  // name holding a half-written file
+                  file.sync();
                   yield Attempt.done();
                 } catch (IOException | RuntimeException e) {
                   // a content streamed from the store can fail as it is read: the temporary file is

@@ -89,6 +89,25 @@ class WriteProtocolTest {
 
   @ParameterizedTest
   @EnumSource(BoundaryKind.class)
+  void aDirectoryIsSyncedThroughTheHeldWalkAndALinkToOneOutsideIsRefused(BoundaryKind kind)
+      throws IOException {
+    workspace = TestWorkspace.in(temp).file("d/a.txt", "edited by the turn\n");
+    Files.createSymbolicLink(workspace.resolve("out"), workspace.secret().getParent());
+    open(kind);
+    assertInstanceOf(WriteOutcome.Done.class, boundary.syncDirectory(Optional.empty()));
+    assertInstanceOf(
+        WriteOutcome.Done.class, boundary.syncDirectory(Optional.of(WorkspacePath.of("d"))));
+    assertInstanceOf(
+        WriteOutcome.Refused.class,
+        boundary.syncDirectory(Optional.of(WorkspacePath.of("out"))),
+        "a symlinked directory is never followed, not even to sync it");
+    assertInstanceOf(
+        WriteOutcome.Refused.class,
+        boundary.syncDirectory(Optional.of(WorkspacePath.of("missing"))));
+  }
+
+  @ParameterizedTest
+  @EnumSource(BoundaryKind.class)
   void aTargetChangedBetweenStageAndCommitIsLeftAsItIs(BoundaryKind kind) throws IOException {
     workspace = TestWorkspace.in(temp).file("d/a.txt", "edited by the turn\n");
     open(kind);

@@ -21,6 +21,12 @@ final class EnvTestHook implements TestHook {
   /** Before a rewind renames each staged path over its name. */
   static final String REWIND_PAUSE = "TURNDIFF_TEST_REWIND_PAUSE_MS";
 
+  /** After a rewind staged each file, before it journals the paths started. */
+  static final String REWIND_STAGED_PAUSE = "TURNDIFF_TEST_REWIND_STAGED_PAUSE_MS";
+
+  /** After a rewind put its paths in place and synced them, before it journals them done. */
+  static final String REWIND_DONE_PAUSE = "TURNDIFF_TEST_REWIND_DONE_PAUSE_MS";
+
   /** After each step a garbage collection commits. */
   static final String GC_PAUSE = "TURNDIFF_TEST_GC_PAUSE_MS";
 
@@ -38,6 +44,9 @@ final class EnvTestHook implements TestHook {
     Map<Point, Duration> holds = new EnumMap<>(Point.class);
     millis(AFTER_SNAPSHOT).ifPresent(hold -> holds.put(Point.SNAPSHOT_PRINTED, hold));
     millis(REWIND_PAUSE).ifPresent(hold -> holds.put(Point.BEFORE_REWIND_RENAME, hold));
+    millis(REWIND_STAGED_PAUSE).ifPresent(hold -> holds.put(Point.REWIND_FILE_STAGED, hold));
+    millis(REWIND_DONE_PAUSE)
+        .ifPresent(hold -> holds.put(Point.BEFORE_REWIND_JOURNALED_DONE, hold));
     millis(GC_PAUSE).ifPresent(hold -> holds.put(Point.GC_STEP_COMMITTED, hold));
     millis(BEFORE_DIFFS).ifPresent(hold -> holds.put(Point.BEFORE_BACKGROUND_DIFFS, hold));
     return holds.isEmpty() ? TestHook.NONE : new EnvTestHook(holds);

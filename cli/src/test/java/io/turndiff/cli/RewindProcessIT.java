@@ -106,6 +106,28 @@ class RewindProcessIT {
           command.toArray(String[]::new));
     }
 
+    /** {@code turndiff rewind --turn T ARGS}, held at {@code hold} (a test hook's variable). */
+    Process startRewindHeldAt(String hold, String millis, String... args) throws IOException {
+      List<String> command = new ArrayList<>(List.of("rewind", "--turn", turn));
+      command.addAll(List.of(args));
+      return CliProcess.start(
+          Map.of("TURNDIFF_DB", database.toString(), hold, millis), command.toArray(String[]::new));
+    }
+
+    /** Kills the rewind with SIGKILL once {@code reached} holds. */
+    void killOnce(Process rewind, String what, Check reached) throws Exception {
+      long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+      while (!reached.holds()) {
+        assertTrue(
+            System.nanoTime() < deadline && rewind.isAlive(),
+            "the rewind reached " + what + ": " + journal(database));
+        Thread.sleep(20);
+      }
+      rewind.destroyForcibly();
+      assertTrue(rewind.waitFor(30, TimeUnit.SECONDS));
+      assertEquals(137, rewind.exitValue(), "killed by SIGKILL " + what);
+    }
+
     /**
      * Kills the rewind with SIGKILL while it renames its staged files over their names, once two
      * landed.
@@ -122,6 +144,77 @@ class RewindProcessIT {
       assertTrue(rewind.waitFor(30, TimeUnit.SECONDS));
       assertEquals(137, rewind.exitValue(), "killed by SIGKILL mid-way");
     }
+  }
+
+  /** A condition a crash test waits for. */
+  @FunctionalInterface
+  private interface Check {
+    boolean holds() throws Exception;
+  }
+
+  @Test
+  void aRewindKilledWhileItStagesOnSeveralThreadsLeavesNoStagedFileAndIsFinished()
+      throws Exception {
+    CrashableTurn crashable = CrashableTurn.in(temp);
+    TestWorkspace workspace = crashable.workspace();
+    Process rewind =
+        crashable.startRewindHeldAt(
+            EnvTestHook.REWIND_STAGED_PAUSE, "60000", "--operation", "op-staging");
+    // every staging thread holds after its first file: staged, synced, not yet journaled started
+    crashable.killOnce(rewind, "while staging", () -> temporariesIn(workspace.root()).size() >= 2);
+    assertTrue(
+        journal(crashable.database()).matches("(\\d+=planned )+"),
+        "no path was journaled started: " + journal(crashable.database()));
+    assertTrue(
+        restoredOnDisk(workspace) == 0 && Files.exists(workspace.resolve("src/created.txt")),
+        "nothing was renamed into place before the paths were journaled started");
+
+    CommandRun finished =
+        CliProcess.run(
+                crashable.env(), "rewind", "--turn", crashable.turn(), "--operation", "op-staging")
+            .expect(0);
+    assertEquals(FILES + 1, finished.json().get("restored").size(), finished.out());
+    assertEquals(
+        crashable.beforeTurn(),
+        TreeContent.of(workspace.root()),
+        "exactly as a clean rewind leaves it");
+    assertEquals(List.of(), temporariesIn(workspace.root()), "no temporary left");
+    workspace.assertOutsideUnchanged();
+  }
+
+  @Test
+  void aRewindKilledAfterItsRenamesBeforeItJournaledThemDoneIsFinishedAsRestored()
+      throws Exception {
+    CrashableTurn crashable = CrashableTurn.in(temp);
+    TestWorkspace workspace = crashable.workspace();
+    Path database = crashable.database();
+    Process rewind =
+        crashable.startRewindHeldAt(
+            EnvTestHook.REWIND_DONE_PAUSE, "60000", "--operation", "op-landed");
+    crashable.killOnce(
+        rewind,
+        "after every rename",
+        () ->
+            restoredOnDisk(workspace) == FILES - FILES / 4
+                && !Files.exists(workspace.resolve("src/created.txt")));
+    assertEquals(
+        crashable.beforeTurn(),
+        TreeContent.of(workspace.root()),
+        "every path was in place when the process died");
+    assertTrue(
+        journal(database).matches("(\\d+=started )+"),
+        "every path was still journaled as started: " + journal(database));
+
+    CommandRun finished =
+        CliProcess.run(
+                crashable.env(), "rewind", "--turn", crashable.turn(), "--operation", "op-landed")
+            .expect(0);
+    JsonNode report = finished.json();
+    assertFalse(report.get("replayed").asBoolean(), "it resumed the operation");
+    assertEquals(FILES + 1, report.get("restored").size(), finished.out());
+    assertEquals(crashable.beforeTurn(), TreeContent.of(workspace.root()));
+    assertEquals(List.of(), temporariesIn(workspace.root()), "no temporary left");
+    workspace.assertOutsideUnchanged();
   }
 
   @Test

@@ -56,6 +56,12 @@ final class DirectoryRewind {
   /** Directories seen present: a parent is looked at once per rewind. */
   private final Set<WorkspacePath> present = new HashSet<>();
 
+  /**
+   * The directories the steps so far changed entries in: a directory made before the files is
+   * synced with the files' renames, before they are journaled done.
+   */
+  private final DirectorySyncs syncs = new DirectorySyncs();
+
   private DirectoryRewind(
       Store store,
       WorkspaceBoundary boundary,
@@ -195,6 +201,11 @@ final class DirectoryRewind {
         .toList();
   }
 
+  /** Where this rewind notes the directories it changed, to sync them before they are journaled. */
+  DirectorySyncs syncs() {
+    return syncs;
+  }
+
   /** Makes each of {@code directories} (top down) that is missing, with its recorded mode. */
   void restore(List<WorkspacePath> directories) {
     for (WorkspacePath directory : directories) {
@@ -234,13 +245,16 @@ final class DirectoryRewind {
             .map(state -> OptionalInt.of(state.mode()))
             .orElse(OptionalInt.empty());
     long row =
-        store.write(
+        store.writeDurably(
             tx -> {
               tx.directoryChanges().recordBefore(rewindTurnId, DirectoryState.absent(directory));
               return tx.rewindDirectories()
                   .plan(operationId, directory, StoredRewindDirectory.Action.CREATE, mode);
             });
     DirectoryOutcome outcome = boundary.makeDirectory(directory, mode);
+    if (outcome instanceof DirectoryOutcome.Done) {
+      syncs.nameChanged(directory);
+    }
     store.write(
         tx -> {
           mark(tx, row, outcome);
@@ -263,7 +277,7 @@ final class DirectoryRewind {
       }
     }
     List<StoredRewindDirectory> planned =
-        store.write(
+        store.writeDurably(
             tx -> {
               for (DirectoryState directory : toRemove) {
                 tx.directoryChanges().recordBefore(rewindTurnId, directory);
@@ -289,9 +303,13 @@ final class DirectoryRewind {
     }
     Map<Long, DirectoryOutcome> outcomes = new HashMap<>();
     for (StoredRewindDirectory row : planned) {
-      outcomes.put(row.id(), boundary.removeDirectory(row.path()));
+      DirectoryOutcome outcome = boundary.removeDirectory(row.path());
+      outcomes.put(row.id(), outcome);
+      if (outcome instanceof DirectoryOutcome.Done) {
+        syncs.nameChanged(row.path());
+      }
     }
-    boundary.sync();
+    syncs.sync(boundary);
     store.write(
         tx -> {
           for (StoredRewindDirectory row : planned) {
@@ -455,11 +473,13 @@ final class DirectoryRewind {
       }
     }
     setModes(changes, left, landed);
+    // a directory made again above (with its mode) is synced too, if setting modes did not
+    syncs.sync(boundary);
   }
 
   /**
-   * Journals, sets (then syncs once) and marks the mode changes; journals what is left and what
-   * landed.
+   * Journals, sets (then syncs each changed directory, and any this rewind made) and marks the mode
+   * changes; journals what is left and what landed.
    */
   private void setModes(
       Map<WorkspacePath, Integer> changes,
@@ -469,7 +489,7 @@ final class DirectoryRewind {
       return;
     }
     Map<WorkspacePath, Long> rows =
-        store.write(
+        store.writeDurably(
             tx -> {
               Map<WorkspacePath, Long> planned = new HashMap<>();
               changes.forEach(
@@ -503,14 +523,15 @@ final class DirectoryRewind {
             });
     Map<WorkspacePath, DirectoryOutcome> outcomes = new HashMap<>();
     changes.forEach(
-        (directory, from) ->
-            outcomes.put(
-                directory,
-                boundary.changeDirectoryMode(
-                    directory, from, spans.get(directory).before().mode())));
-    if (!outcomes.isEmpty()) {
-      boundary.sync();
-    }
+        (directory, from) -> {
+          DirectoryOutcome outcome =
+              boundary.changeDirectoryMode(directory, from, spans.get(directory).before().mode());
+          outcomes.put(directory, outcome);
+          if (outcome instanceof DirectoryOutcome.Done) {
+            syncs.directoryChanged(directory);
+          }
+        });
+    syncs.sync(boundary);
     store.write(
         tx -> {
           outcomes.forEach((directory, outcome) -> mark(tx, rows.get(directory), outcome));

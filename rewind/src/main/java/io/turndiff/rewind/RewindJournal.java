@@ -15,6 +15,7 @@ import io.turndiff.model.Sha256;
 import io.turndiff.model.Snapshot;
 import io.turndiff.model.TestHook;
 import io.turndiff.model.TurnState;
+import io.turndiff.model.WorkspacePath;
 import io.turndiff.rewind.RewindDecision.Action;
 import io.turndiff.rewind.RewindDecision.AlreadyThere;
 import io.turndiff.rewind.RewindDecision.Leave;
@@ -25,6 +26,7 @@ import io.turndiff.store.StoredRewindEntry;
 import io.turndiff.store.StoredRewindOperation;
 import io.turndiff.store.StoredTurn;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.HashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -71,8 +73,9 @@ final class RewindJournal {
   private final ChangeRecorder recorder = new ChangeRecorder();
 
   /**
-   * @param hook told {@link TestHook.Point#BEFORE_REWIND_RENAME} before each path is renamed into
-   *     place
+   * @param hook told {@link TestHook.Point#REWIND_FILE_STAGED} after each file is staged, {@link
+   *     TestHook.Point#BEFORE_REWIND_RENAME} before each path is renamed into place and {@link
+   *     TestHook.Point#BEFORE_REWIND_JOURNALED_DONE} before the paths are journaled done
    */
   RewindJournal(Store store, TestHook hook) {
     this.store = store;
@@ -82,12 +85,14 @@ final class RewindJournal {
   /**
    * Applies a stored operation to the workspace behind {@code boundary} and finishes it: the
    * directories the turns removed (and modes that keep the owner's permissions) first; then the
-   * files, in four steps, so that a rewind of many files costs two file-system syncs, not two per
-   * file: (1) stage the new content of the paths an earlier run left started and of the planned
-   * ones, each under a journaled temporary name (see {@link #stagePlanned} and {@link
-   * #resumeStarted}); (2) sync; (3) put each in place if it has not changed since its write was
-   * decided; (4) sync and journal them done. Then the directories the turns created, the remaining
-   * modes, and the rewind turn's record of what the rewind left.
+   * files, in three steps: (1) stage the new content of the paths an earlier run left started and
+   * of the planned ones, each under a journaled temporary name and synced (see {@link
+   * #stagePlanned} and {@link #resumeStarted}), and journal durably what each replaces; (2) put
+   * each in place if it has not changed since its write was decided; (3) sync each directory a name
+   * changed in, once, and journal them done. Nothing but the rewind's own files and directories is
+   * synced: another program's writes on the same file system are not waited for. Then the
+   * directories the turns created, the remaining modes, and the rewind turn's record of what the
+   * rewind left.
    *
    * @param resumed whether an earlier run of the operation may have left staged files behind
    */
@@ -118,7 +123,7 @@ final class RewindJournal {
         entries.stream().filter(e -> e.status() == RewindStatus.PLANNED).toList();
     // every staged file is renamed into place or removed, whatever happens on the way (an exception
     // included)
-    Set<WriteOutcome.Staged> uncommitted = new LinkedHashSet<>();
+    Set<WriteOutcome.Staged> uncommitted = Collections.synchronizedSet(new LinkedHashSet<>());
     try {
       List<Pending> pending = new ArrayList<>();
       for (StoredRewindEntry entry : started) {
@@ -132,13 +137,13 @@ final class RewindJournal {
       pending.addAll(
           stagePlanned(
               rewindTurn, toolCall, boundary, directories, planned, contents, force, uncommitted));
-      commitAll(boundary, pending, uncommitted);
+      commitAll(boundary, directories, pending, uncommitted);
     } finally {
       uncommitted.forEach(boundary::discard);
     }
     directories.removeCreated();
     directories.restoreModesAfterFiles();
-    finish(operation, rewindTurn, boundary);
+    finish(operation, rewindTurn, boundary, contents);
   }
 
   private Map<Sha256, byte[]> contents(List<StoredRewindEntry> entries) {
@@ -173,11 +178,16 @@ final class RewindJournal {
       Optional<Sha256> merged,
       Optional<WriteOutcome.Staged> staged) {}
 
+  /** A planned path's action, decided on the state it holds now. */
+  private record Decided(StoredRewindEntry entry, Observation current, Action action) {}
+
   /**
-   * Step 1 for the planned paths: decides each on its current state and stages its new content
-   * under its journaled temporary name, then journals every decided path (skipped, already there,
-   * or started with its current state recorded in the rewind turn). {@code uncommitted} gets each
-   * staged file.
+   * Step 1 for the planned paths: decides each on its current state (read on a few threads) and
+   * stages its new content under its journaled temporary name (on a few threads: each file is
+   * synced as it is written, and syncs waiting at once share the file system's commits), then
+   * journals every decided path (skipped, already there, or started with its current state recorded
+   * in the rewind turn), durably before anything is renamed. {@code uncommitted} gets each staged
+   * file as it is made.
    */
   private List<Pending> stagePlanned(
       StoredTurn rewindTurn,
@@ -192,72 +202,64 @@ final class RewindJournal {
     Map<Long, Observation> replacing = new HashMap<>();
     Map<Long, Leave> left = new HashMap<>();
     List<StoredRewindEntry> alreadyThere = new ArrayList<>();
-    // every name a file is staged under is journaled before the file is made: a run killed before
-    // it renamed
-    // or removed the file leaves a name the next run finds (and, since no one could know it, a file
-    // of its own)
+    // every name a file is staged under is journaled (durably) before the file is made: a run
+    // killed before it renamed or removed the file leaves a name the next run finds (and, since no
+    // one could know it, a file of its own)
     Map<Long, String> temporaryNames = new HashMap<>();
     planned.forEach(entry -> temporaryNames.put(entry.id(), boundary.newTemporaryName()));
-    store.write(
+    store.writeDurably(
         tx -> {
           tx.rewinds().journalTemporaryNames(temporaryNames);
           return null;
         });
-    for (StoredRewindEntry entry : planned) {
-      // decided on the content's hash, as if stored: a path the rewind leaves is never copied into
-      // the store
-      Observation current = boundary.observeExact(entry.path(), AS_IF_STORED);
-      Action action =
-          RewindDecision.decide(
-              entry.target(),
-              entry.expected(),
-              current.snapshot(),
-              current.content(),
-              contents,
-              force);
-      if (action instanceof Write && current.streamed()) {
-        // what a write replaces is stored completely first (the undo puts it back), and decided on
-        // again as
-        // stored: it may have changed since it was hashed
-        current = boundary.observeExact(entry.path(), BlobSink.storing(store));
-        action =
-            RewindDecision.decide(
-                entry.target(),
-                entry.expected(),
-                current.snapshot(),
-                current.content(),
-                contents,
-                force);
+    List<Decided> decisions =
+        IndependentSteps.run(planned, entry -> decide(boundary, entry, contents, force));
+    // the missing directories a file goes into, made one at a time in path order (each is
+    // journaled)
+    for (Decided decided : decisions) {
+      if (decided.action() instanceof Write write && write.putsAFile()) {
+        directories.restoreParentsOf(decided.entry().path());
       }
-      Observation decided = current;
-      switch (action) {
+    }
+    List<Decided> writes = decisions.stream().filter(d -> d.action() instanceof Write).toList();
+    List<WriteOutcome> outcomes =
+        IndependentSteps.run(
+            writes,
+            decided -> {
+              WriteOutcome staged =
+                  underJournaledNames(
+                      boundary,
+                      decided.entry(),
+                      temporaryNames.get(decided.entry().id()),
+                      temporary ->
+                          stage(boundary, decided.entry(), (Write) decided.action(), temporary));
+              if (staged instanceof WriteOutcome.Staged temporary) {
+                uncommitted.add(temporary);
+                hook.reached(TestHook.Point.REWIND_FILE_STAGED);
+              }
+              return staged;
+            });
+    Map<Long, WriteOutcome> stagedById = new HashMap<>();
+    for (int i = 0; i < writes.size(); i++) {
+      stagedById.put(writes.get(i).entry().id(), outcomes.get(i));
+    }
+    for (Decided decided : decisions) {
+      StoredRewindEntry entry = decided.entry();
+      switch (decided.action()) {
         case Leave leave -> left.put(entry.id(), leave);
         case AlreadyThere there -> alreadyThere.add(entry);
         case Write write -> {
-          Optional<Sha256> merged =
-              write.merge() ? write.content().map(Sha256::of) : Optional.empty();
-          if (write.putsAFile()) {
-            directories.restoreParentsOf(entry.path());
-          }
-          WriteOutcome staged =
-              underJournaledNames(
-                  boundary,
-                  entry,
-                  temporaryNames.get(entry.id()),
-                  temporary -> stage(boundary, entry, write, temporary));
-          if (staged instanceof WriteOutcome.Staged temporary) {
-            uncommitted.add(temporary);
-          }
+          WriteOutcome staged = stagedById.get(entry.id());
           if (staged instanceof WriteOutcome.Refused refused) {
             left.put(entry.id(), new Leave(SkipReason.REFUSED, refused.reason()));
           } else {
-            replacing.put(entry.id(), decided);
+            replacing.put(entry.id(), decided.current());
             pending.add(
                 new Pending(
                     entry,
-                    decided.snapshot(),
+                    decided.current().snapshot(),
                     write,
-                    merged,
+                    write.merge() ? write.content().map(Sha256::of) : Optional.empty(),
                     staged instanceof WriteOutcome.Staged temporary
                         ? Optional.of(temporary)
                         : Optional.empty()));
@@ -265,7 +267,8 @@ final class RewindJournal {
         }
       }
     }
-    store.write(
+    // durable: what a rename is about to replace is in the store, whatever happens next
+    store.writeDurably(
         tx -> {
           left.forEach(
               (id, leave) ->
@@ -311,17 +314,44 @@ final class RewindJournal {
   }
 
   /**
-   * Steps 2 to 4 for every staged path, planned or resumed alike: sync; put each staged file in
-   * place (or unlink a deletion's name) only if the path still holds what it held when its write
-   * was decided, read through the parent directory the rename then uses, right before it ({@code
-   * commitIfUnchanged}, {@code deleteIfUnchanged}); sync, and journal every path as restored,
-   * merged or skipped. A staged file not put in place is removed: by the boundary when the path
-   * changed, and through {@code uncommitted} in any case.
+   * Decides a planned path on its current state, read as if stored: a path the rewind leaves is
+   * never copied into the store. What a write replaces is stored completely first (the undo puts it
+   * back), and decided on again as stored: it may have changed since it was hashed.
+   */
+  private Decided decide(
+      WorkspaceBoundary boundary,
+      StoredRewindEntry entry,
+      Map<Sha256, byte[]> contents,
+      boolean force) {
+    Function<Observation, Action> decideOn =
+        now ->
+            RewindDecision.decide(
+                entry.target(), entry.expected(), now.snapshot(), now.content(), contents, force);
+    Observation current = boundary.observeExact(entry.path(), AS_IF_STORED);
+    Action action = decideOn.apply(current);
+    if (action instanceof Write && current.streamed()) {
+      current = boundary.observeExact(entry.path(), BlobSink.storing(store));
+      action = decideOn.apply(current);
+    }
+    return new Decided(entry, current, action);
+  }
+
+  /**
+   * Steps 2 and 3 for every staged path, planned or resumed alike: put each staged file in place
+   * (or unlink a deletion's name) only if the path still holds what it held when its write was
+   * decided, read through the parent directory the rename then uses, right before it ({@code
+   * commitIfUnchanged}, {@code deleteIfUnchanged}); sync each directory a name changed in (and
+   * those the rewind made directories in), and journal every path as restored, merged or skipped. A
+   * staged file not put in place is removed: by the boundary when the path changed, and through
+   * {@code uncommitted} in any case.
    */
   private void commitAll(
-      WorkspaceBoundary boundary, List<Pending> pending, Set<WriteOutcome.Staged> uncommitted) {
-    boundary.sync();
+      WorkspaceBoundary boundary,
+      DirectoryRewind directories,
+      List<Pending> pending,
+      Set<WriteOutcome.Staged> uncommitted) {
     Map<Long, Leave> refused = new HashMap<>();
+    DirectorySyncs syncs = directories.syncs();
     // a file over the size limit is read whole to be compared, and captured only when the store
     // holds it
     OverLimit checking = new OverLimit.Capture(BlobSink.checking(store));
@@ -336,7 +366,10 @@ final class RewindJournal {
               ? boundary.commitIfUnchanged(write.staged().get(), checking, unchanged)
               : boundary.deleteIfUnchanged(write.entry().path(), checking, unchanged);
       switch (outcome) {
-        case WriteOutcome.Done done -> write.staged().ifPresent(uncommitted::remove);
+        case WriteOutcome.Done done -> {
+          write.staged().ifPresent(uncommitted::remove);
+          syncs.nameChanged(write.entry().path());
+        }
         case WriteOutcome.Changed changed ->
             refused.put(
                 write.entry().id(),
@@ -346,11 +379,19 @@ final class RewindJournal {
         default -> throw new IllegalStateException("a commit or delete never " + outcome);
       }
     }
-    boundary.sync();
+    Map<Optional<WorkspacePath>, String> unsynced = syncs.sync(boundary);
+    hook.reached(TestHook.Point.BEFORE_REWIND_JOURNALED_DONE);
     store.write(
         tx -> {
           for (Pending write : pending) {
             Leave leave = refused.get(write.entry().id());
+            String notDurable = unsynced.get(DirectorySyncs.parentOf(write.entry().path()));
+            if (leave == null && notDurable != null) {
+              leave =
+                  new Leave(
+                      SkipReason.REFUSED,
+                      "it was put in place, but may not survive a power loss: " + notDurable);
+            }
             if (leave != null) {
               tx.rewinds()
                   .mark(
@@ -394,7 +435,7 @@ final class RewindJournal {
             "every temporary name tried beside " + entry.path() + " was taken");
       }
       String next = boundary.newTemporaryName();
-      store.write(
+      store.writeDurably(
           tx -> {
             tx.rewinds().journalTemporaryNames(Map.of(entry.id(), next));
             return null;
@@ -488,7 +529,7 @@ final class RewindJournal {
                 true)
             : RewindDecision.restore(entry.target(), contents);
     String temporary = boundary.newTemporaryName();
-    store.write(
+    store.writeDurably(
         tx -> {
           tx.rewinds().journalTemporaryNames(Map.of(entry.id(), temporary));
           return null;
@@ -531,19 +572,28 @@ final class RewindJournal {
    * operation.
    */
   private void finish(
-      StoredRewindOperation operation, StoredTurn rewindTurn, WorkspaceBoundary boundary) {
+      StoredRewindOperation operation,
+      StoredTurn rewindTurn,
+      WorkspaceBoundary boundary,
+      Map<Sha256, byte[]> known) {
     List<StoredFileChange> touched = store.read(tx -> tx.fileChanges().ofTurn(rewindTurn.id()));
-    Map<Sha256, byte[]> before =
-        store.read(
-            tx -> tx.blobs().contentsOf(touched.stream().map(StoredFileChange::before).toList()));
-    List<ChangeRecorder.Completed> completed = new ArrayList<>();
-    for (StoredFileChange change : touched) {
-      // captured whatever its size, so that undoing this rewind can tell the path still holds what
-      // it left
-      completed.add(
-          recorder.complete(
-              change, boundary.observeExact(change.path(), BlobSink.storing(store)), before));
-    }
+    // what a path held before the rewind is mostly what the turns left (an expected state loaded
+    // for the plan): only the rest is read from the store again
+    Map<Sha256, byte[]> before = new HashMap<>(known);
+    List<Snapshot> unknown =
+        touched.stream()
+            .map(StoredFileChange::before)
+            .filter(state -> state.storedContent().filter(before::containsKey).isEmpty())
+            .toList();
+    before.putAll(store.read(tx -> tx.blobs().contentsOf(unknown)));
+    // each path read, diffed and compressed on its own (on a few threads), captured whatever its
+    // size, so that undoing this rewind can tell the path still holds what it left
+    List<ChangeRecorder.Completed> completed =
+        IndependentSteps.run(
+            touched,
+            change ->
+                recorder.complete(
+                    change, boundary.observeExact(change.path(), BlobSink.storing(store)), before));
     DirectoryRewind.recordAfter(store, boundary, rewindTurn);
     store.write(
         tx -> {

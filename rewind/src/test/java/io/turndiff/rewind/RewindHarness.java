@@ -8,6 +8,7 @@ import io.turndiff.capture.CaptureService;
 import io.turndiff.capture.workspace.WorkspaceHandles;
 import io.turndiff.fixtures.TestStore;
 import io.turndiff.fixtures.TestWorkspace;
+import io.turndiff.model.TestHook;
 import io.turndiff.review.ReviewQueries;
 import io.turndiff.store.Store;
 import java.nio.file.Path;
@@ -111,7 +112,8 @@ final class RewindHarness implements AutoCloseable {
             store,
             handles,
             point -> {
-              if (renames.incrementAndGet() == failingRename) {
+              if (point == TestHook.Point.BEFORE_REWIND_RENAME
+                  && renames.incrementAndGet() == failingRename) {
                 throw new IllegalStateException("the rewind fails mid-way");
               }
             });

@@ -46,21 +46,9 @@ class RewindResumeTest extends HarnessTest {
   private record Interrupted(String turn, Map<String, String> before, String operation) {}
 
   private Interrupted interruptedTurn() throws Exception {
-    List<String> paths = new ArrayList<>();
-    for (int i = 0; i < FILES; i++) {
-      h.workspace.file("f" + i + ".txt", "before " + i + "\n");
-      paths.add("f" + i + ".txt");
-    }
-    Map<String, String> before = tree();
-    String turn =
-        h.turn(
-            paths,
-            () -> {
-              for (int i = 0; i < FILES; i++) {
-                Files.writeString(file("f" + i + ".txt"), "after " + i + "\n");
-              }
-            });
-    return new Interrupted(turn, before, interruptedRewind(turn));
+    Rewritten rewritten = rewrittenTurn();
+    return new Interrupted(
+        rewritten.turn(), rewritten.before(), interruptedRewind(rewritten.turn()));
   }
 
   private List<Path> temporaries() throws Exception {
@@ -107,6 +95,96 @@ class RewindResumeTest extends HarnessTest {
     assertEquals(interrupted.before(), tree(), "the tree the turn started from, nothing staged");
     assertTrue(operation(id).done());
     assertEquals(1L, StoreRows.count(h.store).get("rewind_operation"), "no second operation");
+  }
+
+  /** The turn of {@link #interruptedTurn} and the tree before it, not rewound yet. */
+  private record Rewritten(String turn, Map<String, String> before) {}
+
+  private Rewritten rewrittenTurn() throws Exception {
+    List<String> paths = new ArrayList<>();
+    for (int i = 0; i < FILES; i++) {
+      h.workspace.file("f" + i + ".txt", "before " + i + "\n");
+      paths.add("f" + i + ".txt");
+    }
+    Map<String, String> before = tree();
+    String turn =
+        h.turn(
+            paths,
+            () -> {
+              for (int i = 0; i < FILES; i++) {
+                Files.writeString(file("f" + i + ".txt"), "after " + i + "\n");
+              }
+            });
+    return new Rewritten(turn, before);
+  }
+
+  /** Rewinds {@code turn} with a service whose hook fails at {@code failing}; returns the id. */
+  private String failedRewind(String turn, TestHook failing) {
+    List<String> ids = new ArrayList<>();
+    assertThrows(
+        IllegalStateException.class,
+        () ->
+            new RewindService(h.store, h.handles, failing)
+                .rewind(
+                    new RewindRequest(turn, false, Optional.empty(), false, false),
+                    (id, resumed) -> ids.add(id)));
+    return ids.getFirst();
+  }
+
+  private List<String> journal(String id) {
+    return h.store.read(tx -> tx.rewinds().entries(operation(id).id())).stream()
+        .map(entry -> entry.status().code())
+        .toList();
+  }
+
+  @Test
+  void aRewindThatFailsWhileItStagesOnSeveralThreadsLeavesNoStagedFileAndIsResumed()
+      throws Exception {
+    Rewritten rewritten = rewrittenTurn();
+    Map<String, String> after = tree();
+    AtomicInteger staged = new AtomicInteger();
+    String id =
+        failedRewind(
+            rewritten.turn(),
+            point -> {
+              if (point == TestHook.Point.REWIND_FILE_STAGED && staged.incrementAndGet() == 3) {
+                throw new IllegalStateException("the rewind fails while it stages");
+              }
+            });
+    assertEquals(List.of(), temporaries(), "every file staged before the failure was removed");
+    assertEquals(after, tree(), "nothing was renamed");
+    assertEquals(Collections.nCopies(FILES, "planned"), journal(id));
+
+    RewindReport resumed = h.rewindTurn(rewritten.turn());
+    assertEquals(id, resumed.operation());
+    assertTrue(resumed.complete(), resumed.toString());
+    assertEquals(FILES, resumed.restored().size());
+    assertEquals(rewritten.before(), tree());
+    assertEquals(List.of(), temporaries());
+  }
+
+  @Test
+  void aRewindThatFailsAfterItsRenamesBeforeItJournaledThemDoneIsResumedAsRestored()
+      throws Exception {
+    Rewritten rewritten = rewrittenTurn();
+    String id =
+        failedRewind(
+            rewritten.turn(),
+            point -> {
+              if (point == TestHook.Point.BEFORE_REWIND_JOURNALED_DONE) {
+                throw new IllegalStateException("the rewind fails after its renames");
+              }
+            });
+    assertEquals(rewritten.before(), tree(), "every rename had landed");
+    assertEquals(List.of(), temporaries());
+    assertEquals(Collections.nCopies(FILES, "started"), journal(id));
+
+    RewindReport resumed = h.rewindTurn(rewritten.turn());
+    assertEquals(id, resumed.operation());
+    assertTrue(resumed.complete(), resumed.toString());
+    assertEquals(FILES, resumed.restored().size(), "each landed rename is journaled done");
+    assertEquals(rewritten.before(), tree());
+    assertTrue(h.rewindTurn(resumed.rewindTurn().orElseThrow()).complete(), "and undone");
   }
 
   @Test
@@ -214,6 +292,9 @@ class RewindResumeTest extends HarnessTest {
             h.store,
             h.handles,
             point -> {
+              if (point != TestHook.Point.BEFORE_REWIND_RENAME) {
+                return;
+              }
               runnerWhileApplying.add(
                   h.store.read(tx -> tx.rewinds().runner(operation(ids.getFirst()).id())));
               throw new IllegalStateException(
@@ -358,7 +439,8 @@ class RewindResumeTest extends HarnessTest {
               h.store,
               handles,
               point -> {
-                if (!stagedAtFirstRename.isEmpty()) {
+                if (point != TestHook.Point.BEFORE_REWIND_RENAME
+                    || !stagedAtFirstRename.isEmpty()) {
                   return;
                 }
                 try {

@@ -23,18 +23,20 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import org.jooq.DSLContext;
-import org.jooq.Query;
 import org.jooq.Record;
+import org.jooq.impl.DSL;
 
 /** Rewind operations: their plan, their per-file journal, and their receipt. */
 public final class RewindOperations {
 
   private final DSLContext dsl;
   private final InstantSource clock;
+  private final PreparedQueries prepared;
 
-  RewindOperations(DSLContext dsl, InstantSource clock) {
+  RewindOperations(DSLContext dsl, InstantSource clock, PreparedQueries prepared) {
     this.dsl = dsl;
     this.clock = clock;
+    this.prepared = prepared;
   }
 
   public StoredRewindOperation create(
@@ -220,6 +222,7 @@ public final class RewindOperations {
         .execute();
   }
 
+  /** One journal entry; a plan of a thousand paths adds a thousand, on one prepared statement. */
   public long addEntry(
       long operationId,
       WorkspacePath path,
@@ -228,31 +231,52 @@ public final class RewindOperations {
       RewindStatus status,
       Optional<String> reason,
       Optional<String> detail) {
-    RewindEntryRecord row = dsl.newRecord(REWIND_ENTRY);
-    row.setOperationId(operationId);
-    row.setPath(path.bytes());
-    row.setTargetSnapshotId(targetSnapshotId);
-    row.setExpectedSnapshotId(expectedSnapshotId.orElse(null));
-    row.setStatus(status.code());
-    row.setReason(reason.orElse(null));
-    row.setDetail(detail.orElse(null));
-    row.store();
-    return row.getId();
+    return prepared
+        .insertReturningKey(
+            "rewind_entry.insert",
+            q ->
+                q.insertInto(REWIND_ENTRY)
+                    .set(REWIND_ENTRY.OPERATION_ID, DSL.param("operation", Long.class))
+                    .set(REWIND_ENTRY.PATH, DSL.param("path", byte[].class))
+                    .set(REWIND_ENTRY.TARGET_SNAPSHOT_ID, DSL.param("target", Long.class))
+                    .set(REWIND_ENTRY.EXPECTED_SNAPSHOT_ID, DSL.param("expected", Long.class))
+                    .set(REWIND_ENTRY.STATUS, DSL.param("status", String.class))
+                    .set(REWIND_ENTRY.REASON, DSL.param("reason", String.class))
+                    .set(REWIND_ENTRY.DETAIL, DSL.param("detail", String.class)))
+        .bind("operation", operationId)
+        .bind("path", path.bytes())
+        .bind("target", targetSnapshotId)
+        .bind("expected", expectedSnapshotId.orElse(null))
+        .bind("status", status.code())
+        .bind("reason", reason.orElse(null))
+        .bind("detail", detail.orElse(null))
+        .insert()
+        .orElseThrow();
   }
 
+  /** Moves one entry on in the journal; a rewind marks each of its paths twice, prepared once. */
   public void mark(
       long entryId,
       RewindStatus status,
       Optional<String> reason,
       Optional<String> detail,
       Optional<Sha256> merged) {
-    dsl.update(REWIND_ENTRY)
-        .set(REWIND_ENTRY.STATUS, status.code())
-        .set(REWIND_ENTRY.REASON, reason.orElse(null))
-        .set(REWIND_ENTRY.DETAIL, detail.orElse(null))
-        .set(REWIND_ENTRY.MERGED_SHA256, merged.map(Sha256::hex).orElse(null))
-        .where(REWIND_ENTRY.ID.eq(entryId))
-        .execute();
+    prepared
+        .get(
+            "rewind_entry.mark",
+            q ->
+                q.update(REWIND_ENTRY)
+                    .set(REWIND_ENTRY.STATUS, DSL.param("status", String.class))
+                    .set(REWIND_ENTRY.REASON, DSL.param("reason", String.class))
+                    .set(REWIND_ENTRY.DETAIL, DSL.param("detail", String.class))
+                    .set(REWIND_ENTRY.MERGED_SHA256, DSL.param("merged", String.class))
+                    .where(REWIND_ENTRY.ID.eq(DSL.param("id", Long.class))))
+        .bind("status", status.code())
+        .bind("reason", reason.orElse(null))
+        .bind("detail", detail.orElse(null))
+        .bind("merged", merged.map(Sha256::hex).orElse(null))
+        .bind("id", entryId)
+        .update();
   }
 
   /**
@@ -261,16 +285,18 @@ public final class RewindOperations {
    * next run finds.
    */
   public void journalTemporaryNames(Map<Long, String> namesByEntry) {
-    List<Query> updates = new ArrayList<>(namesByEntry.size());
     namesByEntry.forEach(
         (entryId, name) ->
-            updates.add(
-                dsl.update(REWIND_ENTRY)
-                    .set(REWIND_ENTRY.TEMPORARY_NAME, name)
-                    .where(REWIND_ENTRY.ID.eq(entryId))));
-    if (!updates.isEmpty()) {
-      dsl.batch(updates).execute();
-    }
+            prepared
+                .get(
+                    "rewind_entry.temporary_name",
+                    q ->
+                        q.update(REWIND_ENTRY)
+                            .set(REWIND_ENTRY.TEMPORARY_NAME, DSL.param("name", String.class))
+                            .where(REWIND_ENTRY.ID.eq(DSL.param("id", Long.class))))
+                .bind("name", name)
+                .bind("id", entryId)
+                .update());
   }
 
   public List<StoredRewindEntry> entries(long operationId) {

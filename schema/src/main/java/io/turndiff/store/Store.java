@@ -535,6 +535,37 @@ public final class Store implements AutoCloseable {
     }
   }
 
+  /**
+   * As {@link #write}, and durable when it returns: on SQLite the commit syncs the WAL ({@code
+   * synchronous=FULL} for this one commit; every other commit is only ordered, {@code NORMAL}), so
+   * that a power loss right after cannot take it back. For what must be on disk before the
+   * workspace is changed because of it (a rewind's journal and the content it is about to replace);
+   * PostgreSQL's commits are durable already.
+   */
+  public <T> T writeDurably(Function<StoreTransaction, T> work) {
+    lock.lock();
+    try {
+      if (lock.getHoldCount() > 1) {
+        throw new IllegalStateException("a durable write is never part of another transaction");
+      }
+      if (postgres != null) {
+        return write(work);
+      }
+      refuseWrites();
+      StoreConnection connection = writer();
+      connection.dsl().execute("PRAGMA synchronous=FULL");
+      try {
+        return connection.writeTransaction(() -> work.apply(transactionOn(connection)));
+      } finally {
+        connection.dsl().execute("PRAGMA synchronous=NORMAL");
+      }
+    } catch (RuntimeException e) {
+      throw noted(failures.translate(e));
+    } finally {
+      lock.unlock();
+    }
+  }
+
   private Throwable translated(Throwable failure) {
     return failure instanceof RuntimeException e ? noted(failures.translate(e)) : failure;
   }

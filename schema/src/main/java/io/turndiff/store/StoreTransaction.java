@@ -30,7 +30,7 @@ public final class StoreTransaction {
     this.blobs = new Blobs(dsl, clock, prepared, codec);
     this.snapshots = new Snapshots(dsl, prepared);
     this.fileChanges = new FileChanges(dsl, prepared);
-    this.rewinds = new RewindOperations(dsl, clock);
+    this.rewinds = new RewindOperations(dsl, clock, prepared);
     this.indexes = new WorkspaceIndexes(dsl, prepared);
     this.directoryChanges = new DirectoryChanges(dsl, prepared);
     this.rewindDirectories = new RewindDirectories(dsl);

@@ -316,6 +316,37 @@ class StoreTest {
   }
 
   @Test
+  void aDurableWriteSyncsItsOwnCommitOnlyAndLeavesTheConnectionAtNormal() {
+    byte[] content = "journaled before the workspace changes".getBytes(StandardCharsets.UTF_8);
+    try (Store store = Store.open(temp.resolve("turndiff.db"))) {
+      int during =
+          store.writeDurably(
+              tx -> {
+                tx.blobs().put(content);
+                return store.settings().synchronous();
+              });
+      assertEquals(2, during, "FULL while it commits: the commit syncs the WAL");
+      assertEquals(1, store.settings().synchronous(), "NORMAL again for every other commit");
+      boolean stored = store.read(tx -> tx.blobs().contains(Sha256.of(content)));
+      assertTrue(stored);
+
+      assertThrows(
+          IllegalStateException.class,
+          () ->
+              store.writeDurably(
+                  tx -> {
+                    tx.blobs().put("rolled back".getBytes(StandardCharsets.UTF_8));
+                    throw new IllegalStateException("the work failed");
+                  }));
+      assertEquals(1, store.settings().synchronous(), "NORMAL again after a failed one too");
+      boolean rolledBack =
+          store.read(
+              tx -> tx.blobs().contains(Sha256.of("rolled back".getBytes(StandardCharsets.UTF_8))));
+      assertFalse(rolledBack, "a failed durable write leaves nothing");
+    }
+  }
+
+  @Test
   void foreignKeysAreEnforced() {
     try (Store store = Store.open(temp.resolve("turndiff.db"))) {
       assertThrows(RuntimeException.class, () -> store.write(tx -> tx.sessions().create("s", 999)));

@@ -90,6 +90,15 @@ final class BenchCommand implements Callable<Integer> {
           "Share of edits that go to files earlier turns touched (0..1, default 0: uniform).")
   double locality;
 
+  @Option(
+      names = "--dirty-writer-mb",
+      paramLabel = "MB",
+      defaultValue = "0",
+      description =
+          "Also time the rewinds (turndiff's and git checkout's) each right after a child process"
+              + " wrote MB megabytes beside the workspace without syncing (default 0: not run).")
+  int dirtyWriterMegabytes;
+
   @Option(names = "--json", description = "Print the figures as JSON.")
   boolean json;
 
@@ -110,10 +119,17 @@ final class BenchCommand implements Callable<Integer> {
 
   @Override
   public Integer call() throws Exception {
-    if (files < 1 || turnFiles < 1 || turns < 1 || warmup < 0 || locality < 0 || locality > 1) {
+    if (files < 1
+        || turnFiles < 1
+        || turns < 1
+        || warmup < 0
+        || locality < 0
+        || locality > 1
+        || dirtyWriterMegabytes < 0) {
       throw new CliException(
           Main.EXIT_USAGE,
-          "--files, --turn-files and --turns must be positive; " + "--locality within 0..1");
+          "--files, --turn-files and --turns must be positive; "
+              + "--locality within 0..1; --dirty-writer-mb not negative");
     }
     if (workspace != null && !Files.isDirectory(workspace)) {
       throw new CliException(Main.EXIT_USAGE, "--workspace " + workspace + " is not a directory");
@@ -144,7 +160,8 @@ final class BenchCommand implements Callable<Integer> {
                       turns,
                       warmup,
                       seed,
-                      locality),
+                      locality,
+                      dirtyWriterMegabytes),
                   progress)
               .run();
     } catch (IllegalArgumentException e) {

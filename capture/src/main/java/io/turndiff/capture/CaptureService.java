@@ -7,6 +7,7 @@ import io.turndiff.capture.record.ChangeRecorder;
 import io.turndiff.capture.track.DirectoryDelta;
 import io.turndiff.capture.track.PathChange;
 import io.turndiff.capture.track.Tracker;
+import io.turndiff.capture.track.WatchOptions;
 import io.turndiff.capture.workspace.WorkspaceHandles;
 import io.turndiff.model.BadPathException;
 import io.turndiff.model.ChangeKind;
@@ -74,20 +75,29 @@ public final class CaptureService implements AutoCloseable {
 
   /** A service with its own workspace handles, closed with it. */
   public CaptureService(Store store, BoundaryOptions boundaryOptions) {
-    this(store, new WorkspaceHandles(store, boundaryOptions), true);
+    this(store, new WorkspaceHandles(store, boundaryOptions), true, WatchOptions.OFF);
   }
 
   /**
    * A service sharing {@code workspaces} with others (rewind, the HTTP service); they outlive it.
    */
   public CaptureService(Store store, WorkspaceHandles workspaces) {
-    this(store, workspaces, false);
+    this(store, workspaces, false, WatchOptions.OFF);
   }
 
-  private CaptureService(Store store, WorkspaceHandles workspaces, boolean ownsWorkspaces) {
+  /**
+   * As {@link #CaptureService(Store, WorkspaceHandles)}, watching tracked workspaces as {@code
+   * watch} says (the service does, so that a finish looks only at what changed).
+   */
+  public CaptureService(Store store, WorkspaceHandles workspaces, WatchOptions watch) {
+    this(store, workspaces, false, watch);
+  }
+
+  private CaptureService(
+      Store store, WorkspaceHandles workspaces, boolean ownsWorkspaces, WatchOptions watch) {
     this.store = store;
     this.workspaces = workspaces;
-    this.tracker = new Tracker(store, workspaces);
+    this.tracker = new Tracker(store, workspaces, watch);
     this.ownsWorkspaces = ownsWorkspaces;
   }
 
@@ -496,6 +506,7 @@ public final class CaptureService implements AutoCloseable {
 
   @Override
   public void close() {
+    tracker.closeWatches();
     if (ownsWorkspaces) {
       workspaces.close();
     }

@@ -4,6 +4,7 @@ import io.turndiff.api.Json;
 import io.turndiff.api.Turndiff;
 import io.turndiff.api.wire.WireServeStarted;
 import io.turndiff.boundary.WorkspacePolicy;
+import io.turndiff.capture.track.WatchOptions;
 import io.turndiff.capture.workspace.WorkspaceHandles;
 import io.turndiff.server.HttpService;
 import io.turndiff.server.ServiceOptions;
@@ -188,7 +189,7 @@ final class ServeCommand implements Callable<Integer> {
     } catch (IllegalArgumentException e) {
       throw new CliException(Main.EXIT_USAGE, e.getMessage());
     }
-    Turndiff turndiff = StoreOptions.of(spec).open(policy, openWorkspaces);
+    Turndiff turndiff = StoreOptions.of(spec).open(policy, openWorkspaces, WatchOptions.SERVICE);
     HttpService service;
     try {
       service = HttpService.start(turndiff, options);

@@ -18,7 +18,9 @@ public interface TestHook {
     /** A rewind is about to rename one staged path over its name (or delete it): once per path. */
     BEFORE_REWIND_RENAME,
     /** A garbage collection committed one of its steps (a group of turns, blobs, vacuum). */
-    GC_STEP_COMMITTED
+    GC_STEP_COMMITTED,
+    /** The watcher of a tracked workspace is about to read its queue of inotify events. */
+    WATCH_READING
   }
 
   /**

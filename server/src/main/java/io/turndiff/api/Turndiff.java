@@ -3,6 +3,7 @@ package io.turndiff.api;
 import io.turndiff.boundary.BoundaryOptions;
 import io.turndiff.boundary.WorkspacePolicy;
 import io.turndiff.capture.CaptureService;
+import io.turndiff.capture.track.WatchOptions;
 import io.turndiff.capture.workspace.WorkspaceHandles;
 import io.turndiff.model.TestHook;
 import io.turndiff.review.ReviewQueries;
@@ -32,7 +33,7 @@ public final class Turndiff implements AutoCloseable {
     this.hook = settings.hook;
     this.workspaces =
         new WorkspaceHandles(store, settings.boundary, settings.policy, settings.openWorkspaces);
-    this.capture = new CaptureService(store, workspaces);
+    this.capture = new CaptureService(store, workspaces, settings.watch.withHook(settings.hook));
     this.rewind = new RewindService(store, workspaces, settings.hook);
     this.queries = new ReviewQueries(store);
   }
@@ -62,6 +63,7 @@ public final class Turndiff implements AutoCloseable {
     private WorkspacePolicy policy = WorkspacePolicy.anyDirectory();
     private int openWorkspaces = WorkspaceHandles.DEFAULT_CAPACITY;
     private TestHook hook = TestHook.NONE;
+    private WatchOptions watch = WatchOptions.OFF;
 
     private Builder(StoreAddress database) {
       this.database = Objects.requireNonNull(database, "database");
@@ -85,6 +87,15 @@ public final class Turndiff implements AutoCloseable {
             "at least one workspace must be kept open, not " + count);
       }
       this.openWorkspaces = count;
+      return this;
+    }
+
+    /**
+     * Whether tracked workspaces are watched with inotify, so that a finish looks only at what
+     * changed ({@link WatchOptions#SERVICE} for the service; off by default).
+     */
+    public Builder watch(WatchOptions options) {
+      this.watch = Objects.requireNonNull(options, "watch options");
       return this;
     }
 
@@ -128,6 +139,7 @@ public final class Turndiff implements AutoCloseable {
   @Override
   public void close() {
     try {
+      capture.tracker().closeWatches();
       workspaces.close();
     } finally {
       store.close();

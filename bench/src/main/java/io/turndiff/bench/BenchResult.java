@@ -132,6 +132,27 @@ public record BenchResult(
         tracking.gitStatus(),
         String.format(
             "%.1fx", ratio(tracking.gitStatus().medianMillis(), tracking.status().medianMillis())));
+    TurnBench.Watched watched = tracking.watched();
+    row(out, "watched finish (service), unchanged tree", watched.unchanged(), "");
+    row(
+        out,
+        "  git status, same rounds",
+        watched.gitUnchanged(),
+        String.format(
+            "%.1fx",
+            ratio(watched.gitUnchanged().medianMillis(), watched.unchanged().medianMillis())));
+    row(
+        out,
+        "watched finish (service), " + watched.changed() + " files changed",
+        watched.afterChange(),
+        "");
+    row(
+        out,
+        "  git status, same rounds",
+        watched.gitAfterChange(),
+        String.format(
+            "%.1fx",
+            ratio(watched.gitAfterChange().medianMillis(), watched.afterChange().medianMillis())));
     out.printf(
         "baseline on disk: turndiff %.1f MB, shadow git after the initial commit %.1f MB: git/turndiff %.1fx%n",
         tracking.baselineDiskBytes() / 1e6,
@@ -174,7 +195,21 @@ public record BenchResult(
     ops.putObject("turndiff_track_warm").put("median", tracking.warmIndexNanos() / 1e6);
     put(ops, "turndiff_status_unchanged", tracking.status());
     put(ops, "git_status_unchanged", tracking.gitStatus());
+    put(ops, "turndiff_watched_finish_unchanged", tracking.watched().unchanged());
+    put(ops, "git_status_watched_unchanged", tracking.watched().gitUnchanged());
+    put(ops, "turndiff_watched_finish_changed", tracking.watched().afterChange());
+    put(ops, "git_status_watched_changed", tracking.watched().gitAfterChange());
     ObjectNode ratios = node.putObject("ratios");
+    ratios.put(
+        "git_status_over_turndiff_watched_finish_unchanged",
+        ratio(
+            tracking.watched().gitUnchanged().medianMillis(),
+            tracking.watched().unchanged().medianMillis()));
+    ratios.put(
+        "git_status_over_turndiff_watched_finish_changed",
+        ratio(
+            tracking.watched().gitAfterChange().medianMillis(),
+            tracking.watched().afterChange().medianMillis()));
     ratios.put(
         "git_initial_commit_over_turndiff_track", ratio(gitInitialNanos, tracking.indexNanos()));
     ratios.put(

@@ -2,7 +2,9 @@ package io.turndiff.bench;
 
 import io.turndiff.api.Turndiff;
 import io.turndiff.boundary.BoundaryOptions;
+import io.turndiff.capture.track.Tracker;
 import io.turndiff.capture.track.TrackingOptions;
+import io.turndiff.capture.track.WatchOptions;
 import io.turndiff.model.Sha256;
 import io.turndiff.rewind.RewindReport;
 import io.turndiff.rewind.RewindRequest;
@@ -17,7 +19,9 @@ import java.security.MessageDigest;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HexFormat;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.stream.Stream;
 
@@ -314,7 +318,92 @@ public final class TurnBench {
       long warmIndexNanos,
       long baselineDiskBytes,
       Samples status,
-      Samples gitStatus) {}
+      Samples gitStatus,
+      Watched watched) {}
+
+  /**
+   * A tracked workspace's finish (the index brought up to the tree, as a turn's finish and begin
+   * do) with the service's watcher: on the unchanged tree and after a change of {@code changed}
+   * files, each next to {@code git status} on the same tree in the same round.
+   */
+  public record Watched(
+      int changed,
+      Samples unchanged,
+      Samples gitUnchanged,
+      Samples afterChange,
+      Samples gitAfterChange) {}
+
+  private static final int WATCHED_CHANGE = 10;
+
+  /**
+   * The watched finishes: a store of its own opened as {@code turndiff serve} opens it, the first
+   * finish the full scan that starts the watch; the changed files get their bytes back at the end.
+   */
+  private static Watched measureWatched(Path base, Path workspace, ShadowGit git) throws Exception {
+    List<Path> files;
+    try (Stream<Path> walk = Files.walk(workspace)) {
+      files =
+          walk.filter(path -> Files.isRegularFile(path, LinkOption.NOFOLLOW_LINKS))
+              .filter(path -> !workspace.relativize(path).toString().startsWith(".git"))
+              .sorted()
+              .toList();
+    }
+    List<Path> changing = new ArrayList<>();
+    for (int i = 0; i < WATCHED_CHANGE && !files.isEmpty(); i++) {
+      changing.add(files.get(i * files.size() / WATCHED_CHANGE));
+    }
+    Map<Path, byte[]> original = new LinkedHashMap<>();
+    for (Path file : changing) {
+      original.put(file, Files.readAllBytes(file));
+    }
+    Samples unchanged = new Samples();
+    Samples gitUnchanged = new Samples();
+    Samples afterChange = new Samples();
+    Samples gitAfterChange = new Samples();
+    try (Turndiff service =
+        Turndiff.builder(base.resolve("watched-store/turndiff.db"))
+            .boundary(BoundaryOptions.defaults())
+            .watch(WatchOptions.SERVICE)
+            .open()) {
+      Tracker tracker = service.capture().tracker();
+      tracker.track(workspace, TrackingOptions.DEFAULTS);
+      String root = workspace.toRealPath().toString();
+      long id = service.store().read(tx -> tx.workspaces().byRealRoot(root)).orElseThrow().id();
+      for (int round = 0; round < STATUS_WARMUP + STATUS_ROUNDS; round++) {
+        long start = System.nanoTime();
+        int changes = tracker.refresh(id).size();
+        long nanos = System.nanoTime() - start;
+        if (changes != 0) {
+          throw new IllegalStateException("an unchanged tree shows " + changes + " changes");
+        }
+        if (round >= STATUS_WARMUP) {
+          unchanged.add(nanos);
+          gitUnchanged.add(git.status());
+        }
+      }
+      for (int round = 0; round < STATUS_WARMUP + STATUS_ROUNDS; round++) {
+        for (Path file : changing) {
+          Files.write(file, ("watched round " + round + "\n").getBytes(StandardCharsets.UTF_8));
+        }
+        long start = System.nanoTime();
+        int changes = tracker.refresh(id).size();
+        long nanos = System.nanoTime() - start;
+        if (changes != changing.size()) {
+          throw new IllegalStateException(
+              changing.size() + " files changed, the watched finish saw " + changes);
+        }
+        if (round >= STATUS_WARMUP) {
+          afterChange.add(nanos);
+          gitAfterChange.add(git.status());
+        }
+      }
+    } finally {
+      for (Map.Entry<Path, byte[]> file : original.entrySet()) {
+        Files.write(file.getKey(), file.getValue());
+      }
+    }
+    return new Watched(changing.size(), unchanged, gitUnchanged, afterChange, gitAfterChange);
+  }
 
   private static final int STATUS_WARMUP = 25;
   private static final int STATUS_ROUNDS = 15;
@@ -351,7 +440,13 @@ public final class TurnBench {
         again.capture().tracker().track(workspace, TrackingOptions.DEFAULTS);
         warmIndexNanos = System.nanoTime() - warmStart;
       }
-      return new Tracking(indexNanos, warmIndexNanos, baseline, status, gitStatus);
+      return new Tracking(
+          indexNanos,
+          warmIndexNanos,
+          baseline,
+          status,
+          gitStatus,
+          measureWatched(base, workspace, git));
     }
   }
 

@@ -66,6 +66,9 @@ final class Libc {
   private final MethodHandle fdopendir;
   private final MethodHandle readdir;
   private final MethodHandle closedir;
+  private final MethodHandle inotifyInit1;
+  private final MethodHandle inotifyAddWatch;
+  private final MethodHandle inotifyRmWatch;
 
   /**
    * Absent from a libc older than glibc 2.27: then no anonymous file can be made, and nothing else
@@ -165,6 +168,21 @@ final class Libc {
     this.closedir =
         linker.downcallHandle(
             libc.findOrThrow("closedir"), FunctionDescriptor.of(JAVA_INT, ADDRESS), captureErrno);
+    this.inotifyInit1 =
+        linker.downcallHandle(
+            libc.findOrThrow("inotify_init1"),
+            FunctionDescriptor.of(JAVA_INT, JAVA_INT),
+            captureErrno);
+    this.inotifyAddWatch =
+        linker.downcallHandle(
+            libc.findOrThrow("inotify_add_watch"),
+            FunctionDescriptor.of(JAVA_INT, JAVA_INT, ADDRESS, JAVA_INT),
+            captureErrno);
+    this.inotifyRmWatch =
+        linker.downcallHandle(
+            libc.findOrThrow("inotify_rm_watch"),
+            FunctionDescriptor.of(JAVA_INT, JAVA_INT, JAVA_INT),
+            captureErrno);
     this.memfdCreate =
         libc.find("memfd_create")
             .map(
@@ -388,6 +406,34 @@ final class Libc {
   long write(NativeCall call, int fd, MemorySegment buffer, long count) {
     try {
       return checked(call, (long) write.invokeExact(call.errnoCapture(), fd, buffer, count));
+    } catch (Throwable t) {
+      throw rethrow(t);
+    }
+  }
+
+  /** {@code inotify_init1(flags)}: an inotify descriptor, or {@code -errno}. */
+  int inotifyInit1(NativeCall call, int flags) {
+    try {
+      return checked(call, (int) inotifyInit1.invokeExact(call.errnoCapture(), flags));
+    } catch (Throwable t) {
+      throw rethrow(t);
+    }
+  }
+
+  /** {@code inotify_add_watch(fd, path, mask)}: a watch descriptor, or {@code -errno}. */
+  int inotifyAddWatch(NativeCall call, int fd, byte[] path, int mask) {
+    try {
+      return checked(
+          call,
+          (int) inotifyAddWatch.invokeExact(call.errnoCapture(), fd, call.cString(path), mask));
+    } catch (Throwable t) {
+      throw rethrow(t);
+    }
+  }
+
+  int inotifyRmWatch(NativeCall call, int fd, int wd) {
+    try {
+      return checked(call, (int) inotifyRmWatch.invokeExact(call.errnoCapture(), fd, wd));
     } catch (Throwable t) {
       throw rethrow(t);
     }

@@ -55,6 +55,7 @@ record LinuxAbi(String arch, int oDirectory, int oNoFollow) {
   static final int EXDEV = 18;
   static final int ENOTDIR = 20;
   static final int EISDIR = 21;
+  static final int ENOSPC = 28;
   static final int ENAMETOOLONG = 36;
   static final int ENOSYS = 38;
   static final int ENOTEMPTY = 39;

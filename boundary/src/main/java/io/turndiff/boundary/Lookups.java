@@ -67,16 +67,46 @@ final class Lookups {
    * followed.
    */
   DirectoryListing list(Optional<WorkspacePath> directory) {
+    return list(directory, Optional.empty());
+  }
+
+  /**
+   * As {@link #list(Optional)}, the directory first watched by {@code watch} through the handle the
+   * listing uses, so that no change after the listing goes unseen.
+   */
+  DirectoryListing list(Optional<WorkspacePath> directory, Optional<TreeWatch> watch) {
     return walker.inDirectory(
         directory,
-        handle ->
-            switch (handle.list()) {
-              case Attempt.Done<List<DirectoryListing.Entry>>(var entries) ->
-                  new DirectoryListing.Listed(entries);
-              case Attempt.Refused<List<DirectoryListing.Entry>>(HandleFailure why) ->
-                  new DirectoryListing.NotListed(lookupOf(why));
-            },
+        handle -> {
+          watch.ifPresent(tree -> tree.add(handle, directory, false));
+          return switch (handle.list()) {
+            case Attempt.Done<List<DirectoryListing.Entry>>(var entries) ->
+                new DirectoryListing.Listed(entries);
+            case Attempt.Refused<List<DirectoryListing.Entry>>(HandleFailure why) ->
+                new DirectoryListing.NotListed(lookupOf(why));
+          };
+        },
         refusal -> new DirectoryListing.NotListed(lookupOf(refusal.why())));
+  }
+
+  /** Watches a git directory (never listed by a scan) for its index being replaced. */
+  void watchGitDirectory(WorkspacePath directory, TreeWatch watch) {
+    walker.inDirectory(
+        Optional.of(directory),
+        handle -> {
+          watch.add(handle, Optional.of(directory), true);
+          return null;
+        },
+        refusal -> null);
+  }
+
+  /** The {@code lstat} of exactly {@code path} in its parent held open, or why there is none. */
+  Attempt<StatInfo> lstatInParent(WorkspacePath path) {
+    return walker.inParent(
+        path,
+        Walker.Parents.EXISTING,
+        (parent, name) -> parent.lstat(name),
+        refusal -> Attempt.refused(refusal.why()));
   }
 
   static Lookup lookupOf(HandleFailure why) {

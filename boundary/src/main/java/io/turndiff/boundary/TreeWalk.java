@@ -6,8 +6,10 @@ import java.nio.charset.StandardCharsets;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ExecutionException;
@@ -26,34 +28,154 @@ import java.util.concurrent.Future;
  */
 final class TreeWalk {
 
+  private static final byte[] DOT_GIT = {'.', 'g', 'i', 't'};
+
   private record Pending(
       Optional<WorkspacePath> path, Optional<StatInfo> stat, Future<DirectoryListing> listing) {}
 
   private final Lookups access;
   private final ScanVisitor visitor;
+  private final Optional<TreeWatch> watch;
 
   TreeWalk(Lookups access, ScanVisitor visitor) {
+    this(access, visitor, Optional.empty());
+  }
+
+  /**
+   * A walk that has {@code watch} watch each directory before listing it (and each git directory it
+   * meets), so that a change after a listing is an event.
+   */
+  TreeWalk(Lookups access, ScanVisitor visitor, Optional<TreeWatch> watch) {
     this.access = access;
     this.visitor = visitor;
+    this.watch = watch;
   }
 
   void run() {
-    int listers = Math.max(1, Math.min(8, Runtime.getRuntime().availableProcessors()));
-    ExecutorService pool =
-        Executors.newFixedThreadPool(
-            listers, Thread.ofPlatform().daemon().name("turndiff-scan-", 0).factory());
+    ExecutorService pool = pool();
     try {
-      walk(pool);
+      walk(pool, new Pending(Optional.empty(), Optional.empty(), list(pool, Optional.empty())));
     } finally {
       pool.shutdownNow();
       pool.close();
     }
   }
 
+  private static ExecutorService pool() {
+    int listers = Math.max(1, Math.min(8, Runtime.getRuntime().availableProcessors()));
+    return Executors.newFixedThreadPool(
+        listers, Thread.ofPlatform().daemon().name("turndiff-scan-", 0).factory());
+  }
+
+  /** Whether the walk to a start may go on through a directory above it. */
+  private enum Above {
+    ENTERED,
+    GONE,
+    NOT_COVERED
+  }
+
+  /**
+   * Looks again at {@code starts} only (the names a watch saw change), as the whole walk would have
+   * met them: each directory above a start is decided on by the visitor and entered (its
+   * interesting names looked up, not listed), a start that is a file is found, a start that is a
+   * directory is walked whole. A start that does not exist is not reported: the caller knows what
+   * it asked about.
+   */
+  void runFrom(List<WorkspacePath> starts) {
+    List<WorkspacePath> sorted = new ArrayList<>(starts);
+    sorted.sort(WorkspacePath::compareTo);
+    Map<Optional<WorkspacePath>, Above> above = new HashMap<>();
+    List<WorkspacePath> walked = new ArrayList<>();
+    ExecutorService pool = null;
+    try {
+      for (WorkspacePath start : sorted) {
+        if (walked.stream().anyMatch(start::isWithin)) {
+          continue;
+        }
+        if (enter(start.parent(), above) != Above.ENTERED) {
+          continue;
+        }
+        Attempt<StatInfo> lstat = access.lstatInParent(start);
+        if (lstat instanceof Attempt.Refused<StatInfo>(HandleFailure why)) {
+          if (Lookups.lookupOf(why) instanceof Lookup.Failed failed) {
+            visitor.unlisted(start, failed.detail());
+          }
+          continue;
+        }
+        StatInfo stat = ((Attempt.Done<StatInfo>) lstat).value();
+        if (stat.type() != FileType.DIRECTORY) {
+          if (!visitor.ignored(start)) {
+            byte[] link = stat.type() == FileType.SYMLINK ? access.readLink(start) : null;
+            visitor.found(ScannedEntry.of(start, stat, link, false));
+          }
+          continue;
+        }
+        if (visitor.directory(start) != ScanVisitor.Descend.ENTER) {
+          continue;
+        }
+        if (stat.device() != access.rootStat().device()) {
+          visitor.found(ScannedEntry.of(start, stat, null, true));
+          continue;
+        }
+        walked.add(start);
+        visitor.entered(start, stat.mode() & 07777);
+        if (pool == null) {
+          pool = pool();
+        }
+        walk(
+            pool,
+            new Pending(Optional.of(start), Optional.of(stat), list(pool, Optional.of(start))));
+      }
+    } finally {
+      if (pool != null) {
+        pool.shutdownNow();
+        pool.close();
+      }
+    }
+  }
+
+  /** Decides on and enters the directories down to {@code directory}, as the walk would. */
+  private Above enter(
+      Optional<WorkspacePath> directory, Map<Optional<WorkspacePath>, Above> above) {
+    Above known = above.get(directory);
+    if (known != null) {
+      return known;
+    }
+    Above decided = Above.ENTERED;
+    if (directory.isPresent()) {
+      Above parent = enter(directory.get().parent(), above);
+      if (parent != Above.ENTERED) {
+        decided = parent;
+      } else if (!(access.lstatInParent(directory.get())
+              instanceof Attempt.Done<StatInfo>(StatInfo stat))
+          || stat.type() != FileType.DIRECTORY
+          || stat.device() != access.rootStat().device()) {
+        decided = Above.GONE; // its parent's watch saw it go: it is a start of its own
+      } else if (visitor.directory(directory.get()) != ScanVisitor.Descend.ENTER) {
+        decided = Above.NOT_COVERED;
+      }
+    }
+    if (decided == Above.ENTERED) {
+      Set<String> present = new HashSet<>();
+      for (String name : visitor.interesting()) {
+        WorkspacePath file =
+            directory
+                .map(dir -> dir.child(name.getBytes(StandardCharsets.UTF_8)))
+                .orElseGet(() -> WorkspacePath.of(name));
+        if (access.lstatInParent(file).ok()) {
+          present.add(name);
+        }
+      }
+      visitor.entering(directory, present);
+    }
+    above.put(directory, decided);
+    return decided;
+  }
+
   private Future<DirectoryListing> list(ExecutorService pool, Optional<WorkspacePath> directory) {
     return pool.submit(
         () -> {
-          DirectoryListing listing = access.list(directory);
+          DirectoryListing listing = access.list(directory, watch);
           if (listing instanceof DirectoryListing.Listed listed) {
             List<DirectoryListing.Entry> sorted = new ArrayList<>(listed.entries());
             sorted.sort((a, b) -> Arrays.compareUnsigned(a.name(), b.name()));
@@ -63,9 +185,9 @@ final class TreeWalk {
         });
   }
 
-  private void walk(ExecutorService pool) {
+  private void walk(ExecutorService pool, Pending first) {
     ArrayDeque<Pending> stack = new ArrayDeque<>();
-    stack.push(new Pending(Optional.empty(), Optional.empty(), list(pool, Optional.empty())));
+    stack.push(first);
     Set<String> interesting = visitor.interesting();
     long rootDevice = access.rootStat().device();
     while (!stack.isEmpty()) {
@@ -105,6 +227,9 @@ final class TreeWalk {
           continue;
         }
         if (entry.stat().type() == FileType.DIRECTORY) {
+          if (watch.isPresent() && Arrays.equals(entry.name(), DOT_GIT)) {
+            access.watchGitDirectory(path, watch.get());
+          }
           boolean enter = visitor.directory(path) == ScanVisitor.Descend.ENTER;
           if (enter && entry.stat().device() != rootDevice) {
             visitor.found(ScannedEntry.of(path, entry.stat(), null, true));

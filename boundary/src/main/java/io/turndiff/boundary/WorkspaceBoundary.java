@@ -28,6 +28,7 @@ import java.nio.file.Path;
 import java.time.Instant;
 import java.time.InstantSource;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.List;
 import java.util.Optional;
 import java.util.OptionalInt;
@@ -629,6 +630,27 @@ public final class WorkspaceBoundary implements AutoCloseable {
    */
   public void scan(ScanVisitor visitor) {
     new TreeWalk(lookups, visitor).run();
+  }
+
+  /**
+   * As {@link #scan(ScanVisitor)}, each directory watched by {@code watch} before it is listed
+   * (through the descriptor the listing uses) and each git directory met watched for its index.
+   */
+  public void scan(ScanVisitor visitor, TreeWatch watch) {
+    new TreeWalk(lookups, visitor, Optional.of(watch)).run();
+  }
+
+  /**
+   * Looks again at {@code starts} alone, the names {@code watch} saw change, as {@link
+   * #scan(ScanVisitor)} would have met them: the directories above each are decided on and entered
+   * (their ignore files looked up by name), a file is found, a directory is walked whole and
+   * watched. A start that does not exist now is not reported.
+   */
+  public void scanPaths(Collection<WorkspacePath> starts, ScanVisitor visitor, TreeWatch watch) {
+    for (WorkspacePath start : starts) {
+      requireInside(start);
+    }
+    new TreeWalk(lookups, visitor, Optional.of(watch)).runFrom(List.copyOf(starts));
   }
 
   // ---- write side

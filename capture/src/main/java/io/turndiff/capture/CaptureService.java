@@ -7,6 +7,7 @@ import io.turndiff.capture.record.ChangeRecorder;
 import io.turndiff.capture.track.DirectoryDelta;
 import io.turndiff.capture.track.PathChange;
 import io.turndiff.capture.track.Tracker;
+import io.turndiff.capture.track.WatchOptions;
 import io.turndiff.capture.workspace.WorkspaceHandles;
 import io.turndiff.model.BadPathException;
 import io.turndiff.model.ChangeKind;
@@ -79,31 +80,39 @@ public final class CaptureService implements AutoCloseable {
 
   /** A service with its own workspace handles, closed with it. */
   public CaptureService(Store store, BoundaryOptions boundaryOptions) {
-    this(store, new WorkspaceHandles(store, boundaryOptions), true, turnRow -> {});
+    this(
+        store, new WorkspaceHandles(store, boundaryOptions), true, WatchOptions.OFF, turnRow -> {});
   }
 
   /**
    * A service sharing {@code workspaces} with others (rewind, the HTTP service); they outlive it.
    */
   public CaptureService(Store store, WorkspaceHandles workspaces) {
-    this(store, workspaces, false, turnRow -> {});
+    this(store, workspaces, false, WatchOptions.OFF, turnRow -> {});
   }
 
   /**
-   * As {@link #CaptureService(Store, WorkspaceHandles)}, telling {@code afterFinish} the row of
-   * every turn a finish stored, right after its commit: its changes' line diffs are pending then
-   * (the caller computes them in the background; until then a query computes them on the spot).
+   * As {@link #CaptureService(Store, WorkspaceHandles)}, watching tracked workspaces as {@code
+   * watch} says (the service does, so that a finish looks only at what changed), and telling {@code
+   * afterFinish} the row of every turn a finish stored, right after its commit: its changes' line
+   * diffs are pending then (the caller computes them in the background; until then a query computes
+   * them on the spot).
    */
-  public CaptureService(Store store, WorkspaceHandles workspaces, LongConsumer afterFinish) {
-    this(store, workspaces, false, afterFinish);
+  public CaptureService(
+      Store store, WorkspaceHandles workspaces, WatchOptions watch, LongConsumer afterFinish) {
+    this(store, workspaces, false, watch, afterFinish);
   }
 
   private CaptureService(
-      Store store, WorkspaceHandles workspaces, boolean ownsWorkspaces, LongConsumer afterFinish) {
+      Store store,
+      WorkspaceHandles workspaces,
+      boolean ownsWorkspaces,
+      WatchOptions watch,
+      LongConsumer afterFinish) {
     this.store = store;
     this.afterFinish = afterFinish;
     this.workspaces = workspaces;
-    this.tracker = new Tracker(store, workspaces);
+    this.tracker = new Tracker(store, workspaces, watch);
     this.ownsWorkspaces = ownsWorkspaces;
   }
 
@@ -519,6 +528,7 @@ public final class CaptureService implements AutoCloseable {
 
   @Override
   public void close() {
+    tracker.closeWatches();
     if (ownsWorkspaces) {
       workspaces.close();
     }

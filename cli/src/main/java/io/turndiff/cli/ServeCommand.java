@@ -4,6 +4,7 @@ import io.turndiff.api.Json;
 import io.turndiff.api.Turndiff;
 import io.turndiff.api.wire.WireServeStarted;
 import io.turndiff.boundary.WorkspacePolicy;
+import io.turndiff.capture.track.WatchOptions;
 import io.turndiff.capture.workspace.WorkspaceHandles;
 import io.turndiff.server.HttpService;
 import io.turndiff.server.ServiceOptions;
@@ -47,6 +48,13 @@ final class ServeCommand implements Callable<Integer> {
       defaultValue = "7433",
       description = "The loopback port (default ${DEFAULT-VALUE}; 0 picks a free one).")
   int port;
+
+  @Option(
+      names = "--watch",
+      description =
+          "Watch tracked workspaces with inotify so that a finish rescans only what changed "
+              + "(off by default: see the README's tracked workspaces).")
+  boolean watch;
 
   @Option(
       names = "--token-file",
@@ -188,7 +196,9 @@ final class ServeCommand implements Callable<Integer> {
     } catch (IllegalArgumentException e) {
       throw new CliException(Main.EXIT_USAGE, e.getMessage());
     }
-    Turndiff turndiff = StoreOptions.of(spec).open(policy, openWorkspaces);
+    Turndiff turndiff =
+        StoreOptions.of(spec)
+            .open(policy, openWorkspaces, watch ? WatchOptions.SERVICE : WatchOptions.OFF);
     HttpService service;
     try {
       service = HttpService.start(turndiff, options);

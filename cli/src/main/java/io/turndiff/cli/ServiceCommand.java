@@ -9,6 +9,7 @@ import io.turndiff.api.wire.WireServiceStarted;
 import io.turndiff.api.wire.WireServiceState;
 import io.turndiff.api.wire.WireServiceStatus;
 import io.turndiff.api.wire.WireServiceStopped;
+import io.turndiff.api.wire.WireServiceWatch;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.time.Duration;
@@ -299,6 +300,7 @@ final class ServiceCommand {
       }
       printCollections(out, answer.gc());
       printHooks(out, answer);
+      printWatch(out, answer.watch());
       printFailures(out, hookFailures, files);
       return Main.EXIT_OK;
     }
@@ -339,6 +341,31 @@ final class ServiceCommand {
               + (gc.sizeCheckS() == 0
                   ? ""
                   : "; size against the kept max-size looked at every " + uptime(gc.sizeCheckS())));
+    }
+
+    /** What the watcher of tracked workspaces did since the service started. */
+    private static void printWatch(PrintWriter out, WireServiceWatch watch) {
+      if (watch == null || !watch.enabled()) {
+        return; // a service from before the watcher
+      }
+      out.println(
+          "watched: "
+              + watch.workspaces()
+              + " workspaces, "
+              + watch.directories()
+              + " directories; finishes that looked at changes only "
+              + watch.watchedScans()
+              + ", full scans "
+              + watch.fullScans()
+              + ", overflows "
+              + watch.overflows()
+              + ", checks "
+              + watch.checks()
+              + ", disagreements "
+              + watch.disagreements());
+      if (watch.lastDisagreement() != null) {
+        out.println("last disagreement: " + watch.lastDisagreement());
+      }
     }
 
     /** The hook calls since the service started, by runtime, and the last that failed. */

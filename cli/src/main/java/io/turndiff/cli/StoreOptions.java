@@ -3,6 +3,7 @@ package io.turndiff.cli;
 import io.turndiff.api.Turndiff;
 import io.turndiff.boundary.BoundaryOptions;
 import io.turndiff.boundary.WorkspacePolicy;
+import io.turndiff.capture.track.WatchOptions;
 import io.turndiff.capture.workspace.WorkspaceHandles;
 import io.turndiff.store.PostgresDatabase;
 import io.turndiff.store.StoreAddress;
@@ -141,11 +142,20 @@ final class StoreOptions {
 
   /** As {@link #open()}, with the workspaces it may work in and how many it keeps open at once. */
   Turndiff open(WorkspacePolicy policy, int openWorkspaces) {
+    return open(policy, openWorkspaces, WatchOptions.OFF);
+  }
+
+  /**
+   * As {@link #open(WorkspacePolicy, int)}, watching tracked workspaces as {@code watch} says (the
+   * service does).
+   */
+  Turndiff open(WorkspacePolicy policy, int openWorkspaces, WatchOptions watch) {
     Turndiff turndiff =
         Turndiff.builder(address())
             .boundary(boundaryOptions())
             .policy(policy)
             .openWorkspaces(openWorkspaces)
+            .watch(watch)
             .hook(EnvTestHook.fromEnvironment())
             .open();
     turndiff

@@ -30,7 +30,9 @@ public interface TestHook {
     /** A garbage collection committed one of its steps (a group of turns, blobs, vacuum). */
     GC_STEP_COMMITTED,
     /** The background is about to compute the line diffs a finish left pending: once per turn. */
-    BEFORE_BACKGROUND_DIFFS
+    BEFORE_BACKGROUND_DIFFS,
+    /** The watcher of a tracked workspace is about to read its queue of inotify events. */
+    WATCH_READING
   }
 
   /**

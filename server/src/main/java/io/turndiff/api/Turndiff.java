@@ -3,6 +3,7 @@ package io.turndiff.api;
 import io.turndiff.boundary.BoundaryOptions;
 import io.turndiff.boundary.WorkspacePolicy;
 import io.turndiff.capture.CaptureService;
+import io.turndiff.capture.track.WatchOptions;
 import io.turndiff.capture.workspace.WorkspaceHandles;
 import io.turndiff.model.TestHook;
 import io.turndiff.review.BackgroundDiffs;
@@ -37,7 +38,9 @@ public final class Turndiff implements AutoCloseable {
         new WorkspaceHandles(store, settings.boundary, settings.policy, settings.openWorkspaces);
     PendingDiffs pending = new PendingDiffs();
     this.diffs = new BackgroundDiffs(store, pending, settings.hook);
-    this.capture = new CaptureService(store, workspaces, diffs::computeLater);
+    this.capture =
+        new CaptureService(
+            store, workspaces, settings.watch.withHook(settings.hook), diffs::computeLater);
     this.rewind = new RewindService(store, workspaces, settings.hook);
     this.queries = new ReviewQueries(store, pending);
   }
@@ -67,6 +70,7 @@ public final class Turndiff implements AutoCloseable {
     private WorkspacePolicy policy = WorkspacePolicy.anyDirectory();
     private int openWorkspaces = WorkspaceHandles.DEFAULT_CAPACITY;
     private TestHook hook = TestHook.NONE;
+    private WatchOptions watch = WatchOptions.OFF;
 
     private Builder(StoreAddress database) {
       this.database = Objects.requireNonNull(database, "database");
@@ -90,6 +94,15 @@ public final class Turndiff implements AutoCloseable {
             "at least one workspace must be kept open, not " + count);
       }
       this.openWorkspaces = count;
+      return this;
+    }
+
+    /**
+     * Whether tracked workspaces are watched with inotify, so that a finish looks only at what
+     * changed ({@link WatchOptions#SERVICE} for the service; off by default).
+     */
+    public Builder watch(WatchOptions options) {
+      this.watch = Objects.requireNonNull(options, "watch options");
       return this;
     }
 
@@ -143,6 +156,7 @@ public final class Turndiff implements AutoCloseable {
     try {
       // the diffs asked for are stored before the store closes (or stay pending, never half)
       diffs.close();
+      capture.tracker().closeWatches();
       workspaces.close();
     } finally {
       store.close();

@@ -8,6 +8,7 @@ import io.turndiff.api.Turndiff;
 import io.turndiff.api.wire.WireHealthProof;
 import io.turndiff.api.wire.WireOpenTurn;
 import io.turndiff.api.wire.WireServiceStatus;
+import io.turndiff.api.wire.WireServiceWatch;
 import io.turndiff.model.RequestException;
 import io.turndiff.store.Store;
 import io.turndiff.store.StoreException;
@@ -66,6 +67,7 @@ public final class HttpService implements AutoCloseable {
   private final AtomicBoolean stopped = new AtomicBoolean();
   private final Endpoints endpoints;
   private final ScheduledCollection collection;
+  private final Turndiff turndiff;
 
   private HttpService(
       HttpServer server, ExecutorService executor, ServiceOptions options, Turndiff turndiff) {
@@ -73,6 +75,7 @@ public final class HttpService implements AutoCloseable {
     this.executor = executor;
     this.options = options;
     this.store = turndiff.store();
+    this.turndiff = turndiff;
     this.token = options.token().getBytes(StandardCharsets.UTF_8);
     int port = server.getAddress().getPort();
     this.allowedHosts = Set.of("127.0.0.1:" + port, "localhost:" + port, "[::1]:" + port);
@@ -339,7 +342,8 @@ public final class HttpService implements AutoCloseable {
                     .toList()),
         collection.status(),
         endpoints.hookCounters().counts(),
-        endpoints.hookCounters().lastFailures());
+        endpoints.hookCounters().lastFailures(),
+        WireServiceWatch.of(turndiff.capture().tracker().watchStatus()));
   }
 
   /**

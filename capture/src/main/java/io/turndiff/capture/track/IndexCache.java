@@ -1,5 +1,6 @@
 package io.turndiff.capture.track;
 
+import io.turndiff.model.FileType;
 import io.turndiff.model.IndexEntry;
 import io.turndiff.model.WorkspacePath;
 import io.turndiff.store.Store;
@@ -30,17 +31,19 @@ final class IndexCache {
   record Index(
       long version,
       long indexedAtNanos,
+      boolean partial,
       Map<WorkspacePath, Slot> slots,
       List<IndexEntry> entries,
       Optional<Map<WorkspacePath, Integer>> directories,
       AtomicReference<DirectoriesHolding> holding) {
 
     /** A workspace that is not tracked: nothing indexed, version 0. */
-    static final Index NONE = of(0, 0, Map.of(), Optional.empty());
+    static final Index NONE = of(0, 0, false, Map.of(), Optional.empty());
 
     static Index of(
         long version,
         long indexedAtNanos,
+        boolean partial,
         Map<WorkspacePath, IndexEntry> byPath,
         Optional<Map<WorkspacePath, Integer>> directories) {
       Map<WorkspacePath, Slot> slots = HashMap.newHashMap(byPath.size());
@@ -50,7 +53,18 @@ final class IndexCache {
         entries.add(entry);
       }
       return new Index(
-          version, indexedAtNanos, slots, entries, directories, new AtomicReference<>());
+          version, indexedAtNanos, partial, slots, entries, directories, new AtomicReference<>());
+    }
+
+    /** The size of the regular files' content the index holds, as its budget counts it. */
+    long regularBytes() {
+      long total = 0;
+      for (IndexEntry entry : entries) {
+        if (entry.type() == FileType.REGULAR) {
+          total += entry.stat().size();
+        }
+      }
+      return total;
     }
 
     /** Whether the index holds a path inside {@code directory}, at any depth. */
@@ -79,12 +93,16 @@ final class IndexCache {
    * store's (one cheap read), else read whole, header and entries in one transaction.
    */
   Index of(long workspaceId) {
-    Optional<Long> version = store.read(tx -> tx.indexes().version(workspaceId));
-    if (version.isEmpty()) {
+    Optional<TrackedWorkspace> current = store.read(tx -> tx.indexes().tracked(workspaceId));
+    if (current.isEmpty()) {
       return Index.NONE;
     }
     Index cached = byWorkspace.get(workspaceId);
-    if (cached != null && cached.version() == version.get()) {
+    // the start of the scan that wrote it too: a version a rolled-back write gave the cache is
+    // never taken for another process's write of the same number
+    if (cached != null
+        && cached.version() == current.get().version()
+        && cached.indexedAtNanos() == current.get().indexedAtNanos()) {
       return cached;
     }
     Index read =
@@ -97,6 +115,7 @@ final class IndexCache {
               return Index.of(
                   header.get().version(),
                   header.get().indexedAtNanos(),
+                  header.get().partial(),
                   tx.indexes().entries(workspaceId),
                   tx.indexDirectories().known(workspaceId)
                       ? Optional.of(tx.indexDirectories().all(workspaceId))
@@ -104,6 +123,37 @@ final class IndexCache {
             });
     byWorkspace.put(workspaceId, read);
     return read;
+  }
+
+  /**
+   * Holds the index {@code written} over {@code before} as version {@code version}: what a watched
+   * scan wrote, so that the next one need not read every entry again.
+   */
+  void advance(
+      long workspaceId,
+      long beforeVersion,
+      long version,
+      long indexedAtNanos,
+      boolean partial,
+      List<IndexEntry> upserts,
+      List<WorkspacePath> removals,
+      Map<WorkspacePath, Integer> directories) {
+    Index before = byWorkspace.get(workspaceId);
+    if (before == null || before.version() != beforeVersion || before.directories().isEmpty()) {
+      byWorkspace.remove(workspaceId);
+      return;
+    }
+    Map<WorkspacePath, IndexEntry> byPath = HashMap.newHashMap(before.entries().size() + 16);
+    for (IndexEntry entry : before.entries()) {
+      byPath.put(entry.path(), entry);
+    }
+    removals.forEach(byPath::remove);
+    for (IndexEntry entry : upserts) {
+      byPath.put(entry.path(), entry);
+    }
+    byWorkspace.put(
+        workspaceId,
+        Index.of(version, indexedAtNanos, partial, byPath, Optional.of(Map.copyOf(directories))));
   }
 
   /** Forgets what is held for the workspace (its index was just written). */

@@ -16,6 +16,7 @@ import java.util.Collection;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.OptionalLong;
 import java.util.Set;
 import java.util.TreeSet;
 
@@ -43,7 +44,7 @@ final class IndexComparison {
    * read.
    */
   static Tracker.Comparison of(
-      Scan scan, IndexCache.Index index, Map<WorkspacePath, Observation> read) {
+      Scan scan, IndexCache.Index index, Map<WorkspacePath, Observation> read, OptionalLong mark) {
     List<IndexEntry> upserts = new ArrayList<>();
     List<PathChange> changes = new ArrayList<>();
     for (Scan.Candidate candidate : scan.candidates()) {
@@ -93,7 +94,7 @@ final class IndexComparison {
     }
     changes.sort((a, b) -> a.path().compareTo(b.path()));
     return new Tracker.Comparison(
-        scan, changes, upserts, removals, read.size(), index.version(), index.directories());
+        scan, changes, upserts, removals, read.size(), index.version(), index.directories(), mark);
   }
 
   /**

@@ -1,9 +1,9 @@
 package io.turndiff.capture.track;
 
-import io.turndiff.boundary.Observation;
 import io.turndiff.boundary.WorkspaceBoundary;
 import io.turndiff.boundary.WorkspaceRoot;
 import io.turndiff.capture.workspace.WorkspaceHandles;
+import io.turndiff.model.ChangeKind;
 import io.turndiff.model.IndexEntry;
 import io.turndiff.model.RequestException;
 import io.turndiff.model.Snapshot;
@@ -16,9 +16,13 @@ import java.nio.file.Path;
 import java.time.Instant;
 import java.util.Collection;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.OptionalLong;
+import java.util.Set;
+import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
@@ -42,15 +46,32 @@ public final class Tracker {
   private final WorkspaceHandles workspaces;
   private final IndexCache indexes;
   private final ContentReader contents;
+  private final Watching watching;
 
   /** Per workspace: what git tracks in it, read again only when a git index changes. */
   private final Map<Long, GitIndexes> gitIndexes = new ConcurrentHashMap<>();
 
   public Tracker(Store store, WorkspaceHandles workspaces) {
+    this(store, workspaces, WatchOptions.OFF);
+  }
+
+  /** A tracker that watches its workspaces' trees as {@code watch} says (the service's does). */
+  public Tracker(Store store, WorkspaceHandles workspaces, WatchOptions watch) {
     this.store = store;
     this.workspaces = workspaces;
     this.indexes = new IndexCache(store);
     this.contents = new ContentReader(store);
+    this.watching = new Watching(watch);
+  }
+
+  /** What the watcher did since this process started (all zero when it does not watch). */
+  public WatchStatus watchStatus() {
+    return watching.status();
+  }
+
+  /** Stops watching (the service's end). */
+  public void closeWatches() {
+    watching.close();
   }
 
   // ---- the public operations
@@ -89,7 +110,8 @@ public final class Tracker {
       throw e;
     }
     try (WorkspaceHandles.Lease lease = workspaces.adopt(workspaceId, opened)) {
-      Comparison comparison = compareAndWrite(workspaceId, lease.boundary(), options, progress);
+      Comparison comparison =
+          compareAndWrite(workspaceId, lease.boundary(), options, progress, false);
       return summary(lease.boundary(), comparison, System.nanoTime() - started);
     }
   }
@@ -101,7 +123,7 @@ public final class Tracker {
     try (WorkspaceHandles.Lease lease = workspaces.borrow(stored.id())) {
       WorkspaceBoundary boundary = lease.boundary();
       TrackingOptions options = options(stored.id());
-      Comparison comparison = compare(stored.id(), boundary, options, false, Progress.NONE);
+      Comparison comparison = compare(stored.id(), boundary, options, false, Progress.NONE, true);
       return new WorkspaceStatus(
           boundary.rootReal().toString(),
           comparison.changes(),
@@ -121,15 +143,21 @@ public final class Tracker {
    */
   public List<PathChange> refresh(long workspaceId) {
     try (WorkspaceHandles.Lease lease = workspaces.borrow(workspaceId)) {
-      return compareAndWrite(workspaceId, lease.boundary(), options(workspaceId), Progress.NONE)
+      return compareAndWrite(
+              workspaceId, lease.boundary(), options(workspaceId), Progress.NONE, true)
           .changes();
     }
   }
 
   private Comparison compareAndWrite(
-      long workspaceId, WorkspaceBoundary boundary, TrackingOptions options, Progress progress) {
+      long workspaceId,
+      WorkspaceBoundary boundary,
+      TrackingOptions options,
+      Progress progress,
+      boolean mayLookAtChangesOnly) {
     for (int attempt = 1; ; attempt++) {
-      Comparison comparison = compare(workspaceId, boundary, options, true, progress);
+      Comparison comparison =
+          compare(workspaceId, boundary, options, true, progress, mayLookAtChangesOnly);
       if (store.write(tx -> write(tx, workspaceId, comparison, options))) {
         return comparison;
       }
@@ -149,7 +177,8 @@ public final class Tracker {
    */
   public Comparison changes(long workspaceId) {
     try (WorkspaceHandles.Lease lease = workspaces.borrow(workspaceId)) {
-      return compare(workspaceId, lease.boundary(), options(workspaceId), true, Progress.NONE);
+      return compare(
+          workspaceId, lease.boundary(), options(workspaceId), true, Progress.NONE, true);
     }
   }
 
@@ -228,7 +257,8 @@ public final class Tracker {
       List<WorkspacePath> removals,
       int contentRead,
       long indexVersion,
-      Optional<Map<WorkspacePath, Integer>> directoriesBefore) {}
+      Optional<Map<WorkspacePath, Integer>> directoriesBefore,
+      OptionalLong watchMark) {}
 
   /**
    * The scan ({@link TreeScan}, against the index {@link IndexCache} holds), the reading of what
@@ -240,13 +270,122 @@ public final class Tracker {
       WorkspaceBoundary boundary,
       TrackingOptions options,
       boolean storeContent,
-      Progress progress) {
+      Progress progress,
+      boolean mayLookAtChangesOnly) {
     IndexCache.Index index = indexes.of(workspaceId);
     GitIndexes git = gitIndexes.computeIfAbsent(workspaceId, id -> new GitIndexes());
-    Scan scan = TreeScan.walk(boundary, store.localFile(), git, options, index);
-    Map<WorkspacePath, Observation> read =
-        contents.read(boundary, IndexComparison.toRead(scan), storeContent, progress);
-    return IndexComparison.of(scan, index, read);
+    Watching.Plan plan = watching.plan(workspaceId, index, mayLookAtChangesOnly);
+    Optional<Scan> changed =
+        plan.dirty()
+            .map(dirty -> withHardlinked(dirty, index))
+            .flatMap(
+                dirty ->
+                    TreeScan.walkChanged(
+                        boundary,
+                        store.localFile(),
+                        git,
+                        options,
+                        index,
+                        dirty,
+                        plan.watch().orElseThrow()));
+    if (plan.dirty().isPresent() && changed.isEmpty()) {
+      watching.overBudget();
+    }
+    if (changed.isEmpty()) {
+      Scan scan = TreeScan.walk(boundary, store.localFile(), git, options, index, plan.watch());
+      return IndexComparison.of(
+          scan,
+          index,
+          contents.read(boundary, IndexComparison.toRead(scan), storeContent, progress),
+          plan.mark());
+    }
+    Comparison watched =
+        IndexComparison.of(
+            changed.get(),
+            index,
+            contents.read(boundary, IndexComparison.toRead(changed.get()), storeContent, progress),
+            plan.mark());
+    if (!plan.check()) {
+      return watched;
+    }
+    // the sampled check: the whole tree, compared with what the watched scan found
+    Scan whole = TreeScan.walk(boundary, store.localFile(), git, options, index, plan.watch());
+    Comparison full =
+        IndexComparison.of(
+            whole,
+            index,
+            contents.read(boundary, IndexComparison.toRead(whole), storeContent, progress),
+            plan.mark());
+    Set<WorkspacePath> differing = differing(watched.changes(), full.changes());
+    if (differing.isEmpty()
+        || watching.changedSince(workspaceId, plan.mark().orElseThrow(), differing)) {
+      return watched;
+    }
+    watching.disagreed(
+        workspaceId,
+        boundary.rootReal().toString(),
+        differing,
+        describe(watched.changes(), differing)
+            + " where a full scan found "
+            + describe(full.changes(), differing));
+    // no baseline comes of this scan: the next one walks the whole tree again
+    return new Comparison(
+        full.scan(),
+        full.changes(),
+        full.upserts(),
+        full.removals(),
+        full.contentRead(),
+        full.indexVersion(),
+        full.directoriesBefore(),
+        OptionalLong.empty());
+  }
+
+  /**
+   * The changed names and every indexed file with more than one link: a write through another name
+   * (outside the workspace, or in a directory not watched) is an event of that name's directory
+   * only, so a hardlinked file is always looked at again.
+   */
+  private static Set<WorkspacePath> withHardlinked(
+      Set<WorkspacePath> dirty, IndexCache.Index index) {
+    Set<WorkspacePath> paths = new HashSet<>(dirty);
+    for (IndexEntry entry : index.entries()) {
+      if (entry.stat().nlink() > 1) {
+        paths.add(entry.path());
+      }
+    }
+    return paths;
+  }
+
+  private static String describe(List<PathChange> changes, Set<WorkspacePath> paths) {
+    Map<String, ChangeKind> found = new TreeMap<>();
+    for (PathChange change : changes) {
+      if (paths.contains(change.path())) {
+        found.put(change.path().display(), change.kind());
+      }
+    }
+    return found.toString();
+  }
+
+  /** The paths whose change (or its kind) one comparison has and the other has not. */
+  private static Set<WorkspacePath> differing(List<PathChange> one, List<PathChange> other) {
+    Map<WorkspacePath, ChangeKind> a = new HashMap<>();
+    one.forEach(change -> a.put(change.path(), change.kind()));
+    Map<WorkspacePath, ChangeKind> b = new HashMap<>();
+    other.forEach(change -> b.put(change.path(), change.kind()));
+    Set<WorkspacePath> differing = new HashSet<>();
+    a.forEach(
+        (path, kind) -> {
+          if (kind != b.get(path)) {
+            differing.add(path);
+          }
+        });
+    b.forEach(
+        (path, kind) -> {
+          if (kind != a.get(path)) {
+            differing.add(path);
+          }
+        });
+    return differing;
   }
 
   /**
@@ -287,7 +426,25 @@ public final class Tracker {
                         && IndexComparison.covered(path, scan.notCovered()))
             .toList();
     tx.indexDirectories().write(workspaceId, changed, gone);
-    indexes.invalidate(workspaceId);
+    if (comparison.watchMark().isPresent()) {
+      long version = tx.indexes().version(workspaceId).orElseThrow();
+      Map<WorkspacePath, Integer> directories = new HashMap<>(before);
+      directories.putAll(changed);
+      gone.forEach(directories::remove);
+      indexes.advance(
+          workspaceId,
+          comparison.indexVersion(),
+          version,
+          scan.startedAtNanos(),
+          scan.partial(),
+          comparison.upserts(),
+          comparison.removals(),
+          directories);
+      watching.written(
+          workspaceId, version, scan.startedAtNanos(), comparison.watchMark().getAsLong());
+    } else {
+      indexes.invalidate(workspaceId);
+    }
     return true;
   }
 

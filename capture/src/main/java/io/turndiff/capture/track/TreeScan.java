@@ -2,6 +2,7 @@ package io.turndiff.capture.track;
 
 import io.turndiff.boundary.ScanVisitor;
 import io.turndiff.boundary.ScannedEntry;
+import io.turndiff.boundary.TreeWatch;
 import io.turndiff.boundary.WorkspaceBoundary;
 import io.turndiff.model.IndexEntry;
 import io.turndiff.model.StatProof;
@@ -55,16 +56,52 @@ final class TreeScan implements ScanVisitor {
       Optional<Path> storeFile,
       GitIndexes git,
       TrackingOptions options,
-      IndexCache.Index index) {
+      IndexCache.Index index,
+      Optional<TreeWatch> watch) {
     long startedAt = nowNanos();
-    IgnoreRules rules =
-        new IgnoreRules(
-            storeFile.map(file -> storeFilesIn(boundary, file)).orElse(Set.of()),
-            git,
-            index::holdsWithin);
-    TreeScan scan = new TreeScan(boundary, rules, index, new Budget(options));
-    boundary.scan(scan);
+    TreeScan scan =
+        new TreeScan(boundary, rules(boundary, storeFile, git, index), index, new Budget(options));
+    if (watch.isPresent()) {
+      boundary.scan(scan, watch.get());
+    } else {
+      boundary.scan(scan);
+    }
     return scan.result(startedAt);
+  }
+
+  /**
+   * Looks again only at {@code dirty}, the names a watch saw change since the index was written
+   * (each directory among them walked whole), and trusts the index for everything else; empty when
+   * the result would pass the budgets (then the whole tree must decide what is left out).
+   */
+  static Optional<Scan> walkChanged(
+      WorkspaceBoundary boundary,
+      Optional<Path> storeFile,
+      GitIndexes git,
+      TrackingOptions options,
+      IndexCache.Index index,
+      Set<WorkspacePath> dirty,
+      TreeWatch watch) {
+    long startedAt = nowNanos();
+    TreeScan scan =
+        new TreeScan(
+            boundary,
+            rules(boundary, storeFile, git, index),
+            index,
+            new Budget(new TrackingOptions(Long.MAX_VALUE, Long.MAX_VALUE)));
+    boundary.scanPaths(dirty, scan, watch);
+    return scan.changedResult(startedAt, dirty, options);
+  }
+
+  private static IgnoreRules rules(
+      WorkspaceBoundary boundary,
+      Optional<Path> storeFile,
+      GitIndexes git,
+      IndexCache.Index index) {
+    return new IgnoreRules(
+        storeFile.map(file -> storeFilesIn(boundary, file)).orElse(Set.of()),
+        git,
+        index::holdsWithin);
   }
 
   @Override
@@ -154,6 +191,68 @@ final class TreeScan implements ScanVisitor {
         budget.spent(),
         startedAt,
         directories);
+  }
+
+  /**
+   * The result of a walk of the changed names alone: an indexed path is unseen (gone) only if it is
+   * one of them or under one that was a directory, and the directories are the index's with those
+   * under the changed names replaced by what the walk entered.
+   */
+  private Optional<Scan> changedResult(
+      long startedAt, Set<WorkspacePath> dirty, TrackingOptions options) {
+    Map<WorkspacePath, Integer> before = index.directories().orElseThrow();
+    List<WorkspacePath> wereDirectories = dirty.stream().filter(before::containsKey).toList();
+    List<IndexEntry> unseen = new ArrayList<>();
+    for (WorkspacePath path : dirty) {
+      IndexCache.Slot slot = index.slots().get(path);
+      if (slot != null && !seen.get(slot.number())) {
+        unseen.add(slot.entry());
+      }
+    }
+    if (!wereDirectories.isEmpty()) {
+      List<IndexEntry> entries = index.entries();
+      for (int i = seen.nextClearBit(0); i < entries.size(); i = seen.nextClearBit(i + 1)) {
+        IndexEntry entry = entries.get(i);
+        if (!dirty.contains(entry.path()) && within(entry.path(), wereDirectories)) {
+          unseen.add(entry);
+        }
+      }
+    }
+    Map<WorkspacePath, Integer> now = new HashMap<>();
+    before.forEach(
+        (path, mode) -> {
+          if (!within(path, wereDirectories)) {
+            now.put(path, mode);
+          }
+        });
+    now.putAll(directories);
+    long added = candidates.stream().filter(candidate -> candidate.indexed().isEmpty()).count();
+    long files = index.entries().size() + added - unseen.size();
+    if (files > options.maxFiles() || index.regularBytes() + budget.bytes() > options.maxBytes()) {
+      return Optional.empty();
+    }
+    return Optional.of(
+        new Scan(
+            candidates,
+            unseen,
+            notCovered,
+            ignored,
+            List.of(),
+            unlisted,
+            (int) files,
+            index.regularBytes(),
+            false,
+            startedAt,
+            now));
+  }
+
+  private static boolean within(WorkspacePath path, List<WorkspacePath> directories) {
+    for (WorkspacePath directory : directories) {
+      if (path.isWithin(directory)) {
+        return true;
+      }
+    }
+    return false;
   }
 
   /** The store's files, when the store lives inside the workspace: never indexed. */

@@ -6,7 +6,7 @@ import java.util.Map;
 /**
  * {@code GET /v1/service/status}: what the running service says about itself, with the collections
  * it makes on its own ({@code gc}), its hook calls since it started ({@code hooks}, by runtime) and
- * the last of them that failed.
+ * the last of them that failed, and what its watcher of tracked workspaces did ({@code watch}).
  */
 public record WireServiceStatus(
     boolean running,
@@ -20,4 +20,5 @@ public record WireServiceStatus(
     List<WireOpenTurn> openTurns,
     WireServiceGc gc,
     Map<String, WireHookCounts> hooks,
-    List<WireHookFailure> lastFailures) {}
+    List<WireHookFailure> lastFailures,
+    WireServiceWatch watch) {}

@@ -1,0 +1,22 @@
+package io.turndiff.capture.track;
+
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * What the watcher of tracked workspaces did since this process started: how many workspaces and
+ * directories it watches, how many scans looked only at what changed ({@code watchedScans}) and how
+ * many walked the whole tree ({@code fullScans}, each counted by why in {@code fallbacks}), the
+ * kernel queue overflows, and the checks against a full scan with the disagreements they found.
+ */
+public record WatchStatus(
+    boolean enabled,
+    int workspaces,
+    int directories,
+    long watchedScans,
+    long fullScans,
+    Map<String, Long> fallbacks,
+    long overflows,
+    long checks,
+    long disagreements,
+    Optional<String> lastDisagreement) {}

@@ -1,0 +1,374 @@
+package io.turndiff.capture.track;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import io.turndiff.boundary.BoundaryOptions;
+import io.turndiff.capture.CaptureService;
+import io.turndiff.capture.workspace.WorkspaceHandles;
+import io.turndiff.fixtures.TestStore;
+import io.turndiff.fixtures.TestWorkspace;
+import io.turndiff.model.ChangeKind;
+import io.turndiff.model.TestHook;
+import io.turndiff.store.Store;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The watched scan of tracked workspaces over real files, real inotify and a real store: after
+ * every change the watched tracker's answer is compared with an unwatched tracker's full scan of
+ * the same tree and index, and the watched tracker checks each of its watched scans against a full
+ * one too ({@code verifyEvery} 1), counting every disagreement. Every test checks the canary.
+ */
+class WatchedTrackerTest {
+
+  @TempDir Path temp;
+
+  private TestWorkspace workspace;
+  private Store store;
+  private WorkspaceHandles handles;
+  private CaptureService watchedCapture;
+  private Tracker watched;
+  private CaptureService fullCapture;
+  private Tracker full;
+  private final AtomicBoolean pauseReader = new AtomicBoolean();
+  private volatile CountDownLatch resume = new CountDownLatch(0);
+
+  private final TestHook hook =
+      point -> {
+        if (point == TestHook.Point.WATCH_READING && pauseReader.get()) {
+          try {
+            resume.await();
+          } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+          }
+        }
+      };
+
+  @BeforeEach
+  void open() {
+    workspace = TestWorkspace.in(temp);
+    store = TestStore.freshIn(temp);
+    open(WatchOptions.SERVICE.withVerifyEvery(1));
+  }
+
+  private void open(WatchOptions options) {
+    handles = new WorkspaceHandles(store, BoundaryOptions.defaults());
+    watchedCapture = new CaptureService(store, handles, options.withHook(hook));
+    watched = watchedCapture.tracker();
+    fullCapture = new CaptureService(store, BoundaryOptions.defaults());
+    full = fullCapture.tracker();
+  }
+
+  @AfterEach
+  void canary() {
+    resume.countDown();
+    watchedCapture.close();
+    fullCapture.close();
+    handles.close();
+    workspace.assertOutsideUnchanged();
+    workspace.canary().assertNotInStore(store);
+    store.close();
+    store.localFile().ifPresent(workspace.canary()::assertNotInStoreFiles);
+  }
+
+  private static Map<String, ChangeKind> changes(Tracker tracker, Path root) {
+    return tracker.status(root).changes().stream()
+        .collect(Collectors.toMap(change -> change.path().display(), PathChange::kind));
+  }
+
+  /**
+   * The watched status equals the full scan's, and is {@code expected}; then the watched tracker
+   * writes the index (a turn's refresh) and both see nothing.
+   */
+  private void assertSeen(Map<String, ChangeKind> expected) {
+    Map<String, ChangeKind> byWatch = changes(watched, workspace.root());
+    assertEquals(changes(full, workspace.root()), byWatch, "the watched scan = the full scan");
+    assertEquals(expected, byWatch);
+    assertEquals(expected, toMap(watched.refresh(workspaceId())));
+    assertEquals(Map.of(), changes(watched, workspace.root()));
+    assertEquals(Map.of(), changes(full, workspace.root()));
+    assertEquals(0, watched.watchStatus().disagreements(), watched.watchStatus().toString());
+  }
+
+  private static Map<String, ChangeKind> toMap(List<PathChange> changes) {
+    return changes.stream()
+        .collect(Collectors.toMap(change -> change.path().display(), PathChange::kind));
+  }
+
+  private long workspaceId() {
+    String root = realRoot();
+    return store.read(tx -> tx.workspaces().byRealRoot(root).orElseThrow().id());
+  }
+
+  private String realRoot() {
+    try {
+      return workspace.root().toRealPath().toString();
+    } catch (IOException e) {
+      throw new IllegalStateException(e);
+    }
+  }
+
+  private static void sh(Path dir, String script) throws Exception {
+    Process process =
+        new ProcessBuilder("sh", "-c", script)
+            .directory(dir.toFile())
+            .redirectErrorStream(true)
+            .start();
+    String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+    assertEquals(0, process.waitFor(), script + ": " + output);
+  }
+
+  private void track() {
+    watched.track(workspace.root(), TrackingOptions.DEFAULTS);
+    assumeTrue(watched.watchStatus().workspaces() == 1, "inotify is available here");
+  }
+
+  @Test
+  void editsCreationsDeletionsAndModesAreSeenByLookingAtTheChangedNamesOnly() throws Exception {
+    workspace.file("a.txt", "one\n").file("b.txt", "b\n").file("src/run.sh", "echo\n");
+    for (int i = 0; i < 40; i++) {
+      workspace.file("d" + i % 4 + "/f" + i + ".txt", "content " + i + "\n");
+    }
+    track();
+    long before = watched.watchStatus().watchedScans();
+    sh(
+        workspace.root(),
+        "echo two >> a.txt && mv b.txt c.txt && chmod +x src/run.sh && ln -s a.txt alias"
+            + " && rm d1/f1.txt");
+    assertSeen(
+        Map.of(
+            "a.txt", ChangeKind.MODIFIED,
+            "b.txt", ChangeKind.DELETED,
+            "c.txt", ChangeKind.ADDED,
+            "src/run.sh", ChangeKind.MODIFIED,
+            "alias", ChangeKind.ADDED,
+            "d1/f1.txt", ChangeKind.DELETED));
+    WatchStatus status = watched.watchStatus();
+    assertTrue(
+        status.watchedScans() > before,
+        "the finishes after the track looked at the changed names only: " + status);
+    assertTrue(status.checks() > 0, "and each was checked against a full scan: " + status);
+  }
+
+  @Test
+  void aFileReplacedByARenameIsModified() throws Exception {
+    workspace.file("a.txt", "one\n");
+    track();
+    sh(workspace.root(), "printf 'two\\n' > .a.new && mv .a.new a.txt");
+    assertSeen(Map.of("a.txt", ChangeKind.MODIFIED));
+  }
+
+  @Test
+  void aNestedSubtreeCreatedAfterTheWatchStartedIsWatchedToo() throws Exception {
+    workspace.file("a.txt", "one\n");
+    track();
+    sh(workspace.root(), "mkdir -p x/y/z && echo deep > x/y/z/f.txt && echo mid > x/m.txt");
+    assertSeen(Map.of("x/y/z/f.txt", ChangeKind.ADDED, "x/m.txt", ChangeKind.ADDED));
+    long watchedScans = watched.watchStatus().watchedScans();
+    sh(workspace.root(), "echo deeper >> x/y/z/f.txt && mkdir x/y/z/w && echo w > x/y/z/w/g.txt");
+    assertSeen(Map.of("x/y/z/f.txt", ChangeKind.MODIFIED, "x/y/z/w/g.txt", ChangeKind.ADDED));
+    assertTrue(watched.watchStatus().watchedScans() > watchedScans, "without a full scan");
+  }
+
+  @Test
+  void aDirectoryRenamedMovedOutAndMovedBackIn() throws Exception {
+    workspace.file("d/a.txt", "a\n").file("d/sub/b.txt", "b\n").file("keep.txt", "k\n");
+    track();
+    sh(workspace.root(), "mv d e");
+    assertSeen(
+        Map.of(
+            "d/a.txt", ChangeKind.DELETED,
+            "d/sub/b.txt", ChangeKind.DELETED,
+            "e/a.txt", ChangeKind.ADDED,
+            "e/sub/b.txt", ChangeKind.ADDED));
+    // an edit under the renamed directory is seen at its new name
+    sh(workspace.root(), "echo more >> e/sub/b.txt");
+    assertSeen(Map.of("e/sub/b.txt", ChangeKind.MODIFIED));
+    int watchedDirectories = watched.watchStatus().directories();
+    Path away = workspace.base().resolve("away");
+    sh(workspace.root(), "mv e " + away);
+    assertSeen(Map.of("e/a.txt", ChangeKind.DELETED, "e/sub/b.txt", ChangeKind.DELETED));
+    assertEquals(
+        watchedDirectories - 2,
+        watched.watchStatus().directories(),
+        "the directories moved out are no longer watched");
+    // edited while outside: its subtree is unknown when it comes back
+    sh(workspace.base(), "echo changed > away/a.txt && echo new > away/sub/c.txt");
+    sh(workspace.root(), "mv " + away + " d");
+    assertSeen(
+        Map.of(
+            "d/a.txt", ChangeKind.ADDED,
+            "d/sub/b.txt", ChangeKind.ADDED,
+            "d/sub/c.txt", ChangeKind.ADDED));
+    assertEquals("changed\n", workspace.readText("d/a.txt"));
+  }
+
+  @Test
+  void changesDuringTheScansAreSeenByALaterOne() throws Exception {
+    for (int i = 0; i < 200; i++) {
+      workspace.file("d" + i % 10 + "/f" + i + ".txt", "content " + i + "\n");
+    }
+    track();
+    AtomicBoolean stop = new AtomicBoolean();
+    Thread writer =
+        Thread.ofPlatform()
+            .start(
+                () -> {
+                  for (int round = 0; !stop.get(); round++) {
+                    int i = round % 200;
+                    try {
+                      Path file = workspace.resolve("d" + i % 10 + "/f" + i + ".txt");
+                      Files.writeString(file, "round " + round + "\n");
+                      if (round % 7 == 0) {
+                        Files.createDirectories(workspace.resolve("n" + round % 5));
+                        Files.writeString(workspace.resolve("n" + round % 5 + "/x"), "x" + round);
+                      }
+                    } catch (IOException e) {
+                      throw new IllegalStateException(e);
+                    }
+                  }
+                });
+    try {
+      for (int i = 0; i < 15; i++) {
+        watched.refresh(workspaceId());
+      }
+    } finally {
+      stop.set(true);
+      writer.join();
+    }
+    Map<String, ChangeKind> byWatch = changes(watched, workspace.root());
+    assertEquals(changes(full, workspace.root()), byWatch, "after the writes stopped");
+    watched.refresh(workspaceId());
+    assertEquals(Map.of(), changes(full, workspace.root()), "the index holds the tree now");
+    // a disagreement the check found while the writes ran was repaired by the full result (the
+    // assertions above); how many there were is printed (see the report: not yet explained)
+    System.out.println("disagreements while writing: " + watched.watchStatus());
+  }
+
+  @Test
+  void aQueueThatOverflowedMakesTheNextFinishAFullScan() throws Exception {
+    workspace.file("a.txt", "one\n").file("d/b.txt", "b\n");
+    track();
+    resume = new CountDownLatch(1);
+    pauseReader.set(true);
+    // the reader reads what is queued now and stops before its next read
+    sh(workspace.root(), "touch d/b.txt");
+    Thread.sleep(100);
+    // more events than the kernel queues for one instance (fs.inotify.max_queued_events)
+    int queued =
+        Integer.parseInt(
+            Files.readAllLines(Path.of("/proc/sys/fs/inotify/max_queued_events"))
+                .getFirst()
+                .trim());
+    assumeTrue(queued <= 65_536, "the queue is small enough to overflow here");
+    // a create and a close-write per new name, in the watched root: more than the queue holds
+    sh(
+        workspace.root(),
+        "i=0; while [ $i -lt "
+            + (queued / 2 + 100)
+            + " ]; do : > flood$i; i=$((i+1)); done; rm -f flood*;"
+            + " echo two >> a.txt && echo c > d/c.txt");
+    pauseReader.set(false);
+    resume.countDown();
+    long fullScans = watched.watchStatus().fullScans();
+    assertSeen(Map.of("a.txt", ChangeKind.MODIFIED, "d/c.txt", ChangeKind.ADDED));
+    WatchStatus status = watched.watchStatus();
+    assertTrue(status.overflows() >= 1, status.toString());
+    assertTrue(status.fullScans() > fullScans, status.toString());
+    assertTrue(
+        status.fallbacks().containsKey("the kernel's event queue overflowed"), status.toString());
+  }
+
+  @Test
+  void theWatchLimitReachedMakesEveryFinishAFullScan() throws Exception {
+    watchedCapture.close();
+    fullCapture.close();
+    handles.close();
+    open(WatchOptions.SERVICE.withVerifyEvery(1).withMaxWatches(2));
+    workspace.file("a/1.txt", "1\n").file("b/2.txt", "2\n").file("c/3.txt", "3\n");
+    track();
+    assertTrue(watched.watchStatus().directories() <= 2, watched.watchStatus().toString());
+    sh(workspace.root(), "echo more >> c/3.txt && echo new > b/n.txt");
+    long watchedScans = watched.watchStatus().watchedScans();
+    assertSeen(Map.of("c/3.txt", ChangeKind.MODIFIED, "b/n.txt", ChangeKind.ADDED));
+    WatchStatus status = watched.watchStatus();
+    assertEquals(watchedScans, status.watchedScans(), "no finish trusted an incomplete watch");
+    assertTrue(
+        status.fallbacks().keySet().stream().anyMatch(why -> why.contains("watch limit")),
+        status.toString());
+  }
+
+  @Test
+  void aFileHardlinkedFromOutsideIsLookedAtEveryTime() throws Exception {
+    Path elsewhere = workspace.base().resolve("elsewhere.txt");
+    Files.writeString(elsewhere, "one\n");
+    workspace.file("a.txt", "a\n").hardlink("linked.txt", elsewhere);
+    track();
+    // written through its name outside: no event in the workspace's directories
+    Files.writeString(elsewhere, "two, longer\n");
+    assertSeen(Map.of("linked.txt", ChangeKind.MODIFIED));
+  }
+
+  @Test
+  void aDirectorySwappedForASymlinkOutIsNeverWatchedOrFollowed() throws Exception {
+    workspace.file("sub/a.txt", "a\n").file("sub/deep/b.txt", "b\n");
+    track();
+    Path outsideDir = workspace.outside().resolve("dir");
+    sh(workspace.root(), "mv sub sub.old && ln -s " + outsideDir + " sub");
+    assertSeen(
+        Map.of(
+            "sub", ChangeKind.ADDED,
+            "sub/a.txt", ChangeKind.DELETED,
+            "sub/deep/b.txt", ChangeKind.DELETED,
+            "sub.old/a.txt", ChangeKind.ADDED,
+            "sub.old/deep/b.txt", ChangeKind.ADDED));
+    Set<Long> watchedInodes = InotifyWatches.inodesOfThisProcess();
+    assertFalse(watchedInodes.isEmpty(), "the workspace's directories are watched");
+    for (Path outside : List.of(workspace.outside(), outsideDir, workspace.base())) {
+      long inode = (Long) Files.getAttribute(outside, "unix:ino");
+      assertFalse(watchedInodes.contains(inode), outside + " is never watched");
+    }
+    Set<Long> inside = new HashSet<>();
+    try (Stream<Path> walk = Files.walk(workspace.root())) {
+      for (Path dir : (Iterable<Path>) walk.filter(Files::isDirectory)::iterator) {
+        inside.add((Long) Files.getAttribute(dir, "unix:ino"));
+      }
+    }
+    assertTrue(
+        inside.containsAll(
+            watchedInodes.stream().filter(inode -> !cookieInodes().contains(inode)).toList()),
+        "every watched directory but the cookies' is inside the workspace");
+  }
+
+  private static Set<Long> cookieInodes() {
+    Set<Long> inodes = new HashSet<>();
+    try (Stream<Path> list = Files.list(Path.of(System.getProperty("java.io.tmpdir")))) {
+      for (Path dir :
+          (Iterable<Path>)
+              list.filter(path -> path.getFileName().toString().startsWith("turndiff-watch-"))
+                  ::iterator) {
+        inodes.add((Long) Files.getAttribute(dir, "unix:ino"));
+      }
+    } catch (IOException e) {
+      throw new IllegalStateException(e);
+    }
+    return inodes;
+  }
+}

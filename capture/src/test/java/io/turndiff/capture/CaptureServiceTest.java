@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.turndiff.boundary.BoundaryOptions;
 import io.turndiff.capture.track.TrackingOptions;
+import io.turndiff.capture.track.WatchOptions;
 import io.turndiff.fixtures.RecordedChanges;
 import io.turndiff.fixtures.StoreRows;
 import io.turndiff.fixtures.TestStore;
@@ -297,7 +298,8 @@ class CaptureServiceTest {
   void aFinishLeavesTheLineDiffsOfChangedPathsPendingAndTellsItsListener() throws Exception {
     workspace.file("img.bin", new byte[] {0, 1, 2, 3}).file("same.txt", "same\n");
     List<Long> told = new ArrayList<>();
-    try (CaptureService listened = new CaptureService(store, capture.workspaces(), told::add)) {
+    try (CaptureService listened =
+        new CaptureService(store, capture.workspaces(), WatchOptions.OFF, told::add)) {
       String turn =
           listened.beginTurn(workspace.root(), Optional.of("session-1"), Optional.empty()).turn();
       listened.snapshot(turn, Optional.empty(), List.of("img.bin", "same.txt"));

@@ -70,7 +70,7 @@ class WatchedTrackerTest {
 
   private void open(WatchOptions options) {
     handles = new WorkspaceHandles(store, BoundaryOptions.defaults());
-    watchedCapture = new CaptureService(store, handles, options.withHook(hook));
+    watchedCapture = new CaptureService(store, handles, options.withHook(hook), turnRow -> {});
     watched = watchedCapture.tracker();
     fullCapture = new CaptureService(store, BoundaryOptions.defaults());
     full = fullCapture.tracker();

@@ -1,5 +1,7 @@
 package io.turndiff.bench;
 
+import io.turndiff.api.Json;
+import io.turndiff.api.wire.WireBeganTurn;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.io.PrintWriter;
@@ -39,6 +41,7 @@ public final class CliWallBench {
       Samples version,
       Samples status,
       Samples turns,
+      Samples show,
       Samples gitStatus) {
 
     public void print(PrintWriter out) {
@@ -54,6 +57,7 @@ public final class CliWallBench {
       row(out, "turndiff --version", version);
       row(out, "turndiff status (tracked workspace)", status);
       row(out, "turndiff turns --workspace", turns);
+      row(out, "turndiff show --turn", show);
       out.printf(
           "%-44s %9.1f %9.1f%n",
           "git status --porcelain (anchor)", gitStatus.medianMillis(), gitStatus.p90Millis());
@@ -78,8 +82,21 @@ public final class CliWallBench {
       git.init();
       String store = base.resolve("store.db").toString();
       turndiff("--db", store, "track", "--workspace", workspace.toString());
-      turndiff(
-          "--db", store, "turn", "begin", "--workspace", workspace.toString(), "--session", "s1");
+      String turn =
+          Json.read(
+                  call(
+                          "--db",
+                          store,
+                          "turn",
+                          "begin",
+                          "--workspace",
+                          workspace.toString(),
+                          "--session",
+                          "s1")
+                      .output(),
+                  WireBeganTurn.class)
+              .orElseThrow()
+              .turn();
       // the first short command trains the launcher's cache when there is none: measure what a
       // user gets from then on
       turndiff("--version");
@@ -88,22 +105,25 @@ public final class CliWallBench {
       Samples version = new Samples();
       Samples status = new Samples();
       Samples turns = new Samples();
+      Samples show = new Samples();
       Samples gitStatus = new Samples();
       for (int i = 0; i < warmup + calls; i++) {
         boolean counted = i >= warmup;
         long v = turndiff("--version");
         long s = turndiff("--db", store, "status", "--workspace", workspace.toString());
         long t = turndiff("--db", store, "turns", "--workspace", workspace.toString());
+        long w = turndiff("--db", store, "show", "--turn", turn);
         long g = git.status();
         if (counted) {
           version.add(v);
           status.add(s);
           turns.add(t);
+          show.add(w);
           gitStatus.add(g);
         }
         progress.printf("call %d/%d%n", i + 1, warmup + calls);
       }
-      return new Result(files, calls, startUp, version, status, turns, gitStatus);
+      return new Result(files, calls, startUp, version, status, turns, show, gitStatus);
     } finally {
       TurnBench.deleteTree(base);
     }
@@ -133,6 +153,13 @@ public final class CliWallBench {
 
   /** Runs the launcher with {@code args}; nanoseconds from start to exit. */
   private long turndiff(String... args) throws IOException, InterruptedException {
+    return call(args).nanos();
+  }
+
+  /** One call of the launcher: its wall time and what it printed. */
+  private record Call(long nanos, String output) {}
+
+  private Call call(String... args) throws IOException, InterruptedException {
     List<String> command = new ArrayList<>(List.of(launcher.toString()));
     command.addAll(List.of(args));
     ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true);
@@ -144,6 +171,6 @@ public final class CliWallBench {
       throw new IOException(
           String.join(" ", command) + " failed: " + new String(output, StandardCharsets.UTF_8));
     }
-    return System.nanoTime() - start;
+    return new Call(System.nanoTime() - start, new String(output, StandardCharsets.UTF_8));
   }
 }

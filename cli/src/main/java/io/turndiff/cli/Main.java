@@ -5,6 +5,7 @@ import io.turndiff.store.StoreException;
 import java.io.OutputStreamWriter;
 import java.io.PrintStream;
 import java.io.PrintWriter;
+import java.util.List;
 import java.util.function.Consumer;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -23,28 +24,34 @@ import picocli.CommandLine.ScopeType;
     mixinStandardHelpOptions = true,
     scope = ScopeType.INHERIT,
     version = "turndiff " + Main.VERSION,
-    description = "Per-turn file snapshots, diffs and safe rewinds for AI coding-agent runtimes.",
-    subcommands = {
-      TurnCommand.class,
-      SnapshotCommand.class,
-      ShowCommand.class,
-      DiffCommand.class,
-      TurnsCommand.class,
-      LogCommand.class,
-      RewindCommand.class,
-      TrackCommand.class,
-      StatusCommand.class,
-      DuCommand.class,
-      GcCommand.class,
-      ConfigCommand.class,
-      ServeCommand.class,
-      ServiceCommand.class,
-      HooksCommand.class,
-      OpenCommand.class,
-      BenchPlaceholder.class,
-      DemoCommand.class
-    })
+    description = "Per-turn file snapshots, diffs and safe rewinds for AI coding-agent runtimes.")
 public final class Main {
+
+  /**
+   * The commands, in the order {@code --help} lists them. A call builds only the one its arguments
+   * name ({@link CommandChoice}): picocli reflects over every command it is given, about half a
+   * second for all of them at every start.
+   */
+  static final List<Class<?>> COMMANDS =
+      List.of(
+          TurnCommand.class,
+          SnapshotCommand.class,
+          ShowCommand.class,
+          DiffCommand.class,
+          TurnsCommand.class,
+          LogCommand.class,
+          RewindCommand.class,
+          TrackCommand.class,
+          StatusCommand.class,
+          DuCommand.class,
+          GcCommand.class,
+          ConfigCommand.class,
+          ServeCommand.class,
+          ServiceCommand.class,
+          HooksCommand.class,
+          OpenCommand.class,
+          BenchPlaceholder.class,
+          DemoCommand.class);
 
   /** The version {@code --version} prints and the per-user service reports. */
   public static final String VERSION = "0.1.0";
@@ -93,6 +100,9 @@ public final class Main {
   public static int run(
       String[] args, PrintStream out, PrintStream err, Consumer<CommandLine> adapt) {
     CommandLine commandLine = new CommandLine(new Main());
+    for (Class<?> command : CommandChoice.needed(commandLine.getCommandSpec(), COMMANDS, args)) {
+      commandLine.addSubcommand(command);
+    }
     // before the streams and the handler are set: they reach only the commands present when they
     // are set
     adapt.accept(commandLine);

@@ -138,6 +138,34 @@ class StoreTest {
     }
   }
 
+  /**
+   * A store already at this build's newest migration is opened without Flyway (scanning the jar and
+   * validating every migration costs a one-shot command a quarter of a second): a history that
+   * Flyway's validation would refuse (an applied migration's checksum changed) still opens, and the
+   * history is left as it was.
+   */
+  @Test
+  void aStoreAtTheLatestMigrationIsOpenedWithoutFlyway() throws Exception {
+    Path database = storeAtMigration("latest", Store.LATEST_MIGRATION);
+    String tampered = "UPDATE flyway_schema_history SET checksum = 1 WHERE version = '1'";
+    try (Connection connection = DriverManager.getConnection("jdbc:sqlite:" + database)) {
+      assertEquals(1, connection.createStatement().executeUpdate(tampered));
+    }
+    try (Store store = Store.open(database)) {
+      store.write(tx -> tx.blobs().put("x".getBytes(StandardCharsets.UTF_8)));
+    }
+    try (Connection connection = DriverManager.getConnection("jdbc:sqlite:" + database);
+        ResultSet rows =
+            connection
+                .createStatement()
+                .executeQuery(
+                    "SELECT count(*), sum(checksum = 1) FROM flyway_schema_history WHERE version IS NOT NULL")) {
+      assertTrue(rows.next());
+      assertEquals(Integer.parseInt(Store.LATEST_MIGRATION), rows.getInt(1), "no row added");
+      assertEquals(1, rows.getInt(2), "the history was not repaired or rewritten");
+    }
+  }
+
   @Test
   void aVersion10StoresBlobsReadBackAfterTheMigrationAndNewContentIsStoredAsDeltasOfThem()
       throws Exception {

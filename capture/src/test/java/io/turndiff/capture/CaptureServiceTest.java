@@ -90,7 +90,7 @@ class CaptureServiceTest {
   }
 
   @Test
-  void anEditedFilesAfterStateAndDiffAreStoredAsDeltasAndReadBackExactly() {
+  void anEditedFilesAfterStateIsStoredAsADeltaAndReadBackExactly() {
     StringBuilder text = new StringBuilder();
     for (int line = 0; text.length() < 20_000; line++) {
       text.append("    int value")
@@ -111,16 +111,10 @@ class CaptureServiceTest {
       Sha256 before = change.before().storedContent().orElseThrow();
       Sha256 after = change.after().orElseThrow().storedContent().orElseThrow();
       assertEquals("delta " + before.hex() + " " + turnNumber, stored(after), "turn " + turnNumber);
-      assertEquals(
-          "delta " + after.hex() + " " + (turnNumber + 1), stored(change.diff().orElseThrow()));
       assertArrayEquals(
           edited.getBytes(StandardCharsets.UTF_8), store.read(tx -> tx.blobs().require(after)));
-      assertTrue(
-          new String(
-                  store.read(tx -> tx.blobs().require(change.diff().orElseThrow())),
-                  StandardCharsets.UTF_8)
-              .contains("+    int edited = compute("),
-          "the diff decodes");
+      // the line diff is left pending by the finish (computed after it, in the background)
+      assertTrue(change.diff().isEmpty(), "the diff is pending");
     }
   }
 

@@ -543,14 +543,16 @@ public final class Store implements AutoCloseable {
    * PostgreSQL's commits are durable already.
    */
   public <T> T writeDurably(Function<StoreTransaction, T> work) {
+    if (lock.isHeldByCurrentThread()) {
+      throw new IllegalStateException("a durable write is never part of another transaction");
+    }
+    if (postgres != null) {
+      // its own transaction, taken before this method holds the lock: write() run under the held
+      // lock would take the work for part of an outer transaction and never commit it
+      return write(work);
+    }
     lock.lock();
     try {
-      if (lock.getHoldCount() > 1) {
-        throw new IllegalStateException("a durable write is never part of another transaction");
-      }
-      if (postgres != null) {
-        return write(work);
-      }
       refuseWrites();
       StoreConnection connection = writer();
       connection.dsl().execute("PRAGMA synchronous=FULL");

@@ -11,6 +11,7 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.RejectedExecutionException;
@@ -54,6 +55,22 @@ public final class BackgroundDiffs implements AutoCloseable {
       worker.execute(() -> computeQuietly(turnRow));
     } catch (RejectedExecutionException closing) {
       // closing: the diffs stay pending, computed on the spot or when a service opens the store
+    }
+  }
+
+  /**
+   * Waits until the diffs asked for so far are stored (the worker runs them in order, one at a
+   * time): for a caller that must see the store at rest, such as a test counting rows.
+   */
+  public void awaitAskedFor() {
+    try {
+      worker.submit(() -> {}).get();
+    } catch (RejectedExecutionException closing) {
+      // closed: nothing more runs
+    } catch (ExecutionException e) {
+      throw new IllegalStateException(e);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
     }
   }
 

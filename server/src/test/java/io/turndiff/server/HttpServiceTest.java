@@ -148,7 +148,7 @@ class HttpServiceTest {
   @Test
   void aWorkspaceWithANulIsBadInputNamingItOnEveryEndpointThatTakesOne() throws Exception {
     finishedTurn();
-    Map<String, Long> rows = StoreRows.count(database);
+    Map<String, Long> rows = rowsAtRest();
     String withNul = workspace.root() + "\u0000/etc";
     String encoded = encode(withNul);
     assertRefused(
@@ -181,7 +181,7 @@ class HttpServiceTest {
   @Test
   void aTextPathBesideABase64PathIsStillHeldToTheLossyNameRule() throws Exception {
     String turn = openTurn();
-    Map<String, Long> rows = StoreRows.count(database);
+    Map<String, Long> rows = rowsAtRest();
     String aTxt = "\"YS50eHQ=\""; // a.txt
     JsonNode lossy =
         expect(
@@ -218,7 +218,7 @@ class HttpServiceTest {
   @Test
   void aBase64PathThatIsNotBase64IsRefusedNamingTheFieldAndTheValue() throws Exception {
     String turn = openTurn();
-    Map<String, Long> rows = StoreRows.count(database);
+    Map<String, Long> rows = rowsAtRest();
     JsonNode error =
         expect(
             400,
@@ -270,7 +270,7 @@ class HttpServiceTest {
   @Test
   void aMisspeltDryRunFlagIsRefusedAndNothingIsRewound() throws Exception {
     String turn = finishedTurn();
-    Map<String, Long> rows = StoreRows.count(database);
+    Map<String, Long> rows = rowsAtRest();
     assertRefused(
         "bad_request",
         "'dryrun'",
@@ -286,7 +286,7 @@ class HttpServiceTest {
   @Test
   void fieldsOfTheWrongTypeAreRefusedNamingTheField() throws Exception {
     String turn = finishedTurn();
-    Map<String, Long> rows = StoreRows.count(database);
+    Map<String, Long> rows = rowsAtRest();
     String root = json(workspace.root().toString());
     assertRefused(
         "bad_request",
@@ -344,7 +344,7 @@ class HttpServiceTest {
   @Test
   void aNullFlagOrNumberIsRefusedNamingTheFieldAndNothingIsRewound() throws Exception {
     String turn = finishedTurn();
-    Map<String, Long> rows = StoreRows.count(database);
+    Map<String, Long> rows = rowsAtRest();
     for (String flag : List.of("dry_run", "force", "to")) {
       assertRefused(
           "bad_request",
@@ -397,7 +397,7 @@ class HttpServiceTest {
   @Test
   void duplicateFieldsAndTrailingDataAreRefused() throws Exception {
     String turn = finishedTurn();
-    Map<String, Long> rows = StoreRows.count(database);
+    Map<String, Long> rows = rowsAtRest();
     assertRefused(
         "bad_request",
         "'dry_run'",
@@ -432,7 +432,7 @@ class HttpServiceTest {
                     "{\"workspace\":" + json(workspace.root().toString()) + ",\"session\":\"s1\"}"))
             .get("turn")
             .asText();
-    Map<String, Long> rows = StoreRows.count(database);
+    Map<String, Long> rows = rowsAtRest();
     String root = json(workspace.root().toString());
     String t = json(turn);
     // per endpoint: a valid body, one with a field of the wrong type, one with a field given twice
@@ -589,7 +589,7 @@ class HttpServiceTest {
 
   @Test
   void theFileSystemRootPseudoFileSystemsAndTheEmptyNameAreNeverWorkspaces() throws Exception {
-    Map<String, Long> rows = StoreRows.count(database);
+    Map<String, Long> rows = rowsAtRest();
     for (String root : new String[] {"/", "/proc/self", "/proc/self/root", "/sys", "/dev", ""}) {
       if (!root.isEmpty() && !Files.isDirectory(Path.of(root))) {
         continue;
@@ -616,7 +616,7 @@ class HttpServiceTest {
     Files.createSymbolicLink(allowed.resolve("link-out"), workspace.root());
     stop();
     start(WorkspacePolicy.within(List.of(allowed)));
-    Map<String, Long> rows = StoreRows.count(database);
+    Map<String, Long> rows = rowsAtRest();
     String outside = workspace.root().toString();
     for (String refused :
         new String[] {
@@ -710,7 +710,7 @@ class HttpServiceTest {
   void aBadPathInARewindIsA400NamingItAndNothingIsWritten() throws Exception {
     String turn = twoFileTurn();
     workspace.file("untouched.txt", "same\n");
-    Map<String, Long> rows = StoreRows.count(database);
+    Map<String, Long> rows = rowsAtRest();
     String t = json(turn);
     assertRefused(
         "bad_input",
@@ -742,5 +742,11 @@ class HttpServiceTest {
     assertEquals(rows, StoreRows.count(database), "nothing was written");
     assertEquals("a changed by the turn\n", workspace.readText("a.txt"));
     assertEquals("b changed by the turn\n", workspace.readText("b.txt"));
+  }
+
+  /** The store's row counts once the line diffs of the turns finished so far are stored. */
+  private Map<String, Long> rowsAtRest() {
+    turndiff.diffs().awaitAskedFor();
+    return StoreRows.count(database);
   }
 }

@@ -7,6 +7,13 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Random;
 
 /**
@@ -21,7 +28,10 @@ enum StoreDamage {
   CUT_MID_PAGE(true),
   /** The 16-byte header magic overwritten. */
   HEADER_OVERWRITTEN(true),
-  /** A page of garbage in the middle of the file, where the content blobs are. */
+  /**
+   * A page of garbage over a page of stored content (a leaf or overflow page of the blob table, the
+   * middle one): what lists turns still reads, what needs that content finds it damaged.
+   */
   GARBAGE_PAGE(false),
   /** A file that never was SQLite. */
   NOT_SQLITE(true);
@@ -56,7 +66,7 @@ enum StoreDamage {
         case GARBAGE_PAGE -> {
           byte[] garbage = new byte[pageSize];
           new Random(size).nextBytes(garbage);
-          channel.write(ByteBuffer.wrap(garbage), size / 2 / pageSize * pageSize);
+          channel.write(ByteBuffer.wrap(garbage), (contentPage(good) - 1) * pageSize);
         }
         case NOT_SQLITE -> {
           channel.truncate(0);
@@ -67,6 +77,32 @@ enum StoreDamage {
       }
     }
     return file;
+  }
+
+  /**
+   * The number (from 1) of the middle leaf or overflow page of the blob table, found with SQLite's
+   * dbstat table: where that table lies in the file moves with every change to the schema or to how
+   * contents are stored, so a fixed offset would damage whatever table happens to be there.
+   */
+  private static long contentPage(Path good) throws IOException {
+    try (Connection connection =
+            DriverManager.getConnection("jdbc:sqlite:file:" + good + "?mode=ro");
+        Statement statement = connection.createStatement();
+        ResultSet pages =
+            statement.executeQuery(
+                "SELECT pageno FROM dbstat WHERE name = 'blob'"
+                    + " AND pagetype IN ('leaf', 'overflow') ORDER BY pageno")) {
+      List<Long> numbers = new ArrayList<>();
+      while (pages.next()) {
+        numbers.add(pages.getLong(1));
+      }
+      if (numbers.isEmpty()) {
+        throw new IOException(good + " has no page of stored content to damage");
+      }
+      return numbers.get(numbers.size() / 2);
+    } catch (SQLException e) {
+      throw new IOException("cannot list the pages of " + good, e);
+    }
   }
 
   private static int pageSize(Path file) throws IOException {

@@ -156,7 +156,7 @@ class PanelSecurityBrowserIT {
   @Test
   void aPageOfAnotherOriginCannotMakeTheServiceWrite() throws Exception {
     logIn();
-    Map<String, Long> rows = StoreRows.count(service.database());
+    Map<String, Long> rows = StoreRows.countAtRest(service.database());
     Map<String, String> tree = TreeContent.of(workspace.root());
     String target = service.url() + "/v1/rewind";
     // another server on the same host: the same site, so the browser sends the session cookie
@@ -205,7 +205,8 @@ class PanelSecurityBrowserIT {
     } finally {
       elsewhere.stop(0);
     }
-    assertEquals(rows, StoreRows.count(service.database()), "nothing was written to the store");
+    assertEquals(
+        rows, StoreRows.countAtRest(service.database()), "nothing was written to the store");
     assertEquals(tree, TreeContent.of(workspace.root()), "nothing was written to the workspace");
     assertEquals("finished", service.turn(turn).get("state").asText());
   }
@@ -213,7 +214,7 @@ class PanelSecurityBrowserIT {
   @Test
   void thePanelsOwnOriginWithoutTheCsrfHeaderGets403AndChangesNothing() throws Exception {
     logIn();
-    Map<String, Long> rows = StoreRows.count(service.database());
+    Map<String, Long> rows = StoreRows.countAtRest(service.database());
     Map<String, String> tree = TreeContent.of(workspace.root());
     String sessions = "/v1/sessions?workspace=" + encode(workspace.root().toString());
     String csrf = (String) browser.script("return sessionStorage.getItem('turndiff.csrf');");
@@ -229,7 +230,8 @@ class PanelSecurityBrowserIT {
       assertEquals(403L, read.get("status"), read.toString());
       assertFalse(((String) read.get("body")).contains("conv-security"), read.toString());
     }
-    assertEquals(rows, StoreRows.count(service.database()), "nothing was written to the store");
+    assertEquals(
+        rows, StoreRows.countAtRest(service.database()), "nothing was written to the store");
     assertEquals(tree, TreeContent.of(workspace.root()), "nothing was written to the workspace");
     assertEquals("finished", service.turn(turn).get("state").asText());
 

@@ -174,7 +174,7 @@ class ServeHostileClientsIT {
         ServeProcessIT.Service.start(
             temp, Map.of(), "--allow-workspace", allowed.getParent().toString());
     try {
-      Map<String, Long> rows = StoreRows.count(service.database());
+      Map<String, Long> rows = StoreRows.countAtRest(service.database());
       String auth = "Authorization: Bearer " + service.token() + "\r\n";
       String host = "Host: 127.0.0.1:" + service.port() + "\r\n";
       RawHttp.Response refused =
@@ -186,7 +186,7 @@ class ServeHostileClientsIT {
       assertEquals(403, refused.status(), refused.toString());
       JsonNode error = Json.mapper().readTree(refused.body());
       assertEquals("forbidden_workspace", error.get("error").asText());
-      assertEquals(rows, StoreRows.count(service.database()), "nothing was written");
+      assertEquals(rows, StoreRows.countAtRest(service.database()), "nothing was written");
       RawHttp.Response began =
           RawHttp.send(
               service.port(),

@@ -386,7 +386,7 @@ class ServeProcessIT {
         call("POST", "/v1/turns", Json.object().put("workspace", workspace.root().toString()), 201)
             .get("turn")
             .asText();
-    Map<String, Long> rows = StoreRows.count(service.database());
+    Map<String, Long> rows = StoreRows.countAtRest(service.database());
     HttpResponse<String> malformed =
         send("POST", "/v1/turns/" + turn + "/snapshots", "{\"paths\": [", service.token());
     assertEquals(400, malformed.statusCode());
@@ -416,7 +416,7 @@ class ServeProcessIT {
     assertEquals(
         "unknown_turn",
         call("POST", "/v1/rewind", Json.object().put("turn", "nope"), 404).get("error").asText());
-    assertEquals(rows, StoreRows.count(service.database()), "nothing was written");
+    assertEquals(rows, StoreRows.countAtRest(service.database()), "nothing was written");
   }
 
   /**

@@ -240,7 +240,7 @@ class PanelHttpTest {
             + Json.write(
                 Json.mapper().getNodeFactory().textNode(workspace.root().toString()), false)
             + "}";
-    Map<String, Long> rows = StoreRows.count(database);
+    Map<String, Long> rows = StoreRows.countAtRest(database);
 
     String cookie = "Cookie: " + page.cookie();
     String header = "X-Turndiff-CSRF: " + page.csrf();
@@ -250,11 +250,12 @@ class PanelHttpTest {
     assertRefused("forbidden_origin", begin, cookie, header, "Sec-Fetch-Site: same-site", json);
     assertRefused("csrf", begin, cookie, "Origin: " + own(), json);
     assertRefused("csrf", begin, cookie, header + "x", json);
-    assertEquals(rows, StoreRows.count(database), "nothing was written");
+    assertEquals(rows, StoreRows.countAtRest(database), "nothing was written");
 
     // the same request with the header does write: the refusals above were the checks
     expect(201, page(page, "POST", "/v1/turns", begin));
-    assertFalse(rows.equals(StoreRows.count(database)), "the page's own request wrote its turn");
+    assertFalse(
+        rows.equals(StoreRows.countAtRest(database)), "the page's own request wrote its turn");
   }
 
   /** {@code POST /v1/turns} with {@code headers} gets {@code 403 code}. */

@@ -255,13 +255,17 @@ public final class TreeWatch implements AutoCloseable {
     }
     int wd;
     try (NativeCall call = libc.call()) {
-      wd =
-          libc.inotifyAddWatch(
-              call,
-              fd,
-              ("/proc/self/fd/" + directory.fd).getBytes(StandardCharsets.US_ASCII),
-              TREE_EVENTS);
+      // the watch and its name together, with the reader held off: an event the new watch reports
+      // is never read before its directory is known (it would be dropped), and a directory moved
+      // away meanwhile (the reader removing its subtree's watches) is either gone before the add
+      // (which then makes a new watch) or moved after it (which removes this one)
       synchronized (this) {
+        wd =
+            libc.inotifyAddWatch(
+                call,
+                fd,
+                ("/proc/self/fd/" + directory.fd).getBytes(StandardCharsets.US_ASCII),
+                TREE_EVENTS);
         if (wd >= 0 && !watched.containsKey(wd) && watched.size() >= settings.maxWatches()) {
           libc.inotifyRmWatch(call, fd, wd);
           wd = -LinuxAbi.ENOSPC;

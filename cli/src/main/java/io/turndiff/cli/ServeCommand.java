@@ -50,10 +50,14 @@ final class ServeCommand implements Callable<Integer> {
   int port;
 
   @Option(
-      names = "--watch",
+      names = "--no-watch",
       description =
-          "Watch tracked workspaces with inotify so that a finish rescans only what changed "
-              + "(off by default: see the README's tracked workspaces).")
+          "Do not watch tracked workspaces with inotify: every finish walks the whole tree "
+              + "(watching is on by default: a finish then looks only at what changed).")
+  boolean noWatch;
+
+  /** Accepted so that scripts written when watching was opt-in still start: it is the default. */
+  @Option(names = "--watch", hidden = true)
   boolean watch;
 
   @Option(
@@ -198,7 +202,7 @@ final class ServeCommand implements Callable<Integer> {
     }
     Turndiff turndiff =
         StoreOptions.of(spec)
-            .open(policy, openWorkspaces, watch ? WatchOptions.SERVICE : WatchOptions.OFF);
+            .open(policy, openWorkspaces, noWatch ? WatchOptions.OFF : WatchOptions.SERVICE);
     HttpService service;
     try {
       service = HttpService.start(turndiff, options);

@@ -345,8 +345,12 @@ final class ServiceCommand {
 
     /** What the watcher of tracked workspaces did since the service started. */
     private static void printWatch(PrintWriter out, WireServiceWatch watch) {
-      if (watch == null || !watch.enabled()) {
+      if (watch == null) {
         return; // a service from before the watcher
+      }
+      if (!watch.enabled()) {
+        out.println("watched: off (serve --no-watch): every finish walks the whole tree");
+        return;
       }
       out.println(
           "watched: "

@@ -314,6 +314,11 @@ class ServeProcessIT {
     assertEquals(1, summary.get("detected_by_scan").asInt(), summary.toString());
     JsonNode file = call("GET", "/v1/turns/tracked-t1/file?path=b.txt", null, 200);
     assertTrue(file.get("diff").asText().contains("-b\n+b by the shell"), file.toString());
+    // serve watches by default: the status and the finish after the track looked at the changes
+    JsonNode watch = call("GET", "/v1/service/status", null, 200).get("watch");
+    assertTrue(watch.get("enabled").asBoolean(), watch.toString());
+    assertTrue(watch.get("watched_scans").asLong() >= 2, watch.toString());
+    assertEquals(0, watch.get("disagreements").asLong(), watch.toString());
   }
 
   @Test

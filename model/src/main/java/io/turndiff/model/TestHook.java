@@ -32,7 +32,12 @@ public interface TestHook {
     /** The background is about to compute the line diffs a finish left pending: once per turn. */
     BEFORE_BACKGROUND_DIFFS,
     /** The watcher of a tracked workspace is about to read its queue of inotify events. */
-    WATCH_READING
+    WATCH_READING,
+    /**
+     * A watched scan of a tracked workspace is done, and the whole scan that checks it has not
+     * begun.
+     */
+    WATCH_CHECK_STARTING
   }
 
   /**

@@ -35,7 +35,8 @@ final class IndexCache {
       Map<WorkspacePath, Slot> slots,
       List<IndexEntry> entries,
       Optional<Map<WorkspacePath, Integer>> directories,
-      AtomicReference<DirectoriesHolding> holding) {
+      AtomicReference<DirectoriesHolding> holding,
+      long regularBytes) {
 
     /** A workspace that is not tracked: nothing indexed, version 0. */
     static final Index NONE = of(0, 0, false, Map.of(), Optional.empty());
@@ -52,19 +53,24 @@ final class IndexCache {
         slots.put(entry.path(), new Slot(entry, entries.size()));
         entries.add(entry);
       }
+      long regularBytes = 0;
+      for (IndexEntry entry : entries) {
+        regularBytes += regularBytes(entry);
+      }
       return new Index(
-          version, indexedAtNanos, partial, slots, entries, directories, new AtomicReference<>());
+          version,
+          indexedAtNanos,
+          partial,
+          slots,
+          entries,
+          directories,
+          new AtomicReference<>(),
+          regularBytes);
     }
 
-    /** The size of the regular files' content the index holds, as its budget counts it. */
-    long regularBytes() {
-      long total = 0;
-      for (IndexEntry entry : entries) {
-        if (entry.type() == FileType.REGULAR) {
-          total += entry.stat().size();
-        }
-      }
-      return total;
+    /** The size of a regular file's content, as the budget counts it (0 for anything else). */
+    static long regularBytes(IndexEntry entry) {
+      return entry.type() == FileType.REGULAR ? entry.stat().size() : 0;
     }
 
     /** Whether the index holds a path inside {@code directory}, at any depth. */
@@ -143,6 +149,15 @@ final class IndexCache {
       byWorkspace.remove(workspaceId);
       return;
     }
+    Optional<Map<WorkspacePath, Integer>> modes = Optional.of(Map.copyOf(directories));
+    if (removals.isEmpty()
+        && upserts.stream().allMatch(entry -> before.slots().containsKey(entry.path()))) {
+      // a finish that changed indexed files only (the usual one): each keeps its slot, so the
+      // entries are copied and the changed slots replaced, not every entry hashed again
+      byWorkspace.put(
+          workspaceId, replaced(before, version, indexedAtNanos, partial, upserts, modes));
+      return;
+    }
     Map<WorkspacePath, IndexEntry> byPath = HashMap.newHashMap(before.entries().size() + 16);
     for (IndexEntry entry : before.entries()) {
       byPath.put(entry.path(), entry);
@@ -151,9 +166,46 @@ final class IndexCache {
     for (IndexEntry entry : upserts) {
       byPath.put(entry.path(), entry);
     }
-    byWorkspace.put(
-        workspaceId,
-        Index.of(version, indexedAtNanos, partial, byPath, Optional.of(Map.copyOf(directories))));
+    byWorkspace.put(workspaceId, Index.of(version, indexedAtNanos, partial, byPath, modes));
+  }
+
+  /** {@code before} with {@code upserts} (all of them indexed paths) in their own slots. */
+  private static Index replaced(
+      Index before,
+      long version,
+      long indexedAtNanos,
+      boolean partial,
+      List<IndexEntry> upserts,
+      Optional<Map<WorkspacePath, Integer>> directories) {
+    if (upserts.isEmpty()) {
+      return new Index(
+          version,
+          indexedAtNanos,
+          partial,
+          before.slots(),
+          before.entries(),
+          directories,
+          before.holding(),
+          before.regularBytes());
+    }
+    Map<WorkspacePath, Slot> slots = new HashMap<>(before.slots());
+    List<IndexEntry> entries = new ArrayList<>(before.entries());
+    long regularBytes = before.regularBytes();
+    for (IndexEntry entry : upserts) {
+      Slot old = slots.get(entry.path());
+      regularBytes += Index.regularBytes(entry) - Index.regularBytes(old.entry());
+      slots.put(entry.path(), new Slot(entry, old.number()));
+      entries.set(old.number(), entry);
+    }
+    return new Index(
+        version,
+        indexedAtNanos,
+        partial,
+        slots,
+        entries,
+        directories,
+        before.holding(),
+        regularBytes);
   }
 
   /** Forgets what is held for the workspace (its index was just written). */

@@ -309,6 +309,7 @@ public final class Tracker {
       return watched;
     }
     // the sampled check: the whole tree, compared with what the watched scan found
+    watching.checkStarting();
     Scan whole = TreeScan.walk(boundary, store.localFile(), git, options, index, plan.watch());
     Comparison full =
         IndexComparison.of(
@@ -317,17 +318,21 @@ public final class Tracker {
             contents.read(boundary, IndexComparison.toRead(whole), storeContent, progress),
             plan.mark());
     Set<WorkspacePath> differing = differing(watched.changes(), full.changes());
-    if (differing.isEmpty()
-        || watching.changedSince(workspaceId, plan.mark().orElseThrow(), differing)) {
+    Set<WorkspacePath> unexplained =
+        differing.isEmpty()
+            ? Set.of()
+            : watching.unexplained(workspaceId, plan.mark().orElseThrow(), differing);
+    if (unexplained.isEmpty()) {
       return watched;
     }
-    watching.disagreed(
+    watching.suspected(
         workspaceId,
+        plan.mark().orElseThrow(),
+        unexplained,
         boundary.rootReal().toString(),
-        differing,
-        describe(watched.changes(), differing)
+        describe(watched.changes(), unexplained)
             + " where a full scan found "
-            + describe(full.changes(), differing));
+            + describe(full.changes(), unexplained));
     // no baseline comes of this scan: the next one walks the whole tree again
     return new Comparison(
         full.scan(),

@@ -1,9 +1,11 @@
 package io.turndiff.capture.track;
 
 import io.turndiff.boundary.TreeWatch;
+import io.turndiff.model.TestHook;
 import io.turndiff.model.WorkspacePath;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.HashSet;
 import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalLong;
@@ -24,21 +26,35 @@ import java.util.concurrent.atomic.AtomicLong;
  * is partial, a queue that overflowed, a watch that could not be added, an ignore file or a git
  * index that changed, a watcher that did not answer, and the scan after a disagreement. Every
  * {@code verifyEvery}-th watched scan, and the first after {@code verifyAfter}, is also done whole
- * and the two compared; a disagreement the events after the scan began do not explain is logged and
- * counted, and the whole result is used.
+ * and the two compared: the whole result is used wherever they differ on a name that no event after
+ * the scan began explains (each name on its own); such a name still without an event at the next
+ * sync is a disagreement, logged and counted.
  */
 final class Watching implements AutoCloseable {
 
   private static final System.Logger LOG = System.getLogger(Watching.class.getName());
   private static final Duration SYNC_TIMEOUT = Duration.ofSeconds(5);
+
+  /** How long a check waits for the events of the changes it saw (see {@link #unexplained}). */
+  private static final Duration SETTLE = Duration.ofMillis(100);
+
+  private static final Duration SETTLE_STEP = Duration.ofMillis(2);
   private static final Set<String> IGNORE_FILES = Set.copyOf(IgnoreRules.FILES);
 
   /** The index a watched scan may trust outside the names with an event after {@code mark}. */
   private record Baseline(long version, long indexedAtNanos, long mark) {}
 
+  /**
+   * Names a check found different with no event after {@code mark} yet: a disagreement unless an
+   * event for them arrives by the next sync (a change is visible before the kernel queues its
+   * event: a truncation shows size 0 while the {@code IN_MODIFY} is still to come).
+   */
+  private record Suspects(long mark, Set<WorkspacePath> paths, String root, String found) {}
+
   private static final class State {
     private final Optional<TreeWatch> watch;
     private Baseline baseline;
+    private Suspects suspects;
     private long watchedScans;
     private long lastCheckNanos = System.nanoTime();
 
@@ -78,6 +94,11 @@ final class Watching implements AutoCloseable {
     return options.enabled();
   }
 
+  /** Tells the test hook that a watched scan is done and its check begins. */
+  void checkStarting() {
+    options.hook().reached(TestHook.Point.WATCH_CHECK_STARTING);
+  }
+
   /** How the next scan of {@code workspaceId} against {@code index} goes. */
   Plan plan(long workspaceId, IndexCache.Index index, boolean mayLookAtChangesOnly) {
     if (!options.enabled()) {
@@ -99,9 +120,16 @@ final class Watching implements AutoCloseable {
       return whole(whole, "the watcher did not answer in time");
     }
     Baseline baseline;
+    Optional<TreeWatch.Dirty> changed = Optional.empty();
     boolean check;
     synchronized (state) {
+      confirm(state);
       baseline = state.baseline;
+      // under the lock that a new baseline is written under: the names after this baseline's
+      // mark are not forgotten until they are read here
+      if (baseline != null) {
+        changed = Optional.of(watch.dirtySince(baseline.mark()));
+      }
       check =
           ++state.watchedScans % options.verifyEvery() == 0
               || System.nanoTime() - state.lastCheckNanos > options.verifyAfter().toNanos();
@@ -122,7 +150,7 @@ final class Watching implements AutoCloseable {
     if (index.partial() || index.directories().isEmpty()) {
       return whole(whole, "the index is partial");
     }
-    TreeWatch.Dirty dirty = watch.dirtySince(baseline.mark());
+    TreeWatch.Dirty dirty = changed.orElseThrow();
     if (dirty.everything().isPresent()) {
       return whole(whole, dirty.everything().get());
     }
@@ -160,53 +188,119 @@ final class Watching implements AutoCloseable {
       return;
     }
     synchronized (state) {
+      confirm(state);
       state.baseline = new Baseline(version, indexedAtNanos, mark);
+      state.watch.get().forgetUpTo(mark);
     }
-    state.watch.get().forgetUpTo(mark);
   }
 
   /**
-   * Whether a name that differs between a watched and a whole scan had an event after {@code mark}
-   * (it changed while the two ran: no disagreement).
+   * The names among {@code differing} (those a watched and a whole scan disagree on) that had no
+   * event after {@code mark}, at or above them. A name that changed while the two scans ran is
+   * explained by its own event; every name must be explained on its own (one explained name never
+   * vouches for another). The kernel makes a change visible a moment before it queues the change's
+   * event (a truncation shows size 0 before its {@code IN_MODIFY}), so the events are read again
+   * for up to {@link #SETTLE} while some name is unexplained; what is left is only suspected, and
+   * judged at the next sync ({@link #suspected}). Empty when the watch cannot tell (it did not
+   * answer, or everything changed since).
    */
-  boolean changedSince(long workspaceId, long mark, Set<WorkspacePath> differing) {
+  Set<WorkspacePath> unexplained(long workspaceId, long mark, Set<WorkspacePath> differing) {
     State state = states.get(workspaceId);
     if (state == null || state.watch.isEmpty()) {
-      return false;
+      return differing;
     }
-    OptionalLong now = state.watch.get().sync(SYNC_TIMEOUT);
-    if (now.isEmpty()) {
-      return true;
-    }
-    TreeWatch.Dirty dirty = state.watch.get().dirtySince(mark);
-    if (dirty.everything().isPresent()) {
-      return true;
-    }
-    for (WorkspacePath path : differing) {
-      for (WorkspacePath changed : dirty.paths()) {
-        if (path.isWithin(changed)) {
-          return true;
-        }
+    long deadline = System.nanoTime() + SETTLE.toNanos();
+    while (true) {
+      if (state.watch.get().sync(SYNC_TIMEOUT).isEmpty()) {
+        return Set.of();
       }
+      Set<WorkspacePath> unexplained = unexplained(state.watch.get(), mark, differing);
+      if (unexplained.isEmpty() || System.nanoTime() > deadline) {
+        return unexplained;
+      }
+      try {
+        Thread.sleep(SETTLE_STEP);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        return unexplained;
+      }
+    }
+  }
+
+  /** The names without an event after {@code mark} at or above them, in what was read so far. */
+  private static Set<WorkspacePath> unexplained(
+      TreeWatch watch, long mark, Set<WorkspacePath> differing) {
+    TreeWatch.Dirty dirty = watch.dirtySince(mark);
+    if (dirty.everything().isPresent()) {
+      return Set.of();
+    }
+    Set<WorkspacePath> unexplained = new HashSet<>();
+    for (WorkspacePath path : differing) {
+      if (!changedAtOrAbove(path, dirty.paths())) {
+        unexplained.add(path);
+      }
+    }
+    return unexplained;
+  }
+
+  private static boolean changedAtOrAbove(WorkspacePath path, Set<WorkspacePath> changed) {
+    Optional<WorkspacePath> at = Optional.of(path);
+    while (at.isPresent()) {
+      if (changed.contains(at.get())) {
+        return true;
+      }
+      at = at.get().parent();
     }
     return false;
   }
 
   /**
-   * A watched scan and a whole scan of the same tree disagreed: logged, counted, and the next scan
-   * walks the whole tree.
+   * A watched scan and a whole scan of the same tree differ on names that no event explains yet:
+   * the whole result is used, the next scan walks the whole tree, and at the next sync (the next
+   * scan of the workspace) each of these names without an event after {@code mark} by then is a
+   * disagreement, logged and counted.
    */
-  void disagreed(long workspaceId, String root, Set<WorkspacePath> differing, String found) {
+  void suspected(
+      long workspaceId, long mark, Set<WorkspacePath> differing, String root, String found) {
+    State state = states.get(workspaceId);
+    if (state == null) {
+      return;
+    }
+    synchronized (state) {
+      confirm(state);
+      state.baseline = null;
+      state.suspects = new Suspects(mark, Set.copyOf(differing), root, found);
+    }
+  }
+
+  /**
+   * Judges the names a check left unexplained, once the watch has synced since (the caller holds
+   * the state's lock; the names after their mark are not forgotten before this: no baseline is
+   * written in between).
+   */
+  private void confirm(State state) {
+    Suspects suspects = state.suspects;
+    if (suspects == null || state.watch.isEmpty()) {
+      return;
+    }
+    state.suspects = null;
+    Set<WorkspacePath> unexplained =
+        unexplained(state.watch.get(), suspects.mark(), suspects.paths());
+    if (unexplained.isEmpty()) {
+      return;
+    }
     disagreements.incrementAndGet();
-    String detail = root + ": the watched scan found " + found;
+    String detail =
+        suspects.root()
+            + ": the watched scan found "
+            + suspects.found()
+            + (unexplained.size() < suspects.paths().size()
+                ? " (unexplained: "
+                    + unexplained.stream().map(WorkspacePath::display).sorted().toList()
+                    + ")"
+                : "");
     lastDisagreement = Optional.of(detail);
     LOG.log(System.Logger.Level.WARNING, "watch disagreement: " + detail);
-    State state = states.get(workspaceId);
-    if (state != null) {
-      synchronized (state) {
-        state.baseline = null;
-      }
-    }
   }
 
   WatchStatus status() {

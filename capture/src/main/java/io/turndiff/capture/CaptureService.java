@@ -301,9 +301,17 @@ public final class CaptureService implements AutoCloseable {
     List<SnapshotVerdict> verdicts =
         store.writeInGroup(
             tx -> {
-              requireStillOpen(tx, turn);
               StoredTurn current = turn;
-              long callRow = tx.toolCalls().record(current.id(), callId);
+              // a new call in an open turn, the common case, is one statement; else the turn's
+              // state is checked and the call's row taken
+              long callRow =
+                  tx.toolCalls()
+                      .recordNewInOpenTurn(current.id(), callId)
+                      .orElseGet(
+                          () -> {
+                            requireStillOpen(tx, current);
+                            return tx.toolCalls().record(current.id(), callId);
+                          });
               directories.forEach(
                   directory -> tx.directoryChanges().recordBefore(current.id(), directory));
               List<SnapshotVerdict> recorded = new ArrayList<>(observations.size());

@@ -33,6 +33,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.TreeMap;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -242,6 +243,60 @@ class CaptureServiceTest {
     capture.finishTurn(turn);
     StoredFileChange change = change(turn, "a.txt");
     assertEquals(List.of("call-1", "call-2"), change.toolCalls());
+  }
+
+  /**
+   * The rows of a snapshot call refer to each other by the keys their inserts returned ({@code
+   * INSERT .. RETURNING}, on SQLite and PostgreSQL): each change's before-state is its own path's
+   * snapshot, each tool call is linked to the paths it named, a tool call named again (its insert
+   * returns no row) is the row it already has.
+   */
+  @Test
+  void theRowsOfSnapshotCallsReferToEachOtherByTheKeysTheirInsertsReturned() {
+    workspace.file("a.txt", "a\n").file("b.txt", "b\n").file("c.txt", "c\n").file("d.txt", "d\n");
+    String turn = beginTurn();
+    capture.snapshot(turn, Optional.of("call-1"), List.of("a.txt", "b.txt"));
+    capture.snapshot(turn, Optional.of("call-2"), List.of("b.txt", "c.txt"));
+    capture.snapshot(turn, Optional.of("call-1"), List.of("d.txt"));
+    Map<String, List<String>> callsByPath = new TreeMap<>();
+    for (StoredFileChange change : RecordedChanges.of(store, turn)) {
+      assertEquals(change.path(), change.before().path(), "the before-state of " + change.path());
+      callsByPath.put(change.path().toString(), change.toolCalls());
+    }
+    assertEquals(
+        Map.of(
+            "a.txt", List.of("call-1"),
+            "b.txt", List.of("call-1", "call-2"),
+            "c.txt", List.of("call-2"),
+            "d.txt", List.of("call-1")),
+        callsByPath);
+    Map<String, Long> rows = StoreRows.count(store);
+    assertEquals(2L, rows.get("tool_call"));
+    assertEquals(4L, rows.get("snapshot"));
+    assertEquals(4L, rows.get("file_change"));
+    assertEquals(5L, rows.get("file_change_tool_call"));
+  }
+
+  /**
+   * A snapshot call's tool call is recorded by one statement when it is new and its turn open (the
+   * insert checks the turn's state and returns the row's key); it returns nothing, and inserts
+   * nothing, for a call already recorded or a turn no longer open.
+   */
+  @Test
+  void aNewToolCallInAnOpenTurnIsOneInsertReturningItsKeyAndNothingOtherwise() {
+    String turn = beginTurn();
+    long turnRow = RecordedChanges.turn(store, turn).id();
+    Optional<Long> first = store.write(tx -> tx.toolCalls().recordNewInOpenTurn(turnRow, "c1"));
+    assertEquals(
+        String.valueOf(first.orElseThrow()),
+        StoreRows.text(store, "SELECT id FROM tool_call WHERE external_id = 'c1'"));
+    assertEquals(
+        Optional.empty(), store.write(tx -> tx.toolCalls().recordNewInOpenTurn(turnRow, "c1")));
+    assertEquals(first.get(), store.write(tx -> tx.toolCalls().record(turnRow, "c1")));
+    capture.finishTurn(turn);
+    assertEquals(
+        Optional.empty(), store.write(tx -> tx.toolCalls().recordNewInOpenTurn(turnRow, "c2")));
+    assertEquals(1L, StoreRows.count(store).get("tool_call"));
   }
 
   @Test

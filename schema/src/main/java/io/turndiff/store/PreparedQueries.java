@@ -5,6 +5,7 @@ import java.util.HashMap;
 import java.util.Map;
 import java.util.function.Function;
 import org.jooq.DSLContext;
+import org.jooq.InsertResultStep;
 import org.jooq.Query;
 
 /**
@@ -30,8 +31,11 @@ final class PreparedQueries implements AutoCloseable {
         key, name -> PreparedQuery.of(dsl, connection, query.apply(dsl), false));
   }
 
-  /** As {@link #get}, for an insert whose generated key {@link PreparedQuery#insert()} returns. */
-  PreparedQuery insertReturningKey(String key, Function<DSLContext, Query> query) {
+  /**
+   * As {@link #get}, for an insert that returns the key of the row it inserts ({@code INSERT ..
+   * RETURNING}), which {@link PreparedQuery#insert()} reads.
+   */
+  PreparedQuery insertReturningKey(String key, Function<DSLContext, InsertResultStep<?>> query) {
     return prepared.computeIfAbsent(
         key, name -> PreparedQuery.of(dsl, connection, query.apply(dsl), true));
   }

@@ -4,12 +4,12 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
-import java.sql.Statement;
 import java.sql.Types;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import org.jooq.DSLContext;
@@ -27,9 +27,11 @@ final class PreparedQuery implements AutoCloseable {
 
   private final PreparedStatement statement;
   private final Map<String, int[]> positions = new HashMap<>();
+  private final boolean returnsKey;
 
-  private PreparedQuery(PreparedStatement statement, List<String> parameters) {
+  private PreparedQuery(PreparedStatement statement, List<String> parameters, boolean returnsKey) {
     this.statement = statement;
+    this.returnsKey = returnsKey;
     for (int i = 0; i < parameters.size(); i++) {
       int[] known = positions.getOrDefault(parameters.get(i), new int[0]);
       int[] more = Arrays.copyOf(known, known.length + 1);
@@ -39,13 +41,17 @@ final class PreparedQuery implements AutoCloseable {
   }
 
   /**
-   * @param generatedKeys whether {@link #insert()} reads the generated key (asked only where
-   *     needed: the driver runs an extra query after every execution of a statement prepared for
-   *     keys)
+   * @param returnsKey whether the query is an {@code INSERT .. RETURNING} of the row's key, which
+   *     {@link #insert()} reads from the statement's own result (a statement prepared for JDBC's
+   *     generated keys had SQLite's driver run a second query after every execution)
    */
-  static PreparedQuery of(
-      DSLContext dsl, Connection connection, Query query, boolean generatedKeys) {
+  static PreparedQuery of(DSLContext dsl, Connection connection, Query query, boolean returnsKey) {
     String sql = dsl.renderContext().paramType(ParamType.INDEXED).render(query);
+    if (returnsKey && !sql.toLowerCase(Locale.ROOT).contains(" returning ")) {
+      // jOOQ renders RETURNING for SQLite only when told not to fetch trigger values after it
+      // (StoreConnection's settings); emulated, the statement would return no key
+      throw new IllegalStateException("no RETURNING clause was rendered in " + sql);
+    }
     List<String> names = new ArrayList<>();
     dsl.extractParams(query)
         .forEach(
@@ -59,11 +65,7 @@ final class PreparedQuery implements AutoCloseable {
           "parameters " + names + " do not match the placeholders of " + sql);
     }
     try {
-      return new PreparedQuery(
-          generatedKeys
-              ? connection.prepareStatement(sql, Statement.RETURN_GENERATED_KEYS)
-              : connection.prepareStatement(sql),
-          names);
+      return new PreparedQuery(connection.prepareStatement(sql), names, returnsKey);
     } catch (SQLException e) {
       throw new StoreException("cannot prepare " + sql + ": " + e.getMessage(), e);
     }
@@ -108,20 +110,14 @@ final class PreparedQuery implements AutoCloseable {
   }
 
   /**
-   * Runs an insert; the key it generated, or empty when it inserted nothing (a conflict it
-   * ignored).
+   * Runs an insert that returns its key; the key of the row it inserted, or empty when it inserted
+   * nothing (a conflict it ignored).
    */
   Optional<Long> insert() {
-    try {
-      if (statement.executeUpdate() == 0) {
-        return Optional.empty();
-      }
-      try (ResultSet keys = statement.getGeneratedKeys()) {
-        return keys.next() ? Optional.of(keys.getLong(1)) : Optional.empty();
-      }
-    } catch (SQLException e) {
-      throw new StoreException(e.getMessage(), e);
+    if (!returnsKey) {
+      throw new IllegalStateException("this statement returns no key: prepare it with one");
     }
+    return firstLong();
   }
 
   /** A row reader that may throw what JDBC throws. */

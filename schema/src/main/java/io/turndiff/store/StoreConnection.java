@@ -8,6 +8,7 @@ import java.util.Optional;
 import java.util.function.Supplier;
 import org.jooq.DSLContext;
 import org.jooq.SQLDialect;
+import org.jooq.conf.FetchTriggerValuesAfterReturning;
 import org.jooq.conf.Settings;
 import org.jooq.impl.DSL;
 
@@ -51,7 +52,16 @@ final class StoreConnection implements AutoCloseable {
   StoreConnection(Connection connection, SQLDialect dialect) throws SQLException {
     this.connection = connection;
     this.dialect = dialect;
-    this.dsl = DSL.using(connection, dialect, new Settings().withExecuteLogging(false));
+    // INSERT .. RETURNING as SQLite runs it (3.35 and later): jOOQ otherwise emulates it on SQLite
+    // with a second query, in case a trigger changed the row after the insert; the schema has no
+    // triggers
+    this.dsl =
+        DSL.using(
+            connection,
+            dialect,
+            new Settings()
+                .withExecuteLogging(false)
+                .withFetchTriggerValuesAfterReturning(FetchTriggerValuesAfterReturning.NEVER));
     this.prepared = new PreparedQueries(dsl, connection);
     try {
       if (dialect == SQLDialect.POSTGRES) {

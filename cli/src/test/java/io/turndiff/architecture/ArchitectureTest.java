@@ -50,12 +50,13 @@ class ArchitectureTest {
 
   /**
    * The only classes outside the boundary that touch files themselves, none of them a workspace's:
-   * the store's own file (its creation and checks, its header, the migration lock) and a PostgreSQL
-   * store's password file, this machine's host id ({@code /etc/machine-id} or the kept {@code
-   * host-id}), the service's token file and the per-user daemon's run directory, discovery file,
-   * locks, launcher and {@code /proc} reads, the log of a service {@code turndiff open} started,
-   * the demo acting as the agent on its demo workspace, the UTF-8 standard streams, and the
-   * runtimes' settings files {@code turndiff hooks} edits (the user's configuration, not a
+   * the store's own file (its creation and checks, its header, the migration lock, the record of
+   * its last clean check), the copy of sqlite-jdbc's native library beside the jar, and a
+   * PostgreSQL store's password file, this machine's host id ({@code /etc/machine-id} or the kept
+   * {@code host-id}), the service's token file and the per-user daemon's run directory, discovery
+   * file, locks, launcher and {@code /proc} reads, the log of a service {@code turndiff open}
+   * started, the demo acting as the agent on its demo workspace, the UTF-8 standard streams, and
+   * the runtimes' settings files {@code turndiff hooks} edits (the user's configuration, not a
    * workspace's content).
    */
   static final Set<String> OWN_FILES =
@@ -65,6 +66,8 @@ class ArchitectureTest {
           "io.turndiff.store.MigrationLock",
           "io.turndiff.store.PasswordFile",
           "io.turndiff.store.HostId",
+          "io.turndiff.store.CleanCheck",
+          "io.turndiff.store.SqliteLibraryCopy",
           "io.turndiff.cli.TokenFile",
           "io.turndiff.cli.DetachedServe",
           "io.turndiff.cli.DemoWorkspace",

@@ -1,6 +1,7 @@
 package io.turndiff.cli;
 
 import static java.nio.charset.StandardCharsets.UTF_8;
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -8,21 +9,25 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.BasicFileAttributes;
 import java.nio.file.attribute.FileTime;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
+import java.util.zip.ZipFile;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The launcher's ahead-of-time cache: the first short command trains one in the background (on
  * {@code demo}, with its own store), the next ones start from it, and a cache older than the jar is
- * dropped. The launcher runs from a copy of the checkout's layout holding only what it needs (the
- * script, the JDK finder, the packaged jar), so it never rebuilds anything here.
+ * dropped; sqlite-jdbc's native library copied once beside the jar and loaded from there. The
+ * launcher runs from a copy of the checkout's layout holding only what it needs (the script, the
+ * JDK finder, the packaged jar), so it never rebuilds anything here.
  */
 class LauncherIT {
 
@@ -50,7 +55,9 @@ class LauncherIT {
     // the training's store, workspace and temporary files went with its lock; the user's default
     // store was never opened
     assertEquals(
-        Set.of("turndiff.jar", "turndiff.jsa", "turndiff.aot"), listing(here), "in cli/target");
+        Set.of("turndiff.jar", "turndiff.jsa", "turndiff.aot", "turndiff.native"),
+        listing(here),
+        "in cli/target");
     assertFalse(Files.exists(home.resolve(".local/share/turndiff")), "the default store was made");
 
     Run used = launch(here, home, Map.of("JDK_JAVA_OPTIONS", "-Xlog:aot"), "--version");
@@ -80,6 +87,57 @@ class LauncherIT {
     assertFalse(
         Files.exists(here.resolve("cli/target/turndiff.aot.training")),
         "TURNDIFF_AOT_CACHE=0 still trains");
+  }
+
+  @Test
+  void storeCommandsLoadSqlitesLibraryFromACopyBesideTheJarAndAStaleCopyGoes() throws Exception {
+    Path here = layout();
+    Path home = Files.createDirectories(temp.resolve("home"));
+    Path copies = here.resolve("cli/target/turndiff.native");
+    Path stale =
+        Files.createDirectories(copies.resolve("sqlite-jdbc-0.0/org/sqlite/native/Linux/x86_64"))
+            .resolve("libsqlitejdbc.so");
+    Files.write(stale, "the library of an older jar".getBytes(UTF_8));
+    Files.setLastModifiedTime(
+        copies,
+        FileTime.from(
+            Files.getLastModifiedTime(here.resolve("cli/target/turndiff.jar"))
+                .toInstant()
+                .minusSeconds(60)));
+    Map<String, String> logged =
+        Map.of("TURNDIFF_AOT_CACHE", "0", "JDK_JAVA_OPTIONS", "-Xlog:library=info");
+    String store = temp.resolve("store/turndiff.db").toString();
+
+    Run first = launch(here, home, logged, "--db", store, "turns");
+    assertEquals(0, first.exit(), first.out());
+    assertFalse(Files.exists(stale), "the copy of an older jar is still there");
+    Path copy = theOnlyLibraryIn(copies);
+    String entry = copies.relativize(copy).toString().replaceFirst("^sqlite-jdbc-[^/]*/", "");
+    try (ZipFile jar = new ZipFile(here.resolve("cli/target/turndiff.jar").toFile())) {
+      assertArrayEquals(
+          jar.getInputStream(jar.getEntry(entry)).readAllBytes(),
+          Files.readAllBytes(copy),
+          "the copy is not the jar's " + entry);
+    }
+    assertTrue(first.out().contains("Loaded library " + copy), first.out());
+
+    Object made = Files.readAttributes(copy, BasicFileAttributes.class).fileKey();
+    Run next = launch(here, home, logged, "--db", store, "turns");
+    assertEquals(0, next.exit(), next.out());
+    assertTrue(next.out().contains("Loaded library " + copy), next.out());
+    assertEquals(
+        made,
+        Files.readAttributes(copy, BasicFileAttributes.class).fileKey(),
+        "the copy was made again");
+  }
+
+  private static Path theOnlyLibraryIn(Path copies) throws IOException {
+    try (Stream<Path> files = Files.walk(copies)) {
+      List<Path> libraries =
+          files.filter(file -> file.getFileName().toString().equals("libsqlitejdbc.so")).toList();
+      assertEquals(1, libraries.size(), libraries.toString());
+      return libraries.getFirst();
+    }
   }
 
   /** The checkout's layout as the launcher sees it, with the packaged jar in place. */

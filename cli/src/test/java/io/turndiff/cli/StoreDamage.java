@@ -63,11 +63,7 @@ enum StoreDamage {
         case HEADER_OVERWRITTEN ->
             channel.write(
                 ByteBuffer.wrap("Garbage format 9\0".getBytes(StandardCharsets.US_ASCII)), 0);
-        case GARBAGE_PAGE -> {
-          byte[] garbage = new byte[pageSize];
-          new Random(size).nextBytes(garbage);
-          channel.write(ByteBuffer.wrap(garbage), (contentPage(good) - 1) * pageSize);
-        }
+        case GARBAGE_PAGE -> garbageOver(channel, contentPage(good), pageSize, size);
         case NOT_SQLITE -> {
           channel.truncate(0);
           channel.write(
@@ -80,11 +76,29 @@ enum StoreDamage {
   }
 
   /**
+   * Writes a page of garbage over page {@code page} of {@code file} in place, as another program
+   * writing into it would: same file, same size.
+   */
+  static void garbageOver(Path file, long page) throws IOException {
+    int pageSize = pageSize(file);
+    try (FileChannel channel = FileChannel.open(file, StandardOpenOption.WRITE)) {
+      garbageOver(channel, page, pageSize, Files.size(file));
+    }
+  }
+
+  private static void garbageOver(FileChannel channel, long page, int pageSize, long seed)
+      throws IOException {
+    byte[] garbage = new byte[pageSize];
+    new Random(seed).nextBytes(garbage);
+    channel.write(ByteBuffer.wrap(garbage), (page - 1) * pageSize);
+  }
+
+  /**
    * The number (from 1) of the middle leaf or overflow page of the blob table, found with SQLite's
    * dbstat table: where that table lies in the file moves with every change to the schema or to how
    * contents are stored, so a fixed offset would damage whatever table happens to be there.
    */
-  private static long contentPage(Path good) throws IOException {
+  static long contentPage(Path good) throws IOException {
     try (Connection connection =
             DriverManager.getConnection("jdbc:sqlite:file:" + good + "?mode=ro");
         Statement statement = connection.createStatement();

@@ -1,6 +1,7 @@
 package io.turndiff.store;
 
 import io.turndiff.model.Sha256;
+import java.io.IOException;
 import java.io.InputStream;
 import java.nio.file.Path;
 import java.sql.SQLException;
@@ -31,9 +32,10 @@ import org.sqlite.SQLiteDataSource;
  * keys, a busy timeout and {@code synchronous=NORMAL}.
  *
  * <p>Opening checks the store before anything is written: the file's header ({@link StoreHeader}),
- * then SQLite's {@code quick_check} within a budget ({@link IntegrityCheck}). A damaged store still
- * answers what it can, but nothing is written to it; a store whose file or folder cannot be written
- * (a read-only mount) is opened read-only ({@link StoreFile}) and answers queries.
+ * then SQLite's {@code quick_check} within a budget ({@link IntegrityCheck}), skipped while the
+ * files are as a whole clean check left them ({@link CleanCheck}). A damaged store still answers
+ * what it can, but nothing is written to it; a store whose file or folder cannot be written (a
+ * read-only mount) is opened read-only ({@link StoreFile}) and answers queries.
  *
  * <p>Within a process, writes are serialized on one connection and each {@link #write} is one
  * transaction that takes the write lock when it begins ({@code BEGIN IMMEDIATE}), so that two
@@ -97,6 +99,9 @@ public final class Store implements AutoCloseable {
   /** Why the store is damaged, once that is known; nothing is written to it then. */
   private volatile String damage;
 
+  /** Set at open when the files were as a clean check left them (no check then). */
+  private boolean uncheckedSinceCleanCheck;
+
   private Store(
       StoreFile file, PostgresDatabase postgres, Duration busyTimeout, InstantSource clock) {
     this.file = file;
@@ -149,6 +154,7 @@ public final class Store implements AutoCloseable {
    * @param integrityCap how long the integrity check at open may run at most (zero: no check)
    */
   static Store open(Path file, InstantSource clock, Duration busyTimeout, Duration integrityCap) {
+    SqliteLibraryCopy.useWhenAsked();
     Path absolute = file.toAbsolutePath();
     StoreFailures failures = new StoreFailures(absolute.toString(), busyTimeout);
     Store store;
@@ -222,10 +228,40 @@ public final class Store implements AutoCloseable {
             + "'");
   }
 
+  /**
+   * Checks the store within {@code cap}, unless its files are as they were when a check last went
+   * through them whole and found nothing ({@link CleanCheck}); records a clean whole check.
+   */
   private void check(Duration cap) {
+    Optional<CleanCheck.StoreState> state = stateOfFiles();
+    if (cap.isPositive()
+        && state.filter(now -> CleanCheck.stillHolds(file.path(), now)).isPresent()) {
+      uncheckedSinceCleanCheck = true;
+      return;
+    }
     IntegrityCheck.Result result =
         readers.withConnection(connection -> IntegrityCheck.run(connection, cap));
     result.damage().ifPresent(found -> damage = found);
+    if (result.finished() && result.damage().isEmpty() && file.writable()) {
+      state.ifPresent(checked -> CleanCheck.record(file.path(), checked));
+    }
+  }
+
+  /** The state of the store's files before anything opens them; empty when it cannot be read. */
+  private Optional<CleanCheck.StoreState> stateOfFiles() {
+    try {
+      return Optional.of(CleanCheck.StoreState.of(file.path()));
+    } catch (IOException | RuntimeException cannotTell) {
+      return Optional.empty(); // checked as always
+    }
+  }
+
+  /**
+   * Whether opening skipped the integrity check because the files had not changed since a check
+   * found them sound.
+   */
+  boolean uncheckedSinceCleanCheck() {
+    return uncheckedSinceCleanCheck;
   }
 
   // translate hands back the very failure it was given when SQLite did not cause it: identity is

@@ -201,6 +201,81 @@ class DamagedStoreTest {
   }
 
   @Test
+  void aStoreUnchangedSinceACleanCheckIsOpenedWithoutCheckingItAgain() throws Exception {
+    Path file = copy("clean-check");
+    settle(file);
+    try (Store store = Store.open(file)) {
+      assertFalse(store.uncheckedSinceCleanCheck(), "a store never checked was not checked");
+      assertTrue(store.damage().isEmpty());
+    }
+    assertTrue(Files.exists(CleanCheck.recordOf(file)), "the clean check was not recorded");
+    for (int open = 0; open < 2; open++) {
+      try (Store store = Store.open(file)) {
+        assertTrue(store.uncheckedSinceCleanCheck(), "open " + open + " checked the store again");
+        assertTrue(holds(store, blobs.getFirst()));
+      }
+    }
+  }
+
+  @Test
+  void aWriteAfterTheCleanCheckMakesTheNextOpenCheckAgain() throws Exception {
+    Path file = copy("written-since");
+    settle(file);
+    Store.open(file).close();
+    try (Store store = Store.open(file)) {
+      assertTrue(store.uncheckedSinceCleanCheck());
+      store.write(tx -> tx.blobs().put("a later write".getBytes(StandardCharsets.UTF_8)));
+    }
+    try (Store store = Store.open(file)) {
+      assertFalse(store.uncheckedSinceCleanCheck(), "the written store was not checked again");
+    }
+  }
+
+  @Test
+  void damageDoneInPlaceAfterACleanCheckIsFoundAtTheNextOpen() throws Exception {
+    Path file = copy("damaged-since");
+    int page = rootPage(file, "turn");
+    settle(file);
+    Store.open(file).close();
+    assertTrue(Files.exists(CleanCheck.recordOf(file)), "the clean check was not recorded");
+    // the same file, same size, same inode: only its times tell, at once after the record
+    garbageOver(file, page);
+    byte[] before = Files.readAllBytes(file);
+    try (Store store = Store.open(file)) {
+      assertFalse(store.uncheckedSinceCleanCheck(), "the damaged store was taken as checked");
+      assertTrue(store.damage().isPresent(), "the integrity check at open found nothing");
+      assertThrows(
+          StoreException.class,
+          () -> store.write(tx -> tx.workspaces().register("/x", "/x", 3, 4)));
+    }
+    assertArrayEquals(before, Files.readAllBytes(file), "the damaged store was written to");
+  }
+
+  @Test
+  void aCheckCutShortOrAStoreChangedJustNowRecordsNothing() throws Exception {
+    Path file = copy("unfinished");
+    settle(file);
+    Store.open(file, InstantSource.system(), Store.BUSY_TIMEOUT, Duration.ZERO).close();
+    assertFalse(Files.exists(CleanCheck.recordOf(file)), "a check that never ran was recorded");
+
+    Path fresh = copy("fresh");
+    CleanCheck.StoreState now = CleanCheck.StoreState.of(fresh);
+    // as if taken within a millisecond of the file's last change
+    CleanCheck.StoreState racy =
+        new CleanCheck.StoreState(
+            now.database(), now.wal(), now.database().ctimeNanos() + 1_000_000);
+    CleanCheck.record(fresh, racy);
+    assertFalse(Files.exists(CleanCheck.recordOf(fresh)), "a racy state was recorded");
+  }
+
+  /** Waits until the file's last change is older than the racy window, as a store at rest is. */
+  private static void settle(Path file) throws Exception {
+    while (!CleanCheck.StoreState.of(file).settled()) {
+      Thread.sleep(20);
+    }
+  }
+
+  @Test
   void aNewStoreOpenedByManyThreadsAtOnceIsCreatedOnceAndWhole() throws Exception {
     Path file = temp.resolve("race/turndiff.db");
     int threads = 8;
@@ -234,9 +309,15 @@ class DamagedStoreTest {
     try (Stream<Path> names = Files.list(file.getParent())) {
       // the migration lock stays, as a lock file does; no temporary file of a half-made store is
       // left
+      // (nor the record of a clean check, which a store that rested long enough before the last
+      // open gets)
       assertEquals(
           List.of("turndiff.db", "turndiff.db.migrate-lock"),
-          names.map(p -> p.getFileName().toString()).sorted().toList(),
+          names
+              .map(p -> p.getFileName().toString())
+              .filter(name -> !name.equals("turndiff.db.checked"))
+              .sorted()
+              .toList(),
           "a temporary file was left behind");
     }
   }
@@ -251,7 +332,11 @@ class DamagedStoreTest {
     try (Stream<Path> names = Files.list(folder)) {
       assertEquals(
           List.of("turndiff.db", "turndiff.db.migrate-lock"),
-          names.map(p -> p.getFileName().toString()).sorted().toList());
+          names
+              .map(p -> p.getFileName().toString())
+              .filter(name -> !name.equals("turndiff.db.checked"))
+              .sorted()
+              .toList());
     }
     try (Stream<Path> names = Files.list(temp)) {
       assertEquals(

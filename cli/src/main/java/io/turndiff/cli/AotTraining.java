@@ -1,0 +1,66 @@
+package io.turndiff.cli;
+
+import io.turndiff.api.Json;
+import io.turndiff.api.wire.WireBeganTurn;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+
+/**
+ * The workload the launcher trains its ahead-of-time cache on ({@code -XX:AOTCacheOutput}): the
+ * one-shot commands users and hooks run, each once, in one JVM — {@code demo} (capture, queries and
+ * the store end to end), {@code --version}, {@code track}, {@code status}, {@code turn begin},
+ * {@code snapshot}, {@code show}, {@code turns}, {@code turn finish} and {@code diff} on a small
+ * tracked workspace — so that the classes each of them loads are in the cache, not only those
+ * {@code demo} loads. Everything it writes (the store named by its one argument, the workspace)
+ * goes to the temporary folder the launcher gives it.
+ */
+public final class AotTraining {
+
+  private AotTraining() {}
+
+  public static void main(String[] args) throws IOException {
+    if (args.length != 1) {
+      throw new IllegalArgumentException("usage: AotTraining STORE");
+    }
+    String store = args[0];
+    run("--db", store, "demo");
+    run("--version");
+    DemoWorkspace workspace = DemoWorkspace.create("AOT_TRAINING=nothing secret");
+    for (int i = 0; i < 40; i++) {
+      workspace.write("src/module" + i % 4 + "/File" + i + ".java", "class File" + i + " {}\n");
+    }
+    String root = workspace.root().toString();
+    run("--db", store, "track", "--workspace", root);
+    workspace.write("src/module1/File1.java", "class File1 { int changed; }\n");
+    run("--db", store, "status", "--workspace", root);
+    String turn =
+        Json.read(
+                run("--db", store, "turn", "begin", "--workspace", root, "--session", "training"),
+                WireBeganTurn.class)
+            .orElseThrow()
+            .turn();
+    run("--db", store, "snapshot", "--turn", turn, "src/module2/File2.java");
+    workspace.write("src/module2/File2.java", "class File2 { int edited; }\n");
+    run("--db", store, "show", "--turn", turn);
+    run("--db", store, "turns", "--workspace", root);
+    run("--db", store, "turn", "finish", "--turn", turn);
+    run("--db", store, "diff", "--turn", turn);
+    run("--db", store, "status", "--workspace", root);
+  }
+
+  /** Runs one command line as the launcher would; returns what it printed, fails if it failed. */
+  private static String run(String... args) {
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
+    PrintStream nowhere =
+        new PrintStream(OutputStream.nullOutputStream(), true, StandardCharsets.UTF_8);
+    int exit = Main.run(args, new PrintStream(out, true, StandardCharsets.UTF_8), nowhere);
+    if (exit != Main.EXIT_OK) {
+      throw new IllegalStateException(
+          "training: turndiff " + String.join(" ", args) + " exited " + exit);
+    }
+    return out.toString(StandardCharsets.UTF_8);
+  }
+}

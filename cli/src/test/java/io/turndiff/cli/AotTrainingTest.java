@@ -1,0 +1,33 @@
+package io.turndiff.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The launcher's training workload runs every command it names to the end on a fresh store: a
+ * command that failed would end the training, and the launcher would never get a cache.
+ */
+class AotTrainingTest {
+
+  @TempDir Path temp;
+
+  @Test
+  void theTrainingRunsEveryCommandAndLeavesTheTurnsItRecorded() throws Exception {
+    Path database = temp.resolve("training.db");
+
+    AotTraining.main(new String[] {database.toString()});
+
+    JsonNode turns =
+        StoreCommands.run(database, "turns", "--session", "training").expect(0).json().get("turns");
+    List<String> states = new ArrayList<>();
+    turns.forEach(turn -> states.add(turn.get("state").asText()));
+    // the tracked workspace's turn, begun, snapshotted, shown and finished
+    assertEquals(List.of("finished"), states, turns.toString());
+  }
+}

@@ -1,0 +1,112 @@
+package io.turndiff.store;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.net.URL;
+import java.net.URLConnection;
+import java.nio.file.Files;
+import java.nio.file.LinkOption;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.util.Optional;
+import org.sqlite.SQLiteJDBCLoader;
+import org.sqlite.util.LibraryLoaderUtil;
+
+/**
+ * sqlite-jdbc's native library loaded from a copy kept in a folder of its own, instead of the copy
+ * sqlite-jdbc writes into the temporary folder at every start (under a random name, read back and
+ * compared byte by byte with the jar's, then deleted at exit: about a megabyte inflated twice and
+ * written once per command, and a listing of the temporary folder for leftovers).
+ *
+ * <p>The folder is named by the {@value #FOLDER_PROPERTY} system property, which the launcher sets
+ * to one beside the jar; without it sqlite-jdbc loads its library as it always does. The copy is
+ * made once, whole under a temporary name and then renamed into place, so no process ever loads a
+ * half-written one; it lives under a name holding sqlite-jdbc's version and the platform's folder
+ * in the jar, so another version of sqlite-jdbc makes a copy of its own. A copy made by another jar
+ * is not looked at here (that would cost the jar's library read again): the launcher removes a
+ * folder older than its jar, as it does its caches. When the copy cannot be made (a read-only
+ * folder), sqlite-jdbc extracts its own as it always does.
+ */
+final class SqliteLibraryCopy {
+
+  /** The system property naming the folder that keeps the copy. */
+  static final String FOLDER_PROPERTY = "turndiff.sqlite.library";
+
+  /** sqlite-jdbc's own properties: where its library is, its file name, its temporary folder. */
+  static final String LIBRARY_PATH = "org.sqlite.lib.path";
+
+  static final String LIBRARY_NAME = "org.sqlite.lib.name";
+  static final String TEMPORARY_FOLDER = "org.sqlite.tmpdir";
+
+  private SqliteLibraryCopy() {}
+
+  /**
+   * Points sqlite-jdbc at the copy in the folder {@value #FOLDER_PROPERTY} names, making it first
+   * when needed; does nothing when the property is not set or sqlite-jdbc was already told where
+   * its library is. Called before the first connection of the process.
+   */
+  static void useWhenAsked() {
+    String folder = System.getProperty(FOLDER_PROPERTY);
+    if (folder == null || folder.isBlank() || System.getProperty(LIBRARY_PATH) != null) {
+      return;
+    }
+    use(Path.of(folder))
+        .ifPresent(
+            copy -> {
+              System.setProperty(LIBRARY_PATH, copy.getParent().toString());
+              System.setProperty(LIBRARY_NAME, copy.getFileName().toString());
+              // sqlite-jdbc lists its temporary folder for leftovers of earlier extractions at its
+              // first load: this one is small
+              System.setProperty(TEMPORARY_FOLDER, copy.getParent().toString());
+            });
+  }
+
+  /**
+   * The copy of this platform's library in {@code folder}, made when it is missing; empty when the
+   * jar has none for this platform or the copy cannot be made.
+   */
+  static Optional<Path> use(Path folder) {
+    String resourceFolder = LibraryLoaderUtil.getNativeLibResourcePath();
+    String name = LibraryLoaderUtil.getNativeLibName();
+    URL library = SQLiteJDBCLoader.class.getResource(resourceFolder + "/" + name);
+    if (library == null) {
+      return Optional.empty();
+    }
+    Path copy =
+        folder
+            .resolve("sqlite-jdbc-" + SQLiteJDBCLoader.getVersion() + resourceFolder)
+            .resolve(name)
+            .toAbsolutePath();
+    if (Files.isRegularFile(copy, LinkOption.NOFOLLOW_LINKS)) {
+      return Optional.of(copy);
+    }
+    try {
+      make(library, copy);
+      return Optional.of(copy);
+    } catch (IOException | RuntimeException cannot) {
+      // sqlite-jdbc extracts its own copy, as without a folder
+      return Optional.empty();
+    }
+  }
+
+  /** Writes the library whole under a temporary name beside {@code copy}, then renames it there. */
+  private static void make(URL library, Path copy) throws IOException {
+    Path folder = Files.createDirectories(copy.getParent());
+    Path temporary = Files.createTempFile(folder, "." + copy.getFileName(), ".new");
+    try {
+      try (InputStream in = library.openStream()) {
+        Files.copy(in, temporary, StandardCopyOption.REPLACE_EXISTING);
+      }
+      // the size in the jar's directory, which the copy must match before it gets its name
+      URLConnection entry = library.openConnection();
+      long size = entry.getContentLengthLong();
+      if (size < 0 || Files.size(temporary) != size) {
+        throw new IOException("the copy of " + library + " is " + Files.size(temporary) + " bytes");
+      }
+      Files.move(
+          temporary, copy, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+    } finally {
+      Files.deleteIfExists(temporary);
+    }
+  }
+}

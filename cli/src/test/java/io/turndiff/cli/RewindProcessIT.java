@@ -191,12 +191,15 @@ class RewindProcessIT {
     Process rewind =
         crashable.startRewindHeldAt(
             EnvTestHook.REWIND_DONE_PAUSE, "60000", "--operation", "op-landed");
+    // the whole tree, not a count of restored files: the deleted files come back by renames too,
+    // and
+    // a count that left them out killed the rewind before its last rename (a staged file in place
+    // of
+    // src/f11.txt, CI on b3188fb)
     crashable.killOnce(
         rewind,
         "after every rename",
-        () ->
-            restoredOnDisk(workspace) == FILES - FILES / 4
-                && !Files.exists(workspace.resolve("src/created.txt")));
+        () -> crashable.beforeTurn().equals(treeOrNothing(workspace)));
     assertEquals(
         crashable.beforeTurn(),
         TreeContent.of(workspace.root()),
@@ -377,6 +380,15 @@ class RewindProcessIT {
       }
     }
     return journaled;
+  }
+
+  /** The tree's content, or nothing while a rename moves an entry the walk was about to read. */
+  private static Map<String, String> treeOrNothing(TestWorkspace workspace) {
+    try {
+      return TreeContent.of(workspace.root());
+    } catch (UncheckedIOException changedUnderTheWalk) {
+      return Map.of();
+    }
   }
 
   private static List<Path> temporariesIn(Path root) throws IOException {

@@ -107,8 +107,12 @@ class LauncherIT {
     Map<String, String> logged =
         Map.of("TURNDIFF_AOT_CACHE", "0", "JDK_JAVA_OPTIONS", "-Xlog:library=info");
     String store = temp.resolve("store/turndiff.db").toString();
+    // a command that opens the store and succeeds on a new one (turns of a workspace with none
+    // exits 1)
+    String workspace = Files.createDirectories(temp.resolve("workspace")).toString();
 
-    Run first = launch(here, home, logged, "--db", store, "turns");
+    Run first =
+        launch(here, home, logged, "--db", store, "turn", "begin", "--workspace", workspace);
     assertEquals(0, first.exit(), first.out());
     assertFalse(Files.exists(stale), "the copy of an older jar is still there");
     Path copy = theOnlyLibraryIn(copies);
@@ -122,7 +126,7 @@ class LauncherIT {
     assertTrue(first.out().contains("Loaded library " + copy), first.out());
 
     Object made = Files.readAttributes(copy, BasicFileAttributes.class).fileKey();
-    Run next = launch(here, home, logged, "--db", store, "turns");
+    Run next = launch(here, home, logged, "--db", store, "turns", "--workspace", workspace);
     assertEquals(0, next.exit(), next.out());
     assertTrue(next.out().contains("Loaded library " + copy), next.out());
     assertEquals(

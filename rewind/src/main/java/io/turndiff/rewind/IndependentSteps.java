@@ -17,7 +17,11 @@ import java.util.function.Function;
  */
 final class IndependentSteps {
 
-  /** Enough to keep the disk's queue full; more only adds threads. */
+  /**
+   * Enough to keep the disk's queue full; more only adds threads. Measured 2026-12-01 on the 2-core
+   * VM (spring-framework tree, alternating builds): 32 threads rewound 57 files in 151 / 125 ms
+   * against 105 / 114 ms with 8, and 1,070 files in 1,209 / 1,496 ms against 1,014 / 1,147 ms.
+   */
   private static final int THREADS = 8;
 
   /** Below this many items a pool costs more than it saves: they run on the caller's thread. */

@@ -29,6 +29,7 @@ import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.RepeatedTest;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -231,6 +232,9 @@ class WatchedTrackerTest {
     assertEquals("changed\n", workspace.readText("d/a.txt"));
   }
 
+  // the race is between the kernel's events and the scans; the store only holds the index, so the
+  // PostgreSQL run leaves it out (it took a minute of CI there)
+  @Tag("store-independent")
   @RepeatedTest(20)
   void changesDuringTheScansAreSeenByALaterOne() throws Exception {
     for (int i = 0; i < 200; i++) {

@@ -22,14 +22,10 @@ final class AutoTracking {
   }
 
   synchronized void trackUnlessTracked(Path workspace) {
-    if (!tracked(workspace)) {
+    // by the directory, not the text of its name: a workspace tracked as /work/app and named
+    // /home/me/app through a symlink was tracked again, with its budgets reset to the defaults
+    if (!turndiff.capture().tracker().isTracked(workspace)) {
       turndiff.capture().tracker().track(workspace, TrackingOptions.DEFAULTS);
     }
-  }
-
-  private boolean tracked(Path workspace) {
-    String root = workspace.toString();
-    return turndiff.store().read(tx -> tx.workspaces().tracked()).stream()
-        .anyMatch(stored -> stored.rootGiven().equals(root) || stored.rootReal().equals(root));
   }
 }

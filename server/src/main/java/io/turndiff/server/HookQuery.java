@@ -10,7 +10,4 @@ package io.turndiff.server;
  * @param autoTrack {@code track=auto} ({@code --auto-track}, {@code --user} installs): a workspace
  *     not tracked yet is tracked before its first turn begins
  */
-record HookQuery(boolean gitRoot, boolean autoTrack) {
-
-  static final HookQuery NONE = new HookQuery(false, false);
-}
+record HookQuery(boolean gitRoot, boolean autoTrack) {}

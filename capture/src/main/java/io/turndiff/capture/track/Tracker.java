@@ -138,6 +138,26 @@ public final class Tracker {
   }
 
   /**
+   * Whether the directory {@code workspace} names is a tracked workspace of this machine, however
+   * the name is spelled (through a symlink, with {@code ..}): the store knows a workspace by its
+   * real root, as {@link #track} registers it. The name is held to the workspace policy as a track
+   * is.
+   */
+  public boolean isTracked(Path workspace) {
+    String rootReal;
+    WorkspaceBoundary opened = workspaces.openGiven(workspace);
+    try {
+      rootReal = opened.rootReal().toString();
+    } finally {
+      opened.close();
+    }
+    return store
+        .read(tx -> tx.workspaces().byRealRoot(rootReal))
+        .map(stored -> isTracked(stored.id()))
+        .orElse(false);
+  }
+
+  /**
    * Brings the index up to the workspace's state now (a turn's before-state): returns what had
    * changed.
    */

@@ -688,10 +688,29 @@ class HookEndpointsTest {
     assertEquals(workspace.resolve("linked").toString(), workspaceOf("codex:git-6"));
   }
 
+  @Test
+  void aDirectoryNamedThroughASymlinkIsInTheTrackedWorkspaceItsRealPathLiesIn() throws Exception {
+    workspace = TestWorkspace.in(temp.resolve("base")).file("app/src/a.txt", "a\n");
+    Path link = Files.createSymbolicLink(temp.resolve("link-to-app"), workspace.resolve("app"));
+    startService();
+    turndiff.capture().tracker().track(workspace.resolve("app"), TrackingOptions.DEFAULTS);
+
+    // Codex reports the tool's directory, here spelled through the link
+    beginCodexTurnIn("link-1", link.resolve("src"), "");
+    assertEquals(workspace.resolve("app").toString(), workspaceOf("codex:link-1"));
+    beginCodexTurnIn("link-2", link, "?track=auto");
+    assertEquals(workspace.resolve("app").toString(), workspaceOf("codex:link-2"));
+    assertEquals(List.of(workspace.resolve("app").toString()), trackedRoots());
+    workspace.assertOutsideUnchanged();
+  }
+
   /** Posts Codex's recorded UserPromptSubmit as session and turn {@code id}, run in {@code dir}. */
   private void beginCodexTurn(String id, String directory, String query) throws IOException {
-    byte[] body =
-        fixture("codex/UserPromptSubmit.json", "/tmp/cdx/exp/ws", workspace.resolve(directory));
+    beginCodexTurnIn(id, workspace.resolve(directory), query);
+  }
+
+  private void beginCodexTurnIn(String id, Path directory, String query) throws IOException {
+    byte[] body = fixture("codex/UserPromptSubmit.json", "/tmp/cdx/exp/ws", directory);
     body = replace(body, bytes("01a22c16-ec5e-7b40-8390-e82f84f74cdc"), bytes("session-" + id));
     body = replace(body, bytes("01a22c16-ecba-72b3-b9bf-386121332e1f"), bytes(id));
     RawHttp.Response answer = post("codex" + query, body);

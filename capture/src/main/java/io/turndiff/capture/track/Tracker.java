@@ -140,19 +140,13 @@ public final class Tracker {
   /**
    * Whether the directory {@code workspace} names is a tracked workspace of this machine, however
    * the name is spelled (through a symlink, with {@code ..}): the store knows a workspace by its
-   * real root, as {@link #track} registers it. The name is held to the workspace policy as a track
-   * is.
+   * real root, as {@link #track} registers it. False for a name the workspace policy refuses
+   * (tracking it says why).
    */
   public boolean isTracked(Path workspace) {
-    String rootReal;
-    WorkspaceBoundary opened = workspaces.openGiven(workspace);
-    try {
-      rootReal = opened.rootReal().toString();
-    } finally {
-      opened.close();
-    }
-    return store
-        .read(tx -> tx.workspaces().byRealRoot(rootReal))
+    return workspaces
+        .realPathOf(workspace)
+        .flatMap(real -> store.read(tx -> tx.workspaces().byRealRoot(real.toString())))
         .map(stored -> isTracked(stored.id()))
         .orElse(false);
   }

@@ -14,6 +14,7 @@ import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
@@ -116,6 +117,24 @@ public final class WorkspaceHandles implements AutoCloseable {
       throw e;
     }
     return opened;
+  }
+
+  /**
+   * The real path of the directory {@code directory} names, as the boundary resolves it (held to
+   * the policy, as {@link #openGiven} is); empty when it cannot be opened as a workspace.
+   */
+  public Optional<Path> realPathOf(Path directory) {
+    WorkspaceBoundary opened;
+    try {
+      opened = openGiven(directory);
+    } catch (RequestException refused) {
+      return Optional.empty();
+    }
+    try {
+      return Optional.of(opened.rootReal());
+    } finally {
+      opened.close();
+    }
   }
 
   private WorkspaceBoundary open(Path root) {

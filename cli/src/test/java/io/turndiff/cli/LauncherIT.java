@@ -72,12 +72,7 @@ class LauncherIT {
     Path home = Files.createDirectories(temp.resolve("home"));
     Path cache = here.resolve("cli/target/turndiff.aot");
     Files.write(cache, "a cache of another jar".getBytes(UTF_8));
-    Files.setLastModifiedTime(
-        cache,
-        FileTime.from(
-            Files.getLastModifiedTime(here.resolve("cli/target/turndiff.jar"))
-                .toInstant()
-                .minusSeconds(60)));
+    madeBeforeTheJar(here, cache);
 
     Run run = launch(here, home, Map.of("TURNDIFF_AOT_CACHE", "0"), "--version");
 
@@ -98,12 +93,7 @@ class LauncherIT {
         Files.createDirectories(copies.resolve("sqlite-jdbc-0.0/org/sqlite/native/Linux/x86_64"))
             .resolve("libsqlitejdbc.so");
     Files.write(stale, "the library of an older jar".getBytes(UTF_8));
-    Files.setLastModifiedTime(
-        copies,
-        FileTime.from(
-            Files.getLastModifiedTime(here.resolve("cli/target/turndiff.jar"))
-                .toInstant()
-                .minusSeconds(60)));
+    madeBeforeTheJar(here, copies);
     Map<String, String> logged =
         Map.of("TURNDIFF_AOT_CACHE", "0", "JDK_JAVA_OPTIONS", "-Xlog:library=info");
     String store = temp.resolve("store/turndiff.db").toString();
@@ -133,6 +123,16 @@ class LauncherIT {
         made,
         Files.readAttributes(copy, BasicFileAttributes.class).fileKey(),
         "the copy was made again");
+  }
+
+  /** Dates {@code made} a minute before the jar, as something an older jar left behind. */
+  private static void madeBeforeTheJar(Path here, Path made) throws IOException {
+    Files.setLastModifiedTime(
+        made,
+        FileTime.from(
+            Files.getLastModifiedTime(here.resolve("cli/target/turndiff.jar"))
+                .toInstant()
+                .minusSeconds(60)));
   }
 
   private static Path theOnlyLibraryIn(Path copies) throws IOException {

@@ -146,8 +146,14 @@ public final class Tracker {
   public boolean isTracked(Path workspace) {
     return workspaces
         .realPathOf(workspace)
-        .flatMap(real -> store.read(tx -> tx.workspaces().byRealRoot(real.toString())))
-        .map(stored -> isTracked(stored.id()))
+        .map(
+            real ->
+                store.read(
+                    tx ->
+                        tx.workspaces()
+                            .byRealRoot(real.toString())
+                            .flatMap(stored -> tx.indexes().version(stored.id()))
+                            .isPresent()))
         .orElse(false);
   }
 

@@ -1,0 +1,79 @@
+package io.turndiff.cli;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.turndiff.api.Json;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * What a scripted model answers, per prompt: for the prompt whose user message holds a marker
+ * ({@code "do prompt one"}), its steps in order, each some text and at most one tool call, the last
+ * one text only, which ends the runtime's turn. A request is answered with the step whose index is
+ * the number of tool calls the conversation holds since that prompt's message, so the script does
+ * not depend on how many requests a runtime makes, and a resumed session (which sends the whole
+ * conversation again) finds its place by the newest marker.
+ */
+final class ModelScript {
+
+  /** One tool call: a function's name and its JSON input, or a free-form tool's text input. */
+  record ToolCall(String name, JsonNode input, String freeform) {
+
+    static ToolCall function(String name, Object... keysAndValues) {
+      ObjectNode input = Json.mapper().createObjectNode();
+      for (int i = 0; i < keysAndValues.length; i += 2) {
+        input.set((String) keysAndValues[i], Json.mapper().valueToTree(keysAndValues[i + 1]));
+      }
+      return new ToolCall(name, input, null);
+    }
+
+    /** A tool whose input is text, not JSON (Codex's {@code apply_patch} is one). */
+    static ToolCall freeform(String name, String input) {
+      return new ToolCall(name, null, input);
+    }
+
+    boolean isFreeform() {
+      return freeform != null;
+    }
+  }
+
+  /** One answer of the model: text (may be empty when a tool call follows) and the call. */
+  record Step(String text, Optional<ToolCall> call) {
+
+    static Step say(String text) {
+      return new Step(text, Optional.empty());
+    }
+
+    static Step call(ToolCall call) {
+      return new Step("", Optional.of(call));
+    }
+  }
+
+  /** What the model says to a request the script does not know (a runtime's side request). */
+  static final Step UNSCRIPTED = Step.say("Nothing scripted for this request.");
+
+  private final Map<String, List<Step>> prompts = new LinkedHashMap<>();
+
+  /** The steps of the prompt whose user message contains {@code marker}. */
+  ModelScript prompt(String marker, Step... steps) {
+    prompts.put(marker, List.of(steps));
+    return this;
+  }
+
+  /** The markers, for a server to find the newest prompt's message in a conversation. */
+  List<String> markers() {
+    return new ArrayList<>(prompts.keySet());
+  }
+
+  /**
+   * The step for a conversation whose newest prompt holds {@code marker} and which made {@code
+   * callsSince} tool calls since; past the script's end, a closing text.
+   */
+  Step step(String marker, int callsSince) {
+    List<Step> steps = prompts.get(marker);
+    return callsSince < steps.size() ? steps.get(callsSince) : Step.say("The script has ended.");
+  }
+}

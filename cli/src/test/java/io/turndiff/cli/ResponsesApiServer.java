@@ -1,0 +1,138 @@
+package io.turndiff.cli;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.sun.net.httpserver.HttpExchange;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * A scripted OpenAI Responses API ({@code POST /v1/responses}) for Codex, named by a model provider
+ * with {@code wire_api = "responses"} in {@code $CODEX_HOME/config.toml}. Each answer streams
+ * {@code response.created}, an {@code response.output_item.added}/{@code .done} pair per item (a
+ * {@code message} with the text, then a {@code function_call} with its arguments as a JSON string,
+ * or a {@code custom_tool_call} with its text input for a free-form tool such as {@code
+ * apply_patch}) and {@code response.completed}. The conversation is the request's {@code input}:
+ * user messages' {@code input_text} parts hold the prompts, and every call item is a call made.
+ */
+final class ResponsesApiServer extends ScriptedModelServer {
+
+  private static final Set<String> CALLS =
+      Set.of("function_call", "custom_tool_call", "local_shell_call");
+
+  ResponsesApiServer(ModelScript script) throws IOException {
+    super(script);
+  }
+
+  @Override
+  boolean isModelCall(String target) {
+    return target.equals("/v1/responses");
+  }
+
+  @Override
+  void answerOther(HttpExchange exchange, Request request) throws IOException {
+    exchange.sendResponseHeaders(404, -1);
+  }
+
+  @Override
+  List<String> userTexts(JsonNode request) {
+    List<String> texts = new ArrayList<>();
+    for (JsonNode item : request.path("input")) {
+      if (item.path("role").asText().equals("user")) {
+        texts.add(text(item));
+      }
+    }
+    return texts;
+  }
+
+  @Override
+  int toolCallsSince(JsonNode request, String marker) {
+    int calls = 0;
+    for (JsonNode item : request.path("input")) {
+      if (item.path("role").asText().equals("user") && text(item).contains(marker)) {
+        calls = 0;
+      } else if (CALLS.contains(item.path("type").asText())) {
+        calls++;
+      }
+    }
+    return calls;
+  }
+
+  private static String text(JsonNode item) {
+    JsonNode content = item.path("content");
+    if (content.isTextual()) {
+      return content.asText();
+    }
+    StringBuilder text = new StringBuilder();
+    for (JsonNode part : content) {
+      text.append(part.path("text").asText()).append('\n');
+    }
+    return text.toString();
+  }
+
+  @Override
+  void stream(ModelScript.Step step, JsonNode request, int n, Events events) throws IOException {
+    String id = "resp_scripted_" + n;
+    events.send(
+        "response.created", Map.of("type", "response.created", "response", Map.of("id", id)));
+    List<Map<String, Object>> items = new ArrayList<>();
+    if (!step.text().isEmpty()) {
+      items.add(
+          Map.of(
+              "type",
+              "message",
+              "role",
+              "assistant",
+              "id",
+              "msg_scripted_" + n,
+              "content",
+              List.of(
+                  Map.of("type", "output_text", "text", step.text(), "annotations", List.of()))));
+    }
+    step.call().ifPresent(call -> items.add(callItem(call, n)));
+    for (int index = 0; index < items.size(); index++) {
+      for (String type : List.of("response.output_item.added", "response.output_item.done")) {
+        events.send(type, Map.of("type", type, "output_index", index, "item", items.get(index)));
+      }
+    }
+    Map<String, Object> usage = new LinkedHashMap<>();
+    usage.put("input_tokens", 1);
+    usage.put("input_tokens_details", null);
+    usage.put("output_tokens", 1);
+    usage.put("output_tokens_details", null);
+    usage.put("total_tokens", 2);
+    events.send(
+        "response.completed",
+        Map.of("type", "response.completed", "response", Map.of("id", id, "usage", usage)));
+  }
+
+  private static Map<String, Object> callItem(ModelScript.ToolCall call, int n) {
+    if (call.isFreeform()) {
+      return Map.of(
+          "type",
+          "custom_tool_call",
+          "id",
+          "ctc_scripted_" + n,
+          "call_id",
+          "call_scripted_" + n,
+          "name",
+          call.name(),
+          "input",
+          call.freeform());
+    }
+    return Map.of(
+        "type",
+        "function_call",
+        "id",
+        "fc_scripted_" + n,
+        "call_id",
+        "call_scripted_" + n,
+        "name",
+        call.name(),
+        "arguments",
+        call.input().toString());
+  }
+}

@@ -12,7 +12,6 @@ import io.turndiff.fixtures.TestWorkspace;
 import io.turndiff.fixtures.TreeContent;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.AfterEach;
@@ -34,22 +33,21 @@ class CodexKnownGapsIT {
 
   @TempDir Path temp;
 
+  private HookTestStore store;
   private Path database;
   private Map<String, String> env;
 
   @BeforeEach
   void setUp() {
-    database = temp.resolve("store/turndiff.db");
-    env = new HashMap<>();
-    env.put("TURNDIFF_DB", database.toString());
-    env.put("XDG_RUNTIME_DIR", temp.resolve("xdg-run").toString());
-    env.put("HOME", temp.resolve("home").toString());
+    store = HookTestStore.in(temp);
+    database = store.database();
+    env = store.env();
     env.put("CODEX_HOME", temp.resolve("codex-home").toString());
   }
 
   @AfterEach
   void tearDown() throws Exception {
-    CliProcess.run(env, "service", "stop", "--force", "--wait", "10");
+    store.stopService();
   }
 
   /**
@@ -123,7 +121,7 @@ class CodexKnownGapsIT {
   private TestWorkspace workspace() throws Exception {
     TestWorkspace workspace =
         TestWorkspace.in(temp.resolve("w")).file("src/app.txt", "v1\n").file("notes.txt", "n\n");
-    CliProcess.run(env, "service", "start").expect(0);
+    store.startService();
     return workspace;
   }
 
@@ -141,7 +139,7 @@ class CodexKnownGapsIT {
       List<Path> trusted)
       throws Exception {
     Path root = workspace.root();
-    CodexCli codex = CodexCli.installed(repository(), temp.resolve("logs"));
+    CodexCli codex = CodexCli.installed(HookTestStore.repository(), temp.resolve("logs"));
     String session;
     Map<String, String> before;
     try (ResponsesApiServer model = new ResponsesApiServer(script(toolRoot))) {
@@ -152,8 +150,7 @@ class CodexKnownGapsIT {
               : List.of("hooks", "install", "--runtime", "codex", scope, installed.toString());
       CliProcess.run(env, install.toArray(String[]::new)).expect(0);
       before = TreeContent.of(root);
-      Map<String, String> base = new HashMap<>(env);
-      base.put("TURNDIFF_HOME", CliProcess.launcherHome(temp.resolve("turndiff-home")).toString());
+      Map<String, String> base = store.runtimeBase();
       base.put("PWD", start.toString());
       CommandRun run =
           codex.first(
@@ -163,6 +160,11 @@ class CodexKnownGapsIT {
               "prompt");
       assertEquals(0, run.exitCode(), "codex: " + run);
       assertTrue(run.out().contains("Done with prompt one."), run.out() + run.err());
+      // Codex prints each hook it runs ("hook: UserPromptSubmit"); where the gap is its skipping
+      // turndiff's hooks, this is where the test fails
+      assertTrue(
+          run.err().contains("hook: UserPromptSubmit") && run.err().contains("hook: Stop"),
+          "Codex ran turndiff's hooks: " + run.err());
       session = CodexCli.session(run);
     }
     Map<String, String> after = TreeContent.of(root);
@@ -194,9 +196,5 @@ class CodexKnownGapsIT {
                     "workdir",
                     toolRoot.resolve("src").toString())),
             say("Done with prompt one."));
-  }
-
-  private static Path repository() {
-    return CliProcess.jar().toAbsolutePath().getParent().getParent().getParent();
   }
 }

@@ -2,7 +2,6 @@ package io.turndiff.cli;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -15,7 +14,6 @@ import java.io.ByteArrayOutputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -46,27 +44,26 @@ class GeminiHooksIT {
 
   @TempDir Path temp;
 
+  private HookTestStore store;
   private Path database;
   private Map<String, String> env;
 
   @BeforeEach
   void setUp() {
-    database = temp.resolve("store/turndiff.db");
-    env = new HashMap<>();
-    env.put("TURNDIFF_DB", database.toString());
-    env.put("XDG_RUNTIME_DIR", temp.resolve("xdg-run").toString());
-    env.put("HOME", temp.resolve("home").toString());
+    store = HookTestStore.in(temp);
+    database = store.database();
+    env = store.env();
   }
 
   @AfterEach
   void tearDown() throws Exception {
-    CliProcess.run(env, "service", "stop", "--force", "--wait", "10");
+    store.stopService();
   }
 
   @Test
   void twoPromptsOfOneGeminiSessionAreTwoTurnsThatReviewAndRewindByteForByte() throws Exception {
     long began = System.nanoTime();
-    GeminiCli gemini = GeminiCli.installed(repository(), temp.resolve("logs"));
+    GeminiCli gemini = GeminiCli.installed(HookTestStore.repository(), temp.resolve("logs"));
     long installed = System.nanoTime();
 
     TestWorkspace workspace =
@@ -82,7 +79,7 @@ class GeminiHooksIT {
     Canary canary = workspace.canary();
     TurnEvidence evidence = new TurnEvidence(env, database, temp, canary);
 
-    CliProcess.run(env, "service", "start").expect(0);
+    store.startService();
     installHooks(root);
 
     String session = UUID.randomUUID().toString();
@@ -99,18 +96,9 @@ class GeminiHooksIT {
     promptSeconds[1] = TimeUnit.NANOSECONDS.toSeconds(System.nanoTime() - at);
     Map<String, String> afterTwo = TreeContent.of(root);
 
-    // Gemini really did what the script asked (else the store would be checked against nothing)
-    assertEquals("hi\n", workspace.readText("hello.txt"));
-    assertEquals("rel\n", workspace.readText("sub/rel.txt"));
-    assertEquals("alpha\nBETA\n", workspace.readText("notes.txt"));
-    assertEquals("v2\n", workspace.readText("src/app.txt"));
-    assertEquals("old\n", workspace.readText("renamed.txt"));
-    assertFalse(Files.exists(workspace.resolve("old.txt")));
-    assertFalse(Files.exists(workspace.resolve("trash.txt")));
-    assertEquals("shell\n", workspace.readText("from-shell.txt"));
-    assertTrue(Files.isExecutable(workspace.resolve("from-shell.txt")));
-    assertEquals(Path.of("src"), Files.readSymbolicLink(workspace.resolve("outside-dir")));
-    assertEquals(workspace.secret(), Files.readSymbolicLink(workspace.resolve("outside-link.txt")));
+    // Gemini really did what the script asked (else the store would be checked against nothing):
+    // the same changes as the Claude Code and Codex tests script
+    TwoPromptScenario.assertTheRuntimeDidIt(workspace);
     // the one change outside: Gemini's own shell appended through the link; its refused file tools
     // (a replace through the link, a write_file through the directory link) changed nothing
     assertArrayEquals(
@@ -124,15 +112,7 @@ class GeminiHooksIT {
     String turnTwo = turns.get(1);
 
     // every file's before and after, as the trees on disk had them; how each was found
-    Map<String, JsonNode> recordsOne = evidence.records(turnOne);
-    assertEquals(
-        Set.of("hello.txt", "sub/rel.txt", "notes.txt", "src/app.txt"), recordsOne.keySet());
-    assertEquals(TurnEvidence.changedEntries(beforeOne, afterOne), recordsOne.keySet());
-    evidence.assertRecord(recordsOne, "hello.txt", "added", "snapshot", beforeOne, afterOne);
-    evidence.assertRecord(recordsOne, "sub/rel.txt", "added", "snapshot", beforeOne, afterOne);
-    evidence.assertRecord(recordsOne, "notes.txt", "modified", "snapshot", beforeOne, afterOne);
-    evidence.assertRecord(recordsOne, "src/app.txt", "modified", "scan", beforeOne, afterOne);
-    evidence.assertDirectories(turnOne, Map.of("sub", "created"));
+    evidence.assertFirstPromptTurn(turnOne, beforeOne, afterOne);
 
     Map<String, JsonNode> recordsTwo = evidence.records(turnTwo);
     assertEquals(
@@ -147,24 +127,18 @@ class GeminiHooksIT {
     Set<String> insideTwo = new TreeSet<>(recordsTwo.keySet());
     insideTwo.remove("outside-link.txt");
     assertEquals(TurnEvidence.changedEntries(afterOne, afterTwo), insideTwo);
-    evidence.assertRecord(recordsTwo, "old.txt", "deleted", "scan", afterOne, afterTwo);
-    evidence.assertRecord(recordsTwo, "trash.txt", "deleted", "scan", afterOne, afterTwo);
-    evidence.assertRecord(recordsTwo, "renamed.txt", "added", "scan", afterOne, afterTwo);
-    evidence.assertRecord(recordsTwo, "from-shell.txt", "added", "scan", afterOne, afterTwo);
-    evidence.assertRecord(recordsTwo, "outside-dir", "modified", "scan", afterOne, afterTwo);
+    evidence.assertSecondPromptShellRecords(recordsTwo, afterOne, afterTwo);
     // the path through the link out, named by the patch in the shell command: metadata only
     evidence.assertEscaped(recordsTwo, "outside-link.txt", "snapshot", "escapes_workspace");
     evidence.assertDirectories(turnTwo, Map.of());
 
     // each turn's patch is the real change: applied to the tree before the turn it gives the tree
     // after it
-    String patchOne = evidence.patch(turnOne);
+    String patchOne = evidence.assertPatchApplies(turnOne, copyOne, afterOne);
     assertTrue(patchOne.contains("-beta\n+BETA\n"), patchOne);
-    assertEquals(afterOne, evidence.applied(patchOne, copyOne));
-    String patchTwo = evidence.patch(turnTwo);
+    String patchTwo = evidence.assertPatchApplies(turnTwo, copyTwo, afterTwo);
     assertTrue(patchTwo.contains("new file mode 100755"), patchTwo);
     assertTrue(patchTwo.contains("# turndiff: outside-link.txt"), patchTwo);
-    assertEquals(afterTwo, evidence.applied(patchTwo, copyTwo));
 
     // rewinding each turn, latest first, gives back the tree before it (the link out is skipped)
     evidence.rewind(
@@ -198,11 +172,6 @@ class GeminiHooksIT {
 
   // ---- the runtime
 
-  private static Path repository() {
-    // cli/target/turndiff.jar
-    return CliProcess.jar().toAbsolutePath().getParent().getParent().getParent();
-  }
-
   /**
    * {@code turndiff hooks install --runtime gemini --workspace DIR}, as a user types it: turndiff's
    * hooks in {@code DIR/.gemini/settings.json} (docs/runtime-hooks.md, "Gemini CLI"), the workspace
@@ -213,7 +182,7 @@ class GeminiHooksIT {
         .expect(0);
     JsonNode hooks =
         Json.mapper().readTree(root.resolve(".gemini/settings.json").toFile()).get("hooks");
-    String command = "'" + repository().resolve("bin/turndiff-hook") + "' gemini";
+    String command = "'" + HookTestStore.repository().resolve("bin/turndiff-hook") + "' gemini";
     for (String event : List.of("BeforeAgent", "BeforeTool", "AfterAgent", "SessionEnd")) {
       assertEquals(
           command, hooks.get(event).get(0).get("hooks").get(0).get("command").asText(), event);
@@ -231,16 +200,15 @@ class GeminiHooksIT {
   private void prompt(GeminiCli gemini, Path root, int n, List<String> session) throws Exception {
     String script =
         Files.readString(
-                repository().resolve("integrations/gemini-e2e/turns/prompt-" + n + ".jsonl"))
+                HookTestStore.repository()
+                    .resolve("integrations/gemini-e2e/turns/prompt-" + n + ".jsonl"))
             .replace("@WS@", root.toString());
     Path answers = temp.resolve("prompt-" + n + ".jsonl");
     Files.writeString(answers, script);
-    Map<String, String> geminiEnv = new HashMap<>(env);
+    Map<String, String> geminiEnv = store.runtimeBase();
     geminiEnv.put("PATH", System.getenv("PATH"));
     geminiEnv.put("GEMINI_API_KEY", "fake-key");
     geminiEnv.put("GEMINI_CLI_TRUST_WORKSPACE", "true");
-    geminiEnv.put(
-        "TURNDIFF_HOME", CliProcess.launcherHome(temp.resolve("turndiff-home")).toString());
     String words = n == 1 ? "one" : "two";
     CommandRun run =
         gemini.prompt(root, geminiEnv, "do prompt " + words, session, answers, "prompt-" + n);

@@ -111,6 +111,41 @@ final class TurnEvidence {
     assertEquals(before, TreeContent.of(root), "the tree before the prompt, byte for byte");
   }
 
+  /**
+   * The turn of the first prompt every runtime's end-to-end test scripts, in a workspace holding
+   * {@code notes.txt} and {@code src/app.txt}: the file tool adds {@code hello.txt} and {@code
+   * sub/rel.txt} and changes {@code notes.txt} (snapshots), the shell changes {@code src/app.txt}
+   * (the finish scan); {@code sub/} is the one directory created; each before and after as the
+   * trees taken before and after the prompt have them.
+   */
+  void assertFirstPromptTurn(String turn, Map<String, String> before, Map<String, String> after)
+      throws Exception {
+    Map<String, JsonNode> records = records(turn);
+    assertEquals(Set.of("hello.txt", "sub/rel.txt", "notes.txt", "src/app.txt"), records.keySet());
+    assertEquals(changedEntries(before, after), records.keySet());
+    assertRecord(records, "hello.txt", "added", "snapshot", before, after);
+    assertRecord(records, "sub/rel.txt", "added", "snapshot", before, after);
+    assertRecord(records, "notes.txt", "modified", "snapshot", before, after);
+    assertRecord(records, "src/app.txt", "modified", "scan", before, after);
+    assertDirectories(turn, Map.of("sub", "created"));
+  }
+
+  /**
+   * The records of what the shell did in the second prompt every runtime's end-to-end test scripts,
+   * all found by the finish scan: {@code old.txt} moved to {@code renamed.txt}, {@code trash.txt}
+   * removed, {@code from-shell.txt} written and made executable, the link {@code outside-dir}
+   * repointed.
+   */
+  void assertSecondPromptShellRecords(
+      Map<String, JsonNode> records, Map<String, String> before, Map<String, String> after)
+      throws Exception {
+    assertRecord(records, "old.txt", "deleted", "scan", before, after);
+    assertRecord(records, "trash.txt", "deleted", "scan", before, after);
+    assertRecord(records, "renamed.txt", "added", "scan", before, after);
+    assertRecord(records, "from-shell.txt", "added", "scan", before, after);
+    assertRecord(records, "outside-dir", "modified", "scan", before, after);
+  }
+
   /** {@code turndiff show --turn T}, by path. */
   Map<String, JsonNode> records(String turn) throws Exception {
     CommandRun show = CliProcess.run(env, "show", "--turn", turn).expect(0);
@@ -215,8 +250,19 @@ final class TurnEvidence {
     return diff.out();
   }
 
+  /**
+   * The turn's patch ({@code turndiff diff --turn T}) is the real change: {@code git apply} of it
+   * to {@code copy}, a copy of the tree taken before the turn, gives {@code after}. Returns the
+   * patch.
+   */
+  String assertPatchApplies(String turn, Path copy, Map<String, String> after) throws Exception {
+    String patch = patch(turn);
+    assertEquals(after, applied(patch, copy), "git apply of the patch of " + turn);
+    return patch;
+  }
+
   /** The tree {@code copy} holds once {@code git apply} applied {@code patch} to it. */
-  Map<String, String> applied(String patch, Path copy) throws Exception {
+  private Map<String, String> applied(String patch, Path copy) throws Exception {
     Path file = temp.resolve(copy.getFileName() + ".patch");
     Files.writeString(file, patch);
     ProcessBuilder git =
@@ -262,6 +308,16 @@ final class TurnEvidence {
     String key = ServiceFiles.key(database.toString());
     Path runDirectory = Path.of(env.get("XDG_RUNTIME_DIR"), "turndiff");
     canary.assertNotIn("the hook log", read(runDirectory.resolve(key + ".hook.log")));
+  }
+
+  /**
+   * The service's hook counters for {@code runtime} since it started ({@code received}, {@code
+   * begun}, {@code snapshotted}, {@code finished}, {@code noop}, {@code failed}, ...), from {@code
+   * service status --json}.
+   */
+  JsonNode hookCounters(String runtime) throws Exception {
+    CommandRun status = CliProcess.run(env, "service", "status", "--json").expect(0);
+    return status.json().path("service").path("hooks").path(runtime);
   }
 
   /** What the service and the hook clients logged, for a failure message. */

@@ -92,9 +92,16 @@ final class CodexCli {
    * Runs a session's first prompt in {@code directory} ({@code codex exec}, no sandbox: the tests
    * run as root in a container, where Codex's own sandbox cannot start) and returns it.
    */
-  CommandRun first(Path directory, Map<String, String> environment, String prompt, String name)
+  CommandRun first(
+      Path directory,
+      Map<String, String> environment,
+      String prompt,
+      String name,
+      String... options)
       throws IOException, InterruptedException {
-    return kit.run(directory, environment, arguments(List.of(), prompt), name);
+    List<String> arguments = new ArrayList<>(arguments(List.of(), prompt));
+    arguments.addAll(1, List.of(options));
+    return kit.run(directory, environment, arguments, name);
   }
 
   /** Runs a later prompt of {@code session} ({@code codex exec resume SESSION PROMPT}). */

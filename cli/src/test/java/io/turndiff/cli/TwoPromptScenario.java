@@ -100,9 +100,10 @@ final class TwoPromptScenario {
   }
 
   /**
-   * The runtime really did what the script asked, else the store would be checked against nothing.
+   * The runtime really did what the script asked, else the store would be checked against nothing
+   * (the Gemini test's scripted turns make the same changes in a workspace laid out alike).
    */
-  void assertTheRuntimeDidIt() throws Exception {
+  static void assertTheRuntimeDidIt(TestWorkspace workspace) throws Exception {
     assertEquals("hi\n", workspace.readText("hello.txt"));
     assertEquals("rel\n", workspace.readText("sub/rel.txt"));
     assertEquals("alpha\nBETA\n", workspace.readText("notes.txt"));

@@ -22,9 +22,9 @@ import org.junit.jupiter.api.io.TempDir;
  * model (issue 21, item 8: turndiff may add a line there only if the runtime puts it into the
  * model's context). A hook of the test's own on {@code UserPromptSubmit} prints a note; the
  * scripted model API keeps every request, and the test finds the note in each model request of the
- * prompt, in the form the runtime gives it. Research, not turndiff's behaviour: tagged {@code
- * runtime-research}, left out of the default run with the known gaps (run it with {@code
- * -Dit.test=PromptHookContextIT -Dturndiff.it.excludedGroups=none}).
+ * prompt, in the form the runtime gives it. What the runtimes do, not turndiff: tagged {@code
+ * runtime-research}; it runs by default (two prompts, about 10 s) so that a new pinned version that
+ * moves the output elsewhere fails here.
  */
 @Tag("runtime-research")
 class PromptHookContextIT {

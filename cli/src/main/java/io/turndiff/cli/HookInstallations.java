@@ -49,10 +49,17 @@ final class HookInstallations {
                 : hooks(runtime, scope, file, recorded));
       }
     }
-    WireHooksStatus.Service running =
-        ServiceProbe.probe(service) instanceof ServiceProbe.Running found
-            ? new WireHooksStatus.Service(true, found.discovery().pid(), found.discovery().port())
-            : new WireHooksStatus.Service(false, null, null);
+    WireHooksStatus.Service running;
+    Optional<String> refused = service.refusal();
+    if (refused.isPresent()) {
+      running = new WireHooksStatus.Service(false, null, null, refused.get());
+    } else if (ServiceProbe.probe(service) instanceof ServiceProbe.Running found) {
+      running =
+          new WireHooksStatus.Service(
+              true, found.discovery().pid(), found.discovery().port(), null);
+    } else {
+      running = new WireHooksStatus.Service(false, null, null, null);
+    }
     return new WireHooksStatus(
         installations,
         service.store(),
@@ -276,6 +283,8 @@ final class HookInstallations {
                     + ", port "
                     + status.service().port()
                     + ")"
-                : "not running (the first hook starts it)"));
+                : status.service().problem() != null
+                    ? "not usable: " + status.service().problem()
+                    : "not running (the first hook starts it)"));
   }
 }

@@ -176,6 +176,15 @@ final class ConfigFiles {
     }
   }
 
+  /** The real path {@code path} names now (every link resolved), or empty when it cannot. */
+  static Optional<Path> realPath(Path path) {
+    try {
+      return Optional.of(path.toRealPath());
+    } catch (IOException e) {
+      return Optional.empty();
+    }
+  }
+
   static boolean isDirectory(Path path) {
     return Files.isDirectory(path);
   }

@@ -239,13 +239,13 @@ final class ServiceFiles {
    * Makes the store's folder ready for the daemon's log and lock, as the README promises them: a
    * folder turndiff creates is 0700 (each level it makes), the log 0600. A folder that exists
    * already is the user's unless it is turndiff's own data folder ({@code $XDG_DATA_HOME/turndiff},
-   * {@code ~/.local/share/turndiff}): turndiff's own, found open to group or others (as {@code
-   * service start} made it before 0.1), is closed to 0700; the user's is left as it is, with a
-   * warning when group or others may list it, and refused when they may write in it without the
-   * sticky bit (they could replace the log with a link and have the daemon append to any file of
-   * the user's). The log is turndiff's by its name: made 0600, an existing one tightened to 0600,
-   * one that is a link, not a regular file or another user's refused. Returns what it changed or
-   * warns of, for stderr.
+   * {@code ~/.local/share/turndiff}): turndiff's own, found open to group or others (as an earlier
+   * {@code service start} made it), is closed to 0700; the user's is left as it is, with a warning
+   * when group or others may list it, and refused when they may write in it without the sticky bit
+   * (they could replace the log with a link and have the daemon append to any file of the user's).
+   * The log is turndiff's by its name: made 0600, an existing one tightened to 0600, one that is a
+   * link, not a regular file or another user's refused. Returns what it changed or warns of, for
+   * stderr.
    */
   List<String> prepareStoreFolder() throws IOException {
     List<String> notes = new ArrayList<>();

@@ -350,6 +350,23 @@ for (const shell of shells) {
     }
   });
 
+  test(`${shell}: another user's run directory is not used; the undelivered call is recorded beside the store`, { skip: process.getuid() !== 0 && "needs root to give a directory away" }, async () => {
+    const box = sandbox();
+    const stub = await startStub({ runDir: box.runDir, store: box.store });
+    fs.chownSync(box.runDir, 65534, 65534);
+    fs.mkdirSync(path.dirname(box.store), { recursive: true, mode: 0o700 });
+    try {
+      const result = await runHook(shell, ["codex"], geminiPayload, baseEnv(box));
+      assert.equal(result.code, 0);
+      assert.equal(result.stdout + result.stderr, "");
+      assert.equal(stub.requests.length, 0, "nothing sent, not even a challenge");
+      assert.match(fs.readFileSync(`${box.store}.hook.log`, "utf8"), / codex the run directory \S+ is not yours; not using it, this hook call was not delivered/);
+    } finally {
+      fs.chownSync(box.runDir, 0, 0);
+      await stub.close();
+    }
+  });
+
   test(`${shell}: a refused run directory with no safe place beside the store: nothing written anywhere, exit 0`, async () => {
     const box = sandbox();
     const stub = await startStub({ runDir: box.runDir, store: box.store });

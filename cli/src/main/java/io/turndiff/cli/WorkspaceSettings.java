@@ -27,15 +27,14 @@ import java.util.OptionalInt;
  * decides what its settings paths are, so they are hostile input.
  *
  * <p>A symbolic link on the way that leads out of the workspace — the file itself ({@code
- * settings.local.json -> ../../elsewhere.json}), a directory above it ({@code .gemini ->
- * ~/.gemini}) — is refused, naming the link, when the file is read, which every command does before
- * it writes anything. A link that stays inside is followed as the boundary follows it for a
- * snapshot: the write goes to the file it reaches, and the link stays a link. A file that is not a
- * plain regular file of one name (a hard link, a FIFO, a directory) is refused. A write is the
- * boundary's checked sequence: the new content staged beside the file, renamed over it only if the
- * name still holds what was read (through the same parent, held open from the root, with nothing
- * followed), the directory synced; so a name swapped for a link in between is never written
- * through.
+ * settings.local.json -> ~/elsewhere.json}), a directory above it ({@code .gemini -> ~/.gemini}) —
+ * is refused, naming the link, when the file is read, which every command does before it writes
+ * anything. A link that stays inside is followed as the boundary follows it for a snapshot: the
+ * write goes to the file it reaches, and the link stays a link. A file that is not a plain regular
+ * file of one name (a hard link, a FIFO, a directory) is refused. A write is the boundary's checked
+ * sequence: the new content staged beside the file, renamed over it only if the name still holds
+ * what was read (through the same parent, held open from the root, with nothing followed), the
+ * directory synced; so a name swapped for a link in between is never written through.
  */
 final class WorkspaceSettings implements AutoCloseable {
 

@@ -327,6 +327,63 @@ for (const shell of shells) {
     }
   });
 
+  test(`${shell}: a run directory open to others is not used; the undelivered call is recorded beside the store`, async () => {
+    for (const mode of [0o777, 0o770, 0o750]) {
+      const box = sandbox();
+      const stub = await startStub({ runDir: box.runDir, store: box.store });
+      fs.chmodSync(box.runDir, mode);
+      fs.mkdirSync(path.dirname(box.store), { recursive: true, mode: 0o700 });
+      try {
+        const before = fs.readdirSync(box.runDir).sort();
+        const result = await runHook(shell, ["gemini"], geminiPayload, baseEnv(box));
+        assert.equal(result.code, 0);
+        assert.equal(result.stdout + result.stderr, "");
+        assert.equal(stub.requests.length, 0, `mode ${mode.toString(8)}: nothing sent, not even a challenge`);
+        assert.deepEqual(fs.readdirSync(box.runDir).sort(), before, "nothing written into it");
+        const recorded = fs.readFileSync(`${box.store}.hook.log`, "utf8");
+        const dir = box.runDir.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+        assert.match(recorded, new RegExp(`Z gemini the run directory ${dir} is mode d[rwx-]{9}, not drwx------; not using it, this hook call was not delivered`));
+        assert.equal(fs.statSync(`${box.store}.hook.log`).mode & 0o777, 0o600);
+      } finally {
+        await stub.close();
+      }
+    }
+  });
+
+  test(`${shell}: another user's run directory is not used; the undelivered call is recorded beside the store`, { skip: process.getuid() !== 0 && "needs root to give a directory away" }, async () => {
+    const box = sandbox();
+    const stub = await startStub({ runDir: box.runDir, store: box.store });
+    fs.chownSync(box.runDir, 65534, 65534);
+    fs.mkdirSync(path.dirname(box.store), { recursive: true, mode: 0o700 });
+    try {
+      const result = await runHook(shell, ["codex"], geminiPayload, baseEnv(box));
+      assert.equal(result.code, 0);
+      assert.equal(result.stdout + result.stderr, "");
+      assert.equal(stub.requests.length, 0, "nothing sent, not even a challenge");
+      assert.match(fs.readFileSync(`${box.store}.hook.log`, "utf8"), / codex the run directory \S+ is not yours; not using it, this hook call was not delivered/);
+    } finally {
+      fs.chownSync(box.runDir, 0, 0);
+      await stub.close();
+    }
+  });
+
+  test(`${shell}: a refused run directory with no safe place beside the store: nothing written anywhere, exit 0`, async () => {
+    const box = sandbox();
+    const stub = await startStub({ runDir: box.runDir, store: box.store });
+    fs.chmodSync(box.runDir, 0o777);
+    fs.mkdirSync(path.dirname(box.store), { recursive: true });
+    fs.chmodSync(path.dirname(box.store), 0o777);
+    try {
+      const result = await runHook(shell, ["gemini"], geminiPayload, baseEnv(box));
+      assert.equal(result.code, 0);
+      assert.equal(result.stdout + result.stderr, "");
+      assert.equal(stub.requests.length, 0);
+      assert.deepEqual(fs.readdirSync(path.dirname(box.store)), []);
+    } finally {
+      await stub.close();
+    }
+  });
+
   test(`${shell}: options become the query; unknown runtimes and failed deliveries still exit 0`, async () => {
     const box = sandbox();
     const stub = await startStub({ runDir: box.runDir, store: box.store, status: 500 });

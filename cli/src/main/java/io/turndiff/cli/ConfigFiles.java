@@ -21,12 +21,13 @@ import java.util.Optional;
 import java.util.Set;
 
 /**
- * The configuration files {@code turndiff hooks} edits: a runtime's settings in the user's home or
- * a workspace, turndiff's installation record and backups. They are the user's configuration, not
- * workspace content turndiff captures, so they use the JDK's file API; still each write is atomic
- * (a temp file in the same directory, synced, renamed over the file, its mode kept) and a settings
- * file that is a symbolic link is never replaced by a file: the write goes to the link's target,
- * which the caller names to the user.
+ * The user's own configuration files {@code turndiff hooks} edits: a runtime's settings in the
+ * user's home or {@code $CODEX_HOME}, turndiff's installation record and backups. They are the
+ * user's configuration, not a workspace's (a workspace's settings go through its boundary: {@link
+ * WorkspaceSettings}), so they use the JDK's file API; still each write is atomic (a temp file in
+ * the same directory, synced, renamed over the file, its mode kept) and a settings file that is a
+ * symbolic link (a dotfiles checkout) is never replaced by a file: the write goes to the link's
+ * target, which the caller names to the user.
  */
 final class ConfigFiles {
 
@@ -173,6 +174,15 @@ final class ConfigFiles {
     } catch (IOException e) {
       throw new CliException(
           Main.EXIT_ERROR, "cannot back up into " + directory + ": " + e.getMessage());
+    }
+  }
+
+  /** The real path {@code path} names now (every link resolved), or empty when it cannot. */
+  static Optional<Path> realPath(Path path) {
+    try {
+      return Optional.of(path.toRealPath());
+    } catch (IOException e) {
+      return Optional.empty();
     }
   }
 

@@ -1,6 +1,5 @@
 package io.turndiff.cli;
 
-import io.turndiff.api.hooks.CodexTrust;
 import io.turndiff.api.hooks.HookRuntime;
 import io.turndiff.api.hooks.OpenCodePlugin;
 import io.turndiff.api.hooks.RuntimeSettings;
@@ -34,25 +33,36 @@ final class HookInstallations {
       throws IOException {
     HookLedger ledger = HookLedger.load(HookLedger.file(user));
     List<WireHooksStatus.Installation> installations = new ArrayList<>();
-    for (HookRuntime runtime : HookRuntime.values()) {
-      if (only.isPresent() && only.get() != runtime) {
-        continue;
-      }
-      for (HookScope scope : HookScope.values()) {
-        Path scopeWorkspace = scope == HookScope.WORKSPACE ? workspace : null;
-        Path file = user.settingsFile(runtime, scope, workspace);
-        boolean recorded =
-            ledger.find(runtime, scope, scopeWorkspace).flatMap(i -> i.file(file)).isPresent();
-        installations.add(
-            runtime == HookRuntime.OPENCODE
-                ? plugin(scope, file, recorded)
-                : hooks(runtime, scope, file, recorded));
+    try (SettingsFiles inWorkspace = SettingsFiles.workspace(workspace);
+        SettingsFiles ofUser = SettingsFiles.user()) {
+      for (HookRuntime runtime : HookRuntime.values()) {
+        if (only.isPresent() && only.get() != runtime) {
+          continue;
+        }
+        for (HookScope scope : HookScope.values()) {
+          Path scopeWorkspace = scope == HookScope.WORKSPACE ? workspace : null;
+          Path file = user.settingsFile(runtime, scope, workspace);
+          boolean recorded =
+              ledger.find(runtime, scope, scopeWorkspace).flatMap(i -> i.file(file)).isPresent();
+          SettingsFiles files = scope == HookScope.WORKSPACE ? inWorkspace : ofUser;
+          installations.add(
+              runtime == HookRuntime.OPENCODE
+                  ? plugin(files, scope, file, recorded)
+                  : hooks(files, new Place(runtime, scope, workspace, file), recorded));
+        }
       }
     }
-    WireHooksStatus.Service running =
-        ServiceProbe.probe(service) instanceof ServiceProbe.Running found
-            ? new WireHooksStatus.Service(true, found.discovery().pid(), found.discovery().port())
-            : new WireHooksStatus.Service(false, null, null);
+    WireHooksStatus.Service running;
+    Optional<String> refused = service.refusal();
+    if (refused.isPresent()) {
+      running = new WireHooksStatus.Service(false, null, null, refused.get());
+    } else if (ServiceProbe.probe(service) instanceof ServiceProbe.Running found) {
+      running =
+          new WireHooksStatus.Service(
+              true, found.discovery().pid(), found.discovery().port(), null);
+    } else {
+      running = new WireHooksStatus.Service(false, null, null, null);
+    }
     return new WireHooksStatus(
         installations,
         service.store(),
@@ -60,16 +70,22 @@ final class HookInstallations {
         running);
   }
 
-  private WireHooksStatus.Installation hooks(
-      HookRuntime runtime, HookScope scope, Path file, boolean recorded) {
+  /** One runtime's settings file in one scope ({@code workspace}: the one asked about). */
+  private record Place(HookRuntime runtime, HookScope scope, Path workspace, Path file) {}
+
+  private WireHooksStatus.Installation hooks(SettingsFiles files, Place place, boolean recorded) {
+    HookRuntime runtime = place.runtime();
+    HookScope scope = place.scope();
+    Path file = place.file();
     List<String> notes = new ArrayList<>();
-    if (ConfigFiles.isSymbolicLink(file)) {
-      notes.add("the file is a symbolic link; install writes its target");
-    }
-    Optional<byte[]> bytes = readQuietly(file, notes);
+    Optional<byte[]> bytes = readQuietly(files, file, notes);
     if (bytes.isEmpty()) {
       return notInstalled(runtime, scope, file, recorded, notes);
     }
+    linkedQuietly(files, file)
+        .ifPresent(
+            target ->
+                notes.add("the file is reached through a symbolic link: install writes " + target));
     RuntimeSettings settings;
     try {
       settings = RuntimeSettings.parse(file, bytes.get());
@@ -111,7 +127,11 @@ final class HookInstallations {
     }
     Boolean trusted = null;
     if (runtime == HookRuntime.CODEX) {
-      trusted = codexTrusts(file, command, indexes, notes);
+      CodexHookNames names =
+          scope == HookScope.USER
+              ? CodexHookNames.user(user)
+              : CodexHookNames.workspace(place.workspace());
+      trusted = new CodexTrustCheck(user, command, indexes).trusted(names, scope, notes);
     }
     return new WireHooksStatus.Installation(
         runtime.id(),
@@ -141,35 +161,10 @@ final class HookInstallations {
         notes);
   }
 
-  /** Whether {@code config.toml} holds each trust entry, with the hash Codex computes. */
-  private boolean codexTrusts(
-      Path hooksFile, String command, RuntimeSettings.Merged indexes, List<String> notes) {
-    Path config = user.codexHome().resolve("config.toml");
-    String text =
-        readQuietly(config, notes).map(b -> new String(b, StandardCharsets.UTF_8)).orElse("");
-    for (HookRuntime.Event event : HookRuntime.CODEX.events()) {
-      String entry =
-          CodexTrust.header(
-                  CodexTrust.key(hooksFile, event, indexes.groupIndexes().get(event.name())))
-              + "\ntrusted_hash = \""
-              + CodexTrust.trustedHash(event.snakeCase(), command, event.timeout())
-              + "\"";
-      if (!text.contains(entry)) {
-        notes.add(
-            "Codex does not trust the "
-                + event.name()
-                + " hook: "
-                + config
-                + " lacks its entry (turndiff hooks install writes it)");
-        return false;
-      }
-    }
-    return true;
-  }
-
-  private WireHooksStatus.Installation plugin(HookScope scope, Path file, boolean recorded) {
+  private WireHooksStatus.Installation plugin(
+      SettingsFiles files, HookScope scope, Path file, boolean recorded) {
     List<String> notes = new ArrayList<>();
-    Optional<byte[]> bytes = readQuietly(file, notes);
+    Optional<byte[]> bytes = readQuietly(files, file, notes);
     boolean installed =
         bytes.isPresent()
             && new String(bytes.get(), StandardCharsets.UTF_8).contains(OpenCodePlugin.MARK);
@@ -196,11 +191,20 @@ final class HookInstallations {
         notes);
   }
 
-  private static Optional<byte[]> readQuietly(Path file, List<String> notes) {
+  /** The file's bytes; empty, and a note saying why, when it cannot be read (or must not be). */
+  private static Optional<byte[]> readQuietly(SettingsFiles files, Path file, List<String> notes) {
     try {
-      return ConfigFiles.read(file);
-    } catch (CliException e) {
+      return files.read(file);
+    } catch (CliException | RequestException e) {
       notes.add(e.getMessage());
+      return Optional.empty();
+    }
+  }
+
+  private static Optional<Path> linkedQuietly(SettingsFiles files, Path file) {
+    try {
+      return files.linkedTarget(file);
+    } catch (CliException | RequestException e) {
       return Optional.empty();
     }
   }
@@ -276,6 +280,8 @@ final class HookInstallations {
                     + ", port "
                     + status.service().port()
                     + ")"
-                : "not running (the first hook starts it)"));
+                : status.service().problem() != null
+                    ? "not usable: " + status.service().problem()
+                    : "not running (the first hook starts it)"));
   }
 }

@@ -1,5 +1,6 @@
 package io.turndiff.cli;
 
+import io.turndiff.api.hooks.CodexConfig;
 import io.turndiff.api.hooks.CodexTrust;
 import io.turndiff.api.hooks.HookRuntime;
 import io.turndiff.api.hooks.OpenCodePlugin;
@@ -70,18 +71,35 @@ final class HookInstaller {
 
   /** Installs; returns whether a file changed. */
   boolean install(Request request) {
+    try (SettingsFiles files = SettingsFiles.of(request.scope(), request.workspace())) {
+      return install(request, files);
+    }
+  }
+
+  private boolean install(Request request, SettingsFiles files) {
     HookRuntime runtime = request.runtime();
     HookScript script = HookScript.find(user.environment());
     boolean autoTrack = request.scope() == HookScope.USER && request.track();
     String command = script.command(runtime, request.gitRoot(), autoTrack);
     Path file = user.settingsFile(runtime, request.scope(), request.workspace());
+    // every file is read (and refused, when it must be) before the first is written
     List<Edit> edits = new ArrayList<>();
     if (runtime == HookRuntime.OPENCODE) {
-      edits.add(pluginEdit(file, script.home(), request.gitRoot(), autoTrack));
+      edits.add(pluginEdit(files, file, script.home(), request.gitRoot(), autoTrack));
     } else {
-      RuntimeSettings.Merged merged = jsonEdit(runtime, file, command, edits);
+      RuntimeSettings.Merged merged = jsonEdit(files, runtime, file, command, edits);
       if (runtime == HookRuntime.CODEX) {
-        edits.add(trustEdit(user.codexHome().resolve("config.toml"), file, command, merged));
+        CodexHookNames names =
+            request.scope() == HookScope.USER
+                ? CodexHookNames.user(user)
+                : CodexHookNames.workspace(request.workspace());
+        edits.add(
+            trustEdit(
+                files,
+                user.codexHome().resolve("config.toml"),
+                new Trusted(file, names, request.scope() == HookScope.WORKSPACE),
+                command,
+                merged));
       }
     }
     HookLedger ledger = HookLedger.load(HookLedger.file(user));
@@ -107,18 +125,32 @@ final class HookInstaller {
         prior.ifPresent(recorded::add);
         continue;
       }
-      Path target = ConfigFiles.writeTarget(edit.file());
-      if (!target.equals(edit.file())) {
-        out.println(
-            edit.file()
-                + " is reached through a symbolic link: writing "
-                + target
-                + " (the link stays a link)");
-      }
-      List<Path> createdDirectories = ConfigFiles.createDirectories(target.getParent());
+      files
+          .linkedTarget(edit.file())
+          .ifPresent(
+              target ->
+                  out.println(
+                      edit.file()
+                          + " is reached through a symbolic link: writing "
+                          + target
+                          + " (the link stays a link)"));
       String beforeSha = edit.before().map(ConfigFiles::sha256).orElse(null);
+      boolean update = prior.isPresent() && prior.get().afterSha256().equals(beforeSha);
+      String backup = null;
+      if (!update && edit.before().isPresent()) {
+        backup =
+            ConfigFiles.backup(backups, edit.file().getFileName().toString(), edit.before().get())
+                .toString();
+        out.println("backup of " + edit.file() + ": " + backup);
+      }
+      List<Path> createdDirectories =
+          files.write(
+              edit.file(),
+              edit.after(),
+              edit.kind().equals("block") ? ConfigFiles.PRIVATE_FILE : ConfigFiles.SHARED_FILE);
+      out.println(runtime.id() + ": wrote " + edit.file());
       HookLedger.ChangedFile change;
-      if (prior.isPresent() && prior.get().afterSha256().equals(beforeSha)) {
+      if (update) {
         // an update of turndiff's own entries (the checkout moved): the first install's record
         // still says what to put back
         HookLedger.ChangedFile first = prior.get();
@@ -135,16 +167,6 @@ final class HookInstaller {
                 first.createdHooks(),
                 edit.added() == null ? first.added() : edit.added());
       } else {
-        String backup =
-            edit.before()
-                .map(
-                    bytes ->
-                        ConfigFiles.backup(backups, edit.file().getFileName().toString(), bytes)
-                            .toString())
-                .orElse(null);
-        if (backup != null) {
-          out.println("backup of " + edit.file() + ": " + backup);
-        }
         change =
             new HookLedger.ChangedFile(
                 edit.file().toString(),
@@ -158,11 +180,6 @@ final class HookInstaller {
                 edit.createdHooks(),
                 edit.added());
       }
-      ConfigFiles.writeAtomically(
-          target,
-          edit.after(),
-          edit.kind().equals("block") ? ConfigFiles.PRIVATE_FILE : ConfigFiles.SHARED_FILE);
-      out.println(runtime.id() + ": wrote " + edit.file());
       recorded.add(change);
     }
     ledger
@@ -178,8 +195,8 @@ final class HookInstaller {
   }
 
   private RuntimeSettings.Merged jsonEdit(
-      HookRuntime runtime, Path file, String command, List<Edit> edits) {
-    Optional<byte[]> before = ConfigFiles.read(file);
+      SettingsFiles files, HookRuntime runtime, Path file, String command, List<Edit> edits) {
+    Optional<byte[]> before = files.read(file);
     RuntimeSettings settings =
         before.map(bytes -> RuntimeSettings.parse(file, bytes)).orElseGet(RuntimeSettings::empty);
     if (runtime == HookRuntime.GEMINI && settings.hooksDisabled()) {
@@ -197,18 +214,37 @@ final class HookInstaller {
     return result;
   }
 
+  /**
+   * The hooks file whose handlers a trust block trusts: where install wrote it, the names Codex
+   * knows it by (the keys), and whether it is a project's (Codex then also wants the project
+   * trusted).
+   */
+  private record Trusted(Path hooksFile, CodexHookNames names, boolean project) {}
+
   private Edit trustEdit(
-      Path config, Path hooksFile, String command, RuntimeSettings.Merged merged) {
-    if (hooksFile.toString().chars().anyMatch(Character::isISOControl)) {
-      throw RuntimeSettings.refused(
-          config,
-          "the path of " + hooksFile + " holds a control character, which a trust key cannot");
+      SettingsFiles files,
+      Path config,
+      Trusted trusted,
+      String command,
+      RuntimeSettings.Merged merged) {
+    for (Path name : trusted.names().names()) {
+      if (name.toString().chars().anyMatch(Character::isISOControl)) {
+        throw RuntimeSettings.refused(
+            config, "the path " + name + " holds a control character, which a trust key cannot");
+      }
     }
-    Optional<byte[]> before = ConfigFiles.read(config);
+    Optional<byte[]> before = files.read(config);
     String text = before.map(bytes -> RuntimeSettings.utf8(config, bytes)).orElse("");
-    refuseDisabledHooks(config, text);
-    String block = CodexTrust.block(hooksFile, command, merged.groupIndexes());
+    CodexConfig now = CodexConfig.parse(config, text);
+    if (now.hooksTurnedOff()) {
+      throw RuntimeSettings.refused(
+          config, "its [features] hooks = false turns Codex's hooks off; set it to true first");
+    }
+    Path hooksFile = trusted.hooksFile();
+    String block =
+        CodexTrust.block(hooksFile, trusted.names().names(), command, merged.groupIndexes());
     int start = CodexTrust.blockStart(text, hooksFile);
+    String others;
     String after;
     String added;
     if (start >= 0) {
@@ -217,54 +253,54 @@ final class HookInstaller {
         throw RuntimeSettings.refused(
             config, "it holds the start of turndiff's trust block but not its end line");
       }
+      others = text.substring(0, start) + text.substring(end);
       after = text.substring(0, start) + block + text.substring(end);
       added = null;
     } else {
-      for (HookRuntime.Event event : HookRuntime.CODEX.events()) {
-        String header =
-            CodexTrust.header(
-                CodexTrust.key(hooksFile, event, merged.groupIndexes().get(event.name())));
-        if (text.contains(header)) {
-          throw RuntimeSettings.refused(
-              config, "it already has " + header + " (remove it, turndiff writes its own)");
-        }
-      }
+      others = text;
       added = CodexTrust.separator(text) + block;
       after = text + added;
     }
-    if (!text.contains("[projects.\"" + hooksFile.getParent().getParent() + "\"]")
-        && hooksFile.getParent().getFileName().toString().equals(".codex")
-        && !hooksFile.getParent().equals(user.codexHome())) {
+    refuseOwnKeysElsewhere(config, CodexConfig.parse(config, others), trusted, merged);
+    // the file as it will be must still be one Codex reads
+    CodexConfig.parse(config, after);
+    Path project = CodexHookNames.project(trusted.names().started());
+    if (trusted.project() && !now.trustsProject(project)) {
       err.println(
           "turndiff: note: Codex runs a project's hooks only in a project it trusts; "
               + config
               + " has no [projects.\""
-              + hooksFile.getParent().getParent()
+              + project
               + "\"] trust_level = \"trusted\" (Codex asks when you open the project)");
     }
     return new Edit(
         config, "block", before, after.getBytes(StandardCharsets.UTF_8), List.of(), false, added);
   }
 
-  /** Refuses a {@code config.toml} whose {@code [features]} turn hooks off. */
-  private static void refuseDisabledHooks(Path config, String text) {
-    String table = "";
-    for (String line : text.lines().map(String::strip).toList()) {
-      if (line.startsWith("[")) {
-        table = line.replaceAll("\\s+", "");
-      } else if ((table.equals("[features]") && line.matches("hooks\\s*=\\s*false(\\s*#.*)?"))
-          || (table.isEmpty() && line.matches("features\\.hooks\\s*=\\s*false(\\s*#.*)?"))) {
-        throw RuntimeSettings.refused(
-            config, "its [features] hooks = false turns Codex's hooks off; set it to true first");
+  /**
+   * Refuses a {@code config.toml} that already has, outside turndiff's block, an entry for one of
+   * the handlers the block trusts: TOML does not allow a table twice.
+   */
+  private static void refuseOwnKeysElsewhere(
+      Path config, CodexConfig others, Trusted trusted, RuntimeSettings.Merged merged) {
+    for (Path name : trusted.names().names()) {
+      for (HookRuntime.Event event : HookRuntime.CODEX.events()) {
+        String key = CodexTrust.key(name, event, merged.groupIndexes().get(event.name()));
+        if (others.hasState(key)) {
+          throw RuntimeSettings.refused(
+              config,
+              "it already has " + CodexTrust.header(key) + " (remove it, turndiff writes its own)");
+        }
       }
     }
   }
 
-  private Edit pluginEdit(Path file, Path home, boolean gitRoot, boolean autoTrack) {
+  private Edit pluginEdit(
+      SettingsFiles files, Path file, Path home, boolean gitRoot, boolean autoTrack) {
     byte[] after =
         OpenCodePlugin.configured(pluginSource(), home.toString(), gitRoot, autoTrack)
             .getBytes(StandardCharsets.UTF_8);
-    Optional<byte[]> before = ConfigFiles.read(file);
+    Optional<byte[]> before = files.read(file);
     if (before.isPresent()
         && !Arrays.equals(before.get(), after)
         && !RuntimeSettings.utf8(file, before.get()).contains(OpenCodePlugin.MARK)) {
@@ -289,35 +325,48 @@ final class HookInstaller {
 
   /** Uninstalls; returns whether anything was installed. */
   boolean uninstall(HookRuntime runtime, HookScope scope, Path workspace) {
+    try (SettingsFiles files = SettingsFiles.of(scope, workspace)) {
+      return uninstall(runtime, scope, workspace, files);
+    }
+  }
+
+  private boolean uninstall(
+      HookRuntime runtime, HookScope scope, Path workspace, SettingsFiles files) {
     Path ledgerFile = HookLedger.file(user);
     HookLedger ledger = HookLedger.load(ledgerFile);
     Optional<HookLedger.Installed> installed = ledger.find(runtime, scope, workspace);
     if (installed.isEmpty()) {
-      return uninstallUnrecorded(runtime, user.settingsFile(runtime, scope, workspace));
+      return uninstallUnrecorded(files, runtime, user.settingsFile(runtime, scope, workspace));
+    }
+    // every file is read (and refused, when it must be) before the first is written
+    List<HookLedger.ChangedFile> changedFiles = installed.get().files().reversed();
+    List<Optional<byte[]>> now = new ArrayList<>();
+    for (HookLedger.ChangedFile changed : changedFiles) {
+      now.add(files.read(Path.of(changed.path())));
     }
     Path backups = backupDirectory(runtime, "uninstall");
-    for (HookLedger.ChangedFile changed : installed.get().files().reversed()) {
+    for (int i = 0; i < changedFiles.size(); i++) {
+      HookLedger.ChangedFile changed = changedFiles.get(i);
       Path file = Path.of(changed.path());
-      Optional<byte[]> now = ConfigFiles.read(file);
-      if (now.isEmpty()) {
+      if (now.get(i).isEmpty()) {
         err.println("turndiff: " + file + " is gone already");
         continue;
       }
-      if (ConfigFiles.sha256(now.get()).equals(changed.afterSha256())) {
-        putBack(file, changed);
+      byte[] bytes = now.get(i).get();
+      if (ConfigFiles.sha256(bytes).equals(changed.afterSha256())) {
+        putBack(files, file, changed);
         continue;
       }
       // changed since install: take out exactly turndiff's part, keep the rest
       switch (changed.kind()) {
         case "json" -> {
-          RuntimeSettings settings = RuntimeSettings.parse(file, now.get());
+          RuntimeSettings settings = RuntimeSettings.parse(file, bytes);
           int removed =
               settings.remove(
                   runtime, new HashSet<>(changed.createdEvents()), changed.createdHooks());
           if (removed > 0) {
-            ConfigFiles.backup(backups, file.getFileName().toString(), now.get());
-            ConfigFiles.writeAtomically(
-                ConfigFiles.writeTarget(file), settings.bytes(), ConfigFiles.SHARED_FILE);
+            ConfigFiles.backup(backups, file.getFileName().toString(), bytes);
+            files.write(file, settings.bytes(), ConfigFiles.SHARED_FILE);
             out.println(
                 runtime.id()
                     + ": "
@@ -328,14 +377,11 @@ final class HookInstaller {
           }
         }
         case "block" -> {
-          String text = RuntimeSettings.utf8(file, now.get());
+          String text = RuntimeSettings.utf8(file, bytes);
           String after = withoutBlock(text, changed.added(), trustedHooksFile(installed.get()));
           if (!after.equals(text)) {
-            ConfigFiles.backup(backups, file.getFileName().toString(), now.get());
-            ConfigFiles.writeAtomically(
-                ConfigFiles.writeTarget(file),
-                after.getBytes(StandardCharsets.UTF_8),
-                ConfigFiles.PRIVATE_FILE);
+            ConfigFiles.backup(backups, file.getFileName().toString(), bytes);
+            files.write(file, after.getBytes(StandardCharsets.UTF_8), ConfigFiles.PRIVATE_FILE);
             out.println(runtime.id() + ": took turndiff's trust block out of " + file);
           }
         }
@@ -361,7 +407,7 @@ final class HookInstaller {
   }
 
   /** Puts back what was there before install: the backup's bytes, or no file. */
-  private void putBack(Path file, HookLedger.ChangedFile changed) {
+  private void putBack(SettingsFiles files, Path file, HookLedger.ChangedFile changed) {
     if (changed.existed()) {
       byte[] original =
           ConfigFiles.read(Path.of(changed.backup()))
@@ -375,12 +421,11 @@ final class HookInstaller {
             Main.EXIT_ERROR,
             "the backup " + changed.backup() + " of " + file + " is not what install saved");
       }
-      ConfigFiles.writeAtomically(ConfigFiles.writeTarget(file), original, ConfigFiles.SHARED_FILE);
+      files.write(file, original, ConfigFiles.SHARED_FILE);
       out.println("restored " + file + " as it was before install");
     } else {
-      ConfigFiles.delete(file);
-      ConfigFiles.removeEmptyDirectories(
-          changed.createdDirectories().stream().map(Path::of).toList());
+      files.delete(file);
+      files.removeEmptyDirectories(changed.createdDirectories().stream().map(Path::of).toList());
       out.println("removed " + file + " (install had created it)");
     }
   }
@@ -400,12 +445,12 @@ final class HookInstaller {
   }
 
   /** No record of an installation: take out turndiff's hooks wherever they are in the file. */
-  private boolean uninstallUnrecorded(HookRuntime runtime, Path file) {
+  private boolean uninstallUnrecorded(SettingsFiles files, HookRuntime runtime, Path file) {
     if (runtime == HookRuntime.OPENCODE) {
       out.println(runtime.id() + ": not installed (no record of an installation)");
       return false;
     }
-    Optional<byte[]> now = ConfigFiles.read(file);
+    Optional<byte[]> now = files.read(file);
     if (now.isEmpty()) {
       out.println(runtime.id() + ": not installed");
       return false;
@@ -418,8 +463,7 @@ final class HookInstaller {
     }
     Path backups = backupDirectory(runtime, "uninstall");
     ConfigFiles.backup(backups, file.getFileName().toString(), now.get());
-    ConfigFiles.writeAtomically(
-        ConfigFiles.writeTarget(file), settings.bytes(), ConfigFiles.SHARED_FILE);
+    files.write(file, settings.bytes(), ConfigFiles.SHARED_FILE);
     out.println(
         runtime.id() + ": took turndiff's " + removed + " hooks out of " + file + " (no record)");
     return true;

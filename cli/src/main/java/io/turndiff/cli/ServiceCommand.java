@@ -76,7 +76,9 @@ final class ServiceCommand {
     public Integer call() throws IOException, InterruptedException {
       ServiceFiles files = files(spec);
       files.prepare();
-      files.prepareStoreDirectory();
+      files
+          .prepareStoreFolder()
+          .forEach(note -> spec.commandLine().getErr().println("turndiff: " + note));
       PrintWriter out = spec.commandLine().getOut();
       try (ServiceLock _ = ServiceLock.acquire(files.startLock())) {
         switch (ServiceProbe.probe(files)) {
@@ -236,6 +238,11 @@ final class ServiceCommand {
     public Integer call() throws IOException {
       ServiceFiles files = files(spec);
       PrintWriter out = spec.commandLine().getOut();
+      List<String> undelivered = files.undeliveredForRunDirectory(5);
+      Optional<String> refused = files.refusal();
+      if (refused.isPresent()) {
+        return refused(out, files, refused.get(), undelivered);
+      }
       List<String> hookFailures = files.hookFailures(5);
       ServiceProbe.Found found = ServiceProbe.probe(files);
       Optional<WireServiceStatus> status =
@@ -260,7 +267,7 @@ final class ServiceCommand {
                     files.log().toString(),
                     why,
                     status.orElse(null),
-                    hookFailures),
+                    concat(hookFailures, undelivered)),
                 false));
         return status.isPresent() ? Main.EXIT_OK : Main.EXIT_ERROR;
       }
@@ -268,6 +275,7 @@ final class ServiceCommand {
         out.println("turndiff service: not running" + (why == null ? "" : " (" + why + ")"));
         out.println("store:       " + files.store());
         printFailures(out, hookFailures, files);
+        printUndelivered(out, undelivered, files);
         return Main.EXIT_ERROR;
       }
       WireServiceStatus answer = status.get();
@@ -302,7 +310,51 @@ final class ServiceCommand {
       printHooks(out, answer);
       printWatch(out, answer.watch());
       printFailures(out, hookFailures, files);
+      printUndelivered(out, undelivered, files);
       return Main.EXIT_OK;
+    }
+
+    /**
+     * A refused run directory: nothing in it is read, no service is probed; why, what to do, and
+     * the hook calls the script could not deliver because of it (exit 1).
+     */
+    private int refused(PrintWriter out, ServiceFiles files, String why, List<String> undelivered) {
+      if (json) {
+        out.println(
+            Json.write(
+                new WireServiceState(
+                    false,
+                    files.store(),
+                    files.discovery().toString(),
+                    files.log().toString(),
+                    why,
+                    null,
+                    undelivered),
+                false));
+        return Main.EXIT_ERROR;
+      }
+      out.println("turndiff service: not usable: " + why);
+      out.println("store:       " + files.store());
+      printUndelivered(out, undelivered, files);
+      return Main.EXIT_ERROR;
+    }
+
+    private static List<String> concat(List<String> first, List<String> second) {
+      List<String> both = new ArrayList<>(first);
+      both.addAll(second);
+      return both;
+    }
+
+    private static void printUndelivered(
+        PrintWriter out, List<String> undelivered, ServiceFiles files) {
+      if (undelivered.isEmpty()) {
+        return;
+      }
+      out.println(
+          "hook clients: calls not delivered because the run directory was refused ("
+              + files.refusedRunLog()
+              + "):");
+      undelivered.forEach(line -> out.println("  " + line));
     }
 
     /** When the service last collected garbage on its own, what it freed, and when it will next. */

@@ -16,6 +16,8 @@ import java.nio.file.attribute.PosixFilePermission;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
+import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
@@ -33,15 +35,19 @@ final class ServiceFiles {
 
   private static final Set<PosixFilePermission> PRIVATE_DIRECTORY =
       PosixFilePermissions.fromString("rwx------");
+  private static final Set<PosixFilePermission> PRIVATE_FILE =
+      PosixFilePermissions.fromString("rw-------");
 
   private final String store;
   private final Path runDirectory;
   private final String key;
+  private final Path ownFolder;
 
-  private ServiceFiles(String store, Path runDirectory) {
+  private ServiceFiles(String store, Path runDirectory, Path ownFolder) {
     this.store = store;
     this.runDirectory = runDirectory;
     this.key = key(store);
+    this.ownFolder = ownFolder;
   }
 
   /**
@@ -56,7 +62,9 @@ final class ServiceFiles {
         runtime != null && runtime.startsWith("/")
             ? Path.of(runtime, "turndiff")
             : Path.of(store).resolveSibling(".turndiff-run");
-    return new ServiceFiles(store, run);
+    Map<String, String> withoutNamedStore = new HashMap<>(environment);
+    withoutNamedStore.remove("TURNDIFF_DB");
+    return new ServiceFiles(store, run, Path.of(storeString(null, withoutNamedStore)).getParent());
   }
 
   private static String storeString(Path database, Map<String, String> environment) {
@@ -149,27 +157,53 @@ final class ServiceFiles {
 
   /**
    * Refuses a run directory that is a link, not a directory, another user's, or open to group or
-   * others: what is in it could have been planted.
+   * others: what is in it could have been planted (a discovery file naming another process, a token
+   * of someone else's). A missing one is fine: it is made when a service starts.
    */
   void check() throws IOException {
-    PosixFileAttributes attributes =
-        Files.readAttributes(runDirectory, PosixFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
-    String problem = null;
+    Optional<String> refusal = refusal();
+    if (refusal.isPresent()) {
+      throw new CliException(Main.EXIT_ERROR, refusal.get());
+    }
+  }
+
+  /** Why the run directory must not be used, and what to do; empty when it is fine or missing. */
+  Optional<String> refusal() throws IOException {
+    PosixFileAttributes attributes;
+    try {
+      attributes =
+          Files.readAttributes(runDirectory, PosixFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
+    } catch (NoSuchFileException missing) {
+      return Optional.empty();
+    }
+    String problem;
+    String remedy;
     if (!attributes.isDirectory()) {
       problem = attributes.isSymbolicLink() ? "a symbolic link" : "not a directory";
-    } else if (!Files.getAttribute(runDirectory, "unix:uid", LinkOption.NOFOLLOW_LINKS)
-        .equals(Files.getAttribute(Path.of("/proc/self"), "unix:uid"))) {
-      // /proc/self (followed) is this process's directory, owned by its uid
+      remedy = "remove it; turndiff makes the directory when the service starts";
+    } else if (!ours(runDirectory)) {
       problem = "owned by " + attributes.owner().getName();
+      remedy =
+          "it is not yours: have its owner remove it, or set XDG_RUNTIME_DIR to a directory of"
+              + " yours";
     } else if (!attributes.permissions().equals(PRIVATE_DIRECTORY)) {
       problem =
           "mode " + PosixFilePermissions.toString(attributes.permissions()) + ", not rwx------";
+      remedy =
+          "others may have put files in it; remove it (turndiff makes it again, 0700), or, if"
+              + " everything in it is yours, chmod 700 it";
+    } else {
+      return Optional.empty();
     }
-    if (problem != null) {
-      throw new CliException(
-          Main.EXIT_ERROR,
-          "the run directory " + runDirectory + " is " + problem + "; not using it");
-    }
+    return Optional.of(
+        "the run directory " + runDirectory + " is " + problem + "; not using it: " + remedy);
+  }
+
+  /** Whether {@code path} itself (not followed) belongs to this process's user. */
+  private static boolean ours(Path path) throws IOException {
+    // /proc/self (followed) is this process's directory, owned by its uid
+    return Files.getAttribute(path, "unix:uid", LinkOption.NOFOLLOW_LINKS)
+        .equals(Files.getAttribute(Path.of("/proc/self"), "unix:uid"));
   }
 
   /** Writes {@code text} to a new 0600 file, synced, and renames it over {@code file}. */
@@ -201,9 +235,87 @@ final class ServiceFiles {
     }
   }
 
-  /** Creates the store's directory, so that the daemon's log and lock have a place. */
-  void prepareStoreDirectory() throws IOException {
-    Files.createDirectories(storePath().getParent());
+  /**
+   * Makes the store's folder ready for the daemon's log and lock, as the README promises them: a
+   * folder turndiff creates is 0700 (each level it makes), the log 0600. A folder that exists
+   * already is the user's unless it is turndiff's own data folder ({@code $XDG_DATA_HOME/turndiff},
+   * {@code ~/.local/share/turndiff}): turndiff's own, found open to group or others (as an earlier
+   * {@code service start} made it), is closed to 0700; the user's is left as it is, with a warning
+   * when group or others may list it, and refused when they may write in it without the sticky bit
+   * (they could replace the log with a link and have the daemon append to any file of the user's).
+   * The log is turndiff's by its name: made 0600, an existing one tightened to 0600, one that is a
+   * link, not a regular file or another user's refused. Returns what it changed or warns of, for
+   * stderr.
+   */
+  List<String> prepareStoreFolder() throws IOException {
+    List<String> notes = new ArrayList<>();
+    Path folder = storePath().getParent();
+    if (!Files.isDirectory(folder)) {
+      Files.createDirectories(folder, PosixFilePermissions.asFileAttribute(PRIVATE_DIRECTORY));
+    } else {
+      int mode = (Integer) Files.getAttribute(folder, "unix:mode") & 07777;
+      String shown = PosixFilePermissions.toString(Files.getPosixFilePermissions(folder));
+      if ((mode & 077) != 0 && folder.equals(ownFolder) && ours(folder)) {
+        Files.setPosixFilePermissions(folder, PRIVATE_DIRECTORY);
+        notes.add(
+            "closed turndiff's folder " + folder + " to others (was " + shown + ", now rwx------)");
+      } else if ((mode & 022) != 0 && (mode & 01000) == 0) {
+        throw new CliException(
+            Main.EXIT_ERROR,
+            "the store's folder "
+                + folder
+                + " is mode "
+                + shown
+                + ": others may write in it and replace the service's log with a link; not"
+                + " starting the service there (chmod go-w it, or keep the store in a folder of"
+                + " yours)");
+      } else if ((mode & 077) != 0) {
+        notes.add(
+            "warning: the store's folder "
+                + folder
+                + " is mode "
+                + shown
+                + " (yours, so left as it is): others may list it; the store and the service's"
+                + " files in it are 0600");
+      }
+    }
+    prepareLog(notes);
+    return notes;
+  }
+
+  /** Creates the service's log 0600, or checks and tightens the one there. */
+  private void prepareLog(List<String> notes) throws IOException {
+    Path log = log();
+    try {
+      Files.createFile(log, PosixFilePermissions.asFileAttribute(PRIVATE_FILE));
+      return;
+    } catch (FileAlreadyExistsException existing) {
+      // checked below
+    }
+    PosixFileAttributes attributes =
+        Files.readAttributes(log, PosixFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
+    if (!attributes.isRegularFile() || !ours(log)) {
+      throw new CliException(
+          Main.EXIT_ERROR,
+          "the service's log "
+              + log
+              + " is "
+              + (attributes.isSymbolicLink()
+                  ? "a symbolic link"
+                  : attributes.isRegularFile()
+                      ? "owned by " + attributes.owner().getName()
+                      : "not a regular file")
+              + "; not writing to it (remove it: turndiff makes a new one, 0600)");
+    }
+    if (!attributes.permissions().equals(PRIVATE_FILE)) {
+      Files.setPosixFilePermissions(log, PRIVATE_FILE);
+      notes.add(
+          "the service's log "
+              + log
+              + " was "
+              + PosixFilePermissions.toString(attributes.permissions())
+              + ", now rw-------");
+    }
   }
 
   /** Deletes each file that exists; one that cannot be deleted is left (and named on stderr). */
@@ -217,11 +329,32 @@ final class ServiceFiles {
     }
   }
 
-  /** The last {@code count} lines of the hook clients' log (failed deliveries), oldest first. */
+  /**
+   * The last {@code count} lines of the hook clients' log in the run directory (failed deliveries),
+   * oldest first; none when the run directory is refused (nothing in it is read then).
+   */
   List<String> hookFailures(int count) throws IOException {
+    return refusal().isPresent() ? List.of() : lastLines(hookLog(), count);
+  }
+
+  /**
+   * Where the hook script records the calls it did not deliver because the run directory was
+   * refused: beside the store, like the service's log (a refused run directory is no place to
+   * write).
+   */
+  Path refusedRunLog() {
+    return Path.of(store + ".hook.log");
+  }
+
+  /** The last {@code count} lines of {@link #refusedRunLog()}, oldest first. */
+  List<String> undeliveredForRunDirectory(int count) throws IOException {
+    return lastLines(refusedRunLog(), count);
+  }
+
+  private static List<String> lastLines(Path file, int count) throws IOException {
     List<String> lines;
     try {
-      lines = Files.readAllLines(hookLog(), StandardCharsets.UTF_8);
+      lines = Files.readAllLines(file, StandardCharsets.UTF_8);
     } catch (NoSuchFileException none) {
       return List.of();
     }

@@ -50,7 +50,14 @@ final class ServiceProbe {
 
   private ServiceProbe() {}
 
+  /**
+   * What the run directory shows of the store's daemon.
+   *
+   * @throws CliException when the run directory is refused ({@link ServiceFiles#refusal()}):
+   *     nothing in it is read
+   */
   static Found probe(ServiceFiles files) throws IOException {
+    files.check();
     Optional<Discovery> read = Discovery.read(files.discovery());
     if (read.isEmpty()) {
       return files.hasDiscovery() ? new Stale("the discovery file cannot be read") : new Nothing();

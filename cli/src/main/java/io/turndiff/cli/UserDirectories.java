@@ -33,6 +33,12 @@ record UserDirectories(Map<String, String> environment) {
     return absoluteOr("CODEX_HOME", home().resolve(".codex"));
   }
 
+  /** Whether {@code $CODEX_HOME} names Codex's home (Codex then makes the name canonical). */
+  boolean codexHomeIsSet() {
+    String value = environment.get("CODEX_HOME");
+    return value != null && value.startsWith("/");
+  }
+
   /**
    * The file turndiff's hooks for {@code runtime} (OpenCode: its plugin) go into; {@code workspace}
    * is ignored for the user's scope.

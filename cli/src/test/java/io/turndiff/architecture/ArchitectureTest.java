@@ -56,8 +56,8 @@ class ArchitectureTest {
    * {@code host-id}), the service's token file and the per-user daemon's run directory, discovery
    * file, locks, launcher and {@code /proc} reads, the log of a service {@code turndiff open}
    * started, the demo acting as the agent on its demo workspace, the UTF-8 standard streams, and
-   * the runtimes' settings files {@code turndiff hooks} edits (the user's configuration, not a
-   * workspace's content).
+   * the user's own runtime settings files {@code turndiff hooks} edits (a workspace's go through
+   * the boundary).
    */
   static final Set<String> OWN_FILES =
       Set.of(

@@ -10,13 +10,13 @@ import io.turndiff.fixtures.CommandRun;
 import io.turndiff.fixtures.RecordedChanges;
 import io.turndiff.model.TurnState;
 import io.turndiff.store.Store;
-import io.turndiff.store.StoredFileChange;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
-import java.util.TreeMap;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -166,21 +166,106 @@ class HookScriptIT {
       assertEquals(
           "codex:01a22c16-ec5e-7b40-8390-e82f84f74cdc",
           RecordedChanges.turn(store, turn).sessionExternalId());
-      Map<String, String> recorded = new TreeMap<>();
-      for (StoredFileChange change : RecordedChanges.of(store, turn)) {
-        recorded.put(
-            change.path().display(),
-            change.change().orElseThrow().code()
-                + " "
-                + change.detectedBy().code()
-                + " "
-                + change.toolCalls());
-      }
+      Map<String, String> recorded = RecordedChanges.summary(store, turn);
       assertEquals(
           Map.of(
               "existing.txt", "modified snapshot [call_upd]",
               "added-by-shell.txt", "added scan []"),
           recorded);
+    }
+  }
+
+  /**
+   * A run directory made 0777 is never used by the script: the call is not delivered (no turn
+   * begins), nothing is written into the directory, and the call is recorded beside the store,
+   * where {@code service status} shows it with what to do.
+   */
+  @Test
+  void aRunDirectoryOpenToOthersIsNotUsedAndTheUndeliveredCallIsRecordedBesideTheStore()
+      throws Exception {
+    Path workspace = Files.createDirectories(temp.resolve("ws"));
+    CommandRun start = CliProcess.run(env, "service", "start");
+    assertEquals(0, start.exitCode(), start.err());
+    Files.setPosixFilePermissions(runDirectory, PosixFilePermissions.fromString("rwxrwxrwx"));
+    List<String> before = list(runDirectory);
+
+    assertEquals(
+        new CommandRun(0, "", ""),
+        hook("codex", fixture("codex/UserPromptSubmit.json", workspace)));
+    assertEquals(before, list(runDirectory), "nothing written into it");
+    String recorded = Files.readString(Path.of(database + ".hook.log"), StandardCharsets.UTF_8);
+    assertTrue(
+        recorded.contains(
+            "codex the run directory "
+                + runDirectory
+                + " is mode drwxrwxrwx, not drwx------; not using it, this hook call was not"
+                + " delivered"),
+        recorded);
+    assertEquals(
+        "rw-------",
+        PosixFilePermissions.toString(
+            Files.getPosixFilePermissions(Path.of(database + ".hook.log"))));
+    CommandRun status = CliProcess.run(env, "service", "status");
+    assertEquals(1, status.exitCode(), status.out());
+    assertTrue(
+        status.out().contains("not usable: the run directory " + runDirectory), status.out());
+    assertTrue(status.out().contains("this hook call was not delivered"), status.out());
+
+    Files.setPosixFilePermissions(runDirectory, PosixFilePermissions.fromString("rwx------"));
+    CommandRun stop = CliProcess.run(env, "service", "stop");
+    assertEquals(0, stop.exitCode(), stop.err());
+    try (Store store = Store.open(database)) {
+      assertEquals(0, store.read(tx -> tx.turns().open()).size(), "no turn began");
+    }
+  }
+
+  /**
+   * The script has no size limit of its own: a Claude Code {@code Write} of a ~60 MiB file goes
+   * through it to the real service, which snapshots the path.
+   */
+  @Test
+  void aSixtyMibWriteGoesThroughTheScriptAndItsPathIsSnapshotted() throws Exception {
+    Path workspace = Files.createDirectories(temp.resolve("ws"));
+    CommandRun start = CliProcess.run(env, "service", "start");
+    assertEquals(0, start.exitCode(), start.err());
+    String head =
+        "{\"session_id\":\"s-big\",\"prompt_id\":\"p-big\",\"cwd\":\"" + workspace + "\",";
+    Path prompt = temp.resolve("prompt.json");
+    Files.writeString(prompt, head + "\"hook_event_name\":\"UserPromptSubmit\",\"prompt\":\"go\"}");
+    Path write = temp.resolve("write.json");
+    try (var out = Files.newBufferedWriter(write, StandardCharsets.UTF_8)) {
+      out.write(head + "\"hook_event_name\":\"PreToolUse\",\"tool_name\":\"Write\",");
+      out.write("\"tool_input\":{\"content\":\"");
+      String line = "0123456789abcdef ".repeat(60) + "\\n";
+      for (long written = 0; written < (60L << 20); written += line.length()) {
+        out.write(line);
+      }
+      out.write(
+          "\",\"file_path\":\""
+              + workspace.resolve("big.txt")
+              + "\"},\"tool_use_id\":\"toolu_big\"}");
+    }
+    assertTrue(Files.size(write) > (60L << 20), "~60 MiB: " + Files.size(write));
+    Path stop = temp.resolve("stop.json");
+    Files.writeString(stop, head + "\"hook_event_name\":\"Stop\"}");
+
+    CommandRun quiet = new CommandRun(0, "", "");
+    assertEquals(quiet, hook("claude-code", prompt));
+    assertEquals(quiet, hook("claude-code", write));
+    Files.writeString(workspace.resolve("big.txt"), "the file the Write made\n");
+    assertEquals(quiet, hook("claude-code", stop));
+    assertEquals("", hookLog(), "every delivery was accepted");
+    assertEquals(0, CliProcess.run(env, "service", "stop").exitCode());
+    try (Store store = Store.open(database)) {
+      assertEquals(
+          Map.of("big.txt", "added snapshot [toolu_big]"),
+          RecordedChanges.summary(store, "claude-code:p-big"));
+    }
+  }
+
+  private static List<String> list(Path directory) throws Exception {
+    try (var names = Files.list(directory)) {
+      return names.map(path -> path.getFileName().toString()).sorted().toList();
     }
   }
 

@@ -11,6 +11,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.turndiff.api.Json;
 import io.turndiff.api.hooks.CodexTrust;
 import io.turndiff.fixtures.CommandRun;
+import io.turndiff.fixtures.TestWorkspace;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
@@ -20,8 +21,10 @@ import java.nio.file.attribute.PosixFilePermissions;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -357,6 +360,142 @@ class HooksInstallProcessIT {
     assertArrayEquals(originalConfig, Files.readAllBytes(config));
   }
 
+  /**
+   * Codex keys trust by the hooks file as it names it (asked of Codex 0.171.0 itself: see {@link
+   * CodexHookNames}): a workspace reached through a symlinked parent is the real path when Codex
+   * runs in it, the given name with {@code codex -C}; a {@code CODEX_HOME} that is a symlink is its
+   * real path. Install writes those keys, and status checks exactly them: present after install;
+   * missing when only the keys of the names as given are there (what install wrote before); present
+   * for right keys written by hand, in another TOML form.
+   */
+  @Test
+  void codexTrustIsKeyedByTheNamesCodexUsesAndStatusChecksExactlyThose() throws Exception {
+    Path realParent = Files.createDirectories(temp.resolve("real"));
+    Path realWorkspace = Files.createDirectories(realParent.resolve("ws")).toRealPath();
+    Path linkedParent = Files.createSymbolicLink(temp.resolve("link"), realParent);
+    Path linkedWorkspace = linkedParent.resolve("ws");
+    Path realCodexHome = Files.createDirectories(temp.resolve("codex-real")).toRealPath();
+    Path linkedCodexHome = Files.createSymbolicLink(temp.resolve("codex-link"), realCodexHome);
+    env.put("CODEX_HOME", linkedCodexHome.toString());
+    Path config = realCodexHome.resolve("config.toml");
+    Files.write(config, resource("codex-config.toml"));
+
+    CommandRun project = installIn(linkedWorkspace, "codex", "--no-track");
+    assertEquals(0, project.exitCode(), project.err());
+    assertTrue(
+        project.err().contains("[projects.\"" + realWorkspace + "\"]"),
+        "the project Codex must trust is the real one: " + project.err());
+    CommandRun user = turndiff("hooks", "install", "--runtime", "codex", "--user");
+    assertEquals(0, user.exitCode(), user.err());
+    String text = Files.readString(config);
+    String cmd = command("codex");
+    for (Path name :
+        List.of(
+            realWorkspace.resolve(".codex/hooks.json"),
+            linkedWorkspace.resolve(".codex/hooks.json"))) {
+      assertTrue(text.contains(entry(name, "stop", 0, cmd, 30)), name + " in\n" + text);
+    }
+    assertTrue(
+        text.contains(
+            entry(realCodexHome.resolve("hooks.json"), "stop", 0, cmd + " --auto-track", 30)),
+        text);
+    assertFalse(text.contains("\"" + linkedCodexHome + "/hooks.json:"), text);
+    JsonNode installed = codexStatus(linkedWorkspace);
+    assertTrue(installed.get(0).get("codex_trusted").asBoolean(), installed.toString());
+    assertTrue(installed.get(1).get("codex_trusted").asBoolean(), installed.toString());
+
+    // only the keys of the names as given (the workspace's link, CODEX_HOME's link): Codex skips
+    // every hook, and status says so
+    String given =
+        text.replace(realWorkspace + "/.codex/hooks.json:", linkedWorkspace + "/.codex/hooks.json:")
+            .replace(realCodexHome + "/hooks.json:", linkedCodexHome + "/hooks.json:");
+    Files.writeString(config, dropDuplicateTables(given));
+    JsonNode wrong = codexStatus(linkedWorkspace);
+    assertFalse(wrong.get(0).get("codex_trusted").asBoolean(), wrong.toString());
+    assertFalse(wrong.get(1).get("codex_trusted").asBoolean(), wrong.toString());
+    assertTrue(
+        wrong.get(0).get("notes").toString().contains("no trusted_hash for " + realWorkspace),
+        wrong.toString());
+
+    // the right keys written by hand, as literal-string tables without turndiff's block: trusted
+    StringBuilder byHand =
+        new StringBuilder(new String(resource("codex-config.toml"), StandardCharsets.UTF_8));
+    for (String[] event :
+        new String[][] {
+          {"user_prompt_submit", "30"}, {"pre_tool_use", "30"}, {"stop", "30"}, {"session_end", "3"}
+        }) {
+      for (Map.Entry<Path, String> hooks :
+          Map.of(
+                  realWorkspace.resolve(".codex/hooks.json"),
+                  cmd,
+                  realCodexHome.resolve("hooks.json"),
+                  cmd + " --auto-track")
+              .entrySet()) {
+        byHand
+            .append("\n[ hooks.state.'")
+            .append(hooks.getKey())
+            .append(':')
+            .append(event[0])
+            .append(":0:0' ]\ntrusted_hash='")
+            .append(CodexTrust.trustedHash(event[0], hooks.getValue(), Integer.parseInt(event[1])))
+            .append("'  # by hand\n");
+      }
+    }
+    Files.writeString(config, byHand);
+    JsonNode right = codexStatus(linkedWorkspace);
+    assertTrue(right.get(0).get("codex_trusted").asBoolean(), right.toString());
+    assertTrue(right.get(1).get("codex_trusted").asBoolean(), right.toString());
+  }
+
+  /** {@code hooks install --runtime RUNTIME --workspace ROOT} and {@code more}. */
+  private CommandRun installIn(Path root, String runtime, String... more) throws Exception {
+    List<String> args =
+        new ArrayList<>(
+            List.of("hooks", "install", "--runtime", runtime, "--workspace", root.toString()));
+    args.addAll(List.of(more));
+    return turndiff(args.toArray(String[]::new));
+  }
+
+  /** {@code hooks status --runtime codex --json}: the workspace's installation, then the user's. */
+  private JsonNode codexStatus(Path workspace) throws Exception {
+    CommandRun status =
+        turndiff(
+            "hooks", "status", "--runtime", "codex", "--workspace", workspace.toString(), "--json");
+    assertEquals(0, status.exitCode(), status.err());
+    JsonNode installations = Json.mapper().readTree(status.out()).get("installations");
+    assertEquals("workspace", installations.get(0).get("scope").asText());
+    assertEquals("user", installations.get(1).get("scope").asText());
+    return installations;
+  }
+
+  private static String entry(Path hooks, String event, int index, String command, int timeout) {
+    return "[hooks.state.\""
+        + hooks
+        + ":"
+        + event
+        + ":"
+        + index
+        + ":0\"]\ntrusted_hash = \""
+        + CodexTrust.trustedHash(event, command, timeout)
+        + "\"\n";
+  }
+
+  /** {@code text} with each table given twice kept once (the first), so that it stays TOML. */
+  private static String dropDuplicateTables(String text) {
+    StringBuilder kept = new StringBuilder();
+    Set<String> seen = new HashSet<>();
+    boolean skipping = false;
+    for (String line : text.split("\n", -1)) {
+      if (line.startsWith("[")) {
+        skipping = !seen.add(line);
+      }
+      if (!skipping) {
+        kept.append(line).append('\n');
+      }
+    }
+    return kept.substring(0, kept.length() - 1);
+  }
+
   @Test
   void codexWorkspaceInstallWithAUserEditBetweenTakesOutOnlyTurndiffs() throws Exception {
     Path hooks = workspace.resolve(".codex/hooks.json");
@@ -487,34 +626,137 @@ class HooksInstallProcessIT {
   }
 
   @Test
-  void aSymlinkedSettingsFileIsWrittenThroughAndStaysALink() throws Exception {
+  void aUsersSettingsFileLinkedToTheirDotfilesIsWrittenThroughAndStaysALink() throws Exception {
     Path dotfiles = Files.createDirectories(temp.resolve("dotfiles"));
     Path real = dotfiles.resolve("gemini.json");
     byte[] original = resource("gemini-settings.json");
     Files.write(real, original);
-    Path link = workspace.resolve(".gemini/settings.json");
+    Path link = home.resolve(".gemini/settings.json");
     Files.createDirectories(link.getParent());
     Files.createSymbolicLink(link, real);
-    CommandRun install =
-        turndiff(
-            "hooks",
-            "install",
-            "--runtime",
-            "gemini",
-            "--workspace",
-            workspace.toString(),
-            "--no-track");
+    CommandRun install = turndiff("hooks", "install", "--runtime", "gemini", "--user");
     assertEquals(0, install.exitCode(), install.err());
     assertTrue(
         install.out().contains(link + " is reached through a symbolic link: writing " + real),
         install.out());
     assertTrue(Files.isSymbolicLink(link));
     assertTrue(Files.readString(real).contains(command("gemini")));
-    CommandRun uninstall =
-        turndiff("hooks", "uninstall", "--runtime", "gemini", "--workspace", workspace.toString());
+    CommandRun uninstall = turndiff("hooks", "uninstall", "--runtime", "gemini", "--user");
     assertEquals(0, uninstall.exitCode(), uninstall.err());
     assertTrue(Files.isSymbolicLink(link));
     assertArrayEquals(original, Files.readAllBytes(real));
+  }
+
+  // ---- a workspace's settings go through its boundary: a link out of it is refused
+  // ----------------------------------------------------------------------------------
+
+  /**
+   * For each runtime, a workspace whose settings path leads out of it through a symbolic link — the
+   * file itself, or a directory above it — to a JSON file of the user's holding the canary, or to a
+   * directory outside: install refuses it naming the link (exit 2), writes nothing anywhere (the
+   * outside tree, the ledger, the backups, Codex's config), and claims no write.
+   */
+  @Test
+  void aSettingsPathLinkedOutOfTheWorkspaceIsRefusedAndNothingIsWrittenAnywhere() throws Exception {
+    Map<String, String[]> links =
+        Map.of(
+            "claude-code",
+                new String[] {".claude/settings.local.json", "../../outside/elsewhere.json"},
+            "gemini", new String[] {".gemini", "../outside/dir"},
+            "codex", new String[] {".codex", "../outside"},
+            "opencode", new String[] {".opencode/plugins", "../../outside/dir"});
+    Files.createDirectories(codexHome);
+    byte[] config = resource("codex-config.toml");
+    Files.write(codexHome.resolve("config.toml"), config);
+    for (Map.Entry<String, String[]> link : links.entrySet()) {
+      TestWorkspace outsideAndIn = TestWorkspace.in(temp.resolve("links-" + link.getKey()));
+      Files.writeString(
+          outsideAndIn.outside().resolve("elsewhere.json"),
+          "{\"mine\": \"" + outsideAndIn.canary().text() + "\"}\n");
+      outsideAndIn.refreshOutsidePicture();
+      outsideAndIn.symlink(link.getValue()[0], link.getValue()[1]);
+      Path root = outsideAndIn.root();
+
+      CommandRun install = installIn(root, link.getKey());
+      assertEquals(2, install.exitCode(), link.getKey() + ": " + install.out() + install.err());
+      assertTrue(
+          install.err().contains("symlink " + link.getValue()[0] + " -> " + link.getValue()[1]),
+          link.getKey() + " names the link: " + install.err());
+      assertTrue(install.err().contains("nothing was written"), install.err());
+      assertFalse(install.out().contains("wrote"), install.out());
+      outsideAndIn.assertOutsideUnchanged();
+      assertFalse(Files.exists(state.resolve("turndiff/hooks-installed.json")), "no ledger");
+      assertEquals(List.of(), backups());
+      assertArrayEquals(config, Files.readAllBytes(codexHome.resolve("config.toml")));
+      outsideAndIn.canary().assertNotIn("install's output", install.out() + install.err());
+
+      // status reads nothing outside either, and says why install refuses the file
+      CommandRun status =
+          turndiff("hooks", "status", "--runtime", link.getKey(), "--workspace", root.toString());
+      assertEquals(0, status.exitCode(), status.err());
+      assertTrue(
+          status.out().contains("points outside") || status.out().contains("leads above"),
+          status.out());
+      outsideAndIn.canary().assertNotIn("status's output", status.out() + status.err());
+      outsideAndIn.assertOutsideUnchanged();
+    }
+  }
+
+  /** A link that stays inside the workspace is followed, as the boundary follows it. */
+  @Test
+  void aSettingsDirectoryLinkedInsideTheWorkspaceIsWrittenThroughItAndTakenBack() throws Exception {
+    Path config = Files.createDirectories(workspace.resolve("config/claude"));
+    Files.createSymbolicLink(workspace.resolve(".claude"), Path.of("config/claude"));
+    CommandRun install = installIn(workspace, "claude-code", "--no-track");
+    assertEquals(0, install.exitCode(), install.err());
+    Path reached = config.resolve("settings.local.json");
+    assertTrue(
+        install
+            .out()
+            .contains(
+                workspace.resolve(".claude/settings.local.json")
+                    + " is reached through a symbolic link: writing "
+                    + reached),
+        install.out());
+    assertTrue(Files.readString(reached).contains(command("claude-code")));
+    assertTrue(Files.isSymbolicLink(workspace.resolve(".claude")));
+    CommandRun uninstall =
+        turndiff(
+            "hooks", "uninstall", "--runtime", "claude-code", "--workspace", workspace.toString());
+    assertEquals(0, uninstall.exitCode(), uninstall.err());
+    assertFalse(Files.exists(reached), "install had created it");
+    assertTrue(Files.isSymbolicLink(workspace.resolve(".claude")));
+    assertTrue(Files.isDirectory(config));
+  }
+
+  /**
+   * A settings file turned into a link out after install (a checkout replaced it): uninstall
+   * refuses it naming the link, puts nothing back through it, and keeps its record.
+   */
+  @Test
+  void uninstallRefusesASettingsFileThatNowLeadsOutOfTheWorkspace() throws Exception {
+    TestWorkspace outsideAndIn = TestWorkspace.in(temp.resolve("base"));
+    Path root = outsideAndIn.root();
+    Path file = root.resolve(".gemini/settings.json");
+    Files.createDirectories(file.getParent());
+    Files.write(file, resource("gemini-settings.json"));
+    CommandRun install = installIn(root, "gemini", "--no-track");
+    assertEquals(0, install.exitCode(), install.err());
+    byte[] ledger = Files.readAllBytes(state.resolve("turndiff/hooks-installed.json"));
+
+    Files.delete(file);
+    Files.createSymbolicLink(file, outsideAndIn.secret());
+    outsideAndIn.refreshOutsidePicture();
+    CommandRun uninstall =
+        turndiff("hooks", "uninstall", "--runtime", "gemini", "--workspace", root.toString());
+    assertEquals(2, uninstall.exitCode(), uninstall.out() + uninstall.err());
+    assertTrue(
+        uninstall.err().contains("symlink .gemini/settings.json -> " + outsideAndIn.secret()),
+        uninstall.err());
+    assertFalse(uninstall.out().contains("restored"), uninstall.out());
+    outsideAndIn.assertOutsideUnchanged();
+    outsideAndIn.canary().assertNotIn("uninstall's output", uninstall.out() + uninstall.err());
+    assertArrayEquals(ledger, Files.readAllBytes(state.resolve("turndiff/hooks-installed.json")));
   }
 
   @Test

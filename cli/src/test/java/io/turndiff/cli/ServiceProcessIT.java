@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.turndiff.api.Json;
 import io.turndiff.fixtures.CommandRun;
+import io.turndiff.fixtures.TestWorkspace;
 import java.io.ByteArrayOutputStream;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -21,6 +22,7 @@ import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -264,6 +266,125 @@ class ServiceProcessIT {
     } finally {
       impostor.destroyForcibly();
     }
+  }
+
+  // ---- the modes the README promises: the store's folder 0700, the log 0600
+  // ---------------------------------------------------------------------------
+
+  @Test
+  void aStoresFolderStartMakesIsOwnerOnlyAndSoIsTheLog() throws Exception {
+    start();
+    assertEquals("rwx------", mode(database.getParent()));
+    assertEquals("rw-------", mode(Path.of(database + ".service.log")));
+  }
+
+  /**
+   * A folder that is there already: turndiff's own data folder, open to others (as service start
+   * made it before), is closed to 0700 and its log to 0600; a folder of the user's (named by
+   * TURNDIFF_DB) is left as it is with a warning, or refused when others may write in it.
+   */
+  @Test
+  void anExistingFolderIsClosedWhenTurndiffsWarnedOfWhenTheUsersRefusedWhenOthersMayWrite()
+      throws Exception {
+    Path own = folder("xdg-data/turndiff", "rwxr-xr-x");
+    Path ownLog = Files.writeString(own.resolve("turndiff.db.service.log"), "an old line\n");
+    Files.setPosixFilePermissions(ownLog, PosixFilePermissions.fromString("rw-r--r--"));
+    Map<String, String> defaults = new HashMap<>(env);
+    defaults.remove("TURNDIFF_DB");
+    defaults.put("XDG_DATA_HOME", temp.resolve("xdg-data").toString());
+    CommandRun closed = startAndStop(defaults);
+    assertEquals("rwx------", mode(own));
+    assertEquals("rw-------", mode(ownLog));
+    assertTrue(closed.err().contains("closed turndiff's folder " + own), closed.err());
+    assertTrue(Files.readString(ownLog).startsWith("an old line\n"), "the log is kept");
+
+    Path mine = folder("mine", "rwxr-xr-x");
+    CommandRun warned = startAndStop(storeIn(mine));
+    assertEquals("rwxr-xr-x", mode(mine), "the user's folder is theirs");
+    assertEquals("rw-------", mode(mine.resolve("store.db.service.log")));
+    assertTrue(warned.err().contains("warning: the store's folder " + mine), warned.err());
+
+    Path shared = folder("shared", "rwxrwxr-x");
+    CommandRun refused = CliProcess.run(storeIn(shared), "service", "start");
+    assertEquals(1, refused.exitCode(), refused.out() + refused.err());
+    assertTrue(
+        refused.err().contains("the store's folder " + shared + " is mode rwxrwxr-x"),
+        refused.err());
+    assertEquals("", refused.out());
+    try (var left = Files.list(shared)) {
+      assertEquals(List.of(), left.toList(), "no log, no store, no lock");
+    }
+  }
+
+  // ---- a run directory that is not the user's alone is never used
+  // ---------------------------------------------------------------------------
+
+  @Test
+  void aRunDirectoryOpenToOthersOrAnotherUsersIsRefusedByStatusSayingWhatToDo() throws Exception {
+    start();
+    Files.setPosixFilePermissions(runDirectory, PosixFilePermissions.fromString("rwxrwxrwx"));
+    CommandRun status = CliProcess.run(env, "service", "status");
+    assertEquals(1, status.exitCode(), status.out());
+    assertTrue(
+        status
+            .out()
+            .startsWith(
+                "turndiff service: not usable: the run directory "
+                    + runDirectory
+                    + " is mode rwxrwxrwx, not rwx------; not using it: "),
+        status.out());
+    assertTrue(status.out().contains("chmod 700"), status.out());
+    JsonNode json =
+        Json.mapper().readTree(CliProcess.run(env, "service", "status", "--json").out());
+    assertFalse(json.get("running").asBoolean(), json.toString());
+    assertTrue(json.get("problem").asText().contains("mode rwxrwxrwx"), json.toString());
+    CommandRun hooks = CliProcess.run(env, "hooks", "status", "--workspace", temp.toString());
+    assertEquals(0, hooks.exitCode(), hooks.err());
+    assertTrue(
+        hooks.out().contains("service:      not usable: the run directory " + runDirectory),
+        hooks.out());
+
+    Files.setPosixFilePermissions(runDirectory, PosixFilePermissions.fromString("rwx------"));
+    if (TestWorkspace.isRoot()) {
+      // another user's directory, made 0700: refused all the same
+      var lookup = runDirectory.getFileSystem().getUserPrincipalLookupService();
+      Files.setOwner(runDirectory, lookup.lookupPrincipalByName("nobody"));
+      try {
+        CommandRun other = CliProcess.run(env, "service", "status");
+        assertEquals(1, other.exitCode(), other.out());
+        assertTrue(other.out().contains(" is owned by nobody; not using it"), other.out());
+      } finally {
+        Files.setOwner(runDirectory, lookup.lookupPrincipalByName("root"));
+      }
+    }
+    assertEquals(0, CliProcess.run(env, "service", "status").exitCode(), "usable again");
+  }
+
+  private Path folder(String relative, String mode) throws Exception {
+    Path folder = Files.createDirectories(temp.resolve(relative));
+    Files.setPosixFilePermissions(folder, PosixFilePermissions.fromString(mode));
+    return folder;
+  }
+
+  /** The environment with the store {@code store.db} in {@code folder}. */
+  private Map<String, String> storeIn(Path folder) {
+    Map<String, String> inFolder = new HashMap<>(env);
+    inFolder.put("TURNDIFF_DB", folder.resolve("store.db").toString());
+    return inFolder;
+  }
+
+  /** {@code service start} in {@code environment} (exit 0), then its stop; the start's run. */
+  private CommandRun startAndStop(Map<String, String> environment) throws Exception {
+    CommandRun start = CliProcess.run(environment, "service", "start");
+    assertEquals(0, start.exitCode(), start.err());
+    daemons.add(Json.mapper().readTree(start.out()).get("pid").asLong());
+    assertEquals(0, CliProcess.run(environment, "service", "stop").exitCode());
+    return start;
+  }
+
+  private static String mode(Path path) throws Exception {
+    return PosixFilePermissions.toString(
+        Files.getPosixFilePermissions(path, LinkOption.NOFOLLOW_LINKS));
   }
 
   /** Answers every request with a well-formed health answer whose proof is wrong. */

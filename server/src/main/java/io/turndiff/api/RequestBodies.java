@@ -1,11 +1,14 @@
 package io.turndiff.api;
 
+import com.fasterxml.jackson.core.JsonFactory;
+import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.JsonToken;
+import com.fasterxml.jackson.core.StreamReadConstraints;
 import com.fasterxml.jackson.core.StreamReadFeature;
 import com.fasterxml.jackson.core.exc.InputCoercionException;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonMappingException;
-import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.MapperFeature;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.cfg.CoercionAction;
@@ -22,6 +25,7 @@ import java.io.IOException;
 import java.util.Collection;
 import java.util.List;
 import java.util.Locale;
+import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Collectors;
@@ -81,6 +85,22 @@ public final class RequestBodies {
                   .addDeserializer(Integer.class, NullRefusing.of(Integer.class)))
           .build();
 
+  /**
+   * The largest body a runtime's payload may be, and so the longest string it may hold: a Claude
+   * Code {@code Write} or a Codex {@code apply_patch} carries a whole file (the hook endpoints'
+   * limit).
+   */
+  public static final int PAYLOAD_LIMIT_BYTES = 64 << 20;
+
+  private static final ObjectMapper PAYLOAD =
+      JsonMapper.builder(
+              JsonFactory.builder()
+                  .enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION)
+                  .streamReadConstraints(
+                      StreamReadConstraints.builder().maxStringLength(PAYLOAD_LIMIT_BYTES).build())
+                  .build())
+          .build();
+
   private static final byte[] EMPTY_OBJECT = {'{', '}'};
   private static final Pattern QUOTED_NAME = Pattern.compile("'([^']*)'");
 
@@ -105,31 +125,76 @@ public final class RequestBodies {
   }
 
   /**
-   * The body as a JSON object whatever fields it holds, for a payload another program defines (a
-   * runtime's hook input gains fields with every release): only its syntax is strict — an empty
-   * body, anything but an object, a field given twice, invalid UTF-8, nesting past the parser's
-   * limit and data after the object are refused.
+   * The body of a payload another program defines (a runtime's hook input gains fields with every
+   * release), reduced to {@code fields} (dotted paths, {@code tool_input.file_path}) and the
+   * objects on their way: read with Jackson's streaming parser, every other value skipped without
+   * being made into a string or a tree, so a {@code Write} whose content is the size of the body
+   * costs no more than its path. Only the syntax is strict, skipped values included: an empty body,
+   * anything but an object, a field given twice, invalid UTF-8, nesting past the parser's limit and
+   * data after the object are refused. A kept string may be as long as the body ({@link
+   * #PAYLOAD_LIMIT_BYTES}); Jackson's default cap (20,000,000 characters) does not apply to it.
    *
    * @throws InvalidRequest naming what is wrong with the body
    */
-  public static ObjectNode readObject(byte[] body) {
+  public static ObjectNode readFields(byte[] body, Set<String> fields) {
     if (body.length == 0) {
       throw new InvalidRequest("the body is empty: it must be a JSON object");
     }
-    JsonNode tree;
-    try {
-      tree = STRICT.readTree(body);
+    try (JsonParser parser = PAYLOAD.createParser(body)) {
+      JsonToken first = parser.nextToken();
+      if (first != JsonToken.START_OBJECT) {
+        throw new InvalidRequest("the body must be a JSON object, not " + describe(first));
+      }
+      ObjectNode kept = keep(parser, "", fields);
+      if (parser.nextToken() != null) {
+        throw new InvalidRequest("the body holds more after its JSON object");
+      }
+      return kept;
     } catch (IOException e) {
       throw explain(e);
     }
-    if (tree instanceof ObjectNode object) {
-      return object;
+  }
+
+  /**
+   * The object whose start the parser is at, with the fields of {@code fields} under {@code prefix}
+   * read and every other value skipped; the parser ends at the object's end.
+   */
+  private static ObjectNode keep(JsonParser parser, String prefix, Set<String> fields)
+      throws IOException {
+    ObjectNode object = PAYLOAD.createObjectNode();
+    for (String name = parser.nextFieldName(); name != null; name = parser.nextFieldName()) {
+      String path = prefix + name;
+      JsonToken value = parser.nextToken();
+      if (fields.contains(path)) {
+        object.set(name, parser.readValueAsTree());
+      } else if (value == JsonToken.START_OBJECT && leadsTo(fields, path + ".")) {
+        object.set(name, keep(parser, path + ".", fields));
+      } else {
+        // a container is skipped token by token (its syntax still checked); a scalar, as it
+        // stands: its text is never made a string
+        parser.skipChildren();
+      }
     }
-    throw new InvalidRequest(
-        "the body must be a JSON object, not "
-            + (tree == null || tree.isMissingNode()
-                ? "nothing"
-                : tree.getNodeType().name().toLowerCase(Locale.ROOT)));
+    return object;
+  }
+
+  private static boolean leadsTo(Set<String> fields, String prefix) {
+    return fields.stream().anyMatch(field -> field.startsWith(prefix));
+  }
+
+  private static String describe(JsonToken token) {
+    if (token == null) {
+      return "nothing";
+    }
+    return switch (token) {
+      case START_ARRAY -> "array";
+      case VALUE_STRING -> "string";
+      case VALUE_NUMBER_INT, VALUE_NUMBER_FLOAT -> "number";
+      case VALUE_TRUE, VALUE_FALSE -> "boolean";
+      case VALUE_NULL -> "null";
+      default ->
+          token.asString() == null ? token.name().toLowerCase(Locale.ROOT) : token.asString();
+    };
   }
 
   private static InvalidRequest explain(IOException e) {

@@ -1,6 +1,7 @@
 package io.turndiff.server;
 
 import java.util.List;
+import java.util.Set;
 
 /**
  * Claude Code's hook input (its hooks reference and the Agent SDK's hook input types): {@code
@@ -14,6 +15,20 @@ final class ClaudeCodeHooks implements HookMapper {
   @Override
   public String runtime() {
     return "claude-code";
+  }
+
+  private static final Set<String> FIELDS =
+      HookCallDraft.fields(
+          "prompt_id",
+          "tool_use_id",
+          "tool_name",
+          "tool_input.file_path",
+          "tool_input.notebook_path",
+          "tool_input.command");
+
+  @Override
+  public Set<String> fields() {
+    return FIELDS;
   }
 
   @Override

@@ -1,5 +1,7 @@
 package io.turndiff.server;
 
+import java.util.Set;
+
 /**
  * Codex's hook input ({@code codex-rs/hooks/schema}, as Codex 0.171.0 sends it): {@code
  * UserPromptSubmit} begins, {@code PreToolUse} of {@code apply_patch} snapshots every path of the
@@ -13,6 +15,14 @@ final class CodexHooks implements HookMapper {
   @Override
   public String runtime() {
     return "codex";
+  }
+
+  private static final Set<String> FIELDS =
+      HookCallDraft.fields("turn_id", "tool_use_id", "tool_name", "tool_input.command");
+
+  @Override
+  public Set<String> fields() {
+    return FIELDS;
   }
 
   @Override

@@ -1,6 +1,7 @@
 package io.turndiff.server;
 
 import java.util.List;
+import java.util.Set;
 
 /**
  * Gemini CLI's hook input (the hooks reference of its docs, as Gemini CLI 0.61.0 sends it): {@code
@@ -16,6 +17,20 @@ final class GeminiHooks implements HookMapper {
   @Override
   public String runtime() {
     return "gemini";
+  }
+
+  private static final Set<String> FIELDS =
+      HookCallDraft.fields(
+          null,
+          null,
+          "tool_name",
+          "tool_input.file_path",
+          "tool_input.command",
+          "tool_input.dir_path");
+
+  @Override
+  public Set<String> fields() {
+    return FIELDS;
   }
 
   @Override

@@ -2,6 +2,8 @@ package io.turndiff.server;
 
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
+import java.util.TreeSet;
 
 /**
  * The parts of a {@link HookCall} every payload has, read first; each runtime's mapper then picks
@@ -16,6 +18,22 @@ record HookCallDraft(
     Optional<String> cwd,
     Optional<String> runtimeTurn,
     Optional<String> toolCall) {
+
+  /**
+   * The fields {@link #read} reads, and {@code more}: what a command hook's mapper names (the turn
+   * and tool call fields, null when the runtime gives none).
+   */
+  static Set<String> fields(String turnField, String toolCallField, String... more) {
+    Set<String> fields = new TreeSet<>(List.of("hook_event_name", "session_id", "cwd"));
+    if (turnField != null) {
+      fields.add(turnField);
+    }
+    if (toolCallField != null) {
+      fields.add(toolCallField);
+    }
+    fields.addAll(List.of(more));
+    return Set.copyOf(fields);
+  }
 
   /**
    * The common fields of a command hook's payload ({@code hook_event_name}, {@code session_id},

@@ -26,7 +26,7 @@ final class HookEndpoints {
   static final Map<String, String> QUERY = Map.of("root", "git", "track", "auto");
 
   /** The most a hook body may hold: a Claude Code {@code Write} carries the whole file. */
-  static final int MAX_BODY_BYTES = 64 << 20;
+  static final int MAX_BODY_BYTES = RequestBodies.PAYLOAD_LIMIT_BYTES;
 
   private final Map<String, HookMapper> mappers = new TreeMap<>();
   private final HookTurns turns;
@@ -80,7 +80,7 @@ final class HookEndpoints {
     byte[] body = request.rawBody();
     HookCall call;
     try {
-      call = mapper.map(new HookFields(RequestBodies.readObject(body)));
+      call = mapper.map(HookFields.read(body, mapper.fields()));
     } catch (RuntimeException refused) {
       counters.refused(runtime);
       throw refused;

@@ -2,6 +2,7 @@ package io.turndiff.server;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.turndiff.api.RequestBodies;
 import io.turndiff.model.BadPathException;
 import io.turndiff.model.PathInput;
 import io.turndiff.model.PathParser;
@@ -11,23 +12,36 @@ import java.util.Collection;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
+import java.util.Set;
 
 /**
  * The fields of one hook payload, read leniently (a field the mapping does not name is never looked
- * at) but checked where the mapping relies on them: a required id that is missing or not a string
- * is {@code bad_request}, a directory that is not absolute or a path with a NUL is {@code
- * bad_input}, each naming the field. Every check runs before the service acts on the payload.
+ * at, nor even kept: {@link RequestBodies#readFields}) but checked where the mapping relies on
+ * them: a required id that is missing or not a string is {@code bad_request}, a directory that is
+ * not absolute or a path with a NUL is {@code bad_input}, each naming the field. Every check runs
+ * before the service acts on the payload.
  */
 final class HookFields {
 
   private final ObjectNode body;
+  private final Set<String> fields;
 
-  HookFields(ObjectNode body) {
+  private HookFields(ObjectNode body, Set<String> fields) {
     this.body = body;
+    this.fields = fields;
+  }
+
+  /** {@code fields} (dotted paths) of the payload {@code body}; every other value is skipped. */
+  static HookFields read(byte[] body, Set<String> fields) {
+    return new HookFields(RequestBodies.readFields(body, fields), fields);
   }
 
   /** The value at {@code path} (field names joined by dots), or a missing node. */
   JsonNode at(String path) {
+    if (!fields.contains(path)) {
+      // a field the mapping does not name was not kept: reading it would see it missing
+      throw new IllegalStateException("the mapping reads '" + path + "' but does not name it");
+    }
     JsonNode node = body;
     for (String name : path.split("\\.")) {
       node = node.path(name);

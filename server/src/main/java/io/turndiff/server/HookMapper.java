@@ -1,5 +1,7 @@
 package io.turndiff.server;
 
+import java.util.Set;
+
 /**
  * Reads one runtime's own hook payload, unchanged, into the {@link HookCall} it asks for
  * (docs/runtime-hooks.md, a table per runtime). Unknown events and tools are ignored, never
@@ -9,6 +11,12 @@ interface HookMapper {
 
   /** The runtime's name in {@code /v1/hooks/RUNTIME} and in turndiff's session ids. */
   String runtime();
+
+  /**
+   * The fields (dotted paths) {@link #map} reads: only these are kept from a payload, every other
+   * value is skipped unread (a {@code Write}'s content, a {@code tool_response}, a prompt).
+   */
+  Set<String> fields();
 
   /**
    * @throws ApiError ({@code 400}) naming the field when the payload is not one of this runtime's

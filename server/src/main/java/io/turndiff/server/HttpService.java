@@ -397,15 +397,20 @@ public final class HttpService implements AutoCloseable {
       throw new ApiError(
           413,
           "too_large",
-          "the body is " + contentLength.strip() + " bytes, over the limit of " + limit);
+          "the body is " + contentLength.strip() + " bytes, over the limit of " + bytes(limit));
     }
+  }
+
+  /** {@code limit} bytes, in MiB too when it is a whole number of them. */
+  private static String bytes(int limit) {
+    return limit + " bytes" + (limit % (1 << 20) == 0 ? " (" + (limit >> 20) + " MiB)" : "");
   }
 
   /** The body, read to its end (a chunked one up to the limit). */
   private static byte[] readBody(InputStream in, int limit) throws IOException {
     byte[] body = in.readNBytes(limit + 1);
     if (body.length > limit) {
-      throw new ApiError(413, "too_large", "the body is over the limit of " + limit + " bytes");
+      throw new ApiError(413, "too_large", "the body is over the limit of " + bytes(limit));
     }
     return body;
   }

@@ -2,6 +2,7 @@ package io.turndiff.server;
 
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
 
 /**
  * What turndiff's OpenCode plugin ({@code integrations/opencode/turndiff.ts}) posts: the hook's
@@ -16,6 +17,26 @@ final class OpenCodeHooks implements HookMapper {
   @Override
   public String runtime() {
     return "opencode";
+  }
+
+  private static final Set<String> FIELDS =
+      Set.of(
+          "hook",
+          "directory",
+          "input.sessionID",
+          "input.event.type",
+          "input.event.properties.sessionID",
+          "input.callID",
+          "input.tool",
+          "output.message.id",
+          "output.args.filePath",
+          "output.args.patchText",
+          "output.args.command",
+          "output.args.workdir");
+
+  @Override
+  public Set<String> fields() {
+    return FIELDS;
   }
 
   @Override

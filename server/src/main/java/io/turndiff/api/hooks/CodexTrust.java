@@ -9,6 +9,7 @@ import java.nio.file.Path;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.HexFormat;
+import java.util.List;
 import java.util.Map;
 
 /**
@@ -16,7 +17,9 @@ import java.util.Map;
  * file>:<event>:<group index>:<handler index>"]} whose {@code trusted_hash} is {@code sha256:} and
  * the SHA-256 of the handler's canonical JSON (keys sorted, compact, strings escaped as serde_json
  * does). Without it Codex skips the hook silently, so install writes these tables itself, as one
- * block between marker lines appended to the file (docs/runtime-hooks.md, "Codex").
+ * block between marker lines appended to the file (docs/runtime-hooks.md, "Codex"). The hooks file
+ * in a key is the name Codex itself gives the file, which is not always the name install was given
+ * (a symlink above it is resolved, or not): the caller passes each name Codex may use.
  */
 public final class CodexTrust {
 
@@ -53,9 +56,12 @@ public final class CodexTrust {
     }
   }
 
-  /** The key of a handler's trust entry. */
-  public static String key(Path hooksFile, HookRuntime.Event event, int groupIndex) {
-    return hooksFile + ":" + event.snakeCase() + ":" + groupIndex + ":0";
+  /**
+   * The key of a handler's trust entry: {@code keyName} is the hooks file as Codex names it, which
+   * may differ from where install wrote it.
+   */
+  public static String key(Path keyName, HookRuntime.Event event, int groupIndex) {
+    return keyName + ":" + event.snakeCase() + ":" + groupIndex + ":0";
   }
 
   /** The table header of a trust entry, the key as a TOML basic string. */
@@ -65,22 +71,26 @@ public final class CodexTrust {
 
   /**
    * The block of trust entries for turndiff's hooks in {@code hooksFile}, whose group indexes are
-   * {@code groupIndexes} (event name to index), each line ending with a newline.
+   * {@code groupIndexes} (event name to index): for each name of {@code keyNames} (the names Codex
+   * knows the file by), one entry per event; each line ends with a newline.
    */
-  public static String block(Path hooksFile, String command, Map<String, Integer> groupIndexes) {
+  public static String block(
+      Path hooksFile, List<Path> keyNames, String command, Map<String, Integer> groupIndexes) {
     StringBuilder block = new StringBuilder(begin(hooksFile)).append('\n');
     boolean first = true;
-    for (HookRuntime.Event event : HookRuntime.CODEX.events()) {
-      if (!first) {
-        block.append('\n');
+    for (Path keyName : keyNames) {
+      for (HookRuntime.Event event : HookRuntime.CODEX.events()) {
+        if (!first) {
+          block.append('\n');
+        }
+        first = false;
+        block
+            .append(header(key(keyName, event, groupIndexes.get(event.name()))))
+            .append('\n')
+            .append("trusted_hash = \"")
+            .append(trustedHash(event.snakeCase(), command, event.timeout()))
+            .append("\"\n");
       }
-      first = false;
-      block
-          .append(header(key(hooksFile, event, groupIndexes.get(event.name()))))
-          .append('\n')
-          .append("trusted_hash = \"")
-          .append(trustedHash(event.snakeCase(), command, event.timeout()))
-          .append("\"\n");
     }
     return block.append(END).append('\n').toString();
   }

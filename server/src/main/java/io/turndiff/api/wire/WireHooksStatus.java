@@ -32,6 +32,9 @@ public record WireHooksStatus(
   /** The workspace asked about, and whether the hooks' store tracks it (null: no store yet). */
   public record Workspace(String path, Boolean tracked) {}
 
-  /** The service of the hooks' store. */
-  public record Service(boolean running, Long pid, Integer port) {}
+  /**
+   * The service of the hooks' store. {@code problem}: why it cannot be used at all (a run directory
+   * that is refused), null when it can.
+   */
+  public record Service(boolean running, Long pid, Integer port, String problem) {}
 }

@@ -3,6 +3,7 @@ package io.turndiff.api.hooks;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
@@ -46,6 +47,7 @@ class CodexTrustTest {
     String block =
         CodexTrust.block(
             hooks,
+            List.of(hooks),
             COMMAND,
             Map.of("UserPromptSubmit", 0, "PreToolUse", 2, "Stop", 0, "SessionEnd", 1));
     assertEquals(

@@ -55,9 +55,10 @@ class ArchitectureTest {
    * PostgreSQL store's password file, this machine's host id ({@code /etc/machine-id} or the kept
    * {@code host-id}), the service's token file and the per-user daemon's run directory, discovery
    * file, locks, launcher and {@code /proc} reads, the log of a service {@code turndiff open}
-   * started, the demo acting as the agent on its demo workspace, the UTF-8 standard streams, and
-   * the runtimes' settings files {@code turndiff hooks} edits (the user's configuration, not a
-   * workspace's content).
+   * started, the demo acting as the agent on its demo workspace, the UTF-8 standard streams, the
+   * runtimes' settings files {@code turndiff hooks} edits (the user's configuration, not a
+   * workspace's content), and turndiff's own installed program and folders, which {@code turndiff
+   * uninstall} removes.
    */
   static final Set<String> OWN_FILES =
       Set.of(
@@ -77,7 +78,8 @@ class ArchitectureTest {
           "io.turndiff.cli.ServiceLock",
           "io.turndiff.cli.ProcessStart",
           "io.turndiff.cli.DaemonLauncher",
-          "io.turndiff.cli.ConfigFiles");
+          "io.turndiff.cli.ConfigFiles",
+          "io.turndiff.cli.Installation");
 
   private static final DescribedPredicate<JavaClass> OWN_FILE_CLASSES =
       DescribedPredicate.describe(

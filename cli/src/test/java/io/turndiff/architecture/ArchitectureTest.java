@@ -58,7 +58,7 @@ class ArchitectureTest {
    * started, the demo acting as the agent on its demo workspace, the UTF-8 standard streams, the
    * runtimes' settings files {@code turndiff hooks} edits (the user's configuration, not a
    * workspace's content), and turndiff's own installed program and folders, which {@code turndiff
-   * uninstall} removes.
+   * uninstall} removes, and the real path of the jar it runs.
    */
   static final Set<String> OWN_FILES =
       Set.of(
@@ -79,7 +79,8 @@ class ArchitectureTest {
           "io.turndiff.cli.ProcessStart",
           "io.turndiff.cli.DaemonLauncher",
           "io.turndiff.cli.ConfigFiles",
-          "io.turndiff.cli.Installation");
+          "io.turndiff.cli.Installation",
+          "io.turndiff.cli.Program");
 
   private static final DescribedPredicate<JavaClass> OWN_FILE_CLASSES =
       DescribedPredicate.describe(

@@ -29,10 +29,10 @@ function sandbox() {
 }
 
 /** Runs the script in `shell`; resolves with its exit code, stdout, stderr and time. */
-function runHook(shell, args, payload, env, cwd) {
+function runHook(shell, args, payload, env, cwd, scriptPath = script) {
   return new Promise((resolve, reject) => {
     const started = process.hrtime.bigint();
-    const child = spawn(shell, [script, ...args], { env, cwd, stdio: ["pipe", "pipe", "pipe"] });
+    const child = spawn(shell, [scriptPath, ...args], { env, cwd, stdio: ["pipe", "pipe", "pipe"] });
     const out = [];
     const err = [];
     child.stdout.on("data", (d) => out.push(d));
@@ -162,6 +162,26 @@ for (const shell of shells) {
       assert.equal(fs.statSync(box.runDir).mode & 0o777, 0o700);
     } finally {
       await launcher.close();
+    }
+  });
+
+  test(`${shell}: in a release, starts the service through the bin/turndiff beside it (or under TURNDIFF_HOME)`, async () => {
+    for (const named of [false, true]) {
+      const box = sandbox();
+      const launcher = launcherStartingStub({ runDir: box.runDir, store: box.store, release: true });
+      const hook = path.join(launcher.home, "bin", "turndiff-hook");
+      fs.copyFileSync(script, hook);
+      fs.chmodSync(hook, 0o755);
+      try {
+        const env = baseEnv(box, { TURNDIFF_HOOK_NO_START: undefined, TURNDIFF_HOOK_START_WAIT: "10",
+          TURNDIFF_HOME: named ? launcher.home : undefined });
+        const result = await runHook(shell, ["gemini"], geminiPayload, env, undefined, hook);
+        assert.equal(result.code, 0);
+        assert.equal(fs.readFileSync(launcher.calls, "utf8"), `service start --db ${box.store}\n`, `TURNDIFF_HOME set: ${named}`);
+        assert.equal(launcher.stub().hookRequests().length, 1);
+      } finally {
+        await launcher.close();
+      }
     }
   });
 

@@ -213,6 +213,20 @@ test("starts the service when none runs, once, and delivers when it is up", asyn
   }
 });
 
+test("a release's TURNDIFF_HOME: the service is started through its bin/turndiff", async () => {
+  const box = sandbox();
+  const launcher = launcherStartingStub({ runDir: box.runDir, store: box.store, release: true });
+  useEnvironment(box, { TURNDIFF_HOOK_NO_START: undefined, TURNDIFF_HOME: launcher.home, TURNDIFF_HOOK_START_WAIT: "10" });
+  try {
+    const hooks = await (await loadPlugin())(pluginInput(DIRECTORY));
+    await replay(hooks, readFixture("tool.execute.before.write.json"));
+    assert.equal(fs.readFileSync(launcher.calls, "utf8"), `service start --db ${box.store}\n`);
+    assert.equal(launcher.stub().hookRequests().length, 1);
+  } finally {
+    await launcher.close();
+  }
+});
+
 test("a start under way in another client (its lock held by a live process): waits for it, starts nothing", async () => {
   const box = sandbox();
   const home = fs.mkdtempSync(path.join(os.tmpdir(), "ochome-"));

@@ -65,6 +65,16 @@ function runDirUsable(dir) {
   }
 }
 
+/** @param {string} file */
+function isExecutable(file) {
+  try {
+    fs.accessSync(file, fs.constants.X_OK);
+    return fs.statSync(file).isFile();
+  } catch {
+    return false;
+  }
+}
+
 /** @param {Place} where @returns {Discovery | null} */
 function readDiscovery(where) {
   try {
@@ -230,7 +240,9 @@ function connection(env) {
       fs.writeFileSync(path.join(lock, "pid"), String(process.pid));
       const running = readDiscovery(where);
       if (running && alive(running)) return lock; // started meanwhile: nothing to start
-      const launcher = path.join(home, "turndiff");
+      // a release's bin/turndiff, else a checkout's turndiff (as bin/turndiff-hook finds it)
+      const released = path.join(home, "bin", "turndiff");
+      const launcher = isExecutable(released) ? released : path.join(home, "turndiff");
       const child = spawn(launcher, ["service", "start", "--db", where.store], { detached: true, stdio: "ignore", cwd: "/" });
       child.on("error", (e) => log(where, `cannot run ${launcher}: ${e.message}`));
       child.unref();

@@ -110,10 +110,13 @@ export function writeDiscovery({ runDir, store, token, instance, port, pid, star
  * (one line each in `calls`), and the first call brings up a stub service for `store` in `runDir`, as
  * `turndiff service start` would. `stub()` is that stub once it is up; `close()` ends it.
  */
-export function launcherStartingStub({ runDir, store }) {
+export function launcherStartingStub({ runDir, store, release = false }) {
   const home = fs.mkdtempSync(path.join(os.tmpdir(), "tdlauncher-"));
   const calls = path.join(home, "calls");
-  fs.writeFileSync(path.join(home, "turndiff"), `#!/bin/sh\nprintf '%s\\n' "$*" >> '${calls}'\n`, { mode: 0o755 });
+  // a checkout keeps its launcher at the top, a release in bin/ (beside bin/turndiff-hook)
+  const launcher = release ? path.join(home, "bin", "turndiff") : path.join(home, "turndiff");
+  fs.mkdirSync(path.dirname(launcher), { recursive: true });
+  fs.writeFileSync(launcher, `#!/bin/sh\nprintf '%s\\n' "$*" >> '${calls}'\n`, { mode: 0o755 });
   let stub = null;
   const watcher = setInterval(async () => {
     if (stub === null && fs.existsSync(calls)) {

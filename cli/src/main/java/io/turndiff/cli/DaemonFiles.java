@@ -32,7 +32,7 @@ final class DaemonFiles {
     this.instance = instance;
   }
 
-  void publish(String bearer, int port, Path store, String version) throws IOException {
+  void publish(String bearer, int port, Path store, Program program) throws IOException {
     ServiceFiles.writePrivately(header, "Authorization: Bearer " + bearer + "\r\n");
     ServiceFiles.deleteEach(verified);
     long pid = ProcessHandle.current().pid();
@@ -45,7 +45,8 @@ final class DaemonFiles {
             token,
             header,
             Path.of(store + ".service.log"),
-            version,
+            program.version(),
+            program.jar(),
             Instant.now().toString())
         .write(discovery);
     owned = true;

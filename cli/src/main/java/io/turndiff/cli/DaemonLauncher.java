@@ -10,9 +10,10 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * Spawns {@code serve --daemon} detached from the caller: through {@code $TURNDIFF_HOME/turndiff}
- * when set, else this JVM and this jar; in a new session ({@code setsid}) so that a runtime killing
- * its hook's process group, or a closing terminal, does not reach it; stdin on {@code /dev/null},
+ * Spawns {@code serve --daemon} detached from the caller: through the launcher under {@code
+ * $TURNDIFF_HOME} when set (a release's {@code bin/turndiff}, else a checkout's {@code turndiff}),
+ * else this JVM and this jar; in a new session ({@code setsid}) so that a runtime killing its
+ * hook's process group, or a closing terminal, does not reach it; stdin on {@code /dev/null},
  * stdout and stderr appended to the service log (never the caller's: a runtime waits for its hook's
  * stdout to close); working directory {@code /}; and an environment reduced to what a service needs
  * (a runtime's API keys stay out of a long-lived process).
@@ -29,11 +30,12 @@ final class DaemonLauncher {
       command.add(SETSID.toString());
     }
     command.addAll(launcher(environment));
+    // the command word first: the launchers give `serve` the full JIT by its first word
     command.addAll(
         List.of(
+            "serve",
             "--db",
             files.store(),
-            "serve",
             "--daemon",
             "--port",
             "0",
@@ -70,7 +72,9 @@ final class DaemonLauncher {
   private static List<String> launcher(Map<String, String> environment) {
     String home = environment.get("TURNDIFF_HOME");
     if (home != null && !home.isEmpty()) {
-      return List.of(Path.of(home, "turndiff").toString());
+      Path released = Path.of(home, "bin", "turndiff");
+      return List.of(
+          (Files.isExecutable(released) ? released : Path.of(home, "turndiff")).toString());
     }
     Path jar;
     try {

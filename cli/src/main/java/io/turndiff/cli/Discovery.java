@@ -4,9 +4,13 @@ import io.turndiff.api.Json;
 import io.turndiff.api.wire.WireDiscovery;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
+import java.nio.file.NotDirectoryException;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Optional;
 import java.util.OptionalLong;
 
@@ -25,6 +29,7 @@ record Discovery(
     Path headerFile,
     Path logFile,
     String version,
+    String program,
     String startedAt) {
 
   String url() {
@@ -65,6 +70,9 @@ record Discovery(
         + "  \"version\": "
         + quoted(version)
         + ",\n"
+        + "  \"program\": "
+        + (program == null ? "null" : quoted(program))
+        + ",\n"
         + "  \"started_at\": "
         + quoted(startedAt)
         + "\n}\n";
@@ -76,6 +84,23 @@ record Discovery(
 
   void write(Path file) throws IOException {
     ServiceFiles.writePrivately(file, text());
+  }
+
+  /**
+   * The stores whose service published a discovery file in {@code runDirectory} (every service of
+   * this user whose run directory is {@code $XDG_RUNTIME_DIR/turndiff}); a file that cannot be read
+   * as one is passed over.
+   */
+  static List<String> storesIn(Path runDirectory) throws IOException {
+    List<String> stores = new ArrayList<>();
+    try (DirectoryStream<Path> files = Files.newDirectoryStream(runDirectory, "*.json")) {
+      for (Path file : files) {
+        read(file).map(Discovery::store).ifPresent(stores::add);
+      }
+    } catch (NoSuchFileException | NotDirectoryException none) {
+      return List.of();
+    }
+    return stores;
   }
 
   /** The discovery file at {@code file}; empty when there is none or it cannot be read as one. */
@@ -102,6 +127,7 @@ record Discovery(
                     Path.of(read.headerFile()),
                     Path.of(read.logFile()),
                     read.version(),
+                    read.program(),
                     read.startedAt()));
   }
 }

@@ -50,6 +50,7 @@ public final class Main {
           ServiceCommand.class,
           HooksCommand.class,
           OpenCommand.class,
+          UninstallCommand.class,
           BenchPlaceholder.class,
           DemoCommand.class);
 

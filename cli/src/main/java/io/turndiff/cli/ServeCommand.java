@@ -215,7 +215,7 @@ final class ServeCommand implements Callable<Integer> {
     Optional<DaemonFiles> daemonFiles = Optional.empty();
     if (daemon) {
       DaemonFiles files = new DaemonFiles(discovery.toAbsolutePath(), tokenPath, instance);
-      files.publish(token, service.port(), database, Main.VERSION);
+      files.publish(token, service.port(), database, Program.current());
       daemonFiles = Optional.of(files);
     }
     CountDownLatch stopped = new CountDownLatch(1);

@@ -4,6 +4,7 @@ import io.turndiff.api.Json;
 import io.turndiff.api.wire.WireGcRun;
 import io.turndiff.api.wire.WireHookFailure;
 import io.turndiff.api.wire.WireOpenTurn;
+import io.turndiff.api.wire.WireReplacedService;
 import io.turndiff.api.wire.WireServiceGc;
 import io.turndiff.api.wire.WireServiceStarted;
 import io.turndiff.api.wire.WireServiceState;
@@ -44,7 +45,8 @@ final class ServiceCommand {
     return ServiceFiles.of(StoreOptions.of(spec).givenLocation(), System.getenv());
   }
 
-  static String started(boolean started, Discovery discovery, ServiceFiles files) {
+  static String started(
+      boolean started, Discovery discovery, ServiceFiles files, WireReplacedService replaced) {
     return Json.write(
         new WireServiceStarted(
             true,
@@ -52,7 +54,8 @@ final class ServiceCommand {
             discovery.pid(),
             discovery.port(),
             files.store(),
-            files.discovery().toString()),
+            files.discovery().toString(),
+            replaced),
         false);
   }
 
@@ -60,7 +63,8 @@ final class ServiceCommand {
       name = "start",
       description =
           "Start the service of the store in the background, unless it runs already (exit 0 "
-              + "either way); prints one JSON line.")
+              + "either way); a service running another version or installation of turndiff is "
+              + "stopped and started again on this one. Prints one JSON line.")
   static final class Start implements Callable<Integer> {
 
     @Spec CommandSpec spec;
@@ -81,10 +85,15 @@ final class ServiceCommand {
           .forEach(note -> spec.commandLine().getErr().println("turndiff: " + note));
       PrintWriter out = spec.commandLine().getOut();
       try (ServiceLock _ = ServiceLock.acquire(files.startLock())) {
+        WireReplacedService replaced = null;
         switch (ServiceProbe.probe(files)) {
           case ServiceProbe.Running running -> {
-            out.println(started(false, running.discovery(), files));
-            return Main.EXIT_OK;
+            Program theirs = Program.of(running.discovery());
+            if (theirs.isSame(Program.current())) {
+              out.println(started(false, running.discovery(), files, null));
+              return Main.EXIT_OK;
+            }
+            replaced = replace(running.discovery(), files);
           }
           case ServiceProbe.Unproven unproven ->
               throw new CliException(
@@ -108,7 +117,7 @@ final class ServiceCommand {
         Instant deadline = Instant.now().plus(Duration.ofSeconds(waitSeconds));
         while (Instant.now().isBefore(deadline)) {
           if (ServiceProbe.probe(files) instanceof ServiceProbe.Running running) {
-            out.println(started(true, running.discovery(), files));
+            out.println(started(true, running.discovery(), files, replaced));
             return Main.EXIT_OK;
           }
           // a launcher that forks (setsid as a group leader) exits 0: keep waiting for the file
@@ -125,7 +134,29 @@ final class ServiceCommand {
                 + files.log());
       }
     }
+
+    /**
+     * Stops a service that runs another turndiff (an upgrade installed this one since it started),
+     * gracefully, so that this one starts in its place.
+     */
+    private WireReplacedService replace(Discovery running, ServiceFiles files) throws IOException {
+      Program theirs = Program.of(running);
+      spec.commandLine()
+          .getErr()
+          .println(
+              "turndiff: the service (pid "
+                  + running.pid()
+                  + ") runs "
+                  + theirs
+                  + "; restarting it on "
+                  + Program.current());
+      stop(files, STOP_WAIT_SECONDS, false);
+      return new WireReplacedService(running.pid(), theirs.version(), theirs.jar());
+    }
   }
+
+  /** How long {@code service stop} waits by default, and a replacing {@code start} always. */
+  static final long STOP_WAIT_SECONDS = 35;
 
   @Command(
       name = "stop",
@@ -137,7 +168,7 @@ final class ServiceCommand {
     @Option(
         names = "--wait",
         paramLabel = "SECONDS",
-        defaultValue = "35",
+        defaultValue = "" + STOP_WAIT_SECONDS,
         description =
             "How long to wait for requests in flight and the store to close (default "
                 + "${DEFAULT-VALUE}).")
@@ -151,75 +182,80 @@ final class ServiceCommand {
 
     @Override
     public Integer call() throws IOException {
-      ServiceFiles files = files(spec);
-      PrintWriter out = spec.commandLine().getOut();
-      ServiceProbe.Found found = ServiceProbe.probe(files);
-      Discovery discovery;
-      switch (found) {
-        case ServiceProbe.Running running -> discovery = running.discovery();
-        case ServiceProbe.Unproven unproven -> {
-          if (!force) {
-            throw new CliException(
-                Main.EXIT_ERROR,
-                unproven.reason() + "; --force kills it (pid " + unproven.discovery().pid() + ")");
-          }
-          discovery = unproven.discovery();
-        }
-        case ServiceProbe.Stale _ -> {
-          files.removeServiceFiles();
-          out.println(Json.write(new WireServiceStopped(false, false, null), false));
-          return Main.EXIT_OK;
-        }
-        case ServiceProbe.Nothing _ -> {
-          out.println(Json.write(new WireServiceStopped(false, false, null), false));
-          return Main.EXIT_OK;
-        }
-      }
-      ProcessHandle process =
-          ProcessHandle.of(discovery.pid()).filter(ProcessHandle::isAlive).orElse(null);
-      if (process != null) {
-        Optional<String> user = process.info().user();
-        if (user.isPresent() && !user.get().equals(System.getProperty("user.name"))) {
-          throw new CliException(
-              Main.EXIT_ERROR,
-              "pid " + discovery.pid() + " belongs to " + user.get() + "; not signalling it");
-        }
-        process.destroy();
-        if (!waitFor(discovery.pid(), waitSeconds)) {
-          if (!force) {
-            throw new CliException(
-                Main.EXIT_ERROR,
-                "the service (pid "
-                    + discovery.pid()
-                    + ") did not end within "
-                    + waitSeconds
-                    + " s; --force kills it");
-          }
-          process.destroyForcibly();
-          waitFor(discovery.pid(), 10);
-        }
-      }
-      files.removeServiceFiles();
-      out.println(Json.write(new WireServiceStopped(false, true, discovery.pid()), false));
+      spec.commandLine().getOut().println(Json.write(stop(files(spec), waitSeconds, force), false));
       return Main.EXIT_OK;
     }
+  }
 
-    /** Waits until {@code pid} has ended (an unreaped zombie counts as ended). */
-    private static boolean waitFor(long pid, long seconds) {
-      Instant deadline = Instant.now().plus(Duration.ofSeconds(seconds));
-      while (ProcessStart.running(pid)) {
-        if (Instant.now().isAfter(deadline)) {
-          return false;
+  /**
+   * Stops the service of {@code files}, if one runs: SIGTERM, a wait of at most {@code waitSeconds}
+   * for it to end, then with {@code force} SIGKILL (also for a process that holds the store and
+   * does not prove itself); its files are removed. What {@code service stop} prints.
+   */
+  static WireServiceStopped stop(ServiceFiles files, long waitSeconds, boolean force)
+      throws IOException {
+    Discovery discovery;
+    switch (ServiceProbe.probe(files)) {
+      case ServiceProbe.Running running -> discovery = running.discovery();
+      case ServiceProbe.Unproven unproven -> {
+        if (!force) {
+          throw new CliException(
+              Main.EXIT_ERROR,
+              unproven.reason() + "; --force kills it (pid " + unproven.discovery().pid() + ")");
         }
-        try {
-          TimeUnit.MILLISECONDS.sleep(50);
-        } catch (InterruptedException e) {
-          Thread.currentThread().interrupt();
-          return !ProcessStart.running(pid);
-        }
+        discovery = unproven.discovery();
       }
-      return true;
+      case ServiceProbe.Stale _ -> {
+        files.removeServiceFiles();
+        return new WireServiceStopped(false, false, null);
+      }
+      case ServiceProbe.Nothing _ -> {
+        return new WireServiceStopped(false, false, null);
+      }
     }
+    ProcessHandle process =
+        ProcessHandle.of(discovery.pid()).filter(ProcessHandle::isAlive).orElse(null);
+    if (process != null) {
+      Optional<String> user = process.info().user();
+      if (user.isPresent() && !user.get().equals(System.getProperty("user.name"))) {
+        throw new CliException(
+            Main.EXIT_ERROR,
+            "pid " + discovery.pid() + " belongs to " + user.get() + "; not signalling it");
+      }
+      process.destroy();
+      if (!waitFor(discovery.pid(), waitSeconds)) {
+        if (!force) {
+          throw new CliException(
+              Main.EXIT_ERROR,
+              "the service (pid "
+                  + discovery.pid()
+                  + ") did not end within "
+                  + waitSeconds
+                  + " s; --force kills it");
+        }
+        process.destroyForcibly();
+        waitFor(discovery.pid(), 10);
+      }
+    }
+    files.removeServiceFiles();
+    return new WireServiceStopped(false, true, discovery.pid());
+  }
+
+  /** Waits until {@code pid} has ended (an unreaped zombie counts as ended). */
+  private static boolean waitFor(long pid, long seconds) {
+    Instant deadline = Instant.now().plus(Duration.ofSeconds(seconds));
+    while (ProcessStart.running(pid)) {
+      if (Instant.now().isAfter(deadline)) {
+        return false;
+      }
+      try {
+        TimeUnit.MILLISECONDS.sleep(50);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        return !ProcessStart.running(pid);
+      }
+    }
+    return true;
   }
 
   @Command(

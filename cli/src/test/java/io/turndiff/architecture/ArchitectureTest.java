@@ -55,9 +55,10 @@ class ArchitectureTest {
    * PostgreSQL store's password file, this machine's host id ({@code /etc/machine-id} or the kept
    * {@code host-id}), the service's token file and the per-user daemon's run directory, discovery
    * file, locks, launcher and {@code /proc} reads, the log of a service {@code turndiff open}
-   * started, the demo acting as the agent on its demo workspace, the UTF-8 standard streams, and
-   * the user's own runtime settings files {@code turndiff hooks} edits (a workspace's go through
-   * the boundary).
+   * started, the demo acting as the agent on its demo workspace, the UTF-8 standard streams, the
+   * user's own runtime settings files {@code turndiff hooks} edits (a workspace's go through the
+   * boundary), and turndiff's own installed program and folders, which {@code turndiff uninstall}
+   * removes, and the real path of the jar it runs.
    */
   static final Set<String> OWN_FILES =
       Set.of(
@@ -77,7 +78,9 @@ class ArchitectureTest {
           "io.turndiff.cli.ServiceLock",
           "io.turndiff.cli.ProcessStart",
           "io.turndiff.cli.DaemonLauncher",
-          "io.turndiff.cli.ConfigFiles");
+          "io.turndiff.cli.ConfigFiles",
+          "io.turndiff.cli.Installation",
+          "io.turndiff.cli.Program");
 
   private static final DescribedPredicate<JavaClass> OWN_FILE_CLASSES =
       DescribedPredicate.describe(

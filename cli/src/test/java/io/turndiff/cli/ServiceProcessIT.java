@@ -194,6 +194,52 @@ class ServiceProcessIT {
   }
 
   @Test
+  void startReplacesAServiceThatRunsAnotherInstallationOfTurndiff() throws Exception {
+    // another installation: the same build from another folder, as after an upgrade into a new one
+    Path other =
+        Files.createDirectories(temp.resolve("other-installation")).resolve("turndiff.jar");
+    Files.copy(CliProcess.jar(), other);
+    JsonNode old =
+        started(CliProcess.runPrefixed(other, new String[0], env, "service", "start").expect(0));
+    long oldPid = old.get("pid").asLong();
+    assertTrue(
+        Files.readAllLines(discovery()).contains("  \"program\": \"" + other.toRealPath() + "\","),
+        Files.readString(discovery()));
+
+    CommandRun restart = CliProcess.run(env, "service", "start").expect(0);
+    JsonNode line = started(restart);
+    assertTrue(line.get("started").asBoolean(), restart.out());
+    assertEquals(oldPid, line.get("replaced").get("pid").asLong(), restart.out());
+    assertEquals(other.toRealPath().toString(), line.get("replaced").get("program").asText());
+    assertTrue(restart.err().contains("restarting it on turndiff " + Main.VERSION), restart.err());
+    assertNotEquals(oldPid, line.get("pid").asLong());
+    assertFalse(ProcessStart.running(oldPid), "the old service still runs");
+    assertTrue(
+        Files.readAllLines(discovery())
+            .contains("  \"program\": \"" + CliProcess.jar().toRealPath() + "\","),
+        Files.readString(discovery()));
+
+    JsonNode again = started(CliProcess.run(env, "service", "start").expect(0));
+    assertFalse(again.get("started").asBoolean(), again.toString());
+    assertEquals(line.get("pid").asLong(), again.get("pid").asLong());
+    assertTrue(again.get("replaced").isNull(), again.toString());
+  }
+
+  @Test
+  void aDiscoveryFileWithMembersANewerTurndiffAddedIsStillRead() throws Exception {
+    long pid = start().get("pid").asLong();
+    String text = Files.readString(discovery());
+    Files.writeString(
+        discovery(), text.replace("  \"format\": 1,\n", "  \"format\": 1,\n  \"future\": [1],\n"));
+    // the service's own watch reads its file every 5 s: it must still find itself there
+    TimeUnit.SECONDS.sleep(6);
+
+    CommandRun status = CliProcess.run(env, "service", "status").expect(0);
+    assertTrue(status.out().startsWith("turndiff service: running (pid " + pid), status.out());
+    assertTrue(ProcessStart.running(pid), "the service stopped");
+  }
+
+  @Test
   void aDiscoveryFileWhoseDaemonWasKilledIsReplaced() throws Exception {
     long pid = start().get("pid").asLong();
     ProcessHandle.of(pid).orElseThrow().destroyForcibly();
@@ -240,7 +286,8 @@ class ServiceProcessIT {
               runDirectory.resolve(key + ".token"),
               runDirectory.resolve(key + ".header"),
               Path.of(database + ".service.log"),
-              "0.1.0",
+              Main.VERSION,
+              null,
               Instant.now().toString())
           .write(discovery());
 

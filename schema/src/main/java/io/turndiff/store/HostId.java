@@ -53,7 +53,7 @@ public record HostId(String value) {
         Optional.ofNullable(System.getProperty(PROPERTY)),
         System.getenv(),
         MACHINE_ID,
-        Path.of(System.getProperty("user.home")));
+        StoreLocation.home(System.getenv()));
   }
 
   static HostId thisMachine(

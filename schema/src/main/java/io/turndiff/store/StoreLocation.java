@@ -35,9 +35,20 @@ public final class StoreLocation {
     return base.resolve("turndiff").resolve("turndiff.db");
   }
 
-  /** The location for this process: its environment and {@code user.home}. */
+  /** The location for this process: its environment and its home. */
   public static Path resolve(Optional<Path> given) {
-    return resolve(given, System.getenv(), Path.of(System.getProperty("user.home")));
+    return resolve(given, System.getenv(), home(System.getenv()));
+  }
+
+  /**
+   * The user's home as every turndiff client names the default store from it, the hook script
+   * included: {@code $HOME} when it is an absolute path, else the JVM's {@code user.home} (the
+   * password database's, which the JVM takes whatever {@code $HOME} says: a command and the hooks
+   * it installed would otherwise use two stores wherever the two differ).
+   */
+  public static Path home(Map<String, String> environment) {
+    String home = environment.get("HOME");
+    return Path.of(home != null && home.startsWith("/") ? home : System.getProperty("user.home"));
   }
 
   /**
@@ -69,8 +80,7 @@ public final class StoreLocation {
               fromEnvironment.strip(), PostgresDatabase.Source.ENVIRONMENT, passwords, environment);
     } else {
       address =
-          new StoreAddress.SqliteFile(
-              resolve(given.map(Path::of), environment, Path.of(System.getProperty("user.home"))));
+          new StoreAddress.SqliteFile(resolve(given.map(Path::of), environment, home(environment)));
     }
     if (address instanceof StoreAddress.SqliteFile && passwordFile.isPresent()) {
       throw new IllegalArgumentException(
@@ -83,7 +93,7 @@ public final class StoreLocation {
 
   /** The default store file, whatever {@code $TURNDIFF_DB} says. */
   public static Path defaultFile(Map<String, String> environment) {
-    return defaultFile(environment, Path.of(System.getProperty("user.home")));
+    return defaultFile(environment, home(environment));
   }
 
   static Path defaultFile(Map<String, String> environment, Path home) {

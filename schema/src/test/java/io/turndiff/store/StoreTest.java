@@ -444,6 +444,23 @@ class StoreTest {
   }
 
   @Test
+  void theHomeOfTheDefaultStoreIsHomeAsTheHookScriptReadsIt() {
+    // the JVM's user.home is the password database's, whatever $HOME says; the hook script, the
+    // service's files and the runtimes use $HOME
+    Path elsewhere = Path.of("/elsewhere/u");
+    assertEquals(
+        new StoreAddress.SqliteFile(elsewhere.resolve(".local/share/turndiff/turndiff.db")),
+        StoreLocation.address(
+            Optional.empty(), Optional.empty(), Map.of("HOME", elsewhere.toString())));
+    assertEquals(
+        elsewhere.resolve(".local/share/turndiff/turndiff.db"),
+        StoreLocation.defaultFile(Map.of("HOME", elsewhere.toString())));
+    assertEquals(
+        Path.of(System.getProperty("user.home")),
+        StoreLocation.home(Map.of("HOME", "not/absolute")));
+  }
+
+  @Test
   void aDirectoryInThePlaceOfTheStoreIsAClearError() throws Exception {
     Path file = temp.resolve("turndiff.db");
     Files.createDirectories(file);

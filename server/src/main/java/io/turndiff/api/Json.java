@@ -2,6 +2,7 @@ package io.turndiff.api;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.json.JsonWriteFeature;
+import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.PropertyNamingStrategies;
 import com.fasterxml.jackson.databind.SerializationFeature;
@@ -47,11 +48,17 @@ public final class Json {
 
   /**
    * {@code text} read as a {@code type} (a wire record), or empty when it is not one: for the JSON
-   * a client of turndiff's own service reads back (its discovery file, its answers).
+   * a client of turndiff's own service reads back (its discovery file, its answers). A member the
+   * record does not have is passed over, so that a turndiff reads what a newer one wrote (a service
+   * and its clients are not always of one version: an upgrade replaces one before the other).
    */
   public static <T> Optional<T> read(String text, Class<T> type) {
     try {
-      return Optional.ofNullable(MAPPER.readValue(text, type));
+      return Optional.ofNullable(
+          MAPPER
+              .readerFor(type)
+              .without(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
+              .<T>readValue(text));
     } catch (JsonProcessingException | RuntimeException e) {
       return Optional.empty();
     }

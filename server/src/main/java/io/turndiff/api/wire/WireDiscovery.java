@@ -13,4 +13,5 @@ public record WireDiscovery(
     String headerFile,
     String logFile,
     String version,
+    String program,
     String startedAt) {}

@@ -309,10 +309,19 @@ final class DirectoryRewind {
   // ---- after the files: directories the turns created
   // ----------------------------------------------------
 
-  /** Removes the directories the rewound turns created that are empty now, deepest first. */
+  /**
+   * Removes the directories the rewound turns created that are empty now, deepest first. One an
+   * earlier run of the operation already removed is not decided again: once a file the turns had
+   * replaced by that directory is back at its name (the run that removed it was killed before it
+   * journaled the file done), that file is the rewind's own, not "a file where the directory is".
+   */
   void removeCreated() {
+    Set<WorkspacePath> removedBefore = removedByAnEarlierRun();
     List<DirectoryState> toRemove = new ArrayList<>();
     for (WorkspacePath directory : createdByTurns()) {
+      if (removedBefore.contains(directory)) {
+        continue;
+      }
       Optional<DirectoryState> now = boundary.directoryAt(directory);
       switch (RewindDecision.removeCreated(now)) {
         case LeaveIt leave -> leave(directory, StoredRewindDirectory.Action.REMOVE, leave);
@@ -379,6 +388,21 @@ final class DirectoryRewind {
    * name: planned and skipped at once, so that the report names it (and the rewind is not
    * complete).
    */
+  /**
+   * The directories this operation journaled removed, in an earlier run of it (none in a fresh
+   * one).
+   */
+  private Set<WorkspacePath> removedByAnEarlierRun() {
+    Set<WorkspacePath> removed = new HashSet<>();
+    for (StoredRewindDirectory row : store.read(tx -> tx.rewindDirectories().of(operationId))) {
+      if (row.action() == StoredRewindDirectory.Action.REMOVE
+          && row.status() == StoredRewindDirectory.Status.DONE) {
+        removed.add(row.path());
+      }
+    }
+    return removed;
+  }
+
   private void leave(WorkspacePath directory, StoredRewindDirectory.Action action, LeaveIt leave) {
     store.write(
         tx -> {

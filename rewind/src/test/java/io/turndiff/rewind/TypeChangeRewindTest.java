@@ -5,6 +5,7 @@ import static io.turndiff.rewind.PatchAndRewindChecks.copy;
 import static io.turndiff.rewind.PatchAndRewindChecks.outcome;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.turndiff.capture.TurnSummary;
@@ -12,18 +13,22 @@ import io.turndiff.capture.track.TrackingOptions;
 import io.turndiff.model.ChangeKind;
 import io.turndiff.model.DirectoryState;
 import io.turndiff.model.PathInput;
+import io.turndiff.model.TestHook;
 import io.turndiff.model.WorkspacePath;
 import io.turndiff.store.StoredDirectoryChange;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.TreeMap;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.EnumSource;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /**
@@ -333,6 +338,43 @@ class TypeChangeRewindTest extends HarnessTest {
         skipped,
         report.toString());
     assertEquals(edited, tree(), "the user's file is kept, even with --force");
+  }
+
+  @ParameterizedTest
+  @EnumSource(Mode.class)
+  void aRewindThatFailsAfterTheFileIsBackWhereTheDirectoryWasIsResumedCompleteAsRemovedAndRestored(
+      Mode mode) throws Exception {
+    h.workspace.file("node", "f\n");
+    Turned turned =
+        turn(
+            mode,
+            Call.of("rm node && mkdir node && echo c > node/child.txt", "node", "node/child.txt"));
+    // the second step's paths (node/child.txt's deletion is the first) are node, put back once
+    // the directory was removed: the run fails after that rename, before node is journaled done
+    AtomicInteger steps = new AtomicInteger();
+    TestHook failing =
+        point -> {
+          if (point == TestHook.Point.BEFORE_REWIND_JOURNALED_DONE
+              && steps.incrementAndGet() == 2) {
+            throw new IllegalStateException("the rewind fails after the file is back");
+          }
+        };
+    List<String> ids = new ArrayList<>();
+    assertThrows(
+        IllegalStateException.class,
+        () ->
+            new RewindService(h.store, h.handles, failing)
+                .rewind(
+                    new RewindRequest(turned.turn(), false, Optional.empty(), false, false),
+                    (id, resumed) -> ids.add(id)));
+    assertEquals(turned.before(), tree(), "the directory was removed and the file is back");
+
+    RewindReport resumed = h.rewindTurn(turned.turn());
+    assertEquals(ids.getFirst(), resumed.operation());
+    assertTrue(resumed.complete(), "the file is the rewind's, not one in the way: " + resumed);
+    assertEquals(List.of("node"), paths(resumed.removedDirectories()), resumed.toString());
+    assertEquals(List.of("node", "node/child.txt"), paths(resumed.restored()));
+    assertEquals(turned.before(), tree());
   }
 
   /** A turn that replaces the file {@code node} by {@code node/sub/child.txt}. */

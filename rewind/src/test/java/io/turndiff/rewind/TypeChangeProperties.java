@@ -175,7 +175,9 @@ class TypeChangeProperties {
       }
       assertEquals(last, TreeContent.of(workspace.root()), "the undo gives the last tree");
     }
+    // the canary: the outside tree unchanged, the secret's bytes in no store file and no blob
     workspace.assertOutsideUnchanged();
+    workspace.canary().assertNotInStore(store);
   }
 
   /**

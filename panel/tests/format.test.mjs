@@ -33,6 +33,15 @@ test('not restorable: a change that cannot be put back, but never an unchanged p
   assert.equal(f.isNotRestorable({ change: 'modified', restorable: true, before: captured, after: captured }), false);
 });
 
+test('every change the README lists reads as words, a directory a snapshot named among them', () => {
+  for (const code of ['added', 'modified', 'deleted', 'unchanged', 'type_changed', 'directory_created', 'directory_removed']) {
+    assert.notEqual(f.changeOf({ change: code }).letter, '?', `${code} has a letter of its own`);
+    assert.notEqual(f.changeOf({ change: code }).label, code.includes('_') ? code : undefined, `${code} reads as words`);
+  }
+  assert.deepEqual(f.changeOf({ change: 'directory_created' }), { letter: '+', label: 'directory created' });
+  assert.deepEqual(f.changeOf({ change: 'directory_removed' }), { letter: '-', label: 'directory removed' });
+});
+
 test('modes, sizes and paths as a person reads them', () => {
   assert.equal(f.modeText('0755'), '0755 (rwxr-xr-x)');
   assert.equal(f.modeText('0640'), '0640 (rw-r-----)');

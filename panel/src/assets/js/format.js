@@ -7,6 +7,9 @@ export const CHANGES = {
   type_changed: { letter: 'T', label: 'type changed' },
   unchanged: { letter: '=', label: 'unchanged' },
   unknown: { letter: '?', label: 'unknown' },
+  // a directory a snapshot named that the turn made or removed: no file change (README, Semantics)
+  directory_created: { letter: '+', label: 'directory created' },
+  directory_removed: { letter: '-', label: 'directory removed' },
   open: { letter: '…', label: 'recording' },
 };
 

@@ -397,22 +397,9 @@ public final class WorkspaceBoundary implements AutoCloseable {
         case Lookup.Found found when found.stat().type() == FileType.SYMLINK -> {
           return observeLinkAt(path, found.stat());
         }
-        case Lookup.LinkInPath link -> {
-          return new Observation(
-              Snapshot.metadataOnly(
-                  path,
-                  kind(),
-                  Presence.UNKNOWN,
-                  Optional.empty(),
-                  Optional.empty(),
-                  Optional.empty(),
-                  Reason.UNREADABLE,
-                  "a parent directory of the path is a symlink now; it is not followed",
-                  now()),
-              Optional.empty(),
-              Optional.empty());
-        }
-        case Lookup.Missing missing -> {
+        // a parent is a symlink: with nothing followed, exactly this path cannot exist, as under a
+        // parent that is a file (a directory replaced by a link to one holds no file of its own)
+        case Lookup.LinkInPath _, Lookup.Missing _ -> {
           return new Observation(
               Snapshot.absent(path, kind(), now()), Optional.empty(), Optional.empty());
         }
@@ -897,6 +884,18 @@ public final class WorkspaceBoundary implements AutoCloseable {
         .map(entry -> new String(entry.name(), StandardCharsets.UTF_8))
         .sorted()
         .toList();
+  }
+
+  /**
+   * The paths in the directory {@code path}, by their exact names (a rewind's dry run tells from
+   * them whether a directory it removes would be empty by then), or empty when it cannot be listed.
+   */
+  public Optional<List<WorkspacePath>> entriesIn(WorkspacePath path) {
+    if (path.isOutside()
+        || !(lookups.list(Optional.of(path)) instanceof DirectoryListing.Listed listed)) {
+      return Optional.empty();
+    }
+    return Optional.of(listed.entries().stream().map(entry -> path.child(entry.name())).toList());
   }
 
   /**

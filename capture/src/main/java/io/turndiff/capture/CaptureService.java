@@ -4,6 +4,7 @@ import io.turndiff.boundary.BoundaryOptions;
 import io.turndiff.boundary.Observation;
 import io.turndiff.boundary.WorkspaceBoundary;
 import io.turndiff.capture.record.ChangeRecorder;
+import io.turndiff.capture.record.DirectorySide;
 import io.turndiff.capture.track.DirectoryDelta;
 import io.turndiff.capture.track.PathChange;
 import io.turndiff.capture.track.Tracker;
@@ -431,7 +432,9 @@ public final class CaptureService implements AutoCloseable {
           .read(tx -> tx.directoryChanges().ofTurn(turn.id()))
           .forEach(
               directory ->
-                  directoriesAfter.put(directory.path(), boundary.directoryAt(directory.path())));
+                  directoriesAfter.put(
+                      directory.path(), DirectorySide.now(boundary, directory.path())));
+      List<DirectoryState> firstSights = directorySidesOf(completed, directoriesAfter);
       List<Integer> shellIndexes = IntStream.range(0, shellOnly.size()).boxed().toList();
       List<ChangeRecorder.Detected> detected =
           inParallel(
@@ -457,6 +460,8 @@ public final class CaptureService implements AutoCloseable {
                 }
                 completed.forEach(done -> recorder.store(tx, done));
                 detected.forEach(found -> recorder.store(tx, current.id(), found));
+                firstSights.forEach(
+                    first -> tx.directoryChanges().recordFirstState(current.id(), first));
                 directoriesAfter.forEach(
                     (path, after) -> tx.directoryChanges().complete(current.id(), path, after));
                 for (DirectoryDelta directory : scannedDirectories) {
@@ -484,6 +489,35 @@ public final class CaptureService implements AutoCloseable {
     }
   }
 
+  /**
+   * The directory side of each recorded path that was a directory when the turn first saw it or
+   * when it finished, or that the turn recorded as a directory above another path: a file replaced
+   * by a directory is a directory the turn created, a directory replaced by a file one it removed
+   * (their files are records of their own). The path's record holds the turn's first sight of it (a
+   * directory recorded above a later snapshot's path was seen after it, so the record's state
+   * replaces it) and its last; its after-state is put in {@code directoriesAfter}. A path whose
+   * presence was unknown at first sight is left as the directory records have it.
+   */
+  private static List<DirectoryState> directorySidesOf(
+      List<ChangeRecorder.Completed> completed,
+      Map<WorkspacePath, Optional<DirectoryState>> directoriesAfter) {
+    List<DirectoryState> firstSights = new ArrayList<>();
+    for (ChangeRecorder.Completed done : completed) {
+      Snapshot before = done.change().before();
+      Snapshot after = done.after().snapshot();
+      WorkspacePath path = done.change().path();
+      if (!before.isDirectory() && !after.isDirectory() && !directoriesAfter.containsKey(path)) {
+        continue;
+      }
+      Optional<DirectoryState> first = DirectorySide.of(before);
+      if (first.isPresent()) {
+        firstSights.add(first.get());
+        directoriesAfter.put(path, DirectorySide.of(after));
+      }
+    }
+    return firstSights;
+  }
+
   /** Turns with more files than this read and diff them on several cores. */
   private static final int PARALLEL_FINISH_FILES = 8;
 
@@ -505,13 +539,9 @@ public final class CaptureService implements AutoCloseable {
       counts.merge(done.kind(), 1, Integer::sum);
       diffsPending += done.diffPending() ? 1 : 0;
       // the change being completed has no kind yet: an unknown one cannot be put back whatever its
-      // before-state;
-      // a directory before and after is no file change (the directory records put its mode back)
-      boolean directory =
-          done.change().before().isDirectory() && done.after().snapshot().isDirectory();
+      // before-state; a directory is put back by the directory records (restorable() says so)
       if ((!done.change().restorable() || done.kind() == ChangeKind.UNKNOWN)
-          && done.kind() != ChangeKind.UNCHANGED
-          && !directory) {
+          && done.kind() != ChangeKind.UNCHANGED) {
         notRestorable++;
       }
     }

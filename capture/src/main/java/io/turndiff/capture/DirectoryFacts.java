@@ -1,6 +1,7 @@
 package io.turndiff.capture;
 
 import io.turndiff.boundary.WorkspaceBoundary;
+import io.turndiff.capture.record.DirectorySide;
 import io.turndiff.model.DirectoryState;
 import io.turndiff.model.WorkspacePath;
 import java.util.ArrayList;
@@ -67,10 +68,14 @@ public final class DirectoryFacts {
     return new ArrayList<>(states.values());
   }
 
-  /** A directory's state as the turn recorded it, else as it is now (looked at once). */
+  /**
+   * A directory's state as the turn recorded it, else as it is now (looked at once): a file or a
+   * link where a directory above a path would be is an absent directory (a tool that makes the path
+   * replaces it by one, which the turn then created), and every directory below it absent too.
+   */
   private Optional<DirectoryState> known(WorkspacePath directory) {
     return Optional.ofNullable(recorded.get(directory))
-        .or(() -> seen.computeIfAbsent(directory, boundary::directoryAt));
+        .or(() -> seen.computeIfAbsent(directory, path -> DirectorySide.now(boundary, path)));
   }
 
   public List<DirectoryState> above(WorkspacePath path) {

@@ -7,59 +7,21 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.turndiff.fixtures.CommandRun;
 import io.turndiff.fixtures.StoreRows;
-import io.turndiff.fixtures.TestStore;
 import io.turndiff.fixtures.TestWorkspace;
-import io.turndiff.store.Store;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.Base64;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Stream;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
 /**
  * {@code turndiff rewind --turn T PATH…}, run in this JVM against a real store and workspace: the
  * exit codes (0 done, 3 a conflict, 2 a bad path with nothing written), the report and the undo;
  * every output is checked for the canary.
  */
-class RewindPathsCommandTest {
-
-  @TempDir Path temp;
-
-  private TestWorkspace workspace;
-  private Path database;
-  private final List<CommandRun> runs = new ArrayList<>();
-
-  @BeforeEach
-  void setUp() {
-    workspace = TestWorkspace.in(temp);
-    database = TestStore.fileIn(temp);
-  }
-
-  @AfterEach
-  void canary() {
-    workspace.assertOutsideUnchanged();
-    for (CommandRun run : runs) {
-      workspace.canary().assertNotIn("stdout", run.out());
-      workspace.canary().assertNotIn("stderr", run.err());
-    }
-    try (Store store = Store.open(database)) {
-      workspace.canary().assertNotInStore(store);
-    }
-  }
-
-  private CommandRun turndiff(String... args) {
-    List<String> withStore = new ArrayList<>(List.of("--db", database.toString()));
-    withStore.addAll(List.of(args));
-    CommandRun run = CliRun.inProcess(withStore.toArray(String[]::new));
-    runs.add(run);
-    return run;
-  }
+class RewindPathsCommandTest extends InProcessCommandsTest {
 
   private String begin() {
     return turndiff("turn", "begin", "--workspace", workspace.root().toString(), "--session", "s1")

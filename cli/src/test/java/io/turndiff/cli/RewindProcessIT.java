@@ -116,16 +116,7 @@ class RewindProcessIT {
 
     /** Kills the rewind with SIGKILL once {@code reached} holds. */
     void killOnce(Process rewind, String what, Check reached) throws Exception {
-      long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
-      while (!reached.holds()) {
-        assertTrue(
-            System.nanoTime() < deadline && rewind.isAlive(),
-            "the rewind reached " + what + ": " + journal(database));
-        Thread.sleep(20);
-      }
-      rewind.destroyForcibly();
-      assertTrue(rewind.waitFor(30, TimeUnit.SECONDS));
-      assertEquals(137, rewind.exitValue(), "killed by SIGKILL " + what);
+      killWhen(rewind, database, what, reached);
     }
 
     /**
@@ -133,17 +124,133 @@ class RewindProcessIT {
      * landed.
      */
     void killOnceUnderWay(Process rewind) throws Exception {
-      long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
-      while (restoredOnDisk(workspace) < 2) {
-        assertTrue(
-            System.nanoTime() < deadline && rewind.isAlive(),
-            "the rewind got under way: " + journal(database));
-        Thread.sleep(20);
-      }
-      rewind.destroyForcibly();
-      assertTrue(rewind.waitFor(30, TimeUnit.SECONDS));
-      assertEquals(137, rewind.exitValue(), "killed by SIGKILL mid-way");
+      killWhen(rewind, database, "mid-way", () -> restoredOnDisk(workspace) >= 2);
     }
+  }
+
+  /**
+   * Kills {@code rewind} with SIGKILL once {@code reached} holds (within a minute, while it runs);
+   * {@code database} is its store, whose journal a failure shows.
+   */
+  private static void killWhen(Process rewind, Path database, String what, Check reached)
+      throws Exception {
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+    while (!reached.holds()) {
+      assertTrue(
+          System.nanoTime() < deadline && rewind.isAlive(),
+          "the rewind reached " + what + ": " + journal(database));
+      Thread.sleep(20);
+    }
+    rewind.destroyForcibly();
+    assertTrue(rewind.waitFor(30, TimeUnit.SECONDS));
+    assertEquals(137, rewind.exitValue(), "killed by SIGKILL " + what);
+  }
+
+  /**
+   * A store, a workspace, the tree before a turn that replaced the file {@code node} by a directory
+   * of {@link #FILES} files, and that turn: its rewind deletes the files, removes the directory and
+   * puts the file back, in that order.
+   */
+  private record FileIntoDirectoryTurn(
+      TestWorkspace workspace,
+      Path database,
+      Map<String, String> env,
+      Map<String, String> beforeTurn,
+      String turn) {
+
+    static FileIntoDirectoryTurn in(Path temp) throws Exception {
+      TestWorkspace workspace =
+          TestWorkspace.in(temp).file("node", "the file before\n").file("keep.txt", "k\n");
+      Path database = temp.resolve("store/turndiff.db");
+      Map<String, String> env = Map.of("TURNDIFF_DB", database.toString());
+      Map<String, String> beforeTurn = TreeContent.of(workspace.root());
+      String turn =
+          CliProcess.run(env, "turn", "begin", "--workspace", workspace.root().toString())
+              .expect(0)
+              .json()
+              .get("turn")
+              .asText();
+      List<String> args = new ArrayList<>(List.of("snapshot", "--turn", turn, "node"));
+      for (int i = 0; i < FILES; i++) {
+        args.add(String.format("node/f%02d.txt", i));
+      }
+      CliProcess.run(env, args.toArray(String[]::new)).expect(0);
+      Files.delete(workspace.resolve("node"));
+      for (int i = 0; i < FILES; i++) {
+        workspace.file(String.format("node/f%02d.txt", i), "made by the turn " + i + "\n");
+      }
+      CliProcess.run(env, "turn", "finish", "--turn", turn).expect(0);
+      return new FileIntoDirectoryTurn(workspace, database, env, beforeTurn, turn);
+    }
+
+    Process startRewind(String hold, String millis, String operation) throws IOException {
+      return CliProcess.start(
+          Map.of("TURNDIFF_DB", database.toString(), hold, millis),
+          "rewind",
+          "--turn",
+          turn,
+          "--operation",
+          operation);
+    }
+
+    /** Kills the rewind with SIGKILL once {@code reached} holds. */
+    void killOnce(Process rewind, String what, Check reached) throws Exception {
+      killWhen(rewind, database, what, reached);
+    }
+
+    /** The same operation run again: it finishes at the tree the turn started from. */
+    void resumedToTheTreeBefore(String operation) throws Exception {
+      CommandRun finished =
+          CliProcess.run(env, "rewind", "--turn", turn, "--operation", operation).expect(0);
+      JsonNode report = finished.json();
+      assertFalse(report.get("replayed").asBoolean(), "it resumed the operation");
+      assertTrue(report.get("complete").asBoolean(), finished.out());
+      assertEquals(FILES + 1, report.get("restored").size(), finished.out());
+      assertEquals(List.of("node"), texts(report.get("removed_directories")), finished.out());
+      assertEquals(beforeTurn, TreeContent.of(workspace.root()), "the file node again");
+      assertEquals(List.of(), temporariesIn(workspace.root()), "no temporary left");
+      workspace.assertOutsideUnchanged();
+    }
+  }
+
+  @Test
+  void aFileIntoDirectoryRewindKilledWhileItDeletesTheDirectorysFilesIsFinishedByItsResume()
+      throws Exception {
+    FileIntoDirectoryTurn crashable = FileIntoDirectoryTurn.in(temp);
+    Path node = crashable.workspace().resolve("node");
+    Process rewind =
+        crashable.startRewind(EnvTestHook.REWIND_PAUSE, "300", "op-type-changed-mid-way");
+    crashable.killOnce(
+        rewind,
+        "after deleting some of the directory's files",
+        () -> {
+          try (Stream<Path> left = Files.list(node)) {
+            return left.count() <= FILES - 2;
+          }
+        });
+    assertTrue(Files.isDirectory(node), "killed before the directory was removed");
+    assertTrue(
+        journal(crashable.database()).contains("=started"),
+        "paths were journaled started: " + journal(crashable.database()));
+    crashable.resumedToTheTreeBefore("op-type-changed-mid-way");
+  }
+
+  @Test
+  void aFileIntoDirectoryRewindKilledAfterItPutTheFileBackBeforeItJournaledItIsFinished()
+      throws Exception {
+    FileIntoDirectoryTurn crashable = FileIntoDirectoryTurn.in(temp);
+    // held before each step's paths are journaled done: after the directory's files went, then
+    // after the file node was renamed into place (the directory removed in between)
+    Process rewind =
+        crashable.startRewind(EnvTestHook.REWIND_DONE_PAUSE, "3000", "op-type-changed-landed");
+    crashable.killOnce(
+        rewind,
+        "after the file was put back",
+        () -> crashable.beforeTurn().equals(treeOrNothing(crashable.workspace())));
+    assertTrue(
+        journal(crashable.database()).contains("=started"),
+        "the file was still journaled started: " + journal(crashable.database()));
+    crashable.resumedToTheTreeBefore("op-type-changed-landed");
   }
 
   /** A condition a crash test waits for. */

@@ -7,7 +7,8 @@ import java.util.Optional;
  * Writes one path's change as git writes it ({@code diff --git}, {@code new file mode}, {@code
  * deleted file mode}, {@code old mode}/{@code new mode}, {@code index}, {@code --- /dev/null},
  * unified hunks), so that {@code git apply} turns the before-tree into the after-tree and {@code
- * git apply -R} turns it back. A type change (file to symlink) is a delete and an add, as in git. A
+ * git apply -R} turns it back. A type change (file to symlink) is a delete and an add, as in git; a
+ * directory holds no file, as git sees it (a file replaced by a directory is that file deleted). A
  * side whose content was not captured, or is stored but too large to show, becomes a comment-only
  * entry that says so, and never holds content.
  */
@@ -26,6 +27,9 @@ public final class GitPatchWriter {
   }
 
   public FilePatch write(WorkspacePath path, PatchSide before, PatchSide after) {
+    if (before instanceof PatchSide.Directory || after instanceof PatchSide.Directory) {
+      return withDirectory(path, before, after);
+    }
     if (before instanceof PatchSide.NotCaptured
         || after instanceof PatchSide.NotCaptured
         || before instanceof PatchSide.TooLargeToShow
@@ -62,13 +66,57 @@ public final class GitPatchWriter {
           "# turndiff: "
               + printable(path)
               + ": mode "
-              + String.format("%04o", a.mode() & 07777)
+              + octal(a.mode())
               + " -> "
-              + String.format("%04o", b.mode() & 07777)
+              + octal(b.mode())
               + " (not expressible in a git patch)\n";
       return new FilePatch(note + patch.text(), patch.added(), patch.removed(), patch.binary());
     }
     return patch;
+  }
+
+  /**
+   * A change with a directory on a side. Git records no directories: as git sees the path, a
+   * directory holds no file there (its files are entries of their own), so a file replaced by a
+   * directory is that file deleted, and a directory replaced by a file is that file added, as
+   * {@code git diff} writes them and {@code git apply} applies them. A directory that appeared or
+   * went, or whose permission bits changed, has no git entry: a comment says so, which {@code git
+   * apply} skips.
+   */
+  private FilePatch withDirectory(WorkspacePath path, PatchSide before, PatchSide after) {
+    if (before instanceof PatchSide.Directory old && after instanceof PatchSide.Directory updated) {
+      return old.mode() == updated.mode()
+          ? FilePatch.NONE
+          : comment(
+              path,
+              "directory mode "
+                  + octal(old.mode())
+                  + " -> "
+                  + octal(updated.mode())
+                  + " (git records no directories)");
+    }
+    PatchSide fileBefore = before instanceof PatchSide.Directory ? new PatchSide.Absent() : before;
+    PatchSide fileAfter = after instanceof PatchSide.Directory ? new PatchSide.Absent() : after;
+    if (fileBefore instanceof PatchSide.Absent && fileAfter instanceof PatchSide.Absent) {
+      return after instanceof PatchSide.Directory created
+          ? comment(
+              path,
+              "directory created (mode " + octal(created.mode()) + "; git records no directories)")
+          : comment(
+              path,
+              "directory removed (mode "
+                  + octal(((PatchSide.Directory) before).mode())
+                  + "; git records no directories)");
+    }
+    return write(path, fileBefore, fileAfter);
+  }
+
+  private static FilePatch comment(WorkspacePath path, String text) {
+    return new FilePatch("# turndiff: " + printable(path) + ": " + text + "\n", 0, 0, false);
+  }
+
+  private static String octal(int mode) {
+    return String.format("%04o", mode & 07777);
   }
 
   /** A side as git sees it: content and mode. */

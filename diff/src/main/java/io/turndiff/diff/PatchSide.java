@@ -16,6 +16,13 @@ public sealed interface PatchSide {
   /** A symlink; git shows its text as the content of a mode 120000 entry. */
   record Link(byte[] text) implements PatchSide {}
 
+  /**
+   * A directory a snapshot named: git records no directories, so as git sees the path it holds no
+   * file (what the directory holds is recorded as paths of their own); its permission bits are
+   * shown in a comment when they change.
+   */
+  record Directory(int mode) implements PatchSide {}
+
   /** Not captured: the patch says why and never shows content. */
   record NotCaptured(Reason reason, String detail) implements PatchSide {}
 
@@ -28,6 +35,9 @@ public sealed interface PatchSide {
    * whole.
    */
   static PatchSide of(Snapshot snapshot, Optional<byte[]> content) {
+    if (snapshot instanceof Snapshot.Directory directory) {
+      return new Directory(directory.stat().mode() & 07777);
+    }
     if (!snapshot.captured()) {
       return new NotCaptured(
           snapshot.reason().orElse(Reason.UNREADABLE),

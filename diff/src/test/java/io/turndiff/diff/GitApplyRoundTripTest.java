@@ -198,4 +198,63 @@ class GitApplyRoundTripTest {
     assertEquals(
         1, patch.text().split("\n@@ ", -1).length - 1 + (patch.text().contains("\n@@ ") ? 0 : 1));
   }
+
+  /** The patch of one path's change, with the given sides. */
+  private String patchOf(String name, PatchSide before, PatchSide after) {
+    return writer.write(WorkspacePath.of(name), before, after).text();
+  }
+
+  /**
+   * A file that becomes a directory holding a file, and back: as git sees it the directory holds no
+   * file at its own path, so the patch deletes the file and adds the one under it (the reverse adds
+   * the file and deletes the one under it), in path order as {@code git diff} writes them; {@code
+   * git apply} and {@code git apply -R} go from one tree to the other.
+   */
+  @Test
+  void aFileThatBecomesADirectoryIsDeletedAndWhatTheDirectoryHoldsAdded() throws Exception {
+    Path dir = Files.createTempDirectory(temp, "type");
+    Files.writeString(dir.resolve("node"), "f\n");
+    String patch =
+        patchOf("node", new PatchSide.File(utf8("f\n"), 0644), new PatchSide.Directory(0755))
+            + patchOf(
+                "node/child.txt", new PatchSide.Absent(), new PatchSide.File(utf8("c\n"), 0644));
+    assertTrue(patch.startsWith("diff --git a/node b/node\ndeleted file mode 100644\n"), patch);
+    Path patchFile = temp.resolve("type.patch");
+    Files.writeString(patchFile, patch);
+    git(dir, "apply", patchFile.toString());
+    assertTrue(Files.isDirectory(dir.resolve("node")), patch);
+    assertEquals("c\n", Files.readString(dir.resolve("node/child.txt")));
+    git(dir, "apply", "-R", patchFile.toString());
+    assertEquals("f\n", Files.readString(dir.resolve("node")), "the file again");
+
+    String reverse =
+        patchOf("node", new PatchSide.Directory(0755), new PatchSide.File(utf8("f\n"), 0644))
+            + patchOf(
+                "node/child.txt", new PatchSide.File(utf8("c\n"), 0644), new PatchSide.Absent());
+    assertTrue(reverse.startsWith("diff --git a/node b/node\nnew file mode 100644\n"), reverse);
+    Files.writeString(patchFile, reverse);
+    git(dir, "apply", "-R", patchFile.toString());
+    assertEquals("c\n", Files.readString(dir.resolve("node/child.txt")));
+    git(dir, "apply", patchFile.toString());
+    assertEquals("f\n", Files.readString(dir.resolve("node")));
+  }
+
+  @Test
+  void aDirectoryWithNoFileOnEitherSideIsAComment() {
+    assertEquals(
+        "# turndiff: sub: directory created (mode 0750; git records no directories)\n",
+        patchOf("sub", new PatchSide.Absent(), new PatchSide.Directory(0750)));
+    assertEquals(
+        "# turndiff: sub: directory removed (mode 0755; git records no directories)\n",
+        patchOf("sub", new PatchSide.Directory(0755), new PatchSide.Absent()));
+    assertEquals(
+        "# turndiff: sub: directory mode 0755 -> 0700 (git records no directories)\n",
+        patchOf("sub", new PatchSide.Directory(0755), new PatchSide.Directory(0700)));
+    assertEquals("", patchOf("sub", new PatchSide.Directory(0755), new PatchSide.Directory(0755)));
+    assertEquals(
+        "diff --git a/l b/l\nnew file mode 120000\n",
+        patchOf("l", new PatchSide.Directory(0755), new PatchSide.Link(utf8("d")))
+            .substring(0, "diff --git a/l b/l\nnew file mode 120000\n".length()),
+        "a directory replaced by a link is that link added");
+  }
 }

@@ -14,7 +14,14 @@ public enum ChangeKind {
    * A side was not captured and nothing known proves a change; always so for a path that leads
    * outside.
    */
-  UNKNOWN("unknown");
+  UNKNOWN("unknown"),
+  /**
+   * A path that held nothing became a directory (a snapshot named it): no file changed, and the
+   * directory is the directories' to remove in a rewind.
+   */
+  DIRECTORY_CREATED("directory_created"),
+  /** A directory a snapshot named is gone, and nothing is at its path: the reverse. */
+  DIRECTORY_REMOVED("directory_removed");
 
   private final String code;
 
@@ -39,11 +46,21 @@ public enum ChangeKind {
    * that appeared, vanished, changed type, mode, size or hash). A path that leads outside the
    * workspace is always {@link #UNKNOWN}: what the turn did there was never read. A directory
    * before and after is {@link #UNCHANGED} or, when its mode changed, {@link #MODIFIED} (see {@link
-   * Snapshot#compareState}).
+   * Snapshot#compareState}); one that appeared from nothing is {@link #DIRECTORY_CREATED}, one gone
+   * to nothing {@link #DIRECTORY_REMOVED}; a file replaced by a directory, or the reverse, is
+   * {@link #TYPE_CHANGED}.
    */
   public static ChangeKind between(Snapshot before, Snapshot after) {
     if (before.leadsOutside() || after.leadsOutside()) {
       return UNKNOWN;
+    }
+    // a directory is never a file change: one that appeared where nothing was, or went leaving
+    // nothing, changed no file (a file replaced by a directory, or the reverse, is a type change)
+    if (before instanceof Snapshot.Absent && after.isDirectory()) {
+      return DIRECTORY_CREATED;
+    }
+    if (before.isDirectory() && after instanceof Snapshot.Absent) {
+      return DIRECTORY_REMOVED;
     }
     return switch (before.compareState(after)) {
       case SAME -> UNCHANGED;

@@ -485,6 +485,20 @@ public sealed interface Snapshot
   }
 
   /**
+   * This state as a file: a {@link Directory} holds no file at its path, so as a file it is a known
+   * absence (what the directory holds is recorded as paths of their own, and the directory itself
+   * is a directory record's: it is created, removed and given its mode back by the directories'
+   * rewind); every other state is itself. So a path that turns from a file into a directory is, as
+   * a file, deleted, and the chain of a path's states over several turns follows its file through a
+   * directory in between (a file, then a directory, then a file again is one file's history).
+   */
+  default Snapshot asFile() {
+    return this instanceof Directory directory
+        ? absent(directory.path(), directory.boundary(), directory.takenAt())
+        : this;
+  }
+
+  /**
    * Whether what both states know shows a difference: existence (when both are known), type, mode,
    * a link's text, or a regular file's size or content or sampled hash. Two states of different
    * kinds always differ in existence or type, so captured states never reach {@link

@@ -157,4 +157,25 @@ class ChangeKindTest {
         ChangeKind.TYPE_CHANGED, ChangeKind.between(directory(0755, 4096), stored("a\n", 0644)));
     assertFalse(directory(0755, 4096).captured(), "still no state a file write can put back");
   }
+
+  @Test
+  void aDirectoryThatAppearedOrWentIsNoFileChangeAndAFileTurnedDirectoryIsATypeChange() {
+    Snapshot absent = Snapshot.absent(PATH, BOUNDARY, AT);
+    assertEquals(ChangeKind.DIRECTORY_CREATED, ChangeKind.between(absent, directory(0755, 4096)));
+    assertEquals(ChangeKind.DIRECTORY_REMOVED, ChangeKind.between(directory(0755, 4096), absent));
+    assertEquals(
+        ChangeKind.TYPE_CHANGED, ChangeKind.between(stored("f\n", 0644), directory(0755, 4096)));
+    assertEquals(Optional.empty(), ChangeKind.whyUnknown(absent, directory(0755, 4096)));
+  }
+
+  @Test
+  void asAFileADirectoryIsAKnownAbsenceAndEveryOtherStateItself() {
+    Snapshot directory = directory(0700, 4096);
+    Snapshot asFile = directory.asFile();
+    assertEquals(Snapshot.absent(PATH, BOUNDARY, AT), asFile);
+    assertEquals(StateComparison.SAME, asFile.compareState(Snapshot.absent(PATH, BOUNDARY, AT)));
+    for (Snapshot state : List.of(stored("a\n", 0644), unreadable(), escape(), sampled(9, "x"))) {
+      assertEquals(state, state.asFile());
+    }
+  }
 }

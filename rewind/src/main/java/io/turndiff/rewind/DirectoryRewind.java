@@ -2,6 +2,7 @@ package io.turndiff.rewind;
 
 import io.turndiff.boundary.DirectoryOutcome;
 import io.turndiff.boundary.WorkspaceBoundary;
+import io.turndiff.capture.record.DirectorySide;
 import io.turndiff.model.DirectoryState;
 import io.turndiff.model.WorkspacePath;
 import io.turndiff.rewind.RewindDecision.AsItIs;
@@ -17,6 +18,7 @@ import io.turndiff.store.StoreTransaction;
 import io.turndiff.store.StoredDirectoryChange;
 import io.turndiff.store.StoredRewindDirectory;
 import io.turndiff.store.StoredTurn;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
@@ -55,6 +57,12 @@ final class DirectoryRewind {
 
   /** Directories seen present: a parent is looked at once per rewind. */
   private final Set<WorkspacePath> present = new HashSet<>();
+
+  /**
+   * Directories the rewind could not put back (a file or a link holds their name): what goes under
+   * them is left with them.
+   */
+  private final Set<WorkspacePath> notPutBack = new HashSet<>();
 
   /**
    * The directories the steps so far changed entries in: a directory made before the files is
@@ -193,8 +201,22 @@ final class DirectoryRewind {
         .toList();
   }
 
+  /**
+   * Each directory the rewind makes again (one the turns removed), and each directory above one: a
+   * file there is deleted before they are made ({@link RewindDecision.FileStep}).
+   */
+  Set<WorkspacePath> whereDirectoriesGo() {
+    Set<WorkspacePath> where = new HashSet<>();
+    for (WorkspacePath directory : removedByTurns()) {
+      for (WorkspacePath at = directory;
+          where.add(at) && at.parent().isPresent();
+          at = at.parent().get()) {}
+    }
+    return where;
+  }
+
   /** The directories the rewound turns created. */
-  private List<WorkspacePath> createdByTurns() {
+  List<WorkspacePath> createdByTurns() {
     return spans.entrySet().stream()
         .filter(span -> span.getValue().createdByTurns() && acted.contains(span.getKey()))
         .map(Map.Entry::getKey)
@@ -215,12 +237,34 @@ final class DirectoryRewind {
       switch (RewindDecision.putBack(boundary.directoryAt(directory))) {
         // a file or a link is where the directory goes: what goes under it is refused and reported
         // with it
-        case LeaveIt leave -> leave(directory, StoredRewindDirectory.Action.CREATE, leave);
+        case LeaveIt leave -> {
+          leave(directory, StoredRewindDirectory.Action.CREATE, leave);
+          notPutBack.add(directory);
+        }
         case MakeDirectory make -> create(directory);
         case AsItIs there -> {}
       }
       present.add(directory);
     }
+  }
+
+  /**
+   * Why {@code file} is not written: a directory above it that the rewind could not put back (a
+   * file or a link holds its name); empty when there is none.
+   */
+  Optional<String> notPutBackAbove(WorkspacePath file) {
+    return notPutBackAbove(file, notPutBack);
+  }
+
+  private static Optional<String> notPutBackAbove(WorkspacePath file, Set<WorkspacePath> left) {
+    return file.parent().stream()
+        .flatMap(parent -> left.stream().filter(parent::isWithin))
+        .min(Comparator.comparingInt(WorkspacePath::length))
+        .map(
+            directory ->
+                "its directory "
+                    + directory.display()
+                    + " could not be put back (a file or a link is where it should be)");
   }
 
   /** Makes the missing parents of {@code file}, with their recorded modes, before it is written. */
@@ -265,10 +309,19 @@ final class DirectoryRewind {
   // ---- after the files: directories the turns created
   // ----------------------------------------------------
 
-  /** Removes the directories the rewound turns created that are empty now, deepest first. */
+  /**
+   * Removes the directories the rewound turns created that are empty now, deepest first. One an
+   * earlier run of the operation already removed is not decided again: once a file the turns had
+   * replaced by that directory is back at its name (the run that removed it was killed before it
+   * journaled the file done), that file is the rewind's own, not "a file where the directory is".
+   */
   void removeCreated() {
+    Set<WorkspacePath> removedBefore = removedByAnEarlierRun();
     List<DirectoryState> toRemove = new ArrayList<>();
     for (WorkspacePath directory : createdByTurns()) {
+      if (removedBefore.contains(directory)) {
+        continue;
+      }
       Optional<DirectoryState> now = boundary.directoryAt(directory);
       switch (RewindDecision.removeCreated(now)) {
         case LeaveIt leave -> leave(directory, StoredRewindDirectory.Action.REMOVE, leave);
@@ -307,6 +360,7 @@ final class DirectoryRewind {
       outcomes.put(row.id(), outcome);
       if (outcome instanceof DirectoryOutcome.Done) {
         syncs.nameChanged(row.path());
+        present.remove(row.path());
       }
     }
     syncs.sync(boundary);
@@ -320,7 +374,7 @@ final class DirectoryRewind {
                       row.id(),
                       StoredRewindDirectory.Status.SKIPPED,
                       Optional.of(SkipReason.DIRECTORY_NOT_EMPTY),
-                      Optional.of(holding(row.path())));
+                      Optional.of(holding(boundary.namesIn(row.path()))));
             } else {
               mark(tx, row.id(), outcome);
             }
@@ -334,6 +388,21 @@ final class DirectoryRewind {
    * name: planned and skipped at once, so that the report names it (and the rewind is not
    * complete).
    */
+  /**
+   * The directories this operation journaled removed, in an earlier run of it (none in a fresh
+   * one).
+   */
+  private Set<WorkspacePath> removedByAnEarlierRun() {
+    Set<WorkspacePath> removed = new HashSet<>();
+    for (StoredRewindDirectory row : store.read(tx -> tx.rewindDirectories().of(operationId))) {
+      if (row.action() == StoredRewindDirectory.Action.REMOVE
+          && row.status() == StoredRewindDirectory.Status.DONE) {
+        removed.add(row.path());
+      }
+    }
+    return removed;
+  }
+
   private void leave(WorkspacePath directory, StoredRewindDirectory.Action action, LeaveIt leave) {
     store.write(
         tx -> {
@@ -349,9 +418,8 @@ final class DirectoryRewind {
         });
   }
 
-  /** What keeps a directory: the names it holds, a few of them. */
-  private String holding(WorkspacePath directory) {
-    List<String> names = boundary.namesIn(directory);
+  /** What keeps a directory: the names it holds ({@code names}, sorted), a few of them. */
+  private static String holding(List<String> names) {
     int shown = Math.min(names.size(), 5);
     return "the turns created it, and it still holds "
         + (names.isEmpty()
@@ -553,11 +621,21 @@ final class DirectoryRewind {
 
   /**
    * The directories the rewind would create (before writing {@code files}) and remove, those whose
-   * mode it would put back, and those it would leave (and why), nothing written.
+   * mode it would put back, and those it would leave (and why), nothing written: decided as the run
+   * decides them, on what it would have done to the files by then. {@code clearedFirst} are the
+   * paths it would delete before it makes directories again (a directory goes where one of them
+   * is), {@code deleted} every path it would delete: a directory the turns created is removed when
+   * it holds nothing else by then (it is empty then, or holds only directories removed before it).
    */
-  Planned wouldDo(List<WorkspacePath> files) {
+  Planned wouldDo(
+      List<WorkspacePath> files, Set<WorkspacePath> clearedFirst, Set<WorkspacePath> deleted) {
     TreeSet<WorkspacePath> create = new TreeSet<>();
-    List<WorkspacePath> candidates = new ArrayList<>(removedByTurns());
+    // top down: a directory under one the rewind makes is decided on what the rewind made
+    TreeSet<WorkspacePath> candidates =
+        new TreeSet<>(
+            Comparator.comparingInt(WorkspacePath::length)
+                .thenComparing(Comparator.naturalOrder()));
+    candidates.addAll(removedByTurns());
     for (WorkspacePath file : files) {
       List<byte[]> parents = file.parentComponents();
       for (int depth = 1; depth <= parents.size(); depth++) {
@@ -565,23 +643,52 @@ final class DirectoryRewind {
       }
     }
     TreeMap<WorkspacePath, RewindReport.Skipped> inTheWay = new TreeMap<>();
+    Set<WorkspacePath> notPutBack = new HashSet<>();
     for (WorkspacePath directory : candidates) {
-      switch (RewindDecision.putBack(boundary.directoryAt(directory))) {
+      // deleted first, or under a directory the rewind makes (empty then): nothing is there
+      boolean cleared =
+          clearedFirst.contains(directory)
+              || directory.parent().filter(create::contains).isPresent();
+      Optional<DirectoryState> now =
+          cleared ? Optional.of(DirectoryState.absent(directory)) : boundary.directoryAt(directory);
+      switch (RewindDecision.putBack(now)) {
         case MakeDirectory make -> create.add(directory);
-        case LeaveIt leave ->
-            inTheWay.put(
-                directory, new RewindReport.Skipped(directory, leave.reason(), leave.detail()));
+        case LeaveIt leave -> {
+          inTheWay.put(
+              directory, new RewindReport.Skipped(directory, leave.reason(), leave.detail()));
+          notPutBack.add(directory);
+        }
         case AsItIs there -> {}
       }
     }
     List<WorkspacePath> remove = new ArrayList<>();
-    for (WorkspacePath directory : createdByTurns()) {
+    Set<WorkspacePath> gone = new HashSet<>(deleted);
+    List<WorkspacePath> created = new ArrayList<>(createdByTurns());
+    created.sort(Comparator.comparingInt(WorkspacePath::length).reversed());
+    for (WorkspacePath directory : created) {
       switch (RewindDecision.removeCreated(boundary.directoryAt(directory))) {
-        case RemoveDirectory removed -> remove.add(directory);
+        case RemoveDirectory removed -> {
+          // one that cannot be listed is taken to hold something the rewind does not remove
+          Optional<List<WorkspacePath>> left =
+              boundary
+                  .entriesIn(directory)
+                  .map(entries -> entries.stream().filter(entry -> !gone.contains(entry)).toList());
+          if (left.filter(List::isEmpty).isPresent()) {
+            remove.add(directory);
+            gone.add(directory);
+          } else {
+            inTheWay.put(
+                directory,
+                new RewindReport.Skipped(
+                    directory,
+                    SkipReason.DIRECTORY_NOT_EMPTY,
+                    holding(namesOf(left.orElse(List.of())))));
+          }
+        }
         case LeaveIt leave ->
             inTheWay.put(
                 directory, new RewindReport.Skipped(directory, leave.reason(), leave.detail()));
-        case AsItIs gone -> {}
+        case AsItIs alreadyGone -> {}
       }
     }
     remove.sort(
@@ -589,7 +696,7 @@ final class DirectoryRewind {
             .reversed()
             .thenComparing(Comparator.naturalOrder()));
     List<WorkspacePath> modes = new ArrayList<>();
-    List<RewindReport.Skipped> left = new ArrayList<>(inTheWay.values());
+    List<RewindReport.Skipped> skipped = new ArrayList<>(inTheWay.values());
     for (WorkspacePath directory : modeChanged(false)) {
       Optional<DirectoryState> now =
           create.contains(directory)
@@ -599,19 +706,41 @@ final class DirectoryRewind {
         case SetMode set -> modes.add(directory);
         case MakeIt make -> create.add(directory);
         case LeaveIt leave ->
-            left.add(new RewindReport.Skipped(directory, leave.reason(), leave.detail()));
+            skipped.add(new RewindReport.Skipped(directory, leave.reason(), leave.detail()));
         case HasItsMode has -> {}
       }
     }
     modes.sort(Comparator.naturalOrder());
-    return new Planned(List.copyOf(create), remove, modes, left);
+    return new Planned(List.copyOf(create), remove, modes, skipped, notPutBack);
   }
 
+  /**
+   * The names of {@code entries} as {@link WorkspaceBoundary#namesIn} gives a directory's, sorted:
+   * what a run that finds the directory not empty names.
+   */
+  private static List<String> namesOf(List<WorkspacePath> entries) {
+    return entries.stream()
+        .map(entry -> new String(entry.name(), StandardCharsets.UTF_8))
+        .sorted()
+        .toList();
+  }
+
+  /**
+   * What a dry run finds the directories' steps would do; {@code notPutBack}: the directories it
+   * could not put back, under which no file is written.
+   */
   record Planned(
       List<WorkspacePath> created,
       List<WorkspacePath> removed,
       List<WorkspacePath> modes,
-      List<RewindReport.Skipped> left) {}
+      List<RewindReport.Skipped> left,
+      Set<WorkspacePath> notPutBack) {
+
+    /** As {@link DirectoryRewind#notPutBackAbove}, for this dry run. */
+    Optional<String> notPutBackAbove(WorkspacePath file) {
+      return DirectoryRewind.notPutBackAbove(file, notPutBack);
+    }
+  }
 
   // ---- after the rewind: the rewind turn's record
   // -------------------------------------------------------
@@ -624,7 +753,7 @@ final class DirectoryRewind {
     Map<WorkspacePath, Optional<DirectoryState>> after = new HashMap<>();
     store
         .read(tx -> tx.directoryChanges().ofTurn(rewindTurn.id()))
-        .forEach(row -> after.put(row.path(), boundary.directoryAt(row.path())));
+        .forEach(row -> after.put(row.path(), DirectorySide.now(boundary, row.path())));
     store.write(
         tx -> {
           after.forEach(

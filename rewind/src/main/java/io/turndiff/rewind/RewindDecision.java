@@ -13,6 +13,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalInt;
+import java.util.Set;
 
 /**
  * What a rewind does with one path, decided from states and contents alone (no store, no file
@@ -56,18 +57,21 @@ final class RewindDecision {
    * first).
    */
   static ChainVerdict chain(WorkspacePath path, List<Step> steps) {
-    Snapshot target = steps.getFirst().before();
-    Optional<Snapshot> expected = steps.getLast().after();
+    // the chain of the path's file: a directory on a side holds none (it is a directory record's,
+    // which the directories' rewind follows), so a file, a directory, then a file again is one
+    // unbroken chain from the first file to the last
+    Snapshot target = steps.getFirst().before().asFile();
+    Optional<Snapshot> expected = steps.getLast().after().map(Snapshot::asFile);
     if (path.isOutside()) {
       return ChainVerdict.skipped(
           Reason.OUTSIDE_WORKSPACE.code(), "outside the workspace: never written");
     }
     Optional<String> unverifiedLink = Optional.empty();
     for (int i = 1; i < steps.size(); i++) {
-      Snapshot olderAfter = steps.get(i - 1).after().orElseThrow();
+      Snapshot olderAfter = steps.get(i - 1).after().orElseThrow().asFile();
       String between =
           "between turn '" + steps.get(i - 1).turn() + "' and turn '" + steps.get(i).turn() + "'";
-      switch (olderAfter.compareState(steps.get(i).before())) {
+      switch (olderAfter.compareState(steps.get(i).before().asFile())) {
         case DIFFERENT -> {
           return ChainVerdict.skipped(
               SkipReason.CHAIN_BROKEN, "changed outside the rewound turns " + between);
@@ -136,11 +140,40 @@ final class RewindDecision {
       Optional<byte[]> nowContent,
       Map<Sha256, byte[]> contents,
       boolean force) {
-    if (now.sameStateAs(target)) {
+    // the path's file: a directory the turns found or left here is no file (the directories'
+    // rewind makes or removes it, around this write)
+    return decideFile(
+        target.asFile(),
+        expected.map(Snapshot::asFile),
+        expected.filter(Snapshot::isDirectory).isPresent(),
+        now,
+        nowContent,
+        contents,
+        force);
+  }
+
+  /**
+   * {@link #decide} on the states as files; {@code turnsLeftADirectory}: the turns left a directory
+   * at the path, which the rewind removes (when it is empty) before this file is put back.
+   */
+  private static Action decideFile(
+      Snapshot target,
+      Optional<Snapshot> expected,
+      boolean turnsLeftADirectory,
+      Snapshot now,
+      Optional<byte[]> nowContent,
+      Map<Sha256, byte[]> contents,
+      boolean force) {
+    if (now.asFile().sameStateAs(target)) {
       return new AlreadyThere();
     }
     if (now.type().filter(type -> type == FileType.DIRECTORY).isPresent()) {
-      return new Leave(SkipReason.REFUSED, "a directory is where the file should go");
+      return turnsLeftADirectory
+          ? new Leave(
+              SkipReason.CONFLICT,
+              "the turns made it a directory, which is still there: it holds what the turns did"
+                  + " not make (see the directory's own entry); the file is not put back")
+          : new Leave(SkipReason.REFUSED, "a directory is where the file should go");
     }
     if (now.presence() == Presence.UNKNOWN) {
       return new Leave(
@@ -223,8 +256,52 @@ final class RewindDecision {
    * store).
    */
   static Write restore(Snapshot target, Map<Sha256, byte[]> contents) {
-    Optional<byte[]> content = target.storedContent().map(contents::get);
-    return new Write(target, content, target.metadata().map(m -> m.mode()).orElse(0644), false);
+    Snapshot file = target.asFile();
+    Optional<byte[]> content = file.storedContent().map(contents::get);
+    return new Write(file, content, file.metadata().map(m -> m.mode()).orElse(0644), false);
+  }
+
+  // ---- when a path is written: around the directories the rewind makes and removes
+  // -------------------------
+
+  /**
+   * When a planned path is written, among the directories' steps. A path the turns turned from a
+   * directory into a file (or a link) holds a name a directory is to take again: that file goes
+   * first. A path they turned from a file into a directory gets its file back once the directory
+   * they made is removed. Every other path is written between the two.
+   */
+  enum FileStep {
+    /**
+     * Before the directories the turns removed are made again: a deletion at, or above, where one
+     * of them goes.
+     */
+    BEFORE_DIRECTORIES,
+    /** Between the directories made again and those the turns created, removed. */
+    WITH_THE_FILES,
+    /** After the directories the turns created are removed: a file where one of them was. */
+    AFTER_REMOVED_DIRECTORIES
+  }
+
+  /**
+   * The step of a planned path whose before-state is {@code target} and after-state {@code
+   * expected}; {@code whereDirectoriesGo} holds each directory the rewind makes again and every
+   * directory above one, {@code removed} each directory the turns created that it removes.
+   */
+  static FileStep stepOf(
+      WorkspacePath path,
+      Snapshot target,
+      Optional<Snapshot> expected,
+      Set<WorkspacePath> whereDirectoriesGo,
+      Set<WorkspacePath> removed) {
+    boolean deletes = target.asFile().presence() == Presence.ABSENT;
+    if (deletes && (target.isDirectory() || whereDirectoriesGo.contains(path))) {
+      return FileStep.BEFORE_DIRECTORIES;
+    }
+    if (!deletes
+        && (expected.filter(Snapshot::isDirectory).isPresent() || removed.contains(path))) {
+      return FileStep.AFTER_REMOVED_DIRECTORIES;
+    }
+    return FileStep.WITH_THE_FILES;
   }
 
   /** The turns' hunks reversed onto the current content, when all three are captured text files. */

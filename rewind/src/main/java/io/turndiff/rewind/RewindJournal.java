@@ -18,6 +18,7 @@ import io.turndiff.model.TurnState;
 import io.turndiff.model.WorkspacePath;
 import io.turndiff.rewind.RewindDecision.Action;
 import io.turndiff.rewind.RewindDecision.AlreadyThere;
+import io.turndiff.rewind.RewindDecision.FileStep;
 import io.turndiff.rewind.RewindDecision.Leave;
 import io.turndiff.rewind.RewindDecision.Write;
 import io.turndiff.store.Store;
@@ -27,7 +28,9 @@ import io.turndiff.store.StoredRewindOperation;
 import io.turndiff.store.StoredTurn;
 import java.util.ArrayList;
 import java.util.Collections;
+import java.util.EnumMap;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
@@ -92,7 +95,10 @@ final class RewindJournal {
    * changed in, once, and journal them done. Nothing but the rewind's own files and directories is
    * synced: another program's writes on the same file system are not waited for. Then the
    * directories the turns created, the remaining modes, and the rewind turn's record of what the
-   * rewind left.
+   * rewind left. A path whose type the turns changed between file and directory is written by the
+   * same three steps, at its own place among the directories' ({@link FileStep}): a file the turns
+   * put where a directory was goes before that directory is made again, a file they replaced by a
+   * directory comes back after that directory is removed.
    *
    * @param resumed whether an earlier run of the operation may have left staged files behind
    */
@@ -115,8 +121,64 @@ final class RewindJournal {
             force,
             operation.turns(),
             new NamedPaths(operation.paths()));
+    Map<FileStep, List<StoredRewindEntry>> steps = bySteps(entries, directories);
+    Files files = new Files(rewindTurn, toolCall, boundary, directories, contents, force, resumed);
+    // a file where a directory the turns removed goes back is deleted first; a file where a
+    // directory they created was is put back once that directory is removed
+    applyFiles(steps.get(FileStep.BEFORE_DIRECTORIES), files);
     directories.restore(directories.removedByTurns());
     directories.restoreModesBeforeFiles();
+    applyFiles(steps.get(FileStep.WITH_THE_FILES), files);
+    directories.removeCreated();
+    applyFiles(steps.get(FileStep.AFTER_REMOVED_DIRECTORIES), files);
+    directories.restoreModesAfterFiles();
+    finish(operation, rewindTurn, boundary, contents);
+  }
+
+  /** What every step of the files shares in one run of an operation. */
+  private record Files(
+      StoredTurn rewindTurn,
+      long toolCall,
+      WorkspaceBoundary boundary,
+      DirectoryRewind directories,
+      Map<Sha256, byte[]> contents,
+      boolean force,
+      boolean resumed) {}
+
+  /**
+   * The entries still to do (planned, or started by an earlier run), by the step they are written
+   * in ({@link RewindDecision#stepOf}).
+   */
+  private static Map<FileStep, List<StoredRewindEntry>> bySteps(
+      List<StoredRewindEntry> entries, DirectoryRewind directories) {
+    Set<WorkspacePath> whereDirectoriesGo = directories.whereDirectoriesGo();
+    Set<WorkspacePath> removed = new HashSet<>(directories.createdByTurns());
+    Map<FileStep, List<StoredRewindEntry>> steps = new EnumMap<>(FileStep.class);
+    for (FileStep step : FileStep.values()) {
+      steps.put(step, new ArrayList<>());
+    }
+    for (StoredRewindEntry entry : entries) {
+      if (entry.status() == RewindStatus.PLANNED || entry.status() == RewindStatus.STARTED) {
+        steps
+            .get(
+                RewindDecision.stepOf(
+                    entry.path(), entry.target(), entry.expected(), whereDirectoriesGo, removed))
+            .add(entry);
+      }
+    }
+    return steps;
+  }
+
+  /**
+   * One step of the files: the paths an earlier run left started are resumed, the planned ones
+   * staged (see {@link #stagePlanned} and {@link #resumeStarted}), then each is put in place
+   * ({@link #commitAll}). A step with no path does nothing.
+   */
+  private void applyFiles(List<StoredRewindEntry> entries, Files files) {
+    if (entries.isEmpty()) {
+      return;
+    }
+    WorkspaceBoundary boundary = files.boundary();
     List<StoredRewindEntry> started =
         entries.stream().filter(e -> e.status() == RewindStatus.STARTED).toList();
     List<StoredRewindEntry> planned =
@@ -127,23 +189,28 @@ final class RewindJournal {
     try {
       List<Pending> pending = new ArrayList<>();
       for (StoredRewindEntry entry : started) {
-        resumeStarted(rewindTurn, boundary, entry, contents, uncommitted).ifPresent(pending::add);
+        resumeStarted(files.rewindTurn(), boundary, entry, files.contents(), uncommitted)
+            .ifPresent(pending::add);
       }
-      if (resumed) {
+      if (files.resumed()) {
         // a run that died between staging and journaling the paths as started left files under
         // journaled names
         planned.forEach(entry -> discardStagedByAnEarlierRun(boundary, entry));
       }
       pending.addAll(
           stagePlanned(
-              rewindTurn, toolCall, boundary, directories, planned, contents, force, uncommitted));
-      commitAll(boundary, directories, pending, uncommitted);
+              files.rewindTurn(),
+              files.toolCall(),
+              boundary,
+              files.directories(),
+              planned,
+              files.contents(),
+              files.force(),
+              uncommitted));
+      commitAll(boundary, files.directories(), pending, uncommitted);
     } finally {
       uncommitted.forEach(boundary::discard);
     }
-    directories.removeCreated();
-    directories.restoreModesAfterFiles();
-    finish(operation, rewindTurn, boundary, contents);
   }
 
   private Map<Sha256, byte[]> contents(List<StoredRewindEntry> entries) {
@@ -221,6 +288,10 @@ final class RewindJournal {
         directories.restoreParentsOf(decided.entry().path());
       }
     }
+    // a file under a directory that could not be put back (a file or a link holds its name) is
+    // left with it
+    decisions =
+        decisions.stream().map(decided -> leftWithItsDirectory(decided, directories)).toList();
     List<Decided> writes = decisions.stream().filter(d -> d.action() instanceof Write).toList();
     List<WriteOutcome> outcomes =
         IndependentSteps.run(
@@ -311,6 +382,19 @@ final class RewindJournal {
           return null;
         });
     return pending;
+  }
+
+  /** A write of a file under a directory the rewind could not put back: left, refused. */
+  private static Decided leftWithItsDirectory(Decided decided, DirectoryRewind directories) {
+    if (!(decided.action() instanceof Write write && write.putsAFile())) {
+      return decided;
+    }
+    return directories
+        .notPutBackAbove(decided.entry().path())
+        .map(
+            why ->
+                new Decided(decided.entry(), decided.current(), new Leave(SkipReason.REFUSED, why)))
+        .orElse(decided);
   }
 
   /**
@@ -507,7 +591,7 @@ final class RewindJournal {
     boolean landed =
         merge
             ? current.snapshot().sha256().equals(entry.merged())
-            : current.snapshot().sameStateAs(entry.target());
+            : current.snapshot().asFile().sameStateAs(entry.target().asFile());
     if (landed) {
       markResumed(entry, merge ? RewindStatus.MERGED : RewindStatus.RESTORED, Optional.empty());
       return Optional.empty();

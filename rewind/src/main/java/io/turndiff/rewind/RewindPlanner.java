@@ -144,9 +144,10 @@ final class RewindPlanner {
           StoredRewindOperation by = putBack.get(path);
           if (by != null) {
             paths.add(putBackAlready(path, changes, by));
-          } else if (!(directories.contains(path) && directoryOnBothSides(changes))) {
+          } else if (!(directories.contains(path) && namedDirectory(changes))) {
             paths.add(planPath(path, changes, turnsById));
-          } // else a directory a snapshot named: the directories' rewind puts its mode back
+          } // else a directory a snapshot named: the directories' rewind removes it, makes it
+          // again or puts its mode back
         });
     StoredSession session = tx.sessions().byExternalId(target.sessionExternalId()).orElseThrow();
     List<StoredTurn> newestFirst = new ArrayList<>(turns);
@@ -248,10 +249,21 @@ final class RewindPlanner {
         detail);
   }
 
-  /** Whether the path was a directory when the turns first recorded it and when they finished. */
-  private static boolean directoryOnBothSides(List<StoredFileChange> changes) {
-    return changes.getFirst().before().isDirectory()
-        && changes.getLast().after().filter(Snapshot::isDirectory).isPresent();
+  /**
+   * Whether the path is a directory a snapshot named, with no file on either side: a directory when
+   * the turns first recorded it or when they finished, and a directory or nothing on the other side
+   * (a directory they created or removed, or whose mode they changed). As a file it holds nothing
+   * before and after; the directory is a directory record's.
+   */
+  private static boolean namedDirectory(List<StoredFileChange> changes) {
+    Snapshot first = changes.getFirst().before();
+    Optional<Snapshot> last = changes.getLast().after();
+    boolean directoryOrNothing =
+        (first.isDirectory() || first instanceof Snapshot.Absent)
+            && last.filter(state -> state.isDirectory() || state instanceof Snapshot.Absent)
+                .isPresent();
+    return directoryOrNothing
+        && (first.isDirectory() || last.filter(Snapshot::isDirectory).isPresent());
   }
 
   /**

@@ -2,10 +2,12 @@ package io.turndiff.rewind;
 
 import io.turndiff.boundary.Observation;
 import io.turndiff.boundary.WorkspaceBoundary;
+import io.turndiff.model.RewindStatus;
 import io.turndiff.model.Sha256;
 import io.turndiff.model.Snapshot;
 import io.turndiff.model.WorkspacePath;
 import io.turndiff.rewind.RewindDecision.Action;
+import io.turndiff.rewind.RewindDecision.FileStep;
 import io.turndiff.rewind.RewindDecision.Leave;
 import io.turndiff.rewind.RewindDecision.Write;
 import io.turndiff.store.Store;
@@ -14,9 +16,15 @@ import io.turndiff.store.StoredRewindEntry;
 import io.turndiff.store.StoredRewindOperation;
 import io.turndiff.store.StoredTurn;
 import java.util.ArrayList;
+import java.util.EnumMap;
+import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
+import java.util.function.BiConsumer;
+import java.util.function.Function;
 
 /**
  * The reports a rewind returns: a dry run's, decided on the workspace now, and an operation's
@@ -32,7 +40,10 @@ final class RewindReports {
 
   /**
    * What a rewind of {@code plan} would do, decided on the workspace's state now as the real run
-   * decides (contents over the size limit hashed, not stored); nothing is stored or written.
+   * decides (contents over the size limit hashed, not stored), step by step as the run goes ({@link
+   * RewindDecision.FileStep}): the files deleted where directories go back, those directories, the
+   * other files, the directories the turns created (removed when nothing else is left in them by
+   * then), and the files where those were. Nothing is stored or written.
    */
   RewindReport dryRun(String operationId, Plan plan, boolean force, WorkspaceBoundary boundary) {
     List<Snapshot> snapshots = new ArrayList<>();
@@ -43,11 +54,78 @@ final class RewindReports {
               path.expected().ifPresent(snapshots::add);
             });
     Map<Sha256, byte[]> contents = store.read(tx -> tx.blobs().contentsOf(snapshots));
+    List<String> turns = plan.turns().stream().map(StoredTurn::externalId).toList();
+    DirectoryRewind directories =
+        DirectoryRewind.planOnly(store, boundary, force, turns, plan.named());
+    Set<WorkspacePath> whereDirectoriesGo = directories.whereDirectoriesGo();
+    Set<WorkspacePath> removedByTheRun = new HashSet<>(directories.createdByTurns());
+    Map<FileStep, List<PlannedPath>> steps = new EnumMap<>(FileStep.class);
+    for (FileStep step : FileStep.values()) {
+      steps.put(step, new ArrayList<>());
+    }
+    plan.paths().stream()
+        .filter(path -> path.status() == RewindStatus.PLANNED)
+        .forEach(
+            path ->
+                steps
+                    .get(
+                        RewindDecision.stepOf(
+                            path.path(),
+                            path.target(),
+                            path.expected(),
+                            whereDirectoriesGo,
+                            removedByTheRun))
+                    .add(path));
+    Map<WorkspacePath, Action> actions = new HashMap<>();
+    Function<PlannedPath, Observation> now =
+        path -> boundary.observeExact(path.path(), RewindJournal.AS_IF_STORED);
+    BiConsumer<PlannedPath, Observation> decide =
+        (path, current) ->
+            actions.put(
+                path.path(),
+                RewindDecision.decide(
+                    path.target(),
+                    path.expected(),
+                    current.snapshot(),
+                    current.content(),
+                    contents,
+                    force));
+    steps.get(FileStep.BEFORE_DIRECTORIES).forEach(path -> decide.accept(path, now.apply(path)));
+    Set<WorkspacePath> clearedFirst = deletions(actions);
+    steps.get(FileStep.WITH_THE_FILES).forEach(path -> decide.accept(path, now.apply(path)));
+    List<WorkspacePath> written =
+        actions.entrySet().stream()
+            .filter(action -> action.getValue() instanceof Write write && write.putsAFile())
+            .map(Map.Entry::getKey)
+            .sorted()
+            .toList();
+    DirectoryRewind.Planned directoryPlan =
+        directories.wouldDo(written, clearedFirst, deletions(actions));
+    Set<WorkspacePath> removed = new HashSet<>(directoryPlan.removed());
+    for (PlannedPath path : steps.get(FileStep.AFTER_REMOVED_DIRECTORIES)) {
+      // where the directory the turns created is removed first, the run finds nothing there
+      decide.accept(
+          path,
+          removed.contains(path.path())
+              ? new Observation(
+                  Snapshot.absent(path.path(), boundary.kind(), store.clock().instant()),
+                  Optional.empty(),
+                  Optional.empty())
+              : now.apply(path));
+    }
+    // a file under a directory that cannot be put back is left with it, as the run leaves it
+    actions.replaceAll(
+        (path, action) ->
+            action instanceof Write write && write.putsAFile()
+                ? directoryPlan
+                    .notPutBackAbove(path)
+                    .<Action>map(why -> new Leave(SkipReason.REFUSED, why))
+                    .orElse(action)
+                : action);
     List<WorkspacePath> restored = new ArrayList<>();
     List<WorkspacePath> merged = new ArrayList<>();
     List<RewindReport.Skipped> skipped = new ArrayList<>();
     List<WorkspacePath> unchanged = new ArrayList<>();
-    List<WorkspacePath> written = new ArrayList<>();
     for (PlannedPath path : plan.paths()) {
       switch (path.status()) {
         case UNCHANGED -> unchanged.add(path.path());
@@ -56,19 +134,7 @@ final class RewindReports {
                 new RewindReport.Skipped(
                     path.path(), path.reason().orElseThrow(), path.detail().orElse("")));
         default -> {
-          Observation current = boundary.observeExact(path.path(), RewindJournal.AS_IF_STORED);
-          Action action =
-              RewindDecision.decide(
-                  path.target(),
-                  path.expected(),
-                  current.snapshot(),
-                  current.content(),
-                  contents,
-                  force);
-          if (action instanceof Write write && write.putsAFile()) {
-            written.add(path.path());
-          }
-          switch (action) {
+          switch (actions.get(path.path())) {
             case Leave leave ->
                 skipped.add(new RewindReport.Skipped(path.path(), leave.reason(), leave.detail()));
             case Write write when write.merge() -> merged.add(path.path());
@@ -77,10 +143,7 @@ final class RewindReports {
         }
       }
     }
-    List<String> turns = plan.turns().stream().map(StoredTurn::externalId).toList();
-    DirectoryRewind.Planned directories =
-        DirectoryRewind.planOnly(store, boundary, force, turns, plan.named()).wouldDo(written);
-    skipped.addAll(directories.left());
+    skipped.addAll(directoryPlan.left());
     return new RewindReport(
         operationId,
         true,
@@ -91,10 +154,22 @@ final class RewindReports {
         skipped,
         unchanged,
         Optional.empty(),
-        directories.created(),
-        directories.removed(),
-        directories.modes(),
+        directoryPlan.created(),
+        directoryPlan.removed(),
+        directoryPlan.modes(),
         plan.named().paths());
+  }
+
+  /** The paths {@code actions} delete. */
+  private static Set<WorkspacePath> deletions(Map<WorkspacePath, Action> actions) {
+    Set<WorkspacePath> deleted = new HashSet<>();
+    actions.forEach(
+        (path, action) -> {
+          if (action instanceof Write write && !write.putsAFile()) {
+            deleted.add(path);
+          }
+        });
+    return deleted;
   }
 
   /**

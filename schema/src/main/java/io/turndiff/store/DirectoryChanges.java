@@ -43,6 +43,26 @@ public final class DirectoryChanges {
         .update();
   }
 
+  /**
+   * Records a directory's before-state in a turn, replacing the one it has: the state a finish
+   * knows to be the turn's first sight of the path (the before-state of the path's own record),
+   * where a directory above a later snapshot's path was recorded as the turn found it then.
+   */
+  public void recordFirstState(long turnId, DirectoryState before) {
+    Long present = before.present() ? 1L : 0L;
+    Long mode = before.present() ? (long) before.mode() : null;
+    dsl.insertInto(DIRECTORY_CHANGE)
+        .set(DIRECTORY_CHANGE.TURN_ID, turnId)
+        .set(DIRECTORY_CHANGE.PATH, before.path().bytes())
+        .set(DIRECTORY_CHANGE.BEFORE_PRESENT, present)
+        .set(DIRECTORY_CHANGE.BEFORE_MODE, mode)
+        .onConflict(DIRECTORY_CHANGE.TURN_ID, DIRECTORY_CHANGE.PATH)
+        .doUpdate()
+        .set(DIRECTORY_CHANGE.BEFORE_PRESENT, present)
+        .set(DIRECTORY_CHANGE.BEFORE_MODE, mode)
+        .execute();
+  }
+
   /** Records a directory's state when the turn finished (empty: neither a directory nor absent). */
   public void complete(long turnId, WorkspacePath path, Optional<DirectoryState> after) {
     dsl.update(DIRECTORY_CHANGE)

@@ -60,10 +60,13 @@ public record StoredFileChange(
   }
 
   /**
-   * The before-state can be put back: it was completely captured, and the change is not {@code
-   * unknown} (a rewind cannot tell what such a path holds now against what the turn left).
+   * The before-state can be put back: it was completely captured (a directory a snapshot named is,
+   * as a file, an absence, and the directories' rewind puts the directory back), and the change is
+   * not {@code unknown} (a rewind cannot tell what such a path holds now against what the turn
+   * left).
    */
   public boolean restorable() {
-    return before.captured() && change.filter(kind -> kind == ChangeKind.UNKNOWN).isEmpty();
+    return before.asFile().captured()
+        && change.filter(kind -> kind == ChangeKind.UNKNOWN).isEmpty();
   }
 }

@@ -174,6 +174,44 @@ class StoreTest {
   }
 
   @Test
+  void aVersion12StoreKeepsItsChangesAndAcceptsTheDirectoryKinds() throws Exception {
+    Path database = storeAtMigration("v12", "12");
+    String change =
+        "INSERT INTO file_change (id, turn_id, path, detected_by, before_snapshot_id,"
+            + " after_snapshot_id, change) VALUES (%d, 1, x'%02x', 'snapshot', 1, 1, '%s')";
+    try (Connection connection = DriverManager.getConnection("jdbc:sqlite:" + database)) {
+      var statement = connection.createStatement();
+      statement.execute("INSERT INTO workspace VALUES (1, '/w', '/w', 1, 1, 0, NULL)");
+      statement.execute("INSERT INTO session VALUES (1, 's', 1, 0)");
+      statement.execute("INSERT INTO turn VALUES (1, 't', 1, 1, 'agent', 'finished', 0, 0)");
+      statement.execute(
+          "INSERT INTO snapshot (id, path, boundary, present, captured, taken_at)"
+              + " VALUES (1, x'61', 'openat2', 0, 1, 0)");
+      statement.execute(change.formatted(1, 0x61, "type_changed"));
+      assertThrows(
+          SQLException.class,
+          () -> statement.execute(change.formatted(2, 0x62, "directory_created")),
+          "before V13 the CHECK refuses it");
+    }
+    Store.open(database).close();
+    try (Connection connection = DriverManager.getConnection("jdbc:sqlite:" + database)) {
+      var statement = connection.createStatement();
+      statement.execute(change.formatted(2, 0x62, "directory_created"));
+      statement.execute(change.formatted(3, 0x63, "directory_removed"));
+      assertThrows(
+          SQLException.class,
+          () -> statement.execute(change.formatted(4, 0x64, "directory_moved")),
+          "the CHECK still holds for anything else");
+      ResultSet rows =
+          statement.executeQuery(
+              "SELECT group_concat(change, ',') FROM (SELECT change FROM file_change ORDER BY id)");
+      assertTrue(rows.next());
+      assertEquals(
+          "type_changed,directory_created,directory_removed", rows.getString(1), "every row kept");
+    }
+  }
+
+  @Test
   void aVersion6StoreKeepsItsSnapshotsAndAcceptsTheOpenatBoundary() throws Exception {
     Path database = storeAtMigration("v6", "6");
     String insert =

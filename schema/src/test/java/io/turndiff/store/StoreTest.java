@@ -87,7 +87,7 @@ class StoreTest {
   @Test
   void theLatestMigrationConstantNamesTheNewestMigrationFile() throws Exception {
     // SQLite's migrations, and PostgreSQL's (db/postgresql: the same versions from V9 on)
-    for (String location : List.of("db/migration", Store.POSTGRES_MIGRATIONS)) {
+    for (String location : List.of("db/migration", Postgresql.MIGRATIONS)) {
       URL folder = Store.class.getResource("/" + location);
       int newest;
       try (var files = Files.list(Path.of(folder.toURI()))) {

@@ -58,6 +58,10 @@ class ArchitectureTest {
    * started, the demo acting as the agent on its demo workspace, the UTF-8 standard streams, and
    * the runtimes' settings files {@code turndiff hooks} edits (the user's configuration, not a
    * workspace's content).
+   *
+   * <p>This set is the one list of them: the README, {@code docs/architecture.md} and the packages'
+   * {@code package-info} point here instead of repeating it, so a class added here says in this
+   * comment what it touches and why.
    */
   static final Set<String> OWN_FILES =
       Set.of(

@@ -66,7 +66,6 @@ final class Observer {
   }
 
   // ---- a path as an agent gave it
-  // -------------------------------------------------------------------------
 
   /**
    * The state a requested path leads to, and, when its final component is a symlink that stays
@@ -234,7 +233,6 @@ final class Observer {
   }
 
   // ---- exactly a recorded path
-  // ----------------------------------------------------------------------------
 
   /**
    * The state of exactly {@code path} now, its final component not followed (a symlink is recorded
@@ -307,7 +305,6 @@ final class Observer {
   }
 
   // ---- what a read found, as a state
-  // ----------------------------------------------------------------------
 
   /** What one read of {@code path} found, as its state (and its content, when that was kept). */
   Observation toObservation(WorkspacePath path, ReadOutcome outcome, long sizeLimit) {
@@ -380,7 +377,6 @@ final class Observer {
   }
 
   // ---- outside the workspace
-  // ------------------------------------------------------------------------------
 
   /** Something outside the workspace by name: its {@code lstat}, never an open. */
   private Observation observeOutside(RequestedPath.Outside outside) {

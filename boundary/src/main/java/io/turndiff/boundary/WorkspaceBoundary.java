@@ -147,7 +147,6 @@ public final class WorkspaceBoundary implements AutoCloseable {
   }
 
   // ---- input
-  // ------------------------------------------------------------------------------------------
 
   /**
    * Checks and splits a path as an agent gave it ({@link PathParser#parse(PathInput)}, against this
@@ -170,7 +169,6 @@ public final class WorkspaceBoundary implements AutoCloseable {
   }
 
   // ---- read side
-  // --------------------------------------------------------------------------------------
 
   /**
    * The before-state of a requested path: the snapshot of the file it leads to, and, when its final
@@ -231,7 +229,6 @@ public final class WorkspaceBoundary implements AutoCloseable {
   }
 
   // ---- scanning
-  // ---------------------------------------------------------------------------------------
 
   /**
    * Walks the whole workspace, directory by directory, each listed relative to the held root with
@@ -265,15 +262,11 @@ public final class WorkspaceBoundary implements AutoCloseable {
   }
 
   // ---- write side
-  // -------------------------------------------------------------------------------------
   //
   // The product writes only through the checked sequence below (stage, commitIfUnchanged /
   // deleteIfUnchanged, syncDirectory): a write that does not first look at what it replaces could
-  // destroy
-  // work. The
-  // unchecked one-file writes here are package-private: the boundary's own tests use them to prove
-  // what a
-  // write may and may not touch.
+  // destroy work. The unchecked one-file writes here are package-private: the boundary's own tests
+  // use them to prove what a write may and may not touch.
 
   /**
    * Puts {@code content} at {@code path} with permission bits {@code mode}: a new file beside it,
@@ -325,7 +318,6 @@ public final class WorkspaceBoundary implements AutoCloseable {
   }
 
   // ---- many writes at once: stage (each file synced), commit each, sync each directory once
-  // -----------------------------------
 
   /**
    * Writes {@code content} under a temporary name beside {@code path} (parents created, nothing
@@ -433,7 +425,6 @@ public final class WorkspaceBoundary implements AutoCloseable {
   }
 
   // ---- directories
-  // ------------------------------------------------------------------------------------
 
   /**
    * The directory at {@code path} now, nothing followed: a directory with its permission bits,

@@ -70,7 +70,6 @@ final class WriteProtocol {
   }
 
   // ---- files and symlinks
-  // ---------------------------------------------------------------------------------
 
   WriteOutcome stageFile(
       WorkspacePath path, Content content, int mode, Optional<String> temporaryName) {
@@ -324,7 +323,6 @@ final class WriteProtocol {
   }
 
   // ---- directories
-  // ----------------------------------------------------------------------------------------
 
   /**
    * Creates the directory {@code path} (missing parents too, default mode) in its parent held open

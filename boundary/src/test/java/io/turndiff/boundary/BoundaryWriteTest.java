@@ -271,8 +271,7 @@ class BoundaryWriteTest {
   void aParentFlippingBetweenDirectoryAndSymlinkNeverLetsAWriteOut(BoundaryKind kind)
       throws Exception {
     // The fallback creates directories at the root's path and moves them in; its parent walk
-    // refuses links
-    // the same way, but this race is held against the kernel-enforced boundary.
+    // refuses links the same way, but this race is held against the kernel-enforced boundary.
     workspace = TestWorkspace.in(temp).directory("d");
     workspace.symlink("spare", workspace.outside().resolve("dir").toString());
     open(kind);

@@ -123,7 +123,6 @@ class SnapshotTest {
   }
 
   // ---- the kinds
-  // -------------------------------------------------------------------------------------
 
   @Test
   void theFactoriesBuildTheOneKindEachStateIs() {
@@ -245,7 +244,6 @@ class SnapshotTest {
   }
 
   // ---- what cannot be built
-  // ----------------------------------------------------------------------------
 
   private static void refused(
       Class<? extends RuntimeException> type, String expected, Supplier<Snapshot> build) {
@@ -532,7 +530,6 @@ class SnapshotTest {
   }
 
   // ---- how two states compare
-  // --------------------------------------------------------------------------
 
   static Stream<Arguments> comparisons() {
     return Stream.of(

@@ -64,7 +64,6 @@ public final class ReviewQueries {
   }
 
   // ---- workspaces, sessions, turns
-  // --------------------------------------------------------------------
 
   /**
    * The workspace a runtime named, matched by the root as given or its real path as stored: every
@@ -210,7 +209,6 @@ public final class ReviewQueries {
   }
 
   // ---- one turn
-  // ---------------------------------------------------------------------------------------
 
   public TurnRecords records(String turnId) {
     ExternalIds.requireValid("turn", turnId);
@@ -339,7 +337,6 @@ public final class ReviewQueries {
   }
 
   // ---- a stretch of turns
-  // -----------------------------------------------------------------------------
 
   /** The turns of a stretch, and what each recorded, by path in path order. */
   private record Stretch(
@@ -497,7 +494,6 @@ public final class ReviewQueries {
   }
 
   // ---- a path's history
-  // -------------------------------------------------------------------------------
 
   /**
    * Every turn in the workspace that recorded {@code path}, oldest first: the path is parsed
@@ -543,7 +539,6 @@ public final class ReviewQueries {
   }
 
   // ---- content
-  // ----------------------------------------------------------------------------------------
 
   private Map<Sha256, byte[]> contents(List<StoredFileChange> changes) {
     List<Snapshot> snapshots = new ArrayList<>();

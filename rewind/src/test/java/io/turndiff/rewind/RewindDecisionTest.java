@@ -57,7 +57,6 @@ class RewindDecisionTest {
   private final Map<Sha256, byte[]> contents = new HashMap<>();
 
   // ---- states
-  // -------------------------------------------------------------------------------------------
 
   private static FileMetadata metadata(FileType type, long size, int mode, long nlink) {
     return new FileMetadata(type, size, 1_000, mode, 42, nlink);
@@ -188,7 +187,6 @@ class RewindDecisionTest {
   }
 
   // ---- the chain rule
-  // -----------------------------------------------------------------------------------
 
   @Test
   void oneTurnThatChangedAPathPlansItsWrite() {
@@ -284,7 +282,6 @@ class RewindDecisionTest {
   }
 
   // ---- the action on the current state
-  // ----------------------------------------------------------------
 
   @Test
   void aPathThatHoldsItsBeforeStateAlreadyIsNotWritten() {
@@ -469,7 +466,6 @@ class RewindDecisionTest {
   }
 
   // ---- just before the rename
-  // --------------------------------------------------------------------------
 
   @Test
   void aPathIsRenamedOverOnlyWhileItHoldsWhatItHeldWhenDecided() {
@@ -512,7 +508,6 @@ class RewindDecisionTest {
   }
 
   // ---- directories
-  // ------------------------------------------------------------------------------------
 
   private static final WorkspacePath DIR = WorkspacePath.of("src/gen");
 

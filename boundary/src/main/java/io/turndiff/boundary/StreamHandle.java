@@ -232,14 +232,6 @@ final class StreamHandle extends StreamDirectory implements RootHandle {
     return permissions;
   }
 
-  static int bitsOf(Set<PosixFilePermission> permissions) {
-    int bits = 0;
-    for (PosixFilePermission permission : permissions) {
-      bits |= 0400 >> permission.ordinal();
-    }
-    return bits;
-  }
-
   /**
    * Moves {@code temporary}, just created at the root's path as {@code made}, into {@code parent}
    * as {@code name} if the held root really has it: null when done, else why not.

@@ -261,70 +261,17 @@ public final class WorkspaceBoundary implements AutoCloseable {
     new TreeWalk(lookups, visitor, Optional.of(watch)).runFrom(List.copyOf(starts));
   }
 
-  // ---- write side
+  // ---- write side: stage (each file synced), commit each if unchanged, sync each directory once
   //
-  // The product writes only through the checked sequence below (stage, commitIfUnchanged /
-  // deleteIfUnchanged, syncDirectory): a write that does not first look at what it replaces could
-  // destroy work. The unchecked one-file writes here are package-private: the boundary's own tests
-  // use them to prove what a write may and may not touch.
-
-  /**
-   * Puts {@code content} at {@code path} with permission bits {@code mode}: a new file beside it,
-   * synced, renamed over the name, directory synced. Missing parents are created; a symlinked or
-   * non-directory parent is refused; whatever the name held (a symlink, a hardlink, a FIFO) is
-   * replaced, never written.
-   */
-  WriteOutcome writeFile(WorkspacePath path, byte[] content, int mode) {
-    return writeFile(path, content, mode, Optional.empty());
-  }
-
-  /**
-   * As {@link #writeFile(WorkspacePath, byte[], int)}, with the new file made under exactly {@code
-   * temporaryName} (when given), so that a caller that journaled the name and then crashed
-   * mid-write finds and removes it. A name already taken is never written: the outcome is then
-   * {@link WriteOutcome.NameTaken}, and the caller journals another name ({@link
-   * #newTemporaryName()}).
-   */
-  WriteOutcome writeFile(
-      WorkspacePath path, byte[] content, int mode, Optional<String> temporaryName) {
-    requireInside(path);
-    return protocol.writeFile(path, WriteProtocol.Content.of(content), mode, temporaryName);
-  }
-
-  /**
-   * As {@link #writeFile(WorkspacePath, byte[], int, Optional)}, streaming the content (never held
-   * whole).
-   */
-  WriteOutcome writeFile(
-      WorkspacePath path, InputStream content, int mode, Optional<String> temporaryName) {
-    requireInside(path);
-    return protocol.writeFile(path, WriteProtocol.Content.of(content), mode, temporaryName);
-  }
-
-  /** Puts a symlink with exactly {@code target} as its text at {@code path}, replacing the name. */
-  WriteOutcome writeSymlink(WorkspacePath path, LinkTarget target) {
-    return writeSymlink(path, target, Optional.empty());
-  }
-
-  WriteOutcome writeSymlink(WorkspacePath path, LinkTarget target, Optional<String> temporaryName) {
-    requireInside(path);
-    return protocol.writeSymlink(path, target.bytes(), temporaryName);
-  }
-
-  /** Removes the name {@code path} (a file, link or special file; never a directory). */
-  WriteOutcome delete(WorkspacePath path) {
-    requireInside(path);
-    return protocol.delete(path, true);
-  }
-
-  // ---- many writes at once: stage (each file synced), commit each, sync each directory once
+  // Every write goes through this checked sequence: a write that does not first look at what it
+  // replaces could destroy work.
 
   /**
    * Writes {@code content} under a temporary name beside {@code path} (parents created, nothing
-   * followed) and syncs it, without renaming: {@link #commit} then renames each over its name, and
-   * {@link #syncDirectory} makes the renames durable, once per directory for many files. This is
-   * {@link #writeFile}'s sequence with one directory sync for many files instead of one per file.
-   * Staged files are independent of each other: several threads may stage at once.
+   * followed) and syncs it, without renaming: {@link #commitIfUnchanged(WriteOutcome.Staged,
+   * Snapshot)} then renames each over its name, and {@link #syncDirectory} makes the renames
+   * durable, once per directory for many files. Staged files are independent of each other: several
+   * threads may stage at once.
    */
   public WriteOutcome stageFile(
       WorkspacePath path, byte[] content, int mode, Optional<String> temporaryName) {
@@ -346,14 +293,6 @@ public final class WorkspaceBoundary implements AutoCloseable {
       WorkspacePath path, LinkTarget target, Optional<String> temporaryName) {
     requireInside(path);
     return protocol.stageSymlink(path, target.bytes(), temporaryName);
-  }
-
-  /**
-   * Renames a staged file over its name (the parent is walked again from the root, nothing
-   * followed).
-   */
-  WriteOutcome commit(WriteOutcome.Staged staged) {
-    return protocol.commit(staged);
   }
 
   /**
@@ -416,12 +355,6 @@ public final class WorkspaceBoundary implements AutoCloseable {
    */
   public String newTemporaryName() {
     return options.nextTemporaryName();
-  }
-
-  /** Removes a name, leaving the directory to the next {@link #syncDirectory}. */
-  WriteOutcome deleteUnsynced(WorkspacePath path) {
-    requireInside(path);
-    return protocol.delete(path, false);
   }
 
   // ---- directories

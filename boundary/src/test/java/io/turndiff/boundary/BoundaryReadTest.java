@@ -625,7 +625,9 @@ class BoundaryReadTest {
     // locale
     open(BoundaryKind.OPENAT2);
     WorkspacePath path = WorkspacePath.ofRelativeBytes(name);
-    assertTrue(boundary.writeFile(path, "latin\n".getBytes(StandardCharsets.UTF_8), 0644).done());
+    assertTrue(
+        OneFileWrites.writeFile(boundary, path, "latin\n".getBytes(StandardCharsets.UTF_8), 0644)
+            .done());
     Observation observation = boundary.observe(boundary.parse(name)).getFirst();
     seen.add(observation);
     assertArrayEquals(name, observation.snapshot().path().bytes());

@@ -214,7 +214,7 @@ public final class ReviewQueries {
     ExternalIds.requireValid("turn", turnId);
     return store.read(
         tx -> {
-          StoredTurn turn = requireTurn(tx, turnId);
+          StoredTurn turn = tx.turns().require(turnId);
           String root = tx.workspaces().byId(turn.workspaceId()).orElseThrow().rootReal();
           return new TurnRecords(
               turn,
@@ -222,15 +222,6 @@ public final class ReviewQueries {
               pending.filled(tx, tx.fileChanges().ofTurn(turn.id())),
               rewindsOf(tx, turn));
         });
-  }
-
-  private static StoredTurn requireTurn(StoreTransaction tx, String turnId) {
-    return tx.turns()
-        .byExternalId(turnId)
-        .orElseThrow(
-            () ->
-                new RequestException(
-                    RequestException.Problem.UNKNOWN_TURN, "turn '" + turnId + "' does not exist"));
   }
 
   /**
@@ -288,7 +279,7 @@ public final class ReviewQueries {
     Recorded recorded =
         store.read(
             tx -> {
-              StoredTurn turn = requireTurn(tx, turnId);
+              StoredTurn turn = tx.turns().require(turnId);
               return new Recorded(
                   tx.workspaces().byId(turn.workspaceId()).orElseThrow(),
                   tx.fileChanges().ofTurn(turn.id()));
@@ -370,8 +361,8 @@ public final class ReviewQueries {
     Stretch stretch =
         store.read(
             tx -> {
-              StoredTurn from = requireTurn(tx, fromId);
-              StoredTurn to = requireTurn(tx, toId);
+              StoredTurn from = tx.turns().require(fromId);
+              StoredTurn to = tx.turns().require(toId);
               if (from.sessionId() != to.sessionId()) {
                 throw new RequestException(
                     RequestException.Problem.BAD_INPUT,

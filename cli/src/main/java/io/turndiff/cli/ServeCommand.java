@@ -142,7 +142,7 @@ final class ServeCommand implements Callable<Integer> {
   @Override
   public Integer call() throws IOException, InterruptedException {
     if (daemon != (discovery != null)) {
-      throw new CliException(Main.EXIT_USAGE, "--daemon and --discovery go together");
+      throw new CliException(ExitCode.USAGE, "--daemon and --discovery go together");
     }
     String token = System.getenv(TOKEN_VARIABLE);
     if (token == null || token.isBlank()) {
@@ -150,7 +150,7 @@ final class ServeCommand implements Callable<Integer> {
       new SecureRandom().nextBytes(random);
       token = Base64.getUrlEncoder().withoutPadding().encodeToString(random);
     } else if (token.strip().length() < 16) {
-      throw new CliException(Main.EXIT_USAGE, TOKEN_VARIABLE + " must hold at least 16 characters");
+      throw new CliException(ExitCode.USAGE, TOKEN_VARIABLE + " must hold at least 16 characters");
     }
     token = token.strip();
     Path database = StoreOptions.of(spec).location();
@@ -162,7 +162,7 @@ final class ServeCommand implements Callable<Integer> {
       storeLock = ServiceLock.tryAcquire(Path.of(database + ".service.lock"));
       if (storeLock.isEmpty()) {
         throw new CliException(
-            Main.EXIT_ERROR,
+            ExitCode.ERROR,
             "another turndiff service holds the store "
                 + database
                 + " ("
@@ -198,7 +198,7 @@ final class ServeCommand implements Callable<Integer> {
             "--open-workspaces must be at least 1, not " + openWorkspaces);
       }
     } catch (IllegalArgumentException e) {
-      throw new CliException(Main.EXIT_USAGE, e.getMessage());
+      throw new CliException(ExitCode.USAGE, e.getMessage());
     }
     Turndiff turndiff =
         StoreOptions.of(spec)
@@ -209,7 +209,7 @@ final class ServeCommand implements Callable<Integer> {
     } catch (IOException e) {
       turndiff.close();
       throw new CliException(
-          Main.EXIT_ERROR, "cannot listen on 127.0.0.1:" + port + ": " + e.getMessage());
+          ExitCode.ERROR, "cannot listen on 127.0.0.1:" + port + ": " + e.getMessage());
     }
     TokenFile.writePrivately(tokenPath, token);
     Optional<DaemonFiles> daemonFiles = Optional.empty();
@@ -242,6 +242,6 @@ final class ServeCommand implements Callable<Integer> {
             false));
     out.flush();
     stopped.await();
-    return Main.EXIT_OK;
+    return ExitCode.OK.code();
   }
 }

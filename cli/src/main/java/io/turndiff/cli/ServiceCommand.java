@@ -82,11 +82,11 @@ final class ServiceCommand {
         switch (ServiceProbe.probe(files)) {
           case ServiceProbe.Running running -> {
             out.println(started(false, running.discovery(), files));
-            return Main.EXIT_OK;
+            return ExitCode.OK.code();
           }
           case ServiceProbe.Unproven unproven ->
               throw new CliException(
-                  Main.EXIT_ERROR,
+                  ExitCode.ERROR,
                   unproven.reason()
                       + ", and it holds the store; not starting a second service "
                       + "(turndiff service stop --force ends it; its log: "
@@ -107,7 +107,7 @@ final class ServiceCommand {
         while (Instant.now().isBefore(deadline)) {
           if (ServiceProbe.probe(files) instanceof ServiceProbe.Running running) {
             out.println(started(true, running.discovery(), files));
-            return Main.EXIT_OK;
+            return ExitCode.OK.code();
           }
           // a launcher that forks (setsid as a group leader) exits 0: keep waiting for the file
           if (!child.isAlive() && child.exitValue() != 0) {
@@ -116,7 +116,7 @@ final class ServiceCommand {
           TimeUnit.MILLISECONDS.sleep(50);
         }
         throw new CliException(
-            Main.EXIT_ERROR,
+            ExitCode.ERROR,
             "the service did not come up"
                 + (child.isAlive() ? " within " + waitSeconds + " s" : "")
                 + "; see its log "
@@ -158,7 +158,7 @@ final class ServiceCommand {
         case ServiceProbe.Unproven unproven -> {
           if (!force) {
             throw new CliException(
-                Main.EXIT_ERROR,
+                ExitCode.ERROR,
                 unproven.reason() + "; --force kills it (pid " + unproven.discovery().pid() + ")");
           }
           discovery = unproven.discovery();
@@ -166,11 +166,11 @@ final class ServiceCommand {
         case ServiceProbe.Stale _ -> {
           files.removeServiceFiles();
           out.println(Json.write(new WireServiceStopped(false, false, null), false));
-          return Main.EXIT_OK;
+          return ExitCode.OK.code();
         }
         case ServiceProbe.Nothing _ -> {
           out.println(Json.write(new WireServiceStopped(false, false, null), false));
-          return Main.EXIT_OK;
+          return ExitCode.OK.code();
         }
       }
       ProcessHandle process =
@@ -179,14 +179,14 @@ final class ServiceCommand {
         Optional<String> user = process.info().user();
         if (user.isPresent() && !user.get().equals(System.getProperty("user.name"))) {
           throw new CliException(
-              Main.EXIT_ERROR,
+              ExitCode.ERROR,
               "pid " + discovery.pid() + " belongs to " + user.get() + "; not signalling it");
         }
         process.destroy();
         if (!waitFor(discovery.pid(), waitSeconds)) {
           if (!force) {
             throw new CliException(
-                Main.EXIT_ERROR,
+                ExitCode.ERROR,
                 "the service (pid "
                     + discovery.pid()
                     + ") did not end within "
@@ -199,7 +199,7 @@ final class ServiceCommand {
       }
       files.removeServiceFiles();
       out.println(Json.write(new WireServiceStopped(false, true, discovery.pid()), false));
-      return Main.EXIT_OK;
+      return ExitCode.OK.code();
     }
 
     /** Waits until {@code pid} has ended (an unreaped zombie counts as ended). */
@@ -262,13 +262,13 @@ final class ServiceCommand {
                     status.orElse(null),
                     hookFailures),
                 false));
-        return status.isPresent() ? Main.EXIT_OK : Main.EXIT_ERROR;
+        return status.isPresent() ? ExitCode.OK.code() : ExitCode.ERROR.code();
       }
       if (status.isEmpty()) {
         out.println("turndiff service: not running" + (why == null ? "" : " (" + why + ")"));
         out.println("store:       " + files.store());
         printFailures(out, hookFailures, files);
-        return Main.EXIT_ERROR;
+        return ExitCode.ERROR.code();
       }
       WireServiceStatus answer = status.get();
       out.println(
@@ -302,7 +302,7 @@ final class ServiceCommand {
       printHooks(out, answer);
       printWatch(out, answer.watch());
       printFailures(out, hookFailures, files);
-      return Main.EXIT_OK;
+      return ExitCode.OK.code();
     }
 
     /** When the service last collected garbage on its own, what it freed, and when it will next. */

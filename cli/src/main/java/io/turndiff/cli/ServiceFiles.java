@@ -167,7 +167,7 @@ final class ServiceFiles {
     }
     if (problem != null) {
       throw new CliException(
-          Main.EXIT_ERROR,
+          ExitCode.ERROR,
           "the run directory " + runDirectory + " is " + problem + "; not using it");
     }
   }

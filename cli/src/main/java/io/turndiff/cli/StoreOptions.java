@@ -111,7 +111,7 @@ final class StoreOptions {
       return StoreLocation.address(
           Optional.ofNullable(database), Optional.ofNullable(passwordFile), System.getenv());
     } catch (IllegalArgumentException e) {
-      throw new CliException(Main.EXIT_USAGE, e.getMessage());
+      throw new CliException(ExitCode.USAGE, e.getMessage());
     }
   }
 
@@ -120,10 +120,10 @@ final class StoreOptions {
     try {
       mechanism = BoundaryOptions.Mechanism.ofOption(boundary);
     } catch (IllegalArgumentException e) {
-      throw new CliException(Main.EXIT_USAGE, e.getMessage());
+      throw new CliException(ExitCode.USAGE, e.getMessage());
     }
     if (sizeLimit < 0) {
-      throw new CliException(Main.EXIT_USAGE, "--size-limit must not be negative: " + sizeLimit);
+      throw new CliException(ExitCode.USAGE, "--size-limit must not be negative: " + sizeLimit);
     }
     return BoundaryOptions.builder()
         .sizeLimit(sizeLimit)
@@ -134,7 +134,7 @@ final class StoreOptions {
 
   /**
    * Opens the store with capture, rewind and queries over it. A damaged store still answers what it
-   * can, with a warning on stderr; a write to it fails (exit {@link Main#EXIT_STORE}).
+   * can, with a warning on stderr; a write to it fails (exit {@link ExitCode#STORE}).
    */
   Turndiff open() {
     return open(WorkspacePolicy.anyDirectory(), WorkspaceHandles.DEFAULT_CAPACITY);

@@ -1,6 +1,7 @@
 package io.turndiff.cli;
 
 import io.turndiff.model.RequestException;
+import io.turndiff.model.TestHook;
 import io.turndiff.store.StoreException;
 import java.io.OutputStreamWriter;
 import java.io.PrintStream;
@@ -79,6 +80,14 @@ public final class Main {
             err.println(
                 "turndiff: unexpected error in " + thread.getName() + ": " + describe(failure)));
     System.exit(run(args, out, err, adapt));
+  }
+
+  /**
+   * Has the commands of {@code commandLine} open their stores with {@code hook} (a test's: the
+   * product never sets one).
+   */
+  static void hook(CommandLine commandLine, TestHook hook) {
+    StoreOptions.of(commandLine.getCommandSpec()).hook = hook;
   }
 
   /** Runs one command line with the given streams; returns the exit code. */

@@ -5,6 +5,7 @@ import io.turndiff.boundary.BoundaryOptions;
 import io.turndiff.boundary.WorkspacePolicy;
 import io.turndiff.capture.track.WatchOptions;
 import io.turndiff.capture.workspace.WorkspaceHandles;
+import io.turndiff.model.TestHook;
 import io.turndiff.store.PostgresDatabase;
 import io.turndiff.store.StoreAddress;
 import io.turndiff.store.StoreLocation;
@@ -76,6 +77,9 @@ final class StoreOptions {
 
   @Spec(Spec.Target.MIXEE)
   CommandSpec command;
+
+  /** Told when a run reaches a {@link TestHook.Point}: {@link TestHook#NONE} but in tests. */
+  TestHook hook = TestHook.NONE;
 
   /** The store options of the command line {@code command} belongs to. */
   static StoreOptions of(CommandSpec command) {
@@ -156,7 +160,7 @@ final class StoreOptions {
             .policy(policy)
             .openWorkspaces(openWorkspaces)
             .watch(watch)
-            .hook(EnvTestHook.fromEnvironment())
+            .hook(hook)
             .open();
     turndiff
         .store()

@@ -88,10 +88,6 @@ public final class Workload {
     }
   }
 
-  public int textFiles() {
-    return textFiles.size();
-  }
-
   /** Chooses the next turn's paths (nothing is written yet). */
   public Turn next() {
     int newFiles = (int) Math.round(editsPerTurn * 0.10);

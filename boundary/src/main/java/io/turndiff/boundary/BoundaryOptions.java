@@ -31,11 +31,6 @@ public final class BoundaryOptions {
       this.option = option;
     }
 
-    /** The value of the CLI's hidden {@code --boundary} option. */
-    public String option() {
-      return option;
-    }
-
     /** The mechanism a {@code --boundary} value names, or an exception listing the values. */
     public static Mechanism ofOption(String value) {
       for (Mechanism mechanism : values()) {
@@ -113,16 +108,6 @@ public final class BoundaryOptions {
 
   String nextTemporaryName() {
     return temporaryNames.get();
-  }
-
-  public Builder toBuilder() {
-    Builder builder = new Builder();
-    builder.sizeLimit = sizeLimit;
-    builder.changeRetries = changeRetries;
-    builder.mechanism = mechanism;
-    builder.fullHash = fullHash;
-    builder.temporaryNames = temporaryNames;
-    return builder;
   }
 
   public static final class Builder {

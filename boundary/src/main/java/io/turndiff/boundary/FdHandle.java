@@ -177,7 +177,6 @@ final class FdHandle extends FdDirectory implements RootHandle {
   }
 
   // ---- resolution: the one place the two kinds differ
-  // -----------------------------------------------------
 
   /**
    * Opens {@code relative} (one name, or with OPENAT2 a whole path) in {@code dir} with {@code
@@ -285,7 +284,6 @@ final class FdHandle extends FdDirectory implements RootHandle {
   }
 
   // ---- files
-  // ----------------------------------------------------------------------------------------------
 
   /** A file descriptor opened for reading; its native memory lives as long as it does. */
   static final class FdOpenedFile implements OpenedFile {

@@ -311,8 +311,7 @@ class StreamDirectory implements DirectoryHandle {
 
   @Override
   // "!=" asks whether this directory IS the root's own stream (then no name beside the target can
-  // be taken by the
-  // move), not whether two streams are equal
+  // be taken by the move), not whether two streams are equal
   @SuppressWarnings("ReferenceEquality")
   public Attempt<Void> symlink(Name name, byte[] target) {
     return named(

@@ -72,8 +72,7 @@ final class StreamHandle extends StreamDirectory implements RootHandle {
   }
 
   // the root's stream is the handle: it stays open for the handle's life and closeRoot() closes it,
-  // so it cannot
-  // be a try-with-resources
+  // so it cannot be a try-with-resources
   @SuppressWarnings("StreamResourceLeak")
   static StreamHandle open(Path rootReal, Supplier<String> temporaryNames) {
     DirectoryStream<Path> stream;
@@ -144,8 +143,7 @@ final class StreamHandle extends StreamDirectory implements RootHandle {
   @Override
   public void removeLeftover(Name temporary) {
     // a symlink is made at the root first and then moved beside its target: one a process killed in
-    // between
-    // left is at the root under the same name
+    // between left is at the root under the same name
     javaName(temporary).ifPresent(name -> quietlyDelete(stream, name));
   }
 
@@ -232,14 +230,6 @@ final class StreamHandle extends StreamDirectory implements RootHandle {
       }
     }
     return permissions;
-  }
-
-  static int bitsOf(Set<PosixFilePermission> permissions) {
-    int bits = 0;
-    for (PosixFilePermission permission : permissions) {
-      bits |= 0400 >> permission.ordinal();
-    }
-    return bits;
   }
 
   /**

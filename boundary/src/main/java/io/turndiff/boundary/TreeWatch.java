@@ -110,7 +110,6 @@ public final class TreeWatch implements AutoCloseable {
   private long cookiesSent;
   private long cookiesSeen;
   private long overflows;
-  private long failedWatches;
   private boolean closed;
 
   private TreeWatch(Libc libc, int fd, Settings settings, Path cookies, int cookieWatch) {
@@ -230,17 +229,8 @@ public final class TreeWatch implements AutoCloseable {
     return watched.size();
   }
 
-  /** How many events the reader has read, cookies included. */
-  public synchronized long eventsRead() {
-    return sequence;
-  }
-
   public synchronized long overflows() {
     return overflows;
-  }
-
-  public synchronized long failedWatches() {
-    return failedWatches;
   }
 
   /**
@@ -286,7 +276,6 @@ public final class TreeWatch implements AutoCloseable {
   }
 
   private synchronized void lost(String why) {
-    failedWatches++;
     everything(why);
   }
 

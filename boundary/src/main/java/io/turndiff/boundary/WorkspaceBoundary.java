@@ -5,27 +5,20 @@ import static java.nio.file.LinkOption.NOFOLLOW_LINKS;
 import io.turndiff.model.BadPathException;
 import io.turndiff.model.BoundaryKind;
 import io.turndiff.model.DirectoryState;
-import io.turndiff.model.FileMetadata;
 import io.turndiff.model.FileType;
-import io.turndiff.model.GivenPath;
 import io.turndiff.model.LinkTarget;
 import io.turndiff.model.PathInput;
 import io.turndiff.model.PathParser;
-import io.turndiff.model.Presence;
 import io.turndiff.model.Reason;
 import io.turndiff.model.RequestedPath;
 import io.turndiff.model.Snapshot;
 import io.turndiff.model.WorkspacePath;
 import java.io.IOException;
 import java.io.InputStream;
-import java.nio.charset.Charset;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
-import java.nio.file.InvalidPathException;
 import java.nio.file.NoSuchFileException;
-import java.nio.file.NotDirectoryException;
 import java.nio.file.Path;
-import java.time.Instant;
 import java.time.InstantSource;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -51,19 +44,21 @@ import java.util.function.Predicate;
  * existing inode: they create a new name in a parent held open from the root and rename it over the
  * target, so a symlink, hardlink or FIFO at the target is replaced as a name, and a symlinked
  * parent is refused. See {@code docs/boundary.md}.
+ *
+ * <p>The facade opens the root, walks the tree and delegates: what a path's state is, and why a
+ * state was not captured, is decided by the {@link Observer}; every write goes through the one
+ * {@link WriteProtocol}; every read through the one {@link FileReader}.
  */
 public final class WorkspaceBoundary implements AutoCloseable {
 
   private final Path rootGiven;
   private final Path rootReal;
   private final Walker walker;
-  private final FileReader reader;
   private final Lookups lookups;
+  private final Observer observer;
   private final WriteProtocol protocol;
-  private final PathResolver resolver;
   private final PathParser parser;
   private final BoundaryOptions options;
-  private final InstantSource clock;
 
   private WorkspaceBoundary(
       Path rootGiven,
@@ -74,15 +69,22 @@ public final class WorkspaceBoundary implements AutoCloseable {
     this.rootGiven = rootGiven;
     this.rootReal = rootReal;
     this.walker = new Walker(root);
-    this.reader = new FileReader(walker);
+    FileReader reader = new FileReader(walker);
     this.lookups = new Lookups(walker);
     this.protocol = new WriteProtocol(walker, reader, options);
     this.options = options;
-    this.clock = clock;
     List<List<byte[]>> rootNames = new ArrayList<>();
     rootNames.add(RequestedPath.normalizeLexically(RequestedPath.split(nameBytes(rootReal))));
     rootNames.add(RequestedPath.normalizeLexically(RequestedPath.split(nameBytes(rootGiven))));
-    this.resolver = new PathResolver(lookups, rootNames);
+    this.observer =
+        new Observer(
+            reader,
+            lookups,
+            new PathResolver(lookups, rootNames),
+            options,
+            root.kind(),
+            rootReal,
+            clock);
     this.parser = new PathParser(rootReal, rootGiven);
   }
 
@@ -145,7 +147,6 @@ public final class WorkspaceBoundary implements AutoCloseable {
   }
 
   // ---- input
-  // ------------------------------------------------------------------------------------------
 
   /**
    * Checks and splits a path as an agent gave it ({@link PathParser#parse(PathInput)}, against this
@@ -168,7 +169,6 @@ public final class WorkspaceBoundary implements AutoCloseable {
   }
 
   // ---- read side
-  // --------------------------------------------------------------------------------------
 
   /**
    * The before-state of a requested path: the snapshot of the file it leads to, and, when its final
@@ -178,181 +178,12 @@ public final class WorkspaceBoundary implements AutoCloseable {
    * change.
    */
   public List<Observation> observe(RequestedPath request) {
-    return switch (request) {
-      case RequestedPath.Outside outside -> List.of(observeOutside(outside));
-      case RequestedPath.Inside inside -> observeInside(inside);
-    };
+    return observer.observe(request);
   }
 
   /** Parses and observes in one step. */
   public List<Observation> observe(String input) {
     return observe(parse(input));
-  }
-
-  private List<Observation> observeInside(RequestedPath.Inside request) {
-    if (request.plain()) {
-      WorkspacePath path = WorkspacePath.ofComponents(request.components());
-      ReadOutcome outcome =
-          reader.read(path, options.sizeLimit(), options.changeRetries(), options.overLimit());
-      if (!(outcome instanceof ReadOutcome.LinkInPath)) {
-        return List.of(
-            toObservation(path, outcome, options.sizeLimit())
-                .withVia(viaFor(request.given(), path)));
-      }
-    }
-    for (int attempt = 0; ; attempt++) {
-      PathResolver.Resolution resolution = resolver.resolve(request.components());
-      Optional<List<Observation>> observed = observeResolution(request, resolution);
-      if (observed.isPresent()) {
-        return observed.get();
-      }
-      if (attempt >= options.changeRetries()) {
-        WorkspacePath key =
-            WorkspacePath.ofComponents(RequestedPath.normalizeLexically(request.components()));
-        return List.of(
-            new Observation(
-                Snapshot.metadataOnly(
-                    key,
-                    kind(),
-                    Presence.UNKNOWN,
-                    Optional.empty(),
-                    Optional.empty(),
-                    Optional.empty(),
-                    Reason.CHANGED_DURING_READ,
-                    "a component turned into a symlink while the path was resolved, every retry",
-                    now()),
-                viaFor(request.given(), key),
-                Optional.empty()));
-      }
-    }
-  }
-
-  /** The observations for one resolution, or empty when the workspace changed under it (retry). */
-  private Optional<List<Observation>> observeResolution(
-      RequestedPath.Inside request, PathResolver.Resolution resolution) {
-    GivenPath given = request.given();
-    switch (resolution) {
-      case PathResolver.Resolved resolved -> {
-        List<Observation> observations = new ArrayList<>(2);
-        if (resolved.ownLink().isPresent()) {
-          PathResolver.Link link = resolved.ownLink().get();
-          observations.add(
-              new Observation(linkSnapshot(link), viaFor(given, link.path()), Optional.empty()));
-        }
-        ReadOutcome outcome =
-            reader.read(
-                resolved.path(), options.sizeLimit(), options.changeRetries(), options.overLimit());
-        if (outcome instanceof ReadOutcome.LinkInPath) {
-          return Optional.empty();
-        }
-        Observation reached =
-            toObservation(resolved.path(), outcome, options.sizeLimit())
-                .withVia(viaFor(given, resolved.path()));
-        if (resolved.ownLink().isPresent()
-            && reached.snapshot().type().orElse(null) == FileType.DIRECTORY) {
-          // a link to a directory is the link: the directory it reaches is no file change of its
-          // own
-          return Optional.of(observations);
-        }
-        observations.add(reached);
-        return Optional.of(observations);
-      }
-      case PathResolver.Absent absent -> {
-        List<Observation> observations = new ArrayList<>(2);
-        absent
-            .ownLink()
-            .ifPresent(
-                link ->
-                    observations.add(
-                        new Observation(
-                            linkSnapshot(link), viaFor(given, link.path()), Optional.empty())));
-        observations.add(
-            new Observation(
-                Snapshot.absent(absent.key(), kind(), now()),
-                viaFor(given, absent.key()),
-                Optional.empty()));
-        return Optional.of(observations);
-      }
-      case PathResolver.Escapes escapes -> {
-        return Optional.of(
-            List.of(
-                new Observation(
-                    escapeOrLinkSnapshot(escapes),
-                    viaFor(given, escapes.key()),
-                    Optional.empty())));
-      }
-      case PathResolver.Unresolvable unresolvable -> {
-        Snapshot snapshot =
-            Snapshot.metadataOnly(
-                unresolvable.key(),
-                kind(),
-                unresolvable.link().isPresent() ? Presence.PRESENT : Presence.UNKNOWN,
-                unresolvable.link().map(link -> link.stat().metadata()),
-                Optional.empty(),
-                unresolvable.link().map(link -> LinkTarget.of(link.text())),
-                Reason.UNREADABLE,
-                unresolvable.detail(),
-                now());
-        return Optional.of(
-            List.of(
-                new Observation(snapshot, viaFor(given, unresolvable.key()), Optional.empty())));
-      }
-      case PathResolver.Raced raced -> {
-        return Optional.empty();
-      }
-      case PathResolver.Root root ->
-          throw new BadPathException(given.display(), "leads to the workspace root, a directory");
-    }
-  }
-
-  /**
-   * An escape, except when the path's own link leads to a directory outside: then the record is
-   * that link, captured (its text is all a rewind puts back), as for a link to a directory inside.
-   */
-  private Snapshot escapeOrLinkSnapshot(PathResolver.Escapes escapes) {
-    Optional<PathResolver.Link> link = escapes.link().filter(own -> escapes.ownLink());
-    if (link.isPresent() && leadsToDirectory(link.get())) {
-      return linkSnapshot(link.get());
-    }
-    return escapeSnapshot(escapes);
-  }
-
-  /**
-   * Whether a link out leads to a directory, as the kernel resolves it (a {@code ..} in its text
-   * applies after the links before it, so its text alone cannot tell), and the name is still that
-   * link: one swapped since it was read stays an escape.
-   */
-  private boolean leadsToDirectory(PathResolver.Link link) {
-    return lookups.leadsToDirectory(link.path())
-        && lookups.lstat(link.path()) instanceof Lookup.Found found
-        && found.stat().unchangedSince(link.stat());
-  }
-
-  private Snapshot escapeSnapshot(PathResolver.Escapes escapes) {
-    Optional<PathResolver.Link> link = escapes.link();
-    // the link is described (it is inside); what it points to is never looked at
-    Presence presence = escapes.ownLink() ? Presence.PRESENT : Presence.UNKNOWN;
-    Optional<FileMetadata> metadata =
-        escapes.ownLink() ? link.map(l -> l.stat().metadata()) : Optional.empty();
-    return Snapshot.metadataOnly(
-        escapes.key(),
-        kind(),
-        presence,
-        metadata,
-        Optional.empty(),
-        escapes.ownLink() ? link.map(l -> LinkTarget.of(l.text())) : Optional.empty(),
-        Reason.ESCAPES_WORKSPACE,
-        escapes.detail(),
-        now());
-  }
-
-  private Snapshot linkSnapshot(PathResolver.Link link) {
-    return Snapshot.symlink(
-        link.path(), kind(), link.stat().metadata(), LinkTarget.of(link.text()), now());
-  }
-
-  private static Optional<GivenPath> viaFor(GivenPath given, WorkspacePath recorded) {
-    return given.sameBytesAs(recorded) ? Optional.empty() : Optional.of(given);
   }
 
   /**
@@ -361,7 +192,7 @@ public final class WorkspaceBoundary implements AutoCloseable {
    * recorded as a link.
    */
   public Observation observeExact(WorkspacePath path) {
-    return observeExact(path, options.sizeLimit(), options.overLimit());
+    return observer.observeExact(path, options.sizeLimit(), options.overLimit());
   }
 
   /**
@@ -370,7 +201,7 @@ public final class WorkspaceBoundary implements AutoCloseable {
    * limit).
    */
   public Observation observeExact(WorkspacePath path, long sizeLimit) {
-    return observeExact(path, sizeLimit, options.overLimit());
+    return observer.observeExact(path, sizeLimit, options.overLimit());
   }
 
   /**
@@ -380,47 +211,7 @@ public final class WorkspaceBoundary implements AutoCloseable {
    * undo can put the path back.
    */
   public Observation observeExact(WorkspacePath path, ContentSink sink) {
-    return observeExact(path, options.sizeLimit(), new OverLimit.Capture(sink));
-  }
-
-  private Observation observeExact(WorkspacePath path, long sizeLimit, OverLimit overLimit) {
-    if (path.isOutside()) {
-      return observeOutside(new RequestedPath.Outside(GivenPath.of(path.bytes()), path));
-    }
-    for (int attempt = 0; attempt <= options.changeRetries(); attempt++) {
-      ReadOutcome outcome = reader.read(path, sizeLimit, options.changeRetries(), overLimit);
-      if (!(outcome instanceof ReadOutcome.LinkInPath)) {
-        return toObservation(path, outcome, sizeLimit);
-      }
-      Lookup lookup = lookups.lstat(path);
-      switch (lookup) {
-        case Lookup.Found found when found.stat().type() == FileType.SYMLINK -> {
-          return observeLinkAt(path, found.stat());
-        }
-        // a parent is a symlink: with nothing followed, exactly this path cannot exist, as under a
-        // parent that is a file (a directory replaced by a link to one holds no file of its own)
-        case Lookup.LinkInPath _, Lookup.Missing _ -> {
-          return new Observation(
-              Snapshot.absent(path, kind(), now()), Optional.empty(), Optional.empty());
-        }
-        default -> {
-          // it changed between the read and the lstat: look again
-        }
-      }
-    }
-    return new Observation(
-        Snapshot.metadataOnly(
-            path,
-            kind(),
-            Presence.UNKNOWN,
-            Optional.empty(),
-            Optional.empty(),
-            Optional.empty(),
-            Reason.CHANGED_DURING_READ,
-            "it kept changing between a symlink and a file while it was read",
-            now()),
-        Optional.empty(),
-        Optional.empty());
+    return observer.observeExact(path, options.sizeLimit(), new OverLimit.Capture(sink));
   }
 
   /**
@@ -437,177 +228,7 @@ public final class WorkspaceBoundary implements AutoCloseable {
         : Optional.empty();
   }
 
-  /** A symlink at a recorded path: its text, and whether following it would leave the workspace. */
-  private Observation observeLinkAt(WorkspacePath path, StatInfo stat) {
-    PathResolver.Resolution resolution = resolver.resolve(path.components());
-    Snapshot snapshot =
-        switch (resolution) {
-          case PathResolver.Escapes escapes when escapes.ownLink() -> escapeOrLinkSnapshot(escapes);
-          case PathResolver.Unresolvable unresolvable when unresolvable.link().isPresent() ->
-              Snapshot.metadataOnly(
-                  path,
-                  kind(),
-                  Presence.PRESENT,
-                  Optional.of(stat.metadata()),
-                  Optional.empty(),
-                  unresolvable.link().map(link -> LinkTarget.of(link.text())),
-                  Reason.UNREADABLE,
-                  unresolvable.detail(),
-                  now());
-          default -> {
-            byte[] text = lookups.readLink(path);
-            yield text == null
-                ? Snapshot.metadataOnly(
-                    path,
-                    kind(),
-                    Presence.PRESENT,
-                    Optional.of(stat.metadata()),
-                    Optional.empty(),
-                    Optional.empty(),
-                    Reason.UNREADABLE,
-                    "cannot read the symlink's text",
-                    now())
-                : Snapshot.symlink(path, kind(), stat.metadata(), LinkTarget.of(text), now());
-          }
-        };
-    return new Observation(snapshot, Optional.empty(), Optional.empty());
-  }
-
-  private Observation toObservation(WorkspacePath path, ReadOutcome outcome, long sizeLimit) {
-    Instant now = now();
-    return switch (outcome) {
-      case ReadOutcome.Content content ->
-          new Observation(
-              Snapshot.regularFile(path, kind(), content.stat().metadata(), content.sha256(), now),
-              Optional.empty(),
-              Optional.of(content.bytes()));
-      case ReadOutcome.TooLarge large ->
-          new Observation(
-              Snapshot.metadataOnly(
-                  path,
-                  kind(),
-                  Presence.PRESENT,
-                  Optional.of(large.stat().metadata()),
-                  Optional.of(large.sha256()),
-                  Optional.empty(),
-                  Reason.TOO_LARGE,
-                  large.stat().size() + " bytes is over the size limit of " + sizeLimit,
-                  now),
-              Optional.empty(),
-              Optional.empty());
-      case ReadOutcome.Sampled sampled ->
-          new Observation(
-              Snapshot.sampled(
-                  path,
-                  kind(),
-                  sampled.stat().metadata(),
-                  sampled.sample(),
-                  sampled.stat().size()
-                      + " bytes is over the size limit of "
-                      + sizeLimit
-                      + "; fingerprinted by sampling "
-                      + Snapshot.SAMPLED_BLOCKS
-                      + " blocks",
-                  now),
-              Optional.empty(),
-              Optional.empty());
-      case ReadOutcome.Stored stored ->
-          new Observation(
-              Snapshot.regularFile(path, kind(), stored.stat().metadata(), stored.sha256(), now),
-              Optional.empty(),
-              Optional.empty(),
-              true);
-      case ReadOutcome.MetadataOnly only ->
-          new Observation(
-              Snapshot.metadataOnly(
-                  path,
-                  kind(),
-                  only.stat().isPresent() ? Presence.PRESENT : Presence.UNKNOWN,
-                  only.stat().map(StatInfo::metadata),
-                  Optional.empty(),
-                  Optional.empty(),
-                  only.reason(),
-                  only.detail(),
-                  now),
-              Optional.empty(),
-              Optional.empty());
-      case ReadOutcome.Missing missing ->
-          new Observation(Snapshot.absent(path, kind(), now), Optional.empty(), Optional.empty());
-      case ReadOutcome.Failed failed ->
-          new Observation(
-              Snapshot.metadataOnly(
-                  path,
-                  kind(),
-                  Presence.UNKNOWN,
-                  Optional.empty(),
-                  Optional.empty(),
-                  Optional.empty(),
-                  Reason.UNREADABLE,
-                  failed.detail(),
-                  now),
-              Optional.empty(),
-              Optional.empty());
-      case ReadOutcome.LinkInPath link -> throw new IllegalStateException("resolved by the caller");
-    };
-  }
-
-  /** Something outside the workspace by name: its {@code lstat}, never an open. */
-  private Observation observeOutside(RequestedPath.Outside outside) {
-    Instant now = now();
-    String detail = "outside the workspace root " + rootReal;
-    Snapshot snapshot;
-    try {
-      Path absolute =
-          Path.of(
-              new String(
-                  outside.key().bytes(),
-                  Charset.forName(System.getProperty("sun.jnu.encoding", "UTF-8"))));
-      StatInfo stat = StreamHandle.statOf(Files.readAttributes(absolute, "unix:*", NOFOLLOW_LINKS));
-      snapshot =
-          Snapshot.metadataOnly(
-              outside.key(),
-              kind(),
-              Presence.PRESENT,
-              Optional.of(stat.metadata()),
-              Optional.empty(),
-              Optional.empty(),
-              Reason.OUTSIDE_WORKSPACE,
-              detail,
-              now);
-    } catch (NoSuchFileException | NotDirectoryException e) {
-      snapshot =
-          Snapshot.metadataOnly(
-              outside.key(),
-              kind(),
-              Presence.ABSENT,
-              Optional.empty(),
-              Optional.empty(),
-              Optional.empty(),
-              Reason.OUTSIDE_WORKSPACE,
-              detail,
-              now);
-    } catch (IOException | InvalidPathException | UnsupportedOperationException e) {
-      snapshot =
-          Snapshot.metadataOnly(
-              outside.key(),
-              kind(),
-              Presence.UNKNOWN,
-              Optional.empty(),
-              Optional.empty(),
-              Optional.empty(),
-              Reason.OUTSIDE_WORKSPACE,
-              detail + "; lstat failed: " + e.getMessage(),
-              now);
-    }
-    return new Observation(snapshot, viaFor(outside.given(), outside.key()), Optional.empty());
-  }
-
-  private Instant now() {
-    return clock.instant();
-  }
-
   // ---- scanning
-  // ---------------------------------------------------------------------------------------
 
   /**
    * Walks the whole workspace, directory by directory, each listed relative to the held root with
@@ -640,75 +261,17 @@ public final class WorkspaceBoundary implements AutoCloseable {
     new TreeWalk(lookups, visitor, Optional.of(watch)).runFrom(List.copyOf(starts));
   }
 
-  // ---- write side
-  // -------------------------------------------------------------------------------------
+  // ---- write side: stage (each file synced), commit each if unchanged, sync each directory once
   //
-  // The product writes only through the checked sequence below (stage, commitIfUnchanged /
-  // deleteIfUnchanged, syncDirectory): a write that does not first look at what it replaces could
-  // destroy
-  // work. The
-  // unchecked one-file writes here are package-private: the boundary's own tests use them to prove
-  // what a
-  // write may and may not touch.
-
-  /**
-   * Puts {@code content} at {@code path} with permission bits {@code mode}: a new file beside it,
-   * synced, renamed over the name, directory synced. Missing parents are created; a symlinked or
-   * non-directory parent is refused; whatever the name held (a symlink, a hardlink, a FIFO) is
-   * replaced, never written.
-   */
-  WriteOutcome writeFile(WorkspacePath path, byte[] content, int mode) {
-    return writeFile(path, content, mode, Optional.empty());
-  }
-
-  /**
-   * As {@link #writeFile(WorkspacePath, byte[], int)}, with the new file made under exactly {@code
-   * temporaryName} (when given), so that a caller that journaled the name and then crashed
-   * mid-write finds and removes it. A name already taken is never written: the outcome is then
-   * {@link WriteOutcome.NameTaken}, and the caller journals another name ({@link
-   * #newTemporaryName()}).
-   */
-  WriteOutcome writeFile(
-      WorkspacePath path, byte[] content, int mode, Optional<String> temporaryName) {
-    requireInside(path);
-    return protocol.writeFile(path, WriteProtocol.Content.of(content), mode, temporaryName);
-  }
-
-  /**
-   * As {@link #writeFile(WorkspacePath, byte[], int, Optional)}, streaming the content (never held
-   * whole).
-   */
-  WriteOutcome writeFile(
-      WorkspacePath path, InputStream content, int mode, Optional<String> temporaryName) {
-    requireInside(path);
-    return protocol.writeFile(path, WriteProtocol.Content.of(content), mode, temporaryName);
-  }
-
-  /** Puts a symlink with exactly {@code target} as its text at {@code path}, replacing the name. */
-  WriteOutcome writeSymlink(WorkspacePath path, LinkTarget target) {
-    return writeSymlink(path, target, Optional.empty());
-  }
-
-  WriteOutcome writeSymlink(WorkspacePath path, LinkTarget target, Optional<String> temporaryName) {
-    requireInside(path);
-    return protocol.writeSymlink(path, target.bytes(), temporaryName);
-  }
-
-  /** Removes the name {@code path} (a file, link or special file; never a directory). */
-  WriteOutcome delete(WorkspacePath path) {
-    requireInside(path);
-    return protocol.delete(path, true);
-  }
-
-  // ---- many writes at once: stage (each file synced), commit each, sync each directory once
-  // -----------------------------------
+  // Every write goes through this checked sequence: a write that does not first look at what it
+  // replaces could destroy work.
 
   /**
    * Writes {@code content} under a temporary name beside {@code path} (parents created, nothing
-   * followed) and syncs it, without renaming: {@link #commit} then renames each over its name, and
-   * {@link #syncDirectory} makes the renames durable, once per directory for many files. This is
-   * {@link #writeFile}'s sequence with one directory sync for many files instead of one per file.
-   * Staged files are independent of each other: several threads may stage at once.
+   * followed) and syncs it, without renaming: {@link #commitIfUnchanged(WriteOutcome.Staged,
+   * Snapshot)} then renames each over its name, and {@link #syncDirectory} makes the renames
+   * durable, once per directory for many files. Staged files are independent of each other: several
+   * threads may stage at once.
    */
   public WriteOutcome stageFile(
       WorkspacePath path, byte[] content, int mode, Optional<String> temporaryName) {
@@ -733,14 +296,6 @@ public final class WorkspaceBoundary implements AutoCloseable {
   }
 
   /**
-   * Renames a staged file over its name (the parent is walked again from the root, nothing
-   * followed).
-   */
-  WriteOutcome commit(WriteOutcome.Staged staged) {
-    return protocol.commit(staged);
-  }
-
-  /**
    * Renames a staged file over its name only if the name still holds {@code expected} (the same
    * state, proven: {@link Snapshot#sameStateAs}). The name is looked at through the same parent
    * directory, held open from the root, that the rename then uses, right before it; when it
@@ -761,7 +316,8 @@ public final class WorkspaceBoundary implements AutoCloseable {
   public WriteOutcome commitIfUnchanged(
       WriteOutcome.Staged staged, OverLimit overLimit, Predicate<Snapshot> unchanged) {
     requireInside(staged.path());
-    return protocol.commitIfUnchanged(staged, overLimit, check(overLimit, unchanged));
+    return protocol.commitIfUnchanged(
+        staged, overLimit, observer.unlessStill(overLimit, unchanged));
   }
 
   /**
@@ -780,22 +336,7 @@ public final class WorkspaceBoundary implements AutoCloseable {
   public WriteOutcome deleteIfUnchanged(
       WorkspacePath path, OverLimit overLimit, Predicate<Snapshot> unchanged) {
     requireInside(path);
-    return protocol.deleteIfUnchanged(path, overLimit, check(overLimit, unchanged));
-  }
-
-  /**
-   * The check before a rename or unlink: what the held parent's read found, as an observation (a
-   * symlink at the name is observed as a link, whether it escapes included), unless it still is
-   * what {@code unchanged} accepts.
-   */
-  private WriteProtocol.TargetCheck check(OverLimit overLimit, Predicate<Snapshot> unchanged) {
-    return (path, outcome) -> {
-      Observation now =
-          outcome instanceof ReadOutcome.LinkInPath
-              ? observeExact(path, options.sizeLimit(), overLimit)
-              : toObservation(path, outcome, options.sizeLimit());
-      return unchanged.test(now.snapshot()) ? Optional.empty() : Optional.of(now);
-    };
+    return protocol.deleteIfUnchanged(path, overLimit, observer.unlessStill(overLimit, unchanged));
   }
 
   /**
@@ -816,14 +357,7 @@ public final class WorkspaceBoundary implements AutoCloseable {
     return options.nextTemporaryName();
   }
 
-  /** Removes a name, leaving the directory to the next {@link #syncDirectory}. */
-  WriteOutcome deleteUnsynced(WorkspacePath path) {
-    requireInside(path);
-    return protocol.delete(path, false);
-  }
-
   // ---- directories
-  // ------------------------------------------------------------------------------------
 
   /**
    * The directory at {@code path} now, nothing followed: a directory with its permission bits,

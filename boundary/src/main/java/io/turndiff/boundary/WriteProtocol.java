@@ -12,12 +12,12 @@ import java.util.function.Function;
 import java.util.function.Supplier;
 
 /**
- * The one write protocol, over any handle: a new name beside the target in its parent held open
- * from the root (temporary names and their retries here, once), content and mode on the new file,
- * then a rename over the target in that same held parent. An existing inode is never written: a
- * symlink, hardlink or FIFO at the target is replaced as a name. For many files at once: stage each
- * (each staged file is synced as it is written), commit each, then {@link #syncDirectory} once per
- * directory the commits changed.
+ * The one write protocol, over any handle, in three steps for any number of files: stage (a new
+ * name beside the target in its parent held open from the root, temporary names and their retries
+ * here, once; content and mode on the new file, which is synced), commit (a rename over the target
+ * in its parent held open again), then {@link #syncDirectory} once per directory the commits
+ * changed. An existing inode is never written: a symlink, hardlink or FIFO at the target is
+ * replaced as a name.
  *
  * <p>{@link #commitIfUnchanged} and {@link #deleteIfUnchanged} look at the target through the same
  * held parent right before the rename or unlink, so the check and the change are one walk and one
@@ -70,7 +70,6 @@ final class WriteProtocol {
   }
 
   // ---- files and symlinks
-  // ---------------------------------------------------------------------------------
 
   WriteOutcome stageFile(
       WorkspacePath path, Content content, int mode, Optional<String> temporaryName) {
@@ -86,35 +85,6 @@ final class WriteProtocol {
         path,
         Walker.Parents.CREATE_MISSING,
         (parent, name) -> stageSymlinkIn(parent, path, target, temporaryName),
-        WriteProtocol::refused);
-  }
-
-  /** Stage, rename, and sync the file and its directory: one durable write. */
-  WriteOutcome writeFile(
-      WorkspacePath path, Content content, int mode, Optional<String> temporaryName) {
-    return walker.inParent(
-        path,
-        Walker.Parents.CREATE_MISSING,
-        (parent, name) ->
-            renamedAndSynced(parent, name, stageFileIn(parent, path, content, mode, temporaryName)),
-        WriteProtocol::refused);
-  }
-
-  WriteOutcome writeSymlink(WorkspacePath path, byte[] target, Optional<String> temporaryName) {
-    return walker.inParent(
-        path,
-        Walker.Parents.CREATE_MISSING,
-        (parent, name) ->
-            renamedAndSynced(parent, name, stageSymlinkIn(parent, path, target, temporaryName)),
-        WriteProtocol::refused);
-  }
-
-  /** Renames a staged file over its name without looking at what the name holds. */
-  WriteOutcome commit(WriteOutcome.Staged staged) {
-    return walker.inParent(
-        staged.path(),
-        Walker.Parents.EXISTING,
-        (parent, name) -> rename(parent, staged, name),
         WriteProtocol::refused);
   }
 
@@ -153,24 +123,6 @@ final class WriteProtocol {
           root.removeLeftover(temporary);
           return null;
         });
-  }
-
-  /**
-   * Removes the name (never a directory); a name already gone counts as done; with {@code sync},
-   * durably.
-   */
-  WriteOutcome delete(WorkspacePath path, boolean sync) {
-    return walker.inParent(
-        path,
-        Walker.Parents.EXISTING,
-        (parent, name) -> {
-          WriteOutcome removed = unlink(parent, path, name);
-          return removed.done() && sync ? synced(parent, "removed " + path) : removed;
-        },
-        refusal ->
-            refusal.why() instanceof HandleFailure.Missing
-                ? new WriteOutcome.Done()
-                : refused(refusal));
   }
 
   /**
@@ -295,15 +247,6 @@ final class WriteProtocol {
     return new WriteOutcome.Done();
   }
 
-  private static WriteOutcome renamedAndSynced(
-      DirectoryHandle parent, Name name, WriteOutcome staged) {
-    if (!(staged instanceof WriteOutcome.Staged temporary)) {
-      return staged;
-    }
-    WriteOutcome renamed = rename(parent, temporary, name);
-    return renamed.done() ? synced(parent, "renamed " + temporary.path()) : renamed;
-  }
-
   private static WriteOutcome unlink(DirectoryHandle parent, WorkspacePath path, Name name) {
     return switch (parent.unlink(name)) {
       case Attempt.Done<Void> done -> new WriteOutcome.Done();
@@ -313,18 +256,11 @@ final class WriteProtocol {
     };
   }
 
-  private static WriteOutcome synced(DirectoryHandle parent, String what) {
-    return parent.sync() instanceof Attempt.Refused<Void>(HandleFailure why)
-        ? new WriteOutcome.Refused(what + " but cannot sync its directory: " + why.describe())
-        : new WriteOutcome.Done();
-  }
-
   private static WriteOutcome refused(Walker.Refusal refusal) {
     return new WriteOutcome.Refused(refusal.text());
   }
 
   // ---- directories
-  // ----------------------------------------------------------------------------------------
 
   /**
    * Creates the directory {@code path} (missing parents too, default mode) in its parent held open

@@ -109,9 +109,8 @@ class BoundaryRaceTest {
       names = {"OPENAT2", "OPENAT"})
   void hardlinkSwappedInByRenameExchangeIsNeverRead(BoundaryKind kind) throws Exception {
     // Only the fd boundaries check nlink on the opened fd. The fallback checks the inode by name
-    // before
-    // and after the read (documented in StreamHandle): a swap in and back between the two checks
-    // is outside what it can see, so it is not held to this test.
+    // before and after the read (documented in StreamHandle): a swap in and back between the two
+    // checks is outside what it can see, so it is not held to this test.
     TestWorkspace workspace = TestWorkspace.in(temp).file("target.txt", "harmless\n");
     workspace.hardlink("spare", workspace.secret()).refreshOutsidePicture();
     try (WorkspaceBoundary boundary = open(workspace, kind);

@@ -538,9 +538,8 @@ class BoundaryReadTest {
   void anAbsoluteLinkIntoTheRootThroughALinkOutThenDotDotLeadsWhereTheKernelGoes(
       BoundaryKind kind) {
     // ROOT/s/../secret.txt reads as ROOT/secret.txt; the kernel follows s (-> outside/dir) before
-    // the "..":
-    // the link leads to outside/secret.txt, and the file inside of the same name is not what it
-    // reaches
+    // the "..": the link leads to outside/secret.txt, and the file inside of the same name is not
+    // what it reaches
     workspace = TestWorkspace.in(temp).file("secret.txt", "the inside file of that name\n");
     workspace.symlink("s", workspace.outside().resolve("dir").toString());
     workspace.symlink("lnk", workspace.root() + "/s/../secret.txt");
@@ -626,7 +625,9 @@ class BoundaryReadTest {
     // locale
     open(BoundaryKind.OPENAT2);
     WorkspacePath path = WorkspacePath.ofRelativeBytes(name);
-    assertTrue(boundary.writeFile(path, "latin\n".getBytes(StandardCharsets.UTF_8), 0644).done());
+    assertTrue(
+        OneFileWrites.writeFile(boundary, path, "latin\n".getBytes(StandardCharsets.UTF_8), 0644)
+            .done());
     Observation observation = boundary.observe(boundary.parse(name)).getFirst();
     seen.add(observation);
     assertArrayEquals(name, observation.snapshot().path().bytes());

@@ -70,7 +70,7 @@ class BoundaryWriteTest {
   void writesANewFileCreatingItsParentsWithItsMode(BoundaryKind kind) throws Exception {
     workspace = TestWorkspace.in(temp);
     open(kind);
-    assertTrue(boundary.writeFile(path("a/b/c.sh"), RESTORED, 0750).done());
+    assertTrue(OneFileWrites.writeFile(boundary, path("a/b/c.sh"), RESTORED, 0750).done());
     assertArrayEquals(RESTORED, workspace.read("a/b/c.sh"));
     assertEquals(
         "rwxr-x---",
@@ -87,7 +87,7 @@ class BoundaryWriteTest {
     workspace = TestWorkspace.in(temp);
     workspace.symlink("a.txt", workspace.secret().toString());
     open(kind);
-    assertTrue(boundary.writeFile(path("a.txt"), RESTORED, 0644).done());
+    assertTrue(OneFileWrites.writeFile(boundary, path("a.txt"), RESTORED, 0644).done());
     assertFalse(Files.isSymbolicLink(workspace.resolve("a.txt")));
     assertArrayEquals(RESTORED, workspace.read("a.txt"));
   }
@@ -101,7 +101,7 @@ class BoundaryWriteTest {
     Object outsideInode = Files.readAttributes(workspace.secret(), "unix:ino").get("ino");
     workspace.refreshOutsidePicture();
     open(kind);
-    assertTrue(boundary.writeFile(path("a.txt"), RESTORED, 0644).done());
+    assertTrue(OneFileWrites.writeFile(boundary, path("a.txt"), RESTORED, 0644).done());
     assertArrayEquals(RESTORED, workspace.read("a.txt"));
     assertArrayEquals(workspace.canary().bytes(), Files.readAllBytes(workspace.secret()));
     assertEquals(outsideInode, Files.readAttributes(workspace.secret(), "unix:ino").get("ino"));
@@ -118,7 +118,8 @@ class BoundaryWriteTest {
     open(kind);
     WriteOutcome outcome =
         Assertions.assertTimeoutPreemptively(
-            Duration.ofSeconds(10), () -> boundary.writeFile(path("a.txt"), RESTORED, 0644));
+            Duration.ofSeconds(10),
+            () -> OneFileWrites.writeFile(boundary, path("a.txt"), RESTORED, 0644));
     assertTrue(outcome.done());
     assertArrayEquals(RESTORED, workspace.read("a.txt"));
   }
@@ -129,7 +130,8 @@ class BoundaryWriteTest {
     workspace = TestWorkspace.in(temp);
     workspace.symlink("dir", workspace.outside().resolve("dir").toString());
     open(kind);
-    WriteOutcome outcome = boundary.writeFile(path("dir/secret.txt"), RESTORED, 0644);
+    WriteOutcome outcome =
+        OneFileWrites.writeFile(boundary, path("dir/secret.txt"), RESTORED, 0644);
     WriteOutcome.Refused refused = assertInstanceOf(WriteOutcome.Refused.class, outcome);
     assertTrue(refused.reason().contains("symlink"), refused.reason());
   }
@@ -141,7 +143,8 @@ class BoundaryWriteTest {
     workspace.symlink("out", workspace.outside().toString());
     open(kind);
     assertInstanceOf(
-        WriteOutcome.Refused.class, boundary.writeFile(path("out/new/deep.txt"), RESTORED, 0644));
+        WriteOutcome.Refused.class,
+        OneFileWrites.writeFile(boundary, path("out/new/deep.txt"), RESTORED, 0644));
     assertFalse(Files.exists(workspace.outside().resolve("new")), "nothing created outside");
   }
 
@@ -152,7 +155,8 @@ class BoundaryWriteTest {
     open(kind);
     WriteOutcome.Refused refused =
         assertInstanceOf(
-            WriteOutcome.Refused.class, boundary.writeFile(path("plain/a.txt"), RESTORED, 0644));
+            WriteOutcome.Refused.class,
+            OneFileWrites.writeFile(boundary, path("plain/a.txt"), RESTORED, 0644));
     assertTrue(refused.reason().contains("not a directory"), refused.reason());
   }
 
@@ -170,7 +174,8 @@ class BoundaryWriteTest {
     // a crash
     assertEquals(
         new WriteOutcome.NameTaken(".turndiff-planted.tmp"),
-        boundary.writeFile(path("a.txt"), RESTORED, 0644, Optional.of(".turndiff-planted.tmp")));
+        OneFileWrites.writeFile(
+            boundary, path("a.txt"), RESTORED, 0644, Optional.of(".turndiff-planted.tmp")));
     assertEquals(
         new WriteOutcome.NameTaken(".turndiff-planted.tmp"),
         boundary.stageFile(
@@ -193,7 +198,9 @@ class BoundaryWriteTest {
 
     String fresh = boundary.newTemporaryName();
     assertTrue(fresh.startsWith(".turndiff-") && !fresh.equals(boundary.newTemporaryName()), fresh);
-    assertTrue(boundary.writeFile(path("a.txt"), RESTORED, 0644, Optional.of(fresh)).done());
+    assertTrue(
+        OneFileWrites.writeFile(boundary, path("a.txt"), RESTORED, 0644, Optional.of(fresh))
+            .done());
     assertArrayEquals(RESTORED, workspace.read("a.txt"));
   }
 
@@ -234,7 +241,9 @@ class BoundaryWriteTest {
   void aDirectoryWhereTheFileShouldGoIsRefused(BoundaryKind kind) throws Exception {
     workspace = TestWorkspace.in(temp).file("a.txt/inside.txt", "mine\n");
     open(kind);
-    assertInstanceOf(WriteOutcome.Refused.class, boundary.writeFile(path("a.txt"), RESTORED, 0644));
+    assertInstanceOf(
+        WriteOutcome.Refused.class,
+        OneFileWrites.writeFile(boundary, path("a.txt"), RESTORED, 0644));
     assertEquals("mine\n", workspace.readText("a.txt/inside.txt"));
     try (Stream<Path> files = Files.list(workspace.root())) {
       assertEquals(1, files.count(), "no temporary file is left behind");
@@ -246,7 +255,9 @@ class BoundaryWriteTest {
   void aSymlinkIsRestoredWithItsExactText(BoundaryKind kind) throws Exception {
     workspace = TestWorkspace.in(temp).file("a.txt", "was a file\n");
     open(kind);
-    assertTrue(boundary.writeSymlink(path("a.txt"), LinkTarget.of("../outside/secret.txt")).done());
+    assertTrue(
+        OneFileWrites.writeSymlink(boundary, path("a.txt"), LinkTarget.of("../outside/secret.txt"))
+            .done());
     assertEquals(
         Path.of("../outside/secret.txt"), Files.readSymbolicLink(workspace.resolve("a.txt")));
   }
@@ -257,11 +268,13 @@ class BoundaryWriteTest {
     workspace = TestWorkspace.in(temp).directory("dir");
     workspace.symlink("link", workspace.secret().toString());
     open(kind);
-    assertTrue(boundary.delete(path("link")).done());
+    assertTrue(OneFileWrites.delete(boundary, path("link")).done());
     assertFalse(Files.exists(workspace.resolve("link"), LinkOption.NOFOLLOW_LINKS));
-    assertInstanceOf(WriteOutcome.Refused.class, boundary.delete(path("dir")));
+    assertInstanceOf(WriteOutcome.Refused.class, OneFileWrites.delete(boundary, path("dir")));
     assertTrue(Files.isDirectory(workspace.resolve("dir")));
-    assertTrue(boundary.delete(path("never-was.txt")).done(), "a name already gone counts as done");
+    assertTrue(
+        OneFileWrites.delete(boundary, path("never-was.txt")).done(),
+        "a name already gone counts as done");
   }
 
   @ParameterizedTest
@@ -271,8 +284,7 @@ class BoundaryWriteTest {
   void aParentFlippingBetweenDirectoryAndSymlinkNeverLetsAWriteOut(BoundaryKind kind)
       throws Exception {
     // The fallback creates directories at the root's path and moves them in; its parent walk
-    // refuses links
-    // the same way, but this race is held against the kernel-enforced boundary.
+    // refuses links the same way, but this race is held against the kernel-enforced boundary.
     workspace = TestWorkspace.in(temp).directory("d");
     workspace.symlink("spare", workspace.outside().resolve("dir").toString());
     open(kind);
@@ -283,8 +295,8 @@ class BoundaryWriteTest {
       long deadline = System.nanoTime() + 1_200_000_000L;
       for (int i = 0; System.nanoTime() < deadline; i++) {
         WriteOutcome outcome =
-            boundary.writeFile(
-                path("d/sub" + (i % 3) + "/file" + (i % 7) + ".txt"), RESTORED, 0644);
+            OneFileWrites.writeFile(
+                boundary, path("d/sub" + (i % 3) + "/file" + (i % 7) + ".txt"), RESTORED, 0644);
         if (outcome.done()) {
           writes++;
         } else {

@@ -60,14 +60,15 @@ class WalkerTest {
     open(kind);
     assertEquals(
         "parent d/out is a symlink; it is never followed",
-        refusal(boundary.writeFile(WorkspacePath.of("d/out/x.txt"), RESTORED, 0644)));
+        refusal(
+            OneFileWrites.writeFile(boundary, WorkspacePath.of("d/out/x.txt"), RESTORED, 0644)));
     assertEquals(
         "parent file is not a directory",
         refusal(
             boundary.stageFile(WorkspacePath.of("file/x.txt"), RESTORED, 0644, Optional.empty())));
     assertEquals(
         "parent d/out is a symlink; it is never followed",
-        refusal(boundary.delete(WorkspacePath.of("d/out/secret"))));
+        refusal(OneFileWrites.delete(boundary, WorkspacePath.of("d/out/secret"))));
   }
 
   @ParameterizedTest
@@ -103,7 +104,8 @@ class WalkerTest {
   void missingParentsAreMadeOneComponentAtATime(BoundaryKind kind) {
     workspace = TestWorkspace.in(temp);
     open(kind);
-    assertTrue(boundary.writeFile(WorkspacePath.of("a/b/c/d.txt"), RESTORED, 0644).done());
+    assertTrue(
+        OneFileWrites.writeFile(boundary, WorkspacePath.of("a/b/c/d.txt"), RESTORED, 0644).done());
     assertEquals("restored\n", workspace.readText("a/b/c/d.txt"));
     assertEquals(kind, boundary.kind());
   }

@@ -353,22 +353,13 @@ public final class CaptureService implements AutoCloseable {
   }
 
   private static StoredTurn requireOpen(StoreTransaction tx, String turnId) {
-    StoredTurn turn = requireTurn(tx, turnId);
+    StoredTurn turn = tx.turns().require(turnId);
     if (turn.state() != TurnState.OPEN) {
       throw new RequestException(
           RequestException.Problem.WRONG_STATE,
           "turn '" + turnId + "' is " + turn.state().code() + ", not open");
     }
     return turn;
-  }
-
-  static StoredTurn requireTurn(StoreTransaction tx, String turnId) {
-    return tx.turns()
-        .byExternalId(turnId)
-        .orElseThrow(
-            () ->
-                new RequestException(
-                    RequestException.Problem.UNKNOWN_TURN, "turn '" + turnId + "' does not exist"));
   }
 
   // ---- finish

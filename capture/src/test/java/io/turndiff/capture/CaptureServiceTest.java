@@ -153,8 +153,7 @@ class CaptureServiceTest {
     String turn = beginTurn();
     capture.snapshot(turn, Optional.empty(), List.of("notes.txt"));
     // the agent then writes through the link: the outside file must stay untouched by turndiff, and
-    // the
-    // change to it is not turndiff's to record
+    // the change to it is not turndiff's to record
     capture.finishTurn(turn);
     assertEquals(
         Optional.of(Reason.ESCAPES_WORKSPACE), change(turn, "notes.txt").before().reason());

@@ -57,7 +57,7 @@ public final class AotTraining {
     PrintStream nowhere =
         new PrintStream(OutputStream.nullOutputStream(), true, StandardCharsets.UTF_8);
     int exit = Main.run(args, new PrintStream(out, true, StandardCharsets.UTF_8), nowhere);
-    if (exit != Main.EXIT_OK) {
+    if (exit != ExitCode.OK.code()) {
       throw new IllegalStateException(
           "training: turndiff " + String.join(" ", args) + " exited " + exit);
     }

@@ -22,7 +22,7 @@ final class BenchPlaceholder implements Callable<Integer> {
   @Override
   public Integer call() {
     throw new CliException(
-        Main.EXIT_USAGE,
+        ExitCode.USAGE,
         "benchmarks live in the bench jar: ./turndiff bench ... "
             + "(builds bench/target/turndiff-bench.jar)");
   }

@@ -3,14 +3,14 @@ package io.turndiff.cli;
 /** A command-line problem with its exit code (the commands of the bench jar raise it too). */
 public final class CliException extends RuntimeException {
 
-  private final int exitCode;
+  private final ExitCode exitCode;
 
-  public CliException(int exitCode, String message) {
+  public CliException(ExitCode exitCode, String message) {
     super(message);
     this.exitCode = exitCode;
   }
 
-  public int exitCode() {
+  public ExitCode exitCode() {
     return exitCode;
   }
 }

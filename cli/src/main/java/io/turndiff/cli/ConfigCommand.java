@@ -58,8 +58,7 @@ final class ConfigCommand implements Callable<Integer> {
     for (String name : unset) {
       if (!List.of("older-than", "keep-turns", "max-size").contains(name)) {
         throw new CliException(
-            Main.EXIT_USAGE,
-            "--unset takes older-than, keep-turns or max-size, not '" + name + "'");
+            ExitCode.USAGE, "--unset takes older-than, keep-turns or max-size, not '" + name + "'");
       }
     }
     try (Turndiff turndiff = StoreOptions.of(spec).open()) {
@@ -79,7 +78,7 @@ final class ConfigCommand implements Callable<Integer> {
               : turndiff.store().read(tx -> RetentionPolicy.stored(tx.settings(), Duration.ZERO));
       spec.commandLine().getOut().println(Json.write(WireRetentionConfig.of(kept), false));
     }
-    return Main.EXIT_OK;
+    return ExitCode.OK.code();
   }
 
   /** {@code kept} with this command line's options and removals applied. */
@@ -99,7 +98,7 @@ final class ConfigCommand implements Callable<Integer> {
     try {
       return new RetentionPolicy(age, count, size, Duration.ZERO);
     } catch (IllegalArgumentException e) {
-      throw new CliException(Main.EXIT_USAGE, e.getMessage());
+      throw new CliException(ExitCode.USAGE, e.getMessage());
     }
   }
 }

@@ -45,12 +45,12 @@ final class ConfigFiles {
     } catch (NoSuchFileException e) {
       if (Files.isSymbolicLink(file)) {
         throw new CliException(
-            Main.EXIT_USAGE,
+            ExitCode.USAGE,
             file + " is a symbolic link to a file that does not exist; nothing was written");
       }
       return Optional.empty();
     } catch (IOException e) {
-      throw new CliException(Main.EXIT_ERROR, "cannot read " + file + ": " + e.getMessage());
+      throw new CliException(ExitCode.ERROR, "cannot read " + file + ": " + e.getMessage());
     }
   }
 
@@ -72,7 +72,7 @@ final class ConfigFiles {
       return existing.toRealPath().resolve(existing.relativize(absolute));
     } catch (IOException e) {
       throw new CliException(
-          Main.EXIT_USAGE,
+          ExitCode.USAGE,
           existing
               + " is a symbolic link that leads nowhere ("
               + e.getMessage()
@@ -109,7 +109,7 @@ final class ConfigFiles {
       Files.move(temp, target, StandardCopyOption.ATOMIC_MOVE);
       temp = null;
     } catch (IOException e) {
-      throw new CliException(Main.EXIT_ERROR, "cannot write " + target + ": " + e.getMessage());
+      throw new CliException(ExitCode.ERROR, "cannot write " + target + ": " + e.getMessage());
     } finally {
       if (temp != null) {
         try {
@@ -134,7 +134,7 @@ final class ConfigFiles {
         Files.createDirectory(made);
       }
     } catch (IOException e) {
-      throw new CliException(Main.EXIT_ERROR, "cannot create " + directory + ": " + e.getMessage());
+      throw new CliException(ExitCode.ERROR, "cannot create " + directory + ": " + e.getMessage());
     }
     return missing;
   }
@@ -148,7 +148,7 @@ final class ConfigFiles {
         return;
       } catch (IOException e) {
         throw new CliException(
-            Main.EXIT_ERROR, "cannot remove " + directory + ": " + e.getMessage());
+            ExitCode.ERROR, "cannot remove " + directory + ": " + e.getMessage());
       }
     }
   }
@@ -157,7 +157,7 @@ final class ConfigFiles {
     try {
       Files.deleteIfExists(file);
     } catch (IOException e) {
-      throw new CliException(Main.EXIT_ERROR, "cannot remove " + file + ": " + e.getMessage());
+      throw new CliException(ExitCode.ERROR, "cannot remove " + file + ": " + e.getMessage());
     }
   }
 
@@ -173,7 +173,7 @@ final class ConfigFiles {
       return copy;
     } catch (IOException e) {
       throw new CliException(
-          Main.EXIT_ERROR, "cannot back up into " + directory + ": " + e.getMessage());
+          ExitCode.ERROR, "cannot back up into " + directory + ": " + e.getMessage());
     }
   }
 

@@ -99,7 +99,7 @@ final class DaemonFiles {
                       "turndiff service: "
                           + discovery
                           + " no longer names this instance; stopping");
-                  System.exit(Main.EXIT_OK);
+                  System.exit(ExitCode.OK.code());
                 }
               }
             });

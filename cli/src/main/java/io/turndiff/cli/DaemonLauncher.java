@@ -80,11 +80,11 @@ final class DaemonLauncher {
     try {
       jar = Path.of(Main.class.getProtectionDomain().getCodeSource().getLocation().toURI());
     } catch (URISyntaxException | RuntimeException e) {
-      throw new CliException(Main.EXIT_ERROR, "cannot find turndiff's own jar: " + e.getMessage());
+      throw new CliException(ExitCode.ERROR, "cannot find turndiff's own jar: " + e.getMessage());
     }
     if (!Files.isRegularFile(jar)) {
       throw new CliException(
-          Main.EXIT_ERROR,
+          ExitCode.ERROR,
           "turndiff does not run from its jar (" + jar + "); set TURNDIFF_HOME to the checkout");
     }
     return List.of(

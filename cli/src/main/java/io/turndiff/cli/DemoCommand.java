@@ -122,7 +122,7 @@ final class DemoCommand implements Callable<Integer> {
               + " times in the store file, its WAL, "
               + "the records and the patch");
       out.flush();
-      return found == 0 ? Main.EXIT_OK : Main.EXIT_ERROR;
+      return found == 0 ? ExitCode.OK.code() : ExitCode.ERROR.code();
     }
   }
 }

@@ -65,13 +65,13 @@ final class DiffCommand implements Callable<Integer> {
         patch = turndiff.queries().patch(scope.turn, PathInput.texts(paths));
       } else {
         if (!paths.isEmpty()) {
-          throw new CliException(Main.EXIT_USAGE, "PATH arguments go with --turn, not --from/--to");
+          throw new CliException(ExitCode.USAGE, "PATH arguments go with --turn, not --from/--to");
         }
         patch = turndiff.queries().range(scope.range.from, scope.range.to).patch();
       }
       spec.commandLine().getOut().print(patch);
       spec.commandLine().getOut().flush();
     }
-    return Main.EXIT_OK;
+    return ExitCode.OK.code();
   }
 }

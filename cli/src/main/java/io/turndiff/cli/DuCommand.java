@@ -49,7 +49,7 @@ final class DuCommand implements Callable<Integer> {
       if (json) {
         out.println(
             Json.write(WireStoreUsage.of(turndiff.store().address().display(), usage), false));
-        return Main.EXIT_OK;
+        return ExitCode.OK.code();
       }
       out.printf(
           "%s: %d bytes (%d free inside), %d blobs of %d bytes stored, %d bytes referred to by "
@@ -76,6 +76,6 @@ final class DuCommand implements Callable<Integer> {
         }
       }
     }
-    return Main.EXIT_OK;
+    return ExitCode.OK.code();
   }
 }

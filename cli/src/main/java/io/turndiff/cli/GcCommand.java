@@ -84,7 +84,7 @@ final class GcCommand implements Callable<Integer> {
               maxSize == null ? OptionalLong.empty() : OptionalLong.of(maxSize),
               grace);
     } catch (IllegalArgumentException e) {
-      throw new CliException(Main.EXIT_USAGE, e.getMessage());
+      throw new CliException(ExitCode.USAGE, e.getMessage());
     }
     try (Turndiff turndiff = StoreOptions.of(spec).open()) {
       // without a policy on the command line, the one kept with the store (turndiff config)
@@ -96,6 +96,6 @@ final class GcCommand implements Callable<Integer> {
           new GarbageCollector(turndiff.store(), turndiff.hook()).collect(chosen, dryRun);
       spec.commandLine().getOut().println(Json.write(WireGcReport.of(result), pretty));
     }
-    return Main.EXIT_OK;
+    return ExitCode.OK.code();
   }
 }

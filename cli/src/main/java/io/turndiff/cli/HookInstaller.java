@@ -315,11 +315,11 @@ final class HookInstaller {
     try (InputStream in = HookInstaller.class.getResourceAsStream(PLUGIN_RESOURCE)) {
       if (in == null) {
         throw new CliException(
-            Main.EXIT_ERROR, "the OpenCode plugin is missing from turndiff's jar");
+            ExitCode.ERROR, "the OpenCode plugin is missing from turndiff's jar");
       }
       return new String(in.readAllBytes(), StandardCharsets.UTF_8);
     } catch (IOException e) {
-      throw new CliException(Main.EXIT_ERROR, "cannot read the OpenCode plugin: " + e.getMessage());
+      throw new CliException(ExitCode.ERROR, "cannot read the OpenCode plugin: " + e.getMessage());
     }
   }
 
@@ -414,11 +414,11 @@ final class HookInstaller {
               .orElseThrow(
                   () ->
                       new CliException(
-                          Main.EXIT_ERROR,
+                          ExitCode.ERROR,
                           "the backup " + changed.backup() + " of " + file + " is gone"));
       if (!ConfigFiles.sha256(original).equals(changed.beforeSha256())) {
         throw new CliException(
-            Main.EXIT_ERROR,
+            ExitCode.ERROR,
             "the backup " + changed.backup() + " of " + file + " is not what install saved");
       }
       files.write(file, original, ConfigFiles.SHARED_FILE);

@@ -77,7 +77,7 @@ record HookLedger(List<Installed> installations) {
         .orElseThrow(
             () ->
                 new CliException(
-                    Main.EXIT_ERROR,
+                    ExitCode.ERROR,
                     "turndiff's record of installed hooks "
                         + file
                         + " cannot be read; move it away to go on"));

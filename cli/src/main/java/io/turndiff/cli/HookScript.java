@@ -24,7 +24,7 @@ record HookScript(Path home) {
       HookScript script = new HookScript(given);
       if (!ConfigFiles.isExecutableFile(script.path())) {
         throw new CliException(
-            Main.EXIT_ERROR,
+            ExitCode.ERROR,
             "TURNDIFF_HOME is " + given + ", but " + script.path() + " is not an executable file");
       }
       return script;
@@ -38,7 +38,7 @@ record HookScript(Path home) {
       }
     }
     throw new CliException(
-        Main.EXIT_ERROR,
+        ExitCode.ERROR,
         "cannot find bin/turndiff-hook beside turndiff"
             + jarDirectory.map(directory -> " (its jar is in " + directory + ")").orElse("")
             + "; set TURNDIFF_HOME to the turndiff checkout");

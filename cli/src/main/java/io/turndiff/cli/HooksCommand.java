@@ -66,7 +66,7 @@ final class HooksCommand {
     HookScope scope() {
       if (user && workspace != null) {
         throw new CliException(
-            Main.EXIT_USAGE,
+            ExitCode.USAGE,
             "--workspace and --user exclude each other: the hooks go into a workspace's settings or"
                 + " the user's");
       }
@@ -82,7 +82,7 @@ final class HooksCommand {
   static Path existingDirectory(Path given) {
     Path directory = (given == null ? Path.of("") : given).toAbsolutePath().normalize();
     if (!ConfigFiles.isDirectory(directory)) {
-      throw new CliException(Main.EXIT_USAGE, "workspace " + directory + " is not a directory");
+      throw new CliException(ExitCode.USAGE, "workspace " + directory + " is not a directory");
     }
     return directory;
   }
@@ -128,7 +128,7 @@ final class HooksCommand {
               + "'s environment, else the default store (from this shell: "
               + files.store()
               + ")");
-      return Main.EXIT_OK;
+      return ExitCode.OK.code();
     }
   }
 
@@ -190,7 +190,7 @@ final class HooksCommand {
       new HookInstaller(
               UserDirectories.current(), spec.commandLine().getOut(), spec.commandLine().getErr())
           .uninstall(runtime, scope, target.workspace());
-      return Main.EXIT_OK;
+      return ExitCode.OK.code();
     }
   }
 
@@ -226,7 +226,7 @@ final class HooksCommand {
       } else {
         HookInstallations.print(status, out);
       }
-      return Main.EXIT_OK;
+      return ExitCode.OK.code();
     }
 
     /** Whether the store tracks {@code directory}; null when there is no store yet. */

@@ -156,8 +156,7 @@ sealed interface Installation {
       try {
         npm = new ProcessBuilder(command).redirectErrorStream(true).start();
       } catch (IOException e) {
-        throw new CliException(
-            Main.EXIT_ERROR,
+        throw new CliException(ExitCode.ERROR,
             "cannot run npm (" + e.getMessage() + "); remove the program with: " + command);
       }
       npm.getOutputStream().close();
@@ -165,12 +164,11 @@ sealed interface Installation {
       out.print(said);
       try {
         if (npm.waitFor() != 0) {
-          throw new CliException(
-              Main.EXIT_ERROR, "npm uninstall failed (exit " + npm.exitValue() + ")");
+          throw new CliException(ExitCode.ERROR, "npm uninstall failed (exit " + npm.exitValue() + ")");
         }
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();
-        throw new CliException(Main.EXIT_ERROR, "interrupted while npm uninstall ran");
+        throw new CliException(ExitCode.ERROR, "interrupted while npm uninstall ran");
       }
     }
   }

@@ -42,6 +42,6 @@ final class LogCommand implements Callable<Integer> {
           .getOut()
           .println(Json.write(WireHistoryEntry.of(turndiff.queries().log(root, given)), pretty));
     }
-    return Main.EXIT_OK;
+    return ExitCode.OK.code();
   }
 }

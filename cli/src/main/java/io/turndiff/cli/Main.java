@@ -1,6 +1,7 @@
 package io.turndiff.cli;
 
 import io.turndiff.model.RequestException;
+import io.turndiff.model.TestHook;
 import io.turndiff.store.StoreException;
 import java.io.OutputStreamWriter;
 import java.io.PrintStream;
@@ -14,9 +15,7 @@ import picocli.CommandLine.ScopeType;
 
 /**
  * The {@code turndiff} command. Machine commands print JSON on stdout, errors go to stderr, and the
- * exit code is 0 on success, 2 for bad usage or input that can never be valid, 3 when a rewind
- * skipped files, 4 when the store cannot be used for the command (damaged, not a store, or
- * read-only for a write), and 1 for every other error. No error prints a stack trace: every one is
+ * exit code is one of the documented {@link ExitCode}s. No error prints a stack trace: every one is
  * a line naming what failed.
  */
 @Command(
@@ -57,11 +56,6 @@ public final class Main {
   /** The version {@code --version} prints and the per-user service reports. */
   public static final String VERSION = "0.1.0";
 
-  public static final int EXIT_OK = 0;
-  public static final int EXIT_ERROR = 1;
-  public static final int EXIT_USAGE = 2;
-  public static final int EXIT_STORE = 4;
-
   /**
    * {@code --db} and the other store options, inherited by every command (see {@link
    * StoreOptions}).
@@ -89,6 +83,14 @@ public final class Main {
     System.exit(run(args, out, err, adapt));
   }
 
+  /**
+   * Has the commands of {@code commandLine} open their stores with {@code hook} (a test's: the
+   * product never sets one).
+   */
+  static void hook(CommandLine commandLine, TestHook hook) {
+    StoreOptions.of(commandLine.getCommandSpec()).hook = hook;
+  }
+
   /** Runs one command line with the given streams; returns the exit code. */
   public static int run(String[] args, PrintStream out, PrintStream err) {
     return run(args, out, err, commands -> {});
@@ -110,31 +112,33 @@ public final class Main {
     commandLine.setOut(new PrintWriter(new OutputStreamWriter(out, out.charset()), true));
     commandLine.setErr(new PrintWriter(new OutputStreamWriter(err, err.charset()), true));
     commandLine.setExecutionExceptionHandler(
-        (exception, line, parseResult) -> report(exception, err));
+        (exception, line, parseResult) -> report(exception, err).code());
     try {
       return commandLine.execute(args);
     } catch (RuntimeException | Error failure) {
       // picocli hands only a command's exceptions to the handler; anything else (an Error) lands
       // here
-      return report(failure, err);
+      return report(failure, err).code();
     }
   }
 
   /** Prints one line for {@code failure} and returns its exit code. */
-  private static int report(Throwable failure, PrintStream err) {
+  private static ExitCode report(Throwable failure, PrintStream err) {
     // a failure on a worker thread arrives wrapped (ExecutionException, CompletionException): the
     // cause speaks
     for (Throwable cause = failure; cause != null; cause = nextCause(cause)) {
       switch (cause) {
         case RequestException capture -> {
           err.println("turndiff: " + capture.getMessage());
-          return capture.problem() == RequestException.Problem.BAD_INPUT ? EXIT_USAGE : EXIT_ERROR;
+          return capture.problem() == RequestException.Problem.BAD_INPUT
+              ? ExitCode.USAGE
+              : ExitCode.ERROR;
         }
         case StoreException store -> {
           err.println("turndiff: " + store.getMessage());
           return switch (store.problem()) {
-            case DAMAGED, READ_ONLY -> EXIT_STORE;
-            case BUSY, OTHER -> EXIT_ERROR;
+            case DAMAGED, READ_ONLY -> ExitCode.STORE;
+            case BUSY, OTHER -> ExitCode.ERROR;
           };
         }
         case CliException cli -> {
@@ -147,7 +151,7 @@ public final class Main {
       }
     }
     err.println("turndiff: unexpected error: " + describe(failure));
-    return EXIT_ERROR;
+    return ExitCode.ERROR;
   }
 
   /**

@@ -53,7 +53,7 @@ final class OpenCommand implements Callable<Integer> {
   @Override
   public Integer call() throws IOException, InterruptedException {
     if (port < 1 || port > 65535) {
-      throw new CliException(Main.EXIT_USAGE, "--port must be within 1..65535, not " + port);
+      throw new CliException(ExitCode.USAGE, "--port must be within 1..65535, not " + port);
     }
     Optional<String> root = Optional.empty();
     if (workspace != null) {
@@ -71,7 +71,7 @@ final class OpenCommand implements Callable<Integer> {
       while ((answer = askForCode(tokenFile, root)).status() == 0 || answer.status() == 401) {
         if (!started.isAlive() || Instant.now().isAfter(deadline)) {
           throw new CliException(
-              Main.EXIT_ERROR,
+              ExitCode.ERROR,
               "turndiff serve did not start on port "
                   + port
                   + " (see "
@@ -83,7 +83,7 @@ final class OpenCommand implements Callable<Integer> {
     }
     if (answer.status() != 201) {
       throw new CliException(
-          answer.status() == 400 || answer.status() == 403 ? Main.EXIT_USAGE : Main.EXIT_ERROR,
+          answer.status() == 400 || answer.status() == 403 ? ExitCode.USAGE : ExitCode.ERROR,
           answer.status() == 401
               ? "the service on port " + port + " is not this store's (its token differs)"
               : "the service refused a login code: " + answer.body());
@@ -102,7 +102,7 @@ final class OpenCommand implements Callable<Integer> {
             false));
     out.flush();
     openOnDesktop(code.url());
-    return Main.EXIT_OK;
+    return ExitCode.OK.code();
   }
 
   /** {@code POST /v1/login-codes} with the store's token; status 0 when nothing answers. */

@@ -25,7 +25,7 @@ final class PathArguments {
       try {
         inputs.add(PathInput.base64(encoded));
       } catch (BadPathException e) {
-        throw new CliException(Main.EXIT_USAGE, "--path-base64 '" + e.input() + "' " + e.problem());
+        throw new CliException(ExitCode.USAGE, "--path-base64 '" + e.input() + "' " + e.problem());
       }
     }
     return inputs;

@@ -30,8 +30,6 @@ import picocli.CommandLine.Spec;
             + "Exit 0 when every file was handled, 3 when some were skipped or in conflict.")
 final class RewindCommand implements Callable<Integer> {
 
-  static final int EXIT_SKIPPED = 3;
-
   @Spec CommandSpec spec;
 
   @Option(names = "--turn", required = true, paramLabel = "ID")
@@ -91,7 +89,7 @@ final class RewindCommand implements Callable<Integer> {
                       turn, to, Optional.ofNullable(operation), dryRun, force, inputs),
                   this::announce);
       spec.commandLine().getOut().println(Json.write(WireRewindReport.of(report), false));
-      return report.complete() ? Main.EXIT_OK : EXIT_SKIPPED;
+      return report.complete() ? ExitCode.OK.code() : ExitCode.SKIPPED.code();
     }
   }
 

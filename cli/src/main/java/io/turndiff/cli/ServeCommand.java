@@ -142,98 +142,28 @@ final class ServeCommand implements Callable<Integer> {
   @Override
   public Integer call() throws IOException, InterruptedException {
     if (daemon != (discovery != null)) {
-      throw new CliException(Main.EXIT_USAGE, "--daemon and --discovery go together");
+      throw new CliException(ExitCode.USAGE, "--daemon and --discovery go together");
     }
-    String token = System.getenv(TOKEN_VARIABLE);
-    if (token == null || token.isBlank()) {
-      byte[] random = new byte[32];
-      new SecureRandom().nextBytes(random);
-      token = Base64.getUrlEncoder().withoutPadding().encodeToString(random);
-    } else if (token.strip().length() < 16) {
-      throw new CliException(Main.EXIT_USAGE, TOKEN_VARIABLE + " must hold at least 16 characters");
-    }
-    token = token.strip();
+    String token = token();
     Path database = StoreOptions.of(spec).location();
     Path tokenPath =
         tokenFile != null ? tokenFile.toAbsolutePath() : database.resolveSibling("turndiff.token");
-    Optional<ServiceLock> storeLock = Optional.empty();
-    String instance = null;
-    if (daemon) {
-      storeLock = ServiceLock.tryAcquire(Path.of(database + ".service.lock"));
-      if (storeLock.isEmpty()) {
-        throw new CliException(
-            Main.EXIT_ERROR,
-            "another turndiff service holds the store "
-                + database
-                + " ("
-                + database
-                + ".service.lock)");
-      }
-      byte[] random = new byte[16];
-      new SecureRandom().nextBytes(random);
-      instance = HexFormat.of().formatHex(random);
-    }
-    ServiceOptions options;
-    WorkspacePolicy policy;
-    try {
-      ServiceOptions.Builder builder = ServiceOptions.builder(token).version(Main.VERSION);
-      if (instance != null) {
-        builder.instance(instance);
-      }
-      options =
-          builder
-              .port(port)
-              .allowedOrigins(Set.copyOf(allowedOrigins))
-              .maxConnections(maxConnections)
-              .requestDeadline(Duration.ofSeconds(requestTimeout))
-              .gcEvery(gcEvery)
-              .gcSizeCheck(gcSizeCheck)
-              .build();
-      policy =
-          allowedWorkspaces.isEmpty()
-              ? WorkspacePolicy.anyDirectory()
-              : WorkspacePolicy.within(allowedWorkspaces);
-      if (openWorkspaces < 1) {
-        throw new IllegalArgumentException(
-            "--open-workspaces must be at least 1, not " + openWorkspaces);
-      }
-    } catch (IllegalArgumentException e) {
-      throw new CliException(Main.EXIT_USAGE, e.getMessage());
-    }
+    Optional<ServiceLock> storeLock = daemon ? Optional.of(lockStore(database)) : Optional.empty();
+    Optional<String> instance = storeLock.map(held -> randomHex(16));
+    ServiceOptions options = serviceOptions(token, instance);
+    WorkspacePolicy policy = workspacePolicy();
     Turndiff turndiff =
         StoreOptions.of(spec)
             .open(policy, openWorkspaces, noWatch ? WatchOptions.OFF : WatchOptions.SERVICE);
-    HttpService service;
-    try {
-      service = HttpService.start(turndiff, options);
-    } catch (IOException e) {
-      turndiff.close();
-      throw new CliException(
-          Main.EXIT_ERROR, "cannot listen on 127.0.0.1:" + port + ": " + e.getMessage());
-    }
+    HttpService service = listen(turndiff, options);
     TokenFile.writePrivately(tokenPath, token);
     Optional<DaemonFiles> daemonFiles = Optional.empty();
-    if (daemon) {
-      DaemonFiles files = new DaemonFiles(discovery.toAbsolutePath(), tokenPath, instance);
+    if (instance.isPresent()) {
+      DaemonFiles files = new DaemonFiles(discovery.toAbsolutePath(), tokenPath, instance.get());
       files.publish(token, service.port(), database, Program.current());
       daemonFiles = Optional.of(files);
     }
-    CountDownLatch stopped = new CountDownLatch(1);
-    Optional<DaemonFiles> published = daemonFiles;
-    Optional<ServiceLock> held = storeLock;
-    Runtime.getRuntime()
-        .addShutdownHook(
-            new Thread(
-                () -> {
-                  // clients stop finding the service before its port closes
-                  published.ifPresent(DaemonFiles::withdraw);
-                  service.stop();
-                  turndiff.close();
-                  published.ifPresent(DaemonFiles::removeToken);
-                  held.ifPresent(ServiceLock::close);
-                  stopped.countDown();
-                },
-                "turndiff-shutdown"));
+    CountDownLatch stopped = stopOnShutdown(service, turndiff, daemonFiles, storeLock);
     daemonFiles.ifPresent(DaemonFiles::watch);
     PrintWriter out = spec.commandLine().getOut();
     out.println(
@@ -242,6 +172,111 @@ final class ServeCommand implements Callable<Integer> {
             false));
     out.flush();
     stopped.await();
-    return Main.EXIT_OK;
+    return ExitCode.OK.code();
+  }
+
+  /** {@value #TOKEN_VARIABLE}, at least 16 characters, else a new random one. */
+  private static String token() {
+    String token = System.getenv(TOKEN_VARIABLE);
+    if (token == null || token.isBlank()) {
+      byte[] random = new byte[32];
+      new SecureRandom().nextBytes(random);
+      return Base64.getUrlEncoder().withoutPadding().encodeToString(random);
+    }
+    if (token.strip().length() < 16) {
+      throw new CliException(ExitCode.USAGE, TOKEN_VARIABLE + " must hold at least 16 characters");
+    }
+    return token.strip();
+  }
+
+  /** The per-user service's hold on the store: one service per store. */
+  private static ServiceLock lockStore(Path database) throws IOException {
+    return ServiceLock.tryAcquire(Path.of(database + ".service.lock"))
+        .orElseThrow(
+            () ->
+                new CliException(
+                    ExitCode.ERROR,
+                    "another turndiff service holds the store "
+                        + database
+                        + " ("
+                        + database
+                        + ".service.lock)"));
+  }
+
+  private static String randomHex(int bytes) {
+    byte[] random = new byte[bytes];
+    new SecureRandom().nextBytes(random);
+    return HexFormat.of().formatHex(random);
+  }
+
+  /** The service's options from the command's; a bad one is a usage error naming it. */
+  private ServiceOptions serviceOptions(String token, Optional<String> instance) {
+    try {
+      ServiceOptions.Builder builder = ServiceOptions.builder(token).version(Main.VERSION);
+      instance.ifPresent(builder::instance);
+      return builder
+          .port(port)
+          .allowedOrigins(Set.copyOf(allowedOrigins))
+          .maxConnections(maxConnections)
+          .requestDeadline(Duration.ofSeconds(requestTimeout))
+          .gcEvery(gcEvery)
+          .gcSizeCheck(gcSizeCheck)
+          .build();
+    } catch (IllegalArgumentException e) {
+      throw new CliException(ExitCode.USAGE, e.getMessage());
+    }
+  }
+
+  /** The workspaces the service may work in ({@code --allow-workspace}), any by default. */
+  private WorkspacePolicy workspacePolicy() {
+    try {
+      WorkspacePolicy policy =
+          allowedWorkspaces.isEmpty()
+              ? WorkspacePolicy.anyDirectory()
+              : WorkspacePolicy.within(allowedWorkspaces);
+      if (openWorkspaces < 1) {
+        throw new IllegalArgumentException(
+            "--open-workspaces must be at least 1, not " + openWorkspaces);
+      }
+      return policy;
+    } catch (IllegalArgumentException e) {
+      throw new CliException(ExitCode.USAGE, e.getMessage());
+    }
+  }
+
+  /** The HTTP service on its port; the store is closed again when it cannot listen. */
+  private HttpService listen(Turndiff turndiff, ServiceOptions options) {
+    try {
+      return HttpService.start(turndiff, options);
+    } catch (IOException e) {
+      turndiff.close();
+      throw new CliException(
+          ExitCode.ERROR, "cannot listen on 127.0.0.1:" + port + ": " + e.getMessage());
+    }
+  }
+
+  /**
+   * Stops the service on SIGTERM or SIGINT: clients stop finding it before its port closes, then
+   * the store is closed, the token removed and the store's lock let go. The latch opens when done.
+   */
+  private static CountDownLatch stopOnShutdown(
+      HttpService service,
+      Turndiff turndiff,
+      Optional<DaemonFiles> published,
+      Optional<ServiceLock> held) {
+    CountDownLatch stopped = new CountDownLatch(1);
+    Runtime.getRuntime()
+        .addShutdownHook(
+            new Thread(
+                () -> {
+                  published.ifPresent(DaemonFiles::withdraw);
+                  service.stop();
+                  turndiff.close();
+                  published.ifPresent(DaemonFiles::removeToken);
+                  held.ifPresent(ServiceLock::close);
+                  stopped.countDown();
+                },
+                "turndiff-shutdown"));
+    return stopped;
   }
 }

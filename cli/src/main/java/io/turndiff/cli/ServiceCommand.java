@@ -91,13 +91,13 @@ final class ServiceCommand {
             Program theirs = Program.of(running.discovery());
             if (theirs.isSame(Program.current())) {
               out.println(started(false, running.discovery(), files, null));
-              return Main.EXIT_OK;
+              return ExitCode.OK.code();
             }
             replaced = replace(running.discovery(), files);
           }
           case ServiceProbe.Unproven unproven ->
               throw new CliException(
-                  Main.EXIT_ERROR,
+                  ExitCode.ERROR,
                   unproven.reason()
                       + ", and it holds the store; not starting a second service "
                       + "(turndiff service stop --force ends it; its log: "
@@ -118,7 +118,7 @@ final class ServiceCommand {
         while (Instant.now().isBefore(deadline)) {
           if (ServiceProbe.probe(files) instanceof ServiceProbe.Running running) {
             out.println(started(true, running.discovery(), files, replaced));
-            return Main.EXIT_OK;
+            return ExitCode.OK.code();
           }
           // a launcher that forks (setsid as a group leader) exits 0: keep waiting for the file
           if (!child.isAlive() && child.exitValue() != 0) {
@@ -127,7 +127,7 @@ final class ServiceCommand {
           TimeUnit.MILLISECONDS.sleep(50);
         }
         throw new CliException(
-            Main.EXIT_ERROR,
+            ExitCode.ERROR,
             "the service did not come up"
                 + (child.isAlive() ? " within " + waitSeconds + " s" : "")
                 + "; see its log "
@@ -183,7 +183,7 @@ final class ServiceCommand {
     @Override
     public Integer call() throws IOException {
       spec.commandLine().getOut().println(Json.write(stop(files(spec), waitSeconds, force), false));
-      return Main.EXIT_OK;
+      return ExitCode.OK.code();
     }
   }
 
@@ -199,8 +199,7 @@ final class ServiceCommand {
       case ServiceProbe.Running running -> discovery = running.discovery();
       case ServiceProbe.Unproven unproven -> {
         if (!force) {
-          throw new CliException(
-              Main.EXIT_ERROR,
+          throw new CliException(ExitCode.ERROR,
               unproven.reason() + "; --force kills it (pid " + unproven.discovery().pid() + ")");
         }
         discovery = unproven.discovery();
@@ -218,15 +217,13 @@ final class ServiceCommand {
     if (process != null) {
       Optional<String> user = process.info().user();
       if (user.isPresent() && !user.get().equals(System.getProperty("user.name"))) {
-        throw new CliException(
-            Main.EXIT_ERROR,
+        throw new CliException(ExitCode.ERROR,
             "pid " + discovery.pid() + " belongs to " + user.get() + "; not signalling it");
       }
       process.destroy();
       if (!waitFor(discovery.pid(), waitSeconds)) {
         if (!force) {
-          throw new CliException(
-              Main.EXIT_ERROR,
+          throw new CliException(ExitCode.ERROR,
               "the service (pid "
                   + discovery.pid()
                   + ") did not end within "
@@ -305,14 +302,14 @@ final class ServiceCommand {
                     status.orElse(null),
                     concat(hookFailures, undelivered)),
                 false));
-        return status.isPresent() ? Main.EXIT_OK : Main.EXIT_ERROR;
+        return status.isPresent() ? ExitCode.OK.code() : ExitCode.ERROR.code();
       }
       if (status.isEmpty()) {
         out.println("turndiff service: not running" + (why == null ? "" : " (" + why + ")"));
         out.println("store:       " + files.store());
         printFailures(out, hookFailures, files);
         printUndelivered(out, undelivered, files);
-        return Main.EXIT_ERROR;
+        return ExitCode.ERROR.code();
       }
       WireServiceStatus answer = status.get();
       out.println(
@@ -347,7 +344,7 @@ final class ServiceCommand {
       printWatch(out, answer.watch());
       printFailures(out, hookFailures, files);
       printUndelivered(out, undelivered, files);
-      return Main.EXIT_OK;
+      return ExitCode.OK.code();
     }
 
     /**
@@ -367,12 +364,12 @@ final class ServiceCommand {
                     null,
                     undelivered),
                 false));
-        return Main.EXIT_ERROR;
+        return ExitCode.ERROR.code();
       }
       out.println("turndiff service: not usable: " + why);
       out.println("store:       " + files.store());
       printUndelivered(out, undelivered, files);
-      return Main.EXIT_ERROR;
+      return ExitCode.ERROR.code();
     }
 
     private static List<String> concat(List<String> first, List<String> second) {

@@ -163,7 +163,7 @@ final class ServiceFiles {
   void check() throws IOException {
     Optional<String> refusal = refusal();
     if (refusal.isPresent()) {
-      throw new CliException(Main.EXIT_ERROR, refusal.get());
+      throw new CliException(ExitCode.ERROR, refusal.get());
     }
   }
 
@@ -260,8 +260,7 @@ final class ServiceFiles {
         notes.add(
             "closed turndiff's folder " + folder + " to others (was " + shown + ", now rwx------)");
       } else if ((mode & 022) != 0 && (mode & 01000) == 0) {
-        throw new CliException(
-            Main.EXIT_ERROR,
+        throw new CliException(ExitCode.ERROR,
             "the store's folder "
                 + folder
                 + " is mode "
@@ -295,8 +294,7 @@ final class ServiceFiles {
     PosixFileAttributes attributes =
         Files.readAttributes(log, PosixFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
     if (!attributes.isRegularFile() || !ours(log)) {
-      throw new CliException(
-          Main.EXIT_ERROR,
+      throw new CliException(ExitCode.ERROR,
           "the service's log "
               + log
               + " is "

@@ -31,6 +31,6 @@ final class ShowCommand implements Callable<Integer> {
           .println(
               Json.write(WireFileRecord.of(turndiff.queries().records(turn).changes()), pretty));
     }
-    return Main.EXIT_OK;
+    return ExitCode.OK.code();
   }
 }

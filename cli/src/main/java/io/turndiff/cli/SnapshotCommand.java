@@ -55,7 +55,7 @@ final class SnapshotCommand implements Callable<Integer> {
   @Override
   public Integer call() {
     if (paths.isEmpty() && base64Paths.isEmpty()) {
-      throw new CliException(Main.EXIT_USAGE, "snapshot needs at least one PATH");
+      throw new CliException(ExitCode.USAGE, "snapshot needs at least one PATH");
     }
     List<PathInput> inputs = PathArguments.decode(paths, base64Paths);
     try (Turndiff turndiff = StoreOptions.of(spec).open()) {
@@ -65,6 +65,6 @@ final class SnapshotCommand implements Callable<Integer> {
       spec.commandLine().getOut().flush();
       turndiff.hook().reached(TestHook.Point.SNAPSHOT_PRINTED);
     }
-    return Main.EXIT_OK;
+    return ExitCode.OK.code();
   }
 }

@@ -47,6 +47,6 @@ final class StatusCommand implements Callable<Integer> {
         }
       }
     }
-    return Main.EXIT_OK;
+    return ExitCode.OK.code();
   }
 }

@@ -5,6 +5,7 @@ import io.turndiff.boundary.BoundaryOptions;
 import io.turndiff.boundary.WorkspacePolicy;
 import io.turndiff.capture.track.WatchOptions;
 import io.turndiff.capture.workspace.WorkspaceHandles;
+import io.turndiff.model.TestHook;
 import io.turndiff.store.PostgresDatabase;
 import io.turndiff.store.StoreAddress;
 import io.turndiff.store.StoreLocation;
@@ -77,6 +78,9 @@ final class StoreOptions {
   @Spec(Spec.Target.MIXEE)
   CommandSpec command;
 
+  /** Told when a run reaches a {@link TestHook.Point}: {@link TestHook#NONE} but in tests. */
+  TestHook hook = TestHook.NONE;
+
   /** The store options of the command line {@code command} belongs to. */
   static StoreOptions of(CommandSpec command) {
     return ((Main) command.root().userObject()).storeOptions;
@@ -111,7 +115,7 @@ final class StoreOptions {
       return StoreLocation.address(
           Optional.ofNullable(database), Optional.ofNullable(passwordFile), System.getenv());
     } catch (IllegalArgumentException e) {
-      throw new CliException(Main.EXIT_USAGE, e.getMessage());
+      throw new CliException(ExitCode.USAGE, e.getMessage());
     }
   }
 
@@ -120,10 +124,10 @@ final class StoreOptions {
     try {
       mechanism = BoundaryOptions.Mechanism.ofOption(boundary);
     } catch (IllegalArgumentException e) {
-      throw new CliException(Main.EXIT_USAGE, e.getMessage());
+      throw new CliException(ExitCode.USAGE, e.getMessage());
     }
     if (sizeLimit < 0) {
-      throw new CliException(Main.EXIT_USAGE, "--size-limit must not be negative: " + sizeLimit);
+      throw new CliException(ExitCode.USAGE, "--size-limit must not be negative: " + sizeLimit);
     }
     return BoundaryOptions.builder()
         .sizeLimit(sizeLimit)
@@ -134,7 +138,7 @@ final class StoreOptions {
 
   /**
    * Opens the store with capture, rewind and queries over it. A damaged store still answers what it
-   * can, with a warning on stderr; a write to it fails (exit {@link Main#EXIT_STORE}).
+   * can, with a warning on stderr; a write to it fails (exit {@link ExitCode#STORE}).
    */
   Turndiff open() {
     return open(WorkspacePolicy.anyDirectory(), WorkspaceHandles.DEFAULT_CAPACITY);
@@ -156,7 +160,7 @@ final class StoreOptions {
             .policy(policy)
             .openWorkspaces(openWorkspaces)
             .watch(watch)
-            .hook(EnvTestHook.fromEnvironment())
+            .hook(hook)
             .open();
     turndiff
         .store()

@@ -50,7 +50,7 @@ final class TrackCommand implements Callable<Integer> {
     try {
       options = new TrackingOptions(maxFiles, maxBytes);
     } catch (IllegalArgumentException e) {
-      throw new CliException(Main.EXIT_USAGE, e.getMessage());
+      throw new CliException(ExitCode.USAGE, e.getMessage());
     }
     Tracker.Progress progress =
         System.console() == null
@@ -69,6 +69,6 @@ final class TrackCommand implements Callable<Integer> {
       TrackSummary summary = turndiff.capture().tracker().track(workspace, options, progress);
       spec.commandLine().getOut().println(Json.write(WireTrackSummary.of(summary), false));
     }
-    return Main.EXIT_OK;
+    return ExitCode.OK.code();
   }
 }

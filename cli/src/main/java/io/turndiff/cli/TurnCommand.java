@@ -60,7 +60,7 @@ final class TurnCommand {
                                 Optional.ofNullable(turn))),
                     false));
       }
-      return Main.EXIT_OK;
+      return ExitCode.OK.code();
     }
   }
 
@@ -78,7 +78,7 @@ final class TurnCommand {
             .getOut()
             .println(Json.write(WireTurnSummary.of(turndiff.capture().finishTurn(turn)), false));
       }
-      return Main.EXIT_OK;
+      return ExitCode.OK.code();
     }
   }
 }

@@ -63,6 +63,6 @@ final class TurnsCommand implements Callable<Integer> {
       }
       spec.commandLine().getOut().println(Json.write(output, pretty));
     }
-    return Main.EXIT_OK;
+    return ExitCode.OK.code();
   }
 }

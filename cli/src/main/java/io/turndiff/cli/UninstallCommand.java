@@ -62,7 +62,7 @@ final class UninstallCommand implements Callable<Integer> {
               + " (turndiff uninstall --purge deletes turndiff's own folders)");
     }
     installation.remove(out);
-    return Main.EXIT_OK;
+    return ExitCode.OK.code();
   }
 
   /** Every installation the record lists, taken out; fails naming those that could not be. */
@@ -86,8 +86,7 @@ final class UninstallCommand implements Callable<Integer> {
       }
     }
     if (!failed.isEmpty()) {
-      throw new CliException(
-          Main.EXIT_ERROR,
+      throw new CliException(ExitCode.ERROR,
           "turndiff's hooks could not be taken out of "
               + String.join("; ", failed)
               + ". Nothing else was removed, so no hook calls a missing script: put that right"

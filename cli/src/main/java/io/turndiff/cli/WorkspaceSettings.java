@@ -53,7 +53,7 @@ final class WorkspaceSettings implements AutoCloseable {
     try {
       return new WorkspaceSettings(workspace, WorkspaceBoundary.open(workspace));
     } catch (BoundaryException e) {
-      throw new CliException(Main.EXIT_USAGE, e.getMessage());
+      throw new CliException(ExitCode.USAGE, e.getMessage());
     }
   }
 
@@ -217,7 +217,7 @@ final class WorkspaceSettings implements AutoCloseable {
               "it changed since turndiff read it (run the command again)";
           default -> "the write did not happen (" + outcome + ")";
         };
-    return new CliException(Main.EXIT_ERROR, "cannot write " + file + ": " + why);
+    return new CliException(ExitCode.ERROR, "cannot write " + file + ": " + why);
   }
 
   @Override

@@ -55,10 +55,14 @@ class ArchitectureTest {
    * PostgreSQL store's password file, this machine's host id ({@code /etc/machine-id} or the kept
    * {@code host-id}), the service's token file and the per-user daemon's run directory, discovery
    * file, locks, launcher and {@code /proc} reads, the log of a service {@code turndiff open}
-   * started, the demo acting as the agent on its demo workspace, the UTF-8 standard streams, the
-   * user's own runtime settings files {@code turndiff hooks} edits (a workspace's go through the
-   * boundary), and turndiff's own installed program and folders, which {@code turndiff uninstall}
+   * started, the demo acting as the agent on its demo workspace, the UTF-8 standard streams, and
+   * the user's own runtime settings files {@code turndiff hooks} edits (a workspace's go through the
+   * boundary), turndiff's own installed program and folders, which {@code turndiff uninstall}
    * removes, and the real path of the jar it runs.
+   *
+   * <p>This set is the one list of them: the README, {@code docs/architecture.md} and the packages'
+   * {@code package-info} point here instead of repeating it, so a class added here says in this
+   * comment what it touches and why.
    */
   static final Set<String> OWN_FILES =
       Set.of(

@@ -1,7 +1,9 @@
 package io.turndiff.cli;
 
 import io.turndiff.fixtures.CommandRun;
+import java.io.File;
 import java.io.IOException;
+import java.net.URISyntaxException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
@@ -9,7 +11,11 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 
-/** Runs the packaged {@code turndiff.jar} as a real process, as the launcher would. */
+/**
+ * Runs the packaged {@code turndiff.jar} as a real process, as the launcher would; one given a
+ * {@code TURNDIFF_TEST_} variable to hold it at a point runs the jar's classes under {@link
+ * EnvTestHook}'s main, which the jar does not carry.
+ */
 final class CliProcess {
 
   private CliProcess() {}
@@ -40,6 +46,16 @@ final class CliProcess {
     return home;
   }
 
+  /** Where {@link EnvTestHook} was loaded from: this module's test classes. */
+  private static String testClasses() {
+    try {
+      return Path.of(EnvTestHook.class.getProtectionDomain().getCodeSource().getLocation().toURI())
+          .toString();
+    } catch (URISyntaxException e) {
+      throw new IllegalStateException(e);
+    }
+  }
+
   static ProcessBuilder builder(Map<String, String> environment, String... args) {
     return builder(jar(), new String[0], environment, args);
   }
@@ -64,16 +80,28 @@ final class CliProcess {
     command.add(ProcessHandle.current().info().command().orElse("java"));
     command.addAll(jvmOptions);
     command.add("--enable-native-access=ALL-UNNAMED");
+    boolean held =
+        environment.keySet().stream().anyMatch(name -> name.startsWith(EnvTestHook.PREFIX));
     // the launcher's start-up flags: a class-data archive beside the jar, C1 only, the serial
-    // collector
-    command.add("-XX:+AutoCreateSharedArchive");
-    command.add("-XX:SharedArchiveFile=" + jar.resolveSibling("turndiff-it.jsa"));
-    command.add("-Xlog:cds=off");
-    command.add("-Xlog:cds+dynamic=off");
+    // collector. Not for a held process: its class path holds a directory (the test classes), and a
+    // JVM asked to write an archive of such a class path fails at exit
+    if (!held) {
+      command.add("-XX:+AutoCreateSharedArchive");
+      command.add("-XX:SharedArchiveFile=" + jar.resolveSibling("turndiff-it.jsa"));
+      command.add("-Xlog:cds=off");
+      command.add("-Xlog:cds+dynamic=off");
+    }
     command.add("-XX:TieredStopAtLevel=1");
     command.add("-XX:+UseSerialGC");
-    command.add("-jar");
-    command.add(jar.toString());
+    if (held) {
+      // the product jar has no hook: the test's main puts one in
+      command.add("-cp");
+      command.add(jar + File.pathSeparator + testClasses());
+      command.add(EnvTestHook.class.getName());
+    } else {
+      command.add("-jar");
+      command.add(jar.toString());
+    }
     command.addAll(List.of(args));
     ProcessBuilder builder = new ProcessBuilder(command).directory(jar.getParent().toFile());
     builder.environment().remove("TURNDIFF_DB");

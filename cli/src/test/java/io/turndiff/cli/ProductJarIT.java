@@ -4,8 +4,13 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.turndiff.fixtures.CommandRun;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 import java.util.Map;
+import java.util.jar.JarEntry;
 import java.util.jar.JarFile;
 import java.util.zip.ZipEntry;
 import org.junit.jupiter.api.Test;
@@ -31,6 +36,26 @@ class ProductJarIT {
       assertEquals(List.of(), benchmarks);
       assertEquals(
           "io.turndiff.cli.Main", jar.getManifest().getMainAttributes().getValue("Main-Class"));
+    }
+  }
+
+  @Test
+  void theProductJarHasNoTestHookAndReadsNoTestVariable() throws Exception {
+    try (JarFile jar = new JarFile(CliProcess.jar().toFile())) {
+      List<String> knobs = new ArrayList<>();
+      for (JarEntry entry : Collections.list(jar.entries())) {
+        if (!entry.getName().startsWith("io/turndiff/") || !entry.getName().endsWith(".class")) {
+          continue;
+        }
+        try (InputStream in = jar.getInputStream(entry)) {
+          String constants = new String(in.readAllBytes(), StandardCharsets.ISO_8859_1);
+          if (constants.contains(EnvTestHook.PREFIX)
+              || entry.getName().startsWith("io/turndiff/cli/EnvTestHook")) {
+            knobs.add(entry.getName());
+          }
+        }
+      }
+      assertEquals(List.of(), knobs, "no test-only knob in the product");
     }
   }
 

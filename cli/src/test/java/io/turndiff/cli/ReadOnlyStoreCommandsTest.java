@@ -194,7 +194,7 @@ class ReadOnlyStoreCommandsTest {
     try (ReadOnlyBindMount mount = ReadOnlyBindMount.of(copy.getParent(), temp.resolve("ro"))) {
       Path readOnly = mount.view().resolve("turndiff.db");
       CommandRun run = run(readOnly, "turns", "--session", "s1");
-      run.expect(Main.EXIT_STORE);
+      run.expect(ExitCode.STORE.code());
       StoreCommands.assertNoStackTrace(run);
       assertTrue(
           run.err().startsWith("turndiff: the store " + readOnly + " cannot be read here")

@@ -299,10 +299,8 @@ class RewindProcessIT {
         crashable.startRewindHeldAt(
             EnvTestHook.REWIND_DONE_PAUSE, "60000", "--operation", "op-landed");
     // the whole tree, not a count of restored files: the deleted files come back by renames too,
-    // and
-    // a count that left them out killed the rewind before its last rename (a staged file in place
-    // of
-    // src/f11.txt, CI on b3188fb)
+    // and a count that left them out killed the rewind before its last rename (a staged file in
+    // place of src/f11.txt, CI on b3188fb)
     crashable.killOnce(
         rewind,
         "after every rename",
@@ -514,9 +512,8 @@ class RewindProcessIT {
     TestWorkspace workspace = crashable.workspace();
     Path database = crashable.database();
     // a file someone else made under each name a rewind of this fresh store could try first for a
-    // path
-    // (entry ids start at 1: .turndiff-rewind-<entry id>.tmp beside it); they are not the rewind's
-    // to remove
+    // path (entry ids start at 1: .turndiff-rewind-<entry id>.tmp beside it); they are not the
+    // rewind's to remove
     List<Path> planted = new ArrayList<>();
     for (int entry = 1; entry <= FILES + 1; entry++) {
       Path name = workspace.resolve("src/.turndiff-rewind-" + entry + ".tmp");
@@ -629,9 +626,8 @@ class RewindProcessIT {
   void directoryModesArePutBackAroundTheFilesSoThatAnOwnerWithoutPrivilegeCanWriteThem()
       throws Exception {
     // ro/ was read-only, and the turn opened it to write in it; open/ was open, and the turn wrote
-    // in it and
-    // then made it read-only: the rewind must write each file while its directory lets the owner
-    // write
+    // in it and then made it read-only: the rewind must write each file while its directory lets
+    // the owner write
     TestWorkspace workspace =
         TestWorkspace.in(temp).file("ro/f.txt", "ro before\n").file("open/g.txt", "g before\n");
     UnprivilegedCli cli = UnprivilegedCli.in(temp, workspace);

@@ -95,7 +95,7 @@ final class StoreCommands {
 
   /** Refused with exit 4 on stderr only, the message starting as given. */
   static void assertStoreRefused(CommandRun run, String messageStart) {
-    run.expect(Main.EXIT_STORE);
+    run.expect(ExitCode.STORE.code());
     assertNoStackTrace(run);
     assertEquals("", run.out());
     assertFalse(run.err().lines().noneMatch(line -> line.startsWith(messageStart)), run.err());

@@ -160,7 +160,7 @@ class StoreProblemsProcessIT {
                   workspace.root().toString(),
                   "--session",
                   "s1")
-              .expect(Main.EXIT_ERROR);
+              .expect(ExitCode.ERROR.code());
       StoreCommands.assertNoStackTrace(busy);
       assertTrue(busy.err().startsWith("turndiff: the store " + database + " is busy"), busy.err());
       holder.execute("ROLLBACK");

@@ -178,8 +178,7 @@ class DiffBoundsTest {
   @Test
   void manyRepeatedLinesFinishWithinTheBudgetAndStillApply() throws Exception {
     // 20,000 lines of three kinds: every common line repeats thousands of times, so the histogram
-    // diff has
-    // no anchor and Myers would need hundreds of millions of comparisons
+    // diff has no anchor and Myers would need hundreds of millions of comparisons
     Random random = new Random(3);
     List<String> before = new ArrayList<>();
     List<String> after = new ArrayList<>();

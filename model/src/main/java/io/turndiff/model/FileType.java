@@ -24,15 +24,6 @@ public enum FileType {
     return code;
   }
 
-  /** FIFOs, sockets and devices: never opened for their content. */
-  public boolean isSpecial() {
-    return this == FIFO
-        || this == SOCKET
-        || this == CHAR_DEVICE
-        || this == BLOCK_DEVICE
-        || this == UNKNOWN;
-  }
-
   public static FileType fromCode(String code) {
     return Arrays.stream(values())
         .filter(type -> type.code.equals(code))

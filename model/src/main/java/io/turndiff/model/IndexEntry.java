@@ -31,16 +31,14 @@ public record IndexEntry(
   /** The state this entry records, as a snapshot (the before-state of a change found by a scan). */
   public Snapshot toSnapshot(BoundaryKind boundary, Instant takenAt) {
     if (reason.isPresent()) {
-      return Snapshot.metadataOnly(
-          path,
-          boundary,
-          Presence.PRESENT,
-          Optional.of(metadata()),
-          sha256,
-          linkTarget,
-          reason.get(),
-          "indexed with metadata only",
-          takenAt);
+      NotCaptured why = new NotCaptured(reason.get(), "indexed with metadata only");
+      if (sha256.isEmpty() && linkTarget.isEmpty()) {
+        return Snapshot.notCaptured(path, boundary, metadata(), why, takenAt);
+      }
+      Snapshot.MetadataOnly seen =
+          Snapshot.MetadataOnly.of(path, boundary, metadata(), why, takenAt);
+      Snapshot.MetadataOnly hashed = sha256.map(seen::withContentHash).orElse(seen);
+      return linkTarget.map(hashed::withLinkTarget).orElse(hashed);
     }
     if (type() == FileType.SYMLINK) {
       return Snapshot.symlink(path, boundary, metadata(), linkTarget.orElseThrow(), takenAt);

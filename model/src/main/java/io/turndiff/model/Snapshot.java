@@ -205,6 +205,59 @@ public sealed interface Snapshot
     private static String describe(Optional<FileType> type) {
       return type.map(FileType::code).orElse("a state without stat");
     }
+
+    /**
+     * A present state of which {@code stat} is known, not captured for {@code why} (never {@link
+     * Reason#DIRECTORY}: that is a {@link Directory}).
+     */
+    public static MetadataOnly of(
+        WorkspacePath path,
+        BoundaryKind boundary,
+        FileMetadata stat,
+        NotCaptured why,
+        Instant takenAt) {
+      return new MetadataOnly(
+          path,
+          boundary,
+          Presence.PRESENT,
+          Optional.of(stat),
+          Optional.empty(),
+          Optional.empty(),
+          Optional.empty(),
+          why.reason(),
+          why.detail(),
+          takenAt);
+    }
+
+    /** This state, with the hash of its whole content (a regular file read but not stored). */
+    public MetadataOnly withContentHash(Sha256 hash) {
+      return new MetadataOnly(
+          path,
+          boundary,
+          presence,
+          metadata,
+          Optional.of(hash),
+          sampledSha256,
+          linkTarget,
+          why,
+          reasonDetail,
+          takenAt);
+    }
+
+    /** This state, with the text of the symlink it is. */
+    public MetadataOnly withLinkTarget(LinkTarget text) {
+      return new MetadataOnly(
+          path,
+          boundary,
+          presence,
+          metadata,
+          sha256,
+          sampledSha256,
+          Optional.of(text),
+          why,
+          reasonDetail,
+          takenAt);
+    }
   }
 
   private static void requireInside(
@@ -254,41 +307,57 @@ public sealed interface Snapshot
   }
 
   /**
-   * Metadata only, with the reason why the content was not (or could not safely be) stored: a
-   * {@link Directory} for reason {@link Reason#DIRECTORY} (present, with its stat and nothing
-   * else), else a {@link MetadataOnly}.
+   * A state of which nothing could be seen, not even whether it exists: {@code why} says what
+   * stopped the look (a read error is never taken for an absence).
    */
-  static Snapshot metadataOnly(
+  static MetadataOnly unknown(
+      WorkspacePath path, BoundaryKind boundary, NotCaptured why, Instant takenAt) {
+    return unseen(path, boundary, Presence.UNKNOWN, why, takenAt);
+  }
+
+  /**
+   * A path known not to exist that is still not captured: only a path outside the workspace, whose
+   * absence is reported but never restored.
+   */
+  static MetadataOnly knownAbsent(
+      WorkspacePath path, BoundaryKind boundary, NotCaptured why, Instant takenAt) {
+    return unseen(path, boundary, Presence.ABSENT, why, takenAt);
+  }
+
+  private static MetadataOnly unseen(
       WorkspacePath path,
       BoundaryKind boundary,
       Presence presence,
-      Optional<FileMetadata> metadata,
-      Optional<Sha256> sha256,
-      Optional<LinkTarget> linkTarget,
-      Reason reason,
-      String detail,
+      NotCaptured why,
       Instant takenAt) {
-    if (reason == Reason.DIRECTORY) {
-      if (presence != Presence.PRESENT
-          || metadata.isEmpty()
-          || sha256.isPresent()
-          || linkTarget.isPresent()) {
-        throw new IllegalArgumentException(
-            "a directory is present, with its stat and no content hash or link text");
-      }
-      return new Directory(path, boundary, metadata.get(), detail, takenAt);
-    }
     return new MetadataOnly(
         path,
         boundary,
         presence,
-        metadata,
-        sha256,
         Optional.empty(),
-        linkTarget,
-        reason,
-        detail,
+        Optional.empty(),
+        Optional.empty(),
+        Optional.empty(),
+        why.reason(),
+        why.detail(),
         takenAt);
+  }
+
+  /**
+   * A present state of which only {@code stat} is known, and why its content was not (or could not
+   * safely be) stored: a {@link Directory} for reason {@link Reason#DIRECTORY}, else a {@link
+   * MetadataOnly} ({@link MetadataOnly#of}, which can be told a content hash or a link's text).
+   */
+  static Snapshot notCaptured(
+      WorkspacePath path,
+      BoundaryKind boundary,
+      FileMetadata stat,
+      NotCaptured why,
+      Instant takenAt) {
+    if (why.reason() == Reason.DIRECTORY) {
+      return new Directory(path, boundary, stat, why.detail(), takenAt);
+    }
+    return MetadataOnly.of(path, boundary, stat, why, takenAt);
   }
 
   /**

@@ -72,17 +72,12 @@ public record StatProof(
    */
   public boolean provesUnchangedSince(StatProof indexed, long indexedAtNanos) {
     // Racy (git's racy-git problem, JGit's DirCacheEntry.mightBeRacilyClean): files are stamped
-    // from a clock
-    // that moves in ticks. A file written within one tick of the scan that read it can be rewritten
-    // after the
-    // read, same size, within that same tick: every field compared below stays equal and only its
-    // content can
-    // tell. A write made after the scan started is stamped no earlier than that start minus the
-    // clock's lag
-    // (up to 3.8 ms measured here, see RACY_WINDOW_NANOS), so an indexed mtime older than the start
-    // by more than
-    // the window would show any later write as a new mtime: only then do equal fields prove the
-    // content.
+    // from a clock that moves in ticks. A file written within one tick of the scan that read it can
+    // be rewritten after the read, same size, within that same tick: every field compared below
+    // stays equal and only its content can tell. A write made after the scan started is stamped no
+    // earlier than that start minus the clock's lag (up to 3.8 ms measured here, see
+    // RACY_WINDOW_NANOS), so an indexed mtime older than the start by more than the window would
+    // show any later write as a new mtime: only then do equal fields prove the content.
     return indexed.mtimeNanos < indexedAtNanos - RACY_WINDOW_NANOS && equals(indexed);
   }
 }

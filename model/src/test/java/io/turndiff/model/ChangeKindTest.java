@@ -29,16 +29,8 @@ class ChangeKindTest {
   }
 
   private static Snapshot unreadable() {
-    return Snapshot.metadataOnly(
-        PATH,
-        BOUNDARY,
-        Presence.UNKNOWN,
-        Optional.empty(),
-        Optional.empty(),
-        Optional.empty(),
-        Reason.UNREADABLE,
-        "Permission denied",
-        AT);
+    return Snapshot.unknown(
+        PATH, BOUNDARY, new NotCaptured(Reason.UNREADABLE, "Permission denied"), AT);
   }
 
   private static Snapshot sampled(long size, String sample) {
@@ -48,16 +40,9 @@ class ChangeKindTest {
 
   private static Snapshot escape() {
     FileMetadata link = new FileMetadata(FileType.SYMLINK, 12, 1_000L, 0777, 7, 1);
-    return Snapshot.metadataOnly(
-        PATH,
-        BOUNDARY,
-        Presence.PRESENT,
-        Optional.of(link),
-        Optional.empty(),
-        Optional.of(LinkTarget.of("../outside")),
-        Reason.ESCAPES_WORKSPACE,
-        "points outside",
-        AT);
+    return Snapshot.MetadataOnly.of(
+            PATH, BOUNDARY, link, new NotCaptured(Reason.ESCAPES_WORKSPACE, "points outside"), AT)
+        .withLinkTarget(LinkTarget.of("../outside"));
   }
 
   @Test
@@ -88,15 +73,11 @@ class ChangeKindTest {
     assertEquals(ChangeKind.DELETED, ChangeKind.between(sampled(10, "x"), absent));
     assertEquals(ChangeKind.MODIFIED, ChangeKind.between(stored("abc", 0644), sampled(10, "x")));
     Snapshot fifo =
-        Snapshot.metadataOnly(
+        Snapshot.notCaptured(
             PATH,
             BOUNDARY,
-            Presence.PRESENT,
-            Optional.of(new FileMetadata(FileType.FIFO, 0, 1_000L, 0644, 9, 1)),
-            Optional.empty(),
-            Optional.empty(),
-            Reason.SPECIAL_FILE,
-            "a FIFO",
+            new FileMetadata(FileType.FIFO, 0, 1_000L, 0644, 9, 1),
+            new NotCaptured(Reason.SPECIAL_FILE, "a FIFO"),
             AT);
     assertEquals(ChangeKind.TYPE_CHANGED, ChangeKind.between(stored("abc", 0644), fifo));
     assertEquals(
@@ -131,15 +112,11 @@ class ChangeKindTest {
   }
 
   private static Snapshot directory(int mode, long size) {
-    return Snapshot.metadataOnly(
+    return Snapshot.notCaptured(
         PATH,
         BOUNDARY,
-        Presence.PRESENT,
-        Optional.of(new FileMetadata(FileType.DIRECTORY, size, 1_000L, mode, 5, 2)),
-        Optional.empty(),
-        Optional.empty(),
-        Reason.DIRECTORY,
-        "a directory",
+        new FileMetadata(FileType.DIRECTORY, size, 1_000L, mode, 5, 2),
+        new NotCaptured(Reason.DIRECTORY, "a directory"),
         AT);
   }
 

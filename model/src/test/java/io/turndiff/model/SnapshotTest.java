@@ -56,42 +56,27 @@ class SnapshotTest {
   }
 
   private static Snapshot directory(int mode) {
-    return Snapshot.metadataOnly(
+    return Snapshot.notCaptured(
         PATH,
         BOUNDARY,
-        Presence.PRESENT,
-        Optional.of(stat(FileType.DIRECTORY, 4096, mode)),
-        Optional.empty(),
-        Optional.empty(),
-        Reason.DIRECTORY,
-        "a directory",
+        stat(FileType.DIRECTORY, 4096, mode),
+        new NotCaptured(Reason.DIRECTORY, "a directory"),
         AT);
   }
 
   private static Snapshot unreadable() {
-    return Snapshot.metadataOnly(
-        PATH,
-        BOUNDARY,
-        Presence.UNKNOWN,
-        Optional.empty(),
-        Optional.empty(),
-        Optional.empty(),
-        Reason.UNREADABLE,
-        "Permission denied",
-        AT);
+    return Snapshot.unknown(
+        PATH, BOUNDARY, new NotCaptured(Reason.UNREADABLE, "Permission denied"), AT);
   }
 
   private static Snapshot tooLarge(String text) {
-    return Snapshot.metadataOnly(
-        PATH,
-        BOUNDARY,
-        Presence.PRESENT,
-        Optional.of(stat(FileType.REGULAR, text.length(), 0644)),
-        Optional.of(sha(text)),
-        Optional.empty(),
-        Reason.TOO_LARGE,
-        "over the limit",
-        AT);
+    return Snapshot.MetadataOnly.of(
+            PATH,
+            BOUNDARY,
+            stat(FileType.REGULAR, text.length(), 0644),
+            new NotCaptured(Reason.TOO_LARGE, "over the limit"),
+            AT)
+        .withContentHash(sha(text));
   }
 
   private static Snapshot sampled(long size, String sample) {
@@ -100,61 +85,44 @@ class SnapshotTest {
   }
 
   private static Snapshot hardlinked(int mode) {
-    return Snapshot.metadataOnly(
+    return Snapshot.notCaptured(
         PATH,
         BOUNDARY,
-        Presence.PRESENT,
-        Optional.of(stat(FileType.REGULAR, 3, mode)),
-        Optional.empty(),
-        Optional.empty(),
-        Reason.HARDLINKED,
-        "2 links",
+        stat(FileType.REGULAR, 3, mode),
+        new NotCaptured(Reason.HARDLINKED, "2 links"),
         AT);
   }
 
   private static Snapshot escape(String target) {
-    return Snapshot.metadataOnly(
-        PATH,
-        BOUNDARY,
-        Presence.PRESENT,
-        Optional.of(stat(FileType.SYMLINK, target.length(), 0777)),
-        Optional.empty(),
-        Optional.of(LinkTarget.of(target)),
-        Reason.ESCAPES_WORKSPACE,
-        "points outside",
-        AT);
+    return Snapshot.MetadataOnly.of(
+            PATH,
+            BOUNDARY,
+            stat(FileType.SYMLINK, target.length(), 0777),
+            new NotCaptured(Reason.ESCAPES_WORKSPACE, "points outside"),
+            AT)
+        .withLinkTarget(LinkTarget.of(target));
   }
 
   private static Snapshot fifo() {
-    return Snapshot.metadataOnly(
+    return Snapshot.notCaptured(
         PATH,
         BOUNDARY,
-        Presence.PRESENT,
-        Optional.of(stat(FileType.FIFO, 0, 0644)),
-        Optional.empty(),
-        Optional.empty(),
-        Reason.SPECIAL_FILE,
-        "a FIFO",
+        stat(FileType.FIFO, 0, 0644),
+        new NotCaptured(Reason.SPECIAL_FILE, "a FIFO"),
         AT);
   }
 
   private static Snapshot outside(Presence presence) {
-    return Snapshot.metadataOnly(
-        OUTSIDE,
-        BOUNDARY,
-        presence,
-        presence == Presence.PRESENT
-            ? Optional.of(stat(FileType.REGULAR, 9, 0644))
-            : Optional.empty(),
-        Optional.empty(),
-        Optional.empty(),
-        Reason.OUTSIDE_WORKSPACE,
-        "outside the workspace root",
-        AT);
+    NotCaptured why = new NotCaptured(Reason.OUTSIDE_WORKSPACE, "outside the workspace root");
+    return switch (presence) {
+      case PRESENT ->
+          Snapshot.notCaptured(OUTSIDE, BOUNDARY, stat(FileType.REGULAR, 9, 0644), why, AT);
+      case ABSENT -> Snapshot.knownAbsent(OUTSIDE, BOUNDARY, why, AT);
+      case UNKNOWN -> Snapshot.unknown(OUTSIDE, BOUNDARY, why, AT);
+    };
   }
 
   // ---- the kinds
-  // -------------------------------------------------------------------------------------
 
   @Test
   void theFactoriesBuildTheOneKindEachStateIs() {
@@ -165,6 +133,42 @@ class SnapshotTest {
         Snapshot.Directory.class, directory(0755), "reason 'directory' is the directory kind");
     assertInstanceOf(Snapshot.MetadataOnly.class, unreadable());
     assertInstanceOf(Snapshot.MetadataOnly.class, sampled(10, "x"));
+  }
+
+  @Test
+  void aStateNotCapturedIsMadeOfWhatWasSeenAndWhyItWasNot() {
+    NotCaptured why = new NotCaptured(Reason.HARDLINKED, "2 links");
+    FileMetadata seen = stat(FileType.REGULAR, 3, 0644);
+
+    Snapshot present = Snapshot.notCaptured(PATH, BOUNDARY, seen, why, AT);
+    assertEquals(Presence.PRESENT, present.presence());
+    assertEquals(Optional.of(seen), present.metadata());
+    assertEquals(Optional.of(Reason.HARDLINKED), present.reason());
+    assertEquals("2 links", present.reasonDetail());
+    assertEquals(Optional.empty(), present.sha256());
+
+    Snapshot unknown = Snapshot.unknown(PATH, BOUNDARY, why, AT);
+    assertEquals(Presence.UNKNOWN, unknown.presence());
+    assertEquals(Optional.empty(), unknown.metadata());
+    assertEquals(Optional.of(Reason.HARDLINKED), unknown.reason());
+
+    Snapshot gone =
+        Snapshot.knownAbsent(
+            OUTSIDE, BOUNDARY, new NotCaptured(Reason.OUTSIDE_WORKSPACE, "outside"), AT);
+    assertEquals(Presence.ABSENT, gone.presence());
+    assertFalse(gone.captured(), "an absence outside the workspace is never restored");
+
+    Snapshot.MetadataOnly hashed =
+        Snapshot.MetadataOnly.of(PATH, BOUNDARY, seen, why, AT).withContentHash(sha("abc"));
+    assertEquals(Optional.of(sha("abc")), hashed.sha256());
+    assertEquals(Optional.of(Reason.HARDLINKED), hashed.reason(), "a wither keeps the reason");
+    Snapshot.MetadataOnly linked =
+        Snapshot.MetadataOnly.of(PATH, BOUNDARY, stat(FileType.SYMLINK, 1, 0777), why, AT)
+            .withLinkTarget(LinkTarget.of("x"));
+    assertEquals(Optional.of(LinkTarget.of("x")), linked.linkTarget());
+    NullPointerException noReason =
+        assertThrows(NullPointerException.class, () -> new NotCaptured(null, ""));
+    assertEquals("a state that was not captured has the reason why", noReason.getMessage());
   }
 
   @Test
@@ -240,7 +244,6 @@ class SnapshotTest {
   }
 
   // ---- what cannot be built
-  // ----------------------------------------------------------------------------
 
   private static void refused(
       Class<? extends RuntimeException> type, String expected, Supplier<Snapshot> build) {
@@ -303,45 +306,28 @@ class SnapshotTest {
   void aDirectoryIsPresentWithTheStatOfADirectoryAndNothingElse() {
     refused(
         IllegalArgumentException.class,
-        "a directory is present, with its stat and no content hash or link text",
-        () ->
-            Snapshot.metadataOnly(
-                PATH,
-                BOUNDARY,
-                Presence.UNKNOWN,
-                Optional.empty(),
-                Optional.empty(),
-                Optional.empty(),
-                Reason.DIRECTORY,
-                "",
-                AT));
+        "a directory a snapshot named is a Directory, not metadata only",
+        () -> Snapshot.unknown(PATH, BOUNDARY, new NotCaptured(Reason.DIRECTORY, ""), AT));
     refused(
         IllegalArgumentException.class,
-        "a directory is present, with its stat and no content hash",
+        "a directory a snapshot named is a Directory, not metadata only",
         () ->
-            Snapshot.metadataOnly(
-                PATH,
-                BOUNDARY,
-                Presence.PRESENT,
-                Optional.of(stat(FileType.DIRECTORY, 1, 0755)),
-                Optional.of(sha("x")),
-                Optional.empty(),
-                Reason.DIRECTORY,
-                "",
-                AT));
+            Snapshot.MetadataOnly.of(
+                    PATH,
+                    BOUNDARY,
+                    stat(FileType.DIRECTORY, 1, 0755),
+                    new NotCaptured(Reason.DIRECTORY, ""),
+                    AT)
+                .withContentHash(sha("x")));
     refused(
         IllegalArgumentException.class,
         "a directory needs the stat of a directory, but stat says regular",
         () ->
-            Snapshot.metadataOnly(
+            Snapshot.notCaptured(
                 PATH,
                 BOUNDARY,
-                Presence.PRESENT,
-                Optional.of(stat(FileType.REGULAR, 1, 0644)),
-                Optional.empty(),
-                Optional.empty(),
-                Reason.DIRECTORY,
-                "",
+                stat(FileType.REGULAR, 1, 0644),
+                new NotCaptured(Reason.DIRECTORY, ""),
                 AT));
     refused(
         IllegalArgumentException.class,
@@ -370,10 +356,11 @@ class SnapshotTest {
         IllegalArgumentException.class,
         "a present state holds what stat said",
         () ->
-            Snapshot.metadataOnly(
+            new Snapshot.MetadataOnly(
                 PATH,
                 BOUNDARY,
                 Presence.PRESENT,
+                Optional.empty(),
                 Optional.empty(),
                 Optional.empty(),
                 Optional.empty(),
@@ -384,11 +371,12 @@ class SnapshotTest {
         IllegalArgumentException.class,
         "not of a state whose presence is UNKNOWN",
         () ->
-            Snapshot.metadataOnly(
+            new Snapshot.MetadataOnly(
                 PATH,
                 BOUNDARY,
                 Presence.UNKNOWN,
                 Optional.of(stat(FileType.REGULAR, 1, 0644)),
+                Optional.empty(),
                 Optional.empty(),
                 Optional.empty(),
                 Reason.UNREADABLE,
@@ -398,11 +386,12 @@ class SnapshotTest {
         IllegalArgumentException.class,
         "not of a state whose presence is ABSENT",
         () ->
-            Snapshot.metadataOnly(
+            new Snapshot.MetadataOnly(
                 OUTSIDE,
                 BOUNDARY,
                 Presence.ABSENT,
                 Optional.of(stat(FileType.REGULAR, 1, 0644)),
+                Optional.empty(),
                 Optional.empty(),
                 Optional.empty(),
                 Reason.OUTSIDE_WORKSPACE,
@@ -416,26 +405,24 @@ class SnapshotTest {
         IllegalArgumentException.class,
         "a content hash is the hash of a regular file, not of symlink",
         () ->
-            Snapshot.metadataOnly(
-                PATH,
-                BOUNDARY,
-                Presence.PRESENT,
-                Optional.of(stat(FileType.SYMLINK, 1, 0777)),
-                Optional.of(sha("x")),
-                Optional.empty(),
-                Reason.UNREADABLE,
-                "",
-                AT));
+            Snapshot.MetadataOnly.of(
+                    PATH,
+                    BOUNDARY,
+                    stat(FileType.SYMLINK, 1, 0777),
+                    new NotCaptured(Reason.UNREADABLE, ""),
+                    AT)
+                .withContentHash(sha("x")));
     refused(
         IllegalArgumentException.class,
         "a content hash is the hash of a regular file, not of a state without stat",
         () ->
-            Snapshot.metadataOnly(
+            new Snapshot.MetadataOnly(
                 PATH,
                 BOUNDARY,
                 Presence.UNKNOWN,
                 Optional.empty(),
                 Optional.of(sha("x")),
+                Optional.empty(),
                 Optional.empty(),
                 Reason.UNREADABLE,
                 "",
@@ -444,16 +431,13 @@ class SnapshotTest {
         IllegalArgumentException.class,
         "a link's text is the text of a symlink, not of regular",
         () ->
-            Snapshot.metadataOnly(
-                PATH,
-                BOUNDARY,
-                Presence.PRESENT,
-                Optional.of(stat(FileType.REGULAR, 1, 0644)),
-                Optional.empty(),
-                Optional.of(LinkTarget.of("x")),
-                Reason.UNREADABLE,
-                "",
-                AT));
+            Snapshot.MetadataOnly.of(
+                    PATH,
+                    BOUNDARY,
+                    stat(FileType.REGULAR, 1, 0644),
+                    new NotCaptured(Reason.UNREADABLE, ""),
+                    AT)
+                .withLinkTarget(LinkTarget.of("x")));
   }
 
   @Test
@@ -503,31 +487,11 @@ class SnapshotTest {
         IllegalArgumentException.class,
         "a path outside the workspace, and only such a path, is recorded with "
             + "reason outside_workspace: /etc/passwd (unreadable)",
-        () ->
-            Snapshot.metadataOnly(
-                OUTSIDE,
-                BOUNDARY,
-                Presence.UNKNOWN,
-                Optional.empty(),
-                Optional.empty(),
-                Optional.empty(),
-                Reason.UNREADABLE,
-                "",
-                AT));
+        () -> Snapshot.unknown(OUTSIDE, BOUNDARY, new NotCaptured(Reason.UNREADABLE, ""), AT));
     refused(
         IllegalArgumentException.class,
         "src/a.txt (outside_workspace)",
-        () ->
-            Snapshot.metadataOnly(
-                PATH,
-                BOUNDARY,
-                Presence.UNKNOWN,
-                Optional.empty(),
-                Optional.empty(),
-                Optional.empty(),
-                Reason.OUTSIDE_WORKSPACE,
-                "",
-                AT));
+        () -> Snapshot.unknown(PATH, BOUNDARY, new NotCaptured(Reason.OUTSIDE_WORKSPACE, ""), AT));
   }
 
   @Test
@@ -536,10 +500,11 @@ class SnapshotTest {
         NullPointerException.class,
         "a metadata-only state has the reason why",
         () ->
-            Snapshot.metadataOnly(
+            new Snapshot.MetadataOnly(
                 PATH,
                 BOUNDARY,
                 Presence.UNKNOWN,
+                Optional.empty(),
                 Optional.empty(),
                 Optional.empty(),
                 Optional.empty(),
@@ -550,10 +515,11 @@ class SnapshotTest {
         NullPointerException.class,
         "presence",
         () ->
-            Snapshot.metadataOnly(
+            new Snapshot.MetadataOnly(
                 PATH,
                 BOUNDARY,
                 null,
+                Optional.empty(),
                 Optional.empty(),
                 Optional.empty(),
                 Optional.empty(),
@@ -564,7 +530,6 @@ class SnapshotTest {
   }
 
   // ---- how two states compare
-  // --------------------------------------------------------------------------
 
   static Stream<Arguments> comparisons() {
     return Stream.of(

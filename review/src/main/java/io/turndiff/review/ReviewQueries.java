@@ -64,7 +64,6 @@ public final class ReviewQueries {
   }
 
   // ---- workspaces, sessions, turns
-  // --------------------------------------------------------------------
 
   /**
    * The workspace a runtime named, matched by the root as given or its real path as stored: every
@@ -210,13 +209,12 @@ public final class ReviewQueries {
   }
 
   // ---- one turn
-  // ---------------------------------------------------------------------------------------
 
   public TurnRecords records(String turnId) {
     ExternalIds.requireValid("turn", turnId);
     return store.read(
         tx -> {
-          StoredTurn turn = requireTurn(tx, turnId);
+          StoredTurn turn = tx.turns().require(turnId);
           String root = tx.workspaces().byId(turn.workspaceId()).orElseThrow().rootReal();
           return new TurnRecords(
               turn,
@@ -224,15 +222,6 @@ public final class ReviewQueries {
               pending.filled(tx, tx.fileChanges().ofTurn(turn.id())),
               rewindsOf(tx, turn));
         });
-  }
-
-  private static StoredTurn requireTurn(StoreTransaction tx, String turnId) {
-    return tx.turns()
-        .byExternalId(turnId)
-        .orElseThrow(
-            () ->
-                new RequestException(
-                    RequestException.Problem.UNKNOWN_TURN, "turn '" + turnId + "' does not exist"));
   }
 
   /**
@@ -290,7 +279,7 @@ public final class ReviewQueries {
     Recorded recorded =
         store.read(
             tx -> {
-              StoredTurn turn = requireTurn(tx, turnId);
+              StoredTurn turn = tx.turns().require(turnId);
               return new Recorded(
                   tx.workspaces().byId(turn.workspaceId()).orElseThrow(),
                   tx.fileChanges().ofTurn(turn.id()));
@@ -339,7 +328,6 @@ public final class ReviewQueries {
   }
 
   // ---- a stretch of turns
-  // -----------------------------------------------------------------------------
 
   /** The turns of a stretch, and what each recorded, by path in path order. */
   private record Stretch(
@@ -373,8 +361,8 @@ public final class ReviewQueries {
     Stretch stretch =
         store.read(
             tx -> {
-              StoredTurn from = requireTurn(tx, fromId);
-              StoredTurn to = requireTurn(tx, toId);
+              StoredTurn from = tx.turns().require(fromId);
+              StoredTurn to = tx.turns().require(toId);
               if (from.sessionId() != to.sessionId()) {
                 throw new RequestException(
                     RequestException.Problem.BAD_INPUT,
@@ -497,7 +485,6 @@ public final class ReviewQueries {
   }
 
   // ---- a path's history
-  // -------------------------------------------------------------------------------
 
   /**
    * Every turn in the workspace that recorded {@code path}, oldest first: the path is parsed
@@ -543,7 +530,6 @@ public final class ReviewQueries {
   }
 
   // ---- content
-  // ----------------------------------------------------------------------------------------
 
   private Map<Sha256, byte[]> contents(List<StoredFileChange> changes) {
     List<Snapshot> snapshots = new ArrayList<>();

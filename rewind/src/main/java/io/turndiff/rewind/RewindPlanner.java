@@ -51,7 +51,7 @@ final class RewindPlanner {
     if (request.paths().isEmpty()) {
       return NamedPaths.EVERY;
     }
-    StoredTurn target = requireTurn(tx, request);
+    StoredTurn target = tx.turns().require(request.turn());
     return NamedPaths.parse(
         tx.workspaces().byId(target.workspaceId()).orElseThrow(), request.paths());
   }
@@ -68,16 +68,6 @@ final class RewindPlanner {
         : List.of(target);
   }
 
-  private static StoredTurn requireTurn(StoreTransaction tx, RewindRequest request) {
-    return tx.turns()
-        .byExternalId(request.turn())
-        .orElseThrow(
-            () ->
-                new RequestException(
-                    RequestException.Problem.UNKNOWN_TURN,
-                    "turn '" + request.turn() + "' does not exist"));
-  }
-
   /**
    * Plans the request within {@code tx}: the turns it rewinds (refused when one is open, or when
    * the turn was rewound completely already), and each path they recorded by the chain rule ({@link
@@ -85,7 +75,7 @@ final class RewindPlanner {
    * (a named path they did not change is refused, naming it).
    */
   static Plan plan(StoreTransaction tx, RewindRequest request, NamedPaths named) {
-    StoredTurn target = requireTurn(tx, request);
+    StoredTurn target = tx.turns().require(request.turn());
     List<StoredTurn> turns = turnsOf(tx, request, target);
     for (StoredTurn turn : turns) {
       if (turn.state() == TurnState.OPEN) {

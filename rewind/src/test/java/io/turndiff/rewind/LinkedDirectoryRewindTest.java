@@ -142,8 +142,8 @@ class LinkedDirectoryRewindTest extends HarnessTest {
   @Test
   void aWriteThroughALinkWhoseTextOnlyLooksLikeADirectoryIsUnknownAndSkipped() throws Exception {
     // other/s/../d reads as other/d, a directory; the kernel follows other/s first and reaches
-    // elsewhere/x/d,
-    // a file: the link leads to a file outside, and what the turn wrote there was never read
+    // elsewhere/x/d, a file: the link leads to a file outside, and what the turn wrote there was
+    // never read
     Path elsewhere = temp.resolve("elsewhere");
     Files.createDirectories(elsewhere.resolve("x/y"));
     Files.write(elsewhere.resolve("x/d"), h.workspace.canary().bytes());

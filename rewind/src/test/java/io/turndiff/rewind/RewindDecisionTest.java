@@ -11,6 +11,7 @@ import io.turndiff.model.DirectoryState;
 import io.turndiff.model.FileMetadata;
 import io.turndiff.model.FileType;
 import io.turndiff.model.LinkTarget;
+import io.turndiff.model.NotCaptured;
 import io.turndiff.model.Presence;
 import io.turndiff.model.Reason;
 import io.turndiff.model.RewindStatus;
@@ -56,7 +57,6 @@ class RewindDecisionTest {
   private final Map<Sha256, byte[]> contents = new HashMap<>();
 
   // ---- states
-  // -------------------------------------------------------------------------------------------
 
   private static FileMetadata metadata(FileType type, long size, int mode, long nlink) {
     return new FileMetadata(type, size, 1_000, mode, 42, nlink);
@@ -101,71 +101,48 @@ class RewindDecisionTest {
 
   /** A file with two links: its bytes may be another file's, so its content is not read. */
   private static Snapshot hardlinked() {
-    return Snapshot.metadataOnly(
+    return Snapshot.notCaptured(
         PATH,
         BoundaryKind.OPENAT2,
-        Presence.PRESENT,
-        Optional.of(metadata(FileType.REGULAR, 7, 0644, 2)),
-        Optional.empty(),
-        Optional.empty(),
-        Reason.HARDLINKED,
-        "2 links",
+        metadata(FileType.REGULAR, 7, 0644, 2),
+        new NotCaptured(Reason.HARDLINKED, "2 links"),
         NOW);
   }
 
   private static Snapshot fifo() {
-    return Snapshot.metadataOnly(
+    return Snapshot.notCaptured(
         PATH,
         BoundaryKind.OPENAT2,
-        Presence.PRESENT,
-        Optional.of(metadata(FileType.FIFO, 0, 0644, 1)),
-        Optional.empty(),
-        Optional.empty(),
-        Reason.SPECIAL_FILE,
-        "",
+        metadata(FileType.FIFO, 0, 0644, 1),
+        new NotCaptured(Reason.SPECIAL_FILE, ""),
         NOW);
   }
 
   /** A symlink whose text leads out of the workspace. */
   private static Snapshot linkOut(String text) {
-    return Snapshot.metadataOnly(
-        PATH,
-        BoundaryKind.OPENAT2,
-        Presence.PRESENT,
-        Optional.of(metadata(FileType.SYMLINK, text.length(), 0777, 1)),
-        Optional.empty(),
-        Optional.of(LinkTarget.of(text)),
-        Reason.ESCAPES_WORKSPACE,
-        "leads to " + text,
-        NOW);
+    return Snapshot.MetadataOnly.of(
+            PATH,
+            BoundaryKind.OPENAT2,
+            metadata(FileType.SYMLINK, text.length(), 0777, 1),
+            new NotCaptured(Reason.ESCAPES_WORKSPACE, "leads to " + text),
+            NOW)
+        .withLinkTarget(LinkTarget.of(text));
   }
 
   /** A file that is there, whose content the kernel refused to read. */
   private static Snapshot unreadable() {
-    return Snapshot.metadataOnly(
+    return Snapshot.notCaptured(
         PATH,
         BoundaryKind.OPENAT2,
-        Presence.PRESENT,
-        Optional.of(metadata(FileType.REGULAR, 9, 0000, 1)),
-        Optional.empty(),
-        Optional.empty(),
-        Reason.UNREADABLE,
-        "EACCES",
+        metadata(FileType.REGULAR, 9, 0000, 1),
+        new NotCaptured(Reason.UNREADABLE, "EACCES"),
         NOW);
   }
 
   /** A path whose very existence could not be told. */
   private static Snapshot unknown() {
-    return Snapshot.metadataOnly(
-        PATH,
-        BoundaryKind.OPENAT2,
-        Presence.UNKNOWN,
-        Optional.empty(),
-        Optional.empty(),
-        Optional.empty(),
-        Reason.UNREADABLE,
-        "EIO",
-        NOW);
+    return Snapshot.unknown(
+        PATH, BoundaryKind.OPENAT2, new NotCaptured(Reason.UNREADABLE, "EIO"), NOW);
   }
 
   /** A file over the size limit, fingerprinted by sampling. */
@@ -180,15 +157,11 @@ class RewindDecisionTest {
   }
 
   private static Snapshot directory() {
-    return Snapshot.metadataOnly(
+    return Snapshot.notCaptured(
         PATH,
         BoundaryKind.OPENAT2,
-        Presence.PRESENT,
-        Optional.of(metadata(FileType.DIRECTORY, 4096, 0755, 2)),
-        Optional.empty(),
-        Optional.empty(),
-        Reason.DIRECTORY,
-        "",
+        metadata(FileType.DIRECTORY, 4096, 0755, 2),
+        new NotCaptured(Reason.DIRECTORY, ""),
         NOW);
   }
 
@@ -214,7 +187,6 @@ class RewindDecisionTest {
   }
 
   // ---- the chain rule
-  // -----------------------------------------------------------------------------------
 
   @Test
   void oneTurnThatChangedAPathPlansItsWrite() {
@@ -310,7 +282,6 @@ class RewindDecisionTest {
   }
 
   // ---- the action on the current state
-  // ----------------------------------------------------------------
 
   @Test
   void aPathThatHoldsItsBeforeStateAlreadyIsNotWritten() {
@@ -495,7 +466,6 @@ class RewindDecisionTest {
   }
 
   // ---- just before the rename
-  // --------------------------------------------------------------------------
 
   @Test
   void aPathIsRenamedOverOnlyWhileItHoldsWhatItHeldWhenDecided() {
@@ -538,7 +508,6 @@ class RewindDecisionTest {
   }
 
   // ---- directories
-  // ------------------------------------------------------------------------------------
 
   private static final WorkspacePath DIR = WorkspacePath.of("src/gen");
 

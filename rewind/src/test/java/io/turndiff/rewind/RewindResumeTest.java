@@ -327,8 +327,7 @@ class RewindResumeTest extends HarnessTest {
     Map<String, String> before = tree();
     String turn = h.turn(List.of("a.txt"), () -> Files.writeString(file("a.txt"), "after\n"));
     // two stores on the one file, as two processes have; a third connection holds the write lock so
-    // that both
-    // requests have made every read before either can create its operation
+    // that both requests have made every read before either can create its operation
     try (Store second = TestStore.reopen(h.store);
         WorkspaceHandles secondHandles = new WorkspaceHandles(second, BoundaryOptions.defaults());
         HeldWriteLock lock = HeldWriteLock.on(h.store)) {

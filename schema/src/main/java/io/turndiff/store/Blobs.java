@@ -355,7 +355,6 @@ public final class Blobs {
   }
 
   // ---- content in chunks
-  // ------------------------------------------------------------------------------
 
   /** Content stored in chunks: its upload's id and how many chunks it has. */
   public record ChunkedContent(long id, int chunks, long size) {}

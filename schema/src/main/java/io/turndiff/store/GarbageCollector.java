@@ -239,8 +239,7 @@ public final class GarbageCollector {
   private boolean giveSpaceBack() {
     if (store.dialect() != SQLDialect.SQLITE) {
       // PostgreSQL's autovacuum makes deleted rows' space reusable on its own; only SQLite's file
-      // is
-      // given back here
+      // is given back here
       return false;
     }
     // pragmas and VACUUM have no jOOQ DSL; they are SQLite's own statements

@@ -155,10 +155,28 @@ public final class Retention {
    *     nothing was removed
    */
   public Optional<Removal> remove(Set<Long> group) {
-    boolean open =
-        dsl.fetchExists(
-            dsl.selectFrom(TURN)
-                .where(TURN.ID.in(group).and(TURN.STATE.eq(TurnState.OPEN.code()))));
+    boolean open = anyOpen(group);
+    Map<Long, Set<Long>> operations = operationsTouching(group);
+    if (open || held(group, operations) || group.isEmpty()) {
+      return Optional.empty();
+    }
+    Set<Long> operationIds = operations.keySet();
+    List<RemovedTurn> removed = described(group);
+    Set<Long> snapshots = snapshotsOf(group, operationIds);
+    Set<String> blobs = blobsOf(group, operationIds, snapshots);
+    deleteRewinds(operationIds);
+    deleteTurns(group);
+    deleteSnapshotsNoOneRefersTo(snapshots);
+    return Optional.of(new Removal(removed, blobs));
+  }
+
+  private boolean anyOpen(Set<Long> group) {
+    return dsl.fetchExists(
+        dsl.selectFrom(TURN).where(TURN.ID.in(group).and(TURN.STATE.eq(TurnState.OPEN.code()))));
+  }
+
+  /** The rewind operations that refer to a turn of {@code group}, each with all its turns. */
+  private Map<Long, Set<Long>> operationsTouching(Set<Long> group) {
     Map<Long, Set<Long>> operations = new HashMap<>();
     operationTurns()
         .forEach(
@@ -167,42 +185,53 @@ public final class Retention {
                 operations.put(operation, turns);
               }
             });
-    boolean held =
-        operations.values().stream().anyMatch(turns -> !group.containsAll(turns))
-            || dsl.fetchExists(
-                dsl.selectFrom(REWIND_OPERATION)
-                    .where(
-                        REWIND_OPERATION
-                            .ID
-                            .in(operations.keySet())
-                            .and(REWIND_OPERATION.STATE.eq(APPLYING))));
-    if (open || held || group.isEmpty()) {
-      return Optional.empty();
-    }
-    List<RemovedTurn> removed =
-        dsl.select(
-                WORKSPACE.ROOT_GIVEN,
-                SESSION.EXTERNAL_ID,
-                TURN.EXTERNAL_ID,
-                TURN.SEQ,
-                TURN.KIND,
-                TURN.FINISHED_AT)
-            .from(TURN)
-            .join(SESSION)
-            .on(SESSION.ID.eq(TURN.SESSION_ID))
-            .join(WORKSPACE)
-            .on(WORKSPACE.ID.eq(SESSION.WORKSPACE_ID))
-            .where(TURN.ID.in(group))
-            .orderBy(TURN.SESSION_ID, TURN.SEQ)
-            .fetch(
-                row ->
-                    new RemovedTurn(
-                        row.value1(),
-                        row.value2(),
-                        row.value3(),
-                        row.value4(),
-                        row.value5(),
-                        Instant.ofEpochMilli(row.value6())));
+    return operations;
+  }
+
+  /**
+   * Whether a rewind operation keeps the group: one that also refers to a turn outside it, or one
+   * still applying.
+   */
+  private boolean held(Set<Long> group, Map<Long, Set<Long>> operations) {
+    return operations.values().stream().anyMatch(turns -> !group.containsAll(turns))
+        || dsl.fetchExists(
+            dsl.selectFrom(REWIND_OPERATION)
+                .where(
+                    REWIND_OPERATION
+                        .ID
+                        .in(operations.keySet())
+                        .and(REWIND_OPERATION.STATE.eq(APPLYING))));
+  }
+
+  /** The turns of {@code group} as the report of a removal names them, in order. */
+  private List<RemovedTurn> described(Set<Long> group) {
+    return dsl.select(
+            WORKSPACE.ROOT_GIVEN,
+            SESSION.EXTERNAL_ID,
+            TURN.EXTERNAL_ID,
+            TURN.SEQ,
+            TURN.KIND,
+            TURN.FINISHED_AT)
+        .from(TURN)
+        .join(SESSION)
+        .on(SESSION.ID.eq(TURN.SESSION_ID))
+        .join(WORKSPACE)
+        .on(WORKSPACE.ID.eq(SESSION.WORKSPACE_ID))
+        .where(TURN.ID.in(group))
+        .orderBy(TURN.SESSION_ID, TURN.SEQ)
+        .fetch(
+            row ->
+                new RemovedTurn(
+                    row.value1(),
+                    row.value2(),
+                    row.value3(),
+                    row.value4(),
+                    row.value5(),
+                    Instant.ofEpochMilli(row.value6())));
+  }
+
+  /** The snapshots the group's changes and its rewinds' entries refer to. */
+  private Set<Long> snapshotsOf(Set<Long> group, Set<Long> operationIds) {
     Set<Long> snapshots = new HashSet<>();
     dsl.select(FILE_CHANGE.BEFORE_SNAPSHOT_ID, FILE_CHANGE.AFTER_SNAPSHOT_ID)
         .from(FILE_CHANGE)
@@ -214,7 +243,6 @@ public final class Retention {
                 snapshots.add(row.value2());
               }
             });
-    Set<Long> operationIds = operations.keySet();
     dsl.select(REWIND_ENTRY.TARGET_SNAPSHOT_ID, REWIND_ENTRY.EXPECTED_SNAPSHOT_ID)
         .from(REWIND_ENTRY)
         .where(REWIND_ENTRY.OPERATION_ID.in(operationIds))
@@ -225,6 +253,14 @@ public final class Retention {
                 snapshots.add(row.value2());
               }
             });
+    return snapshots;
+  }
+
+  /**
+   * The blobs the rows about to go refer to: the snapshots' contents, the changes' diffs and the
+   * rewinds' merged contents.
+   */
+  private Set<String> blobsOf(Set<Long> group, Set<Long> operationIds, Set<Long> snapshots) {
     Set<String> blobs = new HashSet<>();
     dsl.select(SNAPSHOT.CONTENT_SHA256)
         .from(SNAPSHOT)
@@ -239,6 +275,10 @@ public final class Retention {
         .where(
             REWIND_ENTRY.OPERATION_ID.in(operationIds).and(REWIND_ENTRY.MERGED_SHA256.isNotNull()))
         .forEach(row -> blobs.add(row.value1()));
+    return blobs;
+  }
+
+  private void deleteRewinds(Set<Long> operationIds) {
     dsl.deleteFrom(REWIND_ENTRY).where(REWIND_ENTRY.OPERATION_ID.in(operationIds)).execute();
     dsl.deleteFrom(REWIND_DIRECTORY)
         .where(REWIND_DIRECTORY.OPERATION_ID.in(operationIds))
@@ -247,6 +287,10 @@ public final class Retention {
         .where(REWIND_OPERATION_TURN.OPERATION_ID.in(operationIds))
         .execute();
     dsl.deleteFrom(REWIND_OPERATION).where(REWIND_OPERATION.ID.in(operationIds)).execute();
+  }
+
+  /** The turns and every row that is theirs: tool calls, changes and their links, directories. */
+  private void deleteTurns(Set<Long> group) {
     dsl.deleteFrom(FILE_CHANGE_TOOL_CALL)
         .where(
             FILE_CHANGE_TOOL_CALL
@@ -265,7 +309,13 @@ public final class Retention {
     dsl.deleteFrom(TOOL_CALL).where(TOOL_CALL.TURN_ID.in(group)).execute();
     dsl.deleteFrom(DIRECTORY_CHANGE).where(DIRECTORY_CHANGE.TURN_ID.in(group)).execute();
     dsl.deleteFrom(TURN).where(TURN.ID.in(group)).execute();
-    // a snapshot is no one's but the rows that refer to it: it goes with the last of them
+  }
+
+  /**
+   * A snapshot is no one's but the rows that refer to it: it goes with the last of them (another
+   * turn's change or rewind may still refer to one of these).
+   */
+  private void deleteSnapshotsNoOneRefersTo(Set<Long> snapshots) {
     dsl.deleteFrom(SNAPSHOT)
         .where(SNAPSHOT.ID.in(snapshots))
         .andNotExists(
@@ -285,7 +335,6 @@ public final class Retention {
                         .eq(SNAPSHOT.ID)
                         .or(REWIND_ENTRY.EXPECTED_SNAPSHOT_ID.eq(SNAPSHOT.ID))))
         .execute();
-    return Optional.of(new Removal(removed, blobs));
   }
 
   /** The turns a group's removal took, and the blobs their rows referred to. */

@@ -142,8 +142,7 @@ public final class Snapshots {
       throw noKind(row, e.getMessage());
     }
     // the row must be exactly what this kind records: a column the kind leaves empty is empty, the
-    // captured
-    // flag agrees (by index: the row may come from an alias of the table)
+    // captured flag agrees (by index: the row may come from an alias of the table)
     SnapshotRecord recorded = row(snapshot);
     for (Field<?> column : SNAPSHOT.fields()) {
       int at = SNAPSHOT.indexOf(column);

@@ -1,7 +1,6 @@
 package io.turndiff.store;
 
 import io.turndiff.model.Sha256;
-import java.io.IOException;
 import java.io.InputStream;
 import java.nio.file.Path;
 import java.sql.SQLException;
@@ -14,15 +13,10 @@ import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Function;
 import java.util.logging.Level;
 import java.util.logging.Logger;
-import javax.sql.DataSource;
-import org.flywaydb.core.Flyway;
 import org.jooq.DSLContext;
 import org.jooq.SQLDialect;
 import org.jooq.exception.DataAccessException;
 import org.jooq.impl.DSL;
-import org.postgresql.ds.PGSimpleDataSource;
-import org.sqlite.SQLiteConfig;
-import org.sqlite.SQLiteDataSource;
 
 /**
  * The turndiff store: one SQLite database file, migrated by Flyway when opened, used through jOOQ.
@@ -50,6 +44,10 @@ import org.sqlite.SQLiteDataSource;
  * timeout, as {@code lock_timeout}); each read is a {@code REPEATABLE READ} read-only transaction,
  * one consistent snapshot that never waits for a writer. File-only matters (the header and
  * integrity checks, pragmas, the WAL, vacuum) do not apply there.
+ *
+ * <p>The store is written once over its {@link Database}, one type per dialect ({@link Sqlite},
+ * {@link Postgresql}), which owns what differs: the connection set-up, the write lock, the checks
+ * at open, the migrations, durable commits and the file's own sizes.
  */
 public final class Store implements AutoCloseable {
 
@@ -67,18 +65,8 @@ public final class Store implements AutoCloseable {
   static final Duration BUSY_TIMEOUT = Duration.ofSeconds(30);
 
   public static final String BUSY_TIMEOUT_VARIABLE = "TURNDIFF_BUSY_TIMEOUT_MS";
-  private static final int JOURNAL_SIZE_LIMIT_BYTES = 64 << 20;
-  private static final int WAL_CHECKPOINT_PAGES = 10_000;
-  private static final long POSTGRES_PAGE_BYTES = 8192;
 
-  /** The SQLite file; null for a PostgreSQL store. */
-  private final StoreFile file;
-
-  /** The PostgreSQL database; null for a SQLite store. */
-  private final PostgresDatabase postgres;
-
-  private final StoreAddress address;
-  private final Duration busyTimeout;
+  private final Database database;
   private final InstantSource clock;
 
   /** The machine this process runs on: whose workspaces it registers and may work in. */
@@ -102,15 +90,11 @@ public final class Store implements AutoCloseable {
   /** Set at open when the files were as a clean check left them (no check then). */
   private boolean uncheckedSinceCleanCheck;
 
-  private Store(
-      StoreFile file, PostgresDatabase postgres, Duration busyTimeout, InstantSource clock) {
-    this.file = file;
-    this.postgres = postgres;
-    this.address = postgres != null ? postgres : new StoreAddress.SqliteFile(file.path());
-    this.busyTimeout = busyTimeout;
+  private Store(Database database, Duration busyTimeout, InstantSource clock) {
+    this.database = database;
     this.clock = clock;
     this.host = HostId.thisMachine();
-    this.failures = new StoreFailures(address.display(), busyTimeout);
+    this.failures = new StoreFailures(database.address().display(), busyTimeout);
     this.readers = new ReadConnections(() -> connect(false));
   }
 
@@ -132,7 +116,8 @@ public final class Store implements AutoCloseable {
    * on the database serializes migrators on every machine).
    */
   static Store open(PostgresDatabase database, InstantSource clock, Duration busyTimeout) {
-    return new Store(null, database, busyTimeout, clock).start(Duration.ZERO);
+    return new Store(new Postgresql(database, busyTimeout), busyTimeout, clock)
+        .start(Duration.ZERO);
   }
 
   /** Opens (creating and migrating when needed) the store at {@code file}. */
@@ -159,7 +144,7 @@ public final class Store implements AutoCloseable {
     StoreFailures failures = new StoreFailures(absolute.toString(), busyTimeout);
     Store store;
     try {
-      store = new Store(StoreFile.prepare(absolute), null, busyTimeout, clock);
+      store = new Store(new Sqlite(StoreFile.prepare(absolute), busyTimeout), busyTimeout, clock);
     } catch (RuntimeException e) {
       throw failures.translate(e);
     }
@@ -167,16 +152,16 @@ public final class Store implements AutoCloseable {
   }
 
   /**
-   * Checks a SQLite file (within {@code integrityCap}), migrates, and opens the write connection
-   * when the store can be written; closes the store when any of it fails.
+   * Checks the store (within {@code integrityCap}), migrates, and opens the write connection when
+   * the store can be written; closes the store when any of it fails.
    */
   private Store start(Duration integrityCap) {
     try {
-      if (postgres == null) {
-        check(integrityCap);
-      }
+      Database.Checked checked = database.check(readers, integrityCap);
+      damage = checked.damage().orElse(null);
+      uncheckedSinceCleanCheck = checked.skippedAsClean();
       migrate();
-      if (writable() && damage == null) {
+      if (database.writable() && damage == null) {
         lock.lock();
         try {
           writer();
@@ -229,34 +214,6 @@ public final class Store implements AutoCloseable {
   }
 
   /**
-   * Checks the store within {@code cap}, unless its files are as they were when a check last went
-   * through them whole and found nothing ({@link CleanCheck}); records a clean whole check.
-   */
-  private void check(Duration cap) {
-    Optional<CleanCheck.StoreState> state = stateOfFiles();
-    if (cap.isPositive()
-        && state.filter(now -> CleanCheck.stillHolds(file.path(), now)).isPresent()) {
-      uncheckedSinceCleanCheck = true;
-      return;
-    }
-    IntegrityCheck.Result result =
-        readers.withConnection(connection -> IntegrityCheck.run(connection, cap));
-    result.damage().ifPresent(found -> damage = found);
-    if (result.finished() && result.damage().isEmpty() && file.writable()) {
-      state.ifPresent(checked -> CleanCheck.record(file.path(), checked));
-    }
-  }
-
-  /** The state of the store's files before anything opens them; empty when it cannot be read. */
-  private Optional<CleanCheck.StoreState> stateOfFiles() {
-    try {
-      return Optional.of(CleanCheck.StoreState.of(file.path()));
-    } catch (IOException | RuntimeException cannotTell) {
-      return Optional.empty(); // checked as always
-    }
-  }
-
-  /**
    * Whether opening skipped the integrity check because the files had not changed since a check
    * found them sound.
    */
@@ -264,97 +221,17 @@ public final class Store implements AutoCloseable {
     return uncheckedSinceCleanCheck;
   }
 
-  // translate hands back the very failure it was given when SQLite did not cause it: identity is
-  // the question
-  @SuppressWarnings("ReferenceEquality")
+  /** Brings the schema to {@link #LATEST_MIGRATION} unless it is there already. */
   private void migrate() {
-    Optional<String> version = readers.read(connection -> schemaVersion(connection.dsl()));
+    Optional<String> version = schemaVersionNow();
     if (version.equals(Optional.of(LATEST_MIGRATION))) {
       return;
     }
-    if (postgres != null) {
-      migratePostgres(version);
-      return;
-    }
-    if (damage != null) {
-      throw StoreFailures.damaged(file.path(), damage, null);
-    }
-    if (!file.writable()) {
-      if (version.isPresent() && isNewer(version.get())) {
-        return;
-      }
-      throw StoreFailures.readOnly(
-          file.path(),
-          "it is at schema version "
-              + version.orElse("none")
-              + " and this turndiff needs version "
-              + LATEST_MIGRATION
-              + ", which needs writing; open it once where "
-              + "it can be written to migrate it",
-          null);
-    }
-    try {
-      MigrationLock.holding(
-          file.path(),
-          () -> {
-            // another thread or process may have migrated the store while this one waited for the
-            // lock
-            if (!readers
-                .read(connection -> schemaVersion(connection.dsl()))
-                .equals(Optional.of(LATEST_MIGRATION))) {
-              Flyway.configure()
-                  .dataSource(dataSource(true))
-                  .locations("classpath:db/migration")
-                  .load()
-                  .migrate();
-            }
-            return null;
-          });
-    } catch (RuntimeException e) {
-      RuntimeException translated = failures.translate(e);
-      if (translated != e) {
-        throw translated;
-      }
-      throw new StoreException(
-          "cannot migrate the store " + file.path() + ": " + e.getMessage(), e);
-    }
+    database.migrate(version, this::schemaVersionNow, Optional.ofNullable(damage), failures);
   }
 
-  /** Migrates a PostgreSQL store; one at a newer version (a newer turndiff) is used as it is. */
-  // translate hands back the very failure it was given when PostgreSQL did not cause it
-  @SuppressWarnings("ReferenceEquality")
-  private void migratePostgres(Optional<String> version) {
-    if (version.isPresent() && isNewer(version.get())) {
-      return;
-    }
-    try {
-      Flyway.configure()
-          .dataSource(dataSource(true))
-          .locations("classpath:" + POSTGRES_MIGRATIONS)
-          .load()
-          .migrate();
-    } catch (RuntimeException e) {
-      RuntimeException translated = failures.translate(e);
-      if (translated != e) {
-        throw translated;
-      }
-      throw new StoreException(
-          "cannot migrate the store " + address.display() + ": " + e.getMessage(), e);
-    }
-  }
-
-  /**
-   * The PostgreSQL schema's migrations: the schema as V1..V9 leave SQLite's, in one script that
-   * PostgreSQL can run (docs/store-layout.md).
-   */
-  static final String POSTGRES_MIGRATIONS = "db/postgresql";
-
-  private static boolean isNewer(String version) {
-    try {
-      return Integer.parseInt(version) > Integer.parseInt(LATEST_MIGRATION);
-    } catch (NumberFormatException notAPlainNumber) {
-      return false;
-    }
+  private Optional<String> schemaVersionNow() {
+    return readers.read(connection -> schemaVersion(connection.dsl()));
   }
 
   /** The version of the newest migration in {@code db/migration} (a test keeps the two in step). */
@@ -382,71 +259,24 @@ public final class Store implements AutoCloseable {
     }
   }
 
-  /**
-   * Settings for a connection: the writer's, or a reader's (read-only, and without changing the
-   * journal).
-   */
-  private DataSource dataSource(boolean forWriting) {
-    if (postgres != null) {
-      return postgresDataSource(forWriting);
-    }
-    SQLiteConfig config = new SQLiteConfig();
-    if (forWriting) {
-      config.setJournalMode(SQLiteConfig.JournalMode.WAL);
-      // for Flyway, which begins its transactions through JDBC: take the write lock when a
-      // transaction begins,
-      // so that two processes migrating at once wait for each other instead of failing to upgrade a
-      // read lock
-      config.setTransactionMode(SQLiteConfig.TransactionMode.IMMEDIATE);
-    } else {
-      config.setReadOnly(true);
-    }
-    config.enforceForeignKeys(true);
-    config.setBusyTimeout(Math.toIntExact(busyTimeout.toMillis()));
-    config.setSynchronous(SQLiteConfig.SynchronousMode.NORMAL);
-    config.setJournalSizeLimit(JOURNAL_SIZE_LIMIT_BYTES);
-    // checkpoint the WAL into the database every ~40 MB rather than every 4 MB: each checkpoint
-    // syncs the
-    // database file, and a turn of small transactions would otherwise pay for one every few hundred
-    // calls
-    config.setPragma(
-        SQLiteConfig.Pragma.WAL_AUTOCHECKPOINT, Integer.toString(WAL_CHECKPOINT_PAGES));
-    SQLiteDataSource dataSource = new SQLiteDataSource(config);
-    dataSource.setUrl("jdbc:sqlite:" + file.uri());
-    return dataSource;
-  }
-
-  private PGSimpleDataSource postgresDataSource(boolean forWriting) {
-    PGSimpleDataSource dataSource = new PGSimpleDataSource();
-    dataSource.setURL(postgres.url());
-    postgres.user().ifPresent(dataSource::setUser);
-    postgres.password().ifPresent(dataSource::setPassword);
-    dataSource.setApplicationName("turndiff");
-    dataSource.setReadOnly(!forWriting);
-    // how long a write waits for another writer's lock (the advisory lock, a row), as SQLite's busy
-    // timeout; 0 waits for ever on both
-    dataSource.setOptions("-c lock_timeout=" + busyTimeout.toMillis());
-    return dataSource;
-  }
-
   private StoreConnection connect(boolean forWriting) {
     try {
-      return new StoreConnection(dataSource(forWriting).getConnection(), dialect());
+      return database.connect(forWriting);
     } catch (SQLException e) {
       throw failures.translate(
           new StoreException(
-              "cannot open the store " + address.display() + ": " + e.getMessage(), e));
+              "cannot open the store " + address().display() + ": " + e.getMessage(), e));
     }
   }
 
   /** The SQL dialect of the store's database. */
   public SQLDialect dialect() {
-    return postgres != null ? SQLDialect.POSTGRES : SQLDialect.SQLITE;
+    return database.dialect();
   }
 
   /** Where the store lives. */
   public StoreAddress address() {
-    return address;
+    return database.address();
   }
 
   /** The write connection, opened (again) when there is none. Callers hold the lock. */
@@ -474,12 +304,12 @@ public final class Store implements AutoCloseable {
   public Path file() {
     return localFile()
         .orElseThrow(
-            () -> new IllegalStateException("the store " + address.display() + " has no file"));
+            () -> new IllegalStateException("the store " + address().display() + " has no file"));
   }
 
   /** The store's file, when it is a SQLite file on this machine. */
   public Optional<Path> localFile() {
-    return Optional.ofNullable(file).map(StoreFile::path);
+    return database.localFile();
   }
 
   public InstantSource clock() {
@@ -582,21 +412,13 @@ public final class Store implements AutoCloseable {
     if (lock.isHeldByCurrentThread()) {
       throw new IllegalStateException("a durable write is never part of another transaction");
     }
-    if (postgres != null) {
-      // its own transaction, taken before this method holds the lock: write() run under the held
-      // lock would take the work for part of an outer transaction and never commit it
-      return write(work);
-    }
     lock.lock();
     try {
       refuseWrites();
       StoreConnection connection = writer();
-      connection.dsl().execute("PRAGMA synchronous=FULL");
-      try {
-        return connection.writeTransaction(() -> work.apply(transactionOn(connection)));
-      } finally {
-        connection.dsl().execute("PRAGMA synchronous=NORMAL");
-      }
+      return database.durably(
+          connection,
+          () -> connection.writeTransaction(() -> work.apply(transactionOn(connection))));
     } catch (RuntimeException e) {
       throw noted(failures.translate(e));
     } finally {
@@ -610,10 +432,10 @@ public final class Store implements AutoCloseable {
 
   private void refuseWrites() {
     if (damage != null) {
-      throw StoreFailures.damaged(file.path(), damage, null);
+      throw database.damaged(damage);
     }
-    if (!writable()) {
-      throw StoreFailures.readOnly(file.path(), "its file or folder is read-only", null);
+    if (!database.writable()) {
+      throw database.readOnly("its file or folder is read-only");
     }
   }
 
@@ -675,11 +497,7 @@ public final class Store implements AutoCloseable {
 
   /** Whether nothing can be written: the store is damaged, or its file or folder is read-only. */
   public boolean readOnly() {
-    return damage != null || !writable();
-  }
-
-  private boolean writable() {
-    return postgres != null || file.writable();
+    return damage != null || !database.writable();
   }
 
   /**
@@ -690,20 +508,11 @@ public final class Store implements AutoCloseable {
     lock.lock();
     try {
       return writer != null
-          ? settings(writer.dsl())
-          : readers.withConnection(reader -> settings(reader.dsl()));
+          ? database.settings(writer)
+          : readers.withConnection(database::settings);
     } finally {
       lock.unlock();
     }
-  }
-
-  private static ConnectionSettings settings(DSLContext dsl) {
-    // SQLite-specific by nature: these are the connection set-up's own pragmas, read back
-    return new ConnectionSettings(
-        dsl.fetchValue("PRAGMA journal_mode").toString(),
-        Integer.parseInt(dsl.fetchValue("PRAGMA foreign_keys").toString()) == 1,
-        Integer.parseInt(dsl.fetchValue("PRAGMA busy_timeout").toString()),
-        Integer.parseInt(dsl.fetchValue("PRAGMA synchronous").toString()));
   }
 
   /**
@@ -721,8 +530,8 @@ public final class Store implements AutoCloseable {
   public void checkpoint() {
     lock.lock();
     try {
-      if (writer != null && !readOnly() && postgres == null) {
-        writer.dsl().fetch("PRAGMA wal_checkpoint(TRUNCATE)");
+      if (writer != null && !readOnly()) {
+        database.checkpoint(writer);
       }
     } catch (RuntimeException e) {
       throw noted(failures.translate(e));
@@ -753,41 +562,22 @@ public final class Store implements AutoCloseable {
 
   /** The bytes of the database file and its write-ahead log (PostgreSQL: the database's size). */
   public long fileBytes() {
-    if (postgres != null) {
-      return readers.read(
-          reader ->
-              reader
-                  .dsl()
-                  .select(
-                      DSL.function(
-                          "pg_database_size",
-                          Long.class,
-                          DSL.function("current_database", String.class)))
-                  .fetchSingle()
-                  .value1());
-    }
-    return file.bytesOnDisk();
+    return database.bytes(readers);
   }
 
   /** Pages inside the file that hold nothing, as last committed. */
   public long freePages() {
-    return pragma("freelist_count");
+    try {
+      return database.freePages(readers);
+    } catch (RuntimeException e) {
+      throw noted(failures.translate(e));
+    }
   }
 
   /** The size of a page of the file. */
   public long pageSize() {
-    return pragma("page_size");
-  }
-
-  private long pragma(String name) {
-    if (postgres != null) {
-      // PostgreSQL keeps its free space inside the tables for reuse (autovacuum): none to report
-      return name.equals("page_size") ? POSTGRES_PAGE_BYTES : 0;
-    }
-    // SQLite's own pragmas: jOOQ has no DSL for them
     try {
-      return readers.withConnection(
-          reader -> ((Number) reader.dsl().fetchValue("PRAGMA " + name)).longValue());
+      return database.pageSize(readers);
     } catch (RuntimeException e) {
       throw noted(failures.translate(e));
     }

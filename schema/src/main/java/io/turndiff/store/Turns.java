@@ -8,6 +8,7 @@ import static io.turndiff.store.jooq.Tables.TURN;
 import io.turndiff.model.ChangeKind;
 import io.turndiff.model.DetectedBy;
 import io.turndiff.model.Reason;
+import io.turndiff.model.RequestException;
 import io.turndiff.model.TurnKind;
 import io.turndiff.model.TurnState;
 import io.turndiff.store.jooq.tables.records.TurnRecord;
@@ -68,6 +69,21 @@ public final class Turns {
 
   public Optional<StoredTurn> byExternalId(String externalId) {
     return select().where(TURN.EXTERNAL_ID.eq(externalId)).fetchOptional().map(Turns::toStored);
+  }
+
+  /**
+   * The turn a request names by its external id.
+   *
+   * @throws RequestException {@link RequestException.Problem#UNKNOWN_TURN}, naming it, when there
+   *     is none
+   */
+  public StoredTurn require(String externalId) {
+    return byExternalId(externalId)
+        .orElseThrow(
+            () ->
+                new RequestException(
+                    RequestException.Problem.UNKNOWN_TURN,
+                    "turn '" + externalId + "' does not exist"));
   }
 
   public Optional<StoredTurn> byId(long id) {

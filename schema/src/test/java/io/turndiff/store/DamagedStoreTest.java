@@ -308,9 +308,8 @@ class DamagedStoreTest {
     }
     try (Stream<Path> names = Files.list(file.getParent())) {
       // the migration lock stays, as a lock file does; no temporary file of a half-made store is
-      // left
-      // (nor the record of a clean check, which a store that rested long enough before the last
-      // open gets)
+      // left (nor the record of a clean check, which a store that rested long enough before the
+      // last open gets)
       assertEquals(
           List.of("turndiff.db", "turndiff.db.migrate-lock"),
           names

@@ -142,7 +142,7 @@ class PostgresStoreTest {
     PostgresDatabase database = PostgresServer.emptyDatabase();
     Flyway.configure()
         .dataSource(database.url(), database.user().orElse(null), database.password().orElse(null))
-        .locations("classpath:" + Store.POSTGRES_MIGRATIONS)
+        .locations("classpath:" + Postgresql.MIGRATIONS)
         .target(version)
         .load()
         .migrate();

@@ -11,7 +11,7 @@ import io.turndiff.model.ChangeKind;
 import io.turndiff.model.FileMetadata;
 import io.turndiff.model.FileType;
 import io.turndiff.model.LinkTarget;
-import io.turndiff.model.Presence;
+import io.turndiff.model.NotCaptured;
 import io.turndiff.model.Reason;
 import io.turndiff.model.Sha256;
 import io.turndiff.model.Snapshot;
@@ -87,7 +87,7 @@ class StoreTest {
   @Test
   void theLatestMigrationConstantNamesTheNewestMigrationFile() throws Exception {
     // SQLite's migrations, and PostgreSQL's (db/postgresql: the same versions from V9 on)
-    for (String location : List.of("db/migration", Store.POSTGRES_MIGRATIONS)) {
+    for (String location : List.of("db/migration", Postgresql.MIGRATIONS)) {
       URL folder = Store.class.getResource("/" + location);
       int newest;
       try (var files = Files.list(Path.of(folder.toURI()))) {
@@ -521,36 +521,21 @@ class StoreTest {
         Snapshot.regularFile(path, boundary, stat(FileType.REGULAR, 6, 0644), stored, TAKEN_AT),
         Snapshot.symlink(
             path, boundary, stat(FileType.SYMLINK, 4, 0777), LinkTarget.of("b.md"), TAKEN_AT),
-        Snapshot.metadataOnly(
+        Snapshot.notCaptured(
             path,
             boundary,
-            Presence.PRESENT,
-            Optional.of(stat(FileType.DIRECTORY, 4096, 0750)),
-            Optional.empty(),
-            Optional.empty(),
-            Reason.DIRECTORY,
-            "a directory",
+            stat(FileType.DIRECTORY, 4096, 0750),
+            new NotCaptured(Reason.DIRECTORY, "a directory"),
             TAKEN_AT),
-        Snapshot.metadataOnly(
-            path,
-            boundary,
-            Presence.UNKNOWN,
-            Optional.empty(),
-            Optional.empty(),
-            Optional.empty(),
-            Reason.UNREADABLE,
-            "Permission denied",
-            TAKEN_AT),
-        Snapshot.metadataOnly(
-            path,
-            boundary,
-            Presence.PRESENT,
-            Optional.of(stat(FileType.REGULAR, 9, 0600)),
-            Optional.of(Sha256.of("too large".getBytes(StandardCharsets.UTF_8))),
-            Optional.empty(),
-            Reason.TOO_LARGE,
-            "9 bytes is over the size limit of 8",
-            TAKEN_AT),
+        Snapshot.unknown(
+            path, boundary, new NotCaptured(Reason.UNREADABLE, "Permission denied"), TAKEN_AT),
+        Snapshot.MetadataOnly.of(
+                path,
+                boundary,
+                stat(FileType.REGULAR, 9, 0600),
+                new NotCaptured(Reason.TOO_LARGE, "9 bytes is over the size limit of 8"),
+                TAKEN_AT)
+            .withContentHash(Sha256.of("too large".getBytes(StandardCharsets.UTF_8))),
         Snapshot.sampled(
             path,
             boundary,
@@ -558,25 +543,17 @@ class StoreTest {
             Sha256.of("sampled".getBytes(StandardCharsets.UTF_8)),
             "sampled",
             TAKEN_AT),
-        Snapshot.metadataOnly(
-            path,
-            boundary,
-            Presence.PRESENT,
-            Optional.of(stat(FileType.SYMLINK, 9, 0777)),
-            Optional.empty(),
-            Optional.of(LinkTarget.of("../../etc")),
-            Reason.ESCAPES_WORKSPACE,
-            "",
-            TAKEN_AT),
-        Snapshot.metadataOnly(
+        Snapshot.MetadataOnly.of(
+                path,
+                boundary,
+                stat(FileType.SYMLINK, 9, 0777),
+                new NotCaptured(Reason.ESCAPES_WORKSPACE, ""),
+                TAKEN_AT)
+            .withLinkTarget(LinkTarget.of("../../etc")),
+        Snapshot.knownAbsent(
             WorkspacePath.outside("/etc/passwd".getBytes(StandardCharsets.UTF_8)),
             boundary,
-            Presence.ABSENT,
-            Optional.empty(),
-            Optional.empty(),
-            Optional.empty(),
-            Reason.OUTSIDE_WORKSPACE,
-            "outside the workspace root /w",
+            new NotCaptured(Reason.OUTSIDE_WORKSPACE, "outside the workspace root /w"),
             TAKEN_AT));
   }
 

@@ -33,8 +33,7 @@ final class JdkServerLimits {
 
   static void install(ServiceOptions options) {
     // from a request's first byte until its body is read: a trickled header or body is cut off, and
-    // a
-    // connection that sends nothing is closed after the same time
+    // a connection that sends nothing is closed after the same time
     System.setProperty(
         "sun.net.httpserver.maxReqTime", Long.toString(options.requestDeadline().toSeconds()));
     System.setProperty("sun.net.httpserver.idleInterval", Integer.toString(IDLE_SECONDS));

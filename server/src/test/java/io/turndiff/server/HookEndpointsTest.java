@@ -85,7 +85,6 @@ class HookEndpointsTest {
   }
 
   // ---- the scenarios
-  // -------------------------------------------------------------------------------
 
   static Stream<String> scenarios() throws IOException {
     List<String> names = new ArrayList<>();
@@ -169,7 +168,6 @@ class HookEndpointsTest {
   }
 
   // ---- what each scenario leaves in the store
-  // --------------------------------------------------------------
 
   private static final String CODEX_SESSION = "codex:01a22c16-ec5e-7b40-8390-e82f84f74cdc";
   private static final String CODEX_TURN = "codex:01a22c16-ecba-72b3-b9bf-386121332e1f";
@@ -446,7 +444,6 @@ class HookEndpointsTest {
   }
 
   // ---- the tools' effects
-  // ----------------------------------------------------------------------------------
 
   @FunctionalInterface
   private interface Effect {
@@ -544,7 +541,6 @@ class HookEndpointsTest {
   }
 
   // ---- refused bodies and the edges of the endpoint
-  // -------------------------------------------------------------------
 
   static Stream<String> garbage() throws IOException {
     try (Stream<Path> files = Files.list(FIXTURES.resolve("garbage"))) {
@@ -654,7 +650,6 @@ class HookEndpointsTest {
   }
 
   // ---- root=git and track=auto, the query hooks install passes on
-  // ------------------------------------------------------------------
 
   @Test
   void withRootGitATurnsWorkspaceIsTheGitTopLevelOfItsDirectory() throws Exception {
@@ -789,7 +784,6 @@ class HookEndpointsTest {
   }
 
   // ---- the service and the wire
-  // ---------------------------------------------------------------------------
 
   private void startService() {
     turndiff =

@@ -85,7 +85,6 @@ class PanelDataHttpTest {
   }
 
   // ---- talking to the service
-  // ------------------------------------------------------------------------
 
   private RawHttp.Response call(String method, String target, String body) {
     RawHttp.Response response =
@@ -195,7 +194,6 @@ class PanelDataHttpTest {
   }
 
   // ---- GET /v1/workspaces and the sessions' last turn
-  // ----------------------------------------------------
 
   @Test
   void theWorkspacesListNamesEachWorkspaceWithItsSessionsTurnsLastTurnAndTracking()
@@ -283,7 +281,6 @@ class PanelDataHttpTest {
   }
 
   // ---- the timeline's counts
-  // --------------------------------------------------------------------------
 
   /**
    * A turn that records a file inside, one too large, a link out, a hardlink to the outside secret,
@@ -383,7 +380,6 @@ class PanelDataHttpTest {
   }
 
   // ---- rewound_by and rewinds
-  // -------------------------------------------------------------------------
 
   /**
    * A rewind of one path, then of the whole turn, then the undo of that rewind, and a rewind that
@@ -474,7 +470,6 @@ class PanelDataHttpTest {
   }
 
   // ---- a range, file by file
-  // --------------------------------------------------------------------------
 
   /**
    * Three turns of one session: a text file changed and changed back (unchanged over the range),

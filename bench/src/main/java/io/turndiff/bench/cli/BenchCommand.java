@@ -5,7 +5,7 @@ import io.turndiff.bench.BenchResult;
 import io.turndiff.bench.StoreComparisonBench;
 import io.turndiff.bench.TurnBench;
 import io.turndiff.cli.CliException;
-import io.turndiff.cli.Main;
+import io.turndiff.cli.ExitCode;
 import io.turndiff.store.PostgresDatabase;
 import io.turndiff.store.StoreAddress;
 import io.turndiff.store.StoreLocation;
@@ -113,7 +113,7 @@ final class BenchCommand implements Callable<Integer> {
           Optional.ofNullable(spec.root().findOption("--db-password-file").<Path>getValue()),
           System.getenv());
     } catch (IllegalArgumentException e) {
-      throw new CliException(Main.EXIT_USAGE, e.getMessage());
+      throw new CliException(ExitCode.USAGE, e.getMessage());
     }
   }
 
@@ -127,12 +127,12 @@ final class BenchCommand implements Callable<Integer> {
         || locality > 1
         || dirtyWriterMegabytes < 0) {
       throw new CliException(
-          Main.EXIT_USAGE,
+          ExitCode.USAGE,
           "--files, --turn-files and --turns must be positive; "
               + "--locality within 0..1; --dirty-writer-mb not negative");
     }
     if (workspace != null && !Files.isDirectory(workspace)) {
-      throw new CliException(Main.EXIT_USAGE, "--workspace " + workspace + " is not a directory");
+      throw new CliException(ExitCode.USAGE, "--workspace " + workspace + " is not a directory");
     }
     PrintStream progress = System.err;
     StoreAddress store = storeAddress();
@@ -147,7 +147,7 @@ final class BenchCommand implements Callable<Integer> {
         StoreComparisonBench.print(figures, spec.commandLine().getOut());
       }
       spec.commandLine().getOut().flush();
-      return Main.EXIT_OK;
+      return ExitCode.OK.code();
     }
     BenchResult result;
     try {
@@ -166,11 +166,11 @@ final class BenchCommand implements Callable<Integer> {
               .run();
     } catch (IllegalArgumentException e) {
       // the tree cannot carry the turns asked for
-      throw new CliException(Main.EXIT_USAGE, e.getMessage());
+      throw new CliException(ExitCode.USAGE, e.getMessage());
     } catch (IOException e) {
-      throw new CliException(Main.EXIT_ERROR, "the benchmark failed: " + named(e));
+      throw new CliException(ExitCode.ERROR, "the benchmark failed: " + named(e));
     } catch (UncheckedIOException e) {
-      throw new CliException(Main.EXIT_ERROR, "the benchmark failed: " + named(e.getCause()));
+      throw new CliException(ExitCode.ERROR, "the benchmark failed: " + named(e.getCause()));
     }
     if (json) {
       spec.commandLine().getOut().println(Json.write(result.json(), true));
@@ -178,7 +178,7 @@ final class BenchCommand implements Callable<Integer> {
       result.print(spec.commandLine().getOut());
     }
     spec.commandLine().getOut().flush();
-    return Main.EXIT_OK;
+    return ExitCode.OK.code();
   }
 
   /** The failure as one line: a bare {@code NoSuchFileException} message is only a path. */

@@ -2,7 +2,7 @@ package io.turndiff.bench.cli;
 
 import io.turndiff.bench.CliWallBench;
 import io.turndiff.cli.CliException;
-import io.turndiff.cli.Main;
+import io.turndiff.cli.ExitCode;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
@@ -53,24 +53,24 @@ final class CliBenchCommand implements Callable<Integer> {
   public Integer call() throws Exception {
     if (files < 1 || calls < 1 || warmup < 0) {
       throw new CliException(
-          Main.EXIT_USAGE, "--files and --calls must be positive, --warmup not negative");
+          ExitCode.USAGE, "--files and --calls must be positive, --warmup not negative");
     }
     Path timed = launcher;
     if (timed == null) {
       String named = System.getenv("TURNDIFF_LAUNCHER");
       if (named == null || named.isBlank()) {
         throw new CliException(
-            Main.EXIT_USAGE, "name the launcher: --launcher FILE (./turndiff bench cli sets it)");
+            ExitCode.USAGE, "name the launcher: --launcher FILE (./turndiff bench cli sets it)");
       }
       timed = Path.of(named);
     }
     if (!Files.isExecutable(timed)) {
-      throw new CliException(Main.EXIT_USAGE, "--launcher " + timed + " is not an executable file");
+      throw new CliException(ExitCode.USAGE, "--launcher " + timed + " is not an executable file");
     }
     new CliWallBench(timed, files, calls, warmup, System.err)
         .run()
         .print(spec.commandLine().getOut());
     spec.commandLine().getOut().flush();
-    return Main.EXIT_OK;
+    return ExitCode.OK.code();
   }
 }

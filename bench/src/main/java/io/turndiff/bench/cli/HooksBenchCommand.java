@@ -3,7 +3,7 @@ package io.turndiff.bench.cli;
 import io.turndiff.api.Json;
 import io.turndiff.bench.HookLatencyBench;
 import io.turndiff.cli.CliException;
-import io.turndiff.cli.Main;
+import io.turndiff.cli.ExitCode;
 import java.io.File;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -69,11 +69,11 @@ final class HooksBenchCommand implements Callable<Integer> {
     try {
       options = new HookLatencyBench.Options(calls, warmup, turns, files, script());
     } catch (IllegalArgumentException e) {
-      throw new CliException(Main.EXIT_USAGE, e.getMessage());
+      throw new CliException(ExitCode.USAGE, e.getMessage());
     }
     if (!Files.isExecutable(options.script())) {
       throw new CliException(
-          Main.EXIT_USAGE,
+          ExitCode.USAGE,
           "the hook script " + options.script() + " is not there or not executable (--script)");
     }
     HookLatencyBench.Result result = new HookLatencyBench(options, System.err).run();
@@ -83,7 +83,7 @@ final class HooksBenchCommand implements Callable<Integer> {
       result.print(spec.commandLine().getOut());
     }
     spec.commandLine().getOut().flush();
-    return Main.EXIT_OK;
+    return ExitCode.OK.code();
   }
 
   /** The script given, else the checkout's: $TURNDIFF_HOME, else two levels above the jar. */

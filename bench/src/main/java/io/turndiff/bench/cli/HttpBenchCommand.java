@@ -3,7 +3,7 @@ package io.turndiff.bench.cli;
 import io.turndiff.api.Json;
 import io.turndiff.bench.HttpLatencyBench;
 import io.turndiff.cli.CliException;
-import io.turndiff.cli.Main;
+import io.turndiff.cli.ExitCode;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
@@ -40,7 +40,7 @@ final class HttpBenchCommand implements Callable<Integer> {
   @Override
   public Integer call() throws Exception {
     if (calls < 1 || warmup < 0) {
-      throw new CliException(Main.EXIT_USAGE, "--calls must be positive, --warmup not negative");
+      throw new CliException(ExitCode.USAGE, "--calls must be positive, --warmup not negative");
     }
     HttpLatencyBench.Result result = new HttpLatencyBench(calls, warmup, System.err).run();
     if (json) {
@@ -49,6 +49,6 @@ final class HttpBenchCommand implements Callable<Integer> {
       result.print(spec.commandLine().getOut());
     }
     spec.commandLine().getOut().flush();
-    return Main.EXIT_OK;
+    return ExitCode.OK.code();
   }
 }

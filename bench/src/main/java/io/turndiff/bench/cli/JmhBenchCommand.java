@@ -1,7 +1,7 @@
 package io.turndiff.bench.cli;
 
 import io.turndiff.bench.JmhRun;
-import io.turndiff.cli.Main;
+import io.turndiff.cli.ExitCode;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -39,6 +39,6 @@ final class JmhBenchCommand implements Callable<Integer> {
   @Override
   public Integer call() throws Exception {
     JmhRun.run(include, forks, iterations, System.out);
-    return Main.EXIT_OK;
+    return ExitCode.OK.code();
   }
 }

@@ -292,8 +292,7 @@ class TrackerTest {
   @Test
   void aWorkTreeInsideTheWorkspaceOrWithItsGitDirectoryElsewhereInsideIsReadToo() throws Exception {
     // a repository in a subdirectory, and one whose .git is a file naming its git directory (a
-    // worktree, a
-    // submodule), relative and absolute, both inside the workspace
+    // worktree, a submodule), relative and absolute, both inside the workspace
     workspace
         .file("vendor/lib/.gitignore", "build/\n")
         .file("vendor/lib/build/keep.txt", "keep\n")

@@ -7,11 +7,16 @@ import java.util.Map;
 import java.util.Optional;
 
 /**
- * The command line's {@link TestHook}: lets a crash test hold a CLI process at a known point, so
- * that it can {@code kill -9} it there or edit a file while a rewind waits. The only reader of the
- * test environment variables; without them nothing waits.
+ * The {@link TestHook} of the command-line processes the tests start: lets a crash test hold one at
+ * a known point, so that it can {@code kill -9} it there or edit a file while a rewind waits. The
+ * only reader of the test environment variables, and not in the product jar: {@link CliProcess}
+ * starts a process that is given one of them with {@link #main} (this class and the product jar on
+ * the class path) instead of the jar's own main; without them nothing waits.
  */
 final class EnvTestHook implements TestHook {
+
+  /** What the variables below have in common: a process given one runs {@link #main}. */
+  static final String PREFIX = "TURNDIFF_TEST_";
 
   /**
    * After a snapshot call committed and printed its result, as a runtime that dies mid-turn would.
@@ -34,6 +39,11 @@ final class EnvTestHook implements TestHook {
   static final String BEFORE_DIFFS = "TURNDIFF_TEST_HOLD_BEFORE_DIFFS_MS";
 
   private final Map<Point, Duration> holds;
+
+  /** The product's command line, with the hook the variables ask for. */
+  public static void main(String[] args) {
+    Main.launch(args, commandLine -> Main.hook(commandLine, fromEnvironment()));
+  }
 
   private EnvTestHook(Map<Point, Duration> holds) {
     this.holds = holds;

@@ -1,0 +1,226 @@
+package io.turndiff.store;
+
+import java.io.IOException;
+import java.nio.file.Path;
+import java.sql.SQLException;
+import java.time.Duration;
+import java.util.Optional;
+import java.util.function.Supplier;
+import javax.sql.DataSource;
+import org.flywaydb.core.Flyway;
+import org.jooq.DSLContext;
+import org.jooq.SQLDialect;
+import org.sqlite.SQLiteConfig;
+import org.sqlite.SQLiteDataSource;
+
+/**
+ * A store in one SQLite file on this machine ({@link StoreFile}). Every connection runs with WAL,
+ * foreign keys, the busy timeout and {@code synchronous=NORMAL}; the writer begins its transactions
+ * {@code IMMEDIATE} ({@link SqliteConnection}). Opening checks the file ({@link IntegrityCheck},
+ * skipped while it is as a clean check left it: {@link CleanCheck}); migrations run under a lock on
+ * the file ({@link MigrationLock}), from {@code db/migration}.
+ */
+final class Sqlite implements Database {
+
+  private static final int JOURNAL_SIZE_LIMIT_BYTES = 64 << 20;
+  private static final int WAL_CHECKPOINT_PAGES = 10_000;
+
+  private final StoreFile file;
+  private final StoreAddress.SqliteFile address;
+  private final Duration busyTimeout;
+
+  Sqlite(StoreFile file, Duration busyTimeout) {
+    this.file = file;
+    this.address = new StoreAddress.SqliteFile(file.path());
+    this.busyTimeout = busyTimeout;
+  }
+
+  @Override
+  public StoreAddress address() {
+    return address;
+  }
+
+  @Override
+  public SQLDialect dialect() {
+    return SQLDialect.SQLITE;
+  }
+
+  @Override
+  public StoreConnection connect(boolean forWriting) throws SQLException {
+    return new SqliteConnection(dataSource(forWriting).getConnection());
+  }
+
+  /**
+   * Settings for a connection: the writer's, or a reader's (read-only, and without changing the
+   * journal).
+   */
+  private DataSource dataSource(boolean forWriting) {
+    SQLiteConfig config = new SQLiteConfig();
+    if (forWriting) {
+      config.setJournalMode(SQLiteConfig.JournalMode.WAL);
+      // for Flyway, which begins its transactions through JDBC: take the write lock when a
+      // transaction begins, so that two processes migrating at once wait for each other instead of
+      // failing to upgrade a read lock
+      config.setTransactionMode(SQLiteConfig.TransactionMode.IMMEDIATE);
+    } else {
+      config.setReadOnly(true);
+    }
+    config.enforceForeignKeys(true);
+    config.setBusyTimeout(Math.toIntExact(busyTimeout.toMillis()));
+    config.setSynchronous(SQLiteConfig.SynchronousMode.NORMAL);
+    config.setJournalSizeLimit(JOURNAL_SIZE_LIMIT_BYTES);
+    // checkpoint the WAL into the database every ~40 MB rather than every 4 MB: each checkpoint
+    // syncs the database file, and a turn of small transactions would otherwise pay for one every
+    // few hundred calls
+    config.setPragma(
+        SQLiteConfig.Pragma.WAL_AUTOCHECKPOINT, Integer.toString(WAL_CHECKPOINT_PAGES));
+    SQLiteDataSource dataSource = new SQLiteDataSource(config);
+    dataSource.setUrl("jdbc:sqlite:" + file.uri());
+    return dataSource;
+  }
+
+  @Override
+  public boolean writable() {
+    return file.writable();
+  }
+
+  @Override
+  public Optional<Path> localFile() {
+    return Optional.of(file.path());
+  }
+
+  /**
+   * Checks the store within {@code cap}, unless its files are as they were when a check last went
+   * through them whole and found nothing ({@link CleanCheck}); records a clean whole check.
+   */
+  @Override
+  public Checked check(ReadConnections readers, Duration cap) {
+    Optional<CleanCheck.StoreState> state = stateOfFiles();
+    if (cap.isPositive()
+        && state.filter(now -> CleanCheck.stillHolds(file.path(), now)).isPresent()) {
+      return new Checked(Optional.empty(), true);
+    }
+    IntegrityCheck.Result result =
+        readers.withConnection(connection -> IntegrityCheck.run(connection, cap));
+    if (result.finished() && result.damage().isEmpty() && file.writable()) {
+      state.ifPresent(checked -> CleanCheck.record(file.path(), checked));
+    }
+    return new Checked(result.damage(), false);
+  }
+
+  /** The state of the store's files before anything opens them; empty when it cannot be read. */
+  private Optional<CleanCheck.StoreState> stateOfFiles() {
+    try {
+      return Optional.of(CleanCheck.StoreState.of(file.path()));
+    } catch (IOException | RuntimeException cannotTell) {
+      return Optional.empty(); // checked as always
+    }
+  }
+
+  /**
+   * Migrates under the file's migration lock, from {@code db/migration}. A damaged store is not
+   * migrated; a read-only one is used as it is when a newer turndiff migrated it, else refused.
+   */
+  @Override
+  public void migrate(
+      Optional<String> version,
+      Supplier<Optional<String>> current,
+      Optional<String> damage,
+      StoreFailures failures) {
+    if (damage.isPresent()) {
+      throw damaged(damage.get());
+    }
+    if (!file.writable()) {
+      if (version.isPresent() && Database.isNewer(version.get())) {
+        return;
+      }
+      throw readOnly(
+          "it is at schema version "
+              + version.orElse("none")
+              + " and this turndiff needs version "
+              + Store.LATEST_MIGRATION
+              + ", which needs writing; open it once where "
+              + "it can be written to migrate it");
+    }
+    try {
+      MigrationLock.holding(
+          file.path(),
+          () -> {
+            // another thread or process may have migrated the store while this one waited for the
+            // lock
+            if (!current.get().equals(Optional.of(Store.LATEST_MIGRATION))) {
+              Flyway.configure()
+                  .dataSource(dataSource(true))
+                  .locations("classpath:db/migration")
+                  .load()
+                  .migrate();
+            }
+            return null;
+          });
+    } catch (RuntimeException e) {
+      throw migrationFailed(failures, e);
+    }
+  }
+
+  /**
+   * The commit syncs the WAL ({@code synchronous=FULL} for this one commit; every other commit is
+   * only ordered, {@code NORMAL}), so that a power loss right after cannot take it back.
+   */
+  @Override
+  public <T> T durably(StoreConnection writer, Supplier<T> commit) {
+    writer.dsl().execute("PRAGMA synchronous=FULL");
+    try {
+      return commit.get();
+    } finally {
+      writer.dsl().execute("PRAGMA synchronous=NORMAL");
+    }
+  }
+
+  /** Moves the WAL's content into the database file and truncates the WAL. */
+  @Override
+  public void checkpoint(StoreConnection writer) {
+    writer.dsl().fetch("PRAGMA wal_checkpoint(TRUNCATE)");
+  }
+
+  /** The database file and its write-ahead log. */
+  @Override
+  public long bytes(ReadConnections readers) {
+    return file.bytesOnDisk();
+  }
+
+  @Override
+  public long freePages(ReadConnections readers) {
+    return pragma(readers, "freelist_count");
+  }
+
+  @Override
+  public long pageSize(ReadConnections readers) {
+    return pragma(readers, "page_size");
+  }
+
+  private static long pragma(ReadConnections readers, String name) {
+    // SQLite's own pragmas: jOOQ has no DSL for them
+    return readers.withConnection(
+        reader -> ((Number) reader.dsl().fetchValue("PRAGMA " + name)).longValue());
+  }
+
+  @Override
+  public Store.ConnectionSettings settings(StoreConnection connection) {
+    DSLContext dsl = connection.dsl();
+    return new Store.ConnectionSettings(
+        dsl.fetchValue("PRAGMA journal_mode").toString(),
+        Integer.parseInt(dsl.fetchValue("PRAGMA foreign_keys").toString()) == 1,
+        Integer.parseInt(dsl.fetchValue("PRAGMA busy_timeout").toString()),
+        Integer.parseInt(dsl.fetchValue("PRAGMA synchronous").toString()));
+  }
+
+  @Override
+  public StoreException damaged(String detail) {
+    return StoreFailures.damaged(file.path(), detail, null);
+  }
+
+  @Override
+  public StoreException readOnly(String detail) {
+    return StoreFailures.readOnly(file.path(), detail, null);
+  }
+}

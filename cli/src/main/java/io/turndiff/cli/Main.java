@@ -40,6 +40,7 @@ public final class Main {
           DiffCommand.class,
           TurnsCommand.class,
           LogCommand.class,
+          BlameCommand.class,
           RewindCommand.class,
           TrackCommand.class,
           StatusCommand.class,

@@ -1,17 +1,23 @@
 package io.turndiff.api;
 
 import io.turndiff.boundary.BoundaryOptions;
+import io.turndiff.boundary.Observation;
 import io.turndiff.boundary.WorkspacePolicy;
 import io.turndiff.capture.CaptureService;
 import io.turndiff.capture.track.WatchOptions;
 import io.turndiff.capture.workspace.WorkspaceHandles;
+import io.turndiff.model.PathInput;
 import io.turndiff.model.TestHook;
+import io.turndiff.model.WorkspacePath;
 import io.turndiff.review.BackgroundDiffs;
+import io.turndiff.review.CurrentFile;
+import io.turndiff.review.FileBlame;
 import io.turndiff.review.PendingDiffs;
 import io.turndiff.review.ReviewQueries;
 import io.turndiff.rewind.RewindService;
 import io.turndiff.store.Store;
 import io.turndiff.store.StoreAddress;
+import io.turndiff.store.StoredWorkspace;
 import java.nio.file.Path;
 import java.util.Objects;
 
@@ -131,6 +137,23 @@ public final class Turndiff implements AutoCloseable {
 
   public ReviewQueries queries() {
     return queries;
+  }
+
+  /**
+   * Who last wrote each line of {@code path} in {@code workspace}, as {@code turndiff blame} shows
+   * it: the history from the store ({@link ReviewQueries#blame}), and the file now read once
+   * through the workspace's boundary, to compare with the last state stored.
+   */
+  public FileBlame blame(Path workspace, PathInput path) {
+    return queries.blame(workspace, path, this::fileNow);
+  }
+
+  /** The state of exactly {@code path} now, read through the stored workspace's boundary. */
+  private CurrentFile.Now fileNow(StoredWorkspace workspace, WorkspacePath path) {
+    try (WorkspaceHandles.Lease lease = workspaces.borrow(workspace.id())) {
+      Observation seen = lease.boundary().observeExact(path);
+      return new CurrentFile.Now(seen.snapshot(), seen.content());
+    }
   }
 
   /**

@@ -437,6 +437,22 @@ public final class WorkspaceBoundary implements AutoCloseable {
   }
 
   /**
+   * Holds exactly {@code path} open (beneath the root, nothing followed in any component) and runs
+   * {@code reads} on it, for a file read in parts at positions rather than whole; the inode is
+   * checked first as every read's is (a regular file with one link, on the root's device).
+   *
+   * @throws BoundaryException naming the path and why, when it cannot be opened or read
+   */
+  public <T> T readPositioned(WorkspacePath path, PositionedFile.Reads<T> reads) {
+    requireInside(path);
+    return switch (reader.readPositioned(path, reads)) {
+      case FileReader.PositionedOutcome.Read<T> read -> read.value();
+      case FileReader.PositionedOutcome.Refused<T> refused ->
+          throw new BoundaryException(path.display() + ": " + refused.why());
+    };
+  }
+
+  /**
    * The {@code lstat} of exactly {@code path}, relative to the root with nothing followed in any
    * component and nothing opened; empty when it does not exist, a parent is a symlink or the kernel
    * refused.

@@ -42,6 +42,7 @@ public final class Main {
           LogCommand.class,
           BlameCommand.class,
           RewindCommand.class,
+          ExportCommand.class,
           TrackCommand.class,
           StatusCommand.class,
           DuCommand.class,

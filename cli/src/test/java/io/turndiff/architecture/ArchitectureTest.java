@@ -77,7 +77,8 @@ class ArchitectureTest {
           "io.turndiff.cli.ServiceLock",
           "io.turndiff.cli.ProcessStart",
           "io.turndiff.cli.DaemonLauncher",
-          "io.turndiff.cli.ConfigFiles");
+          "io.turndiff.cli.ConfigFiles",
+          "io.turndiff.cli.PatchSeriesFiles");
 
   private static final DescribedPredicate<JavaClass> OWN_FILE_CLASSES =
       DescribedPredicate.describe(
@@ -103,6 +104,7 @@ class ArchitectureTest {
             "io.turndiff.capture.track.Tracker",
             "io.turndiff.review.ReviewQueries",
             "io.turndiff.rewind.RewindService",
+            "io.turndiff.export.TurnExport",
             "io.turndiff.api.Turndiff",
             "io.turndiff.server.HttpService",
             "io.turndiff.cli.Main")) {
@@ -147,12 +149,12 @@ class ArchitectureTest {
   static final ArchRule rewindUsesOnlyWhatCaptureOffersIt =
       noClasses()
           .that()
-          .resideInAPackage("io.turndiff.rewind..")
+          .resideInAnyPackage("io.turndiff.rewind..", "io.turndiff.export..")
           .should()
           .dependOnClassesThat()
           .resideInAnyPackage("io.turndiff.capture", "io.turndiff.capture.track..")
           .because(
-              "a rewind reaches workspaces through capture.workspace and records through capture.record only");
+              "a rewind (and an export) reaches workspaces through capture.workspace and records through capture.record only");
 
   @ArchTest
   static final ArchRule captureSubPackagesNeverTurnBackToCapture =
@@ -185,6 +187,8 @@ class ArchitectureTest {
           .definedBy("io.turndiff.review..")
           .layer("rewind")
           .definedBy("io.turndiff.rewind..")
+          .layer("export")
+          .definedBy("io.turndiff.export..")
           .layer("api")
           .definedBy("io.turndiff.api..")
           .layer("server")
@@ -199,19 +203,32 @@ class ArchitectureTest {
           .mayOnlyBeAccessedByLayers("server", "cli")
           .whereLayer("rewind")
           .mayOnlyBeAccessedByLayers("api", "server", "cli")
-          .whereLayer("review")
+          .whereLayer("export")
           .mayOnlyBeAccessedByLayers("api", "server", "cli")
+          .whereLayer("review")
+          .mayOnlyBeAccessedByLayers("export", "api", "server", "cli")
           .whereLayer("capture")
-          .mayOnlyBeAccessedByLayers("rewind", "api", "server", "cli")
+          .mayOnlyBeAccessedByLayers("rewind", "export", "api", "server", "cli")
           .whereLayer("store")
-          .mayOnlyBeAccessedByLayers("capture", "review", "rewind", "api", "server", "cli")
+          .mayOnlyBeAccessedByLayers(
+              "capture", "review", "rewind", "export", "api", "server", "cli")
           .whereLayer("diff")
-          .mayOnlyBeAccessedByLayers("capture", "review", "rewind", "api", "server", "cli")
+          .mayOnlyBeAccessedByLayers(
+              "capture", "review", "rewind", "export", "api", "server", "cli")
           .whereLayer("boundary")
-          .mayOnlyBeAccessedByLayers("capture", "rewind", "api", "server", "cli")
+          .mayOnlyBeAccessedByLayers("capture", "rewind", "export", "api", "server", "cli")
           .whereLayer("model")
           .mayOnlyBeAccessedByLayers(
-              "boundary", "diff", "store", "capture", "review", "rewind", "api", "server", "cli");
+              "boundary",
+              "diff",
+              "store",
+              "capture",
+              "review",
+              "rewind",
+              "export",
+              "api",
+              "server",
+              "cli");
 
   @ArchTest
   static final ArchRule sqlOnlyInTheStore =

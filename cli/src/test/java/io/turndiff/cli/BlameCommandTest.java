@@ -47,12 +47,7 @@ class BlameCommandTest {
   }
 
   private String turn(String content) throws Exception {
-    String turn =
-        turndiff("turn", "begin", "--workspace", workspace.root().toString(), "--session", "s1")
-            .expect(0)
-            .json()
-            .get("turn")
-            .asText();
+    String turn = commands.beginTurn(workspace, "s1");
     turndiff("snapshot", "--turn", turn, "a.txt").expect(0);
     Files.writeString(workspace.resolve("a.txt"), content);
     turndiff("turn", "finish", "--turn", turn).expect(0);

@@ -29,6 +29,15 @@ final class StoreCommandRuns {
     return run;
   }
 
+  /** Begins a turn of {@code session} in {@code workspace}: its id. */
+  String beginTurn(TestWorkspace workspace, String session) {
+    return run("turn", "begin", "--workspace", workspace.root().toString(), "--session", session)
+        .expect(0)
+        .json()
+        .get("turn")
+        .asText();
+  }
+
   void assertNothingLeaked(TestWorkspace workspace) {
     workspace.assertOutsideUnchanged();
     for (CommandRun run : runs) {

@@ -6,6 +6,7 @@ import io.turndiff.boundary.WorkspacePolicy;
 import io.turndiff.capture.CaptureService;
 import io.turndiff.capture.track.WatchOptions;
 import io.turndiff.capture.workspace.WorkspaceHandles;
+import io.turndiff.export.TurnExport;
 import io.turndiff.model.PathInput;
 import io.turndiff.model.TestHook;
 import io.turndiff.model.WorkspacePath;
@@ -34,6 +35,7 @@ public final class Turndiff implements AutoCloseable {
   private final RewindService rewind;
   private final ReviewQueries queries;
   private final BackgroundDiffs diffs;
+  private final TurnExport export;
 
   private final TestHook hook;
 
@@ -49,6 +51,7 @@ public final class Turndiff implements AutoCloseable {
             store, workspaces, settings.watch.withHook(settings.hook), diffs::computeLater);
     this.rewind = new RewindService(store, workspaces, settings.hook);
     this.queries = new ReviewQueries(store, pending);
+    this.export = new TurnExport(store, workspaces, queries);
   }
 
   /**
@@ -137,6 +140,11 @@ public final class Turndiff implements AutoCloseable {
 
   public ReviewQueries queries() {
     return queries;
+  }
+
+  /** A turn or a stretch of turns as a git commit or a patch series ({@code turndiff export}). */
+  public TurnExport export() {
+    return export;
   }
 
   /**

@@ -46,6 +46,13 @@ public final class JmhRun {
             statistics.getPercentile(99));
       }
     }
+    Double log = scores.get("logOfTheSamePath");
+    Double blame = scores.get("blameOfAFileWith500Turns");
+    if (log != null && blame != null) {
+      out.printf(
+          "a file with 500 turns: log %.2f ms (anchor), blame %.2f ms (%.2fx)%n",
+          log, blame, blame / log);
+    }
     for (String size : new String[] {"100", "10240"}) {
       Double anchor = scores.get("plainReadAndHash@" + size);
       if (anchor == null) {

@@ -75,6 +75,62 @@ final class FileReader {
         overLimit);
   }
 
+  /**
+   * Opens {@code path} as {@link #read} does and runs {@code reads} on it, held open: the file's
+   * parts are read where the caller asks. Empty, with why, when it cannot be opened or is not a
+   * file that may be read.
+   */
+  <T> PositionedOutcome<T> readPositioned(WorkspacePath path, PositionedFile.Reads<T> reads) {
+    return walker.withRoot(
+        root -> {
+          Optional<Attempt<OpenedFile>> whole = root.openBeneath(path);
+          if (whole.isEmpty()) {
+            return walker.inParent(
+                path,
+                Walker.Parents.EXISTING,
+                (parent, name) -> positioned(parent.openForRead(name), root.rootStat(), reads),
+                refusal -> new PositionedOutcome.Refused<>(refusal.text()));
+          }
+          return positioned(whole.get(), root.rootStat(), reads);
+        });
+  }
+
+  private static <T> PositionedOutcome<T> positioned(
+      Attempt<OpenedFile> opened, StatInfo root, PositionedFile.Reads<T> reads) {
+    if (opened instanceof Attempt.Refused<OpenedFile>(HandleFailure why)) {
+      return new PositionedOutcome.Refused<>(why.describe());
+    }
+    try (OpenedFile file = ((Attempt.Done<OpenedFile>) opened).value()) {
+      StatInfo stat = file.opened();
+      Optional<ReadOutcome> refusal = OpenedInode.refusal(stat, root);
+      if (refusal.isPresent()) {
+        return new PositionedOutcome.Refused<>(((ReadOutcome.MetadataOnly) refusal.get()).detail());
+      }
+      PositionedFile view =
+          new PositionedFile() {
+            @Override
+            public long size() {
+              return stat.size();
+            }
+
+            @Override
+            public int read(ByteBuffer into, long position) throws IOException {
+              return file.read(into, position);
+            }
+          };
+      return new PositionedOutcome.Read<>(reads.apply(view));
+    } catch (IOException e) {
+      return new PositionedOutcome.Refused<>(String.valueOf(e.getMessage()));
+    }
+  }
+
+  /** What {@link #readPositioned} came to: the caller's result, or why the file was not read. */
+  sealed interface PositionedOutcome<T> {
+    record Read<T>(T value) implements PositionedOutcome<T> {}
+
+    record Refused<T>(String why) implements PositionedOutcome<T> {}
+  }
+
   static ReadOutcome refusedParent(Walker.Refusal refusal) {
     return switch (refusal.why()) {
       case HandleFailure.Missing missing -> new ReadOutcome.Missing();

@@ -55,6 +55,7 @@ public final class WorkspaceBoundary implements AutoCloseable {
   private final Path rootReal;
   private final Walker walker;
   private final Lookups lookups;
+  private final FileReader reader;
   private final Observer observer;
   private final WriteProtocol protocol;
   private final PathParser parser;
@@ -69,7 +70,7 @@ public final class WorkspaceBoundary implements AutoCloseable {
     this.rootGiven = rootGiven;
     this.rootReal = rootReal;
     this.walker = new Walker(root);
-    FileReader reader = new FileReader(walker);
+    this.reader = new FileReader(walker);
     this.lookups = new Lookups(walker);
     this.protocol = new WriteProtocol(walker, reader, options);
     this.options = options;
@@ -212,6 +213,22 @@ public final class WorkspaceBoundary implements AutoCloseable {
    */
   public Observation observeExact(WorkspacePath path, ContentSink sink) {
     return observer.observeExact(path, options.sizeLimit(), new OverLimit.Capture(sink));
+  }
+
+  /**
+   * Holds exactly {@code path} open (beneath the root, nothing followed in any component) and runs
+   * {@code reads} on it, for a file read in parts at positions rather than whole; the inode is
+   * checked first as every read's is (a regular file with one link, on the root's device).
+   *
+   * @throws BoundaryException naming the path and why, when it cannot be opened or read
+   */
+  public <T> T readPositioned(WorkspacePath path, PositionedFile.Reads<T> reads) {
+    requireInside(path);
+    return switch (reader.readPositioned(path, reads)) {
+      case FileReader.PositionedOutcome.Read<T> read -> read.value();
+      case FileReader.PositionedOutcome.Refused<T> refused ->
+          throw new BoundaryException(path.display() + ": " + refused.why());
+    };
   }
 
   /**

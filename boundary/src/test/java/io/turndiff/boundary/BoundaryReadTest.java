@@ -19,6 +19,7 @@ import io.turndiff.model.Snapshot;
 import io.turndiff.model.StateComparison;
 import io.turndiff.model.WorkspacePath;
 import java.io.RandomAccessFile;
+import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -595,6 +596,45 @@ class BoundaryReadTest {
         assertThrows(BadPathException.class, () -> boundary.parse(longName))
             .getMessage()
             .contains("255"));
+  }
+
+  @ParameterizedTest
+  @EnumSource(BoundaryKind.class)
+  void aFileReadAtPositionsGivesItsBytesThereAndALinkOutIsNeverOpened(BoundaryKind kind) {
+    workspace = TestWorkspace.in(temp).file("pack/data.bin", "0123456789abcdef");
+    workspace.symlink("pack/leak.bin", workspace.secret().toString());
+    workspace.symlink("linked", workspace.outside().resolve("dir").toString());
+    workspace.hardlink("pack/hard.bin", workspace.secret());
+    workspace = workspaceWithOutsideAsItIsNow();
+    open(kind);
+
+    String parts =
+        boundary.readPositioned(
+            WorkspacePath.of("pack/data.bin"),
+            file -> {
+              ByteBuffer at10 = ByteBuffer.allocate(4);
+              ByteBuffer at2 = ByteBuffer.allocate(3);
+              assertEquals(4, file.read(at10, 10));
+              assertEquals(3, file.read(at2, 2));
+              assertEquals(-1, file.read(ByteBuffer.allocate(1), 16));
+              return file.size()
+                  + ":"
+                  + new String(at10.array(), StandardCharsets.US_ASCII)
+                  + new String(at2.array(), StandardCharsets.US_ASCII);
+            });
+    assertEquals("16:abcd234", parts);
+
+    for (String refused : List.of("pack/leak.bin", "linked/secret.txt", "pack/hard.bin")) {
+      BoundaryException e =
+          assertThrows(
+              BoundaryException.class,
+              () ->
+                  boundary.readPositioned(
+                      WorkspacePath.of(refused),
+                      file -> Assertions.fail("opened " + refused + ": " + file.size())));
+      assertTrue(e.getMessage().startsWith(refused + ": "), e.getMessage());
+      workspace.canary().assertNotIn(refused, e.getMessage());
+    }
   }
 
   @Test

@@ -58,7 +58,8 @@ class ArchitectureTest {
    * started, the demo acting as the agent on its demo workspace, the UTF-8 standard streams, and
    * the user's own runtime settings files {@code turndiff hooks} edits (a workspace's go through the
    * boundary), turndiff's own installed program and folders, which {@code turndiff uninstall}
-   * removes, and the real path of the jar it runs.
+   * removes, the real path of the jar it runs, and the patch series {@code turndiff export
+   * --patch} writes where the user names.
    *
    * <p>This set is the one list of them: the README, {@code docs/architecture.md} and the packages'
    * {@code package-info} point here instead of repeating it, so a class added here says in this
@@ -84,7 +85,8 @@ class ArchitectureTest {
           "io.turndiff.cli.DaemonLauncher",
           "io.turndiff.cli.ConfigFiles",
           "io.turndiff.cli.Installation",
-          "io.turndiff.cli.Program");
+          "io.turndiff.cli.Program",
+          "io.turndiff.cli.PatchSeriesFiles");
 
   private static final DescribedPredicate<JavaClass> OWN_FILE_CLASSES =
       DescribedPredicate.describe(
@@ -110,6 +112,7 @@ class ArchitectureTest {
             "io.turndiff.capture.track.Tracker",
             "io.turndiff.review.ReviewQueries",
             "io.turndiff.rewind.RewindService",
+            "io.turndiff.export.TurnExport",
             "io.turndiff.api.Turndiff",
             "io.turndiff.server.HttpService",
             "io.turndiff.cli.Main")) {
@@ -154,12 +157,12 @@ class ArchitectureTest {
   static final ArchRule rewindUsesOnlyWhatCaptureOffersIt =
       noClasses()
           .that()
-          .resideInAPackage("io.turndiff.rewind..")
+          .resideInAnyPackage("io.turndiff.rewind..", "io.turndiff.export..")
           .should()
           .dependOnClassesThat()
           .resideInAnyPackage("io.turndiff.capture", "io.turndiff.capture.track..")
           .because(
-              "a rewind reaches workspaces through capture.workspace and records through capture.record only");
+              "a rewind (and an export) reaches workspaces through capture.workspace and records through capture.record only");
 
   @ArchTest
   static final ArchRule captureSubPackagesNeverTurnBackToCapture =
@@ -192,6 +195,8 @@ class ArchitectureTest {
           .definedBy("io.turndiff.review..")
           .layer("rewind")
           .definedBy("io.turndiff.rewind..")
+          .layer("export")
+          .definedBy("io.turndiff.export..")
           .layer("api")
           .definedBy("io.turndiff.api..")
           .layer("server")
@@ -206,19 +211,32 @@ class ArchitectureTest {
           .mayOnlyBeAccessedByLayers("server", "cli")
           .whereLayer("rewind")
           .mayOnlyBeAccessedByLayers("api", "server", "cli")
-          .whereLayer("review")
+          .whereLayer("export")
           .mayOnlyBeAccessedByLayers("api", "server", "cli")
+          .whereLayer("review")
+          .mayOnlyBeAccessedByLayers("export", "api", "server", "cli")
           .whereLayer("capture")
-          .mayOnlyBeAccessedByLayers("rewind", "api", "server", "cli")
+          .mayOnlyBeAccessedByLayers("rewind", "export", "api", "server", "cli")
           .whereLayer("store")
-          .mayOnlyBeAccessedByLayers("capture", "review", "rewind", "api", "server", "cli")
+          .mayOnlyBeAccessedByLayers(
+              "capture", "review", "rewind", "export", "api", "server", "cli")
           .whereLayer("diff")
-          .mayOnlyBeAccessedByLayers("capture", "review", "rewind", "api", "server", "cli")
+          .mayOnlyBeAccessedByLayers(
+              "capture", "review", "rewind", "export", "api", "server", "cli")
           .whereLayer("boundary")
-          .mayOnlyBeAccessedByLayers("capture", "rewind", "api", "server", "cli")
+          .mayOnlyBeAccessedByLayers("capture", "rewind", "export", "api", "server", "cli")
           .whereLayer("model")
           .mayOnlyBeAccessedByLayers(
-              "boundary", "diff", "store", "capture", "review", "rewind", "api", "server", "cli");
+              "boundary",
+              "diff",
+              "store",
+              "capture",
+              "review",
+              "rewind",
+              "export",
+              "api",
+              "server",
+              "cli");
 
   @ArchTest
   static final ArchRule sqlOnlyInTheStore =

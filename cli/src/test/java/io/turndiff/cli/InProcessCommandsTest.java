@@ -3,10 +3,7 @@ package io.turndiff.cli;
 import io.turndiff.fixtures.CommandRun;
 import io.turndiff.fixtures.TestStore;
 import io.turndiff.fixtures.TestWorkspace;
-import io.turndiff.store.Store;
 import java.nio.file.Path;
-import java.util.ArrayList;
-import java.util.List;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.io.TempDir;
@@ -22,32 +19,22 @@ abstract class InProcessCommandsTest {
 
   TestWorkspace workspace;
   Path database;
-  private final List<CommandRun> runs = new ArrayList<>();
+  private StoreCommandRuns commands;
 
   @BeforeEach
   void openWorkspaceAndStore() {
     workspace = TestWorkspace.in(temp);
     database = TestStore.fileIn(temp);
+    commands = new StoreCommandRuns(database);
   }
 
   @AfterEach
   void canary() {
-    workspace.assertOutsideUnchanged();
-    for (CommandRun run : runs) {
-      workspace.canary().assertNotIn("stdout", run.out());
-      workspace.canary().assertNotIn("stderr", run.err());
-    }
-    try (Store store = Store.open(database)) {
-      workspace.canary().assertNotInStore(store);
-    }
+    commands.assertNothingLeaked(workspace);
   }
 
   /** {@code turndiff --db DB args…}, in this JVM; its outputs are checked for the canary. */
   CommandRun turndiff(String... args) {
-    List<String> withStore = new ArrayList<>(List.of("--db", database.toString()));
-    withStore.addAll(List.of(args));
-    CommandRun run = CliRun.inProcess(withStore.toArray(String[]::new));
-    runs.add(run);
-    return run;
+    return commands.run(args);
   }
 }

@@ -25,7 +25,7 @@ final class LineDiff {
    * A change: {@code oldCount} lines at {@code oldStart} became {@code newCount} at {@code
    * newStart} (0-based).
    */
-  private record Edit(int oldStart, int oldCount, int newStart, int newCount) {}
+  record Edit(int oldStart, int oldCount, int newStart, int newCount) {}
 
   /**
    * One hunk: where it starts in each text, and its lines as {@code ' '}, {@code '-'} or {@code
@@ -149,7 +149,7 @@ final class LineDiff {
    * anchor it, so a small change of a big file is a small edit), whose stretches without such
    * anchors get a budgeted Myers diff. Past the budget the whole middle is one edit.
    */
-  private static List<Edit> edits(List<String> before, List<String> after, DiffSteps steps) {
+  static List<Edit> edits(List<String> before, List<String> after, DiffSteps steps) {
     int head = 0;
     int maxHead = Math.min(before.size(), after.size());
     while (head < maxHead && before.get(head).equals(after.get(head))) {

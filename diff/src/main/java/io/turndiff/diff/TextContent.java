@@ -60,4 +60,17 @@ public final class TextContent {
   List<String> lines() {
     return lines;
   }
+
+  /** How many lines: a last line without a final newline counts. */
+  public int lineCount() {
+    return lines.size();
+  }
+
+  /** Line {@code index} (0-based) as it reads, without its newline. */
+  public String line(int index) {
+    String line = lines.get(index);
+    return !line.isEmpty() && line.charAt(line.length() - 1) == NO_FINAL_NEWLINE
+        ? line.substring(0, line.length() - 1)
+        : line;
+  }
 }

@@ -69,7 +69,7 @@ public final class ReviewQueries {
    * The workspace a runtime named, matched by the root as given or its real path as stored: every
    * machine's workspace at that path (a query reads the whole fleet's), oldest first.
    */
-  private static List<StoredWorkspace> workspace(StoreTransaction tx, Path workspace) {
+  static List<StoredWorkspace> workspace(StoreTransaction tx, Path workspace) {
     Path absolute = workspace.toAbsolutePath().normalize();
     List<StoredWorkspace> found = tx.workspaces().everyHostAtRealRoot(absolute.toString());
     if (found.isEmpty()) {
@@ -513,15 +513,24 @@ public final class ReviewQueries {
   }
 
   /**
+   * Who last wrote each line of {@code path} as it is now in {@code workspace}: a line-tracking
+   * pass over the path's stored states ({@link PathBlames}); the file now is read by {@code
+   * current} alone, once.
+   */
+  public FileBlame blame(Path workspace, PathInput path, CurrentFile current) {
+    return new PathBlames(store).blame(workspace, path, current);
+  }
+
+  /**
    * The parser for a stored workspace: its roots as the store recorded them; the file system is
    * never asked.
    */
-  private static PathParser parserFor(StoredWorkspace workspace) {
+  static PathParser parserFor(StoredWorkspace workspace) {
     return PathParser.beneath(RootNames.of(workspace.rootReal(), workspace.rootGiven()));
   }
 
   /** {@link PathParser#recorded}; a path it refuses is bad input, named as the parser names it. */
-  private static WorkspacePath recordedKey(PathParser parser, PathInput path) {
+  static WorkspacePath recordedKey(PathParser parser, PathInput path) {
     try {
       return parser.recorded(path);
     } catch (BadPathException e) {

@@ -1,17 +1,24 @@
 package io.turndiff.api;
 
 import io.turndiff.boundary.BoundaryOptions;
+import io.turndiff.boundary.Observation;
 import io.turndiff.boundary.WorkspacePolicy;
 import io.turndiff.capture.CaptureService;
 import io.turndiff.capture.track.WatchOptions;
 import io.turndiff.capture.workspace.WorkspaceHandles;
+import io.turndiff.export.TurnExport;
+import io.turndiff.model.PathInput;
 import io.turndiff.model.TestHook;
+import io.turndiff.model.WorkspacePath;
 import io.turndiff.review.BackgroundDiffs;
+import io.turndiff.review.CurrentFile;
+import io.turndiff.review.FileBlame;
 import io.turndiff.review.PendingDiffs;
 import io.turndiff.review.ReviewQueries;
 import io.turndiff.rewind.RewindService;
 import io.turndiff.store.Store;
 import io.turndiff.store.StoreAddress;
+import io.turndiff.store.StoredWorkspace;
 import java.nio.file.Path;
 import java.util.Objects;
 
@@ -28,6 +35,7 @@ public final class Turndiff implements AutoCloseable {
   private final RewindService rewind;
   private final ReviewQueries queries;
   private final BackgroundDiffs diffs;
+  private final TurnExport export;
 
   private final TestHook hook;
 
@@ -43,6 +51,7 @@ public final class Turndiff implements AutoCloseable {
             store, workspaces, settings.watch.withHook(settings.hook), diffs::computeLater);
     this.rewind = new RewindService(store, workspaces, settings.hook);
     this.queries = new ReviewQueries(store, pending);
+    this.export = new TurnExport(store, workspaces, queries);
   }
 
   /**
@@ -131,6 +140,28 @@ public final class Turndiff implements AutoCloseable {
 
   public ReviewQueries queries() {
     return queries;
+  }
+
+  /** A turn or a stretch of turns as a git commit or a patch series ({@code turndiff export}). */
+  public TurnExport export() {
+    return export;
+  }
+
+  /**
+   * Who last wrote each line of {@code path} in {@code workspace}, as {@code turndiff blame} shows
+   * it: the history from the store ({@link ReviewQueries#blame}), and the file now read once
+   * through the workspace's boundary, to compare with the last state stored.
+   */
+  public FileBlame blame(Path workspace, PathInput path) {
+    return queries.blame(workspace, path, this::fileNow);
+  }
+
+  /** The state of exactly {@code path} now, read through the stored workspace's boundary. */
+  private CurrentFile.Now fileNow(StoredWorkspace workspace, WorkspacePath path) {
+    try (WorkspaceHandles.Lease lease = workspaces.borrow(workspace.id())) {
+      Observation seen = lease.boundary().observeExact(path);
+      return new CurrentFile.Now(seen.snapshot(), seen.content());
+    }
   }
 
   /**

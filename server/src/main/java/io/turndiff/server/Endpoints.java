@@ -11,6 +11,7 @@ import io.turndiff.api.SnapshotRequest;
 import io.turndiff.api.TrackRequest;
 import io.turndiff.api.Turndiff;
 import io.turndiff.api.wire.WireBeganTurn;
+import io.turndiff.api.wire.WireBlame;
 import io.turndiff.api.wire.WireFileDiff;
 import io.turndiff.api.wire.WireFileRecord;
 import io.turndiff.api.wire.WireHealth;
@@ -142,6 +143,16 @@ final class Endpoints implements TurnEvents {
                             .log(
                                 namedWorkspace(request.requireQuery("workspace")),
                                 PathInput.text(request.requireQuery("path"))))))
+        .add(
+            "GET",
+            "/v1/blame",
+            Set.of("workspace", "path"),
+            request ->
+                ApiResponse.ok(
+                    WireBlame.of(
+                        turndiff.blame(
+                            namedWorkspace(request.requireQuery("workspace")),
+                            PathInput.text(request.requireQuery("path"))))))
         .add("POST", "/v1/rewind", this::rewind)
         .add("POST", "/v1/workspaces/track", this::track)
         .add(

@@ -142,6 +142,30 @@ class HttpServiceTest {
     return turn;
   }
 
+  // ---- issue 24: who wrote each line
+  // -------------------------------------------------------------------
+
+  @Test
+  void blameGivesEachLineOfTheFileNowToTheTurnThatWroteItOrToNoTurn() throws Exception {
+    String turn = finishedTurn();
+    Files.writeString(workspace.resolve("a.txt"), "changed by the turn\nand by hand\n");
+    Map<String, Long> rows = rowsAtRest();
+    String where = "workspace=" + encode(workspace.root().toString());
+    JsonNode blame = expect(200, call("GET", "/v1/blame?" + where + "&path=a.txt", null));
+    assertEquals("a.txt", blame.get("path").asText());
+    assertEquals(2, blame.get("lines").size(), blame.toString());
+    assertEquals("turn", blame.get("lines").get(0).get("origin").asText());
+    assertEquals(turn, blame.get("lines").get(0).get("turn").asText());
+    assertEquals("outside_any_turn", blame.get("lines").get(1).get("origin").asText());
+    assertEquals(turn, blame.get("turns").get(0).get("turn").asText());
+    assertRefused(
+        "bad_input",
+        "'b.txt' does not exist now",
+        call("GET", "/v1/blame?" + where + "&path=b.txt", null));
+    assertRefused("bad_request", "path", call("GET", "/v1/blame?" + where, null));
+    assertEquals(rows, StoreRows.count(database), "nothing was written");
+  }
+
   // ---- item 10: a NUL in a workspace
   // -------------------------------------------------------------------
 

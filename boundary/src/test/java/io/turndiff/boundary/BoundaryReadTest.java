@@ -50,7 +50,7 @@ class BoundaryReadTest {
     boundary =
         WorkspaceBoundary.open(
             workspace.root(),
-            BoundaryOptions.builder().mechanism(BoundaryOptions.Mechanism.of(kind)).build());
+            BoundaryOptions.builder().mechanism(KindsInThisMode.mechanism(kind)).build());
     assertEquals(kind, boundary.kind());
     return boundary;
   }
@@ -643,7 +643,7 @@ class BoundaryReadTest {
     Files.createSymbolicLink(alias, workspace.root());
     boundary =
         WorkspaceBoundary.open(
-            alias, BoundaryOptions.builder().mechanism(BoundaryOptions.Mechanism.of(kind)).build());
+            alias, BoundaryOptions.builder().mechanism(KindsInThisMode.mechanism(kind)).build());
     assertEquals(workspace.root().toRealPath(), boundary.rootReal());
     assertEquals("a\n", text(only("a.txt")));
     assertEquals(
@@ -679,7 +679,7 @@ class BoundaryReadTest {
             BoundaryOptions.builder()
                 .sizeLimit(4096)
                 .fullHash(true)
-                .mechanism(BoundaryOptions.Mechanism.of(kind))
+                .mechanism(KindsInThisMode.mechanism(kind))
                 .build());
     Snapshot snapshot = only("big.bin").snapshot();
     assertEquals(Optional.of(Reason.TOO_LARGE), snapshot.reason());
@@ -728,7 +728,7 @@ class BoundaryReadTest {
             workspace.root(),
             BoundaryOptions.builder()
                 .sizeLimit(4096)
-                .mechanism(BoundaryOptions.Mechanism.of(kind))
+                .mechanism(KindsInThisMode.mechanism(kind))
                 .build());
     Snapshot first = only("big.bin").snapshot();
     Snapshot again = only("big.bin").snapshot();

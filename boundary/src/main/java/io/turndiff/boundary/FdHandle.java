@@ -77,8 +77,11 @@ final class FdHandle extends FdDirectory implements RootHandle {
     this.resolution = resolution;
     this.rootStat = rootStat;
     this.rootReal = rootReal;
+    // in the posix mode only the descriptor's own stat says whether it is a mount root
     this.mountPoints =
-        resolution == Resolution.OPENAT ? MountPoints.under(rootReal) : MountPoints.none();
+        resolution == Resolution.OPENAT && Portability.current().readsProc()
+            ? MountPoints.under(rootReal)
+            : MountPoints.none();
   }
 
   /**

@@ -5,7 +5,8 @@ import java.util.function.Supplier;
 
 /**
  * Opens the root handle a {@link BoundaryOptions.Mechanism} asks for; {@code AUTO} takes the
- * strongest that works.
+ * strongest that works, and in the {@link Portability#POSIX} mode it is openat per component, with
+ * no other handle to fall back to (the mode exists to run what a POSIX port has).
  */
 final class HandleOpener {
 
@@ -16,6 +17,18 @@ final class HandleOpener {
    *     available here
    */
   static RootHandle open(Path real, BoundaryOptions options) {
+    Portability mode = Portability.current();
+    if (!mode.allows(options.mechanism())) {
+      throw new BoundaryException(
+          "the "
+              + options.mechanism().option()
+              + " boundary is not used in the posix mode ("
+              + Portability.VARIABLE
+              + "=posix): only openat");
+    }
+    if (mode == Portability.POSIX) {
+      return required(() -> FdHandle.open(real, FdHandle.Resolution.OPENAT), "openat");
+    }
     return switch (options.mechanism()) {
       case OPENAT2 -> required(() -> FdHandle.open(real, FdHandle.Resolution.OPENAT2), "openat2");
       case OPENAT -> required(() -> FdHandle.open(real, FdHandle.Resolution.OPENAT), "openat");

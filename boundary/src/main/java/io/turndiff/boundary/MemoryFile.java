@@ -26,11 +26,15 @@ public final class MemoryFile implements AutoCloseable {
 
   /**
    * An anonymous file holding {@code bytes}, or empty where none can be made (no native access, a
-   * kernel or libc without {@code memfd_create}, no {@code /proc}).
+   * kernel or libc without {@code memfd_create}, no {@code /proc}, or the posix mode, which names
+   * nothing through {@code /proc}).
    *
    * @param name what {@code /proc/self/fd/N} links to ({@code memfd:NAME}), for whoever looks
    */
   public static Optional<MemoryFile> holding(String name, byte[] bytes) {
+    if (!Portability.current().readsProc()) {
+      return Optional.empty();
+    }
     Libc libc;
     try {
       libc = Libc.load();

@@ -123,9 +123,13 @@ public final class TreeWatch implements AutoCloseable {
 
   /**
    * A new watch with nothing watched yet (a scan adds the directories); empty where inotify cannot
-   * be used: no native calls, no instance left for the user, no directory for the cookies.
+   * be used: no native calls, no instance left for the user, no directory for the cookies, or the
+   * posix mode ({@link Portability#watches}).
    */
   public static Optional<TreeWatch> open(Settings settings) {
+    if (!Portability.current().watches()) {
+      return Optional.empty();
+    }
     Libc libc;
     try {
       libc = Libc.load();

@@ -29,7 +29,7 @@ class BoundaryRaceTest {
   private static WorkspaceBoundary open(TestWorkspace workspace, BoundaryKind kind) {
     return WorkspaceBoundary.open(
         workspace.root(),
-        BoundaryOptions.builder().mechanism(BoundaryOptions.Mechanism.of(kind)).build());
+        BoundaryOptions.builder().mechanism(KindsInThisMode.mechanism(kind)).build());
   }
 
   /** Reads {@code path} until the race time is over; returns how many reads returned content. */

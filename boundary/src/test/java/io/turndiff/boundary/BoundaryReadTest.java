@@ -51,7 +51,7 @@ class BoundaryReadTest {
     boundary =
         WorkspaceBoundary.open(
             workspace.root(),
-            BoundaryOptions.builder().mechanism(BoundaryOptions.Mechanism.of(kind)).build());
+            BoundaryOptions.builder().mechanism(KindsInThisMode.mechanism(kind)).build());
     assertEquals(kind, boundary.kind());
     return boundary;
   }
@@ -684,7 +684,7 @@ class BoundaryReadTest {
     Files.createSymbolicLink(alias, workspace.root());
     boundary =
         WorkspaceBoundary.open(
-            alias, BoundaryOptions.builder().mechanism(BoundaryOptions.Mechanism.of(kind)).build());
+            alias, BoundaryOptions.builder().mechanism(KindsInThisMode.mechanism(kind)).build());
     assertEquals(workspace.root().toRealPath(), boundary.rootReal());
     assertEquals("a\n", text(only("a.txt")));
     assertEquals(
@@ -720,7 +720,7 @@ class BoundaryReadTest {
             BoundaryOptions.builder()
                 .sizeLimit(4096)
                 .fullHash(true)
-                .mechanism(BoundaryOptions.Mechanism.of(kind))
+                .mechanism(KindsInThisMode.mechanism(kind))
                 .build());
     Snapshot snapshot = only("big.bin").snapshot();
     assertEquals(Optional.of(Reason.TOO_LARGE), snapshot.reason());
@@ -769,7 +769,7 @@ class BoundaryReadTest {
             workspace.root(),
             BoundaryOptions.builder()
                 .sizeLimit(4096)
-                .mechanism(BoundaryOptions.Mechanism.of(kind))
+                .mechanism(KindsInThisMode.mechanism(kind))
                 .build());
     Snapshot first = only("big.bin").snapshot();
     Snapshot again = only("big.bin").snapshot();

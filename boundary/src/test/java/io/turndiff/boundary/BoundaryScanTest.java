@@ -33,7 +33,7 @@ class BoundaryScanTest {
     boundary =
         WorkspaceBoundary.open(
             workspace.root(),
-            BoundaryOptions.builder().mechanism(BoundaryOptions.Mechanism.of(kind)).build());
+            BoundaryOptions.builder().mechanism(KindsInThisMode.mechanism(kind)).build());
     return boundary;
   }
 

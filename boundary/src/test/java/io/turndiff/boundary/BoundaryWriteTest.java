@@ -49,7 +49,7 @@ class BoundaryWriteTest {
   private WorkspaceBoundary open(BoundaryKind kind, BoundaryOptions.Builder options) {
     boundary =
         WorkspaceBoundary.open(
-            workspace.root(), options.mechanism(BoundaryOptions.Mechanism.of(kind)).build());
+            workspace.root(), options.mechanism(KindsInThisMode.mechanism(kind)).build());
     return boundary;
   }
 

@@ -37,7 +37,7 @@ class WalkerTest {
     boundary =
         WorkspaceBoundary.open(
             workspace.root(),
-            BoundaryOptions.builder().mechanism(BoundaryOptions.Mechanism.of(kind)).build());
+            BoundaryOptions.builder().mechanism(KindsInThisMode.mechanism(kind)).build());
   }
 
   @AfterEach

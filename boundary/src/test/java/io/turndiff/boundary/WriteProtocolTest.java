@@ -47,7 +47,7 @@ class WriteProtocolTest {
     boundary =
         WorkspaceBoundary.open(
             workspace.root(),
-            BoundaryOptions.builder().mechanism(BoundaryOptions.Mechanism.of(kind)).build());
+            BoundaryOptions.builder().mechanism(KindsInThisMode.mechanism(kind)).build());
     assertEquals(kind, boundary.kind());
     return boundary;
   }

@@ -1,7 +1,9 @@
 package io.turndiff.cli;
 
 import io.turndiff.api.Turndiff;
+import io.turndiff.boundary.BoundaryException;
 import io.turndiff.boundary.BoundaryOptions;
+import io.turndiff.boundary.Portability;
 import io.turndiff.boundary.WorkspacePolicy;
 import io.turndiff.capture.track.WatchOptions;
 import io.turndiff.capture.workspace.WorkspaceHandles;
@@ -125,6 +127,23 @@ final class StoreOptions {
       mechanism = BoundaryOptions.Mechanism.ofOption(boundary);
     } catch (IllegalArgumentException e) {
       throw new CliException(ExitCode.USAGE, e.getMessage());
+    }
+    Portability mode;
+    try {
+      mode = Portability.current();
+    } catch (BoundaryException e) {
+      throw new CliException(Main.EXIT_USAGE, e.getMessage());
+    }
+    if (!mode.allows(mechanism)) {
+      throw new CliException(
+          Main.EXIT_USAGE,
+          "--boundary "
+              + boundary
+              + " is not used with "
+              + Portability.VARIABLE
+              + "="
+              + mode.value()
+              + ": only auto or openat");
     }
     if (sizeLimit < 0) {
       throw new CliException(ExitCode.USAGE, "--size-limit must not be negative: " + sizeLimit);

@@ -1,6 +1,7 @@
 package io.turndiff.cli;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -31,6 +32,55 @@ import org.junit.jupiter.api.io.TempDir;
 class CliProcessIT {
 
   @TempDir Path temp;
+
+  /**
+   * TURNDIFF_PORTABILITY=posix (docs/portability.md) holds the workspace with openat per component:
+   * the turn and its snapshot say so; a mechanism the mode does not use, or a value that names no
+   * mode, is a usage error naming the variable, before anything is written.
+   */
+  @Test
+  void thePosixModeIsChosenByTheEnvironment() throws Exception {
+    TestWorkspace workspace = TestWorkspace.in(temp).file("a.txt", "a\n");
+    Path database = temp.resolve("store/turndiff.db");
+    Map<String, String> posix =
+        Map.of("TURNDIFF_DB", database.toString(), "TURNDIFF_PORTABILITY", "posix");
+    JsonNode begun =
+        CliProcess.run(posix, "turn", "begin", "--workspace", workspace.root().toString())
+            .expect(0)
+            .json();
+    assertEquals("openat", begun.get("boundary").asText(), begun.toString());
+    JsonNode snapshot =
+        CliProcess.run(posix, "snapshot", "--turn", begun.get("turn").asText(), "a.txt")
+            .expect(0)
+            .json();
+    assertEquals("openat", snapshot.get(0).get("boundary").asText(), snapshot.toString());
+
+    String refused =
+        CliProcess.run(
+                posix,
+                "--boundary",
+                "openat2",
+                "turn",
+                "begin",
+                "--workspace",
+                workspace.root().toString())
+            .expect(2)
+            .err();
+    assertTrue(refused.contains("TURNDIFF_PORTABILITY=posix"), refused);
+    Path other = temp.resolve("other/turndiff.db");
+    String wrong =
+        CliProcess.run(
+                Map.of("TURNDIFF_DB", other.toString(), "TURNDIFF_PORTABILITY", "macos"),
+                "turn",
+                "begin",
+                "--workspace",
+                workspace.root().toString())
+            .expect(2)
+            .err();
+    assertTrue(wrong.contains("TURNDIFF_PORTABILITY must be linux or posix"), wrong);
+    assertFalse(Files.exists(other), "nothing written for a usage error");
+    workspace.assertOutsideUnchanged();
+  }
 
   @Test
   void aTurnKilledBetweenSnapshotAndFinishKeepsItsBeforeStates() throws Exception {

@@ -3,8 +3,10 @@ package io.turndiff.rewind;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import io.turndiff.boundary.BoundaryOptions;
+import io.turndiff.boundary.Portability;
 import io.turndiff.capture.track.TrackingOptions;
 import io.turndiff.model.BoundaryKind;
 import java.nio.file.Files;
@@ -222,6 +224,9 @@ class RewindDirectoriesTest extends HarnessTest {
 
   /** The harness's workspace and store, with a boundary of {@code kind}. */
   private RewindHarness over(BoundaryKind kind) {
+    assumeTrue(
+        Portability.current().allows(BoundaryOptions.Mechanism.of(kind)),
+        "the posix mode holds roots with openat only");
     return new RewindHarness(
         h.workspace,
         h.store,

@@ -1,5 +1,6 @@
 package io.turndiff.capture.track;
 
+import io.turndiff.boundary.Portability;
 import io.turndiff.boundary.TreeWatch;
 import io.turndiff.model.TestHook;
 import io.turndiff.model.WorkspacePath;
@@ -111,7 +112,11 @@ final class Watching implements AutoCloseable {
                 new State(
                     TreeWatch.open(new TreeWatch.Settings(options.maxWatches(), options.hook()))));
     if (state.watch.isEmpty()) {
-      return whole(Plan.UNWATCHED, "inotify cannot be used");
+      return whole(
+          Plan.UNWATCHED,
+          Portability.current().watches()
+              ? "inotify cannot be used"
+              : "nothing is watched in the posix mode");
     }
     TreeWatch watch = state.watch.get();
     OptionalLong mark = watch.sync(SYNC_TIMEOUT);

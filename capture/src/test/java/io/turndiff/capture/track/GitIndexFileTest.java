@@ -3,7 +3,9 @@ package io.turndiff.capture.track;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import io.turndiff.boundary.Portability;
 import io.turndiff.fixtures.TestWorkspace;
 import java.io.File;
 import java.io.IOException;
@@ -19,6 +21,7 @@ import java.util.TreeSet;
 import java.util.concurrent.TimeUnit;
 import org.eclipse.jgit.dircache.DirCache;
 import org.eclipse.jgit.util.FS;
+import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -29,6 +32,12 @@ import org.junit.jupiter.api.io.TempDir;
 class GitIndexFileTest {
 
   @TempDir Path temp;
+
+  /** JGit reads the bytes through /proc/self/fd (MemoryFile), which the posix mode never names. */
+  @BeforeAll
+  static void namedThroughProc() {
+    assumeTrue(Portability.current().readsProc(), "the posix mode reads no git index");
+  }
 
   private static String git(Path repository, String... args)
       throws IOException, InterruptedException {

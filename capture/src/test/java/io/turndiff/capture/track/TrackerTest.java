@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import io.turndiff.boundary.BoundaryOptions;
+import io.turndiff.boundary.Portability;
 import io.turndiff.capture.CaptureService;
 import io.turndiff.fixtures.Canary;
 import io.turndiff.fixtures.RecordedChanges;
@@ -260,6 +261,7 @@ class TrackerTest {
 
   @Test
   void aCommittedFileThatGitignoreMatchesIsTrackedAsGitTracksIt() throws Exception {
+    assumeTrue(Portability.current().readsProc(), "the posix mode reads no git index");
     // Homebrew's bin/brew: committed, and matched by /bin in .gitignore
     workspace
         .file(".gitignore", "/bin\n")
@@ -291,6 +293,7 @@ class TrackerTest {
 
   @Test
   void aWorkTreeInsideTheWorkspaceOrWithItsGitDirectoryElsewhereInsideIsReadToo() throws Exception {
+    assumeTrue(Portability.current().readsProc(), "the posix mode reads no git index");
     // a repository in a subdirectory, and one whose .git is a file naming its git directory (a
     // worktree, a submodule), relative and absolute, both inside the workspace
     workspace
@@ -332,6 +335,9 @@ class TrackerTest {
   @ValueSource(booleans = {false, true})
   void aGitIndexOutsideTheWorkspaceIsNeverRead(boolean fallback) throws Exception {
     if (fallback) {
+      assumeTrue(
+          Portability.current().allows(BoundaryOptions.Mechanism.SECURE_DIRECTORY_STREAM),
+          "the posix mode holds roots with openat only");
       capture.close();
       capture = new CaptureService(store, BoundaryOptions.builder().forceFallback(true).build());
       tracker = capture.tracker();
@@ -366,7 +372,9 @@ class TrackerTest {
               .collect(Collectors.toMap(Map.Entry::getKey, Map.Entry::getValue)),
           way.getKey() + ": git's index is not read, the ignore rules alone decide");
     }
-    // the same index copied inside is read: the cases above differ only in where it is
+    // the same index copied inside is read: the cases above differ only in where it is (the posix
+    // mode reads none: what is above is all it shows)
+    assumeTrue(Portability.current().readsProc(), "the posix mode reads no git index");
     sh(workspace.root(), "rm -rf .git gitdir-link && cp -r '" + outsideGit + "' .git");
     tracker.track(workspace.root(), TrackingOptions.DEFAULTS);
     sh(workspace.root(), "echo edited >> bin/brew");

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import io.turndiff.boundary.BoundaryOptions;
+import io.turndiff.boundary.Portability;
 import io.turndiff.capture.CaptureService;
 import io.turndiff.capture.workspace.WorkspaceHandles;
 import io.turndiff.fixtures.TestStore;
@@ -27,6 +28,7 @@ import java.util.concurrent.atomic.AtomicReference;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.RepeatedTest;
 import org.junit.jupiter.api.Tag;
@@ -72,6 +74,11 @@ class WatchedTrackerTest {
           }
         }
       };
+
+  @BeforeAll
+  static void watching() {
+    assumeTrue(Portability.current().watches(), "nothing is watched in the posix mode");
+  }
 
   @BeforeEach
   void open() {

@@ -3,8 +3,10 @@ package io.turndiff.capture.workspace;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import io.turndiff.boundary.BoundaryOptions;
+import io.turndiff.boundary.Portability;
 import io.turndiff.boundary.WorkspacePolicy;
 import io.turndiff.capture.CaptureService;
 import io.turndiff.fixtures.RecordedChanges;
@@ -256,6 +258,9 @@ class WorkspaceHandlesTest {
    */
   @Test
   void aWorkspaceRegisteredThroughOneBoundaryIsTheSameDirectoryThroughTheOther() throws Exception {
+    assumeTrue(
+        Portability.current().allows(BoundaryOptions.Mechanism.SECURE_DIRECTORY_STREAM),
+        "the posix mode holds roots with openat only");
     Path a = workspace("a", 1);
     BoundaryOptions fallback = BoundaryOptions.builder().forceFallback(true).build();
     for (List<BoundaryOptions> order :

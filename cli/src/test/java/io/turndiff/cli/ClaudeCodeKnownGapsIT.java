@@ -23,11 +23,11 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * The less plain setups of issue 21 with the real Claude Code (2.1.332), one prompt each: a {@code
  * Write} of a new file and a shell edit of an existing one, which must land in one turn that
- * rewinds byte for byte. Where turndiff goes blind today the test FAILS until the issue's fixes
- * land: tagged {@code known-gap-i21}, which the default Failsafe run of {@code cli/pom.xml} leaves
- * out (run them with {@code -Dit.test=ClaudeCodeKnownGapsIT -Dturndiff.it.excludedGroups=none}).
- * Each names the issue's item it shows. The symlinked parent holds with Claude Code today, so that
- * test runs by default and guards it.
+ * rewinds byte for byte. Each names the issue's item it shows. Where turndiff still goes blind the
+ * test FAILS until the issue's fix lands: tagged {@code known-gap-i21}, which the default Failsafe
+ * run of {@code cli/pom.xml} leaves out (run them with {@code -Dit.test=ClaudeCodeKnownGapsIT
+ * -Dturndiff.it.excludedGroups=none}). The symlinked parent held with Claude Code from the start
+ * and the link spelling of a tool's path since item 2's fix: those run by default and guard it.
  */
 class ClaudeCodeKnownGapsIT {
 
@@ -66,10 +66,10 @@ class ClaudeCodeKnownGapsIT {
 
   /**
    * Issue 21, item 2: the hooks and Claude use the workspace's real path, the model names a file
-   * through the workspace's symlinked name ({@code link/workspace/hello.txt}). Today the turn gains
-   * an {@code outside_workspace} record of that spelling beside the scan's {@code hello.txt}.
+   * through the workspace's symlinked name ({@code link/workspace/hello.txt}). Before the fix the
+   * turn gained an {@code outside_workspace} record of that spelling, and the scan's {@code
+   * hello.txt} had no before-state of the tool's.
    */
-  @Tag("known-gap-i21")
   @Test
   void aToolPathSpelledThroughTheWorkspacesSymlinkedNameIsInTheWorkspace() throws Exception {
     TestWorkspace workspace = workspace();

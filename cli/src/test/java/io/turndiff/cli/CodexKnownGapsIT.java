@@ -23,12 +23,11 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * The less plain setups of issue 21 with the real Codex CLI (0.171.0), one prompt each: an {@code
  * apply_patch} adding a file and a shell edit of an existing one, which must land in one turn that
- * rewinds byte for byte. Each is where turndiff goes blind today, so these tests FAIL until the
- * issue's fixes land: tagged {@code known-gap-i21}, which the default Failsafe run of {@code
- * cli/pom.xml} leaves out (run them with {@code -Dit.test=CodexKnownGapsIT
- * -Dturndiff.it.excludedGroups=none}). Each names the issue's item it shows.
+ * rewinds byte for byte. Each names the issue's item it shows. Each went blind before its item's
+ * fix and runs by default since; one that still goes blind is tagged {@code known-gap-i21}, which
+ * the default Failsafe run of {@code cli/pom.xml} leaves out (run it with {@code
+ * -Dit.test=CodexKnownGapsIT -Dturndiff.it.excludedGroups=none}).
  */
-@Tag("known-gap-i21")
 class CodexKnownGapsIT {
 
   @TempDir Path temp;
@@ -53,8 +52,8 @@ class CodexKnownGapsIT {
   /**
    * Issue 21, item 1: the workspace is installed, and Codex started, through a symlinked parent
    * ({@code link/workspace}, {@code link -> w}); both spellings are trusted projects. turndiff
-   * writes the hooks' trust keys with the path as given, Codex looks them up by the real path and
-   * skips every hook, silently.
+   * wrote the hooks' trust keys with the path as given, Codex looks them up by the real path and
+   * skipped every hook, silently (failed before the fix of item 1: no "hook: UserPromptSubmit").
    */
   @Test
   void aWorkspaceReachedThroughASymlinkedParentIsCaptured() throws Exception {
@@ -72,8 +71,8 @@ class CodexKnownGapsIT {
 
   /**
    * Issue 21, item 1: {@code CODEX_HOME} is a symlink ({@code codex-home -> codex-real}) and the
-   * hooks are a user install ({@code $CODEX_HOME/hooks.json}): the trust keys name the hooks file
-   * through the link, Codex through its real path.
+   * hooks are a user install ({@code $CODEX_HOME/hooks.json}): the trust keys named the hooks file
+   * through the link, Codex through its real path (failed before the fix of item 1).
    */
   @Test
   void aUserInstallWithCodexHomeASymlinkIsCaptured() throws Exception {
@@ -86,7 +85,9 @@ class CodexKnownGapsIT {
 
   /**
    * Issue 21, item 2: the hooks and Codex use the workspace's real path, the model names files
-   * through the workspace's symlinked name ({@code link/workspace/hello.txt}).
+   * through the workspace's symlinked name ({@code link/workspace/hello.txt}): before the fix the
+   * turn gained an {@code outside_workspace} record of that spelling beside the scan's {@code
+   * hello.txt}.
    */
   @Test
   void aToolPathSpelledThroughTheWorkspacesSymlinkedNameIsInTheWorkspace() throws Exception {
@@ -103,6 +104,7 @@ class CodexKnownGapsIT {
    * config from the directory it starts in up to its project root, the git top level, else that
    * directory alone, so it loads no hook at all.
    */
+  @Tag("known-gap-i21")
   @Test
   void aRuntimeStartedInASubdirectoryOfANonGitWorkspaceIsCaptured() throws Exception {
     TestWorkspace workspace = workspace();

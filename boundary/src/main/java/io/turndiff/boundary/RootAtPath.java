@@ -4,13 +4,14 @@ import static java.nio.file.LinkOption.NOFOLLOW_LINKS;
 
 import java.io.IOException;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.util.Map;
 
 /**
- * Whether a held root's real path still names the directory held open: not removed, renamed or
- * replaced. Asked by path, so it says nothing about what the held handle may still reach; it tells
- * whether the path and the handle agree.
+ * Whether a path names the directory a boundary holds open: its real path still (not removed,
+ * renamed or replaced), or another name of it. Asked by path, so it says nothing about what the
+ * held handle may still reach; it tells whether the path and the handle agree.
  */
 public final class RootAtPath {
 
@@ -26,9 +27,24 @@ public final class RootAtPath {
    *     fallback's raw {@code st_dev}, which matches too
    */
   public static boolean stillNames(Path real, long device, long inode) {
+    return isTheDirectory(real, device, inode, NOFOLLOW_LINKS);
+  }
+
+  /**
+   * Whether {@code name}, every symbolic link in it followed as an open of it would follow them,
+   * reaches the directory {@code opened} holds: one {@code stat}, the lookups the kernel does to
+   * open the name and nothing more; nothing is opened or read. Another name of the root ({@code
+   * /t/link/ws} for {@code /t/real/ws}, {@code link -> real}) reaches it.
+   */
+  public static boolean reaches(Path name, WorkspaceBoundary opened) {
+    return isTheDirectory(name, opened.rootDevice(), opened.rootInode());
+  }
+
+  private static boolean isTheDirectory(
+      Path name, long device, long inode, LinkOption... followed) {
     Map<String, Object> now;
     try {
-      now = Files.readAttributes(real, "unix:dev,ino", NOFOLLOW_LINKS);
+      now = Files.readAttributes(name, "unix:dev,ino", followed);
     } catch (IOException | UnsupportedOperationException gone) {
       return false;
     }

@@ -151,12 +151,56 @@ public final class WorkspaceBoundary implements AutoCloseable {
 
   /**
    * Checks and splits a path as an agent gave it ({@link PathParser#parse(PathInput)}, against this
-   * root's names).
+   * root's names); a path outside by those names that reaches the root through another of its names
+   * is inside ({@link #throughAnotherNameOfTheRoot}).
    *
    * @throws BadPathException naming the input and the problem
    */
   public RequestedPath parse(PathInput input) {
-    return parser.parse(input);
+    RequestedPath parsed = parser.parse(input);
+    return parsed instanceof RequestedPath.Outside outside
+        ? throughAnotherNameOfTheRoot(outside).orElse(outside)
+        : parsed;
+  }
+
+  /**
+   * The path inside that {@code outside} names when one of the directories above its file is the
+   * root under another name: the workspace {@code /t/real/ws} reached as {@code /t/link/ws} ({@code
+   * link -> real}), or through any link above it, a name the model took from the user, the
+   * runtime's cwd or a shell's {@code $PWD}. Without this, a tool's path so spelled is recorded as
+   * outside the workspace: no before-state, a rewind that skips it (issue 21, item 2).
+   *
+   * <p>Each directory from the top is asked whether it reaches the root held open ({@link
+   * RootAtPath#reaches}: a {@code stat}, the lookups the kernel does when it opens the path, links
+   * followed); the first that does makes the rest of the name a path inside, which is then resolved
+   * beneath the root as any other: its links and {@code ..} are the boundary's to follow, never the
+   * kernel's. Nothing outside is opened or read, and a link swapped after the {@code stat} only
+   * changes which name was believed: every read and write still goes through the held root. A
+   * directory that reaches a subdirectory of the root is not the root: the path stays outside, as
+   * the name of a file that the kernel would reach through a link from outside.
+   */
+  private Optional<RequestedPath> throughAnotherNameOfTheRoot(RequestedPath.Outside outside) {
+    List<byte[]> components = RequestedPath.split(outside.key().bytes());
+    for (int depth = 1; depth < components.size(); depth++) {
+      Optional<Path> directory = pathOf(RequestedPath.joinAbsolute(components.subList(0, depth)));
+      if (directory.isPresent() && RootAtPath.reaches(directory.get(), this)) {
+        return Optional.of(
+            new RequestedPath.Inside(
+                outside.given(), List.copyOf(components.subList(depth, components.size()))));
+      }
+    }
+    return Optional.empty();
+  }
+
+  /** The name of {@code bytes} as a {@link Path}, empty when the JVM's encoding cannot hold it. */
+  private static Optional<Path> pathOf(byte[] bytes) {
+    try {
+      return Optional.of(
+          Path.of(
+              new String(bytes, Charset.forName(System.getProperty("sun.jnu.encoding", "UTF-8")))));
+    } catch (InvalidPathException unnamed) {
+      return Optional.empty();
+    }
   }
 
   /** {@link #parse(PathInput)} of a path given as text. */

@@ -10,8 +10,10 @@ import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
 import java.util.function.Supplier;
 
 /**
@@ -28,8 +30,16 @@ final class HookInstallations {
     this.user = user;
   }
 
+  /**
+   * @param workspace the workspace asked about
+   * @param here the directory status runs in, where a runtime started would run which hooks
+   */
   WireHooksStatus status(
-      Optional<HookRuntime> only, Path workspace, ServiceFiles service, Supplier<Boolean> tracked)
+      Optional<HookRuntime> only,
+      Path workspace,
+      Path here,
+      ServiceFiles service,
+      Supplier<Boolean> tracked)
       throws IOException {
     HookLedger ledger = HookLedger.load(HookLedger.file(user));
     List<WireHooksStatus.Installation> installations = new ArrayList<>();
@@ -67,7 +77,62 @@ final class HookInstallations {
         installations,
         service.store(),
         new WireHooksStatus.Workspace(workspace.toString(), tracked.get()),
-        running);
+        running,
+        new WireHooksStatus.Here(
+            here.toString(), loadings(installations, ledger, workspace, here)));
+  }
+
+  /**
+   * Each installation a runtime started in {@code here} would meet: the user's, which runs in every
+   * directory, and those of the workspaces {@code here} lies in (the one asked about, and those
+   * install recorded), which run or not as {@link HookLoading} says.
+   */
+  private static List<WireHooksStatus.Loading> loadings(
+      List<WireHooksStatus.Installation> installations,
+      HookLedger ledger,
+      Path workspace,
+      Path here) {
+    List<WireHooksStatus.Loading> loadings = new ArrayList<>();
+    for (WireHooksStatus.Installation installation : installations) {
+      HookRuntime runtime = HookRuntime.of(installation.runtime());
+      if (installation.scope().equals(HookScope.USER.label())) {
+        if (installation.installed()) {
+          loadings.add(
+              new WireHooksStatus.Loading(
+                  runtime.id(),
+                  installation.scope(),
+                  null,
+                  true,
+                  "the user's settings, which " + runtime.id() + " reads in every directory",
+                  null));
+        }
+        continue;
+      }
+      Set<Path> workspaces = new LinkedHashSet<>();
+      if (installation.installed()) {
+        workspaces.add(workspace);
+      }
+      ledger.installations().stream()
+          .filter(
+              recorded ->
+                  recorded.workspace() != null
+                      && recorded.is(runtime, HookScope.WORKSPACE, Path.of(recorded.workspace())))
+          .forEach(recorded -> workspaces.add(Path.of(recorded.workspace())));
+      for (Path installed : workspaces) {
+        HookLoading.of(runtime, installed, here)
+            .ifPresent(
+                verdict ->
+                    loadings.add(
+                        new WireHooksStatus.Loading(
+                            runtime.id(),
+                            installation.scope(),
+                            installed.toString(),
+                            verdict.loads(),
+                            verdict.why(),
+                            verdict.loads() ? null : HookLoading.instead(runtime, installed))));
+      }
+    }
+    return loadings;
   }
 
   /** One runtime's settings file in one scope ({@code workspace}: the one asked about). */
@@ -229,6 +294,26 @@ final class HookInstallations {
     return Optional.empty();
   }
 
+  private static void printHere(WireHooksStatus.Here here, PrintWriter out) {
+    out.println(
+        "started here: "
+            + here.directory()
+            + (here.loadings().isEmpty() ? " (no runtime meets turndiff's hooks here)" : ""));
+    for (WireHooksStatus.Loading loading : here.loadings()) {
+      out.printf(
+          "    %-12s %s%n",
+          loading.runtime(),
+          (loading.loads() ? "runs the hooks of " : "does NOT run the hooks of ")
+              + (loading.workspace() == null ? "the user's settings" : loading.workspace())
+              + " ("
+              + loading.why()
+              + ")");
+      if (loading.instead() != null) {
+        out.println("                 instead: " + loading.instead());
+      }
+    }
+  }
+
   static void print(WireHooksStatus status, PrintWriter out) {
     for (WireHooksStatus.Installation installation : status.installations()) {
       out.printf(
@@ -272,6 +357,7 @@ final class HookInstallations {
         "hooks' store: "
             + status.hooksStore()
             + " (TURNDIFF_DB in the runtime's environment overrides it)");
+    printHere(status.here(), out);
     out.println(
         "service:      "
             + (status.service().running()

@@ -118,6 +118,9 @@ final class HooksCommand {
       PrintWriter out = spec.commandLine().getOut();
       new HookInstaller(UserDirectories.current(), out, spec.commandLine().getErr())
           .install(new HookInstaller.Request(runtime, scope, workspace, gitRoot, !noTrack));
+      if (workspace != null) {
+        tellWhereItRuns(runtime, workspace, Path.of("").toAbsolutePath(), out);
+      }
       if (workspace != null && !noTrack) {
         track(spec, workspace, out);
       }
@@ -129,6 +132,42 @@ final class HooksCommand {
               + files.store()
               + ")");
       return ExitCode.OK.code();
+    }
+  }
+
+  /**
+   * Says where the runtime runs the hooks just installed in {@code workspace}: from its root, from
+   * its subdirectories (which a runtime may not: {@link HookLoading}), and from {@code here}, the
+   * directory install runs in, when that is one of them; and what works where it does not.
+   */
+  static void tellWhereItRuns(HookRuntime runtime, Path workspace, Path here, PrintWriter out) {
+    Optional<HookLoading.Verdict> below = HookLoading.inSubdirectories(runtime, workspace);
+    if (below.isEmpty()) {
+      return;
+    }
+    out.println(
+        runtime.id()
+            + ": runs these hooks when started in "
+            + workspace
+            + "; started in a subdirectory, "
+            + (below.get().loads() ? "it runs them too (" : "it does NOT run them (")
+            + below.get().why()
+            + ")");
+    Optional<HookLoading.Verdict> fromHere =
+        HookLoading.of(runtime, workspace, here).filter(verdict -> !verdict.atRoot());
+    fromHere.ifPresent(
+        verdict ->
+            out.println(
+                runtime.id()
+                    + ": started here ("
+                    + here
+                    + "), "
+                    + (verdict.loads() ? "it runs them" : "it does NOT run them")
+                    + " ("
+                    + verdict.why()
+                    + ")"));
+    if (!below.get().loads() || fromHere.filter(verdict -> !verdict.loads()).isPresent()) {
+      out.println(runtime.id() + ": where it does not, " + HookLoading.instead(runtime, workspace));
     }
   }
 
@@ -219,7 +258,12 @@ final class HooksCommand {
       Path directory = existingDirectory(workspace);
       WireHooksStatus status =
           new HookInstallations(UserDirectories.current())
-              .status(only, directory, ServiceCommand.files(spec), () -> trackedHere(directory));
+              .status(
+                  only,
+                  directory,
+                  Path.of("").toAbsolutePath(),
+                  ServiceCommand.files(spec),
+                  () -> trackedHere(directory));
       PrintWriter out = spec.commandLine().getOut();
       if (json) {
         out.println(Json.write(status, false));

@@ -4,30 +4,33 @@ import static io.turndiff.cli.ModelScript.Step.call;
 import static io.turndiff.cli.ModelScript.Step.say;
 import static io.turndiff.cli.ModelScript.ToolCall.function;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import io.turndiff.api.Json;
 import io.turndiff.fixtures.CommandRun;
+import io.turndiff.fixtures.StoreRows;
 import io.turndiff.fixtures.TestWorkspace;
 import io.turndiff.fixtures.TreeContent;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
-import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The less plain setups of issue 21 with the real Claude Code (2.1.332), one prompt each: a {@code
  * Write} of a new file and a shell edit of an existing one, which must land in one turn that
- * rewinds byte for byte. Where turndiff goes blind today the test FAILS until the issue's fixes
- * land: tagged {@code known-gap-i21}, which the default Failsafe run of {@code cli/pom.xml} leaves
- * out (run them with {@code -Dit.test=ClaudeCodeKnownGapsIT -Dturndiff.it.excludedGroups=none}).
- * Each names the issue's item it shows. The symlinked parent holds with Claude Code today, so that
- * test runs by default and guards it.
+ * rewinds byte for byte. Each names the issue's item it shows. The symlinked parent held with
+ * Claude Code from the start; the link spelling of a tool's path failed before item 2's fix; the
+ * start in a subdirectory of a non-git workspace is Claude's behaviour, and there the test holds
+ * turndiff to saying so (it failed before item 4's fix: status said nothing). All run by default.
  */
 class ClaudeCodeKnownGapsIT {
 
@@ -66,10 +69,10 @@ class ClaudeCodeKnownGapsIT {
 
   /**
    * Issue 21, item 2: the hooks and Claude use the workspace's real path, the model names a file
-   * through the workspace's symlinked name ({@code link/workspace/hello.txt}). Today the turn gains
-   * an {@code outside_workspace} record of that spelling beside the scan's {@code hello.txt}.
+   * through the workspace's symlinked name ({@code link/workspace/hello.txt}). Before the fix the
+   * turn gained an {@code outside_workspace} record of that spelling, and the scan's {@code
+   * hello.txt} had no before-state of the tool's.
    */
-  @Tag("known-gap-i21")
   @Test
   void aToolPathSpelledThroughTheWorkspacesSymlinkedNameIsInTheWorkspace() throws Exception {
     TestWorkspace workspace = workspace();
@@ -81,19 +84,42 @@ class ClaudeCodeKnownGapsIT {
    * Issue 21, item 4: a workspace that is not a git repository, its hooks installed at its root,
    * Claude started in its subdirectory {@code src}: Claude looks for project settings in the
    * directory it starts in only (its project root is the git top level, else that directory), so it
-   * loads no hook at all: today no hook call reaches the service, no turn.
+   * loads no hook at all. That is the runtime's to change; turndiff's part is to say so, and what
+   * works instead. So: {@code hooks status} run in {@code src} says Claude Code does not run the
+   * workspace's hooks there, and Claude bears it out (no hook call, no turn, where before nothing
+   * said so); the user's install that status offers instead captures the next prompt started there
+   * in the workspace, rewound byte for byte.
    */
-  @Tag("known-gap-i21")
   @Test
-  void aRuntimeStartedInASubdirectoryOfANonGitWorkspaceIsCaptured() throws Exception {
+  void aRuntimeStartedInASubdirectoryOfANonGitWorkspaceIsToldOfAndTheUsersInstallCapturesIt()
+      throws Exception {
     TestWorkspace workspace = workspace();
     Path root = workspace.root();
+    Path src = root.resolve("src");
     installHooks(root);
+    JsonNode loading = loadingHere(src, root);
+    assertFalse(loading.get("loads").asBoolean(), loading.toString());
+    assertTrue(
+        loading.get("instead").asText().endsWith("hooks install --runtime claude-code --user"),
+        loading.toString());
     ClaudeCode claude = ClaudeCode.installed(HookTestStore.repository(), temp.resolve("logs"));
-    String session = UUID.randomUUID().toString();
     Map<String, String> before = TreeContent.of(root);
     try (AnthropicMessagesServer model = new AnthropicMessagesServer(script(root))) {
-      prompt(claude, root.resolve("src"), environment(model, root.resolve("src")), session);
+      prompt(claude, src, environment(model, src), UUID.randomUUID().toString());
+    }
+    assertEquals(0L, StoreRows.count(database).get("turn"), "Claude ran no hook, as status said");
+    // the prompt's changes, put back by hand (a tracked workspace's changes outside any turn)
+    Files.delete(root.resolve("hello.txt"));
+    Files.writeString(root.resolve("src/app.txt"), "v1\n");
+    assertEquals(before, TreeContent.of(root));
+
+    // what status offers: the user's install (Claude's user settings are in its HOME)
+    Map<String, String> userEnv = new HashMap<>(env);
+    userEnv.put("HOME", temp.resolve("claude-home").toString());
+    CliProcess.run(userEnv, "hooks", "install", "--runtime", "claude-code", "--user").expect(0);
+    String session = UUID.randomUUID().toString();
+    try (AnthropicMessagesServer model = new AnthropicMessagesServer(script(root))) {
+      prompt(claude, src, environment(model, src), session);
     }
     Map<String, String> after = TreeContent.of(root);
     new TurnEvidence(env, database, temp, workspace.canary())
@@ -103,6 +129,24 @@ class ClaudeCodeKnownGapsIT {
             before,
             after,
             Map.of("hello.txt", "snapshot", "src/app.txt", "scan"));
+  }
+
+  /**
+   * What {@code hooks status --json}, run in {@code directory}, says of the hooks installed in
+   * {@code workspace} for a Claude Code started there.
+   */
+  private JsonNode loadingHere(Path directory, Path workspace) throws Exception {
+    ProcessBuilder builder = CliProcess.builder(env, "hooks", "status", "--json");
+    builder.directory(directory.toFile());
+    CommandRun status = CommandRun.ofProcess(builder);
+    assertEquals(0, status.exitCode(), status.err());
+    for (JsonNode loading : Json.mapper().readTree(status.out()).get("here").get("loadings")) {
+      if (loading.get("runtime").asText().equals("claude-code")
+          && workspace.toString().equals(loading.path("workspace").asText())) {
+        return loading;
+      }
+    }
+    throw new AssertionError("status says nothing of " + workspace + ": " + status.out());
   }
 
   // ---- one prompt

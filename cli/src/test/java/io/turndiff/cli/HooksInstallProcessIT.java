@@ -25,6 +25,7 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.TreeMap;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -78,7 +79,15 @@ class HooksInstallProcessIT {
   }
 
   private CommandRun turndiff(String... args) throws Exception {
+    return turndiffIn(null, args);
+  }
+
+  /** The command run in {@code directory} (null: the jar's). */
+  private CommandRun turndiffIn(Path directory, String... args) throws Exception {
     ProcessBuilder builder = CliProcess.builder(Map.of(), args);
+    if (directory != null) {
+      builder.directory(directory.toFile());
+    }
     builder
         .environment()
         .keySet()
@@ -558,6 +567,136 @@ class HooksInstallProcessIT {
                 + checkout()
                 + "\",\"root\":\"git\"};");
     assertEquals(expected, Files.readString(plugin));
+  }
+
+  /**
+   * Issue 21, item 4: Claude Code and Codex take a directory's git top level for its project, else
+   * the directory itself, and Gemini CLI reads a project's settings only where it starts, so a
+   * runtime started in a subdirectory of a workspace that is not a git repository runs none of the
+   * workspace's hooks (seen with each: integrations/*-e2e). Install and status, run in that
+   * subdirectory, say so and what works instead; once the workspace is a repository's top level
+   * they say Claude Code and Codex run them there, Gemini still not; the user's install runs
+   * everywhere.
+   */
+  @Test
+  void installAndStatusSayWhetherARuntimeStartedInASubdirectoryRunsTheWorkspacesHooks()
+      throws Exception {
+    Path src = Files.createDirectories(workspace.resolve("src"));
+    CommandRun install = installWorkspaceIn(src, "claude-code");
+    assertEquals(0, install.exitCode(), install.err());
+    assertTrue(
+        install
+            .out()
+            .contains(
+                "claude-code: runs these hooks when started in "
+                    + workspace
+                    + "; started in a subdirectory, it does NOT run them (the workspace is not in"
+                    + " a git repository, so Claude Code takes the directory it starts in for the"
+                    + " project and reads its settings only there)\n"),
+        install.out());
+    assertTrue(
+        install.out().contains("claude-code: started here (" + src + "), it does NOT run them"),
+        install.out());
+    assertTrue(
+        install
+            .out()
+            .contains(
+                "claude-code: where it does not, start claude-code in "
+                    + workspace
+                    + ", or install for the user"),
+        install.out());
+    assertTrue(
+        install.out().contains("turndiff hooks install --runtime claude-code --user\n"),
+        install.out());
+    CommandRun gemini = installWorkspaceIn(src, "gemini");
+    assertEquals(0, gemini.exitCode(), gemini.err());
+
+    CommandRun status = turndiffIn(src, "hooks", "status");
+    assertTrue(status.out().contains("started here: " + src + "\n"), status.out());
+    assertTrue(
+        status
+            .out()
+            .contains(
+                "    claude-code  does NOT run the hooks of "
+                    + workspace
+                    + " (the workspace is not in a git repository"),
+        status.out());
+    assertTrue(
+        status.out().contains("                 instead: start claude-code in " + workspace),
+        status.out());
+    assertEquals(
+        Map.of("claude-code", false, "gemini", false), loadingsHere(src, workspace.toString()));
+    // at the workspace's root, each runs them
+    assertEquals(
+        Map.of("claude-code", true, "gemini", true), loadingsHere(workspace, workspace.toString()));
+    // outside the workspace, its hooks are not the runtime's concern
+    assertEquals(Map.of(), loadingsHere(temp, workspace.toString()));
+
+    // the workspace made a git repository's top level: Claude Code's project from src
+    Files.createDirectory(workspace.resolve(".git"));
+    assertEquals(
+        Map.of("claude-code", true, "gemini", false), loadingsHere(src, workspace.toString()));
+    assertTrue(
+        turndiffIn(src, "hooks", "status", "--runtime", "claude-code")
+            .out()
+            .contains(
+                "    claude-code  runs the hooks of "
+                    + workspace
+                    + " (Claude Code takes the git top level "
+                    + workspace
+                    + " for the project)"));
+    // a repository above the workspace: Claude Code's project is that top level, not the
+    // workspace
+    Files.delete(workspace.resolve(".git"));
+    Files.createDirectory(temp.resolve(".git"));
+    assertEquals(
+        Map.of("claude-code", false, "gemini", false), loadingsHere(src, workspace.toString()));
+
+    // the user's install: run wherever the runtime starts
+    CommandRun user =
+        turndiffIn(src, "hooks", "install", "--runtime", "gemini", "--user", "--no-track");
+    assertEquals(0, user.exitCode(), user.err());
+    assertFalse(user.out().contains("started here"), user.out());
+    assertEquals(Map.of("gemini", true), loadingsHere(src, null));
+  }
+
+  /**
+   * {@code hooks install --runtime RUNTIME --workspace <workspace> --no-track} run in {@code
+   * directory}.
+   */
+  private CommandRun installWorkspaceIn(Path directory, String runtime) throws Exception {
+    return turndiffIn(
+        directory,
+        "hooks",
+        "install",
+        "--runtime",
+        runtime,
+        "--workspace",
+        workspace.toString(),
+        "--no-track");
+  }
+
+  /**
+   * {@code hooks status --json} run in {@code directory}: per runtime, whether a runtime started
+   * there runs the hooks of {@code installed} (a workspace, or null: the user's settings).
+   */
+  private Map<String, Boolean> loadingsHere(Path directory, String installed) throws Exception {
+    CommandRun status = turndiffIn(directory, "hooks", "status", "--json");
+    assertEquals(0, status.exitCode(), status.err());
+    JsonNode here = Json.mapper().readTree(status.out()).get("here");
+    assertEquals(directory.toString(), here.get("directory").asText());
+    Map<String, Boolean> loads = new TreeMap<>();
+    for (JsonNode loading : here.get("loadings")) {
+      boolean ofInstalled =
+          installed == null
+              ? loading.get("scope").asText().equals("user")
+              : loading.hasNonNull("workspace")
+                  && installed.equals(loading.get("workspace").asText());
+      if (ofInstalled) {
+        loads.put(loading.get("runtime").asText(), loading.get("loads").asBoolean());
+      }
+    }
+    return loads;
   }
 
   @Test

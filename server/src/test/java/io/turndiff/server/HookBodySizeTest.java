@@ -20,8 +20,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Map;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -196,27 +194,14 @@ class HookBodySizeTest {
   }
 
   private static String quoted(String text) {
-    return Json.write(Json.mapper().getNodeFactory().textNode(text), false);
+    return HookPosts.quoted(text);
   }
 
   private RawHttp.Response post(String runtime, byte[] body) {
-    byte[] head =
-        ("POST /v1/hooks/"
-                + runtime
-                + " HTTP/1.1\r\nHost: 127.0.0.1:"
-                + service.port()
-                + "\r\nContent-Type: application/json\r\nAuthorization: Bearer "
-                + TOKEN
-                + "\r\nContent-Length: "
-                + body.length
-                + "\r\nConnection: close\r\n\r\n")
-            .getBytes(StandardCharsets.US_ASCII);
-    return RawHttp.exchange(service.port(), head, body, ANSWER_WITHIN);
+    return new HookPosts(service.port(), TOKEN, ANSWER_WITHIN).post(runtime, body);
   }
 
   private static String header(RawHttp.Response answer, String name) {
-    Matcher matcher =
-        Pattern.compile("(?im)^" + Pattern.quote(name) + ":\\s*(.*?)\\s*$").matcher(answer.head());
-    return matcher.find() ? matcher.group(1) : null;
+    return HookPosts.header(answer, name);
   }
 }

@@ -4,10 +4,15 @@ import java.util.List;
 
 /**
  * {@code turndiff hooks status --json}: per runtime and scope, what of turndiff's hooks is in the
- * runtime's settings; then the workspace and the service the hooks reach.
+ * runtime's settings; then the workspace and the service the hooks reach, and which hooks a runtime
+ * started in the directory status runs in would run.
  */
 public record WireHooksStatus(
-    List<Installation> installations, String hooksStore, Workspace workspace, Service service) {
+    List<Installation> installations,
+    String hooksStore,
+    Workspace workspace,
+    Service service,
+    Here here) {
 
   /**
    * One runtime in one scope. {@code installed}: turndiff's hooks (OpenCode: its plugin) are in
@@ -37,4 +42,22 @@ public record WireHooksStatus(
    * that is refused), null when it can.
    */
   public record Service(boolean running, Long pid, Integer port, String problem) {}
+
+  /**
+   * The directory status runs in, and each installation a runtime started there would run, or not.
+   */
+  public record Here(String directory, List<Loading> loadings) {
+
+    public Here {
+      loadings = List.copyOf(loadings);
+    }
+  }
+
+  /**
+   * One installation ({@code scope} {@code user}, or {@code workspace} with its {@code workspace})
+   * as a runtime started here takes it: {@code loads}, {@code why} in words, and {@code instead}
+   * what works when it does not (null when it does).
+   */
+  public record Loading(
+      String runtime, String scope, String workspace, boolean loads, String why, String instead) {}
 }

@@ -54,7 +54,7 @@ class ObserverTest {
         WorkspaceBoundary.open(
             workspace.root(),
             BoundaryOptions.builder()
-                .mechanism(BoundaryOptions.Mechanism.of(kind))
+                .mechanism(KindsInThisMode.mechanism(kind))
                 .sizeLimit(LIMIT)
                 .fullHash(fullHash)
                 .build());

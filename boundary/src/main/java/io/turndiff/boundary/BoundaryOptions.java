@@ -31,6 +31,11 @@ public final class BoundaryOptions {
       this.option = option;
     }
 
+    /** The {@code --boundary} value that names this mechanism. */
+    public String option() {
+      return option;
+    }
+
     /** The mechanism a {@code --boundary} value names, or an exception listing the values. */
     public static Mechanism ofOption(String value) {
       for (Mechanism mechanism : values()) {

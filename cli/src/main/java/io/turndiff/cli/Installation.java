@@ -156,7 +156,8 @@ sealed interface Installation {
       try {
         npm = new ProcessBuilder(command).redirectErrorStream(true).start();
       } catch (IOException e) {
-        throw new CliException(ExitCode.ERROR,
+        throw new CliException(
+            ExitCode.ERROR,
             "cannot run npm (" + e.getMessage() + "); remove the program with: " + command);
       }
       npm.getOutputStream().close();
@@ -164,7 +165,8 @@ sealed interface Installation {
       out.print(said);
       try {
         if (npm.waitFor() != 0) {
-          throw new CliException(ExitCode.ERROR, "npm uninstall failed (exit " + npm.exitValue() + ")");
+          throw new CliException(
+              ExitCode.ERROR, "npm uninstall failed (exit " + npm.exitValue() + ")");
         }
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();

@@ -44,9 +44,11 @@ final class PatchSeriesFiles {
         Files.writeString(
             files.get(i), texts.get(i), StandardCharsets.UTF_8, StandardOpenOption.CREATE_NEW);
       } catch (FileAlreadyExistsException e) {
-        throw new CliException(ExitCode.ERROR, files.get(i) + " exists: export never overwrites a file");
+        throw new CliException(
+            ExitCode.ERROR, files.get(i) + " exists: export never overwrites a file");
       } catch (IOException e) {
-        throw new CliException(ExitCode.ERROR, "cannot write " + files.get(i) + ": " + e.getMessage());
+        throw new CliException(
+            ExitCode.ERROR, "cannot write " + files.get(i) + ": " + e.getMessage());
       }
     }
     return files;

@@ -199,7 +199,8 @@ final class ServiceCommand {
       case ServiceProbe.Running running -> discovery = running.discovery();
       case ServiceProbe.Unproven unproven -> {
         if (!force) {
-          throw new CliException(ExitCode.ERROR,
+          throw new CliException(
+              ExitCode.ERROR,
               unproven.reason() + "; --force kills it (pid " + unproven.discovery().pid() + ")");
         }
         discovery = unproven.discovery();
@@ -217,13 +218,15 @@ final class ServiceCommand {
     if (process != null) {
       Optional<String> user = process.info().user();
       if (user.isPresent() && !user.get().equals(System.getProperty("user.name"))) {
-        throw new CliException(ExitCode.ERROR,
+        throw new CliException(
+            ExitCode.ERROR,
             "pid " + discovery.pid() + " belongs to " + user.get() + "; not signalling it");
       }
       process.destroy();
       if (!waitFor(discovery.pid(), waitSeconds)) {
         if (!force) {
-          throw new CliException(ExitCode.ERROR,
+          throw new CliException(
+              ExitCode.ERROR,
               "the service (pid "
                   + discovery.pid()
                   + ") did not end within "

@@ -260,7 +260,8 @@ final class ServiceFiles {
         notes.add(
             "closed turndiff's folder " + folder + " to others (was " + shown + ", now rwx------)");
       } else if ((mode & 022) != 0 && (mode & 01000) == 0) {
-        throw new CliException(ExitCode.ERROR,
+        throw new CliException(
+            ExitCode.ERROR,
             "the store's folder "
                 + folder
                 + " is mode "
@@ -294,7 +295,8 @@ final class ServiceFiles {
     PosixFileAttributes attributes =
         Files.readAttributes(log, PosixFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
     if (!attributes.isRegularFile() || !ours(log)) {
-      throw new CliException(ExitCode.ERROR,
+      throw new CliException(
+          ExitCode.ERROR,
           "the service's log "
               + log
               + " is "

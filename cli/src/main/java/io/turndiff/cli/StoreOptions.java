@@ -132,11 +132,11 @@ final class StoreOptions {
     try {
       mode = Portability.current();
     } catch (BoundaryException e) {
-      throw new CliException(Main.EXIT_USAGE, e.getMessage());
+      throw new CliException(ExitCode.USAGE, e.getMessage());
     }
     if (!mode.allows(mechanism)) {
       throw new CliException(
-          Main.EXIT_USAGE,
+          ExitCode.USAGE,
           "--boundary "
               + boundary
               + " is not used with "

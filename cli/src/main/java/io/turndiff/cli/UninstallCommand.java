@@ -86,7 +86,8 @@ final class UninstallCommand implements Callable<Integer> {
       }
     }
     if (!failed.isEmpty()) {
-      throw new CliException(ExitCode.ERROR,
+      throw new CliException(
+          ExitCode.ERROR,
           "turndiff's hooks could not be taken out of "
               + String.join("; ", failed)
               + ". Nothing else was removed, so no hook calls a missing script: put that right"

@@ -56,10 +56,10 @@ class ArchitectureTest {
    * {@code host-id}), the service's token file and the per-user daemon's run directory, discovery
    * file, locks, launcher and {@code /proc} reads, the log of a service {@code turndiff open}
    * started, the demo acting as the agent on its demo workspace, the UTF-8 standard streams, and
-   * the user's own runtime settings files {@code turndiff hooks} edits (a workspace's go through the
-   * boundary), turndiff's own installed program and folders, which {@code turndiff uninstall}
-   * removes, the real path of the jar it runs, and the patch series {@code turndiff export
-   * --patch} writes where the user names.
+   * the user's own runtime settings files {@code turndiff hooks} edits (a workspace's go through
+   * the boundary), turndiff's own installed program and folders, which {@code turndiff uninstall}
+   * removes, the real path of the jar it runs, and the patch series {@code turndiff export --patch}
+   * writes where the user names.
    *
    * <p>This set is the one list of them: the README, {@code docs/architecture.md} and the packages'
    * {@code package-info} point here instead of repeating it, so a class added here says in this

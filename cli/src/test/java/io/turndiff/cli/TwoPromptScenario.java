@@ -146,10 +146,10 @@ final class TwoPromptScenario {
     assertEquals(TurnEvidence.changedEntries(afterOne, afterTwo), insideTwo);
     evidence.assertSecondPromptShellRecords(recordsTwo, afterOne, afterTwo);
     evidence.assertEscaped(recordsTwo, "outside-link.txt", "snapshot", "escapes_workspace");
-    // after the turn, the path through the directory link out is "unreadable: a parent directory
-    // of the path is a symlink now" (WorkspaceBoundary.observeExact), though the link was there,
-    // unchanged, before: the before says escapes_workspace; nothing is read on either side
-    evidence.assertEscaped(recordsTwo, "escape-dir/planted.txt", "snapshot", "unreadable");
+    // the path through the directory link out is escapes_workspace before and after the turn (the
+    // after said "unreadable: a parent directory of the path is a symlink now" of a link that was
+    // there, unchanged, all along; Observer.observeUnderALink); nothing is read on either side
+    evidence.assertEscaped(recordsTwo, "escape-dir/planted.txt", "snapshot", "escapes_workspace");
     evidence.assertDirectories(turnTwo, Map.of());
 
     String patchOne = evidence.assertPatchApplies(turnOne, copyOne, afterOne);

@@ -202,6 +202,27 @@ final class TurnEvidence {
   }
 
   /**
+   * The record of a write through a directory link out of the workspace: unknown, escaped, not
+   * restorable; before {@code escapes_workspace}, not captured; after, absent by its exact name (a
+   * path under a link holds nothing with nothing followed); the outside read on neither side.
+   */
+  void assertEscapedThenAbsentByItsExactName(Map<String, JsonNode> records, String path) {
+    JsonNode record = records.get(path);
+    assertTrue(record != null, path + " is recorded: " + records.keySet());
+    assertEquals("unknown", record.get("change").asText(), record.toString());
+    assertEquals("escaped", record.get("containment").asText(), record.toString());
+    assertFalse(record.get("restorable").asBoolean(), record.toString());
+    JsonNode before = record.get("before");
+    assertFalse(before.get("captured").asBoolean(), record.toString());
+    assertEquals("escapes_workspace", before.get("reason").asText(), record.toString());
+    JsonNode after = record.get("after");
+    assertFalse(after.get("exists").asBoolean(), record.toString());
+    for (String side : List.of("before", "after")) {
+      assertTrue(record.get(side).get("sha256").isNull(), "the outside was never read: " + record);
+    }
+  }
+
+  /**
    * A recorded state written as {@link TreeContent} writes an entry ({@code null} when absent), the
    * content read back from the store's blob.
    */

@@ -146,10 +146,10 @@ final class TwoPromptScenario {
     assertEquals(TurnEvidence.changedEntries(afterOne, afterTwo), insideTwo);
     evidence.assertSecondPromptShellRecords(recordsTwo, afterOne, afterTwo);
     evidence.assertEscaped(recordsTwo, "outside-link.txt", "snapshot", "escapes_workspace");
-    // the path through the directory link out is escapes_workspace before and after the turn (the
-    // after said "unreadable: a parent directory of the path is a symlink now" of a link that was
-    // there, unchanged, all along; Observer.observeUnderALink); nothing is read on either side
-    evidence.assertEscaped(recordsTwo, "escape-dir/planted.txt", "snapshot", "escapes_workspace");
+    // the path through the directory link out: before, escapes_workspace; after, exactly that
+    // name with nothing followed holds nothing in the workspace (a path under a link is absent, the
+    // rule a rewind of a directory replaced by a link relies on); nothing is read on either side
+    evidence.assertEscapedThenAbsentByItsExactName(recordsTwo, "escape-dir/planted.txt");
     evidence.assertDirectories(turnTwo, Map.of());
 
     String patchOne = evidence.assertPatchApplies(turnOne, copyOne, afterOne);

@@ -252,10 +252,9 @@ final class Observer {
         case Lookup.Found found when found.stat().type() == FileType.SYMLINK -> {
           return observeLinkAt(path, found.stat());
         }
-        case Lookup.LinkInPath _ -> {
-          return observeUnderALink(path);
-        }
-        case Lookup.Missing _ -> {
+        // a parent is a symlink: with nothing followed, exactly this path cannot exist, as under a
+        // parent that is a file (a directory replaced by a link to one holds no file of its own)
+        case Lookup.LinkInPath _, Lookup.Missing _ -> {
           return observed(Snapshot.absent(path, kind, clock.instant()));
         }
         default -> {
@@ -268,21 +267,6 @@ final class Observer {
             path,
             Reason.CHANGED_DURING_READ,
             "it kept changing between a symlink and a file while it was read"));
-  }
-
-  /**
-   * Exactly {@code path} when a directory above it is a symlink now. Inside the workspace, with
-   * nothing followed, exactly this path cannot exist, as under a parent that is a file: a directory
-   * replaced by a link to one holds no file of its own, and a rewind must see it gone. But when the
-   * link leads out of the workspace, the name reaches a file turndiff may not look at: that state
-   * is not known, and saying "absent" would tell a reviewer that a write through the link out left
-   * nothing (the link's text is read inside; nothing outside is opened).
-   */
-  private Observation observeUnderALink(WorkspacePath path) {
-    if (resolver.resolve(path.components()) instanceof PathResolver.Escapes escapes) {
-      return observed(unknown(path, Reason.ESCAPES_WORKSPACE, escapes.detail()));
-    }
-    return observed(Snapshot.absent(path, kind, clock.instant()));
   }
 
   /** A symlink at a recorded path: its text, and whether following it would leave the workspace. */

@@ -16,14 +16,18 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
 /**
- * {@code turndiff config [--older-than D] [--keep-turns N] [--max-size BYTES] [--unset NAME]…}: the
- * retention policy kept with the store, which {@code gc} without policy options applies.
+ * {@code turndiff config [--default-policy] [--older-than D] [--keep-turns N] [--max-size BYTES]
+ * [--unset NAME]…}: the retention policy kept with the store, which the service's collections and
+ * {@code gc} without policy options apply. A new store keeps {@link RetentionPolicy#DEFAULT}; one
+ * upgraded with turns in it keeps what it had (migration V14), until {@code --default-policy}.
  */
 @Command(
     name = "config",
     description =
-        "Show or set the retention policy kept with the store: `turndiff gc` without policy "
-            + "options applies it. Options given replace those criteria; --unset removes one.")
+        "Show or set the retention policy kept with the store, which the service applies daily "
+            + "and `turndiff gc` without policy options at once. A new store keeps the default "
+            + "(turns over 30 days old go, never a session's newest 10, and the oldest while the "
+            + "store is over 2 GiB). Options given replace those criteria; --unset removes one.")
 final class ConfigCommand implements Callable<Integer> {
 
   @Spec CommandSpec spec;
@@ -48,6 +52,16 @@ final class ConfigCommand implements Callable<Integer> {
   Long maxSize;
 
   @Option(
+      names = "--default-policy",
+      description =
+          "Keep the default policy (30 days, each session's newest 10 turns, 2 GiB); the other "
+              + "options given change it.")
+  boolean defaultPolicy;
+
+  @Option(names = "--json", description = "Print JSON, also on a terminal.")
+  boolean json;
+
+  @Option(
       names = "--unset",
       paramLabel = "NAME",
       description = "Remove a criterion: older-than, keep-turns or max-size (repeatable).")
@@ -63,20 +77,31 @@ final class ConfigCommand implements Callable<Integer> {
     }
     try (Turndiff turndiff = StoreOptions.of(spec).open()) {
       boolean changes =
-          olderThan != null || keepTurns != null || maxSize != null || !unset.isEmpty();
+          defaultPolicy
+              || olderThan != null
+              || keepTurns != null
+              || maxSize != null
+              || !unset.isEmpty();
       RetentionPolicy kept =
           changes
               ? turndiff
                   .store()
                   .write(
                       tx -> {
-                        RetentionPolicy now = RetentionPolicy.stored(tx.settings(), Duration.ZERO);
+                        RetentionPolicy now =
+                            defaultPolicy
+                                ? RetentionPolicy.DEFAULT
+                                : RetentionPolicy.stored(tx.settings(), Duration.ZERO);
                         RetentionPolicy next = changed(now);
                         next.store(tx.settings());
                         return next;
                       })
               : turndiff.store().read(tx -> RetentionPolicy.stored(tx.settings(), Duration.ZERO));
-      spec.commandLine().getOut().println(Json.write(WireRetentionConfig.of(kept), false));
+      if (Main.terminal(spec).interactive() && !json) {
+        spec.commandLine().getOut().println("retention: " + RetentionText.of(kept));
+      } else {
+        spec.commandLine().getOut().println(Json.write(WireRetentionConfig.of(kept), false));
+      }
     }
     return ExitCode.OK.code();
   }

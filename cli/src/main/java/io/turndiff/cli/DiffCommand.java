@@ -7,19 +7,22 @@ import java.util.List;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.ArgGroup;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
 /**
- * {@code turndiff diff --turn ID [PATH…]} or {@code turndiff diff --from ID --to ID}: a git patch.
+ * {@code turndiff diff --turn REF [PATH…]} or {@code turndiff diff --from REF --to REF}: a git
+ * patch; on a terminal coloured, binary files named rather than encoded, through the pager.
  */
 @Command(
     name = "diff",
     description =
         "Print a turn's changes, or a stretch of turns' changes, as a patch that "
-            + "git apply can apply (from the store only).")
+            + "git apply can apply (from the store only); on a terminal in colour, through $PAGER "
+            + "(else less), a binary file's patch shown as one line.")
 final class DiffCommand implements Callable<Integer> {
 
   @Spec CommandSpec spec;
@@ -28,7 +31,10 @@ final class DiffCommand implements Callable<Integer> {
   Scope scope;
 
   static final class Scope {
-    @Option(names = "--turn", paramLabel = "ID", description = "One turn.")
+    @Option(
+        names = "--turn",
+        paramLabel = "REF",
+        description = "One turn: its id or the beginning of it, last, last~N, or #N.")
     String turn;
 
     @ArgGroup(exclusive = false)
@@ -39,14 +45,14 @@ final class DiffCommand implements Callable<Integer> {
     @Option(
         names = "--from",
         required = true,
-        paramLabel = "ID",
+        paramLabel = "REF",
         description = "From this turn's before-state…")
     String from;
 
     @Option(
         names = "--to",
         required = true,
-        paramLabel = "ID",
+        paramLabel = "REF",
         description = "…to this turn's after-state.")
     String to;
   }
@@ -57,20 +63,32 @@ final class DiffCommand implements Callable<Integer> {
       description = "Only these recorded paths (with --turn).")
   List<String> paths = new ArrayList<>();
 
+  @Mixin TurnScope turnScope;
+
   @Override
   public Integer call() {
+    Terminal terminal = Main.terminal(spec);
     try (Turndiff turndiff = StoreOptions.of(spec).open()) {
+      TurnReference references = turnScope.references(turndiff);
       String patch;
       if (scope.turn != null) {
-        patch = turndiff.queries().patch(scope.turn, PathInput.texts(paths));
+        patch = turndiff.queries().patch(references.resolve(scope.turn), PathInput.texts(paths));
       } else {
         if (!paths.isEmpty()) {
           throw new CliException(ExitCode.USAGE, "PATH arguments go with --turn, not --from/--to");
         }
-        patch = turndiff.queries().range(scope.range.from, scope.range.to).patch();
+        patch =
+            turndiff
+                .queries()
+                .range(references.resolve(scope.range.from), references.resolve(scope.range.to))
+                .patch();
       }
-      spec.commandLine().getOut().print(patch);
-      spec.commandLine().getOut().flush();
+      if (terminal.interactive()) {
+        terminal.page(ColouredPatch.of(patch, terminal), spec.commandLine().getOut());
+      } else {
+        spec.commandLine().getOut().print(patch);
+        spec.commandLine().getOut().flush();
+      }
     }
     return ExitCode.OK.code();
   }

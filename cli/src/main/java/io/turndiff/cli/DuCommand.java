@@ -4,9 +4,11 @@ import io.turndiff.api.Json;
 import io.turndiff.api.Turndiff;
 import io.turndiff.api.wire.WireStoreUsage;
 import io.turndiff.model.RequestException;
+import io.turndiff.store.RetentionPolicy;
 import io.turndiff.store.StoreUsage;
 import java.io.PrintWriter;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.Optional;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
@@ -14,13 +16,16 @@ import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
-/** {@code turndiff du [--workspace DIR] [--json]}: the store's footprint. */
+/**
+ * {@code turndiff du [--workspace DIR] [--json]}: the store's footprint, and the retention policy
+ * that bounds it.
+ */
 @Command(
     name = "du",
     description =
         "The store's footprint per workspace and session: turns, records, and the stored blob "
             + "bytes they refer to, with the part other sessions or an index share (what removing "
-            + "them would not free). Writes nothing.")
+            + "them would not free), and the retention policy kept with the store. Writes nothing.")
 final class DuCommand implements Callable<Integer> {
 
   @Spec CommandSpec spec;
@@ -40,6 +45,8 @@ final class DuCommand implements Callable<Integer> {
       Optional<String> root =
           Optional.ofNullable(workspace).map(dir -> dir.toAbsolutePath().normalize().toString());
       StoreUsage usage = StoreUsage.measure(turndiff.store(), root);
+      RetentionPolicy policy =
+          turndiff.store().read(tx -> RetentionPolicy.stored(tx.settings(), Duration.ZERO));
       if (root.isPresent() && usage.workspaces().isEmpty()) {
         throw new RequestException(
             RequestException.Problem.WORKSPACE,
@@ -48,7 +55,8 @@ final class DuCommand implements Callable<Integer> {
       PrintWriter out = spec.commandLine().getOut();
       if (json) {
         out.println(
-            Json.write(WireStoreUsage.of(turndiff.store().address().display(), usage), false));
+            Json.write(
+                WireStoreUsage.of(turndiff.store().address().display(), usage, policy), false));
         return ExitCode.OK.code();
       }
       out.printf(
@@ -61,6 +69,7 @@ final class DuCommand implements Callable<Integer> {
           usage.blobBytes(),
           usage.unreferencedBlobBytes(),
           usage.indexBlobBytes());
+      out.println("retention: " + RetentionText.of(policy));
       for (StoreUsage.WorkspaceUsage each : usage.workspaces()) {
         out.println(each.root());
         for (StoreUsage.SessionUsage session : each.sessions()) {

@@ -11,6 +11,7 @@ import java.util.Optional;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.ArgGroup;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
@@ -30,11 +31,17 @@ final class ExportCommand implements Callable<Integer> {
 
   @Spec CommandSpec spec;
 
-  @Option(names = "--turn", required = true, paramLabel = "ID", description = "The (first) turn.")
+  @Option(
+      names = "--turn",
+      required = true,
+      paramLabel = "REF",
+      description = "The (first) turn: its id or the beginning of it, last, last~N, or #N.")
   String turn;
 
-  @Option(names = "--to", paramLabel = "ID", description = "The last turn of the stretch.")
+  @Option(names = "--to", paramLabel = "REF", description = "The last turn of the stretch.")
   String to;
+
+  @Mixin TurnScope scope;
 
   @ArgGroup(multiplicity = "1")
   Target target;
@@ -63,13 +70,15 @@ final class ExportCommand implements Callable<Integer> {
 
   @Override
   public Integer call() {
-    String last = to == null ? turn : to;
+    if (target.patch != null && branch != null) {
+      throw new CliException(ExitCode.USAGE, "--branch goes with --commit, not --patch");
+    }
     try (Turndiff turndiff = StoreOptions.of(spec).open()) {
+      TurnReference references = scope.references(turndiff);
+      String first = references.resolve(turn);
+      String last = to == null ? first : references.resolve(to);
       if (target.patch != null) {
-        if (branch != null) {
-          throw new CliException(ExitCode.USAGE, "--branch goes with --commit, not --patch");
-        }
-        List<TurnExport.PatchMail> mails = turndiff.export().patches(turn, last);
+        List<TurnExport.PatchMail> mails = turndiff.export().patches(first, last);
         List<Path> written = PatchSeriesFiles.write(target.patch, mails);
         spec.commandLine()
             .getOut()
@@ -79,7 +88,7 @@ final class ExportCommand implements Callable<Integer> {
         return ExitCode.OK.code();
       }
       TurnExport.Exported exported =
-          turndiff.export().commit(turn, last, Optional.ofNullable(branch));
+          turndiff.export().commit(first, last, Optional.ofNullable(branch));
       spec.commandLine().getOut().println(Json.write(WireExport.of(exported), false));
       return exported.leftOut().isEmpty() ? ExitCode.OK.code() : ExitCode.SKIPPED.code();
     }

@@ -24,8 +24,9 @@ import picocli.CommandLine.Spec;
     description =
         "Remove finished turns by policy (oldest first, per session), then the blobs no record "
             + "refers to, and give the space back to the file system. Without a policy option, the "
-            + "policy kept with the store (turndiff config) applies; without either, no turn is "
-            + "removed. Never an open turn, nor a turn of a rewind that is unfinished or whose other "
+            + "policy kept with the store (turndiff config; a new store keeps the default) "
+            + "applies; without either, no turn is removed. Never an open turn, nor a turn of a "
+            + "rewind that is unfinished or whose other "
             + "turns are kept, nor what a tracked workspace's index refers to.")
 final class GcCommand implements Callable<Integer> {
 

@@ -11,6 +11,7 @@ import java.util.function.Consumer;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.ScopeType;
 
 /**
@@ -41,6 +42,7 @@ public final class Main {
           LogCommand.class,
           BlameCommand.class,
           RewindCommand.class,
+          UndoCommand.class,
           ExportCommand.class,
           TrackCommand.class,
           StatusCommand.class,
@@ -64,6 +66,28 @@ public final class Main {
    */
   @Mixin StoreOptions storeOptions;
 
+  /**
+   * Whether the command writes to the process's own standard streams ({@link #launch}), which alone
+   * can be a terminal.
+   */
+  private boolean processStreams;
+
+  /** Where the output goes, once a command asked ({@link #terminal(CommandSpec)}). */
+  private Terminal terminal;
+
+  /**
+   * The terminal of the command line {@code command} belongs to: {@link Terminal#NONE} unless the
+   * process's own streams are one. Looked at only by the commands with a human view, so the others
+   * start without asking.
+   */
+  static Terminal terminal(CommandSpec command) {
+    Main main = (Main) command.root().userObject();
+    if (main.terminal == null) {
+      main.terminal = main.processStreams ? Terminal.ofProcess(System.getenv()) : Terminal.NONE;
+    }
+    return main.terminal;
+  }
+
   public static void main(String[] args) {
     launch(args, commands -> {});
   }
@@ -82,7 +106,7 @@ public final class Main {
         (thread, failure) ->
             err.println(
                 "turndiff: unexpected error in " + thread.getName() + ": " + describe(failure)));
-    System.exit(run(args, out, err, adapt));
+    System.exit(run(args, out, err, adapt, true));
   }
 
   /**
@@ -104,7 +128,18 @@ public final class Main {
    */
   public static int run(
       String[] args, PrintStream out, PrintStream err, Consumer<CommandLine> adapt) {
-    CommandLine commandLine = new CommandLine(new Main());
+    return run(args, out, err, adapt, false);
+  }
+
+  private static int run(
+      String[] args,
+      PrintStream out,
+      PrintStream err,
+      Consumer<CommandLine> adapt,
+      boolean processStreams) {
+    Main main = new Main();
+    main.processStreams = processStreams;
+    CommandLine commandLine = new CommandLine(main);
     for (Class<?> command : CommandChoice.needed(commandLine.getCommandSpec(), COMMANDS, args)) {
       commandLine.addSubcommand(command);
     }

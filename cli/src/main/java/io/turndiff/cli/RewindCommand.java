@@ -12,13 +12,14 @@ import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
 /**
- * {@code turndiff rewind --turn ID [--to] [--operation ID] [--dry-run] [--force] [--path-base64
+ * {@code turndiff rewind --turn REF [--to] [--operation ID] [--dry-run] [--force] [--path-base64
  * B64]… [PATH…]}. The paths are decoded once into their {@link PathInput} by {@link PathArguments},
  * as {@code snapshot}'s are: the arguments as text, the base64 ones as exact bytes.
  */
@@ -32,8 +33,17 @@ final class RewindCommand implements Callable<Integer> {
 
   @Spec CommandSpec spec;
 
-  @Option(names = "--turn", required = true, paramLabel = "ID")
+  @Option(
+      names = "--turn",
+      required = true,
+      paramLabel = "REF",
+      description = "The turn: its id or the beginning of it, last, last~N, or #N.")
   String turn;
+
+  @Mixin TurnScope scope;
+
+  @Option(names = "--json", description = "Print the report as JSON, also on a terminal.")
+  boolean json;
 
   @Option(
       names = "--to",
@@ -80,15 +90,21 @@ final class RewindCommand implements Callable<Integer> {
   @Override
   public Integer call() {
     List<PathInput> inputs = PathArguments.decode(paths, base64Paths);
+    Terminal terminal = Main.terminal(spec);
     try (Turndiff turndiff = StoreOptions.of(spec).open()) {
+      String id = scope.references(turndiff).resolve(turn);
       RewindReport report =
           turndiff
               .rewind()
               .rewind(
-                  new RewindRequest(
-                      turn, to, Optional.ofNullable(operation), dryRun, force, inputs),
+                  new RewindRequest(id, to, Optional.ofNullable(operation), dryRun, force, inputs),
                   this::announce);
-      spec.commandLine().getOut().println(Json.write(WireRewindReport.of(report), false));
+      if (terminal.interactive() && !json) {
+        spec.commandLine().getOut().print(new RewindReportText(terminal).of(report));
+        spec.commandLine().getOut().flush();
+      } else {
+        spec.commandLine().getOut().println(Json.write(WireRewindReport.of(report), false));
+      }
       return report.complete() ? ExitCode.OK.code() : ExitCode.SKIPPED.code();
     }
   }

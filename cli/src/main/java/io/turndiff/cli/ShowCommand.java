@@ -3,34 +3,90 @@ package io.turndiff.cli;
 import io.turndiff.api.Json;
 import io.turndiff.api.Turndiff;
 import io.turndiff.api.wire.WireFileRecord;
+import io.turndiff.model.TurnKind;
+import io.turndiff.review.TurnRecords;
+import io.turndiff.store.StoredTurn;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
-/** {@code turndiff show --turn ID}: the turn's file records as JSON. */
+/**
+ * {@code turndiff show --turn REF}: the turn and its files with their stats on a terminal, its file
+ * records as JSON otherwise.
+ */
 @Command(
     name = "show",
-    description = "Print a turn's file records as a JSON array (from the store only).")
+    description =
+        "Print a turn's files with their changed lines on a terminal; its file records as a JSON "
+            + "array with --json or when the output is not a terminal (from the store only).")
 final class ShowCommand implements Callable<Integer> {
 
   @Spec CommandSpec spec;
 
-  @Option(names = "--turn", required = true, paramLabel = "ID")
+  @Option(
+      names = "--turn",
+      required = true,
+      paramLabel = "REF",
+      description = "The turn: its id or the beginning of it, last, last~N, or #N.")
   String turn;
+
+  @Mixin TurnScope scope;
 
   @Option(names = "--pretty", description = "Indent the JSON.")
   boolean pretty;
 
+  @Option(names = "--json", description = "Print JSON, also on a terminal.")
+  boolean json;
+
   @Override
   public Integer call() {
+    Terminal terminal = Main.terminal(spec);
     try (Turndiff turndiff = StoreOptions.of(spec).open()) {
-      spec.commandLine()
-          .getOut()
-          .println(
-              Json.write(WireFileRecord.of(turndiff.queries().records(turn).changes()), pretty));
+      TurnRecords records = turndiff.queries().records(scope.references(turndiff).resolve(turn));
+      if (terminal.interactive() && !json && !pretty) {
+        spec.commandLine().getOut().print(human(records, turndiff, terminal));
+        spec.commandLine().getOut().flush();
+      } else {
+        spec.commandLine()
+            .getOut()
+            .println(Json.write(WireFileRecord.of(records.changes()), pretty));
+      }
     }
     return ExitCode.OK.code();
+  }
+
+  /** A header as {@code git show} gives a commit, the title, and the files' stats. */
+  private static String human(TurnRecords records, Turndiff turndiff, Terminal terminal) {
+    StoredTurn turn = records.turn();
+    String title =
+        TurnTitle.of(
+            turn,
+            records.changes(),
+            records.rewinds(),
+            id -> id.equals(turn.externalId()) ? "#" + turn.seq() : TurnTable.shortId(id));
+    return terminal.paint(Terminal.YELLOW, "turn " + turn.externalId())
+        + "\n"
+        + "Session: "
+        + turn.sessionExternalId()
+        + " #"
+        + turn.seq()
+        + (turn.kind() == TurnKind.REWIND ? " (rewind)" : "")
+        + ", "
+        + turn.state().code()
+        + "\n"
+        + "Where:   "
+        + records.workspaceRoot()
+        + "\n"
+        + "Date:    "
+        + RelativeTime.of(turn.beganAt(), turndiff.store().clock().instant())
+        + " ("
+        + RelativeTime.exact(turn.beganAt())
+        + ")\n\n    "
+        + Terminal.printable(title)
+        + "\n\n"
+        + new FileStat(terminal).of(records.changes());
   }
 }

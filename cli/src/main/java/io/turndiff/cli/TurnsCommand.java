@@ -5,7 +5,10 @@ import io.turndiff.api.Turndiff;
 import io.turndiff.api.wire.WireSessionTurns;
 import io.turndiff.api.wire.WireTurnPage;
 import io.turndiff.review.SessionListing;
+import io.turndiff.review.TurnPage;
+import io.turndiff.store.StoredTurn;
 import java.nio.file.Path;
+import java.time.Instant;
 import java.util.List;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
@@ -14,12 +17,16 @@ import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
-/** {@code turndiff turns [--workspace DIR] [--session ID]}: sessions and their turns. */
+/**
+ * {@code turndiff turns [--workspace DIR] [--session ID] [--json]}: sessions and their turns, as a
+ * table on a terminal and as JSON otherwise.
+ */
 @Command(
     name = "turns",
     description =
         "List a session's turns, or every session of a workspace with its turns "
-            + "(from the store only).")
+            + "(from the store only): a table on a terminal, JSON with --json or when the output "
+            + "is not a terminal.")
 final class TurnsCommand implements Callable<Integer> {
 
   @Spec CommandSpec spec;
@@ -46,9 +53,18 @@ final class TurnsCommand implements Callable<Integer> {
   @Option(names = "--pretty", description = "Indent the JSON.")
   boolean pretty;
 
+  @Option(names = "--json", description = "Print JSON, also on a terminal.")
+  boolean json;
+
   @Override
   public Integer call() {
+    Terminal terminal = Main.terminal(spec);
     try (Turndiff turndiff = StoreOptions.of(spec).open()) {
+      if (terminal.interactive() && !json && !pretty) {
+        spec.commandLine().getOut().print(table(turndiff, terminal));
+        spec.commandLine().getOut().flush();
+        return ExitCode.OK.code();
+      }
       Object output;
       if (session != null) {
         output = WireTurnPage.of(turndiff.queries().turns(session, after, limit));
@@ -64,5 +80,73 @@ final class TurnsCommand implements Callable<Integer> {
       spec.commandLine().getOut().println(Json.write(output, pretty));
     }
     return ExitCode.OK.code();
+  }
+
+  /** The human view: the session's table, or each session of the workspace with its table. */
+  private String table(Turndiff turndiff, Terminal terminal) {
+    TurnTable table = new TurnTable(turndiff, terminal);
+    StringBuilder text = new StringBuilder();
+    if (session != null) {
+      Shown shown = shown(turndiff, session);
+      text.append(terminal.paint(Terminal.BOLD, "session " + session))
+          .append("  ")
+          .append(shown.page().workspace())
+          .append('\n')
+          .append(shown.earlier())
+          .append(table.rows(shown.page()))
+          .append(more(shown.page()));
+      return text.toString();
+    }
+    Path root = workspace.orCurrentDirectory();
+    List<SessionListing> sessions = turndiff.queries().sessions(root);
+    Instant now = turndiff.store().clock().instant();
+    text.append(root).append('\n');
+    for (SessionListing listing : sessions) {
+      String id = listing.session().externalId();
+      Shown shown = shown(turndiff, id);
+      text.append('\n')
+          .append(terminal.paint(Terminal.BOLD, "session " + id))
+          .append("  ")
+          .append(RelativeTime.count(listing.turns(), "turn"))
+          .append(
+              listing.lastTurnAt().map(at -> ", the last " + RelativeTime.of(at, now)).orElse(""))
+          .append('\n')
+          .append(shown.earlier())
+          .append(table.rows(shown.page()))
+          .append(more(shown.page()));
+    }
+    return text.toString();
+  }
+
+  /** A page of turns as a person sees it, with the line that says there are earlier ones. */
+  private record Shown(TurnPage page, String earlier) {}
+
+  /**
+   * The turns a person sees: those after {@code --after} when it is given, else the newest {@code
+   * --limit} (the JSON pages from the first turn, as it always did).
+   */
+  private Shown shown(Turndiff turndiff, String id) {
+    long from = after;
+    if (!spec.commandLine().getParseResult().hasMatchedOption("--after")) {
+      List<StoredTurn> turns =
+          turndiff
+              .store()
+              .read(
+                  tx ->
+                      tx.sessions()
+                          .byExternalId(id)
+                          .map(found -> tx.turns().ofSession(found.id()))
+                          .orElse(List.of()));
+      from = turns.size() <= limit ? 0 : turns.get(turns.size() - limit - 1).seq();
+    }
+    return new Shown(
+        turndiff.queries().turns(id, from, limit),
+        from == 0 ? "" : "  … earlier turns with --session " + id + " --after 0\n");
+  }
+
+  private static String more(TurnPage page) {
+    return page.nextAfter()
+        .map(next -> "  … more with --session " + page.session() + " --after " + next + "\n")
+        .orElse("");
   }
 }

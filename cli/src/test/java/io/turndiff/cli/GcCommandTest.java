@@ -302,8 +302,8 @@ class GcCommandTest {
     turn("t1", "a.txt", "one\n");
     turn("t2", "a.txt", "two\n");
     turn("t3", "a.txt", "three\n");
-    JsonNode none = turndiff("config").expect(0).json();
-    assertTrue(none.get("older_than").isNull() && none.get("keep_turns").isNull(), none.toString());
+    JsonNode defaults = turndiff("config").expect(0).json();
+    assertEquals("PT720H", defaults.get("older_than").asText(), "a new store keeps the default");
     JsonNode set = turndiff("config", "--keep-turns", "1", "--older-than", "30d").expect(0).json();
     assertEquals("PT720H", set.get("older_than").asText());
     assertEquals(1, set.get("keep_turns").asInt());
@@ -323,6 +323,86 @@ class GcCommandTest {
     turndiff("config", "--keep-turns", "-3").expect(2);
     assertEquals(unset, turndiff("config").expect(0).json(), "a refused change changes nothing");
     assertWhole();
+  }
+
+  /**
+   * A new store is bounded by default (V14): {@code gc} without options, as the service's daily
+   * collection, removes turns finished over 30 days ago, but never a session's newest 10, nor a
+   * turn a kept rewind needs to be undone. The turns are aged as the store dates them (their
+   * finished_at), as {@link #olderThanCountsFromWhenATurnFinished} does.
+   */
+  @Test
+  void aNewStoreIsBoundedByTheDefaultPolicyButKeepsTheNewestTurnsAndWhatARewindNeeds() {
+    JsonNode kept = turndiff("config").expect(0).json();
+    assertEquals("PT720H", kept.get("older_than").asText(), kept.toString());
+    assertEquals(10, kept.get("keep_turns").asInt(), kept.toString());
+    assertEquals(2L * 1024 * 1024 * 1024, kept.get("max_size").asLong(), kept.toString());
+    assertEquals(kept, turndiff("du", "--json").expect(0).json().get("retention"));
+    assertTrue(
+        turndiff("du")
+            .expect(0)
+            .out()
+            .contains(
+                "retention: turns finished over 30d ago go; each session's newest 10 turns stay;"
+                    + " past 2 GiB in use, more of the oldest go"));
+
+    for (int i = 1; i <= 12; i++) {
+      turn("t" + i, "f" + i + ".txt", randomText(i));
+    }
+    execute(
+        "UPDATE turn SET began_at = began_at - 40 * 86400000,"
+            + " finished_at = finished_at - 40 * 86400000");
+    assertEquals(
+        List.of("t1", "t2"),
+        turnIds(turndiff("gc", "--grace", "0s", "--dry-run").expect(0).json()),
+        "over 30 days old and not among the newest 10 (seq 3..12)");
+    // t1 is rewound now: its rewind (seq 13) is recent and kept, so t1 stays to undo it
+    JsonNode rewind = turndiff("rewind", "--turn", "t1").expect(0).json();
+    String rewindTurn = rewind.get("rewind_turn").asText();
+
+    JsonNode report = turndiff("gc", "--grace", "0s").expect(0).json();
+    assertEquals(
+        List.of("t2", "t3"),
+        turnIds(report),
+        "over 30 days old and not among the newest 10 (seq 4..13), less t1");
+    assertEquals(
+        List.of("t1", "t4", "t5", "t6", "t7", "t8", "t9", "t10", "t11", "t12", rewindTurn),
+        query("SELECT external_id FROM turn ORDER BY seq"));
+    assertEquals(List.of(), turnIds(turndiff("gc", "--grace", "0s").expect(0).json()));
+    JsonNode undo = turndiff("rewind", "--turn", rewindTurn, "--dry-run").expect(0).json();
+    assertEquals(List.of("f1.txt"), texts(undo.get("restored")), "the rewind is still undoable");
+    assertWhole();
+  }
+
+  /**
+   * A store upgraded with turns keeps no policy (StoreTest); {@code config} says so in words and
+   * {@code --default-policy} adopts the default.
+   */
+  @Test
+  void aStoreWithoutAPolicyIsToldSoAndAdoptsTheDefaultWithOneOption() {
+    JsonNode none =
+        turndiff("config", "--unset", "older-than", "--unset", "keep-turns", "--unset", "max-size")
+            .expect(0)
+            .json();
+    assertTrue(
+        none.get("older_than").isNull()
+            && none.get("keep_turns").isNull()
+            && none.get("max_size").isNull(),
+        none.toString());
+    assertTrue(turndiff("du").expect(0).out().contains("retention: none: no turn is ever removed"));
+    JsonNode adopted = turndiff("config", "--default-policy").expect(0).json();
+    assertEquals("PT720H", adopted.get("older_than").asText());
+    assertEquals(10, adopted.get("keep_turns").asInt());
+    JsonNode changed = turndiff("config", "--default-policy", "--keep-turns", "3").expect(0).json();
+    assertEquals(
+        3, changed.get("keep_turns").asInt(), "options change the default they start from");
+    assertEquals("PT720H", changed.get("older_than").asText());
+  }
+
+  private static List<String> texts(JsonNode array) {
+    List<String> texts = new ArrayList<>();
+    array.forEach(item -> texts.add(item.asText()));
+    return texts;
   }
 
   @Test

@@ -37,4 +37,23 @@ abstract class InProcessCommandsTest {
   CommandRun turndiff(String... args) {
     return commands.run(args);
   }
+
+  /**
+   * A finished turn {@code id} of {@code session} in which {@code file} was given {@code content}.
+   */
+  void finishedTurn(String session, String id, String file, String content) {
+    turndiff(
+            "turn",
+            "begin",
+            "--workspace",
+            workspace.root().toString(),
+            "--session",
+            session,
+            "--turn",
+            id)
+        .expect(0);
+    turndiff("snapshot", "--turn", id, file).expect(0);
+    workspace.file(file, content);
+    turndiff("turn", "finish", "--turn", id).expect(0);
+  }
 }

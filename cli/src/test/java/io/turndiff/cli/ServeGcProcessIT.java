@@ -190,7 +190,17 @@ class ServeGcProcessIT {
             "SELECT (page_count - freelist_count) * page_size"
                 + " FROM pragma_page_count(), pragma_freelist_count(), pragma_page_size()");
     long maxSize = inUse * 6 / 10;
-    StoreCommands.run(database, "config", "--max-size", Long.toString(maxSize)).expect(0);
+    // the store's own size alone (a new store's default also keeps each session's newest 10)
+    StoreCommands.run(
+            database,
+            "config",
+            "--unset",
+            "older-than",
+            "--unset",
+            "keep-turns",
+            "--max-size",
+            Long.toString(maxSize))
+        .expect(0);
 
     ServeProcessIT.Service service =
         ServeProcessIT.Service.start(
@@ -281,7 +291,9 @@ class ServeGcProcessIT {
     database = temp.resolve("store/turndiff.db");
     workspace.file("f0.txt", "0\n").file("f1.txt", "1\n").file("f2.txt", "2\n");
     turns("s1", 3, 100);
-    StoreCommands.run(database, "config", "--keep-turns", "1").expect(0);
+    StoreCommands.run(
+            database, "config", "--unset", "older-than", "--unset", "max-size", "--keep-turns", "1")
+        .expect(0);
     // as every store made before incremental vacuum: converting it takes a full VACUUM
     StoreRows.execute(database, "PRAGMA auto_vacuum = NONE", "VACUUM");
     assertEquals(0, StoreRows.value(database, "PRAGMA auto_vacuum"));
@@ -314,7 +326,9 @@ class ServeGcProcessIT {
     database = temp.resolve("store/turndiff.db");
     workspace.file("f0.txt", "0\n").file("f1.txt", "1\n").file("f2.txt", "2\n");
     turns("s1", 24, 100);
-    StoreCommands.run(database, "config", "--keep-turns", "1").expect(0);
+    StoreCommands.run(
+            database, "config", "--unset", "older-than", "--unset", "max-size", "--keep-turns", "1")
+        .expect(0);
 
     ServeProcessIT.Service service =
         ServeProcessIT.Service.start(

@@ -38,6 +38,22 @@ public record RetentionPolicy(
   /** How long a blob nothing refers to is kept by default (see {@link #grace}). */
   public static final Duration DEFAULT_GRACE = Duration.ofHours(1);
 
+  /**
+   * The policy a new store keeps (migration V14, which writes these values; {@code StoreTest} keeps
+   * the two in step): turns finished over 30 days ago go, never each session's newest 10, and while
+   * the pages in use hold more than 2 GiB, more of the oldest. Thirty days outlasts the time in
+   * which a turn is reviewed and undone, ten turns cover the last prompts of any session a user
+   * comes back to, and 2 GiB is a store no disk notices, where the peers' unbounded histories
+   * reached 98–300 GB. A turn goes only with every turn of the rewinds that refer to it ({@link
+   * Retention#groups}), so a rewind that is kept stays undoable.
+   */
+  public static final RetentionPolicy DEFAULT =
+      new RetentionPolicy(
+          Optional.of(Duration.ofDays(30)),
+          OptionalInt.of(10),
+          OptionalLong.of(2L * 1024 * 1024 * 1024),
+          Duration.ZERO);
+
   /** The names the policy is kept under in the store's settings ({@code turndiff config}). */
   public static final String OLDER_THAN = "gc.older_than";
 
@@ -77,6 +93,11 @@ public record RetentionPolicy(
         () -> settings.remove(KEEP_TURNS));
     maxSize.ifPresentOrElse(
         value -> settings.put(MAX_SIZE, Long.toString(value)), () -> settings.remove(MAX_SIZE));
+  }
+
+  /** This policy's criteria with {@code grace} (the default's, say, with the default grace). */
+  public RetentionPolicy withGrace(Duration grace) {
+    return new RetentionPolicy(olderThan, keepTurns, maxSize, grace);
   }
 
   /** Whether any criterion is set. */

@@ -86,6 +86,19 @@ public final class Turns {
                     "turn '" + externalId + "' does not exist"));
   }
 
+  /**
+   * The turns whose external id begins with {@code prefix}, at most {@code limit}, in the order
+   * they began: what a person's shortened id may name ({@code turndiff show --turn turn-3f2a}). The
+   * prefix is compared as text, never as a pattern, so {@code _} and {@code %} mean themselves.
+   */
+  public List<StoredTurn> withIdPrefix(String prefix, int limit) {
+    return select()
+        .where(DSL.substring(TURN.EXTERNAL_ID, 1, prefix.length()).eq(prefix))
+        .orderBy(TURN.ID)
+        .limit(limit)
+        .fetch(Turns::toStored);
+  }
+
   public Optional<StoredTurn> byId(long id) {
     return select().where(TURN.ID.eq(id)).fetchOptional().map(Turns::toStored);
   }

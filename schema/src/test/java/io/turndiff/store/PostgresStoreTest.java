@@ -84,11 +84,15 @@ class PostgresStoreTest {
     }
     try (Store again = Store.open(database)) {
       assertTrue(again.read(tx -> tx.workspaces().byRealRoot("/nowhere")).isEmpty());
+      assertEquals(
+          RetentionPolicy.DEFAULT,
+          again.read(tx -> RetentionPolicy.stored(tx.settings(), Duration.ZERO)),
+          "a new store is bounded by default, as a SQLite one is (V14)");
     }
     assertEquals(
-        5,
+        6,
         count(database, "SELECT count(*) FROM flyway_schema_history WHERE success"),
-        "V9 (the schema at V9), V10, V11, V12 and V13, each run once");
+        "V9 (the schema at V9), V10, V11, V12, V13 and V14, each run once");
     try (Connection connection = database.connect();
         Statement statement = connection.createStatement();
         ResultSet row =

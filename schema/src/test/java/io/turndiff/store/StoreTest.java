@@ -27,6 +27,7 @@ import java.sql.DriverManager;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -209,6 +210,47 @@ class StoreTest {
       assertEquals(
           "type_changed,directory_created,directory_removed", rows.getString(1), "every row kept");
     }
+  }
+
+  /** The retention policy {@code database} keeps, as {@code turndiff config} reads it. */
+  private static RetentionPolicy keptPolicy(Path database) {
+    try (Store store = Store.open(database)) {
+      return store.read(tx -> RetentionPolicy.stored(tx.settings(), Duration.ZERO));
+    }
+  }
+
+  @Test
+  void aNewStoreKeepsTheDefaultRetentionPolicy() {
+    assertEquals(RetentionPolicy.DEFAULT, keptPolicy(temp.resolve("new/turndiff.db")));
+  }
+
+  /**
+   * V14 gives the default to a store that has recorded nothing; a store upgraded with turns keeps
+   * what its user chose (before V14 nothing was removed unless they set a policy), and so does an
+   * empty store whose user set a policy of their own.
+   */
+  @Test
+  void anUpgradedStoreWithTurnsKeepsNoPolicyAndAnEmptyOneGetsTheDefault() throws Exception {
+    Path withTurns = storeAtMigration("v13-turns", "13");
+    try (Connection connection = DriverManager.getConnection("jdbc:sqlite:" + withTurns)) {
+      var statement = connection.createStatement();
+      statement.execute("INSERT INTO workspace VALUES (1, '/w', '/w', 1, 1, 0, NULL)");
+      statement.execute("INSERT INTO session VALUES (1, 's', 1, 0)");
+      statement.execute("INSERT INTO turn VALUES (1, 't', 1, 1, 'agent', 'finished', 0, 0)");
+    }
+    assertFalse(keptPolicy(withTurns).any(), "nothing is removed that was not before");
+
+    assertEquals(RetentionPolicy.DEFAULT, keptPolicy(storeAtMigration("v13-empty", "13")));
+
+    Path chosen = storeAtMigration("v13-chosen", "13");
+    try (Connection connection = DriverManager.getConnection("jdbc:sqlite:" + chosen)) {
+      connection
+          .createStatement()
+          .execute("INSERT INTO store_setting VALUES ('gc.keep_turns', '3')");
+    }
+    RetentionPolicy kept = keptPolicy(chosen);
+    assertEquals(3, kept.keepTurns().getAsInt());
+    assertTrue(kept.olderThan().isEmpty() && kept.maxSize().isEmpty(), kept.toString());
   }
 
   @Test

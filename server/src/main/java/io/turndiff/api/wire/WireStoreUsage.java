@@ -1,9 +1,13 @@
 package io.turndiff.api.wire;
 
+import io.turndiff.store.RetentionPolicy;
 import io.turndiff.store.StoreUsage;
 import java.util.List;
 
-/** {@code turndiff du --json}: the store's footprint, per workspace and session. */
+/**
+ * {@code turndiff du --json}: the store's footprint, per workspace and session, and the retention
+ * policy kept with the store ({@code turndiff config}).
+ */
 public record WireStoreUsage(
     String store,
     long fileBytes,
@@ -12,6 +16,7 @@ public record WireStoreUsage(
     long blobBytes,
     long unreferencedBlobBytes,
     long indexBlobBytes,
+    WireRetentionConfig retention,
     List<Workspace> workspaces) {
 
   /** A workspace and its sessions. */
@@ -42,7 +47,7 @@ public record WireStoreUsage(
     }
   }
 
-  public static WireStoreUsage of(String store, StoreUsage usage) {
+  public static WireStoreUsage of(String store, StoreUsage usage, RetentionPolicy retention) {
     return new WireStoreUsage(
         store,
         usage.fileBytes(),
@@ -51,6 +56,7 @@ public record WireStoreUsage(
         usage.blobBytes(),
         usage.unreferencedBlobBytes(),
         usage.indexBlobBytes(),
+        WireRetentionConfig.of(retention),
         usage.workspaces().stream()
             .map(
                 workspace ->

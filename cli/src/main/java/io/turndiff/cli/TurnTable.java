@@ -1,0 +1,129 @@
+package io.turndiff.cli;
+
+import io.turndiff.api.Turndiff;
+import io.turndiff.model.TurnKind;
+import io.turndiff.model.TurnState;
+import io.turndiff.review.ListedTurn;
+import io.turndiff.review.RewoundBy;
+import io.turndiff.review.TurnPage;
+import io.turndiff.review.TurnRewinds;
+import io.turndiff.store.StoredFileChange;
+import io.turndiff.store.StoredTurn;
+import io.turndiff.store.TurnListing;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Function;
+import java.util.stream.Collectors;
+
+/**
+ * A page of a session's turns as a table for a person, one turn a line, oldest first (the newest
+ * ends up beside the prompt): number, short id, when it began, title, files, lines added and
+ * removed, and how it stands to rewinds.
+ *
+ * <pre>
+ *   #3  turn-3f2a9c0d…  12 minutes ago  src/app.py and 2 more  3 files  +12 -4  rewound by #5
+ * </pre>
+ */
+final class TurnTable {
+
+  private final Turndiff turndiff;
+  private final Terminal terminal;
+  private final Instant now;
+
+  TurnTable(Turndiff turndiff, Terminal terminal) {
+    this.turndiff = turndiff;
+    this.terminal = terminal;
+    this.now = turndiff.store().clock().instant();
+  }
+
+  /** The panel's short form of an id: its first 13 characters and an ellipsis past 14. */
+  static String shortId(String id) {
+    return id.length() > 14 ? id.substring(0, 13) + TurnReference.ELLIPSIS : id;
+  }
+
+  /** The lines of the table of {@code page}, each ending in a newline. */
+  String rows(TurnPage page) {
+    Map<String, Long> seqs = new HashMap<>();
+    page.turns()
+        .forEach(
+            listed ->
+                seqs.put(listed.listing().turn().externalId(), listed.listing().turn().seq()));
+    Function<String, String> label = id -> seqs.containsKey(id) ? "#" + seqs.get(id) : shortId(id);
+    List<String[]> cells = new ArrayList<>();
+    for (ListedTurn listed : page.turns()) {
+      cells.add(cells(listed, label));
+    }
+    int[] widths = new int[cells.isEmpty() ? 0 : cells.getFirst().length];
+    for (String[] row : cells) {
+      for (int i = 0; i < row.length; i++) {
+        widths[i] = Math.max(widths[i], row[i].length());
+      }
+    }
+    String[] colours = {
+      Terminal.BOLD, Terminal.YELLOW, "", "", "", Terminal.GREEN, Terminal.RED, Terminal.DIM
+    };
+    StringBuilder table = new StringBuilder();
+    for (String[] row : cells) {
+      StringBuilder line = new StringBuilder(" ");
+      for (int i = 0; i < row.length; i++) {
+        String cell = row[i];
+        // numbers right-aligned, words left-aligned; the last column is not padded
+        boolean number = i == 0 || i == 4 || i == 5 || i == 6;
+        String padded =
+            i == row.length - 1
+                ? cell
+                : number
+                    ? " ".repeat(widths[i] - cell.length()) + cell
+                    : cell + " ".repeat(widths[i] - cell.length());
+        line.append(' ').append(colours[i].isEmpty() ? padded : terminal.paint(colours[i], padded));
+      }
+      table.append(line.toString().stripTrailing()).append('\n');
+    }
+    return table.toString();
+  }
+
+  private String[] cells(ListedTurn listed, Function<String, String> label) {
+    TurnListing listing = listed.listing();
+    StoredTurn turn = listing.turn();
+    List<StoredFileChange> changes =
+        turn.kind() == TurnKind.REWIND
+            ? List.of()
+            : turndiff.queries().records(turn.externalId()).changes();
+    String title =
+        TurnTitle.cut(TurnTitle.of(turn, changes, listed.rewinds(), label), TurnTitle.WIDTH);
+    return new String[] {
+      "#" + turn.seq(),
+      shortId(turn.externalId()),
+      RelativeTime.of(turn.beganAt(), now),
+      title,
+      RelativeTime.count(listing.changed(), "file"),
+      "+" + listing.linesAdded(),
+      "-" + listing.linesRemoved(),
+      standing(turn, listed.rewinds(), label)
+    };
+  }
+
+  /** Open, rewound by which rewinds (partly, when one skipped something), or nothing. */
+  static String standing(StoredTurn turn, TurnRewinds rewinds, Function<String, String> label) {
+    if (turn.state() == TurnState.OPEN) {
+      return "open";
+    }
+    List<RewoundBy> by = rewinds.rewoundBy();
+    if (by.isEmpty()) {
+      return "";
+    }
+    String verb = turn.kind() == TurnKind.REWIND ? "undone by " : "rewound by ";
+    return verb
+        + by.stream()
+            .map(
+                rewind ->
+                    label.apply(rewind.operation().rewindTurn())
+                        + (rewind.complete() && !rewind.operation().pathScoped()
+                            ? ""
+                            : " (partly)"))
+            .collect(Collectors.joining(", "));
+  }
+}

@@ -1,0 +1,60 @@
+package io.turndiff.cli;
+
+import io.turndiff.model.ChangeKind;
+import io.turndiff.model.TurnKind;
+import io.turndiff.review.TurnRewinds;
+import io.turndiff.store.StoredFileChange;
+import io.turndiff.store.StoredTurn;
+import java.util.List;
+import java.util.function.Function;
+import java.util.stream.Collectors;
+
+/**
+ * The line that names a turn in the human views, where git puts a commit's subject. The store does
+ * not keep the prompt that made a turn (yet): the title is what the store has, the paths the turn
+ * changed ({@code src/app.py and 2 more}), or for a rewind the turns it put back ({@code rewind of
+ * #3, #4}).
+ */
+final class TurnTitle {
+
+  /** Longer titles are cut to this many characters, the last an ellipsis. */
+  static final int WIDTH = 48;
+
+  private TurnTitle() {}
+
+  /**
+   * @param label how a turn of the same session is named in the view ({@code #3})
+   */
+  static String of(
+      StoredTurn turn,
+      List<StoredFileChange> changes,
+      TurnRewinds rewinds,
+      Function<String, String> label) {
+    if (turn.kind() == TurnKind.REWIND) {
+      return rewinds
+          .rewinds()
+          .map(
+              operation ->
+                  "rewind of "
+                      + operation.turns().reversed().stream()
+                          .map(label)
+                          .collect(Collectors.joining(", ")))
+          .orElse("rewind");
+    }
+    List<StoredFileChange> changed =
+        changes.stream()
+            .filter(change -> change.change().orElse(ChangeKind.MODIFIED) != ChangeKind.UNCHANGED)
+            .toList();
+    if (changed.isEmpty()) {
+      return changes.isEmpty() ? "(nothing recorded)" : "(nothing changed)";
+    }
+    String first = changed.getFirst().path().display();
+    return changed.size() == 1 ? first : first + " and " + (changed.size() - 1) + " more";
+  }
+
+  /** {@code title} cut to {@code width} characters, its control characters shown. */
+  static String cut(String title, int width) {
+    String shown = Terminal.printable(title);
+    return shown.length() <= width ? shown : shown.substring(0, width - 1) + TurnReference.ELLIPSIS;
+  }
+}

@@ -109,10 +109,11 @@ class ReleaseTarballIT {
 
   /**
    * What the release weighs unpacked, measured on 2026-12-01 (docs/install.md, "What takes the
-   * space"): 143 MB, of which the AOT cache 72, the JVM 30, the runtime's modules 18, the jar 17.
-   * The issue asked for well under 120: the AOT cache alone is over half of it.
+   * space"): 135 MB, of which the AOT cache 69.5 (jOOQ's classes about half of it), the JVM 24.8,
+   * the runtime's modules 18.5, the jar 17.7. The issue asked for well under 120, which a cache of
+   * the classes the commands load cannot meet; this bound catches growth beyond today's release.
    */
-  private static final long BUDGET = 150_000_000;
+  private static final long BUDGET = 140_000_000;
 
   @Test
   void itStaysWithinItsBudget() throws Exception {

@@ -1,9 +1,9 @@
 package io.turndiff.cli;
 
-import io.turndiff.api.hooks.CodexConfig;
-import io.turndiff.api.hooks.CodexTrust;
-import io.turndiff.api.hooks.HookRuntime;
-import io.turndiff.api.hooks.RuntimeSettings;
+import io.turndiff.hooks.install.CodexConfig;
+import io.turndiff.hooks.install.CodexTrust;
+import io.turndiff.hooks.install.HookRuntime;
+import io.turndiff.hooks.install.RuntimeSettings;
 import io.turndiff.model.RequestException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;

@@ -1,8 +1,8 @@
 package io.turndiff.cli;
 
-import io.turndiff.api.hooks.HookRuntime;
-import io.turndiff.api.hooks.OpenCodePlugin;
-import io.turndiff.api.hooks.RuntimeSettings;
+import io.turndiff.hooks.install.HookRuntime;
+import io.turndiff.hooks.install.OpenCodePlugin;
+import io.turndiff.hooks.install.RuntimeSettings;
 import io.turndiff.api.wire.WireHooksStatus;
 import io.turndiff.model.RequestException;
 import java.io.IOException;

@@ -1,10 +1,10 @@
 package io.turndiff.cli;
 
-import io.turndiff.api.hooks.CodexConfig;
-import io.turndiff.api.hooks.CodexTrust;
-import io.turndiff.api.hooks.HookRuntime;
-import io.turndiff.api.hooks.OpenCodePlugin;
-import io.turndiff.api.hooks.RuntimeSettings;
+import io.turndiff.hooks.install.CodexConfig;
+import io.turndiff.hooks.install.CodexTrust;
+import io.turndiff.hooks.install.HookRuntime;
+import io.turndiff.hooks.install.OpenCodePlugin;
+import io.turndiff.hooks.install.RuntimeSettings;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.PrintWriter;

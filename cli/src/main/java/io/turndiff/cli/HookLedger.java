@@ -1,7 +1,7 @@
 package io.turndiff.cli;
 
 import io.turndiff.api.Json;
-import io.turndiff.api.hooks.HookRuntime;
+import io.turndiff.hooks.install.HookRuntime;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;

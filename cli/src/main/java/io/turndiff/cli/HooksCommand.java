@@ -2,7 +2,7 @@ package io.turndiff.cli;
 
 import io.turndiff.api.Json;
 import io.turndiff.api.Turndiff;
-import io.turndiff.api.hooks.HookRuntime;
+import io.turndiff.hooks.install.HookRuntime;
 import io.turndiff.api.wire.WireHooksStatus;
 import io.turndiff.boundary.WorkspaceRoot;
 import io.turndiff.capture.track.TrackSummary;

@@ -1,6 +1,6 @@
 package io.turndiff.cli;
 
-import io.turndiff.api.hooks.HookRuntime;
+import io.turndiff.hooks.install.HookRuntime;
 import io.turndiff.api.wire.WireServiceStopped;
 import io.turndiff.store.StoreAddress;
 import io.turndiff.store.StoreLocation;

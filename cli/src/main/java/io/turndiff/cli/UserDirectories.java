@@ -1,6 +1,6 @@
 package io.turndiff.cli;
 
-import io.turndiff.api.hooks.HookRuntime;
+import io.turndiff.hooks.install.HookRuntime;
 import java.nio.file.Path;
 import java.util.Map;
 

@@ -114,6 +114,7 @@ class ArchitectureTest {
             "io.turndiff.rewind.RewindService",
             "io.turndiff.export.TurnExport",
             "io.turndiff.api.Turndiff",
+            "io.turndiff.hooks.install.HookRuntime",
             "io.turndiff.server.HttpService",
             "io.turndiff.cli.Main")) {
       assertTrue(classes.contain(name), name + " is analysed");
@@ -199,6 +200,8 @@ class ArchitectureTest {
           .definedBy("io.turndiff.export..")
           .layer("api")
           .definedBy("io.turndiff.api..")
+          .layer("hooks")
+          .definedBy("io.turndiff.hooks..")
           .layer("server")
           .definedBy("io.turndiff.server..")
           .layer("cli")
@@ -207,24 +210,26 @@ class ArchitectureTest {
           .mayNotBeAccessedByAnyLayer()
           .whereLayer("server")
           .mayOnlyBeAccessedByLayers("cli")
-          .whereLayer("api")
+          .whereLayer("hooks")
           .mayOnlyBeAccessedByLayers("server", "cli")
+          .whereLayer("api")
+          .mayOnlyBeAccessedByLayers("hooks", "server", "cli")
           .whereLayer("rewind")
-          .mayOnlyBeAccessedByLayers("api", "server", "cli")
+          .mayOnlyBeAccessedByLayers("api", "hooks", "server", "cli")
           .whereLayer("export")
-          .mayOnlyBeAccessedByLayers("api", "server", "cli")
+          .mayOnlyBeAccessedByLayers("api", "hooks", "server", "cli")
           .whereLayer("review")
-          .mayOnlyBeAccessedByLayers("export", "api", "server", "cli")
+          .mayOnlyBeAccessedByLayers("export", "api", "hooks", "server", "cli")
           .whereLayer("capture")
-          .mayOnlyBeAccessedByLayers("rewind", "export", "api", "server", "cli")
+          .mayOnlyBeAccessedByLayers("rewind", "export", "api", "hooks", "server", "cli")
           .whereLayer("store")
           .mayOnlyBeAccessedByLayers(
-              "capture", "review", "rewind", "export", "api", "server", "cli")
+              "capture", "review", "rewind", "export", "api", "hooks", "server", "cli")
           .whereLayer("diff")
           .mayOnlyBeAccessedByLayers(
-              "capture", "review", "rewind", "export", "api", "server", "cli")
+              "capture", "review", "rewind", "export", "api", "hooks", "server", "cli")
           .whereLayer("boundary")
-          .mayOnlyBeAccessedByLayers("capture", "rewind", "export", "api", "server", "cli")
+          .mayOnlyBeAccessedByLayers("capture", "rewind", "export", "api", "hooks", "server", "cli")
           .whereLayer("model")
           .mayOnlyBeAccessedByLayers(
               "boundary",
@@ -235,6 +240,7 @@ class ArchitectureTest {
               "rewind",
               "export",
               "api",
+              "hooks",
               "server",
               "cli");
 
@@ -253,11 +259,12 @@ class ArchitectureTest {
   static final ArchRule jacksonOnlyAtTheEdges =
       noClasses()
           .that()
-          .resideOutsideOfPackages("io.turndiff.api..", "io.turndiff.server..")
+          .resideOutsideOfPackages("io.turndiff.api..", "io.turndiff.hooks..", "io.turndiff.server..")
           .should()
           .dependOnClassesThat()
           .resideInAPackage("com.fasterxml.jackson..")
-          .because("JSON is written and read in io.turndiff.api (and the HTTP service)");
+          .because(
+              "JSON is written and read in io.turndiff.api, the HTTP service and the hooks (a runtime's payloads, its JSON or TOML settings)");
 
   @ArchTest
   static final ArchRule picocliOnlyInTheCommandLine =

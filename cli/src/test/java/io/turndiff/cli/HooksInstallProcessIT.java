@@ -9,7 +9,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.turndiff.api.Json;
-import io.turndiff.api.hooks.CodexTrust;
+import io.turndiff.hooks.install.CodexTrust;
 import io.turndiff.fixtures.CommandRun;
 import io.turndiff.fixtures.TestWorkspace;
 import java.io.IOException;

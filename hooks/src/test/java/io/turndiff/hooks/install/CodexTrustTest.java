@@ -1,4 +1,4 @@
-package io.turndiff.api.hooks;
+package io.turndiff.hooks.install;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 

@@ -1,4 +1,4 @@
-package io.turndiff.api.hooks;
+package io.turndiff.hooks.install;
 
 import com.fasterxml.jackson.core.JacksonException;
 import com.fasterxml.jackson.core.StreamReadFeature;

@@ -1,4 +1,4 @@
-package io.turndiff.api.hooks;
+package io.turndiff.hooks.install;
 
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;

@@ -4,6 +4,7 @@ import com.sun.net.httpserver.Headers;
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
 import io.turndiff.api.InvalidRequest;
+import io.turndiff.api.Refusal;
 import io.turndiff.api.Turndiff;
 import io.turndiff.api.wire.WireHealthProof;
 import io.turndiff.api.wire.WireOpenTurn;

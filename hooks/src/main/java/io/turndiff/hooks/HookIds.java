@@ -1,4 +1,4 @@
-package io.turndiff.server;
+package io.turndiff.hooks;
 
 import io.turndiff.model.ExternalIds;
 import io.turndiff.model.Sha256;

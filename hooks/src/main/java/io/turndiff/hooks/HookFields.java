@@ -1,5 +1,7 @@
-package io.turndiff.server;
+package io.turndiff.hooks;
 
+import io.turndiff.api.InvalidRequest;
+import io.turndiff.model.RequestException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.turndiff.api.RequestBodies;
@@ -53,19 +55,16 @@ final class HookFields {
   String required(String path) {
     JsonNode value = at(path);
     if (value.isMissingNode() || value.isNull()) {
-      throw new ApiError(400, "bad_request", "the hook payload has no field '" + path + "'");
+      throw new InvalidRequest("the hook payload has no field '" + path + "'");
     }
     if (!value.isTextual()) {
-      throw new ApiError(
-          400,
-          "bad_request",
-          "field '"
+      throw new InvalidRequest("field '"
               + path
               + "' of the hook payload must be a string, not "
               + value.getNodeType().name().toLowerCase(Locale.ROOT));
     }
     if (value.asText().isEmpty()) {
-      throw new ApiError(400, "bad_request", "field '" + path + "' of the hook payload is empty");
+      throw new InvalidRequest("field '" + path + "' of the hook payload is empty");
     }
     return value.asText();
   }
@@ -85,10 +84,7 @@ final class HookFields {
         value -> {
           requireNoNul(path, value);
           if (!value.startsWith("/")) {
-            throw new ApiError(
-                400,
-                "bad_input",
-                "field '" + path + "' must be an absolute directory, not '" + value + "'");
+            throw new RequestException(RequestException.Problem.BAD_INPUT, "field '" + path + "' must be an absolute directory, not '" + value + "'");
           }
         });
     return directory;
@@ -109,8 +105,7 @@ final class HookFields {
       try {
         parser.parse(PathInput.text(absolute));
       } catch (BadPathException e) {
-        throw new ApiError(
-            400, "bad_input", "field '" + field + "': path " + e.input() + " " + e.problem());
+        throw new RequestException(RequestException.Problem.BAD_INPUT, "field '" + field + "': path " + e.input() + " " + e.problem());
       }
       joined.add(absolute);
     }
@@ -124,10 +119,7 @@ final class HookFields {
 
   private static void requireNoNul(String field, String value) {
     if (value.indexOf('\0') >= 0) {
-      throw new ApiError(
-          400,
-          "bad_input",
-          "field '" + field + "' contains a NUL byte: '" + value.replace("\0", "\\0") + "'");
+      throw new RequestException(RequestException.Problem.BAD_INPUT, "field '" + field + "' contains a NUL byte: '" + value.replace("\0", "\\0") + "'");
     }
   }
 }

@@ -1,4 +1,4 @@
-package io.turndiff.server;
+package io.turndiff.hooks;
 
 import io.turndiff.api.Turndiff;
 import io.turndiff.capture.track.TrackingOptions;

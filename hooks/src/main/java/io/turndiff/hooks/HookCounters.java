@@ -1,4 +1,4 @@
-package io.turndiff.server;
+package io.turndiff.hooks;
 
 import io.turndiff.api.wire.WireHookCounts;
 import io.turndiff.api.wire.WireHookFailure;
@@ -11,11 +11,11 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * What the hook endpoints did since the service started, for {@code service status}: calls by
+ * What the runtimes' hook calls did since the service started, for {@code service status}: calls by
  * runtime and outcome, and the last {@value #KEPT_FAILURES} failures (each also a line in the
  * service's log). In memory only.
  */
-final class HookCounters {
+public final class HookCounters {
 
   static final int KEPT_FAILURES = 20;
 
@@ -61,7 +61,8 @@ final class HookCounters {
     of[OUTCOMES.size() + 1]++;
   }
 
-  synchronized Map<String, WireHookCounts> counts() {
+  /** The calls of each runtime by outcome. */
+  public synchronized Map<String, WireHookCounts> counts() {
     Map<String, WireHookCounts> all = new LinkedHashMap<>();
     counts.forEach(
         (runtime, of) ->
@@ -72,7 +73,7 @@ final class HookCounters {
   }
 
   /** The last failures, oldest first. */
-  synchronized List<WireHookFailure> lastFailures() {
+  public synchronized List<WireHookFailure> lastFailures() {
     return new ArrayList<>(failures);
   }
 }

@@ -1,5 +1,8 @@
-package io.turndiff.server;
+package io.turndiff.hooks;
 
+import io.turndiff.api.Refusal;
+import io.turndiff.api.TurnEvents;
+import io.turndiff.api.TurnLocks;
 import io.turndiff.api.Turndiff;
 import io.turndiff.capture.BeganTurn;
 import io.turndiff.capture.SnapshotVerdict;

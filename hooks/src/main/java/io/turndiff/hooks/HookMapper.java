@@ -1,4 +1,4 @@
-package io.turndiff.server;
+package io.turndiff.hooks;
 
 import java.util.Set;
 
@@ -19,7 +19,10 @@ interface HookMapper {
   Set<String> fields();
 
   /**
-   * @throws ApiError ({@code 400}) naming the field when the payload is not one of this runtime's
+   * @throws io.turndiff.api.InvalidRequest naming the field when the payload is not one of this
+   *     runtime's ({@code 400 bad_request})
+   * @throws io.turndiff.model.RequestException naming the field when a directory or a path in it
+   *     can never be valid ({@code 400 bad_input})
    */
   HookCall map(HookFields payload);
 }

@@ -1,4 +1,4 @@
-package io.turndiff.server;
+package io.turndiff.api;
 
 import java.util.concurrent.locks.ReentrantLock;
 
@@ -7,18 +7,18 @@ import java.util.concurrent.locks.ReentrantLock;
  * proceed: a fixed set of locks, a turn id picking one. Two turns may share a lock; that only costs
  * them parallelism.
  */
-final class TurnLocks {
+public final class TurnLocks {
 
   private final ReentrantLock[] stripes;
 
-  TurnLocks(int stripes) {
+  public TurnLocks(int stripes) {
     this.stripes = new ReentrantLock[stripes];
     for (int i = 0; i < stripes; i++) {
       this.stripes[i] = new ReentrantLock();
     }
   }
 
-  ReentrantLock of(String turn) {
+  public ReentrantLock of(String turn) {
     return stripes[Math.floorMod(turn.hashCode(), stripes.length)];
   }
 }

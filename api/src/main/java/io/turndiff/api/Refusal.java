@@ -1,11 +1,14 @@
-package io.turndiff.server;
+package io.turndiff.api;
 
 import io.turndiff.model.RequestException;
 
-/** The HTTP status and stable error code of a request the library refused. */
-record Refusal(int status, String code) {
+/**
+ * The HTTP status and stable error code of a request the library refused: what the HTTP service
+ * answers, and the error code a hook's outcome names.
+ */
+public record Refusal(int status, String code) {
 
-  static Refusal of(RequestException.Problem problem) {
+  public static Refusal of(RequestException.Problem problem) {
     return switch (problem) {
       case BAD_INPUT -> new Refusal(400, "bad_input");
       case UNKNOWN_TURN -> new Refusal(404, "unknown_turn");

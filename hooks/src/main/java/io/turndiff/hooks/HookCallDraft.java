@@ -1,5 +1,6 @@
-package io.turndiff.server;
+package io.turndiff.hooks;
 
+import io.turndiff.api.InvalidRequest;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
@@ -92,10 +93,7 @@ record HookCallDraft(
   String requireCwd() {
     return cwd.orElseThrow(
         () ->
-            new ApiError(
-                400,
-                "bad_request",
-                "the hook payload has no field '"
+            new InvalidRequest("the hook payload has no field '"
                     + cwdField
                     + "', which "
                     + event

@@ -1,4 +1,4 @@
-package io.turndiff.server;
+package io.turndiff.api;
 
 import io.turndiff.capture.BeganTurn;
 import io.turndiff.capture.SnapshotVerdict;
@@ -9,7 +9,7 @@ import java.util.List;
  * Told what the service did to a turn, after its transaction committed, whichever endpoint did it
  * (the turn API or a runtime's hook): the review panel's live updates.
  */
-interface TurnEvents {
+public interface TurnEvents {
 
   void began(BeganTurn began);
 

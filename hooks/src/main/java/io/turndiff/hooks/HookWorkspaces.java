@@ -1,4 +1,4 @@
-package io.turndiff.server;
+package io.turndiff.hooks;
 
 import io.turndiff.boundary.GitTopLevel;
 import io.turndiff.capture.workspace.WorkspaceHandles;

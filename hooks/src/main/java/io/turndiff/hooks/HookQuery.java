@@ -1,4 +1,4 @@
-package io.turndiff.server;
+package io.turndiff.hooks;
 
 /**
  * What a hook client asked of the service beside the payload, passed on from {@code hooks install}
@@ -10,4 +10,4 @@ package io.turndiff.server;
  * @param autoTrack {@code track=auto} ({@code --auto-track}, {@code --user} installs): a workspace
  *     not tracked yet is tracked before its first turn begins
  */
-record HookQuery(boolean gitRoot, boolean autoTrack) {}
+public record HookQuery(boolean gitRoot, boolean autoTrack) {}

@@ -1,5 +1,9 @@
 package io.turndiff.cli;
 
+import io.turndiff.api.ExitCode;
+
+import io.turndiff.api.CliException;
+
 import java.util.List;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;

@@ -1,5 +1,9 @@
 package io.turndiff.cli;
 
+import io.turndiff.api.ExitCode;
+
+import io.turndiff.api.CliException;
+
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;

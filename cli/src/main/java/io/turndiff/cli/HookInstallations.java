@@ -1,5 +1,11 @@
 package io.turndiff.cli;
 
+import io.turndiff.api.CliException;
+
+import io.turndiff.service.ServiceProbe;
+
+import io.turndiff.service.ServiceFiles;
+
 import io.turndiff.hooks.install.HookRuntime;
 import io.turndiff.hooks.install.OpenCodePlugin;
 import io.turndiff.hooks.install.RuntimeSettings;

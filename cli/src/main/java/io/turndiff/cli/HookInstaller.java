@@ -1,5 +1,9 @@
 package io.turndiff.cli;
 
+import io.turndiff.api.ExitCode;
+
+import io.turndiff.api.CliException;
+
 import io.turndiff.hooks.install.CodexConfig;
 import io.turndiff.hooks.install.CodexTrust;
 import io.turndiff.hooks.install.HookRuntime;

@@ -1,5 +1,9 @@
 package io.turndiff.cli;
 
+import io.turndiff.api.ExitCode;
+
+import io.turndiff.api.CliException;
+
 import io.turndiff.model.RequestException;
 import io.turndiff.model.TestHook;
 import io.turndiff.store.StoreException;

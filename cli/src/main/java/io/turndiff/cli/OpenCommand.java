@@ -1,5 +1,11 @@
 package io.turndiff.cli;
 
+import io.turndiff.api.ExitCode;
+
+import io.turndiff.api.CliException;
+
+import io.turndiff.service.TokenFile;
+
 import io.turndiff.api.Json;
 import io.turndiff.api.wire.WireLoginCode;
 import io.turndiff.api.wire.WireOpened;

@@ -1,5 +1,15 @@
 package io.turndiff.cli;
 
+import io.turndiff.service.ServiceControl;
+
+import io.turndiff.api.ExitCode;
+
+import io.turndiff.api.CliException;
+
+import io.turndiff.service.Discovery;
+
+import io.turndiff.service.ServiceFiles;
+
 import io.turndiff.hooks.install.HookRuntime;
 import io.turndiff.api.wire.WireServiceStopped;
 import io.turndiff.store.StoreAddress;
@@ -116,8 +126,8 @@ final class UninstallCommand implements Callable<Integer> {
     stores.addAll(Discovery.storesIn(files.runDirectory()));
     for (String store : stores) {
       WireServiceStopped stopped =
-          ServiceCommand.stop(
-              ServiceFiles.of(Path.of(store), environment), ServiceCommand.STOP_WAIT_SECONDS, true);
+          ServiceControl.stop(
+              ServiceFiles.of(Path.of(store), environment), ServiceControl.STOP_WAIT_SECONDS, true);
       if (stopped.stopped()) {
         out.println("stopped the service of " + store + " (pid " + stopped.pid() + ")");
       }

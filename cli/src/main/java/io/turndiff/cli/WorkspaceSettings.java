@@ -1,5 +1,9 @@
 package io.turndiff.cli;
 
+import io.turndiff.api.ExitCode;
+
+import io.turndiff.api.CliException;
+
 import io.turndiff.boundary.BoundaryException;
 import io.turndiff.boundary.DirectoryOutcome;
 import io.turndiff.boundary.Observation;

@@ -74,18 +74,18 @@ class ArchitectureTest {
           "io.turndiff.store.HostId",
           "io.turndiff.store.CleanCheck",
           "io.turndiff.store.SqliteLibraryCopy",
-          "io.turndiff.cli.TokenFile",
+          "io.turndiff.service.TokenFile",
           "io.turndiff.cli.DetachedServe",
           "io.turndiff.cli.DemoWorkspace",
           "io.turndiff.cli.StandardStreams",
-          "io.turndiff.cli.ServiceFiles",
-          "io.turndiff.cli.Discovery",
-          "io.turndiff.cli.ServiceLock",
-          "io.turndiff.cli.ProcessStart",
-          "io.turndiff.cli.DaemonLauncher",
+          "io.turndiff.service.ServiceFiles",
+          "io.turndiff.service.Discovery",
+          "io.turndiff.service.ServiceLock",
+          "io.turndiff.service.ProcessStart",
+          "io.turndiff.service.DaemonLauncher",
           "io.turndiff.cli.ConfigFiles",
           "io.turndiff.cli.Installation",
-          "io.turndiff.cli.Program",
+          "io.turndiff.service.Program",
           "io.turndiff.cli.PatchSeriesFiles");
 
   private static final DescribedPredicate<JavaClass> OWN_FILE_CLASSES =
@@ -115,6 +115,7 @@ class ArchitectureTest {
             "io.turndiff.export.TurnExport",
             "io.turndiff.api.Turndiff",
             "io.turndiff.hooks.install.HookRuntime",
+            "io.turndiff.service.ServiceFiles",
             "io.turndiff.server.HttpService",
             "io.turndiff.cli.Main")) {
       assertTrue(classes.contain(name), name + " is analysed");
@@ -200,6 +201,8 @@ class ArchitectureTest {
           .definedBy("io.turndiff.export..")
           .layer("api")
           .definedBy("io.turndiff.api..")
+          .layer("service")
+          .definedBy("io.turndiff.service..")
           .layer("hooks")
           .definedBy("io.turndiff.hooks..")
           .layer("server")
@@ -212,8 +215,10 @@ class ArchitectureTest {
           .mayOnlyBeAccessedByLayers("cli")
           .whereLayer("hooks")
           .mayOnlyBeAccessedByLayers("server", "cli")
+          .whereLayer("service")
+          .mayOnlyBeAccessedByLayers("cli")
           .whereLayer("api")
-          .mayOnlyBeAccessedByLayers("hooks", "server", "cli")
+          .mayOnlyBeAccessedByLayers("service", "hooks", "server", "cli")
           .whereLayer("rewind")
           .mayOnlyBeAccessedByLayers("api", "hooks", "server", "cli")
           .whereLayer("export")
@@ -240,6 +245,7 @@ class ArchitectureTest {
               "rewind",
               "export",
               "api",
+              "service",
               "hooks",
               "server",
               "cli");

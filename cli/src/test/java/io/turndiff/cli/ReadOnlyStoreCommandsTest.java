@@ -1,5 +1,7 @@
 package io.turndiff.cli;
 
+import io.turndiff.api.ExitCode;
+
 import static io.turndiff.cli.StoreCommands.run;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;

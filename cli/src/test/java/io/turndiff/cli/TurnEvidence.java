@@ -1,5 +1,7 @@
 package io.turndiff.cli;
 
+import io.turndiff.service.ServiceFiles;
+
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;

@@ -1,5 +1,7 @@
 package io.turndiff.server;
 
+import io.turndiff.api.HealthProof;
+
 import com.sun.net.httpserver.Headers;
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;

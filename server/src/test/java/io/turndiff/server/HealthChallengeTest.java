@@ -1,5 +1,7 @@
 package io.turndiff.server;
 
+import io.turndiff.api.HealthProof;
+
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 

@@ -1,4 +1,4 @@
-package io.turndiff.cli;
+package io.turndiff.service;
 
 import java.io.File;
 import java.io.IOException;
@@ -17,14 +17,14 @@ import java.util.Objects;
  * class: a class taken from an AOT cache names the jar the cache was trained with, which for a
  * release is the build's folder.
  *
- * @param version {@link Main#VERSION}
+ * @param version the program's version ({@code turndiff --version})
  * @param jar the jar's real path; null when a service from before this member does not say
  */
-record Program(String version, String jar) {
+public record Program(String version, String jar) {
 
-  /** This process's program. */
-  static Program current() {
-    return new Program(Main.VERSION, jar(System.getProperty("java.class.path", "")));
+  /** This process's program, of {@code version}. */
+  public static Program current(String version) {
+    return new Program(version, jar(System.getProperty("java.class.path", "")));
   }
 
   private static String jar(String classPath) {
@@ -40,7 +40,7 @@ record Program(String version, String jar) {
   }
 
   /** The program a discovery file names. */
-  static Program of(Discovery discovery) {
+  public static Program of(Discovery discovery) {
     return new Program(discovery.version(), discovery.program());
   }
 
@@ -48,7 +48,7 @@ record Program(String version, String jar) {
    * Whether a process running {@code other} runs this very program: the same version from the same
    * jar. A program that does not name its jar is another.
    */
-  boolean isSame(Program other) {
+  public boolean isSame(Program other) {
     return Objects.equals(version, other.version) && jar != null && jar.equals(other.jar);
   }
 

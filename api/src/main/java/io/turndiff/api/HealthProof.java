@@ -1,4 +1,4 @@
-package io.turndiff.server;
+package io.turndiff.api;
 
 import java.nio.charset.StandardCharsets;
 import java.security.GeneralSecurityException;

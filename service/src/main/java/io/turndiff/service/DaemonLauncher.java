@@ -1,4 +1,7 @@
-package io.turndiff.cli;
+package io.turndiff.service;
+
+import io.turndiff.api.CliException;
+import io.turndiff.api.ExitCode;
 
 import java.io.File;
 import java.io.IOException;
@@ -78,7 +81,10 @@ final class DaemonLauncher {
     }
     Path jar;
     try {
-      jar = Path.of(Main.class.getProtectionDomain().getCodeSource().getLocation().toURI());
+      // the product jar holds this class with the command's: its jar is turndiff's own
+      jar =
+          Path.of(
+              DaemonLauncher.class.getProtectionDomain().getCodeSource().getLocation().toURI());
     } catch (URISyntaxException | RuntimeException e) {
       throw new CliException(ExitCode.ERROR, "cannot find turndiff's own jar: " + e.getMessage());
     }

@@ -1,4 +1,7 @@
-package io.turndiff.cli;
+package io.turndiff.service;
+
+import io.turndiff.api.CliException;
+import io.turndiff.api.ExitCode;
 
 import java.io.IOException;
 import java.nio.ByteBuffer;
@@ -31,7 +34,7 @@ import java.util.Set;
  * or other bits; in it, files named by the store's key (the SHA-256 of the store's path string).
  * These are the service's own files, never a workspace's, so they use the JDK's file API.
  */
-final class ServiceFiles {
+public final class ServiceFiles {
 
   private static final Set<PosixFilePermission> PRIVATE_DIRECTORY =
       PosixFilePermissions.fromString("rwx------");
@@ -55,7 +58,7 @@ final class ServiceFiles {
    * else by the environment as the hook clients name it: {@code $TURNDIFF_DB}, {@code
    * $XDG_DATA_HOME/turndiff/turndiff.db}, {@code $HOME/.local/share/turndiff/turndiff.db}.
    */
-  static ServiceFiles of(Path database, Map<String, String> environment) {
+  public static ServiceFiles of(Path database, Map<String, String> environment) {
     String store = storeString(database, environment);
     String runtime = environment.get("XDG_RUNTIME_DIR");
     Path run =
@@ -84,7 +87,7 @@ final class ServiceFiles {
   }
 
   /** The lowercase hex SHA-256 of the store string's UTF-8 bytes. */
-  static String key(String store) {
+  public static String key(String store) {
     try {
       return HexFormat.of()
           .formatHex(
@@ -94,58 +97,58 @@ final class ServiceFiles {
     }
   }
 
-  String store() {
+  public String store() {
     return store;
   }
 
-  Path storePath() {
+  public Path storePath() {
     return Path.of(store);
   }
 
-  String key() {
+  public String key() {
     return key;
   }
 
-  Path runDirectory() {
+  public Path runDirectory() {
     return runDirectory;
   }
 
-  Path discovery() {
+  public Path discovery() {
     return runDirectory.resolve(key + ".json");
   }
 
-  Path token() {
+  public Path token() {
     return runDirectory.resolve(key + ".token");
   }
 
-  Path header() {
+  public Path header() {
     return runDirectory.resolve(key + ".header");
   }
 
-  Path verified() {
+  public Path verified() {
     return runDirectory.resolve(key + ".verified");
   }
 
-  Path startLock() {
+  public Path startLock() {
     return runDirectory.resolve(key + ".lock");
   }
 
-  Path hookLog() {
+  public Path hookLog() {
     return runDirectory.resolve(key + ".hook.log");
   }
 
   /** The daemon's log, beside the store: it outlives the run directory. */
-  Path log() {
+  public Path log() {
     return Path.of(store + ".service.log");
   }
 
   /** Held by the daemon for its whole life: one daemon per store, whatever its key. */
-  Path storeLock() {
+  public Path storeLock() {
     return Path.of(store + ".service.lock");
   }
 
   /** Makes the run directory (0700 from its creation) when it is missing, then checks it. */
-  void prepare() throws IOException {
+  public void prepare() throws IOException {
     Files.createDirectories(runDirectory.getParent());
     try {
       Files.createDirectory(runDirectory, PosixFilePermissions.asFileAttribute(PRIVATE_DIRECTORY));
@@ -160,7 +163,7 @@ final class ServiceFiles {
    * others: what is in it could have been planted (a discovery file naming another process, a token
    * of someone else's). A missing one is fine: it is made when a service starts.
    */
-  void check() throws IOException {
+  public void check() throws IOException {
     Optional<String> refusal = refusal();
     if (refusal.isPresent()) {
       throw new CliException(ExitCode.ERROR, refusal.get());
@@ -168,7 +171,7 @@ final class ServiceFiles {
   }
 
   /** Why the run directory must not be used, and what to do; empty when it is fine or missing. */
-  Optional<String> refusal() throws IOException {
+  public Optional<String> refusal() throws IOException {
     PosixFileAttributes attributes;
     try {
       attributes =
@@ -222,12 +225,12 @@ final class ServiceFiles {
         temporary, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
   }
 
-  boolean hasDiscovery() {
+  public boolean hasDiscovery() {
     return Files.exists(discovery(), LinkOption.NOFOLLOW_LINKS);
   }
 
   /** The daemon's token, when its file is there. */
-  Optional<String> readToken() throws IOException {
+  public Optional<String> readToken() throws IOException {
     try {
       return Optional.of(Files.readString(token(), StandardCharsets.UTF_8).strip());
     } catch (NoSuchFileException missing) {
@@ -247,7 +250,7 @@ final class ServiceFiles {
    * link, not a regular file or another user's refused. Returns what it changed or warns of, for
    * stderr.
    */
-  List<String> prepareStoreFolder() throws IOException {
+  public List<String> prepareStoreFolder() throws IOException {
     List<String> notes = new ArrayList<>();
     Path folder = storePath().getParent();
     if (!Files.isDirectory(folder)) {
@@ -333,7 +336,7 @@ final class ServiceFiles {
    * The last {@code count} lines of the hook clients' log in the run directory (failed deliveries),
    * oldest first; none when the run directory is refused (nothing in it is read then).
    */
-  List<String> hookFailures(int count) throws IOException {
+  public List<String> hookFailures(int count) throws IOException {
     return refusal().isPresent() ? List.of() : lastLines(hookLog(), count);
   }
 
@@ -342,12 +345,12 @@ final class ServiceFiles {
    * refused: beside the store, like the service's log (a refused run directory is no place to
    * write).
    */
-  Path refusedRunLog() {
+  public Path refusedRunLog() {
     return Path.of(store + ".hook.log");
   }
 
   /** The last {@code count} lines of {@link #refusedRunLog()}, oldest first. */
-  List<String> undeliveredForRunDirectory(int count) throws IOException {
+  public List<String> undeliveredForRunDirectory(int count) throws IOException {
     return lastLines(refusedRunLog(), count);
   }
 
@@ -362,7 +365,7 @@ final class ServiceFiles {
   }
 
   /** Removes the discovery, token, header and marker files (each when present). */
-  void removeServiceFiles() throws IOException {
+  public void removeServiceFiles() throws IOException {
     Files.deleteIfExists(discovery());
     Files.deleteIfExists(verified());
     Files.deleteIfExists(header());

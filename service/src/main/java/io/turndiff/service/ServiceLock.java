@@ -1,4 +1,4 @@
-package io.turndiff.cli;
+package io.turndiff.service;
 
 import java.io.IOException;
 import java.nio.channels.FileChannel;
@@ -14,7 +14,7 @@ import java.util.Optional;
  * for its life; {@code <key>.lock}, held while {@code service start} decides and spawns), released
  * by {@link #close()} or by the process ending, however it ends.
  */
-final class ServiceLock implements AutoCloseable {
+public final class ServiceLock implements AutoCloseable {
 
   private final FileChannel channel;
   private final FileLock lock;
@@ -38,7 +38,7 @@ final class ServiceLock implements AutoCloseable {
   }
 
   /** Waits for the lock. */
-  static ServiceLock acquire(Path file) throws IOException {
+  public static ServiceLock acquire(Path file) throws IOException {
     FileChannel channel = open(file);
     try {
       return new ServiceLock(channel, channel.lock());
@@ -49,7 +49,7 @@ final class ServiceLock implements AutoCloseable {
   }
 
   /** The lock when no other process holds it. */
-  static Optional<ServiceLock> tryAcquire(Path file) throws IOException {
+  public static Optional<ServiceLock> tryAcquire(Path file) throws IOException {
     FileChannel channel = open(file);
     try {
       FileLock lock = channel.tryLock();
@@ -65,7 +65,7 @@ final class ServiceLock implements AutoCloseable {
   }
 
   /** Whether another process holds the lock on {@code file} now. */
-  static boolean heldElsewhere(Path file) throws IOException {
+  public static boolean heldElsewhere(Path file) throws IOException {
     if (Files.notExists(file)) {
       return false;
     }

@@ -1,4 +1,4 @@
-package io.turndiff.cli;
+package io.turndiff.service;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;

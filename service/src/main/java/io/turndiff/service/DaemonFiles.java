@@ -1,4 +1,6 @@
-package io.turndiff.cli;
+package io.turndiff.service;
+
+import io.turndiff.api.ExitCode;
 
 import java.io.IOException;
 import java.nio.file.Path;
@@ -12,7 +14,7 @@ import java.time.Instant;
  * — only while the discovery file still names this instance, so a newer daemon's files are never
  * touched.
  */
-final class DaemonFiles {
+public final class DaemonFiles {
 
   private static final Duration WATCH_PERIOD = Duration.ofSeconds(5);
 
@@ -23,7 +25,7 @@ final class DaemonFiles {
   private final String instance;
   private volatile boolean owned;
 
-  DaemonFiles(Path discovery, Path token, String instance) {
+  public DaemonFiles(Path discovery, Path token, String instance) {
     String base = discovery.getFileName().toString().replaceFirst("\\.json$", "");
     this.discovery = discovery;
     this.token = token;
@@ -32,7 +34,7 @@ final class DaemonFiles {
     this.instance = instance;
   }
 
-  void publish(String bearer, int port, Path store, Program program) throws IOException {
+  public void publish(String bearer, int port, Path store, Program program) throws IOException {
     ServiceFiles.writePrivately(header, "Authorization: Bearer " + bearer + "\r\n");
     ServiceFiles.deleteEach(verified);
     long pid = ProcessHandle.current().pid();
@@ -61,7 +63,7 @@ final class DaemonFiles {
   }
 
   /** Removes the discovery file and the proof marker, when they are still this instance's. */
-  void withdraw() {
+  public void withdraw() {
     if (owned && stillNamesUs()) {
       ServiceFiles.deleteEach(discovery, verified);
     } else {
@@ -70,7 +72,7 @@ final class DaemonFiles {
   }
 
   /** Removes the token and header files, when no newer daemon has replaced this one. */
-  void removeToken() {
+  public void removeToken() {
     if (owned) {
       ServiceFiles.deleteEach(token, header);
     }
@@ -81,7 +83,7 @@ final class DaemonFiles {
    * directory was emptied at logout, or a newer daemon replaced it) nobody can find this service:
    * it stops, gracefully, through the shutdown hook.
    */
-  void watch() {
+  public void watch() {
     Thread.ofPlatform()
         .daemon()
         .name("turndiff-discovery-watch")

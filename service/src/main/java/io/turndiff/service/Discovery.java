@@ -1,4 +1,4 @@
-package io.turndiff.cli;
+package io.turndiff.service;
 
 import io.turndiff.api.Json;
 import io.turndiff.api.wire.WireDiscovery;
@@ -19,7 +19,7 @@ import java.util.OptionalLong;
  * after the service listens and its token and header files are in place, atomically, one member a
  * line in a fixed order so that the shell client reads it without a JSON parser.
  */
-record Discovery(
+public record Discovery(
     String instance,
     long pid,
     OptionalLong procStartTicks,
@@ -32,12 +32,12 @@ record Discovery(
     String program,
     String startedAt) {
 
-  String url() {
+  public String url() {
     return "http://127.0.0.1:" + port;
   }
 
   /** The file's text: exactly the documented layout. */
-  String text() {
+  public String text() {
     return "{\n"
         + "  \"format\": 1,\n"
         + "  \"instance\": "
@@ -82,7 +82,7 @@ record Discovery(
     return Json.write(text, false);
   }
 
-  void write(Path file) throws IOException {
+  public void write(Path file) throws IOException {
     ServiceFiles.writePrivately(file, text());
   }
 
@@ -91,7 +91,7 @@ record Discovery(
    * this user whose run directory is {@code $XDG_RUNTIME_DIR/turndiff}); a file that cannot be read
    * as one is passed over.
    */
-  static List<String> storesIn(Path runDirectory) throws IOException {
+  public static List<String> storesIn(Path runDirectory) throws IOException {
     List<String> stores = new ArrayList<>();
     try (DirectoryStream<Path> files = Files.newDirectoryStream(runDirectory, "*.json")) {
       for (Path file : files) {
@@ -104,7 +104,7 @@ record Discovery(
   }
 
   /** The discovery file at {@code file}; empty when there is none or it cannot be read as one. */
-  static Optional<Discovery> read(Path file) throws IOException {
+  public static Optional<Discovery> read(Path file) throws IOException {
     String text;
     try {
       text = Files.readString(file, StandardCharsets.UTF_8);

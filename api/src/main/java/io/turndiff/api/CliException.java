@@ -1,4 +1,4 @@
-package io.turndiff.cli;
+package io.turndiff.api;
 
 /** A command-line problem with its exit code (the commands of the bench jar raise it too). */
 public final class CliException extends RuntimeException {

@@ -1,8 +1,10 @@
-package io.turndiff.cli;
+package io.turndiff.service;
+
+import io.turndiff.api.CliException;
 
 import io.turndiff.api.Json;
 import io.turndiff.api.wire.WireHealthProof;
-import io.turndiff.server.HealthProof;
+import io.turndiff.api.HealthProof;
 import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -20,25 +22,25 @@ import java.util.Optional;
  * discovery file, the process it names (pid and start time), then the challenge on {@code GET
  * /v1/health} — no token goes to a port that has not answered it with the token's HMAC.
  */
-final class ServiceProbe {
+public final class ServiceProbe {
 
   /** What was found. */
-  sealed interface Found {}
+  public sealed interface Found {}
 
   /** No discovery file. */
-  record Nothing() implements Found {}
+  public record Nothing() implements Found {}
 
   /** A discovery file that must not be trusted: replace it. */
-  record Stale(String reason) implements Found {}
+  public record Stale(String reason) implements Found {}
 
   /**
    * The recorded process runs, holds the store's service lock, and does not prove itself (hung, or
    * stopping): not ours to replace.
    */
-  record Unproven(Discovery discovery, String reason) implements Found {}
+  public record Unproven(Discovery discovery, String reason) implements Found {}
 
   /** A proven daemon and its token. */
-  record Running(Discovery discovery, String token) implements Found {}
+  public record Running(Discovery discovery, String token) implements Found {}
 
   private static final HttpClient HTTP =
       HttpClient.newBuilder()
@@ -56,7 +58,7 @@ final class ServiceProbe {
    * @throws CliException when the run directory is refused ({@link ServiceFiles#refusal()}):
    *     nothing in it is read
    */
-  static Found probe(ServiceFiles files) throws IOException {
+  public static Found probe(ServiceFiles files) throws IOException {
     files.check();
     Optional<Discovery> read = Discovery.read(files.discovery());
     if (read.isEmpty()) {
@@ -127,7 +129,7 @@ final class ServiceProbe {
   }
 
   /** {@code GET path} on a proven daemon, with its token; the answer, or empty when it failed. */
-  static <T> Optional<T> get(Running running, String path, Class<T> type) {
+  public static <T> Optional<T> get(Running running, String path, Class<T> type) {
     HttpRequest request =
         HttpRequest.newBuilder(URI.create(running.discovery().url() + path))
             .timeout(Duration.ofSeconds(5))

@@ -1,4 +1,4 @@
-package io.turndiff.cli;
+package io.turndiff.api;
 
 /**
  * The documented exit codes of {@code turndiff}: 0 on success, 2 for bad usage or input that can

@@ -1,4 +1,4 @@
-package io.turndiff.cli;
+package io.turndiff.service;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -12,14 +12,14 @@ import java.util.Optional;
  * --token-file} says): the service's own file, never a workspace's, so it is written with the JDK's
  * file API.
  */
-final class TokenFile {
+public final class TokenFile {
 
   private TokenFile() {}
 
   /**
    * The token a service left in {@code file}; empty when there is no such file (no service yet).
    */
-  static Optional<String> read(Path file) throws IOException {
+  public static Optional<String> read(Path file) throws IOException {
     try {
       return Optional.of(Files.readString(file, StandardCharsets.UTF_8).strip());
     } catch (NoSuchFileException noServiceYet) {
@@ -31,7 +31,7 @@ final class TokenFile {
    * Writes the token to a new 0600 file and renames it over the name, so it is never readable by
    * others.
    */
-  static void writePrivately(Path file, String token) throws IOException {
+  public static void writePrivately(Path file, String token) throws IOException {
     Files.createDirectories(file.getParent());
     ServiceFiles.writePrivately(file, token + "\n");
   }

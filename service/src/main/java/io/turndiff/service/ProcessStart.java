@@ -11,7 +11,7 @@ import java.util.OptionalLong;
  * pid, it names the process even after the pid is reused. A process that has exited but was not
  * reaped yet (a zombie: a daemon's parent is gone, and not every init reaps) counts as ended.
  */
-final class ProcessStart {
+public final class ProcessStart {
 
   private static final Path PROC = Path.of("/proc");
 
@@ -51,7 +51,7 @@ final class ProcessStart {
   }
 
   /** Whether {@code pid} runs now. */
-  static boolean running(long pid) {
+  public static boolean running(long pid) {
     return matches(pid, OptionalLong.empty());
   }
 }

@@ -1,5 +1,19 @@
 package io.turndiff.cli;
 
+import io.turndiff.service.ServiceProbe;
+
+import io.turndiff.hooks.install.UserDirectories;
+
+import io.turndiff.hooks.install.HookScope;
+
+import io.turndiff.hooks.install.HookLoading;
+
+import io.turndiff.hooks.install.HookInstaller;
+
+import io.turndiff.hooks.install.HookInstallations;
+
+import io.turndiff.hooks.install.ConfigFiles;
+
 import io.turndiff.api.ExitCode;
 
 import io.turndiff.api.CliException;
@@ -262,13 +276,15 @@ final class HooksCommand {
     public Integer call() throws IOException {
       Optional<HookRuntime> only = Optional.ofNullable(runtime).map(HookRuntime::of);
       Path directory = existingDirectory(workspace);
+      ServiceFiles files = ServiceCommand.files(spec);
       WireHooksStatus status =
           new HookInstallations(UserDirectories.current())
               .status(
                   only,
                   directory,
                   Path.of("").toAbsolutePath(),
-                  ServiceCommand.files(spec),
+                  files.store(),
+                  service(files),
                   () -> trackedHere(directory));
       PrintWriter out = spec.commandLine().getOut();
       if (json) {
@@ -277,6 +293,19 @@ final class HooksCommand {
         HookInstallations.print(status, out);
       }
       return ExitCode.OK.code();
+    }
+
+    /** Whether the service of the store runs, as it proved; why it cannot, when its files say. */
+    private static WireHooksStatus.Service service(ServiceFiles files) throws IOException {
+      Optional<String> refused = files.refusal();
+      if (refused.isPresent()) {
+        return new WireHooksStatus.Service(false, null, null, refused.get());
+      }
+      if (ServiceProbe.probe(files) instanceof ServiceProbe.Running found) {
+        return new WireHooksStatus.Service(
+            true, found.discovery().pid(), found.discovery().port(), null);
+      }
+      return new WireHooksStatus.Service(false, null, null, null);
     }
 
     /** Whether the store tracks {@code directory}; null when there is no store yet. */

@@ -1,5 +1,7 @@
 package io.turndiff.cli;
 
+import io.turndiff.hooks.install.HookScript;
+
 import io.turndiff.api.ExitCode;
 
 import io.turndiff.api.CliException;

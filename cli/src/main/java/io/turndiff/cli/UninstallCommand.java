@@ -1,5 +1,13 @@
 package io.turndiff.cli;
 
+import io.turndiff.hooks.install.UserDirectories;
+
+import io.turndiff.hooks.install.HookScope;
+
+import io.turndiff.hooks.install.HookLedger;
+
+import io.turndiff.hooks.install.HookInstaller;
+
 import io.turndiff.service.ServiceControl;
 
 import io.turndiff.api.ExitCode;

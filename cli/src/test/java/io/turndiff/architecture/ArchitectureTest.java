@@ -83,7 +83,7 @@ class ArchitectureTest {
           "io.turndiff.service.ServiceLock",
           "io.turndiff.service.ProcessStart",
           "io.turndiff.service.DaemonLauncher",
-          "io.turndiff.cli.ConfigFiles",
+          "io.turndiff.hooks.install.ConfigFiles",
           "io.turndiff.cli.Installation",
           "io.turndiff.service.Program",
           "io.turndiff.cli.PatchSeriesFiles");

@@ -370,8 +370,8 @@ class HooksInstallProcessIT {
   }
 
   /**
-   * Codex keys trust by the hooks file as it names it (asked of Codex 0.171.0 itself: see {@link
-   * CodexHookNames}): a workspace reached through a symlinked parent is the real path when Codex
+   * Codex keys trust by the hooks file as it names it (asked of Codex 0.171.0 itself: see {@code
+   * io.turndiff.hooks.install.CodexHookNames}): a workspace reached through a symlinked parent is the real path when Codex
    * runs in it, the given name with {@code codex -C}; a {@code CODEX_HOME} that is a symlink is its
    * real path. Install writes those keys, and status checks exactly them: present after install;
    * missing when only the keys of the names as given are there (what install wrote before); present

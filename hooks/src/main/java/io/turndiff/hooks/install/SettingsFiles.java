@@ -1,4 +1,4 @@
-package io.turndiff.cli;
+package io.turndiff.hooks.install;
 
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermission;

@@ -1,10 +1,9 @@
-package io.turndiff.cli;
+package io.turndiff.hooks.install;
 
 import io.turndiff.api.ExitCode;
 
 import io.turndiff.api.CliException;
 
-import io.turndiff.hooks.install.HookRuntime;
 import java.net.URISyntaxException;
 import java.nio.file.Path;
 import java.util.Map;
@@ -15,13 +14,13 @@ import java.util.Optional;
  * {@code $TURNDIFF_HOME} when set (the launcher's directory: a checkout, or an unpacked release),
  * else in the checkout or release the running jar belongs to — the first {@code bin/turndiff-hook}
  * in the jar's directory or one of its three parents ({@code <checkout>/cli/target/turndiff.jar},
- * and the classes directory {@code <checkout>/cli/target/classes} of the build's tests, find {@code
- * <checkout>/bin/turndiff-hook}). The script finds the {@code turndiff} launcher beside its {@code
+ * and the classes directory {@code <checkout>/hooks/target/classes} of the build's tests, find
+ * {@code <checkout>/bin/turndiff-hook}). The script finds the {@code turndiff} launcher beside its {@code
  * bin/} to start the service, so the home is that directory.
  */
-record HookScript(Path home) {
+public record HookScript(Path home) {
 
-  static HookScript find(Map<String, String> environment) {
+  public static HookScript find(Map<String, String> environment) {
     String home = environment.get("TURNDIFF_HOME");
     if (home != null && !home.isEmpty()) {
       Path given = Path.of(home).toAbsolutePath().normalize();
@@ -51,7 +50,8 @@ record HookScript(Path home) {
   private static Optional<Path> jarDirectory() {
     try {
       Path location =
-          Path.of(Main.class.getProtectionDomain().getCodeSource().getLocation().toURI())
+          // the product jar holds this class with the command's: its jar is turndiff's own
+          Path.of(HookScript.class.getProtectionDomain().getCodeSource().getLocation().toURI())
               .toAbsolutePath()
               .normalize();
       return Optional.ofNullable(

@@ -1,6 +1,5 @@
-package io.turndiff.cli;
+package io.turndiff.hooks.install;
 
-import io.turndiff.hooks.install.HookRuntime;
 import java.nio.file.Path;
 import java.util.Map;
 
@@ -9,9 +8,9 @@ import java.util.Map;
  * environment: {@code $HOME} (else the JVM's {@code user.home}), {@code $XDG_STATE_HOME}, {@code
  * $XDG_CONFIG_HOME}, {@code $CODEX_HOME}, each with its documented default.
  */
-record UserDirectories(Map<String, String> environment) {
+public record UserDirectories(Map<String, String> environment) {
 
-  static UserDirectories current() {
+  public static UserDirectories current() {
     return new UserDirectories(System.getenv());
   }
 
@@ -21,7 +20,7 @@ record UserDirectories(Map<String, String> environment) {
   }
 
   /** Where turndiff keeps its installation record and the backups of the files it changed. */
-  Path turndiffState() {
+  public Path turndiffState() {
     return absoluteOr("XDG_STATE_HOME", home().resolve(".local/state")).resolve("turndiff");
   }
 

@@ -1,11 +1,7 @@
-package io.turndiff.cli;
+package io.turndiff.hooks.install;
 
 import io.turndiff.api.CliException;
 
-import io.turndiff.hooks.install.CodexConfig;
-import io.turndiff.hooks.install.CodexTrust;
-import io.turndiff.hooks.install.HookRuntime;
-import io.turndiff.hooks.install.RuntimeSettings;
 import io.turndiff.model.RequestException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;

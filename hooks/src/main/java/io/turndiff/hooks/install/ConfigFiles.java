@@ -1,4 +1,4 @@
-package io.turndiff.cli;
+package io.turndiff.hooks.install;
 
 import io.turndiff.api.ExitCode;
 
@@ -33,7 +33,7 @@ import java.util.Set;
  * symbolic link (a dotfiles checkout) is never replaced by a file: the write goes to the link's
  * target, which the caller names to the user.
  */
-final class ConfigFiles {
+public final class ConfigFiles {
 
   static final Set<PosixFilePermission> PRIVATE_FILE = PosixFilePermissions.fromString("rw-------");
   static final Set<PosixFilePermission> PRIVATE_DIRECTORY =
@@ -190,11 +190,11 @@ final class ConfigFiles {
     }
   }
 
-  static boolean isDirectory(Path path) {
+  public static boolean isDirectory(Path path) {
     return Files.isDirectory(path);
   }
 
-  static boolean exists(Path path) {
+  public static boolean exists(Path path) {
     return Files.exists(path, LinkOption.NOFOLLOW_LINKS);
   }
 

@@ -1,6 +1,5 @@
-package io.turndiff.cli;
+package io.turndiff.hooks.install;
 
-import io.turndiff.hooks.install.HookRuntime;
 import io.turndiff.boundary.GitTopLevel;
 import io.turndiff.boundary.WorkspaceRoot;
 import java.nio.file.Path;
@@ -20,7 +19,7 @@ import java.util.Optional;
  * is its real path) and the git top level is found by {@code lstat}s of {@code .git} names ({@link
  * GitTopLevel}); nothing is read.
  */
-final class HookLoading {
+public final class HookLoading {
 
   private HookLoading() {}
 
@@ -28,7 +27,7 @@ final class HookLoading {
    * Whether the runtime runs the workspace's hooks, and why, in words for the user; {@code atRoot}:
    * it starts in the workspace's root (else in a subdirectory).
    */
-  record Verdict(boolean loads, boolean atRoot, String why) {}
+  public record Verdict(boolean loads, boolean atRoot, String why) {}
 
   /**
    * The verdict for {@code runtime} started in {@code start} on the hooks installed in {@code
@@ -36,7 +35,7 @@ final class HookLoading {
    * another project's settings there), where the runtime's rule was not observed (OpenCode) or when
    * a directory cannot be resolved.
    */
-  static Optional<Verdict> of(HookRuntime runtime, Path workspace, Path start) {
+  public static Optional<Verdict> of(HookRuntime runtime, Path workspace, Path start) {
     if (runtime == HookRuntime.OPENCODE) {
       return Optional.empty();
     }
@@ -58,7 +57,7 @@ final class HookLoading {
    * The verdict for a start in a subdirectory of {@code workspace} (one that is no repository of
    * its own); empty as for {@link #of}.
    */
-  static Optional<Verdict> inSubdirectories(HookRuntime runtime, Path workspace) {
+  public static Optional<Verdict> inSubdirectories(HookRuntime runtime, Path workspace) {
     if (runtime == HookRuntime.OPENCODE) {
       return Optional.empty();
     }
@@ -105,7 +104,7 @@ final class HookLoading {
   }
 
   /** What works instead, for the user to type. */
-  static String instead(HookRuntime runtime, Path workspace) {
+  public static String instead(HookRuntime runtime, Path workspace) {
     return "start "
         + runtime.id()
         + " in "

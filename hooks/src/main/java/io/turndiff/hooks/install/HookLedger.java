@@ -1,11 +1,10 @@
-package io.turndiff.cli;
+package io.turndiff.hooks.install;
 
 import io.turndiff.api.ExitCode;
 
 import io.turndiff.api.CliException;
 
 import io.turndiff.api.Json;
-import io.turndiff.hooks.install.HookRuntime;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -21,14 +20,14 @@ import java.util.Optional;
  * and for Codex's {@code config.toml} the exact text it appended — so that uninstall puts back
  * exactly what was there.
  */
-record HookLedger(List<Installed> installations) {
+public record HookLedger(List<Installed> installations) {
 
   HookLedger {
     installations = List.copyOf(installations);
   }
 
   /** One installation. */
-  record Installed(
+  public record Installed(
       String runtime, String scope, String workspace, String command, List<ChangedFile> files) {
 
     Installed {
@@ -68,11 +67,11 @@ record HookLedger(List<Installed> installations) {
     }
   }
 
-  static Path file(UserDirectories user) {
+  public static Path file(UserDirectories user) {
     return user.turndiffState().resolve("hooks-installed.json");
   }
 
-  static HookLedger load(Path file) {
+  public static HookLedger load(Path file) {
     Optional<byte[]> bytes = ConfigFiles.read(file);
     if (bytes.isEmpty()) {
       return new HookLedger(List.of());

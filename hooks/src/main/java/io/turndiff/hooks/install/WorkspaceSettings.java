@@ -1,4 +1,4 @@
-package io.turndiff.cli;
+package io.turndiff.hooks.install;
 
 import io.turndiff.api.ExitCode;
 

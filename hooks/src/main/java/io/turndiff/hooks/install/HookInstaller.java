@@ -1,14 +1,9 @@
-package io.turndiff.cli;
+package io.turndiff.hooks.install;
 
 import io.turndiff.api.ExitCode;
 
 import io.turndiff.api.CliException;
 
-import io.turndiff.hooks.install.CodexConfig;
-import io.turndiff.hooks.install.CodexTrust;
-import io.turndiff.hooks.install.HookRuntime;
-import io.turndiff.hooks.install.OpenCodePlugin;
-import io.turndiff.hooks.install.RuntimeSettings;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.PrintWriter;
@@ -30,7 +25,7 @@ import java.util.Optional;
  * uninstall puts back the bytes that were there before install when the file has not changed since,
  * else takes out exactly turndiff's entries.
  */
-final class HookInstaller {
+public final class HookInstaller {
 
   static final String PLUGIN_RESOURCE = "turndiff.ts";
 
@@ -41,7 +36,7 @@ final class HookInstaller {
   private final PrintWriter out;
   private final PrintWriter err;
 
-  HookInstaller(UserDirectories user, PrintWriter out, PrintWriter err) {
+  public HookInstaller(UserDirectories user, PrintWriter out, PrintWriter err) {
     this.user = user;
     this.out = out;
     this.err = err;
@@ -63,7 +58,7 @@ final class HookInstaller {
   }
 
   /** What {@code hooks install} asked for. */
-  record Request(
+  public record Request(
       HookRuntime runtime, HookScope scope, Path workspace, boolean gitRoot, boolean track) {}
 
   /** A new directory for the backups of one run: {@code <UTC time>-<runtime>-<what>}. */
@@ -74,7 +69,7 @@ final class HookInstaller {
   }
 
   /** Installs; returns whether a file changed. */
-  boolean install(Request request) {
+  public boolean install(Request request) {
     try (SettingsFiles files = SettingsFiles.of(request.scope(), request.workspace())) {
       return install(request, files);
     }
@@ -328,7 +323,7 @@ final class HookInstaller {
   }
 
   /** Uninstalls; returns whether anything was installed. */
-  boolean uninstall(HookRuntime runtime, HookScope scope, Path workspace) {
+  public boolean uninstall(HookRuntime runtime, HookScope scope, Path workspace) {
     try (SettingsFiles files = SettingsFiles.of(scope, workspace)) {
       return uninstall(runtime, scope, workspace, files);
     }

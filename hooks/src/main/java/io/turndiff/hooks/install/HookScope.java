@@ -1,13 +1,13 @@
-package io.turndiff.cli;
+package io.turndiff.hooks.install;
 
 import java.util.Locale;
 
 /** Where {@code turndiff hooks install} puts the hooks: a workspace's settings, or the user's. */
-enum HookScope {
+public enum HookScope {
   WORKSPACE,
   USER;
 
-  String label() {
+  public String label() {
     return name().toLowerCase(Locale.ROOT);
   }
 }

@@ -1,14 +1,9 @@
-package io.turndiff.cli;
+package io.turndiff.hooks.install;
 
 import io.turndiff.api.CliException;
 
-import io.turndiff.service.ServiceProbe;
 
-import io.turndiff.service.ServiceFiles;
 
-import io.turndiff.hooks.install.HookRuntime;
-import io.turndiff.hooks.install.OpenCodePlugin;
-import io.turndiff.hooks.install.RuntimeSettings;
 import io.turndiff.api.wire.WireHooksStatus;
 import io.turndiff.model.RequestException;
 import java.io.IOException;
@@ -28,23 +23,26 @@ import java.util.function.Supplier;
  * name exist, does Codex trust them, is there install's record to undo them), then the workspace
  * and the service.
  */
-final class HookInstallations {
+public final class HookInstallations {
 
   private final UserDirectories user;
 
-  HookInstallations(UserDirectories user) {
+  public HookInstallations(UserDirectories user) {
     this.user = user;
   }
 
   /**
    * @param workspace the workspace asked about
    * @param here the directory status runs in, where a runtime started would run which hooks
+   * @param store the store the hooks' calls go to from this environment
+   * @param service whether that store's service runs, as the command line found it
    */
-  WireHooksStatus status(
+  public WireHooksStatus status(
       Optional<HookRuntime> only,
       Path workspace,
       Path here,
-      ServiceFiles service,
+      String store,
+      WireHooksStatus.Service service,
       Supplier<Boolean> tracked)
       throws IOException {
     HookLedger ledger = HookLedger.load(HookLedger.file(user));
@@ -68,22 +66,11 @@ final class HookInstallations {
         }
       }
     }
-    WireHooksStatus.Service running;
-    Optional<String> refused = service.refusal();
-    if (refused.isPresent()) {
-      running = new WireHooksStatus.Service(false, null, null, refused.get());
-    } else if (ServiceProbe.probe(service) instanceof ServiceProbe.Running found) {
-      running =
-          new WireHooksStatus.Service(
-              true, found.discovery().pid(), found.discovery().port(), null);
-    } else {
-      running = new WireHooksStatus.Service(false, null, null, null);
-    }
     return new WireHooksStatus(
         installations,
-        service.store(),
+        store,
         new WireHooksStatus.Workspace(workspace.toString(), tracked.get()),
-        running,
+        service,
         new WireHooksStatus.Here(
             here.toString(), loadings(installations, ledger, workspace, here)));
   }
@@ -320,7 +307,7 @@ final class HookInstallations {
     }
   }
 
-  static void print(WireHooksStatus status, PrintWriter out) {
+  public static void print(WireHooksStatus status, PrintWriter out) {
     for (WireHooksStatus.Installation installation : status.installations()) {
       out.printf(
           "%-12s %-10s %-14s %s%n",

@@ -4,7 +4,11 @@ import io.turndiff.boundary.BoundaryOptions;
 import io.turndiff.boundary.Observation;
 import io.turndiff.boundary.WorkspacePolicy;
 import io.turndiff.capture.CaptureService;
+import io.turndiff.capture.track.TrackSummary;
+import io.turndiff.capture.track.Tracker;
+import io.turndiff.capture.track.TrackingOptions;
 import io.turndiff.capture.track.WatchOptions;
+import io.turndiff.capture.track.WorkspaceStatus;
 import io.turndiff.capture.workspace.WorkspaceHandles;
 import io.turndiff.export.TurnExport;
 import io.turndiff.model.PathInput;
@@ -21,6 +25,7 @@ import io.turndiff.store.StoreAddress;
 import io.turndiff.store.StoredWorkspace;
 import java.nio.file.Path;
 import java.util.Objects;
+import java.util.Optional;
 
 /**
  * Everything turndiff does, over one store: capture, rewind and the review queries, sharing the
@@ -140,6 +145,46 @@ public final class Turndiff implements AutoCloseable {
 
   public ReviewQueries queries() {
     return queries;
+  }
+
+  /**
+   * Tracks {@code workspace} ({@code turndiff track}, {@code POST /v1/workspaces/track}): indexes
+   * every path that is not ignored, with a content baseline, so that turns see what shell commands
+   * change; {@code progress} is told how far the read has come.
+   */
+  public TrackSummary track(Path workspace, TrackingOptions options, Tracker.Progress progress) {
+    return capture.tracker().track(workspace, options, progress);
+  }
+
+  /** {@link #track(Path, TrackingOptions, Tracker.Progress)}, telling no one how far it came. */
+  public TrackSummary track(Path workspace, TrackingOptions options) {
+    return capture.tracker().track(workspace, options);
+  }
+
+  /** Whether the stored workspace {@code workspaceId} is tracked (it has an index). */
+  public boolean isTracked(long workspaceId) {
+    return capture.tracker().isTracked(workspaceId);
+  }
+
+  /**
+   * Whether the directory {@code workspace} names is a tracked workspace, however the name is
+   * spelled (through a symlink, with {@code ..}); false for a name the workspace policy refuses.
+   */
+  public boolean isTracked(Path workspace) {
+    return capture.tracker().isTracked(workspace);
+  }
+
+  /** What changed in the tracked {@code workspace} since its index ({@code turndiff status}). */
+  public WorkspaceStatus status(Path workspace) {
+    return capture.tracker().status(workspace);
+  }
+
+  /**
+   * The real path of {@code directory}, resolved through the boundary, when the workspace policy
+   * admits it as a root; empty otherwise.
+   */
+  public Optional<Path> realPathOf(Path directory) {
+    return workspaces.realPathOf(directory);
   }
 
   /** A turn or a stretch of turns as a git commit or a patch series ({@code turndiff export}). */

@@ -199,10 +199,7 @@ final class HooksCommand {
         return;
       }
       TrackSummary summary =
-          turndiff
-              .capture()
-              .tracker()
-              .track(workspace, TrackingOptions.DEFAULTS, Tracker.Progress.NONE);
+          turndiff.track(workspace, TrackingOptions.DEFAULTS, Tracker.Progress.NONE);
       out.println(
           "tracking "
               + workspace
@@ -228,7 +225,7 @@ final class HooksCommand {
                                 turndiff
                                     .store()
                                     .read(tx -> tx.workspaces().byRealRoot(real.toString()))));
-    return stored.isPresent() && turndiff.capture().tracker().isTracked(stored.get().id());
+    return stored.isPresent() && turndiff.isTracked(stored.get().id());
   }
 
   @Command(

@@ -36,7 +36,7 @@ final class StatusCommand implements Callable<Integer> {
   @Override
   public Integer call() {
     try (Turndiff turndiff = StoreOptions.of(spec).open()) {
-      WorkspaceStatus status = turndiff.capture().tracker().status(workspace.orCurrentDirectory());
+      WorkspaceStatus status = turndiff.status(workspace.orCurrentDirectory());
       PrintWriter out = spec.commandLine().getOut();
       if (json) {
         out.println(Json.write(WireStatus.of(status), false));

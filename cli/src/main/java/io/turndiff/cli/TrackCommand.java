@@ -70,7 +70,7 @@ final class TrackCommand implements Callable<Integer> {
               }
             };
     try (Turndiff turndiff = StoreOptions.of(spec).open()) {
-      TrackSummary summary = turndiff.capture().tracker().track(workspace, options, progress);
+      TrackSummary summary = turndiff.track(workspace, options, progress);
       spec.commandLine().getOut().println(Json.write(WireTrackSummary.of(summary), false));
     }
     return ExitCode.OK.code();

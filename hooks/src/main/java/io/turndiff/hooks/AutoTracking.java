@@ -24,8 +24,8 @@ final class AutoTracking {
   synchronized void trackUnlessTracked(Path workspace) {
     // by the directory, not the text of its name: a workspace tracked as /work/app and named
     // /home/me/app through a symlink was tracked again, with its budgets reset to the defaults
-    if (!turndiff.capture().tracker().isTracked(workspace)) {
-      turndiff.capture().tracker().track(workspace, TrackingOptions.DEFAULTS);
+    if (!turndiff.isTracked(workspace)) {
+      turndiff.track(workspace, TrackingOptions.DEFAULTS);
     }
   }
 }

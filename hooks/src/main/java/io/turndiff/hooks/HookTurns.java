@@ -63,7 +63,7 @@ final class HookTurns {
    */
   HookTurns(Turndiff turndiff, Function<String, Path> admitted, TurnEvents events) {
     this.turndiff = turndiff;
-    this.workspaces = new HookWorkspaces(turndiff.store(), turndiff.capture().workspaces());
+    this.workspaces = new HookWorkspaces(turndiff);
     this.autoTracked = new AutoTracking(turndiff);
     this.admitted = admitted;
     this.events = events;

@@ -1,8 +1,7 @@
 package io.turndiff.hooks;
 
 import io.turndiff.boundary.GitTopLevel;
-import io.turndiff.capture.workspace.WorkspaceHandles;
-import io.turndiff.store.Store;
+import io.turndiff.api.Turndiff;
 import io.turndiff.store.StoredWorkspace;
 import java.nio.file.Path;
 import java.util.Comparator;
@@ -21,12 +20,10 @@ import java.util.stream.Stream;
  */
 final class HookWorkspaces {
 
-  private final Store store;
-  private final WorkspaceHandles workspaces;
+  private final Turndiff turndiff;
 
-  HookWorkspaces(Store store, WorkspaceHandles workspaces) {
-    this.store = store;
-    this.workspaces = workspaces;
+  HookWorkspaces(Turndiff turndiff) {
+    this.turndiff = turndiff;
   }
 
   Path of(String cwd, boolean gitRoot) {
@@ -37,7 +34,7 @@ final class HookWorkspaces {
 
   /** The deepest tracked workspace containing {@code directory}, or empty when none does. */
   Optional<Path> deepestTracked(Path directory) {
-    List<StoredWorkspace> tracked = store.read(tx -> tx.workspaces().tracked());
+    List<StoredWorkspace> tracked = turndiff.store().read(tx -> tx.workspaces().tracked());
     Optional<Path> byName =
         deepestContaining(
             directory,
@@ -47,7 +44,7 @@ final class HookWorkspaces {
     }
     // a directory named through a symlink (~/app for /work/app) lies in the workspace its real
     // path lies in; the boundary resolves it only when no root's name contains the directory's
-    return workspaces
+    return turndiff
         .realPathOf(directory)
         .flatMap(real -> deepestContaining(real, tracked.stream().map(StoredWorkspace::rootReal)));
   }

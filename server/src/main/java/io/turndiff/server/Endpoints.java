@@ -166,8 +166,6 @@ final class Endpoints implements TurnEvents {
                 ApiResponse.ok(
                     WireStatus.of(
                         turndiff
-                            .capture()
-                            .tracker()
                             .status(namedWorkspace(request.requireQuery("workspace"))))))
         .add("POST", HookEndpoints.PATH, HookEndpoints.query(), hooks::handle)
         .add("POST", "/v1/login-codes", this::loginCode)
@@ -378,7 +376,7 @@ final class Endpoints implements TurnEvents {
             track.maxFilesGiven().orElse(TrackingOptions.DEFAULTS.maxFiles()),
             track.maxBytesGiven().orElse(TrackingOptions.DEFAULTS.maxBytes()));
     return ApiResponse.ok(
-        WireTrackSummary.of(turndiff.capture().tracker().track(workspace, options)));
+        WireTrackSummary.of(turndiff.track(workspace, options)));
   }
 
   private <T> T serialized(String turn, Supplier<T> work) {

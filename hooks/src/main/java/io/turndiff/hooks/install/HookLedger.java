@@ -22,7 +22,7 @@ import java.util.Optional;
  */
 public record HookLedger(List<Installed> installations) {
 
-  HookLedger {
+  public HookLedger {
     installations = List.copyOf(installations);
   }
 
@@ -30,7 +30,7 @@ public record HookLedger(List<Installed> installations) {
   public record Installed(
       String runtime, String scope, String workspace, String command, List<ChangedFile> files) {
 
-    Installed {
+    public Installed {
       files = List.copyOf(files);
     }
 

@@ -114,6 +114,7 @@ class ArchitectureTest {
             "io.turndiff.rewind.RewindService",
             "io.turndiff.export.TurnExport",
             "io.turndiff.api.Turndiff",
+            "io.turndiff.hooks.RuntimeHooks",
             "io.turndiff.hooks.install.HookRuntime",
             "io.turndiff.service.ServiceFiles",
             "io.turndiff.server.HttpService",

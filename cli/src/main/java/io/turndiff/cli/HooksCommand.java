@@ -1,33 +1,23 @@
 package io.turndiff.cli;
 
-import io.turndiff.service.ServiceProbe;
-
-import io.turndiff.hooks.install.UserDirectories;
-
-import io.turndiff.hooks.install.HookScope;
-
-import io.turndiff.hooks.install.HookLoading;
-
-import io.turndiff.hooks.install.HookInstaller;
-
-import io.turndiff.hooks.install.HookInstallations;
-
-import io.turndiff.hooks.install.ConfigFiles;
-
-import io.turndiff.api.ExitCode;
-
 import io.turndiff.api.CliException;
-
-import io.turndiff.service.ServiceFiles;
-
+import io.turndiff.api.ExitCode;
 import io.turndiff.api.Json;
 import io.turndiff.api.Turndiff;
-import io.turndiff.hooks.install.HookRuntime;
 import io.turndiff.api.wire.WireHooksStatus;
 import io.turndiff.boundary.WorkspaceRoot;
 import io.turndiff.capture.track.TrackSummary;
 import io.turndiff.capture.track.Tracker;
 import io.turndiff.capture.track.TrackingOptions;
+import io.turndiff.hooks.install.ConfigFiles;
+import io.turndiff.hooks.install.HookInstallations;
+import io.turndiff.hooks.install.HookInstaller;
+import io.turndiff.hooks.install.HookLoading;
+import io.turndiff.hooks.install.HookRuntime;
+import io.turndiff.hooks.install.HookScope;
+import io.turndiff.hooks.install.UserDirectories;
+import io.turndiff.service.ServiceFiles;
+import io.turndiff.service.ServiceProbe;
 import io.turndiff.store.StoredWorkspace;
 import java.io.IOException;
 import java.io.PrintWriter;

@@ -1,17 +1,7 @@
 package io.turndiff.cli;
 
-import io.turndiff.api.ExitCode;
-
 import io.turndiff.api.CliException;
-
-import io.turndiff.service.TokenFile;
-
-import io.turndiff.service.Program;
-
-import io.turndiff.service.ServiceLock;
-
-import io.turndiff.service.DaemonFiles;
-
+import io.turndiff.api.ExitCode;
 import io.turndiff.api.Json;
 import io.turndiff.api.Turndiff;
 import io.turndiff.api.wire.WireServeStarted;
@@ -20,6 +10,10 @@ import io.turndiff.capture.track.WatchOptions;
 import io.turndiff.capture.workspace.WorkspaceHandles;
 import io.turndiff.server.HttpService;
 import io.turndiff.server.ServiceOptions;
+import io.turndiff.service.DaemonFiles;
+import io.turndiff.service.Program;
+import io.turndiff.service.ServiceLock;
+import io.turndiff.service.TokenFile;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Path;

@@ -1,17 +1,6 @@
 package io.turndiff.cli;
 
 import io.turndiff.api.ExitCode;
-
-import io.turndiff.service.ServiceControl;
-
-import io.turndiff.service.Program;
-
-import io.turndiff.service.ServiceProbe;
-
-import io.turndiff.service.Discovery;
-
-import io.turndiff.service.ServiceFiles;
-
 import io.turndiff.api.Json;
 import io.turndiff.api.wire.WireGcRun;
 import io.turndiff.api.wire.WireHookFailure;
@@ -21,19 +10,20 @@ import io.turndiff.api.wire.WireServiceGc;
 import io.turndiff.api.wire.WireServiceStarted;
 import io.turndiff.api.wire.WireServiceState;
 import io.turndiff.api.wire.WireServiceStatus;
-import io.turndiff.api.wire.WireServiceStopped;
 import io.turndiff.api.wire.WireServiceWatch;
+import io.turndiff.service.Discovery;
+import io.turndiff.service.Program;
+import io.turndiff.service.ServiceControl;
+import io.turndiff.service.ServiceFiles;
+import io.turndiff.service.ServiceProbe;
 import java.io.IOException;
 import java.io.PrintWriter;
-import java.time.Duration;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.Callable;
-import java.util.concurrent.TimeUnit;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;

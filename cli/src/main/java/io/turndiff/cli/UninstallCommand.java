@@ -1,25 +1,16 @@
 package io.turndiff.cli;
 
-import io.turndiff.hooks.install.UserDirectories;
-
-import io.turndiff.hooks.install.HookScope;
-
-import io.turndiff.hooks.install.HookLedger;
-
-import io.turndiff.hooks.install.HookInstaller;
-
-import io.turndiff.service.ServiceControl;
-
-import io.turndiff.api.ExitCode;
-
 import io.turndiff.api.CliException;
-
-import io.turndiff.service.Discovery;
-
-import io.turndiff.service.ServiceFiles;
-
-import io.turndiff.hooks.install.HookRuntime;
+import io.turndiff.api.ExitCode;
 import io.turndiff.api.wire.WireServiceStopped;
+import io.turndiff.hooks.install.HookInstaller;
+import io.turndiff.hooks.install.HookLedger;
+import io.turndiff.hooks.install.HookRuntime;
+import io.turndiff.hooks.install.HookScope;
+import io.turndiff.hooks.install.UserDirectories;
+import io.turndiff.service.Discovery;
+import io.turndiff.service.ServiceControl;
+import io.turndiff.service.ServiceFiles;
 import io.turndiff.store.StoreAddress;
 import io.turndiff.store.StoreLocation;
 import java.io.IOException;

@@ -266,7 +266,8 @@ class ArchitectureTest {
   static final ArchRule jacksonOnlyAtTheEdges =
       noClasses()
           .that()
-          .resideOutsideOfPackages("io.turndiff.api..", "io.turndiff.hooks..", "io.turndiff.server..")
+          .resideOutsideOfPackages(
+              "io.turndiff.api..", "io.turndiff.hooks..", "io.turndiff.server..")
           .should()
           .dependOnClassesThat()
           .resideInAPackage("com.fasterxml.jackson..")

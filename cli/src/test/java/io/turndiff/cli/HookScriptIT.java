@@ -1,9 +1,5 @@
 package io.turndiff.cli;
 
-import io.turndiff.service.Discovery;
-
-import io.turndiff.service.ServiceFiles;
-
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -13,6 +9,8 @@ import io.turndiff.api.Json;
 import io.turndiff.fixtures.CommandRun;
 import io.turndiff.fixtures.RecordedChanges;
 import io.turndiff.model.TurnState;
+import io.turndiff.service.Discovery;
+import io.turndiff.service.ServiceFiles;
 import io.turndiff.store.Store;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;

@@ -1,7 +1,5 @@
 package io.turndiff.cli;
 
-import io.turndiff.service.ServiceFiles;
-
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 
@@ -10,6 +8,7 @@ import io.turndiff.fixtures.RecordedChanges;
 import io.turndiff.model.Sha256;
 import io.turndiff.model.Snapshot;
 import io.turndiff.model.TurnState;
+import io.turndiff.service.ServiceFiles;
 import io.turndiff.store.Store;
 import io.turndiff.store.StoredFileChange;
 import io.turndiff.store.StoredWorkspace;

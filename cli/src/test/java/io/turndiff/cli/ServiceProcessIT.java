@@ -1,11 +1,5 @@
 package io.turndiff.cli;
 
-import io.turndiff.service.ProcessStart;
-
-import io.turndiff.service.Discovery;
-
-import io.turndiff.service.ServiceFiles;
-
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
@@ -15,6 +9,9 @@ import com.fasterxml.jackson.databind.JsonNode;
 import io.turndiff.api.Json;
 import io.turndiff.fixtures.CommandRun;
 import io.turndiff.fixtures.TestWorkspace;
+import io.turndiff.service.Discovery;
+import io.turndiff.service.ProcessStart;
+import io.turndiff.service.ServiceFiles;
 import java.io.ByteArrayOutputStream;
 import java.io.InputStream;
 import java.io.OutputStream;

@@ -1,10 +1,9 @@
 package io.turndiff.cli;
 
-import io.turndiff.api.ExitCode;
-
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 
+import io.turndiff.api.ExitCode;
 import io.turndiff.fixtures.CommandRun;
 import io.turndiff.fixtures.TestWorkspace;
 import java.nio.file.Files;

@@ -1,7 +1,5 @@
 package io.turndiff.cli;
 
-import io.turndiff.service.ServiceFiles;
-
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -18,6 +16,7 @@ import io.turndiff.model.TurnState;
 import io.turndiff.review.ListedTurn;
 import io.turndiff.review.ReviewQueries;
 import io.turndiff.review.TurnRecords;
+import io.turndiff.service.ServiceFiles;
 import io.turndiff.store.Store;
 import io.turndiff.store.StoredDirectoryChange;
 import io.turndiff.store.TurnListing;

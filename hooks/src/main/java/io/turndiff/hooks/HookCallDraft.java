@@ -93,7 +93,8 @@ record HookCallDraft(
   String requireCwd() {
     return cwd.orElseThrow(
         () ->
-            new InvalidRequest("the hook payload has no field '"
+            new InvalidRequest(
+                "the hook payload has no field '"
                     + cwdField
                     + "', which "
                     + event

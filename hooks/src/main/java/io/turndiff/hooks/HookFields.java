@@ -1,13 +1,13 @@
 package io.turndiff.hooks;
 
-import io.turndiff.api.InvalidRequest;
-import io.turndiff.model.RequestException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.turndiff.api.InvalidRequest;
 import io.turndiff.api.RequestBodies;
 import io.turndiff.model.BadPathException;
 import io.turndiff.model.PathInput;
 import io.turndiff.model.PathParser;
+import io.turndiff.model.RequestException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -58,7 +58,8 @@ final class HookFields {
       throw new InvalidRequest("the hook payload has no field '" + path + "'");
     }
     if (!value.isTextual()) {
-      throw new InvalidRequest("field '"
+      throw new InvalidRequest(
+          "field '"
               + path
               + "' of the hook payload must be a string, not "
               + value.getNodeType().name().toLowerCase(Locale.ROOT));
@@ -84,7 +85,9 @@ final class HookFields {
         value -> {
           requireNoNul(path, value);
           if (!value.startsWith("/")) {
-            throw new RequestException(RequestException.Problem.BAD_INPUT, "field '" + path + "' must be an absolute directory, not '" + value + "'");
+            throw new RequestException(
+                RequestException.Problem.BAD_INPUT,
+                "field '" + path + "' must be an absolute directory, not '" + value + "'");
           }
         });
     return directory;
@@ -105,7 +108,9 @@ final class HookFields {
       try {
         parser.parse(PathInput.text(absolute));
       } catch (BadPathException e) {
-        throw new RequestException(RequestException.Problem.BAD_INPUT, "field '" + field + "': path " + e.input() + " " + e.problem());
+        throw new RequestException(
+            RequestException.Problem.BAD_INPUT,
+            "field '" + field + "': path " + e.input() + " " + e.problem());
       }
       joined.add(absolute);
     }
@@ -119,7 +124,9 @@ final class HookFields {
 
   private static void requireNoNul(String field, String value) {
     if (value.indexOf('\0') >= 0) {
-      throw new RequestException(RequestException.Problem.BAD_INPUT, "field '" + field + "' contains a NUL byte: '" + value.replace("\0", "\\0") + "'");
+      throw new RequestException(
+          RequestException.Problem.BAD_INPUT,
+          "field '" + field + "' contains a NUL byte: '" + value.replace("\0", "\\0") + "'");
     }
   }
 }

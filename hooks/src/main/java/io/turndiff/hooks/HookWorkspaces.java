@@ -1,7 +1,7 @@
 package io.turndiff.hooks;
 
-import io.turndiff.boundary.GitTopLevel;
 import io.turndiff.api.Turndiff;
+import io.turndiff.boundary.GitTopLevel;
 import io.turndiff.store.StoredWorkspace;
 import java.nio.file.Path;
 import java.util.Comparator;

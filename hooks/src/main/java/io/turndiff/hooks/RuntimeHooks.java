@@ -1,7 +1,7 @@
 package io.turndiff.hooks;
 
-import io.turndiff.api.Turndiff;
 import io.turndiff.api.TurnEvents;
+import io.turndiff.api.Turndiff;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;

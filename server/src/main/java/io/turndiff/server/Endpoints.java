@@ -165,8 +165,7 @@ final class Endpoints implements TurnEvents {
             request ->
                 ApiResponse.ok(
                     WireStatus.of(
-                        turndiff
-                            .status(namedWorkspace(request.requireQuery("workspace"))))))
+                        turndiff.status(namedWorkspace(request.requireQuery("workspace"))))))
         .add("POST", HookEndpoints.PATH, HookEndpoints.query(), hooks::handle)
         .add("POST", "/v1/login-codes", this::loginCode)
         .add("POST", "/v1/logout", request -> login.logout(loggedOut(request)))
@@ -375,8 +374,7 @@ final class Endpoints implements TurnEvents {
         new TrackingOptions(
             track.maxFilesGiven().orElse(TrackingOptions.DEFAULTS.maxFiles()),
             track.maxBytesGiven().orElse(TrackingOptions.DEFAULTS.maxBytes()));
-    return ApiResponse.ok(
-        WireTrackSummary.of(turndiff.track(workspace, options)));
+    return ApiResponse.ok(WireTrackSummary.of(turndiff.track(workspace, options)));
   }
 
   private <T> T serialized(String turn, Supplier<T> work) {

@@ -1,10 +1,9 @@
 package io.turndiff.server;
 
-import io.turndiff.api.HealthProof;
-
 import com.sun.net.httpserver.Headers;
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
+import io.turndiff.api.HealthProof;
 import io.turndiff.api.InvalidRequest;
 import io.turndiff.api.Refusal;
 import io.turndiff.api.Turndiff;

@@ -1,7 +1,6 @@
 package io.turndiff.service;
 
 import io.turndiff.api.ExitCode;
-
 import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Duration;

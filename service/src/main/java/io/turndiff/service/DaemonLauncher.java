@@ -2,7 +2,6 @@ package io.turndiff.service;
 
 import io.turndiff.api.CliException;
 import io.turndiff.api.ExitCode;
-
 import java.io.File;
 import java.io.IOException;
 import java.net.URISyntaxException;
@@ -83,8 +82,7 @@ final class DaemonLauncher {
     try {
       // the product jar holds this class with the command's: its jar is turndiff's own
       jar =
-          Path.of(
-              DaemonLauncher.class.getProtectionDomain().getCodeSource().getLocation().toURI());
+          Path.of(DaemonLauncher.class.getProtectionDomain().getCodeSource().getLocation().toURI());
     } catch (URISyntaxException | RuntimeException e) {
       throw new CliException(ExitCode.ERROR, "cannot find turndiff's own jar: " + e.getMessage());
     }

@@ -18,7 +18,7 @@ public final class ProcessStart {
   private ProcessStart() {}
 
   /** The start time of {@code pid}; empty when it does not run or there is no {@code /proc}. */
-  static OptionalLong ticks(long pid) {
+  public static OptionalLong ticks(long pid) {
     String stat;
     try {
       stat = Files.readString(PROC.resolve(pid + "/stat"), StandardCharsets.UTF_8);

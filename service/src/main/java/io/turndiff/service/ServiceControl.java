@@ -16,8 +16,8 @@ import java.util.function.Consumer;
  * Starts and stops the per-user service of one store (docs/runtime-hooks.md): a start is
  * idempotent, decided under the store's start lock, and replaces a service that runs another
  * turndiff; a stop is graceful (SIGTERM, a wait), with {@code force} a kill. Only a service that
- * proved it holds the token is trusted; one that holds the store without proving it is refused,
- * or with {@code force} killed.
+ * proved it holds the token is trusted; one that holds the store without proving it is refused, or
+ * with {@code force} killed.
  */
 public final class ServiceControl {
 
@@ -100,12 +100,7 @@ public final class ServiceControl {
       throws IOException {
     Program theirs = Program.of(running);
     notes.accept(
-        "the service (pid "
-            + running.pid()
-            + ") runs "
-            + theirs
-            + "; restarting it on "
-            + program);
+        "the service (pid " + running.pid() + ") runs " + theirs + "; restarting it on " + program);
     stop(files, STOP_WAIT_SECONDS, false);
     return new WireReplacedService(running.pid(), theirs.version(), theirs.jar());
   }

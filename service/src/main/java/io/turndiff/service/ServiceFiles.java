@@ -2,7 +2,6 @@ package io.turndiff.service;
 
 import io.turndiff.api.CliException;
 import io.turndiff.api.ExitCode;
-
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;

@@ -1,10 +1,9 @@
 package io.turndiff.service;
 
 import io.turndiff.api.CliException;
-
+import io.turndiff.api.HealthProof;
 import io.turndiff.api.Json;
 import io.turndiff.api.wire.WireHealthProof;
-import io.turndiff.api.HealthProof;
 import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;

@@ -1,7 +1,6 @@
 package io.turndiff.hooks.install;
 
 import io.turndiff.api.CliException;
-
 import io.turndiff.model.RequestException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;

@@ -1,9 +1,6 @@
 package io.turndiff.hooks.install;
 
 import io.turndiff.api.CliException;
-
-
-
 import io.turndiff.api.wire.WireHooksStatus;
 import io.turndiff.model.RequestException;
 import java.io.IOException;

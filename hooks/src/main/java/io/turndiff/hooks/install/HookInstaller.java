@@ -1,9 +1,7 @@
 package io.turndiff.hooks.install;
 
-import io.turndiff.api.ExitCode;
-
 import io.turndiff.api.CliException;
-
+import io.turndiff.api.ExitCode;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.PrintWriter;

@@ -1,9 +1,7 @@
 package io.turndiff.hooks.install;
 
-import io.turndiff.api.ExitCode;
-
 import io.turndiff.api.CliException;
-
+import io.turndiff.api.ExitCode;
 import io.turndiff.api.Json;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;

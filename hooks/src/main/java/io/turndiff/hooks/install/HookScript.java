@@ -1,9 +1,7 @@
 package io.turndiff.hooks.install;
 
-import io.turndiff.api.ExitCode;
-
 import io.turndiff.api.CliException;
-
+import io.turndiff.api.ExitCode;
 import java.net.URISyntaxException;
 import java.nio.file.Path;
 import java.util.Map;
@@ -15,8 +13,8 @@ import java.util.Optional;
  * else in the checkout or release the running jar belongs to — the first {@code bin/turndiff-hook}
  * in the jar's directory or one of its three parents ({@code <checkout>/cli/target/turndiff.jar},
  * and the classes directory {@code <checkout>/hooks/target/classes} of the build's tests, find
- * {@code <checkout>/bin/turndiff-hook}). The script finds the {@code turndiff} launcher beside its {@code
- * bin/} to start the service, so the home is that directory.
+ * {@code <checkout>/bin/turndiff-hook}). The script finds the {@code turndiff} launcher beside its
+ * {@code bin/} to start the service, so the home is that directory.
  */
 public record HookScript(Path home) {
 

@@ -1,9 +1,7 @@
 package io.turndiff.hooks.install;
 
-import io.turndiff.api.ExitCode;
-
 import io.turndiff.api.CliException;
-
+import io.turndiff.api.ExitCode;
 import io.turndiff.boundary.BoundaryException;
 import io.turndiff.boundary.DirectoryOutcome;
 import io.turndiff.boundary.Observation;

@@ -414,7 +414,7 @@ public final class TurnBench {
     Path database = base.resolve("tracking-store/turndiff.db");
     try (Turndiff tracking = Turndiff.open(database, BoundaryOptions.defaults())) {
       long start = System.nanoTime();
-      tracking.capture().tracker().track(workspace, TrackingOptions.DEFAULTS);
+      tracking.track(workspace, TrackingOptions.DEFAULTS);
       long indexNanos = System.nanoTime() - start;
       tracking.store().checkpoint();
       long baseline = DiskUsage.diskBytes(database);
@@ -422,7 +422,7 @@ public final class TurnBench {
       Samples gitStatus = new Samples();
       for (int round = 0; round < STATUS_WARMUP + STATUS_ROUNDS; round++) {
         long statusStart = System.nanoTime();
-        int changes = tracking.capture().tracker().status(workspace).changes().size();
+        int changes = tracking.status(workspace).changes().size();
         long statusNanos = System.nanoTime() - statusStart;
         if (changes != 0) {
           throw new IllegalStateException("an unchanged tree shows " + changes + " changes");
@@ -437,7 +437,7 @@ public final class TurnBench {
           Turndiff.open(
               base.resolve("tracking-store-warm/turndiff.db"), BoundaryOptions.defaults())) {
         long warmStart = System.nanoTime();
-        again.capture().tracker().track(workspace, TrackingOptions.DEFAULTS);
+        again.track(workspace, TrackingOptions.DEFAULTS);
         warmIndexNanos = System.nanoTime() - warmStart;
       }
       return new Tracking(

@@ -1,5 +1,7 @@
 package io.turndiff.cli;
 
+import io.turndiff.api.CliException;
+import io.turndiff.api.ExitCode;
 import java.util.List;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;

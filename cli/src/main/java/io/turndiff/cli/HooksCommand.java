@@ -1,13 +1,23 @@
 package io.turndiff.cli;
 
+import io.turndiff.api.CliException;
+import io.turndiff.api.ExitCode;
 import io.turndiff.api.Json;
 import io.turndiff.api.Turndiff;
-import io.turndiff.api.hooks.HookRuntime;
 import io.turndiff.api.wire.WireHooksStatus;
 import io.turndiff.boundary.WorkspaceRoot;
 import io.turndiff.capture.track.TrackSummary;
 import io.turndiff.capture.track.Tracker;
 import io.turndiff.capture.track.TrackingOptions;
+import io.turndiff.hooks.install.ConfigFiles;
+import io.turndiff.hooks.install.HookInstallations;
+import io.turndiff.hooks.install.HookInstaller;
+import io.turndiff.hooks.install.HookLoading;
+import io.turndiff.hooks.install.HookRuntime;
+import io.turndiff.hooks.install.HookScope;
+import io.turndiff.hooks.install.UserDirectories;
+import io.turndiff.service.ServiceFiles;
+import io.turndiff.service.ServiceProbe;
 import io.turndiff.store.StoredWorkspace;
 import java.io.IOException;
 import java.io.PrintWriter;
@@ -179,10 +189,7 @@ final class HooksCommand {
         return;
       }
       TrackSummary summary =
-          turndiff
-              .capture()
-              .tracker()
-              .track(workspace, TrackingOptions.DEFAULTS, Tracker.Progress.NONE);
+          turndiff.track(workspace, TrackingOptions.DEFAULTS, Tracker.Progress.NONE);
       out.println(
           "tracking "
               + workspace
@@ -208,7 +215,7 @@ final class HooksCommand {
                                 turndiff
                                     .store()
                                     .read(tx -> tx.workspaces().byRealRoot(real.toString()))));
-    return stored.isPresent() && turndiff.capture().tracker().isTracked(stored.get().id());
+    return stored.isPresent() && turndiff.isTracked(stored.get().id());
   }
 
   @Command(
@@ -256,13 +263,15 @@ final class HooksCommand {
     public Integer call() throws IOException {
       Optional<HookRuntime> only = Optional.ofNullable(runtime).map(HookRuntime::of);
       Path directory = existingDirectory(workspace);
+      ServiceFiles files = ServiceCommand.files(spec);
       WireHooksStatus status =
           new HookInstallations(UserDirectories.current())
               .status(
                   only,
                   directory,
                   Path.of("").toAbsolutePath(),
-                  ServiceCommand.files(spec),
+                  files.store(),
+                  service(files),
                   () -> trackedHere(directory));
       PrintWriter out = spec.commandLine().getOut();
       if (json) {
@@ -271,6 +280,19 @@ final class HooksCommand {
         HookInstallations.print(status, out);
       }
       return ExitCode.OK.code();
+    }
+
+    /** Whether the service of the store runs, as it proved; why it cannot, when its files say. */
+    private static WireHooksStatus.Service service(ServiceFiles files) throws IOException {
+      Optional<String> refused = files.refusal();
+      if (refused.isPresent()) {
+        return new WireHooksStatus.Service(false, null, null, refused.get());
+      }
+      if (ServiceProbe.probe(files) instanceof ServiceProbe.Running found) {
+        return new WireHooksStatus.Service(
+            true, found.discovery().pid(), found.discovery().port(), null);
+      }
+      return new WireHooksStatus.Service(false, null, null, null);
     }
 
     /** Whether the store tracks {@code directory}; null when there is no store yet. */

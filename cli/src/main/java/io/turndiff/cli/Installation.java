@@ -1,5 +1,8 @@
 package io.turndiff.cli;
 
+import io.turndiff.api.CliException;
+import io.turndiff.api.ExitCode;
+import io.turndiff.hooks.install.HookScript;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;

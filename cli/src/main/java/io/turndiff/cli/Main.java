@@ -1,5 +1,7 @@
 package io.turndiff.cli;
 
+import io.turndiff.api.CliException;
+import io.turndiff.api.ExitCode;
 import io.turndiff.model.RequestException;
 import io.turndiff.model.TestHook;
 import io.turndiff.store.StoreException;

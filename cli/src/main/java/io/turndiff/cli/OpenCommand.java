@@ -1,11 +1,14 @@
 package io.turndiff.cli;
 
+import io.turndiff.api.CliException;
+import io.turndiff.api.ExitCode;
 import io.turndiff.api.Json;
 import io.turndiff.api.wire.WireLoginCode;
 import io.turndiff.api.wire.WireOpened;
 import io.turndiff.server.LoginCodeClient;
 import io.turndiff.server.LoginCodeClient.Reply;
 import io.turndiff.server.ServiceOptions;
+import io.turndiff.service.TokenFile;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Path;

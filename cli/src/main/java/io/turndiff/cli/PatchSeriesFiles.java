@@ -1,5 +1,7 @@
 package io.turndiff.cli;
 
+import io.turndiff.api.CliException;
+import io.turndiff.api.ExitCode;
 import io.turndiff.export.TurnExport;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;

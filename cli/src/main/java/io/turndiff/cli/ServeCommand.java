@@ -1,5 +1,7 @@
 package io.turndiff.cli;
 
+import io.turndiff.api.CliException;
+import io.turndiff.api.ExitCode;
 import io.turndiff.api.Json;
 import io.turndiff.api.Turndiff;
 import io.turndiff.api.wire.WireServeStarted;
@@ -8,6 +10,10 @@ import io.turndiff.capture.track.WatchOptions;
 import io.turndiff.capture.workspace.WorkspaceHandles;
 import io.turndiff.server.HttpService;
 import io.turndiff.server.ServiceOptions;
+import io.turndiff.service.DaemonFiles;
+import io.turndiff.service.Program;
+import io.turndiff.service.ServiceLock;
+import io.turndiff.service.TokenFile;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Path;
@@ -160,7 +166,7 @@ final class ServeCommand implements Callable<Integer> {
     Optional<DaemonFiles> daemonFiles = Optional.empty();
     if (instance.isPresent()) {
       DaemonFiles files = new DaemonFiles(discovery.toAbsolutePath(), tokenPath, instance.get());
-      files.publish(token, service.port(), database, Program.current());
+      files.publish(token, service.port(), database, Program.current(Main.VERSION));
       daemonFiles = Optional.of(files);
     }
     CountDownLatch stopped = stopOnShutdown(service, turndiff, daemonFiles, storeLock);

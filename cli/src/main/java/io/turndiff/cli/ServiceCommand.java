@@ -1,5 +1,6 @@
 package io.turndiff.cli;
 
+import io.turndiff.api.ExitCode;
 import io.turndiff.api.Json;
 import io.turndiff.api.wire.WireGcRun;
 import io.turndiff.api.wire.WireHookFailure;
@@ -9,19 +10,20 @@ import io.turndiff.api.wire.WireServiceGc;
 import io.turndiff.api.wire.WireServiceStarted;
 import io.turndiff.api.wire.WireServiceState;
 import io.turndiff.api.wire.WireServiceStatus;
-import io.turndiff.api.wire.WireServiceStopped;
 import io.turndiff.api.wire.WireServiceWatch;
+import io.turndiff.service.Discovery;
+import io.turndiff.service.Program;
+import io.turndiff.service.ServiceControl;
+import io.turndiff.service.ServiceFiles;
+import io.turndiff.service.ServiceProbe;
 import java.io.IOException;
 import java.io.PrintWriter;
-import java.time.Duration;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.Callable;
-import java.util.concurrent.TimeUnit;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
@@ -79,84 +81,19 @@ final class ServiceCommand {
     @Override
     public Integer call() throws IOException, InterruptedException {
       ServiceFiles files = files(spec);
-      files.prepare();
-      files
-          .prepareStoreFolder()
-          .forEach(note -> spec.commandLine().getErr().println("turndiff: " + note));
-      PrintWriter out = spec.commandLine().getOut();
-      try (ServiceLock _ = ServiceLock.acquire(files.startLock())) {
-        WireReplacedService replaced = null;
-        switch (ServiceProbe.probe(files)) {
-          case ServiceProbe.Running running -> {
-            Program theirs = Program.of(running.discovery());
-            if (theirs.isSame(Program.current())) {
-              out.println(started(false, running.discovery(), files, null));
-              return ExitCode.OK.code();
-            }
-            replaced = replace(running.discovery(), files);
-          }
-          case ServiceProbe.Unproven unproven ->
-              throw new CliException(
-                  ExitCode.ERROR,
-                  unproven.reason()
-                      + ", and it holds the store; not starting a second service "
-                      + "(turndiff service stop --force ends it; its log: "
-                      + files.log()
-                      + ")");
-          case ServiceProbe.Stale stale -> {
-            spec.commandLine()
-                .getErr()
-                .println("turndiff: replacing a stale discovery file: " + stale.reason());
-            files.removeServiceFiles();
-          }
-          case ServiceProbe.Nothing _ -> {
-            // start one
-          }
-        }
-        Process child = DaemonLauncher.spawn(files, System.getenv());
-        Instant deadline = Instant.now().plus(Duration.ofSeconds(waitSeconds));
-        while (Instant.now().isBefore(deadline)) {
-          if (ServiceProbe.probe(files) instanceof ServiceProbe.Running running) {
-            out.println(started(true, running.discovery(), files, replaced));
-            return ExitCode.OK.code();
-          }
-          // a launcher that forks (setsid as a group leader) exits 0: keep waiting for the file
-          if (!child.isAlive() && child.exitValue() != 0) {
-            break;
-          }
-          TimeUnit.MILLISECONDS.sleep(50);
-        }
-        throw new CliException(
-            ExitCode.ERROR,
-            "the service did not come up"
-                + (child.isAlive() ? " within " + waitSeconds + " s" : "")
-                + "; see its log "
-                + files.log());
-      }
-    }
-
-    /**
-     * Stops a service that runs another turndiff (an upgrade installed this one since it started),
-     * gracefully, so that this one starts in its place.
-     */
-    private WireReplacedService replace(Discovery running, ServiceFiles files) throws IOException {
-      Program theirs = Program.of(running);
+      ServiceControl.Started started =
+          ServiceControl.start(
+              files,
+              Program.current(Main.VERSION),
+              waitSeconds,
+              System.getenv(),
+              note -> spec.commandLine().getErr().println("turndiff: " + note));
       spec.commandLine()
-          .getErr()
-          .println(
-              "turndiff: the service (pid "
-                  + running.pid()
-                  + ") runs "
-                  + theirs
-                  + "; restarting it on "
-                  + Program.current());
-      stop(files, STOP_WAIT_SECONDS, false);
-      return new WireReplacedService(running.pid(), theirs.version(), theirs.jar());
+          .getOut()
+          .println(started(started.started(), started.discovery(), files, started.replaced()));
+      return ExitCode.OK.code();
     }
   }
-
-  /** How long {@code service stop} waits by default, and a replacing {@code start} always. */
-  static final long STOP_WAIT_SECONDS = 35;
 
   @Command(
       name = "stop",
@@ -168,7 +105,7 @@ final class ServiceCommand {
     @Option(
         names = "--wait",
         paramLabel = "SECONDS",
-        defaultValue = "" + STOP_WAIT_SECONDS,
+        defaultValue = "" + ServiceControl.STOP_WAIT_SECONDS,
         description =
             "How long to wait for requests in flight and the store to close (default "
                 + "${DEFAULT-VALUE}).")
@@ -182,80 +119,11 @@ final class ServiceCommand {
 
     @Override
     public Integer call() throws IOException {
-      spec.commandLine().getOut().println(Json.write(stop(files(spec), waitSeconds, force), false));
+      spec.commandLine()
+          .getOut()
+          .println(Json.write(ServiceControl.stop(files(spec), waitSeconds, force), false));
       return ExitCode.OK.code();
     }
-  }
-
-  /**
-   * Stops the service of {@code files}, if one runs: SIGTERM, a wait of at most {@code waitSeconds}
-   * for it to end, then with {@code force} SIGKILL (also for a process that holds the store and
-   * does not prove itself); its files are removed. What {@code service stop} prints.
-   */
-  static WireServiceStopped stop(ServiceFiles files, long waitSeconds, boolean force)
-      throws IOException {
-    Discovery discovery;
-    switch (ServiceProbe.probe(files)) {
-      case ServiceProbe.Running running -> discovery = running.discovery();
-      case ServiceProbe.Unproven unproven -> {
-        if (!force) {
-          throw new CliException(
-              ExitCode.ERROR,
-              unproven.reason() + "; --force kills it (pid " + unproven.discovery().pid() + ")");
-        }
-        discovery = unproven.discovery();
-      }
-      case ServiceProbe.Stale _ -> {
-        files.removeServiceFiles();
-        return new WireServiceStopped(false, false, null);
-      }
-      case ServiceProbe.Nothing _ -> {
-        return new WireServiceStopped(false, false, null);
-      }
-    }
-    ProcessHandle process =
-        ProcessHandle.of(discovery.pid()).filter(ProcessHandle::isAlive).orElse(null);
-    if (process != null) {
-      Optional<String> user = process.info().user();
-      if (user.isPresent() && !user.get().equals(System.getProperty("user.name"))) {
-        throw new CliException(
-            ExitCode.ERROR,
-            "pid " + discovery.pid() + " belongs to " + user.get() + "; not signalling it");
-      }
-      process.destroy();
-      if (!waitFor(discovery.pid(), waitSeconds)) {
-        if (!force) {
-          throw new CliException(
-              ExitCode.ERROR,
-              "the service (pid "
-                  + discovery.pid()
-                  + ") did not end within "
-                  + waitSeconds
-                  + " s; --force kills it");
-        }
-        process.destroyForcibly();
-        waitFor(discovery.pid(), 10);
-      }
-    }
-    files.removeServiceFiles();
-    return new WireServiceStopped(false, true, discovery.pid());
-  }
-
-  /** Waits until {@code pid} has ended (an unreaped zombie counts as ended). */
-  private static boolean waitFor(long pid, long seconds) {
-    Instant deadline = Instant.now().plus(Duration.ofSeconds(seconds));
-    while (ProcessStart.running(pid)) {
-      if (Instant.now().isAfter(deadline)) {
-        return false;
-      }
-      try {
-        TimeUnit.MILLISECONDS.sleep(50);
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-        return !ProcessStart.running(pid);
-      }
-    }
-    return true;
   }
 
   @Command(

@@ -1,5 +1,6 @@
 package io.turndiff.cli;
 
+import io.turndiff.api.ExitCode;
 import io.turndiff.api.Json;
 import io.turndiff.api.Turndiff;
 import io.turndiff.api.wire.WireStatus;
@@ -34,7 +35,7 @@ final class StatusCommand implements Callable<Integer> {
   @Override
   public Integer call() {
     try (Turndiff turndiff = StoreOptions.of(spec).open()) {
-      WorkspaceStatus status = turndiff.capture().tracker().status(workspace.orCurrentDirectory());
+      WorkspaceStatus status = turndiff.status(workspace.orCurrentDirectory());
       PrintWriter out = spec.commandLine().getOut();
       if (json) {
         out.println(Json.write(WireStatus.of(status), false));

@@ -1,5 +1,7 @@
 package io.turndiff.cli;
 
+import io.turndiff.api.CliException;
+import io.turndiff.api.ExitCode;
 import io.turndiff.api.Json;
 import io.turndiff.api.Turndiff;
 import io.turndiff.api.wire.WireTrackSummary;
@@ -66,7 +68,7 @@ final class TrackCommand implements Callable<Integer> {
               }
             };
     try (Turndiff turndiff = StoreOptions.of(spec).open()) {
-      TrackSummary summary = turndiff.capture().tracker().track(workspace, options, progress);
+      TrackSummary summary = turndiff.track(workspace, options, progress);
       spec.commandLine().getOut().println(Json.write(WireTrackSummary.of(summary), false));
     }
     return ExitCode.OK.code();

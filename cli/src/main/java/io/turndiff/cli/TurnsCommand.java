@@ -1,5 +1,6 @@
 package io.turndiff.cli;
 
+import io.turndiff.api.ExitCode;
 import io.turndiff.api.Json;
 import io.turndiff.api.Turndiff;
 import io.turndiff.api.wire.WireSessionTurns;

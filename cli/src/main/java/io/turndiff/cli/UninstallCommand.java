@@ -1,7 +1,16 @@
 package io.turndiff.cli;
 
-import io.turndiff.api.hooks.HookRuntime;
+import io.turndiff.api.CliException;
+import io.turndiff.api.ExitCode;
 import io.turndiff.api.wire.WireServiceStopped;
+import io.turndiff.hooks.install.HookInstaller;
+import io.turndiff.hooks.install.HookLedger;
+import io.turndiff.hooks.install.HookRuntime;
+import io.turndiff.hooks.install.HookScope;
+import io.turndiff.hooks.install.UserDirectories;
+import io.turndiff.service.Discovery;
+import io.turndiff.service.ServiceControl;
+import io.turndiff.service.ServiceFiles;
 import io.turndiff.store.StoreAddress;
 import io.turndiff.store.StoreLocation;
 import java.io.IOException;
@@ -116,8 +125,8 @@ final class UninstallCommand implements Callable<Integer> {
     stores.addAll(Discovery.storesIn(files.runDirectory()));
     for (String store : stores) {
       WireServiceStopped stopped =
-          ServiceCommand.stop(
-              ServiceFiles.of(Path.of(store), environment), ServiceCommand.STOP_WAIT_SECONDS, true);
+          ServiceControl.stop(
+              ServiceFiles.of(Path.of(store), environment), ServiceControl.STOP_WAIT_SECONDS, true);
       if (stopped.stopped()) {
         out.println("stopped the service of " + store + " (pid " + stopped.pid() + ")");
       }

@@ -74,18 +74,18 @@ class ArchitectureTest {
           "io.turndiff.store.HostId",
           "io.turndiff.store.CleanCheck",
           "io.turndiff.store.SqliteLibraryCopy",
-          "io.turndiff.cli.TokenFile",
+          "io.turndiff.service.TokenFile",
           "io.turndiff.cli.DetachedServe",
           "io.turndiff.cli.DemoWorkspace",
           "io.turndiff.cli.StandardStreams",
-          "io.turndiff.cli.ServiceFiles",
-          "io.turndiff.cli.Discovery",
-          "io.turndiff.cli.ServiceLock",
-          "io.turndiff.cli.ProcessStart",
-          "io.turndiff.cli.DaemonLauncher",
-          "io.turndiff.cli.ConfigFiles",
+          "io.turndiff.service.ServiceFiles",
+          "io.turndiff.service.Discovery",
+          "io.turndiff.service.ServiceLock",
+          "io.turndiff.service.ProcessStart",
+          "io.turndiff.service.DaemonLauncher",
+          "io.turndiff.hooks.install.ConfigFiles",
           "io.turndiff.cli.Installation",
-          "io.turndiff.cli.Program",
+          "io.turndiff.service.Program",
           "io.turndiff.cli.PatchSeriesFiles");
 
   private static final DescribedPredicate<JavaClass> OWN_FILE_CLASSES =
@@ -114,6 +114,9 @@ class ArchitectureTest {
             "io.turndiff.rewind.RewindService",
             "io.turndiff.export.TurnExport",
             "io.turndiff.api.Turndiff",
+            "io.turndiff.hooks.RuntimeHooks",
+            "io.turndiff.hooks.install.HookRuntime",
+            "io.turndiff.service.ServiceFiles",
             "io.turndiff.server.HttpService",
             "io.turndiff.cli.Main")) {
       assertTrue(classes.contain(name), name + " is analysed");
@@ -199,6 +202,10 @@ class ArchitectureTest {
           .definedBy("io.turndiff.export..")
           .layer("api")
           .definedBy("io.turndiff.api..")
+          .layer("service")
+          .definedBy("io.turndiff.service..")
+          .layer("hooks")
+          .definedBy("io.turndiff.hooks..")
           .layer("server")
           .definedBy("io.turndiff.server..")
           .layer("cli")
@@ -207,24 +214,28 @@ class ArchitectureTest {
           .mayNotBeAccessedByAnyLayer()
           .whereLayer("server")
           .mayOnlyBeAccessedByLayers("cli")
-          .whereLayer("api")
+          .whereLayer("hooks")
           .mayOnlyBeAccessedByLayers("server", "cli")
+          .whereLayer("service")
+          .mayOnlyBeAccessedByLayers("cli")
+          .whereLayer("api")
+          .mayOnlyBeAccessedByLayers("service", "hooks", "server", "cli")
           .whereLayer("rewind")
-          .mayOnlyBeAccessedByLayers("api", "server", "cli")
+          .mayOnlyBeAccessedByLayers("api", "hooks", "server", "cli")
           .whereLayer("export")
-          .mayOnlyBeAccessedByLayers("api", "server", "cli")
+          .mayOnlyBeAccessedByLayers("api", "hooks", "server", "cli")
           .whereLayer("review")
-          .mayOnlyBeAccessedByLayers("export", "api", "server", "cli")
+          .mayOnlyBeAccessedByLayers("export", "api", "hooks", "server", "cli")
           .whereLayer("capture")
-          .mayOnlyBeAccessedByLayers("rewind", "export", "api", "server", "cli")
+          .mayOnlyBeAccessedByLayers("rewind", "export", "api", "hooks", "server", "cli")
           .whereLayer("store")
           .mayOnlyBeAccessedByLayers(
-              "capture", "review", "rewind", "export", "api", "server", "cli")
+              "capture", "review", "rewind", "export", "api", "hooks", "server", "cli")
           .whereLayer("diff")
           .mayOnlyBeAccessedByLayers(
-              "capture", "review", "rewind", "export", "api", "server", "cli")
+              "capture", "review", "rewind", "export", "api", "hooks", "server", "cli")
           .whereLayer("boundary")
-          .mayOnlyBeAccessedByLayers("capture", "rewind", "export", "api", "server", "cli")
+          .mayOnlyBeAccessedByLayers("capture", "rewind", "export", "api", "hooks", "server", "cli")
           .whereLayer("model")
           .mayOnlyBeAccessedByLayers(
               "boundary",
@@ -235,6 +246,8 @@ class ArchitectureTest {
               "rewind",
               "export",
               "api",
+              "service",
+              "hooks",
               "server",
               "cli");
 
@@ -253,11 +266,13 @@ class ArchitectureTest {
   static final ArchRule jacksonOnlyAtTheEdges =
       noClasses()
           .that()
-          .resideOutsideOfPackages("io.turndiff.api..", "io.turndiff.server..")
+          .resideOutsideOfPackages(
+              "io.turndiff.api..", "io.turndiff.hooks..", "io.turndiff.server..")
           .should()
           .dependOnClassesThat()
           .resideInAPackage("com.fasterxml.jackson..")
-          .because("JSON is written and read in io.turndiff.api (and the HTTP service)");
+          .because(
+              "JSON is written and read in io.turndiff.api, the HTTP service and the hooks (a runtime's payloads, its JSON or TOML settings)");
 
   @ArchTest
   static final ArchRule picocliOnlyInTheCommandLine =

@@ -9,6 +9,8 @@ import io.turndiff.api.Json;
 import io.turndiff.fixtures.CommandRun;
 import io.turndiff.fixtures.RecordedChanges;
 import io.turndiff.model.TurnState;
+import io.turndiff.service.Discovery;
+import io.turndiff.service.ServiceFiles;
 import io.turndiff.store.Store;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;

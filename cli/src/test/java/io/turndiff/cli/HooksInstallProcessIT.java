@@ -9,9 +9,9 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.turndiff.api.Json;
-import io.turndiff.api.hooks.CodexTrust;
 import io.turndiff.fixtures.CommandRun;
 import io.turndiff.fixtures.TestWorkspace;
+import io.turndiff.hooks.install.CodexTrust;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
@@ -370,12 +370,12 @@ class HooksInstallProcessIT {
   }
 
   /**
-   * Codex keys trust by the hooks file as it names it (asked of Codex 0.171.0 itself: see {@link
-   * CodexHookNames}): a workspace reached through a symlinked parent is the real path when Codex
-   * runs in it, the given name with {@code codex -C}; a {@code CODEX_HOME} that is a symlink is its
-   * real path. Install writes those keys, and status checks exactly them: present after install;
-   * missing when only the keys of the names as given are there (what install wrote before); present
-   * for right keys written by hand, in another TOML form.
+   * Codex keys trust by the hooks file as it names it (asked of Codex 0.171.0 itself: see {@code
+   * io.turndiff.hooks.install.CodexHookNames}): a workspace reached through a symlinked parent is
+   * the real path when Codex runs in it, the given name with {@code codex -C}; a {@code CODEX_HOME}
+   * that is a symlink is its real path. Install writes those keys, and status checks exactly them:
+   * present after install; missing when only the keys of the names as given are there (what install
+   * wrote before); present for right keys written by hand, in another TOML form.
    */
   @Test
   void codexTrustIsKeyedByTheNamesCodexUsesAndStatusChecksExactlyThose() throws Exception {

@@ -8,6 +8,7 @@ import io.turndiff.fixtures.RecordedChanges;
 import io.turndiff.model.Sha256;
 import io.turndiff.model.Snapshot;
 import io.turndiff.model.TurnState;
+import io.turndiff.service.ServiceFiles;
 import io.turndiff.store.Store;
 import io.turndiff.store.StoredFileChange;
 import io.turndiff.store.StoredWorkspace;

@@ -4,6 +4,7 @@ import static io.turndiff.cli.StoreCommands.run;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.turndiff.api.ExitCode;
 import io.turndiff.fixtures.CommandRun;
 import io.turndiff.fixtures.ReadOnlyBindMount;
 import io.turndiff.fixtures.TestWorkspace;

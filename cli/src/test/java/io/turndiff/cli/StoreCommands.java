@@ -3,6 +3,7 @@ package io.turndiff.cli;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 
+import io.turndiff.api.ExitCode;
 import io.turndiff.fixtures.CommandRun;
 import io.turndiff.fixtures.TestWorkspace;
 import java.nio.file.Files;

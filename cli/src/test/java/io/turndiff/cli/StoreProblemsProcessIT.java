@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.turndiff.api.ExitCode;
 import io.turndiff.api.Json;
 import io.turndiff.fixtures.CommandRun;
 import io.turndiff.fixtures.TestWorkspace;

@@ -16,6 +16,7 @@ import io.turndiff.model.TurnState;
 import io.turndiff.review.ListedTurn;
 import io.turndiff.review.ReviewQueries;
 import io.turndiff.review.TurnRecords;
+import io.turndiff.service.ServiceFiles;
 import io.turndiff.store.Store;
 import io.turndiff.store.StoredDirectoryChange;
 import io.turndiff.store.TurnListing;

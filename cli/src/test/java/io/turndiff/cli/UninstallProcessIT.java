@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.turndiff.api.Json;
 import io.turndiff.fixtures.CommandRun;
+import io.turndiff.service.ProcessStart;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -9,6 +9,8 @@ import io.turndiff.api.LoginCodeRequest;
 import io.turndiff.api.RewindTurnRequest;
 import io.turndiff.api.SnapshotRequest;
 import io.turndiff.api.TrackRequest;
+import io.turndiff.api.TurnEvents;
+import io.turndiff.api.TurnLocks;
 import io.turndiff.api.Turndiff;
 import io.turndiff.api.wire.WireBeganTurn;
 import io.turndiff.api.wire.WireBlame;
@@ -33,6 +35,7 @@ import io.turndiff.capture.BeganTurn;
 import io.turndiff.capture.SnapshotVerdict;
 import io.turndiff.capture.TurnSummary;
 import io.turndiff.capture.track.TrackingOptions;
+import io.turndiff.hooks.HookCounters;
 import io.turndiff.model.PathInput;
 import io.turndiff.model.WorkspacePath;
 import io.turndiff.review.ReviewQueries;
@@ -162,10 +165,7 @@ final class Endpoints implements TurnEvents {
             request ->
                 ApiResponse.ok(
                     WireStatus.of(
-                        turndiff
-                            .capture()
-                            .tracker()
-                            .status(namedWorkspace(request.requireQuery("workspace"))))))
+                        turndiff.status(namedWorkspace(request.requireQuery("workspace"))))))
         .add("POST", HookEndpoints.PATH, HookEndpoints.query(), hooks::handle)
         .add("POST", "/v1/login-codes", this::loginCode)
         .add("POST", "/v1/logout", request -> login.logout(loggedOut(request)))
@@ -374,8 +374,7 @@ final class Endpoints implements TurnEvents {
         new TrackingOptions(
             track.maxFilesGiven().orElse(TrackingOptions.DEFAULTS.maxFiles()),
             track.maxBytesGiven().orElse(TrackingOptions.DEFAULTS.maxBytes()));
-    return ApiResponse.ok(
-        WireTrackSummary.of(turndiff.capture().tracker().track(workspace, options)));
+    return ApiResponse.ok(WireTrackSummary.of(turndiff.track(workspace, options)));
   }
 
   private <T> T serialized(String turn, Supplier<T> work) {

@@ -1,19 +1,22 @@
 package io.turndiff.server;
 
 import io.turndiff.api.RequestBodies;
+import io.turndiff.api.TurnEvents;
 import io.turndiff.api.Turndiff;
+import io.turndiff.hooks.HookCounters;
+import io.turndiff.hooks.HookOutcome;
+import io.turndiff.hooks.HookQuery;
+import io.turndiff.hooks.RuntimeHooks;
 import java.nio.file.Path;
-import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.TreeMap;
 import java.util.function.Function;
 
 /**
  * {@code POST /v1/hooks/RUNTIME}: a runtime's own hook payload, unchanged (docs/runtime-hooks.md,
- * "The hook endpoints"). A body that is not a hook payload is refused ({@code 400}, naming the
- * problem) before anything happens; every payload that is one is answered {@code 204} with no body,
- * whatever it did — the outcome goes in headers ({@link HookOutcome}).
+ * "The hook endpoints"), handed to {@link RuntimeHooks}. A body that is not a hook payload is
+ * refused ({@code 400}, naming the problem) before anything happens; every payload that is one is
+ * answered {@code 204} with no body, whatever it did — the outcome goes in headers.
  */
 final class HookEndpoints {
 
@@ -28,17 +31,14 @@ final class HookEndpoints {
   /** The most a hook body may hold: a Claude Code {@code Write} carries the whole file. */
   static final int MAX_BODY_BYTES = RequestBodies.PAYLOAD_LIMIT_BYTES;
 
-  private final Map<String, HookMapper> mappers = new TreeMap<>();
-  private final HookTurns turns;
-  private final HookCounters counters;
+  static final String OUTCOME_HEADER = "Turndiff-Hook-Outcome";
+  static final String TURN_HEADER = "Turndiff-Hook-Turn";
+  static final String ERROR_HEADER = "Turndiff-Hook-Error";
+
+  private final RuntimeHooks hooks;
 
   HookEndpoints(Turndiff turndiff, Function<String, Path> admitted, TurnEvents events) {
-    for (HookMapper mapper :
-        List.of(new ClaudeCodeHooks(), new CodexHooks(), new GeminiHooks(), new OpenCodeHooks())) {
-      mappers.put(mapper.runtime(), mapper);
-    }
-    this.turns = new HookTurns(turndiff, admitted, events);
-    this.counters = new HookCounters(List.copyOf(mappers.keySet()));
+    this.hooks = new RuntimeHooks(turndiff, admitted, events);
   }
 
   static Set<String> query() {
@@ -47,15 +47,14 @@ final class HookEndpoints {
 
   ApiResponse handle(ApiRequest request) {
     String runtime = request.path("runtime");
-    HookMapper mapper = mappers.get(runtime);
-    if (mapper == null) {
+    if (!hooks.runtimes().contains(runtime)) {
       throw new ApiError(
           404,
           "not_found",
           "no hook endpoint for the runtime '"
               + runtime
               + "' (known: "
-              + String.join(", ", mappers.keySet())
+              + String.join(", ", hooks.runtimes())
               + ")");
     }
     request.requireBearer("/v1/hooks/" + runtime);
@@ -77,23 +76,27 @@ final class HookEndpoints {
                               + given
                               + "'");
                     }));
-    byte[] body = request.rawBody();
-    HookCall call;
-    try {
-      call = mapper.map(HookFields.read(body, mapper.fields()));
-    } catch (RuntimeException refused) {
-      counters.refused(runtime);
-      throw refused;
-    }
     HookQuery query =
         new HookQuery(request.query("root").isPresent(), request.query("track").isPresent());
-    HookOutcome outcome = turns.handle(call, query, body);
-    counters.accepted(call, outcome);
-    return outcome.response();
+    return response(hooks.receive(runtime, request.rawBody(), query));
+  }
+
+  /** {@code 204} with no body, the outcome in headers, for tests and logs. */
+  private static ApiResponse response(HookOutcome outcome) {
+    ApiResponse response =
+        new ApiResponse(204, "text/plain; charset=utf-8", new byte[0])
+            .withHeader(OUTCOME_HEADER, String.join(",", outcome.outcomes()));
+    if (outcome.turn().isPresent()) {
+      response = response.withHeader(TURN_HEADER, outcome.turn().get());
+    }
+    if (outcome.failure().isPresent()) {
+      response = response.withHeader(ERROR_HEADER, outcome.failure().get().code());
+    }
+    return response;
   }
 
   /** What the hook endpoints did since the service started. */
   HookCounters counters() {
-    return counters;
+    return hooks.counters();
   }
 }

@@ -1,5 +1,6 @@
 package io.turndiff.server;
 
+import io.turndiff.api.HealthProof;
 import java.time.Duration;
 import java.util.Objects;
 import java.util.Optional;

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.turndiff.api.HealthProof;
 import io.turndiff.api.Json;
 import io.turndiff.api.Turndiff;
 import io.turndiff.fixtures.TestStore;

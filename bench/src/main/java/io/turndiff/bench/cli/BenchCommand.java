@@ -1,11 +1,11 @@
 package io.turndiff.bench.cli;
 
+import io.turndiff.api.CliException;
+import io.turndiff.api.ExitCode;
 import io.turndiff.api.Json;
 import io.turndiff.bench.BenchResult;
 import io.turndiff.bench.StoreComparisonBench;
 import io.turndiff.bench.TurnBench;
-import io.turndiff.cli.CliException;
-import io.turndiff.cli.ExitCode;
 import io.turndiff.store.PostgresDatabase;
 import io.turndiff.store.StoreAddress;
 import io.turndiff.store.StoreLocation;

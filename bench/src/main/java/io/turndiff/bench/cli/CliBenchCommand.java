@@ -1,8 +1,8 @@
 package io.turndiff.bench.cli;
 
+import io.turndiff.api.CliException;
+import io.turndiff.api.ExitCode;
 import io.turndiff.bench.CliWallBench;
-import io.turndiff.cli.CliException;
-import io.turndiff.cli.ExitCode;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;

@@ -1,9 +1,9 @@
 package io.turndiff.bench.cli;
 
+import io.turndiff.api.CliException;
+import io.turndiff.api.ExitCode;
 import io.turndiff.api.Json;
 import io.turndiff.bench.HookLatencyBench;
-import io.turndiff.cli.CliException;
-import io.turndiff.cli.ExitCode;
 import java.io.File;
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -1,9 +1,9 @@
 package io.turndiff.bench.cli;
 
+import io.turndiff.api.CliException;
+import io.turndiff.api.ExitCode;
 import io.turndiff.api.Json;
 import io.turndiff.bench.HttpLatencyBench;
-import io.turndiff.cli.CliException;
-import io.turndiff.cli.ExitCode;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;

@@ -1,7 +1,7 @@
 package io.turndiff.bench.cli;
 
+import io.turndiff.api.ExitCode;
 import io.turndiff.bench.JmhRun;
-import io.turndiff.cli.ExitCode;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;

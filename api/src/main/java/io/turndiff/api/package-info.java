@@ -1,0 +1,9 @@
+/**
+ * What both edges speak: the facade over one store (Turndiff: capture, rewind and the review
+ * queries sharing the workspace handles), the request bodies bound strictly to records, and the
+ * JSON shapes of every answer: the wire records of {@link io.turndiff.api.wire}, written by {@link
+ * io.turndiff.api.Json}'s one mapper; the stable error code of each refusal ({@link
+ * io.turndiff.api.Refusal}), the turn locks and the events of a turn that every edge shares. The
+ * HTTP service, the hooks and the command line all use it.
+ */
+package io.turndiff.api;

@@ -1,0 +1,60 @@
+package io.turndiff.hooks;
+
+import java.util.List;
+import java.util.Set;
+
+/**
+ * Claude Code's hook input (its hooks reference and the Agent SDK's hook input types): {@code
+ * UserPromptSubmit} begins, {@code PreToolUse} of a file tool snapshots the path it names, a shell
+ * tool only makes sure a turn is open, {@code Stop} and {@code SessionEnd} finish. The runtime's
+ * turn id is {@code prompt_id} (v2.1.196+), the tool call's {@code tool_use_id}; a subagent's tool
+ * call carries the parent's {@code session_id} and lands in the parent's turn.
+ */
+final class ClaudeCodeHooks implements HookMapper {
+
+  @Override
+  public String runtime() {
+    return "claude-code";
+  }
+
+  private static final Set<String> FIELDS =
+      HookCallDraft.fields(
+          "prompt_id",
+          "tool_use_id",
+          "tool_name",
+          "tool_input.file_path",
+          "tool_input.notebook_path",
+          "tool_input.command");
+
+  @Override
+  public Set<String> fields() {
+    return FIELDS;
+  }
+
+  @Override
+  public HookCall map(HookFields payload) {
+    HookCallDraft draft = HookCallDraft.read(payload, runtime(), "prompt_id", "tool_use_id");
+    return switch (draft.event()) {
+      case "UserPromptSubmit" -> draft.begin();
+      case "PreToolUse" -> beforeTool(payload, draft);
+      case "Stop", "SessionEnd" -> draft.finish();
+      default -> draft.ignore();
+    };
+  }
+
+  private static HookCall beforeTool(HookFields payload, HookCallDraft draft) {
+    return switch (payload.optional("tool_name").orElse("")) {
+      case "Write", "Edit", "MultiEdit" ->
+          draft.snapshot("tool_input.file_path", List.of(payload.required("tool_input.file_path")));
+      case "NotebookEdit" ->
+          draft.snapshot(
+              "tool_input.notebook_path", List.of(payload.required("tool_input.notebook_path")));
+      case "Bash", "PowerShell" ->
+          draft.shell(
+              "tool_input.command",
+              draft.requireCwd(),
+              payload.optional("tool_input.command").orElse(""));
+      default -> draft.ensure();
+    };
+  }
+}

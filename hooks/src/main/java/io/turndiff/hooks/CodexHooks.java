@@ -1,0 +1,48 @@
+package io.turndiff.hooks;
+
+import java.util.Set;
+
+/**
+ * Codex's hook input ({@code codex-rs/hooks/schema}, as Codex 0.171.0 sends it): {@code
+ * UserPromptSubmit} begins, {@code PreToolUse} of {@code apply_patch} snapshots every path of the
+ * patch, {@code Bash} snapshots the paths of a patch run through the shell or else only makes sure
+ * a turn is open, {@code Stop} and {@code SessionEnd} finish. The runtime's turn id is {@code
+ * turn_id}, the tool call's {@code tool_use_id}; {@code cwd} is the tool's working directory, which
+ * relative patch paths are read against.
+ */
+final class CodexHooks implements HookMapper {
+
+  @Override
+  public String runtime() {
+    return "codex";
+  }
+
+  private static final Set<String> FIELDS =
+      HookCallDraft.fields("turn_id", "tool_use_id", "tool_name", "tool_input.command");
+
+  @Override
+  public Set<String> fields() {
+    return FIELDS;
+  }
+
+  @Override
+  public HookCall map(HookFields payload) {
+    HookCallDraft draft = HookCallDraft.read(payload, runtime(), "turn_id", "tool_use_id");
+    return switch (draft.event()) {
+      case "UserPromptSubmit" -> draft.begin();
+      case "PreToolUse" -> beforeTool(payload, draft);
+      case "Stop", "SessionEnd" -> draft.finish();
+      default -> draft.ignore();
+    };
+  }
+
+  private static HookCall beforeTool(HookFields payload, HookCallDraft draft) {
+    String command = payload.optional("tool_input.command").orElse("");
+    return switch (payload.optional("tool_name").orElse("")) {
+      case "apply_patch" ->
+          draft.snapshot("tool_input.command", ApplyPatchPaths.parse(command).paths());
+      case "Bash" -> draft.shell("tool_input.command", draft.requireCwd(), command);
+      default -> draft.ensure();
+    };
+  }
+}

@@ -1,0 +1,59 @@
+package io.turndiff.hooks;
+
+import java.util.List;
+import java.util.Set;
+
+/**
+ * Gemini CLI's hook input (the hooks reference of its docs, as Gemini CLI 0.61.0 sends it): {@code
+ * BeforeAgent} begins, {@code BeforeTool} of {@code write_file} or {@code replace} snapshots its
+ * {@code file_path} (relative to {@code cwd} when relative: Gemini passes it on as the model wrote
+ * it), {@code run_shell_command} only makes sure a turn is open (or snapshots a patch inside it,
+ * relative to its {@code dir_path}), {@code AfterAgent} and {@code SessionEnd} finish. Gemini gives
+ * no turn id and no tool call id: the service generates the turn's, and a repeated delivery is
+ * recognized by its bytes (every payload carries a millisecond {@code timestamp}).
+ */
+final class GeminiHooks implements HookMapper {
+
+  @Override
+  public String runtime() {
+    return "gemini";
+  }
+
+  private static final Set<String> FIELDS =
+      HookCallDraft.fields(
+          null,
+          null,
+          "tool_name",
+          "tool_input.file_path",
+          "tool_input.command",
+          "tool_input.dir_path");
+
+  @Override
+  public Set<String> fields() {
+    return FIELDS;
+  }
+
+  @Override
+  public HookCall map(HookFields payload) {
+    HookCallDraft draft = HookCallDraft.read(payload, runtime(), null, null);
+    return switch (draft.event()) {
+      case "BeforeAgent" -> draft.begin();
+      case "BeforeTool" -> beforeTool(payload, draft);
+      case "AfterAgent", "SessionEnd" -> draft.finish();
+      default -> draft.ignore();
+    };
+  }
+
+  private static HookCall beforeTool(HookFields payload, HookCallDraft draft) {
+    return switch (payload.optional("tool_name").orElse("")) {
+      case "write_file", "replace" ->
+          draft.snapshot("tool_input.file_path", List.of(payload.required("tool_input.file_path")));
+      case "run_shell_command" ->
+          draft.shell(
+              "tool_input.command",
+              HookFields.within(draft.requireCwd(), payload.optional("tool_input.dir_path")),
+              payload.optional("tool_input.command").orElse(""));
+      default -> draft.ensure();
+    };
+  }
+}

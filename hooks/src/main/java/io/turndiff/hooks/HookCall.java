@@ -1,0 +1,58 @@
+package io.turndiff.hooks;
+
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+
+/**
+ * What one runtime hook payload asks of turndiff, once its runtime's mapper read it: the action of
+ * the turn state machine (docs/runtime-hooks.md, "Turns"), in whose session, and what it names.
+ *
+ * @param runtime the runtime the payload came from ({@code claude-code}, {@code gemini}, …)
+ * @param event the runtime's event name, for logs
+ * @param session the runtime's own session id
+ * @param cwd the absolute directory the runtime reported, when it did
+ * @param runtimeTurn the runtime's own id of the turn (Claude {@code prompt_id}, Codex {@code
+ *     turn_id}, OpenCode's message id), when it gave one
+ * @param toolCall the runtime's id of the tool call, when it gave one
+ * @param paths the absolute paths (relative ones already joined to their directory) a snapshot
+ *     records, in order; empty for every other action
+ */
+record HookCall(
+    String runtime,
+    String event,
+    Action action,
+    String session,
+    Optional<String> cwd,
+    Optional<String> runtimeTurn,
+    Optional<String> toolCall,
+    List<String> paths) {
+
+  /** The state machine's actions. */
+  enum Action {
+    /** A prompt starts: begin a turn. */
+    BEGIN,
+    /** A file tool is about to run: ensure a turn, snapshot {@link #paths()}. */
+    SNAPSHOT,
+    /** A tool with nothing to snapshot (a shell command): ensure a turn is open before it runs. */
+    ENSURE,
+    /** The prompt's work ended (or the session did): finish the open turn. */
+    FINISH,
+    /** An event or tool the mapping does not use. */
+    IGNORE
+  }
+
+  HookCall {
+    Objects.requireNonNull(runtime, "runtime");
+    Objects.requireNonNull(event, "event");
+    Objects.requireNonNull(action, "action");
+    Objects.requireNonNull(session, "session");
+    paths = List.copyOf(paths);
+    if (action != Action.SNAPSHOT && !paths.isEmpty()) {
+      throw new IllegalArgumentException("only a snapshot names paths, not " + action);
+    }
+    if (action != Action.FINISH && action != Action.IGNORE && cwd.isEmpty()) {
+      throw new IllegalArgumentException(action + " needs the directory the runtime works in");
+    }
+  }
+}

@@ -1,0 +1,349 @@
+package io.turndiff.hooks;
+
+import io.turndiff.api.Refusal;
+import io.turndiff.api.TurnEvents;
+import io.turndiff.api.TurnLocks;
+import io.turndiff.api.Turndiff;
+import io.turndiff.capture.BeganTurn;
+import io.turndiff.capture.SnapshotVerdict;
+import io.turndiff.capture.TurnSummary;
+import io.turndiff.model.PathInput;
+import io.turndiff.model.RequestException;
+import io.turndiff.model.Sha256;
+import io.turndiff.model.TurnState;
+import io.turndiff.store.StoreException;
+import io.turndiff.store.StoredSession;
+import io.turndiff.store.StoredTurn;
+import io.turndiff.store.StoredWorkspace;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.Function;
+
+/**
+ * The one turn state machine of every runtime (docs/runtime-hooks.md, "Turns"): it turns {@link
+ * HookCall}s into begins, snapshots and finishes of the capture API, so that a lost {@code
+ * UserPromptSubmit} or {@code Stop}, a repeated delivery, a prompt continued after its {@code Stop}
+ * and a session that ends mid-turn each still give one turn per prompt.
+ *
+ * <p>Hook calls of one runtime session run one at a time (runtimes fire hooks in parallel). The
+ * turns are the store's; what the service keeps in memory per session is the fingerprint of the
+ * last body it accepted (a body identical to it is a repeated delivery), the runtime's turn id of
+ * each turn it began, and the tool call ids seen in the open turn. A failure of the capture API is
+ * an outcome ({@code failed}, logged), never an error for the runtime.
+ */
+final class HookTurns {
+
+  private static final int REMEMBERED_SESSIONS = 4096;
+
+  private final Turndiff turndiff;
+  private final HookWorkspaces workspaces;
+  private final AutoTracking autoTracked;
+  private final Function<String, Path> admitted;
+  private final TurnEvents events;
+  private final TurnLocks locks = new TurnLocks(64);
+  private final Map<String, SessionMemory> sessions =
+      new LinkedHashMap<>(16, 0.75f, true) {
+        @Override
+        protected boolean removeEldestEntry(Map.Entry<String, SessionMemory> eldest) {
+          return size() > REMEMBERED_SESSIONS;
+        }
+      };
+
+  /**
+   * @param admitted the workspace a client named, checked against the service's workspace policy
+   * @param events told of every begin, snapshot and finish (the panel's live updates)
+   */
+  HookTurns(Turndiff turndiff, Function<String, Path> admitted, TurnEvents events) {
+    this.turndiff = turndiff;
+    this.workspaces = new HookWorkspaces(turndiff);
+    this.autoTracked = new AutoTracking(turndiff);
+    this.admitted = admitted;
+    this.events = events;
+  }
+
+  /** What the service remembers of one runtime session. */
+  private static final class SessionMemory {
+    /** The turndiff session the session's turns go to now. */
+    String session;
+
+    Sha256 lastBody;
+    final Map<String, String> runtimeTurnOf = new HashMap<>();
+    final Map<String, Set<String>> toolCallsOf = new HashMap<>();
+
+    SessionMemory(String session) {
+      this.session = session;
+    }
+  }
+
+  /** Acts on {@code call}, whose payload was {@code body}, as the client's {@code query} asks. */
+  HookOutcome handle(HookCall call, HookQuery query, byte[] body) {
+    String key = HookIds.of(call.runtime(), call.session());
+    ReentrantLock lock = locks.of(key);
+    lock.lock();
+    try {
+      SessionMemory memory;
+      synchronized (sessions) {
+        memory = sessions.computeIfAbsent(key, SessionMemory::new);
+      }
+      Sha256 fingerprint = Sha256.of(body);
+      if (fingerprint.equals(memory.lastBody)) {
+        return HookOutcome.only("duplicate");
+      }
+      HookOutcome outcome = new Run(call, query, memory).act();
+      memory.lastBody = fingerprint;
+      return outcome;
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  /** One payload's way through the state machine, collecting its outcomes. */
+  private final class Run {
+    private final HookCall call;
+    private final HookQuery query;
+    private final SessionMemory memory;
+    private final List<String> outcomes = new ArrayList<>();
+    private Optional<String> turn = Optional.empty();
+
+    Run(HookCall call, HookQuery query, SessionMemory memory) {
+      this.call = call;
+      this.query = query;
+      this.memory = memory;
+    }
+
+    HookOutcome act() {
+      try {
+        switch (call.action()) {
+          case IGNORE -> outcomes.add("ignored");
+          case BEGIN -> begin();
+          case SNAPSHOT -> snapshot();
+          case ENSURE -> {
+            ensureTurn();
+            if (outcomes.isEmpty()) {
+              outcomes.add("noop");
+            }
+          }
+          case FINISH -> finish();
+        }
+        return new HookOutcome(outcomes, turn, Optional.empty());
+      } catch (RequestException e) {
+        return failed(Refusal.of(e.problem()).code(), e);
+      } catch (StoreException e) {
+        return failed("store", e);
+      }
+    }
+
+    private HookOutcome failed(String code, RuntimeException e) {
+      System.err.println(
+          "turndiff serve: hook "
+              + call.runtime()
+              + " "
+              + call.event()
+              + " session "
+              + call.session()
+              + ": "
+              + code
+              + ": "
+              + e.getMessage());
+      outcomes.add("failed");
+      return new HookOutcome(
+          outcomes, turn, Optional.of(new HookOutcome.Failure(code, e.getMessage())));
+    }
+
+    private void begin() {
+      if (call.runtimeTurn().isPresent() && known(call.runtimeTurn().get())) {
+        outcomes.add("duplicate");
+        return;
+      }
+      Optional<StoredTurn> open = openTurn();
+      if (open.isPresent()) {
+        finish(open.get().externalId());
+      }
+      beginFor(call.runtimeTurn());
+    }
+
+    private void snapshot() {
+      String current = ensureTurn();
+      Optional<String> toolCall = call.toolCall().map(HookIds::toolCall);
+      Set<String> seen = memory.toolCallsOf.computeIfAbsent(current, id -> new HashSet<>());
+      if (toolCall.isPresent() && seen.contains(toolCall.get())) {
+        outcomes.add("duplicate");
+        return;
+      }
+      if (call.paths().isEmpty()) {
+        outcomes.add("noop");
+        return;
+      }
+      List<SnapshotVerdict> verdicts =
+          turndiff.capture().snapshot(current, toolCall, PathInput.texts(call.paths()));
+      toolCall.ifPresent(seen::add);
+      events.snapshotted(current, verdicts);
+      outcomes.add("snapshotted");
+    }
+
+    private void finish() {
+      Optional<StoredTurn> open = openTurn();
+      if (call.runtimeTurn().isPresent()) {
+        String runtimeTurn = call.runtimeTurn().get();
+        boolean continuing =
+            open.isPresent()
+                && runtimeTurn.equals(memory.runtimeTurnOf.get(open.get().externalId()));
+        if (!continuing && finishedTurn(HookIds.of(call.runtime(), runtimeTurn))) {
+          outcomes.add("duplicate");
+          return;
+        }
+      }
+      if (open.isEmpty()) {
+        outcomes.add("noop");
+        return;
+      }
+      finish(open.get().externalId());
+    }
+
+    /**
+     * The open turn of the session, begun when there is none: a payload naming another runtime turn
+     * than the open one's finishes it first, one naming a finished turn begins its continuation,
+     * and an open turn without a runtime turn id takes the payload's.
+     */
+    private String ensureTurn() {
+      Optional<StoredTurn> open = openTurn();
+      Optional<String> runtimeTurn = call.runtimeTurn();
+      if (open.isPresent()) {
+        String id = open.get().externalId();
+        String openRuntimeTurn = memory.runtimeTurnOf.get(id);
+        if (runtimeTurn.isEmpty() || runtimeTurn.get().equals(openRuntimeTurn)) {
+          turn = Optional.of(id);
+          return id;
+        }
+        if (openRuntimeTurn == null) {
+          // the prompt was begun without an id (an older Claude Code): the open turn takes it
+          memory.runtimeTurnOf.put(id, runtimeTurn.get());
+          turn = Optional.of(id);
+          return id;
+        }
+        finish(id);
+      }
+      return beginFor(runtimeTurn);
+    }
+
+    private void finish(String id) {
+      TurnSummary finished = turndiff.capture().finishTurn(id);
+      memory.toolCallsOf.remove(id);
+      events.finished(id, finished);
+      turn = Optional.of(id);
+      outcomes.add("finished");
+    }
+
+    /**
+     * Begins a turn for the runtime turn {@code runtimeTurn}: with its id, or the next continuation
+     * {@code …+n} when a turn of that id exists; with a generated id when the runtime gave none.
+     */
+    private String beginFor(Optional<String> runtimeTurn) {
+      Path workspace =
+          admitted.apply(workspaces.of(call.cwd().orElseThrow(), query.gitRoot()).toString());
+      if (query.autoTrack()) {
+        autoTracked.trackUnlessTracked(workspace);
+      }
+      String session = sessionIn(workspace);
+      String id =
+          runtimeTurn
+              .map(given -> HookIds.of(call.runtime(), given))
+              .map(this::unusedContinuation)
+              .orElseGet(() -> generatedTurn(session));
+      BeganTurn began =
+          turndiff.capture().beginTurn(workspace, Optional.of(session), Optional.of(id));
+      memory.session = session;
+      runtimeTurn.ifPresent(given -> memory.runtimeTurnOf.put(began.turn(), given));
+      events.began(began);
+      turn = Optional.of(began.turn());
+      outcomes.add("begun");
+      return began.turn();
+    }
+
+    /**
+     * The runtime session's turndiff session, or, when that session works in another workspace (a
+     * Claude session that moved to another project), one of its own for this workspace.
+     */
+    private String sessionIn(Path workspace) {
+      String base = HookIds.of(call.runtime(), call.session());
+      Optional<StoredWorkspace> sessionWorkspace =
+          turndiff
+              .store()
+              .read(
+                  tx ->
+                      tx.sessions()
+                          .byExternalId(base)
+                          .map(StoredSession::workspaceId)
+                          .flatMap(id -> tx.workspaces().byId(id)));
+      if (sessionWorkspace.isEmpty()
+          || sessionWorkspace.get().rootGiven().equals(workspace.toString())
+          || sessionWorkspace.get().rootReal().equals(workspace.toString())) {
+        return base;
+      }
+      return base + ":" + HookIds.sha256(workspace.toString()).substring(0, 8);
+    }
+
+    /** {@code id} when no turn has it, else the first continuation {@code id+n} (n ≥ 2) free. */
+    private String unusedContinuation(String id) {
+      String candidate = id;
+      for (int n = 2; exists(candidate); n++) {
+        candidate = id + "+" + n;
+      }
+      return candidate;
+    }
+
+    /** {@code <session>:<seq>}, the turn's number in its session. */
+    private String generatedTurn(String session) {
+      int turns =
+          turndiff
+              .store()
+              .read(
+                  tx ->
+                      tx.sessions()
+                          .byExternalId(session)
+                          .map(stored -> tx.turns().ofSession(stored.id()).size())
+                          .orElse(0));
+      int seq = turns + 1;
+      while (exists(session + ":" + seq)) {
+        seq++; // a turn of another session took the id
+      }
+      return session + ":" + seq;
+    }
+
+    /** Whether the runtime turn was seen: a turn has its id, or an open turn took it. */
+    private boolean known(String runtimeTurn) {
+      return exists(HookIds.of(call.runtime(), runtimeTurn))
+          || memory.runtimeTurnOf.containsValue(runtimeTurn);
+    }
+
+    private boolean exists(String turnId) {
+      return turndiff.store().read(tx -> tx.turns().byExternalId(turnId)).isPresent();
+    }
+
+    private boolean finishedTurn(String turnId) {
+      return turndiff
+          .store()
+          .read(tx -> tx.turns().byExternalId(turnId))
+          .filter(stored -> stored.state() != TurnState.OPEN)
+          .isPresent();
+    }
+
+    private Optional<StoredTurn> openTurn() {
+      return turndiff
+          .store()
+          .read(
+              tx ->
+                  tx.turns().open().stream()
+                      .filter(open -> open.sessionExternalId().equals(memory.session))
+                      .reduce((older, newer) -> newer));
+    }
+  }
+}

@@ -1,0 +1,75 @@
+package io.turndiff.hooks;
+
+import io.turndiff.api.TurnEvents;
+import io.turndiff.api.Turndiff;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.function.Function;
+
+/**
+ * The runtimes' hooks as the service receives them (docs/runtime-hooks.md, "The hook endpoints"):
+ * each runtime's own payload, unchanged, read by that runtime's mapper into a {@link HookCall},
+ * then acted on by the one turn state machine ({@link HookTurns}), and counted. A body that is not
+ * one of the runtime's payloads is refused before anything happens; every payload that is one has
+ * an outcome, whatever it did. How the payload arrived, and how the outcome is answered, is the
+ * HTTP service's.
+ */
+public final class RuntimeHooks {
+
+  private final Map<String, HookMapper> mappers = new TreeMap<>();
+  private final HookTurns turns;
+  private final HookCounters counters;
+
+  /**
+   * @param admitted the workspace a client named, checked against the service's workspace policy
+   * @param events told of every begin, snapshot and finish (the panel's live updates)
+   */
+  public RuntimeHooks(Turndiff turndiff, Function<String, Path> admitted, TurnEvents events) {
+    for (HookMapper mapper :
+        List.of(new ClaudeCodeHooks(), new CodexHooks(), new GeminiHooks(), new OpenCodeHooks())) {
+      mappers.put(mapper.runtime(), mapper);
+    }
+    this.turns = new HookTurns(turndiff, admitted, events);
+    this.counters = new HookCounters(List.copyOf(mappers.keySet()));
+  }
+
+  /** The runtimes that have a mapper, by the name a hook endpoint gives them. */
+  public Set<String> runtimes() {
+    return mappers.keySet();
+  }
+
+  /**
+   * Reads {@code body}, one of {@code runtime}'s hook payloads, and acts on it as the client's
+   * {@code query} asks.
+   *
+   * @param runtime one of {@link #runtimes()}
+   * @throws io.turndiff.api.InvalidRequest naming the field when {@code body} is not one of the
+   *     runtime's payloads; nothing was done
+   * @throws io.turndiff.model.RequestException naming the field when a directory or a path in it
+   *     can never be valid; nothing was done
+   */
+  public HookOutcome receive(String runtime, byte[] body, HookQuery query) {
+    HookMapper mapper = mappers.get(runtime);
+    if (mapper == null) {
+      throw new IllegalArgumentException("no mapper for the runtime '" + runtime + "'");
+    }
+    HookCall call;
+    try {
+      call = mapper.map(HookFields.read(body, mapper.fields()));
+    } catch (RuntimeException refused) {
+      counters.refused(runtime);
+      throw refused;
+    }
+    HookOutcome outcome = turns.handle(call, query, body);
+    counters.accepted(call, outcome);
+    return outcome;
+  }
+
+  /** What the hook calls did since the service started. */
+  public HookCounters counters() {
+    return counters;
+  }
+}

@@ -1,0 +1,214 @@
+package io.turndiff.hooks.install;
+
+import io.turndiff.api.CliException;
+import io.turndiff.api.ExitCode;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.file.DirectoryNotEmptyException;
+import java.nio.file.Files;
+import java.nio.file.LinkOption;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.nio.file.StandardOpenOption;
+import java.nio.file.attribute.PosixFilePermission;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.ArrayList;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * The user's own configuration files {@code turndiff hooks} edits: a runtime's settings in the
+ * user's home or {@code $CODEX_HOME}, turndiff's installation record and backups. They are the
+ * user's configuration, not a workspace's (a workspace's settings go through its boundary: {@link
+ * WorkspaceSettings}), so they use the JDK's file API; still each write is atomic (a temp file in
+ * the same directory, synced, renamed over the file, its mode kept) and a settings file that is a
+ * symbolic link (a dotfiles checkout) is never replaced by a file: the write goes to the link's
+ * target, which the caller names to the user.
+ */
+public final class ConfigFiles {
+
+  static final Set<PosixFilePermission> PRIVATE_FILE = PosixFilePermissions.fromString("rw-------");
+  static final Set<PosixFilePermission> PRIVATE_DIRECTORY =
+      PosixFilePermissions.fromString("rwx------");
+  static final Set<PosixFilePermission> SHARED_FILE = PosixFilePermissions.fromString("rw-r--r--");
+
+  private ConfigFiles() {}
+
+  /** The file's bytes (through a link), or empty when there is no file. */
+  static Optional<byte[]> read(Path file) {
+    try {
+      return Optional.of(Files.readAllBytes(file));
+    } catch (NoSuchFileException e) {
+      if (Files.isSymbolicLink(file)) {
+        throw new CliException(
+            ExitCode.USAGE,
+            file + " is a symbolic link to a file that does not exist; nothing was written");
+      }
+      return Optional.empty();
+    } catch (IOException e) {
+      throw new CliException(ExitCode.ERROR, "cannot read " + file + ": " + e.getMessage());
+    }
+  }
+
+  /**
+   * The file a write of {@code file} replaces: the file itself, or, when it or a directory above it
+   * is a symbolic link, the file the links lead to (the links stay links). The caller names it to
+   * the user when it differs from {@code file}.
+   */
+  static Path writeTarget(Path file) {
+    Path absolute = file.toAbsolutePath().normalize();
+    Path existing = absolute;
+    while (existing != null && !Files.exists(existing, LinkOption.NOFOLLOW_LINKS)) {
+      existing = existing.getParent();
+    }
+    if (existing == null) {
+      return absolute;
+    }
+    try {
+      return existing.toRealPath().resolve(existing.relativize(absolute));
+    } catch (IOException e) {
+      throw new CliException(
+          ExitCode.USAGE,
+          existing
+              + " is a symbolic link that leads nowhere ("
+              + e.getMessage()
+              + "); nothing was written");
+    }
+  }
+
+  /**
+   * Replaces {@code target} (a regular file or none) with {@code bytes}: a temp file beside it,
+   * written and synced, given the target's mode (or {@code modeIfNew}), renamed over it.
+   */
+  static void writeAtomically(Path target, byte[] bytes, Set<PosixFilePermission> modeIfNew) {
+    Path directory = target.toAbsolutePath().getParent();
+    Path temp = null;
+    try {
+      Set<PosixFilePermission> mode =
+          Files.exists(target, LinkOption.NOFOLLOW_LINKS)
+              ? Files.getPosixFilePermissions(target, LinkOption.NOFOLLOW_LINKS)
+              : modeIfNew;
+      temp =
+          Files.createTempFile(
+              directory,
+              "." + target.getFileName() + ".",
+              ".turndiff-tmp",
+              PosixFilePermissions.asFileAttribute(PRIVATE_FILE));
+      try (FileChannel channel = FileChannel.open(temp, StandardOpenOption.WRITE)) {
+        ByteBuffer buffer = ByteBuffer.wrap(bytes);
+        while (buffer.hasRemaining()) {
+          channel.write(buffer);
+        }
+        channel.force(true);
+      }
+      Files.setPosixFilePermissions(temp, mode);
+      Files.move(temp, target, StandardCopyOption.ATOMIC_MOVE);
+      temp = null;
+    } catch (IOException e) {
+      throw new CliException(ExitCode.ERROR, "cannot write " + target + ": " + e.getMessage());
+    } finally {
+      if (temp != null) {
+        try {
+          Files.deleteIfExists(temp);
+        } catch (IOException e) {
+          // the write already failed and says so; a temp file left behind is named by its suffix
+        }
+      }
+    }
+  }
+
+  /** Makes the missing directories of {@code directory}, returns those it made, outermost first. */
+  static List<Path> createDirectories(Path directory) {
+    List<Path> missing = new ArrayList<>();
+    for (Path at = directory.toAbsolutePath();
+        at != null && !Files.exists(at, LinkOption.NOFOLLOW_LINKS);
+        at = at.getParent()) {
+      missing.addFirst(at);
+    }
+    try {
+      for (Path made : missing) {
+        Files.createDirectory(made);
+      }
+    } catch (IOException e) {
+      throw new CliException(ExitCode.ERROR, "cannot create " + directory + ": " + e.getMessage());
+    }
+    return missing;
+  }
+
+  /** Removes those of {@code directories} (outermost first) that are empty, innermost first. */
+  static void removeEmptyDirectories(List<Path> directories) {
+    for (Path directory : directories.reversed()) {
+      try {
+        Files.deleteIfExists(directory);
+      } catch (DirectoryNotEmptyException e) {
+        return;
+      } catch (IOException e) {
+        throw new CliException(
+            ExitCode.ERROR, "cannot remove " + directory + ": " + e.getMessage());
+      }
+    }
+  }
+
+  static void delete(Path file) {
+    try {
+      Files.deleteIfExists(file);
+    } catch (IOException e) {
+      throw new CliException(ExitCode.ERROR, "cannot remove " + file + ": " + e.getMessage());
+    }
+  }
+
+  /** Writes a private copy {@code name} into {@code directory} (made 0700 when missing). */
+  static Path backup(Path directory, String name, byte[] bytes) {
+    try {
+      if (!Files.isDirectory(directory)) {
+        createDirectories(directory.getParent());
+        Files.createDirectory(directory, PosixFilePermissions.asFileAttribute(PRIVATE_DIRECTORY));
+      }
+      Path copy = directory.resolve(name);
+      writeAtomically(copy, bytes, PRIVATE_FILE);
+      return copy;
+    } catch (IOException e) {
+      throw new CliException(
+          ExitCode.ERROR, "cannot back up into " + directory + ": " + e.getMessage());
+    }
+  }
+
+  /** The real path {@code path} names now (every link resolved), or empty when it cannot. */
+  static Optional<Path> realPath(Path path) {
+    try {
+      return Optional.of(path.toRealPath());
+    } catch (IOException e) {
+      return Optional.empty();
+    }
+  }
+
+  public static boolean isDirectory(Path path) {
+    return Files.isDirectory(path);
+  }
+
+  public static boolean exists(Path path) {
+    return Files.exists(path, LinkOption.NOFOLLOW_LINKS);
+  }
+
+  static boolean isSymbolicLink(Path path) {
+    return Files.isSymbolicLink(path);
+  }
+
+  static boolean isExecutableFile(Path file) {
+    return Files.isRegularFile(file) && Files.isExecutable(file);
+  }
+
+  static String sha256(byte[] bytes) {
+    try {
+      return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(bytes));
+    } catch (NoSuchAlgorithmException e) {
+      throw new IllegalStateException("SHA-256 is missing from this JDK", e);
+    }
+  }
+}

@@ -1,0 +1,363 @@
+package io.turndiff.hooks.install;
+
+import io.turndiff.api.CliException;
+import io.turndiff.api.wire.WireHooksStatus;
+import io.turndiff.model.RequestException;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+import java.util.function.Supplier;
+
+/**
+ * What {@code turndiff hooks status} finds: per runtime and scope, turndiff's hooks in the
+ * runtime's settings file (are they there, are they what install writes today, does the script they
+ * name exist, does Codex trust them, is there install's record to undo them), then the workspace
+ * and the service.
+ */
+public final class HookInstallations {
+
+  private final UserDirectories user;
+
+  public HookInstallations(UserDirectories user) {
+    this.user = user;
+  }
+
+  /**
+   * @param workspace the workspace asked about
+   * @param here the directory status runs in, where a runtime started would run which hooks
+   * @param store the store the hooks' calls go to from this environment
+   * @param service whether that store's service runs, as the command line found it
+   */
+  public WireHooksStatus status(
+      Optional<HookRuntime> only,
+      Path workspace,
+      Path here,
+      String store,
+      WireHooksStatus.Service service,
+      Supplier<Boolean> tracked)
+      throws IOException {
+    HookLedger ledger = HookLedger.load(HookLedger.file(user));
+    List<WireHooksStatus.Installation> installations = new ArrayList<>();
+    try (SettingsFiles inWorkspace = SettingsFiles.workspace(workspace);
+        SettingsFiles ofUser = SettingsFiles.user()) {
+      for (HookRuntime runtime : HookRuntime.values()) {
+        if (only.isPresent() && only.get() != runtime) {
+          continue;
+        }
+        for (HookScope scope : HookScope.values()) {
+          Path scopeWorkspace = scope == HookScope.WORKSPACE ? workspace : null;
+          Path file = user.settingsFile(runtime, scope, workspace);
+          boolean recorded =
+              ledger.find(runtime, scope, scopeWorkspace).flatMap(i -> i.file(file)).isPresent();
+          SettingsFiles files = scope == HookScope.WORKSPACE ? inWorkspace : ofUser;
+          installations.add(
+              runtime == HookRuntime.OPENCODE
+                  ? plugin(files, scope, file, recorded)
+                  : hooks(files, new Place(runtime, scope, workspace, file), recorded));
+        }
+      }
+    }
+    return new WireHooksStatus(
+        installations,
+        store,
+        new WireHooksStatus.Workspace(workspace.toString(), tracked.get()),
+        service,
+        new WireHooksStatus.Here(
+            here.toString(), loadings(installations, ledger, workspace, here)));
+  }
+
+  /**
+   * Each installation a runtime started in {@code here} would meet: the user's, which runs in every
+   * directory, and those of the workspaces {@code here} lies in (the one asked about, and those
+   * install recorded), which run or not as {@link HookLoading} says.
+   */
+  private static List<WireHooksStatus.Loading> loadings(
+      List<WireHooksStatus.Installation> installations,
+      HookLedger ledger,
+      Path workspace,
+      Path here) {
+    List<WireHooksStatus.Loading> loadings = new ArrayList<>();
+    for (WireHooksStatus.Installation installation : installations) {
+      HookRuntime runtime = HookRuntime.of(installation.runtime());
+      if (installation.scope().equals(HookScope.USER.label())) {
+        if (installation.installed()) {
+          loadings.add(
+              new WireHooksStatus.Loading(
+                  runtime.id(),
+                  installation.scope(),
+                  null,
+                  true,
+                  "the user's settings, which " + runtime.id() + " reads in every directory",
+                  null));
+        }
+        continue;
+      }
+      Set<Path> workspaces = new LinkedHashSet<>();
+      if (installation.installed()) {
+        workspaces.add(workspace);
+      }
+      ledger.installations().stream()
+          .filter(
+              recorded ->
+                  recorded.workspace() != null
+                      && recorded.is(runtime, HookScope.WORKSPACE, Path.of(recorded.workspace())))
+          .forEach(recorded -> workspaces.add(Path.of(recorded.workspace())));
+      for (Path installed : workspaces) {
+        HookLoading.of(runtime, installed, here)
+            .ifPresent(
+                verdict ->
+                    loadings.add(
+                        new WireHooksStatus.Loading(
+                            runtime.id(),
+                            installation.scope(),
+                            installed.toString(),
+                            verdict.loads(),
+                            verdict.why(),
+                            verdict.loads() ? null : HookLoading.instead(runtime, installed))));
+      }
+    }
+    return loadings;
+  }
+
+  /** One runtime's settings file in one scope ({@code workspace}: the one asked about). */
+  private record Place(HookRuntime runtime, HookScope scope, Path workspace, Path file) {}
+
+  private WireHooksStatus.Installation hooks(SettingsFiles files, Place place, boolean recorded) {
+    HookRuntime runtime = place.runtime();
+    HookScope scope = place.scope();
+    Path file = place.file();
+    List<String> notes = new ArrayList<>();
+    Optional<byte[]> bytes = readQuietly(files, file, notes);
+    if (bytes.isEmpty()) {
+      return notInstalled(runtime, scope, file, recorded, notes);
+    }
+    linkedQuietly(files, file)
+        .ifPresent(
+            target ->
+                notes.add("the file is reached through a symbolic link: install writes " + target));
+    RuntimeSettings settings;
+    try {
+      settings = RuntimeSettings.parse(file, bytes.get());
+    } catch (RequestException e) {
+      notes.add("not valid JSON: install refuses it");
+      return notInstalled(runtime, scope, file, recorded, notes);
+    }
+    if (runtime == HookRuntime.GEMINI && settings.hooksDisabled()) {
+      notes.add("hooksConfig.enabled is false: Gemini runs no hooks");
+    }
+    List<String> commands =
+        settings.commands(runtime).values().stream().flatMap(List::stream).distinct().toList();
+    if (commands.isEmpty()) {
+      return notInstalled(runtime, scope, file, recorded, notes);
+    }
+    String command = commands.getFirst();
+    RuntimeSettings merged = settings.copy();
+    RuntimeSettings.Merged indexes;
+    try {
+      indexes = merged.merge(file, runtime, command);
+    } catch (RequestException e) {
+      notes.add(e.getMessage());
+      return new WireHooksStatus.Installation(
+          runtime.id(),
+          scope.label(),
+          file.toString(),
+          true,
+          false,
+          recorded,
+          commands,
+          null,
+          null,
+          notes);
+    }
+    boolean current = commands.size() == 1 && merged.sameTree(settings);
+    Boolean script = scriptPath(command).map(ConfigFiles::isExecutableFile).orElse(false);
+    if (!script) {
+      notes.add("the hook script is not an executable file: reinstall from the turndiff checkout");
+    }
+    Boolean trusted = null;
+    if (runtime == HookRuntime.CODEX) {
+      CodexHookNames names =
+          scope == HookScope.USER
+              ? CodexHookNames.user(user)
+              : CodexHookNames.workspace(place.workspace());
+      trusted = new CodexTrustCheck(user, command, indexes).trusted(names, scope, notes);
+    }
+    return new WireHooksStatus.Installation(
+        runtime.id(),
+        scope.label(),
+        file.toString(),
+        true,
+        current,
+        recorded,
+        commands,
+        script,
+        trusted,
+        notes);
+  }
+
+  private static WireHooksStatus.Installation notInstalled(
+      HookRuntime runtime, HookScope scope, Path file, boolean recorded, List<String> notes) {
+    return new WireHooksStatus.Installation(
+        runtime.id(),
+        scope.label(),
+        file.toString(),
+        false,
+        false,
+        recorded,
+        List.of(),
+        null,
+        null,
+        notes);
+  }
+
+  private WireHooksStatus.Installation plugin(
+      SettingsFiles files, HookScope scope, Path file, boolean recorded) {
+    List<String> notes = new ArrayList<>();
+    Optional<byte[]> bytes = readQuietly(files, file, notes);
+    boolean installed =
+        bytes.isPresent()
+            && new String(bytes.get(), StandardCharsets.UTF_8).contains(OpenCodePlugin.MARK);
+    boolean current =
+        installed
+            && ConfigFiles.sha256(bytes.get())
+                .equals(
+                    HookLedger.load(HookLedger.file(user)).installations().stream()
+                        .flatMap(i -> i.files().stream())
+                        .filter(f -> f.path().equals(file.toString()))
+                        .map(HookLedger.ChangedFile::afterSha256)
+                        .findFirst()
+                        .orElse(""));
+    return new WireHooksStatus.Installation(
+        HookRuntime.OPENCODE.id(),
+        scope.label(),
+        file.toString(),
+        installed,
+        current,
+        recorded,
+        List.of(),
+        null,
+        null,
+        notes);
+  }
+
+  /** The file's bytes; empty, and a note saying why, when it cannot be read (or must not be). */
+  private static Optional<byte[]> readQuietly(SettingsFiles files, Path file, List<String> notes) {
+    try {
+      return files.read(file);
+    } catch (CliException | RequestException e) {
+      notes.add(e.getMessage());
+      return Optional.empty();
+    }
+  }
+
+  private static Optional<Path> linkedQuietly(SettingsFiles files, Path file) {
+    try {
+      return files.linkedTarget(file);
+    } catch (CliException | RequestException e) {
+      return Optional.empty();
+    }
+  }
+
+  /** The script's path in a command install wrote: the single-quoted first word. */
+  static Optional<Path> scriptPath(String command) {
+    if (!command.startsWith("'")) {
+      return Optional.empty();
+    }
+    StringBuilder path = new StringBuilder();
+    int at = 1;
+    while (at < command.length()) {
+      if (command.startsWith("'\\''", at)) {
+        path.append('\'');
+        at += 4;
+      } else if (command.charAt(at) == '\'') {
+        return Optional.of(Path.of(path.toString()));
+      } else {
+        path.append(command.charAt(at++));
+      }
+    }
+    return Optional.empty();
+  }
+
+  private static void printHere(WireHooksStatus.Here here, PrintWriter out) {
+    out.println(
+        "started here: "
+            + here.directory()
+            + (here.loadings().isEmpty() ? " (no runtime meets turndiff's hooks here)" : ""));
+    for (WireHooksStatus.Loading loading : here.loadings()) {
+      out.printf(
+          "    %-12s %s%n",
+          loading.runtime(),
+          (loading.loads() ? "runs the hooks of " : "does NOT run the hooks of ")
+              + (loading.workspace() == null ? "the user's settings" : loading.workspace())
+              + " ("
+              + loading.why()
+              + ")");
+      if (loading.instead() != null) {
+        out.println("                 instead: " + loading.instead());
+      }
+    }
+  }
+
+  public static void print(WireHooksStatus status, PrintWriter out) {
+    for (WireHooksStatus.Installation installation : status.installations()) {
+      out.printf(
+          "%-12s %-10s %-14s %s%n",
+          installation.runtime(),
+          installation.scope(),
+          !installation.installed()
+              ? "not installed"
+              : installation.current() ? "installed" : "installed (outdated)",
+          installation.file());
+      for (String command : installation.commands()) {
+        out.println(
+            "    command: "
+                + command
+                + (Boolean.TRUE.equals(installation.scriptExecutable())
+                    ? ""
+                    : "  (script missing)"));
+      }
+      if (installation.codexTrusted() != null) {
+        out.println(
+            "    Codex trust: "
+                + (installation.codexTrusted() ? "present" : "missing or outdated"));
+      }
+      if (installation.installed() && !installation.recorded()) {
+        out.println("    no record of the install: uninstall takes turndiff's entries out");
+      }
+      for (String note : installation.notes()) {
+        out.println("    note: " + note);
+      }
+    }
+    Boolean tracked = status.workspace().tracked();
+    out.println(
+        "workspace:    "
+            + status.workspace().path()
+            + (tracked == null
+                ? " (no store yet)"
+                : tracked
+                    ? " (tracked: shell changes are captured)"
+                    : " (not tracked: turndiff track --workspace DIR)"));
+    out.println(
+        "hooks' store: "
+            + status.hooksStore()
+            + " (TURNDIFF_DB in the runtime's environment overrides it)");
+    printHere(status.here(), out);
+    out.println(
+        "service:      "
+            + (status.service().running()
+                ? "running (pid "
+                    + status.service().pid()
+                    + ", port "
+                    + status.service().port()
+                    + ")"
+                : status.service().problem() != null
+                    ? "not usable: " + status.service().problem()
+                    : "not running (the first hook starts it)"));
+  }
+}

@@ -1,0 +1,79 @@
+package io.turndiff.hooks.install;
+
+import io.turndiff.api.CliException;
+import io.turndiff.api.ExitCode;
+import java.net.URISyntaxException;
+import java.nio.file.Path;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * Where {@code bin/turndiff-hook}, the command of every Claude Code, Gemini and Codex hook, is: in
+ * {@code $TURNDIFF_HOME} when set (the launcher's directory: a checkout, or an unpacked release),
+ * else in the checkout or release the running jar belongs to — the first {@code bin/turndiff-hook}
+ * in the jar's directory or one of its three parents ({@code <checkout>/cli/target/turndiff.jar},
+ * and the classes directory {@code <checkout>/hooks/target/classes} of the build's tests, find
+ * {@code <checkout>/bin/turndiff-hook}). The script finds the {@code turndiff} launcher beside its
+ * {@code bin/} to start the service, so the home is that directory.
+ */
+public record HookScript(Path home) {
+
+  public static HookScript find(Map<String, String> environment) {
+    String home = environment.get("TURNDIFF_HOME");
+    if (home != null && !home.isEmpty()) {
+      Path given = Path.of(home).toAbsolutePath().normalize();
+      HookScript script = new HookScript(given);
+      if (!ConfigFiles.isExecutableFile(script.path())) {
+        throw new CliException(
+            ExitCode.ERROR,
+            "TURNDIFF_HOME is " + given + ", but " + script.path() + " is not an executable file");
+      }
+      return script;
+    }
+    Optional<Path> jarDirectory = jarDirectory();
+    Path at = jarDirectory.orElse(null);
+    for (int level = 0; at != null && level <= 3; level++, at = at.getParent()) {
+      HookScript script = new HookScript(at);
+      if (ConfigFiles.isExecutableFile(script.path())) {
+        return script;
+      }
+    }
+    throw new CliException(
+        ExitCode.ERROR,
+        "cannot find bin/turndiff-hook beside turndiff"
+            + jarDirectory.map(directory -> " (its jar is in " + directory + ")").orElse("")
+            + "; set TURNDIFF_HOME to the turndiff checkout");
+  }
+
+  private static Optional<Path> jarDirectory() {
+    try {
+      Path location =
+          // the product jar holds this class with the command's: its jar is turndiff's own
+          Path.of(HookScript.class.getProtectionDomain().getCodeSource().getLocation().toURI())
+              .toAbsolutePath()
+              .normalize();
+      return Optional.ofNullable(
+          ConfigFiles.isDirectory(location) ? location : location.getParent());
+    } catch (URISyntaxException | RuntimeException e) {
+      return Optional.empty();
+    }
+  }
+
+  Path path() {
+    return home.resolve("bin/turndiff-hook");
+  }
+
+  /**
+   * The hook command for {@code runtime}: the script's absolute path quoted for {@code sh -c} and
+   * {@code bash -c} (how the runtimes run a command), the runtime, and the options. This exact
+   * string is what marks a hook as turndiff's.
+   */
+  String command(HookRuntime runtime, boolean gitRoot, boolean autoTrack) {
+    return "'"
+        + path().toString().replace("'", "'\\''")
+        + "' "
+        + runtime.id()
+        + (gitRoot ? " --git-root" : "")
+        + (autoTrack ? " --auto-track" : "");
+  }
+}

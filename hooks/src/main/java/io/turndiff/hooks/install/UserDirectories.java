@@ -1,0 +1,70 @@
+package io.turndiff.hooks.install;
+
+import java.nio.file.Path;
+import java.util.Map;
+
+/**
+ * The user's directories as the runtimes and turndiff's hook clients read them from the
+ * environment: {@code $HOME} (else the JVM's {@code user.home}), {@code $XDG_STATE_HOME}, {@code
+ * $XDG_CONFIG_HOME}, {@code $CODEX_HOME}, each with its documented default.
+ */
+public record UserDirectories(Map<String, String> environment) {
+
+  public static UserDirectories current() {
+    return new UserDirectories(System.getenv());
+  }
+
+  Path home() {
+    String home = environment.get("HOME");
+    return Path.of(home != null && home.startsWith("/") ? home : System.getProperty("user.home"));
+  }
+
+  /** Where turndiff keeps its installation record and the backups of the files it changed. */
+  public Path turndiffState() {
+    return absoluteOr("XDG_STATE_HOME", home().resolve(".local/state")).resolve("turndiff");
+  }
+
+  Path configHome() {
+    return absoluteOr("XDG_CONFIG_HOME", home().resolve(".config"));
+  }
+
+  Path codexHome() {
+    return absoluteOr("CODEX_HOME", home().resolve(".codex"));
+  }
+
+  /** Whether {@code $CODEX_HOME} names Codex's home (Codex then makes the name canonical). */
+  boolean codexHomeIsSet() {
+    String value = environment.get("CODEX_HOME");
+    return value != null && value.startsWith("/");
+  }
+
+  /**
+   * The file turndiff's hooks for {@code runtime} (OpenCode: its plugin) go into; {@code workspace}
+   * is ignored for the user's scope.
+   */
+  Path settingsFile(HookRuntime runtime, HookScope scope, Path workspace) {
+    boolean user = scope == HookScope.USER;
+    return switch (runtime) {
+      case CLAUDE_CODE ->
+          // a workspace's personal, git-ignored file: turndiff's hooks hold this machine's paths
+          user
+              ? home().resolve(".claude/settings.json")
+              : workspace.resolve(".claude/settings.local.json");
+      case GEMINI ->
+          user
+              ? home().resolve(".gemini/settings.json")
+              : workspace.resolve(".gemini/settings.json");
+      case CODEX ->
+          user ? codexHome().resolve("hooks.json") : workspace.resolve(".codex/hooks.json");
+      case OPENCODE ->
+          user
+              ? configHome().resolve("opencode/plugins/turndiff.ts")
+              : workspace.resolve(".opencode/plugins/turndiff.ts");
+    };
+  }
+
+  private Path absoluteOr(String variable, Path fallback) {
+    String value = environment.get(variable);
+    return value != null && value.startsWith("/") ? Path.of(value) : fallback;
+  }
+}

@@ -1,0 +1,147 @@
+package io.turndiff.hooks.install;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.turndiff.model.RequestException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Set;
+import org.junit.jupiter.api.Test;
+
+/** A runtime's settings as a tree: turndiff's groups in and out, everything else kept. */
+class RuntimeSettingsTest {
+
+  private static final Path FILE = Path.of("/ws/.gemini/settings.json");
+  private static final String COMMAND = "'/opt/turndiff/bin/turndiff-hook' gemini";
+
+  private static RuntimeSettings parse(String text) {
+    return RuntimeSettings.parse(FILE, text.getBytes(StandardCharsets.UTF_8));
+  }
+
+  @Test
+  void mergeAppendsTurndiffsGroupAfterTheUsersAndKeepsKeyOrderAndNumbers() {
+    RuntimeSettings settings =
+        parse(
+            "{\"z\": 1.50, \"hooks\": {\"BeforeTool\": [{\"matcher\": \"*\", \"hooks\": []}]},"
+                + " \"a\": \"Grüße/☃\"}\n");
+    RuntimeSettings.Merged merged = settings.merge(FILE, HookRuntime.GEMINI, COMMAND);
+    assertEquals(1, merged.groupIndexes().get("BeforeTool"));
+    assertEquals(0, merged.groupIndexes().get("BeforeAgent"));
+    assertEquals(List.of("BeforeAgent", "AfterAgent", "SessionEnd"), merged.createdEvents());
+    String text = settings.text();
+    assertTrue(text.startsWith("{\n  \"z\": 1.50,\n  \"hooks\": {\n    \"BeforeTool\": [\n"), text);
+    assertTrue(text.endsWith("  \"a\": \"Grüße/☃\"\n}\n"), text);
+    assertTrue(text.contains("\"hooks\": []"), text);
+    assertTrue(
+        text.contains(
+            "      {\n"
+                + "        \"matcher\": \"^(write_file|replace|run_shell_command)$\",\n"
+                + "        \"hooks\": [\n"
+                + "          {\n"
+                + "            \"name\": \"turndiff\",\n"
+                + "            \"type\": \"command\",\n"
+                + "            \"command\": \"'/opt/turndiff/bin/turndiff-hook' gemini\",\n"
+                + "            \"timeout\": 30000\n"
+                + "          }\n"
+                + "        ]\n"
+                + "      }\n"),
+        text);
+  }
+
+  @Test
+  void mergingTwiceIsMergingOnceAndAMovedCommandIsReplacedInPlace() {
+    RuntimeSettings settings = parse("{}");
+    settings.merge(FILE, HookRuntime.GEMINI, "'/old/bin/turndiff-hook' gemini");
+    RuntimeSettings once = settings.copy();
+    once.merge(FILE, HookRuntime.GEMINI, COMMAND);
+    RuntimeSettings twice = once.copy();
+    RuntimeSettings.Merged merged = twice.merge(FILE, HookRuntime.GEMINI, COMMAND);
+    assertTrue(twice.sameTree(once));
+    assertEquals(0, merged.groupIndexes().get("BeforeTool"));
+    assertFalse(once.text().contains("/old/"), once.text());
+    assertFalse(once.sameTree(settings));
+  }
+
+  @Test
+  void removeTakesOutOnlyTurndiffsHandlersAndWhatInstallCreated() {
+    String original =
+        "{\n  \"hooks\": {\n    \"BeforeTool\": [\n      {\n        \"matcher\": \"*\",\n"
+            + "        \"hooks\": [\n          {\n            \"type\": \"command\",\n"
+            + "            \"command\": \"mine\"\n          }\n        ]\n      }\n    ]\n  }\n}\n";
+    RuntimeSettings settings = parse(original);
+    RuntimeSettings.Merged merged = settings.merge(FILE, HookRuntime.GEMINI, COMMAND);
+    int removed =
+        settings.remove(
+            HookRuntime.GEMINI, Set.copyOf(merged.createdEvents()), merged.createdHooks());
+    assertEquals(4, removed);
+    assertEquals(original, settings.text());
+  }
+
+  @Test
+  void removeKeepsAHandlerTheUserPutIntoTurndiffsGroup() {
+    RuntimeSettings settings = parse("{}");
+    RuntimeSettings.Merged merged =
+        settings.merge(FILE, HookRuntime.CODEX, "'/opt/turndiff/bin/turndiff-hook' codex");
+    String withMine =
+        settings
+            .text()
+            .replace(
+                "\"timeout\": 3\n          }\n",
+                "\"timeout\": 3\n          },\n          {\"type\": \"command\", \"command\": \"mine\"}\n");
+    RuntimeSettings edited = parse(withMine);
+    edited.remove(HookRuntime.CODEX, Set.copyOf(merged.createdEvents()), merged.createdHooks());
+    assertEquals(
+        "{\n  \"hooks\": {\n    \"SessionEnd\": [\n      {\n        \"hooks\": [\n          {\n"
+            + "            \"type\": \"command\",\n            \"command\": \"mine\"\n"
+            + "          }\n        ]\n      }\n    ]\n  }\n}",
+        edited.text(),
+        "no final newline, as in the file it came from");
+  }
+
+  @Test
+  void whatIsNotOneJsonObjectIsRefusedAsBadInput() {
+    for (String bad :
+        new String[] {
+          "{\"a\": 1,}",
+          "// comment\n{}",
+          "[1]",
+          "{\"a\": 1} {\"b\": 2}",
+          "{\"a\": 1, \"a\": 2}",
+          "{\"hooks\": []}",
+          "{\"hooks\": {\"BeforeTool\": {}}}"
+        }) {
+      RequestException refused =
+          assertThrows(
+              RequestException.class,
+              () -> parse(bad).merge(FILE, HookRuntime.GEMINI, COMMAND),
+              bad);
+      assertEquals(RequestException.Problem.BAD_INPUT, refused.problem(), bad);
+      assertTrue(
+          refused.getMessage().startsWith("cannot install into " + FILE + ": "),
+          refused.getMessage());
+    }
+    RequestException notUtf8 =
+        assertThrows(
+            RequestException.class,
+            () -> RuntimeSettings.parse(FILE, new byte[] {'{', '"', (byte) 0xff, '"', '}'}));
+    assertTrue(notUtf8.getMessage().contains("not UTF-8"), notUtf8.getMessage());
+  }
+
+  @Test
+  void anEmptiedFileIsAnEmptyObject() {
+    assertEquals("{}\n", parse("").text());
+    assertEquals("{}\n", parse("  \n").text());
+  }
+
+  @Test
+  void theTurndiffCommandIsRecognizedWhereverTheScriptIs() {
+    assertTrue(HookRuntime.CODEX.isTurndiffCommand("'/a b/bin/turndiff-hook' codex"));
+    assertTrue(HookRuntime.CODEX.isTurndiffCommand("/x/turndiff-hook codex --git-root"));
+    assertFalse(HookRuntime.CODEX.isTurndiffCommand("'/x/bin/turndiff-hook' codexx"));
+    assertFalse(HookRuntime.CODEX.isTurndiffCommand("'/x/bin/turndiff-hook' gemini"));
+  }
+}

@@ -1,9 +1,0 @@
-/**
- * The agent runtimes' own settings as {@code turndiff hooks install} edits them: which hooks
- * turndiff adds for each runtime ({@link io.turndiff.api.hooks.HookRuntime}), a JSON settings file
- * merged as a tree with every other key kept ({@link io.turndiff.api.hooks.RuntimeSettings}),
- * Codex's trust entries ({@link io.turndiff.api.hooks.CodexTrust}) and the OpenCode plugin's
- * options ({@link io.turndiff.api.hooks.OpenCodePlugin}). Only text in, text out: the command line
- * reads and writes the files.
- */
-package io.turndiff.api.hooks;

@@ -1,0 +1,108 @@
+package io.turndiff.service;
+
+import io.turndiff.api.ExitCode;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+
+/**
+ * What {@code serve --daemon} publishes in the run directory and takes back when it stops: the
+ * header file, then the discovery file (last: its existence means the rest is ready); on stop the
+ * discovery file and the proof marker first, before the port closes, and the token and header after
+ * — only while the discovery file still names this instance, so a newer daemon's files are never
+ * touched.
+ */
+public final class DaemonFiles {
+
+  private static final Duration WATCH_PERIOD = Duration.ofSeconds(5);
+
+  private final Path discovery;
+  private final Path token;
+  private final Path header;
+  private final Path verified;
+  private final String instance;
+  private volatile boolean owned;
+
+  public DaemonFiles(Path discovery, Path token, String instance) {
+    String base = discovery.getFileName().toString().replaceFirst("\\.json$", "");
+    this.discovery = discovery;
+    this.token = token;
+    this.header = discovery.resolveSibling(base + ".header");
+    this.verified = discovery.resolveSibling(base + ".verified");
+    this.instance = instance;
+  }
+
+  public void publish(String bearer, int port, Path store, Program program) throws IOException {
+    ServiceFiles.writePrivately(header, "Authorization: Bearer " + bearer + "\r\n");
+    ServiceFiles.deleteEach(verified);
+    long pid = ProcessHandle.current().pid();
+    new Discovery(
+            instance,
+            pid,
+            ProcessStart.ticks(pid),
+            port,
+            store.toString(),
+            token,
+            header,
+            Path.of(store + ".service.log"),
+            program.version(),
+            program.jar(),
+            Instant.now().toString())
+        .write(discovery);
+    owned = true;
+  }
+
+  private boolean stillNamesUs() {
+    try {
+      return Discovery.read(discovery).map(d -> d.instance().equals(instance)).orElse(false);
+    } catch (IOException e) {
+      return false;
+    }
+  }
+
+  /** Removes the discovery file and the proof marker, when they are still this instance's. */
+  public void withdraw() {
+    if (owned && stillNamesUs()) {
+      ServiceFiles.deleteEach(discovery, verified);
+    } else {
+      owned = false;
+    }
+  }
+
+  /** Removes the token and header files, when no newer daemon has replaced this one. */
+  public void removeToken() {
+    if (owned) {
+      ServiceFiles.deleteEach(token, header);
+    }
+  }
+
+  /**
+   * Every 5 s, checks that the discovery file still names this instance; when it does not (the run
+   * directory was emptied at logout, or a newer daemon replaced it) nobody can find this service:
+   * it stops, gracefully, through the shutdown hook.
+   */
+  public void watch() {
+    Thread.ofPlatform()
+        .daemon()
+        .name("turndiff-discovery-watch")
+        .start(
+            () -> {
+              while (true) {
+                try {
+                  Thread.sleep(WATCH_PERIOD);
+                } catch (InterruptedException e) {
+                  return;
+                }
+                if (!stillNamesUs()) {
+                  owned = false;
+                  System.err.println(
+                      "turndiff service: "
+                          + discovery
+                          + " no longer names this instance; stopping");
+                  System.exit(ExitCode.OK.code());
+                }
+              }
+            });
+  }
+}

@@ -1,0 +1,100 @@
+package io.turndiff.service;
+
+import io.turndiff.api.CliException;
+import io.turndiff.api.ExitCode;
+import java.io.File;
+import java.io.IOException;
+import java.net.URISyntaxException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Spawns {@code serve --daemon} detached from the caller: through the launcher under {@code
+ * $TURNDIFF_HOME} when set (a release's {@code bin/turndiff}, else a checkout's {@code turndiff}),
+ * else this JVM and this jar; in a new session ({@code setsid}) so that a runtime killing its
+ * hook's process group, or a closing terminal, does not reach it; stdin on {@code /dev/null},
+ * stdout and stderr appended to the service log (never the caller's: a runtime waits for its hook's
+ * stdout to close); working directory {@code /}; and an environment reduced to what a service needs
+ * (a runtime's API keys stay out of a long-lived process).
+ */
+final class DaemonLauncher {
+
+  private static final Path SETSID = Path.of("/usr/bin/setsid");
+
+  private DaemonLauncher() {}
+
+  static Process spawn(ServiceFiles files, Map<String, String> environment) throws IOException {
+    List<String> command = new ArrayList<>();
+    if (Files.isExecutable(SETSID)) {
+      command.add(SETSID.toString());
+    }
+    command.addAll(launcher(environment));
+    // the command word first: the launchers give `serve` the full JIT by its first word
+    command.addAll(
+        List.of(
+            "serve",
+            "--db",
+            files.store(),
+            "--daemon",
+            "--port",
+            "0",
+            "--token-file",
+            files.token().toString(),
+            "--discovery",
+            files.discovery().toString()));
+    ProcessBuilder builder =
+        new ProcessBuilder(command)
+            .directory(new File("/"))
+            .redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")))
+            .redirectOutput(ProcessBuilder.Redirect.appendTo(files.log().toFile()))
+            .redirectError(ProcessBuilder.Redirect.appendTo(files.log().toFile()));
+    Map<String, String> daemonEnvironment = builder.environment();
+    daemonEnvironment.clear();
+    environment.forEach(
+        (name, value) -> {
+          if (kept(name)) {
+            daemonEnvironment.put(name, value);
+          }
+        });
+    return builder.start();
+  }
+
+  /** The variables a daemon keeps. */
+  static boolean kept(String name) {
+    return List.of("HOME", "USER", "LOGNAME", "PATH", "LANG", "TZ", "TMPDIR", "JAVA_HOME")
+            .contains(name)
+        || name.startsWith("LC_")
+        || name.startsWith("XDG_")
+        || name.startsWith("TURNDIFF_");
+  }
+
+  private static List<String> launcher(Map<String, String> environment) {
+    String home = environment.get("TURNDIFF_HOME");
+    if (home != null && !home.isEmpty()) {
+      Path released = Path.of(home, "bin", "turndiff");
+      return List.of(
+          (Files.isExecutable(released) ? released : Path.of(home, "turndiff")).toString());
+    }
+    Path jar;
+    try {
+      // the product jar holds this class with the command's: its jar is turndiff's own
+      jar =
+          Path.of(DaemonLauncher.class.getProtectionDomain().getCodeSource().getLocation().toURI());
+    } catch (URISyntaxException | RuntimeException e) {
+      throw new CliException(ExitCode.ERROR, "cannot find turndiff's own jar: " + e.getMessage());
+    }
+    if (!Files.isRegularFile(jar)) {
+      throw new CliException(
+          ExitCode.ERROR,
+          "turndiff does not run from its jar (" + jar + "); set TURNDIFF_HOME to the checkout");
+    }
+    return List.of(
+        ProcessHandle.current().info().command().orElse("java"),
+        "--enable-native-access=ALL-UNNAMED",
+        "-jar",
+        jar.toString());
+  }
+}

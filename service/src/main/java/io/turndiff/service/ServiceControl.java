@@ -1,0 +1,178 @@
+package io.turndiff.service;
+
+import io.turndiff.api.CliException;
+import io.turndiff.api.ExitCode;
+import io.turndiff.api.wire.WireReplacedService;
+import io.turndiff.api.wire.WireServiceStopped;
+import java.io.IOException;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
+
+/**
+ * Starts and stops the per-user service of one store (docs/runtime-hooks.md): a start is
+ * idempotent, decided under the store's start lock, and replaces a service that runs another
+ * turndiff; a stop is graceful (SIGTERM, a wait), with {@code force} a kill. Only a service that
+ * proved it holds the token is trusted; one that holds the store without proving it is refused, or
+ * with {@code force} killed.
+ */
+public final class ServiceControl {
+
+  /** How long {@code service stop} waits by default, and a replacing start always. */
+  public static final long STOP_WAIT_SECONDS = 35;
+
+  /** What a start found or made: the service that runs now, and the one it replaced, if any. */
+  public record Started(boolean started, Discovery discovery, WireReplacedService replaced) {}
+
+  private ServiceControl() {}
+
+  /**
+   * Starts the service of {@code files} on {@code program} unless that very program runs it
+   * already, and waits at most {@code waitSeconds} for it to prove itself.
+   *
+   * @param notes told each line worth the user's attention (a stale discovery file replaced, a
+   *     service of another program restarted)
+   */
+  public static Started start(
+      ServiceFiles files,
+      Program program,
+      long waitSeconds,
+      Map<String, String> environment,
+      Consumer<String> notes)
+      throws IOException, InterruptedException {
+    files.prepare();
+    files.prepareStoreFolder().forEach(notes);
+    try (ServiceLock _ = ServiceLock.acquire(files.startLock())) {
+      WireReplacedService replaced = null;
+      switch (ServiceProbe.probe(files)) {
+        case ServiceProbe.Running running -> {
+          if (Program.of(running.discovery()).isSame(program)) {
+            return new Started(false, running.discovery(), null);
+          }
+          replaced = replace(running.discovery(), files, program, notes);
+        }
+        case ServiceProbe.Unproven unproven ->
+            throw new CliException(
+                ExitCode.ERROR,
+                unproven.reason()
+                    + ", and it holds the store; not starting a second service "
+                    + "(turndiff service stop --force ends it; its log: "
+                    + files.log()
+                    + ")");
+        case ServiceProbe.Stale stale -> {
+          notes.accept("replacing a stale discovery file: " + stale.reason());
+          files.removeServiceFiles();
+        }
+        case ServiceProbe.Nothing _ -> {
+          // start one
+        }
+      }
+      Process child = DaemonLauncher.spawn(files, environment);
+      Instant deadline = Instant.now().plus(Duration.ofSeconds(waitSeconds));
+      while (Instant.now().isBefore(deadline)) {
+        if (ServiceProbe.probe(files) instanceof ServiceProbe.Running running) {
+          return new Started(true, running.discovery(), replaced);
+        }
+        // a launcher that forks (setsid as a group leader) exits 0: keep waiting for the file
+        if (!child.isAlive() && child.exitValue() != 0) {
+          break;
+        }
+        TimeUnit.MILLISECONDS.sleep(50);
+      }
+      throw new CliException(
+          ExitCode.ERROR,
+          "the service did not come up"
+              + (child.isAlive() ? " within " + waitSeconds + " s" : "")
+              + "; see its log "
+              + files.log());
+    }
+  }
+
+  /**
+   * Stops a service that runs another turndiff (an upgrade installed this one since it started),
+   * gracefully, so that {@code program} starts in its place.
+   */
+  private static WireReplacedService replace(
+      Discovery running, ServiceFiles files, Program program, Consumer<String> notes)
+      throws IOException {
+    Program theirs = Program.of(running);
+    notes.accept(
+        "the service (pid " + running.pid() + ") runs " + theirs + "; restarting it on " + program);
+    stop(files, STOP_WAIT_SECONDS, false);
+    return new WireReplacedService(running.pid(), theirs.version(), theirs.jar());
+  }
+
+  /**
+   * Stops the service of {@code files}, if one runs: SIGTERM, a wait of at most {@code waitSeconds}
+   * for it to end, then with {@code force} SIGKILL (also for a process that holds the store and
+   * does not prove itself); its files are removed. What {@code service stop} prints.
+   */
+  public static WireServiceStopped stop(ServiceFiles files, long waitSeconds, boolean force)
+      throws IOException {
+    Discovery discovery;
+    switch (ServiceProbe.probe(files)) {
+      case ServiceProbe.Running running -> discovery = running.discovery();
+      case ServiceProbe.Unproven unproven -> {
+        if (!force) {
+          throw new CliException(
+              ExitCode.ERROR,
+              unproven.reason() + "; --force kills it (pid " + unproven.discovery().pid() + ")");
+        }
+        discovery = unproven.discovery();
+      }
+      case ServiceProbe.Stale _ -> {
+        files.removeServiceFiles();
+        return new WireServiceStopped(false, false, null);
+      }
+      case ServiceProbe.Nothing _ -> {
+        return new WireServiceStopped(false, false, null);
+      }
+    }
+    ProcessHandle process =
+        ProcessHandle.of(discovery.pid()).filter(ProcessHandle::isAlive).orElse(null);
+    if (process != null) {
+      Optional<String> user = process.info().user();
+      if (user.isPresent() && !user.get().equals(System.getProperty("user.name"))) {
+        throw new CliException(
+            ExitCode.ERROR,
+            "pid " + discovery.pid() + " belongs to " + user.get() + "; not signalling it");
+      }
+      process.destroy();
+      if (!waitFor(discovery.pid(), waitSeconds)) {
+        if (!force) {
+          throw new CliException(
+              ExitCode.ERROR,
+              "the service (pid "
+                  + discovery.pid()
+                  + ") did not end within "
+                  + waitSeconds
+                  + " s; --force kills it");
+        }
+        process.destroyForcibly();
+        waitFor(discovery.pid(), 10);
+      }
+    }
+    files.removeServiceFiles();
+    return new WireServiceStopped(false, true, discovery.pid());
+  }
+
+  /** Waits until {@code pid} has ended (an unreaped zombie counts as ended). */
+  private static boolean waitFor(long pid, long seconds) {
+    Instant deadline = Instant.now().plus(Duration.ofSeconds(seconds));
+    while (ProcessStart.running(pid)) {
+      if (Instant.now().isAfter(deadline)) {
+        return false;
+      }
+      try {
+        TimeUnit.MILLISECONDS.sleep(50);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        return !ProcessStart.running(pid);
+      }
+    }
+    return true;
+  }
+}

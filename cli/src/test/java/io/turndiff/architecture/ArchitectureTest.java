@@ -9,6 +9,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.tngtech.archunit.base.DescribedPredicate;
 import com.tngtech.archunit.core.domain.JavaClass;
 import com.tngtech.archunit.core.domain.JavaClasses;
+import com.tngtech.archunit.core.domain.JavaMethodCall;
 import com.tngtech.archunit.core.importer.ImportOption;
 import com.tngtech.archunit.core.importer.Location;
 import com.tngtech.archunit.junit.AnalyzeClasses;
@@ -63,7 +64,8 @@ class ArchitectureTest {
    *
    * <p>This set is the one list of them: the README, {@code docs/architecture.md} and the packages'
    * {@code package-info} point here instead of repeating it, so a class added here says in this
-   * comment what it touches and why.
+   * comment what it touches and why. None of them writes a file whole by itself: each goes through
+   * {@code io.turndiff.ownfiles} ({@link #ownFilesAreWrittenOneWay}).
    */
   static final Set<String> OWN_FILES =
       Set.of(
@@ -138,7 +140,7 @@ class ArchitectureTest {
   static final ArchRule onlyTheBoundaryTouchesFiles =
       noClasses()
           .that()
-          .resideOutsideOfPackage("io.turndiff.boundary..")
+          .resideOutsideOfPackages("io.turndiff.boundary..", "io.turndiff.ownfiles..")
           .and(DescribedPredicate.not(OWN_FILE_CLASSES))
           .should()
           .dependOnClassesThat()
@@ -155,6 +157,35 @@ class ArchitectureTest {
           .orShould()
           .callMethod(Path.class, "toRealPath", LinkOption[].class)
           .because("every file-system effect on a workspace goes through io.turndiff.boundary");
+
+  /**
+   * The steps of writing a file whole under a temporary name and putting it in place: making the
+   * temporary file, syncing it, renaming or linking it to its name.
+   */
+  private static final DescribedPredicate<JavaMethodCall> STEPS_OF_A_WHOLE_WRITE =
+      DescribedPredicate.describe(
+          "Files.createTempFile, Files.move, Files.createLink or FileChannel.force",
+          call ->
+              (call.getTargetOwner().isEquivalentTo(Files.class)
+                      && Set.of("createTempFile", "move", "createLink").contains(call.getName()))
+                  || (call.getTargetOwner().isAssignableTo(FileChannel.class)
+                      && call.getName().equals("force")));
+
+  /**
+   * Turndiff's own files (the store's, the service's, the hooks', this machine's id) are written
+   * one way, {@code io.turndiff.ownfiles.AtomicFile}, and a workspace's through the boundary's
+   * write protocol: no other class makes its own temporary file, sync or rename, so none can skip a
+   * step of it.
+   */
+  @ArchTest
+  static final ArchRule ownFilesAreWrittenOneWay =
+      noClasses()
+          .that()
+          .resideOutsideOfPackages("io.turndiff.boundary..", "io.turndiff.ownfiles..")
+          .should()
+          .callMethodWhere(STEPS_OF_A_WHOLE_WRITE)
+          .because(
+              "a file of turndiff's own is written whole by io.turndiff.ownfiles.AtomicFile, a workspace's through the boundary");
 
   @ArchTest
   static final ArchRule rewindUsesOnlyWhatCaptureOffersIt =
@@ -190,6 +221,8 @@ class ArchitectureTest {
           .definedBy("io.turndiff.boundary..")
           .layer("diff")
           .definedBy("io.turndiff.diff..")
+          .layer("ownfiles")
+          .definedBy("io.turndiff.ownfiles..")
           .layer("store")
           .definedBy("io.turndiff.store..")
           .layer("capture")
@@ -231,6 +264,18 @@ class ArchitectureTest {
           .whereLayer("store")
           .mayOnlyBeAccessedByLayers(
               "capture", "review", "rewind", "export", "api", "hooks", "server", "cli")
+          .whereLayer("ownfiles")
+          .mayOnlyBeAccessedByLayers(
+              "store",
+              "capture",
+              "review",
+              "rewind",
+              "export",
+              "api",
+              "service",
+              "hooks",
+              "server",
+              "cli")
           .whereLayer("diff")
           .mayOnlyBeAccessedByLayers(
               "capture", "review", "rewind", "export", "api", "hooks", "server", "cli")

@@ -197,16 +197,7 @@ final class RewindJournal {
         // journaled names
         planned.forEach(entry -> discardStagedByAnEarlierRun(boundary, entry));
       }
-      pending.addAll(
-          stagePlanned(
-              files.rewindTurn(),
-              files.toolCall(),
-              boundary,
-              files.directories(),
-              planned,
-              files.contents(),
-              files.force(),
-              uncommitted));
+      pending.addAll(stagePlanned(planned, files, uncommitted));
       commitAll(boundary, files.directories(), pending, uncommitted);
     } finally {
       uncommitted.forEach(boundary::discard);
@@ -249,29 +240,30 @@ final class RewindJournal {
   private record Decided(StoredRewindEntry entry, Observation current, Action action) {}
 
   /**
-   * Step 1 for the planned paths: decides each on its current state (read on a few threads) and
-   * stages its new content under its journaled temporary name (on a few threads: each file is
-   * synced as it is written, and syncs waiting at once share the file system's commits), then
-   * journals every decided path (skipped, already there, or started with its current state recorded
-   * in the rewind turn), durably before anything is renamed. {@code uncommitted} gets each staged
-   * file as it is made.
+   * Step 1 for the planned paths: journals a temporary name for each, decides each on its current
+   * state, stages the new content of each write under its temporary name, then journals every
+   * decided path (skipped, already there, or started with its current state recorded in the rewind
+   * turn), durably before anything is renamed. {@code uncommitted} gets each staged file as it is
+   * made.
    */
   private List<Pending> stagePlanned(
-      StoredTurn rewindTurn,
-      long toolCall,
-      WorkspaceBoundary boundary,
-      DirectoryRewind directories,
-      List<StoredRewindEntry> planned,
-      Map<Sha256, byte[]> contents,
-      boolean force,
-      Set<WriteOutcome.Staged> uncommitted) {
-    List<Pending> pending = new ArrayList<>();
-    Map<Long, Observation> replacing = new HashMap<>();
-    Map<Long, Leave> left = new HashMap<>();
-    List<StoredRewindEntry> alreadyThere = new ArrayList<>();
-    // every name a file is staged under is journaled (durably) before the file is made: a run
-    // killed before it renamed or removed the file leaves a name the next run finds (and, since no
-    // one could know it, a file of its own)
+      List<StoredRewindEntry> planned, Files files, Set<WriteOutcome.Staged> uncommitted) {
+    Map<Long, String> temporaryNames = journalTemporaryNames(files.boundary(), planned);
+    List<Decided> decisions = decideAll(planned, files);
+    Map<Long, WriteOutcome> staged =
+        stageWrites(files.boundary(), decisions, temporaryNames, uncommitted);
+    Staging staging = Staging.of(decisions, staged);
+    journalDecided(files, staging);
+    return staging.pending();
+  }
+
+  /**
+   * A new temporary name for each planned path, journaled durably before any file is made under
+   * one: a run killed before it renamed or removed the file leaves a name the next run finds (and,
+   * since no one could know it, a file of its own).
+   */
+  private Map<Long, String> journalTemporaryNames(
+      WorkspaceBoundary boundary, List<StoredRewindEntry> planned) {
     Map<Long, String> temporaryNames = new HashMap<>();
     planned.forEach(entry -> temporaryNames.put(entry.id(), boundary.newTemporaryName()));
     store.writeDurably(
@@ -279,19 +271,39 @@ final class RewindJournal {
           tx.rewinds().journalTemporaryNames(temporaryNames);
           return null;
         });
+    return temporaryNames;
+  }
+
+  /**
+   * Each planned path's action, decided on its current state (read on a few threads); the missing
+   * directories a file goes into are made on the way, one at a time in path order (each is
+   * journaled), and a file under a directory that could not be put back (a file or a link holds its
+   * name) is left with it.
+   */
+  private List<Decided> decideAll(List<StoredRewindEntry> planned, Files files) {
+    DirectoryRewind directories = files.directories();
     List<Decided> decisions =
-        IndependentSteps.run(planned, entry -> decide(boundary, entry, contents, force));
-    // the missing directories a file goes into, made one at a time in path order (each is
-    // journaled)
+        IndependentSteps.run(
+            planned, entry -> decide(files.boundary(), entry, files.contents(), files.force()));
     for (Decided decided : decisions) {
       if (decided.action() instanceof Write write && write.putsAFile()) {
         directories.restoreParentsOf(decided.entry().path());
       }
     }
-    // a file under a directory that could not be put back (a file or a link holds its name) is
-    // left with it
-    decisions =
-        decisions.stream().map(decided -> leftWithItsDirectory(decided, directories)).toList();
+    return decisions.stream().map(decided -> leftWithItsDirectory(decided, directories)).toList();
+  }
+
+  /**
+   * Stages the new content of each write under its journaled temporary name, on a few threads: each
+   * file is synced as it is written, and syncs waiting at once share the file system's commits.
+   * Returns each write's outcome by its entry's id; {@code uncommitted} gets each staged file as it
+   * is made.
+   */
+  private Map<Long, WriteOutcome> stageWrites(
+      WorkspaceBoundary boundary,
+      List<Decided> decisions,
+      Map<Long, String> temporaryNames,
+      Set<WriteOutcome.Staged> uncommitted) {
     List<Decided> writes = decisions.stream().filter(d -> d.action() instanceof Write).toList();
     List<WriteOutcome> outcomes =
         IndependentSteps.run(
@@ -314,60 +326,96 @@ final class RewindJournal {
     for (int i = 0; i < writes.size(); i++) {
       stagedById.put(writes.get(i).entry().id(), outcomes.get(i));
     }
-    for (Decided decided : decisions) {
-      StoredRewindEntry entry = decided.entry();
-      switch (decided.action()) {
-        case Leave leave -> left.put(entry.id(), leave);
-        case AlreadyThere there -> alreadyThere.add(entry);
-        case Write write -> {
-          WriteOutcome staged = stagedById.get(entry.id());
-          if (staged instanceof WriteOutcome.Refused refused) {
-            left.put(entry.id(), new Leave(SkipReason.REFUSED, refused.reason()));
-          } else {
-            replacing.put(entry.id(), decided.current());
-            pending.add(
-                new Pending(
-                    entry,
-                    decided.current().snapshot(),
-                    write,
-                    write.merge() ? write.content().map(Sha256::of) : Optional.empty(),
-                    staged instanceof WriteOutcome.Staged temporary
-                        ? Optional.of(temporary)
-                        : Optional.empty()));
-          }
+    return stagedById;
+  }
+
+  /**
+   * What the planned paths came to once staged, journaled together: the paths left (with the
+   * reason), those that already held their before-state, and the writes to put in place, each with
+   * the state it replaces ({@code replacing}, by entry id), which is stored before it is renamed
+   * over.
+   */
+  private record Staging(
+      Map<Long, Leave> left,
+      List<StoredRewindEntry> alreadyThere,
+      List<Pending> pending,
+      Map<Long, Observation> replacing) {
+
+    /** Sorts the decisions by their action, a write whose staging was refused among the left. */
+    static Staging of(List<Decided> decisions, Map<Long, WriteOutcome> stagedById) {
+      Staging staging =
+          new Staging(new HashMap<>(), new ArrayList<>(), new ArrayList<>(), new HashMap<>());
+      for (Decided decided : decisions) {
+        StoredRewindEntry entry = decided.entry();
+        switch (decided.action()) {
+          case Leave leave -> staging.left().put(entry.id(), leave);
+          case AlreadyThere there -> staging.alreadyThere().add(entry);
+          case Write write -> staging.addWrite(decided, write, stagedById.get(entry.id()));
         }
       }
+      return staging;
     }
-    // durable: what a rename is about to replace is in the store, whatever happens next
+
+    private void addWrite(Decided decided, Write write, WriteOutcome staged) {
+      StoredRewindEntry entry = decided.entry();
+      if (staged instanceof WriteOutcome.Refused refused) {
+        left.put(entry.id(), new Leave(SkipReason.REFUSED, refused.reason()));
+        return;
+      }
+      replacing.put(entry.id(), decided.current());
+      pending.add(
+          new Pending(
+              entry,
+              decided.current().snapshot(),
+              write,
+              write.merge() ? write.content().map(Sha256::of) : Optional.empty(),
+              staged instanceof WriteOutcome.Staged temporary
+                  ? Optional.of(temporary)
+                  : Optional.empty()));
+    }
+  }
+
+  /**
+   * Journals every decided path in one durable transaction, before anything is renamed: the left
+   * ones skipped, those already there restored, and for each write what it is about to replace
+   * recorded in the rewind turn (and a merge's result stored) and the path started: what a rename
+   * is about to replace is in the store, whatever happens next.
+   */
+  private void journalDecided(Files files, Staging staging) {
     store.writeDurably(
         tx -> {
-          left.forEach(
-              (id, leave) ->
-                  tx.rewinds()
-                      .mark(
-                          id,
-                          RewindStatus.SKIPPED,
-                          Optional.of(leave.reason()),
-                          Optional.of(leave.detail()),
-                          Optional.empty()));
-          alreadyThere.forEach(
-              entry ->
-                  tx.rewinds()
-                      .mark(
-                          entry.id(),
-                          RewindStatus.RESTORED,
-                          Optional.empty(),
-                          Optional.of("it already held its before-state"),
-                          Optional.empty()));
-          for (Pending write : pending) {
-            Observation current = replacing.get(write.entry().id());
+          staging
+              .left()
+              .forEach(
+                  (id, leave) ->
+                      tx.rewinds()
+                          .mark(
+                              id,
+                              RewindStatus.SKIPPED,
+                              Optional.of(leave.reason()),
+                              Optional.of(leave.detail()),
+                              Optional.empty()));
+          staging
+              .alreadyThere()
+              .forEach(
+                  entry ->
+                      tx.rewinds()
+                          .mark(
+                              entry.id(),
+                              RewindStatus.RESTORED,
+                              Optional.empty(),
+                              Optional.of("it already held its before-state"),
+                              Optional.empty()));
+          for (Pending write : staging.pending()) {
+            Observation current = staging.replacing().get(write.entry().id());
             Observation replaced =
                 new Observation(
                     RewindDecision.replaced(current.snapshot()),
                     current.via(),
                     current.content(),
                     current.streamed());
-            recorder.recordBefore(tx, rewindTurn.id(), toolCall, replaced, DetectedBy.SNAPSHOT);
+            recorder.recordBefore(
+                tx, files.rewindTurn().id(), files.toolCall(), replaced, DetectedBy.SNAPSHOT);
             write
                 .merged()
                 .ifPresent(sha -> tx.blobs().put(sha, write.write().content().orElseThrow()));
@@ -381,7 +429,6 @@ final class RewindJournal {
           }
           return null;
         });
-    return pending;
   }
 
   /** A write of a file under a directory the rewind could not put back: left, refused. */

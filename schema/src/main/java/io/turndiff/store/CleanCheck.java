@@ -1,15 +1,14 @@
 package io.turndiff.store;
 
 import io.turndiff.model.StatProof;
+import io.turndiff.ownfiles.AtomicFile;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.nio.file.attribute.FileTime;
-import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Instant;
 import java.util.Map;
 import java.util.Optional;
@@ -173,29 +172,17 @@ final class CleanCheck {
   }
 
   /**
-   * Records {@code state} as checked clean, when it is settled; written whole under a temporary
-   * name and renamed, so a reader never sees half a record. A record that cannot be written is not
-   * an error: the next open checks again.
+   * Records {@code state} as checked clean, when it is settled; written the one way ({@link
+   * AtomicFile}), so a reader never sees half a record. A record that cannot be written is not an
+   * error: the next open checks again.
    */
   static void record(Path file, StoreState state) {
     if (!state.settled()) {
       return;
     }
-    Path record = recordOf(file);
     try {
-      Path temporary =
-          Files.createTempFile(
-              record.getParent(),
-              "." + record.getFileName(),
-              ".new",
-              PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")));
-      try {
-        Files.write(temporary, state.text().getBytes(StandardCharsets.US_ASCII));
-        Files.move(
-            temporary, record, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
-      } finally {
-        Files.deleteIfExists(temporary);
-      }
+      AtomicFile.replace(
+          recordOf(file), state.text().getBytes(StandardCharsets.US_ASCII), AtomicFile.OWNER_ONLY);
     } catch (IOException | UnsupportedOperationException cannotRecord) {
       // the next open checks again
     }

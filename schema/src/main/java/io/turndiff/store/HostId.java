@@ -1,12 +1,11 @@
 package io.turndiff.store;
 
+import io.turndiff.ownfiles.AtomicFile;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.util.Map;
 import java.util.Optional;
@@ -93,16 +92,9 @@ public record HostId(String value) {
       Files.createDirectories(
           file.getParent(),
           PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
-      Path temporary = Files.createTempFile(file.getParent(), "host-id", ".tmp");
-      try {
-        Files.writeString(temporary, made.value() + "\n", StandardOpenOption.TRUNCATE_EXISTING);
-        // another process may make one at the same moment: the first link wins, both use it
-        Files.createLink(file, temporary);
-      } catch (FileAlreadyExistsException lost) {
-        // read below
-      } finally {
-        Files.deleteIfExists(temporary);
-      }
+      // another process may make one at the same moment: the first wins, both use it
+      AtomicFile.createIfAbsent(
+          file, (made.value() + "\n").getBytes(StandardCharsets.UTF_8), AtomicFile.OWNER_ONLY);
     } catch (IOException e) {
       throw new UncheckedIOException("cannot keep this machine's host id in " + file, e);
     }

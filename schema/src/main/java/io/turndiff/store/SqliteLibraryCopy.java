@@ -1,5 +1,6 @@
 package io.turndiff.store;
 
+import io.turndiff.ownfiles.AtomicFile;
 import java.io.IOException;
 import java.io.InputStream;
 import java.net.URL;
@@ -7,7 +8,6 @@ import java.net.URLConnection;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.util.Optional;
 import org.sqlite.SQLiteJDBCLoader;
 import org.sqlite.util.LibraryLoaderUtil;
@@ -89,24 +89,21 @@ final class SqliteLibraryCopy {
     }
   }
 
-  /** Writes the library whole under a temporary name beside {@code copy}, then renames it there. */
+  /**
+   * Writes the library whole beside {@code copy} and renames it there, the one way ({@link
+   * AtomicFile}), once it has the size the jar's directory gives it.
+   */
   private static void make(URL library, Path copy) throws IOException {
-    Path folder = Files.createDirectories(copy.getParent());
-    Path temporary = Files.createTempFile(folder, "." + copy.getFileName(), ".new");
-    try {
-      try (InputStream in = library.openStream()) {
-        Files.copy(in, temporary, StandardCopyOption.REPLACE_EXISTING);
-      }
-      // the size in the jar's directory, which the copy must match before it gets its name
-      URLConnection entry = library.openConnection();
-      long size = entry.getContentLengthLong();
-      if (size < 0 || Files.size(temporary) != size) {
-        throw new IOException("the copy of " + library + " is " + Files.size(temporary) + " bytes");
-      }
-      Files.move(
-          temporary, copy, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
-    } finally {
-      Files.deleteIfExists(temporary);
+    Files.createDirectories(copy.getParent());
+    byte[] bytes;
+    try (InputStream in = library.openStream()) {
+      bytes = in.readAllBytes();
     }
+    URLConnection entry = library.openConnection();
+    long size = entry.getContentLengthLong();
+    if (size < 0 || bytes.length != size) {
+      throw new IOException("the copy of " + library + " is " + bytes.length + " bytes");
+    }
+    AtomicFile.replace(copy, bytes, AtomicFile.OWNER_ONLY);
   }
 }

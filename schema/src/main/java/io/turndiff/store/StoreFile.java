@@ -1,9 +1,9 @@
 package io.turndiff.store;
 
+import io.turndiff.ownfiles.AtomicFile;
 import java.io.IOException;
 import java.net.URI;
 import java.net.URISyntaxException;
-import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.NoSuchFileException;
@@ -15,7 +15,6 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.List;
 import java.util.Optional;
-import java.util.concurrent.ThreadLocalRandom;
 
 /**
  * The store's file on disk and how SQLite may open it: a new store where no file exists, an
@@ -117,42 +116,35 @@ final class StoreFile {
 
   private static void create(Path file) {
     Path folder = file.getParent();
-    Path temporary =
-        folder.resolve(
-            "."
-                + file.getFileName()
-                + ".new-"
-                + ProcessHandle.current().pid()
-                + "-"
-                + Long.toHexString(ThreadLocalRandom.current().nextLong()));
     try {
       if (!Files.isDirectory(folder)) {
         Files.createDirectories(
             folder,
             PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
       }
-      Files.createFile(
-          temporary,
-          PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")));
-      try {
-        initialise(temporary);
-        try {
-          Files.createLink(file, temporary);
-        } catch (FileAlreadyExistsException anotherProcessMadeIt) {
-          // theirs is used: it too was whole before it got the name
-        }
-      } finally {
-        Files.deleteIfExists(temporary);
-        Files.deleteIfExists(sibling(temporary, "-wal"));
-        Files.deleteIfExists(sibling(temporary, "-shm"));
-      }
+      // when another process got there first, theirs is used: it too was whole before it got the
+      // name
+      AtomicFile.createIfAbsent(file, AtomicFile.OWNER_ONLY, StoreFile::initialise);
     } catch (IOException e) {
       throw new StoreException("cannot create the store " + file + ": " + e.getMessage(), e);
     }
   }
 
+  /**
+   * Writes an empty WAL-mode database (its first page, with the header) into the new file, and
+   * removes the WAL and shared-memory files SQLite may leave beside it.
+   */
+  private static void initialise(Path file) throws IOException {
+    try {
+      initialiseDatabase(file);
+    } finally {
+      Files.deleteIfExists(sibling(file, "-wal"));
+      Files.deleteIfExists(sibling(file, "-shm"));
+    }
+  }
+
   /** Writes an empty WAL-mode database (its first page, with the header) into the new file. */
-  private static void initialise(Path file) {
+  private static void initialiseDatabase(Path file) {
     try (Connection connection =
             DriverManager.getConnection("jdbc:sqlite:" + uri(file, Optional.empty()));
         Statement statement = connection.createStatement()) {

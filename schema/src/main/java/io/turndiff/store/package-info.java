@@ -11,7 +11,8 @@
  *
  * <p>The only files it touches are its own (a SQLite store's file and checks, a PostgreSQL store's
  * password file, this machine's host id, sqlite-jdbc's library copy): the classes allowed to are
- * named, once, in the {@code OWN_FILES} of cli's {@code ArchitectureTest}.
+ * named, once, in the {@code OWN_FILES} of cli's {@code ArchitectureTest}, and each writes a file
+ * whole through {@link io.turndiff.ownfiles.AtomicFile}.
  *
  * <p>The tables, the migration rules, the transactions, the blob encoding and the snapshot row of
  * each kind of {@link io.turndiff.model.Snapshot} are described in {@code docs/store-layout.md} at

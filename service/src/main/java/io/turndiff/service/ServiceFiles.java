@@ -2,17 +2,14 @@ package io.turndiff.service;
 
 import io.turndiff.api.CliException;
 import io.turndiff.api.ExitCode;
+import io.turndiff.ownfiles.AtomicFile;
 import java.io.IOException;
-import java.nio.ByteBuffer;
-import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
-import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.PosixFileAttributes;
 import java.nio.file.attribute.PosixFilePermission;
 import java.nio.file.attribute.PosixFilePermissions;
@@ -208,20 +205,11 @@ public final class ServiceFiles {
         .equals(Files.getAttribute(Path.of("/proc/self"), "unix:uid"));
   }
 
-  /** Writes {@code text} to a new 0600 file, synced, and renames it over {@code file}. */
+  /**
+   * Replaces {@code file} with {@code text}, owner-only (0600), the one way ({@link AtomicFile}).
+   */
   static void writePrivately(Path file, String text) throws IOException {
-    Path temporary =
-        Files.createTempFile(
-            file.getParent(),
-            ".turndiff-",
-            ".tmp",
-            PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")));
-    try (FileChannel channel = FileChannel.open(temporary, StandardOpenOption.WRITE)) {
-      channel.write(ByteBuffer.wrap(text.getBytes(StandardCharsets.UTF_8)));
-      channel.force(true);
-    }
-    Files.move(
-        temporary, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+    AtomicFile.replace(file, text.getBytes(StandardCharsets.UTF_8), AtomicFile.OWNER_ONLY);
   }
 
   public boolean hasDiscovery() {

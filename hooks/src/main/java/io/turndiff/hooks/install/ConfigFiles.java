@@ -2,16 +2,13 @@ package io.turndiff.hooks.install;
 
 import io.turndiff.api.CliException;
 import io.turndiff.api.ExitCode;
+import io.turndiff.ownfiles.AtomicFile;
 import java.io.IOException;
-import java.nio.ByteBuffer;
-import java.nio.channels.FileChannel;
 import java.nio.file.DirectoryNotEmptyException;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
-import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.PosixFilePermission;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.security.MessageDigest;
@@ -26,10 +23,10 @@ import java.util.Set;
  * The user's own configuration files {@code turndiff hooks} edits: a runtime's settings in the
  * user's home or {@code $CODEX_HOME}, turndiff's installation record and backups. They are the
  * user's configuration, not a workspace's (a workspace's settings go through its boundary: {@link
- * WorkspaceSettings}), so they use the JDK's file API; still each write is atomic (a temp file in
- * the same directory, synced, renamed over the file, its mode kept) and a settings file that is a
- * symbolic link (a dotfiles checkout) is never replaced by a file: the write goes to the link's
- * target, which the caller names to the user.
+ * WorkspaceSettings}), so they use the JDK's file API; still each write is atomic ({@link
+ * AtomicFile}, the file's mode kept) and a settings file that is a symbolic link (a dotfiles
+ * checkout) is never replaced by a file: the write goes to the link's target, which the caller
+ * names to the user.
  */
 public final class ConfigFiles {
 
@@ -83,43 +80,18 @@ public final class ConfigFiles {
   }
 
   /**
-   * Replaces {@code target} (a regular file or none) with {@code bytes}: a temp file beside it,
-   * written and synced, given the target's mode (or {@code modeIfNew}), renamed over it.
+   * Replaces {@code target} (a regular file or none) with {@code bytes}, the one way ({@link
+   * AtomicFile}): it keeps the target's mode, or gets {@code modeIfNew}.
    */
   static void writeAtomically(Path target, byte[] bytes, Set<PosixFilePermission> modeIfNew) {
-    Path directory = target.toAbsolutePath().getParent();
-    Path temp = null;
     try {
       Set<PosixFilePermission> mode =
           Files.exists(target, LinkOption.NOFOLLOW_LINKS)
               ? Files.getPosixFilePermissions(target, LinkOption.NOFOLLOW_LINKS)
               : modeIfNew;
-      temp =
-          Files.createTempFile(
-              directory,
-              "." + target.getFileName() + ".",
-              ".turndiff-tmp",
-              PosixFilePermissions.asFileAttribute(PRIVATE_FILE));
-      try (FileChannel channel = FileChannel.open(temp, StandardOpenOption.WRITE)) {
-        ByteBuffer buffer = ByteBuffer.wrap(bytes);
-        while (buffer.hasRemaining()) {
-          channel.write(buffer);
-        }
-        channel.force(true);
-      }
-      Files.setPosixFilePermissions(temp, mode);
-      Files.move(temp, target, StandardCopyOption.ATOMIC_MOVE);
-      temp = null;
+      AtomicFile.replace(target, bytes, mode);
     } catch (IOException e) {
       throw new CliException(ExitCode.ERROR, "cannot write " + target + ": " + e.getMessage());
-    } finally {
-      if (temp != null) {
-        try {
-          Files.deleteIfExists(temp);
-        } catch (IOException e) {
-          // the write already failed and says so; a temp file left behind is named by its suffix
-        }
-      }
     }
   }
 

@@ -1,7 +1,7 @@
 package io.turndiff.cli;
 
-import io.turndiff.api.ExitCode;
 import io.turndiff.api.CliException;
+import io.turndiff.api.ExitCode;
 import io.turndiff.api.Turndiff;
 import io.turndiff.model.ExternalIds;
 import io.turndiff.model.RequestException;

@@ -266,15 +266,7 @@ class ArchitectureTest {
               "capture", "review", "rewind", "export", "api", "hooks", "server", "cli")
           .whereLayer("ownfiles")
           .mayOnlyBeAccessedByLayers(
-              "store",
-              "capture",
-              "review",
-              "rewind",
-              "export",
-              "api",
-              "service",
-              "hooks",
-              "server",
+              "store", "capture", "review", "rewind", "export", "api", "service", "hooks", "server",
               "cli")
           .whereLayer("diff")
           .mayOnlyBeAccessedByLayers(

@@ -1,5 +1,6 @@
 package io.turndiff.server;
 
+import io.turndiff.api.HealthProof;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;

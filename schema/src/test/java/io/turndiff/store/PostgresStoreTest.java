@@ -86,9 +86,9 @@ class PostgresStoreTest {
       assertTrue(again.read(tx -> tx.workspaces().byRealRoot("/nowhere")).isEmpty());
     }
     assertEquals(
-        5,
+        6,
         count(database, "SELECT count(*) FROM flyway_schema_history WHERE success"),
-        "V9 (the schema at V9), V10, V11, V12 and V13, each run once");
+        "V9 (the schema at V9), V10, V11, V12, V13 and V14, each run once");
     try (Connection connection = database.connect();
         Statement statement = connection.createStatement();
         ResultSet row =

@@ -54,6 +54,15 @@ test('a rewind turn says what it rewound, and reads as undone when it was rewoun
     'rewind of turn-elsewhere');
 });
 
+test('a turn other sessions worked beside says so, naming each session once', () => {
+  const badges = turnBadges(turn({ overlapping: [{ turn: 'b-1', session: 'B' }, { turn: 'b-2', session: 'B' }] }), label);
+  assert.deepEqual(badges.map(b => [b.kind, b.text]), [['overlap', 'while session B was working']]);
+  assert.match(badges[0].title, /b-1 \(B\), b-2 \(B\)/);
+  const two = turnBadges(turn({ overlapping: [{ turn: 'b-1', session: 'B' }, { turn: 'c-1', session: 'C' }] }), label);
+  assert.equal(two[0].text, 'while session B, session C were working');
+  assert.deepEqual(turnBadges(turn({ overlapping: [] }), label), []);
+});
+
 test('the file count: all changed, some unchanged, or so far while the turn is open', () => {
   assert.equal(fileCountText(turn()), '3 files');
   assert.equal(fileCountText(turn({ files: 5, changed: 2 })), '2 files changed of 5');
@@ -73,6 +82,13 @@ test('a file gets one flag per reason a state was not captured, in words, beside
   assert.equal(outside[0].title, 'outside the workspace — content never read');
   assert.deepEqual(fileFlags({ change: 'unknown', restorable: false, detected_by: 'snapshot', before: side('special_file'), after: null })
     .map(f => f.text), ['special file'], 'an open turn has no after-state yet');
+});
+
+test('a change another session could also have made is flagged as shared, naming the turns', () => {
+  const flags = fileFlags({ change: 'modified', restorable: true, detected_by: 'scan', before: captured, after: captured,
+    also_possible: [{ turn: 'b-1', session: 'B' }] });
+  assert.deepEqual(flags.map(f => [f.kind, f.text]), [['scan', 'shell'], ['shared', 'shared with session B']]);
+  assert.match(flags[1].title, /turn b-1 of session B/);
 });
 
 test('a file that cannot be put back for another reason says so; a restorable one has no flag', () => {

@@ -13,7 +13,8 @@ export function fileCountText(turn) {
 
 /**
  * The badges of a turn, in the order the timeline shows them: found by the shell scan, not restorable,
- * what a rewind turn rewound, and each finished rewind that rewound this turn (or some of its files).
+ * what a rewind turn rewound, the other sessions that were working at the same time ("while session B
+ * was working"), and each finished rewind that rewound this turn (or some of its files).
  * label(turnId) names another turn ('#4' when its number is known). Each: {kind, text, title, turn?}.
  */
 export function turnBadges(turn, label) {
@@ -28,6 +29,11 @@ export function turnBadges(turn, label) {
     badges.push({ kind: 'rewinds', text: `rewind of ${turn.rewinds.turns.map(label).join(', ')}${files}`,
       title: `Operation ${turn.rewinds.operation}` });
   }
+  const others = sessionsOf(turn.overlapping);
+  if (others.length) {
+    badges.push({ kind: 'overlap', text: `while ${others.map(s => `session ${s}`).join(', ')} ${others.length > 1 ? 'were' : 'was'} working`,
+      title: `Turns of other sessions open in this workspace at the same time: ${turn.overlapping.map(o => `${o.turn} (${o.session})`).join(', ')}. A change the shell made then is recorded in each turn that could have made it` });
+  }
   for (const by of turn.rewound_by ?? []) {
     if (!by.rewind_turn) continue;
     const what = turn.kind === 'rewind' ? 'undone' : by.paths ? `${plural(by.paths.length, 'file')} rewound` : 'rewound';
@@ -38,13 +44,24 @@ export function turnBadges(turn, label) {
   return badges;
 }
 
+/** The sessions of a list of {turn, session}, each once, in order. */
+function sessionsOf(turns) {
+  return [...new Set((turns ?? []).map(t => t.session))];
+}
+
 /**
- * The flags of a file in a turn's (or a range's) list: found by the shell scan, then one per reason a
+ * The flags of a file in a turn's (or a range's) list: found by the shell scan, shared with the turns of
+ * other sessions that could also have made it, then one per reason a
  * state was not captured, else "not restorable" when it cannot be put back. Each: {kind, code?, text, title}.
  */
 export function fileFlags(record) {
   const flags = [];
   if (record.detected_by === 'scan') flags.push({ kind: 'scan', text: 'shell', title: 'Found by the shell scan: no tool announced it' });
+  const also = record.also_possible ?? [];
+  if (also.length) {
+    flags.push({ kind: 'shared', text: `shared with ${sessionsOf(also).map(s => `session ${s}`).join(', ')}`,
+      title: `Also possible: ${also.map(o => `turn ${o.turn} of session ${o.session}`).join(', ')} — the shell changed it while they were open too; a rewind leaves it unless forced` });
+  }
   const reasons = recordReasons(record);
   for (const code of reasons) flags.push({ kind: 'reason', code, text: reasonOf(code).badge, title: reasonOf(code).text });
   if (!reasons.length && isNotRestorable(record)) flags.push({ kind: 'not-restorable', text: 'not restorable', title: 'cannot be put back' });

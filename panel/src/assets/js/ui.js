@@ -24,7 +24,7 @@ export function badgeOf(item) {
   if (item.kind === 'rewound') {
     return h('a', { class: 'badge badge-rewound', href: routes.turn(item.turn), title: item.title, dataset }, icon('rewind'), item.text);
   }
-  const look = { scan: ['badge-scan', 'shell'], 'not-restorable': ['badge-warn', 'warn'], rewinds: ['badge-rewind', 'undo'] }[item.kind];
+  const look = { scan: ['badge-scan', 'shell'], 'not-restorable': ['badge-warn', 'warn'], rewinds: ['badge-rewind', 'undo'], overlap: ['badge-warn', 'warn'] }[item.kind];
   return h('span', { class: ['badge', look[0]], title: item.title, dataset }, icon(look[1]), item.text);
 }
 
@@ -33,6 +33,9 @@ export function flagOf(item) {
   if (item.kind === 'scan') return h('span', { class: 'flag flag-scan', title: item.title, dataset: { flag: 'scan' } }, icon('shell', 'found by the shell scan'));
   if (item.kind === 'reason') {
     return h('span', { class: 'flag flag-warn', title: item.title, dataset: { flag: 'reason', reason: item.code } }, icon('warn', 'not captured'), item.text);
+  }
+  if (item.kind === 'shared') {
+    return h('span', { class: 'flag flag-warn', title: item.title, dataset: { flag: 'shared' } }, icon('warn', 'shared'), item.text);
   }
   return h('span', { class: 'flag flag-warn', title: item.title, dataset: { flag: item.kind } }, icon('warn', item.text));
 }

@@ -4,14 +4,10 @@ import io.turndiff.boundary.BoundaryOptions;
 import io.turndiff.boundary.Observation;
 import io.turndiff.boundary.WorkspaceBoundary;
 import io.turndiff.capture.record.ChangeRecorder;
-import io.turndiff.capture.record.DirectorySide;
-import io.turndiff.capture.track.DirectoryDelta;
-import io.turndiff.capture.track.PathChange;
 import io.turndiff.capture.track.Tracker;
 import io.turndiff.capture.track.WatchOptions;
 import io.turndiff.capture.workspace.WorkspaceHandles;
 import io.turndiff.model.BadPathException;
-import io.turndiff.model.ChangeKind;
 import io.turndiff.model.DetectedBy;
 import io.turndiff.model.DirectoryState;
 import io.turndiff.model.ExternalIds;
@@ -20,14 +16,12 @@ import io.turndiff.model.GivenPath;
 import io.turndiff.model.PathInput;
 import io.turndiff.model.RequestException;
 import io.turndiff.model.RequestedPath;
-import io.turndiff.model.Sha256;
 import io.turndiff.model.Snapshot;
 import io.turndiff.model.TurnKind;
 import io.turndiff.model.TurnState;
 import io.turndiff.model.WorkspacePath;
 import io.turndiff.store.Store;
 import io.turndiff.store.StoreTransaction;
-import io.turndiff.store.StoredFileChange;
 import io.turndiff.store.StoredSession;
 import io.turndiff.store.StoredTurn;
 import io.turndiff.store.StoredWorkspace;
@@ -35,17 +29,11 @@ import java.nio.file.Path;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collection;
-import java.util.EnumMap;
-import java.util.HashSet;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.function.Function;
 import java.util.function.LongConsumer;
-import java.util.stream.IntStream;
 
 /**
  * Begins turns, records the before-state of paths as tools announce them, and finishes turns with
@@ -150,7 +138,7 @@ public final class CaptureService implements AutoCloseable {
       if (known.isPresent() && tracker.isTracked(known.get())) {
         // the turn's before-state is the tree now, edits made between turns included
         lease = workspaces.adopt(known.get(), boundary);
-        tracker.refresh(known.get());
+        recordChangesSinceTheIndex(known.get(), lease.boundary());
       }
       Registered began =
           store.write(
@@ -230,6 +218,48 @@ public final class CaptureService implements AutoCloseable {
 
   /** A begun turn and the stored workspace it is in. */
   private record Registered(long workspaceId, BeganTurn turn) {}
+
+  /**
+   * Before a turn begins in a tracked workspace, brings the index up to the tree now (the turn's
+   * before-state), in one transaction with the records of what changed since it was written: in
+   * every turn open in the workspace now, any of which could have made it ({@link CandidateTurns});
+   * with none open, it was the user's, between turns, and only the index takes it.
+   */
+  private void recordChangesSinceTheIndex(long workspaceId, WorkspaceBoundary boundary) {
+    for (int attempt = 1; ; attempt++) {
+      Tracker.Comparison comparison = tracker.changes(workspaceId);
+      Instant now = store.clock().instant();
+      List<Snapshot> befores =
+          comparison.changes().stream()
+              .map(change -> Tracker.before(change, boundary, now))
+              .toList();
+      boolean written =
+          store.write(
+              tx -> {
+                if (!tracker.absorb(tx, workspaceId, comparison)) {
+                  return false; // another scan wrote the index meanwhile: scan again
+                }
+                CandidateTurns open = CandidateTurns.openIn(tx, workspaceId);
+                for (int i = 0; i < befores.size() && !open.isEmpty(); i++) {
+                  WorkspacePath path = comparison.changes().get(i).path();
+                  if (!open.namedByAToolCall(path)) {
+                    open.place(path, befores.get(i), Optional.empty());
+                  }
+                }
+                return true;
+              });
+      if (written) {
+        return;
+      }
+      if (attempt >= FINISH_ATTEMPTS) {
+        throw new RequestException(
+            RequestException.Problem.WRONG_STATE,
+            "the index of workspace "
+                + boundary.rootReal()
+                + " kept being rewritten by other scans: try again");
+      }
+    }
+  }
 
   // ---- snapshot
   // ---------------------------------------------------------------------------------------
@@ -352,7 +382,8 @@ public final class CaptureService implements AutoCloseable {
     }
   }
 
-  private static StoredTurn requireOpen(StoreTransaction tx, String turnId) {
+  /** Inside a transaction: the turn {@code turnId}, refused unless it is open. */
+  static StoredTurn requireOpen(StoreTransaction tx, String turnId) {
     StoredTurn turn = tx.turns().require(turnId);
     if (turn.state() != TurnState.OPEN) {
       throw new RequestException(
@@ -377,100 +408,27 @@ public final class CaptureService implements AutoCloseable {
     }
   }
 
+  /** How many times a finish reads again after its store write found the turn or index moved. */
+  private static final int FINISH_ATTEMPTS = 16;
+
+  /**
+   * Finishes the turn in attempts ({@link TurnFinish}): each reads what the turn recorded and what
+   * the scan found, then stores it in one transaction unless a snapshot call, or another turn's
+   * begin or finish in the workspace, moved the turn's records or the index meanwhile (each turn
+   * finishing at once in one workspace makes the others read again once).
+   */
   private TurnSummary finishTurn(String turnId, WorkspaceBoundary boundary) {
-    for (int attempt = 0; ; attempt++) {
+    for (int attempt = 1; ; attempt++) {
       StoredTurn turn = requireOpen(turnId);
-      List<StoredFileChange> changes = store.read(tx -> tx.fileChanges().ofTurn(turn.id()));
-      Optional<Tracker.Comparison> scanned =
-          tracker.isTracked(turn.workspaceId())
-              ? Optional.of(tracker.changes(turn.workspaceId()))
-              : Optional.empty();
-      Set<WorkspacePath> announced = new HashSet<>();
-      changes.forEach(change -> announced.add(change.path()));
-      List<PathChange> shellOnly =
-          scanned
-              .map(
-                  comparison ->
-                      comparison.changes().stream()
-                          .filter(change -> !announced.contains(change.path()))
-                          .toList())
-              .orElse(List.of());
-      Instant now = store.clock().instant();
-      List<Snapshot> shellBefores =
-          shellOnly.stream().map(change -> Tracker.before(change, boundary, now)).toList();
-      List<Snapshot> befores =
-          new ArrayList<>(changes.stream().map(StoredFileChange::before).toList());
-      befores.addAll(shellBefores);
-      // the before-states' contents are the bases the after-states are stored as deltas of; the
-      // line diffs are not computed here: nothing the runtime waits for needs them (the
-      // afterFinish listener computes them once the turn is stored)
-      Map<Sha256, byte[]> beforeContents = store.read(tx -> tx.blobs().contentsOf(befores));
-      List<ChangeRecorder.Completed> completed =
-          inParallel(
-              changes,
-              change ->
-                  recorder.completeWithDiffPending(
-                      change, boundary.observeExact(change.path()), beforeContents));
-      List<DirectoryDelta> scannedDirectories =
-          scanned
-              .map(
-                  comparison ->
-                      Tracker.directories(
-                          comparison, shellOnly.stream().map(PathChange::path).toList()))
-              .orElse(List.of());
-      Map<WorkspacePath, Optional<DirectoryState>> directoriesAfter = new LinkedHashMap<>();
-      store
-          .read(tx -> tx.directoryChanges().ofTurn(turn.id()))
-          .forEach(
-              directory ->
-                  directoriesAfter.put(
-                      directory.path(), DirectorySide.now(boundary, directory.path())));
-      List<DirectoryState> firstSights = directorySidesOf(completed, directoriesAfter);
-      List<Integer> shellIndexes = IntStream.range(0, shellOnly.size()).boxed().toList();
-      List<ChangeRecorder.Detected> detected =
-          inParallel(
-              shellIndexes,
-              i -> {
-                PathChange change = shellOnly.get(i);
-                Observation after =
-                    change.now().orElseGet(() -> boundary.observeExact(change.path()));
-                return recorder.detectWithDiffPending(
-                    change.path(), shellBefores.get(i), after, beforeContents);
-              });
-      Optional<TurnSummary> summary =
-          store.write(
-              tx -> {
-                StoredTurn current = requireOpen(tx, turnId);
-                if (tx.fileChanges().ofTurn(current.id()).size() != completed.size()) {
-                  return Optional.empty(); // a snapshot call landed meanwhile: read again
-                }
-                if (scanned.isPresent()
-                    && !tracker.absorb(tx, current.workspaceId(), scanned.get())) {
-                  return Optional
-                      .empty(); // another turn's scan wrote the index meanwhile: scan again
-                }
-                completed.forEach(done -> recorder.store(tx, done));
-                detected.forEach(found -> recorder.store(tx, current.id(), found));
-                firstSights.forEach(
-                    first -> tx.directoryChanges().recordFirstState(current.id(), first));
-                directoriesAfter.forEach(
-                    (path, after) -> tx.directoryChanges().complete(current.id(), path, after));
-                for (DirectoryDelta directory : scannedDirectories) {
-                  tx.directoryChanges().recordBefore(current.id(), directory.before());
-                  tx.directoryChanges()
-                      .complete(
-                          current.id(), directory.after().path(), Optional.of(directory.after()));
-                }
-                tx.turns().markFinished(current.id());
-                openTurns.remove(turnId);
-                turnDirectories.remove(turnId);
-                return Optional.of(summarize(current, completed, detected));
-              });
+      TurnFinish finish = new TurnFinish(store, tracker, recorder, boundary, turn);
+      Optional<TurnSummary> summary = store.write(finish::store);
       if (summary.isPresent()) {
+        openTurns.remove(turnId);
+        turnDirectories.remove(turnId);
         afterFinish.accept(turn.id());
         return summary.get();
       }
-      if (attempt >= 5) {
+      if (attempt >= FINISH_ATTEMPTS) {
         throw new RequestException(
             RequestException.Problem.WRONG_STATE,
             "turn '"
@@ -478,81 +436,6 @@ public final class CaptureService implements AutoCloseable {
                 + "' kept receiving snapshots (or its workspace rescans) while it was being finished");
       }
     }
-  }
-
-  /**
-   * The directory side of each recorded path that was a directory when the turn first saw it or
-   * when it finished, or that the turn recorded as a directory above another path: a file replaced
-   * by a directory is a directory the turn created, a directory replaced by a file one it removed
-   * (their files are records of their own). The path's record holds the turn's first sight of it (a
-   * directory recorded above a later snapshot's path was seen after it, so the record's state
-   * replaces it) and its last; its after-state is put in {@code directoriesAfter}. A path whose
-   * presence was unknown at first sight is left as the directory records have it.
-   */
-  private static List<DirectoryState> directorySidesOf(
-      List<ChangeRecorder.Completed> completed,
-      Map<WorkspacePath, Optional<DirectoryState>> directoriesAfter) {
-    List<DirectoryState> firstSights = new ArrayList<>();
-    for (ChangeRecorder.Completed done : completed) {
-      Snapshot before = done.change().before();
-      Snapshot after = done.after().snapshot();
-      WorkspacePath path = done.change().path();
-      if (!before.isDirectory() && !after.isDirectory() && !directoriesAfter.containsKey(path)) {
-        continue;
-      }
-      Optional<DirectoryState> first = DirectorySide.of(before);
-      if (first.isPresent()) {
-        firstSights.add(first.get());
-        directoriesAfter.put(path, DirectorySide.of(after));
-      }
-    }
-    return firstSights;
-  }
-
-  /** Turns with more files than this read and diff them on several cores. */
-  private static final int PARALLEL_FINISH_FILES = 8;
-
-  /** {@code work} over {@code items} in order; spread over the common pool when there are many. */
-  private static <T, R> List<R> inParallel(List<T> items, Function<T, R> work) {
-    return items.size() < PARALLEL_FINISH_FILES
-        ? items.stream().map(work).toList()
-        : items.parallelStream().map(work).toList();
-  }
-
-  private static TurnSummary summarize(
-      StoredTurn turn,
-      List<ChangeRecorder.Completed> completed,
-      List<ChangeRecorder.Detected> detected) {
-    Map<ChangeKind, Integer> counts = new EnumMap<>(ChangeKind.class);
-    int notRestorable = 0;
-    int diffsPending = 0;
-    for (ChangeRecorder.Completed done : completed) {
-      counts.merge(done.kind(), 1, Integer::sum);
-      diffsPending += done.diffPending() ? 1 : 0;
-      // the change being completed has no kind yet: an unknown one cannot be put back whatever its
-      // before-state; a directory is put back by the directory records (restorable() says so)
-      if ((!done.change().restorable() || done.kind() == ChangeKind.UNKNOWN)
-          && done.kind() != ChangeKind.UNCHANGED) {
-        notRestorable++;
-      }
-    }
-    for (ChangeRecorder.Detected found : detected) {
-      counts.merge(found.kind(), 1, Integer::sum);
-      diffsPending += found.diffPending() ? 1 : 0;
-      if (!found.before().captured() || found.kind() == ChangeKind.UNKNOWN) {
-        notRestorable++;
-      }
-    }
-    return new TurnSummary(
-        turn.externalId(),
-        turn.sessionExternalId(),
-        turn.seq(),
-        TurnState.FINISHED,
-        completed.size() + detected.size(),
-        counts,
-        diffsPending,
-        notRestorable,
-        detected.size());
   }
 
   @Override

@@ -6,8 +6,11 @@ import io.turndiff.api.Turndiff;
 import io.turndiff.api.wire.WireStatus;
 import io.turndiff.capture.track.PathChange;
 import io.turndiff.capture.track.WorkspaceStatus;
+import io.turndiff.store.StoredTurn;
 import java.io.PrintWriter;
+import java.util.List;
 import java.util.concurrent.Callable;
+import java.util.stream.Collectors;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
@@ -41,7 +44,7 @@ final class StatusCommand implements Callable<Integer> {
         out.println(Json.write(WireStatus.of(status), false));
       } else {
         for (PathChange change : status.changes()) {
-          out.println(change.letter() + " " + change.path().display());
+          out.println(change.letter() + " " + change.path().display() + openTurns(status, change));
         }
         if (status.partial()) {
           out.println("# partially tracked: " + status.leftOut().size() + " subtrees left out");
@@ -49,5 +52,20 @@ final class StatusCommand implements Callable<Integer> {
       }
     }
     return ExitCode.OK.code();
+  }
+
+  /**
+   * The open turns a change could belong to, after a tab ({@code # could be turn A1 of session A,
+   * turn B1 of session B}); nothing while no turn is open.
+   */
+  private static String openTurns(WorkspaceStatus status, PathChange change) {
+    List<StoredTurn> turns = status.couldBelongTo(change.path());
+    return turns.isEmpty()
+        ? ""
+        : "\t# could be "
+            + turns.stream()
+                .map(
+                    turn -> "turn " + turn.externalId() + " of session " + turn.sessionExternalId())
+                .collect(Collectors.joining(", "));
   }
 }

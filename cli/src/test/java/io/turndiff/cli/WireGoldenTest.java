@@ -156,6 +156,18 @@ class WireGoldenTest {
       http(service, "POST", "/v1/rewind", "{\"turn\":\"h1\",\"dryrun\":true}");
     }
 
+    // two sessions in one tracked workspace (issue 27): shared records, overlapping turns, the
+    // open turns of a pending change, a rewind's conflict naming the other session
+    cli("turn begin (ga)", "turn", "begin", "--workspace", root, "--session", "ga", "--turn", "g1");
+    cli("turn begin (gb)", "turn", "begin", "--workspace", root, "--session", "gb", "--turn", "g2");
+    Files.writeString(workspace.resolve("shell.txt"), "by one of the two sessions\n");
+    cli("status --json (two open)", "status", "--workspace", root, "--json");
+    cli("turn finish (ga)", "turn", "finish", "--turn", "g1");
+    cli("turn finish (gb)", "turn", "finish", "--turn", "g2");
+    cli("show (shared)", "show", "--turn", "g1");
+    cli("turns --session (overlapping)", "turns", "--session", "ga");
+    cli("rewind --dry-run (shared)", "rewind", "--turn", "g1", "--dry-run");
+
     workspace.assertOutsideUnchanged();
     workspace.canary().assertNotIn("the outputs", transcript.toString());
     String actual = normalised(transcript.toString());

@@ -136,11 +136,26 @@ public final class ReviewQueries {
                   .map(
                       listing ->
                           new ListedTurn(
-                              listing, rewinds.getOrDefault(listing.turn().id(), TurnRewinds.NONE)))
+                              listing,
+                              rewinds.getOrDefault(listing.turn().id(), TurnRewinds.NONE),
+                              overlapping(tx, listing.turn())))
                   .toList();
           String root = tx.workspaces().byId(found.workspaceId()).orElseThrow().rootReal();
           return new TurnPage(session, root, turns, next);
         });
+  }
+
+  /**
+   * The turns of the workspace's other sessions that were open while {@code turn} was (until now
+   * while it is open).
+   */
+  private List<StoredTurn> overlapping(StoreTransaction tx, StoredTurn turn) {
+    return tx.turns()
+        .ofOtherSessionsBetween(
+            turn.workspaceId(),
+            turn.sessionId(),
+            turn.beganAt(),
+            turn.finishedAt().orElseGet(() -> store.clock().instant()));
   }
 
   /** {@code page} with the lines of the diffs still pending counted in (computed now). */

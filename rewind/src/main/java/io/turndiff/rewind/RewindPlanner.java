@@ -125,6 +125,11 @@ final class RewindPlanner {
     requireChanged(named, byPath.keySet(), changedDirectories, target, request.to());
     Map<WorkspacePath, StoredRewindOperation> putBack =
         request.to() ? Map.of() : putBackByPathRewinds(tx, target);
+    StoredSession session = tx.sessions().byExternalId(target.sessionExternalId()).orElseThrow();
+    Optional<OtherSessionsWork> otherWork =
+        request.force()
+            ? Optional.empty()
+            : Optional.of(OtherSessionsWork.of(tx, session, turns, byPath));
     List<PlannedPath> paths = new ArrayList<>();
     byPath.forEach(
         (path, changes) -> {
@@ -135,14 +140,40 @@ final class RewindPlanner {
           if (by != null) {
             paths.add(putBackAlready(path, changes, by));
           } else if (!(directories.contains(path) && namedDirectory(changes))) {
-            paths.add(planPath(path, changes, turnsById));
+            paths.add(leftForOtherWork(planPath(path, changes, turnsById), otherWork));
           } // else a directory a snapshot named: the directories' rewind removes it, makes it
           // again or puts its mode back
         });
-    StoredSession session = tx.sessions().byExternalId(target.sessionExternalId()).orElseThrow();
     List<StoredTurn> newestFirst = new ArrayList<>(turns);
     newestFirst.sort(Comparator.comparingLong(StoredTurn::seq).reversed());
     return new Plan(target, session, newestFirst, paths, named);
+  }
+
+  /**
+   * A path the plan would put back that holds another session's work ({@link OtherSessionsWork}) is
+   * a conflict naming it, left as it is; a forced rewind has no such check ({@code otherWork}
+   * empty).
+   */
+  private static PlannedPath leftForOtherWork(
+      PlannedPath planned, Optional<OtherSessionsWork> otherWork) {
+    if (planned.status() != RewindStatus.PLANNED || otherWork.isEmpty()) {
+      return planned;
+    }
+    return otherWork
+        .get()
+        .at(planned.path())
+        .map(
+            detail ->
+                new PlannedPath(
+                    planned.path(),
+                    planned.targetRow(),
+                    planned.target(),
+                    planned.expectedRow(),
+                    planned.expected(),
+                    RewindStatus.SKIPPED,
+                    Optional.of(SkipReason.CONFLICT),
+                    Optional.of(detail)))
+        .orElse(planned);
   }
 
   /**

@@ -230,8 +230,9 @@ public final class FileChanges {
             .on(after.ID.eq(FILE_CHANGE.AFTER_SNAPSHOT_ID))
             .where(condition)
             .fetch();
-    Map<Long, List<String>> toolCalls =
-        toolCallsOf(rows.stream().map(row -> row.get(FILE_CHANGE.ID)).toList());
+    List<Long> ids = rows.stream().map(row -> row.get(FILE_CHANGE.ID)).toList();
+    Map<Long, List<String>> toolCalls = toolCallsOf(ids);
+    Map<Long, List<SharedChanges.SharedTurn>> shared = new SharedChanges(dsl).of(ids);
     List<StoredFileChange> changes = new ArrayList<>(rows.size());
     for (Record row : rows) {
       SnapshotRecord beforeRow = row.into(before);
@@ -241,7 +242,8 @@ public final class FileChanges {
               row.into(FILE_CHANGE),
               beforeRow,
               afterRow,
-              toolCalls.getOrDefault(row.get(FILE_CHANGE.ID), List.of())));
+              toolCalls.getOrDefault(row.get(FILE_CHANGE.ID), List.of()),
+              shared.getOrDefault(row.get(FILE_CHANGE.ID), List.of())));
     }
     return changes;
   }
@@ -264,7 +266,11 @@ public final class FileChanges {
   }
 
   private static StoredFileChange toStored(
-      FileChangeRecord row, SnapshotRecord before, SnapshotRecord after, List<String> toolCalls) {
+      FileChangeRecord row,
+      SnapshotRecord before,
+      SnapshotRecord after,
+      List<String> toolCalls,
+      List<SharedChanges.SharedTurn> alsoPossible) {
     return new StoredFileChange(
         row.getId(),
         row.getTurnId(),
@@ -280,6 +286,7 @@ public final class FileChanges {
         row.getLinesRemoved() == null ? 0 : row.getLinesRemoved(),
         Optional.ofNullable(row.getDiffSha256()).map(Sha256::new),
         List.copyOf(toolCalls),
-        row.getDiffPending() == 1);
+        row.getDiffPending() == 1,
+        alsoPossible);
   }
 }

@@ -5,6 +5,7 @@ import static io.turndiff.store.jooq.Tables.CHUNKED_CONTENT;
 import static io.turndiff.store.jooq.Tables.CONTENT_CHUNK;
 import static io.turndiff.store.jooq.Tables.DIRECTORY_CHANGE;
 import static io.turndiff.store.jooq.Tables.FILE_CHANGE;
+import static io.turndiff.store.jooq.Tables.FILE_CHANGE_SHARED;
 import static io.turndiff.store.jooq.Tables.FILE_CHANGE_TOOL_CALL;
 import static io.turndiff.store.jooq.Tables.INDEX_ENTRY;
 import static io.turndiff.store.jooq.Tables.REWIND_DIRECTORY;
@@ -291,6 +292,16 @@ public final class Retention {
 
   /** The turns and every row that is theirs: tool calls, changes and their links, directories. */
   private void deleteTurns(Set<Long> group) {
+    dsl.deleteFrom(FILE_CHANGE_SHARED)
+        .where(
+            FILE_CHANGE_SHARED
+                .FILE_CHANGE_ID
+                .in(
+                    dsl.select(FILE_CHANGE.ID)
+                        .from(FILE_CHANGE)
+                        .where(FILE_CHANGE.TURN_ID.in(group)))
+                .or(FILE_CHANGE_SHARED.TURN_ID.in(group)))
+        .execute();
     dsl.deleteFrom(FILE_CHANGE_TOOL_CALL)
         .where(
             FILE_CHANGE_TOOL_CALL

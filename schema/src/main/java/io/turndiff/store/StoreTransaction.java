@@ -13,6 +13,7 @@ public final class StoreTransaction {
   private final Blobs blobs;
   private final Snapshots snapshots;
   private final FileChanges fileChanges;
+  private final SharedChanges sharedChanges;
   private final RewindOperations rewinds;
   private final WorkspaceIndexes indexes;
   private final DirectoryChanges directoryChanges;
@@ -30,6 +31,7 @@ public final class StoreTransaction {
     this.blobs = new Blobs(dsl, clock, prepared, codec);
     this.snapshots = new Snapshots(dsl, prepared);
     this.fileChanges = new FileChanges(dsl, prepared);
+    this.sharedChanges = new SharedChanges(dsl);
     this.rewinds = new RewindOperations(dsl, clock, prepared);
     this.indexes = new WorkspaceIndexes(dsl, prepared);
     this.directoryChanges = new DirectoryChanges(dsl, prepared);
@@ -73,6 +75,11 @@ public final class StoreTransaction {
 
   public FileChanges fileChanges() {
     return fileChanges;
+  }
+
+  /** The other turns that could also have made a change several open turns could have made. */
+  public SharedChanges sharedChanges() {
+    return sharedChanges;
   }
 
   public RewindOperations rewinds() {

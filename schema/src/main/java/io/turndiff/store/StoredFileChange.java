@@ -19,6 +19,9 @@ import java.util.Optional;
  * @param diffPending the turn is finished and the change's line diff, line counts and diff are not
  *     computed yet (they are after finish, in the background): {@code linesAdded}, {@code
  *     linesRemoved} and {@code diff} say nothing until then
+ * @param alsoPossible the other turns that could also have made the change (a scan found it while
+ *     they were open beside this one: issue 27), each of which records it too; empty when this
+ *     turn's alone
  */
 public record StoredFileChange(
     long id,
@@ -35,7 +38,13 @@ public record StoredFileChange(
     long linesRemoved,
     Optional<Sha256> diff,
     List<String> toolCalls,
-    boolean diffPending) {
+    boolean diffPending,
+    List<SharedChanges.SharedTurn> alsoPossible) {
+
+  public StoredFileChange {
+    toolCalls = List.copyOf(toolCalls);
+    alsoPossible = List.copyOf(alsoPossible);
+  }
 
   /**
    * This change with its line diff computed: counts and the stored diff's hash, no longer pending.
@@ -56,7 +65,8 @@ public record StoredFileChange(
         removed,
         diffHash,
         toolCalls,
-        false);
+        false,
+        alsoPossible);
   }
 
   /**

@@ -117,6 +117,25 @@ public final class Turns {
   }
 
   /**
+   * The turns of the workspace's sessions other than {@code sessionId} that were open at some
+   * moment between {@code from} and {@code to} (inclusive, in the store's milliseconds; a turn
+   * still open is open until now): who else was working in the workspace meanwhile (issue 27).
+   */
+  public List<StoredTurn> ofOtherSessionsBetween(
+      long workspaceId, long sessionId, Instant from, Instant to) {
+    return select()
+        .where(
+            SESSION
+                .WORKSPACE_ID
+                .eq(workspaceId)
+                .and(TURN.SESSION_ID.ne(sessionId))
+                .and(TURN.BEGAN_AT.le(to.toEpochMilli()))
+                .and(TURN.FINISHED_AT.isNull().or(TURN.FINISHED_AT.ge(from.toEpochMilli()))))
+        .orderBy(TURN.BEGAN_AT, TURN.ID)
+        .fetch(Turns::toStored);
+  }
+
+  /**
    * One page of a session's turns with their numbers: turns after {@code afterSeq}, at most {@code
    * limit}. {@code not_restorable} counts as the finish summary does ({@code
    * CaptureService.summarize}), from the stored records.

@@ -649,6 +649,92 @@ class HookEndpointsTest {
     assertChanges(CODEX_TURN, Map.of("existing.txt", "modified scan"));
   }
 
+  // ---- two sessions in one workspace (issue 27)
+
+  /**
+   * Claude Code's recorded {@code fixture} as session {@code session} and prompt {@code prompt}.
+   */
+  private byte[] claudeAs(String fixture, String session, String prompt) throws IOException {
+    byte[] body = fixture("claude-code/" + fixture, "/home/user/my-project", workspace.root());
+    body = replace(body, bytes("8a1c2f0e-5b7d-4e63-9f21-3c4d5e6f7a80"), bytes(session));
+    body = replace(body, bytes("550e8400-e29b-41d4-a716-446655440000"), bytes(prompt));
+    return replace(body, bytes("toolu_01A5"), bytes("toolu_" + session));
+  }
+
+  /**
+   * Two Claude Code sessions in one tracked workspace, each running a shell command while both
+   * prompts are open: before the fix the first Stop recorded both files and the second nothing, and
+   * the HTTP rewind of the first put the second session's file back, complete. Now each turn
+   * records both as shared, and the rewind (dry run and real) leaves both, naming the other
+   * session.
+   */
+  @Test
+  void twoSessionsThroughTheirHooksShareWhatTheShellDidAndARewindLeavesTheOthersWork()
+      throws Exception {
+    workspace =
+        TestWorkspace.in(temp.resolve("base")).file("a.txt", "a before\n").file("b.txt", "b\n");
+    startService();
+    turndiff.capture().tracker().track(workspace.root(), TrackingOptions.DEFAULTS);
+    for (String session : List.of("sa", "sb")) {
+      assertEquals(
+          "begun",
+          header(
+              post("claude-code", claudeAs("UserPromptSubmit.json", session, session + "-p1")),
+              "Turndiff-Hook-Outcome"));
+      assertEquals(
+          "noop",
+          header(
+              post("claude-code", claudeAs("PreToolUse.Bash.json", session, session + "-p1")),
+              "Turndiff-Hook-Outcome"));
+    }
+    shell(workspace, ".", "echo A-edit > a.txt");
+    shell(workspace, ".", "echo B-edit > b.txt");
+    for (String session : List.of("sa", "sb")) {
+      assertEquals(
+          "finished",
+          header(
+              post("claude-code", claudeAs("Stop.json", session, session + "-p1")),
+              "Turndiff-Hook-Outcome"));
+    }
+    String turnA = "claude-code:sa-p1";
+    String turnB = "claude-code:sb-p1";
+    assertEquals(
+        Map.of(
+            "a.txt", List.of("turn " + turnB + " of session claude-code:sb"),
+            "b.txt", List.of("turn " + turnB + " of session claude-code:sb")),
+        RecordedChanges.alsoPossible(turndiff.store(), turnA));
+    assertEquals(
+        Map.of(
+            "a.txt", List.of("turn " + turnA + " of session claude-code:sa"),
+            "b.txt", List.of("turn " + turnA + " of session claude-code:sa")),
+        RecordedChanges.alsoPossible(turndiff.store(), turnB));
+    for (String dryRun : List.of("true", "false")) {
+      RawHttp.Response rewound =
+          RawHttp.request(
+              service.port(),
+              "POST",
+              "/v1/rewind",
+              "{\"turn\":\"" + turnA + "\",\"dry_run\":" + dryRun + "}",
+              ANSWER_WITHIN,
+              "Authorization: Bearer " + TOKEN);
+      assertEquals(200, rewound.status(), rewound.body());
+      // a real rewind's report follows its early headers in one chunk: the JSON inside it
+      String body = rewound.body();
+      JsonNode skipped =
+          Json.mapper()
+              .readTree(body.substring(body.indexOf('{'), body.lastIndexOf('}') + 1))
+              .get("skipped");
+      assertEquals(2, skipped.size(), rewound.body());
+      for (JsonNode path : skipped) {
+        assertEquals("conflict", path.get("reason").asText());
+        assertTrue(
+            path.get("detail").asText().contains("also possible: turn " + turnB), path.toString());
+      }
+    }
+    assertEquals("B-edit\n", Files.readString(workspace.resolve("b.txt")));
+    assertEquals("A-edit\n", Files.readString(workspace.resolve("a.txt")));
+  }
+
   // ---- root=git and track=auto, the query hooks install passes on
 
   @Test

@@ -10,7 +10,8 @@ import java.util.List;
 
 /**
  * A file's record in a turn, as {@code turndiff show} prints it; {@code after} is null until the
- * turn finished.
+ * turn finished; {@code also_possible}: the other turns that could also have made the change (a
+ * scan found it while they were open too), each of which records it as well.
  */
 public record WireFileRecord(
     @JsonUnwrapped WirePath path,
@@ -25,7 +26,8 @@ public record WireFileRecord(
     String detectedBy,
     List<String> toolCalls,
     WireSnapshot before,
-    WireSnapshot after) {
+    WireSnapshot after,
+    List<WireTurnRef> alsoPossible) {
 
   public static WireFileRecord of(StoredFileChange change) {
     return new WireFileRecord(
@@ -41,7 +43,8 @@ public record WireFileRecord(
         change.detectedBy().code(),
         change.toolCalls(),
         WireSnapshot.of(change.before()),
-        change.after().map(WireSnapshot::of).orElse(null));
+        change.after().map(WireSnapshot::of).orElse(null),
+        WireTurnRef.ofShared(change.alsoPossible()));
   }
 
   public static List<WireFileRecord> of(List<StoredFileChange> changes) {

@@ -13,8 +13,12 @@ public record WireStatus(
     List<Change> changes,
     double elapsedMs) {
 
-  /** One changed path, with its change kind and its porcelain letter. */
-  public record Change(@JsonUnwrapped WirePath path, String change, String status) {}
+  /**
+   * One changed path, with its change kind, its porcelain letter, and the open turns it could
+   * belong to (none while no turn is open: a change between turns is the user's).
+   */
+  public record Change(
+      @JsonUnwrapped WirePath path, String change, String status, List<WireTurnRef> openTurns) {}
 
   public static WireStatus of(WorkspaceStatus status) {
     return new WireStatus(
@@ -27,7 +31,8 @@ public record WireStatus(
                     new Change(
                         WirePath.of(change.path()),
                         change.kind().code(),
-                        String.valueOf(change.letter())))
+                        String.valueOf(change.letter()),
+                        WireTurnRef.ofTurns(status.couldBelongTo(change.path()))))
             .toList(),
         status.elapsedNanos() / 1e6);
   }

@@ -3,11 +3,13 @@ package io.turndiff.api.wire;
 import com.fasterxml.jackson.annotation.JsonUnwrapped;
 import io.turndiff.review.ListedTurn;
 import io.turndiff.store.TurnListing;
+import java.util.List;
 
 /**
  * A turn in a list of turns: the turn with its counts ({@code not_restorable} and {@code
  * detected_by_scan} as in its finish summary, counted from the records so far while it is open),
- * and how it stands to rewinds.
+ * how it stands to rewinds, and {@code overlapping}: the turns of other sessions that were working
+ * in the workspace while it was open (the panel's "while session B was working").
  */
 public record WireTurnListing(
     @JsonUnwrapped WireTurn turn,
@@ -17,7 +19,8 @@ public record WireTurnListing(
     long linesRemoved,
     int notRestorable,
     int detectedByScan,
-    @JsonUnwrapped WireTurnRewinds rewinds) {
+    @JsonUnwrapped WireTurnRewinds rewinds,
+    List<WireTurnRef> overlapping) {
 
   public static WireTurnListing of(ListedTurn listed) {
     TurnListing listing = listed.listing();
@@ -29,6 +32,7 @@ public record WireTurnListing(
         listing.linesRemoved(),
         listing.notRestorable(),
         listing.detectedByScan(),
-        WireTurnRewinds.of(listed.rewinds()));
+        WireTurnRewinds.of(listed.rewinds()),
+        WireTurnRef.ofTurns(listed.overlapping()));
   }
 }

@@ -181,8 +181,10 @@ public final class ChangeRecorder {
         path, before, after, kind, FilePatch.NONE, blobs.blobs(), blobs.diff(), diffPending(kind));
   }
 
-  /** Records a change a scan found as a file change of the turn, detected by scan. */
-  public void store(StoreTransaction tx, long turnRow, Detected detected) {
+  /**
+   * Records a change a scan found as a file change of the turn, detected by scan; returns its row.
+   */
+  public long store(StoreTransaction tx, long turnRow, Detected detected) {
     long beforeRow = tx.snapshots().insert(detected.before());
     long changeRow =
         tx.fileChanges()
@@ -197,6 +199,7 @@ public final class ChangeRecorder {
         detected.patch(),
         detected.diff(),
         detected.diffPending());
+    return changeRow;
   }
 
   private static void complete(

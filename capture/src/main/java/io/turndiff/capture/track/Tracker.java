@@ -4,13 +4,16 @@ import io.turndiff.boundary.WorkspaceBoundary;
 import io.turndiff.boundary.WorkspaceRoot;
 import io.turndiff.capture.workspace.WorkspaceHandles;
 import io.turndiff.model.ChangeKind;
+import io.turndiff.model.DetectedBy;
 import io.turndiff.model.IndexEntry;
 import io.turndiff.model.RequestException;
 import io.turndiff.model.Snapshot;
 import io.turndiff.model.StatProof;
+import io.turndiff.model.TurnKind;
 import io.turndiff.model.WorkspacePath;
 import io.turndiff.store.Store;
 import io.turndiff.store.StoreTransaction;
+import io.turndiff.store.StoredTurn;
 import io.turndiff.store.StoredWorkspace;
 import java.nio.file.Path;
 import java.time.Instant;
@@ -129,8 +132,40 @@ public final class Tracker {
           comparison.changes(),
           comparison.scan().partial(),
           comparison.scan().leftOut(),
-          System.nanoTime() - started);
+          System.nanoTime() - started,
+          openTurnsOf(stored.id(), comparison.changes()));
     }
+  }
+
+  /**
+   * The open agent turns each change could belong to: the one whose tool call named its path, else
+   * every agent turn open in the workspace (a finish records it in each of them, as shared).
+   */
+  private Map<WorkspacePath, List<StoredTurn>> openTurnsOf(
+      long workspaceId, List<PathChange> changes) {
+    return store.read(
+        tx -> {
+          List<StoredTurn> open =
+              tx.turns().open().stream()
+                  .filter(turn -> turn.workspaceId() == workspaceId)
+                  .filter(turn -> turn.kind() == TurnKind.AGENT)
+                  .toList();
+          Map<WorkspacePath, StoredTurn> named = new HashMap<>();
+          for (StoredTurn turn : open) {
+            tx.fileChanges().ofTurn(turn.id()).stream()
+                .filter(change -> change.detectedBy() == DetectedBy.SNAPSHOT)
+                .forEach(change -> named.putIfAbsent(change.path(), turn));
+          }
+          Map<WorkspacePath, List<StoredTurn>> owners = new HashMap<>();
+          for (PathChange change : changes) {
+            StoredTurn namer = named.get(change.path());
+            List<StoredTurn> could = namer == null ? open : List.of(namer);
+            if (!could.isEmpty()) {
+              owners.put(change.path(), could);
+            }
+          }
+          return owners;
+        });
   }
 
   public boolean isTracked(long workspaceId) {

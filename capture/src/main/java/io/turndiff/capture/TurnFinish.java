@@ -1,0 +1,330 @@
+package io.turndiff.capture;
+
+import io.turndiff.boundary.Observation;
+import io.turndiff.boundary.WorkspaceBoundary;
+import io.turndiff.capture.record.ChangeRecorder;
+import io.turndiff.capture.record.DirectorySide;
+import io.turndiff.capture.track.DirectoryDelta;
+import io.turndiff.capture.track.PathChange;
+import io.turndiff.capture.track.Tracker;
+import io.turndiff.model.ChangeKind;
+import io.turndiff.model.DetectedBy;
+import io.turndiff.model.DirectoryState;
+import io.turndiff.model.Sha256;
+import io.turndiff.model.Snapshot;
+import io.turndiff.model.TurnState;
+import io.turndiff.model.WorkspacePath;
+import io.turndiff.store.Store;
+import io.turndiff.store.StoreTransaction;
+import io.turndiff.store.StoredFileChange;
+import io.turndiff.store.StoredTurn;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.EnumMap;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.function.Function;
+import java.util.stream.IntStream;
+
+/**
+ * One attempt at finishing a turn: everything read before the store's write lock is taken (the
+ * turn's records, the scan of a tracked workspace, the after-states read and their new content
+ * compressed, the directories), then {@link #store} in one transaction, which gives up (empty) when
+ * the turn's records or the workspace's index moved since they were read; the caller then makes a
+ * new attempt.
+ *
+ * <p>What the scan found is the finishing turn's alone only when no other turn is open in the
+ * workspace; otherwise {@link CandidateTurns} records it in every turn that could have made it.
+ */
+final class TurnFinish {
+
+  /** Turns with more files than this read and diff them on several cores. */
+  private static final int PARALLEL_FINISH_FILES = 8;
+
+  private final Tracker tracker;
+  private final ChangeRecorder recorder;
+  private final StoredTurn turn;
+
+  /**
+   * The turn's records: paths its tool calls named, and changes other turns' scans placed in it.
+   */
+  private final List<StoredFileChange> recorded;
+
+  /** The tracked workspace's scan, when it is tracked. */
+  private final Optional<Tracker.Comparison> scanned;
+
+  /** Changes the scan found at paths the turn recorded as found by a scan, with their records. */
+  private final List<Found> rescanned;
+
+  /** Changes the scan found at paths the turn has no record of, with their before-states. */
+  private final List<Found> found;
+
+  private final List<ChangeRecorder.Completed> completed;
+  private final List<ChangeRecorder.Detected> detected;
+  private final Map<WorkspacePath, Optional<DirectoryState>> directoriesAfter;
+  private final List<DirectoryState> firstSights;
+  private final List<DirectoryDelta> scannedDirectories;
+
+  /** A change the scan found, with the before-state the index gives it. */
+  private record Found(PathChange change, Snapshot before, Optional<StoredFileChange> record) {
+    WorkspacePath path() {
+      return change.path();
+    }
+  }
+
+  /** Reads everything the attempt stores (no store write, no lock held). */
+  TurnFinish(
+      Store store,
+      Tracker tracker,
+      ChangeRecorder recorder,
+      WorkspaceBoundary boundary,
+      StoredTurn turn) {
+    this.tracker = tracker;
+    this.recorder = recorder;
+    this.turn = turn;
+    this.recorded = store.read(tx -> tx.fileChanges().ofTurn(turn.id()));
+    this.scanned =
+        tracker.isTracked(turn.workspaceId())
+            ? Optional.of(tracker.changes(turn.workspaceId()))
+            : Optional.empty();
+    List<Found> all = scannedChanges(boundary, store.clock().instant());
+    this.found = all.stream().filter(change -> change.record().isEmpty()).toList();
+    this.rescanned =
+        all.stream()
+            .filter(
+                change ->
+                    change
+                        .record()
+                        .filter(record -> record.detectedBy() == DetectedBy.SCAN)
+                        .isPresent())
+            .toList();
+    Map<Sha256, byte[]> beforeContents = beforeContents(store);
+    this.completed = completeRecorded(boundary, beforeContents);
+    this.scannedDirectories =
+        scanned
+            .map(
+                comparison ->
+                    Tracker.directories(comparison, found.stream().map(Found::path).toList()))
+            .orElse(List.of());
+    this.directoriesAfter = directoriesAfter(store, boundary);
+    this.firstSights = directorySidesOf(completed, directoriesAfter);
+    this.detected = detectFound(boundary, beforeContents);
+  }
+
+  /** Each change the scan found, with its before-state and the turn's record of it, if any. */
+  private List<Found> scannedChanges(WorkspaceBoundary boundary, Instant now) {
+    Map<WorkspacePath, StoredFileChange> byPath = new HashMap<>();
+    recorded.forEach(change -> byPath.put(change.path(), change));
+    return scanned.map(Tracker.Comparison::changes).orElse(List.of()).stream()
+        .map(
+            change ->
+                new Found(
+                    change,
+                    Tracker.before(change, boundary, now),
+                    Optional.ofNullable(byPath.get(change.path()))))
+        .toList();
+  }
+
+  /**
+   * The before-states' contents: the bases the after-states are stored as deltas of. The line diffs
+   * are not computed here: nothing the runtime waits for needs them (the afterFinish listener
+   * computes them once the turn is stored).
+   */
+  private Map<Sha256, byte[]> beforeContents(Store store) {
+    List<Snapshot> befores =
+        new ArrayList<>(recorded.stream().map(StoredFileChange::before).toList());
+    found.forEach(change -> befores.add(change.before()));
+    return store.read(tx -> tx.blobs().contentsOf(befores));
+  }
+
+  /** The after-state of every path the turn recorded, classified, its new content compressed. */
+  private List<ChangeRecorder.Completed> completeRecorded(
+      WorkspaceBoundary boundary, Map<Sha256, byte[]> beforeContents) {
+    return inParallel(
+        recorded,
+        change ->
+            recorder.completeWithDiffPending(
+                change, boundary.observeExact(change.path()), beforeContents));
+  }
+
+  /** The after-state of every path only the scan found, classified, its content compressed. */
+  private List<ChangeRecorder.Detected> detectFound(
+      WorkspaceBoundary boundary, Map<Sha256, byte[]> beforeContents) {
+    return inParallel(
+        IntStream.range(0, found.size()).boxed().toList(),
+        i -> {
+          Found change = found.get(i);
+          Observation after =
+              change.change().now().orElseGet(() -> boundary.observeExact(change.path()));
+          return recorder.detectWithDiffPending(
+              change.path(), change.before(), after, beforeContents);
+        });
+  }
+
+  /** The state now of each directory the turn recorded. */
+  private Map<WorkspacePath, Optional<DirectoryState>> directoriesAfter(
+      Store store, WorkspaceBoundary boundary) {
+    Map<WorkspacePath, Optional<DirectoryState>> after = new LinkedHashMap<>();
+    store
+        .read(tx -> tx.directoryChanges().ofTurn(turn.id()))
+        .forEach(
+            directory ->
+                after.put(directory.path(), DirectorySide.now(boundary, directory.path())));
+    return after;
+  }
+
+  /**
+   * The directory side of each recorded path that was a directory when the turn first saw it or
+   * when it finished, or that the turn recorded as a directory above another path: a file replaced
+   * by a directory is a directory the turn created, a directory replaced by a file one it removed
+   * (their files are records of their own). The path's record holds the turn's first sight of it (a
+   * directory recorded above a later snapshot's path was seen after it, so the record's state
+   * replaces it) and its last; its after-state is put in {@code directoriesAfter}. A path whose
+   * presence was unknown at first sight is left as the directory records have it.
+   */
+  private static List<DirectoryState> directorySidesOf(
+      List<ChangeRecorder.Completed> completed,
+      Map<WorkspacePath, Optional<DirectoryState>> directoriesAfter) {
+    List<DirectoryState> firstSights = new ArrayList<>();
+    for (ChangeRecorder.Completed done : completed) {
+      Snapshot before = done.change().before();
+      Snapshot after = done.after().snapshot();
+      WorkspacePath path = done.change().path();
+      if (!before.isDirectory() && !after.isDirectory() && !directoriesAfter.containsKey(path)) {
+        continue;
+      }
+      Optional<DirectoryState> first = DirectorySide.of(before);
+      if (first.isPresent()) {
+        firstSights.add(first.get());
+        directoriesAfter.put(path, DirectorySide.of(after));
+      }
+    }
+    return firstSights;
+  }
+
+  // ---- the transaction
+  // --------------------------------------------------------------------------------
+
+  /**
+   * Stores the attempt within {@code tx} and closes the turn; empty (nothing written) when a
+   * snapshot call, or another turn's begin or finish, gave the turn a record meanwhile, or another
+   * scan wrote the workspace's index meanwhile: the caller reads again.
+   */
+  Optional<TurnSummary> store(StoreTransaction tx) {
+    StoredTurn current = CaptureService.requireOpen(tx, turn.externalId());
+    if (tx.fileChanges().ofTurn(current.id()).size() != completed.size()) {
+      return Optional.empty();
+    }
+    if (scanned.isPresent() && !tracker.absorb(tx, current.workspaceId(), scanned.get())) {
+      return Optional.empty();
+    }
+    CandidateTurns others = CandidateTurns.besides(tx, current);
+    completed.forEach(done -> recorder.store(tx, done));
+    shareRescanned(others);
+    List<ChangeRecorder.Detected> stored = storeFound(tx, current, others);
+    storeDirectories(tx, current);
+    tx.turns().markFinished(current.id());
+    return Optional.of(summarize(current, stored));
+  }
+
+  /**
+   * A path the turn recorded because a scan found it (not because a tool call named it) that
+   * changed again: the turns open beside it could have made that change too.
+   */
+  private void shareRescanned(CandidateTurns others) {
+    if (others.isEmpty()) {
+      return;
+    }
+    for (Found change : rescanned) {
+      if (!others.namedByAToolCall(change.path())) {
+        others.place(
+            change.path(),
+            change.before(),
+            Optional.of(
+                new CandidateTurns.TurnRecord(turn.id(), change.record().orElseThrow().id())));
+      }
+    }
+  }
+
+  /**
+   * Stores each change only the scan found, in this turn and in every other turn that could have
+   * made it; a path a tool call of another open turn named is that turn's, not this one's. Returns
+   * what this turn recorded.
+   */
+  private List<ChangeRecorder.Detected> storeFound(
+      StoreTransaction tx, StoredTurn current, CandidateTurns others) {
+    List<ChangeRecorder.Detected> stored = new ArrayList<>(detected.size());
+    for (int i = 0; i < detected.size(); i++) {
+      ChangeRecorder.Detected change = detected.get(i);
+      if (others.namedByAToolCall(change.path())) {
+        continue;
+      }
+      long row = recorder.store(tx, current.id(), change);
+      stored.add(change);
+      if (!others.isEmpty()) {
+        others.place(
+            change.path(),
+            found.get(i).before(),
+            Optional.of(new CandidateTurns.TurnRecord(current.id(), row)));
+      }
+    }
+    return stored;
+  }
+
+  /** The directories the turn recorded and those the scan saw appear, go or change mode. */
+  private void storeDirectories(StoreTransaction tx, StoredTurn current) {
+    firstSights.forEach(first -> tx.directoryChanges().recordFirstState(current.id(), first));
+    directoriesAfter.forEach(
+        (path, after) -> tx.directoryChanges().complete(current.id(), path, after));
+    for (DirectoryDelta directory : scannedDirectories) {
+      tx.directoryChanges().recordBefore(current.id(), directory.before());
+      tx.directoryChanges()
+          .complete(current.id(), directory.after().path(), Optional.of(directory.after()));
+    }
+  }
+
+  /** {@code work} over {@code items} in order; spread over the common pool when there are many. */
+  private static <T, R> List<R> inParallel(List<T> items, Function<T, R> work) {
+    return items.size() < PARALLEL_FINISH_FILES
+        ? items.stream().map(work).toList()
+        : items.parallelStream().map(work).toList();
+  }
+
+  private TurnSummary summarize(StoredTurn current, List<ChangeRecorder.Detected> stored) {
+    Map<ChangeKind, Integer> counts = new EnumMap<>(ChangeKind.class);
+    int notRestorable = 0;
+    int diffsPending = 0;
+    int byScan = stored.size();
+    for (ChangeRecorder.Completed done : completed) {
+      counts.merge(done.kind(), 1, Integer::sum);
+      diffsPending += done.diffPending() ? 1 : 0;
+      byScan += done.change().detectedBy() == DetectedBy.SCAN ? 1 : 0;
+      // the change being completed has no kind yet: an unknown one cannot be put back whatever its
+      // before-state; a directory is put back by the directory records (restorable() says so)
+      if ((!done.change().restorable() || done.kind() == ChangeKind.UNKNOWN)
+          && done.kind() != ChangeKind.UNCHANGED) {
+        notRestorable++;
+      }
+    }
+    for (ChangeRecorder.Detected found : stored) {
+      counts.merge(found.kind(), 1, Integer::sum);
+      diffsPending += found.diffPending() ? 1 : 0;
+      if (!found.before().captured() || found.kind() == ChangeKind.UNKNOWN) {
+        notRestorable++;
+      }
+    }
+    return new TurnSummary(
+        current.externalId(),
+        current.sessionExternalId(),
+        current.seq(),
+        TurnState.FINISHED,
+        completed.size() + stored.size(),
+        counts,
+        diffsPending,
+        notRestorable,
+        byScan);
+  }
+}

@@ -1,0 +1,196 @@
+package io.turndiff.capture;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import io.turndiff.boundary.BoundaryOptions;
+import io.turndiff.boundary.Portability;
+import io.turndiff.capture.track.TrackingOptions;
+import io.turndiff.capture.track.WatchOptions;
+import io.turndiff.capture.workspace.WorkspaceHandles;
+import io.turndiff.fixtures.RecordedChanges;
+import io.turndiff.fixtures.TestStore;
+import io.turndiff.fixtures.TestWorkspace;
+import io.turndiff.model.WorkspacePath;
+import io.turndiff.store.Store;
+import io.turndiff.store.StoredTurn;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/**
+ * Two agent sessions in one tracked workspace (issue 27): a change the shell made belongs to the
+ * turns that could have made it, never to whichever finishes first. Each test runs with and without
+ * the watcher, over a real store (SQLite, and PostgreSQL in the suite's postgres run) and real
+ * files; every test checks the canary.
+ */
+class TwoSessionsTest {
+
+  @TempDir Path temp;
+
+  private TestWorkspace workspace;
+  private Store store;
+  private WorkspaceHandles handles;
+  private CaptureService capture;
+
+  private void open(boolean watched) {
+    if (watched) {
+      assumeTrue(Portability.current().watches(), "nothing is watched in the posix mode");
+    }
+    workspace = TestWorkspace.in(temp);
+    store = TestStore.freshIn(temp);
+    handles = new WorkspaceHandles(store, BoundaryOptions.defaults());
+    capture =
+        new CaptureService(
+            store, handles, watched ? WatchOptions.SERVICE : WatchOptions.OFF, turnRow -> {});
+  }
+
+  @AfterEach
+  void canary() {
+    if (capture == null) {
+      return;
+    }
+    capture.close();
+    handles.close();
+    workspace.assertOutsideUnchanged();
+    workspace.canary().assertNotInStore(store);
+    store.close();
+    store.localFile().ifPresent(workspace.canary()::assertNotInStoreFiles);
+  }
+
+  private String begin(String session, String turn) {
+    return capture.beginTurn(workspace.root(), Optional.of(session), Optional.of(turn)).turn();
+  }
+
+  /**
+   * The issue's reproduction: both turns open, B's shell writes x.txt, A's shell a.txt; A1 finishes
+   * first. Before the fix A1 recorded both and B1 nothing (so rewinding A1 put x.txt back over B's
+   * edit). Both turns were open throughout, so either could have made either change: each turn
+   * records both, each naming the other.
+   */
+  @ParameterizedTest(name = "watched: {0}")
+  @ValueSource(booleans = {false, true})
+  void aChangeMadeWhileTwoSessionsWorkedIsRecordedInBothAsShared(boolean watched) throws Exception {
+    open(watched);
+    workspace.file("x.txt", "x before\n").file("a.txt", "a before\n");
+    capture.tracker().track(workspace.root(), TrackingOptions.DEFAULTS);
+    begin("A", "A1");
+    begin("B", "B1");
+    Files.writeString(workspace.resolve("x.txt"), "B-edit\n");
+    Files.writeString(workspace.resolve("a.txt"), "A-edit\n");
+    capture.finishTurn("A1");
+    capture.finishTurn("B1");
+    assertEquals(
+        Map.of("a.txt", List.of("turn B1 of session B"), "x.txt", List.of("turn B1 of session B")),
+        RecordedChanges.alsoPossible(store, "A1"));
+    assertEquals(
+        Map.of("a.txt", List.of("turn A1 of session A"), "x.txt", List.of("turn A1 of session A")),
+        RecordedChanges.alsoPossible(store, "B1"),
+        "B1 records what the shell changed while it was open, though A1 finished first");
+    assertEquals(
+        "modified scan []", RecordedChanges.summary(store, "B1").get("x.txt"), "B1's record");
+    assertEquals(
+        "x before\n",
+        beforeContent("B1", "x.txt"),
+        "B1's before-state is the index's, from before either turn's change");
+  }
+
+  /**
+   * A change made while A1 was the only turn open is A1's alone, though B1 begins (and rescans)
+   * before A1 finishes: before the fix B1's begin took it into the index, and no turn recorded it.
+   */
+  @ParameterizedTest(name = "watched: {0}")
+  @ValueSource(booleans = {false, true})
+  void aChangeMadeWhileOneTurnWasOpenIsThatTurnsAloneThoughAnotherBeginsBeforeItFinishes(
+      boolean watched) throws Exception {
+    open(watched);
+    workspace.file("a.txt", "a before\n");
+    capture.tracker().track(workspace.root(), TrackingOptions.DEFAULTS);
+    begin("A", "A1");
+    Files.writeString(workspace.resolve("a.txt"), "A-edit\n");
+    begin("B", "B1");
+    capture.finishTurn("B1");
+    capture.finishTurn("A1");
+    assertEquals(Map.of("a.txt", List.of()), RecordedChanges.alsoPossible(store, "A1"));
+    assertEquals(Map.of(), RecordedChanges.alsoPossible(store, "B1"));
+  }
+
+  /** A path a tool call of B1 named is B1's, even when A1 finishes first while both are open. */
+  @ParameterizedTest(name = "watched: {0}")
+  @ValueSource(booleans = {false, true})
+  void aPathAToolCallNamedIsThatCallsTurnsAlone(boolean watched) throws Exception {
+    open(watched);
+    workspace.file("x.txt", "x before\n");
+    capture.tracker().track(workspace.root(), TrackingOptions.DEFAULTS);
+    begin("A", "A1");
+    begin("B", "B1");
+    capture.snapshot("B1", Optional.of("edit"), List.of("x.txt"));
+    Files.writeString(workspace.resolve("x.txt"), "B-edit\n");
+    capture.finishTurn("A1");
+    capture.finishTurn("B1");
+    assertEquals(Map.of(), RecordedChanges.alsoPossible(store, "A1"));
+    assertEquals(Map.of("x.txt", "modified snapshot [edit]"), RecordedChanges.summary(store, "B1"));
+    assertEquals(Map.of("x.txt", List.of()), RecordedChanges.alsoPossible(store, "B1"));
+  }
+
+  /** A change made between turns is the user's: the next begin takes it into the index only. */
+  @ParameterizedTest(name = "watched: {0}")
+  @ValueSource(booleans = {false, true})
+  void aChangeMadeWhileNoTurnWasOpenIsNoTurns(boolean watched) throws Exception {
+    open(watched);
+    workspace.file("u.txt", "u before\n");
+    capture.tracker().track(workspace.root(), TrackingOptions.DEFAULTS);
+    Files.writeString(workspace.resolve("u.txt"), "the user's edit\n");
+    begin("A", "A1");
+    begin("B", "B1");
+    capture.finishTurn("A1");
+    capture.finishTurn("B1");
+    assertEquals(Map.of(), RecordedChanges.alsoPossible(store, "A1"));
+    assertEquals(Map.of(), RecordedChanges.alsoPossible(store, "B1"));
+  }
+
+  /**
+   * {@code status} names the open turns a pending change could belong to: both while both are open,
+   * the namer for a path a tool call named, none between turns.
+   */
+  @ParameterizedTest(name = "watched: {0}")
+  @ValueSource(booleans = {false, true})
+  void statusSaysWhichOpenTurnsAChangeCouldBelongTo(boolean watched) throws Exception {
+    open(watched);
+    workspace.file("x.txt", "x\n").file("named.txt", "n\n");
+    capture.tracker().track(workspace.root(), TrackingOptions.DEFAULTS);
+    Files.writeString(workspace.resolve("x.txt"), "between turns\n");
+    assertEquals(List.of(), owners("x.txt"), "no turn is open");
+    begin("A", "A1");
+    begin("B", "B1");
+    capture.snapshot("A1", Optional.of("edit"), List.of("named.txt"));
+    Files.writeString(workspace.resolve("x.txt"), "shell\n");
+    Files.writeString(workspace.resolve("named.txt"), "tool\n");
+    assertEquals(List.of("A1", "B1"), owners("x.txt"));
+    assertEquals(List.of("A1"), owners("named.txt"));
+  }
+
+  private List<String> owners(String path) {
+    return capture.tracker().status(workspace.root()).couldBelongTo(WorkspacePath.of(path)).stream()
+        .map(StoredTurn::externalId)
+        .toList();
+  }
+
+  private String beforeContent(String turn, String path) {
+    var change =
+        RecordedChanges.of(store, turn).stream()
+            .filter(recorded -> recorded.path().display().equals(path))
+            .findFirst()
+            .orElseThrow();
+    byte[] content =
+        store.read(tx -> tx.blobs().require(change.before().storedContent().orElseThrow()));
+    return new String(content, StandardCharsets.UTF_8);
+  }
+}

@@ -1,0 +1,155 @@
+package io.turndiff.rewind;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.turndiff.capture.track.TrackingOptions;
+import io.turndiff.fixtures.TreeContent;
+import io.turndiff.model.WorkspacePath;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.stream.Collectors;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * A rewind never reverts another session's change without saying so (issue 27): two sessions in one
+ * tracked workspace, over a real store and real files; every test checks the canary.
+ */
+class TwoSessionsRewindTest {
+
+  @TempDir Path temp;
+
+  private RewindHarness h;
+
+  @BeforeEach
+  void open() {
+    h = new RewindHarness(temp);
+  }
+
+  @AfterEach
+  void canary() {
+    h.closeCheckingCanary();
+  }
+
+  private void begin(String session, String turn) {
+    h.capture.beginTurn(h.workspace.root(), Optional.of(session), Optional.of(turn));
+  }
+
+  private static Map<String, String> skipped(RewindReport report) {
+    return report.skipped().stream()
+        .collect(
+            Collectors.toMap(
+                skip -> skip.path().display(), skip -> skip.reason() + ": " + skip.detail()));
+  }
+
+  /**
+   * The issue's reproduction, through the rewind: before the fix, rewinding A1 put x.txt back over
+   * B's edit, complete and silent. Both changes were made while both turns were open, so both are
+   * shared: the rewind leaves them, each a conflict naming B1 of session B.
+   */
+  @Test
+  void rewindingATurnLeavesAChangeAnotherSessionCouldHaveMadeAndNamesIt() throws Exception {
+    h.workspace.file("x.txt", "x before\n").file("a.txt", "a before\n");
+    h.capture.tracker().track(h.workspace.root(), TrackingOptions.DEFAULTS);
+    begin("A", "A1");
+    begin("B", "B1");
+    Files.writeString(h.workspace.resolve("x.txt"), "B-edit\n");
+    Files.writeString(h.workspace.resolve("a.txt"), "A-edit\n");
+    h.capture.finishTurn("A1");
+    h.capture.finishTurn("B1");
+    Map<String, String> tree = TreeContent.of(h.workspace.root());
+
+    RewindReport dryRun = h.dryRun("A1");
+    RewindReport report = h.rewindTurn("A1");
+    for (RewindReport planned : List.of(dryRun, report)) {
+      assertFalse(planned.complete(), planned.toString());
+      Map<String, String> skipped = skipped(planned);
+      assertEquals(List.of("a.txt", "x.txt"), skipped.keySet().stream().sorted().toList());
+      skipped.forEach(
+          (path, why) -> {
+            assertTrue(why.startsWith("conflict: another session's work"), why);
+            assertTrue(why.contains("also possible: turn B1 of session B"), why);
+          });
+    }
+    assertEquals(tree, TreeContent.of(h.workspace.root()), "B's edit (and A's) stay as they are");
+  }
+
+  /**
+   * A forced rewind puts a shared change back, storing what it overwrites first: rewinding its
+   * rewind turn gives B's edit back.
+   */
+  @Test
+  void aForcedRewindPutsASharedChangeBackAndItsUndoGivesTheOtherSessionsWorkBack()
+      throws Exception {
+    h.workspace.file("x.txt", "x before\n");
+    h.capture.tracker().track(h.workspace.root(), TrackingOptions.DEFAULTS);
+    begin("A", "A1");
+    begin("B", "B1");
+    Files.writeString(h.workspace.resolve("x.txt"), "B-edit\n");
+    h.capture.finishTurn("A1");
+    h.capture.finishTurn("B1");
+    RewindReport forced = h.force("A1");
+    assertEquals(List.of(WorkspacePath.of("x.txt")), forced.restored(), forced.toString());
+    assertEquals("x before\n", Files.readString(h.workspace.resolve("x.txt")));
+    RewindReport undo = h.rewindTurn(forced.rewindTurn().orElseThrow());
+    assertTrue(undo.complete(), undo.toString());
+    assertEquals("B-edit\n", Files.readString(h.workspace.resolve("x.txt")));
+  }
+
+  /**
+   * Paths each session's tool calls named are that session's alone: rewinding A1 puts back A's file
+   * and never touches B's, which A1 did not record.
+   */
+  @Test
+  void eachSessionsNamedChangesAreItsOwnAndItsRewindTouchesNothingElse() throws Exception {
+    h.workspace.file("x.txt", "x before\n").file("a.txt", "a before\n");
+    h.capture.tracker().track(h.workspace.root(), TrackingOptions.DEFAULTS);
+    begin("A", "A1");
+    begin("B", "B1");
+    h.capture.snapshot("A1", Optional.of("a-edit"), List.of("a.txt"));
+    h.capture.snapshot("B1", Optional.of("b-edit"), List.of("x.txt"));
+    Files.writeString(h.workspace.resolve("x.txt"), "B-edit\n");
+    Files.writeString(h.workspace.resolve("a.txt"), "A-edit\n");
+    h.capture.finishTurn("A1");
+    h.capture.finishTurn("B1");
+    RewindReport report = h.rewindTurn("A1");
+    assertTrue(report.complete(), report.toString());
+    assertEquals(List.of(WorkspacePath.of("a.txt")), report.restored());
+    assertEquals("a before\n", Files.readString(h.workspace.resolve("a.txt")));
+    assertEquals("B-edit\n", Files.readString(h.workspace.resolve("x.txt")));
+  }
+
+  /**
+   * A path a later turn of another session changed is a conflict naming it, though A's hunk would
+   * reverse cleanly on top of B's (before the fix the rewind merged it, exit 0, no word about B).
+   */
+  @Test
+  void aPathALaterTurnOfAnotherSessionChangedIsAConflictNamingIt() throws Exception {
+    String lines = "1\n2\n3\n4\n5\n6\n7\n8\n9\n10\n";
+    h.workspace.file("p.txt", lines);
+    begin("A", "A1");
+    h.capture.snapshot("A1", Optional.of("a-edit"), List.of("p.txt"));
+    Files.writeString(h.workspace.resolve("p.txt"), lines.replace("1\n2\n", "one\n2\n"));
+    h.capture.finishTurn("A1");
+    begin("B", "B1");
+    h.capture.snapshot("B1", Optional.of("b-edit"), List.of("p.txt"));
+    String both = lines.replace("1\n2\n", "one\n2\n").replace("10\n", "ten\n");
+    Files.writeString(h.workspace.resolve("p.txt"), both);
+    h.capture.finishTurn("B1");
+    RewindReport report = h.rewindTurn("A1");
+    assertEquals(
+        Map.of(
+            "p.txt",
+            "conflict: another session's work: changed later by turn B1 of session B (--force puts"
+                + " it back, storing what it overwrites first)"),
+        skipped(report));
+    assertEquals(both, Files.readString(h.workspace.resolve("p.txt")));
+  }
+}

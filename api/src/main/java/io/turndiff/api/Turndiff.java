@@ -8,6 +8,7 @@ import io.turndiff.capture.track.TrackSummary;
 import io.turndiff.capture.track.Tracker;
 import io.turndiff.capture.track.TrackingOptions;
 import io.turndiff.capture.track.WatchOptions;
+import io.turndiff.capture.track.WatchStatus;
 import io.turndiff.capture.track.WorkspaceStatus;
 import io.turndiff.capture.workspace.WorkspaceHandles;
 import io.turndiff.export.TurnExport;
@@ -172,6 +173,11 @@ public final class Turndiff implements AutoCloseable {
    */
   public boolean isTracked(Path workspace) {
     return capture.tracker().isTracked(workspace);
+  }
+
+  /** What the watcher of this process did since it started ({@code service status}). */
+  public WatchStatus watchStatus() {
+    return capture.tracker().watchStatus();
   }
 
   /** What changed in the tracked {@code workspace} since its index ({@code turndiff status}). */

@@ -244,7 +244,7 @@ public final class HttpService implements AutoCloseable {
         collection.status(),
         endpoints.hookCounters().counts(),
         endpoints.hookCounters().lastFailures(),
-        WireServiceWatch.of(turndiff.capture().tracker().watchStatus()));
+        WireServiceWatch.of(turndiff.watchStatus()));
   }
 
   private static ApiResponse refused(RequestException e) {

@@ -20,7 +20,6 @@ import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
@@ -41,6 +40,9 @@ import org.junit.jupiter.api.io.TempDir;
  * other setting and hook, installing twice is installing once, uninstall gives back the bytes that
  * were there (or no file), bad input exits 2 and writes nothing.
  */
+// its tests run at once (cli/pom.xml, Failsafe): each test has its own HOME, XDG folders,
+// CODEX_HOME and store in its own temp dir
+@Execution(ExecutionMode.CONCURRENT)
 class HooksInstallProcessIT {
 
   @TempDir Path temp;
@@ -49,29 +51,24 @@ class HooksInstallProcessIT {
   private Path state;
   private Path codexHome;
   private Path workspace;
+  private UserSandbox sandbox;
   private Map<String, String> env;
 
   @BeforeEach
   void setUp() throws IOException {
-    home = Files.createDirectories(temp.resolve("home"));
-    state = temp.resolve("state");
-    codexHome = temp.resolve("codex-home");
+    sandbox = UserSandbox.in(temp);
+    home = sandbox.home();
+    state = sandbox.state();
+    codexHome = sandbox.codexHome();
     workspace = Files.createDirectories(temp.resolve("ws"));
-    Files.createDirectories(temp.resolve("data"));
+    Files.createDirectories(sandbox.data());
     Files.writeString(workspace.resolve("main.py"), "print('hi')\n");
-    env = new HashMap<>();
-    env.put("HOME", home.toString());
-    env.put("XDG_STATE_HOME", state.toString());
-    env.put("XDG_CONFIG_HOME", temp.resolve("config").toString());
-    env.put("XDG_RUNTIME_DIR", Files.createDirectories(temp.resolve("run")).toString());
-    env.put("CODEX_HOME", codexHome.toString());
-    env.put("TURNDIFF_DB", temp.resolve("data/turndiff.db").toString());
-    env.put("TURNDIFF_HOME", checkout().toString());
+    env = sandbox.environment();
+    env.put("TURNDIFF_DB", sandbox.data().resolve("turndiff.db").toString());
   }
 
-  /** The checkout the jar was built in: {@code <checkout>/cli/target/turndiff.jar}. */
   private static Path checkout() {
-    return CliProcess.jar().toAbsolutePath().getParent().getParent().getParent();
+    return UserSandbox.checkout();
   }
 
   private String command(String runtime) {
@@ -84,20 +81,7 @@ class HooksInstallProcessIT {
 
   /** The command run in {@code directory} (null: the jar's). */
   private CommandRun turndiffIn(Path directory, String... args) throws Exception {
-    ProcessBuilder builder = CliProcess.builder(Map.of(), args);
-    if (directory != null) {
-      builder.directory(directory.toFile());
-    }
-    builder
-        .environment()
-        .keySet()
-        .removeIf(
-            name ->
-                name.startsWith("XDG_")
-                    || name.startsWith("TURNDIFF_")
-                    || name.equals("CODEX_HOME"));
-    builder.environment().putAll(env);
-    return CommandRun.ofProcess(builder);
+    return sandbox.run(directory, args);
   }
 
   private static byte[] resource(String name) throws IOException {

@@ -16,14 +16,14 @@ import java.util.stream.Stream;
  * launcher's own workload ({@link AotTraining}), with the flags {@link CliProcess} starts the jar
  * with, and kept beside it as {@code turndiff-it.aot}.
  *
- * <p>Why: the integration tests start the jar several hundred times, and its start (picocli,
- * jOOQ, Jackson, SQLite, a fresh store's migration) is most of what most of them cost: about 3.3 s
- * of CPU for a {@code turn begin} on a fresh store with no archive, 2.0 s from a class-data archive
- * written at the first exit ({@code -XX:+AutoCreateSharedArchive}, what the tests used before),
- * 1.8 s from this cache (load 15; docs/build.md, "What CI costs"). The cache is also made before
- * the first test process rather than by whichever one exits first, so test classes running at
- * once never race to write an archive, and a held process ({@link EnvTestHook}), whose class path
- * the archive could not cover, starts from it too. The training costs about 17 s of CPU, once per
+ * <p>Why: the integration tests start the jar several hundred times, and its start (picocli, jOOQ,
+ * Jackson, SQLite, a fresh store's migration) is most of what most of them cost: about 3.3 s of CPU
+ * for a {@code turn begin} on a fresh store with no archive, 2.0 s from a class-data archive
+ * written at the first exit ({@code -XX:+AutoCreateSharedArchive}, what the tests used before), 1.8
+ * s from this cache (load 15; docs/build.md, "What CI costs"). The cache is also made before the
+ * first test process rather than by whichever one exits first, so test classes running at once
+ * never race to write an archive, and a held process ({@link EnvTestHook}), whose class path the
+ * archive could not cover, starts from it too. The training costs about 17 s of CPU, once per
  * build.
  *
  * <p>Several test JVMs (Failsafe forks, or the tests of another run of the same build) may ask at

@@ -32,8 +32,6 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import org.junit.jupiter.api.parallel.Execution;
-import org.junit.jupiter.api.parallel.ExecutionMode;
 
 /**
  * {@code turndiff service start|stop|status} as real processes: one daemon however often it is
@@ -41,9 +39,6 @@ import org.junit.jupiter.api.parallel.ExecutionMode;
  * a stale file (dead pid) replaced, and a foreign listener on the recorded port that is challenged
  * and never sent a token.
  */
-// its tests run at once (cli/pom.xml, Failsafe): each test has its own store, HOME and run
-// directory in its own temp dir
-@Execution(ExecutionMode.CONCURRENT)
 class ServiceProcessIT {
 
   @TempDir Path temp;

@@ -157,15 +157,7 @@ class HooksInstallProcessIT {
     Files.write(file, original);
     Files.setPosixFilePermissions(file, PosixFilePermissions.fromString("rw-r-----"));
 
-    CommandRun install =
-        turndiff(
-            "hooks",
-            "install",
-            "--runtime",
-            "gemini",
-            "--workspace",
-            workspace.toString(),
-            "--no-track");
+    CommandRun install = sandbox.installWorkspaceHooks("gemini", workspace);
     assertEquals(0, install.exitCode(), install.err());
     assertEquals("", install.err());
     JsonNode settings = json(file);
@@ -236,15 +228,7 @@ class HooksInstallProcessIT {
     Files.createDirectories(file.getParent());
     byte[] original = resource("claude-settings.local.json");
     Files.write(file, original);
-    CommandRun install =
-        turndiff(
-            "hooks",
-            "install",
-            "--runtime",
-            "claude-code",
-            "--workspace",
-            workspace.toString(),
-            "--no-track");
+    CommandRun install = sandbox.installWorkspaceHooks("claude-code", workspace);
     assertEquals(0, install.exitCode(), install.err());
     String text = Files.readString(file);
     assertTrue(text.contains("\"ratio\": 1.50"), "numbers as written");
@@ -498,15 +482,7 @@ class HooksInstallProcessIT {
     Files.createDirectories(codexHome);
     byte[] originalConfig = resource("codex-config.toml");
     Files.write(config, originalConfig);
-    CommandRun install =
-        turndiff(
-            "hooks",
-            "install",
-            "--runtime",
-            "codex",
-            "--workspace",
-            workspace.toString(),
-            "--no-track");
+    CommandRun install = sandbox.installWorkspaceHooks("codex", workspace);
     assertEquals(0, install.exitCode(), install.err());
     assertTrue(install.err().contains("[projects.\"" + workspace + "\"]"), install.err());
     // the user adds a setting and a line of config after install
@@ -651,15 +627,7 @@ class HooksInstallProcessIT {
    * directory}.
    */
   private CommandRun installWorkspaceIn(Path directory, String runtime) throws Exception {
-    return turndiffIn(
-        directory,
-        "hooks",
-        "install",
-        "--runtime",
-        runtime,
-        "--workspace",
-        workspace.toString(),
-        "--no-track");
+    return sandbox.installWorkspaceHooksIn(directory, runtime, workspace);
   }
 
   /**
@@ -728,15 +696,7 @@ class HooksInstallProcessIT {
   @Test
   void withoutTurndiffHomeTheScriptIsTheOneOfTheJarsCheckout() throws Exception {
     env.remove("TURNDIFF_HOME");
-    CommandRun install =
-        turndiff(
-            "hooks",
-            "install",
-            "--runtime",
-            "gemini",
-            "--workspace",
-            workspace.toString(),
-            "--no-track");
+    CommandRun install = sandbox.installWorkspaceHooks("gemini", workspace);
     assertEquals(0, install.exitCode(), install.err());
     assertEquals(
         command("gemini"),
@@ -890,15 +850,7 @@ class HooksInstallProcessIT {
     Files.createDirectories(file.getParent());
     byte[] garbage = "{\"hooks\": {\"BeforeTool\": [ }\n".getBytes(StandardCharsets.UTF_8);
     Files.write(file, garbage);
-    CommandRun notJson =
-        turndiff(
-            "hooks",
-            "install",
-            "--runtime",
-            "gemini",
-            "--workspace",
-            workspace.toString(),
-            "--no-track");
+    CommandRun notJson = sandbox.installWorkspaceHooks("gemini", workspace);
     assertEquals(2, notJson.exitCode(), notJson.err());
     assertTrue(
         notJson
@@ -909,15 +861,7 @@ class HooksInstallProcessIT {
     assertArrayEquals(garbage, Files.readAllBytes(file));
 
     Files.writeString(file, "{\"hooksConfig\": {\"enabled\": false}}");
-    CommandRun disabled =
-        turndiff(
-            "hooks",
-            "install",
-            "--runtime",
-            "gemini",
-            "--workspace",
-            workspace.toString(),
-            "--no-track");
+    CommandRun disabled = sandbox.installWorkspaceHooks("gemini", workspace);
     assertEquals(2, disabled.exitCode(), disabled.err());
     assertTrue(disabled.err().contains("hooksConfig.enabled is false"), disabled.err());
 
@@ -1009,15 +953,7 @@ class HooksInstallProcessIT {
     Files.createDirectories(file.getParent());
     byte[] original = resource("gemini-settings.json");
     Files.write(file, original);
-    CommandRun install =
-        turndiff(
-            "hooks",
-            "install",
-            "--runtime",
-            "gemini",
-            "--workspace",
-            workspace.toString(),
-            "--no-track");
+    CommandRun install = sandbox.installWorkspaceHooks("gemini", workspace);
     assertEquals(0, install.exitCode(), install.err());
     Files.delete(state.resolve("turndiff/hooks-installed.json"));
 

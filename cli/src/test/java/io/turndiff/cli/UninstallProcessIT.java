@@ -10,8 +10,6 @@ import io.turndiff.fixtures.CommandRun;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
-import java.util.List;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -26,14 +24,10 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class UninstallProcessIT {
 
-  private static final byte[] CLAUDE_SETTINGS =
-      "{\n    \"permissions\": {\"allow\": [\"Bash(ls)\"]}\n}".getBytes(StandardCharsets.UTF_8);
-
   @TempDir Path temp;
 
   private UserSandbox user;
   private Path workspace;
-  private final List<Long> services = new ArrayList<>();
 
   @BeforeEach
   void setUp() throws Exception {
@@ -43,32 +37,20 @@ class UninstallProcessIT {
 
   @AfterEach
   void tearDown() {
-    services.forEach(pid -> ProcessHandle.of(pid).ifPresent(ProcessHandle::destroyForcibly));
+    user.killServices();
   }
 
   private CommandRun turndiff(String... args) throws Exception {
     return user.run(null, args);
   }
 
-  private long startService(String... storeOptions) throws Exception {
-    List<String> args = new ArrayList<>(List.of(storeOptions));
-    args.addAll(List.of("service", "start"));
-    long pid = turndiff(args.toArray(String[]::new)).expect(0).json().get("pid").asLong();
-    services.add(pid);
-    return pid;
+  private void installClaudeHooks() throws Exception {
+    user.installWorkspaceHooks("claude-code", workspace).expect(0);
   }
 
-  private void installClaudeHooks() throws Exception {
-    turndiff(
-            "hooks",
-            "install",
-            "--runtime",
-            "claude-code",
-            "--workspace",
-            workspace.toString(),
-            "--no-track")
-        .expect(0);
-  }
+  /** The settings the user had before turndiff's hooks came in. */
+  private static final byte[] CLAUDE_SETTINGS =
+      "{\n    \"permissions\": {\"allow\": [\"Bash(ls)\"]}\n}".getBytes(StandardCharsets.UTF_8);
 
   private Path claudeSettings() throws Exception {
     Path file = workspace.resolve(".claude/settings.local.json");
@@ -85,9 +67,9 @@ class UninstallProcessIT {
     turndiff("hooks", "install", "--runtime", "gemini", "--user").expect(0);
     assertTrue(Files.readString(claude).contains("turndiff-hook"), Files.readString(claude));
     assertTrue(Files.exists(gemini));
-    long service = startService();
+    long service = user.startService();
     Path other = temp.resolve("elsewhere/other.db");
-    long otherService = startService("--db", other.toString());
+    long otherService = user.startService("--db", other.toString());
 
     CommandRun uninstall = turndiff("uninstall").expect(0);
 
@@ -124,7 +106,7 @@ class UninstallProcessIT {
     // the user broke the file since: it is not JSON any more, so turndiff's part cannot be found
     String broken = Files.readString(claude) + "\n// a comment JSON does not allow\n";
     Files.writeString(claude, broken);
-    long service = startService();
+    long service = user.startService();
 
     CommandRun uninstall = turndiff("uninstall");
 

@@ -4,7 +4,9 @@ import io.turndiff.fixtures.CommandRun;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 
 /**
@@ -21,6 +23,7 @@ final class UserSandbox {
   private final Path state;
   private final Path codexHome;
   private final Map<String, String> environment = new HashMap<>();
+  private final List<Long> services = new ArrayList<>();
 
   private UserSandbox(Path temp) throws IOException {
     home = Files.createDirectories(temp.resolve("home"));
@@ -85,5 +88,44 @@ final class UserSandbox {
                     || name.equals("CODEX_HOME"));
     builder.environment().putAll(environment);
     return CommandRun.ofProcess(builder);
+  }
+
+  /**
+   * {@code turndiff [STORE_OPTIONS] service start} as this user; its pid, which {@link
+   * #killServices} kills.
+   */
+  long startService(String... storeOptions) throws IOException, InterruptedException {
+    List<String> args = new ArrayList<>(List.of(storeOptions));
+    args.addAll(List.of("service", "start"));
+    long pid = run(null, args.toArray(String[]::new)).expect(0).json().get("pid").asLong();
+    services.add(pid);
+    return pid;
+  }
+
+  /** Kills (SIGKILL) every service {@link #startService} started that still runs. */
+  void killServices() {
+    services.forEach(pid -> ProcessHandle.of(pid).ifPresent(ProcessHandle::destroyForcibly));
+  }
+
+  /**
+   * {@code turndiff hooks install --runtime RUNTIME --workspace WORKSPACE --no-track} as this user.
+   */
+  CommandRun installWorkspaceHooks(String runtime, Path workspace)
+      throws IOException, InterruptedException {
+    return installWorkspaceHooksIn(null, runtime, workspace);
+  }
+
+  /** {@link #installWorkspaceHooks} run in {@code directory} (null: the jar's folder). */
+  CommandRun installWorkspaceHooksIn(Path directory, String runtime, Path workspace)
+      throws IOException, InterruptedException {
+    return run(
+        directory,
+        "hooks",
+        "install",
+        "--runtime",
+        runtime,
+        "--workspace",
+        workspace.toString(),
+        "--no-track");
   }
 }

@@ -82,17 +82,22 @@ final class CliProcess {
     command.add("--enable-native-access=ALL-UNNAMED");
     boolean held =
         environment.keySet().stream().anyMatch(name -> name.startsWith(EnvTestHook.PREFIX));
-    // the launcher's start-up flags: a class-data archive beside the jar, C1 only, the serial
-    // collector. Not for a held process: its class path holds a directory (the test classes), and a
-    // JVM asked to write an archive of such a class path fails at exit
-    if (!held) {
+    // the launcher's start-up: the build's jar from the cache trained for it once (StartupCache),
+    // which a held process's longer class path (the jar, then the test classes) still matches; a
+    // copy of the jar elsewhere from a class-data archive beside it, made at its first exit
+    if (jar.equals(jar())) {
+      command.add("-XX:AOTCache=" + StartupCache.of(jar));
+      command.add("-Xlog:aot=off");
+      command.add("-Xlog:cds=off");
+    } else if (!held) {
+      // not for a held process: its class path holds a directory (the test classes), and a JVM
+      // asked to write an archive of such a class path fails at exit
       command.add("-XX:+AutoCreateSharedArchive");
       command.add("-XX:SharedArchiveFile=" + jar.resolveSibling("turndiff-it.jsa"));
       command.add("-Xlog:cds=off");
       command.add("-Xlog:cds+dynamic=off");
     }
-    command.add("-XX:TieredStopAtLevel=1");
-    command.add("-XX:+UseSerialGC");
+    command.addAll(StartupCache.SHORT_COMMAND_FLAGS);
     if (held) {
       // the product jar has no hook: the test's main puts one in
       command.add("-cp");

@@ -20,7 +20,6 @@ import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
@@ -30,6 +29,8 @@ import java.util.stream.Stream;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.parallel.Execution;
+import org.junit.jupiter.api.parallel.ExecutionMode;
 
 /**
  * {@code turndiff hooks install|uninstall|status} as real processes on real settings files that
@@ -41,6 +42,9 @@ import org.junit.jupiter.api.io.TempDir;
  * other setting and hook, installing twice is installing once, uninstall gives back the bytes that
  * were there (or no file), bad input exits 2 and writes nothing.
  */
+// its tests run at once (cli/pom.xml, Failsafe): each test has its own HOME, XDG folders,
+// CODEX_HOME and store in its own temp dir
+@Execution(ExecutionMode.CONCURRENT)
 class HooksInstallProcessIT {
 
   @TempDir Path temp;
@@ -49,29 +53,24 @@ class HooksInstallProcessIT {
   private Path state;
   private Path codexHome;
   private Path workspace;
+  private UserSandbox sandbox;
   private Map<String, String> env;
 
   @BeforeEach
   void setUp() throws IOException {
-    home = Files.createDirectories(temp.resolve("home"));
-    state = temp.resolve("state");
-    codexHome = temp.resolve("codex-home");
+    sandbox = UserSandbox.in(temp);
+    home = sandbox.home();
+    state = sandbox.state();
+    codexHome = sandbox.codexHome();
     workspace = Files.createDirectories(temp.resolve("ws"));
-    Files.createDirectories(temp.resolve("data"));
+    Files.createDirectories(sandbox.data());
     Files.writeString(workspace.resolve("main.py"), "print('hi')\n");
-    env = new HashMap<>();
-    env.put("HOME", home.toString());
-    env.put("XDG_STATE_HOME", state.toString());
-    env.put("XDG_CONFIG_HOME", temp.resolve("config").toString());
-    env.put("XDG_RUNTIME_DIR", Files.createDirectories(temp.resolve("run")).toString());
-    env.put("CODEX_HOME", codexHome.toString());
-    env.put("TURNDIFF_DB", temp.resolve("data/turndiff.db").toString());
-    env.put("TURNDIFF_HOME", checkout().toString());
+    env = sandbox.environment();
+    env.put("TURNDIFF_DB", sandbox.data().resolve("turndiff.db").toString());
   }
 
-  /** The checkout the jar was built in: {@code <checkout>/cli/target/turndiff.jar}. */
   private static Path checkout() {
-    return CliProcess.jar().toAbsolutePath().getParent().getParent().getParent();
+    return UserSandbox.checkout();
   }
 
   private String command(String runtime) {
@@ -84,20 +83,7 @@ class HooksInstallProcessIT {
 
   /** The command run in {@code directory} (null: the jar's). */
   private CommandRun turndiffIn(Path directory, String... args) throws Exception {
-    ProcessBuilder builder = CliProcess.builder(Map.of(), args);
-    if (directory != null) {
-      builder.directory(directory.toFile());
-    }
-    builder
-        .environment()
-        .keySet()
-        .removeIf(
-            name ->
-                name.startsWith("XDG_")
-                    || name.startsWith("TURNDIFF_")
-                    || name.equals("CODEX_HOME"));
-    builder.environment().putAll(env);
-    return CommandRun.ofProcess(builder);
+    return sandbox.run(directory, args);
   }
 
   private static byte[] resource(String name) throws IOException {
@@ -171,15 +157,7 @@ class HooksInstallProcessIT {
     Files.write(file, original);
     Files.setPosixFilePermissions(file, PosixFilePermissions.fromString("rw-r-----"));
 
-    CommandRun install =
-        turndiff(
-            "hooks",
-            "install",
-            "--runtime",
-            "gemini",
-            "--workspace",
-            workspace.toString(),
-            "--no-track");
+    CommandRun install = sandbox.installWorkspaceHooks("gemini", workspace);
     assertEquals(0, install.exitCode(), install.err());
     assertEquals("", install.err());
     JsonNode settings = json(file);
@@ -250,15 +228,7 @@ class HooksInstallProcessIT {
     Files.createDirectories(file.getParent());
     byte[] original = resource("claude-settings.local.json");
     Files.write(file, original);
-    CommandRun install =
-        turndiff(
-            "hooks",
-            "install",
-            "--runtime",
-            "claude-code",
-            "--workspace",
-            workspace.toString(),
-            "--no-track");
+    CommandRun install = sandbox.installWorkspaceHooks("claude-code", workspace);
     assertEquals(0, install.exitCode(), install.err());
     String text = Files.readString(file);
     assertTrue(text.contains("\"ratio\": 1.50"), "numbers as written");
@@ -512,15 +482,7 @@ class HooksInstallProcessIT {
     Files.createDirectories(codexHome);
     byte[] originalConfig = resource("codex-config.toml");
     Files.write(config, originalConfig);
-    CommandRun install =
-        turndiff(
-            "hooks",
-            "install",
-            "--runtime",
-            "codex",
-            "--workspace",
-            workspace.toString(),
-            "--no-track");
+    CommandRun install = sandbox.installWorkspaceHooks("codex", workspace);
     assertEquals(0, install.exitCode(), install.err());
     assertTrue(install.err().contains("[projects.\"" + workspace + "\"]"), install.err());
     // the user adds a setting and a line of config after install
@@ -665,15 +627,7 @@ class HooksInstallProcessIT {
    * directory}.
    */
   private CommandRun installWorkspaceIn(Path directory, String runtime) throws Exception {
-    return turndiffIn(
-        directory,
-        "hooks",
-        "install",
-        "--runtime",
-        runtime,
-        "--workspace",
-        workspace.toString(),
-        "--no-track");
+    return sandbox.installWorkspaceHooksIn(directory, runtime, workspace);
   }
 
   /**
@@ -742,15 +696,7 @@ class HooksInstallProcessIT {
   @Test
   void withoutTurndiffHomeTheScriptIsTheOneOfTheJarsCheckout() throws Exception {
     env.remove("TURNDIFF_HOME");
-    CommandRun install =
-        turndiff(
-            "hooks",
-            "install",
-            "--runtime",
-            "gemini",
-            "--workspace",
-            workspace.toString(),
-            "--no-track");
+    CommandRun install = sandbox.installWorkspaceHooks("gemini", workspace);
     assertEquals(0, install.exitCode(), install.err());
     assertEquals(
         command("gemini"),
@@ -904,15 +850,7 @@ class HooksInstallProcessIT {
     Files.createDirectories(file.getParent());
     byte[] garbage = "{\"hooks\": {\"BeforeTool\": [ }\n".getBytes(StandardCharsets.UTF_8);
     Files.write(file, garbage);
-    CommandRun notJson =
-        turndiff(
-            "hooks",
-            "install",
-            "--runtime",
-            "gemini",
-            "--workspace",
-            workspace.toString(),
-            "--no-track");
+    CommandRun notJson = sandbox.installWorkspaceHooks("gemini", workspace);
     assertEquals(2, notJson.exitCode(), notJson.err());
     assertTrue(
         notJson
@@ -923,15 +861,7 @@ class HooksInstallProcessIT {
     assertArrayEquals(garbage, Files.readAllBytes(file));
 
     Files.writeString(file, "{\"hooksConfig\": {\"enabled\": false}}");
-    CommandRun disabled =
-        turndiff(
-            "hooks",
-            "install",
-            "--runtime",
-            "gemini",
-            "--workspace",
-            workspace.toString(),
-            "--no-track");
+    CommandRun disabled = sandbox.installWorkspaceHooks("gemini", workspace);
     assertEquals(2, disabled.exitCode(), disabled.err());
     assertTrue(disabled.err().contains("hooksConfig.enabled is false"), disabled.err());
 
@@ -1023,15 +953,7 @@ class HooksInstallProcessIT {
     Files.createDirectories(file.getParent());
     byte[] original = resource("gemini-settings.json");
     Files.write(file, original);
-    CommandRun install =
-        turndiff(
-            "hooks",
-            "install",
-            "--runtime",
-            "gemini",
-            "--workspace",
-            workspace.toString(),
-            "--no-track");
+    CommandRun install = sandbox.installWorkspaceHooks("gemini", workspace);
     assertEquals(0, install.exitCode(), install.err());
     Files.delete(state.resolve("turndiff/hooks-installed.json"));
 

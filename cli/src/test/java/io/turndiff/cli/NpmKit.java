@@ -47,12 +47,20 @@ final class NpmKit {
     Path runnable = folder.resolve(executable);
     Path lockfile = folder.resolve("package-lock.json");
     Files.createDirectories(logs);
-    if (!Files.exists(runnable, LinkOption.NOFOLLOW_LINKS)
-        || Files.getLastModifiedTime(runnable, LinkOption.NOFOLLOW_LINKS)
-                .compareTo(Files.getLastModifiedTime(lockfile))
-            < 0) {
-      install(folder, logs.resolve("npm-ci-" + kit + ".log"));
-    }
+    // test classes run at once (and other test JVMs) may want the same kit: one installs it while
+    // the others wait, then finds it installed. The lock is beside node_modules, which npm ci
+    // deletes first.
+    BuildLock.holding(
+        folder.resolve(".npm-ci.lock"),
+        () -> {
+          if (!Files.exists(runnable, LinkOption.NOFOLLOW_LINKS)
+              || Files.getLastModifiedTime(runnable, LinkOption.NOFOLLOW_LINKS)
+                      .compareTo(Files.getLastModifiedTime(lockfile))
+                  < 0) {
+            install(folder, logs.resolve("npm-ci-" + kit + ".log"));
+          }
+          return null;
+        });
     if (!Files.isExecutable(runnable)) {
       throw new AssertionError(
           "npm ci in " + folder + " left no runnable " + runnable + " (is this linux-x64?)");

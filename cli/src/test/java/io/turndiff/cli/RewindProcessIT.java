@@ -35,11 +35,16 @@ import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.parallel.Execution;
+import org.junit.jupiter.api.parallel.ExecutionMode;
 
 /**
  * Rewinds as real processes: the report and exit codes, and a rewind killed with SIGKILL then
  * finished.
  */
+// its tests run at once (cli/pom.xml, Failsafe): each test has its own store and workspace in its
+// own temp dir
+@Execution(ExecutionMode.CONCURRENT)
 class RewindProcessIT {
 
   @TempDir Path temp;

@@ -511,7 +511,13 @@ class ServeProcessIT {
                   throw new IllegalStateException(e);
                 }
               });
-      Thread.sleep(800);
+      // in flight: its first file is back, the other three wait 400 ms each
+      Path first = workspace.resolve("f0.txt");
+      long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+      while (!Files.readString(first).equals("before 0\n")) {
+        assertTrue(System.nanoTime() < deadline && !rewind.isDone(), "the rewind got under way");
+        Thread.sleep(20);
+      }
       assertFalse(rewind.isDone(), "the rewind is in flight (it pauses 400 ms a file)");
       slow.process().destroy();
       JsonNode report = rewind.get(60, TimeUnit.SECONDS);

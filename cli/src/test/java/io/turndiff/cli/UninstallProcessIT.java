@@ -11,10 +11,6 @@ import io.turndiff.service.ProcessStart;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
-import java.util.HashMap;
-import java.util.List;
-import java.util.Map;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -29,74 +25,33 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class UninstallProcessIT {
 
-  private static final byte[] CLAUDE_SETTINGS =
-      "{\n    \"permissions\": {\"allow\": [\"Bash(ls)\"]}\n}".getBytes(StandardCharsets.UTF_8);
-
   @TempDir Path temp;
 
-  private Path home;
+  private UserSandbox user;
   private Path workspace;
-  private Path data;
-  private Map<String, String> env;
-  private final List<Long> services = new ArrayList<>();
 
   @BeforeEach
   void setUp() throws Exception {
-    home = Files.createDirectories(temp.resolve("home"));
+    user = UserSandbox.in(temp);
     workspace = Files.createDirectories(temp.resolve("ws"));
-    data = temp.resolve("data");
-    env = new HashMap<>();
-    env.put("HOME", home.toString());
-    env.put("XDG_DATA_HOME", data.toString());
-    env.put("XDG_STATE_HOME", temp.resolve("state").toString());
-    env.put("XDG_CONFIG_HOME", temp.resolve("config").toString());
-    env.put("XDG_RUNTIME_DIR", Files.createDirectories(temp.resolve("run")).toString());
-    env.put("CODEX_HOME", temp.resolve("codex-home").toString());
-    env.put("TURNDIFF_HOME", checkout().toString());
   }
 
   @AfterEach
   void tearDown() {
-    services.forEach(pid -> ProcessHandle.of(pid).ifPresent(ProcessHandle::destroyForcibly));
-  }
-
-  private static Path checkout() {
-    return CliProcess.jar().toAbsolutePath().getParent().getParent().getParent();
+    user.killServices();
   }
 
   private CommandRun turndiff(String... args) throws Exception {
-    ProcessBuilder builder = CliProcess.builder(Map.of(), args);
-    builder
-        .environment()
-        .keySet()
-        .removeIf(
-            name ->
-                name.startsWith("XDG_")
-                    || name.startsWith("TURNDIFF_")
-                    || name.equals("CODEX_HOME"));
-    builder.environment().putAll(env);
-    return CommandRun.ofProcess(builder);
-  }
-
-  private long startService(String... storeOptions) throws Exception {
-    List<String> args = new ArrayList<>(List.of(storeOptions));
-    args.addAll(List.of("service", "start"));
-    long pid = turndiff(args.toArray(String[]::new)).expect(0).json().get("pid").asLong();
-    services.add(pid);
-    return pid;
+    return user.run(null, args);
   }
 
   private void installClaudeHooks() throws Exception {
-    turndiff(
-            "hooks",
-            "install",
-            "--runtime",
-            "claude-code",
-            "--workspace",
-            workspace.toString(),
-            "--no-track")
-        .expect(0);
+    user.installWorkspaceHooks("claude-code", workspace).expect(0);
   }
+
+  /** The settings the user had before turndiff's hooks came in. */
+  private static final byte[] CLAUDE_SETTINGS =
+      "{\n    \"permissions\": {\"allow\": [\"Bash(ls)\"]}\n}".getBytes(StandardCharsets.UTF_8);
 
   private Path claudeSettings() throws Exception {
     Path file = workspace.resolve(".claude/settings.local.json");
@@ -108,14 +63,14 @@ class UninstallProcessIT {
   @Test
   void takesOutEveryRecordedHookStopsEveryServiceAndKeepsTheStores() throws Exception {
     Path claude = claudeSettings();
-    Path gemini = home.resolve(".gemini/settings.json");
+    Path gemini = user.home().resolve(".gemini/settings.json");
     installClaudeHooks();
     turndiff("hooks", "install", "--runtime", "gemini", "--user").expect(0);
     assertTrue(Files.readString(claude).contains("turndiff-hook"), Files.readString(claude));
     assertTrue(Files.exists(gemini));
-    long service = startService();
+    long service = user.startService();
     Path other = temp.resolve("elsewhere/other.db");
-    long otherService = startService("--db", other.toString());
+    long otherService = user.startService("--db", other.toString());
 
     CommandRun uninstall = turndiff("uninstall").expect(0);
 
@@ -130,10 +85,12 @@ class UninstallProcessIT {
     assertFalse(ProcessStart.running(service), uninstall.out());
     assertFalse(
         ProcessStart.running(otherService), "the other store's service: " + uninstall.out());
-    assertTrue(Files.exists(data.resolve("turndiff/turndiff.db")), "the store stays");
+    assertTrue(Files.exists(user.data().resolve("turndiff/turndiff.db")), "the store stays");
     assertTrue(Files.exists(other), "the other store stays");
     assertTrue(
-        uninstall.out().contains("the program stays: " + checkout() + " was not installed"),
+        uninstall
+            .out()
+            .contains("the program stays: " + UserSandbox.checkout() + " was not installed"),
         uninstall.out());
     // the order: hooks, then services, then the program
     String out = uninstall.out();
@@ -150,7 +107,7 @@ class UninstallProcessIT {
     // the user broke the file since: it is not JSON any more, so turndiff's part cannot be found
     String broken = Files.readString(claude) + "\n// a comment JSON does not allow\n";
     Files.writeString(claude, broken);
-    long service = startService();
+    long service = user.startService();
 
     CommandRun uninstall = turndiff("uninstall");
 
@@ -163,7 +120,7 @@ class UninstallProcessIT {
 
   @Test
   void purgeDeletesTurndiffsOwnFoldersAndNamesAStoreElsewhere() throws Exception {
-    Path workspaceStore = data.resolve("turndiff/turndiff.db");
+    Path workspaceStore = user.data().resolve("turndiff/turndiff.db");
     turndiff("turn", "begin", "--workspace", workspace.toString()).expect(0);
     assertTrue(Files.exists(workspaceStore));
     Path elsewhere = temp.resolve("elsewhere/kept.db");
@@ -173,7 +130,7 @@ class UninstallProcessIT {
 
     CommandRun purged = turndiff("--db", elsewhere.toString(), "uninstall", "--purge").expect(0);
 
-    assertFalse(Files.exists(data.resolve("turndiff")), purged.out());
+    assertFalse(Files.exists(user.data().resolve("turndiff")), purged.out());
     assertFalse(Files.exists(temp.resolve("state/turndiff")), purged.out());
     assertFalse(Files.exists(temp.resolve("run/turndiff")), purged.out());
     assertTrue(Files.exists(elsewhere), "a store outside turndiff's folder stays");

@@ -23,6 +23,13 @@ final class ClaudeCodeTurn {
 
   private ClaudeCodeTurn() {}
 
+  /** A workspace {@code folder} holding the {@code app.py} the turn rewrites. */
+  static Path project(Path folder) throws Exception {
+    Path workspace = Files.createDirectories(folder);
+    Files.writeString(workspace.resolve("app.py"), "print('one')\n");
+    return workspace;
+  }
+
   static Path settings(Path workspace) {
     return workspace.resolve(".claude/settings.local.json");
   }

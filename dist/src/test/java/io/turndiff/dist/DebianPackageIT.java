@@ -73,8 +73,7 @@ class DebianPackageIT {
     assertEquals(
         "turndiff " + Release.productVersion() + "\n",
         user.run("turndiff", "--version").expect(0).out());
-    Path workspace = Files.createDirectories(temp.resolve("project"));
-    Files.writeString(workspace.resolve("app.py"), "print('one')\n");
+    Path workspace = ClaudeCodeTurn.project(temp.resolve("project"));
     service =
         ClaudeCodeTurn.installedAndUsed(
             user, Path.of("/usr/bin/turndiff"), workspace, HOME.resolve("bin/turndiff-hook"));

@@ -45,8 +45,7 @@ class InstallScriptIT {
     release = Release.unpack(temp.resolve("unpacked"));
     prefix = temp.resolve("user/home/.local");
     user = Sandbox.in(temp.resolve("user")).env("TURNDIFF_HOOK_START_WAIT", "60");
-    workspace = Files.createDirectories(temp.resolve("project"));
-    Files.writeString(workspace.resolve("app.py"), "print('one')\n");
+    workspace = ClaudeCodeTurn.project(temp.resolve("project"));
   }
 
   @AfterEach

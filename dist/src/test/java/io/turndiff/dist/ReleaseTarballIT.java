@@ -83,8 +83,7 @@ class ReleaseTarballIT {
 
   @Test
   void hooksATurnThroughTheServiceAndItsRewind() throws Exception {
-    Path workspace = Files.createDirectories(temp.resolve("project"));
-    Files.writeString(workspace.resolve("app.py"), "print('one')\n");
+    Path workspace = ClaudeCodeTurn.project(temp.resolve("project"));
 
     // the first hook finds no service and starts it through the release's own launcher
     service =

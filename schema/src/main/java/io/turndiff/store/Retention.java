@@ -510,6 +510,48 @@ public final class Retention {
    * StoreUsage#measure} to fill.
    */
   StoreUsage usage(Optional<String> root) {
+    StoredBlobs blobs = storedBlobs();
+    Map<String, Set<Long>> sessionsOf = sessionsOfEachBlob(blobs);
+    Set<String> indexed = blobsTheIndexHolds(blobs);
+    Set<String> elsewhere = new HashSet<>(indexed);
+    elsewhere.addAll(blobsRewindsMerged(blobs));
+    // snapshots only a rewind entry refers to still hold their content (not shared: the rewind is
+    // the session's own)
+    Set<String> held = new HashSet<>(elsewhere);
+    held.addAll(blobsOfRewindSnapshots(blobs));
+    long unreferenced =
+        blobs.bytesOf(
+            blobs.stored().keySet().stream()
+                .filter(sha -> !sessionsOf.containsKey(sha) && !held.contains(sha))
+                .toList());
+    return new StoreUsage(
+        0,
+        0,
+        blobs.stored().size(),
+        blobs.bytesOf(blobs.stored().keySet()),
+        unreferenced,
+        blobs.bytesOf(indexed),
+        workspaceUsage(root, blobs, sessionsOf, elsewhere));
+  }
+
+  /**
+   * Every blob's stored bytes, and each delta's base.
+   *
+   * @param stored each blob's stored bytes, by its SHA-256
+   * @param baseOf each delta's base, by the delta's SHA-256
+   */
+  private record StoredBlobs(Map<String, Long> stored, Map<String, String> baseOf) {
+
+    long bytesOf(Collection<String> shas) {
+      return shas.stream().mapToLong(sha -> stored.getOrDefault(sha, 0L)).sum();
+    }
+
+    List<String> withBases(String sha) {
+      return Retention.withBases(sha, baseOf);
+    }
+  }
+
+  private StoredBlobs storedBlobs() {
     Map<String, Long> stored = new HashMap<>();
     Map<String, String> baseOf = new HashMap<>();
     dsl.select(BLOB.SHA256, storedBytes(), BLOB.BASE_SHA256)
@@ -521,8 +563,14 @@ public final class Retention {
                 baseOf.put(row.value1(), row.value3());
               }
             });
-    // which sessions need each blob: those whose snapshots and diffs refer to it, or to a delta
-    // stored against it (a base goes only with its last delta)
+    return new StoredBlobs(stored, baseOf);
+  }
+
+  /**
+   * Which sessions need each blob: those whose snapshots and diffs refer to it, or to a delta
+   * stored against it (a base goes only with its last delta).
+   */
+  private Map<String, Set<Long>> sessionsOfEachBlob(StoredBlobs blobs) {
     Map<String, Set<Long>> sessionsOf = new HashMap<>();
     var content =
         dsl.select(TURN.SESSION_ID, SNAPSHOT.CONTENT_SHA256)
@@ -544,23 +592,37 @@ public final class Retention {
                     .where(FILE_CHANGE.DIFF_SHA256.isNotNull()));
     content.forEach(
         row ->
-            withBases(row.value2(), baseOf)
+            blobs
+                .withBases(row.value2())
                 .forEach(
                     sha ->
                         sessionsOf.computeIfAbsent(sha, s -> new HashSet<>()).add(row.value1())));
-    Set<String> elsewhere = new HashSet<>();
+    return sessionsOf;
+  }
+
+  /** The blobs the git index entries hold, with their bases. */
+  private Set<String> blobsTheIndexHolds(StoredBlobs blobs) {
+    Set<String> indexed = new HashSet<>();
     dsl.selectDistinct(INDEX_ENTRY.CONTENT_SHA256)
         .from(INDEX_ENTRY)
         .where(INDEX_ENTRY.CONTENT_SHA256.isNotNull())
-        .forEach(row -> elsewhere.addAll(withBases(row.value1(), baseOf)));
-    long indexBytes = elsewhere.stream().mapToLong(sha -> stored.getOrDefault(sha, 0L)).sum();
+        .forEach(row -> indexed.addAll(blobs.withBases(row.value1())));
+    return indexed;
+  }
+
+  /** The blobs rewinds merged into, with their bases. */
+  private Set<String> blobsRewindsMerged(StoredBlobs blobs) {
+    Set<String> merged = new HashSet<>();
     dsl.selectDistinct(REWIND_ENTRY.MERGED_SHA256)
         .from(REWIND_ENTRY)
         .where(REWIND_ENTRY.MERGED_SHA256.isNotNull())
-        .forEach(row -> elsewhere.addAll(withBases(row.value1(), baseOf)));
-    // snapshots only a rewind entry refers to still hold their content (not shared: the rewind is
-    // the session's own)
-    Set<String> held = new HashSet<>(elsewhere);
+        .forEach(row -> merged.addAll(blobs.withBases(row.value1())));
+    return merged;
+  }
+
+  /** The content of the snapshots rewind entries expect or put back, with their bases. */
+  private Set<String> blobsOfRewindSnapshots(StoredBlobs blobs) {
+    Set<String> held = new HashSet<>();
     dsl.select(SNAPSHOT.CONTENT_SHA256)
         .from(REWIND_ENTRY)
         .join(SNAPSHOT)
@@ -570,12 +632,20 @@ public final class Retention {
                 .eq(REWIND_ENTRY.TARGET_SNAPSHOT_ID)
                 .or(SNAPSHOT.ID.eq(REWIND_ENTRY.EXPECTED_SNAPSHOT_ID)))
         .where(SNAPSHOT.CONTENT_SHA256.isNotNull())
-        .forEach(row -> held.addAll(withBases(row.value1(), baseOf)));
-    long unreferenced =
-        stored.entrySet().stream()
-            .filter(blob -> !sessionsOf.containsKey(blob.getKey()) && !held.contains(blob.getKey()))
-            .mapToLong(Map.Entry::getValue)
-            .sum();
+        .forEach(row -> held.addAll(blobs.withBases(row.value1())));
+    return held;
+  }
+
+  /**
+   * Each workspace's sessions (the one {@code root} names, when given) with their turns, records
+   * and blobs: a blob is shared when another session or the index or a rewind ({@code elsewhere})
+   * needs it too.
+   */
+  private List<StoreUsage.WorkspaceUsage> workspaceUsage(
+      Optional<String> root,
+      StoredBlobs blobs,
+      Map<String, Set<Long>> sessionsOf,
+      Set<String> elsewhere) {
     Map<Long, Set<String>> blobsOf = new HashMap<>();
     sessionsOf.forEach(
         (sha, sessions) ->
@@ -607,12 +677,6 @@ public final class Retention {
         .forEach(
             row -> {
               Set<String> shas = blobsOf.getOrDefault(row.value2(), Set.of());
-              long bytes = shas.stream().mapToLong(sha -> stored.getOrDefault(sha, 0L)).sum();
-              long shared =
-                  shas.stream()
-                      .filter(sha -> sessionsOf.get(sha).size() > 1 || elsewhere.contains(sha))
-                      .mapToLong(sha -> stored.getOrDefault(sha, 0L))
-                      .sum();
               byWorkspace
                   .computeIfAbsent(row.value1(), given -> new ArrayList<>())
                   .add(
@@ -622,19 +686,17 @@ public final class Retention {
                           row.value5(),
                           row.value6() == null ? 0 : row.value6(),
                           shas.size(),
-                          bytes,
-                          shared));
+                          blobs.bytesOf(shas),
+                          blobs.bytesOf(
+                              shas.stream()
+                                  .filter(
+                                      sha ->
+                                          sessionsOf.get(sha).size() > 1 || elsewhere.contains(sha))
+                                  .toList())));
             });
     List<StoreUsage.WorkspaceUsage> workspaces = new ArrayList<>();
     byWorkspace.forEach(
         (given, sessions) -> workspaces.add(new StoreUsage.WorkspaceUsage(given, sessions)));
-    return new StoreUsage(
-        0,
-        0,
-        stored.size(),
-        stored.values().stream().mapToLong(Long::longValue).sum(),
-        unreferenced,
-        indexBytes,
-        workspaces);
+    return workspaces;
   }
 }

@@ -1,0 +1,38 @@
+package io.turndiff.ownfiles;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Optional;
+
+/**
+ * What turndiff reads of {@code /proc}: whether there is one, a process's {@code stat} line, and
+ * the user this process runs as. Each is one read, by name, of a file the kernel makes; nothing is
+ * written.
+ */
+public final class Proc {
+
+  private static final Path PROC = Path.of("/proc");
+
+  private Proc() {}
+
+  /** Whether this system has {@code /proc} (Linux): {@code /proc/self} is a directory. */
+  public static boolean mounted() {
+    return Files.isDirectory(PROC.resolve("self"));
+  }
+
+  /** The text of {@code /proc/PID/stat}; empty when the process is gone or there is no /proc. */
+  public static Optional<String> stat(long pid) {
+    try {
+      return Optional.of(Files.readString(PROC.resolve(pid + "/stat"), StandardCharsets.UTF_8));
+    } catch (IOException | RuntimeException gone) {
+      return Optional.empty();
+    }
+  }
+
+  /** The uid this process runs as: the owner of {@code /proc/self} (followed). */
+  static Object userOfThisProcess() throws IOException {
+    return Files.getAttribute(PROC.resolve("self"), "unix:uid");
+  }
+}

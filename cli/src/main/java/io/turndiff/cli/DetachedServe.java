@@ -1,8 +1,9 @@
 package io.turndiff.cli;
 
+import io.turndiff.ownfiles.OwnDirectory;
+import io.turndiff.ownfiles.OwnFile;
 import java.io.File;
 import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -25,7 +26,7 @@ final class DetachedServe {
 
   static Process start(Path database, int port) throws IOException {
     List<String> command = new ArrayList<>();
-    if (Files.isExecutable(SETSID)) {
+    if (OwnFile.of(SETSID).isExecutable()) {
       command.add(SETSID.toString());
     }
     command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
@@ -35,7 +36,7 @@ final class DetachedServe {
     command.add(Main.class.getName());
     command.addAll(List.of("--db", database.toString(), "serve", "--port", Integer.toString(port)));
     Path log = log(database);
-    Files.createDirectories(log.getParent());
+    OwnDirectory.of(log.getParent()).make();
     return new ProcessBuilder(command)
         .redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")))
         .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()))

@@ -3,16 +3,12 @@ package io.turndiff.cli;
 import io.turndiff.api.CliException;
 import io.turndiff.api.ExitCode;
 import io.turndiff.hooks.install.HookScript;
+import io.turndiff.ownfiles.OwnDirectory;
+import io.turndiff.ownfiles.OwnFile;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.FileVisitResult;
-import java.nio.file.Files;
-import java.nio.file.LinkOption;
-import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
-import java.nio.file.SimpleFileVisitor;
-import java.nio.file.attribute.BasicFileAttributes;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -24,8 +20,8 @@ import java.util.Optional;
  * checkout, an unpacked release, which stay). It is found from the launcher's home: {@code
  * $TURNDIFF_HOME}, which the release's launcher sets, else the checkout the jar belongs to.
  *
- * <p>These are the program's own files, not a workspace's, so they use the JDK's file API; a
- * removal never follows a link (a link is removed as a link).
+ * <p>These are the program's own files, not a workspace's, so they go through {@code
+ * io.turndiff.ownfiles}; a removal never follows a link (a link is removed as a link).
  */
 sealed interface Installation {
 
@@ -63,11 +59,11 @@ sealed interface Installation {
           || lib.getParent().getParent() == null
           || !lib.getFileName().toString().equals("turndiff")
           || !lib.getParent().getFileName().toString().equals("lib")
-          || !Files.isSymbolicLink(lib.resolve("current"))) {
+          || !OwnFile.of(lib.resolve("current")).isSymbolicLink()) {
         return Optional.empty();
       }
       try {
-        return Files.isSameFile(lib.resolve("current"), home)
+        return OwnFile.of(lib.resolve("current")).isSameFile(home)
             ? Optional.of(new Prefix(lib.getParent().getParent()))
             : Optional.empty();
       } catch (IOException e) {
@@ -85,11 +81,10 @@ sealed interface Installation {
 
     @Override
     public void remove(PrintWriter out) throws IOException {
-      Path link = link();
-      if (Files.isSymbolicLink(link)
-          && Files.readSymbolicLink(link).equals(lib().resolve("current/bin/turndiff"))) {
-        Files.delete(link);
-        out.println("removed " + link);
+      OwnFile link = OwnFile.of(link());
+      if (link.linkTarget().filter(lib().resolve("current/bin/turndiff")::equals).isPresent()
+          && link.deleteIfExists()) {
+        out.println("removed " + link.path());
       }
       deleteTree(lib());
       out.println("removed " + lib());
@@ -124,7 +119,7 @@ sealed interface Installation {
         return Optional.of(new Npm(main.getParent(), List.of("turndiff")));
       }
       List<String> packages = new ArrayList<>();
-      if (Files.isDirectory(nested.resolve("turndiff"))) {
+      if (OwnDirectory.of(nested.resolve("turndiff")).isDirectory()) {
         packages.add("turndiff");
       }
       packages.add("@turndiff/" + home.getFileName());
@@ -182,7 +177,7 @@ sealed interface Installation {
   record Debian(Path home) implements Installation {
 
     static Optional<Installation> of(Path home) {
-      return home.equals(DEBIAN_HOME) && Files.isRegularFile(DPKG_LIST)
+      return home.equals(DEBIAN_HOME) && OwnFile.of(DPKG_LIST).isRegularFile()
           ? Optional.of(new Debian(home))
           : Optional.empty();
     }
@@ -210,28 +205,6 @@ sealed interface Installation {
 
   /** Deletes {@code root} and everything under it; links are removed, never followed. */
   static void deleteTree(Path root) throws IOException {
-    if (!Files.exists(root, LinkOption.NOFOLLOW_LINKS)) {
-      return;
-    }
-    Files.walkFileTree(
-        root,
-        new SimpleFileVisitor<>() {
-          @Override
-          public FileVisitResult visitFile(Path file, BasicFileAttributes attributes)
-              throws IOException {
-            Files.delete(file);
-            return FileVisitResult.CONTINUE;
-          }
-
-          @Override
-          public FileVisitResult postVisitDirectory(Path directory, IOException failure)
-              throws IOException {
-            if (failure != null && !(failure instanceof NoSuchFileException)) {
-              throw failure;
-            }
-            Files.delete(directory);
-            return FileVisitResult.CONTINUE;
-          }
-        });
+    OwnDirectory.of(root).removeTree();
   }
 }

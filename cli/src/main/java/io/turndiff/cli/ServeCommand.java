@@ -8,11 +8,11 @@ import io.turndiff.api.wire.WireServeStarted;
 import io.turndiff.boundary.WorkspacePolicy;
 import io.turndiff.capture.track.WatchOptions;
 import io.turndiff.capture.workspace.WorkspaceHandles;
+import io.turndiff.ownfiles.LockFile;
 import io.turndiff.server.HttpService;
 import io.turndiff.server.ServiceOptions;
 import io.turndiff.service.DaemonFiles;
 import io.turndiff.service.Program;
-import io.turndiff.service.ServiceLock;
 import io.turndiff.service.TokenFile;
 import java.io.IOException;
 import java.io.PrintWriter;
@@ -154,7 +154,7 @@ final class ServeCommand implements Callable<Integer> {
     Path database = StoreOptions.of(spec).location();
     Path tokenPath =
         tokenFile != null ? tokenFile.toAbsolutePath() : database.resolveSibling("turndiff.token");
-    Optional<ServiceLock> storeLock = daemon ? Optional.of(lockStore(database)) : Optional.empty();
+    Optional<LockFile> storeLock = daemon ? Optional.of(lockStore(database)) : Optional.empty();
     Optional<String> instance = storeLock.map(held -> randomHex(16));
     ServiceOptions options = serviceOptions(token, instance);
     WorkspacePolicy policy = workspacePolicy();
@@ -196,8 +196,8 @@ final class ServeCommand implements Callable<Integer> {
   }
 
   /** The per-user service's hold on the store: one service per store. */
-  private static ServiceLock lockStore(Path database) throws IOException {
-    return ServiceLock.tryAcquire(Path.of(database + ".service.lock"))
+  private static LockFile lockStore(Path database) throws IOException {
+    return LockFile.tryAcquire(Path.of(database + ".service.lock"))
         .orElseThrow(
             () ->
                 new CliException(
@@ -269,7 +269,7 @@ final class ServeCommand implements Callable<Integer> {
       HttpService service,
       Turndiff turndiff,
       Optional<DaemonFiles> published,
-      Optional<ServiceLock> held) {
+      Optional<LockFile> held) {
     CountDownLatch stopped = new CountDownLatch(1);
     Runtime.getRuntime()
         .addShutdownHook(
@@ -279,7 +279,7 @@ final class ServeCommand implements Callable<Integer> {
                   service.stop();
                   turndiff.close();
                   published.ifPresent(DaemonFiles::removeToken);
-                  held.ifPresent(ServiceLock::close);
+                  held.ifPresent(LockFile::close);
                   stopped.countDown();
                 },
                 "turndiff-shutdown"));

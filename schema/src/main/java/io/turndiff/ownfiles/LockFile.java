@@ -1,4 +1,4 @@
-package io.turndiff.service;
+package io.turndiff.ownfiles;
 
 import java.io.IOException;
 import java.nio.channels.FileChannel;
@@ -10,16 +10,22 @@ import java.nio.file.attribute.PosixFilePermissions;
 import java.util.Optional;
 
 /**
- * An advisory lock on a file of the service's own ({@code <store>.service.lock}, held by the daemon
- * for its life; {@code <key>.lock}, held while {@code service start} decides and spawns), released
- * by {@link #close()} or by the process ending, however it ends.
+ * An advisory lock ({@code fcntl}) on a file of turndiff's own, made owner-only ({@code 0600}) when
+ * it is missing: the store's {@code <store>.migrate-lock} while a migration runs, the service's
+ * {@code <store>.service.lock}, held by the daemon for its life, and {@code <key>.lock}, held while
+ * {@code service start} decides and spawns. Released by {@link #close()} or by the process ending,
+ * however it ends.
+ *
+ * <p>What this does not protect: a process cannot take its own {@code fcntl} lock twice, so two
+ * threads of one process are not kept apart by it (the caller adds a lock of its own), and the
+ * lock's file is opened by name in a directory the caller chose.
  */
-public final class ServiceLock implements AutoCloseable {
+public final class LockFile implements AutoCloseable {
 
   private final FileChannel channel;
   private final FileLock lock;
 
-  private ServiceLock(FileChannel channel, FileLock lock) {
+  private LockFile(FileChannel channel, FileLock lock) {
     this.channel = channel;
     this.lock = lock;
   }
@@ -27,9 +33,7 @@ public final class ServiceLock implements AutoCloseable {
   private static FileChannel open(Path file) throws IOException {
     if (Files.notExists(file)) {
       try {
-        Files.createFile(
-            file,
-            PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")));
+        Files.createFile(file, PosixFilePermissions.asFileAttribute(AtomicFile.OWNER_ONLY));
       } catch (IOException raced) {
         // another process made it first
       }
@@ -38,10 +42,10 @@ public final class ServiceLock implements AutoCloseable {
   }
 
   /** Waits for the lock. */
-  public static ServiceLock acquire(Path file) throws IOException {
+  public static LockFile acquire(Path file) throws IOException {
     FileChannel channel = open(file);
     try {
-      return new ServiceLock(channel, channel.lock());
+      return new LockFile(channel, channel.lock());
     } catch (IOException | RuntimeException e) {
       channel.close();
       throw e;
@@ -49,7 +53,7 @@ public final class ServiceLock implements AutoCloseable {
   }
 
   /** The lock when no other process holds it. */
-  public static Optional<ServiceLock> tryAcquire(Path file) throws IOException {
+  public static Optional<LockFile> tryAcquire(Path file) throws IOException {
     FileChannel channel = open(file);
     try {
       FileLock lock = channel.tryLock();
@@ -57,7 +61,7 @@ public final class ServiceLock implements AutoCloseable {
         channel.close();
         return Optional.empty();
       }
-      return Optional.of(new ServiceLock(channel, lock));
+      return Optional.of(new LockFile(channel, lock));
     } catch (IOException | RuntimeException e) {
       channel.close();
       throw e;
@@ -69,8 +73,8 @@ public final class ServiceLock implements AutoCloseable {
     if (Files.notExists(file)) {
       return false;
     }
-    Optional<ServiceLock> lock = tryAcquire(file);
-    lock.ifPresent(ServiceLock::close);
+    Optional<LockFile> lock = tryAcquire(file);
+    lock.ifPresent(LockFile::close);
     return lock.isEmpty();
   }
 

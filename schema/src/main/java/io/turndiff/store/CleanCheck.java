@@ -2,15 +2,13 @@ package io.turndiff.store;
 
 import io.turndiff.model.StatProof;
 import io.turndiff.ownfiles.AtomicFile;
+import io.turndiff.ownfiles.FileStamp;
+import io.turndiff.ownfiles.OwnFile;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.LinkOption;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
-import java.nio.file.attribute.FileTime;
 import java.time.Instant;
-import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 
@@ -44,21 +42,12 @@ final class CleanCheck {
 
     /** The file's state, or empty when there is no file. */
     static Optional<FileState> of(Path file) throws IOException {
-      Map<String, Object> stat;
-      try {
-        stat =
-            Files.readAttributes(
-                file, "unix:dev,ino,size,lastModifiedTime,ctime", LinkOption.NOFOLLOW_LINKS);
-      } catch (NoSuchFileException absent) {
-        return Optional.empty();
-      }
-      return Optional.of(
-          new FileState(
-              (Long) stat.get("dev"),
-              (Long) stat.get("ino"),
-              (Long) stat.get("size"),
-              ((FileTime) stat.get("lastModifiedTime")).to(TimeUnit.NANOSECONDS),
-              ((FileTime) stat.get("ctime")).to(TimeUnit.NANOSECONDS)));
+      return OwnFile.of(file).stamp().map(FileState::of);
+    }
+
+    private static FileState of(FileStamp stamp) {
+      return new FileState(
+          stamp.device(), stamp.inode(), stamp.size(), stamp.mtimeNanos(), stamp.ctimeNanos());
     }
 
     String line() {
@@ -152,6 +141,9 @@ final class CleanCheck {
   private static final String FORMAT = "turndiff clean quick_check 1";
   private static final String NO_WAL = "no wal";
 
+  /** More than a record ever holds (five short lines): a longer file is not a record. */
+  private static final int RECORD_BOUND = 4096;
+
   private CleanCheck() {}
 
   /** Where the record of the store {@code file} is kept. */
@@ -162,8 +154,9 @@ final class CleanCheck {
   /** Whether the store's files are in the state its last clean check recorded. */
   static boolean stillHolds(Path file, StoreState now) {
     try {
-      return StoreState.parse(
-              new String(Files.readAllBytes(recordOf(file)), StandardCharsets.US_ASCII))
+      return OwnFile.of(recordOf(file))
+          .read(RECORD_BOUND)
+          .flatMap(bytes -> StoreState.parse(new String(bytes, StandardCharsets.US_ASCII)))
           .filter(recorded -> recorded.settled() && recorded.sameFiles(now))
           .isPresent();
     } catch (IOException noRecord) {

@@ -1,12 +1,12 @@
 package io.turndiff.store;
 
 import io.turndiff.ownfiles.AtomicFile;
+import io.turndiff.ownfiles.OwnDirectory;
+import io.turndiff.ownfiles.OwnFile;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.attribute.PosixFilePermissions;
 import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
@@ -31,6 +31,9 @@ public record HostId(String value) {
 
   private static final Pattern SHAPE = Pattern.compile("[A-Za-z0-9][A-Za-z0-9._:-]{0,127}");
   private static final Path MACHINE_ID = Path.of("/etc/machine-id");
+
+  /** More than any id file holds (an id is at most 128 characters). */
+  private static final int BOUND = 4096;
 
   /**
    * @throws IllegalArgumentException unless {@code value} is 1 to 128 letters, digits, {@code .},
@@ -74,8 +77,11 @@ public record HostId(String value) {
 
   private static Optional<HostId> readId(Path file) {
     try {
-      String text = Files.readString(file, StandardCharsets.UTF_8).strip();
-      return SHAPE.matcher(text).matches() ? Optional.of(new HostId(text)) : Optional.empty();
+      return OwnFile.of(file)
+          .readText(BOUND)
+          .map(String::strip)
+          .filter(text -> SHAPE.matcher(text).matches())
+          .map(HostId::new);
     } catch (IOException | UncheckedIOException unreadable) {
       return Optional.empty();
     }
@@ -89,12 +95,11 @@ public record HostId(String value) {
     }
     HostId made = new HostId(UUID.randomUUID().toString().replace("-", ""));
     try {
-      Files.createDirectories(
-          file.getParent(),
-          PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
+      OwnDirectory.of(file.getParent()).makePrivate();
       // another process may make one at the same moment: the first wins, both use it
-      AtomicFile.createIfAbsent(
-          file, (made.value() + "\n").getBytes(StandardCharsets.UTF_8), AtomicFile.OWNER_ONLY);
+      OwnFile.of(file)
+          .createIfAbsent(
+              (made.value() + "\n").getBytes(StandardCharsets.UTF_8), AtomicFile.OWNER_ONLY);
     } catch (IOException e) {
       throw new UncheckedIOException("cannot keep this machine's host id in " + file, e);
     }

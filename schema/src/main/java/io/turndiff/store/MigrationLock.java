@@ -1,13 +1,9 @@
 package io.turndiff.store;
 
+import io.turndiff.ownfiles.LockFile;
 import java.io.IOException;
-import java.nio.channels.FileChannel;
-import java.nio.channels.FileLock;
 import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
-import java.nio.file.attribute.PosixFilePermissions;
 import java.util.Map;
-import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Supplier;
@@ -38,13 +34,7 @@ final class MigrationLock {
     ReentrantLock local = IN_PROCESS.computeIfAbsent(storeFile, file -> new ReentrantLock());
     Path lockFile = storeFile.resolveSibling(storeFile.getFileName() + ".migrate-lock");
     local.lock();
-    try (FileChannel channel =
-            FileChannel.open(
-                lockFile,
-                Set.of(StandardOpenOption.CREATE, StandardOpenOption.WRITE),
-                PosixFilePermissions.asFileAttribute(
-                    PosixFilePermissions.fromString("rw-------")));
-        FileLock held = channel.lock()) {
+    try (LockFile held = LockFile.acquire(lockFile)) {
       return migration.get();
     } catch (IOException e) {
       throw new StoreException(

@@ -1,9 +1,8 @@
 package io.turndiff.store;
 
+import io.turndiff.ownfiles.OwnFile;
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.LinkOption;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFileAttributes;
 import java.nio.file.attribute.PosixFilePermission;
@@ -20,6 +19,9 @@ final class PasswordFile {
   private static final Set<PosixFilePermission> OWNER_ONLY =
       EnumSet.of(PosixFilePermission.OWNER_READ, PosixFilePermission.OWNER_WRITE);
 
+  /** More than any password: a file this long is not a password file. */
+  private static final int BOUND = 64 * 1024;
+
   private PasswordFile() {}
 
   /**
@@ -30,8 +32,9 @@ final class PasswordFile {
    */
   static String read(Path file) {
     try {
+      OwnFile password = OwnFile.of(file);
       PosixFileAttributes attributes =
-          Files.readAttributes(file, PosixFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
+          password.attributes().orElseThrow(() -> new NoSuchFileException(file.toString()));
       if (!attributes.isRegularFile()) {
         throw new IllegalArgumentException(
             "the password file " + file + " is not a regular file (a symlink is not followed)");
@@ -46,7 +49,8 @@ final class PasswordFile {
                 + file
                 + ")");
       }
-      String content = Files.readString(file, StandardCharsets.UTF_8);
+      String content =
+          password.readText(BOUND).orElseThrow(() -> new NoSuchFileException(file.toString()));
       int end = content.indexOf('\n');
       String first = end < 0 ? content : content.substring(0, end);
       if (first.endsWith("\r")) {

@@ -1,11 +1,12 @@
 package io.turndiff.store;
 
 import io.turndiff.ownfiles.AtomicFile;
+import io.turndiff.ownfiles.OwnDirectory;
+import io.turndiff.ownfiles.OwnFile;
 import java.io.IOException;
 import java.io.InputStream;
 import java.net.URL;
 import java.net.URLConnection;
-import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.util.Optional;
@@ -77,7 +78,7 @@ final class SqliteLibraryCopy {
             .resolve("sqlite-jdbc-" + SQLiteJDBCLoader.getVersion() + resourceFolder)
             .resolve(name)
             .toAbsolutePath();
-    if (Files.isRegularFile(copy, LinkOption.NOFOLLOW_LINKS)) {
+    if (OwnFile.of(copy).isRegularFile(LinkOption.NOFOLLOW_LINKS)) {
       return Optional.of(copy);
     }
     try {
@@ -94,7 +95,7 @@ final class SqliteLibraryCopy {
    * AtomicFile}), once it has the size the jar's directory gives it.
    */
   private static void make(URL library, Path copy) throws IOException {
-    Files.createDirectories(copy.getParent());
+    OwnDirectory.of(copy.getParent()).make();
     byte[] bytes;
     try (InputStream in = library.openStream()) {
       bytes = in.readAllBytes();
@@ -104,6 +105,6 @@ final class SqliteLibraryCopy {
     if (size < 0 || bytes.length != size) {
       throw new IOException("the copy of " + library + " is " + bytes.length + " bytes");
     }
-    AtomicFile.replace(copy, bytes, AtomicFile.OWNER_ONLY);
+    OwnFile.of(copy).replace(bytes, AtomicFile.OWNER_ONLY);
   }
 }

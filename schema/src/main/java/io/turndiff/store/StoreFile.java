@@ -1,14 +1,14 @@
 package io.turndiff.store;
 
 import io.turndiff.ownfiles.AtomicFile;
+import io.turndiff.ownfiles.OwnDirectory;
+import io.turndiff.ownfiles.OwnFile;
 import java.io.IOException;
 import java.net.URI;
 import java.net.URISyntaxException;
-import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
-import java.nio.file.attribute.PosixFilePermissions;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.SQLException;
@@ -61,13 +61,14 @@ final class StoreFile {
    *     where it is
    */
   static StoreFile prepare(Path file) {
-    if (!Files.exists(file, LinkOption.NOFOLLOW_LINKS)) {
+    OwnFile store = OwnFile.of(file);
+    if (!store.exists(LinkOption.NOFOLLOW_LINKS)) {
       create(file);
     }
-    if (Files.isDirectory(file)) {
+    if (store.isDirectory()) {
       throw new StoreException("the store " + file + " is a directory");
     }
-    if (!Files.isRegularFile(file)) {
+    if (!store.isRegularFile()) {
       throw new StoreException("the store " + file + " exists but is not a regular file");
     }
     StoreHeader.problem(file)
@@ -80,18 +81,18 @@ final class StoreFile {
 
   private static Access access(Path file) {
     Path folder = file.getParent();
-    boolean folderWritable = Files.isWritable(folder);
-    if (Files.isWritable(file) && folderWritable) {
+    boolean folderWritable = OwnFile.of(folder).isWritable();
+    if (OwnFile.of(file).isWritable() && folderWritable) {
       return Access.READ_WRITE;
     }
     Path wal = sibling(file, "-wal");
     boolean walHasContent;
     try {
-      walHasContent = Files.exists(wal) && Files.size(wal) > 0;
+      walHasContent = OwnFile.of(wal).exists() && OwnFile.of(wal).size() > 0;
     } catch (IOException e) {
       throw new StoreException("cannot read " + wal + ": " + e.getMessage(), e);
     }
-    if (folderWritable || (walHasContent && Files.isReadable(sibling(file, "-shm")))) {
+    if (folderWritable || (walHasContent && OwnFile.of(sibling(file, "-shm")).isReadable())) {
       return Access.READ_ONLY;
     }
     if (!walHasContent) {
@@ -117,11 +118,7 @@ final class StoreFile {
   private static void create(Path file) {
     Path folder = file.getParent();
     try {
-      if (!Files.isDirectory(folder)) {
-        Files.createDirectories(
-            folder,
-            PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
-      }
+      OwnDirectory.of(folder).makePrivate();
       // when another process got there first, theirs is used: it too was whole before it got the
       // name
       AtomicFile.createIfAbsent(file, AtomicFile.OWNER_ONLY, StoreFile::initialise);
@@ -138,8 +135,8 @@ final class StoreFile {
     try {
       initialiseDatabase(file);
     } finally {
-      Files.deleteIfExists(sibling(file, "-wal"));
-      Files.deleteIfExists(sibling(file, "-shm"));
+      OwnFile.of(sibling(file, "-wal")).deleteIfExists();
+      OwnFile.of(sibling(file, "-shm")).deleteIfExists();
     }
   }
 
@@ -162,7 +159,7 @@ final class StoreFile {
     long bytes = 0;
     for (Path part : List.of(path, sibling(path, "-wal"))) {
       try {
-        bytes += Files.size(part);
+        bytes += OwnFile.of(part).size();
       } catch (NoSuchFileException absent) {
         // no log: everything is in the file
       } catch (IOException e) {

@@ -1,11 +1,9 @@
 package io.turndiff.store;
 
+import io.turndiff.ownfiles.OwnFile;
 import java.io.IOException;
-import java.nio.ByteBuffer;
-import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
 import java.util.Arrays;
 import java.util.Optional;
 
@@ -27,17 +25,15 @@ final class StoreHeader {
 
   /** Why {@code file} is not an intact SQLite database, or empty when its header is sound. */
   static Optional<String> problem(Path file) {
-    try (FileChannel channel = FileChannel.open(file, StandardOpenOption.READ)) {
-      long size = channel.size();
+    try {
+      OwnFile store = OwnFile.of(file);
+      long size = store.size();
       if (size == 0) {
         return Optional.of(
             "it is empty (0 bytes): a new store is only created where no file exists");
       }
-      ByteBuffer header = ByteBuffer.allocate(HEADER_BYTES);
-      while (header.hasRemaining() && channel.read(header, header.position()) > 0) {
-        // read until the header is complete or the file ends
-      }
-      byte[] bytes = header.array();
+      // zeros past the end of a file shorter than a header
+      byte[] bytes = Arrays.copyOf(store.first(HEADER_BYTES), HEADER_BYTES);
       if (!Arrays.equals(bytes, 0, MAGIC.length, MAGIC, 0, MAGIC.length)) {
         return Optional.of(
             "it is not an SQLite database (it does not start with \"SQLite format 3\")");

@@ -10,9 +10,9 @@
  * blobs are content-addressed, compressed, and chunked when too large to hold.
  *
  * <p>The only files it touches are its own (a SQLite store's file and checks, a PostgreSQL store's
- * password file, this machine's host id, sqlite-jdbc's library copy): the classes allowed to are
- * named, once, in the {@code OWN_FILES} of cli's {@code ArchitectureTest}, and each writes a file
- * whole through {@link io.turndiff.ownfiles.AtomicFile}.
+ * password file, this machine's host id, sqlite-jdbc's library copy), each through {@link
+ * io.turndiff.ownfiles}, which writes a file whole one way ({@link
+ * io.turndiff.ownfiles.AtomicFile}).
  *
  * <p>The tables, the migration rules, the transactions, the blob encoding and the snapshot row of
  * each kind of {@link io.turndiff.model.Snapshot} are described in {@code docs/store-layout.md} at

@@ -2,10 +2,10 @@ package io.turndiff.service;
 
 import io.turndiff.api.CliException;
 import io.turndiff.api.ExitCode;
+import io.turndiff.ownfiles.OwnFile;
 import java.io.File;
 import java.io.IOException;
 import java.net.URISyntaxException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -28,7 +28,7 @@ final class DaemonLauncher {
 
   static Process spawn(ServiceFiles files, Map<String, String> environment) throws IOException {
     List<String> command = new ArrayList<>();
-    if (Files.isExecutable(SETSID)) {
+    if (OwnFile.of(SETSID).isExecutable()) {
       command.add(SETSID.toString());
     }
     command.addAll(launcher(environment));
@@ -76,7 +76,7 @@ final class DaemonLauncher {
     if (home != null && !home.isEmpty()) {
       Path released = Path.of(home, "bin", "turndiff");
       return List.of(
-          (Files.isExecutable(released) ? released : Path.of(home, "turndiff")).toString());
+          (OwnFile.of(released).isExecutable() ? released : Path.of(home, "turndiff")).toString());
     }
     Path jar;
     try {
@@ -86,7 +86,7 @@ final class DaemonLauncher {
     } catch (URISyntaxException | RuntimeException e) {
       throw new CliException(ExitCode.ERROR, "cannot find turndiff's own jar: " + e.getMessage());
     }
-    if (!Files.isRegularFile(jar)) {
+    if (!OwnFile.of(jar).isRegularFile()) {
       throw new CliException(
           ExitCode.ERROR,
           "turndiff does not run from its jar (" + jar + "); set TURNDIFF_HOME to the checkout");

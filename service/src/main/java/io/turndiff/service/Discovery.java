@@ -2,12 +2,9 @@ package io.turndiff.service;
 
 import io.turndiff.api.Json;
 import io.turndiff.api.wire.WireDiscovery;
+import io.turndiff.ownfiles.OwnDirectory;
+import io.turndiff.ownfiles.OwnFile;
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.DirectoryStream;
-import java.nio.file.Files;
-import java.nio.file.NoSuchFileException;
-import java.nio.file.NotDirectoryException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -31,6 +28,9 @@ public record Discovery(
     String version,
     String program,
     String startedAt) {
+
+  /** More than any discovery file holds: a longer file is not one. */
+  private static final int BOUND = 64 * 1024;
 
   public String url() {
     return "http://127.0.0.1:" + port;
@@ -93,25 +93,17 @@ public record Discovery(
    */
   public static List<String> storesIn(Path runDirectory) throws IOException {
     List<String> stores = new ArrayList<>();
-    try (DirectoryStream<Path> files = Files.newDirectoryStream(runDirectory, "*.json")) {
-      for (Path file : files) {
-        read(file).map(Discovery::store).ifPresent(stores::add);
-      }
-    } catch (NoSuchFileException | NotDirectoryException none) {
-      return List.of();
+    for (Path file : OwnDirectory.of(runDirectory).list("*.json")) {
+      read(file).map(Discovery::store).ifPresent(stores::add);
     }
     return stores;
   }
 
   /** The discovery file at {@code file}; empty when there is none or it cannot be read as one. */
   public static Optional<Discovery> read(Path file) throws IOException {
-    String text;
-    try {
-      text = Files.readString(file, StandardCharsets.UTF_8);
-    } catch (NoSuchFileException missing) {
-      return Optional.empty();
-    }
-    return Json.read(text, WireDiscovery.class)
+    return OwnFile.of(file)
+        .readText(BOUND)
+        .flatMap(text -> Json.read(text, WireDiscovery.class))
         .filter(read -> read.format() == 1 && read.instance() != null)
         .map(
             read ->

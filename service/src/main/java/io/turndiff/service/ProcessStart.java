@@ -1,9 +1,7 @@
 package io.turndiff.service;
 
-import java.io.IOException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.Path;
+import io.turndiff.ownfiles.Proc;
+import java.util.Optional;
 import java.util.OptionalLong;
 
 /**
@@ -13,18 +11,15 @@ import java.util.OptionalLong;
  */
 public final class ProcessStart {
 
-  private static final Path PROC = Path.of("/proc");
-
   private ProcessStart() {}
 
   /** The start time of {@code pid}; empty when it does not run or there is no {@code /proc}. */
   public static OptionalLong ticks(long pid) {
-    String stat;
-    try {
-      stat = Files.readString(PROC.resolve(pid + "/stat"), StandardCharsets.UTF_8);
-    } catch (IOException | RuntimeException gone) {
+    Optional<String> read = Proc.stat(pid);
+    if (read.isEmpty()) {
       return OptionalLong.empty();
     }
+    String stat = read.get();
     // the command name (field 2) is in parentheses and may hold spaces and ')': fields after the
     // last ')'; fields[0] is field 3 (the state), so field 22 is fields[19]
     String[] fields = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
@@ -43,7 +38,7 @@ public final class ProcessStart {
     if (pid <= 0) {
       return false;
     }
-    if (!Files.isDirectory(PROC.resolve("self"))) {
+    if (!Proc.mounted()) {
       return ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false);
     }
     OptionalLong now = ticks(pid);

@@ -1,5 +1,6 @@
 package io.turndiff.service;
 
+import io.turndiff.ownfiles.OwnFile;
 import java.io.File;
 import java.io.IOException;
 import java.nio.file.InvalidPathException;
@@ -33,7 +34,7 @@ public record Program(String version, String jar) {
       return null;
     }
     try {
-      return Path.of(first).toRealPath().toString();
+      return OwnFile.of(Path.of(first)).realPath().toString();
     } catch (IOException | InvalidPathException gone) {
       return Path.of(first).toAbsolutePath().normalize().toString();
     }

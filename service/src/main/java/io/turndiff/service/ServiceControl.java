@@ -4,6 +4,7 @@ import io.turndiff.api.CliException;
 import io.turndiff.api.ExitCode;
 import io.turndiff.api.wire.WireReplacedService;
 import io.turndiff.api.wire.WireServiceStopped;
+import io.turndiff.ownfiles.LockFile;
 import java.io.IOException;
 import java.time.Duration;
 import java.time.Instant;
@@ -45,7 +46,7 @@ public final class ServiceControl {
       throws IOException, InterruptedException {
     files.prepare();
     files.prepareStoreFolder().forEach(notes);
-    try (ServiceLock _ = ServiceLock.acquire(files.startLock())) {
+    try (LockFile _ = LockFile.acquire(files.startLock())) {
       WireReplacedService replaced = null;
       switch (ServiceProbe.probe(files)) {
         case ServiceProbe.Running running -> {

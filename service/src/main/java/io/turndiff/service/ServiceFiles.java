@@ -3,10 +3,10 @@ package io.turndiff.service;
 import io.turndiff.api.CliException;
 import io.turndiff.api.ExitCode;
 import io.turndiff.ownfiles.AtomicFile;
+import io.turndiff.ownfiles.OwnDirectory;
+import io.turndiff.ownfiles.OwnFile;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.FileAlreadyExistsException;
-import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
@@ -28,14 +28,13 @@ import java.util.Set;
  * directory"): the run directory ({@code $XDG_RUNTIME_DIR/turndiff/}, else {@code <store
  * dir>/.turndiff-run/}), made 0700 and refused unless it is a real directory of ours with no group
  * or other bits; in it, files named by the store's key (the SHA-256 of the store's path string).
- * These are the service's own files, never a workspace's, so they use the JDK's file API.
+ * These are the service's own files, never a workspace's, so they go through {@code
+ * io.turndiff.ownfiles}.
  */
 public final class ServiceFiles {
 
-  private static final Set<PosixFilePermission> PRIVATE_DIRECTORY =
-      PosixFilePermissions.fromString("rwx------");
-  private static final Set<PosixFilePermission> PRIVATE_FILE =
-      PosixFilePermissions.fromString("rw-------");
+  private static final Set<PosixFilePermission> PRIVATE_DIRECTORY = OwnDirectory.PRIVATE;
+  private static final Set<PosixFilePermission> PRIVATE_FILE = AtomicFile.OWNER_ONLY;
 
   private final String store;
   private final Path runDirectory;
@@ -145,12 +144,9 @@ public final class ServiceFiles {
 
   /** Makes the run directory (0700 from its creation) when it is missing, then checks it. */
   public void prepare() throws IOException {
-    Files.createDirectories(runDirectory.getParent());
-    try {
-      Files.createDirectory(runDirectory, PosixFilePermissions.asFileAttribute(PRIVATE_DIRECTORY));
-    } catch (FileAlreadyExistsException existing) {
-      // checked below, like one made by a hook client
-    }
+    OwnDirectory.of(runDirectory.getParent()).make();
+    // one there already is checked below, like one made by a hook client
+    OwnDirectory.of(runDirectory).createPrivate();
     check();
   }
 
@@ -168,13 +164,11 @@ public final class ServiceFiles {
 
   /** Why the run directory must not be used, and what to do; empty when it is fine or missing. */
   public Optional<String> refusal() throws IOException {
-    PosixFileAttributes attributes;
-    try {
-      attributes =
-          Files.readAttributes(runDirectory, PosixFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
-    } catch (NoSuchFileException missing) {
+    Optional<PosixFileAttributes> found = OwnFile.of(runDirectory).attributes();
+    if (found.isEmpty()) {
       return Optional.empty();
     }
+    PosixFileAttributes attributes = found.get();
     String problem;
     String remedy;
     if (!attributes.isDirectory()) {
@@ -200,9 +194,7 @@ public final class ServiceFiles {
 
   /** Whether {@code path} itself (not followed) belongs to this process's user. */
   private static boolean ours(Path path) throws IOException {
-    // /proc/self (followed) is this process's directory, owned by its uid
-    return Files.getAttribute(path, "unix:uid", LinkOption.NOFOLLOW_LINKS)
-        .equals(Files.getAttribute(Path.of("/proc/self"), "unix:uid"));
+    return OwnFile.of(path).ownedByThisUser();
   }
 
   /**
@@ -213,16 +205,12 @@ public final class ServiceFiles {
   }
 
   public boolean hasDiscovery() {
-    return Files.exists(discovery(), LinkOption.NOFOLLOW_LINKS);
+    return OwnFile.of(discovery()).exists(LinkOption.NOFOLLOW_LINKS);
   }
 
   /** The daemon's token, when its file is there. */
   public Optional<String> readToken() throws IOException {
-    try {
-      return Optional.of(Files.readString(token(), StandardCharsets.UTF_8).strip());
-    } catch (NoSuchFileException missing) {
-      return Optional.empty();
-    }
+    return TokenFile.read(token());
   }
 
   /**
@@ -240,13 +228,14 @@ public final class ServiceFiles {
   public List<String> prepareStoreFolder() throws IOException {
     List<String> notes = new ArrayList<>();
     Path folder = storePath().getParent();
-    if (!Files.isDirectory(folder)) {
-      Files.createDirectories(folder, PosixFilePermissions.asFileAttribute(PRIVATE_DIRECTORY));
+    OwnFile folderName = OwnFile.of(folder);
+    if (!folderName.isDirectory()) {
+      OwnDirectory.of(folder).makePrivate();
     } else {
-      int mode = (Integer) Files.getAttribute(folder, "unix:mode") & 07777;
-      String shown = PosixFilePermissions.toString(Files.getPosixFilePermissions(folder));
+      int mode = folderName.mode();
+      String shown = PosixFilePermissions.toString(folderName.permissions());
       if ((mode & 077) != 0 && folder.equals(ownFolder) && ours(folder)) {
-        Files.setPosixFilePermissions(folder, PRIVATE_DIRECTORY);
+        folderName.setPermissions(PRIVATE_DIRECTORY);
         notes.add(
             "closed turndiff's folder " + folder + " to others (was " + shown + ", now rwx------)");
       } else if ((mode & 022) != 0 && (mode & 01000) == 0) {
@@ -276,14 +265,13 @@ public final class ServiceFiles {
   /** Creates the service's log 0600, or checks and tightens the one there. */
   private void prepareLog(List<String> notes) throws IOException {
     Path log = log();
-    try {
-      Files.createFile(log, PosixFilePermissions.asFileAttribute(PRIVATE_FILE));
+    OwnFile logFile = OwnFile.of(log);
+    if (logFile.createEmpty(PRIVATE_FILE)) {
       return;
-    } catch (FileAlreadyExistsException existing) {
-      // checked below
     }
+    // one there already is checked
     PosixFileAttributes attributes =
-        Files.readAttributes(log, PosixFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
+        logFile.attributes().orElseThrow(() -> new NoSuchFileException(log.toString()));
     if (!attributes.isRegularFile() || !ours(log)) {
       throw new CliException(
           ExitCode.ERROR,
@@ -298,7 +286,7 @@ public final class ServiceFiles {
               + "; not writing to it (remove it: turndiff makes a new one, 0600)");
     }
     if (!attributes.permissions().equals(PRIVATE_FILE)) {
-      Files.setPosixFilePermissions(log, PRIVATE_FILE);
+      logFile.setPermissions(PRIVATE_FILE);
       notes.add(
           "the service's log "
               + log
@@ -312,7 +300,7 @@ public final class ServiceFiles {
   static void deleteEach(Path... files) {
     for (Path file : files) {
       try {
-        Files.deleteIfExists(file);
+        OwnFile.of(file).deleteIfExists();
       } catch (IOException e) {
         System.err.println("turndiff service: cannot remove " + file + ": " + e.getMessage());
       }
@@ -342,20 +330,13 @@ public final class ServiceFiles {
   }
 
   private static List<String> lastLines(Path file, int count) throws IOException {
-    List<String> lines;
-    try {
-      lines = Files.readAllLines(file, StandardCharsets.UTF_8);
-    } catch (NoSuchFileException none) {
-      return List.of();
-    }
-    return List.copyOf(lines.subList(Math.max(0, lines.size() - count), lines.size()));
+    return OwnFile.of(file).lastLines(count);
   }
 
   /** Removes the discovery, token, header and marker files (each when present). */
   public void removeServiceFiles() throws IOException {
-    Files.deleteIfExists(discovery());
-    Files.deleteIfExists(verified());
-    Files.deleteIfExists(header());
-    Files.deleteIfExists(token());
+    for (Path file : List.of(discovery(), verified(), header(), token())) {
+      OwnFile.of(file).deleteIfExists();
+    }
   }
 }

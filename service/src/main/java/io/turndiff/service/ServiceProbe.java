@@ -4,6 +4,7 @@ import io.turndiff.api.CliException;
 import io.turndiff.api.HealthProof;
 import io.turndiff.api.Json;
 import io.turndiff.api.wire.WireHealthProof;
+import io.turndiff.ownfiles.LockFile;
 import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -87,7 +88,7 @@ public final class ServiceProbe {
             + discovery.pid()
             + ") did not prove it is the turndiff service: "
             + reason;
-    return ServiceLock.heldElsewhere(files.storeLock())
+    return LockFile.heldElsewhere(files.storeLock())
         ? new Unproven(discovery, said)
         : new Stale(said);
   }

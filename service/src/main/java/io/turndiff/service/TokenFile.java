@@ -1,18 +1,20 @@
 package io.turndiff.service;
 
+import io.turndiff.ownfiles.OwnDirectory;
+import io.turndiff.ownfiles.OwnFile;
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.Optional;
 
 /**
  * The file {@code turndiff serve} leaves its bearer token in, beside the store (or where {@code
- * --token-file} says): the service's own file, never a workspace's, so it is written with the JDK's
- * file API.
+ * --token-file} says): the service's own file, never a workspace's, so it is read and written
+ * through {@code io.turndiff.ownfiles}.
  */
 public final class TokenFile {
+
+  /** More than any token: a longer file is not a token file. */
+  static final int BOUND = 4096;
 
   private TokenFile() {}
 
@@ -20,11 +22,8 @@ public final class TokenFile {
    * The token a service left in {@code file}; empty when there is no such file (no service yet).
    */
   public static Optional<String> read(Path file) throws IOException {
-    try {
-      return Optional.of(Files.readString(file, StandardCharsets.UTF_8).strip());
-    } catch (NoSuchFileException noServiceYet) {
-      return Optional.empty();
-    }
+    // no file: no service yet
+    return OwnFile.of(file).readText(BOUND).map(String::strip);
   }
 
   /**
@@ -32,7 +31,7 @@ public final class TokenFile {
    * others.
    */
   public static void writePrivately(Path file, String token) throws IOException {
-    Files.createDirectories(file.getParent());
+    OwnDirectory.of(file.getParent()).make();
     ServiceFiles.writePrivately(file, token + "\n");
   }
 }

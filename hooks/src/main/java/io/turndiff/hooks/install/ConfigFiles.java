@@ -3,17 +3,15 @@ package io.turndiff.hooks.install;
 import io.turndiff.api.CliException;
 import io.turndiff.api.ExitCode;
 import io.turndiff.ownfiles.AtomicFile;
+import io.turndiff.ownfiles.OwnDirectory;
+import io.turndiff.ownfiles.OwnFile;
 import java.io.IOException;
-import java.nio.file.DirectoryNotEmptyException;
-import java.nio.file.Files;
 import java.nio.file.LinkOption;
-import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermission;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
-import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Optional;
@@ -23,31 +21,32 @@ import java.util.Set;
  * The user's own configuration files {@code turndiff hooks} edits: a runtime's settings in the
  * user's home or {@code $CODEX_HOME}, turndiff's installation record and backups. They are the
  * user's configuration, not a workspace's (a workspace's settings go through its boundary: {@link
- * WorkspaceSettings}), so they use the JDK's file API; still each write is atomic ({@link
- * AtomicFile}, the file's mode kept) and a settings file that is a symbolic link (a dotfiles
- * checkout) is never replaced by a file: the write goes to the link's target, which the caller
- * names to the user.
+ * WorkspaceSettings}), so they go through {@code io.turndiff.ownfiles}: each write is atomic
+ * ({@link AtomicFile}, the file's mode kept) and a settings file that is a symbolic link (a
+ * dotfiles checkout) is never replaced by a file: the write goes to the link's target, which the
+ * caller names to the user.
  */
 public final class ConfigFiles {
 
   static final Set<PosixFilePermission> PRIVATE_FILE = PosixFilePermissions.fromString("rw-------");
-  static final Set<PosixFilePermission> PRIVATE_DIRECTORY =
-      PosixFilePermissions.fromString("rwx------");
+  static final Set<PosixFilePermission> PRIVATE_DIRECTORY = OwnDirectory.PRIVATE;
   static final Set<PosixFilePermission> SHARED_FILE = PosixFilePermissions.fromString("rw-r--r--");
+
+  /** More than a runtime's settings file holds: a longer one is refused, not read. */
+  private static final int BOUND = 16 * 1024 * 1024;
 
   private ConfigFiles() {}
 
   /** The file's bytes (through a link), or empty when there is no file. */
   static Optional<byte[]> read(Path file) {
     try {
-      return Optional.of(Files.readAllBytes(file));
-    } catch (NoSuchFileException e) {
-      if (Files.isSymbolicLink(file)) {
+      Optional<byte[]> bytes = OwnFile.of(file).read(BOUND);
+      if (bytes.isEmpty() && OwnFile.of(file).isSymbolicLink()) {
         throw new CliException(
             ExitCode.USAGE,
             file + " is a symbolic link to a file that does not exist; nothing was written");
       }
-      return Optional.empty();
+      return bytes;
     } catch (IOException e) {
       throw new CliException(ExitCode.ERROR, "cannot read " + file + ": " + e.getMessage());
     }
@@ -61,14 +60,14 @@ public final class ConfigFiles {
   static Path writeTarget(Path file) {
     Path absolute = file.toAbsolutePath().normalize();
     Path existing = absolute;
-    while (existing != null && !Files.exists(existing, LinkOption.NOFOLLOW_LINKS)) {
+    while (existing != null && !OwnFile.of(existing).exists(LinkOption.NOFOLLOW_LINKS)) {
       existing = existing.getParent();
     }
     if (existing == null) {
       return absolute;
     }
     try {
-      return existing.toRealPath().resolve(existing.relativize(absolute));
+      return OwnFile.of(existing).realPath().resolve(existing.relativize(absolute));
     } catch (IOException e) {
       throw new CliException(
           ExitCode.USAGE,
@@ -85,11 +84,12 @@ public final class ConfigFiles {
    */
   static void writeAtomically(Path target, byte[] bytes, Set<PosixFilePermission> modeIfNew) {
     try {
+      OwnFile file = OwnFile.of(target);
       Set<PosixFilePermission> mode =
-          Files.exists(target, LinkOption.NOFOLLOW_LINKS)
-              ? Files.getPosixFilePermissions(target, LinkOption.NOFOLLOW_LINKS)
+          file.exists(LinkOption.NOFOLLOW_LINKS)
+              ? file.permissions(LinkOption.NOFOLLOW_LINKS)
               : modeIfNew;
-      AtomicFile.replace(target, bytes, mode);
+      file.replace(bytes, mode);
     } catch (IOException e) {
       throw new CliException(ExitCode.ERROR, "cannot write " + target + ": " + e.getMessage());
     }
@@ -97,29 +97,20 @@ public final class ConfigFiles {
 
   /** Makes the missing directories of {@code directory}, returns those it made, outermost first. */
   static List<Path> createDirectories(Path directory) {
-    List<Path> missing = new ArrayList<>();
-    for (Path at = directory.toAbsolutePath();
-        at != null && !Files.exists(at, LinkOption.NOFOLLOW_LINKS);
-        at = at.getParent()) {
-      missing.addFirst(at);
-    }
     try {
-      for (Path made : missing) {
-        Files.createDirectory(made);
-      }
+      return OwnDirectory.of(directory).makeEach();
     } catch (IOException e) {
       throw new CliException(ExitCode.ERROR, "cannot create " + directory + ": " + e.getMessage());
     }
-    return missing;
   }
 
   /** Removes those of {@code directories} (outermost first) that are empty, innermost first. */
   static void removeEmptyDirectories(List<Path> directories) {
     for (Path directory : directories.reversed()) {
       try {
-        Files.deleteIfExists(directory);
-      } catch (DirectoryNotEmptyException e) {
-        return;
+        if (!OwnDirectory.of(directory).removeIfEmpty()) {
+          return;
+        }
       } catch (IOException e) {
         throw new CliException(
             ExitCode.ERROR, "cannot remove " + directory + ": " + e.getMessage());
@@ -129,7 +120,7 @@ public final class ConfigFiles {
 
   static void delete(Path file) {
     try {
-      Files.deleteIfExists(file);
+      OwnFile.of(file).deleteIfExists();
     } catch (IOException e) {
       throw new CliException(ExitCode.ERROR, "cannot remove " + file + ": " + e.getMessage());
     }
@@ -138,9 +129,9 @@ public final class ConfigFiles {
   /** Writes a private copy {@code name} into {@code directory} (made 0700 when missing). */
   static Path backup(Path directory, String name, byte[] bytes) {
     try {
-      if (!Files.isDirectory(directory)) {
+      if (!OwnDirectory.of(directory).isDirectory()) {
         createDirectories(directory.getParent());
-        Files.createDirectory(directory, PosixFilePermissions.asFileAttribute(PRIVATE_DIRECTORY));
+        OwnDirectory.of(directory).createPrivate();
       }
       Path copy = directory.resolve(name);
       writeAtomically(copy, bytes, PRIVATE_FILE);
@@ -154,26 +145,26 @@ public final class ConfigFiles {
   /** The real path {@code path} names now (every link resolved), or empty when it cannot. */
   static Optional<Path> realPath(Path path) {
     try {
-      return Optional.of(path.toRealPath());
+      return Optional.of(OwnFile.of(path).realPath());
     } catch (IOException e) {
       return Optional.empty();
     }
   }
 
   public static boolean isDirectory(Path path) {
-    return Files.isDirectory(path);
+    return OwnDirectory.of(path).isDirectory();
   }
 
   public static boolean exists(Path path) {
-    return Files.exists(path, LinkOption.NOFOLLOW_LINKS);
+    return OwnFile.of(path).exists(LinkOption.NOFOLLOW_LINKS);
   }
 
   static boolean isSymbolicLink(Path path) {
-    return Files.isSymbolicLink(path);
+    return OwnFile.of(path).isSymbolicLink();
   }
 
   static boolean isExecutableFile(Path file) {
-    return Files.isRegularFile(file) && Files.isExecutable(file);
+    return OwnFile.of(file).isRegularFile() && OwnFile.of(file).isExecutable();
   }
 
   static String sha256(byte[] bytes) {

@@ -10,8 +10,9 @@ import java.util.Set;
  * The files one {@code turndiff hooks} command reads and writes, each the way its owner decides: a
  * workspace's settings through the workspace's boundary ({@link WorkspaceSettings}: the repository
  * chose those paths, and a link out of it is refused), the user's own (the settings in their home,
- * Codex's {@code config.toml}) with the JDK's file API ({@link ConfigFiles}: a link there is the
- * user's own choice, such as a dotfiles checkout, and is written through, the link kept).
+ * Codex's {@code config.toml}) through {@code io.turndiff.ownfiles} ({@link ConfigFiles}: a link
+ * there is the user's own choice, such as a dotfiles checkout, and is written through, the link
+ * kept).
  */
 final class SettingsFiles implements AutoCloseable {
 

@@ -9,8 +9,7 @@
  * io.turndiff.hooks.install.HookLedger}), what status finds ({@link
  * io.turndiff.hooks.install.HookInstallations}) and where a runtime runs a workspace's hooks
  * ({@link io.turndiff.hooks.install.HookLoading}). A workspace's settings are read and written
- * through its boundary; the user's own with the JDK's file API ({@code ConfigFiles}, named in
- * {@code ArchitectureTest}). The command line's {@code hooks} and {@code uninstall} are thin
- * adapters over it.
+ * through its boundary; the user's own through {@code io.turndiff.ownfiles} ({@code ConfigFiles}).
+ * The command line's {@code hooks} and {@code uninstall} are thin adapters over it.
  */
 package io.turndiff.hooks.install;

@@ -9,11 +9,9 @@ import io.turndiff.fixtures.CommandRun;
 import io.turndiff.fixtures.StoreRows;
 import io.turndiff.fixtures.TestStore;
 import io.turndiff.fixtures.TestWorkspace;
-import io.turndiff.store.Store;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.Base64;
 import java.util.List;
 import java.util.Map;
@@ -34,34 +32,22 @@ class CaptureCommandsTest {
 
   private TestWorkspace workspace;
   private Path database;
-  private final List<CommandRun> runs = new ArrayList<>();
+  private StoreCommandRuns commands;
 
   @BeforeEach
   void setUp() {
     workspace = TestWorkspace.in(temp);
     database = TestStore.fileIn(temp);
+    commands = new StoreCommandRuns(database);
   }
 
   @AfterEach
   void canary() {
-    workspace.assertOutsideUnchanged();
-    for (CommandRun run : runs) {
-      workspace.canary().assertNotIn("stdout", run.out());
-      workspace.canary().assertNotIn("stderr", run.err());
-    }
-    if (Files.exists(database)) {
-      try (Store store = Store.open(database)) {
-        workspace.canary().assertNotInStore(store);
-      }
-    }
+    commands.assertNothingLeaked(workspace);
   }
 
   private CommandRun turndiff(String... args) {
-    List<String> withStore = new ArrayList<>(List.of("--db", database.toString()));
-    withStore.addAll(List.of(args));
-    CommandRun run = CliRun.inProcess(withStore.toArray(String[]::new));
-    runs.add(run);
-    return run;
+    return commands.run(args);
   }
 
   private String begin() {

@@ -60,16 +60,7 @@ class GcCommandTest {
 
   /** A finished turn {@code id} of session s1 that writes {@code content} into {@code file}. */
   private void turn(String id, String file, String content) {
-    turndiff(
-            "turn",
-            "begin",
-            "--workspace",
-            workspace.root().toString(),
-            "--session",
-            "s1",
-            "--turn",
-            id)
-        .expect(0);
+    StoreCommands.beginTurn(database, workspace, "s1", id).expect(0);
     turndiff("snapshot", "--turn", id, file).expect(0);
     workspace.file(file, content);
     turndiff("turn", "finish", "--turn", id).expect(0);

@@ -44,17 +44,7 @@ class HumanViewsProcessIT {
 
   /** Turn {@code id} of session s1 begun, and {@code paths} snapshotted in it. */
   private void begin(String id, String... paths) {
-    StoreCommands.run(
-            database,
-            "turn",
-            "begin",
-            "--workspace",
-            workspace.root().toString(),
-            "--session",
-            "s1",
-            "--turn",
-            id)
-        .expect(0);
+    StoreCommands.beginTurn(database, workspace, "s1", id).expect(0);
     List<String> snapshot = new ArrayList<>(List.of("snapshot", "--turn", id));
     snapshot.addAll(List.of(paths));
     StoreCommands.run(database, snapshot.toArray(String[]::new)).expect(0);

@@ -1,5 +1,6 @@
 package io.turndiff.cli;
 
+import static io.turndiff.cli.StoreCommands.beginTurn;
 import static io.turndiff.cli.StoreCommands.run;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -45,17 +46,7 @@ class ReadOnlyStoreCommandsTest {
     folder = Files.createDirectories(temp.resolve("store"));
     database = folder.resolve("turndiff.db");
     run(database, "track", "--workspace", workspace.root().toString()).expect(0);
-    run(
-            database,
-            "turn",
-            "begin",
-            "--workspace",
-            workspace.root().toString(),
-            "--session",
-            "s1",
-            "--turn",
-            "t1")
-        .expect(0);
+    beginTurn(database, workspace, "s1", "t1").expect(0);
     run(database, "snapshot", "--turn", "t1", "a.txt", "b.txt", "c.txt").expect(0);
     workspace.file("a.txt", "one\n2\n").file("b.txt", "new\n");
     Files.delete(workspace.resolve("c.txt"));

@@ -56,17 +56,7 @@ class ServeGcProcessIT {
     for (int i = 0; i < count; i++) {
       String turn = session + "-t" + i;
       String file = "f" + (i % 3) + ".txt";
-      StoreCommands.run(
-              database,
-              "turn",
-              "begin",
-              "--workspace",
-              workspace.root().toString(),
-              "--session",
-              session,
-              "--turn",
-              turn)
-          .expect(0);
+      StoreCommands.beginTurn(database, workspace, session, turn).expect(0);
       StoreCommands.run(database, "snapshot", "--turn", turn, file).expect(0);
       StringBuilder text = new StringBuilder();
       for (int line = 0; line < lines; line++) {

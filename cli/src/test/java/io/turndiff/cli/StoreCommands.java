@@ -25,6 +25,20 @@ final class StoreCommands {
     return CliRun.inProcess(arguments(database, args));
   }
 
+  /** {@code turndiff turn begin} of turn {@code turn} of {@code session} in {@code workspace}. */
+  static CommandRun beginTurn(Path database, TestWorkspace workspace, String session, String turn) {
+    return run(
+        database,
+        "turn",
+        "begin",
+        "--workspace",
+        workspace.root().toString(),
+        "--session",
+        session,
+        "--turn",
+        turn);
+  }
+
   static String[] arguments(Path database, String... args) {
     int words = args[0].equals("turn") ? 2 : 1;
     List<String> ordered = new ArrayList<>(List.of(args).subList(0, words));
@@ -48,17 +62,7 @@ final class StoreCommands {
       workspace.file("f" + i + ".txt", text.toString());
       names.add("f" + i + ".txt");
     }
-    run(
-            database,
-            "turn",
-            "begin",
-            "--workspace",
-            workspace.root().toString(),
-            "--session",
-            "s1",
-            "--turn",
-            "t1")
-        .expect(0);
+    beginTurn(database, workspace, "s1", "t1").expect(0);
     List<String> snapshot = new ArrayList<>(List.of("snapshot", "--turn", "t1"));
     snapshot.addAll(names);
     run(database, snapshot.toArray(String[]::new)).expect(0);

@@ -13,6 +13,7 @@ import com.fasterxml.jackson.databind.MapperFeature;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.cfg.CoercionAction;
 import com.fasterxml.jackson.databind.cfg.CoercionInputShape;
+import com.fasterxml.jackson.databind.cfg.MutableCoercionConfig;
 import com.fasterxml.jackson.databind.exc.InvalidNullException;
 import com.fasterxml.jackson.databind.exc.MismatchedInputException;
 import com.fasterxml.jackson.databind.exc.UnrecognizedPropertyException;
@@ -26,6 +27,7 @@ import java.util.Collection;
 import java.util.List;
 import java.util.Locale;
 import java.util.Set;
+import java.util.function.Consumer;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Collectors;
@@ -51,39 +53,40 @@ public final class RequestBodies {
           .disable(MapperFeature.ALLOW_COERCION_OF_SCALARS)
           .withCoercionConfig(
               LogicalType.Textual,
-              config ->
-                  config
-                      .setCoercion(CoercionInputShape.Integer, CoercionAction.Fail)
-                      .setCoercion(CoercionInputShape.Float, CoercionAction.Fail)
-                      .setCoercion(CoercionInputShape.Boolean, CoercionAction.Fail))
+              refusing(
+                  CoercionInputShape.Integer, CoercionInputShape.Float, CoercionInputShape.Boolean))
           .withCoercionConfig(
               LogicalType.Integer,
-              config ->
-                  config
-                      .setCoercion(CoercionInputShape.String, CoercionAction.Fail)
-                      .setCoercion(CoercionInputShape.EmptyString, CoercionAction.Fail)
-                      .setCoercion(CoercionInputShape.Float, CoercionAction.Fail)
-                      .setCoercion(CoercionInputShape.Boolean, CoercionAction.Fail))
+              refusing(
+                  CoercionInputShape.String,
+                  CoercionInputShape.EmptyString,
+                  CoercionInputShape.Float,
+                  CoercionInputShape.Boolean))
           .withCoercionConfig(
               LogicalType.Boolean,
-              config ->
-                  config
-                      .setCoercion(CoercionInputShape.String, CoercionAction.Fail)
-                      .setCoercion(CoercionInputShape.EmptyString, CoercionAction.Fail)
-                      .setCoercion(CoercionInputShape.Integer, CoercionAction.Fail)
-                      .setCoercion(CoercionInputShape.Float, CoercionAction.Fail))
+              refusing(
+                  CoercionInputShape.String,
+                  CoercionInputShape.EmptyString,
+                  CoercionInputShape.Integer,
+                  CoercionInputShape.Float))
           .withCoercionConfig(
               LogicalType.Collection,
-              config ->
-                  config
-                      .setCoercion(CoercionInputShape.String, CoercionAction.Fail)
-                      .setCoercion(CoercionInputShape.EmptyString, CoercionAction.Fail))
+              refusing(CoercionInputShape.String, CoercionInputShape.EmptyString))
           .addModule(
               new SimpleModule("flags and numbers are never null")
                   .addDeserializer(Boolean.class, NullRefusing.of(Boolean.class))
                   .addDeserializer(Long.class, NullRefusing.of(Long.class))
                   .addDeserializer(Integer.class, NullRefusing.of(Integer.class)))
           .build();
+
+  /** A value of the configured type given in any of {@code shapes} is refused, not converted. */
+  private static Consumer<MutableCoercionConfig> refusing(CoercionInputShape... shapes) {
+    return config -> {
+      for (CoercionInputShape shape : shapes) {
+        config.setCoercion(shape, CoercionAction.Fail);
+      }
+    };
+  }
 
   /**
    * The largest body a runtime's payload may be, and so the longest string it may hold: a Claude

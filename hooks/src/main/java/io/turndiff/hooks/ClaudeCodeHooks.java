@@ -33,13 +33,8 @@ final class ClaudeCodeHooks implements HookMapper {
 
   @Override
   public HookCall map(HookFields payload) {
-    HookCallDraft draft = HookCallDraft.read(payload, runtime(), "prompt_id", "tool_use_id");
-    return switch (draft.event()) {
-      case "UserPromptSubmit" -> draft.begin();
-      case "PreToolUse" -> beforeTool(payload, draft);
-      case "Stop", "SessionEnd" -> draft.finish();
-      default -> draft.ignore();
-    };
+    return HookCallDraft.read(payload, runtime(), "prompt_id", "tool_use_id")
+        .ofPromptEvents(draft -> beforeTool(payload, draft));
   }
 
   private static HookCall beforeTool(HookFields payload, HookCallDraft draft) {

@@ -5,6 +5,7 @@ import java.util.List;
 import java.util.Optional;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.function.Function;
 
 /**
  * The parts of a {@link HookCall} every payload has, read first; each runtime's mapper then picks
@@ -51,6 +52,20 @@ record HookCallDraft(
         payload.directory("cwd"),
         turnField == null ? Optional.empty() : payload.optional(turnField),
         toolCallField == null ? Optional.empty() : payload.optional(toolCallField));
+  }
+
+  /**
+   * The call of a runtime that names its events as Claude Code does (Claude Code and Codex): {@code
+   * UserPromptSubmit} begins, {@code PreToolUse} is what {@code beforeTool} makes of it, {@code
+   * Stop} and {@code SessionEnd} finish, any other event is ignored.
+   */
+  HookCall ofPromptEvents(Function<HookCallDraft, HookCall> beforeTool) {
+    return switch (event()) {
+      case "UserPromptSubmit" -> begin();
+      case "PreToolUse" -> beforeTool.apply(this);
+      case "Stop", "SessionEnd" -> finish();
+      default -> ignore();
+    };
   }
 
   HookCall ignore() {

@@ -35,15 +35,45 @@ final class CliProcess {
   static Path launcherHome(Path home) throws IOException {
     Files.createDirectories(home);
     Path launcher = home.resolve("turndiff");
-    Files.writeString(
-        launcher,
-        "#!/bin/sh\nexec '"
+    // as a release's bin/turndiff starts its jar: from the start-up cache, the full JIT for
+    // `serve` (the service), C1 and the serial collector for the rest; without it, the service
+    // this launcher starts and each command a hook client runs through it start from nothing
+    // (about twice the CPU)
+    String script =
+        "#!/bin/sh\ncase ${1-} in\n  serve) short= ;;\n  *) short='"
+            + String.join(" ", StartupCache.SHORT_COMMAND_FLAGS)
+            + "' ;;\nesac\nexec '"
             + ProcessHandle.current().info().command().orElse("java")
-            + "' --enable-native-access=ALL-UNNAMED -jar '"
+            + "' --enable-native-access=ALL-UNNAMED "
+            + String.join(" ", quoted(startUpOptions(jar())))
+            + " $short -jar '"
             + jar().toAbsolutePath()
-            + "' \"$@\"\n");
-    Files.setPosixFilePermissions(launcher, PosixFilePermissions.fromString("rwx------"));
+            + "' \"$@\"\n";
+    // asked for again by the same test (its runtime's environment, then its service's): a script
+    // that may be running is not rewritten
+    if (!Files.isRegularFile(launcher) || !Files.readString(launcher).equals(script)) {
+      Files.writeString(launcher, script);
+      Files.setPosixFilePermissions(launcher, PosixFilePermissions.fromString("rwx------"));
+    }
     return home;
+  }
+
+  /**
+   * The start-up options a launcher gives the build's jar: the cache trained for it once ({@link
+   * StartupCache}), the JVM quiet about it, and sqlite-jdbc's native library loaded from the copy
+   * kept beside the jar ({@code cli/target/turndiff.native}, the checkout launcher's own folder)
+   * rather than extracted into the temporary folder, compared and deleted at every start.
+   */
+  private static List<String> startUpOptions(Path jar) {
+    return List.of(
+        "-XX:AOTCache=" + StartupCache.of(jar),
+        "-Xlog:aot=off",
+        "-Xlog:cds=off",
+        "-Dturndiff.sqlite.library=" + jar.resolveSibling("turndiff.native").toAbsolutePath());
+  }
+
+  private static List<String> quoted(List<String> words) {
+    return words.stream().map(word -> "'" + word + "'").toList();
   }
 
   /** Where {@link EnvTestHook} was loaded from: this module's test classes. */
@@ -83,12 +113,11 @@ final class CliProcess {
     boolean held =
         environment.keySet().stream().anyMatch(name -> name.startsWith(EnvTestHook.PREFIX));
     // the launcher's start-up: the build's jar from the cache trained for it once (StartupCache),
-    // which a held process's longer class path (the jar, then the test classes) still matches; a
-    // copy of the jar elsewhere from a class-data archive beside it, made at its first exit
+    // which a held process's longer class path (the jar, then the test classes) still matches, and
+    // sqlite-jdbc's library from the launcher's copy; a copy of the jar elsewhere from a class-data
+    // archive beside it, made at its first exit
     if (jar.equals(jar())) {
-      command.add("-XX:AOTCache=" + StartupCache.of(jar));
-      command.add("-Xlog:aot=off");
-      command.add("-Xlog:cds=off");
+      command.addAll(startUpOptions(jar));
     } else if (!held) {
       // not for a held process: its class path holds a directory (the test classes), and a JVM
       // asked to write an archive of such a class path fails at exit

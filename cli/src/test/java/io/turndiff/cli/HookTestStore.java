@@ -47,9 +47,13 @@ final class HookTestStore {
     return base;
   }
 
-  /** Starts the per-user service of the test store. */
+  /**
+   * Starts the per-user service of the test store as a hook finding none does: through the launcher
+   * under {@code TURNDIFF_HOME} ({@link #runtimeBase}), so that the service starts as a release's
+   * does, from the start-up cache with the full JIT, not from nothing.
+   */
   void startService() throws Exception {
-    CliProcess.run(env, "service", "start").expect(0);
+    CliProcess.run(runtimeBase(), "service", "start").expect(0);
   }
 
   /** Stops the service whatever it is doing: the test's {@code @AfterEach}. */

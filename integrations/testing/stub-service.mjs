@@ -110,7 +110,7 @@ export function writeDiscovery({ runDir, store, token, instance, port, pid, star
  * (one line each in `calls`), and the first call brings up a stub service for `store` in `runDir`, as
  * `turndiff service start` would. `stub()` is that stub once it is up; `close()` ends it.
  */
-export function launcherStartingStub({ runDir, store, release = false }) {
+export function launcherStartingStub({ runDir, store, release = false, delayMs = 0 }) {
   const home = fs.mkdtempSync(path.join(os.tmpdir(), "tdlauncher-"));
   const calls = path.join(home, "calls");
   // a checkout keeps its launcher at the top, a release in bin/ (beside bin/turndiff-hook)
@@ -121,6 +121,8 @@ export function launcherStartingStub({ runDir, store, release = false }) {
   const watcher = setInterval(async () => {
     if (stub === null && fs.existsSync(calls)) {
       stub = "starting";
+      // a cold start on a loaded machine: the service comes up delayMs after it was started
+      if (delayMs > 0) await new Promise((resolve) => setTimeout(resolve, delayMs));
       stub = await startStub({ runDir, store });
     }
   }, 20);

@@ -55,7 +55,8 @@ class ArchitectureTest {
    * its last clean check), the copy of sqlite-jdbc's native library beside the jar, and a
    * PostgreSQL store's password file, this machine's host id ({@code /etc/machine-id} or the kept
    * {@code host-id}), the service's token file and the per-user daemon's run directory, discovery
-   * file, locks, launcher and {@code /proc} reads, the log of a service {@code turndiff open}
+   * file, locks, launcher and {@code /proc} reads, the hook calls the hook script kept in its spool
+   * there while no service ran (read, then removed), the log of a service {@code turndiff open}
    * started, the demo acting as the agent on its demo workspace, the UTF-8 standard streams, and
    * the user's own runtime settings files {@code turndiff hooks} edits (a workspace's go through
    * the boundary), turndiff's own installed program and folders, which {@code turndiff uninstall}
@@ -83,6 +84,7 @@ class ArchitectureTest {
           "io.turndiff.service.ServiceFiles",
           "io.turndiff.service.Discovery",
           "io.turndiff.service.ServiceLock",
+          "io.turndiff.service.HookSpool",
           "io.turndiff.service.ProcessStart",
           "io.turndiff.service.DaemonLauncher",
           "io.turndiff.hooks.install.ConfigFiles",

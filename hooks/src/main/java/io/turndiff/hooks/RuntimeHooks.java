@@ -3,8 +3,10 @@ package io.turndiff.hooks;
 import io.turndiff.api.TurnEvents;
 import io.turndiff.api.Turndiff;
 import java.nio.file.Path;
+import java.time.Instant;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.function.Function;
@@ -52,6 +54,21 @@ public final class RuntimeHooks {
    *     can never be valid; nothing was done
    */
   public HookOutcome receive(String runtime, byte[] body, HookQuery query) {
+    return receive(runtime, body, query, Optional.empty());
+  }
+
+  /**
+   * As {@link #receive}, for a call the hook script could not deliver when it was made (the service
+   * was not running) and kept in the spool since {@code spooledAt}: the tools it announced have run
+   * by now, so their paths' before-states are recorded as the state machine says of a late call
+   * ({@link HookTurns}), never read from the tree as it is now. Counted {@code late}.
+   */
+  public HookOutcome receiveLate(String runtime, byte[] body, HookQuery query, Instant spooledAt) {
+    return receive(runtime, body, query, Optional.of(spooledAt));
+  }
+
+  private HookOutcome receive(
+      String runtime, byte[] body, HookQuery query, Optional<Instant> spooledAt) {
     HookMapper mapper = mappers.get(runtime);
     if (mapper == null) {
       throw new IllegalArgumentException("no mapper for the runtime '" + runtime + "'");
@@ -63,10 +80,11 @@ public final class RuntimeHooks {
       counters.refused(runtime);
       throw refused;
     }
-    HookOutcome outcome = turns.handle(call, query, body);
+    HookOutcome outcome = turns.handle(call, query, body, spooledAt);
     counters.accepted(call, outcome);
     return outcome;
   }
+
 
   /** What the hook calls did since the service started. */
   public HookCounters counters() {

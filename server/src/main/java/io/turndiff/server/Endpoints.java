@@ -36,6 +36,8 @@ import io.turndiff.capture.SnapshotVerdict;
 import io.turndiff.capture.TurnSummary;
 import io.turndiff.capture.track.TrackingOptions;
 import io.turndiff.hooks.HookCounters;
+import io.turndiff.hooks.HookOutcome;
+import io.turndiff.hooks.HookQuery;
 import io.turndiff.model.PathInput;
 import io.turndiff.model.WorkspacePath;
 import io.turndiff.review.ReviewQueries;
@@ -43,6 +45,7 @@ import io.turndiff.review.TurnRecords;
 import io.turndiff.rewind.RewindReport;
 import io.turndiff.rewind.RewindRequest;
 import java.nio.file.Path;
+import java.time.Instant;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
@@ -182,6 +185,11 @@ final class Endpoints implements TurnEvents {
     PanelSessions.Session session = request.requirePanel("/v1/logout");
     events.endSession(session.id());
     return session;
+  }
+
+  /** A hook call kept in the hook script's spool since {@code spooledAt}, acted on late. */
+  HookOutcome receiveLateHook(String runtime, byte[] body, HookQuery query, Instant spooledAt) {
+    return hooks.receiveLate(runtime, body, query, spooledAt);
   }
 
   /** What the hook endpoints did since the service started. */

@@ -8,6 +8,7 @@ import io.turndiff.hooks.HookOutcome;
 import io.turndiff.hooks.HookQuery;
 import io.turndiff.hooks.RuntimeHooks;
 import java.nio.file.Path;
+import java.time.Instant;
 import java.util.Map;
 import java.util.Set;
 import java.util.function.Function;
@@ -93,6 +94,17 @@ final class HookEndpoints {
       response = response.withHeader(ERROR_HEADER, outcome.failure().get().code());
     }
     return response;
+  }
+
+  /**
+   * A hook call the hook script kept in its spool since {@code spooledAt}, when no service ran
+   * (docs/runtime-hooks.md, "When the service is not running"), acted on late.
+   */
+  HookOutcome receiveLate(String runtime, byte[] body, HookQuery query, Instant spooledAt) {
+    if (!hooks.runtimes().contains(runtime)) {
+      throw new IllegalArgumentException("no hook endpoint for the runtime '" + runtime + "'");
+    }
+    return hooks.receiveLate(runtime, body, query, spooledAt);
   }
 
   /** What the hook endpoints did since the service started. */

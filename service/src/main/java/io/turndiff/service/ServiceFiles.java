@@ -199,7 +199,7 @@ public final class ServiceFiles {
   }
 
   /** Whether {@code path} itself (not followed) belongs to this process's user. */
-  private static boolean ours(Path path) throws IOException {
+  static boolean ours(Path path) throws IOException {
     // /proc/self (followed) is this process's directory, owned by its uid
     return Files.getAttribute(path, "unix:uid", LinkOption.NOFOLLOW_LINKS)
         .equals(Files.getAttribute(Path.of("/proc/self"), "unix:uid"));

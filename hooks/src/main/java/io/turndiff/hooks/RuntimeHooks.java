@@ -24,6 +24,8 @@ public final class RuntimeHooks {
   private final Map<String, HookMapper> mappers = new TreeMap<>();
   private final HookTurns turns;
   private final HookCounters counters;
+  private final HookSightings sightings = new HookSightings();
+  private final Turndiff turndiff;
 
   /**
    * @param admitted the workspace a client named, checked against the service's workspace policy
@@ -34,6 +36,7 @@ public final class RuntimeHooks {
         List.of(new ClaudeCodeHooks(), new CodexHooks(), new GeminiHooks(), new OpenCodeHooks())) {
       mappers.put(mapper.runtime(), mapper);
     }
+    this.turndiff = turndiff;
     this.turns = new HookTurns(turndiff, admitted, events);
     this.counters = new HookCounters(List.copyOf(mappers.keySet()));
   }
@@ -82,12 +85,35 @@ public final class RuntimeHooks {
     }
     HookOutcome outcome = turns.handle(call, query, body, spooledAt);
     counters.accepted(call, outcome);
+    sightings.saw(call, outcome, spooledAt.orElseGet(Instant::now), changedFiles(call, outcome));
     return outcome;
   }
 
+  /** How many files the turn a finish call finished recorded; 0 for any other call. */
+  private long changedFiles(HookCall call, HookOutcome outcome) {
+    if (call.action() != HookCall.Action.FINISH
+        || !outcome.outcomes().contains("finished")
+        || outcome.turn().isEmpty()) {
+      return 0;
+    }
+    String turn = outcome.turn().get();
+    return turndiff
+        .store()
+        .read(
+            tx ->
+                tx.turns()
+                    .byExternalId(turn)
+                    .map(stored -> (long) tx.fileChanges().ofTurn(stored.id()).size())
+                    .orElse(0L));
+  }
 
   /** What the hook calls did since the service started. */
   public HookCounters counters() {
     return counters;
+  }
+
+  /** What the hook calls showed of each runtime, per directory, since the service started. */
+  public HookSightings sightings() {
+    return sightings;
   }
 }

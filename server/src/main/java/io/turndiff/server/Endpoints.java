@@ -38,6 +38,7 @@ import io.turndiff.capture.track.TrackingOptions;
 import io.turndiff.hooks.HookCounters;
 import io.turndiff.hooks.HookOutcome;
 import io.turndiff.hooks.HookQuery;
+import io.turndiff.hooks.HookSightings;
 import io.turndiff.model.PathInput;
 import io.turndiff.model.WorkspacePath;
 import io.turndiff.review.ReviewQueries;
@@ -195,6 +196,11 @@ final class Endpoints implements TurnEvents {
   /** What the hook endpoints did since the service started. */
   HookCounters hookCounters() {
     return hooks.counters();
+  }
+
+  /** What the hook calls showed of each runtime since the service started. */
+  HookSightings hookSightings() {
+    return hooks.sightings();
   }
 
   private ApiResponse loginCode(ApiRequest request) {

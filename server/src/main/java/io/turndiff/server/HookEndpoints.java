@@ -6,6 +6,7 @@ import io.turndiff.api.Turndiff;
 import io.turndiff.hooks.HookCounters;
 import io.turndiff.hooks.HookOutcome;
 import io.turndiff.hooks.HookQuery;
+import io.turndiff.hooks.HookSightings;
 import io.turndiff.hooks.RuntimeHooks;
 import java.nio.file.Path;
 import java.time.Instant;
@@ -110,5 +111,9 @@ final class HookEndpoints {
   /** What the hook endpoints did since the service started. */
   HookCounters counters() {
     return hooks.counters();
+  }
+
+  HookSightings sightings() {
+    return hooks.sightings();
   }
 }

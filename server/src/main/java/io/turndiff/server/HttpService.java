@@ -258,7 +258,8 @@ public final class HttpService implements AutoCloseable {
         collection.status(),
         endpoints.hookCounters().counts(),
         endpoints.hookCounters().lastFailures(),
-        WireServiceWatch.of(turndiff.watchStatus()));
+        WireServiceWatch.of(turndiff.watchStatus()),
+        endpoints.hookSightings().all());
   }
 
   private static ApiResponse refused(RequestException e) {

@@ -68,6 +68,23 @@ function hookLog(box, runDir = box.runDir) {
 }
 
 for (const shell of shells) {
+  test(`${shell}: a 200's body, the note for the model, goes to stdout as it is; any other answer's nowhere`, async () => {
+    const note = 'turndiff (the tool) notes: "a\\u0007.txt" (too_large).\n';
+    for (const [status, body, printed] of [[200, note, note], [200, '{"hookSpecificOutput":{}}', '{"hookSpecificOutput":{}}'],
+      [204, undefined, ""], [400, "bad", ""], [500, "oops", ""]]) {
+      const box = sandbox();
+      const stub = await startStub({ runDir: box.runDir, store: box.store, status, body });
+      try {
+        const result = await runHook(shell, ["claude-code"], geminiPayload, baseEnv(box));
+        assert.equal(result.code, 0);
+        assert.equal(result.stdout, printed, `HTTP ${status}`);
+        assert.equal(result.stderr, "");
+      } finally {
+        await stub.close();
+      }
+    }
+  });
+
   test(`${shell}: forwards the payload byte for byte with the token, says nothing, exits 0`, async () => {
     const box = sandbox();
     const stub = await startStub({ runDir: box.runDir, store: box.store });

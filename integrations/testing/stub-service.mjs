@@ -36,7 +36,7 @@ export function discoveryText(fields) {
 /**
  * Starts a stub on 127.0.0.1 (a free port) and, unless {writeDiscovery: false}, writes its discovery, token
  * and header files for `store` into `runDir` (made 0700).
- * Options: token, instance, answer ("proof" | "wrong" | "none"), status (hook response status),
+ * Options: token, instance, answer ("proof" | "wrong" | "none"), status (hook response status), body (its body),
  * pid / startTicks (what the discovery file claims), writeDiscovery.
  */
 export async function startStub(options) {
@@ -63,7 +63,7 @@ export async function startStub(options) {
         return;
       }
       if (url.pathname.startsWith("/v1/hooks/")) {
-        res.writeHead(options.status ?? 204, { "turndiff-hook-outcome": "recorded" }).end();
+        res.writeHead(options.status ?? 204, { "turndiff-hook-outcome": "recorded" }).end(options.body);
         return;
       }
       res.writeHead(404).end();

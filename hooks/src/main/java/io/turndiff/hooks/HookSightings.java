@@ -138,6 +138,16 @@ public final class HookSightings {
     return runtime.equals("gemini") ? "AfterAgent" : "Stop";
   }
 
+  /**
+   * The standing warning of the runtime and directory {@code call}'s session works in, if any
+   * ({@code hooks may not be firing for R since T: …}).
+   */
+  synchronized Optional<String> warning(HookCall call) {
+    String directory = placeOfSession.get(call.runtime() + "\n" + call.session());
+    Seen seen = directory == null ? null : byPlace.get(call.runtime() + "\n" + directory);
+    return seen == null || seen.warning == null ? Optional.empty() : Optional.of(seen.warning);
+  }
+
   /** Every runtime and directory seen, least recently used first. */
   public synchronized List<WireHookSighting> all() {
     List<WireHookSighting> all = new ArrayList<>();

@@ -86,6 +86,13 @@ public final class RuntimeHooks {
     HookOutcome outcome = turns.handle(call, query, body, spooledAt);
     counters.accepted(call, outcome);
     sightings.saw(call, outcome, spooledAt.orElseGet(Instant::now), changedFiles(call, outcome));
+    if (call.action() == HookCall.Action.BEGIN
+        && spooledAt.isEmpty()
+        && outcome.outcomes().contains("begun")) {
+      // the prompt's turn began: what the model should know of its previous one (issue 21, item 8)
+      return outcome.withNote(
+          PromptNote.forPromptOf(turndiff, outcome.turn().orElseThrow(), sightings.warning(call)));
+    }
     return outcome;
   }
 

@@ -56,12 +56,35 @@ function baseEnv(box, extra = {}) {
 
 const geminiPayload = fs.readFileSync(path.join(fixtures, "gemini/BeforeTool.write_file.json"));
 
+/** The calls kept in the spool, oldest first (a name starting with a dot is one being written). */
+function spooled(box) {
+  const spool = path.join(box.runDir, `${box.key}.spool`);
+  return fs.existsSync(spool) ? fs.readdirSync(spool).filter((name) => !name.startsWith(".")).sort() : [];
+}
+
 function hookLog(box, runDir = box.runDir) {
   const file = path.join(runDir, `${box.key}.hook.log`);
   return fs.existsSync(file) ? fs.readFileSync(file, "utf8") : "";
 }
 
 for (const shell of shells) {
+  test(`${shell}: a 200's body, the note for the model, goes to stdout as it is; any other answer's nowhere`, async () => {
+    const note = 'turndiff (the tool) notes: "a\\u0007.txt" (too_large).\n';
+    for (const [status, body, printed] of [[200, note, note], [200, '{"hookSpecificOutput":{}}', '{"hookSpecificOutput":{}}'],
+      [204, undefined, ""], [400, "bad", ""], [500, "oops", ""]]) {
+      const box = sandbox();
+      const stub = await startStub({ runDir: box.runDir, store: box.store, status, body });
+      try {
+        const result = await runHook(shell, ["claude-code"], geminiPayload, baseEnv(box));
+        assert.equal(result.code, 0);
+        assert.equal(result.stdout, printed, `HTTP ${status}`);
+        assert.equal(result.stderr, "");
+      } finally {
+        await stub.close();
+      }
+    }
+  });
+
   test(`${shell}: forwards the payload byte for byte with the token, says nothing, exits 0`, async () => {
     const box = sandbox();
     const stub = await startStub({ runDir: box.runDir, store: box.store });
@@ -220,25 +243,59 @@ for (const shell of shells) {
     assert.match(hookLog(box), /delivery to port \d+ failed: HTTP 000, curl exit 7/);
   });
 
-  test(`${shell}: no service and none may be started: exits 0 within the bounded wait, logs why`, async () => {
+  test(`${shell}: no service and none may be started: exits 0 at once, the call kept in the spool`, async () => {
     const box = sandbox();
     fs.mkdirSync(box.runDir, { mode: 0o700 });
-    const result = await runHook(shell, ["codex"], geminiPayload, baseEnv(box));
+    const result = await runHook(shell, ["codex", "--git-root"], geminiPayload, baseEnv(box));
     assert.equal(result.code, 0);
     assert.equal(result.stdout + result.stderr, "");
     assert.ok(result.ms < 3000, `took ${result.ms} ms`);
-    assert.match(hookLog(box), /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ codex no service reached/);
+    assert.match(hookLog(box), /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ codex no service reached \(none started: TURNDIFF_HOOK_NO_START=1\); this call is kept in the spool/);
+    const [kept] = spooled(box);
+    assert.match(kept, /^\d{19}-\d+\.codex\.g\.hook$/);
   });
 
-  test(`${shell}: a launcher that never brings the service up: bounded wait, exit 0`, async () => {
+  test(`${shell}: a launcher that never brings the service up: bounded wait, exit 0, the call kept whole, 0600, in order`, async () => {
     const box = sandbox();
     const home = tempDir("tdhome-");
     fs.writeFileSync(path.join(home, "turndiff"), "#!/bin/sh\nsleep 3\n", { mode: 0o755 });
-    const result = await runHook(shell, ["codex"], geminiPayload,
-      baseEnv(box, { TURNDIFF_HOOK_NO_START: undefined, TURNDIFF_HOME: home, TURNDIFF_HOOK_START_WAIT: "1" }));
-    assert.equal(result.code, 0);
-    assert.ok(result.ms < 4000, `took ${result.ms} ms`);
-    assert.match(hookLog(box), /no service reached within 1 s/);
+    const env = baseEnv(box, { TURNDIFF_HOOK_NO_START: undefined, TURNDIFF_HOME: home, TURNDIFF_HOOK_START_WAIT: "1" });
+    const first = await runHook(shell, ["codex"], geminiPayload, env);
+    const second = await runHook(shell, ["gemini", "--auto-track"], Buffer.from("{\"second\":true}"), env);
+    for (const result of [first, second]) {
+      assert.equal(result.code, 0);
+      assert.equal(result.stdout + result.stderr, "");
+      assert.ok(result.ms < 4000, `took ${result.ms} ms`);
+    }
+    assert.match(hookLog(box), /no service reached within 1 s; this call is kept in the spool/);
+    const kept = spooled(box);
+    assert.equal(kept.length, 2, kept.join(" "));
+    assert.match(kept[0], /\.codex\.-\.hook$/);
+    assert.match(kept[1], /\.gemini\.a\.hook$/);
+    const spool = path.join(box.runDir, `${box.key}.spool`);
+    assert.ok(fs.readFileSync(path.join(spool, kept[0])).equals(geminiPayload), "kept byte for byte");
+    assert.equal(fs.statSync(spool).mode & 0o777, 0o700);
+    assert.equal(fs.statSync(path.join(spool, kept[0])).mode & 0o777, 0o600);
+  });
+
+  test(`${shell}: a cold start slower than 5 s: the call waits within the runtime's hook timeout and is delivered, one start`, async () => {
+    const box = sandbox();
+    // issue 21: at load the service took 6-7 s; the script waited 5 s and dropped the call
+    const launcher = launcherStartingStub({ runDir: box.runDir, store: box.store, delayMs: 6500 });
+    try {
+      const env = baseEnv(box, { TURNDIFF_HOOK_NO_START: undefined, TURNDIFF_HOME: launcher.home });
+      const results = await Promise.all([
+        runHook(shell, ["codex"], geminiPayload, env),
+        new Promise((resolve) => setTimeout(resolve, 300)).then(() => runHook(shell, ["codex"], geminiPayload, env)),
+      ]);
+      assert.deepEqual(results.map((r) => r.code), [0, 0]);
+      assert.equal(fs.readFileSync(launcher.calls, "utf8"), `service start --db ${box.store}\n`, "one start");
+      assert.equal(launcher.stub().hookRequests().length, 2, hookLog(box));
+      assert.ok(launcher.stub().hookRequests()[0].body.equals(geminiPayload));
+      assert.deepEqual(spooled(box), [], "nothing left in the spool");
+    } finally {
+      await launcher.close();
+    }
   });
 
   test(`${shell}: the token is on no command line`, async () => {

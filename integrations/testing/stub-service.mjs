@@ -36,7 +36,7 @@ export function discoveryText(fields) {
 /**
  * Starts a stub on 127.0.0.1 (a free port) and, unless {writeDiscovery: false}, writes its discovery, token
  * and header files for `store` into `runDir` (made 0700).
- * Options: token, instance, answer ("proof" | "wrong" | "none"), status (hook response status),
+ * Options: token, instance, answer ("proof" | "wrong" | "none"), status (hook response status), body (its body),
  * pid / startTicks (what the discovery file claims), writeDiscovery.
  */
 export async function startStub(options) {
@@ -63,7 +63,7 @@ export async function startStub(options) {
         return;
       }
       if (url.pathname.startsWith("/v1/hooks/")) {
-        res.writeHead(options.status ?? 204, { "turndiff-hook-outcome": "recorded" }).end();
+        res.writeHead(options.status ?? 204, { "turndiff-hook-outcome": "recorded" }).end(options.body);
         return;
       }
       res.writeHead(404).end();
@@ -110,7 +110,7 @@ export function writeDiscovery({ runDir, store, token, instance, port, pid, star
  * (one line each in `calls`), and the first call brings up a stub service for `store` in `runDir`, as
  * `turndiff service start` would. `stub()` is that stub once it is up; `close()` ends it.
  */
-export function launcherStartingStub({ runDir, store, release = false }) {
+export function launcherStartingStub({ runDir, store, release = false, delayMs = 0 }) {
   const home = fs.mkdtempSync(path.join(os.tmpdir(), "tdlauncher-"));
   const calls = path.join(home, "calls");
   // a checkout keeps its launcher at the top, a release in bin/ (beside bin/turndiff-hook)
@@ -121,6 +121,8 @@ export function launcherStartingStub({ runDir, store, release = false }) {
   const watcher = setInterval(async () => {
     if (stub === null && fs.existsSync(calls)) {
       stub = "starting";
+      // a cold start on a loaded machine: the service comes up delayMs after it was started
+      if (delayMs > 0) await new Promise((resolve) => setTimeout(resolve, delayMs));
       stub = await startStub({ runDir, store });
     }
   }, 20);

@@ -8,12 +8,15 @@ import io.turndiff.capture.track.Tracker;
 import io.turndiff.capture.track.WatchOptions;
 import io.turndiff.capture.workspace.WorkspaceHandles;
 import io.turndiff.model.BadPathException;
+import io.turndiff.model.Containment;
 import io.turndiff.model.DetectedBy;
 import io.turndiff.model.DirectoryState;
 import io.turndiff.model.ExternalIds;
 import io.turndiff.model.FileType;
 import io.turndiff.model.GivenPath;
+import io.turndiff.model.NotCaptured;
 import io.turndiff.model.PathInput;
+import io.turndiff.model.Reason;
 import io.turndiff.model.RequestException;
 import io.turndiff.model.RequestedPath;
 import io.turndiff.model.Snapshot;
@@ -126,6 +129,21 @@ public final class CaptureService implements AutoCloseable {
    * a new session, with the id {@code turn} or a generated one.
    */
   public BeganTurn beginTurn(Path workspace, Optional<String> session, Optional<String> turn) {
+    return beginTurn(workspace, session, turn, true);
+  }
+
+  /**
+   * Begins a turn whose prompt came before this call (its hook call waited in the spool while the
+   * service was not running): in a tracked workspace the index is not brought up to the tree now,
+   * so that what changed since it was last written, which the turn's tools may have made, is found
+   * by the turn's finish with the index's before-states, not taken as made between turns.
+   */
+  public BeganTurn beginLateTurn(Path workspace, Optional<String> session, Optional<String> turn) {
+    return beginTurn(workspace, session, turn, false);
+  }
+
+  private BeganTurn beginTurn(
+      Path workspace, Optional<String> session, Optional<String> turn, boolean indexToNow) {
     session.ifPresent(id -> ExternalIds.requireValid("session", id));
     turn.ifPresent(id -> ExternalIds.requireValid("turn", id));
     WorkspaceBoundary boundary = workspaces.openGiven(workspace);
@@ -136,9 +154,11 @@ public final class CaptureService implements AutoCloseable {
               .read(tx -> tx.workspaces().byRealRoot(boundary.rootReal().toString()))
               .map(StoredWorkspace::id);
       if (known.isPresent() && tracker.isTracked(known.get())) {
-        // the turn's before-state is the tree now, edits made between turns included
         lease = workspaces.adopt(known.get(), boundary);
-        recordChangesSinceTheIndex(known.get(), lease.boundary());
+        if (indexToNow) {
+          // the turn's before-state is the tree now, edits made between turns included
+          recordChangesSinceTheIndex(known.get(), lease.boundary());
+        }
       }
       Registered began =
           store.write(
@@ -280,6 +300,28 @@ public final class CaptureService implements AutoCloseable {
    */
   public List<SnapshotVerdict> snapshot(
       String turnId, Optional<String> toolCall, List<PathInput> paths) {
+    return snapshot(turnId, toolCall, paths, Optional.empty());
+  }
+
+  /**
+   * Records that the tool call {@code toolCall} named {@code paths} after it ran (its hook call
+   * waited in the spool while the service was not running), so their before-states are gone from
+   * the tree: in a tracked workspace nothing is recorded now, and the turn's finish finds what
+   * changed with the index's before-states; elsewhere each path inside the workspace is recorded
+   * with an unknown before-state, not captured, {@code why} saying so (a path outside is recorded
+   * as any snapshot records it).
+   */
+  public List<SnapshotVerdict> snapshotLate(
+      String turnId, Optional<String> toolCall, List<PathInput> paths, String why) {
+    StoredTurn turn = requireOpen(turnId);
+    if (tracker.isTracked(turn.workspaceId())) {
+      return List.of();
+    }
+    return snapshot(turnId, toolCall, paths, Optional.of(new NotCaptured(Reason.UNREADABLE, why)));
+  }
+
+  private List<SnapshotVerdict> snapshot(
+      String turnId, Optional<String> toolCall, List<PathInput> paths, Optional<NotCaptured> late) {
     toolCall.ifPresent(id -> ExternalIds.requireValid("tool call", id));
     if (paths.isEmpty()) {
       throw new RequestException(
@@ -304,7 +346,7 @@ public final class CaptureService implements AutoCloseable {
       for (RequestedPath request : requests) {
         for (Observation observation : boundary.observe(request)) {
           inputs.add(request.given());
-          observations.add(observation);
+          observations.add(late.map(why -> unknownBefore(observation, why)).orElse(observation));
         }
       }
       List<WorkspacePath> namedDirectories =
@@ -316,15 +358,17 @@ public final class CaptureService implements AutoCloseable {
               .map(Snapshot::path)
               .toList();
       directories =
-          new DirectoryFacts(boundary, recordedDirectories)
-                  .aboveAndAt(
-                      observations.stream()
-                          .map(observation -> observation.snapshot().path())
-                          .toList(),
-                      namedDirectories)
-                  .stream()
-                  .filter(directory -> !recordedDirectories.containsKey(directory.path()))
-                  .toList();
+          late.isPresent()
+              ? List.of() // the directories above are as the tool left them, too
+              : new DirectoryFacts(boundary, recordedDirectories)
+                      .aboveAndAt(
+                          observations.stream()
+                              .map(observation -> observation.snapshot().path())
+                              .toList(),
+                          namedDirectories)
+                      .stream()
+                      .filter(directory -> !recordedDirectories.containsKey(directory.path()))
+                      .toList();
     }
     String callId = toolCall.orElseGet(() -> ExternalIds.generate("call"));
     // concurrent snapshot calls (tool calls of several sessions, hooks) share one commit; each
@@ -359,6 +403,22 @@ public final class CaptureService implements AutoCloseable {
             });
     directories.forEach(directory -> recordedDirectories.putIfAbsent(directory.path(), directory));
     return verdicts;
+  }
+
+  /**
+   * The state of a path inside the workspace, looked at after the tool ran, as the before-state it
+   * is not: unknown, not captured, {@code why}. A path outside, or a link out, keeps what the
+   * boundary said.
+   */
+  private static Observation unknownBefore(Observation observation, NotCaptured why) {
+    Snapshot now = observation.snapshot();
+    if (now.containment() == Containment.OUTSIDE || now.containment() == Containment.ESCAPED) {
+      return observation;
+    }
+    return new Observation(
+        Snapshot.unknown(now.path(), now.boundary(), why, now.takenAt()),
+        observation.via(),
+        Optional.empty());
   }
 
   private StoredTurn requireOpen(String turnId) {

@@ -165,9 +165,14 @@ final class ServeCommand implements Callable<Integer> {
     TokenFile.writePrivately(tokenPath, token);
     Optional<DaemonFiles> daemonFiles = Optional.empty();
     if (instance.isPresent()) {
+      // the calls kept while no service ran go first: no live call can come before publish
+      SpooledHookCalls spooled =
+          new SpooledHookCalls(discovery.toAbsolutePath(), service, System.err);
+      spooled.takeAll();
       DaemonFiles files = new DaemonFiles(discovery.toAbsolutePath(), tokenPath, instance.get());
       files.publish(token, service.port(), database, Program.current(Main.VERSION));
       daemonFiles = Optional.of(files);
+      spooled.keepLooking();
     }
     CountDownLatch stopped = stopOnShutdown(service, turndiff, daemonFiles, storeLock);
     daemonFiles.ifPresent(DaemonFiles::watch);

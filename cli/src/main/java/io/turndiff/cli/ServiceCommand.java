@@ -2,6 +2,7 @@ package io.turndiff.cli;
 
 import io.turndiff.api.ExitCode;
 import io.turndiff.api.Json;
+import io.turndiff.api.RequestBodies;
 import io.turndiff.api.wire.WireGcRun;
 import io.turndiff.api.wire.WireHookFailure;
 import io.turndiff.api.wire.WireOpenTurn;
@@ -12,6 +13,7 @@ import io.turndiff.api.wire.WireServiceState;
 import io.turndiff.api.wire.WireServiceStatus;
 import io.turndiff.api.wire.WireServiceWatch;
 import io.turndiff.service.Discovery;
+import io.turndiff.service.HookSpool;
 import io.turndiff.service.Program;
 import io.turndiff.service.ServiceControl;
 import io.turndiff.service.ServiceFiles;
@@ -148,6 +150,8 @@ final class ServiceCommand {
         return refused(out, files, refused.get(), undelivered);
       }
       List<String> hookFailures = files.hookFailures(5);
+      int kept =
+          HookSpool.besideDiscovery(files.discovery(), RequestBodies.PAYLOAD_LIMIT_BYTES).waiting();
       ServiceProbe.Found found = ServiceProbe.probe(files);
       Optional<WireServiceStatus> status =
           found instanceof ServiceProbe.Running running
@@ -171,13 +175,15 @@ final class ServiceCommand {
                     files.log().toString(),
                     why,
                     status.orElse(null),
-                    concat(hookFailures, undelivered)),
+                    concat(hookFailures, undelivered),
+                    kept),
                 false));
         return status.isPresent() ? ExitCode.OK.code() : ExitCode.ERROR.code();
       }
       if (status.isEmpty()) {
         out.println("turndiff service: not running" + (why == null ? "" : " (" + why + ")"));
         out.println("store:       " + files.store());
+        printKept(out, kept, false);
         printFailures(out, hookFailures, files);
         printUndelivered(out, undelivered, files);
         return ExitCode.ERROR.code();
@@ -213,6 +219,7 @@ final class ServiceCommand {
       printCollections(out, answer.gc());
       printHooks(out, answer);
       printWatch(out, answer.watch());
+      printKept(out, kept, true);
       printFailures(out, hookFailures, files);
       printUndelivered(out, undelivered, files);
       return ExitCode.OK.code();
@@ -233,7 +240,8 @@ final class ServiceCommand {
                     files.log().toString(),
                     why,
                     null,
-                    undelivered),
+                    undelivered,
+                    0),
                 false));
         return ExitCode.ERROR.code();
       }
@@ -241,6 +249,23 @@ final class ServiceCommand {
       out.println("store:       " + files.store());
       printUndelivered(out, undelivered, files);
       return ExitCode.ERROR.code();
+    }
+
+    /**
+     * The hook calls the hook script kept in its spool because no service ran: the service takes
+     * them when it is up (a running one within seconds).
+     */
+    private static void printKept(PrintWriter out, int kept, boolean running) {
+      if (kept == 0) {
+        return;
+      }
+      out.println(
+          "hook calls kept: "
+              + kept
+              + " waiting in the spool (no service ran when they were made); "
+              + (running
+                  ? "the service takes them within seconds"
+                  : "the service takes them when it starts: turndiff service start"));
     }
 
     private static List<String> concat(List<String> first, List<String> second) {
@@ -348,6 +373,8 @@ final class ServiceCommand {
                 by.put("duplicate", counts.duplicate());
                 by.put("failed", counts.failed());
                 by.put("refused", counts.refused());
+                // calls the hook script kept in its spool while no service ran, taken since
+                by.put("late from the spool", counts.late());
                 by.forEach(
                     (outcome, count) -> {
                       if (count > 0) {

@@ -2,16 +2,19 @@ package io.turndiff.cli;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.turndiff.api.Json;
 import io.turndiff.fixtures.CommandRun;
 import io.turndiff.fixtures.RecordedChanges;
+import io.turndiff.model.Snapshot;
 import io.turndiff.model.TurnState;
 import io.turndiff.service.Discovery;
 import io.turndiff.service.ServiceFiles;
 import io.turndiff.store.Store;
+import io.turndiff.store.StoredFileChange;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -110,15 +113,49 @@ class HookScriptIT {
     assertFalse(log.contains("did not prove"), log);
   }
 
+  /**
+   * With no service running, the script starts one; the calls it kept in its spool before, while
+   * none might be started (issue 21, item 3: a cold start never drops a call), the service takes
+   * first, in order, late: the Write's path is recorded as not captured because the service was not
+   * running, and {@code service status} counts them.
+   */
   @Test
-  void withNoServiceRunningTheScriptStartsOneThroughServiceStart() throws Exception {
+  void withNoServiceRunningTheScriptStartsOneThroughServiceStartAndItTakesTheKeptCallsFirst()
+      throws Exception {
+    Path workspace = Files.createDirectories(temp.resolve("ws"));
+    Files.writeString(workspace.resolve("a.txt"), "before\n");
+    String head =
+        "{\"session_id\":\"s-kept\",\"prompt_id\":\"p-kept\",\"cwd\":\"" + workspace + "\",";
+    Path prompt = temp.resolve("kept-prompt.json");
+    Files.writeString(prompt, head + "\"hook_event_name\":\"UserPromptSubmit\",\"prompt\":\"go\"}");
+    Path write = temp.resolve("kept-write.json");
+    Files.writeString(
+        write,
+        head
+            + "\"hook_event_name\":\"PreToolUse\",\"tool_name\":\"Write\",\"tool_use_id\":\"toolu_k\","
+            + "\"tool_input\":{\"file_path\":\""
+            + workspace.resolve("a.txt")
+            + "\",\"content\":\"after\\n\"}}");
+    Path stop = temp.resolve("kept-stop.json");
+    Files.writeString(stop, head + "\"hook_event_name\":\"Stop\"}");
+    env.put("TURNDIFF_HOOK_NO_START", "1");
+    CommandRun quiet = new CommandRun(0, "", "");
+    assertEquals(quiet, hook("claude-code", prompt));
+    assertEquals(quiet, hook("claude-code", write));
+    Files.writeString(workspace.resolve("a.txt"), "after\n"); // the Write ran, unseen
+    assertEquals(quiet, hook("claude-code", stop));
+    CommandRun notRunning = CliProcess.run(env, "service", "status");
+    assertTrue(
+        notRunning.out().contains("hook calls kept: 3 waiting in the spool"), notRunning.out());
+    env.remove("TURNDIFF_HOOK_NO_START");
+
     // TURNDIFF_HOME names a launcher: here one that runs the packaged jar
     Path home = CliProcess.launcherHome(temp.resolve("turndiff-home"));
     env.put("TURNDIFF_HOME", home.toString());
     env.put("TURNDIFF_HOOK_START_WAIT", "90");
 
     CommandRun run = hook("codex", payload());
-    assertEquals(new CommandRun(0, "", ""), run);
+    assertEquals(quiet, run);
     assertEquals(expectedMarker(), marker(), hookLog());
     CommandRun status = CliProcess.run(env, "service", "status", "--json");
     assertEquals(0, status.exitCode(), status.out() + status.err());
@@ -127,6 +164,21 @@ class HookScriptIT {
     assertTrue(hookLog().contains("started one"), hookLog());
     // status shows the hook clients' log
     assertTrue(answer.path("hook_failures").toString().contains("started one"), status.out());
+    assertEquals(3, answer.at("/service/hooks/claude-code/late").asInt(), status.out());
+    assertEquals(0, answer.get("hook_calls_kept").asInt(), status.out());
+
+    assertEquals(0, CliProcess.run(env, "service", "stop").exitCode());
+    try (Store store = Store.open(database)) {
+      String turn = "claude-code:p-kept";
+      assertEquals(TurnState.FINISHED, RecordedChanges.turn(store, turn).state());
+      StoredFileChange change = RecordedChanges.of(store, turn).getFirst();
+      assertEquals("a.txt", change.path().display());
+      Snapshot.MetadataOnly before =
+          assertInstanceOf(Snapshot.MetadataOnly.class, change.before(), change.toString());
+      assertTrue(
+          before.reasonDetail().contains("the turndiff service was not running"),
+          before.reasonDetail());
+    }
   }
 
   /** A fixture's bytes with its recorded workspace replaced by {@code workspace}, in a file. */

@@ -20,7 +20,7 @@ public final class HookCounters {
   static final int KEPT_FAILURES = 20;
 
   private static final List<String> OUTCOMES =
-      List.of("begun", "snapshotted", "finished", "ignored", "duplicate", "noop", "failed");
+      List.of("begun", "snapshotted", "finished", "ignored", "duplicate", "noop", "failed", "late");
 
   private final Map<String, long[]> counts = new LinkedHashMap<>();
   private final Deque<WireHookFailure> failures = new ArrayDeque<>();
@@ -68,7 +68,8 @@ public final class HookCounters {
         (runtime, of) ->
             all.put(
                 runtime,
-                new WireHookCounts(of[0], of[1], of[2], of[3], of[4], of[5], of[6], of[7], of[8])));
+                new WireHookCounts(
+                    of[0], of[1], of[2], of[3], of[4], of[5], of[6], of[7], of[9], of[8])));
     return all;
   }
 

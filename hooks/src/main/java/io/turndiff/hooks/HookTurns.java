@@ -16,6 +16,7 @@ import io.turndiff.store.StoredSession;
 import io.turndiff.store.StoredTurn;
 import io.turndiff.store.StoredWorkspace;
 import java.nio.file.Path;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -83,8 +84,13 @@ final class HookTurns {
     }
   }
 
-  /** Acts on {@code call}, whose payload was {@code body}, as the client's {@code query} asks. */
-  HookOutcome handle(HookCall call, HookQuery query, byte[] body) {
+  /**
+   * Acts on {@code call}, whose payload was {@code body}, as the client's {@code query} asks; a
+   * call that waited in the spool since {@code spooledAt} is late: the prompt it begins a turn for
+   * was given before the service ran ({@link io.turndiff.capture.CaptureService#beginLateTurn}),
+   * and the tool it announces has run ({@link io.turndiff.capture.CaptureService#snapshotLate}).
+   */
+  HookOutcome handle(HookCall call, HookQuery query, byte[] body, Optional<Instant> spooledAt) {
     String key = HookIds.of(call.runtime(), call.session());
     ReentrantLock lock = locks.of(key);
     lock.lock();
@@ -97,7 +103,7 @@ final class HookTurns {
       if (fingerprint.equals(memory.lastBody)) {
         return HookOutcome.only("duplicate");
       }
-      HookOutcome outcome = new Run(call, query, memory).act();
+      HookOutcome outcome = new Run(call, query, memory, spooledAt).act();
       memory.lastBody = fingerprint;
       return outcome;
     } finally {
@@ -110,16 +116,21 @@ final class HookTurns {
     private final HookCall call;
     private final HookQuery query;
     private final SessionMemory memory;
+    private final Optional<Instant> spooledAt;
     private final List<String> outcomes = new ArrayList<>();
     private Optional<String> turn = Optional.empty();
 
-    Run(HookCall call, HookQuery query, SessionMemory memory) {
+    Run(HookCall call, HookQuery query, SessionMemory memory, Optional<Instant> spooledAt) {
       this.call = call;
       this.query = query;
       this.memory = memory;
+      this.spooledAt = spooledAt;
     }
 
     HookOutcome act() {
+      if (spooledAt.isPresent()) {
+        outcomes.add("late");
+      }
       try {
         switch (call.action()) {
           case IGNORE -> outcomes.add("ignored");
@@ -183,7 +194,12 @@ final class HookTurns {
         return;
       }
       List<SnapshotVerdict> verdicts =
-          turndiff.capture().snapshot(current, toolCall, PathInput.texts(call.paths()));
+          spooledAt.isPresent()
+              ? turndiff
+                  .capture()
+                  .snapshotLate(
+                      current, toolCall, PathInput.texts(call.paths()), lateness(spooledAt.get()))
+              : turndiff.capture().snapshot(current, toolCall, PathInput.texts(call.paths()));
       toolCall.ifPresent(seen::add);
       events.snapshotted(current, verdicts);
       outcomes.add("snapshotted");
@@ -259,7 +275,9 @@ final class HookTurns {
               .map(this::unusedContinuation)
               .orElseGet(() -> generatedTurn(session));
       BeganTurn began =
-          turndiff.capture().beginTurn(workspace, Optional.of(session), Optional.of(id));
+          spooledAt.isPresent()
+              ? turndiff.capture().beginLateTurn(workspace, Optional.of(session), Optional.of(id))
+              : turndiff.capture().beginTurn(workspace, Optional.of(session), Optional.of(id));
       memory.session = session;
       runtimeTurn.ifPresent(given -> memory.runtimeTurnOf.put(began.turn(), given));
       events.began(began);
@@ -289,6 +307,17 @@ final class HookTurns {
         return base;
       }
       return base + ":" + HookIds.sha256(workspace.toString()).substring(0, 8);
+    }
+
+    /** Why a late call's paths have no before-state: what the user reads beside each of them. */
+    private String lateness(Instant keptSince) {
+      return "the turndiff service was not running when "
+          + call.runtime()
+          + " ran this tool: its hook call waited in the spool from "
+          + keptSince
+          + " until "
+          + turndiff.store().clock().instant()
+          + ", after the tool had changed the file";
     }
 
     /** {@code id} when no turn has it, else the first continuation {@code id+n} (n ≥ 2) free. */

@@ -3,8 +3,10 @@ package io.turndiff.hooks;
 import io.turndiff.api.TurnEvents;
 import io.turndiff.api.Turndiff;
 import java.nio.file.Path;
+import java.time.Instant;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.function.Function;
@@ -22,6 +24,8 @@ public final class RuntimeHooks {
   private final Map<String, HookMapper> mappers = new TreeMap<>();
   private final HookTurns turns;
   private final HookCounters counters;
+  private final HookSightings sightings = new HookSightings();
+  private final Turndiff turndiff;
 
   /**
    * @param admitted the workspace a client named, checked against the service's workspace policy
@@ -32,6 +36,7 @@ public final class RuntimeHooks {
         List.of(new ClaudeCodeHooks(), new CodexHooks(), new GeminiHooks(), new OpenCodeHooks())) {
       mappers.put(mapper.runtime(), mapper);
     }
+    this.turndiff = turndiff;
     this.turns = new HookTurns(turndiff, admitted, events);
     this.counters = new HookCounters(List.copyOf(mappers.keySet()));
   }
@@ -52,6 +57,21 @@ public final class RuntimeHooks {
    *     can never be valid; nothing was done
    */
   public HookOutcome receive(String runtime, byte[] body, HookQuery query) {
+    return receive(runtime, body, query, Optional.empty());
+  }
+
+  /**
+   * As {@link #receive}, for a call the hook script could not deliver when it was made (the service
+   * was not running) and kept in the spool since {@code spooledAt}: the tools it announced have run
+   * by now, so their paths' before-states are recorded as the state machine says of a late call
+   * ({@link HookTurns}), never read from the tree as it is now. Counted {@code late}.
+   */
+  public HookOutcome receiveLate(String runtime, byte[] body, HookQuery query, Instant spooledAt) {
+    return receive(runtime, body, query, Optional.of(spooledAt));
+  }
+
+  private HookOutcome receive(
+      String runtime, byte[] body, HookQuery query, Optional<Instant> spooledAt) {
     HookMapper mapper = mappers.get(runtime);
     if (mapper == null) {
       throw new IllegalArgumentException("no mapper for the runtime '" + runtime + "'");
@@ -63,13 +83,44 @@ public final class RuntimeHooks {
       counters.refused(runtime);
       throw refused;
     }
-    HookOutcome outcome = turns.handle(call, query, body);
+    HookOutcome outcome = turns.handle(call, query, body, spooledAt);
     counters.accepted(call, outcome);
+    sightings.saw(call, outcome, spooledAt.orElseGet(Instant::now), changedFiles(call, outcome));
+    if (call.action() == HookCall.Action.BEGIN
+        && spooledAt.isEmpty()
+        && outcome.outcomes().contains("begun")) {
+      // the prompt's turn began: what the model should know of its previous one (issue 21, item 8)
+      return outcome.withNote(
+          PromptNote.forPromptOf(turndiff, outcome.turn().orElseThrow(), sightings.warning(call)));
+    }
     return outcome;
+  }
+
+  /** How many files the turn a finish call finished recorded; 0 for any other call. */
+  private long changedFiles(HookCall call, HookOutcome outcome) {
+    if (call.action() != HookCall.Action.FINISH
+        || !outcome.outcomes().contains("finished")
+        || outcome.turn().isEmpty()) {
+      return 0;
+    }
+    String turn = outcome.turn().get();
+    return turndiff
+        .store()
+        .read(
+            tx ->
+                tx.turns()
+                    .byExternalId(turn)
+                    .map(stored -> (long) tx.fileChanges().ofTurn(stored.id()).size())
+                    .orElse(0L));
   }
 
   /** What the hook calls did since the service started. */
   public HookCounters counters() {
     return counters;
+  }
+
+  /** What the hook calls showed of each runtime, per directory, since the service started. */
+  public HookSightings sightings() {
+    return sightings;
   }
 }

@@ -183,6 +183,27 @@ public final class OwnFile {
   }
 
   /**
+   * Its bytes, the name itself: a link there is an error, not followed (a file the hook script left
+   * in the run directory is read only as what it is); empty when there is no such file.
+   *
+   * @throws IOException when it holds more than {@code bound} bytes, is a link, or cannot be read
+   */
+  public Optional<byte[]> readItself(int bound) throws IOException {
+    byte[] bytes;
+    try (InputStream in =
+        Files.newInputStream(path, StandardOpenOption.READ, LinkOption.NOFOLLOW_LINKS)) {
+      bytes = in.readNBytes(bound + 1);
+    } catch (NoSuchFileException missing) {
+      return Optional.empty();
+    }
+    if (bytes.length > bound) {
+      throw new IOException(
+          path + " holds more than " + bound + " bytes, more than turndiff reads of it");
+    }
+    return Optional.of(bytes);
+  }
+
+  /**
    * Its text, decoded as UTF-8 (malformed bytes are an error, as {@link Files#readString}'s); empty
    * when there is no such file.
    */

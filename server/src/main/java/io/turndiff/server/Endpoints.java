@@ -36,6 +36,9 @@ import io.turndiff.capture.SnapshotVerdict;
 import io.turndiff.capture.TurnSummary;
 import io.turndiff.capture.track.TrackingOptions;
 import io.turndiff.hooks.HookCounters;
+import io.turndiff.hooks.HookOutcome;
+import io.turndiff.hooks.HookQuery;
+import io.turndiff.hooks.HookSightings;
 import io.turndiff.model.PathInput;
 import io.turndiff.model.WorkspacePath;
 import io.turndiff.review.ReviewQueries;
@@ -43,6 +46,7 @@ import io.turndiff.review.TurnRecords;
 import io.turndiff.rewind.RewindReport;
 import io.turndiff.rewind.RewindRequest;
 import java.nio.file.Path;
+import java.time.Instant;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
@@ -184,9 +188,19 @@ final class Endpoints implements TurnEvents {
     return session;
   }
 
+  /** A hook call kept in the hook script's spool since {@code spooledAt}, acted on late. */
+  HookOutcome receiveLateHook(String runtime, byte[] body, HookQuery query, Instant spooledAt) {
+    return hooks.receiveLate(runtime, body, query, spooledAt);
+  }
+
   /** What the hook endpoints did since the service started. */
   HookCounters hookCounters() {
     return hooks.counters();
+  }
+
+  /** What the hook calls showed of each runtime since the service started. */
+  HookSightings hookSightings() {
+    return hooks.sightings();
   }
 
   private ApiResponse loginCode(ApiRequest request) {

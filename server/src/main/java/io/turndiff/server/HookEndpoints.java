@@ -1,13 +1,18 @@
 package io.turndiff.server;
 
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.turndiff.api.Json;
 import io.turndiff.api.RequestBodies;
 import io.turndiff.api.TurnEvents;
 import io.turndiff.api.Turndiff;
 import io.turndiff.hooks.HookCounters;
 import io.turndiff.hooks.HookOutcome;
 import io.turndiff.hooks.HookQuery;
+import io.turndiff.hooks.HookSightings;
 import io.turndiff.hooks.RuntimeHooks;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.time.Instant;
 import java.util.Map;
 import java.util.Set;
 import java.util.function.Function;
@@ -78,13 +83,23 @@ final class HookEndpoints {
                     }));
     HookQuery query =
         new HookQuery(request.query("root").isPresent(), request.query("track").isPresent());
-    return response(hooks.receive(runtime, request.rawBody(), query));
+    return response(runtime, hooks.receive(runtime, request.rawBody(), query));
   }
 
-  /** {@code 204} with no body, the outcome in headers, for tests and logs. */
-  private static ApiResponse response(HookOutcome outcome) {
+  /**
+   * {@code 204} with no body, the outcome in headers, for tests and logs; a prompt's begin with a
+   * note for the model answers {@code 200} with the note as the runtime takes a prompt hook's
+   * output into the model's context (docs/runtime-hooks.md, "What the agent is told"), which the
+   * hook script prints: plain text for Claude Code ({@code UserPromptSubmit}: a system message) and
+   * Codex (a developer message), Gemini's JSON {@code hookSpecificOutput.additionalContext} for
+   * {@code BeforeAgent} (its plain text would only be shown to the user).
+   */
+  private static ApiResponse response(String runtime, HookOutcome outcome) {
     ApiResponse response =
-        new ApiResponse(204, "text/plain; charset=utf-8", new byte[0])
+        outcome
+            .note()
+            .map(note -> noteFor(runtime, note))
+            .orElseGet(() -> new ApiResponse(204, "text/plain; charset=utf-8", new byte[0]))
             .withHeader(OUTCOME_HEADER, String.join(",", outcome.outcomes()));
     if (outcome.turn().isPresent()) {
       response = response.withHeader(TURN_HEADER, outcome.turn().get());
@@ -95,8 +110,37 @@ final class HookEndpoints {
     return response;
   }
 
+  private static ApiResponse noteFor(String runtime, String note) {
+    if (runtime.equals("gemini")) {
+      ObjectNode output = Json.mapper().createObjectNode();
+      output
+          .putObject("hookSpecificOutput")
+          .put("hookEventName", "BeforeAgent")
+          .put("additionalContext", note);
+      return new ApiResponse(
+          200, "application/json", Json.write(output, false).getBytes(StandardCharsets.UTF_8));
+    }
+    return new ApiResponse(
+        200, "text/plain; charset=utf-8", (note + "\n").getBytes(StandardCharsets.UTF_8));
+  }
+
+  /**
+   * A hook call the hook script kept in its spool since {@code spooledAt}, when no service ran
+   * (docs/runtime-hooks.md, "When the service is not running"), acted on late.
+   */
+  HookOutcome receiveLate(String runtime, byte[] body, HookQuery query, Instant spooledAt) {
+    if (!hooks.runtimes().contains(runtime)) {
+      throw new IllegalArgumentException("no hook endpoint for the runtime '" + runtime + "'");
+    }
+    return hooks.receiveLate(runtime, body, query, spooledAt);
+  }
+
   /** What the hook endpoints did since the service started. */
   HookCounters counters() {
     return hooks.counters();
+  }
+
+  HookSightings sightings() {
+    return hooks.sightings();
   }
 }

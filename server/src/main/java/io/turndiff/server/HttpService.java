@@ -11,6 +11,8 @@ import io.turndiff.api.wire.WireHealthProof;
 import io.turndiff.api.wire.WireOpenTurn;
 import io.turndiff.api.wire.WireServiceStatus;
 import io.turndiff.api.wire.WireServiceWatch;
+import io.turndiff.hooks.HookOutcome;
+import io.turndiff.hooks.HookQuery;
 import io.turndiff.model.RequestException;
 import io.turndiff.server.Gate.Verdict;
 import io.turndiff.store.Store;
@@ -112,6 +114,18 @@ public final class HttpService implements AutoCloseable {
     server.setExecutor(executor);
     server.start();
     return service;
+  }
+
+  /**
+   * Acts on a hook call {@code bin/turndiff-hook} kept in its spool since {@code spooledAt} because
+   * no service ran (docs/runtime-hooks.md, "When the service is not running"): as the hook endpoint
+   * would, but late, and counted so.
+   *
+   * @throws IllegalArgumentException for a runtime that has no hook endpoint
+   * @throws io.turndiff.api.InvalidRequest when {@code body} is not one of its payloads
+   */
+  public HookOutcome takeLateHook(String runtime, byte[] body, HookQuery query, Instant spooledAt) {
+    return endpoints.receiveLateHook(runtime, body, query, spooledAt);
   }
 
   public int port() {
@@ -244,7 +258,8 @@ public final class HttpService implements AutoCloseable {
         collection.status(),
         endpoints.hookCounters().counts(),
         endpoints.hookCounters().lastFailures(),
-        WireServiceWatch.of(turndiff.watchStatus()));
+        WireServiceWatch.of(turndiff.watchStatus()),
+        endpoints.hookSightings().all());
   }
 
   private static ApiResponse refused(RequestException e) {

@@ -193,7 +193,7 @@ public final class ServiceFiles {
   }
 
   /** Whether {@code path} itself (not followed) belongs to this process's user. */
-  private static boolean ours(Path path) throws IOException {
+  static boolean ours(Path path) throws IOException {
     return OwnFile.of(path).ownedByThisUser();
   }
 

@@ -39,9 +39,17 @@ public record WireHooksStatus(
 
   /**
    * The service of the hooks' store. {@code problem}: why it cannot be used at all (a run directory
-   * that is refused), null when it can.
+   * that is refused), null when it can. {@code sightings}: what the hook calls it received since it
+   * started showed of each runtime in the workspace (its directory or one below it), observed, not
+   * configured; empty when it does not run.
    */
-  public record Service(boolean running, Long pid, Integer port, String problem) {}
+  public record Service(
+      boolean running, Long pid, Integer port, String problem, List<WireHookSighting> sightings) {
+
+    public Service {
+      sightings = List.copyOf(sightings);
+    }
+  }
 
   /**
    * The directory status runs in, and each installation a runtime started there would run, or not.

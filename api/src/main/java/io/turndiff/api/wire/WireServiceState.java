@@ -5,7 +5,9 @@ import java.util.List;
 /**
  * {@code turndiff service status --json}: whether it runs, where it is found, what the running
  * service said about itself ({@code service}, null when none runs), why a discovery file was not
- * trusted ({@code problem}), and the hook clients' last failed deliveries.
+ * trusted ({@code problem}), the hook clients' last failed deliveries, and how many hook calls wait
+ * in the hook script's spool for the service to take them ({@code hook_calls_kept}: kept while no
+ * service ran).
  */
 public record WireServiceState(
     boolean running,
@@ -14,4 +16,5 @@ public record WireServiceState(
     String log,
     String problem,
     WireServiceStatus service,
-    List<String> hookFailures) {}
+    List<String> hookFailures,
+    int hookCallsKept) {}

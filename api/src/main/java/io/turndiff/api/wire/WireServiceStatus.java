@@ -6,7 +6,8 @@ import java.util.Map;
 /**
  * {@code GET /v1/service/status}: what the running service says about itself, with the collections
  * it makes on its own ({@code gc}), its hook calls since it started ({@code hooks}, by runtime) and
- * the last of them that failed, and what its watcher of tracked workspaces did ({@code watch}).
+ * the last of them that failed, what its watcher of tracked workspaces did ({@code watch}), and
+ * what the hook calls showed of each runtime per directory ({@code sightings}).
  */
 public record WireServiceStatus(
     boolean running,
@@ -21,4 +22,5 @@ public record WireServiceStatus(
     WireServiceGc gc,
     Map<String, WireHookCounts> hooks,
     List<WireHookFailure> lastFailures,
-    WireServiceWatch watch) {}
+    WireServiceWatch watch,
+    List<WireHookSighting> sightings) {}

@@ -1,6 +1,7 @@
 package io.turndiff.hooks.install;
 
 import io.turndiff.api.CliException;
+import io.turndiff.api.wire.WireHookSighting;
 import io.turndiff.api.wire.WireHooksStatus;
 import io.turndiff.model.RequestException;
 import java.io.IOException;
@@ -359,5 +360,49 @@ public final class HookInstallations {
                 : status.service().problem() != null
                     ? "not usable: " + status.service().problem()
                     : "not running (the first hook starts it)"));
+    if (status.service().running()) {
+      printSightings(status.service().sightings(), out);
+    }
+  }
+
+  /**
+   * What the hook calls the service received showed, per runtime and directory: observed, not
+   * configured (issue 21, item 0).
+   */
+  private static void printSightings(List<WireHookSighting> sightings, PrintWriter out) {
+    if (sightings.isEmpty()) {
+      out.println(
+          "hooks seen:   none in this workspace since the service started (run one prompt to see"
+              + " them arrive)");
+      return;
+    }
+    out.println("hooks seen (since the service started):");
+    for (WireHookSighting seen : sightings) {
+      WireHookSighting.Prompt prompt = seen.prompt();
+      out.println(
+          "  "
+              + seen.runtime()
+              + " in "
+              + seen.directory()
+              + ": last "
+              + seen.lastEvent()
+              + " at "
+              + seen.lastAt()
+              + "; last prompt: begin "
+              + (prompt.begin() ? "arrived" : "MISSING")
+              + ", "
+              + prompt.toolCalls()
+              + (prompt.toolCalls() == 1 ? " tool call" : " tool calls")
+              + ", end "
+              + (prompt.end() ? "arrived" : "not yet"));
+      if (seen.warning() != null) {
+        out.println("    WARNING: " + seen.warning());
+        out.println(
+            "    what to do: turndiff hooks install --runtime "
+                + seen.runtime()
+                + " (again), check the runtime runs hooks here (above), then one prompt and this"
+                + " status again");
+      }
+    }
   }
 }

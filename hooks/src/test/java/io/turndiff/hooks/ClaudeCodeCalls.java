@@ -1,0 +1,82 @@
+package io.turndiff.hooks;
+
+import io.turndiff.api.Turndiff;
+import io.turndiff.boundary.WorkspacePolicy;
+import io.turndiff.capture.track.TrackingOptions;
+import io.turndiff.fixtures.TestStore;
+import io.turndiff.fixtures.TestWorkspace;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Instant;
+
+/**
+ * The hook calls of one Claude Code session ({@code s-1}), as Claude Code sends them, given to
+ * {@link RuntimeHooks} over a real store and a real workspace ({@code a.txt} "before\n"), tracked
+ * or not. Closing it closes the store and checks nothing outside the workspace changed.
+ */
+final class ClaudeCodeCalls implements AutoCloseable {
+
+  private static final HookQuery QUERY = new HookQuery(false, false);
+
+  final TestWorkspace workspace;
+  final Turndiff turndiff;
+  final RuntimeHooks hooks;
+
+  private ClaudeCodeCalls(Path temp, boolean tracked) {
+    workspace = TestWorkspace.in(temp.resolve("base")).file("a.txt", "before\n");
+    turndiff =
+        Turndiff.builder(TestStore.fileIn(temp)).policy(WorkspacePolicy.anyDirectory()).open();
+    if (tracked) {
+      turndiff.capture().tracker().track(workspace.root(), TrackingOptions.DEFAULTS);
+    }
+    hooks = new RuntimeHooks(turndiff, Path::of, new NoTurnEvents());
+  }
+
+  static ClaudeCodeCalls in(Path temp, boolean tracked) {
+    return new ClaudeCodeCalls(temp, tracked);
+  }
+
+  /** The payload of {@code event} of the prompt {@code prompt}, with {@code rest} (",…" fields). */
+  byte[] payload(String prompt, String event, String rest) {
+    return ("{\"session_id\":\"s-1\",\"prompt_id\":\""
+            + prompt
+            + "\",\"cwd\":\""
+            + workspace.root()
+            + "\",\"hook_event_name\":\""
+            + event
+            + "\""
+            + rest
+            + "}")
+        .getBytes(StandardCharsets.UTF_8);
+  }
+
+  HookOutcome send(String prompt, String event, String rest) {
+    return hooks.receive("claude-code", payload(prompt, event, rest), QUERY);
+  }
+
+  HookOutcome sendLate(String prompt, String event, String rest, Instant keptSince) {
+    return hooks.receiveLate("claude-code", payload(prompt, event, rest), QUERY, keptSince);
+  }
+
+  HookOutcome prompt(String prompt) {
+    return send(prompt, "UserPromptSubmit", ",\"prompt\":\"go\"");
+  }
+
+  /**
+   * The fields of a {@code PreToolUse} of a {@code Write} of {@code path} (a JSON string's
+   * content).
+   */
+  static String writeOf(String path, String toolUse) {
+    return ",\"tool_name\":\"Write\",\"tool_use_id\":\""
+        + toolUse
+        + "\",\"tool_input\":{\"file_path\":\""
+        + path
+        + "\",\"content\":\"x\"}";
+  }
+
+  @Override
+  public void close() {
+    turndiff.close();
+    workspace.assertOutsideUnchanged();
+  }
+}

@@ -20,7 +20,9 @@ class RewindReportTextTest {
     return WorkspacePath.of(text);
   }
 
-  /** A report of turn {@code t1} that recorded no rewind turn: a plan, or a run that wrote nothing. */
+  /**
+   * A report of turn {@code t1} that recorded no rewind turn: a plan, or a run that wrote nothing.
+   */
   private static RewindReport report(
       boolean dryRun,
       List<WorkspacePath> restored,

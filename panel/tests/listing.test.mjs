@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { built } from './built.mjs';
 
-const { fileCountText, fileFlags, newestFirst, turnBadges, turnsBetween } = await built('assets/js/listing.js');
+const { fileCountText, fileFlags, newestFirst, rewindBlocked, turnBadges, turnsBetween } = await built('assets/js/listing.js');
 
 // a turn as GET /v1/sessions/{s}/turns lists it (docs/review-panel.md, section 5)
 const turn = extra => ({
@@ -40,6 +40,25 @@ test('each finished rewind of the turn is a link to its rewind turn, named by it
   ]);
   assert.match(badges[0].title, /op-one: a\.txt/);
   assert.match(badges[1].title, /some paths were skipped/);
+});
+
+test('a rewind that was undone stays in the turn\'s history, naming its undo', () => {
+  const badges = turnBadges(turn({
+    state: 'finished',
+    rewound_by: [{ operation: 'op-whole', rewind_turn: 'turn-5', paths: null, complete: true, undone_by: 'turn-6' }],
+  }), label);
+  assert.deepEqual(badges.map(b => [b.kind, b.turn, b.text]), [['rewound', 'turn-5', 'rewound by #5, undone by #6']]);
+  assert.match(badges[0].title, /since undone/);
+});
+
+test('rewinding a turn a standing rewind put back completely would do nothing: the button says why', () => {
+  const whole = { operation: 'op-whole', rewind_turn: 'turn-5', paths: null, complete: true };
+  assert.match(rewindBlocked(turn({ state: 'rewound', rewound_by: [whole] }), label), /^Already rewound by #5/);
+  assert.match(rewindBlocked(turn({ kind: 'rewind', state: 'rewound', rewound_by: [whole] }), label), /^Already undone by #5/);
+  // partly rewound (run it again, forced), undone (its changes are back), or never rewound: it would do something
+  assert.equal(rewindBlocked(turn({ state: 'rewound', rewound_by: [{ ...whole, complete: false }] }), label), null);
+  assert.equal(rewindBlocked(turn({ state: 'finished', rewound_by: [{ ...whole, undone_by: 'turn-6' }] }), label), null);
+  assert.equal(rewindBlocked(turn(), label), null);
 });
 
 test('a rewind turn says what it rewound, and reads as undone when it was rewound itself', () => {

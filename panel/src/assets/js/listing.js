@@ -37,11 +37,27 @@ export function turnBadges(turn, label) {
   for (const by of turn.rewound_by ?? []) {
     if (!by.rewind_turn) continue;
     const what = turn.kind === 'rewind' ? 'undone' : by.paths ? `${plural(by.paths.length, 'file')} rewound` : 'rewound';
+    // an undone rewind stays in the history, naming its undo: the turn's changes are back
+    const undone = by.undone_by ? `, undone by ${label(by.undone_by)}` : '';
     badges.push({ kind: 'rewound', turn: by.rewind_turn,
-      text: `${what} by ${label(by.rewind_turn)}${by.complete ? '' : ' (partly)'}`,
-      title: `Operation ${by.operation}${by.paths ? `: ${by.paths.join(', ')}` : ''}${by.complete ? '' : ' — some paths were skipped'}` });
+      text: `${what} by ${label(by.rewind_turn)}${by.complete ? '' : ' (partly)'}${undone}`,
+      title: `Operation ${by.operation}${by.paths ? `: ${by.paths.join(', ')}` : ''}${by.complete ? '' : ' — some paths were skipped'}${by.undone_by ? ' — since undone: its changes are back' : ''}` });
   }
   return badges;
+}
+
+/**
+ * Why rewinding the turn (or, for a rewind turn, undoing it) would do nothing, or null when it would
+ * do something: a turn rewound completely, by a rewind that still stands, was put back already — its
+ * changes come back by undoing that rewind; a rewind that skipped something may be run again (forced).
+ */
+export function rewindBlocked(turn, label) {
+  if (turn.state !== 'rewound') return null;
+  const standing = (turn.rewound_by ?? []).filter(by => !by.paths && !by.undone_by).at(-1);
+  if (!standing || !standing.complete) return null;
+  return turn.kind === 'rewind'
+    ? `Already undone by ${label(standing.rewind_turn)}: undo that to redo this rewind`
+    : `Already rewound by ${label(standing.rewind_turn)}: its changes are not in the files; undo that rewind to bring them back`;
 }
 
 /** The sessions of a list of {turn, session}, each once, in order. */

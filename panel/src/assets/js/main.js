@@ -131,15 +131,29 @@ onLiveStatus(({ state }) => {
 
 whenUnauthorized(message => loginNeeded(message ? `The service says: ${message}` : null));
 
-try {
-  await login();
-} catch (e) {
-  csrf.clear();
-  loginNeeded(`This login link did not work: ${e.message}. A link works once and for a short time.`);
+/**
+ * Logs the tab in when the address holds a login link, then shows the route. Run at load and again on
+ * each change of the fragment: a fresh link pasted into a tab that already shows the panel (its old
+ * session gone, say the service restarted) differs from the page only in its fragment, so the browser
+ * does not load the page again; it only changes the hash.
+ */
+async function start() {
+  try {
+    await login();
+  } catch (e) {
+    csrf.clear();
+    loginNeeded(`This login link did not work: ${e.message}. A link works once and for a short time.`);
+    return;
+  }
+  if (csrf.get()) {
+    await route();
+  } else if (!main.hasChildNodes()) {
+    loginNeeded();
+  }
 }
-if (csrf.get()) {
-  addEventListener('hashchange', route);
-  await route();
-} else if (!main.hasChildNodes()) {
-  loginNeeded();
-}
+
+addEventListener('hashchange', () => {
+  if (loginFromHash(location.hash)) start();
+  else if (csrf.get()) route();
+});
+await start();

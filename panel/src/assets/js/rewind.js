@@ -4,7 +4,7 @@
 // result, with the undo (rewinding the rewind turn) one click away.
 import { api } from './api.js';
 import { h, fill, icon } from './dom.js';
-import { count, FORCEABLE, plural, shortId, skipText } from './format.js';
+import { clock, count, FORCEABLE, plural, shortId, skipText } from './format.js';
 import { notice } from './diff.js';
 import { routes } from './routes.js';
 
@@ -87,12 +87,15 @@ export function openRewind(options) {
       resuming ? notice('warn', `An unfinished rewind (operation ${report.operation}) already covers this turn. Confirming finishes that operation.`) : null,
       planSummary(report, { planned: true }),
       planSections(report, { planned: true }));
-    const confirm = h('button', { type: 'button', class: 'button button-danger', disabled: writes === 0 && !resuming,
-      onclick: () => run() }, icon('rewind'), writes === 0 && !resuming ? 'Nothing to put back' : `Rewind ${plural(report.restored.length + report.merged.length, 'file')}${force ? ' (forced)' : ''}`);
+    // a rewind that would put nothing back is not offered: the run would only report what it skipped
+    const nothing = writes === 0 && !resuming;
+    const confirm = h('button', { type: 'button', class: 'button button-danger', disabled: nothing,
+      title: nothing ? (report.skipped.length ? 'Nothing can be put back: every path is left, for the reasons listed' : 'Nothing to put back: the files already hold what they held before') : null,
+      onclick: () => run() }, icon('rewind'), nothing ? 'Nothing to put back' : `Rewind ${whatItWrites(report)}${force ? ' (forced)' : ''}`);
     fill(footer,
       forceable.length || force ? h('label', { class: 'toggle force', title: 'Overwrite conflicts and unverified files. What they hold now is stored first, so the undo brings it back.' },
         h('input', { type: 'checkbox', checked: force, onchange: e => { force = e.target.checked; plan(); } }),
-        `Force: overwrite ${plural(forceable.length, 'conflict')} (stored first; the undo brings them back)`) : h('span'),
+        `Force: overwrite ${forceText(forceable)} (stored first; the undo brings them back)`) : h('span'),
       h('span', { class: 'spacer' }),
       h('button', { type: 'button', class: 'button', onclick: close }, 'Cancel'),
       confirm);
@@ -132,13 +135,31 @@ export function openRewind(options) {
   plan();
 }
 
+/** What the force checkbox overrides, counted by reason as the tallies count them: "2 conflicts and 1 unverified". */
+function forceText(forceable) {
+  const conflicts = forceable.filter(s => s.reason === 'conflict').length;
+  const others = new Map();
+  for (const s of forceable) if (s.reason !== 'conflict') others.set(s.reason, (others.get(s.reason) ?? 0) + 1);
+  const parts = [conflicts ? plural(conflicts, 'conflict') : null, ...[...others].map(([reason, n]) => `${count(n)} ${reason.replaceAll('_', ' ')}`)];
+  return parts.filter(Boolean).join(' and ') || plural(0, 'conflict');
+}
+
+/** What the confirm button puts back: files, and directories when there are any. */
+function whatItWrites(report) {
+  const files = report.restored.length + report.merged.length;
+  const dirs = report.created_directories.length + report.removed_directories.length + report.directory_modes.length;
+  return [files || !dirs ? plural(files, 'file') : null, dirs ? plural(dirs, 'directory', 'directories') : null].filter(Boolean).join(' and ');
+}
+
 function planSummary(report, { planned }) {
   const conflicts = report.skipped.filter(s => s.reason === 'conflict').length;
   const others = report.skipped.length - conflicts;
   const dirs = report.created_directories.length + report.removed_directories.length + report.directory_modes.length;
   const item = (n, label, kind) => h('li', { class: ['tally', kind && `tally-${kind}`, n === 0 && 'tally-zero'] }, h('strong', null, count(n)), label);
+  const deleted = report.deleted ?? [];
   return h('ul', { class: 'tallies', role: 'list', 'aria-label': planned ? 'The plan' : 'The result' },
-    item(report.restored.length, planned ? 'to restore' : 'restored', 'ok'),
+    item(report.restored.length - deleted.length, planned ? 'to restore' : 'restored', 'ok'),
+    item(deleted.length, planned ? 'to delete' : 'deleted', 'warn'),
     item(report.merged.length, planned ? 'to merge' : 'merged', 'ok'),
     item(conflicts, conflicts === 1 ? 'conflict' : 'conflicts', 'bad'),
     item(others, 'skipped', 'warn'),
@@ -150,28 +171,44 @@ function pathList(paths, render = p => h('code', { class: 'mono' }, p)) {
   return h('ul', { class: 'plan-list', role: 'list' }, paths.map(p => h('li', null, render(p))));
 }
 
-function section(titleText, explanation, n, content, { open = n <= 12, kind } = {}) {
+// a section is its list at any size: a long one scrolls within its box (.plan-list), never a bare count
+function section(titleText, explanation, n, content, { open = true, kind } = {}) {
   if (!n) return null;
   return h('details', { class: ['plan-section', kind && `plan-${kind}`], open },
     h('summary', null, h('strong', null, titleText), h('span', { class: 'count' }, count(n)), explanation ? h('span', { class: 'muted small' }, explanation) : null),
     content);
 }
 
+function changedBy(skip) {
+  const by = skip.changed_by;
+  if (!by) return h('span', { class: 'reason', dataset: { changedBy: '' } }, 'changed outside any turn');
+  return h('span', { class: 'reason', dataset: { changedBy: by.turn } },
+    'changed by ', h('a', { href: routes.turn(by.turn), onclick: () => dialog().close() }, `turn ${by.seq}`),
+    ` at ${clock(by.began_at)} `,
+    h('button', { type: 'button', class: 'button button-small button-quiet', title: `Rewind turn ${by.seq} and every later turn of its session: see the plan first`,
+      onclick: () => openRewind({ scope: 'to', turn: by.turn, seq: by.seq }) }, 'rewind to here…'));
+}
+
 function planSections(report, { planned }) {
   const conflicts = report.skipped.filter(s => s.reason === 'conflict');
   const skipped = report.skipped.filter(s => s.reason !== 'conflict');
   const skipItem = s => [h('code', { class: 'mono' }, s.path), h('span', { class: 'reason' }, skipText(s.reason)), s.detail ? h('span', { class: 'detail' }, s.detail) : null];
-  const conflictItem = s => [h('code', { class: 'mono' }, s.path), s.detail ? h('span', { class: 'detail' }, s.detail) : null];
+  // a conflict says who made it: a later turn (linked, with "rewind to here"), or no turn at all
+  const conflictItem = s => [h('code', { class: 'mono' }, s.path), changedBy(s), s.detail ? h('span', { class: 'detail' }, s.detail) : null];
   const dirs = [
     ...report.created_directories.map(p => [planned ? 'to create' : 'created', p]),
     ...report.removed_directories.map(p => [planned ? 'to remove (when empty)' : 'removed', p]),
     ...report.directory_modes.map(p => [planned ? 'mode to put back' : 'mode put back', p]),
   ];
+  // files the turn created go: listed apart from those put back as they were
+  const deleted = new Set(report.deleted ?? []);
+  const restored = report.restored.filter(p => !deleted.has(p));
   return h('div', { class: 'plan' },
-    section(planned ? 'To restore' : 'Restored', 'put back exactly as before', report.restored.length, pathList(report.restored), { kind: 'ok' }),
+    section(planned ? 'To restore' : 'Restored', 'put back exactly as before', restored.length, pathList(restored), { kind: 'ok' }),
+    section(planned ? 'To delete' : 'Deleted', planned ? `will delete ${plural(deleted.size, 'file')} the turn created` : 'files the turn created', deleted.size, pathList([...deleted]), { kind: 'warn' }),
     section('Merged', 'changed since; the turn\'s own hunks are reversed onto your edits, which stay', report.merged.length, pathList(report.merged), { kind: 'ok' }),
     section('Conflicts', 'changed since, and the turn\'s hunks do not reverse cleanly: left as they are', conflicts.length, pathList(conflicts, conflictItem), { kind: 'bad', open: true }),
-    section('Skipped', 'left as they are, with why', skipped.length, pathList(skipped, skipItem), { kind: 'warn', open: skipped.length <= 20 }),
+    section('Skipped', 'left as they are, with why', skipped.length, pathList(skipped, skipItem), { kind: 'warn' }),
     section('Directories', null, dirs.length, pathList(dirs, ([what, p]) => [h('code', { class: 'mono' }, p), h('span', { class: 'reason' }, what)])),
     section('Unchanged', 'already as before: not written', report.unchanged.length, pathList(report.unchanged), { open: false }));
 }

@@ -4,7 +4,7 @@
 import { allTurns, api } from '../api.js';
 import { h, fill, icon } from '../dom.js';
 import { capitalised, changeOf, clock, count, day, duration, exact, isNotRestorable, plural, recordReasons, shortId } from '../format.js';
-import { turnBadges, turnsBetween } from '../listing.js';
+import { rewindBlocked, turnBadges, turnsBetween } from '../listing.js';
 import { badgeOf, errorState, kindChip, lineStats, loading, reasonBadge, scanBadge, stateChip, badge } from '../ui.js';
 import { routes } from '../routes.js';
 import { FileList } from '../filelist.js';
@@ -205,9 +205,11 @@ export async function turnView(main, ctx, turnId, query) {
     const scanned = files.filter(f => f.detected_by === 'scan').length;
     const notRestorable = files.filter(isNotRestorable).length;
     const uncaptured = files.filter(f => recordReasons(f).length).length;
+    // a button that would do nothing is disabled, and says why
+    const blocked = rewindBlocked(turn, shortId);
     const actions = turn.state === 'open' ? [] : turn.kind === 'rewind'
-      ? [h('button', { type: 'button', class: 'button', onclick: () => openRewind({ scope: 'turn', turn: turn.turn, seq: turn.seq, undo: true, onDone: refresh }) }, icon('undo'), 'Undo this rewind…')]
-      : [h('button', { type: 'button', class: 'button', onclick: () => openRewind({ scope: 'turn', turn: turn.turn, seq: turn.seq, onDone: refresh }) }, icon('rewind'), 'Rewind turn…'),
+      ? [h('button', { type: 'button', class: 'button', title: blocked, disabled: !!blocked, onclick: () => openRewind({ scope: 'turn', turn: turn.turn, seq: turn.seq, undo: true, onDone: refresh }) }, icon('undo'), 'Undo this rewind…')]
+      : [h('button', { type: 'button', class: 'button', title: blocked, disabled: !!blocked, onclick: () => openRewind({ scope: 'turn', turn: turn.turn, seq: turn.seq, onDone: refresh }) }, icon('rewind'), 'Rewind turn…'),
         h('button', { type: 'button', class: 'button button-quiet', onclick: () => openRewind({ scope: 'to', turn: turn.turn, seq: turn.seq, onDone: refresh }) }, 'Rewind to here…')];
     fill(head,
       h('div', { class: 'review-title' },

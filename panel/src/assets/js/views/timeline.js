@@ -3,7 +3,7 @@
 import { allTurns } from '../api.js';
 import { h, fill, icon } from '../dom.js';
 import { clock, day, duration, exact, plural, shortId } from '../format.js';
-import { fileCountText, turnBadges } from '../listing.js';
+import { fileCountText, rewindBlocked, turnBadges } from '../listing.js';
 import { badgeOf, empty, errorState, kindChip, lineStats, loading, stateChip } from '../ui.js';
 import { routes } from '../routes.js';
 import { subscribe } from '../events.js';
@@ -63,12 +63,14 @@ export async function timelineView(main, ctx, session) {
 
   function turnRow(t, seqs, index) {
     const actions = [];
+    // a button that would do nothing is disabled, and says why
+    const blocked = rewindBlocked(t, id => seqLabel(seqs, id));
     if (t.state !== 'open') {
       if (t.kind === 'rewind') {
-        actions.push(h('button', { type: 'button', class: 'button button-small', title: 'Put back what this rewind changed',
+        actions.push(h('button', { type: 'button', class: 'button button-small', title: blocked ?? 'Put back what this rewind changed', disabled: !!blocked,
           onclick: () => openRewind({ scope: 'turn', turn: t.turn, seq: t.seq, undo: true, onDone: refresh }) }, icon('undo'), 'Undo…'));
       } else {
-        actions.push(h('button', { type: 'button', class: 'button button-small', title: 'Rewind this turn: see the plan first',
+        actions.push(h('button', { type: 'button', class: 'button button-small', title: blocked ?? 'Rewind this turn: see the plan first', disabled: !!blocked,
           onclick: () => openRewind({ scope: 'turn', turn: t.turn, seq: t.seq, onDone: refresh }) }, icon('rewind'), 'Rewind…'));
         if (index > 0) {
           actions.push(h('button', { type: 'button', class: 'button button-small button-quiet', title: 'Rewind this turn and every later one: see the plan first',

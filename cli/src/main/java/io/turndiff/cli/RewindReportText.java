@@ -2,6 +2,8 @@ package io.turndiff.cli;
 
 import io.turndiff.model.WorkspacePath;
 import io.turndiff.rewind.RewindReport;
+import java.time.ZoneId;
+import java.time.format.DateTimeFormatter;
 import java.util.List;
 
 /**
@@ -20,7 +22,13 @@ final class RewindReportText {
   String of(RewindReport report) {
     boolean plan = report.dryRun();
     StringBuilder text = new StringBuilder();
-    lines(text, "put back", report.restored(), Terminal.GREEN);
+    // a file the turns created goes: said apart from those put back as they were
+    lines(
+        text,
+        "put back",
+        report.restored().stream().filter(path -> !report.deleted().contains(path)).toList(),
+        Terminal.GREEN);
+    lines(text, plan ? "delete" : "deleted", report.deleted(), Terminal.YELLOW);
     lines(text, plan ? "merge" : "merged", report.merged(), Terminal.GREEN);
     lines(text, plan ? "make dir" : "made dir", report.createdDirectories(), Terminal.GREEN);
     lines(text, plan ? "remove dir" : "removed dir", report.removedDirectories(), Terminal.GREEN);
@@ -37,6 +45,9 @@ final class RewindReportText {
                   ? ""
                   : " (" + Terminal.printable(skipped.detail()) + ")")
           .append('\n');
+      if (skipped.reason().equals("conflict")) {
+        text.append(" ".repeat(14)).append(whoChanged(report, skipped.path())).append('\n');
+      }
     }
     int handled =
         report.restored().size()
@@ -44,11 +55,21 @@ final class RewindReportText {
             + report.createdDirectories().size()
             + report.removedDirectories().size()
             + report.directoryModes().size();
+    String deleting =
+        report.deleted().isEmpty()
+            ? ""
+            : (plan ? ", deleting " : ", deleted ")
+                + RelativeTime.count(report.deleted().size(), "file")
+                + " the turns created";
     text.append(
         plan
-            ? "Would put back " + RelativeTime.count(handled, "path") + " (nothing is written yet)."
+            ? "Would put back "
+                + RelativeTime.count(handled, "path")
+                + deleting
+                + " (nothing is written yet)."
             : (report.replayed() ? "Done before: " : "Put back ")
                 + RelativeTime.count(handled, "path")
+                + deleting
                 + ".");
     if (!report.complete()) {
       text.append(' ')
@@ -62,6 +83,9 @@ final class RewindReportText {
                       + " (exit 3)."));
     }
     text.append('\n');
+    if (!plan && handled == 0 && report.rewindTurn().isEmpty()) {
+      text.append("Nothing was written, and no rewind turn was recorded.\n");
+    }
     report
         .rewindTurn()
         .ifPresent(
@@ -73,6 +97,28 @@ final class RewindReportText {
                     .append(" puts it all back.\n"));
     return text.toString();
   }
+
+  /**
+   * Who made a conflict: the newest later turn that changed the path (and how to rewind to it), or
+   * no turn at all.
+   */
+  private static String whoChanged(RewindReport report, WorkspacePath path) {
+    RewindReport.ChangedBy by = report.changedBy().get(path);
+    if (by == null) {
+      return "changed outside any turn";
+    }
+    return "changed by turn "
+        + by.seq()
+        + " of session "
+        + Terminal.printable(by.session())
+        + " at "
+        + CLOCK.format(by.at().atZone(ZoneId.systemDefault()))
+        + " (rewind to here: turndiff rewind --to --turn "
+        + by.turn()
+        + ")";
+  }
+
+  private static final DateTimeFormatter CLOCK = DateTimeFormatter.ofPattern("HH:mm");
 
   private void lines(StringBuilder text, String verb, List<WorkspacePath> paths, String colour) {
     for (WorkspacePath path : paths) {

@@ -121,9 +121,11 @@ final class TurnTable {
             .map(
                 rewind ->
                     label.apply(rewind.operation().rewindTurn())
-                        + (rewind.complete() && !rewind.operation().pathScoped()
-                            ? ""
-                            : " (partly)"))
+                        + (rewind.complete() && !rewind.operation().pathScoped() ? "" : " (partly)")
+                        + rewind
+                            .undoneBy()
+                            .map(undo -> ", undone by " + label.apply(undo))
+                            .orElse(""))
             .collect(Collectors.joining(", "));
   }
 }

@@ -133,6 +133,14 @@ final class PanelBrowser implements AutoCloseable {
   }
 
   /**
+   * Goes to {@code url} as an address pasted into the tab's address bar: one that differs from the
+   * current one only in its fragment moves within the page, which is not loaded again.
+   */
+  void paste(String url) {
+    driver.get(url);
+  }
+
+  /**
    * Ends the tab's login on {@code origin}: its cookies and its sessionStorage (where the page
    * keeps the anti-CSRF value) are gone, as in a new browser.
    */

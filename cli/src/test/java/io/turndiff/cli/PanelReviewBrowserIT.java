@@ -25,6 +25,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.openqa.selenium.WebElement;
 
 /**
  * The review panel in a real headless Chromium against a real {@code turndiff serve} process, on
@@ -199,10 +200,18 @@ class PanelReviewBrowserIT {
     browser.await("#rewind-dialog .dialog-actions .button-danger");
     Map<String, List<String>> plan = planSections();
     assertEquals(
-        Set.of("docs/old.md", "src/app.py", "src/new.py"),
-        Set.copyOf(plan.get("To restore")),
+        Set.of("docs/old.md", "src/app.py"), Set.copyOf(plan.get("To restore")), plan.toString());
+    // the file the turn created is listed apart: the rewind deletes it
+    assertEquals(List.of("src/new.py"), plan.get("To delete"), plan.toString());
+    assertTrue(
+        browser
+            .await("#rewind-dialog .plan-warn summary")
+            .getText()
+            .contains("will delete 1 file the turn created"),
         plan.toString());
-    assertEquals(List.of("README.md"), plan.get("Conflicts"), plan.toString());
+    // a conflict says who made it: no turn did, the person's edit
+    assertEquals(
+        List.of("README.md changed outside any turn"), plan.get("Conflicts"), plan.toString());
     assertEquals(1, plan.get("Skipped").size(), plan.toString());
     assertTrue(
         plan.get("Skipped").getFirst().startsWith("data/big.csv over the size limit"),
@@ -233,9 +242,10 @@ class PanelReviewBrowserIT {
     browser.await("#rewind-dialog .dialog-actions .button-danger");
     Map<String, List<String>> undoPlan = planSections();
     assertEquals(
-        Set.of("docs/old.md", "src/app.py", "src/new.py"),
+        Set.of("src/app.py", "src/new.py"),
         Set.copyOf(undoPlan.get("To restore")),
         undoPlan.toString());
+    assertEquals(List.of("docs/old.md"), undoPlan.get("To delete"), undoPlan.toString());
     browser.screenshot("rewind-undo-plan");
     browser.await("#rewind-dialog .dialog-actions .button-danger").click();
     browser.awaitText("#rewind-dialog .notice", "Done: every path was put back.");
@@ -246,6 +256,18 @@ class PanelReviewBrowserIT {
     browser.script("location.hash = arguments[0];", "#/s/conv-review");
     browser.awaitTrue("document.querySelectorAll('.turn-row').length === 4");
     assertEquals(2, browser.all(".turn-kind-rewind").size());
+    // its rewind undone, the turn's changes are all there: it reads finished, its history says both
+    String row = ".turn-row[data-turn='" + turn + "']";
+    assertEquals("finished", browser.await(row).getAttribute("data-state"));
+    String badge = browser.await(row + " [data-badge=rewound]").getText();
+    // the rewind left the person's edit and the file over the limit: partly
+    assertTrue(badge.contains("rewound by #3 (partly), undone by #4"), badge);
+    // undoing the undone rewind again would do nothing: its button is disabled and says why
+    WebElement undoAgain = browser.await(".turn-row[data-seq='3'] button");
+    assertEquals("true", undoAgain.getAttribute("disabled"));
+    assertTrue(
+        undoAgain.getAttribute("title").startsWith("Already undone by #4"),
+        undoAgain.getAttribute("title"));
     browser.screenshot("timeline-after-undo");
     browser.script(
         "location.hash = arguments[0];",

@@ -154,6 +154,25 @@ class PanelSecurityBrowserIT {
   }
 
   @Test
+  void aFreshLoginLinkPastedIntoATabWhoseSessionIsGoneLogsItInWithoutAReload() throws Exception {
+    logIn();
+    // the session ends under the open tab (a service started again forgets its sessions); what the
+    // tab shows is cleared, so that only a route drawn after the new login shows the sessions again
+    browser.driver().manage().deleteAllCookies();
+    browser.driver().executeCdpCommand("Network.clearBrowserCookies", Map.of());
+    browser.script(
+        "document.getElementById('main').replaceChildren(); window.thisDocument = 'still';");
+
+    browser.paste(service.loginUrl(workspace.root()));
+    browser.awaitText(".card", "conv-security");
+    assertEquals(
+        "still", browser.script("return window.thisDocument;"), "the page was not loaded again");
+    assertFalse(
+        browser.url().contains("login="), "the code left the address bar: " + browser.url());
+    browser.assertQuiet("a login link pasted into an open tab");
+  }
+
+  @Test
   void aPageOfAnotherOriginCannotMakeTheServiceWrite() throws Exception {
     logIn();
     Map<String, Long> rows = StoreRows.countAtRest(service.database());

@@ -82,6 +82,12 @@ class UndoCommandTest extends InProcessCommandsTest {
     assertEquals(skipped, run.json().get("skipped"), "the run left what the plan said it would");
     assertFalse(run.json().get("skipped").get(0).get("reason").asText().isEmpty());
     assertEquals("mine\n", workspace.readText("a.txt"), "the user's edit is never overwritten");
+    assertTrue(
+        run.json().get("rewind_turn").isNull(),
+        "a rewind that put nothing back records no rewind turn: " + run.out());
+    JsonNode turns = turndiff("turns", "--session", "s1").expect(0).json().get("turns");
+    assertEquals(1, turns.size(), "no 'rewind · 0 files' turn: " + turns);
+    assertEquals("finished", turns.get(0).get("state").asText(), "its change is still there");
   }
 
   @Test

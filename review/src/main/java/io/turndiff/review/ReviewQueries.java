@@ -13,6 +13,7 @@ import io.turndiff.model.RequestException;
 import io.turndiff.model.RootNames;
 import io.turndiff.model.Sha256;
 import io.turndiff.model.Snapshot;
+import io.turndiff.model.TurnState;
 import io.turndiff.model.WorkspacePath;
 import io.turndiff.store.Store;
 import io.turndiff.store.StoreTransaction;
@@ -199,6 +200,7 @@ public final class ReviewQueries {
     Map<Long, StoredRewindOperation> recorded = tx.rewinds().recordedBy(turnIds);
     Map<Long, Boolean> complete = new LinkedHashMap<>();
     Map<Long, TurnRewinds> byTurn = new LinkedHashMap<>();
+    Map<Long, String> undone = undoneRewinds(tx, covering.values());
     for (long turnId : turnIds) {
       List<StoredRewindOperation> by = covering.getOrDefault(turnId, List.of());
       Optional<StoredRewindOperation> records = Optional.ofNullable(recorded.get(turnId));
@@ -211,12 +213,45 @@ public final class ReviewQueries {
                   operation ->
                       new RewoundBy(
                           operation,
-                          complete.computeIfAbsent(
-                              operation.id(), id -> tx.rewinds().complete(id))))
+                          complete.computeIfAbsent(operation.id(), id -> tx.rewinds().complete(id)),
+                          Optional.ofNullable(undone.get(operation.rewindTurnId()))))
               .toList();
       byTurn.put(turnId, new TurnRewinds(rewoundBy, records));
     }
     return byTurn;
+  }
+
+  /**
+   * Of the rewind turns of {@code operations}, those undone (read {@code rewound}: a whole rewind
+   * of them stands), each with the rewind turn of the newest whole rewind of it: the undo.
+   */
+  private static Map<Long, String> undoneRewinds(
+      StoreTransaction tx, Collection<List<StoredRewindOperation>> operations) {
+    List<Long> rewindTurns =
+        operations.stream()
+            .flatMap(List::stream)
+            .map(StoredRewindOperation::rewindTurnId)
+            .distinct()
+            .toList();
+    Map<Long, String> undone = new LinkedHashMap<>();
+    if (rewindTurns.isEmpty()) {
+      return undone;
+    }
+    tx.rewinds()
+        .doneCovering(rewindTurns)
+        .forEach(
+            (rewindTurn, undos) -> {
+              boolean standsUndone =
+                  tx.turns()
+                      .byId(rewindTurn)
+                      .filter(turn -> turn.state() == TurnState.REWOUND)
+                      .isPresent();
+              undos.stream()
+                  .filter(undo -> standsUndone && !undo.pathScoped())
+                  .reduce((older, newer) -> newer)
+                  .ifPresent(undo -> undone.put(rewindTurn, undo.rewindTurn()));
+            });
+    return undone;
   }
 
   private static TurnRewinds rewindsOf(StoreTransaction tx, StoredTurn turn) {

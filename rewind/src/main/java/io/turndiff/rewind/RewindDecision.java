@@ -197,8 +197,9 @@ final class RewindDecision {
     if (target.presence() == Presence.ABSENT) {
       return new Leave(
           SkipReason.CONFLICT,
-          "it changed since the turn created it; a rewind deletes only a file "
-              + "that still holds what the turn left");
+          "it changed since the turn created it ("
+              + ChangeInWords.since(expected, now)
+              + "); a rewind deletes only a file that still holds what the turn left");
     }
     Optional<byte[]> merged = merge(target, expected, nowContent, contents);
     if (merged.isPresent()) {
@@ -217,11 +218,8 @@ final class RewindDecision {
     }
     return new Leave(
         SkipReason.CONFLICT,
-        "it changed since the turn ("
-            + expected.map(Snapshot::fingerprint).orElse("unknown")
-            + " then, "
-            + now.fingerprint()
-            + " now)");
+        "it changed since the turn, and the turn's hunks do not reverse onto it: "
+            + ChangeInWords.since(expected, now));
   }
 
   /**

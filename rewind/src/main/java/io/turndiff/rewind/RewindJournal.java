@@ -14,7 +14,6 @@ import io.turndiff.model.RewindStatus;
 import io.turndiff.model.Sha256;
 import io.turndiff.model.Snapshot;
 import io.turndiff.model.TestHook;
-import io.turndiff.model.TurnState;
 import io.turndiff.model.WorkspacePath;
 import io.turndiff.rewind.RewindDecision.Action;
 import io.turndiff.rewind.RewindDecision.AlreadyThere;
@@ -730,13 +729,12 @@ final class RewindJournal {
         tx -> {
           completed.forEach(done -> recorder.store(tx, done));
           tx.turns().markFinished(rewindTurn.id());
-          // a rewind of some of a turn's paths does not rewind the turn: a rewind of the whole turn
-          // may follow (and leaves the paths this one put back as they are)
-          for (String turn : operation.pathScoped() ? List.<String>of() : operation.turns()) {
-            tx.turns()
-                .markState(tx.turns().byExternalId(turn).orElseThrow().id(), TurnState.REWOUND);
-          }
           tx.rewinds().markDone(operation.id());
+          // a turn reads rewound while a whole rewind of it that put something back stands: not
+          // after a rewind that only skipped, nor once the rewind is undone; a rewind of some of a
+          // turn's paths does not rewind the turn (a rewind of the whole turn may follow, and
+          // leaves the paths this one put back as they are)
+          TurnStandings.afterRewind(tx, operation);
           return null;
         });
   }

@@ -1,7 +1,9 @@
 package io.turndiff.rewind;
 
 import io.turndiff.model.WorkspacePath;
+import java.time.Instant;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 
 /**
@@ -17,6 +19,10 @@ import java.util.Optional;
  *     rewind
  * @param paths the paths the rewind was asked for (it put back only what the turns recorded at or
  *     under them); empty for a rewind of every path the turns recorded
+ * @param deleted of {@code restored}, the paths put back by deleting them: files (and links) the
+ *     turns created, which the user sees go
+ * @param changedBy of the paths skipped as a {@code conflict}, those a later turn changed, with the
+ *     newest such turn; a conflict not here was made outside any turn
  */
 public record RewindReport(
     String operation,
@@ -31,7 +37,19 @@ public record RewindReport(
     List<WorkspacePath> createdDirectories,
     List<WorkspacePath> removedDirectories,
     List<WorkspacePath> directoryModes,
-    List<WorkspacePath> paths) {
+    List<WorkspacePath> paths,
+    List<WorkspacePath> deleted,
+    Map<WorkspacePath, ChangedBy> changedBy) {
+
+  public RewindReport {
+    changedBy = Map.copyOf(changedBy);
+    if (!restored.containsAll(deleted)) {
+      throw new IllegalArgumentException("a deleted path is one of the restored: " + deleted);
+    }
+  }
+
+  /** A turn that changed a path after the rewound turns: its id, session, number and begin. */
+  public record ChangedBy(String turn, String session, long seq, Instant at) {}
 
   /** A path left as it is, with a stable reason code and a sentence. */
   public record Skipped(WorkspacePath path, String reason, String detail) {}

@@ -2,6 +2,7 @@ package io.turndiff.rewind;
 
 import io.turndiff.boundary.Observation;
 import io.turndiff.boundary.WorkspaceBoundary;
+import io.turndiff.model.Presence;
 import io.turndiff.model.RewindStatus;
 import io.turndiff.model.Sha256;
 import io.turndiff.model.Snapshot;
@@ -123,6 +124,7 @@ final class RewindReports {
                     .orElse(action)
                 : action);
     List<WorkspacePath> restored = new ArrayList<>();
+    List<WorkspacePath> deleted = new ArrayList<>();
     List<WorkspacePath> merged = new ArrayList<>();
     List<RewindReport.Skipped> skipped = new ArrayList<>();
     List<WorkspacePath> unchanged = new ArrayList<>();
@@ -138,6 +140,10 @@ final class RewindReports {
             case Leave leave ->
                 skipped.add(new RewindReport.Skipped(path.path(), leave.reason(), leave.detail()));
             case Write write when write.merge() -> merged.add(path.path());
+            case Write write when !write.putsAFile() -> {
+              restored.add(path.path());
+              deleted.add(path.path());
+            }
             default -> restored.add(path.path());
           }
         }
@@ -157,7 +163,28 @@ final class RewindReports {
         directoryPlan.created(),
         directoryPlan.removed(),
         directoryPlan.modes(),
-        plan.named().paths());
+        plan.named().paths(),
+        deleted,
+        changedBy(plan.session().workspaceId(), turns, skipped));
+  }
+
+  /** Who changed each path left in conflict since the rewound turns ({@link LaterChanges}). */
+  private Map<WorkspacePath, RewindReport.ChangedBy> changedBy(
+      long workspaceId, List<String> rewound, List<RewindReport.Skipped> skipped) {
+    List<WorkspacePath> conflicts =
+        skipped.stream()
+            .filter(skip -> skip.reason().equals(SkipReason.CONFLICT))
+            .map(RewindReport.Skipped::path)
+            .toList();
+    return conflicts.isEmpty()
+        ? Map.of()
+        : store.read(tx -> LaterChanges.of(tx, workspaceId, rewound, conflicts));
+  }
+
+  private static List<String> concat(List<String> turns, String more) {
+    List<String> all = new ArrayList<>(turns);
+    all.add(more);
+    return all;
   }
 
   /** The paths {@code actions} delete. */
@@ -183,12 +210,20 @@ final class RewindReports {
   RewindReport receipt(StoredRewindOperation operation, boolean replayed, boolean dryRun) {
     List<StoredRewindEntry> entries = store.read(tx -> tx.rewinds().entries(operation.id()));
     List<WorkspacePath> restored = new ArrayList<>();
+    List<WorkspacePath> deleted = new ArrayList<>();
     List<WorkspacePath> merged = new ArrayList<>();
     List<RewindReport.Skipped> skipped = new ArrayList<>();
     List<WorkspacePath> unchanged = new ArrayList<>();
     for (StoredRewindEntry entry : entries) {
       switch (entry.status()) {
-        case RESTORED -> restored.add(entry.path());
+        case RESTORED -> {
+          restored.add(entry.path());
+          // written as a deletion: put back as absent, and not found absent already (which is
+          // journaled with a detail)
+          if (entry.target().asFile().presence() == Presence.ABSENT && entry.detail().isEmpty()) {
+            deleted.add(entry.path());
+          }
+        }
         case MERGED -> merged.add(entry.path());
         case SKIPPED ->
             skipped.add(
@@ -243,6 +278,13 @@ final class RewindReports {
         created,
         removed,
         modes,
-        operation.paths());
+        operation.paths(),
+        deleted,
+        changedBy(
+            store.read(tx -> tx.turns().byId(operation.rewindTurnId())).orElseThrow().workspaceId(),
+            // the operation's own rewind turn records what it was about to replace: not a later
+            // change
+            concat(operation.turns(), operation.rewindTurn()),
+            skipped));
   }
 }

@@ -99,8 +99,14 @@ public final class RewindService {
     // borrowed before the plan is stored: a workspace that cannot be opened now fails the request
     // unwritten
     try (WorkspaceHandles.Lease lease = workspaces.borrow(plan.session().workspaceId())) {
+      RewindReport dryRun = reports.dryRun(operationId, plan, request.force(), lease.boundary());
       if (request.dryRun()) {
-        return reports.dryRun(operationId, plan, request.force(), lease.boundary());
+        return dryRun;
+      }
+      if (putsNothingBack(dryRun)) {
+        // everything skipped, in conflict or unchanged: nothing is stored, no rewind turn is added
+        // and no turn is marked; the report still names every path it left and why
+        return asRun(dryRun);
       }
       // released also when the transaction that created it rolled back: its row id may be handed
       // out again
@@ -138,6 +144,42 @@ public final class RewindService {
                 lease.boundary());
           });
     }
+  }
+
+  /**
+   * Whether a rewind's dry run finds nothing to put back: no path to write or found at its
+   * before-state already, no directory to make, remove or give its mode back. Then the run is that
+   * dry run: a rewind that would only skip must not leave a rewind turn of no files behind, nor
+   * mark its turns rewound while their changes are all still there. (The run decides every path
+   * again; if the workspace changed between the two looks so that nothing is put back after all,
+   * {@link TurnStandings} still marks nothing.)
+   */
+  private static boolean putsNothingBack(RewindReport dryRun) {
+    return dryRun.restored().isEmpty()
+        && dryRun.merged().isEmpty()
+        && dryRun.createdDirectories().isEmpty()
+        && dryRun.removedDirectories().isEmpty()
+        && dryRun.directoryModes().isEmpty();
+  }
+
+  /** A dry run's report as the run's: what the run that writes nothing did. */
+  private static RewindReport asRun(RewindReport dryRun) {
+    return new RewindReport(
+        dryRun.operation(),
+        false,
+        false,
+        dryRun.turns(),
+        dryRun.restored(),
+        dryRun.merged(),
+        dryRun.skipped(),
+        dryRun.unchanged(),
+        Optional.empty(),
+        dryRun.createdDirectories(),
+        dryRun.removedDirectories(),
+        dryRun.directoryModes(),
+        dryRun.paths(),
+        dryRun.deleted(),
+        dryRun.changedBy());
   }
 
   /**

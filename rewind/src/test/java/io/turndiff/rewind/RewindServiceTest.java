@@ -15,6 +15,7 @@ import io.turndiff.model.TestHook;
 import io.turndiff.model.TurnKind;
 import io.turndiff.model.TurnState;
 import io.turndiff.model.WorkspacePath;
+import io.turndiff.review.RewoundBy;
 import io.turndiff.store.StoredTurn;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -119,6 +120,84 @@ class RewindServiceTest {
     RewindReport undone = h.rewindTurn(rewound.rewindTurn().orElseThrow());
     assertTrue(undone.complete(), undone.toString());
     assertEquals(afterTurn, TreeContent.of(h.workspace.root()));
+  }
+
+  @Test
+  void aTurnWhoseRewindWasUndoneReadsFinishedAgainAndItsHistoryNamesTheUndo() throws Exception {
+    h.workspace.file("a.txt", "one\n");
+    String turn = h.turn(List.of("a.txt"), () -> Files.writeString(file("a.txt"), "two\n"));
+    String rewindTurn = h.rewindTurn(turn).rewindTurn().orElseThrow();
+    assertEquals(TurnState.REWOUND, turn(turn).state());
+
+    String undo = h.rewindTurn(rewindTurn).rewindTurn().orElseThrow();
+    assertEquals("two\n", Files.readString(file("a.txt")));
+    assertEquals(TurnState.FINISHED, turn(turn).state(), "its changes are all there again");
+    assertEquals(TurnState.REWOUND, turn(rewindTurn).state(), "the rewind was undone");
+    assertEquals(
+        List.of(Optional.of(undo)),
+        h.queries.records(turn).rewinds().rewoundBy().stream().map(RewoundBy::undoneBy).toList(),
+        "its history: rewound by the rewind turn, undone by the undo");
+
+    // undoing the undo makes the turn rewound again
+    h.rewindTurn(undo);
+    assertEquals("one\n", Files.readString(file("a.txt")));
+    assertEquals(TurnState.REWOUND, turn(turn).state());
+    assertEquals(TurnState.FINISHED, turn(rewindTurn).state());
+    assertEquals(
+        List.of(Optional.empty()),
+        h.queries.records(turn).rewinds().rewoundBy().stream().map(RewoundBy::undoneBy).toList());
+  }
+
+  @Test
+  void aTurnWhoseRewindWasUndoneMayBeRewoundAgain() throws Exception {
+    h.workspace.file("a.txt", "one\n");
+    String turn = h.turn(List.of("a.txt"), () -> Files.writeString(file("a.txt"), "two\n"));
+    h.rewindTurn(h.rewindTurn(turn).rewindTurn().orElseThrow());
+    RewindReport again = h.rewindTurn(turn);
+    assertTrue(again.complete(), again.toString());
+    assertEquals("one\n", Files.readString(file("a.txt")));
+    assertEquals(TurnState.REWOUND, turn(turn).state());
+  }
+
+  @Test
+  void aRewindThatPutsNothingBackAddsNoRewindTurnAndMarksNothing() throws Exception {
+    String turn = h.turn(List.of("new.txt"), () -> h.workspace.file("new.txt", "the turn's\n"));
+    Files.writeString(file("new.txt"), "the user's since\n");
+    long turnsBefore = turnsOfTheSession(turn);
+
+    RewindReport report = h.rewindTurn(turn);
+    assertFalse(report.dryRun());
+    assertEquals(
+        List.of("new.txt conflict"),
+        report.skipped().stream().map(s -> s.path().display() + " " + s.reason()).toList(),
+        "every path it left is reported with its reason");
+    assertEquals(Optional.empty(), report.rewindTurn(), "no rewind turn of no files");
+    assertEquals(turnsBefore, turnsOfTheSession(turn));
+    assertEquals(TurnState.FINISHED, turn(turn).state(), "its change is still there");
+    assertEquals("the user's since\n", Files.readString(file("new.txt")));
+    assertTrue(h.queries.records(turn).rewinds().rewoundBy().isEmpty());
+    assertEquals(Map.of(), report.changedBy(), "the user's edit: made outside any turn");
+  }
+
+  @Test
+  void aConflictSaysInWordsWhatChangedAndNamesTheLaterTurnThatChangedIt() throws Exception {
+    h.workspace.file("a.txt", "one\n");
+    String first = h.turn(List.of("a.txt"), () -> Files.writeString(file("a.txt"), "two\n"));
+    String later =
+        h.turn(List.of("a.txt"), () -> Files.writeString(file("a.txt"), "three, longer\n"));
+    RewindReport plan = h.dryRun(first);
+    RewindReport.Skipped conflict = plan.skipped().getFirst();
+    assertEquals("conflict", conflict.reason());
+    assertTrue(
+        conflict.detail().endsWith("its content: 14 bytes now, 4 bytes then"), conflict.detail());
+    RewindReport.ChangedBy by = plan.changedBy().get(conflict.path());
+    assertEquals(later, by.turn());
+    assertEquals(turn(later).seq(), by.seq());
+    assertEquals(turn(later).beganAt(), by.at());
+  }
+
+  private long turnsOfTheSession(String turn) {
+    return h.store.read(tx -> tx.turns().ofSession(turn(turn).sessionId())).size();
   }
 
   @Test

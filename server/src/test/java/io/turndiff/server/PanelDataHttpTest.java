@@ -410,14 +410,17 @@ class PanelDataHttpTest {
 
     Map<String, JsonNode> turns = listing("s1");
     JsonNode rewound = turns.get(turn);
-    assertEquals("rewound", rewound.get("state").asText(), rewound.toString());
+    assertEquals(
+        "finished", rewound.get("state").asText(), "its rewind undone: " + rewound.toString());
     String rewoundBy =
         "[{\"operation\":\"op-one\",\"rewind_turn\":"
             + json(first)
-            + ",\"paths\":[\"a.txt\"],\"complete\":true},"
+            + ",\"paths\":[\"a.txt\"],\"complete\":true,\"undone_by\":null},"
             + "{\"operation\":\"op-whole\",\"rewind_turn\":"
             + json(second)
-            + ",\"paths\":null,\"complete\":true}]";
+            + ",\"paths\":null,\"complete\":true,\"undone_by\":"
+            + json(third)
+            + "}]";
     assertEquals(rewoundBy, rewound.get("rewound_by").toString());
     assertTrue(rewound.get("rewinds").isNull(), rewound.toString());
 
@@ -433,7 +436,7 @@ class PanelDataHttpTest {
     assertEquals(
         "[{\"operation\":\"op-undo\",\"rewind_turn\":"
             + json(third)
-            + ",\"paths\":null,\"complete\":true}]",
+            + ",\"paths\":null,\"complete\":true,\"undone_by\":null}]",
         turns.get(second).get("rewound_by").toString(),
         "the undone rewind names its undo");
     assertEquals(
@@ -455,17 +458,16 @@ class PanelDataHttpTest {
       assertEquals(turns.get(id).get("rewinds"), history.get(id).get("rewinds"), id);
     }
 
-    // a rewind that met a conflict is listed, and says it was not complete
+    // a rewind that met only a conflict put nothing back: it records no turn and is not listed
     String edited = turnWriting(workspace, "s1", "b.txt", "b by a later turn\n");
     Files.writeString(workspace.resolve("b.txt"), "a person rewrote it\n");
     JsonNode conflict = rewind("{\"turn\":" + json(edited) + ",\"operation\":\"op-conflict\"}");
     assertFalse(conflict.get("complete").asBoolean(), conflict.toString());
     assertEquals("conflict", conflict.get("skipped").get(0).get("reason").asText());
-    assertEquals(
-        "[{\"operation\":\"op-conflict\",\"rewind_turn\":"
-            + json(conflict.get("rewind_turn").asText())
-            + ",\"paths\":null,\"complete\":false}]",
-        listing("s1").get(edited).get("rewound_by").toString());
+    assertTrue(conflict.get("rewind_turn").isNull(), conflict.toString());
+    JsonNode stays = listing("s1").get(edited);
+    assertEquals("[]", stays.get("rewound_by").toString());
+    assertEquals("finished", stays.get("state").asText());
     assertEquals("a person rewrote it\n", workspace.readText("b.txt"), "the conflict was left");
   }
 

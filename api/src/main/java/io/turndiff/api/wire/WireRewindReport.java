@@ -4,10 +4,13 @@ import com.fasterxml.jackson.annotation.JsonUnwrapped;
 import io.turndiff.model.WorkspacePath;
 import io.turndiff.rewind.RewindReport;
 import java.util.List;
+import java.util.Optional;
 
 /**
  * A rewind's report, or its plan on a dry run; paths in the lists as text. {@code paths}: the paths
- * a rewind of some paths was asked for, {@code null} for a rewind of whole turns.
+ * a rewind of some paths was asked for, {@code null} for a rewind of whole turns. {@code deleted}:
+ * of {@code restored}, those put back by deleting them (the turns created them). {@code
+ * rewind_turn} is null for a dry run, and for a rewind that put nothing back (it records no turn).
  */
 public record WireRewindReport(
     String operation,
@@ -16,6 +19,7 @@ public record WireRewindReport(
     boolean complete,
     List<String> turns,
     List<String> restored,
+    List<String> deleted,
     List<String> merged,
     List<Skipped> skipped,
     List<String> unchanged,
@@ -25,8 +29,20 @@ public record WireRewindReport(
     String rewindTurn,
     List<String> paths) {
 
-  /** A path the rewind did not put back, and why. */
-  public record Skipped(@JsonUnwrapped WirePath path, String reason, String detail) {}
+  /**
+   * A path the rewind did not put back, and why; {@code changedBy}, for a conflict: the newest
+   * later turn that changed it (null when none did: it was changed outside any turn).
+   */
+  public record Skipped(
+      @JsonUnwrapped WirePath path, String reason, String detail, ChangedBy changedBy) {}
+
+  /** A turn that changed a path after the rewound turns, and when it began. */
+  public record ChangedBy(String turn, String session, long seq, String beganAt) {
+
+    static ChangedBy of(RewindReport.ChangedBy by) {
+      return new ChangedBy(by.turn(), by.session(), by.seq(), by.at().toString());
+    }
+  }
 
   public static WireRewindReport of(RewindReport report) {
     return new WireRewindReport(
@@ -36,9 +52,18 @@ public record WireRewindReport(
         report.complete(),
         report.turns(),
         texts(report.restored()),
+        texts(report.deleted()),
         texts(report.merged()),
         report.skipped().stream()
-            .map(skip -> new Skipped(WirePath.of(skip.path()), skip.reason(), skip.detail()))
+            .map(
+                skip ->
+                    new Skipped(
+                        WirePath.of(skip.path()),
+                        skip.reason(),
+                        skip.detail(),
+                        Optional.ofNullable(report.changedBy().get(skip.path()))
+                            .map(ChangedBy::of)
+                            .orElse(null)))
             .toList(),
         texts(report.unchanged()),
         texts(report.createdDirectories()),

@@ -16,10 +16,11 @@ public record WireTurnRewinds(List<RewoundByOperation> rewoundBy, RewindOperatio
 
   /**
    * A finished operation that rewound the turn; {@code complete}: it skipped no path and no
-   * directory.
+   * directory; {@code undoneBy}: the rewind turn of the rewind that undid it (null while it
+   * stands).
    */
   public record RewoundByOperation(
-      String operation, String rewindTurn, List<String> paths, boolean complete) {}
+      String operation, String rewindTurn, List<String> paths, boolean complete, String undoneBy) {}
 
   /** The operation a rewind turn records: the turns it rewound, newest first. */
   public record RewindOperation(String operation, List<String> turns, List<String> paths) {}
@@ -39,7 +40,11 @@ public record WireTurnRewinds(List<RewoundByOperation> rewoundBy, RewindOperatio
   private static RewoundByOperation rewoundBy(RewoundBy by) {
     StoredRewindOperation operation = by.operation();
     return new RewoundByOperation(
-        operation.externalId(), operation.rewindTurn(), paths(operation), by.complete());
+        operation.externalId(),
+        operation.rewindTurn(),
+        paths(operation),
+        by.complete(),
+        by.undoneBy().orElse(null));
   }
 
   /** The paths a rewind of some paths was asked for; null for a rewind of whole turns. */

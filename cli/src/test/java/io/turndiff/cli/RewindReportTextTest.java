@@ -1,0 +1,111 @@
+package io.turndiff.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.turndiff.model.WorkspacePath;
+import io.turndiff.rewind.RewindReport;
+import java.time.Instant;
+import java.time.ZoneId;
+import java.time.format.DateTimeFormatter;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import org.junit.jupiter.api.Test;
+
+/** The human rewind preview and report ({@code rewind --dry-run}, {@code undo}) on a terminal. */
+class RewindReportTextTest {
+
+  private static WorkspacePath path(String text) {
+    return WorkspacePath.of(text);
+  }
+
+  /**
+   * A report of turn {@code t1} that recorded no rewind turn: a plan, or a run that wrote nothing.
+   */
+  private static RewindReport report(
+      boolean dryRun,
+      List<WorkspacePath> restored,
+      List<WorkspacePath> deleted,
+      List<RewindReport.Skipped> skipped,
+      List<WorkspacePath> removedDirectories,
+      Map<WorkspacePath, RewindReport.ChangedBy> changedBy) {
+    return new RewindReport(
+        "op-1",
+        dryRun,
+        false,
+        List.of("t1"),
+        restored,
+        List.of(),
+        skipped,
+        List.of(),
+        Optional.empty(),
+        List.of(),
+        removedDirectories,
+        List.of(),
+        List.of(),
+        deleted,
+        changedBy);
+  }
+
+  @Test
+  void filesTheTurnCreatedAreListedApartAsDeletions() {
+    RewindReport plan =
+        report(
+            true,
+            List.of(path("edited.txt"), path("new.txt")),
+            List.of(path("new.txt")),
+            List.of(),
+            List.of(path("new")),
+            Map.of());
+    assertEquals(
+        """
+          put back    edited.txt
+          delete      new.txt
+          remove dir  new
+        Would put back 3 paths, deleting 1 file the turns created (nothing is written yet).
+        """,
+        new RewindReportText(Terminal.NONE).of(plan));
+  }
+
+  @Test
+  void aRewindThatPutNothingBackSaysNothingWasWrittenAndThatNoTurnMadeTheConflict() {
+    RewindReport run =
+        report(
+            false,
+            List.of(),
+            List.of(),
+            List.of(new RewindReport.Skipped(path("a.txt"), "conflict", "it changed")),
+            List.of(),
+            Map.of());
+    assertEquals(
+        """
+          skip        a.txt: conflict (it changed)
+                      changed outside any turn
+        Put back 0 paths. 1 path left as it is (exit 3).
+        Nothing was written, and no rewind turn was recorded.
+        """,
+        new RewindReportText(Terminal.NONE).of(run));
+  }
+
+  @Test
+  void aConflictNamesTheLaterTurnThatChangedItAndHowToRewindToIt() {
+    Instant at = Instant.parse("2026-12-02T13:12:00Z");
+    RewindReport plan =
+        report(
+            true,
+            List.of(),
+            List.of(),
+            List.of(new RewindReport.Skipped(path("a.txt"), "conflict", "it changed")),
+            List.of(),
+            Map.of(path("a.txt"), new RewindReport.ChangedBy("t5", "s1", 5, at)));
+    String text = new RewindReportText(Terminal.NONE).of(plan);
+    String clock = DateTimeFormatter.ofPattern("HH:mm").format(at.atZone(ZoneId.systemDefault()));
+    assertTrue(
+        text.contains(
+            "changed by turn 5 of session s1 at "
+                + clock
+                + " (rewind to here: turndiff rewind --to --turn t5)"),
+        text);
+  }
+}

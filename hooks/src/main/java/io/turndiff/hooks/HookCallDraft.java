@@ -57,6 +57,23 @@ record HookCallDraft(
     return call(HookCall.Action.IGNORE, List.of());
   }
 
+  /**
+   * A shell call's Post hook: the call {@code tool} running {@code command} in {@code base} ends.
+   */
+  HookCall endShell(String tool, String base, String command) {
+    requireCwd();
+    return new HookCall(
+        runtime,
+        event,
+        HookCall.Action.END_CALL,
+        session,
+        cwd,
+        runtimeTurn,
+        toolCall,
+        List.of(),
+        Optional.of(new HookCall.Shell(tool, command, base)));
+  }
+
   HookCall finish() {
     return call(HookCall.Action.FINISH, List.of());
   }
@@ -89,6 +106,24 @@ record HookCallDraft(
     return patched.isEmpty() ? ensure() : snapshot(field, base, patched);
   }
 
+  /**
+   * As {@link #shell}, for a runtime whose Post hook ends the call ({@link #endShell}): the call
+   * {@code tool} is in flight from now, and owns what the watcher sees change until its end.
+   */
+  HookCall shellCall(String field, String tool, String base, String command) {
+    HookCall call = shell(field, base, command);
+    return new HookCall(
+        call.runtime(),
+        call.event(),
+        call.action(),
+        call.session(),
+        call.cwd(),
+        call.runtimeTurn(),
+        call.toolCall(),
+        call.paths(),
+        Optional.of(new HookCall.Shell(tool, command, base)));
+  }
+
   /** The directory the runtime works in; refused when the payload has none. */
   String requireCwd() {
     return cwd.orElseThrow(
@@ -105,6 +140,7 @@ record HookCallDraft(
     if (action != HookCall.Action.FINISH && action != HookCall.Action.IGNORE) {
       requireCwd();
     }
-    return new HookCall(runtime, event, action, session, cwd, runtimeTurn, toolCall, paths);
+    return new HookCall(
+        runtime, event, action, session, cwd, runtimeTurn, toolCall, paths, Optional.empty());
   }
 }

@@ -934,7 +934,7 @@ class HookEndpointsTest {
                 fixture("claude-code/UserPromptSubmit.json", recorded, workspace.root())),
             "Turndiff-Hook-Outcome"));
     assertEquals(
-        "noop",
+        "call_began",
         header(
             post(
                 "claude-code" + query,

@@ -972,7 +972,7 @@ class HooksInstallProcessIT {
     CommandRun uninstall =
         turndiff("hooks", "uninstall", "--runtime", "gemini", "--workspace", workspace.toString());
     assertEquals(0, uninstall.exitCode(), uninstall.err());
-    assertTrue(uninstall.out().contains("took turndiff's 4 hooks out of " + file), uninstall.out());
+    assertTrue(uninstall.out().contains("took turndiff's 5 hooks out of " + file), uninstall.out());
     assertEquals(Json.mapper().readTree(original), json(file), "every other setting and hook kept");
     CommandRun again =
         turndiff("hooks", "uninstall", "--runtime", "gemini", "--workspace", workspace.toString());

@@ -110,6 +110,19 @@ test('a change another session could also have made is flagged as shared, naming
   assert.match(flags[1].title, /turn b-1 of session B/);
 });
 
+test('a change the shell made is flagged with the calls it was made during, or as made outside any call', () => {
+  const during = fileFlags({ change: 'modified', restorable: true, detected_by: 'scan', before: captured, after: captured,
+    made_during: 'calls', calls: [{ id: 'toolu_1', tool: 'Bash', command: 'sed -i s/a/b/ a.txt' }, { id: 'c2', tool: 'run_shell_command', command: null }] });
+  assert.deepEqual(during.map(f => [f.kind, f.text]), [['scan', 'shell'], ['call', 'during Bash and run_shell_command']]);
+  assert.match(during[1].title, /Bash call toolu_1: sed -i s\/a\/b\/ a\.txt; run_shell_command call c2$/);
+  const outside = fileFlags({ change: 'modified', restorable: true, detected_by: 'scan', before: captured, after: captured,
+    made_during: 'outside', calls: [] });
+  assert.deepEqual(outside.map(f => [f.kind, f.text]), [['scan', 'shell'], ['outside', 'outside any call']]);
+  assert.match(outside[1].title, /leaves it unless forced/);
+  assert.deepEqual(fileFlags({ change: 'modified', restorable: true, detected_by: 'scan', before: captured, after: captured,
+    made_during: 'unknown', calls: [] }).map(f => f.kind), ['scan'], 'calls not known: no flag, no guess');
+});
+
 test('a file that cannot be put back for another reason says so; a restorable one has no flag', () => {
   assert.deepEqual(fileFlags({ change: 'unknown', restorable: false, detected_by: 'snapshot', before: captured, after: captured }).map(f => f.kind),
     ['not-restorable']);

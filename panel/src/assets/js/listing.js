@@ -67,7 +67,7 @@ function sessionsOf(turns) {
 
 /**
  * The flags of a file in a turn's (or a range's) list: found by the shell scan, shared with the turns of
- * other sessions that could also have made it, then one per reason a
+ * other sessions that could also have made it, the shell calls it was made during (or outside any call), then one per reason a
  * state was not captured, else "not restorable" when it cannot be put back. Each: {kind, code?, text, title}.
  */
 export function fileFlags(record) {
@@ -77,6 +77,15 @@ export function fileFlags(record) {
   if (also.length) {
     flags.push({ kind: 'shared', text: `shared with ${sessionsOf(also).map(s => `session ${s}`).join(', ')}`,
       title: `Also possible: ${also.map(o => `turn ${o.turn} of session ${o.session}`).join(', ')} — the shell changed it while they were open too; a rewind leaves it unless forced` });
+  }
+  const calls = record.calls ?? [];
+  if (record.made_during === 'calls' && calls.length) {
+    const callText = c => `${c.tool ?? 'tool'} call ${c.id}${c.command ? `: ${c.command}` : ''}`;
+    flags.push({ kind: 'call', text: `during ${calls.map(c => c.tool ?? 'tool').join(' and ')}`,
+      title: `Made while ${calls.length > 1 ? 'these calls were' : 'this call was'} running: ${calls.map(callText).join('; ')}` });
+  } else if (record.made_during === 'outside') {
+    flags.push({ kind: 'outside', text: 'outside any call',
+      title: 'Changed while no tool call of any open turn was running (the user\'s, e.g. an editor\'s save): a rewind of this turn leaves it unless forced' });
   }
   const reasons = recordReasons(record);
   for (const code of reasons) flags.push({ kind: 'reason', code, text: reasonOf(code).badge, title: reasonOf(code).text });

@@ -37,6 +37,11 @@ export function flagOf(item) {
   if (item.kind === 'shared') {
     return h('span', { class: 'flag flag-warn', title: item.title, dataset: { flag: 'shared' } }, icon('warn', 'shared'), item.text);
   }
+  // the shell calls a change was made during: their commands (the agent's text) only as text nodes
+  if (item.kind === 'call') return h('span', { class: 'flag', title: item.title, dataset: { flag: 'call' } }, item.text);
+  if (item.kind === 'outside') {
+    return h('span', { class: 'flag flag-warn', title: item.title, dataset: { flag: 'outside' } }, icon('warn', 'outside any call'), item.text);
+  }
   return h('span', { class: 'flag flag-warn', title: item.title, dataset: { flag: item.kind } }, icon('warn', item.text));
 }
 

@@ -1,29 +1,50 @@
 package io.turndiff.capture;
 
 import io.turndiff.model.DetectedBy;
+import io.turndiff.model.MadeDuring;
 import io.turndiff.model.Snapshot;
 import io.turndiff.model.TurnKind;
 import io.turndiff.model.WorkspacePath;
 import io.turndiff.store.StoreTransaction;
 import io.turndiff.store.StoredFileChange;
+import io.turndiff.store.StoredToolCall;
 import io.turndiff.store.StoredTurn;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 
 /**
- * The turns that could have made a change a scan found, and its place in each of them (issue 27:
- * two agents in one workspace).
+ * The turns that could have made a change a scan found, during which tool calls, and its place in
+ * each of them (issue 27: two agents in one workspace).
  *
  * <p>A scan knows only the interval a change was made in: since the index was last written. Every
  * begin and every finish of a turn in a tracked workspace writes the index, so each agent turn open
  * in the workspace now was open through all of that interval, and any of them could have made the
- * change; a turn that finished or began in it wrote the index at that moment. Which one did it is
- * not known, and is never guessed: the change is recorded in each of them, and each record names
- * the others ({@code file_change_shared}). The one exception is a path a tool call of one of them
- * named: that call's turn made it (its finish records it from its own before-state).
+ * change; a turn that finished or began in it wrote the index at that moment. While the service
+ * watches the workspace, the Pre and the Post hook of every shell call write the index too ({@link
+ * CaptureService#beginShellCall}, {@link CaptureService#endShellCall}), so the shell calls in
+ * flight now were in flight through all of the interval as well, and none other was:
+ *
+ * <ul>
+ *   <li>with shell calls in flight, the change is theirs ({@link MadeDuring#CALLS}: one call, or
+ *       several overlapping, all named), recorded in their turns;
+ *   <li>with none, it was made outside any call ({@link MadeDuring#OUTSIDE}: an editor's save
+ *       during a turn): recorded in the open turns as such, which a rewind does not revert without
+ *       saying so;
+ *   <li>a turn whose runtime has not bracketed a shell call yet (no Post hooks, the CLI, a turn
+ *       before its first shell call) could have made it whatever was in flight: it keeps it, with
+ *       no call ({@link MadeDuring#UNKNOWN}).
+ * </ul>
+ *
+ * Without the watcher the calls' hooks write no index, an interval spans calls, and which call made
+ * a change is not known: each open turn gets it with no call ({@link MadeDuring#UNKNOWN}), never a
+ * guess. Which of several candidate turns made it is not known either, and is never guessed: the
+ * change is recorded in each of them, and each record names the others ({@code
+ * file_change_shared}). The one exception is a path a tool call of an open turn named: that call's
+ * turn made it (its finish records it from its own before-state).
  *
  * <p>A candidate turn that is not the one finishing gets the change as a record without an
  * after-state, detected by scan, whose before-state is the index's; its own finish completes it, as
@@ -36,44 +57,64 @@ import java.util.Optional;
 final class CandidateTurns {
 
   private final StoreTransaction tx;
-  private final List<StoredTurn> open;
   private final Map<Long, Map<WorkspacePath, StoredFileChange>> records = new HashMap<>();
 
-  private CandidateTurns(StoreTransaction tx, List<StoredTurn> open) {
+  /** The turns that could have made a change found now, each with how its record says so. */
+  private final Map<StoredTurn, MadeDuring> owners = new LinkedHashMap<>();
+
+  /** The shell calls in flight through the interval (their rows), when calls are known. */
+  private final List<Long> inFlight;
+
+  private CandidateTurns(StoreTransaction tx, List<StoredTurn> open, boolean callsKnown) {
     this.tx = tx;
-    this.open = open;
     for (StoredTurn turn : open) {
       Map<WorkspacePath, StoredFileChange> byPath = new HashMap<>();
       tx.fileChanges().ofTurn(turn.id()).forEach(change -> byPath.put(change.path(), change));
       records.put(turn.id(), byPath);
     }
+    List<Long> ids = open.stream().map(StoredTurn::id).toList();
+    List<StoredToolCall> calls = callsKnown ? tx.toolCalls().inFlight(ids) : List.of();
+    Set<Long> bracketing = callsKnown ? tx.toolCalls().bracketing(ids) : Set.of();
+    this.inFlight = calls.stream().map(StoredToolCall::id).toList();
+    Set<Long> calling = Set.copyOf(calls.stream().map(StoredToolCall::turnId).toList());
+    for (StoredTurn turn : open) {
+      if (calling.contains(turn.id())) {
+        owners.put(turn, MadeDuring.CALLS);
+      } else if (!bracketing.contains(turn.id())) {
+        owners.put(turn, MadeDuring.UNKNOWN);
+      } else if (calls.isEmpty()) {
+        owners.put(turn, MadeDuring.OUTSIDE);
+      }
+      // else: its runtime brackets its calls, none of them was in flight, another's was
+    }
   }
 
-  /** The agent turns open in the workspace, within {@code tx}. */
-  static CandidateTurns openIn(StoreTransaction tx, long workspaceId) {
-    return new CandidateTurns(tx, openAgentTurns(tx, workspaceId, Optional.empty()));
+  /**
+   * The agent turns open in the workspace, within {@code tx}; {@code callsKnown} when the calls in
+   * flight stayed the same through the interval (the service watches the workspace).
+   */
+  static CandidateTurns openIn(StoreTransaction tx, long workspaceId, boolean callsKnown) {
+    return new CandidateTurns(tx, openAgentTurns(tx, workspaceId), callsKnown);
   }
 
-  /** The agent turns open in {@code finishing}'s workspace but {@code finishing}, within tx. */
-  static CandidateTurns besides(StoreTransaction tx, StoredTurn finishing) {
-    return new CandidateTurns(
-        tx, openAgentTurns(tx, finishing.workspaceId(), Optional.of(finishing.id())));
-  }
-
-  private static List<StoredTurn> openAgentTurns(
-      StoreTransaction tx, long workspaceId, Optional<Long> except) {
+  private static List<StoredTurn> openAgentTurns(StoreTransaction tx, long workspaceId) {
     return tx.turns().open().stream()
         .filter(turn -> turn.workspaceId() == workspaceId)
         .filter(turn -> turn.kind() == TurnKind.AGENT)
-        .filter(turn -> except.filter(id -> id == turn.id()).isEmpty())
         .toList();
   }
 
+  /** Whether no turn could have made a change found now. */
   boolean isEmpty() {
-    return open.isEmpty();
+    return owners.isEmpty();
   }
 
-  /** Whether a tool call of one of these turns named {@code path}: the change is that turn's. */
+  /** Whether {@code turn} is one of the turns that could have made a change found now. */
+  boolean owns(StoredTurn turn) {
+    return owners.keySet().stream().anyMatch(owner -> owner.id() == turn.id());
+  }
+
+  /** Whether a tool call of an open turn named {@code path}: the change is that turn's. */
   boolean namedByAToolCall(WorkspacePath path) {
     return records.values().stream()
         .map(byPath -> byPath.get(path))
@@ -82,16 +123,20 @@ final class CandidateTurns {
 
   /**
    * Records a change a scan found at {@code path}, whose before-state was {@code before}, in every
-   * one of these turns (a turn that has a record of the path keeps it: its first before-state
-   * wins), beside {@code stored}, the record a finishing turn made of it; then marks each record
-   * shared with every other turn when there is more than one.
+   * turn that could have made it (a turn that has a record of the path keeps it: its first
+   * before-state wins, and what it was made during), beside {@code stored}, the record a finishing
+   * turn has of it (attributed by the finish: {@link #attribute}); notes what each new record was
+   * made during, then marks each record shared with every other turn when there is more than one.
    */
   void place(WorkspacePath path, Snapshot before, Optional<TurnRecord> stored) {
     Map<Long, Long> recordOfTurn = new LinkedHashMap<>();
     stored.ifPresent(record -> recordOfTurn.put(record.turnId(), record.changeId()));
-    for (StoredTurn turn : open) {
-      recordOfTurn.put(turn.id(), recordIn(turn, path, before));
-    }
+    owners.forEach(
+        (turn, during) -> {
+          if (!recordOfTurn.containsKey(turn.id())) {
+            recordOfTurn.put(turn.id(), recordIn(turn, path, before, during));
+          }
+        });
     if (recordOfTurn.size() < 2) {
       return;
     }
@@ -102,14 +147,34 @@ final class CandidateTurns {
                 .forEach(other -> tx.sharedChanges().record(changeId, other)));
   }
 
+  /** What the record of the turn {@code turnId} was made during. */
+  MadeDuring duringOf(long turnId) {
+    return owners.entrySet().stream()
+        .filter(owner -> owner.getKey().id() == turnId)
+        .map(Map.Entry::getValue)
+        .findFirst()
+        .orElse(MadeDuring.UNKNOWN);
+  }
+
   /** The turn's record of {@code path}, begun from {@code before} when it has none. */
-  private long recordIn(StoredTurn turn, WorkspacePath path, Snapshot before) {
+  private long recordIn(StoredTurn turn, WorkspacePath path, Snapshot before, MadeDuring during) {
     StoredFileChange existing = records.get(turn.id()).get(path);
     if (existing != null) {
       return existing.id();
     }
     long beforeRow = tx.snapshots().insert(before);
-    return tx.fileChanges().begin(turn.id(), path, Optional.empty(), DetectedBy.SCAN, beforeRow);
+    long row =
+        tx.fileChanges().begin(turn.id(), path, Optional.empty(), DetectedBy.SCAN, beforeRow);
+    attribute(row, during);
+    return row;
+  }
+
+  /** Notes what the change {@code changeId} was made during (nothing to note when not known). */
+  void attribute(long changeId, MadeDuring during) {
+    if (during != MadeDuring.UNKNOWN) {
+      tx.fileChanges()
+          .attribute(changeId, during, during == MadeDuring.CALLS ? inFlight : List.of());
+    }
   }
 
   /** A file change row of a turn. */

@@ -36,6 +36,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Function;
 import java.util.function.LongConsumer;
 
 /**
@@ -129,7 +130,17 @@ public final class CaptureService implements AutoCloseable {
    * a new session, with the id {@code turn} or a generated one.
    */
   public BeganTurn beginTurn(Path workspace, Optional<String> session, Optional<String> turn) {
-    return beginTurn(workspace, session, turn, true);
+    return beginTurn(workspace, session, turn, false, true);
+  }
+
+  /**
+   * As {@link #beginTurn(Path, Optional, Optional)}; with {@code bracketsShellCalls} the turn's
+   * runtime tells when each of its shell calls runs ({@link #beginShellCall}, {@link
+   * #endShellCall}), so a change made while none of them was in flight is not the turn's own.
+   */
+  public BeganTurn beginTurn(
+      Path workspace, Optional<String> session, Optional<String> turn, boolean bracketsShellCalls) {
+    return beginTurn(workspace, session, turn, bracketsShellCalls, true);
   }
 
   /**
@@ -138,12 +149,17 @@ public final class CaptureService implements AutoCloseable {
    * so that what changed since it was last written, which the turn's tools may have made, is found
    * by the turn's finish with the index's before-states, not taken as made between turns.
    */
-  public BeganTurn beginLateTurn(Path workspace, Optional<String> session, Optional<String> turn) {
-    return beginTurn(workspace, session, turn, false);
+  public BeganTurn beginLateTurn(
+      Path workspace, Optional<String> session, Optional<String> turn, boolean bracketsShellCalls) {
+    return beginTurn(workspace, session, turn, bracketsShellCalls, false);
   }
 
   private BeganTurn beginTurn(
-      Path workspace, Optional<String> session, Optional<String> turn, boolean indexToNow) {
+      Path workspace,
+      Optional<String> session,
+      Optional<String> turn,
+      boolean bracketsShellCalls,
+      boolean indexToNow) {
     session.ifPresent(id -> ExternalIds.requireValid("session", id));
     turn.ifPresent(id -> ExternalIds.requireValid("turn", id));
     WorkspaceBoundary boundary = workspaces.openGiven(workspace);
@@ -209,6 +225,9 @@ public final class CaptureService implements AutoCloseable {
                                     session.orElseGet(() -> ExternalIds.generate("session")),
                                     registered.id()));
                 StoredTurn begun = tx.turns().begin(turnId, chosen, TurnKind.AGENT);
+                if (bracketsShellCalls) {
+                  tx.turns().markBracketingCalls(begun.id());
+                }
                 return new Registered(
                     registered.id(),
                     new BeganTurn(
@@ -242,10 +261,21 @@ public final class CaptureService implements AutoCloseable {
   /**
    * Before a turn begins in a tracked workspace, brings the index up to the tree now (the turn's
    * before-state), in one transaction with the records of what changed since it was written: in
-   * every turn open in the workspace now, any of which could have made it ({@link CandidateTurns});
-   * with none open, it was the user's, between turns, and only the index takes it.
+   * every turn that could have made it ({@link CandidateTurns}); with none open, it was the user's,
+   * between turns, and only the index takes it.
    */
   private void recordChangesSinceTheIndex(long workspaceId, WorkspaceBoundary boundary) {
+    recordChangesSinceTheIndex(workspaceId, boundary, tx -> true);
+  }
+
+  /**
+   * Brings the index up to the tree now, in one transaction with the records of what changed since
+   * it was written (in every turn that could have made it, during the calls in flight then), and
+   * {@code then} (a shell call beginning or ending: the calls in flight change only at such a
+   * commit); returns what {@code then} returned.
+   */
+  private <T> T recordChangesSinceTheIndex(
+      long workspaceId, WorkspaceBoundary boundary, Function<StoreTransaction, T> then) {
     for (int attempt = 1; ; attempt++) {
       Tracker.Comparison comparison = tracker.changes(workspaceId);
       Instant now = store.clock().instant();
@@ -253,23 +283,20 @@ public final class CaptureService implements AutoCloseable {
           comparison.changes().stream()
               .map(change -> Tracker.before(change, boundary, now))
               .toList();
-      boolean written =
+      Optional<T> written =
           store.write(
               tx -> {
                 if (!tracker.absorb(tx, workspaceId, comparison)) {
-                  return false; // another scan wrote the index meanwhile: scan again
+                  return Optional.empty(); // another scan wrote the index meanwhile: scan again
                 }
-                CandidateTurns open = CandidateTurns.openIn(tx, workspaceId);
-                for (int i = 0; i < befores.size() && !open.isEmpty(); i++) {
-                  WorkspacePath path = comparison.changes().get(i).path();
-                  if (!open.namedByAToolCall(path)) {
-                    open.place(path, befores.get(i), Optional.empty());
-                  }
+                if (!befores.isEmpty()) {
+                  // a shell call's hooks mostly find nothing changed: no turn's records are read
+                  placeFound(tx, workspaceId, comparison, befores);
                 }
-                return true;
+                return Optional.of(then.apply(tx));
               });
-      if (written) {
-        return;
+      if (written.isPresent()) {
+        return written.get();
       }
       if (attempt >= FINISH_ATTEMPTS) {
         throw new RequestException(
@@ -278,6 +305,65 @@ public final class CaptureService implements AutoCloseable {
                 + boundary.rootReal()
                 + " kept being rewritten by other scans: try again");
       }
+    }
+  }
+
+  /** Records each change the scan found in every turn that could have made it, within tx. */
+  private void placeFound(
+      StoreTransaction tx,
+      long workspaceId,
+      Tracker.Comparison comparison,
+      List<Snapshot> befores) {
+    CandidateTurns open = CandidateTurns.openIn(tx, workspaceId, tracker.watches());
+    for (int i = 0; i < befores.size() && !open.isEmpty(); i++) {
+      WorkspacePath path = comparison.changes().get(i).path();
+      if (!open.namedByAToolCall(path)) {
+        open.place(path, befores.get(i), Optional.empty());
+      }
+    }
+  }
+
+  // ---- shell calls in flight
+  // --------------------------------------------------------------------------
+
+  /**
+   * A shell call of the turn begins (its runtime's Pre hook): it is in flight until {@link
+   * #endShellCall}, and owns what changes meanwhile. While this service watches the tracked
+   * workspace, what changed before it began is recorded first, during the calls in flight until
+   * now, in the transaction that marks it in flight (a scan of the watcher's dirty set); otherwise
+   * the call is only recorded, and a scan's change is the turn's with no call.
+   */
+  public void beginShellCall(String turnId, ShellCall call) {
+    StoredTurn turn = requireOpen(turnId);
+    atCallBoundary(
+        turn,
+        tx ->
+            tx.toolCalls().beginShell(turn.id(), call.toolCall(), call.toolName(), call.command()));
+  }
+
+  /**
+   * The shell call {@code toolCall} of the turn ends (its runtime's Post hook): what the watcher
+   * saw change while it was in flight is recorded as made during it (and during every other call in
+   * flight with it), in the transaction that ends it. False when the turn has no such call in
+   * flight (its Pre never came, or it ended already).
+   */
+  public boolean endShellCall(String turnId, String toolCall) {
+    ExternalIds.requireValid("tool call", toolCall);
+    StoredTurn turn = requireOpen(turnId);
+    return atCallBoundary(turn, tx -> tx.toolCalls().end(turn.id(), toolCall));
+  }
+
+  private <T> T atCallBoundary(StoredTurn turn, Function<StoreTransaction, T> mark) {
+    Function<StoreTransaction, T> checked =
+        tx -> {
+          requireStillOpen(tx, turn);
+          return mark.apply(tx);
+        };
+    if (!tracker.watches() || !tracker.isTracked(turn.workspaceId())) {
+      return store.write(checked);
+    }
+    try (WorkspaceHandles.Lease lease = workspaces.borrow(turn.workspaceId())) {
+      return recordChangesSinceTheIndex(turn.workspaceId(), lease.boundary(), checked);
     }
   }
 

@@ -36,8 +36,9 @@ import java.util.stream.IntStream;
  * the turn's records or the workspace's index moved since they were read; the caller then makes a
  * new attempt.
  *
- * <p>What the scan found is the finishing turn's alone only when no other turn is open in the
- * workspace; otherwise {@link CandidateTurns} records it in every turn that could have made it.
+ * <p>What the scan found is the finishing turn's alone only when no other turn could have made it;
+ * otherwise {@link CandidateTurns} records it in every turn that could have, with the tool calls in
+ * flight while it was made.
  */
 final class TurnFinish {
 
@@ -221,26 +222,25 @@ final class TurnFinish {
     if (scanned.isPresent() && !tracker.absorb(tx, current.workspaceId(), scanned.get())) {
       return Optional.empty();
     }
-    CandidateTurns others = CandidateTurns.besides(tx, current);
+    CandidateTurns candidates = CandidateTurns.openIn(tx, current.workspaceId(), tracker.watches());
     completed.forEach(done -> recorder.store(tx, done));
-    shareRescanned(others);
-    List<ChangeRecorder.Detected> stored = storeFound(tx, current, others);
+    shareRescanned(candidates);
+    List<ChangeRecorder.Detected> stored = storeFound(tx, current, candidates);
     storeDirectories(tx, current);
+    // a call whose end never came (its runtime sent no Post for it) ends with its turn
+    tx.toolCalls().endAll(current.id());
     tx.turns().markFinished(current.id());
     return Optional.of(summarize(current, stored));
   }
 
   /**
    * A path the turn recorded because a scan found it (not because a tool call named it) that
-   * changed again: the turns open beside it could have made that change too.
+   * changed again: the other turns that could have made that change get it too.
    */
-  private void shareRescanned(CandidateTurns others) {
-    if (others.isEmpty()) {
-      return;
-    }
+  private void shareRescanned(CandidateTurns candidates) {
     for (Found change : rescanned) {
-      if (!others.namedByAToolCall(change.path())) {
-        others.place(
+      if (!candidates.namedByAToolCall(change.path())) {
+        candidates.place(
             change.path(),
             change.before(),
             Optional.of(
@@ -250,26 +250,28 @@ final class TurnFinish {
   }
 
   /**
-   * Stores each change only the scan found, in this turn and in every other turn that could have
-   * made it; a path a tool call of another open turn named is that turn's, not this one's. Returns
-   * what this turn recorded.
+   * Stores each change only the scan found, in this turn when it could have made it (a turn whose
+   * runtime brackets its shell calls did not, when none of its calls was in flight and another
+   * turn's was), and in every other turn that could have; a path a tool call of another open turn
+   * named is that turn's, not this one's. Returns what this turn recorded.
    */
   private List<ChangeRecorder.Detected> storeFound(
-      StoreTransaction tx, StoredTurn current, CandidateTurns others) {
+      StoreTransaction tx, StoredTurn current, CandidateTurns candidates) {
     List<ChangeRecorder.Detected> stored = new ArrayList<>(detected.size());
+    boolean mine = candidates.owns(current);
     for (int i = 0; i < detected.size(); i++) {
       ChangeRecorder.Detected change = detected.get(i);
-      if (others.namedByAToolCall(change.path())) {
+      if (candidates.namedByAToolCall(change.path())) {
         continue;
       }
-      long row = recorder.store(tx, current.id(), change);
-      stored.add(change);
-      if (!others.isEmpty()) {
-        others.place(
-            change.path(),
-            found.get(i).before(),
-            Optional.of(new CandidateTurns.TurnRecord(current.id(), row)));
+      Optional<CandidateTurns.TurnRecord> record = Optional.empty();
+      if (mine) {
+        long row = recorder.store(tx, current.id(), change);
+        candidates.attribute(row, candidates.duringOf(current.id()));
+        stored.add(change);
+        record = Optional.of(new CandidateTurns.TurnRecord(current.id(), row));
       }
+      candidates.place(change.path(), found.get(i).before(), record);
     }
     return stored;
   }

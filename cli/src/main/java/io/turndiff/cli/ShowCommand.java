@@ -88,6 +88,7 @@ final class ShowCommand implements Callable<Integer> {
         + ")\n\n    "
         + Terminal.printable(title)
         + "\n\n"
-        + new FileStat(terminal).of(records.changes());
+        + new FileStat(terminal).of(records.changes())
+        + ChangeCalls.of(records.changes());
   }
 }

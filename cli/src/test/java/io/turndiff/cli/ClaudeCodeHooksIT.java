@@ -79,9 +79,10 @@ class ClaudeCodeHooksIT {
     // allowed working directories"), both after the PreToolUse hook had named the path
     scenario.workspace().assertOutsideUnchanged();
 
-    // UserPromptSubmit, PreToolUse x4, Stop, SessionEnd; then UserPromptSubmit, PreToolUse x5 (the
-    // two Claude refused included), Stop, SessionEnd
-    scenario.assertTurnsReviewAndRewind("claude-code:" + session, 15);
+    // UserPromptSubmit, PreToolUse x4, PostToolUse (the Bash), Stop, SessionEnd; then
+    // UserPromptSubmit, PreToolUse x5 (the two Claude refused included), PostToolUse x3 (the three
+    // Bash calls it ran: none for the one it refused), Stop, SessionEnd
+    scenario.assertTurnsReviewAndRewind("claude-code:" + session, 19);
     scenario.workspace().assertOutsideUnchanged();
     scenario.assertSecretNowhere();
 

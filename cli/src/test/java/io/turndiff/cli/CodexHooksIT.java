@@ -84,9 +84,10 @@ class CodexHooksIT {
     TwoPromptScenario.assertTheRuntimeDidIt(scenario.workspace());
     assertCodexChangedTheOutside(scenario, canary);
 
-    // UserPromptSubmit, PreToolUse x3, Stop, SessionEnd; then UserPromptSubmit, PreToolUse x5,
-    // Stop, SessionEnd
-    scenario.assertTurnsReviewAndRewind("codex:" + session, 14);
+    // UserPromptSubmit, PreToolUse x3, PostToolUse x3, Stop, SessionEnd; then UserPromptSubmit,
+    // PreToolUse x5, PostToolUse x5, Stop, SessionEnd (Codex 0.171.0 fires PostToolUse for every
+    // call here: apply_patch's are ignored, Bash's end its shell call)
+    scenario.assertTurnsReviewAndRewind("codex:" + session, 22);
     // a rewind never writes outside: Codex's own changes there stay
     assertCodexChangedTheOutside(scenario, canary);
     scenario.assertSecretNowhere();

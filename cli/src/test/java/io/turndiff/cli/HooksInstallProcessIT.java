@@ -247,11 +247,15 @@ class HooksInstallProcessIT {
         settings.get("hooks").get("SessionEnd").get(0).get("hooks").get(0).get("timeout").asInt());
     // the settings without turndiff's groups are the original's, key for key
     ObjectNode stripped = (ObjectNode) settings.deepCopy();
-    for (String event : List.of("UserPromptSubmit", "PreToolUse", "Stop")) {
+    for (String event : List.of("UserPromptSubmit", "PreToolUse", "PostToolUse", "Stop")) {
       ((ArrayNode) stripped.get("hooks").get(event))
           .remove(stripped.get("hooks").get(event).size() - 1);
     }
-    ((ObjectNode) stripped.get("hooks")).remove("SessionEnd");
+    assertEquals(
+        "Bash|PowerShell",
+        settings.get("hooks").get("PostToolUseFailure").get(0).get("matcher").asText(),
+        "a shell call's end, failed or not");
+    ((ObjectNode) stripped.get("hooks")).remove(List.of("SessionEnd", "PostToolUseFailure"));
     assertEquals(Json.mapper().readTree(original), stripped);
     Files.write(file, original);
     // the user's file as it was, then the round trip in full
@@ -296,6 +300,7 @@ class HooksInstallProcessIT {
         new String[][] {
           {"UserPromptSubmit", "user_prompt_submit", "30"},
           {"PreToolUse", "pre_tool_use", "30"},
+          {"PostToolUse", "post_tool_use", "30"},
           {"Stop", "stop", "30"},
           {"SessionEnd", "session_end", "3"}
         }) {
@@ -401,7 +406,11 @@ class HooksInstallProcessIT {
         new StringBuilder(new String(resource("codex-config.toml"), StandardCharsets.UTF_8));
     for (String[] event :
         new String[][] {
-          {"user_prompt_submit", "30"}, {"pre_tool_use", "30"}, {"stop", "30"}, {"session_end", "3"}
+          {"user_prompt_submit", "30"},
+          {"pre_tool_use", "30"},
+          {"post_tool_use", "30"},
+          {"stop", "30"},
+          {"session_end", "3"}
         }) {
       for (Map.Entry<Path, String> hooks :
           Map.of(
@@ -963,7 +972,7 @@ class HooksInstallProcessIT {
     CommandRun uninstall =
         turndiff("hooks", "uninstall", "--runtime", "gemini", "--workspace", workspace.toString());
     assertEquals(0, uninstall.exitCode(), uninstall.err());
-    assertTrue(uninstall.out().contains("took turndiff's 4 hooks out of " + file), uninstall.out());
+    assertTrue(uninstall.out().contains("took turndiff's 5 hooks out of " + file), uninstall.out());
     assertEquals(Json.mapper().readTree(original), json(file), "every other setting and hook kept");
     CommandRun again =
         turndiff("hooks", "uninstall", "--runtime", "gemini", "--workspace", workspace.toString());

@@ -6,9 +6,10 @@ import java.util.Set;
 /**
  * Claude Code's hook input (its hooks reference and the Agent SDK's hook input types): {@code
  * UserPromptSubmit} begins, {@code PreToolUse} of a file tool snapshots the path it names, a shell
- * tool only makes sure a turn is open, {@code Stop} and {@code SessionEnd} finish. The runtime's
- * turn id is {@code prompt_id} (v2.1.196+), the tool call's {@code tool_use_id}; a subagent's tool
- * call carries the parent's {@code session_id} and lands in the parent's turn.
+ * tool makes sure a turn is open and begins the shell call, which its {@code PostToolUse} (or
+ * {@code PostToolUseFailure}) ends, {@code Stop} and {@code SessionEnd} finish. The runtime's turn
+ * id is {@code prompt_id} (v2.1.196+), the tool call's {@code tool_use_id}; a subagent's tool call
+ * carries the parent's {@code session_id} and lands in the parent's turn.
  */
 final class ClaudeCodeHooks implements HookMapper {
 
@@ -34,7 +35,7 @@ final class ClaudeCodeHooks implements HookMapper {
   @Override
   public HookCall map(HookFields payload) {
     return HookCallDraft.read(payload, runtime(), "prompt_id", "tool_use_id")
-        .ofPromptEvents(draft -> beforeTool(payload, draft));
+        .ofPromptEvents(draft -> beforeTool(payload, draft), draft -> afterTool(payload, draft));
   }
 
   private static HookCall beforeTool(HookFields payload, HookCallDraft draft) {
@@ -45,11 +46,24 @@ final class ClaudeCodeHooks implements HookMapper {
           draft.snapshot(
               "tool_input.notebook_path", List.of(payload.required("tool_input.notebook_path")));
       case "Bash", "PowerShell" ->
-          draft.shell(
+          draft.shellCall(
               "tool_input.command",
+              payload.required("tool_name"),
               draft.requireCwd(),
               payload.optional("tool_input.command").orElse(""));
       default -> draft.ensure();
+    };
+  }
+
+  /** A shell call's end, failed or not; every other tool's Post is not used. */
+  private static HookCall afterTool(HookFields payload, HookCallDraft draft) {
+    return switch (payload.optional("tool_name").orElse("")) {
+      case "Bash", "PowerShell" ->
+          draft.endShell(
+              payload.required("tool_name"),
+              draft.requireCwd(),
+              payload.optional("tool_input.command").orElse(""));
+      default -> draft.ignore();
     };
   }
 }

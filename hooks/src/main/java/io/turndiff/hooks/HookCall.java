@@ -17,6 +17,8 @@ import java.util.Optional;
  * @param toolCall the runtime's id of the tool call, when it gave one
  * @param paths the absolute paths (relative ones already joined to their directory) a snapshot
  *     records, in order; empty for every other action
+ * @param shell the shell call a Pre hook begins or a Post hook ends, when the runtime brackets its
+ *     shell calls with both: it owns what the watcher sees change while it is in flight
  */
 record HookCall(
     String runtime,
@@ -26,7 +28,18 @@ record HookCall(
     Optional<String> cwd,
     Optional<String> runtimeTurn,
     Optional<String> toolCall,
-    List<String> paths) {
+    List<String> paths,
+    Optional<Shell> shell) {
+
+  /**
+   * A shell tool call as its hooks name it.
+   *
+   * @param tool the runtime's tool name ({@code Bash}, {@code run_shell_command})
+   * @param command the command as the payload carried it (empty when it carried none)
+   * @param directory the directory it runs in (Gemini's calls have no id: their Pre and Post are
+   *     paired by tool, command and directory)
+   */
+  record Shell(String tool, String command, String directory) {}
 
   /** The state machine's actions. */
   enum Action {
@@ -38,6 +51,8 @@ record HookCall(
     ENSURE,
     /** The prompt's work ended (or the session did): finish the open turn. */
     FINISH,
+    /** A shell call's Post hook: the call in flight since its Pre ends. */
+    END_CALL,
     /** An event or tool the mapping does not use. */
     IGNORE
   }
@@ -50,6 +65,9 @@ record HookCall(
     paths = List.copyOf(paths);
     if (action != Action.SNAPSHOT && !paths.isEmpty()) {
       throw new IllegalArgumentException("only a snapshot names paths, not " + action);
+    }
+    if (action == Action.END_CALL && shell.isEmpty()) {
+      throw new IllegalArgumentException("a call's end names its shell call");
     }
     if (action != Action.FINISH && action != Action.IGNORE && cwd.isEmpty()) {
       throw new IllegalArgumentException(action + " needs the directory the runtime works in");

@@ -57,12 +57,15 @@ record HookCallDraft(
   /**
    * The call of a runtime that names its events as Claude Code does (Claude Code and Codex): {@code
    * UserPromptSubmit} begins, {@code PreToolUse} is what {@code beforeTool} makes of it, {@code
-   * Stop} and {@code SessionEnd} finish, any other event is ignored.
+   * Stop} and {@code SessionEnd} finish, {@code PostToolUse} (and Claude Code's {@code
+   * PostToolUseFailure}) is what {@code afterTool} makes of it, any other event is ignored.
    */
-  HookCall ofPromptEvents(Function<HookCallDraft, HookCall> beforeTool) {
+  HookCall ofPromptEvents(
+      Function<HookCallDraft, HookCall> beforeTool, Function<HookCallDraft, HookCall> afterTool) {
     return switch (event()) {
       case "UserPromptSubmit" -> begin();
       case "PreToolUse" -> beforeTool.apply(this);
+      case "PostToolUse", "PostToolUseFailure" -> afterTool.apply(this);
       case "Stop", "SessionEnd" -> finish();
       default -> ignore();
     };
@@ -70,6 +73,23 @@ record HookCallDraft(
 
   HookCall ignore() {
     return call(HookCall.Action.IGNORE, List.of());
+  }
+
+  /**
+   * A shell call's Post hook: the call {@code tool} running {@code command} in {@code base} ends.
+   */
+  HookCall endShell(String tool, String base, String command) {
+    requireCwd();
+    return new HookCall(
+        runtime,
+        event,
+        HookCall.Action.END_CALL,
+        session,
+        cwd,
+        runtimeTurn,
+        toolCall,
+        List.of(),
+        Optional.of(new HookCall.Shell(tool, command, base)));
   }
 
   HookCall finish() {
@@ -104,6 +124,24 @@ record HookCallDraft(
     return patched.isEmpty() ? ensure() : snapshot(field, base, patched);
   }
 
+  /**
+   * As {@link #shell}, for a runtime whose Post hook ends the call ({@link #endShell}): the call
+   * {@code tool} is in flight from now, and owns what the watcher sees change until its end.
+   */
+  HookCall shellCall(String field, String tool, String base, String command) {
+    HookCall call = shell(field, base, command);
+    return new HookCall(
+        call.runtime(),
+        call.event(),
+        call.action(),
+        call.session(),
+        call.cwd(),
+        call.runtimeTurn(),
+        call.toolCall(),
+        call.paths(),
+        Optional.of(new HookCall.Shell(tool, command, base)));
+  }
+
   /** The directory the runtime works in; refused when the payload has none. */
   String requireCwd() {
     return cwd.orElseThrow(
@@ -120,6 +158,7 @@ record HookCallDraft(
     if (action != HookCall.Action.FINISH && action != HookCall.Action.IGNORE) {
       requireCwd();
     }
-    return new HookCall(runtime, event, action, session, cwd, runtimeTurn, toolCall, paths);
+    return new HookCall(
+        runtime, event, action, session, cwd, runtimeTurn, toolCall, paths, Optional.empty());
   }
 }

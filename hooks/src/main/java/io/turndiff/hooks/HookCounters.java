@@ -34,7 +34,11 @@ public final class HookCounters {
     long[] of = counts.get(call.runtime());
     of[0]++;
     for (String done : outcome.outcomes()) {
-      of[1 + OUTCOMES.indexOf(done)]++;
+      int counted = OUTCOMES.indexOf(done);
+      // a shell call's begin or end (call_began, call_ended) is counted as received only
+      if (counted >= 0) {
+        of[1 + counted]++;
+      }
     }
     outcome
         .failure()

@@ -5,8 +5,11 @@ import io.turndiff.api.TurnEvents;
 import io.turndiff.api.TurnLocks;
 import io.turndiff.api.Turndiff;
 import io.turndiff.capture.BeganTurn;
+import io.turndiff.capture.ShellCall;
 import io.turndiff.capture.SnapshotVerdict;
 import io.turndiff.capture.TurnSummary;
+import io.turndiff.hooks.install.HookRuntime;
+import io.turndiff.model.ExternalIds;
 import io.turndiff.model.PathInput;
 import io.turndiff.model.RequestException;
 import io.turndiff.model.Sha256;
@@ -17,7 +20,9 @@ import io.turndiff.store.StoredTurn;
 import io.turndiff.store.StoredWorkspace;
 import java.nio.file.Path;
 import java.time.Instant;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Deque;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
@@ -79,6 +84,12 @@ final class HookTurns {
     final Map<String, String> runtimeTurnOf = new HashMap<>();
     final Map<String, Set<String>> toolCallsOf = new HashMap<>();
 
+    /**
+     * The ids turndiff gave the shell calls in flight of a runtime that gives its calls none
+     * (Gemini), by tool, command and directory, oldest first: a Post ends the oldest of its kind.
+     */
+    final Map<HookCall.Shell, Deque<String>> unnamedCalls = new HashMap<>();
+
     SessionMemory(String session) {
       this.session = session;
     }
@@ -135,14 +146,19 @@ final class HookTurns {
         switch (call.action()) {
           case IGNORE -> outcomes.add("ignored");
           case BEGIN -> begin();
-          case SNAPSHOT -> snapshot();
+          case SNAPSHOT -> {
+            snapshot();
+            beginShellCall();
+          }
           case ENSURE -> {
             ensureTurn();
+            beginShellCall();
             if (outcomes.isEmpty()) {
               outcomes.add("noop");
             }
           }
           case FINISH -> finish();
+          case END_CALL -> endShellCall();
         }
         return new HookOutcome(outcomes, turn, Optional.empty());
       } catch (RequestException e) {
@@ -205,6 +221,50 @@ final class HookTurns {
       outcomes.add("snapshotted");
     }
 
+    /**
+     * The shell call the payload's Pre hook begins, in the open turn (its runtime's Post hook ends
+     * it): what the watcher sees change meanwhile is its.
+     */
+    private void beginShellCall() {
+      if (call.shell().isEmpty() || turn.isEmpty()) {
+        return;
+      }
+      HookCall.Shell shell = call.shell().get();
+      String id =
+          call.toolCall()
+              .map(HookIds::toolCall)
+              .orElseGet(
+                  () -> {
+                    String generated = ExternalIds.generate("call");
+                    memory
+                        .unnamedCalls
+                        .computeIfAbsent(shell, _ -> new ArrayDeque<>())
+                        .add(generated);
+                    return generated;
+                  });
+      turndiff
+          .capture()
+          .beginShellCall(turn.get(), ShellCall.of(id, shell.tool(), shell.command()));
+      outcomes.add("call_began");
+    }
+
+    /** The shell call the payload's Post hook names ends, in the session's open turn. */
+    private void endShellCall() {
+      Optional<StoredTurn> open = openTurn();
+      HookCall.Shell shell = call.shell().orElseThrow();
+      Optional<String> id =
+          call.toolCall()
+              .map(HookIds::toolCall)
+              .or(() -> Optional.ofNullable(memory.unnamedCalls.get(shell)).map(Deque::pollFirst));
+      if (open.isEmpty() || id.isEmpty()) {
+        outcomes.add("noop");
+        return;
+      }
+      turn = Optional.of(open.get().externalId());
+      boolean ended = turndiff.capture().endShellCall(open.get().externalId(), id.get());
+      outcomes.add(ended ? "call_ended" : "noop");
+    }
+
     private void finish() {
       Optional<StoredTurn> open = openTurn();
       if (call.runtimeTurn().isPresent()) {
@@ -253,6 +313,7 @@ final class HookTurns {
     private void finish(String id) {
       TurnSummary finished = turndiff.capture().finishTurn(id);
       memory.toolCallsOf.remove(id);
+      memory.unnamedCalls.clear();
       events.finished(id, finished);
       turn = Optional.of(id);
       outcomes.add("finished");
@@ -276,8 +337,20 @@ final class HookTurns {
               .orElseGet(() -> generatedTurn(session));
       BeganTurn began =
           spooledAt.isPresent()
-              ? turndiff.capture().beginLateTurn(workspace, Optional.of(session), Optional.of(id))
-              : turndiff.capture().beginTurn(workspace, Optional.of(session), Optional.of(id));
+              ? turndiff
+                  .capture()
+                  .beginLateTurn(
+                      workspace,
+                      Optional.of(session),
+                      Optional.of(id),
+                      HookRuntime.of(call.runtime()).bracketsShellCalls())
+              : turndiff
+                  .capture()
+                  .beginTurn(
+                      workspace,
+                      Optional.of(session),
+                      Optional.of(id),
+                      HookRuntime.of(call.runtime()).bracketsShellCalls());
       memory.session = session;
       runtimeTurn.ifPresent(given -> memory.runtimeTurnOf.put(began.turn(), given));
       events.began(began);

@@ -1,6 +1,7 @@
 package io.turndiff.rewind;
 
 import io.turndiff.model.ChangeKind;
+import io.turndiff.model.MadeDuring;
 import io.turndiff.model.TurnState;
 import io.turndiff.model.WorkspacePath;
 import io.turndiff.store.SharedChanges.SharedTurn;
@@ -26,13 +27,20 @@ import java.util.TreeMap;
  * workspace that was open at or after the first rewound turn's begin changed it. Such a path is a
  * conflict of the plan, naming that session and turn, unless the rewind is forced (whose writes
  * store what they overwrite first, as every forced write does).
+ *
+ * <p>The user's work is left the same way: a record of the rewound turns made while no tool call of
+ * any open turn was in flight ({@link MadeDuring#OUTSIDE}: an editor's save during a turn, which
+ * the watcher saw between the turns' shell calls) is a conflict saying so, unless forced.
  */
 final class OtherSessionsWork {
 
   private final Map<WorkspacePath, Set<String>> byPath;
+  private final Set<WorkspacePath> outsideAnyCall;
 
-  private OtherSessionsWork(Map<WorkspacePath, Set<String>> byPath) {
+  private OtherSessionsWork(
+      Map<WorkspacePath, Set<String>> byPath, Set<WorkspacePath> outsideAnyCall) {
     this.byPath = byPath;
+    this.outsideAnyCall = outsideAnyCall;
   }
 
   /**
@@ -52,6 +60,13 @@ final class OtherSessionsWork {
     List<Long> changeIds = new ArrayList<>();
     records.values().forEach(changes -> changes.forEach(change -> changeIds.add(change.id())));
     Map<Long, List<SharedTurn>> shared = tx.sharedChanges().of(changeIds);
+    Set<WorkspacePath> outside = new LinkedHashSet<>();
+    records.forEach(
+        (path, changes) -> {
+          if (changes.stream().anyMatch(change -> change.madeDuring() == MadeDuring.OUTSIDE)) {
+            outside.add(path);
+          }
+        });
     records.forEach(
         (path, changes) -> {
           for (StoredFileChange change : changes) {
@@ -83,7 +98,7 @@ final class OtherSessionsWork {
         }
       }
     }
-    return new OtherSessionsWork(found);
+    return new OtherSessionsWork(found, outside);
   }
 
   /**
@@ -112,11 +127,18 @@ final class OtherSessionsWork {
   /** Why the rewind leaves {@code path} as it is, naming whose work it is; empty when none. */
   Optional<String> at(WorkspacePath path) {
     Set<String> work = byPath.get(path);
-    return work == null
+    List<String> whose = new ArrayList<>();
+    if (outsideAnyCall.contains(path)) {
+      whose.add(
+          "changed outside any tool call (no call of an open turn was running: the user's, e.g."
+              + " an editor's save)");
+    }
+    if (work != null) {
+      whose.add("another session's work: " + String.join("; ", work));
+    }
+    return whose.isEmpty()
         ? Optional.empty()
         : Optional.of(
-            "another session's work: "
-                + String.join("; ", work)
-                + " (--force puts it back, storing what it overwrites first)");
+            String.join("; ", whose) + " (--force puts it back, storing what it overwrites first)");
   }
 }

@@ -3,8 +3,13 @@ package io.turndiff.rewind;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import io.turndiff.boundary.Portability;
+import io.turndiff.capture.CaptureService;
+import io.turndiff.capture.ShellCall;
 import io.turndiff.capture.track.TrackingOptions;
+import io.turndiff.capture.track.WatchOptions;
 import io.turndiff.fixtures.TreeContent;
 import io.turndiff.model.WorkspacePath;
 import java.nio.file.Files;
@@ -151,5 +156,41 @@ class TwoSessionsRewindTest {
                 + " it back, storing what it overwrites first)"),
         skipped(report));
     assertEquals(both, Files.readString(h.workspace.resolve("p.txt")));
+  }
+
+  /**
+   * A save the watcher saw while no tool call was in flight (between the turn's shell calls) is the
+   * user's: the turn records it as made outside any call, and its rewind puts back what the call
+   * changed but leaves the save, a conflict saying whose it is (before calls were bracketed, the
+   * rewind put the file back over the user's save, complete and silent).
+   */
+  @Test
+  void rewindingATurnLeavesAChangeMadeOutsideAnyCallAndSaysSo() throws Exception {
+    assumeTrue(Portability.current().watches(), "nothing is watched in the posix mode");
+    h.workspace.file("a.txt", "a before\n").file("u.txt", "u before\n");
+    try (CaptureService watched =
+        new CaptureService(h.store, h.handles, WatchOptions.SERVICE, turnRow -> {})) {
+      watched.tracker().track(h.workspace.root(), TrackingOptions.DEFAULTS);
+      watched.beginTurn(h.workspace.root(), Optional.of("A"), Optional.of("A1"), true);
+      watched.beginShellCall("A1", ShellCall.of("a-1", "Bash", "sed -i s/a/A/ a.txt"));
+      Files.writeString(h.workspace.resolve("a.txt"), "A-edit\n");
+      watched.endShellCall("A1", "a-1");
+      Files.writeString(h.workspace.resolve("u.txt"), "the user's save\n");
+      watched.finishTurn("A1");
+    }
+    RewindReport dryRun = h.dryRun("A1");
+    RewindReport report = h.rewindTurn("A1");
+    for (RewindReport planned : List.of(dryRun, report)) {
+      assertEquals(
+          Map.of(
+              "u.txt",
+              "conflict: changed outside any tool call (no call of an open turn was running: the"
+                  + " user's, e.g. an editor's save) (--force puts it back, storing what it"
+                  + " overwrites first)"),
+          skipped(planned));
+    }
+    assertEquals(List.of(WorkspacePath.of("a.txt")), report.restored());
+    assertEquals("a before\n", Files.readString(h.workspace.resolve("a.txt")));
+    assertEquals("the user's save\n", Files.readString(h.workspace.resolve("u.txt")));
   }
 }

@@ -10,6 +10,7 @@ import static io.turndiff.store.jooq.Tables.TURN;
 import io.turndiff.model.ChangeKind;
 import io.turndiff.model.DetectedBy;
 import io.turndiff.model.GivenPath;
+import io.turndiff.model.MadeDuring;
 import io.turndiff.model.Sha256;
 import io.turndiff.model.WorkspacePath;
 import io.turndiff.store.jooq.tables.records.FileChangeRecord;
@@ -71,12 +72,17 @@ public final class FileChanges {
                     .set(FILE_CHANGE.VIA, DSL.param("via", byte[].class))
                     .set(FILE_CHANGE.DETECTED_BY, DSL.param("detected", String.class))
                     .set(FILE_CHANGE.BEFORE_SNAPSHOT_ID, DSL.param("before", Long.class))
+                    .set(FILE_CHANGE.MADE_DURING, DSL.param("during", String.class))
                     .returning(FILE_CHANGE.ID))
         .bind("turn", turnId)
         .bind("path", path.bytes())
         .bind("via", via.map(GivenPath::bytes).orElse(null))
         .bind("detected", detectedBy.code())
         .bind("before", beforeSnapshotId)
+        // a snapshot's tool call named the path; a scan's change is attributed by attribute()
+        .bind(
+            "during",
+            (detectedBy == DetectedBy.SNAPSHOT ? MadeDuring.NAMED : MadeDuring.UNKNOWN).code())
         .insert()
         .orElseThrow();
   }
@@ -94,6 +100,18 @@ public final class FileChanges {
         .bind("change", fileChangeId)
         .bind("call", toolCallId)
         .update();
+  }
+
+  /**
+   * Notes which tool calls the change a scan found was made during: {@code during}, and the shell
+   * calls in flight then (rows of {@code tool_call}, empty unless {@link MadeDuring#CALLS}).
+   */
+  public void attribute(long fileChangeId, MadeDuring during, List<Long> callRows) {
+    dsl.update(FILE_CHANGE)
+        .set(FILE_CHANGE.MADE_DURING, during.code())
+        .where(FILE_CHANGE.ID.eq(fileChangeId))
+        .execute();
+    callRows.forEach(call -> linkToolCall(fileChangeId, call));
   }
 
   /** Records the after-state, the change and its diff. */
@@ -231,7 +249,7 @@ public final class FileChanges {
             .where(condition)
             .fetch();
     List<Long> ids = rows.stream().map(row -> row.get(FILE_CHANGE.ID)).toList();
-    Map<Long, List<String>> toolCalls = toolCallsOf(ids);
+    Map<Long, List<StoredToolCall>> toolCalls = toolCallsOf(ids);
     Map<Long, List<SharedChanges.SharedTurn>> shared = new SharedChanges(dsl).of(ids);
     List<StoredFileChange> changes = new ArrayList<>(rows.size());
     for (Record row : rows) {
@@ -248,12 +266,13 @@ public final class FileChanges {
     return changes;
   }
 
-  private Map<Long, List<String>> toolCallsOf(List<Long> fileChanges) {
-    Map<Long, List<String>> byChange = new LinkedHashMap<>();
+  private Map<Long, List<StoredToolCall>> toolCallsOf(List<Long> fileChanges) {
+    Map<Long, List<StoredToolCall>> byChange = new LinkedHashMap<>();
     if (fileChanges.isEmpty()) {
       return byChange;
     }
-    dsl.select(FILE_CHANGE_TOOL_CALL.FILE_CHANGE_ID, TOOL_CALL.EXTERNAL_ID)
+    dsl.select(FILE_CHANGE_TOOL_CALL.FILE_CHANGE_ID)
+        .select(TOOL_CALL.fields())
         .from(FILE_CHANGE_TOOL_CALL)
         .join(TOOL_CALL)
         .on(TOOL_CALL.ID.eq(FILE_CHANGE_TOOL_CALL.TOOL_CALL_ID))
@@ -261,7 +280,10 @@ public final class FileChanges {
         .orderBy(TOOL_CALL.ID)
         .forEach(
             row ->
-                byChange.computeIfAbsent(row.value1(), id -> new ArrayList<>()).add(row.value2()));
+                byChange
+                    .computeIfAbsent(
+                        row.get(FILE_CHANGE_TOOL_CALL.FILE_CHANGE_ID), id -> new ArrayList<>())
+                    .add(ToolCalls.toStored(row.into(TOOL_CALL))));
     return byChange;
   }
 
@@ -269,7 +291,7 @@ public final class FileChanges {
       FileChangeRecord row,
       SnapshotRecord before,
       SnapshotRecord after,
-      List<String> toolCalls,
+      List<StoredToolCall> toolCalls,
       List<SharedChanges.SharedTurn> alsoPossible) {
     return new StoredFileChange(
         row.getId(),
@@ -285,8 +307,10 @@ public final class FileChanges {
         row.getLinesAdded() == null ? 0 : row.getLinesAdded(),
         row.getLinesRemoved() == null ? 0 : row.getLinesRemoved(),
         Optional.ofNullable(row.getDiffSha256()).map(Sha256::new),
-        List.copyOf(toolCalls),
+        toolCalls.stream().map(StoredToolCall::externalId).toList(),
         row.getDiffPending() == 1,
-        alsoPossible);
+        alsoPossible,
+        MadeDuring.fromCode(row.getMadeDuring()),
+        toolCalls);
   }
 }

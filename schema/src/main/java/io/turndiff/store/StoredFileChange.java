@@ -3,6 +3,7 @@ package io.turndiff.store;
 import io.turndiff.model.ChangeKind;
 import io.turndiff.model.DetectedBy;
 import io.turndiff.model.GivenPath;
+import io.turndiff.model.MadeDuring;
 import io.turndiff.model.Sha256;
 import io.turndiff.model.Snapshot;
 import io.turndiff.model.WorkspacePath;
@@ -15,13 +16,18 @@ import java.util.Optional;
  *
  * @param beforeRow the row of the before-snapshot
  * @param afterRow the row of the after-snapshot, once the turn is finished
- * @param toolCalls the external ids of every tool call that snapshotted the path, first one first
+ * @param toolCalls the external ids of the tool calls the change is attributed to, first one first:
+ *     every call that snapshotted the path ({@link MadeDuring#NAMED}), or the shell calls in flight
+ *     while it was made ({@link MadeDuring#CALLS})
  * @param diffPending the turn is finished and the change's line diff, line counts and diff are not
  *     computed yet (they are after finish, in the background): {@code linesAdded}, {@code
  *     linesRemoved} and {@code diff} say nothing until then
  * @param alsoPossible the other turns that could also have made the change (a scan found it while
  *     they were open beside this one: issue 27), each of which records it too; empty when this
  *     turn's alone
+ * @param madeDuring which tool calls the change was made during: named by one, during shell calls
+ *     in flight, outside any call, or not known
+ * @param calls the calls of {@code toolCalls}, as stored (tool name, command's first line)
  */
 public record StoredFileChange(
     long id,
@@ -39,11 +45,14 @@ public record StoredFileChange(
     Optional<Sha256> diff,
     List<String> toolCalls,
     boolean diffPending,
-    List<SharedChanges.SharedTurn> alsoPossible) {
+    List<SharedChanges.SharedTurn> alsoPossible,
+    MadeDuring madeDuring,
+    List<StoredToolCall> calls) {
 
   public StoredFileChange {
     toolCalls = List.copyOf(toolCalls);
     alsoPossible = List.copyOf(alsoPossible);
+    calls = List.copyOf(calls);
   }
 
   /**
@@ -66,7 +75,9 @@ public record StoredFileChange(
         diffHash,
         toolCalls,
         false,
-        alsoPossible);
+        alsoPossible,
+        madeDuring,
+        calls);
   }
 
   /**

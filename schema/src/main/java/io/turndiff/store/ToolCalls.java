@@ -4,20 +4,137 @@ import static io.turndiff.store.jooq.Tables.TOOL_CALL;
 import static io.turndiff.store.jooq.Tables.TURN;
 
 import io.turndiff.model.TurnState;
+import io.turndiff.store.jooq.tables.records.ToolCallRecord;
 import java.time.InstantSource;
+import java.util.Collection;
+import java.util.List;
 import java.util.Optional;
+import java.util.Set;
+import java.util.stream.Collectors;
 import org.jooq.DSLContext;
 import org.jooq.impl.DSL;
 
-/** Tool calls: a tool invocation inside a turn that snapshotted paths before it acted. */
+/**
+ * Tool calls: a tool invocation inside a turn that snapshotted paths before it acted, or a shell
+ * call bracketed by its runtime's Pre and Post hooks, in flight from one to the other (issue 27).
+ */
 public final class ToolCalls {
 
+  /** The most characters of a command's first line a tool call keeps. */
+  public static final int COMMAND_CHARS = 200;
+
+  private final DSLContext dsl;
   private final InstantSource clock;
   private final PreparedQueries prepared;
 
   ToolCalls(DSLContext dsl, InstantSource clock, PreparedQueries prepared) {
+    this.dsl = dsl;
     this.clock = clock;
     this.prepared = prepared;
+  }
+
+  /**
+   * Records the shell call {@code externalId} of the turn as in flight from now (its Pre hook),
+   * with its tool name and its command's first line (already bounded by the caller); a call the
+   * turn already recorded (a snapshot of a patch inside the command) becomes the shell call.
+   * Returns its row.
+   */
+  public long beginShell(
+      long turnId, String externalId, String toolName, Optional<String> command) {
+    long row = record(turnId, externalId);
+    dsl.update(TOOL_CALL)
+        .set(TOOL_CALL.TOOL_NAME, toolName)
+        .set(TOOL_CALL.COMMAND, command.orElse(null))
+        .set(TOOL_CALL.SHELL, 1L)
+        .where(TOOL_CALL.ID.eq(row))
+        .execute();
+    return row;
+  }
+
+  /**
+   * Ends the shell call {@code externalId} of the turn (its Post hook); false when the turn has no
+   * such call in flight (its Pre never came, or it ended already).
+   */
+  public boolean end(long turnId, String externalId) {
+    return dsl.update(TOOL_CALL)
+            .set(TOOL_CALL.ENDED_AT, clock.millis())
+            .where(
+                TOOL_CALL
+                    .TURN_ID
+                    .eq(turnId)
+                    .and(TOOL_CALL.EXTERNAL_ID.eq(externalId))
+                    .and(TOOL_CALL.SHELL.eq(1L))
+                    .and(TOOL_CALL.ENDED_AT.isNull()))
+            .execute()
+        > 0;
+  }
+
+  /** Ends every shell call of the turn still in flight (its finish: no Post came for them). */
+  public void endAll(long turnId) {
+    dsl.update(TOOL_CALL)
+        .set(TOOL_CALL.ENDED_AT, clock.millis())
+        .where(
+            TOOL_CALL
+                .TURN_ID
+                .eq(turnId)
+                .and(TOOL_CALL.SHELL.eq(1L))
+                .and(TOOL_CALL.ENDED_AT.isNull()))
+        .execute();
+  }
+
+  /** The shell calls of {@code turnIds} in flight now, oldest first. */
+  public List<StoredToolCall> inFlight(Collection<Long> turnIds) {
+    if (turnIds.isEmpty()) {
+      return List.of();
+    }
+    return dsl.selectFrom(TOOL_CALL)
+        .where(
+            TOOL_CALL
+                .TURN_ID
+                .in(turnIds)
+                .and(TOOL_CALL.SHELL.eq(1L))
+                .and(TOOL_CALL.ENDED_AT.isNull()))
+        .orderBy(TOOL_CALL.ID)
+        .fetch()
+        .map(ToolCalls::toStored);
+  }
+
+  /**
+   * Those of {@code turnIds} whose runtime brackets their shell calls: begun so ({@link
+   * Turns#markBracketingCalls}), or that have had a shell call bracketed by its hooks. A change
+   * made while none of their calls was in flight is not theirs.
+   */
+  public Set<Long> bracketing(Collection<Long> turnIds) {
+    if (turnIds.isEmpty()) {
+      return Set.of();
+    }
+    return dsl
+        .select(TURN.ID)
+        .from(TURN)
+        .where(
+            TURN.ID
+                .in(turnIds)
+                .and(
+                    TURN.BRACKETS_CALLS
+                        .eq(1L)
+                        .orExists(
+                            DSL.selectOne()
+                                .from(TOOL_CALL)
+                                .where(TOOL_CALL.TURN_ID.eq(TURN.ID).and(TOOL_CALL.SHELL.eq(1L))))))
+        .fetch(TURN.ID)
+        .stream()
+        .collect(Collectors.toUnmodifiableSet());
+  }
+
+  static StoredToolCall toStored(ToolCallRecord row) {
+    return new StoredToolCall(
+        row.getId(),
+        row.getTurnId(),
+        row.getExternalId(),
+        Optional.ofNullable(row.getToolName()),
+        Optional.ofNullable(row.getCommand()),
+        row.getShell() == 1,
+        row.getEndedAt() != null);
   }
 
   /**

@@ -195,6 +195,14 @@ public final class Turns {
                     row.get(detectedByScan)));
   }
 
+  /**
+   * Notes that the turn's runtime brackets its shell calls with Pre and Post hooks: a change made
+   * while none of its calls was in flight is not its own.
+   */
+  public void markBracketingCalls(long turnId) {
+    dsl.update(TURN).set(TURN.BRACKETS_CALLS, 1L).where(TURN.ID.eq(turnId)).execute();
+  }
+
   public void markFinished(long turnId) {
     dsl.update(TURN)
         .set(TURN.STATE, TurnState.FINISHED.code())

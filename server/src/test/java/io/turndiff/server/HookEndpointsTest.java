@@ -6,12 +6,15 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.turndiff.api.Json;
 import io.turndiff.api.Turndiff;
+import io.turndiff.boundary.Portability;
 import io.turndiff.boundary.WorkspacePolicy;
 import io.turndiff.capture.track.TrackingOptions;
+import io.turndiff.capture.track.WatchOptions;
 import io.turndiff.fixtures.RawHttp;
 import io.turndiff.fixtures.RecordedChanges;
 import io.turndiff.fixtures.StoreRows;
@@ -682,7 +685,7 @@ class HookEndpointsTest {
               post("claude-code", claudeAs("UserPromptSubmit.json", session, session + "-p1")),
               "Turndiff-Hook-Outcome"));
       assertEquals(
-          "noop",
+          "call_began",
           header(
               post("claude-code", claudeAs("PreToolUse.Bash.json", session, session + "-p1")),
               "Turndiff-Hook-Outcome"));
@@ -733,6 +736,99 @@ class HookEndpointsTest {
     }
     assertEquals("B-edit\n", Files.readString(workspace.resolve("b.txt")));
     assertEquals("A-edit\n", Files.readString(workspace.resolve("a.txt")));
+  }
+
+  /**
+   * Two Claude Code sessions in one tracked, watched workspace, their shell calls bracketed by
+   * their PreToolUse and PostToolUse hooks and run at different times, and the user's save between
+   * them: each call owns what it changed (before Post was acted on, both turns recorded every file,
+   * shared), the save is in both turns as made outside any call, and the HTTP rewind of A's turn
+   * puts back A's file only, naming the save as the user's and leaving B's file alone.
+   */
+  @Test
+  void shellCallsBracketedByTheirHooksOwnWhatTheyChangedAndARewindLeavesTheUsersSave()
+      throws Exception {
+    assumeTrue(Portability.current().watches(), "nothing is watched in the posix mode");
+    workspace =
+        TestWorkspace.in(temp.resolve("base"))
+            .file("a.txt", "a before\n")
+            .file("b.txt", "b before\n")
+            .file("u.txt", "u before\n");
+    startService(WatchOptions.SERVICE);
+    turndiff.capture().tracker().track(workspace.root(), TrackingOptions.DEFAULTS);
+    for (String session : List.of("sa", "sb")) {
+      post("claude-code", claudeAs("UserPromptSubmit.json", session, session + "-p1"));
+    }
+    Map<String, String> edits = Map.of("sa", "echo A-edit > a.txt", "sb", "echo B-edit > b.txt");
+    for (String session : List.of("sa", "sb")) {
+      assertEquals(
+          "call_began",
+          header(
+              post("claude-code", claudeAs("PreToolUse.Bash.json", session, session + "-p1")),
+              "Turndiff-Hook-Outcome"));
+      shell(workspace, ".", edits.get(session));
+      assertEquals(
+          "call_ended",
+          header(
+              post("claude-code", claudeAs("PostToolUse.Bash.json", session, session + "-p1")),
+              "Turndiff-Hook-Outcome"));
+      if (session.equals("sa")) {
+        Files.writeString(workspace.resolve("u.txt"), "the user's save\n");
+      }
+    }
+    for (String session : List.of("sa", "sb")) {
+      post("claude-code", claudeAs("Stop.json", session, session + "-p1"));
+    }
+    String turnA = "claude-code:sa-p1";
+    String turnB = "claude-code:sb-p1";
+    assertEquals(
+        Map.of("a.txt", "calls [toolu_sa]", "u.txt", "outside []"),
+        RecordedChanges.madeDuring(turndiff.store(), turnA));
+    assertEquals(
+        Map.of("b.txt", "calls [toolu_sb]", "u.txt", "outside []"),
+        RecordedChanges.madeDuring(turndiff.store(), turnB));
+    JsonNode shown =
+        Json.mapper()
+            .readTree(
+                RawHttp.request(
+                        service.port(),
+                        "GET",
+                        "/v1/turns/" + turnA,
+                        null,
+                        ANSWER_WITHIN,
+                        "Authorization: Bearer " + TOKEN)
+                    .body());
+    RawHttp.Response rewound =
+        RawHttp.request(
+            service.port(),
+            "POST",
+            "/v1/rewind",
+            "{\"turn\":\"" + turnA + "\"}",
+            ANSWER_WITHIN,
+            "Authorization: Bearer " + TOKEN);
+    assertEquals(200, rewound.status(), rewound.body());
+    String body = rewound.body();
+    JsonNode report =
+        Json.mapper().readTree(body.substring(body.indexOf('{'), body.lastIndexOf('}') + 1));
+    assertEquals(1, report.get("skipped").size(), body);
+    assertEquals("u.txt", report.get("skipped").get(0).get("path").asText(), body);
+    assertTrue(
+        report.get("skipped").get(0).get("detail").asText().contains("outside any tool call"),
+        body);
+    assertEquals("a before\n", Files.readString(workspace.resolve("a.txt")));
+    assertEquals("the user's save\n", Files.readString(workspace.resolve("u.txt")));
+    assertEquals("B-edit\n", Files.readString(workspace.resolve("b.txt")));
+    Map<String, JsonNode> files = new TreeMap<>();
+    shown.get("files").forEach(file -> files.put(file.get("path").asText(), file));
+    assertEquals("calls", files.get("a.txt").get("made_during").asText(), shown.toString());
+    JsonNode call = files.get("a.txt").get("calls").get(0);
+    assertEquals("toolu_sa", call.get("id").asText());
+    assertEquals("Bash", call.get("tool").asText());
+    assertEquals(
+        "sed -i s/foo/bar/g src/util.ts && git mv src/old.ts src/new.ts",
+        call.get("command").asText(),
+        "the command its payload carried");
+    assertEquals("outside", files.get("u.txt").get("made_during").asText());
   }
 
   // ---- root=git and track=auto, the query hooks install passes on
@@ -838,7 +934,7 @@ class HookEndpointsTest {
                 fixture("claude-code/UserPromptSubmit.json", recorded, workspace.root())),
             "Turndiff-Hook-Outcome"));
     assertEquals(
-        "noop",
+        "call_began",
         header(
             post(
                 "claude-code" + query,
@@ -872,8 +968,15 @@ class HookEndpointsTest {
   // ---- the service and the wire
 
   private void startService() {
+    startService(WatchOptions.OFF);
+  }
+
+  private void startService(WatchOptions watch) {
     turndiff =
-        Turndiff.builder(TestStore.fileIn(temp)).policy(WorkspacePolicy.anyDirectory()).open();
+        Turndiff.builder(TestStore.fileIn(temp))
+            .policy(WorkspacePolicy.anyDirectory())
+            .watch(watch)
+            .open();
     try {
       service =
           HttpService.start(

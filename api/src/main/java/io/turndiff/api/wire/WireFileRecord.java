@@ -11,7 +11,11 @@ import java.util.List;
 /**
  * A file's record in a turn, as {@code turndiff show} prints it; {@code after} is null until the
  * turn finished; {@code also_possible}: the other turns that could also have made the change (a
- * scan found it while they were open too), each of which records it as well.
+ * scan found it while they were open too), each of which records it as well; {@code made_during}:
+ * which tool calls it was made during ({@code named}: a tool call named the path; {@code calls}: a
+ * scan found it, made while the shell calls of {@code calls} were in flight, one or several
+ * overlapping; {@code outside}: while no tool call of any open turn was; {@code unknown}: not
+ * known, without the watcher), with {@code calls} the tool calls themselves.
  */
 public record WireFileRecord(
     @JsonUnwrapped WirePath path,
@@ -27,7 +31,9 @@ public record WireFileRecord(
     List<String> toolCalls,
     WireSnapshot before,
     WireSnapshot after,
-    List<WireTurnRef> alsoPossible) {
+    List<WireTurnRef> alsoPossible,
+    String madeDuring,
+    List<WireToolCall> calls) {
 
   public static WireFileRecord of(StoredFileChange change) {
     return new WireFileRecord(
@@ -44,7 +50,9 @@ public record WireFileRecord(
         change.toolCalls(),
         WireSnapshot.of(change.before()),
         change.after().map(WireSnapshot::of).orElse(null),
-        WireTurnRef.ofShared(change.alsoPossible()));
+        WireTurnRef.ofShared(change.alsoPossible()),
+        change.madeDuring().code(),
+        WireToolCall.of(change.calls()));
   }
 
   public static List<WireFileRecord> of(List<StoredFileChange> changes) {

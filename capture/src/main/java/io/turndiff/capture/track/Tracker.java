@@ -1,5 +1,6 @@
 package io.turndiff.capture.track;
 
+import io.turndiff.boundary.Portability;
 import io.turndiff.boundary.WorkspaceBoundary;
 import io.turndiff.boundary.WorkspaceRoot;
 import io.turndiff.capture.workspace.WorkspaceHandles;
@@ -70,6 +71,16 @@ public final class Tracker {
   /** What the watcher did since this process started (all zero when it does not watch). */
   public WatchStatus watchStatus() {
     return watching.status();
+  }
+
+  /**
+   * Whether this tracker watches its workspaces' trees (the service's does, outside the posix
+   * mode): a scan then costs the names that changed, so each shell call's Pre and Post hook may
+   * write the index, and the calls in flight are known through every interval a scan's change is
+   * found in.
+   */
+  public boolean watches() {
+    return watching.enabled() && Portability.current().watches();
   }
 
   /** Stops watching (the service's end). */

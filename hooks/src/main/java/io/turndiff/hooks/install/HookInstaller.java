@@ -13,8 +13,10 @@ import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashSet;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
 
 /**
  * Installs and uninstalls turndiff's hooks in one runtime's settings (docs/runtime-hooks.md, "hooks
@@ -160,7 +162,7 @@ public final class HookInstaller {
                 ConfigFiles.sha256(edit.after()),
                 first.backup(),
                 first.createdDirectories(),
-                first.createdEvents(),
+                createdByEither(first.createdEvents(), edit.createdEvents()),
                 first.createdHooks(),
                 edit.added() == null ? first.added() : edit.added());
       } else {
@@ -189,6 +191,20 @@ public final class HookInstaller {
                 recorded))
         .save(HookLedger.file(user));
     return true;
+  }
+
+  /**
+   * The event arrays turndiff created in a file: those its first install created and those an
+   * update created (an upgrade that registers a new event, e.g. a Post hook, creates its array), so
+   * that uninstall takes out each array it left empty either time.
+   */
+  private static List<String> createdByEither(List<String> first, List<String> update) {
+    if (first == null || update == null) {
+      return first == null ? update : first;
+    }
+    Set<String> events = new LinkedHashSet<>(first);
+    events.addAll(update);
+    return List.copyOf(events);
   }
 
   private RuntimeSettings.Merged jsonEdit(

@@ -21,27 +21,38 @@ public enum HookRuntime {
       List.of(
           new Event("UserPromptSubmit", null, 30),
           new Event("PreToolUse", "Write|Edit|MultiEdit|NotebookEdit|Bash|PowerShell", 30),
+          // a shell call's end: it owns what changed while it ran (a failed call ends too)
+          new Event("PostToolUse", "Bash|PowerShell", 30),
+          new Event("PostToolUseFailure", "Bash|PowerShell", 30),
           new Event("Stop", null, 30),
           // Claude gives SessionEnd hooks 1.5 s unless the hook asks for more
-          new Event("SessionEnd", null, 5))),
+          new Event("SessionEnd", null, 5)),
+      true),
   GEMINI(
       "gemini",
       List.of(
           // Gemini's timeouts are in milliseconds
           new Event("BeforeAgent", "*", 30_000),
           new Event("BeforeTool", "^(write_file|replace|run_shell_command)$", 30_000),
+          // a shell call's end (Gemini fires it for a failed call too)
+          new Event("AfterTool", "^run_shell_command$", 30_000),
           new Event("AfterAgent", "*", 30_000),
-          new Event("SessionEnd", "*", 5_000))),
+          new Event("SessionEnd", "*", 5_000)),
+      true),
   CODEX(
       "codex",
       List.of(
           // no matchers: PreToolUse must see apply_patch, Bash and every other tool
           new Event("UserPromptSubmit", null, 30),
           new Event("PreToolUse", null, 30),
+          // a shell call's end; no matcher either: Codex's trust hash of a handler has none
+          new Event("PostToolUse", null, 30),
           new Event("Stop", null, 30),
           // Codex clamps SessionEnd timeouts to 3 s
-          new Event("SessionEnd", null, 3))),
-  OPENCODE("opencode", List.of());
+          new Event("SessionEnd", null, 3)),
+      true),
+  // its plugin sends no tool.execute.after yet: its shell calls are not bracketed
+  OPENCODE("opencode", List.of(), false);
 
   /** One hook turndiff adds: its event, matcher (null: none) and timeout in the runtime's unit. */
   public record Event(String name, String matcher, int timeout) {
@@ -54,10 +65,22 @@ public enum HookRuntime {
 
   private final String id;
   private final List<Event> events;
+  private final boolean bracketsShellCalls;
 
-  HookRuntime(String id, List<Event> events) {
+  HookRuntime(String id, List<Event> events, boolean bracketsShellCalls) {
     this.id = id;
     this.events = events;
+    this.bracketsShellCalls = bracketsShellCalls;
+  }
+
+  /**
+   * Whether turndiff registers the runtime's Post hook of a shell call beside its Pre hook: each
+   * shell call is then in flight from one to the other, and owns what the watcher saw change
+   * meanwhile (docs/tracking.md). A hooks install older than this registers no Post hook ({@code
+   * hooks status} shows it outdated): such a call stays in flight until its turn finishes.
+   */
+  public boolean bracketsShellCalls() {
+    return bracketsShellCalls;
   }
 
   public String id() {

@@ -56,7 +56,8 @@ class CodexConfigTest {
     Path real = Path.of("/real/ws/.codex/hooks.json");
     Path given = Path.of("/link/ws/.codex/hooks.json");
     Map<String, Integer> indexes =
-        Map.of("UserPromptSubmit", 0, "PreToolUse", 1, "Stop", 0, "SessionEnd", 2);
+        Map.of(
+            "UserPromptSubmit", 0, "PreToolUse", 1, "PostToolUse", 3, "Stop", 0, "SessionEnd", 2);
     String text =
         "model = \"gpt-5\"\n\n"
             + CodexTrust.block(given, List.of(real, given), COMMAND, indexes)

@@ -34,6 +34,9 @@ class CodexTrustTest {
         "sha256:b5642a717c8a74748ae5346dd7f1037be9229175bde2a2629a1af6c3df2ab38e",
         CodexTrust.trustedHash("pre_tool_use", COMMAND, 30));
     assertEquals(
+        "sha256:132aee3f87d5db01e46c6308fa5cf1f3b48ef27780bef7b889afbb7f2dc61cdb",
+        CodexTrust.trustedHash("post_tool_use", COMMAND, 30));
+    assertEquals(
         "sha256:3802e5f560fdfba3b88398a61ff246ecc44ece8efcae699bc378c9065cb4cf1d",
         CodexTrust.trustedHash("stop", COMMAND, 30));
     assertEquals(
@@ -49,7 +52,17 @@ class CodexTrustTest {
             hooks,
             List.of(hooks),
             COMMAND,
-            Map.of("UserPromptSubmit", 0, "PreToolUse", 2, "Stop", 0, "SessionEnd", 1));
+            Map.of(
+                "UserPromptSubmit",
+                0,
+                "PreToolUse",
+                2,
+                "PostToolUse",
+                0,
+                "Stop",
+                0,
+                "SessionEnd",
+                1));
     assertEquals(
         "# >>> turndiff hooks: trust for the hooks `turndiff hooks install` added to"
             + " /home/u/.codex/hooks.json; `turndiff hooks uninstall` removes this block\n"
@@ -58,6 +71,9 @@ class CodexTrustTest {
             + "\n"
             + "[hooks.state.\"/home/u/.codex/hooks.json:pre_tool_use:2:0\"]\n"
             + "trusted_hash = \"sha256:b5642a717c8a74748ae5346dd7f1037be9229175bde2a2629a1af6c3df2ab38e\"\n"
+            + "\n"
+            + "[hooks.state.\"/home/u/.codex/hooks.json:post_tool_use:0:0\"]\n"
+            + "trusted_hash = \"sha256:132aee3f87d5db01e46c6308fa5cf1f3b48ef27780bef7b889afbb7f2dc61cdb\"\n"
             + "\n"
             + "[hooks.state.\"/home/u/.codex/hooks.json:stop:0:0\"]\n"
             + "trusted_hash = \"sha256:3802e5f560fdfba3b88398a61ff246ecc44ece8efcae699bc378c9065cb4cf1d\"\n"

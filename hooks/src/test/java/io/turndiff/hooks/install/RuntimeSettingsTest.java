@@ -5,9 +5,12 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.turndiff.model.RequestException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
@@ -31,7 +34,8 @@ class RuntimeSettingsTest {
     RuntimeSettings.Merged merged = settings.merge(FILE, HookRuntime.GEMINI, COMMAND);
     assertEquals(1, merged.groupIndexes().get("BeforeTool"));
     assertEquals(0, merged.groupIndexes().get("BeforeAgent"));
-    assertEquals(List.of("BeforeAgent", "AfterAgent", "SessionEnd"), merged.createdEvents());
+    assertEquals(
+        List.of("BeforeAgent", "AfterTool", "AfterAgent", "SessionEnd"), merged.createdEvents());
     String text = settings.text();
     assertTrue(text.startsWith("{\n  \"z\": 1.50,\n  \"hooks\": {\n    \"BeforeTool\": [\n"), text);
     assertTrue(text.endsWith("  \"a\": \"Grüße/☃\"\n}\n"), text);
@@ -77,8 +81,30 @@ class RuntimeSettingsTest {
     int removed =
         settings.remove(
             HookRuntime.GEMINI, Set.copyOf(merged.createdEvents()), merged.createdHooks());
-    assertEquals(4, removed);
+    assertEquals(5, removed, "BeforeAgent, BeforeTool, AfterTool, AfterAgent, SessionEnd");
     assertEquals(original, settings.text());
+  }
+
+  /**
+   * An upgrade that registers a new event (the Post hook of a shell call) over an install without
+   * it creates that event's array: merged again, it says so, so that the ledger keeps it and
+   * uninstall takes it out (before, the update kept the first install's created events only, and
+   * the array stayed behind, empty).
+   */
+  @Test
+  void mergingOverAnInstallWithoutTheNewEventSaysItCreatedItsArray() throws Exception {
+    String claude = "'/opt/turndiff/bin/turndiff-hook' claude-code";
+    RuntimeSettings settings = parse("{}");
+    RuntimeSettings.Merged first = settings.merge(FILE, HookRuntime.CLAUDE_CODE, claude);
+    ObjectNode older = (ObjectNode) new ObjectMapper().readTree(settings.text());
+    ((ObjectNode) older.get("hooks")).remove("PostToolUse");
+    RuntimeSettings upgraded = parse(older.toString());
+    RuntimeSettings.Merged update = upgraded.merge(FILE, HookRuntime.CLAUDE_CODE, claude);
+    assertEquals(List.of("PostToolUse"), update.createdEvents());
+    Set<String> recorded = new HashSet<>(first.createdEvents());
+    recorded.addAll(update.createdEvents());
+    upgraded.remove(HookRuntime.CLAUDE_CODE, recorded, first.createdHooks());
+    assertTrue(upgraded.sameTree(parse("{}")), upgraded.text());
   }
 
   @Test

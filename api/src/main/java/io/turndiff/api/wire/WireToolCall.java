@@ -1,0 +1,20 @@
+package io.turndiff.api.wire;
+
+import io.turndiff.store.StoredToolCall;
+import java.util.List;
+
+/**
+ * A tool call a change is attributed to: its id, the runtime's tool name ({@code Bash}) and its
+ * command's first line (bounded, control characters escaped), each null when not known.
+ */
+public record WireToolCall(String id, String tool, String command) {
+
+  public static WireToolCall of(StoredToolCall call) {
+    return new WireToolCall(
+        call.externalId(), call.toolName().orElse(null), call.command().orElse(null));
+  }
+
+  public static List<WireToolCall> of(List<StoredToolCall> calls) {
+    return calls.stream().map(WireToolCall::of).toList();
+  }
+}

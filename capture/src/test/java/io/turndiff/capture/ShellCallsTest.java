@@ -1,0 +1,230 @@
+package io.turndiff.capture;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import io.turndiff.boundary.BoundaryOptions;
+import io.turndiff.boundary.Portability;
+import io.turndiff.capture.track.TrackingOptions;
+import io.turndiff.capture.track.WatchOptions;
+import io.turndiff.capture.workspace.WorkspaceHandles;
+import io.turndiff.fixtures.RecordedChanges;
+import io.turndiff.fixtures.TestStore;
+import io.turndiff.fixtures.TestWorkspace;
+import io.turndiff.store.Store;
+import io.turndiff.store.StoredFileChange;
+import io.turndiff.store.StoredToolCall;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The shell call in flight owns what the watcher saw change while it ran (issue 27): two sessions'
+ * shell calls, bracketed by their Pre and Post hooks ({@link CaptureService#beginShellCall}, {@link
+ * CaptureService#endShellCall}), in one tracked workspace, over a real store (SQLite, and
+ * PostgreSQL in the suite's postgres run), real files and the real watcher; every test checks the
+ * canary.
+ */
+class ShellCallsTest {
+
+  @TempDir Path temp;
+
+  private TestWorkspace workspace;
+  private Store store;
+  private WorkspaceHandles handles;
+  private CaptureService capture;
+
+  private void open(boolean watched) {
+    if (watched) {
+      assumeTrue(Portability.current().watches(), "nothing is watched in the posix mode");
+    }
+    workspace = TestWorkspace.in(temp);
+    store = TestStore.freshIn(temp);
+    handles = new WorkspaceHandles(store, BoundaryOptions.defaults());
+    capture =
+        new CaptureService(
+            store, handles, watched ? WatchOptions.SERVICE : WatchOptions.OFF, turnRow -> {});
+  }
+
+  @AfterEach
+  void canary() {
+    if (capture == null) {
+      return;
+    }
+    capture.close();
+    handles.close();
+    workspace.assertOutsideUnchanged();
+    workspace.canary().assertNotInStore(store);
+    store.close();
+    store.localFile().ifPresent(workspace.canary()::assertNotInStoreFiles);
+  }
+
+  /** Begins a turn as a runtime's hooks do whose Post hooks end its shell calls. */
+  private void begin(String session, String turn) {
+    capture.beginTurn(workspace.root(), Optional.of(session), Optional.of(turn), true);
+  }
+
+  /**
+   * A turn whose runtime does not bracket its calls (the CLI's, OpenCode's) could have made any
+   * change while it was open: one made during another session's call is recorded in it too, with no
+   * call, and shared.
+   */
+  @Test
+  void aTurnWhoseCallsAreNotBracketedKeepsWhatAnotherSessionsCallChanged() throws Exception {
+    open(true);
+    workspace.file("a.txt", "a\n");
+    capture.tracker().track(workspace.root(), TrackingOptions.DEFAULTS);
+    begin("A", "A1");
+    capture.beginTurn(workspace.root(), Optional.of("cli"), Optional.of("C1"));
+    capture.beginShellCall("A1", ShellCall.of("a-1", "Bash", "sed -i s/a/A/ a.txt"));
+    write("a.txt", "A\n");
+    capture.endShellCall("A1", "a-1");
+    capture.finishTurn("A1");
+    capture.finishTurn("C1");
+    assertEquals(Map.of("a.txt", "calls [a-1]"), RecordedChanges.madeDuring(store, "A1"));
+    assertEquals(Map.of("a.txt", "unknown []"), RecordedChanges.madeDuring(store, "C1"));
+    assertEquals(
+        Map.of("a.txt", List.of("turn A1 of session A")),
+        RecordedChanges.alsoPossible(store, "C1"));
+  }
+
+  private void write(String path, String content) throws Exception {
+    Files.writeString(workspace.resolve(path), content);
+  }
+
+  /**
+   * Two sessions' shell calls run at different times and the user saves a file between them. Each
+   * call owns what it changed, alone; the user's save is recorded in both turns as made outside any
+   * call. Before the calls were bracketed, every change was recorded in both turns, shared: neither
+   * turn's own work was its own.
+   */
+  @Test
+  void eachShellCallOwnsWhatChangedWhileItRanAndASaveBetweenCallsIsOutsideAnyCall()
+      throws Exception {
+    open(true);
+    workspace.file("a.txt", "a\n").file("b.txt", "b\n").file("u.txt", "u\n");
+    capture.tracker().track(workspace.root(), TrackingOptions.DEFAULTS);
+    begin("A", "A1");
+    begin("B", "B1");
+    capture.beginShellCall("A1", ShellCall.of("a-1", "Bash", "sed -i s/a/A/ a.txt\necho done"));
+    write("a.txt", "A\n");
+    assertTrue(capture.endShellCall("A1", "a-1"));
+    write("u.txt", "the user's save\n");
+    capture.beginShellCall("B1", ShellCall.of("b-1", "run_shell_command", "sed -i s/b/B/ b.txt"));
+    write("b.txt", "B\n");
+    assertTrue(capture.endShellCall("B1", "b-1"));
+    capture.finishTurn("A1");
+    capture.finishTurn("B1");
+
+    assertEquals(
+        Map.of("a.txt", "calls [a-1]", "u.txt", "outside []"),
+        RecordedChanges.madeDuring(store, "A1"));
+    assertEquals(
+        Map.of("b.txt", "calls [b-1]", "u.txt", "outside []"),
+        RecordedChanges.madeDuring(store, "B1"));
+    assertEquals(
+        Map.of("a.txt", List.of(), "u.txt", List.of("turn B1 of session B")),
+        RecordedChanges.alsoPossible(store, "A1"),
+        "a.txt is A1's alone: B1 had no call in flight");
+    StoredToolCall call = recorded("A1", "a.txt").calls().getFirst();
+    assertEquals(Optional.of("Bash"), call.toolName());
+    assertEquals(Optional.of("sed -i s/a/A/ a.txt"), call.command(), "the first line");
+    assertTrue(call.ended());
+  }
+
+  /**
+   * Calls of two sessions that overlap in time: a change made while both ran is recorded in both
+   * turns, during both calls; one made after the first ended is the second's alone.
+   */
+  @Test
+  void aChangeMadeWhileTwoCallsRanIsDuringBothAndOneAfterTheFirstEndedIsTheSecondsAlone()
+      throws Exception {
+    open(true);
+    workspace.file("x.txt", "x\n").file("y.txt", "y\n");
+    capture.tracker().track(workspace.root(), TrackingOptions.DEFAULTS);
+    begin("A", "A1");
+    begin("B", "B1");
+    capture.beginShellCall("A1", ShellCall.of("a-1", "Bash", "make"));
+    capture.beginShellCall("B1", ShellCall.of("b-1", "Bash", "npm test"));
+    write("x.txt", "X\n");
+    capture.endShellCall("A1", "a-1");
+    write("y.txt", "Y\n");
+    capture.endShellCall("B1", "b-1");
+    capture.finishTurn("B1");
+    capture.finishTurn("A1");
+
+    assertEquals(Map.of("x.txt", "calls [a-1, b-1]"), RecordedChanges.madeDuring(store, "A1"));
+    assertEquals(
+        Map.of("x.txt", "calls [a-1, b-1]", "y.txt", "calls [b-1]"),
+        RecordedChanges.madeDuring(store, "B1"));
+    assertEquals(
+        Map.of("x.txt", List.of("turn A1 of session A"), "y.txt", List.of()),
+        RecordedChanges.alsoPossible(store, "B1"));
+  }
+
+  /**
+   * A call whose Post never came (Codex sends none for a patch run through the shell) stays in
+   * flight until its turn finishes, which ends it; a Post for a call not in flight changes nothing.
+   */
+  @Test
+  void aCallWithoutItsEndEndsWithItsTurn() throws Exception {
+    open(true);
+    workspace.file("x.txt", "x\n");
+    capture.tracker().track(workspace.root(), TrackingOptions.DEFAULTS);
+    begin("A", "A1");
+    capture.beginShellCall("A1", ShellCall.of("a-1", "Bash", "apply_patch <<EOF"));
+    write("x.txt", "X\n");
+    assertFalse(capture.endShellCall("A1", "never-began"));
+    capture.finishTurn("A1");
+    assertEquals(Map.of("x.txt", "calls [a-1]"), RecordedChanges.madeDuring(store, "A1"));
+    assertTrue(recorded("A1", "x.txt").calls().getFirst().ended());
+  }
+
+  /**
+   * Without the watcher the calls' hooks scan nothing, a scan's interval spans calls, and which
+   * call made a change is not known: each open turn records it with no call (never a guess), as
+   * before calls were bracketed; the calls themselves are still recorded.
+   */
+  @Test
+  void withoutTheWatcherAChangeIsTheTurnsWithNoCall() throws Exception {
+    open(false);
+    workspace.file("a.txt", "a\n").file("u.txt", "u\n");
+    capture.tracker().track(workspace.root(), TrackingOptions.DEFAULTS);
+    begin("A", "A1");
+    begin("B", "B1");
+    capture.beginShellCall("A1", ShellCall.of("a-1", "Bash", "sed -i s/a/A/ a.txt"));
+    write("a.txt", "A\n");
+    capture.endShellCall("A1", "a-1");
+    write("u.txt", "the user's save\n");
+    capture.finishTurn("A1");
+    capture.finishTurn("B1");
+    Map<String, String> unknown = Map.of("a.txt", "unknown []", "u.txt", "unknown []");
+    assertEquals(unknown, RecordedChanges.madeDuring(store, "A1"));
+    assertEquals(unknown, RecordedChanges.madeDuring(store, "B1"));
+  }
+
+  /**
+   * A command is kept as its first line's first 200 characters, each control character written as
+   * {@code \\uXXXX}.
+   */
+  @Test
+  void aCommandIsKeptAsItsFirstLineBoundedAndEscaped() {
+    // 15 characters a time: 13 times and 5 more make 200
+    ShellCall call = ShellCall.of("c", "Bash", "printf '\u001b[2J'\tx".repeat(40) + "\nrm -rf /");
+    assertEquals(Optional.of("printf '\\u001b[2J'\\u0009x".repeat(13) + "print"), call.command());
+  }
+
+  private StoredFileChange recorded(String turn, String path) {
+    return RecordedChanges.of(store, turn).stream()
+        .filter(change -> change.path().display().equals(path))
+        .findFirst()
+        .orElseThrow();
+  }
+}

@@ -98,7 +98,8 @@ class TwoSessionsCommandsTest {
     sh("echo A-edit > a.txt");
     String status = turndiff("status", "--workspace", root).expect(0).out();
     assertTrue(
-        status.contains("M x.txt\t# could be turn A1 of session A, turn B1 of session B"), status);
+        status.contains("M x.txt\n# x.txt could be turn A1 of session A, turn B1 of session B\n"),
+        "the path line is the path alone, as git status --porcelain: " + status);
     JsonNode statusJson = turndiff("status", "--workspace", root, "--json").expect(0).json();
     assertEquals(
         2, statusJson.get("changes").get(0).get("open_turns").size(), statusJson.toString());

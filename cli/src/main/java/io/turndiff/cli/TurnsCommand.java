@@ -7,7 +7,6 @@ import io.turndiff.api.wire.WireSessionTurns;
 import io.turndiff.api.wire.WireTurnPage;
 import io.turndiff.review.SessionListing;
 import io.turndiff.review.TurnPage;
-import io.turndiff.store.StoredTurn;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.util.List;
@@ -129,16 +128,7 @@ final class TurnsCommand implements Callable<Integer> {
   private Shown shown(Turndiff turndiff, String id) {
     long from = after;
     if (!spec.commandLine().getParseResult().hasMatchedOption("--after")) {
-      List<StoredTurn> turns =
-          turndiff
-              .store()
-              .read(
-                  tx ->
-                      tx.sessions()
-                          .byExternalId(id)
-                          .map(found -> tx.turns().ofSession(found.id()))
-                          .orElse(List.of()));
-      from = turns.size() <= limit ? 0 : turns.get(turns.size() - limit - 1).seq();
+      from = turndiff.queries().afterForNewest(id, limit);
     }
     return new Shown(
         turndiff.queries().turns(id, from, limit),

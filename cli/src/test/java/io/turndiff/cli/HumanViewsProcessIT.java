@@ -143,6 +143,11 @@ class HumanViewsProcessIT {
     assertFalse(text.contains("{\""), text);
     JsonNode listing = piped("turns").expect(0).json();
     assertEquals(2, listing.get("sessions").get(0).get("turns").size(), "piped: the JSON as ever");
+    // the page size is checked before the newest page is counted back from it, as piped
+    String badLimit =
+        onTerminal(environment, "", "turns", "--session", "s1", "--limit", "-1").expect(2).out();
+    assertTrue(badLimit.contains("limit -1 is not within 1..500"), badLimit);
+    assertFalse(badLimit.contains("unexpected error"), badLimit);
 
     String shown = onTerminal(environment, "", "show", "--turn", "last").expect(0).out();
     assertTrue(shown.contains("turn t2"), shown);

@@ -4,6 +4,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.turndiff.api.Turndiff;
+import io.turndiff.boundary.BoundaryOptions;
 import io.turndiff.fixtures.CommandRun;
 import io.turndiff.fixtures.TestStore;
 import io.turndiff.fixtures.TestWorkspace;
@@ -109,6 +111,13 @@ class TwoSessionsCommandsTest {
     assertEquals(2, second.get("files").asInt(), "B1 records what the shell did while it was open");
     assertEquals(Map.of("a.txt", List.of("B1/B"), "x.txt", List.of("B1/B")), alsoPossible("A1"));
     assertEquals(Map.of("a.txt", List.of("A1/A"), "x.txt", List.of("A1/A")), alsoPossible("B1"));
+    try (Turndiff views = Turndiff.open(database, BoundaryOptions.defaults())) {
+      // the terminal's show and turns say it too, not the JSON alone
+      String stat = new FileStat(Terminal.NONE).of(views.queries().records("A1").changes());
+      assertTrue(stat.contains(" x.txt | 2 +-\n     also possible: turn B1 of session B\n"), stat);
+      String rows = new TurnTable(views, Terminal.NONE).rows(views.queries().turns("A", 0, 9));
+      assertTrue(rows.contains("2 shared"), rows);
+    }
 
     JsonNode listing = turndiff("turns", "--session", "A").expect(0).json();
     JsonNode overlapping = listing.get("turns").get(0).get("overlapping");

@@ -90,7 +90,7 @@ final class TurnsCommand implements Callable<Integer> {
       Shown shown = shown(turndiff, session);
       text.append(terminal.paint(Terminal.BOLD, "session " + session))
           .append("  ")
-          .append(shown.page().workspace())
+          .append(Terminal.printable(shown.page().workspace()))
           .append('\n')
           .append(shown.earlier())
           .append(table.rows(shown.page()))
@@ -100,7 +100,7 @@ final class TurnsCommand implements Callable<Integer> {
     Path root = workspace.orCurrentDirectory();
     List<SessionListing> sessions = turndiff.queries().sessions(root);
     Instant now = turndiff.store().clock().instant();
-    text.append(root).append('\n');
+    text.append(Terminal.printable(root.toString())).append('\n');
     for (SessionListing listing : sessions) {
       String id = listing.session().externalId();
       Shown shown = shown(turndiff, id);

@@ -1,5 +1,6 @@
 package io.turndiff.cli;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -10,7 +11,7 @@ import org.junit.jupiter.api.Test;
 /**
  * The human views' text, rendered in this JVM over a real store (what {@code show}, {@code log} and
  * {@code turns} print on a terminal, without the terminal: {@link Terminal#NONE} paints nothing):
- * they say what the JSON says. The views on a real
+ * they say what the JSON says, and nothing a name holds can drive the terminal. The views on a real
  * pseudo-terminal are {@link HumanViewsProcessIT}'s.
  */
 class HumanViewsTest extends InProcessCommandsTest {
@@ -41,5 +42,16 @@ class HumanViewsTest extends InProcessCommandsTest {
           new TurnTable(turndiff, Terminal.NONE).rows(turndiff.queries().turns("s1", 0, 9));
       assertTrue(rows.contains("1 not restorable"), rows);
     }
+  }
+
+  @Test
+  void printableShowsC1ControlsAndBidiControlsAsCodePoints() {
+    assertEquals("a^[[31mb", Terminal.printable("a\u001b[31mb"));
+    assertEquals("csi<U+009B>31m", Terminal.printable("csi\u009b31m"));
+    assertEquals("<U+0080><U+009F>", Terminal.printable("\u0080\u009f"));
+    // a right-to-left override would show "txt.exe" as "exe.txt"
+    assertEquals("invoice<U+202E>txt.exe", Terminal.printable("invoice\u202etxt.exe"));
+    assertEquals("<U+2066>x<U+2069><U+200F>", Terminal.printable("\u2066x\u2069\u200f"));
+    assertEquals("tab\tand\nnewline é ü 日本", Terminal.printable("tab\tand\nnewline é ü 日本"));
   }
 }

@@ -209,10 +209,7 @@ final class TurnReference {
    * {@code --session}, else of every session of the workspace.
    */
   private List<StoredTurn> inScopeWithIdPrefix(String prefix) {
-    List<StoredSession> sessions =
-        session.isPresent()
-            ? List.of(named(session.get()))
-            : withTurns().stream().map(SessionListing::session).toList();
+    List<StoredSession> sessions = sessionsInScope();
     return turndiff
         .store()
         .read(
@@ -222,6 +219,22 @@ final class TurnReference {
                     .filter(turn -> turn.externalId().startsWith(prefix))
                     .limit(LISTED + 1)
                     .toList());
+  }
+
+  /** {@code --session}'s session, else every session of the workspace with turns; maybe none. */
+  private List<StoredSession> sessionsInScope() {
+    if (session.isPresent()) {
+      return List.of(named(session.get()));
+    }
+    try {
+      return withTurns().stream().map(SessionListing::session).toList();
+    } catch (RequestException e) {
+      if (e.problem() != RequestException.Problem.WORKSPACE) {
+        throw e;
+      }
+      // no workspace here has turns: a beginning names nothing in the scope, as an unknown id
+      return List.of();
+    }
   }
 
   /** What a scoped match was made in, for the error that finds nothing there. */

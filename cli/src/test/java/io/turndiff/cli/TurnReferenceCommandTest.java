@@ -177,6 +177,9 @@ class TurnReferenceCommandTest extends InProcessCommandsTest {
         elsewhere.err().contains("turn 'theirs' does not exist in workspace " + here),
         elsewhere.err());
     turndiff("rewind", "--turn", "theirs", "--session", "s1").expect(1);
+    CommandRun noTurnsThere =
+        turndiff("rewind", "--turn", "theirs", "--workspace", temp.toString()).expect(1);
+    assertTrue(noTurnsThere.err().contains("does not exist in workspace"), noTurnsThere.err());
     assertEquals("o1\n", other.readText("o.txt"), "the other project's turn was not rewound");
 
     // an id that no longer exists (mine-ab12) names a longer one only saying so, before writing

@@ -7,6 +7,7 @@ import io.turndiff.api.wire.WireRewindReport;
 import io.turndiff.model.PathInput;
 import io.turndiff.rewind.RewindReport;
 import io.turndiff.rewind.RewindRequest;
+import io.turndiff.store.StoredTurn;
 import java.io.PrintWriter;
 import java.util.ArrayList;
 import java.util.List;
@@ -93,14 +94,38 @@ final class RewindCommand implements Callable<Integer> {
     List<PathInput> inputs = PathArguments.decode(paths, base64Paths);
     Terminal terminal = Main.terminal(spec);
     try (Turndiff turndiff = StoreOptions.of(spec).open()) {
-      String id = scope.references(turndiff).resolve(turn);
+      TurnReference references = scope.references(turndiff);
+      StoredTurn target = references.toRewind(turn);
+      if (!dryRun) {
+        references.requireNamedWhenAbove("rewind");
+      }
+      String id = target.externalId();
+      String workspaceRoot = Terminal.printable(references.workspaceOf(target));
+      if (!id.equals(turn)) {
+        // a reference, not the whole id: which turn it named is said before anything is written
+        spec.commandLine()
+            .getErr()
+            .println(
+                "turndiff: '"
+                    + Terminal.printable(turn)
+                    + "' is turn "
+                    + id
+                    + " (session "
+                    + target.sessionExternalId()
+                    + " #"
+                    + target.seq()
+                    + ") in "
+                    + workspaceRoot);
+        spec.commandLine().getErr().flush();
+      }
       RewindReport report =
           turndiff
               .rewind()
               .rewind(
                   new RewindRequest(id, to, Optional.ofNullable(operation), dryRun, force, inputs),
-                  this::announce);
+                  (operationId, resumed) -> announce(operationId, resumed, id, workspaceRoot));
       if (terminal.interactive() && !json) {
+        spec.commandLine().getOut().println("Workspace: " + workspaceRoot);
         spec.commandLine().getOut().print(new RewindReportText(terminal).of(report));
         spec.commandLine().getOut().flush();
       } else {
@@ -110,14 +135,18 @@ final class RewindCommand implements Callable<Integer> {
     }
   }
 
-  /** Before the first write: which operation this is, and how to finish it if this process dies. */
-  private void announce(String id, boolean resumed) {
+  /**
+   * Before the first write: which operation this is, of which turn in which workspace, and how to
+   * finish it if this process dies.
+   */
+  private void announce(String id, boolean resumed, String turnId, String workspaceRoot) {
     PrintWriter err = spec.commandLine().getErr();
+    String of = " of turn " + turnId + " in " + workspaceRoot;
     err.println(
         "turndiff: "
             + (resumed
-                ? "resuming rewind operation '" + id + "', which did not finish"
-                : "rewind operation '" + id + "' is starting")
+                ? "resuming rewind operation '" + id + "'" + of + ", which did not finish"
+                : "rewind operation '" + id + "'" + of + " is starting")
             + "; if it is interrupted, run the same command again"
             + (operation == null ? " (or with --operation " + id + ")" : "")
             + " to finish it");

@@ -79,7 +79,7 @@ final class ShowCommand implements Callable<Integer> {
         + turn.state().code()
         + "\n"
         + "Where:   "
-        + records.workspaceRoot()
+        + Terminal.printable(records.workspaceRoot())
         + "\n"
         + "Date:    "
         + RelativeTime.of(turn.beganAt(), turndiff.store().clock().instant())

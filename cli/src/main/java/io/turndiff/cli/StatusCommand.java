@@ -9,6 +9,7 @@ import io.turndiff.capture.track.WorkspaceStatus;
 import io.turndiff.store.StoredTurn;
 import java.io.PrintWriter;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.Callable;
 import java.util.stream.Collectors;
 import picocli.CommandLine.Command;
@@ -25,7 +26,8 @@ import picocli.CommandLine.Spec;
     name = "status",
     description =
         "What changed in a tracked workspace since its index was written "
-            + "(one line per path: A, M, D or T and the path; --json for JSON). Writes nothing.")
+            + "(one line per path: A, M, D or T and the path; a '#' line after it names the open "
+            + "turns it could belong to; --json for JSON). Writes nothing.")
 final class StatusCommand implements Callable<Integer> {
 
   @Spec CommandSpec spec;
@@ -44,7 +46,8 @@ final class StatusCommand implements Callable<Integer> {
         out.println(Json.write(WireStatus.of(status), false));
       } else {
         for (PathChange change : status.changes()) {
-          out.println(change.letter() + " " + change.path().display() + openTurns(status, change));
+          out.println(change.letter() + " " + change.path().display());
+          openTurns(status, change).ifPresent(out::println);
         }
         if (status.partial()) {
           out.println("# partially tracked: " + status.leftOut().size() + " subtrees left out");
@@ -55,17 +58,22 @@ final class StatusCommand implements Callable<Integer> {
   }
 
   /**
-   * The open turns a change could belong to, after a tab ({@code # could be turn A1 of session A,
-   * turn B1 of session B}); nothing while no turn is open.
+   * The open turns a change could belong to, on a comment line of its own after the change's
+   * ({@code # x.txt could be turn A1 of session A, turn B1 of session B}), so a script reading
+   * {@code X path} lines reads the path alone; nothing while no turn is open.
    */
-  private static String openTurns(WorkspaceStatus status, PathChange change) {
+  private static Optional<String> openTurns(WorkspaceStatus status, PathChange change) {
     List<StoredTurn> turns = status.couldBelongTo(change.path());
-    return turns.isEmpty()
-        ? ""
-        : "\t# could be "
+    if (turns.isEmpty()) {
+      return Optional.empty();
+    }
+    return Optional.of(
+        "# "
+            + change.path().display()
+            + " could be "
             + turns.stream()
                 .map(
                     turn -> "turn " + turn.externalId() + " of session " + turn.sessionExternalId())
-                .collect(Collectors.joining(", "));
+                .collect(Collectors.joining(", ")));
   }
 }

@@ -8,6 +8,8 @@ import io.turndiff.model.RequestException;
 import io.turndiff.review.SessionListing;
 import io.turndiff.store.StoredSession;
 import io.turndiff.store.StoredTurn;
+import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
@@ -38,6 +40,14 @@ import java.util.stream.Collectors;
  * session with recent turns: when more than one session had a turn within {@link #RECENT} of the
  * newest (two runtimes at work in one workspace), turndiff does not guess which one the person
  * means, and the error names them.
+ *
+ * <p>A beginning of an id is at least {@link #MIN_PREFIX} characters, as git asks of an abbreviated
+ * commit: shorter, it names a turn only by the luck of a small store. A command that writes ({@link
+ * #toRewind}) matches it only among the turns of its scope, {@code --session}'s or the workspace's,
+ * never the whole store's: so a pasted id from another project, or one that retention deleted, is
+ * "does not exist" rather than some other turn that happens to begin with it. Where the workspace
+ * was found above the current directory, and is not its git repository's root, {@link
+ * #countedAbove} says so: a command that writes without asking refuses it unless it is named.
  */
 final class TurnReference {
 
@@ -49,6 +59,9 @@ final class TurnReference {
 
   static final String ELLIPSIS = "…";
 
+  /** The shortest beginning of an id that names a turn (git's shortest abbreviation). */
+  static final int MIN_PREFIX = 4;
+
   private static final Pattern LAST = Pattern.compile("last(?:~(\\d{1,9}))?");
   private static final Pattern NUMBER = Pattern.compile("#?(\\d{1,18})");
 
@@ -56,6 +69,9 @@ final class TurnReference {
   private final Path workspace;
   private final boolean orAbove;
   private final Optional<String> session;
+
+  /** The workspace root {@code last}, {@code #N} or a beginning was counted in, once it was. */
+  private Optional<Path> countedIn = Optional.empty();
 
   /**
    * @param workspace where {@code last} and {@code #N} count
@@ -74,8 +90,20 @@ final class TurnReference {
     return turn(given).externalId();
   }
 
-  /** The turn {@code given} names. */
+  /** The turn {@code given} names, for a command that only reads. */
   StoredTurn turn(String given) {
+    return turn(given, false);
+  }
+
+  /**
+   * The turn {@code given} names, for a command that writes: a beginning of an id is matched only
+   * in the scope ({@code --session}, else the workspace), never in the whole store.
+   */
+  StoredTurn toRewind(String given) {
+    return turn(given, true);
+  }
+
+  private StoredTurn turn(String given, boolean writes) {
     if (ExternalIds.isValid(given)) {
       Optional<StoredTurn> exact = turndiff.store().read(tx -> tx.turns().byExternalId(given));
       if (exact.isPresent()) {
@@ -111,11 +139,11 @@ final class TurnReference {
                       RequestException.Problem.UNKNOWN_TURN,
                       "session '" + chosen.externalId() + "' has no turn #" + seq));
     }
-    return byPrefix(given);
+    return byPrefix(given, writes);
   }
 
   /** The one turn whose id begins with {@code given} (less a trailing {@link #ELLIPSIS}). */
-  private StoredTurn byPrefix(String given) {
+  private StoredTurn byPrefix(String given, boolean writes) {
     String prefix =
         given.endsWith(ELLIPSIS) ? given.substring(0, given.length() - ELLIPSIS.length()) : given;
     if (!ExternalIds.isValid(prefix)) {
@@ -125,11 +153,26 @@ final class TurnReference {
               + Terminal.printable(given)
               + "' names no turn: give an id or its beginning, last, last~N or #N");
     }
+    if (prefix.length() < MIN_PREFIX) {
+      throw new RequestException(
+          RequestException.Problem.BAD_INPUT,
+          "'"
+              + Terminal.printable(given)
+              + "' is too short to name a turn: give at least "
+              + MIN_PREFIX
+              + " characters of its id, or last, last~N or #N");
+    }
     List<StoredTurn> found =
-        turndiff.store().read(tx -> tx.turns().withIdPrefix(prefix, LISTED + 1));
+        writes
+            ? inScopeWithIdPrefix(prefix)
+            : turndiff.store().read(tx -> tx.turns().withIdPrefix(prefix, LISTED + 1));
     if (found.isEmpty()) {
       throw new RequestException(
-          RequestException.Problem.UNKNOWN_TURN, "turn '" + given + "' does not exist");
+          RequestException.Problem.UNKNOWN_TURN,
+          "turn '"
+              + Terminal.printable(given)
+              + "' does not exist"
+              + (writes ? " in " + scopeName() : ""));
     }
     if (found.size() > 1) {
       Instant now = turndiff.store().clock().instant();
@@ -162,20 +205,52 @@ final class TurnReference {
   }
 
   /**
+   * The turns of the scope whose id begins with {@code prefix}, at most {@link #LISTED} and one: of
+   * {@code --session}, else of every session of the workspace.
+   */
+  private List<StoredTurn> inScopeWithIdPrefix(String prefix) {
+    List<StoredSession> sessions = sessionsInScope();
+    return turndiff
+        .store()
+        .read(
+            tx ->
+                sessions.stream()
+                    .flatMap(each -> tx.turns().ofSession(each.id()).stream())
+                    .filter(turn -> turn.externalId().startsWith(prefix))
+                    .limit(LISTED + 1)
+                    .toList());
+  }
+
+  /** {@code --session}'s session, else every session of the workspace with turns; maybe none. */
+  private List<StoredSession> sessionsInScope() {
+    if (session.isPresent()) {
+      return List.of(named(session.get()));
+    }
+    try {
+      return withTurns().stream().map(SessionListing::session).toList();
+    } catch (RequestException e) {
+      if (e.problem() != RequestException.Problem.WORKSPACE) {
+        throw e;
+      }
+      // no workspace here has turns: a beginning names nothing in the scope, as an unknown id
+      return List.of();
+    }
+  }
+
+  /** What a scoped match was made in, for the error that finds nothing there. */
+  private String scopeName() {
+    return session
+        .map(id -> "session '" + id + "'")
+        .orElseGet(() -> "workspace " + Terminal.printable(countedIn.orElse(workspace).toString()));
+  }
+
+  /**
    * The session {@code last} and {@code #N} count in: {@code --session}, else the workspace's one
    * session with recent turns.
    */
   StoredSession session() {
     if (session.isPresent()) {
-      String id = ExternalIds.requireValid("session", session.get());
-      return turndiff
-          .store()
-          .read(tx -> tx.sessions().byExternalId(id))
-          .orElseThrow(
-              () ->
-                  new RequestException(
-                      RequestException.Problem.UNKNOWN_SESSION,
-                      "session '" + id + "' does not exist"));
+      return named(session.get());
     }
     List<SessionListing> recent = recentSessions();
     if (recent.size() > 1) {
@@ -193,7 +268,7 @@ final class TurnReference {
           ExitCode.USAGE,
           recent.size()
               + " sessions have recent turns in "
-              + workspace
+              + Terminal.printable(countedIn.orElse(workspace).toString())
               + ": "
               + named
               + "; name one with --session");
@@ -201,36 +276,115 @@ final class TurnReference {
     return recent.getFirst().session();
   }
 
+  private StoredSession named(String given) {
+    String id = ExternalIds.requireValid("session", given);
+    return turndiff
+        .store()
+        .read(tx -> tx.sessions().byExternalId(id))
+        .orElseThrow(
+            () ->
+                new RequestException(
+                    RequestException.Problem.UNKNOWN_SESSION,
+                    "session '" + id + "' does not exist"));
+  }
+
+  /**
+   * The root of the workspace a reference was counted in ({@code last}, {@code #N}, or a beginning
+   * matched in a workspace); empty when none was ({@code --session}, or a whole id).
+   */
+  Optional<Path> countedIn() {
+    return countedIn;
+  }
+
+  /**
+   * Whether the workspace a reference was counted in is neither the current directory nor its git
+   * repository's root, but a directory further above (an agent once ran in {@code $HOME}, and the
+   * person is in a new project without turns): a write there is not what the person may expect. A
+   * workspace named with {@code --workspace} is never "above".
+   */
+  boolean countedAbove() {
+    if (!orAbove || countedIn.isEmpty()) {
+      return false;
+    }
+    Path start = workspace.toAbsolutePath().normalize();
+    Path root = countedIn.get();
+    return !root.equals(start) && !gitRoot(start).map(root::equals).orElse(false);
+  }
+
+  /**
+   * Refuses (exit 2) when the reference was counted in a workspace {@link #countedAbove} the
+   * current directory: {@code command}, which writes without asking, acts there only when the
+   * person names it.
+   */
+  void requireNamedWhenAbove(String command) {
+    if (countedAbove()) {
+      String root = Terminal.printable(countedIn.orElseThrow().toString());
+      throw new CliException(
+          ExitCode.USAGE,
+          "the turns are in "
+              + root
+              + ", the nearest directory above this one with turns, not this directory or its git "
+              + "repository: give --workspace "
+              + root
+              + " to "
+              + command
+              + " there");
+    }
+  }
+
+  /** The nearest directory at or above {@code start} that holds a {@code .git}, as git finds it. */
+  private static Optional<Path> gitRoot(Path start) {
+    for (Path at = start; at != null; at = at.getParent()) {
+      if (Files.exists(at.resolve(".git"), LinkOption.NOFOLLOW_LINKS)) {
+        return Optional.of(at);
+      }
+    }
+    return Optional.empty();
+  }
+
   /**
    * The workspace's sessions whose newest turn began within {@link #RECENT} of the newest of all,
    * newest first; never empty (a workspace without turns is an error naming it).
    */
   private List<SessionListing> recentSessions() {
+    List<SessionListing> withTurns = withTurns();
+    Instant newest = withTurns.getFirst().lastTurnAt().orElseThrow();
+    return withTurns.stream()
+        .filter(listing -> !listing.lastTurnAt().orElseThrow().isBefore(newest.minus(RECENT)))
+        .toList();
+  }
+
+  /**
+   * The sessions with turns of the workspace ({@code --workspace}, else the current directory or
+   * the nearest directory above it with turns), newest first; never empty. Where they were found is
+   * kept ({@link #countedIn}).
+   */
+  private List<SessionListing> withTurns() {
     List<SessionListing> withTurns = new ArrayList<>();
-    for (Path at = workspace.toAbsolutePath().normalize();
-        at != null && withTurns.isEmpty();
-        at = orAbove ? at.getParent() : null) {
+    Path at = workspace.toAbsolutePath().normalize();
+    for (; at != null; at = orAbove ? at.getParent() : null) {
       for (SessionListing listing : sessionsAt(at)) {
         if (listing.lastTurnAt().isPresent()) {
           withTurns.add(listing);
         }
+      }
+      if (!withTurns.isEmpty()) {
+        break;
       }
     }
     if (withTurns.isEmpty()) {
       throw new RequestException(
           RequestException.Problem.WORKSPACE,
           "workspace "
-              + workspace
+              + Terminal.printable(workspace.toString())
               + (orAbove ? " (nor a directory above it)" : "")
               + " has no recorded turns");
     }
+    countedIn = Optional.of(at);
     withTurns.sort(
         Comparator.comparing((SessionListing listing) -> listing.lastTurnAt().orElseThrow())
             .reversed());
-    Instant newest = withTurns.getFirst().lastTurnAt().orElseThrow();
-    return withTurns.stream()
-        .filter(listing -> !listing.lastTurnAt().orElseThrow().isBefore(newest.minus(RECENT)))
-        .toList();
+    return withTurns;
   }
 
   /** The sessions of the workspace at {@code root}; none when no turn was recorded there. */
@@ -243,6 +397,13 @@ final class TurnReference {
       }
       throw e;
     }
+  }
+
+  /** The root of {@code turn}'s workspace, as the store keeps it. */
+  String workspaceOf(StoredTurn turn) {
+    return turndiff
+        .store()
+        .read(tx -> tx.workspaces().byId(turn.workspaceId()).orElseThrow().rootReal());
   }
 
   /** The session's turns in order; never empty. */

@@ -7,7 +7,6 @@ import io.turndiff.api.wire.WireSessionTurns;
 import io.turndiff.api.wire.WireTurnPage;
 import io.turndiff.review.SessionListing;
 import io.turndiff.review.TurnPage;
-import io.turndiff.store.StoredTurn;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.util.List;
@@ -91,7 +90,7 @@ final class TurnsCommand implements Callable<Integer> {
       Shown shown = shown(turndiff, session);
       text.append(terminal.paint(Terminal.BOLD, "session " + session))
           .append("  ")
-          .append(shown.page().workspace())
+          .append(Terminal.printable(shown.page().workspace()))
           .append('\n')
           .append(shown.earlier())
           .append(table.rows(shown.page()))
@@ -101,7 +100,7 @@ final class TurnsCommand implements Callable<Integer> {
     Path root = workspace.orCurrentDirectory();
     List<SessionListing> sessions = turndiff.queries().sessions(root);
     Instant now = turndiff.store().clock().instant();
-    text.append(root).append('\n');
+    text.append(Terminal.printable(root.toString())).append('\n');
     for (SessionListing listing : sessions) {
       String id = listing.session().externalId();
       Shown shown = shown(turndiff, id);
@@ -129,16 +128,7 @@ final class TurnsCommand implements Callable<Integer> {
   private Shown shown(Turndiff turndiff, String id) {
     long from = after;
     if (!spec.commandLine().getParseResult().hasMatchedOption("--after")) {
-      List<StoredTurn> turns =
-          turndiff
-              .store()
-              .read(
-                  tx ->
-                      tx.sessions()
-                          .byExternalId(id)
-                          .map(found -> tx.turns().ofSession(found.id()))
-                          .orElse(List.of()));
-      from = turns.size() <= limit ? 0 : turns.get(turns.size() - limit - 1).seq();
+      from = turndiff.queries().afterForNewest(id, limit);
     }
     return new Shown(
         turndiff.queries().turns(id, from, limit),

@@ -35,6 +35,12 @@ import picocli.CommandLine.Spec;
  * worked in the workspace within the hour, {@code undo} names both sessions and asks which ({@link
  * TurnReference#session}) rather than guess.
  *
+ * <p>The workspace is named in the heading, the question and the report. Where it was found above
+ * the current directory, and is not the current directory's git repository (an agent once ran in
+ * {@code $HOME}; the person is in a new project without turns), the terminal view says so, and
+ * {@code --yes} refuses (exit 2) unless {@code --workspace} names it: never rewind work the person
+ * did not expect to be in question.
+ *
  * <p>What is written is exactly what {@code rewind} writes, and the exit codes are its own: 0 when
  * every path was put back, 3 with the report when some were left as they are. Without a terminal
  * nobody can answer the question: then {@code --yes} (or {@code --dry-run}) is required, and the
@@ -43,7 +49,8 @@ import picocli.CommandLine.Spec;
 @Command(
     name = "undo",
     description =
-        "Rewind the last turn of this workspace (--workspace, else the current directory): "
+        "Rewind the last turn of this workspace (--workspace, else the current directory, its "
+            + "git repository, or on a terminal the nearest directory above with turns, named): "
             + "the plan first, then a question on a terminal. A second undo takes back the turn "
             + "before. Exit 0 when every file was put back, 3 when some were left (each in the "
             + "report, with why).")
@@ -76,9 +83,19 @@ final class UndoCommand implements Callable<Integer> {
     try (Turndiff turndiff = StoreOptions.of(spec).open()) {
       TurnReference references = scope.references(turndiff);
       StoredSession session = references.session();
+      if (yes && !dryRun) {
+        references.requireNamedWhenAbove("undo");
+      }
       StoredTurn turn = lastUndoable(session, references.turnsOf(session));
+      String workspaceRoot = Terminal.printable(references.workspaceOf(turn));
       if (human) {
         out.print(heading(turndiff, turn, terminal));
+        out.println(
+            "Workspace: "
+                + workspaceRoot
+                + (references.countedAbove()
+                    ? " (the nearest directory above this one with turns, not this directory)"
+                    : ""));
       }
       RewindReport plan =
           turndiff
@@ -91,7 +108,7 @@ final class UndoCommand implements Callable<Integer> {
       if (!yes) {
         // only on a terminal (checked above): the plan, then the question
         print(plan, human, terminal, out);
-        if (!terminal.confirm("Rewind turn #" + turn.seq() + " now?")) {
+        if (!terminal.confirm("Rewind turn #" + turn.seq() + " in " + workspaceRoot + " now?")) {
           spec.commandLine().getErr().println("turndiff: nothing was changed");
           spec.commandLine().getErr().flush();
           return ExitCode.OK.code();
@@ -102,7 +119,10 @@ final class UndoCommand implements Callable<Integer> {
               .rewind()
               .rewind(
                   new RewindRequest(turn.externalId(), false, Optional.empty(), false, false),
-                  (id, resumed) -> announce(id, turn));
+                  (id, resumed) -> announce(id, turn, workspaceRoot));
+      if (human) {
+        out.println("Workspace: " + workspaceRoot);
+      }
       print(done, human, terminal, out);
       return done.complete() ? ExitCode.OK.code() : ExitCode.SKIPPED.code();
     }
@@ -151,13 +171,20 @@ final class UndoCommand implements Callable<Integer> {
     out.flush();
   }
 
-  /** Before the first write: the operation, and how to finish it if this process dies. */
-  private void announce(String id, StoredTurn turn) {
+  /**
+   * Before the first write: the operation, the turn and its workspace, and how to finish it if this
+   * process dies.
+   */
+  private void announce(String id, StoredTurn turn, String workspaceRoot) {
     PrintWriter err = spec.commandLine().getErr();
     err.println(
         "turndiff: rewind operation '"
             + id
-            + "' is starting; if it is interrupted, run turndiff rewind --turn "
+            + "' of turn "
+            + turn.externalId()
+            + " in "
+            + workspaceRoot
+            + " is starting; if it is interrupted, run turndiff rewind --turn "
             + turn.externalId()
             + " --operation "
             + id

@@ -99,11 +99,16 @@ class HumanViewsProcessIT {
 
   /** The same command piped, in the workspace. */
   private CommandRun piped(String... args) throws Exception {
+    return piped(workspace.root(), args);
+  }
+
+  /** As {@link #piped(String...)}, in {@code directory}. */
+  private CommandRun piped(Path directory, String... args) throws Exception {
     List<String> withStore = new ArrayList<>(List.of("--db", database.toString()));
     withStore.addAll(List.of(args));
     ProcessBuilder jar =
         CliProcess.builder(Map.of("TERM", "xterm"), withStore.toArray(String[]::new))
-            .directory(workspace.root().toFile());
+            .directory(directory.toFile());
     return CommandRun.ofProcess(jar);
   }
 
@@ -133,6 +138,11 @@ class HumanViewsProcessIT {
     assertFalse(text.contains("{\""), text);
     JsonNode listing = piped("turns").expect(0).json();
     assertEquals(2, listing.get("sessions").get(0).get("turns").size(), "piped: the JSON as ever");
+    // the page size is checked before the newest page is counted back from it, as piped
+    String badLimit =
+        onTerminal(environment, "", "turns", "--session", "s1", "--limit", "-1").expect(2).out();
+    assertTrue(badLimit.contains("limit -1 is not within 1..500"), badLimit);
+    assertFalse(badLimit.contains("unexpected error"), badLimit);
 
     String shown = onTerminal(environment, "", "show", "--turn", "last").expect(0).out();
     assertTrue(shown.contains("turn t2"), shown);
@@ -175,16 +185,25 @@ class HumanViewsProcessIT {
 
     CommandRun declined = onTerminal(environment, "n\n", "undo").expect(0);
     String asked = declined.out();
+    String root = workspace.root().toRealPath().toString();
     assertTrue(asked.contains("Undo #1 of session s1"), asked);
+    assertTrue(asked.contains("Workspace: " + root + "\n"), "the workspace is named: " + asked);
     assertTrue(asked.contains("put back") && asked.contains("a.txt"), asked);
-    assertTrue(asked.contains("Rewind turn #1 now? [y/N]"), asked);
+    assertTrue(asked.contains("Rewind turn #1 in " + root + " now? [y/N]"), asked);
     assertTrue(asked.contains("nothing was changed"), asked);
     assertEquals("two\n", workspace.readText("a.txt"));
 
-    // from a subdirectory, as git finds its repository: the workspace is the nearest one above
+    // from a subdirectory (no git repository here): the workspace is the nearest one above, said
+    // so on a terminal, and refused under --yes unless named
     workspace.file("src/keep.txt", "kept\n");
+    CommandRun refused = piped(workspace.resolve("src"), "undo", "--yes").expect(2);
+    assertTrue(refused.err().contains("give --workspace "), refused.err());
+    assertEquals("two\n", workspace.readText("a.txt"), "nothing was written");
     CommandRun accepted =
         onTerminal(workspace.resolve("src"), environment, "y\n", "undo").expect(0);
+    assertTrue(
+        accepted.out().contains("(the nearest directory above this one with turns"),
+        accepted.out());
     assertTrue(accepted.out().contains("Put back 1 path."), accepted.out());
     assertTrue(accepted.out().contains("Recorded as rewind turn "), accepted.out());
     assertEquals("one\n", workspace.readText("a.txt"));

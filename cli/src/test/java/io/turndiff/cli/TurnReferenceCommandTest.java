@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.turndiff.fixtures.CommandRun;
 import io.turndiff.fixtures.StoreRows;
+import io.turndiff.fixtures.TestWorkspace;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -99,7 +100,8 @@ class TurnReferenceCommandTest extends InProcessCommandsTest {
     assertTrue(ambiguous.err().contains(SECOND + " (s1 #2, "), ambiguous.err());
     assertTrue(ambiguous.err().contains("give more of the id"), ambiguous.err());
     assertEquals("", ambiguous.out());
-    turndiff("rewind", "--turn", "turn-", "--dry-run").expect(2);
+    turndiff("rewind", "--turn", "turn-", "--dry-run", "--workspace", workspace.root().toString())
+        .expect(2);
     assertEquals("two\n", workspace.readText("a.txt"), "nothing was written");
 
     CommandRun unknown = show("turn-ffff").expect(1);
@@ -133,6 +135,62 @@ class TurnReferenceCommandTest extends InProcessCommandsTest {
         "UPDATE turn SET began_at = began_at - 7200000, finished_at = finished_at - 7200000"
             + " WHERE session_id = (SELECT id FROM session WHERE external_id = 's1')");
     assertEquals(show("other-1").expect(0).out(), show("last").expect(0).out());
+  }
+
+  @Test
+  void aBeginningIsFourCharactersAtLeast() throws Exception {
+    finishedTurn("s1", "x9-only-turn", "a.txt", "one\n");
+    CommandRun tooShort = show("x9").expect(2);
+    assertTrue(tooShort.err().contains("'x9' is too short to name a turn"), tooShort.err());
+    assertTrue(tooShort.err().contains("at least 4 characters"), tooShort.err());
+    assertTrue(show("x9-o").expect(0).out().contains("\"a.txt\""));
+    turndiff("rewind", "--turn", "x9-", "--workspace", workspace.root().toString()).expect(2);
+    assertEquals("one\n", workspace.readText("a.txt"), "nothing was written");
+  }
+
+  @Test
+  void aRewindMatchesABeginningOnlyInItsWorkspaceAndSaysWhichTurnItNamed() throws Exception {
+    workspace.file("a.txt", "zero\n");
+    finishedTurn("s1", "mine-ab12cd", "a.txt", "one\n");
+    // another project's turn, in the same store
+    TestWorkspace other = TestWorkspace.in(temp.resolve("other"));
+    other.file("o.txt", "o0\n");
+    turndiff(
+            "turn",
+            "begin",
+            "--workspace",
+            other.root().toString(),
+            "--session",
+            "s9",
+            "--turn",
+            "theirs-1")
+        .expect(0);
+    turndiff("snapshot", "--turn", "theirs-1", "o.txt").expect(0);
+    other.file("o.txt", "o1\n");
+    turndiff("turn", "finish", "--turn", "theirs-1").expect(0);
+
+    // reading takes a beginning from anywhere in the store; a rewind only from its scope
+    assertTrue(show("theirs").expect(0).out().contains("\"o.txt\""));
+    String here = workspace.root().toString();
+    CommandRun elsewhere = turndiff("rewind", "--turn", "theirs", "--workspace", here).expect(1);
+    assertTrue(
+        elsewhere.err().contains("turn 'theirs' does not exist in workspace " + here),
+        elsewhere.err());
+    turndiff("rewind", "--turn", "theirs", "--session", "s1").expect(1);
+    CommandRun noTurnsThere =
+        turndiff("rewind", "--turn", "theirs", "--workspace", temp.toString()).expect(1);
+    assertTrue(noTurnsThere.err().contains("does not exist in workspace"), noTurnsThere.err());
+    assertEquals("o1\n", other.readText("o.txt"), "the other project's turn was not rewound");
+
+    // an id that no longer exists (mine-ab12) names a longer one only saying so, before writing
+    CommandRun longer = turndiff("rewind", "--turn", "mine-ab12", "--workspace", here).expect(0);
+    String err = longer.err();
+    assertTrue(
+        err.contains("'mine-ab12' is turn mine-ab12cd (session s1 #1) in "), "named: " + err);
+    assertTrue(err.contains("of turn mine-ab12cd in "), "the operation names it too: " + err);
+    assertTrue(err.indexOf("' is turn ") < err.indexOf("is starting"), err);
+    assertEquals("zero\n", workspace.readText("a.txt"));
+    other.assertOutsideUnchanged();
   }
 
   @Test

@@ -4,6 +4,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.turndiff.api.Turndiff;
+import io.turndiff.boundary.BoundaryOptions;
 import io.turndiff.fixtures.CommandRun;
 import io.turndiff.fixtures.TestStore;
 import io.turndiff.fixtures.TestWorkspace;
@@ -85,7 +87,8 @@ class TwoSessionsCommandsTest {
     sh("echo A-edit > a.txt");
     String status = turndiff("status", "--workspace", root).expect(0).out();
     assertTrue(
-        status.contains("M x.txt\t# could be turn A1 of session A, turn B1 of session B"), status);
+        status.contains("M x.txt\n# x.txt could be turn A1 of session A, turn B1 of session B\n"),
+        "the path line is the path alone, as git status --porcelain: " + status);
     JsonNode statusJson = turndiff("status", "--workspace", root, "--json").expect(0).json();
     assertEquals(
         2, statusJson.get("changes").get(0).get("open_turns").size(), statusJson.toString());
@@ -95,6 +98,13 @@ class TwoSessionsCommandsTest {
     assertEquals(2, second.get("files").asInt(), "B1 records what the shell did while it was open");
     assertEquals(Map.of("a.txt", List.of("B1/B"), "x.txt", List.of("B1/B")), alsoPossible("A1"));
     assertEquals(Map.of("a.txt", List.of("A1/A"), "x.txt", List.of("A1/A")), alsoPossible("B1"));
+    try (Turndiff views = Turndiff.open(database, BoundaryOptions.defaults())) {
+      // the terminal's show and turns say it too, not the JSON alone
+      String stat = new FileStat(Terminal.NONE).of(views.queries().records("A1").changes());
+      assertTrue(stat.contains(" x.txt | 2 +-\n     also possible: turn B1 of session B\n"), stat);
+      String rows = new TurnTable(views, Terminal.NONE).rows(views.queries().turns("A", 0, 9));
+      assertTrue(rows.contains("2 shared"), rows);
+    }
 
     JsonNode listing = turndiff("turns", "--session", "A").expect(0).json();
     JsonNode overlapping = listing.get("turns").get(0).get("overlapping");

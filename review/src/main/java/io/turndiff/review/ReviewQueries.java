@@ -109,10 +109,7 @@ public final class ReviewQueries {
   /** Up to {@code limit} turns of {@code session} numbered after {@code afterSeq}. */
   public TurnPage turns(String session, long afterSeq, int limit) {
     ExternalIds.requireValid("session", session);
-    if (limit < 1 || limit > MAX_PAGE) {
-      throw new RequestException(
-          RequestException.Problem.BAD_INPUT, "limit " + limit + " is not within 1.." + MAX_PAGE);
-    }
+    requirePageLimit(limit);
     return store.read(
         tx -> {
           StoredSession found =
@@ -144,6 +141,35 @@ public final class ReviewQueries {
           String root = tx.workspaces().byId(found.workspaceId()).orElseThrow().rootReal();
           return new TurnPage(session, root, turns, next);
         });
+  }
+
+  /**
+   * The {@code after} that pages the newest {@code limit} turns of {@code session} (0 when it has
+   * no more than that): what a person at a terminal is shown first, where the JSON pages from the
+   * first turn. An unknown session has no turns, so 0, and {@link #turns} names it.
+   */
+  public long afterForNewest(String session, int limit) {
+    ExternalIds.requireValid("session", session);
+    requirePageLimit(limit);
+    List<StoredTurn> turns =
+        store.read(
+            tx ->
+                tx.sessions()
+                    .byExternalId(session)
+                    .map(found -> tx.turns().ofSession(found.id()))
+                    .orElse(List.of()));
+    return turns.size() <= limit ? 0 : turns.get(turns.size() - limit - 1).seq();
+  }
+
+  /**
+   * A page's size is checked before any offset is computed from it: a negative one would index
+   * before the first turn.
+   */
+  private static void requirePageLimit(int limit) {
+    if (limit < 1 || limit > MAX_PAGE) {
+      throw new RequestException(
+          RequestException.Problem.BAD_INPUT, "limit " + limit + " is not within 1.." + MAX_PAGE);
+    }
   }
 
   /**

@@ -3,13 +3,21 @@ package io.turndiff.ownfiles;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
+import java.nio.file.DirectoryStream;
 import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
+import java.nio.file.attribute.BasicFileAttributes;
+import java.nio.file.attribute.FileTime;
 import java.nio.file.attribute.PosixFilePermission;
 import java.nio.file.attribute.PosixFilePermissions;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
 import java.util.Set;
 
 /**
@@ -28,9 +36,13 @@ import java.util.Set;
  *   <li>the directory synced, so that the new name survives a crash too.
  * </ol>
  *
- * <p>If any step fails the temporary file is removed and the target is left as it was. What this
- * does not protect: the target's directory itself (the caller chose it, and checks it when it may
- * be another user's), and a reader that opened the old file, which keeps reading the old file.
+ * <p>If any step fails the temporary file is removed and the target is left as it was; the step's
+ * failure is what is thrown (a failure to remove the temporary file is added to it as suppressed,
+ * never thrown in its place). A writer killed between the first step and the last ({@code kill -9},
+ * a crash) leaves its temporary file, and for a new SQLite database its {@code -wal}, {@code -shm}
+ * or {@code -journal}: the next write of the same target removes them ({@link #STALE_AFTER}). What
+ * this does not protect: the target's directory itself (the caller chose it, and checks it when it
+ * may be another user's), and a reader that opened the old file, which keeps reading the old file.
  */
 public final class AtomicFile {
 
@@ -40,6 +52,18 @@ public final class AtomicFile {
 
   /** What a temporary file's name ends in, so a left one (a killed process) is known for ours. */
   public static final String TEMPORARY_SUFFIX = ".turndiff-tmp";
+
+  /**
+   * How old a temporary file of the same target must be to be taken for a killed writer's. A live
+   * writer keeps its temporary file for the time of one write and one fsync (milliseconds; the
+   * store's new database, the longest, well under a second), so ten minutes are never a live one,
+   * and the age needs no process id, which another host or PID namespace sharing the directory
+   * would make meaningless.
+   */
+  static final Duration STALE_AFTER = Duration.ofMinutes(10);
+
+  /** What SQLite adds to a database's name for its side files, which a killed create may leave. */
+  private static final List<String> SIDE_FILES = List.of("", "-wal", "-shm", "-journal");
 
   private AtomicFile() {}
 
@@ -84,27 +108,63 @@ public final class AtomicFile {
       Path target, Set<PosixFilePermission> mode, Content content, Commit commit)
       throws IOException {
     Path directory = target.toAbsolutePath().getParent();
+    String prefix = "." + target.getFileName() + ".";
+    removeLeftovers(directory, prefix);
     Path temporary =
         Files.createTempFile(
-            directory,
-            "." + target.getFileName() + ".",
-            TEMPORARY_SUFFIX,
-            PosixFilePermissions.asFileAttribute(OWNER_ONLY));
+            directory, prefix, TEMPORARY_SUFFIX, PosixFilePermissions.asFileAttribute(OWNER_ONLY));
     boolean committed;
     try {
       content.writeTo(temporary);
       syncFile(temporary, mode);
       committed = commit.into(temporary, target);
-    } finally {
-      // after a rename there is nothing under this name, after a link a second name of the target,
-      // after a failure the partial file
-      Files.deleteIfExists(temporary);
+    } catch (Throwable failure) {
+      // the partial file goes; the failure that stopped the write is the one the caller sees
+      try {
+        Files.deleteIfExists(temporary);
+      } catch (IOException cleanup) {
+        failure.addSuppressed(cleanup);
+      }
+      throw failure;
     }
+    // after a rename there is nothing under this name, after a link a second name of the target
+    Files.deleteIfExists(temporary);
     if (committed) {
       // the directory's fsync: the names made and removed in it survive a crash
       force(directory);
     }
     return committed;
+  }
+
+  /**
+   * Removes what killed writers of the same target left in {@code directory}: entries named {@code
+   * <prefix><random>.turndiff-tmp}, or that with a SQLite side file's ending, not changed for
+   * {@link #STALE_AFTER}. Only those names, never through a link (a link is removed as itself), and
+   * never another target's.
+   */
+  private static void removeLeftovers(Path directory, String prefix) throws IOException {
+    FileTime staleBefore = FileTime.from(Instant.now().minus(STALE_AFTER));
+    try (DirectoryStream<Path> ours =
+        Files.newDirectoryStream(directory, entry -> isTemporaryName(entry, prefix))) {
+      for (Path left : ours) {
+        BasicFileAttributes attributes;
+        try {
+          attributes =
+              Files.readAttributes(left, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
+        } catch (NoSuchFileException gone) {
+          continue;
+        }
+        if (attributes.lastModifiedTime().compareTo(staleBefore) < 0) {
+          Files.deleteIfExists(left);
+        }
+      }
+    }
+  }
+
+  private static boolean isTemporaryName(Path entry, String prefix) {
+    String name = entry.getFileName().toString();
+    return name.startsWith(prefix)
+        && SIDE_FILES.stream().anyMatch(side -> name.endsWith(TEMPORARY_SUFFIX + side));
   }
 
   private static Content bytesOf(byte[] bytes) {

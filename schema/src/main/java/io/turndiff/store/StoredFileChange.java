@@ -1,6 +1,7 @@
 package io.turndiff.store;
 
 import io.turndiff.model.ChangeKind;
+import io.turndiff.model.Containment;
 import io.turndiff.model.DetectedBy;
 import io.turndiff.model.GivenPath;
 import io.turndiff.model.MadeDuring;
@@ -78,6 +79,26 @@ public record StoredFileChange(
         alsoPossible,
         madeDuring,
         calls);
+  }
+
+  /**
+   * Where the change stands to the workspace: the before-state's containment, unless only the
+   * after-state left the workspace.
+   */
+  public Containment containment() {
+    if (before.containment() != Containment.INSIDE) {
+      return before.containment();
+    }
+    return after.map(Snapshot::containment).orElse(Containment.INSIDE);
+  }
+
+  /**
+   * Why the change could not be told, in words ({@code touched outside the workspace: not
+   * captured}, {@code before-state not captured (unreadable): …}); empty when it could, or while
+   * the turn is open.
+   */
+  public Optional<String> detail() {
+    return after.flatMap(state -> ChangeKind.whyUnknown(before, state));
   }
 
   /**

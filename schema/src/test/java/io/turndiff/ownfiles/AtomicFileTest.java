@@ -11,8 +11,10 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.Path;
+import java.nio.file.attribute.FileTime;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.Comparator;
 import java.util.List;
 import java.util.stream.Stream;
@@ -107,6 +109,59 @@ class AtomicFileTest {
     Path target = directory.resolve("missing").resolve("file");
     assertThrows(IOException.class, () -> AtomicFile.replace(target, FIRST, AtomicFile.OWNER_ONLY));
     assertFalse(Files.exists(target.getParent(), LinkOption.NOFOLLOW_LINKS));
+  }
+
+  @Test
+  void theNextWriteOfATargetRemovesWhatAKilledWriterOfItLeft() throws Exception {
+    // what a kill -9 between the temporary file and the rename leaves: the file, and for a new
+    // SQLite database its side files, an hour old
+    FileTime anHourAgo = FileTime.from(Instant.now().minus(Duration.ofHours(1)));
+    List<String> killed =
+        List.of(
+            ".settings.json.4417.turndiff-tmp",
+            ".settings.json.4417.turndiff-tmp-wal",
+            ".settings.json.4417.turndiff-tmp-shm");
+    for (String name : killed) {
+      Files.write(directory.resolve(name), SECOND);
+      Files.setLastModifiedTime(directory.resolve(name), anHourAgo);
+    }
+    // a writer at work now, and another file's leftover: neither is this write's to remove
+    Path live = Files.write(directory.resolve(".settings.json.9001.turndiff-tmp"), SECOND);
+    Path other = directory.resolve(".token.4417.turndiff-tmp");
+    Files.write(other, SECOND);
+    Files.setLastModifiedTime(other, anHourAgo);
+
+    Path target = directory.resolve("settings.json");
+    AtomicFile.replace(target, FIRST, AtomicFile.OWNER_ONLY);
+
+    assertArrayEquals(FIRST, Files.readAllBytes(target));
+    for (String name : killed) {
+      assertFalse(Files.exists(directory.resolve(name), LinkOption.NOFOLLOW_LINKS), name);
+    }
+    assertArrayEquals(SECOND, Files.readAllBytes(live), "a live writer's file is left alone");
+    assertArrayEquals(SECOND, Files.readAllBytes(other), "another target's is left alone");
+  }
+
+  @Test
+  void theWritesOwnFailureIsThrownNotTheCleanupsOnTopOfIt() throws Exception {
+    Path target = directory.resolve("db");
+    IOException thrown =
+        assertThrows(
+            IOException.class,
+            () ->
+                AtomicFile.createIfAbsent(
+                    target,
+                    AtomicFile.OWNER_ONLY,
+                    temporary -> {
+                      // a content writer that fails after leaving what cannot simply be deleted
+                      Files.delete(temporary);
+                      Files.createDirectory(temporary);
+                      Files.write(temporary.resolve("inside"), SECOND);
+                      throw new IOException("the content's own failure");
+                    }));
+    assertEquals("the content's own failure", thrown.getMessage());
+    assertEquals(1, thrown.getSuppressed().length, "the cleanup's failure rides along");
+    assertFalse(Files.exists(target, LinkOption.NOFOLLOW_LINKS));
   }
 
   /** Asserts that {@code target} is the only entry of the directory. */

@@ -3,8 +3,6 @@ package io.turndiff.api.wire;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonUnwrapped;
 import io.turndiff.model.ChangeKind;
-import io.turndiff.model.Containment;
-import io.turndiff.model.Snapshot;
 import io.turndiff.store.StoredFileChange;
 import java.util.List;
 
@@ -41,8 +39,8 @@ public record WireFileRecord(
         WirePath.displayOf(change.via()),
         WirePath.base64Of(change.via()),
         change.change().map(ChangeKind::code).orElse(null),
-        change.after().flatMap(after -> ChangeKind.whyUnknown(change.before(), after)).orElse(null),
-        containment(change).code(),
+        change.detail().orElse(null),
+        change.containment().code(),
         change.restorable(),
         change.linesAdded(),
         change.linesRemoved(),
@@ -57,17 +55,5 @@ public record WireFileRecord(
 
   public static List<WireFileRecord> of(List<StoredFileChange> changes) {
     return changes.stream().map(WireFileRecord::of).toList();
-  }
-
-  /**
-   * The containment of a change: the before-state's, unless only the after-state left the
-   * workspace.
-   */
-  private static Containment containment(StoredFileChange change) {
-    Containment before = change.before().containment();
-    if (before != Containment.INSIDE) {
-      return before;
-    }
-    return change.after().map(Snapshot::containment).orElse(Containment.INSIDE);
   }
 }

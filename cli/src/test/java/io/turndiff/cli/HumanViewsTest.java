@@ -1,0 +1,57 @@
+package io.turndiff.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.turndiff.api.Turndiff;
+import io.turndiff.boundary.BoundaryOptions;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The human views' text, rendered in this JVM over a real store (what {@code show}, {@code log} and
+ * {@code turns} print on a terminal, without the terminal: {@link Terminal#NONE} paints nothing):
+ * they say what the JSON says, and nothing a name holds can drive the terminal. The views on a real
+ * pseudo-terminal are {@link HumanViewsProcessIT}'s.
+ */
+class HumanViewsTest extends InProcessCommandsTest {
+
+  @Test
+  void aFileThatCannotBeRewoundSaysSoAndWhyInShowAndTheTable() throws Exception {
+    workspace.file("a.txt", "one\n").symlink("leak.txt", workspace.secret().toString());
+    String root = workspace.root().toString();
+    turndiff("turn", "begin", "--workspace", root, "--session", "s1", "--turn", "t1").expect(0);
+    turndiff("snapshot", "--turn", "t1", "a.txt", "leak.txt").expect(0);
+    workspace.file("a.txt", "two\n");
+    turndiff("turn", "finish", "--turn", "t1").expect(0);
+
+    try (Turndiff turndiff = Turndiff.open(database, BoundaryOptions.defaults())) {
+      String stat = new FileStat(Terminal.NONE).of(turndiff.queries().records("t1").changes());
+      assertTrue(stat.contains(" M a.txt "), stat);
+      assertTrue(
+          stat.contains(
+              "leak.txt | not known (a side was not captured)\n"
+                  + "     cannot be rewound: touched outside the workspace: not captured\n"
+                  + "     containment: escaped\n"),
+          stat);
+      assertFalse(
+          stat.substring(stat.indexOf("a.txt"), stat.indexOf('\n', stat.indexOf("a.txt")) + 2)
+              .contains("     "),
+          "an ordinary change has no notes: " + stat);
+      String rows =
+          new TurnTable(turndiff, Terminal.NONE).rows(turndiff.queries().turns("s1", 0, 9));
+      assertTrue(rows.contains("1 not restorable"), rows);
+    }
+  }
+
+  @Test
+  void printableShowsC1ControlsAndBidiControlsAsCodePoints() {
+    assertEquals("a^[[31mb", Terminal.printable("a\u001b[31mb"));
+    assertEquals("csi<U+009B>31m", Terminal.printable("csi\u009b31m"));
+    assertEquals("<U+0080><U+009F>", Terminal.printable("\u0080\u009f"));
+    // a right-to-left override would show "txt.exe" as "exe.txt"
+    assertEquals("invoice<U+202E>txt.exe", Terminal.printable("invoice\u202etxt.exe"));
+    assertEquals("<U+2066>x<U+2069><U+200F>", Terminal.printable("\u2066x\u2069\u200f"));
+    assertEquals("tab\tand\nnewline é ü 日本", Terminal.printable("tab\tand\nnewline é ü 日本"));
+  }
+}

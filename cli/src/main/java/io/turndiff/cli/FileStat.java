@@ -1,17 +1,31 @@
 package io.turndiff.cli;
 
 import io.turndiff.model.ChangeKind;
+import io.turndiff.model.Containment;
 import io.turndiff.store.StoredFileChange;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
+import java.util.stream.Collectors;
 
 /**
  * A turn's files as {@code git show --stat} lists a commit's: per file a letter for the change, the
  * path, the lines added and removed and a bar of {@code +} and {@code -}, then the totals.
  *
+ * <p>Under a file, indented, what its JSON record says that a person must not miss: that it cannot
+ * be rewound and why ({@code restorable}, {@code detail}), that it reached outside the workspace
+ * ({@code containment}), and the other turns that could have made the change ({@code
+ * also_possible}). A view that showed the letter alone would let the rewind's skip be the first the
+ * person hears of it.
+ *
  * <pre>
  *  M src/app.py | 7 ++++---
+ *      also possible: turn B1 of session B
  *  A src/new.py | 3 +++
- *  2 files changed, 7 insertions(+), 3 deletions(-)
+ *  ? link.txt   | not known (a side was not captured)
+ *      cannot be rewound: touched outside the workspace: not captured
+ *      containment: escaped
+ *  3 files changed, 7 insertions(+), 3 deletions(-)
  * </pre>
  */
 final class FileStat {
@@ -55,6 +69,9 @@ final class FileStat {
           .append(" | ")
           .append(detail(change, countWidth, most))
           .append('\n');
+      for (String note : notes(change)) {
+        text.append("     ").append(terminal.paint(Terminal.YELLOW, note)).append('\n');
+      }
     }
     text.append(' ')
         .append(RelativeTime.count(changed.size(), "file"))
@@ -64,6 +81,41 @@ final class FileStat {
         .append(RelativeTime.count(removed, "deletion"))
         .append("(-)\n");
     return text.toString();
+  }
+
+  /**
+   * What the record says beyond the letter and the lines: not restorable and why, containment, and
+   * the other turns that could have made the change; none for an ordinary change.
+   */
+  static List<String> notes(StoredFileChange change) {
+    List<String> notes = new ArrayList<>();
+    Optional<String> why = change.detail().map(Terminal::printable);
+    if (!change.restorable()) {
+      notes.add(
+          "cannot be rewound: "
+              + why.orElseGet(
+                  () ->
+                      "its before-state was not captured"
+                          + change
+                              .before()
+                              .asFile()
+                              .reason()
+                              .map(reason -> " (" + reason.code() + ")")
+                              .orElse("")));
+    } else {
+      why.ifPresent(notes::add);
+    }
+    if (change.containment() != Containment.INSIDE) {
+      notes.add("containment: " + change.containment().code());
+    }
+    if (!change.alsoPossible().isEmpty()) {
+      notes.add(
+          "also possible: "
+              + change.alsoPossible().stream()
+                  .map(other -> "turn " + other.turn() + " of session " + other.session())
+                  .collect(Collectors.joining(", ")));
+    }
+    return notes;
   }
 
   private static String shown(StoredFileChange change) {

@@ -148,26 +148,44 @@ final class Terminal {
   }
 
   /**
-   * {@code text} with its control characters shown as {@code ^X} (tab and newline kept): a file's
-   * content or name must not move the cursor, set a title or change colours on the terminal that
-   * shows it.
+   * {@code text} with its control characters shown as {@code ^X} (tab and newline kept), and the C1
+   * controls (U+0080 to U+009F: U+009B is a one-character CSI on terminals that take 8-bit
+   * controls) and the bidirectional formatting characters (embeddings, overrides, isolates, marks:
+   * an override shows {@code invoice\u202Etxt.exe} as {@code invoiceexe.txt}) as {@code <U+XXXX>}:
+   * a file's content or name must not move the cursor, set a title, change colours or reorder what
+   * the terminal that shows it displays.
    */
   static String printable(String text) {
     StringBuilder shown = null;
     for (int i = 0; i < text.length(); i++) {
       char c = text.charAt(i);
-      boolean control = (c < 0x20 && c != '\t' && c != '\n') || c == 0x7f;
-      if (control && shown == null) {
+      String replaced = replacement(c);
+      if (replaced != null && shown == null) {
         shown = new StringBuilder(text.length() + 8).append(text, 0, i);
       }
       if (shown != null) {
-        if (control) {
-          shown.append('^').append(c == 0x7f ? '?' : (char) (c + '@'));
+        if (replaced != null) {
+          shown.append(replaced);
         } else {
           shown.append(c);
         }
       }
     }
     return shown == null ? text : shown.toString();
+  }
+
+  /** How {@code c} is shown when it cannot be shown as itself; null when it can. */
+  private static String replacement(char c) {
+    if ((c < 0x20 && c != '\t' && c != '\n') || c == 0x7f) {
+      return "^" + (c == 0x7f ? '?' : (char) (c + '@'));
+    }
+    boolean c1 = c >= 0x80 && c <= 0x9f;
+    boolean bidi =
+        c == 0x061c
+            || c == 0x200e
+            || c == 0x200f
+            || (c >= 0x202a && c <= 0x202e)
+            || (c >= 0x2066 && c <= 0x2069);
+    return c1 || bidi ? String.format(Locale.ROOT, "<U+%04X>", (int) c) : null;
   }
 }

@@ -3,13 +3,12 @@ package io.turndiff.cli;
 import io.turndiff.api.CliException;
 import io.turndiff.api.ExitCode;
 import io.turndiff.api.Turndiff;
+import io.turndiff.boundary.GitTopLevel;
 import io.turndiff.model.ExternalIds;
 import io.turndiff.model.RequestException;
 import io.turndiff.review.SessionListing;
 import io.turndiff.store.StoredSession;
 import io.turndiff.store.StoredTurn;
-import java.nio.file.Files;
-import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
@@ -332,14 +331,12 @@ final class TurnReference {
     }
   }
 
-  /** The nearest directory at or above {@code start} that holds a {@code .git}, as git finds it. */
+  /**
+   * The nearest directory at or above {@code start} that holds a {@code .git}, as git finds it (the
+   * boundary's {@link GitTopLevel}: by name, no link followed).
+   */
   private static Optional<Path> gitRoot(Path start) {
-    for (Path at = start; at != null; at = at.getParent()) {
-      if (Files.exists(at.resolve(".git"), LinkOption.NOFOLLOW_LINKS)) {
-        return Optional.of(at);
-      }
-    }
-    return Optional.empty();
+    return GitTopLevel.of(start.toAbsolutePath());
   }
 
   /**

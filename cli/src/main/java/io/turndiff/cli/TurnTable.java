@@ -17,6 +17,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.function.Function;
 import java.util.stream.Collectors;
+import java.util.stream.Stream;
 
 /**
  * A page of a session's turns as a table for a person, one turn a line, oldest first (the newest
@@ -25,7 +26,11 @@ import java.util.stream.Collectors;
  *
  * <pre>
  *   #3  turn-3f2a9c0d…  12 minutes ago  src/app.py and 2 more  3 files  +12 -4  rewound by #5
+ *   #4  turn-77b01e2a…   5 minutes ago  x.txt                  1 file    +1 -1  1 shared
  * </pre>
+ *
+ * <p>The last column also counts what {@code show} lists under a turn's files: files that cannot be
+ * rewound and changes shared with another session's turn.
  */
 final class TurnTable {
 
@@ -102,8 +107,26 @@ final class TurnTable {
       RelativeTime.count(listing.changed(), "file"),
       "+" + listing.linesAdded(),
       "-" + listing.linesRemoved(),
-      standing(turn, listed.rewinds(), label)
+      Stream.of(standing(turn, listed.rewinds(), label), caveats(listing, changes))
+          .filter(part -> !part.isEmpty())
+          .collect(Collectors.joining("; "))
     };
+  }
+
+  /**
+   * What {@code show} lists under the files, counted for the row: files that cannot be rewound, and
+   * changes another session's turn could also have made ({@code 1 not restorable, 2 shared}).
+   */
+  static String caveats(TurnListing listing, List<StoredFileChange> changes) {
+    List<String> caveats = new ArrayList<>();
+    if (listing.notRestorable() > 0) {
+      caveats.add(listing.notRestorable() + " not restorable");
+    }
+    long shared = changes.stream().filter(change -> !change.alsoPossible().isEmpty()).count();
+    if (shared > 0) {
+      caveats.add(shared + " shared");
+    }
+    return String.join(", ", caveats);
   }
 
   /** Open, rewound by which rewinds (partly, when one skipped something), or nothing. */

@@ -177,67 +177,7 @@ public final class CaptureService implements AutoCloseable {
         }
       }
       Registered began =
-          store.write(
-              tx -> {
-                StoredWorkspace registered =
-                    tx.workspaces()
-                        .register(
-                            workspace.toString(),
-                            boundary.rootReal().toString(),
-                            boundary.rootDevice(),
-                            boundary.rootInode());
-                String turnId = turn.orElseGet(() -> ExternalIds.generate("turn"));
-                if (tx.turns().byExternalId(turnId).isPresent()) {
-                  throw new RequestException(
-                      RequestException.Problem.ALREADY_EXISTS,
-                      "turn '" + turnId + "' already exists");
-                }
-                Optional<StoredSession> existing =
-                    session.flatMap(id -> tx.sessions().byExternalId(id));
-                if (existing.isPresent() && existing.get().workspaceId() != registered.id()) {
-                  StoredWorkspace theirs =
-                      tx.workspaces().byId(existing.get().workspaceId()).orElseThrow();
-                  if (!theirs.heldBy(store.host())) {
-                    throw new RequestException(
-                        RequestException.Problem.WORKSPACE,
-                        "session '"
-                            + session.get()
-                            + "' works in workspace "
-                            + theirs.rootReal()
-                            + " of host "
-                            + theirs.host().orElseThrow()
-                            + ": a service on this host ("
-                            + store.host()
-                            + ") records no turn in it");
-                  }
-                  throw new RequestException(
-                      RequestException.Problem.WORKSPACE,
-                      "session '"
-                          + session.get()
-                          + "' works in another workspace, not "
-                          + boundary.rootReal());
-                }
-                StoredSession chosen =
-                    existing.orElseGet(
-                        () ->
-                            tx.sessions()
-                                .create(
-                                    session.orElseGet(() -> ExternalIds.generate("session")),
-                                    registered.id()));
-                StoredTurn begun = tx.turns().begin(turnId, chosen, TurnKind.AGENT);
-                if (bracketsShellCalls) {
-                  tx.turns().markBracketingCalls(begun.id());
-                }
-                return new Registered(
-                    registered.id(),
-                    new BeganTurn(
-                        chosen.externalId(),
-                        begun.externalId(),
-                        begun.seq(),
-                        boundary.rootReal(),
-                        existing.isEmpty(),
-                        boundary.kind()));
-              });
+          store.write(tx -> register(tx, workspace, boundary, session, turn, bracketsShellCalls));
       if (lease == null) {
         lease = workspaces.adopt(began.workspaceId(), boundary);
       }
@@ -253,6 +193,84 @@ public final class CaptureService implements AutoCloseable {
         lease.close();
       }
     }
+  }
+
+  /**
+   * Registers the workspace (or finds it) and begins the turn in one transaction: the turn's id is
+   * new, and its session is the one given (in this workspace) or a new one.
+   */
+  private Registered register(
+      StoreTransaction tx,
+      Path workspace,
+      WorkspaceBoundary boundary,
+      Optional<String> session,
+      Optional<String> turn,
+      boolean bracketsShellCalls) {
+    StoredWorkspace registered =
+        tx.workspaces()
+            .register(
+                workspace.toString(),
+                boundary.rootReal().toString(),
+                boundary.rootDevice(),
+                boundary.rootInode());
+    String turnId = turn.orElseGet(() -> ExternalIds.generate("turn"));
+    if (tx.turns().byExternalId(turnId).isPresent()) {
+      throw new RequestException(
+          RequestException.Problem.ALREADY_EXISTS, "turn '" + turnId + "' already exists");
+    }
+    Optional<StoredSession> existing = sessionOfThisWorkspace(tx, session, registered, boundary);
+    StoredSession chosen =
+        existing.orElseGet(
+            () ->
+                tx.sessions()
+                    .create(
+                        session.orElseGet(() -> ExternalIds.generate("session")), registered.id()));
+    StoredTurn begun = tx.turns().begin(turnId, chosen, TurnKind.AGENT);
+    if (bracketsShellCalls) {
+      tx.turns().markBracketingCalls(begun.id());
+    }
+    return new Registered(
+        registered.id(),
+        new BeganTurn(
+            chosen.externalId(),
+            begun.externalId(),
+            begun.seq(),
+            boundary.rootReal(),
+            existing.isEmpty(),
+            boundary.kind()));
+  }
+
+  /**
+   * The stored session {@code session} names, if there is one; a session is bound to the workspace
+   * it began in, so one of another workspace is refused (naming the host that records it when it is
+   * not this one's).
+   */
+  private Optional<StoredSession> sessionOfThisWorkspace(
+      StoreTransaction tx,
+      Optional<String> session,
+      StoredWorkspace registered,
+      WorkspaceBoundary boundary) {
+    Optional<StoredSession> existing = session.flatMap(id -> tx.sessions().byExternalId(id));
+    if (existing.isPresent() && existing.get().workspaceId() != registered.id()) {
+      StoredWorkspace theirs = tx.workspaces().byId(existing.get().workspaceId()).orElseThrow();
+      if (!theirs.heldBy(store.host())) {
+        throw new RequestException(
+            RequestException.Problem.WORKSPACE,
+            "session '"
+                + session.get()
+                + "' works in workspace "
+                + theirs.rootReal()
+                + " of host "
+                + theirs.host().orElseThrow()
+                + ": a service on this host ("
+                + store.host()
+                + ") records no turn in it");
+      }
+      throw new RequestException(
+          RequestException.Problem.WORKSPACE,
+          "session '" + session.get() + "' works in another workspace, not " + boundary.rootReal());
+    }
+    return existing;
   }
 
   /** A begun turn and the stored workspace it is in. */

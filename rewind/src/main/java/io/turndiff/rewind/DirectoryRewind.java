@@ -31,6 +31,7 @@ import java.util.OptionalInt;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
+import java.util.stream.Stream;
 
 /**
  * The directories of a rewind, so that it puts back the tree the turns started from and not only
@@ -627,6 +628,27 @@ final class DirectoryRewind {
    * is), {@code deleted} every path it would delete: a directory the turns created is removed when
    * it holds nothing else by then (it is empty then, or holds only directories removed before it).
    */
+  /**
+   * What a directory the turns created holds when the run comes to remove it: what is in it now and
+   * not gone by then, and what the run has put in it before (a file it writes there, a directory it
+   * makes there). A file the turns deleted from it and the rewind puts back is not there now, but
+   * the run writes it before it removes directories, so the directory is not empty then: the plan
+   * must not promise its removal (the property PlanIsTheRunProperties found that one).
+   */
+  private static List<WorkspacePath> leftIn(
+      WorkspacePath directory,
+      List<WorkspacePath> entries,
+      Set<WorkspacePath> gone,
+      List<WorkspacePath> written,
+      Set<WorkspacePath> made) {
+    TreeSet<WorkspacePath> left = new TreeSet<>();
+    entries.stream().filter(entry -> !gone.contains(entry)).forEach(left::add);
+    Stream.concat(written.stream(), made.stream())
+        .filter(path -> path.parent().filter(directory::equals).isPresent())
+        .forEach(left::add);
+    return List.copyOf(left);
+  }
+
   Planned wouldDo(
       List<WorkspacePath> files, Set<WorkspacePath> clearedFirst, Set<WorkspacePath> deleted) {
     TreeSet<WorkspacePath> create = new TreeSet<>();
@@ -672,7 +694,7 @@ final class DirectoryRewind {
           Optional<List<WorkspacePath>> left =
               boundary
                   .entriesIn(directory)
-                  .map(entries -> entries.stream().filter(entry -> !gone.contains(entry)).toList());
+                  .map(entries -> leftIn(directory, entries, gone, files, create));
           if (left.filter(List::isEmpty).isPresent()) {
             remove.add(directory);
             gone.add(directory);

@@ -19,6 +19,7 @@ import java.util.stream.Stream;
 import net.jqwik.api.Arbitraries;
 import net.jqwik.api.Arbitrary;
 import net.jqwik.api.Combinators;
+import net.jqwik.api.Example;
 import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
 import net.jqwik.api.Provide;
@@ -157,6 +158,32 @@ class PlanIsTheRunProperties {
       assertEquals(outcome(dry), outcome(report), "the dry run is the run: " + history);
     }
     workspace.assertOutsideUnchanged();
+  }
+
+  /**
+   * The history the property found in CI (seed 8342407234776182888, the posix execution): the first
+   * turn makes t/fx/d (and t, t/fx), the user then adds t/a beside it, the second turn deletes t/a.
+   * Rewinding both puts t/a back before the created directories go, so t stays; the plan said it
+   * would be removed (issue 22 item 2's "removed_directories" that the run reported as
+   * directory_not_empty).
+   */
+  @Example
+  void aFileTheRewindPutsBackKeepsTheDirectoryTheTurnsCreatedInThePlanToo() throws Exception {
+    List<Turn> history =
+        List.of(
+            new Turn(
+                List.of(new Keep(), new Keep(), new Keep(), new Keep(), new Write("one\n")),
+                true,
+                Optional.of(new UserEdit("t/a", new Write("user's\n")))),
+            new Turn(
+                List.of(new Keep(), new Delete(), new Keep(), new Keep(), new Keep()),
+                true,
+                Optional.empty()));
+    for (boolean tracked : List.of(false, true)) {
+      for (boolean force : List.of(false, true)) {
+        aRewindReportsWhatItsDryRunSaid(history, tracked, true, force, 0);
+      }
+    }
   }
 
   @Provide

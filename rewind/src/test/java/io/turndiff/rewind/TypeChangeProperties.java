@@ -165,7 +165,8 @@ class TypeChangeProperties {
                 new RewindRequest(turn, together, Optional.empty(), false, force));
         assertEquals(outcome(dry), outcome(report), "the dry run is the run");
         assertTrue(report.complete(), report.toString());
-        rewindTurns.add(report.rewindTurn().orElseThrow());
+        // a rewind that puts nothing back (the trees it spans end where they began) adds no turn
+        report.rewindTurn().ifPresent(rewindTurns::add);
       }
       assertEquals(first, TreeContent.of(workspace.root()), "the first tree, byte for byte");
 

@@ -20,7 +20,6 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Base64;
 import java.util.List;
-import java.util.Locale;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -212,26 +211,8 @@ class WireGoldenTest {
         .append(" -> ")
         .append(response.status())
         .append('\n')
-        .append(dechunked(response))
+        .append(response.body())
         .append('\n');
-  }
-
-  /** The body without its chunk framing (a rewind's body follows its early headers in chunks). */
-  private static String dechunked(RawHttp.Response response) {
-    if (!response.head().toLowerCase(Locale.ROOT).contains("transfer-encoding: chunked")) {
-      return response.body();
-    }
-    StringBuilder body = new StringBuilder();
-    String rest = response.body();
-    while (true) {
-      int lineEnd = rest.indexOf("\r\n");
-      int size = Integer.parseInt(rest.substring(0, lineEnd).strip(), 16);
-      if (size == 0) {
-        return body.toString();
-      }
-      body.append(rest, lineEnd + 2, lineEnd + 2 + size);
-      rest = rest.substring(lineEnd + 2 + size + 2);
-    }
   }
 
   private String normalised(String text) {

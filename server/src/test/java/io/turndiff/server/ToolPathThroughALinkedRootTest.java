@@ -186,7 +186,12 @@ class ToolPathThroughALinkedRootTest {
   }
 
   private static String outcome(RawHttp.Response answer) {
-    assertEquals(204, answer.status(), answer.head() + answer.body());
+    // 204, or 200 where a prompt's begin carries the note for the model (the session's previous
+    // turn was rewound since: PromptNote)
+    assertTrue(
+        answer.status() == 204
+            || (answer.status() == 200 && answer.body().startsWith("turndiff (the tool")),
+        answer.head() + answer.body());
     return HookPosts.header(answer, "Turndiff-Hook-Outcome");
   }
 }

@@ -3,15 +3,9 @@ package io.turndiff.capture;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
-import io.turndiff.boundary.BoundaryOptions;
-import io.turndiff.boundary.Portability;
 import io.turndiff.capture.track.TrackingOptions;
-import io.turndiff.capture.track.WatchOptions;
-import io.turndiff.capture.workspace.WorkspaceHandles;
 import io.turndiff.fixtures.RecordedChanges;
-import io.turndiff.fixtures.TestStore;
 import io.turndiff.fixtures.TestWorkspace;
 import io.turndiff.store.Store;
 import io.turndiff.store.StoredFileChange;
@@ -36,34 +30,23 @@ class ShellCallsTest {
 
   @TempDir Path temp;
 
+  private WorkspaceCapture opened;
   private TestWorkspace workspace;
   private Store store;
-  private WorkspaceHandles handles;
   private CaptureService capture;
 
   private void open(boolean watched) {
-    if (watched) {
-      assumeTrue(Portability.current().watches(), "nothing is watched in the posix mode");
-    }
-    workspace = TestWorkspace.in(temp);
-    store = TestStore.freshIn(temp);
-    handles = new WorkspaceHandles(store, BoundaryOptions.defaults());
-    capture =
-        new CaptureService(
-            store, handles, watched ? WatchOptions.SERVICE : WatchOptions.OFF, turnRow -> {});
+    opened = WorkspaceCapture.open(temp, watched);
+    workspace = opened.workspace;
+    store = opened.store;
+    capture = opened.capture;
   }
 
   @AfterEach
   void canary() {
-    if (capture == null) {
-      return;
+    if (opened != null) {
+      opened.close();
     }
-    capture.close();
-    handles.close();
-    workspace.assertOutsideUnchanged();
-    workspace.canary().assertNotInStore(store);
-    store.close();
-    store.localFile().ifPresent(workspace.canary()::assertNotInStoreFiles);
   }
 
   /** Begins a turn as a runtime's hooks do whose Post hooks end its shell calls. */

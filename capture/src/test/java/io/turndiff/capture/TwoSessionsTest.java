@@ -1,15 +1,9 @@
 package io.turndiff.capture;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
-import io.turndiff.boundary.BoundaryOptions;
-import io.turndiff.boundary.Portability;
 import io.turndiff.capture.track.TrackingOptions;
-import io.turndiff.capture.track.WatchOptions;
-import io.turndiff.capture.workspace.WorkspaceHandles;
 import io.turndiff.fixtures.RecordedChanges;
-import io.turndiff.fixtures.TestStore;
 import io.turndiff.fixtures.TestWorkspace;
 import io.turndiff.model.WorkspacePath;
 import io.turndiff.store.Store;
@@ -35,34 +29,23 @@ class TwoSessionsTest {
 
   @TempDir Path temp;
 
+  private WorkspaceCapture opened;
   private TestWorkspace workspace;
   private Store store;
-  private WorkspaceHandles handles;
   private CaptureService capture;
 
   private void open(boolean watched) {
-    if (watched) {
-      assumeTrue(Portability.current().watches(), "nothing is watched in the posix mode");
-    }
-    workspace = TestWorkspace.in(temp);
-    store = TestStore.freshIn(temp);
-    handles = new WorkspaceHandles(store, BoundaryOptions.defaults());
-    capture =
-        new CaptureService(
-            store, handles, watched ? WatchOptions.SERVICE : WatchOptions.OFF, turnRow -> {});
+    opened = WorkspaceCapture.open(temp, watched);
+    workspace = opened.workspace;
+    store = opened.store;
+    capture = opened.capture;
   }
 
   @AfterEach
   void canary() {
-    if (capture == null) {
-      return;
+    if (opened != null) {
+      opened.close();
     }
-    capture.close();
-    handles.close();
-    workspace.assertOutsideUnchanged();
-    workspace.canary().assertNotInStore(store);
-    store.close();
-    store.localFile().ifPresent(workspace.canary()::assertNotInStoreFiles);
   }
 
   private String begin(String session, String turn) {

@@ -4,9 +4,7 @@ import io.turndiff.api.CliException;
 import io.turndiff.api.ExitCode;
 import io.turndiff.api.Json;
 import io.turndiff.api.Turndiff;
-import io.turndiff.api.wire.WireHookSighting;
 import io.turndiff.api.wire.WireHooksStatus;
-import io.turndiff.api.wire.WireServiceStatus;
 import io.turndiff.boundary.WorkspaceRoot;
 import io.turndiff.capture.track.TrackSummary;
 import io.turndiff.capture.track.Tracker;
@@ -19,12 +17,10 @@ import io.turndiff.hooks.install.HookRuntime;
 import io.turndiff.hooks.install.HookScope;
 import io.turndiff.hooks.install.UserDirectories;
 import io.turndiff.service.ServiceFiles;
-import io.turndiff.service.ServiceProbe;
 import io.turndiff.store.StoredWorkspace;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Path;
-import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
@@ -274,7 +270,7 @@ final class HooksCommand {
                   directory,
                   Path.of("").toAbsolutePath(),
                   files.store(),
-                  service(files, directory),
+                  ServiceSeen.look(files).forHooksStatus(directory),
                   () -> trackedHere(directory));
       PrintWriter out = spec.commandLine().getOut();
       if (json) {
@@ -283,30 +279,6 @@ final class HooksCommand {
         HookInstallations.print(status, out);
       }
       return ExitCode.OK.code();
-    }
-
-    /**
-     * Whether the service of the store runs, as it proved, and what the hook calls it received
-     * showed in {@code directory} or below it; why it cannot run, when its files say.
-     */
-    private static WireHooksStatus.Service service(ServiceFiles files, Path directory)
-        throws IOException {
-      Optional<String> refused = files.refusal();
-      if (refused.isPresent()) {
-        return new WireHooksStatus.Service(false, null, null, refused.get(), List.of());
-      }
-      if (ServiceProbe.probe(files) instanceof ServiceProbe.Running found) {
-        List<WireHookSighting> seen =
-            ServiceProbe.get(found, "/v1/service/status", WireServiceStatus.class)
-                .map(WireServiceStatus::sightings)
-                .orElse(List.of())
-                .stream()
-                .filter(sighting -> Path.of(sighting.directory()).startsWith(directory))
-                .toList();
-        return new WireHooksStatus.Service(
-            true, found.discovery().pid(), found.discovery().port(), null, seen);
-      }
-      return new WireHooksStatus.Service(false, null, null, null, List.of());
     }
 
     /** Whether the store tracks {@code directory}; null when there is no store yet. */

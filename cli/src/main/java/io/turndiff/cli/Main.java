@@ -56,6 +56,7 @@ public final class Main {
           HooksCommand.class,
           OpenCommand.class,
           UninstallCommand.class,
+          DoctorCommand.class,
           BenchPlaceholder.class,
           DemoCommand.class);
 

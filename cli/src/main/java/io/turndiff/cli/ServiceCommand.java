@@ -2,7 +2,6 @@ package io.turndiff.cli;
 
 import io.turndiff.api.ExitCode;
 import io.turndiff.api.Json;
-import io.turndiff.api.RequestBodies;
 import io.turndiff.api.wire.WireGcRun;
 import io.turndiff.api.wire.WireHookFailure;
 import io.turndiff.api.wire.WireOpenTurn;
@@ -13,7 +12,6 @@ import io.turndiff.api.wire.WireServiceState;
 import io.turndiff.api.wire.WireServiceStatus;
 import io.turndiff.api.wire.WireServiceWatch;
 import io.turndiff.service.Discovery;
-import io.turndiff.service.HookSpool;
 import io.turndiff.service.Program;
 import io.turndiff.service.ServiceControl;
 import io.turndiff.service.ServiceFiles;
@@ -144,21 +142,16 @@ final class ServiceCommand {
     public Integer call() throws IOException {
       ServiceFiles files = files(spec);
       PrintWriter out = spec.commandLine().getOut();
-      List<String> undelivered = files.undeliveredForRunDirectory(5);
-      Optional<String> refused = files.refusal();
-      if (refused.isPresent()) {
-        return refused(out, files, refused.get(), undelivered);
+      ServiceSeen seen = ServiceSeen.look(files);
+      List<String> undelivered = seen.undelivered();
+      if (seen.refused().isPresent()) {
+        return refused(out, files, seen.refused().get(), undelivered);
       }
       List<String> hookFailures = files.hookFailures(5);
-      int kept =
-          HookSpool.besideDiscovery(files.discovery(), RequestBodies.PAYLOAD_LIMIT_BYTES).waiting();
-      ServiceProbe.Found found = ServiceProbe.probe(files);
-      Optional<WireServiceStatus> status =
-          found instanceof ServiceProbe.Running running
-              ? ServiceProbe.get(running, "/v1/service/status", WireServiceStatus.class)
-              : Optional.empty();
+      int kept = seen.kept();
+      Optional<WireServiceStatus> status = seen.status();
       String why =
-          switch (found) {
+          switch (seen.found()) {
             case ServiceProbe.Unproven unproven -> unproven.reason();
             case ServiceProbe.Stale stale -> "stale discovery file: " + stale.reason();
             case ServiceProbe.Running _ ->

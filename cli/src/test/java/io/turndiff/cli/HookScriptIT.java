@@ -211,6 +211,25 @@ class HookScriptIT {
     Files.writeString(workspace.resolve("added-by-shell.txt"), "from the shell\n");
     assertEquals(quiet, hook("codex", fixture("codex/Stop.json", workspace)));
     assertEquals("", hookLog(), "every delivery was accepted");
+    // doctor sees Codex's hooks firing here, observed by the service, not configured (issue 21
+    // item 0): the workspace's hooks are not installed, so the user's Codex settings hold them
+    CommandRun install = CliProcess.run(env, "hooks", "install", "--runtime", "codex", "--user");
+    assertEquals(0, install.exitCode(), install.err());
+    CommandRun doctor =
+        CliProcess.run(env, "doctor", "--workspace", workspace.toString(), "--json");
+    JsonNode report = Json.mapper().readTree(doctor.out());
+    assertEquals(0, doctor.exitCode(), doctor.out() + doctor.err());
+    JsonNode firing = DoctorVerdicts.named(report.get("checks"), "hooks codex firing");
+    assertEquals("ok", firing.get("verdict").asText(), firing.toString());
+    assertTrue(firing.get("found").asText().contains("last call Stop"), firing.toString());
+    assertTrue(
+        firing.get("found").asText().contains("the last prompt's hooks all arrived"),
+        firing.toString());
+    assertEquals(
+        "ok", DoctorVerdicts.named(report.get("checks"), "service").get("verdict").asText());
+    assertEquals(
+        "ok", DoctorVerdicts.named(report.get("checks"), "tracking").get("verdict").asText());
+    assertEquals("ok", DoctorVerdicts.named(report.get("checks"), "store").get("verdict").asText());
 
     CommandRun stop = CliProcess.run(env, "service", "stop");
     assertEquals(0, stop.exitCode(), stop.err());
@@ -266,6 +285,17 @@ class HookScriptIT {
     assertTrue(
         status.out().contains("not usable: the run directory " + runDirectory), status.out());
     assertTrue(status.out().contains("this hook call was not delivered"), status.out());
+    // doctor names both failures and what to do (issue 21 item 0), exit 1
+    CommandRun doctor =
+        CliProcess.run(env, "doctor", "--workspace", workspace.toString(), "--json");
+    assertEquals(1, doctor.exitCode(), doctor.out() + doctor.err());
+    JsonNode checks = Json.mapper().readTree(doctor.out()).get("checks");
+    JsonNode service = DoctorVerdicts.named(checks, "service");
+    assertEquals("fail", service.get("verdict").asText(), service.toString());
+    assertTrue(
+        service.get("found").asText().contains("the run directory " + runDirectory),
+        service.toString());
+    assertEquals("fail", DoctorVerdicts.named(checks, "hook calls lost").get("verdict").asText());
 
     Files.setPosixFilePermissions(runDirectory, PosixFilePermissions.fromString("rwx------"));
     CommandRun stop = CliProcess.run(env, "service", "stop");

@@ -700,6 +700,32 @@ class HooksInstallProcessIT {
     assertEquals(8, json.get("installations").size());
     assertTrue(json.get("workspace").get("tracked").asBoolean());
     assertEquals(env.get("TURNDIFF_DB"), json.get("hooks_store").asText());
+
+    // doctor: nothing failed (exit 0); what it cannot know without the service it says so
+    CommandRun doctor = turndiff("doctor", "--workspace", workspace.toString());
+    assertEquals(0, doctor.exitCode(), doctor.out() + doctor.err());
+    assertTrue(
+        doctor.out().contains(String.format("  %-5s %-25s %s", "ok", "tracking", workspace)),
+        doctor.out());
+    assertTrue(
+        doctor.out().contains(String.format("  %-5s %-25s %s", "warn", "service", "not running")),
+        doctor.out());
+    assertTrue(
+        doctor
+            .out()
+            .contains(
+                String.format("  %-5s %-25s %s", "skip", "hooks gemini firing", "cannot tell")),
+        doctor.out());
+    // a store others can read fails, with the command that mends it (exit 1)
+    Path store = Path.of(env.get("TURNDIFF_DB"));
+    Files.setPosixFilePermissions(store, PosixFilePermissions.fromString("rw-r--r--"));
+    CommandRun open = turndiff("doctor", "--workspace", workspace.toString());
+    assertEquals(1, open.exitCode(), open.out() + open.err());
+    assertTrue(
+        open.out().contains(String.format("  %-5s %-25s %s", "fail", "store modes", store)),
+        open.out());
+    assertTrue(open.out().contains("-> chmod 600 '" + store + "'"), open.out());
+    Files.setPosixFilePermissions(store, PosixFilePermissions.fromString("rw-------"));
   }
 
   @Test

@@ -44,6 +44,12 @@ sealed interface Database permits Sqlite, Postgresql {
   Checked check(ReadConnections readers, Duration cap);
 
   /**
+   * Checks every page of the store, however many steps it takes, within {@code cap} ({@code
+   * turndiff doctor}); {@link StoreCheck#NOT_OURS} where the database server checks its own pages.
+   */
+  StoreCheck checkWhole(ReadConnections readers, Duration cap);
+
+  /**
    * Brings the schema from {@code version} (empty: none yet) to {@link Store#LATEST_MIGRATION}.
    *
    * @param current reads the version again (another process may have migrated meanwhile)

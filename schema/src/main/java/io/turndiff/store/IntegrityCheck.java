@@ -43,6 +43,14 @@ final class IntegrityCheck {
    * @param timeCap how long SQLite may spend on the check at most; no check at all when zero
    */
   static Result run(StoreConnection connection, Duration timeCap) {
+    return run(connection, timeCap, STEP_BUDGET);
+  }
+
+  /**
+   * The check within {@code timeCap} and {@code stepBudget} SQLite steps: the open's bounded check
+   * above, or {@code turndiff doctor}'s whole one ({@link Store#checkWhole}).
+   */
+  static Result run(StoreConnection connection, Duration timeCap, long stepBudget) {
     if (!timeCap.isPositive()) {
       return new Result(Optional.empty(), false);
     }
@@ -62,7 +70,7 @@ final class IntegrityCheck {
               if (calls++ == 0) {
                 deadline = now + timeCap.toNanos();
               }
-              return calls * STEPS_BETWEEN_CALLS > STEP_BUDGET || now - deadline > 0 ? 1 : 0;
+              return calls * STEPS_BETWEEN_CALLS > stepBudget || now - deadline > 0 ? 1 : 0;
             }
           });
       try (Statement statement = connection.jdbc().createStatement();

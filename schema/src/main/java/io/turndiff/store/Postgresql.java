@@ -80,6 +80,11 @@ final class Postgresql implements Database {
     return Checked.NOTHING;
   }
 
+  @Override
+  public StoreCheck checkWhole(ReadConnections readers, Duration cap) {
+    return StoreCheck.NOT_OURS;
+  }
+
   /**
    * Migrates from {@value #MIGRATIONS}; Flyway's own lock on the database serializes migrators on
    * every machine. One at a newer version (a newer turndiff) is used as it is.

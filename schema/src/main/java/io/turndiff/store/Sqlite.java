@@ -108,6 +108,18 @@ final class Sqlite implements Database {
     return new Checked(result.damage(), false);
   }
 
+  /**
+   * {@code PRAGMA quick_check} over the whole file, with no step budget, within {@code cap}.
+   * Nothing is recorded for the next opens: the store was opened just before, so the state of its
+   * files is too recent to be trusted as clean ({@link CleanCheck}'s racy window).
+   */
+  @Override
+  public StoreCheck checkWhole(ReadConnections readers, Duration cap) {
+    IntegrityCheck.Result result =
+        readers.withConnection(connection -> IntegrityCheck.run(connection, cap, Long.MAX_VALUE));
+    return new StoreCheck(true, result.finished(), result.damage());
+  }
+
   /** The state of the store's files before anything opens them; empty when it cannot be read. */
   private Optional<CleanCheck.StoreState> stateOfFiles() {
     try {

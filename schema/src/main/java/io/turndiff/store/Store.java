@@ -495,6 +495,18 @@ public final class Store implements AutoCloseable {
     return Optional.ofNullable(damage);
   }
 
+  /**
+   * Checks every page of the store within {@code cap} however big it is, unlike the bounded check
+   * at open ({@code turndiff doctor}); reads only, and waits for no writer.
+   */
+  public StoreCheck checkWhole(Duration cap) {
+    try {
+      return database.checkWhole(readers, cap);
+    } catch (RuntimeException e) {
+      throw failures.translate(e);
+    }
+  }
+
   /** Whether nothing can be written: the store is damaged, or its file or folder is read-only. */
   public boolean readOnly() {
     return damage != null || !database.writable();

@@ -20,6 +20,7 @@ import java.time.Duration;
 import java.time.InstantSource;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.Random;
 import java.util.concurrent.CyclicBarrier;
 import java.util.concurrent.ExecutorService;
@@ -249,6 +250,34 @@ class DamagedStoreTest {
           () -> store.write(tx -> tx.workspaces().register("/x", "/x", 3, 4)));
     }
     assertArrayEquals(before, Files.readAllBytes(file), "the damaged store was written to");
+  }
+
+  /**
+   * {@code turndiff doctor}'s whole check reads every page, whatever the open's budget: damage the
+   * open did not look for is found, a sound store is said finished and sound, and the clean check
+   * is recorded so that the next open skips its own.
+   */
+  @Test
+  void theWholeCheckFindsDamageTheOpenDidNotLookForAndASoundStoreIsSaidSound() throws Exception {
+    Path damaged = copy("whole-damaged");
+    garbageOver(damaged, rootPage(damaged, "blob"));
+    byte[] before = Files.readAllBytes(damaged);
+    try (Store store =
+        Store.open(damaged, InstantSource.system(), Store.BUSY_TIMEOUT, Duration.ZERO)) {
+      assertTrue(store.damage().isEmpty(), "the open checked nothing");
+      StoreCheck checked = store.checkWhole(Duration.ofSeconds(30));
+      assertTrue(checked.applies());
+      assertTrue(checked.finished());
+      assertTrue(checked.damage().isPresent(), checked.toString());
+    }
+    assertArrayEquals(before, Files.readAllBytes(damaged), "the damaged store was written to");
+
+    try (Store store =
+        Store.open(
+            copy("whole-sound"), InstantSource.system(), Store.BUSY_TIMEOUT, Duration.ZERO)) {
+      assertEquals(
+          new StoreCheck(true, true, Optional.empty()), store.checkWhole(Duration.ofSeconds(30)));
+    }
   }
 
   @Test

@@ -1,0 +1,135 @@
+package io.turndiff.cli;
+
+import io.turndiff.api.wire.WireDoctorReport.Check;
+import io.turndiff.api.wire.WireHookSighting;
+import io.turndiff.api.wire.WireHooksStatus;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * {@code turndiff doctor}'s look at each runtime's hooks in the workspace: configured (in its
+ * settings, current, their script executable, trusted by Codex, loaded where the runtime starts)
+ * and then observed: what the service received from the runtime here. A runtime whose hooks are
+ * installed but never called is the silent failure this check exists for; the service only knows
+ * the calls since it started, so then the user is asked to run one prompt.
+ */
+final class HooksCheckup {
+
+  private HooksCheckup() {}
+
+  static List<Check> of(WireHooksStatus status) {
+    List<Check> checks = new ArrayList<>();
+    Set<String> runtimes = new LinkedHashSet<>();
+    for (WireHooksStatus.Installation installation : status.installations()) {
+      if (installation.installed()) {
+        runtimes.add(installation.runtime());
+        configured(installation).ifPresent(checks::add);
+      }
+    }
+    if (runtimes.isEmpty()) {
+      checks.add(
+          Check.warn(
+              "hooks",
+              "no runtime's hooks are installed, in this workspace or for the user: no turn is"
+                  + " recorded on its own",
+              "turndiff hooks install --runtime claude-code|gemini|codex|opencode"));
+      return checks;
+    }
+    for (WireHooksStatus.Loading loading : status.here().loadings()) {
+      if (runtimes.contains(loading.runtime()) && !loading.loads()) {
+        checks.add(
+            Check.warn(
+                "hooks " + loading.runtime(),
+                "started in "
+                    + status.here().directory()
+                    + ", it does not run the "
+                    + loading.scope()
+                    + " hooks ("
+                    + loading.why()
+                    + ")",
+                loading.instead()));
+      }
+    }
+    for (String runtime : runtimes) {
+      checks.add(firing(runtime, status.service()));
+    }
+    return checks;
+  }
+
+  /** What is wrong with an installation as configured, if anything. */
+  private static Optional<Check> configured(WireHooksStatus.Installation installation) {
+    String name = "hooks " + installation.runtime();
+    String again =
+        "turndiff hooks install --runtime "
+            + installation.runtime()
+            + ("user".equals(installation.scope()) ? " --user" : "");
+    if (Boolean.FALSE.equals(installation.scriptExecutable())) {
+      return Optional.of(
+          Check.fail(
+              name,
+              "the hook script in "
+                  + installation.file()
+                  + " is not an executable file: no hook"
+                  + " runs",
+              again));
+    }
+    if (Boolean.FALSE.equals(installation.codexTrusted())) {
+      return Optional.of(
+          Check.fail(
+              name,
+              "Codex does not trust the hooks in "
+                  + installation.file()
+                  + ": it skips every one"
+                  + " silently",
+              again));
+    }
+    if (!installation.current()) {
+      return Optional.of(
+          Check.warn(name, "the hooks in " + installation.file() + " are outdated", again));
+    }
+    return Optional.empty();
+  }
+
+  /** Whether the runtime's hooks were seen firing here since the service started. */
+  private static Check firing(String runtime, WireHooksStatus.Service service) {
+    String name = "hooks " + runtime + " firing";
+    if (!service.running()) {
+      return Check.skip(
+          name, "cannot tell: the service, which counts the hook calls, does not run");
+    }
+    List<WireHookSighting> seen =
+        service.sightings().stream().filter(s -> s.runtime().equals(runtime)).toList();
+    if (seen.isEmpty()) {
+      return Check.warn(
+          name,
+          "no hook call from " + runtime + " received here since the service started",
+          "run one prompt in " + runtime + " in this workspace, then `turndiff doctor` again");
+    }
+    for (WireHookSighting sighting : seen) {
+      if (sighting.warning() != null) {
+        return Check.fail(
+            name,
+            sighting.warning(),
+            "see `turndiff hooks status`; check the runtime's settings and trust, then run one"
+                + " prompt and `turndiff doctor` again");
+      }
+    }
+    WireHookSighting last =
+        seen.stream().max(Comparator.comparing(WireHookSighting::lastAt)).orElseThrow();
+    return Check.ok(
+        name,
+        "last call "
+            + last.lastEvent()
+            + " at "
+            + last.lastAt()
+            + " in "
+            + last.directory()
+            + (last.prompt() != null && last.prompt().begin() && last.prompt().end()
+                ? "; the last prompt's hooks all arrived"
+                : ""));
+  }
+}

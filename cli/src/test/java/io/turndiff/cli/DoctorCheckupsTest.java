@@ -1,0 +1,158 @@
+package io.turndiff.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.turndiff.api.wire.WireDoctorReport.Check;
+import io.turndiff.api.wire.WireDoctorReport.Verdict;
+import io.turndiff.api.wire.WireHookSighting;
+import io.turndiff.api.wire.WireHooksStatus;
+import io.turndiff.api.wire.WireServiceGc;
+import io.turndiff.api.wire.WireServiceStatus;
+import io.turndiff.api.wire.WireServiceWatch;
+import io.turndiff.ownfiles.Proc;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.stream.Collectors;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The verdicts of {@code turndiff doctor}'s checks over what the service and the settings report
+ * (their wire values as the service and {@code hooks status} give them), and over this machine's
+ * real {@code /proc} and disk. The process ITs (HookScriptIT, HooksInstallProcessIT) run the
+ * command against a real service and real settings.
+ */
+class DoctorCheckupsTest {
+
+  @TempDir Path temp;
+
+  private static WireServiceStatus serviceWatching(WireServiceWatch watch) {
+    return new WireServiceStatus(
+        true,
+        1,
+        2,
+        "instance",
+        "v",
+        "2026-12-02T04:00:00Z",
+        60,
+        "/s/turndiff.db",
+        List.of(),
+        new WireServiceGc(0, 0, null, null),
+        Map.of(),
+        List.of(),
+        watch,
+        List.of());
+  }
+
+  private static WireServiceWatch watch(int directories, Map<String, Long> fallbacks) {
+    return new WireServiceWatch(true, 1, directories, 10, 1, fallbacks, 0, 0, 0, null);
+  }
+
+  @Test
+  void aWatcherThatReachedTheLimitFailsAndSaysHowToRaiseIt() {
+    Check check =
+        WatchCheckup.of(
+            Optional.of(
+                serviceWatching(watch(12, Map.of("the watch limit was reached at src/deep", 3L)))));
+    assertEquals(Verdict.FAIL, check.verdict(), check.toString());
+    assertTrue(check.found().contains("3 scan(s) walked the whole tree"), check.found());
+    assertTrue(check.todo().startsWith("raise it: sudo sysctl fs.inotify.max_user_watches="));
+  }
+
+  @Test
+  void aWatcherNearTheLimitWarnsAndOneWellBelowIsFine() {
+    long limit = Proc.inotifyWatchLimit().orElseThrow();
+    Check near = WatchCheckup.of(Optional.of(serviceWatching(watch((int) limit, Map.of()))));
+    assertEquals(Verdict.WARN, near.verdict(), near.toString());
+    Check fine = WatchCheckup.of(Optional.of(serviceWatching(watch(0, Map.of()))));
+    assertEquals(Verdict.OK, fine.verdict(), fine.toString());
+    assertTrue(fine.found().contains("limit is " + limit), fine.found());
+    assertEquals(Verdict.SKIP, WatchCheckup.of(Optional.empty()).verdict());
+  }
+
+  @Test
+  void theDiskWhereTheStoreWillBeIsMeasuredAtItsNearestFolder() {
+    Check check = DiskCheckup.at(temp.resolve("not/made/yet/turndiff.db"));
+    assertTrue(check.found().endsWith(" at " + temp), check.found());
+    assertTrue(check.verdict() == Verdict.OK || check.verdict() == Verdict.WARN, check.toString());
+  }
+
+  private static WireHooksStatus.Installation installed(
+      String runtime, boolean current, Boolean trusted) {
+    return new WireHooksStatus.Installation(
+        runtime,
+        "workspace",
+        "/w/settings",
+        true,
+        current,
+        true,
+        List.of("/bin/turndiff-hook " + runtime),
+        true,
+        trusted,
+        List.of());
+  }
+
+  private static WireHooksStatus status(
+      List<WireHooksStatus.Installation> installations, WireHooksStatus.Service service) {
+    return new WireHooksStatus(
+        installations,
+        "/s/turndiff.db",
+        new WireHooksStatus.Workspace("/w", true),
+        service,
+        new WireHooksStatus.Here("/w", List.of()));
+  }
+
+  private static WireHookSighting sighting(String runtime, String warning) {
+    return new WireHookSighting(
+        runtime,
+        "/w",
+        "2026-12-02T04:01:00Z",
+        "Stop",
+        "s",
+        new WireHookSighting.Prompt("2026-12-02T04:00:00Z", true, 2, true),
+        warning);
+  }
+
+  @Test
+  void hooksAreConfiguredThenObserved() {
+    WireHooksStatus.Service running =
+        new WireHooksStatus.Service(
+            true,
+            1L,
+            2,
+            null,
+            List.of(
+                sighting("claude-code", null),
+                sighting("gemini", "hooks may not be firing for gemini since 04:00")));
+    List<Check> checks =
+        HooksCheckup.of(
+            status(
+                List.of(
+                    installed("claude-code", true, null),
+                    installed("gemini", true, null),
+                    installed("codex", true, false)),
+                running));
+    Map<String, Check> byName = checks.stream().collect(Collectors.toMap(Check::name, c -> c));
+    assertEquals(Verdict.OK, byName.get("hooks claude-code firing").verdict());
+    assertEquals(Verdict.FAIL, byName.get("hooks gemini firing").verdict());
+    assertTrue(byName.get("hooks gemini firing").found().startsWith("hooks may not be firing"));
+    assertEquals(Verdict.FAIL, byName.get("hooks codex").verdict(), "Codex skips untrusted hooks");
+    assertEquals("turndiff hooks install --runtime codex", byName.get("hooks codex").todo());
+    Check silent = byName.get("hooks codex firing");
+    assertEquals(Verdict.WARN, silent.verdict());
+    assertTrue(silent.todo().startsWith("run one prompt in codex"), silent.todo());
+  }
+
+  @Test
+  void noHooksAnywhereIsSaidWithTheCommandThatInstallsThem() {
+    List<Check> checks =
+        HooksCheckup.of(
+            status(List.of(), new WireHooksStatus.Service(false, null, null, null, List.of())));
+    assertEquals(1, checks.size());
+    assertEquals(Verdict.WARN, checks.getFirst().verdict());
+    assertTrue(checks.getFirst().todo().startsWith("turndiff hooks install --runtime"));
+  }
+}

@@ -19,6 +19,7 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.Phaser;
 import java.util.function.BiFunction;
 import java.util.function.Supplier;
 
@@ -36,6 +37,9 @@ public final class TurndiffMcpServer {
   private final Supplier<Turndiff> stores;
   private final TurnTools tools;
   private final PrintStream log;
+
+  /** The calls being answered: the server closes only once each has its answer. */
+  private final Phaser calls = new Phaser(1);
 
   /**
    * A server over the stores {@code stores} opens, serving the session {@code session} names, or
@@ -65,6 +69,8 @@ public final class TurndiffMcpServer {
             .build();
     try {
       input.awaitEnd();
+      // a runtime may close the input right after its last call: that call is still answered
+      calls.arriveAndAwaitAdvance();
     } finally {
       server.closeGracefully();
     }
@@ -91,6 +97,7 @@ public final class TurndiffMcpServer {
       String name,
       BiFunction<Turndiff, Map<String, Object>, String> call,
       Map<String, Object> arguments) {
+    calls.register();
     try (Turndiff turndiff = stores.get()) {
       return CallToolResult.builder().addTextContent(call.apply(turndiff, arguments)).build();
     } catch (ToolError | InvalidRequest | RequestException | StoreException refused) {
@@ -99,6 +106,8 @@ public final class TurndiffMcpServer {
       log.println("turndiff mcp: internal error in " + name + ": " + failure);
       failure.printStackTrace(log);
       return error("turndiff: internal error in " + name + ": " + failure.getClass().getName());
+    } finally {
+      calls.arriveAndDeregister();
     }
   }
 

@@ -13,6 +13,7 @@ import io.turndiff.capture.track.WorkspaceStatus;
 import io.turndiff.capture.workspace.WorkspaceHandles;
 import io.turndiff.export.TurnExport;
 import io.turndiff.model.PathInput;
+import io.turndiff.model.Snapshot;
 import io.turndiff.model.TestHook;
 import io.turndiff.model.WorkspacePath;
 import io.turndiff.review.BackgroundDiffs;
@@ -23,8 +24,10 @@ import io.turndiff.review.ReviewQueries;
 import io.turndiff.rewind.RewindService;
 import io.turndiff.store.Store;
 import io.turndiff.store.StoreAddress;
+import io.turndiff.store.StoredTurn;
 import io.turndiff.store.StoredWorkspace;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 
@@ -205,6 +208,18 @@ public final class Turndiff implements AutoCloseable {
    */
   public FileBlame blame(Path workspace, PathInput path) {
     return queries.blame(workspace, path, this::fileNow);
+  }
+
+  /**
+   * The states now of {@code paths} in the workspace turn {@code turnId} was recorded in, each read
+   * once through that workspace's boundary, nothing stored: what a rewind's plan is checked against
+   * before it is applied ({@code turndiff mcp}'s plan token).
+   */
+  public List<Snapshot> statesNow(String turnId, List<WorkspacePath> paths) {
+    StoredTurn turn = store.read(tx -> tx.turns().require(turnId));
+    try (WorkspaceHandles.Lease lease = workspaces.borrow(turn.workspaceId())) {
+      return paths.stream().map(path -> lease.boundary().observeExact(path).snapshot()).toList();
+    }
   }
 
   /** The state of exactly {@code path} now, read through the stored workspace's boundary. */

@@ -57,6 +57,7 @@ public final class Main {
           OpenCommand.class,
           UninstallCommand.class,
           DoctorCommand.class,
+          McpCommand.class,
           BenchPlaceholder.class,
           DemoCommand.class);
 
@@ -78,6 +79,9 @@ public final class Main {
   /** Where the output goes, once a command asked ({@link #terminal(CommandSpec)}). */
   private Terminal terminal;
 
+  /** The standard output as bytes, for a command whose output is a protocol ({@code mcp}). */
+  private PrintStream out;
+
   /**
    * The terminal of the command line {@code command} belongs to: {@link Terminal#NONE} unless the
    * process's own streams are one. Looked at only by the commands with a human view, so the others
@@ -90,6 +94,18 @@ public final class Main {
     }
     return main.terminal;
   }
+
+  /**
+   * The standard output of the command line {@code command} belongs to, as bytes, and whether it is
+   * the process's own ({@code turndiff mcp} writes the protocol there and nothing else).
+   */
+  static Output output(CommandSpec command) {
+    Main main = (Main) command.root().userObject();
+    return new Output(main.out, main.processStreams);
+  }
+
+  /** {@link #output(CommandSpec)}: the stream, and whether it is the process's standard output. */
+  record Output(PrintStream stream, boolean process) {}
 
   public static void main(String[] args) {
     launch(args, commands -> {});
@@ -142,6 +158,7 @@ public final class Main {
       boolean processStreams) {
     Main main = new Main();
     main.processStreams = processStreams;
+    main.out = out;
     CommandLine commandLine = new CommandLine(main);
     for (Class<?> command : CommandChoice.needed(commandLine.getCommandSpec(), COMMANDS, args)) {
       commandLine.addSubcommand(command);

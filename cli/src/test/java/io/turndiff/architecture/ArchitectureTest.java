@@ -68,6 +68,7 @@ class ArchitectureTest {
             "io.turndiff.hooks.install.HookRuntime",
             "io.turndiff.service.ServiceFiles",
             "io.turndiff.server.HttpService",
+            "io.turndiff.mcp.TurndiffMcpServer",
             "io.turndiff.cli.Main")) {
       assertTrue(classes.contain(name), name + " is analysed");
     }
@@ -194,29 +195,33 @@ class ArchitectureTest {
           .definedBy("io.turndiff.hooks..")
           .layer("server")
           .definedBy("io.turndiff.server..")
+          .layer("mcp")
+          .definedBy("io.turndiff.mcp..")
           .layer("cli")
           .definedBy("io.turndiff.cli..")
           .whereLayer("cli")
           .mayNotBeAccessedByAnyLayer()
           .whereLayer("server")
           .mayOnlyBeAccessedByLayers("cli")
+          .whereLayer("mcp")
+          .mayOnlyBeAccessedByLayers("cli")
           .whereLayer("hooks")
           .mayOnlyBeAccessedByLayers("server", "cli")
           .whereLayer("service")
           .mayOnlyBeAccessedByLayers("cli")
           .whereLayer("api")
-          .mayOnlyBeAccessedByLayers("service", "hooks", "server", "cli")
+          .mayOnlyBeAccessedByLayers("service", "hooks", "server", "mcp", "cli")
           .whereLayer("rewind")
-          .mayOnlyBeAccessedByLayers("api", "hooks", "server", "cli")
+          .mayOnlyBeAccessedByLayers("api", "hooks", "server", "mcp", "cli")
           .whereLayer("export")
           .mayOnlyBeAccessedByLayers("api", "hooks", "server", "cli")
           .whereLayer("review")
-          .mayOnlyBeAccessedByLayers("export", "api", "hooks", "server", "cli")
+          .mayOnlyBeAccessedByLayers("export", "api", "hooks", "server", "mcp", "cli")
           .whereLayer("capture")
           .mayOnlyBeAccessedByLayers("rewind", "export", "api", "hooks", "server", "cli")
           .whereLayer("store")
           .mayOnlyBeAccessedByLayers(
-              "capture", "review", "rewind", "export", "api", "hooks", "server", "cli")
+              "capture", "review", "rewind", "export", "api", "hooks", "server", "mcp", "cli")
           .whereLayer("ownfiles")
           .mayOnlyBeAccessedByLayers(
               "store", "capture", "review", "rewind", "export", "api", "service", "hooks", "server",
@@ -239,6 +244,7 @@ class ArchitectureTest {
               "service",
               "hooks",
               "server",
+              "mcp",
               "cli");
 
   @ArchTest
@@ -272,6 +278,17 @@ class ArchitectureTest {
           .should()
           .dependOnClassesThat()
           .resideInAPackage("picocli..");
+
+  @ArchTest
+  static final ArchRule theMcpSdkOnlyInTheMcpServer =
+      noClasses()
+          .that()
+          .resideOutsideOfPackage("io.turndiff.mcp..")
+          .should()
+          .dependOnClassesThat()
+          .resideInAnyPackage("io.modelcontextprotocol..", "tools.jackson..", "reactor..")
+          .because(
+              "the MCP SDK (and the Jackson 3 and Reactor it brings) is the MCP server's alone");
 
   @ArchTest
   static final ArchRule nothingDependsOnJmh =

@@ -33,7 +33,10 @@ class RuntimeModulesIT {
           "org.postgresql.geometric.PGpoint",
           "java.desktop: PgJDBC's conversion of a point to java.awt.Point",
           "org.jooq.tools.reflect.Compile",
-          "java.compiler: jOOQ's compiler of Java source at run time");
+          "java.compiler: jOOQ's compiler of Java source at run time",
+          "tools.jackson.databind.ext.beans.JavaBeansAnnotationsImpl",
+          "java.desktop: Jackson 3's support of java.beans annotations (the MCP SDK's JSON), which"
+              + " it does without when the module is missing");
 
   /** {@code a.b.C -> x.y.Z module} lines of {@code jdeps -verbose:class}. */
   private static final Pattern DEPENDENCY =

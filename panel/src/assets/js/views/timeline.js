@@ -89,6 +89,8 @@ export async function timelineView(main, ctx, session) {
           h('a', { href: routes.turn(t.turn), class: 'turn-link' }, `Turn ${t.seq}`),
           kindChip(t), stateChip(t),
           h('span', { class: 'muted mono small', title: t.turn }, t.turn)),
+        // the first line of the prompt that made the turn, when the store kept it: text, never markup
+        t.title ? h('div', { class: 'turn-prompt', title: t.title }, t.title) : null,
         h('div', { class: 'turn-stats' },
           h('span', { class: 'turn-files' }, fileCountText(t)),
           t.state === 'open' ? null : lineStats(t.lines_added, t.lines_removed),

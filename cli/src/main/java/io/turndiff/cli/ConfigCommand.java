@@ -4,7 +4,9 @@ import io.turndiff.api.CliException;
 import io.turndiff.api.ExitCode;
 import io.turndiff.api.Json;
 import io.turndiff.api.Turndiff;
+import io.turndiff.api.wire.WireConfig;
 import io.turndiff.api.wire.WireRetentionConfig;
+import io.turndiff.store.Prompts;
 import io.turndiff.store.RetentionPolicy;
 import java.time.Duration;
 import java.util.List;
@@ -19,9 +21,10 @@ import picocli.CommandLine.Spec;
 
 /**
  * {@code turndiff config [--default-policy] [--older-than D] [--keep-turns N] [--max-size BYTES]
- * [--unset NAME]…}: the retention policy kept with the store, which the service's collections and
- * {@code gc} without policy options apply. A new store keeps {@link RetentionPolicy#DEFAULT}; one
- * upgraded with turns in it keeps what it had (migration V14), until {@code --default-policy}.
+ * [--unset NAME]… [--prompts keep|none]}: the retention policy kept with the store, which the
+ * service's collections and {@code gc} without policy options apply, and whether the store keeps
+ * the prompts that made turns ({@link Prompts}). A new store keeps {@link RetentionPolicy#DEFAULT};
+ * one upgraded with turns in it keeps what it had (migration V14), until {@code --default-policy}.
  */
 @Command(
     name = "config",
@@ -29,7 +32,8 @@ import picocli.CommandLine.Spec;
         "Show or set the retention policy kept with the store, which the service applies daily "
             + "and `turndiff gc` without policy options at once. A new store keeps the default "
             + "(turns over 30 days old go, never a session's newest 10, and the oldest while the "
-            + "store is over 2 GiB). Options given replace those criteria; --unset removes one.")
+            + "store is over 2 GiB). Options given replace those criteria; --unset removes one. "
+            + "Also whether the store keeps the prompts that made turns (--prompts).")
 final class ConfigCommand implements Callable<Integer> {
 
   @Spec CommandSpec spec;
@@ -60,6 +64,15 @@ final class ConfigCommand implements Callable<Integer> {
               + "options given change it.")
   boolean defaultPolicy;
 
+  @Option(
+      names = "--prompts",
+      paramLabel = "keep|none",
+      description =
+          "Keep the prompts that made turns (their first line is the turn's title), or keep none"
+              + " from now on (those kept stay until their turns go). A local store keeps them"
+              + " unless told not to; a shared PostgreSQL store keeps none unless told to.")
+  String prompts;
+
   @Option(names = "--json", description = "Print JSON, also on a terminal.")
   boolean json;
 
@@ -71,6 +84,9 @@ final class ConfigCommand implements Callable<Integer> {
 
   @Override
   public Integer call() {
+    if (prompts != null && !List.of("keep", "none").contains(prompts)) {
+      throw new CliException(ExitCode.USAGE, "--prompts takes keep or none, not '" + prompts + "'");
+    }
     for (String name : unset) {
       if (!List.of("older-than", "keep-turns", "max-size").contains(name)) {
         throw new CliException(
@@ -99,10 +115,29 @@ final class ConfigCommand implements Callable<Integer> {
                         return next;
                       })
               : turndiff.store().read(tx -> RetentionPolicy.stored(tx.settings(), Duration.ZERO));
+      if (prompts != null) {
+        turndiff
+            .store()
+            .write(
+                tx -> {
+                  tx.prompts().keep(prompts.equals("keep"));
+                  return null;
+                });
+      }
+      String promptsKept = turndiff.store().read(tx -> tx.prompts().kept()) ? "keep" : "none";
       if (Main.terminal(spec).interactive() && !json) {
         spec.commandLine().getOut().println("retention: " + RetentionText.of(kept));
+        spec.commandLine()
+            .getOut()
+            .println(
+                "prompts: "
+                    + (promptsKept.equals("keep")
+                        ? "kept (the first line of each is its turn's title)"
+                        : "none kept"));
       } else {
-        spec.commandLine().getOut().println(Json.write(WireRetentionConfig.of(kept), false));
+        spec.commandLine()
+            .getOut()
+            .println(Json.write(new WireConfig(WireRetentionConfig.of(kept), promptsKept), false));
       }
     }
     return ExitCode.OK.code();

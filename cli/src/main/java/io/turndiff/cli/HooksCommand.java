@@ -119,6 +119,14 @@ final class HooksCommand {
                 + " --user, do not track each new workspace on first use.")
     boolean noTrack;
 
+    @Option(
+        names = "--no-prompts",
+        description =
+            "Keep none of the prompts that make turns in the store (its setting, as `turndiff"
+                + " config --prompts none`); a local store keeps them by default, each one's first"
+                + " line the turn's title.")
+    boolean noPrompts;
+
     @Override
     public Integer call() {
       HookRuntime runtime = target.runtime();
@@ -132,6 +140,9 @@ final class HooksCommand {
       }
       if (workspace != null && !noTrack) {
         track(spec, workspace, out);
+      }
+      if (noPrompts) {
+        keepNoPrompts(spec, out);
       }
       ServiceFiles files = ServiceCommand.files(spec);
       out.println(
@@ -177,6 +188,23 @@ final class HooksCommand {
                     + ")"));
     if (!below.get().loads() || fromHere.filter(verdict -> !verdict.loads()).isPresent()) {
       out.println(runtime.id() + ": where it does not, " + HookLoading.instead(runtime, workspace));
+    }
+  }
+
+  /** Sets the store to keep no prompts ({@code --no-prompts}). */
+  static void keepNoPrompts(CommandSpec spec, PrintWriter out) {
+    try (Turndiff turndiff = StoreOptions.of(spec).open()) {
+      turndiff
+          .store()
+          .write(
+              tx -> {
+                tx.prompts().keep(false);
+                return null;
+              });
+      out.println(
+          "prompts: none are kept in "
+              + turndiff.store().address().display()
+              + " (turndiff config --prompts keep to keep them)");
     }
   }
 

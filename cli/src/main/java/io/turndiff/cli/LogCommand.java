@@ -90,7 +90,12 @@ final class LogCommand implements Callable<Integer> {
           .append(")\n\n    ")
           .append(
               Terminal.printable(
-                  TurnTitle.of(turn, records.changes(), records.rewinds(), TurnTable::shortId)))
+                  TurnTitle.of(
+                      turn,
+                      records.title(),
+                      records.changes(),
+                      records.rewinds(),
+                      TurnTable::shortId)))
           .append("\n\n")
           .append(stat.of(List.of(entry.change())));
     }

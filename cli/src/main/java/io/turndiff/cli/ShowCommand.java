@@ -7,7 +7,9 @@ import io.turndiff.api.wire.WireFileRecord;
 import io.turndiff.model.TurnKind;
 import io.turndiff.review.TurnRecords;
 import io.turndiff.store.StoredTurn;
+import java.util.List;
 import java.util.concurrent.Callable;
+import java.util.stream.Collectors;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
@@ -59,12 +61,30 @@ final class ShowCommand implements Callable<Integer> {
     return ExitCode.OK.code();
   }
 
+  /**
+   * The rest of the prompt below its title (its first line that is not blank), indented as {@code
+   * git show} gives a commit message's body; its control characters shown, never sent to the
+   * terminal.
+   */
+  private static String promptBody(String prompt) {
+    List<String> lines = prompt.strip().lines().toList();
+    if (lines.size() < 2) {
+      return "";
+    }
+    return lines.subList(1, lines.size()).stream()
+            .map(line -> line.isBlank() ? "" : "    " + Terminal.printable(line))
+            .collect(Collectors.joining("\n"))
+            .replaceFirst("^\n+", "")
+        + "\n\n";
+  }
+
   /** A header as {@code git show} gives a commit, the title, and the files' stats. */
   private static String human(TurnRecords records, Turndiff turndiff, Terminal terminal) {
     StoredTurn turn = records.turn();
     String title =
         TurnTitle.of(
             turn,
+            records.title(),
             records.changes(),
             records.rewinds(),
             id -> id.equals(turn.externalId()) ? "#" + turn.seq() : TurnTable.shortId(id));
@@ -88,6 +108,7 @@ final class ShowCommand implements Callable<Integer> {
         + ")\n\n    "
         + Terminal.printable(title)
         + "\n\n"
+        + records.prompt().map(ShowCommand::promptBody).orElse("")
         + new FileStat(terminal).of(records.changes())
         + ChangeCalls.of(records.changes());
   }

@@ -21,8 +21,8 @@ import java.util.stream.Stream;
 
 /**
  * A page of a session's turns as a table for a person, one turn a line, oldest first (the newest
- * ends up beside the prompt): number, short id, when it began, title, files, lines added and
- * removed, and how it stands to rewinds.
+ * ends up beside the prompt): number, short id, when it began, title (its prompt's first line when
+ * the store kept it), files, lines added and removed, and how it stands to rewinds.
  *
  * <pre>
  *   #3  turn-3f2a9c0d…  12 minutes ago  src/app.py and 2 more  3 files  +12 -4  rewound by #5
@@ -98,7 +98,8 @@ final class TurnTable {
             ? List.of()
             : turndiff.queries().records(turn.externalId()).changes();
     String title =
-        TurnTitle.cut(TurnTitle.of(turn, changes, listed.rewinds(), label), TurnTitle.WIDTH);
+        TurnTitle.cut(
+            TurnTitle.of(turn, listed.title(), changes, listed.rewinds(), label), TurnTitle.WIDTH);
     return new String[] {
       "#" + turn.seq(),
       shortId(turn.externalId()),

@@ -6,14 +6,15 @@ import io.turndiff.review.TurnRewinds;
 import io.turndiff.store.StoredFileChange;
 import io.turndiff.store.StoredTurn;
 import java.util.List;
+import java.util.Optional;
 import java.util.function.Function;
 import java.util.stream.Collectors;
 
 /**
- * The line that names a turn in the human views, where git puts a commit's subject. The store does
- * not keep the prompt that made a turn (yet): the title is what the store has, the paths the turn
- * changed ({@code src/app.py and 2 more}), or for a rewind the turns it put back ({@code rewind of
- * #3, #4}).
+ * The line that names a turn in the human views, where git puts a commit's subject: the first line
+ * of the prompt that made it ({@link io.turndiff.review.PromptTitle}) when the store kept it; else
+ * what the store has, the paths the turn changed ({@code src/app.py and 2 more}), or for a rewind
+ * the turns it put back ({@code rewind of #3, #4}).
  */
 final class TurnTitle {
 
@@ -23,13 +24,18 @@ final class TurnTitle {
   private TurnTitle() {}
 
   /**
+   * @param promptTitle the title of the turn's prompt, when the store kept it
    * @param label how a turn of the same session is named in the view ({@code #3})
    */
   static String of(
       StoredTurn turn,
+      Optional<String> promptTitle,
       List<StoredFileChange> changes,
       TurnRewinds rewinds,
       Function<String, String> label) {
+    if (promptTitle.isPresent() && !promptTitle.get().isEmpty()) {
+      return promptTitle.get();
+    }
     if (turn.kind() == TurnKind.REWIND) {
       return rewinds
           .rewinds()

@@ -156,7 +156,8 @@ final class UndoCommand implements Callable<Integer> {
         + RelativeTime.of(turn.beganAt(), turndiff.store().clock().instant())
         + "): "
         + TurnTitle.cut(
-            TurnTitle.of(turn, records.changes(), records.rewinds(), TurnTable::shortId),
+            TurnTitle.of(
+                turn, records.title(), records.changes(), records.rewinds(), TurnTable::shortId),
             TurnTitle.WIDTH * 2)
         + "\n";
   }

@@ -310,6 +310,12 @@ class GcCommandTest {
         turnIds(turndiff("gc", "--older-than", "30d", "--grace", "0s").expect(0).json()),
         "options on the command line replace the kept policy");
 
+    assertEquals("keep", set.get("prompts").asText(), "a local store keeps prompts");
+    JsonNode none = turndiff("config", "--prompts", "none").expect(0).json();
+    assertEquals("none", none.get("prompts").asText());
+    assertEquals(1, none.get("keep_turns").asInt(), "the policy stays as it was");
+    turndiff("config", "--prompts", "keep").expect(0);
+    turndiff("config", "--prompts", "some").expect(2);
     turndiff("config", "--unset", "nope").expect(2);
     turndiff("config", "--keep-turns", "-3").expect(2);
     assertEquals(unset, turndiff("config").expect(0).json(), "a refused change changes nothing");

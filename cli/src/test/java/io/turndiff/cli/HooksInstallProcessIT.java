@@ -12,6 +12,7 @@ import io.turndiff.api.Json;
 import io.turndiff.fixtures.CommandRun;
 import io.turndiff.fixtures.TestWorkspace;
 import io.turndiff.hooks.install.CodexTrust;
+import io.turndiff.store.Store;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
@@ -267,15 +268,21 @@ class HooksInstallProcessIT {
     roundTrip("claude-code", file, original, "--workspace", workspace.toString(), "--no-track");
   }
 
+  /** With {@code --no-prompts} the store is set to keep none of the prompts (issue 22 item 5). */
   @Test
   void claudeCodeUserInstallGoesToTheHomeSettingsWithAutoTrack() throws Exception {
     Path file = home.resolve(".claude/settings.json");
     roundTrip("claude-code", file, null, "--user");
-    CommandRun install = turndiff("hooks", "install", "--runtime", "claude-code", "--user");
+    CommandRun install =
+        turndiff("hooks", "install", "--runtime", "claude-code", "--user", "--no-prompts");
     assertEquals(0, install.exitCode(), install.err());
     assertEquals(
         command("claude-code") + " --auto-track",
         json(file).get("hooks").get("Stop").get(0).get("hooks").get(0).get("command").asText());
+    assertTrue(install.out().contains("prompts: none are kept in "), install.out());
+    try (Store store = Store.open(Path.of(env.get("TURNDIFF_DB")))) {
+      assertFalse((boolean) store.read(tx -> tx.prompts().kept()), "--no-prompts keeps none");
+    }
   }
 
   @Test

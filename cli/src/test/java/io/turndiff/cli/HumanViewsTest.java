@@ -4,8 +4,12 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import io.turndiff.api.Json;
 import io.turndiff.api.Turndiff;
+import io.turndiff.api.wire.WireTurnRecords;
 import io.turndiff.boundary.BoundaryOptions;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -41,6 +45,50 @@ class HumanViewsTest extends InProcessCommandsTest {
       String rows =
           new TurnTable(turndiff, Terminal.NONE).rows(turndiff.queries().turns("s1", 0, 9));
       assertTrue(rows.contains("1 not restorable"), rows);
+    }
+  }
+
+  /**
+   * A turn whose prompt the store kept is titled by the prompt's first line in {@code turns} (the
+   * table and the JSON piped) and {@code show} (the rest below it, as a commit message's body), its
+   * control characters shown, never sent to the terminal; a turn without one keeps the title made
+   * of its paths.
+   */
+  @Test
+  void aKeptPromptsFirstLineIsTheTurnsTitleInTurnsAndShow() throws Exception {
+    workspace.file("a.txt", "one\n").file("b.txt", "b\n");
+    String root = workspace.root().toString();
+    for (String turn : List.of("t1", "t2")) {
+      turndiff("turn", "begin", "--workspace", root, "--session", "s1", "--turn", turn).expect(0);
+      turndiff("snapshot", "--turn", turn, turn.equals("t1") ? "a.txt" : "b.txt").expect(0);
+      workspace.file(turn.equals("t1") ? "a.txt" : "b.txt", turn + "\n");
+      turndiff("turn", "finish", "--turn", turn).expect(0);
+    }
+    try (Turndiff turndiff = Turndiff.open(database, BoundaryOptions.defaults())) {
+      turndiff
+          .store()
+          .write(
+              tx -> {
+                tx.prompts()
+                    .record(
+                        tx.turns().require("t1").id(),
+                        "\n  Fix the \u001b[31mtotal\u001b[0m  \nin a.txt\n\nthen run the tests\n");
+                return null;
+              });
+      String rows =
+          new TurnTable(turndiff, Terminal.NONE).rows(turndiff.queries().turns("s1", 0, 9));
+      assertTrue(rows.contains(" Fix the ^[[31mtotal^[[0m "), rows);
+      assertTrue(rows.contains(" b.txt "), "a turn without a prompt: " + rows);
+      assertFalse(rows.contains("\u001b"), rows);
+    }
+    JsonNode listed = turndiff("turns", "--session", "s1").expect(0).json().get("turns");
+    assertEquals("Fix the \u001b[31mtotal\u001b[0m", listed.get(0).get("title").asText());
+    assertTrue(listed.get(1).get("title").isNull(), listed.toString());
+    try (Turndiff turndiff = Turndiff.open(database, BoundaryOptions.defaults())) {
+      JsonNode shown =
+          Json.mapper().valueToTree(WireTurnRecords.of(turndiff.queries().records("t1")));
+      assertEquals("Fix the \u001b[31mtotal\u001b[0m", shown.get("title").asText());
+      assertTrue(shown.get("prompt").asText().contains("then run the tests"), shown.toString());
     }
   }
 

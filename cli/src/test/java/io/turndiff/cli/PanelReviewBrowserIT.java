@@ -9,6 +9,7 @@ import io.turndiff.api.Json;
 import io.turndiff.fixtures.CommandRun;
 import io.turndiff.fixtures.TestWorkspace;
 import io.turndiff.fixtures.TreeContent;
+import io.turndiff.store.Store;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -124,6 +125,18 @@ class PanelReviewBrowserIT {
     service.snapshot(second, List.of("notes.txt"));
     Files.writeString(workspace.resolve("notes.txt"), "remember the milk\n");
     service.finish(second);
+    // the prompt that made the second turn, as a prompt hook has the store keep it (V17): markup
+    // in it is text in the panel
+    try (Store store = Store.open(service.database())) {
+      store.write(
+          tx -> {
+            tx.prompts()
+                .record(
+                    tx.turns().require(second).id(),
+                    "Remember <img src=x onerror=document.title='owned'> the milk\nand the eggs");
+            return null;
+          });
+    }
     // the person edits the line the turn changed: a conflict for the rewind
     Files.writeString(
         workspace.resolve("README.md"), lines("# Shop", "", "Run it with ./run.", ""));
@@ -154,6 +167,12 @@ class PanelReviewBrowserIT {
 
     browser.awaitText(".turn-row", "Turn 2");
     assertEquals(2, browser.all(".turn-row").size());
+    assertEquals(
+        "Remember <img src=x onerror=document.title='owned'> the milk",
+        browser.await(".turn-row[data-seq='2'] .turn-prompt").getText(),
+        "the prompt's first line is the turn's title");
+    assertEquals(0, browser.all(".turn-row img").size(), "the prompt's markup stays text");
+    assertTrue(browser.all(".turn-row[data-seq='1'] .turn-prompt").isEmpty(), "no prompt kept");
     browser.screenshot("timeline");
     browser.awaitText(".turn-link", "Turn 1").click();
 

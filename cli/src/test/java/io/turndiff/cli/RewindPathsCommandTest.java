@@ -62,6 +62,29 @@ class RewindPathsCommandTest extends InProcessCommandsTest {
     assertTrue(undo.json().get("paths").isNull(), "the undo rewinds its whole rewind turn");
   }
 
+  /**
+   * A rename is a delete of the old name and an add of the new one, as the turn recorded them
+   * (issue 22 item 5): rewinding the turn brings the old name back, byte for byte, and removes the
+   * new one; its undo renames it again.
+   */
+  @Test
+  void rewindingARenamedFilesTurnBringsBackTheOldName() throws Exception {
+    workspace.file("old.txt", "kept content\n").file("other.txt", "x\n");
+    String turn = begin();
+    turndiff("snapshot", "--turn", turn, "old.txt", "new.txt").expect(0);
+    Files.move(workspace.resolve("old.txt"), workspace.resolve("new.txt"));
+    turndiff("turn", "finish", "--turn", turn).expect(0);
+
+    JsonNode report = turndiff("rewind", "--turn", turn).expect(0).json();
+    assertEquals("kept content\n", workspace.readText("old.txt"));
+    assertFalse(Files.exists(workspace.resolve("new.txt")), report.toString());
+    assertEquals("x\n", workspace.readText("other.txt"));
+
+    turndiff("rewind", "--turn", report.get("rewind_turn").asText()).expect(0);
+    assertEquals("kept content\n", workspace.readText("new.txt"), "the undo renames it again");
+    assertFalse(Files.exists(workspace.resolve("old.txt")));
+  }
+
   @Test
   void aConflictOnTheNamedFileExitsThree() throws Exception {
     String turn = threeFileTurn();

@@ -65,6 +65,17 @@ final class TurnEvidence {
    * The external ids of the session's turns, oldest first, after checking that there are {@code
    * count} of them, agent turns, all finished.
    */
+  /**
+   * The titles of the session's turns, oldest first, as {@code turns} lists them: each the first
+   * line of the prompt its runtime's prompt hook carried (issue 22 item 5).
+   */
+  List<String> titles(String sessionId) throws Exception {
+    CommandRun listed = CliProcess.run(env, "turns", "--session", sessionId).expect(0);
+    List<String> titles = new ArrayList<>();
+    listed.json().get("turns").forEach(turn -> titles.add(turn.path("title").asText("(none)")));
+    return titles;
+  }
+
   List<String> finishedTurns(String sessionId, int count) throws Exception {
     List<String> turns = new ArrayList<>();
     try (Store store = Store.open(database)) {

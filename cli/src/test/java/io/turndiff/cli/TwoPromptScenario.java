@@ -130,6 +130,10 @@ final class TwoPromptScenario {
     assertEquals(hookCalls, counters.path("received").asInt(), "every hook arrived: " + counters);
     assertEquals(0, counters.path("failed").asInt(), counters.toString());
     List<String> turns = evidence.finishedTurns(sessionId, 2);
+    assertEquals(
+        List.of("do prompt one", "do prompt two"),
+        evidence.titles(sessionId),
+        "each turn's title is the prompt the runtime's hook carried");
     String turnOne = turns.get(0);
     String turnTwo = turns.get(1);
 

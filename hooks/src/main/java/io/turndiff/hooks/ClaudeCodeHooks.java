@@ -5,11 +5,12 @@ import java.util.Set;
 
 /**
  * Claude Code's hook input (its hooks reference and the Agent SDK's hook input types): {@code
- * UserPromptSubmit} begins, {@code PreToolUse} of a file tool snapshots the path it names, a shell
- * tool makes sure a turn is open and begins the shell call, which its {@code PostToolUse} (or
- * {@code PostToolUseFailure}) ends, {@code Stop} and {@code SessionEnd} finish. The runtime's turn
- * id is {@code prompt_id} (v2.1.196+), the tool call's {@code tool_use_id}; a subagent's tool call
- * carries the parent's {@code session_id} and lands in the parent's turn.
+ * UserPromptSubmit} begins (its {@code prompt} the turn's), {@code PreToolUse} of a file tool
+ * snapshots the path it names, a shell tool makes sure a turn is open and begins the shell call,
+ * which its {@code PostToolUse} (or {@code PostToolUseFailure}) ends, {@code Stop} and {@code
+ * SessionEnd} finish. The runtime's turn id is {@code prompt_id} (v2.1.196+), the tool call's
+ * {@code tool_use_id}; a subagent's tool call carries the parent's {@code session_id} and lands in
+ * the parent's turn.
  */
 final class ClaudeCodeHooks implements HookMapper {
 
@@ -22,6 +23,7 @@ final class ClaudeCodeHooks implements HookMapper {
       HookCallDraft.fields(
           "prompt_id",
           "tool_use_id",
+          HookCallDraft.PROMPT,
           "tool_name",
           "tool_input.file_path",
           "tool_input.notebook_path",
@@ -35,7 +37,8 @@ final class ClaudeCodeHooks implements HookMapper {
   @Override
   public HookCall map(HookFields payload) {
     return HookCallDraft.read(payload, runtime(), "prompt_id", "tool_use_id")
-        .ofPromptEvents(draft -> beforeTool(payload, draft), draft -> afterTool(payload, draft));
+        .ofPromptEvents(
+            payload, draft -> beforeTool(payload, draft), draft -> afterTool(payload, draft));
   }
 
   private static HookCall beforeTool(HookFields payload, HookCallDraft draft) {

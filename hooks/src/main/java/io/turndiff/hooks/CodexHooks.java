@@ -4,12 +4,12 @@ import java.util.Set;
 
 /**
  * Codex's hook input ({@code codex-rs/hooks/schema}, as Codex 0.171.0 sends it): {@code
- * UserPromptSubmit} begins, {@code PreToolUse} of {@code apply_patch} snapshots every path of the
- * patch, {@code Bash} snapshots the paths of a patch run through the shell (if any), makes sure a
- * turn is open and begins the shell call, which its {@code PostToolUse} ends, {@code Stop} and
- * {@code SessionEnd} finish. The runtime's turn id is {@code turn_id}, the tool call's {@code
- * tool_use_id}; {@code cwd} is the tool's working directory, which relative patch paths are read
- * against.
+ * UserPromptSubmit} begins (its {@code prompt} the turn's), {@code PreToolUse} of {@code
+ * apply_patch} snapshots every path of the patch, {@code Bash} snapshots the paths of a patch run
+ * through the shell (if any), makes sure a turn is open and begins the shell call, which its {@code
+ * PostToolUse} ends, {@code Stop} and {@code SessionEnd} finish. The runtime's turn id is {@code
+ * turn_id}, the tool call's {@code tool_use_id}; {@code cwd} is the tool's working directory, which
+ * relative patch paths are read against.
  */
 final class CodexHooks implements HookMapper {
 
@@ -19,7 +19,8 @@ final class CodexHooks implements HookMapper {
   }
 
   private static final Set<String> FIELDS =
-      HookCallDraft.fields("turn_id", "tool_use_id", "tool_name", "tool_input.command");
+      HookCallDraft.fields(
+          "turn_id", "tool_use_id", HookCallDraft.PROMPT, "tool_name", "tool_input.command");
 
   @Override
   public Set<String> fields() {
@@ -29,7 +30,8 @@ final class CodexHooks implements HookMapper {
   @Override
   public HookCall map(HookFields payload) {
     return HookCallDraft.read(payload, runtime(), "turn_id", "tool_use_id")
-        .ofPromptEvents(draft -> beforeTool(payload, draft), draft -> afterTool(payload, draft));
+        .ofPromptEvents(
+            payload, draft -> beforeTool(payload, draft), draft -> afterTool(payload, draft));
   }
 
   private static HookCall beforeTool(HookFields payload, HookCallDraft draft) {

@@ -5,13 +5,13 @@ import java.util.Set;
 
 /**
  * Gemini CLI's hook input (the hooks reference of its docs, as Gemini CLI 0.61.0 sends it): {@code
- * BeforeAgent} begins, {@code BeforeTool} of {@code write_file} or {@code replace} snapshots its
- * {@code file_path} (relative to {@code cwd} when relative: Gemini passes it on as the model wrote
- * it), {@code run_shell_command} makes sure a turn is open (and snapshots a patch inside it,
- * relative to its {@code dir_path}) and begins the shell call, which its {@code AfterTool} ends,
- * {@code AfterAgent} and {@code SessionEnd} finish. Gemini gives no turn id and no tool call id:
- * the service generates the turn's, and a repeated delivery is recognized by its bytes (every
- * payload carries a millisecond {@code timestamp}).
+ * BeforeAgent} begins (its {@code prompt} the turn's), {@code BeforeTool} of {@code write_file} or
+ * {@code replace} snapshots its {@code file_path} (relative to {@code cwd} when relative: Gemini
+ * passes it on as the model wrote it), {@code run_shell_command} makes sure a turn is open (and
+ * snapshots a patch inside it, relative to its {@code dir_path}) and begins the shell call, which
+ * its {@code AfterTool} ends, {@code AfterAgent} and {@code SessionEnd} finish. Gemini gives no
+ * turn id and no tool call id: the service generates the turn's, and a repeated delivery is
+ * recognized by its bytes (every payload carries a millisecond {@code timestamp}).
  */
 final class GeminiHooks implements HookMapper {
 
@@ -24,6 +24,7 @@ final class GeminiHooks implements HookMapper {
       HookCallDraft.fields(
           null,
           null,
+          HookCallDraft.PROMPT,
           "tool_name",
           "tool_input.file_path",
           "tool_input.command",
@@ -38,7 +39,7 @@ final class GeminiHooks implements HookMapper {
   public HookCall map(HookFields payload) {
     HookCallDraft draft = HookCallDraft.read(payload, runtime(), null, null);
     return switch (draft.event()) {
-      case "BeforeAgent" -> draft.begin();
+      case "BeforeAgent" -> draft.begin(payload.optional(HookCallDraft.PROMPT));
       case "BeforeTool" -> beforeTool(payload, draft);
       case "AfterTool" -> afterTool(payload, draft);
       case "AfterAgent", "SessionEnd" -> draft.finish();

@@ -19,6 +19,9 @@ import java.util.Optional;
  *     records, in order; empty for every other action
  * @param shell the shell call a Pre hook begins or a Post hook ends, when the runtime brackets its
  *     shell calls with both: it owns what the watcher sees change while it is in flight
+ * @param prompt the prompt a begin's payload carried (Claude Code's and Codex's {@code
+ *     UserPromptSubmit}, Gemini's {@code BeforeAgent}: field {@code prompt}), kept as the turn's
+ *     when the store keeps prompts; empty for every other action
  */
 record HookCall(
     String runtime,
@@ -29,7 +32,8 @@ record HookCall(
     Optional<String> runtimeTurn,
     Optional<String> toolCall,
     List<String> paths,
-    Optional<Shell> shell) {
+    Optional<Shell> shell,
+    Optional<String> prompt) {
 
   /**
    * A shell tool call as its hooks name it.
@@ -65,6 +69,9 @@ record HookCall(
     paths = List.copyOf(paths);
     if (action != Action.SNAPSHOT && !paths.isEmpty()) {
       throw new IllegalArgumentException("only a snapshot names paths, not " + action);
+    }
+    if (action != Action.BEGIN && prompt.isPresent()) {
+      throw new IllegalArgumentException("only a begin carries a prompt, not " + action);
     }
     if (action == Action.END_CALL && shell.isEmpty()) {
       throw new IllegalArgumentException("a call's end names its shell call");

@@ -22,6 +22,11 @@ record HookCallDraft(
     Optional<String> toolCall) {
 
   /**
+   * The field of a prompt hook's payload that carries the prompt (every runtime's but OpenCode).
+   */
+  static final String PROMPT = "prompt";
+
+  /**
    * The fields {@link #read} reads, and {@code more}: what a command hook's mapper names (the turn
    * and tool call fields, null when the runtime gives none).
    */
@@ -56,14 +61,17 @@ record HookCallDraft(
 
   /**
    * The call of a runtime that names its events as Claude Code does (Claude Code and Codex): {@code
-   * UserPromptSubmit} begins, {@code PreToolUse} is what {@code beforeTool} makes of it, {@code
-   * Stop} and {@code SessionEnd} finish, {@code PostToolUse} (and Claude Code's {@code
-   * PostToolUseFailure}) is what {@code afterTool} makes of it, any other event is ignored.
+   * UserPromptSubmit} begins with the payload's {@code prompt}, {@code PreToolUse} is what {@code
+   * beforeTool} makes of it, {@code Stop} and {@code SessionEnd} finish, {@code PostToolUse} (and
+   * Claude Code's {@code PostToolUseFailure}) is what {@code afterTool} makes of it, any other
+   * event is ignored.
    */
   HookCall ofPromptEvents(
-      Function<HookCallDraft, HookCall> beforeTool, Function<HookCallDraft, HookCall> afterTool) {
+      HookFields payload,
+      Function<HookCallDraft, HookCall> beforeTool,
+      Function<HookCallDraft, HookCall> afterTool) {
     return switch (event()) {
-      case "UserPromptSubmit" -> begin();
+      case "UserPromptSubmit" -> begin(payload.optional(PROMPT));
       case "PreToolUse" -> beforeTool.apply(this);
       case "PostToolUse", "PostToolUseFailure" -> afterTool.apply(this);
       case "Stop", "SessionEnd" -> finish();
@@ -89,15 +97,28 @@ record HookCallDraft(
         runtimeTurn,
         toolCall,
         List.of(),
-        Optional.of(new HookCall.Shell(tool, command, base)));
+        Optional.of(new HookCall.Shell(tool, command, base)),
+        Optional.empty());
   }
 
   HookCall finish() {
     return call(HookCall.Action.FINISH, List.of());
   }
 
-  HookCall begin() {
-    return call(HookCall.Action.BEGIN, List.of());
+  /** A begin, with the prompt the payload carried, if any. */
+  HookCall begin(Optional<String> prompt) {
+    requireCwd();
+    return new HookCall(
+        runtime,
+        event,
+        HookCall.Action.BEGIN,
+        session,
+        cwd,
+        runtimeTurn,
+        toolCall,
+        List.of(),
+        Optional.empty(),
+        prompt);
   }
 
   HookCall ensure() {
@@ -139,7 +160,8 @@ record HookCallDraft(
         call.runtimeTurn(),
         call.toolCall(),
         call.paths(),
-        Optional.of(new HookCall.Shell(tool, command, base)));
+        Optional.of(new HookCall.Shell(tool, command, base)),
+        Optional.empty());
   }
 
   /** The directory the runtime works in; refused when the payload has none. */
@@ -159,6 +181,15 @@ record HookCallDraft(
       requireCwd();
     }
     return new HookCall(
-        runtime, event, action, session, cwd, runtimeTurn, toolCall, paths, Optional.empty());
+        runtime,
+        event,
+        action,
+        session,
+        cwd,
+        runtimeTurn,
+        toolCall,
+        paths,
+        Optional.empty(),
+        Optional.empty());
   }
 }

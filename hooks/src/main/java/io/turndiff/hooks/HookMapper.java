@@ -14,7 +14,7 @@ interface HookMapper {
 
   /**
    * The fields (dotted paths) {@link #map} reads: only these are kept from a payload, every other
-   * value is skipped unread (a {@code Write}'s content, a {@code tool_response}, a prompt).
+   * value is skipped unread (a {@code Write}'s content, a {@code tool_response}, a transcript).
    */
   Set<String> fields();
 

@@ -194,7 +194,27 @@ final class HookTurns {
       if (open.isPresent()) {
         finish(open.get().externalId());
       }
-      beginFor(call.runtimeTurn());
+      String began = beginFor(call.runtimeTurn());
+      call.prompt().ifPresent(prompt -> keepPrompt(began, prompt));
+    }
+
+    /**
+     * The prompt that began {@code turnId}, kept as its own when the store keeps prompts (a local
+     * store unless told not to, a shared one only when told to: {@link
+     * io.turndiff.store.Prompts#kept}); otherwise it is dropped here, never written anywhere.
+     */
+    private void keepPrompt(String turnId, String prompt) {
+      turndiff
+          .store()
+          .write(
+              tx -> {
+                if (tx.prompts().kept()) {
+                  tx.turns()
+                      .byExternalId(turnId)
+                      .ifPresent(began -> tx.prompts().record(began.id(), prompt));
+                }
+                return null;
+              });
     }
 
     private void snapshot() {

@@ -53,7 +53,7 @@ final class OpenCodeHooks implements HookMapper {
             hook.equals("chat.message") ? payload.optional("output.message.id") : Optional.empty(),
             payload.optional("input.callID"));
     return switch (hook) {
-      case "chat.message" -> draft.begin();
+      case "chat.message" -> draft.begin(Optional.empty());
       case "tool.execute.before" -> beforeTool(payload, draft);
       case "event" -> draft.event().equals("event:session.idle") ? draft.finish() : draft.ignore();
       default -> draft.ignore();

@@ -59,7 +59,10 @@ final class PathBlames {
               Map<Long, BlamedTurn> turns = new LinkedHashMap<>();
               for (StoredFileChange change : changes) {
                 turns.put(
-                    change.turnId(), BlamedTurn.of(tx.turns().byId(change.turnId()).orElseThrow()));
+                    change.turnId(),
+                    BlamedTurn.of(
+                        tx.turns().byId(change.turnId()).orElseThrow(),
+                        tx.prompts().of(change.turnId())));
               }
               LineTracking pass = walk(tx, changes, turns);
               LineOrigin last = LineOrigin.OUTSIDE_ANY_TURN;

@@ -127,8 +127,9 @@ public final class ReviewQueries {
             next = Optional.of(page.getLast().turn().seq());
           }
           page = withPendingLines(tx, page);
-          Map<Long, TurnRewinds> rewinds =
-              rewindsOf(tx, page.stream().map(listing -> listing.turn().id()).toList());
+          List<Long> ids = page.stream().map(listing -> listing.turn().id()).toList();
+          Map<Long, TurnRewinds> rewinds = rewindsOf(tx, ids);
+          Map<Long, String> prompts = tx.prompts().of(ids);
           List<ListedTurn> turns =
               page.stream()
                   .map(
@@ -136,7 +137,9 @@ public final class ReviewQueries {
                           new ListedTurn(
                               listing,
                               rewinds.getOrDefault(listing.turn().id(), TurnRewinds.NONE),
-                              overlapping(tx, listing.turn())))
+                              overlapping(tx, listing.turn()),
+                              Optional.ofNullable(prompts.get(listing.turn().id()))
+                                  .map(PromptTitle::of)))
                   .toList();
           String root = tx.workspaces().byId(found.workspaceId()).orElseThrow().rootReal();
           return new TurnPage(session, root, turns, next);
@@ -296,7 +299,8 @@ public final class ReviewQueries {
               turn,
               root,
               pending.filled(tx, tx.fileChanges().ofTurn(turn.id())),
-              rewindsOf(tx, turn));
+              rewindsOf(tx, turn),
+              tx.prompts().of(turn.id()));
         });
   }
 

@@ -16,6 +16,7 @@ import static io.turndiff.store.jooq.Tables.SESSION;
 import static io.turndiff.store.jooq.Tables.SNAPSHOT;
 import static io.turndiff.store.jooq.Tables.TOOL_CALL;
 import static io.turndiff.store.jooq.Tables.TURN;
+import static io.turndiff.store.jooq.Tables.TURN_PROMPT;
 import static io.turndiff.store.jooq.Tables.WORKSPACE;
 
 import io.turndiff.model.TurnState;
@@ -290,7 +291,10 @@ public final class Retention {
     dsl.deleteFrom(REWIND_OPERATION).where(REWIND_OPERATION.ID.in(operationIds)).execute();
   }
 
-  /** The turns and every row that is theirs: tool calls, changes and their links, directories. */
+  /**
+   * The turns and every row that is theirs: tool calls, changes and their links, directories,
+   * prompts.
+   */
   private void deleteTurns(Set<Long> group) {
     dsl.deleteFrom(FILE_CHANGE_SHARED)
         .where(
@@ -319,6 +323,7 @@ public final class Retention {
     dsl.deleteFrom(FILE_CHANGE).where(FILE_CHANGE.TURN_ID.in(group)).execute();
     dsl.deleteFrom(TOOL_CALL).where(TOOL_CALL.TURN_ID.in(group)).execute();
     dsl.deleteFrom(DIRECTORY_CHANGE).where(DIRECTORY_CHANGE.TURN_ID.in(group)).execute();
+    dsl.deleteFrom(TURN_PROMPT).where(TURN_PROMPT.TURN_ID.in(group)).execute();
     dsl.deleteFrom(TURN).where(TURN.ID.in(group)).execute();
   }
 

@@ -21,6 +21,7 @@ public final class StoreTransaction {
   private final IndexDirectories indexDirectories;
   private final Retention retention;
   private final StoreSettings settings;
+  private final Prompts prompts;
 
   StoreTransaction(
       DSLContext dsl, InstantSource clock, HostId host, PreparedQueries prepared, BlobCodec codec) {
@@ -39,10 +40,16 @@ public final class StoreTransaction {
     this.indexDirectories = new IndexDirectories(dsl);
     this.retention = new Retention(dsl);
     this.settings = new StoreSettings(dsl);
+    this.prompts = new Prompts(dsl, settings);
   }
 
   public StoreSettings settings() {
     return settings;
+  }
+
+  /** The prompts that made turns, and whether this store keeps them. */
+  public Prompts prompts() {
+    return prompts;
   }
 
   public Retention retention() {

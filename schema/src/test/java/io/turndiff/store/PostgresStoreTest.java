@@ -88,11 +88,20 @@ class PostgresStoreTest {
           RetentionPolicy.DEFAULT,
           again.read(tx -> RetentionPolicy.stored(tx.settings(), Duration.ZERO)),
           "a new store is bounded by default, as a SQLite one is (V14)");
+      assertFalse(
+          (boolean) again.read(tx -> tx.prompts().kept()),
+          "a shared store keeps no prompts unless its setting says keep (V17)");
+      again.write(
+          tx -> {
+            tx.prompts().keep(true);
+            return null;
+          });
+      assertTrue((boolean) again.read(tx -> tx.prompts().kept()), "prompts: keep");
     }
     assertEquals(
-        8,
+        9,
         count(database, "SELECT count(*) FROM flyway_schema_history WHERE success"),
-        "V9 (the schema at V9), V10, V11, V12, V13, V14, V15 and V16, each run once");
+        "V9 (the schema at V9), V10, V11, V12, V13, V14, V15, V16 and V17, each run once");
     try (Connection connection = database.connect();
         Statement statement = connection.createStatement();
         ResultSet row =

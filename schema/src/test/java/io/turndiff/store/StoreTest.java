@@ -15,6 +15,7 @@ import io.turndiff.model.NotCaptured;
 import io.turndiff.model.Reason;
 import io.turndiff.model.Sha256;
 import io.turndiff.model.Snapshot;
+import io.turndiff.model.TurnKind;
 import io.turndiff.model.WorkspacePath;
 import java.io.InputStream;
 import java.net.URL;
@@ -222,6 +223,40 @@ class StoreTest {
   @Test
   void aNewStoreKeepsTheDefaultRetentionPolicy() {
     assertEquals(RetentionPolicy.DEFAULT, keptPolicy(temp.resolve("new/turndiff.db")));
+  }
+
+  /**
+   * A local store keeps prompts (V17) unless its setting says {@code none}; a prompt is cut to
+   * {@link Prompts#MAX_CHARS}, the first recorded for a turn stays its, and a removed turn's goes
+   * with it.
+   */
+  @Test
+  void aLocalStoreKeepsPromptsUnlessToldNotToCutToTheirBound() {
+    try (Store store = Store.open(temp.resolve("prompts/turndiff.db"))) {
+      assertTrue((boolean) store.read(tx -> tx.prompts().kept()), "a local store keeps prompts");
+      String longPrompt = "fix the build\n" + "x".repeat(Prompts.MAX_CHARS);
+      store.write(
+          tx -> {
+            long workspace = tx.workspaces().register("/w", "/w", 1, 2).id();
+            long turn =
+                tx.turns().begin("t1", tx.sessions().create("s", workspace), TurnKind.AGENT).id();
+            tx.prompts().record(turn, longPrompt);
+            tx.prompts().record(turn, "a repeated hook's prompt");
+            return null;
+          });
+      String kept =
+          store.read(
+              tx ->
+                  tx.prompts().of(tx.turns().byExternalId("t1").orElseThrow().id()).orElseThrow());
+      assertEquals(Prompts.MAX_CHARS, kept.length());
+      assertTrue(kept.startsWith("fix the build\nxxx") && kept.endsWith("\u2026"), kept);
+      store.write(
+          tx -> {
+            tx.prompts().keep(false);
+            return null;
+          });
+      assertFalse((boolean) store.read(tx -> tx.prompts().kept()), "prompts: none keeps none");
+    }
   }
 
   /**

@@ -652,6 +652,83 @@ class HookEndpointsTest {
     assertChanges(CODEX_TURN, Map.of("existing.txt", "modified scan"));
   }
 
+  // ---- the prompt that made a turn (issue 22 item 5)
+
+  /**
+   * Claude Code's and Codex's UserPromptSubmit and Gemini's BeforeAgent carry the prompt (their
+   * recorded payloads): a local store keeps each as its turn's, its bytes in the store's files.
+   */
+  @Test
+  void eachRuntimesPromptHookKeepsThePromptAsItsTurns() throws Exception {
+    workspace = TestWorkspace.in(temp.resolve("base")).file("a.txt", "a\n");
+    startService();
+    post(
+        "claude-code",
+        fixture("claude-code/UserPromptSubmit.json", "/home/user/my-project", workspace.root()));
+    post("codex", fixture("codex/UserPromptSubmit.json", "/tmp/cdx/exp/ws", workspace.root()));
+    byte[] gemini = fixture("gemini/BeforeAgent.json", "/tmp/gem/exp/ws2", workspace.root());
+    assertEquals(
+        "begun",
+        header(
+            post("gemini", replace(gemini, bytes("do prompt one"), bytes("gemini's prompt"))),
+            "Turndiff-Hook-Outcome"));
+    String geminiTurn = "gemini:d2f57fa9-3145-4742-8537-8222f53d18d3:1";
+    assertEquals(
+        Map.of(
+            CLAUDE_TURN, Optional.of("Rename foo to bar in src/app.ts and run the tests"),
+            CODEX_TURN, Optional.of("do prompt one"),
+            geminiTurn, Optional.of("gemini's prompt")),
+        Map.of(
+            CLAUDE_TURN, promptOf(CLAUDE_TURN),
+            CODEX_TURN, promptOf(CODEX_TURN),
+            geminiTurn, promptOf(geminiTurn)));
+    assertTrue(inStoreFiles("gemini's prompt"), "the check below sees a kept prompt's bytes");
+  }
+
+  /**
+   * A store whose setting is {@code prompts=none} ({@code hooks install --no-prompts}, {@code
+   * config --prompts none}) keeps none: the turn begins, and the prompt's bytes are nowhere in the
+   * database file or its write-ahead log.
+   */
+  @Test
+  void aStoreThatKeepsNoPromptsHasNoBytesOfThem() throws Exception {
+    workspace = TestWorkspace.in(temp.resolve("base")).file("a.txt", "a\n");
+    startService();
+    turndiff
+        .store()
+        .write(
+            tx -> {
+              tx.prompts().keep(false);
+              return null;
+            });
+    String secret = "deploy with token tdp-0f3a9c1e77b2";
+    byte[] body =
+        fixture("claude-code/UserPromptSubmit.json", "/home/user/my-project", workspace.root());
+    body = replace(body, bytes("Rename foo to bar in src/app.ts and run the tests"), bytes(secret));
+    assertEquals("begun", header(post("claude-code", body), "Turndiff-Hook-Outcome"));
+    assertEquals(Optional.empty(), promptOf(CLAUDE_TURN));
+    assertFalse(inStoreFiles(secret), "the prompt's bytes in the store files");
+    assertFalse(inStoreFiles("tdp-0f3a9c1e77b2"), "the prompt's token in the store files");
+  }
+
+  private Optional<String> promptOf(String turn) {
+    return turndiff
+        .store()
+        .read(tx -> tx.prompts().of(tx.turns().byExternalId(turn).orElseThrow().id()));
+  }
+
+  private boolean inStoreFiles(String text) throws IOException {
+    byte[] needle = bytes(text);
+    for (byte[] file : storeFiles().values()) {
+      for (int at = 0; at < file.length; at++) {
+        if (startsAt(file, at, needle)) {
+          return true;
+        }
+      }
+    }
+    return false;
+  }
+
   // ---- two sessions in one workspace (issue 27)
 
   /**

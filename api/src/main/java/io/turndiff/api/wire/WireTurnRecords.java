@@ -6,12 +6,15 @@ import java.util.List;
 
 /**
  * A turn with how it stands to rewinds, its workspace and its file records: {@code GET
- * /v1/turns/{turn}}.
+ * /v1/turns/{turn}}. {@code prompt} is the prompt that made it and {@code title} that prompt's
+ * first line, both null when the store kept no prompt for it.
  */
 public record WireTurnRecords(
     @JsonUnwrapped WireTurn turn,
     @JsonUnwrapped WireTurnRewinds rewinds,
     String workspace,
+    String title,
+    String prompt,
     List<WireFileRecord> files) {
 
   public static WireTurnRecords of(TurnRecords records) {
@@ -19,6 +22,8 @@ public record WireTurnRecords(
         WireTurn.of(records.turn()),
         WireTurnRewinds.of(records.rewinds()),
         records.workspaceRoot(),
+        records.title().orElse(null),
+        records.prompt().orElse(null),
         WireFileRecord.of(records.changes()));
   }
 }

@@ -28,6 +28,7 @@ export const REASONS = {
   too_large: { badge: 'too large', text: 'over the size limit — only a sampled fingerprint was taken, no content stored' },
   unreadable: { badge: 'unreadable', text: 'could not be read (permissions or an I/O error) — no content stored' },
   changed_during_read: { badge: 'changed while read', text: 'changed while it was being read — no consistent content stored' },
+  ignored_not_stored: { badge: 'ignored, not stored', text: 'ignored by git, and this store keeps ignored files\' stat and hash only — content not stored' },
 };
 
 export function reasonOf(code) {

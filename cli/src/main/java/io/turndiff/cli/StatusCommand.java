@@ -4,8 +4,10 @@ import io.turndiff.api.ExitCode;
 import io.turndiff.api.Json;
 import io.turndiff.api.Turndiff;
 import io.turndiff.api.wire.WireStatus;
+import io.turndiff.capture.track.IgnoredFilesSeen;
 import io.turndiff.capture.track.PathChange;
 import io.turndiff.capture.track.WorkspaceStatus;
+import io.turndiff.model.WorkspacePath;
 import io.turndiff.store.StoredTurn;
 import java.io.PrintWriter;
 import java.util.List;
@@ -52,9 +54,28 @@ final class StatusCommand implements Callable<Integer> {
         if (status.partial()) {
           out.println("# partially tracked: " + status.leftOut().size() + " subtrees left out");
         }
+        overTheCap(status).ifPresent(out::println);
       }
     }
     return ExitCode.OK.code();
+  }
+
+  /**
+   * The ignored files the index left out for their size, on a comment line: a turn that deletes one
+   * records it without content, so a rewind cannot give it back.
+   */
+  private static Optional<String> overTheCap(WorkspaceStatus status) {
+    IgnoredFilesSeen ignored = status.ignoredFiles();
+    if (ignored.overCap().isEmpty()) {
+      return Optional.empty();
+    }
+    return Optional.of(
+        "# ignored files over "
+            + ignored.maxBytes()
+            + " bytes, not indexed: "
+            + ignored.overCap().stream()
+                .map(WorkspacePath::display)
+                .collect(Collectors.joining(", ")));
   }
 
   /**

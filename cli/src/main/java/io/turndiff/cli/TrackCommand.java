@@ -5,6 +5,7 @@ import io.turndiff.api.ExitCode;
 import io.turndiff.api.Json;
 import io.turndiff.api.Turndiff;
 import io.turndiff.api.wire.WireTrackSummary;
+import io.turndiff.capture.track.IgnoredFiles;
 import io.turndiff.capture.track.TrackSummary;
 import io.turndiff.capture.track.Tracker;
 import io.turndiff.capture.track.TrackingOptions;
@@ -46,11 +47,25 @@ final class TrackCommand implements Callable<Integer> {
       description = "At most N bytes of content in the baseline (default ${DEFAULT-VALUE}).")
   long maxBytes;
 
+  @Option(
+      names = "--ignored-files",
+      paramLabel = "none|metadata|small",
+      description =
+          "What the index keeps of the files git ignores in the directories it walks (.env, logs;"
+              + " a directory git ignores, such as node_modules, is never walked): small (content"
+              + " of each up to 5 MiB; the default in a local store), metadata (stat and hash"
+              + " only; the default in a shared PostgreSQL store, since .env holds secrets) or"
+              + " none. Without it, a tracked workspace keeps what it kept.")
+  String ignoredFiles;
+
   @Override
   public Integer call() {
     TrackingOptions options;
     try {
       options = new TrackingOptions(maxFiles, maxBytes);
+      if (ignoredFiles != null) {
+        options = options.withIgnoredFiles(IgnoredFiles.fromCode(ignoredFiles));
+      }
     } catch (IllegalArgumentException e) {
       throw new CliException(ExitCode.USAGE, e.getMessage());
     }

@@ -427,6 +427,26 @@ class CaptureCommandsTest {
   }
 
   @Test
+  void trackKeepsSmallIgnoredFilesByDefaultAndStatusNamesThoseOverTheCap() throws Exception {
+    workspace
+        .file(".gitignore", "*.log\n")
+        .file("x.log", "x\n")
+        .file("big.log", new byte[(5 << 20) + 1]);
+    String root = workspace.root().toString();
+    JsonNode tracked = turndiff("track", "--workspace", root).expect(0).json();
+    JsonNode ignored = tracked.get("ignored_files");
+    assertEquals("small", ignored.get("kept").asText(), tracked.toString());
+    assertEquals(1, ignored.get("indexed").asInt(), tracked.toString());
+    assertEquals("big.log", ignored.get("over_cap").get(0).asText(), tracked.toString());
+    Files.writeString(workspace.resolve("x.log"), "x by the shell\n");
+    assertEquals(
+        "M x.log\n# ignored files over 5242880 bytes, not indexed: big.log\n",
+        turndiff("status", "--workspace", root).expect(0).out());
+    CommandRun wrong = turndiff("track", "--workspace", root, "--ignored-files", "all").expect(2);
+    assertTrue(wrong.err().contains("none, metadata or small, not all"), wrong.err());
+  }
+
+  @Test
   void trackAndStatusSeeWhatTheShellChangedAndATurnPicksTrackingUp() throws Exception {
     workspace
         .file("a.txt", "a\n")
@@ -437,7 +457,9 @@ class CaptureCommandsTest {
     String root = workspace.root().toString();
     turndiff("status", "--workspace", root).expect(1);
 
-    JsonNode tracked = turndiff("track", "--workspace", root).expect(0).json();
+    JsonNode tracked =
+        turndiff("track", "--workspace", root, "--ignored-files", "none").expect(0).json();
+    assertEquals("none", tracked.get("ignored_files").get("kept").asText(), tracked.toString());
     assertEquals(
         4, tracked.get("files").asInt(), ".gitignore, a.txt, b.txt and the link: " + tracked);
     assertEquals(4, tracked.get("content_read").asInt(), tracked.toString());

@@ -304,9 +304,12 @@ class ServeProcessIT {
     Files.writeString(workspace.resolve("a.txt"), "a by the shell\n");
     workspace.file("b.txt", "b\n").file("c.log", "ignored\n");
     JsonNode status = call("GET", "/v1/workspaces/status?workspace=" + encode(root), null, 200);
-    assertEquals(2, status.get("changes").size(), status.toString());
+    assertEquals(3, status.get("changes").size(), status.toString());
     assertEquals("M", status.get("changes").get(0).get("status").asText());
     assertEquals("b.txt", status.get("changes").get(1).get("path").asText());
+    // a small file git ignores is indexed in a local store (issue 24 item 2)
+    assertEquals("c.log", status.get("changes").get(2).get("path").asText());
+    assertEquals("small", status.get("ignored_files").get("kept").asText(), status.toString());
 
     call("POST", "/v1/turns", Json.object().put("workspace", root).put("turn", "tracked-t1"), 201);
     Files.writeString(workspace.resolve("b.txt"), "b by the shell\n");

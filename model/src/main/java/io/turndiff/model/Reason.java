@@ -21,7 +21,13 @@ public enum Reason {
   /** The kernel refused or failed the open or the read; existence may be unknown. */
   UNREADABLE("unreadable", Containment.INSIDE),
   /** Size or modification time moved while the content was read, every retry. */
-  CHANGED_DURING_READ("changed_during_read", Containment.INSIDE);
+  CHANGED_DURING_READ("changed_during_read", Containment.INSIDE),
+  /**
+   * A file git ignores, in a workspace whose store keeps ignored files' stat and hash only (a
+   * shared store's default: a {@code .env} holds secrets): its content was read to hash it, and not
+   * stored.
+   */
+  IGNORED_NOT_STORED("ignored_not_stored", Containment.INSIDE);
 
   private final String code;
   private final Containment containment;

@@ -1,16 +1,24 @@
 package io.turndiff.rewind;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import io.turndiff.boundary.Portability;
+import io.turndiff.capture.track.IgnoredFiles;
 import io.turndiff.capture.track.TrackingOptions;
+import io.turndiff.fixtures.Canary;
+import io.turndiff.fixtures.TestStore;
 import io.turndiff.fixtures.TreeContent;
 import io.turndiff.model.ChangeKind;
 import io.turndiff.model.DetectedBy;
+import io.turndiff.model.Reason;
+import io.turndiff.model.WorkspacePath;
 import io.turndiff.store.StoredFileChange;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
@@ -26,6 +34,9 @@ import org.junit.jupiter.api.io.TempDir;
  * is recorded with a correct diff, and rewinding the turn gives back the tree exactly as it was.
  */
 class ShellTurnRewindTest {
+
+  private static final byte[] DOT_ENV =
+      "API_KEY=sk-ignored-0123456789\nDEBUG=1\n\u00e9\n".getBytes(StandardCharsets.UTF_8);
 
   @TempDir Path temp;
 
@@ -61,7 +72,9 @@ class ShellTurnRewindTest {
         .file("same.txt", "AAAA\n")
         .file("gone/only.txt", "bye\n")
         .file(".gitignore", "*.pyc\n");
-    h.capture.tracker().track(h.workspace.root(), TrackingOptions.DEFAULTS);
+    h.capture
+        .tracker()
+        .track(h.workspace.root(), TrackingOptions.DEFAULTS.withIgnoredFiles(IgnoredFiles.SMALL));
     Map<String, String> before = TreeContent.of(h.workspace.root());
 
     String turn =
@@ -100,9 +113,11 @@ class ShellTurnRewindTest {
             "same.txt",
             ChangeKind.MODIFIED,
             "gone/only.txt",
-            ChangeKind.DELETED),
+            ChangeKind.DELETED,
+            "src/app.pyc",
+            ChangeKind.ADDED),
         kinds,
-        "every shell change, and not the ignored .pyc");
+        "every shell change, the ignored .pyc too (a small ignored file is indexed, issue 24)");
     assertTrue(changes.stream().allMatch(change -> change.detectedBy() == DetectedBy.SCAN));
     String patch = h.queries.patch(turn, List.of());
     assertTrue(patch.contains("-    return 1\n+    return 2\n"), patch);
@@ -112,10 +127,10 @@ class ShellTurnRewindTest {
 
     RewindReport report = h.rewindTurn(turn);
     assertTrue(report.complete(), report.toString());
-    Map<String, String> after = TreeContent.of(h.workspace.root());
-    after.remove("src/app.pyc");
     assertEquals(
-        before, after, "the tree is back exactly as it was (the ignored .pyc was never recorded)");
+        before,
+        TreeContent.of(h.workspace.root()),
+        "the tree is back exactly as it was, without the .pyc the turn made");
   }
 
   @Test
@@ -157,5 +172,72 @@ class ShellTurnRewindTest {
     after.put("bin/cache.log", before.get("bin/cache.log"));
     assertEquals(
         before, after, "the tree is back as it was, but for the ignored file no turn recorded");
+  }
+
+  /**
+   * The demo peers win on (issue 24 item 2): {@code rm -rf src .env}, and the rewind gives {@code
+   * .env} back byte for byte, though git ignores it. On a shared PostgreSQL store the default keeps
+   * ignored files' stat and hash only: the deletion is recorded, the secret's bytes are nowhere in
+   * the store, and the rewind names {@code .env} as not restored.
+   */
+  @Test
+  void rmRfSrcAndDotEnvIsRewound() throws Exception {
+    h.workspace
+        .file(".gitignore", ".env\nnode_modules/\n*.link\n")
+        .file("src/app.py", "print(1)\n")
+        .file("src/lib/util.py", "x = 1\n")
+        .file(".env", DOT_ENV)
+        .file("node_modules/pkg/index.js", "module.exports = 1\n")
+        // ignored links to the outside secret: indexed as links, never followed
+        .symlink("secret.link", h.workspace.secret().toString())
+        .hardlink("hard.link", h.workspace.secret());
+    h.capture.tracker().track(h.workspace.root(), TrackingOptions.DEFAULTS);
+    assertFalse(
+        indexed().contains("node_modules/pkg/index.js"),
+        "a directory git ignores as a whole is not walked: " + indexed());
+    assertTrue(indexed().contains(".env"), "an ignored file beside the sources is: " + indexed());
+
+    String turn =
+        h.capture.beginTurn(h.workspace.root(), Optional.of("session-1"), Optional.empty()).turn();
+    sh("rm -rf src .env node_modules");
+    h.capture.finishTurn(turn);
+
+    Map<String, StoredFileChange> changes =
+        h.queries.records(turn).changes().stream()
+            .collect(Collectors.toMap(change -> change.path().display(), change -> change));
+    assertEquals(
+        List.of(".env", "src/app.py", "src/lib/util.py"),
+        changes.keySet().stream().sorted().toList(),
+        "node_modules was never indexed, so its deletion is not the turn's record");
+    assertEquals(ChangeKind.DELETED, changes.get(".env").change().orElseThrow());
+
+    RewindReport report = h.rewindTurn(turn);
+    assertArrayEquals(
+        "x = 1\n".getBytes(StandardCharsets.UTF_8), h.workspace.read("src/lib/util.py"));
+    if (TestStore.onPostgres()) {
+      // a shared store keeps ignored files' stat and hash only, unless track --ignored-files small
+      assertEquals(
+          Reason.IGNORED_NOT_STORED.code(),
+          changes.get(".env").before().reason().orElseThrow().code(),
+          changes.get(".env").toString());
+      assertFalse(Files.exists(h.workspace.resolve(".env")), "nothing to put back");
+      assertTrue(
+          report.skipped().stream()
+              .anyMatch(skipped -> skipped.path().equals(WorkspacePath.of(".env"))),
+          "the rewind names what it could not restore: " + report);
+      Canary.of(new String(DOT_ENV, 0, 29, StandardCharsets.UTF_8)).assertNotInStore(h.store);
+    } else {
+      assertArrayEquals(DOT_ENV, h.workspace.read(".env"), ".env is back byte for byte");
+      assertTrue(report.complete(), report.toString());
+    }
+  }
+
+  private List<String> indexed() throws Exception {
+    String root = h.workspace.root().toRealPath().toString();
+    long workspace = h.store.read(tx -> tx.workspaces().byRealRoot(root)).orElseThrow().id();
+    return h.store.read(tx -> tx.indexes().entries(workspace)).keySet().stream()
+        .map(WorkspacePath::display)
+        .sorted()
+        .toList();
   }
 }

@@ -6,6 +6,9 @@ package io.turndiff.store;
  * @param indexedAtNanos wall-clock time when the scan that wrote the index began
  * @param version incremented on every write of the index
  * @param partial the budgets left some subtrees out
+ * @param ignoredFiles what the index keeps of the files git ignores: {@code none}, {@code metadata}
+ *     or {@code small} (V18)
+ * @param ignoredMaxBytes the size above which an ignored file is not indexed
  */
 public record TrackedWorkspace(
     long workspaceId,
@@ -13,4 +16,6 @@ public record TrackedWorkspace(
     long version,
     boolean partial,
     long maxFiles,
-    long maxBytes) {}
+    long maxBytes,
+    String ignoredFiles,
+    long ignoredMaxBytes) {}

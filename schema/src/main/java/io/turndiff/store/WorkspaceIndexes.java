@@ -45,7 +45,21 @@ public final class WorkspaceIndexes {
                     row.getVersion(),
                     row.getPartial() == 1L,
                     row.getMaxFiles(),
-                    row.getMaxBytes()));
+                    row.getMaxBytes(),
+                    row.getIgnoredFiles(),
+                    row.getIgnoredMaxBytes()));
+  }
+
+  /**
+   * Sets what the index of a tracked workspace keeps of the files git ignores ({@code none}, {@code
+   * metadata} or {@code small}) and their size cap, after the write that made it tracked.
+   */
+  public void ignoredFiles(long workspaceId, String ignoredFiles, long ignoredMaxBytes) {
+    dsl.update(TRACKED_WORKSPACE)
+        .set(TRACKED_WORKSPACE.IGNORED_FILES, ignoredFiles)
+        .set(TRACKED_WORKSPACE.IGNORED_MAX_BYTES, ignoredMaxBytes)
+        .where(TRACKED_WORKSPACE.WORKSPACE_ID.eq(workspaceId))
+        .execute();
   }
 
   /** The index's version (a prepared statement: asked on every use of a cached index). */

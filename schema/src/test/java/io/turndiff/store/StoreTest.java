@@ -150,8 +150,13 @@ class StoreTest {
   void aStoreAtTheLatestMigrationIsOpenedWithoutFlyway() throws Exception {
     Path database = storeAtMigration("latest", Store.LATEST_MIGRATION);
     String tampered = "UPDATE flyway_schema_history SET checksum = 1 WHERE version = '1'";
+    String applied = "SELECT count(*) FROM flyway_schema_history WHERE version IS NOT NULL";
+    int rowsBefore;
     try (Connection connection = DriverManager.getConnection("jdbc:sqlite:" + database)) {
       assertEquals(1, connection.createStatement().executeUpdate(tampered));
+      ResultSet count = connection.createStatement().executeQuery(applied);
+      assertTrue(count.next());
+      rowsBefore = count.getInt(1);
     }
     try (Store store = Store.open(database)) {
       store.write(tx -> tx.blobs().put("x".getBytes(StandardCharsets.UTF_8)));
@@ -163,7 +168,8 @@ class StoreTest {
                 .executeQuery(
                     "SELECT count(*), sum(checksum = 1) FROM flyway_schema_history WHERE version IS NOT NULL")) {
       assertTrue(rows.next());
-      assertEquals(Integer.parseInt(Store.LATEST_MIGRATION), rows.getInt(1), "no row added");
+      // not LATEST_MIGRATION itself: a version number may be unused (a gap while branches merge)
+      assertEquals(rowsBefore, rows.getInt(1), "no row added");
       assertEquals(1, rows.getInt(2), "the history was not repaired or rewritten");
     }
   }

@@ -11,7 +11,8 @@ public record WireStatus(
     boolean partial,
     List<String> leftOut,
     List<Change> changes,
-    double elapsedMs) {
+    double elapsedMs,
+    WireIgnoredFiles ignoredFiles) {
 
   /**
    * One changed path, with its change kind, its porcelain letter, and the open turns it could
@@ -34,6 +35,7 @@ public record WireStatus(
                         String.valueOf(change.letter()),
                         WireTurnRef.ofTurns(status.couldBelongTo(change.path()))))
             .toList(),
-        status.elapsedNanos() / 1e6);
+        status.elapsedNanos() / 1e6,
+        WireIgnoredFiles.of(status.ignoredFiles()));
   }
 }

@@ -13,7 +13,8 @@ public record WireTrackSummary(
     boolean partial,
     List<String> leftOut,
     List<String> unlisted,
-    double elapsedMs) {
+    double elapsedMs,
+    WireIgnoredFiles ignoredFiles) {
 
   public static WireTrackSummary of(TrackSummary summary) {
     return new WireTrackSummary(
@@ -24,6 +25,7 @@ public record WireTrackSummary(
         summary.partial(),
         summary.leftOut().stream().map(WorkspacePath::display).toList(),
         summary.unlisted(),
-        summary.elapsedNanos() / 1e6);
+        summary.elapsedNanos() / 1e6,
+        WireIgnoredFiles.of(summary.ignoredFiles()));
   }
 }

@@ -48,10 +48,17 @@ final class IgnoreRules {
    */
   private record Rules(IgnoreNode node, boolean turndiffs) {}
 
-  /** Who ignores a path. */
-  private enum Verdict {
+  /**
+   * Who ignores a path: nobody, git alone (a {@code .gitignore} rule, and git does not track it),
+   * git by ignoring the directory it is in (entered only for what git or turndiff's index tracks in
+   * it), or turndiff (its own rules and the paths it always ignores, whatever git says). Only the
+   * second kind of file is indexed when the workspace keeps ignored files ({@link IgnoredFiles}): a
+   * directory git ignores as a whole stays unwalked.
+   */
+  enum Verdict {
     NOBODY,
     GITIGNORE,
+    IGNORED_DIRECTORY,
     TURNDIFF
   }
 
@@ -167,28 +174,33 @@ final class IgnoreRules {
   }
 
   boolean ignored(WorkspacePath path, boolean directory) {
+    return judge(path, directory) != Verdict.NOBODY;
+  }
+
+  /** Who ignores {@code path}. */
+  Verdict judge(WorkspacePath path, boolean directory) {
     if (alwaysIgnored.contains(path)) {
-      return true;
+      return Verdict.TURNDIFF;
     }
     byte[] bytes = path.bytes();
     if (hasGitComponent(bytes)) {
-      return true;
+      return Verdict.TURNDIFF;
     }
     byte[] name = path.name();
     if (name.length > 14
         && startsWith(name, TEMPORARY_PREFIX)
         && endsWith(name, TEMPORARY_SUFFIX)) {
-      return true;
+      return Verdict.TURNDIFF;
     }
     Verdict verdict = verdict(path, bytes, directory);
     if (verdict == Verdict.TURNDIFF) {
-      return true;
+      return verdict;
     }
     boolean inIgnoredDirectory =
         !enteredForTracked.isEmpty()
             && path.parent().map(enteredForTracked::contains).orElse(false);
     if (verdict == Verdict.NOBODY && !inIgnoredDirectory) {
-      return false;
+      return Verdict.NOBODY;
     }
     // ignored by .gitignore: unless git tracks it
     for (TrackedByGit inWorkTree : tracked) {
@@ -196,14 +208,14 @@ final class IgnoreRules {
         if (directory) {
           enteredForTracked.add(path);
         }
-        return false;
+        return Verdict.NOBODY;
       }
     }
     if (directory && indexedWithin.test(path)) {
       enteredForTracked.add(path);
-      return false;
+      return Verdict.NOBODY;
     }
-    return true;
+    return inIgnoredDirectory ? Verdict.IGNORED_DIRECTORY : Verdict.GITIGNORE;
   }
 
   /** The closest ignore file that has a say decides, as in git. */

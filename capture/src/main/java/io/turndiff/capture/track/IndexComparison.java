@@ -6,6 +6,7 @@ import io.turndiff.model.ChangeKind;
 import io.turndiff.model.DirectoryState;
 import io.turndiff.model.FileMetadata;
 import io.turndiff.model.IndexEntry;
+import io.turndiff.model.NotCaptured;
 import io.turndiff.model.Presence;
 import io.turndiff.model.Reason;
 import io.turndiff.model.Snapshot;
@@ -113,16 +114,46 @@ final class IndexComparison {
     return true;
   }
 
-  /** Same content, type, mode and link text: a stat that moved without a change (a touch). */
+  /**
+   * Same content, type, mode and link text: a stat that moved without a change (a touch). An
+   * ignored file whose content is now stored, or no longer (the workspace's {@link IgnoredFiles}
+   * changed), is the same state when its hash is.
+   */
   private static boolean sameState(IndexEntry old, IndexEntry now) {
     return old.type() == now.type()
         && old.stat().mode() == now.stat().mode()
         && old.linkTarget().equals(now.linkTarget())
         && old.sha256().equals(now.sha256())
-        && old.reason().equals(now.reason())
+        && storedOrNot(old.reason()).equals(storedOrNot(now.reason()))
         && (old.sha256().isPresent()
             || old.linkTarget().isPresent()
             || old.stat().equals(now.stat()));
+  }
+
+  private static Optional<Reason> storedOrNot(Optional<Reason> reason) {
+    return reason.filter(why -> why != Reason.IGNORED_NOT_STORED);
+  }
+
+  /**
+   * What was read of an ignored file in a workspace that keeps ignored files' metadata only: the
+   * regular file's stat and hash, its content dropped (it was never stored: {@link ContentReader}
+   * read it without storing).
+   */
+  static Observation withoutContent(Observation read) {
+    if (!(read.snapshot() instanceof Snapshot.RegularFile file)) {
+      return read;
+    }
+    Snapshot hashed =
+        Snapshot.MetadataOnly.of(
+                file.path(),
+                file.boundary(),
+                file.stat(),
+                new NotCaptured(
+                    Reason.IGNORED_NOT_STORED,
+                    "ignored by git; this store keeps ignored files' stat and hash only"),
+                file.takenAt())
+            .withContentHash(file.content());
+    return new Observation(hashed, read.via(), Optional.empty());
   }
 
   /** The stat a scan found, as the index keeps it. */

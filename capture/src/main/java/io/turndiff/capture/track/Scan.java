@@ -16,6 +16,10 @@ import java.util.Set;
  * @param startedAtNanos wall-clock time the scan started: the written index's reference for the
  *     racy rule
  * @param directories every directory the walk entered, with its permission bits
+ * @param ignoredFiles the files git ignores that the walk took in, as the workspace's {@link
+ *     IgnoredFiles} says (their content is stored, or with {@link IgnoredFiles#METADATA} only
+ *     hashed)
+ * @param ignoredOverCap the files git ignores that were bigger than the cap: not indexed
  */
 record Scan(
     List<Candidate> candidates,
@@ -28,7 +32,10 @@ record Scan(
     long bytes,
     boolean partial,
     long startedAtNanos,
-    Map<WorkspacePath, Integer> directories) {
+    Map<WorkspacePath, Integer> directories,
+    IgnoredFiles keptOfIgnored,
+    Set<WorkspacePath> ignoredFiles,
+    List<WorkspacePath> ignoredOverCap) {
 
   /**
    * A path whose stat does not prove it unchanged since the index ({@code indexed} empty: a new

@@ -12,4 +12,5 @@ public record TrackSummary(
     boolean partial,
     List<WorkspacePath> leftOut,
     List<String> unlisted,
-    long elapsedNanos) {}
+    long elapsedNanos,
+    IgnoredFilesSeen ignoredFiles) {}

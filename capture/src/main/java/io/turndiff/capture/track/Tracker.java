@@ -1,6 +1,8 @@
 package io.turndiff.capture.track;
 
+import io.turndiff.boundary.Observation;
 import io.turndiff.boundary.Portability;
+import io.turndiff.boundary.ScannedEntry;
 import io.turndiff.boundary.WorkspaceBoundary;
 import io.turndiff.boundary.WorkspaceRoot;
 import io.turndiff.capture.workspace.WorkspaceHandles;
@@ -28,6 +30,7 @@ import java.util.OptionalLong;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.stream.Collectors;
 
 /**
  * Keeps the index of tracked workspaces: every path that is not ignored, with its stat (including
@@ -123,10 +126,10 @@ public final class Tracker {
       opened.close();
       throw e;
     }
+    TrackingOptions kept = keepingIgnoredFiles(workspaceId, options);
     try (WorkspaceHandles.Lease lease = workspaces.adopt(workspaceId, opened)) {
-      Comparison comparison =
-          compareAndWrite(workspaceId, lease.boundary(), options, progress, false);
-      return summary(lease.boundary(), comparison, System.nanoTime() - started);
+      Comparison comparison = compareAndWrite(workspaceId, lease.boundary(), kept, progress, false);
+      return summary(lease.boundary(), comparison, kept, System.nanoTime() - started);
     }
   }
 
@@ -144,7 +147,8 @@ public final class Tracker {
           comparison.scan().partial(),
           comparison.scan().leftOut(),
           System.nanoTime() - started,
-          openTurnsOf(stored.id(), comparison.changes()));
+          openTurnsOf(stored.id(), comparison.changes()),
+          IgnoredFilesSeen.of(comparison.scan(), options.ignoredMaxBytes()));
     }
   }
 
@@ -224,7 +228,10 @@ public final class Tracker {
     for (int attempt = 1; ; attempt++) {
       Comparison comparison =
           compare(workspaceId, boundary, options, true, progress, mayLookAtChangesOnly);
-      if (store.write(tx -> write(tx, workspaceId, comparison, options))) {
+      if (store.write(
+          tx ->
+              write(tx, workspaceId, comparison, options)
+                  && keptOfIgnored(tx, workspaceId, options))) {
         return comparison;
       }
       if (attempt >= MAX_ATTEMPTS) {
@@ -292,12 +299,40 @@ public final class Tracker {
   private TrackingOptions options(long workspaceId) {
     return store
         .read(tx -> tx.indexes().tracked(workspaceId))
-        .map(tracked -> new TrackingOptions(tracked.maxFiles(), tracked.maxBytes()))
+        .map(
+            tracked ->
+                new TrackingOptions(
+                    tracked.maxFiles(),
+                    tracked.maxBytes(),
+                    Optional.of(IgnoredFiles.fromCode(tracked.ignoredFiles())),
+                    tracked.ignoredMaxBytes()))
         .orElse(TrackingOptions.DEFAULTS);
   }
 
+  /**
+   * What {@code track} keeps of ignored files: as asked; else as the workspace kept them when it
+   * was tracked since V18; else the store's default. A local store keeps small ignored files whole
+   * (they are this user's, in this user's file); a shared one, which other people read, keeps their
+   * stat and hash only unless asked ({@code track --ignored-files small}): a {@code .env} holds
+   * secrets.
+   */
+  private TrackingOptions keepingIgnoredFiles(long workspaceId, TrackingOptions asked) {
+    if (asked.ignoredFiles().isPresent()) {
+      return asked;
+    }
+    IgnoredFiles storeDefault =
+        store.localFile().isPresent() ? IgnoredFiles.SMALL : IgnoredFiles.METADATA;
+    IgnoredFiles kept =
+        store
+            .read(tx -> tx.indexes().tracked(workspaceId))
+            .filter(tracked -> !tracked.ignoredFiles().equals(IgnoredFiles.NONE.code()))
+            .map(tracked -> IgnoredFiles.fromCode(tracked.ignoredFiles()))
+            .orElse(storeDefault);
+    return asked.withIgnoredFiles(kept);
+  }
+
   private static TrackSummary summary(
-      WorkspaceBoundary boundary, Comparison comparison, long elapsed) {
+      WorkspaceBoundary boundary, Comparison comparison, TrackingOptions options, long elapsed) {
     return new TrackSummary(
         boundary.rootReal().toString(),
         comparison.scan().files(),
@@ -306,7 +341,8 @@ public final class Tracker {
         comparison.scan().partial(),
         comparison.scan().leftOut(),
         comparison.scan().unlisted(),
-        elapsed);
+        elapsed,
+        IgnoredFilesSeen.of(comparison.scan(), options.ignoredMaxBytes()));
   }
 
   // ---- comparing the tree with the index
@@ -360,16 +396,13 @@ public final class Tracker {
     if (changed.isEmpty()) {
       Scan scan = TreeScan.walk(boundary, store.localFile(), git, options, index, plan.watch());
       return IndexComparison.of(
-          scan,
-          index,
-          contents.read(boundary, IndexComparison.toRead(scan), storeContent, progress),
-          plan.mark());
+          scan, index, read(boundary, scan, storeContent, progress), plan.mark());
     }
     Comparison watched =
         IndexComparison.of(
             changed.get(),
             index,
-            contents.read(boundary, IndexComparison.toRead(changed.get()), storeContent, progress),
+            read(boundary, changed.get(), storeContent, progress),
             plan.mark());
     if (!plan.check()) {
       return watched;
@@ -379,10 +412,7 @@ public final class Tracker {
     Scan whole = TreeScan.walk(boundary, store.localFile(), git, options, index, plan.watch());
     Comparison full =
         IndexComparison.of(
-            whole,
-            index,
-            contents.read(boundary, IndexComparison.toRead(whole), storeContent, progress),
-            plan.mark());
+            whole, index, read(boundary, whole, storeContent, progress), plan.mark());
     Set<WorkspacePath> differing = differing(watched.changes(), full.changes());
     Set<WorkspacePath> unexplained =
         differing.isEmpty()
@@ -409,6 +439,30 @@ public final class Tracker {
         full.indexVersion(),
         full.directoriesBefore(),
         OptionalLong.empty());
+  }
+
+  /**
+   * Reads what the scan could not prove unchanged ({@link ContentReader}); the ignored files of a
+   * workspace that keeps their metadata only are read without storing, and kept with their stat and
+   * hash ({@link IndexComparison#withoutContent}).
+   */
+  private Map<WorkspacePath, Observation> read(
+      WorkspaceBoundary boundary, Scan scan, boolean storeContent, Progress progress) {
+    List<ScannedEntry> toRead = IndexComparison.toRead(scan);
+    if (scan.keptOfIgnored() != IgnoredFiles.METADATA || scan.ignoredFiles().isEmpty()) {
+      return contents.read(boundary, toRead, storeContent, progress);
+    }
+    Map<Boolean, List<ScannedEntry>> ignored =
+        toRead.stream()
+            .collect(
+                Collectors.partitioningBy(entry -> scan.ignoredFiles().contains(entry.path())));
+    Map<WorkspacePath, Observation> read =
+        new HashMap<>(contents.read(boundary, ignored.get(false), storeContent, progress));
+    contents
+        .read(boundary, ignored.get(true), false, Progress.NONE)
+        .forEach(
+            (path, observation) -> read.put(path, IndexComparison.withoutContent(observation)));
+    return read;
   }
 
   /**
@@ -516,6 +570,17 @@ public final class Tracker {
     } else {
       indexes.invalidate(workspaceId);
     }
+    return true;
+  }
+
+  /** Records what the index keeps of ignored files, in the transaction that wrote it. */
+  private static boolean keptOfIgnored(
+      StoreTransaction tx, long workspaceId, TrackingOptions options) {
+    tx.indexes()
+        .ignoredFiles(
+            workspaceId,
+            options.ignoredFilesOr(IgnoredFiles.NONE).code(),
+            options.ignoredMaxBytes());
     return true;
   }
 

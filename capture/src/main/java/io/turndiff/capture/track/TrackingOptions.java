@@ -1,11 +1,19 @@
 package io.turndiff.capture.track;
 
+import java.util.Optional;
+
 /**
  * The budgets of a tracked workspace's baseline: how many files and how many bytes of content the
  * index holds at most. Past either, the rest of the tree is left out and the workspace is partially
- * tracked.
+ * tracked. And what it keeps of the files git ignores ({@link IgnoredFiles}; empty: the store's
+ * default, {@link IgnoredFiles#SMALL} in a local store, {@link IgnoredFiles#METADATA} in a shared
+ * one), each up to {@code ignoredMaxBytes}.
  */
-public record TrackingOptions(long maxFiles, long maxBytes) {
+public record TrackingOptions(
+    long maxFiles, long maxBytes, Optional<IgnoredFiles> ignoredFiles, long ignoredMaxBytes) {
+
+  /** The size above which an ignored file is not indexed: 5 MiB. */
+  public static final long IGNORED_MAX_BYTES = 5L << 20;
 
   public static final TrackingOptions DEFAULTS = new TrackingOptions(200_000, 2L << 30);
 
@@ -14,5 +22,24 @@ public record TrackingOptions(long maxFiles, long maxBytes) {
       throw new IllegalArgumentException(
           "budgets must be positive: " + maxFiles + " files, " + maxBytes + " bytes");
     }
+    if (ignoredMaxBytes < 0) {
+      throw new IllegalArgumentException(
+          "the size cap of ignored files must not be negative: " + ignoredMaxBytes);
+    }
+  }
+
+  /** Budgets, with ignored files as the store's default has them. */
+  public TrackingOptions(long maxFiles, long maxBytes) {
+    this(maxFiles, maxBytes, Optional.empty(), IGNORED_MAX_BYTES);
+  }
+
+  /** These budgets, with ignored files kept as {@code ignored} says. */
+  public TrackingOptions withIgnoredFiles(IgnoredFiles ignored) {
+    return new TrackingOptions(maxFiles, maxBytes, Optional.of(ignored), ignoredMaxBytes);
+  }
+
+  /** What is kept of ignored files: as given, else {@code storeDefault}. */
+  IgnoredFiles ignoredFilesOr(IgnoredFiles storeDefault) {
+    return ignoredFiles.orElse(storeDefault);
   }
 }

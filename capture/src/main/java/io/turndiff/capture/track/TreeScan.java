@@ -4,7 +4,9 @@ import io.turndiff.boundary.ScanVisitor;
 import io.turndiff.boundary.ScannedEntry;
 import io.turndiff.boundary.TreeWatch;
 import io.turndiff.boundary.WorkspaceBoundary;
+import io.turndiff.model.FileType;
 import io.turndiff.model.IndexEntry;
+import io.turndiff.model.Reason;
 import io.turndiff.model.StatProof;
 import io.turndiff.model.WorkspacePath;
 import java.nio.file.Path;
@@ -22,8 +24,10 @@ import java.util.Set;
  * One walk of the tree through the boundary, comparing each path with the index as it is found: a
  * path whose stat proves it unchanged ({@link StatProof#provesUnchangedSince}) is only marked seen,
  * so an unchanged tree costs a listing and a lookup per path; every other path is a candidate to
- * read. Ignored directories are never listed and ignored files never opened ({@link IgnoreRules});
- * the store's own files are never indexed; the {@link Budget} decides what is left out.
+ * read. Ignored directories are never listed ({@link IgnoreRules}); a file git ignores in a
+ * directory the walk enters is taken in as the workspace's {@link IgnoredFiles} says, up to its
+ * size cap, and every other ignored file is never opened; the store's own files are never indexed;
+ * the {@link Budget} decides what is left out, counting the ignored files taken in like any other.
  */
 final class TreeScan implements ScanVisitor {
 
@@ -37,14 +41,24 @@ final class TreeScan implements ScanVisitor {
   private final Set<WorkspacePath> ignored = new HashSet<>();
   private final List<String> unlisted = new ArrayList<>();
   private final Map<WorkspacePath, Integer> directories = new HashMap<>();
+  private final IgnoredFiles keptOfIgnored;
+  private final long ignoredMaxBytes;
+  private final Set<WorkspacePath> ignoredFiles = new HashSet<>();
+  private final List<WorkspacePath> ignoredOverCap = new ArrayList<>();
 
   private TreeScan(
-      WorkspaceBoundary boundary, IgnoreRules rules, IndexCache.Index index, Budget budget) {
+      WorkspaceBoundary boundary,
+      IgnoreRules rules,
+      IndexCache.Index index,
+      Budget budget,
+      TrackingOptions options) {
     this.boundary = boundary;
     this.rules = rules;
     this.index = index;
     this.budget = budget;
     this.seen = new BitSet(index.entries().size());
+    this.keptOfIgnored = options.ignoredFilesOr(IgnoredFiles.NONE);
+    this.ignoredMaxBytes = options.ignoredMaxBytes();
   }
 
   /**
@@ -60,7 +74,8 @@ final class TreeScan implements ScanVisitor {
       Optional<TreeWatch> watch) {
     long startedAt = nowNanos();
     TreeScan scan =
-        new TreeScan(boundary, rules(boundary, storeFile, git, index), index, new Budget(options));
+        new TreeScan(
+            boundary, rules(boundary, storeFile, git, index), index, new Budget(options), options);
     if (watch.isPresent()) {
       boundary.scan(scan, watch.get());
     } else {
@@ -88,7 +103,8 @@ final class TreeScan implements ScanVisitor {
             boundary,
             rules(boundary, storeFile, git, index),
             index,
-            new Budget(new TrackingOptions(Long.MAX_VALUE, Long.MAX_VALUE)));
+            new Budget(new TrackingOptions(Long.MAX_VALUE, Long.MAX_VALUE)),
+            options);
     boundary.scanPaths(dirty, scan, watch);
     return scan.changedResult(startedAt, dirty, options);
   }
@@ -134,16 +150,29 @@ final class TreeScan implements ScanVisitor {
 
   @Override
   public boolean ignored(WorkspacePath path) {
-    if (rules.ignored(path, false)) {
-      ignored.add(path);
-      return true;
+    IgnoreRules.Verdict verdict = rules.judge(path, false);
+    if (verdict == IgnoreRules.Verdict.NOBODY) {
+      return false;
     }
-    return false;
+    if (verdict == IgnoreRules.Verdict.GITIGNORE && keptOfIgnored != IgnoredFiles.NONE) {
+      // a file git ignores beside the sources (a .env): its size decides, when it is found
+      ignoredFiles.add(path);
+      return false;
+    }
+    ignored.add(path);
+    return true;
   }
 
   @Override
   public void found(ScannedEntry entry) {
+    if (!ignoredFiles.isEmpty() && ignoredFiles.contains(entry.path()) && overTheCap(entry)) {
+      ignoredFiles.remove(entry.path());
+      ignored.add(entry.path());
+      ignoredOverCap.add(entry.path());
+      return;
+    }
     if (!budget.admit(entry)) {
+      ignoredFiles.remove(entry.path());
       return;
     }
     IndexCache.Slot slot = index.slots().get(entry.path());
@@ -160,9 +189,30 @@ final class TreeScan implements ScanVisitor {
         entry.otherMount()
             ? now.equals(indexed.stat())
             : now.provesUnchangedSince(indexed.stat(), index.indexedAtNanos());
-    if (!unchanged) {
+    if (!unchanged || keptOtherwise(indexed)) {
       candidates.add(new Scan.Candidate(entry, Optional.of(indexed)));
     }
+  }
+
+  /**
+   * Whether an ignored file's entry keeps its content where the workspace now keeps only its hash,
+   * or the reverse ({@code track --ignored-files} changed it): it is read again, as if it changed.
+   */
+  private boolean keptOtherwise(IndexEntry indexed) {
+    if (ignoredFiles.isEmpty() || !ignoredFiles.contains(indexed.path())) {
+      return false;
+    }
+    boolean hashOnly = indexed.reason().equals(Optional.of(Reason.IGNORED_NOT_STORED));
+    return keptOfIgnored == IgnoredFiles.METADATA ? indexed.storedContent().isPresent() : hashOnly;
+  }
+
+  /**
+   * An ignored file bigger than the cap is not indexed (nor, once indexed, kept: it is dropped as a
+   * file ignored now is). A log or a build output can be large, and a turn that rewrites it is
+   * rarely what a rewind is for; a {@code .env} is small.
+   */
+  private boolean overTheCap(ScannedEntry entry) {
+    return entry.type() == FileType.REGULAR && entry.size() > ignoredMaxBytes;
   }
 
   @Override
@@ -190,7 +240,10 @@ final class TreeScan implements ScanVisitor {
         budget.bytes(),
         budget.spent(),
         startedAt,
-        directories);
+        directories,
+        keptOfIgnored,
+        ignoredFiles,
+        ignoredOverCap);
   }
 
   /**
@@ -243,7 +296,10 @@ final class TreeScan implements ScanVisitor {
             index.regularBytes(),
             false,
             startedAt,
-            now));
+            now,
+            keptOfIgnored,
+            ignoredFiles,
+            ignoredOverCap));
   }
 
   private static boolean within(WorkspacePath path, List<WorkspacePath> directories) {

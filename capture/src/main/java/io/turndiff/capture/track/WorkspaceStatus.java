@@ -17,7 +17,8 @@ public record WorkspaceStatus(
     boolean partial,
     List<WorkspacePath> leftOut,
     long elapsedNanos,
-    Map<WorkspacePath, List<StoredTurn>> couldBelongTo) {
+    Map<WorkspacePath, List<StoredTurn>> couldBelongTo,
+    IgnoredFilesSeen ignoredFiles) {
 
   public WorkspaceStatus {
     changes = List.copyOf(changes);

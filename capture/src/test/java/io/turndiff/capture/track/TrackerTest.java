@@ -231,7 +231,8 @@ class TrackerTest {
         .file("sub/c.txt", "c\n")
         .file(".turndiffignore", "secret-*\n")
         .file("secret-notes.txt", "s\n");
-    tracker.track(workspace.root(), TrackingOptions.DEFAULTS);
+    // the rules alone: ignored files not indexed (IgnoredFilesTest has them indexed)
+    tracker.track(workspace.root(), TrackingOptions.DEFAULTS.withIgnoredFiles(IgnoredFiles.NONE));
     sh(
         workspace.root(),
         "echo y >> x.log; echo y >> build/out.o; echo y >> sub/a.tmp; echo y >> keep.log; "
@@ -553,5 +554,112 @@ class TrackerTest {
           "each record names the other turn");
     }
     assertEquals(Map.of(), status(), "the index holds the tree as it is now");
+  }
+
+  private TrackSummary track(IgnoredFiles kept) {
+    return tracker.track(workspace.root(), TrackingOptions.DEFAULTS.withIgnoredFiles(kept));
+  }
+
+  private Map<String, IndexEntry> index() throws Exception {
+    String root = workspace.root().toRealPath().toString();
+    long id = store.read(tx -> tx.workspaces().byRealRoot(root)).orElseThrow().id();
+    return store.read(tx -> tx.indexes().entries(id)).values().stream()
+        .collect(Collectors.toMap(entry -> entry.path().display(), entry -> entry));
+  }
+
+  // ---- files git ignores (issue 24 item 2): indexed under a size cap as the workspace's
+  // IgnoredFiles says; a directory git ignores as a whole is never entered
+
+  @Test
+  void ignoredFilesInWalkedDirectoriesAreIndexedAndIgnoredDirectoriesAreNotWalked()
+      throws Exception {
+    workspace
+        .file(".gitignore", "*.log\n!keep.log\nbuild/\n")
+        .file("x.log", "x\n")
+        .file("keep.log", "k\n")
+        .file("build/out.o", "o\n")
+        .file("sub/.gitignore", "*.tmp\n")
+        .file("sub/a.tmp", "t\n")
+        .file(".turndiffignore", "secret-*\n")
+        .file("secret-notes.txt", "s\n")
+        .symlink("out.log", workspace.secret().toString());
+    TrackSummary summary = track(IgnoredFiles.SMALL);
+    assertEquals(
+        List.of(
+            ".gitignore",
+            ".turndiffignore",
+            "keep.log",
+            "out.log",
+            "sub/.gitignore",
+            "sub/a.tmp",
+            "x.log"),
+        index().keySet().stream().sorted().toList(),
+        "build/ (ignored as a whole) is not walked, .turndiffignore wins");
+    assertEquals(3, summary.ignoredFiles().indexed(), "x.log, sub/a.tmp and the link out.log");
+    assertEquals(7, summary.files(), "the budget counts them");
+    assertTrue(index().get("out.log").linkTarget().isPresent(), "a link, never followed");
+    sh(
+        workspace.root(),
+        "echo y >> x.log; echo y >> build/out.o; echo y >> sub/a.tmp; echo y >> secret-notes.txt");
+    assertEquals(Map.of("x.log", ChangeKind.MODIFIED, "sub/a.tmp", ChangeKind.MODIFIED), status());
+  }
+
+  @Test
+  void anIgnoredFileOverTheCapIsNotIndexedAndStatusSaysSo() throws Exception {
+    byte[] big = new byte[6 << 20];
+    workspace.file(".gitignore", "*.bin\n").file("big.bin", big).file("small.bin", "s\n");
+    TrackSummary summary = track(IgnoredFiles.SMALL);
+    assertEquals(Map.of(), status());
+    assertEquals(List.of(".gitignore", "small.bin"), index().keySet().stream().sorted().toList());
+    assertEquals(
+        List.of(WorkspacePath.of("big.bin")), summary.ignoredFiles().overCap(), "track says so");
+    WorkspaceStatus status = tracker.status(workspace.root());
+    assertEquals(List.of(WorkspacePath.of("big.bin")), status.ignoredFiles().overCap());
+    assertEquals(IgnoredFiles.SMALL, status.ignoredFiles().kept());
+    assertEquals(TrackingOptions.IGNORED_MAX_BYTES, status.ignoredFiles().maxBytes());
+    Files.delete(workspace.resolve("big.bin"));
+    assertEquals(Map.of(), status(), "never indexed: its deletion is not a change");
+  }
+
+  @Test
+  void noneLeavesIgnoredFilesOutAndTheSettingIsKeptByTheWorkspace() throws Exception {
+    workspace.file(".gitignore", ".env\n").file(".env", "KEY=1\n").file("a.txt", "a\n");
+    track(IgnoredFiles.NONE);
+    assertFalse(index().containsKey(".env"));
+    assertEquals(IgnoredFiles.NONE, tracker.status(workspace.root()).ignoredFiles().kept());
+    track(IgnoredFiles.SMALL);
+    assertTrue(index().get(".env").storedContent().isPresent(), index().toString());
+    tracker.track(workspace.root(), TrackingOptions.DEFAULTS);
+    assertEquals(
+        IgnoredFiles.SMALL,
+        tracker.status(workspace.root()).ignoredFiles().kept(),
+        "tracking again without the option keeps what the workspace kept");
+  }
+
+  @Test
+  void metadataKeepsTheStatAndHashOfAnIgnoredFileAndNeverItsBytes() throws Exception {
+    Canary secret = Canary.of("OPENAI_API_KEY=sk-not-stored-7f3a91c2\n");
+    workspace.file(".gitignore", ".env\n").file(".env", secret.text());
+    track(IgnoredFiles.METADATA);
+    IndexEntry env = index().get(".env");
+    assertEquals(Optional.of(Reason.IGNORED_NOT_STORED), env.reason(), env.toString());
+    assertTrue(env.sha256().isPresent(), "hashed, so that a change is seen");
+    assertTrue(env.storedContent().isEmpty());
+    secret.assertNotInStore(store);
+    Files.writeString(workspace.resolve(".env"), secret.text().replace('7', '8'));
+    assertEquals(Map.of(".env", ChangeKind.MODIFIED), status());
+    track(IgnoredFiles.SMALL);
+    assertTrue(
+        index().get(".env").storedContent().isPresent(),
+        "enabled for the store: its content is stored at the next track");
+  }
+
+  @Test
+  void theDefaultIsSmallInALocalStoreAndMetadataInASharedOne() throws Exception {
+    workspace.file(".gitignore", ".env\n").file(".env", "KEY=1\n");
+    TrackSummary summary = tracker.track(workspace.root(), TrackingOptions.DEFAULTS);
+    IgnoredFiles expected = TestStore.onPostgres() ? IgnoredFiles.METADATA : IgnoredFiles.SMALL;
+    assertEquals(expected, summary.ignoredFiles().kept());
+    assertEquals(expected == IgnoredFiles.SMALL, index().get(".env").storedContent().isPresent());
   }
 }

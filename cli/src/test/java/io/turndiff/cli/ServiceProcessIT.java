@@ -133,6 +133,18 @@ class ServiceProcessIT {
     String stat = Files.readString(Path.of("/proc/" + pid + "/stat"));
     String[] fields = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
     assertEquals(Long.toString(pid), fields[3], "session id = pid: " + stat);
+    // this JVM and this jar, from the start-up cache and sqlite's library the command started
+    // with, and the full JIT: not the short command's C1 and serial collector
+    List<String> daemonArguments =
+        List.of(Files.readString(Path.of("/proc/" + pid + "/cmdline")).split("\0"));
+    assertTrue(
+        daemonArguments.contains("-XX:AOTCache=" + StartupCache.of(CliProcess.jar())),
+        daemonArguments.toString());
+    assertTrue(
+        daemonArguments.stream().anyMatch(word -> word.startsWith("-Dturndiff.sqlite.library=")),
+        daemonArguments.toString());
+    assertFalse(daemonArguments.contains("-XX:+UseSerialGC"), daemonArguments.toString());
+    assertFalse(daemonArguments.contains("-XX:TieredStopAtLevel=1"), daemonArguments.toString());
 
     // a turn in flight, begun by another process on the same store
     Path workspace = temp.resolve("ws");

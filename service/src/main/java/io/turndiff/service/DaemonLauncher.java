@@ -14,7 +14,8 @@ import java.util.Map;
 /**
  * Spawns {@code serve --daemon} detached from the caller: through the launcher under {@code
  * $TURNDIFF_HOME} when set (a release's {@code bin/turndiff}, else a checkout's {@code turndiff}),
- * else this JVM and this jar; in a new session ({@code setsid}) so that a runtime killing its
+ * else this JVM and this jar, from the start-up cache and native libraries this JVM started with
+ * ({@link InheritedStartUp}); in a new session ({@code setsid}) so that a runtime killing its
  * hook's process group, or a closing terminal, does not reach it; stdin on {@code /dev/null},
  * stdout and stderr appended to the service log (never the caller's: a runtime waits for its hook's
  * stdout to close); working directory {@code /}; and an environment reduced to what a service needs
@@ -91,10 +92,12 @@ final class DaemonLauncher {
           ExitCode.ERROR,
           "turndiff does not run from its jar (" + jar + "); set TURNDIFF_HOME to the checkout");
     }
-    return List.of(
-        ProcessHandle.current().info().command().orElse("java"),
-        "--enable-native-access=ALL-UNNAMED",
-        "-jar",
-        jar.toString());
+    List<String> command = new ArrayList<>();
+    command.add(ProcessHandle.current().info().command().orElse("java"));
+    command.add("--enable-native-access=ALL-UNNAMED");
+    command.addAll(InheritedStartUp.ofThisJvm());
+    command.add("-jar");
+    command.add(jar.toString());
+    return command;
   }
 }

@@ -1,0 +1,58 @@
+package io.turndiff.service;
+
+import java.lang.management.ManagementFactory;
+import java.util.List;
+
+/**
+ * The JVM options a service spawned from this JVM and its jar ({@code java -jar turndiff.jar}, no
+ * {@code TURNDIFF_HOME}) takes over from the command that spawns it: the files its start-up reads,
+ * not its compilers or its collector.
+ *
+ * <p>A launcher starts a command from an ahead-of-time cache ({@code -XX:AOTCache}, JDK 25: its
+ * classes loaded and linked, method profiles) or a class-data archive, and points sqlite-jdbc and
+ * zstd-jni at native libraries kept beside the jar instead of extracted into the temporary folder
+ * at every start. A service started bare spends about twice the CPU of one started from the cache
+ * before it answers (the daemon's CPU when {@code service start} returns: 5.3–5.6 s from nothing,
+ * 2.4–2.9 s from the cache, docs/build.md "What CI costs"); it is the same jar, so the cache the
+ * command started from matches it. The command's {@code -XX:+UseSerialGC} and {@code
+ * -XX:TieredStopAtLevel=1} are a short-lived process's and stay behind: the service keeps the full
+ * JIT and the default collector, as a release's launcher gives {@code serve}. An {@code
+ * -XX:AOTCacheOutput} (the cache's training) stays behind too: a service must not write a cache
+ * when it ends.
+ */
+final class InheritedStartUp {
+
+  /**
+   * The options taken over, by how they begin: the cache or archive and the logging that keeps the
+   * JVM quiet about it (or not), and the folders of the native libraries.
+   */
+  private static final List<String> TAKEN =
+      List.of(
+          "-XX:AOTCache=",
+          "-XX:AOTMode=",
+          "-XX:SharedArchiveFile=",
+          "-XX:+AutoCreateSharedArchive",
+          "-Xshare:",
+          "-Xlog:aot",
+          "-Xlog:cds",
+          "-Dturndiff.sqlite.library=",
+          "-DZstdNativePath=");
+
+  private InheritedStartUp() {}
+
+  /** What a service spawned from this JVM takes over from the options this JVM started with. */
+  static List<String> ofThisJvm() {
+    return of(ManagementFactory.getRuntimeMXBean().getInputArguments());
+  }
+
+  /**
+   * The options of {@code jvmOptions} (a JVM's, without its main class and arguments) taken over.
+   */
+  static List<String> of(List<String> jvmOptions) {
+    return jvmOptions.stream().filter(InheritedStartUp::taken).toList();
+  }
+
+  private static boolean taken(String option) {
+    return TAKEN.stream().anyMatch(option::startsWith);
+  }
+}

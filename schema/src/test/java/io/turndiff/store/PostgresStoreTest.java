@@ -90,9 +90,9 @@ class PostgresStoreTest {
           "a new store is bounded by default, as a SQLite one is (V14)");
     }
     assertEquals(
-        8,
+        9,
         count(database, "SELECT count(*) FROM flyway_schema_history WHERE success"),
-        "V9 (the schema at V9), V10, V11, V12, V13, V14, V15 and V16, each run once");
+        "V9 (the schema at V9), V10, V11, V12, V13, V14, V15, V16 and V19, each run once");
     try (Connection connection = database.connect();
         Statement statement = connection.createStatement();
         ResultSet row =

@@ -149,8 +149,14 @@ class StoreTest {
   void aStoreAtTheLatestMigrationIsOpenedWithoutFlyway() throws Exception {
     Path database = storeAtMigration("latest", Store.LATEST_MIGRATION);
     String tampered = "UPDATE flyway_schema_history SET checksum = 1 WHERE version = '1'";
+    String versions = "SELECT count(*) FROM flyway_schema_history WHERE version IS NOT NULL";
+    int applied;
     try (Connection connection = DriverManager.getConnection("jdbc:sqlite:" + database)) {
       assertEquals(1, connection.createStatement().executeUpdate(tampered));
+      ResultSet count = connection.createStatement().executeQuery(versions);
+      assertTrue(count.next());
+      // the versions applied, not the newest one's number: migration numbers may have gaps
+      applied = count.getInt(1);
     }
     try (Store store = Store.open(database)) {
       store.write(tx -> tx.blobs().put("x".getBytes(StandardCharsets.UTF_8)));
@@ -162,7 +168,7 @@ class StoreTest {
                 .executeQuery(
                     "SELECT count(*), sum(checksum = 1) FROM flyway_schema_history WHERE version IS NOT NULL")) {
       assertTrue(rows.next());
-      assertEquals(Integer.parseInt(Store.LATEST_MIGRATION), rows.getInt(1), "no row added");
+      assertEquals(applied, rows.getInt(1), "no row added");
       assertEquals(1, rows.getInt(2), "the history was not repaired or rewritten");
     }
   }

@@ -9,10 +9,12 @@ import java.util.Optional;
 
 /**
  * {@code POST /v1/rewind}: {@code {"turn": ID, "to"?: bool, "operation"?: ID, "dry_run"?: bool,
- * "force"?: bool, "paths"?: [PATH…], "paths_base64"?: [B64…]}}. A misspelt flag ({@code "dryrun"})
- * or a null one ({@code "dry_run": null}) is refused, never read as absent: that would make a dry
- * run real. So is an empty or a null list of paths, which would rewind every path. Each path is
- * decoded once, as the body is bound: {@code paths} as text, {@code paths_base64} as exact bytes.
+ * "force"?: bool, "paths"?: [PATH…], "paths_base64"?: [B64…], "before_tool_call"?: ID}}; with
+ * {@code before_tool_call}, the state before that tool call of the turn goes back (that call and
+ * every later one of the turn are rewound). A misspelt flag ({@code "dryrun"}) or a null one
+ * ({@code "dry_run": null}) is refused, never read as absent: that would make a dry run real. So is
+ * an empty or a null list of paths, which would rewind every path. Each path is decoded once, as
+ * the body is bound: {@code paths} as text, {@code paths_base64} as exact bytes.
  */
 public record RewindTurnRequest(
     @JsonProperty("turn") String turn,
@@ -23,7 +25,8 @@ public record RewindTurnRequest(
     @JsonProperty("paths") @JsonDeserialize(using = PathFields.TextList.class)
         List<PathInput> paths,
     @JsonProperty("paths_base64") @JsonDeserialize(using = PathFields.Base64List.class)
-        List<PathInput> pathsBase64) {
+        List<PathInput> pathsBase64,
+    @JsonProperty("before_tool_call") String beforeToolCall) {
 
   public RewindTurnRequest {
     if (turn == null) {
@@ -39,6 +42,11 @@ public record RewindTurnRequest(
     }
     paths = paths == null ? List.of() : List.copyOf(paths);
     pathsBase64 = pathsBase64 == null ? List.of() : List.copyOf(pathsBase64);
+  }
+
+  /** The tool call to rewind to before, when asked for. */
+  public Optional<String> beforeToolCallId() {
+    return Optional.ofNullable(beforeToolCall);
   }
 
   public Optional<String> operationId() {

@@ -153,6 +153,14 @@ public record BenchResult(
         String.format(
             "%.1fx",
             ratio(watched.gitAfterChange().medianMillis(), watched.afterChange().medianMillis())));
+    row(out, "shell call attributed (Pre + Post, watched, 1 file)", watched.shellCall(), "");
+    row(
+        out,
+        "  shadow git add -A && commit, same rounds",
+        watched.gitCommitAll(),
+        String.format(
+            "%.1fx",
+            ratio(watched.gitCommitAll().medianMillis(), watched.shellCall().medianMillis())));
     out.printf(
         "baseline on disk: turndiff %.1f MB, shadow git after the initial commit %.1f MB: git/turndiff %.1fx%n",
         tracking.baselineDiskBytes() / 1e6,
@@ -199,6 +207,8 @@ public record BenchResult(
     put(ops, "git_status_watched_unchanged", tracking.watched().gitUnchanged());
     put(ops, "turndiff_watched_finish_changed", tracking.watched().afterChange());
     put(ops, "git_status_watched_changed", tracking.watched().gitAfterChange());
+    put(ops, "turndiff_shell_call_attributed", tracking.watched().shellCall());
+    put(ops, "git_commit_all_per_shell_call", tracking.watched().gitCommitAll());
     ObjectNode ratios = node.putObject("ratios");
     ratios.put(
         "git_status_over_turndiff_watched_finish_unchanged",

@@ -2,6 +2,7 @@ package io.turndiff.bench;
 
 import io.turndiff.api.Turndiff;
 import io.turndiff.boundary.BoundaryOptions;
+import io.turndiff.capture.ShellCall;
 import io.turndiff.capture.track.Tracker;
 import io.turndiff.capture.track.TrackingOptions;
 import io.turndiff.capture.track.WatchOptions;
@@ -331,7 +332,9 @@ public final class TurnBench {
       Samples unchanged,
       Samples gitUnchanged,
       Samples afterChange,
-      Samples gitAfterChange) {}
+      Samples gitAfterChange,
+      Samples shellCall,
+      Samples gitCommitAll) {}
 
   private static final int WATCHED_CHANGE = 10;
 
@@ -360,6 +363,8 @@ public final class TurnBench {
     Samples gitUnchanged = new Samples();
     Samples afterChange = new Samples();
     Samples gitAfterChange = new Samples();
+    Samples shellCall = new Samples();
+    Samples gitCommitAll = new Samples();
     try (Turndiff service =
         Turndiff.builder(base.resolve("watched-store/turndiff.db"))
             .boundary(BoundaryOptions.defaults())
@@ -397,12 +402,55 @@ public final class TurnBench {
           gitAfterChange.add(git.status());
         }
       }
+      if (!changing.isEmpty()) {
+        measureShellCalls(service, workspace, changing.getFirst(), git, shellCall, gitCommitAll);
+      }
     } finally {
       for (Map.Entry<Path, byte[]> file : original.entrySet()) {
         Files.write(file.getKey(), file.getValue());
       }
     }
-    return new Watched(changing.size(), unchanged, gitUnchanged, afterChange, gitAfterChange);
+    return new Watched(
+        changing.size(),
+        unchanged,
+        gitUnchanged,
+        afterChange,
+        gitAfterChange,
+        shellCall,
+        gitCommitAll);
+  }
+
+  /**
+   * The per-call attribution of shell changes (issue 24): a shell call's Pre and Post hooks with
+   * the watcher, each bringing the index up to the tree and recording what changed during the call
+   * (one file) as the call's, with the before-state a rewind to before the call puts back; next to
+   * the anchor, the whole-tree shadow-git snapshot ({@code git add -A && git commit}) the
+   * checkpointing tools take before each shell command, in the same round.
+   */
+  private static void measureShellCalls(
+      Turndiff service, Path workspace, Path file, ShadowGit git, Samples calls, Samples commits)
+      throws Exception {
+    String turn =
+        service
+            .capture()
+            .beginTurn(workspace, Optional.of("bench-shell-calls"), Optional.empty(), true)
+            .turn();
+    for (int round = 0; round < STATUS_WARMUP + STATUS_ROUNDS; round++) {
+      String call = "call-" + round;
+      long start = System.nanoTime();
+      service.capture().beginShellCall(turn, ShellCall.of(call, "Bash", "printf > " + file));
+      long pre = System.nanoTime() - start;
+      Files.write(file, ("shell call " + round + "\n").getBytes(StandardCharsets.UTF_8));
+      start = System.nanoTime();
+      service.capture().endShellCall(turn, call);
+      long post = System.nanoTime() - start;
+      long commit = git.commitAll("before shell call " + round);
+      if (round >= STATUS_WARMUP) {
+        calls.add(pre + post);
+        commits.add(commit);
+      }
+    }
+    service.capture().finishTurn(turn);
   }
 
   private static final int STATUS_WARMUP = 25;

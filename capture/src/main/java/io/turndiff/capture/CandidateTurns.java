@@ -65,6 +65,9 @@ final class CandidateTurns {
   /** The shell calls in flight through the interval (their rows), when calls are known. */
   private final List<Long> inFlight;
 
+  /** The same calls, as stored. */
+  private final List<StoredToolCall> callsInFlight;
+
   private CandidateTurns(StoreTransaction tx, List<StoredTurn> open, boolean callsKnown) {
     this.tx = tx;
     for (StoredTurn turn : open) {
@@ -76,6 +79,7 @@ final class CandidateTurns {
     List<StoredToolCall> calls = callsKnown ? tx.toolCalls().inFlight(ids) : List.of();
     Set<Long> bracketing = callsKnown ? tx.toolCalls().bracketing(ids) : Set.of();
     this.inFlight = calls.stream().map(StoredToolCall::id).toList();
+    this.callsInFlight = calls;
     Set<Long> calling = Set.copyOf(calls.stream().map(StoredToolCall::turnId).toList());
     for (StoredTurn turn : open) {
       if (calling.contains(turn.id())) {
@@ -145,6 +149,30 @@ final class CandidateTurns {
             recordOfTurn.keySet().stream()
                 .filter(other -> !other.equals(turnId))
                 .forEach(other -> tx.sharedChanges().record(changeId, other)));
+  }
+
+  /**
+   * Notes a change found at {@code path} during shell calls in flight, of a path their turn has a
+   * record of already (a tool call named it, or an earlier call changed it): each such call is
+   * linked to its turn's record with {@code before}, the state the path was in when the interval
+   * began (the index's), as the before-state that call found (issue 24: a rewind to before the call
+   * puts it back). The record's first before-state, and what it was made during, stay; a call
+   * linked already keeps what it found first.
+   */
+  void noteLaterCalls(WorkspacePath path, Snapshot before) {
+    Optional<Long> beforeRow = Optional.empty();
+    for (StoredToolCall call : callsInFlight) {
+      StoredFileChange existing = records.getOrDefault(call.turnId(), Map.of()).get(path);
+      if (existing == null || existing.toolCalls().contains(call.externalId())) {
+        continue;
+      }
+      if (tx.fileChanges().linkToolCall(existing.id(), call.id())) {
+        if (beforeRow.isEmpty()) {
+          beforeRow = Optional.of(tx.snapshots().insert(before));
+        }
+        tx.fileChanges().keepCallBefore(existing.id(), call.id(), beforeRow.get());
+      }
+    }
   }
 
   /** What the record of the turn {@code turnId} was made during. */

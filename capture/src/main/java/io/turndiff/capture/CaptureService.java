@@ -335,6 +335,7 @@ public final class CaptureService implements AutoCloseable {
     CandidateTurns open = CandidateTurns.openIn(tx, workspaceId, tracker.watches());
     for (int i = 0; i < befores.size() && !open.isEmpty(); i++) {
       WorkspacePath path = comparison.changes().get(i).path();
+      open.noteLaterCalls(path, befores.get(i));
       if (!open.namedByAToolCall(path)) {
         open.place(path, befores.get(i), Optional.empty());
       }

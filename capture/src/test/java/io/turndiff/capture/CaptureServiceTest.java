@@ -271,9 +271,18 @@ class CaptureServiceTest {
         callsByPath);
     Map<String, Long> rows = StoreRows.count(store);
     assertEquals(2L, rows.get("tool_call"));
-    assertEquals(4L, rows.get("snapshot"));
+    assertEquals(
+        5L,
+        rows.get("snapshot"),
+        "the four changes' before-states, and the one call-2 found of b.txt (issue 24)");
     assertEquals(4L, rows.get("file_change"));
     assertEquals(5L, rows.get("file_change_tool_call"));
+    assertEquals(
+        "1",
+        StoreRows.text(
+            store,
+            "SELECT count(*) FROM file_change_tool_call WHERE before_snapshot_id IS NOT NULL"),
+        "only a later call of a path keeps the before-state it found");
   }
 
   /**

@@ -21,9 +21,10 @@ import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
 /**
- * {@code turndiff rewind --turn REF [--to] [--operation ID] [--dry-run] [--force] [--path-base64
- * B64]… [PATH…]}. The paths are decoded once into their {@link PathInput} by {@link PathArguments},
- * as {@code snapshot}'s are: the arguments as text, the base64 ones as exact bytes.
+ * {@code turndiff rewind --turn REF [--to | --before-tool-call ID] [--operation ID] [--dry-run]
+ * [--force] [--path-base64 B64]… [PATH…]}. The paths are decoded once into their {@link PathInput}
+ * by {@link PathArguments}, as {@code snapshot}'s are: the arguments as text, the base64 ones as
+ * exact bytes.
  */
 @Command(
     name = "rewind",
@@ -51,6 +52,14 @@ final class RewindCommand implements Callable<Integer> {
       names = "--to",
       description = "Also every later turn of the session, newest first, one write per file.")
   boolean to;
+
+  @Option(
+      names = "--before-tool-call",
+      paramLabel = "ID",
+      description =
+          "Put back the state before this tool call of the turn: it and every later call are "
+              + "rewound, earlier calls' changes stay (show --turn lists the calls).")
+  String beforeToolCall;
 
   @Option(
       names = "--operation",
@@ -122,7 +131,14 @@ final class RewindCommand implements Callable<Integer> {
           turndiff
               .rewind()
               .rewind(
-                  new RewindRequest(id, to, Optional.ofNullable(operation), dryRun, force, inputs),
+                  new RewindRequest(
+                      id,
+                      to,
+                      Optional.ofNullable(operation),
+                      dryRun,
+                      force,
+                      inputs,
+                      Optional.ofNullable(beforeToolCall)),
                   (operationId, resumed) -> announce(operationId, resumed, id, workspaceRoot));
       if (terminal.interactive() && !json) {
         spec.commandLine().getOut().println("Workspace: " + workspaceRoot);

@@ -22,12 +22,29 @@ final class RewindReportText {
   String of(RewindReport report) {
     boolean plan = report.dryRun();
     StringBuilder text = new StringBuilder();
+    report
+        .beforeToolCall()
+        .ifPresent(
+            call ->
+                text.append("To before tool call ")
+                    .append(Terminal.printable(call))
+                    .append(
+                        ": it and every later call of the turn; earlier calls' changes stay.\n"));
     // a file the turns created goes: said apart from those put back as they were
     lines(
         text,
         "put back",
         report.restored().stream().filter(path -> !report.deleted().contains(path)).toList(),
         Terminal.GREEN);
+    report
+        .notes()
+        .forEach(
+            (path, note) ->
+                text.append(" ".repeat(14))
+                    .append(Terminal.printable(path.display()))
+                    .append(": ")
+                    .append(Terminal.printable(note))
+                    .append('\n'));
     lines(text, plan ? "delete" : "deleted", report.deleted(), Terminal.YELLOW);
     lines(text, plan ? "merge" : "merged", report.merged(), Terminal.GREEN);
     lines(text, plan ? "make dir" : "made dir", report.createdDirectories(), Terminal.GREEN);

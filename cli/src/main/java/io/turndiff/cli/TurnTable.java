@@ -145,7 +145,7 @@ final class TurnTable {
             .map(
                 rewind ->
                     label.apply(rewind.operation().rewindTurn())
-                        + (rewind.complete() && !rewind.operation().pathScoped() ? "" : " (partly)")
+                        + (rewind.complete() && !rewind.operation().partial() ? "" : " (partly)")
                         + rewind
                             .undoneBy()
                             .map(undo -> ", undone by " + label.apply(undo))

@@ -45,7 +45,9 @@ class RewindReportTextTest {
         List.of(),
         List.of(),
         deleted,
-        changedBy);
+        changedBy,
+        Optional.empty(),
+        Map.of());
   }
 
   @Test

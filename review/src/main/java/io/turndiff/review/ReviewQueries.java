@@ -276,7 +276,7 @@ public final class ReviewQueries {
                       .filter(turn -> turn.state() == TurnState.REWOUND)
                       .isPresent();
               undos.stream()
-                  .filter(undo -> standsUndone && !undo.pathScoped())
+                  .filter(undo -> standsUndone && !undo.partial())
                   .reduce((older, newer) -> newer)
                   .ifPresent(undo -> undone.put(rewindTurn, undo.rewindTurn()));
             });

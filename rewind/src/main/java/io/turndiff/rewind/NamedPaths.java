@@ -22,13 +22,30 @@ final class NamedPaths {
 
   private final List<WorkspacePath> paths;
 
+  /** Every path when {@code paths} is empty; else these. */
+  private final boolean every;
+
   NamedPaths(List<WorkspacePath> paths) {
+    this(paths, paths.isEmpty());
+  }
+
+  private NamedPaths(List<WorkspacePath> paths, boolean every) {
     for (WorkspacePath path : paths) {
       if (path.isOutside() || path.length() == 0) {
         throw new IllegalArgumentException("not a path inside the workspace: " + path);
       }
     }
     this.paths = List.copyOf(new TreeSet<>(paths));
+    this.every = every;
+  }
+
+  /**
+   * Exactly the paths a plan selected (those inside the workspace; none selects nothing): the
+   * directories a rewind to before a tool call acts on.
+   */
+  static NamedPaths selected(List<WorkspacePath> paths) {
+    return new NamedPaths(
+        paths.stream().filter(path -> !path.isOutside() && path.length() > 0).toList(), false);
   }
 
   /**
@@ -81,7 +98,7 @@ final class NamedPaths {
 
   /** Every path of the turns, when none was named. */
   boolean every() {
-    return paths.isEmpty();
+    return every;
   }
 
   /** The named paths, in path order, without repeats. */
@@ -101,7 +118,7 @@ final class NamedPaths {
 
   @Override
   public int hashCode() {
-    return paths.hashCode();
+    return paths.hashCode() * 31 + Boolean.hashCode(every);
   }
 
   @Override

@@ -1,23 +1,38 @@
 package io.turndiff.rewind;
 
 import io.turndiff.store.StoredSession;
+import io.turndiff.store.StoredToolCall;
 import io.turndiff.store.StoredTurn;
 import java.util.List;
+import java.util.Optional;
 
 /**
  * A rewind as planned before its first write: the turn named, its session, the turns it rewinds
  * (newest first) and every path they recorded (at or under the {@code named} paths), with the chain
- * rule's verdict on each.
+ * rule's verdict on each; for a rewind to before a tool call of the turn ({@code beforeToolCall}),
+ * only the paths that call and the later ones touched, or that the plan names as left.
  */
 record Plan(
     StoredTurn target,
     StoredSession session,
     List<StoredTurn> turns,
     List<PlannedPath> paths,
-    NamedPaths named) {
+    NamedPaths named,
+    Optional<StoredToolCall> beforeToolCall) {
 
   Plan {
     turns = List.copyOf(turns);
     paths = List.copyOf(paths);
+  }
+
+  /**
+   * The paths whose directories the rewind acts on: those named; for a rewind to before a tool
+   * call, the paths it plans (a directory the turn made is removed only when every file in it goes
+   * back, as for named paths).
+   */
+  NamedPaths directoryScope() {
+    return beforeToolCall.isEmpty()
+        ? named
+        : NamedPaths.selected(paths.stream().map(PlannedPath::path).toList());
   }
 }

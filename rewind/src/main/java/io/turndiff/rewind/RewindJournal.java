@@ -85,6 +85,17 @@ final class RewindJournal {
   }
 
   /**
+   * The paths whose directories the operation acts on: those it was asked for; for a rewind to
+   * before a tool call, the paths it planned ({@link Plan#directoryScope}).
+   */
+  private static NamedPaths directoryScope(
+      StoredRewindOperation operation, List<StoredRewindEntry> entries) {
+    return operation.beforeToolCall().isEmpty()
+        ? new NamedPaths(operation.paths())
+        : NamedPaths.selected(entries.stream().map(StoredRewindEntry::path).toList());
+  }
+
+  /**
    * Applies a stored operation to the workspace behind {@code boundary} and finishes it: the
    * directories the turns removed (and modes that keep the owner's permissions) first; then the
    * files, in three steps: (1) stage the new content of the paths an earlier run left started and
@@ -119,7 +130,7 @@ final class RewindJournal {
             rewindTurn.id(),
             force,
             operation.turns(),
-            new NamedPaths(operation.paths()));
+            directoryScope(operation, entries));
     Map<FileStep, List<StoredRewindEntry>> steps = bySteps(entries, directories);
     Files files = new Files(rewindTurn, toolCall, boundary, directories, contents, force, resumed);
     // a file where a directory the turns removed goes back is deleted first; a file where a

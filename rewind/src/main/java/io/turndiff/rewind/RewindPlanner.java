@@ -13,6 +13,7 @@ import io.turndiff.store.StoredDirectoryChange;
 import io.turndiff.store.StoredFileChange;
 import io.turndiff.store.StoredRewindOperation;
 import io.turndiff.store.StoredSession;
+import io.turndiff.store.StoredToolCall;
 import io.turndiff.store.StoredTurn;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -123,6 +124,13 @@ final class RewindPlanner {
       }
     }
     requireChanged(named, byPath.keySet(), changedDirectories, target, request.to());
+    Optional<BeforeToolCall> step =
+        request
+            .beforeToolCall()
+            .map(
+                call ->
+                    BeforeToolCall.of(
+                        tx, target, call, byPath.values().stream().flatMap(List::stream).toList()));
     Map<WorkspacePath, StoredRewindOperation> putBack =
         request.to() ? Map.of() : putBackByPathRewinds(tx, target);
     StoredSession session = tx.sessions().byExternalId(target.sessionExternalId()).orElseThrow();
@@ -137,7 +145,12 @@ final class RewindPlanner {
             return;
           }
           StoredRewindOperation by = putBack.get(path);
-          if (by != null) {
+          if (step.isPresent()) {
+            if (!(directories.contains(path) && namedDirectory(changes))) {
+              planStep(path, changes.getFirst(), step.get(), target)
+                  .ifPresent(planned -> paths.add(leftForOtherWork(planned, otherWork)));
+            }
+          } else if (by != null) {
             paths.add(putBackAlready(path, changes, by));
           } else if (!(directories.contains(path) && namedDirectory(changes))) {
             paths.add(leftForOtherWork(planPath(path, changes, turnsById), otherWork));
@@ -146,7 +159,58 @@ final class RewindPlanner {
         });
     List<StoredTurn> newestFirst = new ArrayList<>(turns);
     newestFirst.sort(Comparator.comparingLong(StoredTurn::seq).reversed());
-    return new Plan(target, session, newestFirst, paths, named);
+    if (step.isPresent() && paths.isEmpty()) {
+      throw new RequestException(
+          RequestException.Problem.BAD_INPUT,
+          "tool call '"
+              + step.get().call().externalId()
+              + "' and the later calls of turn '"
+              + target.externalId()
+              + "' changed no file"
+              + (named.every() ? "" : " at or under the paths named")
+              + ": nothing to rewind");
+    }
+    return new Plan(target, session, newestFirst, paths, named, step.map(BeforeToolCall::call));
+  }
+
+  /**
+   * One path's place in a rewind to before a tool call of {@code turn} ({@link BeforeToolCall}):
+   * none when no call at or after it touched the path; else the state the first of those calls
+   * found, by the chain rule against what the turn left, or left with why.
+   */
+  private static Optional<PlannedPath> planStep(
+      WorkspacePath path, StoredFileChange change, BeforeToolCall step, StoredTurn turn) {
+    return switch (step.select(change)) {
+      case BeforeToolCall.Selection.Stays stays -> Optional.empty();
+      case BeforeToolCall.Selection.Left left ->
+          Optional.of(
+              new PlannedPath(
+                  path,
+                  change.beforeRow(),
+                  change.before(),
+                  change.afterRow(),
+                  change.after(),
+                  RewindStatus.SKIPPED,
+                  Optional.of(left.reason()),
+                  Optional.of(left.detail())));
+      case BeforeToolCall.Selection.Rewound rewound -> {
+        RewindDecision.ChainVerdict verdict =
+            RewindDecision.chain(
+                path,
+                List.of(
+                    new RewindDecision.Step(turn.externalId(), rewound.target(), change.after())));
+        yield Optional.of(
+            new PlannedPath(
+                path,
+                rewound.targetRow(),
+                rewound.target(),
+                change.afterRow(),
+                change.after(),
+                verdict.status(),
+                verdict.reason(),
+                verdict.detail().or(rewound::detail)));
+      }
+    };
   }
 
   /**
@@ -326,7 +390,8 @@ final class RewindPlanner {
                 request.force(),
                 rewindTurn.id(),
                 plan.turns().stream().map(StoredTurn::id).toList(),
-                plan.named().paths());
+                plan.named().paths(),
+                plan.beforeToolCall().map(StoredToolCall::externalId));
     for (PlannedPath path : plan.paths()) {
       tx.rewinds()
           .addEntry(

@@ -23,6 +23,10 @@ import java.util.Optional;
  *     turns created, which the user sees go
  * @param changedBy of the paths skipped as a {@code conflict}, those a later turn changed, with the
  *     newest such turn; a conflict not here was made outside any turn
+ * @param beforeToolCall for a rewind to before a tool call of its turn, that call
+ * @param notes a plan's words on paths it puts back beyond the lists: for a rewind to before a tool
+ *     call, a path whose change was made during that call and an earlier one that overlapped it,
+ *     rewound together
  */
 public record RewindReport(
     String operation,
@@ -39,10 +43,13 @@ public record RewindReport(
     List<WorkspacePath> directoryModes,
     List<WorkspacePath> paths,
     List<WorkspacePath> deleted,
-    Map<WorkspacePath, ChangedBy> changedBy) {
+    Map<WorkspacePath, ChangedBy> changedBy,
+    Optional<String> beforeToolCall,
+    Map<WorkspacePath, String> notes) {
 
   public RewindReport {
     changedBy = Map.copyOf(changedBy);
+    notes = Map.copyOf(notes);
     if (!restored.containsAll(deleted)) {
       throw new IllegalArgumentException("a deleted path is one of the restored: " + deleted);
     }

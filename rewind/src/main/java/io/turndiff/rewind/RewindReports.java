@@ -15,6 +15,7 @@ import io.turndiff.store.Store;
 import io.turndiff.store.StoredRewindDirectory;
 import io.turndiff.store.StoredRewindEntry;
 import io.turndiff.store.StoredRewindOperation;
+import io.turndiff.store.StoredToolCall;
 import io.turndiff.store.StoredTurn;
 import java.util.ArrayList;
 import java.util.EnumMap;
@@ -24,6 +25,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.TreeMap;
 import java.util.function.BiConsumer;
 import java.util.function.Function;
 
@@ -57,7 +59,7 @@ final class RewindReports {
     Map<Sha256, byte[]> contents = store.read(tx -> tx.blobs().contentsOf(snapshots));
     List<String> turns = plan.turns().stream().map(StoredTurn::externalId).toList();
     DirectoryRewind directories =
-        DirectoryRewind.planOnly(store, boundary, force, turns, plan.named());
+        DirectoryRewind.planOnly(store, boundary, force, turns, plan.directoryScope());
     Set<WorkspacePath> whereDirectoriesGo = directories.whereDirectoriesGo();
     Set<WorkspacePath> removedByTheRun = new HashSet<>(directories.createdByTurns());
     Map<FileStep, List<PlannedPath>> steps = new EnumMap<>(FileStep.class);
@@ -165,7 +167,22 @@ final class RewindReports {
         directoryPlan.modes(),
         plan.named().paths(),
         deleted,
-        changedBy(plan.session().workspaceId(), turns, skipped));
+        changedBy(plan.session().workspaceId(), turns, skipped),
+        plan.beforeToolCall().map(StoredToolCall::externalId),
+        notes(plan));
+  }
+
+  /**
+   * The plan's words on the paths it puts back ({@link RewindReport#notes}): a planned path's
+   * detail, which only a rewind to before a tool call gives (calls that overlapped, rewound
+   * together).
+   */
+  private static Map<WorkspacePath, String> notes(Plan plan) {
+    Map<WorkspacePath, String> notes = new TreeMap<>();
+    plan.paths().stream()
+        .filter(path -> path.status() == RewindStatus.PLANNED)
+        .forEach(path -> path.detail().ifPresent(detail -> notes.put(path.path(), detail)));
+    return notes;
   }
 
   /** Who changed each path left in conflict since the rewound turns ({@link LaterChanges}). */
@@ -285,6 +302,8 @@ final class RewindReports {
             // the operation's own rewind turn records what it was about to replace: not a later
             // change
             concat(operation.turns(), operation.rewindTurn()),
-            skipped));
+            skipped),
+        operation.beforeToolCall(),
+        Map.of());
   }
 }

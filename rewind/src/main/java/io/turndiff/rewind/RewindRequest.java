@@ -21,10 +21,22 @@ public record RewindRequest(
     Optional<String> operation,
     boolean dryRun,
     boolean force,
-    List<PathInput> paths) {
+    List<PathInput> paths,
+    Optional<String> beforeToolCall) {
 
   public RewindRequest {
     paths = List.copyOf(paths);
+  }
+
+  /** A rewind of whole turns, of the paths given. */
+  public RewindRequest(
+      String turn,
+      boolean to,
+      Optional<String> operation,
+      boolean dryRun,
+      boolean force,
+      List<PathInput> paths) {
+    this(turn, to, operation, dryRun, force, paths, Optional.empty());
   }
 
   /** A rewind of every path the turns recorded. */

@@ -77,6 +77,12 @@ public final class RewindService {
   public RewindReport rewind(RewindRequest request, RewindStarted started) {
     ExternalIds.requireValid("turn", request.turn());
     request.operation().ifPresent(id -> ExternalIds.requireValid("operation", id));
+    request.beforeToolCall().ifPresent(id -> ExternalIds.requireValid("tool call", id));
+    if (request.to() && request.beforeToolCall().isPresent()) {
+      throw new RequestException(
+          RequestException.Problem.BAD_INPUT,
+          "--before-tool-call rewinds part of one turn; it does not go with --to");
+    }
     NamedPaths named = store.read(tx -> RewindPlanner.named(tx, request));
     Optional<StoredRewindOperation> existing =
         request.operation().flatMap(id -> store.read(tx -> tx.rewinds().byExternalId(id)));
@@ -179,7 +185,9 @@ public final class RewindService {
         dryRun.directoryModes(),
         dryRun.paths(),
         dryRun.deleted(),
-        dryRun.changedBy());
+        dryRun.changedBy(),
+        dryRun.beforeToolCall(),
+        dryRun.notes());
   }
 
   /**
@@ -293,11 +301,16 @@ public final class RewindService {
             + (operation.scope().equals("to") ? " and every later turn" : "")
             + (operation.force() ? ", with --force" : "")
             + (operation.pathScoped() ? ", of paths " + shown(operation) : "")
+            + operation
+                .beforeToolCall()
+                .map(call -> ", to before tool call '" + call + "'")
+                .orElse("")
             + "), which has not finished; finish it first: turndiff rewind"
             + " --turn "
             + operation.targetTurn()
             + (operation.scope().equals("to") ? " --to" : "")
             + (operation.force() ? " --force" : "")
+            + operation.beforeToolCall().map(call -> " --before-tool-call " + call).orElse("")
             + " --operation "
             + operation.externalId()
             + (operation.pathScoped()
@@ -312,7 +325,8 @@ public final class RewindService {
     return operation.targetTurn().equals(request.turn())
         && operation.scope().equals(request.scope())
         && operation.force() == request.force()
-        && operation.paths().equals(named.paths());
+        && operation.paths().equals(named.paths())
+        && operation.beforeToolCall().equals(request.beforeToolCall());
   }
 
   private static String shown(StoredRewindOperation operation) {
@@ -334,6 +348,10 @@ public final class RewindService {
               + operation.scope()
               + (operation.force() ? ", force" : "")
               + (operation.pathScoped() ? ", paths " + shown(operation) : "")
+              + operation
+                  .beforeToolCall()
+                  .map(call -> ", before tool call '" + call + "'")
+                  .orElse("")
               + "), not this request");
     }
   }

@@ -16,7 +16,8 @@ import java.util.List;
  * something stands, that is while its rewind turn is not itself rewound (undone). So a turn whose
  * every rewind was undone reads {@code finished} again (its history still names the rewind and the
  * undo), a rewind that changed nothing marks nothing, and undoing the undo makes the turn rewound
- * once more. A rewind of some paths never marks its turn (docs/rewind-protocol.md, section 8).
+ * once more. A rewind of some paths, or to before a tool call, never marks its turn
+ * (docs/rewind-protocol.md, section 8).
  */
 final class TurnStandings {
 
@@ -27,7 +28,7 @@ final class TurnStandings {
    * the turns of each rewind it undid, read as what now stands.
    */
   static void afterRewind(StoreTransaction tx, StoredRewindOperation operation) {
-    if (operation.pathScoped()) {
+    if (operation.partial()) {
       return;
     }
     Deque<String> toSettle = new ArrayDeque<>(operation.turns());
@@ -42,7 +43,7 @@ final class TurnStandings {
         // a rewind turn rewound (an undo) or no longer rewound (the undo undone): what its rewind
         // rewound stands or falls with it
         tx.rewinds().recordedBy(List.of(turn.id())).values().stream()
-            .filter(recorded -> recorded.done() && !recorded.pathScoped())
+            .filter(recorded -> recorded.done() && !recorded.partial())
             .forEach(recorded -> toSettle.addAll(recorded.turns()));
       }
     }
@@ -51,7 +52,7 @@ final class TurnStandings {
   /** Whether a whole rewind of {@code turn} that changed something stands (is not undone). */
   private static boolean rewoundNow(StoreTransaction tx, StoredTurn turn) {
     return tx.rewinds().doneCovering(List.of(turn.id())).getOrDefault(turn.id(), List.of()).stream()
-        .filter(rewind -> !rewind.pathScoped() && changedAnything(tx, rewind))
+        .filter(rewind -> !rewind.partial() && changedAnything(tx, rewind))
         .anyMatch(
             rewind ->
                 tx.turns()

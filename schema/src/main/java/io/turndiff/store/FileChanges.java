@@ -16,6 +16,7 @@ import io.turndiff.model.WorkspacePath;
 import io.turndiff.store.jooq.tables.records.FileChangeRecord;
 import io.turndiff.store.jooq.tables.records.SnapshotRecord;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -87,19 +88,75 @@ public final class FileChanges {
         .orElseThrow();
   }
 
-  /** Notes that a tool call snapshotted the path (again); the first call's before-state stays. */
-  public void linkToolCall(long fileChangeId, long toolCallId) {
-    prepared
-        .get(
-            "file_change_tool_call.insert",
-            q ->
-                q.insertInto(FILE_CHANGE_TOOL_CALL)
-                    .set(FILE_CHANGE_TOOL_CALL.FILE_CHANGE_ID, DSL.param("change", Long.class))
-                    .set(FILE_CHANGE_TOOL_CALL.TOOL_CALL_ID, DSL.param("call", Long.class))
-                    .onConflictDoNothing())
-        .bind("change", fileChangeId)
-        .bind("call", toolCallId)
-        .update();
+  /**
+   * Notes that a tool call snapshotted the path (again), or was in flight while a scan found it
+   * changed; the change's first before-state stays. Returns whether the call is new to the change.
+   */
+  public boolean linkToolCall(long fileChangeId, long toolCallId) {
+    return prepared
+            .get(
+                "file_change_tool_call.insert",
+                q ->
+                    q.insertInto(FILE_CHANGE_TOOL_CALL)
+                        .set(FILE_CHANGE_TOOL_CALL.FILE_CHANGE_ID, DSL.param("change", Long.class))
+                        .set(FILE_CHANGE_TOOL_CALL.TOOL_CALL_ID, DSL.param("call", Long.class))
+                        .onConflictDoNothing())
+            .bind("change", fileChangeId)
+            .bind("call", toolCallId)
+            .update()
+        > 0;
+  }
+
+  /**
+   * Keeps, on the change's link to a later tool call ({@link #linkToolCall}), the before-state that
+   * call found: what a rewind to before that call puts back (issue 24). The first call's is the
+   * change's own before-state and needs none.
+   */
+  public void keepCallBefore(long fileChangeId, long toolCallId, long beforeSnapshotId) {
+    dsl.update(FILE_CHANGE_TOOL_CALL)
+        .set(FILE_CHANGE_TOOL_CALL.BEFORE_SNAPSHOT_ID, beforeSnapshotId)
+        .where(
+            FILE_CHANGE_TOOL_CALL
+                .FILE_CHANGE_ID
+                .eq(fileChangeId)
+                .and(FILE_CHANGE_TOOL_CALL.TOOL_CALL_ID.eq(toolCallId)))
+        .execute();
+  }
+
+  /**
+   * The tool calls of each of {@code fileChanges} (by its row), oldest call first, each with the
+   * before-state it found when it is kept ({@link #keepCallBefore}).
+   */
+  public Map<Long, List<StoredCallBefore>> callsBefore(Collection<Long> fileChanges) {
+    Map<Long, List<StoredCallBefore>> byChange = new LinkedHashMap<>();
+    if (fileChanges.isEmpty()) {
+      return byChange;
+    }
+    var before = SNAPSHOT.as("call_before");
+    dsl.select(FILE_CHANGE_TOOL_CALL.FILE_CHANGE_ID, FILE_CHANGE_TOOL_CALL.BEFORE_SNAPSHOT_ID)
+        .select(TOOL_CALL.fields())
+        .select(before.fields())
+        .from(FILE_CHANGE_TOOL_CALL)
+        .join(TOOL_CALL)
+        .on(TOOL_CALL.ID.eq(FILE_CHANGE_TOOL_CALL.TOOL_CALL_ID))
+        .leftJoin(before)
+        .on(before.ID.eq(FILE_CHANGE_TOOL_CALL.BEFORE_SNAPSHOT_ID))
+        .where(FILE_CHANGE_TOOL_CALL.FILE_CHANGE_ID.in(fileChanges))
+        .orderBy(TOOL_CALL.ID)
+        .forEach(
+            row -> {
+              Optional<Long> beforeRow =
+                  Optional.ofNullable(row.get(FILE_CHANGE_TOOL_CALL.BEFORE_SNAPSHOT_ID));
+              byChange
+                  .computeIfAbsent(
+                      row.get(FILE_CHANGE_TOOL_CALL.FILE_CHANGE_ID), id -> new ArrayList<>())
+                  .add(
+                      new StoredCallBefore(
+                          ToolCalls.toStored(row.into(TOOL_CALL)),
+                          beforeRow,
+                          beforeRow.map(id -> Snapshots.toSnapshot(row.into(before)))));
+            });
+    return byChange;
   }
 
   /**

@@ -245,6 +245,13 @@ public final class Retention {
                 snapshots.add(row.value2());
               }
             });
+    dsl.select(FILE_CHANGE_TOOL_CALL.BEFORE_SNAPSHOT_ID)
+        .from(FILE_CHANGE_TOOL_CALL)
+        .join(FILE_CHANGE)
+        .on(FILE_CHANGE.ID.eq(FILE_CHANGE_TOOL_CALL.FILE_CHANGE_ID))
+        .where(
+            FILE_CHANGE.TURN_ID.in(group).and(FILE_CHANGE_TOOL_CALL.BEFORE_SNAPSHOT_ID.isNotNull()))
+        .forEach(row -> snapshots.add(row.value1()));
     dsl.select(REWIND_ENTRY.TARGET_SNAPSHOT_ID, REWIND_ENTRY.EXPECTED_SNAPSHOT_ID)
         .from(REWIND_ENTRY)
         .where(REWIND_ENTRY.OPERATION_ID.in(operationIds))
@@ -342,6 +349,10 @@ public final class Retention {
                         .BEFORE_SNAPSHOT_ID
                         .eq(SNAPSHOT.ID)
                         .or(FILE_CHANGE.AFTER_SNAPSHOT_ID.eq(SNAPSHOT.ID))))
+        .andNotExists(
+            dsl.selectOne()
+                .from(FILE_CHANGE_TOOL_CALL)
+                .where(FILE_CHANGE_TOOL_CALL.BEFORE_SNAPSHOT_ID.eq(SNAPSHOT.ID)))
         .andNotExists(
             dsl.selectOne()
                 .from(REWIND_ENTRY)
@@ -589,6 +600,16 @@ public final class Retention {
                     .eq(FILE_CHANGE.BEFORE_SNAPSHOT_ID)
                     .or(SNAPSHOT.ID.eq(FILE_CHANGE.AFTER_SNAPSHOT_ID)))
             .where(SNAPSHOT.CONTENT_SHA256.isNotNull())
+            .union(
+                dsl.select(TURN.SESSION_ID, SNAPSHOT.CONTENT_SHA256)
+                    .from(FILE_CHANGE_TOOL_CALL)
+                    .join(FILE_CHANGE)
+                    .on(FILE_CHANGE.ID.eq(FILE_CHANGE_TOOL_CALL.FILE_CHANGE_ID))
+                    .join(TURN)
+                    .on(TURN.ID.eq(FILE_CHANGE.TURN_ID))
+                    .join(SNAPSHOT)
+                    .on(SNAPSHOT.ID.eq(FILE_CHANGE_TOOL_CALL.BEFORE_SNAPSHOT_ID))
+                    .where(SNAPSHOT.CONTENT_SHA256.isNotNull()))
             .union(
                 dsl.select(TURN.SESSION_ID, FILE_CHANGE.DIFF_SHA256)
                     .from(FILE_CHANGE)

@@ -47,8 +47,10 @@ public final class RewindOperations {
       boolean force,
       long rewindTurnId,
       List<Long> turnIds,
-      List<WorkspacePath> paths) {
+      List<WorkspacePath> paths,
+      Optional<String> beforeToolCall) {
     RewindOperationRecord row = dsl.newRecord(REWIND_OPERATION);
+    row.setBeforeToolCall(beforeToolCall.orElse(null));
     row.setExternalId(externalId);
     row.setSessionId(sessionId);
     row.setTargetTurnId(targetTurnId);
@@ -81,8 +83,8 @@ public final class RewindOperations {
   }
 
   /**
-   * The operation that rewound {@code turnId} as a whole, if one did (a rewind of some of its paths
-   * does not rewind the turn).
+   * The operation that rewound {@code turnId} as a whole, if one did (a rewind of some of its
+   * paths, or to before one of its tool calls, does not rewind the turn).
    */
   public Optional<StoredRewindOperation> thatRewound(long turnId) {
     return dsl.select(REWIND_OPERATION.fields())
@@ -90,6 +92,7 @@ public final class RewindOperations {
         .join(REWIND_OPERATION_TURN)
         .on(REWIND_OPERATION_TURN.OPERATION_ID.eq(REWIND_OPERATION.ID))
         .where(REWIND_OPERATION_TURN.TURN_ID.eq(turnId))
+        .and(REWIND_OPERATION.BEFORE_TOOL_CALL.isNull())
         .andNotExists(
             dsl.selectOne()
                 .from(REWIND_OPERATION_PATH)
@@ -380,6 +383,7 @@ public final class RewindOperations {
         row.getRewindTurnId(),
         rewindTurn,
         turns,
-        paths);
+        paths,
+        Optional.ofNullable(row.getBeforeToolCall()));
   }
 }

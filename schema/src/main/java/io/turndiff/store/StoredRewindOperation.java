@@ -2,6 +2,7 @@ package io.turndiff.store;
 
 import io.turndiff.model.WorkspacePath;
 import java.util.List;
+import java.util.Optional;
 
 /**
  * A rewind operation as stored.
@@ -12,6 +13,8 @@ import java.util.List;
  * @param turns the external ids of the turns it rewinds, newest first
  * @param paths the paths it was asked for, in path order: it rewinds only what the turns recorded
  *     at or under them; empty for a rewind of every path the turns recorded
+ * @param beforeToolCall the tool call of its turn it rewinds to before (that call and every later
+ *     call of the turn), for a rewind to before a step (issue 24)
  */
 public record StoredRewindOperation(
     long id,
@@ -24,7 +27,8 @@ public record StoredRewindOperation(
     long rewindTurnId,
     String rewindTurn,
     List<String> turns,
-    List<WorkspacePath> paths) {
+    List<WorkspacePath> paths,
+    Optional<String> beforeToolCall) {
 
   public StoredRewindOperation {
     turns = List.copyOf(turns);
@@ -34,5 +38,13 @@ public record StoredRewindOperation(
   /** Whether it rewinds only some paths of its turns. */
   public boolean pathScoped() {
     return !paths.isEmpty();
+  }
+
+  /**
+   * Whether it rewinds only some of its turns' changes: some paths, or the changes from a tool call
+   * on. Such a rewind never marks a turn rewound, nor reads as a whole rewind undone.
+   */
+  public boolean partial() {
+    return pathScoped() || beforeToolCall.isPresent();
   }
 }

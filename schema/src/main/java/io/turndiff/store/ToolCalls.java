@@ -126,6 +126,14 @@ public final class ToolCalls {
         .collect(Collectors.toUnmodifiableSet());
   }
 
+  /** The tool call {@code externalId} of the turn, if the turn recorded one. */
+  public Optional<StoredToolCall> byExternalId(long turnId, String externalId) {
+    return dsl.selectFrom(TOOL_CALL)
+        .where(TOOL_CALL.TURN_ID.eq(turnId).and(TOOL_CALL.EXTERNAL_ID.eq(externalId)))
+        .fetchOptional()
+        .map(ToolCalls::toStored);
+  }
+
   static StoredToolCall toStored(ToolCallRecord row) {
     return new StoredToolCall(
         row.getId(),

@@ -342,7 +342,13 @@ final class Endpoints implements TurnEvents {
     RewindTurnRequest body = request.body(RewindTurnRequest.class);
     RewindRequest rewind =
         new RewindRequest(
-            body.turn(), body.to(), body.operationId(), body.dryRun(), body.force(), body.inputs());
+            body.turn(),
+            body.to(),
+            body.operationId(),
+            body.dryRun(),
+            body.force(),
+            body.inputs(),
+            body.beforeToolCallId());
     // the operation's id goes out as a header before the first write; the report follows as the
     // body
     RewindReport report =

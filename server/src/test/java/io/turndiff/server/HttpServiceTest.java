@@ -142,6 +142,36 @@ class HttpServiceTest {
     return turn;
   }
 
+  // ---- issue 24: rewind to before a tool call
+  // ----------------------------------------------------------
+
+  @Test
+  void aRewindToBeforeAToolCallPutsBackWhatThatCallFoundAndKeepsTheEarlierCall() throws Exception {
+    Files.writeString(workspace.resolve("b.txt"), "b0\n");
+    String turn = openTurn();
+    String snapshots = "/v1/turns/" + turn + "/snapshots";
+    expect(200, call("POST", snapshots, "{\"paths\":[\"a.txt\"],\"tool_call\":\"c-1\"}"));
+    Files.writeString(workspace.resolve("a.txt"), "by c-1\n");
+    expect(200, call("POST", snapshots, "{\"paths\":[\"a.txt\",\"b.txt\"],\"tool_call\":\"c-2\"}"));
+    Files.writeString(workspace.resolve("a.txt"), "by c-2\n");
+    Files.writeString(workspace.resolve("b.txt"), "b by c-2\n");
+    expect(200, call("POST", "/v1/turns/" + turn + "/finish", null));
+    Map<String, Long> rows = rowsAtRest();
+    assertRefused(
+        "bad_input",
+        "'c-9'",
+        call("POST", "/v1/rewind", "{\"turn\":\"" + turn + "\",\"before_tool_call\":\"c-9\"}"));
+    assertEquals(rows, StoreRows.count(database), "nothing was written");
+    JsonNode report =
+        expect(
+            200,
+            call("POST", "/v1/rewind", "{\"turn\":\"" + turn + "\",\"before_tool_call\":\"c-2\"}"));
+    assertEquals("c-2", report.get("before_tool_call").asText(), report.toString());
+    assertTrue(report.get("complete").asBoolean(), report.toString());
+    assertEquals("by c-1\n", workspace.readText("a.txt"), "c-1's edit stays");
+    assertEquals("b0\n", workspace.readText("b.txt"));
+  }
+
   // ---- issue 24: who wrote each line
   // -------------------------------------------------------------------
 

@@ -4,13 +4,18 @@ import com.fasterxml.jackson.annotation.JsonUnwrapped;
 import io.turndiff.model.WorkspacePath;
 import io.turndiff.rewind.RewindReport;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
+import java.util.TreeMap;
 
 /**
  * A rewind's report, or its plan on a dry run; paths in the lists as text. {@code paths}: the paths
  * a rewind of some paths was asked for, {@code null} for a rewind of whole turns. {@code deleted}:
  * of {@code restored}, those put back by deleting them (the turns created them). {@code
  * rewind_turn} is null for a dry run, and for a rewind that put nothing back (it records no turn).
+ * {@code before_tool_call}: for a rewind to before a tool call of its turn, that call (null
+ * otherwise); {@code notes}: the plan's words on paths it puts back (a change made during calls
+ * that overlapped, rewound together), null when none.
  */
 public record WireRewindReport(
     String operation,
@@ -27,7 +32,9 @@ public record WireRewindReport(
     List<String> removedDirectories,
     List<String> directoryModes,
     String rewindTurn,
-    List<String> paths) {
+    List<String> paths,
+    String beforeToolCall,
+    Map<String, String> notes) {
 
   /**
    * A path the rewind did not put back, and why; {@code changedBy}, for a conflict: the newest
@@ -70,7 +77,15 @@ public record WireRewindReport(
         texts(report.removedDirectories()),
         texts(report.directoryModes()),
         report.rewindTurn().orElse(null),
-        report.paths().isEmpty() ? null : texts(report.paths()));
+        report.paths().isEmpty() ? null : texts(report.paths()),
+        report.beforeToolCall().orElse(null),
+        report.notes().isEmpty() ? null : notes(report));
+  }
+
+  private static Map<String, String> notes(RewindReport report) {
+    Map<String, String> notes = new TreeMap<>();
+    report.notes().forEach((path, note) -> notes.put(path.display(), note));
+    return notes;
   }
 
   private static List<String> texts(List<WorkspacePath> paths) {

@@ -96,6 +96,12 @@ public final class ChangeRecorder {
   /**
    * Records the before-state of a path in a turn, unless the turn already has one (the first wins),
    * and notes the tool call; returns whether this call recorded it.
+   *
+   * <p>A later call of the turn that names the path again keeps the before-state it found on its
+   * link to the change: the state a rewind to before that call puts back (issue 24). It costs a
+   * snapshot row and, when a tool changed the content since the first call, that content as a blob
+   * (stored once by its hash) — only for paths two calls of one turn named, never a walk of the
+   * tree.
    */
   public boolean recordBefore(
       StoreTransaction tx,
@@ -104,22 +110,20 @@ public final class ChangeRecorder {
       Observation observation,
       DetectedBy detectedBy) {
     Optional<Long> existing = tx.fileChanges().idOf(turnRow, observation.snapshot().path());
-    long changeRow;
     if (existing.isPresent()) {
-      changeRow = existing.get();
-    } else {
-      long snapshotRow = insertSnapshot(tx, observation);
-      changeRow =
-          tx.fileChanges()
-              .begin(
-                  turnRow,
-                  observation.snapshot().path(),
-                  observation.via(),
-                  detectedBy,
-                  snapshotRow);
+      if (tx.fileChanges().linkToolCall(existing.get(), toolCallRow)) {
+        tx.fileChanges()
+            .keepCallBefore(existing.get(), toolCallRow, insertSnapshot(tx, observation));
+      }
+      return false;
     }
+    long snapshotRow = insertSnapshot(tx, observation);
+    long changeRow =
+        tx.fileChanges()
+            .begin(
+                turnRow, observation.snapshot().path(), observation.via(), detectedBy, snapshotRow);
     tx.fileChanges().linkToolCall(changeRow, toolCallRow);
-    return existing.isEmpty();
+    return true;
   }
 
   /** Classifies a change and writes its diff (outside any transaction: it only computes). */

@@ -334,10 +334,7 @@ public final class CaptureService implements AutoCloseable {
       List<Snapshot> befores) {
     CandidateTurns open = CandidateTurns.openIn(tx, workspaceId, tracker.watches());
     for (int i = 0; i < befores.size() && !open.isEmpty(); i++) {
-      WorkspacePath path = comparison.changes().get(i).path();
-      if (!open.namedByAToolCall(path)) {
-        open.place(path, befores.get(i), Optional.empty());
-      }
+      open.place(comparison.changes().get(i).path(), befores.get(i), Optional.empty());
     }
   }
 

@@ -18,6 +18,7 @@ import io.turndiff.store.StoredTurn;
 import io.turndiff.store.StoredWorkspace;
 import java.nio.file.Path;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -149,8 +150,9 @@ public final class Tracker {
   }
 
   /**
-   * The open agent turns each change could belong to: the one whose tool call named its path, else
-   * every agent turn open in the workspace (a finish records it in each of them, as shared).
+   * The open agent turns each change could belong to: every agent turn open in the workspace (a
+   * finish records it in each of them, as shared), the one whose tool call named its path first
+   * (another session's shell could have written the path too).
    */
   private Map<WorkspacePath, List<StoredTurn>> openTurnsOf(
       long workspaceId, List<PathChange> changes) {
@@ -170,7 +172,11 @@ public final class Tracker {
           Map<WorkspacePath, List<StoredTurn>> owners = new HashMap<>();
           for (PathChange change : changes) {
             StoredTurn namer = named.get(change.path());
-            List<StoredTurn> could = namer == null ? open : List.of(namer);
+            List<StoredTurn> could = new ArrayList<>(open);
+            if (namer != null) {
+              could.remove(namer);
+              could.addFirst(namer);
+            }
             if (!could.isEmpty()) {
               owners.put(change.path(), could);
             }

@@ -1,10 +1,13 @@
 package io.turndiff.capture;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.turndiff.capture.track.TrackingOptions;
 import io.turndiff.fixtures.RecordedChanges;
 import io.turndiff.fixtures.TestWorkspace;
+import io.turndiff.model.RequestException;
 import io.turndiff.model.WorkspacePath;
 import io.turndiff.store.Store;
 import io.turndiff.store.StoredTurn;
@@ -136,6 +139,31 @@ class TwoSessionsTest {
         Map.of("x.txt", List.of("turn A1 of session A")),
         RecordedChanges.alsoPossible(store, "B1"),
         "B1's record names A1, so a rewind of B1 leaves A's edit as A's work");
+  }
+
+  /**
+   * {@code track} run again on a tracked workspace rebuilds its index: while a turn is open that
+   * would take the turn's changes into the index and record them nowhere (review finding 2; before,
+   * A1 then recorded nothing of x.txt). It is refused, naming the open turn, and writes nothing:
+   * A1's finish still records x.txt. Once no turn is open, it runs.
+   */
+  @ParameterizedTest(name = "watched: {0}")
+  @ValueSource(booleans = {false, true})
+  void trackingATrackedWorkspaceAgainIsRefusedWhileATurnIsOpen(boolean watched) throws Exception {
+    open(watched);
+    workspace.file("x.txt", "x before\n");
+    capture.tracker().track(workspace.root(), TrackingOptions.DEFAULTS);
+    begin("A", "A1");
+    Files.writeString(workspace.resolve("x.txt"), "A-edit\n");
+    RequestException refused =
+        assertThrows(
+            RequestException.class,
+            () -> capture.tracker().track(workspace.root(), TrackingOptions.DEFAULTS));
+    assertEquals(RequestException.Problem.WRONG_STATE, refused.problem());
+    assertTrue(refused.getMessage().contains("turn A1 of session A"), refused.getMessage());
+    capture.finishTurn("A1");
+    assertEquals(Map.of("x.txt", "modified scan []"), RecordedChanges.summary(store, "A1"));
+    capture.tracker().track(workspace.root(), TrackingOptions.DEFAULTS);
   }
 
   /** A change made between turns is the user's: the next begin takes it into the index only. */

@@ -100,7 +100,14 @@ public final class Tracker {
     void read(int done, int total);
   }
 
-  /** Builds (or rebuilds) the index of {@code workspace}, and tracks it from now on. */
+  /**
+   * Builds (or rebuilds) the index of {@code workspace}, and tracks it from now on. Rebuilding is
+   * refused while agent turns are open in the workspace: it would take what changed since the index
+   * was last written into the new index without recording it in the turns that could have made it
+   * (a turn's begin, a shell call's hooks and a finish place such changes: {@code CandidateTurns}).
+   * Refused rather than placed here: this tracker does not know the calls in flight nor records
+   * changes in turns, and a rebuild (new budgets, a damaged index) has no reason to run mid-turn.
+   */
   public TrackSummary track(Path workspace, TrackingOptions options) {
     return track(workspace, options, Progress.NONE);
   }
@@ -126,7 +133,7 @@ public final class Tracker {
     }
     try (WorkspaceHandles.Lease lease = workspaces.adopt(workspaceId, opened)) {
       Comparison comparison =
-          compareAndWrite(workspaceId, lease.boundary(), options, progress, false);
+          compareAndWrite(workspaceId, lease.boundary(), options, progress, false, true);
       return summary(lease.boundary(), comparison, System.nanoTime() - started);
     }
   }
@@ -158,11 +165,7 @@ public final class Tracker {
       long workspaceId, List<PathChange> changes) {
     return store.read(
         tx -> {
-          List<StoredTurn> open =
-              tx.turns().open().stream()
-                  .filter(turn -> turn.workspaceId() == workspaceId)
-                  .filter(turn -> turn.kind() == TurnKind.AGENT)
-                  .toList();
+          List<StoredTurn> open = openAgentTurns(tx, workspaceId);
           Map<WorkspacePath, StoredTurn> named = new HashMap<>();
           for (StoredTurn turn : open) {
             tx.fileChanges().ofTurn(turn.id()).stream()
@@ -216,7 +219,7 @@ public final class Tracker {
   public List<PathChange> refresh(long workspaceId) {
     try (WorkspaceHandles.Lease lease = workspaces.borrow(workspaceId)) {
       return compareAndWrite(
-              workspaceId, lease.boundary(), options(workspaceId), Progress.NONE, true)
+              workspaceId, lease.boundary(), options(workspaceId), Progress.NONE, true, false)
           .changes();
     }
   }
@@ -226,11 +229,20 @@ public final class Tracker {
       WorkspaceBoundary boundary,
       TrackingOptions options,
       Progress progress,
-      boolean mayLookAtChangesOnly) {
+      boolean mayLookAtChangesOnly,
+      boolean refusedWhileTurnsAreOpen) {
     for (int attempt = 1; ; attempt++) {
       Comparison comparison =
           compare(workspaceId, boundary, options, true, progress, mayLookAtChangesOnly);
-      if (store.write(tx -> write(tx, workspaceId, comparison, options))) {
+      boolean written =
+          store.write(
+              tx -> {
+                if (refusedWhileTurnsAreOpen) {
+                  refuseWhileTurnsAreOpen(tx, workspaceId, boundary);
+                }
+                return write(tx, workspaceId, comparison, options);
+              });
+      if (written) {
         return comparison;
       }
       if (attempt >= MAX_ATTEMPTS) {
@@ -241,6 +253,38 @@ public final class Tracker {
                 + " kept being rewritten by other scans: try again");
       }
     }
+  }
+
+  /**
+   * Refuses, within the transaction that would write the index, to rebuild the index of a tracked
+   * workspace while agent turns are open in it (a first index has nothing to take from them).
+   */
+  private static void refuseWhileTurnsAreOpen(
+      StoreTransaction tx, long workspaceId, WorkspaceBoundary boundary) {
+    if (tx.indexes().version(workspaceId).isEmpty()) {
+      return;
+    }
+    List<String> open =
+        openAgentTurns(tx, workspaceId).stream()
+            .map(turn -> "turn " + turn.externalId() + " of session " + turn.sessionExternalId())
+            .toList();
+    if (!open.isEmpty()) {
+      throw new RequestException(
+          RequestException.Problem.WRONG_STATE,
+          "workspace "
+              + boundary.rootReal()
+              + " is tracked and has open turns ("
+              + String.join(", ", open)
+              + "): tracking it again now would take their changes into the index without"
+              + " recording them in any turn; finish the turns first, then track again");
+    }
+  }
+
+  private static List<StoredTurn> openAgentTurns(StoreTransaction tx, long workspaceId) {
+    return tx.turns().open().stream()
+        .filter(turn -> turn.workspaceId() == workspaceId)
+        .filter(turn -> turn.kind() == TurnKind.AGENT)
+        .toList();
   }
 
   /**

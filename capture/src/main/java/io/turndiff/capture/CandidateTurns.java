@@ -43,8 +43,16 @@ import java.util.Set;
  * a change is not known: each open turn gets it with no call ({@link MadeDuring#UNKNOWN}), never a
  * guess. Which of several candidate turns made it is not known either, and is never guessed: the
  * change is recorded in each of them, and each record names the others ({@code
- * file_change_shared}). The one exception is a path a tool call of an open turn named: that call's
- * turn made it (its finish records it from its own before-state).
+ * file_change_shared}).
+ *
+ * <p>A path a tool call of an open turn named is that turn's (its finish records it from its own
+ * before-state), but the tool call does not say the change is its alone: another session's shell
+ * could have written the path too (its {@code sed} over the file the first session's edit tool
+ * wrote). So every other turn that could have made a change with its shell (a call of it in flight,
+ * or calls not known) records the path as well, shared with the namer's record, and a rewind of the
+ * namer leaves it as the other session's work unless forced. A turn that could only have made it
+ * outside any call is no candidate for a named path: the tool call explains the change better than
+ * an editor's save.
  *
  * <p>A candidate turn that is not the one finishing gets the change as a record without an
  * after-state, detected by scan, whose before-state is the index's; its own finish completes it, as
@@ -113,31 +121,47 @@ final class CandidateTurns {
     return owners.isEmpty();
   }
 
-  /** Whether {@code turn} is one of the turns that could have made a change found now. */
-  boolean owns(StoredTurn turn) {
-    return owners.keySet().stream().anyMatch(owner -> owner.id() == turn.id());
+  /**
+   * Whether {@code turn} could have made a change found now at {@code path}: it is a candidate, and
+   * when a tool call of an open turn named the path, one that could have made it with its shell.
+   */
+  boolean couldHaveMade(StoredTurn turn, WorkspacePath path) {
+    return owners.entrySet().stream()
+        .anyMatch(
+            owner ->
+                owner.getKey().id() == turn.id()
+                    && (owner.getValue() != MadeDuring.OUTSIDE || namersOf(path).isEmpty()));
   }
 
-  /** Whether a tool call of an open turn named {@code path}: the change is that turn's. */
-  boolean namedByAToolCall(WorkspacePath path) {
-    return records.values().stream()
-        .map(byPath -> byPath.get(path))
-        .anyMatch(change -> change != null && change.detectedBy() == DetectedBy.SNAPSHOT);
+  /** The records the tool calls of open turns made of {@code path}, by turn. */
+  private Map<Long, Long> namersOf(WorkspacePath path) {
+    Map<Long, Long> namers = new LinkedHashMap<>();
+    records.forEach(
+        (turnId, byPath) -> {
+          StoredFileChange change = byPath.get(path);
+          if (change != null && change.detectedBy() == DetectedBy.SNAPSHOT) {
+            namers.put(turnId, change.id());
+          }
+        });
+    return namers;
   }
 
   /**
    * Records a change a scan found at {@code path}, whose before-state was {@code before}, in every
    * turn that could have made it (a turn that has a record of the path keeps it: its first
    * before-state wins, and what it was made during), beside {@code stored}, the record a finishing
-   * turn has of it (attributed by the finish: {@link #attribute}); notes what each new record was
+   * turn has of it (attributed by the finish: {@link #attribute}), and beside the records of the
+   * turns whose tool calls named the path, whose change it is too; notes what each new record was
    * made during, then marks each record shared with every other turn when there is more than one.
    */
   void place(WorkspacePath path, Snapshot before, Optional<TurnRecord> stored) {
-    Map<Long, Long> recordOfTurn = new LinkedHashMap<>();
+    Map<Long, Long> namers = namersOf(path);
+    Map<Long, Long> recordOfTurn = new LinkedHashMap<>(namers);
     stored.ifPresent(record -> recordOfTurn.put(record.turnId(), record.changeId()));
     owners.forEach(
         (turn, during) -> {
-          if (!recordOfTurn.containsKey(turn.id())) {
+          if (!recordOfTurn.containsKey(turn.id())
+              && (during != MadeDuring.OUTSIDE || namers.isEmpty())) {
             recordOfTurn.put(turn.id(), recordIn(turn, path, before, during));
           }
         });

@@ -336,9 +336,7 @@ public final class CaptureService implements AutoCloseable {
     for (int i = 0; i < befores.size() && !open.isEmpty(); i++) {
       WorkspacePath path = comparison.changes().get(i).path();
       open.noteLaterCalls(path, befores.get(i));
-      if (!open.namedByAToolCall(path)) {
-        open.place(path, befores.get(i), Optional.empty());
-      }
+      open.place(path, befores.get(i), Optional.empty());
     }
   }
 

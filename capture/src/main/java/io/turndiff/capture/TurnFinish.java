@@ -57,7 +57,7 @@ final class TurnFinish {
   /** The tracked workspace's scan, when it is tracked. */
   private final Optional<Tracker.Comparison> scanned;
 
-  /** Changes the scan found at paths the turn recorded as found by a scan, with their records. */
+  /** Changes the scan found at paths the turn has a record of, with their records. */
   private final List<Found> rescanned;
 
   /** Changes the scan found at paths the turn has no record of, with their before-states. */
@@ -93,15 +93,7 @@ final class TurnFinish {
             : Optional.empty();
     List<Found> all = scannedChanges(boundary, store.clock().instant());
     this.found = all.stream().filter(change -> change.record().isEmpty()).toList();
-    this.rescanned =
-        all.stream()
-            .filter(
-                change ->
-                    change
-                        .record()
-                        .filter(record -> record.detectedBy() == DetectedBy.SCAN)
-                        .isPresent())
-            .toList();
+    this.rescanned = all.stream().filter(change -> change.record().isPresent()).toList();
     Map<Sha256, byte[]> beforeContents = beforeContents(store);
     this.completed = completeRecorded(boundary, beforeContents);
     this.scannedDirectories =
@@ -234,18 +226,17 @@ final class TurnFinish {
   }
 
   /**
-   * A path the turn recorded because a scan found it (not because a tool call named it) that
-   * changed again: the other turns that could have made that change get it too.
+   * A path the turn has a record of that changed since the index was written: the other turns that
+   * could have made that change get it too (a path the turn's own tool call named included: another
+   * session's shell could have written it as well).
    */
   private void shareRescanned(CandidateTurns candidates) {
     for (Found change : rescanned) {
-      if (!candidates.namedByAToolCall(change.path())) {
-        candidates.place(
-            change.path(),
-            change.before(),
-            Optional.of(
-                new CandidateTurns.TurnRecord(turn.id(), change.record().orElseThrow().id())));
-      }
+      candidates.place(
+          change.path(),
+          change.before(),
+          Optional.of(
+              new CandidateTurns.TurnRecord(turn.id(), change.record().orElseThrow().id())));
     }
   }
 
@@ -253,19 +244,16 @@ final class TurnFinish {
    * Stores each change only the scan found, in this turn when it could have made it (a turn whose
    * runtime brackets its shell calls did not, when none of its calls was in flight and another
    * turn's was), and in every other turn that could have; a path a tool call of another open turn
-   * named is that turn's, not this one's. Returns what this turn recorded.
+   * named is that turn's, and this one's too only when its shell could have written it. Returns
+   * what this turn recorded.
    */
   private List<ChangeRecorder.Detected> storeFound(
       StoreTransaction tx, StoredTurn current, CandidateTurns candidates) {
     List<ChangeRecorder.Detected> stored = new ArrayList<>(detected.size());
-    boolean mine = candidates.owns(current);
     for (int i = 0; i < detected.size(); i++) {
       ChangeRecorder.Detected change = detected.get(i);
-      if (candidates.namedByAToolCall(change.path())) {
-        continue;
-      }
       Optional<CandidateTurns.TurnRecord> record = Optional.empty();
-      if (mine) {
+      if (candidates.couldHaveMade(current, change.path())) {
         long row = recorder.store(tx, current.id(), change);
         candidates.attribute(row, candidates.duringOf(current.id()));
         stored.add(change);

@@ -153,6 +153,40 @@ class ShellCallsTest {
   }
 
   /**
+   * A path B1's edit tool named and wrote while no shell call of any turn was in flight is B1's
+   * alone: A1 could only have made it outside any call, and the tool call explains it. One B1's
+   * tool named that A1's shell call then edits (its {@code sed -i} over B's edit) is A1's too,
+   * during that call, shared with B1's record: before, the named path was B1's alone whoever wrote
+   * it, and a rewind of B1 reverted A's edit without a word.
+   */
+  @Test
+  void aPathAToolNamedIsItsTurnsAloneUnlessAnotherSessionsShellCallRanWhileItChanged()
+      throws Exception {
+    open(true);
+    workspace.file("x.txt", "x\n").file("y.txt", "y\n");
+    capture.tracker().track(workspace.root(), TrackingOptions.DEFAULTS);
+    begin("A", "A1");
+    begin("B", "B1");
+    capture.snapshot("B1", Optional.of("edit-x"), List.of("x.txt"));
+    write("x.txt", "B\n");
+    capture.snapshot("B1", Optional.of("edit-y"), List.of("y.txt"));
+    write("y.txt", "B\n");
+    capture.beginShellCall("A1", ShellCall.of("a-1", "Bash", "sed -i s/B/BA/ y.txt"));
+    write("y.txt", "BA\n");
+    capture.endShellCall("A1", "a-1");
+    capture.finishTurn("A1");
+    capture.finishTurn("B1");
+
+    assertEquals(Map.of("y.txt", "calls [a-1]"), RecordedChanges.madeDuring(store, "A1"));
+    assertEquals(
+        Map.of("y.txt", List.of("turn B1 of session B")),
+        RecordedChanges.alsoPossible(store, "A1"));
+    assertEquals(
+        Map.of("x.txt", List.of(), "y.txt", List.of("turn A1 of session A")),
+        RecordedChanges.alsoPossible(store, "B1"));
+  }
+
+  /**
    * A call whose Post never came (Codex sends none for a patch run through the shell) stays in
    * flight until its turn finishes, which ends it; a Post for a call not in flight changes nothing.
    */

@@ -1,10 +1,13 @@
 package io.turndiff.capture;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.turndiff.capture.track.TrackingOptions;
 import io.turndiff.fixtures.RecordedChanges;
 import io.turndiff.fixtures.TestWorkspace;
+import io.turndiff.model.RequestException;
 import io.turndiff.model.WorkspacePath;
 import io.turndiff.store.Store;
 import io.turndiff.store.StoredTurn;
@@ -17,6 +20,7 @@ import java.util.Optional;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /**
@@ -105,10 +109,17 @@ class TwoSessionsTest {
     assertEquals(Map.of(), RecordedChanges.alsoPossible(store, "B1"));
   }
 
-  /** A path a tool call of B1 named is B1's, even when A1 finishes first while both are open. */
-  @ParameterizedTest(name = "watched: {0}")
-  @ValueSource(booleans = {false, true})
-  void aPathAToolCallNamedIsThatCallsTurnsAlone(boolean watched) throws Exception {
+  /**
+   * A path a tool call of B1 named is B1's, and A1's too while A1's shell could have written it:
+   * B1's edit tool writes x.txt, then A's shell edits it again ({@code sed -i}). Before the fix A1
+   * recorded nothing of x.txt (the path was B1's alone), so B1's record held A's edit and a rewind
+   * of B1 reverted it without a word. Whichever turn finishes first, each records x.txt naming the
+   * other. (Without a shell call of A1 in flight, B1's path stays its alone: ShellCallsTest.)
+   */
+  @ParameterizedTest(name = "watched: {0}, A1 finishes first: {1}")
+  @CsvSource({"false, true", "false, false", "true, true", "true, false"})
+  void aShellEditToAPathAnotherSessionsToolNamedIsRecordedInBothAsShared(
+      boolean watched, boolean aFinishesFirst) throws Exception {
     open(watched);
     workspace.file("x.txt", "x before\n");
     capture.tracker().track(workspace.root(), TrackingOptions.DEFAULTS);
@@ -116,11 +127,43 @@ class TwoSessionsTest {
     begin("B", "B1");
     capture.snapshot("B1", Optional.of("edit"), List.of("x.txt"));
     Files.writeString(workspace.resolve("x.txt"), "B-edit\n");
-    capture.finishTurn("A1");
-    capture.finishTurn("B1");
-    assertEquals(Map.of(), RecordedChanges.alsoPossible(store, "A1"));
+    Files.writeString(workspace.resolve("x.txt"), "B-edit\nA's sed\n");
+    capture.finishTurn(aFinishesFirst ? "A1" : "B1");
+    capture.finishTurn(aFinishesFirst ? "B1" : "A1");
+    assertEquals(Map.of("x.txt", "modified scan []"), RecordedChanges.summary(store, "A1"));
+    assertEquals(
+        Map.of("x.txt", List.of("turn B1 of session B")),
+        RecordedChanges.alsoPossible(store, "A1"));
     assertEquals(Map.of("x.txt", "modified snapshot [edit]"), RecordedChanges.summary(store, "B1"));
-    assertEquals(Map.of("x.txt", List.of()), RecordedChanges.alsoPossible(store, "B1"));
+    assertEquals(
+        Map.of("x.txt", List.of("turn A1 of session A")),
+        RecordedChanges.alsoPossible(store, "B1"),
+        "B1's record names A1, so a rewind of B1 leaves A's edit as A's work");
+  }
+
+  /**
+   * {@code track} run again on a tracked workspace rebuilds its index: while a turn is open that
+   * would take the turn's changes into the index and record them nowhere (review finding 2; before,
+   * A1 then recorded nothing of x.txt). It is refused, naming the open turn, and writes nothing:
+   * A1's finish still records x.txt. Once no turn is open, it runs.
+   */
+  @ParameterizedTest(name = "watched: {0}")
+  @ValueSource(booleans = {false, true})
+  void trackingATrackedWorkspaceAgainIsRefusedWhileATurnIsOpen(boolean watched) throws Exception {
+    open(watched);
+    workspace.file("x.txt", "x before\n");
+    capture.tracker().track(workspace.root(), TrackingOptions.DEFAULTS);
+    begin("A", "A1");
+    Files.writeString(workspace.resolve("x.txt"), "A-edit\n");
+    RequestException refused =
+        assertThrows(
+            RequestException.class,
+            () -> capture.tracker().track(workspace.root(), TrackingOptions.DEFAULTS));
+    assertEquals(RequestException.Problem.WRONG_STATE, refused.problem());
+    assertTrue(refused.getMessage().contains("turn A1 of session A"), refused.getMessage());
+    capture.finishTurn("A1");
+    assertEquals(Map.of("x.txt", "modified scan []"), RecordedChanges.summary(store, "A1"));
+    capture.tracker().track(workspace.root(), TrackingOptions.DEFAULTS);
   }
 
   /** A change made between turns is the user's: the next begin takes it into the index only. */
@@ -141,7 +184,8 @@ class TwoSessionsTest {
 
   /**
    * {@code status} names the open turns a pending change could belong to: both while both are open,
-   * the namer for a path a tool call named, none between turns.
+   * the namer first for a path a tool call named (the other's shell could have written it too),
+   * none between turns.
    */
   @ParameterizedTest(name = "watched: {0}")
   @ValueSource(booleans = {false, true})
@@ -153,11 +197,11 @@ class TwoSessionsTest {
     assertEquals(List.of(), owners("x.txt"), "no turn is open");
     begin("A", "A1");
     begin("B", "B1");
-    capture.snapshot("A1", Optional.of("edit"), List.of("named.txt"));
+    capture.snapshot("B1", Optional.of("edit"), List.of("named.txt"));
     Files.writeString(workspace.resolve("x.txt"), "shell\n");
     Files.writeString(workspace.resolve("named.txt"), "tool\n");
     assertEquals(List.of("A1", "B1"), owners("x.txt"));
-    assertEquals(List.of("A1"), owners("named.txt"));
+    assertEquals(List.of("B1", "A1"), owners("named.txt"));
   }
 
   private List<String> owners(String path) {

@@ -9,10 +9,16 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.turndiff.api.Json;
 import io.turndiff.fixtures.CommandRun;
+import io.turndiff.fixtures.TreeContent;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -84,6 +90,8 @@ class ClaudeCodeHooksIT {
     // Bash calls it ran: none for the one it refused), Stop, SessionEnd
     scenario.assertTurnsReviewAndRewind("claude-code:" + session, 19);
     scenario.workspace().assertOutsideUnchanged();
+    twoSessionsAtOnce(claude, root, scenario.evidence());
+    scenario.workspace().assertOutsideUnchanged();
     scenario.assertSecretNowhere();
 
     System.out.printf(
@@ -122,6 +130,82 @@ class ClaudeCodeHooksIT {
             call(bash("ln -sfn src outside-dir")),
             call(bash("printf 'shell\\n' > from-shell.txt && chmod +x from-shell.txt")),
             say("Done with prompt two."));
+  }
+
+  /**
+   * Issue 27 with the real runtime: two Claude Code sessions in the workspace, their prompts
+   * interleaved. Session alpha writes {@code alpha.txt} through its shell, then its model thinks
+   * (the scripted model holds its answer) while session beta's whole prompt runs and writes {@code
+   * beta.txt} through its shell; then alpha's prompt ends. The service watches the workspace and
+   * each shell call is bracketed by its {@code PreToolUse} and {@code PostToolUse} hooks, so each
+   * file is the call's that wrote it, alone, though both turns were open when each was written;
+   * then each session's rewind takes back its own file and leaves the other's exactly as that
+   * session left it.
+   */
+  private void twoSessionsAtOnce(ClaudeCode claude, Path root, TurnEvidence evidence)
+      throws Exception {
+    Map<String, String> before = TreeContent.of(root);
+    String alpha = UUID.randomUUID().toString();
+    String beta = UUID.randomUUID().toString();
+    ModelScript.Hold alphaThinks =
+        new ModelScript.Hold(1, new CountDownLatch(1), new CountDownLatch(1));
+    ModelScript script =
+        new ModelScript()
+            .prompt("do prompt alpha", call(bash(ALPHA)), say("Done with prompt alpha."))
+            .hold("do prompt alpha", alphaThinks)
+            .prompt("do prompt beta", call(bash(BETA)), say("Done with prompt beta."));
+    try (AnthropicMessagesServer model = new AnthropicMessagesServer(script)) {
+      Map<String, String> claudeEnv =
+          ClaudeCode.environment(store.runtimeBase(), model, temp.resolve("claude-home"));
+      CompletableFuture<Void> first =
+          CompletableFuture.runAsync(
+              () -> promptUnchecked(claude, root, claudeEnv, "alpha", alpha));
+      assertTrue(
+          alphaThinks.arrived().await(120, TimeUnit.SECONDS),
+          "alpha's shell call ran and its model was asked what next");
+      try {
+        promptUnchecked(claude, root, claudeEnv, "beta", beta);
+      } finally {
+        alphaThinks.go().countDown();
+      }
+      first.get(120, TimeUnit.SECONDS);
+    }
+    assertEquals("alpha\n", Files.readString(root.resolve("alpha.txt")));
+    assertEquals("beta\n", Files.readString(root.resolve("beta.txt")));
+    String turnAlpha = evidence.finishedTurns("claude-code:" + alpha, 1).getFirst();
+    String turnBeta = evidence.finishedTurns("claude-code:" + beta, 1).getFirst();
+    for (Map.Entry<String, String> own :
+        Map.of(turnAlpha, "alpha.txt", turnBeta, "beta.txt").entrySet()) {
+      Map<String, JsonNode> records = evidence.records(own.getKey());
+      assertEquals(Set.of(own.getValue()), records.keySet(), records.toString());
+      JsonNode record = records.get(own.getValue());
+      assertEquals("calls", record.get("made_during").asText(), record.toString());
+      assertEquals(List.of(), asList(record.get("also_possible")), record.toString());
+      assertEquals("Bash", record.get("calls").get(0).get("tool").asText(), record.toString());
+    }
+    evidence.rewind(turnAlpha, Set.of("alpha.txt"), Set.of(), Set.of());
+    assertEquals(
+        "beta\n", Files.readString(root.resolve("beta.txt")), "beta's file as beta left it");
+    evidence.rewind(turnBeta, Set.of("beta.txt"), Set.of(), Set.of());
+    assertEquals(before, TreeContent.of(root), "the tree before both sessions, byte for byte");
+  }
+
+  private static final String ALPHA = "echo alpha > alpha.txt";
+  private static final String BETA = "echo beta > beta.txt";
+
+  private static List<JsonNode> asList(JsonNode array) {
+    List<JsonNode> items = new ArrayList<>();
+    array.forEach(items::add);
+    return items;
+  }
+
+  private static void promptUnchecked(
+      ClaudeCode claude, Path root, Map<String, String> env, String words, String session) {
+    try {
+      prompt(claude, root, env, words, List.of("--session-id", session));
+    } catch (Exception e) {
+      throw new IllegalStateException("claude prompt " + words, e);
+    }
   }
 
   private static ModelScript.ToolCall bash(String command) {

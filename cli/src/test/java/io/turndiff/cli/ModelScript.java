@@ -8,6 +8,9 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 
 /**
  * What a scripted model answers, per prompt: for the prompt whose user message holds a marker
@@ -55,12 +58,40 @@ final class ModelScript {
   /** What the model says to a request the script does not know (a runtime's side request). */
   static final Step UNSCRIPTED = Step.say("Nothing scripted for this request.");
 
+  /**
+   * A place in a prompt where the model thinks until let go: a request for step {@code step} counts
+   * {@code arrived} down, then waits for {@code go} (a test's way to interleave two sessions at a
+   * point where neither runs a tool).
+   */
+  record Hold(int step, CountDownLatch arrived, CountDownLatch go) {}
+
+  /** Long enough for the other session's whole prompt; only stops a test that lost its way. */
+  private static final long HOLD_LIMIT_SECONDS = 300;
+
   private final Map<String, List<Step>> prompts = new LinkedHashMap<>();
+  private final Map<String, Hold> holds = new ConcurrentHashMap<>();
 
   /** The steps of the prompt whose user message contains {@code marker}. */
   ModelScript prompt(String marker, Step... steps) {
     prompts.put(marker, List.of(steps));
     return this;
+  }
+
+  /** Holds the answer to the request for step {@code hold.step()} of the prompt {@code marker}. */
+  ModelScript hold(String marker, Hold hold) {
+    holds.put(marker, hold);
+    return this;
+  }
+
+  /** Waits here when the script holds the answer for this step, until let go. */
+  void awaitLetGo(String marker, int callsSince) throws InterruptedException {
+    Hold hold = holds.get(marker);
+    if (hold != null && hold.step() == callsSince) {
+      hold.arrived().countDown();
+      if (!hold.go().await(HOLD_LIMIT_SECONDS, TimeUnit.SECONDS)) {
+        throw new IllegalStateException("prompt " + marker + " held too long");
+      }
+    }
   }
 
   /** The markers, for a server to find the newest prompt's message in a conversation. */

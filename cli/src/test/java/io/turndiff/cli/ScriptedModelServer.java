@@ -95,15 +95,28 @@ abstract class ScriptedModelServer implements AutoCloseable {
         return;
       }
       JsonNode json = request.json();
+      Optional<String> marker = newestMarker(json);
+      if (marker.isPresent()) {
+        awaitLetGo(marker.get(), toolCallsSince(json, marker.get()));
+      }
       ModelScript.Step step =
-          newestMarker(json)
-              .map(marker -> script.step(marker, toolCallsSince(json, marker)))
+          marker
+              .map(newest -> script.step(newest, toolCallsSince(json, newest)))
               .orElse(ModelScript.UNSCRIPTED);
       exchange.getResponseHeaders().set("Content-Type", "text/event-stream");
       exchange.sendResponseHeaders(200, 0);
       try (OutputStream out = exchange.getResponseBody()) {
         stream(step, json, requests.size(), new Events(out));
       }
+    }
+  }
+
+  private void awaitLetGo(String marker, int callsSince) throws IOException {
+    try {
+      script.awaitLetGo(marker, callsSince);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IOException("interrupted while the script held the answer", e);
     }
   }
 

@@ -73,6 +73,11 @@ final class TwoPromptScenario {
     return workspace;
   }
 
+  /** What the store says, read as the scenario reads it. */
+  TurnEvidence evidence() {
+    return evidence;
+  }
+
   Path root() {
     return workspace.root();
   }

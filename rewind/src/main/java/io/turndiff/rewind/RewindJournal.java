@@ -208,7 +208,8 @@ final class RewindJournal {
         planned.forEach(entry -> discardStagedByAnEarlierRun(boundary, entry));
       }
       pending.addAll(stagePlanned(planned, files, uncommitted));
-      commitAll(boundary, files.directories(), pending, uncommitted);
+      commitAll(
+          boundary, files.directories(), pending, uncommitted, files.rewindTurn().workspaceId());
     } finally {
       uncommitted.forEach(boundary::discard);
     }
@@ -482,15 +483,17 @@ final class RewindJournal {
    * (or unlink a deletion's name) only if the path still holds what it held when its write was
    * decided, read through the parent directory the rename then uses, right before it ({@code
    * commitIfUnchanged}, {@code deleteIfUnchanged}); sync each directory a name changed in (and
-   * those the rewind made directories in), and journal every path as restored, merged or skipped. A
-   * staged file not put in place is removed: by the boundary when the path changed, and through
-   * {@code uncommitted} in any case.
+   * those the rewind made directories in), and journal every path as restored, merged or skipped,
+   * in the transaction that takes what was put in place into the index of a tracked workspace
+   * ({@link IndexedWrites}). A staged file not put in place is removed: by the boundary when the
+   * path changed, and through {@code uncommitted} in any case.
    */
   private void commitAll(
       WorkspaceBoundary boundary,
       DirectoryRewind directories,
       List<Pending> pending,
-      Set<WriteOutcome.Staged> uncommitted) {
+      Set<WriteOutcome.Staged> uncommitted,
+      long workspaceId) {
     Map<Long, Leave> refused = new HashMap<>();
     DirectorySyncs syncs = directories.syncs();
     // a file over the size limit is read whole to be compared, and captured only when the store
@@ -522,8 +525,15 @@ final class RewindJournal {
     }
     Map<Optional<WorkspacePath>, String> unsynced = syncs.sync(boundary);
     hook.reached(TestHook.Point.BEFORE_REWIND_JOURNALED_DONE);
+    IndexedWrites indexed = new IndexedWrites();
+    for (Pending write : pending) {
+      if (!refused.containsKey(write.entry().id())) {
+        indexed.wrote(write.entry().path(), write.write(), write.merged());
+      }
+    }
     store.write(
         tx -> {
+          indexed.intoTheIndex(tx, workspaceId);
           for (Pending write : pending) {
             Leave leave = refused.get(write.entry().id());
             String notDurable = unsynced.get(DirectorySyncs.parentOf(write.entry().path()));

@@ -84,9 +84,6 @@ class SessionsRaceTest {
   /** What the rounds say each turn must record: path to the other turns that could have made it. */
   private final Map<String, Map<String, Set<String>>> expected = new TreeMap<>();
 
-  /** The paths each turn's tool named: its alone. */
-  private final Map<String, Set<String>> named = new HashMap<>();
-
   /**
    * Each turn's phase of begin and of finish (the scan phase of round r is r; the first begins are
    * -1, the last finishes {@code ROUNDS}); a rewind turn finished after every other.
@@ -137,7 +134,6 @@ class SessionsRaceTest {
             next.put(s, turn);
             phases.put(turn, new int[] {round, Integer.MAX_VALUE});
             expected.put(turn, new TreeMap<>());
-            named.put(turn, new TreeSet<>());
             steps.add(
                 () -> {
                   beginAs(s, turn);
@@ -170,7 +166,6 @@ class SessionsRaceTest {
   private String begin(int session, int seq) {
     String turn = turnId(session, seq);
     expected.put(turn, new TreeMap<>());
-    named.put(turn, new TreeSet<>());
     return beginAs(session, turn);
   }
 
@@ -214,15 +209,19 @@ class SessionsRaceTest {
                     + " >> shared.txt");
             return null;
           });
-      named.get(turn).add(tool);
     }
-    // every turn open during the phase could have made each shell change in it
+    // every turn open during the phase could have made each shell change in it, and, its calls not
+    // bracketed, each tool's file too (its shell could have written the path another's tool named)
     for (String turn : open.values()) {
       Set<String> others = new TreeSet<>(open.values());
       others.remove(turn);
       Map<String, Set<String>> records = expected.get(turn);
       for (int session : open.keySet()) {
-        for (String path : List.of("s" + session + "/r" + round + ".txt", "shared.txt")) {
+        for (String path :
+            List.of(
+                "s" + session + "/r" + round + ".txt",
+                "s" + session + "/tool-r" + round + ".txt",
+                "shared.txt")) {
           records.computeIfAbsent(path, p -> new TreeSet<>()).addAll(others);
         }
       }
@@ -251,14 +250,13 @@ class SessionsRaceTest {
   }
 
   /**
-   * Each turn recorded exactly the shell's paths of the phases it was open in, each naming exactly
-   * the other turns open then, and its tool's paths, naming none.
+   * Each turn recorded exactly the shell's and the tools' paths of the phases it was open in, each
+   * naming exactly the other turns open then.
    */
   private void checkRecords() {
     for (String turn : expected.keySet()) {
       Map<String, Set<String>> want = new TreeMap<>();
       expected.get(turn).forEach((path, others) -> want.put(path, describe(others)));
-      named.get(turn).forEach(path -> want.put(path, Set.of()));
       Map<String, Set<String>> got = new TreeMap<>();
       RecordedChanges.alsoPossible(store, turn)
           .forEach((path, others) -> got.put(path, new TreeSet<>(others)));

@@ -109,26 +109,59 @@ class TwoSessionsRewindTest {
   }
 
   /**
-   * Paths each session's tool calls named are that session's alone: rewinding A1 puts back A's file
-   * and never touches B's, which A1 did not record.
+   * Paths each session's tool calls named while no shell call was in flight are that session's
+   * alone (their runtimes bracket their shell calls, and the service watches): rewinding A1 puts
+   * back A's file and never touches B's, which A1 did not record. (Where a turn's shell could have
+   * written the other's named path, it records it too, shared: TwoSessionsTest.)
    */
   @Test
   void eachSessionsNamedChangesAreItsOwnAndItsRewindTouchesNothingElse() throws Exception {
+    assumeTrue(Portability.current().watches(), "nothing is watched in the posix mode");
     h.workspace.file("x.txt", "x before\n").file("a.txt", "a before\n");
-    h.capture.tracker().track(h.workspace.root(), TrackingOptions.DEFAULTS);
-    begin("A", "A1");
-    begin("B", "B1");
-    h.capture.snapshot("A1", Optional.of("a-edit"), List.of("a.txt"));
-    h.capture.snapshot("B1", Optional.of("b-edit"), List.of("x.txt"));
-    Files.writeString(h.workspace.resolve("x.txt"), "B-edit\n");
-    Files.writeString(h.workspace.resolve("a.txt"), "A-edit\n");
-    h.capture.finishTurn("A1");
-    h.capture.finishTurn("B1");
+    try (CaptureService watched =
+        new CaptureService(h.store, h.handles, WatchOptions.SERVICE, turnRow -> {})) {
+      watched.tracker().track(h.workspace.root(), TrackingOptions.DEFAULTS);
+      watched.beginTurn(h.workspace.root(), Optional.of("A"), Optional.of("A1"), true);
+      watched.beginTurn(h.workspace.root(), Optional.of("B"), Optional.of("B1"), true);
+      watched.snapshot("A1", Optional.of("a-edit"), List.of("a.txt"));
+      watched.snapshot("B1", Optional.of("b-edit"), List.of("x.txt"));
+      Files.writeString(h.workspace.resolve("x.txt"), "B-edit\n");
+      Files.writeString(h.workspace.resolve("a.txt"), "A-edit\n");
+      watched.finishTurn("A1");
+      watched.finishTurn("B1");
+    }
     RewindReport report = h.rewindTurn("A1");
     assertTrue(report.complete(), report.toString());
     assertEquals(List.of(WorkspacePath.of("a.txt")), report.restored());
     assertEquals("a before\n", Files.readString(h.workspace.resolve("a.txt")));
     assertEquals("B-edit\n", Files.readString(h.workspace.resolve("x.txt")));
+  }
+
+  /**
+   * A rewind takes the states it wrote into the index (review finding 2): session A's undo while B1
+   * is open is no change of B1's, neither at B1's finish nor through another turn's begin, and
+   * undoing the undo meets no later work of B. Before, B1 recorded a.txt as its own change (found
+   * by the scan), and rewinding A's rewind turn was blocked as "changed later by turn B1".
+   */
+  @Test
+  void aRewindsWritesAreInTheIndexSoNoOpenTurnOfAnotherSessionRecordsThem() throws Exception {
+    h.workspace.file("a.txt", "a before\n");
+    h.capture.tracker().track(h.workspace.root(), TrackingOptions.DEFAULTS);
+    begin("A", "A1");
+    h.capture.snapshot("A1", Optional.of("a-edit"), List.of("a.txt"));
+    Files.writeString(h.workspace.resolve("a.txt"), "A-edit\n");
+    h.capture.finishTurn("A1");
+    begin("B", "B1");
+    RewindReport undo = h.rewindTurn("A1");
+    assertEquals(List.of(WorkspacePath.of("a.txt")), undo.restored(), undo.toString());
+    begin("C", "C1");
+    h.capture.finishTurn("C1");
+    h.capture.finishTurn("B1");
+    assertEquals(List.of(), h.queries.records("B1").changes(), "B1 made no change");
+    assertEquals(List.of(), h.queries.records("C1").changes(), "C1 made no change");
+    RewindReport redo = h.rewindTurn(undo.rewindTurn().orElseThrow());
+    assertTrue(redo.complete(), redo.toString());
+    assertEquals("A-edit\n", Files.readString(h.workspace.resolve("a.txt")));
   }
 
   /**

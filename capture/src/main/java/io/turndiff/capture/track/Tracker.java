@@ -20,6 +20,7 @@ import io.turndiff.store.StoredTurn;
 import io.turndiff.store.StoredWorkspace;
 import java.nio.file.Path;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -102,7 +103,14 @@ public final class Tracker {
     void read(int done, int total);
   }
 
-  /** Builds (or rebuilds) the index of {@code workspace}, and tracks it from now on. */
+  /**
+   * Builds (or rebuilds) the index of {@code workspace}, and tracks it from now on. Rebuilding is
+   * refused while agent turns are open in the workspace: it would take what changed since the index
+   * was last written into the new index without recording it in the turns that could have made it
+   * (a turn's begin, a shell call's hooks and a finish place such changes: {@code CandidateTurns}).
+   * Refused rather than placed here: this tracker does not know the calls in flight nor records
+   * changes in turns, and a rebuild (new budgets, a damaged index) has no reason to run mid-turn.
+   */
   public TrackSummary track(Path workspace, TrackingOptions options) {
     return track(workspace, options, Progress.NONE);
   }
@@ -128,7 +136,8 @@ public final class Tracker {
     }
     TrackingOptions kept = keepingIgnoredFiles(workspaceId, options);
     try (WorkspaceHandles.Lease lease = workspaces.adopt(workspaceId, opened)) {
-      Comparison comparison = compareAndWrite(workspaceId, lease.boundary(), kept, progress, false);
+      Comparison comparison =
+          compareAndWrite(workspaceId, lease.boundary(), kept, progress, false, true);
       return summary(lease.boundary(), comparison, kept, System.nanoTime() - started);
     }
   }
@@ -153,18 +162,15 @@ public final class Tracker {
   }
 
   /**
-   * The open agent turns each change could belong to: the one whose tool call named its path, else
-   * every agent turn open in the workspace (a finish records it in each of them, as shared).
+   * The open agent turns each change could belong to: every agent turn open in the workspace (a
+   * finish records it in each of them, as shared), the one whose tool call named its path first
+   * (another session's shell could have written the path too).
    */
   private Map<WorkspacePath, List<StoredTurn>> openTurnsOf(
       long workspaceId, List<PathChange> changes) {
     return store.read(
         tx -> {
-          List<StoredTurn> open =
-              tx.turns().open().stream()
-                  .filter(turn -> turn.workspaceId() == workspaceId)
-                  .filter(turn -> turn.kind() == TurnKind.AGENT)
-                  .toList();
+          List<StoredTurn> open = openAgentTurns(tx, workspaceId);
           Map<WorkspacePath, StoredTurn> named = new HashMap<>();
           for (StoredTurn turn : open) {
             tx.fileChanges().ofTurn(turn.id()).stream()
@@ -174,7 +180,11 @@ public final class Tracker {
           Map<WorkspacePath, List<StoredTurn>> owners = new HashMap<>();
           for (PathChange change : changes) {
             StoredTurn namer = named.get(change.path());
-            List<StoredTurn> could = namer == null ? open : List.of(namer);
+            List<StoredTurn> could = new ArrayList<>(open);
+            if (namer != null) {
+              could.remove(namer);
+              could.addFirst(namer);
+            }
             if (!could.isEmpty()) {
               owners.put(change.path(), could);
             }
@@ -214,7 +224,7 @@ public final class Tracker {
   public List<PathChange> refresh(long workspaceId) {
     try (WorkspaceHandles.Lease lease = workspaces.borrow(workspaceId)) {
       return compareAndWrite(
-              workspaceId, lease.boundary(), options(workspaceId), Progress.NONE, true)
+              workspaceId, lease.boundary(), options(workspaceId), Progress.NONE, true, false)
           .changes();
     }
   }
@@ -224,14 +234,21 @@ public final class Tracker {
       WorkspaceBoundary boundary,
       TrackingOptions options,
       Progress progress,
-      boolean mayLookAtChangesOnly) {
+      boolean mayLookAtChangesOnly,
+      boolean refusedWhileTurnsAreOpen) {
     for (int attempt = 1; ; attempt++) {
       Comparison comparison =
           compare(workspaceId, boundary, options, true, progress, mayLookAtChangesOnly);
-      if (store.write(
-          tx ->
-              write(tx, workspaceId, comparison, options)
-                  && keptOfIgnored(tx, workspaceId, options))) {
+      boolean written =
+          store.write(
+              tx -> {
+                if (refusedWhileTurnsAreOpen) {
+                  refuseWhileTurnsAreOpen(tx, workspaceId, boundary);
+                }
+                return write(tx, workspaceId, comparison, options)
+                    && keptOfIgnored(tx, workspaceId, options);
+              });
+      if (written) {
         return comparison;
       }
       if (attempt >= MAX_ATTEMPTS) {
@@ -242,6 +259,38 @@ public final class Tracker {
                 + " kept being rewritten by other scans: try again");
       }
     }
+  }
+
+  /**
+   * Refuses, within the transaction that would write the index, to rebuild the index of a tracked
+   * workspace while agent turns are open in it (a first index has nothing to take from them).
+   */
+  private static void refuseWhileTurnsAreOpen(
+      StoreTransaction tx, long workspaceId, WorkspaceBoundary boundary) {
+    if (tx.indexes().version(workspaceId).isEmpty()) {
+      return;
+    }
+    List<String> open =
+        openAgentTurns(tx, workspaceId).stream()
+            .map(turn -> "turn " + turn.externalId() + " of session " + turn.sessionExternalId())
+            .toList();
+    if (!open.isEmpty()) {
+      throw new RequestException(
+          RequestException.Problem.WRONG_STATE,
+          "workspace "
+              + boundary.rootReal()
+              + " is tracked and has open turns ("
+              + String.join(", ", open)
+              + "): tracking it again now would take their changes into the index without"
+              + " recording them in any turn; finish the turns first, then track again");
+    }
+  }
+
+  private static List<StoredTurn> openAgentTurns(StoreTransaction tx, long workspaceId) {
+    return tx.turns().open().stream()
+        .filter(turn -> turn.workspaceId() == workspaceId)
+        .filter(turn -> turn.kind() == TurnKind.AGENT)
+        .toList();
   }
 
   /**

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.turndiff.fixtures.CommandRun;
 import io.turndiff.fixtures.StoreRows;
 import io.turndiff.fixtures.TestStore;
@@ -334,7 +335,11 @@ class GcCommandTest {
     assertEquals("PT720H", kept.get("older_than").asText(), kept.toString());
     assertEquals(10, kept.get("keep_turns").asInt(), kept.toString());
     assertEquals(2L * 1024 * 1024 * 1024, kept.get("max_size").asLong(), kept.toString());
-    assertEquals(kept, turndiff("du", "--json").expect(0).json().get("retention"));
+    // config also says whether prompts are kept (a local store keeps them); du shows the policy
+    assertEquals("keep", kept.get("prompts").asText(), kept.toString());
+    ObjectNode policy = kept.deepCopy();
+    policy.remove("prompts");
+    assertEquals(policy, turndiff("du", "--json").expect(0).json().get("retention"));
     assertTrue(
         turndiff("du")
             .expect(0)

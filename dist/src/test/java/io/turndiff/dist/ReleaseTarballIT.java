@@ -110,8 +110,8 @@ class ReleaseTarballIT {
    * What the release weighs unpacked, measured on 2026-12-01 (docs/install.md, "What takes the
    * space"): 135 MB, of which the AOT cache 69.5 (jOOQ's classes about half of it), the JVM 24.8,
    * the runtime's modules 18.5, the jar 17.7. The issue asked for well under 120, which a cache of
-   * the classes the commands load cannot meet; this bound catches growth beyond today's release.
-   * On 2026-12-02 it caught the MCP server's SDK (issue 24 item 4: the SDK with Jackson 3 and
+   * the classes the commands load cannot meet; this bound catches growth beyond today's release. On
+   * 2026-12-02 it caught the MCP server's SDK (issue 24 item 4: the SDK with Jackson 3 and
    * Reactor): 142.8 MB, the jar 24.0 (+6.3), the AOT cache 71.0 (+1.5); the bound moved to 146 MB
    * with that measured, and docs/install.md says so.
    */

@@ -61,7 +61,7 @@ final class OtherSessionsWork {
     rewound.forEach(turn -> rewoundIds.add(turn.id()));
     sharedWork(tx, rewoundIds, records, found, named);
     Instant since =
-        rewound.stream().map(StoredTurn::beganAt).min(Instant::compareTo).orElse(Instant.MIN);
+        rewound.stream().map(StoredTurn::beganAt).min(Instant::compareTo).orElse(Instant.EPOCH);
     laterWork(tx, session, since, records, found, named);
     Set<WorkspacePath> outside = new LinkedHashSet<>();
     records.forEach(

@@ -2,6 +2,7 @@ package io.turndiff.rewind;
 
 import io.turndiff.model.ChangeKind;
 import io.turndiff.model.MadeDuring;
+import io.turndiff.model.Snapshot;
 import io.turndiff.model.TurnState;
 import io.turndiff.model.WorkspacePath;
 import io.turndiff.store.SharedChanges.SharedTurn;
@@ -24,9 +25,10 @@ import java.util.TreeMap;
  * workspace). A rewind never reverts it without saying so: a path is another session's work when a
  * record of the rewound turns is shared with a turn that is not rewound (a scan found the change
  * while both were open, and either could have made it), or when a turn of another session of the
- * workspace that was open at or after the first rewound turn's begin changed it. Such a path is a
- * conflict of the plan, naming that session and turn, unless the rewind is forced (whose writes
- * store what they overwrite first, as every forced write does).
+ * workspace that was open at or after the first rewound turn's begin changed it, unless that change
+ * provably came first (its record ended, before the rewound turns looked at the path, in the state
+ * they found there). Such a path is a conflict of the plan, naming that session and turn, unless
+ * the rewind is forced (whose writes store what they overwrite first, as every forced write does).
  *
  * <p>The user's work is left the same way: a record of the rewound turns made while no tool call of
  * any open turn was in flight ({@link MadeDuring#OUTSIDE}: an editor's save during a turn, which
@@ -45,7 +47,7 @@ final class OtherSessionsWork {
 
   /**
    * What of other turns' work is on the paths of {@code records} (the rewound turns' records by
-   * path), within {@code tx}.
+   * path, oldest first), within {@code tx}.
    */
   static OtherSessionsWork of(
       StoreTransaction tx,
@@ -57,9 +59,10 @@ final class OtherSessionsWork {
     Map<WorkspacePath, Set<Long>> named = new TreeMap<>();
     Set<Long> rewoundIds = new LinkedHashSet<>();
     rewound.forEach(turn -> rewoundIds.add(turn.id()));
-    List<Long> changeIds = new ArrayList<>();
-    records.values().forEach(changes -> changes.forEach(change -> changeIds.add(change.id())));
-    Map<Long, List<SharedTurn>> shared = tx.sharedChanges().of(changeIds);
+    sharedWork(tx, rewoundIds, records, found, named);
+    Instant since =
+        rewound.stream().map(StoredTurn::beganAt).min(Instant::compareTo).orElse(Instant.EPOCH);
+    laterWork(tx, session, since, records, found, named);
     Set<WorkspacePath> outside = new LinkedHashSet<>();
     records.forEach(
         (path, changes) -> {
@@ -67,6 +70,22 @@ final class OtherSessionsWork {
             outside.add(path);
           }
         });
+    return new OtherSessionsWork(found, outside);
+  }
+
+  /**
+   * Adds to {@code found} each turn that is not rewound and shares a record of the rewound turns (a
+   * scan found the change while both were open), noting it in {@code named}.
+   */
+  private static void sharedWork(
+      StoreTransaction tx,
+      Set<Long> rewoundIds,
+      Map<WorkspacePath, List<StoredFileChange>> records,
+      Map<WorkspacePath, Set<String>> found,
+      Map<WorkspacePath, Set<Long>> named) {
+    List<Long> changeIds = new ArrayList<>();
+    records.values().forEach(changes -> changes.forEach(change -> changeIds.add(change.id())));
+    Map<Long, List<SharedTurn>> shared = tx.sharedChanges().of(changeIds);
     records.forEach(
         (path, changes) -> {
           for (StoredFileChange change : changes) {
@@ -80,48 +99,68 @@ final class OtherSessionsWork {
             }
           }
         });
-    Instant since =
-        rewound.stream().map(StoredTurn::beganAt).min(Instant::compareTo).orElse(Instant.MIN);
-    for (StoredTurn later : laterTurnsOfOtherSessions(tx, session, since)) {
-      for (StoredFileChange change : tx.fileChanges().ofTurn(later.id())) {
-        boolean changed = change.change().filter(kind -> kind == ChangeKind.UNCHANGED).isEmpty();
-        boolean namedAlready = named.getOrDefault(change.path(), Set.of()).contains(later.id());
-        if (changed && records.containsKey(change.path()) && !namedAlready) {
-          found
-              .computeIfAbsent(change.path(), p -> new LinkedHashSet<>())
-              .add(
-                  (later.state() == TurnState.OPEN ? "being changed by" : "changed later by")
-                      + " turn "
-                      + later.externalId()
-                      + " of session "
-                      + later.sessionExternalId());
-        }
-      }
-    }
-    return new OtherSessionsWork(found, outside);
   }
 
   /**
-   * The turns of the workspace's other sessions that were open at {@code since} or began after it.
+   * Adds to {@code found} each change of the rewound paths recorded by a turn of another session of
+   * the workspace that was open at {@code since} (the first rewound turn's begin) or began later
+   * ({@link io.turndiff.store.Turns#ofOtherSessionsBetween}, the panel's overlap rule, until now;
+   * rewound turns and rewind turns too: a rewind may have left the path, and what a rewind turn put
+   * back is its session's work), unless it is named already as sharing the change or provably came
+   * before the rewound turns' ({@link #endedBefore}). Only those turns' records of those paths are
+   * read.
    */
-  private static List<StoredTurn> laterTurnsOfOtherSessions(
-      StoreTransaction tx, StoredSession session, Instant since) {
-    List<StoredTurn> later = new ArrayList<>();
-    for (StoredSession other : tx.sessions().ofWorkspace(session.workspaceId())) {
-      if (other.id() == session.id()) {
-        continue;
-      }
-      for (StoredTurn turn : tx.turns().ofSession(other.id())) {
-        boolean overlapping =
-            turn.finishedAt().map(finished -> !finished.isBefore(since)).orElse(true);
-        // a rewound turn counts too: its rewind may have left the path (a conflict), and its
-        // rewind turn, which put paths back, is a turn of its session as well
-        if (overlapping) {
-          later.add(turn);
-        }
+  private static void laterWork(
+      StoreTransaction tx,
+      StoredSession session,
+      Instant since,
+      Map<WorkspacePath, List<StoredFileChange>> records,
+      Map<WorkspacePath, Set<String>> found,
+      Map<WorkspacePath, Set<Long>> named) {
+    Map<Long, StoredTurn> overlapping = new TreeMap<>();
+    tx.turns()
+        .ofOtherSessionsSince(session.workspaceId(), session.id(), since)
+        .forEach(turn -> overlapping.put(turn.id(), turn));
+    for (StoredFileChange change :
+        tx.fileChanges().ofTurnsAt(overlapping.keySet(), records.keySet())) {
+      StoredTurn later = overlapping.get(change.turnId());
+      boolean changed = change.change().filter(kind -> kind == ChangeKind.UNCHANGED).isEmpty();
+      boolean namedAlready = named.getOrDefault(change.path(), Set.of()).contains(later.id());
+      if (changed && !namedAlready && !endedBefore(change, records.get(change.path()).getFirst())) {
+        found
+            .computeIfAbsent(change.path(), p -> new LinkedHashSet<>())
+            .add(
+                (later.state() == TurnState.OPEN ? "being changed by" : "changed later by")
+                    + " turn "
+                    + later.externalId()
+                    + " of session "
+                    + later.sessionExternalId());
       }
     }
-    return later;
+  }
+
+  /**
+   * Whether the other turn's change {@code other} provably came before the rewound turns' first
+   * record of its path, {@code first}: its record ends (its after-state, taken when that turn
+   * finished) in the very state {@code first} begins from, and that after-state was taken before
+   * {@code first}'s before-state. Then everything the other turn did to the path was done when the
+   * rewound turns first looked at it and is in the state the rewind puts back: the rewind loses
+   * none of it, though the other turn was still open when the rewound turn began (issue 27 review
+   * finding 8: B1 edits p, A1 begins, B1 finishes, A1 edits p; rewinding A1 gives back B's edit).
+   *
+   * <p>Anything less is not proof and stays a conflict: a record still open (no after-state); an
+   * after-state taken in the same millisecond or later (the other turn may have written after the
+   * rewound turn looked: B1 finishing after A1's edit records A's content, and whether B wrote in
+   * between is not known); an after-state that differs from the state put back (someone changed the
+   * path in between, perhaps that turn); or one that was not captured, which equals nothing.
+   */
+  private static boolean endedBefore(StoredFileChange other, StoredFileChange first) {
+    Snapshot putBack = first.before();
+    return other
+        .after()
+        .filter(ended -> ended.takenAt().isBefore(putBack.takenAt()))
+        .filter(ended -> ended.sameStateAs(putBack))
+        .isPresent();
   }
 
   /** Why the rewind leaves {@code path} as it is, naming whose work it is; empty when none. */

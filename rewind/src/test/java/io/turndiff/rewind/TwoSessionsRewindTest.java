@@ -22,6 +22,8 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 
 /**
  * A rewind never reverts another session's change without saying so (issue 27): two sessions in one
@@ -189,6 +191,102 @@ class TwoSessionsRewindTest {
                 + " it back, storing what it overwrites first)"),
         skipped(report));
     assertEquals(both, Files.readString(h.workspace.resolve("p.txt")));
+  }
+
+  /** How the turns' changes reach the store. */
+  enum Capture {
+    /** by the tool calls' snapshots alone */
+    ANNOUNCED,
+    /** in a tracked workspace, each begin and finish writing the index */
+    TRACKED,
+    /** tracked while the service watches, the turns' runtimes bracketing their shell calls */
+    WATCHED
+  }
+
+  /**
+   * Review finding 8: a turn of another session that was open when the rewound turn began, but
+   * whose record of the path ended before the rewound turn looked at it, in the very state the
+   * rewound turn found, did all its work on the path before: the rewind puts back B's edit, which
+   * loses nothing of B's. Before the fix, B1 finishing after A1 began was enough to skip p as
+   * "changed later by turn B1".
+   */
+  @ParameterizedTest
+  @EnumSource(Capture.class)
+  void aChangeAnotherSessionFinishedBeforeTheTurnLookedAtThePathIsNotLaterWork(Capture mode)
+      throws Exception {
+    assumeTrue(
+        mode != Capture.WATCHED || Portability.current().watches(),
+        "nothing is watched in the posix mode");
+    h.workspace.file("p.txt", "p before\n");
+    CaptureService watched =
+        mode == Capture.WATCHED
+            ? new CaptureService(h.store, h.handles, WatchOptions.SERVICE, turnRow -> {})
+            : null;
+    try {
+      CaptureService capture = watched == null ? h.capture : watched;
+      if (mode != Capture.ANNOUNCED) {
+        capture.tracker().track(h.workspace.root(), TrackingOptions.DEFAULTS);
+      }
+      boolean brackets = mode == Capture.WATCHED;
+      capture.beginTurn(h.workspace.root(), Optional.of("B"), Optional.of("B1"), brackets);
+      capture.snapshot("B1", Optional.of("b-edit"), List.of("p.txt"));
+      Files.writeString(h.workspace.resolve("p.txt"), "B-edit\n");
+      capture.beginTurn(h.workspace.root(), Optional.of("A"), Optional.of("A1"), brackets);
+      capture.finishTurn("B1");
+      untilTheStoresClockMoves();
+      capture.snapshot("A1", Optional.of("a-edit"), List.of("p.txt"));
+      Files.writeString(h.workspace.resolve("p.txt"), "B-edit\nA-edit\n");
+      capture.finishTurn("A1");
+    } finally {
+      if (watched != null) {
+        watched.close();
+      }
+    }
+    RewindReport dryRun = h.dryRun("A1");
+    RewindReport report = h.rewindTurn("A1");
+    for (RewindReport planned : List.of(dryRun, report)) {
+      assertEquals(Map.of(), skipped(planned), planned.toString());
+    }
+    assertEquals(List.of(WorkspacePath.of("p.txt")), report.restored());
+    assertEquals("B-edit\n", Files.readString(h.workspace.resolve("p.txt")));
+  }
+
+  /**
+   * When unsure, still a named conflict: B1 finishes after A1's edit, so its record ends in A's
+   * content, and whether B wrote p after A1 looked at it (an edit A's tool then built on) is not
+   * known from what was recorded; nor is it when B1's record ends in another state than A1 found
+   * (someone changed p in between).
+   */
+  @Test
+  void aChangeAnotherSessionMayHaveMadeAfterTheTurnLookedStaysAConflict() throws Exception {
+    h.workspace.file("p.txt", "p before\n").file("q.txt", "q before\n");
+    begin("B", "B1");
+    h.capture.snapshot("B1", Optional.of("b-edit"), List.of("p.txt", "q.txt"));
+    Files.writeString(h.workspace.resolve("p.txt"), "B-edit\n");
+    Files.writeString(h.workspace.resolve("q.txt"), "B-edit\n");
+    begin("A", "A1");
+    h.capture.snapshot("A1", Optional.of("a-edit"), List.of("p.txt"));
+    Files.writeString(h.workspace.resolve("p.txt"), "B-edit\nA-edit\n");
+    h.capture.finishTurn("B1");
+    Files.writeString(h.workspace.resolve("q.txt"), "B-edit\nthe user's\n");
+    untilTheStoresClockMoves();
+    h.capture.snapshot("A1", Optional.of("a-edit-2"), List.of("q.txt"));
+    Files.writeString(h.workspace.resolve("q.txt"), "B-edit\nthe user's\nA-edit\n");
+    h.capture.finishTurn("A1");
+    RewindReport report = h.rewindTurn("A1");
+    String later =
+        "conflict: another session's work: changed later by turn B1 of session B (--force puts"
+            + " it back, storing what it overwrites first)";
+    assertEquals(Map.of("p.txt", later, "q.txt", later), skipped(report));
+    assertEquals("B-edit\nA-edit\n", Files.readString(h.workspace.resolve("p.txt")));
+  }
+
+  /** Waits until the store's clock has moved past the millisecond it reads now. */
+  private void untilTheStoresClockMoves() throws InterruptedException {
+    long now = h.store.clock().millis();
+    while (h.store.clock().millis() <= now) {
+      Thread.sleep(1);
+    }
   }
 
   /**

@@ -268,6 +268,26 @@ public final class FileChanges {
   }
 
   /**
+   * The changes the turns {@code turnIds} recorded of any of {@code paths}, with their snapshots
+   * (one query, whatever the turns recorded elsewhere), ordered by turn and path.
+   */
+  public List<StoredFileChange> ofTurnsAt(
+      Collection<Long> turnIds, Collection<WorkspacePath> paths) {
+    if (turnIds.isEmpty() || paths.isEmpty()) {
+      return List.of();
+    }
+    List<StoredFileChange> changes =
+        select(
+            FILE_CHANGE
+                .TURN_ID
+                .in(turnIds)
+                .and(FILE_CHANGE.PATH.in(paths.stream().map(WorkspacePath::bytes).toList())));
+    changes.sort(
+        Comparator.comparingLong(StoredFileChange::turnId).thenComparing(StoredFileChange::path));
+    return changes;
+  }
+
+  /**
    * Every change in the workspace's sessions recorded under {@code path}, or for a path given
    * exactly as {@code given} (its {@code via}: a name that led elsewhere through a symlink), oldest
    * turn first.

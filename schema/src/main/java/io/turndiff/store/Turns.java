@@ -119,7 +119,10 @@ public final class Turns {
   /**
    * The turns of the workspace's sessions other than {@code sessionId} that were open at some
    * moment between {@code from} and {@code to} (inclusive, in the store's milliseconds; a turn
-   * still open is open until now): who else was working in the workspace meanwhile (issue 27).
+   * still open is open until now): who else was working in the workspace meanwhile (issue 27). This
+   * is the one overlap rule: the panel's "while session B was working" asks it for a turn's own
+   * span, a rewind's check for other sessions' work ({@link #ofOtherSessionsSince}) from the first
+   * rewound turn's begin until now.
    */
   public List<StoredTurn> ofOtherSessionsBetween(
       long workspaceId, long sessionId, Instant from, Instant to) {
@@ -133,6 +136,14 @@ public final class Turns {
                 .and(TURN.FINISHED_AT.isNull().or(TURN.FINISHED_AT.ge(from.toEpochMilli()))))
         .orderBy(TURN.BEGAN_AT, TURN.ID)
         .fetch(Turns::toStored);
+  }
+
+  /**
+   * The turns of the workspace's sessions other than {@code sessionId} that were open at {@code
+   * from} or began after it, until now: {@link #ofOtherSessionsBetween} up to the store's clock.
+   */
+  public List<StoredTurn> ofOtherSessionsSince(long workspaceId, long sessionId, Instant from) {
+    return ofOtherSessionsBetween(workspaceId, sessionId, from, clock.instant());
   }
 
   /**

@@ -9,11 +9,12 @@ import java.nio.file.Path;
 /**
  * The MCP server {@code hooks install} registers beside the hooks (docs/blame-mcp-export.md,
  * "turndiff mcp"): {@code mcpServers.turndiff}, a stdio server the runtime starts as {@code
- * <home>/turndiff mcp}, the launcher of the checkout or release whose hook script the hooks run.
- * Installed for a workspace it names the workspace ({@code --workspace DIR}), so the server finds
- * the agent's session there wherever the runtime starts it; installed for the user it has none, and
- * the server takes the directory the runtime starts it in. Claude Code, Gemini CLI and Codex all
- * read this {@code command}/{@code args} shape.
+ * turndiff mcp} with the launcher of the checkout ({@code <home>/turndiff}) or release ({@code
+ * <home>/bin/turndiff}) whose hook script the hooks run, found as the script finds it. Installed
+ * for a workspace it names the workspace ({@code --workspace DIR}), so the server finds the agent's
+ * session there wherever the runtime starts it; installed for the user it has none, and the server
+ * takes the directory the runtime starts it in. Claude Code, Gemini CLI and Codex all read this
+ * {@code command}/{@code args} shape.
  */
 public record McpServer(Path launcher, Path workspace) {
 
@@ -27,7 +28,7 @@ public record McpServer(Path launcher, Path workspace) {
   static final String APPROVED = "enabledMcpjsonServers";
 
   static McpServer of(HookScript script, Path workspace) {
-    return new McpServer(script.home().resolve("turndiff"), workspace);
+    return new McpServer(script.launcher(), workspace);
   }
 
   /** The entry as the settings hold it. */

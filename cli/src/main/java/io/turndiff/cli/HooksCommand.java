@@ -127,6 +127,14 @@ final class HooksCommand {
                 + " line the turn's title.")
     boolean noPrompts;
 
+    @Option(
+        names = "--no-mcp",
+        description =
+            "Do not register turndiff's MCP server (`turndiff mcp`) with the runtime; by default"
+                + " Claude Code (the workspace's .mcp.json, approved in .claude/settings.local.json;"
+                + " ~/.claude.json with --user) and Gemini CLI (its settings.json) get it.")
+    boolean noMcp;
+
     @Override
     public Integer call() {
       HookRuntime runtime = target.runtime();
@@ -134,7 +142,7 @@ final class HooksCommand {
       Path workspace = target.workspace();
       PrintWriter out = spec.commandLine().getOut();
       new HookInstaller(UserDirectories.current(), out, spec.commandLine().getErr())
-          .install(new HookInstaller.Request(runtime, scope, workspace, gitRoot, !noTrack));
+          .install(new HookInstaller.Request(runtime, scope, workspace, gitRoot, !noTrack, !noMcp));
       if (workspace != null) {
         tellWhereItRuns(runtime, workspace, Path.of("").toAbsolutePath(), out);
       }

@@ -20,7 +20,8 @@ final class ClaudeCode {
   private static final long PROMPT_LIMIT_SECONDS = 120;
 
   /** The tools the scripts use, allowed without asking (headless, as root: no bypass mode). */
-  static final String ALLOWED_TOOLS = "Write,Edit,Bash";
+  // and the one MCP tool ClaudeCodeHooksIT calls (a tool of turndiff's MCP server: mcp__<server>__)
+  static final String ALLOWED_TOOLS = "Write,Edit,Bash,mcp__turndiff__list_turns";
 
   private final NpmKit kit;
 

@@ -65,6 +65,7 @@ class ClaudeCodeHooksIT {
 
     String session = UUID.randomUUID().toString();
     long[] promptSeconds = new long[2];
+    List<String> mcpAnswers;
     try (AnthropicMessagesServer model = new AnthropicMessagesServer(script(root.toString()))) {
       Map<String, String> claudeEnv =
           ClaudeCode.environment(store.runtimeBase(), model, temp.resolve("claude-home"));
@@ -77,6 +78,7 @@ class ClaudeCodeHooksIT {
       prompt(claude, root, claudeEnv, "two", List.of("--resume", session));
       promptSeconds[1] = TimeUnit.NANOSECONDS.toSeconds(System.nanoTime() - at);
       scenario.afterPromptTwo();
+      mcpAnswers = toolResults(model.conversationsWith("do prompt two").getLast().body());
     }
 
     TwoPromptScenario.assertTheRuntimeDidIt(scenario.workspace());
@@ -88,6 +90,9 @@ class ClaudeCodeHooksIT {
     // UserPromptSubmit, PreToolUse x4, PostToolUse (the Bash), Stop, SessionEnd; then
     // UserPromptSubmit, PreToolUse x5 (the two Claude refused included), PostToolUse x3 (the three
     // Bash calls it ran: none for the one it refused), Stop, SessionEnd
+    // before the rewinds below, which add their own turns to the session
+    assertTheMcpToolAnswered(
+        mcpAnswers, scenario.evidence().finishedTurns("claude-code:" + session, 2));
     scenario.assertTurnsReviewAndRewind("claude-code:" + session, 19);
     scenario.workspace().assertOutsideUnchanged();
     twoSessionsAtOnce(claude, root, scenario.evidence());
@@ -129,7 +134,47 @@ class ClaudeCodeHooksIT {
             call(bash(TwoPromptScenario.APPEND_THROUGH_LINK)),
             call(bash("ln -sfn src outside-dir")),
             call(bash("printf 'shell\\n' > from-shell.txt && chmod +x from-shell.txt")),
+            // issue 24 item 4: the agent asks turndiff itself, through the MCP server hooks
+            // install registered (the workspace's .mcp.json); no hook fires for an MCP tool
+            call(function("mcp__turndiff__list_turns")),
             say("Done with prompt two."));
+  }
+
+  /**
+   * The MCP call of prompt two: Claude started {@code turndiff mcp} from the workspace's {@code
+   * .mcp.json} (approved in {@code settings.local.json}), ran {@code list_turns} and sent its
+   * answer back to the model: this session's turns, the first prompt's finished turn among them.
+   */
+  private static void assertTheMcpToolAnswered(List<String> toolResults, List<String> turns) {
+    String first = turns.getFirst();
+    assertTrue(
+        toolResults.stream()
+            .anyMatch(
+                result ->
+                    !result.startsWith("ERROR ")
+                        && result.contains("\"turns\"")
+                        && result.contains(first)),
+        "list_turns answered with turn " + first + " of " + turns + ": " + toolResults);
+  }
+
+  /** The text of each {@code tool_result} block in a Messages API request's conversation. */
+  private static List<String> toolResults(String requestBody) throws Exception {
+    List<String> results = new ArrayList<>();
+    for (JsonNode message : Json.mapper().readTree(requestBody).path("messages")) {
+      for (JsonNode block : message.path("content")) {
+        if (!block.path("type").asText().equals("tool_result")) {
+          continue;
+        }
+        JsonNode content = block.path("content");
+        StringBuilder text = new StringBuilder(block.path("is_error").asBoolean() ? "ERROR " : "");
+        if (content.isTextual()) {
+          text.append(content.asText());
+        }
+        content.forEach(part -> text.append(part.path("text").asText()));
+        results.add(text.toString());
+      }
+    }
+    return results;
   }
 
   /**

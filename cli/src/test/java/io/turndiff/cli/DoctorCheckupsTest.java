@@ -92,7 +92,8 @@ class DoctorCheckupsTest {
         List.of("/bin/turndiff-hook " + runtime),
         true,
         trusted,
-        List.of());
+        List.of(),
+        null);
   }
 
   private static WireHooksStatus status(

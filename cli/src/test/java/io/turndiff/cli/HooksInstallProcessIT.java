@@ -257,6 +257,8 @@ class HooksInstallProcessIT {
         settings.get("hooks").get("PostToolUseFailure").get(0).get("matcher").asText(),
         "a shell call's end, failed or not");
     ((ObjectNode) stripped.get("hooks")).remove(List.of("SessionEnd", "PostToolUseFailure"));
+    // and the approval of the workspace's .mcp.json server, which Claude Code asks for otherwise
+    assertEquals("[\"turndiff\"]", stripped.remove("enabledMcpjsonServers").toString());
     assertEquals(Json.mapper().readTree(original), stripped);
     Files.write(file, original);
     // the user's file as it was, then the round trip in full
@@ -1011,5 +1013,124 @@ class HooksInstallProcessIT {
         turndiff("hooks", "uninstall", "--runtime", "gemini", "--workspace", workspace.toString());
     assertEquals(0, again.exitCode(), again.err());
     assertTrue(again.out().contains("gemini: not installed in " + file), again.out());
+  }
+
+  /**
+   * Issue 24 item 4: install registers {@code turndiff mcp} with Claude Code (the workspace's
+   * {@code .mcp.json}, beside the user's own server, approved in the hooks' settings file) and
+   * Gemini (its settings.json), status shows where, {@code --no-mcp} leaves it out, and uninstall
+   * takes out exactly it from a file the user changed since.
+   */
+  @Test
+  void installRegistersTheMcpServerWhereEachRuntimeReadsItAndUninstallTakesOutExactlyIt()
+      throws Exception {
+    Path mcpJson = workspace.resolve(".mcp.json");
+    String original =
+        "{\n  \"mcpServers\": {\n    \"db\": {\"command\": \"pg-mcp\", \"args\": []}\n  }\n}\n";
+    Files.writeString(mcpJson, original);
+    CommandRun install = sandbox.installWorkspaceHooks("claude-code", workspace);
+    assertEquals(0, install.exitCode(), install.err());
+    JsonNode servers = json(mcpJson).get("mcpServers");
+    assertEquals(List.of("db", "turndiff"), fieldNames(servers));
+    assertEquals(
+        checkout().resolve("turndiff").toString(), servers.get("turndiff").get("command").asText());
+    assertEquals(
+        "[\"mcp\",\"--workspace\",\"" + workspace + "\"]",
+        servers.get("turndiff").get("args").toString());
+    Path settings = workspace.resolve(".claude/settings.local.json");
+    assertEquals("[\"turndiff\"]", json(settings).get("enabledMcpjsonServers").toString());
+    CommandRun status =
+        turndiff(
+            "hooks",
+            "status",
+            "--runtime",
+            "claude-code",
+            "--workspace",
+            workspace.toString(),
+            "--json");
+    JsonNode installed = Json.mapper().readTree(status.out()).get("installations").get(0);
+    assertEquals("workspace", installed.get("scope").asText());
+    assertEquals(mcpJson.toString(), installed.get("mcp_server").asText(), status.out());
+    assertEquals(List.of(), fieldNames(installed.get("notes")), status.out());
+    CommandRun text =
+        turndiff(
+            "hooks", "status", "--runtime", "claude-code", "--workspace", workspace.toString());
+    assertTrue(
+        text.out().contains("    MCP server: turndiff mcp, registered in " + mcpJson), text.out());
+
+    // the user adds a server after install: uninstall takes out turndiff's alone
+    ObjectNode edited = (ObjectNode) json(mcpJson);
+    ((ObjectNode) edited.get("mcpServers")).putObject("web").put("command", "web-mcp");
+    Files.writeString(mcpJson, edited.toPrettyString());
+    CommandRun uninstall =
+        turndiff(
+            "hooks", "uninstall", "--runtime", "claude-code", "--workspace", workspace.toString());
+    assertEquals(0, uninstall.exitCode(), uninstall.err());
+    assertTrue(uninstall.out().contains("took out turndiff's MCP server"), uninstall.out());
+    assertEquals(List.of("db", "web"), fieldNames(json(mcpJson).get("mcpServers")));
+    assertFalse(Files.exists(settings), "the settings file install created is gone");
+
+    // Gemini: --no-mcp leaves it out; by default it is in settings.json beside the hooks
+    Path gemini = workspace.resolve(".gemini/settings.json");
+    CommandRun noMcp =
+        turndiff(
+            "hooks",
+            "install",
+            "--runtime",
+            "gemini",
+            "--workspace",
+            workspace.toString(),
+            "--no-track",
+            "--no-mcp");
+    assertEquals(0, noMcp.exitCode(), noMcp.err());
+    assertFalse(json(gemini).has("mcpServers"), Files.readString(gemini));
+    CommandRun geminiInstall = sandbox.installWorkspaceHooks("gemini", workspace);
+    assertEquals(0, geminiInstall.exitCode(), geminiInstall.err());
+    assertEquals(
+        "[\"mcp\",\"--workspace\",\"" + workspace + "\"]",
+        json(gemini).get("mcpServers").get("turndiff").get("args").toString());
+    CommandRun geminiUninstall =
+        turndiff("hooks", "uninstall", "--runtime", "gemini", "--workspace", workspace.toString());
+    assertEquals(0, geminiUninstall.exitCode(), geminiUninstall.err());
+    assertFalse(Files.exists(gemini), "install had created it");
+  }
+
+  @Test
+  void anMcpServerNamedTurndiffThatIsNotTurndiffsExits2AndNothingIsWritten() throws Exception {
+    Path mcpJson = workspace.resolve(".mcp.json");
+    byte[] original =
+        "{\"mcpServers\": {\"turndiff\": {\"command\": \"npx\", \"args\": [\"other\"]}}}"
+            .getBytes(StandardCharsets.UTF_8);
+    Files.write(mcpJson, original);
+    CommandRun install = sandbox.installWorkspaceHooks("claude-code", workspace);
+    assertEquals(2, install.exitCode(), install.out());
+    assertTrue(install.err().contains("that is not turndiff's"), install.err());
+    assertTrue(install.err().contains("--no-mcp"), install.err());
+    assertArrayEquals(original, Files.readAllBytes(mcpJson));
+    assertFalse(Files.exists(workspace.resolve(".claude")), "nothing written");
+    CommandRun withoutMcp =
+        turndiff(
+            "hooks",
+            "install",
+            "--runtime",
+            "claude-code",
+            "--workspace",
+            workspace.toString(),
+            "--no-track",
+            "--no-mcp");
+    assertEquals(0, withoutMcp.exitCode(), withoutMcp.err());
+    assertArrayEquals(original, Files.readAllBytes(mcpJson));
+    assertFalse(
+        json(workspace.resolve(".claude/settings.local.json")).has("enabledMcpjsonServers"));
+  }
+
+  private static List<String> fieldNames(JsonNode node) {
+    List<String> names = new ArrayList<>();
+    if (node.isArray()) {
+      node.forEach(element -> names.add(element.asText()));
+    } else {
+      node.fieldNames().forEachRemaining(names::add);
+    }
+    return names;
   }
 }

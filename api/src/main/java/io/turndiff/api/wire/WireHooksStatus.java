@@ -20,7 +20,8 @@ public record WireHooksStatus(
    * hook commands of turndiff's found; {@code scriptExecutable}: the script they name is an
    * executable file (null: no command); {@code codexTrusted}: Codex's config.toml trusts each of
    * them (null: not Codex, or not installed); {@code recorded}: install's record of the file is
-   * there, so uninstall puts it back byte for byte.
+   * there, so uninstall puts it back byte for byte; {@code mcpServer}: the file that registers
+   * turndiff's MCP server with the runtime in this scope (null: none does).
    */
   public record Installation(
       String runtime,
@@ -32,7 +33,8 @@ public record WireHooksStatus(
       List<String> commands,
       Boolean scriptExecutable,
       Boolean codexTrusted,
-      List<String> notes) {}
+      List<String> notes,
+      String mcpServer) {}
 
   /** The workspace asked about, and whether the hooks' store tracks it (null: no store yet). */
   public record Workspace(String path, Boolean tracked) {}

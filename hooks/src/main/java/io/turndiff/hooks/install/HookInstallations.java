@@ -134,9 +134,10 @@ public final class HookInstallations {
     HookScope scope = place.scope();
     Path file = place.file();
     List<String> notes = new ArrayList<>();
+    String mcpServer = mcpServer(files, place, notes);
     Optional<byte[]> bytes = readQuietly(files, file, notes);
     if (bytes.isEmpty()) {
-      return notInstalled(runtime, scope, file, recorded, notes);
+      return notInstalled(runtime, scope, file, recorded, notes, mcpServer);
     }
     linkedQuietly(files, file)
         .ifPresent(
@@ -147,7 +148,7 @@ public final class HookInstallations {
       settings = RuntimeSettings.parse(file, bytes.get());
     } catch (RequestException e) {
       notes.add("not valid JSON: install refuses it");
-      return notInstalled(runtime, scope, file, recorded, notes);
+      return notInstalled(runtime, scope, file, recorded, notes, mcpServer);
     }
     if (runtime == HookRuntime.GEMINI && settings.hooksDisabled()) {
       notes.add("hooksConfig.enabled is false: Gemini runs no hooks");
@@ -155,7 +156,7 @@ public final class HookInstallations {
     List<String> commands =
         settings.commands(runtime).values().stream().flatMap(List::stream).distinct().toList();
     if (commands.isEmpty()) {
-      return notInstalled(runtime, scope, file, recorded, notes);
+      return notInstalled(runtime, scope, file, recorded, notes, mcpServer);
     }
     String command = commands.getFirst();
     RuntimeSettings merged = settings.copy();
@@ -174,7 +175,8 @@ public final class HookInstallations {
           commands,
           null,
           null,
-          notes);
+          notes,
+          mcpServer);
     }
     boolean current = commands.size() == 1 && merged.sameTree(settings);
     Boolean script = scriptPath(command).map(ConfigFiles::isExecutableFile).orElse(false);
@@ -199,11 +201,57 @@ public final class HookInstallations {
         commands,
         script,
         trusted,
-        notes);
+        notes,
+        mcpServer);
+  }
+
+  /**
+   * The file that registers turndiff's MCP server with {@code place}'s runtime in its scope, or
+   * null; a workspace's {@code .mcp.json} server that Claude Code's settings do not approve gets a
+   * note (Claude Code does not start it).
+   */
+  private String mcpServer(SettingsFiles files, Place place, List<String> notes) {
+    HookRuntime runtime = place.runtime();
+    Optional<Path> separate = user.mcpFile(runtime, place.scope(), place.workspace());
+    if (runtime != HookRuntime.GEMINI && separate.isEmpty()) {
+      return null;
+    }
+    Path file = separate.orElse(place.file());
+    Optional<RuntimeSettings> settings = settingsQuietly(files, file);
+    if (settings.isEmpty() || settings.get().mcpServer().isEmpty()) {
+      return null;
+    }
+    if (runtime == HookRuntime.CLAUDE_CODE
+        && place.scope() == HookScope.WORKSPACE
+        && !settingsQuietly(files, place.file())
+            .map(RuntimeSettings::approvesMcpServer)
+            .orElse(false)) {
+      notes.add(
+          "the MCP server in "
+              + file
+              + " is not in enabledMcpjsonServers of "
+              + place.file()
+              + ": Claude Code asks before it starts it");
+    }
+    return file.toString();
+  }
+
+  /** The file as settings; empty when it is missing or cannot be read or parsed. */
+  private static Optional<RuntimeSettings> settingsQuietly(SettingsFiles files, Path file) {
+    try {
+      return files.read(file).map(bytes -> RuntimeSettings.parse(file, bytes));
+    } catch (CliException | RequestException e) {
+      return Optional.empty();
+    }
   }
 
   private static WireHooksStatus.Installation notInstalled(
-      HookRuntime runtime, HookScope scope, Path file, boolean recorded, List<String> notes) {
+      HookRuntime runtime,
+      HookScope scope,
+      Path file,
+      boolean recorded,
+      List<String> notes,
+      String mcpServer) {
     return new WireHooksStatus.Installation(
         runtime.id(),
         scope.label(),
@@ -214,7 +262,8 @@ public final class HookInstallations {
         List.of(),
         null,
         null,
-        notes);
+        notes,
+        mcpServer);
   }
 
   private WireHooksStatus.Installation plugin(
@@ -244,7 +293,8 @@ public final class HookInstallations {
         List.of(),
         null,
         null,
-        notes);
+        notes,
+        null);
   }
 
   /** The file's bytes; empty, and a note saying why, when it cannot be read (or must not be). */
@@ -327,6 +377,9 @@ public final class HookInstallations {
         out.println(
             "    Codex trust: "
                 + (installation.codexTrusted() ? "present" : "missing or outdated"));
+      }
+      if (installation.mcpServer() != null) {
+        out.println("    MCP server: turndiff mcp, registered in " + installation.mcpServer());
       }
       if (installation.installed() && !installation.recorded()) {
         out.println("    no record of the install: uninstall takes turndiff's entries out");

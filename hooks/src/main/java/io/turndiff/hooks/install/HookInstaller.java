@@ -50,16 +50,25 @@ public final class HookInstaller {
       byte[] after,
       List<String> createdEvents,
       boolean createdHooks,
-      String added) {
+      String added,
+      List<String> createdMcpKeys) {
 
     boolean changes() {
       return before.isEmpty() || !Arrays.equals(before.get(), after);
     }
   }
 
-  /** What {@code hooks install} asked for. */
+  /**
+   * What {@code hooks install} asked for; {@code mcp}: register turndiff's MCP server too, for the
+   * runtimes install registers it for (Claude Code, Gemini CLI).
+   */
   public record Request(
-      HookRuntime runtime, HookScope scope, Path workspace, boolean gitRoot, boolean track) {}
+      HookRuntime runtime,
+      HookScope scope,
+      Path workspace,
+      boolean gitRoot,
+      boolean track,
+      boolean mcp) {}
 
   /** A new directory for the backups of one run: {@code <UTC time>-<runtime>-<what>}. */
   private Path backupDirectory(HookRuntime runtime, String what) {
@@ -83,10 +92,18 @@ public final class HookInstaller {
     Path file = user.settingsFile(runtime, request.scope(), request.workspace());
     // every file is read (and refused, when it must be) before the first is written
     List<Edit> edits = new ArrayList<>();
+    Optional<Path> mcpFile =
+        request.mcp()
+            ? user.mcpFile(runtime, request.scope(), request.workspace())
+            : Optional.empty();
+    Optional<McpRegistration> mcpInSettings = mcpInSettings(request, script);
     if (runtime == HookRuntime.OPENCODE) {
       edits.add(pluginEdit(files, file, script.home(), request.gitRoot(), autoTrack));
     } else {
-      RuntimeSettings.Merged merged = jsonEdit(files, runtime, file, command, edits);
+      RuntimeSettings.Merged merged = jsonEdit(files, runtime, file, command, mcpInSettings, edits);
+      if (mcpFile.isPresent()) {
+        edits.add(mcpEdit(files, mcpFile.get(), McpServer.of(script, request.workspace())));
+      }
       if (runtime == HookRuntime.CODEX) {
         CodexHookNames names =
             request.scope() == HookScope.USER
@@ -146,7 +163,9 @@ public final class HookInstaller {
           files.write(
               edit.file(),
               edit.after(),
-              edit.kind().equals("block") ? ConfigFiles.PRIVATE_FILE : ConfigFiles.SHARED_FILE);
+              privateIfNew(edit, request.scope())
+                  ? ConfigFiles.PRIVATE_FILE
+                  : ConfigFiles.SHARED_FILE);
       out.println(runtime.id() + ": wrote " + edit.file());
       HookLedger.ChangedFile change;
       if (update) {
@@ -164,7 +183,8 @@ public final class HookInstaller {
                 first.createdDirectories(),
                 createdByEither(first.createdEvents(), edit.createdEvents()),
                 first.createdHooks(),
-                edit.added() == null ? first.added() : edit.added());
+                edit.added() == null ? first.added() : edit.added(),
+                createdByEither(first.createdMcpKeys(), edit.createdMcpKeys()));
       } else {
         change =
             new HookLedger.ChangedFile(
@@ -177,7 +197,8 @@ public final class HookInstaller {
                 createdDirectories.stream().map(Path::toString).toList(),
                 edit.createdEvents(),
                 edit.createdHooks(),
-                edit.added());
+                edit.added(),
+                edit.createdMcpKeys());
       }
       recorded.add(change);
     }
@@ -194,6 +215,34 @@ public final class HookInstaller {
   }
 
   /**
+   * What of the MCP server goes into the hooks' settings file: Gemini keeps its MCP servers there;
+   * Claude Code keeps them in another file ({@link UserDirectories#mcpFile}), and starts a
+   * workspace's {@code .mcp.json} server only once the settings approve it.
+   */
+  private static Optional<McpRegistration> mcpInSettings(Request request, HookScript script) {
+    if (!request.mcp()) {
+      return Optional.empty();
+    }
+    return switch (request.runtime()) {
+      case GEMINI ->
+          Optional.of(new McpRegistration(McpServer.of(script, request.workspace()), false));
+      case CLAUDE_CODE ->
+          request.scope() == HookScope.WORKSPACE
+              ? Optional.of(new McpRegistration(null, true))
+              : Optional.empty();
+      case CODEX, OPENCODE -> Optional.empty();
+    };
+  }
+
+  /**
+   * Whether a file install creates is the user's alone: Codex's {@code config.toml}, and Claude
+   * Code's {@code ~/.claude.json}, which holds its login too.
+   */
+  private static boolean privateIfNew(Edit edit, HookScope scope) {
+    return edit.kind().equals("block") || (edit.kind().equals("mcp") && scope == HookScope.USER);
+  }
+
+  /**
    * The event arrays turndiff created in a file: those its first install created and those an
    * update created (an upgrade that registers a new event, e.g. a Post hook, creates its array), so
    * that uninstall takes out each array it left empty either time.
@@ -207,8 +256,19 @@ public final class HookInstaller {
     return List.copyOf(events);
   }
 
+  /**
+   * What of the MCP server goes into a runtime's settings file: {@code server} (Gemini's; null:
+   * none), {@code approve}: Claude Code's approval of the workspace's {@code .mcp.json} server.
+   */
+  private record McpRegistration(McpServer server, boolean approve) {}
+
   private RuntimeSettings.Merged jsonEdit(
-      SettingsFiles files, HookRuntime runtime, Path file, String command, List<Edit> edits) {
+      SettingsFiles files,
+      HookRuntime runtime,
+      Path file,
+      String command,
+      Optional<McpRegistration> mcp,
+      List<Edit> edits) {
     Optional<byte[]> before = files.read(file);
     RuntimeSettings settings =
         before.map(bytes -> RuntimeSettings.parse(file, bytes)).orElseGet(RuntimeSettings::empty);
@@ -220,11 +280,37 @@ public final class HookInstaller {
     }
     RuntimeSettings merged = settings.copy();
     RuntimeSettings.Merged result = merged.merge(file, runtime, command);
+    List<String> createdMcpKeys =
+        mcp.map(
+                registration ->
+                    registration.approve()
+                        ? merged.approveMcpServer(file)
+                        : merged.mergeMcpServer(file, registration.server()))
+            .orElse(List.of());
     // an unchanged tree keeps the file's bytes as they are, formatting included
     byte[] after = before.isPresent() && merged.sameTree(settings) ? before.get() : merged.bytes();
     edits.add(
-        new Edit(file, "json", before, after, result.createdEvents(), result.createdHooks(), null));
+        new Edit(
+            file,
+            "json",
+            before,
+            after,
+            result.createdEvents(),
+            result.createdHooks(),
+            null,
+            createdMcpKeys));
     return result;
+  }
+
+  /** Claude Code's file of MCP servers with turndiff's in it. */
+  private static Edit mcpEdit(SettingsFiles files, Path file, McpServer server) {
+    Optional<byte[]> before = files.read(file);
+    RuntimeSettings settings =
+        before.map(bytes -> RuntimeSettings.parse(file, bytes)).orElseGet(RuntimeSettings::empty);
+    RuntimeSettings merged = settings.copy();
+    List<String> createdKeys = merged.mergeMcpServer(file, server);
+    byte[] after = before.isPresent() && merged.sameTree(settings) ? before.get() : merged.bytes();
+    return new Edit(file, "mcp", before, after, List.of(), false, null, createdKeys);
   }
 
   /**
@@ -287,7 +373,14 @@ public final class HookInstaller {
               + "\"] trust_level = \"trusted\" (Codex asks when you open the project)");
     }
     return new Edit(
-        config, "block", before, after.getBytes(StandardCharsets.UTF_8), List.of(), false, added);
+        config,
+        "block",
+        before,
+        after.getBytes(StandardCharsets.UTF_8),
+        List.of(),
+        false,
+        added,
+        List.of());
   }
 
   /**
@@ -320,7 +413,7 @@ public final class HookInstaller {
       throw RuntimeSettings.refused(
           file, "a file of that name is there and it is not turndiff's plugin");
     }
-    return new Edit(file, "file", before, after, List.of(), false, null);
+    return new Edit(file, "file", before, after, List.of(), false, null, List.of());
   }
 
   /** The OpenCode plugin shipped in the jar ({@code integrations/opencode/turndiff.ts}). */
@@ -377,16 +470,17 @@ public final class HookInstaller {
           int removed =
               settings.remove(
                   runtime, new HashSet<>(changed.createdEvents()), changed.createdHooks());
-          if (removed > 0) {
-            ConfigFiles.backup(backups, file.getFileName().toString(), bytes);
-            files.write(file, settings.bytes(), ConfigFiles.SHARED_FILE);
-            out.println(
-                runtime.id()
-                    + ": "
-                    + file
-                    + " changed since install: took out turndiff's "
-                    + removed
-                    + " hooks, kept the rest");
+          boolean mcpRemoved = settings.removeMcpServer(new HashSet<>(changed.createdMcpKeys()));
+          if (removed > 0 || mcpRemoved) {
+            writeTakenOut(
+                files, backups, new Changed(runtime, file, bytes, settings), removed + " hooks");
+          }
+        }
+        case "mcp" -> {
+          RuntimeSettings settings = RuntimeSettings.parse(file, bytes);
+          if (settings.removeMcpServer(new HashSet<>(changed.createdMcpKeys()))) {
+            writeTakenOut(
+                files, backups, new Changed(runtime, file, bytes, settings), "MCP server");
           }
         }
         case "block" -> {
@@ -408,6 +502,25 @@ public final class HookInstaller {
     }
     ledger.without(installed.get()).save(ledgerFile);
     return true;
+  }
+
+  /** A settings file the user changed since install: its bytes now, and without turndiff's part. */
+  private record Changed(HookRuntime runtime, Path file, byte[] now, RuntimeSettings without) {}
+
+  /**
+   * Backs up {@code changed}'s bytes now, writes it without turndiff's part ({@code what}), and
+   * says so.
+   */
+  private void writeTakenOut(SettingsFiles files, Path backups, Changed changed, String what) {
+    ConfigFiles.backup(backups, changed.file().getFileName().toString(), changed.now());
+    files.write(changed.file(), changed.without().bytes(), ConfigFiles.SHARED_FILE);
+    out.println(
+        changed.runtime().id()
+            + ": "
+            + changed.file()
+            + " changed since install: took out turndiff's "
+            + what
+            + ", kept the rest");
   }
 
   /** The hooks file whose trust a Codex installation wrote: its {@code json} file. */
@@ -470,7 +583,8 @@ public final class HookInstaller {
     }
     RuntimeSettings settings = RuntimeSettings.parse(file, now.get());
     int removed = settings.remove(runtime, null, false);
-    if (removed == 0) {
+    boolean mcpRemoved = settings.removeMcpServer(null);
+    if (removed == 0 && !mcpRemoved) {
       out.println(runtime.id() + ": not installed in " + file);
       return false;
     }

@@ -45,7 +45,10 @@ public record HookLedger(List<Installed> installations) {
 
   /**
    * One file install wrote. {@code kind}: {@code json} (settings merged as a tree), {@code block}
-   * (text appended: {@code added}), {@code file} (a whole file: the OpenCode plugin).
+   * (text appended: {@code added}), {@code file} (a whole file: the OpenCode plugin), {@code mcp}
+   * (a JSON file install put only its MCP server in: Claude Code's {@code .mcp.json} or {@code
+   * ~/.claude.json}). {@code createdMcpKeys}: the top-level keys the MCP server's entry created
+   * ({@code mcpServers}, {@code enabledMcpjsonServers}).
    */
   record ChangedFile(
       String path,
@@ -57,11 +60,14 @@ public record HookLedger(List<Installed> installations) {
       List<String> createdDirectories,
       List<String> createdEvents,
       boolean createdHooks,
-      String added) {
+      String added,
+      List<String> createdMcpKeys) {
 
     ChangedFile {
       createdDirectories = List.copyOf(createdDirectories);
       createdEvents = List.copyOf(createdEvents);
+      // a record written before install registered the MCP server has none
+      createdMcpKeys = createdMcpKeys == null ? List.of() : List.copyOf(createdMcpKeys);
     }
   }
 

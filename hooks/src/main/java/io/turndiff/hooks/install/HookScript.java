@@ -64,6 +64,15 @@ public record HookScript(Path home) {
   }
 
   /**
+   * The {@code turndiff} launcher the script starts the service with, as the script finds it: a
+   * release's {@code bin/turndiff} beside the script, else a checkout's {@code turndiff} above it.
+   */
+  Path launcher() {
+    Path release = home.resolve("bin/turndiff");
+    return ConfigFiles.isExecutableFile(release) ? release : home.resolve("turndiff");
+  }
+
+  /**
    * The hook command for {@code runtime}: the script's absolute path quoted for {@code sh -c} and
    * {@code bash -c} (how the runtimes run a command), the runtime, and the options. This exact
    * string is what marks a hook as turndiff's.

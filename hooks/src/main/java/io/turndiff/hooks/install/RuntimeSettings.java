@@ -24,6 +24,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 
 /**
@@ -258,6 +259,105 @@ public final class RuntimeSettings {
       root.remove("hooks");
     }
     return removed;
+  }
+
+  /**
+   * Puts {@code server} in as {@code mcpServers.turndiff}, replacing an earlier entry of turndiff's
+   * in place; an entry of that name that is not turndiff's is refused, never replaced. Returns the
+   * top-level keys it created, which uninstall takes out again when they are left empty.
+   */
+  public List<String> mergeMcpServer(Path file, McpServer server) {
+    List<String> created = new ArrayList<>();
+    ObjectNode servers = topLevel(file, McpServer.SERVERS, ObjectNode.class, created);
+    JsonNode present = servers.get(McpServer.NAME);
+    if (present != null && !McpServer.isTurndiffs(present)) {
+      throw refused(
+          file,
+          "it already has an MCP server named \""
+              + McpServer.NAME
+              + "\" that is not turndiff's (rename it, or install with --no-mcp)");
+    }
+    if (present == null || !present.equals(server.entry())) {
+      servers.set(McpServer.NAME, server.entry());
+    }
+    return created;
+  }
+
+  /**
+   * Adds {@code "turndiff"} to {@code enabledMcpjsonServers}: Claude Code's approval of the
+   * workspace's {@code .mcp.json} server, without which it does not start it. Returns the keys it
+   * created.
+   */
+  public List<String> approveMcpServer(Path file) {
+    List<String> created = new ArrayList<>();
+    ArrayNode approved = topLevel(file, McpServer.APPROVED, ArrayNode.class, created);
+    if (approved.valueStream().noneMatch(name -> name.asText("").equals(McpServer.NAME))) {
+      approved.add(McpServer.NAME);
+    }
+    return created;
+  }
+
+  /**
+   * The top-level {@code key}, an object or an array as {@code type} says; created (and added to
+   * {@code created}) when missing, refused when it is something else.
+   */
+  private <T extends JsonNode> T topLevel(
+      Path file, String key, Class<T> type, List<String> created) {
+    JsonNode node = root.get(key);
+    if (node == null) {
+      node = type == ArrayNode.class ? root.putArray(key) : root.putObject(key);
+      created.add(key);
+    }
+    if (!type.isInstance(node)) {
+      throw refused(
+          file,
+          "its \"" + key + "\" is not " + (type == ArrayNode.class ? "an array" : "an object"));
+    }
+    return type.cast(node);
+  }
+
+  /**
+   * Takes turndiff's MCP server out ({@code mcpServers.turndiff} when it is turndiff's, and {@code
+   * "turndiff"} from {@code enabledMcpjsonServers}), then each of {@code createdKeys} left empty
+   * (every one when null: nothing recorded). Returns whether it took anything out.
+   */
+  public boolean removeMcpServer(Set<String> createdKeys) {
+    boolean removed = false;
+    if (root.get(McpServer.SERVERS) instanceof ObjectNode servers
+        && McpServer.isTurndiffs(servers.path(McpServer.NAME))) {
+      servers.remove(McpServer.NAME);
+      removed = true;
+    }
+    if (root.get(McpServer.APPROVED) instanceof ArrayNode approved) {
+      for (int index = approved.size() - 1; index >= 0; index--) {
+        if (approved.get(index).asText("").equals(McpServer.NAME)) {
+          approved.remove(index);
+          removed = true;
+        }
+      }
+    }
+    for (String key : List.of(McpServer.SERVERS, McpServer.APPROVED)) {
+      if ((createdKeys == null || createdKeys.contains(key))
+          && root.get(key) != null
+          && root.get(key).isEmpty()
+          && root.get(key).isContainerNode()) {
+        root.remove(key);
+      }
+    }
+    return removed;
+  }
+
+  /** Whether {@code enabledMcpjsonServers} approves turndiff's server. */
+  public boolean approvesMcpServer() {
+    return root.path(McpServer.APPROVED)
+        .valueStream()
+        .anyMatch(name -> name.asText("").equals(McpServer.NAME));
+  }
+
+  /** Turndiff's MCP server entry, when the file has one. */
+  public Optional<JsonNode> mcpServer() {
+    JsonNode entry = root.path(McpServer.SERVERS).path(McpServer.NAME);
+    return McpServer.isTurndiffs(entry) ? Optional.of(entry) : Optional.empty();
   }
 
   /** The commands of turndiff's handlers for {@code runtime}, per event, in file order. */

@@ -2,6 +2,7 @@ package io.turndiff.hooks.install;
 
 import java.nio.file.Path;
 import java.util.Map;
+import java.util.Optional;
 
 /**
  * The user's directories as the runtimes and turndiff's hook clients read them from the
@@ -61,6 +62,20 @@ public record UserDirectories(Map<String, String> environment) {
               ? configHome().resolve("opencode/plugins/turndiff.ts")
               : workspace.resolve(".opencode/plugins/turndiff.ts");
     };
+  }
+
+  /**
+   * The file turndiff's MCP server goes into when it is not the hooks' settings file: Claude Code's
+   * project servers are in the workspace's {@code .mcp.json}, its user's in {@code ~/.claude.json}.
+   * Gemini keeps them in the settings file with the hooks (empty here); Codex and OpenCode get none
+   * from install.
+   */
+  Optional<Path> mcpFile(HookRuntime runtime, HookScope scope, Path workspace) {
+    if (runtime != HookRuntime.CLAUDE_CODE) {
+      return Optional.empty();
+    }
+    return Optional.of(
+        scope == HookScope.USER ? home().resolve(".claude.json") : workspace.resolve(".mcp.json"));
   }
 
   private Path absoluteOr(String variable, Path fallback) {

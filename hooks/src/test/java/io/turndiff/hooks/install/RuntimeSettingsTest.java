@@ -170,4 +170,58 @@ class RuntimeSettingsTest {
     assertFalse(HookRuntime.CODEX.isTurndiffCommand("'/x/bin/turndiff-hook' codexx"));
     assertFalse(HookRuntime.CODEX.isTurndiffCommand("'/x/bin/turndiff-hook' gemini"));
   }
+
+  private static final McpServer SERVER =
+      new McpServer(Path.of("/opt/turndiff/turndiff"), Path.of("/ws"));
+
+  @Test
+  void theMcpServerGoesInBesideTheUsersAndComesOutLeavingTheFileAsItWas() {
+    String original =
+        "{\n  \"mcpServers\": {\n    \"db\": {\n      \"command\": \"pg-mcp\"\n    }\n  }\n}\n";
+    RuntimeSettings settings = parse(original);
+    assertEquals(List.of(), settings.mergeMcpServer(FILE, SERVER), "mcpServers was there");
+    assertEquals(
+        "{\n  \"mcpServers\": {\n    \"db\": {\n      \"command\": \"pg-mcp\"\n    },\n"
+            + "    \"turndiff\": {\n      \"command\": \"/opt/turndiff/turndiff\",\n"
+            + "      \"args\": [\n        \"mcp\",\n        \"--workspace\",\n        \"/ws\"\n"
+            + "      ]\n    }\n  }\n}\n",
+        settings.text());
+    RuntimeSettings again = settings.copy();
+    again.mergeMcpServer(FILE, SERVER);
+    assertTrue(again.sameTree(settings), "merging twice is merging once");
+    assertTrue(settings.removeMcpServer(Set.of()));
+    assertEquals(original, settings.text());
+    assertFalse(settings.removeMcpServer(null), "nothing of turndiff's left to take out");
+  }
+
+  @Test
+  void theKeysTheMcpServerCreatedGoWithItAndAMovedCheckoutsEntryIsReplaced() {
+    RuntimeSettings settings =
+        parse(
+            "{\"mcpServers\": {\"turndiff\": {\"command\":"
+                + " \"/old/checkout/turndiff\", \"args\": [\"mcp\"]}}}\n");
+    assertEquals(List.of(), settings.mergeMcpServer(FILE, SERVER));
+    assertEquals(
+        "/opt/turndiff/turndiff",
+        settings.mcpServer().orElseThrow().path("command").asText(),
+        "the old checkout's entry replaced in place");
+    RuntimeSettings empty = parse("{}");
+    assertEquals(List.of("mcpServers"), empty.mergeMcpServer(FILE, SERVER));
+    assertEquals(List.of("enabledMcpjsonServers"), empty.approveMcpServer(FILE));
+    assertTrue(empty.approvesMcpServer());
+    assertTrue(empty.removeMcpServer(Set.of("mcpServers", "enabledMcpjsonServers")));
+    assertEquals("{}", empty.text());
+  }
+
+  @Test
+  void anMcpServerNamedTurndiffThatIsNotTurndiffsIsRefusedAndKept() {
+    String text = "{\"mcpServers\": {\"turndiff\": {\"command\": \"npx\", \"args\": [\"x\"]}}}";
+    RuntimeSettings settings = parse(text);
+    RequestException refused =
+        assertThrows(RequestException.class, () -> settings.mergeMcpServer(FILE, SERVER));
+    assertTrue(refused.getMessage().contains("that is not turndiff's"), refused.getMessage());
+    assertFalse(settings.removeMcpServer(null), "not turndiff's: uninstall leaves it");
+    assertTrue(settings.mcpServer().isEmpty());
+    assertEquals(parse(text).text(), settings.text());
+  }
 }

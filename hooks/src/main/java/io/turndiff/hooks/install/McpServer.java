@@ -1,0 +1,54 @@
+package io.turndiff.hooks.install;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.nio.file.Path;
+
+/**
+ * The MCP server {@code hooks install} registers beside the hooks (docs/blame-mcp-export.md,
+ * "turndiff mcp"): {@code mcpServers.turndiff}, a stdio server the runtime starts as {@code
+ * turndiff mcp} with the launcher of the checkout ({@code <home>/turndiff}) or release ({@code
+ * <home>/bin/turndiff}) whose hook script the hooks run, found as the script finds it. Installed
+ * for a workspace it names the workspace ({@code --workspace DIR}), so the server finds the agent's
+ * session there wherever the runtime starts it; installed for the user it has none, and the server
+ * takes the directory the runtime starts it in. Claude Code, Gemini CLI and Codex all read this
+ * {@code command}/{@code args} shape.
+ */
+public record McpServer(Path launcher, Path workspace) {
+
+  /** The name the runtimes list the server's tools under. */
+  public static final String NAME = "turndiff";
+
+  /** The settings key of the servers, in Claude Code's and Gemini's files. */
+  static final String SERVERS = "mcpServers";
+
+  /** Claude Code's list of approved servers of a project's {@code .mcp.json}. */
+  static final String APPROVED = "enabledMcpjsonServers";
+
+  static McpServer of(HookScript script, Path workspace) {
+    return new McpServer(script.launcher(), workspace);
+  }
+
+  /** The entry as the settings hold it. */
+  ObjectNode entry() {
+    ObjectNode entry = JsonNodeFactory.instance.objectNode();
+    entry.put("command", launcher.toString());
+    ArrayNode args = entry.putArray("args").add("mcp");
+    if (workspace != null) {
+      args.add("--workspace").add(workspace.toString());
+    }
+    return entry;
+  }
+
+  /**
+   * Whether an entry named {@code turndiff} is turndiff's: a {@code turndiff} launcher, by any path
+   * (a checkout that moved leaves such an entry behind), run as {@code turndiff mcp}.
+   */
+  static boolean isTurndiffs(JsonNode entry) {
+    String command = entry.path("command").asText("");
+    return (command.equals(NAME) || command.endsWith("/" + NAME))
+        && entry.path("args").path(0).asText("").equals("mcp");
+  }
+}

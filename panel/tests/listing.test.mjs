@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { built } from './built.mjs';
 
-const { fileCountText, fileFlags, newestFirst, rewindBlocked, turnBadges, turnsBetween } = await built('assets/js/listing.js');
+const { fileCountText, fileFlags, newestFirst, rewindBlocked, turnBadges, turnSteps, turnsBetween } = await built('assets/js/listing.js');
 
 // a turn as GET /v1/sessions/{s}/turns lists it (docs/review-panel.md, section 5)
 const turn = extra => ({
@@ -144,3 +144,30 @@ test('the turns of a range are those numbered from its first to its last, both i
   assert.deepEqual(turnsBetween(turns, 't4', 't4').map(t => t.seq), [4]);
   assert.deepEqual(turnsBetween(turns, 't2', 'gone'), []);
 });
+
+// a turn as GET /v1/turns/{t} answers it: its calls in order, each file with the calls it is attributed to
+const stepped = {
+  calls: [{ id: 'c1', tool: 'Edit', command: null }, { id: 'c2', tool: 'Bash', command: 'make' }, { id: 'c3', tool: 'Bash', command: 'npm test' },
+    { id: 'c4', tool: 'Read', command: null }],
+  files: [
+    { path: 'a.py', change: 'modified', made_during: 'named', tool_calls: ['c1'] },
+    { path: 'b.py', change: 'modified', made_during: 'named', tool_calls: ['c1', 'c2'] },
+    { path: 'out.o', change: 'added', made_during: 'calls', tool_calls: ['c2', 'c3'] },
+    { path: 'notes.md', change: 'modified', made_during: 'outside', tool_calls: [] },
+    { path: 'seen.py', change: 'unchanged', made_during: 'named', tool_calls: ['c4'] },
+  ],
+};
+
+test('a turn\'s steps are its calls in order, each with its files and the calls it ran together with', () => {
+  const steps = turnSteps(stepped);
+  assert.deepEqual(steps.map(s => [s.number, s.call.id]), [[1, 'c1'], [2, 'c2'], [3, 'c3'], [4, 'c4']]);
+  assert.deepEqual(steps.map(s => s.files), [['a.py', 'b.py'], ['b.py', 'out.o'], ['out.o'], ['seen.py']]);
+  // the change found while c2 and c3 were both running is theirs together; b.py's second call is not an overlap
+  assert.deepEqual(steps.map(s => s.overlapped), [[], [3], [2], []]);
+});
+
+test('a step is rewindable while a change of the turn has a call at it or after it; a change outside any call is no step\'s', () => {
+  assert.deepEqual(turnSteps(stepped).map(s => s.rewindable), [true, true, true, false]);
+  assert.deepEqual(turnSteps({ files: [] }), [], 'a turn with no calls (or a response before calls were listed) has no steps');
+});
+

@@ -106,3 +106,36 @@ export function turnsBetween(turns, from, to) {
   if (!first || !last) return [];
   return turns.filter(t => t.seq >= first.seq && t.seq <= last.seq);
 }
+
+/**
+ * The steps of a turn, for "rewind to before this step" (docs/review-panel.md, section 7): its tool calls in
+ * the order the turn recorded them (`calls` of GET /v1/turns/{t}), each {call, number, files, overlapped,
+ * rewindable}. `files`: the paths attributed to the call. `overlapped`: the calls a change was made during
+ * together with this one (shell calls in flight at once): their part of such a change goes back with the
+ * later of them. `rewindable`: a rewind to before it puts something back, as the service selects (a change
+ * made during a call of the turn goes back when one of its calls is this one or a later one); a change made
+ * outside any call, or while no watcher told the calls apart, is never a step's: the plan names it, left.
+ */
+export function turnSteps(turn) {
+  const calls = turn.calls ?? [];
+  const order = new Map(calls.map((call, index) => [call.id, index]));
+  const steps = calls.map((call, index) => ({ call, number: index + 1, files: [], overlapped: [], rewindable: false }));
+  for (const file of turn.files ?? []) {
+    if (file.made_during !== 'named' && file.made_during !== 'calls') continue;
+    const mine = (file.tool_calls ?? []).filter(id => order.has(id)).map(id => order.get(id));
+    for (const index of mine) steps[index].files.push(file.path);
+    if (file.made_during === 'calls') {
+      for (const index of mine) {
+        for (const other of mine) {
+          if (other !== index && !steps[index].overlapped.includes(other + 1)) steps[index].overlapped.push(other + 1);
+        }
+      }
+    }
+    // a path the turn left as it found it has nothing to put back
+    const last = file.change === 'unchanged' ? -1 : Math.max(-1, ...mine);
+    for (let index = 0; index <= last; index++) steps[index].rewindable = true;
+  }
+  for (const step of steps) step.overlapped.sort((a, b) => a - b);
+  return steps;
+}
+

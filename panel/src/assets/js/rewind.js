@@ -10,15 +10,20 @@ import { routes } from './routes.js';
 
 const dialog = () => document.getElementById('rewind-dialog');
 
-function title({ scope, seq, path, undo }) {
+function title({ scope, seq, step, undo }) {
   if (undo) return seq ? `Undo rewind turn ${seq}` : 'Undo this rewind';
   if (scope === 'to') return `Rewind to turn ${seq}`;
+  if (scope === 'call') return `Rewind turn ${seq} to before step ${step}`;
   if (scope === 'file') return `Rewind one file of turn ${seq}`;
   return `Rewind turn ${seq}`;
 }
 
-function explain({ scope, seq, path, undo }) {
+function explain({ scope, seq, path, step, stepName, undo }) {
   if (undo) return 'Puts back what the rewind changed: the files as they were just before it ran.';
+  if (scope === 'call') {
+    return h('span', null, `Puts back the files as they were before step ${step} of turn ${seq} (`, h('code', { class: 'mono' }, stepName),
+      '): that step and every later one are rewound; what the earlier steps did stays.');
+  }
   if (scope === 'to') return `Puts back turn ${seq} and every later turn of the session, newest first: the files as they were before turn ${seq}.`;
   if (scope === 'file') return h('span', null, 'Puts back ', h('code', { class: 'mono' }, path), ` as it was before turn ${seq}. The rest of the turn stays.`);
   return `Puts back every file turn ${seq} changed, as it was before the turn.`;
@@ -28,6 +33,7 @@ function explain({ scope, seq, path, undo }) {
 export function requestOf(options, { dryRun, force, operation }) {
   const body = { turn: options.turn };
   if (options.scope === 'to') body.to = true;
+  if (options.scope === 'call') body.before_tool_call = options.call;
   // a name that is not UTF-8 goes as its exact bytes: its display form has \xNN escapes
   if (options.scope === 'file') {
     if (options.pathBase64) body.paths_base64 = [options.pathBase64];
@@ -44,7 +50,7 @@ export function newOperationId() {
   return `panel-${Array.from(random, b => b.toString(16).padStart(2, '0')).join('')}`;
 }
 
-/** openRewind({scope: 'turn'|'to'|'file', turn, seq, path?, pathBase64?, undo?, onDone?}) */
+/** openRewind({scope: 'turn'|'to'|'file'|'call', turn, seq, path?, pathBase64?, call?, step?, stepName?, undo?, onDone?}) */
 export function openRewind(options) {
   const d = dialog();
   let force = false;
@@ -189,6 +195,13 @@ function changedBy(skip) {
       onclick: () => openRewind({ scope: 'to', turn: by.turn, seq: by.seq }) }, 'rewind to here…'));
 }
 
+// a rewind to before a step names the paths that go back with it because calls overlapped (the plan's notes)
+function togetherSection(report) {
+  const notes = Object.entries(report.notes ?? {});
+  return section('Rewound together', 'changed while calls ran at the same time: they go back together', notes.length,
+    pathList(notes, ([path, note]) => [h('code', { class: 'mono' }, path), h('span', { class: 'detail' }, note)]), { kind: 'warn' });
+}
+
 function planSections(report, { planned }) {
   const conflicts = report.skipped.filter(s => s.reason === 'conflict');
   const skipped = report.skipped.filter(s => s.reason !== 'conflict');
@@ -206,6 +219,7 @@ function planSections(report, { planned }) {
   return h('div', { class: 'plan' },
     section(planned ? 'To restore' : 'Restored', 'put back exactly as before', restored.length, pathList(restored), { kind: 'ok' }),
     section(planned ? 'To delete' : 'Deleted', planned ? `will delete ${plural(deleted.size, 'file')} the turn created` : 'files the turn created', deleted.size, pathList([...deleted]), { kind: 'warn' }),
+    togetherSection(report),
     section('Merged', 'changed since; the turn\'s own hunks are reversed onto your edits, which stay', report.merged.length, pathList(report.merged), { kind: 'ok' }),
     section('Conflicts', 'changed since, and the turn\'s hunks do not reverse cleanly: left as they are', conflicts.length, pathList(conflicts, conflictItem), { kind: 'bad', open: true }),
     section('Skipped', 'left as they are, with why', skipped.length, pathList(skipped, skipItem), { kind: 'warn' }),

@@ -11,6 +11,7 @@ import { FileList } from '../filelist.js';
 import { renderDiff } from '../diff.js';
 import { subscribe } from '../events.js';
 import { openRewind } from '../rewind.js';
+import { stepsSection } from '../steps.js';
 
 const STYLE_KEY = 'turndiff.diffStyle';
 const narrow = matchMedia('(max-width: 860px)');
@@ -224,7 +225,8 @@ export async function turnView(main, ctx, turnId, query) {
         uncaptured ? badge(`${count(uncaptured)} not captured`, 'warn', 'Paths recorded with metadata only: see each file for why') : null,
         notRestorable ? badge(`${count(notRestorable)} not restorable`, 'warn', 'A rewind cannot put these back') : null,
         turnBadges({ ...turn, detected_by_scan: 0, not_restorable: 0 }, shortId).map(badgeOf)),
-      h('div', { class: 'review-actions' }, actions));
+      h('div', { class: 'review-actions' }, actions),
+      turn.state !== 'open' && turn.kind === 'agent' ? stepsSection(turn, refresh) : null);
   }
 
   drawHead();

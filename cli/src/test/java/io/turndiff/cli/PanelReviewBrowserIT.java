@@ -210,6 +210,7 @@ class PanelReviewBrowserIT {
         "document.querySelector('.file-row[aria-selected=true]').title === 'src/new.py'");
     browser.press("k");
     browser.awaitText(".diff-path", "src/app.py");
+
     browser.assertQuiet("the turn view");
     System.out.println("README screenshot candidate: " + shot);
 
@@ -344,6 +345,64 @@ class PanelReviewBrowserIT {
         Boolean.TRUE, browser.script("return window.__sameDocument === true;"), "no reload");
     browser.screenshot("live-turn-finished");
     browser.assertQuiet("the live view");
+  }
+
+  /**
+   * Issue 24 item 1 in the panel: a turn's steps are its tool calls in order, and "rewind to before
+   * this step" plans first (nothing written), then puts back the files as they were before that
+   * call: that call and every later one rewound, the earlier call's write kept; the undo brings the
+   * tree back. Checked on disk each time.
+   */
+  @Test
+  void rewindToBeforeAStepPutsBackThatStepAndTheLaterOnesCheckedOnDisk() throws Exception {
+    workspace = TestWorkspace.in(temp.resolve("steps")).file("a.txt", "a0\n").file("b.txt", "b0\n");
+    Path root = workspace.root();
+    String turn = service.begin(root, "conv-steps");
+    service.snapshot(turn, "call-edit-a", List.of("a.txt"));
+    Files.writeString(workspace.resolve("a.txt"), "a1\n");
+    service.snapshot(turn, "call-edit-ab", List.of("a.txt", "b.txt"));
+    Files.writeString(workspace.resolve("a.txt"), "a2\n");
+    Files.writeString(workspace.resolve("b.txt"), "b1\n");
+    service.snapshot(turn, "call-new-c", List.of("c.txt"));
+    Files.writeString(workspace.resolve("c.txt"), "c1\n");
+    service.finish(turn);
+    Map<String, String> afterTurn = TreeContent.of(root);
+
+    browser.open(service.loginUrl(root));
+    browser.awaitText(".card", "conv-steps");
+    browser.open(service.url() + "/#/t/" + turn);
+    browser.await("details.steps summary").click();
+    browser.awaitTrue("document.querySelectorAll('.step-row').length === 3");
+    assertEquals(
+        List.of("call-edit-a", "call-edit-ab", "call-new-c"), attributes(".step-row", "data-call"));
+    browser.screenshot("turn-steps");
+
+    // step 2: the plan first, and nothing written by it
+    browser.await(".step-row[data-step='2'] button").click();
+    browser.awaitText("#rewind-title", "to before step 2");
+    browser.await("#rewind-dialog .dialog-actions .button-danger");
+    Map<String, List<String>> plan = planSections();
+    assertEquals(Set.of("a.txt", "b.txt"), Set.copyOf(plan.get("To restore")), plan.toString());
+    assertEquals(List.of("c.txt"), plan.get("To delete"), plan.toString());
+    assertEquals(afterTurn, TreeContent.of(root), "the plan wrote nothing");
+    browser.screenshot("rewind-step-plan");
+
+    // the run: what step 1 wrote stays, steps 2 and 3 are undone
+    browser.await("#rewind-dialog .dialog-actions .button-danger").click();
+    browser.awaitText("#rewind-dialog .notice", "Done: every path was put back.");
+    assertEquals("a1\n", workspace.readText("a.txt"), "step 1's write stays");
+    assertEquals("b0\n", workspace.readText("b.txt"));
+    assertFalse(Files.exists(workspace.resolve("c.txt")), "step 3 created it: deleted");
+    assertEquals(Set.of("a.txt", "b.txt"), TreeContent.of(root).keySet());
+
+    // undoable as every rewind: the tree is as the turn left it
+    browser.clickButton("Undo this rewind…");
+    browser.awaitText("#rewind-title", "Undo");
+    browser.await("#rewind-dialog .dialog-actions .button-danger").click();
+    browser.awaitText("#rewind-dialog .notice", "Done: every path was put back.");
+    assertEquals(afterTurn, TreeContent.of(root), "the undo put the turn's files back");
+    browser.await("#rewind-dialog .dialog-actions .button-primary").click();
+    browser.assertQuiet("a rewind to before a step");
   }
 
   /**

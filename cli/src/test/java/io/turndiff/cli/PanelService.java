@@ -62,6 +62,15 @@ final class PanelService implements AutoCloseable {
     return call("POST", "/v1/turns/" + turn + "/snapshots", body, 200);
   }
 
+  /**
+   * Records the before-state of {@code paths} in one snapshot call of the tool call {@code call}.
+   */
+  JsonNode snapshot(String turn, String call, List<String> paths) throws Exception {
+    ObjectNode body = Json.object().put("tool_call", call);
+    paths.forEach(body.putArray("paths")::add);
+    return call("POST", "/v1/turns/" + turn + "/snapshots", body, 200);
+  }
+
   JsonNode finish(String turn) throws Exception {
     return call("POST", "/v1/turns/" + turn + "/finish", null, 200);
   }

@@ -300,7 +300,8 @@ public final class ReviewQueries {
               root,
               pending.filled(tx, tx.fileChanges().ofTurn(turn.id())),
               rewindsOf(tx, turn),
-              tx.prompts().of(turn.id()));
+              tx.prompts().of(turn.id()),
+              tx.toolCalls().ofTurn(turn.id()));
         });
   }
 

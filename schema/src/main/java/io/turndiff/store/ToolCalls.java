@@ -126,6 +126,18 @@ public final class ToolCalls {
         .collect(Collectors.toUnmodifiableSet());
   }
 
+  /**
+   * Every tool call of the turn, in the order the turn recorded them (a call's row is made when its
+   * first hook or snapshot comes): the order a rewind to before one of them follows.
+   */
+  public List<StoredToolCall> ofTurn(long turnId) {
+    return dsl.selectFrom(TOOL_CALL)
+        .where(TOOL_CALL.TURN_ID.eq(turnId))
+        .orderBy(TOOL_CALL.ID)
+        .fetch()
+        .map(ToolCalls::toStored);
+  }
+
   /** The tool call {@code externalId} of the turn, if the turn recorded one. */
   public Optional<StoredToolCall> byExternalId(long turnId, String externalId) {
     return dsl.selectFrom(TOOL_CALL)

@@ -7,7 +7,9 @@ import java.util.List;
 /**
  * A turn with how it stands to rewinds, its workspace and its file records: {@code GET
  * /v1/turns/{turn}}. {@code prompt} is the prompt that made it and {@code title} that prompt's
- * first line, both null when the store kept no prompt for it.
+ * first line, both null when the store kept no prompt for it. {@code calls}: the turn's tool calls
+ * in the order it recorded them, the steps the panel offers "rewind to before this step" for
+ * ({@code before_tool_call}).
  */
 public record WireTurnRecords(
     @JsonUnwrapped WireTurn turn,
@@ -15,6 +17,7 @@ public record WireTurnRecords(
     String workspace,
     String title,
     String prompt,
+    List<WireToolCall> calls,
     List<WireFileRecord> files) {
 
   public static WireTurnRecords of(TurnRecords records) {
@@ -24,6 +27,7 @@ public record WireTurnRecords(
         records.workspaceRoot(),
         records.title().orElse(null),
         records.prompt().orElse(null),
+        WireToolCall.of(records.calls()),
         WireFileRecord.of(records.changes()));
   }
 }

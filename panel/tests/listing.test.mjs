@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { built } from './built.mjs';
 
-const { fileCountText, fileFlags, newestFirst, rewindBlocked, turnBadges, turnSteps, turnsBetween } = await built('assets/js/listing.js');
+const { fileCountText, fileFlags, fileTree, newestFirst, rewindBlocked, turnBadges, turnSteps, turnsBetween } = await built('assets/js/listing.js');
 
 // a turn as GET /v1/sessions/{s}/turns lists it (docs/review-panel.md, section 5)
 const turn = extra => ({
@@ -171,3 +171,26 @@ test('a step is rewindable while a change of the turn has a call at it or after 
   assert.deepEqual(turnSteps({ files: [] }), [], 'a turn with no calls (or a response before calls were listed) has no steps');
 });
 
+const tree = ['README.md', 'src/main/java/App.java', 'src/main/java/Util.java', 'src/test/AppTest.java', 'docs/a.md', 'a.txt']
+  .map(path => ({ path }));
+const all = tree.map((_, i) => i);
+const drawn = rows => rows.map(r => `${'  '.repeat(r.depth)}${r.kind === 'dir' ? `${r.name}/ (${r.files})` : r.name}`);
+
+test('the folder tree: folders first, then files, by name; a folder holding one folder and no file is one row', () => {
+  const { rows, files } = fileTree(tree, all);
+  assert.deepEqual(drawn(rows), [
+    'docs/ (1)', '  a.md',
+    'src/ (3)', '  main/java/ (2)', '    App.java', '    Util.java', '  test/ (1)', '    AppTest.java',
+    'README.md', 'a.txt',
+  ]);
+  assert.deepEqual(files.map(i => tree[i].path), ['docs/a.md', 'src/main/java/App.java', 'src/main/java/Util.java', 'src/test/AppTest.java', 'README.md', 'a.txt']);
+  assert.equal(rows.find(r => r.name === 'main/java').path, 'src/main/java');
+});
+
+test('a closed folder keeps its row and hides its files from the rows and from j and k; the filter\'s indices alone are drawn', () => {
+  const { rows, files } = fileTree(tree, all, new Set(['src']));
+  assert.deepEqual(drawn(rows), ['docs/ (1)', '  a.md', 'src/ (3)', 'README.md', 'a.txt']);
+  assert.equal(rows.find(r => r.path === 'src').collapsed, true);
+  assert.deepEqual(files.map(i => tree[i].path), ['docs/a.md', 'README.md', 'a.txt']);
+  assert.deepEqual(drawn(fileTree(tree, [3, 5]).rows), ['src/test/ (1)', '  AppTest.java', 'a.txt']);
+});

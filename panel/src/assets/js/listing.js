@@ -139,3 +139,48 @@ export function turnSteps(turn) {
   return steps;
 }
 
+/**
+ * The folder tree of a file list (docs/review-panel.md, section 9): the records `indices` name, as rows of a
+ * tree, folders first and then files, each level by name; a folder with one folder in it and no file is one
+ * row (`src/main/java`, as GitHub draws it). Returns {rows, files}: rows are {kind: 'dir', path, name, depth,
+ * files, collapsed} or {kind: 'file', index, name, depth}; a folder in `collapsed` (by path) keeps its row and
+ * hides what is under it; `files` are the indices of the file rows shown, in their order (what j and k walk).
+ */
+export function fileTree(records, indices, collapsed = new Set()) {
+  const root = { dirs: new Map(), files: [], count: 0 };
+  for (const index of indices) {
+    const parts = records[index].path.split('/');
+    let node = root;
+    node.count++;
+    for (const part of parts.slice(0, -1)) {
+      if (!node.dirs.has(part)) node.dirs.set(part, { dirs: new Map(), files: [], count: 0 });
+      node = node.dirs.get(part);
+      node.count++;
+    }
+    node.files.push({ index, name: parts[parts.length - 1] });
+  }
+  const byName = (a, b) => (a < b ? -1 : a > b ? 1 : 0);
+  const rows = [];
+  const files = [];
+  const walk = (node, prefix, depth) => {
+    for (const name of [...node.dirs.keys()].sort(byName)) {
+      let dir = node.dirs.get(name);
+      let label = name;
+      while (dir.files.length === 0 && dir.dirs.size === 1) {
+        const [only, inner] = [...dir.dirs][0];
+        label = `${label}/${only}`;
+        dir = inner;
+      }
+      const path = prefix + label;
+      const shut = collapsed.has(path);
+      rows.push({ kind: 'dir', path, name: label, depth, files: dir.count, collapsed: shut });
+      if (!shut) walk(dir, `${path}/`, depth + 1);
+    }
+    for (const file of node.files.slice().sort((a, b) => byName(a.name, b.name))) {
+      rows.push({ kind: 'file', index: file.index, name: file.name, depth });
+      files.push(file.index);
+    }
+  };
+  walk(root, '', 0);
+  return { rows, files };
+}

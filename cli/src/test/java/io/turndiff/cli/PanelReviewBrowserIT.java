@@ -211,6 +211,24 @@ class PanelReviewBrowserIT {
     browser.press("k");
     browser.awaitText(".diff-path", "src/app.py");
 
+    // the folder tree beside the flat list (issue 22 item 9): folders first, each closes and opens
+    browser.await(".tree-toggle").click();
+    browser.awaitTrue("document.querySelectorAll('.dir-row').length === 3");
+    assertEquals(List.of("data", "docs", "src"), attributes(".dir-row", "data-dir"));
+    assertEquals(
+        List.of("data/big.csv", "docs/old.md", "src/app.py", "src/new.py", "README.md"),
+        attributes(".file-row", "data-path"));
+    browser.await(".dir-row[data-dir='src']").click();
+    browser.awaitTrue("document.querySelectorAll('.file-row').length === 3");
+    assertEquals("false", browser.await(".dir-row[data-dir='src']").getAttribute("aria-expanded"));
+    browser.screenshot("turn-tree");
+    browser.await(".dir-row[data-dir='src']").click();
+    browser.awaitTrue("document.querySelectorAll('.file-row').length === 5");
+    browser.await(".tree-toggle").click();
+    browser.awaitTrue("!document.querySelector('.dir-row')");
+    assertEquals(
+        List.of("README.md", "data/big.csv", "docs/old.md", "src/app.py", "src/new.py"),
+        attributes(".file-row", "data-path"));
     browser.assertQuiet("the turn view");
     System.out.println("README screenshot candidate: " + shot);
 
@@ -358,12 +376,12 @@ class PanelReviewBrowserIT {
     workspace = TestWorkspace.in(temp.resolve("steps")).file("a.txt", "a0\n").file("b.txt", "b0\n");
     Path root = workspace.root();
     String turn = service.begin(root, "conv-steps");
-    service.snapshot(turn, "call-edit-a", List.of("a.txt"));
+    service.snapshot(turn, "toolu-z-edit-a", List.of("a.txt"));
     Files.writeString(workspace.resolve("a.txt"), "a1\n");
-    service.snapshot(turn, "call-edit-ab", List.of("a.txt", "b.txt"));
+    service.snapshot(turn, "toolu-b-edit-ab", List.of("a.txt", "b.txt"));
     Files.writeString(workspace.resolve("a.txt"), "a2\n");
     Files.writeString(workspace.resolve("b.txt"), "b1\n");
-    service.snapshot(turn, "call-new-c", List.of("c.txt"));
+    service.snapshot(turn, "toolu-m-new-c", List.of("c.txt"));
     Files.writeString(workspace.resolve("c.txt"), "c1\n");
     service.finish(turn);
     Map<String, String> afterTurn = TreeContent.of(root);
@@ -371,10 +389,12 @@ class PanelReviewBrowserIT {
     browser.open(service.loginUrl(root));
     browser.awaitText(".card", "conv-steps");
     browser.open(service.url() + "/#/t/" + turn);
+    // the calls' ids do not sort as the calls came: the steps follow the turn's order
     browser.await("details.steps summary").click();
     browser.awaitTrue("document.querySelectorAll('.step-row').length === 3");
     assertEquals(
-        List.of("call-edit-a", "call-edit-ab", "call-new-c"), attributes(".step-row", "data-call"));
+        List.of("toolu-z-edit-a", "toolu-b-edit-ab", "toolu-m-new-c"),
+        attributes(".step-row", "data-call"));
     browser.screenshot("turn-steps");
 
     // step 2: the plan first, and nothing written by it

@@ -8,7 +8,7 @@ import { openRewind } from './rewind.js';
 
 /** What a step is called: its tool's name and its command's first line, else its id. */
 export function stepName(call) {
-  return [call.tool ?? 'tool call', call.command ?? null].filter(Boolean).join(' · ');
+  return [call.tool, call.command].filter(Boolean).join(' · ') || `tool call ${call.id}`;
 }
 
 function stepRow(turn, step, onDone) {

@@ -173,8 +173,49 @@ function planSummary(report, { planned }) {
     item(report.unchanged.length, 'unchanged'));
 }
 
+// a section past this many entries draws only the rows in view, as the file list does (filelist.js): a plan
+// of 10,000 paths opens as fast as one of 10
+const VIRTUAL_FROM = 200;
+const PLAN_ROW = 26;
+const PLAN_OVERSCAN = 8;
+
 function pathList(paths, render = p => h('code', { class: 'mono' }, p)) {
+  if (paths.length >= VIRTUAL_FROM) return virtualList(paths, render);
   return h('ul', { class: 'plan-list', role: 'list' }, paths.map(p => h('li', null, render(p))));
+}
+
+/**
+ * A long section: one row per entry, only those in view in the DOM, drawn again on scroll and resize (a
+ * section opened later has its size then). A row's detail is cut to the row; the row's title holds it whole.
+ */
+function virtualList(items, render) {
+  const rows = h('ul', { class: 'plan-rows', role: 'list' });
+  const spacer = h('div', { class: 'plan-spacer' }, rows);
+  const box = h('div', { class: 'plan-list plan-virtual', tabindex: '0', dataset: { entries: String(items.length) } }, spacer);
+  spacer.style.height = `${items.length * PLAN_ROW}px`;
+  let pending = 0;
+  const draw = () => {
+    pending = 0;
+    const top = box.scrollTop;
+    const height = box.clientHeight || 260;
+    const first = Math.max(0, Math.floor(top / PLAN_ROW) - PLAN_OVERSCAN);
+    const last = Math.min(items.length, Math.ceil((top + height) / PLAN_ROW) + PLAN_OVERSCAN);
+    rows.style.transform = `translateY(${first * PLAN_ROW}px)`;
+    const nodes = [];
+    for (let n = first; n < last; n++) {
+      const row = h('li', { class: 'plan-row', aria: { setsize: items.length, posinset: n + 1 } }, render(items[n]));
+      row.title = row.textContent;
+      nodes.push(row);
+    }
+    rows.replaceChildren(...nodes);
+  };
+  const schedule = () => {
+    pending ||= requestAnimationFrame(draw);
+  };
+  box.addEventListener('scroll', schedule);
+  new ResizeObserver(schedule).observe(box);
+  draw();
+  return box;
 }
 
 // a section is its list at any size: a long one scrolls within its box (.plan-list), never a bare count

@@ -502,6 +502,23 @@ class PanelReviewBrowserIT {
     browser.screenshot("turn-1000-files");
     browser.press("j");
     browser.awaitText(".diff-path", "src/module-001.py");
+
+    // the rewind's plan lists all 1,000 as the file list does: only the rows in view are drawn
+    // (issue 22 item 3), and scrolling to the end draws the last
+    browser.clickButton("Rewind turn…");
+    browser.await("#rewind-dialog .dialog-actions .button-danger");
+    String toRestore = "#rewind-dialog .plan-ok";
+    assertEquals("1,000", browser.await(toRestore + " .count").getText());
+    int planRows = browser.all(toRestore + " .plan-virtual li").size();
+    assertTrue(planRows > 0 && planRows < 100, "the plan is virtualised: " + planRows + " rows");
+    browser.script(
+        "document.querySelector(arguments[0] + ' .plan-virtual').scrollTop = 1e9;", toRestore);
+    browser.awaitTrue(
+        "[...document.querySelectorAll('"
+            + toRestore
+            + " .plan-virtual li')].some(li => li.textContent === 'src/module-999.py')");
+    browser.screenshot("rewind-plan-1000-files");
+    browser.clickButton("Cancel");
     browser.assertQuiet("the 1,000-file turn");
 
     String report =

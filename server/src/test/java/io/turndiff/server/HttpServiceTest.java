@@ -172,6 +172,22 @@ class HttpServiceTest {
     assertEquals("b0\n", workspace.readText("b.txt"));
   }
 
+  @Test
+  void aTurnListsItsToolCallsInTheOrderItRecordedThemForThePanelsSteps() throws Exception {
+    String turn = openTurn();
+    String snapshots = "/v1/turns/" + turn + "/snapshots";
+    // ids that do not sort as the calls came
+    for (String call : List.of("toolu-z", "toolu-a", "toolu-m")) {
+      expect(
+          200, call("POST", snapshots, "{\"paths\":[\"a.txt\"],\"tool_call\":\"" + call + "\"}"));
+    }
+    expect(200, call("POST", "/v1/turns/" + turn + "/finish", null));
+    JsonNode shown = expect(200, call("GET", "/v1/turns/" + turn, null));
+    List<String> ids = new ArrayList<>();
+    shown.get("calls").forEach(call -> ids.add(call.get("id").asText()));
+    assertEquals(List.of("toolu-z", "toolu-a", "toolu-m"), ids, shown.toString());
+  }
+
   // ---- issue 24: who wrote each line
   // -------------------------------------------------------------------
 

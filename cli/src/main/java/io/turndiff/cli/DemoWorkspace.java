@@ -72,6 +72,22 @@ final class DemoWorkspace {
     return folder.resolve("outside");
   }
 
+  /**
+   * Where the demo keeps its store when the user named none: beside the workspace in the demo's
+   * temp dir, so that {@link #remove} takes it too.
+   */
+  Path temporaryStore() {
+    return folder.resolve("store/turndiff.db");
+  }
+
+  /**
+   * Removes the demo's temp dir and everything in it: the workspace, the outside file and a
+   * temporary store. The workspace's link out is removed as a link, never followed.
+   */
+  void remove() throws IOException {
+    OwnDirectory.of(folder).removeTree();
+  }
+
   /** Writes a file of the workspace as a tool would (creating its folders). */
   void write(String relative, String content) {
     change("workspace/" + relative, writing(content));

@@ -111,6 +111,14 @@ final class StoreOptions {
   }
 
   /**
+   * Whether {@code --db} was given: {@code demo} keeps its turn only in a store the user named, and
+   * otherwise plays it on a temporary store it removes.
+   */
+  boolean storeGiven() {
+    return database != null;
+  }
+
+  /**
    * Where the store is: {@code --db}, else {@code $TURNDIFF_DB}, else the default file. A bad
    * PostgreSQL URL or password file is a usage error naming it.
    */
@@ -175,8 +183,22 @@ final class StoreOptions {
    * service does).
    */
   Turndiff open(WorkspacePolicy policy, int openWorkspaces, WatchOptions watch) {
+    return open(address(), policy, openWorkspaces, watch);
+  }
+
+  /** As {@link #open()}, on the store at {@code address} rather than the one the options name. */
+  Turndiff open(StoreAddress address) {
+    return open(
+        address,
+        WorkspacePolicy.anyDirectory(),
+        WorkspaceHandles.DEFAULT_CAPACITY,
+        WatchOptions.OFF);
+  }
+
+  private Turndiff open(
+      StoreAddress address, WorkspacePolicy policy, int openWorkspaces, WatchOptions watch) {
     Turndiff turndiff =
-        Turndiff.builder(address())
+        Turndiff.builder(address)
             .boundary(boundaryOptions())
             .policy(policy)
             .openWorkspaces(openWorkspaces)

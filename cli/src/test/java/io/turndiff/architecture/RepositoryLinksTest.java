@@ -14,7 +14,11 @@ import java.nio.file.Path;
 import java.nio.file.SimpleFileVisitor;
 import java.nio.file.attribute.BasicFileAttributes;
 import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Locale;
+import java.util.Map;
 import java.util.Set;
 import java.util.function.Predicate;
 import java.util.regex.Matcher;
@@ -24,8 +28,10 @@ import org.junit.jupiter.api.Test;
 /**
  * A fresh clone must hold everything it refers to: no path in the markdown or the main sources that
  * climbs out of the repository (a {@code ../} path resolving outside it), no relative markdown link
- * to a file that is not there, and no {@code docs/…} file named in a comment of the main sources
- * (package docs, javadoc) that does not exist.
+ * to a file that is not there, no link to a section ({@code file.md#anchor}, {@code #anchor}) that
+ * the markdown file does not have, and no {@code docs/…} file named in a comment of the main
+ * sources (package docs, javadoc) that does not exist. The README is one page and the manual lives
+ * in {@code docs/}: the links between them are what a reader follows, so each must land.
  */
 class RepositoryLinksTest {
 
@@ -38,6 +44,12 @@ class RepositoryLinksTest {
 
   /** A fenced code block: what is inside is code, not links. */
   private static final Pattern FENCE = Pattern.compile("(?ms)^\\s*(```|~~~).*?^\\s*\\1\\s*$");
+
+  /** A markdown heading, {@code #} to {@code ######}, and its text (closing hashes left out). */
+  private static final Pattern HEADING = Pattern.compile("(?m)^#{1,6}[ \t]+(.*?)[ \t#]*$");
+
+  /** What GitHub leaves out of a heading's text when it makes the heading's anchor. */
+  private static final Pattern NOT_IN_ANCHOR = Pattern.compile("[^\\p{L}\\p{M}\\p{N}\\p{Pc} -]");
 
   /** A {@code docs/} file named in a comment of the main sources: relative to the repository. */
   private static final Pattern DOCS_FILE = Pattern.compile("(?<![\\w./-])(docs/[\\w./-]*\\w)");
@@ -77,6 +89,8 @@ class RepositoryLinksTest {
         if (isRelativeFileLink(target)
             && !Files.exists(file.getParent().resolve(decodedPath(target)))) {
           problems.add(where(file) + ": link to a missing file: " + target);
+        } else if (!landsOnASection(file, target)) {
+          problems.add(where(file) + ": link to a missing section: " + target);
         }
       }
     }
@@ -129,6 +143,53 @@ class RepositoryLinksTest {
         COMMENT.matcher("write(\"docs/usage.md\"); /** See docs/a.md. */ // and docs/b.md");
     assertTrue(comment.find() && comment.group().contains("docs/a.md"));
     assertTrue(comment.find() && comment.group().contains("docs/b.md") && !comment.find());
+    assertEquals(
+        Set.of(
+            "tracked-workspaces-changes-made-by-the-shell",
+            "the-release-packages--pdist",
+            "codex",
+            "codex-1",
+            "6a-a-rewind-that-puts-nothing-back"),
+        anchors(
+            "# Tracked workspaces (changes made by the shell)\n"
+                + "## The release packages (`-Pdist`) ##\n"
+                + "### Codex\n```sh\n# not a heading\n```\n#### Codex\n"
+                + "## 6a. A rewind that puts nothing back\n#hashtag is no heading\n"));
+  }
+
+  /**
+   * Whether a link's fragment names a heading of the markdown file it points to (the file itself
+   * for {@code #anchor}). A link with no fragment, or to something that is not markdown, lands.
+   */
+  private static boolean landsOnASection(Path file, String target) {
+    int hash = target.indexOf('#');
+    if (hash < 0 || !(hash == 0 || isRelativeFileLink(target))) {
+      return true;
+    }
+    Path linked = hash == 0 ? file : file.getParent().resolve(decodedPath(target));
+    return !linked.getFileName().toString().endsWith(".md")
+        || anchors(read(linked)).contains(target.substring(hash + 1));
+  }
+
+  /**
+   * The anchors GitHub gives a markdown file's headings (those outside code fences): the text in
+   * lower case, without punctuation, spaces made hyphens; a repeated one gets {@code -1}, {@code
+   * -2}… in order.
+   */
+  static Set<String> anchors(String markdown) {
+    Set<String> anchors = new HashSet<>();
+    Map<String, Integer> repeats = new HashMap<>();
+    Matcher heading = HEADING.matcher(FENCE.matcher(markdown).replaceAll(""));
+    while (heading.find()) {
+      String anchor =
+          NOT_IN_ANCHOR
+              .matcher(heading.group(1).strip().toLowerCase(Locale.ROOT))
+              .replaceAll("")
+              .replace(' ', '-');
+      int seen = repeats.merge(anchor, 1, Integer::sum) - 1;
+      anchors.add(seen == 0 ? anchor : anchor + "-" + seen);
+    }
+    return anchors;
   }
 
   private void outsideReferences(Path file, Path base, String text, List<String> problems) {

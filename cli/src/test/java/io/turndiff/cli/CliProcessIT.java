@@ -19,7 +19,6 @@ import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.attribute.PosixFilePermissions;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -230,21 +229,21 @@ class CliProcessIT {
   }
 
   @Test
-  void theDemoRunsOnTheDefaultStore() throws Exception {
+  void theDemoRunsOnATemporaryStoreAndLeavesNothingBehind() throws Exception {
     Path dataHome = temp.resolve("xdg");
     CommandRun demo =
         CliProcess.run(Map.of("XDG_DATA_HOME", dataHome.toString()), "demo").expect(0);
     assertTrue(demo.out().contains("canary: the outside secret appears 0 times"), demo.out());
     assertTrue(demo.out().contains("+def greet(name, punctuation='!'):"), demo.out());
     assertTrue(demo.out().contains("\"reason\" : \"escapes_workspace\""), demo.out());
-    Path database = dataHome.resolve("turndiff/turndiff.db");
-    assertTrue(
-        Files.exists(database), "the default store is at $XDG_DATA_HOME/turndiff/turndiff.db");
-    assertEquals(
-        "rw-------", PosixFilePermissions.toString(Files.getPosixFilePermissions(database)));
-    try (Store store = Store.open(database)) {
-      assertEquals(1, store.read(tx -> tx.workspaces().byId(1)).stream().count());
-    }
+    assertFalse(
+        Files.exists(dataHome.resolve("turndiff/turndiff.db")),
+        "without --db the default store ($XDG_DATA_HOME/turndiff/turndiff.db) is not made");
+    Path workspace = DemoCommandTest.printed(demo, "workspace:");
+    Path store = DemoCommandTest.printed(demo, "store:");
+    assertTrue(store.startsWith(workspace.getParent()), "the store is the demo's own: " + store);
+    assertFalse(
+        Files.exists(workspace.getParent()), "the demo's temp dir is removed: " + demo.out());
   }
 
   @Test

@@ -10,20 +10,22 @@ import { routes } from './routes.js';
 
 const dialog = () => document.getElementById('rewind-dialog');
 
-function title({ scope, seq, step, undo }) {
+function title({ scope, seq, step, undo, hunk }) {
   if (undo) return seq ? `Undo rewind turn ${seq}` : 'Undo this rewind';
+  if (scope === 'hunk') return `Rewind hunk ${hunk} of one file of turn ${seq}`;
   if (scope === 'to') return `Rewind to turn ${seq}`;
   if (scope === 'call') return `Rewind turn ${seq} to before step ${step}`;
   if (scope === 'file') return `Rewind one file of turn ${seq}`;
   return `Rewind turn ${seq}`;
 }
 
-function explain({ scope, seq, path, step, stepName, undo }) {
+function explain({ scope, seq, path, step, stepName, undo, hunk }) {
   if (undo) return 'Puts back what the rewind changed: the files as they were just before it ran.';
   if (scope === 'call') {
     return h('span', null, `Puts back the files as they were before step ${step} of turn ${seq} (`, h('code', { class: 'mono' }, stepName),
       '): that step and every later one are rewound; what the earlier steps did stays.');
   }
+  if (scope === 'hunk') return h('span', null, `Reverses hunk ${hunk} of `, h('code', { class: 'mono' }, path), ` as turn ${seq} made it, onto the file as it is now. The turn's other hunks and later edits stay; if the hunk's context changed it is left as a conflict.`);
   if (scope === 'to') return `Puts back turn ${seq} and every later turn of the session, newest first: the files as they were before turn ${seq}.`;
   if (scope === 'file') return h('span', null, 'Puts back ', h('code', { class: 'mono' }, path), ` as it was before turn ${seq}. The rest of the turn stays.`);
   return `Puts back every file turn ${seq} changed, as it was before the turn.`;
@@ -35,10 +37,11 @@ export function requestOf(options, { dryRun, force, operation }) {
   if (options.scope === 'to') body.to = true;
   if (options.scope === 'call') body.before_tool_call = options.call;
   // a name that is not UTF-8 goes as its exact bytes: its display form has \xNN escapes
-  if (options.scope === 'file') {
+  if (options.scope === 'file' || options.scope === 'hunk') {
     if (options.pathBase64) body.paths_base64 = [options.pathBase64];
     else body.paths = [options.path];
   }
+  if (options.scope === 'hunk') body.hunk = options.hunk;
   if (force) body.force = true;
   if (dryRun) body.dry_run = true;
   if (operation) body.operation = operation;
@@ -50,7 +53,7 @@ export function newOperationId() {
   return `panel-${Array.from(random, b => b.toString(16).padStart(2, '0')).join('')}`;
 }
 
-/** openRewind({scope: 'turn'|'to'|'file'|'call', turn, seq, path?, pathBase64?, call?, step?, stepName?, undo?, onDone?}) */
+/** openRewind({scope: 'turn'|'to'|'file'|'call'|'hunk', turn, seq, path?, pathBase64?, call?, step?, stepName?, hunk?, undo?, onDone?}) */
 export function openRewind(options) {
   const d = dialog();
   let force = false;
@@ -99,7 +102,8 @@ export function openRewind(options) {
       title: nothing ? (report.skipped.length ? 'Nothing can be put back: every path is left, for the reasons listed' : 'Nothing to put back: the files already hold what they held before') : null,
       onclick: () => run() }, icon('rewind'), nothing ? 'Nothing to put back' : `Rewind ${whatItWrites(report)}${force ? ' (forced)' : ''}`);
     fill(footer,
-      forceable.length || force ? h('label', { class: 'toggle force', title: 'Overwrite conflicts and unverified files. What they hold now is stored first, so the undo brings it back.' },
+      // a hunk is reversed only where its context matches: never forced
+      (forceable.length || force) && options.scope !== 'hunk' ? h('label', { class: 'toggle force', title: 'Overwrite conflicts and unverified files. What they hold now is stored first, so the undo brings it back.' },
         h('input', { type: 'checkbox', checked: force, onchange: e => { force = e.target.checked; plan(); } }),
         `Force: overwrite ${forceText(forceable)} (stored first; the undo brings them back)`) : h('span'),
       h('span', { class: 'spacer' }),
@@ -139,6 +143,27 @@ export function openRewind(options) {
   }
 
   plan();
+}
+
+// A button per hunk (issue 22 item 8): each @@ row diff2html drew gets "Rewind hunk N…", N counted from 1 in
+// the file as the turn's diff numbers its hunks (the number `turndiff rewind --hunk PATH:N` takes). The
+// rewind itself is the usual dialog: its plan first, then the run, then its undo.
+/** Adds the buttons to the diff drawn in `body`; `onRewind(n)` opens the rewind of hunk n. */
+export function addHunkButtons(body, onRewind) {
+  // a type change is drawn as two blocks (a delete and an add): it has no hunk to reverse alone
+  const blocks = body.querySelectorAll('.d2h-file-wrapper');
+  if (blocks.length !== 1) return;
+  // side by side draws each hunk row on both sides: the left side's rows are the hunks
+  const scope = blocks[0].querySelector('.d2h-file-side-diff') ?? blocks[0];
+  const rows = [...scope.querySelectorAll('td.d2h-info:not(.d2h-code-linenumber):not(.d2h-code-side-linenumber)')]
+    .filter(cell => cell.textContent.trim().startsWith('@@'));
+  rows.forEach((cell, i) => {
+    const n = i + 1;
+    (cell.querySelector('.d2h-code-line, .d2h-code-side-line') ?? cell).append(
+      h('button', { type: 'button', class: 'button button-small button-quiet hunk-rewind', dataset: { hunk: String(n) },
+        title: `Reverse hunk ${n} alone onto the file as it is now: see the plan first`, onclick: () => onRewind(n) },
+      icon('rewind'), `Rewind hunk ${n}…`));
+  });
 }
 
 /** What the force checkbox overrides, counted by reason as the tallies count them: "2 conflicts and 1 unverified". */

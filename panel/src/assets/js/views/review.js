@@ -10,7 +10,7 @@ import { routes } from '../routes.js';
 import { FileList } from '../filelist.js';
 import { renderDiff } from '../diff.js';
 import { subscribe } from '../events.js';
-import { openRewind } from '../rewind.js';
+import { addHunkButtons, openRewind } from '../rewind.js';
 import { stepsSection } from '../steps.js';
 
 const STYLE_KEY = 'turndiff.diffStyle';
@@ -98,6 +98,7 @@ function reviewLayout(ctx, { head, source, initialPath }) {
     if (token !== drawToken) return;
     pane.setAttribute('aria-busy', 'false');
     renderDiff(body, { record, diff, style: style === 'side' ? 'side' : 'unified', error });
+    source.hunkActions?.(record, body);
     // fetch the next file ahead, so that j shows it at once
     const next = list.shown[list.shown.indexOf(list.selected) + 1];
     if (next !== undefined && list.items[next]?.change !== null) diffOf(list.items[next].path).catch(() => {});
@@ -190,6 +191,11 @@ export async function turnView(main, ctx, turnId, query) {
       recordReasons(record).map(reasonBadge),
       isNotRestorable(record) ? badge('not restorable', 'warn', 'A rewind cannot put this file back: its before-state was not captured') : null,
     ],
+    hunkActions: (record, body) => {
+      if (turn.state !== 'open' && turn.kind === 'agent' && record.change === 'modified' && record.restorable) {
+        addHunkButtons(body, hunk => openRewind({ scope: 'hunk', hunk, turn: turn.turn, seq: turn.seq, path: record.path, pathBase64: record.path_base64, onDone: refresh }));
+      }
+    },
     fileActions: record => [
       h('a', { class: 'button button-small button-quiet', href: routes.history(turn.workspace, record.path), title: 'Every turn that recorded this path' }, icon('history'), 'History'),
       turn.state !== 'open' && turn.kind === 'agent' ? h('button', { type: 'button', class: 'button button-small', disabled: !record.restorable || record.change === 'unchanged',

@@ -9,12 +9,14 @@ import java.util.Optional;
 
 /**
  * {@code POST /v1/rewind}: {@code {"turn": ID, "to"?: bool, "operation"?: ID, "dry_run"?: bool,
- * "force"?: bool, "paths"?: [PATH…], "paths_base64"?: [B64…], "before_tool_call"?: ID}}; with
- * {@code before_tool_call}, the state before that tool call of the turn goes back (that call and
- * every later one of the turn are rewound). A misspelt flag ({@code "dryrun"}) or a null one
- * ({@code "dry_run": null}) is refused, never read as absent: that would make a dry run real. So is
- * an empty or a null list of paths, which would rewind every path. Each path is decoded once, as
- * the body is bound: {@code paths} as text, {@code paths_base64} as exact bytes.
+ * "force"?: bool, "paths"?: [PATH…], "paths_base64"?: [B64…], "before_tool_call"?: ID, "hunk"?:
+ * N}}; with {@code before_tool_call}, the state before that tool call of the turn goes back (that
+ * call and every later one of the turn are rewound); with {@code hunk}, only hunk {@code N} (from
+ * 1, as the turn's diff numbers them) of the one path given is reversed onto the file as it is now.
+ * A misspelt flag ({@code "dryrun"}) or a null one ({@code "dry_run": null}) is refused, never read
+ * as absent: that would make a dry run real. So is an empty or a null list of paths, which would
+ * rewind every path. Each path is decoded once, as the body is bound: {@code paths} as text, {@code
+ * paths_base64} as exact bytes.
  */
 public record RewindTurnRequest(
     @JsonProperty("turn") String turn,
@@ -26,7 +28,8 @@ public record RewindTurnRequest(
         List<PathInput> paths,
     @JsonProperty("paths_base64") @JsonDeserialize(using = PathFields.Base64List.class)
         List<PathInput> pathsBase64,
-    @JsonProperty("before_tool_call") String beforeToolCall) {
+    @JsonProperty("before_tool_call") String beforeToolCall,
+    @JsonProperty("hunk") Integer hunk) {
 
   public RewindTurnRequest {
     if (turn == null) {
@@ -47,6 +50,11 @@ public record RewindTurnRequest(
   /** The tool call to rewind to before, when asked for. */
   public Optional<String> beforeToolCallId() {
     return Optional.ofNullable(beforeToolCall);
+  }
+
+  /** The one hunk to rewind, when asked for. */
+  public Optional<Integer> hunkNumber() {
+    return Optional.ofNullable(hunk);
   }
 
   public Optional<String> operationId() {

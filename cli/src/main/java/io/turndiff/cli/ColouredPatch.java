@@ -5,7 +5,10 @@ package io.turndiff.cli;
  * green and removed ones red, control characters shown as {@code ^X}; and a binary file's patch
  * (git's base85 {@code GIT binary patch} block, which is for {@code git apply}, not for eyes) as
  * {@code Binary files a/P and b/P differ}, as git without {@code --binary} says it. Piped, {@code
- * turndiff diff} still prints the patch whole, binary blocks and all.
+ * turndiff diff} still prints the patch whole, binary blocks and all. A turn's patch has each
+ * hunk's number after its {@code @@} line ({@code hunk 2}), counted per file from 1, the number
+ * {@code rewind --hunk PATH:N} takes; a stretch of turns' patch has none (its hunks are no one
+ * turn's).
  */
 final class ColouredPatch {
 
@@ -14,16 +17,26 @@ final class ColouredPatch {
 
   private ColouredPatch() {}
 
+  /** A stretch of turns' patch: its hunks unnumbered. */
   static String of(String patch, Terminal terminal) {
+    return of(patch, terminal, false);
+  }
+
+  /**
+   * @param numbered whether each hunk gets its number in its file (a turn's patch)
+   */
+  static String of(String patch, Terminal terminal, boolean numbered) {
     StringBuilder shown = new StringBuilder(patch.length() + patch.length() / 8);
     String file = "";
     boolean inHunk = false;
     boolean inBinary = false;
+    int hunk = 0;
     for (String line : patch.split("\n", -1)) {
       if (line.startsWith(FILE)) {
         file = line.substring(FILE.length());
         inHunk = false;
         inBinary = false;
+        hunk = 0;
       } else if (inBinary) {
         continue; // base85 lines never begin with "diff --git " (there is no space in base85)
       } else if (line.equals(BINARY)) {
@@ -32,6 +45,14 @@ final class ColouredPatch {
         continue;
       } else if (line.startsWith("@@")) {
         inHunk = true;
+        hunk++;
+        if (numbered) {
+          shown
+              .append(colour(Terminal.printable(line), true, terminal))
+              .append(terminal.paint(Terminal.DIM, "  hunk " + hunk))
+              .append('\n');
+          continue;
+        }
       }
       shown.append(colour(Terminal.printable(line), inHunk, terminal)).append('\n');
     }

@@ -86,7 +86,8 @@ final class DiffCommand implements Callable<Integer> {
                 .patch();
       }
       if (terminal.interactive()) {
-        terminal.page(ColouredPatch.of(patch, terminal), spec.commandLine().getOut());
+        terminal.page(
+            ColouredPatch.of(patch, terminal, scope.turn != null), spec.commandLine().getOut());
       } else {
         spec.commandLine().getOut().print(patch);
         spec.commandLine().getOut().flush();

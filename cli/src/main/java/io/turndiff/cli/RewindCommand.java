@@ -1,5 +1,6 @@
 package io.turndiff.cli;
 
+import io.turndiff.api.CliException;
 import io.turndiff.api.ExitCode;
 import io.turndiff.api.Json;
 import io.turndiff.api.Turndiff;
@@ -21,10 +22,10 @@ import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
 /**
- * {@code turndiff rewind --turn REF [--to | --before-tool-call ID] [--operation ID] [--dry-run]
- * [--force] [--path-base64 B64]… [PATH…]}. The paths are decoded once into their {@link PathInput}
- * by {@link PathArguments}, as {@code snapshot}'s are: the arguments as text, the base64 ones as
- * exact bytes.
+ * {@code turndiff rewind --turn REF [--to | --before-tool-call ID | --hunk PATH:N] [--operation ID]
+ * [--dry-run] [--force] [--path-base64 B64]… [PATH…]}. The paths are decoded once into their {@link
+ * PathInput} by {@link PathArguments}, as {@code snapshot}'s are: the arguments as text, the base64
+ * ones as exact bytes.
  */
 @Command(
     name = "rewind",
@@ -60,6 +61,15 @@ final class RewindCommand implements Callable<Integer> {
           "Put back the state before this tool call of the turn: it and every later call are "
               + "rewound, earlier calls' changes stay (show --turn lists the calls).")
   String beforeToolCall;
+
+  @Option(
+      names = "--hunk",
+      paramLabel = "PATH:N",
+      description =
+          "Reverse only hunk N of PATH (numbered from 1 as diff and show number the turn's hunks)"
+              + " onto the file as it is now; the turn's other hunks and later edits stay, and a"
+              + " hunk whose context changed is left as a conflict (exit 3).")
+  String hunk;
 
   @Option(
       names = "--operation",
@@ -101,6 +111,14 @@ final class RewindCommand implements Callable<Integer> {
   @Override
   public Integer call() {
     List<PathInput> inputs = PathArguments.decode(paths, base64Paths);
+    Optional<HunkArgument> oneHunk = Optional.ofNullable(hunk).map(HunkArgument::parse);
+    if (oneHunk.isPresent()) {
+      if (!inputs.isEmpty()) {
+        throw new CliException(
+            ExitCode.USAGE, "--hunk names its file (PATH:N): give no other PATH with it");
+      }
+      inputs = List.of(oneHunk.get().path());
+    }
     Terminal terminal = Main.terminal(spec);
     try (Turndiff turndiff = StoreOptions.of(spec).open()) {
       TurnReference references = scope.references(turndiff);
@@ -138,7 +156,8 @@ final class RewindCommand implements Callable<Integer> {
                       dryRun,
                       force,
                       inputs,
-                      Optional.ofNullable(beforeToolCall)),
+                      Optional.ofNullable(beforeToolCall),
+                      oneHunk.map(HunkArgument::number)),
                   (operationId, resumed) -> announce(operationId, resumed, id, workspaceRoot));
       if (terminal.interactive() && !json) {
         spec.commandLine().getOut().println("Workspace: " + workspaceRoot);

@@ -30,6 +30,15 @@ final class RewindReportText {
                     .append(Terminal.printable(call))
                     .append(
                         ": it and every later call of the turn; earlier calls' changes stay.\n"));
+    report
+        .hunk()
+        .ifPresent(
+            hunk ->
+                text.append("Hunk ")
+                    .append(hunk)
+                    .append(" of ")
+                    .append(Terminal.printable(report.paths().getFirst().display()))
+                    .append(" alone: the turn's other hunks stay.\n"));
     // a file the turns created goes: said apart from those put back as they were
     lines(
         text,

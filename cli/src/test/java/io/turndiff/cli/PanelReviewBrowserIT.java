@@ -426,6 +426,52 @@ class PanelReviewBrowserIT {
   }
 
   /**
+   * Issue 22 item 8: each hunk of a finished turn's modified file has its button; "Rewind hunk 2…"
+   * plans, then reverses that hunk alone (hunk 1 and the user's later edit stay, checked on disk),
+   * and the undo gives the file back byte for byte.
+   */
+  @Test
+  void aHunkIsRewoundAloneFromItsButtonAndUndone() throws Exception {
+    String before =
+        lines("l1", "l2", "l3", "l4", "l5", "l6", "l7", "l8", "l9", "l10", "l11", "l12", "l13");
+    String after = before.replace("l2\n", "two\n").replace("l12\n", "twelve\n");
+    workspace = TestWorkspace.in(temp.resolve("hunks")).file("f.txt", before);
+    Path root = workspace.root();
+    String turn = service.begin(root, "conv-hunks");
+    service.snapshot(turn, List.of("f.txt"));
+    Files.writeString(workspace.resolve("f.txt"), after);
+    service.finish(turn);
+    // the person's own edit between the two hunks: the rewind merges around it
+    String edited = after.replace("l7\n", "seven, by hand\n");
+    Files.writeString(workspace.resolve("f.txt"), edited);
+
+    browser.open(service.loginUrl(root));
+    browser.awaitText(".card", "conv-hunks");
+    browser.script("location.hash = arguments[0];", "#/t/" + turn);
+    browser.await(".file-row[title='f.txt']").click();
+    browser.awaitTrue("document.querySelectorAll('.hunk-rewind').length === 2");
+    browser.await(".hunk-rewind[data-hunk='2']").click();
+    browser.awaitText("#rewind-title", "Rewind hunk 2");
+    browser.await("#rewind-dialog .dialog-actions .button-danger");
+    assertEquals(List.of("f.txt"), planSections().get("Merged"), planSections().toString());
+    assertEquals(edited, workspace.readText("f.txt"), "the plan wrote nothing");
+    browser.screenshot("hunk-rewind-plan");
+    browser.await("#rewind-dialog .dialog-actions .button-danger").click();
+    browser.awaitText("#rewind-dialog button", "Undo this rewind…");
+    assertEquals(
+        edited.replace("twelve\n", "l12\n"),
+        workspace.readText("f.txt"),
+        "hunk 2 went back; hunk 1 and the person's edit stay");
+    browser.clickButton("Undo this rewind…");
+    browser.awaitText("#rewind-title", "Undo");
+    browser.await("#rewind-dialog .dialog-actions .button-danger").click();
+    browser.awaitText("#rewind-dialog .notice", "Done: every path was put back.");
+    assertEquals(edited, workspace.readText("f.txt"), "undone byte for byte");
+    browser.await("#rewind-dialog .dialog-actions .button-primary").click();
+    browser.assertQuiet("the hunk rewind");
+  }
+
+  /**
    * Each load of the panel opens an event stream. A page left behind stays in the back/forward
    * cache with its open requests, and Chromium keeps at most six connections per host: when the
    * pages kept their streams, the seventh load waited about a minute for a connection (found by

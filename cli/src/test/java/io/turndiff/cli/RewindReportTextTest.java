@@ -30,6 +30,17 @@ class RewindReportTextTest {
       List<RewindReport.Skipped> skipped,
       List<WorkspacePath> removedDirectories,
       Map<WorkspacePath, RewindReport.ChangedBy> changedBy) {
+    return report(dryRun, restored, deleted, skipped, removedDirectories, changedBy, List.of());
+  }
+
+  private static RewindReport report(
+      boolean dryRun,
+      List<WorkspacePath> restored,
+      List<WorkspacePath> deleted,
+      List<RewindReport.Skipped> skipped,
+      List<WorkspacePath> removedDirectories,
+      Map<WorkspacePath, RewindReport.ChangedBy> changedBy,
+      List<WorkspacePath> hunkOf) {
     return new RewindReport(
         "op-1",
         dryRun,
@@ -43,11 +54,30 @@ class RewindReportTextTest {
         List.of(),
         removedDirectories,
         List.of(),
-        List.of(),
+        hunkOf,
         deleted,
         changedBy,
         Optional.empty(),
-        Map.of());
+        Map.of(),
+        hunkOf.isEmpty() ? Optional.empty() : Optional.of(2));
+  }
+
+  @Test
+  void aHunkRewindSaysWhichHunkOfWhichFile() {
+    RewindReport plan =
+        report(
+            true,
+            List.of(path("f.txt")),
+            List.of(),
+            List.of(),
+            List.of(),
+            Map.of(),
+            List.of(path("f.txt")));
+    assertTrue(
+        new RewindReportText(Terminal.NONE)
+            .of(plan)
+            .startsWith("Hunk 2 of f.txt alone: the turn's other hunks stay.\n"),
+        new RewindReportText(Terminal.NONE).of(plan));
   }
 
   @Test

@@ -4,7 +4,6 @@ import com.github.difflib.patch.ChangeDelta;
 import com.github.difflib.patch.Chunk;
 import com.github.difflib.patch.Patch;
 import com.github.difflib.patch.PatchFailedException;
-import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Optional;
 
@@ -35,26 +34,9 @@ public final class ReverseMerge {
     }
     try {
       List<String> merged = reversal.applyFuzzy(currentText.get().lines(), 0);
-      return Optional.of(join(merged));
+      return Optional.of(TextContent.bytesOf(merged));
     } catch (PatchFailedException conflict) {
       return Optional.empty();
     }
-  }
-
-  private static byte[] join(List<String> lines) {
-    StringBuilder text = new StringBuilder();
-    for (int i = 0; i < lines.size(); i++) {
-      String line = lines.get(i);
-      boolean last = i == lines.size() - 1;
-      if (last
-          && !line.isEmpty()
-          && line.charAt(line.length() - 1) == TextContent.NO_FINAL_NEWLINE) {
-        text.append(line, 0, line.length() - 1);
-      } else {
-        // a line that lost its place as the last one gets its newline back
-        text.append(line.replace(String.valueOf(TextContent.NO_FINAL_NEWLINE), "")).append('\n');
-      }
-    }
-    return text.toString().getBytes(StandardCharsets.UTF_8);
   }
 }

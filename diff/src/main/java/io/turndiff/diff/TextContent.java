@@ -73,4 +73,23 @@ public final class TextContent {
         ? line.substring(0, line.length() - 1)
         : line;
   }
+
+  /**
+   * The bytes of {@code lines} as {@link #lines()} reads them: a last line marked {@link
+   * #NO_FINAL_NEWLINE} ends without one, and a marked line that lost its place as the last (an edit
+   * added lines after it) gets its newline back.
+   */
+  static byte[] bytesOf(List<String> lines) {
+    StringBuilder text = new StringBuilder();
+    for (int i = 0; i < lines.size(); i++) {
+      String line = lines.get(i);
+      boolean last = i == lines.size() - 1;
+      if (last && !line.isEmpty() && line.charAt(line.length() - 1) == NO_FINAL_NEWLINE) {
+        text.append(line, 0, line.length() - 1);
+      } else {
+        text.append(line.replace(String.valueOf(NO_FINAL_NEWLINE), "")).append('\n');
+      }
+    }
+    return text.toString().getBytes(StandardCharsets.UTF_8);
+  }
 }

@@ -10,7 +10,8 @@ import java.util.Optional;
  * A rewind as planned before its first write: the turn named, its session, the turns it rewinds
  * (newest first) and every path they recorded (at or under the {@code named} paths), with the chain
  * rule's verdict on each; for a rewind to before a tool call of the turn ({@code beforeToolCall}),
- * only the paths that call and the later ones touched, or that the plan names as left.
+ * only the paths that call and the later ones touched, or that the plan names as left; for a rewind
+ * of one hunk ({@code hunk}), the one path, whose target is the after-state without that hunk.
  */
 record Plan(
     StoredTurn target,
@@ -18,7 +19,8 @@ record Plan(
     List<StoredTurn> turns,
     List<PlannedPath> paths,
     NamedPaths named,
-    Optional<StoredToolCall> beforeToolCall) {
+    Optional<StoredToolCall> beforeToolCall,
+    Optional<HunkTarget> hunk) {
 
   Plan {
     turns = List.copyOf(turns);

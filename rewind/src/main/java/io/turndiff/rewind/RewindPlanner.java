@@ -157,6 +157,20 @@ final class RewindPlanner {
           } // else a directory a snapshot named: the directories' rewind removes it, makes it
           // again or puts its mode back
         });
+    Optional<HunkTarget> hunk =
+        request
+            .hunk()
+            .map(
+                number -> {
+                  WorkspacePath path = named.paths().getFirst();
+                  return HunkTarget.of(
+                      tx, target, path, Optional.ofNullable(byPath.get(path)), number);
+                });
+    if (hunk.isPresent()) {
+      // the hunk's path goes back to the after-state without that hunk, where the chain rule lets
+      // it go back at all
+      paths.replaceAll(planned -> hunk.get().targets(planned) ? hunk.get().in(planned) : planned);
+    }
     List<StoredTurn> newestFirst = new ArrayList<>(turns);
     newestFirst.sort(Comparator.comparingLong(StoredTurn::seq).reversed());
     if (step.isPresent() && paths.isEmpty()) {
@@ -170,7 +184,8 @@ final class RewindPlanner {
               + (named.every() ? "" : " at or under the paths named")
               + ": nothing to rewind");
     }
-    return new Plan(target, session, newestFirst, paths, named, step.map(BeforeToolCall::call));
+    return new Plan(
+        target, session, newestFirst, paths, named, step.map(BeforeToolCall::call), hunk);
   }
 
   /**
@@ -374,7 +389,7 @@ final class RewindPlanner {
   /**
    * Stores the plan as operation {@code operationId} within {@code tx}: the operation, its rewind
    * turn (which records what the rewind replaces, so that rewinding it undoes the rewind), and one
-   * journal entry per path.
+   * journal entry per path (a hunk's target, which the plan made, stored with its entry).
    */
   static StoredRewindOperation persist(
       StoreTransaction tx, String operationId, Plan plan, RewindRequest request) {
@@ -391,13 +406,20 @@ final class RewindPlanner {
                 rewindTurn.id(),
                 plan.turns().stream().map(StoredTurn::id).toList(),
                 plan.named().paths(),
-                plan.beforeToolCall().map(StoredToolCall::externalId));
+                plan.beforeToolCall().map(StoredToolCall::externalId),
+                plan.hunk().map(HunkTarget::number));
     for (PlannedPath path : plan.paths()) {
+      // a hunk's target was made by the plan: stored now, with the plan
+      long targetRow =
+          plan.hunk()
+              .filter(hunk -> hunk.targets(path))
+              .map(hunk -> hunk.store(tx))
+              .orElse(path.targetRow());
       tx.rewinds()
           .addEntry(
               operation.id(),
               path.path(),
-              path.targetRow(),
+              targetRow,
               path.expectedRow(),
               path.status(),
               path.reason(),

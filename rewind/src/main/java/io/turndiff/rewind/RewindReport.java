@@ -27,6 +27,7 @@ import java.util.Optional;
  * @param notes a plan's words on paths it puts back beyond the lists: for a rewind to before a tool
  *     call, a path whose change was made during that call and an earlier one that overlapped it,
  *     rewound together
+ * @param hunk for a rewind of one hunk of its one path, that hunk's number
  */
 public record RewindReport(
     String operation,
@@ -45,7 +46,8 @@ public record RewindReport(
     List<WorkspacePath> deleted,
     Map<WorkspacePath, ChangedBy> changedBy,
     Optional<String> beforeToolCall,
-    Map<WorkspacePath, String> notes) {
+    Map<WorkspacePath, String> notes,
+    Optional<Integer> hunk) {
 
   public RewindReport {
     changedBy = Map.copyOf(changedBy);

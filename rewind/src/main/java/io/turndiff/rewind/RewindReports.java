@@ -53,10 +53,16 @@ final class RewindReports {
     plan.paths()
         .forEach(
             path -> {
-              snapshots.add(path.target());
+              // a hunk rewind's target is made by the plan, held in memory: stored only when the
+              // run stores the plan
+              if (plan.hunk().filter(hunk -> hunk.targets(path)).isEmpty()) {
+                snapshots.add(path.target());
+              }
               path.expected().ifPresent(snapshots::add);
             });
-    Map<Sha256, byte[]> contents = store.read(tx -> tx.blobs().contentsOf(snapshots));
+    Map<Sha256, byte[]> contents =
+        new HashMap<>(store.read(tx -> tx.blobs().contentsOf(snapshots)));
+    plan.hunk().ifPresent(hunk -> contents.put(hunk.target().content(), hunk.content()));
     List<String> turns = plan.turns().stream().map(StoredTurn::externalId).toList();
     DirectoryRewind directories =
         DirectoryRewind.planOnly(store, boundary, force, turns, plan.directoryScope());
@@ -169,7 +175,8 @@ final class RewindReports {
         deleted,
         changedBy(plan.session().workspaceId(), turns, skipped),
         plan.beforeToolCall().map(StoredToolCall::externalId),
-        notes(plan));
+        notes(plan),
+        plan.hunk().map(HunkTarget::number));
   }
 
   /**
@@ -304,6 +311,7 @@ final class RewindReports {
             concat(operation.turns(), operation.rewindTurn()),
             skipped),
         operation.beforeToolCall(),
-        Map.of());
+        Map.of(),
+        operation.hunk());
   }
 }

@@ -22,10 +22,37 @@ public record RewindRequest(
     boolean dryRun,
     boolean force,
     List<PathInput> paths,
-    Optional<String> beforeToolCall) {
+    Optional<String> beforeToolCall,
+    Optional<Integer> hunk) {
 
   public RewindRequest {
     paths = List.copyOf(paths);
+  }
+
+  /** A rewind of whole turns, of some paths, or to before a tool call of the turn. */
+  public RewindRequest(
+      String turn,
+      boolean to,
+      Optional<String> operation,
+      boolean dryRun,
+      boolean force,
+      List<PathInput> paths,
+      Optional<String> beforeToolCall) {
+    this(turn, to, operation, dryRun, force, paths, beforeToolCall, Optional.empty());
+  }
+
+  /** A rewind of hunk {@code number} of {@code path} alone. */
+  public static RewindRequest ofHunk(
+      String turn, Optional<String> operation, boolean dryRun, PathInput path, int number) {
+    return new RewindRequest(
+        turn,
+        false,
+        operation,
+        dryRun,
+        false,
+        List.of(path),
+        Optional.empty(),
+        Optional.of(number));
   }
 
   /** A rewind of whole turns, of the paths given. */

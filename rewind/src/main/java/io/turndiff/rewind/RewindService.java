@@ -83,6 +83,7 @@ public final class RewindService {
           RequestException.Problem.BAD_INPUT,
           "--before-tool-call rewinds part of one turn; it does not go with --to");
     }
+    request.hunk().ifPresent(number -> requireOneHunk(request, number));
     NamedPaths named = store.read(tx -> RewindPlanner.named(tx, request));
     Optional<StoredRewindOperation> existing =
         request.operation().flatMap(id -> store.read(tx -> tx.rewinds().byExternalId(id)));
@@ -153,6 +154,31 @@ public final class RewindService {
   }
 
   /**
+   * A hunk is one hunk of one file of one turn, reversed only where its context matches: it takes
+   * one path, no {@code --to}, no tool call, and no {@code --force} (which would write the
+   * after-state without the hunk over whatever the file holds now, the very thing a hunk rewind
+   * exists not to do).
+   */
+  private static void requireOneHunk(RewindRequest request, int number) {
+    String problem =
+        number < 1
+            ? "hunks are numbered from 1: there is no hunk " + number
+            : request.paths().size() != 1
+                ? "a hunk is of one file: name exactly one path with it"
+                : request.to()
+                    ? "a hunk is of one turn: --hunk does not go with --to"
+                    : request.beforeToolCall().isPresent()
+                        ? "--hunk does not go with --before-tool-call"
+                        : request.force()
+                            ? "--hunk does not go with --force: a hunk is reversed only where its"
+                                + " context still matches (rewind the path to replace the file)"
+                            : null;
+    if (problem != null) {
+      throw new RequestException(RequestException.Problem.BAD_INPUT, problem);
+    }
+  }
+
+  /**
    * Whether a rewind's dry run finds nothing to put back: no path to write or found at its
    * before-state already, no directory to make, remove or give its mode back. Then the run is that
    * dry run: a rewind that would only skip must not leave a rewind turn of no files behind, nor
@@ -187,7 +213,8 @@ public final class RewindService {
         dryRun.deleted(),
         dryRun.changedBy(),
         dryRun.beforeToolCall(),
-        dryRun.notes());
+        dryRun.notes(),
+        dryRun.hunk());
   }
 
   /**
@@ -301,6 +328,7 @@ public final class RewindService {
             + (operation.scope().equals("to") ? " and every later turn" : "")
             + (operation.force() ? ", with --force" : "")
             + (operation.pathScoped() ? ", of paths " + shown(operation) : "")
+            + operation.hunk().map(hunk -> ", hunk " + hunk).orElse("")
             + operation
                 .beforeToolCall()
                 .map(call -> ", to before tool call '" + call + "'")
@@ -313,11 +341,13 @@ public final class RewindService {
             + operation.beforeToolCall().map(call -> " --before-tool-call " + call).orElse("")
             + " --operation "
             + operation.externalId()
-            + (operation.pathScoped()
-                ? " "
-                    + String.join(
-                        " ", operation.paths().stream().map(WorkspacePath::display).toList())
-                : ""));
+            + (operation.hunk().isPresent()
+                ? " --hunk " + operation.paths().getFirst().display() + ":" + operation.hunk().get()
+                : operation.pathScoped()
+                    ? " "
+                        + String.join(
+                            " ", operation.paths().stream().map(WorkspacePath::display).toList())
+                    : ""));
   }
 
   private static boolean sameRequest(
@@ -326,7 +356,8 @@ public final class RewindService {
         && operation.scope().equals(request.scope())
         && operation.force() == request.force()
         && operation.paths().equals(named.paths())
-        && operation.beforeToolCall().equals(request.beforeToolCall());
+        && operation.beforeToolCall().equals(request.beforeToolCall())
+        && operation.hunk().equals(request.hunk());
   }
 
   private static String shown(StoredRewindOperation operation) {
@@ -348,6 +379,7 @@ public final class RewindService {
               + operation.scope()
               + (operation.force() ? ", force" : "")
               + (operation.pathScoped() ? ", paths " + shown(operation) : "")
+              + operation.hunk().map(hunk -> ", hunk " + hunk).orElse("")
               + operation
                   .beforeToolCall()
                   .map(call -> ", before tool call '" + call + "'")

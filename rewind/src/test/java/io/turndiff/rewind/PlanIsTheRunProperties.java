@@ -5,10 +5,13 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import io.turndiff.boundary.BoundaryOptions;
 import io.turndiff.capture.track.TrackingOptions;
+import io.turndiff.diff.HunkReversal;
 import io.turndiff.fixtures.TestStore;
 import io.turndiff.fixtures.TestWorkspace;
+import io.turndiff.model.PathInput;
 import io.turndiff.store.Store;
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -184,6 +187,75 @@ class PlanIsTheRunProperties {
         aRewindReportsWhatItsDryRunSaid(history, tracked, true, force, 0);
       }
     }
+  }
+
+  /**
+   * The same for a rewind of one hunk (issue 22 item 8): a turn rewrites some of 24 lines of a file
+   * (a line replaced or one inserted before it), the user may then change some lines (inside a
+   * hunk, in its context, or far from it) or delete the file, and a rewind of any one of the turn's
+   * hunks reports exactly what its dry run said: restored, merged, or a conflict.
+   */
+  @Property(tries = 12)
+  void aHunkRewindReportsWhatItsDryRunSaid(
+      @ForAll("lineEdits") List<Integer> turnEdits,
+      @ForAll("lineEdits") List<Integer> userEdits,
+      @ForAll boolean userDeletes,
+      @ForAll("which") int which)
+      throws Exception {
+    Path run = Files.createDirectory(base.resolve("h" + runs++));
+    TestWorkspace workspace = TestWorkspace.in(run);
+    String session = "s" + runs;
+    String before = numberedLines("line ", List.of());
+    String after = numberedLines("line ", turnEdits);
+    try (RewindHarness harness = new RewindHarness(workspace, store, session)) {
+      workspace.file("f.txt", before);
+      String turn = harness.turn(List.of("f.txt"), () -> workspace.file("f.txt", after));
+      if (userDeletes) {
+        Files.delete(workspace.resolve("f.txt"));
+      } else {
+        String now = after;
+        for (int line : userEdits) {
+          now = now.replace("line " + line + "\n", "user's " + line + "\n");
+        }
+        workspace.file("f.txt", now);
+      }
+      int hunks =
+          HunkReversal.count(
+                  before.getBytes(StandardCharsets.UTF_8), after.getBytes(StandardCharsets.UTF_8))
+              .orElseThrow();
+      int number = 1 + which % hunks;
+      PathInput path = PathInput.text("f.txt");
+      RewindReport dry =
+          harness.rewind.rewind(RewindRequest.ofHunk(turn, Optional.empty(), true, path, number));
+      RewindReport report =
+          harness.rewind.rewind(RewindRequest.ofHunk(turn, Optional.empty(), false, path, number));
+      assertEquals(
+          outcome(dry),
+          outcome(report),
+          "the dry run is the run: hunk " + number + " of " + turnEdits + ", user " + userEdits);
+    }
+    workspace.assertOutsideUnchanged();
+  }
+
+  /**
+   * 24 numbered lines; each of {@code edits} rewrites one: even numbers replace the line, odd ones
+   * insert a line before it.
+   */
+  private static String numberedLines(String prefix, List<Integer> edits) {
+    StringBuilder text = new StringBuilder();
+    for (int line = 1; line <= 24; line++) {
+      if (edits.contains(line)) {
+        text.append(line % 2 == 0 ? "changed " + line : "inserted\n" + prefix + line).append('\n');
+      } else {
+        text.append(prefix).append(line).append('\n');
+      }
+    }
+    return text.toString();
+  }
+
+  @Provide
+  Arbitrary<List<Integer>> lineEdits() {
+    return Arbitraries.integers().between(1, 24).set().ofMinSize(1).ofMaxSize(4).map(List::copyOf);
   }
 
   @Provide

@@ -48,9 +48,11 @@ public final class RewindOperations {
       long rewindTurnId,
       List<Long> turnIds,
       List<WorkspacePath> paths,
-      Optional<String> beforeToolCall) {
+      Optional<String> beforeToolCall,
+      Optional<Integer> hunk) {
     RewindOperationRecord row = dsl.newRecord(REWIND_OPERATION);
     row.setBeforeToolCall(beforeToolCall.orElse(null));
+    row.setHunk(hunk.map(Integer::longValue).orElse(null));
     row.setExternalId(externalId);
     row.setSessionId(sessionId);
     row.setTargetTurnId(targetTurnId);
@@ -105,7 +107,7 @@ public final class RewindOperations {
 
   /**
    * The finished rewinds of some paths of turn {@code turnId} alone (scope {@code turn}), oldest
-   * first.
+   * first; not a rewind of one hunk, which put back only part of its path.
    */
   public List<StoredRewindOperation> pathRewindsDoneOf(long turnId) {
     return dsl.selectFrom(REWIND_OPERATION)
@@ -115,6 +117,7 @@ public final class RewindOperations {
                 .eq(turnId)
                 .and(REWIND_OPERATION.SCOPE.eq("turn"))
                 .and(REWIND_OPERATION.STATE.eq("done"))
+                .and(REWIND_OPERATION.HUNK.isNull())
                 .andExists(
                     dsl.selectOne()
                         .from(REWIND_OPERATION_PATH)
@@ -384,6 +387,7 @@ public final class RewindOperations {
         rewindTurn,
         turns,
         paths,
-        Optional.ofNullable(row.getBeforeToolCall()));
+        Optional.ofNullable(row.getBeforeToolCall()),
+        Optional.ofNullable(row.getHunk()).map(Long::intValue));
   }
 }

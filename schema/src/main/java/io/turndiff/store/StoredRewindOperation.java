@@ -15,6 +15,8 @@ import java.util.Optional;
  *     at or under them; empty for a rewind of every path the turns recorded
  * @param beforeToolCall the tool call of its turn it rewinds to before (that call and every later
  *     call of the turn), for a rewind to before a step (issue 24)
+ * @param hunk for a rewind of one hunk of its one path (issue 22), the hunk's number as the turn's
+ *     diff of the path numbers it (from 1)
  */
 public record StoredRewindOperation(
     long id,
@@ -28,7 +30,8 @@ public record StoredRewindOperation(
     String rewindTurn,
     List<String> turns,
     List<WorkspacePath> paths,
-    Optional<String> beforeToolCall) {
+    Optional<String> beforeToolCall,
+    Optional<Integer> hunk) {
 
   public StoredRewindOperation {
     turns = List.copyOf(turns);
@@ -41,8 +44,9 @@ public record StoredRewindOperation(
   }
 
   /**
-   * Whether it rewinds only some of its turns' changes: some paths, or the changes from a tool call
-   * on. Such a rewind never marks a turn rewound, nor reads as a whole rewind undone.
+   * Whether it rewinds only some of its turns' changes: some paths (or one hunk of one), or the
+   * changes from a tool call on. Such a rewind never marks a turn rewound, nor reads as a whole
+   * rewind undone.
    */
   public boolean partial() {
     return pathScoped() || beforeToolCall.isPresent();

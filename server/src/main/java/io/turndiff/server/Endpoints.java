@@ -348,7 +348,8 @@ final class Endpoints implements TurnEvents {
             body.dryRun(),
             body.force(),
             body.inputs(),
-            body.beforeToolCallId());
+            body.beforeToolCallId(),
+            body.hunkNumber());
     // the operation's id goes out as a header before the first write; the report follows as the
     // body
     RewindReport report =

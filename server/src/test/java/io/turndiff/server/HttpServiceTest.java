@@ -188,6 +188,32 @@ class HttpServiceTest {
     assertEquals(List.of("toolu-z", "toolu-a", "toolu-m"), ids, shown.toString());
   }
 
+  // ---- issue 22 item 8: one hunk
+  // -----------------------------------------------------------------------
+
+  @Test
+  void aRewindOfOneHunkReversesItAloneAndABadHunkIsRefusedUnwritten() throws Exception {
+    String before = "l1\nl2\nl3\nl4\nl5\nl6\nl7\nl8\nl9\nl10\nl11\nl12\nl13\nl14\n";
+    String after = before.replace("l2\n", "two\n").replace("l13\n", "thirteen\n");
+    Files.writeString(workspace.resolve("a.txt"), before);
+    String turn = openTurn();
+    expect(200, call("POST", "/v1/turns/" + turn + "/snapshots", "{\"paths\":[\"a.txt\"]}"));
+    Files.writeString(workspace.resolve("a.txt"), after);
+    expect(200, call("POST", "/v1/turns/" + turn + "/finish", null));
+    Map<String, Long> rows = rowsAtRest();
+    String body = "{\"turn\":\"" + turn + "\",\"paths\":[\"a.txt\"],\"hunk\":";
+    assertRefused("bad_input", "there is no hunk 3", call("POST", "/v1/rewind", body + "3}"));
+    assertRefused(
+        "bad_input",
+        "exactly one path",
+        call("POST", "/v1/rewind", "{\"turn\":\"" + turn + "\",\"hunk\":1}"));
+    assertEquals(rows, StoreRows.count(database), "nothing was written");
+    JsonNode report = expect(200, call("POST", "/v1/rewind", body + "1}"));
+    assertEquals(1, report.get("hunk").asInt(), report.toString());
+    assertTrue(report.get("complete").asBoolean(), report.toString());
+    assertEquals(after.replace("two\n", "l2\n"), workspace.readText("a.txt"), "hunk 2 stays");
+  }
+
   // ---- issue 24: who wrote each line
   // -------------------------------------------------------------------
 

@@ -15,7 +15,8 @@ import java.util.TreeMap;
  * rewind_turn} is null for a dry run, and for a rewind that put nothing back (it records no turn).
  * {@code before_tool_call}: for a rewind to before a tool call of its turn, that call (null
  * otherwise); {@code notes}: the plan's words on paths it puts back (a change made during calls
- * that overlapped, rewound together), null when none.
+ * that overlapped, rewound together), null when none. {@code hunk}: for a rewind of one hunk of its
+ * one path, that hunk's number (null otherwise).
  */
 public record WireRewindReport(
     String operation,
@@ -34,7 +35,8 @@ public record WireRewindReport(
     String rewindTurn,
     List<String> paths,
     String beforeToolCall,
-    Map<String, String> notes) {
+    Map<String, String> notes,
+    Integer hunk) {
 
   /**
    * A path the rewind did not put back, and why; {@code changedBy}, for a conflict: the newest
@@ -79,7 +81,8 @@ public record WireRewindReport(
         report.rewindTurn().orElse(null),
         report.paths().isEmpty() ? null : texts(report.paths()),
         report.beforeToolCall().orElse(null),
-        report.notes().isEmpty() ? null : notes(report));
+        report.notes().isEmpty() ? null : notes(report),
+        report.hunk().orElse(null));
   }
 
   private static Map<String, String> notes(RewindReport report) {

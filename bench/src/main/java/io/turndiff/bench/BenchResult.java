@@ -161,6 +161,19 @@ public record BenchResult(
         String.format(
             "%.1fx",
             ratio(watched.gitCommitAll().medianMillis(), watched.shellCall().medianMillis())));
+    row(
+        out,
+        "shell call attributed (Pre + Post, watched, " + watched.changed() + " files)",
+        watched.shellCallTen(),
+        "");
+    row(
+        out,
+        "  shadow git add -A && commit, same rounds",
+        watched.gitCommitAllTen(),
+        String.format(
+            "%.1fx",
+            ratio(
+                watched.gitCommitAllTen().medianMillis(), watched.shellCallTen().medianMillis())));
     out.printf(
         "baseline on disk: turndiff %.1f MB, shadow git after the initial commit %.1f MB: git/turndiff %.1fx%n",
         tracking.baselineDiskBytes() / 1e6,
@@ -209,6 +222,8 @@ public record BenchResult(
     put(ops, "git_status_watched_changed", tracking.watched().gitAfterChange());
     put(ops, "turndiff_shell_call_attributed", tracking.watched().shellCall());
     put(ops, "git_commit_all_per_shell_call", tracking.watched().gitCommitAll());
+    put(ops, "turndiff_shell_call_attributed_10_files", tracking.watched().shellCallTen());
+    put(ops, "git_commit_all_per_shell_call_10_files", tracking.watched().gitCommitAllTen());
     ObjectNode ratios = node.putObject("ratios");
     ratios.put(
         "git_status_over_turndiff_watched_finish_unchanged",

@@ -132,7 +132,8 @@ final class HooksCommand {
         description =
             "Do not register turndiff's MCP server (`turndiff mcp`) with the runtime; by default"
                 + " Claude Code (the workspace's .mcp.json, approved in .claude/settings.local.json;"
-                + " ~/.claude.json with --user) and Gemini CLI (its settings.json) get it.")
+                + " ~/.claude.json with --user), Gemini CLI (its settings.json) and Codex (the"
+                + " workspace's .codex/config.toml; $CODEX_HOME/config.toml with --user) get it.")
     boolean noMcp;
 
     @Override

@@ -58,6 +58,14 @@ final class TrackCommand implements Callable<Integer> {
               + " none. Without it, a tracked workspace keeps what it kept.")
   String ignoredFiles;
 
+  @Option(
+      names = "--ignored-max-bytes",
+      paramLabel = "N",
+      description =
+          "An ignored file over N bytes is not indexed (its content is not kept; status names it):"
+              + " 5242880 (5 MiB) by default. Without it, a tracked workspace keeps its cap.")
+  Long ignoredMaxBytes;
+
   @Override
   public Integer call() {
     TrackingOptions options;
@@ -65,6 +73,9 @@ final class TrackCommand implements Callable<Integer> {
       options = new TrackingOptions(maxFiles, maxBytes);
       if (ignoredFiles != null) {
         options = options.withIgnoredFiles(IgnoredFiles.fromCode(ignoredFiles));
+      }
+      if (ignoredMaxBytes != null) {
+        options = options.withIgnoredMaxBytes(ignoredMaxBytes);
       }
     } catch (IllegalArgumentException e) {
       throw new CliException(ExitCode.USAGE, e.getMessage());

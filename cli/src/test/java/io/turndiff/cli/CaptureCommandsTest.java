@@ -447,6 +447,27 @@ class CaptureCommandsTest {
   }
 
   @Test
+  void theCapOfIgnoredFilesIsAnOptionThatStatusShowsAndALaterTrackKeeps() throws Exception {
+    workspace.file(".gitignore", "*.log\n").file("x.log", "x\n").file("y.log", "longer\n");
+    String root = workspace.root().toString();
+    CommandRun negative =
+        turndiff("track", "--workspace", root, "--ignored-max-bytes", "-1").expect(2);
+    assertTrue(negative.err().contains("must not be negative: -1"), negative.err());
+    JsonNode ignored =
+        turndiff("track", "--workspace", root, "--ignored-max-bytes", "2")
+            .expect(0)
+            .json()
+            .get("ignored_files");
+    assertEquals(2, ignored.get("max_bytes").asLong(), ignored.toString());
+    assertEquals("[\"y.log\"]", ignored.get("over_cap").toString());
+    JsonNode again = turndiff("track", "--workspace", root).expect(0).json().get("ignored_files");
+    assertEquals(ignored, again, "a track without the option keeps the workspace's cap");
+    assertEquals(
+        "# ignored files over 2 bytes, not indexed: y.log\n",
+        turndiff("status", "--workspace", root).expect(0).out());
+  }
+
+  @Test
   void trackAndStatusSeeWhatTheShellChangedAndATurnPicksTrackingUp() throws Exception {
     workspace
         .file("a.txt", "a\n")

@@ -163,6 +163,9 @@ class CodexHooksIT {
     assertTrue(
         Files.readString(codexHome.resolve("config.toml")).contains("trusted_hash"),
         "install wrote Codex's trust entries");
+    assertTrue(
+        Files.readString(root.resolve(".codex/config.toml")).contains("[mcp_servers.turndiff]"),
+        "install registered turndiff's MCP server in the project's config");
   }
 
   private static void assertDone(CommandRun run, String words) {

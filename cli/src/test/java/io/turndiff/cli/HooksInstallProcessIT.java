@@ -344,6 +344,15 @@ class HooksInstallProcessIT {
     assertTrue(user.get("current").asBoolean());
     assertTrue(user.get("codex_trusted").asBoolean(), status.out());
     assertTrue(user.get("script_executable").asBoolean());
+    // the MCP server, after the trust block: Codex starts it in the session's directory
+    assertTrue(
+        configText.endsWith(
+            "# >>> turndiff mcp: the MCP server `turndiff hooks install` registered;"
+                + " `turndiff hooks uninstall` removes this block\n[mcp_servers.turndiff]\ncommand = \""
+                + checkout().resolve("turndiff")
+                + "\"\nargs = [\"mcp\"]\nstartup_timeout_sec = 60\n# <<< turndiff mcp\n"),
+        configText);
+    assertEquals(config.toString(), user.get("mcp_server").asText(), status.out());
 
     CommandRun again = turndiff("hooks", "install", "--runtime", "codex", "--user");
     assertTrue(again.out().contains("already installed"), again.out());
@@ -1093,6 +1102,53 @@ class HooksInstallProcessIT {
         turndiff("hooks", "uninstall", "--runtime", "gemini", "--workspace", workspace.toString());
     assertEquals(0, geminiUninstall.exitCode(), geminiUninstall.err());
     assertFalse(Files.exists(gemini), "install had created it");
+  }
+
+  /**
+   * Codex takes one {@code [mcp_servers.turndiff]} per file, so a workspace's goes into the
+   * workspace's own {@code .codex/config.toml} (a trusted project's layer, read where its hooks
+   * are): beside the user's settings there, shown by status, taken out exactly by uninstall; a
+   * table of that name that is the user's own is refused.
+   */
+  @Test
+  void codexGetsTheMcpServerInTheWorkspacesOwnConfigAndUninstallTakesOutExactlyIt()
+      throws Exception {
+    Path config = Files.createDirectories(workspace.resolve(".codex")).resolve("config.toml");
+    String mine = "model = \"gpt-5.5\"\n";
+    Files.writeString(config, mine + "\n[mcp_servers.turndiff]\ncommand = \"npx\"\n");
+    CommandRun refused = installIn(workspace, "codex", "--no-track");
+    assertEquals(2, refused.exitCode(), refused.out());
+    assertTrue(refused.err().contains("[mcp_servers.turndiff]"), refused.err());
+    assertFalse(Files.exists(workspace.resolve(".codex/hooks.json")), "nothing written");
+
+    Files.writeString(config, mine);
+    CommandRun install = installIn(workspace, "codex", "--no-track");
+    assertEquals(0, install.exitCode(), install.err());
+    String text = Files.readString(config);
+    assertTrue(text.startsWith(mine + "\n# >>> turndiff mcp"), text);
+    assertTrue(text.contains("args = [\"mcp\", \"--workspace\", \"" + workspace + "\"]\n"), text);
+    JsonNode installed =
+        Json.mapper()
+            .readTree(
+                turndiff(
+                        "hooks",
+                        "status",
+                        "--runtime",
+                        "codex",
+                        "--workspace",
+                        workspace.toString(),
+                        "--json")
+                    .out())
+            .get("installations")
+            .get(0);
+    assertEquals(config.toString(), installed.get("mcp_server").asText(), installed.toString());
+
+    // the user adds a setting after install: uninstall takes out turndiff's block alone
+    Files.writeString(config, text + "\n[features]\nhooks = true\n");
+    CommandRun uninstall =
+        turndiff("hooks", "uninstall", "--runtime", "codex", "--workspace", workspace.toString());
+    assertEquals(0, uninstall.exitCode(), uninstall.err());
+    assertEquals(mine + "\n[features]\nhooks = true\n", Files.readString(config));
   }
 
   @Test

@@ -34,7 +34,6 @@ import io.turndiff.boundary.WorkspacePolicy;
 import io.turndiff.capture.BeganTurn;
 import io.turndiff.capture.SnapshotVerdict;
 import io.turndiff.capture.TurnSummary;
-import io.turndiff.capture.track.TrackingOptions;
 import io.turndiff.hooks.HookCounters;
 import io.turndiff.hooks.HookOutcome;
 import io.turndiff.hooks.HookQuery;
@@ -391,11 +390,7 @@ final class Endpoints implements TurnEvents {
   private ApiResponse track(ApiRequest request) {
     TrackRequest track = request.body(TrackRequest.class);
     Path workspace = namedWorkspace(track.workspace());
-    TrackingOptions options =
-        new TrackingOptions(
-            track.maxFilesGiven().orElse(TrackingOptions.DEFAULTS.maxFiles()),
-            track.maxBytesGiven().orElse(TrackingOptions.DEFAULTS.maxBytes()));
-    return ApiResponse.ok(WireTrackSummary.of(turndiff.track(workspace, options)));
+    return ApiResponse.ok(WireTrackSummary.of(turndiff.track(workspace, track.options())));
   }
 
   private <T> T serialized(String turn, Supplier<T> work) {

@@ -142,6 +142,62 @@ class HttpServiceTest {
     return turn;
   }
 
+  // ---- issue 24 item 2: the ignored files, as track takes them
+  // ----------------------------------------------------------
+
+  @Test
+  void trackTakesWhatToKeepOfIgnoredFilesAndTheirCapAndKeepsThemOnTheNextTrack() throws Exception {
+    workspace.file(".gitignore", "*.log\n").file("x.log", "x\n").file("big.log", "0123456789ab\n");
+    String root = json(workspace.root().toString());
+    Map<String, Long> rows = rowsAtRest();
+    assertRefused(
+        "bad_request",
+        "'ignored_files'",
+        call(
+            "POST",
+            "/v1/workspaces/track",
+            "{\"workspace\":" + root + ",\"ignored_files\":\"all\"}"));
+    assertRefused(
+        "bad_request",
+        "'ignored_max_bytes'",
+        call(
+            "POST",
+            "/v1/workspaces/track",
+            "{\"workspace\":" + root + ",\"ignored_max_bytes\":-1}"));
+    assertEquals(rows, StoreRows.count(database), "nothing was written");
+
+    JsonNode tracked =
+        expect(
+                200,
+                call(
+                    "POST",
+                    "/v1/workspaces/track",
+                    "{\"workspace\":"
+                        + root
+                        + ",\"ignored_files\":\"metadata\",\"ignored_max_bytes\":10}"))
+            .get("ignored_files");
+    assertEquals("metadata", tracked.get("kept").asText(), tracked.toString());
+    assertEquals(10, tracked.get("max_bytes").asLong(), tracked.toString());
+    assertEquals(1, tracked.get("indexed").asInt(), tracked.toString());
+    assertEquals("[\"big.log\"]", tracked.get("over_cap").toString());
+
+    // a track that names neither keeps both, and status shows them
+    JsonNode again =
+        expect(200, call("POST", "/v1/workspaces/track", "{\"workspace\":" + root + "}"))
+            .get("ignored_files");
+    assertEquals(tracked, again);
+    JsonNode status =
+        expect(
+                200,
+                call(
+                    "GET",
+                    "/v1/workspaces/status?workspace=" + encode(workspace.root().toString()),
+                    null))
+            .get("ignored_files");
+    assertEquals("metadata", status.get("kept").asText(), status.toString());
+    assertEquals(10, status.get("max_bytes").asLong(), status.toString());
+  }
+
   // ---- issue 24: rewind to before a tool call
   // ----------------------------------------------------------
 

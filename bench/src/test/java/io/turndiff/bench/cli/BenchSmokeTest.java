@@ -45,7 +45,10 @@ class BenchSmokeTest {
           "git_add_touched_commit",
           "floor_read_sha256",
           "turndiff_rewind",
-          "git_checkout_rewind"
+          "git_checkout_rewind",
+          "turndiff_shell_call_attributed",
+          "turndiff_shell_call_attributed_10_files",
+          "git_commit_all_per_shell_call_10_files"
         }) {
       assertTrue(
           operations.get(operation).get("median").asDouble() > 0, operation + " was measured");

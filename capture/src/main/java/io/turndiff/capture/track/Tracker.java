@@ -18,6 +18,7 @@ import io.turndiff.store.Store;
 import io.turndiff.store.StoreTransaction;
 import io.turndiff.store.StoredTurn;
 import io.turndiff.store.StoredWorkspace;
+import io.turndiff.store.TrackedWorkspace;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -354,7 +355,7 @@ public final class Tracker {
                     tracked.maxFiles(),
                     tracked.maxBytes(),
                     Optional.of(IgnoredFiles.fromCode(tracked.ignoredFiles())),
-                    tracked.ignoredMaxBytes()))
+                    Optional.of(tracked.ignoredMaxBytes())))
         .orElse(TrackingOptions.DEFAULTS);
   }
 
@@ -363,21 +364,28 @@ public final class Tracker {
    * was tracked since V18; else the store's default. A local store keeps small ignored files whole
    * (they are this user's, in this user's file); a shared one, which other people read, keeps their
    * stat and hash only unless asked ({@code track --ignored-files small}): a {@code .env} holds
-   * secrets.
+   * secrets. Their size cap likewise: as asked, else the workspace's, else 5 MiB.
    */
   private TrackingOptions keepingIgnoredFiles(long workspaceId, TrackingOptions asked) {
+    Optional<TrackedWorkspace> tracked = store.read(tx -> tx.indexes().tracked(workspaceId));
+    TrackingOptions capped =
+        asked.ignoredCap().isPresent()
+            ? asked
+            : asked.withIgnoredMaxBytes(
+                tracked
+                    .map(TrackedWorkspace::ignoredMaxBytes)
+                    .orElse(TrackingOptions.IGNORED_MAX_BYTES));
     if (asked.ignoredFiles().isPresent()) {
-      return asked;
+      return capped;
     }
     IgnoredFiles storeDefault =
         store.localFile().isPresent() ? IgnoredFiles.SMALL : IgnoredFiles.METADATA;
     IgnoredFiles kept =
-        store
-            .read(tx -> tx.indexes().tracked(workspaceId))
-            .filter(tracked -> !tracked.ignoredFiles().equals(IgnoredFiles.NONE.code()))
-            .map(tracked -> IgnoredFiles.fromCode(tracked.ignoredFiles()))
+        tracked
+            .filter(workspace -> !workspace.ignoredFiles().equals(IgnoredFiles.NONE.code()))
+            .map(workspace -> IgnoredFiles.fromCode(workspace.ignoredFiles()))
             .orElse(storeDefault);
-    return asked.withIgnoredFiles(kept);
+    return capped.withIgnoredFiles(kept);
   }
 
   private static TrackSummary summary(

@@ -7,10 +7,11 @@ import java.util.Optional;
  * index holds at most. Past either, the rest of the tree is left out and the workspace is partially
  * tracked. And what it keeps of the files git ignores ({@link IgnoredFiles}; empty: the store's
  * default, {@link IgnoredFiles#SMALL} in a local store, {@link IgnoredFiles#METADATA} in a shared
- * one), each up to {@code ignoredMaxBytes}.
+ * one), each up to {@code ignoredCap} bytes (empty: what the workspace had, else {@link
+ * #IGNORED_MAX_BYTES}).
  */
 public record TrackingOptions(
-    long maxFiles, long maxBytes, Optional<IgnoredFiles> ignoredFiles, long ignoredMaxBytes) {
+    long maxFiles, long maxBytes, Optional<IgnoredFiles> ignoredFiles, Optional<Long> ignoredCap) {
 
   /** The size above which an ignored file is not indexed: 5 MiB. */
   public static final long IGNORED_MAX_BYTES = 5L << 20;
@@ -22,20 +23,30 @@ public record TrackingOptions(
       throw new IllegalArgumentException(
           "budgets must be positive: " + maxFiles + " files, " + maxBytes + " bytes");
     }
-    if (ignoredMaxBytes < 0) {
+    if (ignoredCap.isPresent() && ignoredCap.get() < 0) {
       throw new IllegalArgumentException(
-          "the size cap of ignored files must not be negative: " + ignoredMaxBytes);
+          "the size cap of ignored files must not be negative: " + ignoredCap.get());
     }
   }
 
   /** Budgets, with ignored files as the store's default has them. */
   public TrackingOptions(long maxFiles, long maxBytes) {
-    this(maxFiles, maxBytes, Optional.empty(), IGNORED_MAX_BYTES);
+    this(maxFiles, maxBytes, Optional.empty(), Optional.empty());
   }
 
   /** These budgets, with ignored files kept as {@code ignored} says. */
   public TrackingOptions withIgnoredFiles(IgnoredFiles ignored) {
-    return new TrackingOptions(maxFiles, maxBytes, Optional.of(ignored), ignoredMaxBytes);
+    return new TrackingOptions(maxFiles, maxBytes, Optional.of(ignored), ignoredCap);
+  }
+
+  /** These budgets, with ignored files over {@code bytes} left out of the index. */
+  public TrackingOptions withIgnoredMaxBytes(long bytes) {
+    return new TrackingOptions(maxFiles, maxBytes, ignoredFiles, Optional.of(bytes));
+  }
+
+  /** The size above which an ignored file is not indexed: as given, else 5 MiB. */
+  public long ignoredMaxBytes() {
+    return ignoredCap.orElse(IGNORED_MAX_BYTES);
   }
 
   /** What is kept of ignored files: as given, else {@code storeDefault}. */

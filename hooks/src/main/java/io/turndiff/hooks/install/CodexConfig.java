@@ -74,6 +74,12 @@ public final class CodexConfig {
     return hooks.isBoolean() && !hooks.booleanValue();
   }
 
+  /** The table {@code [mcp_servers.<name>]}, when there is one. */
+  public Optional<JsonNode> mcpServer(String name) {
+    JsonNode server = root.path("mcp_servers").path(name);
+    return server.isMissingNode() ? Optional.empty() : Optional.of(server);
+  }
+
   /** Whether {@code [projects."<directory>"] trust_level = "trusted"}. */
   public boolean trustsProject(Path directory) {
     return root.path("projects")

@@ -118,7 +118,15 @@ public final class CodexTrust {
 
   /** The end (after its newline) of the block starting at {@code start}, or -1 when unclosed. */
   public static int blockEnd(String text, int start) {
-    int end = text.indexOf("\n" + END, start);
+    return blockEnd(text, start, END);
+  }
+
+  /**
+   * The end (after its newline) of a marked block starting at {@code start} and closed by the line
+   * {@code endLine}, or -1 when unclosed.
+   */
+  static int blockEnd(String text, int start, String endLine) {
+    int end = text.indexOf("\n" + endLine, start);
     if (end < 0) {
       return -1;
     }

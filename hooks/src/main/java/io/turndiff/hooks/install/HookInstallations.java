@@ -217,6 +217,9 @@ public final class HookInstallations {
       return null;
     }
     Path file = separate.orElse(place.file());
+    if (runtime == HookRuntime.CODEX) {
+      return codexMcpServer(files, file) ? file.toString() : null;
+    }
     Optional<RuntimeSettings> settings = settingsQuietly(files, file);
     if (settings.isEmpty() || settings.get().mcpServer().isEmpty()) {
       return null;
@@ -234,6 +237,20 @@ public final class HookInstallations {
               + ": Claude Code asks before it starts it");
     }
     return file.toString();
+  }
+
+  /** Whether Codex's {@code config.toml} {@code file} has turndiff's MCP server, read as TOML. */
+  private static boolean codexMcpServer(SettingsFiles files, Path file) {
+    try {
+      return files
+          .read(file)
+          .map(bytes -> CodexConfig.parse(file, RuntimeSettings.utf8(file, bytes)))
+          .flatMap(config -> config.mcpServer(McpServer.NAME))
+          .filter(McpServer::isTurndiffs)
+          .isPresent();
+    } catch (CliException | RequestException e) {
+      return false;
+    }
   }
 
   /** The file as settings; empty when it is missing or cannot be read or parsed. */

@@ -60,7 +60,7 @@ public final class HookInstaller {
 
   /**
    * What {@code hooks install} asked for; {@code mcp}: register turndiff's MCP server too, for the
-   * runtimes install registers it for (Claude Code, Gemini CLI).
+   * runtimes install registers it for (Claude Code, Gemini CLI, Codex).
    */
   public record Request(
       HookRuntime runtime,
@@ -101,8 +101,14 @@ public final class HookInstaller {
       edits.add(pluginEdit(files, file, script.home(), request.gitRoot(), autoTrack));
     } else {
       RuntimeSettings.Merged merged = jsonEdit(files, runtime, file, command, mcpInSettings, edits);
-      if (mcpFile.isPresent()) {
-        edits.add(mcpEdit(files, mcpFile.get(), McpServer.of(script, request.workspace())));
+      McpServer server = McpServer.of(script, request.workspace());
+      // Codex's user file is also the trust block's: the server goes into that one edit
+      boolean mcpInTrust = runtime == HookRuntime.CODEX && request.scope() == HookScope.USER;
+      if (mcpFile.isPresent() && !mcpInTrust) {
+        edits.add(
+            runtime == HookRuntime.CODEX
+                ? codexMcpEdit(files, mcpFile.get(), server)
+                : mcpEdit(files, mcpFile.get(), server));
       }
       if (runtime == HookRuntime.CODEX) {
         CodexHookNames names =
@@ -115,7 +121,8 @@ public final class HookInstaller {
                 user.codexHome().resolve("config.toml"),
                 new Trusted(file, names, request.scope() == HookScope.WORKSPACE),
                 command,
-                merged));
+                merged,
+                mcpFile.isPresent() && mcpInTrust ? Optional.of(server) : Optional.empty()));
       }
     }
     HookLedger ledger = HookLedger.load(HookLedger.file(user));
@@ -313,6 +320,22 @@ public final class HookInstaller {
     return new Edit(file, "mcp", before, after, List.of(), false, null, createdKeys);
   }
 
+  /** Codex's {@code config.toml} of a workspace with turndiff's MCP block in it. */
+  private static Edit codexMcpEdit(SettingsFiles files, Path file, McpServer server) {
+    Optional<byte[]> before = files.read(file);
+    String text = before.map(bytes -> RuntimeSettings.utf8(file, bytes)).orElse("");
+    CodexMcpBlock.Placed placed = CodexMcpBlock.put(file, text, server);
+    return new Edit(
+        file,
+        "mcp-toml",
+        before,
+        placed.after().getBytes(StandardCharsets.UTF_8),
+        List.of(),
+        false,
+        placed.added(),
+        List.of());
+  }
+
   /**
    * The hooks file whose handlers a trust block trusts: where install wrote it, the names Codex
    * knows it by (the keys), and whether it is a project's (Codex then also wants the project
@@ -325,7 +348,8 @@ public final class HookInstaller {
       Path config,
       Trusted trusted,
       String command,
-      RuntimeSettings.Merged merged) {
+      RuntimeSettings.Merged merged,
+      Optional<McpServer> mcpServer) {
     for (Path name : trusted.names().names()) {
       if (name.toString().chars().anyMatch(Character::isISOControl)) {
         throw RuntimeSettings.refused(
@@ -363,6 +387,13 @@ public final class HookInstaller {
     refuseOwnKeysElsewhere(config, CodexConfig.parse(config, others), trusted, merged);
     // the file as it will be must still be one Codex reads
     CodexConfig.parse(config, after);
+    if (mcpServer.isPresent()) {
+      CodexMcpBlock.Placed placed = CodexMcpBlock.put(config, after, mcpServer.get());
+      after = placed.after();
+      if (placed.added() != null) {
+        added = added == null ? null : added + placed.added();
+      }
+    }
     Path project = CodexHookNames.project(trusted.names().started());
     if (trusted.project() && !now.trustsProject(project)) {
       err.println(
@@ -483,9 +514,22 @@ public final class HookInstaller {
                 files, backups, new Changed(runtime, file, bytes, settings), "MCP server");
           }
         }
+        case "mcp-toml" -> {
+          String text = RuntimeSettings.utf8(file, bytes);
+          String after = CodexMcpBlock.without(text, changed.added());
+          if (!after.equals(text)) {
+            ConfigFiles.backup(backups, file.getFileName().toString(), bytes);
+            files.write(file, after.getBytes(StandardCharsets.UTF_8), ConfigFiles.SHARED_FILE);
+            out.println(runtime.id() + ": took turndiff's MCP server out of " + file);
+          }
+        }
         case "block" -> {
           String text = RuntimeSettings.utf8(file, bytes);
           String after = withoutBlock(text, changed.added(), trustedHooksFile(installed.get()));
+          if (scope == HookScope.USER) {
+            // the user's install put its MCP block into this file too (a workspace's is elsewhere)
+            after = CodexMcpBlock.without(after, null);
+          }
           if (!after.equals(text)) {
             ConfigFiles.backup(backups, file.getFileName().toString(), bytes);
             files.write(file, after.getBytes(StandardCharsets.UTF_8), ConfigFiles.PRIVATE_FILE);

@@ -13,8 +13,8 @@ import java.nio.file.Path;
  * <home>/bin/turndiff}) whose hook script the hooks run, found as the script finds it. Installed
  * for a workspace it names the workspace ({@code --workspace DIR}), so the server finds the agent's
  * session there wherever the runtime starts it; installed for the user it has none, and the server
- * takes the directory the runtime starts it in. Claude Code, Gemini CLI and Codex all read this
- * {@code command}/{@code args} shape.
+ * takes the directory the runtime starts it in. Claude Code and Gemini CLI read it as JSON, Codex
+ * as a TOML table ({@link #tomlTable}) of the same {@code command}/{@code args} shape.
  */
 public record McpServer(Path launcher, Path workspace) {
 
@@ -40,6 +40,44 @@ public record McpServer(Path launcher, Path workspace) {
       args.add("--workspace").add(workspace.toString());
     }
     return entry;
+  }
+
+  /**
+   * The entry as Codex's {@code config.toml} holds it: {@code [mcp_servers.turndiff]}. Codex waits
+   * 10 s by default for a server to start and list its tools and then goes on without it; a JVM on
+   * a loaded machine can take longer than that (the hook script's service start took 6–7 s at load,
+   * issue 21 item 3), so the entry gives it 60.
+   */
+  String tomlTable() {
+    StringBuilder args = new StringBuilder("[\"mcp\"");
+    if (workspace != null) {
+      args.append(", \"--workspace\", ").append(tomlString(workspace.toString()));
+    }
+    return "[mcp_servers."
+        + NAME
+        + "]\ncommand = "
+        + tomlString(launcher.toString())
+        + "\nargs = "
+        + args
+        + "]\nstartup_timeout_sec = 60\n";
+  }
+
+  /** {@code value} as a TOML basic string. */
+  private static String tomlString(String value) {
+    StringBuilder quoted = new StringBuilder("\"");
+    value
+        .codePoints()
+        .forEach(
+            c -> {
+              if (c == '"' || c == '\\') {
+                quoted.append('\\').appendCodePoint(c);
+              } else if (Character.isISOControl(c)) {
+                quoted.append("\\u%04X".formatted(c));
+              } else {
+                quoted.appendCodePoint(c);
+              }
+            });
+    return quoted.append('"').toString();
   }
 
   /**

@@ -66,16 +66,21 @@ public record UserDirectories(Map<String, String> environment) {
 
   /**
    * The file turndiff's MCP server goes into when it is not the hooks' settings file: Claude Code's
-   * project servers are in the workspace's {@code .mcp.json}, its user's in {@code ~/.claude.json}.
-   * Gemini keeps them in the settings file with the hooks (empty here); Codex and OpenCode get none
-   * from install.
+   * project servers are in the workspace's {@code .mcp.json}, its user's in {@code ~/.claude.json};
+   * Codex's in the workspace's {@code .codex/config.toml} (its project layer) or the user's {@code
+   * $CODEX_HOME/config.toml} ({@link CodexMcpBlock}). Gemini keeps them in the settings file with
+   * the hooks (empty here); OpenCode gets none from install.
    */
   Optional<Path> mcpFile(HookRuntime runtime, HookScope scope, Path workspace) {
-    if (runtime != HookRuntime.CLAUDE_CODE) {
-      return Optional.empty();
-    }
-    return Optional.of(
-        scope == HookScope.USER ? home().resolve(".claude.json") : workspace.resolve(".mcp.json"));
+    boolean user = scope == HookScope.USER;
+    return switch (runtime) {
+      case CLAUDE_CODE ->
+          Optional.of(user ? home().resolve(".claude.json") : workspace.resolve(".mcp.json"));
+      case CODEX ->
+          Optional.of(
+              user ? codexHome().resolve("config.toml") : workspace.resolve(".codex/config.toml"));
+      case GEMINI, OPENCODE -> Optional.empty();
+    };
   }
 
   private Path absoluteOr(String variable, Path fallback) {

@@ -101,7 +101,7 @@ class PostgresStoreTest {
     assertEquals(
         12,
         count(database, "SELECT count(*) FROM flyway_schema_history WHERE success"),
-        "V9 (the schema at V9), V10, V11, V12, V13, V14, V15, V16, V17, V18, V19 and V23, each run"
+        "V9 (the schema at V9), V10, V11, V12, V13, V14, V15, V16, V17, V18, V19 and V20, each run"
             + " once");
     try (Connection connection = database.connect();
         Statement statement = connection.createStatement();

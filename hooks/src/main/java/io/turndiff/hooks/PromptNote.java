@@ -4,6 +4,8 @@ import io.turndiff.api.Turndiff;
 import io.turndiff.model.RewindStatus;
 import io.turndiff.model.Snapshot;
 import io.turndiff.model.TurnKind;
+import io.turndiff.model.TurnState;
+import io.turndiff.store.Prompts;
 import io.turndiff.store.StoreTransaction;
 import io.turndiff.store.StoredFileChange;
 import io.turndiff.store.StoredRewindEntry;
@@ -61,8 +63,9 @@ final class PromptNote {
       return Optional.empty();
     }
     String line = OPENING + String.join("; ", all) + ".";
-    return Optional.of(
-        line.length() <= MAX_LINE ? line : line.substring(0, MAX_LINE - 1) + "\u2026");
+    // never between the two halves of a surrogate pair: a lone half would reach the runtime as a
+    // replacement character, or as JSON it cannot read
+    return Optional.of(Prompts.cut(line, MAX_LINE));
   }
 
   private static Optional<StoredTurn> previousAgentTurn(StoreTransaction tx, StoredTurn begun) {
@@ -85,7 +88,8 @@ final class PromptNote {
     if (covering.isEmpty()) {
       return Optional.empty();
     }
-    List<StoredRewindEntry> entries = tx.rewinds().entries(covering.getLast().id());
+    StoredRewindOperation last = covering.getLast();
+    List<StoredRewindEntry> entries = tx.rewinds().entries(last.id());
     Map<RewindStatus, Integer> counts = new EnumMap<>(RewindStatus.class);
     List<String> skipped = new ArrayList<>();
     for (StoredRewindEntry entry : entries) {
@@ -108,8 +112,23 @@ final class PromptNote {
     if (!skipped.isEmpty()) {
       said.append(" (skipped: ").append(names(skipped)).append(')');
     }
-    said.append("; the files are as the rewind left them, not as your previous turn left them");
+    said.append(
+        undone(tx, last)
+            ? "; then that rewind was undone, so the files are as the undo left them"
+            : "; the files are as the rewind left them, not as your previous turn left them");
     return Optional.of(said.toString());
+  }
+
+  /**
+   * Whether {@code rewind} was undone: its own rewind turn was rewound in turn. The model must not
+   * be told its files were put back when the user has since taken that back (the store marks the
+   * rewind turn {@code rewound}, as {@code TurnStandings} settles it).
+   */
+  private static boolean undone(StoreTransaction tx, StoredRewindOperation rewind) {
+    return tx.turns()
+        .byId(rewind.rewindTurnId())
+        .map(rewindTurn -> rewindTurn.state() == TurnState.REWOUND)
+        .orElse(false);
   }
 
   /** The previous turn's changes a side of which was not captured, with why. */

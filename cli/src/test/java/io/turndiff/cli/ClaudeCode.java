@@ -1,5 +1,8 @@
 package io.turndiff.cli;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
 import io.turndiff.fixtures.CommandRun;
 import java.io.IOException;
 import java.nio.file.Path;
@@ -79,5 +82,19 @@ final class ClaudeCode {
     arguments.addAll(List.of("--allowedTools", ALLOWED_TOOLS));
     arguments.addAll(session);
     return kit.run(directory, environment, arguments, name);
+  }
+
+  /**
+   * Runs the scripted prompt {@code do prompt WORDS} in {@code directory} to its end: Claude Code
+   * exits 0 and prints the script's last words, {@code Done with prompt WORDS.}; its output goes to
+   * {@code prompt-WORDS.out} and {@code .err}.
+   */
+  void promptToItsEnd(
+      Path directory, Map<String, String> environment, String words, List<String> session)
+      throws IOException, InterruptedException {
+    CommandRun run =
+        prompt(directory, environment, "do prompt " + words, session, "prompt-" + words);
+    assertEquals(0, run.exitCode(), "claude prompt " + words + ": " + run);
+    assertTrue(run.out().contains("Done with prompt " + words + "."), run.out() + run.err());
   }
 }

@@ -8,7 +8,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.turndiff.api.Json;
-import io.turndiff.fixtures.CommandRun;
 import io.turndiff.fixtures.TreeContent;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -71,11 +70,11 @@ class ClaudeCodeHooksIT {
           ClaudeCode.environment(store.runtimeBase(), model, temp.resolve("claude-home"));
       scenario.beforePromptOne();
       long at = System.nanoTime();
-      prompt(claude, root, claudeEnv, "one", List.of("--session-id", session));
+      claude.promptToItsEnd(root, claudeEnv, "one", List.of("--session-id", session));
       promptSeconds[0] = TimeUnit.NANOSECONDS.toSeconds(System.nanoTime() - at);
       scenario.beforePromptTwo();
       at = System.nanoTime();
-      prompt(claude, root, claudeEnv, "two", List.of("--resume", session));
+      claude.promptToItsEnd(root, claudeEnv, "two", List.of("--resume", session));
       promptSeconds[1] = TimeUnit.NANOSECONDS.toSeconds(System.nanoTime() - at);
       scenario.afterPromptTwo();
       mcpAnswers = toolResults(model.conversationsWith("do prompt two").getLast().body());
@@ -247,7 +246,7 @@ class ClaudeCodeHooksIT {
   private static void promptUnchecked(
       ClaudeCode claude, Path root, Map<String, String> env, String words, String session) {
     try {
-      prompt(claude, root, env, words, List.of("--session-id", session));
+      claude.promptToItsEnd(root, env, words, List.of("--session-id", session));
     } catch (Exception e) {
       throw new IllegalStateException("claude prompt " + words, e);
     }
@@ -272,18 +271,5 @@ class ClaudeCodeHooksIT {
       assertEquals(
           command, hooks.get(event).get(0).get("hooks").get(0).get("command").asText(), event);
     }
-  }
-
-  private static void prompt(
-      ClaudeCode claude,
-      Path directory,
-      Map<String, String> environment,
-      String words,
-      List<String> session)
-      throws Exception {
-    CommandRun run =
-        claude.prompt(directory, environment, "do prompt " + words, session, "prompt-" + words);
-    assertEquals(0, run.exitCode(), "claude prompt " + words + ": " + run);
-    assertTrue(run.out().contains("Done with prompt " + words + "."), run.out() + run.err());
   }
 }

@@ -4,6 +4,7 @@ import io.turndiff.fixtures.CommandRun;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -34,6 +35,19 @@ final class GeminiCli {
     return new GeminiCli(
         NpmKit.installed(
             repository, "gemini-e2e", "node_modules/.bin/gemini", logs, PROMPT_LIMIT_SECONDS));
+  }
+
+  /**
+   * The runtime's environment: {@code base} (the test's store, run directory, {@code
+   * TURNDIFF_HOME}) plus the machine's {@code PATH}, a model key that is never used (the answers
+   * are scripted) and the workspace trusted.
+   */
+  static Map<String, String> environment(Map<String, String> base) {
+    Map<String, String> environment = new HashMap<>(base);
+    environment.put("PATH", System.getenv("PATH"));
+    environment.put("GEMINI_API_KEY", "fake-key");
+    environment.put("GEMINI_CLI_TRUST_WORKSPACE", "true");
+    return environment;
   }
 
   /**

@@ -205,10 +205,7 @@ class GeminiHooksIT {
             .replace("@WS@", root.toString());
     Path answers = temp.resolve("prompt-" + n + ".jsonl");
     Files.writeString(answers, script);
-    Map<String, String> geminiEnv = store.runtimeBase();
-    geminiEnv.put("PATH", System.getenv("PATH"));
-    geminiEnv.put("GEMINI_API_KEY", "fake-key");
-    geminiEnv.put("GEMINI_CLI_TRUST_WORKSPACE", "true");
+    Map<String, String> geminiEnv = GeminiCli.environment(store.runtimeBase());
     String words = n == 1 ? "one" : "two";
     CommandRun run =
         gemini.prompt(root, geminiEnv, "do prompt " + words, session, answers, "prompt-" + n);

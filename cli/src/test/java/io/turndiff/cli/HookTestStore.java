@@ -9,7 +9,7 @@ import java.util.Map;
  * the environment every {@code turndiff} process of the test gets: the per-user service it starts
  * and the hooks find is the test's own, never a user's or another test's.
  */
-final class HookTestStore {
+final class HookTestStore implements AutoCloseable {
 
   private final Path temp;
   private final Path database;
@@ -59,6 +59,12 @@ final class HookTestStore {
   /** Stops the service whatever it is doing: the test's {@code @AfterEach}. */
   void stopService() throws Exception {
     CliProcess.run(env, "service", "stop", "--force", "--wait", "10");
+  }
+
+  /** Stops the service, as {@link #stopService} does: for a test that holds the store in a try. */
+  @Override
+  public void close() throws Exception {
+    stopService();
   }
 
   /** {@code hooks install --runtime R} with the arguments given, which must succeed. */

@@ -63,8 +63,7 @@ class PromptHookContextIT {
       assertFalse(requests.isEmpty(), "the model was asked");
       for (ScriptedModelServer.Request request : requests) {
         assertTrue(
-            messageTexts(request.json().path("messages"), "system")
-                .contains("UserPromptSubmit hook success: " + note),
+            request.messageTexts("system").contains("UserPromptSubmit hook success: " + note),
             "a system message holds the hook's stdout: " + request.body());
       }
     }
@@ -122,17 +121,5 @@ class PromptHookContextIT {
     Files.writeString(hook, "#!/bin/sh\ncat >/dev/null\necho '" + note + "'\n");
     Files.setPosixFilePermissions(hook, PosixFilePermissions.fromString("rwx------"));
     return hook;
-  }
-
-  private static String messageTexts(JsonNode messages, String role) {
-    StringBuilder texts = new StringBuilder();
-    for (JsonNode message : messages) {
-      if (message.path("role").asText().equals(role)) {
-        for (JsonNode block : message.path("content")) {
-          texts.append(block.path("text").asText()).append('\n');
-        }
-      }
-    }
-    return texts.toString();
   }
 }

@@ -44,6 +44,22 @@ abstract class ScriptedModelServer implements AutoCloseable {
       List<String> values = headers.get(name.toLowerCase(Locale.ROOT));
       return values == null || values.isEmpty() ? "" : values.getFirst();
     }
+
+    /**
+     * The text of every content block of the messages of {@code role} in a Messages API request,
+     * one block a line: where Claude Code puts a prompt hook's output ({@code system}).
+     */
+    String messageTexts(String role) {
+      StringBuilder texts = new StringBuilder();
+      for (JsonNode message : json().path("messages")) {
+        if (message.path("role").asText().equals(role)) {
+          for (JsonNode block : message.path("content")) {
+            texts.append(block.path("text").asText()).append('\n');
+          }
+        }
+      }
+      return texts.toString();
+    }
   }
 
   private final ModelScript script;

@@ -742,6 +742,77 @@ class HookEndpointsTest {
   }
 
   /**
+   * Issue 21, item 8, over HTTP: a prompt's begin answers {@code 204} with no body when all is
+   * well; after the session's last turn was rewound, {@code 200} with the note in the form the
+   * runtime takes into the model's context: Claude Code's {@code UserPromptSubmit} the plain line,
+   * Gemini's {@code BeforeAgent} its JSON {@code hookSpecificOutput.additionalContext}. Claude's
+   * shell call came with its tool hooks; Gemini's change came with none, so its note also says that
+   * hook calls did not arrive.
+   */
+  @Test
+  void aPromptAfterItsSessionsLastTurnWasRewoundIsAnsweredWithTheNoteInTheRuntimesForm()
+      throws Exception {
+    workspace =
+        TestWorkspace.in(temp.resolve("base"))
+            .file("a.txt", "a before\n")
+            .file("b.txt", "b before\n");
+    startService();
+    turndiff.capture().tracker().track(workspace.root(), TrackingOptions.DEFAULTS);
+    String rewound =
+        "your previous turn was rewound since it ended: 1 restored, 0 merged, 0 skipped; the files"
+            + " are as the rewind left them, not as your previous turn left them";
+
+    RawHttp.Response first = post("claude-code", claudeAs("UserPromptSubmit.json", "s", "p1"));
+    assertEquals(204, first.status(), "all is well: " + first.head() + first.body());
+    assertEquals("", first.body());
+    post("claude-code", claudeAs("PreToolUse.Bash.json", "s", "p1"));
+    shell(workspace, ".", "echo claude > a.txt");
+    post("claude-code", claudeAs("PostToolUse.Bash.json", "s", "p1"));
+    post("claude-code", claudeAs("Stop.json", "s", "p1"));
+    rewindWhole("claude-code:p1", "a.txt", "a before\n");
+    RawHttp.Response claude = post("claude-code", claudeAs("UserPromptSubmit.json", "s", "p2"));
+    assertEquals(200, claude.status(), claude.head() + claude.body());
+    assertTrue(header(claude, "Content-Type").startsWith("text/plain"), claude.head());
+    assertTrue(claude.body().strip().endsWith(": " + rewound + "."), claude.body());
+    assertFalse(claude.body().strip().contains("\n"), "one line: " + claude.body());
+    // Claude's second prompt ends before Gemini's begins: an open turn would share Gemini's change
+    post("claude-code", claudeAs("Stop.json", "s", "p2"));
+
+    String recorded = "/tmp/gem/exp/ws2";
+    RawHttp.Response begun =
+        post("gemini", fixture("gemini/BeforeAgent.json", recorded, workspace.root()));
+    assertEquals(204, begun.status(), "all is well: " + begun.head() + begun.body());
+    shell(workspace, ".", "echo gemini > b.txt");
+    post("gemini", fixture("gemini/AfterAgent.json", recorded, workspace.root()));
+    rewindWhole(header(begun, "Turndiff-Hook-Turn"), "b.txt", "b before\n");
+    RawHttp.Response gemini =
+        post(
+            "gemini",
+            fixture("gemini/BeforeAgent.resumed-second-prompt.json", recorded, workspace.root()));
+    assertEquals(200, gemini.status(), gemini.head() + gemini.body());
+    assertTrue(header(gemini, "Content-Type").startsWith("application/json"), gemini.head());
+    JsonNode output = Json.mapper().readTree(gemini.body()).get("hookSpecificOutput");
+    assertEquals("BeforeAgent", output.get("hookEventName").asText(), gemini.body());
+    assertTrue(
+        output
+            .get("additionalContext")
+            .asText()
+            .contains(
+                ": "
+                    + rewound
+                    + "; some hook calls did not arrive: a prompt changed 1 file and no tool call"
+                    + " hook of it arrived"),
+        gemini.body());
+  }
+
+  /** Rewinds {@code turn}, which changed only {@code path}, and checks it is back as it was. */
+  private void rewindWhole(String turn, String path, String before) throws IOException {
+    RewindReport report =
+        turndiff.rewind().rewind(new RewindRequest(turn, false, Optional.empty(), false, false));
+    assertEquals(before, Files.readString(workspace.resolve(path)), report.toString());
+  }
+
+  /**
    * Two Claude Code sessions in one tracked workspace, each running a shell command while both
    * prompts are open: before the fix the first Stop recorded both files and the second nothing, and
    * the HTTP rewind of the first put the second session's file back, complete. Now each turn

@@ -638,27 +638,54 @@ public final class ReviewQueries {
   /**
    * Every turn in the workspace that recorded {@code path}, oldest first: the path is parsed
    * against the workspace's stored roots and matched as {@link #select} matches it (by bytes, with
-   * the record's path or its {@code via}).
+   * the record's path or its {@code via}). Where the turn that first recorded it added it as the
+   * new name of a rename ({@link #renames}), the history follows the file to its old name: the old
+   * path's turns up to and with that one come first, as {@code git log --follow} does. Only that
+   * one turn's renames are looked for, so a history without a rename costs one look more.
    */
   public List<HistoryEntry> log(Path workspace, PathInput path) {
-    return store.read(
-        tx -> {
-          List<StoredFileChange> changes = new ArrayList<>();
-          for (StoredWorkspace found : workspace(tx, workspace)) {
-            WorkspacePath key = recordedKey(parserFor(found), path);
-            changes.addAll(tx.fileChanges().ofPath(found.id(), key, path.given()));
-          }
-          // oldest turn first, over every machine's workspace at the path
-          changes.sort(
-              Comparator.comparingLong(StoredFileChange::turnId)
-                  .thenComparing(StoredFileChange::path));
-          List<HistoryEntry> entries = new ArrayList<>();
-          for (StoredFileChange change : pending.filled(tx, changes)) {
-            StoredTurn turn = tx.turns().byId(change.turnId()).orElseThrow();
-            entries.add(new HistoryEntry(turn, change, rewindsOf(tx, turn)));
-          }
-          return entries;
-        });
+    return history(workspace, path, Long.MAX_VALUE);
+  }
+
+  /** {@link #log}, of the turns up to and with row {@code lastTurn}. */
+  private List<HistoryEntry> history(Path workspace, PathInput path, long lastTurn) {
+    List<HistoryEntry> own =
+        store.read(
+            tx -> {
+              List<StoredFileChange> changes = new ArrayList<>();
+              for (StoredWorkspace found : workspace(tx, workspace)) {
+                WorkspacePath key = recordedKey(parserFor(found), path);
+                changes.addAll(tx.fileChanges().ofPath(found.id(), key, path.given()));
+              }
+              changes.removeIf(change -> change.turnId() > lastTurn);
+              // oldest turn first, over every machine's workspace at the path
+              changes.sort(
+                  Comparator.comparingLong(StoredFileChange::turnId)
+                      .thenComparing(StoredFileChange::path));
+              List<HistoryEntry> entries = new ArrayList<>();
+              for (StoredFileChange change : pending.filled(tx, changes)) {
+                StoredTurn turn = tx.turns().byId(change.turnId()).orElseThrow();
+                entries.add(new HistoryEntry(turn, change, rewindsOf(tx, turn)));
+              }
+              return entries;
+            });
+    if (own.isEmpty()
+        || own.getFirst().change().change().orElse(ChangeKind.UNCHANGED) != ChangeKind.ADDED) {
+      return own;
+    }
+    HistoryEntry born = own.getFirst();
+    return renames(born.turn().externalId()).stream()
+        .filter(rename -> rename.to().equals(born.change().path()))
+        .findFirst()
+        .map(
+            rename -> {
+              List<HistoryEntry> followed =
+                  new ArrayList<>(
+                      history(workspace, PathInput.bytes(rename.from().bytes()), born.turn().id()));
+              followed.addAll(own);
+              return followed;
+            })
+        .orElse(own);
   }
 
   /**

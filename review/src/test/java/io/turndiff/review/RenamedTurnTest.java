@@ -159,6 +159,37 @@ class RenamedTurnTest {
         status.lines().anyMatch(line -> line.matches("R\\d+\tsrc/app.py\tlib/app.py")), status);
   }
 
+  /**
+   * {@code log} of the new name follows the file to its old name, as {@code git log --follow}: the
+   * old path's turns come first, up to the turn that renamed it. Without following, the history
+   * began at the rename and the edit before it was not in it.
+   */
+  @Test
+  void theLogOfTheNewNameFollowsTheFileToItsOldName() throws Exception {
+    workspace.file("src/app.py", lines(1, 39));
+    String edit =
+        capture.beginTurn(workspace.root(), Optional.of("session-1"), Optional.empty()).turn();
+    capture.snapshot(edit, Optional.of("edit-1"), List.of("src/app.py"));
+    Files.writeString(workspace.resolve("src/app.py"), lines(1, 40), StandardCharsets.UTF_8);
+    capture.finishTurn(edit);
+    String move = moveTurn();
+
+    assertEquals(
+        List.of(edit + " src/app.py", move + " src/app.py", move + " lib/app.py"),
+        logOf("lib/app.py"));
+    assertEquals(
+        List.of(move + " fresh.txt"),
+        logOf("fresh.txt"),
+        "an added file that is no rename has its own history only");
+  }
+
+  /** The path's history as "turn path" per entry. */
+  private List<String> logOf(String path) {
+    return queries.log(workspace.root(), PathInput.text(path)).stream()
+        .map(entry -> entry.turn().externalId() + " " + entry.change().path().display())
+        .toList();
+  }
+
   private static int count(String text, String part) {
     return text.split(Pattern.quote(part), -1).length - 1;
   }

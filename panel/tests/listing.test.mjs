@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { built } from './built.mjs';
 
-const { fileCountText, fileFlags, fileTree, newestFirst, rewindBlocked, turnBadges, turnSteps, turnsBetween } = await built('assets/js/listing.js');
+const { fileCountText, fileFlags, fileTree, newestFirst, renameLabel, rewindBlocked, toolsText, turnBadges, turnSteps, turnsBetween, withRenames } = await built('assets/js/listing.js');
 
 // a turn as GET /v1/sessions/{s}/turns lists it (docs/review-panel.md, section 5)
 const turn = extra => ({
@@ -193,4 +193,26 @@ test('a closed folder keeps its row and hides its files from the rows and from j
   assert.equal(rows.find(r => r.path === 'src').collapsed, true);
   assert.deepEqual(files.map(i => tree[i].path), ['docs/a.md', 'README.md', 'a.txt']);
   assert.deepEqual(drawn(fileTree(tree, [3, 5]).rows), ['src/test/ (1)', '  AppTest.java', 'a.txt']);
+});
+
+// a turn's records as GET /v1/turns/{t} gives them when the turn moved src/app.py to lib/app.py (git diff -M)
+const moved = [
+  { path: 'lib/app.py', change: 'added', renamed_from: 'src/app.py', renamed_to: null, similarity: 96, tools: ['Bash: git mv src/app.py lib', 'Edit'] },
+  { path: 'notes.md', change: 'modified', renamed_from: null, renamed_to: null, similarity: null, tools: ['Write'] },
+  { path: 'src/app.py', change: 'deleted', renamed_from: null, renamed_to: 'lib/app.py', similarity: 96, tools: [] },
+];
+
+test('a rename is one entry, old → new, in the list and in the tree; the old path has no entry of its own', () => {
+  const records = withRenames(moved);
+  assert.deepEqual(records.map(r => r.path), ['lib/app.py', 'notes.md']);
+  assert.equal(renameLabel(records[0], records[0].path), 'src/app.py → lib/app.py (96%)');
+  assert.equal(renameLabel(records[1], 'notes.md'), 'notes.md', 'any other file is its name');
+  assert.deepEqual(drawn(fileTree(records, [0, 1]).rows), ['lib/ (1)', '  src/app.py → app.py (96%)', 'notes.md']);
+  assert.deepEqual(withRenames(moved.slice(1, 2)), moved.slice(1, 2), 'a turn without renames is as it was');
+});
+
+test('the tools that touched a file read in the order the turn recorded them', () => {
+  assert.equal(toolsText(moved[0]), 'Bash: git mv src/app.py lib, Edit');
+  assert.equal(toolsText(moved[2]), '');
+  assert.equal(toolsText({ path: 'x' }), '', 'a record from before tools were listed');
 });

@@ -2,7 +2,7 @@
 // collapse. Only the rows in view are in the DOM, so a 1,000-file turn draws as fast as a 10-file one.
 import { h, fill } from './dom.js';
 import { count, plural, splitPath } from './format.js';
-import { fileFlags, fileTree } from './listing.js';
+import { fileFlags, fileTree, renameLabel } from './listing.js';
 import { changeMark, flagOf } from './ui.js';
 
 const ROW = 34;
@@ -117,7 +117,7 @@ export class FileList {
     return el;
   }
 
-  row({ index, depth }, position) {
+  row({ index, depth, name: treeName }, position) {
     const r = this.items[index];
     const [dir, name] = splitPath(r.path);
     const selected = index === this.selected;
@@ -125,7 +125,7 @@ export class FileList {
       aria: { selected: String(selected), setsize: this.lines.length, posinset: position + 1 }, title: r.path,
       onclick: () => this.select(index, { scroll: false, user: true }) },
       changeMark(r),
-      h('span', { class: 'file-path' }, this.tree ? null : h('span', { class: 'file-dir' }, dir), h('span', { class: 'file-name' }, name)),
+      h('span', { class: 'file-path' }, this.tree ? null : h('span', { class: 'file-dir' }, r.renamed_from ? '' : dir), h('span', { class: 'file-name' }, this.tree ? treeName : renameLabel(r, r.renamed_from ? r.path : name))),
       h('span', { class: 'file-flags' }, fileFlags(r).map(flagOf), this.extra?.(r)),
       r.added || r.removed ? h('span', { class: 'file-lines' }, r.added ? h('span', { class: 'added' }, `+${count(r.added)}`) : null,
         r.removed ? h('span', { class: 'removed' }, `−${count(r.removed)}`) : null) : null);

@@ -11,9 +11,12 @@ export const CHANGES = {
   directory_created: { letter: '+', label: 'directory created' },
   directory_removed: { letter: '-', label: 'directory removed' },
   open: { letter: '…', label: 'recording' },
+  // a path the turn added that git's rule (`git diff -M`) pairs with one it deleted: one entry, `old → new`
+  renamed: { letter: 'R', label: 'renamed' },
 };
 
 export function changeOf(record) {
+  if (record.renamed_from) return CHANGES.renamed;
   return CHANGES[record.change ?? 'open'] ?? { letter: '?', label: String(record.change) };
 }
 export const capitalised = text => text.charAt(0).toUpperCase() + text.slice(1);

@@ -140,6 +140,27 @@ export function turnSteps(turn) {
 }
 
 /**
+ * A turn's records with each rename as one entry (docs/review-panel.md): the old path's record (`renamed_to`)
+ * is left out, the new path's (`renamed_from`) stays, labelled `old → new (N%)`; every other record as it is.
+ */
+export function withRenames(records) {
+  return records.filter(r => !r.renamed_to);
+}
+
+/** How a file is named in the list and the tree: `name`, or for a rename `old → name (N%)`. */
+export function renameLabel(record, name) {
+  return record.renamed_from ? `${record.renamed_from} → ${name} (${record.similarity}%)` : name;
+}
+
+/**
+ * The tools that touched a file, in the order the turn recorded them (`Write, Bash: sed -i …`); '' when no
+ * tool call is known for it.
+ */
+export function toolsText(record) {
+  return (record.tools ?? []).join(', ');
+}
+
+/**
  * The folder tree of a file list (docs/review-panel.md, section 9): the records `indices` name, as rows of a
  * tree, folders first and then files, each level by name; a folder with one folder in it and no file is one
  * row (`src/main/java`, as GitHub draws it). Returns {rows, files}: rows are {kind: 'dir', path, name, depth,
@@ -177,7 +198,7 @@ export function fileTree(records, indices, collapsed = new Set()) {
       if (!shut) walk(dir, `${path}/`, depth + 1);
     }
     for (const file of node.files.slice().sort((a, b) => byName(a.name, b.name))) {
-      rows.push({ kind: 'file', index: file.index, name: file.name, depth });
+      rows.push({ kind: 'file', index: file.index, name: renameLabel(records[file.index], file.name), depth });
       files.push(file.index);
     }
   };

@@ -4,7 +4,7 @@
 import { allTurns, api } from '../api.js';
 import { h, fill, icon } from '../dom.js';
 import { capitalised, changeOf, clock, count, day, duration, exact, isNotRestorable, plural, recordReasons, shortId } from '../format.js';
-import { rewindBlocked, turnBadges, turnsBetween } from '../listing.js';
+import { renameLabel, rewindBlocked, toolsText, turnBadges, turnsBetween, withRenames } from '../listing.js';
 import { badgeOf, errorState, kindChip, lineStats, loading, reasonBadge, scanBadge, stateChip, badge } from '../ui.js';
 import { routes } from '../routes.js';
 import { FileList } from '../filelist.js';
@@ -72,7 +72,7 @@ function reviewLayout(ctx, { head, source, initialPath }) {
     const header = h('header', { class: 'diff-head' },
       h('button', { type: 'button', class: 'icon-button back-to-files', 'aria-label': 'Back to the files', onclick: () => layout.classList.remove('show-diff') }, icon('back')),
       h('div', { class: 'diff-title' },
-        h('h2', { class: 'mono diff-path' }, record.path),
+        h('h2', { class: 'mono diff-path' }, renameLabel(record, record.path)),
         h('div', { class: 'diff-meta' },
           h('span', { class: `change-label change-${record.change ?? 'open'}` }, capitalised(c.label)),
           record.added || record.removed ? lineStats(record.added, record.removed, { bar: false }) : null,
@@ -172,7 +172,7 @@ export async function turnView(main, ctx, turnId, query) {
       turn = fresh;
       drawHead();
       if (wasOpen && turn.state !== 'open') review.refreshDiffs();
-      review.setRecords(turn.files);
+      review.setRecords(withRenames(turn.files));
     } catch {
       // the next event or a reload tries again
     }
@@ -183,11 +183,12 @@ export async function turnView(main, ctx, turnId, query) {
       return turn.state === 'open';
     },
     get records() {
-      return turn.files;
+      return withRenames(turn.files);
     },
     loadDiff: path => api.fileDiff(turnId, path).then(r => r.diff),
     fileMeta: record => [
-      record.detected_by === 'scan' ? scanBadge() : record.tool_calls.length ? h('span', { class: 'muted small', title: 'The tool calls that snapshotted this path' }, `tool ${record.tool_calls.join(', ')}`) : null,
+      record.detected_by === 'scan' ? scanBadge() : null,
+      toolsText(record) ? h('span', { class: 'muted small file-tools', title: `The tools that touched this file, in order (calls ${record.tool_calls.join(', ')})` }, toolsText(record)) : null,
       recordReasons(record).map(reasonBadge),
       isNotRestorable(record) ? badge('not restorable', 'warn', 'A rewind cannot put this file back: its before-state was not captured') : null,
     ],
@@ -238,7 +239,7 @@ export async function turnView(main, ctx, turnId, query) {
   drawHead();
   const review = reviewLayout(ctx, { head, source, initialPath: query.get('file') });
   fill(main, review.el);
-  review.setRecords(turn.files);
+  review.setRecords(withRenames(turn.files));
 
   subscribe({ session: turn.session }, {
     onEvent: (name, data) => {
@@ -247,7 +248,7 @@ export async function turnView(main, ctx, turnId, query) {
         turn.files = turn.files.concat(data.files.filter(f => !known.has(f.path)))
           .sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
         drawHead();
-        review.setRecords(turn.files);
+        review.setRecords(withRenames(turn.files));
       } else if ((name === 'turn_finished' && data.turn === turnId) || name === 'rewind_done') {
         refresh();
       }

@@ -1,11 +1,19 @@
 package io.turndiff.cli;
 
+import io.turndiff.api.wire.WireToolCall;
+import io.turndiff.diff.FilePatch;
+import io.turndiff.diff.Rename;
 import io.turndiff.model.ChangeKind;
 import io.turndiff.model.Containment;
+import io.turndiff.model.WorkspacePath;
 import io.turndiff.store.StoredFileChange;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
+import java.util.function.Function;
 import java.util.stream.Collectors;
 
 /**
@@ -22,6 +30,8 @@ import java.util.stream.Collectors;
  *  M src/app.py | 7 ++++---
  *      also possible: turn B1 of session B
  *  A src/new.py | 3 +++
+ *      by Write
+ *  R lib/a.py → src/a.py (96%) | 2 +-
  *  ? link.txt   | not known (a side was not captured)
  *      cannot be rewound: touched outside the workspace: not captured
  *      containment: escaped
@@ -43,34 +53,49 @@ final class FileStat {
    * One line per changed file (unchanged ones left out), then the totals; each ends in a newline.
    */
   String of(List<StoredFileChange> changes) {
-    List<StoredFileChange> changed =
+    return of(changes, List.of(), rename -> FilePatch.NONE);
+  }
+
+  /**
+   * As {@link #of(List)}, with each of {@code renames} one line as {@code git show --stat -M} gives
+   * it: {@code R old → new (N%)} on the new path's row with the rename's own lines ({@code
+   * patchOf}), the old path's row left out.
+   */
+  String of(
+      List<StoredFileChange> changes, List<Rename> renames, Function<Rename, FilePatch> patchOf) {
+    Map<WorkspacePath, Rename> byNewPath = new HashMap<>();
+    renames.forEach(rename -> byNewPath.put(rename.to(), rename));
+    Set<WorkspacePath> oldPaths = renames.stream().map(Rename::from).collect(Collectors.toSet());
+    List<Row> changed =
         changes.stream()
             .filter(change -> change.change().orElse(ChangeKind.MODIFIED) != ChangeKind.UNCHANGED)
+            .filter(change -> !oldPaths.contains(change.path()))
+            .map(
+                change ->
+                    Row.of(change, Optional.ofNullable(byNewPath.get(change.path())), patchOf))
             .toList();
-    int pathWidth = changed.stream().mapToInt(change -> shown(change).length()).max().orElse(0);
-    long most =
-        changed.stream()
-            .mapToLong(change -> change.linesAdded() + change.linesRemoved())
-            .max()
-            .orElse(0);
+    int pathWidth = changed.stream().mapToInt(row -> row.shown().length()).max().orElse(0);
+    long most = changed.stream().mapToLong(row -> row.added() + row.removed()).max().orElse(0);
     int countWidth = Long.toString(most).length();
     StringBuilder text = new StringBuilder();
     long added = 0;
     long removed = 0;
-    for (StoredFileChange change : changed) {
-      added += change.linesAdded();
-      removed += change.linesRemoved();
-      String path = shown(change);
+    for (Row row : changed) {
+      added += row.added();
+      removed += row.removed();
       text.append(' ')
-          .append(letter(change))
+          .append(row.rename().isPresent() ? "R" : letter(row.change()))
           .append(' ')
-          .append(path)
-          .append(" ".repeat(pathWidth - path.length()))
+          .append(row.shown())
+          .append(" ".repeat(pathWidth - row.shown().length()))
           .append(" | ")
-          .append(detail(change, countWidth, most))
+          .append(detail(row, countWidth, most))
           .append('\n');
-      for (String note : notes(change)) {
+      for (String note : notes(row.change())) {
         text.append("     ").append(terminal.paint(Terminal.YELLOW, note)).append('\n');
+      }
+      if (!row.change().calls().isEmpty()) {
+        text.append("     by ").append(tools(row.change())).append('\n');
       }
     }
     text.append(' ')
@@ -81,6 +106,44 @@ final class FileStat {
         .append(RelativeTime.count(removed, "deletion"))
         .append("(-)\n");
     return text.toString();
+  }
+
+  /**
+   * The tools that touched the file, in the order the turn recorded them: {@code Write, Bash: sed
+   * -i s/a/b/ a.txt}; a call whose runtime gave no tool name is named by its id.
+   */
+  private static String tools(StoredFileChange change) {
+    return change.calls().stream()
+        .map(call -> Terminal.printable(WireToolCall.named(call)))
+        .collect(Collectors.joining(", "));
+  }
+
+  /**
+   * A file's row: its record, the path as shown, and its lines (a rename's own, from the old
+   * content to the new, where the record counts the whole file added).
+   */
+  private record Row(
+      StoredFileChange change, Optional<Rename> rename, String shown, long added, long removed) {
+
+    static Row of(
+        StoredFileChange change, Optional<Rename> rename, Function<Rename, FilePatch> patchOf) {
+      if (rename.isEmpty()) {
+        return new Row(
+            change, rename, FileStat.shown(change), change.linesAdded(), change.linesRemoved());
+      }
+      FilePatch patch = patchOf.apply(rename.get());
+      return new Row(
+          change,
+          rename,
+          Terminal.printable(rename.get().from().display())
+              + " → "
+              + Terminal.printable(rename.get().to().display())
+              + " ("
+              + rename.get().similarity()
+              + "%)",
+          patch.added(),
+          patch.removed());
+    }
   }
 
   /**
@@ -136,13 +199,17 @@ final class FileStat {
   }
 
   /** The count and the bar; for a change that has no lines, what it was instead. */
-  private String detail(StoredFileChange change, int countWidth, long most) {
+  private String detail(Row row, int countWidth, long most) {
+    StoredFileChange change = row.change();
     ChangeKind kind = change.change().orElse(null);
     if (kind == null) {
       return "open";
     }
-    long lines = change.linesAdded() + change.linesRemoved();
+    long lines = row.added() + row.removed();
     if (lines == 0) {
+      if (row.rename().isPresent()) {
+        return "renamed";
+      }
       return switch (kind) {
         case DIRECTORY_CREATED, DIRECTORY_REMOVED -> "directory";
         case UNKNOWN -> "not known (a side was not captured)";
@@ -150,8 +217,8 @@ final class FileStat {
       };
     }
     double scale = most <= BAR ? 1 : (double) BAR / most;
-    int plus = (int) Math.ceil(change.linesAdded() * scale);
-    int minus = (int) Math.ceil(change.linesRemoved() * scale);
+    int plus = (int) Math.ceil(row.added() * scale);
+    int minus = (int) Math.ceil(row.removed() * scale);
     String count = Long.toString(lines);
     return " ".repeat(countWidth - count.length())
         + count

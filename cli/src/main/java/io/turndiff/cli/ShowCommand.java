@@ -55,7 +55,10 @@ final class ShowCommand implements Callable<Integer> {
       } else {
         spec.commandLine()
             .getOut()
-            .println(Json.write(WireFileRecord.of(records.changes()), pretty));
+            .println(
+                Json.write(
+                    WireFileRecord.of(records.changes(), turndiff.queries().renames(records)),
+                    pretty));
       }
     }
     return ExitCode.OK.code();
@@ -109,7 +112,11 @@ final class ShowCommand implements Callable<Integer> {
         + Terminal.printable(title)
         + "\n\n"
         + records.prompt().map(ShowCommand::promptBody).orElse("")
-        + new FileStat(terminal).of(records.changes())
+        + new FileStat(terminal)
+            .of(
+                records.changes(),
+                turndiff.queries().renames(records),
+                rename -> turndiff.queries().renamePatch(records, rename))
         + ChangeCalls.of(records.changes());
   }
 }

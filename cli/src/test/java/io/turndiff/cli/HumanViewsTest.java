@@ -85,8 +85,7 @@ class HumanViewsTest extends InProcessCommandsTest {
     assertEquals("Fix the \u001b[31mtotal\u001b[0m", listed.get(0).get("title").asText());
     assertTrue(listed.get(1).get("title").isNull(), listed.toString());
     try (Turndiff turndiff = Turndiff.open(database, BoundaryOptions.defaults())) {
-      JsonNode shown =
-          Json.mapper().valueToTree(WireTurnRecords.of(turndiff.queries().records("t1")));
+      JsonNode shown = Json.mapper().valueToTree(WireTurnRecords.read(turndiff.queries(), "t1"));
       assertEquals("Fix the \u001b[31mtotal\u001b[0m", shown.get("title").asText());
       assertTrue(shown.get("prompt").asText().contains("then run the tests"), shown.toString());
     }

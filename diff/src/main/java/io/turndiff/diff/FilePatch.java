@@ -8,6 +8,12 @@ public record FilePatch(String text, int added, int removed, boolean binary) {
 
   public static final FilePatch NONE = new FilePatch("", 0, 0, false);
 
+  /** This patch followed by {@code next}, as one path's text and counts. */
+  public FilePatch then(FilePatch next) {
+    return new FilePatch(
+        text + next.text, added + next.added, removed + next.removed, binary || next.binary);
+  }
+
   public boolean isEmpty() {
     return text.isEmpty();
   }

@@ -48,13 +48,8 @@ public final class GitPatchWriter {
     Entry old = Entry.of(before);
     Entry updated = Entry.of(after);
     if (old.symlink() != updated.symlink()) {
-      FilePatch deleted = entry(path, Optional.of(old), Optional.empty());
-      FilePatch added = entry(path, Optional.empty(), Optional.of(updated));
-      return new FilePatch(
-          deleted.text() + added.text(),
-          deleted.added() + added.added(),
-          deleted.removed() + added.removed(),
-          deleted.binary() || added.binary());
+      return entry(path, Optional.of(old), Optional.empty())
+          .then(entry(path, Optional.empty(), Optional.of(updated)));
     }
     FilePatch patch = entry(path, Optional.of(old), Optional.of(updated));
     if (before instanceof PatchSide.File a
@@ -132,12 +127,44 @@ public final class GitPatchWriter {
   }
 
   private FilePatch entry(WorkspacePath path, Optional<Entry> before, Optional<Entry> after) {
-    byte[] name = path.bytes();
+    return entry(path.bytes(), path.bytes(), before, after, Optional.empty());
+  }
+
+  /**
+   * A rename of {@code rename.from()} to {@code rename.to()} as {@code git diff -M} writes it: the
+   * two names on the {@code diff --git} line, a mode change first, then {@code similarity index},
+   * {@code rename from} and {@code rename to}, and the hunks from the old content to the new (none
+   * for a pure rename). A side the writer cannot show whole (not captured, too large, a directory,
+   * a change of type) is not a rename it can write: it gives the deletion and the addition apart,
+   * as without rename detection.
+   */
+  public FilePatch writeRename(Rename rename, PatchSide before, PatchSide after) {
+    boolean showable =
+        (before instanceof PatchSide.File || before instanceof PatchSide.Link)
+            && (after instanceof PatchSide.File || after instanceof PatchSide.Link);
+    if (!showable || Entry.of(before).symlink() != Entry.of(after).symlink()) {
+      return write(rename.from(), before, new PatchSide.Absent())
+          .then(write(rename.to(), new PatchSide.Absent(), after));
+    }
+    return entry(
+        rename.from().bytes(),
+        rename.to().bytes(),
+        Optional.of(Entry.of(before)),
+        Optional.of(Entry.of(after)),
+        Optional.of(rename.similarity()));
+  }
+
+  private FilePatch entry(
+      byte[] oldPath,
+      byte[] newPath,
+      Optional<Entry> before,
+      Optional<Entry> after,
+      Optional<Integer> similarity) {
     StringBuilder out = new StringBuilder();
     out.append("diff --git ")
-        .append(GitPaths.header("a/", name))
+        .append(GitPaths.header("a/", oldPath))
         .append(' ')
-        .append(GitPaths.header("b/", name))
+        .append(GitPaths.header("b/", newPath))
         .append('\n');
     String oldId = before.map(e -> GitBinary.blobId(e.content())).orElse(GitBinary.NO_OBJECT);
     String newId = after.map(e -> GitBinary.blobId(e.content())).orElse(GitBinary.NO_OBJECT);
@@ -153,8 +180,20 @@ public final class GitPatchWriter {
         out.append("old mode ").append(before.get().gitMode()).append('\n');
         out.append("new mode ").append(after.get().gitMode()).append('\n');
       }
+      similarity.ifPresent(
+          percent ->
+              out.append("similarity index ")
+                  .append(percent)
+                  .append("%\n")
+                  .append("rename from ")
+                  .append(GitPaths.header("", oldPath))
+                  .append("\nrename to ")
+                  .append(GitPaths.header("", newPath))
+                  .append('\n'));
       if (oldId.equals(newId)) {
-        return modeChanged ? new FilePatch(out.toString(), 0, 0, false) : FilePatch.NONE;
+        return modeChanged || similarity.isPresent()
+            ? new FilePatch(out.toString(), 0, 0, false)
+            : FilePatch.NONE;
       }
       out.append("index ").append(oldId).append("..").append(newId);
       if (!modeChanged) {
@@ -166,8 +205,8 @@ public final class GitPatchWriter {
     byte[] newContent = after.map(Entry::content).orElse(new byte[0]);
     Optional<TextContent> oldText = TextContent.of(oldContent);
     Optional<TextContent> newText = TextContent.of(newContent);
-    String oldName = before.isPresent() ? GitPaths.header("a/", name) : "/dev/null";
-    String newName = after.isPresent() ? GitPaths.header("b/", name) : "/dev/null";
+    String oldName = before.isPresent() ? GitPaths.header("a/", oldPath) : "/dev/null";
+    String newName = after.isPresent() ? GitPaths.header("b/", newPath) : "/dev/null";
     if (oldText.isEmpty() || newText.isEmpty()) {
       if (binaryStyle == BinaryStyle.SUMMARY) {
         out.append("Binary files ")

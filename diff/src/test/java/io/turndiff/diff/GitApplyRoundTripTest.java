@@ -82,7 +82,8 @@ class GitApplyRoundTripTest {
     }
   }
 
-  static void git(Path dir, String... args) throws IOException, InterruptedException {
+  /** Runs git in {@code dir}, which must succeed; its output. */
+  static String git(Path dir, String... args) throws IOException, InterruptedException {
     List<String> command = new ArrayList<>(List.of("git", "-c", "core.quotePath=true"));
     command.addAll(List.of(args));
     Process process =
@@ -90,6 +91,7 @@ class GitApplyRoundTripTest {
     String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
     assertTrue(process.waitFor(30, TimeUnit.SECONDS));
     assertEquals(0, process.exitValue(), () -> String.join(" ", command) + " failed:\n" + output);
+    return output;
   }
 
   @Test

@@ -46,7 +46,7 @@ final class TurnTools {
   String showTurn(Turndiff turndiff, Map<String, Object> given) {
     ToolArguments arguments = ToolArguments.of(SHOW_TURN, given, Set.of("turn"));
     String turn = session.require(turndiff, arguments.requiredText("turn")).externalId();
-    return Json.write(WireTurnRecords.of(turndiff.queries().records(turn)), false);
+    return Json.write(WireTurnRecords.read(turndiff.queries(), turn), false);
   }
 
   /** {@code diff {turn, paths?}}: the turn as a patch {@code git apply} takes. */

@@ -3,6 +3,8 @@ package io.turndiff.review;
 import io.turndiff.diff.FilePatch;
 import io.turndiff.diff.GitPatchWriter;
 import io.turndiff.diff.PatchSide;
+import io.turndiff.diff.Rename;
+import io.turndiff.diff.RenameDetection;
 import io.turndiff.model.BadPathException;
 import io.turndiff.model.ChangeKind;
 import io.turndiff.model.ExternalIds;
@@ -34,7 +36,9 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.TreeMap;
+import java.util.stream.Collectors;
 
 /**
  * What the review panel asks: the workspaces, the sessions of a workspace, the turns of a session,
@@ -306,29 +310,85 @@ public final class ReviewQueries {
   }
 
   /**
+   * The renames among a turn's changes, as {@code git diff -M} finds them ({@link
+   * RenameDetection}): a path the turn deleted and one it added whose contents are similar enough,
+   * in the order of the new paths; none while the turn is open. Only the deleted and added files'
+   * contents are read, and only when the turn has both.
+   */
+  public List<Rename> renames(String turnId) {
+    return renames(records(turnId));
+  }
+
+  /** {@link #renames(String)} of records already read. */
+  public List<Rename> renames(TurnRecords records) {
+    return renamesAmong(records.changes());
+  }
+
+  /**
+   * One of the turn's renames as {@code git diff -M} writes it (binary content summarised), with
+   * its line counts: the old path's before-state to the new path's after-state.
+   */
+  public FilePatch renamePatch(TurnRecords records, Rename rename) {
+    Snapshot old = recordOf(records.changes(), rename.from()).before();
+    Snapshot updated = recordOf(records.changes(), rename.to()).after().orElseThrow();
+    return writeRename(summary, rename, old, updated, contentsOf(List.of(old, updated)));
+  }
+
+  private static StoredFileChange recordOf(List<StoredFileChange> changes, WorkspacePath path) {
+    return changes.stream().filter(change -> change.path().equals(path)).findFirst().orElseThrow();
+  }
+
+  private List<Rename> renamesAmong(List<StoredFileChange> changes) {
+    List<RenameDetection.Change> finished =
+        changes.stream()
+            .flatMap(
+                change ->
+                    RenameDetection.Change.finished(change.path(), change.before(), change.after())
+                        .stream())
+            .toList();
+    return RenameDetection.among(finished, this::contentsOf);
+  }
+
+  /**
    * The turn as one patch that {@code git apply} applies to the before-tree (binary content as
    * git's binary literal); limited to the recorded paths {@code paths} name when any are given
-   * ({@link #select}).
+   * ({@link #select}). A rename among the paths chosen is one entry, as {@code git diff -M} writes
+   * it, where the new path's entry would be; the old path has none of its own.
    */
   public String patch(String turnId, List<PathInput> paths) {
     List<StoredFileChange> chosen =
         paths.isEmpty() ? records(turnId).changes() : select(turnId, paths);
     Map<Sha256, byte[]> contents = contents(chosen);
+    Map<WorkspacePath, Rename> renamedTo = new LinkedHashMap<>();
+    renamesAmong(chosen).forEach(rename -> renamedTo.put(rename.to(), rename));
+    Set<WorkspacePath> renamedFrom =
+        renamedTo.values().stream().map(Rename::from).collect(Collectors.toSet());
+    Map<WorkspacePath, Snapshot> before = new LinkedHashMap<>();
+    chosen.forEach(change -> before.put(change.path(), change.before()));
     StringBuilder patch = new StringBuilder();
     for (StoredFileChange change : chosen) {
       if (change.after().isEmpty()
-          || change.change().orElse(ChangeKind.UNCHANGED) == ChangeKind.UNCHANGED) {
+          || change.change().orElse(ChangeKind.UNCHANGED) == ChangeKind.UNCHANGED
+          || renamedFrom.contains(change.path())) {
         continue;
       }
+      Rename rename = renamedTo.get(change.path());
       patch.append(
-          write(applicable, change.path(), change.before(), change.after().get(), contents).text());
+          rename == null
+              ? write(applicable, change.path(), change.before(), change.after().get(), contents)
+                  .text()
+              : writeRename(
+                      applicable, rename, before.get(rename.from()), change.after().get(), contents)
+                  .text());
     }
     return patch.toString();
   }
 
   /**
    * The stored diff of one recorded path of a turn ({@link #select}): empty when the path did not
-   * change.
+   * change. A path the turn added that is the new name of a rename gives the rename's entry, as
+   * {@code git diff -M} writes it (binary content summarised), where the stored diff is the whole
+   * file added.
    */
   public String fileDiff(String turnId, PathInput path) {
     StoredFileChange change = select(turnId, List.of(path)).getFirst();
@@ -336,6 +396,14 @@ public final class ReviewQueries {
       throw new RequestException(
           RequestException.Problem.WRONG_STATE,
           "turn '" + turnId + "' is open: its diffs are made when it finishes");
+    }
+    if (change.change().orElse(ChangeKind.UNCHANGED) == ChangeKind.ADDED) {
+      TurnRecords records = records(turnId);
+      Optional<Rename> rename =
+          renames(records).stream().filter(found -> found.to().equals(change.path())).findFirst();
+      if (rename.isPresent()) {
+        return renamePatch(records, rename.get()).text();
+      }
     }
     if (change.diffPending()) {
       // not computed yet by the background: the same diff, computed now
@@ -570,27 +638,54 @@ public final class ReviewQueries {
   /**
    * Every turn in the workspace that recorded {@code path}, oldest first: the path is parsed
    * against the workspace's stored roots and matched as {@link #select} matches it (by bytes, with
-   * the record's path or its {@code via}).
+   * the record's path or its {@code via}). Where the turn that first recorded it added it as the
+   * new name of a rename ({@link #renames}), the history follows the file to its old name: the old
+   * path's turns up to and with that one come first, as {@code git log --follow} does. Only that
+   * one turn's renames are looked for, so a history without a rename costs one look more.
    */
   public List<HistoryEntry> log(Path workspace, PathInput path) {
-    return store.read(
-        tx -> {
-          List<StoredFileChange> changes = new ArrayList<>();
-          for (StoredWorkspace found : workspace(tx, workspace)) {
-            WorkspacePath key = recordedKey(parserFor(found), path);
-            changes.addAll(tx.fileChanges().ofPath(found.id(), key, path.given()));
-          }
-          // oldest turn first, over every machine's workspace at the path
-          changes.sort(
-              Comparator.comparingLong(StoredFileChange::turnId)
-                  .thenComparing(StoredFileChange::path));
-          List<HistoryEntry> entries = new ArrayList<>();
-          for (StoredFileChange change : pending.filled(tx, changes)) {
-            StoredTurn turn = tx.turns().byId(change.turnId()).orElseThrow();
-            entries.add(new HistoryEntry(turn, change, rewindsOf(tx, turn)));
-          }
-          return entries;
-        });
+    return history(workspace, path, Long.MAX_VALUE);
+  }
+
+  /** {@link #log}, of the turns up to and with row {@code lastTurn}. */
+  private List<HistoryEntry> history(Path workspace, PathInput path, long lastTurn) {
+    List<HistoryEntry> own =
+        store.read(
+            tx -> {
+              List<StoredFileChange> changes = new ArrayList<>();
+              for (StoredWorkspace found : workspace(tx, workspace)) {
+                WorkspacePath key = recordedKey(parserFor(found), path);
+                changes.addAll(tx.fileChanges().ofPath(found.id(), key, path.given()));
+              }
+              changes.removeIf(change -> change.turnId() > lastTurn);
+              // oldest turn first, over every machine's workspace at the path
+              changes.sort(
+                  Comparator.comparingLong(StoredFileChange::turnId)
+                      .thenComparing(StoredFileChange::path));
+              List<HistoryEntry> entries = new ArrayList<>();
+              for (StoredFileChange change : pending.filled(tx, changes)) {
+                StoredTurn turn = tx.turns().byId(change.turnId()).orElseThrow();
+                entries.add(new HistoryEntry(turn, change, rewindsOf(tx, turn)));
+              }
+              return entries;
+            });
+    if (own.isEmpty()
+        || own.getFirst().change().change().orElse(ChangeKind.UNCHANGED) != ChangeKind.ADDED) {
+      return own;
+    }
+    HistoryEntry born = own.getFirst();
+    return renames(born.turn().externalId()).stream()
+        .filter(rename -> rename.to().equals(born.change().path()))
+        .findFirst()
+        .map(
+            rename -> {
+              List<HistoryEntry> followed =
+                  new ArrayList<>(
+                      history(workspace, PathInput.bytes(rename.from().bytes()), born.turn().id()));
+              followed.addAll(own);
+              return followed;
+            })
+        .orElse(own);
   }
 
   /**
@@ -633,6 +728,18 @@ public final class ReviewQueries {
 
   private Map<Sha256, byte[]> contentsOf(List<Snapshot> snapshots) {
     return store.read(tx -> tx.blobs().contentsOf(snapshots));
+  }
+
+  private static FilePatch writeRename(
+      GitPatchWriter writer,
+      Rename rename,
+      Snapshot before,
+      Snapshot after,
+      Map<Sha256, byte[]> contents) {
+    return writer.writeRename(
+        rename,
+        PatchSide.of(before, before.storedContent().map(contents::get)),
+        PatchSide.of(after, after.storedContent().map(contents::get)));
   }
 
   private static FilePatch write(

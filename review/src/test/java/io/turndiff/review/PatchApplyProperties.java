@@ -149,7 +149,8 @@ class PatchApplyProperties {
     assertEquals(files(before), files(work), patch);
   }
 
-  private static void git(Path dir, String patch, String... args) throws Exception {
+  /** Runs git in {@code dir}, which must succeed (naming {@code patch} if not); its output. */
+  static String git(Path dir, String patch, String... args) throws Exception {
     List<String> command = new ArrayList<>(List.of("git"));
     command.addAll(List.of(args));
     Process process =
@@ -158,6 +159,7 @@ class PatchApplyProperties {
     assertTrue(process.waitFor(60, TimeUnit.SECONDS));
     assertEquals(
         0, process.exitValue(), () -> String.join(" ", command) + ": " + output + "\n" + patch);
+    return output;
   }
 
   private static Path copy(Path from, Path to) throws IOException {

@@ -1,5 +1,6 @@
 package io.turndiff.rewind;
 
+import io.turndiff.diff.Rename;
 import io.turndiff.model.BadPathException;
 import io.turndiff.model.PathInput;
 import io.turndiff.model.PathParser;
@@ -85,6 +86,20 @@ final class NamedPaths {
       }
     }
     return new NamedPaths(List.copyOf(parsed));
+  }
+
+  /**
+   * These paths and the old name of every rename of {@code renames} whose new name they select: a
+   * rename is one change, so rewinding the new name brings the old one back (and the plan lists
+   * both: the old path restored, the new one removed). Every path stays every path.
+   */
+  NamedPaths withOldNamesOf(List<Rename> renames) {
+    if (every) {
+      return this;
+    }
+    TreeSet<WorkspacePath> widened = new TreeSet<>(paths);
+    renames.stream().filter(rename -> selects(rename.to())).map(Rename::from).forEach(widened::add);
+    return widened.size() == paths.size() ? this : new NamedPaths(List.copyOf(widened));
   }
 
   /** {@code src/} as {@code src}: a directory's name (the parser takes names of files). */

@@ -1,5 +1,6 @@
 package io.turndiff.rewind;
 
+import io.turndiff.diff.RenameDetection;
 import io.turndiff.model.ExternalIds;
 import io.turndiff.model.RequestException;
 import io.turndiff.model.RewindStatus;
@@ -46,15 +47,27 @@ final class RewindPlanner {
 
   /**
    * The paths the request names, parsed against the stored roots of its turn's workspace ({@link
-   * NamedPaths#EVERY} when it names none).
+   * NamedPaths#EVERY} when it names none), with the old name of each rename of the turn whose new
+   * name they name ({@link NamedPaths#withOldNamesOf}); a hunk's one path stays alone.
    */
   static NamedPaths named(StoreTransaction tx, RewindRequest request) {
     if (request.paths().isEmpty()) {
       return NamedPaths.EVERY;
     }
     StoredTurn target = tx.turns().require(request.turn());
-    return NamedPaths.parse(
-        tx.workspaces().byId(target.workspaceId()).orElseThrow(), request.paths());
+    NamedPaths named =
+        NamedPaths.parse(tx.workspaces().byId(target.workspaceId()).orElseThrow(), request.paths());
+    if (request.hunk().isPresent()) {
+      return named;
+    }
+    List<RenameDetection.Change> finished =
+        tx.fileChanges().ofTurn(target.id()).stream()
+            .flatMap(
+                change ->
+                    RenameDetection.Change.finished(change.path(), change.before(), change.after())
+                        .stream())
+            .toList();
+    return named.withOldNamesOf(RenameDetection.among(finished, tx.blobs()::contentsOf));
   }
 
   /**

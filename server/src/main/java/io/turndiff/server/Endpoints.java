@@ -89,8 +89,7 @@ final class Endpoints implements TurnEvents {
             "GET",
             "/v1/turns/{turn}",
             request ->
-                ApiResponse.ok(
-                    WireTurnRecords.of(turndiff.queries().records(request.path("turn")))))
+                ApiResponse.ok(WireTurnRecords.read(turndiff.queries(), request.path("turn"))))
         .add(
             "GET",
             "/v1/turns/{turn}/patch",

@@ -2,9 +2,11 @@ package io.turndiff.api.wire;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonUnwrapped;
+import io.turndiff.diff.Rename;
 import io.turndiff.model.ChangeKind;
 import io.turndiff.store.StoredFileChange;
 import java.util.List;
+import java.util.Optional;
 
 /**
  * A file's record in a turn, as {@code turndiff show} prints it; {@code after} is null until the
@@ -13,7 +15,11 @@ import java.util.List;
  * which tool calls it was made during ({@code named}: a tool call named the path; {@code calls}: a
  * scan found it, made while the shell calls of {@code calls} were in flight, one or several
  * overlapping; {@code outside}: while no tool call of any open turn was; {@code unknown}: not
- * known, without the watcher), with {@code calls} the tool calls themselves.
+ * known, without the watcher), with {@code calls} the tool calls themselves and {@code tools} each
+ * call as a person names it ({@code Write}, {@code Bash: sed -i s/a/b/ a.txt}), in the order the
+ * turn recorded them. A rename the turn made ({@code git diff -M}'s rule) marks both records: the
+ * new path's with {@code renamed_from}, the old path's with {@code renamed_to}, each with git's
+ * {@code similarity} in percent; all three are null for any other record.
  */
 public record WireFileRecord(
     @JsonUnwrapped WirePath path,
@@ -31,9 +37,22 @@ public record WireFileRecord(
     WireSnapshot after,
     List<WireTurnRef> alsoPossible,
     String madeDuring,
-    List<WireToolCall> calls) {
+    List<WireToolCall> calls,
+    List<String> tools,
+    String renamedFrom,
+    String renamedTo,
+    Integer similarity) {
 
   public static WireFileRecord of(StoredFileChange change) {
+    return of(change, List.of());
+  }
+
+  /** The record of {@code change}, marked when it is a side of one of {@code renames}. */
+  static WireFileRecord of(StoredFileChange change, List<Rename> renames) {
+    Optional<Rename> from =
+        renames.stream().filter(rename -> rename.to().equals(change.path())).findFirst();
+    Optional<Rename> to =
+        renames.stream().filter(rename -> rename.from().equals(change.path())).findFirst();
     return new WireFileRecord(
         WirePath.of(change.path()),
         WirePath.displayOf(change.via()),
@@ -50,10 +69,18 @@ public record WireFileRecord(
         change.after().map(WireSnapshot::of).orElse(null),
         WireTurnRef.ofShared(change.alsoPossible()),
         change.madeDuring().code(),
-        WireToolCall.of(change.calls()));
+        WireToolCall.of(change.calls()),
+        change.calls().stream().map(WireToolCall::named).toList(),
+        from.map(rename -> rename.from().display()).orElse(null),
+        to.map(rename -> rename.to().display()).orElse(null),
+        from.or(() -> to).map(Rename::similarity).orElse(null));
   }
 
   public static List<WireFileRecord> of(List<StoredFileChange> changes) {
-    return changes.stream().map(WireFileRecord::of).toList();
+    return of(changes, List.of());
+  }
+
+  public static List<WireFileRecord> of(List<StoredFileChange> changes, List<Rename> renames) {
+    return changes.stream().map(change -> of(change, renames)).toList();
   }
 }

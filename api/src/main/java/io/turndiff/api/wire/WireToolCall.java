@@ -14,6 +14,15 @@ public record WireToolCall(String id, String tool, String command) {
         call.externalId(), call.toolName().orElse(null), call.command().orElse(null));
   }
 
+  /**
+   * The call as a person names it: its tool, and a shell call's command after a colon ({@code Bash:
+   * sed -i s/a/b/ a.txt}); {@code call ID} when the runtime gave no name.
+   */
+  public static String named(StoredToolCall call) {
+    return call.toolName().orElse("call " + call.externalId())
+        + call.command().map(command -> ": " + command).orElse("");
+  }
+
   public static List<WireToolCall> of(List<StoredToolCall> calls) {
     return calls.stream().map(WireToolCall::of).toList();
   }

@@ -1,6 +1,8 @@
 package io.turndiff.api.wire;
 
 import com.fasterxml.jackson.annotation.JsonUnwrapped;
+import io.turndiff.diff.Rename;
+import io.turndiff.review.ReviewQueries;
 import io.turndiff.review.TurnRecords;
 import java.util.List;
 
@@ -20,7 +22,14 @@ public record WireTurnRecords(
     List<WireToolCall> calls,
     List<WireFileRecord> files) {
 
-  public static WireTurnRecords of(TurnRecords records) {
+  /** The view of turn {@code turn}, as {@code queries} read it: its records and its renames. */
+  public static WireTurnRecords read(ReviewQueries queries, String turn) {
+    TurnRecords records = queries.records(turn);
+    return of(records, queries.renames(records));
+  }
+
+  /** The turn's view, its records marked with the turn's {@code renames}. */
+  public static WireTurnRecords of(TurnRecords records, List<Rename> renames) {
     return new WireTurnRecords(
         WireTurn.of(records.turn()),
         WireTurnRewinds.of(records.rewinds()),
@@ -28,6 +37,6 @@ public record WireTurnRecords(
         records.title().orElse(null),
         records.prompt().orElse(null),
         WireToolCall.of(records.calls()),
-        WireFileRecord.of(records.changes()));
+        WireFileRecord.of(records.changes(), renames));
   }
 }

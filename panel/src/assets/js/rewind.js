@@ -254,6 +254,13 @@ function section(titleText, explanation, n, content, { open = true, kind } = {})
 function changedBy(skip) {
   const by = skip.changed_by;
   if (!by) return h('span', { class: 'reason', dataset: { changedBy: '' } }, 'changed outside any turn');
+  // the user's own edit, recorded as a turn outside any turn: linked, but no "rewind to here" (a rewind
+  // to a turn leaves the user's edits; rewinding this turn by itself puts the edit back out)
+  if (by.kind === 'outside') {
+    return h('span', { class: 'reason', dataset: { changedBy: by.turn } },
+      'changed outside any turn (', h('a', { href: routes.turn(by.turn), onclick: () => dialog().close() }, `turn ${by.seq}`),
+      `) at ${clock(by.began_at)}`);
+  }
   return h('span', { class: 'reason', dataset: { changedBy: by.turn } },
     'changed by ', h('a', { href: routes.turn(by.turn), onclick: () => dialog().close() }, `turn ${by.seq}`),
     ` at ${clock(by.began_at)} `,

@@ -57,8 +57,15 @@ export function stateChip(turn) {
 }
 
 export function kindChip(turn) {
-  return turn.kind === 'rewind' ? h('span', { class: 'chip chip-kind-rewind' }, icon('undo'), 'rewind') : null;
+  if (turn.kind === 'rewind') return h('span', { class: 'chip chip-kind-rewind' }, icon('undo'), 'rewind');
+  // the user's own edits between turns, found at the next turn's begin in a tracked workspace
+  if (turn.kind === 'outside') {
+    return h('span', { class: 'chip chip-kind-outside', title: OUTSIDE_TITLE }, 'outside any turn');
+  }
+  return null;
 }
+
+const OUTSIDE_TITLE = 'Changes no turn made (your own edits between turns, or a tool with no hooks), found when the next turn began';
 
 /** +12 −3 with a five-block bar, as in a review tool. */
 export function lineStats(added, removed, { bar = true } = {}) {

@@ -45,7 +45,7 @@ export async function timelineView(main, ctx, session) {
       page.workspace ? { label: page.workspace, href: routes.workspace(page.workspace), mono: true } : null,
       { label: session, mono: true },
     ].filter(Boolean));
-    const options = selectedSeq => turns.map(t => h('option', { value: t.turn, selected: t.seq === selectedSeq }, `#${t.seq} · ${clock(t.began_at)}${t.kind === 'rewind' ? ' · rewind' : ''}`));
+    const options = selectedSeq => turns.map(t => h('option', { value: t.turn, selected: t.seq === selectedSeq }, `#${t.seq} · ${clock(t.began_at)}${t.kind === 'rewind' ? ' · rewind' : t.kind === 'outside' ? ' · outside any turn' : ''}`));
     fill(rangeForm,
       h('span', { class: 'range-label' }, icon('range'), 'Compare'),
       h('label', null, h('span', { class: 'visually-hidden' }, 'From turn'), h('select', { name: 'from' }, options(turns[0]?.seq))),
@@ -78,7 +78,7 @@ export async function timelineView(main, ctx, session) {
         }
       }
     }
-    return h('li', { class: ['turn-row', `turn-${t.state}`, t.kind === 'rewind' && 'turn-kind-rewind', index === selected && 'selected'],
+    return h('li', { class: ['turn-row', `turn-${t.state}`, t.kind === 'rewind' && 'turn-kind-rewind', t.kind === 'outside' && 'turn-kind-outside', index === selected && 'selected'],
       dataset: { turn: t.turn, seq: t.seq, state: t.state, kind: t.kind } },
       h('div', { class: 'turn-time' },
         h('time', { datetime: t.began_at, title: exact(t.began_at) }, clock(t.began_at)),

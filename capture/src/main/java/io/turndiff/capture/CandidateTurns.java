@@ -109,6 +109,13 @@ final class CandidateTurns {
     return new CandidateTurns(tx, openAgentTurns(tx, workspaceId), callsKnown);
   }
 
+  /**
+   * Whether an agent turn is open in the workspace, within {@code tx}: a candidate for a change.
+   */
+  static boolean anyOpenIn(StoreTransaction tx, long workspaceId) {
+    return !openAgentTurns(tx, workspaceId).isEmpty();
+  }
+
   private static List<StoredTurn> openAgentTurns(StoreTransaction tx, long workspaceId) {
     return tx.turns().open().stream()
         .filter(turn -> turn.workspaceId() == workspaceId)

@@ -36,6 +36,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.BiFunction;
 import java.util.function.Function;
 import java.util.function.LongConsumer;
 
@@ -169,15 +170,36 @@ public final class CaptureService implements AutoCloseable {
           store
               .read(tx -> tx.workspaces().byRealRoot(boundary.rootReal().toString()))
               .map(StoredWorkspace::id);
-      if (known.isPresent() && tracker.isTracked(known.get())) {
+      Registered began;
+      if (known.isPresent() && tracker.isTracked(known.get()) && indexToNow) {
         lease = workspaces.adopt(known.get(), boundary);
-        if (indexToNow) {
-          // the turn's before-state is the tree now, edits made between turns included
-          recordChangesSinceTheIndex(known.get(), lease.boundary());
+        // the turn's before-state is the tree now; what changed since the index was written and no
+        // open turn could have made goes in a turn of its own, outside any turn, just before it
+        WorkspaceBoundary held = lease.boundary();
+        began =
+            recordChangesSinceTheIndex(
+                known.get(),
+                held,
+                true,
+                (tx, outside) ->
+                    register(tx, workspace, held, session, turn, bracketsShellCalls, outside));
+        began.outsideTurn().ifPresent(outside -> afterFinish.accept(outside.id()));
+      } else {
+        if (known.isPresent() && tracker.isTracked(known.get())) {
+          lease = workspaces.adopt(known.get(), boundary);
         }
+        began =
+            store.write(
+                tx ->
+                    register(
+                        tx,
+                        workspace,
+                        boundary,
+                        session,
+                        turn,
+                        bracketsShellCalls,
+                        OutsideChanges.NONE));
       }
-      Registered began =
-          store.write(tx -> register(tx, workspace, boundary, session, turn, bracketsShellCalls));
       if (lease == null) {
         lease = workspaces.adopt(began.workspaceId(), boundary);
       }
@@ -205,7 +227,8 @@ public final class CaptureService implements AutoCloseable {
       WorkspaceBoundary boundary,
       Optional<String> session,
       Optional<String> turn,
-      boolean bracketsShellCalls) {
+      boolean bracketsShellCalls,
+      OutsideChanges outside) {
     StoredWorkspace registered =
         tx.workspaces()
             .register(
@@ -225,6 +248,7 @@ public final class CaptureService implements AutoCloseable {
                 tx.sessions()
                     .create(
                         session.orElseGet(() -> ExternalIds.generate("session")), registered.id()));
+    Optional<StoredTurn> outsideTurn = outside.storeIn(tx, recorder, chosen);
     StoredTurn begun = tx.turns().begin(turnId, chosen, TurnKind.AGENT);
     if (bracketsShellCalls) {
       tx.turns().markBracketingCalls(begun.id());
@@ -237,7 +261,8 @@ public final class CaptureService implements AutoCloseable {
             begun.seq(),
             boundary.rootReal(),
             existing.isEmpty(),
-            boundary.kind()));
+            boundary.kind()),
+        outsideTurn);
   }
 
   /**
@@ -273,18 +298,11 @@ public final class CaptureService implements AutoCloseable {
     return existing;
   }
 
-  /** A begun turn and the stored workspace it is in. */
-  private record Registered(long workspaceId, BeganTurn turn) {}
-
   /**
-   * Before a turn begins in a tracked workspace, brings the index up to the tree now (the turn's
-   * before-state), in one transaction with the records of what changed since it was written: in
-   * every turn that could have made it ({@link CandidateTurns}); with none open, it was the user's,
-   * between turns, and only the index takes it.
+   * A begun turn, the stored workspace it is in, and the turn outside any turn recorded just before
+   * it, if its begin found changes no turn made.
    */
-  private void recordChangesSinceTheIndex(long workspaceId, WorkspaceBoundary boundary) {
-    recordChangesSinceTheIndex(workspaceId, boundary, tx -> true);
-  }
+  private record Registered(long workspaceId, BeganTurn turn, Optional<StoredTurn> outsideTurn) {}
 
   /**
    * Brings the index up to the tree now, in one transaction with the records of what changed since
@@ -294,6 +312,21 @@ public final class CaptureService implements AutoCloseable {
    */
   private <T> T recordChangesSinceTheIndex(
       long workspaceId, WorkspaceBoundary boundary, Function<StoreTransaction, T> then) {
+    return recordChangesSinceTheIndex(
+        workspaceId, boundary, false, (tx, outside) -> then.apply(tx));
+  }
+
+  /**
+   * As {@link #recordChangesSinceTheIndex(long, WorkspaceBoundary, Function)}; with {@code atBegin}
+   * (a turn is beginning) the changes are also read as {@link OutsideChanges}, which {@code then}
+   * is given when no open turn could have made them: the user's, between turns. Otherwise, or when
+   * a candidate turn took them, {@code then} is given {@link OutsideChanges#NONE}.
+   */
+  private <T> T recordChangesSinceTheIndex(
+      long workspaceId,
+      WorkspaceBoundary boundary,
+      boolean atBegin,
+      BiFunction<StoreTransaction, OutsideChanges, T> then) {
     for (int attempt = 1; ; attempt++) {
       Tracker.Comparison comparison = tracker.changes(workspaceId);
       Instant now = store.clock().instant();
@@ -301,6 +334,10 @@ public final class CaptureService implements AutoCloseable {
           comparison.changes().stream()
               .map(change -> Tracker.before(change, boundary, now))
               .toList();
+      OutsideChanges outside =
+          atBegin
+              ? OutsideChanges.read(store, recorder, boundary, comparison, befores)
+              : OutsideChanges.NONE;
       Optional<T> written =
           store.write(
               tx -> {
@@ -311,7 +348,10 @@ public final class CaptureService implements AutoCloseable {
                   // a shell call's hooks mostly find nothing changed: no turn's records are read
                   placeFound(tx, workspaceId, comparison, befores);
                 }
-                return Optional.of(then.apply(tx));
+                // an open turn could have made them (it took them, or a directory it will see)
+                boolean noTurnMadeThem =
+                    !outside.isEmpty() && !CandidateTurns.anyOpenIn(tx, workspaceId);
+                return Optional.of(then.apply(tx, noTurnMadeThem ? outside : OutsideChanges.NONE));
               });
       if (written.isPresent()) {
         return written.get();

@@ -269,10 +269,20 @@ final class TurnFinish {
     firstSights.forEach(first -> tx.directoryChanges().recordFirstState(current.id(), first));
     directoriesAfter.forEach(
         (path, after) -> tx.directoryChanges().complete(current.id(), path, after));
-    for (DirectoryDelta directory : scannedDirectories) {
-      tx.directoryChanges().recordBefore(current.id(), directory.before());
+    recordScannedDirectories(tx, current.id(), scannedDirectories);
+  }
+
+  /**
+   * Records each directory a scan saw appear, go or change mode in the turn {@code turnRow}, as the
+   * index had it and as the scan found it (a finish's, and an outside turn's: {@link
+   * OutsideChanges}).
+   */
+  static void recordScannedDirectories(
+      StoreTransaction tx, long turnRow, List<DirectoryDelta> directories) {
+    for (DirectoryDelta directory : directories) {
+      tx.directoryChanges().recordBefore(turnRow, directory.before());
       tx.directoryChanges()
-          .complete(current.id(), directory.after().path(), Optional.of(directory.after()));
+          .complete(turnRow, directory.after().path(), Optional.of(directory.after()));
     }
   }
 

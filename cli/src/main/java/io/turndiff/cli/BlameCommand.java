@@ -5,6 +5,7 @@ import io.turndiff.api.Json;
 import io.turndiff.api.Turndiff;
 import io.turndiff.api.wire.WireBlame;
 import io.turndiff.model.PathInput;
+import io.turndiff.review.BlamedTurn;
 import io.turndiff.review.FileBlame;
 import io.turndiff.review.LineOrigin;
 import io.turndiff.store.StoredTurn;
@@ -75,22 +76,27 @@ final class BlameCommand implements Callable<Integer> {
 
   private static String who(LineOrigin origin) {
     return switch (origin.kind()) {
-      case TURN -> {
-        StoredTurn turn = origin.storedTurn().orElseThrow();
-        String runtime = origin.turn().orElseThrow().runtime().map(name -> " " + name).orElse("");
-        yield turn.externalId()
-            + " ("
-            + turn.sessionExternalId()
-            + " #"
-            + turn.seq()
-            + runtime
-            + " "
-            + WHEN.format(turn.beganAt())
-            + ")";
-      }
+      case TURN -> named(origin.turn().orElseThrow());
       case BEFORE_ANY_TURN -> "before any turn";
-      case OUTSIDE_ANY_TURN -> "outside any turn";
+      // an outside turn recorded the user's edit: the line names it, as git blame names a commit
+      case OUTSIDE_ANY_TURN ->
+          origin.turn().map(turn -> "outside any turn " + named(turn)).orElse("outside any turn");
       case NOT_KNOWN -> "not known (a state before was not captured)";
     };
+  }
+
+  /** The turn's id, its session and number in it, its runtime when known, when it began. */
+  private static String named(BlamedTurn blamed) {
+    StoredTurn turn = blamed.turn();
+    String runtime = blamed.runtime().map(name -> " " + name).orElse("");
+    return turn.externalId()
+        + " ("
+        + turn.sessionExternalId()
+        + " #"
+        + turn.seq()
+        + runtime
+        + " "
+        + WHEN.format(turn.beganAt())
+        + ")";
   }
 }

@@ -125,23 +125,26 @@ final class RewindReportText {
   }
 
   /**
-   * Who made a conflict: the newest later turn that changed the path (and how to rewind to it), or
-   * no turn at all.
+   * Who made a conflict: the newest later turn that changed the path (and how to rewind to it), the
+   * turn outside any turn that recorded the user's own edit, or no turn at all.
    */
   private static String whoChanged(RewindReport report, WorkspacePath path) {
     RewindReport.ChangedBy by = report.changedBy().get(path);
     if (by == null) {
       return "changed outside any turn";
     }
-    return "changed by turn "
-        + by.seq()
-        + " of session "
-        + Terminal.printable(by.session())
-        + " at "
-        + CLOCK.format(by.at().atZone(ZoneId.systemDefault()))
-        + " (rewind to here: turndiff rewind --to --turn "
-        + by.turn()
-        + ")";
+    String turn =
+        "turn "
+            + by.seq()
+            + " of session "
+            + Terminal.printable(by.session())
+            + " at "
+            + CLOCK.format(by.at().atZone(ZoneId.systemDefault()));
+    // the user's own edit, recorded at the next turn's begin: it is named, so that it can be seen
+    // (turndiff show) and put back out deliberately (turndiff rewind --turn), never by --to
+    return by.outside()
+        ? "changed outside any turn (" + turn + ": turndiff show --turn " + by.turn() + ")"
+        : "changed by " + turn + " (rewind to here: turndiff rewind --to --turn " + by.turn() + ")";
   }
 
   private static final DateTimeFormatter CLOCK = DateTimeFormatter.ofPattern("HH:mm");

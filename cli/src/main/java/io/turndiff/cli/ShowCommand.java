@@ -4,7 +4,6 @@ import io.turndiff.api.ExitCode;
 import io.turndiff.api.Json;
 import io.turndiff.api.Turndiff;
 import io.turndiff.api.wire.WireFileRecord;
-import io.turndiff.model.TurnKind;
 import io.turndiff.review.TurnRecords;
 import io.turndiff.store.StoredTurn;
 import java.util.List;
@@ -97,7 +96,11 @@ final class ShowCommand implements Callable<Integer> {
         + turn.sessionExternalId()
         + " #"
         + turn.seq()
-        + (turn.kind() == TurnKind.REWIND ? " (rewind)" : "")
+        + switch (turn.kind()) {
+          case REWIND -> " (rewind)";
+          case OUTSIDE -> " (" + TurnTitle.OUTSIDE + ")";
+          case AGENT -> "";
+        }
         + ", "
         + turn.state().code()
         + "\n"

@@ -6,6 +6,7 @@ import io.turndiff.api.Turndiff;
 import io.turndiff.boundary.GitTopLevel;
 import io.turndiff.model.ExternalIds;
 import io.turndiff.model.RequestException;
+import io.turndiff.model.TurnKind;
 import io.turndiff.review.SessionListing;
 import io.turndiff.store.StoredSession;
 import io.turndiff.store.StoredTurn;
@@ -26,7 +27,8 @@ import java.util.stream.Collectors;
  * <ol>
  *   <li>the turn's whole id (so an id that reads {@code last} or {@code 3} is still that turn);
  *   <li>{@code last}, the newest turn of the session, and {@code last~N}, the one N turns before it
- *       (git's {@code HEAD~N});
+ *       (git's {@code HEAD~N}), neither counting the turns outside any turn (the user's own edits
+ *       between turns, which {@code #N} does number);
  *   <li>{@code #N} or {@code N}, the session's turn number N, as the panel and {@code turndiff
  *       turns} number them;
  *   <li>the beginning of an id, with or without the {@code …} the panel and the turn table end a
@@ -112,7 +114,10 @@ final class TurnReference {
     Matcher last = LAST.matcher(given);
     if (last.matches()) {
       int back = last.group(1) == null ? 0 : Integer.parseInt(last.group(1));
-      List<StoredTurn> turns = turnsOf(session());
+      // the user's own edits (outside turns) are not counted: last~1 is the turn before the last
+      // one an agent or a rewind made, as a person who did not see their edit recorded expects
+      List<StoredTurn> turns =
+          turnsOf(session()).stream().filter(turn -> turn.kind() != TurnKind.OUTSIDE).toList();
       if (back >= turns.size()) {
         throw new RequestException(
             RequestException.Problem.UNKNOWN_TURN,

@@ -14,12 +14,16 @@ import java.util.stream.Collectors;
  * The line that names a turn in the human views, where git puts a commit's subject: the first line
  * of the prompt that made it ({@link io.turndiff.review.PromptTitle}) when the store kept it; else
  * what the store has, the paths the turn changed ({@code src/app.py and 2 more}), or for a rewind
- * the turns it put back ({@code rewind of #3, #4}).
+ * the turns it put back ({@code rewind of #3, #4}). A turn of kind {@code outside} (the user's own
+ * edits between turns) is "outside any turn".
  */
 final class TurnTitle {
 
   /** Longer titles are cut to this many characters, the last an ellipsis. */
   static final int WIDTH = 48;
+
+  /** The title of a turn of kind {@code outside}, wherever a turn is named. */
+  static final String OUTSIDE = "outside any turn";
 
   private TurnTitle() {}
 
@@ -33,6 +37,10 @@ final class TurnTitle {
       List<StoredFileChange> changes,
       TurnRewinds rewinds,
       Function<String, String> label) {
+    if (turn.kind() == TurnKind.OUTSIDE) {
+      // no prompt made it: the user's own edits between turns, recorded at the next turn's begin
+      return OUTSIDE;
+    }
     if (promptTitle.isPresent() && !promptTitle.get().isEmpty()) {
       return promptTitle.get();
     }

@@ -128,7 +128,11 @@ final class UndoCommand implements Callable<Integer> {
     }
   }
 
-  /** The session's newest agent turn that is finished and not rewound. */
+  /**
+   * The session's newest agent turn that is finished and not rewound: never a rewind (the undo of
+   * an undo is {@code rewind --turn} of its rewind turn), nor a turn outside any turn (the user's
+   * own edits between turns: undo takes back the agent's work, not the user's).
+   */
   private static StoredTurn lastUndoable(StoredSession session, List<StoredTurn> turns) {
     return turns.reversed().stream()
         .filter(turn -> turn.kind() == TurnKind.AGENT && turn.state() == TurnState.FINISHED)
@@ -139,8 +143,9 @@ final class UndoCommand implements Callable<Integer> {
                     RequestException.Problem.WRONG_STATE,
                     "session '"
                         + session.externalId()
-                        + "' has no turn left to undo: each of its turns is open, rewound, or "
-                        + "a rewind (turndiff rewind --turn REF rewinds any of them)"));
+                        + "' has no turn left to undo: each of its turns is open, rewound, a "
+                        + "rewind, or outside any turn (turndiff rewind --turn REF rewinds any of"
+                        + " them)"));
   }
 
   /** Which turn, when, and its title, before its plan. */

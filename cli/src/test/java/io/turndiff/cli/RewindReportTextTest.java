@@ -3,6 +3,7 @@ package io.turndiff.cli;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.turndiff.model.TurnKind;
 import io.turndiff.model.WorkspacePath;
 import io.turndiff.rewind.RewindReport;
 import java.time.Instant;
@@ -120,9 +121,10 @@ class RewindReportTextTest {
         new RewindReportText(Terminal.NONE).of(run));
   }
 
-  @Test
-  void aConflictNamesTheLaterTurnThatChangedItAndHowToRewindToIt() {
-    Instant at = Instant.parse("2026-12-02T13:12:00Z");
+  private static final Instant AT = Instant.parse("2026-12-02T13:12:00Z");
+
+  /** The text of a plan whose one path is a conflict that {@code by} explains. */
+  private static String conflictExplainedBy(RewindReport.ChangedBy by) {
     RewindReport plan =
         report(
             true,
@@ -130,14 +132,36 @@ class RewindReportTextTest {
             List.of(),
             List.of(new RewindReport.Skipped(path("a.txt"), "conflict", "it changed")),
             List.of(),
-            Map.of(path("a.txt"), new RewindReport.ChangedBy("t5", "s1", 5, at)));
-    String text = new RewindReportText(Terminal.NONE).of(plan);
-    String clock = DateTimeFormatter.ofPattern("HH:mm").format(at.atZone(ZoneId.systemDefault()));
+            Map.of(path("a.txt"), by));
+    return new RewindReportText(Terminal.NONE).of(plan);
+  }
+
+  private static String clock() {
+    return DateTimeFormatter.ofPattern("HH:mm").format(AT.atZone(ZoneId.systemDefault()));
+  }
+
+  /**
+   * A later agent turn is named with how to rewind to it; the user's own edit, recorded outside any
+   * turn, is named with how to see it, and no rewind to it is offered (a rewind --to leaves it).
+   */
+  @Test
+  void aConflictNamesTheLaterTurnThatChangedItOrTheUsersEditOutsideAnyTurn() {
+    String byAgent =
+        conflictExplainedBy(new RewindReport.ChangedBy("t5", "s1", 5, AT, TurnKind.AGENT));
+    String byUser =
+        conflictExplainedBy(new RewindReport.ChangedBy("t4", "s1", 4, AT, TurnKind.OUTSIDE));
     assertTrue(
-        text.contains(
+        byAgent.contains(
             "changed by turn 5 of session s1 at "
-                + clock
+                + clock()
                 + " (rewind to here: turndiff rewind --to --turn t5)"),
-        text);
+        byAgent);
+    assertTrue(
+        byUser.contains(
+            "changed outside any turn (turn 4 of session s1 at "
+                + clock()
+                + ": turndiff show --turn t4)"),
+        byUser);
+    assertTrue(!byUser.contains("rewind --to"), byUser);
   }
 }

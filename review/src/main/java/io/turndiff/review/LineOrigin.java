@@ -1,5 +1,6 @@
 package io.turndiff.review;
 
+import io.turndiff.model.TurnKind;
 import io.turndiff.store.StoredTurn;
 import java.util.Objects;
 import java.util.Optional;
@@ -7,7 +8,9 @@ import java.util.Optional;
 /**
  * Who last wrote a line, as the stored states tell: a turn, or no turn.
  *
- * @param turn the turn that wrote the line, present exactly when {@code kind} is {@link Kind#TURN}
+ * @param turn the turn that wrote the line: present when {@code kind} is {@link Kind#TURN}, and for
+ *     {@link Kind#OUTSIDE_ANY_TURN} when an outside turn recorded the write (the user's own edit
+ *     found at the next turn's begin in a tracked workspace), so that the line names it
  */
 public record LineOrigin(Kind kind, Optional<BlamedTurn> turn) {
 
@@ -19,8 +22,9 @@ public record LineOrigin(Kind kind, Optional<BlamedTurn> turn) {
     BEFORE_ANY_TURN,
     /**
      * It was written while no turn was recording the path: between two turns (a turn's before-state
-     * that differs from the after-state the turn before it left), or since the last turn (the file
-     * now against the last after-state), or in a file no turn recorded.
+     * that differs from the after-state the turn before it left, or a turn of kind {@code outside}
+     * that recorded it), or since the last turn (the file now against the last after-state), or in
+     * a file no turn recorded.
      */
     OUTSIDE_ANY_TURN,
     /**
@@ -38,13 +42,21 @@ public record LineOrigin(Kind kind, Optional<BlamedTurn> turn) {
 
   public LineOrigin {
     Objects.requireNonNull(kind, "kind");
-    if (turn.isPresent() != (kind == Kind.TURN)) {
-      throw new IllegalArgumentException("a line has a turn exactly when a turn wrote it");
+    if (kind == Kind.TURN && turn.isEmpty()) {
+      throw new IllegalArgumentException("a line a turn wrote names it");
+    }
+    if (turn.isPresent() && kind != Kind.TURN && kind != Kind.OUTSIDE_ANY_TURN) {
+      throw new IllegalArgumentException("only a line a turn recorded names one: " + kind);
     }
   }
 
+  /**
+   * The line was written by the change {@code turn} recorded: an agent's or a rewind's turn, or,
+   * for a turn of kind {@code outside}, outside any turn (and the line names that record).
+   */
   public static LineOrigin writtenBy(BlamedTurn turn) {
-    return new LineOrigin(Kind.TURN, Optional.of(turn));
+    Kind kind = turn.turn().kind() == TurnKind.OUTSIDE ? Kind.OUTSIDE_ANY_TURN : Kind.TURN;
+    return new LineOrigin(kind, Optional.of(turn));
   }
 
   /** The turn's row, for a line a turn wrote. */

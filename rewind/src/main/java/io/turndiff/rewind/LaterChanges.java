@@ -19,8 +19,10 @@ import java.util.Set;
 /**
  * Who changed a path the rewind leaves in conflict: the newest turn of the workspace (of any of its
  * sessions, the rewound turns aside) that began after the first rewound turn and recorded a change
- * of it; a conflict no such turn explains was made outside any turn. What the plan says so that a
- * person can go to that turn (and rewind to it) instead of reading fingerprints.
+ * of it, an outside turn included (in a tracked workspace, the user's own edits between turns are
+ * one: its kind says so); a conflict no such turn explains was made outside any turn, unrecorded.
+ * What the plan says so that a person can go to that turn (and rewind to it) instead of reading
+ * fingerprints.
  */
 final class LaterChanges {
 
@@ -62,7 +64,11 @@ final class LaterChanges {
           found.put(
               change.path(),
               new RewindReport.ChangedBy(
-                  turn.externalId(), turn.sessionExternalId(), turn.seq(), turn.beganAt()));
+                  turn.externalId(),
+                  turn.sessionExternalId(),
+                  turn.seq(),
+                  turn.beganAt(),
+                  turn.kind()));
         }
       }
     }

@@ -71,13 +71,18 @@ final class RewindPlanner {
   }
 
   /**
-   * The turns the request rewinds: its turn, and with {@code to} every later one of the session.
+   * The turns the request rewinds: its turn, and with {@code to} every later one of the session but
+   * those outside any turn. An outside turn holds the user's own edits between turns: a rewind to a
+   * turn undoes the agent's work since, not the user's (what the user changed in a path the rewind
+   * would write is a conflict that names the outside turn). Named as the turn itself, an outside
+   * turn is rewound like any other.
    */
   private static List<StoredTurn> turnsOf(
       StoreTransaction tx, RewindRequest request, StoredTurn target) {
     return request.to()
         ? tx.turns().ofSession(target.sessionId()).stream()
             .filter(turn -> turn.seq() >= target.seq())
+            .filter(turn -> turn.id() == target.id() || turn.kind() != TurnKind.OUTSIDE)
             .toList()
         : List.of(target);
   }

@@ -1,5 +1,6 @@
 package io.turndiff.rewind;
 
+import io.turndiff.model.TurnKind;
 import io.turndiff.model.WorkspacePath;
 import java.time.Instant;
 import java.util.List;
@@ -22,7 +23,8 @@ import java.util.Optional;
  * @param deleted of {@code restored}, the paths put back by deleting them: files (and links) the
  *     turns created, which the user sees go
  * @param changedBy of the paths skipped as a {@code conflict}, those a later turn changed, with the
- *     newest such turn; a conflict not here was made outside any turn
+ *     newest such turn (an outside turn: the user's own edit, recorded); a conflict not here was
+ *     made outside any turn, and not recorded
  * @param beforeToolCall for a rewind to before a tool call of its turn, that call
  * @param notes a plan's words on paths it puts back beyond the lists: for a rewind to before a tool
  *     call, a path whose change was made during that call and an earlier one that overlapped it,
@@ -57,8 +59,17 @@ public record RewindReport(
     }
   }
 
-  /** A turn that changed a path after the rewound turns: its id, session, number and begin. */
-  public record ChangedBy(String turn, String session, long seq, Instant at) {}
+  /**
+   * A turn that changed a path after the rewound turns: its id, session, number, begin and kind (an
+   * {@link TurnKind#OUTSIDE outside} turn: the user's own edit, found at the next turn's begin).
+   */
+  public record ChangedBy(String turn, String session, long seq, Instant at, TurnKind kind) {
+
+    /** Whether the change was the user's own, recorded outside any turn. */
+    public boolean outside() {
+      return kind == TurnKind.OUTSIDE;
+    }
+  }
 
   /** A path left as it is, with a stable reason code and a sentence. */
   public record Skipped(WorkspacePath path, String reason, String detail) {}

@@ -40,16 +40,20 @@ public record WireRewindReport(
 
   /**
    * A path the rewind did not put back, and why; {@code changedBy}, for a conflict: the newest
-   * later turn that changed it (null when none did: it was changed outside any turn).
+   * later turn that changed it, an outside turn included (null when none did: it was changed
+   * outside any turn and not recorded).
    */
   public record Skipped(
       @JsonUnwrapped WirePath path, String reason, String detail, ChangedBy changedBy) {}
 
-  /** A turn that changed a path after the rewound turns, and when it began. */
-  public record ChangedBy(String turn, String session, long seq, String beganAt) {
+  /**
+   * A turn that changed a path after the rewound turns, when it began, and its kind: {@code
+   * outside} when the change was the user's own, recorded outside any turn.
+   */
+  public record ChangedBy(String turn, String session, long seq, String beganAt, String kind) {
 
     static ChangedBy of(RewindReport.ChangedBy by) {
-      return new ChangedBy(by.turn(), by.session(), by.seq(), by.at().toString());
+      return new ChangedBy(by.turn(), by.session(), by.seq(), by.at().toString(), by.kind().code());
     }
   }
 

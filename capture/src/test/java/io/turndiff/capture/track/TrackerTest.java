@@ -1,5 +1,6 @@
 package io.turndiff.capture.track;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
@@ -8,6 +9,7 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import io.turndiff.boundary.BoundaryOptions;
 import io.turndiff.boundary.Portability;
+import io.turndiff.capture.BeganTurn;
 import io.turndiff.capture.CaptureService;
 import io.turndiff.fixtures.Canary;
 import io.turndiff.fixtures.RecordedChanges;
@@ -18,10 +20,14 @@ import io.turndiff.model.DetectedBy;
 import io.turndiff.model.IndexEntry;
 import io.turndiff.model.Reason;
 import io.turndiff.model.Sha256;
+import io.turndiff.model.Snapshot;
 import io.turndiff.model.StatProof;
+import io.turndiff.model.TurnKind;
+import io.turndiff.model.TurnState;
 import io.turndiff.model.WorkspacePath;
 import io.turndiff.store.Store;
 import io.turndiff.store.StoredFileChange;
+import io.turndiff.store.StoredTurn;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -32,6 +38,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.TreeMap;
 import java.util.concurrent.CyclicBarrier;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.AfterEach;
@@ -661,5 +668,109 @@ class TrackerTest {
     IgnoredFiles expected = TestStore.onPostgres() ? IgnoredFiles.METADATA : IgnoredFiles.SMALL;
     assertEquals(expected, summary.ignoredFiles().kept());
     assertEquals(expected == IgnoredFiles.SMALL, index().get(".env").storedContent().isPresent());
+  }
+
+  // ---- changes no turn made: a turn outside any turn (issue 22 item 6)
+
+  /** A turn of {@code session} in which a shell writes {@code text} to {@code file} unannounced. */
+  private String turnWriting(String session, String file, String text) throws Exception {
+    String turn =
+        capture.beginTurn(workspace.root(), Optional.of(session), Optional.empty()).turn();
+    Files.writeString(workspace.resolve(file), text);
+    capture.finishTurn(turn);
+    return turn;
+  }
+
+  private List<StoredTurn> turnsOf(String session) {
+    return store.read(
+        tx ->
+            tx.turns().ofSession(tx.sessions().byExternalId(session).orElseThrow().id()).stream()
+                .toList());
+  }
+
+  private byte[] content(Snapshot snapshot) {
+    return store.read(tx -> tx.blobs().require(snapshot.sha256().orElseThrow()));
+  }
+
+  @Test
+  void editsBetweenTurnsAreATurnOutsideAnyTurnBeforeTheNextOne() throws Exception {
+    workspace.file("edited.txt", "one\ntwo\n").file("gone.txt", "gone\n").file("kept.txt", "k\n");
+    tracker.track(workspace.root(), TrackingOptions.DEFAULTS);
+    String first = turnWriting("s", "agent.txt", "agent\n");
+    // the user, between turns: an edit, a new file and a deletion
+    Files.writeString(workspace.resolve("edited.txt"), "one\nTWO by the user\n");
+    Files.writeString(workspace.resolve("new.txt"), "the user's new file\n");
+    Files.delete(workspace.resolve("gone.txt"));
+    BeganTurn second = capture.beginTurn(workspace.root(), Optional.of("s"), Optional.empty());
+    Files.writeString(workspace.resolve("agent.txt"), "agent\nmore\n");
+    capture.finishTurn(second.turn());
+
+    List<StoredTurn> turns = turnsOf("s");
+    assertEquals(
+        List.of(TurnKind.AGENT, TurnKind.OUTSIDE, TurnKind.AGENT),
+        turns.stream().map(StoredTurn::kind).toList(),
+        "the outside turn is numbered just before the turn whose begin found it");
+    assertEquals(List.of(1L, 2L, 3L), turns.stream().map(StoredTurn::seq).toList());
+    assertEquals(3, second.seq(), "the beginning turn takes the number after it");
+    StoredTurn outside = turns.get(1);
+    assertEquals(TurnState.FINISHED, outside.state(), "recorded finished");
+    assertEquals(first, turns.get(0).externalId());
+    assertEquals(
+        Map.of(
+            "edited.txt", "modified scan []",
+            "new.txt", "added scan []",
+            "gone.txt", "deleted scan []"),
+        RecordedChanges.summary(store, outside.externalId()),
+        "exactly the user's changes");
+    Map<String, StoredFileChange> byPath = new TreeMap<>();
+    RecordedChanges.of(store, outside.externalId())
+        .forEach(change -> byPath.put(change.path().display(), change));
+    assertArrayEquals(
+        utf8("one\ntwo\n"),
+        content(byPath.get("edited.txt").before()),
+        "the before-state is the index's baseline, byte for byte");
+    assertArrayEquals(
+        utf8("one\nTWO by the user\n"), content(byPath.get("edited.txt").after().orElseThrow()));
+    assertArrayEquals(utf8("gone\n"), content(byPath.get("gone.txt").before()));
+    assertArrayEquals(
+        utf8("the user's new file\n"), content(byPath.get("new.txt").after().orElseThrow()));
+    assertEquals(
+        Map.of("agent.txt", "modified scan []"),
+        RecordedChanges.summary(store, second.turn()),
+        "the next agent turn holds only its own change");
+  }
+
+  @Test
+  void noChangeBetweenTurnsMakesNoOutsideTurn() throws Exception {
+    workspace.file("a.txt", "a\n");
+    tracker.track(workspace.root(), TrackingOptions.DEFAULTS);
+    turnWriting("s", "a.txt", "one\n");
+    turnWriting("s", "a.txt", "two\n");
+    assertEquals(
+        List.of(TurnKind.AGENT, TurnKind.AGENT),
+        turnsOf("s").stream().map(StoredTurn::kind).toList());
+  }
+
+  @Test
+  void aChangeAnOpenTurnCouldHaveMadeIsThatTurnsNotOutside() throws Exception {
+    workspace.file("a.txt", "a\n");
+    tracker.track(workspace.root(), TrackingOptions.DEFAULTS);
+    String open = capture.beginTurn(workspace.root(), Optional.of("one"), Optional.empty()).turn();
+    Files.writeString(workspace.resolve("a.txt"), "changed while a turn was open\n");
+    String other = turnWriting("two", "b.txt", "b\n");
+    capture.finishTurn(open);
+    assertEquals(List.of(TurnKind.AGENT), turnsOf("two").stream().map(StoredTurn::kind).toList());
+    assertEquals(
+        Map.of("b.txt", "added scan []"),
+        RecordedChanges.summary(store, other),
+        "made while both turns were open: either could have");
+    assertEquals(
+        Map.of("a.txt", "modified scan []", "b.txt", "added scan []"),
+        RecordedChanges.summary(store, open),
+        "the edit found at the other's begin is the open turn's");
+  }
+
+  private static byte[] utf8(String text) {
+    return text.getBytes(StandardCharsets.UTF_8);
   }
 }

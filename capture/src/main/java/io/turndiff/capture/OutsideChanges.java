@@ -1,0 +1,103 @@
+package io.turndiff.capture;
+
+import io.turndiff.boundary.Observation;
+import io.turndiff.boundary.WorkspaceBoundary;
+import io.turndiff.capture.record.ChangeRecorder;
+import io.turndiff.capture.track.DirectoryDelta;
+import io.turndiff.capture.track.PathChange;
+import io.turndiff.capture.track.Tracker;
+import io.turndiff.model.ChangeKind;
+import io.turndiff.model.ExternalIds;
+import io.turndiff.model.Sha256;
+import io.turndiff.model.Snapshot;
+import io.turndiff.model.TurnKind;
+import io.turndiff.store.Store;
+import io.turndiff.store.StoreTransaction;
+import io.turndiff.store.StoredSession;
+import io.turndiff.store.StoredTurn;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * What a tracked workspace's scan found at a turn's begin, ready to be stored as a turn "outside
+ * any turn" (issue 22 item 6) should no turn be open that could have made it: the user's own edits
+ * between turns, or a tool that ran with no hooks.
+ *
+ * <p>Without it those changes would only be taken into the index, and the history would jump from
+ * one agent turn's after-state to the next one's before-state with nothing in between: a rewind's
+ * conflict could not say who made it, and {@code blame} would credit the user's lines to nobody.
+ * Recorded as a finished turn of its own, of kind {@link TurnKind#OUTSIDE}, in the session of the
+ * turn that is beginning and numbered just before it, the change is in the timeline where it
+ * happened, byte for byte: its before-states are the index's (the baseline the last turn left), its
+ * after-states what the scan read.
+ *
+ * <p>Everything is read here, before the write transaction (after-states read, new content
+ * compressed), as a turn's finish does, so that the store's write lock is never held while the file
+ * system is slow; {@link #storeIn} only writes rows.
+ */
+final class OutsideChanges {
+
+  /** Nothing to record: a begin that found no change, or one whose changes an open turn took. */
+  static final OutsideChanges NONE = new OutsideChanges(List.of(), List.of());
+
+  /** The changed files, classified; a change the scan found that classifies as unchanged is not. */
+  private final List<ChangeRecorder.Detected> files;
+
+  /** The directories that appeared, went or changed mode, and those above the changed files. */
+  private final List<DirectoryDelta> directories;
+
+  private OutsideChanges(List<ChangeRecorder.Detected> files, List<DirectoryDelta> directories) {
+    this.files = List.copyOf(files);
+    this.directories = List.copyOf(directories);
+  }
+
+  /**
+   * Reads the after-state of each change {@code comparison} found (the one the scan took when it
+   * has one, else the path now), whose before-state is {@code befores}' at the same index.
+   */
+  static OutsideChanges read(
+      Store store,
+      ChangeRecorder recorder,
+      WorkspaceBoundary boundary,
+      Tracker.Comparison comparison,
+      List<Snapshot> befores) {
+    List<PathChange> changes = comparison.changes();
+    Map<Sha256, byte[]> contents = store.read(tx -> tx.blobs().contentsOf(befores));
+    List<ChangeRecorder.Detected> files = new ArrayList<>();
+    for (int i = 0; i < changes.size(); i++) {
+      PathChange change = changes.get(i);
+      Observation after = change.now().orElseGet(() -> boundary.observeExact(change.path()));
+      ChangeRecorder.Detected detected =
+          recorder.detectWithDiffPending(change.path(), befores.get(i), after, contents);
+      if (detected.kind() != ChangeKind.UNCHANGED) {
+        files.add(detected);
+      }
+    }
+    List<DirectoryDelta> directories =
+        Tracker.directories(comparison, files.stream().map(ChangeRecorder.Detected::path).toList());
+    return new OutsideChanges(files, directories);
+  }
+
+  boolean isEmpty() {
+    return files.isEmpty() && directories.isEmpty();
+  }
+
+  /**
+   * Records the changes as a finished turn of kind {@code outside} in {@code session}, the next in
+   * it (the turn beginning now takes the number after), within {@code tx}; returns its row, for the
+   * line diffs left pending. Nothing is written when there is nothing to record.
+   */
+  Optional<StoredTurn> storeIn(
+      StoreTransaction tx, ChangeRecorder recorder, StoredSession session) {
+    if (isEmpty()) {
+      return Optional.empty();
+    }
+    StoredTurn outside = tx.turns().begin(ExternalIds.generate("turn"), session, TurnKind.OUTSIDE);
+    files.forEach(file -> recorder.store(tx, outside.id(), file));
+    TurnFinish.recordScannedDirectories(tx, outside.id(), directories);
+    tx.turns().markFinished(outside.id());
+    return Optional.of(outside);
+  }
+}

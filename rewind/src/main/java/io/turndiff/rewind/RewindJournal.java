@@ -123,8 +123,8 @@ final class RewindJournal {
       WorkspaceBoundary boundary) {
     if (resumed
         && BootId.mayBeAnotherThanNow(store.read(tx -> tx.rewinds().bootId(operation.id())))) {
-      // the run it resumes ran in another boot: what it journaled as written may not have reached
-      // the disk
+      // the run it resumes ran in another boot (or in one the system cannot tell apart): what it
+      // journaled as written may not have reached the disk
       new PowerLossRecovery(store, this).redo(operation, rewindTurn, boundary);
     }
     // durably before the first change to the workspace: a power loss from here on leaves a row

@@ -132,28 +132,44 @@ final class PowerLossRecovery {
   }
 
   /**
-   * Makes a finished operation that was not made durable durable now: redoes what a power loss took
-   * when it ran in another boot (within this boot the page cache holds all it wrote), then syncs
-   * the workspace's file system once and marks it synced (in this boot; when the sync cannot be
-   * made, it stays unsynced and is checked again from the next boot). Returns what {@link #redo}
-   * did.
+   * Whether the operation was last applied in another boot than this one (or one the system cannot
+   * tell apart): what it wrote may not be on the disk, and is checked again. Within this boot the
+   * page cache holds all it wrote, and only the sync is missing.
    */
-  Map<WorkspacePath, String> finished(
+  boolean mayBeFromAnotherBoot(StoredRewindOperation operation) {
+    return BootId.mayBeAnotherThanNow(store.read(tx -> tx.rewinds().bootId(operation.id())));
+  }
+
+  /**
+   * For a finished operation from another boot: {@link #redo}, then records that it was checked in
+   * this boot (so that it is not checked again before the next restart, synced or not). Returns
+   * what {@link #redo} did.
+   */
+  Map<WorkspacePath, String> redoFinished(
       StoredRewindOperation operation, StoredTurn rewindTurn, WorkspaceBoundary boundary) {
-    Map<WorkspacePath, String> outcome =
-        BootId.mayBeAnotherThanNow(store.read(tx -> tx.rewinds().bootId(operation.id())))
-            ? redo(operation, rewindTurn, boundary)
-            : Map.of();
-    boolean synced = boundary.syncFileSystem() instanceof WriteOutcome.Done;
+    Map<WorkspacePath, String> outcome = redo(operation, rewindTurn, boundary);
     store.writeDurably(
         tx -> {
           tx.rewinds().runningInBoot(operation.id(), BootId.now());
-          if (synced) {
-            tx.rewinds().markSynced(operation.id());
-          }
           return null;
         });
     return outcome;
+  }
+
+  /**
+   * Syncs the workspace's file system once and marks {@code operations} synced, in one commit; when
+   * the sync cannot be made (the fallback boundary) nothing is written, and they are checked again
+   * from the next boot.
+   */
+  void syncAndMark(List<StoredRewindOperation> operations, WorkspaceBoundary boundary) {
+    if (operations.isEmpty() || !(boundary.syncFileSystem() instanceof WriteOutcome.Done)) {
+      return;
+    }
+    store.writeDurably(
+        tx -> {
+          operations.forEach(operation -> tx.rewinds().markSynced(operation.id()));
+          return null;
+        });
   }
 
   private static Snapshot replacedBy(StoredFileChange change) {

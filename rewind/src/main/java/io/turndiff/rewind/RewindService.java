@@ -163,30 +163,37 @@ public final class RewindService {
    * Makes durable the finished rewinds of the workspace whose end never was (their sync failed, or
    * their process died before it), before a new one decides on the files they wrote: one found from
    * another boot first has what a power loss took from it redone from the store ({@link
-   * PowerLossRecovery}), and {@code started} is told what was redone. One another process is making
-   * durable right now is left to it.
+   * PowerLossRecovery}), and {@code started} is told what was redone; then one sync for all of
+   * them. One another process is making durable right now is left to it.
    */
   private void makeFinishedDurable(
       long workspaceId, WorkspaceBoundary boundary, RewindStarted started) {
+    List<StoredRewindOperation> settled = new ArrayList<>();
     for (StoredRewindOperation operation :
         store.read(tx -> tx.rewinds().doneUnsyncedIn(workspaceId))) {
+      if (!recovery.mayBeFromAnotherBoot(operation)) {
+        settled.add(operation);
+        continue;
+      }
       try {
         claims.claim(operation);
       } catch (RequestException busy) {
-        continue;
+        continue; // another process checks it now, and marks it when its own sync is made
       }
       Map<WorkspacePath, String> redone =
           claims.releasingAfter(
               List.of(operation),
               () ->
-                  recovery.finished(
+                  recovery.redoFinished(
                       operation,
                       store.read(tx -> tx.turns().byId(operation.rewindTurnId())).orElseThrow(),
                       boundary));
+      settled.add(operation);
       if (!redone.isEmpty()) {
         started.recovered(operation.externalId(), redone);
       }
     }
+    recovery.syncAndMark(settled, boundary);
   }
 
   /**

@@ -61,6 +61,13 @@ interface DirectoryHandle extends AutoCloseable {
    */
   Attempt<Void> sync();
 
+  /**
+   * Makes everything written on the file system that holds this directory durable, at once ({@code
+   * syncfs}): the end of a batch of writes that were not synced one by one. Refused where the
+   * handle cannot.
+   */
+  Attempt<Void> syncFileSystem();
+
   /** The names here with their {@code lstat} and, for a symlink, its text. */
   Attempt<List<DirectoryListing.Entry>> list();
 

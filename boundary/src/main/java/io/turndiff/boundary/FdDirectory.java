@@ -159,6 +159,19 @@ class FdDirectory implements DirectoryHandle {
   }
 
   @Override
+  public Attempt<Void> syncFileSystem() {
+    try (NativeCall call = libc().call()) {
+      int readable = readable(call);
+      if (readable < 0) {
+        return root().result(readable);
+      }
+      int synced = libc().syncfs(call, readable);
+      libc().close(call, readable);
+      return root().result(synced);
+    }
+  }
+
+  @Override
   public Attempt<List<DirectoryListing.Entry>> list() {
     try (NativeCall call = libc().call()) {
       int readable = readable(call);

@@ -55,6 +55,7 @@ final class Libc {
   private final MethodHandle write;
   private final MethodHandle close;
   private final MethodHandle fsync;
+  private final MethodHandle syncfs;
   private final MethodHandle fchmod;
   private final MethodHandle mkdirat;
   private final MethodHandle unlinkat;
@@ -121,6 +122,9 @@ final class Libc {
     this.fsync =
         linker.downcallHandle(
             libc.findOrThrow("fsync"), FunctionDescriptor.of(JAVA_INT, JAVA_INT), captureErrno);
+    this.syncfs =
+        linker.downcallHandle(
+            libc.findOrThrow("syncfs"), FunctionDescriptor.of(JAVA_INT, JAVA_INT), captureErrno);
     this.fchmod =
         linker.downcallHandle(
             libc.findOrThrow("fchmod"),
@@ -450,6 +454,15 @@ final class Libc {
   int fsync(NativeCall call, int fd) {
     try {
       return checked(call, (int) fsync.invokeExact(call.errnoCapture(), fd));
+    } catch (Throwable t) {
+      throw rethrow(t);
+    }
+  }
+
+  /** {@code syncfs(2)}: writes back everything dirty on the file system that holds {@code fd}. */
+  int syncfs(NativeCall call, int fd) {
+    try {
+      return checked(call, (int) syncfs.invokeExact(call.errnoCapture(), fd));
     } catch (Throwable t) {
       throw rethrow(t);
     }

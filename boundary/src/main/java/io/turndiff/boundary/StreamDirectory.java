@@ -373,6 +373,13 @@ class StreamDirectory implements DirectoryHandle {
   }
 
   @Override
+  public Attempt<Void> syncFileSystem() {
+    // the JDK has no syncfs: a batch written without a sync each stays not known durable, which the
+    // caller records (a rewind is then checked again after a restart)
+    return Attempt.failed("the file system cannot be synced through a held stream");
+  }
+
+  @Override
   public Attempt<List<DirectoryListing.Entry>> list() {
     // a directory stream can be iterated once: list a fresh stream of the same directory
     List<DirectoryListing.Entry> entries = new ArrayList<>();

@@ -72,11 +72,15 @@ final class WriteProtocol {
   // ---- files and symlinks
 
   WriteOutcome stageFile(
-      WorkspacePath path, Content content, int mode, Optional<String> temporaryName) {
+      WorkspacePath path,
+      Content content,
+      int mode,
+      Optional<String> temporaryName,
+      Durability durability) {
     return walker.inParent(
         path,
         Walker.Parents.CREATE_MISSING,
-        (parent, name) -> stageFileIn(parent, path, content, mode, temporaryName),
+        (parent, name) -> stageFileIn(parent, path, content, mode, temporaryName, durability),
         WriteProtocol::refused);
   }
 
@@ -170,6 +174,21 @@ final class WriteProtocol {
         WriteProtocol::refused);
   }
 
+  /**
+   * Makes everything written on the workspace's file system durable at once ({@code syncfs} through
+   * the root directory): the end of a batch staged with {@link Durability#SYNCED_AT_THE_END}.
+   */
+  WriteOutcome syncFileSystem() {
+    return walker.inDirectory(
+        Optional.empty(),
+        handle ->
+            handle.syncFileSystem() instanceof Attempt.Refused<Void>(HandleFailure why)
+                ? new WriteOutcome.Refused(
+                    "cannot sync the workspace's file system: " + why.describe())
+                : new WriteOutcome.Done(),
+        WriteProtocol::refused);
+  }
+
   private ReadOutcome readAt(DirectoryHandle parent, Name name, OverLimit overLimit) {
     return reader.readAt(parent, name, options.sizeLimit(), options.changeRetries(), overLimit);
   }
@@ -179,7 +198,8 @@ final class WriteProtocol {
       WorkspacePath path,
       Content content,
       int mode,
-      Optional<String> temporaryName) {
+      Optional<String> temporaryName,
+      Durability durability) {
     return underTemporaryName(
         path,
         temporaryName,
@@ -191,8 +211,10 @@ final class WriteProtocol {
                   content.writeTo(file);
                   file.chmod(mode & 07777);
                   // durable before it can be renamed over anything: a power loss never leaves a
-                  // name holding a half-written file
-                  file.sync();
+                  // name holding a half-written file (unless the caller's own record redoes it)
+                  if (durability == Durability.SYNCED_EACH) {
+                    file.sync();
+                  }
                   yield Attempt.done();
                 } catch (IOException | RuntimeException e) {
                   // a content streamed from the store can fail as it is read: the temporary file is

@@ -76,6 +76,41 @@ class WriteProtocolTest {
         boundary.stageFile(WorkspacePath.of(path), RESTORED, 0644, Optional.empty()));
   }
 
+  /**
+   * A batch staged without a sync each is renamed over its names as any other, and made durable by
+   * one {@code syncfs} through the root; the fallback, which has no {@code syncfs}, says so rather
+   * than claim a durability it did not get (a rewind then stays unsynced, and is checked again
+   * after a restart).
+   */
+  @ParameterizedTest
+  @EnumSource(BoundaryKind.class)
+  void aBatchStagedWithoutASyncEachIsMadeDurableByOneSyncOfTheFileSystem(BoundaryKind kind) {
+    workspace = TestWorkspace.in(temp).file("d/a.txt", "edited\n").file("e/b.txt", "edited too\n");
+    open(kind);
+    for (String path : List.of("d/a.txt", "e/b.txt")) {
+      Snapshot expected = now(path);
+      WriteOutcome.Staged staged =
+          assertInstanceOf(
+              WriteOutcome.Staged.class,
+              boundary.stageFile(
+                  WorkspacePath.of(path),
+                  RESTORED,
+                  0600,
+                  Optional.empty(),
+                  Durability.SYNCED_AT_THE_END));
+      assertInstanceOf(WriteOutcome.Done.class, boundary.commitIfUnchanged(staged, expected));
+      assertArrayEquals(RESTORED, workspace.read(path));
+    }
+    WriteOutcome synced = boundary.syncFileSystem();
+    if (kind == BoundaryKind.SECURE_DIRECTORY_STREAM) {
+      assertTrue(
+          synced instanceof WriteOutcome.Refused(String why) && why.contains("held stream"),
+          synced.toString());
+    } else {
+      assertInstanceOf(WriteOutcome.Done.class, synced);
+    }
+  }
+
   @ParameterizedTest
   @EnumSource(BoundaryKind.class)
   void anUnchangedTargetIsRenamedOver(BoundaryKind kind) {

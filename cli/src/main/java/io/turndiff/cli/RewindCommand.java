@@ -6,12 +6,15 @@ import io.turndiff.api.Json;
 import io.turndiff.api.Turndiff;
 import io.turndiff.api.wire.WireRewindReport;
 import io.turndiff.model.PathInput;
+import io.turndiff.model.WorkspacePath;
 import io.turndiff.rewind.RewindReport;
 import io.turndiff.rewind.RewindRequest;
+import io.turndiff.rewind.RewindStarted;
 import io.turndiff.store.StoredTurn;
 import java.io.PrintWriter;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
@@ -158,7 +161,17 @@ final class RewindCommand implements Callable<Integer> {
                       inputs,
                       Optional.ofNullable(beforeToolCall),
                       oneHunk.map(HunkArgument::number)),
-                  (operationId, resumed) -> announce(operationId, resumed, id, workspaceRoot));
+                  new RewindStarted() {
+                    @Override
+                    public void started(String operationId, boolean resumed) {
+                      announce(operationId, resumed, id, workspaceRoot);
+                    }
+
+                    @Override
+                    public void recovered(String operationId, Map<WorkspacePath, String> paths) {
+                      announceRecovery(operationId, paths);
+                    }
+                  });
       if (terminal.interactive() && !json) {
         spec.commandLine().getOut().println("Workspace: " + workspaceRoot);
         spec.commandLine().getOut().print(new RewindReportText(terminal).of(report));
@@ -168,6 +181,22 @@ final class RewindCommand implements Callable<Integer> {
       }
       return report.complete() ? ExitCode.OK.code() : ExitCode.SKIPPED.code();
     }
+  }
+
+  /**
+   * An earlier rewind of the workspace lost writes to a power loss, and they were redone from the
+   * store (or left, with why): said before anything else, since it changed files this command was
+   * not asked to touch.
+   */
+  private void announceRecovery(String operationId, Map<WorkspacePath, String> paths) {
+    PrintWriter err = spec.commandLine().getErr();
+    err.println(
+        "turndiff: rewind operation '"
+            + operationId
+            + "' was not known to be on the disk after a restart; its files were checked against"
+            + " the store:");
+    paths.forEach((path, what) -> err.println("  " + path.display() + ": " + what));
+    err.flush();
   }
 
   /**

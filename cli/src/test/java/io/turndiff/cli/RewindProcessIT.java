@@ -294,22 +294,31 @@ class RewindProcessIT {
     workspace.assertOutsideUnchanged();
   }
 
-  @Test
-  void aRewindKilledAfterItsRenamesBeforeItJournaledThemDoneIsFinishedAsRestored()
-      throws Exception {
+  /**
+   * A turn over many files whose rewind (operation {@code operation}) was killed with SIGKILL once
+   * every rename landed, before it journaled them done.
+   */
+  private CrashableTurn killedAfterEveryRename(String operation) throws Exception {
     CrashableTurn crashable = CrashableTurn.in(temp);
-    TestWorkspace workspace = crashable.workspace();
-    Path database = crashable.database();
     Process rewind =
         crashable.startRewindHeldAt(
-            EnvTestHook.REWIND_DONE_PAUSE, "60000", "--operation", "op-landed");
+            EnvTestHook.REWIND_DONE_PAUSE, "60000", "--operation", operation);
     // the whole tree, not a count of restored files: the deleted files come back by renames too,
     // and a count that left them out killed the rewind before its last rename (a staged file in
     // place of src/f11.txt, CI on b3188fb)
     crashable.killOnce(
         rewind,
         "after every rename",
-        () -> crashable.beforeTurn().equals(treeOrNothing(workspace)));
+        () -> crashable.beforeTurn().equals(treeOrNothing(crashable.workspace())));
+    return crashable;
+  }
+
+  @Test
+  void aRewindKilledAfterItsRenamesBeforeItJournaledThemDoneIsFinishedAsRestored()
+      throws Exception {
+    CrashableTurn crashable = killedAfterEveryRename("op-landed");
+    TestWorkspace workspace = crashable.workspace();
+    Path database = crashable.database();
     assertEquals(
         crashable.beforeTurn(),
         TreeContent.of(workspace.root()),
@@ -326,6 +335,53 @@ class RewindProcessIT {
     assertFalse(report.get("replayed").asBoolean(), "it resumed the operation");
     assertEquals(FILES + 1, report.get("restored").size(), finished.out());
     assertEquals(crashable.beforeTurn(), TreeContent.of(workspace.root()));
+    assertEquals(List.of(), temporariesIn(workspace.root()), "no temporary left");
+    workspace.assertOutsideUnchanged();
+  }
+
+  /**
+   * A rewind writes its files without syncing each, its journal having made them durable before the
+   * first one: killed after every rename, then a power loss (the files it renamed into place
+   * emptied, cut short or gone, and the operation recorded in another boot, as the store's row is
+   * after a restart), the same command redoes them from the store, byte for byte, and its report
+   * says which.
+   */
+  @Test
+  void aRewindKilledAfterItsRenamesThenAPowerLossIsRedoneFromTheStoreByTheSameCommand()
+      throws Exception {
+    CrashableTurn crashable = killedAfterEveryRename("op-power");
+    TestWorkspace workspace = crashable.workspace();
+    Path database = crashable.database();
+    Files.write(workspace.resolve("src/f00.txt"), new byte[0]);
+    Files.writeString(workspace.resolve("src/f01.txt"), "bef");
+    Files.delete(workspace.resolve("src/f02.txt"));
+    try (Connection connection = DriverManager.getConnection("jdbc:sqlite:" + database)) {
+      assertEquals(
+          1,
+          connection
+              .createStatement()
+              .executeUpdate(
+                  "UPDATE rewind_operation SET boot_id = 'a boot before the power loss'"
+                      + " WHERE external_id = 'op-power' AND synced = 0"),
+          "the killed rewind had recorded its boot and was not synced");
+    }
+
+    CommandRun finished =
+        CliProcess.run(
+                crashable.env(), "rewind", "--turn", crashable.turn(), "--operation", "op-power")
+            .expect(0);
+    JsonNode report = finished.json();
+    assertEquals(FILES + 1, report.get("restored").size(), finished.out());
+    assertEquals(crashable.beforeTurn(), TreeContent.of(workspace.root()), "byte for byte");
+    List<String> redone = new ArrayList<>();
+    report.get("notes").fieldNames().forEachRemaining(redone::add);
+    assertEquals(
+        List.of("src/f00.txt", "src/f01.txt", "src/f02.txt"),
+        redone.stream().sorted().toList(),
+        finished.out());
+    assertTrue(
+        report.get("notes").get("src/f02.txt").asText().startsWith("redone after a restart: "),
+        finished.out());
     assertEquals(List.of(), temporariesIn(workspace.root()), "no temporary left");
     workspace.assertOutsideUnchanged();
   }

@@ -18,14 +18,11 @@ public interface TestHook {
     /** A rewind is about to rename one staged path over its name (or delete it): once per path. */
     BEFORE_REWIND_RENAME,
     /**
-     * A rewind staged and synced one file under its journaled temporary name, and has not journaled
-     * the path started: once per file, on the thread that staged it.
+     * A rewind staged one file under its journaled temporary name, and has not journaled the path
+     * started: once per file, on the thread that staged it.
      */
     REWIND_FILE_STAGED,
-    /**
-     * A rewind put its staged paths in place and synced their directories, and has not journaled
-     * them done.
-     */
+    /** A rewind put its staged paths in place, and has not journaled them done. */
     BEFORE_REWIND_JOURNALED_DONE,
     /** A garbage collection committed one of its steps (a group of turns, blobs, vacuum). */
     GC_STEP_COMMITTED,

@@ -65,12 +65,6 @@ final class DirectoryRewind {
    */
   private final Set<WorkspacePath> notPutBack = new HashSet<>();
 
-  /**
-   * The directories the steps so far changed entries in: a directory made before the files is
-   * synced with the files' renames, before they are journaled done.
-   */
-  private final DirectorySyncs syncs = new DirectorySyncs();
-
   private DirectoryRewind(
       Store store,
       WorkspaceBoundary boundary,
@@ -224,11 +218,6 @@ final class DirectoryRewind {
         .toList();
   }
 
-  /** Where this rewind notes the directories it changed, to sync them before they are journaled. */
-  DirectorySyncs syncs() {
-    return syncs;
-  }
-
   /** Makes each of {@code directories} (top down) that is missing, with its recorded mode. */
   void restore(List<WorkspacePath> directories) {
     for (WorkspacePath directory : directories) {
@@ -297,9 +286,6 @@ final class DirectoryRewind {
                   .plan(operationId, directory, StoredRewindDirectory.Action.CREATE, mode);
             });
     DirectoryOutcome outcome = boundary.makeDirectory(directory, mode);
-    if (outcome instanceof DirectoryOutcome.Done) {
-      syncs.nameChanged(directory);
-    }
     store.write(
         tx -> {
           mark(tx, row, outcome);
@@ -360,11 +346,9 @@ final class DirectoryRewind {
       DirectoryOutcome outcome = boundary.removeDirectory(row.path());
       outcomes.put(row.id(), outcome);
       if (outcome instanceof DirectoryOutcome.Done) {
-        syncs.nameChanged(row.path());
         present.remove(row.path());
       }
     }
-    syncs.sync(boundary);
     store.write(
         tx -> {
           for (StoredRewindDirectory row : planned) {
@@ -542,14 +526,9 @@ final class DirectoryRewind {
       }
     }
     setModes(changes, left, landed);
-    // a directory made again above (with its mode) is synced too, if setting modes did not
-    syncs.sync(boundary);
   }
 
-  /**
-   * Journals, sets (then syncs each changed directory, and any this rewind made) and marks the mode
-   * changes; journals what is left and what landed.
-   */
+  /** Journals, sets and marks the mode changes; journals what is left and what landed. */
   private void setModes(
       Map<WorkspacePath, Integer> changes,
       Map<WorkspacePath, LeaveIt> left,
@@ -596,11 +575,7 @@ final class DirectoryRewind {
           DirectoryOutcome outcome =
               boundary.changeDirectoryMode(directory, from, spans.get(directory).before().mode());
           outcomes.put(directory, outcome);
-          if (outcome instanceof DirectoryOutcome.Done) {
-            syncs.directoryChanged(directory);
-          }
         });
-    syncs.sync(boundary);
     store.write(
         tx -> {
           outcomes.forEach((directory, outcome) -> mark(tx, rows.get(directory), outcome));

@@ -1,6 +1,7 @@
 package io.turndiff.rewind;
 
 import io.turndiff.boundary.ContentSink;
+import io.turndiff.boundary.Durability;
 import io.turndiff.boundary.Observation;
 import io.turndiff.boundary.OverLimit;
 import io.turndiff.boundary.WorkspaceBoundary;
@@ -99,16 +100,18 @@ final class RewindJournal {
    * Applies a stored operation to the workspace behind {@code boundary} and finishes it: the
    * directories the turns removed (and modes that keep the owner's permissions) first; then the
    * files, in three steps: (1) stage the new content of the paths an earlier run left started and
-   * of the planned ones, each under a journaled temporary name and synced (see {@link
+   * of the planned ones, each under a journaled temporary name, not synced (see {@link
    * #stagePlanned} and {@link #resumeStarted}), and journal durably what each replaces; (2) put
-   * each in place if it has not changed since its write was decided; (3) sync each directory a name
-   * changed in, once, and journal them done. Nothing but the rewind's own files and directories is
-   * synced: another program's writes on the same file system are not waited for. Then the
-   * directories the turns created, the remaining modes, and the rewind turn's record of what the
-   * rewind left. A path whose type the turns changed between file and directory is written by the
-   * same three steps, at its own place among the directories' ({@link FileStep}): a file the turns
-   * put where a directory was goes before that directory is made again, a file they replaced by a
-   * directory comes back after that directory is removed.
+   * each in place if it has not changed since its write was decided; (3) journal them done. Then
+   * the directories the turns created, the remaining modes, one {@code syncfs} of the workspace's
+   * file system, and the rewind turn's record of what the rewind left, with the operation marked
+   * done and synced. The journal is the unit of durability, as a database's is: every before-state
+   * is stored and every intended state known by hash before the first rename, so what a power loss
+   * takes back before the sync is redone from the store ({@link PowerLossRecovery}), and no file or
+   * directory is synced on its own. A path whose type the turns changed between file and directory
+   * is written by the same three steps, at its own place among the directories' ({@link FileStep}):
+   * a file the turns put where a directory was goes before that directory is made again, a file
+   * they replaced by a directory comes back after that directory is removed.
    *
    * @param resumed whether an earlier run of the operation may have left staged files behind
    */
@@ -118,6 +121,19 @@ final class RewindJournal {
       boolean resumed,
       StoredTurn rewindTurn,
       WorkspaceBoundary boundary) {
+    if (resumed
+        && BootId.mayBeAnotherThanNow(store.read(tx -> tx.rewinds().bootId(operation.id())))) {
+      // the run it resumes ran in another boot (or in one the system cannot tell apart): what it
+      // journaled as written may not have reached the disk
+      new PowerLossRecovery(store, this).redo(operation, rewindTurn, boundary);
+    }
+    // durably before the first change to the workspace: a power loss from here on leaves a row
+    // that says which boot may have lost the writes
+    store.writeDurably(
+        tx -> {
+          tx.rewinds().runningInBoot(operation.id(), BootId.now());
+          return null;
+        });
     List<StoredRewindEntry> entries = store.read(tx -> tx.rewinds().entries(operation.id()));
     Map<Sha256, byte[]> contents = contents(entries);
     long toolCall =
@@ -142,7 +158,11 @@ final class RewindJournal {
     directories.removeCreated();
     applyFiles(steps.get(FileStep.AFTER_REMOVED_DIRECTORIES), files);
     directories.restoreModesAfterFiles();
-    finish(operation, rewindTurn, boundary, contents);
+    // one syncfs makes every file and directory the run wrote durable; when it cannot be made, the
+    // operation stays unsynced, and the journal redoes what a power loss took ({@link
+    // PowerLossRecovery})
+    boolean synced = boundary.syncFileSystem() instanceof WriteOutcome.Done;
+    finish(operation, rewindTurn, boundary, contents, synced);
   }
 
   /** What every step of the files shares in one run of an operation. */
@@ -215,7 +235,10 @@ final class RewindJournal {
     }
   }
 
-  private Map<Sha256, byte[]> contents(List<StoredRewindEntry> entries) {
+  /**
+   * The stored contents the entries' writes may need, by hash (a content in chunks is streamed).
+   */
+  Map<Sha256, byte[]> contents(List<StoredRewindEntry> entries) {
     List<Snapshot> snapshots = new ArrayList<>();
     entries.forEach(
         entry -> {
@@ -495,7 +518,6 @@ final class RewindJournal {
       Set<WriteOutcome.Staged> uncommitted,
       long workspaceId) {
     Map<Long, Leave> refused = new HashMap<>();
-    DirectorySyncs syncs = directories.syncs();
     // a file over the size limit is read whole to be compared, and captured only when the store
     // holds it
     OverLimit checking = new OverLimit.Capture(BlobSink.checking(store));
@@ -510,10 +532,7 @@ final class RewindJournal {
               ? boundary.commitIfUnchanged(write.staged().get(), checking, unchanged)
               : boundary.deleteIfUnchanged(write.entry().path(), checking, unchanged);
       switch (outcome) {
-        case WriteOutcome.Done done -> {
-          write.staged().ifPresent(uncommitted::remove);
-          syncs.nameChanged(write.entry().path());
-        }
+        case WriteOutcome.Done done -> write.staged().ifPresent(uncommitted::remove);
         case WriteOutcome.Changed changed ->
             refused.put(
                 write.entry().id(),
@@ -523,7 +542,6 @@ final class RewindJournal {
         default -> throw new IllegalStateException("a commit or delete never " + outcome);
       }
     }
-    Map<Optional<WorkspacePath>, String> unsynced = syncs.sync(boundary);
     hook.reached(TestHook.Point.BEFORE_REWIND_JOURNALED_DONE);
     IndexedWrites indexed = new IndexedWrites();
     for (Pending write : pending) {
@@ -536,13 +554,6 @@ final class RewindJournal {
           indexed.intoTheIndex(tx, workspaceId);
           for (Pending write : pending) {
             Leave leave = refused.get(write.entry().id());
-            String notDurable = unsynced.get(DirectorySyncs.parentOf(write.entry().path()));
-            if (leave == null && notDurable != null) {
-              leave =
-                  new Leave(
-                      SkipReason.REFUSED,
-                      "it was put in place, but may not survive a power loss: " + notDurable);
-            }
             if (leave != null) {
               tx.rewinds()
                   .mark(
@@ -570,7 +581,7 @@ final class RewindJournal {
    * (by a file someone else made, which is left alone), journals a fresh one and tries again, a few
    * times.
    */
-  private WriteOutcome underJournaledNames(
+  WriteOutcome underJournaledNames(
       WorkspaceBoundary boundary,
       StoredRewindEntry entry,
       String journaled,
@@ -596,10 +607,11 @@ final class RewindJournal {
   }
 
   /**
-   * Stages the new content of a path; a deletion stages nothing (it happens at commit time,
-   * unsynced).
+   * Stages the new content of a path, not synced (the syncfs at the operation's end makes it
+   * durable, and {@link PowerLossRecovery} redoes it from the store when a power loss came first);
+   * a deletion stages nothing (it happens at commit time).
    */
-  private WriteOutcome stage(
+  WriteOutcome stage(
       WorkspaceBoundary boundary, StoredRewindEntry entry, Write write, String name) {
     Snapshot state = write.state();
     Optional<String> temporary = Optional.of(name);
@@ -614,9 +626,11 @@ final class RewindJournal {
           entry.path(),
           store.openContent(state.storedContent().orElseThrow()),
           write.mode(),
-          temporary);
+          temporary,
+          Durability.SYNCED_AT_THE_END);
     }
-    return boundary.stageFile(entry.path(), write.content().get(), write.mode(), temporary);
+    return boundary.stageFile(
+        entry.path(), write.content().get(), write.mode(), temporary, Durability.SYNCED_AT_THE_END);
   }
 
   /**
@@ -624,8 +638,7 @@ final class RewindJournal {
    * temporary name it journaled before making it (no one else could know that name; a name it did
    * not journal is never removed, whoever made it).
    */
-  private static void discardStagedByAnEarlierRun(
-      WorkspaceBoundary boundary, StoredRewindEntry entry) {
+  static void discardStagedByAnEarlierRun(WorkspaceBoundary boundary, StoredRewindEntry entry) {
     entry
         .temporaryName()
         .ifPresent(name -> boundary.discard(new WriteOutcome.Staged(entry.path(), name)));
@@ -655,11 +668,7 @@ final class RewindJournal {
                     .orElseThrow()
                     .before());
     boolean merge = entry.merged().isPresent();
-    boolean landed =
-        merge
-            ? current.snapshot().sha256().equals(entry.merged())
-            : current.snapshot().asFile().sameStateAs(entry.target().asFile());
-    if (landed) {
+    if (landed(entry, current.snapshot())) {
       markResumed(entry, merge ? RewindStatus.MERGED : RewindStatus.RESTORED, Optional.empty());
       return Optional.empty();
     }
@@ -703,6 +712,16 @@ final class RewindJournal {
     return Optional.of(new Pending(entry, journaled, write, entry.merged(), file));
   }
 
+  /**
+   * Whether the path holds what the entry's write was to leave there: the merge's result, or the
+   * target.
+   */
+  static boolean landed(StoredRewindEntry entry, Snapshot now) {
+    return entry.merged().isPresent()
+        ? now.sha256().equals(entry.merged())
+        : now.asFile().sameStateAs(entry.target().asFile());
+  }
+
   /** Journals a resumed path done, or skipped with why. */
   private void markResumed(StoredRewindEntry entry, RewindStatus status, Optional<Leave> leave) {
     store.write(
@@ -720,13 +739,14 @@ final class RewindJournal {
 
   /**
    * Records the after-state of every path the rewind touched, closes the rewind turn and the
-   * operation.
+   * operation, marked synced when everything it wrote was made durable.
    */
   private void finish(
       StoredRewindOperation operation,
       StoredTurn rewindTurn,
       WorkspaceBoundary boundary,
-      Map<Sha256, byte[]> known) {
+      Map<Sha256, byte[]> known,
+      boolean synced) {
     List<StoredFileChange> touched = store.read(tx -> tx.fileChanges().ofTurn(rewindTurn.id()));
     // what a path held before the rewind is mostly what the turns left (an expected state loaded
     // for the plan): only the rest is read from the store again
@@ -751,6 +771,9 @@ final class RewindJournal {
           completed.forEach(done -> recorder.store(tx, done));
           tx.turns().markFinished(rewindTurn.id());
           tx.rewinds().markDone(operation.id());
+          if (synced) {
+            tx.rewinds().markSynced(operation.id());
+          }
           // a turn reads rewound while a whole rewind of it that put something back stands: not
           // after a rewind that only skipped, nor once the rewind is undone; a rewind of some of a
           // turn's paths does not rewind the turn (a rewind of the whole turn may follow, and

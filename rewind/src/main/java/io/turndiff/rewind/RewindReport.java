@@ -28,7 +28,8 @@ import java.util.Optional;
  * @param beforeToolCall for a rewind to before a tool call of its turn, that call
  * @param notes a plan's words on paths it puts back beyond the lists: for a rewind to before a tool
  *     call, a path whose change was made during that call and an earlier one that overlapped it,
- *     rewound together
+ *     rewound together; in a receipt, each path written again after a restart found that a power
+ *     loss had taken it back ({@code redone after a restart: …})
  * @param hunk for a rewind of one hunk of its one path, that hunk's number
  */
 public record RewindReport(

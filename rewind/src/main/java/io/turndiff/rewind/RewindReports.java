@@ -244,7 +244,9 @@ final class RewindReports {
           restored.add(entry.path());
           // written as a deletion: put back as absent, and not found absent already (which is
           // journaled with a detail)
-          if (entry.target().asFile().presence() == Presence.ABSENT && entry.detail().isEmpty()) {
+          // (a deletion redone after a restart says so, and is one)
+          if (entry.target().asFile().presence() == Presence.ABSENT
+              && entry.detail().filter(detail -> !redone(detail)).isEmpty()) {
             deleted.add(entry.path());
           }
         }
@@ -311,7 +313,24 @@ final class RewindReports {
             concat(operation.turns(), operation.rewindTurn()),
             skipped),
         operation.beforeToolCall(),
-        Map.of(),
+        redoneAfterARestart(entries),
         operation.hunk());
+  }
+
+  private static boolean redone(String detail) {
+    return detail.startsWith(PowerLossRecovery.REDONE);
+  }
+
+  /**
+   * The paths written again after a restart found a power loss had taken them back ({@link
+   * PowerLossRecovery}), with what each held: the receipt's notes, so that a redone write is never
+   * silent.
+   */
+  private static Map<WorkspacePath, String> redoneAfterARestart(List<StoredRewindEntry> entries) {
+    Map<WorkspacePath, String> notes = new TreeMap<>();
+    for (StoredRewindEntry entry : entries) {
+      entry.detail().filter(RewindReports::redone).ifPresent(note -> notes.put(entry.path(), note));
+    }
+    return notes;
   }
 }

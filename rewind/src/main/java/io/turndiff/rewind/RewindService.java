@@ -13,6 +13,7 @@ import io.turndiff.store.StoredTurn;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.stream.Collectors;
@@ -46,6 +47,7 @@ public final class RewindService {
   private final OperationClaims claims;
   private final RewindPlanner planner;
   private final RewindJournal journal;
+  private final PowerLossRecovery recovery;
   private final RewindReports reports;
 
   public RewindService(Store store, WorkspaceHandles workspaces) {
@@ -62,6 +64,7 @@ public final class RewindService {
     this.claims = new OperationClaims(store);
     this.planner = new RewindPlanner(store);
     this.journal = new RewindJournal(store, hook);
+    this.recovery = new PowerLossRecovery(store, journal);
     this.reports = new RewindReports(store);
   }
 
@@ -106,6 +109,9 @@ public final class RewindService {
     // borrowed before the plan is stored: a workspace that cannot be opened now fails the request
     // unwritten
     try (WorkspaceHandles.Lease lease = workspaces.borrow(plan.session().workspaceId())) {
+      if (!request.dryRun()) {
+        makeFinishedDurable(plan.session().workspaceId(), lease.boundary(), started);
+      }
       RewindReport dryRun = reports.dryRun(operationId, plan, request.force(), lease.boundary());
       if (request.dryRun()) {
         return dryRun;
@@ -151,6 +157,43 @@ public final class RewindService {
                 lease.boundary());
           });
     }
+  }
+
+  /**
+   * Makes durable the finished rewinds of the workspace whose end never was (their sync failed, or
+   * their process died before it), before a new one decides on the files they wrote: one found from
+   * another boot first has what a power loss took from it redone from the store ({@link
+   * PowerLossRecovery}), and {@code started} is told what was redone; then one sync for all of
+   * them. One another process is making durable right now is left to it.
+   */
+  private void makeFinishedDurable(
+      long workspaceId, WorkspaceBoundary boundary, RewindStarted started) {
+    List<StoredRewindOperation> settled = new ArrayList<>();
+    for (StoredRewindOperation operation :
+        store.read(tx -> tx.rewinds().doneUnsyncedIn(workspaceId))) {
+      if (!recovery.mayBeFromAnotherBoot(operation)) {
+        settled.add(operation);
+        continue;
+      }
+      try {
+        claims.claim(operation);
+      } catch (RequestException busy) {
+        continue; // another process checks it now, and marks it when its own sync is made
+      }
+      Map<WorkspacePath, String> redone =
+          claims.releasingAfter(
+              List.of(operation),
+              () ->
+                  recovery.redoFinished(
+                      operation,
+                      store.read(tx -> tx.turns().byId(operation.rewindTurnId())).orElseThrow(),
+                      boundary));
+      settled.add(operation);
+      if (!redone.isEmpty()) {
+        started.recovered(operation.externalId(), redone);
+      }
+    }
+    recovery.syncAndMark(settled, boundary);
   }
 
   /**

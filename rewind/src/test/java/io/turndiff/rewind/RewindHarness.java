@@ -97,6 +97,11 @@ final class RewindHarness implements AutoCloseable {
     return rewind.rewind(new RewindRequest(turn, false, Optional.empty(), false, true));
   }
 
+  /** The id of the workspace {@code turn} was recorded in. */
+  long workspaceIdOf(String turn) {
+    return store.read(tx -> tx.turns().byExternalId(turn)).orElseThrow().workspaceId();
+  }
+
   RewindReport dryRun(String turn) {
     return rewind.rewind(new RewindRequest(turn, false, Optional.empty(), true, false));
   }

@@ -5,6 +5,7 @@ import static io.turndiff.store.jooq.Tables.REWIND_ENTRY;
 import static io.turndiff.store.jooq.Tables.REWIND_OPERATION;
 import static io.turndiff.store.jooq.Tables.REWIND_OPERATION_PATH;
 import static io.turndiff.store.jooq.Tables.REWIND_OPERATION_TURN;
+import static io.turndiff.store.jooq.Tables.SESSION;
 import static io.turndiff.store.jooq.Tables.SNAPSHOT;
 import static io.turndiff.store.jooq.Tables.TURN;
 
@@ -23,6 +24,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import org.jooq.DSLContext;
+import org.jooq.Field;
 import org.jooq.Record;
 import org.jooq.impl.DSL;
 
@@ -203,11 +205,16 @@ public final class RewindOperations {
    * The process that last took the operation on ({@code pid:start time in epoch ms}), if one did.
    */
   public Optional<String> runner(long operationId) {
+    return columnOf(operationId, REWIND_OPERATION.RUNNER);
+  }
+
+  /** One column of the operation's row, when it is not NULL. */
+  private <T> Optional<T> columnOf(long operationId, Field<T> column) {
     return Optional.ofNullable(
-        dsl.select(REWIND_OPERATION.RUNNER)
+        dsl.select(column)
             .from(REWIND_OPERATION)
             .where(REWIND_OPERATION.ID.eq(operationId))
-            .fetchOne(REWIND_OPERATION.RUNNER));
+            .fetchOne(column));
   }
 
   public void setRunner(long operationId, String runner) {
@@ -344,6 +351,49 @@ public final class RewindOperations {
         .set(REWIND_OPERATION.FINISHED_AT, clock.millis())
         .where(REWIND_OPERATION.ID.eq(operationId))
         .execute();
+  }
+
+  /**
+   * Notes the boot the operation is being applied in ({@code /proc/sys/kernel/random/boot_id}), and
+   * that its writes are not synced yet: written in the journal's commit before its first change to
+   * the workspace, so that a power loss at any later moment leaves a row that says which boot may
+   * have lost them.
+   */
+  public void runningInBoot(long operationId, Optional<String> bootId) {
+    dsl.update(REWIND_OPERATION)
+        .set(REWIND_OPERATION.BOOT_ID, bootId.orElse(null))
+        .set(REWIND_OPERATION.SYNCED, 0L)
+        .where(REWIND_OPERATION.ID.eq(operationId))
+        .execute();
+  }
+
+  /** The operation finished and everything it wrote reached the disk (one syncfs after it all). */
+  public void markSynced(long operationId) {
+    dsl.update(REWIND_OPERATION)
+        .set(REWIND_OPERATION.SYNCED, 1L)
+        .where(REWIND_OPERATION.ID.eq(operationId))
+        .execute();
+  }
+
+  /** The boot the operation was last applied in, if the system told one. */
+  public Optional<String> bootId(long operationId) {
+    return columnOf(operationId, REWIND_OPERATION.BOOT_ID);
+  }
+
+  /**
+   * The finished operations of a workspace whose writes were never made durable (the syncfs at
+   * their end failed, or the process died between their finish and it), oldest first.
+   */
+  public List<StoredRewindOperation> doneUnsyncedIn(long workspaceId) {
+    return dsl.select(REWIND_OPERATION.fields())
+        .from(REWIND_OPERATION)
+        .join(SESSION)
+        .on(SESSION.ID.eq(REWIND_OPERATION.SESSION_ID))
+        .where(SESSION.WORKSPACE_ID.eq(workspaceId))
+        .and(REWIND_OPERATION.STATE.eq("done"))
+        .and(REWIND_OPERATION.SYNCED.eq(0L))
+        .orderBy(REWIND_OPERATION.ID)
+        .fetch(row -> toStored(row.into(REWIND_OPERATION)));
   }
 
   private StoredRewindOperation toStored(RewindOperationRecord row) {

@@ -15,7 +15,8 @@ import java.util.TreeMap;
  * rewind_turn} is null for a dry run, and for a rewind that put nothing back (it records no turn).
  * {@code before_tool_call}: for a rewind to before a tool call of its turn, that call (null
  * otherwise); {@code notes}: the plan's words on paths it puts back (a change made during calls
- * that overlapped, rewound together), null when none. {@code hunk}: for a rewind of one hunk of its
+ * that overlapped, rewound together; in a receipt, a path written again after a restart found that
+ * a power loss had taken it back), null when none. {@code hunk}: for a rewind of one hunk of its
  * one path, that hunk's number (null otherwise).
  */
 public record WireRewindReport(

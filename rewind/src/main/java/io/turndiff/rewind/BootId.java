@@ -1,0 +1,50 @@
+package io.turndiff.rewind;
+
+import io.turndiff.boundary.Portability;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Optional;
+
+/**
+ * Which boot of the machine this process runs in: Linux's {@code /proc/sys/kernel/random/boot_id},
+ * a random id the kernel draws at each boot. A rewind records it with its operation; an operation
+ * whose writes were not made durable, found from another boot, may have lost some of them to a
+ * power loss or a crash of the machine, and is checked again ({@link PowerLossRecovery}). Within
+ * one boot the page cache holds every write a process made, whatever became of that process, so
+ * nothing needs checking there (only the sync is made again).
+ */
+final class BootId {
+
+  private static final Path KERNEL = Path.of("/proc/sys/kernel/random/boot_id");
+
+  private BootId() {}
+
+  /**
+   * This boot's id; empty where the system does not tell one (not Linux), or where the process may
+   * not read {@code /proc} (the posix mode, {@link Portability}).
+   */
+  static Optional<String> now() {
+    if (Portability.current() != Portability.LINUX) {
+      return Optional.empty();
+    }
+    try {
+      String id = Files.readString(KERNEL, StandardCharsets.US_ASCII).strip();
+      return id.isEmpty() ? Optional.empty() : Optional.of(id);
+    } catch (IOException | SecurityException unreadable) {
+      return Optional.empty();
+    }
+  }
+
+  /**
+   * Whether {@code recorded} may have been taken in another boot than this one: when the two
+   * differ, and when either is unknown (a system without boot ids, an operation recorded before
+   * they were). Checking an operation again costs a read of the paths it wrote and never writes
+   * over anything a power loss did not leave, so a doubt is settled by checking.
+   */
+  static boolean mayBeAnotherThanNow(Optional<String> recorded) {
+    Optional<String> now = now();
+    return recorded.isEmpty() || now.isEmpty() || !recorded.equals(now);
+  }
+}

@@ -1,0 +1,324 @@
+package io.turndiff.rewind;
+
+import io.turndiff.boundary.Observation;
+import io.turndiff.boundary.OverLimit;
+import io.turndiff.boundary.WorkspaceBoundary;
+import io.turndiff.boundary.WriteOutcome;
+import io.turndiff.capture.record.BlobSink;
+import io.turndiff.model.FileType;
+import io.turndiff.model.Presence;
+import io.turndiff.model.RewindStatus;
+import io.turndiff.model.Sha256;
+import io.turndiff.model.Snapshot;
+import io.turndiff.model.WorkspacePath;
+import io.turndiff.rewind.RewindDecision.Write;
+import io.turndiff.store.Store;
+import io.turndiff.store.StoredFileChange;
+import io.turndiff.store.StoredRewindEntry;
+import io.turndiff.store.StoredRewindOperation;
+import io.turndiff.store.StoredTurn;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.TreeMap;
+import java.util.function.Predicate;
+
+/**
+ * Puts back what a power loss took from a rewind. A rewind writes and renames its files without
+ * syncing each one and syncs the file system once at its end; until then the disk may hold, for a
+ * path the journal says was written, the state the rewind replaced (the rename never reached it),
+ * nothing, or a file cut short or holding zeros where its data never reached it. The journal has
+ * every intended state by hash and the store has its content, so each such path is written again.
+ *
+ * <p>It runs for an operation that was not made durable and was last applied in another boot than
+ * this one ({@link BootId}): one finished whose sync never came, or one left unfinished (before the
+ * resumed run goes on). A path is redone only when what it holds now cannot be anyone's work: the
+ * state the rewind replaced (stored, as every state a rewind replaces: the undo gives it back),
+ * nothing, or a regular file no longer than what was written whose every byte is that content's
+ * byte or zero (a power loss's residue: nothing in it is not already in the store). Anything else
+ * (a file edited after the rewind, before the power went) is never written over: it is left, and
+ * journaled skipped as a conflict with why, so the receipt shows it.
+ */
+final class PowerLossRecovery {
+
+  /** How a redone path's journal entry begins its detail, which the receipt shows as a note. */
+  static final String REDONE = "redone after a restart: ";
+
+  private final Store store;
+  private final RewindJournal journal;
+
+  PowerLossRecovery(Store store, RewindJournal journal) {
+    this.store = store;
+    this.journal = journal;
+  }
+
+  /** What one path holds after the restart, and what is done about it. */
+  private sealed interface Verdict {}
+
+  /** It holds what the rewind wrote. */
+  private record Intact() implements Verdict {}
+
+  /**
+   * It is written again from the store; {@code found} says what it held instead, {@code residue}
+   * whether that was what a power loss left of the write itself (gone, cut short, zeros).
+   */
+  private record Redo(Observation now, String found, boolean residue) implements Verdict {}
+
+  /** It holds something no power loss makes: left as it is. */
+  private record Left(String why) implements Verdict {}
+
+  /**
+   * Checks every path the operation journaled as restored or merged against what it was to hold,
+   * and writes again each one a power loss took back (see the class comment); of the paths an
+   * unfinished run journaled as started, those that hold what a power loss left of their write (the
+   * rest the resumed run decides as ever). Returns the paths redone, each with what it held, and
+   * those left, each with why.
+   */
+  Map<WorkspacePath, String> redo(
+      StoredRewindOperation operation, StoredTurn rewindTurn, WorkspaceBoundary boundary) {
+    List<StoredRewindEntry> written =
+        store.read(tx -> tx.rewinds().entries(operation.id())).stream()
+            .filter(
+                entry ->
+                    entry.status() == RewindStatus.RESTORED
+                        || entry.status() == RewindStatus.MERGED
+                        || entry.status() == RewindStatus.STARTED)
+            .toList();
+    Map<WorkspacePath, Snapshot> replaced = new HashMap<>();
+    store
+        .read(tx -> tx.fileChanges().ofTurn(rewindTurn.id()))
+        .forEach(change -> replaced.put(change.path(), replacedBy(change)));
+    Map<Sha256, byte[]> contents = journal.contents(written);
+    Map<WorkspacePath, String> outcome = new TreeMap<>();
+    for (StoredRewindEntry entry : written) {
+      Observation now = boundary.observeExact(entry.path(), BlobSink.checking(store));
+      Verdict verdict = verdict(entry, Optional.ofNullable(replaced.get(entry.path())), now);
+      if (entry.status() == RewindStatus.STARTED
+          && !(verdict instanceof Redo redo && redo.residue())) {
+        // the resumed run decides a started path as it always has: landed, still the state it
+        // replaced (written again), or changed since (a conflict); only what a power loss left of
+        // its write is this class's to redo
+        continue;
+      }
+      switch (verdict) {
+        case Intact intact -> {}
+        case Left left -> {
+          journalLeft(entry, left.why());
+          outcome.put(entry.path(), "left: " + left.why());
+        }
+        case Redo redo -> {
+          Optional<String> refused =
+              rewrite(
+                  boundary,
+                  entry,
+                  redo.now(),
+                  Optional.ofNullable(replaced.get(entry.path())),
+                  contents);
+          if (refused.isPresent()) {
+            journalLeft(entry, refused.get());
+            outcome.put(entry.path(), "left: " + refused.get());
+          } else {
+            journalRedone(entry, redo.found());
+            outcome.put(entry.path(), "redone: " + redo.found());
+          }
+        }
+      }
+    }
+    return outcome;
+  }
+
+  /**
+   * Whether the operation was last applied in another boot than this one (or one the system cannot
+   * tell apart): what it wrote may not be on the disk, and is checked again. Within this boot the
+   * page cache holds all it wrote, and only the sync is missing.
+   */
+  boolean mayBeFromAnotherBoot(StoredRewindOperation operation) {
+    return BootId.mayBeAnotherThanNow(store.read(tx -> tx.rewinds().bootId(operation.id())));
+  }
+
+  /**
+   * For a finished operation from another boot: {@link #redo}, then records that it was checked in
+   * this boot (so that it is not checked again before the next restart, synced or not). Returns
+   * what {@link #redo} did.
+   */
+  Map<WorkspacePath, String> redoFinished(
+      StoredRewindOperation operation, StoredTurn rewindTurn, WorkspaceBoundary boundary) {
+    Map<WorkspacePath, String> outcome = redo(operation, rewindTurn, boundary);
+    store.writeDurably(
+        tx -> {
+          tx.rewinds().runningInBoot(operation.id(), BootId.now());
+          return null;
+        });
+    return outcome;
+  }
+
+  /**
+   * Syncs the workspace's file system once and marks {@code operations} synced, in one commit; when
+   * the sync cannot be made (the fallback boundary) nothing is written, and they are checked again
+   * from the next boot.
+   */
+  void syncAndMark(List<StoredRewindOperation> operations, WorkspaceBoundary boundary) {
+    if (operations.isEmpty() || !(boundary.syncFileSystem() instanceof WriteOutcome.Done)) {
+      return;
+    }
+    store.writeDurably(
+        tx -> {
+          operations.forEach(operation -> tx.rewinds().markSynced(operation.id()));
+          return null;
+        });
+  }
+
+  private static Snapshot replacedBy(StoredFileChange change) {
+    return RewindDecision.replaced(change.before());
+  }
+
+  /** What {@code now} is, for a path whose write the journal says landed. */
+  private Verdict verdict(StoredRewindEntry entry, Optional<Snapshot> replaced, Observation now) {
+    Snapshot state = now.snapshot();
+    if (RewindJournal.landed(entry, state)) {
+      return new Intact();
+    }
+    if (state.presence() == Presence.ABSENT) {
+      return new Redo(now, "it was gone", true);
+    }
+    if (replaced.isPresent() && state.sameStateAs(replaced.get())) {
+      return new Redo(now, "it held again what the rewind replaced", false);
+    }
+    Optional<Sha256> intended = intendedContent(entry);
+    if (intended.isPresent()
+        && state.type().filter(type -> type == FileType.REGULAR).isPresent()
+        && now.content().isPresent()
+        && isResidueOf(now.content().get(), intended.get())) {
+      return new Redo(
+          now,
+          "it held "
+              + now.content().get().length
+              + " bytes of what was written, the rest lost (or zeros)",
+          true);
+    }
+    return new Left(
+        "after a restart in another boot it holds neither what the rewind wrote nor what it"
+            + " replaced (changed since?): left as it is");
+  }
+
+  /** The content the entry's write put there, when it was a regular file's. */
+  private static Optional<Sha256> intendedContent(StoredRewindEntry entry) {
+    if (entry.merged().isPresent()) {
+      return entry.merged();
+    }
+    Snapshot target = entry.target().asFile();
+    return target.type().filter(type -> type == FileType.REGULAR).isPresent()
+        ? target.storedContent()
+        : Optional.empty();
+  }
+
+  /**
+   * Whether {@code found} is what a power loss leaves of {@code intended}: no longer, and every
+   * byte either the intended one at its offset or zero (a block whose data never reached the disk
+   * reads as zeros). Nothing in such a file is not in the store already.
+   */
+  private boolean isResidueOf(byte[] found, Sha256 intended) {
+    try (InputStream written = store.openContent(intended)) {
+      byte[] expected = written.readNBytes(found.length + 1);
+      if (expected.length < found.length) {
+        return false;
+      }
+      for (int i = 0; i < found.length; i++) {
+        if (found[i] != 0 && found[i] != expected[i]) {
+          return false;
+        }
+      }
+      return true;
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  /**
+   * Writes the entry's intended state again, as the rewind did: staged under a journaled temporary
+   * name (not synced: the caller syncs once after all), put in place only if the path still holds
+   * what was just looked at. Returns why not, when it was not.
+   */
+  private Optional<String> rewrite(
+      WorkspaceBoundary boundary,
+      StoredRewindEntry entry,
+      Observation now,
+      Optional<Snapshot> replaced,
+      Map<Sha256, byte[]> contents) {
+    // a merge kept the mode of the file it merged onto, which the rewind turn recorded
+    Write write =
+        entry.merged().isPresent()
+            ? new Write(
+                entry.target(),
+                Optional.of(contents.get(entry.merged().get())),
+                replaced.flatMap(Snapshot::metadata).map(m -> m.mode()).orElse(0644),
+                true)
+            : RewindDecision.restore(entry.target(), contents);
+    OverLimit checking = new OverLimit.Capture(BlobSink.checking(store));
+    Predicate<Snapshot> unchanged =
+        later -> RewindDecision.unchangedSinceDecided(now.snapshot(), later);
+    if (!write.merge() && write.state().presence() == Presence.ABSENT) {
+      return asRefusal(boundary.deleteIfUnchanged(entry.path(), checking, unchanged));
+    }
+    RewindJournal.discardStagedByAnEarlierRun(boundary, entry);
+    String name = boundary.newTemporaryName();
+    store.writeDurably(
+        tx -> {
+          tx.rewinds().journalTemporaryNames(Map.of(entry.id(), name));
+          return null;
+        });
+    WriteOutcome staged =
+        journal.underJournaledNames(
+            boundary, entry, name, temporary -> journal.stage(boundary, entry, write, temporary));
+    if (!(staged instanceof WriteOutcome.Staged file)) {
+      return asRefusal(staged);
+    }
+    // a kill -9 from here on leaves the file under the journaled name, which the next run removes
+    WriteOutcome committed = boundary.commitIfUnchanged(file, checking, unchanged);
+    if (!(committed instanceof WriteOutcome.Done)) {
+      boundary.discard(file);
+    }
+    return asRefusal(committed);
+  }
+
+  private static Optional<String> asRefusal(WriteOutcome outcome) {
+    return switch (outcome) {
+      case WriteOutcome.Done done -> Optional.empty();
+      case WriteOutcome.Changed changed -> Optional.of("it changed while it was being redone");
+      case WriteOutcome.Refused refused -> Optional.of(refused.reason());
+      default -> Optional.of("it could not be written again: " + outcome);
+    };
+  }
+
+  private void journalRedone(StoredRewindEntry entry, String found) {
+    store.write(
+        tx -> {
+          tx.rewinds()
+              .mark(
+                  entry.id(),
+                  entry.merged().isPresent() ? RewindStatus.MERGED : RewindStatus.RESTORED,
+                  Optional.empty(),
+                  Optional.of(REDONE + found),
+                  entry.merged());
+          return null;
+        });
+  }
+
+  private void journalLeft(StoredRewindEntry entry, String why) {
+    store.write(
+        tx -> {
+          tx.rewinds()
+              .mark(
+                  entry.id(),
+                  RewindStatus.SKIPPED,
+                  Optional.of(SkipReason.CONFLICT),
+                  Optional.of(why),
+                  entry.merged());
+          return null;
+        });
+  }
+}

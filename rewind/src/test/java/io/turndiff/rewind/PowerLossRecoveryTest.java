@@ -1,0 +1,210 @@
+package io.turndiff.rewind;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.turndiff.model.WorkspacePath;
+import io.turndiff.store.StoredRewindOperation;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.TreeMap;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+
+/**
+ * A rewind writes its files without syncing each and syncs the file system once at its end; a power
+ * loss before then may take back what its journal says was written. The test plays the power loss
+ * on the files the journal says were written (cut short, emptied, zeros in the middle, the rename
+ * undone, the file gone) and has the operation recorded as run in another boot without its sync
+ * (the store's row, as a power loss leaves it); the next start redoes each from the store, byte for
+ * byte, says so, and writes over nothing it has not stored.
+ */
+class PowerLossRecoveryTest extends HarnessTest {
+
+  private static final int FILES = 6;
+
+  /** A content long enough that cutting it short and zeroing a block are both visible. */
+  private static String before(int i) {
+    return ("before " + i + "\n").repeat(700);
+  }
+
+  private String rewrittenTurn() throws Exception {
+    List<String> paths = new ArrayList<>();
+    for (int i = 0; i < FILES; i++) {
+      h.workspace.file("f" + i + ".txt", before(i));
+      paths.add("f" + i + ".txt");
+    }
+    return h.turn(
+        paths,
+        () -> {
+          for (int i = 0; i < FILES; i++) {
+            Files.writeString(file("f" + i + ".txt"), "after " + i + "\n");
+          }
+        });
+  }
+
+  /**
+   * What a power loss leaves of f0–f4, and f5 edited after the rewind (someone's work the rewind
+   * never stored: never to be written over).
+   */
+  private void powerLoss() throws Exception {
+    byte[] f0 = Files.readAllBytes(file("f0.txt"));
+    Files.write(file("f0.txt"), Arrays.copyOf(f0, f0.length / 3));
+    Files.write(file("f1.txt"), new byte[0]);
+    byte[] f2 = Files.readAllBytes(file("f2.txt"));
+    Arrays.fill(f2, 1024, 2048, (byte) 0);
+    Files.write(file("f2.txt"), f2);
+    Files.writeString(file("f3.txt"), "after 3\n"); // the rename never reached the disk
+    Files.delete(file("f4.txt"));
+    Files.writeString(file("f5.txt"), "the user's edit after the rewind\n");
+  }
+
+  private void ranInAnotherBootUnsynced(String operation) {
+    h.store.writeDurably(
+        tx -> {
+          long id = tx.rewinds().byExternalId(operation).orElseThrow().id();
+          tx.rewinds().runningInBoot(id, Optional.of("00000000-0000-0000-0000-000000000000"));
+          return null;
+        });
+  }
+
+  private List<Path> temporaries() throws Exception {
+    try (Stream<Path> files = Files.walk(h.workspace.root())) {
+      return files.filter(path -> path.getFileName().toString().startsWith(".turndiff-")).toList();
+    }
+  }
+
+  @Test
+  void aFinishedRewindFromAnotherBootHasWhatAPowerLossTookRedoneFromTheStore() throws Exception {
+    String turn = rewrittenTurn();
+    RewindReport rewound = h.rewindTurn(turn);
+    assertTrue(rewound.complete(), rewound.toString());
+    String operation = rewound.operation();
+    long workspace = h.workspaceIdOf(turn);
+    assertEquals(
+        List.of(),
+        h.store.read(tx -> tx.rewinds().doneUnsyncedIn(workspace)),
+        "its end was synced, and the operation says so");
+
+    powerLoss();
+    ranInAnotherBootUnsynced(operation);
+    assertEquals(1, h.store.read(tx -> tx.rewinds().doneUnsyncedIn(workspace)).size());
+
+    // the next rewind in the workspace (a turn of another file) starts by making the earlier one
+    // durable
+    h.workspace.file("other.txt", "other before\n");
+    String other =
+        h.turn(List.of("other.txt"), () -> Files.writeString(file("other.txt"), "other after\n"));
+    Map<String, String> told = new TreeMap<>();
+    RewindReport next =
+        h.rewind.rewind(
+            new RewindRequest(other, false, Optional.empty(), false, false),
+            new RewindStarted() {
+              @Override
+              public void started(String id, boolean resumed) {}
+
+              @Override
+              public void recovered(String id, Map<WorkspacePath, String> paths) {
+                assertEquals(operation, id);
+                paths.forEach((path, what) -> told.put(path.display(), what));
+              }
+            });
+    assertTrue(next.complete(), next.toString());
+
+    for (int i = 0; i < 5; i++) {
+      assertEquals(before(i), h.workspace.readText("f" + i + ".txt"), "f" + i + " redone");
+    }
+    assertEquals(
+        "the user's edit after the rewind\n",
+        h.workspace.readText("f5.txt"),
+        "what no power loss makes is never written over");
+    assertEquals(
+        List.of("f0.txt", "f1.txt", "f2.txt", "f3.txt", "f4.txt", "f5.txt"),
+        List.copyOf(told.keySet()));
+    assertTrue(
+        told.get("f0.txt").startsWith("redone: it held " + before(0).length() / 3 + " bytes"),
+        told.toString());
+    assertTrue(told.get("f3.txt").contains("what the rewind replaced"), told.toString());
+    assertEquals("redone: it was gone", told.get("f4.txt"));
+    assertTrue(told.get("f5.txt").startsWith("left: "), told.toString());
+
+    // the receipt says it too: the redone paths in its notes, the one left as a conflict
+    RewindReport receipt =
+        h.rewind.rewind(new RewindRequest(turn, false, Optional.of(operation), false, false));
+    assertEquals(5, receipt.notes().size(), receipt.toString());
+    assertTrue(
+        receipt.notes().values().stream().allMatch(n -> n.startsWith("redone after a restart: ")));
+    assertEquals(1, receipt.skipped().size(), receipt.toString());
+    assertEquals("f5.txt", receipt.skipped().getFirst().path().display());
+    assertEquals(SkipReason.CONFLICT, receipt.skipped().getFirst().reason());
+    assertEquals(
+        List.of(),
+        h.store.read(tx -> tx.rewinds().doneUnsyncedIn(workspace)),
+        "made durable (one syncfs) and marked synced");
+    assertEquals(List.of(), temporaries(), "no staged file left");
+  }
+
+  @Test
+  void aFinishedRewindNotSyncedInThisBootIsOnlySynced() throws Exception {
+    String turn = rewrittenTurn();
+    String operation = h.rewindTurn(turn).operation();
+    long workspace = h.workspaceIdOf(turn);
+    // the process died between its finish and its sync, in this boot: the page cache holds what
+    // it wrote, so an edit since is the user's, never redone
+    h.store.writeDurably(
+        tx -> {
+          long id = tx.rewinds().byExternalId(operation).orElseThrow().id();
+          tx.rewinds().runningInBoot(id, BootId.now());
+          return null;
+        });
+    Files.writeString(file("f0.txt"), "edited since\n");
+    h.workspace.file("other.txt", "other before\n");
+    String other =
+        h.turn(List.of("other.txt"), () -> Files.writeString(file("other.txt"), "other after\n"));
+    h.rewindTurn(other);
+    assertEquals("edited since\n", h.workspace.readText("f0.txt"));
+    assertEquals(List.of(), h.store.read(tx -> tx.rewinds().doneUnsyncedIn(workspace)));
+  }
+
+  @Test
+  void anUnfinishedRewindFromAnotherBootHasItsLostWritesRedoneWhenResumed() throws Exception {
+    String turn = rewrittenTurn();
+    RewindRequest request = new RewindRequest(turn, false, Optional.empty(), false, false);
+    String operation = h.interruptedRewind(request, 4);
+    StoredRewindOperation interrupted =
+        h.store.read(tx -> tx.rewinds().byExternalId(operation)).orElseThrow();
+    assertFalse(interrupted.done());
+    // three renames landed before the failure; the power loss then took back what they wrote
+    assertEquals(before(0), h.workspace.readText("f0.txt"));
+    Files.write(file("f0.txt"), new byte[0]);
+    byte[] f1 = Files.readAllBytes(file("f1.txt"));
+    Files.write(file("f1.txt"), Arrays.copyOf(f1, 100));
+    Files.delete(file("f2.txt"));
+    ranInAnotherBootUnsynced(operation);
+
+    RewindReport resumed = h.rewind.rewind(request);
+    assertEquals(operation, resumed.operation());
+    assertTrue(resumed.complete(), resumed.toString());
+    for (int i = 0; i < FILES; i++) {
+      assertEquals(before(i), h.workspace.readText("f" + i + ".txt"), "f" + i);
+    }
+    assertEquals(
+        List.of("f0.txt", "f1.txt", "f2.txt"),
+        resumed.notes().keySet().stream().map(WorkspacePath::display).sorted().toList(),
+        resumed.toString());
+    assertEquals(List.of(), temporaries());
+    assertEquals(
+        List.of(),
+        h.store.read(tx -> tx.rewinds().doneUnsyncedIn(h.workspaceIdOf(turn))),
+        "finished, synced");
+    assertTrue(
+        new String(Files.readAllBytes(file("f1.txt")), StandardCharsets.UTF_8).endsWith("1\n"));
+  }
+}

@@ -1,0 +1,57 @@
+package io.turndiff.rewind;
+
+import java.io.FileInputStream;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * A process that records a turn rewriting {@code N} files in ten directories, then rewinds it,
+ * marking where the rewind begins and ends by opening two files that do not exist (an {@code
+ * openat} a tracer sees by name): {@link RewindSyncCountTest} runs it under {@code strace} and
+ * counts the sync calls between the marks.
+ */
+final class SyncCountedRewind {
+
+  static final String BEGINS = "rewind-begins.mark";
+  static final String ENDS = "rewind-ends.mark";
+
+  private SyncCountedRewind() {}
+
+  /** {@code args}: a fresh directory, the number of files. Prints the report. */
+  public static void main(String[] args) throws Exception {
+    Path temp = Path.of(args[0]);
+    int files = Integer.parseInt(args[1]);
+    try (RewindHarness h = new RewindHarness(temp)) {
+      List<String> paths = new ArrayList<>();
+      for (int i = 0; i < files; i++) {
+        String path = "d" + (i % 10) + "/f" + i + ".txt";
+        h.workspace.file(path, "before " + i + "\n");
+        paths.add(path);
+      }
+      String turn =
+          h.turn(
+              paths,
+              () -> {
+                for (String path : paths) {
+                  Files.writeString(h.workspace.resolve(path), "after " + path + "\n");
+                }
+              });
+      mark(temp.resolve(BEGINS));
+      RewindReport report = h.rewindTurn(turn);
+      mark(temp.resolve(ENDS));
+      System.out.println(report.complete() + " " + report.restored().size());
+    }
+  }
+
+  /** Opens a file that is not there: one {@code openat} naming it, nothing else. */
+  private static void mark(Path absent) {
+    try (FileInputStream never = new FileInputStream(absent.toFile())) {
+      throw new IllegalStateException(absent + " exists");
+    } catch (IOException expected) {
+      // the openat the tracer looks for has happened
+    }
+  }
+}

@@ -1,8 +1,8 @@
 package io.turndiff.server;
 
+import io.turndiff.ownfiles.OwnFile;
 import java.io.IOException;
 import java.net.InetAddress;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermission;
 import java.nio.file.attribute.PosixFilePermissions;
@@ -113,16 +113,22 @@ final class Edge {
    * The Unix domain socket at {@code path}, bound when the server starts (a socket left by a
    * service that died is removed first: the run directory is this user's alone), with the peer
    * check on every connection. The one user the check lets in is the one this process runs as: the
-   * owner of {@code /proc/self}.
+   * owner of its {@code /proc} directory.
    */
   private static Socket openSocket(Server server, HttpConfiguration http, Path path)
       throws IOException {
-    Files.deleteIfExists(path);
+    OwnFile.of(path).deleteIfExists();
     UnixDomainServerConnector unix =
         new UnixDomainServerConnector(server, 1, 1, new HttpConnectionFactory(http));
     unix.setUnixDomainPath(path);
     unix.setIdleTimeout(IDLE.toMillis());
-    PeerCheck peers = new PeerCheck(Files.getOwner(Path.of("/proc/self")));
+    Path self = Path.of("/proc/" + ProcessHandle.current().pid());
+    PeerCheck peers =
+        new PeerCheck(
+            OwnFile.of(self)
+                .attributes()
+                .orElseThrow(() -> new IOException("cannot see this process in " + self))
+                .owner());
     unix.addBean(peers);
     server.addConnector(unix);
     return new Socket(path, peers);
@@ -176,7 +182,7 @@ final class Edge {
     }
     // bound with the process's umask; until this, the 0700 run directory keeps others out
     if (socket.isPresent()) {
-      Files.setPosixFilePermissions(socket.get().path(), OWNER_ONLY);
+      OwnFile.of(socket.get().path()).setPermissions(OWNER_ONLY);
     }
   }
 
@@ -186,6 +192,9 @@ final class Edge {
       server.stop();
     } catch (Exception e) {
       System.err.println("turndiff serve: the HTTP server did not stop cleanly: " + e);
+    } finally {
+      // bound by open() even when the server never started
+      tcp.close();
     }
   }
 }

@@ -36,16 +36,24 @@ public final class HttpLatencyBench {
     this.progress = progress;
   }
 
-  public record Result(int calls, Samples http, Samples inProcess, Samples health) {
+  public record Result(
+      int calls,
+      Samples http,
+      Samples inProcess,
+      Samples health,
+      Samples socket,
+      Samples socketHealth) {
 
     public void print(PrintWriter out) {
       out.printf(
           "one snapshot call of a 10 KB file, %d calls each (machine: %d cores, Java %s)%n",
           calls, Runtime.getRuntime().availableProcessors(), System.getProperty("java.version"));
       out.printf("%-40s %9s %9s %9s%n", "", "p50 us", "p90 us", "p99 us");
-      row(out, "over loopback HTTP", http);
+      row(out, "over loopback HTTP (kept-open TCP)", http);
+      row(out, "over the Unix socket (kept open)", socket);
       row(out, "in-process (anchor)", inProcess);
       row(out, "HTTP health check (anchor)", health);
+      row(out, "health check over the Unix socket", socketHealth);
       out.printf(
           "HTTP / in-process at p50: %.2fx; HTTP adds %.0f us at p50%n",
           (double) http.median() / inProcess.median(), (http.median() - inProcess.median()) / 1e3);
@@ -63,6 +71,8 @@ public final class HttpLatencyBench {
       http.putInto(node, "http_snapshot_us", 1e3);
       inProcess.putInto(node, "in_process_snapshot_us", 1e3);
       health.putInto(node, "http_health_us", 1e3);
+      socket.putInto(node, "socket_snapshot_us", 1e3);
+      socketHealth.putInto(node, "socket_health_us", 1e3);
       node.put("http_over_in_process_p50", (double) http.median() / inProcess.median());
       return node;
     }
@@ -72,7 +82,7 @@ public final class HttpLatencyBench {
     Path base = Files.createTempDirectory("turndiff-http-bench-");
     try {
       Path workspace = Files.createDirectories(base.resolve("workspace"));
-      int files = 2 * (calls + warmup);
+      int files = 3 * (calls + warmup);
       Random random = new Random(7);
       for (int i = 0; i < files; i++) {
         Files.write(workspace.resolve("f" + i + ".java"), SyntheticTree.text(random, 10 * 1024));
@@ -85,13 +95,21 @@ public final class HttpLatencyBench {
       try (Turndiff turndiff =
               Turndiff.open(base.resolve("store/turndiff.db"), BoundaryOptions.defaults());
           HttpService service =
-              HttpService.start(turndiff, ServiceOptions.builder(token).port(0).build())) {
+              HttpService.start(
+                  turndiff,
+                  ServiceOptions.builder(token)
+                      .port(0)
+                      .socket(base.resolve("bench.sock"))
+                      .build());
+          SocketHttpClient overSocket = new SocketHttpClient(base.resolve("bench.sock"))) {
         HttpClient client = HttpClient.newHttpClient();
         String turn =
             turndiff.capture().beginTurn(workspace, Optional.of("bench"), Optional.empty()).turn();
         Samples http = new Samples();
         Samples inProcess = new Samples();
         Samples health = new Samples();
+        Samples socket = new Samples();
+        Samples socketHealth = new Samples();
         int file = 0;
         for (int i = 0; i < calls + warmup; i++) {
           boolean measured = i >= warmup;
@@ -120,13 +138,26 @@ public final class HttpLatencyBench {
           start = System.nanoTime();
           client.send(ping, HttpResponse.BodyHandlers.ofString());
           long healthNanos = System.nanoTime() - start;
+          String socketBody =
+              "{\"tool_call\":\"socket-" + i + "\",\"paths\":[\"f" + file++ + ".java\"]}";
+          start = System.nanoTime();
+          int status = overSocket.send("POST", "/v1/turns/" + turn + "/snapshots", socketBody);
+          long socketNanos = System.nanoTime() - start;
+          if (status != 200) {
+            throw new IllegalStateException("snapshot over the socket failed: HTTP " + status);
+          }
+          start = System.nanoTime();
+          overSocket.send("GET", "/v1/health", null);
+          long socketHealthNanos = System.nanoTime() - start;
           if (measured) {
             http.add(httpNanos);
             inProcess.add(localNanos);
             health.add(healthNanos);
+            socket.add(socketNanos);
+            socketHealth.add(socketHealthNanos);
           }
         }
-        return new Result(calls, http, inProcess, health);
+        return new Result(calls, http, inProcess, health, socket, socketHealth);
       }
     } finally {
       TurnBench.deleteTree(base);

@@ -92,15 +92,17 @@ final class ServeCommand implements Callable<Integer> {
       paramLabel = "N",
       defaultValue = "" + ServiceOptions.DEFAULT_MAX_CONNECTIONS,
       description =
-          "Connections open at once; more are closed as they come (default ${DEFAULT-VALUE}).")
+          "TCP connections open at once (a quarter of them at most without the token or the "
+              + "panel's cookie); more wait (default ${DEFAULT-VALUE}).")
   int maxConnections;
 
   @Option(
       names = "--request-timeout",
       paramLabel = "SECONDS",
-      defaultValue = "10",
+      defaultValue = "5",
       description =
-          "Time a client has to send a whole request, from its first byte (default ${DEFAULT-VALUE}).")
+          "Time a TCP connection has, from its opening, to show the token or the panel's cookie; "
+              + "then it is closed (default ${DEFAULT-VALUE}).")
   long requestTimeout;
 
   @Option(
@@ -144,6 +146,15 @@ final class ServeCommand implements Callable<Integer> {
       paramLabel = "FILE",
       description = "With --daemon: the discovery file (its .header sibling holds the header).")
   Path discovery;
+
+  @Option(
+      names = "--socket",
+      paramLabel = "FILE",
+      description =
+          "Also listen on this Unix domain socket (made 0600; only this user's processes are "
+              + "served on it, without the token). `turndiff service start` gives the run "
+              + "directory's.")
+  Path socket;
 
   @Override
   public Integer call() throws IOException, InterruptedException {
@@ -225,6 +236,15 @@ final class ServeCommand implements Callable<Integer> {
     try {
       ServiceOptions.Builder builder = ServiceOptions.builder(token).version(Main.VERSION);
       instance.ifPresent(builder::instance);
+      if (socket != null && ServiceOptions.socketPathFits(socket.toAbsolutePath())) {
+        builder.socket(socket.toAbsolutePath());
+      } else if (socket != null) {
+        // the hook script then finds no socket and uses the port with the token
+        System.err.println(
+            "turndiff serve: "
+                + socket.toAbsolutePath()
+                + " is too long for a Unix socket's name (107 bytes); serving on the port only");
+      }
       return builder
           .port(port)
           .allowedOrigins(Set.copyOf(allowedOrigins))

@@ -6,6 +6,7 @@ import io.turndiff.api.wire.WireGcRun;
 import io.turndiff.api.wire.WireHookFailure;
 import io.turndiff.api.wire.WireOpenTurn;
 import io.turndiff.api.wire.WireReplacedService;
+import io.turndiff.api.wire.WireServiceConnections;
 import io.turndiff.api.wire.WireServiceGc;
 import io.turndiff.api.wire.WireServiceStarted;
 import io.turndiff.api.wire.WireServiceState;
@@ -209,6 +210,7 @@ final class ServiceCommand {
                 + ", begun "
                 + turn.beganAt());
       }
+      printConnections(out, answer.connections());
       printCollections(out, answer.gc());
       printHooks(out, answer);
       printWatch(out, answer.watch());
@@ -216,6 +218,24 @@ final class ServiceCommand {
       printFailures(out, hookFailures, files);
       printUndelivered(out, undelivered, files);
       return ExitCode.OK.code();
+    }
+
+    /**
+     * Where the service listens besides its port, and what its guards did: the TCP connections that
+     * showed a credential, those cut without one, the socket's peers refused.
+     */
+    private static void printConnections(PrintWriter out, WireServiceConnections connections) {
+      out.println(
+          "socket:      "
+              + (connections.socket() == null ? "none (TCP only)" : connections.socket()));
+      out.println(
+          "connections: "
+              + connections.authenticated()
+              + " authenticated, "
+              + connections.unauthenticatedCut()
+              + " cut without a token or cookie, "
+              + connections.peerRefused()
+              + " socket peers refused (another user)");
     }
 
     /**

@@ -291,6 +291,45 @@ class ArchitectureTest {
               "the MCP SDK (and the Jackson 3 and Reactor it brings) is the MCP server's alone");
 
   @ArchTest
+  static final ArchRule jettyOnlyAtTheServicesEdge =
+      noClasses()
+          .that()
+          .doNotHaveFullyQualifiedName("io.turndiff.server.Exchange")
+          .and()
+          .doNotHaveFullyQualifiedName("io.turndiff.server.Edge")
+          .and()
+          .doNotHaveFullyQualifiedName("io.turndiff.server.JsonErrorHandler")
+          .and()
+          .doNotHaveFullyQualifiedName("io.turndiff.server.ConnectionGuard")
+          .and()
+          .doNotHaveFullyQualifiedName("io.turndiff.server.PeerCheck")
+          .and()
+          .doNotHaveFullyQualifiedName("io.turndiff.server.Edge$1")
+          .should()
+          .dependOnClassesThat()
+          .resideInAPackage("org.eclipse.jetty..")
+          .because(
+              "the server underneath is a plug: the gates and endpoints see a request only through"
+                  + " Exchange; Edge builds the server, its guards watch connections");
+
+  @ArchTest
+  static final ArchRule onlyExchangeKnowsJettysRequestAndResponse =
+      noClasses()
+          .that()
+          .doNotHaveFullyQualifiedName("io.turndiff.server.Exchange")
+          .and()
+          .doNotHaveFullyQualifiedName("io.turndiff.server.Edge$1")
+          .and()
+          .doNotHaveFullyQualifiedName("io.turndiff.server.JsonErrorHandler")
+          .should()
+          .dependOnClassesThat()
+          .haveFullyQualifiedName("org.eclipse.jetty.server.Response")
+          .orShould()
+          .dependOnClassesThat()
+          .haveFullyQualifiedName("org.eclipse.jetty.server.Request")
+          .because("the endpoints are written over Exchange, the one place that knows them");
+
+  @ArchTest
   static final ArchRule nothingDependsOnJmh =
       noClasses()
           .should()

@@ -7,6 +7,7 @@ import io.turndiff.api.wire.WireDoctorReport.Check;
 import io.turndiff.api.wire.WireDoctorReport.Verdict;
 import io.turndiff.api.wire.WireHookSighting;
 import io.turndiff.api.wire.WireHooksStatus;
+import io.turndiff.api.wire.WireServiceConnections;
 import io.turndiff.api.wire.WireServiceGc;
 import io.turndiff.api.wire.WireServiceStatus;
 import io.turndiff.api.wire.WireServiceWatch;
@@ -44,7 +45,8 @@ class DoctorCheckupsTest {
         Map.of(),
         List.of(),
         watch,
-        List.of());
+        List.of(),
+        new WireServiceConnections(null, 0, 0, 0));
   }
 
   private static WireServiceWatch watch(int directories, Map<String, Long> fallbacks) {

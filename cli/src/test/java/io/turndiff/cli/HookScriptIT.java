@@ -102,15 +102,37 @@ class HookScriptIT {
         + discovery.port();
   }
 
+  /** The codex hook calls the service received, from {@code service status --json}. */
+  private long received() throws Exception {
+    CommandRun status = CliProcess.run(env, "service", "status", "--json");
+    JsonNode hooks = Json.mapper().readTree(status.out()).get("service").get("hooks");
+    return hooks.has("codex") ? hooks.get("codex").get("received").asLong() : 0;
+  }
+
+  /**
+   * The script speaks to the service's Unix socket, without the token and without the identity
+   * challenge (the socket's mode and the peer's uid decide); without the socket it proves the
+   * service on its port and sends the token there, as before.
+   */
   @Test
-  void theScriptProvesTheRunningServiceAndSendsItThePayload() throws Exception {
+  void theScriptSendsThePayloadOverTheSocketElseItProvesTheServiceOnItsPort() throws Exception {
     CommandRun start = CliProcess.run(env, "service", "start");
     assertEquals(0, start.exitCode(), start.err());
-    CommandRun run = hook("codex", payload());
-    assertEquals(new CommandRun(0, "", ""), run);
+    Path socket = runDirectory.resolve(key.substring(0, 16) + ".sock");
+    assertEquals("rw-------", PosixFilePermissions.toString(Files.getPosixFilePermissions(socket)));
+    CommandRun status = CliProcess.run(env, "service", "status");
+    assertTrue(status.out().contains("socket:      " + socket), status.out());
+
+    assertEquals(new CommandRun(0, "", ""), hook("codex", payload()));
+    assertEquals(1, received(), "the call arrived");
+    assertEquals("", marker(), "no challenge on the port: the socket was used");
+
+    Files.delete(socket);
+    assertEquals(new CommandRun(0, "", ""), hook("codex", payload()));
+    assertEquals(2, received(), "the call arrived over the port");
     assertEquals(expectedMarker(), marker(), "the script proved the Java service's identity");
     String log = hookLog();
-    assertFalse(log.contains("did not prove"), log);
+    assertFalse(log.contains("did not prove") || log.contains("failed"), log);
   }
 
   /**
@@ -156,7 +178,9 @@ class HookScriptIT {
 
     CommandRun run = hook("codex", payload());
     assertEquals(quiet, run);
-    assertEquals(expectedMarker(), marker(), hookLog());
+    // the service it started listens on its socket: the call went there, with no challenge
+    assertEquals("", marker(), hookLog());
+    assertEquals(1, received(), hookLog());
     CommandRun status = CliProcess.run(env, "service", "status", "--json");
     assertEquals(0, status.exitCode(), status.out() + status.err());
     JsonNode answer = Json.mapper().readTree(status.out());

@@ -36,7 +36,13 @@ class RuntimeModulesIT {
           "java.compiler: jOOQ's compiler of Java source at run time",
           "tools.jackson.databind.ext.beans.JavaBeansAnnotationsImpl",
           "java.desktop: Jackson 3's support of java.beans annotations (the MCP SDK's JSON), which"
-              + " it does without when the module is missing");
+              + " it does without when the module is missing",
+          "org.eclipse.jetty.util.preventers.AWTLeakPreventer",
+          "java.desktop: Jetty's leak preventer for web application containers, which the service"
+              + " never installs",
+          "org.eclipse.jetty.util.preventers.AppContextLeakPreventer",
+          "java.desktop: Jetty's leak preventer for web application containers, which the service"
+              + " never installs");
 
   /** {@code a.b.C -> x.y.Z module} lines of {@code jdeps -verbose:class}. */
   private static final Pattern DEPENDENCY =

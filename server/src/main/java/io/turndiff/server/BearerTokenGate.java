@@ -27,6 +27,6 @@ final class BearerTokenGate implements Gate {
     if (!MessageDigest.isEqual(given, token)) {
       throw new ApiError(401, "unauthorized", "the bearer token is not this service's token");
     }
-    return new Verdict.Pass(passage);
+    return new Verdict.Pass(passage.withCredential());
   }
 }

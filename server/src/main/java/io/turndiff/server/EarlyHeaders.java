@@ -1,6 +1,5 @@
 package io.turndiff.server;
 
-import com.sun.net.httpserver.HttpExchange;
 import java.io.IOException;
 import java.util.Map;
 import java.util.Optional;
@@ -13,22 +12,21 @@ import java.util.Optional;
  */
 final class EarlyHeaders {
 
-  private final HttpExchange exchange;
+  private final Exchange exchange;
   private final Optional<String> corsOrigin;
   private boolean sent;
 
-  EarlyHeaders(HttpExchange exchange, Optional<String> corsOrigin) {
+  EarlyHeaders(Exchange exchange, Optional<String> corsOrigin) {
     this.exchange = exchange;
     this.corsOrigin = corsOrigin;
   }
 
   /** Sends {@code 200}, a JSON content type and {@code extra} now; the body follows (chunked). */
   void send(Map<String, String> extra) {
-    HttpService.setHeaders(exchange, ApiResponse.JSON, 200, corsOrigin);
-    extra.forEach(exchange.getResponseHeaders()::set);
+    Map<String, String> headers = ResponseHeaders.of(ApiResponse.JSON, 200, corsOrigin);
+    headers.putAll(extra);
     try {
-      exchange.sendResponseHeaders(200, 0);
-      exchange.getResponseBody().flush();
+      exchange.sendHeaders(200, headers);
     } catch (IOException clientGone) {
       // the request goes on as it would had the client waited: what it asked for is carried out
     } finally {

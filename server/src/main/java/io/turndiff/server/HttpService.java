@@ -1,14 +1,12 @@
 package io.turndiff.server;
 
-import com.sun.net.httpserver.Headers;
-import com.sun.net.httpserver.HttpExchange;
-import com.sun.net.httpserver.HttpServer;
 import io.turndiff.api.HealthProof;
 import io.turndiff.api.InvalidRequest;
 import io.turndiff.api.Refusal;
 import io.turndiff.api.Turndiff;
 import io.turndiff.api.wire.WireHealthProof;
 import io.turndiff.api.wire.WireOpenTurn;
+import io.turndiff.api.wire.WireServiceConnections;
 import io.turndiff.api.wire.WireServiceStatus;
 import io.turndiff.api.wire.WireServiceWatch;
 import io.turndiff.hooks.HookOutcome;
@@ -19,8 +17,6 @@ import io.turndiff.store.Store;
 import io.turndiff.store.StoreException;
 import java.io.IOException;
 import java.io.OutputStream;
-import java.net.InetAddress;
-import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -28,8 +24,6 @@ import java.time.Instant;
 import java.time.InstantSource;
 import java.util.Map;
 import java.util.Optional;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
@@ -41,26 +35,26 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * address and port (DNS rebinding) is refused before anything else, every API request needs the
  * bearer token or the panel's session, an {@code Origin} not explicitly allowed (a browser page
  * elsewhere) is refused, and CORS is off unless origins are configured. The gates see a request
- * only as a {@link RequestView}: this class is their one tie to the JDK's server, turning an
- * exchange into a view and an answer into bytes. Requests run on virtual threads: calls on one turn
- * are serialized, calls on different turns proceed in parallel, and the store serializes its writes
- * itself. {@link #stop()} lets requests in flight finish.
+ * only as a {@link RequestView}, and this class sees the server only as an {@link Exchange}: the
+ * server underneath (Jetty, {@link Edge}) is a plug. Requests run on virtual threads: calls on one
+ * turn are serialized, calls on different turns proceed in parallel, and the store serializes its
+ * writes itself. {@link #stop()} lets requests in flight finish.
  *
- * <p>Hostile clients are bounded before they cost much: connections are capped, a request must
- * arrive whole within a deadline and its headers within a size (the JDK server's limits, {@link
- * JdkServerLimits}), and the body is read only after the gates passed the request: its caller is
- * known and its declared length within the body limit.
+ * <p>Hostile clients are bounded before they cost much: connections are capped, a request's line
+ * and headers must fit a size and a silent connection is closed ({@link Edge}), and the body is
+ * read only after the gates passed the request: its caller is known and its declared length within
+ * the body limit.
  *
  * <p>While it runs it also collects the store's garbage on its own, by the policy kept with the
  * store ({@link ScheduledCollection}); {@link #stop()} ends a collection in progress first.
  */
 public final class HttpService implements AutoCloseable {
 
-  private final HttpServer server;
-  private final ExecutorService executor;
+  private final Edge edge;
   private final ServiceOptions options;
   private final Router router;
   private final SecurityGates gates;
+  private final SecurityGates socketGates;
   private final Instant startedAt = Instant.now();
   private final Store store;
   private final PanelEvents events = new PanelEvents();
@@ -69,14 +63,12 @@ public final class HttpService implements AutoCloseable {
   private final ScheduledCollection collection;
   private final Turndiff turndiff;
 
-  private HttpService(
-      HttpServer server, ExecutorService executor, ServiceOptions options, Turndiff turndiff) {
-    this.server = server;
-    this.executor = executor;
+  private HttpService(Edge edge, ServiceOptions options, Turndiff turndiff) {
+    this.edge = edge;
     this.options = options;
     this.store = turndiff.store();
     this.turndiff = turndiff;
-    int port = server.getAddress().getPort();
+    int port = edge.port();
     PanelLogin login = new PanelLogin(port, InstantSource.system());
     this.gates =
         SecurityGates.of(
@@ -88,6 +80,7 @@ public final class HttpService implements AutoCloseable {
             PanelFiles.load(HttpService.class.getClassLoader()),
             login,
             options.instance().map(instance -> nonce -> prove(instance, nonce)));
+    this.socketGates = SecurityGates.socket(options.maxBodyBytes(), HookEndpoints.MAX_BODY_BYTES);
     this.endpoints = new Endpoints(turndiff, events, login, "http://127.0.0.1:" + port);
     this.router =
         endpoints.router().add("GET", "/v1/service/status", request -> ApiResponse.ok(status()));
@@ -97,22 +90,15 @@ public final class HttpService implements AutoCloseable {
   }
 
   public static HttpService start(Turndiff turndiff, ServiceOptions options) throws IOException {
-    JdkServerLimits.install(options);
-    HttpServer server =
-        HttpServer.create(
-            new InetSocketAddress(InetAddress.getLoopbackAddress(), options.port()), 128);
-    ExecutorService executor = Executors.newVirtualThreadPerTaskExecutor();
+    Edge edge = Edge.open(options);
     HttpService service;
     try {
-      service = new HttpService(server, executor, options, turndiff);
-    } catch (RuntimeException e) {
-      executor.close();
-      server.stop(0);
+      service = new HttpService(edge, options, turndiff);
+      edge.start(service::handle);
+    } catch (IOException | RuntimeException e) {
+      edge.stop();
       throw e;
     }
-    server.createContext("/", service::handle);
-    server.setExecutor(executor);
-    server.start();
     return service;
   }
 
@@ -129,7 +115,12 @@ public final class HttpService implements AutoCloseable {
   }
 
   public int port() {
-    return server.getAddress().getPort();
+    return edge.port();
+  }
+
+  /** The Unix domain socket it listens on, when it has one. */
+  public Optional<Path> socket() {
+    return edge.socket().map(Edge.Socket::path);
   }
 
   public String url() {
@@ -140,16 +131,15 @@ public final class HttpService implements AutoCloseable {
    * One request: through the {@linkplain SecurityGates gates}, then to its route. A gate's answer
    * or refusal is sent as it is; a request they pass gets its endpoint's answer.
    */
-  private void handle(HttpExchange exchange) {
-    RequestView request =
-        new RequestView(
-            exchange.getRequestMethod(),
-            exchange.getRequestURI().getRawPath(),
-            exchange.getRequestURI().getRawQuery(),
-            exchange.getRequestHeaders(),
-            exchange::getRequestBody);
-    switch (gates.pass(request)) {
-      case Verdict.Pass(Passage passage) -> route(exchange, request, passage);
+  private void handle(Exchange exchange) {
+    RequestView request = exchange.view();
+    switch ((exchange.overSocket() ? socketGates : gates).pass(request)) {
+      case Verdict.Pass(Passage passage) -> {
+        if (passage.credentialed()) {
+          edge.guard().admit(exchange.connection());
+        }
+        route(exchange, request, passage);
+      }
       case Verdict.Answer(ApiResponse answer, Passage passage) ->
           send(exchange, answer, passage.corsOrigin());
       case Verdict.Stop(Exception cause, Passage passage) ->
@@ -158,7 +148,7 @@ public final class HttpService implements AutoCloseable {
   }
 
   /** A request the gates passed: its endpoint's answer, or the event stream. */
-  private void route(HttpExchange exchange, RequestView request, Passage passage) {
+  private void route(Exchange exchange, RequestView request, Passage passage) {
     ApiResponse response;
     EarlyHeaders early = null;
     try {
@@ -168,7 +158,6 @@ public final class HttpService implements AutoCloseable {
       if (request.rawPath().equals(Endpoints.EVENTS)) {
         // the request is complete before the stream starts: the request deadline ends here
         request.body(passage.bodyLimit());
-        exchange.getRequestBody().close();
         streamEvents(
             exchange, new ApiRequest(Map.of(), query, new byte[0], null, passage.panelSession()));
         return;
@@ -211,7 +200,7 @@ public final class HttpService implements AutoCloseable {
   }
 
   /** {@code GET /v1/events[?session=S | ?workspace=DIR]}, for the panel only. */
-  private void streamEvents(HttpExchange exchange, ApiRequest request) {
+  private void streamEvents(Exchange exchange, ApiRequest request) {
     PanelSessions.Session session = request.requirePanel(Endpoints.EVENTS);
     Optional<String> workspace = request.query("workspace");
     Optional<String> turnSession = request.query("session");
@@ -222,8 +211,11 @@ public final class HttpService implements AutoCloseable {
         new PanelEvents.Scope(
             turnSession.orElse(null),
             workspace.map(endpoints::namedWorkspace).map(Path::toString).orElse(null));
-    setHeaders(exchange, PanelEvents.CONTENT_TYPE, 200, Optional.empty());
-    events.serve(exchange, scope, session.id());
+    events.serve(
+        exchange,
+        ResponseHeaders.of(PanelEvents.CONTENT_TYPE, 200, Optional.empty()),
+        scope,
+        session.id());
   }
 
   /** The answer to an identity challenge: the proof for {@code nonce} ({@link HealthProof}). */
@@ -259,7 +251,17 @@ public final class HttpService implements AutoCloseable {
         endpoints.hookCounters().counts(),
         endpoints.hookCounters().lastFailures(),
         WireServiceWatch.of(turndiff.watchStatus()),
-        endpoints.hookSightings().all());
+        endpoints.hookSightings().all(),
+        connections());
+  }
+
+  private WireServiceConnections connections() {
+    ConnectionGuard.Counts counts = edge.guard().counts();
+    return new WireServiceConnections(
+        edge.socket().map(socket -> socket.path().toString()).orElse(null),
+        counts.admitted(),
+        counts.cut(),
+        edge.socket().map(socket -> socket.peers().refused()).orElse(0L));
   }
 
   private static ApiResponse refused(RequestException e) {
@@ -267,47 +269,19 @@ public final class HttpService implements AutoCloseable {
     return ApiResponse.error(refusal.status(), refusal.code(), e.getMessage());
   }
 
-  static void setHeaders(
-      HttpExchange exchange, String contentType, int status, Optional<String> corsOrigin) {
-    Headers headers = exchange.getResponseHeaders();
-    headers.set("Content-Type", contentType);
-    headers.set("Cache-Control", "no-store");
-    SecurityHeaders.set(headers);
-    if (status == 401) {
-      headers.set("WWW-Authenticate", "Bearer");
-    }
-    corsOrigin.ifPresent(
-        origin -> {
-          headers.set("Access-Control-Allow-Origin", origin);
-          headers.set("Vary", "Origin");
-          headers.set("Access-Control-Allow-Headers", "Authorization, Content-Type");
-          headers.set("Access-Control-Allow-Methods", "GET, POST, OPTIONS");
-          headers.set("Access-Control-Expose-Headers", "Turndiff-Operation, Turndiff-Resumed");
-        });
-  }
-
   /** The body of a response whose status and headers went out early ({@link EarlyHeaders}). */
-  private static void sendBody(HttpExchange exchange, ApiResponse response) {
-    try (exchange;
-        OutputStream out = exchange.getResponseBody()) {
+  private static void sendBody(Exchange exchange, ApiResponse response) {
+    try (OutputStream out = exchange.body()) {
       out.write(response.body());
     } catch (IOException clientGone) {
       // the client hung up; nothing to tell it
     }
   }
 
-  private static void send(
-      HttpExchange exchange, ApiResponse response, Optional<String> corsOrigin) {
-    try (exchange) {
-      setHeaders(exchange, response.contentType(), response.status(), corsOrigin);
-      response.headers().forEach(exchange.getResponseHeaders()::set);
-      byte[] body = response.body();
-      exchange.sendResponseHeaders(response.status(), body.length == 0 ? -1 : body.length);
-      if (body.length > 0) {
-        try (OutputStream out = exchange.getResponseBody()) {
-          out.write(body);
-        }
-      }
+  private static void send(Exchange exchange, ApiResponse response, Optional<String> corsOrigin) {
+    try {
+      exchange.respond(
+          response, ResponseHeaders.of(response.contentType(), response.status(), corsOrigin));
     } catch (IOException clientGone) {
       // the client hung up; nothing to tell it
     }
@@ -322,8 +296,7 @@ public final class HttpService implements AutoCloseable {
     collection.close();
     // the event streams would otherwise hold the grace period to its end
     events.close();
-    server.stop((int) Math.max(1, options.shutdownGrace().toSeconds()));
-    executor.close();
+    edge.stop();
   }
 
   @Override

@@ -1,7 +1,6 @@
 package io.turndiff.server;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import com.sun.net.httpserver.HttpExchange;
 import io.turndiff.api.Json;
 import java.io.IOException;
 import java.io.OutputStream;
@@ -10,6 +9,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.TimeUnit;
@@ -87,15 +87,15 @@ final class PanelEvents implements AutoCloseable {
   }
 
   /**
-   * Serves one stream on {@code exchange}, whose headers (but not its status) are set, until the
-   * client leaves, a newer stream of the same login replaces it, or the service stops.
+   * Serves one stream on {@code exchange}, with {@code headers}, until the client leaves, a newer
+   * stream of the same login replaces it, or the service stops.
    */
-  void serve(HttpExchange exchange, Scope scope, String loginSession) {
+  void serve(Exchange exchange, Map<String, String> headers, Scope scope, String loginSession) {
     Stream stream = new Stream(scope, loginSession);
     register(stream);
-    try (exchange) {
-      exchange.sendResponseHeaders(200, 0);
-      pump(exchange.getResponseBody(), stream, scope);
+    try {
+      exchange.sendHeaders(200, headers);
+      pump(exchange.body(), stream, scope);
     } catch (IOException clientGone) {
       // the page left or reloads; it reconnects by itself
     } catch (InterruptedException stopping) {

@@ -72,6 +72,21 @@ final class SecurityGates {
   }
 
   /**
+   * The row for a request on the service's Unix domain socket. The socket's file mode (0600, in the
+   * 0700 run directory) and the peer's credentials, checked before a byte was read ({@link
+   * PeerCheck}), have already proved the caller is this user: that stands in for the token. No
+   * browser can reach a socket, so the panel's gates (its files, origins, cookie) have nothing to
+   * do here, nor has {@code Host}, which names no address on a socket.
+   */
+  static SecurityGates socket(int maxBodyBytes, int hookBodyBytes) {
+    return new SecurityGates(
+        List.of(
+            new HeadersOnceGate(),
+            (request, passage) -> new Verdict.Pass(passage.withCredential()),
+            new BodyLimitGate(maxBodyBytes, hookBodyBytes)));
+  }
+
+  /**
    * Runs the request through the gates in order, each given the passage the one before made: the
    * first answer or stop ends the row; after the last gate, the request passes.
    */

@@ -1,6 +1,6 @@
 package io.turndiff.server;
 
-import com.sun.net.httpserver.Headers;
+import java.util.Map;
 
 /**
  * The headers on every response, static and API (docs/review-panel.md, section 3): a CSP that
@@ -17,13 +17,13 @@ final class SecurityHeaders {
 
   private SecurityHeaders() {}
 
-  static void set(Headers headers) {
-    headers.set("Content-Security-Policy", CONTENT_SECURITY_POLICY);
-    headers.set("X-Content-Type-Options", "nosniff");
-    headers.set("Referrer-Policy", "no-referrer");
-    headers.set("X-Frame-Options", "DENY");
-    headers.set("Cross-Origin-Opener-Policy", "same-origin");
-    headers.set("Cross-Origin-Resource-Policy", "same-origin");
-    headers.set("Permissions-Policy", "camera=(), microphone=(), geolocation=()");
+  static void set(Map<String, String> headers) {
+    headers.put("Content-Security-Policy", CONTENT_SECURITY_POLICY);
+    headers.put("X-Content-Type-Options", "nosniff");
+    headers.put("Referrer-Policy", "no-referrer");
+    headers.put("X-Frame-Options", "DENY");
+    headers.put("Cross-Origin-Opener-Policy", "same-origin");
+    headers.put("Cross-Origin-Resource-Policy", "same-origin");
+    headers.put("Permissions-Policy", "camera=(), microphone=(), geolocation=()");
   }
 }

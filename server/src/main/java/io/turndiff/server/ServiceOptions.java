@@ -1,6 +1,8 @@
 package io.turndiff.server;
 
 import io.turndiff.api.HealthProof;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Objects;
 import java.util.Optional;
@@ -11,14 +13,17 @@ import java.util.Set;
  * Immutable; build with {@link #builder(String)}.
  *
  * <p>The connection limits ({@link #maxConnections()}, {@link #requestDeadline()}, {@link
- * #maxHeaderBytes()}) are the JDK HTTP server's own, which it reads once per JVM when its first
- * server is created: the first service started in a process fixes them for every later one.
+ * #maxHeaderBytes()}) are each service's own ({@link Edge}).
  */
 public final class ServiceOptions {
 
   public static final int DEFAULT_PORT = 7433;
+
+  /** What {@code sun_path} holds, less its terminating NUL. */
+  static final int MAX_SOCKET_PATH_BYTES = 107;
+
   public static final int DEFAULT_MAX_CONNECTIONS = 256;
-  public static final Duration DEFAULT_REQUEST_DEADLINE = Duration.ofSeconds(10);
+  public static final Duration DEFAULT_REQUEST_DEADLINE = Duration.ofSeconds(5);
   public static final Duration DEFAULT_GC_EVERY = Duration.ofDays(1);
   public static final Duration DEFAULT_GC_SIZE_CHECK = Duration.ofMinutes(1);
 
@@ -34,6 +39,7 @@ public final class ServiceOptions {
   private final String version;
   private final Duration gcEvery;
   private final Duration gcSizeCheck;
+  private final Optional<Path> socket;
 
   private ServiceOptions(Builder builder) {
     this.port = builder.port;
@@ -48,6 +54,7 @@ public final class ServiceOptions {
     this.version = builder.version;
     this.gcEvery = builder.gcEvery;
     this.gcSizeCheck = builder.gcSizeCheck;
+    this.socket = builder.socket;
   }
 
   /**
@@ -83,14 +90,16 @@ public final class ServiceOptions {
     return maxConnections;
   }
 
-  /** How long a client has to send a whole request (line, headers and body) from its first byte. */
+  /**
+   * How long a TCP connection may stay open without a request on it showing the token or the
+   * panel's cookie ({@link ConnectionGuard}).
+   */
   public Duration requestDeadline() {
     return requestDeadline;
   }
 
   /**
-   * The request line and headers together, in bytes (as the JDK counts them: names, values, 32 per
-   * line).
+   * The request line and headers together, in bytes (as Jetty counts them: what came on the wire).
    */
   public int maxHeaderBytes() {
     return maxHeaderBytes;
@@ -126,6 +135,23 @@ public final class ServiceOptions {
     return gcSizeCheck;
   }
 
+  /**
+   * The Unix domain socket the service listens on besides its TCP port (the per-user service's, in
+   * its run directory), where the peer's user, not a token, decides; none by default.
+   */
+  public Optional<Path> socket() {
+    return socket;
+  }
+
+  /**
+   * Whether {@code path} can name a Unix domain socket: absolute, and within the 107 bytes the
+   * kernel keeps of a socket's name (a run directory beside a deeply nested store may not be).
+   */
+  public static boolean socketPathFits(Path path) {
+    return path.isAbsolute()
+        && path.toString().getBytes(StandardCharsets.UTF_8).length <= MAX_SOCKET_PATH_BYTES;
+  }
+
   public static final class Builder {
     private int port = DEFAULT_PORT;
     private final String token;
@@ -139,6 +165,7 @@ public final class ServiceOptions {
     private String version = "";
     private Duration gcEvery = DEFAULT_GC_EVERY;
     private Duration gcSizeCheck = DEFAULT_GC_SIZE_CHECK;
+    private Optional<Path> socket = Optional.empty();
 
     private Builder(String token) {
       this.token = Objects.requireNonNull(token);
@@ -185,7 +212,7 @@ public final class ServiceOptions {
       return this;
     }
 
-    /** Whole seconds (the JDK's unit), at least one. */
+    /** Whole seconds, at least one. */
     public Builder requestDeadline(Duration deadline) {
       if (deadline.compareTo(Duration.ofSeconds(1)) < 0 || deadline.toMillis() % 1000 != 0) {
         throw new IllegalArgumentException(
@@ -236,6 +263,19 @@ public final class ServiceOptions {
         throw new IllegalArgumentException(what + " must not be negative: " + duration);
       }
       return duration;
+    }
+
+    /** An absolute path, short enough for a socket's name (the kernel's limit is 107 bytes). */
+    public Builder socket(Path path) {
+      if (!socketPathFits(path)) {
+        throw new IllegalArgumentException(
+            "a socket's path is absolute and at most "
+                + MAX_SOCKET_PATH_BYTES
+                + " bytes long: "
+                + path);
+      }
+      this.socket = Optional.of(path);
+      return this;
     }
 
     public ServiceOptions build() {

@@ -1,6 +1,7 @@
 package io.turndiff.server;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -734,6 +735,47 @@ class HttpServiceTest {
             new byte[0],
             Duration.ofSeconds(20));
     assertEquals(401, anonymous.status(), "the token is checked before the body: " + anonymous);
+  }
+
+  @Test
+  void theHttpServersOwnRefusalsComeInTheServicesErrorShapeAndTouchNothing() throws Exception {
+    Map<String, Long> rows = rowsAtRest();
+    String host = "Host: 127.0.0.1:" + service.port() + "\r\n";
+    String big = "X-Big: " + "b".repeat(20 << 10) + "\r\n";
+    RawHttp.Response tooBig =
+        RawHttp.exchange(
+            service.port(),
+            ("POST /v1/turns HTTP/1.1\r\n"
+                    + host
+                    + big
+                    + "Authorization: Bearer "
+                    + TOKEN
+                    + "\r\n\r\n")
+                .getBytes(StandardCharsets.US_ASCII),
+            new byte[0],
+            Duration.ofSeconds(20));
+    assertEquals("headers_too_large", expect(431, tooBig).get("error").asText());
+    assertEquals(
+        "application/json; charset=utf-8",
+        tooBig
+            .head()
+            .lines()
+            .filter(line -> line.startsWith("Content-Type:"))
+            .findFirst()
+            .orElseThrow()
+            .substring(14));
+    RawHttp.Response garbled =
+        RawHttp.exchange(
+            service.port(),
+            ("GET  /v1/health HTTP/9.9 extra\r\n" + host + "\r\n")
+                .getBytes(StandardCharsets.US_ASCII),
+            new byte[0],
+            Duration.ofSeconds(20));
+    JsonNode refused = expect(garbled.status(), garbled);
+    assertTrue(garbled.status() == 400 || garbled.status() == 505, garbled.head());
+    assertTrue(refused.get("message").asText().startsWith("HTTP "), refused.toString());
+    assertFalse(garbled.body().contains("<html"), garbled.body());
+    assertEquals(rows, rowsAtRest(), "nothing was written");
   }
 
   // ---- item 12: roots that may never be workspaces, and the allow-list

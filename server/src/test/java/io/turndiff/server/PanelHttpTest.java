@@ -332,12 +332,16 @@ class PanelHttpTest {
             "/panel-files.json/../index.html",
             "/assets/js/..%2fmain.js",
             "/io/turndiff/server/HttpService.class",
-            "/META-INF/MANIFEST.MF",
-            "/%2e%2e/pom.xml")) {
+            "/META-INF/MANIFEST.MF")) {
       RawHttp.Response response = request("GET", target, null);
       assertEquals(404, response.status(), target + ": " + response.head());
       assertEquals("not_found", Json.mapper().readTree(response.body()).get("error").asText());
     }
+    // a path that climbs above the root is refused by the HTTP server itself, before any gate, in
+    // the service's error shape
+    RawHttp.Response above = request("GET", "/%2e%2e/pom.xml", null);
+    assertEquals(400, above.status(), above.head());
+    assertEquals("bad_request", Json.mapper().readTree(above.body()).get("error").asText());
     assertEquals(405, request("POST", "/", "x").status());
     RawHttp.Response head = request("HEAD", "/", null);
     assertEquals(200, head.status(), head.head());

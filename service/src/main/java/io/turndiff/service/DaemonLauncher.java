@@ -45,7 +45,9 @@ final class DaemonLauncher {
             "--token-file",
             files.token().toString(),
             "--discovery",
-            files.discovery().toString()));
+            files.discovery().toString(),
+            "--socket",
+            files.socket().toString()));
     ProcessBuilder builder =
         new ProcessBuilder(command)
             .directory(new File("/"))

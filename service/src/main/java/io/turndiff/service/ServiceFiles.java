@@ -124,6 +124,14 @@ public final class ServiceFiles {
     return runDirectory.resolve(key + ".verified");
   }
 
+  /**
+   * The service's Unix domain socket: named by the first 16 hex digits of the store's key, so that
+   * its path stays within the 107 bytes a socket's name may hold.
+   */
+  public Path socket() {
+    return runDirectory.resolve(key.substring(0, 16) + ".sock");
+  }
+
   public Path startLock() {
     return runDirectory.resolve(key + ".lock");
   }

@@ -1,10 +1,7 @@
 package io.turndiff.rewind;
 
 import io.turndiff.boundary.Portability;
-import java.io.IOException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.Path;
+import io.turndiff.ownfiles.Proc;
 import java.util.Optional;
 
 /**
@@ -17,8 +14,6 @@ import java.util.Optional;
  */
 final class BootId {
 
-  private static final Path KERNEL = Path.of("/proc/sys/kernel/random/boot_id");
-
   private BootId() {}
 
   /**
@@ -29,12 +24,7 @@ final class BootId {
     if (Portability.current() != Portability.LINUX) {
       return Optional.empty();
     }
-    try {
-      String id = Files.readString(KERNEL, StandardCharsets.US_ASCII).strip();
-      return id.isEmpty() ? Optional.empty() : Optional.of(id);
-    } catch (IOException | SecurityException unreadable) {
-      return Optional.empty();
-    }
+    return Proc.bootId();
   }
 
   /**

@@ -9,8 +9,8 @@ import java.util.OptionalLong;
 
 /**
  * What turndiff reads of {@code /proc}: whether there is one, a process's {@code stat} line, the
- * kernel's limit on inotify watches, and the user this process runs as. Each is one read, by name,
- * of a file the kernel makes; nothing is written.
+ * kernel's limit on inotify watches, this boot's id, and the user this process runs as. Each is one
+ * read, by name, of a file the kernel makes; nothing is written.
  */
 public final class Proc {
 
@@ -48,6 +48,24 @@ public final class Proc {
                   .strip()));
     } catch (IOException | RuntimeException unknown) {
       return OptionalLong.empty();
+    }
+  }
+
+  /**
+   * {@code kernel.random.boot_id}: the random id the kernel draws at each boot; empty without
+   * {@code /proc} or when it cannot be read. Read as lines for the reason {@link
+   * #inotifyWatchLimit()} gives: a sysctl file's stat size is 0, and a read sized by it may stop
+   * short, which would make every boot's id look the same.
+   */
+  public static Optional<String> bootId() {
+    try {
+      String id =
+          Files.readAllLines(PROC.resolve("sys/kernel/random/boot_id"), StandardCharsets.US_ASCII)
+              .getFirst()
+              .strip();
+      return id.isEmpty() ? Optional.empty() : Optional.of(id);
+    } catch (IOException | RuntimeException unknown) {
+      return Optional.empty();
     }
   }
 

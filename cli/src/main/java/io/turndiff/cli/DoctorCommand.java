@@ -24,16 +24,17 @@ import picocli.CommandLine.Spec;
 /**
  * {@code turndiff doctor}: every check of what turndiff needs in a workspace, in one go, each with
  * what to do when it fails — the store (opens, every page sound, only its owner can read it), the
- * free disk where it is, the service (its run directory, running, hook calls kept or lost), each
- * installed runtime's hooks (configured as the runtime checks them, then observed firing), the
- * workspace's tracking and the watch limit. It reads only; it makes no store where there is none.
- * Exit 0 when nothing failed (warnings allowed), 1 when something did.
+ * free disk where it is, the service (its run directory, running, hook calls kept or lost), its
+ * socket (there, 0600, the user's, answering), each installed runtime's hooks (configured as the
+ * runtime checks them, then observed firing), the workspace's tracking and the watch limit. It
+ * reads only; it makes no store where there is none. Exit 0 when nothing failed (warnings allowed),
+ * 1 when something did.
  */
 @Command(
     name = "doctor",
     description =
-        "Check what turndiff needs here in one go: the store, free disk, the service, each"
-            + " runtime's hooks (installed, trusted, firing), tracking and the watch limit; says"
+        "Check what turndiff needs here in one go: the store, free disk, the service and its"
+            + " socket, each runtime's hooks (installed, trusted, firing), tracking and the watch limit; says"
             + " what to do for each failure (exit 0: nothing failed, 1: something did).")
 final class DoctorCommand implements Callable<Integer> {
 
@@ -59,6 +60,7 @@ final class DoctorCommand implements Callable<Integer> {
     checks.add(DiskCheckup.at(options.location()));
     ServiceSeen service = ServiceSeen.look(files);
     checks.addAll(ServiceCheckup.of(service));
+    checks.add(SocketCheckup.of(service));
     WireHooksStatus hooks =
         new HookInstallations(UserDirectories.current())
             .status(

@@ -12,6 +12,7 @@ import io.turndiff.api.wire.WireServiceGc;
 import io.turndiff.api.wire.WireServiceStatus;
 import io.turndiff.api.wire.WireServiceWatch;
 import io.turndiff.ownfiles.Proc;
+import io.turndiff.service.ServiceFiles;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
@@ -80,6 +81,34 @@ class DoctorCheckupsTest {
     Check check = DiskCheckup.at(temp.resolve("not/made/yet/turndiff.db"));
     assertTrue(check.found().endsWith(" at " + temp), check.found());
     assertTrue(check.verdict() == Verdict.OK || check.verdict() == Verdict.WARN, check.toString());
+  }
+
+  /**
+   * A run directory so deep that the socket's name would pass the kernel's 107 bytes: the service
+   * serves TCP only, and doctor says so whether it runs or not; a short one with no service is
+   * skipped.
+   */
+  @Test
+  void aSocketPathTooLongForItsNameIsSaidAndNoServiceMeansNothingToCheck() throws Exception {
+    Path deep = temp.resolve("x".repeat(60)).resolve("y".repeat(40));
+    Check tooLong =
+        SocketCheckup.of(
+            ServiceSeen.look(
+                ServiceFiles.of(
+                    temp.resolve("turndiff.db"), Map.of("XDG_RUNTIME_DIR", deep.toString()))));
+    assertEquals(Verdict.WARN, tooLong.verdict(), tooLong.toString());
+    assertTrue(
+        tooLong.found().contains("longer than the 107 a socket's name may hold"), tooLong.found());
+    assertTrue(tooLong.found().contains("serves its TCP port only"), tooLong.found());
+    assertTrue(tooLong.todo().startsWith("set XDG_RUNTIME_DIR"), tooLong.todo());
+
+    Check idle =
+        SocketCheckup.of(
+            ServiceSeen.look(
+                ServiceFiles.of(
+                    temp.resolve("turndiff.db"),
+                    Map.of("XDG_RUNTIME_DIR", temp.resolve("run").toString()))));
+    assertEquals(Verdict.SKIP, idle.verdict(), idle.toString());
   }
 
   private static WireHooksStatus.Installation installed(

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { built } from './built.mjs';
 
-const { fileCountText, fileFlags, fileTree, newestFirst, renameLabel, rewindBlocked, toolsText, turnBadges, turnSteps, turnsBetween, withRenames } = await built('assets/js/listing.js');
+const { fileCountText, fileFlags, fileTree, newestFirst, partRewindOffered, renameLabel, rewindBlocked, toolsText, turnBadges, turnSteps, turnsBetween, withRenames } = await built('assets/js/listing.js');
 
 // a turn as GET /v1/sessions/{s}/turns lists it (docs/review-panel.md, section 5)
 const turn = extra => ({
@@ -215,4 +215,12 @@ test('the tools that touched a file read in the order the turn recorded them', (
   assert.equal(toolsText(moved[0]), 'Bash: git mv src/app.py lib, Edit');
   assert.equal(toolsText(moved[2]), '');
   assert.equal(toolsText({ path: 'x' }), '', 'a record from before tools were listed');
+});
+
+test('an outside turn offers a rewind of one file or hunk as an agent turn does; an open or a rewind turn does not', () => {
+  assert.equal(partRewindOffered(turn()), true);
+  assert.equal(partRewindOffered(turn({ kind: 'outside' })), true);
+  assert.equal(partRewindOffered(turn({ kind: 'outside', state: 'rewound' })), true);
+  assert.equal(partRewindOffered(turn({ state: 'open' })), false);
+  assert.equal(partRewindOffered(turn({ kind: 'rewind' })), false);
 });

@@ -60,6 +60,16 @@ export function rewindBlocked(turn, label) {
     : `Already rewound by ${label(standing.rewind_turn)}: its changes are not in the files; undo that rewind to bring them back`;
 }
 
+/**
+ * Whether a turn offers a rewind of one file or one hunk: a finished turn an agent made, and an outside turn
+ * too (the user's own edits between turns, recorded when the next turn began), whose files the server
+ * rewinds one at a time exactly as an agent turn's. Not an open turn (its files are still changing), nor a
+ * rewind turn (it is undone as a whole).
+ */
+export function partRewindOffered(turn) {
+  return turn.state !== 'open' && (turn.kind === 'agent' || turn.kind === 'outside');
+}
+
 /** The sessions of a list of {turn, session}, each once, in order. */
 function sessionsOf(turns) {
   return [...new Set((turns ?? []).map(t => t.session))];

@@ -4,7 +4,7 @@
 import { allTurns, api } from '../api.js';
 import { h, fill, icon } from '../dom.js';
 import { capitalised, changeOf, clock, count, day, duration, exact, isNotRestorable, plural, recordReasons, shortId } from '../format.js';
-import { renameLabel, rewindBlocked, toolsText, turnBadges, turnsBetween, withRenames } from '../listing.js';
+import { partRewindOffered, renameLabel, rewindBlocked, toolsText, turnBadges, turnsBetween, withRenames } from '../listing.js';
 import { badgeOf, errorState, kindChip, lineStats, loading, reasonBadge, scanBadge, stateChip, badge } from '../ui.js';
 import { routes } from '../routes.js';
 import { FileList } from '../filelist.js';
@@ -193,13 +193,13 @@ export async function turnView(main, ctx, turnId, query) {
       isNotRestorable(record) ? badge('not restorable', 'warn', 'A rewind cannot put this file back: its before-state was not captured') : null,
     ],
     hunkActions: (record, body) => {
-      if (turn.state !== 'open' && turn.kind === 'agent' && record.change === 'modified' && record.restorable) {
+      if (partRewindOffered(turn) && record.change === 'modified' && record.restorable) {
         addHunkButtons(body, hunk => openRewind({ scope: 'hunk', hunk, turn: turn.turn, seq: turn.seq, path: record.path, pathBase64: record.path_base64, onDone: refresh }));
       }
     },
     fileActions: record => [
       h('a', { class: 'button button-small button-quiet', href: routes.history(turn.workspace, record.path), title: 'Every turn that recorded this path' }, icon('history'), 'History'),
-      turn.state !== 'open' && turn.kind === 'agent' ? h('button', { type: 'button', class: 'button button-small', disabled: !record.restorable || record.change === 'unchanged',
+      partRewindOffered(turn) ? h('button', { type: 'button', class: 'button button-small', disabled: !record.restorable || record.change === 'unchanged',
         title: record.restorable ? 'Rewind this file of this turn: see the plan first' : 'Not restorable: its before-state was not captured',
         onclick: () => openRewind({ scope: 'file', turn: turn.turn, seq: turn.seq, path: record.path, pathBase64: record.path_base64, onDone: refresh }) }, icon('rewind'), 'Rewind file…') : null,
     ],

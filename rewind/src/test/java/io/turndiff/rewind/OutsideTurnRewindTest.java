@@ -4,10 +4,12 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.turndiff.capture.track.TrackingOptions;
+import io.turndiff.model.PathInput;
 import io.turndiff.model.TurnKind;
 import io.turndiff.store.StoredTurn;
 import java.nio.file.Files;
 import java.util.List;
+import java.util.Optional;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
@@ -73,5 +75,35 @@ class OutsideTurnRewindTest extends HarnessTest {
     assertEquals(List.of("a.txt"), paths(report.restored()));
     assertEquals("two\n", Files.readString(file("a.txt")), "as the agent's turn left it");
     assertEquals("b, the agent's\n", Files.readString(file("b.txt")));
+  }
+
+  /**
+   * The panel offers "Rewind file…" on an outside turn as on an agent turn: one file of the user's
+   * edits between turns is put back out, the other edit of the same outside turn stays.
+   */
+  @Test
+  void oneFileOfAnOutsideTurnIsRewoundAndItsOtherEditStays() throws Exception {
+    Files.writeString(file("b.txt"), "b, as the user rewrote it\n");
+    Files.writeString(file("c.txt"), "c, the user's new file\n");
+    String fourth = h.turn(List.of("d.txt"), () -> Files.writeString(file("d.txt"), "d\n"));
+    List<StoredTurn> turns =
+        h.store.read(
+            tx -> tx.turns().ofSession(tx.turns().byExternalId(fourth).orElseThrow().sessionId()));
+    StoredTurn edits = turns.get(3);
+    assertEquals(TurnKind.OUTSIDE, edits.kind());
+
+    RewindReport report =
+        h.rewind.rewind(
+            new RewindRequest(
+                edits.externalId(),
+                false,
+                Optional.empty(),
+                false,
+                false,
+                PathInput.texts(List.of("b.txt"))));
+    assertTrue(report.complete(), report.toString());
+    assertEquals(List.of("b.txt"), paths(report.restored()));
+    assertEquals("b, the agent's\n", Files.readString(file("b.txt")), "as turn 3 left it");
+    assertEquals("c, the user's new file\n", Files.readString(file("c.txt")), "not named: kept");
   }
 }

@@ -10,12 +10,15 @@ import java.util.List;
 import java.util.Optional;
 
 /**
- * {@code POST /v1/turns/{turn}/snapshots}: {@code {"tool_call"?: ID, "paths": [PATH…],
- * "paths_base64"?: [B64…]}}; at least one path in either list. Each path is decoded once, as the
- * body is bound: {@code paths} as text, {@code paths_base64} as exact bytes.
+ * {@code POST /v1/turns/{turn}/snapshots}: {@code {"tool_call"?: ID, "tool"?: NAME, "paths":
+ * [PATH…], "paths_base64"?: [B64…]}}; at least one path in either list. {@code tool} is the
+ * runtime's name of the tool about to act ({@code Write}), which the turn's file records list. Each
+ * path is decoded once, as the body is bound: {@code paths} as text, {@code paths_base64} as exact
+ * bytes.
  */
 public record SnapshotRequest(
     @JsonProperty("tool_call") String toolCall,
+    @JsonProperty("tool") String tool,
     @JsonProperty("paths")
         @JsonSetter(contentNulls = Nulls.FAIL)
         @JsonDeserialize(contentUsing = PathFields.Text.class)
@@ -35,6 +38,10 @@ public record SnapshotRequest(
 
   public Optional<String> toolCallId() {
     return Optional.ofNullable(toolCall);
+  }
+
+  public Optional<String> toolName() {
+    return Optional.ofNullable(tool);
   }
 
   /** Every path of the request: those of {@code paths}, then those of {@code paths_base64}. */

@@ -443,7 +443,17 @@ public final class CaptureService implements AutoCloseable {
    */
   public List<SnapshotVerdict> snapshot(
       String turnId, Optional<String> toolCall, List<PathInput> paths) {
-    return snapshot(turnId, toolCall, paths, Optional.empty());
+    return snapshot(turnId, toolCall, Optional.empty(), paths);
+  }
+
+  /**
+   * As {@link #snapshot(String, Optional, List)}, the tool call keeping {@code toolName}: the
+   * runtime's name of the tool that is about to act ({@code Write}, {@code Edit}, {@code
+   * write_file}), which a file's record lists among its tools, in the order of the calls.
+   */
+  public List<SnapshotVerdict> snapshot(
+      String turnId, Optional<String> toolCall, Optional<String> toolName, List<PathInput> paths) {
+    return snapshot(turnId, new NamedCall(toolCall, toolName), paths, Optional.empty());
   }
 
   /**
@@ -455,16 +465,28 @@ public final class CaptureService implements AutoCloseable {
    * as any snapshot records it).
    */
   public List<SnapshotVerdict> snapshotLate(
-      String turnId, Optional<String> toolCall, List<PathInput> paths, String why) {
+      String turnId,
+      Optional<String> toolCall,
+      Optional<String> toolName,
+      List<PathInput> paths,
+      String why) {
     StoredTurn turn = requireOpen(turnId);
     if (tracker.isTracked(turn.workspaceId())) {
       return List.of();
     }
-    return snapshot(turnId, toolCall, paths, Optional.of(new NotCaptured(Reason.UNREADABLE, why)));
+    return snapshot(
+        turnId,
+        new NamedCall(toolCall, toolName),
+        paths,
+        Optional.of(new NotCaptured(Reason.UNREADABLE, why)));
   }
 
+  /** A snapshot's tool call as its caller names it: its id and its tool's name, when known. */
+  private record NamedCall(Optional<String> id, Optional<String> toolName) {}
+
   private List<SnapshotVerdict> snapshot(
-      String turnId, Optional<String> toolCall, List<PathInput> paths, Optional<NotCaptured> late) {
+      String turnId, NamedCall call, List<PathInput> paths, Optional<NotCaptured> late) {
+    Optional<String> toolCall = call.id();
     toolCall.ifPresent(id -> ExternalIds.requireValid("tool call", id));
     if (paths.isEmpty()) {
       throw new RequestException(
@@ -524,11 +546,11 @@ public final class CaptureService implements AutoCloseable {
               // state is checked and the call's row taken
               long callRow =
                   tx.toolCalls()
-                      .recordNewInOpenTurn(current.id(), callId)
+                      .recordNewInOpenTurn(current.id(), callId, call.toolName())
                       .orElseGet(
                           () -> {
                             requireStillOpen(tx, current);
-                            return tx.toolCalls().record(current.id(), callId);
+                            return tx.toolCalls().record(current.id(), callId, call.toolName());
                           });
               directories.forEach(
                   directory -> tx.directoryChanges().recordBefore(current.id(), directory));

@@ -294,16 +294,19 @@ class CaptureServiceTest {
   void aNewToolCallInAnOpenTurnIsOneInsertReturningItsKeyAndNothingOtherwise() {
     String turn = beginTurn();
     long turnRow = RecordedChanges.turn(store, turn).id();
-    Optional<Long> first = store.write(tx -> tx.toolCalls().recordNewInOpenTurn(turnRow, "c1"));
+    Optional<Long> first =
+        store.write(tx -> tx.toolCalls().recordNewInOpenTurn(turnRow, "c1", Optional.empty()));
     assertEquals(
         String.valueOf(first.orElseThrow()),
         StoreRows.text(store, "SELECT id FROM tool_call WHERE external_id = 'c1'"));
     assertEquals(
-        Optional.empty(), store.write(tx -> tx.toolCalls().recordNewInOpenTurn(turnRow, "c1")));
+        Optional.empty(),
+        store.write(tx -> tx.toolCalls().recordNewInOpenTurn(turnRow, "c1", Optional.empty())));
     assertEquals(first.get(), store.write(tx -> tx.toolCalls().record(turnRow, "c1")));
     capture.finishTurn(turn);
     assertEquals(
-        Optional.empty(), store.write(tx -> tx.toolCalls().recordNewInOpenTurn(turnRow, "c2")));
+        Optional.empty(),
+        store.write(tx -> tx.toolCalls().recordNewInOpenTurn(turnRow, "c2", Optional.empty())));
     assertEquals(1L, StoreRows.count(store).get("tool_call"));
   }
 

@@ -54,10 +54,7 @@ final class ShowCommand implements Callable<Integer> {
       } else {
         spec.commandLine()
             .getOut()
-            .println(
-                Json.write(
-                    WireFileRecord.of(records.changes(), turndiff.queries().renames(records)),
-                    pretty));
+            .println(Json.write(WireFileRecord.of(records, turndiff.queries()), pretty));
       }
     }
     return ExitCode.OK.code();

@@ -19,9 +19,9 @@ import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
 /**
- * {@code turndiff snapshot --turn ID [--tool-call ID] PATH… [--path-base64 B64]…}: record
- * before-states. Every path is decoded here, once, into its {@link PathInput}: the arguments as
- * text, the base64 ones as exact bytes.
+ * {@code turndiff snapshot --turn ID [--tool-call ID] [--tool NAME] PATH… [--path-base64 B64]…}:
+ * record before-states. Every path is decoded here, once, into its {@link PathInput}: the arguments
+ * as text, the base64 ones as exact bytes.
  */
 @Command(
     name = "snapshot",
@@ -40,6 +40,13 @@ final class SnapshotCommand implements Callable<Integer> {
       paramLabel = "ID",
       description = "The tool call (generated when omitted).")
   String toolCall;
+
+  @Option(
+      names = "--tool",
+      paramLabel = "NAME",
+      description =
+          "The name of the tool about to act (Write, Edit, …), listed in the turn's files.")
+  String tool;
 
   @Option(
       names = "--path-base64",
@@ -62,7 +69,9 @@ final class SnapshotCommand implements Callable<Integer> {
     List<PathInput> inputs = PathArguments.decode(paths, base64Paths);
     try (Turndiff turndiff = StoreOptions.of(spec).open()) {
       List<SnapshotVerdict> verdicts =
-          turndiff.capture().snapshot(turn, Optional.ofNullable(toolCall), inputs);
+          turndiff
+              .capture()
+              .snapshot(turn, Optional.ofNullable(toolCall), Optional.ofNullable(tool), inputs);
       spec.commandLine().getOut().println(Json.write(WireVerdict.of(verdicts), false));
       spec.commandLine().getOut().flush();
       turndiff.hook().reached(TestHook.Point.SNAPSHOT_PRINTED);

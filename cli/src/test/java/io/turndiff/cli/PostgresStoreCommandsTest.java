@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import io.turndiff.fixtures.CommandRun;
 import io.turndiff.fixtures.TestPostgres;
 import io.turndiff.fixtures.TestWorkspace;
@@ -73,8 +74,16 @@ class PostgresStoreCommandsTest {
             .get("turn")
             .asText();
     turndiff("snapshot", "--turn", turn, "a.txt").expect(0);
+    turndiff("snapshot", "--turn", turn, "--tool-call", "w1", "--tool", "Write", "a.txt").expect(0);
     Files.writeString(workspace.resolve("a.txt"), "after\n");
     turndiff("turn", "finish", "--turn", turn).expect(0);
+
+    // the call without a tool name is named by its generated id, the other by its tool's name
+    JsonNode tools =
+        turndiff("show", "--turn", turn, "--json").expect(0).json().get(0).get("tools");
+    assertEquals(2, tools.size(), tools.toString());
+    assertTrue(tools.get(0).asText().startsWith("call "), tools.toString());
+    assertEquals("Write", tools.get(1).asText(), tools.toString());
 
     CommandRun diff = turndiff("diff", "--turn", turn).expect(0);
     assertTrue(diff.out().contains("-before") && diff.out().contains("+after"), diff.out());

@@ -10,8 +10,12 @@ import io.turndiff.api.Turndiff;
 import io.turndiff.api.wire.WireTurnRecords;
 import io.turndiff.boundary.BoundaryOptions;
 import io.turndiff.review.TurnRecords;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.stream.Collectors;
 import java.util.stream.IntStream;
@@ -37,13 +41,50 @@ class RenamedFileViewsTest extends InProcessCommandsTest {
     turndiff("turn", "begin", "--workspace", root, "--session", "s1", "--turn", "t1").expect(0);
     turndiff("snapshot", "--turn", "t1", "--tool-call", "mv-1", "todo.md", "docs/todo.md")
         .expect(0);
-    turndiff("snapshot", "--turn", "t1", "--tool-call", "edit-2", "docs/todo.md", "keep.txt")
+    turndiff(
+            "snapshot",
+            "--turn",
+            "t1",
+            "--tool-call",
+            "edit-2",
+            "--tool",
+            "Edit",
+            "docs/todo.md",
+            "keep.txt")
         .expect(0);
     Files.createDirectories(workspace.resolve("docs"));
     Files.move(workspace.resolve("todo.md"), workspace.resolve("docs/todo.md"));
     workspace.file("docs/todo.md", BODY.replace("item 3 of", "item three of"));
     workspace.file("keep.txt", "kept\n");
     turndiff("turn", "finish", "--turn", "t1").expect(0);
+  }
+
+  /**
+   * {@code git diff -M --numstat} of the moved file between the turn's two trees, as {@code
+   * ADDED\tREMOVED}: a git repository holding the old tree committed, then the new one staged.
+   */
+  private String gitNumstat() throws Exception {
+    Path repo = Files.createDirectories(workspace.root().resolveSibling("git-trees"));
+    git(repo, "init", "-q");
+    Files.writeString(repo.resolve("todo.md"), BODY);
+    git(repo, "add", "-A");
+    git(repo, "-c", "user.name=t", "-c", "user.email=t@t", "commit", "-q", "-m", "before");
+    Files.createDirectories(repo.resolve("docs"));
+    Files.move(repo.resolve("todo.md"), repo.resolve("docs/todo.md"));
+    Files.writeString(repo.resolve("docs/todo.md"), BODY.replace("item 3 of", "item three of"));
+    git(repo, "add", "-A");
+    String numstat = git(repo, "diff", "--cached", "-M", "--numstat").strip();
+    assertTrue(numstat.endsWith("todo.md => docs/todo.md"), numstat);
+    return numstat.substring(0, numstat.lastIndexOf('\t'));
+  }
+
+  private static String git(Path repo, String... arguments) throws Exception {
+    List<String> command = new ArrayList<>(List.of("git", "-C", repo.toString()));
+    command.addAll(List.of(arguments));
+    Process git = new ProcessBuilder(command).redirectErrorStream(true).start();
+    String out = new String(git.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+    assertEquals(0, git.waitFor(), out);
+    return out;
   }
 
   @Test
@@ -60,7 +101,13 @@ class RenamedFileViewsTest extends InProcessCommandsTest {
     assertEquals("docs/todo.md", byPath.get("todo.md").get("renamed_to").asText());
     assertEquals(similarity, byPath.get("todo.md").get("similarity").asInt());
     assertTrue(byPath.get("keep.txt").get("renamed_from").isNull());
-    assertEquals("[\"call mv-1\",\"call edit-2\"]", renamed.get("tools").toString(), "in order");
+    // a call given its tool's name (--tool) is named by it, one without by its id
+    assertEquals("[\"call mv-1\",\"Edit\"]", renamed.get("tools").toString(), "in order");
+    assertEquals("Edit", renamed.get("calls").get(1).get("tool").asText(), records.toString());
+    // the rename's own lines, as git counts them; the old path's are the rename's
+    assertEquals(gitNumstat(), renamed.get("added").asLong() + "\t" + renamed.get("removed"));
+    assertEquals(0, byPath.get("todo.md").get("added").asLong(), records.toString());
+    assertEquals(0, byPath.get("todo.md").get("removed").asLong(), records.toString());
 
     try (Turndiff turndiff = Turndiff.open(database, BoundaryOptions.defaults())) {
       TurnRecords turn = turndiff.queries().records("t1");
@@ -71,7 +118,7 @@ class RenamedFileViewsTest extends InProcessCommandsTest {
                   turndiff.queries().renames(turn),
                   rename -> turndiff.queries().renamePatch(turn, rename));
       assertTrue(stat.contains(" R todo.md → docs/todo.md (" + similarity + "%) | 2 +-\n"), stat);
-      assertTrue(stat.contains("     by call mv-1, call edit-2\n"), stat);
+      assertTrue(stat.contains("     by call mv-1, Edit\n"), stat);
       assertFalse(stat.contains(" D todo.md"), "the old path has no row: " + stat);
       assertTrue(stat.contains(" 2 files changed, 2 insertions(+), 2 deletions(-)"), stat);
 

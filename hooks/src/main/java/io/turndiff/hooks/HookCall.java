@@ -15,6 +15,9 @@ import java.util.Optional;
  * @param runtimeTurn the runtime's own id of the turn (Claude {@code prompt_id}, Codex {@code
  *     turn_id}, OpenCode's message id), when it gave one
  * @param toolCall the runtime's id of the tool call, when it gave one
+ * @param tool the runtime's name of the tool that is about to act ({@code Write}, {@code
+ *     write_file}, {@code edit}), when the payload names one: a snapshot's tool call keeps it, and
+ *     a file's record lists its tools by it
  * @param paths the absolute paths (relative ones already joined to their directory) a snapshot
  *     records, in order; empty for every other action
  * @param shell the shell call a Pre hook begins or a Post hook ends, when the runtime brackets its
@@ -31,6 +34,7 @@ record HookCall(
     Optional<String> cwd,
     Optional<String> runtimeTurn,
     Optional<String> toolCall,
+    Optional<String> tool,
     List<String> paths,
     Optional<Shell> shell,
     Optional<String> prompt) {

@@ -19,19 +19,23 @@ record HookCallDraft(
     String cwdField,
     Optional<String> cwd,
     Optional<String> runtimeTurn,
-    Optional<String> toolCall) {
+    Optional<String> toolCall,
+    Optional<String> tool) {
 
   /**
    * The field of a prompt hook's payload that carries the prompt (every runtime's but OpenCode).
    */
   static final String PROMPT = "prompt";
 
+  /** The field of a command hook's payload that names the tool about to act (every runtime's). */
+  static final String TOOL_NAME = "tool_name";
+
   /**
    * The fields {@link #read} reads, and {@code more}: what a command hook's mapper names (the turn
    * and tool call fields, null when the runtime gives none).
    */
   static Set<String> fields(String turnField, String toolCallField, String... more) {
-    Set<String> fields = new TreeSet<>(List.of("hook_event_name", "session_id", "cwd"));
+    Set<String> fields = new TreeSet<>(List.of("hook_event_name", "session_id", "cwd", TOOL_NAME));
     if (turnField != null) {
       fields.add(turnField);
     }
@@ -44,8 +48,8 @@ record HookCallDraft(
 
   /**
    * The common fields of a command hook's payload ({@code hook_event_name}, {@code session_id},
-   * {@code cwd}), with the runtime's turn id and tool call id read from the fields it names them by
-   * ({@code null}: the runtime gives none).
+   * {@code cwd}, {@code tool_name}), with the runtime's turn id and tool call id read from the
+   * fields it names them by ({@code null}: the runtime gives none).
    */
   static HookCallDraft read(
       HookFields payload, String runtime, String turnField, String toolCallField) {
@@ -56,7 +60,8 @@ record HookCallDraft(
         "cwd",
         payload.directory("cwd"),
         turnField == null ? Optional.empty() : payload.optional(turnField),
-        toolCallField == null ? Optional.empty() : payload.optional(toolCallField));
+        toolCallField == null ? Optional.empty() : payload.optional(toolCallField),
+        payload.optional(TOOL_NAME));
   }
 
   /**
@@ -96,6 +101,7 @@ record HookCallDraft(
         cwd,
         runtimeTurn,
         toolCall,
+        Optional.of(tool),
         List.of(),
         Optional.of(new HookCall.Shell(tool, command, base)),
         Optional.empty());
@@ -116,6 +122,7 @@ record HookCallDraft(
         cwd,
         runtimeTurn,
         toolCall,
+        tool,
         List.of(),
         Optional.empty(),
         prompt);
@@ -159,6 +166,7 @@ record HookCallDraft(
         call.cwd(),
         call.runtimeTurn(),
         call.toolCall(),
+        call.tool(),
         call.paths(),
         Optional.of(new HookCall.Shell(tool, command, base)),
         Optional.empty());
@@ -188,6 +196,7 @@ record HookCallDraft(
         cwd,
         runtimeTurn,
         toolCall,
+        tool,
         paths,
         Optional.empty(),
         Optional.empty());

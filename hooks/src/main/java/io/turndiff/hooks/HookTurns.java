@@ -234,8 +234,14 @@ final class HookTurns {
               ? turndiff
                   .capture()
                   .snapshotLate(
-                      current, toolCall, PathInput.texts(call.paths()), lateness(spooledAt.get()))
-              : turndiff.capture().snapshot(current, toolCall, PathInput.texts(call.paths()));
+                      current,
+                      toolCall,
+                      call.tool(),
+                      PathInput.texts(call.paths()),
+                      lateness(spooledAt.get()))
+              : turndiff
+                  .capture()
+                  .snapshot(current, toolCall, call.tool(), PathInput.texts(call.paths()));
       toolCall.ifPresent(seen::add);
       events.snapshotted(current, verdicts);
       outcomes.add("snapshotted");

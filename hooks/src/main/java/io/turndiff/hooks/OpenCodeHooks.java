@@ -51,7 +51,8 @@ final class OpenCodeHooks implements HookMapper {
             "directory",
             payload.directory("directory"),
             hook.equals("chat.message") ? payload.optional("output.message.id") : Optional.empty(),
-            payload.optional("input.callID"));
+            payload.optional("input.callID"),
+            payload.optional("input.tool"));
     return switch (hook) {
       case "chat.message" -> draft.begin(Optional.empty());
       case "tool.execute.before" -> beforeTool(payload, draft);

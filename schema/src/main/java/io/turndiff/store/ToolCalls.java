@@ -161,20 +161,28 @@ public final class ToolCalls {
    * Records the tool call {@code externalId} in the turn when the turn is open and the call is new,
    * in one statement (the common case of a snapshot call, which checks both); returns its row id,
    * or empty when the turn is not open or the call is already recorded: the caller checks the
-   * turn's state ({@link Turns#state}) and then takes the call's row ({@link #record}).
+   * turn's state ({@link Turns#state}) and then takes the call's row ({@link #record}). The call
+   * keeps {@code toolName}, the runtime's name of its tool ({@code Write}, {@code write_file}),
+   * when the caller knows it: the turn's view lists a file's tools by it.
    */
-  public Optional<Long> recordNewInOpenTurn(long turnId, String externalId) {
+  public Optional<Long> recordNewInOpenTurn(
+      long turnId, String externalId, Optional<String> toolName) {
     return prepared
         .insertReturningKey(
             "tool_call.insert_in_open_turn",
             q ->
                 q.insertInto(
-                        TOOL_CALL, TOOL_CALL.TURN_ID, TOOL_CALL.EXTERNAL_ID, TOOL_CALL.CALLED_AT)
+                        TOOL_CALL,
+                        TOOL_CALL.TURN_ID,
+                        TOOL_CALL.EXTERNAL_ID,
+                        TOOL_CALL.CALLED_AT,
+                        TOOL_CALL.TOOL_NAME)
                     .select(
                         DSL.select(
                                 TURN.ID,
                                 DSL.param("external", String.class),
-                                DSL.param("at", Long.class))
+                                DSL.param("at", Long.class),
+                                DSL.param("tool", String.class))
                             .from(TURN)
                             .where(
                                 TURN.ID
@@ -185,11 +193,20 @@ public final class ToolCalls {
         .bind("turn", turnId)
         .bind("external", externalId)
         .bind("at", clock.millis())
+        .bind("tool", toolName.orElse(null))
         .insert();
   }
 
   /** The row id of the tool call {@code externalId} in the turn, recorded on first use. */
   public long record(long turnId, String externalId) {
+    return record(turnId, externalId, Optional.empty());
+  }
+
+  /**
+   * The row id of the tool call {@code externalId} in the turn, recorded on first use with {@code
+   * toolName} (a call recorded already keeps the name it was first recorded with).
+   */
+  public long record(long turnId, String externalId, Optional<String> toolName) {
     Optional<Long> inserted =
         prepared
             .insertReturningKey(
@@ -199,11 +216,13 @@ public final class ToolCalls {
                         .set(TOOL_CALL.TURN_ID, DSL.param("turn", Long.class))
                         .set(TOOL_CALL.EXTERNAL_ID, DSL.param("external", String.class))
                         .set(TOOL_CALL.CALLED_AT, DSL.param("at", Long.class))
+                        .set(TOOL_CALL.TOOL_NAME, DSL.param("tool", String.class))
                         .onConflictDoNothing()
                         .returning(TOOL_CALL.ID))
             .bind("turn", turnId)
             .bind("external", externalId)
             .bind("at", clock.millis())
+            .bind("tool", toolName.orElse(null))
             .insert();
     return inserted.orElseGet(
         () ->

@@ -244,7 +244,10 @@ final class Endpoints implements TurnEvents {
     List<SnapshotVerdict> verdicts =
         serialized(
             turn,
-            () -> turndiff.capture().snapshot(turn, snapshot.toolCallId(), snapshot.inputs()));
+            () ->
+                turndiff
+                    .capture()
+                    .snapshot(turn, snapshot.toolCallId(), snapshot.toolName(), snapshot.inputs()));
     snapshotted(turn, verdicts);
     return ApiResponse.ok(WireVerdict.of(verdicts));
   }

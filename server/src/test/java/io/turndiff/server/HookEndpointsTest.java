@@ -269,6 +269,9 @@ class HookEndpointsTest {
           assertInstanceOf(
               Snapshot.Absent.class, changes(GEMINI_SESSION + ":1").get("sub/b.txt").before());
           assertChanges(GEMINI_SESSION + ":2", Map.of("a.txt", "unchanged snapshot"));
+          // each file names the runtime's tools that changed it, in the order of the calls
+          Map<String, List<String>> tools = toolsShown(GEMINI_SESSION + ":1");
+          assertEquals(List.of("write_file", "replace"), tools.get("a.txt"), tools.toString());
         });
     then.put(
         "gemini-missing-before-agent",
@@ -302,6 +305,10 @@ class HookEndpointsTest {
           assertEquals(
               List.of("toolu_01A2", "toolu_01A3"),
               changes(CLAUDE_TURN).get("src/app.ts").toolCalls());
+          Map<String, List<String>> tools = toolsShown(CLAUDE_TURN);
+          assertEquals(List.of("Write"), tools.get("src/new.ts"), tools.toString());
+          assertEquals(List.of("Edit", "MultiEdit"), tools.get("src/app.ts"), tools.toString());
+          assertEquals(List.of("NotebookEdit"), tools.get("analysis.ipynb"), tools.toString());
         });
     then.put(
         "claude-code-missing-user-prompt-submit",
@@ -397,6 +404,30 @@ class HookEndpointsTest {
       changes.put(change.path().display(), change);
     }
     return changes;
+  }
+
+  /** The {@code tools} of each file record of the turn's HTTP view, by path. */
+  private Map<String, List<String>> toolsShown(String turn) {
+    RawHttp.Response answer =
+        RawHttp.request(
+            service.port(),
+            "GET",
+            "/v1/turns/" + turn,
+            null,
+            ANSWER_WITHIN,
+            "Authorization: Bearer " + TOKEN);
+    assertEquals(200, answer.status(), answer.body());
+    Map<String, List<String>> tools = new TreeMap<>();
+    try {
+      for (JsonNode file : Json.mapper().readTree(answer.body()).get("files")) {
+        List<String> names = new ArrayList<>();
+        file.get("tools").forEach(tool -> names.add(tool.asText()));
+        tools.put(file.get("path").asText(), names);
+      }
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+    return tools;
   }
 
   /** The turn recorded exactly these paths, each as {@code "<change> <detected_by>"}. */

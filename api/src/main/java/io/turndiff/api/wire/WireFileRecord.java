@@ -2,11 +2,15 @@ package io.turndiff.api.wire;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonUnwrapped;
+import io.turndiff.diff.FilePatch;
 import io.turndiff.diff.Rename;
 import io.turndiff.model.ChangeKind;
+import io.turndiff.review.ReviewQueries;
+import io.turndiff.review.TurnRecords;
 import io.turndiff.store.StoredFileChange;
 import java.util.List;
 import java.util.Optional;
+import java.util.function.Function;
 
 /**
  * A file's record in a turn, as {@code turndiff show} prints it; {@code after} is null until the
@@ -44,15 +48,33 @@ public record WireFileRecord(
     Integer similarity) {
 
   public static WireFileRecord of(StoredFileChange change) {
-    return of(change, List.of());
+    return of(change, List.of(), rename -> FilePatch.NONE);
   }
 
-  /** The record of {@code change}, marked when it is a side of one of {@code renames}. */
-  static WireFileRecord of(StoredFileChange change, List<Rename> renames) {
+  /**
+   * The record of {@code change}, marked when it is a side of one of {@code renames}. A rename's
+   * lines are its own ({@code patchOf}: the old path's before-state to the new path's after-state,
+   * as {@code git diff -M --numstat} counts them), on the new path's record; the old path's record
+   * counts none, since its lines are the rename's, so that a turn's records add up to git's totals
+   * (where the stored record would count the whole file added on one side and deleted on the
+   * other).
+   */
+  static WireFileRecord of(
+      StoredFileChange change, List<Rename> renames, Function<Rename, FilePatch> patchOf) {
     Optional<Rename> from =
         renames.stream().filter(rename -> rename.to().equals(change.path())).findFirst();
     Optional<Rename> to =
         renames.stream().filter(rename -> rename.from().equals(change.path())).findFirst();
+    long added = change.linesAdded();
+    long removed = change.linesRemoved();
+    if (to.isPresent()) {
+      added = 0;
+      removed = 0;
+    } else if (from.isPresent()) {
+      FilePatch lines = patchOf.apply(from.get());
+      added = lines.added();
+      removed = lines.removed();
+    }
     return new WireFileRecord(
         WirePath.of(change.path()),
         WirePath.displayOf(change.via()),
@@ -61,8 +83,8 @@ public record WireFileRecord(
         change.detail().orElse(null),
         change.containment().code(),
         change.restorable(),
-        change.linesAdded(),
-        change.linesRemoved(),
+        added,
+        removed,
         change.detectedBy().code(),
         change.toolCalls(),
         WireSnapshot.of(change.before()),
@@ -77,10 +99,17 @@ public record WireFileRecord(
   }
 
   public static List<WireFileRecord> of(List<StoredFileChange> changes) {
-    return of(changes, List.of());
+    return changes.stream().map(WireFileRecord::of).toList();
   }
 
-  public static List<WireFileRecord> of(List<StoredFileChange> changes, List<Rename> renames) {
-    return changes.stream().map(change -> of(change, renames)).toList();
+  /**
+   * The file records of a turn as its views give them ({@code show --json}, the HTTP turn view):
+   * its renames marked, each with its own lines.
+   */
+  public static List<WireFileRecord> of(TurnRecords records, ReviewQueries queries) {
+    List<Rename> renames = queries.renames(records);
+    return records.changes().stream()
+        .map(change -> of(change, renames, rename -> queries.renamePatch(records, rename)))
+        .toList();
   }
 }

@@ -1,7 +1,6 @@
 package io.turndiff.api.wire;
 
 import com.fasterxml.jackson.annotation.JsonUnwrapped;
-import io.turndiff.diff.Rename;
 import io.turndiff.review.ReviewQueries;
 import io.turndiff.review.TurnRecords;
 import java.util.List;
@@ -22,14 +21,12 @@ public record WireTurnRecords(
     List<WireToolCall> calls,
     List<WireFileRecord> files) {
 
-  /** The view of turn {@code turn}, as {@code queries} read it: its records and its renames. */
+  /**
+   * The view of turn {@code turn}, as {@code queries} read it: its records, its renames marked with
+   * their own lines.
+   */
   public static WireTurnRecords read(ReviewQueries queries, String turn) {
     TurnRecords records = queries.records(turn);
-    return of(records, queries.renames(records));
-  }
-
-  /** The turn's view, its records marked with the turn's {@code renames}. */
-  public static WireTurnRecords of(TurnRecords records, List<Rename> renames) {
     return new WireTurnRecords(
         WireTurn.of(records.turn()),
         WireTurnRewinds.of(records.rewinds()),
@@ -37,6 +34,6 @@ public record WireTurnRecords(
         records.title().orElse(null),
         records.prompt().orElse(null),
         WireToolCall.of(records.calls()),
-        WireFileRecord.of(records.changes(), renames));
+        WireFileRecord.of(records, queries));
   }
 }

@@ -5,6 +5,7 @@ import com.fasterxml.jackson.annotation.JsonSetter;
 import com.fasterxml.jackson.annotation.Nulls;
 import com.fasterxml.jackson.databind.annotation.JsonDeserialize;
 import io.turndiff.model.PathInput;
+import io.turndiff.model.ToolName;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -31,6 +32,12 @@ public record SnapshotRequest(
   public SnapshotRequest {
     paths = paths == null ? List.of() : List.copyOf(paths);
     pathsBase64 = pathsBase64 == null ? List.of() : List.copyOf(pathsBase64);
+    if (tool != null && !ToolName.isValid(tool)) {
+      throw new InvalidRequest(
+          "field 'tool' must be 1-"
+              + ToolName.MAX_LENGTH
+              + " characters, none a control character");
+    }
     if (paths.isEmpty() && pathsBase64.isEmpty()) {
       throw new InvalidRequest("field 'paths' (or 'paths_base64') must hold at least one path");
     }

@@ -8,6 +8,7 @@ import io.turndiff.api.wire.WireVerdict;
 import io.turndiff.capture.SnapshotVerdict;
 import io.turndiff.model.PathInput;
 import io.turndiff.model.TestHook;
+import io.turndiff.model.ToolName;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -65,6 +66,11 @@ final class SnapshotCommand implements Callable<Integer> {
   public Integer call() {
     if (paths.isEmpty() && base64Paths.isEmpty()) {
       throw new CliException(ExitCode.USAGE, "snapshot needs at least one PATH");
+    }
+    if (tool != null && !ToolName.isValid(tool)) {
+      throw new CliException(
+          ExitCode.USAGE,
+          "--tool must be 1-" + ToolName.MAX_LENGTH + " characters, none a control character");
     }
     List<PathInput> inputs = PathArguments.decode(paths, base64Paths);
     try (Turndiff turndiff = StoreOptions.of(spec).open()) {

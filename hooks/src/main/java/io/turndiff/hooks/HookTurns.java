@@ -13,6 +13,7 @@ import io.turndiff.model.ExternalIds;
 import io.turndiff.model.PathInput;
 import io.turndiff.model.RequestException;
 import io.turndiff.model.Sha256;
+import io.turndiff.model.ToolName;
 import io.turndiff.model.TurnState;
 import io.turndiff.store.StoreException;
 import io.turndiff.store.StoredSession;
@@ -236,12 +237,16 @@ final class HookTurns {
                   .snapshotLate(
                       current,
                       toolCall,
-                      call.tool(),
+                      call.tool().map(ToolName::bounded),
                       PathInput.texts(call.paths()),
                       lateness(spooledAt.get()))
               : turndiff
                   .capture()
-                  .snapshot(current, toolCall, call.tool(), PathInput.texts(call.paths()));
+                  .snapshot(
+                      current,
+                      toolCall,
+                      call.tool().map(ToolName::bounded),
+                      PathInput.texts(call.paths()));
       toolCall.ifPresent(seen::add);
       events.snapshotted(current, verdicts);
       outcomes.add("snapshotted");

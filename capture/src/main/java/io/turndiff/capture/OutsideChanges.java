@@ -75,6 +75,13 @@ final class OutsideChanges {
         files.add(detected);
       }
     }
+    if (files.isEmpty()) {
+      // Only directories changed (the runtime's own folders made between turns, an empty folder, a
+      // mode): the index takes them as before, and the timeline gains no turn that lists no file.
+      // A real Claude Code session made exactly such a turn, "outside any turn, 0 files", between
+      // two prompts of two sessions at once (ClaudeCodeHooksIT).
+      return NONE;
+    }
     List<DirectoryDelta> directories =
         Tracker.directories(comparison, files.stream().map(ChangeRecorder.Detected::path).toList());
     return new OutsideChanges(files, directories);

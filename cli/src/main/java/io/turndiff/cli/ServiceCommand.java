@@ -235,7 +235,11 @@ final class ServiceCommand {
               + connections.unauthenticatedCut()
               + " cut without a token or cookie, "
               + connections.peerRefused()
-              + " socket peers refused (another user)");
+              + " socket peers refused (another user); TCP "
+              + connections.tcpOpen()
+              + " open, at most "
+              + connections.tcpMostOpen()
+              + " at once");
     }
 
     /**

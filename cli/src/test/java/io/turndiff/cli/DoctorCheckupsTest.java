@@ -47,7 +47,7 @@ class DoctorCheckupsTest {
         List.of(),
         watch,
         List.of(),
-        new WireServiceConnections(null, 0, 0, 0));
+        new WireServiceConnections(null, 0, 0, 0, 0, 0));
   }
 
   private static WireServiceWatch watch(int directories, Map<String, Long> fallbacks) {

@@ -26,8 +26,11 @@ import org.eclipse.jetty.util.thread.Scheduler;
  * but such requests do not make their connection known: a browser opens another after the cut, as
  * it does after any closed keep-alive connection.
  *
- * <p>The counts are what {@code service status} shows: connections that became known, and strangers
- * cut (at the deadline or to make room).
+ * <p>The counts are what {@code service status} shows: connections that became known, strangers cut
+ * (at the deadline or to make room), and the TCP connections open now and the most open at once
+ * since the start. The last is the connection limit seen from inside: Jetty's limit counts the
+ * connections it has accepted and not yet closed, so the most this guard sees open can never pass
+ * it, and a user who wonders whether a flood reached the limit reads it here.
  */
 final class ConnectionGuard implements Connection.Listener {
 
@@ -38,6 +41,8 @@ final class ConnectionGuard implements Connection.Listener {
   private final Set<Connection> known = Collections.newSetFromMap(new IdentityHashMap<>());
   private final AtomicLong admitted = new AtomicLong();
   private final AtomicLong cut = new AtomicLong();
+  private int open;
+  private int mostOpen;
 
   ConnectionGuard(Duration deadline, int maxStrangers, Scheduler scheduler) {
     if (maxStrangers < 1) {
@@ -48,13 +53,18 @@ final class ConnectionGuard implements Connection.Listener {
     this.scheduler = scheduler;
   }
 
-  /** The connections known since the start and the strangers cut, in that order. */
-  record Counts(long admitted, long cut) {}
+  /**
+   * The connections known since the start, the strangers cut, the TCP connections open now and the
+   * most open at once since the start.
+   */
+  record Counts(long admitted, long cut, int open, int mostOpen) {}
 
   @Override
   public void onOpened(Connection connection) {
     List<Connection> evicted = new ArrayList<>();
     synchronized (this) {
+      open++;
+      mostOpen = Math.max(mostOpen, open);
       strangers.add(connection);
       while (strangers.size() > maxStrangers) {
         Connection oldest = strangers.iterator().next();
@@ -69,6 +79,7 @@ final class ConnectionGuard implements Connection.Listener {
   @Override
   public void onClosed(Connection connection) {
     synchronized (this) {
+      open--;
       strangers.remove(connection);
       known.remove(connection);
     }
@@ -89,8 +100,8 @@ final class ConnectionGuard implements Connection.Listener {
     }
   }
 
-  Counts counts() {
-    return new Counts(admitted.get(), cut.get());
+  synchronized Counts counts() {
+    return new Counts(admitted.get(), cut.get(), open, mostOpen);
   }
 
   private void cutIfStranger(Connection connection) {

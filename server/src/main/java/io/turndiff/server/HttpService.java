@@ -261,7 +261,9 @@ public final class HttpService implements AutoCloseable {
         edge.socket().map(socket -> socket.path().toString()).orElse(null),
         counts.admitted(),
         counts.cut(),
-        edge.socket().map(socket -> socket.peers().refused()).orElse(0L));
+        edge.socket().map(socket -> socket.peers().refused()).orElse(0L),
+        counts.open(),
+        counts.mostOpen());
   }
 
   private static ApiResponse refused(RequestException e) {

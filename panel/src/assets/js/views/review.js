@@ -12,6 +12,7 @@ import { renderDiff } from '../diff.js';
 import { subscribe } from '../events.js';
 import { addHunkButtons, openRewind } from '../rewind.js';
 import { stepsSection } from '../steps.js';
+import { markedState, ViewedMarks } from '../viewed.js';
 
 const STYLE_KEY = 'turndiff.diffStyle';
 const narrow = matchMedia('(max-width: 860px)');
@@ -27,7 +28,7 @@ function initialRecord(records, path) {
 
 /**
  * The shared layout. source: {records, loadDiff(path) -> Promise<text>, open?, fileActions(record),
- * fileMeta(record), extra(record)}.
+ * fileMeta(record), extra(record), viewedScope (whose viewed marks: a turn's or a range's)}.
  */
 function reviewLayout(ctx, { head, source, initialPath }) {
   let style = preferredStyle();
@@ -43,7 +44,8 @@ function reviewLayout(ctx, { head, source, initialPath }) {
   let drawToken = 0;
   const pane = h('section', { class: 'diff-pane', aria: { live: 'polite', busy: 'false' } });
   const layout = h('div', { class: 'review' });
-  const list = new FileList({ onSelect: (record, { user }) => show(record, user), extra: source.extra });
+  const marks = new ViewedMarks(localStorage, source.viewedScope);
+  const list = new FileList({ onSelect: (record, { user }) => show(record, user), extra: source.extra, viewed: marks });
 
   const styleButtons = {
     unified: h('button', { type: 'button', class: 'seg', onclick: () => setStyle('unified'), title: 'Unified (u)' }, 'Unified'),
@@ -63,6 +65,23 @@ function reviewLayout(ctx, { head, source, initialPath }) {
     return diffs.get(path);
   }
 
+  /** The header's "Viewed" checkbox: a viewed file's diff collapses, and the list ticks it. */
+  function viewedToggle(record) {
+    const final = markedState(record) !== null;
+    return h('label', { class: 'toggle viewed-toggle', title: final ? 'Mark the file viewed: its diff collapses until it changes again (v)' : 'The turn is still open: nothing final to mark' },
+      h('input', { type: 'checkbox', checked: marks.has(record), disabled: !final, onchange: e => setViewed(record, e.target.checked) }), 'Viewed');
+  }
+
+  function setViewed(record, viewed) {
+    marks.set(record, viewed);
+    list.viewedChanged();
+    if (record === current) {
+      pane.classList.toggle('is-viewed', marks.has(record));
+      const box = pane.querySelector('.viewed-toggle input');
+      if (box) box.checked = marks.has(record);
+    }
+  }
+
   async function show(record, user) {
     current = record;
     const token = ++drawToken;
@@ -79,9 +98,13 @@ function reviewLayout(ctx, { head, source, initialPath }) {
           source.fileMeta?.(record))),
       h('div', { class: 'diff-tools' },
         h('div', { class: 'segmented', role: 'group', 'aria-label': 'Diff layout' }, styleButtons.unified, styleButtons.side),
+        viewedToggle(record),
         source.fileActions?.(record)));
     const body = h('div', { class: 'diff-content' }, loading('Loading the diff…'));
-    fill(pane, header, body);
+    const collapsed = h('div', { class: 'viewed-note muted' }, 'Viewed: the diff is collapsed. ',
+      h('button', { type: 'button', class: 'button button-small button-quiet', onclick: () => pane.classList.remove('is-viewed') }, 'Show it'));
+    pane.classList.toggle('is-viewed', marks.has(record));
+    fill(pane, header, collapsed, body);
     if (user && narrow.matches) pane.scrollIntoView({ block: 'start' });
     if (source.open || record.change === null) {
       renderDiff(body, { record, open: true });
@@ -141,6 +164,7 @@ function reviewLayout(ctx, { head, source, initialPath }) {
       else if (key === 'u') setStyle('unified');
       else if (key === 's') setStyle('side');
       else if (key === '/') list.focusFilter();
+      else if (key === 'v' && current && markedState(current) !== null) setViewed(current, !marks.has(current));
       else return false;
       return true;
     },
@@ -185,6 +209,7 @@ export async function turnView(main, ctx, turnId, query) {
     get records() {
       return withRenames(turn.files);
     },
+    viewedScope: `turn:${turnId}`,
     loadDiff: path => api.fileDiff(turnId, path).then(r => r.diff),
     fileMeta: record => [
       record.detected_by === 'scan' ? scanBadge() : null,
@@ -297,6 +322,7 @@ export async function rangeView(main, ctx, from, to, query) {
       inRange.map(t => h('a', { class: 'chip chip-link', href: routes.turn(t.turn), title: t.turn }, `#${t.seq}`))));
   const source = {
     records: files,
+    viewedScope: `range:${range.from}..${range.to}`,
     loadDiff: path => api.rangeFile(range.from, range.to, path).then(r => r.diff),
     extra: record => (record.turns.length > 1 ? h('span', { class: 'flag flag-turns', title: `Changed in turns ${record.turns.map(label).join(', ')}` }, `×${record.turns.length}`) : null),
     fileMeta: record => h('span', { class: 'muted small' }, 'in ', record.turns.map((id, i) => [i ? ', ' : '', h('a', { href: routes.turn(id, record.path) }, label(id))])),

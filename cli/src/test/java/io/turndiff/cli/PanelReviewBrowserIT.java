@@ -32,9 +32,10 @@ import org.openqa.selenium.WebElement;
  * The review panel in a real headless Chromium against a real {@code turndiff serve} process, on
  * turns an agent runtime made through the API over a real workspace: the login link {@code turndiff
  * open} prints, the session and its turns, a file's diff and its changed lines, the layouts and the
- * keys, a rewind planned, confirmed and undone (checked on disk each time), the live view, and the
- * time to the first screen of a 1,000-file turn (reported, never asserted). One browser for the
- * class; every step leaves a screenshot in {@code target/panel-screenshots/}.
+ * keys, the viewed marks (kept over a reload), a rewind planned, confirmed and undone (checked on
+ * disk each time), the live view, and the time to the first screen of a 1,000-file turn (reported,
+ * never asserted). One browser for the class; every step leaves a screenshot in {@code
+ * target/panel-screenshots/}.
  */
 class PanelReviewBrowserIT {
 
@@ -650,5 +651,65 @@ class PanelReviewBrowserIT {
     sorted.putIfAbsent("Skipped", List.of());
     sorted.putIfAbsent("To restore", List.of());
     return sorted;
+  }
+
+  @Test
+  void aFileMarkedViewedCollapsesIsTickedAndCountedAndStaysViewedAfterAReload() throws Exception {
+    workspace =
+        TestWorkspace.in(temp.resolve("viewed"))
+            .file("a.txt", "a\n")
+            .file("b.txt", "b\n")
+            .file("c.txt", "c\n");
+    Path root = workspace.root();
+    String turn = service.begin(root, "conv-viewed");
+    service.snapshot(turn, List.of("a.txt", "b.txt", "c.txt"));
+    for (String name : List.of("a", "b", "c")) {
+      Files.writeString(workspace.resolve(name + ".txt"), name + name + "\n");
+    }
+    service.finish(turn);
+
+    browser.open(service.loginUrl(root));
+    browser.awaitText(".card", "conv-viewed");
+    browser.script("location.hash = arguments[0];", "#/t/" + turn);
+    browser.await(".file-row[title='b.txt']").click();
+    browser.await(".diff-content .d2h-file-wrapper");
+    browser.awaitText(".filelist-summary", "0 of 3 viewed");
+    browser.await(".viewed-toggle input").click();
+    assertViewed("b.txt");
+    browser.screenshot("viewed-marked");
+
+    browser.open(service.url() + "/#/t/" + turn + "?file=b.txt");
+    browser.awaitText(".diff-path", "b.txt");
+    assertViewed("b.txt");
+
+    // "Show it" opens the diff without unmarking it; unticking takes the mark away
+    browser.clickButton("Show it");
+    browser.await(".diff-content .d2h-file-wrapper");
+    assertEquals("1 of 3 viewed", viewedCount());
+    browser.press("v");
+    browser.awaitText(".filelist-summary", "0 of 3 viewed");
+    assertEquals(
+        List.of(), browser.texts(".file-row[data-viewed='true']"), "no row is ticked any more");
+    browser.open(service.url() + "/#/t/" + turn + "?file=b.txt");
+    browser.awaitText(".filelist-summary", "0 of 3 viewed");
+    browser.assertQuiet("viewed marks");
+  }
+
+  /** {@code path} is shown viewed: its diff collapsed, its row ticked, and counted. */
+  private void assertViewed(String path) {
+    browser.awaitText(".viewed-note", "Viewed: the diff is collapsed.");
+    assertEquals(
+        Boolean.TRUE,
+        browser.script(
+            "return getComputedStyle(document.querySelector('.diff-content')).display === 'none'"
+                + " && document.querySelector('.viewed-toggle input').checked;"),
+        "the diff is collapsed and the box ticked");
+    browser.await(".file-row[data-viewed='true'][title='" + path + "'] .viewed-tick");
+    assertEquals(1, browser.all(".file-row[data-viewed='true']").size());
+    assertEquals("1 of 3 viewed", viewedCount());
+  }
+
+  private String viewedCount() {
+    return browser.await(".filelist-summary .viewed-count").getText().replace("·", "").trim();
   }
 }

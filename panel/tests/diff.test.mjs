@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { built } from './built.mjs';
 
-const { analyse } = await built('assets/js/diff.js');
+const { analyse, CONTEXT, moreContext, onlyWhitespaceChanged, viewQuery } = await built('assets/js/diff.js');
 
 test('a missing newline at the end is found on the line it follows, on each side', () => {
   const text = [
@@ -56,4 +56,30 @@ test('a type change is two blocks, and a mark names its block', () => {
 
 test('an empty diff (an unchanged file) is nothing', () => {
   assert.deepEqual(analyse(''), { text: '', comments: [], noEol: [], hunks: 0, binary: false, modes: {}, lines: 0 });
+});
+
+test('the stored diff is asked for with no view parameters; a reader\'s view names only what differs', () => {
+  assert.deepEqual(viewQuery(), { whitespace: undefined, context: undefined });
+  assert.deepEqual(viewQuery({ hideWhitespace: false, context: CONTEXT.DEFAULT }), { whitespace: undefined, context: undefined });
+  assert.deepEqual(viewQuery({ hideWhitespace: true, context: 23 }), { whitespace: 'ignore', context: 23 });
+});
+
+test('more context grows by a step and stops at the whole file', () => {
+  assert.equal(moreContext(CONTEXT.DEFAULT), 23);
+  assert.equal(moreContext(23), 43);
+  assert.equal(moreContext(CONTEXT.WHOLE - 5), CONTEXT.WHOLE);
+  assert.equal(CONTEXT.WHOLE, 1_000_000, 'the service\'s bound (DiffOptions.MAX_CONTEXT)');
+});
+
+test('only whitespace changed: a modified file whose content changed, drawn without whitespace and with no hunk', () => {
+  const header = 'diff --git a/b.py b/b.py\nindex 1111111..2222222 100644\n';
+  const record = { change: 'modified', before: { sha256: 'aa' }, after: { sha256: 'bb' } };
+  assert.equal(onlyWhitespaceChanged(record, analyse(header), true), true);
+  assert.equal(onlyWhitespaceChanged(record, analyse(header), false), false, 'whitespace shown: a diff with no hunk is something else');
+  const withHunk = `${header}--- a/b.py\n+++ b/b.py\n@@ -1 +1 @@\n-a\n+b\n`;
+  assert.equal(onlyWhitespaceChanged(record, analyse(withHunk), true), false);
+  const modeOnly = { change: 'modified', before: { sha256: 'aa' }, after: { sha256: 'aa' } };
+  assert.equal(onlyWhitespaceChanged(modeOnly, analyse('diff --git a/x b/x\nold mode 100644\nnew mode 100755\n'), true), false);
+  assert.equal(onlyWhitespaceChanged({ ...record, change: 'added' }, analyse(header), true), false);
+  assert.equal(onlyWhitespaceChanged(record, analyse(`diff --git a/b b/b\nBinary files a/b and b/b differ\n`), true), false);
 });

@@ -101,9 +101,10 @@ export const api = {
   sessions: (workspace, opts) => getJson(`/v1/sessions${q({ workspace })}`, opts),
   turnsPage: (session, after, opts) => getJson(`/v1/sessions/${seg(session)}/turns${q({ after, limit: 500 })}`, opts),
   turn: (turn, opts) => getJson(`/v1/turns/${seg(turn)}`, opts),
-  fileDiff: (turn, path, opts) => getJson(`/v1/turns/${seg(turn)}/file${q({ path })}`, opts),
+  // view: how the reader asked the diff drawn (diff.js viewQuery: whitespace, context), none for the stored one
+  fileDiff: (turn, path, view = {}, opts) => getJson(`/v1/turns/${seg(turn)}/file${q({ path, ...view })}`, opts),
   range: (from, to, opts) => getJson(`/v1/range${q({ from, to })}`, opts),
-  rangeFile: (from, to, path, opts) => getJson(`/v1/range/file${q({ from, to, path })}`, opts),
+  rangeFile: (from, to, path, view = {}, opts) => getJson(`/v1/range/file${q({ from, to, path, ...view })}`, opts),
   history: (workspace, path, opts) => getJson(`/v1/history${q({ workspace, path })}`, opts),
   rewind: request => postJson('/v1/rewind', request),
   eventsUrl: scope => `/v1/events${q(scope)}`,

@@ -14,6 +14,34 @@ function setDiffHtml(el, html) {
 
 const LARGE_LINES = 20_000;
 
+/**
+ * The context a reader can ask a diff for (the service's `context` parameter): git's 3 lines, 20 more a
+ * click, up to the whole file (the service's bound, more lines than any stored file holds).
+ */
+export const CONTEXT = { DEFAULT: 3, STEP: 20, WHOLE: 1_000_000 };
+
+/** The query parameters of a file's diff drawn as the reader asked; none for the stored diff. */
+export function viewQuery({ hideWhitespace = false, context = CONTEXT.DEFAULT } = {}) {
+  return {
+    whitespace: hideWhitespace ? 'ignore' : undefined,
+    context: context === CONTEXT.DEFAULT ? undefined : context,
+  };
+}
+
+/** The context after one more "show more lines": STEP more, never past the whole file. */
+export function moreContext(context) {
+  return Math.min(CONTEXT.WHOLE, context + CONTEXT.STEP);
+}
+
+/**
+ * A modified file whose content changed, drawn with whitespace ignored and found with no hunk: every
+ * line it changed differs in whitespace alone (the service sends the entry's header, no hunk).
+ */
+export function onlyWhitespaceChanged(record, analysis, hideWhitespace) {
+  return hideWhitespace && record.change === 'modified' && !analysis.hunks && !analysis.binary && !analysis.comments.length
+    && !!record.before?.sha256 && !!record.after?.sha256 && record.before.sha256 !== record.after.sha256;
+}
+
 /** What a stored git-style diff holds, beyond its hunks. */
 export function analyse(text) {
   const lines = text.split('\n');
@@ -63,7 +91,7 @@ export function analyse(text) {
 }
 
 /** Renders a file's diff into `target`. */
-export function renderDiff(target, { record, diff, style, open, error }) {
+export function renderDiff(target, { record, diff, style, open, error, hideWhitespace = false }) {
   const parts = [];
   const reasons = recordReasons(record);
   for (const code of reasons) {
@@ -119,6 +147,11 @@ export function renderDiff(target, { record, diff, style, open, error }) {
   parts.push(body);
   parts.push(statesTable(record, { open: !a.hunks }));
   fill(target, parts);
+  if (onlyWhitespaceChanged(record, a, hideWhitespace)) {
+    body.append(card('check', 'Only whitespace changed', 'Every line this file changed differs in whitespace alone. Turn off "Hide whitespace" to see them.'));
+    body.dataset.onlyWhitespace = 'true';
+    return target;
+  }
   if (!a.hunks) {
     if (!a.binary && !(oldMode && newMode) && record.change !== 'unchanged' && !a.comments.length && !reasons.length && record.change !== 'type_changed') {
       body.append(card('file', 'No textual difference', record.change === 'added' ? 'An empty file was added.' : record.change === 'deleted' ? 'An empty file was deleted.' : 'Nothing to show.'));
@@ -144,6 +177,28 @@ export function renderDiff(target, { record, diff, style, open, error }) {
     draw();
   }
   return target;
+}
+
+/** The hunk header cells diff2html drew, per block (in side by side, the left side's): where a hunk's controls go. */
+export function hunkHeaderCells(block) {
+  const scope = block.querySelector('.d2h-file-side-diff') ?? block;
+  return [...scope.querySelectorAll('td.d2h-info:not(.d2h-code-linenumber):not(.d2h-code-side-linenumber)')]
+    .filter(cell => cell.textContent.trim().startsWith('@@'));
+}
+
+/**
+ * "N more lines" and "Whole file" on every hunk header: the service draws the diff again with more
+ * context, from the states it stored. None once the whole file is shown.
+ */
+export function addContextButtons(body, context, { onMore, onWhole }) {
+  if (context >= CONTEXT.WHOLE) return;
+  for (const block of body.querySelectorAll('.d2h-file-wrapper')) {
+    for (const cell of hunkHeaderCells(block)) {
+      (cell.querySelector('.d2h-code-line, .d2h-code-side-line') ?? cell).append(
+        h('button', { type: 'button', class: 'button button-small button-quiet context-more', title: `Show ${CONTEXT.STEP} more lines above and below each change`, onclick: onMore }, `↕ ${CONTEXT.STEP} more lines`),
+        h('button', { type: 'button', class: 'button button-small button-quiet context-whole', title: 'Show the whole file around the changes', onclick: onWhole }, 'Whole file'));
+    }
+  }
 }
 
 function markNoEol(body, marks, style) {

@@ -10,9 +10,10 @@ const OVERSCAN = 8;
 const VIEW_KEY = 'turndiff.fileView';
 
 export class FileList {
-  constructor({ onSelect, extra }) {
+  constructor({ onSelect, extra, viewed }) {
     this.onSelect = onSelect;
     this.extra = extra;          // record -> extra node for the row (e.g. the turns of a range record)
+    this.viewed = viewed;        // the reviewer's viewed marks (viewed.js), or none
     this.items = [];
     this.shown = [];             // indices into items that pass the filter, in the order shown (not in a collapsed folder)
     this.lines = [];             // the rows drawn: {kind: 'file', index, depth} or, in the tree, {kind: 'dir', ...}
@@ -20,6 +21,7 @@ export class FileList {
     this.collapsed = new Set();  // the tree's folders closed, by path
     this.selected = -1;          // index into items
     this.filter = '';
+    this.matching = 0;           // how many items pass the filter
     this.hideUnchanged = false;
     this.input = h('input', { type: 'search', class: 'filter', placeholder: 'Filter files  /', 'aria-label': 'Filter files', autocomplete: 'off', spellcheck: 'false',
       oninput: () => { this.filter = this.input.value; this.refilter(); } });
@@ -76,8 +78,23 @@ export class FileList {
     this.spacer.style.height = `${this.lines.length * ROW}px`;
     const unchanged = this.items.filter(r => r.change === 'unchanged').length;
     this.unchangedToggle.hidden = unchanged === 0;
-    fill(this.summary, matching.length === this.items.length ? plural(this.items.length, 'file')
-      : `${count(matching.length)} of ${count(this.items.length)} files`);
+    this.matching = matching.length;
+    this.drawSummary();
+    this.draw();
+  }
+
+  /** The count of files shown, and of files viewed: "3 of 7 viewed". */
+  drawSummary() {
+    const matching = this.matching;
+    const viewed = this.viewed ? this.viewed.count(this.items) : 0;
+    fill(this.summary, matching === this.items.length ? plural(this.items.length, 'file')
+      : `${count(matching)} of ${count(this.items.length)} files`,
+    this.viewed && this.items.length ? h('span', { class: 'viewed-count' }, ` · ${count(viewed)} of ${count(this.items.length)} viewed`) : null);
+  }
+
+  /** Redraws what a viewed mark changes: the ticks and the count. */
+  viewedChanged() {
+    this.drawSummary();
     this.draw();
   }
 
@@ -121,14 +138,16 @@ export class FileList {
     const r = this.items[index];
     const [dir, name] = splitPath(r.path);
     const selected = index === this.selected;
-    const el = h('div', { class: ['file-row', selected && 'selected', r.change === 'unchanged' && 'is-unchanged', this.tree && 'in-tree'], role: 'option', id: `file-${position}`, dataset: { path: r.path },
+    const viewed = this.viewed?.has(r) ?? false;
+    const el = h('div', { class: ['file-row', selected && 'selected', r.change === 'unchanged' && 'is-unchanged', this.tree && 'in-tree', viewed && 'is-viewed'], role: 'option', id: `file-${position}`, dataset: { path: r.path, viewed: String(viewed) },
       aria: { selected: String(selected), setsize: this.lines.length, posinset: position + 1 }, title: r.path,
       onclick: () => this.select(index, { scroll: false, user: true }) },
       changeMark(r),
       h('span', { class: 'file-path' }, this.tree ? null : h('span', { class: 'file-dir' }, r.renamed_from ? '' : dir), h('span', { class: 'file-name' }, this.tree ? treeName : renameLabel(r, r.renamed_from ? r.path : name))),
       h('span', { class: 'file-flags' }, fileFlags(r).map(flagOf), this.extra?.(r)),
       r.added || r.removed ? h('span', { class: 'file-lines' }, r.added ? h('span', { class: 'added' }, `+${count(r.added)}`) : null,
-        r.removed ? h('span', { class: 'removed' }, `−${count(r.removed)}`) : null) : null);
+        r.removed ? h('span', { class: 'removed' }, `−${count(r.removed)}`) : null) : null,
+      viewed ? h('span', { class: 'viewed-tick', title: 'Viewed', 'aria-label': 'viewed' }, '✓') : null);
     if (this.tree) el.style.setProperty('--depth', String(depth));
     return el;
   }

@@ -8,12 +8,14 @@ import { partRewindOffered, renameLabel, rewindBlocked, toolsText, turnBadges, t
 import { badgeOf, errorState, kindChip, lineStats, loading, reasonBadge, scanBadge, stateChip, badge } from '../ui.js';
 import { routes } from '../routes.js';
 import { FileList } from '../filelist.js';
-import { renderDiff } from '../diff.js';
+import { addContextButtons, CONTEXT, moreContext, renderDiff, viewQuery } from '../diff.js';
 import { subscribe } from '../events.js';
 import { addHunkButtons, openRewind } from '../rewind.js';
 import { stepsSection } from '../steps.js';
+import { markedState, ViewedMarks } from '../viewed.js';
 
 const STYLE_KEY = 'turndiff.diffStyle';
+const WHITESPACE_KEY = 'turndiff.hideWhitespace';
 const narrow = matchMedia('(max-width: 860px)');
 
 function preferredStyle() {
@@ -26,24 +28,25 @@ function initialRecord(records, path) {
 }
 
 /**
- * The shared layout. source: {records, loadDiff(path) -> Promise<text>, open?, fileActions(record),
- * fileMeta(record), extra(record)}.
+ * The shared layout. source: {records, loadDiff(path, view) -> Promise<text> (view: the query of the
+ * diff as the reader asked, diff.js viewQuery), open?, fileActions(record),
+ * fileMeta(record), extra(record), viewedScope (whose viewed marks: a turn's or a range's)}.
  */
 function reviewLayout(ctx, { head, source, initialPath }) {
   let style = preferredStyle();
-  const diffs = new Map();                    // path -> Promise<string>
+  let hideWhitespace = localStorage.getItem(WHITESPACE_KEY) === 'true';
+  const contexts = new Map();                 // path -> lines of context the reader asked for
+  const diffs = new Map();                    // path and view -> Promise<string>
+  const viewOf = path => viewQuery({ hideWhitespace, context: contexts.get(path) ?? CONTEXT.DEFAULT });
   const first = initialRecord(source.records, initialPath);
-  if (first && !source.open && first.change !== null) {
-    // asked for before the list is drawn: the first screen waits for one round trip, not two
-    const p = source.loadDiff(first.path);
-    p.catch(() => diffs.delete(first.path));
-    diffs.set(first.path, p);
-  }
+  // asked for before the list is drawn: the first screen waits for one round trip, not two
+  if (first && !source.open && first.change !== null) diffOf(first.path);
   let current = null;
   let drawToken = 0;
   const pane = h('section', { class: 'diff-pane', aria: { live: 'polite', busy: 'false' } });
   const layout = h('div', { class: 'review' });
-  const list = new FileList({ onSelect: (record, { user }) => show(record, user), extra: source.extra });
+  const marks = new ViewedMarks(localStorage, source.viewedScope);
+  const list = new FileList({ onSelect: (record, { user }) => show(record, user), extra: source.extra, viewed: marks });
 
   const styleButtons = {
     unified: h('button', { type: 'button', class: 'seg', onclick: () => setStyle('unified'), title: 'Unified (u)' }, 'Unified'),
@@ -54,13 +57,34 @@ function reviewLayout(ctx, { head, source, initialPath }) {
   }
   syncStyleButtons();
 
+  const whitespaceBox = h('input', { type: 'checkbox', checked: hideWhitespace, onchange: e => setHideWhitespace(e.target.checked) });
+
   function diffOf(path) {
-    if (!diffs.has(path)) {
-      const p = source.loadDiff(path);
-      p.catch(() => diffs.delete(path));
-      diffs.set(path, p);
+    const view = viewOf(path);
+    const key = JSON.stringify([path, view.whitespace, view.context]);
+    if (!diffs.has(key)) {
+      const p = source.loadDiff(path, view);
+      p.catch(() => diffs.delete(key));
+      diffs.set(key, p);
     }
-    return diffs.get(path);
+    return diffs.get(key);
+  }
+
+  /** The header's "Viewed" checkbox: a viewed file's diff collapses, and the list ticks it. */
+  function viewedToggle(record) {
+    const final = markedState(record) !== null;
+    return h('label', { class: 'toggle viewed-toggle', title: final ? 'Mark the file viewed: its diff collapses until it changes again (v)' : 'The turn is still open: nothing final to mark' },
+      h('input', { type: 'checkbox', checked: marks.has(record), disabled: !final, onchange: e => setViewed(record, e.target.checked) }), 'Viewed');
+  }
+
+  function setViewed(record, viewed) {
+    marks.set(record, viewed);
+    list.viewedChanged();
+    if (record === current) {
+      pane.classList.toggle('is-viewed', marks.has(record));
+      const box = pane.querySelector('.viewed-toggle input');
+      if (box) box.checked = marks.has(record);
+    }
   }
 
   async function show(record, user) {
@@ -79,9 +103,14 @@ function reviewLayout(ctx, { head, source, initialPath }) {
           source.fileMeta?.(record))),
       h('div', { class: 'diff-tools' },
         h('div', { class: 'segmented', role: 'group', 'aria-label': 'Diff layout' }, styleButtons.unified, styleButtons.side),
+        h('label', { class: 'toggle whitespace-toggle', title: 'Hide changes of whitespace alone, as git diff -w (w)' }, whitespaceBox, 'Hide whitespace'),
+        viewedToggle(record),
         source.fileActions?.(record)));
     const body = h('div', { class: 'diff-content' }, loading('Loading the diff…'));
-    fill(pane, header, body);
+    const collapsed = h('div', { class: 'viewed-note muted' }, 'Viewed: the diff is collapsed. ',
+      h('button', { type: 'button', class: 'button button-small button-quiet', onclick: () => pane.classList.remove('is-viewed') }, 'Show it'));
+    pane.classList.toggle('is-viewed', marks.has(record));
+    fill(pane, header, collapsed, body);
     if (user && narrow.matches) pane.scrollIntoView({ block: 'start' });
     if (source.open || record.change === null) {
       renderDiff(body, { record, open: true });
@@ -97,8 +126,15 @@ function reviewLayout(ctx, { head, source, initialPath }) {
     }
     if (token !== drawToken) return;
     pane.setAttribute('aria-busy', 'false');
-    renderDiff(body, { record, diff, style: style === 'side' ? 'side' : 'unified', error });
-    source.hunkActions?.(record, body);
+    renderDiff(body, { record, diff, style: style === 'side' ? 'side' : 'unified', error, hideWhitespace });
+    const context = contexts.get(record.path) ?? CONTEXT.DEFAULT;
+    addContextButtons(body, context, {
+      onMore: () => setContext(record, moreContext(context)),
+      onWhole: () => setContext(record, CONTEXT.WHOLE),
+    });
+    // a hunk's rewind reverses a hunk of the turn's own diff: not one drawn with other context or
+    // without whitespace, whose hunks are not the turn's
+    if (!hideWhitespace && context === CONTEXT.DEFAULT) source.hunkActions?.(record, body);
     // fetch the next file ahead, so that j shows it at once
     const next = list.shown[list.shown.indexOf(list.selected) + 1];
     if (next !== undefined && list.items[next]?.change !== null) diffOf(list.items[next].path).catch(() => {});
@@ -106,6 +142,18 @@ function reviewLayout(ctx, { head, source, initialPath }) {
       document.body.dataset.firstScreen = performance.now().toFixed(0);
       performance.mark('turndiff-first-screen');
     }
+  }
+
+  function setHideWhitespace(hide) {
+    hideWhitespace = hide;
+    localStorage.setItem(WHITESPACE_KEY, String(hide));
+    whitespaceBox.checked = hide;
+    if (current) show(current, false);
+  }
+
+  function setContext(record, lines) {
+    contexts.set(record.path, lines);
+    if (current === record) show(record, false);
   }
 
   function setStyle(next) {
@@ -141,6 +189,8 @@ function reviewLayout(ctx, { head, source, initialPath }) {
       else if (key === 'u') setStyle('unified');
       else if (key === 's') setStyle('side');
       else if (key === '/') list.focusFilter();
+      else if (key === 'w') setHideWhitespace(!hideWhitespace);
+      else if (key === 'v' && current && markedState(current) !== null) setViewed(current, !marks.has(current));
       else return false;
       return true;
     },
@@ -185,7 +235,8 @@ export async function turnView(main, ctx, turnId, query) {
     get records() {
       return withRenames(turn.files);
     },
-    loadDiff: path => api.fileDiff(turnId, path).then(r => r.diff),
+    viewedScope: `turn:${turnId}`,
+    loadDiff: (path, view) => api.fileDiff(turnId, path, view).then(r => r.diff),
     fileMeta: record => [
       record.detected_by === 'scan' ? scanBadge() : null,
       toolsText(record) ? h('span', { class: 'muted small file-tools', title: `The tools that touched this file, in order (calls ${record.tool_calls.join(', ')})` }, toolsText(record)) : null,
@@ -297,7 +348,8 @@ export async function rangeView(main, ctx, from, to, query) {
       inRange.map(t => h('a', { class: 'chip chip-link', href: routes.turn(t.turn), title: t.turn }, `#${t.seq}`))));
   const source = {
     records: files,
-    loadDiff: path => api.rangeFile(range.from, range.to, path).then(r => r.diff),
+    viewedScope: `range:${range.from}..${range.to}`,
+    loadDiff: (path, view) => api.rangeFile(range.from, range.to, path, view).then(r => r.diff),
     extra: record => (record.turns.length > 1 ? h('span', { class: 'flag flag-turns', title: `Changed in turns ${record.turns.map(label).join(', ')}` }, `×${record.turns.length}`) : null),
     fileMeta: record => h('span', { class: 'muted small' }, 'in ', record.turns.map((id, i) => [i ? ', ' : '', h('a', { href: routes.turn(id, record.path) }, label(id))])),
     fileActions: record => [

@@ -3,6 +3,7 @@ package io.turndiff.cli;
 import io.turndiff.api.CliException;
 import io.turndiff.api.ExitCode;
 import io.turndiff.api.Turndiff;
+import io.turndiff.diff.DiffOptions;
 import io.turndiff.model.PathInput;
 import java.util.ArrayList;
 import java.util.List;
@@ -65,6 +66,14 @@ final class DiffCommand implements Callable<Integer> {
       description = "Only these recorded paths (with --turn).")
   List<String> paths = new ArrayList<>();
 
+  @Option(
+      names = {"-w", "--ignore-all-space"},
+      description =
+          "Ignore whitespace when comparing lines, as git diff -w: a line changed only in "
+              + "whitespace is no change, and a file changed only so shows its header alone. "
+              + "Drawn from the stored states; the patch is for reading, not for git apply.")
+  boolean ignoreAllSpace;
+
   @Mixin TurnScope turnScope;
 
   @Override
@@ -72,9 +81,13 @@ final class DiffCommand implements Callable<Integer> {
     Terminal terminal = Main.terminal(spec);
     try (Turndiff turndiff = StoreOptions.of(spec).open()) {
       TurnReference references = turnScope.references(turndiff);
+      DiffOptions options = DiffOptions.DEFAULT.withIgnoreAllSpace(ignoreAllSpace);
       String patch;
       if (scope.turn != null) {
-        patch = turndiff.queries().patch(references.resolve(scope.turn), PathInput.texts(paths));
+        patch =
+            turndiff
+                .queries()
+                .patch(references.resolve(scope.turn), PathInput.texts(paths), options);
       } else {
         if (!paths.isEmpty()) {
           throw new CliException(ExitCode.USAGE, "PATH arguments go with --turn, not --from/--to");
@@ -82,7 +95,10 @@ final class DiffCommand implements Callable<Integer> {
         patch =
             turndiff
                 .queries()
-                .range(references.resolve(scope.range.from), references.resolve(scope.range.to))
+                .range(
+                    references.resolve(scope.range.from),
+                    references.resolve(scope.range.to),
+                    options)
                 .patch();
       }
       if (terminal.interactive()) {

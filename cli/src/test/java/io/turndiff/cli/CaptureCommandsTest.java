@@ -148,6 +148,35 @@ class CaptureCommandsTest {
     assertFalse(onlyApp.contains("old.txt"), onlyApp);
   }
 
+  /**
+   * {@code diff -w} (as git's): a line changed only in whitespace is no change; a file changed only
+   * so shows its header and no hunk; without it, the same turn shows every line.
+   */
+  @Test
+  void diffIgnoringAllSpaceShowsOnlyTheChangesThatAreNotWhitespace() throws Exception {
+    workspace.file("a.py", "x = 1\nif x:\n  y = 2\n").file("b.py", "b = 1\n");
+    String turn = begin();
+    turndiff("snapshot", "--turn", turn, "a.py", "b.py").expect(0);
+    Files.writeString(workspace.resolve("a.py"), "x = 10\nif  x :\n\ty = 2\n");
+    Files.writeString(workspace.resolve("b.py"), "b  =  1  \n");
+    turndiff("turn", "finish", "--turn", turn).expect(0);
+
+    String all = turndiff("diff", "--turn", turn).expect(0).out();
+    assertTrue(all.contains("-  y = 2\n") && all.contains("+b  =  1  \n"), all);
+    for (String flag : List.of("-w", "--ignore-all-space")) {
+      String ignoring = turndiff("diff", "--turn", turn, flag).expect(0).out();
+      assertTrue(
+          ignoring.contains("@@ -1,3 +1,3 @@\n-x = 1\n+x = 10\n if  x :\n \ty = 2\n"), ignoring);
+      int b = ignoring.indexOf("diff --git a/b.py b/b.py\n");
+      assertTrue(b >= 0, ignoring);
+      assertFalse(
+          ignoring.substring(b).contains("@@"), "b.py changed only in whitespace: " + ignoring);
+    }
+    String range = turndiff("diff", "--from", turn, "--to", turn, "-w").expect(0).out();
+    assertFalse(range.contains("+b  =  1"), range);
+    assertTrue(range.contains("+x = 10\n"), range);
+  }
+
   private static JsonNode record(JsonNode records, String path) {
     for (JsonNode record : records) {
       if (record.get("path").asText().equals(path)) {

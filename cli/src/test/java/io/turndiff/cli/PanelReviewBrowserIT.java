@@ -32,9 +32,10 @@ import org.openqa.selenium.WebElement;
  * The review panel in a real headless Chromium against a real {@code turndiff serve} process, on
  * turns an agent runtime made through the API over a real workspace: the login link {@code turndiff
  * open} prints, the session and its turns, a file's diff and its changed lines, the layouts and the
- * keys, a rewind planned, confirmed and undone (checked on disk each time), the live view, and the
- * time to the first screen of a 1,000-file turn (reported, never asserted). One browser for the
- * class; every step leaves a screenshot in {@code target/panel-screenshots/}.
+ * keys, the viewed marks (kept over a reload), whitespace hidden and more context, a rewind
+ * planned, confirmed and undone (checked on disk each time), the live view, and the time to the
+ * first screen of a 1,000-file turn (reported, never asserted). One browser for the class; every
+ * step leaves a screenshot in {@code target/panel-screenshots/}.
  */
 class PanelReviewBrowserIT {
 
@@ -650,5 +651,129 @@ class PanelReviewBrowserIT {
     sorted.putIfAbsent("Skipped", List.of());
     sorted.putIfAbsent("To restore", List.of());
     return sorted;
+  }
+
+  @Test
+  void aFileMarkedViewedCollapsesIsTickedAndCountedAndStaysViewedAfterAReload() throws Exception {
+    workspace =
+        TestWorkspace.in(temp.resolve("viewed"))
+            .file("a.txt", "a\n")
+            .file("b.txt", "b\n")
+            .file("c.txt", "c\n");
+    Path root = workspace.root();
+    String turn = service.begin(root, "conv-viewed");
+    service.snapshot(turn, List.of("a.txt", "b.txt", "c.txt"));
+    for (String name : List.of("a", "b", "c")) {
+      Files.writeString(workspace.resolve(name + ".txt"), name + name + "\n");
+    }
+    service.finish(turn);
+
+    browser.open(service.loginUrl(root));
+    browser.awaitText(".card", "conv-viewed");
+    browser.script("location.hash = arguments[0];", "#/t/" + turn);
+    browser.await(".file-row[title='b.txt']").click();
+    browser.await(".diff-content .d2h-file-wrapper");
+    browser.awaitText(".filelist-summary", "0 of 3 viewed");
+    browser.await(".viewed-toggle input").click();
+    assertViewed("b.txt");
+    browser.screenshot("viewed-marked");
+
+    browser.open(service.url() + "/#/t/" + turn + "?file=b.txt");
+    browser.awaitText(".diff-path", "b.txt");
+    assertViewed("b.txt");
+
+    // "Show it" opens the diff without unmarking it; unticking takes the mark away
+    browser.clickButton("Show it");
+    browser.await(".diff-content .d2h-file-wrapper");
+    assertEquals("1 of 3 viewed", viewedCount());
+    browser.press("v");
+    browser.awaitText(".filelist-summary", "0 of 3 viewed");
+    assertEquals(
+        List.of(), browser.texts(".file-row[data-viewed='true']"), "no row is ticked any more");
+    browser.open(service.url() + "/#/t/" + turn + "?file=b.txt");
+    browser.awaitText(".filelist-summary", "0 of 3 viewed");
+    browser.assertQuiet("viewed marks");
+  }
+
+  /**
+   * "Hide whitespace" draws the diff without the changes of whitespace alone (a hunk goes, and with
+   * it the hunk rewinds, whose hunks are the turn's own), a file changed only so says "Only
+   * whitespace changed"; a hunk header's "more lines" and "Whole file" show the lines around the
+   * change, from the stored states.
+   */
+  @Test
+  void hidingWhitespaceDropsAWhitespaceOnlyHunkAndMoreContextShowsTheLinesAround()
+      throws Exception {
+    String before =
+        IntStream.rangeClosed(1, 100).mapToObj(n -> "l" + n + "\n").reduce("", String::concat);
+    String after = before.replace("l50\n", "L50\n").replace("l60\n", "\tl60  \n");
+    workspace =
+        TestWorkspace.in(temp.resolve("whitespace")).file("f.txt", before).file("g.txt", "g = 1\n");
+    Path root = workspace.root();
+    String turn = service.begin(root, "conv-whitespace");
+    service.snapshot(turn, List.of("f.txt", "g.txt"));
+    Files.writeString(workspace.resolve("f.txt"), after);
+    Files.writeString(workspace.resolve("g.txt"), "g  =  1 \n");
+    service.finish(turn);
+
+    browser.open(service.loginUrl(root));
+    browser.awaitText(".card", "conv-whitespace");
+    browser.script("location.hash = arguments[0];", "#/t/" + turn);
+    try {
+      browser.await(".file-row[title='f.txt']").click();
+      browser.awaitTrue("document.querySelectorAll('.diff-content .context-more').length === 2");
+      assertTrue(diffShows("l57"), "the whitespace hunk is drawn");
+      assertEquals(2, browser.all(".hunk-rewind").size());
+
+      browser.await(".whitespace-toggle input").click();
+      browser.awaitTrue("document.querySelectorAll('.diff-content .context-more').length === 1");
+      assertFalse(diffShows("l57"), "the whitespace hunk is gone");
+      assertTrue(diffShows("L50"));
+      assertEquals(0, browser.all(".hunk-rewind").size(), "no rewind of a hunk not the turn's");
+      browser.screenshot("whitespace-hidden");
+
+      browser.await(".context-more").click();
+      browser.awaitTrue("document.querySelector('.diff-content').textContent.includes('l27')");
+      assertFalse(diffShows("l12"), "20 more lines, not the whole file");
+      browser.await(".context-whole").click();
+      browser.awaitTrue("document.querySelector('.diff-content').textContent.includes('l12')");
+      assertTrue(diffShows("l100"), "to the last line");
+      assertEquals(0, browser.all(".context-more").size(), "the whole file: nothing more");
+
+      browser.await(".file-row[title='g.txt']").click();
+      browser.awaitText(".diff-card", "Only whitespace changed");
+      browser.press("w");
+      browser.awaitTrue("document.querySelectorAll('.diff-content .context-more').length === 1");
+      assertTrue(diffShows("g  =  1"), "shown again with its whitespace");
+      browser.assertQuiet("whitespace and context");
+    } finally {
+      // the class's browser is shared: the next test starts with whitespace shown
+      browser.script("localStorage.removeItem('turndiff.hideWhitespace');");
+    }
+  }
+
+  private boolean diffShows(String text) {
+    return Boolean.TRUE.equals(
+        browser.script(
+            "return document.querySelector('.diff-content').textContent.includes(arguments[0]);",
+            text));
+  }
+
+  /** {@code path} is shown viewed: its diff collapsed, its row ticked, and counted. */
+  private void assertViewed(String path) {
+    browser.awaitText(".viewed-note", "Viewed: the diff is collapsed.");
+    assertEquals(
+        Boolean.TRUE,
+        browser.script(
+            "return getComputedStyle(document.querySelector('.diff-content')).display === 'none'"
+                + " && document.querySelector('.viewed-toggle input').checked;"),
+        "the diff is collapsed and the box ticked");
+    browser.await(".file-row[data-viewed='true'][title='" + path + "'] .viewed-tick");
+    assertEquals(1, browser.all(".file-row[data-viewed='true']").size());
+    assertEquals("1 of 3 viewed", viewedCount());
+  }
+
+  private String viewedCount() {
+    return browser.await(".filelist-summary .viewed-count").getText().replace("·", "").trim();
   }
 }

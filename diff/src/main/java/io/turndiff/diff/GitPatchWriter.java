@@ -21,9 +21,17 @@ public final class GitPatchWriter {
   }
 
   private final BinaryStyle binaryStyle;
+  private final DiffOptions options;
 
+  /** A writer of the hunks git draws by default (what the store keeps). */
   public GitPatchWriter(BinaryStyle binaryStyle) {
+    this(binaryStyle, DiffOptions.DEFAULT);
+  }
+
+  /** A writer of the hunks {@code options} draw (a reader's whitespace and context). */
+  public GitPatchWriter(BinaryStyle binaryStyle, DiffOptions options) {
     this.binaryStyle = binaryStyle;
+    this.options = options;
   }
 
   public FilePatch write(WorkspacePath path, PatchSide before, PatchSide after) {
@@ -224,7 +232,13 @@ public final class GitPatchWriter {
     if (oldContent.length == 0 && newContent.length == 0) {
       return new FilePatch(out.toString(), 0, 0, false);
     }
-    LineDiff.Result hunks = LineDiff.diff(oldText.get().lines(), newText.get().lines());
+    LineDiff.Result hunks =
+        LineDiff.diff(oldText.get().lines(), newText.get().lines(), DiffBudget.DEFAULT, options);
+    if (hunks.hunks().isEmpty()) {
+      // only whitespace changed, and whitespace is ignored: the entry's header alone, so that a
+      // reader still sees that the file changed, and that no line did but in whitespace
+      return new FilePatch(out.toString(), 0, 0, false);
+    }
     out.append("--- ").append(oldName).append('\n');
     out.append("+++ ").append(newName).append('\n');
     out.append(hunks.hunks());

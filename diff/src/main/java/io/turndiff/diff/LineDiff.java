@@ -6,8 +6,9 @@ import org.eclipse.jgit.diff.EditList;
 import org.eclipse.jgit.diff.HistogramDiff;
 
 /**
- * Unified-diff hunks between two texts, as git makes them: 3 lines of context, hunks closer than
- * twice that merged, {@code \ No newline at end of file} after a last line without one.
+ * Unified-diff hunks between two texts, as git makes them: 3 lines of context (or as many as a
+ * reader asks for, {@link DiffOptions}), hunks closer than twice that merged, {@code \ No newline
+ * at end of file} after a last line without one.
  *
  * <p>JGit's histogram diff computes the edits (git's {@code diff --histogram}); the hunks are made
  * here because the output must apply with {@code git apply}, with git's numbering of empty ranges
@@ -41,24 +42,30 @@ final class LineDiff {
 
   /** The hunks of the change from {@code before} to {@code after}, with 3 lines of context. */
   static List<Hunk> hunks(List<String> before, List<String> after) {
-    return hunks(before, after, new DiffSteps(DiffBudget.DEFAULT));
+    return hunks(before, after, new DiffSteps(DiffBudget.DEFAULT), DiffOptions.DEFAULT);
   }
 
-  private static List<Hunk> hunks(List<String> before, List<String> after, DiffSteps steps) {
-    List<Edit> edits = edits(before, after, steps);
+  /**
+   * The hunks with {@code options}' context. A context line is drawn as the after-text has it (as
+   * git draws it): ignoring whitespace, it may differ from the before-text's line in whitespace.
+   */
+  private static List<Hunk> hunks(
+      List<String> before, List<String> after, DiffSteps steps, DiffOptions options) {
+    int context = options.context();
+    List<Edit> edits = edits(before, after, steps, options);
     List<Hunk> hunks = new ArrayList<>();
     int offset = 0; // lines added minus lines removed by the edits before the current hunk
     int i = 0;
     while (i < edits.size()) {
       int j = i;
       int lastEnd = edits.get(i).oldStart() + edits.get(i).oldCount();
-      while (j + 1 < edits.size() && edits.get(j + 1).oldStart() - lastEnd <= 2 * CONTEXT) {
+      while (j + 1 < edits.size() && edits.get(j + 1).oldStart() - lastEnd <= 2L * context) {
         j++;
         lastEnd = Math.max(lastEnd, edits.get(j).oldStart() + edits.get(j).oldCount());
       }
-      int oldFrom = Math.max(0, edits.get(i).oldStart() - CONTEXT);
+      int oldFrom = Math.max(0, edits.get(i).oldStart() - context);
       int newFrom = oldFrom + offset;
-      int oldTo = Math.min(before.size(), lastEnd + CONTEXT);
+      int oldTo = (int) Math.min(before.size(), (long) lastEnd + context);
       List<Line> lines = new ArrayList<>();
       List<String> oldLines = new ArrayList<>();
       List<String> newLines = new ArrayList<>();
@@ -66,7 +73,8 @@ final class LineDiff {
       for (int k = i; k <= j; k++) {
         Edit edit = edits.get(k);
         while (oldAt < edit.oldStart()) {
-          context(before.get(oldAt++), lines, oldLines, newLines);
+          context(before.get(oldAt), after.get(oldAt + offset), lines, oldLines, newLines);
+          oldAt++;
         }
         for (int n = 0; n < edit.oldCount(); n++) {
           String line = before.get(edit.oldStart() + n);
@@ -82,7 +90,8 @@ final class LineDiff {
         offset += edit.newCount() - edit.oldCount();
       }
       while (oldAt < oldTo) {
-        context(before.get(oldAt++), lines, oldLines, newLines);
+        context(before.get(oldAt), after.get(oldAt + offset), lines, oldLines, newLines);
+        oldAt++;
       }
       hunks.add(new Hunk(oldFrom, newFrom, oldLines, newLines, lines));
       i = j + 1;
@@ -91,10 +100,14 @@ final class LineDiff {
   }
 
   private static void context(
-      String line, List<Line> lines, List<String> oldLines, List<String> newLines) {
-    lines.add(new Line(' ', line));
-    oldLines.add(line);
-    newLines.add(line);
+      String oldLine,
+      String newLine,
+      List<Line> lines,
+      List<String> oldLines,
+      List<String> newLines) {
+    lines.add(new Line(' ', newLine));
+    oldLines.add(oldLine);
+    newLines.add(newLine);
   }
 
   /** The hunks as unified-diff text, with the counts of added and removed lines. */
@@ -103,11 +116,17 @@ final class LineDiff {
   }
 
   static Result diff(List<String> before, List<String> after, DiffBudget budget) {
+    return diff(before, after, budget, DiffOptions.DEFAULT);
+  }
+
+  /** The hunks as {@code options} draw them. */
+  static Result diff(
+      List<String> before, List<String> after, DiffBudget budget, DiffOptions options) {
     StringBuilder out = new StringBuilder();
     int added = 0;
     int removed = 0;
     DiffSteps steps = new DiffSteps(budget);
-    for (Hunk hunk : hunks(before, after, steps)) {
+    for (Hunk hunk : hunks(before, after, steps, options)) {
       out.append("@@ -")
           .append(range(hunk.oldFrom(), hunk.oldLines().size()))
           .append(" +")
@@ -150,6 +169,14 @@ final class LineDiff {
    * anchors get a budgeted Myers diff. Past the budget the whole middle is one edit.
    */
   static List<Edit> edits(List<String> before, List<String> after, DiffSteps steps) {
+    return edits(before, after, steps, DiffOptions.DEFAULT);
+  }
+
+  /** The edits, with lines compared in {@code options}' {@link DiffOptions#comparedForm}. */
+  private static List<Edit> edits(
+      List<String> lines, List<String> otherLines, DiffSteps steps, DiffOptions options) {
+    List<String> before = options.ignoreAllSpace() ? compared(lines, options) : lines;
+    List<String> after = options.ignoreAllSpace() ? compared(otherLines, options) : otherLines;
     int head = 0;
     int maxHead = Math.min(before.size(), after.size());
     while (head < maxHead && before.get(head).equals(after.get(head))) {
@@ -197,5 +224,9 @@ final class LineDiff {
                 ? Integer.compare(a.oldStart(), b.oldStart())
                 : Boolean.compare(a.oldCount() == 0, b.oldCount() == 0));
     return edits;
+  }
+
+  private static List<String> compared(List<String> lines, DiffOptions options) {
+    return lines.stream().map(options::comparedForm).toList();
   }
 }

@@ -26,6 +26,11 @@ public final class PendingDiffs {
 
   /** The patch of {@code change}, a finished change, from its states stored as {@code tx} sees. */
   public FilePatch patchOf(StoreTransaction tx, StoredFileChange change) {
+    return patchOf(tx, change, summary);
+  }
+
+  /** The patch of {@code change}, a finished change, as {@code writer} draws it. */
+  static FilePatch patchOf(StoreTransaction tx, StoredFileChange change, GitPatchWriter writer) {
     Snapshot before = change.before();
     Snapshot after =
         change
@@ -33,7 +38,7 @@ public final class PendingDiffs {
             .orElseThrow(
                 () -> new IllegalArgumentException("change " + change.id() + " is not finished"));
     Map<Sha256, byte[]> contents = tx.blobs().contentsOf(List.of(before, after));
-    return summary.write(
+    return writer.write(
         change.path(),
         PatchSide.of(before, before.storedContent().map(contents::get)),
         PatchSide.of(after, after.storedContent().map(contents::get)));

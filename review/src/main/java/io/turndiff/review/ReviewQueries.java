@@ -1,5 +1,6 @@
 package io.turndiff.review;
 
+import io.turndiff.diff.DiffOptions;
 import io.turndiff.diff.FilePatch;
 import io.turndiff.diff.GitPatchWriter;
 import io.turndiff.diff.PatchSide;
@@ -52,7 +53,6 @@ public final class ReviewQueries {
 
   private final Store store;
   private final PendingDiffs pending;
-  private final GitPatchWriter applicable = new GitPatchWriter(GitPatchWriter.BinaryStyle.LITERAL);
   private final GitPatchWriter summary = new GitPatchWriter(GitPatchWriter.BinaryStyle.SUMMARY);
 
   public ReviewQueries(Store store) {
@@ -329,9 +329,13 @@ public final class ReviewQueries {
    * its line counts: the old path's before-state to the new path's after-state.
    */
   public FilePatch renamePatch(TurnRecords records, Rename rename) {
+    return renamePatch(summary, records, rename);
+  }
+
+  private FilePatch renamePatch(GitPatchWriter writer, TurnRecords records, Rename rename) {
     Snapshot old = recordOf(records.changes(), rename.from()).before();
     Snapshot updated = recordOf(records.changes(), rename.to()).after().orElseThrow();
-    return writeRename(summary, rename, old, updated, contentsOf(List.of(old, updated)));
+    return writeRename(writer, rename, old, updated, contentsOf(List.of(old, updated)));
   }
 
   private static StoredFileChange recordOf(List<StoredFileChange> changes, WorkspacePath path) {
@@ -356,6 +360,15 @@ public final class ReviewQueries {
    * it, where the new path's entry would be; the old path has none of its own.
    */
   public String patch(String turnId, List<PathInput> paths) {
+    return patch(turnId, paths, DiffOptions.DEFAULT);
+  }
+
+  /**
+   * {@link #patch(String, List)} drawn with {@code options}: with whitespace ignored or other
+   * context, no longer a patch {@code git apply} takes as the turn's, but what a reader asked for.
+   */
+  public String patch(String turnId, List<PathInput> paths, DiffOptions options) {
+    GitPatchWriter applicable = new GitPatchWriter(GitPatchWriter.BinaryStyle.LITERAL, options);
     List<StoredFileChange> chosen =
         paths.isEmpty() ? records(turnId).changes() : select(turnId, paths);
     Map<Sha256, byte[]> contents = contents(chosen);
@@ -391,19 +404,31 @@ public final class ReviewQueries {
    * file added.
    */
   public String fileDiff(String turnId, PathInput path) {
+    return fileDiff(turnId, path, DiffOptions.DEFAULT);
+  }
+
+  /**
+   * {@link #fileDiff(String, PathInput)} drawn with {@code options}: the stored diff when they are
+   * the default, else drawn now from the two states the store holds (never from the workspace).
+   */
+  public String fileDiff(String turnId, PathInput path, DiffOptions options) {
     StoredFileChange change = select(turnId, List.of(path)).getFirst();
     if (change.after().isEmpty()) {
       throw new RequestException(
           RequestException.Problem.WRONG_STATE,
           "turn '" + turnId + "' is open: its diffs are made when it finishes");
     }
+    GitPatchWriter writer = new GitPatchWriter(GitPatchWriter.BinaryStyle.SUMMARY, options);
     if (change.change().orElse(ChangeKind.UNCHANGED) == ChangeKind.ADDED) {
       TurnRecords records = records(turnId);
       Optional<Rename> rename =
           renames(records).stream().filter(found -> found.to().equals(change.path())).findFirst();
       if (rename.isPresent()) {
-        return renamePatch(records, rename.get()).text();
+        return renamePatch(writer, records, rename.get()).text();
       }
+    }
+    if (!options.isDefault()) {
+      return store.read(tx -> PendingDiffs.patchOf(tx, change, writer)).text();
     }
     if (change.diffPending()) {
       // not computed yet by the background: the same diff, computed now
@@ -554,6 +579,15 @@ public final class ReviewQueries {
    * same session: per path, its first before-state and its last after-state in that stretch.
    */
   public RangeDiff range(String fromId, String toId) {
+    return range(fromId, toId, DiffOptions.DEFAULT);
+  }
+
+  /**
+   * {@link #range(String, String)} with its patch drawn with {@code options} (the records' line
+   * counts stay the change's own).
+   */
+  public RangeDiff range(String fromId, String toId, DiffOptions options) {
+    GitPatchWriter applicable = new GitPatchWriter(GitPatchWriter.BinaryStyle.LITERAL, options);
     Stretch stretch = stretch(fromId, toId);
     List<Snapshot> sides = new ArrayList<>();
     stretch
@@ -602,6 +636,11 @@ public final class ReviewQueries {
    * contents are read.
    */
   public String rangeFileDiff(String fromId, String toId, PathInput path) {
+    return rangeFileDiff(fromId, toId, path, DiffOptions.DEFAULT);
+  }
+
+  /** {@link #rangeFileDiff(String, String, PathInput)} drawn with {@code options}. */
+  public String rangeFileDiff(String fromId, String toId, PathInput path, DiffOptions options) {
     Stretch stretch = stretch(fromId, toId);
     List<StoredFileChange> all = stretch.byPath().values().stream().flatMap(List::stream).toList();
     PathParser parser = parserFor(stretch.workspace());
@@ -630,7 +669,13 @@ public final class ReviewQueries {
     if (ChangeKind.between(before, after) == ChangeKind.UNCHANGED) {
       return "";
     }
-    return write(summary, key, before, after, contentsOf(List.of(before, after))).text();
+    return write(
+            new GitPatchWriter(GitPatchWriter.BinaryStyle.SUMMARY, options),
+            key,
+            before,
+            after,
+            contentsOf(List.of(before, after)))
+        .text();
   }
 
   // ---- a path's history

@@ -34,6 +34,7 @@ import io.turndiff.boundary.WorkspacePolicy;
 import io.turndiff.capture.BeganTurn;
 import io.turndiff.capture.SnapshotVerdict;
 import io.turndiff.capture.TurnSummary;
+import io.turndiff.diff.DiffOptions;
 import io.turndiff.hooks.HookCounters;
 import io.turndiff.hooks.HookOutcome;
 import io.turndiff.hooks.HookQuery;
@@ -99,7 +100,8 @@ final class Endpoints implements TurnEvents {
                     turndiff
                         .queries()
                         .patch(request.path("turn"), PathInput.texts(request.queryAll("path")))))
-        .add("GET", "/v1/turns/{turn}/file", Set.of("path"), this::fileDiff)
+        .add(
+            "GET", "/v1/turns/{turn}/file", Set.of("path", "whitespace", "context"), this::fileDiff)
         .add("GET", "/v1/workspaces", this::workspaces)
         .add("GET", "/v1/sessions", Set.of("workspace"), this::sessions)
         .add(
@@ -135,7 +137,11 @@ final class Endpoints implements TurnEvents {
                         .queries()
                         .range(request.requireQuery("from"), request.requireQuery("to"))
                         .patch()))
-        .add("GET", "/v1/range/file", Set.of("from", "to", "path"), this::rangeFileDiff)
+        .add(
+            "GET",
+            "/v1/range/file",
+            Set.of("from", "to", "path", "whitespace", "context"),
+            this::rangeFileDiff)
         .add(
             "GET",
             "/v1/history",
@@ -309,7 +315,28 @@ final class Endpoints implements TurnEvents {
     String turn = request.path("turn");
     String path = request.requireQuery("path");
     return ApiResponse.ok(
-        new WireFileDiff(turn, path, turndiff.queries().fileDiff(turn, PathInput.text(path))));
+        new WireFileDiff(
+            turn,
+            path,
+            turndiff.queries().fileDiff(turn, PathInput.text(path), diffOptions(request))));
+  }
+
+  /**
+   * How a reader asked a file's diff to be drawn: {@code whitespace=show} (the default) or {@code
+   * ignore} ({@code git diff -w}), and {@code context=N} lines around each hunk, 0 to {@link
+   * DiffOptions#MAX_CONTEXT} (the whole file), 3 by default. Anything else is bad input, named.
+   */
+  private static DiffOptions diffOptions(ApiRequest request) {
+    String whitespace = request.query("whitespace").orElse("show");
+    if (!whitespace.equals("show") && !whitespace.equals("ignore")) {
+      throw new ApiError(
+          400,
+          "bad_request",
+          "query parameter 'whitespace' must be 'show' or 'ignore', not '" + whitespace + "'");
+    }
+    long context =
+        request.queryLong("context", DiffOptions.DEFAULT.context(), 0, DiffOptions.MAX_CONTEXT);
+    return new DiffOptions(whitespace.equals("ignore"), (int) context);
   }
 
   /**
@@ -331,7 +358,12 @@ final class Endpoints implements TurnEvents {
     String path = request.requireQuery("path");
     return ApiResponse.ok(
         new WireRangeFileDiff(
-            from, to, path, turndiff.queries().rangeFileDiff(from, to, PathInput.text(path))));
+            from,
+            to,
+            path,
+            turndiff
+                .queries()
+                .rangeFileDiff(from, to, PathInput.text(path), diffOptions(request))));
   }
 
   private ApiResponse sessions(ApiRequest request) {

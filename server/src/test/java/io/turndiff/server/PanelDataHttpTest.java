@@ -577,6 +577,69 @@ class PanelDataHttpTest {
    * stores them in the background after a finish, and under load they landed after a count taken
    * too early (a blob more, at load 20).
    */
+  // ---- a file's diff as a reader asks for it
+
+  private String fileDiff(String turn, String path, String options) throws Exception {
+    return get("/v1/turns/" + turn + "/file?path=" + encode(path) + options).get("diff").asText();
+  }
+
+  /**
+   * {@code whitespace=ignore} and {@code context=N} draw a file's diff from the two states the
+   * store holds: a change of whitespace alone is gone (a file changed only so is its header with no
+   * hunk), and the whole file is the turn's after-state even once the workspace's file changed
+   * since. Bad values are a 400 naming the parameter and the value, and write nothing.
+   */
+  @Test
+  void aFileDiffIsDrawnIgnoringWhitespaceOrWithMoreContextFromTheStoredStates() throws Exception {
+    String before = "l1\nl2\nl3\nl4\nl5\nl6\nl7\nl8\nl9\nif x:\n  y = 1\nl12\n";
+    String after = "l1\nl2\nl3\nl4\nl5\nl6\nl7\nl8\nL9\nif  x :\n\ty = 1\nl12\n";
+    Files.writeString(workspace.resolve("a.txt"), before);
+    Files.writeString(workspace.resolve("b.txt"), "b = 1\n");
+    String turn = begin(workspace, "s1");
+    snapshot(turn, "a.txt", "b.txt");
+    Files.writeString(workspace.resolve("a.txt"), after);
+    Files.writeString(workspace.resolve("b.txt"), "b  =  1   \n");
+    finish(turn);
+    // the workspace moves on: what the reader is served stays the turn's
+    Files.writeString(workspace.resolve("a.txt"), "a person's later edit\n");
+
+    String shown = fileDiff(turn, "a.txt", "");
+    assertEquals(shown, fileDiff(turn, "a.txt", "&whitespace=show&context=3"), "the defaults");
+    assertTrue(shown.contains("\n-  y = 1\n") && shown.contains("\n+\ty = 1\n"), shown);
+    String ignoring = fileDiff(turn, "a.txt", "&whitespace=ignore");
+    assertTrue(ignoring.contains("@@ -6,7 +6,7 @@\n l6\n l7\n l8\n-l9\n+L9\n if  x :\n"), ignoring);
+    assertFalse(ignoring.contains("-  y = 1"), ignoring);
+    String onlyWhitespace = fileDiff(turn, "b.txt", "&whitespace=ignore");
+    assertTrue(onlyWhitespace.startsWith("diff --git a/b.txt b/b.txt\nindex "), onlyWhitespace);
+    assertFalse(onlyWhitespace.contains("@@"), onlyWhitespace);
+    assertTrue(fileDiff(turn, "b.txt", "").contains("@@ -1 +1 @@"));
+
+    assertTrue(fileDiff(turn, "a.txt", "&context=0").contains("@@ -9,3 +9,3 @@\n-l9\n"));
+    String whole = fileDiff(turn, "a.txt", "&context=1000000");
+    assertTrue(
+        whole.endsWith(
+            "@@ -1,12 +1,12 @@\n l1\n l2\n l3\n l4\n l5\n l6\n l7\n l8\n"
+                + "-l9\n-if x:\n-  y = 1\n+L9\n+if  x :\n+\ty = 1\n l12\n"),
+        whole);
+
+    Map<String, Long> rows = rowsAtRest();
+    String target = "/v1/turns/" + turn + "/file?path=a.txt";
+    assertRefused(
+        400, "bad_request", "'whitespace'", call("GET", target + "&whitespace=yes", null));
+    assertRefused(400, "bad_request", "'yes'", call("GET", target + "&whitespace=yes", null));
+    for (String context : List.of("-1", "abc", "1000001", "3.5", "")) {
+      assertRefused(
+          400, "bad_request", "'context'", call("GET", target + "&context=" + context, null));
+    }
+    String range = "/v1/range/file?from=" + turn + "&to=" + turn + "&path=b.txt";
+    assertFalse(get(range + "&whitespace=ignore").get("diff").asText().contains("@@"));
+    assertTrue(get(range).get("diff").asText().contains("@@ -1 +1 @@"));
+    assertRefused(
+        400, "bad_request", "'whitespace'", call("GET", range + "&whitespace=IGNORE", null));
+    assertRefused(400, "bad_request", "'context'", call("GET", range + "&context=-3", null));
+    assertEquals(rows, StoreRows.count(database), "nothing was written");
+  }
+
   private Map<String, Long> rowsAtRest() {
     turndiff.diffs().awaitAskedFor();
     return StoreRows.count(database);

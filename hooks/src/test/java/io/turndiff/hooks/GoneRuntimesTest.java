@@ -126,6 +126,29 @@ class GoneRuntimesTest {
     return RecordedChanges.summary(calls.turndiff.store(), TURN);
   }
 
+  /**
+   * A turn a previous service left open, its runtime killed meanwhile: the next service (hooks that
+   * never saw the session) finishes it once the grace has passed since its own start.
+   */
+  @Test
+  void aTurnAPreviousServiceLeftOpenIsFinishedByTheNextOnceItsGraceHasPassed() throws Exception {
+    calls = ClaudeCodeCalls.in(temp, false, Duration.ofHours(1));
+    calls.from(startRuntime());
+    promptAndWrite();
+    killRuntime();
+
+    RuntimeHooks patient =
+        new RuntimeHooks(calls.turndiff, Path::of, new NoTurnEvents(), Duration.ofHours(1));
+    assertEquals(List.of(), patient.goneRuntimes().finishTurnsOfGoneRuntimes());
+    assertEquals(TurnState.OPEN, turn().state(), "within the grace from the service's start");
+    RuntimeHooks next =
+        new RuntimeHooks(calls.turndiff, Path::of, new NoTurnEvents(), Duration.ZERO);
+
+    assertEquals(List.of(TURN), next.goneRuntimes().finishTurnsOfGoneRuntimes());
+    assertEquals(Optional.of(TurnEnding.RUNTIME_GONE), turn().ending());
+    assertEquals("edited\n", afterOf("a.txt"));
+  }
+
   @Test
   void aTurnWhoseRuntimeRunsIsLeftOpen() throws Exception {
     calls = ClaudeCodeCalls.in(temp, false, Duration.ZERO);

@@ -25,6 +25,14 @@ test('the shell scan and the files that cannot be put back each get a badge with
   assert.equal(badges[1].text, `${(1234).toLocaleString()} not restorable`);
 });
 
+test('a turn the service finished because its runtime was gone says so, with what happened to the runtime', () => {
+  const gone = turnBadges(turn({ finished_by: 'service', reason: 'runtime gone' }), label);
+  assert.deepEqual(gone.map(b => [b.kind, b.text]), [['finished-by-service', 'finished by turndiff: runtime gone']]);
+  assert.equal(gone[0].title, 'Finished by turndiff: the runtime exited without its Stop hook');
+  const ended = turnBadges(turn({ finished_by: 'service', reason: 'session ended' }), label);
+  assert.match(ended[0].title, /session ended before the turn's Stop hook/);
+});
+
 test('each finished rewind of the turn is a link to its rewind turn, named by its number, oldest first', () => {
   const badges = turnBadges(turn({
     state: 'rewound',

@@ -11,14 +11,27 @@ export function fileCountText(turn) {
   return turn.files === turn.changed ? plural(turn.files, 'file') : `${plural(turn.changed, 'file')} changed of ${count(turn.files)}`;
 }
 
+/** What happened to the runtime of a turn the service finished, by its reason (model TurnEnding). */
+const GONE_RUNTIME = {
+  'runtime gone': 'the runtime exited without its Stop hook',
+  'session ended': "the session ended before the turn's Stop hook",
+};
+
 /**
- * The badges of a turn, in the order the timeline shows them: found by the shell scan, not restorable,
+ * The badges of a turn, in the order the timeline shows them: finished by turndiff (its runtime was gone),
+ * found by the shell scan, not restorable,
  * what a rewind turn rewound, the other sessions that were working at the same time ("while session B
  * was working"), and each finished rewind that rewound this turn (or some of its files).
  * label(turnId) names another turn ('#4' when its number is known). Each: {kind, text, title, turn?}.
  */
 export function turnBadges(turn, label) {
   const badges = [];
+  // a turn the service finished because its runtime was gone (GET …/turns: finished_by, reason): what the runtime did
+  // after its last hook call was taken from the workspace, not announced
+  if (turn.finished_by === 'service') {
+    badges.push({ kind: 'finished-by-service', text: `finished by turndiff: ${turn.reason}`,
+      title: `Finished by turndiff: ${GONE_RUNTIME[turn.reason] ?? turn.reason}` });
+  }
   if (turn.detected_by_scan) badges.push({ kind: 'scan', text: `${count(turn.detected_by_scan)} by shell`, title: SCAN_TITLE });
   if (turn.not_restorable) {
     badges.push({ kind: 'not-restorable', text: `${count(turn.not_restorable)} not restorable`,

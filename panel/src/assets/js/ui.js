@@ -24,7 +24,7 @@ export function badgeOf(item) {
   if (item.kind === 'rewound') {
     return h('a', { class: 'badge badge-rewound', href: routes.turn(item.turn), title: item.title, dataset }, icon('rewind'), item.text);
   }
-  const look = { scan: ['badge-scan', 'shell'], 'not-restorable': ['badge-warn', 'warn'], rewinds: ['badge-rewind', 'undo'], overlap: ['badge-warn', 'warn'] }[item.kind];
+  const look = { scan: ['badge-scan', 'shell'], 'not-restorable': ['badge-warn', 'warn'], rewinds: ['badge-rewind', 'undo'], overlap: ['badge-warn', 'warn'], 'finished-by-service': ['badge-warn', 'warn'] }[item.kind];
   return h('span', { class: ['badge', look[0]], title: item.title, dataset }, icon(look[1]), item.text);
 }
 

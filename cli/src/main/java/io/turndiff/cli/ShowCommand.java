@@ -100,6 +100,9 @@ final class ShowCommand implements Callable<Integer> {
         }
         + ", "
         + turn.state().code()
+        + turn.ending()
+            .map(ending -> " by turndiff (" + ending.reason() + ": " + ending.explanation() + ")")
+            .orElse("")
         + "\n"
         + "Where:   "
         + Terminal.printable(records.workspaceRoot())

@@ -130,11 +130,26 @@ final class TurnTable {
     return String.join(", ", caveats);
   }
 
-  /** Open, rewound by which rewinds (partly, when one skipped something), or nothing. */
+  /**
+   * Open, rewound by which rewinds (partly, when one skipped something), or nothing; a turn the
+   * service finished because its runtime was gone says so first ({@code finished by turndiff:
+   * runtime gone}).
+   */
   static String standing(StoredTurn turn, TurnRewinds rewinds, Function<String, String> label) {
     if (turn.state() == TurnState.OPEN) {
       return "open";
     }
+    String finishedBy =
+        turn.ending().map(ending -> "finished by turndiff: " + ending.reason()).orElse("");
+    String rewound = rewoundBy(turn, rewinds, label);
+    return finishedBy.isEmpty() || rewound.isEmpty()
+        ? finishedBy + rewound
+        : finishedBy + "; " + rewound;
+  }
+
+  /** Which rewinds rewound the turn (partly, when one skipped something), or nothing. */
+  private static String rewoundBy(
+      StoredTurn turn, TurnRewinds rewinds, Function<String, String> label) {
     List<RewoundBy> by = rewinds.rewoundBy();
     if (by.isEmpty()) {
       return "";

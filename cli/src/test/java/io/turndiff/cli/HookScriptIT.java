@@ -9,8 +9,10 @@ import com.fasterxml.jackson.databind.JsonNode;
 import io.turndiff.api.Json;
 import io.turndiff.fixtures.CommandRun;
 import io.turndiff.fixtures.RecordedChanges;
+import io.turndiff.model.RuntimeProcess;
 import io.turndiff.model.Snapshot;
 import io.turndiff.model.TurnState;
+import io.turndiff.ownfiles.Proc;
 import io.turndiff.service.Discovery;
 import io.turndiff.service.ServiceFiles;
 import io.turndiff.store.Store;
@@ -271,6 +273,43 @@ class HookScriptIT {
               "existing.txt", "modified snapshot [call_upd]",
               "added-by-shell.txt", "added scan [call_sed]"),
           recorded);
+    }
+  }
+
+  /**
+   * The script names the runtime's process with the call (issue 21 item 0): run as a runtime runs
+   * it, through {@code sh -c}, by this JVM standing for the runtime, the turn it began keeps this
+   * JVM's pid and start time (the shell between is skipped), so that the service can tell when the
+   * runtime is gone.
+   */
+  @Test
+  void theScriptNamesTheRuntimeAboveTheShellThatRunsItWithItsStartTime() throws Exception {
+    Path workspace = temp.resolve("ws");
+    Files.createDirectories(workspace);
+    CommandRun start = CliProcess.run(env, "service", "start");
+    assertEquals(0, start.exitCode(), start.err());
+    Path payload = fixture("codex/UserPromptSubmit.json", workspace);
+    ProcessBuilder builder =
+        new ProcessBuilder(
+            "sh",
+            "-c",
+            "dash \"$0\" codex < \"$1\"; true",
+            script().toString(),
+            payload.toString());
+    builder.environment().remove("TURNDIFF_DB");
+    builder.environment().putAll(env);
+    assertEquals(new CommandRun(0, "", ""), CommandRun.ofProcess(builder));
+
+    CommandRun stop = CliProcess.run(env, "service", "stop");
+    assertEquals(0, stop.exitCode(), stop.err());
+    long self = ProcessHandle.current().pid();
+    try (Store store = Store.open(database)) {
+      RuntimeProcess runtime =
+          RecordedChanges.turn(store, "codex:01a22c16-ecba-72b3-b9bf-386121332e1f")
+              .runtime()
+              .orElseThrow();
+      assertEquals(self, runtime.pid());
+      assertEquals(Proc.startTicks(self).orElseThrow(), runtime.startTicks());
     }
   }
 

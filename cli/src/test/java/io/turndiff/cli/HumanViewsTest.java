@@ -9,6 +9,7 @@ import io.turndiff.api.Json;
 import io.turndiff.api.Turndiff;
 import io.turndiff.api.wire.WireTurnRecords;
 import io.turndiff.boundary.BoundaryOptions;
+import io.turndiff.model.TurnEnding;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
@@ -88,6 +89,34 @@ class HumanViewsTest extends InProcessCommandsTest {
       JsonNode shown = Json.mapper().valueToTree(WireTurnRecords.read(turndiff.queries(), "t1"));
       assertEquals("Fix the \u001b[31mtotal\u001b[0m", shown.get("title").asText());
       assertTrue(shown.get("prompt").asText().contains("then run the tests"), shown.toString());
+    }
+  }
+
+  /**
+   * A turn the service finished because its runtime was gone (its ending noted, then finished, as
+   * {@code GoneRuntimes} does) says so in the table; the JSON's {@code finished_by} is
+   * WireGoldenTest's.
+   */
+  @Test
+  void aTurnTheServiceFinishedSaysSoInTheTable() throws Exception {
+    workspace.file("a.txt", "one\n");
+    String root = workspace.root().toString();
+    turndiff("turn", "begin", "--workspace", root, "--session", "s1", "--turn", "t1").expect(0);
+    try (Turndiff turndiff = Turndiff.open(database, BoundaryOptions.defaults())) {
+      turndiff
+          .store()
+          .write(
+              tx -> {
+                tx.turns().noteEnding(tx.turns().require("t1").id(), TurnEnding.RUNTIME_GONE);
+                return null;
+              });
+    }
+    turndiff("turn", "finish", "--turn", "t1").expect(0);
+
+    try (Turndiff turndiff = Turndiff.open(database, BoundaryOptions.defaults())) {
+      String rows =
+          new TurnTable(turndiff, Terminal.NONE).rows(turndiff.queries().turns("s1", 0, 9));
+      assertTrue(rows.contains("finished by turndiff: runtime gone"), rows);
     }
   }
 

@@ -167,6 +167,32 @@ class WireGoldenTest {
     cli("turns --session (overlapping)", "turns", "--session", "ga");
     cli("rewind --dry-run (shared)", "rewind", "--turn", "g1", "--dry-run");
 
+    try (Turndiff turndiff = Turndiff.open(database, BoundaryOptions.defaults());
+        HttpService service =
+            HttpService.start(
+                turndiff,
+                ServiceOptions.builder(TOKEN)
+                    .port(0)
+                    .shutdownGrace(Duration.ofSeconds(1))
+                    .build())) {
+      // a session that ends while its turn is open (issue 21 item 0): the service finishes the
+      // turn, marked (a runtime killed mid-turn gets the same mark, reason "runtime gone")
+      String claude = "{\"session_id\":\"cs\",\"cwd\":\"" + root + "\",\"hook_event_name\":";
+      http(
+          service,
+          "POST",
+          "/v1/hooks/claude-code",
+          claude + "\"UserPromptSubmit\",\"prompt_id\":\"p1\",\"prompt\":\"go\"}");
+      http(
+          service,
+          "POST",
+          "/v1/hooks/claude-code",
+          claude + "\"SessionEnd\",\"reason\":\"other\"}");
+      http(service, "GET", "/v1/turns/claude-code:p1", null);
+      http(service, "GET", "/v1/sessions/claude-code:cs/turns", null);
+    }
+    cli("turns --session (finished by the service)", "turns", "--session", "claude-code:cs");
+
     workspace.assertOutsideUnchanged();
     workspace.canary().assertNotIn("the outputs", transcript.toString());
     String actual = normalised(transcript.toString());

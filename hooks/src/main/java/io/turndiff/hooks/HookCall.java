@@ -65,6 +65,14 @@ record HookCall(
     IGNORE
   }
 
+  /**
+   * Whether the call is the runtime's session ending: Claude Code, Codex and Gemini CLI all name
+   * that event {@code SessionEnd}. A turn it finishes is one whose Stop never came.
+   */
+  boolean endsSession() {
+    return action == Action.FINISH && event.equals("SessionEnd");
+  }
+
   HookCall {
     Objects.requireNonNull(runtime, "runtime");
     Objects.requireNonNull(event, "event");

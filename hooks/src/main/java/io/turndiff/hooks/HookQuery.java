@@ -1,13 +1,25 @@
 package io.turndiff.hooks;
 
+import io.turndiff.model.RuntimeProcess;
+import java.util.Optional;
+
 /**
  * What a hook client asked of the service beside the payload, passed on from {@code hooks install}
- * in the endpoint's query (docs/runtime-hooks.md, "The hook endpoints"): they matter only when a
- * turn begins.
+ * in the endpoint's query (docs/runtime-hooks.md, "The hook endpoints"), and what the hook script
+ * told of the runtime that ran it.
  *
  * @param gitRoot {@code root=git} ({@code --git-root}): the turn's workspace is the git top level
  *     of the runtime's directory when it is in a repository
  * @param autoTrack {@code track=auto} ({@code --auto-track}, {@code --user} installs): a workspace
  *     not tracked yet is tracked before its first turn begins
+ * @param runtime the runtime's process ({@code pid} and {@code pid_start}): the turn the call lands
+ *     in is one whose runtime is gone once that process is ({@link GoneRuntimes}); empty when the
+ *     script could not tell it (no {@code /proc}, a call taken late from the spool)
  */
-public record HookQuery(boolean gitRoot, boolean autoTrack) {}
+public record HookQuery(boolean gitRoot, boolean autoTrack, Optional<RuntimeProcess> runtime) {
+
+  /** A query that names no runtime process. */
+  public HookQuery(boolean gitRoot, boolean autoTrack) {
+    this(gitRoot, autoTrack, Optional.empty());
+  }
+}

@@ -12,8 +12,10 @@ import io.turndiff.hooks.install.HookRuntime;
 import io.turndiff.model.ExternalIds;
 import io.turndiff.model.PathInput;
 import io.turndiff.model.RequestException;
+import io.turndiff.model.RuntimeProcess;
 import io.turndiff.model.Sha256;
 import io.turndiff.model.ToolName;
+import io.turndiff.model.TurnEnding;
 import io.turndiff.model.TurnState;
 import io.turndiff.store.StoreException;
 import io.turndiff.store.StoredSession;
@@ -33,6 +35,7 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Function;
+import java.util.function.Predicate;
 
 /**
  * The one turn state machine of every runtime (docs/runtime-hooks.md, "Turns"): it turns {@link
@@ -91,6 +94,12 @@ final class HookTurns {
      */
     final Map<HookCall.Shell, Deque<String>> unnamedCalls = new HashMap<>();
 
+    /** When the session's last hook call was acted on: a runtime that calls is not gone. */
+    Instant lastCallAt;
+
+    /** The runtime process recorded with each open turn, so that a change is written once. */
+    final Map<String, RuntimeProcess> runtimeOf = new HashMap<>();
+
     SessionMemory(String session) {
       this.session = session;
     }
@@ -117,10 +126,79 @@ final class HookTurns {
       }
       HookOutcome outcome = new Run(call, query, memory, spooledAt).act();
       memory.lastBody = fingerprint;
+      memory.lastCallAt = turndiff.store().clock().instant();
       return outcome;
     } finally {
       lock.unlock();
     }
+  }
+
+  /**
+   * Finishes the open turn {@code turn} of the turndiff session {@code session}, whose runtime is
+   * gone, from a scan as a Stop would, its {@code ending} noted: when {@code stillGone} holds of
+   * the session's last hook call in this service (empty when none came since it started), asked
+   * under the session's lock, so that a call arriving meanwhile keeps its turn open.
+   *
+   * @return whether the turn was finished here
+   */
+  boolean finishUnattended(
+      String session, String turn, TurnEnding ending, Predicate<Optional<Instant>> stillGone) {
+    Optional<Map.Entry<String, SessionMemory>> remembered;
+    synchronized (sessions) {
+      remembered =
+          sessions.entrySet().stream()
+              .filter(entry -> entry.getValue().session.equals(session))
+              .findFirst()
+              .map(entry -> Map.entry(entry.getKey(), entry.getValue()));
+    }
+    // a session no call named since the service started has no memory: its own id is its lock's
+    String key = remembered.map(Map.Entry::getKey).orElse(session);
+    SessionMemory memory = remembered.map(Map.Entry::getValue).orElse(null);
+    ReentrantLock lock = locks.of(key);
+    lock.lock();
+    try {
+      boolean open =
+          turndiff
+              .store()
+              .read(tx -> tx.turns().byExternalId(turn))
+              .filter(stored -> stored.state() == TurnState.OPEN)
+              .isPresent();
+      if (!open || !stillGone.test(Optional.ofNullable(memory).map(m -> m.lastCallAt))) {
+        return false;
+      }
+      noteEnding(turn, ending);
+      finishAndForget(memory, turn);
+      return true;
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  /**
+   * Notes why the service finishes the open turn {@code turn} ({@link
+   * io.turndiff.store.Turns#noteEnding}).
+   */
+  private void noteEnding(String turn, TurnEnding ending) {
+    turndiff
+        .store()
+        .write(
+            tx -> {
+              tx.turns()
+                  .byExternalId(turn)
+                  .ifPresent(stored -> tx.turns().noteEnding(stored.id(), ending));
+              return null;
+            });
+  }
+
+  /** Finishes {@code turn} and drops what {@code memory} (when any) kept of it. */
+  private void finishAndForget(SessionMemory memory, String turn) {
+    TurnSummary finished = turndiff.capture().finishTurn(turn);
+    if (memory != null) {
+      memory.toolCallsOf.remove(turn);
+      memory.runtimeOf.remove(turn);
+      memory.unnamedCalls.clear();
+    }
+    events.finished(turn, finished);
   }
 
   /** One payload's way through the state machine, collecting its outcomes. */
@@ -161,12 +239,39 @@ final class HookTurns {
           case FINISH -> finish();
           case END_CALL -> endShellCall();
         }
+        recordRuntime();
         return new HookOutcome(outcomes, turn, Optional.empty());
       } catch (RequestException e) {
         return failed(Refusal.of(e.problem()).code(), e);
       } catch (StoreException e) {
         return failed("store", e);
       }
+    }
+
+    /**
+     * The runtime process the hook script named, as the open turn's that this call acted in, when
+     * it is not the one recorded already: a resumed session's new process takes its turn over.
+     */
+    private void recordRuntime() {
+      if (query.runtime().isEmpty()
+          || turn.isEmpty()
+          || call.action() == HookCall.Action.FINISH
+          || query.runtime().equals(Optional.ofNullable(memory.runtimeOf.get(turn.get())))) {
+        return;
+      }
+      RuntimeProcess runtime = query.runtime().get();
+      String id = turn.get();
+      turndiff
+          .store()
+          .write(
+              tx -> {
+                tx.turns()
+                    .byExternalId(id)
+                    .filter(stored -> stored.state() == TurnState.OPEN)
+                    .ifPresent(open -> tx.turns().recordRuntime(open.id(), runtime));
+                return null;
+              });
+      memory.runtimeOf.put(id, runtime);
     }
 
     private HookOutcome failed(String code, RuntimeException e) {
@@ -312,6 +417,9 @@ final class HookTurns {
         outcomes.add("noop");
         return;
       }
+      if (call.endsSession()) {
+        noteEnding(open.get().externalId(), TurnEnding.SESSION_ENDED);
+      }
       finish(open.get().externalId());
     }
 
@@ -342,10 +450,7 @@ final class HookTurns {
     }
 
     private void finish(String id) {
-      TurnSummary finished = turndiff.capture().finishTurn(id);
-      memory.toolCallsOf.remove(id);
-      memory.unnamedCalls.clear();
-      events.finished(id, finished);
+      finishAndForget(memory, id);
       turn = Optional.of(id);
       outcomes.add("finished");
     }

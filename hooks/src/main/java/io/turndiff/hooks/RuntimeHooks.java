@@ -3,6 +3,7 @@ package io.turndiff.hooks;
 import io.turndiff.api.TurnEvents;
 import io.turndiff.api.Turndiff;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
@@ -26,18 +27,31 @@ public final class RuntimeHooks {
   private final HookCounters counters;
   private final HookSightings sightings = new HookSightings();
   private final Turndiff turndiff;
+  private final GoneRuntimes goneRuntimes;
 
   /**
    * @param admitted the workspace a client named, checked against the service's workspace policy
    * @param events told of every begin, snapshot and finish (the panel's live updates)
    */
   public RuntimeHooks(Turndiff turndiff, Function<String, Path> admitted, TurnEvents events) {
+    this(turndiff, admitted, events, GoneRuntimes.GRACE);
+  }
+
+  /**
+   * @param admitted the workspace a client named, checked against the service's workspace policy
+   * @param events told of every begin, snapshot and finish (the panel's live updates)
+   * @param goneGrace how long a session whose runtime process is gone must be silent before its
+   *     open turn is finished ({@link GoneRuntimes#GRACE} by default)
+   */
+  public RuntimeHooks(
+      Turndiff turndiff, Function<String, Path> admitted, TurnEvents events, Duration goneGrace) {
     for (HookMapper mapper :
         List.of(new ClaudeCodeHooks(), new CodexHooks(), new GeminiHooks(), new OpenCodeHooks())) {
       mappers.put(mapper.runtime(), mapper);
     }
     this.turndiff = turndiff;
     this.turns = new HookTurns(turndiff, admitted, events);
+    this.goneRuntimes = new GoneRuntimes(turndiff, turns, goneGrace);
     this.counters = new HookCounters(List.copyOf(mappers.keySet()));
   }
 
@@ -112,6 +126,11 @@ public final class RuntimeHooks {
                     .byExternalId(turn)
                     .map(stored -> (long) tx.fileChanges().ofTurn(stored.id()).size())
                     .orElse(0L));
+  }
+
+  /** The open turns whose runtime is gone, and their finish ({@link GoneRuntimes}). */
+  public GoneRuntimes goneRuntimes() {
+    return goneRuntimes;
   }
 
   /** What the hook calls did since the service started. */

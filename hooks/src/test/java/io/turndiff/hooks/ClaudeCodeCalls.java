@@ -5,9 +5,12 @@ import io.turndiff.boundary.WorkspacePolicy;
 import io.turndiff.capture.track.TrackingOptions;
 import io.turndiff.fixtures.TestStore;
 import io.turndiff.fixtures.TestWorkspace;
+import io.turndiff.model.RuntimeProcess;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.time.Instant;
+import java.util.Optional;
 
 /**
  * The hook calls of one Claude Code session ({@code s-1}), as Claude Code sends them, given to
@@ -22,18 +25,32 @@ final class ClaudeCodeCalls implements AutoCloseable {
   final Turndiff turndiff;
   final RuntimeHooks hooks;
 
-  private ClaudeCodeCalls(Path temp, boolean tracked) {
+  /** What the hook script names beside each payload: no runtime process unless {@link #from}. */
+  private HookQuery query = QUERY;
+
+  private ClaudeCodeCalls(Path temp, boolean tracked, Duration goneGrace) {
     workspace = TestWorkspace.in(temp.resolve("base")).file("a.txt", "before\n");
     turndiff =
         Turndiff.builder(TestStore.fileIn(temp)).policy(WorkspacePolicy.anyDirectory()).open();
     if (tracked) {
       turndiff.capture().tracker().track(workspace.root(), TrackingOptions.DEFAULTS);
     }
-    hooks = new RuntimeHooks(turndiff, Path::of, new NoTurnEvents());
+    hooks = new RuntimeHooks(turndiff, Path::of, new NoTurnEvents(), goneGrace);
   }
 
   static ClaudeCodeCalls in(Path temp, boolean tracked) {
-    return new ClaudeCodeCalls(temp, tracked);
+    return new ClaudeCodeCalls(temp, tracked, GoneRuntimes.GRACE);
+  }
+
+  /** As {@link #in}, a session whose process is gone being silent for {@code goneGrace}. */
+  static ClaudeCodeCalls in(Path temp, boolean tracked, Duration goneGrace) {
+    return new ClaudeCodeCalls(temp, tracked, goneGrace);
+  }
+
+  /** The calls from now on come from {@code runtime}, as the hook script names it. */
+  ClaudeCodeCalls from(RuntimeProcess runtime) {
+    query = new HookQuery(false, false, Optional.of(runtime));
+    return this;
   }
 
   /** The payload of {@code event} of the prompt {@code prompt}, with {@code rest} (",…" fields). */
@@ -51,7 +68,7 @@ final class ClaudeCodeCalls implements AutoCloseable {
   }
 
   HookOutcome send(String prompt, String event, String rest) {
-    return hooks.receive("claude-code", payload(prompt, event, rest), QUERY);
+    return hooks.receive("claude-code", payload(prompt, event, rest), query);
   }
 
   HookOutcome sendLate(String prompt, String event, String rest, Instant keptSince) {

@@ -11,7 +11,6 @@ import io.turndiff.model.Reason;
 import io.turndiff.model.Snapshot;
 import io.turndiff.model.TurnState;
 import io.turndiff.store.StoredFileChange;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.util.List;
@@ -90,13 +89,6 @@ class LateHookCallsTest {
     assertTrue(detail.contains(KEPT_AT.plusMillis(5).toString()), detail);
     assertFalse(
         change.before().storedContent().isPresent(), "the state now is never taken for the before");
-    byte[] after =
-        calls
-            .turndiff
-            .store()
-            .read(
-                tx ->
-                    tx.blobs().require(change.after().orElseThrow().storedContent().orElseThrow()));
-    assertEquals("after\n", new String(after, StandardCharsets.UTF_8));
+    assertEquals("after\n", RecordedChanges.afterText(calls.turndiff.store(), change));
   }
 }

@@ -33,6 +33,32 @@ public final class Proc {
   }
 
   /**
+   * When process {@code pid} started, in clock ticks since boot (field 22 of its {@code stat}):
+   * with its pid, it names the process even after the pid is reused. Empty when no process has the
+   * pid, when there is no {@code /proc}, and for a process that has exited but was not reaped yet
+   * (a zombie: a daemon's parent is gone, and not every init reaps), which has ended as far as
+   * anyone waiting for it is concerned.
+   */
+  public static OptionalLong startTicks(long pid) {
+    Optional<String> read = stat(pid);
+    if (read.isEmpty()) {
+      return OptionalLong.empty();
+    }
+    String line = read.get();
+    // the command name (field 2) is in parentheses and may hold spaces and ')': fields after the
+    // last ')'; fields[0] is field 3 (the state), so field 22 is fields[19]
+    String[] fields = line.substring(line.lastIndexOf(')') + 2).split(" ");
+    if (fields.length < 20 || fields[0].equals("Z") || fields[0].equals("X")) {
+      return OptionalLong.empty();
+    }
+    try {
+      return OptionalLong.of(Long.parseLong(fields[19]));
+    } catch (NumberFormatException malformed) {
+      return OptionalLong.empty();
+    }
+  }
+
+  /**
    * {@code fs.inotify.max_user_watches}: how many directories one user's processes may watch in all
    * (the watcher of tracked workspaces takes one per directory); empty without {@code /proc}.
    */

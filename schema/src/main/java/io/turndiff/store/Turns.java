@@ -9,6 +9,8 @@ import io.turndiff.model.ChangeKind;
 import io.turndiff.model.DetectedBy;
 import io.turndiff.model.Reason;
 import io.turndiff.model.RequestException;
+import io.turndiff.model.RuntimeProcess;
+import io.turndiff.model.TurnEnding;
 import io.turndiff.model.TurnKind;
 import io.turndiff.model.TurnState;
 import io.turndiff.store.jooq.tables.records.TurnRecord;
@@ -214,6 +216,30 @@ public final class Turns {
     dsl.update(TURN).set(TURN.BRACKETS_CALLS, 1L).where(TURN.ID.eq(turnId)).execute();
   }
 
+  /**
+   * Records {@code runtime} as the process that sends the turn's hook calls (a resumed session's
+   * new process replaces its predecessor's): while it runs, the turn is not one whose runtime is
+   * gone.
+   */
+  public void recordRuntime(long turnId, RuntimeProcess runtime) {
+    dsl.update(TURN)
+        .set(TURN.RUNTIME_PID, runtime.pid())
+        .set(TURN.RUNTIME_START_TICKS, runtime.startTicks())
+        .set(TURN.RUNTIME_BOOT_ID, runtime.bootId().orElse(null))
+        .where(TURN.ID.eq(turnId))
+        .execute();
+  }
+
+  /**
+   * Notes why the service is finishing the open turn {@code turnId} ({@link TurnEnding}). Noted
+   * before the finish, in a transaction of its own: a service that stops between the two leaves an
+   * open turn whose note already says why it will be finished, and the next service finishes it
+   * (its runtime is still gone); the other order could leave a turn finished with no word of why.
+   */
+  public void noteEnding(long turnId, TurnEnding ending) {
+    dsl.update(TURN).set(TURN.ENDING, ending.code()).where(TURN.ID.eq(turnId)).execute();
+  }
+
   public void markFinished(long turnId) {
     dsl.update(TURN)
         .set(TURN.STATE, TurnState.FINISHED.code())
@@ -236,6 +262,14 @@ public final class Turns {
 
   private static StoredTurn toStored(Record row) {
     Long finishedAt = row.get(TURN.FINISHED_AT);
+    Long pid = row.get(TURN.RUNTIME_PID);
+    Long startTicks = row.get(TURN.RUNTIME_START_TICKS);
+    Optional<RuntimeProcess> runtime =
+        pid == null || startTicks == null
+            ? Optional.empty()
+            : Optional.of(
+                new RuntimeProcess(
+                    pid, startTicks, Optional.ofNullable(row.get(TURN.RUNTIME_BOOT_ID))));
     return new StoredTurn(
         row.get(TURN.ID),
         row.get(TURN.EXTERNAL_ID),
@@ -246,6 +280,8 @@ public final class Turns {
         TurnKind.fromCode(row.get(TURN.KIND)),
         TurnState.fromCode(row.get(TURN.STATE)),
         Instant.ofEpochMilli(row.get(TURN.BEGAN_AT)),
-        Optional.ofNullable(finishedAt).map(Instant::ofEpochMilli));
+        Optional.ofNullable(finishedAt).map(Instant::ofEpochMilli),
+        runtime,
+        Optional.ofNullable(row.get(TURN.ENDING)).map(TurnEnding::fromCode));
   }
 }

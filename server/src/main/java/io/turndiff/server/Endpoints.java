@@ -35,6 +35,7 @@ import io.turndiff.capture.BeganTurn;
 import io.turndiff.capture.SnapshotVerdict;
 import io.turndiff.capture.TurnSummary;
 import io.turndiff.diff.DiffOptions;
+import io.turndiff.hooks.GoneRuntimes;
 import io.turndiff.hooks.HookCounters;
 import io.turndiff.hooks.HookOutcome;
 import io.turndiff.hooks.HookQuery;
@@ -205,6 +206,11 @@ final class Endpoints implements TurnEvents {
   /** What the hook calls showed of each runtime since the service started. */
   HookSightings hookSightings() {
     return hooks.sightings();
+  }
+
+  /** The open turns whose runtime is gone, and their finish. */
+  GoneRuntimes goneRuntimes() {
+    return hooks.goneRuntimes();
   }
 
   private ApiResponse loginCode(ApiRequest request) {

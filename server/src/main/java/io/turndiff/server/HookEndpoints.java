@@ -5,15 +5,20 @@ import io.turndiff.api.Json;
 import io.turndiff.api.RequestBodies;
 import io.turndiff.api.TurnEvents;
 import io.turndiff.api.Turndiff;
+import io.turndiff.hooks.GoneRuntimes;
 import io.turndiff.hooks.HookCounters;
 import io.turndiff.hooks.HookOutcome;
 import io.turndiff.hooks.HookQuery;
 import io.turndiff.hooks.HookSightings;
 import io.turndiff.hooks.RuntimeHooks;
+import io.turndiff.model.RuntimeProcess;
+import io.turndiff.ownfiles.Proc;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Instant;
+import java.util.HashSet;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.function.Function;
 
@@ -46,8 +51,19 @@ final class HookEndpoints {
     this.hooks = new RuntimeHooks(turndiff, admitted, events);
   }
 
+  /**
+   * The runtime's process, as the hook script names it (docs/runtime-hooks.md, "A turn whose
+   * runtime is gone"): its pid and its start time in clock ticks since boot, both or neither.
+   */
+  static final String PID = "pid";
+
+  static final String PID_START = "pid_start";
+
   static Set<String> query() {
-    return QUERY.keySet();
+    Set<String> names = new HashSet<>(QUERY.keySet());
+    names.add(PID);
+    names.add(PID_START);
+    return Set.copyOf(names);
   }
 
   ApiResponse handle(ApiRequest request) {
@@ -82,8 +98,33 @@ final class HookEndpoints {
                               + "'");
                     }));
     HookQuery query =
-        new HookQuery(request.query("root").isPresent(), request.query("track").isPresent());
+        new HookQuery(
+            request.query("root").isPresent(),
+            request.query("track").isPresent(),
+            runtimeProcess(request));
     return response(runtime, hooks.receive(runtime, request.rawBody(), query));
+  }
+
+  /**
+   * The process the hook script named, seen in this boot (the call came from it just now); a
+   * malformed or half-given one is refused, naming it, before anything happens.
+   */
+  private static Optional<RuntimeProcess> runtimeProcess(ApiRequest request) {
+    boolean pid = request.query(PID).isPresent();
+    if (pid != request.query(PID_START).isPresent()) {
+      throw new ApiError(
+          400,
+          "bad_request",
+          "query parameters '" + PID + "' and '" + PID_START + "' go together; give both or none");
+    }
+    if (!pid) {
+      return Optional.empty();
+    }
+    return Optional.of(
+        new RuntimeProcess(
+            request.queryLong(PID, 0, 1, Integer.MAX_VALUE),
+            request.queryLong(PID_START, 0, 0, Long.MAX_VALUE),
+            Proc.bootId()));
   }
 
   /**
@@ -142,5 +183,10 @@ final class HookEndpoints {
 
   HookSightings sightings() {
     return hooks.sightings();
+  }
+
+  /** The open turns whose runtime is gone, and their finish. */
+  GoneRuntimes goneRuntimes() {
+    return hooks.goneRuntimes();
   }
 }

@@ -61,6 +61,7 @@ public final class HttpService implements AutoCloseable {
   private final AtomicBoolean stopped = new AtomicBoolean();
   private final Endpoints endpoints;
   private final ScheduledCollection collection;
+  private final GoneRuntimeSweep goneRuntimes;
   private final Turndiff turndiff;
 
   private HttpService(Edge edge, ServiceOptions options, Turndiff turndiff) {
@@ -85,6 +86,7 @@ public final class HttpService implements AutoCloseable {
     this.router =
         endpoints.router().add("GET", "/v1/service/status", request -> ApiResponse.ok(status()));
     this.collection = ScheduledCollection.start(turndiff, options, System.err);
+    this.goneRuntimes = GoneRuntimeSweep.start(endpoints.goneRuntimes(), System.err);
     // the line diffs a process that died after a finish left pending
     turndiff.diffs().catchUp();
   }
@@ -296,6 +298,7 @@ public final class HttpService implements AutoCloseable {
     }
     // a collection in progress ends after its step, before the store closes
     collection.close();
+    goneRuntimes.close();
     // the event streams would otherwise hold the grace period to its end
     events.close();
     edge.stop();

@@ -23,8 +23,10 @@ import io.turndiff.fixtures.TestWorkspace;
 import io.turndiff.fixtures.TreeContent;
 import io.turndiff.model.ChangeKind;
 import io.turndiff.model.Reason;
+import io.turndiff.model.RuntimeProcess;
 import io.turndiff.model.Snapshot;
 import io.turndiff.model.TurnState;
+import io.turndiff.ownfiles.Proc;
 import io.turndiff.rewind.RewindReport;
 import io.turndiff.rewind.RewindRequest;
 import io.turndiff.store.StoredFileChange;
@@ -1142,6 +1144,34 @@ class HookEndpointsTest {
     bashOnlyTurn("");
     assertEquals(List.of(), trackedRoots());
     assertChanges(CLAUDE_TURN, Map.of());
+  }
+
+  // ---- pid and pid_start: the runtime's process, as the hook script names it
+
+  @Test
+  void theRuntimesProcessTheScriptNamesIsKeptWithTheTurnItsCallBegan() throws Exception {
+    workspace = TestWorkspace.in(temp.resolve("base")).file("a.txt", "a\n");
+    startService();
+    long self = ProcessHandle.current().pid();
+
+    beginCodexTurn("proc-1", "", "?pid=" + self + "&pid_start=4242");
+
+    StoredTurn turn = RecordedChanges.turn(turndiff.store(), "codex:proc-1");
+    assertEquals(
+        Optional.of(new RuntimeProcess(self, 4242, Proc.bootId())),
+        turn.runtime(),
+        "pid, start time, and the boot the service saw the call in");
+  }
+
+  @Test
+  void aRuntimeProcessHalfGivenOrMalformedIsRefusedNamingItAndNothingIsWritten() throws Exception {
+    workspace = TestWorkspace.in(temp.resolve("base")).file("a.txt", "a\n");
+    startService();
+    byte[] body = fixture("codex/UserPromptSubmit.json", "/tmp/cdx/exp/ws", workspace.resolve(""));
+
+    assertRefused("codex?pid=12", body, 400, "bad_request", "pid without pid_start");
+    assertRefused("codex?pid=0&pid_start=1", body, 400, "bad_request", "pid 0");
+    assertRefused("codex?pid=12&pid_start=-1", body, 400, "bad_request", "a negative start");
   }
 
   // ---- the service and the wire

@@ -1,7 +1,6 @@
 package io.turndiff.service;
 
 import io.turndiff.ownfiles.Proc;
-import java.util.Optional;
 import java.util.OptionalLong;
 
 /**
@@ -15,22 +14,7 @@ public final class ProcessStart {
 
   /** The start time of {@code pid}; empty when it does not run or there is no {@code /proc}. */
   public static OptionalLong ticks(long pid) {
-    Optional<String> read = Proc.stat(pid);
-    if (read.isEmpty()) {
-      return OptionalLong.empty();
-    }
-    String stat = read.get();
-    // the command name (field 2) is in parentheses and may hold spaces and ')': fields after the
-    // last ')'; fields[0] is field 3 (the state), so field 22 is fields[19]
-    String[] fields = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
-    if (fields.length < 20 || fields[0].equals("Z") || fields[0].equals("X")) {
-      return OptionalLong.empty();
-    }
-    try {
-      return OptionalLong.of(Long.parseLong(fields[19]));
-    } catch (NumberFormatException malformed) {
-      return OptionalLong.empty();
-    }
+    return Proc.startTicks(pid);
   }
 
   /** Whether {@code pid} runs (and started at {@code recorded}, when that is known). */

@@ -22,6 +22,13 @@ import java.util.TreeMap;
  * by the path as {@code merged} shows it (null when there is none to merge, and in a receipt). It
  * is a map beside {@code merged} rather than a change of {@code merged}'s entries from strings to
  * objects, so that every client that reads {@code merged} today reads it unchanged.
+ *
+ * <p>The plan carries its previews, rather than a per-path endpoint serving them on demand: a
+ * preview shows what the run writes only when it comes from the same look at the workspace as the
+ * plan's decision to merge; a second request would read the file again, at another moment, and
+ * could preview a merge the plan listed as a conflict, or the other way round. What that costs the
+ * plan is bounded: a preview is cut past 2,000 lines ({@code MergePreview}), and only files to
+ * merge have one.
  */
 public record WireRewindReport(
     String operation,

@@ -5,7 +5,7 @@
 import { api } from './api.js';
 import { h, fill, icon } from './dom.js';
 import { clock, count, FORCEABLE, plural, shortId, skipText } from './format.js';
-import { notice } from './diff.js';
+import { notice, renderDiff } from './diff.js';
 import { routes } from './routes.js';
 
 const dialog = () => document.getElementById('rewind-dialog');
@@ -293,9 +293,28 @@ function planSections(report, { planned }) {
     section(planned ? 'To restore' : 'Restored', 'put back exactly as before', restored.length, pathList(restored), { kind: 'ok' }),
     section(planned ? 'To delete' : 'Deleted', planned ? `will delete ${plural(deleted.size, 'file')} the turn created` : 'files the turn created', deleted.size, pathList([...deleted]), { kind: 'warn' }),
     togetherSection(report),
-    section('Merged', 'changed since; the turn\'s own hunks are reversed onto your edits, which stay', report.merged.length, pathList(report.merged), { kind: 'ok' }),
+    section('Merged', 'changed since; the turn\'s own hunks are reversed onto your edits, which stay', report.merged.length,
+      pathList(report.merged, p => [h('code', { class: 'mono' }, p), mergePreview(p, report.merge_previews?.[p])]), { kind: 'ok' }),
     section('Conflicts', 'changed since, and the turn\'s hunks do not reverse cleanly: left as they are', conflicts.length, pathList(conflicts, conflictItem), { kind: 'bad', open: true }),
     section('Skipped', 'left as they are, with why', skipped.length, pathList(skipped, skipItem), { kind: 'warn' }),
     section('Directories', null, dirs.length, pathList(dirs, ([what, p]) => [h('code', { class: 'mono' }, p), h('span', { class: 'reason' }, what)])),
     section('Unchanged', 'already as before: not written', report.unchanged.length, pathList(report.unchanged), { open: false }));
+}
+
+// A file to merge can be previewed (issue 22 item 3): the plan carries, per file, the patch from the file as
+// it is now to what the rewind writes there (made by the run's own decision, so it is what the run writes
+// if the file does not change before the confirmation). Drawn by the review's own diff view, when opened.
+function mergePreview(path, preview) {
+  if (!preview) return null; // a result: what was merged is the rewind turn's diff
+  const body = h('div', { class: 'merge-preview-body' });
+  const toggle = h('details', { class: 'detail merge-preview', dataset: { path } },
+    h('summary', null, `preview: ${plural(preview.added, 'line')} added, ${plural(preview.removed, 'line')} removed`), body);
+  toggle.addEventListener('toggle', () => {
+    if (!toggle.open || body.childElementCount) return;
+    renderDiff(body, { record: { change: 'modified' }, diff: preview.patch }); // unified: the dialog is narrow
+    if (preview.omitted_lines) {
+      body.append(notice('info', `The preview is cut here: ${plural(preview.omitted_lines, 'more line')} not shown.`));
+    }
+  });
+  return toggle;
 }

@@ -26,9 +26,9 @@ import picocli.CommandLine.Spec;
 
 /**
  * {@code turndiff rewind --turn REF [--to | --before-tool-call ID | --hunk PATH:N] [--operation ID]
- * [--dry-run] [--force] [--path-base64 B64]… [PATH…]}. The paths are decoded once into their {@link
- * PathInput} by {@link PathArguments}, as {@code snapshot}'s are: the arguments as text, the base64
- * ones as exact bytes.
+ * [--dry-run [--patch]] [--force] [--path-base64 B64]… [PATH…]}. The paths are decoded once into
+ * their {@link PathInput} by {@link PathArguments}, as {@code snapshot}'s are: the arguments as
+ * text, the base64 ones as exact bytes.
  */
 @Command(
     name = "rewind",
@@ -88,6 +88,14 @@ final class RewindCommand implements Callable<Integer> {
   boolean dryRun;
 
   @Option(
+      names = "--patch",
+      description =
+          "With --dry-run: print, for each file to merge, the change from the file now to what the"
+              + " rewind would write there, as a patch (after the plan and in colour on a terminal;"
+              + " the patch alone through a pipe, for git apply).")
+  boolean patch;
+
+  @Option(
       names = "--force",
       description =
           "Overwrite files changed since the turn, or whose after-state was "
@@ -121,6 +129,14 @@ final class RewindCommand implements Callable<Integer> {
             ExitCode.USAGE, "--hunk names its file (PATH:N): give no other PATH with it");
       }
       inputs = List.of(oneHunk.get().path());
+    }
+    if (patch && (!dryRun || json)) {
+      throw new CliException(
+          ExitCode.USAGE,
+          dryRun
+              ? "--patch prints the merge previews as a patch, --json the plan (which holds them"
+                  + " as merge_previews): give one of them"
+              : "--patch shows what a rewind would merge: it goes with --dry-run");
     }
     Terminal terminal = Main.terminal(spec);
     try (Turndiff turndiff = StoreOptions.of(spec).open()) {
@@ -172,9 +188,20 @@ final class RewindCommand implements Callable<Integer> {
                       announceRecovery(operationId, paths);
                     }
                   });
-      if (terminal.interactive() && !json) {
+      if (terminal.interactive() && !json && patch) {
+        terminal.page(
+            "Workspace: "
+                + workspaceRoot
+                + "\n"
+                + new RewindReportText(terminal).of(report)
+                + MergePreviewPatch.of(report, terminal),
+            spec.commandLine().getOut());
+      } else if (terminal.interactive() && !json) {
         spec.commandLine().getOut().println("Workspace: " + workspaceRoot);
         spec.commandLine().getOut().print(new RewindReportText(terminal).of(report));
+        spec.commandLine().getOut().flush();
+      } else if (patch) {
+        spec.commandLine().getOut().print(MergePreviewPatch.of(report, terminal));
         spec.commandLine().getOut().flush();
       } else {
         spec.commandLine().getOut().println(Json.write(WireRewindReport.of(report), false));

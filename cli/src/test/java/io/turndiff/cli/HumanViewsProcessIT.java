@@ -211,4 +211,32 @@ class HumanViewsProcessIT {
     CommandRun nothingLeft = onTerminal(environment, "", "undo").expect(1);
     assertTrue(nothingLeft.out().contains("has no turn left to undo"), nothingLeft.out());
   }
+
+  /**
+   * Issue 22 item 3: {@code rewind --dry-run --patch} on a terminal shows the plan, then each file
+   * to merge's preview coloured as {@code diff} colours a patch, through the pager; nothing is
+   * written.
+   */
+  @Test
+  void aPlansMergePreviewIsAColouredPatchOnATerminal() throws Exception {
+    String lines = "1\n2\n3\n4\n5\n6\n7\n8\n9\n10\n11\n12\n";
+    workspace.file("a.txt", lines);
+    begin("t1", "a.txt");
+    workspace.file("a.txt", lines.replace("\n2\n", "\ntwo\n"));
+    finish("t1");
+    String users = lines.replace("\n2\n", "\ntwo\n").replace("\n11\n", "\neleven\n");
+    workspace.file("a.txt", users);
+
+    CommandRun plan =
+        onTerminal(terminalEnvironment(), "", "rewind", "--turn", "t1", "--dry-run", "--patch")
+            .expect(0);
+    String paged = paged();
+    assertTrue(paged.contains("merge") && paged.contains("a.txt"), paged);
+    assertTrue(paged.contains("diff --git a/a.txt b/a.txt"), paged);
+    assertTrue(paged.contains(ESC + "31m-two"), "a removed line in red: " + paged);
+    assertTrue(paged.contains(ESC + "32m+2"), "an added line in green: " + paged);
+    assertFalse(paged.contains("eleven"), "the user's edit is no change: " + paged);
+    assertFalse(plan.out().contains("{\""), plan.out());
+    assertEquals(users, workspace.readText("a.txt"), "a plan writes nothing");
+  }
 }

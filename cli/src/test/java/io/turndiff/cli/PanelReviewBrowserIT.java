@@ -455,6 +455,20 @@ class PanelReviewBrowserIT {
     browser.awaitText("#rewind-title", "Rewind hunk 2");
     browser.await("#rewind-dialog .dialog-actions .button-danger");
     assertEquals(List.of("f.txt"), planSections().get("Merged"), planSections().toString());
+    // issue 22 item 3: the file to merge is previewed, drawn as the review draws a diff: from the
+    // file now (the person's edit in it) to what the run writes, which it then writes (see below)
+    browser.await("#rewind-dialog .merge-preview[data-path='f.txt'] summary").click();
+    browser.awaitTrue(
+        "document.querySelector('#rewind-dialog .merge-preview .d2h-file-wrapper') !== null");
+    assertEquals(
+        List.of("-twelve", "+l12"),
+        browser.script(
+            "return [...document.querySelectorAll('#rewind-dialog .merge-preview"
+                + " td.d2h-del, #rewind-dialog .merge-preview td.d2h-ins')]"
+                + ".filter(td => !td.classList.contains('d2h-code-linenumber'))"
+                + ".map(td => (td.classList.contains('d2h-del') ? '-' : '+')"
+                + " + td.querySelector('.d2h-code-line-ctn').textContent.trim());"),
+        "the preview shows hunk 2 reversed, and nothing of the person's edit");
     assertEquals(edited, workspace.readText("f.txt"), "the plan wrote nothing");
     browser.screenshot("hunk-rewind-plan");
     browser.await("#rewind-dialog .dialog-actions .button-danger").click();

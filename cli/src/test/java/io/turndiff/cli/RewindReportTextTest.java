@@ -60,7 +60,8 @@ class RewindReportTextTest {
         changedBy,
         Optional.empty(),
         Map.of(),
-        hunkOf.isEmpty() ? Optional.empty() : Optional.of(2));
+        hunkOf.isEmpty() ? Optional.empty() : Optional.of(2),
+        Map.of());
   }
 
   @Test

@@ -167,6 +167,28 @@ class WireGoldenTest {
     cli("turns --session (overlapping)", "turns", "--session", "ga");
     cli("rewind --dry-run (shared)", "rewind", "--turn", "g1", "--dry-run");
 
+    // a file to merge (the turn changed its line 2, the user its line 11 since): the plan's
+    // merge_previews (issue 22 item 3)
+    String twelve = "1\n2\n3\n4\n5\n6\n7\n8\n9\n10\n11\n12\n";
+    workspace.file("merge.txt", twelve);
+    cli(
+        "turn begin (merge)",
+        "turn",
+        "begin",
+        "--workspace",
+        root,
+        "--session",
+        "m",
+        "--turn",
+        "m1");
+    cli("snapshot (merge)", "snapshot", "--turn", "m1", "merge.txt");
+    Files.writeString(workspace.resolve("merge.txt"), twelve.replace("\n2\n", "\ntwo\n"));
+    cli("turn finish (merge)", "turn", "finish", "--turn", "m1");
+    Files.writeString(
+        workspace.resolve("merge.txt"),
+        twelve.replace("\n2\n", "\ntwo\n").replace("\n11\n", "\neleven\n"));
+    cli("rewind --dry-run (merge)", "rewind", "--turn", "m1", "--dry-run");
+
     try (Turndiff turndiff = Turndiff.open(database, BoundaryOptions.defaults());
         HttpService service =
             HttpService.start(

@@ -31,6 +31,8 @@ import java.util.Optional;
  *     rewound together; in a receipt, each path written again after a restart found that a power
  *     loss had taken it back ({@code redone after a restart: …})
  * @param hunk for a rewind of one hunk of its one path, that hunk's number
+ * @param mergePreviews in a dry run, of the paths {@code merged}, the patch from each file as it is
+ *     now to what the run writes there ({@link MergePreview}); empty in a receipt
  */
 public record RewindReport(
     String operation,
@@ -50,11 +52,17 @@ public record RewindReport(
     Map<WorkspacePath, ChangedBy> changedBy,
     Optional<String> beforeToolCall,
     Map<WorkspacePath, String> notes,
-    Optional<Integer> hunk) {
+    Optional<Integer> hunk,
+    Map<WorkspacePath, MergePreview> mergePreviews) {
 
   public RewindReport {
     changedBy = Map.copyOf(changedBy);
     notes = Map.copyOf(notes);
+    mergePreviews = Map.copyOf(mergePreviews);
+    if (!merged.containsAll(mergePreviews.keySet())) {
+      throw new IllegalArgumentException(
+          "a merge preview is of a merged path: " + mergePreviews.keySet());
+    }
     if (!restored.containsAll(deleted)) {
       throw new IllegalArgumentException("a deleted path is one of the restored: " + deleted);
     }

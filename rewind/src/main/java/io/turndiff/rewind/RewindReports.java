@@ -86,19 +86,23 @@ final class RewindReports {
                             removedByTheRun))
                     .add(path));
     Map<WorkspacePath, Action> actions = new HashMap<>();
+    // what each path held when it was decided: a merge's preview is the patch from it
+    Map<WorkspacePath, Observation> decidedOn = new HashMap<>();
     Function<PlannedPath, Observation> now =
         path -> boundary.observeExact(path.path(), RewindJournal.AS_IF_STORED);
     BiConsumer<PlannedPath, Observation> decide =
-        (path, current) ->
-            actions.put(
-                path.path(),
-                RewindDecision.decide(
-                    path.target(),
-                    path.expected(),
-                    current.snapshot(),
-                    current.content(),
-                    contents,
-                    force));
+        (path, current) -> {
+          decidedOn.put(path.path(), current);
+          actions.put(
+              path.path(),
+              RewindDecision.decide(
+                  path.target(),
+                  path.expected(),
+                  current.snapshot(),
+                  current.content(),
+                  contents,
+                  force));
+        };
     steps.get(FileStep.BEFORE_DIRECTORIES).forEach(path -> decide.accept(path, now.apply(path)));
     Set<WorkspacePath> clearedFirst = deletions(actions);
     steps.get(FileStep.WITH_THE_FILES).forEach(path -> decide.accept(path, now.apply(path)));
@@ -134,6 +138,7 @@ final class RewindReports {
     List<WorkspacePath> restored = new ArrayList<>();
     List<WorkspacePath> deleted = new ArrayList<>();
     List<WorkspacePath> merged = new ArrayList<>();
+    Map<WorkspacePath, MergePreview> previews = new HashMap<>();
     List<RewindReport.Skipped> skipped = new ArrayList<>();
     List<WorkspacePath> unchanged = new ArrayList<>();
     for (PlannedPath path : plan.paths()) {
@@ -147,7 +152,10 @@ final class RewindReports {
           switch (actions.get(path.path())) {
             case Leave leave ->
                 skipped.add(new RewindReport.Skipped(path.path(), leave.reason(), leave.detail()));
-            case Write write when write.merge() -> merged.add(path.path());
+            case Write write when write.merge() -> {
+              merged.add(path.path());
+              previews.put(path.path(), preview(path.path(), decidedOn.get(path.path()), write));
+            }
             case Write write when !write.putsAFile() -> {
               restored.add(path.path());
               deleted.add(path.path());
@@ -176,7 +184,20 @@ final class RewindReports {
         changedBy(plan.session().workspaceId(), turns, skipped),
         plan.beforeToolCall().map(StoredToolCall::externalId),
         notes(plan),
-        plan.hunk().map(HunkTarget::number));
+        plan.hunk().map(HunkTarget::number),
+        previews);
+  }
+
+  /**
+   * A merge's preview, from what the path held when the merge was decided ({@code current}: a merge
+   * is decided only on a captured file whose content is held in memory) to what it writes.
+   */
+  private static MergePreview preview(WorkspacePath path, Observation current, Write merge) {
+    return MergePreview.of(
+        path,
+        current.content().orElseThrow(),
+        current.snapshot().metadata().orElseThrow().mode(),
+        merge);
   }
 
   /**
@@ -314,7 +335,8 @@ final class RewindReports {
             skipped),
         operation.beforeToolCall(),
         redoneAfterARestart(entries),
-        operation.hunk());
+        operation.hunk(),
+        Map.of());
   }
 
   private static boolean redone(String detail) {

@@ -257,7 +257,8 @@ public final class RewindService {
         dryRun.changedBy(),
         dryRun.beforeToolCall(),
         dryRun.notes(),
-        dryRun.hunk());
+        dryRun.hunk(),
+        Map.of()); // it merges nothing
   }
 
   /**

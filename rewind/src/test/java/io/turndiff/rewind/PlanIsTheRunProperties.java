@@ -5,10 +5,14 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import io.turndiff.boundary.BoundaryOptions;
 import io.turndiff.capture.track.TrackingOptions;
+import io.turndiff.diff.FilePatch;
+import io.turndiff.diff.GitPatchWriter;
 import io.turndiff.diff.HunkReversal;
+import io.turndiff.diff.PatchSide;
 import io.turndiff.fixtures.TestStore;
 import io.turndiff.fixtures.TestWorkspace;
 import io.turndiff.model.PathInput;
+import io.turndiff.model.WorkspacePath;
 import io.turndiff.store.Store;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -225,6 +229,10 @@ class PlanIsTheRunProperties {
               .orElseThrow();
       int number = 1 + which % hunks;
       PathInput path = PathInput.text("f.txt");
+      Optional<byte[]> previewed =
+          userDeletes
+              ? Optional.empty()
+              : Optional.of(Files.readAllBytes(workspace.resolve("f.txt")));
       RewindReport dry =
           harness.rewind.rewind(RewindRequest.ofHunk(turn, Optional.empty(), true, path, number));
       RewindReport report =
@@ -233,6 +241,18 @@ class PlanIsTheRunProperties {
           outcome(dry),
           outcome(report),
           "the dry run is the run: hunk " + number + " of " + turnEdits + ", user " + userEdits);
+      MergePreview preview = dry.mergePreviews().get(WorkspacePath.of("f.txt"));
+      if (preview != null) {
+        // the merge's preview is the patch from the bytes previewed to the bytes the run wrote
+        int mode = (int) Files.getAttribute(workspace.resolve("f.txt"), "unix:mode") & 07777;
+        FilePatch written =
+            new GitPatchWriter(GitPatchWriter.BinaryStyle.SUMMARY)
+                .write(
+                    WorkspacePath.of("f.txt"),
+                    new PatchSide.File(previewed.orElseThrow(), mode),
+                    new PatchSide.File(Files.readAllBytes(workspace.resolve("f.txt")), mode));
+        assertEquals(written.text(), preview.patch(), "the preview is what the run wrote");
+      }
     }
     workspace.assertOutsideUnchanged();
   }

@@ -271,6 +271,37 @@ class HttpServiceTest {
     assertEquals(after.replace("two\n", "l2\n"), workspace.readText("a.txt"), "hunk 2 stays");
   }
 
+  /**
+   * A plan's file to merge carries its preview (issue 22 item 3): the patch from the file now to
+   * what the run writes, and the run then writes exactly that.
+   */
+  @Test
+  void aPlansFileToMergeCarriesThePatchFromTheFileNowToWhatTheRunWrites() throws Exception {
+    String before = "l1\nl2\nl3\nl4\nl5\nl6\nl7\nl8\nl9\nl10\nl11\nl12\nl13\nl14\n";
+    Files.writeString(workspace.resolve("a.txt"), before);
+    String turn = openTurn();
+    expect(200, call("POST", "/v1/turns/" + turn + "/snapshots", "{\"paths\":[\"a.txt\"]}"));
+    Files.writeString(workspace.resolve("a.txt"), before.replace("l2\n", "two\n"));
+    expect(200, call("POST", "/v1/turns/" + turn + "/finish", null));
+    String users = before.replace("l2\n", "two\n").replace("l13\n", "the user's 13\n");
+    Files.writeString(workspace.resolve("a.txt"), users);
+
+    JsonNode plan =
+        expect(200, call("POST", "/v1/rewind", "{\"turn\":" + json(turn) + ",\"dry_run\":true}"));
+    assertEquals("[\"a.txt\"]", plan.get("merged").toString(), plan.toString());
+    JsonNode preview = plan.get("merge_previews").get("a.txt");
+    String patch = preview.get("patch").asText();
+    assertTrue(patch.startsWith("diff --git a/a.txt b/a.txt\n"), patch);
+    assertTrue(patch.endsWith("@@ -1,5 +1,5 @@\n l1\n-two\n+l2\n l3\n l4\n l5\n"), patch);
+    assertEquals(0, preview.get("omitted_lines").asInt(), plan.toString());
+    assertEquals(users, workspace.readText("a.txt"), "a plan writes nothing");
+
+    JsonNode done = report(call("POST", "/v1/rewind", "{\"turn\":" + json(turn) + "}"));
+    assertEquals("[\"a.txt\"]", done.get("merged").toString(), done.toString());
+    assertTrue(done.get("merge_previews").isNull(), done.toString());
+    assertEquals(users.replace("two\n", "l2\n"), workspace.readText("a.txt"));
+  }
+
   // ---- issue 24: who wrote each line
   // -------------------------------------------------------------------
 

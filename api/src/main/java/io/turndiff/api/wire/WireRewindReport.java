@@ -17,7 +17,18 @@ import java.util.TreeMap;
  * otherwise); {@code notes}: the plan's words on paths it puts back (a change made during calls
  * that overlapped, rewound together; in a receipt, a path written again after a restart found that
  * a power loss had taken it back), null when none. {@code hunk}: for a rewind of one hunk of its
- * one path, that hunk's number (null otherwise).
+ * one path, that hunk's number (null otherwise). {@code merge_previews}: in a dry run, for each
+ * path of {@code merged}, the patch from the file as it is now to what the run writes there, keyed
+ * by the path as {@code merged} shows it (null when there is none to merge, and in a receipt). It
+ * is a map beside {@code merged} rather than a change of {@code merged}'s entries from strings to
+ * objects, so that every client that reads {@code merged} today reads it unchanged.
+ *
+ * <p>The plan carries its previews, rather than a per-path endpoint serving them on demand: a
+ * preview shows what the run writes only when it comes from the same look at the workspace as the
+ * plan's decision to merge; a second request would read the file again, at another moment, and
+ * could preview a merge the plan listed as a conflict, or the other way round. What that costs the
+ * plan is bounded: a preview is cut past 2,000 lines ({@code MergePreview}), and only files to
+ * merge have one.
  */
 public record WireRewindReport(
     String operation,
@@ -37,7 +48,22 @@ public record WireRewindReport(
     List<String> paths,
     String beforeToolCall,
     Map<String, String> notes,
-    Integer hunk) {
+    Integer hunk,
+    Map<String, MergePreview> mergePreviews) {
+
+  /**
+   * What a merge would write, as a patch from the file now ({@code patch}, git-style); {@code
+   * omitted_lines}: how many lines were cut off its end (a huge file's preview shows its first
+   * lines only), 0 when it is whole; {@code added} and {@code removed} count the whole patch's
+   * lines.
+   */
+  public record MergePreview(String patch, int added, int removed, int omittedLines) {
+
+    static MergePreview of(io.turndiff.rewind.MergePreview preview) {
+      return new MergePreview(
+          preview.patch(), preview.added(), preview.removed(), preview.omittedLines());
+    }
+  }
 
   /**
    * A path the rewind did not put back, and why; {@code changedBy}, for a conflict: the newest
@@ -87,7 +113,16 @@ public record WireRewindReport(
         report.paths().isEmpty() ? null : texts(report.paths()),
         report.beforeToolCall().orElse(null),
         report.notes().isEmpty() ? null : notes(report),
-        report.hunk().orElse(null));
+        report.hunk().orElse(null),
+        report.mergePreviews().isEmpty() ? null : previews(report));
+  }
+
+  private static Map<String, MergePreview> previews(RewindReport report) {
+    Map<String, MergePreview> previews = new TreeMap<>();
+    report
+        .mergePreviews()
+        .forEach((path, preview) -> previews.put(path.display(), MergePreview.of(preview)));
+    return previews;
   }
 
   private static Map<String, String> notes(RewindReport report) {

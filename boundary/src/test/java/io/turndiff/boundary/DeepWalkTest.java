@@ -1,6 +1,7 @@
 package io.turndiff.boundary;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.turndiff.fixtures.TestWorkspace;
 import io.turndiff.model.BoundaryKind;
@@ -41,6 +42,7 @@ class DeepWalkTest {
     DeepChain chain = new DeepChain(DEPTH, 250);
     chain.build(workspace.root(), temp.resolve("staging"));
     FoundInWalk found = new FoundInWalk();
+    long before = FoundInWalk.openDescriptors();
     try (WorkspaceBoundary boundary =
         WorkspaceBoundary.open(
             workspace.root(),
@@ -56,5 +58,9 @@ class DeepWalkTest {
     }
     assertEquals(sizes, found.sizes);
     assertEquals(DEPTH + 1, found.entered, "the root and every directory of the chain");
+    // a chain keeps the directory being listed and its parent open, not one per level
+    assertTrue(
+        found.mostDescriptors - before <= 16,
+        "the walk held " + (found.mostDescriptors - before) + " more descriptors at most");
   }
 }

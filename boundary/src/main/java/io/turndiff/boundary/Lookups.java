@@ -77,16 +77,46 @@ final class Lookups {
   DirectoryListing list(Optional<WorkspacePath> directory, Optional<TreeWatch> watch) {
     return walker.inDirectory(
         directory,
-        handle -> {
-          watch.ifPresent(tree -> tree.add(handle, directory, false));
-          return switch (handle.list()) {
-            case Attempt.Done<List<DirectoryListing.Entry>>(var entries) ->
-                new DirectoryListing.Listed(entries);
-            case Attempt.Refused<List<DirectoryListing.Entry>>(HandleFailure why) ->
-                new DirectoryListing.NotListed(lookupOf(why));
-          };
-        },
+        handle -> listed(handle, directory, watch),
         refusal -> new DirectoryListing.NotListed(lookupOf(refusal.why())));
+  }
+
+  /** A listing whose directory is still open, for the walk to open its subdirectories in. */
+  record OpenListing(DirectoryListing listing, Optional<DirectoryHandle> directory) {}
+
+  /**
+   * As {@link #list(Optional, Optional)}, for a walk that keeps directories open: {@code directory}
+   * is opened in {@code parent} (the directory the walk found it in, still open) by its last name,
+   * or from the root without one, and handed back open with a listing (the caller closes it); a
+   * directory that could not be listed is closed here.
+   */
+  OpenListing listKeptOpen(
+      Optional<WorkspacePath> directory,
+      Optional<DirectoryHandle> parent,
+      Optional<TreeWatch> watch) {
+    return walker.inDirectoryKeptOpen(
+        directory,
+        parent,
+        handle -> {
+          DirectoryListing listing = listed(handle, directory, watch);
+          if (listing instanceof DirectoryListing.Listed) {
+            return new OpenListing(listing, Optional.of(handle));
+          }
+          handle.close();
+          return new OpenListing(listing, Optional.empty());
+        },
+        why -> new OpenListing(new DirectoryListing.NotListed(lookupOf(why)), Optional.empty()));
+  }
+
+  private static DirectoryListing listed(
+      DirectoryHandle handle, Optional<WorkspacePath> directory, Optional<TreeWatch> watch) {
+    watch.ifPresent(tree -> tree.add(handle, directory, false));
+    return switch (handle.list()) {
+      case Attempt.Done<List<DirectoryListing.Entry>>(var entries) ->
+          new DirectoryListing.Listed(entries);
+      case Attempt.Refused<List<DirectoryListing.Entry>>(HandleFailure why) ->
+          new DirectoryListing.NotListed(lookupOf(why));
+    };
   }
 
   /** Watches a git directory (never listed by a scan) for its index being replaced. */

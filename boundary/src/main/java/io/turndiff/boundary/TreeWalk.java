@@ -25,17 +25,27 @@ import java.util.concurrent.Future;
  * <p>Listing a directory costs a {@code statx} per name, which dominates a scan; so a directory is
  * handed to a pool of listers as soon as the visitor decides to enter it, and the walk only waits
  * for listings it reaches. A directory the visitor ignores or leaves out is never listed.
+ *
+ * <p>Each directory is opened in its parent, which the walk keeps open until its subdirectories
+ * have opened theirs ({@link KeptDirectories}): a walk's system calls grow with the number of
+ * directories, not with their depth times their number.
  */
 final class TreeWalk {
 
   private static final byte[] DOT_GIT = {'.', 'g', 'i', 't'};
 
   private record Pending(
-      Optional<WorkspacePath> path, Optional<StatInfo> stat, Future<DirectoryListing> listing) {}
+      Optional<WorkspacePath> path, Optional<StatInfo> stat, Future<Listing> listing) {}
+
+  /**
+   * A directory's listing, and the directory itself when it is kept open for its subdirectories.
+   */
+  private record Listing(DirectoryListing names, Optional<KeptDirectories.Kept> kept) {}
 
   private final Lookups access;
   private final ScanVisitor visitor;
   private final Optional<TreeWatch> watch;
+  private final KeptDirectories kept = new KeptDirectories();
 
   TreeWalk(Lookups access, ScanVisitor visitor) {
     this(access, visitor, Optional.empty());
@@ -54,10 +64,14 @@ final class TreeWalk {
   void run() {
     ExecutorService pool = pool();
     try {
-      walk(pool, new Pending(Optional.empty(), Optional.empty(), list(pool, Optional.empty())));
+      walk(
+          pool,
+          new Pending(
+              Optional.empty(), Optional.empty(), list(pool, Optional.empty(), Optional.empty())));
     } finally {
       pool.shutdownNow();
       pool.close();
+      kept.closeAll();
     }
   }
 
@@ -124,13 +138,17 @@ final class TreeWalk {
         }
         walk(
             pool,
-            new Pending(Optional.of(start), Optional.of(stat), list(pool, Optional.of(start))));
+            new Pending(
+                Optional.of(start),
+                Optional.of(stat),
+                list(pool, Optional.of(start), Optional.empty())));
       }
     } finally {
       if (pool != null) {
         pool.shutdownNow();
         pool.close();
       }
+      kept.closeAll();
     }
   }
 
@@ -172,16 +190,41 @@ final class TreeWalk {
     return decided;
   }
 
-  private Future<DirectoryListing> list(ExecutorService pool, Optional<WorkspacePath> directory) {
+  /**
+   * Lists {@code directory} on the pool: opened in {@code parent} when the walk kept it (the parent
+   * let go of once this one is open), and kept open in turn when it holds directories the walk may
+   * enter.
+   */
+  private Future<Listing> list(
+      ExecutorService pool,
+      Optional<WorkspacePath> directory,
+      Optional<KeptDirectories.Kept> parent) {
     return pool.submit(
         () -> {
-          DirectoryListing listing = access.list(directory, watch);
-          if (listing instanceof DirectoryListing.Listed listed) {
-            List<DirectoryListing.Entry> sorted = new ArrayList<>(listed.entries());
-            sorted.sort((a, b) -> Arrays.compareUnsigned(a.name(), b.name()));
-            return new DirectoryListing.Listed(sorted);
+          Lookups.OpenListing opened;
+          try {
+            opened =
+                access.listKeptOpen(directory, parent.map(KeptDirectories.Kept::directory), watch);
+          } finally {
+            parent.ifPresent(KeptDirectories.Kept::release);
           }
-          return listing;
+          if (!(opened.listing() instanceof DirectoryListing.Listed listed)) {
+            return new Listing(opened.listing(), Optional.empty());
+          }
+          List<DirectoryListing.Entry> sorted = new ArrayList<>(listed.entries());
+          sorted.sort((a, b) -> Arrays.compareUnsigned(a.name(), b.name()));
+          DirectoryHandle handle = opened.directory().orElseThrow();
+          boolean holdsDirectories =
+              sorted.stream()
+                  .anyMatch(
+                      entry -> entry.stat() != null && entry.stat().type() == FileType.DIRECTORY);
+          Optional<KeptDirectories.Kept> keptOpen = Optional.empty();
+          if (holdsDirectories) {
+            keptOpen = kept.keep(handle);
+          } else {
+            handle.close();
+          }
+          return new Listing(new DirectoryListing.Listed(sorted), keptOpen);
         });
   }
 
@@ -192,7 +235,8 @@ final class TreeWalk {
     long rootDevice = access.rootStat().device();
     while (!stack.isEmpty()) {
       Pending directory = stack.pop();
-      DirectoryListing listing = await(directory.listing());
+      Listing opened = await(directory.listing());
+      DirectoryListing listing = opened.names();
       if (listing instanceof DirectoryListing.NotListed notListed) {
         if (directory.path().isPresent()) {
           if (notListed.why() instanceof Lookup.OtherMount && directory.stat().isPresent()) {
@@ -237,7 +281,9 @@ final class TreeWalk {
             visitor.entered(path, entry.stat().mode() & 07777);
             directories.add(
                 new Pending(
-                    Optional.of(path), Optional.of(entry.stat()), list(pool, Optional.of(path))));
+                    Optional.of(path),
+                    Optional.of(entry.stat()),
+                    list(pool, Optional.of(path), opened.kept().map(KeptDirectories.Kept::share))));
           }
           continue;
         }
@@ -245,13 +291,15 @@ final class TreeWalk {
           visitor.found(ScannedEntry.of(path, entry.stat(), entry.linkText(), false));
         }
       }
+      // every subdirectory entered has its own share of this directory by now
+      opened.kept().ifPresent(KeptDirectories.Kept::release);
       for (int i = directories.size() - 1; i >= 0; i--) {
         stack.push(directories.get(i));
       }
     }
   }
 
-  private static DirectoryListing await(Future<DirectoryListing> listing) {
+  private static Listing await(Future<Listing> listing) {
     try {
       return listing.get();
     } catch (InterruptedException e) {

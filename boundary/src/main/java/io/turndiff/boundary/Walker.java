@@ -121,6 +121,36 @@ final class Walker implements AutoCloseable {
     }
   }
 
+  /**
+   * Runs {@code op} in the directory {@code directory} (the root when empty) for a walk that keeps
+   * directories open between its steps: opened in {@code parent}, the directory the walk listed it
+   * in and still holds, by its last name alone (one {@code openat}, nothing followed, not a walk
+   * from the root whose cost grows with the depth); from the root when the walk holds no parent.
+   * The directory is left open for {@code op} to keep or close; {@code refused} gets why it could
+   * not be opened.
+   */
+  @SuppressWarnings("try")
+  <T> T inDirectoryKeptOpen(
+      Optional<WorkspacePath> directory,
+      Optional<DirectoryHandle> parent,
+      Function<DirectoryHandle, T> op,
+      Function<HandleFailure, T> refused) {
+    try (RootInUse held = inUse.acquire()) {
+      if (parent.isPresent() && directory.isPresent()) {
+        return switch (parent.get().openDirectory(Name.of(directory.get().name()))) {
+          case Attempt.Done<DirectoryHandle>(DirectoryHandle opened) -> op.apply(opened);
+          case Attempt.Refused<DirectoryHandle>(HandleFailure why) -> refused.apply(why);
+        };
+      }
+      Reached opened =
+          open(directory.map(WorkspacePath::components).orElse(List.of()), Parents.EXISTING);
+      if (opened instanceof Reached.Stopped(Refusal refusal)) {
+        return refused.apply(refusal.why());
+      }
+      return op.apply(((Reached.Opened) opened).directory());
+    }
+  }
+
   /** Where a walk ended: the directory, held open, or the refusal. */
   private sealed interface Reached {
     record Opened(DirectoryHandle directory) implements Reached {}

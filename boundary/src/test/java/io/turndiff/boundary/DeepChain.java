@@ -1,0 +1,93 @@
+package io.turndiff.boundary;
+
+import io.turndiff.fixtures.TestWorkspace;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * A workspace tree that is one chain of directories named {@code d}, {@code depth} deep, with a
+ * file {@code f<level>.txt} at every {@code every}th level and at the bottom. Deeper than {@code
+ * PATH_MAX} (4,096 bytes) no path can name its bottom, so it is built as an agent's tools would
+ * have to: in chunks short enough to name, from the bottom up, each moved under the next by one
+ * rename.
+ */
+final class DeepChain {
+
+  private static final int CHUNK = 1_000;
+
+  private final int depth;
+  private final int every;
+
+  DeepChain(int depth, int every) {
+    this.depth = depth;
+    this.every = every;
+  }
+
+  /**
+   * Builds the chain under {@code root}, staging its chunks in {@code staging} (same file system).
+   */
+  void build(Path root, Path staging) {
+    try {
+      Files.createDirectories(staging);
+      Path below = null;
+      for (int top = ((depth - 1) / CHUNK) * CHUNK + 1; top >= 1; top -= CHUNK) {
+        Path chunk = Files.createDirectory(staging.resolve("chunk-" + top));
+        Path at = chunk;
+        for (int level = top; level < top + CHUNK && level <= depth; level++) {
+          at = Files.createDirectory(at.resolve("d"));
+          if (hasFile(level)) {
+            Files.writeString(at.resolve(fileName(level)), content(level));
+          }
+        }
+        if (below != null) {
+          Files.move(below, at.resolve("d"));
+        }
+        below = chunk.resolve("d");
+      }
+      Files.move(below, root.resolve("d"));
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  /**
+   * Removes the chain under {@code root}: {@code rm -rf} walks it relative to each directory,
+   * linear in its depth, where a delete by paths (the test's temporary directory, realpath of each)
+   * cannot name its bottom and costs the depth's square.
+   */
+  static void remove(Path root) {
+    TestWorkspace.run("rm", "-rf", root.resolve("d").toString());
+  }
+
+  /** Every file's workspace path ({@code d/d/.../f<level>.txt}), from the top down. */
+  List<String> files() {
+    List<String> files = new ArrayList<>();
+    for (int level = 1; level <= depth; level++) {
+      if (hasFile(level)) {
+        files.add("d/".repeat(level) + fileName(level));
+      }
+    }
+    return files;
+  }
+
+  static String content(int level) {
+    return "level " + level + "\n";
+  }
+
+  static byte[] contentBytes(int level) {
+    return content(level).getBytes(StandardCharsets.UTF_8);
+  }
+
+  private boolean hasFile(int level) {
+    return level % every == 0 || level == depth;
+  }
+
+  private static String fileName(int level) {
+    return "f" + level + ".txt";
+  }
+}

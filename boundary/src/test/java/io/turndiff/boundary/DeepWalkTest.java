@@ -1,0 +1,66 @@
+package io.turndiff.boundary;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.turndiff.fixtures.TestWorkspace;
+import io.turndiff.model.BoundaryKind;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+
+/**
+ * A tree 3,000 directories deep, deeper than any path the kernel takes whole (its bottom is 6,000
+ * bytes below the root): the walk finds every file at its full path with its size, enters every
+ * directory, leaves nothing unlisted, and reads nothing outside (the canary). Its cost is counted
+ * in {@link DeepWalkCountTest}.
+ */
+class DeepWalkTest {
+
+  private static final int DEPTH = 3_000;
+
+  @TempDir Path temp;
+
+  private TestWorkspace workspace;
+
+  @AfterEach
+  void canary() {
+    workspace.assertOutsideUnchanged();
+    DeepChain.remove(workspace.root());
+  }
+
+  @ParameterizedTest
+  @EnumSource(
+      value = BoundaryKind.class,
+      names = {"OPENAT2", "OPENAT"})
+  void aChainThreeThousandDeepIsWalkedWhole(BoundaryKind kind) {
+    workspace = TestWorkspace.in(temp);
+    DeepChain chain = new DeepChain(DEPTH, 250);
+    chain.build(workspace.root(), temp.resolve("staging"));
+    FoundInWalk found = new FoundInWalk();
+    long before = FoundInWalk.openDescriptors();
+    try (WorkspaceBoundary boundary =
+        WorkspaceBoundary.open(
+            workspace.root(),
+            BoundaryOptions.builder().mechanism(KindsInThisMode.mechanism(kind)).build())) {
+      boundary.scan(found);
+    }
+    assertEquals(List.of(), found.unlisted);
+    assertEquals(chain.files(), found.files);
+    List<Long> sizes = new ArrayList<>();
+    for (String file : chain.files()) {
+      int level = Integer.parseInt(file.substring(file.lastIndexOf('f') + 1, file.length() - 4));
+      sizes.add((long) DeepChain.contentBytes(level).length);
+    }
+    assertEquals(sizes, found.sizes);
+    assertEquals(DEPTH + 1, found.entered, "the root and every directory of the chain");
+    // a chain keeps the directory being listed and its parent open, not one per level
+    assertTrue(
+        found.mostDescriptors - before <= 16,
+        "the walk held " + (found.mostDescriptors - before) + " more descriptors at most");
+  }
+}

@@ -556,7 +556,7 @@ class PanelReviewBrowserIT {
                           + ".find(r => /\\/v1\\/turns\\/[^/]+$/.test(r.name)).duration;"))
               .longValue());
     }
-    assertEquals("1,000 files", browser.await(".filelist-summary").getText());
+    assertEquals("1,000 files · 0 of 1,000 viewed", browser.await(".filelist-summary").getText());
     int rows = browser.all(".file-row").size();
     assertTrue(rows > 0 && rows < 100, "the list is virtualised: " + rows + " rows in the DOM");
     assertEquals("src/module-000.py", browser.await(".diff-path").getText());

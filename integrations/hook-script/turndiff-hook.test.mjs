@@ -19,6 +19,12 @@ function tempDir(prefix) {
   return fs.mkdtempSync(path.join(os.tmpdir(), prefix));
 }
 
+/**
+ * What the script adds to every call's query: the runtime's process, which here is this test runner (the script's
+ * parent, not a shell), with its start time in clock ticks (docs/runtime-hooks.md, "A turn whose runtime is gone").
+ */
+const runtimeQuery = `pid=${process.pid}&pid_start=${processStartTicks(process.pid)}`;
+
 /** A home, a run dir and a store path of their own for each test. */
 function sandbox() {
   const root = tempDir("tdhook-");
@@ -99,7 +105,7 @@ for (const shell of shells) {
       const posts = stub.hookRequests();
       assert.equal(posts.length, 2);
       assert.equal(posts[0].method, "POST");
-      assert.equal(posts[0].url, "/v1/hooks/gemini");
+      assert.equal(posts[0].url, `/v1/hooks/gemini?${runtimeQuery}`);
       assert.equal(posts[0].headers.authorization, `Bearer ${stub.token}`);
       assert.equal(posts[0].headers["content-type"], "application/json");
       assert.equal(posts[0].headers.expect, undefined);
@@ -466,7 +472,7 @@ for (const shell of shells) {
     const stub = await startStub({ runDir: box.runDir, store: box.store, status: 500 });
     try {
       assert.equal((await runHook(shell, ["codex", "--git-root", "--auto-track", "--bogus"], geminiPayload, baseEnv(box))).code, 0);
-      assert.equal(stub.hookRequests()[0].url, "/v1/hooks/codex?root=git&track=auto");
+      assert.equal(stub.hookRequests()[0].url, `/v1/hooks/codex?root=git&track=auto&${runtimeQuery}`);
       assert.match(hookLog(box), /delivery to port \d+ failed: HTTP 500/);
       for (const args of [[], ["opencode"], ["../x"]]) {
         const result = await runHook(shell, args, geminiPayload, baseEnv(box));

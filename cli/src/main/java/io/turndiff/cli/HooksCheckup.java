@@ -3,6 +3,7 @@ package io.turndiff.cli;
 import io.turndiff.api.wire.WireDoctorReport.Check;
 import io.turndiff.api.wire.WireHookSighting;
 import io.turndiff.api.wire.WireHooksStatus;
+import io.turndiff.model.TurnEnding;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.LinkedHashSet;
@@ -15,7 +16,9 @@ import java.util.Set;
  * settings, current, their script executable, trusted by Codex, loaded where the runtime starts)
  * and then observed: what the service received from the runtime here. A runtime whose hooks are
  * installed but never called is the silent failure this check exists for; the service only knows
- * the calls since it started, so then the user is asked to run one prompt.
+ * the calls since it started, so then the user is asked to run one prompt. A last prompt whose turn
+ * the service had to finish (its runtime gone, or its session ended, before its Stop) is a warning:
+ * its end hook never arrived.
  */
 final class HooksCheckup {
 
@@ -120,6 +123,20 @@ final class HooksCheckup {
     }
     WireHookSighting last =
         seen.stream().max(Comparator.comparing(WireHookSighting::lastAt)).orElseThrow();
+    if (last.prompt() != null && last.prompt().reason() != null) {
+      return Check.warn(
+          name,
+          "the last prompt in "
+              + last.directory()
+              + " (at "
+              + last.prompt().at()
+              + ") was "
+              + TurnEnding.fromReason(last.prompt().reason()).seenFromTheHooks(),
+          "unless "
+              + runtime
+              + " was killed or closed mid-turn, see `turndiff hooks status`; run one prompt to"
+              + " its end and `turndiff doctor` again");
+    }
     return Check.ok(
         name,
         "last call "

@@ -130,14 +130,7 @@ final class RewindCommand implements Callable<Integer> {
       }
       inputs = List.of(oneHunk.get().path());
     }
-    if (patch && (!dryRun || json)) {
-      throw new CliException(
-          ExitCode.USAGE,
-          dryRun
-              ? "--patch prints the merge previews as a patch, --json the plan (which holds them"
-                  + " as merge_previews): give one of them"
-              : "--patch shows what a rewind would merge: it goes with --dry-run");
-    }
+    MergePreviewPatch.refuseOutsideAPlan(patch, dryRun, json);
     Terminal terminal = Main.terminal(spec);
     try (Turndiff turndiff = StoreOptions.of(spec).open()) {
       TurnReference references = scope.references(turndiff);
@@ -188,20 +181,12 @@ final class RewindCommand implements Callable<Integer> {
                       announceRecovery(operationId, paths);
                     }
                   });
-      if (terminal.interactive() && !json && patch) {
-        terminal.page(
-            "Workspace: "
-                + workspaceRoot
-                + "\n"
-                + new RewindReportText(terminal).of(report)
-                + MergePreviewPatch.of(report, terminal),
-            spec.commandLine().getOut());
+      if (patch) {
+        MergePreviewPatch.print(
+            report, "Workspace: " + workspaceRoot + "\n", terminal, spec.commandLine().getOut());
       } else if (terminal.interactive() && !json) {
         spec.commandLine().getOut().println("Workspace: " + workspaceRoot);
         spec.commandLine().getOut().print(new RewindReportText(terminal).of(report));
-        spec.commandLine().getOut().flush();
-      } else if (patch) {
-        spec.commandLine().getOut().print(MergePreviewPatch.of(report, terminal));
         spec.commandLine().getOut().flush();
       } else {
         spec.commandLine().getOut().println(Json.write(WireRewindReport.of(report), false));

@@ -24,9 +24,9 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
 /**
- * {@code turndiff undo [--yes] [--dry-run]}: rewinds the last turn of the workspace it runs in, the
- * one command a user needs to remember. It is {@code rewind --turn T} with T found for them, the
- * plan shown and a question asked first on a terminal.
+ * {@code turndiff undo [--yes] [--dry-run [--patch]]}: rewinds the last turn of the workspace it
+ * runs in, the one command a user needs to remember. It is {@code rewind --turn T} with T found for
+ * them, the plan shown and a question asked first on a terminal.
  *
  * <p>The turn is the session's newest agent turn that is finished and not rewound: so a second
  * {@code undo} takes back the turn before, as an editor's undo does, rather than undoing the undo
@@ -44,7 +44,8 @@ import picocli.CommandLine.Spec;
  * <p>What is written is exactly what {@code rewind} writes, and the exit codes are its own: 0 when
  * every path was put back, 3 with the report when some were left as they are. Without a terminal
  * nobody can answer the question: then {@code --yes} (or {@code --dry-run}) is required, and the
- * output is the rewind's JSON report.
+ * output is the rewind's JSON report. {@code --dry-run --patch} previews the files the undo would
+ * merge as {@code rewind --dry-run --patch} does ({@link MergePreviewPatch}).
  */
 @Command(
     name = "undo",
@@ -69,8 +70,17 @@ final class UndoCommand implements Callable<Integer> {
   @Option(names = "--json", description = "Print the report as JSON, also on a terminal.")
   boolean json;
 
+  @Option(
+      names = "--patch",
+      description =
+          "With --dry-run: print, for each file to merge, the change from the file now to what the"
+              + " undo would write there, as a patch (after the plan and in colour on a terminal;"
+              + " the patch alone through a pipe, for git apply), as rewind --dry-run --patch.")
+  boolean patch;
+
   @Override
   public Integer call() {
+    MergePreviewPatch.refuseOutsideAPlan(patch, dryRun, json);
     Terminal terminal = Main.terminal(spec);
     boolean human = terminal.interactive() && !json;
     if (!dryRun && !yes && !terminal.interactive()) {
@@ -88,19 +98,30 @@ final class UndoCommand implements Callable<Integer> {
       }
       StoredTurn turn = lastUndoable(session, references.turnsOf(session));
       String workspaceRoot = Terminal.printable(references.workspaceOf(turn));
-      if (human) {
-        out.print(heading(turndiff, turn, terminal));
-        out.println(
-            "Workspace: "
-                + workspaceRoot
-                + (references.countedAbove()
-                    ? " (the nearest directory above this one with turns, not this directory)"
-                    : ""));
+      // which turn, where: before the plan on a terminal (a pipe gets the JSON or the patch alone)
+      String intro =
+          human
+              ? heading(turndiff, turn, terminal)
+                  + "Workspace: "
+                  + workspaceRoot
+                  + (references.countedAbove()
+                      ? " (the nearest directory above this one with turns, not this directory)"
+                      : "")
+                  + "\n"
+              : "";
+      if (human && !patch) {
+        out.print(intro);
+        out.flush();
       }
       RewindReport plan =
           turndiff
               .rewind()
               .rewind(new RewindRequest(turn.externalId(), false, Optional.empty(), true, false));
+      if (patch) {
+        // only with --dry-run and without --json (refused above): the previews are the output
+        MergePreviewPatch.print(plan, intro, terminal, out);
+        return plan.complete() ? ExitCode.OK.code() : ExitCode.SKIPPED.code();
+      }
       if (dryRun) {
         print(plan, human, terminal, out);
         return plan.complete() ? ExitCode.OK.code() : ExitCode.SKIPPED.code();

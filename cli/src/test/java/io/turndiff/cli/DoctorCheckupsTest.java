@@ -138,13 +138,25 @@ class DoctorCheckupsTest {
   }
 
   private static WireHookSighting sighting(String runtime, String warning) {
+    return sighting(runtime, warning, null);
+  }
+
+  /** A sighting whose last prompt's turn the service finished for {@code reason}, when not null. */
+  private static WireHookSighting sighting(String runtime, String warning, String reason) {
     return new WireHookSighting(
         runtime,
         "/w",
         "2026-12-02T04:01:00Z",
         "Stop",
         "s",
-        new WireHookSighting.Prompt("2026-12-02T04:00:00Z", true, 2, true),
+        new WireHookSighting.Prompt(
+            "2026-12-02T04:00:00Z",
+            true,
+            2,
+            reason == null,
+            "t",
+            reason == null ? null : "service",
+            reason),
         warning);
   }
 
@@ -158,19 +170,29 @@ class DoctorCheckupsTest {
             null,
             List.of(
                 sighting("claude-code", null),
-                sighting("gemini", "hooks may not be firing for gemini since 04:00")));
+                sighting("gemini", "hooks may not be firing for gemini since 04:00"),
+                sighting("opencode", null, "runtime gone")));
     List<Check> checks =
         HooksCheckup.of(
             status(
                 List.of(
                     installed("claude-code", true, null),
                     installed("gemini", true, null),
-                    installed("codex", true, false)),
+                    installed("codex", true, false),
+                    installed("opencode", true, null)),
                 running));
     Map<String, Check> byName = checks.stream().collect(Collectors.toMap(Check::name, c -> c));
     assertEquals(Verdict.OK, byName.get("hooks claude-code firing").verdict());
     assertEquals(Verdict.FAIL, byName.get("hooks gemini firing").verdict());
     assertTrue(byName.get("hooks gemini firing").found().startsWith("hooks may not be firing"));
+    Check gone = byName.get("hooks opencode firing");
+    assertEquals(Verdict.WARN, gone.verdict(), "a turn the service finished is no whole prompt");
+    assertTrue(
+        gone.found()
+            .endsWith(
+                "finished by turndiff (the runtime exited without its Stop hook): hooks may not"
+                    + " be firing at the end of a turn"),
+        gone.found());
     assertEquals(Verdict.FAIL, byName.get("hooks codex").verdict(), "Codex skips untrusted hooks");
     assertEquals("turndiff hooks install --runtime codex", byName.get("hooks codex").todo());
     Check silent = byName.get("hooks codex firing");

@@ -215,7 +215,7 @@ class HumanViewsProcessIT {
   /**
    * Issue 22 item 3: {@code rewind --dry-run --patch} on a terminal shows the plan, then each file
    * to merge's preview coloured as {@code diff} colours a patch, through the pager; nothing is
-   * written.
+   * written. {@code undo --dry-run --patch} the same, after its heading.
    */
   @Test
   void aPlansMergePreviewIsAColouredPatchOnATerminal() throws Exception {
@@ -238,5 +238,12 @@ class HumanViewsProcessIT {
     assertFalse(paged.contains("eleven"), "the user's edit is no change: " + paged);
     assertFalse(plan.out().contains("{\""), plan.out());
     assertEquals(users, workspace.readText("a.txt"), "a plan writes nothing");
+
+    // undo's plan of the same turn: its heading, then the same preview, through the pager
+    onTerminal(terminalEnvironment(), "", "undo", "--dry-run", "--patch").expect(0);
+    String undone = paged();
+    assertTrue(undone.contains("#1") && undone.contains("of session s1"), undone);
+    assertTrue(undone.contains(ESC + "31m-two") && undone.contains(ESC + "32m+2"), undone);
+    assertEquals(users, workspace.readText("a.txt"), "undo's plan writes nothing");
   }
 }

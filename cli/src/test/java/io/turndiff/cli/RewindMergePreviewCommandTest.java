@@ -18,7 +18,8 @@ import org.junit.jupiter.api.Test;
  * {@code turndiff rewind --dry-run} of a file to merge (the turn changed line 2, the user line 11
  * since), in this JVM over a real store: the JSON plan carries the merge's preview, {@code --patch}
  * prints it as a patch that {@code git apply} turns into the bytes the run then writes, and {@code
- * --patch} without {@code --dry-run} is refused with nothing written.
+ * --patch} without {@code --dry-run} is refused with nothing written; {@code undo --dry-run
+ * --patch} the same, for the last turn of the workspace.
  */
 class RewindMergePreviewCommandTest extends InProcessCommandsTest {
 
@@ -52,6 +53,19 @@ class RewindMergePreviewCommandTest extends InProcessCommandsTest {
   void thePatchPipedAppliesToWhatTheRunWrites() throws Exception {
     String turn = turnThenALaterEdit();
     CommandRun patch = turndiff("rewind", "--turn", turn, "--dry-run", "--patch").expect(0);
+    Path copy = appliedToACopy(patch);
+    JsonNode run = turndiff("rewind", "--turn", turn).expect(0).json();
+    assertEquals("[\"a.txt\"]", run.get("merged").toString());
+    assertTrue(run.get("merge_previews").isNull(), "a receipt previews nothing: " + run);
+    assertEquals(workspace.readText("a.txt"), Files.readString(copy.resolve("a.txt")));
+    assertEquals(LINES.replace("\n11\n", "\neleven (user)\n"), workspace.readText("a.txt"));
+  }
+
+  /**
+   * The piped {@code patch} (plain, a git patch) applied with {@code git apply} to a copy of the
+   * workspace's a.txt as the user left it; the copy's folder.
+   */
+  private Path appliedToACopy(CommandRun patch) throws Exception {
     assertTrue(patch.out().startsWith("diff --git a/a.txt b/a.txt\n"), patch.out());
     assertFalse(patch.out().contains("\u001b["), "no colour through a pipe: " + patch.out());
 
@@ -66,12 +80,32 @@ class RewindMergePreviewCommandTest extends InProcessCommandsTest {
     String said = new String(git.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
     assertTrue(git.waitFor(30, TimeUnit.SECONDS));
     assertEquals(0, git.exitValue(), said);
+    return copy;
+  }
 
-    JsonNode run = turndiff("rewind", "--turn", turn).expect(0).json();
+  @Test
+  void undoPreviewsItsMergeAsRewindDoesAndThePatchAppliesToWhatItWrites() throws Exception {
+    turnThenALaterEdit();
+    String root = workspace.root().toString();
+    CommandRun patch = turndiff("undo", "--workspace", root, "--dry-run", "--patch").expect(0);
+    Path copy = appliedToACopy(patch);
+    assertEquals(USERS, workspace.readText("a.txt"), "a plan writes nothing");
+
+    JsonNode run = turndiff("undo", "--workspace", root, "--yes").expect(0).json();
     assertEquals("[\"a.txt\"]", run.get("merged").toString());
-    assertTrue(run.get("merge_previews").isNull(), "a receipt previews nothing: " + run);
     assertEquals(workspace.readText("a.txt"), Files.readString(copy.resolve("a.txt")));
-    assertEquals(LINES.replace("\n11\n", "\neleven (user)\n"), workspace.readText("a.txt"));
+  }
+
+  @Test
+  void undoRefusesPatchWithoutDryRunOrWithJsonAndWritesNothing() throws Exception {
+    turnThenALaterEdit();
+    String root = workspace.root().toString();
+    CommandRun refused = turndiff("undo", "--workspace", root, "--yes", "--patch").expect(2);
+    assertTrue(refused.err().contains("it goes with --dry-run"), refused.err());
+    CommandRun both =
+        turndiff("undo", "--workspace", root, "--dry-run", "--patch", "--json").expect(2);
+    assertTrue(both.err().contains("give one of them"), both.err());
+    assertEquals(USERS, workspace.readText("a.txt"));
   }
 
   @Test

@@ -1,12 +1,15 @@
 package io.turndiff.hooks;
 
 import io.turndiff.api.wire.WireHookSighting;
+import io.turndiff.api.wire.WireTurn;
+import io.turndiff.model.TurnEnding;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.function.Function;
 
 /**
  * What the hook calls the service actually received show, not what was configured (issue 21, item
@@ -25,6 +28,11 @@ import java.util.Optional;
  * <p>The directory is the one the runtime reported when the session's prompt began (its {@code
  * cwd}). In memory, since the service started, for the last {@value #KEPT} directories and
  * sessions: a restart forgets it, and {@code hooks status} says "none since the service started".
+ *
+ * <p>What became of the last prompt's turn is the store's, asked when the sightings are shown, not
+ * kept here: the service may finish it long after its last call came, because its runtime was gone
+ * or its session ended before its Stop ({@link TurnEnding}), and then the end hook of that prompt
+ * never arrived: shown as such, since a runtime whose end hook never fires looks exactly so.
  */
 public final class HookSightings {
 
@@ -40,12 +48,22 @@ public final class HookSightings {
     long toolCalls;
     boolean ended;
     Optional<String> runtimeTurn = Optional.empty();
+    String promptTurn;
     Instant warnedSince;
     String warning;
   }
 
   private final Map<String, Seen> byPlace = bounded();
   private final Map<String, String> placeOfSession = bounded();
+  private final Function<String, Optional<TurnEnding>> endingOfTurn;
+
+  /**
+   * @param endingOfTurn why the store says a turn was finished otherwise than by its own end, if it
+   *     was (empty for an open turn, one finished by its end, and one the store does not have)
+   */
+  HookSightings(Function<String, Optional<TurnEnding>> endingOfTurn) {
+    this.endingOfTurn = endingOfTurn;
+  }
 
   private static <V> Map<String, V> bounded() {
     return new LinkedHashMap<>(16, 0.75f, true) {
@@ -116,6 +134,7 @@ public final class HookSightings {
       }
       case IGNORE -> {}
     }
+    outcome.turn().ifPresent(turn -> seen.promptTurn = turn);
   }
 
   private static void newPrompt(Seen seen, HookCall call, Instant at, boolean begun) {
@@ -125,6 +144,7 @@ public final class HookSightings {
     seen.toolCalls = 0;
     seen.ended = false;
     seen.runtimeTurn = call.runtimeTurn();
+    seen.promptTurn = null;
   }
 
   private static void warn(Seen seen, Instant at, String what) {
@@ -148,8 +168,40 @@ public final class HookSightings {
     return seen == null || seen.warning == null ? Optional.empty() : Optional.of(seen.warning);
   }
 
-  /** Every runtime and directory seen, least recently used first. */
-  public synchronized List<WireHookSighting> all() {
+  /**
+   * Every runtime and directory seen, least recently used first; a last prompt whose turn the
+   * service finished says by whom and why, as the store has it now.
+   */
+  public List<WireHookSighting> all() {
+    return seen().stream().map(this::withTheTurnsEnding).toList();
+  }
+
+  private WireHookSighting withTheTurnsEnding(WireHookSighting sighting) {
+    WireHookSighting.Prompt prompt = sighting.prompt();
+    Optional<TurnEnding> ending =
+        prompt.turn() == null ? Optional.empty() : endingOfTurn.apply(prompt.turn());
+    if (ending.isEmpty()) {
+      return sighting;
+    }
+    return new WireHookSighting(
+        sighting.runtime(),
+        sighting.directory(),
+        sighting.lastAt(),
+        sighting.lastEvent(),
+        sighting.session(),
+        new WireHookSighting.Prompt(
+            prompt.at(),
+            prompt.begin(),
+            prompt.toolCalls(),
+            prompt.end(),
+            prompt.turn(),
+            WireTurn.BY_SERVICE,
+            ending.get().reason()),
+        sighting.warning());
+  }
+
+  /** Every runtime and directory seen, as this memory has them (the turn's ending not asked). */
+  private synchronized List<WireHookSighting> seen() {
     List<WireHookSighting> all = new ArrayList<>();
     byPlace.forEach(
         (place, seen) -> {
@@ -165,7 +217,10 @@ public final class HookSightings {
                       seen.promptAt == null ? null : seen.promptAt.toString(),
                       seen.begun,
                       seen.toolCalls,
-                      seen.ended),
+                      seen.ended,
+                      seen.promptTurn,
+                      null,
+                      null),
                   seen.warning == null
                       ? null
                       : "hooks may not be firing for "

@@ -2,6 +2,7 @@ package io.turndiff.hooks;
 
 import io.turndiff.api.TurnEvents;
 import io.turndiff.api.Turndiff;
+import io.turndiff.store.StoredTurn;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
@@ -25,7 +26,7 @@ public final class RuntimeHooks {
   private final Map<String, HookMapper> mappers = new TreeMap<>();
   private final HookTurns turns;
   private final HookCounters counters;
-  private final HookSightings sightings = new HookSightings();
+  private final HookSightings sightings;
   private final Turndiff turndiff;
   private final GoneRuntimes goneRuntimes;
 
@@ -50,6 +51,13 @@ public final class RuntimeHooks {
       mappers.put(mapper.runtime(), mapper);
     }
     this.turndiff = turndiff;
+    this.sightings =
+        new HookSightings(
+            turn ->
+                turndiff
+                    .store()
+                    .read(tx -> tx.turns().byExternalId(turn))
+                    .flatMap(StoredTurn::ending));
     this.turns = new HookTurns(turndiff, admitted, events);
     this.goneRuntimes = new GoneRuntimes(turndiff, turns, goneGrace);
     this.counters = new HookCounters(List.copyOf(mappers.keySet()));

@@ -1,15 +1,21 @@
 package io.turndiff.hooks;
 
 import io.turndiff.api.Turndiff;
+import io.turndiff.api.wire.WireHookSighting;
+import io.turndiff.api.wire.WireHooksStatus;
 import io.turndiff.boundary.WorkspacePolicy;
 import io.turndiff.capture.track.TrackingOptions;
 import io.turndiff.fixtures.TestStore;
 import io.turndiff.fixtures.TestWorkspace;
+import io.turndiff.hooks.install.HookInstallations;
 import io.turndiff.model.RuntimeProcess;
+import java.io.PrintWriter;
+import java.io.StringWriter;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.List;
 import java.util.Optional;
 
 /**
@@ -89,6 +95,25 @@ final class ClaudeCodeCalls implements AutoCloseable {
         + "\",\"tool_input\":{\"file_path\":\""
         + path
         + "\",\"content\":\"x\"}";
+  }
+
+  /**
+   * What {@code hooks status} prints of {@code seen}, the one runtime and directory its service
+   * saw, in a workspace of that directory with no installation.
+   */
+  static String hooksStatusText(WireHookSighting seen) {
+    StringWriter text = new StringWriter();
+    try (PrintWriter out = new PrintWriter(text)) {
+      HookInstallations.print(
+          new WireHooksStatus(
+              List.of(),
+              "store",
+              new WireHooksStatus.Workspace(seen.directory(), true),
+              new WireHooksStatus.Service(true, 1L, 2, null, List.of(seen)),
+              new WireHooksStatus.Here(seen.directory(), List.of())),
+          out);
+    }
+    return text.toString();
   }
 
   @Override

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.turndiff.api.wire.WireHookSighting;
 import io.turndiff.fixtures.RecordedChanges;
 import io.turndiff.model.RuntimeProcess;
 import io.turndiff.model.TurnEnding;
@@ -106,6 +107,18 @@ class GoneRuntimesTest {
         List.of(),
         calls.hooks.goneRuntimes().finishTurnsOfGoneRuntimes(),
         "a finished turn is not finished again");
+
+    // what the hooks showed of the prompt: its end never arrived, turndiff finished its turn
+    WireHookSighting.Prompt prompt = calls.hooks.sightings().all().getFirst().prompt();
+    assertEquals(
+        new WireHookSighting.Prompt(prompt.at(), true, 1, false, TURN, "service", "runtime gone"),
+        prompt);
+    String text = ClaudeCodeCalls.hooksStatusText(calls.hooks.sightings().all().getFirst());
+    assertTrue(
+        text.contains(
+            "): finished by turndiff (the runtime exited without its Stop hook): hooks may not be"
+                + " firing at the end of a turn\n"),
+        text);
   }
 
   @Test

@@ -1,9 +1,11 @@
 package io.turndiff.hooks;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.turndiff.api.Json;
 import io.turndiff.api.wire.WireHookSighting;
 import java.nio.file.Path;
 import java.util.List;
@@ -19,6 +21,8 @@ import org.junit.jupiter.api.io.TempDir;
  * sends them.
  */
 class HookSightingsTest {
+
+  private static final String TURN = "claude-code:p-1";
 
   @TempDir Path temp;
 
@@ -50,17 +54,53 @@ class HookSightingsTest {
     return seen;
   }
 
-  @Test
-  void aPromptWhoseHooksAllArrivedIsShownWholeWithNoWarning() {
+  /** Prompt p-1 writes a.txt through a tool whose hook arrives, then {@code end} comes. */
+  private WireHookSighting promptWritingAEndedBy(String end) {
     calls.prompt("p-1");
     write("p-1", "toolu_1");
     calls.workspace.file("a.txt", "after\n");
-    calls.send("p-1", "Stop", "");
+    calls.send("p-1", end, "");
+    return only();
+  }
 
-    WireHookSighting seen = only();
+  @Test
+  void aPromptWhoseHooksAllArrivedIsShownWholeWithNoWarning() {
+    WireHookSighting seen = promptWritingAEndedBy("Stop");
     assertEquals("Stop", seen.lastEvent());
-    assertEquals(new WireHookSighting.Prompt(seen.prompt().at(), true, 1, true), seen.prompt());
+    assertEquals(
+        new WireHookSighting.Prompt(seen.prompt().at(), true, 1, true, TURN, null, null),
+        seen.prompt());
     assertNull(seen.warning());
+    assertFalse(Json.write(seen, false).contains("finished_by"), "a Stop finished it");
+    assertTrue(
+        ClaudeCodeCalls.hooksStatusText(seen)
+            .contains("last prompt: begin arrived, 1 tool call, end arrived\n"),
+        ClaudeCodeCalls.hooksStatusText(seen));
+  }
+
+  /**
+   * The session ends (Claude Code fires no Stop when the user interrupts a turn, then quits) with
+   * the prompt's turn open: the service finishes it, and the sighting says so, from the store's
+   * turn, in JSON as the turn has it and in {@code hooks status}'s words.
+   */
+  @Test
+  void aPromptWhoseSessionEndedBeforeItsStopSaysTurndiffFinishedIt() {
+    WireHookSighting seen = promptWritingAEndedBy("SessionEnd");
+    assertEquals(
+        new WireHookSighting.Prompt(
+            seen.prompt().at(), true, 1, true, TURN, "service", "session ended"),
+        seen.prompt());
+    String json = Json.write(seen, false);
+    assertTrue(json.contains("\"finished_by\":\"service\",\"reason\":\"session ended\""), json);
+    String text = ClaudeCodeCalls.hooksStatusText(seen);
+    assertTrue(text.contains("1 tool call, end never arrived\n"), text);
+    assertTrue(
+        text.contains(
+            "    last prompt ("
+                + seen.prompt().at()
+                + "): finished by turndiff (the session ended before the turn's Stop hook): hooks"
+                + " may not be firing at the end of a turn\n"),
+        text);
   }
 
   @Test
@@ -79,7 +119,10 @@ class HookSightingsTest {
     write("p-9", "toolu_9");
 
     WireHookSighting seen = only();
-    assertEquals(new WireHookSighting.Prompt(seen.prompt().at(), false, 1, false), seen.prompt());
+    assertEquals(
+        new WireHookSighting.Prompt(
+            seen.prompt().at(), false, 1, false, "claude-code:p-9", null, null),
+        seen.prompt());
     assertTrue(
         seen.warning().contains("a tool call arrived for a prompt whose begin never did"),
         seen.warning());

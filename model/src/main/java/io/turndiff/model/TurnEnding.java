@@ -42,6 +42,28 @@ public enum TurnEnding {
     return explanation;
   }
 
+  /**
+   * What the last prompt of a runtime, its turn ended so, says of the runtime's hooks ({@code hooks
+   * status}, {@code doctor}): the prompt's end hook never arrived. A runtime killed mid-turn looks
+   * the same from here as one whose end hook does not fire, hence "may".
+   */
+  public String seenFromTheHooks() {
+    return "finished by turndiff ("
+        + explanation
+        + "): hooks may not be firing at the end of a turn";
+  }
+
+  /**
+   * The ending whose {@link #reason()} is {@code reason} ({@code runtime gone}), as the wire has
+   * it.
+   */
+  public static TurnEnding fromReason(String reason) {
+    return Arrays.stream(values())
+        .filter(ending -> ending.reason.equals(reason))
+        .findFirst()
+        .orElseThrow(() -> new IllegalArgumentException("unknown turn ending reason: " + reason));
+  }
+
   public static TurnEnding fromCode(String code) {
     return Arrays.stream(values())
         .filter(ending -> ending.code.equals(code))

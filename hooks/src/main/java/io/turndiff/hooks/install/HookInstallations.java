@@ -4,6 +4,7 @@ import io.turndiff.api.CliException;
 import io.turndiff.api.wire.WireHookSighting;
 import io.turndiff.api.wire.WireHooksStatus;
 import io.turndiff.model.RequestException;
+import io.turndiff.model.TurnEnding;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
@@ -464,7 +465,20 @@ public final class HookInstallations {
               + prompt.toolCalls()
               + (prompt.toolCalls() == 1 ? " tool call" : " tool calls")
               + ", end "
-              + (prompt.end() ? "arrived" : "not yet"));
+              + (prompt.finishedBy() != null
+                  ? "never arrived"
+                  : prompt.end() ? "arrived" : "not yet"));
+      Optional.ofNullable(prompt.reason())
+          .map(TurnEnding::fromReason)
+          .ifPresent(
+              ending -> {
+                out.println("    last prompt (" + prompt.at() + "): " + ending.seenFromTheHooks());
+                out.println(
+                    "    what to do: unless "
+                        + seen.runtime()
+                        + " was killed or closed mid-turn, check its end hook is installed (above)"
+                        + " and runs, then one prompt to its end and this status again");
+              });
       if (seen.warning() != null) {
         out.println("    WARNING: " + seen.warning());
         out.println(

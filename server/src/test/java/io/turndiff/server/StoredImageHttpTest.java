@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.turndiff.api.Json;
 import io.turndiff.api.Turndiff;
+import io.turndiff.boundary.BoundaryOptions;
 import io.turndiff.boundary.WorkspacePolicy;
 import io.turndiff.fixtures.TestStore;
 import io.turndiff.fixtures.TestWorkspace;
@@ -23,6 +24,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import javax.imageio.ImageIO;
 import org.junit.jupiter.api.AfterEach;
@@ -56,8 +58,15 @@ class StoredImageHttpTest {
   @BeforeEach
   void setUp() throws Exception {
     workspace = TestWorkspace.in(temp.resolve("base")).file("a.txt", "a\n");
+    start(BoundaryOptions.defaults());
+  }
+
+  private void start(BoundaryOptions boundary) throws Exception {
     turndiff =
-        Turndiff.builder(TestStore.fileIn(temp)).policy(WorkspacePolicy.anyDirectory()).open();
+        Turndiff.builder(TestStore.fileIn(temp))
+            .policy(WorkspacePolicy.anyDirectory())
+            .boundary(boundary)
+            .open();
     service =
         HttpService.start(
             turndiff,
@@ -250,6 +259,25 @@ class StoredImageHttpTest {
 
     assertRefused(404, "not_stored", "absence", getRaw(turn, "new.png", "before"));
     assertRefused(404, "not_stored", "not captured", getRaw(turn, "linked.png", "before"));
+  }
+
+  @Test
+  void anImageOverTheBoundIs413NamingIt() throws Exception {
+    // the capture's own limit is below the bound by default: raised here, so that one is stored
+    service.stop();
+    turndiff.close();
+    start(BoundaryOptions.builder().sizeLimit(StoredImageEndpoint.MAX_BYTES + 1).build());
+    byte[] png = image("png", 2, 2);
+    byte[] over = Arrays.copyOf(png, (int) StoredImageEndpoint.MAX_BYTES + 1);
+    byte[] at = Arrays.copyOf(png, (int) StoredImageEndpoint.MAX_BYTES);
+    String turn = turnWriting(List.of("over.png", "at.png"), List.of(over, at));
+
+    assertRefused(
+        413,
+        "too_large",
+        String.valueOf(StoredImageEndpoint.MAX_BYTES),
+        getRaw(turn, "over.png", "after"));
+    assertServedAs("image/png", at, getRaw(turn, "at.png", "after"));
   }
 
   @Test

@@ -17,6 +17,9 @@ export function sourceProblems(file, text) {
     if (/rawTemplates/.test(text)) problems.push(`${where}: diff2html rawTemplates compile with new Function: never pass them`);
     if (/setAttribute\(\s*['"]style['"]|[{,]\s*style\s*:\s*['"`]/.test(text)) problems.push(`${where}: a style attribute (the CSP allows style sheets only; set el.style properties)`);
     if (/javascript:/i.test(text)) problems.push(`${where}: a javascript: URL`);
+    // an image of a file is shown by the service's raw route alone, with its own type and policy: its bytes
+    // never enter the page as a data: or blob: URL (an SVG's markup would come along)
+    if (/['"`]\s*(data|blob):|createObjectURL/i.test(text)) problems.push(`${where}: a data: or blob: URL (images come from the service's raw route)`);
   }
   if (file.endsWith('.html')) {
     if (/<script(?![^>]*\bsrc=)[^>]*>/i.test(text)) problems.push(`${where}: an inline script`);

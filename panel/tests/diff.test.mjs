@@ -83,3 +83,17 @@ test('only whitespace changed: a modified file whose content changed, drawn with
   assert.equal(onlyWhitespaceChanged({ ...record, change: 'added' }, analyse(header), true), false);
   assert.equal(onlyWhitespaceChanged(record, analyse(`diff --git a/b b/b\nBinary files a/b and b/b differ\n`), true), false);
 });
+
+test('an image-named file shows as images the sides whose content is stored, and only those', async () => {
+  const { imageSides } = await built('assets/js/diff.js');
+  const stored = { exists: true, captured: true, sha256: 'a'.repeat(64), size: 10 };
+  const absent = { exists: false, captured: true, sha256: null };
+  const hardlinked = { exists: true, captured: false, reason: 'hardlinked', sha256: 'b'.repeat(64) };
+  assert.deepEqual(imageSides({ path: 'img/logo.PNG', before: stored, after: stored }), ['before', 'after']);
+  assert.deepEqual(imageSides({ path: 'a.svg', before: absent, after: stored }), ['after'], 'added: the after-state alone');
+  assert.deepEqual(imageSides({ path: 'a.jpeg', before: stored, after: absent }), ['before'], 'deleted: the before-state alone');
+  assert.deepEqual(imageSides({ path: 'a.gif', before: hardlinked, after: stored }), ['after'], 'a state not captured is never asked for');
+  assert.deepEqual(imageSides({ path: 'a.gif', before: stored, after: null }), ['before'], 'an open turn has no after-state yet');
+  assert.deepEqual(imageSides({ path: 'notes.txt', before: stored, after: stored }), []);
+  assert.deepEqual(imageSides({ path: 'png', before: stored, after: stored }), [], 'a name is not an extension');
+});

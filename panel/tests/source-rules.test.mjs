@@ -35,6 +35,9 @@ test('each rule catches what the CSP would refuse in the browser', () => {
     "el.setAttribute('style', 'color: red')": 'a style attribute',
     "h('div', { style: 'color: red' })": 'a style attribute',
     "h('a', { href: 'javascript:alert(1)' })": 'javascript: URL',
+    "h('img', { src: 'data:image/svg+xml,' + text })": 'a data: or blob: URL',
+    'img.src = `data:image/png;base64,${b64}`': 'a data: or blob: URL',
+    'img.src = URL.createObjectURL(blob)': 'a data: or blob: URL',
   };
   assertCaught('assets/js/views/x.js', js);
   const html = {

@@ -103,6 +103,8 @@ export const api = {
   turn: (turn, opts) => getJson(`/v1/turns/${seg(turn)}`, opts),
   // view: how the reader asked the diff drawn (diff.js viewQuery: whitespace, context), none for the stored one
   fileDiff: (turn, path, view = {}, opts) => getJson(`/v1/turns/${seg(turn)}/file${q({ path, ...view })}`, opts),
+  // a stored state of a file as an image, for an <img src> (never fetched into the page: docs/review-panel.md)
+  imageUrl: (turn, path, side) => `/v1/turns/${seg(turn)}/file/raw${q({ path, side })}`,
   range: (from, to, opts) => getJson(`/v1/range${q({ from, to })}`, opts),
   rangeFile: (from, to, path, view = {}, opts) => getJson(`/v1/range/file${q({ from, to, path, ...view })}`, opts),
   history: (workspace, path, opts) => getJson(`/v1/history${q({ workspace, path })}`, opts),

@@ -90,8 +90,51 @@ export function analyse(text) {
   return { text: kept.length ? kept.join('\n') + '\n' : '', comments, noEol, hunks, binary, modes, lines: kept.length };
 }
 
+const IMAGE_NAME = /\.(png|jpe?g|gif|svg)$/i;
+
+/**
+ * The sides of a record to show as images: a file named as a PNG, JPEG, GIF or SVG, each side that
+ * exists and whose content the store holds (an added file has only its after-state, a deleted one only
+ * its before-state). The name only decides whether to ask: the service serves a state as an image only
+ * when its bytes are one, and an <img> it refuses shows as not an image.
+ */
+export function imageSides(record) {
+  if (!IMAGE_NAME.test(record.path ?? '')) return [];
+  return ['before', 'after'].filter(side => record[side]?.exists && record[side]?.captured && record[side]?.sha256);
+}
+
+/**
+ * Before and after as images, side by side: each an <img> whose src is the service's raw route, so the
+ * browser draws it as an image and never as a document: an SVG's scripts do not run in an <img>, and
+ * nothing of its content enters this page (no data: URI, no markup). The pixel size comes from the loaded
+ * image itself.
+ */
+function imageCompare(record, imageUrl, sides) {
+  const figure = side => {
+    const state = record[side];
+    const size = h('span', { class: 'image-size' }, `${bytes(state.size)}`);
+    const img = h('img', {
+      src: imageUrl(side),
+      alt: `${side === 'before' ? 'Before' : 'After'}: ${record.path}`,
+      dataset: { side },
+      onload: () => {
+        size.textContent = `${bytes(state.size)} · ${img.naturalWidth} × ${img.naturalHeight} px`;
+        img.dataset.loaded = 'true';
+      },
+      onerror: () => {
+        size.textContent = `${bytes(state.size)} · not shown: the service does not serve it as an image`;
+        img.dataset.loaded = 'false';
+      },
+    });
+    return h('figure', { class: 'image-side' },
+      h('figcaption', null, h('strong', null, side === 'before' ? 'Before' : 'After'), ' ', size),
+      h('div', { class: 'image-frame' }, img));
+  };
+  return h('div', { class: 'image-compare' }, sides.map(figure));
+}
+
 /** Renders a file's diff into `target`. */
-export function renderDiff(target, { record, diff, style, open, error, hideWhitespace = false }) {
+export function renderDiff(target, { record, diff, style, open, error, hideWhitespace = false, imageUrl }) {
   const parts = [];
   const reasons = recordReasons(record);
   for (const code of reasons) {
@@ -135,6 +178,8 @@ export function renderDiff(target, { record, diff, style, open, error, hideWhite
         ` · After: ${f?.exists ? `${bytes(f.size)}, sha256 ` : 'absent'}`, f?.exists ? h('code', { class: 'mono' }, shortHash(f.sha256)) : null,
         record.restorable ? ' · the before-state is stored and can be put back.' : '')));
   }
+  const images = imageUrl ? imageSides(record) : [];
+  if (images.length) parts.push(imageCompare(record, imageUrl, images));
   if (a.noEol.length) {
     const sides = new Set(a.noEol.map(n => n.side));
     const which = sides.has('both') || (sides.has('old') && sides.has('new')) ? 'Neither version ends' : sides.has('old') ? 'The old version does not end' : 'The new version does not end';

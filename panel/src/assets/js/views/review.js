@@ -29,7 +29,8 @@ function initialRecord(records, path) {
 
 /**
  * The shared layout. source: {records, loadDiff(path, view) -> Promise<text> (view: the query of the
- * diff as the reader asked, diff.js viewQuery), open?, fileActions(record),
+ * diff as the reader asked, diff.js viewQuery), imageUrl?(path, side) (a stored state's image, a turn's
+ * only), open?, fileActions(record),
  * fileMeta(record), extra(record), viewedScope (whose viewed marks: a turn's or a range's)}.
  */
 function reviewLayout(ctx, { head, source, initialPath }) {
@@ -126,7 +127,8 @@ function reviewLayout(ctx, { head, source, initialPath }) {
     }
     if (token !== drawToken) return;
     pane.setAttribute('aria-busy', 'false');
-    renderDiff(body, { record, diff, style: style === 'side' ? 'side' : 'unified', error, hideWhitespace });
+    const imageUrl = source.imageUrl && (side => source.imageUrl(record.path, side));
+    renderDiff(body, { record, diff, style: style === 'side' ? 'side' : 'unified', error, hideWhitespace, imageUrl });
     const context = contexts.get(record.path) ?? CONTEXT.DEFAULT;
     addContextButtons(body, context, {
       onMore: () => setContext(record, moreContext(context)),
@@ -237,6 +239,7 @@ export async function turnView(main, ctx, turnId, query) {
     },
     viewedScope: `turn:${turnId}`,
     loadDiff: (path, view) => api.fileDiff(turnId, path, view).then(r => r.diff),
+    imageUrl: (path, side) => api.imageUrl(turnId, path, side),
     fileMeta: record => [
       record.detected_by === 'scan' ? scanBadge() : null,
       toolsText(record) ? h('span', { class: 'muted small file-tools', title: `The tools that touched this file, in order (calls ${record.tool_calls.join(', ')})` }, toolsText(record)) : null,

@@ -440,6 +440,39 @@ public final class ReviewQueries {
         .orElse("");
   }
 
+  /** Which of a recorded change's two states: before the turn touched the path, or after it. */
+  public enum Side {
+    BEFORE,
+    AFTER
+  }
+
+  /**
+   * The state one recorded path of a turn ({@link #select}) had on {@code side}, as the store holds
+   * it; the after-state of an open turn does not exist yet and is refused, as its diff is.
+   */
+  public Snapshot state(String turnId, PathInput path, Side side) {
+    StoredFileChange change = select(turnId, List.of(path)).getFirst();
+    if (side == Side.BEFORE) {
+      return change.before();
+    }
+    return change
+        .after()
+        .orElseThrow(
+            () ->
+                new RequestException(
+                    RequestException.Problem.WRONG_STATE,
+                    "turn '" + turnId + "' is open: its after-states are taken when it finishes"));
+  }
+
+  /**
+   * The content the store holds for {@code state}: its blob, read from the store and never from the
+   * workspace (whose file may have changed since); empty for a state whose content was not stored
+   * (an absence, a link, a state not captured).
+   */
+  public Optional<byte[]> storedContent(Snapshot state) {
+    return state.storedContent().map(sha -> store.read(tx -> tx.blobs().require(sha)));
+  }
+
   /**
    * The turn's records each of {@code paths} names: parsed against the workspace's stored roots, as
    * a snapshot's paths are, and matched by bytes with the record's path (by the name alone: {@code

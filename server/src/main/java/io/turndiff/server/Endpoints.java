@@ -103,6 +103,11 @@ final class Endpoints implements TurnEvents {
                         .patch(request.path("turn"), PathInput.texts(request.queryAll("path")))))
         .add(
             "GET", "/v1/turns/{turn}/file", Set.of("path", "whitespace", "context"), this::fileDiff)
+        .add(
+            "GET",
+            StoredImageEndpoint.PATH,
+            Set.of("path", "side"),
+            new StoredImageEndpoint(turndiff.queries())::handle)
         .add("GET", "/v1/workspaces", this::workspaces)
         .add("GET", "/v1/sessions", Set.of("workspace"), this::sessions)
         .add(

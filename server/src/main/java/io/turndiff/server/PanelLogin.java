@@ -81,18 +81,28 @@ final class PanelLogin {
    * no data) and its CSRF header must carry that session's value (else {@code 403 csrf}).
    */
   PanelSessions.Session authenticate(String cookieHeader, String csrf) {
-    Optional<PanelSessions.Session> session = cookie(cookieHeader).flatMap(sessions::use);
-    if (session.isEmpty()) {
-      throw new ApiError(
-          401,
-          "unauthorized",
-          "a bearer token or a panel session is required (run turndiff open for a login link)");
-    }
-    if (csrf == null || !RandomSecret.same(csrf.strip(), session.get().csrf())) {
+    PanelSessions.Session session = session(cookieHeader);
+    if (csrf == null || !RandomSecret.same(csrf.strip(), session.csrf())) {
       throw new ApiError(
           403, "csrf", "the " + CSRF_HEADER + " header is missing or not this session's");
     }
-    return session.get();
+    return session;
+  }
+
+  /**
+   * The live session the cookie names (else {@code 401}, no data), without its CSRF value: only for
+   * the one request a page cannot add a header to ({@link PanelSessionGate}).
+   */
+  PanelSessions.Session session(String cookieHeader) {
+    return cookie(cookieHeader)
+        .flatMap(sessions::use)
+        .orElseThrow(
+            () ->
+                new ApiError(
+                    401,
+                    "unauthorized",
+                    "a bearer token or a panel session is required (run turndiff open for a login"
+                        + " link)"));
   }
 
   /** {@code POST /v1/logout}: ends the session and clears its cookie. */

@@ -2,14 +2,12 @@ package io.turndiff.boundary;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import io.turndiff.fixtures.TestWorkspace;
 import io.turndiff.model.BoundaryKind;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
@@ -19,19 +17,7 @@ import org.junit.jupiter.params.provider.EnumSource;
  * directory, leaves nothing unlisted, and reads nothing outside (the canary). Its cost is counted
  * in {@link DeepWalkCountTest}.
  */
-class DeepWalkTest {
-
-  private static final int DEPTH = 3_000;
-
-  @TempDir Path temp;
-
-  private TestWorkspace workspace;
-
-  @AfterEach
-  void canary() {
-    workspace.assertOutsideUnchanged();
-    DeepChain.remove(workspace.root());
-  }
+class DeepWalkTest extends DeepChainTest {
 
   @ParameterizedTest
   @EnumSource(
@@ -62,5 +48,43 @@ class DeepWalkTest {
     assertTrue(
         found.mostDescriptors - before <= 16,
         "the walk held " + (found.mostDescriptors - before) + " more descriptors at most");
+  }
+
+  /**
+   * A watched re-scan of an edit at the bottom of the chain ({@link WorkspaceBoundary#scanPaths})
+   * finds the edited file and walks the new directory beside it, entering the root and every
+   * directory above them as the whole walk would; its cost is counted in {@link
+   * DeepRescanCountTest}.
+   */
+  @ParameterizedTest
+  @EnumSource(
+      value = BoundaryKind.class,
+      names = {"OPENAT2", "OPENAT"})
+  void aRescanAtTheBottomOfTheChainFindsTheEdit(BoundaryKind kind) {
+    BoundaryOptions.Mechanism mechanism = KindsInThisMode.mechanism(kind);
+    assumeTrue(
+        Portability.current().watches(), "a re-scan follows a watch, which this mode has not");
+    workspace = TestWorkspace.in(temp);
+    DeepChain chain = new DeepChain(DEPTH, DEPTH, true);
+    chain.build(workspace.root(), temp.resolve("staging"));
+    FoundInWalk found = new FoundInWalk();
+    long before = FoundInWalk.openDescriptors();
+    try (WorkspaceBoundary boundary =
+            WorkspaceBoundary.open(
+                workspace.root(), BoundaryOptions.builder().mechanism(mechanism).build());
+        TreeWatch watch = TreeWatch.open(TreeWatch.Settings.DEFAULTS).orElseThrow()) {
+      boundary.scanPaths(chain.bottomStarts(), found, watch);
+    }
+    assertEquals(List.of(), found.unlisted);
+    assertEquals(chain.files(), found.files);
+    assertEquals(
+        List.of(
+            (long) DeepChain.contentBytes(DEPTH).length,
+            (long) DeepChain.contentBytes(DEPTH).length),
+        found.sizes);
+    assertEquals(DEPTH + 2, found.entered, "the root, every directory above, and the new one");
+    assertTrue(
+        found.mostDescriptors - before <= 16,
+        "the re-scan held " + (found.mostDescriptors - before) + " more descriptors at most");
   }
 }

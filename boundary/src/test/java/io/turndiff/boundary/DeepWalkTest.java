@@ -1,5 +1,6 @@
 package io.turndiff.boundary;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
@@ -86,5 +87,29 @@ class DeepWalkTest extends DeepChainTest {
     assertTrue(
         found.mostDescriptors - before <= 16,
         "the re-scan held " + (found.mostDescriptors - before) + " more descriptors at most");
+  }
+
+  /**
+   * The file at the bottom of the chain, its path 6,009 bytes long, is read with each kernel
+   * handle: {@code openat2} refuses a path of {@code PATH_MAX} bytes or more, and the file was
+   * recorded as unreadable ("File name too long") instead of being reached in its parent.
+   */
+  @ParameterizedTest
+  @EnumSource(
+      value = BoundaryKind.class,
+      names = {"OPENAT2", "OPENAT"})
+  void theFileAtTheBottomIsRead(BoundaryKind kind) {
+    BoundaryOptions.Mechanism mechanism = KindsInThisMode.mechanism(kind);
+    workspace = TestWorkspace.in(temp);
+    DeepChain chain = new DeepChain(DEPTH, DEPTH);
+    chain.build(workspace.root(), temp.resolve("staging"));
+    try (WorkspaceBoundary boundary =
+        WorkspaceBoundary.open(
+            workspace.root(), BoundaryOptions.builder().mechanism(mechanism).build())) {
+      Observation bottom = boundary.observeExact(chain.bottomStarts().getFirst());
+      assertArrayEquals(
+          DeepChain.contentBytes(DEPTH),
+          bottom.content().orElseThrow(() -> new AssertionError(bottom.snapshot())));
+    }
   }
 }

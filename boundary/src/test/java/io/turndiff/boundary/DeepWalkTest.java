@@ -9,8 +9,6 @@ import io.turndiff.fixtures.TestWorkspace;
 import io.turndiff.model.BoundaryKind;
 import java.util.ArrayList;
 import java.util.List;
-import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.EnumSource;
 
 /**
  * A tree 3,000 directories deep, deeper than any path the kernel takes whole (its bottom is 6,000
@@ -20,10 +18,7 @@ import org.junit.jupiter.params.provider.EnumSource;
  */
 class DeepWalkTest extends DeepChainTest {
 
-  @ParameterizedTest
-  @EnumSource(
-      value = BoundaryKind.class,
-      names = {"OPENAT2", "OPENAT"})
+  @EachKernelHandle
   void aChainThreeThousandDeepIsWalkedWhole(BoundaryKind kind) {
     workspace = TestWorkspace.in(temp);
     DeepChain chain = new DeepChain(DEPTH, 250);
@@ -57,10 +52,7 @@ class DeepWalkTest extends DeepChainTest {
    * directory above them as the whole walk would; its cost is counted in {@link
    * DeepRescanCountTest}.
    */
-  @ParameterizedTest
-  @EnumSource(
-      value = BoundaryKind.class,
-      names = {"OPENAT2", "OPENAT"})
+  @EachKernelHandle
   void aRescanAtTheBottomOfTheChainFindsTheEdit(BoundaryKind kind) {
     BoundaryOptions.Mechanism mechanism = KindsInThisMode.mechanism(kind);
     assumeTrue(
@@ -94,10 +86,7 @@ class DeepWalkTest extends DeepChainTest {
    * handle: {@code openat2} refuses a path of {@code PATH_MAX} bytes or more, and the file was
    * recorded as unreadable ("File name too long") instead of being reached in its parent.
    */
-  @ParameterizedTest
-  @EnumSource(
-      value = BoundaryKind.class,
-      names = {"OPENAT2", "OPENAT"})
+  @EachKernelHandle
   void theFileAtTheBottomIsRead(BoundaryKind kind) {
     BoundaryOptions.Mechanism mechanism = KindsInThisMode.mechanism(kind);
     workspace = TestWorkspace.in(temp);

@@ -63,6 +63,10 @@ final class FdHandle extends FdDirectory implements RootHandle {
   private static final long BENEATH_NOTHING_FOLLOWED =
       RESOLVE_BENEATH | RESOLVE_NO_SYMLINKS | RESOLVE_NO_MAGICLINKS | RESOLVE_NO_XDEV;
   private static final int TRANSIENT_RETRIES = 16;
+
+  /** The longest path the kernel takes, its terminating NUL included ({@code limits.h}). */
+  private static final int PATH_MAX = 4096;
+
   static final int MAX_SCRATCH = 4 << 20;
 
   final Libc libc;
@@ -148,7 +152,10 @@ final class FdHandle extends FdDirectory implements RootHandle {
 
   @Override
   public Optional<Attempt<OpenedFile>> openBeneath(WorkspacePath path) {
-    if (resolution != Resolution.OPENAT2) {
+    // A path of PATH_MAX bytes or more is refused by the kernel (ENAMETOOLONG) before it resolves
+    // anything: such a file is reached in its parent by the walker, one component at a time where
+    // the parent is that long too, instead of being recorded as unreadable.
+    if (resolution != Resolution.OPENAT2 || path.length() >= PATH_MAX) {
       return Optional.empty();
     }
     return Optional.of(openFile(this, path.bytes(), path.components()));

@@ -36,14 +36,23 @@ final class KeptDirectories {
   /** One directory kept open, and how many still need it. */
   final class Kept {
     private final DirectoryHandle directory;
+    private final boolean inRoom;
     private final AtomicInteger users = new AtomicInteger(1);
 
-    private Kept(DirectoryHandle directory) {
+    private Kept(DirectoryHandle directory, boolean inRoom) {
       this.directory = directory;
+      this.inRoom = inRoom;
     }
 
     DirectoryHandle directory() {
       return directory;
+    }
+
+    private void close() {
+      directory.close();
+      if (inRoom) {
+        room.release();
+      }
     }
 
     /** One more user (a subdirectory's listing), which will {@link #release()} it. */
@@ -55,8 +64,7 @@ final class KeptDirectories {
     /** One user done with it; the last one closes it and gives its room back. */
     void release() {
       if (users.decrementAndGet() == 0 && open.remove(this)) {
-        directory.close();
-        room.release();
+        close();
       }
     }
   }
@@ -70,9 +78,20 @@ final class KeptDirectories {
       directory.close();
       return Optional.empty();
     }
-    Kept kept = new Kept(directory);
+    Kept kept = new Kept(directory, true);
     open.add(kept);
     return Optional.of(kept);
+  }
+
+  /**
+   * Keeps {@code directory} open outside the room: the one directory a re-scan's descent holds
+   * ({@link DescentToStarts}) between the walks of its starts, so that the walk may keep one more
+   * than {@link #MAX_KEPT} at most.
+   */
+  Kept keepOutsideRoom(DirectoryHandle directory) {
+    Kept kept = new Kept(directory, false);
+    open.add(kept);
+    return kept;
   }
 
   /**
@@ -82,8 +101,7 @@ final class KeptDirectories {
   void closeAll() {
     for (Kept kept : open) {
       if (open.remove(kept)) {
-        kept.directory.close();
-        room.release();
+        kept.close();
       }
     }
   }

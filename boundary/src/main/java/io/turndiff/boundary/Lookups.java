@@ -108,6 +108,15 @@ final class Lookups {
         why -> new OpenListing(new DirectoryListing.NotListed(lookupOf(why)), Optional.empty()));
   }
 
+  /**
+   * Opens {@code directory} (the root when empty) in {@code parent} by its last name, or from the
+   * root without one, for the caller to close.
+   */
+  Attempt<DirectoryHandle> openDirectory(
+      Optional<WorkspacePath> directory, Optional<DirectoryHandle> parent) {
+    return walker.inDirectoryKeptOpen(directory, parent, Attempt::done, Attempt::refused);
+  }
+
   private static DirectoryListing listed(
       DirectoryHandle handle, Optional<WorkspacePath> directory, Optional<TreeWatch> watch) {
     watch.ifPresent(tree -> tree.add(handle, directory, false));

@@ -100,16 +100,17 @@ final class TreeWalk {
     sorted.sort(WorkspacePath::compareTo);
     Map<Optional<WorkspacePath>, Above> above = new HashMap<>();
     List<WorkspacePath> walked = new ArrayList<>();
+    DescentToStarts descent = new DescentToStarts(access, kept);
     ExecutorService pool = null;
     try {
       for (WorkspacePath start : sorted) {
         if (walked.stream().anyMatch(start::isWithin)) {
           continue;
         }
-        if (enter(start.parent(), above) != Above.ENTERED) {
+        if (enter(start.parent(), above, descent) != Above.ENTERED) {
           continue;
         }
-        Attempt<StatInfo> lstat = access.lstatInParent(start);
+        Attempt<StatInfo> lstat = descent.lstat(start);
         if (lstat instanceof Attempt.Refused<StatInfo>(HandleFailure why)) {
           if (Lookups.lookupOf(why) instanceof Lookup.Failed failed) {
             visitor.unlisted(start, failed.detail());
@@ -119,7 +120,7 @@ final class TreeWalk {
         StatInfo stat = ((Attempt.Done<StatInfo>) lstat).value();
         if (stat.type() != FileType.DIRECTORY) {
           if (!visitor.ignored(start)) {
-            byte[] link = stat.type() == FileType.SYMLINK ? access.readLink(start) : null;
+            byte[] link = stat.type() == FileType.SYMLINK ? descent.readLink(start) : null;
             visitor.found(ScannedEntry.of(start, stat, link, false));
           }
           continue;
@@ -141,9 +142,10 @@ final class TreeWalk {
             new Pending(
                 Optional.of(start),
                 Optional.of(stat),
-                list(pool, Optional.of(start), Optional.empty())));
+                list(pool, Optional.of(start), descent.share(start.parent()))));
       }
     } finally {
+      descent.letGo();
       if (pool != null) {
         pool.shutdownNow();
         pool.close();
@@ -152,20 +154,24 @@ final class TreeWalk {
     }
   }
 
-  /** Decides on and enters the directories down to {@code directory}, as the walk would. */
+  /**
+   * Decides on and enters the directories down to {@code directory}, as the walk would, each looked
+   * at in its parent held open by {@code descent}.
+   */
   private Above enter(
-      Optional<WorkspacePath> directory, Map<Optional<WorkspacePath>, Above> above) {
+      Optional<WorkspacePath> directory,
+      Map<Optional<WorkspacePath>, Above> above,
+      DescentToStarts descent) {
     Above known = above.get(directory);
     if (known != null) {
       return known;
     }
     Above decided = Above.ENTERED;
     if (directory.isPresent()) {
-      Above parent = enter(directory.get().parent(), above);
+      Above parent = enter(directory.get().parent(), above, descent);
       if (parent != Above.ENTERED) {
         decided = parent;
-      } else if (!(access.lstatInParent(directory.get())
-              instanceof Attempt.Done<StatInfo>(StatInfo stat))
+      } else if (!(descent.lstat(directory.get()) instanceof Attempt.Done<StatInfo>(StatInfo stat))
           || stat.type() != FileType.DIRECTORY
           || stat.device() != access.rootStat().device()) {
         decided = Above.GONE; // its parent's watch saw it go: it is a start of its own
@@ -180,7 +186,7 @@ final class TreeWalk {
             directory
                 .map(dir -> dir.child(name.getBytes(StandardCharsets.UTF_8)))
                 .orElseGet(() -> WorkspacePath.of(name));
-        if (access.lstatInParent(file).ok()) {
+        if (descent.lstat(file).ok()) {
           present.add(name);
         }
       }

@@ -39,7 +39,7 @@ final class CountedDeepWalk {
   }
 
   /** Opens a file that is not there: one {@code openat} naming it, nothing else. */
-  private static void mark(Path absent) {
+  static void mark(Path absent) {
     try (FileInputStream never = new FileInputStream(absent.toFile())) {
       throw new IllegalStateException(absent + " exists");
     } catch (IOException expected) {

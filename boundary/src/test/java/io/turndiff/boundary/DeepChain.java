@@ -1,6 +1,7 @@
 package io.turndiff.boundary;
 
 import io.turndiff.fixtures.TestWorkspace;
+import io.turndiff.model.WorkspacePath;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
@@ -20,12 +21,27 @@ final class DeepChain {
 
   private static final int CHUNK = 1_000;
 
+  /** The directory the bottom holds besides its file, and the one file in it. */
+  static final String BOTTOM_DIRECTORY = "new";
+
+  static final String BOTTOM_DIRECTORY_FILE = "g.txt";
+
   private final int depth;
   private final int every;
+  private final boolean directoryAtBottom;
 
   DeepChain(int depth, int every) {
+    this(depth, every, false);
+  }
+
+  /**
+   * A chain whose bottom directory also holds {@code new/g.txt} when {@code directoryAtBottom}: a
+   * directory an agent's tool made there, which a re-scan walks whole.
+   */
+  DeepChain(int depth, int every, boolean directoryAtBottom) {
     this.depth = depth;
     this.every = every;
+    this.directoryAtBottom = directoryAtBottom;
   }
 
   /**
@@ -42,6 +58,11 @@ final class DeepChain {
           at = Files.createDirectory(at.resolve("d"));
           if (hasFile(level)) {
             Files.writeString(at.resolve(fileName(level)), content(level));
+          }
+          if (level == depth && directoryAtBottom) {
+            Files.writeString(
+                Files.createDirectory(at.resolve(BOTTOM_DIRECTORY)).resolve(BOTTOM_DIRECTORY_FILE),
+                content(level));
           }
         }
         if (below != null) {
@@ -72,7 +93,24 @@ final class DeepChain {
         files.add("d/".repeat(level) + fileName(level));
       }
     }
+    if (directoryAtBottom) {
+      files.add("d/".repeat(depth) + BOTTOM_DIRECTORY + "/" + BOTTOM_DIRECTORY_FILE);
+    }
     return files;
+  }
+
+  /**
+   * What a watch sees change after an edit at the bottom: the bottom file, and the bottom's new
+   * directory when the chain has one.
+   */
+  List<WorkspacePath> bottomStarts() {
+    String bottom = "d/".repeat(depth);
+    List<WorkspacePath> starts = new ArrayList<>();
+    starts.add(WorkspacePath.of(bottom + fileName(depth)));
+    if (directoryAtBottom) {
+      starts.add(WorkspacePath.of(bottom + BOTTOM_DIRECTORY));
+    }
+    return starts;
   }
 
   static String content(int level) {

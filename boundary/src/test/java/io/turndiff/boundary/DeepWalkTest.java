@@ -1,17 +1,14 @@
 package io.turndiff.boundary;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import io.turndiff.fixtures.TestWorkspace;
 import io.turndiff.model.BoundaryKind;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.io.TempDir;
-import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.EnumSource;
 
 /**
  * A tree 3,000 directories deep, deeper than any path the kernel takes whole (its bottom is 6,000
@@ -19,24 +16,9 @@ import org.junit.jupiter.params.provider.EnumSource;
  * directory, leaves nothing unlisted, and reads nothing outside (the canary). Its cost is counted
  * in {@link DeepWalkCountTest}.
  */
-class DeepWalkTest {
+class DeepWalkTest extends DeepChainTest {
 
-  private static final int DEPTH = 3_000;
-
-  @TempDir Path temp;
-
-  private TestWorkspace workspace;
-
-  @AfterEach
-  void canary() {
-    workspace.assertOutsideUnchanged();
-    DeepChain.remove(workspace.root());
-  }
-
-  @ParameterizedTest
-  @EnumSource(
-      value = BoundaryKind.class,
-      names = {"OPENAT2", "OPENAT"})
+  @EachKernelHandle
   void aChainThreeThousandDeepIsWalkedWhole(BoundaryKind kind) {
     workspace = TestWorkspace.in(temp);
     DeepChain chain = new DeepChain(DEPTH, 250);
@@ -62,5 +44,61 @@ class DeepWalkTest {
     assertTrue(
         found.mostDescriptors - before <= 16,
         "the walk held " + (found.mostDescriptors - before) + " more descriptors at most");
+  }
+
+  /**
+   * A watched re-scan of an edit at the bottom of the chain ({@link WorkspaceBoundary#scanPaths})
+   * finds the edited file and walks the new directory beside it, entering the root and every
+   * directory above them as the whole walk would; its cost is counted in {@link
+   * DeepRescanCountTest}.
+   */
+  @EachKernelHandle
+  void aRescanAtTheBottomOfTheChainFindsTheEdit(BoundaryKind kind) {
+    BoundaryOptions.Mechanism mechanism = KindsInThisMode.mechanism(kind);
+    assumeTrue(
+        Portability.current().watches(), "a re-scan follows a watch, which this mode has not");
+    workspace = TestWorkspace.in(temp);
+    DeepChain chain = new DeepChain(DEPTH, DEPTH, true);
+    chain.build(workspace.root(), temp.resolve("staging"));
+    FoundInWalk found = new FoundInWalk();
+    long before = FoundInWalk.openDescriptors();
+    try (WorkspaceBoundary boundary =
+            WorkspaceBoundary.open(
+                workspace.root(), BoundaryOptions.builder().mechanism(mechanism).build());
+        TreeWatch watch = TreeWatch.open(TreeWatch.Settings.DEFAULTS).orElseThrow()) {
+      boundary.scanPaths(chain.bottomStarts(), found, watch);
+    }
+    assertEquals(List.of(), found.unlisted);
+    assertEquals(chain.files(), found.files);
+    assertEquals(
+        List.of(
+            (long) DeepChain.contentBytes(DEPTH).length,
+            (long) DeepChain.contentBytes(DEPTH).length),
+        found.sizes);
+    assertEquals(DEPTH + 2, found.entered, "the root, every directory above, and the new one");
+    assertTrue(
+        found.mostDescriptors - before <= 16,
+        "the re-scan held " + (found.mostDescriptors - before) + " more descriptors at most");
+  }
+
+  /**
+   * The file at the bottom of the chain, its path 6,009 bytes long, is read with each kernel
+   * handle: {@code openat2} refuses a path of {@code PATH_MAX} bytes or more, and the file was
+   * recorded as unreadable ("File name too long") instead of being reached in its parent.
+   */
+  @EachKernelHandle
+  void theFileAtTheBottomIsRead(BoundaryKind kind) {
+    BoundaryOptions.Mechanism mechanism = KindsInThisMode.mechanism(kind);
+    workspace = TestWorkspace.in(temp);
+    DeepChain chain = new DeepChain(DEPTH, DEPTH);
+    chain.build(workspace.root(), temp.resolve("staging"));
+    try (WorkspaceBoundary boundary =
+        WorkspaceBoundary.open(
+            workspace.root(), BoundaryOptions.builder().mechanism(mechanism).build())) {
+      Observation bottom = boundary.observeExact(chain.bottomStarts().getFirst());
+      assertArrayEquals(
+          DeepChain.contentBytes(DEPTH),
+          bottom.content().orElseThrow(() -> new AssertionError(bottom.snapshot())));
+    }
   }
 }

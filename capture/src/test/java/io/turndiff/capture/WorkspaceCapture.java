@@ -44,9 +44,6 @@ final class WorkspaceCapture implements AutoCloseable {
   public void close() {
     capture.close();
     handles.close();
-    workspace.assertOutsideUnchanged();
-    workspace.canary().assertNotInStore(store);
-    store.close();
-    store.localFile().ifPresent(workspace.canary()::assertNotInStoreFiles);
+    workspace.assertNothingLeakedThenClose(store);
   }
 }

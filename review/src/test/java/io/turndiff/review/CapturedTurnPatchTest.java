@@ -44,10 +44,7 @@ class CapturedTurnPatchTest {
   @AfterEach
   void canary() {
     capture.close();
-    workspace.assertOutsideUnchanged();
-    workspace.canary().assertNotInStore(store);
-    store.close();
-    store.localFile().ifPresent(workspace.canary()::assertNotInStoreFiles);
+    workspace.assertNothingLeakedThenClose(store);
   }
 
   private String beginTurn() {

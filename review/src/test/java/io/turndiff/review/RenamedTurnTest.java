@@ -51,10 +51,7 @@ class RenamedTurnTest {
   @AfterEach
   void canary() {
     capture.close();
-    workspace.assertOutsideUnchanged();
-    workspace.canary().assertNotInStore(store);
-    store.close();
-    store.localFile().ifPresent(workspace.canary()::assertNotInStoreFiles);
+    workspace.assertNothingLeakedThenClose(store);
   }
 
   private static String lines(int from, int to) {

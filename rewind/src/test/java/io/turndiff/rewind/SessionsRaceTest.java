@@ -75,10 +75,7 @@ class SessionsRaceTest {
     }
     capture.close();
     handles.close();
-    workspace.assertOutsideUnchanged();
-    workspace.canary().assertNotInStore(store);
-    store.close();
-    store.localFile().ifPresent(workspace.canary()::assertNotInStoreFiles);
+    workspace.assertNothingLeakedThenClose(store);
   }
 
   /** What the rounds say each turn must record: path to the other turns that could have made it. */

@@ -101,10 +101,7 @@ class WatchedTrackerTest {
     watchedCapture.close();
     fullCapture.close();
     handles.close();
-    workspace.assertOutsideUnchanged();
-    workspace.canary().assertNotInStore(store);
-    store.close();
-    store.localFile().ifPresent(workspace.canary()::assertNotInStoreFiles);
+    workspace.assertNothingLeakedThenClose(store);
   }
 
   private static Map<String, ChangeKind> changes(Tracker tracker, Path root) {

@@ -149,6 +149,7 @@ class DoctorCheckupsTest {
         "2026-12-02T04:01:00Z",
         "Stop",
         "s",
+        "2.1.332",
         new WireHookSighting.Prompt(
             "2026-12-02T04:00:00Z",
             true,

@@ -139,16 +139,17 @@ final class HookEndpoints {
   }
 
   /**
-   * The runtime's version the hook script reported: a version as npm spells one (digits, letters,
-   * {@code .+-_}), at most {@value #MAX_VERSION_CHARS} characters; anything else is refused, naming
-   * it, before anything happens, since it is shown on the user's terminal.
+   * The runtime's version the hook script reported: a version as npm spells one (a digit or a
+   * letter, then digits, letters, {@code .+-_}), at most {@value #MAX_VERSION_CHARS} characters;
+   * anything else is refused, naming it, before anything happens, since it is shown on the user's
+   * terminal.
    */
   private static Optional<String> runtimeVersion(ApiRequest request) {
     Optional<String> version = request.query(RUNTIME_VERSION);
     if (version.isPresent()
         && (version.get().isEmpty()
             || version.get().length() > MAX_VERSION_CHARS
-            || !version.get().matches("[0-9A-Za-z.+_-]+"))) {
+            || !version.get().matches("[0-9A-Za-z][0-9A-Za-z.+_-]*"))) {
       throw new ApiError(
           400,
           "bad_request",
@@ -156,7 +157,8 @@ final class HookEndpoints {
               + RUNTIME_VERSION
               + "' is a version (at most "
               + MAX_VERSION_CHARS
-              + " characters of 0-9, A-Z, a-z, '.', '+', '-', '_'), not "
+              + " characters of 0-9, A-Z, a-z, '.', '+', '-', '_', the first a digit or a letter),"
+              + " not "
               + Json.write(version.get(), false));
     }
     return version;

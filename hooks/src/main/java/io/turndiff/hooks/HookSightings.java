@@ -51,6 +51,9 @@ public final class HookSightings {
 
   static final int KEPT = 256;
 
+  /** How the warning changes outside any turn raise begins. */
+  private static final String OUTSIDE_CHANGES = "changes outside any turn";
+
   /** One runtime in one directory: the last call, the last prompt, the standing warning. */
   private static final class Seen {
     Instant lastAt;
@@ -243,7 +246,8 @@ public final class HookSightings {
           warn(
               seen,
               at,
-              "changes outside any turn while its process "
+              OUTSIDE_CHANGES
+                  + " while its process "
                   + seen.process.pid()
                   + " runs in this workspace");
         });
@@ -308,6 +312,27 @@ public final class HookSightings {
 
   private static Optional<String> warningOf(Seen seen) {
     return Optional.ofNullable(seen.warning);
+  }
+
+  /** A standing warning as it is shown: {@code hooks may not be firing for R since T: …}. */
+  private static String shownWarning(String runtime, Instant since, String warning) {
+    return "hooks may not be firing for " + runtime + " since " + since + ": " + warning;
+  }
+
+  /**
+   * The standing warnings raised by changes outside any turn for the runtimes of directories in
+   * {@code workspace}, as the store kept them ({@link #outsideChanges}), as they are shown: where a
+   * turn outside any turn is shown, they say who may have made it.
+   */
+  public static List<String> outsideTurnWarnings(Store store, Path workspace) {
+    return store.read(tx -> tx.hookSightings().latest(KEPT)).stream()
+        .filter(row -> row.warning().filter(w -> w.startsWith(OUTSIDE_CHANGES)).isPresent())
+        .filter(row -> row.directory().startsWith("/"))
+        .filter(row -> Path.of(row.directory()).startsWith(workspace))
+        .map(
+            row ->
+                shownWarning(row.runtime(), row.warnedSince().orElseThrow(), row.warning().get()))
+        .toList();
   }
 
   /**
@@ -375,12 +400,7 @@ public final class HookSightings {
                       null),
                   seen.warning == null
                       ? null
-                      : "hooks may not be firing for "
-                          + runtime
-                          + " since "
-                          + seen.warnedSince
-                          + ": "
-                          + seen.warning));
+                      : shownWarning(runtime, seen.warnedSince, seen.warning)));
         });
     return all;
   }

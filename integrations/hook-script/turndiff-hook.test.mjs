@@ -507,10 +507,11 @@ for (const shell of shells) {
       assert.equal(versions, `${runtime.pid} ${runtime.startTicks} 0.171.0\n${again.pid} ${again.startTicks} 0.171.0\n`,
         "one look per runtime process");
 
-      // A node runtime (Gemini CLI): node runs the package's script, which runs the hook.
+      // A node runtime (Gemini CLI): node runs the package's script, which runs the hook; a version's build
+      // metadata is not sent (its '+' would reach the service as a space).
       const geminiPackage = path.join(box.root, "lib", "node_modules", "@google", "gemini-cli");
       fs.mkdirSync(path.join(geminiPackage, "dist"), { recursive: true });
-      fs.writeFileSync(path.join(geminiPackage, "package.json"), `{"name": "@google/gemini-cli", "version": "0.61.0"}\n`);
+      fs.writeFileSync(path.join(geminiPackage, "package.json"), `{"name": "@google/gemini-cli", "version": "0.61.0+build.7"}\n`);
       const index = path.join(geminiPackage, "dist", "index.js");
       fs.writeFileSync(index, `require("node:child_process").spawnSync(${JSON.stringify(shell)}, [${JSON.stringify(script)}, "gemini"], { stdio: "inherit" });\n`);
       const gemini = await runAsRuntime(process.execPath, [index], geminiPayload, baseEnv(box));

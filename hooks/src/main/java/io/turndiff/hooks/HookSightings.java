@@ -117,7 +117,7 @@ public final class HookSightings {
   }
 
   /**
-   * Notes {@code call}, received at {@code at} with {@code query}, and what it did; {@code
+   * Notes {@code call}, received at {@code received} with {@code query}, and what it did; {@code
    * changedFiles} is how many files the turn it finished recorded (0 for every other call).
    */
   synchronized void saw(

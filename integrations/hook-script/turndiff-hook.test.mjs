@@ -53,6 +53,21 @@ function runHook(shell, args, payload, env, cwd, scriptPath = script) {
   });
 }
 
+/**
+ * Runs `executable` with `args` as a runtime would run its hook: `payload` on stdin; resolves with its exit code,
+ * its pid and its start time in clock ticks, read while it runs (the script names it as the runtime).
+ */
+function runAsRuntime(executable, args, payload, env) {
+  return new Promise((resolve, reject) => {
+    const child = spawn(executable, args, { env, stdio: ["pipe", "ignore", "ignore"] });
+    const startTicks = processStartTicks(child.pid);
+    child.on("error", reject);
+    child.on("close", (code) => resolve({ code, pid: child.pid, startTicks }));
+    child.stdin.on("error", () => {});
+    child.stdin.end(payload);
+  });
+}
+
 function baseEnv(box, extra = {}) {
   const env = { PATH: process.env.PATH, HOME: path.join(box.root, "home"), XDG_RUNTIME_DIR: box.runtimeDir,
     TURNDIFF_DB: box.store, TURNDIFF_HOOK_NO_START: "1", ...extra };
@@ -462,6 +477,52 @@ for (const shell of shells) {
       assert.equal(result.stdout + result.stderr, "");
       assert.equal(stub.requests.length, 0);
       assert.deepEqual(fs.readdirSync(path.dirname(box.store)), []);
+    } finally {
+      await stub.close();
+    }
+  });
+
+  test(`${shell}: the runtime's version is read from its npm install beside its executable, once per process`, async () => {
+    const box = sandbox();
+    const stub = await startStub({ runDir: box.runDir, store: box.store });
+    try {
+      // A native runtime as npm installs it: the executable (a copy of the shell, so that it is a real process
+      // of its own that runs the hook) deep in its package, the package's package.json above it.
+      const codexPackage = path.join(box.root, "lib", "node_modules", "@openai", "codex");
+      const executable = path.join(codexPackage, "vendor", "x86_64-unknown-linux-musl", "codex", "codex");
+      fs.mkdirSync(path.dirname(executable), { recursive: true });
+      fs.copyFileSync(fs.realpathSync(`/bin/${shell}`), executable);
+      fs.chmodSync(executable, 0o755);
+      fs.writeFileSync(path.join(codexPackage, "package.json"),
+        `{\n  "name": "@openai/codex",\n  "version": "0.171.0",\n  "bin": {"codex": "bin/codex.js"}\n}\n`);
+      const runtime = await runAsRuntime(executable, ["-c", `${shell} "$1" codex; :`, "codex", script], geminiPayload, baseEnv(box));
+      assert.equal(runtime.code, 0);
+      const again = await runAsRuntime(executable, ["-c", `${shell} "$1" codex; ${shell} "$1" codex; :`, "codex", script], geminiPayload, baseEnv(box));
+      assert.equal(again.code, 0);
+      const urls = stub.hookRequests().map((request) => request.url);
+      assert.equal(urls[0], `/v1/hooks/codex?pid=${runtime.pid}&pid_start=${runtime.startTicks}&runtime_version=0.171.0`);
+      assert.equal(urls[1], `/v1/hooks/codex?pid=${again.pid}&pid_start=${again.startTicks}&runtime_version=0.171.0`);
+      assert.equal(urls[2], urls[1]);
+      const versions = fs.readFileSync(path.join(box.runDir, `${box.key}.versions`), "utf8");
+      assert.equal(versions, `${runtime.pid} ${runtime.startTicks} 0.171.0\n${again.pid} ${again.startTicks} 0.171.0\n`,
+        "one look per runtime process");
+
+      // A node runtime (Gemini CLI): node runs the package's script, which runs the hook; a version's build
+      // metadata is not sent (its '+' would reach the service as a space).
+      const geminiPackage = path.join(box.root, "lib", "node_modules", "@google", "gemini-cli");
+      fs.mkdirSync(path.join(geminiPackage, "dist"), { recursive: true });
+      fs.writeFileSync(path.join(geminiPackage, "package.json"), `{"name": "@google/gemini-cli", "version": "0.61.0+build.7"}\n`);
+      const index = path.join(geminiPackage, "dist", "index.js");
+      fs.writeFileSync(index, `require("node:child_process").spawnSync(${JSON.stringify(shell)}, [${JSON.stringify(script)}, "gemini"], { stdio: "inherit" });\n`);
+      const gemini = await runAsRuntime(process.execPath, [index], geminiPayload, baseEnv(box));
+      assert.equal(gemini.code, 0);
+      assert.equal(stub.hookRequests()[3].url, `/v1/hooks/gemini?pid=${gemini.pid}&pid_start=${gemini.startTicks}&runtime_version=0.61.0`);
+
+      // A package of another name says nothing of the version: nothing is sent.
+      fs.writeFileSync(path.join(codexPackage, "package.json"), `{"name": "not-codex", "version": "6.6.6"}\n`);
+      const stranger = await runAsRuntime(executable, ["-c", `${shell} "$1" codex; :`, "codex", script], geminiPayload, baseEnv(box));
+      assert.equal(stub.hookRequests()[4].url, `/v1/hooks/codex?pid=${stranger.pid}&pid_start=${stranger.startTicks}`);
+      assert.equal(hookLog(box), "");
     } finally {
       await stub.close();
     }

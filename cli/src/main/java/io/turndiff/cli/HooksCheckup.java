@@ -15,10 +15,10 @@ import java.util.Set;
  * {@code turndiff doctor}'s look at each runtime's hooks in the workspace: configured (in its
  * settings, current, their script executable, trusted by Codex, loaded where the runtime starts)
  * and then observed: what the service received from the runtime here. A runtime whose hooks are
- * installed but never called is the silent failure this check exists for; the service only knows
- * the calls since it started, so then the user is asked to run one prompt. A last prompt whose turn
- * the service had to finish (its runtime gone, or its session ended, before its Stop) is a warning:
- * its end hook never arrived.
+ * installed but never called is the silent failure this check exists for; the service knows the
+ * last calls the store kept, so with none the user is asked to run one prompt. A last prompt whose
+ * turn the service had to finish (its runtime gone, or its session ended, before its Stop) is a
+ * warning: its end hook never arrived.
  */
 final class HooksCheckup {
 
@@ -97,7 +97,7 @@ final class HooksCheckup {
     return Optional.empty();
   }
 
-  /** Whether the runtime's hooks were seen firing here since the service started. */
+  /** Whether the runtime's hooks were seen firing here. */
   private static Check firing(String runtime, WireHooksStatus.Service service) {
     String name = "hooks " + runtime + " firing";
     if (!service.running()) {
@@ -109,7 +109,7 @@ final class HooksCheckup {
     if (seen.isEmpty()) {
       return Check.warn(
           name,
-          "no hook call from " + runtime + " received here since the service started",
+          "no hook call from " + runtime + " received here (that the store kept)",
           "run one prompt in " + runtime + " in this workspace, then `turndiff doctor` again");
     }
     for (WireHookSighting sighting : seen) {
@@ -139,7 +139,8 @@ final class HooksCheckup {
     }
     return Check.ok(
         name,
-        "last call "
+        (last.runtimeVersion() == null ? "" : runtime + " " + last.runtimeVersion() + ": ")
+            + "last call "
             + last.lastEvent()
             + " at "
             + last.lastAt()

@@ -4,8 +4,11 @@ import io.turndiff.api.ExitCode;
 import io.turndiff.api.Json;
 import io.turndiff.api.Turndiff;
 import io.turndiff.api.wire.WireFileRecord;
+import io.turndiff.hooks.HookSightings;
+import io.turndiff.model.TurnKind;
 import io.turndiff.review.TurnRecords;
 import io.turndiff.store.StoredTurn;
+import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.Callable;
 import java.util.stream.Collectors;
@@ -77,8 +80,23 @@ final class ShowCommand implements Callable<Integer> {
         + "\n\n";
   }
 
+  /**
+   * For a turn outside any turn, the standing warnings such changes raised for the runtimes whose
+   * process ran in the workspace then (docs/runtime-hooks.md, "hooks status"): who may have made
+   * them with no hook arriving.
+   */
+  private static String outsideWarnings(TurnRecords records, Turndiff turndiff) {
+    if (records.turn().kind() != TurnKind.OUTSIDE) {
+      return "";
+    }
+    return HookSightings.outsideTurnWarnings(turndiff.store(), Path.of(records.workspaceRoot()))
+        .stream()
+        .map(warning -> "    WARNING: " + Terminal.printable(warning) + "\n\n")
+        .collect(Collectors.joining());
+  }
+
   /** A header as {@code git show} gives a commit, the title, and the files' stats. */
-  private static String human(TurnRecords records, Turndiff turndiff, Terminal terminal) {
+  static String human(TurnRecords records, Turndiff turndiff, Terminal terminal) {
     StoredTurn turn = records.turn();
     String title =
         TurnTitle.of(
@@ -115,6 +133,7 @@ final class ShowCommand implements Callable<Integer> {
         + Terminal.printable(title)
         + "\n\n"
         + records.prompt().map(ShowCommand::promptBody).orElse("")
+        + outsideWarnings(records, turndiff)
         + new FileStat(terminal)
             .of(
                 records.changes(),

@@ -149,6 +149,7 @@ class DoctorCheckupsTest {
         "2026-12-02T04:01:00Z",
         "Stop",
         "s",
+        "2.1.332",
         new WireHookSighting.Prompt(
             "2026-12-02T04:00:00Z",
             true,
@@ -183,6 +184,12 @@ class DoctorCheckupsTest {
                 running));
     Map<String, Check> byName = checks.stream().collect(Collectors.toMap(Check::name, c -> c));
     assertEquals(Verdict.OK, byName.get("hooks claude-code firing").verdict());
+    assertTrue(
+        byName
+            .get("hooks claude-code firing")
+            .found()
+            .startsWith("claude-code 2.1.332: last call Stop at "),
+        byName.get("hooks claude-code firing").found());
     assertEquals(Verdict.FAIL, byName.get("hooks gemini firing").verdict());
     assertTrue(byName.get("hooks gemini firing").found().startsWith("hooks may not be firing"));
     Check gone = byName.get("hooks opencode firing");

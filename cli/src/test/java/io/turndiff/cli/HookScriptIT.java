@@ -314,6 +314,53 @@ class HookScriptIT {
   }
 
   /**
+   * A runtime installed as npm installs it (its executable, a real process of its own that runs the
+   * hook, deep in its package; the package's {@code package.json} above it): its version goes with
+   * the call, lands in the sighting, and {@code hooks status} still shows it after the service
+   * restarted.
+   */
+  @Test
+  void theRuntimesVersionFromItsInstallIsShownByHooksStatusAfterARestart() throws Exception {
+    Path workspace = temp.resolve("ws");
+    Files.createDirectories(workspace);
+    Path codexPackage = temp.resolve("lib/node_modules/@openai/codex");
+    Path executable = codexPackage.resolve("vendor/x86_64-unknown-linux-musl/codex/codex");
+    Files.createDirectories(executable.getParent());
+    Files.copy(Path.of("/bin/dash").toRealPath(), executable);
+    Files.setPosixFilePermissions(executable, PosixFilePermissions.fromString("rwxr-xr-x"));
+    Files.writeString(
+        codexPackage.resolve("package.json"),
+        "{\n  \"name\": \"@openai/codex\",\n  \"version\": \"0.171.0\"\n}\n");
+    CommandRun start = CliProcess.run(env, "service", "start");
+    assertEquals(0, start.exitCode(), start.err());
+    ProcessBuilder builder =
+        new ProcessBuilder(
+            executable.toString(),
+            "-c",
+            "dash \"$0\" codex < \"$1\"; true",
+            script().toString(),
+            fixture("codex/UserPromptSubmit.json", workspace).toString());
+    builder.environment().remove("TURNDIFF_DB");
+    builder.environment().putAll(env);
+    assertEquals(new CommandRun(0, "", ""), CommandRun.ofProcess(builder));
+    CommandRun stop = CliProcess.run(env, "service", "stop");
+    assertEquals(0, stop.exitCode(), stop.err());
+
+    CommandRun again = CliProcess.run(env, "service", "start");
+    assertEquals(0, again.exitCode(), again.err());
+    CommandRun status =
+        CliProcess.run(env, "hooks", "status", "--workspace", workspace.toString(), "--json");
+    assertEquals(0, status.exitCode(), status.err());
+    JsonNode sightings = Json.mapper().readTree(status.out()).get("service").get("sightings");
+    assertEquals(1, sightings.size(), status.out());
+    assertEquals("codex", sightings.get(0).get("runtime").asText());
+    assertEquals("0.171.0", sightings.get(0).get("runtime_version").asText(), status.out());
+    assertEquals("UserPromptSubmit", sightings.get(0).get("last_event").asText());
+    CommandRun text = CliProcess.run(env, "hooks", "status", "--workspace", workspace.toString());
+    assertTrue(text.out().contains("  codex 0.171.0 in " + workspace), text.out());
+  }
+
+  /**
    * A run directory made 0777 is never used by the script: the call is not delivered (no turn
    * begins), nothing is written into the directory, and the call is recorded beside the store,
    * where {@code service status} shows it with what to do.

@@ -8,6 +8,8 @@ import com.fasterxml.jackson.databind.JsonNode;
 import io.turndiff.api.Turndiff;
 import io.turndiff.boundary.BoundaryOptions;
 import io.turndiff.fixtures.CommandRun;
+import io.turndiff.store.StoredHookSighting;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -60,6 +62,65 @@ class OutsideTurnCommandsTest extends InProcessCommandsTest {
       assertTrue(outside.getFirst().strip().startsWith("#2 "), rows);
       assertTrue(outside.getFirst().matches(".* \\+2 +-1\\b.*"), rows);
     }
+  }
+
+  /**
+   * The warning changes outside any turn raised for a runtime whose process ran in the workspace,
+   * as the service kept it in the store, is shown with the outside turn (and not with an agent's,
+   * nor one of another workspace, nor a warning of another kind).
+   */
+  @Test
+  void showOfTheOutsideTurnSaysWhichRuntimesHooksMayNotHaveFired() {
+    Instant since = Instant.parse("2026-12-02T14:02:00Z");
+    try (Turndiff turndiff = Turndiff.open(database, BoundaryOptions.defaults())) {
+      turndiff
+          .store()
+          .write(
+              tx -> {
+                tx.hookSightings()
+                    .put(
+                        List.of(
+                            sighting("codex", root, since, OUTSIDE_WARNING),
+                            sighting("gemini", root, since, "a tool call arrived (T)"),
+                            sighting("claude-code", "/elsewhere", since, OUTSIDE_WARNING)));
+                return null;
+              });
+      String outside =
+          ShowCommand.human(turndiff.queries().records(outsideTurn()), turndiff, Terminal.NONE);
+      assertTrue(
+          outside.contains(
+              "    WARNING: hooks may not be firing for codex since 2026-12-02T14:02:00Z: "
+                  + OUTSIDE_WARNING
+                  + "\n"),
+          outside);
+      assertEquals(1, outside.split("WARNING", -1).length - 1, outside);
+      String agent = ShowCommand.human(turndiff.queries().records("t3"), turndiff, Terminal.NONE);
+      assertFalse(agent.contains("WARNING"), agent);
+    }
+  }
+
+  private static final String OUTSIDE_WARNING =
+      "changes outside any turn while its process 1234 runs in this workspace"
+          + " (2026-12-02T14:02:00Z)";
+
+  private static StoredHookSighting sighting(
+      String runtime, String directory, Instant since, String warning) {
+    return new StoredHookSighting(
+        runtime,
+        directory,
+        "s",
+        since,
+        "Stop",
+        Optional.empty(),
+        Optional.empty(),
+        Optional.empty(),
+        true,
+        0,
+        true,
+        Optional.empty(),
+        Optional.empty(),
+        Optional.of(since),
+        Optional.of(warning));
   }
 
   @Test

@@ -15,11 +15,23 @@ import java.util.Optional;
  * @param runtime the runtime's process ({@code pid} and {@code pid_start}): the turn the call lands
  *     in is one whose runtime is gone once that process is ({@link GoneRuntimes}); empty when the
  *     script could not tell it (no {@code /proc}, a call taken late from the spool)
+ * @param runtimeVersion the runtime's version ({@code runtime_version}), as the hook script found
+ *     it in the runtime's own install (no runtime puts it in a hook payload); empty when it could
+ *     not tell
  */
-public record HookQuery(boolean gitRoot, boolean autoTrack, Optional<RuntimeProcess> runtime) {
+public record HookQuery(
+    boolean gitRoot,
+    boolean autoTrack,
+    Optional<RuntimeProcess> runtime,
+    Optional<String> runtimeVersion) {
 
   /** A query that names no runtime process. */
   public HookQuery(boolean gitRoot, boolean autoTrack) {
-    this(gitRoot, autoTrack, Optional.empty());
+    this(gitRoot, autoTrack, Optional.empty(), Optional.empty());
+  }
+
+  /** A query that names the runtime's process, not its version. */
+  public HookQuery(boolean gitRoot, boolean autoTrack, Optional<RuntimeProcess> runtime) {
+    this(gitRoot, autoTrack, runtime, Optional.empty());
   }
 }

@@ -2,14 +2,19 @@ package io.turndiff.hooks;
 
 import io.turndiff.api.wire.WireHookSighting;
 import io.turndiff.api.wire.WireTurn;
+import io.turndiff.model.RuntimeProcess;
 import io.turndiff.model.TurnEnding;
+import io.turndiff.store.Store;
+import io.turndiff.store.StoredHookSighting;
+import io.turndiff.store.StoredTurn;
+import java.nio.file.Path;
 import java.time.Instant;
+import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.function.Function;
 
 /**
  * What the hook calls the service actually received show, not what was configured (issue 21, item
@@ -25,9 +30,17 @@ import java.util.function.Function;
  *   <li>a prompt that ended having changed files with no tool call hook of it arriving.
  * </ul>
  *
+ * <p>A fourth is evidence from outside the hooks: changes a turn's begin found that no turn made
+ * ("outside any turn") in a workspace where another runtime process that sent hooks from there
+ * still runs ({@link #outsideChanges}): a runtime at work whose hooks stopped arriving looks so (so
+ * does a user's edit while that runtime sits idle, which is why it is a warning that says what was
+ * seen, not a verdict).
+ *
  * <p>The directory is the one the runtime reported when the session's prompt began (its {@code
- * cwd}). In memory, since the service started, for the last {@value #KEPT} directories and
- * sessions: a restart forgets it, and {@code hooks status} says "none since the service started".
+ * cwd}). Held in memory for the last {@value #KEPT} directories and sessions, and kept in the store
+ * ({@code hook_sighting}, {@link #persistChanged}) so that a restarted service still shows them;
+ * written every few seconds by the service, never a commit per hook call. With each, the runtime's
+ * version and process as the hook script last reported them.
  *
  * <p>What became of the last prompt's turn is the store's, asked when the sightings are shown, not
  * kept here: the service may finish it long after its last call came, because its runtime was gone
@@ -37,6 +50,9 @@ import java.util.function.Function;
 public final class HookSightings {
 
   static final int KEPT = 256;
+
+  /** How the warning changes outside any turn raise begins. */
+  private static final String OUTSIDE_CHANGES = "changes outside any turn";
 
   /** One runtime in one directory: the last call, the last prompt, the standing warning. */
   private static final class Seen {
@@ -51,18 +67,44 @@ public final class HookSightings {
     String promptTurn;
     Instant warnedSince;
     String warning;
+    String runtimeVersion;
+    RuntimeProcess process;
+    boolean changed;
   }
 
   private final Map<String, Seen> byPlace = bounded();
   private final Map<String, String> placeOfSession = bounded();
-  private final Function<String, Optional<TurnEnding>> endingOfTurn;
+  private final Store store;
 
   /**
-   * @param endingOfTurn why the store says a turn was finished otherwise than by its own end, if it
-   *     was (empty for an open turn, one finished by its end, and one the store does not have)
+   * The sightings {@code store} kept, as the last service left them; the turns' endings are read
+   * from it when the sightings are shown.
    */
-  HookSightings(Function<String, Optional<TurnEnding>> endingOfTurn) {
-    this.endingOfTurn = endingOfTurn;
+  HookSightings(Store store) {
+    this.store = store;
+    List<StoredHookSighting> kept = store.read(tx -> tx.hookSightings().latest(KEPT));
+    for (StoredHookSighting row : kept.reversed()) {
+      restore(row);
+    }
+  }
+
+  private void restore(StoredHookSighting row) {
+    Seen seen = new Seen();
+    seen.lastAt = row.lastAt();
+    seen.lastEvent = row.lastEvent();
+    seen.session = row.session();
+    seen.promptAt = row.promptAt().orElse(null);
+    seen.begun = row.promptBegun();
+    seen.toolCalls = row.promptToolCalls();
+    seen.ended = row.promptEnded();
+    seen.runtimeTurn = row.promptRuntimeTurn();
+    seen.promptTurn = row.promptTurn().orElse(null);
+    seen.warnedSince = row.warnedSince().orElse(null);
+    seen.warning = row.warning().orElse(null);
+    seen.runtimeVersion = row.runtimeVersion().orElse(null);
+    seen.process = row.process().orElse(null);
+    byPlace.put(row.runtime() + "\n" + row.directory(), seen);
+    placeOfSession.put(row.runtime() + "\n" + row.session(), row.directory());
   }
 
   private static <V> Map<String, V> bounded() {
@@ -75,10 +117,12 @@ public final class HookSightings {
   }
 
   /**
-   * Notes {@code call}, received at {@code at}, and what it did; {@code changedFiles} is how many
-   * files the turn it finished recorded (0 for every other call).
+   * Notes {@code call}, received at {@code received} with {@code query}, and what it did; {@code
+   * changedFiles} is how many files the turn it finished recorded (0 for every other call).
    */
-  synchronized void saw(HookCall call, HookOutcome outcome, Instant at, long changedFiles) {
+  synchronized void saw(
+      HookCall call, HookQuery query, HookOutcome outcome, Instant received, long changedFiles) {
+    Instant at = asKept(received);
     if (call.action() == HookCall.Action.IGNORE || outcome.outcomes().contains("duplicate")) {
       return;
     }
@@ -92,6 +136,9 @@ public final class HookSightings {
     boolean sameSession = call.session().equals(seen.session);
     seen.lastAt = at;
     seen.lastEvent = call.event();
+    seen.changed = true;
+    query.runtimeVersion().ifPresent(version -> seen.runtimeVersion = version);
+    query.runtime().ifPresent(process -> seen.process = process);
     switch (call.action()) {
       case BEGIN -> {
         if (sameSession && seen.begun && !seen.ended) {
@@ -137,6 +184,14 @@ public final class HookSightings {
     outcome.turn().ifPresent(turn -> seen.promptTurn = turn);
   }
 
+  /**
+   * {@code time} to the millisecond, as the store keeps it: a sighting shows the same times before
+   * and after a restart.
+   */
+  private static Instant asKept(Instant time) {
+    return time.truncatedTo(ChronoUnit.MILLIS);
+  }
+
   private static void newPrompt(Seen seen, HookCall call, Instant at, boolean begun) {
     seen.session = call.session();
     seen.promptAt = at;
@@ -169,6 +224,118 @@ public final class HookSightings {
   }
 
   /**
+   * Notes that a turn's begin found changes no turn made, at {@code at}, in the workspace whose
+   * real root is {@code workspace}: every runtime whose last reported process for a directory in it
+   * still runs gets the warning, but the process whose begin found them ({@code beginner}): its
+   * hooks arrive, and what changed between its prompts is as likely the user's.
+   */
+  synchronized void outsideChanges(
+      Path workspace, Optional<RuntimeProcess> beginner, Instant found) {
+    Instant at = asKept(found);
+    byPlace.forEach(
+        (place, seen) -> {
+          String directory = place.substring(place.indexOf('\n') + 1);
+          if (seen.process == null
+              || beginner.equals(Optional.of(seen.process))
+              || !directory.startsWith("/")
+              || !Path.of(directory).startsWith(workspace)
+              || !GoneRuntimes.isRunning(seen.process)) {
+            return;
+          }
+          seen.changed = true;
+          warn(
+              seen,
+              at,
+              OUTSIDE_CHANGES
+                  + " while its process "
+                  + seen.process.pid()
+                  + " runs in this workspace");
+        });
+  }
+
+  /**
+   * Writes the sightings that changed since the last write to the store, in one transaction; the
+   * service calls it every few seconds and when it stops. A failed write leaves them changed, for
+   * the next.
+   */
+  public void persistChanged() {
+    List<StoredHookSighting> changed = changedRows();
+    if (changed.isEmpty()) {
+      return;
+    }
+    store.write(
+        tx -> {
+          tx.hookSightings().put(changed);
+          return null;
+        });
+    markWritten(changed);
+  }
+
+  private synchronized List<StoredHookSighting> changedRows() {
+    List<StoredHookSighting> rows = new ArrayList<>();
+    byPlace.forEach(
+        (place, seen) -> {
+          if (seen.changed) {
+            rows.add(
+                new StoredHookSighting(
+                    place.substring(0, place.indexOf('\n')),
+                    place.substring(place.indexOf('\n') + 1),
+                    seen.session == null ? "" : seen.session,
+                    seen.lastAt,
+                    seen.lastEvent,
+                    Optional.ofNullable(seen.runtimeVersion),
+                    Optional.ofNullable(seen.process),
+                    Optional.ofNullable(seen.promptAt),
+                    seen.begun,
+                    seen.toolCalls,
+                    seen.ended,
+                    seen.runtimeTurn,
+                    Optional.ofNullable(seen.promptTurn),
+                    Optional.ofNullable(seen.warnedSince),
+                    Optional.ofNullable(seen.warning)));
+          }
+        });
+    return rows;
+  }
+
+  /** Clears the mark of the sightings written, unless a call changed them again meanwhile. */
+  private synchronized void markWritten(List<StoredHookSighting> written) {
+    for (StoredHookSighting row : written) {
+      Seen seen = byPlace.get(row.runtime() + "\n" + row.directory());
+      if (seen != null
+          && seen.lastAt.equals(row.lastAt())
+          && warningOf(seen).equals(row.warning())) {
+        seen.changed = false;
+      }
+    }
+  }
+
+  private static Optional<String> warningOf(Seen seen) {
+    return Optional.ofNullable(seen.warning);
+  }
+
+  /** A standing warning as it is shown: {@code hooks may not be firing for R since T: …}. */
+  private static String shownWarning(String runtime, Instant since, String warning) {
+    return "hooks may not be firing for " + runtime + " since " + since + ": " + warning;
+  }
+
+  /**
+   * The standing warnings raised by changes outside any turn for the runtimes of directories in
+   * {@code workspace}, as the store kept them ({@link #outsideChanges}), as they are shown: where a
+   * turn outside any turn is shown, they say who may have made it.
+   */
+  public static List<String> outsideTurnWarnings(Store store, Path workspace) {
+    return store.read(tx -> tx.hookSightings().latest(KEPT)).stream()
+        .filter(row -> row.warning().filter(w -> w.startsWith(OUTSIDE_CHANGES)).isPresent())
+        .filter(row -> row.directory().startsWith("/"))
+        .filter(row -> Path.of(row.directory()).startsWith(workspace))
+        .map(
+            row ->
+                shownWarning(row.runtime(), row.warnedSince().orElseThrow(), row.warning().get()))
+        .toList();
+  }
+
+  /**
    * Every runtime and directory seen, least recently used first; a last prompt whose turn the
    * service finished says by whom and why, as the store has it now.
    */
@@ -179,7 +346,7 @@ public final class HookSightings {
   private WireHookSighting withTheTurnsEnding(WireHookSighting sighting) {
     WireHookSighting.Prompt prompt = sighting.prompt();
     Optional<TurnEnding> ending =
-        prompt.turn() == null ? Optional.empty() : endingOfTurn.apply(prompt.turn());
+        prompt.turn() == null ? Optional.empty() : endingOf(prompt.turn());
     if (ending.isEmpty()) {
       return sighting;
     }
@@ -189,6 +356,7 @@ public final class HookSightings {
         sighting.lastAt(),
         sighting.lastEvent(),
         sighting.session(),
+        sighting.runtimeVersion(),
         new WireHookSighting.Prompt(
             prompt.at(),
             prompt.begin(),
@@ -198,6 +366,14 @@ public final class HookSightings {
             WireTurn.BY_SERVICE,
             ending.get().reason()),
         sighting.warning());
+  }
+
+  /**
+   * Why the store says {@code turn} was finished otherwise than by its own end, if it was (empty
+   * for an open turn, one finished by its end, and one the store does not have).
+   */
+  private Optional<TurnEnding> endingOf(String turn) {
+    return store.read(tx -> tx.turns().byExternalId(turn)).flatMap(StoredTurn::ending);
   }
 
   /** Every runtime and directory seen, as this memory has them (the turn's ending not asked). */
@@ -213,6 +389,7 @@ public final class HookSightings {
                   seen.lastAt.toString(),
                   seen.lastEvent,
                   seen.session,
+                  seen.runtimeVersion,
                   new WireHookSighting.Prompt(
                       seen.promptAt == null ? null : seen.promptAt.toString(),
                       seen.begun,
@@ -223,12 +400,7 @@ public final class HookSightings {
                       null),
                   seen.warning == null
                       ? null
-                      : "hooks may not be firing for "
-                          + runtime
-                          + " since "
-                          + seen.warnedSince
-                          + ": "
-                          + seen.warning));
+                      : shownWarning(runtime, seen.warnedSince, seen.warning)));
         });
     return all;
   }

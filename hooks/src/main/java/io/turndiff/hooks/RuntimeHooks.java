@@ -2,7 +2,6 @@ package io.turndiff.hooks;
 
 import io.turndiff.api.TurnEvents;
 import io.turndiff.api.Turndiff;
-import io.turndiff.store.StoredTurn;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
@@ -51,13 +50,7 @@ public final class RuntimeHooks {
       mappers.put(mapper.runtime(), mapper);
     }
     this.turndiff = turndiff;
-    this.sightings =
-        new HookSightings(
-            turn ->
-                turndiff
-                    .store()
-                    .read(tx -> tx.turns().byExternalId(turn))
-                    .flatMap(StoredTurn::ending));
+    this.sightings = new HookSightings(turndiff.store());
     this.turns = new HookTurns(turndiff, admitted, events);
     this.goneRuntimes = new GoneRuntimes(turndiff, turns, goneGrace);
     this.counters = new HookCounters(List.copyOf(mappers.keySet()));
@@ -107,10 +100,13 @@ public final class RuntimeHooks {
     }
     HookOutcome outcome = turns.handle(call, query, body, spooledAt);
     counters.accepted(call, outcome);
-    sightings.saw(call, outcome, spooledAt.orElseGet(Instant::now), changedFiles(call, outcome));
+    Instant at = spooledAt.orElseGet(Instant::now);
+    sightings.saw(call, query, outcome, at, changedFiles(call, outcome));
     if (call.action() == HookCall.Action.BEGIN
         && spooledAt.isEmpty()
         && outcome.outcomes().contains("begun")) {
+      OutsideTurns.workspaceOfOneBefore(turndiff.store(), outcome.turn().orElseThrow())
+          .ifPresent(workspace -> sightings.outsideChanges(workspace, query.runtime(), at));
       // the prompt's turn began: what the model should know of its previous one (issue 21, item 8)
       return outcome.withNote(
           PromptNote.forPromptOf(turndiff, outcome.turn().orElseThrow(), sightings.warning(call)));
@@ -146,7 +142,7 @@ public final class RuntimeHooks {
     return counters;
   }
 
-  /** What the hook calls showed of each runtime, per directory, since the service started. */
+  /** What the hook calls showed of each runtime, per directory, kept across restarts. */
   public HookSightings sightings() {
     return sightings;
   }

@@ -59,6 +59,15 @@ final class ClaudeCodeCalls implements AutoCloseable {
     return this;
   }
 
+  /**
+   * The calls from now on come from {@code runtime} of version {@code version}, as the hook script
+   * names them.
+   */
+  ClaudeCodeCalls from(RuntimeProcess runtime, String version) {
+    query = new HookQuery(false, false, Optional.of(runtime), Optional.of(version));
+    return this;
+  }
+
   /** The payload of {@code event} of the prompt {@code prompt}, with {@code rest} (",…" fields). */
   byte[] payload(String prompt, String event, String rest) {
     return ("{\"session_id\":\"s-1\",\"prompt_id\":\""

@@ -22,6 +22,7 @@ public final class StoreTransaction {
   private final Retention retention;
   private final StoreSettings settings;
   private final Prompts prompts;
+  private final HookSightingRows hookSightings;
 
   StoreTransaction(
       DSLContext dsl, InstantSource clock, HostId host, PreparedQueries prepared, BlobCodec codec) {
@@ -41,6 +42,7 @@ public final class StoreTransaction {
     this.retention = new Retention(dsl);
     this.settings = new StoreSettings(dsl);
     this.prompts = new Prompts(dsl, settings);
+    this.hookSightings = new HookSightingRows(dsl);
   }
 
   public StoreSettings settings() {
@@ -50,6 +52,11 @@ public final class StoreTransaction {
   /** The prompts that made turns, and whether this store keeps them. */
   public Prompts prompts() {
     return prompts;
+  }
+
+  /** What the hook calls showed of each runtime per directory, kept across restarts. */
+  public HookSightingRows hookSightings() {
+    return hookSightings;
   }
 
   public Retention retention() {

@@ -208,7 +208,7 @@ final class Endpoints implements TurnEvents {
     return hooks.counters();
   }
 
-  /** What the hook calls showed of each runtime since the service started. */
+  /** What the hook calls showed of each runtime, kept across restarts. */
   HookSightings hookSightings() {
     return hooks.sightings();
   }

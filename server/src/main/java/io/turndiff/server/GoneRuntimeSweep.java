@@ -3,10 +3,6 @@ package io.turndiff.server;
 import io.turndiff.hooks.GoneRuntimes;
 import java.io.PrintStream;
 import java.util.List;
-import java.util.concurrent.Executors;
-import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.ScheduledFuture;
-import java.util.concurrent.TimeUnit;
 
 /**
  * The service's look, every {@value #LOOK_EVERY_MS} ms, for open hooked turns whose runtime is gone
@@ -26,9 +22,7 @@ final class GoneRuntimeSweep implements AutoCloseable {
 
   private final GoneRuntimes goneRuntimes;
   private final PrintStream log;
-  private final ScheduledExecutorService thread =
-      Executors.newSingleThreadScheduledExecutor(
-          work -> Thread.ofPlatform().name("turndiff-gone-runtimes").daemon().unstarted(work));
+  private PeriodicTask task;
 
   private GoneRuntimeSweep(GoneRuntimes goneRuntimes, PrintStream log) {
     this.goneRuntimes = goneRuntimes;
@@ -37,31 +31,31 @@ final class GoneRuntimeSweep implements AutoCloseable {
 
   static GoneRuntimeSweep start(GoneRuntimes goneRuntimes, PrintStream log) {
     GoneRuntimeSweep sweep = new GoneRuntimeSweep(goneRuntimes, log);
-    ScheduledFuture<?> unused =
-        sweep.thread.scheduleWithFixedDelay(sweep::look, 0, LOOK_EVERY_MS, TimeUnit.MILLISECONDS);
+    sweep.task =
+        PeriodicTask.start(
+            "turndiff-gone-runtimes",
+            0,
+            LOOK_EVERY_MS,
+            sweep::look,
+            log,
+            "looking for turns whose runtime is gone");
     return sweep;
   }
 
   private void look() {
-    // a scheduled task that throws is never run again: every failure ends here
-    try {
-      List<String> finished = goneRuntimes.finishTurnsOfGoneRuntimes();
-      finished.forEach(
-          turn ->
-              log.println(
-                  "turndiff serve: turn "
-                      + turn
-                      + " finished by the service from a scan: its runtime is gone (its process"
-                      + " exited without its Stop hook)"));
-    } catch (RuntimeException e) {
-      log.println("turndiff serve: looking for turns whose runtime is gone failed: " + e);
-    }
-    log.flush();
+    List<String> finished = goneRuntimes.finishTurnsOfGoneRuntimes();
+    finished.forEach(
+        turn ->
+            log.println(
+                "turndiff serve: turn "
+                    + turn
+                    + " finished by the service from a scan: its runtime is gone (its process"
+                    + " exited without its Stop hook)"));
   }
 
   /** Lets a look in progress end (a turn's finish is not cut short), then stops looking. */
   @Override
   public void close() {
-    thread.close();
+    task.close();
   }
 }

@@ -59,10 +59,20 @@ final class HookEndpoints {
 
   static final String PID_START = "pid_start";
 
+  /**
+   * The runtime's version, as the hook script found it in the runtime's own install (no runtime
+   * puts it in a hook payload): shown by {@code hooks status}.
+   */
+  static final String RUNTIME_VERSION = "runtime_version";
+
+  /** The most characters a version may have: npm's longest real ones have a few dozen. */
+  static final int MAX_VERSION_CHARS = 64;
+
   static Set<String> query() {
     Set<String> names = new HashSet<>(QUERY.keySet());
     names.add(PID);
     names.add(PID_START);
+    names.add(RUNTIME_VERSION);
     return Set.copyOf(names);
   }
 
@@ -101,7 +111,8 @@ final class HookEndpoints {
         new HookQuery(
             request.query("root").isPresent(),
             request.query("track").isPresent(),
-            runtimeProcess(request));
+            runtimeProcess(request),
+            runtimeVersion(request));
     return response(runtime, hooks.receive(runtime, request.rawBody(), query));
   }
 
@@ -125,6 +136,32 @@ final class HookEndpoints {
             request.queryLong(PID, 0, 1, Integer.MAX_VALUE),
             request.queryLong(PID_START, 0, 0, Long.MAX_VALUE),
             Proc.bootId()));
+  }
+
+  /**
+   * The runtime's version the hook script reported: a version as npm spells one (a digit or a
+   * letter, then digits, letters, {@code .+-_}), at most {@value #MAX_VERSION_CHARS} characters;
+   * anything else is refused, naming it, before anything happens, since it is shown on the user's
+   * terminal.
+   */
+  private static Optional<String> runtimeVersion(ApiRequest request) {
+    Optional<String> version = request.query(RUNTIME_VERSION);
+    if (version.isPresent()
+        && (version.get().isEmpty()
+            || version.get().length() > MAX_VERSION_CHARS
+            || !version.get().matches("[0-9A-Za-z][0-9A-Za-z.+_-]*"))) {
+      throw new ApiError(
+          400,
+          "bad_request",
+          "query parameter '"
+              + RUNTIME_VERSION
+              + "' is a version (at most "
+              + MAX_VERSION_CHARS
+              + " characters of 0-9, A-Z, a-z, '.', '+', '-', '_', the first a digit or a letter),"
+              + " not "
+              + Json.write(version.get(), false));
+    }
+    return version;
   }
 
   /**

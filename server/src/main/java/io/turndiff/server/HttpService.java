@@ -62,6 +62,7 @@ public final class HttpService implements AutoCloseable {
   private final Endpoints endpoints;
   private final ScheduledCollection collection;
   private final GoneRuntimeSweep goneRuntimes;
+  private final HookSightingsWriter sightingsWriter;
   private final Turndiff turndiff;
 
   private HttpService(Edge edge, ServiceOptions options, Turndiff turndiff) {
@@ -87,6 +88,7 @@ public final class HttpService implements AutoCloseable {
         endpoints.router().add("GET", "/v1/service/status", request -> ApiResponse.ok(status()));
     this.collection = ScheduledCollection.start(turndiff, options, System.err);
     this.goneRuntimes = GoneRuntimeSweep.start(endpoints.goneRuntimes(), System.err);
+    this.sightingsWriter = HookSightingsWriter.start(endpoints.hookSightings(), System.err);
     // the line diffs a process that died after a finish left pending
     turndiff.diffs().catchUp();
   }
@@ -302,6 +304,8 @@ public final class HttpService implements AutoCloseable {
     // the event streams would otherwise hold the grace period to its end
     events.close();
     edge.stop();
+    // after the last hook call was served: what it showed is kept for the next service
+    sightingsWriter.close();
   }
 
   @Override

@@ -30,6 +30,7 @@ import io.turndiff.ownfiles.Proc;
 import io.turndiff.rewind.RewindReport;
 import io.turndiff.rewind.RewindRequest;
 import io.turndiff.store.StoredFileChange;
+import io.turndiff.store.StoredHookSighting;
 import io.turndiff.store.StoredTurn;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -1172,6 +1173,61 @@ class HookEndpointsTest {
     assertRefused("codex?pid=12", body, 400, "bad_request", "pid without pid_start");
     assertRefused("codex?pid=0&pid_start=1", body, 400, "bad_request", "pid 0");
     assertRefused("codex?pid=12&pid_start=-1", body, 400, "bad_request", "a negative start");
+  }
+
+  // ---- runtime_version: the runtime's version, as the hook script found it
+
+  /**
+   * The version lands in the sighting {@code service status} shows, and the service's stop writes
+   * the sighting to the store, where the next service finds it (before the stop, no hook call
+   * committed one).
+   */
+  @Test
+  void theRuntimesVersionIsShownAndTheServicesStopKeepsItsSightingInTheStore() throws Exception {
+    workspace = TestWorkspace.in(temp.resolve("base")).file("a.txt", "a\n");
+    startService();
+
+    beginCodexTurn("ver-1", "", "?runtime_version=0.171.0");
+
+    JsonNode sighting = serviceStatus().get("sightings").get(0);
+    assertEquals("codex", sighting.get("runtime").asText());
+    assertEquals("0.171.0", sighting.get("runtime_version").asText(), sighting.toString());
+    assertEquals(List.of(), turndiff.store().read(tx -> tx.hookSightings().latest(10)));
+    service.stop();
+    List<StoredHookSighting> kept = turndiff.store().read(tx -> tx.hookSightings().latest(10));
+    assertEquals(1, kept.size(), kept.toString());
+    assertEquals(Optional.of("0.171.0"), kept.getFirst().runtimeVersion());
+    assertEquals("UserPromptSubmit", kept.getFirst().lastEvent());
+    assertEquals(workspace.root().toString(), kept.getFirst().directory());
+  }
+
+  @Test
+  void aRuntimeVersionThatIsNotOneIsRefusedNamingItAndNothingIsWritten() throws Exception {
+    workspace = TestWorkspace.in(temp.resolve("base")).file("a.txt", "a\n");
+    startService();
+    byte[] body = fixture("codex/UserPromptSubmit.json", "/tmp/cdx/exp/ws", workspace.resolve(""));
+
+    assertRefused("codex?runtime_version=", body, 400, "bad_request", "an empty version");
+    assertRefused(
+        "codex?runtime_version=1.0%1B%5B31m", body, 400, "bad_request", "a terminal escape");
+    assertRefused(
+        "codex?runtime_version=" + "9".repeat(65), body, 400, "bad_request", "65 characters");
+  }
+
+  private JsonNode serviceStatus() throws IOException {
+    RawHttp.Response answer =
+        RawHttp.exchange(
+            service.port(),
+            ("GET /v1/service/status HTTP/1.1\r\nHost: 127.0.0.1:"
+                    + service.port()
+                    + "\r\nAuthorization: Bearer "
+                    + TOKEN
+                    + "\r\nConnection: close\r\n\r\n")
+                .getBytes(StandardCharsets.UTF_8),
+            new byte[0],
+            ANSWER_WITHIN);
+    assertEquals(200, answer.status(), answer.head() + answer.body());
+    return Json.mapper().readTree(answer.body());
   }
 
   // ---- the service and the wire

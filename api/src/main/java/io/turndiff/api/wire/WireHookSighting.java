@@ -3,11 +3,12 @@ package io.turndiff.api.wire;
 import com.fasterxml.jackson.annotation.JsonInclude;
 
 /**
- * One runtime in one directory as its hook calls showed it since the service started ({@code GET
- * /v1/service/status}, {@code sightings}; {@code hooks status}): the last call received ({@code
- * last_at}, {@code last_event}, in {@code session}), the last prompt's hooks ({@code prompt}), and
- * {@code warning} when a hook that should have come did not ({@code hooks may not be firing for R
- * since T: …}), null while every prompt arrives whole.
+ * One runtime in one directory as its hook calls showed it ({@code GET /v1/service/status}, {@code
+ * sightings}; {@code hooks status}), kept in the store across the service's restarts: the last call
+ * received ({@code last_at}, {@code last_event}, in {@code session}), the runtime's version the
+ * hook script reported ({@code runtime_version}, null when it could not tell), the last prompt's
+ * hooks ({@code prompt}), and {@code warning} when a hook that should have come did not ({@code
+ * hooks may not be firing for R since T: …}), null while every prompt arrives whole.
  */
 public record WireHookSighting(
     String runtime,
@@ -15,6 +16,7 @@ public record WireHookSighting(
     String lastAt,
     String lastEvent,
     String session,
+    String runtimeVersion,
     Prompt prompt,
     String warning) {
 

@@ -442,17 +442,16 @@ public final class HookInstallations {
    */
   private static void printSightings(List<WireHookSighting> sightings, PrintWriter out) {
     if (sightings.isEmpty()) {
-      out.println(
-          "hooks seen:   none in this workspace since the service started (run one prompt to see"
-              + " them arrive)");
+      out.println("hooks seen:   none in this workspace (run one prompt to see them arrive)");
       return;
     }
-    out.println("hooks seen (since the service started):");
+    out.println("hooks seen (the last call of each runtime, kept across the service's restarts):");
     for (WireHookSighting seen : sightings) {
       WireHookSighting.Prompt prompt = seen.prompt();
       out.println(
           "  "
               + seen.runtime()
+              + (seen.runtimeVersion() == null ? "" : " " + seen.runtimeVersion())
               + " in "
               + seen.directory()
               + ": last "

@@ -15,13 +15,22 @@ import java.util.Set;
  * {@code response.created}, an {@code response.output_item.added}/{@code .done} pair per item (a
  * {@code message} with the text, then a {@code function_call} with its arguments as a JSON string,
  * or a {@code custom_tool_call} with its text input for a free-form tool such as {@code
- * apply_patch}) and {@code response.completed}. The conversation is the request's {@code input}:
- * user messages' {@code input_text} parts hold the prompts, and every call item is a call made.
+ * apply_patch}, or a {@code tool_search_call} for the tool of that type) and {@code
+ * response.completed}. The conversation is the request's {@code input}: user messages' {@code
+ * input_text} parts hold the prompts, and every call item is a call made.
  */
 final class ResponsesApiServer extends ScriptedModelServer {
 
   private static final Set<String> CALLS =
-      Set.of("function_call", "custom_tool_call", "local_shell_call");
+      Set.of("function_call", "custom_tool_call", "local_shell_call", "tool_search_call");
+
+  /**
+   * The name a script calls the request's tool of type {@code tool_search} by. It has no name of
+   * its own: Codex 0.171.0 offers its MCP servers' tools only through it (deferred: a {@code
+   * tool_search_call} with a query answered by a {@code tool_search_output} that lists the matching
+   * tools, in a namespace per server), and a model asks it with a call item of its own type.
+   */
+  static final String TOOL_SEARCH = "tool_search";
 
   ResponsesApiServer(ModelScript script) throws IOException {
     super(script);
@@ -110,6 +119,21 @@ final class ResponsesApiServer extends ScriptedModelServer {
   }
 
   private static Map<String, Object> callItem(ModelScript.ToolCall call, int n) {
+    if (call.name().equals(TOOL_SEARCH) && call.namespace() == null) {
+      return Map.of(
+          "type",
+          "tool_search_call",
+          "id",
+          "ts_scripted_" + n,
+          "call_id",
+          "call_scripted_" + n,
+          "status",
+          "completed",
+          "execution",
+          "client",
+          "arguments",
+          call.input());
+    }
     if (call.isFreeform()) {
       return Map.of(
           "type",
@@ -123,16 +147,15 @@ final class ResponsesApiServer extends ScriptedModelServer {
           "input",
           call.freeform());
     }
-    return Map.of(
-        "type",
-        "function_call",
-        "id",
-        "fc_scripted_" + n,
-        "call_id",
-        "call_scripted_" + n,
-        "name",
-        call.name(),
-        "arguments",
-        call.input().toString());
+    Map<String, Object> item = new LinkedHashMap<>();
+    item.put("type", "function_call");
+    item.put("id", "fc_scripted_" + n);
+    item.put("call_id", "call_scripted_" + n);
+    if (call.namespace() != null) {
+      item.put("namespace", call.namespace());
+    }
+    item.put("name", call.name());
+    item.put("arguments", call.input().toString());
+    return item;
   }
 }

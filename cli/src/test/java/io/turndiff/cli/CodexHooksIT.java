@@ -107,11 +107,24 @@ class CodexHooksIT {
     scenario.assertSecretNowhere();
 
     System.out.printf(
-        "CodexHooksIT: install %d s, prompt 1 %d s, prompt 2 %d s, whole test %d s%n",
+        "CodexHooksIT: install %d s, prompt 1 %d s, prompt 2 %d s, whole test %d s,"
+            + " tool searches before Codex had turndiff's tools %d%n",
         TimeUnit.NANOSECONDS.toSeconds(installed - began),
         promptSeconds[0],
         promptSeconds[1],
-        TimeUnit.NANOSECONDS.toSeconds(System.nanoTime() - began));
+        TimeUnit.NANOSECONDS.toSeconds(System.nanoTime() - began),
+        searchesInVain(promptTwoEnd));
+  }
+
+  /** How many of the model's tool searches found nothing (Codex had not listed the tools yet). */
+  private static long searchesInVain(JsonNode conversation) {
+    long searches = 0;
+    for (JsonNode item : conversation.path("input")) {
+      if (item.path("type").asText().equals("tool_search_output") && item.path("tools").isEmpty()) {
+        searches++;
+      }
+    }
+    return searches;
   }
 
   /**
@@ -149,7 +162,8 @@ class CodexHooksIT {
             call(shell("printf 'shell\\n' > from-shell.txt && chmod +x from-shell.txt", root)),
             // issue 24 item 4: the agent asks turndiff itself, through the MCP server hooks
             // install registered (the workspace's .codex/config.toml); Codex offers an MCP
-            // server's tools only through its tool search, then as functions of a namespace
+            // server's tools only through its tool search, then as functions of a namespace (the
+            // model searches again while the search finds nothing: ResponsesApiServer)
             call(function(ResponsesApiServer.TOOL_SEARCH, "query", "turndiff list turns")),
             call(inNamespace(TURNDIFF_TOOLS, "list_turns")),
             // the plan of a rewind of the session's first turn, named as list_turns answered it:
@@ -185,9 +199,9 @@ class CodexHooksIT {
     assertEquals(
         new TreeSet<>(List.of("diff", "list_turns", "rewind", "show_turn")),
         found,
-        "the tool search found turndiff's tools (none: Codex had not yet listed them when the"
-            + " model searched; it says so to the model once it has, \"Deferred tool namespaces\""
-            + " or \"Added deferred tool namespaces\": - "
+        "the tool search found turndiff's tools (none: Codex had not listed them within a"
+            + " minute of searching; it says so to the model once it has, \"Deferred tool"
+            + " namespaces\" or \"Added deferred tool namespaces\": - "
             + TURNDIFF_TOOLS
             + "): "
             + conversation.path("input"));

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.sun.net.httpserver.HttpExchange;
 import java.io.IOException;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -57,17 +58,49 @@ final class ResponsesApiServer extends ScriptedModelServer {
     return texts;
   }
 
+  /**
+   * How many searches that found nothing the model makes again before it takes the next step: one a
+   * second ({@link #SEARCH_AGAIN_AFTER_MILLIS}) for Codex's {@code startup_timeout_sec} that {@code
+   * hooks install} gives turndiff's server, after which Codex gives up on a server.
+   */
+  private static final int SEARCHES_AGAIN = 60;
+
+  private static final long SEARCH_AGAIN_AFTER_MILLIS = 1_000;
+
+  /**
+   * The tool calls since the prompt, but for searches that found nothing: the model searches again
+   * then, as a model would that Codex tells a moment later "Added deferred tool namespaces". Codex
+   * 0.171.0 does not wait for its MCP servers before it asks the model; a server's tools are there
+   * once it has started and listed them (a JVM on a loaded machine took longer than five tool
+   * calls), and until then a search answers no tool.
+   */
   @Override
   int toolCallsSince(JsonNode request, String marker) {
+    Set<String> foundNothing = new HashSet<>();
+    for (JsonNode item : request.path("input")) {
+      if (item.path("type").asText().equals("tool_search_output")
+          && item.path("tools").isEmpty()
+          && foundNothing.size() < SEARCHES_AGAIN) {
+        foundNothing.add(item.path("call_id").asText());
+      }
+    }
     int calls = 0;
     for (JsonNode item : request.path("input")) {
       if (item.path("role").asText().equals("user") && text(item).contains(marker)) {
         calls = 0;
-      } else if (CALLS.contains(item.path("type").asText())) {
+      } else if (CALLS.contains(item.path("type").asText())
+          && !foundNothing.contains(item.path("call_id").asText())) {
         calls++;
       }
     }
     return calls;
+  }
+
+  /** Whether the conversation ends with a search that found nothing (the model waits, then). */
+  private static boolean searchedInVain(JsonNode request) {
+    JsonNode input = request.path("input");
+    JsonNode last = input.path(input.size() - 1);
+    return last.path("type").asText().equals("tool_search_output") && last.path("tools").isEmpty();
   }
 
   private static String text(JsonNode item) {
@@ -84,6 +117,9 @@ final class ResponsesApiServer extends ScriptedModelServer {
 
   @Override
   void stream(ModelScript.Step step, JsonNode request, int n, Events events) throws IOException {
+    if (searchedInVain(request)) {
+      pause();
+    }
     String id = "resp_scripted_" + n;
     events.send(
         "response.created", Map.of("type", "response.created", "response", Map.of("id", id)));
@@ -116,6 +152,15 @@ final class ResponsesApiServer extends ScriptedModelServer {
     events.send(
         "response.completed",
         Map.of("type", "response.completed", "response", Map.of("id", id, "usage", usage)));
+  }
+
+  private static void pause() throws IOException {
+    try {
+      Thread.sleep(SEARCH_AGAIN_AFTER_MILLIS);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IOException("interrupted before searching again", e);
+    }
   }
 
   private static Map<String, Object> callItem(ModelScript.ToolCall call, int n) {

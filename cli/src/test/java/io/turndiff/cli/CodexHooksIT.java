@@ -1,9 +1,11 @@
 package io.turndiff.cli;
 
 import static io.turndiff.cli.ModelScript.Step.call;
+import static io.turndiff.cli.ModelScript.Step.callFrom;
 import static io.turndiff.cli.ModelScript.Step.say;
 import static io.turndiff.cli.ModelScript.ToolCall.freeform;
 import static io.turndiff.cli.ModelScript.ToolCall.function;
+import static io.turndiff.cli.ModelScript.ToolCall.inNamespace;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -11,10 +13,12 @@ import com.fasterxml.jackson.databind.JsonNode;
 import io.turndiff.api.Json;
 import io.turndiff.fixtures.Canary;
 import io.turndiff.fixtures.CommandRun;
+import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeSet;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -30,7 +34,10 @@ import org.junit.jupiter.api.io.TempDir;
  * $CODEX_HOME/config.toml} (both written by {@code turndiff hooks install --runtime codex}), {@code
  * bin/turndiff-hook} and the real per-user service of a test store behind them; what lands in the
  * store is held against what really happened on disk, as {@code GeminiHooksIT} does. Codex, run
- * without its sandbox, writes through both links out: the changes outside are its own.
+ * without its sandbox, writes through both links out: the changes outside are its own. In prompt
+ * two the model also asks turndiff itself (issue 24 item 4): Codex runs the MCP server {@code hooks
+ * install} registered in the workspace's {@code .codex/config.toml}, and the tools' answers reach
+ * the model.
  */
 class CodexHooksIT {
 
@@ -62,6 +69,7 @@ class CodexHooksIT {
 
     long[] promptSeconds = new long[2];
     String session;
+    JsonNode promptTwoEnd;
     try (ResponsesApiServer model = new ResponsesApiServer(script(root))) {
       CodexCli.configure(codexHome, model, List.of(root));
       store.startService();
@@ -79,25 +87,44 @@ class CodexHooksIT {
       assertDone(codex.resume(root, codexEnv, session, "do prompt two", "prompt-two"), "two");
       promptSeconds[1] = TimeUnit.NANOSECONDS.toSeconds(System.nanoTime() - at);
       scenario.afterPromptTwo();
+      promptTwoEnd = model.conversationsWith("do prompt two").getLast().json();
     }
 
     TwoPromptScenario.assertTheRuntimeDidIt(scenario.workspace());
     assertCodexChangedTheOutside(scenario, canary);
 
+    // before the rewinds below, which add their own turns to the session
+    assertTheMcpToolsAnswered(
+        promptTwoEnd, scenario.evidence().finishedTurns("codex:" + session, 2));
     // UserPromptSubmit, PreToolUse x3, PostToolUse x3, Stop, SessionEnd; then UserPromptSubmit,
-    // PreToolUse x5, PostToolUse x5, Stop, SessionEnd (Codex 0.171.0 fires PostToolUse for every
-    // call here: apply_patch's are ignored, Bash's end its shell call)
-    scenario.assertTurnsReviewAndRewind("codex:" + session, 22);
+    // PreToolUse x7, PostToolUse x7, Stop, SessionEnd (Codex 0.171.0 fires PostToolUse for every
+    // call here: apply_patch's are ignored, Bash's end its shell call; each MCP call fires both,
+    // as tool mcp__turndiff__list_turns or mcp__turndiff__rewind, which change nothing; the tool
+    // search fires none)
+    scenario.assertTurnsReviewAndRewind("codex:" + session, 26);
     // a rewind never writes outside: Codex's own changes there stay
     assertCodexChangedTheOutside(scenario, canary);
     scenario.assertSecretNowhere();
 
     System.out.printf(
-        "CodexHooksIT: install %d s, prompt 1 %d s, prompt 2 %d s, whole test %d s%n",
+        "CodexHooksIT: install %d s, prompt 1 %d s, prompt 2 %d s, whole test %d s,"
+            + " tool searches before Codex had turndiff's tools %d%n",
         TimeUnit.NANOSECONDS.toSeconds(installed - began),
         promptSeconds[0],
         promptSeconds[1],
-        TimeUnit.NANOSECONDS.toSeconds(System.nanoTime() - began));
+        TimeUnit.NANOSECONDS.toSeconds(System.nanoTime() - began),
+        searchesInVain(promptTwoEnd));
+  }
+
+  /** How many of the model's tool searches found nothing (Codex had not listed the tools yet). */
+  private static long searchesInVain(JsonNode conversation) {
+    long searches = 0;
+    for (JsonNode item : conversation.path("input")) {
+      if (item.path("type").asText().equals("tool_search_output") && item.path("tools").isEmpty()) {
+        searches++;
+      }
+    }
+    return searches;
   }
 
   /**
@@ -133,7 +160,113 @@ class CodexHooksIT {
             call(shell(TwoPromptScenario.APPEND_THROUGH_LINK, root)),
             call(shell("ln -sfn src outside-dir", root)),
             call(shell("printf 'shell\\n' > from-shell.txt && chmod +x from-shell.txt", root)),
+            // issue 24 item 4: the agent asks turndiff itself, through the MCP server hooks
+            // install registered (the workspace's .codex/config.toml); Codex offers an MCP
+            // server's tools only through its tool search, then as functions of a namespace (the
+            // model searches again while the search finds nothing: ResponsesApiServer)
+            call(function(ResponsesApiServer.TOOL_SEARCH, "query", "turndiff list turns")),
+            call(inNamespace(TURNDIFF_TOOLS, "list_turns")),
+            // the plan of a rewind of the session's first turn, named as list_turns answered it:
+            // a dry run, nothing written (what the workspace holds after prompt two is checked)
+            callFrom(
+                conversation ->
+                    inNamespace(TURNDIFF_TOOLS, "rewind", "turn", firstTurnListed(conversation))),
             say("Done with prompt two."));
+  }
+
+  /** The namespace Codex offers turndiff's MCP tools in: {@code mcp__} and the server's name. */
+  private static final String TURNDIFF_TOOLS = "mcp__turndiff";
+
+  /**
+   * The MCP calls of prompt two, in the conversation Codex sent the model last: its tool search
+   * found turndiff's four tools (Codex had started {@code turndiff mcp --workspace DIR} from the
+   * workspace's {@code .codex/config.toml}); it ran {@code list_turns} and sent its answer back to
+   * the model: this session's turns from the test's store, the first prompt's finished turn among
+   * them; and it ran {@code rewind} of that turn, which answered a dry run's plan and its token.
+   */
+  private static void assertTheMcpToolsAnswered(JsonNode conversation, List<String> turns)
+      throws Exception {
+    TreeSet<String> found = new TreeSet<>();
+    for (JsonNode item : conversation.path("input")) {
+      if (item.path("type").asText().equals("tool_search_output")) {
+        for (JsonNode namespace : item.path("tools")) {
+          if (namespace.path("name").asText().equals(TURNDIFF_TOOLS)) {
+            namespace.path("tools").forEach(tool -> found.add(tool.path("name").asText()));
+          }
+        }
+      }
+    }
+    assertEquals(
+        new TreeSet<>(List.of("diff", "list_turns", "rewind", "show_turn")),
+        found,
+        "the tool search found turndiff's tools (none: Codex had not listed them within a"
+            + " minute of searching; it says so to the model once it has, \"Deferred tool"
+            + " namespaces\" or \"Added deferred tool namespaces\": - "
+            + TURNDIFF_TOOLS
+            + "): "
+            + conversation.path("input"));
+    String listed = answerOf(conversation, "list_turns");
+    assertTrue(
+        listed.contains("\"turns\"") && listed.contains(turns.getFirst()),
+        "list_turns answered with turn " + turns.getFirst() + " of " + turns + ": " + listed);
+    JsonNode plan = Json.mapper().readTree(json(answerOf(conversation, "rewind")));
+    assertTrue(plan.path("report").path("dry_run").asBoolean(), plan.toString());
+    assertTrue(plan.path("token").asText().length() > 16, plan.toString());
+    assertTrue(plan.path("report").toString().contains("notes.txt"), plan.toString());
+  }
+
+  /**
+   * The turn of sequence number 1 in the answer of {@code list_turns} so far; when there is none, a
+   * name no turn has, so that Codex's prompt goes on and the assertions after it show the answer.
+   */
+  private static String firstTurnListed(JsonNode conversation) {
+    try {
+      for (JsonNode turn :
+          Json.mapper().readTree(json(answerOf(conversation, "list_turns"))).path("turns")) {
+        if (turn.path("seq").asInt() == 1) {
+          return turn.path("turn").asText();
+        }
+      }
+    } catch (IOException | AssertionError e) {
+      // the answer was not a page of turns: asserted on with the rest below
+    }
+    return "no-first-turn-listed";
+  }
+
+  /**
+   * The text Codex sent back to the model for the call of turndiff's tool {@code name}: its {@code
+   * function_call_output}'s parts (Codex puts {@code Wall time: ...} before the tool's own text),
+   * or the text it answered a call it could not make with ({@code unsupported call: ...}).
+   */
+  private static String answerOf(JsonNode conversation, String name) {
+    String callId = null;
+    for (JsonNode item : conversation.path("input")) {
+      String type = item.path("type").asText();
+      if (type.equals("function_call")
+          && item.path("namespace").asText().equals(TURNDIFF_TOOLS)
+          && item.path("name").asText().equals(name)) {
+        callId = item.path("call_id").asText();
+      } else if (type.equals("function_call_output")
+          && item.path("call_id").asText().equals(callId)) {
+        JsonNode output = item.path("output");
+        if (output.isTextual()) {
+          return output.asText();
+        }
+        StringBuilder text = new StringBuilder();
+        output.forEach(part -> text.append(part.path("text").asText()).append('\n'));
+        return text.toString();
+      }
+    }
+    throw new AssertionError("no answer to " + name + ": " + conversation.path("input"));
+  }
+
+  /** The JSON object in a tool's answer: from its first brace. */
+  private static String json(String answer) {
+    int brace = answer.indexOf('{');
+    if (brace < 0) {
+      throw new AssertionError("the tool answered no JSON: " + answer);
+    }
+    return answer.substring(brace);
   }
 
   /** Codex's {@code apply_patch}, a free-form tool: the patch's body between its markers. */

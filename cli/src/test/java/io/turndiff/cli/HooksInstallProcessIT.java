@@ -48,6 +48,15 @@ import org.junit.jupiter.api.parallel.ExecutionMode;
 @Execution(ExecutionMode.CONCURRENT)
 class HooksInstallProcessIT {
 
+  /**
+   * What Codex passes on to turndiff's MCP server, beside the few variables it passes to every
+   * server: those that say where the store is and whose it is, and the launcher's JDK.
+   */
+  private static final String CODEX_PASSED_VARIABLES =
+      "[\"TURNDIFF_DB\", \"TURNDIFF_DB_PASSWORD_FILE\", \"XDG_DATA_HOME\", \"PGUSER\","
+          + " \"PGPASSWORD\", \"TURNDIFF_HOST_ID\", \"TURNDIFF_BUSY_TIMEOUT_MS\","
+          + " \"TURNDIFF_PORTABILITY\", \"JAVA_HOME\"]";
+
   @TempDir Path temp;
 
   private Path home;
@@ -350,7 +359,9 @@ class HooksInstallProcessIT {
             "# >>> turndiff mcp: the MCP server `turndiff hooks install` registered;"
                 + " `turndiff hooks uninstall` removes this block\n[mcp_servers.turndiff]\ncommand = \""
                 + checkout().resolve("turndiff")
-                + "\"\nargs = [\"mcp\"]\nstartup_timeout_sec = 60\n# <<< turndiff mcp\n"),
+                + "\"\nargs = [\"mcp\"]\nenv_vars = "
+                + CODEX_PASSED_VARIABLES
+                + "\nstartup_timeout_sec = 60\n# <<< turndiff mcp\n"),
         configText);
     assertEquals(config.toString(), user.get("mcp_server").asText(), status.out());
 

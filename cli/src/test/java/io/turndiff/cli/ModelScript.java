@@ -11,6 +11,7 @@ import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Function;
 
 /**
  * What a scripted model answers, per prompt: for the prompt whose user message holds a marker
@@ -22,20 +23,31 @@ import java.util.concurrent.TimeUnit;
  */
 final class ModelScript {
 
-  /** One tool call: a function's name and its JSON input, or a free-form tool's text input. */
-  record ToolCall(String name, JsonNode input, String freeform) {
+  /**
+   * One tool call: a function's name and its JSON input, or a free-form tool's text input; a
+   * function may sit in a namespace (null: none), as the Responses API offers a group of tools.
+   */
+  record ToolCall(String namespace, String name, JsonNode input, String freeform) {
 
     static ToolCall function(String name, Object... keysAndValues) {
+      return inNamespace(null, name, keysAndValues);
+    }
+
+    /**
+     * A function of a namespace: Codex offers an MCP server's tools as the functions of the
+     * namespace {@code mcp__SERVER} (the model calls {@code list_turns} of {@code mcp__turndiff}).
+     */
+    static ToolCall inNamespace(String namespace, String name, Object... keysAndValues) {
       ObjectNode input = Json.mapper().createObjectNode();
       for (int i = 0; i < keysAndValues.length; i += 2) {
         input.set((String) keysAndValues[i], Json.mapper().valueToTree(keysAndValues[i + 1]));
       }
-      return new ToolCall(name, input, null);
+      return new ToolCall(namespace, name, input, null);
     }
 
     /** A tool whose input is text, not JSON (Codex's {@code apply_patch} is one). */
     static ToolCall freeform(String name, String input) {
-      return new ToolCall(name, null, input);
+      return new ToolCall(null, name, null, input);
     }
 
     boolean isFreeform() {
@@ -43,15 +55,29 @@ final class ModelScript {
     }
   }
 
-  /** One answer of the model: text (may be empty when a tool call follows) and the call. */
-  record Step(String text, Optional<ToolCall> call) {
+  /**
+   * One answer of the model: text (may be empty when a tool call follows) and the call; or a call
+   * the model makes from what the conversation holds ({@code fromConversation}, null for a fixed
+   * step), as a model passes on an id a tool answered.
+   */
+  record Step(String text, Optional<ToolCall> call, Function<JsonNode, ToolCall> fromConversation) {
 
     static Step say(String text) {
-      return new Step(text, Optional.empty());
+      return new Step(text, Optional.empty(), null);
     }
 
     static Step call(ToolCall call) {
-      return new Step("", Optional.of(call));
+      return new Step("", Optional.of(call), null);
+    }
+
+    /** A call made from the request it answers (the conversation so far). */
+    static Step callFrom(Function<JsonNode, ToolCall> fromConversation) {
+      return new Step("", Optional.empty(), fromConversation);
+    }
+
+    /** This step as it answers {@code request}. */
+    Step answering(JsonNode request) {
+      return fromConversation == null ? this : call(fromConversation.apply(request));
     }
   }
 
@@ -103,8 +129,10 @@ final class ModelScript {
    * The step for a conversation whose newest prompt holds {@code marker} and which made {@code
    * callsSince} tool calls since; past the script's end, a closing text.
    */
-  Step step(String marker, int callsSince) {
+  Step step(String marker, int callsSince, JsonNode request) {
     List<Step> steps = prompts.get(marker);
-    return callsSince < steps.size() ? steps.get(callsSince) : Step.say("The script has ended.");
+    return callsSince < steps.size()
+        ? steps.get(callsSince).answering(request)
+        : Step.say("The script has ended.");
   }
 }

@@ -117,7 +117,7 @@ abstract class ScriptedModelServer implements AutoCloseable {
       }
       ModelScript.Step step =
           marker
-              .map(newest -> script.step(newest, toolCallsSince(json, newest)))
+              .map(newest -> script.step(newest, toolCallsSince(json, newest), json))
               .orElse(ModelScript.UNSCRIPTED);
       exchange.getResponseHeaders().set("Content-Type", "text/event-stream");
       exchange.sendResponseHeaders(200, 0);

@@ -4,7 +4,13 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.turndiff.boundary.Portability;
+import io.turndiff.store.HostId;
+import io.turndiff.store.Store;
+import io.turndiff.store.StoreLocation;
 import java.nio.file.Path;
+import java.util.List;
+import java.util.stream.Collectors;
 
 /**
  * The MCP server {@code hooks install} registers beside the hooks (docs/blame-mcp-export.md,
@@ -27,6 +33,29 @@ public record McpServer(Path launcher, Path workspace) {
   /** Claude Code's list of approved servers of a project's {@code .mcp.json}. */
   static final String APPROVED = "enabledMcpjsonServers";
 
+  /**
+   * The variables Codex passes on to the server. Codex 0.171.0 starts a stdio server with a cleaned
+   * environment, not its own: {@code HOME}, {@code PATH}, {@code LANG}, {@code SHELL}, {@code TERM}
+   * and a few more (seen with the binary: a stub server listing its environment), plus those its
+   * table names in {@code env_vars}. Without these the server would look for the store somewhere
+   * other than where the hooks' service keeps it whenever the user chose the place ({@code
+   * TURNDIFF_DB}, {@code XDG_DATA_HOME}; a PostgreSQL store's credentials), would be another
+   * machine under {@code TURNDIFF_HOST_ID}, another mode under {@code TURNDIFF_PORTABILITY}, and
+   * the launcher would not find a JDK named only by {@code JAVA_HOME}: an agent would list no
+   * turns, or another store's. A name the user has not set is passed as nothing.
+   */
+  static final List<String> CODEX_PASSED_VARIABLES =
+      List.of(
+          StoreLocation.ENVIRONMENT_VARIABLE,
+          StoreLocation.PASSWORD_FILE_VARIABLE,
+          "XDG_DATA_HOME",
+          "PGUSER",
+          "PGPASSWORD",
+          HostId.VARIABLE,
+          Store.BUSY_TIMEOUT_VARIABLE,
+          Portability.VARIABLE,
+          "JAVA_HOME");
+
   static McpServer of(HookScript script, Path workspace) {
     return new McpServer(script.launcher(), workspace);
   }
@@ -43,10 +72,11 @@ public record McpServer(Path launcher, Path workspace) {
   }
 
   /**
-   * The entry as Codex's {@code config.toml} holds it: {@code [mcp_servers.turndiff]}. Codex waits
-   * 10 s by default for a server to start and list its tools and then goes on without it; a JVM on
-   * a loaded machine can take longer than that (the hook script's service start took 6–7 s at load,
-   * issue 21 item 3), so the entry gives it 60.
+   * The entry as Codex's {@code config.toml} holds it: {@code [mcp_servers.turndiff]}, with the
+   * variables Codex passes on ({@link #CODEX_PASSED_VARIABLES}). Codex waits 10 s by default for a
+   * server to start and list its tools and then goes on without it; a JVM on a loaded machine can
+   * take longer than that (the hook script's service start took 6–7 s at load, issue 21 item 3), so
+   * the entry gives it 60.
    */
   String tomlTable() {
     StringBuilder args = new StringBuilder("[\"mcp\"");
@@ -59,7 +89,11 @@ public record McpServer(Path launcher, Path workspace) {
         + tomlString(launcher.toString())
         + "\nargs = "
         + args
-        + "]\nstartup_timeout_sec = 60\n";
+        + "]\nenv_vars = "
+        + CODEX_PASSED_VARIABLES.stream()
+            .map(McpServer::tomlString)
+            .collect(Collectors.joining(", ", "[", "]"))
+        + "\nstartup_timeout_sec = 60\n";
   }
 
   /** {@code value} as a TOML basic string. */

@@ -39,6 +39,7 @@ export function flagOf(item) {
   }
   // the shell calls a change was made during: their commands (the agent's text) only as text nodes
   if (item.kind === 'call') return h('span', { class: 'flag', title: item.title, dataset: { flag: 'call' } }, item.text);
+  if (item.kind === 'ignored') return h('span', { class: 'flag flag-ignored', title: item.title, dataset: { flag: 'ignored' } }, icon('lock', 'ignored by git'), item.text);
   if (item.kind === 'outside') {
     return h('span', { class: 'flag flag-warn', title: item.title, dataset: { flag: 'outside' } }, icon('warn', 'outside any call'), item.text);
   }

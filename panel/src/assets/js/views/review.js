@@ -28,7 +28,7 @@ function ignoredNotice(onShow) {
     h('div', null,
       h('strong', null, 'Ignored by git: the diff is hidden'),
       h('p', null, 'Git ignores this file, and such files often hold secrets (a .env does). Its diff is loaded only when you ask.'),
-      h('button', { type: 'button', class: 'button show-ignored-diff', onclick: onShow }, 'Show diff')));
+      h('p', null, h('button', { type: 'button', class: 'button show-ignored-diff', onclick: onShow }, 'Show diff'))));
 }
 
 /** The file shown first: the one the address names, else the first that changed. */

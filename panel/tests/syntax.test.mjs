@@ -21,13 +21,13 @@ test('the language comes from the file name: extensions, highlight.js aliases, w
   }
 });
 
-test('a diff above 20,000 lines or 1 MB is drawn plain', () => {
+test('a diff above 5,000 lines or 250,000 characters is drawn plain', () => {
   const diff = lines => ['diff --git a/A.java b/A.java', '@@ -1,1 +1,1 @@', ...Array.from({ length: lines - 2 }, (_, i) => `+int x${i} = 1;`)].join('\n') + '\n';
-  assert.equal(HIGHLIGHT_LIMIT.lines, 20_000);
-  assert.ok(withinHighlightLimit(analyse(diff(20_000))));
-  assert.ok(!withinHighlightLimit(analyse(diff(20_001))));
-  const wide = `diff --git a/A.java b/A.java\n@@ -1,1 +1,2 @@\n+${'x'.repeat(600_000)}\n+${'y'.repeat(600_000)}\n`;
-  assert.ok(!withinHighlightLimit(analyse(wide)), 'three lines, but over a megabyte');
+  assert.deepEqual(HIGHLIGHT_LIMIT, { lines: 5_000, chars: 250_000 });
+  assert.ok(withinHighlightLimit(analyse(diff(5_000))));
+  assert.ok(!withinHighlightLimit(analyse(diff(5_001))));
+  const wide = `diff --git a/A.java b/A.java\n@@ -1,1 +1,2 @@\n+${'x'.repeat(130_000)}\n+${'y'.repeat(130_000)}\n`;
+  assert.ok(!withinHighlightLimit(analyse(wide)), 'four lines, but over 250,000 characters');
 });
 
 test('a Java line becomes token runs whose text is the line, markup in it kept as text', () => {

@@ -886,6 +886,21 @@ class PanelReviewBrowserIT {
     assertEquals(List.of(secret), changedLines("ins"));
     assertEquals(List.of("API_KEY=old"), changedLines("del"));
     browser.screenshot("ignored-shown");
+
+    // a range's record says so too, and its diff waits for the button the same way
+    browser.open(service.url() + "/#/r/" + turn + "/" + turn + "?file=.env");
+    browser.awaitText(".diff-path", ".env");
+    browser.awaitText(".ignored-gate", "Ignored by git");
+    browser.settle();
+    assertEquals(
+        false,
+        browser.script(
+            "return performance.getEntriesByType('resource')"
+                + ".some(e => e.name.includes('/v1/range/file') && e.name.includes('path=.env'));"),
+        "the range's diff was not asked for");
+    browser.await(".show-ignored-diff").click();
+    browser.awaitTrue("document.querySelector('.diff-body .d2h-file-wrapper')");
+    assertEquals(List.of(secret), changedLines("ins"));
     browser.assertQuiet("an ignored file's diff");
   }
 }

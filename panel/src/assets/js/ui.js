@@ -111,3 +111,15 @@ export function cards(items, card) {
 export function mono(text, cls) {
   return h('code', { class: ['mono', cls] }, text);
 }
+
+/**
+ * In place of the diff of a file git ignores (the record's `ignored`): why it is hidden, and the button
+ * that shows it. Such a file (a .env) may hold secrets, so its diff is fetched only on the click.
+ */
+export function ignoredGate(onShow) {
+  return h('div', { class: 'diff-card ignored-gate' }, icon('lock'),
+    h('div', null,
+      h('strong', null, 'Ignored by git: the diff is hidden'),
+      h('p', null, 'Git ignores this file, and such files often hold secrets (a .env does). Its diff is loaded only when you ask.'),
+      h('p', null, h('button', { type: 'button', class: 'button show-ignored-diff', onclick: onShow }, 'Show diff'))));
+}

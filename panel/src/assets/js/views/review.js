@@ -5,7 +5,7 @@ import { allTurns, api } from '../api.js';
 import { h, fill, icon } from '../dom.js';
 import { capitalised, changeOf, clock, count, day, duration, exact, isNotRestorable, plural, recordReasons, shortId } from '../format.js';
 import { partRewindOffered, rangeSideTurn, renameLabel, rewindBlocked, toolsText, turnBadges, turnsBetween, withRenames } from '../listing.js';
-import { badgeOf, errorState, kindChip, lineStats, loading, reasonBadge, scanBadge, stateChip, badge } from '../ui.js';
+import { badgeOf, errorState, ignoredGate, kindChip, lineStats, loading, reasonBadge, scanBadge, stateChip, badge } from '../ui.js';
 import { routes } from '../routes.js';
 import { FileList } from '../filelist.js';
 import { addContextButtons, CONTEXT, moreContext, renderDiff, viewQuery } from '../diff.js';
@@ -20,15 +20,6 @@ const narrow = matchMedia('(max-width: 860px)');
 
 function preferredStyle() {
   return localStorage.getItem(STYLE_KEY) ?? (narrow.matches ? 'unified' : 'side');
-}
-
-/** In place of an ignored file's diff: why it is hidden, and the button that shows it. */
-function ignoredNotice(onShow) {
-  return h('div', { class: 'diff-card ignored-gate' }, icon('lock'),
-    h('div', null,
-      h('strong', null, 'Ignored by git: the diff is hidden'),
-      h('p', null, 'Git ignores this file, and such files often hold secrets (a .env does). Its diff is loaded only when you ask.'),
-      h('p', null, h('button', { type: 'button', class: 'button show-ignored-diff', onclick: onShow }, 'Show diff'))));
 }
 
 /** The file shown first: the one the address names, else the first that changed. */
@@ -129,7 +120,7 @@ function reviewLayout(ctx, { head, source, initialPath }) {
     }
     // a file git ignores (a .env) may hold secrets: its diff is neither fetched nor drawn until asked for
     if (record.ignored && !revealed.has(record.path)) {
-      fill(body, ignoredNotice(() => {
+      fill(body, ignoredGate(() => {
         revealed.add(record.path);
         show(record, false);
       }));

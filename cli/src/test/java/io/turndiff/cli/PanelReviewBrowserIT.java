@@ -901,6 +901,18 @@ class PanelReviewBrowserIT {
     browser.await(".show-ignored-diff").click();
     browser.awaitTrue("document.querySelector('.diff-body .d2h-file-wrapper')");
     assertEquals(List.of(secret), changedLines("ins"));
+
+    // and the file's history: its one entry opens on the gate, not on the diff
+    browser.open(
+        service.url()
+            + "/#/h/"
+            + URLEncoder.encode(root.toRealPath().toString(), StandardCharsets.UTF_8)
+            + "/.env");
+    browser.awaitText(".history-entry .ignored-gate", "Ignored by git");
+    assertFalse(
+        ((String) browser.script("return document.documentElement.outerHTML;")).contains(secret));
+    browser.await(".history-entry .show-ignored-diff").click();
+    browser.awaitTrue("document.querySelector('.history-diff .d2h-file-wrapper')");
     browser.assertQuiet("an ignored file's diff");
   }
 }

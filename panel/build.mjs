@@ -1,10 +1,12 @@
 // npm run build [-- --out DIR]: checks the panel's sources against the rules the CSP enforces, then
-// assembles dist/ (or DIR): the panel's files, the diff2html bundle, CSS and licences, and
+// assembles dist/ (or DIR): the panel's files, the diff2html bundle, the highlight.js bundle (written here,
+// highlight-bundle.mjs), CSS and licences, and
 // panel-files.json (path, type, bytes, sha256 of every file: the list the server serves, and nothing else).
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import { appFiles, CONTENT_TYPES, distDir as defaultDist, panelDir, PINNED, srcDir, vendorFiles } from './files.mjs';
+import { appFiles, CONTENT_TYPES, distDir as defaultDist, HIGHLIGHT_BUNDLE, panelDir, PINNED, srcDir, vendorFiles } from './files.mjs';
+import { highlightBundle } from './highlight-bundle.mjs';
 import { preloadProblems, sourceProblems } from './source-rules.mjs';
 
 const outAt = process.argv.indexOf('--out');
@@ -20,7 +22,7 @@ for (const [name, version] of Object.entries(PINNED)) {
 
 // the rules the CSP enforces, checked in the sources
 for (const file of appFiles()) problems.push(...sourceProblems(file, fs.readFileSync(path.join(srcDir, file), 'utf8')));
-const modules = [...appFiles().filter(f => f.endsWith('.js') && f !== 'assets/js/main.js'), 'vendor/eventsource-parser/index.js'];
+const modules = [...appFiles().filter(f => f.endsWith('.js') && f !== 'assets/js/main.js'), 'vendor/eventsource-parser/index.js', HIGHLIGHT_BUNDLE];
 problems.push(...preloadProblems(fs.readFileSync(path.join(srcDir, 'index.html'), 'utf8'), modules));
 if (problems.length) {
   console.error(problems.map(p => `build: ${p}`).join('\n'));
@@ -42,6 +44,9 @@ const copy = (from, to) => {
 };
 for (const file of appFiles()) copy(path.join(srcDir, file), file);
 for (const [from, to] of vendorFiles) copy(path.join(panelDir, from), to);
+fs.mkdirSync(path.dirname(path.join(distDir, HIGHLIGHT_BUNDLE)), { recursive: true });
+fs.writeFileSync(path.join(distDir, HIGHLIGHT_BUNDLE), highlightBundle(path.join(panelDir, 'node_modules/highlight.js')));
+copied.push(HIGHLIGHT_BUNDLE);
 // a vendored module's source map is not shipped: drop the comment that would make developer tools ask for it
 for (const file of copied.filter(f => f.startsWith('vendor/') && f.endsWith('.js'))) {
   const target = path.join(distDir, file);

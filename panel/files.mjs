@@ -11,9 +11,13 @@ export const DIFF2HTML_VERSION = '3.4.56';
 
 export const EVENTSOURCE_PARSER_VERSION = '3.1.1';
 
+export const HIGHLIGHT_VERSION = '11.12.0';
+
 /** Third-party files shipped with the panel: the diff2html core bundle (no highlight.js), its CSS, and
  *  the licences of diff2html and of what its bundle contains (jsdiff, Hogan's runtime); the
- *  eventsource-parser ES module (the text/event-stream format, for the live stream read with fetch). */
+ *  eventsource-parser ES module (the text/event-stream format, for the live stream read with fetch);
+ *  highlight.js's licence and its GitHub themes, light and dark (its code is the bundle build.mjs writes:
+ *  highlight-bundle.mjs). */
 export const vendorFiles = [
   ['node_modules/diff2html/bundles/js/diff2html.min.js', 'vendor/diff2html/diff2html.min.js'],
   ['node_modules/diff2html/bundles/css/diff2html.min.css', 'vendor/diff2html/diff2html.min.css'],
@@ -22,10 +26,16 @@ export const vendorFiles = [
   ['node_modules/@profoundlogic/hogan/LICENSE', 'vendor/diff2html/LICENSE-hogan.txt'],
   ['node_modules/eventsource-parser/dist/index.js', 'vendor/eventsource-parser/index.js'],
   ['node_modules/eventsource-parser/LICENSE', 'vendor/eventsource-parser/LICENSE.txt'],
+  ['node_modules/highlight.js/LICENSE', 'vendor/highlight.js/LICENSE.txt'],
+  ['node_modules/highlight.js/styles/github.min.css', 'vendor/highlight.js/github.min.css'],
+  ['node_modules/highlight.js/styles/github-dark.min.css', 'vendor/highlight.js/github-dark.min.css'],
 ];
 
+/** The highlight.js bundle build.mjs writes (highlight-bundle.mjs), relative to dist/. */
+export const HIGHLIGHT_BUNDLE = 'vendor/highlight.js/highlight.js';
+
 /** The pinned versions build.mjs checks node_modules against. */
-export const PINNED = { diff2html: DIFF2HTML_VERSION, 'eventsource-parser': EVENTSOURCE_PARSER_VERSION };
+export const PINNED = { diff2html: DIFF2HTML_VERSION, 'eventsource-parser': EVENTSOURCE_PARSER_VERSION, 'highlight.js': HIGHLIGHT_VERSION };
 
 export const CONTENT_TYPES = {
   '.html': 'text/html; charset=utf-8',

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { built } from './built.mjs';
 
-const { fileCountText, fileFlags, fileTree, newestFirst, partRewindOffered, renameLabel, rewindBlocked, toolsText, turnBadges, turnSteps, turnsBetween, withRenames } = await built('assets/js/listing.js');
+const { fileCountText, fileFlags, fileTree, newestFirst, partRewindOffered, rangeSideTurn, renameLabel, rewindBlocked, toolsText, turnBadges, turnSteps, turnsBetween, withRenames } = await built('assets/js/listing.js');
 
 // a turn as GET /v1/sessions/{s}/turns lists it (docs/review-panel.md, section 5)
 const turn = extra => ({
@@ -231,4 +231,18 @@ test('an outside turn offers a rewind of one file or hunk as an agent turn does;
   assert.equal(partRewindOffered(turn({ kind: 'outside', state: 'rewound' })), true);
   assert.equal(partRewindOffered(turn({ state: 'open' })), false);
   assert.equal(partRewindOffered(turn({ kind: 'rewind' })), false);
+});
+
+test("a range record's before-state is its first turn's, its after-state its last turn's (the images the range shows)", () => {
+  const record = { path: 'logo.png', turns: ['t-first', 't-middle', 't-last'] };
+  assert.equal(rangeSideTurn(record, 'before'), 't-first');
+  assert.equal(rangeSideTurn(record, 'after'), 't-last');
+  assert.equal(rangeSideTurn({ path: 'a.png', turns: ['t-only'] }, 'after'), 't-only');
+});
+
+test('a file git ignores is flagged so, beside the shell flag; no other file is', () => {
+  const flags = fileFlags({ path: '.env', change: 'modified', restorable: true, detected_by: 'scan', ignored: true, before: captured, after: captured });
+  assert.deepEqual(flags.map(f => [f.kind, f.text]), [['scan', 'shell'], ['ignored', 'ignored by git']]);
+  assert.match(flags[1].title, /secrets/);
+  assert.deepEqual(fileFlags({ path: 'a.txt', change: 'modified', restorable: true, detected_by: 'scan', before: captured, after: captured }).map(f => f.kind), ['scan']);
 });

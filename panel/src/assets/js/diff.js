@@ -3,6 +3,7 @@
 // missing newline at the end of a file (diff2html drops `\ No newline at end of file`).
 import { h, fill, icon } from './dom.js';
 import { bytes, count, describeSide, modeText, reasonOf, recordReasons, shortHash, TYPE_NAMES } from './format.js';
+import { highlightLines, languageOf, withinHighlightLimit } from './syntax.js';
 
 // The one place an HTML string enters the DOM. diff2html escapes every file name and line it draws (its
 // templates are precompiled; the raw-templates option, which would compile templates at run time, is never
@@ -213,6 +214,11 @@ export function renderDiff(target, { record, diff, style, open, error, hideWhite
       colorScheme: 'auto',
     }));
     body.classList.toggle('show-d2h-headers', record.change === 'type_changed');
+    const language = languageOf(record.path);
+    if (language && withinHighlightLimit(a)) {
+      highlightLines(body, language);
+      body.dataset.language = language;
+    }
     markNoEol(body, a.noEol, style);
     body.dataset.renderMs = (performance.now() - started).toFixed(1);
   };

@@ -89,13 +89,17 @@ function sessionsOf(turns) {
 }
 
 /**
- * The flags of a file in a turn's (or a range's) list: found by the shell scan, shared with the turns of
+ * The flags of a file in a turn's (or a range's) list: found by the shell scan, ignored by git, shared with the turns of
  * other sessions that could also have made it, the shell calls it was made during (or outside any call), then one per reason a
  * state was not captured, else "not restorable" when it cannot be put back. Each: {kind, code?, text, title}.
  */
 export function fileFlags(record) {
   const flags = [];
   if (record.detected_by === 'scan') flags.push({ kind: 'scan', text: 'shell', title: 'Found by the shell scan: no tool announced it' });
+  if (record.ignored) {
+    flags.push({ kind: 'ignored', text: 'ignored by git',
+      title: 'Git ignores this file: it may hold secrets (a .env does), so its diff is shown only when you ask' });
+  }
   const also = record.also_possible ?? [];
   if (also.length) {
     flags.push({ kind: 'shared', text: `shared with ${sessionsOf(also).map(s => `session ${s}`).join(', ')}`,
@@ -227,4 +231,14 @@ export function fileTree(records, indices, collapsed = new Set()) {
   };
   walk(root, '', 0);
   return { rows, files };
+}
+
+/**
+ * The turn whose stored state is a range record's side: a range shows each file from its first
+ * before-state to its last after-state, and its record lists the turns that recorded the file, oldest
+ * first, so the before-state is the first turn's and the after-state the last one's. The turn's own raw
+ * route serves it (one route for every view that shows an image: docs/review-panel.md).
+ */
+export function rangeSideTurn(record, side) {
+  return side === 'before' ? record.turns[0] : record.turns.at(-1);
 }

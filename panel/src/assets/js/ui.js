@@ -39,6 +39,7 @@ export function flagOf(item) {
   }
   // the shell calls a change was made during: their commands (the agent's text) only as text nodes
   if (item.kind === 'call') return h('span', { class: 'flag', title: item.title, dataset: { flag: 'call' } }, item.text);
+  if (item.kind === 'ignored') return h('span', { class: 'flag flag-ignored', title: item.title, dataset: { flag: 'ignored' } }, icon('lock', 'ignored by git'), item.text);
   if (item.kind === 'outside') {
     return h('span', { class: 'flag flag-warn', title: item.title, dataset: { flag: 'outside' } }, icon('warn', 'outside any call'), item.text);
   }
@@ -109,4 +110,16 @@ export function cards(items, card) {
 
 export function mono(text, cls) {
   return h('code', { class: ['mono', cls] }, text);
+}
+
+/**
+ * In place of the diff of a file git ignores (the record's `ignored`): why it is hidden, and the button
+ * that shows it. Such a file (a .env) may hold secrets, so its diff is fetched only on the click.
+ */
+export function ignoredGate(onShow) {
+  return h('div', { class: 'diff-card ignored-gate' }, icon('lock'),
+    h('div', null,
+      h('strong', null, 'Ignored by git: the diff is hidden'),
+      h('p', null, 'Git ignores this file, and such files often hold secrets (a .env does). Its diff is loaded only when you ask.'),
+      h('p', null, h('button', { type: 'button', class: 'button show-ignored-diff', onclick: onShow }, 'Show diff'))));
 }

@@ -3,7 +3,7 @@ import { api } from '../api.js';
 import { h, fill, icon } from '../dom.js';
 import { capitalised, changeOf, clock, day, exact, recordReasons, reasonOf, shortId } from '../format.js';
 import { turnBadges } from '../listing.js';
-import { badgeOf, changeMark, empty, errorState, kindChip, lineStats, loading, scanBadge, stateChip } from '../ui.js';
+import { badgeOf, changeMark, empty, errorState, ignoredGate, kindChip, lineStats, loading, scanBadge, stateChip } from '../ui.js';
 import { routes } from '../routes.js';
 import { renderDiff } from '../diff.js';
 import { subscribe } from '../events.js';
@@ -35,10 +35,15 @@ export async function historyView(main, ctx, workspace, path) {
         renderDiff(body, { record, open: true });
         return;
       }
-      fill(body, loading('Loading the diff…'));
-      api.fileDiff(entry.turn, record.path)
-        .then(r => renderDiff(body, { record, diff: r.diff, style: style() }))
-        .catch(e => renderDiff(body, { record, error: e }));
+      const load = () => {
+        fill(body, loading('Loading the diff…'));
+        api.fileDiff(entry.turn, record.path)
+          .then(r => renderDiff(body, { record, diff: r.diff, style: style() }))
+          .catch(e => renderDiff(body, { record, error: e }));
+      };
+      // a file git ignores (a .env) may hold secrets: its diff waits for the reader's click
+      if (record.ignored) fill(body, ignoredGate(load));
+      else load();
     } },
     h('summary', null,
       changeMark(record),

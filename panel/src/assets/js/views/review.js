@@ -4,8 +4,8 @@
 import { allTurns, api } from '../api.js';
 import { h, fill, icon } from '../dom.js';
 import { capitalised, changeOf, clock, count, day, duration, exact, isNotRestorable, plural, recordReasons, shortId } from '../format.js';
-import { partRewindOffered, renameLabel, rewindBlocked, toolsText, turnBadges, turnsBetween, withRenames } from '../listing.js';
-import { badgeOf, errorState, kindChip, lineStats, loading, reasonBadge, scanBadge, stateChip, badge } from '../ui.js';
+import { partRewindOffered, rangeSideTurn, renameLabel, rewindBlocked, toolsText, turnBadges, turnsBetween, withRenames } from '../listing.js';
+import { badgeOf, errorState, ignoredGate, kindChip, lineStats, loading, reasonBadge, scanBadge, stateChip, badge } from '../ui.js';
 import { routes } from '../routes.js';
 import { FileList } from '../filelist.js';
 import { addContextButtons, CONTEXT, moreContext, renderDiff, viewQuery } from '../diff.js';
@@ -29,19 +29,20 @@ function initialRecord(records, path) {
 
 /**
  * The shared layout. source: {records, loadDiff(path, view) -> Promise<text> (view: the query of the
- * diff as the reader asked, diff.js viewQuery), imageUrl?(path, side) (a stored state's image, a turn's
- * only), open?, fileActions(record),
+ * diff as the reader asked, diff.js viewQuery), imageUrl?(record, side) (a stored state's image), open?,
+ * fileActions(record),
  * fileMeta(record), extra(record), viewedScope (whose viewed marks: a turn's or a range's)}.
  */
 function reviewLayout(ctx, { head, source, initialPath }) {
   let style = preferredStyle();
   let hideWhitespace = localStorage.getItem(WHITESPACE_KEY) === 'true';
   const contexts = new Map();                 // path -> lines of context the reader asked for
+  const revealed = new Set();                 // paths git ignores whose diff the reader asked to see
   const diffs = new Map();                    // path and view -> Promise<string>
   const viewOf = path => viewQuery({ hideWhitespace, context: contexts.get(path) ?? CONTEXT.DEFAULT });
   const first = initialRecord(source.records, initialPath);
   // asked for before the list is drawn: the first screen waits for one round trip, not two
-  if (first && !source.open && first.change !== null) diffOf(first.path);
+  if (first && !source.open && first.change !== null && !first.ignored) diffOf(first.path);
   let current = null;
   let drawToken = 0;
   const pane = h('section', { class: 'diff-pane', aria: { live: 'polite', busy: 'false' } });
@@ -117,6 +118,14 @@ function reviewLayout(ctx, { head, source, initialPath }) {
       renderDiff(body, { record, open: true });
       return;
     }
+    // a file git ignores (a .env) may hold secrets: its diff is neither fetched nor drawn until asked for
+    if (record.ignored && !revealed.has(record.path)) {
+      fill(body, ignoredGate(() => {
+        revealed.add(record.path);
+        show(record, false);
+      }));
+      return;
+    }
     pane.setAttribute('aria-busy', 'true');
     let diff;
     let error;
@@ -127,7 +136,7 @@ function reviewLayout(ctx, { head, source, initialPath }) {
     }
     if (token !== drawToken) return;
     pane.setAttribute('aria-busy', 'false');
-    const imageUrl = source.imageUrl && (side => source.imageUrl(record.path, side));
+    const imageUrl = source.imageUrl && (side => source.imageUrl(record, side));
     renderDiff(body, { record, diff, style: style === 'side' ? 'side' : 'unified', error, hideWhitespace, imageUrl });
     const context = contexts.get(record.path) ?? CONTEXT.DEFAULT;
     addContextButtons(body, context, {
@@ -139,7 +148,7 @@ function reviewLayout(ctx, { head, source, initialPath }) {
     if (!hideWhitespace && context === CONTEXT.DEFAULT) source.hunkActions?.(record, body);
     // fetch the next file ahead, so that j shows it at once
     const next = list.shown[list.shown.indexOf(list.selected) + 1];
-    if (next !== undefined && list.items[next]?.change !== null) diffOf(list.items[next].path).catch(() => {});
+    if (next !== undefined && list.items[next]?.change !== null && !list.items[next]?.ignored) diffOf(list.items[next].path).catch(() => {});
     if (!document.body.dataset.firstScreen) {
       document.body.dataset.firstScreen = performance.now().toFixed(0);
       performance.mark('turndiff-first-screen');
@@ -239,7 +248,7 @@ export async function turnView(main, ctx, turnId, query) {
     },
     viewedScope: `turn:${turnId}`,
     loadDiff: (path, view) => api.fileDiff(turnId, path, view).then(r => r.diff),
-    imageUrl: (path, side) => api.imageUrl(turnId, path, side),
+    imageUrl: (record, side) => api.imageUrl(turnId, record.path, side),
     fileMeta: record => [
       record.detected_by === 'scan' ? scanBadge() : null,
       toolsText(record) ? h('span', { class: 'muted small file-tools', title: `The tools that touched this file, in order (calls ${record.tool_calls.join(', ')})` }, toolsText(record)) : null,
@@ -353,6 +362,7 @@ export async function rangeView(main, ctx, from, to, query) {
     records: files,
     viewedScope: `range:${range.from}..${range.to}`,
     loadDiff: (path, view) => api.rangeFile(range.from, range.to, path, view).then(r => r.diff),
+    imageUrl: (record, side) => api.imageUrl(rangeSideTurn(record, side), record.path, side),
     extra: record => (record.turns.length > 1 ? h('span', { class: 'flag flag-turns', title: `Changed in turns ${record.turns.map(label).join(', ')}` }, `×${record.turns.length}`) : null),
     fileMeta: record => h('span', { class: 'muted small' }, 'in ', record.turns.map((id, i) => [i ? ', ' : '', h('a', { href: routes.turn(id, record.path) }, label(id))])),
     fileActions: record => [

@@ -159,9 +159,11 @@ final class CandidateTurns {
    * before-state wins, and what it was made during), beside {@code stored}, the record a finishing
    * turn has of it (attributed by the finish: {@link #attribute}), and beside the records of the
    * turns whose tool calls named the path, whose change it is too; notes what each new record was
-   * made during, then marks each record shared with every other turn when there is more than one.
+   * made during, then marks each record shared with every other turn when there is more than one. A
+   * new record is marked as one of a file git ignores when {@code ignoredByGit}.
    */
-  void place(WorkspacePath path, Snapshot before, Optional<TurnRecord> stored) {
+  void place(
+      WorkspacePath path, Snapshot before, boolean ignoredByGit, Optional<TurnRecord> stored) {
     Map<Long, Long> namers = namersOf(path);
     Map<Long, Long> recordOfTurn = new LinkedHashMap<>(namers);
     stored.ifPresent(record -> recordOfTurn.put(record.turnId(), record.changeId()));
@@ -169,7 +171,7 @@ final class CandidateTurns {
         (turn, during) -> {
           if (!recordOfTurn.containsKey(turn.id())
               && (during != MadeDuring.OUTSIDE || namers.isEmpty())) {
-            recordOfTurn.put(turn.id(), recordIn(turn, path, before, during));
+            recordOfTurn.put(turn.id(), recordIn(turn, path, before, ignoredByGit, during));
           }
         });
     if (recordOfTurn.size() < 2) {
@@ -216,7 +218,12 @@ final class CandidateTurns {
   }
 
   /** The turn's record of {@code path}, begun from {@code before} when it has none. */
-  private long recordIn(StoredTurn turn, WorkspacePath path, Snapshot before, MadeDuring during) {
+  private long recordIn(
+      StoredTurn turn,
+      WorkspacePath path,
+      Snapshot before,
+      boolean ignoredByGit,
+      MadeDuring during) {
     StoredFileChange existing = records.get(turn.id()).get(path);
     if (existing != null) {
       return existing.id();
@@ -224,6 +231,9 @@ final class CandidateTurns {
     long beforeRow = tx.snapshots().insert(before);
     long row =
         tx.fileChanges().begin(turn.id(), path, Optional.empty(), DetectedBy.SCAN, beforeRow);
+    if (ignoredByGit) {
+      tx.fileChanges().markIgnoredByGit(row);
+    }
     attribute(row, during);
     return row;
   }

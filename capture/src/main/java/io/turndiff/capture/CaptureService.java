@@ -4,6 +4,7 @@ import io.turndiff.boundary.BoundaryOptions;
 import io.turndiff.boundary.Observation;
 import io.turndiff.boundary.WorkspaceBoundary;
 import io.turndiff.capture.record.ChangeRecorder;
+import io.turndiff.capture.track.PathChange;
 import io.turndiff.capture.track.Tracker;
 import io.turndiff.capture.track.WatchOptions;
 import io.turndiff.capture.workspace.WorkspaceHandles;
@@ -374,9 +375,9 @@ public final class CaptureService implements AutoCloseable {
       List<Snapshot> befores) {
     CandidateTurns open = CandidateTurns.openIn(tx, workspaceId, tracker.watches());
     for (int i = 0; i < befores.size() && !open.isEmpty(); i++) {
-      WorkspacePath path = comparison.changes().get(i).path();
-      open.noteLaterCalls(path, befores.get(i));
-      open.place(path, befores.get(i), Optional.empty());
+      PathChange change = comparison.changes().get(i);
+      open.noteLaterCalls(change.path(), befores.get(i));
+      open.place(change.path(), befores.get(i), change.ignoredByGit(), Optional.empty());
     }
   }
 

@@ -70,7 +70,8 @@ final class OutsideChanges {
       PathChange change = changes.get(i);
       Observation after = change.now().orElseGet(() -> boundary.observeExact(change.path()));
       ChangeRecorder.Detected detected =
-          recorder.detectWithDiffPending(change.path(), befores.get(i), after, contents);
+          recorder.detectWithDiffPending(
+              change.path(), befores.get(i), after, contents, change.ignoredByGit());
       if (detected.kind() != ChangeKind.UNCHANGED) {
         files.add(detected);
       }

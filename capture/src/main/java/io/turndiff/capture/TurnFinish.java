@@ -153,7 +153,11 @@ final class TurnFinish {
           Observation after =
               change.change().now().orElseGet(() -> boundary.observeExact(change.path()));
           return recorder.detectWithDiffPending(
-              change.path(), change.before(), after, beforeContents);
+              change.path(),
+              change.before(),
+              after,
+              beforeContents,
+              change.change().ignoredByGit());
         });
   }
 
@@ -235,6 +239,7 @@ final class TurnFinish {
       candidates.place(
           change.path(),
           change.before(),
+          change.change().ignoredByGit(),
           Optional.of(
               new CandidateTurns.TurnRecord(turn.id(), change.record().orElseThrow().id())));
     }
@@ -259,7 +264,7 @@ final class TurnFinish {
         stored.add(change);
         record = Optional.of(new CandidateTurns.TurnRecord(current.id(), row));
       }
-      candidates.place(change.path(), found.get(i).before(), record);
+      candidates.place(change.path(), found.get(i).before(), change.ignoredByGit(), record);
     }
     return stored;
   }

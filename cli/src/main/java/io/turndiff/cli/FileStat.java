@@ -22,15 +22,17 @@ import java.util.stream.Collectors;
  *
  * <p>Under a file, indented, what its JSON record says that a person must not miss: that it cannot
  * be rewound and why ({@code restorable}, {@code detail}), that it reached outside the workspace
- * ({@code containment}), and the other turns that could have made the change ({@code
- * also_possible}). A view that showed the letter alone would let the rewind's skip be the first the
- * person hears of it.
+ * ({@code containment}), the other turns that could have made the change ({@code also_possible}),
+ * and that git ignores the file ({@code ignored}: its diff may hold secrets). A view that showed
+ * the letter alone would let the rewind's skip be the first the person hears of it.
  *
  * <pre>
  *  M src/app.py | 7 ++++---
  *      also possible: turn B1 of session B
  *  A src/new.py | 3 +++
  *      by Write
+ *  M .env       | 2 +-
+ *      ignored by git
  *  R lib/a.py → src/a.py (96%) | 2 +-
  *  ? link.txt   | not known (a side was not captured)
  *      cannot be rewound: touched outside the workspace: not captured
@@ -147,8 +149,9 @@ final class FileStat {
   }
 
   /**
-   * What the record says beyond the letter and the lines: not restorable and why, containment, and
-   * the other turns that could have made the change; none for an ordinary change.
+   * What the record says beyond the letter and the lines: not restorable and why, containment, the
+   * other turns that could have made the change, and that git ignores the file; none for an
+   * ordinary change.
    */
   static List<String> notes(StoredFileChange change) {
     List<String> notes = new ArrayList<>();
@@ -177,6 +180,9 @@ final class FileStat {
               + change.alsoPossible().stream()
                   .map(other -> "turn " + other.turn() + " of session " + other.session())
                   .collect(Collectors.joining(", ")));
+    }
+    if (change.ignoredByGit()) {
+      notes.add("ignored by git");
     }
     return notes;
   }

@@ -50,6 +50,30 @@ class HumanViewsTest extends InProcessCommandsTest {
   }
 
   /**
+   * A {@code .env} git ignores, which the shell rewrote in a workspace tracked with {@code
+   * --ignored-files small}: {@code show} marks it "ignored by git" under its line, and its JSON
+   * record says {@code "ignored": true}; the other file has neither.
+   */
+  @Test
+  void aFileGitIgnoresIsMarkedSoInShow() throws Exception {
+    workspace.file(".gitignore", ".env\n").file(".env", "KEY=1\n").file("a.txt", "one\n");
+    String root = workspace.root().toString();
+    turndiff("track", "--workspace", root, "--ignored-files", "small").expect(0);
+    turndiff("turn", "begin", "--workspace", root, "--session", "s1", "--turn", "t1").expect(0);
+    workspace.file(".env", "KEY=2\n").file("a.txt", "two\n");
+    turndiff("turn", "finish", "--turn", "t1").expect(0);
+
+    try (Turndiff turndiff = Turndiff.open(database, BoundaryOptions.defaults())) {
+      String stat = new FileStat(Terminal.NONE).of(turndiff.queries().records("t1").changes());
+      assertTrue(stat.contains(" M .env  | 2 +-\n     ignored by git\n M a.txt |"), stat);
+    }
+    JsonNode records = turndiff("show", "--turn", "t1").expect(0).json();
+    assertEquals(".env", records.get(0).get("path").asText(), records.toString());
+    assertTrue(records.get(0).get("ignored").asBoolean(), records.toString());
+    assertFalse(records.get(1).has("ignored"), records.toString());
+  }
+
+  /**
    * A turn whose prompt the store kept is titled by the prompt's first line in {@code turns} (the
    * table and the JSON piped) and {@code show} (the rest below it, as a commit message's body), its
    * control characters shown, never sent to the terminal; a turn without one keeps the title made

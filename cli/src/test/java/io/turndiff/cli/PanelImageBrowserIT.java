@@ -24,7 +24,8 @@ import org.junit.jupiter.api.io.TempDir;
  * redraws a PNG and adds an SVG whose script would mark the page. The panel shows the PNG's two
  * states and the SVG's one as {@code <img>} elements that the browser loaded (natural sizes above
  * zero, the PNG's exactly as drawn), and the SVG's script never runs: not in the panel, and not
- * when its raw address is opened in a tab of its own (the image policy's {@code sandbox}).
+ * when its raw address is opened in a tab of its own (the image policy's {@code sandbox}). A range
+ * of two turns that redrew the PNG shows its first before-state and its last after-state.
  */
 class PanelImageBrowserIT {
 
@@ -41,6 +42,7 @@ class PanelImageBrowserIT {
   private static PanelBrowser browser;
   private static TestWorkspace workspace;
   private static String turn;
+  private static String second;
 
   @BeforeAll
   static void start() throws Exception {
@@ -52,6 +54,11 @@ class PanelImageBrowserIT {
     Files.write(workspace.resolve("pic.png"), png(5, 4));
     Files.writeString(workspace.resolve("logo.svg"), SCRIPTED_SVG);
     service.finish(turn);
+    // a second turn redraws the PNG again: the range of both goes from the first turn's 3x2 to 7x6
+    second = service.begin(workspace.root(), "conv-images");
+    service.snapshot(second, List.of("pic.png"));
+    Files.write(workspace.resolve("pic.png"), png(7, 6));
+    service.finish(second);
   }
 
   @AfterAll
@@ -136,5 +143,28 @@ class PanelImageBrowserIT {
     assertNull(
         browser.script("return document.documentElement.getAttribute('data-pwned');"),
         "the SVG opened in a tab");
+  }
+
+  @Test
+  void aRangeShowsTheFirstBeforeStateAndTheLastAfterStateAsImages() throws Exception {
+    browser.open(service.loginUrl(workspace.root()));
+    browser.awaitText(".card", "conv-images");
+    browser.open(service.url() + "/#/r/" + turn + "/" + second + "?file=pic.png");
+
+    browser.awaitText(".diff-path", "pic.png");
+    browser.awaitTrue(
+        "document.querySelectorAll('.image-compare img[data-loaded=\"true\"]').length === 2");
+    assertEquals(
+        List.of("before 3x2", "after 7x6"),
+        naturalSizes(),
+        "the first turn's before-state, the second turn's after-state");
+    assertEquals(
+        List.of(turn, second),
+        browser.script(
+            "return [...document.querySelectorAll('.image-compare img')]"
+                + ".map(img => decodeURIComponent(new URL(img.src).pathname.split('/')[3]));"),
+        "each side from the raw route of the turn that stored it");
+    browser.screenshot("range-image-png");
+    browser.assertQuiet("the range showing images");
   }
 }

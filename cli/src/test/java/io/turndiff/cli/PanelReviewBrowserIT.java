@@ -790,4 +790,129 @@ class PanelReviewBrowserIT {
   private String viewedCount() {
     return browser.await(".filelist-summary .viewed-count").getText().replace("·", "").trim();
   }
+
+  /**
+   * A Java file's diff is highlighted (issue 22 item 9): its keywords and types in highlight.js's
+   * token spans, the word diff's marks kept around them, and markup in a string left as text.
+   */
+  @Test
+  void aJavaFilesDiffIsHighlightedAndKeepsItsWordDiff() throws Exception {
+    workspace =
+        TestWorkspace.in(temp.resolve("highlight"))
+            .file("src/Store.java", lines("public class Store {", "  String name = \"a\";", "}"));
+    Path root = workspace.root();
+    String turn = service.begin(root, "conv-highlight");
+    service.snapshot(turn, List.of("src/Store.java"));
+    Files.writeString(
+        workspace.resolve("src/Store.java"),
+        lines("public class Store {", "  String name = \"<b>bold</b>\";", "  int size = 42;", "}"));
+    service.finish(turn);
+
+    browser.open(service.loginUrl(root));
+    browser.awaitText(".card", "conv-highlight");
+    browser.open(service.url() + "/#/t/" + turn + "?file=src%2FStore.java");
+    browser.awaitTrue(
+        "document.querySelector('.diff-body[data-language=\"java\"] .d2h-code-line-ctn .hljs-keyword')");
+    List<String> keywords = browser.texts(".diff-body .d2h-code-line-ctn .hljs-keyword");
+    assertTrue(keywords.containsAll(List.of("public", "class")), keywords.toString());
+    List<String> types = browser.texts(".diff-body .d2h-code-line-ctn .hljs-type");
+    assertTrue(types.containsAll(List.of("String", "int")), types.toString());
+    assertTrue(
+        browser.texts(".diff-body .d2h-code-line-ctn .hljs-number").contains("42"), "a number");
+    assertTrue(
+        changedLines("ins").contains("  String name = \"<b>bold</b>\";"),
+        "the line reads as it is: " + changedLines("ins"));
+    assertEquals(0, browser.all(".diff-body b").size(), "the string's markup stays text");
+    assertTrue(
+        (Boolean)
+            browser.script(
+                "return [...document.querySelectorAll('.diff-body ins, .diff-body del')]"
+                    + ".some(mark => mark.querySelector('[class^=\"hljs-\"]'));"),
+        "the word diff's marks are kept, with the tokens inside them");
+    browser.screenshot("turn-highlighted");
+    browser.assertQuiet("a highlighted diff");
+  }
+
+  /**
+   * A file git ignores that the shell changed in a tracked workspace keeping ignored files (issue
+   * 24 item 2): listed, marked "ignored by git", and its diff neither fetched nor drawn until "Show
+   * diff" is clicked, since a {@code .env} holds secrets.
+   */
+  @Test
+  void anIgnoredEnvTheShellChangedIsListedAndItsDiffWaitsForTheButton() throws Exception {
+    String secret = "API_KEY=sk-panel-hidden-5c1e";
+    workspace =
+        TestWorkspace.in(temp.resolve("ignored"))
+            .file(".gitignore", ".env\n")
+            .file(".env", "API_KEY=old\n")
+            .file("app.py", "a = 1\n");
+    Path root = workspace.root();
+    service.call(
+        "POST",
+        "/v1/workspaces/track",
+        Json.object().put("workspace", root.toString()).put("ignored_files", "small"),
+        200);
+    String turn = service.begin(root, "conv-ignored");
+    service.snapshot(turn, List.of("app.py"));
+    Files.writeString(workspace.resolve("app.py"), "a = 2\n");
+    // the shell's change: no tool call names the .env, the finish's scan finds it
+    Files.writeString(workspace.resolve(".env"), secret + "\n");
+    service.finish(turn);
+    Map<String, JsonNode> records = new TreeMap<>();
+    service.turn(turn).get("files").forEach(file -> records.put(file.get("path").asText(), file));
+    assertEquals(Set.of(".env", "app.py"), records.keySet());
+    assertTrue(records.get(".env").get("ignored").asBoolean(), records.get(".env").toString());
+    assertFalse(records.get("app.py").has("ignored"), "left out when false");
+
+    browser.open(service.loginUrl(root));
+    browser.awaitText(".card", "conv-ignored");
+    browser.open(service.url() + "/#/t/" + turn + "?file=.env");
+    browser.awaitText(".diff-path", ".env");
+    assertEquals(
+        "ignored by git", browser.await(".file-row[title='.env'] [data-flag='ignored']").getText());
+    assertTrue(browser.all(".file-row[title='app.py'] [data-flag='ignored']").isEmpty());
+    browser.awaitText(".ignored-gate", "Ignored by git");
+    browser.settle();
+    String hidden =
+        "return performance.getEntriesByType('resource').some(e => e.name.includes('path=.env'));";
+    assertEquals(false, browser.script(hidden), "the diff was not even asked for");
+    assertFalse(
+        ((String) browser.script("return document.documentElement.outerHTML;")).contains(secret));
+    assertTrue(browser.all(".diff-body").isEmpty(), "no diff drawn");
+    browser.screenshot("ignored-hidden");
+
+    browser.await(".show-ignored-diff").click();
+    browser.awaitTrue("document.querySelector('.diff-body .d2h-file-wrapper')");
+    assertEquals(List.of(secret), changedLines("ins"));
+    assertEquals(List.of("API_KEY=old"), changedLines("del"));
+    browser.screenshot("ignored-shown");
+
+    // a range's record says so too, and its diff waits for the button the same way
+    browser.open(service.url() + "/#/r/" + turn + "/" + turn + "?file=.env");
+    browser.awaitText(".diff-path", ".env");
+    browser.awaitText(".ignored-gate", "Ignored by git");
+    browser.settle();
+    assertEquals(
+        false,
+        browser.script(
+            "return performance.getEntriesByType('resource')"
+                + ".some(e => e.name.includes('/v1/range/file') && e.name.includes('path=.env'));"),
+        "the range's diff was not asked for");
+    browser.await(".show-ignored-diff").click();
+    browser.awaitTrue("document.querySelector('.diff-body .d2h-file-wrapper')");
+    assertEquals(List.of(secret), changedLines("ins"));
+
+    // and the file's history: its one entry opens on the gate, not on the diff
+    browser.open(
+        service.url()
+            + "/#/h/"
+            + URLEncoder.encode(root.toRealPath().toString(), StandardCharsets.UTF_8)
+            + "/.env");
+    browser.awaitText(".history-entry .ignored-gate", "Ignored by git");
+    assertFalse(
+        ((String) browser.script("return document.documentElement.outerHTML;")).contains(secret));
+    browser.await(".history-entry .show-ignored-diff").click();
+    browser.awaitTrue("document.querySelector('.history-diff .d2h-file-wrapper')");
+    browser.assertQuiet("an ignored file's diff");
+  }
 }

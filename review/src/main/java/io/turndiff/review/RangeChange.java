@@ -10,6 +10,8 @@ import java.util.List;
  * stretch.
  *
  * @param turns the turns of the stretch that recorded the path, oldest first
+ * @param ignoredByGit a record of the stretch is one of a file git ignores ({@link
+ *     io.turndiff.store.StoredFileChange#ignoredByGit}): its diff may hold secrets
  */
 public record RangeChange(
     WorkspacePath path,
@@ -18,4 +20,5 @@ public record RangeChange(
     ChangeKind change,
     int added,
     int removed,
-    List<String> turns) {}
+    List<String> turns,
+    boolean ignoredByGit) {}

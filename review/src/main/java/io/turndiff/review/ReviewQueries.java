@@ -653,7 +653,8 @@ public final class ReviewQueries {
               counts.removed(),
               entry.getValue().stream()
                   .map(change -> stretch.turnIds().get(change.turnId()))
-                  .toList()));
+                  .toList(),
+              entry.getValue().stream().anyMatch(StoredFileChange::ignoredByGit)));
       if (kind != ChangeKind.UNCHANGED) {
         patch.append(write(applicable, path, before, after, contents).text());
       }

@@ -171,6 +171,18 @@ public final class FileChanges {
     callRows.forEach(call -> linkToolCall(fileChangeId, call));
   }
 
+  /**
+   * Marks the change a scan found at a file git ignores ({@link StoredFileChange#ignoredByGit}):
+   * the scan's verdict, kept with the record because the file's ignore rules may change later while
+   * what the record holds does not.
+   */
+  public void markIgnoredByGit(long fileChangeId) {
+    dsl.update(FILE_CHANGE)
+        .set(FILE_CHANGE.IGNORED_BY_GIT, 1L)
+        .where(FILE_CHANGE.ID.eq(fileChangeId))
+        .execute();
+  }
+
   /** Records the after-state, the change and its diff. */
   public void complete(
       long fileChangeId,
@@ -388,6 +400,7 @@ public final class FileChanges {
         row.getDiffPending() == 1,
         alsoPossible,
         MadeDuring.fromCode(row.getMadeDuring()),
-        toolCalls);
+        toolCalls,
+        row.getIgnoredByGit() == 1);
   }
 }

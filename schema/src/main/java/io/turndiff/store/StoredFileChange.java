@@ -29,6 +29,9 @@ import java.util.Optional;
  * @param madeDuring which tool calls the change was made during: named by one, during shell calls
  *     in flight, outside any call, or not known
  * @param calls the calls of {@code toolCalls}, as stored (tool name, command's first line)
+ * @param ignoredByGit a scan found the change at a file git ignores (a {@code .env} the shell
+ *     rewrote in a tracked workspace that keeps ignored files): its diff may hold secrets, and the
+ *     panel shows it only on request
  */
 public record StoredFileChange(
     long id,
@@ -48,7 +51,8 @@ public record StoredFileChange(
     boolean diffPending,
     List<SharedChanges.SharedTurn> alsoPossible,
     MadeDuring madeDuring,
-    List<StoredToolCall> calls) {
+    List<StoredToolCall> calls,
+    boolean ignoredByGit) {
 
   public StoredFileChange {
     toolCalls = List.copyOf(toolCalls);
@@ -78,7 +82,8 @@ public record StoredFileChange(
         false,
         alsoPossible,
         madeDuring,
-        calls);
+        calls,
+        ignoredByGit);
   }
 
   /**

@@ -23,7 +23,9 @@ import java.util.function.Function;
  * call as a person names it ({@code Write}, {@code Bash: sed -i s/a/b/ a.txt}), in the order the
  * turn recorded them. A rename the turn made ({@code git diff -M}'s rule) marks both records: the
  * new path's with {@code renamed_from}, the old path's with {@code renamed_to}, each with git's
- * {@code similarity} in percent; all three are null for any other record.
+ * {@code similarity} in percent; all three are null for any other record. {@code ignored}: {@code
+ * true} when a scan found the change at a file git ignores (a {@code .env} in a tracked workspace
+ * that keeps ignored files), whose diff the panel shows only on request; left out otherwise.
  */
 public record WireFileRecord(
     @JsonUnwrapped WirePath path,
@@ -45,7 +47,8 @@ public record WireFileRecord(
     List<String> tools,
     String renamedFrom,
     String renamedTo,
-    Integer similarity) {
+    Integer similarity,
+    @JsonInclude(JsonInclude.Include.NON_NULL) Boolean ignored) {
 
   public static WireFileRecord of(StoredFileChange change) {
     return of(change, List.of(), rename -> FilePatch.NONE);
@@ -95,7 +98,8 @@ public record WireFileRecord(
         change.calls().stream().map(WireToolCall::named).toList(),
         from.map(rename -> rename.from().display()).orElse(null),
         to.map(rename -> rename.to().display()).orElse(null),
-        from.or(() -> to).map(Rename::similarity).orElse(null));
+        from.or(() -> to).map(Rename::similarity).orElse(null),
+        change.ignoredByGit() ? Boolean.TRUE : null);
   }
 
   public static List<WireFileRecord> of(List<StoredFileChange> changes) {

@@ -1,5 +1,6 @@
 package io.turndiff.api.wire;
 
+import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonUnwrapped;
 import io.turndiff.model.ChangeKind;
 import io.turndiff.model.Containment;
@@ -8,7 +9,8 @@ import java.util.List;
 
 /**
  * A file over a stretch of turns: its first before-state, its last after-state, and the turns that
- * touched it.
+ * touched it; {@code ignored} as a turn's record has it ({@link WireFileRecord}), when a record of
+ * the stretch is one of a file git ignores.
  */
 public record WireRangeRecord(
     @JsonUnwrapped WirePath path,
@@ -20,7 +22,8 @@ public record WireRangeRecord(
     int removed,
     List<String> turns,
     WireSnapshot before,
-    WireSnapshot after) {
+    WireSnapshot after,
+    @JsonInclude(JsonInclude.Include.NON_NULL) Boolean ignored) {
 
   public static WireRangeRecord of(RangeChange change) {
     Containment containment =
@@ -37,6 +40,7 @@ public record WireRangeRecord(
         change.removed(),
         change.turns(),
         WireSnapshot.of(change.before()),
-        WireSnapshot.of(change.after()));
+        WireSnapshot.of(change.after()),
+        change.ignoredByGit() ? Boolean.TRUE : null);
   }
 }

@@ -161,7 +161,8 @@ public final class ChangeRecorder {
   }
 
   /**
-   * A change a scan found (no tool announced it): its before-state, its after-state and its diff.
+   * A change a scan found (no tool announced it): its before-state, its after-state and its diff;
+   * {@code ignoredByGit} when the file is one git ignores (the scan's verdict).
    */
   public record Detected(
       WorkspacePath path,
@@ -171,18 +172,31 @@ public final class ChangeRecorder {
       FilePatch patch,
       List<EncodedBlob> blobs,
       Optional<Sha256> diff,
-      boolean diffPending) {}
+      boolean diffPending,
+      boolean ignoredByGit) {}
 
   /**
    * Classifies a change a scan found and compresses its new content, leaving its line diff pending
    * as {@link #completeWithDiffPending} does (outside any transaction).
    */
   public Detected detectWithDiffPending(
-      WorkspacePath path, Snapshot before, Observation after, Map<Sha256, byte[]> contents) {
+      WorkspacePath path,
+      Snapshot before,
+      Observation after,
+      Map<Sha256, byte[]> contents,
+      boolean ignoredByGit) {
     ChangeKind kind = ChangeKind.between(before, after.snapshot());
     NewBlobs blobs = NewBlobs.of(before, after, kind, FilePatch.NONE, contents);
     return new Detected(
-        path, before, after, kind, FilePatch.NONE, blobs.blobs(), blobs.diff(), diffPending(kind));
+        path,
+        before,
+        after,
+        kind,
+        FilePatch.NONE,
+        blobs.blobs(),
+        blobs.diff(),
+        diffPending(kind),
+        ignoredByGit);
   }
 
   /**
@@ -193,6 +207,9 @@ public final class ChangeRecorder {
     long changeRow =
         tx.fileChanges()
             .begin(turnRow, detected.path(), Optional.empty(), DetectedBy.SCAN, beforeRow);
+    if (detected.ignoredByGit()) {
+      tx.fileChanges().markIgnoredByGit(changeRow);
+    }
     detected.blobs().forEach(tx.blobs()::put);
     long afterRow = insertSnapshot(tx, detected.after());
     complete(

@@ -63,14 +63,22 @@ final class IndexComparison {
             gone ->
                 changes.add(
                     new PathChange(
-                        entry.path(), ChangeKind.DELETED, Optional.of(gone), Optional.empty())));
+                        entry.path(),
+                        ChangeKind.DELETED,
+                        Optional.of(gone),
+                        Optional.empty(),
+                        scan.ignoredByGit(entry.path()))));
         continue;
       }
       upserts.add(now.get());
       if (old.isEmpty()) {
         changes.add(
             new PathChange(
-                entry.path(), ChangeKind.ADDED, Optional.empty(), Optional.of(observation)));
+                entry.path(),
+                ChangeKind.ADDED,
+                Optional.empty(),
+                Optional.of(observation),
+                scan.ignoredByGit(entry.path())));
       } else if (!sameState(old.get(), now.get())) {
         changes.add(
             new PathChange(
@@ -79,7 +87,8 @@ final class IndexComparison {
                     ? ChangeKind.TYPE_CHANGED
                     : ChangeKind.MODIFIED,
                 old,
-                Optional.of(observation)));
+                Optional.of(observation),
+                scan.ignoredByGit(entry.path())));
       }
     }
     List<WorkspacePath> removals = new ArrayList<>();
@@ -90,7 +99,12 @@ final class IndexComparison {
       removals.add(old.path());
       if (!scan.ignored().contains(old.path())) {
         changes.add(
-            new PathChange(old.path(), ChangeKind.DELETED, Optional.of(old), Optional.empty()));
+            new PathChange(
+                old.path(),
+                ChangeKind.DELETED,
+                Optional.of(old),
+                Optional.empty(),
+                scan.ignoredByGit(old.path())));
       }
     }
     changes.sort((a, b) -> a.path().compareTo(b.path()));

@@ -8,10 +8,15 @@ import java.util.Optional;
 
 /**
  * A path whose state differs from the index: what the index holds ({@code empty} when the path is
- * new) and what is there now, read through the boundary ({@code empty} when it is gone).
+ * new) and what is there now, read through the boundary ({@code empty} when it is gone); {@code
+ * ignoredByGit} when it is a file git ignores (the scan's verdict: {@link Scan#ignoredByGit}).
  */
 public record PathChange(
-    WorkspacePath path, ChangeKind kind, Optional<IndexEntry> indexed, Optional<Observation> now) {
+    WorkspacePath path,
+    ChangeKind kind,
+    Optional<IndexEntry> indexed,
+    Optional<Observation> now,
+    boolean ignoredByGit) {
 
   /** The porcelain letter: {@code A}, {@code M}, {@code D} or {@code T}. */
   public char letter() {

@@ -20,6 +20,8 @@ import java.util.Set;
  *     IgnoredFiles} says (their content is stored, or with {@link IgnoredFiles#METADATA} only
  *     hashed)
  * @param ignoredOverCap the files git ignores that were bigger than the cap: not indexed
+ * @param ignoredGone the indexed files git ignores that the walk did not see (deleted): judged by
+ *     the rules it loaded for their directories, as they would have been had they been there
  */
 record Scan(
     List<Candidate> candidates,
@@ -35,7 +37,17 @@ record Scan(
     Map<WorkspacePath, Integer> directories,
     IgnoredFiles keptOfIgnored,
     Set<WorkspacePath> ignoredFiles,
-    List<WorkspacePath> ignoredOverCap) {
+    List<WorkspacePath> ignoredOverCap,
+    Set<WorkspacePath> ignoredGone) {
+
+  /**
+   * Whether a change found at {@code path} is one of a file git ignores: taken in by this walk, or
+   * indexed and now gone. The record of the change says so (a {@code .env}'s diff may hold
+   * secrets).
+   */
+  boolean ignoredByGit(WorkspacePath path) {
+    return ignoredFiles.contains(path) || ignoredGone.contains(path);
+  }
 
   /**
    * A path whose stat does not prove it unchanged since the index ({@code indexed} empty: a new

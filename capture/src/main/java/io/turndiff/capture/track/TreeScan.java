@@ -243,7 +243,27 @@ final class TreeScan implements ScanVisitor {
         directories,
         keptOfIgnored,
         ignoredFiles,
-        ignoredOverCap);
+        ignoredOverCap,
+        gitIgnoredAmong(unseen));
+  }
+
+  /**
+   * The files among {@code unseen} that git ignores. A deleted file is never heard by the walk, so
+   * its verdict is asked here, after it: the rules of its directory were loaded when the walk
+   * entered it, and git's index when it met the work tree. Nothing to ask when the workspace keeps
+   * no ignored file (none is in its index then).
+   */
+  private Set<WorkspacePath> gitIgnoredAmong(List<IndexEntry> unseen) {
+    Set<WorkspacePath> gone = new HashSet<>();
+    if (keptOfIgnored == IgnoredFiles.NONE) {
+      return gone;
+    }
+    for (IndexEntry entry : unseen) {
+      if (rules.judge(entry.path(), false) == IgnoreRules.Verdict.GITIGNORE) {
+        gone.add(entry.path());
+      }
+    }
+    return gone;
   }
 
   /**
@@ -299,7 +319,8 @@ final class TreeScan implements ScanVisitor {
             now,
             keptOfIgnored,
             ignoredFiles,
-            ignoredOverCap));
+            ignoredOverCap,
+            gitIgnoredAmong(unseen)));
   }
 
   private static boolean within(WorkspacePath path, List<WorkspacePath> directories) {

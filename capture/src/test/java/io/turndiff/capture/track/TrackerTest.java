@@ -670,6 +670,38 @@ class TrackerTest {
     assertEquals(expected == IgnoredFiles.SMALL, index().get(".env").storedContent().isPresent());
   }
 
+  /** Per path recorded in {@code turn}, whether its record says git ignores the file. */
+  private Map<String, Boolean> ignoredByGit(String turn) {
+    return RecordedChanges.of(store, turn).stream()
+        .collect(
+            Collectors.toMap(change -> change.path().display(), StoredFileChange::ignoredByGit));
+  }
+
+  @Test
+  void aChangeTheScanFindsAtAFileGitIgnoresIsMarkedSoInEveryRecordOfIt() throws Exception {
+    workspace.file(".gitignore", ".env\n").file(".env", "KEY=1\n").file("a.txt", "a\n");
+    track(IgnoredFiles.SMALL);
+    String beside =
+        capture.beginTurn(workspace.root(), Optional.of("beside"), Optional.empty()).turn();
+    String turn = capture.beginTurn(workspace.root(), Optional.of("s"), Optional.empty()).turn();
+    sh(workspace.root(), "echo KEY=2 > .env; echo b >> a.txt");
+    capture.finishTurn(turn);
+    assertEquals(Map.of(".env", true, "a.txt", false), ignoredByGit(turn), "the finishing turn");
+    assertEquals(
+        Map.of(".env", true, "a.txt", false),
+        ignoredByGit(beside),
+        "the records of the other turn open while the shell ran");
+    capture.finishTurn(beside);
+
+    // between turns the .env is deleted: the walk never hears a deleted file, and it is judged
+    sh(workspace.root(), "rm .env");
+    String next = capture.beginTurn(workspace.root(), Optional.of("s"), Optional.empty()).turn();
+    StoredTurn outside = turnsOf("s").get(1);
+    assertEquals(TurnKind.OUTSIDE, outside.kind());
+    assertEquals(Map.of(".env", true), ignoredByGit(outside.externalId()), "a deletion");
+    capture.finishTurn(next);
+  }
+
   // ---- changes no turn made: a turn outside any turn (issue 22 item 6)
 
   /** A turn of {@code session} in which a shell writes {@code text} to {@code file} unannounced. */

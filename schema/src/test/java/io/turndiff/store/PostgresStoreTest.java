@@ -99,9 +99,10 @@ class PostgresStoreTest {
       assertTrue((boolean) again.read(tx -> tx.prompts().kept()), "prompts: keep");
     }
     assertEquals(
-        15,
+        16,
         count(database, "SELECT count(*) FROM flyway_schema_history WHERE success"),
-        "V9 (the schema at V9), V10, V11, V12, V13, V14, V15, V16, V17, V18, V19, V20, V21, V22 and V23,"
+        "V9 (the schema at V9), V10, V11, V12, V13, V14, V15, V16, V17, V18, V19, V20, V21, V22, V23"
+            + " and V25,"
             + " each"
             + " run once");
     try (Connection connection = database.connect();

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.turndiff.boundary.BoundaryOptions;
+import io.turndiff.fixtures.BigFiles;
 import io.turndiff.fixtures.RecordedChanges;
 import io.turndiff.fixtures.StoreRows;
 import io.turndiff.fixtures.TestStore;
@@ -20,11 +21,8 @@ import java.io.OutputStream;
 import java.io.RandomAccessFile;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
-import java.security.MessageDigest;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -66,45 +64,6 @@ class BigFileCaptureTest {
     store.localFile().ifPresent(workspace.canary()::assertNotInStoreFiles);
   }
 
-  /** Lines of a lockfile, {@code bytes} long, written without holding them whole. */
-  static void writeLockfile(Path file, int bytes) throws IOException {
-    try (FileChannel out =
-        FileChannel.open(file, StandardOpenOption.CREATE, StandardOpenOption.WRITE)) {
-      StringBuilder lines = new StringBuilder();
-      int written = 0;
-      for (int n = 0; written < bytes; n++) {
-        lines.append("    \"node_modules/package-").append(n).append("\": {\"version\": \"");
-        lines.append(n % 97).append('.').append(n % 13).append('.').append(n % 7).append("\"},\n");
-        if (lines.length() > 1 << 16 || written + lines.length() >= bytes) {
-          byte[] block = lines.toString().getBytes(StandardCharsets.US_ASCII);
-          int length = Math.min(block.length, bytes - written);
-          out.write(ByteBuffer.wrap(block, 0, length));
-          written += length;
-          lines.setLength(0);
-        }
-      }
-    }
-  }
-
-  /** Changes a few bytes in the middle of {@code file}, in place: an agent's edit of a line. */
-  static void editTheMiddle(Path file) throws IOException {
-    try (RandomAccessFile edit = new RandomAccessFile(file.toFile(), "rw")) {
-      edit.seek(edit.length() / 2);
-      edit.write("\"EDITED\"".getBytes(StandardCharsets.US_ASCII));
-    }
-  }
-
-  static Sha256 sha256Of(Path file) throws Exception {
-    MessageDigest digest = Sha256.newDigest();
-    try (InputStream in = Files.newInputStream(file)) {
-      byte[] buffer = new byte[1 << 16];
-      for (int n = in.read(buffer); n > 0; n = in.read(buffer)) {
-        digest.update(buffer, 0, n);
-      }
-    }
-    return Sha256.fromDigest(digest);
-  }
-
   private String beginTurn() {
     return capture.beginTurn(workspace.root(), Optional.of("session-1"), Optional.empty()).turn();
   }
@@ -140,15 +99,15 @@ class BigFileCaptureTest {
   void aFortyMegabyteFileIsCapturedInChunksAndAnEditInItsMiddleCostsAboutOneChunk()
       throws Exception {
     Path lockfile = workspace.resolve("package-lock.json");
-    writeLockfile(lockfile, BIG);
-    Sha256 original = sha256Of(lockfile);
+    BigFiles.writeLockfile(lockfile, BIG);
+    Sha256 original = BigFiles.sha256Of(lockfile);
     long empty = storedBytes();
 
     String turn = beginTurn();
     capture.snapshot(turn, Optional.of("edit-1"), List.of("package-lock.json"));
     long beforeStored = storedBytes() - empty;
-    editTheMiddle(lockfile);
-    Sha256 edited = sha256Of(lockfile);
+    BigFiles.editTheMiddle(lockfile);
+    Sha256 edited = BigFiles.sha256Of(lockfile);
     capture.finishTurn(turn);
     long afterStored = storedBytes() - empty - beforeStored;
 
@@ -181,7 +140,7 @@ class BigFileCaptureTest {
   void aBigFileThatKeepsChangingWhileItIsStreamedIsRecordedAsChangingAndLeavesNoChunk()
       throws Exception {
     Path log = workspace.resolve("growing.log");
-    writeLockfile(log, 8_000_000);
+    BigFiles.writeLockfile(log, 8_000_000);
     AtomicBoolean writing = new AtomicBoolean(true);
     Thread writer =
         Thread.ofPlatform()
@@ -211,7 +170,7 @@ class BigFileCaptureTest {
         change.before().reason(),
         "a read that saw no one state of the file captures none: " + change.before());
     Sha256 after = change.after().orElseThrow().storedContent().orElseThrow();
-    assertEquals(sha256Of(log), after, "still, the finish captured it");
+    assertEquals(BigFiles.sha256Of(log), after, "still, the finish captured it");
     assertEquals(
         "0",
         StoreRows.text(

@@ -363,7 +363,11 @@ final class Observer {
     return overLimit instanceof OverLimit.Stream stream ? stream.upTo() : sizeLimit;
   }
 
-  private static String overTheLimit(StatInfo stat, long sizeLimit) {
+  private String overTheLimit(StatInfo stat, long sizeLimit) {
+    if (stat.size() <= options.sizeLimit()) {
+      // within the size limit, but this read had no store to stream it into
+      return stat.size() + " bytes is over the " + sizeLimit + " bytes a read holds in memory";
+    }
     return stat.size() + " bytes is over the size limit of " + sizeLimit;
   }
 

@@ -57,8 +57,19 @@ public final class BoundaryOptions {
     }
   }
 
-  /** Files over 2 MiB are fingerprinted but not stored. */
-  public static final long DEFAULT_SIZE_LIMIT = 2L << 20;
+  /**
+   * Files over 64 MiB are fingerprinted but not stored. Common files a turn changes outgrow a few
+   * MiB (lockfiles, notebooks, SQLite databases, images), and a file that is not stored cannot be
+   * rewound; content this large is never held whole, it is streamed into the store in chunks.
+   */
+  public static final long DEFAULT_SIZE_LIMIT = 64L << 20;
+
+  /**
+   * Content up to 2 MiB is read whole into memory (most source files, in one read); a larger file
+   * is streamed chunk by chunk into the store by a read that captures it, so that a finish reading
+   * many files in parallel holds at most a chunk of each big one.
+   */
+  public static final long IN_MEMORY_LIMIT = 2L << 20;
 
   private final long sizeLimit;
   private final int changeRetries;
@@ -84,6 +95,14 @@ public final class BoundaryOptions {
 
   public long sizeLimit() {
     return sizeLimit;
+  }
+
+  /**
+   * The most a read holds whole: the size limit, or the in-memory limit when that is lower. A read
+   * that has no store to stream into treats a larger file as over the size limit.
+   */
+  public long wholeReadLimit() {
+    return Math.min(sizeLimit, IN_MEMORY_LIMIT);
   }
 
   public int changeRetries() {

@@ -172,13 +172,7 @@ final class FileReader {
         }
         lastSeen = Optional.of(stat);
         ReadOutcome outcome =
-            stat.size() <= sizeLimit
-                ? whole(file, stat)
-                : switch (overLimit) {
-                  case OverLimit.Sample sample -> sample(file, stat);
-                  case OverLimit.Hash hash -> tooLarge(hashAll(file, stat, Optional.empty()), stat);
-                  case OverLimit.Capture capture -> capture(file, stat, capture.sink());
-                };
+            stat.size() <= sizeLimit ? whole(file, stat) : overLimit(file, stat, overLimit);
         if (outcome != null) {
           return outcome;
         }
@@ -190,6 +184,20 @@ final class FileReader {
         lastSeen,
         Reason.CHANGED_DURING_READ,
         "size, modification time or inode moved while reading, " + (retries + 1) + " times");
+  }
+
+  /** A file over the limit of content held whole, read as {@code overLimit} says. */
+  private static ReadOutcome overLimit(OpenedFile file, StatInfo stat, OverLimit overLimit)
+      throws IOException {
+    return switch (overLimit) {
+      case OverLimit.Sample sample -> sample(file, stat);
+      case OverLimit.Hash hash -> tooLarge(hashAll(file, stat, Optional.empty()), stat);
+      case OverLimit.Capture capture -> capture(file, stat, capture.sink());
+      case OverLimit.Stream stream ->
+          stat.size() <= stream.upTo()
+              ? capture(file, stat, stream.sink())
+              : overLimit(file, stat, stream.beyond());
+    };
   }
 
   private static ReadOutcome notOpened(HandleFailure why, Supplier<Attempt<StatInfo>> lstat) {

@@ -71,27 +71,28 @@ final class Observer {
    * The state a requested path leads to, and, when its final component is a symlink that stays
    * inside, that link's state before it.
    */
-  List<Observation> observe(RequestedPath request) {
+  List<Observation> observe(RequestedPath request, long sizeLimit, OverLimit overLimit) {
     return switch (request) {
       case RequestedPath.Outside outside -> List.of(observeOutside(outside));
-      case RequestedPath.Inside inside -> observeInside(inside);
+      case RequestedPath.Inside inside -> observeInside(inside, sizeLimit, overLimit);
     };
   }
 
-  private List<Observation> observeInside(RequestedPath.Inside request) {
+  private List<Observation> observeInside(
+      RequestedPath.Inside request, long sizeLimit, OverLimit overLimit) {
     if (request.plain()) {
       WorkspacePath path = WorkspacePath.ofComponents(request.components());
-      ReadOutcome outcome =
-          reader.read(path, options.sizeLimit(), options.changeRetries(), options.overLimit());
+      ReadOutcome outcome = reader.read(path, sizeLimit, options.changeRetries(), overLimit);
       if (!(outcome instanceof ReadOutcome.LinkInPath)) {
         return List.of(
-            toObservation(path, outcome, options.sizeLimit())
+            toObservation(path, outcome, notStoredAbove(sizeLimit, overLimit))
                 .withVia(viaFor(request.given(), path)));
       }
     }
     for (int attempt = 0; ; attempt++) {
       PathResolver.Resolution resolution = resolver.resolve(request.components());
-      Optional<List<Observation>> observed = observeResolution(request, resolution);
+      Optional<List<Observation>> observed =
+          observeResolution(request, resolution, sizeLimit, overLimit);
       if (observed.isPresent()) {
         return observed.get();
       }
@@ -112,7 +113,10 @@ final class Observer {
 
   /** The observations for one resolution, or empty when the workspace changed under it (retry). */
   private Optional<List<Observation>> observeResolution(
-      RequestedPath.Inside request, PathResolver.Resolution resolution) {
+      RequestedPath.Inside request,
+      PathResolver.Resolution resolution,
+      long sizeLimit,
+      OverLimit overLimit) {
     GivenPath given = request.given();
     switch (resolution) {
       case PathResolver.Resolved resolved -> {
@@ -123,13 +127,12 @@ final class Observer {
               new Observation(linkSnapshot(link), viaFor(given, link.path()), Optional.empty()));
         }
         ReadOutcome outcome =
-            reader.read(
-                resolved.path(), options.sizeLimit(), options.changeRetries(), options.overLimit());
+            reader.read(resolved.path(), sizeLimit, options.changeRetries(), overLimit);
         if (outcome instanceof ReadOutcome.LinkInPath) {
           return Optional.empty();
         }
         Observation reached =
-            toObservation(resolved.path(), outcome, options.sizeLimit())
+            toObservation(resolved.path(), outcome, notStoredAbove(sizeLimit, overLimit))
                 .withVia(viaFor(given, resolved.path()));
         if (resolved.ownLink().isPresent()
             && reached.snapshot().type().orElse(null) == FileType.DIRECTORY) {
@@ -245,7 +248,7 @@ final class Observer {
     for (int attempt = 0; attempt <= options.changeRetries(); attempt++) {
       ReadOutcome outcome = reader.read(path, sizeLimit, options.changeRetries(), overLimit);
       if (!(outcome instanceof ReadOutcome.LinkInPath)) {
-        return toObservation(path, outcome, sizeLimit);
+        return toObservation(path, outcome, notStoredAbove(sizeLimit, overLimit));
       }
       Lookup lookup = lookups.lstat(path);
       switch (lookup) {
@@ -352,7 +355,19 @@ final class Observer {
     };
   }
 
-  private static String overTheLimit(StatInfo stat, long sizeLimit) {
+  /**
+   * The size over which a read with these limits leaves a file's content unstored: the limit of
+   * content held whole, or, for a read that streams what is over it into a store, the size limit.
+   */
+  private static long notStoredAbove(long sizeLimit, OverLimit overLimit) {
+    return overLimit instanceof OverLimit.Stream stream ? stream.upTo() : sizeLimit;
+  }
+
+  private String overTheLimit(StatInfo stat, long sizeLimit) {
+    if (stat.size() <= options.sizeLimit()) {
+      // within the size limit, but this read had no store to stream it into
+      return stat.size() + " bytes is over the " + sizeLimit + " bytes a read holds in memory";
+    }
     return stat.size() + " bytes is over the size limit of " + sizeLimit;
   }
 
@@ -365,8 +380,8 @@ final class Observer {
     return (path, outcome) -> {
       Observation now =
           outcome instanceof ReadOutcome.LinkInPath
-              ? observeExact(path, options.sizeLimit(), overLimit)
-              : toObservation(path, outcome, options.sizeLimit());
+              ? observeExact(path, options.wholeReadLimit(), overLimit)
+              : toObservation(path, outcome, notStoredAbove(options.wholeReadLimit(), overLimit));
       return unchanged.test(now.snapshot()) ? Optional.empty() : Optional.of(now);
     };
   }

@@ -225,7 +225,7 @@ public final class WorkspaceBoundary implements AutoCloseable {
    * change.
    */
   public List<Observation> observe(RequestedPath request) {
-    return observer.observe(request);
+    return observer.observe(request, options.wholeReadLimit(), options.overLimit());
   }
 
   /** Parses and observes in one step. */
@@ -239,7 +239,7 @@ public final class WorkspaceBoundary implements AutoCloseable {
    * recorded as a link.
    */
   public Observation observeExact(WorkspacePath path) {
-    return observer.observeExact(path, options.sizeLimit(), options.overLimit());
+    return observer.observeExact(path, options.wholeReadLimit(), options.overLimit());
   }
 
   /**
@@ -258,7 +258,28 @@ public final class WorkspaceBoundary implements AutoCloseable {
    * undo can put the path back.
    */
   public Observation observeExact(WorkspacePath path, ContentSink sink) {
-    return observer.observeExact(path, options.sizeLimit(), new OverLimit.Capture(sink));
+    return observer.observeExact(path, options.wholeReadLimit(), new OverLimit.Capture(sink));
+  }
+
+  /**
+   * {@link #observe(RequestedPath)} as a capture records it: a file too large to hold in memory but
+   * within the size limit is streamed into {@code sink} (unless it holds that content already), so
+   * that the snapshot is captured; one over the size limit is fingerprinted as ever.
+   */
+  public List<Observation> observeCapturing(RequestedPath request, ContentSink sink) {
+    return observer.observe(request, options.wholeReadLimit(), streamingInto(sink));
+  }
+
+  /**
+   * {@link #observeExact(WorkspacePath)} as a capture records it ({@link #observeCapturing(
+   * RequestedPath, ContentSink)}): the after-state of a path a turn recorded.
+   */
+  public Observation observeCapturing(WorkspacePath path, ContentSink sink) {
+    return observer.observeExact(path, options.wholeReadLimit(), streamingInto(sink));
+  }
+
+  private OverLimit streamingInto(ContentSink sink) {
+    return new OverLimit.Stream(sink, options.sizeLimit(), options.overLimit());
   }
 
   /**

@@ -190,7 +190,8 @@ final class WriteProtocol {
   }
 
   private ReadOutcome readAt(DirectoryHandle parent, Name name, OverLimit overLimit) {
-    return reader.readAt(parent, name, options.sizeLimit(), options.changeRetries(), overLimit);
+    return reader.readAt(
+        parent, name, options.wholeReadLimit(), options.changeRetries(), overLimit);
   }
 
   private WriteOutcome stageFileIn(

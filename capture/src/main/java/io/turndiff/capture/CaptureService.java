@@ -3,6 +3,7 @@ package io.turndiff.capture;
 import io.turndiff.boundary.BoundaryOptions;
 import io.turndiff.boundary.Observation;
 import io.turndiff.boundary.WorkspaceBoundary;
+import io.turndiff.capture.record.BlobSink;
 import io.turndiff.capture.record.ChangeRecorder;
 import io.turndiff.capture.track.PathChange;
 import io.turndiff.capture.track.Tracker;
@@ -510,7 +511,8 @@ public final class CaptureService implements AutoCloseable {
         throw new RequestException(RequestException.Problem.BAD_INPUT, e.getMessage());
       }
       for (RequestedPath request : requests) {
-        for (Observation observation : boundary.observe(request)) {
+        for (Observation observation :
+            boundary.observeCapturing(request, BlobSink.storing(store))) {
           inputs.add(request.given());
           observations.add(late.map(why -> unknownBefore(observation, why)).orElse(observation));
         }

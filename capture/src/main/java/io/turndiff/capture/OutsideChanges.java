@@ -2,6 +2,7 @@ package io.turndiff.capture;
 
 import io.turndiff.boundary.Observation;
 import io.turndiff.boundary.WorkspaceBoundary;
+import io.turndiff.capture.record.AfterStateRead;
 import io.turndiff.capture.record.ChangeRecorder;
 import io.turndiff.capture.track.DirectoryDelta;
 import io.turndiff.capture.track.PathChange;
@@ -66,9 +67,10 @@ final class OutsideChanges {
     List<PathChange> changes = comparison.changes();
     Map<Sha256, byte[]> contents = store.read(tx -> tx.blobs().contentsOf(befores));
     List<ChangeRecorder.Detected> files = new ArrayList<>();
+    AfterStateRead afterStates = new AfterStateRead(store, boundary);
     for (int i = 0; i < changes.size(); i++) {
       PathChange change = changes.get(i);
-      Observation after = change.now().orElseGet(() -> boundary.observeExact(change.path()));
+      Observation after = afterStates.of(change.path(), befores.get(i), change.now());
       ChangeRecorder.Detected detected =
           recorder.detectWithDiffPending(
               change.path(), befores.get(i), after, contents, change.ignoredByGit());

@@ -2,6 +2,7 @@ package io.turndiff.capture;
 
 import io.turndiff.boundary.Observation;
 import io.turndiff.boundary.WorkspaceBoundary;
+import io.turndiff.capture.record.AfterStateRead;
 import io.turndiff.capture.record.ChangeRecorder;
 import io.turndiff.capture.record.DirectorySide;
 import io.turndiff.capture.track.DirectoryDelta;
@@ -95,7 +96,8 @@ final class TurnFinish {
     this.found = all.stream().filter(change -> change.record().isEmpty()).toList();
     this.rescanned = all.stream().filter(change -> change.record().isPresent()).toList();
     Map<Sha256, byte[]> beforeContents = beforeContents(store);
-    this.completed = completeRecorded(boundary, beforeContents);
+    AfterStateRead afterStates = new AfterStateRead(store, boundary);
+    this.completed = completeRecorded(afterStates, beforeContents);
     this.scannedDirectories =
         scanned
             .map(
@@ -104,7 +106,7 @@ final class TurnFinish {
             .orElse(List.of());
     this.directoriesAfter = directoriesAfter(store, boundary);
     this.firstSights = directorySidesOf(completed, directoriesAfter);
-    this.detected = detectFound(boundary, beforeContents);
+    this.detected = detectFound(afterStates, beforeContents);
   }
 
   /** Each change the scan found, with its before-state and the turn's record of it, if any. */
@@ -135,23 +137,22 @@ final class TurnFinish {
 
   /** The after-state of every path the turn recorded, classified, its new content compressed. */
   private List<ChangeRecorder.Completed> completeRecorded(
-      WorkspaceBoundary boundary, Map<Sha256, byte[]> beforeContents) {
+      AfterStateRead afterStates, Map<Sha256, byte[]> beforeContents) {
     return inParallel(
         recorded,
         change ->
             recorder.completeWithDiffPending(
-                change, boundary.observeExact(change.path()), beforeContents));
+                change, afterStates.of(change.path(), change.before()), beforeContents));
   }
 
   /** The after-state of every path only the scan found, classified, its content compressed. */
   private List<ChangeRecorder.Detected> detectFound(
-      WorkspaceBoundary boundary, Map<Sha256, byte[]> beforeContents) {
+      AfterStateRead afterStates, Map<Sha256, byte[]> beforeContents) {
     return inParallel(
         IntStream.range(0, found.size()).boxed().toList(),
         i -> {
           Found change = found.get(i);
-          Observation after =
-              change.change().now().orElseGet(() -> boundary.observeExact(change.path()));
+          Observation after = afterStates.of(change.path(), change.before(), change.change().now());
           return recorder.detectWithDiffPending(
               change.path(),
               change.before(),

@@ -54,10 +54,11 @@ final class StoreOptions {
       names = "--size-limit",
       scope = ScopeType.INHERIT,
       paramLabel = "BYTES",
-      defaultValue = "2097152",
+      defaultValue = "67108864",
       description =
           "Files larger than this are not stored, only fingerprinted by sampling (a rewind still "
-              + "stores what it overwrites) (default: ${DEFAULT-VALUE}).")
+              + "stores what it overwrites); those over 2 MiB are streamed into the store in "
+              + "chunks (default: ${DEFAULT-VALUE}, 64 MiB).")
   long sizeLimit;
 
   @Option(

@@ -33,7 +33,12 @@ final class RewindHarness implements AutoCloseable {
   private final boolean ownsStore;
 
   RewindHarness(Path temp) {
-    this(TestWorkspace.in(temp), TestStore.freshIn(temp), "session-1", true);
+    this(temp, BoundaryOptions.defaults());
+  }
+
+  /** Over a fresh store of its own, with a boundary of {@code options} (another size limit). */
+  RewindHarness(Path temp, BoundaryOptions options) {
+    this(TestWorkspace.in(temp), TestStore.freshIn(temp), "session-1", true, options);
   }
 
   /** Over a store that outlives the harness. */
@@ -46,10 +51,6 @@ final class RewindHarness implements AutoCloseable {
    */
   RewindHarness(TestWorkspace workspace, Store store, String session, BoundaryOptions options) {
     this(workspace, store, session, false, options);
-  }
-
-  private RewindHarness(TestWorkspace workspace, Store store, String session, boolean ownsStore) {
-    this(workspace, store, session, ownsStore, BoundaryOptions.defaults());
   }
 
   private RewindHarness(

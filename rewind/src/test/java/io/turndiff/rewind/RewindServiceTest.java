@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.turndiff.boundary.BoundaryOptions;
 import io.turndiff.fixtures.StoreRows;
 import io.turndiff.fixtures.TreeContent;
 import io.turndiff.model.ChangeKind;
@@ -38,13 +39,19 @@ import org.junit.jupiter.api.io.TempDir;
 /** Rewinds over a real store and real files; every test checks the canary. */
 class RewindServiceTest {
 
+  /**
+   * The size limit of these tests, 2 MiB (the default before big files were stored), so that a file
+   * over it costs a few MB to write.
+   */
+  private static final long SIZE_LIMIT = 2L << 20;
+
   @TempDir Path temp;
 
   private RewindHarness h;
 
   @BeforeEach
   void open() {
-    h = new RewindHarness(temp);
+    h = new RewindHarness(temp, BoundaryOptions.builder().sizeLimit(SIZE_LIMIT).build());
   }
 
   @AfterEach
@@ -476,7 +483,7 @@ class RewindServiceTest {
     assertEquals("real\n", h.workspace.readText("real.txt"));
   }
 
-  /** Over the default size limit of 2 MiB. */
+  /** Over the size limit of these tests. */
   private static byte[] large(int seed) {
     byte[] content = new byte[2_500_000];
     new Random(seed).nextBytes(content);

@@ -29,6 +29,11 @@ final class BlobCodec implements AutoCloseable {
   /** A zstd frame compressed against the whole content of the blob's base ({@code base_sha256}). */
   static final String DELTA = "delta";
 
+  /**
+   * A chunk whose bytes are those of the chunk at the same seq of its content's base (data empty).
+   */
+  static final String SAME = "same";
+
   private static final int LEVEL = 3;
 
   private final ZstdCompressCtx context = new ZstdCompressCtx().setLevel(LEVEL);

@@ -1,6 +1,7 @@
 package io.turndiff.store;
 
 import io.turndiff.model.Sha256;
+import java.util.Arrays;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.function.Function;
@@ -53,8 +54,31 @@ public final class BlobEncoder {
 
   /** One chunk of a content stored in chunks, as the chunk table keeps it. */
   public static EncodedChunk encodeChunk(byte[] chunk) {
-    BlobCodec.Encoded encoded = withCodec(codec -> codec.encode(chunk));
-    return new EncodedChunk(chunk.length, encoded.encoding(), encoded.data());
+    return encodeChunk(chunk, Optional.empty());
+  }
+
+  /**
+   * One chunk of a content stored in chunks against {@code base}, the chunk at the same seq of the
+   * content's base (its before-state): by reference when the bytes are the same, else compressed
+   * both on its own and against it, the smaller kept. A few lines changed in the middle of a big
+   * file so cost one small delta chunk; lines inserted or removed shift the chunks after them by as
+   * many bytes, which patch-from finds in the base chunk all the same.
+   */
+  public static EncodedChunk encodeChunk(byte[] chunk, Optional<byte[]> base) {
+    if (base.isPresent() && Arrays.equals(chunk, base.get())) {
+      return new EncodedChunk(chunk.length, BlobCodec.SAME, new byte[0]);
+    }
+    return withCodec(
+        codec -> {
+          BlobCodec.Encoded whole = codec.encode(chunk);
+          if (base.isPresent() && base.get().length > 0) {
+            byte[] delta = codec.encodeDelta(chunk, base.get());
+            if (delta.length < whole.data().length) {
+              return new EncodedChunk(chunk.length, BlobCodec.DELTA, delta);
+            }
+          }
+          return new EncodedChunk(chunk.length, whole.encoding(), whole.data());
+        });
   }
 
   private static <T> T withCodec(Function<BlobCodec, T> work) {

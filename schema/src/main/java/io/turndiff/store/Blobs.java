@@ -396,6 +396,15 @@ public final class Blobs {
    * becomes that blob, or, when the blob is stored already, its chunks are dropped.
    */
   public Sha256 completeChunks(long upload, Sha256 sha256, long size) {
+    return completeChunks(upload, sha256, size, Optional.empty());
+  }
+
+  /**
+   * As {@link #completeChunks(long, Sha256, long)}, for an upload some of whose chunks refer to the
+   * chunks of {@code base} ({@link #chunkBase}): the blob names it as its base, so that garbage
+   * collection keeps the base while this content needs it (the foreign key deltas have).
+   */
+  public Sha256 completeChunks(long upload, Sha256 sha256, long size, Optional<Sha256> base) {
     long stored =
         dsl.select(DSL.coalesce(DSL.sum(CONTENT_CHUNK.SIZE), DSL.inline(BigDecimal.ZERO)))
             .from(CONTENT_CHUNK)
@@ -409,12 +418,62 @@ public final class Blobs {
       abandonChunks(upload);
       return sha256;
     }
-    insert(new EncodedBlob(sha256, size, BlobCodec.CHUNKED, new byte[0]));
+    if (base.isPresent()) {
+      insertChunkedOn(sha256, size, base.get());
+    } else {
+      insert(new EncodedBlob(sha256, size, BlobCodec.CHUNKED, new byte[0]));
+    }
     dsl.update(CHUNKED_CONTENT)
         .set(CHUNKED_CONTENT.SHA256, sha256.hex())
         .where(CHUNKED_CONTENT.ID.eq(upload))
         .execute();
     return sha256;
+  }
+
+  private void insertChunkedOn(Sha256 sha256, long size, Sha256 base) {
+    long depth =
+        dsl.select(BLOB.DEPTH)
+            .from(BLOB)
+            .where(BLOB.SHA256.eq(base.hex()))
+            .fetchOptional(BLOB.DEPTH)
+            .orElseThrow(() -> new StoreException("blob " + base + ", a chunked base, is missing"));
+    dsl.insertInto(BLOB)
+        .set(BLOB.SHA256, sha256.hex())
+        .set(BLOB.SIZE, size)
+        .set(BLOB.ENCODING, BlobCodec.CHUNKED)
+        .set(BLOB.DATA, new byte[0])
+        .set(BLOB.STORED_AT, clock.millis())
+        .set(BLOB.BASE_SHA256, base.hex())
+        .set(BLOB.DEPTH, depth + 1)
+        .execute();
+  }
+
+  /**
+   * The before-state a big after-state's chunks may be stored against: {@code before} when it is
+   * stored in chunks less than {@link #MAX_DEPTH} deep (reading a chunk follows at most that many
+   * references). It is marked as looked up now ({@link #retain}): a collection running while the
+   * upload streams in keeps it for its grace period, and the completed blob then holds it by its
+   * foreign key.
+   */
+  public Optional<Sha256> chunkBase(Sha256 before) {
+    boolean usable =
+        dsl.fetchExists(
+            dsl.selectOne()
+                .from(BLOB)
+                .where(
+                    BLOB.SHA256
+                        .eq(before.hex())
+                        .and(BLOB.ENCODING.eq(BlobCodec.CHUNKED))
+                        .and(BLOB.DEPTH.lt((long) MAX_DEPTH))));
+    return usable && retain(before) ? Optional.of(before) : Optional.empty();
+  }
+
+  /**
+   * Chunk {@code seq} of {@code base}, a content stored in chunks, decompressed; empty when it has
+   * fewer chunks. What a chunk at that seq of a content stored against it is encoded against.
+   */
+  public Optional<byte[]> chunkOf(Sha256 base, int seq) {
+    return chunked(base).filter(content -> seq < content.chunks()).map(c -> chunk(c.id(), seq));
   }
 
   /** Drops an upload that will not be completed (the file changed while it was read). */
@@ -441,6 +500,15 @@ public final class Blobs {
 
   /** Chunk {@code seq} of a content stored in chunks, decompressed. */
   public byte[] chunk(long content, int seq) {
+    return chunk(content, seq, 0);
+  }
+
+  /**
+   * Chunk {@code seq} of {@code content}, decoding the chunk at the same seq of its base first when
+   * it refers to one; {@code links} counts the references followed, bounded as a delta chain's are,
+   * so that damage (a cycle) fails instead of looping.
+   */
+  private byte[] chunk(long content, int seq, int links) {
     var row =
         dsl.select(CONTENT_CHUNK.ENCODING, CONTENT_CHUNK.DATA, CONTENT_CHUNK.SIZE)
             .from(CONTENT_CHUNK)
@@ -450,7 +518,58 @@ public final class Blobs {
       throw new StoreException(
           "chunk " + seq + " of stored content " + content + " is missing from the store");
     }
-    return BlobCodec.decode(row.value1(), row.value2(), row.value3());
+    String encoding = row.value1();
+    if (!BlobCodec.SAME.equals(encoding) && !BlobCodec.DELTA.equals(encoding)) {
+      return BlobCodec.decode(encoding, row.value2(), row.value3());
+    }
+    if (links >= MOST_LINKS_READ) {
+      throw new StoreException(
+          "chunk " + seq + " of stored content " + content + " follows too many bases");
+    }
+    byte[] base = chunk(baseContentOf(content, seq), seq, links + 1);
+    if (BlobCodec.DELTA.equals(encoding)) {
+      try {
+        return BlobCodec.decodeDelta(row.value2(), row.value3(), base);
+      } catch (StoreException e) {
+        throw new StoreException(
+            "chunk " + seq + " of stored content " + content + ": " + e.getMessage(), e);
+      }
+    }
+    if (base.length != row.value3()) {
+      throw new StoreException(
+          "chunk "
+              + seq
+              + " of stored content "
+              + content
+              + " is the same as its base's, which"
+              + " holds "
+              + base.length
+              + " bytes, not "
+              + row.value3());
+    }
+    return base;
+  }
+
+  /** The chunked content that {@code content}'s blob names as its base. */
+  private long baseContentOf(long content, int seq) {
+    var self = CHUNKED_CONTENT.as("self");
+    var base = CHUNKED_CONTENT.as("base");
+    return dsl.select(base.ID)
+        .from(self)
+        .join(BLOB)
+        .on(BLOB.SHA256.eq(self.SHA256))
+        .join(base)
+        .on(base.SHA256.eq(BLOB.BASE_SHA256))
+        .where(self.ID.eq(content))
+        .fetchOptional(base.ID)
+        .orElseThrow(
+            () ->
+                new StoreException(
+                    "chunk "
+                        + seq
+                        + " of stored content "
+                        + content
+                        + " refers to its base, which is not stored in chunks"));
   }
 
   /**

@@ -11,4 +11,12 @@ public record EncodedChunk(int size, String encoding, byte[] data) {
       throw new IllegalArgumentException("a chunk holds at least one byte");
     }
   }
+
+  /**
+   * Whether this chunk is decoded with the chunk at the same seq of its content's base ({@code
+   * same} or {@code delta}).
+   */
+  public boolean refersToBase() {
+    return BlobCodec.SAME.equals(encoding) || BlobCodec.DELTA.equals(encoding);
+  }
 }

@@ -11,7 +11,7 @@ import java.util.Optional;
 import org.jooq.DSLContext;
 
 /**
- * What the hook calls showed of each runtime per directory (migration V27), kept so that a
+ * What the hook calls showed of each runtime per directory (migration V26), kept so that a
  * restarted service still shows its last sightings ({@code hooks status}). The service holds them
  * in memory and writes the ones that changed every few seconds, in one transaction: a hook call
  * never waits for a commit of its own here.

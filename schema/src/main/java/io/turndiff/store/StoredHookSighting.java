@@ -6,7 +6,7 @@ import java.util.Objects;
 import java.util.Optional;
 
 /**
- * A {@code hook_sighting} row (migration V27): what the hook calls of one runtime in one directory
+ * A {@code hook_sighting} row (migration V26): what the hook calls of one runtime in one directory
  * showed, as the service last wrote it.
  *
  * @param runtime the runtime's name ({@code claude-code}, {@code codex}, …)

@@ -1,37 +1,30 @@
 package io.turndiff.store;
 
+import static io.turndiff.store.DialectStores.COLLECT_NOW;
+import static io.turndiff.store.DialectStores.connect;
+import static io.turndiff.store.DialectStores.fresh;
+import static io.turndiff.store.DialectStores.referTo;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.github.luben.zstd.Zstd;
-import io.turndiff.model.BoundaryKind;
-import io.turndiff.model.DetectedBy;
-import io.turndiff.model.FileMetadata;
-import io.turndiff.model.FileType;
 import io.turndiff.model.Sha256;
-import io.turndiff.model.Snapshot;
 import io.turndiff.model.TestHook;
-import io.turndiff.model.TurnKind;
-import io.turndiff.model.WorkspacePath;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.sql.Connection;
-import java.sql.DriverManager;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
-import java.time.Instant;
 import java.time.InstantSource;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
-import java.util.OptionalInt;
-import java.util.OptionalLong;
 import java.util.Random;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -44,27 +37,7 @@ import org.junit.jupiter.params.provider.ValueSource;
  */
 class DeltaBlobsTest {
 
-  private static final Instant TAKEN_AT = Instant.ofEpochMilli(1_700_000_000_123L);
-  private static final RetentionPolicy COLLECT_NOW =
-      new RetentionPolicy(
-          Optional.empty(), OptionalInt.empty(), OptionalLong.empty(), Duration.ZERO);
-
   @TempDir Path temp;
-
-  /** A fresh store of the dialect: a SQLite file, or an empty PostgreSQL database. */
-  private StoreAddress fresh(String dialect) {
-    return dialect.equals("postgres")
-        ? PostgresServer.emptyDatabase()
-        : new StoreAddress.SqliteFile(temp.resolve("turndiff.db"));
-  }
-
-  private static Connection connect(StoreAddress address) throws SQLException {
-    return switch (address) {
-      case StoreAddress.SqliteFile sqlite ->
-          DriverManager.getConnection("jdbc:sqlite:" + sqlite.path());
-      case PostgresDatabase database -> database.connect();
-    };
-  }
 
   /** What the blob row of {@code sha} holds: encoding, base, depth, stored bytes. */
   private record StoredRow(String encoding, Optional<Sha256> base, long depth, long bytes) {}
@@ -129,26 +102,6 @@ class DeltaBlobsTest {
     return store.write(tx -> tx.blobs().put(encoded));
   }
 
-  /** A turn whose record of a file has the content {@code sha} as its before-state. */
-  private static void referTo(Store store, Sha256 sha, long size) {
-    Snapshot snapshot =
-        Snapshot.regularFile(
-            WorkspacePath.of("src/a.txt"),
-            BoundaryKind.OPENAT2,
-            new FileMetadata(FileType.REGULAR, size, 1L, 0644, 1, 1),
-            sha,
-            TAKEN_AT);
-    store.write(
-        tx -> {
-          StoredWorkspace workspace = tx.workspaces().register("/w", "/w", 1, 2);
-          StoredSession session = tx.sessions().create("s", workspace.id());
-          StoredTurn turn = tx.turns().begin("t", session, TurnKind.AGENT);
-          long before = tx.snapshots().insert(snapshot);
-          return tx.fileChanges()
-              .begin(turn.id(), snapshot.path(), Optional.empty(), DetectedBy.SNAPSHOT, before);
-        });
-  }
-
   private static byte[] streamed(Store store, Sha256 sha) throws Exception {
     try (InputStream in = store.openContent(sha)) {
       return in.readAllBytes();
@@ -196,7 +149,7 @@ class DeltaBlobsTest {
   @ValueSource(strings = {"sqlite", "postgres"})
   void anAfterStateIsStoredAsADeltaOfItsBeforeStateAndReadsBackByteExactAfterReopening(
       String dialect) throws Exception {
-    StoreAddress address = fresh(dialect);
+    StoreAddress address = fresh(dialect, temp);
     Random random = new Random(1);
     byte[] before = text(random, 20_000);
     byte[] after = edited(before, random);
@@ -229,7 +182,7 @@ class DeltaBlobsTest {
   @ValueSource(strings = {"sqlite", "postgres"})
   void aFileEditedInEveryTurnIsNeverStoredMoreThanMaxDepthDeltasDeep(String dialect)
       throws Exception {
-    StoreAddress address = fresh(dialect);
+    StoreAddress address = fresh(dialect, temp);
     Random random = new Random(2);
     List<byte[]> versions = new ArrayList<>(List.of(text(random, 12_000)));
     for (int turn = 1; turn < 40; turn++) {
@@ -264,7 +217,7 @@ class DeltaBlobsTest {
   @ValueSource(strings = {"sqlite", "postgres"})
   void aContentIsStoredWholeWhenItsBaseIsNotStoredOrADeltaIsNotSmaller(String dialect)
       throws Exception {
-    StoreAddress address = fresh(dialect);
+    StoreAddress address = fresh(dialect, temp);
     Random random = new Random(3);
     byte[] neverStored = text(random, 8_000);
     byte[] after = edited(neverStored, random);
@@ -287,7 +240,7 @@ class DeltaBlobsTest {
   @ValueSource(strings = {"sqlite", "postgres"})
   void aCollectionKeepsEveryBaseAKeptDeltaNeedsAndRemovesAChainOnceNothingNeedsIt(String dialect)
       throws Exception {
-    StoreAddress address = fresh(dialect);
+    StoreAddress address = fresh(dialect, temp);
     Random random = new Random(5);
     List<byte[]> kept = new ArrayList<>(List.of(text(random, 10_000)));
     List<byte[]> dropped = new ArrayList<>(List.of(text(random, 10_000)));

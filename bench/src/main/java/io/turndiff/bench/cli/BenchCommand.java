@@ -33,7 +33,8 @@ import picocli.CommandLine.Spec;
       HttpBenchCommand.class,
       HooksBenchCommand.class,
       JmhBenchCommand.class,
-      CliBenchCommand.class
+      CliBenchCommand.class,
+      BigFileBenchCommand.class
     })
 final class BenchCommand implements Callable<Integer> {
 

@@ -2,30 +2,40 @@ package io.turndiff.capture.record;
 
 import io.turndiff.boundary.ContentSink;
 import io.turndiff.model.Sha256;
-import io.turndiff.store.BlobEncoder;
-import io.turndiff.store.EncodedChunk;
+import io.turndiff.store.ChunkUpload;
 import io.turndiff.store.Store;
 import java.util.Optional;
 
 /**
- * The store's blob table as the sink of a read that captures whatever the size: a file over the
- * size limit is streamed in chunk by chunk, each chunk compressed off the store's lock and written
- * in its own short transaction, so that neither memory nor the lock is held for the whole file. The
- * blob appears, under the SHA-256 of the whole content, only in the transaction that completes it.
+ * The store's blob table as the sink of a read that streams what it does not hold in memory: a big
+ * file is streamed in chunk by chunk ({@link ChunkUpload}), so that neither memory nor the store's
+ * lock is held for the whole file.
  */
 public final class BlobSink implements ContentSink {
 
   private final Store store;
   private final boolean stores;
+  private final Optional<Sha256> before;
 
-  private BlobSink(Store store, boolean stores) {
+  private BlobSink(Store store, boolean stores, Optional<Sha256> before) {
     this.store = store;
     this.stores = stores;
+    this.before = before;
   }
 
   /** Stores what it does not hold yet. */
   public static BlobSink storing(Store store) {
-    return new BlobSink(store, true);
+    return new BlobSink(store, true, Optional.empty());
+  }
+
+  /**
+   * Stores what it does not hold yet, chunk by chunk against {@code before} (the path's
+   * before-state) when that is stored in chunks too: a chunk the same as the before-state's at its
+   * seq is stored by reference, one a little changed as a delta of it ({@code
+   * BlobEncoder.encodeChunk}). What a finish stores a big file's after-state with.
+   */
+  public static BlobSink storingAgainst(Store store, Optional<Sha256> before) {
+    return new BlobSink(store, true, before);
   }
 
   /**
@@ -34,7 +44,7 @@ public final class BlobSink implements ContentSink {
    * stored.
    */
   public static BlobSink checking(Store store) {
-    return new BlobSink(store, false);
+    return new BlobSink(store, false, Optional.empty());
   }
 
   /**
@@ -55,34 +65,22 @@ public final class BlobSink implements ContentSink {
     if (!stores) {
       return Optional.empty();
     }
-    long upload = store.write(tx -> tx.blobs().beginChunks());
+    ChunkUpload upload = ChunkUpload.begin(store, before);
     return Optional.of(
         new Upload() {
-          private int seq;
-
           @Override
           public void write(byte[] chunk) {
-            EncodedChunk encoded = BlobEncoder.encodeChunk(chunk);
-            int number = seq++;
-            store.write(
-                tx -> {
-                  tx.blobs().putChunk(upload, number, encoded);
-                  return null;
-                });
+            upload.write(chunk);
           }
 
           @Override
           public void complete(Sha256 sha256, long size) {
-            store.write(tx -> tx.blobs().completeChunks(upload, sha256, size));
+            upload.complete(sha256, size);
           }
 
           @Override
           public void abandon() {
-            store.write(
-                tx -> {
-                  tx.blobs().abandonChunks(upload);
-                  return null;
-                });
+            upload.abandon();
           }
         });
   }

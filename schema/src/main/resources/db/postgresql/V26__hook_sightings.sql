@@ -1,4 +1,4 @@
--- What the hook calls showed of each runtime in each directory (the same change as db/migration/V27, which
+-- What the hook calls showed of each runtime in each directory (the same change as db/migration/V26, which
 -- explains it).
 CREATE TABLE hook_sighting
 (

@@ -1,0 +1,67 @@
+package io.turndiff.store;
+
+import io.turndiff.model.BoundaryKind;
+import io.turndiff.model.DetectedBy;
+import io.turndiff.model.FileMetadata;
+import io.turndiff.model.FileType;
+import io.turndiff.model.Sha256;
+import io.turndiff.model.Snapshot;
+import io.turndiff.model.TurnKind;
+import io.turndiff.model.WorkspacePath;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.SQLException;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Optional;
+import java.util.OptionalInt;
+import java.util.OptionalLong;
+
+/** Stores of either dialect for tests of blob storage, and the rows such a test refers with. */
+final class DialectStores {
+
+  /** Removes everything nothing refers to, however recently it was stored. */
+  static final RetentionPolicy COLLECT_NOW =
+      new RetentionPolicy(
+          Optional.empty(), OptionalInt.empty(), OptionalLong.empty(), Duration.ZERO);
+
+  private static final Instant TAKEN_AT = Instant.ofEpochMilli(1_700_000_000_123L);
+
+  private DialectStores() {}
+
+  /** A fresh store of the dialect: a SQLite file in {@code temp}, or an empty PostgreSQL one. */
+  static StoreAddress fresh(String dialect, Path temp) {
+    return dialect.equals("postgres")
+        ? PostgresServer.emptyDatabase()
+        : new StoreAddress.SqliteFile(temp.resolve("turndiff.db"));
+  }
+
+  static Connection connect(StoreAddress address) throws SQLException {
+    return switch (address) {
+      case StoreAddress.SqliteFile sqlite ->
+          DriverManager.getConnection("jdbc:sqlite:" + sqlite.path());
+      case PostgresDatabase database -> database.connect();
+    };
+  }
+
+  /** A turn whose record of a file has the content {@code sha} as its before-state. */
+  static void referTo(Store store, Sha256 sha, long size) {
+    Snapshot snapshot =
+        Snapshot.regularFile(
+            WorkspacePath.of("src/a.txt"),
+            BoundaryKind.OPENAT2,
+            new FileMetadata(FileType.REGULAR, size, 1L, 0644, 1, 1),
+            sha,
+            TAKEN_AT);
+    store.write(
+        tx -> {
+          StoredWorkspace workspace = tx.workspaces().register("/w", "/w", 1, 2);
+          StoredSession session = tx.sessions().create("s", workspace.id());
+          StoredTurn turn = tx.turns().begin("t", session, TurnKind.AGENT);
+          long before = tx.snapshots().insert(snapshot);
+          return tx.fileChanges()
+              .begin(turn.id(), snapshot.path(), Optional.empty(), DetectedBy.SNAPSHOT, before);
+        });
+  }
+}

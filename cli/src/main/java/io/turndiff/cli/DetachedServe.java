@@ -1,5 +1,6 @@
 package io.turndiff.cli;
 
+import io.turndiff.ownfiles.AtomicFile;
 import io.turndiff.ownfiles.OwnDirectory;
 import io.turndiff.ownfiles.OwnFile;
 import java.io.File;
@@ -47,7 +48,9 @@ final class DetachedServe {
             "--exit-when-idle",
             exitWhenIdle.toSeconds() + "s"));
     Path log = log(database);
-    OwnDirectory.of(log.getParent()).make();
+    OwnDirectory.of(log.getParent()).makePrivate();
+    // 0600 from its creation, as the per-user service's log: it names the store's paths
+    OwnFile.of(log).createEmpty(AtomicFile.OWNER_ONLY);
     return new ProcessBuilder(command)
         .redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")))
         .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()))

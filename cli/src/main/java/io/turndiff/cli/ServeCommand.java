@@ -9,6 +9,7 @@ import io.turndiff.boundary.WorkspacePolicy;
 import io.turndiff.capture.track.WatchOptions;
 import io.turndiff.capture.workspace.WorkspaceHandles;
 import io.turndiff.ownfiles.LockFile;
+import io.turndiff.ownfiles.OwnDirectory;
 import io.turndiff.server.HttpService;
 import io.turndiff.server.ServiceOptions;
 import io.turndiff.service.DaemonFiles;
@@ -183,6 +184,9 @@ final class ServeCommand implements Callable<Integer> {
     }
     String token = token();
     Path database = StoreOptions.of(spec).location();
+    // the store's folder first, as the store makes it (0700): the lock beside the store comes
+    // before the store is opened, and the identity is the folder's real path once it exists
+    OwnDirectory.of(database.toAbsolutePath().getParent()).makePrivate();
     StoreService served = StoreService.of(database);
     Path tokenPath = tokenFile != null ? tokenFile.toAbsolutePath() : served.defaultToken();
     LockFile storeLock = lockStore(served);

@@ -17,6 +17,7 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -215,6 +216,8 @@ class OneServicePerStoreIT {
     ProcessHandle idleServe = ProcessHandle.of(idle.get("pid").asLong()).orElseThrow();
     idleServe.onExit().get(60, TimeUnit.SECONDS);
     Path log = Path.of(idle.get("log").asText());
+    assertEquals(Path.of(database + ".serve.log").toString(), log.toString());
+    assertEquals("rw-------", PosixFilePermissions.toString(Files.getPosixFilePermissions(log)));
     assertTrue(
         Files.readString(log).contains("no request and no panel open for"), Files.readString(log));
     assertFalse(Files.exists(Path.of(database + ".service.json")), "its record withdrawn");

@@ -85,7 +85,11 @@ async function run(sub, scope) {
       first = false;
       delay = base;
       await readEvents(response.body, (name, data) => {
-        if (!sub.stopped) sub.handlers.onEvent?.(name, data);
+        if (sub.stopped) return;
+        // another process committed to the store (a CLI snapshot, another service): which turns it
+        // touched is unknown, so the view reloads what it shows, as after a reconnect
+        if (name === 'store_changed') sub.handlers.onResync?.();
+        else sub.handlers.onEvent?.(name, data);
       }, { onRetry: ms => { base = delay = Math.min(Math.max(ms, 500), 30_000); } });
     } catch (e) {
       if (sub.stopped || e.name === 'AbortError') return;

@@ -1,18 +1,22 @@
 package io.turndiff.cli;
 
+import io.turndiff.ownfiles.AtomicFile;
 import io.turndiff.ownfiles.OwnDirectory;
 import io.turndiff.ownfiles.OwnFile;
 import java.io.File;
 import java.io.IOException;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 
 /**
  * {@code turndiff serve --port PORT} for a store, started by {@code turndiff open} in its own
  * session ({@code setsid}, when there is one) so that it outlives that command and its terminal,
- * with this JVM's Java and class path. Its output goes to {@code turndiff-serve.log} beside the
- * store (the service's own file, never a workspace's); it runs until stopped (SIGTERM).
+ * with this JVM's Java and class path. Its output goes to {@code <store>.serve.log} beside the
+ * store (the service's own file, never a workspace's; named after the store, so that two stores in
+ * one folder keep two logs); it stops after {@code --exit-when-idle} without a request or an open
+ * panel, when its store is deleted, or when stopped (SIGTERM).
  */
 final class DetachedServe {
 
@@ -21,10 +25,10 @@ final class DetachedServe {
   private DetachedServe() {}
 
   static Path log(Path database) {
-    return database.toAbsolutePath().resolveSibling("turndiff-serve.log");
+    return Path.of(database.toAbsolutePath() + ".serve.log");
   }
 
-  static Process start(Path database, int port) throws IOException {
+  static Process start(Path database, int port, Duration exitWhenIdle) throws IOException {
     List<String> command = new ArrayList<>();
     if (OwnFile.of(SETSID).isExecutable()) {
       command.add(SETSID.toString());
@@ -34,9 +38,19 @@ final class DetachedServe {
     command.add("-cp");
     command.add(System.getProperty("java.class.path"));
     command.add(Main.class.getName());
-    command.addAll(List.of("--db", database.toString(), "serve", "--port", Integer.toString(port)));
+    command.addAll(
+        List.of(
+            "--db",
+            database.toString(),
+            "serve",
+            "--port",
+            Integer.toString(port),
+            "--exit-when-idle",
+            exitWhenIdle.toSeconds() + "s"));
     Path log = log(database);
-    OwnDirectory.of(log.getParent()).make();
+    OwnDirectory.of(log.getParent()).makePrivate();
+    // 0600 from its creation, as the per-user service's log: it names the store's paths
+    OwnFile.of(log).createEmpty(AtomicFile.OWNER_ONLY);
     return new ProcessBuilder(command)
         .redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")))
         .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()))

@@ -5,10 +5,12 @@ import io.turndiff.api.ExitCode;
 import io.turndiff.api.Json;
 import io.turndiff.api.wire.WireLoginCode;
 import io.turndiff.api.wire.WireOpened;
+import io.turndiff.ownfiles.OwnFile;
 import io.turndiff.server.LoginCodeClient;
 import io.turndiff.server.LoginCodeClient.Reply;
 import io.turndiff.server.ServiceOptions;
-import io.turndiff.service.TokenFile;
+import io.turndiff.service.ServiceProbe;
+import io.turndiff.service.StoreService;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Path;
@@ -22,18 +24,19 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
 /**
- * {@code turndiff open}: a login link for the review panel. Asks the store's service (on {@code
- * --port}, with the token beside the store) for a one-time login code; when no service answers
- * there, starts {@code turndiff serve} for the store first, detached, its output in {@code
- * turndiff-serve.log} beside the store. Prints one JSON line with the URL, and on a desktop ({@code
- * DISPLAY} or {@code WAYLAND_DISPLAY} set) opens it with {@code xdg-open}; without one, or when
- * that fails, the printed URL is all there is.
+ * {@code turndiff open}: a login link for the review panel, on the store's one service. It finds
+ * that service by the store's identity ({@link StoreService}): the per-user service the hooks use
+ * when it serves the store, else a {@code serve} started earlier, whatever port either listens on.
+ * When none serves the store, it starts {@code turndiff serve} for it on {@code --port}, detached,
+ * with {@code --exit-when-idle}, its output in {@code <store>.serve.log}. Prints one JSON line with
+ * the URL, and on a desktop ({@code DISPLAY} or {@code WAYLAND_DISPLAY} set) opens it with {@code
+ * xdg-open}; without one, or when that fails, the printed URL is all there is.
  */
 @Command(
     name = "open",
     description =
-        "Print (and on a desktop open) a one-time login URL for the review panel, starting "
-            + "turndiff serve for the store when none is running.")
+        "Print (and on a desktop open) a one-time login URL for the review panel on the store's "
+            + "service, starting turndiff serve for the store when none serves it.")
 final class OpenCommand implements Callable<Integer> {
 
   private static final Duration START_WITHIN = Duration.ofSeconds(60);
@@ -50,8 +53,21 @@ final class OpenCommand implements Callable<Integer> {
       names = "--port",
       paramLabel = "N",
       defaultValue = "" + ServiceOptions.DEFAULT_PORT,
-      description = "The service's loopback port (default ${DEFAULT-VALUE}).")
+      description =
+          "The loopback port of the serve it starts when none serves the store (default "
+              + "${DEFAULT-VALUE}); a running service is used on its own port.")
   int port;
+
+  @Option(
+      names = "--exit-when-idle",
+      paramLabel = "DURATION",
+      converter = DurationArgument.class,
+      defaultValue = "10m",
+      description =
+          "The serve it starts stops after this long without a request and without a panel open "
+              + "(and when the store is deleted); 0s: it runs until stopped (default: "
+              + "${DEFAULT-VALUE}).")
+  Duration exitWhenIdle;
 
   @Override
   public Integer call() throws IOException, InterruptedException {
@@ -64,32 +80,34 @@ final class OpenCommand implements Callable<Integer> {
       root = Optional.of(workspace.toAbsolutePath().normalize().toString());
     }
     Path database = StoreOptions.of(spec).location();
-    Path tokenFile = database.resolveSibling("turndiff.token");
-    Reply answer = askForCode(tokenFile, root);
     Process started = null;
-    if (answer.status() == 0) {
-      started = DetachedServe.start(database, port);
-      Instant deadline = Instant.now().plus(START_WITHIN);
-      // the token file is rewritten once the new service listens; until then the old one gets 401
-      while ((answer = askForCode(tokenFile, root)).status() == 0 || answer.status() == 401) {
-        if (!started.isAlive() || Instant.now().isAfter(deadline)) {
+    ServiceProbe.Running running;
+    switch (StoreService.of(database).find()) {
+      case ServiceProbe.Running found -> running = found;
+      case ServiceProbe.Unproven unproven ->
           throw new CliException(
-              ExitCode.ERROR,
-              "turndiff serve did not start on port "
-                  + port
-                  + " (see "
-                  + DetachedServe.log(database)
-                  + ")");
-        }
-        Thread.sleep(200);
+              ExitCode.ERROR, unproven.reason() + "; not starting a second service for it");
+      case ServiceProbe.Nothing _, ServiceProbe.Stale _ -> {
+        started = DetachedServe.start(database, port, exitWhenIdle);
+        running = awaitStart(database, started);
       }
     }
+    int servicePort = running.discovery().port();
+    if (servicePort != port && spec.commandLine().getParseResult().hasMatchedOption("--port")) {
+      spec.commandLine()
+          .getErr()
+          .println(
+              "turndiff: the store's service listens on port "
+                  + servicePort
+                  + ", not "
+                  + port
+                  + " (one service per store): opening the panel there");
+    }
+    Reply answer = LoginCodeClient.request(servicePort, running.token(), root);
     if (answer.status() != 201) {
       throw new CliException(
           answer.status() == 400 || answer.status() == 403 ? ExitCode.USAGE : ExitCode.ERROR,
-          answer.status() == 401
-              ? "the service on port " + port + " is not this store's (its token differs)"
-              : "the service refused a login code: " + answer.body());
+          "the service refused a login code: " + answer.body());
     }
     WireLoginCode code = answer.code();
     PrintWriter out = spec.commandLine().getOut();
@@ -98,7 +116,7 @@ final class OpenCommand implements Callable<Integer> {
             new WireOpened(
                 code.url(),
                 code.expiresAt(),
-                "http://127.0.0.1:" + port,
+                running.discovery().url(),
                 started != null,
                 started == null ? null : started.pid(),
                 started == null ? null : DetachedServe.log(database).toString()),
@@ -108,11 +126,29 @@ final class OpenCommand implements Callable<Integer> {
     return ExitCode.OK.code();
   }
 
-  /** {@code POST /v1/login-codes} with the store's token; status 0 when nothing answers. */
-  private Reply askForCode(Path tokenFile, Optional<String> root)
+  /**
+   * Waits for the serve just started to publish its record and prove itself. The store's identity
+   * is resolved again each time: the serve may have made the store's folder meanwhile.
+   */
+  private ServiceProbe.Running awaitStart(Path database, Process started)
       throws IOException, InterruptedException {
-    Optional<String> token = TokenFile.read(tokenFile);
-    return token.isEmpty() ? Reply.NO_SERVICE : LoginCodeClient.request(port, token.get(), root);
+    Instant deadline = Instant.now().plus(START_WITHIN);
+    while (!(StoreService.of(database).find() instanceof ServiceProbe.Running running)) {
+      if (!started.isAlive() || Instant.now().isAfter(deadline)) {
+        Path log = DetachedServe.log(database);
+        throw new CliException(
+            ExitCode.ERROR,
+            "turndiff serve did not start on port "
+                + port
+                + (started.isAlive() ? " within " + START_WITHIN.toSeconds() + " s" : "")
+                + "; the end of its log "
+                + log
+                + ":\n"
+                + String.join("\n", OwnFile.of(log).lastLines(5)));
+      }
+      Thread.sleep(200);
+    }
+    return running;
   }
 
   /** {@code xdg-open URL} on a desktop; never fails the command (the URL is printed already). */

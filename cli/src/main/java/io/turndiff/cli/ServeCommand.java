@@ -9,10 +9,13 @@ import io.turndiff.boundary.WorkspacePolicy;
 import io.turndiff.capture.track.WatchOptions;
 import io.turndiff.capture.workspace.WorkspaceHandles;
 import io.turndiff.ownfiles.LockFile;
+import io.turndiff.ownfiles.OwnDirectory;
 import io.turndiff.server.HttpService;
 import io.turndiff.server.ServiceOptions;
 import io.turndiff.service.DaemonFiles;
 import io.turndiff.service.Program;
+import io.turndiff.service.ServiceProbe;
+import io.turndiff.service.StoreService;
 import io.turndiff.service.TokenFile;
 import java.io.IOException;
 import java.io.PrintWriter;
@@ -33,9 +36,12 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
 /**
- * {@code turndiff serve}: the long-lived local HTTP service. Prints one JSON line with its URL and
- * the token file, then serves until SIGTERM or SIGINT, when a garbage collection under way ends
- * after its step, requests in flight finish and the store is closed.
+ * {@code turndiff serve}: the long-lived local HTTP service, one per store ({@link StoreService}):
+ * it holds the store's lock for its life and publishes its record beside the store, so that {@code
+ * turndiff open} finds it and a second {@code serve} is refused naming it. Prints one JSON line
+ * with its URL and the token file, then serves until SIGTERM or SIGINT (or {@code
+ * --exit-when-idle}), when a garbage collection under way ends after its step, requests in flight
+ * finish and the store is closed.
  */
 @Command(
     name = "serve",
@@ -70,7 +76,7 @@ final class ServeCommand implements Callable<Integer> {
       names = "--token-file",
       paramLabel = "FILE",
       description =
-          "Where to write the token (default: turndiff.token beside the store, mode 0600).")
+          "Where to write the token (default: <store>.token beside the store, mode 0600).")
   Path tokenFile;
 
   @Option(
@@ -135,10 +141,21 @@ final class ServeCommand implements Callable<Integer> {
   Duration gcSizeCheck;
 
   @Option(
+      names = "--exit-when-idle",
+      paramLabel = "DURATION",
+      converter = DurationArgument.class,
+      defaultValue = "0s",
+      description =
+          "Stop after this long without a request and without a panel open on the service, and "
+              + "when the store's file is deleted; 0s: run until stopped (default: ${DEFAULT-VALUE}; "
+              + "`turndiff open` starts serve with its own --exit-when-idle, 10m).")
+  Duration exitWhenIdle;
+
+  @Option(
       names = "--daemon",
       description =
-          "Run as the per-user service of the store (what `turndiff service start` spawns): hold "
-              + "<store>.service.lock, answer the identity challenge, write --discovery last.")
+          "Run as the per-user service of the store (what `turndiff service start` spawns): take "
+              + "the hook calls kept while none ran, write --discovery last.")
   boolean daemon;
 
   @Option(
@@ -161,12 +178,19 @@ final class ServeCommand implements Callable<Integer> {
     if (daemon != (discovery != null)) {
       throw new CliException(ExitCode.USAGE, "--daemon and --discovery go together");
     }
+    if (exitWhenIdle.isNegative()) {
+      throw new CliException(
+          ExitCode.USAGE, "--exit-when-idle must not be negative, not " + exitWhenIdle);
+    }
     String token = token();
     Path database = StoreOptions.of(spec).location();
-    Path tokenPath =
-        tokenFile != null ? tokenFile.toAbsolutePath() : database.resolveSibling("turndiff.token");
-    Optional<LockFile> storeLock = daemon ? Optional.of(lockStore(database)) : Optional.empty();
-    Optional<String> instance = storeLock.map(held -> randomHex(16));
+    // the store's folder first, as the store makes it (0700): the lock beside the store comes
+    // before the store is opened, and the identity is the folder's real path once it exists
+    OwnDirectory.of(database.toAbsolutePath().getParent()).makePrivate();
+    StoreService served = StoreService.of(database);
+    Path tokenPath = tokenFile != null ? tokenFile.toAbsolutePath() : served.defaultToken();
+    LockFile storeLock = lockStore(served);
+    String instance = randomHex(16);
     ServiceOptions options = serviceOptions(token, instance);
     WorkspacePolicy policy = workspacePolicy();
     Turndiff turndiff =
@@ -174,19 +198,26 @@ final class ServeCommand implements Callable<Integer> {
             .open(policy, openWorkspaces, noWatch ? WatchOptions.OFF : WatchOptions.SERVICE);
     HttpService service = listen(turndiff, options);
     TokenFile.writePrivately(tokenPath, token);
-    Optional<DaemonFiles> daemonFiles = Optional.empty();
-    if (instance.isPresent()) {
+    Program program = Program.current(Main.VERSION);
+    List<DaemonFiles> published = new ArrayList<>();
+    if (daemon) {
       // the calls kept while no service ran go first: no live call can come before publish
       SpooledHookCalls spooled =
           new SpooledHookCalls(discovery.toAbsolutePath(), service, System.err);
       spooled.takeAll();
-      DaemonFiles files = new DaemonFiles(discovery.toAbsolutePath(), tokenPath, instance.get());
-      files.publish(token, service.port(), database, Program.current(Main.VERSION));
-      daemonFiles = Optional.of(files);
+      DaemonFiles files = new DaemonFiles(discovery.toAbsolutePath(), tokenPath, instance);
+      files.publish(token, service.port(), database, Path.of(database + ".service.log"), program);
+      published.add(files);
       spooled.keepLooking();
     }
-    CountDownLatch stopped = stopOnShutdown(service, turndiff, daemonFiles, storeLock);
-    daemonFiles.ifPresent(DaemonFiles::watch);
+    DaemonFiles record = new DaemonFiles(served.record(), tokenPath, instance);
+    record.publish(token, service.port(), database, log(database), program);
+    published.add(record);
+    CountDownLatch stopped = stopOnShutdown(service, turndiff, published, storeLock);
+    published.forEach(DaemonFiles::watch);
+    if (!exitWhenIdle.isZero()) {
+      IdleExit.watch(service, turndiff.store().localFile(), exitWhenIdle, System.err);
+    }
     PrintWriter out = spec.commandLine().getOut();
     out.println(
         Json.write(
@@ -195,6 +226,14 @@ final class ServeCommand implements Callable<Integer> {
     out.flush();
     stopped.await();
     return ExitCode.OK.code();
+  }
+
+  /**
+   * Where this serve's output goes, as its record tells {@code turndiff open} and {@code service
+   * status}: the per-user service's log, or the one {@code open} starts a serve with.
+   */
+  private Path log(Path database) {
+    return daemon ? Path.of(database + ".service.log") : DetachedServe.log(database);
   }
 
   /** {@value #TOKEN_VARIABLE}, at least 16 characters, else a new random one. */
@@ -211,18 +250,32 @@ final class ServeCommand implements Callable<Integer> {
     return token.strip();
   }
 
-  /** The per-user service's hold on the store: one service per store. */
-  private static LockFile lockStore(Path database) throws IOException {
-    return LockFile.tryAcquire(Path.of(database + ".service.lock"))
-        .orElseThrow(
-            () ->
-                new CliException(
-                    ExitCode.ERROR,
-                    "another turndiff service holds the store "
-                        + database
-                        + " ("
-                        + database
-                        + ".service.lock)"));
+  /**
+   * The store's lock, held for the service's life: one service per store, whoever started it. When
+   * another holds it, the refusal names that service (from its record) and how to reach it.
+   */
+  private static LockFile lockStore(StoreService served) throws IOException {
+    Optional<LockFile> held = LockFile.tryAcquire(served.lock());
+    if (held.isPresent()) {
+      return held.get();
+    }
+    String holder =
+        switch (served.find()) {
+          case ServiceProbe.Running running ->
+              "by its service ("
+                  + StoreService.describe(running.discovery())
+                  + "); `turndiff open` opens the panel on it";
+          case ServiceProbe.Unproven unproven -> "(" + unproven.reason() + ")";
+          case ServiceProbe.Nothing _, ServiceProbe.Stale _ -> "(" + served.lock() + ")";
+        };
+    throw new CliException(
+        ExitCode.ERROR,
+        "the store "
+            + served.identity()
+            + " is served already "
+            + holder
+            + "; not starting a"
+            + " second service");
   }
 
   private static String randomHex(int bytes) {
@@ -232,10 +285,10 @@ final class ServeCommand implements Callable<Integer> {
   }
 
   /** The service's options from the command's; a bad one is a usage error naming it. */
-  private ServiceOptions serviceOptions(String token, Optional<String> instance) {
+  private ServiceOptions serviceOptions(String token, String instance) {
     try {
-      ServiceOptions.Builder builder = ServiceOptions.builder(token).version(Main.VERSION);
-      instance.ifPresent(builder::instance);
+      ServiceOptions.Builder builder =
+          ServiceOptions.builder(token).version(Main.VERSION).instance(instance);
       if (socket != null && ServiceOptions.socketPathFits(socket.toAbsolutePath())) {
         builder.socket(socket.toAbsolutePath());
       } else if (socket != null) {
@@ -291,20 +344,17 @@ final class ServeCommand implements Callable<Integer> {
    * the store is closed, the token removed and the store's lock let go. The latch opens when done.
    */
   private static CountDownLatch stopOnShutdown(
-      HttpService service,
-      Turndiff turndiff,
-      Optional<DaemonFiles> published,
-      Optional<LockFile> held) {
+      HttpService service, Turndiff turndiff, List<DaemonFiles> published, LockFile held) {
     CountDownLatch stopped = new CountDownLatch(1);
     Runtime.getRuntime()
         .addShutdownHook(
             new Thread(
                 () -> {
-                  published.ifPresent(DaemonFiles::withdraw);
+                  published.forEach(DaemonFiles::withdraw);
                   service.stop();
                   turndiff.close();
-                  published.ifPresent(DaemonFiles::removeToken);
-                  held.ifPresent(LockFile::close);
+                  published.forEach(DaemonFiles::removeToken);
+                  held.close();
                   stopped.countDown();
                 },
                 "turndiff-shutdown"));

@@ -9,6 +9,7 @@ import java.time.InstantSource;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.OptionalLong;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Function;
 import java.util.logging.Level;
@@ -545,6 +546,30 @@ public final class Store implements AutoCloseable {
       if (writer != null && !readOnly()) {
         database.checkpoint(writer);
       }
+    } catch (RuntimeException e) {
+      throw noted(failures.translate(e));
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  /**
+   * A number that changes when another process has committed to the store since the last call, and
+   * never for this store's own writes: SQLite's {@code PRAGMA data_version}, read on the write
+   * connection. SQLite changes that number for a connection only when some <em>other</em>
+   * connection commits, and the write connection is the only one of this process that writes (the
+   * read connections never do), so a change is another process's commit: a CLI {@code snapshot}, a
+   * second service, a {@code gc}. It is one page-cache lookup, cheap enough to ask four times a
+   * second. Empty for PostgreSQL (it keeps no such number), and while this process is writing: the
+   * caller asks again later instead of waiting behind a long write.
+   */
+  public OptionalLong commitsByOthers() {
+    if (dialect() != SQLDialect.SQLITE || !lock.tryLock()) {
+      return OptionalLong.empty();
+    }
+    try {
+      Long version = writer().dsl().fetchOne("PRAGMA data_version").get(0, Long.class);
+      return version == null ? OptionalLong.empty() : OptionalLong.of(version);
     } catch (RuntimeException e) {
       throw noted(failures.translate(e));
     } finally {

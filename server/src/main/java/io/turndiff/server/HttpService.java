@@ -63,6 +63,8 @@ public final class HttpService implements AutoCloseable {
   private final ScheduledCollection collection;
   private final GoneRuntimeSweep goneRuntimes;
   private final HookSightingsWriter sightingsWriter;
+  private final ForeignCommits foreignCommits;
+  private volatile Instant lastRequest = Instant.now();
   private final Turndiff turndiff;
 
   private HttpService(Edge edge, ServiceOptions options, Turndiff turndiff) {
@@ -89,6 +91,7 @@ public final class HttpService implements AutoCloseable {
     this.collection = ScheduledCollection.start(turndiff, options, System.err);
     this.goneRuntimes = GoneRuntimeSweep.start(endpoints.goneRuntimes(), System.err);
     this.sightingsWriter = HookSightingsWriter.start(endpoints.hookSightings(), System.err);
+    this.foreignCommits = ForeignCommits.start(store, events, System.err);
     // the line diffs a process that died after a finish left pending
     turndiff.diffs().catchUp();
   }
@@ -132,10 +135,26 @@ public final class HttpService implements AutoCloseable {
   }
 
   /**
+   * How long nobody has used the service: no request came and no panel's event stream was open. A
+   * panel open on it keeps it busy however long it sits unread (zero while a stream is open); the
+   * keep-alives it receives are not requests. What {@code serve --exit-when-idle} measures.
+   */
+  public Duration idleFor(Instant now) {
+    if (events.watched()) {
+      return Duration.ZERO;
+    }
+    Instant last = lastRequest;
+    Instant streamEnded = events.lastStreamEnded();
+    Instant latest = streamEnded.isAfter(last) ? streamEnded : last;
+    return latest.isAfter(now) ? Duration.ZERO : Duration.between(latest, now);
+  }
+
+  /**
    * One request: through the {@linkplain SecurityGates gates}, then to its route. A gate's answer
    * or refusal is sent as it is; a request they pass gets its endpoint's answer.
    */
   private void handle(Exchange exchange) {
+    lastRequest = Instant.now();
     RequestView request = exchange.view();
     switch ((exchange.overSocket() ? socketGates : gates).pass(request)) {
       case Verdict.Pass(Passage passage) -> {
@@ -301,6 +320,7 @@ public final class HttpService implements AutoCloseable {
     // a collection in progress ends after its step, before the store closes
     collection.close();
     goneRuntimes.close();
+    foreignCommits.close();
     // the event streams would otherwise hold the grace period to its end
     events.close();
     edge.stop();

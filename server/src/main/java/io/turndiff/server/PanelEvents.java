@@ -63,6 +63,7 @@ final class PanelEvents implements AutoCloseable {
   private final List<Stream> streams = new ArrayList<>();
   private final AtomicLong ids = new AtomicLong();
   private boolean closed;
+  private Instant lastStreamEnded = Instant.now();
 
   /** True while a stream is open: events cost a query only then. */
   synchronized boolean watched() {
@@ -80,6 +81,21 @@ final class PanelEvents implements AutoCloseable {
     synchronized (this) {
       for (Stream stream : streams) {
         if (stream.scope.admits(event) && !stream.queue.offer(event)) {
+          stream.end();
+        }
+      }
+    }
+  }
+
+  /**
+   * Sends {@code data} to every stream, whatever its scope: for a change whose session and
+   * workspace the service does not know (another process's commit, {@link ForeignCommits}).
+   */
+  void broadcast(String name, ObjectNode data) {
+    Event event = new Event(ids.incrementAndGet(), name, null, null, Json.write(data, false));
+    synchronized (this) {
+      for (Stream stream : streams) {
+        if (!stream.queue.offer(event)) {
           stream.end();
         }
       }
@@ -158,6 +174,12 @@ final class PanelEvents implements AutoCloseable {
 
   private synchronized void unregister(Stream stream) {
     streams.remove(stream);
+    lastStreamEnded = Instant.now();
+  }
+
+  /** When the last stream ended; the start of the service when none has been open. */
+  synchronized Instant lastStreamEnded() {
+    return lastStreamEnded;
   }
 
   /** Ends the streams of a login session that ended (logout). */

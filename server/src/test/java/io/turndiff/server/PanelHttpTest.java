@@ -360,15 +360,7 @@ class PanelHttpTest {
     assertEquals("forbidden", expect(403, bearer("GET", "/v1/events", null)).get("error").asText());
 
     BlockingQueue<String> lines = new LinkedBlockingQueue<>();
-    HttpClient client = HttpClient.newHttpClient();
-    HttpRequest request =
-        HttpRequest.newBuilder(URI.create(own() + "/v1/events?session=s1"))
-            .header("Cookie", page.cookie())
-            .header("X-Turndiff-CSRF", page.csrf())
-            .header("Accept", "text/event-stream")
-            .build();
-    HttpResponse<Stream<String>> response =
-        client.send(request, HttpResponse.BodyHandlers.ofLines());
+    HttpResponse<Stream<String>> response = events(page, "?session=s1");
     assertEquals(200, response.statusCode());
     assertEquals(
         "text/event-stream; charset=utf-8",
@@ -418,6 +410,51 @@ class PanelHttpTest {
       service.stop();
       reader.join(Duration.ofSeconds(30));
       assertFalse(reader.isAlive(), "the stream ended with the service");
+    }
+  }
+
+  /** The page's event stream, {@code GET /v1/events QUERY}, its lines read as they come. */
+  private HttpResponse<Stream<String>> events(Page page, String query) throws Exception {
+    HttpRequest request =
+        HttpRequest.newBuilder(URI.create(own() + "/v1/events" + query))
+            .header("Cookie", page.cookie())
+            .header("X-Turndiff-CSRF", page.csrf())
+            .header("Accept", "text/event-stream")
+            .build();
+    return HttpClient.newHttpClient().send(request, HttpResponse.BodyHandlers.ofLines());
+  }
+
+  @Test
+  void anotherProcessesCommitWakesEveryStreamAndTheServicesOwnDoNot() throws Exception {
+    String turn = openTurn();
+    Page page = loggedIn();
+    BlockingQueue<String> lines = new LinkedBlockingQueue<>();
+    // scoped to another session: the other process's turn is in no scope the service knows
+    HttpResponse<Stream<String>> response = events(page, "?session=s1");
+    assertEquals(200, response.statusCode());
+    Thread reader = Thread.ofVirtual().start(() -> response.body().forEach(lines::add));
+    try {
+      awaitLine(lines, "event: hello");
+      expect(200, bearer("POST", "/v1/turns/" + turn + "/snapshots", "{\"paths\":[\"a.txt\"]}"));
+      awaitLine(lines, "event: file_snapshotted");
+      awaitLine(lines, "data: ");
+      // four looks of the service: its own commit is announced once, as file_snapshotted only
+      Thread.sleep(4 * ForeignCommits.LOOK_EVERY_MS);
+      assertTrue(
+          lines.stream().noneMatch(line -> line.startsWith("event: " + ForeignCommits.EVENT)),
+          "its own commit is not another's: " + lines);
+
+      // another process's connection to the same file, as a CLI `turn begin` opens it
+      try (Turndiff other =
+          Turndiff.builder(database).policy(WorkspacePolicy.anyDirectory()).open()) {
+        other.capture().beginTurn(workspace.root(), Optional.of("s2"), Optional.of("t-other"));
+      }
+      awaitLine(lines, "event: " + ForeignCommits.EVENT);
+      assertEquals(
+          "{\"by\":\"another process\"}", awaitLine(lines, "data: ").substring("data: ".length()));
+    } finally {
+      service.stop();
+      reader.join(Duration.ofSeconds(30));
     }
   }
 

@@ -7,11 +7,12 @@ import java.time.Duration;
 import java.time.Instant;
 
 /**
- * What {@code serve --daemon} publishes in the run directory and takes back when it stops: the
- * header file, then the discovery file (last: its existence means the rest is ready); on stop the
- * discovery file and the proof marker first, before the port closes, and the token and header after
- * — only while the discovery file still names this instance, so a newer daemon's files are never
- * touched.
+ * What a {@code serve} publishes and takes back when it stops, in the run directory (the per-user
+ * service, for the hook clients) and beside the store ({@link StoreService#record()}, every serve):
+ * the header file, then the discovery file (last: its existence means the rest is ready); on stop
+ * the discovery file and the proof marker first, before the port closes, and the token and header
+ * after — only while the discovery file still names this instance, so a newer daemon's files are
+ * never touched.
  */
 public final class DaemonFiles {
 
@@ -33,7 +34,12 @@ public final class DaemonFiles {
     this.instance = instance;
   }
 
-  public void publish(String bearer, int port, Path store, Program program) throws IOException {
+  /**
+   * Writes the header file, then the discovery file naming this process, {@code port}, {@code
+   * store} and {@code log} (where the service's output goes).
+   */
+  public void publish(String bearer, int port, Path store, Path log, Program program)
+      throws IOException {
     ServiceFiles.writePrivately(header, "Authorization: Bearer " + bearer + "\r\n");
     ServiceFiles.deleteEach(verified);
     long pid = ProcessHandle.current().pid();
@@ -45,7 +51,7 @@ public final class DaemonFiles {
             store.toString(),
             token,
             header,
-            Path.of(store + ".service.log"),
+            log,
             program.version(),
             program.jar(),
             Instant.now().toString())

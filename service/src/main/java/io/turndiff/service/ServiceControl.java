@@ -71,6 +71,9 @@ public final class ServiceControl {
           // start one
         }
       }
+      if (replaced == null) {
+        replaced = takeOver(StoreService.of(files.storePath()), notes);
+      }
       Process child = DaemonLauncher.spawn(files, environment);
       Instant deadline = Instant.now().plus(Duration.ofSeconds(waitSeconds));
       while (Instant.now().isBefore(deadline)) {
@@ -89,6 +92,45 @@ public final class ServiceControl {
               + (child.isAlive() ? " within " + waitSeconds + " s" : "")
               + "; see its log "
               + files.log());
+    }
+  }
+
+  /**
+   * One service per store: a {@code serve} that holds the store without being its per-user service
+   * (one {@code turndiff open} started, or one run by hand) is stopped gracefully, so that the
+   * service the hooks reach serves the store alone; its panel's stream ends and {@code turndiff
+   * open} opens the panel again on the per-user service. Refusing instead would leave every hook
+   * call undelivered for as long as that serve runs. One that holds the store and does not prove
+   * itself is not ours to stop: refused, named.
+   */
+  private static WireReplacedService takeOver(StoreService store, Consumer<String> notes)
+      throws IOException {
+    switch (store.find()) {
+      case ServiceProbe.Running running -> {
+        Discovery other = running.discovery();
+        notes.accept(
+            "the store is served by another turndiff serve ("
+                + StoreService.describe(other)
+                + "); stopping it: the per-user service serves the store alone (turndiff open"
+                + " opens the panel on it)");
+        ProcessHandle.of(other.pid()).ifPresent(ProcessHandle::destroy);
+        if (!waitFor(other.pid(), STOP_WAIT_SECONDS)) {
+          throw new CliException(
+              ExitCode.ERROR,
+              "the turndiff serve of the store (pid "
+                  + other.pid()
+                  + ") did not stop within "
+                  + STOP_WAIT_SECONDS
+                  + " s; not starting a second service");
+        }
+        return new WireReplacedService(other.pid(), other.version(), other.program());
+      }
+      case ServiceProbe.Unproven unproven ->
+          throw new CliException(
+              ExitCode.ERROR, unproven.reason() + "; not starting a second service");
+      case ServiceProbe.Nothing _, ServiceProbe.Stale _ -> {
+        return null;
+      }
     }
   }
 

@@ -145,9 +145,12 @@ public final class ServiceFiles {
     return Path.of(store + ".service.log");
   }
 
-  /** Held by the daemon for its whole life: one daemon per store, whatever its key. */
-  public Path storeLock() {
-    return Path.of(store + ".service.lock");
+  /**
+   * Held by the store's service for its whole life: one service per store, whatever its key and
+   * however the store was named ({@link StoreService#lock()}).
+   */
+  public Path storeLock() throws IOException {
+    return StoreService.of(storePath()).lock();
   }
 
   /** Makes the run directory (0700 from its creation) when it is missing, then checks it. */

@@ -343,6 +343,11 @@ final class TreeScan implements ScanVisitor {
               database.getFileName() + "-wal",
               database.getFileName() + "-shm",
               database.getFileName() + "-journal",
+              // the service's files beside the store: its token (and the header that carries it)
+              // must never be indexed, nor its record
+              database.getFileName() + ".token",
+              database.getFileName() + ".service.header",
+              database.getFileName() + ".service.json",
               "turndiff.token")) {
         Path file = parent.resolve(name);
         if (file.startsWith(root) && !file.equals(root)) {

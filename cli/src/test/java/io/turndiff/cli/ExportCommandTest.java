@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.turndiff.fixtures.BigFiles;
 import io.turndiff.fixtures.CommandRun;
 import io.turndiff.fixtures.TestStore;
 import io.turndiff.fixtures.TestWorkspace;
@@ -149,6 +150,27 @@ class ExportCommandTest {
     assertEquals(commit, again.get("parent").asText());
     assertEquals(again.get("commit").asText(), git(root, "rev-parse", branch).strip());
     git(root, "fsck", "--strict", "--no-dangling");
+  }
+
+  /**
+   * A file over 2 MiB is stored in chunks (against its before-state): the commit still carries its
+   * whole after-state, byte for byte, as git hashes it.
+   */
+  @Test
+  void aBigFileStoredInChunksIsCommittedWhole() throws Exception {
+    Path lockfile = workspace.resolve("package-lock.json");
+    BigFiles.writeLockfile(lockfile, 5L << 20);
+    git(workspace.root(), "add", "package-lock.json");
+    git(workspace.root(), "commit", "-q", "-m", "a lockfile");
+    String edited = turn(List.of("package-lock.json"), () -> BigFiles.editTheMiddle(lockfile));
+
+    String branch =
+        turndiff("export", "--turn", edited, "--commit").expect(0).json().get("branch").asText();
+
+    assertEquals(
+        git(workspace.root(), "hash-object", "package-lock.json"),
+        git(workspace.root(), "rev-parse", branch + ":package-lock.json"));
+    git(workspace.root(), "fsck", "--strict", "--no-dangling");
   }
 
   @Test

@@ -166,7 +166,7 @@ public final class TurnExport {
     return switch (after) {
       case Snapshot.Absent _ -> new TreeEdits.Edit.Remove();
       case Snapshot.RegularFile file -> {
-        byte[] content = store.read(tx -> tx.blobs().require(file.content()));
+        byte[] content = store.read(tx -> tx.blobs().requireWhole(file.content()));
         FileMode mode =
             (file.stat().mode() & 0111) != 0 ? FileMode.EXECUTABLE_FILE : FileMode.REGULAR_FILE;
         yield new TreeEdits.Edit.Put(mode, objects.insert(Constants.OBJ_BLOB, content));

@@ -96,7 +96,7 @@ final class PathBlames {
       // no turn recorded the path: every line of it was written outside any turn
       return new LineTracking(LineTracking.State.ABSENT);
     }
-    Function<Sha256, byte[]> content = sha -> tx.blobs().require(sha);
+    Function<Sha256, byte[]> content = sha -> tx.blobs().requireWhole(sha);
     LineTracking pass =
         new LineTracking(LineTracking.State.of(changes.getFirst().before(), content));
     for (StoredFileChange change : changes) {

@@ -470,7 +470,7 @@ public final class ReviewQueries {
    * (an absence, a link, a state not captured).
    */
   public Optional<byte[]> storedContent(Snapshot state) {
-    return state.storedContent().map(sha -> store.read(tx -> tx.blobs().require(sha)));
+    return state.storedContent().map(sha -> store.read(tx -> tx.blobs().requireWhole(sha)));
   }
 
   /**

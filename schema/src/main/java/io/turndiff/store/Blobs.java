@@ -8,6 +8,7 @@ import io.turndiff.model.Sha256;
 import io.turndiff.model.Snapshot;
 import java.io.ByteArrayOutputStream;
 import java.math.BigDecimal;
+import java.security.MessageDigest;
 import java.time.Duration;
 import java.time.InstantSource;
 import java.util.ArrayDeque;
@@ -304,6 +305,39 @@ public final class Blobs {
   public Optional<byte[]> requireInOnePiece(Sha256 sha256) {
     return find(sha256)
         .orElseThrow(() -> new StoreException("blob " + sha256 + " is missing from the store"));
+  }
+
+  /**
+   * The whole content of a blob a stored row refers to, however it is stored: content in chunks is
+   * put together chunk by chunk and checked against its SHA-256 as {@link Store#openContent} checks
+   * it. Since files up to the size limit (64 MiB) are stored in chunks from 2 MiB on, a caller that
+   * needs a state whole (an image served, a blob written into git, a file's lines blamed) gets it
+   * here, and bounds the size it asks for itself; everything that only copies a state out streams
+   * it instead.
+   */
+  public byte[] requireWhole(Sha256 sha256) {
+    Optional<byte[]> inOnePiece = requireInOnePiece(sha256);
+    if (inOnePiece.isPresent()) {
+      return inOnePiece.get();
+    }
+    ChunkedContent chunked =
+        chunked(sha256)
+            .orElseThrow(
+                () ->
+                    new StoreException("blob " + sha256 + " is marked chunked but has no chunks"));
+    ByteArrayOutputStream whole = new ByteArrayOutputStream(Math.toIntExact(chunked.size()));
+    MessageDigest digest = Sha256.newDigest();
+    for (int seq = 0; seq < chunked.chunks(); seq++) {
+      byte[] chunk = chunk(chunked.id(), seq);
+      digest.update(chunk);
+      whole.writeBytes(chunk);
+    }
+    Sha256 readBack = Sha256.fromDigest(digest);
+    if (!readBack.equals(sha256)) {
+      throw new StoreException(
+          "stored content " + sha256 + " reads back as " + readBack + ": the store is damaged");
+    }
+    return whole.toByteArray();
   }
 
   /**

@@ -29,6 +29,9 @@ sealed interface Database permits Sqlite, Postgresql {
    */
   StoreConnection connect(boolean forWriting) throws SQLException;
 
+  /** Releases what it holds beside the store's connections (nothing, unless it says). */
+  default void close() {}
+
   /** Whether anything can be written (a SQLite file or folder may be read-only). */
   boolean writable();
 

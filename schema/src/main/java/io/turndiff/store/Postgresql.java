@@ -1,9 +1,12 @@
 package io.turndiff.store;
 
 import java.nio.file.Path;
+import java.security.SecureRandom;
 import java.sql.SQLException;
 import java.time.Duration;
+import java.util.HexFormat;
 import java.util.Optional;
+import java.util.OptionalLong;
 import java.util.function.Supplier;
 import org.flywaydb.core.Flyway;
 import org.jooq.SQLDialect;
@@ -17,6 +20,8 @@ import org.postgresql.ds.PGSimpleDataSource;
  * busy timeout ({@code lock_timeout}); each read is a {@code REPEATABLE READ} read-only
  * transaction. File-only matters (the header and integrity checks, pragmas, the WAL, vacuum) do not
  * apply: commits are durable already, and the free space stays inside the tables for reuse.
+ * Other processes' commits are told by {@code LISTEN}/{@code NOTIFY} ({@link
+ * PostgresCommitNotices}).
  */
 final class Postgresql implements Database {
 
@@ -31,9 +36,22 @@ final class Postgresql implements Database {
   private final PostgresDatabase database;
   private final Duration busyTimeout;
 
+  /**
+   * This store's id in its commit notices: random per open store, so that a process (or a second
+   * store of one process, as another process would be) tells its own commits from the others'.
+   */
+  private final String sender;
+
+  private final PostgresCommitNotices notices;
+
   Postgresql(PostgresDatabase database, Duration busyTimeout) {
     this.database = database;
     this.busyTimeout = busyTimeout;
+    byte[] id = new byte[16];
+    new SecureRandom().nextBytes(id);
+    this.sender = HexFormat.of().formatHex(id);
+    this.notices =
+        new PostgresCommitNotices(() -> dataSource(true).getConnection(), this.sender);
   }
 
   @Override
@@ -48,7 +66,18 @@ final class Postgresql implements Database {
 
   @Override
   public StoreConnection connect(boolean forWriting) throws SQLException {
-    return new PostgresqlConnection(dataSource(forWriting).getConnection());
+    return new PostgresqlConnection(dataSource(forWriting).getConnection(), sender);
+  }
+
+  /** The number of other processes' commits seen ({@link PostgresCommitNotices#seen()}). */
+  OptionalLong commitsByOthers() {
+    return notices.seen();
+  }
+
+  /** Stops listening for other processes' commits. */
+  @Override
+  public void close() {
+    notices.close();
   }
 
   private PGSimpleDataSource dataSource(boolean forWriting) {

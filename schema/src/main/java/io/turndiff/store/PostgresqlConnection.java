@@ -17,16 +17,25 @@ import org.jooq.SQLDialect;
  * store code's read-then-write steps (the next turn's number, a turn finished once) hold there too;
  * it is {@code READ COMMITTED}, so that it sees what the writer before it committed. A read
  * transaction is {@code REPEATABLE READ}: one snapshot from its first statement to its end.
+ *
+ * <p>A write transaction that changed a row notifies {@link PostgresCommitNotices#CHANNEL} just
+ * before it commits, so that the services of other processes wake their panels: the notice is
+ * delivered with the commit, never for a rollback.
  */
 final class PostgresqlConnection extends StoreConnection {
 
   private final PreparedStatement takeWriteLock;
+  private final PreparedStatement notifyCommit;
 
   /** The savepoint of the unit of work {@link #inSavepoint} runs; empty between units. */
   private Optional<Savepoint> unit = Optional.empty();
 
-  /** Takes over {@code connection}: closed here if the set-up fails, else by {@link #close}. */
-  PostgresqlConnection(Connection connection) throws SQLException {
+  /**
+   * Takes over {@code connection}: closed here if the set-up fails, else by {@link #close}.
+   *
+   * @param sender the payload of this connection's commit notices: its store's id
+   */
+  PostgresqlConnection(Connection connection, String sender) throws SQLException {
     super(connection, SQLDialect.POSTGRES);
     try {
       connection.setAutoCommit(false);
@@ -42,6 +51,15 @@ final class PostgresqlConnection extends StoreConnection {
       // the advisory lock has no jOOQ DSL: a function call, prepared once
       this.takeWriteLock = connection.prepareStatement("SELECT pg_advisory_xact_lock(?)");
       this.takeWriteLock.setLong(1, PostgresDatabase.WRITE_LOCK);
+      // Only a transaction that was given an id wrote something: one that wrote nothing (a sweep
+      // that found nothing to finish) wakes nobody. The check costs a round trip per write
+      // transaction, where a notice sent with the lock would cost none but wake every panel of the
+      // fleet for the service's periodic writes that change nothing.
+      this.notifyCommit =
+          connection.prepareStatement(
+              "SELECT pg_notify(?, ?) WHERE txid_current_if_assigned() IS NOT NULL");
+      this.notifyCommit.setString(1, PostgresCommitNotices.CHANNEL);
+      this.notifyCommit.setString(2, sender);
     } catch (SQLException e) {
       connection.close();
       throw e;
@@ -66,6 +84,11 @@ final class PostgresqlConnection extends StoreConnection {
         }
       }
       T result = work.get();
+      if (write) {
+        try (var ignored = notifyCommit.executeQuery()) {
+          // sent with the commit, if it wrote anything
+        }
+      }
       jdbc().commit();
       return result;
     } catch (SQLException e) {
@@ -106,6 +129,6 @@ final class PostgresqlConnection extends StoreConnection {
 
   @Override
   List<PreparedStatement> kept() {
-    return List.of(takeWriteLock);
+    return List.of(takeWriteLock, notifyCommit);
   }
 }

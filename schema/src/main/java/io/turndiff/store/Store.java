@@ -555,16 +555,28 @@ public final class Store implements AutoCloseable {
 
   /**
    * A number that changes when another process has committed to the store since the last call, and
-   * never for this store's own writes: SQLite's {@code PRAGMA data_version}, read on the write
-   * connection. SQLite changes that number for a connection only when some <em>other</em>
-   * connection commits, and the write connection is the only one of this process that writes (the
-   * read connections never do), so a change is another process's commit: a CLI {@code snapshot}, a
-   * second service, a {@code gc}. It is one page-cache lookup, cheap enough to ask four times a
-   * second. Empty for PostgreSQL (it keeps no such number), and while this process is writing: the
-   * caller asks again later instead of waiting behind a long write.
+   * never for this store's own writes (empty when it cannot be told now: the caller asks again
+   * later).
+   *
+   * <p>SQLite: its {@code PRAGMA data_version}, read on the write connection. SQLite changes that
+   * number for a connection only when some <em>other</em> connection commits, and the write
+   * connection is the only one of this process that writes (the read connections never do), so a
+   * change is another process's commit: a CLI {@code snapshot}, a second service, a {@code gc}. It
+   * is one page-cache lookup, cheap enough to ask four times a second; empty while this process is
+   * writing, rather than waiting behind a long write.
+   *
+   * <p>PostgreSQL: the other stores' commit notices counted on a listening connection of its own
+   * ({@link PostgresCommitNotices}), opened by the first call.
    */
   public OptionalLong commitsByOthers() {
-    if (dialect() != SQLDialect.SQLITE || !lock.tryLock()) {
+    return switch (database) {
+      case Postgresql postgres -> postgres.commitsByOthers();
+      case Sqlite sqlite -> sqliteDataVersion();
+    };
+  }
+
+  private OptionalLong sqliteDataVersion() {
+    if (!lock.tryLock()) {
       return OptionalLong.empty();
     }
     try {
@@ -632,6 +644,7 @@ public final class Store implements AutoCloseable {
         writer = null;
       }
     } finally {
+      database.close();
       codec.close();
       lock.unlock();
     }

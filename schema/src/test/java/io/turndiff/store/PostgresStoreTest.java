@@ -361,4 +361,48 @@ class PostgresStoreTest {
         e.getMessage().startsWith("cannot reach the store jdbc:postgresql://localhost:" + port),
         e.getMessage());
   }
+
+  /**
+   * PostgreSQL's counterpart of SQLite's {@code data_version}: a store sees another store's commit
+   * (another process, as far as either knows) through {@code LISTEN}/{@code NOTIFY}, and neither its
+   * own commits nor the other's transactions that wrote nothing or were rolled back. Notices arrive
+   * in commit order, so the one change counted is the other's real commit, sent last.
+   */
+  @Test
+  void anotherStoresCommitIsSeenAndNoOwnNorEmptyNorRolledBackOne() throws Exception {
+    PostgresDatabase database = PostgresServer.emptyDatabase();
+    Store watching = open(database);
+    Store other = open(database);
+    long baseline = watching.commitsByOthers().orElseThrow();
+
+    watching.write(
+        tx -> {
+          tx.prompts().keep(true);
+          return null;
+        });
+    other.write(tx -> tx.prompts().kept());
+    assertThrows(
+        IllegalStateException.class,
+        () ->
+            other.write(
+                tx -> {
+                  tx.prompts().keep(false);
+                  throw new IllegalStateException("rolled back");
+                }));
+    other.write(
+        tx -> {
+          tx.prompts().keep(false);
+          return null;
+        });
+
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(LIVENESS_SECONDS);
+    long seen = baseline;
+    while (seen == baseline && System.nanoTime() < deadline) {
+      Thread.sleep(20);
+      seen = watching.commitsByOthers().orElseThrow();
+    }
+    assertEquals(baseline + 1, seen, "the other's one commit that wrote, no other");
+    assertFalse(
+        (boolean) watching.read(tx -> tx.prompts().kept()), "the commit seen is the other's last");
+  }
 }

@@ -59,8 +59,8 @@ final class PostgresCommitNotices implements AutoCloseable {
   }
 
   /**
-   * The number of commits by other processes seen so far (empty when the database cannot be
-   * reached now: the caller asks again later).
+   * The number of commits by other processes seen so far (empty when the database cannot be reached
+   * now: the caller asks again later).
    */
   synchronized OptionalLong seen() {
     try {

@@ -19,9 +19,8 @@ import org.postgresql.ds.PGSimpleDataSource;
  * takes one transaction-scoped advisory lock ({@link PostgresqlConnection}), waiting at most the
  * busy timeout ({@code lock_timeout}); each read is a {@code REPEATABLE READ} read-only
  * transaction. File-only matters (the header and integrity checks, pragmas, the WAL, vacuum) do not
- * apply: commits are durable already, and the free space stays inside the tables for reuse.
- * Other processes' commits are told by {@code LISTEN}/{@code NOTIFY} ({@link
- * PostgresCommitNotices}).
+ * apply: commits are durable already, and the free space stays inside the tables for reuse. Other
+ * processes' commits are told by {@code LISTEN}/{@code NOTIFY} ({@link PostgresCommitNotices}).
  */
 final class Postgresql implements Database {
 
@@ -50,8 +49,7 @@ final class Postgresql implements Database {
     byte[] id = new byte[16];
     new SecureRandom().nextBytes(id);
     this.sender = HexFormat.of().formatHex(id);
-    this.notices =
-        new PostgresCommitNotices(() -> dataSource(true).getConnection(), this.sender);
+    this.notices = new PostgresCommitNotices(() -> dataSource(true).getConnection(), this.sender);
   }
 
   @Override

@@ -364,9 +364,9 @@ class PostgresStoreTest {
 
   /**
    * PostgreSQL's counterpart of SQLite's {@code data_version}: a store sees another store's commit
-   * (another process, as far as either knows) through {@code LISTEN}/{@code NOTIFY}, and neither its
-   * own commits nor the other's transactions that wrote nothing or were rolled back. Notices arrive
-   * in commit order, so the one change counted is the other's real commit, sent last.
+   * (another process, as far as either knows) through {@code LISTEN}/{@code NOTIFY}, and neither
+   * its own commits nor the other's transactions that wrote nothing or were rolled back. Notices
+   * arrive in commit order, so the one change counted is the other's real commit, sent last.
    */
   @Test
   void anotherStoresCommitIsSeenAndNoOwnNorEmptyNorRolledBackOne() throws Exception {

@@ -145,6 +145,58 @@ test("install options become the query", async () => {
   }
 });
 
+test("over the service's Unix socket when it has one: no challenge, no token, nothing on the port", async () => {
+  const box = sandbox();
+  useEnvironment(box);
+  const stub = await startStub({ runDir: box.runDir, store: box.store, socket: true });
+  try {
+    const hooks = await (await loadPlugin({ root: "git" }))(pluginInput(DIRECTORY));
+    for (const name of ["chat.message.json", "tool.execute.before.write.json"]) await replay(hooks, readFixture(name));
+    assert.equal(stub.socketFile, path.join(box.runDir, `${box.key.slice(0, 16)}.sock`));
+    assert.deepEqual(stub.requests.map((r) => [r.via, r.method, r.url]), [
+      ["socket", "POST", "/v1/hooks/opencode?root=git"], ["socket", "POST", "/v1/hooks/opencode?root=git"]]);
+    for (const r of stub.requests) assert.equal(r.headers.authorization, undefined, "the token stays home");
+    assert.equal(JSON.parse(stub.requests[1].body).input.callID, readFixture("tool.execute.before.write.json").input.callID);
+  } finally {
+    await stub.close();
+  }
+});
+
+test("no socket of ours at the socket's name (a plain file): the port, after the challenge, with the token", async () => {
+  const box = sandbox();
+  useEnvironment(box);
+  const stub = await startStub({ runDir: box.runDir, store: box.store });
+  try {
+    fs.writeFileSync(path.join(box.runDir, `${box.key.slice(0, 16)}.sock`), "", { mode: 0o600 });
+    const hooks = await (await loadPlugin())(pluginInput(DIRECTORY));
+    await replay(hooks, readFixture("tool.execute.before.write.json"));
+    assert.deepEqual(stub.requests.map((r) => r.via), ["tcp", "tcp"]);
+    assert.equal(stub.challenges().length, 1);
+    assert.equal(stub.hookRequests()[0].headers.authorization, `Bearer ${stub.token}`);
+  } finally {
+    await stub.close();
+  }
+});
+
+test("a run directory open to others is not used: nothing sent, not even a challenge; said beside the store", async () => {
+  for (const [mode, said] of [[0o755, "mode drwxr-xr-x, not drwx------"], [0o777, "mode drwxrwxrwx, not drwx------"]]) {
+    const box = sandbox();
+    useEnvironment(box);
+    const stub = await startStub({ runDir: box.runDir, store: box.store, socket: true });
+    try {
+      fs.chmodSync(box.runDir, mode);
+      const hooks = await (await loadPlugin())(pluginInput(DIRECTORY));
+      await replay(hooks, readFixture("tool.execute.before.write.json"));
+      assert.equal(stub.requests.length, 0, "nothing sent to what a planted discovery file could name");
+      assert.ok(!fs.existsSync(path.join(box.runDir, `${box.key}.hook.log`)), "nothing written into it");
+      assert.match(fs.readFileSync(box.store + ".hook.log", "utf8"),
+        new RegExp(`^\\S+Z opencode the run directory ${box.runDir} is ${said}; not using it, this hook call was not delivered`));
+    } finally {
+      await stub.close();
+    }
+  }
+});
+
 test("never throws into OpenCode: failing service, no service, impostor, odd input", async () => {
   const write = readFixture("tool.execute.before.write.json");
   // a service that fails every hook

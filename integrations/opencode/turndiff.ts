@@ -10,8 +10,10 @@
  *                                            every path of an apply_patch patchText) before the tool runs
  *   event session.idle                    -> the service finishes the turn
  * It finds the service as bin/turndiff-hook does: the discovery file of the store named by $TURNDIFF_DB (else
- * the default store), an identity challenge before the token is ever sent, and `turndiff service start`
- * when no service runs. It never throws into OpenCode (a throw in tool.execute.before blocks the tool) and
+ * the default store) in the run directory, used only when that directory is the user's, not a link, mode
+ * 0700; then the service's Unix socket there when it has one (no token: the socket's mode and the peer's
+ * uid decide), else its loopback port, after an identity challenge, before the token is ever sent; and
+ * `turndiff service start` when no service runs. It never throws into OpenCode (a throw in tool.execute.before blocks the tool) and
  * every wait is bounded.
  *
  * This file is TypeScript that is also plain JavaScript (types are JSDoc only), so that Node can load it in
@@ -30,7 +32,7 @@ const FORWARDED_TOOLS = new Set(["write", "edit", "multiedit", "patch", "apply_p
 const CHALLENGE_PREFIX = "turndiff-health-v1";
 
 /**
- * @typedef {{store: string, key: string, runDir: string}} Place
+ * @typedef {{store: string, key: string, runDir: string, socket: string}} Place
  * @typedef {{instance: string, pid: number, startTicks: number | null, port: number}} Discovery
  */
 
@@ -51,15 +53,46 @@ function place(env) {
   const runDir = env.XDG_RUNTIME_DIR && env.XDG_RUNTIME_DIR.startsWith("/")
     ? env.XDG_RUNTIME_DIR.replace(/\/$/, "") + "/turndiff"
     : store.slice(0, store.lastIndexOf("/")) + "/.turndiff-run";
-  return { store, key, runDir };
+  // the service's socket: named by the key's first 16 hex digits, so that a deep run directory stays within
+  // the 107 bytes a socket's name may hold
+  return { store, key, runDir, socket: `${runDir}/${key.slice(0, 16)}.sock` };
 }
 
-/** Only a directory of ours, not a link, closed to others. @param {string} dir */
-function runDirUsable(dir) {
+/** @returns {number | null} */
+const ownUid = () => (typeof process.getuid === "function" ? process.getuid() : null);
+
+/**
+ * What is wrong with the run directory, as bin/turndiff-hook words it, or null when it is usable: a
+ * directory of ours, not a link, mode exactly 0700 (nothing in it can have been planted), or absent.
+ * @param {string} dir @returns {string | null}
+ */
+function runDirProblem(dir) {
+  let stat;
   try {
-    const stat = fs.lstatSync(dir);
-    const uid = typeof process.getuid === "function" ? process.getuid() : stat.uid;
-    return stat.isDirectory() && stat.uid === uid && (stat.mode & 0o077) === 0;
+    stat = fs.lstatSync(dir);
+  } catch {
+    return null;
+  }
+  if (stat.isSymbolicLink()) return "a symbolic link";
+  if (!stat.isDirectory()) return "not a directory";
+  if (ownUid() !== null && stat.uid !== ownUid()) return "not yours";
+  if ((stat.mode & 0o777) !== 0o700) {
+    const bits = [...Array(9)].map((_, i) => (stat.mode & (0o400 >> i) ? "rwx"[i % 3] : "-")).join("");
+    return `mode d${bits}, not drwx------`;
+  }
+  return null;
+}
+
+/** Only a directory of ours, not a link, mode 0700. @param {string} dir */
+function runDirUsable(dir) {
+  return fs.existsSync(dir) && runDirProblem(dir) === null;
+}
+
+/** The service's socket in the run directory, when it is one and ours. @param {Place} where */
+function ownSocket(where) {
+  try {
+    const stat = fs.lstatSync(where.socket);
+    return stat.isSocket() && (ownUid() === null || stat.uid === ownUid());
   } catch {
     return false;
   }
@@ -105,8 +138,9 @@ function alive(found) {
 }
 
 /**
- * One HTTP request to the loopback service (node:http, never a proxy). Resolves {status, body}, never rejects.
- * @param {{port: number, method: string, path: string, headers?: Record<string, string>, body?: Buffer, timeoutMs: number}} req
+ * One HTTP request to the service (node:http, never a proxy): over its Unix socket when `socket` is given, else
+ * to its loopback port. Resolves {status, body}, never rejects.
+ * @param {{port: number, socket?: string, method: string, path: string, headers?: Record<string, string>, body?: Buffer, timeoutMs: number}} req
  * @returns {Promise<{status: number, body: string}>}
  */
 function request(req) {
@@ -124,8 +158,8 @@ function request(req) {
       outgoing.destroy();
       done(0, "timed out");
     }, req.timeoutMs);
-    const outgoing = http.request({ host: "127.0.0.1", port: req.port, method: req.method, path: req.path,
-      headers: req.headers, agent: false }, (res) => {
+    const target = req.socket ? { socketPath: req.socket, host: "localhost" } : { host: "127.0.0.1", port: req.port };
+    const outgoing = http.request({ ...target, method: req.method, path: req.path, headers: req.headers, agent: false }, (res) => {
       const chunks = [];
       res.on("data", (c) => chunks.push(c));
       res.on("end", () => done(res.statusCode ?? 0, Buffer.concat(chunks).toString("utf8")));
@@ -147,6 +181,31 @@ function log(where, message) {
       // no log yet
     }
     fs.appendFileSync(file, `${new Date().toISOString().replace(/\.\d+Z$/, "Z")} opencode ${message}\n`, { mode: 0o600 });
+  } catch {
+    // a hook never fails for its log
+  }
+}
+
+/**
+ * A run directory that is there but not ours alone is never used and nothing is written into it: the call
+ * is not delivered, and that is said beside the store, in <store>.hook.log (which `turndiff service status`
+ * shows), when the store's folder is a directory of ours that others cannot write and the log is no link
+ * (bin/turndiff-hook's refuse_run_dir); else there is no safe place to write.
+ * @param {Place} where @param {string} problem
+ */
+function refuseRunDir(where, problem) {
+  try {
+    const folder = fs.statSync(path.dirname(where.store));
+    if (!folder.isDirectory() || (ownUid() !== null && folder.uid !== ownUid()) || (folder.mode & 0o022) !== 0) return;
+    const file = where.store + ".hook.log";
+    try {
+      const stat = fs.lstatSync(file);
+      if (!stat.isFile() || (ownUid() !== null && stat.uid !== ownUid())) return;
+    } catch {
+      // no log yet
+    }
+    fs.appendFileSync(file, `${new Date().toISOString().replace(/\.\d+Z$/, "Z")} opencode the run directory ${where.runDir} is ${problem}; `
+      + "not using it, this hook call was not delivered (turndiff service status says what to do)\n", { mode: 0o600 });
   } catch {
     // a hook never fails for its log
   }
@@ -254,13 +313,23 @@ function connection(env) {
     }
   }
 
-  /** The discovery of a running service that proved its identity, or null (with the reason logged). */
+  /**
+   * A running service: its discovery and its socket when it has one of ours (nothing to prove there), else
+   * one that proved its identity on its port; or null (with the reason logged).
+   * @returns {Promise<{where: Place, found: Discovery, socket: string | null} | null>}
+   */
   async function service() {
     const where = place(env);
     if (!where) return null;
+    const problem = runDirProblem(where.runDir);
+    if (problem !== null) {
+      refuseRunDir(where, problem);
+      return null;
+    }
     const found = runDirUsable(where.runDir) ? readDiscovery(where) : null;
     if (found && alive(found)) {
-      if (await prove(where, found)) return { where, found };
+      if (ownSocket(where)) return { where, found, socket: where.socket };
+      if (await prove(where, found)) return { where, found, socket: null };
       log(where, `the process on port ${found.port} (pid ${found.pid}) did not prove it is the turndiff service; nothing sent`);
       return null;
     }
@@ -289,15 +358,22 @@ function connection(env) {
   return async function deliver(/** @type {object} */ body) {
     const reached = await service();
     if (!reached) return;
-    const { where, found } = reached;
-    const token = fs.readFileSync(path.join(where.runDir, `${where.key}.token`), "utf8").replace(/\r?\n$/, "");
+    const { where, found, socket } = reached;
+    /** @type {Record<string, string>} */
+    const headers = { "Content-Type": "application/json" };
+    if (!socket) {
+      // the port: only with the token, and only to the process that proved it holds it
+      const token = fs.readFileSync(path.join(where.runDir, `${where.key}.token`), "utf8").replace(/\r?\n$/, "");
+      headers.Authorization = `Bearer ${token}`;
+    }
     const query = [INSTALL.root === "git" ? "root=git" : "", INSTALL.track === "auto" ? "track=auto" : ""]
       .filter(Boolean).join("&");
-    const answer = await request({ port: found.port, method: "POST", path: `/v1/hooks/opencode${query ? "?" + query : ""}`,
-      headers: { "Content-Type": "application/json", Authorization: `Bearer ${token}` },
+    const answer = await request({ port: found.port, socket: socket ?? undefined, method: "POST",
+      path: `/v1/hooks/opencode${query ? "?" + query : ""}`, headers,
       body: Buffer.from(JSON.stringify(body), "utf8"), timeoutMs: 1000 * seconds(env.TURNDIFF_HOOK_TIMEOUT, 10) });
     if (answer.status < 200 || answer.status > 299) {
-      log(where, `delivery to port ${found.port} failed: HTTP ${answer.status || "none"} ${answer.status ? "" : answer.body}`.trim());
+      const to = socket ? `the socket ${socket}` : `port ${found.port}`;
+      log(where, `delivery to ${to} failed: HTTP ${answer.status || "none"} ${answer.status ? "" : answer.body}`.trim());
     }
   };
 }

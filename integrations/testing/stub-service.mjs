@@ -37,19 +37,21 @@ export function discoveryText(fields) {
  * Starts a stub on 127.0.0.1 (a free port) and, unless {writeDiscovery: false}, writes its discovery, token
  * and header files for `store` into `runDir` (made 0700).
  * Options: token, instance, answer ("proof" | "wrong" | "none"), status (hook response status), body (its body),
- * pid / startTicks (what the discovery file claims), writeDiscovery.
+ * pid / startTicks (what the discovery file claims), writeDiscovery, socket (also listen, as the per-user
+ * service does, on <runDir>/<first 16 hex digits of the key>.sock, made 0600; each request records `via`,
+ * "socket" or "tcp").
  */
 export async function startStub(options) {
   const token = options.token ?? crypto.randomBytes(32).toString("base64url");
   const instance = options.instance ?? crypto.randomBytes(16).toString("hex");
   const answer = options.answer ?? "proof";
   const requests = [];
-  const server = http.createServer((req, res) => {
+  const handle = (via) => (req, res) => {
     const chunks = [];
     req.on("data", (c) => chunks.push(c));
     req.on("end", () => {
       const body = Buffer.concat(chunks);
-      requests.push({ method: req.method, url: req.url, headers: req.headers, body });
+      requests.push({ method: req.method, url: req.url, headers: req.headers, body, via });
       const url = new URL(req.url, "http://127.0.0.1");
       if (url.pathname === "/v1/health" && url.searchParams.has("challenge")) {
         if (answer === "none") {
@@ -68,14 +70,27 @@ export async function startStub(options) {
       }
       res.writeHead(404).end();
     });
-  });
+  };
+  const server = http.createServer(handle("tcp"));
   await new Promise((resolve) => server.listen(0, "127.0.0.1", resolve));
   const port = server.address().port;
+  let socketServer = null;
+  const socketFile = path.join(options.runDir, `${storeKey(options.store).slice(0, 16)}.sock`);
+  if (options.socket) {
+    fs.mkdirSync(options.runDir, { recursive: true, mode: 0o700 });
+    socketServer = http.createServer(handle("socket"));
+    await new Promise((resolve) => socketServer.listen(socketFile, resolve));
+    fs.chmodSync(socketFile, 0o600);
+  }
+  const closeServer = (s) => new Promise((resolve) => { s.closeAllConnections?.(); s.close(resolve); });
   const stub = {
-    token, instance, port, requests, server,
+    token, instance, port, requests, server, socketFile: socketServer ? socketFile : null,
     hookRequests: () => requests.filter((r) => r.url.startsWith("/v1/hooks/")),
     challenges: () => requests.filter((r) => r.url.startsWith("/v1/health")),
-    close: () => new Promise((resolve) => { server.closeAllConnections?.(); server.close(resolve); }),
+    close: async () => {
+      await closeServer(server);
+      if (socketServer) await closeServer(socketServer);
+    },
   };
   if (options.writeDiscovery !== false) {
     writeDiscovery({ ...options, token, instance, port });

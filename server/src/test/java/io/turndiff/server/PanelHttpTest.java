@@ -11,8 +11,10 @@ import io.turndiff.api.Turndiff;
 import io.turndiff.boundary.WorkspacePolicy;
 import io.turndiff.fixtures.RawHttp;
 import io.turndiff.fixtures.StoreRows;
+import io.turndiff.fixtures.TestPostgres;
 import io.turndiff.fixtures.TestStore;
 import io.turndiff.fixtures.TestWorkspace;
+import io.turndiff.store.PostgresDatabase;
 import java.io.InputStream;
 import java.net.URI;
 import java.net.URLEncoder;
@@ -30,6 +32,7 @@ import java.util.Optional;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
@@ -426,6 +429,31 @@ class PanelHttpTest {
 
   @Test
   void anotherProcessesCommitWakesEveryStreamAndTheServicesOwnDoNot() throws Exception {
+    // another process's connection to the same file, as a CLI `turn begin` opens it
+    assertAnotherProcessesCommitWakesEveryStream(
+        () -> Turndiff.builder(database).policy(WorkspacePolicy.anyDirectory()).open());
+  }
+
+  /**
+   * The same on a PostgreSQL store: there the other process's commit reaches the service through
+   * LISTEN/NOTIFY (docs/service.md, "One service per store"), not SQLite's data version.
+   */
+  @Test
+  void onPostgresqlAnotherProcessesCommitWakesEveryStreamAndTheServicesOwnDoNot() throws Exception {
+    service.stop();
+    turndiff.close();
+    PostgresDatabase postgres = TestPostgres.freshStore();
+    turndiff = Turndiff.builder(postgres).policy(WorkspacePolicy.anyDirectory()).open();
+    service =
+        HttpService.start(
+            turndiff,
+            ServiceOptions.builder(TOKEN).port(0).shutdownGrace(Duration.ofSeconds(1)).build());
+    assertAnotherProcessesCommitWakesEveryStream(
+        () -> Turndiff.builder(postgres).policy(WorkspacePolicy.anyDirectory()).open());
+  }
+
+  private void assertAnotherProcessesCommitWakesEveryStream(Supplier<Turndiff> anotherProcess)
+      throws Exception {
     String turn = openTurn();
     Page page = loggedIn();
     BlockingQueue<String> lines = new LinkedBlockingQueue<>();
@@ -444,9 +472,7 @@ class PanelHttpTest {
           lines.stream().noneMatch(line -> line.startsWith("event: " + ForeignCommits.EVENT)),
           "its own commit is not another's: " + lines);
 
-      // another process's connection to the same file, as a CLI `turn begin` opens it
-      try (Turndiff other =
-          Turndiff.builder(database).policy(WorkspacePolicy.anyDirectory()).open()) {
+      try (Turndiff other = anotherProcess.get()) {
         other.capture().beginTurn(workspace.root(), Optional.of("s2"), Optional.of("t-other"));
       }
       awaitLine(lines, "event: " + ForeignCommits.EVENT);

@@ -13,7 +13,8 @@ import java.util.concurrent.TimeUnit;
  * Wakes every open panel when another process commits to the store (docs/review-panel.md, "Live
  * updates"): a CLI {@code snapshot} or {@code turn finish}, a second service, a {@code gc}. The
  * service's own endpoints announce what they commit ({@link PanelEvents#publish}); what other
- * processes commit reaches the panel only through the store, which is the source of truth. Every
+ * processes commit reaches the panel only through the store, which is the source of truth (SQLite's
+ * data version, PostgreSQL's {@code LISTEN}/{@code NOTIFY}: {@link Store#commitsByOthers()}). Every
  * {@value #LOOK_EVERY_MS} ms, while a stream is open, it reads {@link Store#commitsByOthers()};
  * when that number moved, it sends {@value #EVENT} to every stream, and the page reloads what it
  * shows, as after a reconnect.
@@ -30,7 +31,8 @@ final class ForeignCommits implements AutoCloseable {
 
   /**
    * How often to look: a turn written by another process shows within a quarter of a second, and
-   * each look is one pragma on the write connection (skipped while this process writes).
+   * each look is one pragma on the write connection (SQLite; skipped while this process writes) or
+   * a read of what the listening connection holds, without waiting (PostgreSQL's notices).
    */
   static final long LOOK_EVERY_MS = 250;
 
@@ -63,12 +65,15 @@ final class ForeignCommits implements AutoCloseable {
   private void look() {
     // a scheduled task that throws is never run again: every failure ends here
     try {
+      // read even while no stream is open: PostgreSQL keeps every notice until each listening
+      // connection has read it, and a queue that fills (8 GB) fails every commit that notifies;
+      // reading drains it (on SQLite it is the one pragma)
+      OptionalLong version = store.commitsByOthers();
       if (!events.watched()) {
         // a page that opens a stream loads what it shows first; nothing before that is news
         seen = UNKNOWN;
         return;
       }
-      OptionalLong version = store.commitsByOthers();
       if (version.isEmpty()) {
         return;
       }

@@ -6,6 +6,7 @@ import io.turndiff.api.wire.WireGcRun;
 import io.turndiff.api.wire.WireHookFailure;
 import io.turndiff.api.wire.WireOpenTurn;
 import io.turndiff.api.wire.WireReplacedService;
+import io.turndiff.api.wire.WireServedBy;
 import io.turndiff.api.wire.WireServiceConnections;
 import io.turndiff.api.wire.WireServiceGc;
 import io.turndiff.api.wire.WireServiceStarted;
@@ -17,8 +18,10 @@ import io.turndiff.service.Program;
 import io.turndiff.service.ServiceControl;
 import io.turndiff.service.ServiceFiles;
 import io.turndiff.service.ServiceProbe;
+import io.turndiff.service.StoreService;
 import java.io.IOException;
 import java.io.PrintWriter;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -159,6 +162,8 @@ final class ServiceCommand {
                 status.isEmpty() ? "it proved itself but did not answer its status" : null;
             case ServiceProbe.Nothing _ -> null;
           };
+      Optional<WireServedBy> servedBy =
+          status.isEmpty() ? servedBy(files.storePath()) : Optional.empty();
       if (json) {
         out.println(
             Json.write(
@@ -170,13 +175,15 @@ final class ServiceCommand {
                     why,
                     status.orElse(null),
                     concat(hookFailures, undelivered),
-                    kept),
+                    kept,
+                    servedBy.orElse(null)),
                 false));
         return status.isPresent() ? ExitCode.OK.code() : ExitCode.ERROR.code();
       }
       if (status.isEmpty()) {
         out.println("turndiff service: not running" + (why == null ? "" : " (" + why + ")"));
         out.println("store:       " + files.store());
+        servedBy.ifPresent(other -> printServedBy(out, other));
         printKept(out, kept, false);
         printFailures(out, hookFailures, files);
         printUndelivered(out, undelivered, files);
@@ -221,6 +228,59 @@ final class ServiceCommand {
     }
 
     /**
+     * What serves the store while the per-user service does not: the process its record beside the
+     * store names ({@link StoreService}), a {@code turndiff serve} or one {@code turndiff open}
+     * started, once its port proved itself; or one that holds the store's lock and does not prove
+     * itself. The run directory knows only the per-user service, so without this a running {@code
+     * serve} was invisible here.
+     */
+    private static Optional<WireServedBy> servedBy(Path store) throws IOException {
+      return switch (StoreService.of(store).find()) {
+        case ServiceProbe.Running running -> Optional.of(servedBy(running.discovery(), null));
+        case ServiceProbe.Unproven unproven ->
+            Optional.of(servedBy(unproven.discovery(), unproven.reason()));
+        case ServiceProbe.Nothing _, ServiceProbe.Stale _ -> Optional.empty();
+      };
+    }
+
+    private static WireServedBy servedBy(Discovery found, String problem) {
+      return new WireServedBy(
+          found.pid(),
+          found.port(),
+          found.url(),
+          found.version(),
+          found.startedAt(),
+          found.logFile().toString(),
+          problem);
+    }
+
+    /**
+     * A {@code serve} on the store is not the per-user service: the hooks reach only the latter,
+     * and the first hook call (or {@code service start}) stops the {@code serve} and starts it.
+     */
+    private static void printServedBy(PrintWriter out, WireServedBy other) {
+      if (other.problem() != null) {
+        out.println("served by:   " + other.problem() + " (its log " + other.log() + ")");
+        return;
+      }
+      out.println(
+          "served by:   a turndiff serve, not the per-user service (pid "
+              + other.pid()
+              + ", "
+              + other.url()
+              + ", since "
+              + other.startedAt()
+              + ", version "
+              + other.version()
+              + ", its log "
+              + other.log()
+              + ")");
+      out.println(
+          "             turndiff open opens the panel on it; the first hook call, or turndiff"
+              + " service start, stops it and starts the per-user service");
+    }
+
+    /**
      * Where the service listens besides its port, and what its guards did: the TCP connections that
      * showed a credential, those cut without one, the socket's peers refused.
      */
@@ -258,7 +318,8 @@ final class ServiceCommand {
                     why,
                     null,
                     undelivered,
-                    0),
+                    0,
+                    null),
                 false));
         return ExitCode.ERROR.code();
       }

@@ -208,6 +208,48 @@ class OneServicePerStoreIT {
     assertEquals(openedA.get("service").asText(), again.get("service").asText());
   }
 
+  /**
+   * A {@code serve} of the store (here the one {@code open} starts) is not the per-user service,
+   * but it serves the store: {@code service status} names it, from the store's record, instead of
+   * saying only "not running" (exit 1 still: the hooks' service does not run).
+   */
+  @Test
+  void serviceStatusNamesAServeOfTheStoreThatIsNotThePerUserService() throws Exception {
+    JsonNode opened = ok(CliProcess.run(env, "open", "--port", "" + freePort()));
+    assertTrue(opened.get("started").asBoolean(), opened.toString());
+    long pid = opened.get("pid").asLong();
+
+    CommandRun text = CliProcess.run(env, "service", "status");
+    assertEquals(1, text.exitCode(), text.out() + text.err());
+    assertTrue(text.out().startsWith("turndiff service: not running\n"), text.out());
+    assertTrue(
+        text.out()
+            .contains(
+                "served by:   a turndiff serve, not the per-user service (pid "
+                    + pid
+                    + ", "
+                    + opened.get("service").asText()
+                    + ", since "),
+        text.out());
+    assertTrue(text.out().contains("its log " + database + ".serve.log)"), text.out());
+
+    CommandRun json = CliProcess.run(env, "service", "status", "--json");
+    assertEquals(1, json.exitCode(), json.out() + json.err());
+    JsonNode state = Json.mapper().readTree(json.out());
+    assertFalse(state.get("running").asBoolean(), state.toString());
+    JsonNode servedBy = state.get("served_by");
+    assertEquals(pid, servedBy.get("pid").asLong(), state.toString());
+    assertEquals(opened.get("service").asText(), servedBy.get("url").asText());
+    assertTrue(servedBy.get("problem").isNull(), state.toString());
+
+    // once the per-user service runs (it replaces the serve), it is the store's one service
+    ok(CliProcess.run(env, "service", "start"));
+    JsonNode running =
+        Json.mapper().readTree(CliProcess.run(env, "service", "status", "--json").out());
+    assertTrue(running.get("running").asBoolean(), running.toString());
+    assertTrue(running.get("served_by").isNull(), running.toString());
+  }
+
   @Test
   void aServeThatOpenStartedStopsWhenIdleAndWhenItsStoreIsDeleted() throws Exception {
     JsonNode idle =

@@ -73,10 +73,18 @@ export async function historyView(main, ctx, workspace, path) {
     items.length ? h('div', { class: 'history' }, items) : empty('No turn recorded this path.')));
   // the first entry is open: load it
   items[0]?.dispatchEvent(new Event('toggle'));
-  // a finished turn or rewind may have recorded this path: draw the history again (unless the page moved on)
+  // a finished turn or rewind may have recorded this path: draw the history again (unless the page moved on);
+  // so does another process's commit (store_changed: a CLI turn, another service) and a reconnect, after
+  // which what was missed is not replayed
   let shown = true;
-  subscribe({ workspace }, { onEvent: name => {
-    if (shown && (name === 'turn_finished' || name === 'rewind_done')) historyView(main, ctx, workspace, path);
-  } });
+  const redraw = () => {
+    if (shown) historyView(main, ctx, workspace, path);
+  };
+  subscribe({ workspace }, {
+    onEvent: name => {
+      if (name === 'turn_finished' || name === 'rewind_done') redraw();
+    },
+    onResync: redraw,
+  });
   return { destroy: () => { shown = false; } };
 }

@@ -367,6 +367,58 @@ class PanelReviewBrowserIT {
   }
 
   /**
+   * The history of a file follows the store as the timeline does: a turn that another process
+   * records on the same store (the CLI's {@code turn begin}, {@code snapshot}, {@code turn finish},
+   * of which the service announces nothing itself) appears in the open history view through {@code
+   * store_changed}, without a reload.
+   */
+  @Test
+  void aTurnAnotherProcessRecordsAppearsInTheOpenHistoryOfItsFile() throws Exception {
+    workspace = TestWorkspace.in(temp.resolve("history")).file("a.txt", "a\n");
+    Path root = workspace.root();
+    String first = service.begin(root, "conv-history");
+    service.snapshot(first, List.of("a.txt"));
+    Files.writeString(workspace.resolve("a.txt"), "a, first turn\n");
+    service.finish(first);
+
+    browser.open(service.loginUrl(root));
+    browser.await("#live");
+    browser.script(
+        "location.hash = '#/h/' + encodeURIComponent(arguments[0]) + '/' + encodeURIComponent("
+            + "'a.txt');",
+        root.toRealPath().toString());
+    browser.awaitText(".history-turn", "Turn 1");
+    browser.await("#live[data-state='live']");
+    browser.script("window.__sameDocument = true;");
+
+    Map<String, String> cli = Map.of("TURNDIFF_DB", service.database().toString());
+    CommandRun begun =
+        CliProcess.run(
+            cli,
+            "turn",
+            "begin",
+            "--workspace",
+            root.toString(),
+            "--session",
+            "conv-history",
+            "--turn",
+            "t-from-the-cli");
+    assertEquals(0, begun.exitCode(), begun.err());
+    CommandRun snapshot = CliProcess.run(cli, "snapshot", "--turn", "t-from-the-cli", "a.txt");
+    assertEquals(0, snapshot.exitCode(), snapshot.err());
+    Files.writeString(workspace.resolve("a.txt"), "a, second turn, by the CLI\n");
+    CommandRun finished = CliProcess.run(cli, "turn", "finish", "--turn", "t-from-the-cli");
+    assertEquals(0, finished.exitCode(), finished.err());
+
+    browser.awaitTrue("document.querySelectorAll('.history-entry').length === 2");
+    assertEquals(List.of("Turn 2", "Turn 1"), browser.texts(".history-turn"));
+    assertEquals(
+        Boolean.TRUE, browser.script("return window.__sameDocument === true;"), "no reload");
+    browser.screenshot("live-history");
+    browser.assertQuiet("the live history");
+  }
+
+  /**
    * Issue 24 item 1 in the panel: a turn's steps are its tool calls in order, and "rewind to before
    * this step" plans first (nothing written), then puts back the files as they were before that
    * call: that call and every later one rewound, the earlier call's write kept; the undo brings the

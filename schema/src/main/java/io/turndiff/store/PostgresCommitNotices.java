@@ -20,7 +20,8 @@ import org.postgresql.PGNotification;
  *
  * <p>The listening side, here: one connection of its own, in auto-commit (a notice is delivered
  * between transactions, and this one is never in one), opened at the first look, so that a CLI
- * command that never asks opens none. Each look reads what arrived without waiting ({@link
+ * command that never asks opens none, and closed when the asker stops asking ({@link #close}: the
+ * service, when no panel's stream is open). Each look reads what arrived without waiting ({@link
  * PGConnection#getNotifications()} reads what the socket holds and returns) and adds the other
  * processes' notices to a count: the number that changes when someone else committed. When the
  * connection fails, the look says nothing and the next opens a new one, counting one more: what was
@@ -109,8 +110,14 @@ final class PostgresCommitNotices implements AutoCloseable {
     }
   }
 
+  /**
+   * Stops listening, as nobody asks for now: a listener that reads nothing makes the server keep
+   * every notice for it. The next look listens again, from then on; whatever was committed
+   * meanwhile is not counted, since whoever asks next takes its first number as where it starts.
+   */
   @Override
   public synchronized void close() {
     drop();
+    everListened = false;
   }
 }

@@ -72,7 +72,11 @@ final class Postgresql implements Database {
     return notices.seen();
   }
 
-  /** Stops listening for other processes' commits. */
+  /** Stops listening for other processes' commits, until the next {@link #commitsByOthers()}. */
+  void stopListening() {
+    notices.close();
+  }
+
   @Override
   public void close() {
     notices.close();

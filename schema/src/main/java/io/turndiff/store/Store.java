@@ -575,6 +575,17 @@ public final class Store implements AutoCloseable {
     };
   }
 
+  /**
+   * Nobody asks {@link #commitsByOthers()} for now: on PostgreSQL its listening connection is
+   * closed (a listener that reads nothing makes the server keep every notice for it), and the next
+   * call opens it again. Nothing on SQLite.
+   */
+  public void stopLookingForCommitsByOthers() {
+    if (database instanceof Postgresql postgres) {
+      postgres.stopListening();
+    }
+  }
+
   private OptionalLong sqliteDataVersion() {
     if (!lock.tryLock()) {
       return OptionalLong.empty();

@@ -405,4 +405,43 @@ class PostgresStoreTest {
     assertFalse(
         (boolean) watching.read(tx -> tx.prompts().kept()), "the commit seen is the other's last");
   }
+
+  /**
+   * Nobody asking, nobody listening: a listener that reads nothing would make the server keep every
+   * notice for it. Asked again, the store listens again, from a new starting number.
+   */
+  @Test
+  void aStoreThatStopsLookingClosesItsListenerAndListensAgainWhenAsked() throws Exception {
+    PostgresDatabase database = PostgresServer.emptyDatabase();
+    Store watching = open(database);
+    Store other = open(database);
+    String listeners =
+        "SELECT count(*) FROM pg_stat_activity WHERE datname = current_database()"
+            + " AND query = 'LISTEN "
+            + PostgresCommitNotices.CHANNEL
+            + "'";
+    watching.commitsByOthers().orElseThrow();
+    assertEquals(1, count(database, listeners), "one listening connection");
+
+    watching.stopLookingForCommitsByOthers();
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(LIVENESS_SECONDS);
+    while (count(database, listeners) != 0 && System.nanoTime() < deadline) {
+      Thread.sleep(20);
+    }
+    assertEquals(0, count(database, listeners), "its connection closed");
+
+    long again = watching.commitsByOthers().orElseThrow();
+    assertEquals(1, count(database, listeners));
+    other.write(
+        tx -> {
+          tx.prompts().keep(true);
+          return null;
+        });
+    long seen = again;
+    while (seen == again && System.nanoTime() < deadline) {
+      Thread.sleep(20);
+      seen = watching.commitsByOthers().orElseThrow();
+    }
+    assertEquals(again + 1, seen, "the other's commit after it listened again");
+  }
 }

@@ -65,15 +65,15 @@ final class ForeignCommits implements AutoCloseable {
   private void look() {
     // a scheduled task that throws is never run again: every failure ends here
     try {
-      // read even while no stream is open: PostgreSQL keeps every notice until each listening
-      // connection has read it, and a queue that fills (8 GB) fails every commit that notifies;
-      // reading drains it (on SQLite it is the one pragma)
-      OptionalLong version = store.commitsByOthers();
       if (!events.watched()) {
-        // a page that opens a stream loads what it shows first; nothing before that is news
+        // a page that opens a stream loads what it shows first; nothing before that is news. And
+        // nobody listens meanwhile: PostgreSQL keeps each notice until every listening connection
+        // has read it, and a queue that fills (8 GB) fails every commit that notifies
         seen = UNKNOWN;
+        store.stopLookingForCommitsByOthers();
         return;
       }
+      OptionalLong version = store.commitsByOthers();
       if (version.isEmpty()) {
         return;
       }

@@ -7,11 +7,11 @@ import java.util.Random;
 
 /**
  * A wide tree of small files, the shape of issue 23's 250,000-file measurement (60 MB of content in
- * 500 directories): {@value #FILES_PER_DIRECTORY} Java-like text files of about 240 bytes per
- * directory, {@code d0/}, {@code d1/}, … Where {@link SyntheticTree} makes a tree whose bytes cost
- * (6 KB a file, 2.1 GB at 250,000), this one makes the file count cost: a whole-tree operation is
- * then paid per entry, as it is in a monorepo or a {@code node_modules}-like checkout.
- * Deterministic for a seed.
+ * 500 directories): {@value #FILES_PER_DIRECTORY} Java-like text files of about 200 bytes per
+ * directory, {@code d0/}, {@code d1/}, … (51.8 MB at 250,000 files). Where {@link SyntheticTree}
+ * makes a tree whose bytes cost (6 KB a file, 2.1 GB at 250,000), this one makes the file count
+ * cost: a whole-tree operation is then paid per entry, as it is in a monorepo or a {@code
+ * node_modules}-like checkout. Deterministic for a seed.
  */
 public final class SmallFileTree {
 

@@ -2,7 +2,6 @@ package io.turndiff.bench;
 
 import io.turndiff.api.Turndiff;
 import io.turndiff.boundary.BoundaryOptions;
-import io.turndiff.capture.ShellCall;
 import io.turndiff.capture.track.Tracker;
 import io.turndiff.capture.track.TrackingOptions;
 import io.turndiff.capture.track.WatchOptions;
@@ -344,8 +343,7 @@ public final class TurnBench {
    * The budgets the benchmark tracks with: the whole tree, whatever its size (the default budgets,
    * 200,000 files and 2 GiB, would leave part of a 250,000-file tree out and time a partial index).
    */
-  private static final TrackingOptions WHOLE_TREE =
-      new TrackingOptions(Integer.MAX_VALUE, Long.MAX_VALUE);
+  static final TrackingOptions WHOLE_TREE = new TrackingOptions(Integer.MAX_VALUE, Long.MAX_VALUE);
 
   /**
    * The watched finishes: a store of its own opened as {@code turndiff serve} opens it, the first
@@ -414,8 +412,14 @@ public final class TurnBench {
         }
       }
       if (!changing.isEmpty()) {
-        measureShellCalls(service, workspace, changing.subList(0, 1), git, shellCall, gitCommitAll);
-        measureShellCalls(service, workspace, changing, git, shellCallTen, gitCommitAllTen);
+        ShellCallRounds shellCalls = new ShellCallRounds(STATUS_WARMUP, STATUS_ROUNDS);
+        ShellCallRounds.Figures one =
+            shellCalls.measure(service, workspace, changing.subList(0, 1), git);
+        ShellCallRounds.Figures ten = shellCalls.measure(service, workspace, changing, git);
+        shellCall = one.calls();
+        gitCommitAll = one.commits();
+        shellCallTen = ten.calls();
+        gitCommitAllTen = ten.commits();
       }
     } finally {
       for (Map.Entry<Path, byte[]> file : original.entrySet()) {
@@ -432,51 +436,6 @@ public final class TurnBench {
         gitCommitAll,
         shellCallTen,
         gitCommitAllTen);
-  }
-
-  /**
-   * The per-call attribution of shell changes (issue 24): a shell call's Pre and Post hooks with
-   * the watcher, each bringing the index up to the tree and recording what changed during the call
-   * ({@code files}: one, or the ten of the watched rounds) as the call's, with the before-state a
-   * rewind to before the call puts back; next to the anchor, the whole-tree shadow-git snapshot
-   * ({@code git add -A && git commit}) the checkpointing tools take before each shell command, in
-   * the same round.
-   */
-  private static void measureShellCalls(
-      Turndiff service,
-      Path workspace,
-      List<Path> files,
-      ShadowGit git,
-      Samples calls,
-      Samples commits)
-      throws Exception {
-    String turn =
-        service
-            .capture()
-            .beginTurn(workspace, Optional.of("bench-shell-calls"), Optional.empty(), true)
-            .turn();
-    for (int round = 0; round < STATUS_WARMUP + STATUS_ROUNDS; round++) {
-      String call = "call-" + round;
-      long start = System.nanoTime();
-      service
-          .capture()
-          .beginShellCall(turn, ShellCall.of(call, "Bash", "printf > " + files.getFirst()));
-      long pre = System.nanoTime() - start;
-      for (Path file : files) {
-        Files.write(
-            file,
-            ("shell call " + files.size() + "/" + round + "\n").getBytes(StandardCharsets.UTF_8));
-      }
-      start = System.nanoTime();
-      service.capture().endShellCall(turn, call);
-      long post = System.nanoTime() - start;
-      long commit = git.commitAll("before shell call " + files.size() + "/" + round);
-      if (round >= STATUS_WARMUP) {
-        calls.add(pre + post);
-        commits.add(commit);
-      }
-    }
-    service.capture().finishTurn(turn);
   }
 
   private static final int STATUS_WARMUP = 25;

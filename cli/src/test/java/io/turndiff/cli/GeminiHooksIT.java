@@ -87,12 +87,12 @@ class GeminiHooksIT {
     Path copyOne = evidence.copyOf(root, "tree-before-1");
     long[] promptSeconds = new long[2];
     long at = System.nanoTime();
-    prompt(gemini, root, 1, List.of("--session-id", session));
+    prompt(gemini, root, 1, List.of("--session-id", session), Map.of());
     promptSeconds[0] = TimeUnit.NANOSECONDS.toSeconds(System.nanoTime() - at);
     Map<String, String> afterOne = TreeContent.of(root);
     Path copyTwo = evidence.copyOf(root, "tree-before-2");
     at = System.nanoTime();
-    prompt(gemini, root, 2, List.of("-r", session));
+    prompt(gemini, root, 2, List.of("-r", session), Map.of());
     promptSeconds[1] = TimeUnit.NANOSECONDS.toSeconds(System.nanoTime() - at);
     Map<String, String> afterTwo = TreeContent.of(root);
 
@@ -110,6 +110,15 @@ class GeminiHooksIT {
     List<String> turns = evidence.finishedTurns("gemini:" + session, 2);
     String turnOne = turns.get(0);
     String turnTwo = turns.get(1);
+
+    // prompt 3: the model calls turndiff's MCP tools, the server Gemini started from the entry
+    // install wrote; it plans a rewind of turn 1 and writes nothing
+    at = System.nanoTime();
+    prompt(gemini, root, 3, List.of("-r", session), Map.of("@TURN@", turnOne));
+    long mcpPromptSeconds = TimeUnit.NANOSECONDS.toSeconds(System.nanoTime() - at);
+    assertEquals(afterTwo, TreeContent.of(root), "a rewind's plan writes nothing");
+    String turnThree = evidence.finishedTurns("gemini:" + session, 3).get(2);
+    assertTheMcpToolsAnsweredFromTheTestsStore(session, turnOne, turnTwo, turnThree);
 
     // every file's before and after, as the trees on disk had them; how each was found
     evidence.assertFirstPromptTurn(turnOne, beforeOne, afterOne);
@@ -163,10 +172,12 @@ class GeminiHooksIT {
     evidence.assertSecretNowhere();
 
     System.out.printf(
-        "GeminiHooksIT: install %d s, prompt 1 %d s, prompt 2 %d s, whole test %d s%n",
+        "GeminiHooksIT: install %d s, prompt 1 %d s, prompt 2 %d s, prompt 3 (MCP) %d s,"
+            + " whole test %d s%n",
         TimeUnit.NANOSECONDS.toSeconds(installed - began),
         promptSeconds[0],
         promptSeconds[1],
+        mcpPromptSeconds,
         TimeUnit.NANOSECONDS.toSeconds(System.nanoTime() - began));
   }
 
@@ -174,14 +185,20 @@ class GeminiHooksIT {
 
   /**
    * {@code turndiff hooks install --runtime gemini --workspace DIR}, as a user types it: turndiff's
-   * hooks in {@code DIR/.gemini/settings.json} (docs/runtime-hooks.md, "Gemini CLI"), the workspace
-   * tracked.
+   * hooks in {@code DIR/.gemini/settings.json} (docs/runtime-hooks.md, "Gemini CLI") and its MCP
+   * server beside them ({@code mcpServers.turndiff}: {@code turndiff mcp --workspace DIR}), the
+   * workspace tracked.
    */
   private void installHooks(Path root) throws Exception {
     CliProcess.run(env, "hooks", "install", "--runtime", "gemini", "--workspace", root.toString())
         .expect(0);
-    JsonNode hooks =
-        Json.mapper().readTree(root.resolve(".gemini/settings.json").toFile()).get("hooks");
+    JsonNode settings = Json.mapper().readTree(root.resolve(".gemini/settings.json").toFile());
+    JsonNode hooks = settings.get("hooks");
+    JsonNode server = settings.get("mcpServers").get("turndiff");
+    assertTrue(server.get("command").asText().endsWith("/turndiff"), server.toString());
+    assertEquals(
+        List.of("mcp", "--workspace", root.toString()),
+        server.get("args").valueStream().map(JsonNode::asText).toList());
     String command = "'" + HookTestStore.repository().resolve("bin/turndiff-hook") + "' gemini";
     for (String event : List.of("BeforeAgent", "BeforeTool", "AfterAgent", "SessionEnd")) {
       assertEquals(
@@ -197,20 +214,48 @@ class GeminiHooksIT {
    * Runs prompt {@code n} of {@code integrations/gemini-e2e/turns} in the workspace, with a clean
    * environment: the test's store and run directory, a temporary home, no model key.
    */
-  private void prompt(GeminiCli gemini, Path root, int n, List<String> session) throws Exception {
+  private void prompt(
+      GeminiCli gemini, Path root, int n, List<String> session, Map<String, String> placeholders)
+      throws Exception {
     String script =
         Files.readString(
                 HookTestStore.repository()
                     .resolve("integrations/gemini-e2e/turns/prompt-" + n + ".jsonl"))
             .replace("@WS@", root.toString());
+    for (Map.Entry<String, String> placeholder : placeholders.entrySet()) {
+      script = script.replace(placeholder.getKey(), placeholder.getValue());
+    }
     Path answers = temp.resolve("prompt-" + n + ".jsonl");
     Files.writeString(answers, script);
     Map<String, String> geminiEnv = GeminiCli.environment(store.runtimeBase());
-    String words = n == 1 ? "one" : "two";
+    String words = List.of("one", "two", "three").get(n - 1);
     CommandRun run =
         gemini.prompt(root, geminiEnv, "do prompt " + words, session, answers, "prompt-" + n);
     assertEquals(0, run.exitCode(), "gemini prompt " + n + ": " + run);
     assertTrue(run.out().contains("Done with prompt " + words + "."), run.out() + run.err());
+  }
+
+  /**
+   * What prompt 3's MCP calls answered, as Gemini recorded the calls and their results in the
+   * session's chat record ({@code $HOME/.gemini/tmp/<project>/chats/session-*}): with fake
+   * responses no request goes out whose body could be read, and the record holds what Gemini sent
+   * back to the model. {@code list_turns} found the session's turns in the test's store (the server
+   * reached it through the environment Gemini handed it, and took the session whose turn was open);
+   * {@code rewind} without a token answered turn 1's plan and its token.
+   */
+  private void assertTheMcpToolsAnsweredFromTheTestsStore(
+      String session, String turnOne, String turnTwo, String turnThree) throws Exception {
+    Map<String, String> results = GeminiChatRecord.toolResults(temp.resolve("home/.gemini/tmp"));
+    String listed = results.getOrDefault("mcp_turndiff_list_turns", "");
+    assertTrue(listed.contains("gemini:" + session), "list_turns answered: " + results);
+    for (String turn : List.of(turnOne, turnTwo, turnThree)) {
+      assertTrue(listed.contains(turn), turn + " in list_turns' answer: " + listed);
+    }
+    String planned = results.getOrDefault("mcp_turndiff_rewind", "");
+    assertTrue(planned.contains("dry_run"), "rewind answered a plan: " + results);
+    assertTrue(planned.contains("token"), "the plan's token: " + planned);
+    assertTrue(planned.contains("notes.txt"), "turn 1's notes.txt in the plan: " + planned);
+    assertTrue(planned.contains(turnOne), "the plan is turn 1's: " + planned);
   }
 
   private static byte[] concat(byte[] first, byte[] second) {

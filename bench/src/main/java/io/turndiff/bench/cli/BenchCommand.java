@@ -34,7 +34,8 @@ import picocli.CommandLine.Spec;
       HooksBenchCommand.class,
       JmhBenchCommand.class,
       CliBenchCommand.class,
-      BigFileBenchCommand.class
+      BigFileBenchCommand.class,
+      ShellCallBenchCommand.class
     })
 final class BenchCommand implements Callable<Integer> {
 

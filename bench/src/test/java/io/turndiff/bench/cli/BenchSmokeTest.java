@@ -60,6 +60,41 @@ class BenchSmokeTest {
   }
 
   @Test
+  void theShellCallBenchRunsAloneOnATreeOfSmallFilesBesideGitsCommits() {
+    JsonNode result =
+        CommandRun.inProcess(
+                BenchMain::run,
+                "bench",
+                "shell-calls",
+                "--files",
+                "1200",
+                "--rounds",
+                "3",
+                "--warmup",
+                "1",
+                "--json")
+            .expect(0)
+            .json();
+    assertEquals(1200, result.get("tree").get("files").asInt());
+    assertTrue(result.get("tree").get("bytes").asLong() > 1200 * 100L);
+    assertEquals(3, result.get("rounds").asInt());
+    assertTrue(result.get("git_initial_commit_ms").asDouble() > 0);
+    assertTrue(result.get("turndiff_track_ms").asDouble() > 0);
+    JsonNode operations = result.get("operations_ms");
+    for (String operation :
+        new String[] {
+          "turndiff_shell_call_attributed",
+          "git_commit_all_per_shell_call",
+          "turndiff_shell_call_attributed_10_files",
+          "git_commit_all_per_shell_call_10_files"
+        }) {
+      assertTrue(operations.get(operation).get("p50").asDouble() > 0, operation + " was measured");
+    }
+    assertTrue(result.get("ratios").get("git_commit_all_over_shell_call").asDouble() > 0);
+    assertTrue(result.get("ratios").get("git_commit_all_over_shell_call_10_files").asDouble() > 0);
+  }
+
+  @Test
   void theHttpBenchMeasuresSnapshotCallsOverLoopback() {
     JsonNode result =
         CommandRun.inProcess(
@@ -75,5 +110,6 @@ class BenchSmokeTest {
   @Test
   void badParametersAreUsageErrors() {
     CommandRun.inProcess(BenchMain::run, "bench", "--turns", "0").expect(2);
+    CommandRun.inProcess(BenchMain::run, "bench", "shell-calls", "--rounds", "0").expect(2);
   }
 }

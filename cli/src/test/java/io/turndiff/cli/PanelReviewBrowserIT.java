@@ -834,6 +834,78 @@ class PanelReviewBrowserIT {
   }
 
   /**
+   * A comment and a text block that span lines are coloured on every line, not only the one where
+   * they open: each side of a hunk is highlighted as one text and split by line, the open token
+   * carried over. In the unified view the added lines inside the comment (whose opening line is
+   * context) are comment, and so is the deleted one; in the side-by-side view too.
+   */
+  @Test
+  void aCommentSpanningLinesIsColouredOnEachOfItsLines() throws Exception {
+    workspace =
+        TestWorkspace.in(temp.resolve("multiline"))
+            .file(
+                "src/Doc.java",
+                lines(
+                    "class Doc {",
+                    "  /*",
+                    "   * the old words",
+                    "   */",
+                    "  String text = \"\"\"",
+                    "      before",
+                    "      \"\"\";",
+                    "}"));
+    Path root = workspace.root();
+    String turn = service.begin(root, "conv-multiline");
+    service.snapshot(turn, List.of("src/Doc.java"));
+    Files.writeString(
+        workspace.resolve("src/Doc.java"),
+        lines(
+            "class Doc {",
+            "  /*",
+            "   * new words int x = 1;",
+            "   */",
+            "  String text = \"\"\"",
+            "      after class",
+            "      \"\"\";",
+            "}"));
+    service.finish(turn);
+
+    browser.open(service.loginUrl(root));
+    browser.awaitText(".card", "conv-multiline");
+    for (String style : List.of("unified", "side")) {
+      browser.script("localStorage.setItem('turndiff.diffStyle', '" + style + "');");
+      browser.open("about:blank"); // the page is loaded again, reading the style kept
+      browser.open(service.url() + "/#/t/" + turn + "?file=src%2FDoc.java");
+      browser.awaitTrue(
+          "document.querySelector('.diff-body .d2h-"
+              + (style.equals("side") ? "file-side-diff" : "code-linenumber")
+              + "')");
+      browser.awaitTrue(
+          "document.querySelector('.diff-body[data-language=\"java\"] .d2h-code-line-ctn .hljs-keyword')");
+      for (String kind : List.of("ins", "del")) {
+        String words = kind.equals("ins") ? "   * new words int x = 1;" : "   * the old words";
+        String string = kind.equals("ins") ? "      after class" : "      before";
+        assertEquals(
+            List.of(words, string),
+            browser.script(
+                "return [...document.querySelectorAll('.diff-body td.d2h-"
+                    + kind
+                    + " .d2h-code-line-ctn')].map(line => line.textContent);"),
+            style);
+        assertEquals(
+            List.of("hljs-comment", "hljs-string"),
+            browser.script(
+                "return [...document.querySelectorAll('.diff-body td.d2h-"
+                    + kind
+                    + " .d2h-code-line-ctn')].map(line => [...new Set([...line.querySelectorAll("
+                    + "'span[class^=\"hljs-\"]')].map(span => span.className))].join(' '));"),
+            style + ": " + kind + " lines inside a comment and a text block, nothing else");
+      }
+    }
+    browser.assertQuiet("a highlighted diff across lines");
+  }
+
+  /**
    * A file git ignores that the shell changed in a tracked workspace keeping ignored files (issue
    * 24 item 2): listed, marked "ignored by git", and its diff neither fetched nor drawn until "Show
    * diff" is clicked, since a {@code .env} holds secrets.

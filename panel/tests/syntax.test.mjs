@@ -64,3 +64,33 @@ test('the highlight.js bundle holds the pinned version and the common languages,
     assert.ok(manifest.files.some(f => f.path === file), file);
   }
 });
+
+test('each side of a hunk is highlighted as one text: a comment and a string spanning lines stay open on every line', async () => {
+  const { hunkLineRuns, splitLines } = await built('assets/js/syntax.js');
+  const diff = [
+    'diff --git a/Doc.java b/Doc.java',
+    '--- a/Doc.java',
+    '+++ b/Doc.java',
+    '@@ -10,4 +10,5 @@ class Doc {',
+    '   /*',
+    '-   * old int x = 1;',
+    '+   * new int y = 2;',
+    '+   * more',
+    '    */',
+    '   int z = 3;',
+    '\\ No newline at end of file',
+  ].join('\n') + '\n';
+  const byLine = hunkLineRuns(diff, 'java');
+  const scopes = key => [...new Set(byLine.get(key).map(run => run.scope))];
+  const text = key => byLine.get(key).map(run => run.text).join('');
+  assert.equal(text('0:old:11'), '   * old int x = 1;');
+  assert.deepEqual(scopes('0:old:11'), ['hljs-comment'], 'the deleted line inside the comment');
+  assert.deepEqual(scopes('0:new:11'), ['hljs-comment']);
+  assert.deepEqual(scopes('0:new:12'), ['hljs-comment']);
+  assert.deepEqual(scopes('0:new:13'), ['hljs-comment'], 'the comment closes on the context line');
+  assert.ok(scopes('0:new:14').includes('hljs-type'), 'after it, code again');
+  assert.equal(text('0:old:13'), '  int z = 3;', 'the old side numbers its own lines');
+  assert.equal(byLine.size, 4 + 5);
+  assert.deepEqual(splitLines([{ text: 'a\nb', scope: 's' }, { text: '\n', scope: '' }]),
+    [[{ text: 'a', scope: 's' }], [{ text: 'b', scope: 's' }], []]);
+});

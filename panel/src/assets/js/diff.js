@@ -216,7 +216,7 @@ export function renderDiff(target, { record, diff, style, open, error, hideWhite
     body.classList.toggle('show-d2h-headers', record.change === 'type_changed');
     const language = languageOf(record.path);
     if (language && withinHighlightLimit(a)) {
-      highlightLines(body, language);
+      highlightLines(body, language, a.text);
       body.dataset.language = language;
     }
     markNoEol(body, a.noEol, style);

@@ -1,11 +1,13 @@
 // Syntax highlighting of a diff's lines with highlight.js (the panel's bundle of its core and the common
-// languages: highlight-bundle.mjs). diff2html draws the diff; each line it drew is then highlighted on its
-// own, and its tokens are laid over what diff2html put in the line (the text, and the <ins>/<del> of a
-// word diff) as spans built here: highlight.js's HTML never enters the page, only its token classes do,
-// so no markup from a file can.
+// languages: highlight-bundle.mjs). diff2html draws the diff; each side of each hunk (the old side: its
+// context and deleted lines; the new side: its context and added lines) is then highlighted as one text
+// and cut at its line ends, so a comment or a string that spans lines stays open from one line to the
+// next, as it is in the file. Each line diff2html drew gets the tokens of its side and number, laid over
+// what diff2html put in it (the text, and the <ins>/<del> of a word diff) as spans built here:
+// highlight.js's HTML never enters the page, only its token classes do, so no markup from a file can.
 //
-// A line is highlighted alone, without the lines around it: a hunk is not the whole file, so a comment or
-// a string that spans lines is coloured from the line where it opens only when that line is in the hunk.
+// A hunk is not the whole file: a comment that opens above a hunk's first line is not known to be one
+// there ("Whole file" shows the file as one hunk, and then it is).
 import hljs from '../../vendor/highlight.js/highlight.js';
 import { h } from './dom.js';
 
@@ -95,20 +97,98 @@ export function highlightRuns(text, language) {
   return tokenRuns(hljs.highlight(text, { language, ignoreIllegals: true }).value);
 }
 
-/**
- * Highlights every line diff2html drew in `body` as `language`: each child of a line's content (a text
- * node, or the <ins>/<del> of a word diff) keeps its place and gets its share of the tokens.
- */
-export function highlightLines(body, language) {
-  for (const line of body.querySelectorAll('.d2h-code-line-ctn')) {
-    const text = line.textContent;
-    if (!text.trim()) continue;
-    const pieces = [...line.childNodes];
-    const cut = cutRuns(highlightRuns(text, language), pieces.map(node => node.textContent.length));
-    pieces.forEach((node, i) => {
-      const tokens = cut[i].map(run => (run.scope ? h('span', { class: run.scope }, run.text) : run.text));
-      if (node.nodeType === Node.ELEMENT_NODE) node.replaceChildren(...tokens);
-      else node.replaceWith(...tokens);
+/** The runs cut at their line ends: one list of runs per line, a token open across a line end in both. */
+export function splitLines(runs) {
+  const lines = [[]];
+  for (const run of runs) {
+    run.text.split('\n').forEach((text, i) => {
+      if (i > 0) lines.push([]);
+      if (text) lines.at(-1).push({ text, scope: run.scope });
     });
   }
+  return lines;
+}
+
+/**
+ * The runs of every line of a diff's hunks, each side of a hunk highlighted as one text, by the key
+ * `block:side:number` ({@link lineKey}): `block` counts the diff's files from 0 as diff2html draws
+ * them, `side` is `old` or `new`, `number` the line's number in that side's file.
+ */
+export function hunkLineRuns(diffText, language) {
+  const byLine = new Map();
+  let block = -1;
+  let hunk = null;
+  const flush = () => {
+    for (const side of hunk ? ['old', 'new'] : []) {
+      const { start, texts } = hunk[side];
+      if (!texts.length) continue;
+      splitLines(highlightRuns(texts.join('\n'), language))
+        .forEach((runs, i) => byLine.set(`${Math.max(block, 0)}:${side}:${start + i}`, runs));
+    }
+    hunk = null;
+  };
+  for (const line of diffText.split('\n')) {
+    const mark = line[0];
+    if (hunk && (mark === ' ' || mark === '-' || mark === '+')) {
+      if (mark !== '+') hunk.old.texts.push(line.slice(1));
+      if (mark !== '-') hunk.new.texts.push(line.slice(1));
+    } else if (hunk && mark === '\\') {
+      // "\ No newline at end of file": about the line before, not one of the file's
+    } else {
+      flush();
+      if (line.startsWith('diff --git ')) block++;
+      const header = /^@@ -(\d+)(?:,\d+)? \+(\d+)(?:,\d+)? @@/.exec(line);
+      if (header) hunk = { old: { start: Number(header[1]), texts: [] }, new: { start: Number(header[2]), texts: [] } };
+    }
+  }
+  flush();
+  return byLine;
+}
+
+/**
+ * The key (hunkLineRuns) of a line diff2html drew in the `block`-th file: its side and number, from its
+ * row's line number cell. Unified rows number both sides (a deleted line is the old side's, the rest the
+ * new's); side by side, the left table is the old side and the right the new. Null for a row that is no
+ * line of either side.
+ */
+export function lineKey(block, line) {
+  const row = line.closest('tr');
+  const cell = row?.querySelector('.d2h-code-linenumber, .d2h-code-side-linenumber');
+  if (!cell) return null;
+  let side;
+  let number;
+  if (cell.classList.contains('d2h-code-linenumber')) {
+    side = cell.classList.contains('d2h-del') ? 'old' : 'new';
+    number = cell.querySelector(side === 'old' ? '.line-num1' : '.line-num2')?.textContent;
+  } else {
+    const table = line.closest('.d2h-file-side-diff');
+    side = table && !table.previousElementSibling ? 'old' : 'new';
+    number = cell.textContent;
+  }
+  number = Number.parseInt(number ?? '', 10);
+  return Number.isInteger(number) ? `${block}:${side}:${number}` : null;
+}
+
+/**
+ * Highlights every line diff2html drew in `body` from `diffText` as `language`: each child of a line's
+ * content (a text node, or the <ins>/<del> of a word diff) keeps its place and gets its share of the
+ * tokens. A line whose text is not the one its hunk's side gives (never expected) is highlighted alone.
+ */
+export function highlightLines(body, language, diffText) {
+  const byLine = hunkLineRuns(diffText, language);
+  body.querySelectorAll('.d2h-file-wrapper').forEach((block, index) => {
+    for (const line of block.querySelectorAll('.d2h-code-line-ctn')) {
+      const text = line.textContent;
+      if (!text.trim()) continue;
+      const carried = byLine.get(lineKey(index, line));
+      const runs = carried && carried.map(run => run.text).join('') === text ? carried : highlightRuns(text, language);
+      const pieces = [...line.childNodes];
+      const cut = cutRuns(runs, pieces.map(node => node.textContent.length));
+      pieces.forEach((node, i) => {
+        const tokens = cut[i].map(run => (run.scope ? h('span', { class: run.scope }, run.text) : run.text));
+        if (node.nodeType === Node.ELEMENT_NODE) node.replaceChildren(...tokens);
+        else node.replaceWith(...tokens);
+      });
+    }
+  });
 }

@@ -27,6 +27,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.function.Function;
 import java.util.stream.IntStream;
 
@@ -57,6 +58,12 @@ final class TurnFinish {
 
   /** The tracked workspace's scan, when it is tracked. */
   private final Optional<Tracker.Comparison> scanned;
+
+  /**
+   * The records a tool call's snapshot began at files git ignores, which the store does not mark
+   * yet (the scan marks the records it makes).
+   */
+  private final List<StoredFileChange> namedIgnoredByGit;
 
   /** Changes the scan found at paths the turn has a record of, with their records. */
   private final List<Found> rescanned;
@@ -92,6 +99,7 @@ final class TurnFinish {
         tracker.isTracked(turn.workspaceId())
             ? Optional.of(tracker.changes(turn.workspaceId()))
             : Optional.empty();
+    this.namedIgnoredByGit = scanned.isPresent() ? namedIgnoredByGit(boundary) : List.of();
     List<Found> all = scannedChanges(boundary, store.clock().instant());
     this.found = all.stream().filter(change -> change.record().isEmpty()).toList();
     this.rescanned = all.stream().filter(change -> change.record().isPresent()).toList();
@@ -107,6 +115,23 @@ final class TurnFinish {
     this.directoriesAfter = directoriesAfter(store, boundary);
     this.firstSights = directorySidesOf(completed, directoriesAfter);
     this.detected = detectFound(afterStates, beforeContents);
+  }
+
+  /**
+   * The turn's records a tool call's snapshot began at a file git ignores: marked so at the finish
+   * as a scan's record is when it is made, by the tracker's rules (the snapshot call itself, which
+   * the runtime waits on before each tool, reads no ignore file). A workspace that is not tracked
+   * has no record marked, the scan's included.
+   */
+  private List<StoredFileChange> namedIgnoredByGit(WorkspaceBoundary boundary) {
+    List<StoredFileChange> unmarked =
+        recorded.stream()
+            .filter(change -> change.detectedBy() != DetectedBy.SCAN && !change.ignoredByGit())
+            .toList();
+    Set<WorkspacePath> ignored =
+        tracker.ignoredByGit(
+            turn.workspaceId(), boundary, unmarked.stream().map(StoredFileChange::path).toList());
+    return unmarked.stream().filter(change -> ignored.contains(change.path())).toList();
   }
 
   /** Each change the scan found, with its before-state and the turn's record of it, if any. */
@@ -221,6 +246,7 @@ final class TurnFinish {
     }
     CandidateTurns candidates = CandidateTurns.openIn(tx, current.workspaceId(), tracker.watches());
     completed.forEach(done -> recorder.store(tx, done));
+    namedIgnoredByGit.forEach(change -> tx.fileChanges().markIgnoredByGit(change.id()));
     shareRescanned(candidates);
     List<ChangeRecorder.Detected> stored = storeFound(tx, current, candidates);
     storeDirectories(tx, current);

@@ -566,9 +566,13 @@ class PanelReviewBrowserIT {
 
   /**
    * Reports the time from navigation to the first screen of a 1,000-file turn in this Chromium
-   * against the real service (docs/review-panel.md, section 8): printed and written to {@code
-   * target/panel-screenshots/first-screen.json}; {@code -Dpanel.firstScreen.runs=N} (default 5).
-   * Not a timed assertion: the figure depends on the machine's load, which the report names.
+   * against the real service (docs/review-panel.md, section 8), beside its anchor in the same run:
+   * the first screen of a one-file turn of the same workspace (the page, its modules, the login,
+   * one diff: what every turn costs), loaded just before each load of the large one, so both see
+   * the same load, and their ratio is the figure that means something on a shared machine. Printed
+   * and written to {@code target/panel-screenshots/first-screen.json}; {@code
+   * -Dpanel.firstScreen.runs=N} (default 5). Not a timed assertion: the figure depends on the
+   * machine's load, which the report names.
    */
   @Test
   void theFirstScreenOfAThousandFileTurnIsReported() throws Exception {
@@ -587,14 +591,26 @@ class PanelReviewBrowserIT {
           lines("# " + path, "VALUE = 2", "", "def f():", "    return VALUE"));
     }
     service.finish(turn);
+    // the anchor's file is one the large turn did not touch: its plan stays 1,000 files to restore
+    workspace.file("anchor.py", lines("VALUE = 1"));
+    String anchor = service.begin(root, "conv-one-file");
+    service.snapshot(anchor, List.of("anchor.py"));
+    Files.writeString(workspace.resolve("anchor.py"), lines("VALUE = 2"));
+    service.finish(anchor);
 
     browser.open(service.loginUrl(root));
     browser.awaitText(".card", "conv-large");
     int runs = Integer.getInteger("panel.firstScreen.runs", 5);
     List<Long> firstScreen = new ArrayList<>();
+    List<Long> anchorScreen = new ArrayList<>();
     List<Long> painted = new ArrayList<>();
     List<Long> records = new ArrayList<>();
     for (int run = 0; run < runs; run++) {
+      browser.open(service.url() + "/#/t/" + anchor);
+      browser.awaitTrue("window.__turndiff.painted");
+      anchorScreen.add(
+          ((Number) browser.script("return Number(document.body.dataset.firstScreen);"))
+              .longValue());
       browser.open(service.url() + "/#/t/" + turn);
       browser.awaitTrue("window.__turndiff.painted");
       firstScreen.add(
@@ -639,6 +655,14 @@ class PanelReviewBrowserIT {
             Map.of(
                 "first_screen_1000_files_ms",
                 Map.of("runs", firstScreen, "median", median(firstScreen)),
+                "anchor_first_screen_1_file_ms",
+                Map.of("runs", anchorScreen, "median", median(anchorScreen)),
+                "ratio_1000_files_to_1_file",
+                Map.of(
+                    "median_of_pairs",
+                    medianRatio(firstScreen, anchorScreen),
+                    "of_medians",
+                    Math.round(100.0 * median(firstScreen) / median(anchorScreen)) / 100.0),
                 "painted_ms",
                 Map.of("runs", painted, "median", median(painted)),
                 "records_request_ms",
@@ -655,6 +679,16 @@ class PanelReviewBrowserIT {
         Path.of(System.getProperty("panel.screenshots", "target/panel-screenshots"))
             .resolve("first-screen.json"),
         report + "\n");
+  }
+
+  /** The median of the ratios {@code values[i] / anchors[i]}, to two places. */
+  private static double medianRatio(List<Long> values, List<Long> anchors) {
+    List<Double> ratios =
+        IntStream.range(0, values.size())
+            .mapToObj(i -> (double) values.get(i) / Math.max(1, anchors.get(i)))
+            .sorted()
+            .toList();
+    return Math.round(100.0 * ratios.get(ratios.size() / 2)) / 100.0;
   }
 
   private static long median(List<Long> values) {
@@ -717,6 +751,78 @@ class PanelReviewBrowserIT {
     sorted.putIfAbsent("Skipped", List.of());
     sorted.putIfAbsent("To restore", List.of());
     return sorted;
+  }
+
+  /**
+   * A conflict a later turn made says so in words (issue 22 item 3): "changed by turn 2 at HH:MM",
+   * the turn linked, and "rewind to here…" offered: its plan rewinds turn 2 and every later turn of
+   * the session, and its run puts the file back as turn 1 left it, which turn 1's own rewind then
+   * reverses cleanly.
+   */
+  @Test
+  void aConflictALaterTurnMadeNamesItAndOffersTheRewindToHere() throws Exception {
+    workspace = TestWorkspace.in(temp.resolve("later")).file("a.txt", lines("one", "two"));
+    Path root = workspace.root();
+    String first = service.begin(root, "conv-later");
+    service.snapshot(first, List.of("a.txt"));
+    Files.writeString(workspace.resolve("a.txt"), lines("ONE", "two"));
+    service.finish(first);
+    String second = service.begin(root, "conv-later");
+    service.snapshot(second, List.of("a.txt"));
+    Files.writeString(workspace.resolve("a.txt"), lines("uno", "two"));
+    service.finish(second);
+
+    browser.open(service.loginUrl(root));
+    browser.awaitText(".card", "conv-later");
+    browser.open(service.url() + "/#/t/" + first);
+    browser.clickButton("Rewind turn…");
+    browser.await("#rewind-dialog [data-changed-by]");
+    String conflict = planSections().get("Conflicts").getFirst();
+    assertTrue(
+        conflict.matches("a\\.txt changed by turn 2 at \\d{2}:\\d{2}(:\\d{2})? rewind to here…"),
+        conflict);
+    assertEquals(
+        second,
+        browser.script(
+            "return document.querySelector('#rewind-dialog [data-changed-by]').dataset.changedBy;"));
+    assertTrue(
+        browser
+            .await("#rewind-dialog [data-changed-by] a")
+            .getAttribute("href")
+            .endsWith("#/t/" + second),
+        "the later turn is linked");
+    assertEquals(lines("uno", "two"), workspace.readText("a.txt"), "the plan wrote nothing");
+    // the tallies and the force checkbox count the same conflict
+    assertEquals(
+        List.of("0 to restore", "1 conflict"),
+        browser.script(
+            "return [...document.querySelectorAll('#rewind-dialog .tallies .tally')]"
+                + ".filter(t => /to restore|conflict/.test(t.textContent))"
+                + ".map(t => t.querySelector('strong').textContent + ' ' + t.lastChild.textContent);"));
+    assertTrue(
+        browser
+            .await("#rewind-dialog .force")
+            .getText()
+            .startsWith("Force: overwrite 1 conflict (stored first"),
+        browser.await("#rewind-dialog .force").getText());
+
+    browser.clickButton("rewind to here…");
+    browser.awaitTrue("!document.querySelector('#rewind-dialog [data-changed-by]')");
+    browser.await("#rewind-dialog .dialog-actions .button-danger");
+    Map<String, List<String>> plan = planSections();
+    assertEquals(List.of("a.txt"), plan.get("To restore"), plan.toString());
+    assertEquals(List.of(), plan.get("Conflicts"), plan.toString());
+    browser.await("#rewind-dialog .dialog-actions .button-danger").click();
+    browser.awaitText("#rewind-dialog button", "Undo this rewind…");
+    assertEquals(lines("ONE", "two"), workspace.readText("a.txt"), "as turn 1 left it");
+    browser.open(service.url() + "/#/t/" + first);
+    browser.clickButton("Rewind turn…");
+    browser.await("#rewind-dialog .dialog-actions .button-danger");
+    assertEquals(List.of(), planSections().get("Conflicts"), "no conflict left");
+    browser.await("#rewind-dialog .dialog-actions .button-danger").click();
+    browser.awaitText("#rewind-dialog button", "Undo this rewind…");
+    assertEquals(lines("one", "two"), workspace.readText("a.txt"), "as before turn 1");
+    browser.assertQuiet("a conflict made by a later turn");
   }
 
   @Test
@@ -883,6 +989,78 @@ class PanelReviewBrowserIT {
         "the word diff's marks are kept, with the tokens inside them");
     browser.screenshot("turn-highlighted");
     browser.assertQuiet("a highlighted diff");
+  }
+
+  /**
+   * A comment and a text block that span lines are coloured on every line, not only the one where
+   * they open: each side of a hunk is highlighted as one text and split by line, the open token
+   * carried over. In the unified view the added lines inside the comment (whose opening line is
+   * context) are comment, and so is the deleted one; in the side-by-side view too.
+   */
+  @Test
+  void aCommentSpanningLinesIsColouredOnEachOfItsLines() throws Exception {
+    workspace =
+        TestWorkspace.in(temp.resolve("multiline"))
+            .file(
+                "src/Doc.java",
+                lines(
+                    "class Doc {",
+                    "  /*",
+                    "   * the old words",
+                    "   */",
+                    "  String text = \"\"\"",
+                    "      before",
+                    "      \"\"\";",
+                    "}"));
+    Path root = workspace.root();
+    String turn = service.begin(root, "conv-multiline");
+    service.snapshot(turn, List.of("src/Doc.java"));
+    Files.writeString(
+        workspace.resolve("src/Doc.java"),
+        lines(
+            "class Doc {",
+            "  /*",
+            "   * new words int x = 1;",
+            "   */",
+            "  String text = \"\"\"",
+            "      after class",
+            "      \"\"\";",
+            "}"));
+    service.finish(turn);
+
+    browser.open(service.loginUrl(root));
+    browser.awaitText(".card", "conv-multiline");
+    for (String style : List.of("unified", "side")) {
+      browser.script("localStorage.setItem('turndiff.diffStyle', '" + style + "');");
+      browser.open("about:blank"); // the page is loaded again, reading the style kept
+      browser.open(service.url() + "/#/t/" + turn + "?file=src%2FDoc.java");
+      browser.awaitTrue(
+          "document.querySelector('.diff-body .d2h-"
+              + (style.equals("side") ? "file-side-diff" : "code-linenumber")
+              + "')");
+      browser.awaitTrue(
+          "document.querySelector('.diff-body[data-language=\"java\"] .d2h-code-line-ctn .hljs-keyword')");
+      for (String kind : List.of("ins", "del")) {
+        String words = kind.equals("ins") ? "   * new words int x = 1;" : "   * the old words";
+        String string = kind.equals("ins") ? "      after class" : "      before";
+        assertEquals(
+            List.of(words, string),
+            browser.script(
+                "return [...document.querySelectorAll('.diff-body td.d2h-"
+                    + kind
+                    + " .d2h-code-line-ctn')].map(line => line.textContent);"),
+            style);
+        assertEquals(
+            List.of("hljs-comment", "hljs-string"),
+            browser.script(
+                "return [...document.querySelectorAll('.diff-body td.d2h-"
+                    + kind
+                    + " .d2h-code-line-ctn')].map(line => [...new Set([...line.querySelectorAll("
+                    + "'span[class^=\"hljs-\"]')].map(span => span.className))].join(' '));"),
+            style + ": " + kind + " lines inside a comment and a text block, nothing else");
+      }
+    }
+    browser.assertQuiet("a highlighted diff across lines");
   }
 
   /**

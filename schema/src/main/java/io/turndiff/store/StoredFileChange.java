@@ -29,9 +29,9 @@ import java.util.Optional;
  * @param madeDuring which tool calls the change was made during: named by one, during shell calls
  *     in flight, outside any call, or not known
  * @param calls the calls of {@code toolCalls}, as stored (tool name, command's first line)
- * @param ignoredByGit a scan found the change at a file git ignores (a {@code .env} the shell
- *     rewrote in a tracked workspace that keeps ignored files): its diff may hold secrets, and the
- *     panel shows it only on request
+ * @param ignoredByGit the change is at a file git ignores in a tracked workspace (a {@code .env}
+ *     the shell rewrote, found by a scan, or one a tool call named, marked at the finish): its diff
+ *     may hold secrets, and the panel shows it only on request
  */
 public record StoredFileChange(
     long id,

@@ -306,6 +306,23 @@ public final class Tracker {
   }
 
   /**
+   * The paths among {@code paths} that git ignores in the workspace {@code workspaceId}, judged by
+   * the rules its scans use ({@link GitIgnoredPaths}) and the git indexes this tracker keeps of it:
+   * the paths a turn's tool calls named, whose records are marked as the scan's are. Reads only the
+   * ignore files and {@code .git} entries of the directories above the paths.
+   */
+  public Set<WorkspacePath> ignoredByGit(
+      long workspaceId, WorkspaceBoundary boundary, Collection<WorkspacePath> paths) {
+    if (paths.isEmpty()) {
+      return Set.of();
+    }
+    GitIgnoredPaths judge =
+        new GitIgnoredPaths(
+            boundary, gitIndexes.computeIfAbsent(workspaceId, id -> new GitIndexes()));
+    return paths.stream().filter(judge::ignored).collect(Collectors.toUnmodifiableSet());
+  }
+
+  /**
    * Writes the index after {@link #changes}, in the caller's transaction; false (nothing written)
    * when another scan wrote the index since, and the caller must compare again.
    */

@@ -702,6 +702,44 @@ class TrackerTest {
     capture.finishTurn(next);
   }
 
+  /**
+   * A record a tool call's snapshot began (the agent's Write named the file) is marked as the
+   * scan's are: a {@code .env} a {@code .gitignore} rule ignores, a file in a directory git ignores
+   * as a whole (a scan never enters it), a file git tracks although a rule matches it (git's index
+   * wins), and not a file {@code .turndiffignore} alone names (turndiff's rule, not git's).
+   */
+  @ParameterizedTest
+  @ValueSource(strings = {"small", "none"})
+  void aRecordAToolsSnapshotBeganAtAFileGitIgnoresIsMarkedToo(String kept) throws Exception {
+    assumeTrue(Portability.current().readsProc(), "the posix mode reads no git index");
+    workspace
+        .file(".gitignore", ".env\nbuild/\nforced.log\n*.log\n")
+        .file(".env", "KEY=1\n")
+        .file("build/out/app.js", "x\n")
+        .file("forced.log", "tracked\n")
+        .file("sub/.turndiffignore", "notes.txt\n")
+        .file("sub/notes.txt", "n\n")
+        .file("sub/a.txt", "a\n");
+    commit(workspace.root(), "forced.log");
+    track(kept.equals("small") ? IgnoredFiles.SMALL : IgnoredFiles.NONE);
+    String turn = capture.beginTurn(workspace.root(), Optional.of("s"), Optional.empty()).turn();
+    List<String> named =
+        List.of(".env", "build/out/app.js", "forced.log", "sub/notes.txt", "sub/a.txt");
+    capture.snapshot(turn, Optional.of("write"), named);
+    for (String path : named) {
+      Files.writeString(workspace.resolve(path), "written by the tool\n");
+    }
+    capture.finishTurn(turn);
+    assertEquals(
+        Map.of(
+            ".env", true,
+            "build/out/app.js", true,
+            "forced.log", false,
+            "sub/notes.txt", false,
+            "sub/a.txt", false),
+        ignoredByGit(turn));
+  }
+
   // ---- changes no turn made: a turn outside any turn (issue 22 item 6)
 
   /** A turn of {@code session} in which a shell writes {@code text} to {@code file} unannounced. */

@@ -8,6 +8,7 @@ import java.io.IOException;
 import java.io.OutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
 
 /**
  * The workload the launcher trains its ahead-of-time cache on ({@code -XX:AOTCacheOutput}): the
@@ -22,11 +23,18 @@ public final class AotTraining {
 
   private AotTraining() {}
 
-  public static void main(String[] args) throws IOException {
+  public static void main(String[] args) throws IOException, InterruptedException {
     if (args.length != 1) {
       throw new IllegalArgumentException("usage: AotTraining STORE");
     }
-    String store = args[0];
+    commands(args[0]);
+    ServiceTraining.run(Path.of(args[0]), Path.of(System.getProperty("java.io.tmpdir")));
+    // the service runs until the JVM ends: its shutdown hook stops it, then the cache is written
+    System.exit(ExitCode.OK.code());
+  }
+
+  /** The one-shot commands, each once, on {@code store}. */
+  static void commands(String store) throws IOException {
     run("--db", store, "demo");
     run("--version");
     DemoWorkspace workspace = DemoWorkspace.create("AOT_TRAINING=nothing secret");

@@ -21,7 +21,7 @@ class AotTrainingTest {
   void theTrainingRunsEveryCommandAndLeavesTheTurnsItRecorded() throws Exception {
     Path database = temp.resolve("training.db");
 
-    AotTraining.main(new String[] {database.toString()});
+    AotTraining.commands(database.toString());
 
     JsonNode turns =
         StoreCommands.run(database, "turns", "--session", "training").expect(0).json().get("turns");

@@ -24,10 +24,10 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The launcher's ahead-of-time cache: the first short command trains one in the background (on
- * {@code demo}, with its own store), the next ones start from it, and a cache older than the jar is
- * dropped; sqlite-jdbc's native library copied once beside the jar and loaded from there. The
- * launcher runs from a copy of the checkout's layout holding only what it needs (the script, the
- * JDK finder, the packaged jar), so it never rebuilds anything here.
+ * {@code demo}, with its own store), the next ones and the service start from it, and a cache older
+ * than the jar is dropped; sqlite-jdbc's native library copied once beside the jar and loaded from
+ * there. The launcher runs from a copy of the checkout's layout holding only what it needs (the
+ * script, the JDK finder, the packaged jar), so it never rebuilds anything here.
  */
 class LauncherIT {
 
@@ -64,6 +64,12 @@ class LauncherIT {
     assertEquals(0, used.exit(), used.out());
     assertTrue(used.out().contains("Opened AOT cache " + cache), used.out());
     assertTrue(used.out().contains("turndiff "), used.out());
+
+    // the service starts from it too (with the full JIT): its training ran the service
+    Run served = launch(here, home, Map.of("JDK_JAVA_OPTIONS", "-Xlog:aot"), "serve", "--help");
+    assertEquals(0, served.exit(), served.out());
+    assertTrue(served.out().contains("Opened AOT cache " + cache), served.out());
+    assertTrue(served.out().contains("Usage: turndiff serve"), served.out());
   }
 
   @Test

@@ -73,6 +73,8 @@ final class Edge {
 
   /** Binds the loopback port ({@code 0}: a free one); nothing is served before {@link #start}. */
   static Edge open(ServiceOptions options) throws IOException {
+    // before the first of Jetty's classes that pads to a cache line is initialised
+    JettyCacheLine.tellJetty();
     QueuedThreadPool threads = new QueuedThreadPool(PLATFORM_THREADS, 2);
     threads.setName("turndiff-http");
     threads.setReservedThreads(0);

@@ -1,0 +1,78 @@
+package io.turndiff.cli;
+
+import io.turndiff.service.ServiceFiles;
+import io.turndiff.service.ServiceProbe;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.LinkOption;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * The per-user service's part of the ahead-of-time cache's training ({@link AotTraining}): {@code
+ * serve --daemon} as {@code service start} spawns it, with its run directory under the training's
+ * temporary folder, then what a client does to it (the discovery file read, the identity challenge
+ * over its port, a health check over its socket), so that the service's own classes (Jetty, the
+ * gates, the endpoints, the spool, the discovery files) and the start command's are in the cache
+ * that a daemon spawned from a command starts from, not only the one-shot commands'. The service
+ * runs until the training's JVM exits; its shutdown hook stops it then, as SIGTERM would.
+ */
+final class ServiceTraining {
+
+  private static final Duration UP_WITHIN = Duration.ofMinutes(2);
+
+  private ServiceTraining() {}
+
+  /** Starts the service of {@code store}, waits for it to prove itself, asks its health. */
+  static void run(Path store, Path temporary) throws IOException, InterruptedException {
+    ServiceFiles files =
+        ServiceFiles.of(store, Map.of("XDG_RUNTIME_DIR", temporary.toAbsolutePath().toString()));
+    files.prepare();
+    PrintStream nowhere =
+        new PrintStream(OutputStream.nullOutputStream(), true, StandardCharsets.UTF_8);
+    Thread service =
+        Thread.ofPlatform()
+            .daemon()
+            .name("training-serve")
+            .start(
+                () ->
+                    Main.run(
+                        new String[] {
+                          "serve",
+                          "--db",
+                          files.store(),
+                          "--daemon",
+                          "--port",
+                          "0",
+                          "--token-file",
+                          files.token().toString(),
+                          "--discovery",
+                          files.discovery().toString(),
+                          "--socket",
+                          files.socket().toString()
+                        },
+                        nowhere,
+                        nowhere));
+    Instant deadline = Instant.now().plus(UP_WITHIN);
+    while (!(ServiceProbe.probe(files) instanceof ServiceProbe.Running)) {
+      if (!service.isAlive() || Instant.now().isAfter(deadline)) {
+        throw new IllegalStateException("training: the service did not come up");
+      }
+      TimeUnit.MILLISECONDS.sleep(50);
+    }
+    if (!Files.exists(files.socket(), LinkOption.NOFOLLOW_LINKS)) {
+      return; // a path too long for a socket's name: the service serves its port alone
+    }
+    SocketHealthRequest.ask(files.socket())
+        .ifPresent(
+            why -> {
+              throw new IllegalStateException("training: the service's socket: " + why);
+            });
+  }
+}

@@ -37,19 +37,20 @@ export function discoveryText(fields) {
  * Starts a stub on 127.0.0.1 (a free port) and, unless {writeDiscovery: false}, writes its discovery, token
  * and header files for `store` into `runDir` (made 0700).
  * Options: token, instance, answer ("proof" | "wrong" | "none"), status (hook response status), body (its body),
- * pid / startTicks (what the discovery file claims), writeDiscovery.
+ * chunks (a body sent in these pieces: chunked), pid / startTicks (what the discovery file claims), writeDiscovery,
+ * socket (also serve the service's Unix socket in `runDir`; each request records `via`: "tcp" or "socket").
  */
 export async function startStub(options) {
   const token = options.token ?? crypto.randomBytes(32).toString("base64url");
   const instance = options.instance ?? crypto.randomBytes(16).toString("hex");
   const answer = options.answer ?? "proof";
   const requests = [];
-  const server = http.createServer((req, res) => {
+  const handler = (via) => (req, res) => {
     const chunks = [];
     req.on("data", (c) => chunks.push(c));
     req.on("end", () => {
       const body = Buffer.concat(chunks);
-      requests.push({ method: req.method, url: req.url, headers: req.headers, body });
+      requests.push({ method: req.method, url: req.url, headers: req.headers, body, via });
       const url = new URL(req.url, "http://127.0.0.1");
       if (url.pathname === "/v1/health" && url.searchParams.has("challenge")) {
         if (answer === "none") {
@@ -62,23 +63,40 @@ export async function startStub(options) {
         res.end(JSON.stringify({ ok: true, instance, pid: process.pid, proof: given }));
         return;
       }
+      if (url.pathname.startsWith("/v1/hooks/") && options.chunks) {
+        // a body of unknown length, sent in pieces: chunked transfer encoding
+        res.writeHead(options.status ?? 200, { "turndiff-hook-outcome": "recorded" });
+        for (const chunk of options.chunks) res.write(chunk);
+        res.end();
+        return;
+      }
       if (url.pathname.startsWith("/v1/hooks/")) {
         res.writeHead(options.status ?? 204, { "turndiff-hook-outcome": "recorded" }).end(options.body);
         return;
       }
       res.writeHead(404).end();
     });
-  });
+  };
+  const server = http.createServer(handler("tcp"));
   await new Promise((resolve) => server.listen(0, "127.0.0.1", resolve));
   const port = server.address().port;
+  const servers = [server];
   const stub = {
     token, instance, port, requests, server,
     hookRequests: () => requests.filter((r) => r.url.startsWith("/v1/hooks/")),
     challenges: () => requests.filter((r) => r.url.startsWith("/v1/health")),
-    close: () => new Promise((resolve) => { server.closeAllConnections?.(); server.close(resolve); }),
+    close: () => Promise.all(servers.map((s) => new Promise((resolve) => { s.closeAllConnections?.(); s.close(resolve); }))),
   };
   if (options.writeDiscovery !== false) {
     writeDiscovery({ ...options, token, instance, port });
+  }
+  if (options.socket) {
+    // the service's Unix socket in the run directory, <first 16 of the key>.sock, mode 0600 (docs/service.md)
+    const socketServer = http.createServer(handler("socket"));
+    stub.socketFile = path.join(options.runDir, `${storeKey(options.store).slice(0, 16)}.sock`);
+    await new Promise((resolve) => socketServer.listen(stub.socketFile, resolve));
+    fs.chmodSync(stub.socketFile, 0o600);
+    servers.push(socketServer);
   }
   return stub;
 }

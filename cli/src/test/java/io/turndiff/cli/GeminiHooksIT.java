@@ -182,7 +182,7 @@ class GeminiHooksIT {
         .expect(0);
     JsonNode hooks =
         Json.mapper().readTree(root.resolve(".gemini/settings.json").toFile()).get("hooks");
-    String command = "'" + HookTestStore.repository().resolve("bin/turndiff-hook") + "' gemini";
+    String command = HookTestStore.hookCommand("gemini");
     for (String event : List.of("BeforeAgent", "BeforeTool", "AfterAgent", "SessionEnd")) {
       assertEquals(
           command, hooks.get(event).get(0).get("hooks").get(0).get("command").asText(), event);

@@ -329,11 +329,13 @@ static int find_key(struct call *call) {
       break;
     }
     char *space = memchr(line, ' ', (size_t)(end - line));
-    if (space != NULL && space - line == 64 && (size_t)(end - space - 1) == store_length &&
-        memcmp(space + 1, call->store, store_length) == 0) {
-      memcpy(call->key, line, 64);
-      call->key[64] = '\0';
-      found = is_hex(call->key) ? 0 : -1;
+    if (space != NULL && (size_t)(end - space - 1) == store_length && memcmp(space + 1, call->store, store_length) == 0) {
+      /* the first line of this store decides, as in the script: a malformed key there is the script's to mend */
+      if (space - line == 64) {
+        memcpy(call->key, line, 64);
+        call->key[64] = '\0';
+        found = is_hex(call->key) ? 0 : -1;
+      }
       break;
     }
     line = end + 1;

@@ -27,7 +27,14 @@ if [ -z "$compiler" ]; then
   exit 0
 fi
 partial=$(dirname "$output")/.$(basename "$output").$$
-trap 'rm -f "$partial"' EXIT
+trap 'rm -f "$partial" "$partial.c"' EXIT
+# A compiler without the C library's headers (gcc without libc6-dev) is no toolchain: said, and the build goes on.
+printf '#include <stdlib.h>\nint main(void) { return EXIT_SUCCESS; }\n' >"$partial.c"
+if ! "$compiler" -o "$partial" "$partial.c" >/dev/null 2>&1; then
+  echo "hook-client.sh: $compiler cannot build a C program here (the C library's headers: libc6-dev):" \
+    "the hook client is not built; the hooks run bin/turndiff-hook" >&2
+  exit 0
+fi
 flags="-std=c11 -O2 -Wall -Wextra -Werror"
 # shellcheck disable=SC2086 # the flags are words
 if ! "$compiler" $flags -static -o "$partial" "$source" 2>/dev/null; then

@@ -1,9 +1,11 @@
-// bin/turndiff-hook under dash and bash, against a stub of the service's hook side (a test double for this
-// client only; the end-to-end tests against the real service are the Java ITs).
+// bin/turndiff-hook under dash and bash, and the same cases through the hook client (bin/turndiff-hook-client,
+// hooks/src/main/c: with no service socket every call goes on to the script beside it), then the client's own
+// fast path over the service's Unix socket; against a stub of the service's hook side (a test double for these
+// clients only; the end-to-end tests against the real service are the Java ITs).
 // Run: node --test integrations/hook-script/
 import test from "node:test";
 import assert from "node:assert/strict";
-import { spawn } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -14,6 +16,24 @@ const here = path.dirname(fileURLToPath(import.meta.url));
 const script = path.resolve(here, "../../bin/turndiff-hook");
 const fixtures = path.resolve(here, "../fixtures");
 const shells = ["dash", "bash"].filter((sh) => fs.existsSync(`/bin/${sh}`) || fs.existsSync(`/usr/bin/${sh}`));
+
+/**
+ * The hook client, built from its source by the build's own step (hooks/src/build/hook-client.sh) into a bin/ of
+ * its own, beside a link to bin/turndiff-hook (the script it runs for every call it does not do itself); null when
+ * the machine has no C compiler (the step says so, and the hooks use the script).
+ */
+function buildClient() {
+  const bin = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "tdclient-")), "bin");
+  fs.mkdirSync(bin);
+  const built = path.join(bin, "turndiff-hook-client");
+  const step = spawnSync("sh", [path.resolve(here, "../../hooks/src/build/hook-client.sh"),
+    path.resolve(here, "../../hooks/src/main/c/turndiff-hook-client.c"), built], { encoding: "utf8" });
+  assert.equal(step.status, 0, step.stderr);
+  fs.symlinkSync(script, path.join(bin, "turndiff-hook"));
+  return fs.existsSync(built) ? built : null;
+}
+const client = buildClient();
+const runners = [...shells, ...(client ? ["client"] : [])];
 
 function tempDir(prefix) {
   return fs.mkdtempSync(path.join(os.tmpdir(), prefix));
@@ -34,11 +54,17 @@ function sandbox() {
   return { root, runtimeDir, runDir: path.join(runtimeDir, "turndiff"), store, key: storeKey(store) };
 }
 
-/** Runs the script in `shell`; resolves with its exit code, stdout, stderr and time. */
+/**
+ * Runs the script in `shell`, or, for "client", the hook client beside it (the runtime's exec of the hook command);
+ * resolves with its exit code, stdout, stderr and time.
+ */
 function runHook(shell, args, payload, env, cwd, scriptPath = script) {
   return new Promise((resolve, reject) => {
     const started = process.hrtime.bigint();
-    const child = spawn(shell, [scriptPath, ...args], { env, cwd, stdio: ["pipe", "pipe", "pipe"] });
+    const child = shell === "client"
+      ? spawn(scriptPath === script ? client : path.join(path.dirname(scriptPath), "turndiff-hook-client"), args,
+        { env, cwd, stdio: ["pipe", "pipe", "pipe"] })
+      : spawn(shell, [scriptPath, ...args], { env, cwd, stdio: ["pipe", "pipe", "pipe"] });
     const out = [];
     const err = [];
     child.stdout.on("data", (d) => out.push(d));
@@ -88,7 +114,7 @@ function hookLog(box, runDir = box.runDir) {
   return fs.existsSync(file) ? fs.readFileSync(file, "utf8") : "";
 }
 
-for (const shell of shells) {
+for (const shell of runners) {
   test(`${shell}: a 200's body, the note for the model, goes to stdout as it is; any other answer's nowhere`, async () => {
     const note = 'turndiff (the tool) notes: "a\\u0007.txt" (too_large).\n';
     for (const [status, body, printed] of [[200, note, note], [200, '{"hookSpecificOutput":{}}', '{"hookSpecificOutput":{}}'],
@@ -216,6 +242,10 @@ for (const shell of shells) {
       const hook = path.join(launcher.home, "bin", "turndiff-hook");
       fs.copyFileSync(script, hook);
       fs.chmodSync(hook, 0o755);
+      if (shell === "client") {
+        fs.copyFileSync(client, path.join(launcher.home, "bin", "turndiff-hook-client"));
+        fs.chmodSync(path.join(launcher.home, "bin", "turndiff-hook-client"), 0o755);
+      }
       try {
         const env = baseEnv(box, { TURNDIFF_HOOK_NO_START: undefined, TURNDIFF_HOOK_START_WAIT: "10",
           TURNDIFF_HOME: named ? launcher.home : undefined });
@@ -491,13 +521,15 @@ for (const shell of shells) {
       const codexPackage = path.join(box.root, "lib", "node_modules", "@openai", "codex");
       const executable = path.join(codexPackage, "vendor", "x86_64-unknown-linux-musl", "codex", "codex");
       fs.mkdirSync(path.dirname(executable), { recursive: true });
-      fs.copyFileSync(fs.realpathSync(`/bin/${shell}`), executable);
+      fs.copyFileSync(fs.realpathSync(`/bin/${shell === "client" ? shells[0] : shell}`), executable);
+      // the runtime's `sh -c` runs the hook command: the script in a shell, or the client
+      const [hook, run] = shell === "client" ? [client, `"$1"`] : [script, `${shell} "$1"`];
       fs.chmodSync(executable, 0o755);
       fs.writeFileSync(path.join(codexPackage, "package.json"),
         `{\n  "name": "@openai/codex",\n  "version": "0.171.0",\n  "bin": {"codex": "bin/codex.js"}\n}\n`);
-      const runtime = await runAsRuntime(executable, ["-c", `${shell} "$1" codex; :`, "codex", script], geminiPayload, baseEnv(box));
+      const runtime = await runAsRuntime(executable, ["-c", `${run} codex; :`, "codex", hook], geminiPayload, baseEnv(box));
       assert.equal(runtime.code, 0);
-      const again = await runAsRuntime(executable, ["-c", `${shell} "$1" codex; ${shell} "$1" codex; :`, "codex", script], geminiPayload, baseEnv(box));
+      const again = await runAsRuntime(executable, ["-c", `${run} codex; ${run} codex; :`, "codex", hook], geminiPayload, baseEnv(box));
       assert.equal(again.code, 0);
       const urls = stub.hookRequests().map((request) => request.url);
       assert.equal(urls[0], `/v1/hooks/codex?pid=${runtime.pid}&pid_start=${runtime.startTicks}&runtime_version=0.171.0`);
@@ -513,14 +545,15 @@ for (const shell of shells) {
       fs.mkdirSync(path.join(geminiPackage, "dist"), { recursive: true });
       fs.writeFileSync(path.join(geminiPackage, "package.json"), `{"name": "@google/gemini-cli", "version": "0.61.0+build.7"}\n`);
       const index = path.join(geminiPackage, "dist", "index.js");
-      fs.writeFileSync(index, `require("node:child_process").spawnSync(${JSON.stringify(shell)}, [${JSON.stringify(script)}, "gemini"], { stdio: "inherit" });\n`);
+      const [program, programArgs] = shell === "client" ? [client, ["gemini"]] : [shell, [script, "gemini"]];
+      fs.writeFileSync(index, `require("node:child_process").spawnSync(${JSON.stringify(program)}, ${JSON.stringify(programArgs)}, { stdio: "inherit" });\n`);
       const gemini = await runAsRuntime(process.execPath, [index], geminiPayload, baseEnv(box));
       assert.equal(gemini.code, 0);
       assert.equal(stub.hookRequests()[3].url, `/v1/hooks/gemini?pid=${gemini.pid}&pid_start=${gemini.startTicks}&runtime_version=0.61.0`);
 
       // A package of another name says nothing of the version: nothing is sent.
       fs.writeFileSync(path.join(codexPackage, "package.json"), `{"name": "not-codex", "version": "6.6.6"}\n`);
-      const stranger = await runAsRuntime(executable, ["-c", `${shell} "$1" codex; :`, "codex", script], geminiPayload, baseEnv(box));
+      const stranger = await runAsRuntime(executable, ["-c", `${run} codex; :`, "codex", hook], geminiPayload, baseEnv(box));
       assert.equal(stub.hookRequests()[4].url, `/v1/hooks/codex?pid=${stranger.pid}&pid_start=${stranger.startTicks}`);
       assert.equal(hookLog(box), "");
     } finally {
@@ -546,3 +579,186 @@ for (const shell of shells) {
     }
   });
 }
+
+// The client's own fast path: the stub serves the service's Unix socket too, as the service does. A call the
+// client delivers itself says so in its User-Agent; one the script delivers is curl's.
+const clientTest = (name, body) => test(`client: ${name}`, { skip: !client && "no C compiler: the hook client is not built" }, body);
+
+/** A sandbox whose store's key is already remembered in <run dir>/keys (as the script leaves it after a call). */
+function rememberedSandbox() {
+  const box = sandbox();
+  fs.mkdirSync(box.runDir, { mode: 0o700 });
+  fs.writeFileSync(path.join(box.runDir, "keys"), `${box.key} ${box.store}\n`);
+  return box;
+}
+
+/** Remembers this test runner, the client's parent here, as a runtime process of `version` ("-": none found). */
+function rememberVersion(box, version) {
+  fs.appendFileSync(path.join(box.runDir, `${box.key}.versions`), `${process.pid} ${processStartTicks(process.pid)} ${version}\n`);
+}
+
+const byClient = (request) => request.headers["user-agent"] === "turndiff-hook-client";
+
+clientTest("the first call goes through the script, which remembers the key and the runtime; the next ones are one request over the socket", async () => {
+  const box = sandbox();
+  const stub = await startStub({ runDir: box.runDir, store: box.store, socket: true });
+  try {
+    const payloadWithNewline = Buffer.concat([geminiPayload, Buffer.from("\n\n")]);
+    for (const [args, payload] of [[["gemini"], geminiPayload], [["gemini"], geminiPayload], [["gemini"], payloadWithNewline],
+      [["codex", "--git-root", "--auto-track", "--bogus"], geminiPayload]]) {
+      const result = await runHook("client", args, payload, baseEnv(box));
+      assert.equal(result.code, 0);
+      assert.equal(result.stdout + result.stderr, "");
+    }
+    const posts = stub.hookRequests();
+    assert.deepEqual(posts.map((r) => r.via), ["socket", "socket", "socket", "socket"], "all over the socket");
+    assert.match(posts[0].headers["user-agent"], /^curl\//, "the first by the script (no key remembered yet)");
+    assert.deepEqual(posts.slice(1).map(byClient), [true, true, true], "the rest by the client alone");
+    assert.equal(stub.challenges().length, 0, "no challenge on the socket");
+    for (const post of posts.slice(1)) {
+      assert.equal(post.method, "POST");
+      assert.equal(post.headers.authorization, undefined, "no token on the socket");
+      assert.equal(post.headers["content-type"], "application/json");
+      assert.equal(post.headers.expect, undefined);
+      assert.equal(post.headers.connection, "close");
+    }
+    assert.equal(posts[1].url, `/v1/hooks/gemini?${runtimeQuery}`);
+    assert.equal(posts[1].url, posts[0].url, "the script's query, the same");
+    assert.ok(posts[1].body.equals(geminiPayload), "the payload byte for byte");
+    assert.ok(posts[2].body.equals(payloadWithNewline), "trailing newlines kept");
+    assert.equal(posts[3].url, `/v1/hooks/codex?root=git&track=auto&${runtimeQuery}`);
+    assert.equal(hookLog(box), "");
+  } finally {
+    await stub.close();
+  }
+});
+
+clientTest("a 200's body, the note for the model, goes to stdout as it is (whole or chunked); any other answer's nowhere, a failure logged", async () => {
+  const note = 'turndiff (the tool) notes: "a\\u0007.txt" (too_large).\n';
+  for (const [options, printed, logged] of [[{ status: 200, body: note }, note, null],
+    [{ status: 200, chunks: ["turndiff (the tool) ", "notes:\n", "", "x".repeat(70000)] }, `turndiff (the tool) notes:\n${"x".repeat(70000)}`, null],
+    [{ status: 204 }, "", null], [{ status: 202, body: "accepted" }, "", null],
+    [{ status: 400, body: "bad" }, "", /Z gemini delivery to the socket of port \d+ failed: HTTP 400\n$/],
+    [{ status: 500, body: "oops" }, "", /Z gemini delivery to the socket of port \d+ failed: HTTP 500\n$/]]) {
+    const box = rememberedSandbox();
+    rememberVersion(box, "-");
+    const stub = await startStub({ runDir: box.runDir, store: box.store, socket: true, ...options });
+    try {
+      const result = await runHook("client", ["gemini"], geminiPayload, baseEnv(box));
+      assert.equal(result.code, 0);
+      assert.equal(result.stdout, printed, JSON.stringify(options).slice(0, 80));
+      assert.equal(result.stderr, "");
+      assert.deepEqual(stub.hookRequests().map(byClient), [true], "delivered by the client, once");
+      if (logged) {
+        assert.match(hookLog(box), logged);
+      } else {
+        assert.equal(hookLog(box), "");
+      }
+    } finally {
+      await stub.close();
+    }
+  }
+});
+
+clientTest("the runtime's version as remembered for its process is sent; a runtime not looked up yet goes to the script once", async () => {
+  const box = rememberedSandbox();
+  rememberVersion(box, "0.171.0");
+  const stub = await startStub({ runDir: box.runDir, store: box.store, socket: true });
+  try {
+    assert.equal((await runHook("client", ["codex"], geminiPayload, baseEnv(box))).code, 0);
+    const [post] = stub.hookRequests();
+    assert.ok(byClient(post));
+    assert.equal(post.url, `/v1/hooks/codex?${runtimeQuery}&runtime_version=0.171.0`);
+    // another runtime process: not remembered, so the script looks (nothing to find here) and remembers it
+    fs.writeFileSync(path.join(box.runDir, `${box.key}.versions`), `1 1 9.9.9\n`);
+    assert.equal((await runHook("client", ["codex"], geminiPayload, baseEnv(box))).code, 0);
+    assert.equal((await runHook("client", ["codex"], geminiPayload, baseEnv(box))).code, 0);
+    const [, byScript, next] = stub.hookRequests();
+    assert.match(byScript.headers["user-agent"], /^curl\//);
+    assert.ok(byClient(next));
+    assert.equal(next.url, `/v1/hooks/codex?${runtimeQuery}`);
+    assert.equal(fs.readFileSync(path.join(box.runDir, `${box.key}.versions`), "utf8"),
+      `1 1 9.9.9\n${process.pid} ${processStartTicks(process.pid)} -\n`);
+  } finally {
+    await stub.close();
+  }
+});
+
+clientTest("service down (the socket of a killed service left behind, then no service at all): the script takes the call, logs it, keeps it in the spool", async () => {
+  const box = rememberedSandbox();
+  rememberVersion(box, "-");
+  // a service killed with kill -9 leaves its socket and its discovery file; the discovery names a live process here
+  const stub = await startStub({ runDir: box.runDir, store: box.store });
+  const dead = spawn(process.execPath, ["-e", `require("node:net").createServer().listen(${JSON.stringify(path.join(box.runDir, `${box.key.slice(0, 16)}.sock`))}, () => console.log("up"))`]);
+  await new Promise((resolve) => dead.stdout.once("data", resolve));
+  dead.kill("SIGKILL");
+  await new Promise((resolve) => dead.on("close", resolve));
+  try {
+    const result = await runHook("client", ["gemini"], geminiPayload, baseEnv(box));
+    assert.equal(result.code, 0);
+    assert.equal(result.stdout + result.stderr, "");
+    assert.equal(stub.requests.length, 0, "nothing sent over TCP either: the script trusts the socket");
+    assert.match(hookLog(box), /gemini delivery to the socket of port \d+ failed: HTTP 000, curl exit 7/, "the script's own line");
+  } finally {
+    await stub.close();
+  }
+  // the service is gone, discovery and all: the script keeps the call in the spool, byte for byte
+  fs.rmSync(path.join(box.runDir, `${box.key}.json`));
+  const result = await runHook("client", ["codex", "--git-root"], geminiPayload, baseEnv(box));
+  assert.equal(result.code, 0);
+  assert.equal(result.stdout + result.stderr, "");
+  assert.match(hookLog(box), /codex no service reached \(none started: TURNDIFF_HOOK_NO_START=1\); this call is kept in the spool/);
+  const [kept] = spooled(box);
+  assert.match(kept, /\.codex\.g\.hook$/);
+  assert.ok(fs.readFileSync(path.join(box.runDir, `${box.key}.spool`, kept)).equals(geminiPayload));
+});
+
+clientTest("a stale discovery file (dead pid, reused pid) is never trusted, not even with a socket that answers", async () => {
+  const dead = spawn("true");
+  await new Promise((resolve) => dead.on("close", resolve));
+  for (const claim of [{ pid: dead.pid, startTicks: 1 }, { pid: process.pid, startTicks: processStartTicks(process.pid) + 7 }]) {
+    const box = rememberedSandbox();
+    rememberVersion(box, "-");
+    const listener = await startStub({ runDir: box.runDir, store: box.store, socket: true, ...claim });
+    try {
+      assert.equal((await runHook("client", ["gemini"], geminiPayload, baseEnv(box))).code, 0);
+      assert.equal(listener.requests.length, 0, `pid ${claim.pid}: nothing sent, over the socket or the port`);
+      assert.match(hookLog(box), /no service reached/);
+    } finally {
+      await listener.close();
+    }
+  }
+});
+
+clientTest("a run directory open to others (its key and socket there) is refused as the script refuses it", async () => {
+  for (const mode of [0o777, 0o750, 0o1700]) {
+    const box = rememberedSandbox();
+    rememberVersion(box, "-");
+    const stub = await startStub({ runDir: box.runDir, store: box.store, socket: true });
+    fs.chmodSync(box.runDir, mode);
+    fs.mkdirSync(path.dirname(box.store), { recursive: true, mode: 0o700 });
+    try {
+      const result = await runHook("client", ["gemini"], geminiPayload, baseEnv(box));
+      assert.equal(result.code, 0);
+      assert.equal(result.stdout + result.stderr, "");
+      assert.equal(stub.requests.length, 0, `mode ${mode.toString(8)}: nothing sent`);
+      assert.match(fs.readFileSync(`${box.store}.hook.log`, "utf8"), /Z gemini the run directory \S+ is mode d\S+, not drwx------; not using it, this hook call was not delivered/);
+    } finally {
+      await stub.close();
+    }
+  }
+});
+
+clientTest("a socket that is not the user's own is not used: the script goes over the port, with the challenge", { skip: process.getuid() !== 0 && "needs root to give a socket away" }, async () => {
+  const box = rememberedSandbox();
+  rememberVersion(box, "-");
+  const stub = await startStub({ runDir: box.runDir, store: box.store, socket: true });
+  fs.chownSync(stub.socketFile, 65534, 65534);
+  try {
+    assert.equal((await runHook("client", ["gemini"], geminiPayload, baseEnv(box))).code, 0);
+    assert.deepEqual(stub.hookRequests().map((r) => r.via), ["tcp"]);
+    assert.equal(stub.challenges().length, 1);
+  } finally {
+    await stub.close();
+  }
+});

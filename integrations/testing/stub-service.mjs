@@ -37,16 +37,15 @@ export function discoveryText(fields) {
  * Starts a stub on 127.0.0.1 (a free port) and, unless {writeDiscovery: false}, writes its discovery, token
  * and header files for `store` into `runDir` (made 0700).
  * Options: token, instance, answer ("proof" | "wrong" | "none"), status (hook response status), body (its body),
- * pid / startTicks (what the discovery file claims), writeDiscovery, socket (also listen, as the per-user
- * service does, on <runDir>/<first 16 hex digits of the key>.sock, made 0600; each request records `via`,
- * "socket" or "tcp").
+ * chunks (a body sent in these pieces: chunked), pid / startTicks (what the discovery file claims), writeDiscovery,
+ * socket (also serve the service's Unix socket in `runDir`; each request records `via`: "tcp" or "socket").
  */
 export async function startStub(options) {
   const token = options.token ?? crypto.randomBytes(32).toString("base64url");
   const instance = options.instance ?? crypto.randomBytes(16).toString("hex");
   const answer = options.answer ?? "proof";
   const requests = [];
-  const handle = (via) => (req, res) => {
+  const handler = (via) => (req, res) => {
     const chunks = [];
     req.on("data", (c) => chunks.push(c));
     req.on("end", () => {
@@ -64,6 +63,13 @@ export async function startStub(options) {
         res.end(JSON.stringify({ ok: true, instance, pid: process.pid, proof: given }));
         return;
       }
+      if (url.pathname.startsWith("/v1/hooks/") && options.chunks) {
+        // a body of unknown length, sent in pieces: chunked transfer encoding
+        res.writeHead(options.status ?? 200, { "turndiff-hook-outcome": "recorded" });
+        for (const chunk of options.chunks) res.write(chunk);
+        res.end();
+        return;
+      }
       if (url.pathname.startsWith("/v1/hooks/")) {
         res.writeHead(options.status ?? 204, { "turndiff-hook-outcome": "recorded" }).end(options.body);
         return;
@@ -71,29 +77,27 @@ export async function startStub(options) {
       res.writeHead(404).end();
     });
   };
-  const server = http.createServer(handle("tcp"));
+  const server = http.createServer(handler("tcp"));
   await new Promise((resolve) => server.listen(0, "127.0.0.1", resolve));
   const port = server.address().port;
-  let socketServer = null;
-  const socketFile = path.join(options.runDir, `${storeKey(options.store).slice(0, 16)}.sock`);
-  if (options.socket) {
-    fs.mkdirSync(options.runDir, { recursive: true, mode: 0o700 });
-    socketServer = http.createServer(handle("socket"));
-    await new Promise((resolve) => socketServer.listen(socketFile, resolve));
-    fs.chmodSync(socketFile, 0o600);
-  }
-  const closeServer = (s) => new Promise((resolve) => { s.closeAllConnections?.(); s.close(resolve); });
+  const servers = [server];
   const stub = {
-    token, instance, port, requests, server, socketFile: socketServer ? socketFile : null,
+    token, instance, port, requests, server,
     hookRequests: () => requests.filter((r) => r.url.startsWith("/v1/hooks/")),
     challenges: () => requests.filter((r) => r.url.startsWith("/v1/health")),
-    close: async () => {
-      await closeServer(server);
-      if (socketServer) await closeServer(socketServer);
-    },
+    close: () => Promise.all(servers.map((s) => new Promise((resolve) => { s.closeAllConnections?.(); s.close(resolve); }))),
   };
   if (options.writeDiscovery !== false) {
     writeDiscovery({ ...options, token, instance, port });
+  }
+  if (options.socket) {
+    // the service's Unix socket in the run directory, <first 16 of the key>.sock, mode 0600 (docs/service.md)
+    fs.mkdirSync(options.runDir, { recursive: true, mode: 0o700 });
+    const socketServer = http.createServer(handler("socket"));
+    stub.socketFile = path.join(options.runDir, `${storeKey(options.store).slice(0, 16)}.sock`);
+    await new Promise((resolve) => socketServer.listen(stub.socketFile, resolve));
+    fs.chmodSync(stub.socketFile, 0o600);
+    servers.push(socketServer);
   }
   return stub;
 }

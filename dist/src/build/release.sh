@@ -2,7 +2,7 @@
 # The release folder and its tarball (docs/install.md), run by dist/pom.xml in `package` after the
 # release's jar and native libraries are in RELEASE_DIR/lib:
 #   1. the Java runtime: jlink of RELEASE_MODULES out of the build's JDK, its native libraries stripped;
-#   2. bin/turndiff (the release's launcher), bin/turndiff-hook, install.sh, and the `release` file;
+#   2. bin/turndiff (the release's launcher), bin/turndiff-hook and its client, install.sh, and the `release` file;
 #   3. the AOT cache, trained by the release's own runtime on io.turndiff.cli.AotTraining with the options
 #      the launcher gives one-shot commands (a JVM uses a cache only with the module options it was trained
 #      with), on a store made first by `turndiff du` (Flyway stays out of the cache); that first run also
@@ -37,6 +37,13 @@ done
 mkdir -p "$release/bin"
 install -m 0755 "$RELEASE_SOURCES/bin/turndiff" "$release/bin/turndiff"
 install -m 0755 "$HOOK_SCRIPT" "$release/bin/turndiff-hook"
+# The hook client (hooks/src/main/c), which `hooks install` writes as the hook command: a release carries it, so
+# the hooks module must have built it (it needs a C compiler; docs/runtime-hooks.md, "The hook client").
+if [ ! -x "$HOOK_CLIENT" ]; then
+  echo "release.sh: $HOOK_CLIENT is missing: the hooks module builds it with the machine's C compiler (cc, gcc)" >&2
+  exit 1
+fi
+install -m 0755 "$HOOK_CLIENT" "$release/bin/turndiff-hook-client"
 install -m 0755 "$RELEASE_SOURCES/install.sh" "$release/install.sh"
 {
   echo "TURNDIFF_VERSION=\"$RELEASE_VERSION\""

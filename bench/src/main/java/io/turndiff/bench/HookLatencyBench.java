@@ -26,17 +26,19 @@ import java.util.concurrent.TimeUnit;
 /**
  * What a runtime pays per hook call: {@code bin/turndiff-hook codex} run as a runtime runs it (a
  * new process, the payload on its stdin) against a running per-user service ({@code turndiff
- * service start} on a tracked synthetic workspace), with the same payload posted straight to {@code
- * /v1/hooks/codex} by an HTTP client already running as the anchor (what the script adds: a shell,
- * curl, the discovery file). The per-tool-call hook is a Codex {@code PreToolUse} of {@code
+ * service start} on a tracked synthetic workspace), and the hook client beside it ({@code
+ * bin/turndiff-hook-client codex}, when built) in alternation with it, call for call, with the same
+ * payload posted straight to {@code /v1/hooks/codex} by an HTTP client already running as the
+ * anchor (what the script adds: a shell, curl, the discovery file; what the client adds: its own
+ * start and one connection). The per-tool-call hook is a Codex {@code PreToolUse} of {@code
  * apply_patch} updating one 1 KB file, each call a new file of one open turn; a turn's start
  * ({@code UserPromptSubmit}: the index refresh) and end ({@code Stop}: the finish scan) are
  * measured through the script too, over their own turns.
  */
 public final class HookLatencyBench {
 
-  /** What the bench runs. */
-  public record Options(int calls, int warmup, int turns, int files, Path script) {
+  /** What the bench runs; {@code client} is null when there is no hook client to measure. */
+  public record Options(int calls, int warmup, int turns, int files, Path script, Path client) {
     public Options {
       if (calls < 1 || warmup < 0 || turns < 1 || files < 1) {
         throw new IllegalArgumentException(
@@ -57,6 +59,7 @@ public final class HookLatencyBench {
   public record Result(
       Options options,
       Samples script,
+      Samples client,
       Samples direct,
       Samples promptStart,
       Samples promptEnd,
@@ -75,6 +78,9 @@ public final class HookLatencyBench {
           System.getProperty("java.version"));
       out.printf("%-48s %9s %9s %9s%n", "", "p50 ms", "p90 ms", "p99 ms");
       row(out, "through bin/turndiff-hook (new process)", script);
+      if (client != null) {
+        row(out, "through bin/turndiff-hook-client (new process)", client);
+      }
       row(out, "direct HTTP from a running client (anchor)", direct);
       row(out, "UserPromptSubmit through the script (" + options.turns() + ")", promptStart);
       row(out, "Stop through the script (" + options.turns() + ")", promptEnd);
@@ -82,6 +88,18 @@ public final class HookLatencyBench {
           "the script adds %.1f ms at p50; target for the per-tool-call hook: <= 30 ms p50 (%s)%n",
           (script.median() - direct.median()) / 1e6,
           script.median() <= 30_000_000L ? "met" : "NOT met");
+      if (client == null) {
+        out.println("no hook client beside the script (it needs a C compiler at build time)");
+        return;
+      }
+      out.printf(
+          "the client: p50 %.1f ms, %.2fx the anchor's, %.2fx the script's (p99 %.2fx the script's);"
+              + " target: <= 15 ms p50 (%s)%n",
+          client.median() / 1e6,
+          (double) client.median() / direct.median(),
+          (double) client.median() / script.median(),
+          (double) client.quantile(0.99) / script.quantile(0.99),
+          client.median() <= 15_000_000L ? "met" : "NOT met");
     }
 
     private static void row(PrintWriter out, String name, Samples samples) {
@@ -95,6 +113,9 @@ public final class HookLatencyBench {
       node.put("load_before", loadBefore);
       node.put("load_after", loadAfter);
       script.putInto(node, "script_pre_tool_use_ms", 1e6);
+      if (client != null) {
+        client.putInto(node, "client_pre_tool_use_ms", 1e6);
+      }
       direct.putInto(node, "direct_http_pre_tool_use_ms", 1e6);
       promptStart.putInto(node, "script_user_prompt_submit_ms", 1e6);
       promptEnd.putInto(node, "script_stop_ms", 1e6);
@@ -117,7 +138,7 @@ public final class HookLatencyBench {
     Path run = Files.createDirectories(base.resolve("run"));
     Files.setPosixFilePermissions(run, PosixFilePermissions.fromString("rwx------"));
     int perCall = options.calls() + options.warmup();
-    int needed = 2 * perCall + options.turns();
+    int needed = (options.client() == null ? 2 : 3) * perCall + options.turns();
     int files = Math.max(options.files(), needed);
     Random random = new Random(11);
     for (int i = 0; i < files; i++) {
@@ -145,10 +166,10 @@ public final class HookLatencyBench {
                 Path.of(discovery.substring(0, discovery.length() - ".json".length()) + ".token"))
             .strip();
     try {
-      HttpClient client = HttpClient.newHttpClient();
+      HttpClient http = HttpClient.newHttpClient();
       URI service = URI.create("http://127.0.0.1:" + port);
       send(
-          client,
+          http,
           service.resolve("/v1/workspaces/track"),
           token,
           Json.write(Json.object().put("workspace", workspace.toString()), false),
@@ -159,8 +180,9 @@ public final class HookLatencyBench {
       String turn = "bench-turn-0";
       Path begin = payloads.resolve("begin.json");
       Files.writeString(begin, payload(workspace, session, turn, "UserPromptSubmit", null, null));
-      hook(environment, begin);
+      hook(options.script(), environment, begin);
       Samples script = new Samples();
+      Samples client = options.client() == null ? null : new Samples();
       Samples direct = new Samples();
       int file = 0;
       for (int i = 0; i < perCall; i++) {
@@ -168,16 +190,27 @@ public final class HookLatencyBench {
         Files.writeString(
             payload,
             payload(workspace, session, turn, "PreToolUse", "f" + file++ + ".txt", "s" + i));
-        long nanos = hook(environment, payload);
+        long nanos = hook(options.script(), environment, payload);
         if (i >= options.warmup()) {
           script.add(nanos);
+        }
+        if (client != null) {
+          // alternated with the script's, call for call: both under the same load
+          Path clientPayload = payloads.resolve("client-call-" + i + ".json");
+          Files.writeString(
+              clientPayload,
+              payload(workspace, session, turn, "PreToolUse", "f" + file++ + ".txt", "c" + i));
+          nanos = hook(options.client(), environment, clientPayload);
+          if (i >= options.warmup()) {
+            client.add(nanos);
+          }
         }
       }
       for (int i = 0; i < perCall; i++) {
         String body =
             payload(workspace, session, turn, "PreToolUse", "f" + file++ + ".txt", "d" + i);
         long start = System.nanoTime();
-        send(client, service.resolve("/v1/hooks/codex"), token, body, 204);
+        send(http, service.resolve("/v1/hooks/codex"), token, body, 204);
         long nanos = System.nanoTime() - start;
         if (i >= options.warmup()) {
           direct.add(nanos);
@@ -185,11 +218,12 @@ public final class HookLatencyBench {
       }
       Path end = payloads.resolve("end.json");
       Files.writeString(end, payload(workspace, session, turn, "Stop", null, null));
-      hook(environment, end);
-      int recorded = recordedFiles(client, service, token, "codex:" + turn);
-      if (recorded != 2 * perCall) {
+      hook(options.script(), environment, end);
+      int expected = (client == null ? 2 : 3) * perCall;
+      int recorded = recordedFiles(http, service, token, "codex:" + turn);
+      if (recorded != expected) {
         throw new IllegalStateException(
-            "the turn recorded " + recorded + " files, not " + 2 * perCall + ": calls were lost");
+            "the turn recorded " + recorded + " files, not " + expected + ": calls were lost");
       }
       progress.println("per-call hooks measured; " + recorded + " snapshots recorded");
       Samples promptStart = new Samples();
@@ -203,9 +237,9 @@ public final class HookLatencyBench {
             call, payload(workspace, session, id, "PreToolUse", "f" + file++ + ".txt", "t" + t));
         Path stop = payloads.resolve("end-" + t + ".json");
         Files.writeString(stop, payload(workspace, session, id, "Stop", null, null));
-        promptStart.add(hook(environment, start));
-        hook(environment, call);
-        promptEnd.add(hook(environment, stop));
+        promptStart.add(hook(options.script(), environment, start));
+        hook(options.script(), environment, call);
+        promptEnd.add(hook(options.script(), environment, stop));
       }
       Path hookLog =
           Path.of(discovery.substring(0, discovery.length() - ".json".length()) + ".hook.log");
@@ -213,7 +247,8 @@ public final class HookLatencyBench {
         throw new IllegalStateException(
             "the hook script logged failures: " + Files.readString(hookLog));
       }
-      return new Result(options, script, direct, promptStart, promptEnd, loadBefore, loadAverage());
+      return new Result(
+          options, script, client, direct, promptStart, promptEnd, loadBefore, loadAverage());
     } finally {
       turndiff(environment, "service", "stop");
     }
@@ -247,10 +282,13 @@ public final class HookLatencyBench {
     return Json.write(payload, false);
   }
 
-  /** Runs the hook script as a runtime does, {@code payload} on its stdin; its wall time. */
-  private long hook(Map<String, String> environment, Path payload) throws Exception {
+  /**
+   * Runs the hook command {@code hook} (the script or the client) as a runtime does, {@code
+   * payload} on its stdin; its wall time.
+   */
+  private long hook(Path hook, Map<String, String> environment, Path payload) throws Exception {
     ProcessBuilder builder =
-        new ProcessBuilder(options.script().toString(), "codex")
+        new ProcessBuilder(hook.toString(), "codex")
             .redirectInput(payload.toFile())
             .redirectOutput(ProcessBuilder.Redirect.DISCARD)
             .redirectError(ProcessBuilder.Redirect.DISCARD);

@@ -265,8 +265,7 @@ class ClaudeCodeHooksIT {
     store.installHooks("claude-code", "--workspace", root.toString());
     JsonNode hooks =
         Json.mapper().readTree(root.resolve(".claude/settings.local.json").toFile()).get("hooks");
-    String command =
-        "'" + HookTestStore.repository().resolve("bin/turndiff-hook") + "' claude-code";
+    String command = HookTestStore.hookCommand("claude-code");
     for (String event : List.of("UserPromptSubmit", "PreToolUse", "Stop", "SessionEnd")) {
       assertEquals(
           command, hooks.get(event).get(0).get("hooks").get(0).get("command").asText(), event);

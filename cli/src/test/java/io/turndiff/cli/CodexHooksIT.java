@@ -288,7 +288,7 @@ class CodexHooksIT {
     store.installHooks("codex", "--workspace", root.toString());
     JsonNode hooks =
         Json.mapper().readTree(root.resolve(".codex/hooks.json").toFile()).get("hooks");
-    String command = "'" + HookTestStore.repository().resolve("bin/turndiff-hook") + "' codex";
+    String command = HookTestStore.hookCommand("codex");
     for (String event : List.of("UserPromptSubmit", "PreToolUse", "Stop", "SessionEnd")) {
       assertEquals(
           command, hooks.get(event).get(0).get("hooks").get(0).get("command").asText(), event);

@@ -199,7 +199,7 @@ class GeminiHooksIT {
     assertEquals(
         List.of("mcp", "--workspace", root.toString()),
         server.get("args").valueStream().map(JsonNode::asText).toList());
-    String command = "'" + HookTestStore.repository().resolve("bin/turndiff-hook") + "' gemini";
+    String command = HookTestStore.hookCommand("gemini");
     for (String event : List.of("BeforeAgent", "BeforeTool", "AfterAgent", "SessionEnd")) {
       assertEquals(
           command, hooks.get(event).get(0).get("hooks").get(0).get("command").asText(), event);

@@ -1,5 +1,6 @@
 package io.turndiff.cli;
 
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.HashMap;
 import java.util.Map;
@@ -76,6 +77,16 @@ final class HookTestStore implements AutoCloseable {
     command[3] = runtime;
     System.arraycopy(scope, 0, command, 4, scope.length);
     CliProcess.run(env, command).expect(0);
+  }
+
+  /**
+   * The hook command {@code hooks install} writes for {@code runtime} from this checkout: the hook
+   * client when the build made it (it does with a C compiler), else the script.
+   */
+  static String hookCommand(String runtime) {
+    Path client = repository().resolve("bin/turndiff-hook-client");
+    Path hook = Files.isExecutable(client) ? client : repository().resolve("bin/turndiff-hook");
+    return "'" + hook + "' " + runtime;
   }
 
   /** The checkout, where {@code bin/turndiff-hook} and the kits are: cli/target/turndiff.jar. */

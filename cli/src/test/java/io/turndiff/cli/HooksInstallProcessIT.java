@@ -84,7 +84,7 @@ class HooksInstallProcessIT {
   }
 
   private String command(String runtime) {
-    return "'" + checkout().resolve("bin/turndiff-hook") + "' " + runtime;
+    return HookTestStore.hookCommand(runtime);
   }
 
   private CommandRun turndiff(String... args) throws Exception {

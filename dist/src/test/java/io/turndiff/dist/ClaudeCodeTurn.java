@@ -49,11 +49,12 @@ final class ClaudeCodeTurn {
 
   /**
    * {@code turndiff hooks install --runtime claude-code --workspace W} run by {@code launcher},
-   * checked to write {@code hookScript} as the hook command, then a turn through the hooks that
-   * rewrites {@code app.py} (the first hook starts the service); the service that took it.
+   * checked to write {@code hook} (the release's hook client) as the hook command, then a turn
+   * through the hooks that rewrites {@code app.py} (the first hook starts the service); the service
+   * that took it.
    */
-  static ServiceProcess installedAndUsed(
-      Sandbox user, Path launcher, Path workspace, Path hookScript) throws Exception {
+  static ServiceProcess installedAndUsed(Sandbox user, Path launcher, Path workspace, Path hook)
+      throws Exception {
     user.run(
             launcher,
             "hooks",
@@ -63,7 +64,7 @@ final class ClaudeCodeTurn {
             "--workspace",
             workspace.toString())
         .expect(0);
-    assertEquals("'" + hookScript + "' claude-code", hookCommand(workspace));
+    assertEquals("'" + hook + "' claude-code", hookCommand(workspace));
     edit(user, workspace, "app.py", "print('two')\n");
     return ServiceProcess.of(user.run(launcher, "service", "status", "--json").expect(0).json());
   }

@@ -20,8 +20,8 @@ import org.junit.jupiter.api.io.TempDir;
  * The Debian package, installed on this machine with dpkg and removed again (root only: CI runs as
  * root on a machine of its own; the test refuses to touch a turndiff package it did not install).
  * Installed, turndiff runs from {@code /usr/lib/turndiff} without a JDK or Node, its hooks call
- * {@code /usr/lib/turndiff/bin/turndiff-hook} (the same path in every version), and {@code turndiff
- * uninstall} takes them out and says how the package itself goes.
+ * {@code /usr/lib/turndiff/bin/turndiff-hook-client} (the same path in every version), and {@code
+ * turndiff uninstall} takes them out and says how the package itself goes.
  */
 class DebianPackageIT {
 
@@ -76,7 +76,10 @@ class DebianPackageIT {
     Path workspace = ClaudeCodeTurn.project(temp.resolve("project"));
     service =
         ClaudeCodeTurn.installedAndUsed(
-            user, Path.of("/usr/bin/turndiff"), workspace, HOME.resolve("bin/turndiff-hook"));
+            user,
+            Path.of("/usr/bin/turndiff"),
+            workspace,
+            HOME.resolve("bin/turndiff-hook-client"));
     assertEquals(HOME.resolve("runtime/bin/java"), service.executable());
 
     CommandRun uninstall = user.run("turndiff", "uninstall").expect(0);

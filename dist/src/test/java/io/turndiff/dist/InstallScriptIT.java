@@ -64,7 +64,10 @@ class InstallScriptIT {
   private ServiceProcess hooksInstalledAndUsed() throws Exception {
     ServiceProcess service =
         ClaudeCodeTurn.installedAndUsed(
-            user, launcher(), workspace, prefix.resolve("lib/turndiff/current/bin/turndiff-hook"));
+            user,
+            launcher(),
+            workspace,
+            prefix.resolve("lib/turndiff/current/bin/turndiff-hook-client"));
     services.add(service);
     return service;
   }

@@ -81,7 +81,10 @@ class NpmPackagesIT {
 
     ServiceProcess service =
         ClaudeCodeTurn.installedAndUsed(
-            user, prefix.resolve("bin/turndiff"), workspace, platform.resolve("bin/turndiff-hook"));
+            user,
+            prefix.resolve("bin/turndiff"),
+            workspace,
+            platform.resolve("bin/turndiff-hook-client"));
     services.add(service);
     assertEquals(platform.resolve("runtime/bin/java"), service.executable());
 

@@ -88,7 +88,10 @@ class ReleaseTarballIT {
     // the first hook finds no service and starts it through the release's own launcher
     service =
         ClaudeCodeTurn.installedAndUsed(
-            user, release.resolve("bin/turndiff"), workspace, release.resolve("bin/turndiff-hook"));
+            user,
+            release.resolve("bin/turndiff"),
+            workspace,
+            release.resolve("bin/turndiff-hook-client"));
 
     assertEquals(release.resolve("runtime/bin/java"), service.executable());
     assertTrue(service.maps().contains(release.resolve("lib/turndiff.aot").toString()));

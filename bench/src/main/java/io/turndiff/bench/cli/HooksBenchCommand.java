@@ -13,11 +13,15 @@ import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
-/** {@code turndiff bench hooks}: what a runtime pays per hook call through bin/turndiff-hook. */
+/**
+ * {@code turndiff bench hooks}: what a runtime pays per hook call through bin/turndiff-hook and
+ * through the hook client beside it.
+ */
 @Command(
     name = "hooks",
     description =
-        "Latency of one hook call through bin/turndiff-hook to a running service (p50/p90/p99), "
+        "Latency of one hook call through bin/turndiff-hook and through the hook client beside "
+            + "it (bin/turndiff-hook-client, when built) to a running service (p50/p90/p99), "
             + "against the same payload posted by a running HTTP client, and of a turn's start "
             + "and end through the script.")
 final class HooksBenchCommand implements Callable<Integer> {
@@ -67,7 +71,12 @@ final class HooksBenchCommand implements Callable<Integer> {
   public Integer call() throws Exception {
     HookLatencyBench.Options options;
     try {
-      options = new HookLatencyBench.Options(calls, warmup, turns, files, script());
+      Path script = script();
+      // the hook client beside the script, when the build made it (it needs a C compiler)
+      Path client = script.resolveSibling("turndiff-hook-client");
+      options =
+          new HookLatencyBench.Options(
+              calls, warmup, turns, files, script, Files.isExecutable(client) ? client : null);
     } catch (IllegalArgumentException e) {
       throw new CliException(ExitCode.USAGE, e.getMessage());
     }

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.turndiff.fixtures.CommandRun;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -67,7 +68,14 @@ class BenchJarIT {
     CommandRun run =
         run("bench", "hooks", "--calls", "5", "--warmup", "1", "--turns", "2", "--files", "20")
             .expect(0);
-    assertTrue(run.out().contains("through bin/turndiff-hook"), run.out());
+    assertTrue(run.out().contains("through bin/turndiff-hook (new process)"), run.out());
+    // the hook client beside the script, when the build made it (the hooks module, with a C
+    // compiler)
+    Path checkout = jar().toAbsolutePath().getParent().getParent().getParent();
+    if (Files.isExecutable(checkout.resolve("bin/turndiff-hook-client"))) {
+      assertTrue(run.out().contains("through bin/turndiff-hook-client (new process)"), run.out());
+      assertTrue(run.out().contains("the client: p50 "), run.out());
+    }
     assertTrue(run.out().contains("direct HTTP"), run.out());
     assertTrue(run.err().contains("snapshots recorded"), run.err());
   }

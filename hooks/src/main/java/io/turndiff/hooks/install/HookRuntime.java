@@ -127,11 +127,12 @@ public enum HookRuntime {
   }
 
   /**
-   * Whether a hook's command is one of turndiff's for this runtime: the script, named by any path,
-   * with this runtime's name (a checkout that moved leaves such a command behind).
+   * Whether a hook's command is one of turndiff's for this runtime: the script or the hook client,
+   * named by any path, with this runtime's name (a checkout that moved leaves such a command
+   * behind).
    */
   public boolean isTurndiffCommand(String command) {
-    return Pattern.compile("turndiff-hook'? " + Pattern.quote(id) + "( |$)")
+    return Pattern.compile("turndiff-hook(-client)?'? " + Pattern.quote(id) + "( |$)")
         .matcher(command)
         .find();
   }

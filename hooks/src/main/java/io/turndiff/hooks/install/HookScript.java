@@ -64,6 +64,16 @@ public record HookScript(Path home) {
   }
 
   /**
+   * The hook client beside the script, {@code bin/turndiff-hook-client}: built by the hooks module
+   * with the machine's C compiler (a release carries it). It does the usual call in the one process
+   * the runtime starts and runs the script for every other (docs/runtime-hooks.md, "The hook
+   * client").
+   */
+  Path client() {
+    return home.resolve("bin/turndiff-hook-client");
+  }
+
+  /**
    * The {@code turndiff} launcher the script starts the service with, as the script finds it: a
    * release's {@code bin/turndiff} beside the script, else a checkout's {@code turndiff} above it.
    */
@@ -73,13 +83,15 @@ public record HookScript(Path home) {
   }
 
   /**
-   * The hook command for {@code runtime}: the script's absolute path quoted for {@code sh -c} and
-   * {@code bash -c} (how the runtimes run a command), the runtime, and the options. This exact
-   * string is what marks a hook as turndiff's.
+   * The hook command for {@code runtime}: the client's absolute path when it was built, else the
+   * script's, quoted for {@code sh -c} and {@code bash -c} (how the runtimes run a command), the
+   * runtime, and the options. This exact string is what marks a hook as turndiff's; an install
+   * after the client was built replaces the script's command with the client's.
    */
   String command(HookRuntime runtime, boolean gitRoot, boolean autoTrack) {
+    Path hook = ConfigFiles.isExecutableFile(client()) ? client() : path();
     return "'"
-        + path().toString().replace("'", "'\\''")
+        + hook.toString().replace("'", "'\\''")
         + "' "
         + runtime.id()
         + (gitRoot ? " --git-root" : "")

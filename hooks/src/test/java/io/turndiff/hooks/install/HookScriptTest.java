@@ -1,6 +1,7 @@
 package io.turndiff.hooks.install;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -11,7 +12,8 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The launcher the MCP server entry names is the one the hook script starts the service with: a
- * release's {@code bin/turndiff} beside the script, else a checkout's {@code turndiff} above it.
+ * release's {@code bin/turndiff} beside the script, else a checkout's {@code turndiff} above it;
+ * the hook command is the hook client beside the script once it is built.
  */
 class HookScriptTest {
 
@@ -39,5 +41,30 @@ class HookScriptTest {
         McpServer.of(fromRelease, null).entry().path("command").asText());
     HookScript fromCheckout = HookScript.find(Map.of("TURNDIFF_HOME", checkout.toString()));
     assertEquals(checkout.resolve("turndiff"), fromCheckout.launcher());
+  }
+
+  @Test
+  void theHookCommandIsTheClientOnceBuiltElseTheScript() throws Exception {
+    Path home = temp.resolve("it's home");
+    executable(home.resolve("bin/turndiff-hook"));
+    HookScript script = HookScript.find(Map.of("TURNDIFF_HOME", home.toString()));
+    assertEquals(
+        "'" + home.toString().replace("'", "'\\''") + "/bin/turndiff-hook' codex --git-root",
+        script.command(HookRuntime.CODEX, true, false));
+
+    Path client = home.resolve("bin/turndiff-hook-client");
+    Files.writeString(client, "not yet executable");
+    assertEquals(
+        "'" + home.toString().replace("'", "'\\''") + "/bin/turndiff-hook' gemini",
+        script.command(HookRuntime.GEMINI, false, false),
+        "a client that is not an executable file is not used");
+    executable(client);
+    String command = script.command(HookRuntime.CLAUDE_CODE, false, true);
+    assertEquals(
+        "'"
+            + home.toString().replace("'", "'\\''")
+            + "/bin/turndiff-hook-client' claude-code --auto-track",
+        command);
+    assertTrue(HookRuntime.CLAUDE_CODE.isTurndiffCommand(command));
   }
 }

@@ -169,6 +169,10 @@ class RuntimeSettingsTest {
     assertTrue(HookRuntime.CODEX.isTurndiffCommand("/x/turndiff-hook codex --git-root"));
     assertFalse(HookRuntime.CODEX.isTurndiffCommand("'/x/bin/turndiff-hook' codexx"));
     assertFalse(HookRuntime.CODEX.isTurndiffCommand("'/x/bin/turndiff-hook' gemini"));
+    assertTrue(HookRuntime.CODEX.isTurndiffCommand("'/a b/bin/turndiff-hook-client' codex"));
+    assertTrue(HookRuntime.GEMINI.isTurndiffCommand("/x/turndiff-hook-client gemini --auto-track"));
+    assertFalse(HookRuntime.CODEX.isTurndiffCommand("'/x/bin/turndiff-hook-client' gemini"));
+    assertFalse(HookRuntime.CODEX.isTurndiffCommand("'/x/bin/turndiff-hook-clients' codex"));
   }
 
   private static final McpServer SERVER =

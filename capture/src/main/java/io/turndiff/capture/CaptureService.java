@@ -11,7 +11,6 @@ import io.turndiff.capture.track.WatchOptions;
 import io.turndiff.capture.workspace.WorkspaceHandles;
 import io.turndiff.model.BadPathException;
 import io.turndiff.model.Containment;
-import io.turndiff.model.DetectedBy;
 import io.turndiff.model.DirectoryState;
 import io.turndiff.model.ExternalIds;
 import io.turndiff.model.FileType;
@@ -21,10 +20,14 @@ import io.turndiff.model.PathInput;
 import io.turndiff.model.Reason;
 import io.turndiff.model.RequestException;
 import io.turndiff.model.RequestedPath;
+import io.turndiff.model.Sha256;
 import io.turndiff.model.Snapshot;
 import io.turndiff.model.TurnKind;
 import io.turndiff.model.TurnState;
 import io.turndiff.model.WorkspacePath;
+import io.turndiff.store.BeforeLog;
+import io.turndiff.store.BlobEncoder;
+import io.turndiff.store.EncodedBlob;
 import io.turndiff.store.Store;
 import io.turndiff.store.StoreTransaction;
 import io.turndiff.store.StoredSession;
@@ -46,12 +49,15 @@ import java.util.function.LongConsumer;
  * Begins turns, records the before-state of paths as tools announce them, and finishes turns with
  * the after-state and diff of every recorded path.
  *
- * <p>A snapshot call returns only once its rows are committed, so a runtime that dies mid-turn
- * keeps every before-state it was told about; calls arriving at the same moment share one
+ * <p>A snapshot call appends its before-states to the store's before log ({@link BeforeLog}) and
+ * returns only once that append is committed, so a runtime that dies mid-turn keeps every
+ * before-state it was told about; the next other transaction on the store (a query, a scan, the
+ * finish) folds the log into the turn's records. Calls arriving at the same moment share one
  * transaction ({@link Store#writeInGroup}), each undone alone if it fails. The first before-state
- * of a path in a turn wins. Finishing is one transaction. Files are read (through the workspace
- * boundary) before a transaction begins, so the store's write lock is never held while the file
- * system is slow. Bad input is refused before anything is written.
+ * of a path in a turn wins, whether it is folded or still in the log. Finishing is one transaction.
+ * Files are read (through the workspace boundary) before a transaction begins, so the store's write
+ * lock is never held while the file system is slow. Bad input is refused before anything is
+ * written.
  */
 public final class CaptureService implements AutoCloseable {
 
@@ -539,30 +545,34 @@ public final class CaptureService implements AutoCloseable {
                       .toList();
     }
     String callId = toolCall.orElseGet(() -> ExternalIds.generate("call"));
-    // concurrent snapshot calls (tool calls of several sessions, hooks) share one commit; each
-    // returns once its own rows are committed
+    long calledAt = store.clock().millis();
+    // the call appends its before-states to the before log, which the next other transaction folds
+    // into the turn's records (BeforeLog); concurrent snapshot calls (tool calls of several
+    // sessions, hooks) share one commit, and each returns once its own rows are committed
     List<SnapshotVerdict> verdicts =
         store.writeInGroup(
             tx -> {
-              StoredTurn current = turn;
-              // a new call in an open turn, the common case, is one statement; else the turn's
-              // state is checked and the call's row taken
-              long callRow =
-                  tx.toolCalls()
-                      .recordNewInOpenTurn(current.id(), callId, call.toolName())
-                      .orElseGet(
-                          () -> {
-                            requireStillOpen(tx, current);
-                            return tx.toolCalls().record(current.id(), callId, call.toolName());
-                          });
+              requireStillOpen(tx, turn);
               directories.forEach(
-                  directory -> tx.directoryChanges().recordBefore(current.id(), directory));
+                  directory -> tx.directoryChanges().recordBefore(turn.id(), directory));
               List<SnapshotVerdict> recorded = new ArrayList<>(observations.size());
               for (int i = 0; i < observations.size(); i++) {
                 Observation observation = observations.get(i);
+                WorkspacePath path = observation.snapshot().path();
+                // the first before-state of a path in the turn wins: one folded, or one logged
                 boolean first =
-                    recorder.recordBefore(
-                        tx, current.id(), callRow, observation, DetectedBy.SNAPSHOT);
+                    tx.fileChanges().idOf(turn.id(), path).isEmpty()
+                        && !tx.beforeLog().holds(turn.id(), path);
+                tx.beforeLog()
+                    .append(
+                        new BeforeLog.Entry(
+                            turn.id(),
+                            callId,
+                            call.toolName(),
+                            calledAt,
+                            observation.snapshot(),
+                            observation.via(),
+                            newContent(tx, observation)));
                 recorded.add(
                     new SnapshotVerdict(
                         inputs.get(i), observation.snapshot(), observation.via(), first));
@@ -571,6 +581,25 @@ public final class CaptureService implements AutoCloseable {
             });
     directories.forEach(directory -> recordedDirectories.putIfAbsent(directory.path(), directory));
     return verdicts;
+  }
+
+  /**
+   * The content {@code observation} read, compressed as the blob table stores it, unless the store
+   * holds it already (most before-states of a tree the store has seen: compressing costs more than
+   * the rest of the call's own work then). Within the call's transaction: a collection that removed
+   * the content before it ran has the call log the content; one after it folds the log first, so
+   * the content is referred to by then.
+   */
+  private static Optional<EncodedBlob> newContent(StoreTransaction tx, Observation observation) {
+    return observation
+        .content()
+        .flatMap(
+            content -> {
+              Sha256 sha256 = observation.snapshot().storedContent().orElseThrow();
+              return tx.blobs().contains(sha256)
+                  ? Optional.empty()
+                  : Optional.of(BlobEncoder.encode(sha256, content));
+            });
   }
 
   /**

@@ -285,31 +285,6 @@ class CaptureServiceTest {
         "only a later call of a path keeps the before-state it found");
   }
 
-  /**
-   * A snapshot call's tool call is recorded by one statement when it is new and its turn open (the
-   * insert checks the turn's state and returns the row's key); it returns nothing, and inserts
-   * nothing, for a call already recorded or a turn no longer open.
-   */
-  @Test
-  void aNewToolCallInAnOpenTurnIsOneInsertReturningItsKeyAndNothingOtherwise() {
-    String turn = beginTurn();
-    long turnRow = RecordedChanges.turn(store, turn).id();
-    Optional<Long> first =
-        store.write(tx -> tx.toolCalls().recordNewInOpenTurn(turnRow, "c1", Optional.empty()));
-    assertEquals(
-        String.valueOf(first.orElseThrow()),
-        StoreRows.text(store, "SELECT id FROM tool_call WHERE external_id = 'c1'"));
-    assertEquals(
-        Optional.empty(),
-        store.write(tx -> tx.toolCalls().recordNewInOpenTurn(turnRow, "c1", Optional.empty())));
-    assertEquals(first.get(), store.write(tx -> tx.toolCalls().record(turnRow, "c1")));
-    capture.finishTurn(turn);
-    assertEquals(
-        Optional.empty(),
-        store.write(tx -> tx.toolCalls().recordNewInOpenTurn(turnRow, "c2", Optional.empty())));
-    assertEquals(1L, StoreRows.count(store).get("tool_call"));
-  }
-
   @Test
   void eachPathGetsItsVerdictFromTheCapture() throws Exception {
     workspace.file("a.txt", "a\n").symlink("leak", workspace.secret().toString());

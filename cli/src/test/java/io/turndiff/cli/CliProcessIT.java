@@ -10,6 +10,7 @@ import io.turndiff.boundary.BoundaryOptions;
 import io.turndiff.diff.GitPatchWriter;
 import io.turndiff.diff.PatchSide;
 import io.turndiff.fixtures.CommandRun;
+import io.turndiff.fixtures.StoreRows;
 import io.turndiff.fixtures.TestWorkspace;
 import io.turndiff.model.PathInput;
 import io.turndiff.store.Store;
@@ -114,10 +115,17 @@ class CliProcessIT {
     dying.destroyForcibly();
     assertTrue(dying.waitFor(30, TimeUnit.SECONDS));
     assertEquals(137, dying.exitValue(), "killed by SIGKILL");
+    // the killed call only appended b.txt to the before log (issue 23 item 1); its process's first
+    // read folded a.txt, which the call before it had appended
+    assertEquals(
+        1, StoreRows.value(database, "SELECT count(*) FROM before_log WHERE tool_call = 'two'"));
+    assertEquals(1, StoreRows.value(database, "SELECT count(*) FROM before_log"));
+    assertEquals(1, StoreRows.value(database, "SELECT count(*) FROM file_change"));
 
     Files.writeString(workspace.resolve("a.txt"), "a after\n");
     Files.writeString(workspace.resolve("b.txt"), "b after\n");
     JsonNode records = CliProcess.run(env, "show", "--turn", turn).expect(0).json();
+    assertEquals(0, StoreRows.value(database, "SELECT count(*) FROM before_log"), "show folded");
     assertEquals(2, records.size());
     for (JsonNode record : records) {
       assertTrue(record.get("before").get("captured").asBoolean(), record.toString());

@@ -236,7 +236,7 @@ public final class Store implements AutoCloseable {
   }
 
   /** The version of the newest migration in {@code db/migration} (a test keeps the two in step). */
-  static final String LATEST_MIGRATION = "26";
+  static final String LATEST_MIGRATION = "27";
 
   /**
    * The newest version in Flyway's history, if the store has one: a store already at this build's
@@ -339,7 +339,7 @@ public final class Store implements AutoCloseable {
       }
       refuseWrites();
       StoreConnection connection = writer();
-      return connection.writeTransaction(() -> work.apply(transactionOn(connection)));
+      return connection.writeTransaction(() -> work.apply(foldedTransactionOn(connection)));
     } catch (RuntimeException e) {
       throw noted(failures.translate(e));
     } finally {
@@ -348,13 +348,25 @@ public final class Store implements AutoCloseable {
   }
 
   /**
-   * As {@link #write}, but joining the writes other threads ask for at the same moment: they run in
-   * one transaction, each in a savepoint of its own, committed once ({@link GroupCommit}). It
-   * returns only after that commit, so a crash right after still keeps what {@code work} wrote;
-   * {@code work} that fails undoes only its own statements and fails only its caller. For many
-   * small concurrent writes that each must be durable before the caller goes on (the snapshot calls
-   * of several tool calls, sessions or hooks at once). Called from inside a write of the same
-   * thread, it is part of that transaction.
+   * The writer's transaction with the before log folded first ({@link BeforeLog}): every write but
+   * a snapshot call's append sees each before-state recorded in its tables, and empties the log in
+   * its own commit. An empty log costs one look at its first row.
+   */
+  private StoreTransaction foldedTransactionOn(StoreConnection connection) {
+    StoreTransaction tx = transactionOn(connection);
+    tx.beforeLog().fold(tx);
+    return tx;
+  }
+
+  /**
+   * As {@link #write}, but joining the writes other threads ask for at the same moment, and without
+   * folding the before log ({@link BeforeLog}): for a snapshot call's append to it. They run in one
+   * transaction, each in a savepoint of its own, committed once ({@link GroupCommit}). It returns
+   * only after that commit, so a crash right after still keeps what {@code work} wrote; {@code
+   * work} that fails undoes only its own statements and fails only its caller. For many small
+   * concurrent writes that each must be durable before the caller goes on (the snapshot calls of
+   * several tool calls, sessions or hooks at once). Called from inside a write of the same thread,
+   * it is part of that transaction.
    */
   public <T> T writeInGroup(Function<StoreTransaction, T> work) {
     if (lock.isHeldByCurrentThread()) {
@@ -419,7 +431,7 @@ public final class Store implements AutoCloseable {
       StoreConnection connection = writer();
       return database.durably(
           connection,
-          () -> connection.writeTransaction(() -> work.apply(transactionOn(connection))));
+          () -> connection.writeTransaction(() -> work.apply(foldedTransactionOn(connection))));
     } catch (RuntimeException e) {
       throw noted(failures.translate(e));
     } finally {
@@ -483,9 +495,35 @@ public final class Store implements AutoCloseable {
       return write(work);
     }
     try {
+      Folded<T> seen =
+          readers.read(
+              connection -> {
+                StoreTransaction tx = transactionOn(connection);
+                if (!readOnly() && !tx.beforeLog().isEmpty()) {
+                  return Folded.notYet();
+                }
+                return Folded.of(work.apply(tx));
+              });
+      if (seen.read()) {
+        return seen.value();
+      }
+      // a snapshot call logged a before-state since the last write: fold it (a write of nothing
+      // folds), then read what the fold left; a call logged meanwhile is one that came after
+      write(tx -> null);
       return readers.read(connection -> work.apply(transactionOn(connection)));
     } catch (RuntimeException e) {
       throw noted(failures.translate(e));
+    }
+  }
+
+  /** What a read returned, or that it found the before log to fold first. */
+  private record Folded<T>(boolean read, T value) {
+    static <T> Folded<T> of(T value) {
+      return new Folded<>(true, value);
+    }
+
+    static <T> Folded<T> notYet() {
+      return new Folded<>(false, null);
     }
   }
 

@@ -23,6 +23,7 @@ public final class StoreTransaction {
   private final StoreSettings settings;
   private final Prompts prompts;
   private final HookSightingRows hookSightings;
+  private final BeforeLog beforeLog;
 
   StoreTransaction(
       DSLContext dsl, InstantSource clock, HostId host, PreparedQueries prepared, BlobCodec codec) {
@@ -43,6 +44,12 @@ public final class StoreTransaction {
     this.settings = new StoreSettings(dsl);
     this.prompts = new Prompts(dsl, settings);
     this.hookSightings = new HookSightingRows(dsl);
+    this.beforeLog = new BeforeLog(dsl, prepared);
+  }
+
+  /** The before-states snapshot calls appended, which the next other transaction folds. */
+  public BeforeLog beforeLog() {
+    return beforeLog;
   }
 
   public StoreSettings settings() {

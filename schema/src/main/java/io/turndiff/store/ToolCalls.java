@@ -3,7 +3,6 @@ package io.turndiff.store;
 import static io.turndiff.store.jooq.Tables.TOOL_CALL;
 import static io.turndiff.store.jooq.Tables.TURN;
 
-import io.turndiff.model.TurnState;
 import io.turndiff.store.jooq.tables.records.ToolCallRecord;
 import java.time.InstantSource;
 import java.util.Collection;
@@ -157,46 +156,6 @@ public final class ToolCalls {
         row.getEndedAt() != null);
   }
 
-  /**
-   * Records the tool call {@code externalId} in the turn when the turn is open and the call is new,
-   * in one statement (the common case of a snapshot call, which checks both); returns its row id,
-   * or empty when the turn is not open or the call is already recorded: the caller checks the
-   * turn's state ({@link Turns#state}) and then takes the call's row ({@link #record}). The call
-   * keeps {@code toolName}, the runtime's name of its tool ({@code Write}, {@code write_file}),
-   * when the caller knows it: the turn's view lists a file's tools by it.
-   */
-  public Optional<Long> recordNewInOpenTurn(
-      long turnId, String externalId, Optional<String> toolName) {
-    return prepared
-        .insertReturningKey(
-            "tool_call.insert_in_open_turn",
-            q ->
-                q.insertInto(
-                        TOOL_CALL,
-                        TOOL_CALL.TURN_ID,
-                        TOOL_CALL.EXTERNAL_ID,
-                        TOOL_CALL.CALLED_AT,
-                        TOOL_CALL.TOOL_NAME)
-                    .select(
-                        DSL.select(
-                                TURN.ID,
-                                DSL.param("external", String.class),
-                                DSL.param("at", Long.class),
-                                DSL.param("tool", String.class))
-                            .from(TURN)
-                            .where(
-                                TURN.ID
-                                    .eq(DSL.param("turn", Long.class))
-                                    .and(TURN.STATE.eq(DSL.inline(TurnState.OPEN.code())))))
-                    .onConflictDoNothing()
-                    .returning(TOOL_CALL.ID))
-        .bind("turn", turnId)
-        .bind("external", externalId)
-        .bind("at", clock.millis())
-        .bind("tool", toolName.orElse(null))
-        .insert();
-  }
-
   /** The row id of the tool call {@code externalId} in the turn, recorded on first use. */
   public long record(long turnId, String externalId) {
     return record(turnId, externalId, Optional.empty());
@@ -207,6 +166,15 @@ public final class ToolCalls {
    * toolName} (a call recorded already keeps the name it was first recorded with).
    */
   public long record(long turnId, String externalId, Optional<String> toolName) {
+    return record(turnId, externalId, toolName, clock.millis());
+  }
+
+  /**
+   * As {@link #record(long, String, Optional)}, a new call recorded as called at {@code
+   * calledAtMillis}: a call folded from the before log ({@link BeforeLog}) keeps the time it came.
+   */
+  public long record(
+      long turnId, String externalId, Optional<String> toolName, long calledAtMillis) {
     Optional<Long> inserted =
         prepared
             .insertReturningKey(
@@ -221,7 +189,7 @@ public final class ToolCalls {
                         .returning(TOOL_CALL.ID))
             .bind("turn", turnId)
             .bind("external", externalId)
-            .bind("at", clock.millis())
+            .bind("at", calledAtMillis)
             .bind("tool", toolName.orElse(null))
             .insert();
     return inserted.orElseGet(

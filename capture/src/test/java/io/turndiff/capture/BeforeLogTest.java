@@ -1,0 +1,158 @@
+package io.turndiff.capture;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.turndiff.boundary.BoundaryOptions;
+import io.turndiff.fixtures.RecordedChanges;
+import io.turndiff.fixtures.StoreRows;
+import io.turndiff.fixtures.TestStore;
+import io.turndiff.fixtures.TestWorkspace;
+import io.turndiff.model.ChangeKind;
+import io.turndiff.model.Sha256;
+import io.turndiff.model.WorkspacePath;
+import io.turndiff.store.Store;
+import io.turndiff.store.StoredCallBefore;
+import io.turndiff.store.StoredFileChange;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * A snapshot call appends its before-states to the before log and nothing else; the next other
+ * transaction folds them into the turn's records (issue 23 item 1): a query during the turn, a
+ * finish, a reader of the store reopened after its process stopped. The rows are counted on the
+ * store's own files (a plain connection: no fold), so each test shows where the state is.
+ */
+class BeforeLogTest {
+
+  @TempDir Path temp;
+
+  private TestWorkspace workspace;
+  private Store store;
+  private CaptureService capture;
+
+  @BeforeEach
+  void open() {
+    workspace = TestWorkspace.in(temp);
+    store = TestStore.freshIn(temp);
+    capture = new CaptureService(store, BoundaryOptions.defaults());
+  }
+
+  @AfterEach
+  void canary() {
+    capture.close();
+    workspace.assertOutsideUnchanged();
+    workspace.canary().assertNotInStore(store);
+    store.close();
+    store.localFile().ifPresent(workspace.canary()::assertNotInStoreFiles);
+  }
+
+  private long rows(String table) {
+    return Long.parseLong(StoreRows.text(store, "SELECT count(*) FROM " + table));
+  }
+
+  private String beginTurn() {
+    return capture.beginTurn(workspace.root(), Optional.of("session-1"), Optional.empty()).turn();
+  }
+
+  private StoredFileChange change(String turn, String path) {
+    return RecordedChanges.of(store, turn).stream()
+        .filter(change -> change.path().equals(WorkspacePath.of(path)))
+        .findFirst()
+        .orElseThrow(() -> new AssertionError(path + " is not recorded in " + turn));
+  }
+
+  private static Sha256 sha(String text) {
+    return Sha256.of(text.getBytes(StandardCharsets.UTF_8));
+  }
+
+  @Test
+  void twoCallsOfOnePathAppendTwoRowsAndTheQueryThatFoldsThemKeepsTheFirstState() {
+    workspace.file("a.txt", "first\n");
+    String turn = beginTurn();
+    long changesBefore = rows("file_change");
+    long blobsBefore = rows("blob");
+
+    List<SnapshotVerdict> first = capture.snapshot(turn, Optional.of("one"), List.of("a.txt"));
+    workspace.file("a.txt", "second\n");
+    List<SnapshotVerdict> second = capture.snapshot(turn, Optional.of("two"), List.of("a.txt"));
+
+    assertTrue(first.getFirst().recorded(), "the first call records the path");
+    assertFalse(second.getFirst().recorded(), "the second finds the first one's row in the log");
+    assertEquals(2, rows("before_log"), "both calls only appended");
+    assertEquals(changesBefore, rows("file_change"), "no file change yet");
+    assertEquals(blobsBefore, rows("blob"), "no content stored in the blob table yet");
+    assertEquals(0, rows("tool_call"), "no tool call row yet");
+
+    // a query during the turn (what the panel and the CLI ask) folds the log first
+    StoredFileChange change = change(turn, "a.txt");
+    assertEquals(0, rows("before_log"), "the query's fold emptied the log");
+    assertEquals(Optional.of(sha("first\n")), change.before().storedContent(), "the first wins");
+    assertEquals(List.of("one", "two"), change.toolCalls());
+    Map<Long, List<StoredCallBefore>> calls =
+        store.read(tx -> tx.fileChanges().callsBefore(List.of(change.id())));
+    assertEquals(
+        Optional.of(sha("second\n")),
+        calls.get(change.id()).getLast().before().flatMap(s -> s.storedContent()),
+        "the second call's own state is kept on its link (issue 24)");
+    assertArrayEquals(
+        "first\n".getBytes(StandardCharsets.UTF_8),
+        store.read(tx -> tx.blobs().require(sha("first\n"))));
+
+    // a third call after the fold finds the folded change
+    assertFalse(
+        capture.snapshot(turn, Optional.of("three"), List.of("a.txt")).getFirst().recorded());
+  }
+
+  @Test
+  void aFinishFoldsTheLogInItsOwnTransaction() throws Exception {
+    workspace.file("a.txt", "a before\n").file("b.txt", "b before\n");
+    String turn = beginTurn();
+    capture.snapshot(turn, Optional.of("one"), List.of("a.txt", "b.txt", "new.txt"));
+    assertEquals(3, rows("before_log"));
+    workspace.file("a.txt", "a after\n").file("new.txt", "new\n");
+    Files.delete(workspace.resolve("b.txt"));
+
+    capture.finishTurn(turn);
+
+    assertEquals(0, rows("before_log"));
+    assertEquals(
+        Map.of(
+            "a.txt", "modified snapshot [one]",
+            "b.txt", "deleted snapshot [one]",
+            "new.txt", "added snapshot [one]"),
+        RecordedChanges.summary(store, turn));
+    assertEquals(ChangeKind.MODIFIED, change(turn, "a.txt").change().orElseThrow());
+  }
+
+  @Test
+  void beforeStatesLeftInTheLogWhenItsProcessStoppedAreFoldedByTheNextReaderOfTheStore() {
+    workspace.file("a.txt", "a before\n");
+    String turn = beginTurn();
+    capture.snapshot(turn, Optional.of("one"), List.of("a.txt"));
+    capture.close();
+    store.close();
+    // what is on disk: the call's row in the log, nothing in the turn's records
+    assertEquals(1, rows("before_log"));
+    assertEquals(0, rows("file_change"));
+
+    store = TestStore.reopen(store);
+    capture = new CaptureService(store, BoundaryOptions.defaults());
+    StoredFileChange change = change(turn, "a.txt");
+    assertEquals(Optional.of(sha("a before\n")), change.before().storedContent());
+    assertEquals(0, rows("before_log"));
+    workspace.file("a.txt", "a after\n");
+    capture.finishTurn(turn);
+    assertEquals(Map.of("a.txt", "modified snapshot [one]"), RecordedChanges.summary(store, turn));
+  }
+}

@@ -1,0 +1,189 @@
+package io.turndiff.store;
+
+import static io.turndiff.store.jooq.Tables.BEFORE_LOG;
+import static io.turndiff.store.jooq.Tables.SNAPSHOT;
+import static io.turndiff.store.jooq.Tables.TURN;
+
+import io.turndiff.model.DetectedBy;
+import io.turndiff.model.GivenPath;
+import io.turndiff.model.Snapshot;
+import io.turndiff.model.WorkspacePath;
+import io.turndiff.store.jooq.tables.records.BeforeLogRecord;
+import io.turndiff.store.jooq.tables.records.SnapshotRecord;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import org.jooq.DSLContext;
+import org.jooq.Field;
+import org.jooq.Query;
+import org.jooq.impl.DSL;
+
+/**
+ * The before log: where a snapshot call appends the before-states it read, one row a path, and from
+ * which the next other transaction on the store folds them into the tool call, file change,
+ * snapshot and blob tables ({@link Store} folds before it runs any other work, read or write).
+ *
+ * <p>Why a log: a before-state only has to survive a killed runtime, and a SQLite commit costs what
+ * it writes. Recording the before-state in its tables dirties about fifteen pages (each row and a
+ * page of each of their indexes); appending a row here dirties the log's last page, a page of its
+ * one index and the compressed content's overflow pages, and is as durable as any other commit (the
+ * WAL at {@code synchronous=NORMAL}). The fold does the work once for every row appended since the
+ * last one, in the transaction of whoever comes next: the turn's finish, a scan, a query of the
+ * panel or the CLI, the service's start after a crash. So every reader sees the folded truth, and a
+ * folded row is gone from the log in the same commit that recorded it.
+ *
+ * <p>What it does not do: a store that cannot be written (a read-only file or folder) cannot fold,
+ * so a reader of it sees the tables as the last fold left them, without the logged calls.
+ */
+public final class BeforeLog {
+
+  private final DSLContext dsl;
+  private final PreparedQueries prepared;
+
+  BeforeLog(DSLContext dsl, PreparedQueries prepared) {
+    this.dsl = dsl;
+    this.prepared = prepared;
+  }
+
+  /**
+   * One logged before-state: the tool call that named the path, when, the state it saw, the symlink
+   * it was reached through, and the content it read, compressed ({@link BlobEncoder}), when it read
+   * one the store may not hold.
+   */
+  public record Entry(
+      long turnId,
+      String toolCall,
+      Optional<String> toolName,
+      long calledAtMillis,
+      Snapshot before,
+      Optional<GivenPath> via,
+      Optional<EncodedBlob> content) {}
+
+  /**
+   * The snapshot table's columns, which a log row has under the same names (the row's own key and
+   * the fingerprint aside: the key is the log's, the fingerprint is copied as it is).
+   */
+  private static final List<Field<?>> SNAPSHOT_COLUMNS =
+      Arrays.stream(SNAPSHOT.fields()).filter(field -> !field.equals(SNAPSHOT.ID)).toList();
+
+  /** Appends {@code entry}: one row, no other table touched; a statement prepared once. */
+  public void append(Entry entry) {
+    PreparedQuery insert = prepared.get("before_log.insert", BeforeLog::insert);
+    SnapshotRecord snapshot = Snapshots.row(entry.before());
+    for (Field<?> column : SNAPSHOT_COLUMNS) {
+      insert.bind(column.getName(), snapshot.get(column));
+    }
+    Optional<EncodedBlob> content = entry.content();
+    insert
+        .bind("turn_id", entry.turnId())
+        .bind("tool_call", entry.toolCall())
+        .bind("tool_name", entry.toolName().orElse(null))
+        .bind("called_at", entry.calledAtMillis())
+        .bind("via", entry.via().map(GivenPath::bytes).orElse(null))
+        .bind("content_size", content.map(EncodedBlob::size).orElse(null))
+        .bind("content_encoding", content.map(EncodedBlob::encoding).orElse(null))
+        .bind("content_data", content.map(EncodedBlob::data).orElse(null))
+        .update();
+  }
+
+  /** The insert of a log row: a parameter for every column but its key, named as the column. */
+  private static Query insert(DSLContext dsl) {
+    Map<Field<?>, Field<?>> parameters = new LinkedHashMap<>();
+    for (Field<?> column : BEFORE_LOG.fields()) {
+      if (!column.equals(BEFORE_LOG.ID)) {
+        parameters.put(column, DSL.param(column.getName(), column.getType()));
+      }
+    }
+    return dsl.insertInto(BEFORE_LOG).set(parameters);
+  }
+
+  /** Whether the log holds a before-state of {@code path} in the turn (not yet folded). */
+  public boolean holds(long turnId, WorkspacePath path) {
+    return prepared
+        .get(
+            "before_log.holds",
+            q ->
+                q.select(DSL.inline(1))
+                    .from(BEFORE_LOG)
+                    .where(
+                        BEFORE_LOG
+                            .TURN_ID
+                            .eq(DSL.param("turn", Long.class))
+                            .and(BEFORE_LOG.PATH.eq(DSL.param("path", byte[].class)))))
+        .bind("turn", turnId)
+        .bind("path", path.bytes())
+        .firstLong()
+        .isPresent();
+  }
+
+  /** Whether the log holds anything to fold: one look at its first row. */
+  public boolean isEmpty() {
+    return prepared
+        .get("before_log.any", q -> q.select(BEFORE_LOG.ID).from(BEFORE_LOG).limit(DSL.inline(1)))
+        .firstLong()
+        .isEmpty();
+  }
+
+  /**
+   * Folds every logged before-state into the turn's records, in the order they were appended, and
+   * empties the log; returns how many were folded. Each is recorded as a snapshot call records it
+   * when it is not logged: the tool call taken (at the time it was called), the content stored, and
+   * the path's file change begun with this state, unless the turn has one already, in which case
+   * the first state stays and this call's state is kept on its link to the change (issue 24). A row
+   * whose turn is gone is dropped (no transaction deletes a turn without folding first, so none
+   * is).
+   */
+  int fold(StoreTransaction tx) {
+    if (isEmpty()) {
+      return 0; // the common case, on every write: one prepared look
+    }
+    List<BeforeLogRecord> rows = dsl.selectFrom(BEFORE_LOG).orderBy(BEFORE_LOG.ID).fetch();
+    for (BeforeLogRecord row : rows) {
+      if (dsl.fetchExists(TURN, TURN.ID.eq(row.getTurnId()))) {
+        foldOne(tx, row);
+      }
+    }
+    dsl.deleteFrom(BEFORE_LOG).where(BEFORE_LOG.ID.le(rows.getLast().getId())).execute();
+    return rows.size();
+  }
+
+  private static void foldOne(StoreTransaction tx, BeforeLogRecord row) {
+    Snapshot before = Snapshots.toSnapshot(row.into(SnapshotRecord.class));
+    if (row.getContentData() != null) {
+      tx.blobs()
+          .put(
+              new EncodedBlob(
+                  before.storedContent().orElseThrow(),
+                  row.getContentSize(),
+                  row.getContentEncoding(),
+                  row.getContentData()));
+    }
+    long call =
+        tx.toolCalls()
+            .record(
+                row.getTurnId(),
+                row.getToolCall(),
+                Optional.ofNullable(row.getToolName()),
+                row.getCalledAt());
+    Optional<GivenPath> via = Optional.ofNullable(row.getVia()).map(GivenPath::of);
+    Optional<Long> existing = tx.fileChanges().idOf(row.getTurnId(), before.path());
+    if (existing.isPresent()) {
+      // the first before-state wins; a later call's own is kept on its link (issue 24)
+      if (tx.fileChanges().linkToolCall(existing.get(), call)) {
+        tx.fileChanges().keepCallBefore(existing.get(), call, tx.snapshots().insert(before));
+      }
+      return;
+    }
+    long change =
+        tx.fileChanges()
+            .begin(
+                row.getTurnId(),
+                before.path(),
+                via,
+                DetectedBy.SNAPSHOT,
+                tx.snapshots().insert(before));
+    tx.fileChanges().linkToolCall(change, call);
+  }
+}

@@ -87,6 +87,24 @@ class RenamedFileViewsTest extends InProcessCommandsTest {
     return out;
   }
 
+  /**
+   * The list of turns counts a rename as {@code show} does (one file, the rename's own lines), not
+   * as the records' sums: it said "3 files +3 -7" of a turn whose {@code show} said "2 files
+   * changed".
+   */
+  @Test
+  void theListOfTurnsCountsARenameAsShowDoes() throws Exception {
+    moveTurn();
+    JsonNode turn = turndiff("turns", "--session", "s1").expect(0).json().get("turns").get(0);
+    String[] numstat = gitNumstat().split("\t");
+    // the rename's own lines, and keep.txt's one line changed
+    assertEquals(2, turn.get("changed").asInt(), turn.toString());
+    assertEquals(Long.parseLong(numstat[0]) + 1, turn.get("lines_added").asLong(), turn.toString());
+    assertEquals(
+        Long.parseLong(numstat[1]) + 1, turn.get("lines_removed").asLong(), turn.toString());
+    assertEquals(3, turn.get("files").asInt(), "the records themselves: " + turn);
+  }
+
   @Test
   void showMarksBothSidesOfTheRenameInTheJsonAndListsItOnceForAPerson() throws Exception {
     moveTurn();

@@ -114,40 +114,87 @@ public final class ReviewQueries {
   public TurnPage turns(String session, long afterSeq, int limit) {
     ExternalIds.requireValid("session", session);
     requirePageLimit(limit);
-    return store.read(
-        tx -> {
-          StoredSession found =
-              tx.sessions()
-                  .byExternalId(session)
-                  .orElseThrow(
-                      () ->
-                          new RequestException(
-                              RequestException.Problem.UNKNOWN_SESSION,
-                              "session '" + session + "' does not exist"));
-          List<TurnListing> page = tx.turns().listing(found.id(), afterSeq, limit + 1);
-          Optional<Long> next = Optional.empty();
-          if (page.size() > limit) {
-            page = page.subList(0, limit);
-            next = Optional.of(page.getLast().turn().seq());
-          }
-          page = withPendingLines(tx, page);
-          List<Long> ids = page.stream().map(listing -> listing.turn().id()).toList();
-          Map<Long, TurnRewinds> rewinds = rewindsOf(tx, ids);
-          Map<Long, String> prompts = tx.prompts().of(ids);
-          List<ListedTurn> turns =
-              page.stream()
-                  .map(
-                      listing ->
-                          new ListedTurn(
-                              listing,
-                              rewinds.getOrDefault(listing.turn().id(), TurnRewinds.NONE),
-                              overlapping(tx, listing.turn()),
-                              Optional.ofNullable(prompts.get(listing.turn().id()))
-                                  .map(PromptTitle::of)))
-                  .toList();
-          String root = tx.workspaces().byId(found.workspaceId()).orElseThrow().rootReal();
-          return new TurnPage(session, root, turns, next);
-        });
+    TurnPage read =
+        store.read(
+            tx -> {
+              StoredSession found =
+                  tx.sessions()
+                      .byExternalId(session)
+                      .orElseThrow(
+                          () ->
+                              new RequestException(
+                                  RequestException.Problem.UNKNOWN_SESSION,
+                                  "session '" + session + "' does not exist"));
+              List<TurnListing> page = tx.turns().listing(found.id(), afterSeq, limit + 1);
+              Optional<Long> next = Optional.empty();
+              if (page.size() > limit) {
+                page = page.subList(0, limit);
+                next = Optional.of(page.getLast().turn().seq());
+              }
+              page = withPendingLines(tx, page);
+              List<Long> ids = page.stream().map(listing -> listing.turn().id()).toList();
+              Map<Long, TurnRewinds> rewinds = rewindsOf(tx, ids);
+              Map<Long, String> prompts = tx.prompts().of(ids);
+              List<ListedTurn> turns =
+                  page.stream()
+                      .map(
+                          listing ->
+                              new ListedTurn(
+                                  listing,
+                                  rewinds.getOrDefault(listing.turn().id(), TurnRewinds.NONE),
+                                  overlapping(tx, listing.turn()),
+                                  Optional.ofNullable(prompts.get(listing.turn().id()))
+                                      .map(PromptTitle::of)))
+                      .toList();
+              String root = tx.workspaces().byId(found.workspaceId()).orElseThrow().rootReal();
+              return new TurnPage(session, root, turns, next);
+            });
+    return new TurnPage(
+        read.session(),
+        read.workspace(),
+        read.turns().stream().map(this::withRenamesCounted).toList(),
+        read.nextAfter());
+  }
+
+  /**
+   * {@code listed} counted as {@code show} counts its turn, each rename as {@code git diff -M
+   * --stat} counts it: one changed file with the rename's own lines, where the records are a
+   * deleted file and an added one with every line of each. Without this the list said "3 files +3
+   * -7" of a turn whose {@code show} says "2 files changed, 0 insertions(+), 4 deletions(-)". A
+   * rename is found only among a finished turn's deleted and added paths ({@link #renames}), so an
+   * open turn or one with a single change is returned as it is, its records unread.
+   */
+  private ListedTurn withRenamesCounted(ListedTurn listed) {
+    TurnListing listing = listed.listing();
+    if (listing.turn().finishedAt().isEmpty() || listing.changed() < 2) {
+      return listed;
+    }
+    TurnRecords records = records(listing.turn().externalId());
+    List<Rename> renames = renames(records);
+    if (renames.isEmpty()) {
+      return listed;
+    }
+    long added = listing.linesAdded();
+    long removed = listing.linesRemoved();
+    for (Rename rename : renames) {
+      StoredFileChange from = recordOf(records.changes(), rename.from());
+      StoredFileChange to = recordOf(records.changes(), rename.to());
+      FilePatch own = renamePatch(records, rename);
+      added += own.added() - from.linesAdded() - to.linesAdded();
+      removed += own.removed() - from.linesRemoved() - to.linesRemoved();
+    }
+    return new ListedTurn(
+        new TurnListing(
+            listing.turn(),
+            listing.files(),
+            listing.changed() - renames.size(),
+            added,
+            removed,
+            listing.notRestorable(),
+            listing.detectedByScan()),
+        listed.rewinds(),
+        listed.overlapping(),
+        listed.title());
   }
 
   /**

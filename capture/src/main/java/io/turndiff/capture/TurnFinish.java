@@ -121,12 +121,15 @@ final class TurnFinish {
    * The turn's records a tool call's snapshot began at a file git ignores: marked so at the finish
    * as a scan's record is when it is made, by the tracker's rules (the snapshot call itself, which
    * the runtime waits on before each tool, reads no ignore file). A workspace that is not tracked
-   * has no record marked, the scan's included.
+   * has no record marked, the scan's included; nor has a record of a path outside the workspace.
    */
   private List<StoredFileChange> namedIgnoredByGit(WorkspaceBoundary boundary) {
     List<StoredFileChange> unmarked =
         recorded.stream()
             .filter(change -> change.detectedBy() != DetectedBy.SCAN && !change.ignoredByGit())
+            // a record of a path outside the workspace (a write through a link out) has no place
+            // under the workspace's ignore rules: it is not judged, and so never marked
+            .filter(change -> !change.path().isOutside())
             .toList();
     Set<WorkspacePath> ignored =
         tracker.ignoredByGit(

@@ -1,13 +1,12 @@
 package io.turndiff.cli;
 
+import io.turndiff.ownfiles.OwnFile;
 import io.turndiff.service.ServiceFiles;
 import io.turndiff.service.ServiceProbe;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
@@ -66,7 +65,7 @@ final class ServiceTraining {
       }
       TimeUnit.MILLISECONDS.sleep(50);
     }
-    if (!Files.exists(files.socket(), LinkOption.NOFOLLOW_LINKS)) {
+    if (OwnFile.of(files.socket()).attributes().isEmpty()) {
       return; // a path too long for a socket's name: the service serves its port alone
     }
     SocketHealthRequest.ask(files.socket())

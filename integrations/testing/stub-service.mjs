@@ -135,10 +135,20 @@ export function launcherStartingStub({ runDir, store, release = false, delayMs =
   // a checkout keeps its launcher at the top, a release in bin/ (beside bin/turndiff-hook)
   const launcher = release ? path.join(home, "bin", "turndiff") : path.join(home, "turndiff");
   fs.mkdirSync(path.dirname(launcher), { recursive: true });
-  fs.writeFileSync(launcher, `#!/bin/sh\nprintf '%s\\n' "$*" >> '${calls}'\n`, { mode: 0o755 });
+  // the launcher names itself last (a file apart from `calls`, which tests compare whole): the service comes up
+  // only once that launcher has ended, so a test's hook never sees the service up while the start it launched
+  // is still running (on a loaded machine the shell could sit between its printf and its exit for longer than
+  // the hook's 0.1 s poll, and the hook then rightly left the start lock naming the running start)
+  const launcherPid = path.join(home, "launcher.pid");
+  fs.writeFileSync(launcher,
+    `#!/bin/sh\nprintf '%s\\n' "$*" >> '${calls}'\nprintf '%s\\n' $$ > '${launcherPid}'\n`, { mode: 0o755 });
+  const launcherEnded = () => {
+    const pid = fs.existsSync(launcherPid) ? fs.readFileSync(launcherPid, "utf8").trim() : "";
+    return pid !== "" && !fs.existsSync(`/proc/${pid}`);
+  };
   let stub = null;
   const watcher = setInterval(async () => {
-    if (stub === null && fs.existsSync(calls)) {
+    if (stub === null && fs.existsSync(calls) && launcherEnded()) {
       stub = "starting";
       // a cold start on a loaded machine: the service comes up delayMs after it was started
       if (delayMs > 0) await new Promise((resolve) => setTimeout(resolve, delayMs));

@@ -39,25 +39,7 @@ final class ServiceTraining {
         Thread.ofPlatform()
             .daemon()
             .name("training-serve")
-            .start(
-                () ->
-                    Main.run(
-                        new String[] {
-                          "serve",
-                          "--db",
-                          files.store(),
-                          "--daemon",
-                          "--port",
-                          "0",
-                          "--token-file",
-                          files.token().toString(),
-                          "--discovery",
-                          files.discovery().toString(),
-                          "--socket",
-                          files.socket().toString()
-                        },
-                        nowhere,
-                        nowhere));
+            .start(() -> Main.run(files.serveArguments().toArray(String[]::new), nowhere, nowhere));
     Instant deadline = Instant.now().plus(UP_WITHIN);
     while (!(ServiceProbe.probe(files) instanceof ServiceProbe.Running)) {
       if (!service.isAlive() || Instant.now().isAfter(deadline)) {

@@ -142,25 +142,10 @@ class HookClientIT {
     Path workspace = Files.createDirectories(temp.resolve("ws"));
     CommandRun start = CliProcess.run(env, "service", "start");
     assertEquals(0, start.exitCode(), start.err());
-    String head =
-        "{\"session_id\":\"s-big\",\"prompt_id\":\"p-big\",\"cwd\":\"" + workspace + "\",";
-    Path prompt = temp.resolve("prompt.json");
-    Files.writeString(prompt, head + "\"hook_event_name\":\"UserPromptSubmit\",\"prompt\":\"go\"}");
-    Path write = temp.resolve("write.json");
-    try (var out = Files.newBufferedWriter(write, StandardCharsets.UTF_8)) {
-      out.write(head + "\"hook_event_name\":\"PreToolUse\",\"tool_name\":\"Write\",");
-      out.write("\"tool_input\":{\"content\":\"");
-      String line = "0123456789abcdef ".repeat(60) + "\\n";
-      for (long written = 0; written < (60L << 20); written += line.length()) {
-        out.write(line);
-      }
-      out.write(
-          "\",\"file_path\":\""
-              + workspace.resolve("big.txt")
-              + "\"},\"tool_use_id\":\"toolu_big\"}");
-    }
-    Path stop = temp.resolve("stop.json");
-    Files.writeString(stop, head + "\"hook_event_name\":\"Stop\"}");
+    BigWritePrompt big = BigWritePrompt.writtenInto(temp, workspace);
+    Path prompt = big.prompt();
+    Path write = big.write();
+    Path stop = big.stop();
 
     CommandRun quiet = new CommandRun(0, "", "");
     assertEquals(quiet, hook("claude-code", prompt));

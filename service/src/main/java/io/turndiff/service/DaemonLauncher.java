@@ -34,20 +34,7 @@ final class DaemonLauncher {
     }
     command.addAll(launcher(environment));
     // the command word first: the launchers give `serve` the full JIT by its first word
-    command.addAll(
-        List.of(
-            "serve",
-            "--db",
-            files.store(),
-            "--daemon",
-            "--port",
-            "0",
-            "--token-file",
-            files.token().toString(),
-            "--discovery",
-            files.discovery().toString(),
-            "--socket",
-            files.socket().toString()));
+    command.addAll(files.serveArguments());
     ProcessBuilder builder =
         new ProcessBuilder(command)
             .directory(new File("/"))

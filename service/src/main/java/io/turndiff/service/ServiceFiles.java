@@ -132,6 +132,28 @@ public final class ServiceFiles {
     return runDirectory.resolve(key.substring(0, 16) + ".sock");
   }
 
+  /**
+   * The command line, from its command word on, that serves the store as the per-user service on
+   * these files: {@code serve --daemon} on an ephemeral port, with its token, discovery file and
+   * socket here. A detached start ({@code service start}) and the start-up cache's training run the
+   * same service.
+   */
+  public List<String> serveArguments() {
+    return List.of(
+        "serve",
+        "--db",
+        store(),
+        "--daemon",
+        "--port",
+        "0",
+        "--token-file",
+        token().toString(),
+        "--discovery",
+        discovery().toString(),
+        "--socket",
+        socket().toString());
+  }
+
   public Path startLock() {
     return runDirectory.resolve(key + ".lock");
   }

@@ -119,9 +119,13 @@ class ReleaseTarballIT {
    * with that measured, and docs/install.md says so. Later that day it caught the service's move to
    * Jetty 12 (issue 21 item 6: its server, I/O, HTTP and Unix-socket jars) with the rename
    * detection and the rest of that session: 147.4 MB, the jar 26.4 (+2.4), the AOT cache 73.3
-   * (+2.3); the bound moved to 150 MB with that measured.
+   * (+2.3); the bound moved to 150 MB with that measured. On 2026-12-03 it caught the AOT cache
+   * trained on the service too (issue 21 item 3: the daemon's Jetty and endpoint classes, 1,164 of
+   * them read from the jar before) and the hook client: 160.6 MB, the AOT cache 85.3 (+12.0), the
+   * static client 0.9; the bound moved to 162 MB with that measured, and docs/install.md names the
+   * way back (a cache of the service's own, apart from the commands').
    */
-  private static final long BUDGET = 150_000_000;
+  private static final long BUDGET = 162_000_000;
 
   @Test
   void itStaysWithinItsBudget() throws Exception {

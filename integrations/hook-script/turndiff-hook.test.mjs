@@ -3,7 +3,7 @@
 // fast path over the service's Unix socket; against a stub of the service's hook side (a test double for these
 // clients only; the end-to-end tests against the real service are the Java ITs).
 // Run: node --test integrations/hook-script/
-import test from "node:test";
+import test, { describe } from "node:test";
 import assert from "node:assert/strict";
 import { spawn, spawnSync } from "node:child_process";
 import fs from "node:fs";
@@ -114,7 +114,13 @@ function hookLog(box, runDir = box.runDir) {
   return fs.existsSync(file) ? fs.readFileSync(file, "utf8") : "";
 }
 
-for (const shell of runners) {
+// The runners' suites (dash, bash, the client, the client's fast path) run side by side, as many at once as the
+// machine has cores (at least two), each one test after another: every test has a sandbox of its own (home, run
+// directory, store) and its stub listens on port 0 or on a socket in that sandbox. One suite keeps about one core
+// busy (the script forks curl, openssl and sha256sum for every call; dash's suite took 16.6 s of CPU), so on CI's two
+// cores the four take about half as long as one after another (docs/build.md, "What CI costs").
+describe("the hook script and client", { concurrency: Math.max(2, os.availableParallelism()) }, () => {
+for (const shell of runners) describe(shell, { concurrency: 1 }, () => {
   test(`${shell}: a 200's body, the note for the model, goes to stdout as it is; any other answer's nowhere`, async () => {
     const note = 'turndiff (the tool) notes: "a\\u0007.txt" (too_large).\n';
     for (const [status, body, printed] of [[200, note, note], [200, '{"hookSpecificOutput":{}}', '{"hookSpecificOutput":{}}'],
@@ -578,11 +584,15 @@ for (const shell of runners) {
       await stub.close();
     }
   });
-}
+});
 
+describe("client: the fast path", { concurrency: 1 }, () => {
 // The client's own fast path: the stub serves the service's Unix socket too, as the service does. A call the
 // client delivers itself says so in its User-Agent; one the script delivers is curl's.
-const clientTest = (name, body) => test(`client: ${name}`, { skip: !client && "no C compiler: the hook client is not built" }, body);
+const clientTest = (name, options, body) => {
+  if (body === undefined) [options, body] = [{}, options];
+  test(`client: ${name}`, { skip: (!client && "no C compiler: the hook client is not built") || options.skip }, body);
+};
 
 /** A sandbox whose store's key is already remembered in <run dir>/keys (as the script leaves it after a call). */
 function rememberedSandbox() {
@@ -761,4 +771,6 @@ clientTest("a socket that is not the user's own is not used: the script goes ove
   } finally {
     await stub.close();
   }
+});
+});
 });

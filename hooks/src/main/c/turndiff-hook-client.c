@@ -1,5 +1,7 @@
 /*
  * turndiff-hook-client RUNTIME [--git-root] [--auto-track]
+ * turndiff-hook-client --command ARGS...   (the launchers' read-only commands through the service: see
+ *                                          command_main, near the end)
  *
  * The hook command `turndiff hooks install` writes when this client is built: the fast path of
  * bin/turndiff-hook (the script beside it) in one process, and the script itself for everything else.
@@ -39,6 +41,7 @@
 #include <poll.h>
 #include <signal.h>
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -46,6 +49,7 @@
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/un.h>
+#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -687,7 +691,8 @@ static long dechunk(char *body, size_t length) {
  * The answer's status, and its body in (*body, *body_length); -1 when it is not an HTTP/1.x answer whose
  * body arrived whole.
  */
-static int parse_answer(struct bytes *answer, const char **body, size_t *body_length) {
+static int parse_answer(struct bytes *answer, const char **body, size_t *body_length, const char **header_block,
+                        const char **header_block_end) {
   char *data = answer->data;
   if (answer->length < 12 || strncmp(data, "HTTP/1.", 7) != 0 || data[8] != ' ') {
     return -1;
@@ -723,6 +728,10 @@ static int parse_answer(struct bytes *answer, const char **body, size_t *body_le
   }
   *body = start;
   *body_length = available;
+  if (header_block != NULL) {
+    *header_block = headers;
+    *header_block_end = headers_end + 2;
+  }
   return status;
 }
 
@@ -776,7 +785,7 @@ static void deliver(struct call *call) {
   close(fd);
   const char *body = NULL;
   size_t body_length = 0;
-  int status = received == 0 ? parse_answer(&answer, &body, &body_length) : -1;
+  int status = received == 0 ? parse_answer(&answer, &body, &body_length, NULL, NULL) : -1;
   if (status == 200) {
     /* the note for the model's context, as it is */
     write_all(STDOUT_FILENO, body, body_length);
@@ -791,8 +800,323 @@ static void deliver(struct call *call) {
   free(answer.data);
 }
 
+/*
+ * ---- turndiff-hook-client --command ARGS...: the command line's read-only commands through the service ----
+ *
+ * The launchers (the checkout's ./turndiff, a release's bin/turndiff) run this first for every command
+ * line. For `turns`, `show`, `diff`, `log` and `status`, when the service of the store the command names
+ * runs, it sends the arguments, the working directory, whether stdin and stdout are a terminal and the
+ * variables that shape a terminal's view to POST /v1/commands on the service's socket; the service runs the
+ * command line's own code over its open store and answers with the command's stdout, stderr and exit code,
+ * which this program reproduces (through the pager the view names, as the JVM would have run it). On
+ * anything else (another command, no service, another store's, an old service without the endpoint, an
+ * option the service leaves to the JVM, a failure before the whole answer arrived) it exits
+ * COMMAND_DECLINED having printed nothing, and the launcher runs the JVM: these commands only read, so a
+ * command the service may have run is safely run again. Design and figures: docs/service.md ("Commands
+ * through the service").
+ *
+ * The service is found as the hook path finds it (the run directory ours and 0700, the discovery file, its
+ * process alive with its start time, the socket ours), under the store's key computed here: the SHA-256 of
+ * the store's path string as turndiff names it (`--db` made absolute as java.nio makes it, else
+ * $TURNDIFF_DB, $XDG_DATA_HOME, $HOME). The service checks again that the store is its own.
+ */
+#define COMMAND_DECLINED 125
+#define COMMAND_TIMEOUT_MS 60000
+
+/* SHA-256 (FIPS 180-4) of `length` bytes at `data`, as 64 lowercase hex digits into `hex`. */
+static void sha256_hex(const unsigned char *data, size_t length, char hex[65]) {
+  static const uint32_t k[64] = {
+      0x428a2f98, 0x71374491, 0xb5c0fbcf, 0xe9b5dba5, 0x3956c25b, 0x59f111f1, 0x923f82a4, 0xab1c5ed5,
+      0xd807aa98, 0x12835b01, 0x243185be, 0x550c7dc3, 0x72be5d74, 0x80deb1fe, 0x9bdc06a7, 0xc19bf174,
+      0xe49b69c1, 0xefbe4786, 0x0fc19dc6, 0x240ca1cc, 0x2de92c6f, 0x4a7484aa, 0x5cb0a9dc, 0x76f988da,
+      0x983e5152, 0xa831c66d, 0xb00327c8, 0xbf597fc7, 0xc6e00bf3, 0xd5a79147, 0x06ca6351, 0x14292967,
+      0x27b70a85, 0x2e1b2138, 0x4d2c6dfc, 0x53380d13, 0x650a7354, 0x766a0abb, 0x81c2c92e, 0x92722c85,
+      0xa2bfe8a1, 0xa81a664b, 0xc24b8b70, 0xc76c51a3, 0xd192e819, 0xd6990624, 0xf40e3585, 0x106aa070,
+      0x19a4c116, 0x1e376c08, 0x2748774c, 0x34b0bcb5, 0x391c0cb3, 0x4ed8aa4a, 0x5b9cca4f, 0x682e6ff3,
+      0x748f82ee, 0x78a5636f, 0x84c87814, 0x8cc70208, 0x90befffa, 0xa4506ceb, 0xbef9a3f7, 0xc67178f2};
+  uint32_t h[8] = {0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a, 0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19};
+#define ROTR(x, n) (((x) >> (n)) | ((x) << (32 - (n))))
+  /* the message, its 0x80, zeros, and its length in bits, in whole 64-byte blocks */
+  size_t blocks = (length + 9 + 63) / 64;
+  for (size_t block = 0; block < blocks; block++) {
+    unsigned char chunk[64];
+    for (size_t i = 0; i < 64; i++) {
+      size_t at = block * 64 + i;
+      uint64_t bits = (uint64_t)length * 8;
+      chunk[i] = at < length                  ? data[at]
+                 : at == length               ? 0x80
+                 : at >= blocks * 64 - 8 ? (unsigned char)(bits >> (8 * (blocks * 64 - 1 - at)))
+                                              : 0;
+    }
+    uint32_t w[64];
+    for (int i = 0; i < 16; i++) {
+      w[i] = (uint32_t)chunk[4 * i] << 24 | (uint32_t)chunk[4 * i + 1] << 16 | (uint32_t)chunk[4 * i + 2] << 8 |
+             chunk[4 * i + 3];
+    }
+    for (int i = 16; i < 64; i++) {
+      uint32_t s0 = ROTR(w[i - 15], 7) ^ ROTR(w[i - 15], 18) ^ (w[i - 15] >> 3);
+      uint32_t s1 = ROTR(w[i - 2], 17) ^ ROTR(w[i - 2], 19) ^ (w[i - 2] >> 10);
+      w[i] = w[i - 16] + s0 + w[i - 7] + s1;
+    }
+    uint32_t a = h[0], b = h[1], c = h[2], d = h[3], e = h[4], f = h[5], g = h[6], hh = h[7];
+    for (int i = 0; i < 64; i++) {
+      uint32_t t1 = hh + (ROTR(e, 6) ^ ROTR(e, 11) ^ ROTR(e, 25)) + ((e & f) ^ (~e & g)) + k[i] + w[i];
+      uint32_t t2 = (ROTR(a, 2) ^ ROTR(a, 13) ^ ROTR(a, 22)) + ((a & b) ^ (a & c) ^ (b & c));
+      hh = g;
+      g = f;
+      f = e;
+      e = d + t1;
+      d = c;
+      c = b;
+      b = a;
+      a = t1 + t2;
+    }
+    h[0] += a, h[1] += b, h[2] += c, h[3] += d, h[4] += e, h[5] += f, h[6] += g, h[7] += hh;
+  }
+#undef ROTR
+  for (int i = 0; i < 8; i++) {
+    snprintf(hex + 8 * i, 9, "%08x", h[i]);
+  }
+}
+
+/* `--db PATH` as turndiff names the store: absolute against the working directory, as java.nio's Path makes
+   it (repeated slashes made one, a trailing one dropped; `.` and `..` kept). */
+static int store_of_option(struct call *call, const char *db) {
+  char cwd[MAX_PATH];
+  size_t used = 0;
+  if (*db != '/') {
+    if (getcwd(cwd, sizeof cwd) == NULL || joined(call->store, sizeof call->store, "%s", cwd) != 0) {
+      return -1;
+    }
+    used = strlen(call->store);
+    if (used > 1) {
+      call->store[used++] = '/';
+    }
+  }
+  for (const char *c = db; *c; c++) {
+    if (*c == '/' && used > 0 && call->store[used - 1] == '/') {
+      continue;
+    }
+    if (used + 2 >= sizeof call->store) {
+      return -1;
+    }
+    call->store[used++] = *c;
+  }
+  if (used > 1 && call->store[used - 1] == '/') {
+    used--;
+  }
+  call->store[used] = '\0';
+  return 0;
+}
+
+/* Appends the NUL-terminated field `name=value` to the request's body. */
+static int add_field(struct bytes *body, const char *name, const char *value) {
+  size_t name_length = strlen(name);
+  size_t value_length = strlen(value);
+  if (bytes_reserve(body, name_length + value_length + 2) != 0) {
+    return -1;
+  }
+  memcpy(body->data + body->length, name, name_length);
+  body->data[body->length + name_length] = '=';
+  memcpy(body->data + body->length + name_length + 1, value, value_length);
+  body->length += name_length + value_length + 1;
+  body->data[body->length++] = '\0';
+  return 0;
+}
+
+/* The decimal value of header `name`, within [0, limit]; -1 when it is missing or not one. */
+static long header_number(const char *headers, const char *end, const char *name, long limit) {
+  const char *value = header_value(headers, end, name);
+  if (value == NULL || *value < '0' || *value > '9') {
+    return -1;
+  }
+  char *digits_end;
+  long number = strtol(value, &digits_end, 10);
+  return number <= limit && (*digits_end == '\r' || *digits_end == ' ') ? number : -1;
+}
+
+/*
+ * Shows `length` bytes of a view through `sh -c pager`, as the JVM's Terminal.page does: LESS=FRX and
+ * LV=-c unless set, the pager's output on our stdout; written as it is when the pager cannot start. A pager
+ * quit before the end drops the rest.
+ */
+static void page(const char *pager, const char *text, size_t length) {
+  int pipe_ends[2];
+  if (pipe2(pipe_ends, O_CLOEXEC) != 0) {
+    write_all(STDOUT_FILENO, text, length);
+    return;
+  }
+  pid_t child = fork();
+  if (child == 0) {
+    dup2(pipe_ends[0], STDIN_FILENO);
+    signal(SIGPIPE, SIG_DFL);
+    setenv("LESS", getenv("LESS") ? getenv("LESS") : "FRX", 1);
+    setenv("LV", getenv("LV") ? getenv("LV") : "-c", 1);
+    execl("/bin/sh", "sh", "-c", pager, (char *)NULL);
+    _exit(127);
+  }
+  close(pipe_ends[0]);
+  if (child < 0) {
+    close(pipe_ends[1]);
+    write_all(STDOUT_FILENO, text, length);
+    return;
+  }
+  write_all(pipe_ends[1], text, length);
+  close(pipe_ends[1]);
+  while (waitpid(child, NULL, 0) < 0 && errno == EINTR) {
+  }
+}
+
+/*
+ * Reproduces the command the service ran from its answer: stdout (the part the view names through its
+ * pager), then stderr, and its exit code. COMMAND_DECLINED for an answer that is not one.
+ */
+static int reproduce(struct bytes *answer) {
+  const char *body = NULL;
+  const char *headers = NULL;
+  const char *headers_end = NULL;
+  size_t body_length = 0;
+  if (parse_answer(answer, &body, &body_length, &headers, &headers_end) != 200) {
+    return COMMAND_DECLINED;
+  }
+  long exit_code = header_number(headers, headers_end, "Turndiff-Exit", 255);
+  long out_length = header_number(headers, headers_end, "Turndiff-Stdout-Bytes", (long)body_length);
+  if (exit_code < 0 || out_length < 0) {
+    return COMMAND_DECLINED;
+  }
+  const char *pager_value = header_value(headers, headers_end, "Turndiff-Pager");
+  long paged_from = header_number(headers, headers_end, "Turndiff-Pager-From", out_length);
+  if (pager_value != NULL && paged_from >= 0) {
+    const char *pager_end = memmem(pager_value, (size_t)(headers_end - pager_value), "\r\n", 2);
+    char pager[1024];
+    if (pager_end == NULL || joined(pager, sizeof pager, "%.*s", (int)(pager_end - pager_value), pager_value) != 0) {
+      return COMMAND_DECLINED;
+    }
+    write_all(STDOUT_FILENO, body, (size_t)paged_from);
+    page(pager, body + paged_from, (size_t)(out_length - paged_from));
+  } else {
+    write_all(STDOUT_FILENO, body, (size_t)out_length);
+  }
+  write_all(STDERR_FILENO, body + out_length, body_length - (size_t)out_length);
+  return (int)exit_code;
+}
+
+/* The request's body: where and how the command runs, then its arguments. -1 when it cannot be built. */
+static int command_request(struct call *call, int argc, char **argv, struct bytes *body) {
+  static const char *shaping[] = {"TERM", "NO_COLOR", "TURNDIFF_PAGER", "PAGER", "LESS", "LV", "TZ"};
+  char cwd[MAX_PATH];
+  if (getcwd(cwd, sizeof cwd) == NULL || add_field(body, "cwd", cwd) != 0 || add_field(body, "store", call->store) != 0 ||
+      add_field(body, "tty", isatty(STDIN_FILENO) && isatty(STDOUT_FILENO) ? "1" : "0") != 0) {
+    return -1;
+  }
+  for (size_t i = 0; i < sizeof shaping / sizeof *shaping; i++) {
+    const char *value = getenv(shaping[i]);
+    char variable[MAX_PATH];
+    if (value != NULL && (joined(variable, sizeof variable, "%s=%s", shaping[i], value) != 0 ||
+                          add_field(body, "env", variable) != 0)) {
+      return -1;
+    }
+  }
+  for (int i = 0; i < argc; i++) {
+    if (add_field(body, "arg", argv[i]) != 0) {
+      return -1;
+    }
+  }
+  return 0;
+}
+
+/*
+ * The store the command line names, when this mode serves it: one of the five commands, no option before
+ * it but --db, none of the options that change how the store is opened; -1 otherwise.
+ */
+static int command_store(struct call *call, int argc, char **argv) {
+  static const char *served[] = {"turns", "show", "diff", "log", "status"};
+  static const char *opening[] = {"--db-password-file", "--size-limit", "--full-hash", "--boundary"};
+  const char *db = NULL;
+  const char *command = NULL;
+  int databases = 0;
+  for (int i = 0; i < argc; i++) {
+    const char *argument = argv[i];
+    if (strcmp(argument, "--db") == 0 || strncmp(argument, "--db=", 5) == 0) {
+      if (argument[4] == '\0' && i + 1 >= argc) {
+        return -1;
+      }
+      db = argument[4] == '=' ? argument + 5 : argv[++i];
+      databases++;
+      continue;
+    }
+    for (size_t o = 0; o < sizeof opening / sizeof *opening; o++) {
+      size_t length = strlen(opening[o]);
+      if (strncmp(argument, opening[o], length) == 0 && (argument[length] == '\0' || argument[length] == '=')) {
+        return -1;
+      }
+    }
+    if (command == NULL) {
+      if (argument[0] == '-') {
+        return -1; /* --help, --version and the like before the command: the JVM's */
+      }
+      command = argument;
+    }
+  }
+  int known = 0;
+  for (size_t c = 0; command != NULL && c < sizeof served / sizeof *served; c++) {
+    known |= strcmp(command, served[c]) == 0;
+  }
+  if (!known || databases > 1) {
+    return -1;
+  }
+  if (db != NULL) {
+    return *db == '\0' || strncmp(db, "jdbc:", 5) == 0 ? -1 : store_of_option(call, db);
+  }
+  return find_store(call);
+}
+
+static int command_main(int argc, char **argv) {
+  struct call call = {.argv = argv, .runtime = ""};
+  if (command_store(&call, argc, argv) != 0 || find_run_dir(&call) != 0) {
+    return COMMAND_DECLINED;
+  }
+  sha256_hex((const unsigned char *)call.store, strlen(call.store), call.key);
+  if (find_service(&call) != 0) {
+    return COMMAND_DECLINED;
+  }
+  struct bytes body = {0};
+  if (command_request(&call, argc, argv, &body) != 0) {
+    return COMMAND_DECLINED;
+  }
+  int fd = connect_service(&call);
+  if (fd < 0) {
+    return COMMAND_DECLINED;
+  }
+  char head[256];
+  int head_length = snprintf(head, sizeof head,
+                             "POST /v1/commands HTTP/1.1\r\n"
+                             "Host: localhost\r\n"
+                             "User-Agent: turndiff-hook-client\r\n"
+                             "Content-Type: application/octet-stream\r\n"
+                             "Content-Length: %zu\r\n"
+                             "Connection: close\r\n"
+                             "\r\n",
+                             body.length);
+  long long deadline = now_ms() + COMMAND_TIMEOUT_MS;
+  size_t sent = 0;
+  struct bytes answer = {0};
+  int result = COMMAND_DECLINED;
+  if (send_all(fd, head, (size_t)head_length, deadline, &sent) == 0 &&
+      send_all(fd, body.data, body.length, deadline, &sent) == 0 && receive_all(fd, &answer, deadline) == 0) {
+    result = reproduce(&answer);
+  }
+  close(fd);
+  free(body.data);
+  free(answer.data);
+  return result;
+}
+
 int main(int argc, char **argv) {
   signal(SIGPIPE, SIG_IGN);
+  if (argc > 1 && strcmp(argv[1], "--command") == 0) {
+    return command_main(argc - 2, argv + 2);
+  }
   umask(077);
   /* nothing ever goes to stderr: runtimes read it (Gemini shows it when stdout is empty) */
   int null_fd = open("/dev/null", O_WRONLY | O_CLOEXEC);

@@ -42,6 +42,9 @@ public final class CliWallBench {
       Samples status,
       Samples turns,
       Samples show,
+      Samples servedStatus,
+      Samples servedTurns,
+      Samples servedShow,
       Samples gitStatus) {
 
     public void print(PrintWriter out) {
@@ -58,6 +61,9 @@ public final class CliWallBench {
       row(out, "turndiff status (tracked workspace)", status);
       row(out, "turndiff turns --workspace", turns);
       row(out, "turndiff show --turn", show);
+      row(out, "turndiff status, through the service", servedStatus);
+      row(out, "turndiff turns --workspace, through the service", servedTurns);
+      row(out, "turndiff show --turn, through the service", servedShow);
       out.printf(
           "%-44s %9.1f %9.1f%n",
           "git status --porcelain (anchor)", gitStatus.medianMillis(), gitStatus.p90Millis());
@@ -81,22 +87,13 @@ public final class CliWallBench {
       ShadowGit git = new ShadowGit(base.resolve("shadow.git"), workspace);
       git.init();
       String store = base.resolve("store.db").toString();
-      turndiff("--db", store, "track", "--workspace", workspace.toString());
-      String turn =
-          Json.read(
-                  call(
-                          "--db",
-                          store,
-                          "turn",
-                          "begin",
-                          "--workspace",
-                          workspace.toString(),
-                          "--session",
-                          "s1")
-                      .output(),
-                  WireBeganTurn.class)
-              .orElseThrow()
-              .turn();
+      String turn = trackAndBegin(store, workspace);
+      // the same workspace in a second store whose service runs: the launcher's command client
+      // has that service answer (docs/service.md, "Commands through the service"), while the first
+      // store's commands, with no service, run in a JVM; the rows alternate in one loop
+      String served = base.resolve("served.db").toString();
+      String servedTurn = trackAndBegin(served, workspace);
+      turndiff("--db", served, "service", "start");
       // the first short command trains the launcher's cache when there is none: measure what a
       // user gets from then on
       turndiff("--version");
@@ -106,6 +103,9 @@ public final class CliWallBench {
       Samples status = new Samples();
       Samples turns = new Samples();
       Samples show = new Samples();
+      Samples servedStatus = new Samples();
+      Samples servedTurns = new Samples();
+      Samples servedShow = new Samples();
       Samples gitStatus = new Samples();
       for (int i = 0; i < warmup + calls; i++) {
         boolean counted = i >= warmup;
@@ -113,19 +113,64 @@ public final class CliWallBench {
         long s = turndiff("--db", store, "status", "--workspace", workspace.toString());
         long t = turndiff("--db", store, "turns", "--workspace", workspace.toString());
         long w = turndiff("--db", store, "show", "--turn", turn);
+        long ss = turndiff("--db", served, "status", "--workspace", workspace.toString());
+        long st = turndiff("--db", served, "turns", "--workspace", workspace.toString());
+        long sw = turndiff("--db", served, "show", "--turn", servedTurn);
         long g = git.status();
         if (counted) {
           version.add(v);
           status.add(s);
           turns.add(t);
           show.add(w);
+          servedStatus.add(ss);
+          servedTurns.add(st);
+          servedShow.add(sw);
           gitStatus.add(g);
         }
         progress.printf("call %d/%d%n", i + 1, warmup + calls);
       }
-      return new Result(files, calls, startUp, version, status, turns, show, gitStatus);
+      return new Result(
+          files,
+          calls,
+          startUp,
+          version,
+          status,
+          turns,
+          show,
+          servedStatus,
+          servedTurns,
+          servedShow,
+          gitStatus);
     } finally {
+      stopService(base.resolve("served.db"));
       TurnBench.deleteTree(base);
+    }
+  }
+
+  /** Tracks {@code workspace} into {@code store} and begins a turn there: the turn's id. */
+  private String trackAndBegin(String store, Path workspace)
+      throws IOException, InterruptedException {
+    turndiff("--db", store, "track", "--workspace", workspace.toString());
+    return Json.read(
+            call(
+                    "--db",
+                    store,
+                    "turn",
+                    "begin",
+                    "--workspace",
+                    workspace.toString(),
+                    "--session",
+                    "s1")
+                .output(),
+            WireBeganTurn.class)
+        .orElseThrow()
+        .turn();
+  }
+
+  /** Stops the service of {@code store} when one was started. */
+  private void stopService(Path store) throws IOException, InterruptedException {
+    if (Files.exists(store)) {
+      call("--db", store.toString(), "service", "stop", "--force", "--wait", "10");
     }
   }
 

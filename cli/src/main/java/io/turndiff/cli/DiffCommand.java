@@ -79,7 +79,8 @@ final class DiffCommand implements Callable<Integer> {
   @Override
   public Integer call() {
     Terminal terminal = Main.terminal(spec);
-    try (Turndiff turndiff = StoreOptions.of(spec).open()) {
+    try (StoreOptions.Queried queried = StoreOptions.of(spec).queried()) {
+      Turndiff turndiff = queried.turndiff();
       TurnReference references = turnScope.references(turndiff);
       DiffOptions options = DiffOptions.DEFAULT.withIgnoreAllSpace(ignoreAllSpace);
       String patch;

@@ -50,7 +50,8 @@ final class LogCommand implements Callable<Integer> {
   @Override
   public Integer call() {
     Terminal terminal = Main.terminal(spec);
-    try (Turndiff turndiff = StoreOptions.of(spec).open()) {
+    try (StoreOptions.Queried queried = StoreOptions.of(spec).queried()) {
+      Turndiff turndiff = queried.turndiff();
       Path root = workspace.orCurrentDirectory();
       PathInput given = PathInput.text(path);
       List<HistoryEntry> history = turndiff.queries().log(root, given);

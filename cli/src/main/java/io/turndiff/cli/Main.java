@@ -2,12 +2,14 @@ package io.turndiff.cli;
 
 import io.turndiff.api.CliException;
 import io.turndiff.api.ExitCode;
+import io.turndiff.api.Turndiff;
 import io.turndiff.model.RequestException;
 import io.turndiff.model.TestHook;
 import io.turndiff.store.StoreException;
 import java.io.OutputStreamWriter;
 import java.io.PrintStream;
 import java.io.PrintWriter;
+import java.nio.file.Path;
 import java.util.List;
 import java.util.function.Consumer;
 import picocli.CommandLine;
@@ -81,6 +83,18 @@ public final class Main {
 
   /** The standard output as bytes, for a command whose output is a protocol ({@code mcp}). */
   private PrintStream out;
+
+  /**
+   * The directory a command without {@code --workspace} works in: the process's, or the client's
+   * for a command the service runs ({@link ServedCommands}).
+   */
+  private Path workingDirectory;
+
+  /** The working directory of the command line {@code command} belongs to (absolute). */
+  static Path currentDirectory(CommandSpec command) {
+    Main main = (Main) command.root().userObject();
+    return main.workingDirectory != null ? main.workingDirectory : Path.of("").toAbsolutePath();
+  }
 
   /**
    * The terminal of the command line {@code command} belongs to: {@link Terminal#NONE} unless the
@@ -158,11 +172,53 @@ public final class Main {
       boolean processStreams) {
     Main main = new Main();
     main.processStreams = processStreams;
-    main.out = out;
+    return main.execute(args, out, err, adapt);
+  }
+
+  /**
+   * Runs one command line for a client of the service ({@link ServedCommands}): on its terminal and
+   * in its working directory, over {@code turndiff}, the service's open store, which the command
+   * leaves open.
+   */
+  static int runServed(
+      String[] args,
+      PrintStream out,
+      PrintStream err,
+      Terminal terminal,
+      Path workingDirectory,
+      Turndiff turndiff) {
+    Main main = new Main();
+    main.terminal = terminal;
+    main.workingDirectory = workingDirectory;
+    return main.execute(
+        args,
+        out,
+        err,
+        commandLine -> StoreOptions.of(commandLine.getCommandSpec()).serve(turndiff));
+  }
+
+  /**
+   * A command line, parsed without running it (the options' values are then in its objects): what
+   * {@link ServedCommands} checks before it runs one.
+   */
+  static CommandLine parsed(String[] args) {
+    CommandLine commandLine = commandLine(new Main(), args);
+    commandLine.parseArgs(args);
+    return commandLine;
+  }
+
+  private static CommandLine commandLine(Main main, String[] args) {
     CommandLine commandLine = new CommandLine(main);
     for (Class<?> command : CommandChoice.needed(commandLine.getCommandSpec(), COMMANDS, args)) {
       commandLine.addSubcommand(command);
     }
+    return commandLine;
+  }
+
+  private int execute(
+      String[] args, PrintStream out, PrintStream err, Consumer<CommandLine> adapt) {
+    this.out = out;
+    CommandLine commandLine = commandLine(this, args);
     // before the streams and the handler are set: they reach only the commands present when they
     // are set
     adapt.accept(commandLine);

@@ -289,6 +289,11 @@ final class ServeCommand implements Callable<Integer> {
     try {
       ServiceOptions.Builder builder =
           ServiceOptions.builder(token).version(Main.VERSION).instance(instance);
+      if (allowedWorkspaces.isEmpty()) {
+        // the commands open their workspaces as any process of the command line does: a service
+        // that may only open some leaves them to that process
+        builder.commands(new ServedCommands());
+      }
       if (socket != null && ServiceOptions.socketPathFits(socket.toAbsolutePath())) {
         builder.socket(socket.toAbsolutePath());
       } else if (socket != null) {

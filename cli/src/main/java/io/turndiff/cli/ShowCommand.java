@@ -49,7 +49,8 @@ final class ShowCommand implements Callable<Integer> {
   @Override
   public Integer call() {
     Terminal terminal = Main.terminal(spec);
-    try (Turndiff turndiff = StoreOptions.of(spec).open()) {
+    try (StoreOptions.Queried queried = StoreOptions.of(spec).queried()) {
+      Turndiff turndiff = queried.turndiff();
       TurnRecords records = turndiff.queries().records(scope.references(turndiff).resolve(turn));
       if (terminal.interactive() && !json && !pretty) {
         spec.commandLine().getOut().print(human(records, turndiff, terminal));

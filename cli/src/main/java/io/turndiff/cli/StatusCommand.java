@@ -41,7 +41,8 @@ final class StatusCommand implements Callable<Integer> {
 
   @Override
   public Integer call() {
-    try (Turndiff turndiff = StoreOptions.of(spec).open()) {
+    try (StoreOptions.Queried queried = StoreOptions.of(spec).queried()) {
+      Turndiff turndiff = queried.turndiff();
       WorkspaceStatus status = turndiff.status(workspace.orCurrentDirectory());
       PrintWriter out = spec.commandLine().getOut();
       if (json) {

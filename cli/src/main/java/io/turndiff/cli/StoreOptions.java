@@ -86,6 +86,32 @@ final class StoreOptions {
   /** Told when a run reaches a {@link TestHook.Point}: {@link TestHook#NONE} but in tests. */
   TestHook hook = TestHook.NONE;
 
+  /** The service's open store, when the service runs this command for a client. */
+  private Turndiff served;
+
+  /** Has the command use {@code turndiff}, the service's open store, which it leaves open. */
+  void serve(Turndiff turndiff) {
+    this.served = turndiff;
+  }
+
+  /**
+   * The store a read-only command queries: the service's when the service runs it ({@link
+   * ServedCommands}), else opened as {@link #open()} opens it and closed after the command.
+   */
+  Queried queried() {
+    return served != null ? new Queried(served, false) : new Queried(open(), true);
+  }
+
+  /** {@link #queried()}: the store, and whether the command closes it. */
+  record Queried(Turndiff turndiff, boolean owned) implements AutoCloseable {
+    @Override
+    public void close() {
+      if (owned) {
+        turndiff.close();
+      }
+    }
+  }
+
   /** The store options of the command line {@code command} belongs to. */
   static StoreOptions of(CommandSpec command) {
     return ((Main) command.root().userObject()).storeOptions;

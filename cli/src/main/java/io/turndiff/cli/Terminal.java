@@ -9,6 +9,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
+import java.util.function.IntSupplier;
 
 /**
  * Whether a command's output goes to a person at a terminal or to a program, and what a person's
@@ -30,7 +31,7 @@ import java.util.Optional;
 final class Terminal {
 
   /** Output for a program: no colour, no pager, no question. */
-  static final Terminal NONE = new Terminal(false, false, Optional.empty(), Map.of());
+  static final Terminal NONE = new Terminal(false, false, Optional.empty(), Map.of(), null);
 
   private static final String RESET = "\u001b[m";
 
@@ -43,15 +44,26 @@ final class Terminal {
   private final Optional<String> pager;
   private final Map<String, String> environment;
 
+  /**
+   * For a client's terminal ({@link #ofClient}): how many bytes the command has written to its
+   * output so far; null for the process's own terminal.
+   */
+  private final IntSupplier clientOutput;
+
+  /** Where the client's pager starts, once a view went to it. */
+  private Paging paging;
+
   private Terminal(
       boolean interactive,
       boolean colour,
       Optional<String> pager,
-      Map<String, String> environment) {
+      Map<String, String> environment,
+      IntSupplier clientOutput) {
     this.interactive = interactive;
     this.colour = colour;
     this.pager = pager;
     this.environment = environment;
+    this.clientOutput = clientOutput;
   }
 
   /** The process's standard streams, with the choices {@code environment} makes. */
@@ -60,6 +72,21 @@ final class Terminal {
     if (console == null || !console.isTerminal()) {
       return NONE;
     }
+    return chosen(environment, null);
+  }
+
+  /**
+   * The terminal of a client the service runs a command for ({@link ServedCommands}): {@code
+   * terminal} when the client's standard input and output both are one, with the choices its {@code
+   * environment} makes. Nothing is started here: a view for the pager is written to the output like
+   * any other, and {@link #paging()} tells the client to run the pager on it from the byte {@code
+   * output} had counted when the view began.
+   */
+  static Terminal ofClient(Map<String, String> environment, boolean terminal, IntSupplier output) {
+    return terminal ? chosen(environment, output) : NONE;
+  }
+
+  private static Terminal chosen(Map<String, String> environment, IntSupplier clientOutput) {
     boolean colour =
         !environment.containsKey("NO_COLOR") && !"dumb".equals(environment.get("TERM"));
     String chosen =
@@ -69,7 +96,15 @@ final class Terminal {
             .strip();
     Optional<String> pager =
         chosen.isEmpty() || chosen.equals("cat") ? Optional.empty() : Optional.of(chosen);
-    return new Terminal(true, colour, pager, environment);
+    return new Terminal(true, colour, pager, environment, clientOutput);
+  }
+
+  /** A view for the pager on a client's terminal: the pager's command and where its text starts. */
+  record Paging(String command, int from) {}
+
+  /** The view that went to a client's pager, if one did. */
+  Optional<Paging> paging() {
+    return Optional.ofNullable(paging);
   }
 
   /** Whether a person reads the output (and can answer a question). */
@@ -104,6 +139,15 @@ final class Terminal {
       return;
     }
     out.flush();
+    if (clientOutput != null) {
+      // the client pipes it to the same command, with the same LESS and LV when it has none
+      if (paging == null) {
+        paging = new Paging(pager.get(), clientOutput.getAsInt());
+      }
+      out.print(text);
+      out.flush();
+      return;
+    }
     ProcessBuilder builder =
         new ProcessBuilder(List.of("sh", "-c", pager.get()))
             .redirectOutput(ProcessBuilder.Redirect.INHERIT)

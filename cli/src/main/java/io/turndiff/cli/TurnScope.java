@@ -3,7 +3,9 @@ package io.turndiff.cli;
 import io.turndiff.api.Turndiff;
 import java.nio.file.Path;
 import java.util.Optional;
+import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
 
 /**
  * {@code --workspace DIR} and {@code --session ID} for the commands that take a turn: where {@code
@@ -28,8 +30,11 @@ final class TurnScope {
               + "recent turns).")
   String session;
 
+  @Spec(Spec.Target.MIXEE)
+  CommandSpec command;
+
   Path workspaceOrCurrentDirectory() {
-    return workspace != null ? workspace : Path.of("").toAbsolutePath();
+    return workspace != null ? workspace : Main.currentDirectory(command);
   }
 
   /** The references of this command line, over {@code turndiff}'s store. */

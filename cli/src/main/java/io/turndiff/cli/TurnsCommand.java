@@ -59,7 +59,8 @@ final class TurnsCommand implements Callable<Integer> {
   @Override
   public Integer call() {
     Terminal terminal = Main.terminal(spec);
-    try (Turndiff turndiff = StoreOptions.of(spec).open()) {
+    try (StoreOptions.Queried queried = StoreOptions.of(spec).queried()) {
+      Turndiff turndiff = queried.turndiff();
       if (terminal.interactive() && !json && !pretty) {
         spec.commandLine().getOut().print(table(turndiff, terminal));
         spec.commandLine().getOut().flush();

@@ -1,7 +1,9 @@
 package io.turndiff.cli;
 
 import java.nio.file.Path;
+import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
 
 /** {@code --workspace DIR} for the commands that default to the current directory. */
 final class WorkspaceOption {
@@ -12,7 +14,10 @@ final class WorkspaceOption {
       description = "The workspace (default: the current directory).")
   Path workspace;
 
+  @Spec(Spec.Target.MIXEE)
+  CommandSpec command;
+
   Path orCurrentDirectory() {
-    return workspace != null ? workspace : Path.of("").toAbsolutePath();
+    return workspace != null ? workspace : Main.currentDirectory(command);
   }
 }

@@ -88,6 +88,12 @@ public final class HttpService implements AutoCloseable {
     this.endpoints = new Endpoints(turndiff, events, login, "http://127.0.0.1:" + port);
     this.router =
         endpoints.router().add("GET", "/v1/service/status", request -> ApiResponse.ok(status()));
+    options
+        .commands()
+        .ifPresent(
+            commands ->
+                router.add(
+                    "POST", CommandEndpoint.PATH, new CommandEndpoint(commands, turndiff)::handle));
     this.collection = ScheduledCollection.start(turndiff, options, System.err);
     this.goneRuntimes = GoneRuntimeSweep.start(endpoints.goneRuntimes(), System.err);
     this.sightingsWriter = HookSightingsWriter.start(endpoints.hookSightings(), System.err);

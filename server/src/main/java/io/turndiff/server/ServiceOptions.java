@@ -40,6 +40,7 @@ public final class ServiceOptions {
   private final Duration gcEvery;
   private final Duration gcSizeCheck;
   private final Optional<Path> socket;
+  private final Optional<OneShotCommands> commands;
 
   private ServiceOptions(Builder builder) {
     this.port = builder.port;
@@ -55,6 +56,7 @@ public final class ServiceOptions {
     this.gcEvery = builder.gcEvery;
     this.gcSizeCheck = builder.gcSizeCheck;
     this.socket = builder.socket;
+    this.commands = builder.commands;
   }
 
   /**
@@ -144,6 +146,14 @@ public final class ServiceOptions {
   }
 
   /**
+   * The one-shot commands the service runs for a client ({@code POST /v1/commands}): none unless
+   * the service is the command line's ({@code turndiff serve}), which alone has their rendering.
+   */
+  public Optional<OneShotCommands> commands() {
+    return commands;
+  }
+
+  /**
    * Whether {@code path} can name a Unix domain socket: absolute, and within the 107 bytes the
    * kernel keeps of a socket's name (a run directory beside a deeply nested store may not be).
    */
@@ -166,6 +176,7 @@ public final class ServiceOptions {
     private Duration gcEvery = DEFAULT_GC_EVERY;
     private Duration gcSizeCheck = DEFAULT_GC_SIZE_CHECK;
     private Optional<Path> socket = Optional.empty();
+    private Optional<OneShotCommands> commands = Optional.empty();
 
     private Builder(String token) {
       this.token = Objects.requireNonNull(token);
@@ -275,6 +286,12 @@ public final class ServiceOptions {
                 + path);
       }
       this.socket = Optional.of(path);
+      return this;
+    }
+
+    /** Serves {@code POST /v1/commands} with {@code commands}. */
+    public Builder commands(OneShotCommands commands) {
+      this.commands = Optional.of(commands);
       return this;
     }
 

@@ -16,7 +16,8 @@ import picocli.CommandLine.Spec;
     name = "cli",
     description =
         "Wall time of one-shot CLI calls through the launcher (--version, status of a tracked "
-            + "workspace, turns), against git status on the same tree, in the same run.")
+            + "workspace, turns, show; then status, turns and show answered by a running "
+            + "service), against git status on the same tree, in the same run.")
 final class CliBenchCommand implements Callable<Integer> {
 
   @Spec CommandSpec spec;

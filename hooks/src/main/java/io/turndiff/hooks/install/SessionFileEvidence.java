@@ -23,13 +23,13 @@ import java.util.stream.Collectors;
  * its store) kept, so it clears itself: the next prompt whose hooks arrive moves the last call past
  * the file's time.
  *
- * <p>A session file is written after the hook calls of its prompt too, a few milliseconds to a
- * second after the call reached the service ({@code Stop} is called, then the transcript written),
- * more on a loaded machine: a file counts only when written more than {@value #GRACE_SECONDS} s
- * after the last call. A prompt still open (its begin came, its end not yet, and the service did
- * not finish its turn) writes its session file with no hook between its tool calls, for as long as
- * a command or the model takes: that session's file is not evidence while the prompt is open. Files
- * older than {@value #LOOK_BACK_DAYS} days are not looked at.
+ * <p>A session file is written after the hook calls of its prompt too (the {@code Stop} hook is
+ * called, then the transcript written; later on a loaded machine): a file counts only when written
+ * more than {@value #GRACE_SECONDS} s after the last call. A prompt still open (its begin came, its
+ * end not yet, and the service did not finish its turn) writes its session file with no hook
+ * between its tool calls, for as long as a command or the model takes: that session's file is not
+ * evidence while the prompt is open. Files older than {@value #LOOK_BACK_DAYS} days are not looked
+ * at.
  */
 public final class SessionFileEvidence {
 

@@ -61,15 +61,20 @@ final class DoctorCommand implements Callable<Integer> {
     ServiceSeen service = ServiceSeen.look(files);
     checks.addAll(ServiceCheckup.of(service));
     checks.add(SocketCheckup.of(service));
+    Path here = Path.of("").toAbsolutePath();
     WireHooksStatus hooks =
-        new HookInstallations(UserDirectories.current())
-            .status(
-                Optional.empty(),
-                directory,
-                Path.of("").toAbsolutePath(),
-                files.store(),
-                service.forHooksStatus(directory),
-                store::tracked);
+        SessionFilesSeen.added(
+            new HookInstallations(UserDirectories.current())
+                .status(
+                    Optional.empty(),
+                    directory,
+                    here,
+                    files.store(),
+                    service.forHooksStatus(directory),
+                    store::tracked),
+            options,
+            directory,
+            here);
     checks.addAll(HooksCheckup.of(hooks));
     checks.add(tracking(directory, store.tracked()));
     checks.add(WatchCheckup.of(service.status()));

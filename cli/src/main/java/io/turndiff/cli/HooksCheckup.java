@@ -3,6 +3,7 @@ package io.turndiff.cli;
 import io.turndiff.api.wire.WireDoctorReport.Check;
 import io.turndiff.api.wire.WireHookSighting;
 import io.turndiff.api.wire.WireHooksStatus;
+import io.turndiff.api.wire.WireSessionFileEvidence;
 import io.turndiff.model.TurnEnding;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -18,7 +19,8 @@ import java.util.Set;
  * installed but never called is the silent failure this check exists for; the service knows the
  * last calls the store kept, so with none the user is asked to run one prompt. A last prompt whose
  * turn the service had to finish (its runtime gone, or its session ended, before its Stop) is a
- * warning: its end hook never arrived.
+ * warning: its end hook never arrived. A runtime whose own session files show it worked here while
+ * none of its hooks arrived ({@code SessionFileEvidence}) is the same failure seen from outside.
  */
 final class HooksCheckup {
 
@@ -40,6 +42,7 @@ final class HooksCheckup {
               "no runtime's hooks are installed, in this workspace or for the user: no turn is"
                   + " recorded on its own",
               "turndiff hooks install --runtime claude-code|gemini|codex|opencode"));
+      checks.addAll(sessionFiles(status));
       return checks;
     }
     for (WireHooksStatus.Loading loading : status.here().loadings()) {
@@ -59,6 +62,31 @@ final class HooksCheckup {
     }
     for (String runtime : runtimes) {
       checks.add(firing(runtime, status.service()));
+    }
+    checks.addAll(sessionFiles(status));
+    return checks;
+  }
+
+  /**
+   * Each runtime whose own session files show it worked here while none of its hooks arrived: a
+   * failure when its hooks are installed (they should have fired), else a warning that they are not
+   * (the user may not want them for that runtime).
+   */
+  private static List<Check> sessionFiles(WireHooksStatus status) {
+    List<Check> checks = new ArrayList<>();
+    for (WireSessionFileEvidence seen : status.sessionFiles()) {
+      String name = "hooks " + seen.runtime() + " sessions";
+      checks.add(
+          seen.installed()
+              ? Check.fail(
+                  name,
+                  seen.warning(),
+                  "see `turndiff hooks status` (started here, trust), run one prompt and"
+                      + " `turndiff doctor` again")
+              : Check.warn(
+                  name,
+                  seen.warning() + "; its hooks are not installed here or for the user",
+                  "turndiff hooks install --runtime " + seen.runtime()));
     }
     return checks;
   }

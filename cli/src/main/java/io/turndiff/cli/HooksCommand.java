@@ -300,15 +300,20 @@ final class HooksCommand {
       Optional<HookRuntime> only = Optional.ofNullable(runtime).map(HookRuntime::of);
       Path directory = existingDirectory(workspace);
       ServiceFiles files = ServiceCommand.files(spec);
+      Path here = Path.of("").toAbsolutePath();
       WireHooksStatus status =
-          new HookInstallations(UserDirectories.current())
-              .status(
-                  only,
-                  directory,
-                  Path.of("").toAbsolutePath(),
-                  files.store(),
-                  ServiceSeen.look(files).forHooksStatus(directory),
-                  () -> trackedHere(directory));
+          SessionFilesSeen.added(
+              new HookInstallations(UserDirectories.current())
+                  .status(
+                      only,
+                      directory,
+                      here,
+                      files.store(),
+                      ServiceSeen.look(files).forHooksStatus(directory),
+                      () -> trackedHere(directory)),
+              StoreOptions.of(spec),
+              directory,
+              here);
       PrintWriter out = spec.commandLine().getOut();
       if (json) {
         out.println(Json.write(status, false));

@@ -13,6 +13,7 @@ import io.turndiff.fixtures.CommandRun;
 import io.turndiff.fixtures.StoreRows;
 import io.turndiff.fixtures.TestWorkspace;
 import io.turndiff.fixtures.TreeContent;
+import io.turndiff.hooks.install.RuntimeSessionFiles;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.HashMap;
@@ -30,7 +31,8 @@ import org.junit.jupiter.api.io.TempDir;
  * rewinds byte for byte. Each names the issue's item it shows. The symlinked parent held with
  * Claude Code from the start; the link spelling of a tool's path failed before item 2's fix; the
  * start in a subdirectory of a non-git workspace is Claude's behaviour, and there the test holds
- * turndiff to saying so (it failed before item 4's fix: status said nothing). All run by default.
+ * turndiff to saying so (it failed before item 4's fix: status said nothing), and, once Claude ran
+ * there with no hook, to flagging its session file (item 0). All run by default.
  */
 class ClaudeCodeKnownGapsIT {
 
@@ -108,6 +110,30 @@ class ClaudeCodeKnownGapsIT {
       prompt(claude, src, environment(model, src), UUID.randomUUID().toString());
     }
     assertEquals(0L, StoreRows.count(database).get("turn"), "Claude ran no hook, as status said");
+    // and status run there now has the evidence: Claude's session file for src, written with no
+    // hook arriving (item 0)
+    Map<String, String> claudesHome = new HashMap<>(env);
+    claudesHome.put("HOME", temp.resolve("claude-home").toString());
+    ProcessBuilder seen = CliProcess.builder(claudesHome, "hooks", "status", "--json");
+    seen.directory(src.toFile());
+    JsonNode evidence =
+        Json.mapper().readTree(CommandRun.ofProcess(seen).out()).get("session_files");
+    assertEquals(1, evidence.size(), evidence.toString());
+    assertTrue(
+        evidence
+            .get(0)
+            .get("file")
+            .asText()
+            .contains(
+                "/.claude/projects/" + RuntimeSessionFiles.claudeFolderName(src.toString()) + "/"),
+        evidence.toString());
+    assertTrue(
+        evidence
+            .get(0)
+            .get("warning")
+            .asText()
+            .startsWith("hooks may not be firing for claude-code since "),
+        evidence.toString());
     // the prompt's changes, put back by hand (a tracked workspace's changes outside any turn)
     Files.delete(root.resolve("hello.txt"));
     Files.writeString(root.resolve("src/app.txt"), "v1\n");

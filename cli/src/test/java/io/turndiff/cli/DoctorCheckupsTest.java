@@ -11,6 +11,7 @@ import io.turndiff.api.wire.WireServiceConnections;
 import io.turndiff.api.wire.WireServiceGc;
 import io.turndiff.api.wire.WireServiceStatus;
 import io.turndiff.api.wire.WireServiceWatch;
+import io.turndiff.api.wire.WireSessionFileEvidence;
 import io.turndiff.ownfiles.Proc;
 import io.turndiff.service.ServiceFiles;
 import java.nio.file.Path;
@@ -111,6 +112,50 @@ class DoctorCheckupsTest {
     assertEquals(Verdict.SKIP, idle.verdict(), idle.toString());
   }
 
+  /**
+   * A runtime whose own session files show it worked here with no hook arriving: a failure when its
+   * hooks are installed (they should have fired), a warning saying to install them when they are
+   * not; none when no session file says so.
+   */
+  @Test
+  void aSessionFileWrittenWithNoHookFailsWhenInstalledAndWarnsWhenNot() {
+    String warning =
+        "hooks may not be firing for codex since 2026-12-02T04:00:00Z: its session file"
+            + " /h/.codex/sessions/2026/12/02/rollout-x.jsonl was written at 2026-12-02T04:00:00Z"
+            + " and no hook arrived (none from this workspace was kept)";
+    WireHooksStatus.Service running =
+        new WireHooksStatus.Service(true, 1L, 2, null, List.of(sighting("codex", null)));
+    for (boolean installed : List.of(true, false)) {
+      WireHooksStatus status =
+          status(List.of(installed("codex", true, true)), running)
+              .withSessionFiles(
+                  List.of(
+                      new WireSessionFileEvidence(
+                          "codex",
+                          "/h/.codex/sessions/2026/12/02/rollout-x.jsonl",
+                          "2026-12-02T04:00:00Z",
+                          "2026-12-02T04:00:00Z",
+                          null,
+                          installed,
+                          warning)));
+      Check check =
+          HooksCheckup.of(status).stream()
+              .filter(c -> c.name().equals("hooks codex sessions"))
+              .findFirst()
+              .orElseThrow();
+      assertEquals(installed ? Verdict.FAIL : Verdict.WARN, check.verdict(), check.toString());
+      assertTrue(check.found().startsWith(warning), check.found());
+      assertTrue(
+          installed
+              ? check.todo().contains("turndiff hooks status")
+              : check.todo().equals("turndiff hooks install --runtime codex"),
+          check.todo());
+    }
+    assertTrue(
+        HooksCheckup.of(status(List.of(installed("codex", true, true)), running)).stream()
+            .noneMatch(c -> c.name().endsWith(" sessions")));
+  }
+
   private static WireHooksStatus.Installation installed(
       String runtime, boolean current, Boolean trusted) {
     return new WireHooksStatus.Installation(
@@ -134,7 +179,8 @@ class DoctorCheckupsTest {
         "/s/turndiff.db",
         new WireHooksStatus.Workspace("/w", true),
         service,
-        new WireHooksStatus.Here("/w", List.of()));
+        new WireHooksStatus.Here("/w", List.of()),
+        List.of());
   }
 
   private static WireHookSighting sighting(String runtime, String warning) {

@@ -336,6 +336,15 @@ public final class HookSightings {
   }
 
   /**
+   * The sightings {@code store} kept, as the last service left them, with the turns' endings as the
+   * store has them now: what {@code hooks status} compares a runtime's session files with when no
+   * service runs.
+   */
+  public static List<WireHookSighting> kept(Store store) {
+    return new HookSightings(store).all();
+  }
+
+  /**
    * Every runtime and directory seen, least recently used first; a last prompt whose turn the
    * service finished says by whom and why, as the store has it now.
    */

@@ -119,7 +119,8 @@ final class ClaudeCodeCalls implements AutoCloseable {
               "store",
               new WireHooksStatus.Workspace(seen.directory(), true),
               new WireHooksStatus.Service(true, 1L, 2, null, List.of(seen)),
-              new WireHooksStatus.Here(seen.directory(), List.of())),
+              new WireHooksStatus.Here(seen.directory(), List.of()),
+              List.of()),
           out);
     }
     return text.toString();

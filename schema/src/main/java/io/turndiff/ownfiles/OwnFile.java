@@ -227,6 +227,20 @@ public final class OwnFile {
     }
   }
 
+  /**
+   * Its first {@code count} bytes, fewer when it is shorter, the name itself: a link there is an
+   * error, not followed (a runtime's session file in the user's home is read only as what it is);
+   * empty when there is no such file.
+   */
+  public Optional<byte[]> firstItself(int count) throws IOException {
+    try (InputStream in =
+        Files.newInputStream(path, StandardOpenOption.READ, LinkOption.NOFOLLOW_LINKS)) {
+      return Optional.of(in.readNBytes(count));
+    } catch (NoSuchFileException missing) {
+      return Optional.empty();
+    }
+  }
+
   /** Its last {@code count} lines (UTF-8), oldest first; none when there is no such file. */
   public List<String> lastLines(int count) throws IOException {
     List<String> lines;

@@ -16,7 +16,10 @@
  *       through, the real path of the jar it runs, and what it reads of {@code /proc} ({@link
  *       io.turndiff.ownfiles.Proc});
  *   <li>the user's runtime settings files {@code turndiff hooks} edits in the user's home, with
- *       turndiff's record and backups of them (a workspace's settings go through the boundary);
+ *       turndiff's record and backups of them (a workspace's settings go through the boundary), and
+ *       the runtimes' own session files there, of which {@code hooks status} and {@code doctor}
+ *       read names, owners and times (and of Codex's the first line, bounded), never following a
+ *       link, as evidence that a runtime worked with no hook arriving;
  *   <li>turndiff's own installed program and folders, which {@code turndiff uninstall} removes
  *       without following a link, the log of a service {@code turndiff open} starts, the demo's
  *       temporary folder (the demo's edits in it go through the boundary's write protocol, as the

@@ -5,14 +5,26 @@ import java.util.List;
 /**
  * {@code turndiff hooks status --json}: per runtime and scope, what of turndiff's hooks is in the
  * runtime's settings; then the workspace and the service the hooks reach, and which hooks a runtime
- * started in the directory status runs in would run.
+ * started in the directory status runs in would run; and {@code sessionFiles}, each runtime whose
+ * own session files show it worked in the workspace while none of its hooks arrived (empty: none
+ * does).
  */
 public record WireHooksStatus(
     List<Installation> installations,
     String hooksStore,
     Workspace workspace,
     Service service,
-    Here here) {
+    Here here,
+    List<WireSessionFileEvidence> sessionFiles) {
+
+  public WireHooksStatus {
+    sessionFiles = List.copyOf(sessionFiles);
+  }
+
+  /** This status with {@code evidence} as what the runtimes' session files showed. */
+  public WireHooksStatus withSessionFiles(List<WireSessionFileEvidence> evidence) {
+    return new WireHooksStatus(installations, hooksStore, workspace, service, here, evidence);
+  }
 
   /**
    * One runtime in one scope. {@code installed}: turndiff's hooks (OpenCode: its plugin) are in

@@ -3,6 +3,7 @@ package io.turndiff.hooks.install;
 import io.turndiff.api.CliException;
 import io.turndiff.api.wire.WireHookSighting;
 import io.turndiff.api.wire.WireHooksStatus;
+import io.turndiff.api.wire.WireSessionFileEvidence;
 import io.turndiff.model.RequestException;
 import io.turndiff.model.TurnEnding;
 import java.io.IOException;
@@ -70,8 +71,8 @@ public final class HookInstallations {
         store,
         new WireHooksStatus.Workspace(workspace.toString(), tracked.get()),
         service,
-        new WireHooksStatus.Here(
-            here.toString(), loadings(installations, ledger, workspace, here)));
+        new WireHooksStatus.Here(here.toString(), loadings(installations, ledger, workspace, here)),
+        List.of());
   }
 
   /**
@@ -433,6 +434,26 @@ public final class HookInstallations {
                     : "not running (the first hook starts it)"));
     if (status.service().running()) {
       printSightings(status.service().sightings(), out);
+    }
+    printSessionFiles(status.sessionFiles(), out);
+  }
+
+  /**
+   * Each runtime whose own session files show it worked here while none of its hooks arrived:
+   * evidence from outside the hooks, with what to do.
+   */
+  private static void printSessionFiles(List<WireSessionFileEvidence> evidence, PrintWriter out) {
+    for (WireSessionFileEvidence seen : evidence) {
+      out.println("session files of " + seen.runtime() + ":");
+      out.println("    WARNING: " + seen.warning());
+      out.println(
+          "    what to do: "
+              + (seen.installed()
+                  ? "check the runtime runs the hooks where it was started (above) and trusts"
+                      + " them, run one prompt and this status again"
+                  : "turndiff hooks install --runtime "
+                      + seen.runtime()
+                      + " (its hooks are not installed here or for the user)"));
     }
   }
 

@@ -7,7 +7,8 @@ import java.util.Optional;
 /**
  * The user's directories as the runtimes and turndiff's hook clients read them from the
  * environment: {@code $HOME} (else the JVM's {@code user.home}), {@code $XDG_STATE_HOME}, {@code
- * $XDG_CONFIG_HOME}, {@code $CODEX_HOME}, each with its documented default.
+ * $XDG_CONFIG_HOME}, {@code $CODEX_HOME}, {@code $CLAUDE_CONFIG_DIR}, {@code $GEMINI_CLI_HOME},
+ * each with its documented default.
  */
 public record UserDirectories(Map<String, String> environment) {
 
@@ -31,6 +32,22 @@ public record UserDirectories(Map<String, String> environment) {
 
   Path codexHome() {
     return absoluteOr("CODEX_HOME", home().resolve(".codex"));
+  }
+
+  /**
+   * Claude Code's own folder, where it keeps its sessions: {@code $CLAUDE_CONFIG_DIR}, else {@code
+   * ~/.claude}.
+   */
+  Path claudeConfig() {
+    return absoluteOr("CLAUDE_CONFIG_DIR", home().resolve(".claude"));
+  }
+
+  /**
+   * Gemini CLI's own folder, where it keeps its project registry and sessions: {@code .gemini} in
+   * {@code $GEMINI_CLI_HOME}, else in the home (Gemini CLI 0.61.0, {@code homedir()} of its core).
+   */
+  Path geminiHome() {
+    return absoluteOr("GEMINI_CLI_HOME", home()).resolve(".gemini");
   }
 
   /** Whether {@code $CODEX_HOME} names Codex's home (Codex then makes the name canonical). */

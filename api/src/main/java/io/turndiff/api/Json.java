@@ -1,7 +1,9 @@
 package io.turndiff.api;
 
+import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.json.JsonWriteFeature;
+import com.fasterxml.jackson.core.util.JsonRecyclerPools;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.PropertyNamingStrategies;
@@ -20,13 +22,25 @@ import java.util.Optional;
 public final class Json {
 
   private static final ObjectMapper MAPPER =
-      JsonMapper.builder()
+      JsonMapper.builder(factory())
           .enable(JsonWriteFeature.ESCAPE_NON_ASCII)
           .disable(SerializationFeature.INDENT_OUTPUT)
           .propertyNamingStrategy(PropertyNamingStrategies.SNAKE_CASE)
           .build();
 
   private Json() {}
+
+  /**
+   * A factory whose buffers are pooled across threads. Jackson's default pool keeps them per
+   * thread, and the service runs each request on a new virtual thread: every response then
+   * allocated and zeroed its own buffers (a tenth of a request's CPU in a profile of {@code bench
+   * http}).
+   */
+  static JsonFactory factory() {
+    return JsonFactory.builder()
+        .recyclerPool(JsonRecyclerPools.sharedConcurrentDequePool())
+        .build();
+  }
 
   public static ObjectMapper mapper() {
     return MAPPER;
@@ -41,6 +55,18 @@ public final class Json {
       return pretty
           ? MAPPER.writerWithDefaultPrettyPrinter().writeValueAsString(value)
           : MAPPER.writeValueAsString(value);
+    } catch (JsonProcessingException e) {
+      throw new IllegalStateException("cannot write JSON", e);
+    }
+  }
+
+  /**
+   * {@code value} as compact JSON in UTF-8 (ASCII, as non-ASCII is escaped), written straight to
+   * bytes: what the service sends.
+   */
+  public static byte[] writeBytes(Object value) {
+    try {
+      return MAPPER.writeValueAsBytes(value);
     } catch (JsonProcessingException e) {
       throw new IllegalStateException("cannot write JSON", e);
     }

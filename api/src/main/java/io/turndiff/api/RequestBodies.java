@@ -7,6 +7,7 @@ import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.core.StreamReadConstraints;
 import com.fasterxml.jackson.core.StreamReadFeature;
 import com.fasterxml.jackson.core.exc.InputCoercionException;
+import com.fasterxml.jackson.core.util.JsonRecyclerPools;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonMappingException;
 import com.fasterxml.jackson.databind.MapperFeature;
@@ -42,7 +43,7 @@ import java.util.stream.Collectors;
 public final class RequestBodies {
 
   private static final ObjectMapper STRICT =
-      JsonMapper.builder()
+      JsonMapper.builder(Json.factory())
           .enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION)
           .enable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
           .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS)
@@ -98,6 +99,7 @@ public final class RequestBodies {
   private static final ObjectMapper PAYLOAD =
       JsonMapper.builder(
               JsonFactory.builder()
+                  .recyclerPool(JsonRecyclerPools.sharedConcurrentDequePool())
                   .enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION)
                   .streamReadConstraints(
                       StreamReadConstraints.builder().maxStringLength(PAYLOAD_LIMIT_BYTES).build())

@@ -23,6 +23,12 @@ import java.util.Random;
  * in the same run: the same call in-process (what HTTP adds) and an authenticated health check
  * (HTTP alone). Each call snapshots a different 10 KB file, so every call records a new
  * before-state.
+ *
+ * <p>Three clients, each on one kept-open connection: the JDK's HTTP client on the port (its own
+ * selector thread and executor add their hand-offs to every call), a plain connection on the port
+ * that sends each request in one write as {@code curl} and Node do (the service's TCP edge alone),
+ * and the same on the Unix socket (the hooks' way). The calls are interleaved, so that a burst of
+ * load on the machine falls on all of them alike.
  */
 public final class HttpLatencyBench {
 
@@ -41,6 +47,8 @@ public final class HttpLatencyBench {
       Samples http,
       Samples inProcess,
       Samples health,
+      Samples tcp,
+      Samples tcpHealth,
       Samples socket,
       Samples socketHealth) {
 
@@ -48,20 +56,25 @@ public final class HttpLatencyBench {
       out.printf(
           "one snapshot call of a 10 KB file, %d calls each (machine: %d cores, Java %s)%n",
           calls, Runtime.getRuntime().availableProcessors(), System.getProperty("java.version"));
-      out.printf("%-40s %9s %9s %9s%n", "", "p50 us", "p90 us", "p99 us");
-      row(out, "over loopback HTTP (kept-open TCP)", http);
+      out.printf("%-44s %9s %9s %9s%n", "", "p50 us", "p90 us", "p99 us");
       row(out, "over the Unix socket (kept open)", socket);
+      row(out, "over loopback TCP (kept open)", tcp);
+      row(out, "over loopback TCP, the JDK's HTTP client", http);
       row(out, "in-process (anchor)", inProcess);
-      row(out, "HTTP health check (anchor)", health);
       row(out, "health check over the Unix socket", socketHealth);
+      row(out, "health check over loopback TCP", tcpHealth);
+      row(out, "health check, the JDK's HTTP client", health);
       out.printf(
-          "HTTP / in-process at p50: %.2fx; HTTP adds %.0f us at p50%n",
-          (double) http.median() / inProcess.median(), (http.median() - inProcess.median()) / 1e3);
+          "the edge adds at p50: %.0f us on the socket, %.0f us on TCP, %.0f us through the JDK's"
+              + " client%n",
+          (socket.median() - inProcess.median()) / 1e3,
+          (tcp.median() - inProcess.median()) / 1e3,
+          (http.median() - inProcess.median()) / 1e3);
     }
 
     private static void row(PrintWriter out, String name, Samples samples) {
       out.printf(
-          "%-40s %9.0f %9.0f %9.0f%n",
+          "%-44s %9.0f %9.0f %9.0f%n",
           name, samples.median() / 1e3, samples.quantile(0.9) / 1e3, samples.quantile(0.99) / 1e3);
     }
 
@@ -71,6 +84,8 @@ public final class HttpLatencyBench {
       http.putInto(node, "http_snapshot_us", 1e3);
       inProcess.putInto(node, "in_process_snapshot_us", 1e3);
       health.putInto(node, "http_health_us", 1e3);
+      tcp.putInto(node, "tcp_snapshot_us", 1e3);
+      tcpHealth.putInto(node, "tcp_health_us", 1e3);
       socket.putInto(node, "socket_snapshot_us", 1e3);
       socketHealth.putInto(node, "socket_health_us", 1e3);
       node.put("http_over_in_process_p50", (double) http.median() / inProcess.median());
@@ -82,7 +97,7 @@ public final class HttpLatencyBench {
     Path base = Files.createTempDirectory("turndiff-http-bench-");
     try {
       Path workspace = Files.createDirectories(base.resolve("workspace"));
-      int files = 3 * (calls + warmup);
+      int files = 4 * (calls + warmup);
       Random random = new Random(7);
       for (int i = 0; i < files; i++) {
         Files.write(workspace.resolve("f" + i + ".java"), SyntheticTree.text(random, 10 * 1024));
@@ -101,13 +116,18 @@ public final class HttpLatencyBench {
                       .port(0)
                       .socket(base.resolve("bench.sock"))
                       .build());
-          SocketHttpClient overSocket = new SocketHttpClient(base.resolve("bench.sock"))) {
+          SocketHttpClient overSocket = SocketHttpClient.unix(base.resolve("bench.sock"));
+          SocketHttpClient overTcp = SocketHttpClient.tcp(service.port(), token)) {
+        // the token, shown at once, makes the connection known: a stranger's is cut after seconds
+        overTcp.send("GET", "/v1/health", null);
         HttpClient client = HttpClient.newHttpClient();
         String turn =
             turndiff.capture().beginTurn(workspace, Optional.of("bench"), Optional.empty()).turn();
         Samples http = new Samples();
         Samples inProcess = new Samples();
         Samples health = new Samples();
+        Samples tcp = new Samples();
+        Samples tcpHealth = new Samples();
         Samples socket = new Samples();
         Samples socketHealth = new Samples();
         int file = 0;
@@ -136,7 +156,7 @@ public final class HttpLatencyBench {
                   .header("Authorization", "Bearer " + token)
                   .build();
           start = System.nanoTime();
-          client.send(ping, HttpResponse.BodyHandlers.ofString());
+          int healthStatus = client.send(ping, HttpResponse.BodyHandlers.ofString()).statusCode();
           long healthNanos = System.nanoTime() - start;
           String socketBody =
               "{\"tool_call\":\"socket-" + i + "\",\"paths\":[\"f" + file++ + ".java\"]}";
@@ -147,17 +167,39 @@ public final class HttpLatencyBench {
             throw new IllegalStateException("snapshot over the socket failed: HTTP " + status);
           }
           start = System.nanoTime();
-          overSocket.send("GET", "/v1/health", null);
+          int socketHealthStatus = overSocket.send("GET", "/v1/health", null);
           long socketHealthNanos = System.nanoTime() - start;
+          String tcpBody = "{\"tool_call\":\"tcp-" + i + "\",\"paths\":[\"f" + file++ + ".java\"]}";
+          start = System.nanoTime();
+          status = overTcp.send("POST", "/v1/turns/" + turn + "/snapshots", tcpBody);
+          long tcpNanos = System.nanoTime() - start;
+          if (status != 200) {
+            throw new IllegalStateException("snapshot over TCP failed: HTTP " + status);
+          }
+          start = System.nanoTime();
+          int tcpHealthStatus = overTcp.send("GET", "/v1/health", null);
+          long tcpHealthNanos = System.nanoTime() - start;
+          // a refusal is quick too: only answered calls are measured
+          if (healthStatus != 200 || socketHealthStatus != 200 || tcpHealthStatus != 200) {
+            throw new IllegalStateException(
+                "a health check failed: HTTP "
+                    + healthStatus
+                    + " / "
+                    + socketHealthStatus
+                    + " / "
+                    + tcpHealthStatus);
+          }
           if (measured) {
             http.add(httpNanos);
             inProcess.add(localNanos);
             health.add(healthNanos);
+            tcp.add(tcpNanos);
+            tcpHealth.add(tcpHealthNanos);
             socket.add(socketNanos);
             socketHealth.add(socketHealthNanos);
           }
         }
-        return new Result(calls, http, inProcess, health, socket, socketHealth);
+        return new Result(calls, http, inProcess, health, tcp, tcpHealth, socket, socketHealth);
       }
     } finally {
       TurnBench.deleteTree(base);

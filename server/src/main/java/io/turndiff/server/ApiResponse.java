@@ -16,7 +16,7 @@ record ApiResponse(int status, String contentType, byte[] body, Map<String, Stri
   }
 
   static ApiResponse json(int status, Object node) {
-    return new ApiResponse(status, JSON, Json.write(node, false).getBytes(StandardCharsets.UTF_8));
+    return new ApiResponse(status, JSON, Json.writeBytes(node));
   }
 
   static ApiResponse ok(Object node) {

@@ -9,7 +9,6 @@ import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
 import java.util.Optional;
 import java.util.Set;
-import java.util.concurrent.Executors;
 import org.eclipse.jetty.http.UriCompliance;
 import org.eclipse.jetty.server.Handler;
 import org.eclipse.jetty.server.HttpConfiguration;
@@ -26,11 +25,11 @@ import org.eclipse.jetty.util.thread.QueuedThreadPool;
 
 /**
  * Where the service meets the network: a Jetty server (its core handlers, no servlets) listening on
- * loopback TCP, each request handed to the service as an {@link Exchange} on a virtual thread of
- * its own. It owns the server's limits: the connections held at once, the strangers among them and
- * how long they may stay ({@link ConnectionGuard}), the size of a request's line and headers, how
- * long a connection may stay silent, and Jetty's own refusals in the service's error shape ({@link
- * JsonErrorHandler}).
+ * loopback TCP and on the Unix domain socket, each request handed to the service as an {@link
+ * Exchange} on the thread that read it. It owns the server's limits: the connections held at once,
+ * the strangers among them and how long they may stay ({@link ConnectionGuard}), the size of a
+ * request's line and headers, how long a connection may stay silent, and Jetty's own refusals in
+ * the service's error shape ({@link JsonErrorHandler}).
  *
  * <p>It is opened (the port bound) before it is started, so that the service knows its port — the
  * gates check {@code Host} against it — before the first request arrives.
@@ -47,8 +46,24 @@ final class Edge {
   private static final Set<PosixFilePermission> OWNER_ONLY =
       PosixFilePermissions.fromString("rw-------");
 
-  /** Jetty's own threads (selector, acceptor, scheduler); the requests run on virtual threads. */
-  private static final int PLATFORM_THREADS = 8;
+  /**
+   * The most threads Jetty may run: a selector and an acceptor for each of the two connectors, and
+   * the requests in flight (at most one per connection: no request is pipelined here); more wait in
+   * the pool's queue. Jetty's own default. A request blocked on the store holds one of them; the
+   * panel's event streams, which last, hold none ({@link Exchange#detach}).
+   */
+  private static final int MAX_THREADS = 200;
+
+  private static final int MIN_THREADS = 4;
+
+  /**
+   * Threads kept waiting to take over a selector's work. With one at hand, the thread that read a
+   * request runs it at once, warm, and the reserved one selects meanwhile (Jetty's
+   * execute-produce-consume); without one, every request waited for another thread to wake: a
+   * virtual thread started for each request put a hand-off on every call, about 150 µs of a
+   * snapshot call's 750 over the socket at load 22 ({@code bench http}, docs/service.md).
+   */
+  private static final int RESERVED_THREADS = 2;
 
   /** What one request gets: the exchange, answered before this returns. */
   @FunctionalInterface
@@ -75,12 +90,9 @@ final class Edge {
   static Edge open(ServiceOptions options) throws IOException {
     // before the first of Jetty's classes that pads to a cache line is initialised
     JettyCacheLine.tellJetty();
-    QueuedThreadPool threads = new QueuedThreadPool(PLATFORM_THREADS, 2);
+    QueuedThreadPool threads = new QueuedThreadPool(MAX_THREADS, MIN_THREADS);
     threads.setName("turndiff-http");
-    threads.setReservedThreads(0);
-    threads.setVirtualThreadsExecutor(
-        Executors.newThreadPerTaskExecutor(
-            Thread.ofVirtual().name("turndiff-request-", 0).factory()));
+    threads.setReservedThreads(RESERVED_THREADS);
     Server server = new Server(threads);
     server.setErrorHandler(new JsonErrorHandler());
     server.setStopTimeout(options.shutdownGrace().toMillis());
@@ -165,13 +177,15 @@ final class Edge {
             new Handler.Abstract() {
               @Override
               public boolean handle(Request request, Response response, Callback callback) {
-                service.handle(
+                Exchange exchange =
                     new Exchange(
                         request,
                         response,
+                        callback,
                         request.getConnectionMetaData().getConnector()
-                            instanceof UnixDomainServerConnector));
-                callback.succeeded();
+                            instanceof UnixDomainServerConnector);
+                service.handle(exchange);
+                exchange.handled();
                 return true;
               }
             }));

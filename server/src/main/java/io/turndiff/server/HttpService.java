@@ -36,9 +36,10 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * bearer token or the panel's session, an {@code Origin} not explicitly allowed (a browser page
  * elsewhere) is refused, and CORS is off unless origins are configured. The gates see a request
  * only as a {@link RequestView}, and this class sees the server only as an {@link Exchange}: the
- * server underneath (Jetty, {@link Edge}) is a plug. Requests run on virtual threads: calls on one
- * turn are serialized, calls on different turns proceed in parallel, and the store serializes its
- * writes itself. {@link #stop()} lets requests in flight finish.
+ * server underneath (Jetty, {@link Edge}) is a plug. A request runs on the server's thread that
+ * read it (the panel's event stream on a virtual thread of its own): calls on one turn are
+ * serialized, calls on different turns proceed in parallel, and the store serializes its writes
+ * itself. {@link #stop()} lets requests in flight finish.
  *
  * <p>Hostile clients are bounded before they cost much: connections are capped, a request's line
  * and headers must fit a size and a silent connection is closed ({@link Edge}), and the body is
@@ -228,7 +229,10 @@ public final class HttpService implements AutoCloseable {
     };
   }
 
-  /** {@code GET /v1/events[?session=S | ?workspace=DIR]}, for the panel only. */
+  /**
+   * {@code GET /v1/events[?session=S | ?workspace=DIR]}, for the panel only: refused here, on the
+   * server's thread, or streamed on a virtual thread of its own for as long as the page keeps it.
+   */
   private void streamEvents(Exchange exchange, ApiRequest request) {
     PanelSessions.Session session = request.requirePanel(Endpoints.EVENTS);
     Optional<String> workspace = request.query("workspace");
@@ -240,11 +244,13 @@ public final class HttpService implements AutoCloseable {
         new PanelEvents.Scope(
             turnSession.orElse(null),
             workspace.map(endpoints::namedWorkspace).map(Path::toString).orElse(null));
-    events.serve(
-        exchange,
-        ResponseHeaders.of(PanelEvents.CONTENT_TYPE, 200, Optional.empty()),
-        scope,
-        session.id());
+    exchange.detach(
+        () ->
+            events.serve(
+                exchange,
+                ResponseHeaders.of(PanelEvents.CONTENT_TYPE, 200, Optional.empty()),
+                scope,
+                session.id()));
   }
 
   /** The answer to an identity challenge: the proof for {@code nonce} ({@link HealthProof}). */

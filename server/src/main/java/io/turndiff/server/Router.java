@@ -9,6 +9,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.regex.Pattern;
 
 /**
  * Maps a method and a path such as {@code /v1/turns/{turn}/finish} to its endpoint, and knows which
@@ -44,6 +45,9 @@ final class Router {
     }
   }
 
+  /** The slashes a path starts and ends with; compiled once, not per request. */
+  private static final Pattern OUTER_SLASHES = Pattern.compile("^/+|/+$");
+
   private final List<Route> routes = new ArrayList<>();
 
   /** An endpoint that takes no query parameters. */
@@ -57,7 +61,7 @@ final class Router {
   }
 
   private static String[] split(String path) {
-    return path.replaceAll("^/+|/+$", "").split("/", -1);
+    return OUTER_SLASHES.matcher(path).replaceAll("").split("/", -1);
   }
 
   /**
@@ -65,7 +69,12 @@ final class Router {
    * method_not_allowed} when one has it for another method.
    */
   Match match(String method, String rawPath) {
+    // decoded once here, not once for every route tried
     String[] segments = split(rawPath);
+    for (int i = 0; i < segments.length; i++) {
+      // Jetty refused a malformed %-escape before the request came here
+      segments[i] = URLDecoder.decode(segments[i], StandardCharsets.UTF_8);
+    }
     boolean pathKnown = false;
     for (Route route : routes) {
       Optional<Map<String, String>> parameters = parameters(route.segments(), segments);
@@ -83,6 +92,7 @@ final class Router {
     throw new ApiError(404, "not_found", "no endpoint at " + rawPath);
   }
 
+  /** The path parameters, when the decoded {@code segments} fit {@code pattern}. */
   private static Optional<Map<String, String>> parameters(String[] pattern, String[] segments) {
     if (pattern.length != segments.length) {
       return Optional.empty();
@@ -90,7 +100,7 @@ final class Router {
     Map<String, String> parameters = new HashMap<>();
     for (int i = 0; i < pattern.length; i++) {
       String expected = pattern[i];
-      String actual = URLDecoder.decode(segments[i], StandardCharsets.UTF_8);
+      String actual = segments[i];
       if (expected.startsWith("{") && expected.endsWith("}")) {
         if (actual.isEmpty()) {
           return Optional.empty();

@@ -105,6 +105,9 @@ class BenchSmokeTest {
     assertTrue(result.get("http_snapshot_us").get("p50").asDouble() > 0);
     assertTrue(result.get("in_process_snapshot_us").get("p99").asDouble() > 0);
     assertTrue(result.get("http_over_in_process_p50").asDouble() > 0);
+    for (String row : new String[] {"tcp_snapshot_us", "tcp_health_us", "socket_snapshot_us"}) {
+      assertTrue(result.get(row).get("p50").asDouble() > 0, row);
+    }
   }
 
   @Test

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.turndiff.boundary.BoundaryOptions;
+import io.turndiff.capture.track.TrackingOptions;
 import io.turndiff.fixtures.BigFiles;
 import io.turndiff.fixtures.RecordedChanges;
 import io.turndiff.fixtures.StoreRows;
@@ -134,6 +135,48 @@ class BigFileCaptureTest {
     try (InputStream in = store.openContent(edited)) {
       assertEquals(BIG, in.transferTo(OutputStream.nullOutputStream()), "streams back whole");
     }
+  }
+
+  @Test
+  void aTrackedWorkspaceHoldsABigFileInChunksAndAShellEditOfItIsCapturedAgainstThem()
+      throws Exception {
+    Path lockfile = workspace.resolve("package-lock.json");
+    BigFiles.writeLockfile(lockfile, 8_000_000);
+    Sha256 original = BigFiles.sha256Of(lockfile);
+    capture.tracker().track(workspace.root(), TrackingOptions.DEFAULTS);
+    assertEquals(
+        "chunked " + original.hex(),
+        StoreRows.text(
+            store,
+            "SELECT blob.encoding || ' ' || index_entry.content_sha256 FROM index_entry"
+                + " JOIN blob ON blob.sha256 = index_entry.content_sha256"
+                + " WHERE index_entry.content_sha256 = '"
+                + original.hex()
+                + "'"),
+        "the baseline holds the big file, streamed in chunks, not a fingerprint");
+
+    // the shell edits it: no snapshot call names it, the finish's scan finds it
+    String turn = beginTurn();
+    BigFiles.editTheMiddle(lockfile);
+    Sha256 edited = BigFiles.sha256Of(lockfile);
+    capture.finishTurn(turn);
+
+    StoredFileChange change = change(turn, "package-lock.json");
+    assertEquals(Optional.of(ChangeKind.MODIFIED), change.change());
+    assertEquals(
+        Optional.of(original),
+        change.before().storedContent(),
+        "the before-state comes from the baseline, stored, so the turn can be rewound");
+    assertEquals(Optional.of(edited), change.after().orElseThrow().storedContent());
+    assertEquals(
+        "chunked " + original.hex(),
+        StoreRows.text(
+            store,
+            "SELECT encoding || ' ' || base_sha256 FROM blob WHERE sha256 = '"
+                + edited.hex()
+                + "'"),
+        "the after-state is stored in chunks against the baseline's");
+    assertEquals("8 chunks: 7 same, 1 delta", chunkEncodings(edited));
   }
 
   @Test

@@ -494,8 +494,15 @@ final class RewindJournal {
                 entry.target(), entry.expected(), now.snapshot(), now.content(), contents, force);
     Observation current = boundary.observeExact(entry.path(), AS_IF_STORED);
     Action action = decideOn.apply(current);
-    if (action instanceof Write && current.streamed()) {
-      current = boundary.observeExact(entry.path(), BlobSink.storing(store));
+    // what a write replaces is mostly stored already (the after-state the turn's finish streamed
+    // in): then the one read stands, its content marked as looked up (a collection keeps it until
+    // the rewind turn refers to it); else the path is read again into the store. A second whole
+    // read of a 30 MB file was a fifth of a big file's rewind (docs/performance.md, "A big file").
+    BlobSink storing = BlobSink.storing(store);
+    if (action instanceof Write
+        && current.streamed()
+        && !storing.holds(current.snapshot().storedContent().orElseThrow())) {
+      current = boundary.observeExact(entry.path(), storing);
       action = decideOn.apply(current);
     }
     return new Decided(entry, current, action);

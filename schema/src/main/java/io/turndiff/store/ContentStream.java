@@ -63,9 +63,9 @@ final class ContentStream extends InputStream {
         requireWhole();
         return false;
       }
-      long id = chunked.get().id();
+      Blobs.ChunkedContent content = chunked.get();
       int seq = nextChunk++;
-      current = store.read(tx -> tx.blobs().chunk(id, seq));
+      current = store.read(tx -> tx.blobs().chunk(content, seq));
       digest.update(current);
       position = 0;
     }

@@ -3,6 +3,8 @@ package io.turndiff.capture.track;
 import io.turndiff.boundary.Observation;
 import io.turndiff.boundary.ScannedEntry;
 import io.turndiff.boundary.WorkspaceBoundary;
+import io.turndiff.capture.record.BlobSink;
+import io.turndiff.model.Sha256;
 import io.turndiff.model.WorkspacePath;
 import io.turndiff.store.BlobEncoder;
 import io.turndiff.store.EncodedBlob;
@@ -21,7 +23,12 @@ import java.util.concurrent.Future;
  * Reads the paths a scan could not prove unchanged, through the boundary ({@code observeExact}: the
  * content and the stat it was read with), on a pool of threads; with {@code storeContent}, the new
  * content goes to the blob table as it is read, compressed on those threads and written in batches
- * of {@value #BLOB_BATCH}, one transaction each.
+ * of {@value #BLOB_BATCH}, one transaction each. A file too large to hold in memory (over 2 MiB)
+ * and within the size limit is streamed into the store in chunks as a capture's is ({@link
+ * WorkspaceBoundary#observeCapturing}), against the content the index held for the path when that
+ * is stored in chunks too ({@link BlobSink#storingAgainst}): a tracked baseline holds a big file as
+ * a turn's snapshot call would, so that a change a scan finds in it can be rewound, and a few
+ * changed lines cost a chunk's delta.
  */
 final class ContentReader {
 
@@ -37,11 +44,14 @@ final class ContentReader {
   }
 
   /**
-   * What each of {@code entries} holds now, by path; {@code progress} hears of every batch stored.
+   * What each of {@code entries} holds now, by path; {@code indexed} is the content the index holds
+   * for a path, which a big file's chunks are stored against; {@code progress} hears of every batch
+   * stored.
    */
   Map<WorkspacePath, Observation> read(
       WorkspaceBoundary boundary,
       List<ScannedEntry> entries,
+      Map<WorkspacePath, Sha256> indexed,
       boolean storeContent,
       Tracker.Progress progress) {
     Map<WorkspacePath, Observation> read = new HashMap<>();
@@ -60,7 +70,13 @@ final class ContentReader {
         futures.add(
             pool.submit(
                 () -> {
-                  Observation observation = boundary.observeExact(entry.path());
+                  Observation observation =
+                      storeContent
+                          ? boundary.observeCapturing(
+                              entry.path(),
+                              BlobSink.storingAgainst(
+                                  store, Optional.ofNullable(indexed.get(entry.path()))))
+                          : boundary.observeExact(entry.path());
                   Optional<EncodedBlob> blob = Optional.empty();
                   if (storeContent && observation.content().isPresent()) {
                     blob =

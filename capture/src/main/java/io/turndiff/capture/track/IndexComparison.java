@@ -9,11 +9,13 @@ import io.turndiff.model.IndexEntry;
 import io.turndiff.model.NotCaptured;
 import io.turndiff.model.Presence;
 import io.turndiff.model.Reason;
+import io.turndiff.model.Sha256;
 import io.turndiff.model.Snapshot;
 import io.turndiff.model.StatProof;
 import io.turndiff.model.WorkspacePath;
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -38,6 +40,18 @@ final class IndexComparison {
         .map(Scan.Candidate::entry)
         .filter(entry -> !entry.otherMount())
         .toList();
+  }
+
+  /** The content the index holds for each candidate whose content it stores. */
+  static Map<WorkspacePath, Sha256> storedContents(Scan scan) {
+    Map<WorkspacePath, Sha256> stored = new HashMap<>();
+    for (Scan.Candidate candidate : scan.candidates()) {
+      candidate
+          .indexed()
+          .flatMap(IndexEntry::storedContent)
+          .ifPresent(sha -> stored.put(candidate.entry().path(), sha));
+    }
+    return stored;
   }
 
   /**

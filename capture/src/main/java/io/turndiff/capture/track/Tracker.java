@@ -10,6 +10,7 @@ import io.turndiff.model.ChangeKind;
 import io.turndiff.model.DetectedBy;
 import io.turndiff.model.IndexEntry;
 import io.turndiff.model.RequestException;
+import io.turndiff.model.Sha256;
 import io.turndiff.model.Snapshot;
 import io.turndiff.model.StatProof;
 import io.turndiff.model.TurnKind;
@@ -523,17 +524,18 @@ public final class Tracker {
   private Map<WorkspacePath, Observation> read(
       WorkspaceBoundary boundary, Scan scan, boolean storeContent, Progress progress) {
     List<ScannedEntry> toRead = IndexComparison.toRead(scan);
+    Map<WorkspacePath, Sha256> indexed = IndexComparison.storedContents(scan);
     if (scan.keptOfIgnored() != IgnoredFiles.METADATA || scan.ignoredFiles().isEmpty()) {
-      return contents.read(boundary, toRead, storeContent, progress);
+      return contents.read(boundary, toRead, indexed, storeContent, progress);
     }
     Map<Boolean, List<ScannedEntry>> ignored =
         toRead.stream()
             .collect(
                 Collectors.partitioningBy(entry -> scan.ignoredFiles().contains(entry.path())));
     Map<WorkspacePath, Observation> read =
-        new HashMap<>(contents.read(boundary, ignored.get(false), storeContent, progress));
+        new HashMap<>(contents.read(boundary, ignored.get(false), indexed, storeContent, progress));
     contents
-        .read(boundary, ignored.get(true), false, Progress.NONE)
+        .read(boundary, ignored.get(true), indexed, false, Progress.NONE)
         .forEach(
             (path, observation) -> read.put(path, IndexComparison.withoutContent(observation)));
     return read;

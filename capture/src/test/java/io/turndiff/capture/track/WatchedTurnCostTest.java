@@ -46,11 +46,12 @@ class WatchedTurnCostTest {
 
   /**
    * What a turn in the larger tree may allocate beyond the same turn in the smaller one, per file
-   * more: far below the 40 bytes per entry the smallest whole-index copy costs, and above what
-   * stays proportional to the tree on purpose (the scan's bit set of seen entries, a bit each, and
-   * the directories' modes: one map entry per {@value #FILES_PER_DIRECTORY} files here).
+   * more: well below the 40 bytes per entry the smallest whole-index copy costs (measured before
+   * the layered index: 108), and above what stays proportional to the tree on purpose (the scan's
+   * bit set of seen entries, a bit each, and the directories' modes: one map entry per {@value
+   * #FILES_PER_DIRECTORY} files here) with the noise (measured after: 2 to 3.5).
    */
-  private static final double BYTES_PER_FILE_MORE = 4.0;
+  private static final double BYTES_PER_FILE_MORE = 10.0;
 
   @TempDir Path temp;
 

@@ -341,7 +341,8 @@ public final class TurnBench {
 
   /**
    * The budgets the benchmark tracks with: the whole tree, whatever its size (the default budgets,
-   * 200,000 files and 2 GiB, would leave part of a 250,000-file tree out and time a partial index).
+   * 1,000,000 files and 2 GiB, take a 250,000-file tree, but not every tree the bench can
+   * generate).
    */
   static final TrackingOptions WHOLE_TREE = new TrackingOptions(Integer.MAX_VALUE, Long.MAX_VALUE);
 

@@ -36,7 +36,7 @@ final class TrackCommand implements Callable<Integer> {
   @Option(
       names = "--max-files",
       paramLabel = "N",
-      defaultValue = "200000",
+      defaultValue = "1000000",
       description = "At most N files in the baseline (default ${DEFAULT-VALUE}).")
   long maxFiles;
 

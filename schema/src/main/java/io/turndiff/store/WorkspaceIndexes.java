@@ -207,12 +207,19 @@ public final class WorkspaceIndexes {
             row.getInode(),
             Math.toIntExact(row.getMode()),
             row.getNlink());
+    Optional<Sha256> sha256 = Optional.ofNullable(row.getSha256()).map(Sha256::new);
+    // a stored file's content is its hash: one value for both, not two copies of 64 characters
+    // per entry (a tracker holds every entry of its workspaces in memory)
+    Optional<Sha256> content =
+        row.getContentSha256() != null && row.getContentSha256().equals(row.getSha256())
+            ? sha256
+            : Optional.ofNullable(row.getContentSha256()).map(Sha256::new);
     return new IndexEntry(
         WorkspacePath.ofRelativeBytes(row.getPath()),
         stat,
         Optional.ofNullable(row.getLinkTarget()).map(LinkTarget::of),
-        Optional.ofNullable(row.getSha256()).map(Sha256::new),
-        Optional.ofNullable(row.getContentSha256()).map(Sha256::new),
+        sha256,
+        content,
         Optional.ofNullable(row.getReason()).map(Reason::fromCode));
   }
 }

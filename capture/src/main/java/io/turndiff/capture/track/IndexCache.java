@@ -6,65 +6,152 @@ import io.turndiff.model.WorkspacePath;
 import io.turndiff.store.Store;
 import io.turndiff.store.TrackedWorkspace;
 import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collection;
+import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.atomic.AtomicReference;
 
 /**
  * The index of each tracked workspace, held in memory by this process and read from the store again
  * only when its version moved (every write of an index gives it a new version, whichever process
  * wrote it). A scan asks it once and compares the whole tree against it, marking each entry it saw
  * by its slot number.
+ *
+ * <p>A watched scan writes a few entries of an index of any size, and the next one must see them
+ * without paying for the entries it did not change: an index is a <i>base</i> read or rebuilt whole
+ * (its entries sorted by path, numbered in that order) and an <i>overlay</i> of the paths written
+ * since (replaced, added or removed), each new index copying the previous one's overlay and adding
+ * its own writes. Copying the base would cost every entry at every finish (at 250,000 entries a
+ * hash map of 250,000 nodes, tens of milliseconds and as many objects for the collector); copying
+ * the overlay costs what was written since the last rebuild, at most {@link #MAX_OVERLAY} paths.
+ * Past that the index is rebuilt whole once: the cost of a finish stays bounded by what it changed,
+ * the rebuild amortized over the {@value #MAX_OVERLAY} paths written before it.
  */
 final class IndexCache {
 
   /**
-   * An index in memory, as one read transaction saw it: its version and the time the scan that
-   * wrote it started (the racy rule's reference), its entries numbered so that a scan can mark each
-   * one it saw in a bit set, its directories with their modes ({@code empty} when the index was
-   * written before directories were indexed), and the directories that hold its entries, listed the
-   * first time a scan asks.
+   * The paths an overlay holds before the index is rebuilt whole: a finish copies up to this many
+   * (a few hundred microseconds), and the rebuild (a sort and a hash map of every entry) comes once
+   * per this many paths written.
    */
-  record Index(
-      long version,
-      long indexedAtNanos,
-      boolean partial,
-      Map<WorkspacePath, Slot> slots,
-      List<IndexEntry> entries,
-      Optional<Map<WorkspacePath, Integer>> directories,
-      AtomicReference<DirectoriesHolding> holding,
-      long regularBytes) {
+  static final int MAX_OVERLAY = 4_096;
+
+  /** An index entry and its number, the bit a scan sets when it sees the entry's path. */
+  record Slot(IndexEntry entry, int number) {}
+
+  /** A path written over the base: its number, and its entry ({@code null}: removed). */
+  private record Written(int number, IndexEntry entry) {}
+
+  /**
+   * The entries of an index read or rebuilt whole: sorted by path and numbered in that order, so
+   * that the entries under a directory are one run found by a binary search, and those with more
+   * than one link listed (a scan looks at them every time).
+   */
+  private record Base(IndexEntry[] sorted, Map<WorkspacePath, Slot> slots, int[] hardlinked) {
+
+    static Base of(Collection<IndexEntry> entries) {
+      IndexEntry[] sorted = entries.toArray(IndexEntry[]::new);
+      Arrays.sort(sorted, Comparator.comparing(IndexEntry::path));
+      Map<WorkspacePath, Slot> slots = HashMap.newHashMap(sorted.length);
+      List<Integer> hardlinked = new ArrayList<>();
+      for (int i = 0; i < sorted.length; i++) {
+        slots.put(sorted[i].path(), new Slot(sorted[i], i));
+        if (sorted[i].stat().nlink() > 1) {
+          hardlinked.add(i);
+        }
+      }
+      return new Base(sorted, slots, hardlinked.stream().mapToInt(Integer::intValue).toArray());
+    }
+
+    /** The number of the first entry at or after the first path under {@code directory}. */
+    int firstUnder(WorkspacePath directory) {
+      byte[] prefix = Arrays.copyOf(directory.bytes(), directory.length() + 1);
+      prefix[prefix.length - 1] = '/';
+      int low = 0;
+      int high = sorted.length;
+      while (low < high) {
+        int middle = (low + high) >>> 1;
+        if (Arrays.compareUnsigned(sorted[middle].path().bytes(), prefix) < 0) {
+          low = middle + 1;
+        } else {
+          high = middle;
+        }
+      }
+      return low;
+    }
+  }
+
+  /**
+   * An index in memory, as one read transaction saw it and the watched scans of this process wrote
+   * it since: its version and the time the scan that wrote it started (the racy rule's reference),
+   * its entries numbered so that a scan can mark each one it saw in a bit set, its directories with
+   * their modes ({@code empty} when the index was written before directories were indexed), and the
+   * bytes of its regular files. Immutable: a scan holding it is never disturbed by another's write.
+   */
+  static final class Index {
 
     /** A workspace that is not tracked: nothing indexed, version 0. */
-    static final Index NONE = of(0, 0, false, Map.of(), Optional.empty());
+    static final Index NONE = of(0, 0, false, List.of(), Optional.empty());
+
+    private final long version;
+    private final long indexedAtNanos;
+    private final boolean partial;
+    private final Optional<Map<WorkspacePath, Integer>> directories;
+    private final Base base;
+    private final Map<WorkspacePath, Written> byPath;
+    private final Map<Integer, Written> byNumber;
+    private final int numbers;
+    private final int size;
+    private final long regularBytes;
+
+    private Index(
+        long version,
+        long indexedAtNanos,
+        boolean partial,
+        Optional<Map<WorkspacePath, Integer>> directories,
+        Base base,
+        Map<WorkspacePath, Written> byPath,
+        Map<Integer, Written> byNumber,
+        int numbers,
+        int size,
+        long regularBytes) {
+      this.version = version;
+      this.indexedAtNanos = indexedAtNanos;
+      this.partial = partial;
+      this.directories = directories;
+      this.base = base;
+      this.byPath = byPath;
+      this.byNumber = byNumber;
+      this.numbers = numbers;
+      this.size = size;
+      this.regularBytes = regularBytes;
+    }
 
     static Index of(
         long version,
         long indexedAtNanos,
         boolean partial,
-        Map<WorkspacePath, IndexEntry> byPath,
+        Collection<IndexEntry> entries,
         Optional<Map<WorkspacePath, Integer>> directories) {
-      Map<WorkspacePath, Slot> slots = HashMap.newHashMap(byPath.size());
-      List<IndexEntry> entries = new ArrayList<>(byPath.size());
-      for (IndexEntry entry : byPath.values()) {
-        slots.put(entry.path(), new Slot(entry, entries.size()));
-        entries.add(entry);
-      }
+      Base base = Base.of(entries);
       long regularBytes = 0;
-      for (IndexEntry entry : entries) {
+      for (IndexEntry entry : base.sorted()) {
         regularBytes += regularBytes(entry);
       }
       return new Index(
           version,
           indexedAtNanos,
           partial,
-          slots,
-          entries,
           directories,
-          new AtomicReference<>(),
+          base,
+          Map.of(),
+          Map.of(),
+          base.sorted().length,
+          base.sorted().length,
           regularBytes);
     }
 
@@ -73,19 +160,191 @@ final class IndexCache {
       return entry.type() == FileType.REGULAR ? entry.stat().size() : 0;
     }
 
-    /** Whether the index holds a path inside {@code directory}, at any depth. */
-    boolean holdsWithin(WorkspacePath directory) {
-      DirectoriesHolding known = holding.get();
-      if (known == null) {
-        known = DirectoriesHolding.of(slots.keySet());
-        holding.compareAndSet(null, known);
+    long version() {
+      return version;
+    }
+
+    long indexedAtNanos() {
+      return indexedAtNanos;
+    }
+
+    boolean partial() {
+      return partial;
+    }
+
+    Optional<Map<WorkspacePath, Integer>> directories() {
+      return directories;
+    }
+
+    /** The bytes of the indexed regular files. */
+    long regularBytes() {
+      return regularBytes;
+    }
+
+    /** How many paths the index holds. */
+    int size() {
+      return size;
+    }
+
+    /** The numbers given out: every slot's number is below it (a scan's bit set has this many). */
+    int numbers() {
+      return numbers;
+    }
+
+    /** The entry of {@code path} and its number, or {@code null} when the path is not indexed. */
+    Slot slot(WorkspacePath path) {
+      return slotOf(byPath, base, path);
+    }
+
+    private static Slot slotOf(Map<WorkspacePath, Written> written, Base base, WorkspacePath path) {
+      Written at = written.get(path);
+      if (at != null) {
+        return at.entry() == null ? null : new Slot(at.entry(), at.number());
       }
-      return known.holds(directory);
+      return base.slots().get(path);
+    }
+
+    /** The entry numbered {@code number}, or {@code null} when its path is no longer indexed. */
+    IndexEntry entry(int number) {
+      Written written = byNumber.get(number);
+      if (written != null) {
+        return written.entry();
+      }
+      return number < base.sorted().length ? base.sorted()[number] : null;
+    }
+
+    /** Every entry at {@code directory} or under it: a binary search and the run it finds. */
+    List<IndexEntry> within(WorkspacePath directory) {
+      List<IndexEntry> found = new ArrayList<>();
+      Slot itself = slot(directory);
+      if (itself != null) {
+        found.add(itself.entry());
+      }
+      IndexEntry[] sorted = base.sorted();
+      for (int i = base.firstUnder(directory);
+          i < sorted.length && sorted[i].path().isWithin(directory);
+          i++) {
+        if (!byNumber.containsKey(i)) {
+          found.add(sorted[i]);
+        }
+      }
+      for (Written written : byNumber.values()) {
+        if (written.entry() != null
+            && written.entry().path().isWithin(directory)
+            && !written.entry().path().equals(directory)) {
+          found.add(written.entry());
+        }
+      }
+      return found;
+    }
+
+    /**
+     * Whether the index holds a path inside {@code directory}, at any depth: the first live entry
+     * of the run under it, or one written since.
+     */
+    boolean holdsWithin(WorkspacePath directory) {
+      IndexEntry[] sorted = base.sorted();
+      for (int i = base.firstUnder(directory);
+          i < sorted.length && sorted[i].path().isWithin(directory);
+          i++) {
+        Written written = byNumber.get(i);
+        if (written == null || written.entry() != null) {
+          return true;
+        }
+      }
+      for (Written written : byNumber.values()) {
+        if (written.entry() != null
+            && written.entry().path().isWithin(directory)
+            && !written.entry().path().equals(directory)) {
+          return true;
+        }
+      }
+      return false;
+    }
+
+    /** The entries of files with more than one link. */
+    List<IndexEntry> hardlinked() {
+      List<IndexEntry> found = new ArrayList<>();
+      for (int number : base.hardlinked()) {
+        if (!byNumber.containsKey(number)) {
+          found.add(base.sorted()[number]);
+        }
+      }
+      for (Written written : byNumber.values()) {
+        if (written.entry() != null && written.entry().stat().nlink() > 1) {
+          found.add(written.entry());
+        }
+      }
+      return found;
+    }
+
+    /**
+     * This index with {@code upserts} and {@code removals} written as version {@code version}: the
+     * overlay copied and the writes added to it, or, past {@link #MAX_OVERLAY} paths, every entry
+     * rebuilt into a new base.
+     */
+    Index advanced(
+        long version,
+        long indexedAtNanos,
+        boolean partial,
+        List<IndexEntry> upserts,
+        List<WorkspacePath> removals,
+        Optional<Map<WorkspacePath, Integer>> directories) {
+      Map<WorkspacePath, Written> paths = new HashMap<>(byPath);
+      Map<Integer, Written> written = new HashMap<>(byNumber);
+      int given = numbers;
+      int count = size;
+      long bytes = regularBytes;
+      for (WorkspacePath path : removals) {
+        Slot slot = slotOf(paths, base, path);
+        if (slot != null) {
+          Written removed = new Written(slot.number(), null);
+          paths.put(path, removed);
+          written.put(slot.number(), removed);
+          count--;
+          bytes -= regularBytes(slot.entry());
+        }
+      }
+      for (IndexEntry entry : upserts) {
+        Written was = paths.get(entry.path());
+        int number;
+        if (was != null) {
+          number = was.number();
+          if (was.entry() == null) {
+            count++;
+          } else {
+            bytes -= regularBytes(was.entry());
+          }
+        } else {
+          Slot slot = base.slots().get(entry.path());
+          if (slot != null) {
+            number = slot.number();
+            bytes -= regularBytes(slot.entry());
+          } else {
+            number = given++;
+            count++;
+          }
+        }
+        Written now = new Written(number, entry);
+        paths.put(entry.path(), now);
+        written.put(number, now);
+        bytes += regularBytes(entry);
+      }
+      if (paths.size() > MAX_OVERLAY) {
+        List<IndexEntry> live = new ArrayList<>(count);
+        for (int number = 0; number < given; number++) {
+          Written at = written.get(number);
+          IndexEntry entry = at != null ? at.entry() : base.sorted()[number];
+          if (entry != null) {
+            live.add(entry);
+          }
+        }
+        return of(version, indexedAtNanos, partial, live, directories);
+      }
+      return new Index(
+          version, indexedAtNanos, partial, directories, base, paths, written, given, count, bytes);
     }
   }
-
-  /** An index entry and its number, the bit a scan sets when it sees the entry's path. */
-  record Slot(IndexEntry entry, int number) {}
 
   private final Store store;
   private final Map<Long, Index> byWorkspace = new ConcurrentHashMap<>();
@@ -122,7 +381,7 @@ final class IndexCache {
                   header.get().version(),
                   header.get().indexedAtNanos(),
                   header.get().partial(),
-                  tx.indexes().entries(workspaceId),
+                  tx.indexes().entries(workspaceId).values(),
                   tx.indexDirectories().known(workspaceId)
                       ? Optional.of(tx.indexDirectories().all(workspaceId))
                       : Optional.empty());
@@ -149,63 +408,15 @@ final class IndexCache {
       byWorkspace.remove(workspaceId);
       return;
     }
-    Optional<Map<WorkspacePath, Integer>> modes = Optional.of(Map.copyOf(directories));
-    if (removals.isEmpty()
-        && upserts.stream().allMatch(entry -> before.slots().containsKey(entry.path()))) {
-      // a finish that changed indexed files only (the usual one): each keeps its slot, so the
-      // entries are copied and the changed slots replaced, not every entry hashed again
-      byWorkspace.put(
-          workspaceId, replaced(before, version, indexedAtNanos, partial, upserts, modes));
-      return;
-    }
-    Map<WorkspacePath, IndexEntry> byPath = HashMap.newHashMap(before.entries().size() + 16);
-    for (IndexEntry entry : before.entries()) {
-      byPath.put(entry.path(), entry);
-    }
-    removals.forEach(byPath::remove);
-    for (IndexEntry entry : upserts) {
-      byPath.put(entry.path(), entry);
-    }
-    byWorkspace.put(workspaceId, Index.of(version, indexedAtNanos, partial, byPath, modes));
-  }
-
-  /** {@code before} with {@code upserts} (all of them indexed paths) in their own slots. */
-  private static Index replaced(
-      Index before,
-      long version,
-      long indexedAtNanos,
-      boolean partial,
-      List<IndexEntry> upserts,
-      Optional<Map<WorkspacePath, Integer>> directories) {
-    if (upserts.isEmpty()) {
-      return new Index(
-          version,
-          indexedAtNanos,
-          partial,
-          before.slots(),
-          before.entries(),
-          directories,
-          before.holding(),
-          before.regularBytes());
-    }
-    Map<WorkspacePath, Slot> slots = new HashMap<>(before.slots());
-    List<IndexEntry> entries = new ArrayList<>(before.entries());
-    long regularBytes = before.regularBytes();
-    for (IndexEntry entry : upserts) {
-      Slot old = slots.get(entry.path());
-      regularBytes += Index.regularBytes(entry) - Index.regularBytes(old.entry());
-      slots.put(entry.path(), new Slot(entry, old.number()));
-      entries.set(old.number(), entry);
-    }
-    return new Index(
-        version,
-        indexedAtNanos,
-        partial,
-        slots,
-        entries,
-        directories,
-        before.holding(),
-        regularBytes);
+    byWorkspace.put(
+        workspaceId,
+        before.advanced(
+            version,
+            indexedAtNanos,
+            partial,
+            upserts,
+            removals,
+            Optional.of(Map.copyOf(directories))));
   }
 
   /** Forgets what is held for the workspace (its index was just written). */

@@ -549,10 +549,8 @@ public final class Tracker {
   private static Set<WorkspacePath> withHardlinked(
       Set<WorkspacePath> dirty, IndexCache.Index index) {
     Set<WorkspacePath> paths = new HashSet<>(dirty);
-    for (IndexEntry entry : index.entries()) {
-      if (entry.stat().nlink() > 1) {
-        paths.add(entry.path());
-      }
+    for (IndexEntry entry : index.hardlinked()) {
+      paths.add(entry.path());
     }
     return paths;
   }

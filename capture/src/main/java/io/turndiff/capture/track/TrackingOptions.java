@@ -16,7 +16,14 @@ public record TrackingOptions(
   /** The size above which an ignored file is not indexed: 5 MiB. */
   public static final long IGNORED_MAX_BYTES = 5L << 20;
 
-  public static final TrackingOptions DEFAULTS = new TrackingOptions(200_000, 2L << 30);
+  /**
+   * The default budgets: a million files, 2 GiB of content. Trees where other checkpointing tools
+   * break (OpenCode at 238,000 files, Cline at 252,000) are taken whole: a generated 250,000-file
+   * tree was left a fifth out at the former 200,000. What bounds it is memory: the tracker holds
+   * every entry in memory ({@code docs/performance.md}, "Scale where peers break"); a bigger tree
+   * is tracked by asking for more, and is partial otherwise, every status naming what was left out.
+   */
+  public static final TrackingOptions DEFAULTS = new TrackingOptions(1_000_000, 2L << 30);
 
   public TrackingOptions {
     if (maxFiles < 1 || maxBytes < 1) {

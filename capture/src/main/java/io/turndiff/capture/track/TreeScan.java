@@ -56,7 +56,7 @@ final class TreeScan implements ScanVisitor {
     this.rules = rules;
     this.index = index;
     this.budget = budget;
-    this.seen = new BitSet(index.entries().size());
+    this.seen = new BitSet(index.numbers());
     this.keptOfIgnored = options.ignoredFilesOr(IgnoredFiles.NONE);
     this.ignoredMaxBytes = options.ignoredMaxBytes();
   }
@@ -175,7 +175,7 @@ final class TreeScan implements ScanVisitor {
       ignoredFiles.remove(entry.path());
       return;
     }
-    IndexCache.Slot slot = index.slots().get(entry.path());
+    IndexCache.Slot slot = index.slot(entry.path());
     if (slot == null) {
       candidates.add(new Scan.Candidate(entry, Optional.empty()));
       return;
@@ -223,9 +223,11 @@ final class TreeScan implements ScanVisitor {
 
   private Scan result(long startedAt) {
     List<IndexEntry> unseen = new ArrayList<>();
-    List<IndexEntry> entries = index.entries();
-    for (int i = seen.nextClearBit(0); i < entries.size(); i = seen.nextClearBit(i + 1)) {
-      unseen.add(entries.get(i));
+    for (int i = seen.nextClearBit(0); i < index.numbers(); i = seen.nextClearBit(i + 1)) {
+      IndexEntry entry = index.entry(i);
+      if (entry != null) {
+        unseen.add(entry);
+      }
     }
     List<WorkspacePath> leftOut = budget.leftOut();
     notCovered.addAll(leftOut);
@@ -277,16 +279,18 @@ final class TreeScan implements ScanVisitor {
     List<WorkspacePath> wereDirectories = dirty.stream().filter(before::containsKey).toList();
     List<IndexEntry> unseen = new ArrayList<>();
     for (WorkspacePath path : dirty) {
-      IndexCache.Slot slot = index.slots().get(path);
+      IndexCache.Slot slot = index.slot(path);
       if (slot != null && !seen.get(slot.number())) {
         unseen.add(slot.entry());
       }
     }
-    if (!wereDirectories.isEmpty()) {
-      List<IndexEntry> entries = index.entries();
-      for (int i = seen.nextClearBit(0); i < entries.size(); i = seen.nextClearBit(i + 1)) {
-        IndexEntry entry = entries.get(i);
-        if (!dirty.contains(entry.path()) && within(entry.path(), wereDirectories)) {
+    // the entries under a directory that had an event: one run of the sorted index each, not a
+    // pass over every entry
+    Set<WorkspacePath> under = new HashSet<>();
+    for (WorkspacePath directory : wereDirectories) {
+      for (IndexEntry entry : index.within(directory)) {
+        IndexCache.Slot slot = index.slot(entry.path());
+        if (!dirty.contains(entry.path()) && !seen.get(slot.number()) && under.add(entry.path())) {
           unseen.add(entry);
         }
       }
@@ -300,7 +304,7 @@ final class TreeScan implements ScanVisitor {
         });
     now.putAll(directories);
     long added = candidates.stream().filter(candidate -> candidate.indexed().isEmpty()).count();
-    long files = index.entries().size() + added - unseen.size();
+    long files = index.size() + added - unseen.size();
     if (files > options.maxFiles() || index.regularBytes() + budget.bytes() > options.maxBytes()) {
       return Optional.empty();
     }

@@ -1,12 +1,12 @@
 package io.turndiff.cli;
 
 import io.turndiff.api.Turndiff;
+import io.turndiff.ownfiles.OwnFile;
 import io.turndiff.server.OneShotCommands;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
@@ -131,7 +131,7 @@ final class ServedCommands implements OneShotCommands {
 
   private static boolean sameFile(Path one, Path other) {
     try {
-      return Files.isSameFile(one, other);
+      return OwnFile.of(one).isSameFile(other);
     } catch (IOException e) {
       return false;
     }

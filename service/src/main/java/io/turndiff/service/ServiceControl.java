@@ -75,6 +75,8 @@ public final class ServiceControl {
         replaced = takeOver(StoreService.of(files.storePath()), notes);
       }
       Process child = DaemonLauncher.spawn(files, environment);
+      // what proving the daemon needs is made while it starts, not after it published
+      ServiceProbe.prepareClient();
       Instant deadline = Instant.now().plus(Duration.ofSeconds(waitSeconds));
       while (Instant.now().isBefore(deadline)) {
         if (ServiceProbe.probe(files) instanceof ServiceProbe.Running running) {

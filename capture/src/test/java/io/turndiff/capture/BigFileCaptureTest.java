@@ -85,6 +85,13 @@ class BigFileCaptureTest {
                 + " + (SELECT coalesce(sum(length(data)), 0) FROM content_chunk)"));
   }
 
+  /** The blob row's encoding and the content it is stored against, as "chunked <base sha>". */
+  private String encodingAndBase(Sha256 sha) {
+    return StoreRows.text(
+        store,
+        "SELECT encoding || ' ' || base_sha256 FROM blob WHERE sha256 = '" + sha.hex() + "'");
+  }
+
   private String chunkEncodings(Sha256 sha) {
     return StoreRows.text(
         store,
@@ -121,11 +128,7 @@ class BigFileCaptureTest {
         "the after-state is captured, not fingerprinted");
     assertEquals(
         "chunked " + original.hex(),
-        StoreRows.text(
-            store,
-            "SELECT encoding || ' ' || base_sha256 FROM blob WHERE sha256 = '"
-                + edited.hex()
-                + "'"),
+        encodingAndBase(edited),
         "stored in chunks against the before-state");
     assertEquals("39 chunks: 38 same, 1 delta", chunkEncodings(edited));
     assertTrue(
@@ -170,11 +173,7 @@ class BigFileCaptureTest {
     assertEquals(Optional.of(edited), change.after().orElseThrow().storedContent());
     assertEquals(
         "chunked " + original.hex(),
-        StoreRows.text(
-            store,
-            "SELECT encoding || ' ' || base_sha256 FROM blob WHERE sha256 = '"
-                + edited.hex()
-                + "'"),
+        encodingAndBase(edited),
         "the after-state is stored in chunks against the baseline's");
     assertEquals("8 chunks: 7 same, 1 delta", chunkEncodings(edited));
   }

@@ -19,6 +19,8 @@ import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -77,14 +79,18 @@ class ProcessEvidenceIT {
             env, "hooks", "uninstall", "--runtime", "claude-code", "--workspace", bare.toString())
         .expect(0);
 
+    // a thread each: the common pool may have one thread on a 2-core machine, and the first
+    // prompt, held, would keep the second from starting
+    ExecutorService runs = Executors.newFixedThreadPool(2);
     try (AnthropicMessagesServer model = new AnthropicMessagesServer(script)) {
       Map<String, String> claudeEnv =
           ClaudeCode.environment(store.runtimeBase(), model, claudeHome);
-      CompletableFuture<Void> hookedRun = prompt(claude, hooked, claudeEnv, "hooked");
-      CompletableFuture<Void> bareRun = prompt(claude, bare, claudeEnv, "bare");
+      CompletableFuture<Void> hookedRun = prompt(claude, hooked, claudeEnv, "hooked", runs);
+      CompletableFuture<Void> bareRun = prompt(claude, bare, claudeEnv, "bare", runs);
       try {
         assertTrue(hookedThinks.arrived().await(120, TimeUnit.SECONDS), "hooked asked its model");
         assertTrue(bareThinks.arrived().await(120, TimeUnit.SECONDS), "bare asked its model");
+        ProcessHandle hookedClaude = claudeIn(hooked);
         ProcessHandle bareClaude = claudeIn(bare);
         Instant started = bareClaude.info().startInstant().orElseThrow();
         // both have run past the grace (30 s) with their prompts held
@@ -92,7 +98,8 @@ class ProcessEvidenceIT {
         if (!wait.isNegative()) {
           Thread.sleep(wait.toMillis());
         }
-        claudeIn(hooked); // still at work, held
+        assertTrue(hookedClaude.isAlive(), "still at work, held");
+        assertTrue(bareClaude.isAlive(), "still at work, held");
 
         assertEquals(0, status(cliEnv, hooked).get("processes").size(), "its hooks arrived");
         assertFlagged(cliEnv, bare, bareClaude.pid(), started);
@@ -102,6 +109,8 @@ class ProcessEvidenceIT {
       }
       hookedRun.get(120, TimeUnit.SECONDS);
       bareRun.get(120, TimeUnit.SECONDS);
+    } finally {
+      runs.shutdownNow();
     }
     assertEquals(0, status(cliEnv, bare).get("processes").size(), "its process has exited");
   }
@@ -166,7 +175,18 @@ class ProcessEvidenceIT {
             .filter(p -> p.info().command().map(c -> c.endsWith("/claude")).orElse(false))
             .filter(p -> directory.equals(workingDirectory(p)))
             .toList();
-    assertEquals(1, found.size(), "Claude Code at work in " + directory + ": " + found);
+    assertEquals(
+        1,
+        found.size(),
+        "Claude Code at work in "
+            + directory
+            + ": "
+            + found
+            + " among "
+            + ProcessHandle.current()
+                .descendants()
+                .map(p -> p.pid() + " " + p.info().command() + " in " + workingDirectory(p))
+                .toList());
     return found.getFirst();
   }
 
@@ -183,7 +203,11 @@ class ProcessEvidenceIT {
   }
 
   private static CompletableFuture<Void> prompt(
-      ClaudeCode claude, Path directory, Map<String, String> claudeEnv, String words) {
+      ClaudeCode claude,
+      Path directory,
+      Map<String, String> claudeEnv,
+      String words,
+      ExecutorService runs) {
     return CompletableFuture.runAsync(
         () -> {
           try {
@@ -192,7 +216,8 @@ class ProcessEvidenceIT {
           } catch (Exception e) {
             throw new IllegalStateException("claude prompt " + words, e);
           }
-        });
+        },
+        runs);
   }
 
   private Path workspace(String name) throws Exception {

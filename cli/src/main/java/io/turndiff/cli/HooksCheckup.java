@@ -3,6 +3,7 @@ package io.turndiff.cli;
 import io.turndiff.api.wire.WireDoctorReport.Check;
 import io.turndiff.api.wire.WireHookSighting;
 import io.turndiff.api.wire.WireHooksStatus;
+import io.turndiff.api.wire.WireProcessEvidence;
 import io.turndiff.api.wire.WireSessionFileEvidence;
 import io.turndiff.model.TurnEnding;
 import java.util.ArrayList;
@@ -20,7 +21,8 @@ import java.util.Set;
  * last calls the store kept, so with none the user is asked to run one prompt. A last prompt whose
  * turn the service had to finish (its runtime gone, or its session ended, before its Stop) is a
  * warning: its end hook never arrived. A runtime whose own session files show it worked here while
- * none of its hooks arrived ({@code SessionFileEvidence}) is the same failure seen from outside.
+ * none of its hooks arrived ({@code SessionFileEvidence}), or whose process works here while its
+ * session file grows with no hook ({@code ProcessEvidence}), is the same failure seen from outside.
  */
 final class HooksCheckup {
 
@@ -43,6 +45,7 @@ final class HooksCheckup {
                   + " recorded on its own",
               "turndiff hooks install --runtime claude-code|gemini|codex|opencode"));
       checks.addAll(sessionFiles(status));
+      checks.addAll(processes(status));
       return checks;
     }
     for (WireHooksStatus.Loading loading : status.here().loadings()) {
@@ -64,6 +67,31 @@ final class HooksCheckup {
       checks.add(firing(runtime, status.service()));
     }
     checks.addAll(sessionFiles(status));
+    checks.addAll(processes(status));
+    return checks;
+  }
+
+  /**
+   * Each runtime process at work here, its session file growing, while none of its hooks arrived
+   * ({@code ProcessEvidence}): as for session files, a failure when its hooks are installed, else a
+   * warning that they are not.
+   */
+  private static List<Check> processes(WireHooksStatus status) {
+    List<Check> checks = new ArrayList<>();
+    for (WireProcessEvidence seen : status.processes()) {
+      String name = "hooks " + seen.runtime() + " process " + seen.pid();
+      checks.add(
+          seen.installed()
+              ? Check.fail(
+                  name,
+                  seen.warning(),
+                  "see `turndiff hooks status` (started here, trust), restart the runtime, run"
+                      + " one prompt and `turndiff doctor` again")
+              : Check.warn(
+                  name,
+                  seen.warning() + "; its hooks are not installed here or for the user",
+                  "turndiff hooks install --runtime " + seen.runtime() + ", then restart it"));
+    }
     return checks;
   }
 

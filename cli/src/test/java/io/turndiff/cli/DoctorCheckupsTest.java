@@ -7,6 +7,7 @@ import io.turndiff.api.wire.WireDoctorReport.Check;
 import io.turndiff.api.wire.WireDoctorReport.Verdict;
 import io.turndiff.api.wire.WireHookSighting;
 import io.turndiff.api.wire.WireHooksStatus;
+import io.turndiff.api.wire.WireProcessEvidence;
 import io.turndiff.api.wire.WireServiceConnections;
 import io.turndiff.api.wire.WireServiceGc;
 import io.turndiff.api.wire.WireServiceStatus;
@@ -154,6 +155,43 @@ class DoctorCheckupsTest {
     assertTrue(
         HooksCheckup.of(status(List.of(installed("codex", true, true)), running)).stream()
             .noneMatch(c -> c.name().endsWith(" sessions")));
+  }
+
+  @Test
+  void aRuntimeProcessAtWorkWithNoHookFailsWhenInstalledAndWarnsWhenNot() {
+    String warning =
+        "hooks may not be firing for gemini: its process 4242 has run in /w/sub since"
+            + " 2026-12-02T04:00:00Z and no hook arrived since, while its session file"
+            + " /h/.gemini/tmp/w/chats/session-x.jsonl was written at 2026-12-02T04:02:00Z"
+            + " (none from this workspace was kept)";
+    WireHooksStatus.Service running = new WireHooksStatus.Service(true, 1L, 2, null, List.of());
+    for (boolean installed : List.of(true, false)) {
+      WireHooksStatus status =
+          status(List.of(installed("gemini", true, null)), running)
+              .withProcesses(
+                  List.of(
+                      new WireProcessEvidence(
+                          "gemini",
+                          4242,
+                          "/w/sub",
+                          "2026-12-02T04:00:00Z",
+                          null,
+                          "/h/.gemini/tmp/w/chats/session-x.jsonl",
+                          "2026-12-02T04:02:00Z",
+                          installed,
+                          warning)));
+      Check check =
+          HooksCheckup.of(status).stream()
+              .filter(c -> c.name().equals("hooks gemini process 4242"))
+              .findFirst()
+              .orElseThrow();
+      assertEquals(installed ? Verdict.FAIL : Verdict.WARN, check.verdict(), check.toString());
+      assertTrue(check.found().startsWith(warning), check.found());
+      assertTrue(check.todo().contains("restart"), check.todo());
+    }
+    assertTrue(
+        HooksCheckup.of(status(List.of(installed("gemini", true, null)), running)).stream()
+            .noneMatch(c -> c.name().contains(" process ")));
   }
 
   private static WireHooksStatus.Installation installed(

@@ -5,9 +5,10 @@ import java.util.List;
 /**
  * {@code turndiff hooks status --json}: per runtime and scope, what of turndiff's hooks is in the
  * runtime's settings; then the workspace and the service the hooks reach, and which hooks a runtime
- * started in the directory status runs in would run; and {@code sessionFiles}, each runtime whose
- * own session files show it worked in the workspace while none of its hooks arrived (empty: none
- * does).
+ * started in the directory status runs in would run; {@code sessionFiles}, each runtime whose own
+ * session files show it worked in the workspace while none of its hooks arrived (empty: none does);
+ * and {@code processes}, each runtime process at work in the workspace, its session file growing,
+ * while none of its hooks arrived (empty: none is).
  */
 public record WireHooksStatus(
     List<Installation> installations,
@@ -15,15 +16,35 @@ public record WireHooksStatus(
     Workspace workspace,
     Service service,
     Here here,
-    List<WireSessionFileEvidence> sessionFiles) {
+    List<WireSessionFileEvidence> sessionFiles,
+    List<WireProcessEvidence> processes) {
 
   public WireHooksStatus {
     sessionFiles = List.copyOf(sessionFiles);
+    processes = List.copyOf(processes);
+  }
+
+  /** A status whose evidence from outside the hooks is yet to be looked at. */
+  public WireHooksStatus(
+      List<Installation> installations,
+      String hooksStore,
+      Workspace workspace,
+      Service service,
+      Here here,
+      List<WireSessionFileEvidence> sessionFiles) {
+    this(installations, hooksStore, workspace, service, here, sessionFiles, List.of());
   }
 
   /** This status with {@code evidence} as what the runtimes' session files showed. */
   public WireHooksStatus withSessionFiles(List<WireSessionFileEvidence> evidence) {
-    return new WireHooksStatus(installations, hooksStore, workspace, service, here, evidence);
+    return new WireHooksStatus(
+        installations, hooksStore, workspace, service, here, evidence, processes);
+  }
+
+  /** This status with {@code evidence} as what the runtimes' processes showed. */
+  public WireHooksStatus withProcesses(List<WireProcessEvidence> evidence) {
+    return new WireHooksStatus(
+        installations, hooksStore, workspace, service, here, sessionFiles, evidence);
   }
 
   /**

@@ -3,6 +3,7 @@ package io.turndiff.hooks.install;
 import io.turndiff.api.CliException;
 import io.turndiff.api.wire.WireHookSighting;
 import io.turndiff.api.wire.WireHooksStatus;
+import io.turndiff.api.wire.WireProcessEvidence;
 import io.turndiff.api.wire.WireSessionFileEvidence;
 import io.turndiff.model.RequestException;
 import io.turndiff.model.TurnEnding;
@@ -436,6 +437,28 @@ public final class HookInstallations {
       printSightings(status.service().sightings(), out);
     }
     printSessionFiles(status.sessionFiles(), out);
+    printProcesses(status.processes(), out);
+  }
+
+  /**
+   * Each runtime process at work here, its session file growing, while none of its hooks arrived:
+   * evidence from outside the hooks, with what to do.
+   */
+  private static void printProcesses(List<WireProcessEvidence> evidence, PrintWriter out) {
+    for (WireProcessEvidence seen : evidence) {
+      out.println("process " + seen.pid() + " of " + seen.runtime() + ":");
+      out.println("    WARNING: " + seen.warning());
+      out.println(
+          "    what to do: "
+              + (seen.installed()
+                  ? "this prompt's changes are in no turn; check the runtime runs the hooks where"
+                      + " it was started (above) and trusts them, restart it (a runtime reads its"
+                      + " hooks when it starts), run one prompt and this status again"
+                  : "turndiff hooks install --runtime "
+                      + seen.runtime()
+                      + ", then restart it (its hooks are not installed here or for the user;"
+                      + " a runtime reads them when it starts)"));
+    }
   }
 
   /**

@@ -84,7 +84,7 @@ public final class SessionFileEvidence {
   }
 
   /** The sessions whose last prompt is open: begun, not ended, its turn not finished for it. */
-  private static Set<String> openSessions(List<WireHookSighting> seen) {
+  static Set<String> openSessions(List<WireHookSighting> seen) {
     return seen.stream()
         .filter(s -> s.prompt() != null)
         .filter(s -> s.prompt().begin() && !s.prompt().end() && s.prompt().finishedBy() == null)
@@ -92,7 +92,7 @@ public final class SessionFileEvidence {
         .collect(Collectors.toSet());
   }
 
-  private static boolean installed(WireHooksStatus status, HookRuntime runtime) {
+  static boolean installed(WireHooksStatus status, HookRuntime runtime) {
     return status.installations().stream()
         .anyMatch(i -> i.runtime().equals(runtime.id()) && i.installed());
   }

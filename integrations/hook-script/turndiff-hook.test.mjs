@@ -228,10 +228,18 @@ for (const shell of runners) describe(shell, { concurrency: 1 }, () => {
     const launcher = launcherStartingStub({ runDir: box.runDir, store: box.store });
     try {
       const result = await runHook(shell, ["gemini"], geminiPayload,
-        baseEnv(box, { TURNDIFF_HOOK_NO_START: undefined, TURNDIFF_HOME: launcher.home, TURNDIFF_HOOK_START_WAIT: "10" }));
+        baseEnv(box, { TURNDIFF_HOOK_NO_START: undefined, TURNDIFF_HOME: launcher.home, TURNDIFF_HOOK_START_WAIT: "10",
+          ANTHROPIC_API_KEY: "sk-not-for-the-service", LC_TIME: "C" }));
       assert.equal(result.code, 0);
       assert.equal(result.stdout + result.stderr, "");
-      assert.equal(fs.readFileSync(launcher.calls, "utf8"), `service start --db ${box.store}\n`);
+      // the daemon's JVM itself, one start (docs/service.md, "Cold start"), as DaemonLauncher starts it: from /,
+      // with the environment a service keeps and not the runtime's keys
+      assert.equal(fs.readFileSync(launcher.calls, "utf8"), `service daemon --db ${box.store}\n`);
+      assert.equal(fs.readFileSync(launcher.cwd, "utf8"), "/\n");
+      const environment = fs.readFileSync(launcher.environment, "utf8");
+      assert.match(environment, /^LC_TIME=C$/m);
+      assert.match(environment, new RegExp(`^XDG_RUNTIME_DIR=${box.runtimeDir}$`, "m"));
+      assert.doesNotMatch(environment, /ANTHROPIC_API_KEY/);
       assert.equal(launcher.stub().hookRequests().length, 1);
       assert.ok(launcher.stub().hookRequests()[0].body.equals(geminiPayload));
       assert.ok(!fs.existsSync(path.join(box.runDir, `${box.key}.starting`)), "the start lock is gone");
@@ -257,7 +265,7 @@ for (const shell of runners) describe(shell, { concurrency: 1 }, () => {
           TURNDIFF_HOME: named ? launcher.home : undefined });
         const result = await runHook(shell, ["gemini"], geminiPayload, env, undefined, hook);
         assert.equal(result.code, 0);
-        assert.equal(fs.readFileSync(launcher.calls, "utf8"), `service start --db ${box.store}\n`, `TURNDIFF_HOME set: ${named}`);
+        assert.equal(fs.readFileSync(launcher.calls, "utf8"), `service daemon --db ${box.store}\n`, `TURNDIFF_HOME set: ${named}`);
         assert.equal(launcher.stub().hookRequests().length, 1);
       } finally {
         await launcher.close();
@@ -280,7 +288,7 @@ for (const shell of runners) describe(shell, { concurrency: 1 }, () => {
         const env = baseEnv(box, { TURNDIFF_HOOK_NO_START: undefined, TURNDIFF_HOME: launcher.home, TURNDIFF_HOOK_START_WAIT: "10" });
         const results = await Promise.all(Array.from({ length: 5 }, () => runHook(shell, ["codex"], geminiPayload, env)));
         assert.deepEqual(results.map((r) => r.code), [0, 0, 0, 0, 0]);
-        assert.equal(fs.readFileSync(launcher.calls, "utf8"), `service start --db ${box.store}\n`, `stale lock ${staleLock}: one start`);
+        assert.equal(fs.readFileSync(launcher.calls, "utf8"), `service daemon --db ${box.store}\n`, `stale lock ${staleLock}: one start`);
         assert.equal(launcher.stub().hookRequests().length, 5, "every call delivered");
       } finally {
         await launcher.close();
@@ -346,7 +354,7 @@ for (const shell of runners) describe(shell, { concurrency: 1 }, () => {
         new Promise((resolve) => setTimeout(resolve, 300)).then(() => runHook(shell, ["codex"], geminiPayload, env)),
       ]);
       assert.deepEqual(results.map((r) => r.code), [0, 0]);
-      assert.equal(fs.readFileSync(launcher.calls, "utf8"), `service start --db ${box.store}\n`, "one start");
+      assert.equal(fs.readFileSync(launcher.calls, "utf8"), `service daemon --db ${box.store}\n`, "one start");
       assert.equal(launcher.stub().hookRequests().length, 2, hookLog(box));
       assert.ok(launcher.stub().hookRequests()[0].body.equals(geminiPayload));
       assert.deepEqual(spooled(box), [], "nothing left in the spool");

@@ -252,15 +252,21 @@ test("never throws into OpenCode: failing service, no service, impostor, odd inp
 test("starts the service when none runs, once, and delivers when it is up", async () => {
   const box = sandbox();
   const launcher = launcherStartingStub({ runDir: box.runDir, store: box.store });
-  useEnvironment(box, { TURNDIFF_HOOK_NO_START: undefined, TURNDIFF_HOME: launcher.home, TURNDIFF_HOOK_START_WAIT: "10" });
+  useEnvironment(box, { TURNDIFF_HOOK_NO_START: undefined, TURNDIFF_HOME: launcher.home, TURNDIFF_HOOK_START_WAIT: "10",
+    ANTHROPIC_API_KEY: "sk-not-for-the-service" });
   try {
     const hooks = await (await loadPlugin())(pluginInput(DIRECTORY));
     await Promise.all([replay(hooks, readFixture("chat.message.json")), replay(hooks, readFixture("tool.execute.before.write.json"))]);
-    assert.equal(fs.readFileSync(launcher.calls, "utf8"), `service start --db ${box.store}\n`, "started once for two calls");
+    // the daemon's JVM itself, from /, without the runtime's keys (docs/service.md, "Cold start")
+    assert.equal(fs.readFileSync(launcher.calls, "utf8"), `service daemon --db ${box.store}\n`, "started once for two calls");
+    assert.equal(fs.readFileSync(launcher.cwd, "utf8"), "/\n");
+    assert.doesNotMatch(fs.readFileSync(launcher.environment, "utf8"), /ANTHROPIC_API_KEY/);
+    assert.match(fs.readFileSync(launcher.environment, "utf8"), /^TURNDIFF_DB=/m);
     assert.equal(launcher.stub().hookRequests().length, 2);
     assert.equal(fs.statSync(box.runDir).mode & 0o777, 0o700);
     assert.ok(!fs.existsSync(path.join(box.runDir, `${box.key}.starting`)), "the start lock is released");
   } finally {
+    delete process.env.ANTHROPIC_API_KEY;
     await launcher.close();
   }
 });
@@ -272,7 +278,7 @@ test("a release's TURNDIFF_HOME: the service is started through its bin/turndiff
   try {
     const hooks = await (await loadPlugin())(pluginInput(DIRECTORY));
     await replay(hooks, readFixture("tool.execute.before.write.json"));
-    assert.equal(fs.readFileSync(launcher.calls, "utf8"), `service start --db ${box.store}\n`);
+    assert.equal(fs.readFileSync(launcher.calls, "utf8"), `service daemon --db ${box.store}\n`);
     assert.equal(launcher.stub().hookRequests().length, 1);
   } finally {
     await launcher.close();

@@ -220,6 +220,16 @@ function seconds(value, fallback) {
 }
 
 /**
+ * The environment the service keeps (DaemonLauncher.kept): a runtime's API keys stay out of a long-lived process.
+ * @param {NodeJS.ProcessEnv} env @returns {NodeJS.ProcessEnv}
+ */
+function serviceEnvironment(env) {
+  const kept = ["HOME", "USER", "LOGNAME", "PATH", "LANG", "TZ", "TMPDIR", "JAVA_HOME"];
+  return Object.fromEntries(Object.entries(env).filter(([name]) =>
+    kept.includes(name) || name.startsWith("LC_") || name.startsWith("XDG_") || name.startsWith("TURNDIFF_")));
+}
+
+/**
  * The plugin's connection to the service: discovery, identity (remembered per instance), start.
  * @param {NodeJS.ProcessEnv} env
  */
@@ -302,10 +312,13 @@ function connection(env) {
       // a release's bin/turndiff, else a checkout's turndiff (as bin/turndiff-hook finds it)
       const released = path.join(home, "bin", "turndiff");
       const launcher = isExecutable(released) ? released : path.join(home, "turndiff");
-      const child = spawn(launcher, ["service", "start", "--db", where.store], { detached: true, stdio: "ignore", cwd: "/" });
+      // the daemon's JVM itself, one JVM on the cold path (docs/service.md, "Cold start"): it takes the start
+      // lock, probes, takes the spool and publishes its discovery file last; as DaemonLauncher starts it
+      const child = spawn(launcher, ["service", "daemon", "--db", where.store],
+        { detached: true, stdio: "ignore", cwd: "/", env: serviceEnvironment(env) });
       child.on("error", (e) => log(where, `cannot run ${launcher}: ${e.message}`));
       child.unref();
-      log(where, `no running service for ${where.store}: started one (${launcher} service start)`);
+      log(where, `no running service for ${where.store}: started one (${launcher} service daemon)`);
       return lock;
     } catch (e) {
       log(where, `cannot start the service: ${e instanceof Error ? e.message : String(e)}`);

@@ -126,8 +126,8 @@ export function writeDiscovery({ runDir, store, token, instance, port, pid, star
 
 /**
  * A stand-in for the `turndiff` launcher in a TURNDIFF_HOME of its own: it records each call's arguments
- * (one line each in `calls`), and the first call brings up a stub service for `store` in `runDir`, as
- * `turndiff service start` would. `stub()` is that stub once it is up; `close()` ends it.
+ * (one line each in `calls`; its working directory in `cwd`, its environment in `environment`), and the first call
+ * brings up a stub service for `store` in `runDir`, as `turndiff service daemon` would. `stub()` is that stub once it is up; `close()` ends it.
  */
 export function launcherStartingStub({ runDir, store, release = false, delayMs = 0 }) {
   const home = fs.mkdtempSync(path.join(os.tmpdir(), "tdlauncher-"));
@@ -140,8 +140,12 @@ export function launcherStartingStub({ runDir, store, release = false, delayMs =
   // is still running (on a loaded machine the shell could sit between its printf and its exit for longer than
   // the hook's 0.1 s poll, and the hook then rightly left the start lock naming the running start)
   const launcherPid = path.join(home, "launcher.pid");
+  // its working directory and environment, as the service it stands for would have them
+  const cwd = path.join(home, "cwd");
+  const environment = path.join(home, "environment");
   fs.writeFileSync(launcher,
-    `#!/bin/sh\nprintf '%s\\n' "$*" >> '${calls}'\nprintf '%s\\n' $$ > '${launcherPid}'\n`, { mode: 0o755 });
+    `#!/bin/sh\npwd > '${cwd}'\nenv > '${environment}'\nprintf '%s\\n' "$*" >> '${calls}'\nprintf '%s\\n' $$ > '${launcherPid}'\n`,
+    { mode: 0o755 });
   const launcherEnded = () => {
     const pid = fs.existsSync(launcherPid) ? fs.readFileSync(launcherPid, "utf8").trim() : "";
     return pid !== "" && !fs.existsSync(`/proc/${pid}`);
@@ -156,7 +160,7 @@ export function launcherStartingStub({ runDir, store, release = false, delayMs =
     }
   }, 20);
   return {
-    home, calls,
+    home, calls, cwd, environment,
     stub: () => (stub === "starting" ? null : stub),
     close: async () => {
       clearInterval(watcher);

@@ -18,9 +18,14 @@ import io.turndiff.service.Program;
 import io.turndiff.service.ServiceControl;
 import io.turndiff.service.ServiceFiles;
 import io.turndiff.service.ServiceProbe;
+import io.turndiff.service.StartClaim;
 import io.turndiff.service.StoreService;
+import java.io.FileOutputStream;
 import java.io.IOException;
+import java.io.PrintStream;
 import java.io.PrintWriter;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -28,6 +33,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.Callable;
+import java.util.concurrent.TimeUnit;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
@@ -42,6 +48,7 @@ import picocli.CommandLine.Spec;
     description = "The per-user service of the store: start (idempotent), stop (graceful), status.",
     subcommands = {
       ServiceCommand.Start.class,
+      ServiceCommand.Daemon.class,
       ServiceCommand.Stop.class,
       ServiceCommand.Status.class
     })
@@ -96,6 +103,86 @@ final class ServiceCommand {
           .getOut()
           .println(started(started.started(), started.discovery(), files, started.replaced()));
       return ExitCode.OK.code();
+    }
+  }
+
+  /**
+   * {@code service daemon}: the service itself, started directly by whoever found none (the hook
+   * script, so the hook client too), in one JVM: it takes the start claim {@code service start}
+   * takes before it spawns (the start lock, the probe, the take-over), serves the store as {@code
+   * serve --daemon} in this process, and lets the start lock go once its discovery file is
+   * published. The cold path thus pays one JVM, not a {@code service start} JVM and then the
+   * daemon's (docs/service.md, "Cold start"). When the same program's service runs already, it
+   * prints what {@code service start} prints (started false) and exits 0. Its starter gives it its
+   * session, stdin, working directory and environment, as {@code DaemonLauncher} does; until the
+   * store's folder and log are checked its errors go to the starter's stderr (the hook log), then
+   * everything it writes goes to the service's log.
+   */
+  @Command(
+      name = "daemon",
+      hidden = true,
+      description =
+          "Run as the per-user service of the store, in this process (the hooks' cold start).")
+  static final class Daemon implements Callable<Integer> {
+
+    @Spec CommandSpec spec;
+
+    @Override
+    public Integer call() throws IOException {
+      ServiceFiles files = files(spec);
+      PrintWriter err = spec.commandLine().getErr();
+      StartClaim claim =
+          StartClaim.take(
+              files, Program.current(Main.VERSION), note -> err.println("turndiff: " + note));
+      try {
+        Optional<Discovery> running = claim.running();
+        if (running.isPresent()) {
+          spec.commandLine().getOut().println(started(false, running.get(), files, null));
+          return ExitCode.OK.code();
+        }
+        PrintStream log =
+            new PrintStream(
+                new FileOutputStream(files.log().toFile(), true), true, StandardCharsets.UTF_8);
+        System.setOut(log);
+        System.setErr(log);
+        Thread.setDefaultUncaughtExceptionHandler(
+            (thread, failure) ->
+                log.println("turndiff: unexpected error in " + thread.getName() + ": " + failure));
+        if (claim.replaced() != null) {
+          log.println(
+              "turndiff: replaced the service (pid "
+                  + claim.replaced().pid()
+                  + ", "
+                  + claim.replaced().version()
+                  + ")");
+        }
+        releaseWhenPublished(claim, files.discovery());
+        return Main.run(files.serveArguments().toArray(String[]::new), log, log);
+      } finally {
+        claim.close();
+      }
+    }
+
+    /**
+     * Lets the start lock go once the discovery file is there: the serve writes it last (after the
+     * spool is taken), and a stale one was removed under the lock, so its existence is this
+     * service's publication. A starter waiting on the lock then probes and finds this service.
+     */
+    private static void releaseWhenPublished(StartClaim claim, Path discovery) {
+      Thread.ofPlatform()
+          .daemon()
+          .name("turndiff-start-claim")
+          .start(
+              () -> {
+                try {
+                  while (!Files.exists(discovery)) {
+                    TimeUnit.MILLISECONDS.sleep(10);
+                  }
+                } catch (InterruptedException e) {
+                  Thread.currentThread().interrupt();
+                }
+                claim.close();
+              });
     }
   }
 

@@ -36,11 +36,11 @@ final class CliProcess {
     Files.createDirectories(home);
     Path launcher = home.resolve("turndiff");
     // as a release's bin/turndiff starts its jar: from the start-up cache, the full JIT for
-    // `serve` (the service), C1 and the serial collector for the rest; without it, the service
-    // this launcher starts and each command a hook client runs through it start from nothing
-    // (about twice the CPU)
+    // `serve` and `service daemon` (the service), C1 and the serial collector for the rest;
+    // without it, the service this launcher starts and each command a hook client runs through it
+    // start from nothing (about twice the CPU)
     String script =
-        "#!/bin/sh\ncase ${1-} in\n  serve) short= ;;\n  *) short='"
+        "#!/bin/sh\ncase \"${1-} ${2-}\" in\n  'serve '* | 'service daemon') short= ;;\n  *) short='"
             + String.join(" ", StartupCache.SHORT_COMMAND_FLAGS)
             + "' ;;\nesac\nexec '"
             + ProcessHandle.current().info().command().orElse("java")

@@ -4,7 +4,6 @@ import io.turndiff.api.CliException;
 import io.turndiff.api.ExitCode;
 import io.turndiff.api.wire.WireReplacedService;
 import io.turndiff.api.wire.WireServiceStopped;
-import io.turndiff.ownfiles.LockFile;
 import java.io.IOException;
 import java.time.Duration;
 import java.time.Instant;
@@ -44,36 +43,11 @@ public final class ServiceControl {
       Map<String, String> environment,
       Consumer<String> notes)
       throws IOException, InterruptedException {
-    files.prepare();
-    files.prepareStoreFolder().forEach(notes);
-    try (LockFile _ = LockFile.acquire(files.startLock())) {
-      WireReplacedService replaced = null;
-      switch (ServiceProbe.probe(files)) {
-        case ServiceProbe.Running running -> {
-          if (Program.of(running.discovery()).isSame(program)) {
-            return new Started(false, running.discovery(), null);
-          }
-          replaced = replace(running.discovery(), files, program, notes);
-        }
-        case ServiceProbe.Unproven unproven ->
-            throw new CliException(
-                ExitCode.ERROR,
-                unproven.reason()
-                    + ", and it holds the store; not starting a second service "
-                    + "(turndiff service stop --force ends it; its log: "
-                    + files.log()
-                    + ")");
-        case ServiceProbe.Stale stale -> {
-          notes.accept("replacing a stale discovery file: " + stale.reason());
-          files.removeServiceFiles();
-        }
-        case ServiceProbe.Nothing _ -> {
-          // start one
-        }
+    try (StartClaim claim = StartClaim.take(files, program, notes)) {
+      if (claim.running().isPresent()) {
+        return new Started(false, claim.running().get(), null);
       }
-      if (replaced == null) {
-        replaced = takeOver(StoreService.of(files.storePath()), notes);
-      }
+      WireReplacedService replaced = claim.replaced();
       Process child = DaemonLauncher.spawn(files, environment);
       // what proving the daemon needs is made while it starts, not after it published
       ServiceProbe.prepareClient();
@@ -105,7 +79,7 @@ public final class ServiceControl {
    * call undelivered for as long as that serve runs. One that holds the store and does not prove
    * itself is not ours to stop: refused, named.
    */
-  private static WireReplacedService takeOver(StoreService store, Consumer<String> notes)
+  static WireReplacedService takeOver(StoreService store, Consumer<String> notes)
       throws IOException {
     switch (store.find()) {
       case ServiceProbe.Running running -> {
@@ -140,7 +114,7 @@ public final class ServiceControl {
    * Stops a service that runs another turndiff (an upgrade installed this one since it started),
    * gracefully, so that {@code program} starts in its place.
    */
-  private static WireReplacedService replace(
+  static WireReplacedService replace(
       Discovery running, ServiceFiles files, Program program, Consumer<String> notes)
       throws IOException {
     Program theirs = Program.of(running);

@@ -6,6 +6,8 @@ import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import io.turndiff.api.Json;
 import io.turndiff.fixtures.CommandRun;
 import io.turndiff.fixtures.StoreRows;
 import java.nio.charset.StandardCharsets;
@@ -205,6 +207,34 @@ class CommandClientIT {
     assertSame(false, "turns", "--limit", "many");
     assertSame(false, "log", "--workspace", temp.resolve("nowhere").toString(), "x");
     assertSame(false, "status", "--bogus");
+  }
+
+  /**
+   * The workspace was tracked by a JVM of its own, so the service never wrote its index: its first
+   * {@code status} walks the tree, and the next ones answer from the watcher (the names with an
+   * event since, and those the last status found changed), still exactly what the JVM prints.
+   */
+  @Test
+  void aStatusThroughTheServiceWalksTheTreeOnceThenAnswersFromTheWatcher() throws Exception {
+    startService();
+    assertSame(false, "status");
+    JsonNode first = watch();
+    assumeTrue(first.get("workspaces").asInt() == 1, "inotify is available here");
+    assertEquals(1, first.get("full_scans").asLong(), first.toString());
+    Files.writeString(workspace.resolve("later.txt"), "even later\n");
+    Files.delete(workspace.resolve("kept.txt"));
+    assertSame(false, "status");
+    assertSame(false, "status", "--json");
+    JsonNode after = watch();
+    assertEquals(1, after.get("full_scans").asLong(), "one walk of the tree: " + after);
+    assertEquals(2, after.get("watched_scans").asLong(), after.toString());
+  }
+
+  /** What the service's watcher did, from {@code service status --json}. */
+  private JsonNode watch() throws Exception {
+    CommandRun status = CliProcess.run(env, "service", "status", "--json");
+    assertEquals(0, status.exitCode(), status.err());
+    return Json.mapper().readTree(status.out()).get("service").get("watch");
   }
 
   @Test

@@ -22,11 +22,18 @@ import org.sqlite.util.LibraryLoaderUtil;
  * <p>The folder is named by the {@value #FOLDER_PROPERTY} system property, which the launcher sets
  * to one beside the jar; without it sqlite-jdbc loads its library as it always does. The copy is
  * made once, whole under a temporary name and then renamed into place, so no process ever loads a
- * half-written one; it lives under a name holding sqlite-jdbc's version and the platform's folder
- * in the jar, so another version of sqlite-jdbc makes a copy of its own. A copy made by another jar
- * is not looked at here (that would cost the jar's library read again): the launcher removes a
- * folder older than its jar, as it does its caches. When the copy cannot be made (a read-only
- * folder), sqlite-jdbc extracts its own as it always does.
+ * half-written one; it lives under a name holding sqlite-jdbc's version and the JVM's {@code
+ * os.name} and {@code os.arch}, so another version of sqlite-jdbc makes a copy of its own.
+ *
+ * <p>The copy is found without asking sqlite-jdbc which of its platform folders this machine needs:
+ * its answer ({@code OSInfo}) resolves every entry of {@code /proc/self/map_files} and starts
+ * {@code uname -o} in a process of its own, at every start of every command, to tell musl and
+ * Android from other Linux systems. That answer is asked only to make the copy. A musl and a glibc
+ * system sharing the folder (one jar mounted in both) would share one copy: the one that cannot
+ * load it has sqlite-jdbc extract its own, as without a folder. A copy made by another jar is not
+ * looked at here (that would cost the jar's library read again): the launcher removes a folder
+ * older than its jar, as it does its caches. When the copy cannot be made (a read-only folder),
+ * sqlite-jdbc extracts its own as it always does.
  */
 final class SqliteLibraryCopy {
 
@@ -67,19 +74,21 @@ final class SqliteLibraryCopy {
    * jar has none for this platform or the copy cannot be made.
    */
   static Optional<Path> use(Path folder) {
-    String resourceFolder = LibraryLoaderUtil.getNativeLibResourcePath();
     String name = LibraryLoaderUtil.getNativeLibName();
-    URL library = SQLiteJDBCLoader.class.getResource(resourceFolder + "/" + name);
-    if (library == null) {
-      return Optional.empty();
-    }
     Path copy =
         folder
-            .resolve("sqlite-jdbc-" + SQLiteJDBCLoader.getVersion() + resourceFolder)
+            .resolve("sqlite-jdbc-" + SQLiteJDBCLoader.getVersion())
+            .resolve(platform())
             .resolve(name)
             .toAbsolutePath();
     if (OwnFile.of(copy).isRegularFile(LinkOption.NOFOLLOW_LINKS)) {
       return Optional.of(copy);
+    }
+    URL library =
+        SQLiteJDBCLoader.class.getResource(
+            LibraryLoaderUtil.getNativeLibResourcePath() + "/" + name);
+    if (library == null) {
+      return Optional.empty();
     }
     try {
       make(library, copy);
@@ -88,6 +97,15 @@ final class SqliteLibraryCopy {
       // sqlite-jdbc extracts its own copy, as without a folder
       return Optional.empty();
     }
+  }
+
+  /**
+   * The JVM's operating system and architecture as one folder name ({@code Linux-amd64}): what
+   * tells one platform's copy from another's without starting a process.
+   */
+  private static String platform() {
+    return (System.getProperty("os.name") + "-" + System.getProperty("os.arch"))
+        .replaceAll("[^A-Za-z0-9._-]", "_");
   }
 
   /**

@@ -139,7 +139,8 @@ public final class Tracker {
     TrackingOptions kept = keepingIgnoredFiles(workspaceId, options);
     try (WorkspaceHandles.Lease lease = workspaces.adopt(workspaceId, opened)) {
       Comparison comparison =
-          compareAndWrite(workspaceId, lease.boundary(), kept, progress, false, true);
+          compareAndWrite(
+              workspaceId, lease.boundary(), kept, progress, Watching.Scope.TRACK, true);
       return summary(lease.boundary(), comparison, kept, System.nanoTime() - started);
     }
   }
@@ -151,7 +152,8 @@ public final class Tracker {
     try (WorkspaceHandles.Lease lease = workspaces.borrow(stored.id())) {
       WorkspaceBoundary boundary = lease.boundary();
       TrackingOptions options = options(stored.id());
-      Comparison comparison = compare(stored.id(), boundary, options, false, Progress.NONE, true);
+      Comparison comparison =
+          compare(stored.id(), boundary, options, false, Progress.NONE, Watching.Scope.STATUS);
       return new WorkspaceStatus(
           boundary.rootReal().toString(),
           comparison.changes(),
@@ -226,7 +228,12 @@ public final class Tracker {
   public List<PathChange> refresh(long workspaceId) {
     try (WorkspaceHandles.Lease lease = workspaces.borrow(workspaceId)) {
       return compareAndWrite(
-              workspaceId, lease.boundary(), options(workspaceId), Progress.NONE, true, false)
+              workspaceId,
+              lease.boundary(),
+              options(workspaceId),
+              Progress.NONE,
+              Watching.Scope.WRITE,
+              false)
           .changes();
     }
   }
@@ -236,11 +243,10 @@ public final class Tracker {
       WorkspaceBoundary boundary,
       TrackingOptions options,
       Progress progress,
-      boolean mayLookAtChangesOnly,
+      Watching.Scope scope,
       boolean refusedWhileTurnsAreOpen) {
     for (int attempt = 1; ; attempt++) {
-      Comparison comparison =
-          compare(workspaceId, boundary, options, true, progress, mayLookAtChangesOnly);
+      Comparison comparison = compare(workspaceId, boundary, options, true, progress, scope);
       boolean written =
           store.write(
               tx -> {
@@ -302,7 +308,12 @@ public final class Tracker {
   public Comparison changes(long workspaceId) {
     try (WorkspaceHandles.Lease lease = workspaces.borrow(workspaceId)) {
       return compare(
-          workspaceId, lease.boundary(), options(workspaceId), true, Progress.NONE, true);
+          workspaceId,
+          lease.boundary(),
+          options(workspaceId),
+          true,
+          Progress.NONE,
+          Watching.Scope.WRITE);
     }
   }
 
@@ -438,9 +449,8 @@ public final class Tracker {
       OptionalLong watchMark) {}
 
   /**
-   * The scan ({@link TreeScan}, against the index {@link IndexCache} holds), the reading of what
-   * its stat does not prove unchanged ({@link ContentReader}), and the comparison of what was read
-   * ({@link IndexComparison}).
+   * {@link #scanAndCompare}; a status's result with a watch mark becomes the status baseline of the
+   * next status ({@link Watching#statusSeen}): the names it found different from the index.
    */
   private Comparison compare(
       long workspaceId,
@@ -448,10 +458,33 @@ public final class Tracker {
       TrackingOptions options,
       boolean storeContent,
       Progress progress,
-      boolean mayLookAtChangesOnly) {
+      Watching.Scope scope) {
     IndexCache.Index index = indexes.of(workspaceId);
+    Comparison comparison =
+        scanAndCompare(workspaceId, index, boundary, options, storeContent, progress, scope);
+    if (scope == Watching.Scope.STATUS && comparison.watchMark().isPresent()) {
+      Set<WorkspacePath> differing = new HashSet<>(comparison.scan().ignoredOverCap());
+      comparison.changes().forEach(change -> differing.add(change.path()));
+      watching.statusSeen(workspaceId, index, comparison.watchMark().getAsLong(), differing);
+    }
+    return comparison;
+  }
+
+  /**
+   * The scan ({@link TreeScan}, against the index {@link IndexCache} holds), the reading of what
+   * its stat does not prove unchanged ({@link ContentReader}), and the comparison of what was read
+   * ({@link IndexComparison}).
+   */
+  private Comparison scanAndCompare(
+      long workspaceId,
+      IndexCache.Index index,
+      WorkspaceBoundary boundary,
+      TrackingOptions options,
+      boolean storeContent,
+      Progress progress,
+      Watching.Scope scope) {
     GitIndexes git = gitIndexes.computeIfAbsent(workspaceId, id -> new GitIndexes());
-    Watching.Plan plan = watching.plan(workspaceId, index, mayLookAtChangesOnly);
+    Watching.Plan plan = watching.plan(workspaceId, index, scope);
     Optional<Scan> changed =
         plan.dirty()
             .map(dirty -> withHardlinked(dirty, index))

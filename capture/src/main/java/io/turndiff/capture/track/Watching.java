@@ -30,6 +30,15 @@ import java.util.concurrent.atomic.AtomicLong;
  * and the two compared: the whole result is used wherever they differ on a name that no event after
  * the scan began explains (each name on its own); such a name still without an event at the next
  * sync is a disagreement, logged and counted.
+ *
+ * <p>A status writes no index, so it cannot make a baseline of that kind; it makes one of its own
+ * (the <i>status baseline</i>, used by the next status only): the index's version, the walk's mark,
+ * and the names the walk found different from the index (its changes and the ignored files it left
+ * out for their size). Every other name had no event since the mark and was as the index holds it
+ * when the walk looked, so the next status looks at the names with an event since the mark and at
+ * those names again, and nothing else. Without it, a service whose workspace was last scanned by
+ * another process ({@code turndiff track} in a JVM of its own) walked the whole tree at every
+ * {@code status} until a turn finished in the service.
  */
 final class Watching implements AutoCloseable {
 
@@ -43,7 +52,28 @@ final class Watching implements AutoCloseable {
   private static final Set<String> IGNORE_FILES = Set.copyOf(IgnoreRules.FILES);
 
   /** The index a watched scan may trust outside the names with an event after {@code mark}. */
-  private record Baseline(long version, long indexedAtNanos, long mark) {}
+  private record Baseline(long version, long indexedAtNanos, long mark) {
+    boolean of(IndexCache.Index index) {
+      return version == index.version() && indexedAtNanos == index.indexedAtNanos();
+    }
+  }
+
+  /**
+   * What a status's scan that began at {@code mark} found of the index {@code version}: the names
+   * in {@code differing} differ from it, every other name without an event after {@code mark} is as
+   * it holds it.
+   */
+  private record StatusBaseline(Baseline index, Set<WorkspacePath> differing) {}
+
+  /** What a scan may do: the scan of a status, one whose result is written, or a track's. */
+  enum Scope {
+    /** Nothing is written: the status baseline may be used, and the scan may make one. */
+    STATUS,
+    /** The index is written after it (a turn's refresh or finish). */
+    WRITE,
+    /** A track: the whole tree, whatever the watch saw. */
+    TRACK
+  }
 
   /**
    * Names a check found different with no event after {@code mark} yet: a disagreement unless an
@@ -55,6 +85,7 @@ final class Watching implements AutoCloseable {
   private static final class State {
     private final Optional<TreeWatch> watch;
     private Baseline baseline;
+    private StatusBaseline statusBaseline;
     private Suspects suspects;
     private long watchedScans;
     private long lastCheckNanos = System.nanoTime();
@@ -101,7 +132,7 @@ final class Watching implements AutoCloseable {
   }
 
   /** How the next scan of {@code workspaceId} against {@code index} goes. */
-  Plan plan(long workspaceId, IndexCache.Index index, boolean mayLookAtChangesOnly) {
+  Plan plan(long workspaceId, IndexCache.Index index, Scope scope) {
     if (!options.enabled()) {
       return Plan.UNWATCHED;
     }
@@ -125,11 +156,20 @@ final class Watching implements AutoCloseable {
       return whole(whole, "the watcher did not answer in time");
     }
     Baseline baseline;
+    Set<WorkspacePath> carried = Set.of();
     Optional<TreeWatch.Dirty> changed = Optional.empty();
     boolean check;
     synchronized (state) {
       confirm(state);
       baseline = state.baseline;
+      StatusBaseline statusBaseline = state.statusBaseline;
+      // a status baseline of an index written since names the reason for a whole walk as well
+      if (scope == Scope.STATUS
+          && statusBaseline != null
+          && (baseline == null || !baseline.of(index) && statusBaseline.index().of(index))) {
+        baseline = statusBaseline.index();
+        carried = statusBaseline.differing();
+      }
       // under the lock that a new baseline is written under: the names after this baseline's
       // mark are not forgotten until they are read here
       if (baseline != null) {
@@ -142,14 +182,13 @@ final class Watching implements AutoCloseable {
         state.lastCheckNanos = System.nanoTime();
       }
     }
-    if (!mayLookAtChangesOnly) {
+    if (scope == Scope.TRACK) {
       return whole(whole, "a track walks the whole tree");
     }
     if (baseline == null) {
       return whole(whole, "no watched scan of this workspace yet");
     }
-    if (baseline.version() != index.version()
-        || baseline.indexedAtNanos() != index.indexedAtNanos()) {
+    if (!baseline.of(index)) {
       return whole(whole, "the index was written by another scan");
     }
     if (index.partial() || index.directories().isEmpty()) {
@@ -168,7 +207,12 @@ final class Watching implements AutoCloseable {
     if (check) {
       checks.incrementAndGet();
     }
-    return new Plan(state.watch, mark, Optional.of(dirty.paths()), check);
+    Set<WorkspacePath> paths = dirty.paths();
+    if (!carried.isEmpty()) {
+      paths = new HashSet<>(paths);
+      paths.addAll(carried);
+    }
+    return new Plan(state.watch, mark, Optional.of(paths), check);
   }
 
   private Plan whole(Plan plan, String why) {
@@ -196,6 +240,29 @@ final class Watching implements AutoCloseable {
       confirm(state);
       state.baseline = new Baseline(version, indexedAtNanos, mark);
       state.watch.get().forgetUpTo(mark);
+    }
+  }
+
+  /**
+   * A status's scan that began at {@code mark} compared the tree with {@code index} and found
+   * {@code differing} different from it: the status baseline of the next status (see the class's
+   * comment). A scan that began earlier than the baseline kept does not replace it.
+   */
+  void statusSeen(
+      long workspaceId, IndexCache.Index index, long mark, Set<WorkspacePath> differing) {
+    State state = states.get(workspaceId);
+    if (state == null || state.watch.isEmpty()) {
+      return;
+    }
+    synchronized (state) {
+      confirm(state);
+      StatusBaseline kept = state.statusBaseline;
+      if (kept != null && kept.index().of(index) && kept.index().mark() > mark) {
+        return;
+      }
+      state.statusBaseline =
+          new StatusBaseline(
+              new Baseline(index.version(), index.indexedAtNanos(), mark), Set.copyOf(differing));
     }
   }
 
@@ -274,6 +341,7 @@ final class Watching implements AutoCloseable {
     synchronized (state) {
       confirm(state);
       state.baseline = null;
+      state.statusBaseline = null;
       state.suspects = new Suspects(mark, Set.copyOf(differing), root, found);
     }
   }

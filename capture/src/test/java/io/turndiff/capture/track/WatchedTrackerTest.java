@@ -334,6 +334,99 @@ class WatchedTrackerTest {
         status.toString());
   }
 
+  /**
+   * A workspace tracked by another process (a {@code turndiff track} in a JVM of its own) and
+   * changed while no watch ran: the service's first status walks the whole tree and sees the
+   * change; every status after it looks only at the names with an event since and at those the last
+   * status found changed, until a turn writes the index, and each answers as a full scan does. The
+   * sampled check is off ({@code verifyEvery} 50, the service's), so the counters show every walk.
+   */
+  @Test
+  void aStatusAfterAnotherProcessTrackedLooksAtTheChangesOnlyFromTheSecondOn() throws Exception {
+    watchedCapture.close();
+    fullCapture.close();
+    handles.close();
+    open(WatchOptions.SERVICE.withHook(hook));
+    workspace.file("a.txt", "one\n").file("b.txt", "b\n");
+    for (int i = 0; i < 40; i++) {
+      workspace.file("d" + i % 4 + "/f" + i + ".txt", "content " + i + "\n");
+    }
+    full.track(workspace.root(), TrackingOptions.DEFAULTS);
+    sh(workspace.root(), "echo two >> a.txt");
+
+    assertEquals(Map.of("a.txt", ChangeKind.MODIFIED), changes(watched, workspace.root()));
+    WatchStatus first = watched.watchStatus();
+    assumeTrue(first.workspaces() == 1, "inotify is available here");
+    assertEquals(1, first.fullScans(), "the first status walks the tree: " + first);
+    assertEquals(0, first.watchedScans(), first.toString());
+
+    sh(workspace.root(), "rm b.txt && echo new > d0/new.txt && mkdir e && echo e > e/f.txt");
+    Map<String, ChangeKind> second = changes(watched, workspace.root());
+    assertEquals(
+        Map.of(
+            "a.txt", ChangeKind.MODIFIED,
+            "b.txt", ChangeKind.DELETED,
+            "d0/new.txt", ChangeKind.ADDED,
+            "e/f.txt", ChangeKind.ADDED),
+        second);
+    assertEquals(changes(full, workspace.root()), second, "the watched status = a full scan");
+
+    sh(workspace.root(), "printf 'one\\n' > a.txt && echo more >> d2/f2.txt");
+    Map<String, ChangeKind> third = changes(watched, workspace.root());
+    assertEquals(
+        Map.of(
+            "b.txt", ChangeKind.DELETED,
+            "d0/new.txt", ChangeKind.ADDED,
+            "e/f.txt", ChangeKind.ADDED,
+            "d2/f2.txt", ChangeKind.MODIFIED),
+        third,
+        "a.txt holds the index's content again");
+    assertEquals(changes(full, workspace.root()), third, "the watched status = a full scan");
+
+    WatchStatus after = watched.watchStatus();
+    assertEquals(1, after.fullScans(), "no status after the first walked the tree: " + after);
+    assertEquals(2, after.watchedScans(), after.toString());
+    assertEquals(0, after.checks(), after.toString());
+
+    // a turn's refresh writes the index: the statuses after it use the index's baseline
+    assertEquals(4, watched.refresh(workspaceId()).size());
+    assertEquals(Map.of(), changes(watched, workspace.root()));
+    assertEquals(Map.of(), changes(full, workspace.root()));
+    assertEquals(0, watched.watchStatus().disagreements(), watched.watchStatus().toString());
+  }
+
+  /**
+   * The same, with every watched status checked against a full scan: an index another process
+   * writes after the service's status makes the next status walk the tree again.
+   */
+  @Test
+  void aStatusBaselineIsCheckedAndDroppedWhenAnotherProcessWritesTheIndex() throws Exception {
+    workspace.file("a.txt", "one\n").file("d/b.txt", "b\n");
+    full.track(workspace.root(), TrackingOptions.DEFAULTS);
+    sh(workspace.root(), "echo two >> a.txt");
+    assertEquals(Map.of("a.txt", ChangeKind.MODIFIED), changes(watched, workspace.root()));
+    assumeTrue(watched.watchStatus().workspaces() == 1, "inotify is available here");
+    sh(workspace.root(), "echo c > d/c.txt && chmod +x d/b.txt");
+    assertEquals(
+        Map.of(
+            "a.txt", ChangeKind.MODIFIED,
+            "d/c.txt", ChangeKind.ADDED,
+            "d/b.txt", ChangeKind.MODIFIED),
+        changes(watched, workspace.root()));
+    WatchStatus checked = watched.watchStatus();
+    assertEquals(1, checked.watchedScans(), checked.toString());
+    assertEquals(1, checked.checks(), checked.toString());
+    assertEquals(0, checked.disagreements(), checked.toString());
+
+    full.refresh(workspaceId());
+    sh(workspace.root(), "rm a.txt");
+    assertEquals(Map.of("a.txt", ChangeKind.DELETED), changes(watched, workspace.root()));
+    WatchStatus after = watched.watchStatus();
+    assertEquals(2, after.fullScans(), after.toString());
+    assertEquals(
+        1L, after.fallbacks().get("the index was written by another scan"), after.toString());
+  }
+
   @Test
   void aFileHardlinkedFromOutsideIsLookedAtEveryTime() throws Exception {
     Path elsewhere = workspace.base().resolve("elsewhere.txt");

@@ -114,30 +114,48 @@ final class RewindJournal {
    * they replaced by a directory comes back after that directory is removed.
    *
    * @param resumed whether an earlier run of the operation may have left staged files behind
+   * @param read what the dry run just before this run read of the paths decided before any
+   *     directory step ({@link RewindReports#dryRun}): each is decided on that read, not read and
+   *     hashed again
    */
   void apply(
       StoredRewindOperation operation,
       boolean force,
       boolean resumed,
       StoredTurn rewindTurn,
-      WorkspaceBoundary boundary) {
+      WorkspaceBoundary boundary,
+      Map<WorkspacePath, Observation> read) {
     if (resumed
         && BootId.mayBeAnotherThanNow(store.read(tx -> tx.rewinds().bootId(operation.id())))) {
       // the run it resumes ran in another boot (or in one the system cannot tell apart): what it
       // journaled as written may not have reached the disk
       new PowerLossRecovery(store, this).redo(operation, rewindTurn, boundary);
     }
-    // durably before the first change to the workspace: a power loss from here on leaves a row
-    // that says which boot may have lost the writes
-    store.writeDurably(
-        tx -> {
-          tx.rewinds().runningInBoot(operation.id(), BootId.now());
-          return null;
-        });
     List<StoredRewindEntry> entries = store.read(tx -> tx.rewinds().entries(operation.id()));
-    Map<Sha256, byte[]> contents = contents(entries);
+    if (resumed) {
+      // a run that died between staging and journaling the paths as started left files under
+      // journaled names: removed before those names are replaced by new ones
+      entries.stream()
+          .filter(entry -> entry.status() == RewindStatus.PLANNED)
+          .forEach(entry -> discardStagedByAnEarlierRun(boundary, entry));
+    }
+    Map<Long, String> temporaryNames = new HashMap<>();
+    entries.stream()
+        .filter(entry -> entry.status() == RewindStatus.PLANNED)
+        .forEach(entry -> temporaryNames.put(entry.id(), boundary.newTemporaryName()));
+    // one durable commit before the first change to the workspace: the boot (a power loss from here
+    // on leaves a row that says which boot may have lost the writes) and a new temporary name for
+    // every planned path (a run killed before it renamed or removed a file made under one leaves a
+    // name the next run finds, and, since no one could know it, a file of its own). They were two
+    // synchronous=FULL commits, each an fsync of the store's log (docs/rewind-protocol.md, 4a).
     long toolCall =
-        store.write(tx -> tx.toolCalls().record(rewindTurn.id(), operation.externalId()));
+        store.writeDurably(
+            tx -> {
+              tx.rewinds().runningInBoot(operation.id(), BootId.now());
+              tx.rewinds().journalTemporaryNames(temporaryNames);
+              return tx.toolCalls().record(rewindTurn.id(), operation.externalId());
+            });
+    Map<Sha256, byte[]> contents = contents(entries);
     DirectoryRewind directories =
         DirectoryRewind.of(
             store,
@@ -148,7 +166,9 @@ final class RewindJournal {
             operation.turns(),
             directoryScope(operation, entries));
     Map<FileStep, List<StoredRewindEntry>> steps = bySteps(entries, directories);
-    Files files = new Files(rewindTurn, toolCall, boundary, directories, contents, force, resumed);
+    Files files =
+        new Files(
+            rewindTurn, toolCall, boundary, directories, contents, temporaryNames, read, force);
     // a file where a directory the turns removed goes back is deleted first; a file where a
     // directory they created was is put back once that directory is removed
     applyFiles(steps.get(FileStep.BEFORE_DIRECTORIES), files);
@@ -156,7 +176,9 @@ final class RewindJournal {
     directories.restoreModesBeforeFiles();
     applyFiles(steps.get(FileStep.WITH_THE_FILES), files);
     directories.removeCreated();
-    applyFiles(steps.get(FileStep.AFTER_REMOVED_DIRECTORIES), files);
+    // what the dry run read of a path decided after the directories were removed may be a
+    // directory the run has removed since: read again
+    applyFiles(steps.get(FileStep.AFTER_REMOVED_DIRECTORIES), files.withoutTheDryRunsReads());
     directories.restoreModesAfterFiles();
     // one syncfs makes every file and directory the run wrote durable; when it cannot be made, the
     // operation stays unsynced, and the journal redoes what a power loss took ({@link
@@ -172,8 +194,15 @@ final class RewindJournal {
       WorkspaceBoundary boundary,
       DirectoryRewind directories,
       Map<Sha256, byte[]> contents,
-      boolean force,
-      boolean resumed) {}
+      Map<Long, String> temporaryNames,
+      Map<WorkspacePath, Observation> readByTheDryRun,
+      boolean force) {
+
+    Files withoutTheDryRunsReads() {
+      return new Files(
+          rewindTurn, toolCall, boundary, directories, contents, temporaryNames, Map.of(), force);
+    }
+  }
 
   /**
    * The entries still to do (planned, or started by an earlier run), by the step they are written
@@ -222,11 +251,6 @@ final class RewindJournal {
         resumeStarted(files.rewindTurn(), boundary, entry, files.contents(), uncommitted)
             .ifPresent(pending::add);
       }
-      if (files.resumed()) {
-        // a run that died between staging and journaling the paths as started left files under
-        // journaled names
-        planned.forEach(entry -> discardStagedByAnEarlierRun(boundary, entry));
-      }
       pending.addAll(stagePlanned(planned, files, uncommitted));
       commitAll(
           boundary, files.directories(), pending, uncommitted, files.rewindTurn().workspaceId());
@@ -274,38 +298,19 @@ final class RewindJournal {
   private record Decided(StoredRewindEntry entry, Observation current, Action action) {}
 
   /**
-   * Step 1 for the planned paths: journals a temporary name for each, decides each on its current
-   * state, stages the new content of each write under its temporary name, then journals every
-   * decided path (skipped, already there, or started with its current state recorded in the rewind
-   * turn), durably before anything is renamed. {@code uncommitted} gets each staged file as it is
-   * made.
+   * Step 1 for the planned paths: decides each on its current state, stages the new content of each
+   * write under the temporary name {@link #apply} journaled for it, then journals every decided
+   * path (skipped, already there, or started with its current state recorded in the rewind turn),
+   * durably before anything is renamed. {@code uncommitted} gets each staged file as it is made.
    */
   private List<Pending> stagePlanned(
       List<StoredRewindEntry> planned, Files files, Set<WriteOutcome.Staged> uncommitted) {
-    Map<Long, String> temporaryNames = journalTemporaryNames(files.boundary(), planned);
     List<Decided> decisions = decideAll(planned, files);
     Map<Long, WriteOutcome> staged =
-        stageWrites(files.boundary(), decisions, temporaryNames, uncommitted);
+        stageWrites(files.boundary(), decisions, files.temporaryNames(), uncommitted);
     Staging staging = Staging.of(decisions, staged);
     journalDecided(files, staging);
     return staging.pending();
-  }
-
-  /**
-   * A new temporary name for each planned path, journaled durably before any file is made under
-   * one: a run killed before it renamed or removed the file leaves a name the next run finds (and,
-   * since no one could know it, a file of its own).
-   */
-  private Map<Long, String> journalTemporaryNames(
-      WorkspaceBoundary boundary, List<StoredRewindEntry> planned) {
-    Map<Long, String> temporaryNames = new HashMap<>();
-    planned.forEach(entry -> temporaryNames.put(entry.id(), boundary.newTemporaryName()));
-    store.writeDurably(
-        tx -> {
-          tx.rewinds().journalTemporaryNames(temporaryNames);
-          return null;
-        });
-    return temporaryNames;
   }
 
   /**
@@ -318,7 +323,14 @@ final class RewindJournal {
     DirectoryRewind directories = files.directories();
     List<Decided> decisions =
         IndependentSteps.run(
-            planned, entry -> decide(files.boundary(), entry, files.contents(), files.force()));
+            planned,
+            entry ->
+                decide(
+                    files.boundary(),
+                    entry,
+                    Optional.ofNullable(files.readByTheDryRun().get(entry.path())),
+                    files.contents(),
+                    files.force()));
     for (Decided decided : decisions) {
       if (decided.action() instanceof Write write && write.putsAFile()) {
         directories.restoreParentsOf(decided.entry().path());
@@ -482,17 +494,28 @@ final class RewindJournal {
    * Decides a planned path on its current state, read as if stored: a path the rewind leaves is
    * never copied into the store. What a write replaces is stored completely first (the undo puts it
    * back), and decided on again as stored: it may have changed since it was hashed.
+   *
+   * <p>The dry run that came just before ({@code readByTheDryRun}) read and hashed the path
+   * already, a few milliseconds ago: the run decides on that read rather than read and hash every
+   * path a second time. Nothing is weakened by it. What the path held then is what the rewind turn
+   * records as replaced and stores before the rename, and the check right before the rename ({@link
+   * #commitAll}) reads the path again and puts nothing in place unless it still holds exactly that:
+   * a path changed after the dry run read it is a conflict ("it changed while the rewind ran"), as
+   * one changed after the run's own read always was. Only the verdict on such a path differs (its
+   * change is not merged: the run did not see it).
    */
   private Decided decide(
       WorkspaceBoundary boundary,
       StoredRewindEntry entry,
+      Optional<Observation> readByTheDryRun,
       Map<Sha256, byte[]> contents,
       boolean force) {
     Function<Observation, Action> decideOn =
         now ->
             RewindDecision.decide(
                 entry.target(), entry.expected(), now.snapshot(), now.content(), contents, force);
-    Observation current = boundary.observeExact(entry.path(), AS_IF_STORED);
+    Observation current =
+        readByTheDryRun.orElseGet(() -> boundary.observeExact(entry.path(), AS_IF_STORED));
     Action action = decideOn.apply(current);
     // what a write replaces is mostly stored already (the after-state the turn's finish streamed
     // in): then the one read stands, its content marked as looked up (a collection keeps it until

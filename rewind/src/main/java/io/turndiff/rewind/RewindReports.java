@@ -49,6 +49,21 @@ final class RewindReports {
    * then), and the files where those were. Nothing is stored or written.
    */
   RewindReport dryRun(String operationId, Plan plan, boolean force, WorkspaceBoundary boundary) {
+    return dryRun(operationId, plan, force, boundary, new HashMap<>());
+  }
+
+  /**
+   * As {@link #dryRun(String, Plan, boolean, WorkspaceBoundary)}, and puts in {@code read} what
+   * each path decided before any directory step held when it was read (the paths of {@link
+   * FileStep#BEFORE_DIRECTORIES} and {@link FileStep#WITH_THE_FILES}): the run decides on these
+   * reads instead of reading and hashing every path again ({@link RewindJournal}).
+   */
+  RewindReport dryRun(
+      String operationId,
+      Plan plan,
+      boolean force,
+      WorkspaceBoundary boundary,
+      Map<WorkspacePath, Observation> read) {
     List<Snapshot> snapshots = new ArrayList<>();
     plan.paths()
         .forEach(
@@ -106,6 +121,7 @@ final class RewindReports {
     steps.get(FileStep.BEFORE_DIRECTORIES).forEach(path -> decide.accept(path, now.apply(path)));
     Set<WorkspacePath> clearedFirst = deletions(actions);
     steps.get(FileStep.WITH_THE_FILES).forEach(path -> decide.accept(path, now.apply(path)));
+    read.putAll(decidedOn);
     List<WorkspacePath> written =
         actions.entrySet().stream()
             .filter(action -> action.getValue() instanceof Write write && write.putsAFile())

@@ -1,5 +1,6 @@
 package io.turndiff.rewind;
 
+import io.turndiff.boundary.Observation;
 import io.turndiff.boundary.WorkspaceBoundary;
 import io.turndiff.capture.workspace.WorkspaceHandles;
 import io.turndiff.model.ExternalIds;
@@ -11,6 +12,7 @@ import io.turndiff.store.StoreTransaction;
 import io.turndiff.store.StoredRewindOperation;
 import io.turndiff.store.StoredTurn;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
@@ -112,7 +114,9 @@ public final class RewindService {
       if (!request.dryRun()) {
         makeFinishedDurable(plan.session().workspaceId(), lease.boundary(), started);
       }
-      RewindReport dryRun = reports.dryRun(operationId, plan, request.force(), lease.boundary());
+      Map<WorkspacePath, Observation> read = new HashMap<>();
+      RewindReport dryRun =
+          reports.dryRun(operationId, plan, request.force(), lease.boundary(), read);
       if (request.dryRun()) {
         return dryRun;
       }
@@ -154,7 +158,8 @@ public final class RewindService {
                 false,
                 started,
                 store.read(tx -> tx.turns().byId(operation.rewindTurnId())).orElseThrow(),
-                lease.boundary());
+                lease.boundary(),
+                read);
           });
     }
   }
@@ -292,19 +297,24 @@ public final class RewindService {
     StoredTurn rewindTurn =
         store.read(tx -> tx.turns().byId(operation.rewindTurnId())).orElseThrow();
     try (WorkspaceHandles.Lease lease = workspaces.borrow(rewindTurn.workspaceId())) {
-      return apply(operation, force, resumed, started, rewindTurn, lease.boundary());
+      return apply(operation, force, resumed, started, rewindTurn, lease.boundary(), Map.of());
     }
   }
 
+  /**
+   * @param read what the dry run just before read of each path, which the run decides on (a resumed
+   *     run has none)
+   */
   private RewindReport apply(
       StoredRewindOperation operation,
       boolean force,
       boolean resumed,
       RewindStarted started,
       StoredTurn rewindTurn,
-      WorkspaceBoundary boundary) {
+      WorkspaceBoundary boundary,
+      Map<WorkspacePath, Observation> read) {
     started.started(operation.externalId(), resumed);
-    journal.apply(operation, force, resumed, rewindTurn, boundary);
+    journal.apply(operation, force, resumed, rewindTurn, boundary, read);
     return reports.receipt(
         store.read(tx -> tx.rewinds().byExternalId(operation.externalId())).orElseThrow(),
         false,

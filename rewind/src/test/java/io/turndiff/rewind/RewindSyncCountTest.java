@@ -37,7 +37,9 @@ class RewindSyncCountTest {
     long twoHundred = syncsOfARewindOf(200, temp.resolve("two-hundred"));
     // the figures for docs/rewind-protocol.md, section 4a
     System.out.println("sync calls of a rewind: 50 files " + fifty + ", 200 files " + twoHundred);
-    assertTrue(fifty < 20, "a rewind of 50 files made " + fifty + " sync calls");
+    // 4 on 2026-12-03 for either (the store's durable commits and the one syncfs); 5 before the
+    // boot and the temporary names were journaled in one durable commit instead of two
+    assertTrue(fifty <= 4, "a rewind of 50 files made " + fifty + " sync calls");
     assertTrue(
         twoHundred <= fifty + 2,
         "50 files: " + fifty + " sync calls, 200 files: " + twoHundred + " (they must not grow)");

@@ -8,6 +8,7 @@ import io.turndiff.api.wire.WireServeStarted;
 import io.turndiff.boundary.WorkspacePolicy;
 import io.turndiff.capture.track.WatchOptions;
 import io.turndiff.capture.workspace.WorkspaceHandles;
+import io.turndiff.model.TestHook;
 import io.turndiff.ownfiles.LockFile;
 import io.turndiff.ownfiles.OwnDirectory;
 import io.turndiff.server.HttpService;
@@ -29,6 +30,8 @@ import java.util.List;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.Callable;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.CountDownLatch;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
@@ -193,10 +196,12 @@ final class ServeCommand implements Callable<Integer> {
     String instance = randomHex(16);
     ServiceOptions options = serviceOptions(token, instance);
     WorkspacePolicy policy = workspacePolicy();
-    Turndiff turndiff =
-        StoreOptions.of(spec)
-            .open(policy, openWorkspaces, noWatch ? WatchOptions.OFF : WatchOptions.SERVICE);
-    HttpService service = listen(turndiff, options);
+    // the store opens while Jetty starts: each costs a cold JVM a few tenths of a second, and the
+    // server only needs the store for its first answer (docs/service.md, "Cold start")
+    CompletableFuture<Turndiff> opening = openStore(policy);
+    HttpService.Listening listening = listen(options, opening);
+    Turndiff turndiff = opened(opening, listening);
+    HttpService service = listening.serve(turndiff);
     TokenFile.writePrivately(tokenPath, token);
     Program program = Program.current(Main.VERSION);
     List<DaemonFiles> published = new ArrayList<>();
@@ -333,12 +338,55 @@ final class ServeCommand implements Callable<Integer> {
     }
   }
 
-  /** The HTTP service on its port; the store is closed again when it cannot listen. */
-  private HttpService listen(Turndiff turndiff, ServiceOptions options) {
+  /**
+   * The store, opened on a thread of its own ({@link TestHook.Point#SERVICE_STORE_OPENING} first).
+   */
+  private CompletableFuture<Turndiff> openStore(WorkspacePolicy policy) {
+    StoreOptions store = StoreOptions.of(spec);
+    CompletableFuture<Turndiff> opening = new CompletableFuture<>();
+    Thread.ofPlatform()
+        .name("turndiff-store-open")
+        .start(
+            () -> {
+              try {
+                store.hook.reached(TestHook.Point.SERVICE_STORE_OPENING);
+                opening.complete(
+                    store.open(
+                        policy, openWorkspaces, noWatch ? WatchOptions.OFF : WatchOptions.SERVICE));
+              } catch (RuntimeException | Error e) {
+                opening.completeExceptionally(e);
+              }
+            });
+    return opening;
+  }
+
+  /**
+   * The store {@code opening} opens, or its failure as the open threw it, the server {@code
+   * listening} stopped first.
+   */
+  private static Turndiff opened(
+      CompletableFuture<Turndiff> opening, HttpService.Listening listening) {
     try {
-      return HttpService.start(turndiff, options);
+      return opening.join();
+    } catch (CompletionException e) {
+      listening.abandon();
+      if (e.getCause() instanceof Error failure) {
+        throw failure;
+      }
+      throw e.getCause() instanceof RuntimeException failure ? failure : e;
+    }
+  }
+
+  /**
+   * The HTTP server on its port, accepting while the store opens; when it cannot listen, the store
+   * is closed once it has opened.
+   */
+  private HttpService.Listening listen(
+      ServiceOptions options, CompletableFuture<Turndiff> opening) {
+    try {
+      return HttpService.listen(options);
     } catch (IOException e) {
-      turndiff.close();
+      opening.thenAccept(Turndiff::close).exceptionally(failure -> null).join();
       throw new CliException(
           ExitCode.ERROR, "cannot listen on 127.0.0.1:" + port + ": " + e.getMessage());
     }

@@ -1,7 +1,10 @@
 package io.turndiff.cli;
 
 import io.turndiff.model.TestHook;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.EnumMap;
 import java.util.Map;
 import java.util.Optional;
@@ -38,15 +41,24 @@ final class EnvTestHook implements TestHook {
   /** Before the background computes the line diffs of a finished turn. */
   static final String BEFORE_DIFFS = "TURNDIFF_TEST_HOLD_BEFORE_DIFFS_MS";
 
+  /**
+   * A file: {@code serve} opens its store only once the file exists (the test makes it when it has
+   * seen what it came to see).
+   */
+  static final String STORE_OPEN_UNTIL = "TURNDIFF_TEST_HOLD_STORE_OPEN_UNTIL";
+
   private final Map<Point, Duration> holds;
+
+  private final Optional<Path> storeOpenRelease;
 
   /** The product's command line, with the hook the variables ask for. */
   public static void main(String[] args) {
     Main.launch(args, commandLine -> Main.hook(commandLine, fromEnvironment()));
   }
 
-  private EnvTestHook(Map<Point, Duration> holds) {
+  private EnvTestHook(Map<Point, Duration> holds, Optional<Path> storeOpenRelease) {
     this.holds = holds;
+    this.storeOpenRelease = storeOpenRelease;
   }
 
   /** {@link TestHook#NONE} unless one of the variables is set to a number of milliseconds. */
@@ -59,7 +71,11 @@ final class EnvTestHook implements TestHook {
         .ifPresent(hold -> holds.put(Point.BEFORE_REWIND_JOURNALED_DONE, hold));
     millis(GC_PAUSE).ifPresent(hold -> holds.put(Point.GC_STEP_COMMITTED, hold));
     millis(BEFORE_DIFFS).ifPresent(hold -> holds.put(Point.BEFORE_BACKGROUND_DIFFS, hold));
-    return holds.isEmpty() ? TestHook.NONE : new EnvTestHook(holds);
+    Optional<Path> storeOpenRelease =
+        Optional.ofNullable(System.getenv(STORE_OPEN_UNTIL)).map(Path::of);
+    return holds.isEmpty() && storeOpenRelease.isEmpty()
+        ? TestHook.NONE
+        : new EnvTestHook(holds, storeOpenRelease);
   }
 
   private static Optional<Duration> millis(String variable) {
@@ -72,12 +88,28 @@ final class EnvTestHook implements TestHook {
 
   @Override
   public void reached(Point point) {
+    if (point == Point.SERVICE_STORE_OPENING && storeOpenRelease.isPresent()) {
+      awaitFile(storeOpenRelease.get());
+      return;
+    }
     Duration hold = holds.get(point);
     if (hold == null) {
       return;
     }
     try {
       Thread.sleep(hold);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+  }
+
+  /** Returns once {@code release} exists (a minute at most: a test that forgot it fails anyway). */
+  private static void awaitFile(Path release) {
+    Instant deadline = Instant.now().plus(Duration.ofMinutes(1));
+    try {
+      while (!Files.exists(release) && Instant.now().isBefore(deadline)) {
+        Thread.sleep(20);
+      }
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
     }

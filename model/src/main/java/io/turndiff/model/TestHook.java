@@ -28,6 +28,11 @@ public interface TestHook {
     GC_STEP_COMMITTED,
     /** The background is about to compute the line diffs a finish left pending: once per turn. */
     BEFORE_BACKGROUND_DIFFS,
+    /**
+     * {@code turndiff serve} is about to open its store, on the thread that opens it while the HTTP
+     * server starts.
+     */
+    SERVICE_STORE_OPENING,
     /** The watcher of a tracked workspace is about to read its queue of inotify events. */
     WATCH_READING,
     /**

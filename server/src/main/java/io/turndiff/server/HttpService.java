@@ -24,6 +24,7 @@ import java.time.Instant;
 import java.time.InstantSource;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
@@ -103,17 +104,67 @@ public final class HttpService implements AutoCloseable {
     turndiff.diffs().catchUp();
   }
 
+  /** The service over {@code turndiff}, listening: {@link #listen} then {@link Listening#serve}. */
   public static HttpService start(Turndiff turndiff, ServiceOptions options) throws IOException {
+    return listen(options).serve(turndiff);
+  }
+
+  /**
+   * The port bound and the server accepting (on the socket too) before there is a store to serve:
+   * the daemon opens its store meanwhile, on another thread, and hands it to {@link
+   * Listening#serve}. Jetty's start and the store's open each take a few tenths of a second of a
+   * cold JVM, and neither needs the other (docs/service.md, "Cold start").
+   */
+  public static Listening listen(ServiceOptions options) throws IOException {
     Edge edge = Edge.open(options);
-    HttpService service;
+    CompletableFuture<HttpService> ready = new CompletableFuture<>();
     try {
-      service = new HttpService(edge, options, turndiff);
-      edge.start(service::handle);
+      // a request accepted before the service is built waits for it on the server's thread; none
+      // is expected (clients find the service by the record it publishes afterwards), but one
+      // that comes is answered, not refused
+      edge.start(exchange -> ready.join().handle(exchange));
     } catch (IOException | RuntimeException e) {
       edge.stop();
       throw e;
     }
-    return service;
+    return new Listening(edge, options, ready);
+  }
+
+  /**
+   * A server accepting with no service behind it yet ({@link #listen}): {@link #serve} builds the
+   * service, which then answers every request, the waiting ones first; {@link #abandon} stops the
+   * server when there will be none.
+   */
+  public static final class Listening {
+
+    private final Edge edge;
+    private final ServiceOptions options;
+    private final CompletableFuture<HttpService> ready;
+
+    private Listening(Edge edge, ServiceOptions options, CompletableFuture<HttpService> ready) {
+      this.edge = edge;
+      this.options = options;
+      this.ready = ready;
+    }
+
+    /** The service over {@code turndiff}; the requests that waited for it are served. */
+    public HttpService serve(Turndiff turndiff) {
+      HttpService service;
+      try {
+        service = new HttpService(edge, options, turndiff);
+      } catch (RuntimeException e) {
+        abandon();
+        throw e;
+      }
+      ready.complete(service);
+      return service;
+    }
+
+    /** Stops the server: the store could not be opened, there is nothing to serve. */
+    public void abandon() {
+      ready.completeExceptionally(new IllegalStateException("the service did not start"));
+      edge.stop();
+    }
   }
 
   /**

@@ -72,7 +72,8 @@ env -i PATH="$PATH" HOME="$training" LC_ALL=C.UTF-8 \
   { cat "$training.log" >&2; echo "release.sh: the AOT training failed" >&2; exit 1; }
 rm -rf "$training"
 [ -f "$release/lib/turndiff.aot" ] || { echo "release.sh: no AOT cache was written" >&2; exit 1; }
-ls "$release"/lib/native/sqlite-jdbc-*/org/sqlite/native/Linux/x86_64/libsqlitejdbc.so >/dev/null
+# the training made sqlite-jdbc's copy (SqliteLibraryCopy: sqlite-jdbc-<version>/<os.name>-<os.arch>/)
+ls "$release"/lib/native/sqlite-jdbc-*/*/libsqlitejdbc.so >/dev/null
 
 # 4.
 check=$WORK_DIR/version-check

@@ -13,6 +13,7 @@ import io.turndiff.api.wire.WireServiceStarted;
 import io.turndiff.api.wire.WireServiceState;
 import io.turndiff.api.wire.WireServiceStatus;
 import io.turndiff.api.wire.WireServiceWatch;
+import io.turndiff.ownfiles.OwnFile;
 import io.turndiff.service.Discovery;
 import io.turndiff.service.Program;
 import io.turndiff.service.ServiceControl;
@@ -20,12 +21,10 @@ import io.turndiff.service.ServiceFiles;
 import io.turndiff.service.ServiceProbe;
 import io.turndiff.service.StartClaim;
 import io.turndiff.service.StoreService;
-import java.io.FileOutputStream;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -141,8 +140,7 @@ final class ServiceCommand {
           return ExitCode.OK.code();
         }
         PrintStream log =
-            new PrintStream(
-                new FileOutputStream(files.log().toFile(), true), true, StandardCharsets.UTF_8);
+            new PrintStream(OwnFile.of(files.log()).appending(), true, StandardCharsets.UTF_8);
         System.setOut(log);
         System.setErr(log);
         Thread.setDefaultUncaughtExceptionHandler(
@@ -175,7 +173,7 @@ final class ServiceCommand {
           .start(
               () -> {
                 try {
-                  while (!Files.exists(discovery)) {
+                  while (!OwnFile.of(discovery).exists()) {
                     TimeUnit.MILLISECONDS.sleep(10);
                   }
                 } catch (InterruptedException e) {

@@ -2,6 +2,7 @@ package io.turndiff.ownfiles;
 
 import java.io.IOException;
 import java.io.InputStream;
+import java.io.OutputStream;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.FileAlreadyExistsException;
@@ -285,6 +286,16 @@ public final class OwnFile {
    */
   public void createNew(byte[] bytes) throws IOException {
     Files.write(path, bytes, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE);
+  }
+
+  /**
+   * Opens it for appending, as a log is written: an existing file of this name, never a link (a
+   * link in its place fails to open rather than lead the writes elsewhere); the caller made it with
+   * its mode first. Not synced: a log line is not a commit.
+   */
+  public OutputStream appending() throws IOException {
+    return Files.newOutputStream(
+        path, StandardOpenOption.WRITE, StandardOpenOption.APPEND, LinkOption.NOFOLLOW_LINKS);
   }
 
   /** Removes the name (a link as a link); false when there was none. */

@@ -16,37 +16,8 @@
 # was given in TURNDIFF_HOME) and the daemon's CPU when it returned; then `service stop`. One line per
 # sample, with the load average; compare medians of pairs taken in the same round.
 set -euo pipefail
-if [ $# -lt 2 ]; then
-  echo "usage: $0 ROUNDS CHECKOUT..." >&2
-  exit 2
-fi
-rounds=$1
-shift
-work=$(mktemp -d /tmp/cold-start.XXXXXX)
-trap 'rm -rf "$work"' EXIT
-ticks=$(getconf CLK_TCK)
-now() { date +%s%N; }
-checkouts=()
-for checkout in "$@"; do
-  checkouts+=("$(cd "$checkout" && pwd)")
-done
-turndiff_in() {
-  local folder=$1 checkout=$2
-  shift 2
-  XDG_RUNTIME_DIR=$folder/run "$checkout/turndiff" --db "$folder/store.db" "$@"
-}
-for i in "${!checkouts[@]}"; do
-  folder=$work/$i checkout=${checkouts[$i]}
-  mkdir -p "$folder/workspace" "$folder/run"
-  chmod 700 "$folder" "$folder/run"
-  echo one >"$folder/workspace/a.txt"
-  turndiff_in "$folder" "$checkout" track --workspace "$folder/workspace" >/dev/null
-  turn=$(turndiff_in "$folder" "$checkout" turn begin --workspace "$folder/workspace" |
-    sed -n 's/.*"turn":"\([^"]*\)".*/\1/p')
-  echo two >>"$folder/workspace/a.txt"
-  turndiff_in "$folder" "$checkout" turn finish --turn "$turn" >/dev/null
-  until [ -f "$checkout/cli/target/turndiff.aot" ]; do sleep 2; done
-done
+# shellcheck source=bench/start-stores.sh
+. "$(dirname "$0")/start-stores.sh"
 for round in $(seq 1 "$rounds"); do
   for i in "${!checkouts[@]}"; do
     folder=$work/$i checkout=${checkouts[$i]}

@@ -89,8 +89,10 @@ final class RequestView {
     return values == null || values.isEmpty() ? Optional.empty() : Optional.of(values.getFirst());
   }
 
-  /** The body, read to its end (a chunked one up to {@code limit}). */
+  /**
+   * The body, read to its end (a declared one at its length, a chunked one up to {@code limit}).
+   */
   byte[] body(BodyLimit limit) throws IOException {
-    return limit.read(body.open());
+    return limit.read(body.open(), firstHeader("Content-Length"));
   }
 }

@@ -40,6 +40,27 @@ class BodyLimitGateTest {
   }
 
   @Test
+  void aDeclaredBodyIsReadAtItsLengthAndNoBodyIsEmpty() throws Exception {
+    BodyLimit limit = new BodyLimit(4);
+    assertArrayEquals(
+        new byte[] {1, 2, 3},
+        limit.read(new ByteArrayInputStream(new byte[] {1, 2, 3}), Optional.of(" 3 ")));
+    assertArrayEquals(
+        new byte[0], limit.read(new ByteArrayInputStream(new byte[0]), Optional.of("0")));
+    // a GET: no length declared, no body
+    assertArrayEquals(
+        new byte[0], limit.read(new ByteArrayInputStream(new byte[0]), Optional.empty()));
+    // a length over the limit is refused by the gate before; read here, it is not trusted
+    assertThrows(
+        ApiError.class,
+        () -> limit.read(new ByteArrayInputStream(new byte[] {1, 2, 3, 4, 5}), Optional.of("5")));
+    ApiError none =
+        assertThrows(
+            ApiError.class, () -> new BodyLimit(0).read(new ByteArrayInputStream(new byte[] {1})));
+    assertEquals(413, none.status());
+  }
+
+  @Test
   void aBodyWithNoLengthIsReadUpToTheLimitAndRefusedPastIt() throws Exception {
     BodyLimit limit = new BodyLimit(4);
     assertArrayEquals(

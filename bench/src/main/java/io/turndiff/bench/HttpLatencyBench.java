@@ -8,10 +8,12 @@ import io.turndiff.server.HttpService;
 import io.turndiff.server.ServiceOptions;
 import java.io.PrintStream;
 import java.io.PrintWriter;
+import java.lang.management.ManagementFactory;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.ByteBuffer;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -24,11 +26,18 @@ import java.util.Random;
  * (HTTP alone). Each call snapshots a different 10 KB file, so every call records a new
  * before-state.
  *
- * <p>Three clients, each on one kept-open connection: the JDK's HTTP client on the port (its own
- * selector thread and executor add their hand-offs to every call), a plain connection on the port
- * that sends each request in one write as {@code curl} and Node do (the service's TCP edge alone),
- * and the same on the Unix socket (the hooks' way). The calls are interleaved, so that a burst of
- * load on the machine falls on all of them alike.
+ * <p>The clients: the JDK's HTTP client on the port, on one kept-open connection (its own selector
+ * thread and executor add their hand-offs to every call); the bench's plain client ({@link
+ * SocketHttpClient}: each request in one write, as {@code curl} and Node send it), on one kept-open
+ * connection to the port (the service's TCP edge alone) and to the Unix socket, and on the socket
+ * with a connection of its own per call and {@code Connection: close}, which is how the hooks call:
+ * the hook client ({@code hooks/src/main/c}) and {@code curl --unix-socket} in the hook script each
+ * connect, send one request, read the answer until the service closes, and exit. The calls are
+ * interleaved, so that a burst of load on the machine falls on all of them alike.
+ *
+ * <p>At a load of 20 on two cores a wall-clock figure is mostly waiting for a core, so a second
+ * pass counts what the service spends per call, which the load does not change: the CPU of every
+ * thread but the client's, and the bytes they allocate ({@link ServiceCost}).
  */
 public final class HttpLatencyBench {
 
@@ -50,17 +59,28 @@ public final class HttpLatencyBench {
       Samples tcp,
       Samples tcpHealth,
       Samples socket,
-      Samples socketHealth) {
+      Samples socketHealth,
+      Samples socketOnce,
+      Samples socketOnceHealth,
+      ServiceCost.PerCall snapshotCost,
+      ServiceCost.PerCall healthCost,
+      ServiceCost.PerCall inProcessCost) {
 
     public void print(PrintWriter out) {
       out.printf(
           "one snapshot call of a 10 KB file, %d calls each (machine: %d cores, Java %s)%n",
           calls, Runtime.getRuntime().availableProcessors(), System.getProperty("java.version"));
-      out.printf("%-44s %9s %9s %9s%n", "", "p50 us", "p90 us", "p99 us");
+      out.printf("%-50s %9s %9s %9s%n", "", "p50 us", "p90 us", "p99 us");
+      out.println(
+          "clients: the bench's one-write client (kept open, or a connection per call with"
+              + " Connection: close, as the hook client and curl --unix-socket call), and the"
+              + " JDK's HTTP client");
+      row(out, "over the Unix socket, a connection per call", socketOnce);
       row(out, "over the Unix socket (kept open)", socket);
       row(out, "over loopback TCP (kept open)", tcp);
       row(out, "over loopback TCP, the JDK's HTTP client", http);
       row(out, "in-process (anchor)", inProcess);
+      row(out, "health check over the Unix socket, a connection", socketOnceHealth);
       row(out, "health check over the Unix socket", socketHealth);
       row(out, "health check over loopback TCP", tcpHealth);
       row(out, "health check, the JDK's HTTP client", health);
@@ -70,11 +90,21 @@ public final class HttpLatencyBench {
           (socket.median() - inProcess.median()) / 1e3,
           (tcp.median() - inProcess.median()) / 1e3,
           (http.median() - inProcess.median()) / 1e3);
+      out.printf(
+          "the service's own cost per call, kept-open socket (CPU of every thread but the"
+              + " client's; bytes allocated):%n");
+      cost(out, "snapshot over the Unix socket", snapshotCost);
+      cost(out, "health check over the Unix socket", healthCost);
+      cost(out, "in-process snapshot (all threads, the caller's too)", inProcessCost);
+    }
+
+    private static void cost(PrintWriter out, String name, ServiceCost.PerCall cost) {
+      out.printf("%-52s %7.0f us CPU %9d bytes%n", name, cost.cpuNanos() / 1e3, cost.bytes());
     }
 
     private static void row(PrintWriter out, String name, Samples samples) {
       out.printf(
-          "%-44s %9.0f %9.0f %9.0f%n",
+          "%-50s %9.0f %9.0f %9.0f%n",
           name, samples.median() / 1e3, samples.quantile(0.9) / 1e3, samples.quantile(0.99) / 1e3);
     }
 
@@ -88,6 +118,11 @@ public final class HttpLatencyBench {
       tcpHealth.putInto(node, "tcp_health_us", 1e3);
       socket.putInto(node, "socket_snapshot_us", 1e3);
       socketHealth.putInto(node, "socket_health_us", 1e3);
+      socketOnce.putInto(node, "socket_connection_per_call_snapshot_us", 1e3);
+      socketOnceHealth.putInto(node, "socket_connection_per_call_health_us", 1e3);
+      snapshotCost.putInto(node, "service_cost_socket_snapshot");
+      healthCost.putInto(node, "service_cost_socket_health");
+      inProcessCost.putInto(node, "cost_in_process_snapshot");
       node.put("http_over_in_process_p50", (double) http.median() / inProcess.median());
       return node;
     }
@@ -97,7 +132,7 @@ public final class HttpLatencyBench {
     Path base = Files.createTempDirectory("turndiff-http-bench-");
     try {
       Path workspace = Files.createDirectories(base.resolve("workspace"));
-      int files = 4 * (calls + warmup);
+      int files = 5 * (calls + warmup) + 2 * calls;
       Random random = new Random(7);
       for (int i = 0; i < files; i++) {
         Files.write(workspace.resolve("f" + i + ".java"), SyntheticTree.text(random, 10 * 1024));
@@ -130,6 +165,10 @@ public final class HttpLatencyBench {
         Samples tcpHealth = new Samples();
         Samples socket = new Samples();
         Samples socketHealth = new Samples();
+        Samples socketOnce = new Samples();
+        Samples socketOnceHealth = new Samples();
+        ByteBuffer answer = ByteBuffer.allocate(64 * 1024);
+        Path socketPath = base.resolve("bench.sock");
         int file = 0;
         for (int i = 0; i < calls + warmup; i++) {
           boolean measured = i >= warmup;
@@ -169,6 +208,20 @@ public final class HttpLatencyBench {
           start = System.nanoTime();
           int socketHealthStatus = overSocket.send("GET", "/v1/health", null);
           long socketHealthNanos = System.nanoTime() - start;
+          String onceBody =
+              "{\"tool_call\":\"once-" + i + "\",\"paths\":[\"f" + file++ + ".java\"]}";
+          start = System.nanoTime();
+          status =
+              SocketHttpClient.sendOnce(
+                  socketPath, answer, "POST", "/v1/turns/" + turn + "/snapshots", onceBody);
+          long onceNanos = System.nanoTime() - start;
+          if (status != 200) {
+            throw new IllegalStateException("snapshot on its own connection failed: " + status);
+          }
+          start = System.nanoTime();
+          int onceHealthStatus =
+              SocketHttpClient.sendOnce(socketPath, answer, "GET", "/v1/health", null);
+          long onceHealthNanos = System.nanoTime() - start;
           String tcpBody = "{\"tool_call\":\"tcp-" + i + "\",\"paths\":[\"f" + file++ + ".java\"]}";
           start = System.nanoTime();
           status = overTcp.send("POST", "/v1/turns/" + turn + "/snapshots", tcpBody);
@@ -180,14 +233,19 @@ public final class HttpLatencyBench {
           int tcpHealthStatus = overTcp.send("GET", "/v1/health", null);
           long tcpHealthNanos = System.nanoTime() - start;
           // a refusal is quick too: only answered calls are measured
-          if (healthStatus != 200 || socketHealthStatus != 200 || tcpHealthStatus != 200) {
+          if (healthStatus != 200
+              || socketHealthStatus != 200
+              || tcpHealthStatus != 200
+              || onceHealthStatus != 200) {
             throw new IllegalStateException(
                 "a health check failed: HTTP "
                     + healthStatus
                     + " / "
                     + socketHealthStatus
                     + " / "
-                    + tcpHealthStatus);
+                    + tcpHealthStatus
+                    + " / "
+                    + onceHealthStatus);
           }
           if (measured) {
             http.add(httpNanos);
@@ -197,9 +255,50 @@ public final class HttpLatencyBench {
             tcpHealth.add(tcpHealthNanos);
             socket.add(socketNanos);
             socketHealth.add(socketHealthNanos);
+            socketOnce.add(onceNanos);
+            socketOnceHealth.add(onceHealthNanos);
           }
         }
-        return new Result(calls, http, inProcess, health, tcp, tcpHealth, socket, socketHealth);
+        ServiceCost cost = new ServiceCost(ManagementFactory.getThreadMXBean());
+        int[] next = {file};
+        ServiceCost.PerCall snapshotCost =
+            cost.ofService(
+                calls,
+                i ->
+                    overSocket.send(
+                        "POST",
+                        "/v1/turns/" + turn + "/snapshots",
+                        "{\"tool_call\":\"cost-"
+                            + i
+                            + "\",\"paths\":[\"f"
+                            + next[0]++
+                            + ".java\"]}"));
+        ServiceCost.PerCall healthCost =
+            cost.ofService(calls, i -> overSocket.send("GET", "/v1/health", null));
+        ServiceCost.PerCall inProcessCost =
+            cost.ofAll(
+                calls,
+                i -> {
+                  turndiff
+                      .capture()
+                      .snapshot(
+                          turn, Optional.of("cost-local-" + i), List.of("f" + next[0]++ + ".java"));
+                  return 200;
+                });
+        return new Result(
+            calls,
+            http,
+            inProcess,
+            health,
+            tcp,
+            tcpHealth,
+            socket,
+            socketHealth,
+            socketOnce,
+            socketOnceHealth,
+            snapshotCost,
+            healthCost,
+            inProcessCost);
       }
     } finally {
       TurnBench.deleteTree(base);

@@ -105,9 +105,21 @@ class BenchSmokeTest {
     assertTrue(result.get("http_snapshot_us").get("p50").asDouble() > 0);
     assertTrue(result.get("in_process_snapshot_us").get("p99").asDouble() > 0);
     assertTrue(result.get("http_over_in_process_p50").asDouble() > 0);
-    for (String row : new String[] {"tcp_snapshot_us", "tcp_health_us", "socket_snapshot_us"}) {
+    for (String row :
+        new String[] {
+          "tcp_snapshot_us",
+          "tcp_health_us",
+          "socket_snapshot_us",
+          "socket_connection_per_call_snapshot_us",
+          "socket_connection_per_call_health_us"
+        }) {
       assertTrue(result.get(row).get("p50").asDouble() > 0, row);
     }
+    // the service's side of a call, counted: a health check allocates something, a snapshot more
+    long health = result.get("service_cost_socket_health_bytes").asLong();
+    assertTrue(health > 0, "a health check allocates");
+    assertTrue(result.get("service_cost_socket_snapshot_bytes").asLong() > health);
+    assertTrue(result.get("service_cost_socket_snapshot_cpu_us").asDouble() > 0);
   }
 
   @Test

@@ -61,7 +61,9 @@ class CommandClientIT {
     workspace = Files.createDirectories(temp.resolve("ws"));
     Files.writeString(workspace.resolve("kept.txt"), "one\ntwo\n");
     Files.writeString(workspace.resolve("gone.txt"), "bye\n");
-    assertEquals(0, jvm("track", "--workspace", workspace.toString()).exitCode());
+    // the store is set up by the commands run in this JVM on it (StoreCommands): what this class
+    // compares is the client against the jar's own process, not the setup (docs/build.md)
+    StoreCommands.run(database, "track", "--workspace", workspace.toString()).expect(0);
     recordTurn();
     // dated three hours back: a view says "3 hours ago" on both sides of a comparison, where a turn
     // just made could be "just now" on one and "1 minute ago" on the other
@@ -81,8 +83,8 @@ class CommandClientIT {
 
   /** One turn that changes a file, adds one and deletes one. */
   private void recordTurn() throws Exception {
-    CommandRun begin =
-        jvm(
+    StoreCommands.run(
+            database,
             "turn",
             "begin",
             "--workspace",
@@ -90,19 +92,15 @@ class CommandClientIT {
             "--session",
             "s1",
             "--turn",
-            "t1");
-    assertEquals(0, begin.exitCode(), begin.err());
-    assertEquals(0, jvm("snapshot", "--turn", "t1", "kept.txt", "gone.txt", "new.txt").exitCode());
+            "t1")
+        .expect(0);
+    // paths relative to the turn's workspace
+    StoreCommands.run(database, "snapshot", "--turn", "t1", "kept.txt", "gone.txt", "new.txt")
+        .expect(0);
     Files.writeString(workspace.resolve("kept.txt"), "one\n2\nthree\n");
     Files.delete(workspace.resolve("gone.txt"));
     Files.writeString(workspace.resolve("new.txt"), "fresh\n");
-    CommandRun finish = jvm("turn", "finish", "--turn", "t1");
-    assertEquals(0, finish.exitCode(), finish.err());
-  }
-
-  private CommandRun jvm(String... args) throws Exception {
-    ProcessBuilder builder = CliProcess.builder(env, args).directory(workspace.toFile());
-    return CommandRun.ofProcess(builder);
+    StoreCommands.run(database, "turn", "finish", "--turn", "t1").expect(0);
   }
 
   /** What one run left: its exit code and the bytes of its standard output and error. */

@@ -51,14 +51,18 @@ class RewindProcessIT {
 
   private static final int FILES = 12;
 
-  /** A finished turn that modified, deleted and created files; returns its id. */
-  private static String turnOverManyFiles(TestWorkspace workspace, Map<String, String> env)
-      throws Exception {
+  /**
+   * A finished turn that modified, deleted and created files; returns its id. The turn is recorded
+   * by the commands run in this JVM ({@link StoreCommands}) on the store the processes then use:
+   * what these tests run as processes is the rewind, and a process per setup command cost about 2 s
+   * of CPU each (docs/build.md, "What CI costs").
+   */
+  private static String turnOverManyFiles(TestWorkspace workspace, Path database) throws Exception {
     for (int i = 0; i < FILES; i++) {
       workspace.file(String.format("src/f%02d.txt", i), "before " + i + "\n");
     }
     String turn =
-        CliProcess.run(env, "turn", "begin", "--workspace", workspace.root().toString())
+        StoreCommands.run(database, "turn", "begin", "--workspace", workspace.root().toString())
             .expect(0)
             .json()
             .get("turn")
@@ -68,7 +72,7 @@ class RewindProcessIT {
       args.add(String.format("src/f%02d.txt", i));
     }
     args.add("src/created.txt");
-    CliProcess.run(env, args.toArray(String[]::new)).expect(0);
+    StoreCommands.run(database, args.toArray(String[]::new)).expect(0);
     for (int i = 0; i < FILES; i++) {
       Path file = workspace.resolve(String.format("src/f%02d.txt", i));
       if (i % 4 == 3) {
@@ -78,7 +82,7 @@ class RewindProcessIT {
       }
     }
     workspace.file("src/created.txt", "created by the agent\n");
-    CliProcess.run(env, "turn", "finish", "--turn", turn).expect(0);
+    StoreCommands.run(database, "turn", "finish", "--turn", turn).expect(0);
     return turn;
   }
 
@@ -99,7 +103,7 @@ class RewindProcessIT {
       }
       Map<String, String> beforeTurn = TreeContent.of(workspace.root());
       return new CrashableTurn(
-          workspace, database, env, beforeTurn, turnOverManyFiles(workspace, env));
+          workspace, database, env, beforeTurn, turnOverManyFiles(workspace, database));
     }
 
     /** {@code turndiff rewind --turn T ARGS}, pausing 300 ms before each rename. */
@@ -169,8 +173,9 @@ class RewindProcessIT {
       Path database = temp.resolve("store/turndiff.db");
       Map<String, String> env = Map.of("TURNDIFF_DB", database.toString());
       Map<String, String> beforeTurn = TreeContent.of(workspace.root());
+      // recorded in this JVM, as turnOverManyFiles is: the rewind is what runs as a process
       String turn =
-          CliProcess.run(env, "turn", "begin", "--workspace", workspace.root().toString())
+          StoreCommands.run(database, "turn", "begin", "--workspace", workspace.root().toString())
               .expect(0)
               .json()
               .get("turn")
@@ -179,12 +184,12 @@ class RewindProcessIT {
       for (int i = 0; i < FILES; i++) {
         args.add(String.format("node/f%02d.txt", i));
       }
-      CliProcess.run(env, args.toArray(String[]::new)).expect(0);
+      StoreCommands.run(database, args.toArray(String[]::new)).expect(0);
       Files.delete(workspace.resolve("node"));
       for (int i = 0; i < FILES; i++) {
         workspace.file(String.format("node/f%02d.txt", i), "made by the turn " + i + "\n");
       }
-      CliProcess.run(env, "turn", "finish", "--turn", turn).expect(0);
+      StoreCommands.run(database, "turn", "finish", "--turn", turn).expect(0);
       return new FileIntoDirectoryTurn(workspace, database, env, beforeTurn, turn);
     }
 
@@ -768,19 +773,21 @@ class RewindProcessIT {
   @Test
   void aFileFarOverTheSizeLimitIsStreamedIntoTheStoreAndBackWithASmallHeap() throws Exception {
     TestWorkspace workspace = TestWorkspace.in(temp);
-    Map<String, String> env = Map.of("TURNDIFF_DB", temp.resolve("store/turndiff.db").toString());
+    Path database = temp.resolve("store/turndiff.db");
+    Map<String, String> env = Map.of("TURNDIFF_DB", database.toString());
     List<String> smallHeap = List.of("-Xmx48m");
+    // the turn recorded in this JVM; the rewinds and the diff, with the small heap, are processes
     String turn =
-        CliProcess.run(env, "turn", "begin", "--workspace", workspace.root().toString())
+        StoreCommands.run(database, "turn", "begin", "--workspace", workspace.root().toString())
             .expect(0)
             .json()
             .get("turn")
             .asText();
-    CliProcess.run(env, "snapshot", "--turn", turn, "big.img").expect(0);
+    StoreCommands.run(database, "snapshot", "--turn", turn, "big.img").expect(0);
     Path big = workspace.resolve("big.img");
     writeLargeFile(big, BIG_FILE);
     String content = sha256Of(big);
-    CliProcess.run(env, "turn", "finish", "--turn", turn).expect(0);
+    StoreCommands.run(database, "turn", "finish", "--turn", turn).expect(0);
 
     CommandRun plain =
         CliProcess.runWithJvmOptions(smallHeap, env, "rewind", "--turn", turn).expect(3);
@@ -806,18 +813,21 @@ class RewindProcessIT {
   void theReportAndItsExitCodes() throws Exception {
     TestWorkspace workspace = TestWorkspace.in(temp).file("a.txt", "a\n").file("b.txt", "b\n");
     workspace.symlink("leak.txt", workspace.secret().toString());
-    Map<String, String> env = Map.of("TURNDIFF_DB", temp.resolve("store/turndiff.db").toString());
+    Path database = temp.resolve("store/turndiff.db");
+    Map<String, String> env = Map.of("TURNDIFF_DB", database.toString());
+    // the turn recorded in this JVM; the rewinds, whose reports and exit codes this is about, are
+    // processes
     String turn =
-        CliProcess.run(env, "turn", "begin", "--workspace", workspace.root().toString())
+        StoreCommands.run(database, "turn", "begin", "--workspace", workspace.root().toString())
             .expect(0)
             .json()
             .get("turn")
             .asText();
-    CliProcess.run(env, "snapshot", "--turn", turn, "a.txt", "b.txt", "leak.txt").expect(0);
+    StoreCommands.run(database, "snapshot", "--turn", turn, "a.txt", "b.txt", "leak.txt").expect(0);
     Files.writeString(workspace.resolve("a.txt"), "agent a\n");
     Files.writeString(workspace.resolve("b.txt"), "agent b\n");
     Files.delete(workspace.resolve("leak.txt"));
-    CliProcess.run(env, "turn", "finish", "--turn", turn).expect(0);
+    StoreCommands.run(database, "turn", "finish", "--turn", turn).expect(0);
     Files.writeString(workspace.resolve("b.txt"), "user b\n");
 
     CommandRun dry = CliProcess.run(env, "rewind", "--turn", turn, "--dry-run").expect(3);

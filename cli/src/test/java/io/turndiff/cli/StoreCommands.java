@@ -13,7 +13,11 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
 
-/** Commands on a given store, run in this JVM, for the tests of damaged and read-only stores. */
+/**
+ * Commands on a given store, run in this JVM: for the tests of damaged and read-only stores, and
+ * for the process tests' setup where the process is not what the test is about (a turn recorded
+ * before the rewind a test kills: a process per command costs about 2 s of CPU, docs/build.md).
+ */
 final class StoreCommands {
 
   private StoreCommands() {}

@@ -47,6 +47,20 @@ final class CodexCli {
   }
 
   /**
+   * The kit's Codex as npm's {@code codex} runs it: {@code node bin/codex.js} (through the link npm
+   * makes), which runs the native {@code codex} with the same arguments, on Node 20 as its child
+   * (on a Node with {@code process.execve}, in its place). A user's Codex runs so; {@link
+   * #installed} runs the native one alone.
+   */
+  static CodexCli installedThroughNode(Path repository, Path logs)
+      throws IOException, InterruptedException {
+    installed(repository, logs); // the native one, which the wrapper runs
+    return new CodexCli(
+        NpmKit.installed(
+            repository, "codex-e2e", "node_modules/.bin/codex", logs, PROMPT_LIMIT_SECONDS));
+  }
+
+  /**
    * Writes {@code config.toml} in {@code codexHome}: the scripted model as the provider ({@code
    * wire_api = "responses"}, no retries) and each of {@code trusted} as a trusted project (project
    * hooks run only there; {@code hooks install} appends its own trust entries after this).

@@ -1,26 +1,27 @@
 package io.turndiff.cli;
 
+import static io.turndiff.cli.EvidenceFixture.status;
 import static io.turndiff.cli.ModelScript.Step.say;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.turndiff.api.Json;
 import io.turndiff.fixtures.CommandRun;
-import io.turndiff.fixtures.TestWorkspace;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
-import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -28,32 +29,40 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Issue 21, item 0, the runtime's process as evidence, with the real Claude Code: two sessions,
- * each held mid-prompt by the scripted model (it delays its answer), one in a workspace whose hooks
- * are installed, one in a workspace whose hooks were installed and taken out again. Once both
- * processes have run longer than the grace, {@code hooks status} in the hooked workspace shows no
- * process warning (its prompt's begin arrived: the prompt is open), and in the other it says {@code
- * hooks may not be firing for claude-code: its process PID has run in W since T and no hook arrived
- * since}, naming the process the test started, in JSON, in text and in {@code doctor}. The process
- * is found in {@code /proc} as the runtime runs, from the ITs' npm install.
+ * Issue 21, item 0, the runtime's process as evidence, with the real runtimes: each runs two
+ * sessions held mid-prompt by the scripted model (it delays its answer until the test lets it go),
+ * one in a workspace whose hooks are installed, one in a workspace whose hooks were installed and
+ * taken out again. Once the processes have run longer than the grace, {@code hooks status} in the
+ * hooked workspace shows no process warning (its prompt's begin arrived: the prompt is open), and
+ * in the other it says {@code hooks may not be firing for R: its process PID has run in W since T
+ * and no hook arrived since}, naming the process that works (of a runtime that runs as a parent and
+ * a child, the child), in JSON, in text and in {@code doctor}; once the runtime has exited,
+ * nothing. The processes are found in {@code /proc} as the runtimes run from the ITs' npm installs,
+ * started as a user's are: Claude Code's native executable, Codex through npm's {@code codex} (Node
+ * running {@code bin/codex.js}, the native {@code codex} its child), the Gemini CLI through npm's
+ * {@code gemini} (Node, which starts itself again as its child).
+ *
+ * <p>Each test waits the grace (30 s) once, for all its sessions at once.
  */
 class ProcessEvidenceIT {
 
+  /** Past {@code ProcessEvidence}'s grace (30 s) after the process started. */
+  private static final long PAST_THE_GRACE_SECONDS = 32;
+
   @TempDir Path temp;
 
-  private HookTestStore store;
+  private EvidenceFixture fixture;
   private Map<String, String> env;
 
   @BeforeEach
   void setUp() throws Exception {
-    store = HookTestStore.in(temp);
-    env = store.env();
-    store.startService();
+    fixture = EvidenceFixture.started(temp);
+    env = fixture.env();
   }
 
   @AfterEach
   void tearDown() throws Exception {
-    store.stopService();
+    fixture.close();
   }
 
   @Test
@@ -62,132 +71,209 @@ class ProcessEvidenceIT {
     Map<String, String> cliEnv = new HashMap<>(env);
     cliEnv.put("HOME", claudeHome.toString()); // status reads Claude's sessions there
     ClaudeCode claude = ClaudeCode.installed(HookTestStore.repository(), temp.resolve("logs"));
-    ModelScript.Hold hookedThinks = hold();
-    ModelScript.Hold bareThinks = hold();
-    ModelScript script =
-        new ModelScript()
-            .prompt("do prompt hooked", say("Done with prompt hooked."))
-            .hold("do prompt hooked", hookedThinks)
-            .prompt("do prompt bare", say("Done with prompt bare."))
-            .hold("do prompt bare", bareThinks);
+    Sessions sessions = new Sessions("hooked", "bare");
+    Path hooked = fixture.hooked("claude-code", fixture.workspace("hooked"));
+    Path bare = fixture.unhooked("claude-code", fixture.workspace("bare"));
 
-    Path hooked = workspace("hooked");
-    store.installHooks("claude-code", "--workspace", hooked.toString());
-    Path bare = workspace("bare");
-    store.installHooks("claude-code", "--workspace", bare.toString());
-    CliProcess.run(
-            env, "hooks", "uninstall", "--runtime", "claude-code", "--workspace", bare.toString())
-        .expect(0);
-
-    // a thread each: the common pool may have one thread on a 2-core machine, and the first
-    // prompt, held, would keep the second from starting
-    ExecutorService runs = Executors.newFixedThreadPool(2);
-    try (AnthropicMessagesServer model = new AnthropicMessagesServer(script)) {
+    try (AnthropicMessagesServer model = new AnthropicMessagesServer(sessions.script());
+        sessions) {
       Map<String, String> claudeEnv =
-          ClaudeCode.environment(store.runtimeBase(), model, claudeHome);
-      CompletableFuture<Void> hookedRun = prompt(claude, hooked, claudeEnv, "hooked", runs);
-      CompletableFuture<Void> bareRun = prompt(claude, bare, claudeEnv, "bare", runs);
-      try {
-        assertTrue(hookedThinks.arrived().await(120, TimeUnit.SECONDS), "hooked asked its model");
-        assertTrue(bareThinks.arrived().await(120, TimeUnit.SECONDS), "bare asked its model");
-        ProcessHandle hookedClaude = claudeIn(hooked);
-        ProcessHandle bareClaude = claudeIn(bare);
-        Instant started = bareClaude.info().startInstant().orElseThrow();
-        // both have run past the grace (30 s) with their prompts held
-        Duration wait = Duration.between(Instant.now(), started.plusSeconds(32));
-        if (!wait.isNegative()) {
-          Thread.sleep(wait.toMillis());
-        }
-        assertTrue(hookedClaude.isAlive(), "still at work, held");
-        assertTrue(bareClaude.isAlive(), "still at work, held");
+          ClaudeCode.environment(store().runtimeBase(), model, claudeHome);
+      sessions.start(() -> claude.prompt(hooked, claudeEnv, "do prompt hooked", newSession(), "h"));
+      sessions.start(() -> claude.prompt(bare, claudeEnv, "do prompt bare", newSession(), "b"));
+      sessions.awaitHeld();
+      ProcessHandle hookedClaude = only(at(hooked, "claude"));
+      ProcessHandle bareClaude = only(at(bare, "claude"));
+      awaitPastTheGrace(hookedClaude, bareClaude);
 
-        assertEquals(0, status(cliEnv, hooked).get("processes").size(), "its hooks arrived");
-        assertFlagged(cliEnv, bare, bareClaude.pid(), started);
-      } finally {
-        hookedThinks.go().countDown();
-        bareThinks.go().countDown();
-      }
-      hookedRun.get(120, TimeUnit.SECONDS);
-      bareRun.get(120, TimeUnit.SECONDS);
-    } finally {
-      runs.shutdownNow();
+      assertPromptOpen(cliEnv, hooked, "claude-code");
+      assertFlagged(cliEnv, bare, "claude-code", bareClaude);
+      assertEnded(sessions.letGoAndAwaitTheirEnds());
     }
     assertEquals(0, status(cliEnv, bare).get("processes").size(), "its process has exited");
   }
 
   /**
-   * {@code hooks status} in {@code workspace} names the process {@code pid}, started at {@code
-   * started}, in JSON and in text, and {@code doctor} warns of it (the hooks are not installed).
+   * Codex and the Gemini CLI, two sessions each, all four held at once: one wait for the grace.
+   * Codex runs as npm's {@code codex} runs it on Node 20 (CI's): {@code node bin/codex.js}, whose
+   * child, the native {@code codex}, is the one named; the Gemini CLI as npm's {@code gemini}:
+   * Node, whose relaunched child (a larger heap) is the one named.
+   */
+  @Test
+  void codexAndGeminiAtWorkWithNoHookAreFlaggedAndWithTheirHooksAreNot() throws Exception {
+    Path codexHome = temp.resolve("codex-home");
+    env.put("CODEX_HOME", codexHome.toString()); // status reads Codex's sessions there
+    Path logs = temp.resolve("logs");
+    CodexCli codex = CodexCli.installedThroughNode(HookTestStore.repository(), logs);
+    GeminiCli gemini = GeminiCli.installed(HookTestStore.repository(), logs);
+    GeminiCli.configure(Path.of(env.get("HOME")));
+    Sessions sessions = new Sessions("codex hooked", "codex bare", "gemini hooked", "gemini bare");
+    Path codexHooked = fixture.workspace("codex-hooked");
+    Path codexBare = fixture.workspace("codex-bare");
+    Path geminiHooked = fixture.hooked("gemini", fixture.workspace("gemini-hooked"));
+    Path geminiBare = fixture.unhooked("gemini", fixture.workspace("gemini-bare"));
+
+    try (ResponsesApiServer codexModel = new ResponsesApiServer(sessions.script());
+        GeminiApiServer geminiModel = new GeminiApiServer(sessions.script());
+        sessions) {
+      CodexCli.configure(codexHome, codexModel, List.of(codexHooked, codexBare));
+      fixture.hooked("codex", codexHooked);
+      fixture.unhooked("codex", codexBare);
+      Map<String, String> codexEnv =
+          CodexCli.environment(store().runtimeBase(), temp.resolve("codex-user-home"));
+      Map<String, String> geminiEnv = GeminiCli.environment(store().runtimeBase(), geminiModel);
+      Future<CommandRun> codexHookedRun =
+          sessions.start(() -> codex.first(codexHooked, codexEnv, "do prompt codex hooked", "ch"));
+      sessions.start(() -> codex.first(codexBare, codexEnv, "do prompt codex bare", "cb"));
+      sessions.start(
+          () ->
+              gemini.prompt(
+                  geminiHooked, geminiEnv, "do prompt gemini hooked", newSession(), "gh"));
+      sessions.start(
+          () -> gemini.prompt(geminiBare, geminiEnv, "do prompt gemini bare", newSession(), "gb"));
+      sessions.awaitHeld();
+      ProcessHandle codexAtWork = child(at(codexBare, "node"), at(codexBare, "codex"));
+      ProcessHandle geminiAtWork = child(at(geminiBare, "node"), at(geminiBare, "node"));
+      awaitPastTheGrace(
+          only(at(codexHooked, "codex")),
+          codexAtWork,
+          child(at(geminiHooked, "node"), at(geminiHooked, "node")),
+          geminiAtWork);
+
+      assertPromptOpen(env, codexHooked, "codex");
+      assertPromptOpen(env, geminiHooked, "gemini");
+      assertFlagged(env, codexBare, "codex", codexAtWork);
+      assertFlagged(env, geminiBare, "gemini", geminiAtWork);
+      assertEnded(sessions.letGoAndAwaitTheirEnds());
+      assertTrue(codexHookedRun.get().err().contains("hook: Stop"), "Codex ran the hooks");
+    }
+    assertEquals(0, status(env, codexBare).get("processes").size(), "Codex has exited");
+    assertEquals(0, status(env, geminiBare).get("processes").size(), "Gemini has exited");
+  }
+
+  // ---- what status and doctor say
+
+  /**
+   * {@code hooks status} in {@code workspace} shows no process, and the runtime's prompt there open
+   * (its begin arrived, its end not yet): the hooks fired, which is why there is no warning.
+   */
+  private static void assertPromptOpen(Map<String, String> cliEnv, Path workspace, String runtime)
+      throws Exception {
+    JsonNode status = status(cliEnv, workspace);
+    assertEquals(0, status.get("processes").size(), "its hooks arrived: " + status);
+    boolean open = false;
+    for (JsonNode sighting : status.path("service").path("sightings")) {
+      JsonNode prompt = sighting.path("prompt");
+      open |=
+          sighting.path("runtime").asText().equals(runtime)
+              && prompt.path("begin").asBoolean()
+              && !prompt.path("end").asBoolean();
+    }
+    assertTrue(open, runtime + "'s prompt open: " + status);
+  }
+
+  /**
+   * {@code hooks status} in {@code workspace} names {@code process}, the runtime's, with its start,
+   * in JSON and in text, and {@code doctor} warns of it (the hooks are not installed).
    */
   private static void assertFlagged(
-      Map<String, String> cliEnv, Path workspace, long pid, Instant started) throws Exception {
-    JsonNode evidence = status(cliEnv, workspace).get("processes");
-    assertEquals(1, evidence.size(), evidence.toString());
+      Map<String, String> cliEnv, Path workspace, String runtime, ProcessHandle process)
+      throws Exception {
+    Instant started = process.info().startInstant().orElseThrow();
+    JsonNode status = status(cliEnv, workspace);
+    JsonNode evidence = status.get("processes");
+    assertEquals(
+        1, evidence.size(), process.pid() + " started " + started + ": " + status + everyone());
     JsonNode seen = evidence.get(0);
-    assertEquals("claude-code", seen.get("runtime").asText());
-    assertEquals(pid, seen.get("pid").asLong());
+    assertEquals(runtime, seen.get("runtime").asText());
+    assertEquals(process.pid(), seen.get("pid").asLong(), seen.toString());
     assertEquals(workspace.toString(), seen.get("directory").asText());
     assertEquals(started.toString(), seen.get("started_at").asText());
     assertEquals(false, seen.get("installed").asBoolean());
     String warning =
-        "hooks may not be firing for claude-code: its process "
-            + pid
+        "hooks may not be firing for "
+            + runtime
+            + ": its process "
+            + process.pid()
             + " has run in "
             + workspace
             + " since "
             + started
             + " and no hook arrived since";
     assertTrue(seen.get("warning").asText().startsWith(warning), seen.toString());
+    String text =
+        EvidenceFixture.assertWarned(
+            cliEnv, workspace, warning, "hooks " + runtime + " process " + process.pid());
+    assertTrue(text.contains("turndiff hooks install --runtime " + runtime), text);
+  }
 
-    CommandRun text =
-        CommandRun.ofProcess(
-            CliProcess.builder(cliEnv, "hooks", "status", "--workspace", workspace.toString()));
-    assertTrue(text.out().contains("WARNING: " + warning), text.out());
-    assertTrue(text.out().contains("turndiff hooks install --runtime claude-code"), text.out());
+  /** Each runtime, let go, ended its prompt: it exited 0 with the script's last words. */
+  private static void assertEnded(List<CommandRun> runs) {
+    for (CommandRun run : runs) {
+      assertEquals(0, run.exitCode(), run.toString());
+      assertTrue(run.out().contains("Done with prompt "), run.toString());
+    }
+  }
 
-    CommandRun doctor =
-        CommandRun.ofProcess(
-            CliProcess.builder(cliEnv, "doctor", "--json", "--workspace", workspace.toString()));
-    boolean warned = false;
-    for (JsonNode check : Json.mapper().readTree(doctor.out()).get("checks")) {
-      if (check.get("name").asText().equals("hooks claude-code process " + pid)) {
-        warned = check.get("found").asText().startsWith(warning);
-        assertEquals("warn", check.get("verdict").asText().toLowerCase(), check.toString());
+  // ---- the runtimes' processes
+
+  /** Waits until each of {@code processes} has run past the grace; each still runs, held. */
+  private static void awaitPastTheGrace(ProcessHandle... processes) throws InterruptedException {
+    for (ProcessHandle process : processes) {
+      Instant started = process.info().startInstant().orElseThrow();
+      Duration wait = Duration.between(Instant.now(), started.plusSeconds(PAST_THE_GRACE_SECONDS));
+      if (!wait.isNegative()) {
+        Thread.sleep(wait.toMillis());
       }
     }
-    assertTrue(warned, doctor.out());
+    for (ProcessHandle process : processes) {
+      assertTrue(process.isAlive(), "still at work, held: " + process.pid());
+    }
   }
 
-  private static JsonNode status(Map<String, String> cliEnv, Path workspace) throws Exception {
-    CommandRun status =
-        CommandRun.ofProcess(
-            CliProcess.builder(
-                cliEnv, "hooks", "status", "--json", "--workspace", workspace.toString()));
-    assertEquals(0, status.exitCode(), status.err());
-    return Json.mapper().readTree(status.out());
+  /**
+   * The processes this test started (its descendants) that work in {@code directory} and whose
+   * executable is named {@code executable}.
+   */
+  private static List<ProcessHandle> at(Path directory, String executable) {
+    return ProcessHandle.current()
+        .descendants()
+        .filter(p -> p.info().command().map(c -> c.endsWith("/" + executable)).orElse(false))
+        .filter(p -> directory.equals(workingDirectory(p)))
+        .toList();
   }
 
-  /** The Claude Code process this test started in {@code directory}: the one working there. */
-  private static ProcessHandle claudeIn(Path directory) {
+  /**
+   * The one of {@code children} whose parent is one of {@code parents}: a runtime that runs as a
+   * parent and its child (of the same executable or another), the child working.
+   */
+  private static ProcessHandle child(List<ProcessHandle> parents, List<ProcessHandle> children) {
     List<ProcessHandle> found =
-        ProcessHandle.current()
-            .descendants()
-            .filter(p -> p.info().command().map(c -> c.endsWith("/claude")).orElse(false))
-            .filter(p -> directory.equals(workingDirectory(p)))
-            .toList();
-    assertEquals(
-        1,
-        found.size(),
-        "Claude Code at work in "
-            + directory
-            + ": "
-            + found
-            + " among "
-            + ProcessHandle.current()
-                .descendants()
-                .map(p -> p.pid() + " " + p.info().command() + " in " + workingDirectory(p))
-                .toList());
+        children.stream().filter(c -> c.parent().map(parents::contains).orElse(false)).toList();
+    assertEquals(1, found.size(), "a child of " + parents + " among " + children + everyone());
     return found.getFirst();
+  }
+
+  private static ProcessHandle only(List<ProcessHandle> found) {
+    assertEquals(1, found.size(), found + everyone());
+    return found.getFirst();
+  }
+
+  /** Every process this test started, for a failure's message. */
+  private static String everyone() {
+    return " among "
+        + ProcessHandle.current()
+            .descendants()
+            .map(
+                p ->
+                    p.pid()
+                        + " "
+                        + p.info().commandLine()
+                        + " in "
+                        + workingDirectory(p)
+                        + " since "
+                        + p.info().startInstant())
+            .toList();
   }
 
   private static Path workingDirectory(ProcessHandle process) {
@@ -198,29 +284,75 @@ class ProcessEvidenceIT {
     }
   }
 
-  private static ModelScript.Hold hold() {
-    return new ModelScript.Hold(0, new CountDownLatch(1), new CountDownLatch(1));
+  private HookTestStore store() {
+    return fixture.store();
   }
 
-  private static CompletableFuture<Void> prompt(
-      ClaudeCode claude,
-      Path directory,
-      Map<String, String> claudeEnv,
-      String words,
-      ExecutorService runs) {
-    return CompletableFuture.runAsync(
-        () -> {
-          try {
-            claude.promptToItsEnd(
-                directory, claudeEnv, words, List.of("--session-id", UUID.randomUUID().toString()));
-          } catch (Exception e) {
-            throw new IllegalStateException("claude prompt " + words, e);
-          }
-        },
-        runs);
+  /** A new session of Claude Code's or Gemini's, its id chosen here. */
+  private static List<String> newSession() {
+    return List.of("--session-id", UUID.randomUUID().toString());
   }
 
-  private Path workspace(String name) throws Exception {
-    return TestWorkspace.in(temp.resolve(name)).file("notes.txt", "n\n").root().toRealPath();
+  /**
+   * The sessions of a test, each a runtime's prompt {@code do prompt WORDS} on a thread of its own
+   * (the common pool may have one thread on a 2-core machine, and the first prompt, held, would
+   * keep the next from starting), which the model answers {@code Done with prompt WORDS.} once the
+   * test lets it go: it holds each prompt's first answer.
+   */
+  private static final class Sessions implements AutoCloseable {
+    private final ModelScript script = new ModelScript();
+    private final List<ModelScript.Hold> holds = new ArrayList<>();
+    private final ExecutorService threads;
+    private final List<Future<CommandRun>> runs = new ArrayList<>();
+
+    Sessions(String... words) {
+      for (String each : words) {
+        ModelScript.Hold hold =
+            new ModelScript.Hold(0, new CountDownLatch(1), new CountDownLatch(1));
+        script.prompt("do prompt " + each, say("Done with prompt " + each + "."));
+        script.hold("do prompt " + each, hold);
+        holds.add(hold);
+      }
+      this.threads = Executors.newFixedThreadPool(words.length);
+    }
+
+    /** What the model answers, and where it holds its answer. */
+    ModelScript script() {
+      return script;
+    }
+
+    Future<CommandRun> start(Callable<CommandRun> prompt) {
+      Future<CommandRun> run = threads.submit(prompt);
+      runs.add(run);
+      return run;
+    }
+
+    /** Waits until each session has asked its model (and is held there). */
+    void awaitHeld() throws InterruptedException {
+      for (ModelScript.Hold hold : holds) {
+        assertTrue(hold.arrived().await(180, TimeUnit.SECONDS), "a session asked its model");
+      }
+    }
+
+    /** Lets the model answer each session, and waits for each runtime's end. */
+    List<CommandRun> letGoAndAwaitTheirEnds() throws Exception {
+      letGo();
+      List<CommandRun> ended = new ArrayList<>();
+      for (Future<CommandRun> run : runs) {
+        ended.add(run.get(180, TimeUnit.SECONDS));
+      }
+      return ended;
+    }
+
+    private void letGo() {
+      holds.forEach(hold -> hold.go().countDown());
+    }
+
+    /** Lets the sessions go (a test that failed while they were held) and stops the threads. */
+    @Override
+    public void close() {
+      letGo();
+      threads.shutdownNow();
+    }
   }
 }

@@ -24,8 +24,8 @@ import java.util.concurrent.Executors;
  * the real API does, and keeps every request it received (to show what a runtime sent the model: a
  * hook's output in the context, the runtime's version). A real HTTP server on an ephemeral port of
  * 127.0.0.1: the runtimes talk to it as they would to their provider. The dialects (Anthropic
- * Messages, OpenAI Responses) say where the newest prompt is, how many tool calls followed it, and
- * how a step is written as events.
+ * Messages, OpenAI Responses, Gemini API) say where the newest prompt is, how many tool calls
+ * followed it, and how a step is written as events.
  */
 abstract class ScriptedModelServer implements AutoCloseable {
 
@@ -185,6 +185,13 @@ abstract class ScriptedModelServer implements AutoCloseable {
     void send(String type, Object data) throws IOException {
       String event =
           "event: " + type + "\ndata: " + Json.mapper().writeValueAsString(data) + "\n\n";
+      out.write(event.getBytes(StandardCharsets.UTF_8));
+      out.flush();
+    }
+
+    /** An event with no type, {@code data: JSON} and a blank line: how Google's API streams. */
+    void send(Object data) throws IOException {
+      String event = "data: " + Json.mapper().writeValueAsString(data) + "\n\n";
       out.write(event.getBytes(StandardCharsets.UTF_8));
       out.flush();
     }

@@ -1,13 +1,12 @@
 package io.turndiff.cli;
 
+import static io.turndiff.cli.EvidenceFixture.status;
 import static io.turndiff.cli.ModelScript.Step.say;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.turndiff.api.Json;
 import io.turndiff.fixtures.CommandRun;
-import io.turndiff.fixtures.TestWorkspace;
 import io.turndiff.hooks.install.RuntimeSessionFiles;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -36,19 +35,20 @@ class SessionFileEvidenceIT {
 
   @TempDir Path temp;
 
+  private EvidenceFixture fixture;
   private HookTestStore store;
   private Map<String, String> env;
 
   @BeforeEach
   void setUp() throws Exception {
-    store = HookTestStore.in(temp);
-    env = store.env();
-    store.startService();
+    fixture = EvidenceFixture.started(temp);
+    store = fixture.store();
+    env = fixture.env();
   }
 
   @AfterEach
   void tearDown() throws Exception {
-    store.stopService();
+    fixture.close();
   }
 
   @Test
@@ -60,8 +60,7 @@ class SessionFileEvidenceIT {
     ClaudeCode claude = ClaudeCode.installed(HookTestStore.repository(), temp.resolve("logs"));
     ModelScript script = new ModelScript().prompt("do prompt one", say("Done with prompt one."));
 
-    Path hooked = workspace("hooked");
-    store.installHooks("claude-code", "--workspace", hooked.toString());
+    Path hooked = fixture.hooked("claude-code", fixture.workspace("hooked"));
     String first = UUID.randomUUID().toString();
     try (AnthropicMessagesServer model = new AnthropicMessagesServer(script)) {
       claude.promptToItsEnd(
@@ -74,11 +73,7 @@ class SessionFileEvidenceIT {
     assertTrue(Files.isRegularFile(firstFile), "Claude wrote its session where it is looked for");
     assertEquals(0, status(cliEnv, hooked).get("session_files").size(), "its hooks arrived");
 
-    Path bare = workspace("bare");
-    store.installHooks("claude-code", "--workspace", bare.toString());
-    CliProcess.run(
-            env, "hooks", "uninstall", "--runtime", "claude-code", "--workspace", bare.toString())
-        .expect(0);
+    Path bare = fixture.unhooked("claude-code", fixture.workspace("bare"));
     String second = UUID.randomUUID().toString();
     try (AnthropicMessagesServer model = new AnthropicMessagesServer(script)) {
       claude.promptToItsEnd(
@@ -97,13 +92,13 @@ class SessionFileEvidenceIT {
     env.put("CODEX_HOME", codexHome.toString());
     CodexCli codex = CodexCli.installed(HookTestStore.repository(), temp.resolve("logs"));
     ModelScript script = new ModelScript().prompt("do prompt one", say("Done with prompt one."));
-    Path hooked = workspace("hooked");
-    Path bare = workspace("bare");
+    Path hooked = fixture.workspace("hooked");
+    Path bare = fixture.workspace("bare");
 
     String first;
     try (ResponsesApiServer model = new ResponsesApiServer(script)) {
       CodexCli.configure(codexHome, model, List.of(hooked, bare));
-      store.installHooks("codex", "--workspace", hooked.toString());
+      fixture.hooked("codex", hooked);
       CommandRun run = codexPrompt(codex, hooked);
       assertTrue(run.err().contains("hook: Stop"), "Codex ran turndiff's hooks: " + run.err());
       first = CodexCli.session(run);
@@ -116,10 +111,7 @@ class SessionFileEvidenceIT {
     String second;
     try (ResponsesApiServer model = new ResponsesApiServer(script)) {
       CodexCli.configure(codexHome, model, List.of(hooked, bare));
-      store.installHooks("codex", "--workspace", bare.toString());
-      CliProcess.run(
-              env, "hooks", "uninstall", "--runtime", "codex", "--workspace", bare.toString())
-          .expect(0);
+      fixture.unhooked("codex", bare);
       CommandRun run = codexPrompt(codex, bare);
       assertTrue(!run.err().contains("hook: UserPromptSubmit"), "no hook ran: " + run.err());
       second = CodexCli.session(run);
@@ -138,8 +130,7 @@ class SessionFileEvidenceIT {
             + "{\"role\":\"model\",\"parts\":[{\"text\":\"Done with prompt one.\"}]},"
             + "\"finishReason\":\"STOP\",\"index\":0}]}]}\n");
 
-    Path hooked = workspace("hooked");
-    store.installHooks("gemini", "--workspace", hooked.toString());
+    Path hooked = fixture.hooked("gemini", fixture.workspace("hooked"));
     String first = UUID.randomUUID().toString();
     geminiPrompt(gemini, hooked, first, answers);
     assertTrue(
@@ -147,10 +138,7 @@ class SessionFileEvidenceIT {
         "Gemini wrote its session where it is looked for");
     assertEquals(0, status(env, hooked).get("session_files").size(), "its hooks arrived");
 
-    Path bare = workspace("bare");
-    store.installHooks("gemini", "--workspace", bare.toString());
-    CliProcess.run(env, "hooks", "uninstall", "--runtime", "gemini", "--workspace", bare.toString())
-        .expect(0);
+    Path bare = fixture.unhooked("gemini", fixture.workspace("bare"));
     String second = UUID.randomUUID().toString();
     geminiPrompt(gemini, bare, second, answers);
     assertFlagged(env, bare, "gemini", geminiSession(home, second));
@@ -183,39 +171,10 @@ class SessionFileEvidenceIT {
             + written
             + " and no hook arrived";
     assertTrue(seen.get("warning").asText().startsWith(warning), seen.toString());
-
-    CommandRun text =
-        CommandRun.ofProcess(
-            CliProcess.builder(cliEnv, "hooks", "status", "--workspace", workspace.toString()));
-    assertTrue(text.out().contains("WARNING: " + warning), text.out());
-
-    CommandRun doctor =
-        CommandRun.ofProcess(
-            CliProcess.builder(cliEnv, "doctor", "--json", "--workspace", workspace.toString()));
-    boolean warned = false;
-    for (JsonNode check : Json.mapper().readTree(doctor.out()).get("checks")) {
-      if (check.get("name").asText().equals("hooks " + runtime + " sessions")) {
-        warned = check.get("found").asText().startsWith(warning);
-        assertEquals("warn", check.get("verdict").asText().toLowerCase(), check.toString());
-      }
-    }
-    assertTrue(warned, doctor.out());
-  }
-
-  private static JsonNode status(Map<String, String> cliEnv, Path workspace) throws Exception {
-    CommandRun status =
-        CommandRun.ofProcess(
-            CliProcess.builder(
-                cliEnv, "hooks", "status", "--json", "--workspace", workspace.toString()));
-    assertEquals(0, status.exitCode(), status.err());
-    return Json.mapper().readTree(status.out());
+    EvidenceFixture.assertWarned(cliEnv, workspace, warning, "hooks " + runtime + " sessions");
   }
 
   // ---- the runtimes
-
-  private Path workspace(String name) throws Exception {
-    return TestWorkspace.in(temp.resolve(name)).file("notes.txt", "n\n").root().toRealPath();
-  }
 
   private static Path claudeProjects(Path claudeHome, Path directory) {
     return claudeHome

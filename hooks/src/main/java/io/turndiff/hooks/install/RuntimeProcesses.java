@@ -29,7 +29,8 @@ import java.util.Set;
  *       ~/.local/share/claude/versions/<version>}, run through the link {@code claude}); without
  *       the postinstall, {@code node cli-wrapper.cjs} runs the native one as its child.
  *   <li><b>Codex</b> 0.171.0: {@code node bin/codex.js}, which runs the native {@code codex} of
- *       {@code @openai/codex-linux-x64} as its child and waits for it.
+ *       {@code @openai/codex-linux-x64}: on Node 20 as its child, waited for; on a Node with {@code
+ *       process.execve} in its own place, one process.
  *   <li><b>Gemini CLI</b> 0.61.0: {@code node bundle/gemini.js} (through the link {@code gemini}),
  *       which starts itself again as a child with a larger heap unless {@code
  *       GEMINI_CLI_NO_RELAUNCH} is set.

@@ -39,11 +39,15 @@ import java.util.Set;
  * So a runtime is known by its executable's name or the name it was run by ({@code claude}, {@code
  * claude.exe}, {@code codex}), or, run by Node, by its script's ({@code gemini}, {@code gemini.js},
  * {@code codex.js}, the wrapper's {@code cli-wrapper.cjs}) in its package's folder or through the
- * link npm makes. Where a runtime runs as a parent and a child, the child is the one kept: it is
- * the process that works, the one whose hook calls name it (the hook script names its nearest
- * ancestor that is not a shell). What this does not see: a runtime renamed, run through another
- * interpreter, or in another PID namespace (a container), and every process where there is no
- * {@code /proc}.
+ * link npm makes. Where Node runs a runtime's script as the parent of that runtime's process, the
+ * child is the one kept: it is the process that works, the one whose hook calls name it (the hook
+ * script names its nearest ancestor that is not a shell). A native runtime is never taken for a
+ * wrapper: the native {@code codex} and {@code claude} start children of their own executable (a
+ * helper run under another {@code argv[0]}, or a child between its {@code fork} and its {@code
+ * exec}, which still has the parent's executable and command line), and such a child, seconds old,
+ * would otherwise hide the runtime that has worked for minutes. What this does not see: a runtime
+ * renamed, run through another interpreter, or in another PID namespace (a container), and every
+ * process where there is no {@code /proc}.
  */
 public final class RuntimeProcesses {
 
@@ -63,12 +67,14 @@ public final class RuntimeProcesses {
   public List<Seen> running() {
     List<Seen> found = new ArrayList<>();
     Map<Long, Long> parentOf = new HashMap<>();
+    Set<Long> runByNode = new HashSet<>();
     for (long pid : Proc.pids()) {
       if (!Proc.ofThisUser(pid)) {
         continue; // another user's: nothing more of it is read
       }
-      Optional<HookRuntime> runtime =
-          runtimeOf(Proc.executable(pid), Proc.commandLine(pid, COMMAND_LINE_BYTES));
+      Optional<Path> executable = Proc.executable(pid);
+      List<String> commandLine = Proc.commandLine(pid, COMMAND_LINE_BYTES);
+      Optional<HookRuntime> runtime = runtimeOf(executable, commandLine);
       if (runtime.isEmpty()) {
         continue;
       }
@@ -77,13 +83,22 @@ public final class RuntimeProcesses {
       Optional<Path> directory = Proc.workingDirectory(pid);
       if (started.isPresent() && directory.isPresent()) {
         found.add(new Seen(runtime.get(), pid, started.get(), directory.get()));
+        if (runByNode(executable, commandLine)) {
+          runByNode.add(pid);
+        }
         handle.flatMap(ProcessHandle::parent).ifPresent(parent -> parentOf.put(pid, parent.pid()));
       }
     }
+    // The line that decides what is a wrapper: a Node process running a runtime's script whose
+    // child is that runtime (codex.js and its native codex, gemini.js started again with a larger
+    // heap, cli-wrapper.cjs and its native claude). Only Node's are: a native runtime's child of
+    // the same executable is a helper or a fork about to exec (seen with the real Codex held at a
+    // prompt: the native codex was hidden behind such a child in 2 of 4 runs), never the runtime.
     Set<Long> wrappers = new HashSet<>();
     for (Seen child : found) {
       Long parent = parentOf.get(child.pid());
       if (parent != null
+          && runByNode.contains(parent)
           && found.stream().anyMatch(p -> p.runtime() == child.runtime() && p.pid() == parent)) {
         wrappers.add(parent);
       }
@@ -113,6 +128,13 @@ public final class RuntimeProcesses {
       return script(commandLine).flatMap(RuntimeProcesses::runtimeOfScript);
     }
     return Optional.empty();
+  }
+
+  /** Whether the process is Node (by its executable's name or the name it was run by). */
+  private static boolean runByNode(Optional<Path> executable, List<String> commandLine) {
+    String executableName = executable.map(RuntimeProcesses::name).orElse("");
+    return executableName.startsWith("node")
+        || (!commandLine.isEmpty() && name(commandLine.getFirst()).startsWith("node"));
   }
 
   /** The script Node was given: its first argument that is not an option of Node's. */

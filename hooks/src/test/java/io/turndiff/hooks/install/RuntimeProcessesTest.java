@@ -132,6 +132,23 @@ class RuntimeProcessesTest {
   }
 
   @Test
+  void aNativeRuntimesChildOfItsOwnExecutableDoesNotHideIt() throws Exception {
+    // The native codex starts children of its own executable (a helper under another argv[0], or a
+    // fork not yet exec'd): a copy of a shell named codex whose child is the same copy, both
+    // working in the workspace. The parent is the runtime that works; it must stay in the list.
+    Path nativeCodex = copyOf("sh", Files.createDirectories(temp.resolve("bin")), "codex");
+    Process codex =
+        started(
+            workspace, nativeCodex.toString(), "-c", nativeCodex + " -c 'sleep 60; true'; true");
+    ProcessHandle helper = childOf(codex);
+
+    List<Seen> running = new RuntimeProcesses().running();
+
+    assertEquals(HookRuntime.CODEX, only(running, codex.pid()).runtime());
+    assertEquals(HookRuntime.CODEX, only(running, helper.pid()).runtime());
+  }
+
+  @Test
   void runtimeOfReadsTheShapesAndNothingBroader() {
     Optional<Path> node = Optional.of(Path.of("/usr/bin/node"));
     assertEquals(
@@ -275,9 +292,14 @@ class RuntimeProcessesTest {
 
   /** A copy of {@code sleep} named {@code name}: a real executable of that name. */
   private static Path copyOfSleep(Path folder, String name) throws IOException {
+    return copyOf("sleep", folder, name);
+  }
+
+  /** A copy of the program {@code program} named {@code name}: a real executable of that name. */
+  private static Path copyOf(String program, Path folder, String name) throws IOException {
     Path copy = folder.resolve(name);
     if (!Files.exists(copy)) {
-      Files.copy(Path.of(executable("sleep")), copy);
+      Files.copy(Path.of(executable(program)), copy);
       Files.setPosixFilePermissions(copy, PosixFilePermissions.fromString("rwx------"));
     }
     return copy;

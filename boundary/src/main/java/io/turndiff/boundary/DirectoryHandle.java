@@ -50,12 +50,6 @@ interface DirectoryHandle extends AutoCloseable {
   /** Renames {@code from} over {@code to}, both in this directory. */
   Attempt<Void> rename(Name from, Name to);
 
-  /**
-   * Swaps the two names atomically, both in this directory and both there ({@code renameat2} with
-   * {@code RENAME_EXCHANGE}); refused where the handle or the file system cannot.
-   */
-  Attempt<Void> exchange(Name first, Name second);
-
   /** Removes the name (never a directory). */
   Attempt<Void> unlink(Name name);
 

@@ -120,15 +120,6 @@ class FdDirectory implements DirectoryHandle {
   }
 
   @Override
-  public Attempt<Void> exchange(Name first, Name second) {
-    try (NativeCall call = libc().call()) {
-      return root()
-          .result(
-              libc().renameat2(call, fd, first.raw(), fd, second.raw(), LinuxAbi.RENAME_EXCHANGE));
-    }
-  }
-
-  @Override
   public Attempt<Void> unlink(Name name) {
     try (NativeCall call = libc().call()) {
       return root().result(libc().unlinkat(call, fd, name.raw(), 0));

@@ -32,9 +32,6 @@ record LinuxAbi(String arch, int oDirectory, int oNoFollow) {
   static final int AT_NO_AUTOMOUNT = 0x800;
   static final int AT_EMPTY_PATH = 0x1000;
 
-  /** renameat2: swap the two names atomically, both must exist. */
-  static final int RENAME_EXCHANGE = 1 << 1;
-
   static final int STATX_BASIC_STATS = 0x7ff;
 
   static final int MFD_CLOEXEC = 0x1;

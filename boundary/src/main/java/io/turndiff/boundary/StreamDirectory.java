@@ -346,12 +346,6 @@ class StreamDirectory implements DirectoryHandle {
                 }));
   }
 
-  /** The portable fallback has no atomic exchange: its caller renames instead. */
-  @Override
-  public Attempt<Void> exchange(Name first, Name second) {
-    return Attempt.failed("no atomic exchange through the portable fallback");
-  }
-
   @Override
   public Attempt<Void> unlink(Name name) {
     return named(

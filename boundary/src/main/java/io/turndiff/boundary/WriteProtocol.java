@@ -17,8 +17,7 @@ import java.util.function.Supplier;
  * here, once; content and mode on the new file, which is synced), commit (a rename over the target
  * in its parent held open again), then {@link #syncDirectory} once per directory the commits
  * changed. An existing inode is never written: a symlink, hardlink or FIFO at the target is
- * replaced as a name; a regular file there is swapped out ({@code RENAME_EXCHANGE}) and unlinked
- * ({@link #exchangeThenRemove}).
+ * replaced as a name.
  *
  * <p>{@link #commitIfUnchanged} and {@link #deleteIfUnchanged} look at the target through the same
  * held parent right before the rename or unlink, so the check and the change are one walk and one
@@ -104,15 +103,13 @@ final class WriteProtocol {
         staged.path(),
         Walker.Parents.EXISTING,
         (parent, name) -> {
-          ReadOutcome there = readAt(parent, name, overLimit);
-          Optional<Observation> changed = check.changed(staged.path(), there);
+          Optional<Observation> changed =
+              check.changed(staged.path(), readAt(parent, name, overLimit));
           if (changed.isPresent()) {
             parent.unlink(Name.of(staged.temporaryName()));
             return new WriteOutcome.Changed(changed.get());
           }
-          return holdsAFile(there)
-              ? exchangeThenRemove(parent, staged, name)
-              : rename(parent, staged, name);
+          return rename(parent, staged, name);
         },
         WriteProtocol::refused);
   }
@@ -260,53 +257,6 @@ final class WriteProtocol {
       }
     }
     return new WriteOutcome.Refused("every temporary name tried next to " + path + " was taken");
-  }
-
-  /** Whether the read found a regular file there (whole, hashed, sampled or streamed). */
-  private static boolean holdsAFile(ReadOutcome there) {
-    return there instanceof ReadOutcome.Content
-        || there instanceof ReadOutcome.TooLarge
-        || there instanceof ReadOutcome.Sampled
-        || there instanceof ReadOutcome.Stored;
-  }
-
-  /**
-   * Puts a staged file in place of a regular file by swapping the two names ({@code renameat2} with
-   * {@code RENAME_EXCHANGE}), then removes the temporary name, which holds the replaced file by
-   * then; where the swap cannot be made, renames over it ({@link #rename}).
-   *
-   * <p>Why not a rename over the file: ext4, mounted with its default {@code auto_da_alloc}, starts
-   * the write-back of the renamed file's data inside every rename that replaces a file (its guard
-   * for programs that replace files without an {@code fsync}: {@code ext4_rename} calls {@code
-   * ext4_alloc_da_blocks}); the exchange ({@code ext4_cross_rename}) does not. Measured in {@code
-   * bench} (docs/performance.md, "The rename's cost"): a 57-file rewind's renames took 45-95 ms
-   * (median of a run, load 30) and its exchanges 8 ms, the write-back then done in the rewind's one
-   * {@code syncfs}, which it makes anyway and which waits for the same data either way: the total
-   * is the same within the noise, and what is left on the rename's line is only the swap. Writing
-   * in place (unlink, create, as git does) is as cheap but leaves the name holding a half-written
-   * file while it is written; the exchange keeps the rename's atomicity and the check right before
-   * it, and leaves the disk to the one {@code syncfs}, which is what a rewind whose sync no longer
-   * holds up its caller would need.
-   *
-   * <p>Between the swap and the unlink the replaced file is under the temporary name: a crash there
-   * leaves it under a name the caller journaled, which its resume removes as it removes any staged
-   * file, and its content is what the caller stored before it committed. If the unlink fails, the
-   * names are swapped back and the commit is refused, so that no temporary file is left holding
-   * someone's data unknown to the caller.
-   */
-  private static WriteOutcome exchangeThenRemove(
-      DirectoryHandle parent, WriteOutcome.Staged staged, Name name) {
-    Name temporary = Name.of(staged.temporaryName());
-    if (!(parent.exchange(temporary, name) instanceof Attempt.Done<Void>)) {
-      return rename(parent, staged, name);
-    }
-    if (parent.unlink(temporary) instanceof Attempt.Refused<Void>(HandleFailure why)) {
-      parent.exchange(temporary, name);
-      parent.unlink(temporary);
-      return new WriteOutcome.Refused(
-          "cannot remove the file replaced at " + staged.path() + ": " + why.describe());
-    }
-    return new WriteOutcome.Done();
   }
 
   private static WriteOutcome rename(

@@ -95,10 +95,6 @@ final class PowerLossRecovery {
     Map<Sha256, byte[]> contents = journal.contents(written);
     Map<WorkspacePath, String> outcome = new TreeMap<>();
     for (StoredRewindEntry entry : written) {
-      // a write is put in place by swapping names (WriteProtocol.exchangeThenRemove): a power loss
-      // may keep the swap and lose the unlink, and leave the replaced file (the rewind turn holds
-      // it) under the journaled temporary name, removed here whatever the path holds now
-      RewindJournal.discardStagedByAnEarlierRun(boundary, entry);
       Observation now = boundary.observeExact(entry.path(), BlobSink.checking(store));
       Verdict verdict = verdict(entry, Optional.ofNullable(replaced.get(entry.path())), now);
       if (entry.status() == RewindStatus.STARTED

@@ -262,6 +262,12 @@ final class WriteProtocol {
   private static WriteOutcome rename(
       DirectoryHandle parent, WriteOutcome.Staged staged, Name name) {
     Name temporary = Name.of(staged.temporaryName());
+    // a rename over a file, though ext4 (auto_da_alloc) starts the renamed file's write-back
+    // inside it: swapping the names instead (RENAME_EXCHANGE) and unlinking the temporary one was
+    // measured in bench, and the renames and the rewind's one syncfs took longer together in each
+    // of three pairs, the syncfs then waiting for all of that data at once (docs/performance.md,
+    // "The rename's cost, and the bound of a rewind"); writing in place, as git does, would leave
+    // the name holding a half-written file while it is written
     if (parent.rename(temporary, name) instanceof Attempt.Refused<Void>(HandleFailure why)) {
       parent.unlink(temporary);
       return new WriteOutcome.Refused(

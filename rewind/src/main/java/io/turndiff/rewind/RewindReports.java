@@ -42,28 +42,25 @@ final class RewindReports {
   }
 
   /**
+   * A dry run: its report, and what each path decided before any directory step held when it was
+   * read (the paths of {@link FileStep#BEFORE_DIRECTORIES} and {@link FileStep#WITH_THE_FILES}).
+   * The run decides on these reads instead of reading and hashing every path again ({@link
+   * RewindJournal}).
+   */
+  record DryRun(RewindReport report, Map<WorkspacePath, Observation> read) {
+    DryRun {
+      read = Map.copyOf(read);
+    }
+  }
+
+  /**
    * What a rewind of {@code plan} would do, decided on the workspace's state now as the real run
    * decides (contents over the size limit hashed, not stored), step by step as the run goes ({@link
    * RewindDecision.FileStep}): the files deleted where directories go back, those directories, the
    * other files, the directories the turns created (removed when nothing else is left in them by
    * then), and the files where those were. Nothing is stored or written.
    */
-  RewindReport dryRun(String operationId, Plan plan, boolean force, WorkspaceBoundary boundary) {
-    return dryRun(operationId, plan, force, boundary, new HashMap<>());
-  }
-
-  /**
-   * As {@link #dryRun(String, Plan, boolean, WorkspaceBoundary)}, and puts in {@code read} what
-   * each path decided before any directory step held when it was read (the paths of {@link
-   * FileStep#BEFORE_DIRECTORIES} and {@link FileStep#WITH_THE_FILES}): the run decides on these
-   * reads instead of reading and hashing every path again ({@link RewindJournal}).
-   */
-  RewindReport dryRun(
-      String operationId,
-      Plan plan,
-      boolean force,
-      WorkspaceBoundary boundary,
-      Map<WorkspacePath, Observation> read) {
+  DryRun dryRun(String operationId, Plan plan, boolean force, WorkspaceBoundary boundary) {
     List<Snapshot> snapshots = new ArrayList<>();
     plan.paths()
         .forEach(
@@ -121,7 +118,7 @@ final class RewindReports {
     steps.get(FileStep.BEFORE_DIRECTORIES).forEach(path -> decide.accept(path, now.apply(path)));
     Set<WorkspacePath> clearedFirst = deletions(actions);
     steps.get(FileStep.WITH_THE_FILES).forEach(path -> decide.accept(path, now.apply(path)));
-    read.putAll(decidedOn);
+    Map<WorkspacePath, Observation> readBeforeDirectories = new HashMap<>(decidedOn);
     List<WorkspacePath> written =
         actions.entrySet().stream()
             .filter(action -> action.getValue() instanceof Write write && write.putsAFile())
@@ -182,26 +179,28 @@ final class RewindReports {
       }
     }
     skipped.addAll(directoryPlan.left());
-    return new RewindReport(
-        operationId,
-        true,
-        false,
-        turns,
-        restored,
-        merged,
-        skipped,
-        unchanged,
-        Optional.empty(),
-        directoryPlan.created(),
-        directoryPlan.removed(),
-        directoryPlan.modes(),
-        plan.named().paths(),
-        deleted,
-        changedBy(plan.session().workspaceId(), turns, skipped),
-        plan.beforeToolCall().map(StoredToolCall::externalId),
-        notes(plan),
-        plan.hunk().map(HunkTarget::number),
-        previews);
+    RewindReport report =
+        new RewindReport(
+            operationId,
+            true,
+            false,
+            turns,
+            restored,
+            merged,
+            skipped,
+            unchanged,
+            Optional.empty(),
+            directoryPlan.created(),
+            directoryPlan.removed(),
+            directoryPlan.modes(),
+            plan.named().paths(),
+            deleted,
+            changedBy(plan.session().workspaceId(), turns, skipped),
+            plan.beforeToolCall().map(StoredToolCall::externalId),
+            notes(plan),
+            plan.hunk().map(HunkTarget::number),
+            previews);
+    return new DryRun(report, readBeforeDirectories);
   }
 
   /**

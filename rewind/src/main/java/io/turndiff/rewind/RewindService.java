@@ -12,7 +12,6 @@ import io.turndiff.store.StoreTransaction;
 import io.turndiff.store.StoredRewindOperation;
 import io.turndiff.store.StoredTurn;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
@@ -114,9 +113,9 @@ public final class RewindService {
       if (!request.dryRun()) {
         makeFinishedDurable(plan.session().workspaceId(), lease.boundary(), started);
       }
-      Map<WorkspacePath, Observation> read = new HashMap<>();
-      RewindReport dryRun =
-          reports.dryRun(operationId, plan, request.force(), lease.boundary(), read);
+      RewindReports.DryRun looked =
+          reports.dryRun(operationId, plan, request.force(), lease.boundary());
+      RewindReport dryRun = looked.report();
       if (request.dryRun()) {
         return dryRun;
       }
@@ -159,7 +158,7 @@ public final class RewindService {
                 started,
                 store.read(tx -> tx.turns().byId(operation.rewindTurnId())).orElseThrow(),
                 lease.boundary(),
-                read);
+                looked.read());
           });
     }
   }

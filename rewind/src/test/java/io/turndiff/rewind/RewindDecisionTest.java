@@ -99,23 +99,20 @@ class RewindDecisionTest {
         NOW);
   }
 
+  /** A path that is there, its content not captured ({@code why}): only its metadata is known. */
+  private static Snapshot notCaptured(
+      FileType type, long size, int mode, long nlink, NotCaptured why) {
+    return Snapshot.notCaptured(
+        PATH, BoundaryKind.OPENAT2, metadata(type, size, mode, nlink), why, NOW);
+  }
+
   /** A file with two links: its bytes may be another file's, so its content is not read. */
   private static Snapshot hardlinked() {
-    return Snapshot.notCaptured(
-        PATH,
-        BoundaryKind.OPENAT2,
-        metadata(FileType.REGULAR, 7, 0644, 2),
-        new NotCaptured(Reason.HARDLINKED, "2 links"),
-        NOW);
+    return notCaptured(FileType.REGULAR, 7, 0644, 2, new NotCaptured(Reason.HARDLINKED, "2 links"));
   }
 
   private static Snapshot fifo() {
-    return Snapshot.notCaptured(
-        PATH,
-        BoundaryKind.OPENAT2,
-        metadata(FileType.FIFO, 0, 0644, 1),
-        new NotCaptured(Reason.SPECIAL_FILE, ""),
-        NOW);
+    return notCaptured(FileType.FIFO, 0, 0644, 1, new NotCaptured(Reason.SPECIAL_FILE, ""));
   }
 
   /** A symlink whose text leads out of the workspace. */
@@ -131,12 +128,7 @@ class RewindDecisionTest {
 
   /** A file that is there, whose content the kernel refused to read. */
   private static Snapshot unreadable() {
-    return Snapshot.notCaptured(
-        PATH,
-        BoundaryKind.OPENAT2,
-        metadata(FileType.REGULAR, 9, 0000, 1),
-        new NotCaptured(Reason.UNREADABLE, "EACCES"),
-        NOW);
+    return notCaptured(FileType.REGULAR, 9, 0000, 1, new NotCaptured(Reason.UNREADABLE, "EACCES"));
   }
 
   /** A path whose very existence could not be told. */
@@ -157,12 +149,7 @@ class RewindDecisionTest {
   }
 
   private static Snapshot directory() {
-    return Snapshot.notCaptured(
-        PATH,
-        BoundaryKind.OPENAT2,
-        metadata(FileType.DIRECTORY, 4096, 0755, 2),
-        new NotCaptured(Reason.DIRECTORY, ""),
-        NOW);
+    return notCaptured(FileType.DIRECTORY, 4096, 0755, 2, new NotCaptured(Reason.DIRECTORY, ""));
   }
 
   private Action decide(Snapshot target, Snapshot expected, Snapshot now, boolean force) {

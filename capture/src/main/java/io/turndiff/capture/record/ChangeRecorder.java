@@ -19,6 +19,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.function.Predicate;
 
 /**
  * Records file changes: a before-state as a snapshot (content into the blob table), and the
@@ -59,6 +60,17 @@ public final class ChangeRecorder {
         ChangeKind kind,
         FilePatch patch,
         Map<Sha256, byte[]> contents) {
+      return of(before, after, kind, patch, contents, sha -> false);
+    }
+
+    /** As above; an after-state {@code held} says the store holds is not compressed again. */
+    static NewBlobs of(
+        Snapshot before,
+        Observation after,
+        ChangeKind kind,
+        FilePatch patch,
+        Map<Sha256, byte[]> contents,
+        Predicate<Sha256> held) {
       Optional<DeltaBase> beforeBase =
           before
               .storedContent()
@@ -69,7 +81,9 @@ public final class ChangeRecorder {
               .content()
               .map(c -> new DeltaBase(after.snapshot().storedContent().orElseThrow(), c));
       List<EncodedBlob> blobs = new ArrayList<>(2);
-      if (kind != ChangeKind.UNCHANGED && afterBase.isPresent()) {
+      if (kind != ChangeKind.UNCHANGED
+          && afterBase.isPresent()
+          && !held.test(afterBase.get().sha256())) {
         blobs.add(
             BlobEncoder.encode(afterBase.get().sha256(), afterBase.get().content(), beforeBase));
       }
@@ -129,6 +143,21 @@ public final class ChangeRecorder {
   /** Classifies a change and writes its diff (outside any transaction: it only computes). */
   public Completed complete(
       StoredFileChange change, Observation after, Map<Sha256, byte[]> contents) {
+    return complete(change, after, contents, sha -> false);
+  }
+
+  /**
+   * As {@link #complete(StoredFileChange, Observation, Map)}, for an after-state that may be
+   * content the store already holds ({@code held}), as a rewind turn's is: the state it puts back
+   * is a stored state by definition. Such an after-state is referenced by its hash; it is not
+   * compressed or delta-encoded again only for {@code Blobs.put} to find it stored and drop the
+   * encoding.
+   */
+  public Completed complete(
+      StoredFileChange change,
+      Observation after,
+      Map<Sha256, byte[]> contents,
+      Predicate<Sha256> held) {
     Snapshot before = change.before();
     ChangeKind kind = ChangeKind.between(before, after.snapshot());
     FilePatch patch =
@@ -138,7 +167,7 @@ public final class ChangeRecorder {
                 change.path(),
                 PatchSide.of(before, before.storedContent().map(contents::get)),
                 PatchSide.of(after.snapshot(), after.content()));
-    NewBlobs blobs = NewBlobs.of(before, after, kind, patch, contents);
+    NewBlobs blobs = NewBlobs.of(before, after, kind, patch, contents, held);
     return new Completed(change, after, kind, patch, blobs.blobs(), blobs.diff(), false);
   }
 

@@ -1,26 +1,13 @@
 package io.turndiff.bench;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.turndiff.api.Json;
-import java.io.File;
-import java.io.IOException;
 import java.io.PrintStream;
 import java.io.PrintWriter;
-import java.net.URI;
-import java.net.URISyntaxException;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.attribute.PosixFilePermissions;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.Map;
 import java.util.Random;
-import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -134,9 +121,6 @@ public final class HookLatencyBench {
 
   private Result run(Path base) throws Exception {
     Path workspace = Files.createDirectories(base.resolve("workspace"));
-    Path store = base.resolve("store/turndiff.db");
-    Path run = Files.createDirectories(base.resolve("run"));
-    Files.setPosixFilePermissions(run, PosixFilePermissions.fromString("rwx------"));
     int perCall = options.calls() + options.warmup();
     int needed = (options.client() == null ? 2 : 3) * perCall + options.turns();
     int files = Math.max(options.files(), needed);
@@ -145,36 +129,14 @@ public final class HookLatencyBench {
       Files.write(workspace.resolve("f" + i + ".txt"), SyntheticTree.text(random, 1024));
     }
     progress.println("wrote " + files + " files of 1 KB");
-    Map<String, String> environment = new TreeMap<>();
-    environment.put("PATH", System.getenv().getOrDefault("PATH", "/usr/bin:/bin"));
-    environment.put("HOME", base.toString());
-    environment.put("XDG_RUNTIME_DIR", run.toString());
-    environment.put("TURNDIFF_DB", store.toString());
-    environment.put("TURNDIFF_HOOK_NO_START", "1");
-    if (System.getenv("TURNDIFF_HOME") != null) {
-      environment.put("TURNDIFF_HOME", System.getenv("TURNDIFF_HOME"));
-    }
-    if (System.getenv("JAVA_HOME") != null) {
-      environment.put("JAVA_HOME", System.getenv("JAVA_HOME"));
-    }
-    double loadBefore = loadAverage();
-    JsonNode started = Json.mapper().readTree(turndiff(environment, "service", "start"));
-    int port = started.get("port").asInt();
-    String discovery = started.get("discovery").asText();
-    String token =
-        Files.readString(
-                Path.of(discovery.substring(0, discovery.length() - ".json".length()) + ".token"))
-            .strip();
-    try {
-      HttpClient http = HttpClient.newHttpClient();
-      URI service = URI.create("http://127.0.0.1:" + port);
-      send(
-          http,
-          service.resolve("/v1/workspaces/track"),
-          token,
+    double loadBefore = ServiceProcess.loadAverage();
+    try (ServiceProcess service = ServiceProcess.start(base, base.resolve("store/turndiff.db"))) {
+      Map<String, String> environment = service.environment();
+      service.post(
+          "/v1/workspaces/track",
           Json.write(Json.object().put("workspace", workspace.toString()), false),
           200);
-      progress.println("service on port " + port + ", workspace tracked");
+      progress.println("service on port " + service.port() + ", workspace tracked");
       Path payloads = Files.createDirectories(base.resolve("payloads"));
       String session = "bench-session";
       String turn = "bench-turn-0";
@@ -210,7 +172,7 @@ public final class HookLatencyBench {
         String body =
             payload(workspace, session, turn, "PreToolUse", "f" + file++ + ".txt", "d" + i);
         long start = System.nanoTime();
-        send(http, service.resolve("/v1/hooks/codex"), token, body, 204);
+        service.post("/v1/hooks/codex", body, 204);
         long nanos = System.nanoTime() - start;
         if (i >= options.warmup()) {
           direct.add(nanos);
@@ -220,7 +182,7 @@ public final class HookLatencyBench {
       Files.writeString(end, payload(workspace, session, turn, "Stop", null, null));
       hook(options.script(), environment, end);
       int expected = (client == null ? 2 : 3) * perCall;
-      int recorded = recordedFiles(http, service, token, "codex:" + turn);
+      int recorded = service.get("/v1/turns/codex:" + turn).path("files").size();
       if (recorded != expected) {
         throw new IllegalStateException(
             "the turn recorded " + recorded + " files, not " + expected + ": calls were lost");
@@ -241,21 +203,25 @@ public final class HookLatencyBench {
         hook(options.script(), environment, call);
         promptEnd.add(hook(options.script(), environment, stop));
       }
-      Path hookLog =
-          Path.of(discovery.substring(0, discovery.length() - ".json".length()) + ".hook.log");
+      Path hookLog = service.beside(".hook.log");
       if (Files.exists(hookLog) && Files.size(hookLog) > 0) {
         throw new IllegalStateException(
             "the hook script logged failures: " + Files.readString(hookLog));
       }
       return new Result(
-          options, script, client, direct, promptStart, promptEnd, loadBefore, loadAverage());
-    } finally {
-      turndiff(environment, "service", "stop");
+          options,
+          script,
+          client,
+          direct,
+          promptStart,
+          promptEnd,
+          loadBefore,
+          ServiceProcess.loadAverage());
     }
   }
 
   /** A Codex hook payload as Codex 0.171.0 writes it (integrations/fixtures/codex/). */
-  private static String payload(
+  static String payload(
       Path workspace, String session, String turn, String event, String file, String call) {
     ObjectNode payload =
         Json.object()
@@ -305,79 +271,5 @@ public final class HookLatencyBench {
       throw new IllegalStateException("the hook script exited " + process.exitValue());
     }
     return nanos;
-  }
-
-  private static void send(HttpClient client, URI uri, String token, String body, int expected)
-      throws Exception {
-    HttpResponse<String> response =
-        client.send(
-            HttpRequest.newBuilder(uri)
-                .header("Authorization", "Bearer " + token)
-                .header("Content-Type", "application/json")
-                .POST(HttpRequest.BodyPublishers.ofString(body))
-                .build(),
-            HttpResponse.BodyHandlers.ofString());
-    if (response.statusCode() != expected) {
-      throw new IllegalStateException(
-          uri + " answered " + response.statusCode() + ": " + response.body());
-    }
-  }
-
-  private static int recordedFiles(HttpClient client, URI base, String token, String turn)
-      throws Exception {
-    HttpResponse<String> response =
-        client.send(
-            HttpRequest.newBuilder(base.resolve("/v1/turns/" + turn))
-                .header("Authorization", "Bearer " + token)
-                .build(),
-            HttpResponse.BodyHandlers.ofString());
-    return Json.mapper().readTree(response.body()).path("files").size();
-  }
-
-  /**
-   * Runs this jar's {@code turndiff} (or {@code $TURNDIFF_HOME/turndiff}) with {@code args}; its
-   * stdout.
-   */
-  private String turndiff(Map<String, String> environment, String... args) throws Exception {
-    List<String> command = new ArrayList<>(launcher());
-    command.addAll(List.of(args));
-    ProcessBuilder builder =
-        new ProcessBuilder(command).redirectError(ProcessBuilder.Redirect.INHERIT);
-    builder.environment().clear();
-    builder.environment().putAll(environment);
-    Process process = builder.start();
-    String out = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-    if (!process.waitFor(120, TimeUnit.SECONDS) || process.exitValue() != 0) {
-      throw new IllegalStateException("turndiff " + String.join(" ", args) + " failed: " + out);
-    }
-    return out;
-  }
-
-  private static List<String> launcher() throws URISyntaxException {
-    String home = System.getenv("TURNDIFF_HOME");
-    if (home != null && !home.isEmpty()) {
-      return List.of(Path.of(home, "turndiff").toString());
-    }
-    File jar =
-        new File(
-            HookLatencyBench.class.getProtectionDomain().getCodeSource().getLocation().toURI());
-    if (!jar.isFile()) {
-      throw new IllegalStateException(
-          "bench hooks runs from the bench jar (./turndiff bench hooks) or with TURNDIFF_HOME set");
-    }
-    return List.of(
-        ProcessHandle.current().info().command().orElse("java"),
-        "--enable-native-access=ALL-UNNAMED",
-        "-jar",
-        jar.toString());
-  }
-
-  /** The one-minute load average, to say how loaded the machine was. */
-  private static double loadAverage() {
-    try {
-      return Double.parseDouble(Files.readString(Path.of("/proc/loadavg")).split(" ")[0]);
-    } catch (IOException | RuntimeException e) {
-      return -1;
-    }
   }
 }

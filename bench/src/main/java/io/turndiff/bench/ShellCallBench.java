@@ -10,7 +10,6 @@ import java.io.PrintStream;
 import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
 
 /**
@@ -115,7 +114,7 @@ public final class ShellCallBench {
       long track = System.nanoTime() - start;
       progress.printf("turndiff track: %.1f s%n", track / 1e9);
       ShellCallRounds rounds = new ShellCallRounds(options.warmup(), options.rounds());
-      List<Path> changing = spread(workspace, tree.files());
+      List<Path> changing = SmallFileTree.spread(workspace, tree.files(), CHANGED);
       ShellCallRounds.Figures one = rounds.measure(service, workspace, changing.subList(0, 1), git);
       progress.printf(
           "1 file: turndiff %.1f ms, git %.1f ms (p50)%n",
@@ -126,18 +125,5 @@ public final class ShellCallBench {
           changing.size(), ten.calls().medianMillis(), ten.commits().medianMillis());
       return new Result(tree, options.rounds(), gitInitial, track, one, ten);
     }
-  }
-
-  /** Up to {@link #CHANGED} of the generated files, evenly apart (their names are known). */
-  private static List<Path> spread(Path workspace, int files) {
-    List<Path> chosen = new ArrayList<>();
-    for (int i = 0; i < Math.min(CHANGED, files); i++) {
-      int index = i * files / Math.min(CHANGED, files);
-      chosen.add(
-          workspace
-              .resolve("d" + index / SmallFileTree.FILES_PER_DIRECTORY)
-              .resolve("F" + index + ".java"));
-    }
-    return chosen;
   }
 }

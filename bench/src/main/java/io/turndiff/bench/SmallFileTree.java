@@ -3,6 +3,8 @@ package io.turndiff.bench;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Random;
 
 /**
@@ -33,5 +35,19 @@ public final class SmallFileTree {
       bytes += content.length;
     }
     return new SyntheticTree.Summary(files, bytes);
+  }
+
+  /**
+   * Up to {@code count} of the files {@link #generate} made in {@code root}, evenly apart over the
+   * tree (their names are known).
+   */
+  static List<Path> spread(Path root, int files, int count) {
+    int chosen = Math.min(count, files);
+    List<Path> paths = new ArrayList<>();
+    for (int i = 0; i < chosen; i++) {
+      int index = i * files / chosen;
+      paths.add(root.resolve("d" + index / FILES_PER_DIRECTORY).resolve("F" + index + ".java"));
+    }
+    return paths;
   }
 }

@@ -35,7 +35,8 @@ import picocli.CommandLine.Spec;
       JmhBenchCommand.class,
       CliBenchCommand.class,
       BigFileBenchCommand.class,
-      ShellCallBenchCommand.class
+      ShellCallBenchCommand.class,
+      ScaleBenchCommand.class
     })
 final class BenchCommand implements Callable<Integer> {
 

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import io.turndiff.fixtures.CommandRun;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -78,6 +79,47 @@ class BenchJarIT {
     }
     assertTrue(run.out().contains("direct HTTP"), run.out());
     assertTrue(run.err().contains("snapshots recorded"), run.err());
+  }
+
+  @Test
+  void benchScaleDrivesWatchedTurnsThroughARunningServiceBesideGit() throws Exception {
+    // a small tree: the rows are produced (each turn checked to record its 10 files), not timed
+    JsonNode result =
+        run(
+                "bench",
+                "scale",
+                "--files",
+                "1200",
+                "--turns",
+                "3",
+                "--warmup",
+                "1",
+                "--idle",
+                "1",
+                "--json")
+            .expect(0)
+            .json();
+    assertEquals(1200, result.get("tree").get("files").asInt());
+    assertEquals(3, result.get("turns").asInt());
+    assertTrue(result.get("turndiff_track_ms").asDouble() > 0);
+    assertTrue(result.get("git_initial_commit_ms").asDouble() > 0);
+    for (String operation :
+        new String[] {"turndiff_begin", "turndiff_finish", "git_status", "git_add_all_commit"}) {
+      assertTrue(
+          result.get("operations_ms").get(operation).get("p50").asDouble() > 0,
+          operation + " was measured");
+    }
+    JsonNode memory = result.get("service_memory_bytes");
+    assertTrue(memory.get("resident_after_turns").asLong() > 1 << 20, memory.toString());
+    assertTrue(memory.get("resident_after_idle").asLong() > 1 << 20, memory.toString());
+    assertTrue(
+        memory.get("peak").asLong() >= memory.get("resident_after_turns").asLong(),
+        memory.toString());
+    assertTrue(result.get("disk_bytes").get("turndiff_store").asLong() > 0);
+    assertTrue(result.get("disk_bytes").get("shadow_git_gc").asLong() > 0);
+    CommandRun refused = run("bench", "scale", "--files", "5");
+    refused.expect(2);
+    assertTrue(refused.err().contains("--files must be at least 10"), refused.err());
   }
 
   @Test

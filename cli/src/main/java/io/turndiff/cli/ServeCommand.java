@@ -176,6 +176,13 @@ final class ServeCommand implements Callable<Integer> {
               + "directory's.")
   Path socket;
 
+  /**
+   * Told once the daemon's discovery file is written ({@code --daemon}): {@code service daemon},
+   * which runs this command in its own process, lets its start lock go then, so that a starter
+   * waiting on it finds this service, without watching the file for it.
+   */
+  Runnable published = () -> {};
+
   @Override
   public Integer call() throws IOException, InterruptedException {
     if (daemon != (discovery != null)) {
@@ -212,6 +219,7 @@ final class ServeCommand implements Callable<Integer> {
       spooled.takeAll();
       DaemonFiles files = new DaemonFiles(discovery.toAbsolutePath(), tokenPath, instance);
       files.publish(token, service.port(), database, Path.of(database + ".service.log"), program);
+      this.published.run();
       published.add(files);
       spooled.keepLooking();
     }

@@ -32,7 +32,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.Callable;
-import java.util.concurrent.TimeUnit;
+import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
@@ -154,33 +154,21 @@ final class ServiceCommand {
                   + claim.replaced().version()
                   + ")");
         }
-        releaseWhenPublished(claim, files.discovery());
-        return Main.run(files.serveArguments().toArray(String[]::new), log, log);
+        // the start lock goes once the discovery file is written: the serve writes it last (after
+        // the spool is taken), and a stale one was removed under the lock, so it is this service's
+        // publication; a starter waiting on the lock then probes and finds this service
+        return Main.run(
+            files.serveArguments().toArray(String[]::new),
+            log,
+            log,
+            commands -> serve(commands).published = claim::close);
       } finally {
         claim.close();
       }
     }
 
-    /**
-     * Lets the start lock go once the discovery file is there: the serve writes it last (after the
-     * spool is taken), and a stale one was removed under the lock, so its existence is this
-     * service's publication. A starter waiting on the lock then probes and finds this service.
-     */
-    private static void releaseWhenPublished(StartClaim claim, Path discovery) {
-      Thread.ofPlatform()
-          .daemon()
-          .name("turndiff-start-claim")
-          .start(
-              () -> {
-                try {
-                  while (!OwnFile.of(discovery).exists()) {
-                    TimeUnit.MILLISECONDS.sleep(10);
-                  }
-                } catch (InterruptedException e) {
-                  Thread.currentThread().interrupt();
-                }
-                claim.close();
-              });
+    private static ServeCommand serve(CommandLine commands) {
+      return (ServeCommand) commands.getSubcommands().get("serve").getCommand();
     }
   }
 

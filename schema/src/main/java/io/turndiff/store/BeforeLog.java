@@ -90,6 +90,13 @@ public final class BeforeLog {
   private static final List<Field<?>> LOG_COLUMNS =
       Arrays.stream(BEFORE_LOG.fields()).filter(field -> !field.equals(BEFORE_LOG.ID)).toList();
 
+  /**
+   * The snapshot table's column of each log column's name (null for the log's own): looked up once,
+   * since jOOQ's look-up of a field by name costs microseconds a time, on the path of every call.
+   */
+  private static final Field<?>[] SNAPSHOT_FIELDS =
+      LOG_COLUMNS.stream().map(column -> SNAPSHOT.field(column.getName())).toArray(Field<?>[]::new);
+
   private static final MultiRowInsert<Entry> MULTI_ROW =
       new MultiRowInsert<>("before_log.insert.rows", BEFORE_LOG, LOG_COLUMNS, false);
 
@@ -111,7 +118,7 @@ public final class BeforeLog {
             case "content_encoding" -> content.map(EncodedBlob::encoding).orElse(null);
             case "content_data" -> content.map(EncodedBlob::data).orElse(null);
             // the snapshot's own columns, under the same names (the fingerprint copied as it is)
-            default -> snapshot.get(SNAPSHOT.field(field.getName()));
+            default -> snapshot.get(SNAPSHOT_FIELDS[column]);
           };
     }
     return values;

@@ -20,14 +20,11 @@ import io.turndiff.model.PathInput;
 import io.turndiff.model.Reason;
 import io.turndiff.model.RequestException;
 import io.turndiff.model.RequestedPath;
-import io.turndiff.model.Sha256;
 import io.turndiff.model.Snapshot;
 import io.turndiff.model.TurnKind;
 import io.turndiff.model.TurnState;
 import io.turndiff.model.WorkspacePath;
 import io.turndiff.store.BeforeLog;
-import io.turndiff.store.BlobEncoder;
-import io.turndiff.store.EncodedBlob;
 import io.turndiff.store.Store;
 import io.turndiff.store.StoreTransaction;
 import io.turndiff.store.StoredSession;
@@ -516,10 +513,10 @@ public final class CaptureService implements AutoCloseable {
       } catch (BadPathException e) {
         throw new RequestException(RequestException.Problem.BAD_INPUT, e.getMessage());
       }
-      for (RequestedPath request : requests) {
-        for (Observation observation :
-            boundary.observeCapturing(request, BlobSink.storing(store))) {
-          inputs.add(request.given());
+      List<List<Observation>> read = read(boundary, requests);
+      for (int r = 0; r < requests.size(); r++) {
+        for (Observation observation : read.get(r)) {
+          inputs.add(requests.get(r).given());
           observations.add(late.map(why -> unknownBefore(observation, why)).orElse(observation));
         }
       }
@@ -549,57 +546,31 @@ public final class CaptureService implements AutoCloseable {
     // the call appends its before-states to the before log, which the next other transaction folds
     // into the turn's records (BeforeLog); concurrent snapshot calls (tool calls of several
     // sessions, hooks) share one commit, and each returns once its own rows are committed
+    CallBefores.Call named = new CallBefores.Call(turn.id(), callId, call.toolName(), calledAt);
     List<SnapshotVerdict> verdicts =
         store.writeInGroup(
             tx -> {
               requireStillOpen(tx, turn);
               directories.forEach(
                   directory -> tx.directoryChanges().recordBefore(turn.id(), directory));
-              List<SnapshotVerdict> recorded = new ArrayList<>(observations.size());
-              for (int i = 0; i < observations.size(); i++) {
-                Observation observation = observations.get(i);
-                WorkspacePath path = observation.snapshot().path();
-                // the first before-state of a path in the turn wins: one folded, or one logged
-                boolean first =
-                    tx.fileChanges().idOf(turn.id(), path).isEmpty()
-                        && !tx.beforeLog().holds(turn.id(), path);
-                tx.beforeLog()
-                    .append(
-                        new BeforeLog.Entry(
-                            turn.id(),
-                            callId,
-                            call.toolName(),
-                            calledAt,
-                            observation.snapshot(),
-                            observation.via(),
-                            newContent(tx, observation)));
-                recorded.add(
-                    new SnapshotVerdict(
-                        inputs.get(i), observation.snapshot(), observation.via(), first));
-              }
-              return recorded;
+              return CallBefores.append(tx, named, inputs, observations);
             });
     directories.forEach(directory -> recordedDirectories.putIfAbsent(directory.path(), directory));
     return verdicts;
   }
 
   /**
-   * The content {@code observation} read, compressed as the blob table stores it, unless the store
-   * holds it already (most before-states of a tree the store has seen: compressing costs more than
-   * the rest of the call's own work then). Within the call's transaction: a collection that removed
-   * the content before it ran has the call log the content; one after it folds the log first, so
-   * the content is referred to by then.
+   * What the boundary saw at each requested path (a path reached through a link: the link and what
+   * it reaches), the content of a file it read stored or held for the call's append. A call naming
+   * many paths reads them on the common pool, as a finish reads its files.
    */
-  private static Optional<EncodedBlob> newContent(StoreTransaction tx, Observation observation) {
-    return observation
-        .content()
-        .flatMap(
-            content -> {
-              Sha256 sha256 = observation.snapshot().storedContent().orElseThrow();
-              return tx.blobs().contains(sha256)
-                  ? Optional.empty()
-                  : Optional.of(BlobEncoder.encode(sha256, content));
-            });
+  private List<List<Observation>> read(WorkspaceBoundary boundary, List<RequestedPath> requests) {
+    BlobSink sink = BlobSink.storing(store);
+    Function<RequestedPath, List<Observation>> observe =
+        request -> boundary.observeCapturing(request, sink);
+    return requests.size() < CallBefores.PARALLEL_PATHS
+        ? requests.stream().map(observe).toList()
+        : requests.parallelStream().map(observe).toList();
   }
 
   /**

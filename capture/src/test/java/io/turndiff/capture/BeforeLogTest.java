@@ -19,6 +19,7 @@ import io.turndiff.store.StoredFileChange;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -112,6 +113,64 @@ class BeforeLogTest {
     // a third call after the fold finds the folded change
     assertFalse(
         capture.snapshot(turn, Optional.of("three"), List.of("a.txt")).getFirst().recorded());
+  }
+
+  @Test
+  void aCallOfManyPathsAppendsEachOnceInOneCommitAndEveryPathTheTurnHeldKeepsItsFirstState() {
+    List<String> paths = new ArrayList<>();
+    for (int i = 0; i < 150; i++) {
+      workspace.file("src/f" + i + ".txt", "f" + i + " before\n");
+      paths.add("src/f" + i + ".txt");
+    }
+    workspace.file("same-a.txt", "same\n").file("same-b.txt", "same\n");
+    paths.add("same-a.txt");
+    paths.add("same-b.txt");
+    paths.add("src/f5.txt"); // named twice in the call
+    String turn = beginTurn();
+    capture.snapshot(turn, Optional.of("one"), List.of("src/f0.txt"));
+    change(turn, "src/f0.txt"); // folded by the query
+    capture.snapshot(turn, Optional.of("two"), List.of("src/f1.txt")); // left in the log
+    workspace.file("src/f0.txt", "f0 later\n").file("src/f1.txt", "f1 later\n");
+    long blobs = rows("blob");
+
+    List<SnapshotVerdict> verdicts = capture.snapshot(turn, Optional.of("many"), paths);
+
+    assertEquals(paths.size(), verdicts.size());
+    List<String> notFirst =
+        verdicts.stream()
+            .filter(verdict -> !verdict.recorded())
+            .map(verdict -> verdict.snapshot().path().toString())
+            .toList();
+    assertEquals(
+        List.of("src/f0.txt", "src/f1.txt", "src/f5.txt"),
+        notFirst,
+        "a folded path, a logged one and the one named twice are not the turn's first");
+    assertEquals(1 + paths.size(), rows("before_log"), "one row a path named, nothing folded");
+    assertEquals(
+        151,
+        rows("before_log WHERE tool_call = 'many' AND content_data IS NOT NULL"),
+        "each content new to the store logged once");
+    assertEquals(blobs, rows("blob"));
+
+    capture.close();
+    store.close();
+    store = TestStore.reopen(store);
+    capture = new CaptureService(store, BoundaryOptions.defaults());
+    List<StoredFileChange> changes = RecordedChanges.of(store, turn);
+    assertEquals(152, changes.size(), "every path once");
+    assertEquals(0, rows("before_log"));
+    assertEquals(
+        Optional.of(sha("f0 before\n")), change(turn, "src/f0.txt").before().storedContent());
+    assertEquals(
+        Optional.of(sha("f1 before\n")), change(turn, "src/f1.txt").before().storedContent());
+    assertEquals(List.of("two", "many"), change(turn, "src/f1.txt").toolCalls());
+    assertEquals(List.of("many"), change(turn, "src/f149.txt").toolCalls());
+    assertArrayEquals(
+        "same\n".getBytes(StandardCharsets.UTF_8),
+        store.read(tx -> tx.blobs().require(sha("same\n"))));
+    assertArrayEquals(
+        "f149 before\n".getBytes(StandardCharsets.UTF_8),
+        store.read(tx -> tx.blobs().require(sha("f149 before\n"))));
   }
 
   @Test

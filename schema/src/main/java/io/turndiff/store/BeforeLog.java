@@ -11,10 +11,12 @@ import io.turndiff.model.WorkspacePath;
 import io.turndiff.store.jooq.tables.records.BeforeLogRecord;
 import io.turndiff.store.jooq.tables.records.SnapshotRecord;
 import java.util.Arrays;
+import java.util.Collection;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import org.jooq.DSLContext;
 import org.jooq.Field;
 import org.jooq.Query;
@@ -61,31 +63,65 @@ public final class BeforeLog {
       Optional<GivenPath> via,
       Optional<EncodedBlob> content) {}
 
-  /**
-   * The snapshot table's columns, which a log row has under the same names (the row's own key and
-   * the fingerprint aside: the key is the log's, the fingerprint is copied as it is).
-   */
-  private static final List<Field<?>> SNAPSHOT_COLUMNS =
-      Arrays.stream(SNAPSHOT.fields()).filter(field -> !field.equals(SNAPSHOT.ID)).toList();
-
   /** Appends {@code entry}: one row, no other table touched; a statement prepared once. */
   public void append(Entry entry) {
     PreparedQuery insert = prepared.get("before_log.insert", BeforeLog::insert);
-    SnapshotRecord snapshot = Snapshots.row(entry.before());
-    for (Field<?> column : SNAPSHOT_COLUMNS) {
-      insert.bind(column.getName(), snapshot.get(column));
+    Object[] values = values(entry);
+    for (int column = 0; column < LOG_COLUMNS.size(); column++) {
+      insert.bind(LOG_COLUMNS.get(column).getName(), values[column]);
     }
+    insert.update();
+  }
+
+  /**
+   * Appends {@code entries}, the before-states one call read: one row each, in multi-row statements
+   * ({@link MultiRowInsert}), so that a call naming many paths pays one statement per 64 of them
+   * instead of one a path. A call of one path takes {@link #append}, its own statement.
+   */
+  public void appendAll(List<Entry> entries) {
+    if (entries.size() == 1) {
+      append(entries.getFirst());
+      return;
+    }
+    MULTI_ROW.insert(prepared, entries, BeforeLog::values);
+  }
+
+  /** The log's columns but its key, in the order {@link #values} gives them. */
+  private static final List<Field<?>> LOG_COLUMNS =
+      Arrays.stream(BEFORE_LOG.fields()).filter(field -> !field.equals(BEFORE_LOG.ID)).toList();
+
+  /**
+   * The snapshot table's column of each log column's name (null for the log's own): looked up once,
+   * since jOOQ's look-up of a field by name costs microseconds a time, on the path of every call.
+   */
+  private static final Field<?>[] SNAPSHOT_FIELDS =
+      LOG_COLUMNS.stream().map(column -> SNAPSHOT.field(column.getName())).toArray(Field<?>[]::new);
+
+  private static final MultiRowInsert<Entry> MULTI_ROW =
+      new MultiRowInsert<>("before_log.insert.rows", BEFORE_LOG, LOG_COLUMNS, false);
+
+  /** The row of {@code entry}: a value for each of {@link #LOG_COLUMNS}, in their order. */
+  private static Object[] values(Entry entry) {
+    SnapshotRecord snapshot = Snapshots.row(entry.before());
     Optional<EncodedBlob> content = entry.content();
-    insert
-        .bind("turn_id", entry.turnId())
-        .bind("tool_call", entry.toolCall())
-        .bind("tool_name", entry.toolName().orElse(null))
-        .bind("called_at", entry.calledAtMillis())
-        .bind("via", entry.via().map(GivenPath::bytes).orElse(null))
-        .bind("content_size", content.map(EncodedBlob::size).orElse(null))
-        .bind("content_encoding", content.map(EncodedBlob::encoding).orElse(null))
-        .bind("content_data", content.map(EncodedBlob::data).orElse(null))
-        .update();
+    Object[] values = new Object[LOG_COLUMNS.size()];
+    for (int column = 0; column < values.length; column++) {
+      Field<?> field = LOG_COLUMNS.get(column);
+      values[column] =
+          switch (field.getName()) {
+            case "turn_id" -> entry.turnId();
+            case "tool_call" -> entry.toolCall();
+            case "tool_name" -> entry.toolName().orElse(null);
+            case "called_at" -> entry.calledAtMillis();
+            case "via" -> entry.via().map(GivenPath::bytes).orElse(null);
+            case "content_size" -> content.map(EncodedBlob::size).orElse(null);
+            case "content_encoding" -> content.map(EncodedBlob::encoding).orElse(null);
+            case "content_data" -> content.map(EncodedBlob::data).orElse(null);
+            // the snapshot's own columns, under the same names (the fingerprint copied as it is)
+            default -> snapshot.get(SNAPSHOT_FIELDS[column]);
+          };
+    }
+    return values;
   }
 
   /** The insert of a log row: a parameter for every column but its key, named as the column. */
@@ -116,6 +152,22 @@ public final class BeforeLog {
         .bind("path", path.bytes())
         .firstLong()
         .isPresent();
+  }
+
+  /**
+   * Which of {@code paths} the log holds a before-state of in the turn (not yet folded): for a call
+   * naming many paths, one query per {@link KeysFound#PER_QUERY} of them instead of {@link #holds}
+   * a path.
+   */
+  public Set<WorkspacePath> holding(long turnId, Collection<WorkspacePath> paths) {
+    return KeysFound.among(
+        paths,
+        WorkspacePath::bytes,
+        some ->
+            dsl.select(BEFORE_LOG.PATH)
+                .from(BEFORE_LOG)
+                .where(BEFORE_LOG.TURN_ID.eq(turnId).and(BEFORE_LOG.PATH.in(some)))
+                .fetch(BEFORE_LOG.PATH));
   }
 
   /** Whether the log holds anything to fold: one look at its first row. */

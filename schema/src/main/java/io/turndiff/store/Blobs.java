@@ -19,6 +19,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.function.BiConsumer;
 import org.jooq.DSLContext;
 import org.jooq.impl.DSL;
@@ -661,6 +662,17 @@ public final class Blobs {
             .where(BLOB.SHA256.eq(sha256.hex()))
             .execute()
         > 0;
+  }
+
+  /**
+   * Which of {@code hashes} are stored: for a call that read many contents, one query per {@link
+   * KeysFound#PER_QUERY} of them instead of {@link #contains} each.
+   */
+  public Set<Sha256> containedAmong(Collection<Sha256> hashes) {
+    return KeysFound.among(
+        hashes,
+        Sha256::hex,
+        some -> dsl.select(BLOB.SHA256).from(BLOB).where(BLOB.SHA256.in(some)).fetch(BLOB.SHA256));
   }
 
   public boolean contains(Sha256 sha256) {

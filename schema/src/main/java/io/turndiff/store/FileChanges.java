@@ -22,6 +22,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import org.jooq.Condition;
 import org.jooq.DSLContext;
 import org.jooq.Record;
@@ -54,6 +55,21 @@ public final class FileChanges {
         .bind("turn", turnId)
         .bind("path", path.bytes())
         .firstLong();
+  }
+
+  /**
+   * Which of {@code paths} the turn has a file change for: for a call naming many paths, one query
+   * per {@link KeysFound#PER_QUERY} of them instead of {@link #idOf} a path.
+   */
+  public Set<WorkspacePath> recordedAmong(long turnId, Collection<WorkspacePath> paths) {
+    return KeysFound.among(
+        paths,
+        WorkspacePath::bytes,
+        some ->
+            dsl.select(FILE_CHANGE.PATH)
+                .from(FILE_CHANGE)
+                .where(FILE_CHANGE.TURN_ID.eq(turnId).and(FILE_CHANGE.PATH.in(some)))
+                .fetch(FILE_CHANGE.PATH));
   }
 
   /** Records the before-state of a path in a turn. */

@@ -1,0 +1,133 @@
+package io.turndiff.capture;
+
+import io.turndiff.boundary.Observation;
+import io.turndiff.model.GivenPath;
+import io.turndiff.model.Sha256;
+import io.turndiff.model.WorkspacePath;
+import io.turndiff.store.BeforeLog;
+import io.turndiff.store.BlobEncoder;
+import io.turndiff.store.EncodedBlob;
+import io.turndiff.store.StoreTransaction;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.function.Function;
+import java.util.function.Predicate;
+
+/**
+ * The before-states one snapshot call read, appended to the before log within the call's
+ * transaction ({@link BeforeLog}): which is the first of its path in the turn (the first
+ * before-state wins), which content the store does not hold yet (compressed then, as the blob table
+ * stores it), and the log's rows, all of the call's in one append.
+ *
+ * <p>A call that names one path (what runtimes send before most tools) asks the store with the
+ * prepared look-ups of one path: merged into the many-path queries below it was slower. A call that
+ * names many (a patch over many files, a runtime that sends a tool's paths at once) asks once per
+ * few hundred paths whether the turn holds each, and whether the store holds each content, and
+ * compresses what it lacks on the common pool, as a finish reads and compresses its files.
+ */
+final class CallBefores {
+
+  /** From this many paths a call's contents are compressed on the common pool (as a finish's). */
+  static final int PARALLEL_PATHS = 8;
+
+  private CallBefores() {}
+
+  /** What one call names: its id, its tool's name, when it came. */
+  record Call(long turnId, String id, Optional<String> toolName, long calledAtMillis) {}
+
+  /**
+   * Appends the before-state of each observation (each read for the given path at the same index)
+   * to the before log and returns the call's verdicts in the same order.
+   */
+  static List<SnapshotVerdict> append(
+      StoreTransaction tx, Call call, List<GivenPath> inputs, List<Observation> observations) {
+    Predicate<WorkspacePath> heldAlready = heldAlready(tx, call.turnId(), observations);
+    Map<Sha256, EncodedBlob> newContents = newContents(tx, observations);
+    Set<WorkspacePath> namedInThisCall = new HashSet<>();
+    List<BeforeLog.Entry> entries = new ArrayList<>(observations.size());
+    List<SnapshotVerdict> verdicts = new ArrayList<>(observations.size());
+    for (int i = 0; i < observations.size(); i++) {
+      Observation observation = observations.get(i);
+      WorkspacePath path = observation.snapshot().path();
+      // the first before-state of a path in the turn wins: one folded, one logged, or one this
+      // call read already (a path it names twice, or reaches through a link and by name)
+      boolean first = !heldAlready.test(path) && namedInThisCall.add(path);
+      // a content the call read twice is logged once, with the first row that read it; the fold
+      // stores it before it meets the second
+      Optional<EncodedBlob> content =
+          observation.snapshot().storedContent().map(newContents::remove);
+      entries.add(
+          new BeforeLog.Entry(
+              call.turnId(),
+              call.id(),
+              call.toolName(),
+              call.calledAtMillis(),
+              observation.snapshot(),
+              observation.via(),
+              content));
+      verdicts.add(
+          new SnapshotVerdict(inputs.get(i), observation.snapshot(), observation.via(), first));
+    }
+    tx.beforeLog().appendAll(entries);
+    return verdicts;
+  }
+
+  /**
+   * Whether the turn holds a before-state of a path already: folded into its records, or logged.
+   */
+  private static Predicate<WorkspacePath> heldAlready(
+      StoreTransaction tx, long turnId, List<Observation> observations) {
+    if (observations.size() == 1) {
+      return path ->
+          tx.fileChanges().idOf(turnId, path).isPresent() || tx.beforeLog().holds(turnId, path);
+    }
+    List<WorkspacePath> paths =
+        observations.stream().map(observation -> observation.snapshot().path()).toList();
+    Set<WorkspacePath> held = new HashSet<>(tx.fileChanges().recordedAmong(turnId, paths));
+    held.addAll(tx.beforeLog().holding(turnId, paths));
+    return held::contains;
+  }
+
+  /**
+   * The contents the observations read that the store does not hold, compressed, by hash (most
+   * before-states of a tree the store has seen are held: compressing costs more than the rest of
+   * the call's own work then). Within the call's transaction: a collection that removed a content
+   * before it ran has the call log the content; one after it folds the log first, so the content is
+   * referred to by then.
+   */
+  private static Map<Sha256, EncodedBlob> newContents(
+      StoreTransaction tx, List<Observation> observations) {
+    Map<Sha256, byte[]> read = new LinkedHashMap<>();
+    for (Observation observation : observations) {
+      observation
+          .content()
+          .ifPresent(
+              content ->
+                  read.putIfAbsent(observation.snapshot().storedContent().orElseThrow(), content));
+    }
+    read.keySet().removeAll(held(tx, read.keySet()));
+    Function<Map.Entry<Sha256, byte[]>, EncodedBlob> encode =
+        content -> BlobEncoder.encode(content.getKey(), content.getValue());
+    List<EncodedBlob> encoded =
+        read.size() < PARALLEL_PATHS
+            ? read.entrySet().stream().map(encode).toList()
+            : read.entrySet().parallelStream().map(encode).toList();
+    Map<Sha256, EncodedBlob> bySha = new LinkedHashMap<>();
+    encoded.forEach(blob -> bySha.put(blob.sha256(), blob));
+    return bySha;
+  }
+
+  /** Which of the contents the store holds: one prepared look for one, a few queries for many. */
+  private static Set<Sha256> held(StoreTransaction tx, Set<Sha256> contents) {
+    if (contents.size() != 1) {
+      return contents.isEmpty() ? Set.of() : tx.blobs().containedAmong(contents);
+    }
+    Sha256 only = contents.iterator().next();
+    return tx.blobs().contains(only) ? Set.of(only) : Set.of();
+  }
+}

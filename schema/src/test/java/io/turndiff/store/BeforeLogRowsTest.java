@@ -1,0 +1,156 @@
+package io.turndiff.store;
+
+import static io.turndiff.store.DialectStores.connect;
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import io.turndiff.model.BoundaryKind;
+import io.turndiff.model.FileMetadata;
+import io.turndiff.model.FileType;
+import io.turndiff.model.Sha256;
+import io.turndiff.model.Snapshot;
+import io.turndiff.model.TurnKind;
+import io.turndiff.model.WorkspacePath;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.stream.Collectors;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/**
+ * The before log's rows of a call that names many paths, in both dialects: appended in multi-row
+ * statements of 64 rows (150 paths: two full statements and one of 22), each path's row landing
+ * once and holding what the call read, kept by a store closed before any fold (a process killed
+ * after its call), and folded by the next reader with the first before-state of a path winning.
+ */
+class BeforeLogRowsTest {
+
+  private static final Instant TAKEN_AT = Instant.ofEpochMilli(1_700_000_000_123L);
+  private static final int PATHS = 150;
+
+  @TempDir Path temp;
+
+  private static byte[] bytes(String text) {
+    return text.getBytes(StandardCharsets.UTF_8);
+  }
+
+  private static Snapshot file(String path, byte[] content) {
+    return Snapshot.regularFile(
+        WorkspacePath.of(path),
+        BoundaryKind.OPENAT2,
+        new FileMetadata(FileType.REGULAR, content.length, 1L, 0644, 1, 1),
+        Sha256.of(content),
+        TAKEN_AT);
+  }
+
+  private static BeforeLog.Entry entry(long turn, String call, String path, byte[] content) {
+    Sha256 sha = Sha256.of(content);
+    return new BeforeLog.Entry(
+        turn,
+        call,
+        Optional.of("Edit"),
+        TAKEN_AT.toEpochMilli(),
+        file(path, content),
+        Optional.empty(),
+        Optional.of(BlobEncoder.encode(sha, content)));
+  }
+
+  private static long count(StoreAddress address, String sql) throws SQLException {
+    try (Connection connection = connect(address);
+        Statement statement = connection.createStatement();
+        ResultSet row = statement.executeQuery(sql)) {
+      row.next();
+      return row.getLong(1);
+    }
+  }
+
+  @ParameterizedTest
+  @ValueSource(strings = {"sqlite", "postgres"})
+  void aCallOfManyPathsLandsEveryPathOnceSurvivesAClosedStoreAndTheFirstBeforeStateWins(
+      String dialect) throws Exception {
+    StoreAddress address = DialectStores.fresh(dialect, temp);
+    long turn;
+    List<BeforeLog.Entry> call = new ArrayList<>();
+    try (Store store = Store.open(address)) {
+      turn =
+          store.write(
+              tx -> {
+                StoredWorkspace workspace = tx.workspaces().register("/w", "/w", 1, 2);
+                StoredSession session = tx.sessions().create("s", workspace.id());
+                return tx.turns().begin("t", session, TurnKind.AGENT).id();
+              });
+      // an earlier call logged p7 as it was first
+      store.writeInGroup(
+          tx -> {
+            tx.beforeLog().append(entry(turn, "first", "p7", bytes("p7 first\n")));
+            return null;
+          });
+      for (int i = 0; i < PATHS; i++) {
+        call.add(entry(turn, "many", "p" + i, bytes("p" + i + " now\n")));
+      }
+      Set<WorkspacePath> held =
+          store.writeInGroup(
+              tx -> {
+                tx.beforeLog().appendAll(call);
+                return tx.beforeLog()
+                    .holding(turn, List.of(WorkspacePath.of("p0"), WorkspacePath.of("none")));
+              });
+      assertEquals(Set.of(WorkspacePath.of("p0")), held, "what the log holds, asked at once");
+    }
+    // the store closed before anything folded the log, as a killed process leaves it
+    assertEquals(PATHS + 1, count(address, "SELECT count(*) FROM before_log"));
+    assertEquals(
+        PATHS + 1,
+        count(
+            address,
+            "SELECT count(*) FROM (SELECT DISTINCT tool_call, path FROM before_log) AS rows"));
+    assertEquals(0, count(address, "SELECT count(*) FROM file_change"));
+
+    try (Store store = Store.open(address)) {
+      // a reader folds the log first
+      Map<WorkspacePath, Sha256> befores =
+          store.read(tx -> tx.fileChanges().ofTurn(turn)).stream()
+              .collect(
+                  Collectors.toMap(
+                      StoredFileChange::path,
+                      change -> change.before().storedContent().orElseThrow()));
+      assertEquals(PATHS, befores.size(), "every path once");
+      assertEquals(Sha256.of(bytes("p7 first\n")), befores.get(WorkspacePath.of("p7")));
+      for (int i = 0; i < PATHS; i++) {
+        if (i != 7) {
+          assertEquals(
+              Sha256.of(bytes("p" + i + " now\n")), befores.get(WorkspacePath.of("p" + i)));
+        }
+      }
+      assertEquals(0, count(address, "SELECT count(*) FROM before_log"));
+      assertArrayEquals(
+          bytes("p149 now\n"),
+          store.read(tx -> tx.blobs().require(Sha256.of(bytes("p149 now\n")))));
+      Set<WorkspacePath> recorded =
+          store.read(
+              tx ->
+                  tx.fileChanges()
+                      .recordedAmong(
+                          turn, List.of(WorkspacePath.of("p149"), WorkspacePath.of("x"))));
+      assertEquals(Set.of(WorkspacePath.of("p149")), recorded);
+      Set<Sha256> contained =
+          store.read(
+              tx ->
+                  tx.blobs()
+                      .containedAmong(
+                          List.of(Sha256.of(bytes("p3 now\n")), Sha256.of(bytes("nowhere")))));
+      assertEquals(Set.of(Sha256.of(bytes("p3 now\n"))), contained);
+    }
+  }
+}

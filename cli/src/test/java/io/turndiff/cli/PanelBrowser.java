@@ -215,9 +215,21 @@ final class PanelBrowser implements AutoCloseable {
     return driver.findElements(By.cssSelector(css));
   }
 
-  /** Texts of the elements {@code css} finds. */
+  /**
+   * Texts of the elements {@code css} finds. The panel re-renders a list when an event of the store
+   * arrives (a turn's begin, then its finish), so an element found a moment before can be replaced
+   * before its text is read; then the elements are found again, as a user's next look would.
+   */
   List<String> texts(String css) {
-    return all(css).stream().map(WebElement::getText).toList();
+    for (int attempt = 1; ; attempt++) {
+      try {
+        return all(css).stream().map(WebElement::getText).toList();
+      } catch (StaleElementReferenceException replaced) {
+        if (attempt == 5) {
+          throw replaced;
+        }
+      }
+    }
   }
 
   Object script(String javascript, Object... arguments) {

@@ -4,6 +4,7 @@ import io.turndiff.boundary.ScannedEntry;
 import io.turndiff.model.IndexEntry;
 import io.turndiff.model.WorkspacePath;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 
@@ -33,7 +34,7 @@ record Scan(
     long bytes,
     boolean partial,
     long startedAtNanos,
-    DirectoryModes directories,
+    Map<WorkspacePath, Integer> directories,
     IgnoredFiles keptOfIgnored,
     Set<WorkspacePath> ignoredFiles,
     List<WorkspacePath> ignoredOverCap,

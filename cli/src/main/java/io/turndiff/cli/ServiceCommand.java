@@ -497,6 +497,9 @@ final class ServiceCommand {
               + watch.overflows()
               + ", checks "
               + watch.checks()
+              + (watch.awaitingEvents() > 0
+                  ? ", awaiting their event " + watch.awaitingEvents()
+                  : "")
               + ", disagreements "
               + watch.disagreements());
       if (watch.lastDisagreement() != null) {

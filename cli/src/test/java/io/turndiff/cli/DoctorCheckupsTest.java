@@ -53,7 +53,7 @@ class DoctorCheckupsTest {
   }
 
   private static WireServiceWatch watch(int directories, Map<String, Long> fallbacks) {
-    return new WireServiceWatch(true, 1, directories, 10, 1, fallbacks, 0, 0, 0, null);
+    return new WireServiceWatch(true, 1, directories, 10, 1, fallbacks, 0, 0, 0, 0, null);
   }
 
   @Test

@@ -7,8 +7,9 @@ import java.util.Map;
  * The watcher of tracked workspaces in {@code GET /v1/service/status}: the workspaces and
  * directories it watches, the scans that looked only at what changed and those that walked the
  * whole tree (by why, in {@code fallbacks}), the kernel queue overflows, and the checks of a
- * watched scan against a full one with the disagreements they found (the last one described, null
- * when none).
+ * watched scan against a full one with the names still awaiting their event ({@code
+ * awaitingEvents}: a disagreement if it does not come within 5 seconds) and the disagreements they
+ * found (the last one described, null when none).
  */
 public record WireServiceWatch(
     boolean enabled,
@@ -19,6 +20,7 @@ public record WireServiceWatch(
     Map<String, Long> fallbacks,
     long overflows,
     long checks,
+    long awaitingEvents,
     long disagreements,
     String lastDisagreement) {
 
@@ -32,6 +34,7 @@ public record WireServiceWatch(
         status.fallbacks(),
         status.overflows(),
         status.checks(),
+        status.awaitingEvents(),
         status.disagreements(),
         status.lastDisagreement().orElse(null));
   }

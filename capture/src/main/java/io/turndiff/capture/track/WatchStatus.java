@@ -8,6 +8,11 @@ import java.util.Optional;
  * directories it watches, how many scans looked only at what changed ({@code watchedScans}) and how
  * many walked the whole tree ({@code fullScans}, each counted by why in {@code fallbacks}), the
  * kernel queue overflows, and the checks against a full scan with the disagreements they found.
+ *
+ * @param awaitingEvents the names checks found changed that no event has explained yet, fewer than
+ *     5 seconds ago: each becomes a disagreement if its event does not come by then (the kernel
+ *     queues a write's event after the write is visible, and a write through a shared mapping's
+ *     only when its descriptor is closed)
  */
 public record WatchStatus(
     boolean enabled,
@@ -18,5 +23,6 @@ public record WatchStatus(
     Map<String, Long> fallbacks,
     long overflows,
     long checks,
+    long awaitingEvents,
     long disagreements,
     Optional<String> lastDisagreement) {}

@@ -6,7 +6,9 @@ import io.turndiff.model.TestHook;
 import io.turndiff.model.WorkspacePath;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.HashSet;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalLong;
@@ -28,8 +30,9 @@ import java.util.concurrent.atomic.AtomicLong;
  * index that changed, a watcher that did not answer, and the scan after a disagreement. Every
  * {@code verifyEvery}-th watched scan, and the first after {@code verifyAfter}, is also done whole
  * and the two compared: the whole result is used wherever they differ on a name that no event after
- * the scan began explains (each name on its own); such a name still without an event at the next
- * sync is a disagreement, logged and counted.
+ * the scan began explains (each name on its own); such a name still without an event at a sync
+ * {@link #JUDGED_AFTER} later is a disagreement, logged and counted, and until then it is counted
+ * as awaiting its event.
  *
  * <p>A status writes no index, so it cannot make a baseline of that kind; it makes one of its own
  * (the <i>status baseline</i>, used by the next status only): the index's version, the walk's mark,
@@ -49,6 +52,22 @@ final class Watching implements AutoCloseable {
   private static final Duration SETTLE = Duration.ofMillis(100);
 
   private static final Duration SETTLE_STEP = Duration.ofMillis(2);
+
+  /**
+   * How long a name a check left unexplained waits for its event before it is a disagreement.
+   *
+   * <p>The kernel queues a write's event after the write is visible ({@code vfs_write} calls {@code
+   * fsnotify_modify} once the file system's write has returned), so the gap is as long as the
+   * writing thread is kept from running between the two: under a load of 20 to 30 on two cores,
+   * longer than {@link #SETTLE} and than the moment to the next scan, which a turn's finish can
+   * start right away. A write through a shared mapping shows no event until its descriptor is
+   * closed ({@code IN_CLOSE_WRITE}), however long that is. A name explained by an event that comes
+   * late was seen by the watch, and is not counted; one still without an event after this long (the
+   * watcher's own patience, {@link #SYNC_TIMEOUT}) is. The whole result was used for it at once
+   * either way: the wait only decides what is counted, never what a scan finds.
+   */
+  private static final Duration JUDGED_AFTER = SYNC_TIMEOUT;
+
   private static final Set<String> IGNORE_FILES = Set.copyOf(IgnoreRules.FILES);
 
   /** The index a watched scan may trust outside the names with an event after {@code mark}. */
@@ -76,17 +95,38 @@ final class Watching implements AutoCloseable {
   }
 
   /**
-   * Names a check found different with no event after {@code mark} yet: a disagreement unless an
-   * event for them arrives by the next sync (a change is visible before the kernel queues its
-   * event: a truncation shows size 0 while the {@code IN_MODIFY} is still to come).
+   * Names a check found different ({@code suspected}) with no event after {@code mark} yet, of
+   * which {@code waiting} still have none: a disagreement unless an event for them arrives within
+   * {@link #JUDGED_AFTER} (a change is visible before the kernel queues its event: a truncation
+   * shows size 0 while the {@code IN_MODIFY} is still to come).
    */
-  private record Suspects(long mark, Set<WorkspacePath> paths, String root, String found) {}
+  private record Suspects(
+      long mark,
+      Set<WorkspacePath> suspected,
+      Set<WorkspacePath> waiting,
+      String root,
+      String found,
+      long suspectedAtNanos) {
+
+    Suspects(long mark, Set<WorkspacePath> suspected, String root, String found) {
+      this(mark, Set.copyOf(suspected), Set.copyOf(suspected), root, found, System.nanoTime());
+    }
+
+    /** Still waiting for the events of {@code unexplained} only. */
+    Suspects waitingFor(Set<WorkspacePath> unexplained) {
+      return new Suspects(mark, suspected, Set.copyOf(unexplained), root, found, suspectedAtNanos);
+    }
+
+    boolean waitedLongEnough(long nowNanos) {
+      return nowNanos - suspectedAtNanos >= JUDGED_AFTER.toNanos();
+    }
+  }
 
   private static final class State {
     private final Optional<TreeWatch> watch;
     private Baseline baseline;
     private StatusBaseline statusBaseline;
-    private Suspects suspects;
+    private final List<Suspects> suspects = new ArrayList<>();
     private long watchedScans;
     private long lastCheckNanos = System.nanoTime();
 
@@ -273,7 +313,7 @@ final class Watching implements AutoCloseable {
    * vouches for another). The kernel makes a change visible a moment before it queues the change's
    * event (a truncation shows size 0 before its {@code IN_MODIFY}), so the events are read again
    * for up to {@link #SETTLE} while some name is unexplained; what is left is only suspected, and
-   * judged at the next sync ({@link #suspected}). Empty when the watch cannot tell (it did not
+   * judged at a later sync ({@link #suspected}). Empty when the watch cannot tell (it did not
    * answer, or everything changed since).
    */
   Set<WorkspacePath> unexplained(long workspaceId, long mark, Set<WorkspacePath> differing) {
@@ -328,9 +368,9 @@ final class Watching implements AutoCloseable {
 
   /**
    * A watched scan and a whole scan of the same tree differ on names that no event explains yet:
-   * the whole result is used, the next scan walks the whole tree, and at the next sync (the next
-   * scan of the workspace) each of these names without an event after {@code mark} by then is a
-   * disagreement, logged and counted.
+   * the whole result is used, the next scan walks the whole tree, and at each later sync (the next
+   * scans of the workspace) these names are judged ({@link #confirm}): each without an event after
+   * {@code mark} once {@link #JUDGED_AFTER} has passed is a disagreement, logged and counted.
    */
   void suspected(
       long workspaceId, long mark, Set<WorkspacePath> differing, String root, String found) {
@@ -342,32 +382,46 @@ final class Watching implements AutoCloseable {
       confirm(state);
       state.baseline = null;
       state.statusBaseline = null;
-      state.suspects = new Suspects(mark, Set.copyOf(differing), root, found);
+      state.suspects.add(new Suspects(mark, differing, root, found));
     }
   }
 
   /**
-   * Judges the names a check left unexplained, once the watch has synced since (the caller holds
-   * the state's lock; the names after their mark are not forgotten before this: no baseline is
-   * written in between).
+   * Judges the names checks left unexplained, once the watch has synced since (the caller holds the
+   * state's lock): a name whose event has come since is dropped; one still without an event after
+   * {@link #JUDGED_AFTER} is a disagreement; the others wait. The names explained are dropped here,
+   * before the caller can write a baseline: its mark forgets the events up to it, all of which have
+   * been read by now, so every event that could still explain a waiting name comes after it.
    */
   private void confirm(State state) {
-    Suspects suspects = state.suspects;
-    if (suspects == null || state.watch.isEmpty()) {
+    if (state.suspects.isEmpty() || state.watch.isEmpty()) {
       return;
     }
-    state.suspects = null;
-    Set<WorkspacePath> unexplained =
-        unexplained(state.watch.get(), suspects.mark(), suspects.paths());
-    if (unexplained.isEmpty()) {
-      return;
+    long now = System.nanoTime();
+    List<Suspects> stillWaiting = new ArrayList<>();
+    for (Suspects suspects : state.suspects) {
+      Set<WorkspacePath> unexplained =
+          unexplained(state.watch.get(), suspects.mark(), suspects.waiting());
+      if (unexplained.isEmpty()) {
+        continue;
+      }
+      if (suspects.waitedLongEnough(now)) {
+        disagreement(suspects, unexplained);
+      } else {
+        stillWaiting.add(suspects.waitingFor(unexplained));
+      }
     }
+    state.suspects.clear();
+    state.suspects.addAll(stillWaiting);
+  }
+
+  private void disagreement(Suspects suspects, Set<WorkspacePath> unexplained) {
     disagreements.incrementAndGet();
     String detail =
         suspects.root()
             + ": the watched scan found "
             + suspects.found()
-            + (unexplained.size() < suspects.paths().size()
+            + (unexplained.size() < suspects.suspected().size()
                 ? " (unexplained: "
                     + unexplained.stream().map(WorkspacePath::display).sorted().toList()
                     + ")"
@@ -380,11 +434,17 @@ final class Watching implements AutoCloseable {
     int directories = 0;
     long overflows = 0;
     int watched = 0;
+    long awaitingEvents = 0;
     for (State state : states.values()) {
       if (state.watch.isPresent()) {
         watched++;
         directories += state.watch.get().watches();
         overflows += state.watch.get().overflows();
+      }
+      synchronized (state) {
+        for (Suspects suspects : state.suspects) {
+          awaitingEvents += suspects.waiting().size();
+        }
       }
     }
     Map<String, Long> reasons = new TreeMap<>();
@@ -398,6 +458,7 @@ final class Watching implements AutoCloseable {
         reasons,
         overflows,
         checks.get(),
+        awaitingEvents,
         disagreements.get(),
         lastDisagreement);
   }

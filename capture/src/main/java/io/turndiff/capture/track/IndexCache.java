@@ -69,19 +69,7 @@ final class IndexCache {
 
     /** The number of the first entry at or after the first path under {@code directory}. */
     int firstUnder(WorkspacePath directory) {
-      byte[] prefix = Arrays.copyOf(directory.bytes(), directory.length() + 1);
-      prefix[prefix.length - 1] = '/';
-      int low = 0;
-      int high = sorted.length;
-      while (low < high) {
-        int middle = (low + high) >>> 1;
-        if (Arrays.compareUnsigned(sorted[middle].path().bytes(), prefix) < 0) {
-          low = middle + 1;
-        } else {
-          high = middle;
-        }
-      }
-      return low;
+      return SortedPaths.firstUnder(sorted.length, i -> sorted[i].path(), directory);
     }
   }
 
@@ -100,7 +88,7 @@ final class IndexCache {
     private final long version;
     private final long indexedAtNanos;
     private final boolean partial;
-    private final Optional<Map<WorkspacePath, Integer>> directories;
+    private final Optional<DirectoryModes> directories;
     private final Base base;
     private final Map<WorkspacePath, Written> byPath;
     private final Map<Integer, Written> byNumber;
@@ -112,7 +100,7 @@ final class IndexCache {
         long version,
         long indexedAtNanos,
         boolean partial,
-        Optional<Map<WorkspacePath, Integer>> directories,
+        Optional<DirectoryModes> directories,
         Base base,
         Map<WorkspacePath, Written> byPath,
         Map<Integer, Written> byNumber,
@@ -136,7 +124,7 @@ final class IndexCache {
         long indexedAtNanos,
         boolean partial,
         Collection<IndexEntry> entries,
-        Optional<Map<WorkspacePath, Integer>> directories) {
+        Optional<DirectoryModes> directories) {
       Base base = Base.of(entries);
       long regularBytes = 0;
       for (IndexEntry entry : base.sorted()) {
@@ -172,7 +160,7 @@ final class IndexCache {
       return partial;
     }
 
-    Optional<Map<WorkspacePath, Integer>> directories() {
+    Optional<DirectoryModes> directories() {
       return directories;
     }
 
@@ -289,7 +277,7 @@ final class IndexCache {
         boolean partial,
         List<IndexEntry> upserts,
         List<WorkspacePath> removals,
-        Optional<Map<WorkspacePath, Integer>> directories) {
+        Optional<DirectoryModes> directories) {
       Map<WorkspacePath, Written> paths = new HashMap<>(byPath);
       Map<Integer, Written> written = new HashMap<>(byNumber);
       int given = numbers;
@@ -383,7 +371,7 @@ final class IndexCache {
                   header.get().partial(),
                   tx.indexes().entries(workspaceId).values(),
                   tx.indexDirectories().known(workspaceId)
-                      ? Optional.of(tx.indexDirectories().all(workspaceId))
+                      ? Optional.of(DirectoryModes.of(tx.indexDirectories().all(workspaceId)))
                       : Optional.empty());
             });
     byWorkspace.put(workspaceId, read);
@@ -402,7 +390,7 @@ final class IndexCache {
       boolean partial,
       List<IndexEntry> upserts,
       List<WorkspacePath> removals,
-      Map<WorkspacePath, Integer> directories) {
+      DirectoryModes directories) {
     Index before = byWorkspace.get(workspaceId);
     if (before == null || before.version() != beforeVersion || before.directories().isEmpty()) {
       byWorkspace.remove(workspaceId);
@@ -411,12 +399,7 @@ final class IndexCache {
     byWorkspace.put(
         workspaceId,
         before.advanced(
-            version,
-            indexedAtNanos,
-            partial,
-            upserts,
-            removals,
-            Optional.of(Map.copyOf(directories))));
+            version, indexedAtNanos, partial, upserts, removals, Optional.of(directories)));
   }
 
   /** Forgets what is held for the workspace (its index was just written). */

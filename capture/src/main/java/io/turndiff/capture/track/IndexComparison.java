@@ -244,8 +244,8 @@ final class IndexComparison {
     if (comparison.directoriesBefore().isEmpty()) {
       return List.of();
     }
-    Map<WorkspacePath, Integer> before = comparison.directoriesBefore().get();
-    Map<WorkspacePath, Integer> now = comparison.scan().directories();
+    DirectoryModes before = comparison.directoriesBefore().get();
+    DirectoryModes now = comparison.scan().directories();
     Set<WorkspacePath> notCovered = comparison.scan().notCovered();
     TreeSet<WorkspacePath> directories = new TreeSet<>();
     for (WorkspacePath path : paths) {
@@ -254,13 +254,10 @@ final class IndexComparison {
         directories.add(WorkspacePath.ofComponents(parents.subList(0, depth)));
       }
     }
-    now.forEach(
-        (path, mode) -> {
-          if (!mode.equals(before.get(path))) {
-            directories.add(path); // appeared, or its mode changed (a shell's chmod 700 dir)
-          }
-        });
-    before.keySet().stream().filter(path -> !now.containsKey(path)).forEach(directories::add);
+    // appeared, or their mode changed (a shell's chmod 700 dir), or went
+    DirectoryModes.Changes changed = now.since(before);
+    directories.addAll(changed.set().keySet());
+    directories.addAll(changed.gone());
     List<DirectoryDelta> deltas = new ArrayList<>();
     for (WorkspacePath directory : directories) {
       if (covered(directory, notCovered)) {
@@ -270,7 +267,7 @@ final class IndexComparison {
     return deltas;
   }
 
-  private static DirectoryState state(WorkspacePath directory, Map<WorkspacePath, Integer> modes) {
+  private static DirectoryState state(WorkspacePath directory, DirectoryModes modes) {
     Integer mode = modes.get(directory);
     return mode == null
         ? DirectoryState.absent(directory)

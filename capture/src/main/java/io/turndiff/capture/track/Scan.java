@@ -4,7 +4,6 @@ import io.turndiff.boundary.ScannedEntry;
 import io.turndiff.model.IndexEntry;
 import io.turndiff.model.WorkspacePath;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 
@@ -34,7 +33,7 @@ record Scan(
     long bytes,
     boolean partial,
     long startedAtNanos,
-    Map<WorkspacePath, Integer> directories,
+    DirectoryModes directories,
     IgnoredFiles keptOfIgnored,
     Set<WorkspacePath> ignoredFiles,
     List<WorkspacePath> ignoredOverCap,

@@ -445,7 +445,7 @@ public final class Tracker {
       List<WorkspacePath> removals,
       int contentRead,
       long indexVersion,
-      Optional<Map<WorkspacePath, Integer>> directoriesBefore,
+      Optional<DirectoryModes> directoriesBefore,
       OptionalLong watchMark) {}
 
   /**
@@ -641,28 +641,18 @@ public final class Tracker {
             comparison.upserts(),
             comparison.removals(),
             Optional.of(scan.leftOut()));
-    Map<WorkspacePath, Integer> before = comparison.directoriesBefore().orElse(Map.of());
-    Map<WorkspacePath, Integer> changed = new HashMap<>();
-    scan.directories()
-        .forEach(
-            (path, mode) -> {
-              if (!mode.equals(before.get(path))) {
-                changed.put(path, mode);
-              }
-            });
+    // a watched scan's directories are the index's with its walk laid over them: only those
+    // laid over are compared, and the index held next is the same layers with the changes added
+    DirectoryModes before = comparison.directoriesBefore().orElse(DirectoryModes.NONE);
+    DirectoryModes.Changes changes = scan.directories().since(before);
     List<WorkspacePath> gone =
-        before.keySet().stream()
-            .filter(
-                path ->
-                    !scan.directories().containsKey(path)
-                        && IndexComparison.covered(path, scan.notCovered()))
+        changes.gone().stream()
+            .filter(path -> IndexComparison.covered(path, scan.notCovered()))
             .toList();
-    tx.indexDirectories().write(workspaceId, changed, gone);
+    tx.indexDirectories().write(workspaceId, changes.set(), gone);
     if (comparison.watchMark().isPresent()) {
       long version = tx.indexes().version(workspaceId).orElseThrow();
-      Map<WorkspacePath, Integer> directories = new HashMap<>(before);
-      directories.putAll(changed);
-      gone.forEach(directories::remove);
+      DirectoryModes directories = before.with(changes.set(), gone);
       indexes.advance(
           workspaceId,
           comparison.indexVersion(),

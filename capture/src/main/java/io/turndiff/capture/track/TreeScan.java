@@ -242,7 +242,7 @@ final class TreeScan implements ScanVisitor {
         budget.bytes(),
         budget.spent(),
         startedAt,
-        directories,
+        DirectoryModes.of(directories),
         keptOfIgnored,
         ignoredFiles,
         ignoredOverCap,
@@ -275,8 +275,8 @@ final class TreeScan implements ScanVisitor {
    */
   private Optional<Scan> changedResult(
       long startedAt, Set<WorkspacePath> dirty, TrackingOptions options) {
-    Map<WorkspacePath, Integer> before = index.directories().orElseThrow();
-    List<WorkspacePath> wereDirectories = dirty.stream().filter(before::containsKey).toList();
+    DirectoryModes before = index.directories().orElseThrow();
+    List<WorkspacePath> wereDirectories = dirty.stream().filter(before::contains).toList();
     List<IndexEntry> unseen = new ArrayList<>();
     for (WorkspacePath path : dirty) {
       IndexCache.Slot slot = index.slot(path);
@@ -295,14 +295,13 @@ final class TreeScan implements ScanVisitor {
         }
       }
     }
-    Map<WorkspacePath, Integer> now = new HashMap<>();
-    before.forEach(
-        (path, mode) -> {
-          if (!within(path, wereDirectories)) {
-            now.put(path, mode);
-          }
-        });
-    now.putAll(directories);
+    // the directories under one that had an event are gone unless the walk entered them again:
+    // one run of the sorted base each, and the walk's laid over the index's, not copied with them
+    List<WorkspacePath> wereUnder = new ArrayList<>();
+    for (WorkspacePath directory : wereDirectories) {
+      wereUnder.addAll(before.within(directory));
+    }
+    DirectoryModes now = before.with(directories, wereUnder);
     long added = candidates.stream().filter(candidate -> candidate.indexed().isEmpty()).count();
     long files = index.size() + added - unseen.size();
     if (files > options.maxFiles() || index.regularBytes() + budget.bytes() > options.maxBytes()) {
@@ -325,15 +324,6 @@ final class TreeScan implements ScanVisitor {
             ignoredFiles,
             ignoredOverCap,
             gitIgnoredAmong(unseen)));
-  }
-
-  private static boolean within(WorkspacePath path, List<WorkspacePath> directories) {
-    for (WorkspacePath directory : directories) {
-      if (path.isWithin(directory)) {
-        return true;
-      }
-    }
-    return false;
   }
 
   /** The store's files, when the store lives inside the workspace: never indexed. */

@@ -27,9 +27,7 @@ class BoundaryRaceTest {
   @TempDir Path temp;
 
   private static WorkspaceBoundary open(TestWorkspace workspace, BoundaryKind kind) {
-    return WorkspaceBoundary.open(
-        workspace.root(),
-        BoundaryOptions.builder().mechanism(KindsInThisMode.mechanism(kind)).build());
+    return KindsInThisMode.open(workspace.root(), kind);
   }
 
   /** Reads {@code path} until the race time is over; returns how many reads returned content. */

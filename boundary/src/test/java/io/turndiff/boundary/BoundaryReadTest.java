@@ -48,10 +48,7 @@ class BoundaryReadTest {
   private final List<Observation> seen = new ArrayList<>();
 
   private WorkspaceBoundary open(BoundaryKind kind) {
-    boundary =
-        WorkspaceBoundary.open(
-            workspace.root(),
-            BoundaryOptions.builder().mechanism(KindsInThisMode.mechanism(kind)).build());
+    boundary = KindsInThisMode.open(workspace.root(), kind);
     assertEquals(kind, boundary.kind());
     return boundary;
   }

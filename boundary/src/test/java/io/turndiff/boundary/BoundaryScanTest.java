@@ -30,10 +30,7 @@ class BoundaryScanTest {
   private WorkspaceBoundary boundary;
 
   private WorkspaceBoundary open(BoundaryKind kind) {
-    boundary =
-        WorkspaceBoundary.open(
-            workspace.root(),
-            BoundaryOptions.builder().mechanism(KindsInThisMode.mechanism(kind)).build());
+    boundary = KindsInThisMode.open(workspace.root(), kind);
     return boundary;
   }
 

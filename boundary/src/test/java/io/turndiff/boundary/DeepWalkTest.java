@@ -25,10 +25,7 @@ class DeepWalkTest extends DeepChainTest {
     chain.build(workspace.root(), temp.resolve("staging"));
     FoundInWalk found = new FoundInWalk();
     long before = FoundInWalk.openDescriptors();
-    try (WorkspaceBoundary boundary =
-        WorkspaceBoundary.open(
-            workspace.root(),
-            BoundaryOptions.builder().mechanism(KindsInThisMode.mechanism(kind)).build())) {
+    try (WorkspaceBoundary boundary = KindsInThisMode.open(workspace.root(), kind)) {
       boundary.scan(found);
     }
     assertEquals(List.of(), found.unlisted);

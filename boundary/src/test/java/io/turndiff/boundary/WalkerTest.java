@@ -34,10 +34,7 @@ class WalkerTest {
   private WorkspaceBoundary boundary;
 
   private void open(BoundaryKind kind) {
-    boundary =
-        WorkspaceBoundary.open(
-            workspace.root(),
-            BoundaryOptions.builder().mechanism(KindsInThisMode.mechanism(kind)).build());
+    boundary = KindsInThisMode.open(workspace.root(), kind);
   }
 
   @AfterEach

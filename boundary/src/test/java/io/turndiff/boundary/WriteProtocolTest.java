@@ -44,10 +44,7 @@ class WriteProtocolTest {
   private WorkspaceBoundary boundary;
 
   private WorkspaceBoundary open(BoundaryKind kind) {
-    boundary =
-        WorkspaceBoundary.open(
-            workspace.root(),
-            BoundaryOptions.builder().mechanism(KindsInThisMode.mechanism(kind)).build());
+    boundary = KindsInThisMode.open(workspace.root(), kind);
     assertEquals(kind, boundary.kind());
     return boundary;
   }

@@ -11,11 +11,15 @@ import java.io.PrintStream;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Optional;
 import java.util.function.Consumer;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.ExecutionException;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.ParseResult;
 import picocli.CommandLine.ScopeType;
 
 /**
@@ -176,35 +180,102 @@ public final class Main {
   }
 
   /**
-   * Runs one command line for a client of the service ({@link ServedCommands}): on its terminal and
-   * in its working directory, over {@code turndiff}, the service's open store, which the command
-   * leaves open.
+   * A command line parsed and not yet run: what {@link ServedCommands} checks before it runs one
+   * ({@link #runServed}), parsed once for both. Either picocli took it, and the options' values are
+   * in its commands' objects ({@code result}), or it refused it ({@code refused}: run, it prints
+   * picocli's message and exits 2, wherever it runs).
+   */
+  static final class Parsed {
+    private final Main main;
+    private final CommandLine commandLine;
+    private final String[] args;
+    private final ParseResult result;
+    private final ParameterException refused;
+
+    private Parsed(String[] args) {
+      this.main = new Main();
+      this.args = args.clone();
+      this.commandLine = commandLine(main, args);
+      ParseResult taken = null;
+      ParameterException error = null;
+      try {
+        taken = commandLine.parseArgs(args);
+      } catch (ParameterException e) {
+        error = e;
+      }
+      this.result = taken;
+      this.refused = error;
+    }
+
+    /** What picocli made of the command line; empty when it refused it. */
+    Optional<ParseResult> result() {
+      return Optional.ofNullable(result);
+    }
+
+    /** Why picocli refused the command line; empty when it took it. */
+    Optional<ParameterException> refused() {
+      return Optional.ofNullable(refused);
+    }
+
+    /** The store options the command line gave (the root's, inherited by every command). */
+    StoreOptions storeOptions() {
+      return main.storeOptions;
+    }
+  }
+
+  /** Parses {@code args} without running them (see {@link Parsed}). */
+  static Parsed parsed(String[] args) {
+    return new Parsed(args);
+  }
+
+  /**
+   * Runs a parsed command line for a client of the service ({@link ServedCommands}): on its
+   * terminal and in its working directory, over {@code turndiff}, the service's open store, which
+   * the command leaves open. Each {@link Parsed} runs at most once: its commands' objects hold the
+   * options' values of this one run.
    */
   static int runServed(
-      String[] args,
+      Parsed parsed,
       PrintStream out,
       PrintStream err,
       Terminal terminal,
       Path workingDirectory,
       Turndiff turndiff) {
-    Main main = new Main();
+    Main main = parsed.main;
     main.terminal = terminal;
     main.workingDirectory = workingDirectory;
-    return main.execute(
-        args,
-        out,
-        err,
-        commandLine -> StoreOptions.of(commandLine.getCommandSpec()).serve(turndiff));
+    CommandLine commandLine = parsed.commandLine;
+    StoreOptions.of(commandLine.getCommandSpec()).serve(turndiff);
+    main.prepare(commandLine, out, err);
+    try {
+      if (parsed.refused != null) {
+        return commandLine
+            .getParameterExceptionHandler()
+            .handleParseException(parsed.refused, parsed.args);
+      }
+      return executeParsed(commandLine, parsed.result, parsed.args);
+    } catch (Exception | Error failure) {
+      return report(failure, err).code();
+    }
   }
 
   /**
-   * A command line, parsed without running it (the options' values are then in its objects): what
-   * {@link ServedCommands} checks before it runs one.
+   * What {@link CommandLine#execute} does once it has parsed: the execution strategy (help, then
+   * the command), a {@link ParameterException} the command throws to its handler (message and
+   * usage, exit 2), a failure of the command to the execution exception handler.
    */
-  static CommandLine parsed(String[] args) {
-    CommandLine commandLine = commandLine(new Main(), args);
-    commandLine.parseArgs(args);
-    return commandLine;
+  private static int executeParsed(CommandLine commandLine, ParseResult result, String[] args)
+      throws Exception {
+    try {
+      return commandLine.getExecutionStrategy().execute(result);
+    } catch (ParameterException refused) {
+      return commandLine.getParameterExceptionHandler().handleParseException(refused, args);
+    } catch (ExecutionException failed) {
+      Exception cause = failed.getCause() instanceof Exception e ? e : failed;
+      return commandLine
+          .getExecutionExceptionHandler()
+          .handleExecutionException(cause, failed.getCommandLine(), result);
+    }
   }
 
   private static CommandLine commandLine(Main main, String[] args) {
@@ -217,15 +288,11 @@ public final class Main {
 
   private int execute(
       String[] args, PrintStream out, PrintStream err, Consumer<CommandLine> adapt) {
-    this.out = out;
     CommandLine commandLine = commandLine(this, args);
     // before the streams and the handler are set: they reach only the commands present when they
     // are set
     adapt.accept(commandLine);
-    commandLine.setOut(new PrintWriter(new OutputStreamWriter(out, out.charset()), true));
-    commandLine.setErr(new PrintWriter(new OutputStreamWriter(err, err.charset()), true));
-    commandLine.setExecutionExceptionHandler(
-        (exception, line, parseResult) -> report(exception, err).code());
+    prepare(commandLine, out, err);
     try {
       return commandLine.execute(args);
     } catch (RuntimeException | Error failure) {
@@ -233,6 +300,15 @@ public final class Main {
       // here
       return report(failure, err).code();
     }
+  }
+
+  /** Points the commands of {@code commandLine} at the streams, and failures at {@link #report}. */
+  private void prepare(CommandLine commandLine, PrintStream out, PrintStream err) {
+    this.out = out;
+    commandLine.setOut(new PrintWriter(new OutputStreamWriter(out, out.charset()), true));
+    commandLine.setErr(new PrintWriter(new OutputStreamWriter(err, err.charset()), true));
+    commandLine.setExecutionExceptionHandler(
+        (exception, line, parseResult) -> report(exception, err).code());
   }
 
   /** Prints one line for {@code failure} and returns its exit code. */

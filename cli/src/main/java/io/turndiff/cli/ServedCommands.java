@@ -41,8 +41,13 @@ final class ServedCommands implements OneShotCommands {
 
   @Override
   public Outcome run(Invocation invocation, Turndiff turndiff) {
-    String[] arguments = invocation.arguments().toArray(String[]::new);
-    Optional<String> declined = declined(invocation, arguments, turndiff);
+    Optional<String> declined = declinedHere(invocation, turndiff);
+    if (declined.isPresent()) {
+      return new Outcome.Declined(declined.get());
+    }
+    // parsed once: checked, then run as parsed
+    Main.Parsed parsed = Main.parsed(invocation.arguments().toArray(String[]::new));
+    declined = declinedCommandLine(invocation, parsed, turndiff.store().localFile().orElseThrow());
     if (declined.isPresent()) {
       return new Outcome.Declined(declined.get());
     }
@@ -55,7 +60,7 @@ final class ServedCommands implements OneShotCommands {
         PrintStream errStream = new PrintStream(err, true, StandardCharsets.UTF_8)) {
       exitCode =
           Main.runServed(
-              arguments, outStream, errStream, terminal, invocation.workingDirectory(), turndiff);
+              parsed, outStream, errStream, terminal, invocation.workingDirectory(), turndiff);
     }
     return new Outcome.Ran(
         exitCode,
@@ -64,9 +69,11 @@ final class ServedCommands implements OneShotCommands {
         terminal.paging().map(paging -> new Paged(paging.command(), paging.from())));
   }
 
-  /** Why the service leaves {@code invocation} to the client's JVM; empty when it runs it. */
-  private static Optional<String> declined(
-      Invocation invocation, String[] arguments, Turndiff turndiff) {
+  /**
+   * Why the service leaves {@code invocation} to the client's JVM whatever its command line: its
+   * store, or its terminal; empty when the command line decides.
+   */
+  private static Optional<String> declinedHere(Invocation invocation, Turndiff turndiff) {
     if (turndiff.store().damage().isPresent()) {
       return Optional.of("the store is damaged");
     }
@@ -75,21 +82,25 @@ final class ServedCommands implements OneShotCommands {
       return Optional.of("not this service's store");
     }
     if (invocation.terminal()) {
-      Optional<String> terminal = terminalDeclined(invocation.environment());
-      if (terminal.isPresent()) {
-        return terminal;
-      }
+      return terminalDeclined(invocation.environment());
     }
-    CommandLine parsed;
-    try {
-      parsed = Main.parsed(arguments);
-    } catch (CommandLine.ParameterException refused) {
-      String command = refused.getCommandLine().getCommandName();
-      return refused.getCommandLine().getParent() != null && COMMANDS.contains(command)
+    return Optional.empty();
+  }
+
+  /**
+   * Why the service leaves the command line {@code parsed} to the client's JVM, {@code own} being
+   * the service's store file; empty when it runs it.
+   */
+  private static Optional<String> declinedCommandLine(
+      Invocation invocation, Main.Parsed parsed, Path own) {
+    Optional<CommandLine.ParameterException> refused = parsed.refused();
+    if (refused.isPresent()) {
+      CommandLine where = refused.get().getCommandLine();
+      return where.getParent() != null && COMMANDS.contains(where.getCommandName())
           ? Optional.empty()
           : Optional.of("not a command the service runs");
     }
-    ParseResult root = parsed.getParseResult();
+    ParseResult root = parsed.result().orElseThrow();
     ParseResult command = root.subcommand();
     if (command == null || !COMMANDS.contains(command.commandSpec().name())) {
       return Optional.of("not a command the service runs");
@@ -99,10 +110,10 @@ final class ServedCommands implements OneShotCommands {
         return Optional.of(option + " is for the command's own process");
       }
     }
-    String database = ((Main) parsed.getCommand()).storeOptions.database;
+    String database = parsed.storeOptions().database;
     if (database != null
         && (database.startsWith("jdbc:")
-            || !sameFile(invocation.workingDirectory().resolve(database), own.get()))) {
+            || !sameFile(invocation.workingDirectory().resolve(database), own))) {
       return Optional.of("--db names another store");
     }
     if (command.hasMatchedOption("--workspace")

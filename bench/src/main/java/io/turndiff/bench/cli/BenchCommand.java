@@ -2,7 +2,6 @@ package io.turndiff.bench.cli;
 
 import io.turndiff.api.CliException;
 import io.turndiff.api.ExitCode;
-import io.turndiff.api.Json;
 import io.turndiff.bench.BenchResult;
 import io.turndiff.bench.StoreComparisonBench;
 import io.turndiff.bench.TurnBench;
@@ -18,6 +17,7 @@ import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
@@ -27,7 +27,8 @@ import picocli.CommandLine.Spec;
     name = "bench",
     description =
         "Measure capture and rewind against shadow git on the same turns "
-            + "(medians, p90, ratios git/turndiff, store size); with --db jdbc:postgresql://..., "
+            + "(medians, p90, ratios git/turndiff, store size), both sides warmed by the same "
+            + "warm-up turns; with --db jdbc:postgresql://..., "
             + "capture and queries on that database beside a SQLite store instead.",
     subcommands = {
       HttpBenchCommand.class,
@@ -49,12 +50,13 @@ final class BenchCommand implements Callable<Integer> {
           "An existing tree, copied to a temp dir first and never modified (default: generated).")
   Path workspace;
 
-  @Option(
-      names = "--files",
-      paramLabel = "N",
-      defaultValue = "11000",
-      description = "Files in the generated tree.")
-  int files;
+  @Mixin GeneratedFiles files = new GeneratedFiles(11_000);
+
+  @Mixin MeasuredTurns turns = new MeasuredTurns(10);
+
+  @Mixin Warmup warmup = new Warmup(5);
+
+  @Mixin Seed seed;
 
   @Option(
       names = "--turn-files",
@@ -62,28 +64,6 @@ final class BenchCommand implements Callable<Integer> {
       defaultValue = "50",
       description = "Edited files per turn (plus 10 %% as many new, 4 %% deleted).")
   int turnFiles;
-
-  @Option(
-      names = "--turns",
-      paramLabel = "K",
-      defaultValue = "10",
-      description = "Measured turns (default ${DEFAULT-VALUE}).")
-  int turns;
-
-  @Option(
-      names = "--warmup",
-      paramLabel = "W",
-      defaultValue = "5",
-      description =
-          "Turns run first and not counted, so that both sides run warm (default ${DEFAULT-VALUE}).")
-  int warmup;
-
-  @Option(
-      names = "--seed",
-      paramLabel = "S",
-      defaultValue = "1",
-      description = "Seed of the generated tree and of the turns (default ${DEFAULT-VALUE}).")
-  long seed;
 
   @Option(
       names = "--locality",
@@ -102,8 +82,7 @@ final class BenchCommand implements Callable<Integer> {
               + " wrote MB megabytes beside the workspace without syncing (default 0: not run).")
   int dirtyWriterMegabytes;
 
-  @Option(names = "--json", description = "Print the figures as JSON.")
-  boolean json;
+  @Mixin FiguresOutput output;
 
   /**
    * The store the inherited {@code --db} (or {@code $TURNDIFF_DB}) names: a PostgreSQL database
@@ -122,17 +101,13 @@ final class BenchCommand implements Callable<Integer> {
 
   @Override
   public Integer call() throws Exception {
-    if (files < 1
-        || turnFiles < 1
-        || turns < 1
-        || warmup < 0
-        || locality < 0
-        || locality > 1
-        || dirtyWriterMegabytes < 0) {
+    int fileCount = files.count();
+    int measured = turns.count();
+    int warmupTurns = warmup.count();
+    if (turnFiles < 1 || locality < 0 || locality > 1 || dirtyWriterMegabytes < 0) {
       throw new CliException(
           ExitCode.USAGE,
-          "--files, --turn-files and --turns must be positive; "
-              + "--locality within 0..1; --dirty-writer-mb not negative");
+          "--turn-files must be positive; --locality within 0..1; --dirty-writer-mb not negative");
     }
     if (workspace != null && !Files.isDirectory(workspace)) {
       throw new CliException(ExitCode.USAGE, "--workspace " + workspace + " is not a directory");
@@ -142,14 +117,13 @@ final class BenchCommand implements Callable<Integer> {
     if (store instanceof PostgresDatabase) {
       List<StoreComparisonBench.Figures> figures =
           new StoreComparisonBench(
-                  new StoreComparisonBench.Options(files, turnFiles, turns, warmup, seed), progress)
+                  new StoreComparisonBench.Options(
+                      fileCount, turnFiles, measured, warmupTurns, seed.value),
+                  progress)
               .run(store);
-      if (json) {
-        spec.commandLine().getOut().println(Json.write(StoreComparisonBench.json(figures), true));
-      } else {
-        StoreComparisonBench.print(figures, spec.commandLine().getOut());
-      }
-      spec.commandLine().getOut().flush();
+      output.print(
+          () -> StoreComparisonBench.json(figures),
+          out -> StoreComparisonBench.print(figures, out));
       return ExitCode.OK.code();
     }
     BenchResult result;
@@ -158,11 +132,11 @@ final class BenchCommand implements Callable<Integer> {
           new TurnBench(
                   new TurnBench.Options(
                       Optional.ofNullable(workspace),
-                      files,
+                      fileCount,
                       turnFiles,
-                      turns,
-                      warmup,
-                      seed,
+                      measured,
+                      warmupTurns,
+                      seed.value,
                       locality,
                       dirtyWriterMegabytes),
                   progress)
@@ -175,12 +149,7 @@ final class BenchCommand implements Callable<Integer> {
     } catch (UncheckedIOException e) {
       throw new CliException(ExitCode.ERROR, "the benchmark failed: " + named(e.getCause()));
     }
-    if (json) {
-      spec.commandLine().getOut().println(Json.write(result.json(), true));
-    } else {
-      result.print(spec.commandLine().getOut());
-    }
-    spec.commandLine().getOut().flush();
+    output.print(result::json, result::print);
     return ExitCode.OK.code();
   }
 

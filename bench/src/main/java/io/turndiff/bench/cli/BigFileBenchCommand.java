@@ -2,13 +2,11 @@ package io.turndiff.bench.cli;
 
 import io.turndiff.api.CliException;
 import io.turndiff.api.ExitCode;
-import io.turndiff.api.Json;
 import io.turndiff.bench.BigFileBench;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
-import picocli.CommandLine.Spec;
 
 /** {@code turndiff bench big-file}: a turn that changes one big file, against shadow git. */
 @Command(
@@ -16,10 +14,13 @@ import picocli.CommandLine.Spec;
     description =
         "A turn that changes a few lines in the middle of one big file (a lockfile): capture time,"
             + " store growth and rewind time against git add + commit, the growth of .git and"
-            + " git checkout of the same file, in the same run.")
+            + " git checkout of the same file, in the same run; the measured turns come after one"
+            + " warm-up turn.")
 final class BigFileBenchCommand implements Callable<Integer> {
 
-  @Spec CommandSpec spec;
+  @Mixin MeasuredTurns turns = new MeasuredTurns(5);
+
+  @Mixin FiguresOutput output;
 
   @Option(
       names = "--mb",
@@ -28,29 +29,14 @@ final class BigFileBenchCommand implements Callable<Integer> {
       description = "The file's size in megabytes (default ${DEFAULT-VALUE}).")
   int megabytes;
 
-  @Option(
-      names = "--turns",
-      paramLabel = "K",
-      defaultValue = "5",
-      description = "Measured turns, after one warm-up turn (default ${DEFAULT-VALUE}).")
-  int turns;
-
-  @Option(names = "--json", description = "Print the figures as JSON.")
-  boolean json;
-
   @Override
   public Integer call() throws Exception {
-    if (megabytes < 1 || megabytes > 64 || turns < 1) {
-      throw new CliException(
-          ExitCode.USAGE, "--mb must be within 1..64 (the size limit), --turns positive");
+    int measured = turns.count();
+    if (megabytes < 1 || megabytes > 64) {
+      throw new CliException(ExitCode.USAGE, "--mb must be within 1..64 (the size limit)");
     }
-    BigFileBench.Result result = new BigFileBench(megabytes, turns, System.err).run();
-    if (json) {
-      spec.commandLine().getOut().println(Json.write(result.json(), true));
-    } else {
-      result.print(spec.commandLine().getOut());
-    }
-    spec.commandLine().getOut().flush();
+    BigFileBench.Result result = new BigFileBench(megabytes, measured, System.err).run();
+    output.print(result::json, result::print);
     return ExitCode.OK.code();
   }
 }

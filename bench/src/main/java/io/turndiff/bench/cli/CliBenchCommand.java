@@ -7,6 +7,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
@@ -22,6 +23,12 @@ final class CliBenchCommand implements Callable<Integer> {
 
   @Spec CommandSpec spec;
 
+  @Mixin GeneratedFiles files = new GeneratedFiles(11_000);
+
+  @Mixin MeasuredCalls calls = new MeasuredCalls(20);
+
+  @Mixin Warmup warmup = new Warmup(2);
+
   @Option(
       names = "--launcher",
       paramLabel = "FILE",
@@ -29,33 +36,11 @@ final class CliBenchCommand implements Callable<Integer> {
           "The turndiff launcher to time (default: $TURNDIFF_LAUNCHER, which ./turndiff sets).")
   Path launcher;
 
-  @Option(
-      names = "--files",
-      paramLabel = "N",
-      defaultValue = "11000",
-      description = "Files in the generated tree (default ${DEFAULT-VALUE}).")
-  int files;
-
-  @Option(
-      names = "--calls",
-      paramLabel = "N",
-      defaultValue = "20",
-      description = "Measured calls of each kind (default ${DEFAULT-VALUE}).")
-  int calls;
-
-  @Option(
-      names = "--warmup",
-      paramLabel = "W",
-      defaultValue = "2",
-      description = "Calls made first and not counted (default ${DEFAULT-VALUE}).")
-  int warmup;
-
   @Override
   public Integer call() throws Exception {
-    if (files < 1 || calls < 1 || warmup < 0) {
-      throw new CliException(
-          ExitCode.USAGE, "--files and --calls must be positive, --warmup not negative");
-    }
+    int fileCount = files.count();
+    int measured = calls.count();
+    int warmupCalls = warmup.count();
     Path timed = launcher;
     if (timed == null) {
       String named = System.getenv("TURNDIFF_LAUNCHER");
@@ -68,7 +53,7 @@ final class CliBenchCommand implements Callable<Integer> {
     if (!Files.isExecutable(timed)) {
       throw new CliException(ExitCode.USAGE, "--launcher " + timed + " is not an executable file");
     }
-    new CliWallBench(timed, files, calls, warmup, System.err)
+    new CliWallBench(timed, fileCount, measured, warmupCalls, System.err)
         .run()
         .print(spec.commandLine().getOut());
     spec.commandLine().getOut().flush();

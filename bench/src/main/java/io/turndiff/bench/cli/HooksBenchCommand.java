@@ -2,16 +2,14 @@ package io.turndiff.bench.cli;
 
 import io.turndiff.api.CliException;
 import io.turndiff.api.ExitCode;
-import io.turndiff.api.Json;
 import io.turndiff.bench.HookLatencyBench;
 import java.io.File;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
-import picocli.CommandLine.Spec;
 
 /**
  * {@code turndiff bench hooks}: what a runtime pays per hook call through bin/turndiff-hook and
@@ -23,38 +21,17 @@ import picocli.CommandLine.Spec;
         "Latency of one hook call through bin/turndiff-hook and through the hook client beside "
             + "it (bin/turndiff-hook-client, when built) to a running service (p50/p90/p99), "
             + "against the same payload posted by a running HTTP client, and of a turn's start "
-            + "and end through the script.")
+            + "and end through the script, in a generated workspace of 1 KB files (more when the "
+            + "turns need them); the warm-up is of hook calls, the turns have none.")
 final class HooksBenchCommand implements Callable<Integer> {
 
-  @Spec CommandSpec spec;
+  @Mixin MeasuredCalls calls = new MeasuredCalls(300);
 
-  @Option(
-      names = "--calls",
-      paramLabel = "N",
-      defaultValue = "300",
-      description = "Measured hook calls of each kind (default ${DEFAULT-VALUE}).")
-  int calls;
+  @Mixin Warmup warmup = new Warmup(50);
 
-  @Option(
-      names = "--warmup",
-      paramLabel = "W",
-      defaultValue = "50",
-      description = "Calls made first and not counted (default ${DEFAULT-VALUE}).")
-  int warmup;
+  @Mixin MeasuredTurns turns = new MeasuredTurns(20);
 
-  @Option(
-      names = "--turns",
-      paramLabel = "K",
-      defaultValue = "20",
-      description = "Turns whose start and end are measured (default ${DEFAULT-VALUE}).")
-  int turns;
-
-  @Option(
-      names = "--files",
-      paramLabel = "F",
-      defaultValue = "1000",
-      description = "Files of the tracked workspace, at least (default ${DEFAULT-VALUE}).")
-  int files;
+  @Mixin GeneratedFiles files = new GeneratedFiles(1000);
 
   @Option(
       names = "--script",
@@ -64,8 +41,7 @@ final class HooksBenchCommand implements Callable<Integer> {
               + "the jar was built in).")
   Path script;
 
-  @Option(names = "--json", description = "Print the figures as JSON.")
-  boolean json;
+  @Mixin FiguresOutput output;
 
   @Override
   public Integer call() throws Exception {
@@ -76,7 +52,12 @@ final class HooksBenchCommand implements Callable<Integer> {
       Path client = script.resolveSibling("turndiff-hook-client");
       options =
           new HookLatencyBench.Options(
-              calls, warmup, turns, files, script, Files.isExecutable(client) ? client : null);
+              calls.count(),
+              warmup.count(),
+              turns.count(),
+              files.count(),
+              script,
+              Files.isExecutable(client) ? client : null);
     } catch (IllegalArgumentException e) {
       throw new CliException(ExitCode.USAGE, e.getMessage());
     }
@@ -86,12 +67,7 @@ final class HooksBenchCommand implements Callable<Integer> {
           "the hook script " + options.script() + " is not there or not executable (--script)");
     }
     HookLatencyBench.Result result = new HookLatencyBench(options, System.err).run();
-    if (json) {
-      spec.commandLine().getOut().println(Json.write(result.json(), true));
-    } else {
-      result.print(spec.commandLine().getOut());
-    }
-    spec.commandLine().getOut().flush();
+    output.print(result::json, result::print);
     return ExitCode.OK.code();
   }
 

@@ -1,14 +1,10 @@
 package io.turndiff.bench.cli;
 
-import io.turndiff.api.CliException;
 import io.turndiff.api.ExitCode;
-import io.turndiff.api.Json;
 import io.turndiff.bench.HttpLatencyBench;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Model.CommandSpec;
-import picocli.CommandLine.Option;
-import picocli.CommandLine.Spec;
+import picocli.CommandLine.Mixin;
 
 /** {@code turndiff bench http}: the latency of one snapshot call over loopback HTTP. */
 @Command(
@@ -18,37 +14,17 @@ import picocli.CommandLine.Spec;
             + "the same call in-process and an HTTP health check, in the same run.")
 final class HttpBenchCommand implements Callable<Integer> {
 
-  @Spec CommandSpec spec;
+  @Mixin MeasuredCalls calls = new MeasuredCalls(2000);
 
-  @Option(
-      names = "--calls",
-      paramLabel = "N",
-      defaultValue = "2000",
-      description = "Measured calls of each kind (default ${DEFAULT-VALUE}).")
-  int calls;
+  @Mixin Warmup warmup = new Warmup(1000);
 
-  @Option(
-      names = "--warmup",
-      paramLabel = "W",
-      defaultValue = "1000",
-      description = "Calls made first and not counted (default ${DEFAULT-VALUE}).")
-  int warmup;
-
-  @Option(names = "--json", description = "Print the figures as JSON.")
-  boolean json;
+  @Mixin FiguresOutput output;
 
   @Override
   public Integer call() throws Exception {
-    if (calls < 1 || warmup < 0) {
-      throw new CliException(ExitCode.USAGE, "--calls must be positive, --warmup not negative");
-    }
-    HttpLatencyBench.Result result = new HttpLatencyBench(calls, warmup, System.err).run();
-    if (json) {
-      spec.commandLine().getOut().println(Json.write(result.json(), true));
-    } else {
-      result.print(spec.commandLine().getOut());
-    }
-    spec.commandLine().getOut().flush();
+    HttpLatencyBench.Result result =
+        new HttpLatencyBench(calls.count(), warmup.count(), System.err).run();
+    output.print(result::json, result::print);
     return ExitCode.OK.code();
   }
 }

@@ -2,13 +2,11 @@ package io.turndiff.bench.cli;
 
 import io.turndiff.api.CliException;
 import io.turndiff.api.ExitCode;
-import io.turndiff.api.Json;
 import io.turndiff.bench.ShellCallBench;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
-import picocli.CommandLine.Spec;
 
 /** {@code turndiff bench shell-calls}: the per-call attribution of shell changes, alone. */
 @Command(
@@ -19,14 +17,13 @@ import picocli.CommandLine.Spec;
             + " git add -A && git commit of the whole tree in the same round.")
 final class ShellCallBenchCommand implements Callable<Integer> {
 
-  @Spec CommandSpec spec;
+  @Mixin GeneratedFiles files = new GeneratedFiles(250_000);
 
-  @Option(
-      names = "--files",
-      paramLabel = "N",
-      defaultValue = "250000",
-      description = "Files in the generated tree (default ${DEFAULT-VALUE}).")
-  int files;
+  @Mixin Warmup warmup = new Warmup(5);
+
+  @Mixin Seed seed;
+
+  @Mixin FiguresOutput output;
 
   @Option(
       names = "--rounds",
@@ -35,38 +32,15 @@ final class ShellCallBenchCommand implements Callable<Integer> {
       description = "Measured shell calls of each kind (default ${DEFAULT-VALUE}).")
   int rounds;
 
-  @Option(
-      names = "--warmup",
-      paramLabel = "W",
-      defaultValue = "5",
-      description = "Calls of each kind run first and not counted (default ${DEFAULT-VALUE}).")
-  int warmup;
-
-  @Option(
-      names = "--seed",
-      paramLabel = "S",
-      defaultValue = "1",
-      description = "Seed of the generated tree (default ${DEFAULT-VALUE}).")
-  long seed;
-
-  @Option(names = "--json", description = "Print the figures as JSON.")
-  boolean json;
-
   @Override
   public Integer call() throws Exception {
-    if (files < 1 || rounds < 1 || warmup < 0) {
-      throw new CliException(
-          ExitCode.USAGE, "--files and --rounds must be positive, --warmup not negative");
+    ShellCallBench.Options options =
+        new ShellCallBench.Options(files.count(), seed.value, warmup.count(), rounds);
+    if (rounds < 1) {
+      throw new CliException(ExitCode.USAGE, "--rounds must be positive, not " + rounds);
     }
-    ShellCallBench.Result result =
-        new ShellCallBench(new ShellCallBench.Options(files, seed, warmup, rounds), System.err)
-            .run();
-    if (json) {
-      spec.commandLine().getOut().println(Json.write(result.json(), true));
-    } else {
-      result.print(spec.commandLine().getOut());
-    }
-    spec.commandLine().getOut().flush();
+    ShellCallBench.Result result = new ShellCallBench(options, System.err).run();
+    output.print(result::json, result::print);
     return ExitCode.OK.code();
   }
 }

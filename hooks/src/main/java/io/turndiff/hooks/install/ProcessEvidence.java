@@ -10,6 +10,8 @@ import java.nio.file.Path;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.Comparator;
+import java.util.EnumSet;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
@@ -40,7 +42,8 @@ public final class ProcessEvidence {
   /**
    * Each runtime process working in the workspace {@code status} is about, known by {@code names}
    * (as given, and its real path), whose hooks are not arriving, against {@code hooksSeen}, the
-   * hook calls kept from the workspace (its directory or below), at {@code now}.
+   * hook calls kept from the workspace (its directory or below), at {@code now}: one evidence per
+   * runtime at most, the oldest process's.
    */
   public List<WireProcessEvidence> look(
       WireHooksStatus status,
@@ -48,9 +51,20 @@ public final class ProcessEvidence {
       List<WireHookSighting> hooksSeen,
       Instant now) {
     List<WireProcessEvidence> found = new ArrayList<>();
-    for (Seen process : processes.running()) {
-      if (names.stream().noneMatch(process.directory()::startsWith)) {
-        continue; // at work elsewhere
+    Set<HookRuntime> reported = EnumSet.noneOf(HookRuntime.class);
+    // One warning per runtime, from its oldest process: the native codex starts children of its own
+    // executable that live as long as it does, in its directory, so one runtime at work is two of
+    // its processes here; two sessions of one runtime in one workspace are one failure of its
+    // hooks there. The oldest is the runtime that has worked longest, and its warning names the
+    // earliest start.
+    List<Seen> oldestFirst =
+        processes.running().stream()
+            .sorted(Comparator.comparing(Seen::startedAt).thenComparingLong(Seen::pid))
+            .toList();
+    for (Seen process : oldestFirst) {
+      if (reported.contains(process.runtime())
+          || names.stream().noneMatch(process.directory()::startsWith)) {
+        continue; // already warned of, or at work elsewhere
       }
       List<WireHookSighting> seen =
           hooksSeen.stream().filter(s -> s.runtime().equals(process.runtime().id())).toList();
@@ -84,6 +98,7 @@ public final class ProcessEvidence {
         continue; // the runtime's folder could not be listed: no evidence either way
       }
       if (!written.isEmpty()) {
+        reported.add(process.runtime());
         found.add(
             evidence(
                 process,

@@ -1,11 +1,11 @@
 package io.turndiff.hooks.install;
 
+import static io.turndiff.hooks.install.HookCallsKept.claudeSighting;
+import static io.turndiff.hooks.install.HookCallsKept.status;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.turndiff.api.wire.WireHookSighting;
-import io.turndiff.api.wire.WireHooksStatus;
 import io.turndiff.api.wire.WireProcessEvidence;
 import io.turndiff.hooks.install.RuntimeProcesses.Seen;
 import io.turndiff.ownfiles.Proc;
@@ -179,11 +179,7 @@ class RuntimeProcessesTest {
 
   @Test
   void aRuntimeWhoseSessionFileGrewWithNoHookIsFlaggedAnIdleOneIsNot() throws Exception {
-    Path home = Files.createDirectories(temp.resolve("home"));
-    RuntimeSessionFiles files =
-        new RuntimeSessionFiles(
-            new UserDirectories(Map.of("HOME", home.toString())), ZoneOffset.UTC);
-    ProcessEvidence evidence = new ProcessEvidence(new RuntimeProcesses(), files);
+    ProcessEvidence evidence = evidence();
     Path below = Files.createDirectories(workspace.resolve("sub"));
     Process claude =
         started(
@@ -191,18 +187,17 @@ class RuntimeProcessesTest {
     Instant start = claude.info().startInstant().orElseThrow();
     Instant later = start.plusSeconds(40);
     String session = UUID.randomUUID().toString();
-    Path file =
-        home.resolve(".claude/projects")
-            .resolve(RuntimeSessionFiles.claudeFolderName(below.toString()))
-            .resolve(session + ".jsonl");
+    Path file = claudeSessionFile(below, session);
     List<Path> names = List.of(workspace);
 
     written(file, start.minusSeconds(600));
     assertEquals(
-        List.of(), evidence.look(status(), names, List.of(), later), "idle: written before");
+        List.of(),
+        evidence.look(status(workspace), names, List.of(), later),
+        "idle: written before");
 
     written(file, start.plusSeconds(5));
-    List<WireProcessEvidence> found = evidence.look(status(), names, List.of(), later);
+    List<WireProcessEvidence> found = evidence.look(status(workspace), names, List.of(), later);
     assertEquals(1, found.size(), found.toString());
     WireProcessEvidence seen = found.getFirst();
     assertEquals("claude-code", seen.runtime());
@@ -225,31 +220,83 @@ class RuntimeProcessesTest {
 
     assertEquals(
         List.of(),
-        evidence.look(status(), names, List.of(), start.plusSeconds(10)),
+        evidence.look(status(workspace), names, List.of(), start.plusSeconds(10)),
         "within the grace of its start: its first hook may be on its way");
     assertEquals(
         List.of(),
         evidence.look(
-            status(), names, List.of(sighting(session, start.plusSeconds(8), true)), later),
+            status(workspace),
+            names,
+            List.of(claudeSighting(workspace, session, start.plusSeconds(8), true)),
+            later),
         "its Stop came, then the file was written: within the grace");
     assertEquals(
         List.of(),
         evidence.look(
-            status(), names, List.of(sighting(session, start.plusSeconds(1), false)), later),
+            status(workspace),
+            names,
+            List.of(claudeSighting(workspace, session, start.plusSeconds(1), false)),
+            later),
         "its prompt is open: a long command writes the file with no hook");
     assertEquals(
         List.of(),
-        evidence.look(status(), List.of(temp.resolve("elsewhere")), List.of(), later),
+        evidence.look(status(workspace), List.of(temp.resolve("elsewhere")), List.of(), later),
         "at work in another directory");
     assertEquals(
         1,
         evidence
-            .look(status(), names, List.of(sighting("other", start.minusSeconds(60), true)), later)
+            .look(
+                status(workspace),
+                names,
+                List.of(claudeSighting(workspace, "other", start.minusSeconds(60), true)),
+                later)
             .size(),
         "the last hook came before it started");
   }
 
+  @Test
+  void aRuntimeAndAChildOfItsOwnExecutableGetOneWarningNamingTheOldest() throws Exception {
+    // The native runtime and a long-lived child of its own executable, both working in the
+    // workspace (as the native codex runs its helpers): a copy of a shell named claude whose child
+    // is the same copy. Both are runtime processes; the workspace gets one warning, naming the
+    // parent, the one that started first.
+    ProcessEvidence evidence = evidence();
+    Path nativeClaude = copyOf("sh", Files.createDirectories(temp.resolve("bin")), "claude");
+    Process claude =
+        started(
+            workspace, nativeClaude.toString(), "-c", nativeClaude + " -c 'sleep 60; true'; true");
+    ProcessHandle helper = childOf(claude);
+    Instant start = claude.info().startInstant().orElseThrow();
+    written(claudeSessionFile(workspace, UUID.randomUUID().toString()), start.plusSeconds(5));
+    List<Seen> running = new RuntimeProcesses().running();
+    assertEquals(HookRuntime.CLAUDE_CODE, only(running, claude.pid()).runtime());
+    assertEquals(HookRuntime.CLAUDE_CODE, only(running, helper.pid()).runtime());
+
+    List<WireProcessEvidence> found =
+        evidence.look(status(workspace), List.of(workspace), List.of(), start.plusSeconds(40));
+
+    assertEquals(1, found.size(), found.toString());
+    assertEquals(claude.pid(), found.getFirst().pid());
+    assertEquals(start.toString(), found.getFirst().startedAt());
+  }
+
   // ---- helpers
+
+  /** The evidence, with the runtimes' session files in the test's home ({@code temp/home}). */
+  private ProcessEvidence evidence() throws IOException {
+    Path home = Files.createDirectories(temp.resolve("home"));
+    RuntimeSessionFiles files =
+        new RuntimeSessionFiles(
+            new UserDirectories(Map.of("HOME", home.toString())), ZoneOffset.UTC);
+    return new ProcessEvidence(new RuntimeProcesses(), files);
+  }
+
+  /** Where Claude Code keeps the session {@code session} it runs in {@code directory}. */
+  private Path claudeSessionFile(Path directory, String session) {
+    return temp.resolve("home/.claude/projects")
+        .resolve(RuntimeSessionFiles.claudeFolderName(directory.toString()))
+        .resolve(session + ".jsonl");
+  }
 
   private Process started(Path directory, String... command) throws IOException {
     Process process =
@@ -315,27 +362,5 @@ class RuntimeProcessesTest {
     Files.createDirectories(file.getParent());
     Files.writeString(file, "{}\n", StandardCharsets.UTF_8);
     Files.setLastModifiedTime(file, FileTime.from(modified));
-  }
-
-  private WireHooksStatus status() {
-    return new WireHooksStatus(
-        List.of(),
-        "/s/turndiff.db",
-        new WireHooksStatus.Workspace(workspace.toString(), true),
-        new WireHooksStatus.Service(false, null, null, null, List.of()),
-        new WireHooksStatus.Here(workspace.toString(), List.of()),
-        List.of());
-  }
-
-  private WireHookSighting sighting(String session, Instant at, boolean ended) {
-    return new WireHookSighting(
-        "claude-code",
-        workspace.toString(),
-        at.toString(),
-        ended ? "Stop" : "UserPromptSubmit",
-        session,
-        null,
-        new WireHookSighting.Prompt(at.toString(), true, 0, ended, null, null, null),
-        null);
   }
 }

@@ -1,10 +1,10 @@
 package io.turndiff.hooks.install;
 
+import static io.turndiff.hooks.install.HookCallsKept.claudeSighting;
+import static io.turndiff.hooks.install.HookCallsKept.status;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.turndiff.api.wire.WireHookSighting;
-import io.turndiff.api.wire.WireHooksStatus;
 import io.turndiff.api.wire.WireSessionFileEvidence;
 import io.turndiff.hooks.install.RuntimeSessionFiles.SessionFile;
 import java.io.IOException;
@@ -266,7 +266,7 @@ class RuntimeSessionFilesTest {
     SessionFileEvidence evidence = new SessionFileEvidence(files);
 
     List<WireSessionFileEvidence> none =
-        evidence.look(status(), List.of(workspace), workspace, List.of(), NOW);
+        evidence.look(status(workspace), List.of(workspace), workspace, List.of(), NOW);
     assertEquals(1, none.size(), none.toString());
     assertEquals(
         "hooks may not be firing for claude-code since "
@@ -281,10 +281,10 @@ class RuntimeSessionFilesTest {
     Instant lastHook = written.minusSeconds(SessionFileEvidence.GRACE_SECONDS + 1);
     List<WireSessionFileEvidence> before =
         evidence.look(
-            status(),
+            status(workspace),
             List.of(workspace),
             workspace,
-            List.of(sighting("other", lastHook, true)),
+            List.of(claudeSighting(workspace, "other", lastHook, true)),
             NOW);
     assertEquals(1, before.size());
     assertEquals(lastHook.toString(), before.getFirst().lastHookAt());
@@ -293,15 +293,19 @@ class RuntimeSessionFilesTest {
     assertEquals(
         List.of(),
         evidence.look(
-            status(), List.of(workspace), workspace, List.of(sighting(session, within, true)), NOW),
+            status(workspace),
+            List.of(workspace),
+            workspace,
+            List.of(claudeSighting(workspace, session, within, true)),
+            NOW),
         "written within the grace after the last hook: its own end");
     assertEquals(
         List.of(),
         evidence.look(
-            status(),
+            status(workspace),
             List.of(workspace),
             workspace,
-            List.of(sighting(session, written.minusSeconds(3600), false)),
+            List.of(claudeSighting(workspace, session, written.minusSeconds(3600), false)),
             NOW),
         "its prompt is open: a long command writes the transcript with no hook");
   }
@@ -342,27 +346,5 @@ class RuntimeSessionFilesTest {
         Files.delete(path);
       }
     }
-  }
-
-  private WireHooksStatus status() {
-    return new WireHooksStatus(
-        List.of(),
-        "/s/turndiff.db",
-        new WireHooksStatus.Workspace(workspace.toString(), true),
-        new WireHooksStatus.Service(false, null, null, null, List.of()),
-        new WireHooksStatus.Here(workspace.toString(), List.of()),
-        List.of());
-  }
-
-  private WireHookSighting sighting(String session, Instant at, boolean ended) {
-    return new WireHookSighting(
-        "claude-code",
-        workspace.toString(),
-        at.toString(),
-        ended ? "Stop" : "UserPromptSubmit",
-        session,
-        null,
-        new WireHookSighting.Prompt(at.toString(), true, 0, ended, null, null, null),
-        null);
   }
 }

@@ -36,7 +36,7 @@ import org.sqlite.SQLiteDataSource;
  * V28, rows that cost what they hold (docs/store-layout.md, "Rows that cost what they hold"): a
  * store made at V27 with rows in it is migrated on both dialects, and every row it held is read
  * back through the store; the column nothing read is gone, the indexes a unique key answers are
- * gone, and on SQLite the workspace index's tables have no rowid.
+ * gone, and on SQLite the tables keyed by a path have no rowid.
  */
 class StoreRowsMigrationTest {
 

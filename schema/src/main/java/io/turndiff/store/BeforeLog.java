@@ -117,7 +117,7 @@ public final class BeforeLog {
             case "content_size" -> content.map(EncodedBlob::size).orElse(null);
             case "content_encoding" -> content.map(EncodedBlob::encoding).orElse(null);
             case "content_data" -> content.map(EncodedBlob::data).orElse(null);
-            // the snapshot's own columns, under the same names (the fingerprint copied as it is)
+            // the snapshot's own columns, under the same names
             default -> snapshot.get(SNAPSHOT_FIELDS[column]);
           };
     }

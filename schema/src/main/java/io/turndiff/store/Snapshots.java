@@ -24,8 +24,8 @@ import org.jooq.impl.DSL;
 /** Snapshot rows. Stored content must already be in the blob table (a foreign key says so). */
 public final class Snapshots {
 
-  /** The row's own key, and the fingerprint: derived from the other columns, never read back. */
-  private static final Set<Field<?>> NOT_COMPARED = Set.of(SNAPSHOT.ID, SNAPSHOT.FINGERPRINT);
+  /** The row's own key: a snapshot is the rest of its columns. */
+  private static final Set<Field<?>> NOT_COMPARED = Set.of(SNAPSHOT.ID);
 
   private static final Supplier<IllegalArgumentException> NOT_CAPTURED =
       () ->
@@ -61,7 +61,6 @@ public final class Snapshots {
                     .set(SNAPSHOT.CONTENT_SHA256, DSL.param("content", String.class))
                     .set(SNAPSHOT.CAPTURED, DSL.param("captured", Boolean.class))
                     .set(SNAPSHOT.LINK_TARGET, DSL.param("link", byte[].class))
-                    .set(SNAPSHOT.FINGERPRINT, DSL.param("fingerprint", String.class))
                     .set(SNAPSHOT.REASON, DSL.param("reason", String.class))
                     .set(SNAPSHOT.REASON_DETAIL, DSL.param("detail", String.class))
                     .set(SNAPSHOT.TAKEN_AT, DSL.param("at", Long.class))
@@ -80,7 +79,6 @@ public final class Snapshots {
         .bind("content", row.getContentSha256())
         .bind("captured", row.getCaptured())
         .bind("link", row.getLinkTarget())
-        .bind("fingerprint", row.getFingerprint())
         .bind("reason", row.getReason())
         .bind("detail", row.getReasonDetail())
         .bind("at", row.getTakenAt())
@@ -117,7 +115,6 @@ public final class Snapshots {
     row.setContentSha256(snapshot.storedContent().map(Sha256::hex).orElse(null));
     row.setCaptured(snapshot.captured());
     row.setLinkTarget(snapshot.linkTarget().map(LinkTarget::bytes).orElse(null));
-    row.setFingerprint(snapshot.fingerprint());
     row.setReason(snapshot.reason().map(Reason::code).orElse(null));
     row.setReasonDetail(snapshot.reasonDetail().isEmpty() ? null : snapshot.reasonDetail());
     row.setTakenAt(snapshot.takenAt().toEpochMilli());

@@ -279,14 +279,16 @@ class RewindProcessIT {
     Process rewind =
         crashable.startRewindHeldAt(
             EnvTestHook.REWIND_STAGED_PAUSE, "60000", "--operation", "op-staging");
-    // every staging thread holds after its first file: staged, synced, not yet journaled started
+    // every staging thread holds after its first file: staged, not synced, not yet in place; every
+    // path was journaled started, with what it replaces, before the first file was staged
     crashable.killOnce(rewind, "while staging", () -> temporariesIn(workspace.root()).size() >= 2);
     assertTrue(
-        journal(crashable.database()).matches("(\\d+=planned )+"),
-        "no path was journaled started: " + journal(crashable.database()));
+        journal(crashable.database()).matches("(\\d+=started )+"),
+        "every path journaled started before its file was staged: "
+            + journal(crashable.database()));
     assertTrue(
         restoredOnDisk(workspace) == 0 && Files.exists(workspace.resolve("src/created.txt")),
-        "nothing was renamed into place before the paths were journaled started");
+        "nothing was renamed into place while the files were staged");
 
     CommandRun finished =
         CliProcess.run(

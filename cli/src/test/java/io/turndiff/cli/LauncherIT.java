@@ -71,6 +71,26 @@ class LauncherIT {
     assertEquals(0, served.exit(), served.out());
     assertTrue(served.out().contains("Opened AOT cache " + cache), served.out());
     assertTrue(served.out().contains("Usage: turndiff serve"), served.out());
+    // a service whose store options come before its command word starts as the service, with the
+    // full JIT and the service's heap flags, not as a one-shot command (C1, the serial collector)
+    String store = temp.resolve("store/turndiff.db").toString();
+    for (List<String> command :
+        List.of(
+            List.of("--db", store, "serve", "--help"),
+            List.of("--db", store, "service", "daemon", "--help"))) {
+      Run storeFirst =
+          launch(
+              here,
+              home,
+              Map.of("JDK_JAVA_OPTIONS", "-XX:+PrintCommandLineFlags"),
+              command.toArray(String[]::new));
+      assertEquals(0, storeFirst.exit(), storeFirst.out());
+      assertTrue(
+          storeFirst.out().contains("-XX:G1PeriodicGCInterval=15000"),
+          command + ": " + storeFirst.out());
+      assertFalse(
+          storeFirst.out().contains("-XX:TieredStopAtLevel=1"), command + ": " + storeFirst.out());
+    }
   }
 
   @Test

@@ -241,14 +241,14 @@ final class TurnFinish {
    */
   Optional<TurnSummary> store(StoreTransaction tx) {
     StoredTurn current = CaptureService.requireOpen(tx, turn.externalId());
-    if (tx.fileChanges().ofTurn(current.id()).size() != completed.size()) {
+    if (tx.fileChanges().countOfTurn(current.id()) != completed.size()) {
       return Optional.empty();
     }
     if (scanned.isPresent() && !tracker.absorb(tx, current.workspaceId(), scanned.get())) {
       return Optional.empty();
     }
     CandidateTurns candidates = CandidateTurns.openIn(tx, current.workspaceId(), tracker.watches());
-    completed.forEach(done -> recorder.store(tx, done));
+    recorder.storeAll(tx, completed);
     namedIgnoredByGit.forEach(change -> tx.fileChanges().markIgnoredByGit(change.id()));
     shareRescanned(candidates);
     List<ChangeRecorder.Detected> stored = storeFound(tx, current, candidates);
@@ -302,8 +302,7 @@ final class TurnFinish {
   /** The directories the turn recorded and those the scan saw appear, go or change mode. */
   private void storeDirectories(StoreTransaction tx, StoredTurn current) {
     firstSights.forEach(first -> tx.directoryChanges().recordFirstState(current.id(), first));
-    directoriesAfter.forEach(
-        (path, after) -> tx.directoryChanges().complete(current.id(), path, after));
+    tx.directoryChanges().completeAll(current.id(), directoriesAfter);
     recordScannedDirectories(tx, current.id(), scannedDirectories);
   }
 

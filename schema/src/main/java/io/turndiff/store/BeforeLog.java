@@ -10,13 +10,17 @@ import io.turndiff.model.Snapshot;
 import io.turndiff.model.WorkspacePath;
 import io.turndiff.store.jooq.tables.records.BeforeLogRecord;
 import io.turndiff.store.jooq.tables.records.SnapshotRecord;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collection;
+import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.stream.IntStream;
 import org.jooq.DSLContext;
 import org.jooq.Field;
 import org.jooq.Query;
@@ -186,56 +190,114 @@ public final class BeforeLog {
    * the first state stays and this call's state is kept on its link to the change (issue 24). A row
    * whose turn is gone is dropped (no transaction deletes a turn without folding first, so none
    * is).
+   *
+   * <p>A big turn's finish folds a row for every path its calls named (a thousand, for a turn of a
+   * thousand files), so the rows are folded together, in a few statements per table: the contents
+   * ({@code Blobs.putAll}), the tool calls ({@code ToolCalls.recordAll}), which paths the turns
+   * hold already, and for each path new to its turn its snapshot, its file change and its link, in
+   * multi-row inserts. A row of a path that its turn held before, or that an earlier row of the log
+   * begins, is folded after them, one at a time ({@link #foldAgain}): what it does depends on what
+   * the rows before it did, and it is rare (a path two calls of a turn named).
    */
   int fold(StoreTransaction tx) {
     if (isEmpty()) {
       return 0; // the common case, on every write: one prepared look
     }
     List<BeforeLogRecord> rows = dsl.selectFrom(BEFORE_LOG).orderBy(BEFORE_LOG.ID).fetch();
-    for (BeforeLogRecord row : rows) {
-      if (dsl.fetchExists(TURN, TURN.ID.eq(row.getTurnId()))) {
-        foldOne(tx, row);
-      }
-    }
+    Set<Long> turns =
+        Set.copyOf(
+            dsl.select(TURN.ID)
+                .from(TURN)
+                .where(
+                    TURN.ID.in(rows.stream().map(BeforeLogRecord::getTurnId).distinct().toList()))
+                .fetch(TURN.ID));
+    foldAll(tx, rows.stream().filter(row -> turns.contains(row.getTurnId())).toList());
     dsl.deleteFrom(BEFORE_LOG).where(BEFORE_LOG.ID.le(rows.getLast().getId())).execute();
     return rows.size();
   }
 
-  private static void foldOne(StoreTransaction tx, BeforeLogRecord row) {
-    Snapshot before = Snapshots.toSnapshot(row.into(SnapshotRecord.class));
-    if (row.getContentData() != null) {
-      tx.blobs()
-          .put(
-              new EncodedBlob(
-                  before.storedContent().orElseThrow(),
-                  row.getContentSize(),
-                  row.getContentEncoding(),
-                  row.getContentData()));
-    }
-    long call =
-        tx.toolCalls()
-            .record(
-                row.getTurnId(),
-                row.getToolCall(),
-                Optional.ofNullable(row.getToolName()),
-                row.getCalledAt());
-    Optional<GivenPath> via = Optional.ofNullable(row.getVia()).map(GivenPath::of);
-    Optional<Long> existing = tx.fileChanges().idOf(row.getTurnId(), before.path());
-    if (existing.isPresent()) {
-      // the first before-state wins; a later call's own is kept on its link (issue 24)
-      if (tx.fileChanges().linkToolCall(existing.get(), call)) {
-        tx.fileChanges().keepCallBefore(existing.get(), call, tx.snapshots().insert(before));
+  /** Folds {@code rows}, whose turns exist, in order ({@link #fold}). */
+  private static void foldAll(StoreTransaction tx, List<BeforeLogRecord> rows) {
+    List<Snapshot> befores = rows.stream().map(BeforeLog::before).toList();
+    List<EncodedBlob> contents = new ArrayList<>();
+    for (int i = 0; i < rows.size(); i++) {
+      BeforeLogRecord row = rows.get(i);
+      if (row.getContentData() != null) {
+        contents.add(
+            new EncodedBlob(
+                befores.get(i).storedContent().orElseThrow(),
+                row.getContentSize(),
+                row.getContentEncoding(),
+                row.getContentData()));
       }
-      return;
     }
-    long change =
+    tx.blobs().putAll(contents);
+    long[] calls =
+        tx.toolCalls()
+            .recordAll(
+                rows.stream()
+                    .map(
+                        row ->
+                            new ToolCalls.Call(
+                                row.getTurnId(),
+                                row.getToolCall(),
+                                Optional.ofNullable(row.getToolName()),
+                                row.getCalledAt()))
+                    .toList());
+    // which rows begin their path's change: the first of a path its turn does not hold yet
+    Map<Long, List<WorkspacePath>> pathsByTurn = new LinkedHashMap<>();
+    for (int i = 0; i < rows.size(); i++) {
+      pathsByTurn
+          .computeIfAbsent(rows.get(i).getTurnId(), turn -> new ArrayList<>())
+          .add(befores.get(i).path());
+    }
+    Map<Long, Set<WorkspacePath>> held = new HashMap<>();
+    pathsByTurn.forEach(
+        (turn, paths) ->
+            held.put(turn, new HashSet<>(tx.fileChanges().idsOf(turn, paths).keySet())));
+    List<Integer> first = new ArrayList<>();
+    List<Integer> again = new ArrayList<>();
+    for (int i = 0; i < rows.size(); i++) {
+      (held.get(rows.get(i).getTurnId()).add(befores.get(i).path()) ? first : again).add(i);
+    }
+    long[] snapshots = tx.snapshots().insertAll(first.stream().map(befores::get).toList());
+    long[] changes =
         tx.fileChanges()
-            .begin(
-                row.getTurnId(),
-                before.path(),
-                via,
-                DetectedBy.SNAPSHOT,
-                tx.snapshots().insert(before));
-    tx.fileChanges().linkToolCall(change, call);
+            .beginAll(
+                IntStream.range(0, first.size())
+                    .mapToObj(
+                        n -> {
+                          BeforeLogRecord row = rows.get(first.get(n));
+                          return new FileChanges.Begin(
+                              row.getTurnId(),
+                              befores.get(first.get(n)).path(),
+                              Optional.ofNullable(row.getVia()).map(GivenPath::of),
+                              DetectedBy.SNAPSHOT,
+                              snapshots[n]);
+                        })
+                    .toList());
+    tx.fileChanges()
+        .linkToolCalls(
+            IntStream.range(0, first.size())
+                .mapToObj(n -> new long[] {changes[n], calls[first.get(n)]})
+                .toList());
+    for (int i : again) {
+      foldAgain(tx, rows.get(i).getTurnId(), befores.get(i), calls[i]);
+    }
+  }
+
+  /**
+   * Folds a row of a path its turn has a change of: the first before-state stays; a call new to the
+   * change keeps its own on its link (issue 24).
+   */
+  private static void foldAgain(StoreTransaction tx, long turnId, Snapshot before, long call) {
+    long existing = tx.fileChanges().idOf(turnId, before.path()).orElseThrow();
+    if (tx.fileChanges().linkToolCall(existing, call)) {
+      tx.fileChanges().keepCallBefore(existing, call, tx.snapshots().insert(before));
+    }
+  }
+
+  private static Snapshot before(BeforeLogRecord row) {
+    return Snapshots.toSnapshot(row.into(SnapshotRecord.class));
   }
 }

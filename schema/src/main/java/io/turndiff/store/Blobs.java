@@ -16,6 +16,8 @@ import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Deque;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -105,6 +107,105 @@ public final class Blobs {
       insert(blob);
     }
     return blob.sha256();
+  }
+
+  /**
+   * Stores each of {@code blobs} the store does not hold yet, as {@link #put(EncodedBlob)} does
+   * one, in a few statements: which are held and how deep their bases are asked with {@code IN}
+   * lists ({@link KeysFound}), the new ones inserted in multi-row statements ({@link
+   * MultiRowInsert}). For the contents a finish of many files stores at once. A content named twice
+   * is stored once; a delta's base may be a content stored earlier in {@code blobs} (a diff's base
+   * is the after-state stored before it), which comes first in the statements too.
+   */
+  public void putAll(List<EncodedBlob> blobs) {
+    if (blobs.size() <= 1) {
+      blobs.forEach(this::put); // one content: its own prepared look-up and insert
+      return;
+    }
+    Map<Sha256, EncodedBlob> unique = new LinkedHashMap<>();
+    blobs.forEach(blob -> unique.putIfAbsent(blob.sha256(), blob));
+    Set<Sha256> held = containedAmong(unique.keySet());
+    List<EncodedBlob> missing =
+        unique.values().stream().filter(blob -> !held.contains(blob.sha256())).toList();
+    Map<Sha256, Long> depths =
+        new HashMap<>(
+            deltaDepthsOf(
+                missing.stream()
+                    .flatMap(blob -> blob.delta().stream())
+                    .map(EncodedBlob.Delta::base)
+                    .toList()));
+    List<BlobRow> rows = new ArrayList<>(missing.size());
+    for (EncodedBlob blob : missing) {
+      BlobRow row = rowOf(blob, depths);
+      depths.put(blob.sha256(), row.depth());
+      rows.add(row);
+    }
+    BLOB_ROWS.insert(prepared, rows, row -> row.values(clock.millis()));
+  }
+
+  /** A blob row to insert: whole ({@code base} null, depth 0) or a delta of {@code base}. */
+  private record BlobRow(
+      Sha256 sha256, long size, String encoding, byte[] data, Sha256 base, long depth) {
+
+    Object[] values(long storedAt) {
+      return new Object[] {
+        sha256.hex(), size, encoding, data, storedAt, base == null ? null : base.hex(), depth
+      };
+    }
+  }
+
+  private static final MultiRowInsert<BlobRow> BLOB_ROWS =
+      new MultiRowInsert<>(
+          "blob.insert.rows",
+          BLOB,
+          List.of(
+              BLOB.SHA256,
+              BLOB.SIZE,
+              BLOB.ENCODING,
+              BLOB.DATA,
+              BLOB.STORED_AT,
+              BLOB.BASE_SHA256,
+              BLOB.DEPTH),
+          true);
+
+  /**
+   * The row {@code blob} is stored as: by the rule of {@link #insert}, the depths of the bases it
+   * may have given by {@code depths} (a base not in it is not stored in one piece).
+   */
+  private static BlobRow rowOf(EncodedBlob blob, Map<Sha256, Long> depths) {
+    Optional<EncodedBlob.Delta> smaller =
+        blob.delta().filter(delta -> delta.data().length < blob.data().length);
+    if (smaller.isPresent()) {
+      Long baseDepth = depths.get(smaller.get().base());
+      if (baseDepth != null && baseDepth < MAX_DEPTH) {
+        return new BlobRow(
+            blob.sha256(),
+            blob.size(),
+            BlobCodec.DELTA,
+            smaller.get().data(),
+            smaller.get().base(),
+            baseDepth + 1);
+      }
+    }
+    return new BlobRow(blob.sha256(), blob.size(), blob.encoding(), blob.data(), null, 0);
+  }
+
+  /** The depth of each of {@code bases} that is stored in one piece ({@link #deltaDepthOf}). */
+  private Map<Sha256, Long> deltaDepthsOf(Collection<Sha256> bases) {
+    Map<Sha256, Long> depths = new HashMap<>();
+    Set<Sha256> unique = new LinkedHashSet<>(bases);
+    List<Sha256> asked = new ArrayList<>(unique);
+    for (int from = 0; from < asked.size(); from += KeysFound.PER_QUERY) {
+      List<String> some =
+          asked.subList(from, Math.min(asked.size(), from + KeysFound.PER_QUERY)).stream()
+              .map(Sha256::hex)
+              .toList();
+      dsl.select(BLOB.SHA256, BLOB.DEPTH)
+          .from(BLOB)
+          .where(BLOB.SHA256.in(some).and(BLOB.ENCODING.ne(BlobCodec.CHUNKED)))
+          .forEach(row -> depths.put(new Sha256(row.value1()), row.value2()));
+    }
+    return depths;
   }
 
   /**

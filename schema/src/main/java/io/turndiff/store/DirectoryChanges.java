@@ -7,6 +7,7 @@ import io.turndiff.model.WorkspacePath;
 import io.turndiff.store.jooq.tables.records.DirectoryChangeRecord;
 import java.util.Collection;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import org.jooq.DSLContext;
 import org.jooq.impl.DSL;
@@ -65,15 +66,45 @@ public final class DirectoryChanges {
 
   /** Records a directory's state when the turn finished (empty: neither a directory nor absent). */
   public void complete(long turnId, WorkspacePath path, Optional<DirectoryState> after) {
-    dsl.update(DIRECTORY_CHANGE)
-        .set(
-            DIRECTORY_CHANGE.AFTER_PRESENT,
-            after.map(state -> state.present() ? 1L : 0L).orElse(null))
-        .set(
-            DIRECTORY_CHANGE.AFTER_MODE,
+    bindComplete(turnId, path, after).update();
+  }
+
+  /**
+   * Records the state of each of the turn's directories in {@code after} when it finished, as
+   * {@link #complete} records one, the same prepared statement run as one JDBC batch: a finish of a
+   * turn whose files lie in many directories.
+   */
+  public void completeAll(long turnId, Map<WorkspacePath, Optional<DirectoryState>> after) {
+    PreparedQuery statement = null;
+    for (Map.Entry<WorkspacePath, Optional<DirectoryState>> directory : after.entrySet()) {
+      statement = bindComplete(turnId, directory.getKey(), directory.getValue());
+      statement.addBatch();
+    }
+    if (statement != null) {
+      statement.runBatch();
+    }
+  }
+
+  private PreparedQuery bindComplete(
+      long turnId, WorkspacePath path, Optional<DirectoryState> after) {
+    return prepared
+        .get(
+            "directory_change.complete",
+            q ->
+                q.update(DIRECTORY_CHANGE)
+                    .set(DIRECTORY_CHANGE.AFTER_PRESENT, DSL.param("present", Long.class))
+                    .set(DIRECTORY_CHANGE.AFTER_MODE, DSL.param("mode", Long.class))
+                    .where(
+                        DIRECTORY_CHANGE
+                            .TURN_ID
+                            .eq(DSL.param("turn", Long.class))
+                            .and(DIRECTORY_CHANGE.PATH.eq(DSL.param("path", byte[].class)))))
+        .bind("present", after.map(state -> state.present() ? 1L : 0L).orElse(null))
+        .bind(
+            "mode",
             after.filter(DirectoryState::present).map(state -> (long) state.mode()).orElse(null))
-        .where(DIRECTORY_CHANGE.TURN_ID.eq(turnId).and(DIRECTORY_CHANGE.PATH.eq(path.bytes())))
-        .execute();
+        .bind("turn", turnId)
+        .bind("path", path.bytes());
   }
 
   public List<StoredDirectoryChange> ofTurn(long turnId) {

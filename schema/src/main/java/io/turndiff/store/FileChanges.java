@@ -18,6 +18,7 @@ import io.turndiff.store.jooq.tables.records.SnapshotRecord;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Comparator;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -96,12 +97,96 @@ public final class FileChanges {
         .bind("via", via.map(GivenPath::bytes).orElse(null))
         .bind("detected", detectedBy.code())
         .bind("before", beforeSnapshotId)
-        // a snapshot's tool call named the path; a scan's change is attributed by attribute()
-        .bind(
-            "during",
-            (detectedBy == DetectedBy.SNAPSHOT ? MadeDuring.NAMED : MadeDuring.UNKNOWN).code())
+        .bind("during", madeDuring(detectedBy).code())
         .insert()
         .orElseThrow();
+  }
+
+  /** A path's first before-state in a turn, to record ({@link #beginAll}). */
+  public record Begin(
+      long turnId,
+      WorkspacePath path,
+      Optional<GivenPath> via,
+      DetectedBy detectedBy,
+      long beforeSnapshotId) {}
+
+  private static final MultiRowInsert<Begin> BEGIN_ROWS =
+      new MultiRowInsert<>(
+          "file_change.insert.rows",
+          FILE_CHANGE,
+          List.of(
+              FILE_CHANGE.TURN_ID,
+              FILE_CHANGE.PATH,
+              FILE_CHANGE.VIA,
+              FILE_CHANGE.DETECTED_BY,
+              FILE_CHANGE.BEFORE_SNAPSHOT_ID,
+              FILE_CHANGE.MADE_DURING),
+          false);
+
+  private static final MultiRowInsert<long[]> LINK_ROWS =
+      new MultiRowInsert<>(
+          "file_change_tool_call.insert.rows",
+          FILE_CHANGE_TOOL_CALL,
+          List.of(FILE_CHANGE_TOOL_CALL.FILE_CHANGE_ID, FILE_CHANGE_TOOL_CALL.TOOL_CALL_ID),
+          true);
+
+  /**
+   * Records each of {@code begins} as {@link #begin} records one, in multi-row statements; returns
+   * their rows in the same order. The paths must be new to their turns.
+   */
+  public long[] beginAll(List<Begin> begins) {
+    return BEGIN_ROWS.insertReturningKeys(
+        prepared,
+        begins,
+        begin ->
+            new Object[] {
+              begin.turnId(),
+              begin.path().bytes(),
+              begin.via().map(GivenPath::bytes).orElse(null),
+              begin.detectedBy().code(),
+              begin.beforeSnapshotId(),
+              madeDuring(begin.detectedBy()).code()
+            },
+        FILE_CHANGE.ID);
+  }
+
+  /**
+   * Links each change to a tool call ({@code links}: pairs of a change's row and a call's row), as
+   * {@link #linkToolCall} links one, in multi-row statements.
+   */
+  public void linkToolCalls(List<long[]> links) {
+    LINK_ROWS.insert(prepared, links, link -> new Object[] {link[0], link[1]});
+  }
+
+  /** A snapshot's tool call named the path; a scan's change is attributed by attribute(). */
+  private static MadeDuring madeDuring(DetectedBy detectedBy) {
+    return detectedBy == DetectedBy.SNAPSHOT ? MadeDuring.NAMED : MadeDuring.UNKNOWN;
+  }
+
+  /**
+   * The rows of the turn's file changes of {@code paths}, by path: for a fold of many paths, one
+   * query per {@link KeysFound#PER_QUERY} of them instead of {@link #idOf} a path.
+   */
+  public Map<WorkspacePath, Long> idsOf(long turnId, Collection<WorkspacePath> paths) {
+    Map<WorkspacePath, Long> ids = new HashMap<>();
+    List<WorkspacePath> asked = List.copyOf(paths);
+    for (int from = 0; from < asked.size(); from += KeysFound.PER_QUERY) {
+      dsl.select(FILE_CHANGE.PATH, FILE_CHANGE.ID)
+          .from(FILE_CHANGE)
+          .where(
+              FILE_CHANGE
+                  .TURN_ID
+                  .eq(turnId)
+                  .and(
+                      FILE_CHANGE.PATH.in(
+                          asked
+                              .subList(from, Math.min(asked.size(), from + KeysFound.PER_QUERY))
+                              .stream()
+                              .map(WorkspacePath::bytes)
+                              .toList())))
+          .forEach(row -> ids.put(WorkspacePath.fromStored(row.value1()), row.value2()));
+    }
+    return ids;
   }
 
   /**
@@ -199,15 +284,55 @@ public final class FileChanges {
         .execute();
   }
 
-  /** Records the after-state, the change and its diff. */
-  public void complete(
+  /**
+   * A change's completion: its after-state's row, its kind and, unless its diff is pending, its
+   * line counts and diff.
+   */
+  public record Completion(
       long fileChangeId,
       long afterSnapshotId,
       ChangeKind change,
       long linesAdded,
       long linesRemoved,
-      Optional<Sha256> diff) {
-    prepared
+      Optional<Sha256> diff,
+      boolean diffPending) {}
+
+  /**
+   * Completes each of {@code completions} as {@link #complete} or {@link #completeWithDiffPending}
+   * does one, the same prepared statements run as JDBC batches: what a finish of many files does.
+   */
+  public void completeAll(List<Completion> completions) {
+    if (completions.size() == 1) {
+      complete(completions.getFirst());
+      return;
+    }
+    PreparedQuery withDiff = null;
+    PreparedQuery pending = null;
+    for (Completion completion : completions) {
+      if (completion.diffPending()) {
+        pending = bindCompletePending(completion);
+        pending.addBatch();
+      } else {
+        withDiff = bindComplete(completion);
+        withDiff.addBatch();
+      }
+    }
+    if (withDiff != null) {
+      withDiff.runBatch();
+    }
+    if (pending != null) {
+      pending.runBatch();
+    }
+  }
+
+  /** Completes one change ({@link Completion}). */
+  public void complete(Completion completion) {
+    (completion.diffPending() ? bindCompletePending(completion) : bindComplete(completion))
+        .update();
+  }
+
+  private PreparedQuery bindComplete(Completion completion) {
+    return prepared
         .get(
             "file_change.complete",
             q ->
@@ -218,21 +343,16 @@ public final class FileChanges {
                     .set(FILE_CHANGE.LINES_REMOVED, DSL.param("removed", Long.class))
                     .set(FILE_CHANGE.DIFF_SHA256, DSL.param("diff", String.class))
                     .where(FILE_CHANGE.ID.eq(DSL.param("id", Long.class))))
-        .bind("after", afterSnapshotId)
-        .bind("change", change.code())
-        .bind("added", linesAdded)
-        .bind("removed", linesRemoved)
-        .bind("diff", diff.map(Sha256::hex).orElse(null))
-        .bind("id", fileChangeId)
-        .update();
+        .bind("after", completion.afterSnapshotId())
+        .bind("change", completion.change().code())
+        .bind("added", completion.linesAdded())
+        .bind("removed", completion.linesRemoved())
+        .bind("diff", completion.diff().map(Sha256::hex).orElse(null))
+        .bind("id", completion.fileChangeId());
   }
 
-  /**
-   * Records the after-state and the change, leaving the line diff for later ({@link #storeDiff}):
-   * the row is marked as having its diff pending.
-   */
-  public void completeWithDiffPending(long fileChangeId, long afterSnapshotId, ChangeKind change) {
-    prepared
+  private PreparedQuery bindCompletePending(Completion completion) {
+    return prepared
         .get(
             "file_change.complete_pending",
             q ->
@@ -241,10 +361,30 @@ public final class FileChanges {
                     .set(FILE_CHANGE.CHANGE, DSL.param("change", String.class))
                     .set(FILE_CHANGE.DIFF_PENDING, DSL.inline(1L))
                     .where(FILE_CHANGE.ID.eq(DSL.param("id", Long.class))))
-        .bind("after", afterSnapshotId)
-        .bind("change", change.code())
-        .bind("id", fileChangeId)
-        .update();
+        .bind("after", completion.afterSnapshotId())
+        .bind("change", completion.change().code())
+        .bind("id", completion.fileChangeId());
+  }
+
+  /** Records the after-state, the change and its diff. */
+  public void complete(
+      long fileChangeId,
+      long afterSnapshotId,
+      ChangeKind change,
+      long linesAdded,
+      long linesRemoved,
+      Optional<Sha256> diff) {
+    complete(
+        new Completion(
+            fileChangeId, afterSnapshotId, change, linesAdded, linesRemoved, diff, false));
+  }
+
+  /**
+   * Records the after-state and the change, leaving the line diff for later ({@link #storeDiff}):
+   * the row is marked as having its diff pending.
+   */
+  public void completeWithDiffPending(long fileChangeId, long afterSnapshotId, ChangeKind change) {
+    complete(new Completion(fileChangeId, afterSnapshotId, change, 0, 0, Optional.empty(), true));
   }
 
   /**
@@ -286,6 +426,14 @@ public final class FileChanges {
         .where(FILE_CHANGE.DIFF_PENDING.eq(1L))
         .orderBy(FILE_CHANGE.TURN_ID)
         .fetch(FILE_CHANGE.TURN_ID);
+  }
+
+  /**
+   * How many file changes the turn has: what a finish compares with the records it read, to see
+   * that no snapshot call added one meanwhile, without reading them again.
+   */
+  public int countOfTurn(long turnId) {
+    return dsl.fetchCount(FILE_CHANGE, FILE_CHANGE.TURN_ID.eq(turnId));
   }
 
   /** The turn's file changes with their snapshots, ordered by path bytes. */

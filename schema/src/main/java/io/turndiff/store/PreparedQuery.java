@@ -110,6 +110,34 @@ final class PreparedQuery implements AutoCloseable {
   }
 
   /**
+   * Adds the values bound now as one more run of the statement, to run with the others in {@link
+   * #runBatch}.
+   */
+  void addBatch() {
+    try {
+      statement.addBatch();
+    } catch (SQLException e) {
+      throw new StoreException(e.getMessage(), e);
+    }
+  }
+
+  /**
+   * Runs every set of values {@link #addBatch} added, as one JDBC batch (on PostgreSQL one round
+   * trip instead of one a row); returns how many rows they changed.
+   */
+  int runBatch() {
+    try {
+      int changed = 0;
+      for (int count : statement.executeBatch()) {
+        changed += Math.max(count, 0);
+      }
+      return changed;
+    } catch (SQLException e) {
+      throw new StoreException(e.getMessage(), e);
+    }
+  }
+
+  /**
    * Runs an insert that returns its key; the key of the row it inserted, or empty when it inserted
    * nothing (a conflict it ignored).
    */
@@ -118,6 +146,29 @@ final class PreparedQuery implements AutoCloseable {
       throw new IllegalStateException("this statement returns no key: prepare it with one");
     }
     return firstLong();
+  }
+
+  /**
+   * Runs an insert of several rows that returns their keys; the keys of the rows it inserted, in
+   * the order the database returned them.
+   */
+  long[] insertedKeys() {
+    if (!returnsKey) {
+      throw new IllegalStateException("this statement returns no key: prepare it with one");
+    }
+    try (ResultSet rows = statement.executeQuery()) {
+      long[] keys = new long[16];
+      int count = 0;
+      while (rows.next()) {
+        if (count == keys.length) {
+          keys = Arrays.copyOf(keys, count * 2);
+        }
+        keys[count++] = rows.getLong(1);
+      }
+      return Arrays.copyOf(keys, count);
+    } catch (SQLException e) {
+      throw new StoreException(e.getMessage(), e);
+    }
   }
 
   /** A row reader that may throw what JDBC throws. */

@@ -13,6 +13,8 @@ import io.turndiff.model.Snapshot;
 import io.turndiff.model.WorkspacePath;
 import io.turndiff.store.jooq.tables.records.SnapshotRecord;
 import java.time.Instant;
+import java.util.Arrays;
+import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
@@ -84,6 +86,35 @@ public final class Snapshots {
         .bind("at", row.getTakenAt())
         .insert()
         .orElseThrow();
+  }
+
+  /** The table's columns but its key, in the order {@link #values} gives them. */
+  private static final List<Field<?>> COLUMNS =
+      Arrays.stream(SNAPSHOT.fields()).filter(field -> !field.equals(SNAPSHOT.ID)).toList();
+
+  private static final MultiRowInsert<Snapshot> MULTI_ROW =
+      new MultiRowInsert<>("snapshot.insert.rows", SNAPSHOT, COLUMNS, false);
+
+  /**
+   * Inserts {@code snapshots}, the after-states a finish stores, in multi-row statements ({@link
+   * MultiRowInsert}); returns their rows' ids in the same order. One snapshot takes {@link
+   * #insert}, its own statement.
+   */
+  public long[] insertAll(List<Snapshot> snapshots) {
+    if (snapshots.size() == 1) {
+      return new long[] {insert(snapshots.getFirst())};
+    }
+    return MULTI_ROW.insertReturningKeys(prepared, snapshots, Snapshots::values, SNAPSHOT.ID);
+  }
+
+  /** The row of {@code snapshot}: a value for each of {@link #COLUMNS}, in their order. */
+  private static Object[] values(Snapshot snapshot) {
+    SnapshotRecord row = row(snapshot);
+    Object[] values = new Object[COLUMNS.size()];
+    for (int column = 0; column < values.length; column++) {
+      values[column] = row.get(COLUMNS.get(column));
+    }
+    return values;
   }
 
   public Snapshot byId(long id) {

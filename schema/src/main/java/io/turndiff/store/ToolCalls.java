@@ -5,8 +5,12 @@ import static io.turndiff.store.jooq.Tables.TURN;
 
 import io.turndiff.store.jooq.tables.records.ToolCallRecord;
 import java.time.InstantSource;
+import java.util.ArrayList;
 import java.util.Collection;
+import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.stream.Collectors;
@@ -167,6 +171,79 @@ public final class ToolCalls {
    */
   public long record(long turnId, String externalId, Optional<String> toolName) {
     return record(turnId, externalId, toolName, clock.millis());
+  }
+
+  /** A tool call of a turn to record ({@link #recordAll}). */
+  public record Call(
+      long turnId, String externalId, Optional<String> toolName, long calledAtMillis) {}
+
+  private static final MultiRowInsert<Call> MULTI_ROW =
+      new MultiRowInsert<>(
+          "tool_call.insert.rows",
+          TOOL_CALL,
+          List.of(
+              TOOL_CALL.TURN_ID, TOOL_CALL.EXTERNAL_ID, TOOL_CALL.CALLED_AT, TOOL_CALL.TOOL_NAME),
+          false);
+
+  /**
+   * The row of each of {@code calls}, in their order, each recorded as {@link #record(long, String,
+   * Optional, long)} records one: a call the turn recorded already (or that comes earlier in {@code
+   * calls}) keeps its row and what it was first recorded with. The calls the turn holds are asked
+   * with a query per turn and {@link KeysFound#PER_QUERY} calls, the new ones inserted in multi-row
+   * statements, in the order they come (a call's row orders it among the turn's calls).
+   */
+  public long[] recordAll(List<Call> calls) {
+    Map<Long, Map<String, Long>> rows = new HashMap<>();
+    calls.stream()
+        .collect(
+            Collectors.groupingBy(
+                Call::turnId, Collectors.mapping(Call::externalId, Collectors.toSet())))
+        .forEach((turn, externalIds) -> rows.put(turn, idsOf(turn, externalIds)));
+    List<Call> fresh = new ArrayList<>();
+    Set<List<Object>> seen = new HashSet<>();
+    for (Call call : calls) {
+      if (!rows.get(call.turnId()).containsKey(call.externalId())
+          && seen.add(List.of(call.turnId(), call.externalId()))) {
+        fresh.add(call);
+      }
+    }
+    long[] inserted =
+        MULTI_ROW.insertReturningKeys(
+            prepared,
+            fresh,
+            call ->
+                new Object[] {
+                  call.turnId(),
+                  call.externalId(),
+                  call.calledAtMillis(),
+                  call.toolName().orElse(null)
+                },
+            TOOL_CALL.ID);
+    for (int i = 0; i < fresh.size(); i++) {
+      rows.get(fresh.get(i).turnId()).put(fresh.get(i).externalId(), inserted[i]);
+    }
+    return calls.stream()
+        .mapToLong(call -> rows.get(call.turnId()).get(call.externalId()))
+        .toArray();
+  }
+
+  /** The rows of the turn's calls among {@code externalIds}, by external id. */
+  private Map<String, Long> idsOf(long turnId, Collection<String> externalIds) {
+    Map<String, Long> ids = new HashMap<>();
+    List<String> asked = List.copyOf(externalIds);
+    for (int from = 0; from < asked.size(); from += KeysFound.PER_QUERY) {
+      dsl.select(TOOL_CALL.EXTERNAL_ID, TOOL_CALL.ID)
+          .from(TOOL_CALL)
+          .where(
+              TOOL_CALL
+                  .TURN_ID
+                  .eq(turnId)
+                  .and(
+                      TOOL_CALL.EXTERNAL_ID.in(
+                          asked.subList(from, Math.min(asked.size(), from + KeysFound.PER_QUERY)))))
+          .forEach(row -> ids.put(row.value1(), row.value2()));
+    }
+    return ids;
   }
 
   /**

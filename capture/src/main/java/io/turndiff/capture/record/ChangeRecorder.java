@@ -12,13 +12,16 @@ import io.turndiff.model.WorkspacePath;
 import io.turndiff.store.BlobEncoder;
 import io.turndiff.store.DeltaBase;
 import io.turndiff.store.EncodedBlob;
+import io.turndiff.store.FileChanges;
 import io.turndiff.store.StoreTransaction;
 import io.turndiff.store.StoredFileChange;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.function.Predicate;
 
 /**
@@ -265,6 +268,61 @@ public final class ChangeRecorder {
     } else {
       tx.fileChanges().complete(changeRow, afterRow, kind, patch.added(), patch.removed(), diff);
     }
+  }
+
+  /**
+   * Stores completed changes, as {@link #store(StoreTransaction, Completed)} stores each, in a few
+   * statements for all of them: their new contents ({@code Blobs.putAll}), then their
+   * after-snapshots ({@code Snapshots.insertAll}), then their completions ({@code
+   * FileChanges.completeAll}). What a finish of many files stores in its one transaction.
+   */
+  public void storeAll(StoreTransaction tx, List<Completed> completed) {
+    if (completed.isEmpty()) {
+      return;
+    }
+    tx.blobs().putAll(completed.stream().flatMap(done -> done.blobs().stream()).toList());
+    storeContents(tx, completed.stream().map(Completed::after).toList());
+    long[] afterRows =
+        tx.snapshots().insertAll(completed.stream().map(done -> done.after().snapshot()).toList());
+    List<FileChanges.Completion> completions = new ArrayList<>(completed.size());
+    for (int i = 0; i < completed.size(); i++) {
+      Completed done = completed.get(i);
+      completions.add(
+          new FileChanges.Completion(
+              done.change().id(),
+              afterRows[i],
+              done.kind(),
+              done.patch().added(),
+              done.patch().removed(),
+              done.diff(),
+              done.diffPending()));
+    }
+    tx.fileChanges().completeAll(completions);
+  }
+
+  /**
+   * Stores the content each of {@code observations} read, unless the store holds it (as {@link
+   * #insertSnapshot} does before it inserts a snapshot): the store is asked about all of them at
+   * once. A completed change's content is among its blobs when it changed, and is its before-state,
+   * stored already, when it did not; so this stores something only for a state read some other way.
+   */
+  private static void storeContents(StoreTransaction tx, List<Observation> observations) {
+    Map<Sha256, byte[]> contents = new LinkedHashMap<>();
+    for (Observation observation : observations) {
+      observation
+          .content()
+          .ifPresent(
+              content ->
+                  contents.putIfAbsent(
+                      observation.snapshot().storedContent().orElseThrow(), content));
+    }
+    Set<Sha256> held = tx.blobs().containedAmong(contents.keySet());
+    contents.forEach(
+        (sha256, content) -> {
+          if (!held.contains(sha256)) {
+            tx.blobs().put(sha256, content);
+          }
+        });
   }
 
   /**

@@ -42,8 +42,7 @@ class MergePreviewPatchTest {
             Optional.empty(),
             Map.of(),
             Optional.empty(),
-            Map.of(a, new MergePreview(A, 1, 1, 0), b, new MergePreview(B, 0, 3001, 3000)),
-            RewindReport.Durability.NOTHING_WRITTEN);
+            Map.of(a, new MergePreview(A, 1, 1, 0), b, new MergePreview(B, 0, 3001, 3000)));
     assertEquals(
         A + B + "# turndiff: the preview of b.txt is cut here: 3000 more lines not shown\n",
         MergePreviewPatch.of(plan, Terminal.NONE));

@@ -93,8 +93,6 @@ final class TurnTools {
         turndiff
             .rewind()
             .rewind(new RewindRequest(turn, to, Optional.empty(), false, false, paths));
-    // answered without waiting for the disk; the sync follows on the rewind's own thread
-    turndiff.rewind().makeDurableLater(done);
     return answer(
         done,
         null,

@@ -199,8 +199,7 @@ final class RewindReports {
             plan.beforeToolCall().map(StoredToolCall::externalId),
             notes(plan),
             plan.hunk().map(HunkTarget::number),
-            previews,
-            RewindReport.Durability.NOTHING_WRITTEN);
+            previews);
     return new DryRun(report, readBeforeDirectories);
   }
 
@@ -328,8 +327,6 @@ final class RewindReports {
                     "the operation was interrupted before this directory; run it again to finish it"));
       }
     }
-    long workspaceId =
-        store.read(tx -> tx.turns().byId(operation.rewindTurnId())).orElseThrow().workspaceId();
     return new RewindReport(
         operation.externalId(),
         dryRun,
@@ -346,7 +343,7 @@ final class RewindReports {
         operation.paths(),
         deleted,
         changedBy(
-            workspaceId,
+            store.read(tx -> tx.turns().byId(operation.rewindTurnId())).orElseThrow().workspaceId(),
             // the operation's own rewind turn records what it was about to replace: not a later
             // change
             concat(operation.turns(), operation.rewindTurn()),
@@ -354,23 +351,7 @@ final class RewindReports {
         operation.beforeToolCall(),
         redoneAfterARestart(entries),
         operation.hunk(),
-        Map.of(),
-        durability(operation, workspaceId));
-  }
-
-  /**
-   * Whether what the operation wrote is known to be on the disk: once it is done and synced ({@link
-   * RewindService#makeDurable}); before, its files are in place (or some of them, when it was
-   * interrupted) and not yet known durable.
-   */
-  private RewindReport.Durability durability(StoredRewindOperation operation, long workspaceId) {
-    boolean unsynced =
-        !operation.done()
-            || store.read(
-                tx ->
-                    tx.rewinds().doneUnsyncedIn(workspaceId).stream()
-                        .anyMatch(done -> done.id() == operation.id()));
-    return unsynced ? RewindReport.Durability.IN_PLACE : RewindReport.Durability.SYNCED;
+        Map.of());
   }
 
   private static boolean redone(String detail) {

@@ -17,7 +17,6 @@ import java.util.Collection;
 import java.util.Deque;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -193,18 +192,16 @@ public final class Blobs {
   /** The depth of each of {@code bases} that is stored in one piece ({@link #deltaDepthOf}). */
   private Map<Sha256, Long> deltaDepthsOf(Collection<Sha256> bases) {
     Map<Sha256, Long> depths = new HashMap<>();
-    Set<Sha256> unique = new LinkedHashSet<>(bases);
-    List<Sha256> asked = new ArrayList<>(unique);
-    for (int from = 0; from < asked.size(); from += KeysFound.PER_QUERY) {
-      List<String> some =
-          asked.subList(from, Math.min(asked.size(), from + KeysFound.PER_QUERY)).stream()
-              .map(Sha256::hex)
-              .toList();
-      dsl.select(BLOB.SHA256, BLOB.DEPTH)
-          .from(BLOB)
-          .where(BLOB.SHA256.in(some).and(BLOB.ENCODING.ne(BlobCodec.CHUNKED)))
-          .forEach(row -> depths.put(new Sha256(row.value1()), row.value2()));
-    }
+    KeysFound.inQueries(
+        bases,
+        some ->
+            dsl.select(BLOB.SHA256, BLOB.DEPTH)
+                .from(BLOB)
+                .where(
+                    BLOB.SHA256
+                        .in(some.stream().map(Sha256::hex).toList())
+                        .and(BLOB.ENCODING.ne(BlobCodec.CHUNKED)))
+                .forEach(row -> depths.put(new Sha256(row.value1()), row.value2())));
     return depths;
   }
 

@@ -169,23 +169,17 @@ public final class FileChanges {
    */
   public Map<WorkspacePath, Long> idsOf(long turnId, Collection<WorkspacePath> paths) {
     Map<WorkspacePath, Long> ids = new HashMap<>();
-    List<WorkspacePath> asked = List.copyOf(paths);
-    for (int from = 0; from < asked.size(); from += KeysFound.PER_QUERY) {
-      dsl.select(FILE_CHANGE.PATH, FILE_CHANGE.ID)
-          .from(FILE_CHANGE)
-          .where(
-              FILE_CHANGE
-                  .TURN_ID
-                  .eq(turnId)
-                  .and(
-                      FILE_CHANGE.PATH.in(
-                          asked
-                              .subList(from, Math.min(asked.size(), from + KeysFound.PER_QUERY))
-                              .stream()
-                              .map(WorkspacePath::bytes)
-                              .toList())))
-          .forEach(row -> ids.put(WorkspacePath.fromStored(row.value1()), row.value2()));
-    }
+    KeysFound.inQueries(
+        paths,
+        some ->
+            dsl.select(FILE_CHANGE.PATH, FILE_CHANGE.ID)
+                .from(FILE_CHANGE)
+                .where(
+                    FILE_CHANGE
+                        .TURN_ID
+                        .eq(turnId)
+                        .and(FILE_CHANGE.PATH.in(some.stream().map(WorkspacePath::bytes).toList())))
+                .forEach(row -> ids.put(WorkspacePath.fromStored(row.value1()), row.value2())));
     return ids;
   }
 

@@ -5,9 +5,11 @@ import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
 import java.util.HashSet;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.Consumer;
 import java.util.function.Function;
 
 /**
@@ -37,12 +39,26 @@ final class KeysFound {
       }
     }
     Set<K> found = new HashSet<>();
-    for (int from = 0; from < values.size(); from += PER_QUERY) {
-      for (V held : query.apply(values.subList(from, Math.min(values.size(), from + PER_QUERY)))) {
-        found.add(byValue.get(comparable(held)));
-      }
-    }
+    inQueries(
+        values,
+        some -> {
+          for (V held : query.apply(some)) {
+            found.add(byValue.get(comparable(held)));
+          }
+        });
     return found;
+  }
+
+  /**
+   * Hands {@code query} the distinct {@code keys}, up to {@link #PER_QUERY} at a time, in their
+   * order: for the look-ups that read rows of many keys (their ids, their depths) rather than ask
+   * which are held.
+   */
+  static <K> void inQueries(Collection<K> keys, Consumer<List<K>> query) {
+    List<K> asked = List.copyOf(new LinkedHashSet<>(keys));
+    for (int from = 0; from < asked.size(); from += PER_QUERY) {
+      query.accept(asked.subList(from, Math.min(asked.size(), from + PER_QUERY)));
+    }
   }
 
   /** A value that equals another of the same content: a byte array's wrapped. */

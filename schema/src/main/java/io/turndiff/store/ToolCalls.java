@@ -230,19 +230,13 @@ public final class ToolCalls {
   /** The rows of the turn's calls among {@code externalIds}, by external id. */
   private Map<String, Long> idsOf(long turnId, Collection<String> externalIds) {
     Map<String, Long> ids = new HashMap<>();
-    List<String> asked = List.copyOf(externalIds);
-    for (int from = 0; from < asked.size(); from += KeysFound.PER_QUERY) {
-      dsl.select(TOOL_CALL.EXTERNAL_ID, TOOL_CALL.ID)
-          .from(TOOL_CALL)
-          .where(
-              TOOL_CALL
-                  .TURN_ID
-                  .eq(turnId)
-                  .and(
-                      TOOL_CALL.EXTERNAL_ID.in(
-                          asked.subList(from, Math.min(asked.size(), from + KeysFound.PER_QUERY)))))
-          .forEach(row -> ids.put(row.value1(), row.value2()));
-    }
+    KeysFound.inQueries(
+        externalIds,
+        some ->
+            dsl.select(TOOL_CALL.EXTERNAL_ID, TOOL_CALL.ID)
+                .from(TOOL_CALL)
+                .where(TOOL_CALL.TURN_ID.eq(turnId).and(TOOL_CALL.EXTERNAL_ID.in(some)))
+                .forEach(row -> ids.put(row.value1(), row.value2())));
     return ids;
   }
 

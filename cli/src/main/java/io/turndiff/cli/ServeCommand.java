@@ -227,7 +227,7 @@ final class ServeCommand implements Callable<Integer> {
     record.publish(token, service.port(), database, log(database), program);
     published.add(record);
     CountDownLatch stopped = stopOnShutdown(service, turndiff, published, storeLock);
-    published.forEach(DaemonFiles::watch);
+    published.forEach(files -> files.watch(() -> System.exit(ExitCode.OK.code())));
     if (!exitWhenIdle.isZero()) {
       IdleExit.watch(service, turndiff.store().localFile(), exitWhenIdle, System.err);
     }

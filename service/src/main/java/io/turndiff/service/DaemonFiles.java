@@ -1,6 +1,5 @@
 package io.turndiff.service;
 
-import io.turndiff.api.ExitCode;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -24,6 +23,12 @@ public final class DaemonFiles {
   private final Path verified;
   private final String instance;
   private volatile boolean owned;
+
+  /**
+   * Set by {@link #withdraw} before it deletes anything: the record is then gone because this
+   * instance took it back, which the watch must not take for a newer daemon's doing.
+   */
+  private volatile boolean withdrawing;
 
   public DaemonFiles(Path discovery, Path token, String instance) {
     String base = discovery.getFileName().toString().replaceFirst("\\.json$", "");
@@ -69,6 +74,7 @@ public final class DaemonFiles {
 
   /** Removes the discovery file and the proof marker, when they are still this instance's. */
   public void withdraw() {
+    withdrawing = true;
     if (owned && stillNamesUs()) {
       ServiceFiles.deleteEach(discovery, verified);
     } else {
@@ -86,9 +92,12 @@ public final class DaemonFiles {
   /**
    * Every 5 s, checks that the discovery file still names this instance; when it does not (the run
    * directory was emptied at logout, or a newer daemon replaced it) nobody can find this service:
-   * it stops, gracefully, through the shutdown hook.
+   * it lets the files go (a newer daemon's are not this one's to delete) and runs {@code stop} (a
+   * serve: {@code System.exit}, a graceful stop through its shutdown hook). A record this instance
+   * withdrew itself, stopping (its shutdown hook runs while this thread still does), is not that:
+   * the files stay this instance's, so that the hook still removes its token after the port closed.
    */
-  public void watch() {
+  public void watch(Runnable stop) {
     Thread.ofPlatform()
         .daemon()
         .name("turndiff-discovery-watch")
@@ -100,13 +109,19 @@ public final class DaemonFiles {
                 } catch (InterruptedException e) {
                   return;
                 }
-                if (!stillNamesUs()) {
+                if (withdrawing) {
+                  return; // stopping: nothing is left to watch
+                }
+                // withdrawing is set before withdraw deletes the record: a record seen gone is
+                // this instance's own withdrawal if the flag is set once it was seen gone
+                if (!stillNamesUs() && !withdrawing) {
                   owned = false;
                   System.err.println(
                       "turndiff service: "
                           + discovery
                           + " no longer names this instance; stopping");
-                  System.exit(ExitCode.OK.code());
+                  stop.run();
+                  return;
                 }
               }
             });

@@ -25,7 +25,7 @@ import java.util.Optional;
  * <p>A tracker holds the whole index of each workspace it watches, and at 250,000 files the objects
  * were what the service's live heap was made of: an entry, its path and the path's bytes, a stat
  * record, an optional and a hash record with its 64-character string, and the map's node and slot
- * record to find it, about 380 bytes an entry (docs/performance.md, "The index as columns", has the
+ * record to find it, about 370 bytes an entry (docs/performance.md, "The index as columns", has the
  * class histogram). Here an entry costs its path's bytes and about 90 more: 4 for where its path
  * ends, 40 for the five stat fields held as longs, 4 for its type and mode, 32 for its hash, 2 for
  * its flags and reason, and 8 to 16 in the open-addressing table that finds a path's number.

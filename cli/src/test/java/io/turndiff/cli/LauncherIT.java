@@ -88,6 +88,9 @@ class LauncherIT {
       assertTrue(
           storeFirst.out().contains("-XX:G1PeriodicGCInterval=15000"),
           command + ": " + storeFirst.out());
+      assertTrue(
+          storeFirst.out().contains("-XX:TrimNativeHeapInterval=15000"),
+          command + ": " + storeFirst.out());
       assertFalse(
           storeFirst.out().contains("-XX:TieredStopAtLevel=1"), command + ": " + storeFirst.out());
     }

@@ -2,13 +2,12 @@ package io.turndiff.capture.track;
 
 import io.turndiff.model.FileType;
 import io.turndiff.model.IndexEntry;
+import io.turndiff.model.StatProof;
 import io.turndiff.model.WorkspacePath;
 import io.turndiff.store.Store;
 import io.turndiff.store.TrackedWorkspace;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.Collection;
-import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -25,53 +24,67 @@ import java.util.concurrent.ConcurrentHashMap;
  * without paying for the entries it did not change: an index is a <i>base</i> read or rebuilt whole
  * (its entries sorted by path, numbered in that order) and an <i>overlay</i> of the paths written
  * since (replaced, added or removed), each new index copying the previous one's overlay and adding
- * its own writes. Copying the base would cost every entry at every finish (at 250,000 entries a
- * hash map of 250,000 nodes, tens of milliseconds and as many objects for the collector); copying
- * the overlay costs what was written since the last rebuild, at most {@link #MAX_OVERLAY} paths.
- * Past that the index is rebuilt whole once: the cost of a finish stays bounded by what it changed,
- * the rebuild amortized over the {@value #MAX_OVERLAY} paths written before it.
+ * its own writes. Copying the base would cost every entry at every finish (at 250,000 entries tens
+ * of milliseconds, and as many objects for the collector while they were objects); copying the
+ * overlay costs what was written since the last rebuild, at most {@link #MAX_OVERLAY} paths. Past
+ * that the index is rebuilt whole once: the cost of a finish stays bounded by what it changed, the
+ * rebuild amortized over the {@value #MAX_OVERLAY} paths written before it.
  */
 final class IndexCache {
 
   /**
    * The paths an overlay holds before the index is rebuilt whole: a finish copies up to this many
-   * (a few hundred microseconds), and the rebuild (a sort and a hash map of every entry) comes once
-   * per this many paths written.
+   * (a few hundred microseconds), and the rebuild (a sort and the columns of every entry) comes
+   * once per this many paths written.
    */
   static final int MAX_OVERLAY = 4_096;
 
-  /** An index entry and its number, the bit a scan sets when it sees the entry's path. */
-  record Slot(IndexEntry entry, int number) {}
+  /**
+   * An indexed path and its number, the bit a scan sets when it sees the path. Its stat is what a
+   * scan compares for every path it finds; the whole entry, built from the columns when it is one
+   * of theirs, only for those it finds changed.
+   */
+  static final class Slot {
+
+    private final WorkspacePath path;
+    private final int number;
+    private final IndexColumns columns;
+    private IndexEntry entry;
+
+    private Slot(WorkspacePath path, int number, IndexColumns columns, IndexEntry entry) {
+      this.path = path;
+      this.number = number;
+      this.columns = columns;
+      this.entry = entry;
+    }
+
+    /** A path written over the base: its entry is at hand. */
+    static Slot of(IndexEntry entry, int number) {
+      return new Slot(entry.path(), number, null, entry);
+    }
+
+    WorkspacePath path() {
+      return path;
+    }
+
+    int number() {
+      return number;
+    }
+
+    StatProof stat() {
+      return entry != null ? entry.stat() : columns.stat(number);
+    }
+
+    IndexEntry entry() {
+      if (entry == null) {
+        entry = columns.entry(number, path);
+      }
+      return entry;
+    }
+  }
 
   /** A path written over the base: its number, and its entry ({@code null}: removed). */
   private record Written(int number, IndexEntry entry) {}
-
-  /**
-   * The entries of an index read or rebuilt whole: sorted by path and numbered in that order, so
-   * that the entries under a directory are one run found by a binary search, and those with more
-   * than one link listed (a scan looks at them every time).
-   */
-  private record Base(IndexEntry[] sorted, Map<WorkspacePath, Slot> slots, int[] hardlinked) {
-
-    static Base of(Collection<IndexEntry> entries) {
-      IndexEntry[] sorted = entries.toArray(IndexEntry[]::new);
-      Arrays.sort(sorted, Comparator.comparing(IndexEntry::path));
-      Map<WorkspacePath, Slot> slots = HashMap.newHashMap(sorted.length);
-      List<Integer> hardlinked = new ArrayList<>();
-      for (int i = 0; i < sorted.length; i++) {
-        slots.put(sorted[i].path(), new Slot(sorted[i], i));
-        if (sorted[i].stat().nlink() > 1) {
-          hardlinked.add(i);
-        }
-      }
-      return new Base(sorted, slots, hardlinked.stream().mapToInt(Integer::intValue).toArray());
-    }
-
-    /** The number of the first entry at or after the first path under {@code directory}. */
-    int firstUnder(WorkspacePath directory) {
-      return SortedPaths.firstUnder(sorted.length, i -> sorted[i].path(), directory);
-    }
-  }
 
   /**
    * An index in memory, as one read transaction saw it and the watched scans of this process wrote
@@ -89,7 +102,7 @@ final class IndexCache {
     private final long indexedAtNanos;
     private final boolean partial;
     private final Optional<DirectoryModes> directories;
-    private final Base base;
+    private final IndexColumns base;
     private final Map<WorkspacePath, Written> byPath;
     private final Map<Integer, Written> byNumber;
     private final int numbers;
@@ -101,7 +114,7 @@ final class IndexCache {
         long indexedAtNanos,
         boolean partial,
         Optional<DirectoryModes> directories,
-        Base base,
+        IndexColumns base,
         Map<WorkspacePath, Written> byPath,
         Map<Integer, Written> byNumber,
         int numbers,
@@ -125,11 +138,7 @@ final class IndexCache {
         boolean partial,
         Collection<IndexEntry> entries,
         Optional<DirectoryModes> directories) {
-      Base base = Base.of(entries);
-      long regularBytes = 0;
-      for (IndexEntry entry : base.sorted()) {
-        regularBytes += regularBytes(entry);
-      }
+      IndexColumns base = IndexColumns.of(entries);
       return new Index(
           version,
           indexedAtNanos,
@@ -138,9 +147,9 @@ final class IndexCache {
           base,
           Map.of(),
           Map.of(),
-          base.sorted().length,
-          base.sorted().length,
-          regularBytes);
+          base.size(),
+          base.size(),
+          base.regularBytes());
     }
 
     /** The size of a regular file's content, as the budget counts it (0 for anything else). */
@@ -184,12 +193,14 @@ final class IndexCache {
       return slotOf(byPath, base, path);
     }
 
-    private static Slot slotOf(Map<WorkspacePath, Written> written, Base base, WorkspacePath path) {
+    private static Slot slotOf(
+        Map<WorkspacePath, Written> written, IndexColumns base, WorkspacePath path) {
       Written at = written.get(path);
       if (at != null) {
-        return at.entry() == null ? null : new Slot(at.entry(), at.number());
+        return at.entry() == null ? null : Slot.of(at.entry(), at.number());
       }
-      return base.slots().get(path);
+      int number = base.numberOf(path);
+      return number < 0 ? null : new Slot(path, number, base, null);
     }
 
     /** The entry numbered {@code number}, or {@code null} when its path is no longer indexed. */
@@ -198,7 +209,7 @@ final class IndexCache {
       if (written != null) {
         return written.entry();
       }
-      return number < base.sorted().length ? base.sorted()[number] : null;
+      return number < base.size() ? base.entry(number) : null;
     }
 
     /** Every entry at {@code directory} or under it: a binary search and the run it finds. */
@@ -208,18 +219,14 @@ final class IndexCache {
       if (itself != null) {
         found.add(itself.entry());
       }
-      IndexEntry[] sorted = base.sorted();
-      for (int i = base.firstUnder(directory);
-          i < sorted.length && sorted[i].path().isWithin(directory);
-          i++) {
+      IndexColumns.Run run = base.under(directory);
+      for (int i = run.from(); i < run.to(); i++) {
         if (!byNumber.containsKey(i)) {
-          found.add(sorted[i]);
+          found.add(base.entry(i));
         }
       }
       for (Written written : byNumber.values()) {
-        if (written.entry() != null
-            && written.entry().path().isWithin(directory)
-            && !written.entry().path().equals(directory)) {
+        if (isUnder(written, directory)) {
           found.add(written.entry());
         }
       }
@@ -231,23 +238,26 @@ final class IndexCache {
      * of the run under it, or one written since.
      */
     boolean holdsWithin(WorkspacePath directory) {
-      IndexEntry[] sorted = base.sorted();
-      for (int i = base.firstUnder(directory);
-          i < sorted.length && sorted[i].path().isWithin(directory);
-          i++) {
+      IndexColumns.Run run = base.under(directory);
+      for (int i = run.from(); i < run.to(); i++) {
         Written written = byNumber.get(i);
         if (written == null || written.entry() != null) {
           return true;
         }
       }
       for (Written written : byNumber.values()) {
-        if (written.entry() != null
-            && written.entry().path().isWithin(directory)
-            && !written.entry().path().equals(directory)) {
+        if (isUnder(written, directory)) {
           return true;
         }
       }
       return false;
+    }
+
+    /** Whether a path written over the base is indexed and under {@code directory} (not it). */
+    private static boolean isUnder(Written written, WorkspacePath directory) {
+      return written.entry() != null
+          && written.entry().path().isWithin(directory)
+          && !written.entry().path().equals(directory);
     }
 
     /** The entries of files with more than one link. */
@@ -255,7 +265,7 @@ final class IndexCache {
       List<IndexEntry> found = new ArrayList<>();
       for (int number : base.hardlinked()) {
         if (!byNumber.containsKey(number)) {
-          found.add(base.sorted()[number]);
+          found.add(base.entry(number));
         }
       }
       for (Written written : byNumber.values()) {
@@ -304,10 +314,10 @@ final class IndexCache {
             bytes -= regularBytes(was.entry());
           }
         } else {
-          Slot slot = base.slots().get(entry.path());
-          if (slot != null) {
-            number = slot.number();
-            bytes -= regularBytes(slot.entry());
+          int inBase = base.numberOf(entry.path());
+          if (inBase >= 0) {
+            number = inBase;
+            bytes -= base.regularBytes(inBase);
           } else {
             number = given++;
             count++;
@@ -322,7 +332,7 @@ final class IndexCache {
         List<IndexEntry> live = new ArrayList<>(count);
         for (int number = 0; number < given; number++) {
           Written at = written.get(number);
-          IndexEntry entry = at != null ? at.entry() : base.sorted()[number];
+          IndexEntry entry = at != null ? at.entry() : base.entry(number);
           if (entry != null) {
             live.add(entry);
           }

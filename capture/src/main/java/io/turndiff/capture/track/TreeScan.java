@@ -181,16 +181,16 @@ final class TreeScan implements ScanVisitor {
       return;
     }
     seen.set(slot.number());
-    IndexEntry indexed = slot.entry();
     StatProof now = IndexComparison.statOf(entry);
     // another mount is never read (it is indexed with metadata only): its stat is all there is to
-    // compare
+    // compare. Only the stat: the whole entry is built for a path found changed, not for each one
+    // a whole walk finds
     boolean unchanged =
         entry.otherMount()
-            ? now.equals(indexed.stat())
-            : now.provesUnchangedSince(indexed.stat(), index.indexedAtNanos());
-    if (!unchanged || keptOtherwise(indexed)) {
-      candidates.add(new Scan.Candidate(entry, Optional.of(indexed)));
+            ? now.equals(slot.stat())
+            : now.provesUnchangedSince(slot.stat(), index.indexedAtNanos());
+    if (!unchanged || keptOtherwise(slot)) {
+      candidates.add(new Scan.Candidate(entry, Optional.of(slot.entry())));
     }
   }
 
@@ -198,10 +198,11 @@ final class TreeScan implements ScanVisitor {
    * Whether an ignored file's entry keeps its content where the workspace now keeps only its hash,
    * or the reverse ({@code track --ignored-files} changed it): it is read again, as if it changed.
    */
-  private boolean keptOtherwise(IndexEntry indexed) {
-    if (ignoredFiles.isEmpty() || !ignoredFiles.contains(indexed.path())) {
+  private boolean keptOtherwise(IndexCache.Slot slot) {
+    if (ignoredFiles.isEmpty() || !ignoredFiles.contains(slot.path())) {
       return false;
     }
+    IndexEntry indexed = slot.entry();
     boolean hashOnly = indexed.reason().equals(Optional.of(Reason.IGNORED_NOT_STORED));
     return keptOfIgnored == IgnoredFiles.METADATA ? indexed.storedContent().isPresent() : hashOnly;
   }

@@ -159,17 +159,20 @@ final class PowerLossRecovery {
   /**
    * Syncs the workspace's file system once and marks {@code operations} synced, in one commit; when
    * the sync cannot be made (the fallback boundary) nothing is written, and they are checked again
-   * from the next boot.
+   * from the next boot. The commit is ordered, not synced ({@code synchronous=NORMAL}): the files
+   * are on the disk before it is written, and a power loss that takes the mark back only has the
+   * operations checked once more. Returns whether the sync was made.
    */
-  void syncAndMark(List<StoredRewindOperation> operations, WorkspaceBoundary boundary) {
+  boolean syncAndMark(List<StoredRewindOperation> operations, WorkspaceBoundary boundary) {
     if (operations.isEmpty() || !(boundary.syncFileSystem() instanceof WriteOutcome.Done)) {
-      return;
+      return false;
     }
-    store.writeDurably(
+    store.write(
         tx -> {
           operations.forEach(operation -> tx.rewinds().markSynced(operation.id()));
           return null;
         });
+    return true;
   }
 
   private static Snapshot replacedBy(StoredFileChange change) {

@@ -199,7 +199,8 @@ final class RewindReports {
             plan.beforeToolCall().map(StoredToolCall::externalId),
             notes(plan),
             plan.hunk().map(HunkTarget::number),
-            previews);
+            previews,
+            RewindReport.Durability.NOTHING_WRITTEN);
     return new DryRun(report, readBeforeDirectories);
   }
 
@@ -327,6 +328,8 @@ final class RewindReports {
                     "the operation was interrupted before this directory; run it again to finish it"));
       }
     }
+    long workspaceId =
+        store.read(tx -> tx.turns().byId(operation.rewindTurnId())).orElseThrow().workspaceId();
     return new RewindReport(
         operation.externalId(),
         dryRun,
@@ -343,7 +346,7 @@ final class RewindReports {
         operation.paths(),
         deleted,
         changedBy(
-            store.read(tx -> tx.turns().byId(operation.rewindTurnId())).orElseThrow().workspaceId(),
+            workspaceId,
             // the operation's own rewind turn records what it was about to replace: not a later
             // change
             concat(operation.turns(), operation.rewindTurn()),
@@ -351,7 +354,23 @@ final class RewindReports {
         operation.beforeToolCall(),
         redoneAfterARestart(entries),
         operation.hunk(),
-        Map.of());
+        Map.of(),
+        durability(operation, workspaceId));
+  }
+
+  /**
+   * Whether what the operation wrote is known to be on the disk: once it is done and synced ({@link
+   * RewindService#makeDurable}); before, its files are in place (or some of them, when it was
+   * interrupted) and not yet known durable.
+   */
+  private RewindReport.Durability durability(StoredRewindOperation operation, long workspaceId) {
+    boolean unsynced =
+        !operation.done()
+            || store.read(
+                tx ->
+                    tx.rewinds().doneUnsyncedIn(workspaceId).stream()
+                        .anyMatch(done -> done.id() == operation.id()));
+    return unsynced ? RewindReport.Durability.IN_PLACE : RewindReport.Durability.SYNCED;
   }
 
   private static boolean redone(String detail) {

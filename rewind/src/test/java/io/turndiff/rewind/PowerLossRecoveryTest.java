@@ -117,6 +117,7 @@ class PowerLossRecoveryTest extends HarnessTest {
               }
             });
     assertTrue(next.complete(), next.toString());
+    assertTrue(h.rewind.makeDurable(next), "synced after its answer");
 
     for (int i = 0; i < 5; i++) {
       assertEquals(before(i), h.workspace.readText("f" + i + ".txt"), "f" + i + " redone");
@@ -148,6 +149,90 @@ class PowerLossRecoveryTest extends HarnessTest {
         List.of(),
         h.store.read(tx -> tx.rewinds().doneUnsyncedIn(workspace)),
         "made durable (one syncfs) and marked synced");
+    assertEquals(List.of(), temporaries(), "no staged file left");
+  }
+
+  /**
+   * A rewind answers once its files are in place and its journal says done, and says so: {@code
+   * in_place}, the operation done and not synced, until the sync after the answer; then {@code
+   * synced}, in the receipt of the same operation asked for again.
+   */
+  @Test
+  void theReceiptSaysInPlaceUntilTheSyncAfterTheAnswerThenSynced() throws Exception {
+    String turn = rewrittenTurn();
+    RewindRequest request = new RewindRequest(turn, false, Optional.empty(), false, false);
+    assertEquals(
+        RewindReport.Durability.NOTHING_WRITTEN,
+        h.rewind.rewind(new RewindRequest(turn, false, Optional.empty(), true, false)).durability(),
+        "a dry run writes nothing");
+    RewindReport answered = h.rewind.rewind(request);
+    long workspace = h.workspaceIdOf(turn);
+    assertTrue(answered.complete(), answered.toString());
+    assertEquals(RewindReport.Durability.IN_PLACE, answered.durability());
+    for (int i = 0; i < FILES; i++) {
+      assertEquals(before(i), h.workspace.readText("f" + i + ".txt"), "in place when it answers");
+    }
+    assertEquals(List.of(), temporaries(), "no staged file left when it answers");
+    assertEquals(
+        List.of(answered.operation()),
+        h.store.read(tx -> tx.rewinds().doneUnsyncedIn(workspace)).stream()
+            .map(StoredRewindOperation::externalId)
+            .toList(),
+        "done, and not marked synced before the sync");
+    RewindRequest again =
+        new RewindRequest(turn, false, Optional.of(answered.operation()), false, false);
+    assertEquals(RewindReport.Durability.IN_PLACE, h.rewind.rewind(again).durability());
+
+    assertTrue(h.rewind.makeDurable(answered));
+    assertEquals(List.of(), h.store.read(tx -> tx.rewinds().doneUnsyncedIn(workspace)));
+    RewindReport receipt = h.rewind.rewind(again);
+    assertTrue(receipt.replayed());
+    assertEquals(RewindReport.Durability.SYNCED, receipt.durability());
+    assertTrue(h.rewind.makeDurable(receipt), "synced already: nothing more to do");
+  }
+
+  /**
+   * The window the answer opens: the files in place, the sync not made. A power loss in it (the
+   * files the journal says were written cut short, emptied, zeroed, the rename undone, gone; the
+   * operation's row from another boot, as the store keeps it when its synced mark never came) is
+   * found by the next rewind in the workspace, which redoes each from the store and writes over
+   * nothing it has not stored. A receipt of the operation asked for in the next boot does not mark
+   * it synced: only the check does.
+   */
+  @Test
+  void aPowerLossBetweenTheAnswerAndItsSyncIsRedoneFromTheStoreByTheNextRewind() throws Exception {
+    String turn = rewrittenTurn();
+    RewindReport answered =
+        h.rewind.rewind(new RewindRequest(turn, false, Optional.empty(), false, false));
+    assertEquals(RewindReport.Durability.IN_PLACE, answered.durability());
+    long workspace = h.workspaceIdOf(turn);
+    assertEquals(1, h.store.read(tx -> tx.rewinds().doneUnsyncedIn(workspace)).size());
+    // the power goes before the sync after the answer
+    powerLoss();
+    ranInAnotherBootUnsynced(answered.operation());
+
+    RewindReport asked =
+        h.rewind.rewind(
+            new RewindRequest(turn, false, Optional.of(answered.operation()), false, false));
+    assertEquals(RewindReport.Durability.IN_PLACE, asked.durability());
+    assertFalse(h.rewind.makeDurable(asked), "not marked synced before it is checked");
+    assertEquals(1, h.store.read(tx -> tx.rewinds().doneUnsyncedIn(workspace)).size());
+
+    h.workspace.file("other.txt", "other before\n");
+    String other =
+        h.turn(List.of("other.txt"), () -> Files.writeString(file("other.txt"), "other after\n"));
+    RewindReport next = h.rewindTurn(other);
+    assertTrue(next.complete(), next.toString());
+    for (int i = 0; i < 5; i++) {
+      assertEquals(before(i), h.workspace.readText("f" + i + ".txt"), "f" + i + " redone");
+    }
+    assertEquals("the user's edit after the rewind\n", h.workspace.readText("f5.txt"));
+    RewindReport receipt =
+        h.rewind.rewind(
+            new RewindRequest(turn, false, Optional.of(answered.operation()), false, false));
+    assertEquals(5, receipt.notes().size(), receipt.toString());
+    assertEquals(RewindReport.Durability.SYNCED, receipt.durability());
+    assertEquals(List.of(), h.store.read(tx -> tx.rewinds().doneUnsyncedIn(workspace)));
     assertEquals(List.of(), temporaries(), "no staged file left");
   }
 
@@ -190,6 +275,7 @@ class PowerLossRecoveryTest extends HarnessTest {
     ranInAnotherBootUnsynced(operation);
 
     RewindReport resumed = h.rewind.rewind(request);
+    assertTrue(h.rewind.makeDurable(resumed), "synced after its answer");
     assertEquals(operation, resumed.operation());
     assertTrue(resumed.complete(), resumed.toString());
     for (int i = 0; i < FILES; i++) {

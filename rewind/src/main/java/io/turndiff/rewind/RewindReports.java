@@ -280,10 +280,9 @@ final class RewindReports {
         case RESTORED -> {
           restored.add(entry.path());
           // written as a deletion: put back as absent, and not found absent already (which is
-          // journaled with a detail)
-          // (a deletion redone after a restart says so, and is one)
+          // journaled with a detail); a deletion checked after a restart says so, and is one
           if (entry.target().asFile().presence() == Presence.ABSENT
-              && entry.detail().filter(detail -> !redone(detail)).isEmpty()) {
+              && entry.detail().filter(detail -> !isRestartNote(detail)).isEmpty()) {
             deleted.add(entry.path());
           }
         }
@@ -352,7 +351,7 @@ final class RewindReports {
             concat(operation.turns(), operation.rewindTurn()),
             skipped),
         operation.beforeToolCall(),
-        redoneAfterARestart(entries),
+        checkedAfterARestart(entries),
         operation.hunk(),
         Map.of(),
         durability(operation, workspaceId));
@@ -373,19 +372,23 @@ final class RewindReports {
     return unsynced ? RewindReport.Durability.IN_PLACE : RewindReport.Durability.SYNCED;
   }
 
-  private static boolean redone(String detail) {
-    return detail.startsWith(PowerLossRecovery.REDONE);
+  /** Whether {@code detail} is what {@link PowerLossRecovery} found of the path: redone or left. */
+  private static boolean isRestartNote(String detail) {
+    return detail.startsWith(PowerLossRecovery.REDONE) || detail.startsWith(PowerLossRecovery.LEFT);
   }
 
   /**
-   * The paths written again after a restart found a power loss had taken them back ({@link
-   * PowerLossRecovery}), with what each held: the receipt's notes, so that a redone write is never
-   * silent.
+   * The paths a check after a restart wrote again, having found that a power loss had taken them
+   * back, with what each held, and those it left as they are, with why ({@link PowerLossRecovery}):
+   * the receipt's notes, so that neither is silent.
    */
-  private static Map<WorkspacePath, String> redoneAfterARestart(List<StoredRewindEntry> entries) {
+  private static Map<WorkspacePath, String> checkedAfterARestart(List<StoredRewindEntry> entries) {
     Map<WorkspacePath, String> notes = new TreeMap<>();
     for (StoredRewindEntry entry : entries) {
-      entry.detail().filter(RewindReports::redone).ifPresent(note -> notes.put(entry.path(), note));
+      entry
+          .detail()
+          .filter(RewindReports::isRestartNote)
+          .ifPresent(note -> notes.put(entry.path(), note));
     }
     return notes;
   }

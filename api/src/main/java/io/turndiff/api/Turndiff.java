@@ -253,6 +253,8 @@ public final class Turndiff implements AutoCloseable {
     try {
       // the diffs asked for are stored before the store closes (or stay pending, never half)
       diffs.close();
+      // the syncs of rewinds answered already, before the workspaces' handles close
+      rewind.close();
       capture.tracker().closeWatches();
       workspaces.close();
     } finally {

@@ -290,6 +290,9 @@ public final class TurnBench {
                 .rewind(new RewindRequest(toRewind, false, Optional.empty(), false, false));
         rewindNanos = System.nanoTime() - rewindStart;
       }
+      // what the command line does once it has printed the report: not the caller's wait, and made
+      // here so that the next rewind does not find this one unsynced and sync it first
+      turndiff.rewind().makeDurable(report);
       if (!report.complete() || !treeDigest(workspace).equals(byGit)) {
         throw new IllegalStateException("turndiff's rewind and git's checkout disagree: " + report);
       }

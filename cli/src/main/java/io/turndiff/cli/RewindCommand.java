@@ -6,6 +6,7 @@ import io.turndiff.api.Json;
 import io.turndiff.api.Turndiff;
 import io.turndiff.api.wire.WireRewindReport;
 import io.turndiff.model.PathInput;
+import io.turndiff.model.TestHook;
 import io.turndiff.model.WorkspacePath;
 import io.turndiff.rewind.RewindReport;
 import io.turndiff.rewind.RewindRequest;
@@ -191,6 +192,11 @@ final class RewindCommand implements Callable<Integer> {
       } else {
         spec.commandLine().getOut().println(Json.write(WireRewindReport.of(report), false));
       }
+      spec.commandLine().getOut().flush();
+      turndiff.hook().reached(TestHook.Point.REWIND_PRINTED);
+      // the report is out: now the one syncfs that puts what the rewind wrote on the disk, and the
+      // operation's synced mark (a kill before it leaves that to the next rewind here)
+      turndiff.rewind().makeDurable(report);
       return report.complete() ? ExitCode.OK.code() : ExitCode.SKIPPED.code();
     }
   }

@@ -121,6 +121,13 @@ final class RewindReportText {
                     .append(": turndiff rewind --turn ")
                     .append(turn)
                     .append(" puts it all back.\n"));
+    if (report.durability() == RewindReport.Durability.IN_PLACE) {
+      // the command syncs once it has printed this (RewindService.makeDurable): what the report
+      // says is true of the files now, and on the disk a moment later
+      text.append(
+          "In place; not yet known to be on the disk: synced right after this report. A power loss"
+              + " before that is repaired from the store by the next rewind in this workspace.\n");
+    }
     return text.toString();
   }
 

@@ -145,6 +145,9 @@ final class UndoCommand implements Callable<Integer> {
         out.println("Workspace: " + workspaceRoot);
       }
       print(done, human, terminal, out);
+      out.flush();
+      // the report is out: now the sync that puts the rewind on the disk (RewindCommand's note)
+      turndiff.rewind().makeDurable(done);
       return done.complete() ? ExitCode.OK.code() : ExitCode.SKIPPED.code();
     }
   }

@@ -29,11 +29,14 @@ final class EnvTestHook implements TestHook {
   /** Before a rewind renames each staged path over its name. */
   static final String REWIND_PAUSE = "TURNDIFF_TEST_REWIND_PAUSE_MS";
 
-  /** After a rewind staged each file, before it journals the paths started. */
+  /** After a rewind staged each file, before it puts the file in place. */
   static final String REWIND_STAGED_PAUSE = "TURNDIFF_TEST_REWIND_STAGED_PAUSE_MS";
 
-  /** After a rewind put its paths in place and synced them, before it journals them done. */
+  /** After a rewind put its paths in place, before it journals them done. */
   static final String REWIND_DONE_PAUSE = "TURNDIFF_TEST_REWIND_DONE_PAUSE_MS";
+
+  /** After a rewind printed its report, before it syncs and marks the operation synced. */
+  static final String REWIND_PRINTED_PAUSE = "TURNDIFF_TEST_REWIND_PRINTED_PAUSE_MS";
 
   /** After each step a garbage collection commits. */
   static final String GC_PAUSE = "TURNDIFF_TEST_GC_PAUSE_MS";
@@ -69,6 +72,7 @@ final class EnvTestHook implements TestHook {
     millis(REWIND_STAGED_PAUSE).ifPresent(hold -> holds.put(Point.REWIND_FILE_STAGED, hold));
     millis(REWIND_DONE_PAUSE)
         .ifPresent(hold -> holds.put(Point.BEFORE_REWIND_JOURNALED_DONE, hold));
+    millis(REWIND_PRINTED_PAUSE).ifPresent(hold -> holds.put(Point.REWIND_PRINTED, hold));
     millis(GC_PAUSE).ifPresent(hold -> holds.put(Point.GC_STEP_COMMITTED, hold));
     millis(BEFORE_DIFFS).ifPresent(hold -> holds.put(Point.BEFORE_BACKGROUND_DIFFS, hold));
     Optional<Path> storeOpenRelease =

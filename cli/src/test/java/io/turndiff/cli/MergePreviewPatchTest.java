@@ -42,7 +42,8 @@ class MergePreviewPatchTest {
             Optional.empty(),
             Map.of(),
             Optional.empty(),
-            Map.of(a, new MergePreview(A, 1, 1, 0), b, new MergePreview(B, 0, 3001, 3000)));
+            Map.of(a, new MergePreview(A, 1, 1, 0), b, new MergePreview(B, 0, 3001, 3000)),
+            RewindReport.Durability.NOTHING_WRITTEN);
     assertEquals(
         A + B + "# turndiff: the preview of b.txt is cut here: 3000 more lines not shown\n",
         MergePreviewPatch.of(plan, Terminal.NONE));

@@ -6,10 +6,12 @@ import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import io.turndiff.fixtures.CommandRun;
 import io.turndiff.fixtures.TestWorkspace;
 import io.turndiff.fixtures.TreeContent;
 import java.io.BufferedReader;
+import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.InputStreamReader;
@@ -277,14 +279,16 @@ class RewindProcessIT {
     Process rewind =
         crashable.startRewindHeldAt(
             EnvTestHook.REWIND_STAGED_PAUSE, "60000", "--operation", "op-staging");
-    // every staging thread holds after its first file: staged, synced, not yet journaled started
+    // every staging thread holds after its first file: staged, not synced, not yet in place; every
+    // path was journaled started, with what it replaces, before the first file was staged
     crashable.killOnce(rewind, "while staging", () -> temporariesIn(workspace.root()).size() >= 2);
     assertTrue(
-        journal(crashable.database()).matches("(\\d+=planned )+"),
-        "no path was journaled started: " + journal(crashable.database()));
+        journal(crashable.database()).matches("(\\d+=started )+"),
+        "every path journaled started before its file was staged: "
+            + journal(crashable.database()));
     assertTrue(
         restoredOnDisk(workspace) == 0 && Files.exists(workspace.resolve("src/created.txt")),
-        "nothing was renamed into place before the paths were journaled started");
+        "nothing was renamed into place while the files were staged");
 
     CommandRun finished =
         CliProcess.run(
@@ -389,6 +393,80 @@ class RewindProcessIT {
         finished.out());
     assertEquals(List.of(), temporariesIn(workspace.root()), "no temporary left");
     workspace.assertOutsideUnchanged();
+  }
+
+  /**
+   * The command answers before the disk does: killed with SIGKILL once it has printed its report
+   * and before its sync after it (held there), it leaves every file in place, no temporary file,
+   * and the operation done and not marked synced; its report said {@code in_place}. After a power
+   * loss in that window (files the journal says were written emptied or gone, the operation's row
+   * from another boot), the next rewind in the workspace redoes them from the store, says which on
+   * stderr, and marks the operation synced.
+   */
+  @Test
+  void aRewindKilledAfterItsReportBeforeItsSyncThenAPowerLossIsRedoneByTheNextRewind()
+      throws Exception {
+    CrashableTurn crashable = CrashableTurn.in(temp);
+    TestWorkspace workspace = crashable.workspace();
+    Path database = crashable.database();
+    Process rewind =
+        crashable.startRewindHeldAt(
+            EnvTestHook.REWIND_PRINTED_PAUSE, "60000", "--operation", "op-answered");
+    // read before the kill, which closes the pipe: the report is one line
+    InputStream out = rewind.getInputStream();
+    ByteArrayOutputStream printed = new ByteArrayOutputStream();
+    crashable.killOnce(
+        rewind,
+        "after its report",
+        () -> {
+          printed.write(out.readNBytes(out.available()));
+          return printed.toString(StandardCharsets.UTF_8).endsWith("\n");
+        });
+    JsonNode report = new ObjectMapper().readTree(printed.toByteArray());
+    assertEquals("in_place", report.get("durability").asText(), report.toString());
+    assertTrue(report.get("complete").asBoolean(), report.toString());
+    Map<String, String> rewound = TreeContent.of(workspace.root());
+    assertEquals(crashable.beforeTurn(), rewound, "every file in place when it answered");
+    assertEquals(List.of(), temporariesIn(workspace.root()), "no temporary left");
+    assertEquals("done 0", operationState(database, "op-answered"), "done, not synced");
+
+    // the power goes: two files the journal says were written lose what the rewind put there
+    Files.write(workspace.resolve("src/f00.txt"), new byte[0]);
+    Files.delete(workspace.resolve("src/f01.txt"));
+    try (Connection connection = DriverManager.getConnection("jdbc:sqlite:" + database)) {
+      connection
+          .createStatement()
+          .executeUpdate(
+              "UPDATE rewind_operation SET boot_id = 'a boot before the power loss'"
+                  + " WHERE external_id = 'op-answered'");
+    }
+    // the next rewind in the workspace: the turn it recorded, undone
+    CommandRun next =
+        CliProcess.run(
+                crashable.env(), "rewind", "--turn", report.get("rewind_turn").asText(), "--json")
+            .expect(0);
+    assertTrue(
+        next.err().contains("'op-answered' was not known to be on the disk after a restart"),
+        next.err());
+    assertTrue(next.err().contains("src/f00.txt: redone: "), next.err());
+    assertTrue(next.err().contains("src/f01.txt: redone: it was gone"), next.err());
+    assertEquals("done 1", operationState(database, "op-answered"), "checked, synced");
+    assertEquals(List.of(), temporariesIn(workspace.root()), "no temporary left");
+    workspace.assertOutsideUnchanged();
+  }
+
+  /** An operation's state and synced mark, as the store's row holds them. */
+  private static String operationState(Path database, String operation) throws Exception {
+    try (Connection connection = DriverManager.getConnection("jdbc:sqlite:" + database);
+        ResultSet row =
+            connection
+                .createStatement()
+                .executeQuery(
+                    "SELECT state, synced FROM rewind_operation WHERE external_id = '"
+                        + operation
+                        + "'")) {
+      return row.next() ? row.getString(1) + " " + row.getLong(2) : "none";
+    }
   }
 
   @Test

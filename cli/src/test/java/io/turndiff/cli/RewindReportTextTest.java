@@ -61,7 +61,10 @@ class RewindReportTextTest {
         Optional.empty(),
         Map.of(),
         hunkOf.isEmpty() ? Optional.empty() : Optional.of(2),
-        Map.of());
+        Map.of(),
+        dryRun || restored.isEmpty()
+            ? RewindReport.Durability.NOTHING_WRITTEN
+            : RewindReport.Durability.IN_PLACE);
   }
 
   @Test
@@ -118,6 +121,20 @@ class RewindReportTextTest {
                       changed outside any turn
         Put back 0 paths. 1 path left as it is (exit 3).
         Nothing was written, and no rewind turn was recorded.
+        """,
+        new RewindReportText(Terminal.NONE).of(run));
+  }
+
+  @Test
+  void aRunThatWroteSaysItsFilesAreInPlaceAndNotYetKnownOnTheDisk() {
+    RewindReport run =
+        report(false, List.of(path("a.txt")), List.of(), List.of(), List.of(), Map.of());
+    assertEquals(
+        """
+          put back    a.txt
+        Put back 1 path.
+        In place; not yet known to be on the disk: synced right after this report. A power loss \
+        before that is repaired from the store by the next rewind in this workspace.
         """,
         new RewindReportText(Terminal.NONE).of(run));
   }

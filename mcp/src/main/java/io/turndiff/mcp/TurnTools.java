@@ -93,6 +93,8 @@ final class TurnTools {
         turndiff
             .rewind()
             .rewind(new RewindRequest(turn, to, Optional.empty(), false, false, paths));
+    // answered without waiting for the disk; the sync follows on the rewind's own thread
+    turndiff.rewind().makeDurableLater(done);
     return answer(
         done,
         null,

@@ -18,12 +18,17 @@ public interface TestHook {
     /** A rewind is about to rename one staged path over its name (or delete it): once per path. */
     BEFORE_REWIND_RENAME,
     /**
-     * A rewind staged one file under its journaled temporary name, and has not journaled the path
-     * started: once per file, on the thread that staged it.
+     * A rewind staged one file under its journaled temporary name (the path journaled started
+     * before), and has not put it in place: once per file, on the thread that staged it.
      */
     REWIND_FILE_STAGED,
     /** A rewind put its staged paths in place, and has not journaled them done. */
     BEFORE_REWIND_JOURNALED_DONE,
+    /**
+     * The command line printed a rewind's report and has not made what it wrote durable (its {@code
+     * syncfs} and the operation's synced mark).
+     */
+    REWIND_PRINTED,
     /** A garbage collection committed one of its steps (a group of turns, blobs, vacuum). */
     GC_STEP_COMMITTED,
     /** The background is about to compute the line diffs a finish left pending: once per turn. */

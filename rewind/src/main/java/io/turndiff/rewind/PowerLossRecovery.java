@@ -5,6 +5,7 @@ import io.turndiff.boundary.OverLimit;
 import io.turndiff.boundary.WorkspaceBoundary;
 import io.turndiff.boundary.WriteOutcome;
 import io.turndiff.capture.record.BlobSink;
+import io.turndiff.model.ChangeKind;
 import io.turndiff.model.FileType;
 import io.turndiff.model.Presence;
 import io.turndiff.model.RewindStatus;
@@ -13,9 +14,11 @@ import io.turndiff.model.Snapshot;
 import io.turndiff.model.WorkspacePath;
 import io.turndiff.rewind.RewindDecision.Write;
 import io.turndiff.store.Store;
+import io.turndiff.store.StoreTransaction;
 import io.turndiff.store.StoredFileChange;
 import io.turndiff.store.StoredRewindEntry;
 import io.turndiff.store.StoredRewindOperation;
+import io.turndiff.store.StoredSession;
 import io.turndiff.store.StoredTurn;
 import java.io.IOException;
 import java.io.InputStream;
@@ -40,13 +43,33 @@ import java.util.function.Predicate;
  * state the rewind replaced (stored, as every state a rewind replaces: the undo gives it back),
  * nothing, or a regular file no longer than what was written whose every byte is that content's
  * byte or zero (a power loss's residue: nothing in it is not already in the store). Anything else
- * (a file edited after the rewind, before the power went) is never written over: it is left, and
- * journaled skipped as a conflict with why, so the receipt shows it.
+ * (a file edited after the rewind, before the power went or since) is never written over: it is
+ * left, with a note saying why, so the receipt shows it. So is a path a later turn of the workspace
+ * recorded a change of, whatever it holds: that turn saw it after the rewind, and what it holds is
+ * that turn's (an agent that wrote the replaced content again, an undo of the rewind), not a power
+ * loss's, which matters where an operation is checked long after it ran (no boot id to tell, the
+ * posix mode; no {@code syncfs}, the fallback boundary, checked at every boot).
+ *
+ * <p>A path's journal status is the operation's history and is never taken back: a path left, or
+ * one whose redo was refused, stays {@code restored} or {@code merged} with the note in its detail.
+ * The rewind did put it back; what the path holds now is a later change (or, after a power loss, a
+ * change made over what the power loss left), which the operation must not disown. Later rewinds
+ * plan on that history: a whole-turn rewind leaves a path that a standing rewind of some of the
+ * turn's paths put back ({@link RewindPlanner}), and a turn reads rewound while a rewind that put
+ * something back stands ({@link TurnStandings}). Journaling such a path {@code skipped} once made
+ * the next whole-turn rewind with {@code --force} write the turn's before-state over the user's
+ * edit, a write the user never asked of the path they had already rewound and then edited.
  */
 final class PowerLossRecovery {
 
   /** How a redone path's journal entry begins its detail, which the receipt shows as a note. */
   static final String REDONE = "redone after a restart: ";
+
+  /**
+   * How the detail of a path checked and left as it is begins (it holds something no power loss
+   * makes, or its redo was refused), which the receipt shows as a note; the path keeps its status.
+   */
+  static final String LEFT = "left after a restart: ";
 
   private final Store store;
   private final RewindJournal journal;
@@ -93,10 +116,20 @@ final class PowerLossRecovery {
         .read(tx -> tx.fileChanges().ofTurn(rewindTurn.id()))
         .forEach(change -> replaced.put(change.path(), replacedBy(change)));
     Map<Sha256, byte[]> contents = journal.contents(written);
+    Map<WorkspacePath, StoredTurn> changedSince =
+        store.read(
+            tx ->
+                changedByLaterTurns(
+                    tx, rewindTurn, written.stream().map(StoredRewindEntry::path).toList()));
     Map<WorkspacePath, String> outcome = new TreeMap<>();
     for (StoredRewindEntry entry : written) {
       Observation now = boundary.observeExact(entry.path(), BlobSink.checking(store));
-      Verdict verdict = verdict(entry, Optional.ofNullable(replaced.get(entry.path())), now);
+      Verdict verdict =
+          verdict(
+              entry,
+              Optional.ofNullable(replaced.get(entry.path())),
+              Optional.ofNullable(changedSince.get(entry.path())),
+              now);
       if (entry.status() == RewindStatus.STARTED
           && !(verdict instanceof Redo redo && redo.residue())) {
         // the resumed run decides a started path as it always has: landed, still the state it
@@ -107,7 +140,7 @@ final class PowerLossRecovery {
       switch (verdict) {
         case Intact intact -> {}
         case Left left -> {
-          journalLeft(entry, left.why());
+          journalNote(entry, LEFT + left.why());
           outcome.put(entry.path(), "left: " + left.why());
         }
         case Redo redo -> {
@@ -119,7 +152,7 @@ final class PowerLossRecovery {
                   Optional.ofNullable(replaced.get(entry.path())),
                   contents);
           if (refused.isPresent()) {
-            journalLeft(entry, refused.get());
+            journalNote(entry, LEFT + refused.get());
             outcome.put(entry.path(), "left: " + refused.get());
           } else {
             journalRedone(entry, redo.found());
@@ -159,28 +192,70 @@ final class PowerLossRecovery {
   /**
    * Syncs the workspace's file system once and marks {@code operations} synced, in one commit; when
    * the sync cannot be made (the fallback boundary) nothing is written, and they are checked again
-   * from the next boot.
+   * from the next boot. The commit is ordered, not synced ({@code synchronous=NORMAL}): the files
+   * are on the disk before it is written, and a power loss that takes the mark back only has the
+   * operations checked once more. Returns whether the sync was made.
    */
-  void syncAndMark(List<StoredRewindOperation> operations, WorkspaceBoundary boundary) {
+  boolean syncAndMark(List<StoredRewindOperation> operations, WorkspaceBoundary boundary) {
     if (operations.isEmpty() || !(boundary.syncFileSystem() instanceof WriteOutcome.Done)) {
-      return;
+      return false;
     }
-    store.writeDurably(
+    store.write(
         tx -> {
           operations.forEach(operation -> tx.rewinds().markSynced(operation.id()));
           return null;
         });
+    return true;
   }
 
   private static Snapshot replacedBy(StoredFileChange change) {
     return RewindDecision.replaced(change.before());
   }
 
-  /** What {@code now} is, for a path whose write the journal says landed. */
-  private Verdict verdict(StoredRewindEntry entry, Optional<Snapshot> replaced, Observation now) {
+  /**
+   * The newest turn recorded after {@code rewindTurn} in its workspace (a captured turn, another
+   * rewind's or an outside one) that changed each of {@code paths}; a path none changed is not in
+   * the map. What such a path holds is that turn's work or what it found there, recorded by it:
+   * never a power loss's to redo, whatever it equals (an agent that writes again the very content
+   * the rewind replaced, an undo of the rewind). Turns are ordered by their ids, which the store
+   * gives in the order turns begin.
+   */
+  private static Map<WorkspacePath, StoredTurn> changedByLaterTurns(
+      StoreTransaction tx, StoredTurn rewindTurn, List<WorkspacePath> paths) {
+    Map<Long, StoredTurn> later = new HashMap<>();
+    for (StoredSession session : tx.sessions().ofWorkspace(rewindTurn.workspaceId())) {
+      tx.turns().ofSession(session.id()).stream()
+          .filter(turn -> turn.id() > rewindTurn.id())
+          .forEach(turn -> later.put(turn.id(), turn));
+    }
+    Map<WorkspacePath, StoredTurn> changed = new HashMap<>();
+    // ordered by turn: the newest turn to change a path is the one that stays
+    for (StoredFileChange change : tx.fileChanges().ofTurnsAt(later.keySet(), paths)) {
+      if (change.change().filter(kind -> kind == ChangeKind.UNCHANGED).isEmpty()) {
+        changed.put(change.path(), later.get(change.turnId()));
+      }
+    }
+    return changed;
+  }
+
+  /**
+   * What {@code now} is, for a path whose write the journal says landed; {@code changedSince}, the
+   * newest later turn that recorded a change of it.
+   */
+  private Verdict verdict(
+      StoredRewindEntry entry,
+      Optional<Snapshot> replaced,
+      Optional<StoredTurn> changedSince,
+      Observation now) {
     Snapshot state = now.snapshot();
     if (RewindJournal.landed(entry, state)) {
       return new Intact();
+    }
+    if (changedSince.isPresent()) {
+      return new Left(
+          "turn '"
+              + changedSince.get().externalId()
+              + "' changed it after the rewind: left as that turn recorded it");
     }
     if (state.presence() == Presence.ABSENT) {
       return new Redo(now, "it was gone", true);
@@ -201,8 +276,8 @@ final class PowerLossRecovery {
           true);
     }
     return new Left(
-        "after a restart in another boot it holds neither what the rewind wrote nor what it"
-            + " replaced (changed since?): left as it is");
+        "it holds neither what the rewind wrote nor what it replaced (changed since?): left as it"
+            + " is");
   }
 
   /** The content the entry's write put there, when it was a regular file's. */
@@ -294,6 +369,7 @@ final class PowerLossRecovery {
     };
   }
 
+  /** A path written again: restored or merged (a {@code started} one of an unfinished run too). */
   private void journalRedone(StoredRewindEntry entry, String found) {
     store.write(
         tx -> {
@@ -308,16 +384,15 @@ final class PowerLossRecovery {
         });
   }
 
-  private void journalLeft(StoredRewindEntry entry, String why) {
+  /**
+   * Records what the check found of a path in its entry's detail, the status kept: the receipt
+   * shows it among its notes (see the class comment for why the status is never changed).
+   */
+  private void journalNote(StoredRewindEntry entry, String note) {
     store.write(
         tx -> {
           tx.rewinds()
-              .mark(
-                  entry.id(),
-                  RewindStatus.SKIPPED,
-                  Optional.of(SkipReason.CONFLICT),
-                  Optional.of(why),
-                  entry.merged());
+              .mark(entry.id(), entry.status(), entry.reason(), Optional.of(note), entry.merged());
           return null;
         });
   }

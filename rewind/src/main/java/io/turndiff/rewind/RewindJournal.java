@@ -103,15 +103,16 @@ final class RewindJournal {
    * of the planned ones, each under a journaled temporary name, not synced (see {@link
    * #stagePlanned} and {@link #resumeStarted}), and journal durably what each replaces; (2) put
    * each in place if it has not changed since its write was decided; (3) journal them done. Then
-   * the directories the turns created, the remaining modes, one {@code syncfs} of the workspace's
-   * file system, and the rewind turn's record of what the rewind left, with the operation marked
-   * done and synced. The journal is the unit of durability, as a database's is: every before-state
-   * is stored and every intended state known by hash before the first rename, so what a power loss
-   * takes back before the sync is redone from the store ({@link PowerLossRecovery}), and no file or
-   * directory is synced on its own. A path whose type the turns changed between file and directory
-   * is written by the same three steps, at its own place among the directories' ({@link FileStep}):
-   * a file the turns put where a directory was goes before that directory is made again, a file
-   * they replaced by a directory comes back after that directory is removed.
+   * the directories the turns created, the remaining modes, and the rewind turn's record of what
+   * the rewind left, with the operation marked done, not synced: the caller answers, then syncs
+   * ({@link RewindService#makeDurable}). The journal is the unit of durability, as a database's is:
+   * every before-state is stored and every intended state known by hash before the first rename, so
+   * what a power loss takes back before the sync is redone from the store ({@link
+   * PowerLossRecovery}), and no file or directory is synced on its own. A path whose type the turns
+   * changed between file and directory is written by the same three steps, at its own place among
+   * the directories' ({@link FileStep}): a file the turns put where a directory was goes before
+   * that directory is made again, a file they replaced by a directory comes back after that
+   * directory is removed.
    *
    * @param resumed whether an earlier run of the operation may have left staged files behind
    * @param read what the dry run just before this run read of the paths decided before any
@@ -143,13 +144,17 @@ final class RewindJournal {
     entries.stream()
         .filter(entry -> entry.status() == RewindStatus.PLANNED)
         .forEach(entry -> temporaryNames.put(entry.id(), boundary.newTemporaryName()));
-    // one durable commit before the first change to the workspace: the boot (a power loss from here
-    // on leaves a row that says which boot may have lost the writes) and a new temporary name for
-    // every planned path (a run killed before it renamed or removed a file made under one leaves a
-    // name the next run finds, and, since no one could know it, a file of its own). They were two
-    // synchronous=FULL commits, each an fsync of the store's log (docs/rewind-protocol.md, 4a).
+    // the boot (a power loss from here on leaves a row that says which boot may have lost the
+    // writes) and a new temporary name for every planned path (a run killed before it renamed or
+    // removed a file made under one leaves a name the next run finds, and, since no one could know
+    // it, a file of its own): an ordered commit, made durable by the synced one that comes before
+    // the run's first change to the workspace, whatever it is (a path's journal before its file is
+    // staged, a directory's before it is made, removed or given its mode), since that commit syncs
+    // the store's log up to its own end. It was a synced commit of its own
+    // (docs/rewind-protocol.md,
+    // 4a).
     long toolCall =
-        store.writeDurably(
+        store.write(
             tx -> {
               tx.rewinds().runningInBoot(operation.id(), BootId.now());
               tx.rewinds().journalTemporaryNames(temporaryNames);
@@ -180,11 +185,10 @@ final class RewindJournal {
     // directory the run has removed since: read again
     applyFiles(steps.get(FileStep.AFTER_REMOVED_DIRECTORIES), files.withoutTheDryRunsReads());
     directories.restoreModesAfterFiles();
-    // one syncfs makes every file and directory the run wrote durable; when it cannot be made, the
-    // operation stays unsynced, and the journal redoes what a power loss took ({@link
-    // PowerLossRecovery})
-    boolean synced = boundary.syncFileSystem() instanceof WriteOutcome.Done;
-    finish(operation, rewindTurn, boundary, contents, synced);
+    // no sync here: the caller answers first, then makes the operation durable with one syncfs and
+    // its synced mark (RewindService.makeDurable); until then, and if that never comes, the journal
+    // redoes what a power loss took (PowerLossRecovery)
+    finish(operation, rewindTurn, boundary, contents);
   }
 
   /** What every step of the files shares in one run of an operation. */
@@ -292,25 +296,82 @@ final class RewindJournal {
       Snapshot decided,
       Write write,
       Optional<Sha256> merged,
-      Optional<WriteOutcome.Staged> staged) {}
+      Optional<WriteOutcome.Staged> staged) {
+
+    /** A decided write, with what staging it made: a file, or nothing (a deletion). */
+    static Pending of(Decided decided, WriteOutcome staged) {
+      Write write = (Write) decided.action();
+      return new Pending(
+          decided.entry(),
+          decided.current().snapshot(),
+          write,
+          mergedContent(write),
+          staged instanceof WriteOutcome.Staged temporary
+              ? Optional.of(temporary)
+              : Optional.empty());
+    }
+  }
+
+  /** The hash of what a merge writes; none for a write of a stored state. */
+  private static Optional<Sha256> mergedContent(Write write) {
+    return write.merge() ? write.content().map(Sha256::of) : Optional.empty();
+  }
 
   /** A planned path's action, decided on the state it holds now. */
   private record Decided(StoredRewindEntry entry, Observation current, Action action) {}
 
   /**
-   * Step 1 for the planned paths: decides each on its current state, stages the new content of each
-   * write under the temporary name {@link #apply} journaled for it, then journals every decided
-   * path (skipped, already there, or started with its current state recorded in the rewind turn),
-   * durably before anything is renamed. {@code uncommitted} gets each staged file as it is made.
+   * Step 1 for the planned paths: decides each on its current state, journals every decided path
+   * (skipped, already there, or started with its current state recorded in the rewind turn) in the
+   * run's one synced commit, then stages the new content of each write under the temporary name
+   * {@link #apply} journaled for it; a write whose staging is refused is journaled skipped. So the
+   * commit that makes the rewind durable comes before its first file is made: every state a rename
+   * will replace is stored, and every intended state known by hash. {@code uncommitted} gets each
+   * staged file as it is made.
    */
   private List<Pending> stagePlanned(
       List<StoredRewindEntry> planned, Files files, Set<WriteOutcome.Staged> uncommitted) {
     List<Decided> decisions = decideAll(planned, files);
-    Map<Long, WriteOutcome> staged =
-        stageWrites(files.boundary(), decisions, files.temporaryNames(), uncommitted);
-    Staging staging = Staging.of(decisions, staged);
+    Staging staging = Staging.of(decisions);
     journalDecided(files, staging);
-    return staging.pending();
+    Map<Long, WriteOutcome> staged =
+        stageWrites(files.boundary(), staging.writes(), files.temporaryNames(), uncommitted);
+    List<Pending> pending = new ArrayList<>();
+    Map<StoredRewindEntry, Leave> refused = new HashMap<>();
+    for (Decided decided : staging.writes()) {
+      WriteOutcome outcome = staged.get(decided.entry().id());
+      if (outcome instanceof WriteOutcome.Refused refusal) {
+        refused.put(decided.entry(), new Leave(SkipReason.REFUSED, refusal.reason()));
+      } else {
+        pending.add(Pending.of(decided, outcome));
+      }
+    }
+    journalRefused(refused);
+    return pending;
+  }
+
+  /**
+   * Journals the writes whose staging was refused (every temporary name taken, a parent that is not
+   * a directory) as skipped, with why; their current state stays recorded in the rewind turn, which
+   * its after-state, the same, then joins.
+   */
+  private void journalRefused(Map<StoredRewindEntry, Leave> refused) {
+    if (refused.isEmpty()) {
+      return;
+    }
+    store.write(
+        tx -> {
+          refused.forEach(
+              (entry, leave) ->
+                  tx.rewinds()
+                      .mark(
+                          entry.id(),
+                          RewindStatus.SKIPPED,
+                          Optional.of(leave.reason()),
+                          Optional.of(leave.detail()),
+                          Optional.empty()));
+          return null;
+        });
   }
 
   /**
@@ -340,17 +401,16 @@ final class RewindJournal {
   }
 
   /**
-   * Stages the new content of each write under its journaled temporary name, on a few threads: each
-   * file is synced as it is written, and syncs waiting at once share the file system's commits.
+   * Stages the new content of each write under its journaled temporary name, on a few threads, not
+   * synced (the sync after the answer makes them durable, {@link RewindService#makeDurable}).
    * Returns each write's outcome by its entry's id; {@code uncommitted} gets each staged file as it
    * is made.
    */
   private Map<Long, WriteOutcome> stageWrites(
       WorkspaceBoundary boundary,
-      List<Decided> decisions,
+      List<Decided> writes,
       Map<Long, String> temporaryNames,
       Set<WriteOutcome.Staged> uncommitted) {
-    List<Decided> writes = decisions.stream().filter(d -> d.action() instanceof Write).toList();
     List<WriteOutcome> outcomes =
         IndependentSteps.run(
             writes,
@@ -376,56 +436,35 @@ final class RewindJournal {
   }
 
   /**
-   * What the planned paths came to once staged, journaled together: the paths left (with the
-   * reason), those that already held their before-state, and the writes to put in place, each with
-   * the state it replaces ({@code replacing}, by entry id), which is stored before it is renamed
-   * over.
+   * The planned paths as decided, journaled together: the paths left (with the reason), those that
+   * already held their before-state, and the writes, each with the state it replaces (its {@link
+   * Decided#current}), which is stored before anything is staged for it.
    */
   private record Staging(
-      Map<Long, Leave> left,
-      List<StoredRewindEntry> alreadyThere,
-      List<Pending> pending,
-      Map<Long, Observation> replacing) {
+      Map<Long, Leave> left, List<StoredRewindEntry> alreadyThere, List<Decided> writes) {
 
-    /** Sorts the decisions by their action, a write whose staging was refused among the left. */
-    static Staging of(List<Decided> decisions, Map<Long, WriteOutcome> stagedById) {
-      Staging staging =
-          new Staging(new HashMap<>(), new ArrayList<>(), new ArrayList<>(), new HashMap<>());
+    /** Sorts the decisions by their action. */
+    static Staging of(List<Decided> decisions) {
+      Staging staging = new Staging(new HashMap<>(), new ArrayList<>(), new ArrayList<>());
       for (Decided decided : decisions) {
         StoredRewindEntry entry = decided.entry();
         switch (decided.action()) {
           case Leave leave -> staging.left().put(entry.id(), leave);
           case AlreadyThere there -> staging.alreadyThere().add(entry);
-          case Write write -> staging.addWrite(decided, write, stagedById.get(entry.id()));
+          case Write write -> staging.writes().add(decided);
         }
       }
       return staging;
     }
-
-    private void addWrite(Decided decided, Write write, WriteOutcome staged) {
-      StoredRewindEntry entry = decided.entry();
-      if (staged instanceof WriteOutcome.Refused refused) {
-        left.put(entry.id(), new Leave(SkipReason.REFUSED, refused.reason()));
-        return;
-      }
-      replacing.put(entry.id(), decided.current());
-      pending.add(
-          new Pending(
-              entry,
-              decided.current().snapshot(),
-              write,
-              write.merge() ? write.content().map(Sha256::of) : Optional.empty(),
-              staged instanceof WriteOutcome.Staged temporary
-                  ? Optional.of(temporary)
-                  : Optional.empty()));
-    }
   }
 
   /**
-   * Journals every decided path in one durable transaction, before anything is renamed: the left
+   * Journals every decided path in one durable transaction, before anything is staged: the left
    * ones skipped, those already there restored, and for each write what it is about to replace
    * recorded in the rewind turn (and a merge's result stored) and the path started: what a rename
-   * is about to replace is in the store, whatever happens next.
+   * is about to replace is in the store, and what it puts there known by hash, whatever happens
+   * next. A run killed after it resumes each started path: landed, still what it replaced (staged
+   * again), or changed since (a conflict).
    */
   private void journalDecided(Files files, Staging staging) {
     store.writeDurably(
@@ -452,8 +491,10 @@ final class RewindJournal {
                               Optional.empty(),
                               Optional.of("it already held its before-state"),
                               Optional.empty()));
-          for (Pending write : staging.pending()) {
-            Observation current = staging.replacing().get(write.entry().id());
+          for (Decided decided : staging.writes()) {
+            Write write = (Write) decided.action();
+            Optional<Sha256> merged = mergedContent(write);
+            Observation current = decided.current();
             Observation replaced =
                 new Observation(
                     RewindDecision.replaced(current.snapshot()),
@@ -462,16 +503,14 @@ final class RewindJournal {
                     current.streamed());
             recorder.recordBefore(
                 tx, files.rewindTurn().id(), files.toolCall(), replaced, DetectedBy.SNAPSHOT);
-            write
-                .merged()
-                .ifPresent(sha -> tx.blobs().put(sha, write.write().content().orElseThrow()));
+            merged.ifPresent(sha -> tx.blobs().put(sha, write.content().orElseThrow()));
             tx.rewinds()
                 .mark(
-                    write.entry().id(),
+                    decided.entry().id(),
                     RewindStatus.STARTED,
                     Optional.empty(),
                     Optional.empty(),
-                    write.merged());
+                    merged);
           }
           return null;
         });
@@ -769,14 +808,15 @@ final class RewindJournal {
 
   /**
    * Records the after-state of every path the rewind touched, closes the rewind turn and the
-   * operation, marked synced when everything it wrote was made durable.
+   * operation (done, not yet synced), in one commit that is ordered, not synced ({@code
+   * synchronous=NORMAL}): a power loss that takes it back leaves the operation unfinished, and its
+   * next run finds every path landed or redoes it.
    */
   private void finish(
       StoredRewindOperation operation,
       StoredTurn rewindTurn,
       WorkspaceBoundary boundary,
-      Map<Sha256, byte[]> known,
-      boolean synced) {
+      Map<Sha256, byte[]> known) {
     List<StoredFileChange> touched = store.read(tx -> tx.fileChanges().ofTurn(rewindTurn.id()));
     // what a path held before the rewind is mostly what the turns left (an expected state loaded
     // for the plan): only the rest is read from the store again
@@ -807,9 +847,6 @@ final class RewindJournal {
           completed.forEach(done -> recorder.store(tx, done));
           tx.turns().markFinished(rewindTurn.id());
           tx.rewinds().markDone(operation.id());
-          if (synced) {
-            tx.rewinds().markSynced(operation.id());
-          }
           // a turn reads rewound while a whole rewind of it that put something back stands: not
           // after a rewind that only skipped, nor once the rewind is undone; a rewind of some of a
           // turn's paths does not rewind the turn (a rewind of the whole turn may follow, and

@@ -33,6 +33,9 @@ import java.util.Optional;
  * @param hunk for a rewind of one hunk of its one path, that hunk's number
  * @param mergePreviews in a dry run, of the paths {@code merged}, the patch from each file as it is
  *     now to what the run writes there ({@link MergePreview}); empty in a receipt
+ * @param durability how far what the run wrote is known to have gone: a rewind answers once its
+ *     files are in place and journaled done, and is made durable after that ({@link
+ *     RewindService#makeDurable})
  */
 public record RewindReport(
     String operation,
@@ -53,7 +56,8 @@ public record RewindReport(
     Optional<String> beforeToolCall,
     Map<WorkspacePath, String> notes,
     Optional<Integer> hunk,
-    Map<WorkspacePath, MergePreview> mergePreviews) {
+    Map<WorkspacePath, MergePreview> mergePreviews,
+    Durability durability) {
 
   public RewindReport {
     changedBy = Map.copyOf(changedBy);
@@ -77,6 +81,35 @@ public record RewindReport(
     /** Whether the change was the user's own, recorded outside any turn. */
     public boolean outside() {
       return kind == TurnKind.OUTSIDE;
+    }
+  }
+
+  /**
+   * How far what a rewind wrote is known to have gone. A rewind answers as soon as its files are in
+   * place and its journal says done; the one {@code syncfs} that puts them on the disk, and the
+   * operation's {@code synced} mark, come after the answer (the service makes them in the
+   * background, the command line once it has printed its report). Until then the files hold what
+   * the report says for every reader, but a power loss may take some of it back: the store has both
+   * sides of every path, and the next rewind in the workspace, started in the next boot, puts back
+   * what the disk lost and lists it ({@link PowerLossRecovery}).
+   */
+  public enum Durability {
+    /** A dry run, or a run that wrote nothing. */
+    NOTHING_WRITTEN("nothing_written"),
+    /** In place, what every reader sees now, and not yet known to be on the disk. */
+    IN_PLACE("in_place"),
+    /** In place and on the disk: the workspace's file system was synced after it. */
+    SYNCED("synced");
+
+    private final String code;
+
+    Durability(String code) {
+      this.code = code;
+    }
+
+    /** The word the JSON report carries. */
+    public String code() {
+      return code;
     }
   }
 

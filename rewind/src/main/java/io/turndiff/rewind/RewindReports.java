@@ -199,7 +199,8 @@ final class RewindReports {
             plan.beforeToolCall().map(StoredToolCall::externalId),
             notes(plan),
             plan.hunk().map(HunkTarget::number),
-            previews);
+            previews,
+            RewindReport.Durability.NOTHING_WRITTEN);
     return new DryRun(report, readBeforeDirectories);
   }
 
@@ -279,10 +280,9 @@ final class RewindReports {
         case RESTORED -> {
           restored.add(entry.path());
           // written as a deletion: put back as absent, and not found absent already (which is
-          // journaled with a detail)
-          // (a deletion redone after a restart says so, and is one)
+          // journaled with a detail); a deletion checked after a restart says so, and is one
           if (entry.target().asFile().presence() == Presence.ABSENT
-              && entry.detail().filter(detail -> !redone(detail)).isEmpty()) {
+              && entry.detail().filter(detail -> !isRestartNote(detail)).isEmpty()) {
             deleted.add(entry.path());
           }
         }
@@ -327,6 +327,8 @@ final class RewindReports {
                     "the operation was interrupted before this directory; run it again to finish it"));
       }
     }
+    long workspaceId =
+        store.read(tx -> tx.turns().byId(operation.rewindTurnId())).orElseThrow().workspaceId();
     return new RewindReport(
         operation.externalId(),
         dryRun,
@@ -343,30 +345,50 @@ final class RewindReports {
         operation.paths(),
         deleted,
         changedBy(
-            store.read(tx -> tx.turns().byId(operation.rewindTurnId())).orElseThrow().workspaceId(),
+            workspaceId,
             // the operation's own rewind turn records what it was about to replace: not a later
             // change
             concat(operation.turns(), operation.rewindTurn()),
             skipped),
         operation.beforeToolCall(),
-        redoneAfterARestart(entries),
+        checkedAfterARestart(entries),
         operation.hunk(),
-        Map.of());
-  }
-
-  private static boolean redone(String detail) {
-    return detail.startsWith(PowerLossRecovery.REDONE);
+        Map.of(),
+        durability(operation, workspaceId));
   }
 
   /**
-   * The paths written again after a restart found a power loss had taken them back ({@link
-   * PowerLossRecovery}), with what each held: the receipt's notes, so that a redone write is never
-   * silent.
+   * Whether what the operation wrote is known to be on the disk: once it is done and synced ({@link
+   * RewindService#makeDurable}); before, its files are in place (or some of them, when it was
+   * interrupted) and not yet known durable.
    */
-  private static Map<WorkspacePath, String> redoneAfterARestart(List<StoredRewindEntry> entries) {
+  private RewindReport.Durability durability(StoredRewindOperation operation, long workspaceId) {
+    boolean unsynced =
+        !operation.done()
+            || store.read(
+                tx ->
+                    tx.rewinds().doneUnsyncedIn(workspaceId).stream()
+                        .anyMatch(done -> done.id() == operation.id()));
+    return unsynced ? RewindReport.Durability.IN_PLACE : RewindReport.Durability.SYNCED;
+  }
+
+  /** Whether {@code detail} is what {@link PowerLossRecovery} found of the path: redone or left. */
+  private static boolean isRestartNote(String detail) {
+    return detail.startsWith(PowerLossRecovery.REDONE) || detail.startsWith(PowerLossRecovery.LEFT);
+  }
+
+  /**
+   * The paths a check after a restart wrote again, having found that a power loss had taken them
+   * back, with what each held, and those it left as they are, with why ({@link PowerLossRecovery}):
+   * the receipt's notes, so that neither is silent.
+   */
+  private static Map<WorkspacePath, String> checkedAfterARestart(List<StoredRewindEntry> entries) {
     Map<WorkspacePath, String> notes = new TreeMap<>();
     for (StoredRewindEntry entry : entries) {
-      entry.detail().filter(RewindReports::redone).ifPresent(note -> notes.put(entry.path(), note));
+      entry
+          .detail()
+          .filter(RewindReports::isRestartNote)
+          .ifPresent(note -> notes.put(entry.path(), note));
     }
     return notes;
   }

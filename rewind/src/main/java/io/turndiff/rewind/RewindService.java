@@ -41,7 +41,7 @@ import java.util.stream.Collectors;
  * resuming) and {@link RewindReports}' (what is returned). The whole protocol is in {@code
  * docs/rewind-protocol.md}.
  */
-public final class RewindService {
+public final class RewindService implements AutoCloseable {
 
   private final Store store;
   private final WorkspaceHandles workspaces;
@@ -50,6 +50,7 @@ public final class RewindService {
   private final RewindJournal journal;
   private final PowerLossRecovery recovery;
   private final RewindReports reports;
+  private final SyncsAfterTheAnswer syncs = new SyncsAfterTheAnswer();
 
   public RewindService(Store store, WorkspaceHandles workspaces) {
     this(store, workspaces, TestHook.NONE);
@@ -164,6 +165,57 @@ public final class RewindService {
   }
 
   /**
+   * Makes what a rewind wrote durable, once its caller has the receipt: one {@code syncfs} of the
+   * workspace's file system, then the operation marked synced. A rewind returns as soon as its
+   * files are in place and its journal says done ({@link RewindReport.Durability#IN_PLACE}); the
+   * command line calls this once it has printed its report, the service in the background ({@link
+   * #makeDurableLater}). Until it has run, a power loss may take back some of what the rewind
+   * wrote, which the next rewind in the workspace redoes from the store ({@link
+   * PowerLossRecovery}); if it never runs, that next rewind makes the sync first. The mark is an
+   * ordered commit, not a synced one: a power loss that takes it back only has the operation's
+   * paths checked once more after the restart.
+   *
+   * @return whether what the report's run wrote is now known to be on the disk (false for a dry
+   *     run, a run that wrote nothing, a receipt asked for again that was not synced, and where the
+   *     workspace's file system cannot be synced: the stream fallback)
+   */
+  public boolean makeDurable(RewindReport report) {
+    if (report.durability() != RewindReport.Durability.IN_PLACE) {
+      return report.durability() == RewindReport.Durability.SYNCED;
+    }
+    Optional<StoredRewindOperation> operation =
+        store.read(tx -> tx.rewinds().byExternalId(report.operation()));
+    if (report.replayed() || operation.isEmpty() || !operation.get().done()) {
+      // a receipt asked for again may be of a run from another boot (after a restart), whose
+      // writes may be lost: marked synced only once the next rewind in the workspace has checked
+      // it, or synced it in this boot (makeFinishedDurable). A run's own report is of this boot
+      return false;
+    }
+    StoredTurn rewindTurn =
+        store.read(tx -> tx.turns().byId(operation.get().rewindTurnId())).orElseThrow();
+    try (WorkspaceHandles.Lease lease = workspaces.borrow(rewindTurn.workspaceId())) {
+      return recovery.syncAndMark(List.of(operation.get()), lease.boundary());
+    }
+  }
+
+  /**
+   * {@link #makeDurable}, on a thread of its own after the caller has gone on (the service's: it
+   * answers, then syncs). One that fails or never runs leaves the operation unsynced, which the
+   * next rewind of the workspace takes care of.
+   */
+  public void makeDurableLater(RewindReport report) {
+    if (report.durability() == RewindReport.Durability.IN_PLACE) {
+      syncs.later(report.operation(), () -> makeDurable(report));
+    }
+  }
+
+  /** Waits (a while) for the syncs {@link #makeDurableLater} was asked for. */
+  @Override
+  public void close() {
+    syncs.close();
+  }
+
+  /**
    * Makes durable the finished rewinds of the workspace whose end never was (their sync failed, or
    * their process died before it), before a new one decides on the files they wrote: one found from
    * another boot first has what a power loss took from it redone from the store ({@link
@@ -262,7 +314,8 @@ public final class RewindService {
         dryRun.beforeToolCall(),
         dryRun.notes(),
         dryRun.hunk(),
-        Map.of()); // it merges nothing
+        Map.of(), // it merges nothing
+        RewindReport.Durability.NOTHING_WRITTEN);
   }
 
   /**

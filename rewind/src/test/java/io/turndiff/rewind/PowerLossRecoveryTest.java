@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.turndiff.model.PathInput;
 import io.turndiff.model.WorkspacePath;
 import io.turndiff.store.StoredRewindOperation;
 import java.nio.charset.StandardCharsets;
@@ -81,6 +82,34 @@ class PowerLossRecoveryTest extends HarnessTest {
     }
   }
 
+  /**
+   * Rewinds a new turn of another file, the next rewind in the workspace, which starts by making
+   * the earlier ones durable, and syncs it after its answer; returns what it was told of the paths
+   * it checked of {@code checked}, the one earlier operation it may check, by path.
+   */
+  private Map<String, String> rewindOfAnotherTurn(String checked) throws Exception {
+    h.workspace.file("other.txt", "other before\n");
+    String other =
+        h.turn(List.of("other.txt"), () -> Files.writeString(file("other.txt"), "other after\n"));
+    Map<String, String> told = new TreeMap<>();
+    RewindReport next =
+        h.rewind.rewind(
+            new RewindRequest(other, false, Optional.empty(), false, false),
+            new RewindStarted() {
+              @Override
+              public void started(String id, boolean resumed) {}
+
+              @Override
+              public void recovered(String id, Map<WorkspacePath, String> paths) {
+                assertEquals(checked, id);
+                paths.forEach((path, what) -> told.put(path.display(), what));
+              }
+            });
+    assertTrue(next.complete(), next.toString());
+    assertTrue(h.rewind.makeDurable(next), "synced after its answer");
+    return told;
+  }
+
   @Test
   void aFinishedRewindFromAnotherBootHasWhatAPowerLossTookRedoneFromTheStore() throws Exception {
     String turn = rewrittenTurn();
@@ -99,24 +128,7 @@ class PowerLossRecoveryTest extends HarnessTest {
 
     // the next rewind in the workspace (a turn of another file) starts by making the earlier one
     // durable
-    h.workspace.file("other.txt", "other before\n");
-    String other =
-        h.turn(List.of("other.txt"), () -> Files.writeString(file("other.txt"), "other after\n"));
-    Map<String, String> told = new TreeMap<>();
-    RewindReport next =
-        h.rewind.rewind(
-            new RewindRequest(other, false, Optional.empty(), false, false),
-            new RewindStarted() {
-              @Override
-              public void started(String id, boolean resumed) {}
-
-              @Override
-              public void recovered(String id, Map<WorkspacePath, String> paths) {
-                assertEquals(operation, id);
-                paths.forEach((path, what) -> told.put(path.display(), what));
-              }
-            });
-    assertTrue(next.complete(), next.toString());
+    Map<String, String> told = rewindOfAnotherTurn(operation);
 
     for (int i = 0; i < 5; i++) {
       assertEquals(before(i), h.workspace.readText("f" + i + ".txt"), "f" + i + " redone");
@@ -135,20 +147,179 @@ class PowerLossRecoveryTest extends HarnessTest {
     assertEquals("redone: it was gone", told.get("f4.txt"));
     assertTrue(told.get("f5.txt").startsWith("left: "), told.toString());
 
-    // the receipt says it too: the redone paths in its notes, the one left as a conflict
+    // the receipt says it too: the redone paths in its notes, and the one left, still restored
+    // (the rewind did put it back; the edit came after)
     RewindReport receipt =
         h.rewind.rewind(new RewindRequest(turn, false, Optional.of(operation), false, false));
-    assertEquals(5, receipt.notes().size(), receipt.toString());
-    assertTrue(
-        receipt.notes().values().stream().allMatch(n -> n.startsWith("redone after a restart: ")));
-    assertEquals(1, receipt.skipped().size(), receipt.toString());
-    assertEquals("f5.txt", receipt.skipped().getFirst().path().display());
-    assertEquals(SkipReason.CONFLICT, receipt.skipped().getFirst().reason());
+    assertEquals(6, receipt.notes().size(), receipt.toString());
+    receipt
+        .notes()
+        .forEach(
+            (path, note) ->
+                assertTrue(
+                    note.startsWith(
+                        path.display().equals("f5.txt")
+                            ? PowerLossRecovery.LEFT
+                            : PowerLossRecovery.REDONE),
+                    path + ": " + note));
+    assertEquals(List.of(), receipt.skipped(), receipt.toString());
+    assertEquals(FILES, receipt.restored().size(), receipt.toString());
+    assertTrue(receipt.complete(), receipt.toString());
     assertEquals(
         List.of(),
         h.store.read(tx -> tx.rewinds().doneUnsyncedIn(workspace)),
         "made durable (one syncfs) and marked synced");
     assertEquals(List.of(), temporaries(), "no staged file left");
+  }
+
+  /**
+   * A rewind answers once its files are in place and its journal says done, and says so: {@code
+   * in_place}, the operation done and not synced, until the sync after the answer; then {@code
+   * synced}, in the receipt of the same operation asked for again.
+   */
+  @Test
+  void theReceiptSaysInPlaceUntilTheSyncAfterTheAnswerThenSynced() throws Exception {
+    String turn = rewrittenTurn();
+    RewindRequest request = new RewindRequest(turn, false, Optional.empty(), false, false);
+    assertEquals(
+        RewindReport.Durability.NOTHING_WRITTEN,
+        h.rewind.rewind(new RewindRequest(turn, false, Optional.empty(), true, false)).durability(),
+        "a dry run writes nothing");
+    RewindReport answered = h.rewind.rewind(request);
+    long workspace = h.workspaceIdOf(turn);
+    assertTrue(answered.complete(), answered.toString());
+    assertEquals(RewindReport.Durability.IN_PLACE, answered.durability());
+    for (int i = 0; i < FILES; i++) {
+      assertEquals(before(i), h.workspace.readText("f" + i + ".txt"), "in place when it answers");
+    }
+    assertEquals(List.of(), temporaries(), "no staged file left when it answers");
+    assertEquals(
+        List.of(answered.operation()),
+        h.store.read(tx -> tx.rewinds().doneUnsyncedIn(workspace)).stream()
+            .map(StoredRewindOperation::externalId)
+            .toList(),
+        "done, and not marked synced before the sync");
+    RewindRequest again =
+        new RewindRequest(turn, false, Optional.of(answered.operation()), false, false);
+    assertEquals(RewindReport.Durability.IN_PLACE, h.rewind.rewind(again).durability());
+
+    assertTrue(h.rewind.makeDurable(answered));
+    assertEquals(List.of(), h.store.read(tx -> tx.rewinds().doneUnsyncedIn(workspace)));
+    RewindReport receipt = h.rewind.rewind(again);
+    assertTrue(receipt.replayed());
+    assertEquals(RewindReport.Durability.SYNCED, receipt.durability());
+    assertTrue(h.rewind.makeDurable(receipt), "synced already: nothing more to do");
+  }
+
+  /**
+   * The window the answer opens: the files in place, the sync not made. A power loss in it (the
+   * files the journal says were written cut short, emptied, zeroed, the rename undone, gone; the
+   * operation's row from another boot, as the store keeps it when its synced mark never came) is
+   * found by the next rewind in the workspace, which redoes each from the store and writes over
+   * nothing it has not stored. A receipt of the operation asked for in the next boot does not mark
+   * it synced: only the check does.
+   */
+  @Test
+  void aPowerLossBetweenTheAnswerAndItsSyncIsRedoneFromTheStoreByTheNextRewind() throws Exception {
+    String turn = rewrittenTurn();
+    RewindReport answered =
+        h.rewind.rewind(new RewindRequest(turn, false, Optional.empty(), false, false));
+    assertEquals(RewindReport.Durability.IN_PLACE, answered.durability());
+    long workspace = h.workspaceIdOf(turn);
+    assertEquals(1, h.store.read(tx -> tx.rewinds().doneUnsyncedIn(workspace)).size());
+    // the power goes before the sync after the answer
+    powerLoss();
+    ranInAnotherBootUnsynced(answered.operation());
+
+    RewindReport asked =
+        h.rewind.rewind(
+            new RewindRequest(turn, false, Optional.of(answered.operation()), false, false));
+    assertEquals(RewindReport.Durability.IN_PLACE, asked.durability());
+    assertFalse(h.rewind.makeDurable(asked), "not marked synced before it is checked");
+    assertEquals(1, h.store.read(tx -> tx.rewinds().doneUnsyncedIn(workspace)).size());
+
+    h.workspace.file("other.txt", "other before\n");
+    String other =
+        h.turn(List.of("other.txt"), () -> Files.writeString(file("other.txt"), "other after\n"));
+    RewindReport next = h.rewindTurn(other);
+    assertTrue(next.complete(), next.toString());
+    for (int i = 0; i < 5; i++) {
+      assertEquals(before(i), h.workspace.readText("f" + i + ".txt"), "f" + i + " redone");
+    }
+    assertEquals("the user's edit after the rewind\n", h.workspace.readText("f5.txt"));
+    RewindReport receipt =
+        h.rewind.rewind(
+            new RewindRequest(turn, false, Optional.of(answered.operation()), false, false));
+    assertEquals(6, receipt.notes().size(), "five redone, one left: " + receipt);
+    assertEquals(List.of(), receipt.skipped(), receipt.toString());
+    assertEquals(RewindReport.Durability.SYNCED, receipt.durability());
+    assertEquals(List.of(), h.store.read(tx -> tx.rewinds().doneUnsyncedIn(workspace)));
+    assertEquals(List.of(), temporaries(), "no staged file left");
+  }
+
+  /**
+   * A path a rewind of some of the turn's paths put back, then edited by the user, after a restart
+   * that finds the rewind unsynced: the check leaves the edit, and the path stays put back in the
+   * rewind's journal, so a whole-turn rewind, even forced, leaves it as the user left it. The check
+   * once journaled it skipped, and the forced rewind then wrote the turn's before-state over the
+   * edit.
+   */
+  @Test
+  void aPathEditedAfterItsOwnRewindIsLeftByAForcedWholeTurnRewindAfterARestart() throws Exception {
+    String turn = rewrittenTurn();
+    RewindReport one =
+        h.rewind.rewind(
+            new RewindRequest(
+                turn, false, Optional.empty(), false, false, PathInput.texts(List.of("f5.txt"))));
+    assertTrue(one.complete(), one.toString());
+    ranInAnotherBootUnsynced(one.operation());
+    Files.writeString(file("f5.txt"), "the user's edit after its rewind\n");
+
+    RewindReport whole = h.force(turn);
+    assertTrue(whole.complete(), whole.toString());
+    assertEquals(
+        "the user's edit after its rewind\n",
+        h.workspace.readText("f5.txt"),
+        "not written again, even with --force");
+    assertEquals(List.of("f5.txt"), paths(whole.unchanged()), whole.toString());
+    for (int i = 0; i < FILES - 1; i++) {
+      assertEquals(before(i), h.workspace.readText("f" + i + ".txt"));
+    }
+    RewindReport receipt =
+        h.rewind.rewind(
+            new RewindRequest(
+                turn,
+                false,
+                Optional.of(one.operation()),
+                false,
+                false,
+                PathInput.texts(List.of("f5.txt"))));
+    assertEquals(List.of("f5.txt"), paths(receipt.restored()), receipt.toString());
+    assertTrue(
+        receipt.notes().get(WorkspacePath.of("f5.txt")).startsWith(PowerLossRecovery.LEFT),
+        receipt.toString());
+    assertEquals(List.of(), temporaries());
+  }
+
+  /**
+   * A later turn that wrote a path of an unsynced rewind again — here with the very content the
+   * rewind replaced, as an agent redoing its edit does — is that turn's work, not what a power loss
+   * left: the check after a restart leaves it and says which turn changed it.
+   */
+  @Test
+  void aLaterTurnsWriteOfTheReplacedContentIsNotTakenForAPowerLoss() throws Exception {
+    String turn = rewrittenTurn();
+    String operation = h.rewindTurn(turn).operation();
+    ranInAnotherBootUnsynced(operation);
+    String again = h.turn(List.of("f0.txt"), () -> Files.writeString(file("f0.txt"), "after 0\n"));
+
+    Map<String, String> told = rewindOfAnotherTurn(operation);
+    assertEquals("after 0\n", h.workspace.readText("f0.txt"), "the later turn's write stands");
+    assertEquals(List.of("f0.txt"), List.copyOf(told.keySet()), told.toString());
+    assertTrue(told.get("f0.txt").contains("turn '" + again + "'"), told.toString());
+    RewindReport rewindOfAgain = h.rewindTurn(again);
+    assertTrue(rewindOfAgain.complete(), rewindOfAgain.toString());
+    assertEquals(before(0), h.workspace.readText("f0.txt"), "that turn rewinds as recorded");
   }
 
   @Test
@@ -190,6 +361,7 @@ class PowerLossRecoveryTest extends HarnessTest {
     ranInAnotherBootUnsynced(operation);
 
     RewindReport resumed = h.rewind.rewind(request);
+    assertTrue(h.rewind.makeDurable(resumed), "synced after its answer");
     assertEquals(operation, resumed.operation());
     assertTrue(resumed.complete(), resumed.toString());
     for (int i = 0; i < FILES; i++) {

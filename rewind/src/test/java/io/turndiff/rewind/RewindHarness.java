@@ -86,16 +86,23 @@ final class RewindHarness implements AutoCloseable {
     return turn;
   }
 
+  /** Rewinds {@code turn} as the command line does: the report, then the sync after it. */
   RewindReport rewindTurn(String turn) {
-    return rewind.rewind(new RewindRequest(turn, false, Optional.empty(), false, false));
+    return answered(rewind.rewind(new RewindRequest(turn, false, Optional.empty(), false, false)));
   }
 
   RewindReport rewindTo(String turn) {
-    return rewind.rewind(new RewindRequest(turn, true, Optional.empty(), false, false));
+    return answered(rewind.rewind(new RewindRequest(turn, true, Optional.empty(), false, false)));
   }
 
   RewindReport force(String turn) {
-    return rewind.rewind(new RewindRequest(turn, false, Optional.empty(), false, true));
+    return answered(rewind.rewind(new RewindRequest(turn, false, Optional.empty(), false, true)));
+  }
+
+  /** What the command line does once it has printed a rewind's report: makes it durable. */
+  private RewindReport answered(RewindReport report) {
+    rewind.makeDurable(report);
+    return report;
   }
 
   /** The id of the workspace {@code turn} was recorded in. */

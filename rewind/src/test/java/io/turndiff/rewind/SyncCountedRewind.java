@@ -6,17 +6,19 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 
 /**
  * A process that records a turn rewriting {@code N} files in ten directories, then rewinds it,
- * marking where the rewind begins and ends by opening two files that do not exist (an {@code
- * openat} a tracer sees by name): {@link RewindSyncCountTest} runs it under {@code strace} and
- * counts the sync calls between the marks.
+ * marking where the rewind begins, where it answers and where the sync after the answer ends by
+ * opening three files that do not exist (an {@code openat} a tracer sees by name): {@link
+ * RewindSyncCountTest} runs it under {@code strace} and counts the sync calls between the marks.
  */
 final class SyncCountedRewind {
 
   static final String BEGINS = "rewind-begins.mark";
   static final String ENDS = "rewind-ends.mark";
+  static final String SYNCED = "rewind-synced.mark";
 
   private SyncCountedRewind() {}
 
@@ -40,9 +42,20 @@ final class SyncCountedRewind {
                 }
               });
       mark(temp.resolve(BEGINS));
-      RewindReport report = h.rewindTurn(turn);
+      RewindReport report =
+          h.rewind.rewind(new RewindRequest(turn, false, Optional.empty(), false, false));
       mark(temp.resolve(ENDS));
-      System.out.println(report.complete() + " " + report.restored().size());
+      // after the answer: what the command line does once it has printed the report
+      boolean synced = h.rewind.makeDurable(report);
+      mark(temp.resolve(SYNCED));
+      System.out.println(
+          report.complete()
+              + " "
+              + report.restored().size()
+              + " "
+              + report.durability()
+              + " "
+              + synced);
     }
   }
 

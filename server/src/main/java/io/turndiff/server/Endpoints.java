@@ -429,6 +429,9 @@ final class Endpoints implements TurnEvents {
       events.publish(
           "rewind_done", rewound.turn().sessionExternalId(), rewound.workspaceRoot(), data);
     }
+    // the caller has its answer without waiting for the disk: the syncfs and the synced mark are
+    // made on the rewind's own thread (the receipt says in_place meanwhile)
+    turndiff.rewind().makeDurableLater(report);
     return ApiResponse.ok(WireRewindReport.of(report));
   }
 

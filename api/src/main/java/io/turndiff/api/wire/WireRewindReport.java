@@ -21,7 +21,11 @@ import java.util.TreeMap;
  * path of {@code merged}, the patch from the file as it is now to what the run writes there, keyed
  * by the path as {@code merged} shows it (null when there is none to merge, and in a receipt). It
  * is a map beside {@code merged} rather than a change of {@code merged}'s entries from strings to
- * objects, so that every client that reads {@code merged} today reads it unchanged.
+ * objects, so that every client that reads {@code merged} today reads it unchanged. {@code
+ * durability}: {@code nothing_written} (a dry run, or a run that put nothing back), {@code
+ * in_place} (the files hold what the report says, not yet known to be on the disk: the sync comes
+ * right after the answer, and what a power loss takes back before it is redone from the store by
+ * the next rewind in the workspace) or {@code synced}.
  *
  * <p>The plan carries its previews, rather than a per-path endpoint serving them on demand: a
  * preview shows what the run writes only when it comes from the same look at the workspace as the
@@ -49,7 +53,8 @@ public record WireRewindReport(
     String beforeToolCall,
     Map<String, String> notes,
     Integer hunk,
-    Map<String, MergePreview> mergePreviews) {
+    Map<String, MergePreview> mergePreviews,
+    String durability) {
 
   /**
    * What a merge would write, as a patch from the file now ({@code patch}, git-style); {@code
@@ -114,7 +119,8 @@ public record WireRewindReport(
         report.beforeToolCall().orElse(null),
         report.notes().isEmpty() ? null : notes(report),
         report.hunk().orElse(null),
-        report.mergePreviews().isEmpty() ? null : previews(report));
+        report.mergePreviews().isEmpty() ? null : previews(report),
+        report.durability().code());
   }
 
   private static Map<String, MergePreview> previews(RewindReport report) {

@@ -76,11 +76,17 @@ final class CandidateTurns {
   /** The same calls, as stored. */
   private final List<StoredToolCall> callsInFlight;
 
-  private CandidateTurns(StoreTransaction tx, List<StoredTurn> open, boolean callsKnown) {
+  private CandidateTurns(
+      StoreTransaction tx,
+      List<StoredTurn> open,
+      boolean callsKnown,
+      Map<Long, List<StoredFileChange>> readAlready) {
     this.tx = tx;
     for (StoredTurn turn : open) {
       Map<WorkspacePath, StoredFileChange> byPath = new HashMap<>();
-      tx.fileChanges().ofTurn(turn.id()).forEach(change -> byPath.put(change.path(), change));
+      List<StoredFileChange> read = readAlready.get(turn.id());
+      (read != null ? read : tx.fileChanges().ofTurn(turn.id()))
+          .forEach(change -> byPath.put(change.path(), change));
       records.put(turn.id(), byPath);
     }
     List<Long> ids = open.stream().map(StoredTurn::id).toList();
@@ -106,7 +112,23 @@ final class CandidateTurns {
    * flight stayed the same through the interval (the service watches the workspace).
    */
   static CandidateTurns openIn(StoreTransaction tx, long workspaceId, boolean callsKnown) {
-    return new CandidateTurns(tx, openAgentTurns(tx, workspaceId), callsKnown);
+    return new CandidateTurns(tx, openAgentTurns(tx, workspaceId), callsKnown, Map.of());
+  }
+
+  /**
+   * As {@link #openIn(StoreTransaction, long, boolean)}, given the records of the turn {@code
+   * turnId} as they are in {@code tx} ({@code records}): a finish read its own turn's before the
+   * lock, and saw in the transaction that it has no other (the count), so they are not read again.
+   * What is used of them (path, how each was detected, its row) does not change while it lives.
+   */
+  static CandidateTurns openIn(
+      StoreTransaction tx,
+      long workspaceId,
+      boolean callsKnown,
+      long turnId,
+      List<StoredFileChange> records) {
+    return new CandidateTurns(
+        tx, openAgentTurns(tx, workspaceId), callsKnown, Map.of(turnId, records));
   }
 
   /**

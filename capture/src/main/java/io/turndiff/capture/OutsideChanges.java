@@ -12,6 +12,7 @@ import io.turndiff.model.ExternalIds;
 import io.turndiff.model.Sha256;
 import io.turndiff.model.Snapshot;
 import io.turndiff.model.TurnKind;
+import io.turndiff.store.DeltaBase;
 import io.turndiff.store.Store;
 import io.turndiff.store.StoreTransaction;
 import io.turndiff.store.StoredSession;
@@ -65,7 +66,7 @@ final class OutsideChanges {
       Tracker.Comparison comparison,
       List<Snapshot> befores) {
     List<PathChange> changes = comparison.changes();
-    Map<Sha256, byte[]> contents = store.read(tx -> tx.blobs().contentsOf(befores));
+    Map<Sha256, DeltaBase> bases = store.read(tx -> tx.blobs().deltaBasesOf(befores));
     List<ChangeRecorder.Detected> files = new ArrayList<>();
     AfterStateRead afterStates = new AfterStateRead(store, boundary);
     for (int i = 0; i < changes.size(); i++) {
@@ -73,7 +74,7 @@ final class OutsideChanges {
       Observation after = afterStates.of(change.path(), befores.get(i), change.now());
       ChangeRecorder.Detected detected =
           recorder.detectWithDiffPending(
-              change.path(), befores.get(i), after, contents, change.ignoredByGit());
+              change.path(), befores.get(i), after, bases, change.ignoredByGit());
       if (detected.kind() != ChangeKind.UNCHANGED) {
         files.add(detected);
       }

@@ -15,6 +15,7 @@ import io.turndiff.model.Sha256;
 import io.turndiff.model.Snapshot;
 import io.turndiff.model.TurnState;
 import io.turndiff.model.WorkspacePath;
+import io.turndiff.store.DeltaBase;
 import io.turndiff.store.Store;
 import io.turndiff.store.StoreTransaction;
 import io.turndiff.store.StoredFileChange;
@@ -103,7 +104,7 @@ final class TurnFinish {
     List<Found> all = scannedChanges(boundary, store.clock().instant());
     this.found = all.stream().filter(change -> change.record().isEmpty()).toList();
     this.rescanned = all.stream().filter(change -> change.record().isPresent()).toList();
-    Map<Sha256, byte[]> beforeContents = beforeContents(store);
+    Map<Sha256, DeltaBase> beforeContents = beforeContents(store);
     AfterStateRead afterStates = new AfterStateRead(store, boundary);
     this.completed = completeRecorded(afterStates, beforeContents);
     this.scannedDirectories =
@@ -156,16 +157,16 @@ final class TurnFinish {
    * are not computed here: nothing the runtime waits for needs them (the afterFinish listener
    * computes them once the turn is stored).
    */
-  private Map<Sha256, byte[]> beforeContents(Store store) {
+  private Map<Sha256, DeltaBase> beforeContents(Store store) {
     List<Snapshot> befores =
         new ArrayList<>(recorded.stream().map(StoredFileChange::before).toList());
     found.forEach(change -> befores.add(change.before()));
-    return store.read(tx -> tx.blobs().contentsOf(befores));
+    return store.read(tx -> tx.blobs().deltaBasesOf(befores));
   }
 
   /** The after-state of every path the turn recorded, classified, its new content compressed. */
   private List<ChangeRecorder.Completed> completeRecorded(
-      AfterStateRead afterStates, Map<Sha256, byte[]> beforeContents) {
+      AfterStateRead afterStates, Map<Sha256, DeltaBase> beforeContents) {
     return inParallel(
         recorded,
         change ->
@@ -175,7 +176,7 @@ final class TurnFinish {
 
   /** The after-state of every path only the scan found, classified, its content compressed. */
   private List<ChangeRecorder.Detected> detectFound(
-      AfterStateRead afterStates, Map<Sha256, byte[]> beforeContents) {
+      AfterStateRead afterStates, Map<Sha256, DeltaBase> beforeContents) {
     return inParallel(
         IntStream.range(0, found.size()).boxed().toList(),
         i -> {
@@ -247,11 +248,18 @@ final class TurnFinish {
     if (scanned.isPresent() && !tracker.absorb(tx, current.workspaceId(), scanned.get())) {
       return Optional.empty();
     }
-    CandidateTurns candidates = CandidateTurns.openIn(tx, current.workspaceId(), tracker.watches());
+    // the open turns' records are read only when the scan found a change to place among them
+    Optional<CandidateTurns> candidates =
+        rescanned.isEmpty() && detected.isEmpty()
+            ? Optional.empty()
+            : Optional.of(
+                CandidateTurns.openIn(
+                    tx, current.workspaceId(), tracker.watches(), current.id(), recorded));
     recorder.storeAll(tx, completed);
     namedIgnoredByGit.forEach(change -> tx.fileChanges().markIgnoredByGit(change.id()));
-    shareRescanned(candidates);
-    List<ChangeRecorder.Detected> stored = storeFound(tx, current, candidates);
+    candidates.ifPresent(this::shareRescanned);
+    List<ChangeRecorder.Detected> stored =
+        candidates.map(found -> storeFound(tx, current, found)).orElse(List.of());
     storeDirectories(tx, current);
     // a call whose end never came (its runtime sent no Post for it) ends with its turn
     tx.toolCalls().endAll(current.id());

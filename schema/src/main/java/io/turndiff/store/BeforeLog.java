@@ -104,6 +104,20 @@ public final class BeforeLog {
   private static final MultiRowInsert<Entry> MULTI_ROW =
       new MultiRowInsert<>("before_log.insert.rows", BEFORE_LOG, LOG_COLUMNS, false);
 
+  /**
+   * A logged content's whole encoding: the log holds contents compressed on their own (a
+   * before-state has no base a call knows of).
+   */
+  private static EncodedBlob.Whole whole(EncodedBlob content) {
+    return content
+        .whole()
+        .orElseThrow(
+            () ->
+                new IllegalArgumentException(
+                    "a before-state's content is logged whole, not as a delta: "
+                        + content.sha256()));
+  }
+
   /** The row of {@code entry}: a value for each of {@link #LOG_COLUMNS}, in their order. */
   private static Object[] values(Entry entry) {
     SnapshotRecord snapshot = Snapshots.row(entry.before());
@@ -119,8 +133,8 @@ public final class BeforeLog {
             case "called_at" -> entry.calledAtMillis();
             case "via" -> entry.via().map(GivenPath::bytes).orElse(null);
             case "content_size" -> content.map(EncodedBlob::size).orElse(null);
-            case "content_encoding" -> content.map(EncodedBlob::encoding).orElse(null);
-            case "content_data" -> content.map(EncodedBlob::data).orElse(null);
+            case "content_encoding" -> content.map(blob -> whole(blob).encoding()).orElse(null);
+            case "content_data" -> content.map(blob -> whole(blob).data()).orElse(null);
             // the snapshot's own columns, under the same names
             default -> snapshot.get(SNAPSHOT_FIELDS[column]);
           };

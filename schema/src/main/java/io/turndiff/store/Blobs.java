@@ -9,6 +9,8 @@ import io.turndiff.model.Snapshot;
 import java.io.ByteArrayOutputStream;
 import java.math.BigDecimal;
 import java.security.MessageDigest;
+import java.sql.ResultSet;
+import java.sql.SQLException;
 import java.time.Duration;
 import java.time.InstantSource;
 import java.util.ArrayDeque;
@@ -17,11 +19,14 @@ import java.util.Collection;
 import java.util.Deque;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.OptionalLong;
 import java.util.Set;
 import java.util.function.BiConsumer;
+import java.util.function.Function;
 import org.jooq.DSLContext;
 import org.jooq.impl.DSL;
 
@@ -80,10 +85,7 @@ public final class Blobs {
     if (contains(sha256)) {
       return sha256;
     }
-    if (codec == null) {
-      throw new IllegalStateException("content is stored only in a write transaction");
-    }
-    BlobCodec.Encoded encoded = codec.encode(content);
+    BlobCodec.Encoded encoded = requireCodec().encode(content);
     insert(new EncodedBlob(sha256, content.length, encoded.encoding(), encoded.data()));
     return sha256;
   }
@@ -135,7 +137,7 @@ public final class Blobs {
                     .toList()));
     List<BlobRow> rows = new ArrayList<>(missing.size());
     for (EncodedBlob blob : missing) {
-      BlobRow row = rowOf(blob, depths);
+      BlobRow row = rowOf(blob, base -> Optional.ofNullable(depths.get(base)));
       depths.put(blob.sha256(), row.depth());
       rows.add(row);
     }
@@ -168,25 +170,60 @@ public final class Blobs {
           true);
 
   /**
-   * The row {@code blob} is stored as: by the rule of {@link #insert}, the depths of the bases it
-   * may have given by {@code depths} (a base not in it is not stored in one piece).
+   * The row {@code blob} is stored as: a delta when it has one that is to be preferred ({@link
+   * EncodedBlob#preferredDelta}) and its base is stored in one piece less than {@link #MAX_DEPTH}
+   * deep ({@code baseDepth}: empty when it is not stored in one piece); else whole. A content
+   * encoded only as a delta whose base is not usable after all is decoded against it and compressed
+   * whole here ({@link #wholeOf}).
    */
-  private static BlobRow rowOf(EncodedBlob blob, Map<Sha256, Long> depths) {
-    Optional<EncodedBlob.Delta> smaller =
-        blob.delta().filter(delta -> delta.data().length < blob.data().length);
-    if (smaller.isPresent()) {
-      Long baseDepth = depths.get(smaller.get().base());
-      if (baseDepth != null && baseDepth < MAX_DEPTH) {
+  private BlobRow rowOf(EncodedBlob blob, Function<Sha256, Optional<Long>> baseDepth) {
+    Optional<EncodedBlob.Delta> preferred = blob.preferredDelta();
+    if (preferred.isPresent()) {
+      Optional<Long> depth = baseDepth.apply(preferred.get().base());
+      if (depth.isPresent() && depth.get() < MAX_DEPTH) {
         return new BlobRow(
             blob.sha256(),
             blob.size(),
             BlobCodec.DELTA,
-            smaller.get().data(),
-            smaller.get().base(),
-            baseDepth + 1);
+            preferred.get().data(),
+            preferred.get().base(),
+            depth.get() + 1);
       }
     }
-    return new BlobRow(blob.sha256(), blob.size(), blob.encoding(), blob.data(), null, 0);
+    EncodedBlob.Whole whole = blob.whole().orElseGet(() -> wholeOf(blob));
+    return new BlobRow(blob.sha256(), blob.size(), whole.encoding(), whole.data(), null, 0);
+  }
+
+  /**
+   * {@code blob}, encoded only as a delta, compressed on its own: its base decoded, the delta
+   * decoded against it. The encoder makes a delta alone only of a base it read from this store with
+   * its depth, and a stored blob's depth never changes, nor is a base collected while a finishing
+   * turn's before-state refers to it; so this runs only if a caller broke that, and costs a decode
+   * under the store's lock rather than a wrong row.
+   */
+  private EncodedBlob.Whole wholeOf(EncodedBlob blob) {
+    EncodedBlob.Delta delta = blob.delta().orElseThrow();
+    byte[] base =
+        find(delta.base())
+            .flatMap(inOnePiece -> inOnePiece)
+            .orElseThrow(
+                () ->
+                    new StoreException(
+                        "blob "
+                            + delta.base()
+                            + ", the base "
+                            + blob.sha256()
+                            + " was compressed against, is not stored in one piece"));
+    byte[] content = BlobCodec.decodeDelta(delta.data(), blob.size(), base);
+    BlobCodec.Encoded encoded = requireCodec().encode(content);
+    return new EncodedBlob.Whole(encoded.encoding(), encoded.data());
+  }
+
+  private BlobCodec requireCodec() {
+    if (codec == null) {
+      throw new IllegalStateException("content is stored only in a write transaction");
+    }
+    return codec;
   }
 
   /** The depth of each of {@code bases} that is stored in one piece ({@link #deltaDepthOf}). */
@@ -205,21 +242,14 @@ public final class Blobs {
     return depths;
   }
 
-  /**
-   * Inserts {@code blob} as a delta when it has one that is smaller than the whole encoding and its
-   * base is stored in one piece less than {@link #MAX_DEPTH} deep; else whole.
-   */
+  /** Inserts {@code blob} as {@link #rowOf} decides, its base's depth looked up by itself. */
   private void insert(EncodedBlob blob) {
-    Optional<EncodedBlob.Delta> smaller =
-        blob.delta().filter(delta -> delta.data().length < blob.data().length);
-    if (smaller.isPresent()) {
-      Optional<Long> baseDepth = deltaDepthOf(smaller.get().base());
-      if (baseDepth.isPresent() && baseDepth.get() < MAX_DEPTH) {
-        insertDelta(blob, smaller.get(), baseDepth.get() + 1);
-        return;
-      }
+    BlobRow row = rowOf(blob, this::deltaDepthOf);
+    if (row.base() != null) {
+      insertDelta(row);
+    } else {
+      insertWhole(row);
     }
-    insertWhole(blob);
   }
 
   /**
@@ -241,7 +271,7 @@ public final class Blobs {
         .firstLong();
   }
 
-  private void insertDelta(EncodedBlob blob, EncodedBlob.Delta delta, long depth) {
+  private void insertDelta(BlobRow row) {
     prepared
         .get(
             "blob.insert.delta",
@@ -255,16 +285,16 @@ public final class Blobs {
                     .set(BLOB.BASE_SHA256, DSL.param("base", String.class))
                     .set(BLOB.DEPTH, DSL.param("depth", Long.class))
                     .onConflictDoNothing())
-        .bind("sha", blob.sha256().hex())
-        .bind("size", blob.size())
-        .bind("data", delta.data())
+        .bind("sha", row.sha256().hex())
+        .bind("size", row.size())
+        .bind("data", row.data())
         .bind("at", clock.millis())
-        .bind("base", delta.base().hex())
-        .bind("depth", depth)
+        .bind("base", row.base().hex())
+        .bind("depth", row.depth())
         .update();
   }
 
-  private void insertWhole(EncodedBlob blob) {
+  private void insertWhole(BlobRow row) {
     prepared
         .get(
             "blob.insert",
@@ -276,10 +306,10 @@ public final class Blobs {
                     .set(BLOB.DATA, DSL.param("data", byte[].class))
                     .set(BLOB.STORED_AT, DSL.param("at", Long.class))
                     .onConflictDoNothing())
-        .bind("sha", blob.sha256().hex())
-        .bind("size", blob.size())
-        .bind("encoding", blob.encoding())
-        .bind("data", blob.data())
+        .bind("sha", row.sha256().hex())
+        .bind("size", row.size())
+        .bind("encoding", row.encoding())
+        .bind("data", row.data())
         .bind("at", clock.millis())
         .update();
   }
@@ -288,77 +318,148 @@ public final class Blobs {
    * A stored content held in one piece, decompressed; empty when the content is stored in chunks.
    */
   private Optional<Optional<byte[]>> find(Sha256 sha256) {
-    return find(sha256, new HashMap<>());
+    Optional<Decoded> found = decodedOf(Set.of(sha256)).get(sha256);
+    return found == null ? Optional.empty() : Optional.of(found.map(Decoded::content));
   }
 
   /** One blob row as stored. */
   private record Row(
-      Sha256 sha256, String encoding, byte[] data, long size, Optional<Sha256> base) {}
+      Sha256 sha256, String encoding, byte[] data, long size, Optional<Sha256> base, long depth) {}
 
-  private Optional<Row> row(Sha256 sha256) {
-    PreparedQuery query =
-        prepared.get(
-            "blob.get",
-            q ->
-                q.select(BLOB.ENCODING, BLOB.DATA, BLOB.SIZE, BLOB.BASE_SHA256)
-                    .from(BLOB)
-                    .where(BLOB.SHA256.eq(DSL.param("sha", String.class))));
-    return query
-        .bind("sha", sha256.hex())
-        .first(
-            row ->
-                new Row(
-                    sha256,
-                    row.getString(1),
-                    row.getBytes(2),
-                    row.getLong(3),
-                    Optional.ofNullable(row.getString(4)).map(Sha256::new)));
+  private static Row row(Sha256 sha256, ResultSet row) throws SQLException {
+    return new Row(
+        sha256,
+        row.getString(1),
+        row.getBytes(2),
+        row.getLong(3),
+        Optional.ofNullable(row.getString(4)).map(Sha256::new),
+        row.getLong(5));
+  }
+
+  /** A content held in one piece, decoded, and how many deltas deep it is stored. */
+  private record Decoded(byte[] content, long depth) {}
+
+  /**
+   * The stored contents among {@code wanted}, decoded: a content held in one piece with its depth,
+   * one stored in chunks as empty (it is never loaded whole), one not stored left out. Their rows
+   * are read in {@code IN} queries ({@link KeysFound}), then the rows of the bases their deltas
+   * need that were not read yet, a round of queries per link of the longest chain: a finish's
+   * thousand before-states cost a few queries, not one a content and one a link. Each content is
+   * decoded once, however many deltas rest on it.
+   */
+  private Map<Sha256, Optional<Decoded>> decodedOf(Set<Sha256> wanted) {
+    Map<Sha256, Row> rows = new HashMap<>();
+    Map<Sha256, Sha256> baseOf = new HashMap<>(); // each base asked for, to the delta that needs it
+    Collection<Sha256> asked = wanted;
+    for (int link = 0; !asked.isEmpty(); link++) {
+      if (link > MOST_LINKS_READ) {
+        throw new StoreException(
+            "blob "
+                + asked.iterator().next()
+                + " is below a chain of more than "
+                + MOST_LINKS_READ
+                + " deltas");
+      }
+      Map<Sha256, Row> read = rowsOf(asked);
+      rows.putAll(read);
+      Set<Sha256> next = new LinkedHashSet<>();
+      for (Sha256 sha256 : asked) {
+        Row row = read.get(sha256);
+        if (row == null) {
+          Sha256 delta = baseOf.get(sha256);
+          if (delta != null) {
+            throw new StoreException("blob " + sha256 + ", the base of " + delta + ", is missing");
+          }
+          continue; // a content wanted that is not stored
+        }
+        if (BlobCodec.DELTA.equals(row.encoding())) {
+          Sha256 base =
+              row.base()
+                  .orElseThrow(() -> new StoreException("delta blob " + sha256 + " names no base"));
+          if (!rows.containsKey(base) && baseOf.putIfAbsent(base, sha256) == null) {
+            next.add(base);
+          }
+        }
+      }
+      asked = next;
+    }
+    Map<Sha256, byte[]> decoded = new HashMap<>();
+    Map<Sha256, Optional<Decoded>> found = new HashMap<>();
+    for (Sha256 sha256 : wanted) {
+      Row row = rows.get(sha256);
+      if (row == null) {
+        continue;
+      }
+      found.put(
+          sha256,
+          BlobCodec.CHUNKED.equals(row.encoding())
+              ? Optional.empty()
+              : Optional.of(new Decoded(decode(sha256, rows, decoded), row.depth())));
+    }
+    return found;
+  }
+
+  /** The rows of {@code hashes} that are stored: one prepared look-up for one, else IN lists. */
+  private Map<Sha256, Row> rowsOf(Collection<Sha256> hashes) {
+    Map<Sha256, Row> rows = new HashMap<>();
+    if (hashes.size() == 1) {
+      Sha256 sha256 = hashes.iterator().next();
+      prepared
+          .get(
+              "blob.get",
+              q ->
+                  q.select(BLOB.ENCODING, BLOB.DATA, BLOB.SIZE, BLOB.BASE_SHA256, BLOB.DEPTH)
+                      .from(BLOB)
+                      .where(BLOB.SHA256.eq(DSL.param("sha", String.class))))
+          .bind("sha", sha256.hex())
+          .first(row -> row(sha256, row))
+          .ifPresent(row -> rows.put(sha256, row));
+      return rows;
+    }
+    KeysFound.inQueries(
+        hashes,
+        some ->
+            dsl.select(
+                    BLOB.SHA256, BLOB.ENCODING, BLOB.DATA, BLOB.SIZE, BLOB.BASE_SHA256, BLOB.DEPTH)
+                .from(BLOB)
+                .where(BLOB.SHA256.in(some.stream().map(Sha256::hex).toList()))
+                .forEach(
+                    row -> {
+                      Sha256 sha256 = new Sha256(row.value1());
+                      rows.put(
+                          sha256,
+                          new Row(
+                              sha256,
+                              row.value2(),
+                              row.value3(),
+                              row.value4(),
+                              Optional.ofNullable(row.value5()).map(Sha256::new),
+                              row.value6()));
+                    }));
+    return rows;
   }
 
   /**
-   * Like {@link #find(Sha256)}, decoding a delta's bases first; {@code decoded} holds contents
-   * already decoded (a chain shared by many contents is decoded once) and gets each one decoded
-   * here.
+   * The content {@code sha256}, whose row and its bases' rows are in {@code rows}: the deltas from
+   * it down to the first content already in {@code decoded} or stored whole, then decoded upwards,
+   * each content decoded put in {@code decoded}.
    */
-  private Optional<Optional<byte[]>> find(Sha256 sha256, Map<Sha256, byte[]> decoded) {
-    byte[] known = decoded.get(sha256);
-    if (known != null) {
-      return Optional.of(Optional.of(known));
-    }
-    Optional<Row> first = row(sha256);
-    if (first.isEmpty()) {
-      return Optional.empty();
-    }
-    if (BlobCodec.CHUNKED.equals(first.get().encoding())) {
-      return Optional.of(Optional.empty());
-    }
-    // the deltas from this content down to the first content whose bytes are known or stored whole
+  private static byte[] decode(Sha256 sha256, Map<Sha256, Row> rows, Map<Sha256, byte[]> decoded) {
     Deque<Row> deltas = new ArrayDeque<>();
-    Row row = first.get();
-    byte[] content = null;
-    while (BlobCodec.DELTA.equals(row.encoding())) {
+    byte[] content = decoded.get(sha256);
+    Row row = rows.get(sha256);
+    while (content == null && BlobCodec.DELTA.equals(row.encoding())) {
       deltas.push(row);
       if (deltas.size() > MOST_LINKS_READ) {
         throw new StoreException(
             "blob " + sha256 + " is stored as a chain of more than " + MOST_LINKS_READ + " deltas");
       }
-      Sha256 base =
-          row.base()
-              .orElseThrow(() -> new StoreException("delta blob " + sha256 + " names no base"));
+      Sha256 base = row.base().orElseThrow();
       content = decoded.get(base);
-      if (content != null) {
-        break;
-      }
-      Row previous = row;
-      row =
-          row(base)
-              .orElseThrow(
-                  () ->
-                      new StoreException(
-                          "blob " + base + ", the base of " + previous.sha256() + ", is missing"));
-      if (BlobCodec.CHUNKED.equals(row.encoding())) {
+      row = rows.get(base);
+      if (content == null && BlobCodec.CHUNKED.equals(row.encoding())) {
         throw new StoreException(
-            "blob " + base + ", the base of " + previous.sha256() + ", is stored in chunks");
+            "blob " + base + ", the base of " + deltas.peek().sha256() + ", is stored in chunks");
       }
     }
     if (content == null) {
@@ -374,7 +475,7 @@ public final class Blobs {
       }
       decoded.put(delta.sha256(), content);
     }
-    return Optional.of(Optional.of(content));
+    return content;
   }
 
   /**
@@ -442,23 +543,50 @@ public final class Blobs {
   }
 
   /**
-   * The stored contents of the captured regular files among {@code snapshots}, by hash. A content
-   * stored in chunks (too large to hold in memory) is left out: it is streamed where it is needed,
-   * and not shown in diffs.
+   * The stored contents of the captured regular files among {@code snapshots}, by hash, read in a
+   * few queries ({@link #decodedOf}). A content stored in chunks (too large to hold in memory) is
+   * left out: it is streamed where it is needed, and not shown in diffs.
    */
   public Map<Sha256, byte[]> contentsOf(Collection<Snapshot> snapshots) {
     Map<Sha256, byte[]> contents = new HashMap<>();
-    Map<Sha256, byte[]> decoded = new HashMap<>();
-    for (Snapshot snapshot : snapshots) {
-      Optional<Sha256> stored = snapshot.storedContent().filter(sha -> !contents.containsKey(sha));
-      stored.ifPresent(
-          sha ->
-              find(sha, decoded)
-                  .orElseThrow(
-                      () -> new StoreException("blob " + sha + " is missing from the store"))
-                  .ifPresent(bytes -> contents.put(sha, bytes)));
-    }
+    storedContents(snapshots)
+        .forEach((sha256, decoded) -> decoded.ifPresent(d -> contents.put(sha256, d.content())));
     return contents;
+  }
+
+  /**
+   * The stored contents of the captured regular files among {@code snapshots} as the bases their
+   * next states may be compressed against, each with its depth in the store ({@link
+   * DeltaBase#storedDepth}), read as {@link #contentsOf} reads them: what a finish compresses its
+   * after-states against, knowing before it compresses anything whether the store takes a delta.
+   */
+  public Map<Sha256, DeltaBase> deltaBasesOf(Collection<Snapshot> snapshots) {
+    Map<Sha256, DeltaBase> bases = new HashMap<>();
+    storedContents(snapshots)
+        .forEach(
+            (sha256, decoded) ->
+                decoded.ifPresent(
+                    d ->
+                        bases.put(
+                            sha256,
+                            new DeltaBase(sha256, d.content(), OptionalLong.of(d.depth())))));
+    return bases;
+  }
+
+  /**
+   * The contents {@code snapshots} name, decoded ({@link #decodedOf}); every one must be stored (a
+   * snapshot names only content its store holds).
+   */
+  private Map<Sha256, Optional<Decoded>> storedContents(Collection<Snapshot> snapshots) {
+    Set<Sha256> hashes = new LinkedHashSet<>();
+    snapshots.forEach(snapshot -> snapshot.storedContent().ifPresent(hashes::add));
+    Map<Sha256, Optional<Decoded>> found = decodedOf(hashes);
+    for (Sha256 sha256 : hashes) {
+      if (!found.containsKey(sha256)) {
+        throw new StoreException("blob " + sha256 + " is missing from the store");
+      }
+    }
+    return found;
   }
 
   /**

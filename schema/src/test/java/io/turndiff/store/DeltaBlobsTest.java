@@ -162,7 +162,7 @@ class DeltaBlobsTest {
     }
     StoredRow stored = row(address, afterSha).orElseThrow();
     assertEquals(new StoredRow("delta", Optional.of(beforeSha), 1, stored.bytes()), stored);
-    long whole = BlobEncoder.encode(afterSha, after).data().length;
+    long whole = BlobEncoder.encode(afterSha, after).whole().orElseThrow().data().length;
     assertTrue(
         stored.bytes() * 10 < whole,
         "a delta of a few lines (" + stored.bytes() + " bytes) against " + whole + " whole");

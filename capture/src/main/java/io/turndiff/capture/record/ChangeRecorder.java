@@ -22,6 +22,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.function.Function;
 import java.util.function.Predicate;
 
 /**
@@ -51,34 +52,25 @@ public final class ChangeRecorder {
 
   /**
    * What a completed change adds to the blob table, compressed now: a changed after-state and the
-   * diff. The after-state is also compressed against the before-state, and the diff against the
-   * after-state (or the before-state, when the file is gone): whichever of the two encodings is
-   * smaller is stored ({@code Blobs.put}).
+   * diff. The after-state is compressed against the before-state when the store holds that ({@link
+   * BlobEncoder#encode(Sha256, byte[], Optional)}: the delta alone when it is far smaller, else
+   * both, the smaller stored), and the diff against the after-state (or the before-state, when the
+   * file is gone).
    */
   private record NewBlobs(List<EncodedBlob> blobs, Optional<Sha256> diff) {
 
+    /**
+     * As above: {@code bases} gives the stored content of a before-state, {@code held} says which
+     * after-states the store holds already, which are not compressed again.
+     */
     static NewBlobs of(
         Snapshot before,
         Observation after,
         ChangeKind kind,
         FilePatch patch,
-        Map<Sha256, byte[]> contents) {
-      return of(before, after, kind, patch, contents, sha -> false);
-    }
-
-    /** As above; an after-state {@code held} says the store holds is not compressed again. */
-    static NewBlobs of(
-        Snapshot before,
-        Observation after,
-        ChangeKind kind,
-        FilePatch patch,
-        Map<Sha256, byte[]> contents,
+        Function<Sha256, Optional<DeltaBase>> bases,
         Predicate<Sha256> held) {
-      Optional<DeltaBase> beforeBase =
-          before
-              .storedContent()
-              .flatMap(
-                  sha -> Optional.ofNullable(contents.get(sha)).map(c -> new DeltaBase(sha, c)));
+      Optional<DeltaBase> beforeBase = before.storedContent().flatMap(bases);
       Optional<DeltaBase> afterBase =
           after
               .content()
@@ -97,6 +89,11 @@ public final class ChangeRecorder {
         blobs.add(BlobEncoder.encode(diff.get(), text, afterBase.or(() -> beforeBase)));
       }
       return new NewBlobs(List.copyOf(blobs), diff);
+    }
+
+    /** The before-states' contents in {@code contents} as bases of unknown depth. */
+    static Function<Sha256, Optional<DeltaBase>> basesIn(Map<Sha256, byte[]> contents) {
+      return sha -> Optional.ofNullable(contents.get(sha)).map(c -> new DeltaBase(sha, c));
     }
   }
 
@@ -170,22 +167,27 @@ public final class ChangeRecorder {
                 change.path(),
                 PatchSide.of(before, before.storedContent().map(contents::get)),
                 PatchSide.of(after.snapshot(), after.content()));
-    NewBlobs blobs = NewBlobs.of(before, after, kind, patch, contents, held);
+    NewBlobs blobs = NewBlobs.of(before, after, kind, patch, NewBlobs.basesIn(contents), held);
     return new Completed(change, after, kind, patch, blobs.blobs(), blobs.diff(), false);
   }
 
   /**
    * Classifies a change and compresses its new content (a delta of its before-state when {@code
-   * contents} holds that and the delta is smaller), leaving its line diff pending (a change that is
+   * bases} holds that, {@code Blobs.deltaBasesOf}), leaving its line diff pending (a change that is
    * not {@code unchanged}): what a finish must do before the runtime goes on. Outside any
    * transaction.
    */
   public Completed completeWithDiffPending(
-      StoredFileChange change, Observation after, Map<Sha256, byte[]> contents) {
+      StoredFileChange change, Observation after, Map<Sha256, DeltaBase> bases) {
     ChangeKind kind = ChangeKind.between(change.before(), after.snapshot());
-    NewBlobs blobs = NewBlobs.of(change.before(), after, kind, FilePatch.NONE, contents);
+    NewBlobs blobs =
+        NewBlobs.of(change.before(), after, kind, FilePatch.NONE, baseIn(bases), sha -> false);
     return new Completed(
         change, after, kind, FilePatch.NONE, blobs.blobs(), blobs.diff(), diffPending(kind));
+  }
+
+  private static Function<Sha256, Optional<DeltaBase>> baseIn(Map<Sha256, DeltaBase> bases) {
+    return sha -> Optional.ofNullable(bases.get(sha));
   }
 
   private static boolean diffPending(ChangeKind kind) {
@@ -215,10 +217,10 @@ public final class ChangeRecorder {
       WorkspacePath path,
       Snapshot before,
       Observation after,
-      Map<Sha256, byte[]> contents,
+      Map<Sha256, DeltaBase> bases,
       boolean ignoredByGit) {
     ChangeKind kind = ChangeKind.between(before, after.snapshot());
-    NewBlobs blobs = NewBlobs.of(before, after, kind, FilePatch.NONE, contents);
+    NewBlobs blobs = NewBlobs.of(before, after, kind, FilePatch.NONE, baseIn(bases), sha -> false);
     return new Detected(
         path,
         before,

@@ -1,14 +1,12 @@
 package io.turndiff.store;
 
+import static io.turndiff.store.CapturedFiles.TAKEN_AT;
+import static io.turndiff.store.CapturedFiles.file;
 import static io.turndiff.store.DialectStores.connect;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
-import io.turndiff.model.BoundaryKind;
-import io.turndiff.model.FileMetadata;
-import io.turndiff.model.FileType;
 import io.turndiff.model.Sha256;
-import io.turndiff.model.Snapshot;
 import io.turndiff.model.TurnKind;
 import io.turndiff.model.WorkspacePath;
 import java.nio.charset.StandardCharsets;
@@ -17,7 +15,6 @@ import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -36,22 +33,12 @@ import org.junit.jupiter.params.provider.ValueSource;
  */
 class BeforeLogRowsTest {
 
-  private static final Instant TAKEN_AT = Instant.ofEpochMilli(1_700_000_000_123L);
   private static final int PATHS = 150;
 
   @TempDir Path temp;
 
   private static byte[] bytes(String text) {
     return text.getBytes(StandardCharsets.UTF_8);
-  }
-
-  private static Snapshot file(String path, byte[] content) {
-    return Snapshot.regularFile(
-        WorkspacePath.of(path),
-        BoundaryKind.OPENAT2,
-        new FileMetadata(FileType.REGULAR, content.length, 1L, 0644, 1, 1),
-        Sha256.of(content),
-        TAKEN_AT);
   }
 
   private static BeforeLog.Entry entry(long turn, String call, String path, byte[] content) {

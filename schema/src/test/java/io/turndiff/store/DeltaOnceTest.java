@@ -1,5 +1,6 @@
 package io.turndiff.store;
 
+import static io.turndiff.store.CapturedFiles.file;
 import static io.turndiff.store.DeltaBlobsTest.edited;
 import static io.turndiff.store.DeltaBlobsTest.text;
 import static io.turndiff.store.DialectStores.connect;
@@ -9,18 +10,13 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.turndiff.model.BoundaryKind;
-import io.turndiff.model.FileMetadata;
-import io.turndiff.model.FileType;
 import io.turndiff.model.Sha256;
 import io.turndiff.model.Snapshot;
-import io.turndiff.model.WorkspacePath;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -40,18 +36,7 @@ import org.junit.jupiter.params.provider.ValueSource;
  */
 class DeltaOnceTest {
 
-  private static final Instant TAKEN_AT = Instant.ofEpochMilli(1_700_000_000_123L);
-
   @TempDir Path temp;
-
-  private static Snapshot file(String path, byte[] content) {
-    return Snapshot.regularFile(
-        WorkspacePath.of(path),
-        BoundaryKind.OPENAT2,
-        new FileMetadata(FileType.REGULAR, content.length, 1L, 0644, 1, 1),
-        Sha256.of(content),
-        TAKEN_AT);
-  }
 
   /** The blob row of {@code sha}: encoding, base (or "whole") and depth. */
   private static String stored(StoreAddress address, Sha256 sha) throws SQLException {

@@ -1,15 +1,14 @@
 package io.turndiff.store;
 
+import static io.turndiff.store.CapturedFiles.TAKEN_AT;
+import static io.turndiff.store.CapturedFiles.file;
 import static io.turndiff.store.DialectStores.connect;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.turndiff.model.BoundaryKind;
 import io.turndiff.model.ChangeKind;
 import io.turndiff.model.DetectedBy;
-import io.turndiff.model.FileMetadata;
-import io.turndiff.model.FileType;
 import io.turndiff.model.Sha256;
 import io.turndiff.model.Snapshot;
 import io.turndiff.model.TurnKind;
@@ -20,7 +19,6 @@ import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -41,8 +39,6 @@ import org.junit.jupiter.params.provider.CsvSource;
  */
 class FinishRowsTest {
 
-  private static final Instant TAKEN_AT = Instant.ofEpochMilli(1_700_000_000_123L);
-
   @TempDir Path temp;
 
   private static byte[] bytes(String text) {
@@ -56,15 +52,6 @@ class FinishRowsTest {
       text.append("file ").append(i).append(" line ").append(line).append(" of the source\n");
     }
     return bytes(text.append(edit).toString());
-  }
-
-  private static Snapshot file(String path, byte[] content) {
-    return Snapshot.regularFile(
-        WorkspacePath.of(path),
-        BoundaryKind.OPENAT2,
-        new FileMetadata(FileType.REGULAR, content.length, 1L, 0644, 1, 1),
-        Sha256.of(content),
-        TAKEN_AT);
   }
 
   private static long count(StoreAddress address, String sql) throws SQLException {

@@ -7,6 +7,7 @@ import { badgeOf, changeMark, empty, errorState, ignoredGate, kindChip, lineStat
 import { routes } from '../routes.js';
 import { renderDiff } from '../diff.js';
 import { subscribe } from '../events.js';
+import { newestWins } from '../reload.js';
 import { openRewind } from '../rewind.js';
 
 export async function historyView(main, ctx, workspace, path) {
@@ -16,19 +17,52 @@ export async function historyView(main, ctx, workspace, path) {
     { label: `History of ${path}`, mono: true },
   ]);
   fill(main, loading('Loading the history…'));
-  let entries;
-  try {
-    entries = await api.history(workspace, path);
-  } catch (e) {
-    fill(main, errorState(e, () => historyView(main, ctx, workspace, path)));
-    return null;
-  }
+  const load = async () => {
+    try {
+      return await api.history(workspace, path);
+    } catch (e) {
+      fill(main, errorState(e, () => historyView(main, ctx, workspace, path)));
+      return null;
+    }
+  };
+  const entries = await load();
+  if (!entries) return null;
+  // a finished turn or rewind may have recorded this path: draw the history again (unless the page moved on);
+  // so does another process's commit (store_changed: a CLI turn, another service) and a reconnect, after
+  // which what was missed is not replayed. The entries the reader opened stay open.
+  let shown = true;
+  let open = new Set();
+  const draw = fresh => {
+    if (shown) open = drawHistory(main, workspace, path, fresh, open, reload);
+  };
+  const reload = newestWins(load, draw);
+  draw(entries);
+  subscribe({ workspace }, {
+    onEvent: name => {
+      if (name === 'turn_finished' || name === 'rewind_done') reload();
+    },
+    onResync: reload,
+  });
+  return { destroy: () => { shown = false; } };
+}
+
+/**
+ * Draws the entries, newest first, in place of what the page shows. The newest entry is open when it is new to
+ * the page (so on the first draw), and every entry the reader had open (`wasOpen`) stays open. Returns the set of
+ * the turns open now, which follows the reader's clicks until the next draw.
+ */
+function drawHistory(main, workspace, path, entries, wasOpen, reload) {
+  const shownBefore = new Set([...main.querySelectorAll('.history-entry')].map(d => d.dataset.turn));
+  const opened = new Set();
   const style = () => (localStorage.getItem('turndiff.diffStyle') === 'side' && !matchMedia('(max-width: 860px)').matches ? 'side' : 'unified');
   const items = entries.slice().reverse().map((entry, i) => {
     const record = entry.file;
     const body = h('div', { class: 'history-diff' });
     let loaded = false;
-    const details = h('details', { class: 'history-entry', open: i === 0, dataset: { turn: entry.turn }, ontoggle: () => {
+    const openNow = wasOpen.has(entry.turn) || (i === 0 && !shownBefore.has(entry.turn));
+    const details = h('details', { class: 'history-entry', open: openNow, dataset: { turn: entry.turn }, ontoggle: () => {
+      if (details.open) opened.add(entry.turn);
+      else opened.delete(entry.turn);
       if (!details.open || loaded) return;
       loaded = true;
       if (entry.state === 'open') {
@@ -61,7 +95,7 @@ export async function historyView(main, ctx, workspace, path) {
         entry.state !== 'open' && entry.kind === 'agent' && record.restorable && record.change !== 'unchanged'
           ? h('button', { type: 'button', class: 'button button-small', onclick: e => {
             e.preventDefault();
-            openRewind({ scope: 'file', turn: entry.turn, seq: entry.seq, path: record.path, pathBase64: record.path_base64, onDone: () => historyView(main, ctx, workspace, path) });
+            openRewind({ scope: 'file', turn: entry.turn, seq: entry.seq, path: record.path, pathBase64: record.path_base64, onDone: reload });
           } }, icon('rewind'), 'Rewind file…') : null)),
     body);
     return details;
@@ -71,20 +105,7 @@ export async function historyView(main, ctx, workspace, path) {
       h('h1', { class: 'mono path-title' }, path),
       h('p', { class: 'muted' }, `Every turn that recorded this path in `, h('code', { class: 'mono' }, workspace), ', newest first.')),
     items.length ? h('div', { class: 'history' }, items) : empty('No turn recorded this path.')));
-  // the first entry is open: load it
-  items[0]?.dispatchEvent(new Event('toggle'));
-  // a finished turn or rewind may have recorded this path: draw the history again (unless the page moved on);
-  // so does another process's commit (store_changed: a CLI turn, another service) and a reconnect, after
-  // which what was missed is not replayed
-  let shown = true;
-  const redraw = () => {
-    if (shown) historyView(main, ctx, workspace, path);
-  };
-  subscribe({ workspace }, {
-    onEvent: name => {
-      if (name === 'turn_finished' || name === 'rewind_done') redraw();
-    },
-    onResync: redraw,
-  });
-  return { destroy: () => { shown = false; } };
+  // the open entries load their diffs
+  items.filter(details => details.open).forEach(details => details.dispatchEvent(new Event('toggle')));
+  return opened;
 }

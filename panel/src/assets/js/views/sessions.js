@@ -6,6 +6,7 @@ import { newestFirst } from '../listing.js';
 import { cards, empty, errorState, loading } from '../ui.js';
 import { routes } from '../routes.js';
 import { subscribe } from '../events.js';
+import { newestWins } from '../reload.js';
 
 export async function sessionsView(main, ctx, workspace) {
   ctx.crumbs([{ label: 'Workspaces', href: routes.workspaces() }, { label: workspace, mono: true }]);
@@ -40,10 +41,9 @@ export async function sessionsView(main, ctx, workspace) {
   };
   draw(data);
   let shown = true;
-  const reload = async () => {
-    const fresh = await load();
-    if (fresh && shown) draw(fresh);
-  };
+  const reload = newestWins(load, fresh => {
+    if (shown) draw(fresh);
+  });
   subscribe({ workspace }, {
     onEvent: name => {
       if (name === 'turn_begun' || name === 'turn_finished' || name === 'rewind_done') reload();

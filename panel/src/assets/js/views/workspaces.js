@@ -6,6 +6,7 @@ import { newestFirst } from '../listing.js';
 import { badge, cards, empty, errorState, loading } from '../ui.js';
 import { routes } from '../routes.js';
 import { subscribe } from '../events.js';
+import { newestWins } from '../reload.js';
 
 export async function workspacesView(main, ctx) {
   ctx.crumbs([{ label: 'Workspaces' }]);
@@ -23,10 +24,9 @@ export async function workspacesView(main, ctx) {
   draw(main, data);
   // every event (this page watches all workspaces): a new workspace or turn shows without a reload
   let shown = true;
-  const reload = async () => {
-    const fresh = await load();
-    if (fresh && shown) draw(main, fresh);
-  };
+  const reload = newestWins(load, fresh => {
+    if (shown) draw(main, fresh);
+  });
   subscribe({}, {
     onEvent: name => {
       if (name === 'turn_begun' || name === 'turn_finished' || name === 'rewind_done') reload();

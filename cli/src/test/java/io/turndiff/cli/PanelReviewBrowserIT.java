@@ -390,6 +390,14 @@ class PanelReviewBrowserIT {
     browser.awaitText(".history-turn", "Turn 1");
     browser.await("#live[data-state='live']");
     browser.script("window.__sameDocument = true;");
+    // The page is redrawn in place: the list never gives way to "Loading…" while the new history
+    // loads (events come in bursts, and each blank was a flash for the reader and an empty list for
+    // a test that looked in between).
+    browser.script(
+        "window.__blanked = false;"
+            + "new MutationObserver(() => {"
+            + "  if (!document.querySelector('.history-entry')) window.__blanked = true;"
+            + "}).observe(document.body, {childList: true, subtree: true});");
 
     Map<String, String> cli = Map.of("TURNDIFF_DB", service.database().toString());
     CommandRun begun =
@@ -410,10 +418,20 @@ class PanelReviewBrowserIT {
     CommandRun finished = CliProcess.run(cli, "turn", "finish", "--turn", "t-from-the-cli");
     assertEquals(0, finished.exitCode(), finished.err());
 
-    browser.awaitTrue("document.querySelectorAll('.history-entry').length === 2");
+    browser.awaitTrue(
+        "Array.from(document.querySelectorAll('.history-turn'), e => e.textContent).join()"
+            + " === 'Turn 2,Turn 1'");
     assertEquals(List.of("Turn 2", "Turn 1"), browser.texts(".history-turn"));
     assertEquals(
         Boolean.TRUE, browser.script("return window.__sameDocument === true;"), "no reload");
+    assertEquals(
+        Boolean.FALSE, browser.script("return window.__blanked;"), "the list was never blanked");
+    assertEquals(
+        Boolean.TRUE,
+        browser.script(
+            "return document.querySelector(\".history-entry[data-turn='\" + arguments[0] + \"']\").open;",
+            first),
+        "the entry the reader had open (Turn 1) stays open beside the new turn");
     browser.screenshot("live-history");
     browser.assertQuiet("the live history");
   }

@@ -53,16 +53,21 @@ class RewindProcessIT {
 
   private static final int FILES = 12;
 
+  /** What a test does to the workspace while a turn records it. */
+  @FunctionalInterface
+  private interface Edit {
+    void run() throws Exception;
+  }
+
   /**
-   * A finished turn that modified, deleted and created files; returns its id. The turn is recorded
-   * by the commands run in this JVM ({@link StoreCommands}) on the store the processes then use:
-   * what these tests run as processes is the rewind, and a process per setup command cost about 2 s
-   * of CPU each (docs/build.md, "What CI costs").
+   * A finished turn of {@code workspace} on the store {@code database}: begun, {@code paths}
+   * snapshotted, {@code edit} run, finished; returns its id. The turn is recorded by the commands
+   * run in this JVM ({@link StoreCommands}) on the store the processes then use: what these tests
+   * run as processes is the rewind, and a process per setup command cost about 2 s of CPU each
+   * (docs/build.md, "What CI costs").
    */
-  private static String turnOverManyFiles(TestWorkspace workspace, Path database) throws Exception {
-    for (int i = 0; i < FILES; i++) {
-      workspace.file(String.format("src/f%02d.txt", i), "before " + i + "\n");
-    }
+  private static String recordedTurn(
+      TestWorkspace workspace, Path database, List<String> paths, Edit edit) throws Exception {
     String turn =
         StoreCommands.run(database, "turn", "begin", "--workspace", workspace.root().toString())
             .expect(0)
@@ -70,25 +75,14 @@ class RewindProcessIT {
             .get("turn")
             .asText();
     List<String> args = new ArrayList<>(List.of("snapshot", "--turn", turn));
-    for (int i = 0; i < FILES; i++) {
-      args.add(String.format("src/f%02d.txt", i));
-    }
-    args.add("src/created.txt");
+    args.addAll(paths);
     StoreCommands.run(database, args.toArray(String[]::new)).expect(0);
-    for (int i = 0; i < FILES; i++) {
-      Path file = workspace.resolve(String.format("src/f%02d.txt", i));
-      if (i % 4 == 3) {
-        Files.delete(file);
-      } else {
-        Files.writeString(file, "after " + i + "\n");
-      }
-    }
-    workspace.file("src/created.txt", "created by the agent\n");
+    edit.run();
     StoreCommands.run(database, "turn", "finish", "--turn", turn).expect(0);
     return turn;
   }
 
-  /** A store, a workspace, the tree before a turn over many files, and that turn. */
+  /** A store, a workspace, the tree before a turn, and that turn: what a crash test rewinds. */
   private record CrashableTurn(
       TestWorkspace workspace,
       Path database,
@@ -96,25 +90,70 @@ class RewindProcessIT {
       Map<String, String> beforeTurn,
       String turn) {
 
-    static CrashableTurn in(Path temp) throws Exception {
+    /** A turn over {@link #FILES} files that modified, deleted and created files. */
+    static CrashableTurn overManyFiles(Path temp) throws Exception {
       TestWorkspace workspace = TestWorkspace.in(temp);
-      Path database = temp.resolve("store/turndiff.db");
-      Map<String, String> env = Map.of("TURNDIFF_DB", database.toString());
+      List<String> paths = new ArrayList<>();
       for (int i = 0; i < FILES; i++) {
         workspace.file(String.format("src/f%02d.txt", i), "before " + i + "\n");
+        paths.add(String.format("src/f%02d.txt", i));
       }
+      paths.add("src/created.txt");
+      return recorded(
+          temp,
+          workspace,
+          paths,
+          () -> {
+            for (int i = 0; i < FILES; i++) {
+              Path file = workspace.resolve(String.format("src/f%02d.txt", i));
+              if (i % 4 == 3) {
+                Files.delete(file);
+              } else {
+                Files.writeString(file, "after " + i + "\n");
+              }
+            }
+            workspace.file("src/created.txt", "created by the agent\n");
+          });
+    }
+
+    /**
+     * A turn that replaced the file {@code node} by a directory of {@link #FILES} files: its rewind
+     * deletes the files, removes the directory and puts the file back, in that order.
+     */
+    static CrashableTurn fileIntoDirectory(Path temp) throws Exception {
+      TestWorkspace workspace =
+          TestWorkspace.in(temp).file("node", "the file before\n").file("keep.txt", "k\n");
+      List<String> paths = new ArrayList<>(List.of("node"));
+      for (int i = 0; i < FILES; i++) {
+        paths.add(String.format("node/f%02d.txt", i));
+      }
+      return recorded(
+          temp,
+          workspace,
+          paths,
+          () -> {
+            Files.delete(workspace.resolve("node"));
+            for (int i = 0; i < FILES; i++) {
+              workspace.file(String.format("node/f%02d.txt", i), "made by the turn " + i + "\n");
+            }
+          });
+    }
+
+    private static CrashableTurn recorded(
+        Path temp, TestWorkspace workspace, List<String> paths, Edit edit) throws Exception {
+      Path database = temp.resolve("store/turndiff.db");
       Map<String, String> beforeTurn = TreeContent.of(workspace.root());
       return new CrashableTurn(
-          workspace, database, env, beforeTurn, turnOverManyFiles(workspace, database));
+          workspace,
+          database,
+          Map.of("TURNDIFF_DB", database.toString()),
+          beforeTurn,
+          recordedTurn(workspace, database, paths, edit));
     }
 
     /** {@code turndiff rewind --turn T ARGS}, pausing 300 ms before each rename. */
     Process startRewind(String... args) throws IOException {
-      List<String> command = new ArrayList<>(List.of("rewind", "--turn", turn));
-      command.addAll(List.of(args));
-      return CliProcess.start(
-          Map.of("TURNDIFF_DB", database.toString(), EnvTestHook.REWIND_PAUSE, "300"),
-          command.toArray(String[]::new));
+      return startRewindHeldAt(EnvTestHook.REWIND_PAUSE, "300", args);
     }
 
     /** {@code turndiff rewind --turn T ARGS}, held at {@code hold} (a test hook's variable). */
@@ -158,80 +197,34 @@ class RewindProcessIT {
   }
 
   /**
-   * A store, a workspace, the tree before a turn that replaced the file {@code node} by a directory
-   * of {@link #FILES} files, and that turn: its rewind deletes the files, removes the directory and
-   * puts the file back, in that order.
+   * The operation of a {@link CrashableTurn#fileIntoDirectory} rewind run again: it finishes at the
+   * tree the turn started from.
    */
-  private record FileIntoDirectoryTurn(
-      TestWorkspace workspace,
-      Path database,
-      Map<String, String> env,
-      Map<String, String> beforeTurn,
-      String turn) {
-
-    static FileIntoDirectoryTurn in(Path temp) throws Exception {
-      TestWorkspace workspace =
-          TestWorkspace.in(temp).file("node", "the file before\n").file("keep.txt", "k\n");
-      Path database = temp.resolve("store/turndiff.db");
-      Map<String, String> env = Map.of("TURNDIFF_DB", database.toString());
-      Map<String, String> beforeTurn = TreeContent.of(workspace.root());
-      // recorded in this JVM, as turnOverManyFiles is: the rewind is what runs as a process
-      String turn =
-          StoreCommands.run(database, "turn", "begin", "--workspace", workspace.root().toString())
-              .expect(0)
-              .json()
-              .get("turn")
-              .asText();
-      List<String> args = new ArrayList<>(List.of("snapshot", "--turn", turn, "node"));
-      for (int i = 0; i < FILES; i++) {
-        args.add(String.format("node/f%02d.txt", i));
-      }
-      StoreCommands.run(database, args.toArray(String[]::new)).expect(0);
-      Files.delete(workspace.resolve("node"));
-      for (int i = 0; i < FILES; i++) {
-        workspace.file(String.format("node/f%02d.txt", i), "made by the turn " + i + "\n");
-      }
-      StoreCommands.run(database, "turn", "finish", "--turn", turn).expect(0);
-      return new FileIntoDirectoryTurn(workspace, database, env, beforeTurn, turn);
-    }
-
-    Process startRewind(String hold, String millis, String operation) throws IOException {
-      return CliProcess.start(
-          Map.of("TURNDIFF_DB", database.toString(), hold, millis),
-          "rewind",
-          "--turn",
-          turn,
-          "--operation",
-          operation);
-    }
-
-    /** Kills the rewind with SIGKILL once {@code reached} holds. */
-    void killOnce(Process rewind, String what, Check reached) throws Exception {
-      killWhen(rewind, database, what, reached);
-    }
-
-    /** The same operation run again: it finishes at the tree the turn started from. */
-    void resumedToTheTreeBefore(String operation) throws Exception {
-      CommandRun finished =
-          CliProcess.run(env, "rewind", "--turn", turn, "--operation", operation).expect(0);
-      JsonNode report = finished.json();
-      assertFalse(report.get("replayed").asBoolean(), "it resumed the operation");
-      assertTrue(report.get("complete").asBoolean(), finished.out());
-      assertEquals(FILES + 1, report.get("restored").size(), finished.out());
-      assertEquals(List.of("node"), texts(report.get("removed_directories")), finished.out());
-      assertEquals(beforeTurn, TreeContent.of(workspace.root()), "the file node again");
-      assertEquals(List.of(), temporariesIn(workspace.root()), "no temporary left");
-      workspace.assertOutsideUnchanged();
-    }
+  private static void resumedToTheFileNode(CrashableTurn crashable, String operation)
+      throws Exception {
+    CommandRun finished =
+        CliProcess.run(
+                crashable.env(), "rewind", "--turn", crashable.turn(), "--operation", operation)
+            .expect(0);
+    JsonNode report = finished.json();
+    assertFalse(report.get("replayed").asBoolean(), "it resumed the operation");
+    assertTrue(report.get("complete").asBoolean(), finished.out());
+    assertEquals(FILES + 1, report.get("restored").size(), finished.out());
+    assertEquals(List.of("node"), texts(report.get("removed_directories")), finished.out());
+    assertEquals(
+        crashable.beforeTurn(),
+        TreeContent.of(crashable.workspace().root()),
+        "the file node again");
+    assertEquals(List.of(), temporariesIn(crashable.workspace().root()), "no temporary left");
+    crashable.workspace().assertOutsideUnchanged();
   }
 
   @Test
   void aFileIntoDirectoryRewindKilledWhileItDeletesTheDirectorysFilesIsFinishedByItsResume()
       throws Exception {
-    FileIntoDirectoryTurn crashable = FileIntoDirectoryTurn.in(temp);
+    CrashableTurn crashable = CrashableTurn.fileIntoDirectory(temp);
     Path node = crashable.workspace().resolve("node");
-    Process rewind =
-        crashable.startRewind(EnvTestHook.REWIND_PAUSE, "300", "op-type-changed-mid-way");
+    Process rewind = crashable.startRewind("--operation", "op-type-changed-mid-way");
     crashable.killOnce(
         rewind,
         "after deleting some of the directory's files",
@@ -244,17 +237,18 @@ class RewindProcessIT {
     assertTrue(
         journal(crashable.database()).contains("=started"),
         "paths were journaled started: " + journal(crashable.database()));
-    crashable.resumedToTheTreeBefore("op-type-changed-mid-way");
+    resumedToTheFileNode(crashable, "op-type-changed-mid-way");
   }
 
   @Test
   void aFileIntoDirectoryRewindKilledAfterItPutTheFileBackBeforeItJournaledItIsFinished()
       throws Exception {
-    FileIntoDirectoryTurn crashable = FileIntoDirectoryTurn.in(temp);
+    CrashableTurn crashable = CrashableTurn.fileIntoDirectory(temp);
     // held before each step's paths are journaled done: after the directory's files went, then
     // after the file node was renamed into place (the directory removed in between)
     Process rewind =
-        crashable.startRewind(EnvTestHook.REWIND_DONE_PAUSE, "3000", "op-type-changed-landed");
+        crashable.startRewindHeldAt(
+            EnvTestHook.REWIND_DONE_PAUSE, "3000", "--operation", "op-type-changed-landed");
     crashable.killOnce(
         rewind,
         "after the file was put back",
@@ -262,7 +256,7 @@ class RewindProcessIT {
     assertTrue(
         journal(crashable.database()).contains("=started"),
         "the file was still journaled started: " + journal(crashable.database()));
-    crashable.resumedToTheTreeBefore("op-type-changed-landed");
+    resumedToTheFileNode(crashable, "op-type-changed-landed");
   }
 
   /** A condition a crash test waits for. */
@@ -274,7 +268,7 @@ class RewindProcessIT {
   @Test
   void aRewindKilledWhileItStagesOnSeveralThreadsLeavesNoStagedFileAndIsFinished()
       throws Exception {
-    CrashableTurn crashable = CrashableTurn.in(temp);
+    CrashableTurn crashable = CrashableTurn.overManyFiles(temp);
     TestWorkspace workspace = crashable.workspace();
     Process rewind =
         crashable.startRewindHeldAt(
@@ -308,7 +302,7 @@ class RewindProcessIT {
    * every rename landed, before it journaled them done.
    */
   private CrashableTurn killedAfterEveryRename(String operation) throws Exception {
-    CrashableTurn crashable = CrashableTurn.in(temp);
+    CrashableTurn crashable = CrashableTurn.overManyFiles(temp);
     Process rewind =
         crashable.startRewindHeldAt(
             EnvTestHook.REWIND_DONE_PAUSE, "60000", "--operation", operation);
@@ -406,7 +400,7 @@ class RewindProcessIT {
   @Test
   void aRewindKilledAfterItsReportBeforeItsSyncThenAPowerLossIsRedoneByTheNextRewind()
       throws Exception {
-    CrashableTurn crashable = CrashableTurn.in(temp);
+    CrashableTurn crashable = CrashableTurn.overManyFiles(temp);
     TestWorkspace workspace = crashable.workspace();
     Path database = crashable.database();
     Process rewind =
@@ -471,7 +465,7 @@ class RewindProcessIT {
 
   @Test
   void aRewindKilledMidWayIsFinishedByTheSameOperationId() throws Exception {
-    CrashableTurn crashable = CrashableTurn.in(temp);
+    CrashableTurn crashable = CrashableTurn.overManyFiles(temp);
     TestWorkspace workspace = crashable.workspace();
     Path database = crashable.database();
     Map<String, String> env = crashable.env();
@@ -514,7 +508,7 @@ class RewindProcessIT {
 
   @Test
   void aRewindKilledMidWayIsResumedByTheSameCommandWithoutItsOperationId() throws Exception {
-    CrashableTurn crashable = CrashableTurn.in(temp);
+    CrashableTurn crashable = CrashableTurn.overManyFiles(temp);
     TestWorkspace workspace = crashable.workspace();
     Map<String, String> env = crashable.env();
     String turn = crashable.turn();
@@ -652,7 +646,7 @@ class RewindProcessIT {
   @Test
   void aKilledRewindLeavesNoStagedFileAfterItsResumeAndNeverRemovesAFileItDidNotMake()
       throws Exception {
-    CrashableTurn crashable = CrashableTurn.in(temp);
+    CrashableTurn crashable = CrashableTurn.overManyFiles(temp);
     TestWorkspace workspace = crashable.workspace();
     Path database = crashable.database();
     // a file someone else made under each name a rewind of this fresh store could try first for a
@@ -855,17 +849,10 @@ class RewindProcessIT {
     Map<String, String> env = Map.of("TURNDIFF_DB", database.toString());
     List<String> smallHeap = List.of("-Xmx48m");
     // the turn recorded in this JVM; the rewinds and the diff, with the small heap, are processes
-    String turn =
-        StoreCommands.run(database, "turn", "begin", "--workspace", workspace.root().toString())
-            .expect(0)
-            .json()
-            .get("turn")
-            .asText();
-    StoreCommands.run(database, "snapshot", "--turn", turn, "big.img").expect(0);
     Path big = workspace.resolve("big.img");
-    writeLargeFile(big, BIG_FILE);
+    String turn =
+        recordedTurn(workspace, database, List.of("big.img"), () -> writeLargeFile(big, BIG_FILE));
     String content = sha256Of(big);
-    StoreCommands.run(database, "turn", "finish", "--turn", turn).expect(0);
 
     CommandRun plain =
         CliProcess.runWithJvmOptions(smallHeap, env, "rewind", "--turn", turn).expect(3);
@@ -896,16 +883,15 @@ class RewindProcessIT {
     // the turn recorded in this JVM; the rewinds, whose reports and exit codes this is about, are
     // processes
     String turn =
-        StoreCommands.run(database, "turn", "begin", "--workspace", workspace.root().toString())
-            .expect(0)
-            .json()
-            .get("turn")
-            .asText();
-    StoreCommands.run(database, "snapshot", "--turn", turn, "a.txt", "b.txt", "leak.txt").expect(0);
-    Files.writeString(workspace.resolve("a.txt"), "agent a\n");
-    Files.writeString(workspace.resolve("b.txt"), "agent b\n");
-    Files.delete(workspace.resolve("leak.txt"));
-    StoreCommands.run(database, "turn", "finish", "--turn", turn).expect(0);
+        recordedTurn(
+            workspace,
+            database,
+            List.of("a.txt", "b.txt", "leak.txt"),
+            () -> {
+              Files.writeString(workspace.resolve("a.txt"), "agent a\n");
+              Files.writeString(workspace.resolve("b.txt"), "agent b\n");
+              Files.delete(workspace.resolve("leak.txt"));
+            });
     Files.writeString(workspace.resolve("b.txt"), "user b\n");
 
     CommandRun dry = CliProcess.run(env, "rewind", "--turn", turn, "--dry-run").expect(3);

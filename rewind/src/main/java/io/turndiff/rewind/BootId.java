@@ -37,4 +37,15 @@ final class BootId {
     Optional<String> now = now();
     return recorded.isEmpty() || now.isEmpty() || !recorded.equals(now);
   }
+
+  /**
+   * Whether {@code recorded} is known to have been taken in another boot than this one: both are
+   * known, and they differ. No page cache outlives its boot, so what this boot reads of a file no
+   * one has written since it began is what the disk holds ({@link PowerLossRecovery} settles an
+   * operation on it where the file system cannot be synced).
+   */
+  static boolean knownToBeAnotherThanNow(Optional<String> recorded) {
+    Optional<String> now = now();
+    return recorded.isPresent() && now.isPresent() && !recorded.equals(now);
+  }
 }

@@ -95,6 +95,12 @@ final class PowerLossRecovery {
   private record Left(String why) implements Verdict {}
 
   /**
+   * What a check did: each path redone or left, with what it held or why ({@link #redo}'s answer),
+   * and whether it wrote anything (a path redone; a redo refused writes nothing).
+   */
+  private record Checked(Map<WorkspacePath, String> outcome, boolean wrote) {}
+
+  /**
    * Checks every path the operation journaled as restored or merged against what it was to hold,
    * and writes again each one a power loss took back (see the class comment); of the paths an
    * unfinished run journaled as started, those that hold what a power loss left of their write (the
@@ -102,6 +108,11 @@ final class PowerLossRecovery {
    * those left, each with why.
    */
   Map<WorkspacePath, String> redo(
+      StoredRewindOperation operation, StoredTurn rewindTurn, WorkspaceBoundary boundary) {
+    return check(operation, rewindTurn, boundary).outcome();
+  }
+
+  private Checked check(
       StoredRewindOperation operation, StoredTurn rewindTurn, WorkspaceBoundary boundary) {
     List<StoredRewindEntry> written =
         store.read(tx -> tx.rewinds().entries(operation.id())).stream()
@@ -122,6 +133,7 @@ final class PowerLossRecovery {
                 changedByLaterTurns(
                     tx, rewindTurn, written.stream().map(StoredRewindEntry::path).toList()));
     Map<WorkspacePath, String> outcome = new TreeMap<>();
+    boolean wrote = false;
     for (StoredRewindEntry entry : written) {
       Observation now = boundary.observeExact(entry.path(), BlobSink.checking(store));
       Verdict verdict =
@@ -157,11 +169,12 @@ final class PowerLossRecovery {
           } else {
             journalRedone(entry, redo.found());
             outcome.put(entry.path(), "redone: " + redo.found());
+            wrote = true;
           }
         }
       }
     }
-    return outcome;
+    return new Checked(outcome, wrote);
   }
 
   /**
@@ -174,19 +187,45 @@ final class PowerLossRecovery {
   }
 
   /**
-   * For a finished operation from another boot: {@link #redo}, then records that it was checked in
-   * this boot (so that it is not checked again before the next restart, synced or not). Returns
-   * what {@link #redo} did.
+   * For a finished operation from another boot: {@link #redo}, then records what the check found
+   * out, so that an operation is checked until what it wrote is known to be on the disk, and never
+   * after. Returns what {@link #redo} did.
+   *
+   * <p>When the check wrote nothing (every path held what the rewind wrote, or something no power
+   * loss makes, which it left) and the operation was last applied in a boot known to be another
+   * than this one ({@link BootId#knownToBeAnotherThanNow}), what it read came from the disk: the
+   * page cache of the boot that wrote it is gone. The operation is then settled, marked synced with
+   * no sync needed, and never checked again. This is what bounds the check where the file system
+   * cannot be synced (the fallback boundary): it used to check such an operation at every boot,
+   * each time long after its rewind, and so took a file the rewind wrote that the user deleted in
+   * the meantime, outside any turn, for a rename a power loss took back, and wrote it again.
+   *
+   * <p>Otherwise (a path redone: its write is in this boot's page cache only; or no boot to tell
+   * apart, the posix mode) the check is recorded as made in this boot, so that it is not made again
+   * before the next restart, and the operation is settled by the {@link #syncAndMark} that follows
+   * it; where that sync cannot be made, the next boot checks it again, and settles it once it finds
+   * everything in place. What is not bounded: an operation with neither a boot id nor a sync (the
+   * fallback boundary where {@code /proc} cannot be read) is checked at every rewind of its
+   * workspace; and a file deleted between the rewind's answer and the first check is written again
+   * (nothing on the disk tells that deletion from a rename a power loss took back).
    */
   Map<WorkspacePath, String> redoFinished(
       StoredRewindOperation operation, StoredTurn rewindTurn, WorkspaceBoundary boundary) {
-    Map<WorkspacePath, String> outcome = redo(operation, rewindTurn, boundary);
+    Checked checked = check(operation, rewindTurn, boundary);
+    boolean readFromTheDisk =
+        !checked.wrote()
+            && BootId.knownToBeAnotherThanNow(
+                store.read(tx -> tx.rewinds().bootId(operation.id())));
     store.writeDurably(
         tx -> {
-          tx.rewinds().runningInBoot(operation.id(), BootId.now());
+          if (readFromTheDisk) {
+            tx.rewinds().markSynced(operation.id());
+          } else {
+            tx.rewinds().runningInBoot(operation.id(), BootId.now());
+          }
           return null;
         });
-    return outcome;
+    return checked.outcome();
   }
 
   /**

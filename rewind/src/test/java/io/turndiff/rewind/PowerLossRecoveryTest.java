@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.turndiff.model.BoundaryKind;
 import io.turndiff.model.PathInput;
 import io.turndiff.model.WorkspacePath;
 import io.turndiff.store.StoredRewindOperation;
@@ -15,9 +16,13 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.TreeMap;
+import java.util.TreeSet;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 
 /**
  * A rewind writes its files without syncing each and syncs the file system once at its end; a power
@@ -37,12 +42,16 @@ class PowerLossRecoveryTest extends HarnessTest {
   }
 
   private String rewrittenTurn() throws Exception {
+    return rewrittenTurn(h);
+  }
+
+  private String rewrittenTurn(RewindHarness harness) throws Exception {
     List<String> paths = new ArrayList<>();
     for (int i = 0; i < FILES; i++) {
       h.workspace.file("f" + i + ".txt", before(i));
       paths.add("f" + i + ".txt");
     }
-    return h.turn(
+    return harness.turn(
         paths,
         () -> {
           for (int i = 0; i < FILES; i++) {
@@ -76,6 +85,63 @@ class PowerLossRecoveryTest extends HarnessTest {
         });
   }
 
+  /**
+   * A restart of the machine as the store sees it: every operation of the workspace not marked
+   * synced was last applied in another boot. (A synced one is never checked, whatever its boot.)
+   */
+  private void restart(long workspace) {
+    h.store.writeDurably(
+        tx -> {
+          tx.rewinds()
+              .doneUnsyncedIn(workspace)
+              .forEach(
+                  operation ->
+                      tx.rewinds()
+                          .runningInBoot(
+                              operation.id(), Optional.of("00000000-0000-0000-0000-000000000000")));
+          return null;
+        });
+  }
+
+  private boolean settled(String operation, long workspace) {
+    return h.store.read(tx -> tx.rewinds().doneUnsyncedIn(workspace)).stream()
+        .noneMatch(unsynced -> unsynced.externalId().equals(operation));
+  }
+
+  /**
+   * What the next rewind in the workspace found of the earlier operations it checked: what it was
+   * told of each path, by path, and which operations; and whether it was made durable after its
+   * answer.
+   */
+  private record NextRewind(Map<String, String> told, Set<String> checked, boolean synced) {}
+
+  /**
+   * Rewinds a new turn of {@code file}, the next rewind in the workspace, which starts by making
+   * the earlier ones durable (checking those that may be from another boot), and makes it durable
+   * after its answer, as the command line does.
+   */
+  private NextRewind nextRewind(RewindHarness harness, String file) throws Exception {
+    h.workspace.file(file, "before\n");
+    String turn = harness.turn(List.of(file), () -> Files.writeString(file(file), "after\n"));
+    Map<String, String> told = new TreeMap<>();
+    Set<String> checked = new TreeSet<>();
+    RewindReport next =
+        harness.rewind.rewind(
+            new RewindRequest(turn, false, Optional.empty(), false, false),
+            new RewindStarted() {
+              @Override
+              public void started(String id, boolean resumed) {}
+
+              @Override
+              public void recovered(String id, Map<WorkspacePath, String> paths) {
+                checked.add(id);
+                paths.forEach((path, what) -> told.put(path.display(), what));
+              }
+            });
+    assertTrue(next.complete(), next.toString());
+    return new NextRewind(told, checked, harness.rewind.makeDurable(next));
+  }
+
   private List<Path> temporaries() throws Exception {
     try (Stream<Path> files = Files.walk(h.workspace.root())) {
       return files.filter(path -> path.getFileName().toString().startsWith(".turndiff-")).toList();
@@ -83,31 +149,14 @@ class PowerLossRecoveryTest extends HarnessTest {
   }
 
   /**
-   * Rewinds a new turn of another file, the next rewind in the workspace, which starts by making
-   * the earlier ones durable, and syncs it after its answer; returns what it was told of the paths
-   * it checked of {@code checked}, the one earlier operation it may check, by path.
+   * {@link #nextRewind} over the harness's own boundary; returns what it was told of the paths it
+   * checked of {@code checked}, the one earlier operation it may check, by path.
    */
   private Map<String, String> rewindOfAnotherTurn(String checked) throws Exception {
-    h.workspace.file("other.txt", "other before\n");
-    String other =
-        h.turn(List.of("other.txt"), () -> Files.writeString(file("other.txt"), "other after\n"));
-    Map<String, String> told = new TreeMap<>();
-    RewindReport next =
-        h.rewind.rewind(
-            new RewindRequest(other, false, Optional.empty(), false, false),
-            new RewindStarted() {
-              @Override
-              public void started(String id, boolean resumed) {}
-
-              @Override
-              public void recovered(String id, Map<WorkspacePath, String> paths) {
-                assertEquals(checked, id);
-                paths.forEach((path, what) -> told.put(path.display(), what));
-              }
-            });
-    assertTrue(next.complete(), next.toString());
-    assertTrue(h.rewind.makeDurable(next), "synced after its answer");
-    return told;
+    NextRewind next = nextRewind(h, "other.txt");
+    assertTrue(Set.of(checked).containsAll(next.checked()), next.checked().toString());
+    assertTrue(next.synced(), "synced after its answer");
+    return next.told();
   }
 
   @Test
@@ -320,6 +369,81 @@ class PowerLossRecoveryTest extends HarnessTest {
     RewindReport rewindOfAgain = h.rewindTurn(again);
     assertTrue(rewindOfAgain.complete(), rewindOfAgain.toString());
     assertEquals(before(0), h.workspace.readText("f0.txt"), "that turn rewinds as recorded");
+  }
+
+  /**
+   * The check's limit, bounded: an operation the check after a restart found with every path in
+   * place is known to be on the disk (synced after the check; or, where the file system cannot be
+   * synced, read in a later boot than the one that wrote it) and marked so, never checked again. A
+   * file of it the user deletes after that check, outside any turn, stays deleted through the next
+   * restart and rewind. With the fallback boundary the operation was checked again at every boot,
+   * and the deleted file written again from the store.
+   */
+  @ParameterizedTest
+  @EnumSource(
+      value = BoundaryKind.class,
+      names = {"OPENAT", "SECURE_DIRECTORY_STREAM"})
+  void aFileDeletedAfterACheckThatFoundEveryPathInPlaceStaysDeletedThroughTheNextRestart(
+      BoundaryKind kind) throws Exception {
+    try (RewindHarness harness = h.over(kind)) {
+      String turn = rewrittenTurn(harness);
+      String operation = harness.rewindTurn(turn).operation();
+      long workspace = h.workspaceIdOf(turn);
+      ranInAnotherBootUnsynced(operation); // the power went before its sync, and took nothing
+
+      assertEquals(Map.of(), nextRewind(harness, "other.txt").told(), "every path in place");
+
+      deletedThroughARestart(harness, "f0.txt", operation, workspace);
+      for (int i = 1; i < FILES; i++) {
+        assertEquals(before(i), h.workspace.readText("f" + i + ".txt"));
+      }
+    }
+  }
+
+  /**
+   * The user deletes {@code path}, outside any turn, once {@code operation} was checked; the
+   * machine restarts, and the next rewind in the workspace runs: the deletion stands, no earlier
+   * operation is checked again, and {@code operation} is settled.
+   */
+  private void deletedThroughARestart(
+      RewindHarness harness, String path, String operation, long workspace) throws Exception {
+    Files.delete(file(path));
+    restart(workspace);
+    Map<String, String> told = nextRewind(harness, "after-the-restart.txt").told();
+    assertFalse(Files.exists(file(path)), "the user's deletion stands: " + told);
+    assertEquals(Map.of(), told, "nothing checked again");
+    assertTrue(settled(operation, workspace), "checked, and known to be on the disk");
+    assertEquals(List.of(), temporaries());
+  }
+
+  /**
+   * The same after the check redid a path a power loss cut short: the redo's write is made durable
+   * by the sync after the check, or, where the file system cannot be synced, the next boot's check
+   * finds it in place on the disk; then the operation is settled, and the user's deletion of the
+   * redone file after that stays deleted through the next restart and rewind.
+   */
+  @ParameterizedTest
+  @EnumSource(
+      value = BoundaryKind.class,
+      names = {"OPENAT", "SECURE_DIRECTORY_STREAM"})
+  void aFileDeletedOnceItsRedoIsKnownToBeOnTheDiskStaysDeletedThroughTheNextRestart(
+      BoundaryKind kind) throws Exception {
+    try (RewindHarness harness = h.over(kind)) {
+      String turn = rewrittenTurn(harness);
+      String operation = harness.rewindTurn(turn).operation();
+      long workspace = h.workspaceIdOf(turn);
+      byte[] f1 = Files.readAllBytes(file("f1.txt"));
+      Files.write(file("f1.txt"), Arrays.copyOf(f1, 100)); // what a power loss left of it
+      ranInAnotherBootUnsynced(operation);
+
+      assertEquals(
+          List.of("f1.txt"), List.copyOf(nextRewind(harness, "other.txt").told().keySet()));
+      assertEquals(before(1), h.workspace.readText("f1.txt"), "redone");
+      restart(workspace);
+      assertEquals(Map.of(), nextRewind(harness, "third.txt").told(), "in place on the disk");
+
+      deletedThroughARestart(harness, "f1.txt", operation, workspace);
+    }
   }
 
   @Test

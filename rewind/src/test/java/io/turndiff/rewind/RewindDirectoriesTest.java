@@ -3,10 +3,7 @@ package io.turndiff.rewind;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
-import io.turndiff.boundary.BoundaryOptions;
-import io.turndiff.boundary.Portability;
 import io.turndiff.capture.track.TrackingOptions;
 import io.turndiff.model.BoundaryKind;
 import java.nio.file.Files;
@@ -222,20 +219,6 @@ class RewindDirectoriesTest extends HarnessTest {
     assertEquals(afterTurn, tree(), "the undo puts the turn's directories back, a/ with its 0700");
   }
 
-  /** The harness's workspace and store, with a boundary of {@code kind}. */
-  private RewindHarness over(BoundaryKind kind) {
-    assumeTrue(
-        Portability.current().allows(BoundaryOptions.Mechanism.of(kind)),
-        "the posix mode holds roots with openat only");
-    return new RewindHarness(
-        h.workspace,
-        h.store,
-        "session-1",
-        BoundaryOptions.builder()
-            .forceFallback(kind == BoundaryKind.SECURE_DIRECTORY_STREAM)
-            .build());
-  }
-
   /** A tracked workspace with a/ (0755, holding files); returns its tree. */
   private Map<String, String> trackedWorkspace(RewindHarness harness) {
     h.workspace
@@ -263,7 +246,7 @@ class RewindDirectoriesTest extends HarnessTest {
   @EnumSource(BoundaryKind.class)
   void aShellTurnsChmodOfADirectoryIsRewoundAndItsUndoChangesItBack(BoundaryKind kind)
       throws Exception {
-    try (RewindHarness harness = over(kind)) {
+    try (RewindHarness harness = h.over(kind)) {
       Map<String, String> before = trackedWorkspace(harness);
       String turn = shellTurn(harness, "chmod 700 a");
       Map<String, String> afterTurn = tree();

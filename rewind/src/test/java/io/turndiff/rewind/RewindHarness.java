@@ -2,12 +2,15 @@ package io.turndiff.rewind;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import io.turndiff.boundary.BoundaryOptions;
+import io.turndiff.boundary.Portability;
 import io.turndiff.capture.CaptureService;
 import io.turndiff.capture.workspace.WorkspaceHandles;
 import io.turndiff.fixtures.TestStore;
 import io.turndiff.fixtures.TestWorkspace;
+import io.turndiff.model.BoundaryKind;
 import io.turndiff.model.TestHook;
 import io.turndiff.review.ReviewQueries;
 import io.turndiff.store.Store;
@@ -112,6 +115,24 @@ final class RewindHarness implements AutoCloseable {
 
   RewindReport dryRun(String turn) {
     return rewind.rewind(new RewindRequest(turn, false, Optional.empty(), true, false));
+  }
+
+  /**
+   * Another harness over this one's workspace, store and session, with a boundary of {@code kind}
+   * (the fallback, or the strongest handle the mode allows); the test is skipped where the mode
+   * does not hold roots with it (the posix mode: openat only).
+   */
+  RewindHarness over(BoundaryKind kind) {
+    assumeTrue(
+        Portability.current().allows(BoundaryOptions.Mechanism.of(kind)),
+        "the posix mode holds roots with openat only");
+    return new RewindHarness(
+        workspace,
+        store,
+        session,
+        BoundaryOptions.builder()
+            .forceFallback(kind == BoundaryKind.SECURE_DIRECTORY_STREAM)
+            .build());
   }
 
   /**

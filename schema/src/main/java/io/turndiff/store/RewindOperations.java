@@ -367,7 +367,10 @@ public final class RewindOperations {
         .execute();
   }
 
-  /** The operation finished and everything it wrote reached the disk (one syncfs after it all). */
+  /**
+   * The operation finished and everything it wrote is known to be on the disk: one syncfs after it
+   * all, or a check in a later boot that found it there (PowerLossRecovery). Never checked again.
+   */
   public void markSynced(long operationId) {
     dsl.update(REWIND_OPERATION)
         .set(REWIND_OPERATION.SYNCED, 1L)

@@ -95,7 +95,8 @@ class DeltaBlobsTest {
     return String.join("\n", lines).getBytes(StandardCharsets.UTF_8);
   }
 
-  private static Sha256 putAgainst(Store store, byte[] content, Optional<byte[]> base) {
+  /** Stores {@code content}, offered as a delta of {@code base} where there is one. */
+  static Sha256 putAgainst(Store store, byte[] content, Optional<byte[]> base) {
     Sha256 sha = Sha256.of(content);
     EncodedBlob encoded =
         BlobEncoder.encode(sha, content, base.map(b -> new DeltaBase(Sha256.of(b), b)));

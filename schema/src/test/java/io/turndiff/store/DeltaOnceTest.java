@@ -2,6 +2,7 @@ package io.turndiff.store;
 
 import static io.turndiff.store.CapturedFiles.file;
 import static io.turndiff.store.DeltaBlobsTest.edited;
+import static io.turndiff.store.DeltaBlobsTest.putAgainst;
 import static io.turndiff.store.DeltaBlobsTest.text;
 import static io.turndiff.store.DialectStores.connect;
 import static io.turndiff.store.DialectStores.fresh;
@@ -157,16 +158,7 @@ class DeltaOnceTest {
     try (Store store = Store.open(address)) {
       store.write(tx -> tx.blobs().put(chain.getFirst()));
       for (int i = 1; i <= Blobs.MAX_DEPTH; i++) {
-        byte[] base = chain.get(i - 1);
-        byte[] content = chain.get(i);
-        store.write(
-            tx ->
-                tx.blobs()
-                    .put(
-                        BlobEncoder.encode(
-                            Sha256.of(content),
-                            content,
-                            Optional.of(new DeltaBase(Sha256.of(base), base)))));
+        putAgainst(store, chain.get(i), Optional.of(chain.get(i - 1)));
       }
       assertEquals(
           "delta " + Sha256.of(chain.get(Blobs.MAX_DEPTH - 1)).hex() + " " + Blobs.MAX_DEPTH,
@@ -234,16 +226,8 @@ class DeltaOnceTest {
         for (int i = 1; i < 10; i++) {
           byte[] base = version;
           version = edited(base, random);
-          byte[] content = version;
-          store.write(
-              tx ->
-                  tx.blobs()
-                      .put(
-                          BlobEncoder.encode(
-                              Sha256.of(content),
-                              content,
-                              Optional.of(new DeltaBase(Sha256.of(base), base)))));
-          contents.add(content);
+          putAgainst(store, version, Optional.of(base));
+          contents.add(version);
         }
       }
       long chunkedUpload = store.write(tx -> tx.blobs().beginChunks());

@@ -177,7 +177,7 @@ public final class RewindOperations {
    * Whether the operation put anything back: a path restored (written, or found holding its
    * before-state already) or merged, or a directory made, removed or given its mode back. Two
    * look-ups of one row each, where loading the journal's entries with their snapshots to ask the
-   * same was a fifth of a rewind's samples in a chain of undone rewinds (each rewind settles every
+   * same was 17% of a rewind's samples in a chain of undone rewinds (each rewind settles every
    * level of the chain it undoes, docs/performance.md).
    */
   public boolean putAnythingBack(long operationId) {

@@ -58,7 +58,7 @@ public final class Turndiff implements AutoCloseable {
     this.capture =
         new CaptureService(
             store, workspaces, settings.watch.withHook(settings.hook), diffs::computeLater);
-    this.rewind = new RewindService(store, workspaces, settings.hook);
+    this.rewind = new RewindService(store, workspaces, settings.hook, diffs::computeLater);
     this.queries = new ReviewQueries(store, pending);
     this.export = new TurnExport(store, workspaces, queries);
   }

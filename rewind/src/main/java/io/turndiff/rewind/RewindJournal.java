@@ -37,6 +37,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.function.Function;
+import java.util.function.LongConsumer;
 import java.util.function.Predicate;
 
 /**
@@ -73,16 +74,20 @@ final class RewindJournal {
 
   private final Store store;
   private final TestHook hook;
+  private final LongConsumer diffsLater;
   private final ChangeRecorder recorder = new ChangeRecorder();
 
   /**
    * @param hook told {@link TestHook.Point#REWIND_FILE_STAGED} after each file is staged, {@link
    *     TestHook.Point#BEFORE_REWIND_RENAME} before each path is renamed into place and {@link
    *     TestHook.Point#BEFORE_REWIND_JOURNALED_DONE} before the paths are journaled done
+   * @param diffsLater told the rewind turn's row once the operation is done: the turn's line diffs
+   *     are pending, to be computed after the caller has its answer
    */
-  RewindJournal(Store store, TestHook hook) {
+  RewindJournal(Store store, TestHook hook, LongConsumer diffsLater) {
     this.store = store;
     this.hook = hook;
+    this.diffsLater = diffsLater;
   }
 
   /**
@@ -827,16 +832,18 @@ final class RewindJournal {
             .filter(state -> state.storedContent().filter(before::containsKey).isEmpty())
             .toList();
     before.putAll(store.read(tx -> tx.blobs().contentsOf(unknown)));
-    // each path read, diffed and compressed on its own (on a few threads), captured whatever its
-    // size, so that undoing this rewind can tell the path still holds what it left. What a path was
-    // put back to is a state the store holds (every content in before is one loaded from it: the
-    // targets, merges and before-states): referenced by its hash, not compressed again (it was 7%
-    // of a rewind's profile, docs/performance.md)
+    // each path read and classified on its own (on a few threads), captured whatever its size, so
+    // that undoing this rewind can tell the path still holds what it left. What a path was put back
+    // to is a state the store holds (every content in before is one loaded from it: the targets,
+    // merges and before-states): referenced by its hash, not compressed again (it was 7% of a
+    // rewind's profile, docs/performance.md). The line diffs are left pending, as a finish leaves
+    // them: diffing and compressing them was a tenth of a rewind's samples (docs/performance.md,
+    // "The rewind's own work")
     List<ChangeRecorder.Completed> completed =
         IndependentSteps.run(
             touched,
             change ->
-                recorder.complete(
+                recorder.completeWithDiffPending(
                     change,
                     boundary.observeExact(change.path(), BlobSink.storing(store)),
                     before,
@@ -854,5 +861,6 @@ final class RewindJournal {
           TurnStandings.afterRewind(tx, operation);
           return null;
         });
+    diffsLater.accept(rewindTurn.id());
   }
 }

@@ -17,6 +17,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.function.LongConsumer;
 import java.util.stream.Collectors;
 
 /**
@@ -61,11 +62,22 @@ public final class RewindService implements AutoCloseable {
    *     into place
    */
   public RewindService(Store store, WorkspaceHandles workspaces, TestHook hook) {
+    this(store, workspaces, hook, turnRow -> {});
+  }
+
+  /**
+   * @param hook as above
+   * @param diffsLater told a rewind turn's row once its operation is done: its line diffs are left
+   *     pending, as a finish leaves a turn's, for the caller not to wait for them (the service
+   *     computes them in the background; a query that meets one pending computes it on the spot)
+   */
+  public RewindService(
+      Store store, WorkspaceHandles workspaces, TestHook hook, LongConsumer diffsLater) {
     this.store = store;
     this.workspaces = workspaces;
     this.claims = new OperationClaims(store);
     this.planner = new RewindPlanner(store);
-    this.journal = new RewindJournal(store, hook);
+    this.journal = new RewindJournal(store, hook, diffsLater);
     this.recovery = new PowerLossRecovery(store, journal);
     this.reports = new RewindReports(store);
   }

@@ -1,10 +1,8 @@
 package io.turndiff.rewind;
 
-import io.turndiff.model.RewindStatus;
 import io.turndiff.model.TurnKind;
 import io.turndiff.model.TurnState;
 import io.turndiff.store.StoreTransaction;
-import io.turndiff.store.StoredRewindDirectory;
 import io.turndiff.store.StoredRewindOperation;
 import io.turndiff.store.StoredTurn;
 import java.util.ArrayDeque;
@@ -67,12 +65,6 @@ final class TurnStandings {
    * only skipped (conflicts, refusals) rewound nothing.
    */
   static boolean changedAnything(StoreTransaction tx, StoredRewindOperation operation) {
-    return tx.rewinds().entries(operation.id()).stream()
-            .anyMatch(
-                entry ->
-                    entry.status() == RewindStatus.RESTORED
-                        || entry.status() == RewindStatus.MERGED)
-        || tx.rewindDirectories().of(operation.id()).stream()
-            .anyMatch(directory -> directory.status() == StoredRewindDirectory.Status.DONE);
+    return tx.rewinds().putAnythingBack(operation.id());
   }
 }

@@ -16,7 +16,9 @@ import io.turndiff.model.TestHook;
 import io.turndiff.model.TurnKind;
 import io.turndiff.model.TurnState;
 import io.turndiff.model.WorkspacePath;
+import io.turndiff.review.PendingDiffs;
 import io.turndiff.review.RewoundBy;
+import io.turndiff.store.StoredFileChange;
 import io.turndiff.store.StoredTurn;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -27,6 +29,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Random;
+import java.util.TreeMap;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
@@ -106,6 +109,38 @@ class RewindServiceTest {
     StoredTurn rewindTurn = turn(report.rewindTurn().orElseThrow());
     assertEquals(TurnKind.REWIND, rewindTurn.kind());
     assertEquals(TurnState.FINISHED, rewindTurn.state());
+  }
+
+  @Test
+  void theRewindTurnsLineDiffsArePendingWhenItAnswersAndDrawnFromItsStoredStates()
+      throws Exception {
+    h.workspace.file("a.txt", "one\ntwo\n").file("b.txt", "b\n");
+    String turn =
+        h.turn(
+            List.of("a.txt", "b.txt"),
+            () -> {
+              Files.writeString(file("a.txt"), "one\nTWO\n");
+              Files.delete(file("b.txt"));
+            });
+    RewindReport report = h.rewindTurn(turn);
+    StoredTurn rewindTurn = turn(report.rewindTurn().orElseThrow());
+    // the caller waits for the files and the journal, not for the rewind turn's diffs: they are
+    // left pending as a finish leaves a turn's (computed by the service's background, or by the
+    // first query that needs one)
+    List<StoredFileChange> pending =
+        h.store.read(tx -> tx.fileChanges().diffPendingOfTurn(rewindTurn.id()));
+    assertEquals(List.of("a.txt", "b.txt"), pending.stream().map(c -> c.path().display()).toList());
+    Map<String, String> patches = new TreeMap<>();
+    h.store.read(
+        tx -> {
+          pending.forEach(
+              change ->
+                  patches.put(
+                      change.path().display(), new PendingDiffs().patchOf(tx, change).text()));
+          return null;
+        });
+    assertTrue(patches.get("a.txt").contains("-TWO\n+two\n"), patches.get("a.txt"));
+    assertTrue(patches.get("b.txt").contains("+b\n"), patches.get("b.txt"));
   }
 
   @Test

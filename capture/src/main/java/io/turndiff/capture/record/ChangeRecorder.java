@@ -143,21 +143,6 @@ public final class ChangeRecorder {
   /** Classifies a change and writes its diff (outside any transaction: it only computes). */
   public Completed complete(
       StoredFileChange change, Observation after, Map<Sha256, byte[]> contents) {
-    return complete(change, after, contents, sha -> false);
-  }
-
-  /**
-   * As {@link #complete(StoredFileChange, Observation, Map)}, for an after-state that may be
-   * content the store already holds ({@code held}), as a rewind turn's is: the state it puts back
-   * is a stored state by definition. Such an after-state is referenced by its hash; it is not
-   * compressed or delta-encoded again only for {@code Blobs.put} to find it stored and drop the
-   * encoding.
-   */
-  public Completed complete(
-      StoredFileChange change,
-      Observation after,
-      Map<Sha256, byte[]> contents,
-      Predicate<Sha256> held) {
     Snapshot before = change.before();
     ChangeKind kind = ChangeKind.between(before, after.snapshot());
     FilePatch patch =
@@ -167,8 +152,31 @@ public final class ChangeRecorder {
                 change.path(),
                 PatchSide.of(before, before.storedContent().map(contents::get)),
                 PatchSide.of(after.snapshot(), after.content()));
-    NewBlobs blobs = NewBlobs.of(before, after, kind, patch, NewBlobs.basesIn(contents), held);
+    NewBlobs blobs =
+        NewBlobs.of(before, after, kind, patch, NewBlobs.basesIn(contents), sha -> false);
     return new Completed(change, after, kind, patch, blobs.blobs(), blobs.diff(), false);
+  }
+
+  /**
+   * As {@link #completeWithDiffPending(StoredFileChange, Observation, Map)}, for an after-state
+   * that may be content the store already holds ({@code held}), as a rewind turn's is: the state it
+   * puts back is a stored state by definition. Such an after-state is referenced by its hash; it is
+   * not compressed or delta-encoded again only for {@code Blobs.put} to find it stored and drop the
+   * encoding. Another is stored as a delta of its before-state when {@code contents} holds that.
+   * The line diff is left pending, as a finish leaves it: a rewind's caller waits for the files and
+   * the journal, not for the rewind turn's diffs (computed in the background, or by the first query
+   * that needs them).
+   */
+  public Completed completeWithDiffPending(
+      StoredFileChange change,
+      Observation after,
+      Map<Sha256, byte[]> contents,
+      Predicate<Sha256> held) {
+    ChangeKind kind = ChangeKind.between(change.before(), after.snapshot());
+    NewBlobs blobs =
+        NewBlobs.of(change.before(), after, kind, FilePatch.NONE, NewBlobs.basesIn(contents), held);
+    return new Completed(
+        change, after, kind, FilePatch.NONE, blobs.blobs(), blobs.diff(), diffPending(kind));
   }
 
   /**

@@ -319,9 +319,9 @@ public final class BeforeLog {
     Map<Sha256, EncodedBlob> unique = new LinkedHashMap<>();
     logged.forEach(blob -> unique.putIfAbsent(blob.sha256(), blob));
     unique.keySet().removeAll(tx.blobs().containedAmong(unique.keySet()));
-    return (unique.size() < PARALLEL_CONTENTS
-            ? unique.values().stream()
-            : unique.values().parallelStream())
+    // a list, not the map's values: their spliterator would hand the first 1,024 to one thread
+    List<EncodedBlob> missing = List.copyOf(unique.values());
+    return (missing.size() < PARALLEL_CONTENTS ? missing.stream() : missing.parallelStream())
         .map(BlobEncoder::compressedIfRaw)
         .toList();
   }

@@ -15,24 +15,23 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
-import java.util.function.Function;
 import java.util.function.Predicate;
 
 /**
  * The before-states one snapshot call read, appended to the before log within the call's
  * transaction ({@link BeforeLog}): which is the first of its path in the turn (the first
- * before-state wins), which content the store does not hold yet (compressed then, as the blob table
- * stores it), and the log's rows, all of the call's in one append.
+ * before-state wins), which content the store does not hold yet (logged raw then, for the fold to
+ * compress: {@link BlobEncoder#unencoded}), and the log's rows, all of the call's in one append.
  *
  * <p>A call that names one path (what runtimes send before most tools) asks the store with the
  * prepared look-ups of one path: merged into the many-path queries below it was slower. A call that
  * names many (a patch over many files, a runtime that sends a tool's paths at once) asks once per
  * few hundred paths whether the turn holds each, and whether the store holds each content, and
- * compresses what it lacks on the common pool, as a finish reads and compresses its files.
+ * reads them on the common pool, as a finish reads its files.
  */
 final class CallBefores {
 
-  /** From this many paths a call's contents are compressed on the common pool (as a finish's). */
+  /** From this many paths a call's paths are read on the common pool (as a finish's). */
   static final int PARALLEL_PATHS = 8;
 
   private CallBefores() {}
@@ -94,11 +93,12 @@ final class CallBefores {
   }
 
   /**
-   * The contents the observations read that the store does not hold, compressed, by hash (most
-   * before-states of a tree the store has seen are held: compressing costs more than the rest of
-   * the call's own work then). Within the call's transaction: a collection that removed a content
-   * before it ran has the call log the content; one after it folds the log first, so the content is
-   * referred to by then.
+   * The contents the observations read that the store does not hold, by hash, kept raw: most
+   * before-states of a tree the store has seen are held; the others are compressed by the fold,
+   * which meets them together at the turn's finish (on the common pool), not on the call, where
+   * zstd was a fifth of a one-path call's time in a big turn. Within the call's transaction: a
+   * collection that removed a content before it ran has the call log the content; one after it
+   * folds the log first, so the content is referred to by then.
    */
   private static Map<Sha256, EncodedBlob> newContents(
       StoreTransaction tx, List<Observation> observations) {
@@ -111,14 +111,8 @@ final class CallBefores {
                   read.putIfAbsent(observation.snapshot().storedContent().orElseThrow(), content));
     }
     read.keySet().removeAll(held(tx, read.keySet()));
-    Function<Map.Entry<Sha256, byte[]>, EncodedBlob> encode =
-        content -> BlobEncoder.encode(content.getKey(), content.getValue());
-    List<EncodedBlob> encoded =
-        read.size() < PARALLEL_PATHS
-            ? read.entrySet().stream().map(encode).toList()
-            : read.entrySet().parallelStream().map(encode).toList();
     Map<Sha256, EncodedBlob> bySha = new LinkedHashMap<>();
-    encoded.forEach(blob -> bySha.put(blob.sha256(), blob));
+    read.forEach((sha, content) -> bySha.put(sha, BlobEncoder.unencoded(sha, content)));
     return bySha;
   }
 

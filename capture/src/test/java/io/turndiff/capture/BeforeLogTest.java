@@ -194,6 +194,38 @@ class BeforeLogTest {
     assertEquals(ChangeKind.MODIFIED, change(turn, "a.txt").change().orElseThrow());
   }
 
+  /**
+   * The call does not wait for zstd (issue 23 item 4): it logs the content it read as it is, and
+   * the fold (here the next reader of the store reopened, as after a killed process) stores it
+   * compressed, the same bytes back.
+   */
+  @Test
+  void aCallLogsItsNewContentRawAndTheFoldStoresItCompressed() {
+    String text = "a line the store compresses well\n".repeat(200);
+    workspace.file("a.txt", text);
+    String turn = beginTurn();
+    capture.snapshot(turn, Optional.of("one"), List.of("a.txt"));
+    capture.close();
+    store.close();
+    assertEquals("raw", StoreRows.text(store, "SELECT content_encoding FROM before_log"));
+    assertEquals(
+        text.length(),
+        Long.parseLong(StoreRows.text(store, "SELECT length(content_data) FROM before_log")),
+        "the log holds the bytes the call read");
+
+    store = TestStore.reopen(store);
+    capture = new CaptureService(store, BoundaryOptions.defaults());
+    assertEquals(Optional.of(sha(text)), change(turn, "a.txt").before().storedContent());
+    assertEquals(0, rows("before_log"));
+    String blob = "FROM blob WHERE size = " + text.length();
+    assertEquals("zstd", StoreRows.text(store, "SELECT encoding " + blob));
+    assertTrue(
+        Long.parseLong(StoreRows.text(store, "SELECT length(data) " + blob)) < text.length() / 4,
+        "stored compressed");
+    assertArrayEquals(
+        text.getBytes(StandardCharsets.UTF_8), store.read(tx -> tx.blobs().require(sha(text))));
+  }
+
   @Test
   void beforeStatesLeftInTheLogWhenItsProcessStoppedAreFoldedByTheNextReaderOfTheStore() {
     workspace.file("a.txt", "a before\n");

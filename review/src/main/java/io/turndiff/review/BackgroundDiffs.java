@@ -109,7 +109,11 @@ public final class BackgroundDiffs implements AutoCloseable {
     if (abandoned) {
       return 0;
     }
-    List<StoredFileChange> pending = store.read(tx -> tx.fileChanges().diffPendingOfTurn(turnRow));
+    // a finished turn's records: no row of the before log is of it, so the reads and the write
+    // leave the log to the next turn's finish (Store#writeFinished) instead of folding the few rows
+    // its snapshot calls logged since, while those calls wait
+    List<StoredFileChange> pending =
+        store.readFinished(tx -> tx.fileChanges().diffPendingOfTurn(turnRow));
     if (pending.isEmpty()) {
       return 0;
     }
@@ -117,7 +121,7 @@ public final class BackgroundDiffs implements AutoCloseable {
         (pending.size() < PARALLEL_FILES ? pending.stream() : pending.parallelStream())
             .map(this::compute)
             .toList();
-    return store.write(
+    return store.writeFinished(
         tx -> {
           int stored = 0;
           for (Computed diff : computed) {
@@ -136,7 +140,7 @@ public final class BackgroundDiffs implements AutoCloseable {
   }
 
   private Computed compute(StoredFileChange change) {
-    FilePatch patch = store.read(tx -> diffs.patchOf(tx, change));
+    FilePatch patch = store.readFinished(tx -> diffs.patchOf(tx, change));
     Optional<Sha256> hash = PendingDiffs.hashOf(patch);
     return new Computed(
         change,

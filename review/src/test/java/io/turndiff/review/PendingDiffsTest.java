@@ -10,6 +10,7 @@ import io.turndiff.capture.record.ChangeRecorder;
 import io.turndiff.capture.workspace.WorkspaceHandles;
 import io.turndiff.diff.FilePatch;
 import io.turndiff.fixtures.RecordedChanges;
+import io.turndiff.fixtures.StoreRows;
 import io.turndiff.fixtures.TestStore;
 import io.turndiff.fixtures.TestWorkspace;
 import io.turndiff.model.PathInput;
@@ -25,6 +26,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -181,6 +183,43 @@ class PendingDiffsTest {
               .orElse(""));
     }
     assertQueriesGiveTheSynchronousDiffs();
+  }
+
+  /**
+   * The background's reads and its write are of the finished turn alone: they leave the next turn's
+   * logged snapshot calls in the before log for that turn's finish to fold together, instead of
+   * folding them a few at a time while the calls wait for the store's lock (issue 23 item 4).
+   */
+  @Test
+  void theBackgroundLeavesTheNextTurnsLoggedCallsInTheLogForItsFinish() throws Exception {
+    String next = capture.beginTurn(workspace.root(), Optional.of("s"), Optional.empty()).turn();
+    capture.snapshot(next, Optional.of("next-call"), List.of("same.txt", "created.txt"));
+    assertEquals(2, loggedRows(), "the next turn's call only appended");
+
+    try (BackgroundDiffs background =
+        new BackgroundDiffs(store, new PendingDiffs(), TestHook.NONE)) {
+      assertEquals(4, background.computeNow(turnRow));
+    }
+    assertEquals(2, loggedRows(), "the background folded none of the next turn's rows");
+    assertTrue(pendingRows().isEmpty(), "and stored every diff of its own turn");
+
+    Files.writeString(workspace.resolve("same.txt"), "changed\n");
+    capture.finishTurn(next);
+    assertEquals(0, loggedRows(), "the next turn's finish folded them");
+    Map<String, StoredFileChange> nextChanges = new LinkedHashMap<>();
+    RecordedChanges.of(store, next)
+        .forEach(change -> nextChanges.put(change.path().display(), change));
+    assertEquals(Set.of("same.txt", "created.txt"), nextChanges.keySet());
+    assertEquals(
+        Optional.of(Sha256.of("same\n".getBytes(StandardCharsets.UTF_8))),
+        nextChanges.get("same.txt").before().storedContent(),
+        "the logged before-state is the one recorded");
+    assertQueriesGiveTheSynchronousDiffs();
+  }
+
+  /** The before log's rows, counted on the store's own connection (no fold). */
+  private long loggedRows() {
+    return Long.parseLong(StoreRows.text(store, "SELECT count(*) FROM before_log"));
   }
 
   @Test

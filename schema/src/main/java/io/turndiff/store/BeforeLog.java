@@ -6,6 +6,7 @@ import static io.turndiff.store.jooq.Tables.TURN;
 
 import io.turndiff.model.DetectedBy;
 import io.turndiff.model.GivenPath;
+import io.turndiff.model.Sha256;
 import io.turndiff.model.Snapshot;
 import io.turndiff.model.WorkspacePath;
 import io.turndiff.store.jooq.tables.records.BeforeLogRecord;
@@ -34,8 +35,9 @@ import org.jooq.impl.DSL;
  * <p>Why a log: a before-state only has to survive a killed runtime, and a SQLite commit costs what
  * it writes. Recording the before-state in its tables dirties about fifteen pages (each row and a
  * page of each of their indexes); appending a row here dirties the log's last page, a page of its
- * one index and the compressed content's overflow pages, and is as durable as any other commit (the
- * WAL at {@code synchronous=NORMAL}). The fold does the work once for every row appended since the
+ * one index and the content's overflow pages, and is as durable as any other commit (the WAL at
+ * {@code synchronous=NORMAL}). The content is logged as it was read, raw: the fold compresses it,
+ * so the call does not wait for zstd. The fold does the work once for every row appended since the
  * last one, in the transaction of whoever comes next: the turn's finish, a scan, a query of the
  * panel or the CLI, the service's start after a crash. So every reader sees the folded truth, and a
  * folded row is gone from the log in the same commit that recorded it.
@@ -55,8 +57,8 @@ public final class BeforeLog {
 
   /**
    * One logged before-state: the tool call that named the path, when, the state it saw, the symlink
-   * it was reached through, and the content it read, compressed ({@link BlobEncoder}), when it read
-   * one the store may not hold.
+   * it was reached through, and the content it read, when it read one the store may not hold: kept
+   * raw ({@link BlobEncoder#unencoded}) for the fold to compress, or compressed whole.
    */
   public record Entry(
       long turnId,
@@ -105,7 +107,7 @@ public final class BeforeLog {
       new MultiRowInsert<>("before_log.insert.rows", BEFORE_LOG, LOG_COLUMNS, false);
 
   /**
-   * A logged content's whole encoding: the log holds contents compressed on their own (a
+   * A logged content's whole encoding: the log holds contents on their own, raw or compressed (a
    * before-state has no base a call knows of).
    */
   private static EncodedBlob.Whole whole(EncodedBlob content) {
@@ -245,7 +247,7 @@ public final class BeforeLog {
                 row.getContentData()));
       }
     }
-    tx.blobs().putAll(contents);
+    tx.blobs().putAll(compressed(tx, contents));
     long[] calls =
         tx.toolCalls()
             .recordAll(
@@ -298,6 +300,30 @@ public final class BeforeLog {
     for (int i : again) {
       foldAgain(tx, rows.get(i).getTurnId(), befores.get(i), calls[i]);
     }
+  }
+
+  /** From this many logged contents the fold compresses them on the common pool. */
+  private static final int PARALLEL_CONTENTS = 8;
+
+  /**
+   * The logged contents the store lacks, each once, compressed as the blob table keeps them: a
+   * snapshot call logs what it read raw ({@link BlobEncoder#unencoded}), so that its caller does
+   * not wait for zstd (a fifth of a one-path call's time in a big turn's profile); the fold, which
+   * meets a turn's calls together at its finish, compresses them on the common pool. A row logged
+   * compressed (by an older version) is stored as it is.
+   */
+  private static List<EncodedBlob> compressed(StoreTransaction tx, List<EncodedBlob> logged) {
+    if (logged.isEmpty()) {
+      return List.of();
+    }
+    Map<Sha256, EncodedBlob> unique = new LinkedHashMap<>();
+    logged.forEach(blob -> unique.putIfAbsent(blob.sha256(), blob));
+    unique.keySet().removeAll(tx.blobs().containedAmong(unique.keySet()));
+    // a list, not the map's values: their spliterator would hand the first 1,024 to one thread
+    List<EncodedBlob> missing = List.copyOf(unique.values());
+    return (missing.size() < PARALLEL_CONTENTS ? missing.stream() : missing.parallelStream())
+        .map(BlobEncoder::compressedIfRaw)
+        .toList();
   }
 
   /**

@@ -28,6 +28,26 @@ public final class BlobEncoder {
   }
 
   /**
+   * {@code content} (whose hash is {@code sha256}) kept as it is, uncompressed: what a snapshot
+   * call appends to the before log, whose fold compresses it ({@link #compressedIfRaw}), off the
+   * call.
+   */
+  public static EncodedBlob unencoded(Sha256 sha256, byte[] content) {
+    return new EncodedBlob(sha256, content.length, BlobCodec.RAW, content);
+  }
+
+  /**
+   * {@code blob} as the blob table keeps it: a whole content kept raw ({@link #unencoded}) is
+   * compressed when that makes it smaller, as {@link #encode} does; any other is as it was.
+   */
+  static EncodedBlob compressedIfRaw(EncodedBlob blob) {
+    return blob.whole()
+        .filter(whole -> whole.encoding().equals(BlobCodec.RAW) && blob.delta().isEmpty())
+        .map(whole -> encode(blob.sha256(), whole.data()))
+        .orElse(blob);
+  }
+
+  /**
    * A delta at most this many times smaller than its content is stored without compressing the
    * content on its own as well. zstd at level 3 makes this repository's sources 2.9 times smaller
    * on their own ({@link BlobCodec}); a delta eight times smaller than the content is smaller than

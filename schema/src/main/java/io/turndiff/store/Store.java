@@ -332,6 +332,27 @@ public final class Store implements AutoCloseable {
    *     StoreException.Problem#BUSY} when another process held the write lock past the busy timeout
    */
   public <T> T write(Function<StoreTransaction, T> work) {
+    return write(work, true);
+  }
+
+  /**
+   * As {@link #write}, without folding the before log first ({@link BeforeLog}): for work that
+   * touches only finished turns' records (the line diffs of their file changes, the contents those
+   * diffs are stored as), which no logged row can change, since the log holds open turns' rows
+   * only. A snapshot call appends a row only in a transaction that finds its turn open, and a turn
+   * leaves the open state only in a write that folded the log first (the finish, an abandon, a
+   * removal), each under the store's one write lock (SQLite's, or PostgreSQL's advisory lock).
+   *
+   * <p>Why: the background line diffs of a big turn run while the next turn's snapshot calls come
+   * in; a write of theirs that folded would fold the few rows logged since the last (a dozen
+   * statements and a commit) while the calls wait for the lock, again and again, instead of the
+   * finish folding the turn's rows together.
+   */
+  public <T> T writeFinished(Function<StoreTransaction, T> work) {
+    return write(work, false);
+  }
+
+  private <T> T write(Function<StoreTransaction, T> work, boolean fold) {
     lock.lock();
     try {
       if (lock.getHoldCount() > 1) {
@@ -339,7 +360,8 @@ public final class Store implements AutoCloseable {
       }
       refuseWrites();
       StoreConnection connection = writer();
-      return connection.writeTransaction(() -> work.apply(foldedTransactionOn(connection)));
+      return connection.writeTransaction(
+          () -> work.apply(fold ? foldedTransactionOn(connection) : transactionOn(connection)));
     } catch (RuntimeException e) {
       throw noted(failures.translate(e));
     } finally {
@@ -510,6 +532,23 @@ public final class Store implements AutoCloseable {
       // a snapshot call logged a before-state since the last write: fold it (a write of nothing
       // folds), then read what the fold left; a call logged meanwhile is one that came after
       write(tx -> null);
+      return readers.read(connection -> work.apply(transactionOn(connection)));
+    } catch (RuntimeException e) {
+      throw noted(failures.translate(e));
+    }
+  }
+
+  /**
+   * As {@link #read}, without looking at the before log ({@link BeforeLog}): for work that reads
+   * only finished turns' records, which no logged row belongs to ({@link #writeFinished} says why
+   * none can). A read that found the log not empty would fold it first: a write, waited for by the
+   * snapshot calls that logged the rows.
+   */
+  public <T> T readFinished(Function<StoreTransaction, T> work) {
+    if (lock.isHeldByCurrentThread()) {
+      return write(work);
+    }
+    try {
       return readers.read(connection -> work.apply(transactionOn(connection)));
     } catch (RuntimeException e) {
       throw noted(failures.translate(e));

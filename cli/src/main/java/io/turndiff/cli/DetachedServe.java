@@ -3,6 +3,7 @@ package io.turndiff.cli;
 import io.turndiff.ownfiles.AtomicFile;
 import io.turndiff.ownfiles.OwnDirectory;
 import io.turndiff.ownfiles.OwnFile;
+import io.turndiff.service.InheritedStartUp;
 import java.io.File;
 import java.io.IOException;
 import java.nio.file.Path;
@@ -13,10 +14,12 @@ import java.util.List;
 /**
  * {@code turndiff serve --port PORT} for a store, started by {@code turndiff open} in its own
  * session ({@code setsid}, when there is one) so that it outlives that command and its terminal,
- * with this JVM's Java and class path. Its output goes to {@code <store>.serve.log} beside the
- * store (the service's own file, never a workspace's; named after the store, so that two stores in
- * one folder keep two logs); it stops after {@code --exit-when-idle} without a request or an open
- * panel, when its store is deleted, or when stopped (SIGTERM).
+ * with this JVM's Java and class path, from the start-up cache and native libraries this JVM
+ * started with ({@link InheritedStartUp}, as {@code service start}'s daemon: a serve started from
+ * nothing spends about twice the CPU before it answers). Its output goes to {@code
+ * <store>.serve.log} beside the store (the service's own file, never a workspace's; named after the
+ * store, so that two stores in one folder keep two logs); it stops after {@code --exit-when-idle}
+ * without a request or an open panel, when its store is deleted, or when stopped (SIGTERM).
  */
 final class DetachedServe {
 
@@ -35,6 +38,8 @@ final class DetachedServe {
     }
     command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
     command.add("--enable-native-access=ALL-UNNAMED");
+    // the same class path as this JVM's, so the cache this JVM started from matches it
+    command.addAll(InheritedStartUp.ofThisJvm());
     command.add("-cp");
     command.add(System.getProperty("java.class.path"));
     command.add(Main.class.getName());

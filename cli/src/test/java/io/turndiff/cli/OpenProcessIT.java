@@ -15,9 +15,12 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.Arrays;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
@@ -27,7 +30,8 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * {@code turndiff open} as a real process: with no service it starts {@code serve} for the store,
  * prints a login URL whose one-time code logs a browser in once; a second {@code open} finds the
- * running service and starts nothing.
+ * running service and starts nothing. The serve it starts comes from the start-up cache and native
+ * library the command started from, as {@code service start}'s daemon does.
  */
 class OpenProcessIT {
 
@@ -84,6 +88,19 @@ class OpenProcessIT {
     JsonNode opened = Json.mapper().readTree(first.out());
     assertTrue(opened.get("started").asBoolean(), first.out());
     servePid = opened.get("pid").asLong();
+    List<String> serveOptions =
+        Arrays.asList(Files.readString(Path.of("/proc/" + servePid + "/cmdline")).split("\0"));
+    Path jar = CliProcess.jar();
+    assertTrue(
+        serveOptions.contains("-XX:AOTCache=" + StartupCache.of(jar)),
+        "the serve starts from the command's cache: " + serveOptions);
+    assertTrue(
+        serveOptions.contains(
+            "-Dturndiff.sqlite.library=" + jar.resolveSibling("turndiff.native").toAbsolutePath()),
+        "and loads the command's copy of sqlite-jdbc's library: " + serveOptions);
+    assertFalse(
+        serveOptions.contains("-XX:TieredStopAtLevel=1"),
+        "but keeps the full JIT of a long-lived process: " + serveOptions);
     String url = opened.get("url").asText();
     String prefix = "http://127.0.0.1:" + port + "/#login=";
     assertTrue(url.startsWith(prefix), url);

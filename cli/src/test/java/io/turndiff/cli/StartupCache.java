@@ -14,7 +14,8 @@ import java.util.stream.Stream;
  * The ahead-of-time cache (JDK 25, {@code -XX:AOTCacheOutput}: classes loaded and linked, method
  * profiles) that every command-line process the tests start runs from: trained once per jar on the
  * launcher's own workload ({@link AotTraining}), with the flags {@link CliProcess} starts the jar
- * with, and kept beside it as {@code turndiff-it.aot}.
+ * with, and kept beside it as the checkout launcher's own cache, {@code turndiff.aot} (the
+ * launcher's {@code ${jar%.jar}.aot}).
  *
  * <p>Why: the integration tests start the jar several hundred times, and its start (picocli, jOOQ,
  * Jackson, SQLite, a fresh store's migration) is most of what most of them cost: about 3.3 s of CPU
@@ -25,6 +26,14 @@ import java.util.stream.Stream;
  * never race to write an archive, and a held process ({@link EnvTestHook}), whose class path the
  * archive could not cover, starts from it too. The training costs about 17 s of CPU, once per
  * build.
+ *
+ * <p>The launcher's file, not one of the tests' own: the checkout's {@code turndiff} launcher runs
+ * in the tests too (the MCP server {@code hooks install} writes into a runtime's settings, every
+ * process of a {@link UserSandbox}, whose {@code TURNDIFF_HOME} is the checkout), and finding no
+ * cache it trained the same workload with the same flags a second time in the background, and
+ * started from a class-data archive written at exit until then. Now the launcher finds this cache
+ * and starts from it; a training the launcher has begun (its lock, {@code turndiff.aot.training})
+ * is waited for rather than run twice.
  *
  * <p>Several test JVMs (Failsafe forks, or the tests of another run of the same build) may ask at
  * once: a file lock beside the jar lets one train while the others wait, and the cache gets its
@@ -42,11 +51,14 @@ final class StartupCache {
 
   /** The cache for {@code jar}, trained first when it has none or an older one. */
   static Path of(Path jar) {
-    Path cache = jar.resolveSibling("turndiff-it.aot");
+    String name = jar.getFileName().toString().replaceFirst("\\.jar$", "");
+    Path cache = jar.resolveSibling(name + ".aot");
+    Path launcherTraining = jar.resolveSibling(name + ".aot.training");
     try {
       return BuildLock.holding(
-          jar.resolveSibling("turndiff-it.aot.lock"),
+          jar.resolveSibling(name + ".aot.lock"),
           () -> {
+            awaitLauncherTraining(launcherTraining);
             if (!current(cache, jar)) {
               train(jar, cache);
             }
@@ -57,6 +69,18 @@ final class StartupCache {
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       throw new IllegalStateException("interrupted while training the start-up cache", e);
+    }
+  }
+
+  /**
+   * Waits while the launcher trains the same cache in the background (its lock folder exists), at
+   * most as long as a training of the tests' own may take; the launcher gives up a lock ten minutes
+   * old.
+   */
+  private static void awaitLauncherTraining(Path lock) throws InterruptedException {
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(TRAINING_LIMIT_SECONDS);
+    while (Files.isDirectory(lock, LinkOption.NOFOLLOW_LINKS) && System.nanoTime() < deadline) {
+      Thread.sleep(250);
     }
   }
 

@@ -4,9 +4,11 @@ import java.lang.management.ManagementFactory;
 import java.util.List;
 
 /**
- * The JVM options a service spawned from this JVM and its jar ({@code java -jar turndiff.jar}, no
- * {@code TURNDIFF_HOME}) takes over from the command that spawns it: the files its start-up reads,
- * not its compilers or its collector.
+ * The JVM options a service spawned from this JVM and its jar takes over from the command that
+ * spawns it: the files its start-up reads, not its compilers or its collector. Two commands spawn
+ * one: {@code service start} with no {@code TURNDIFF_HOME} ({@code java -jar turndiff.jar}, {@link
+ * DaemonLauncher}) and {@code open}, whose {@code serve} runs on this JVM's class path (the cli's
+ * {@code DetachedServe}).
  *
  * <p>A launcher starts a command from an ahead-of-time cache ({@code -XX:AOTCache}, JDK 25: its
  * classes loaded and linked, method profiles) or a class-data archive, and points sqlite-jdbc and
@@ -20,7 +22,7 @@ import java.util.List;
  * -XX:AOTCacheOutput} (the cache's training) stays behind too: a service must not write a cache
  * when it ends.
  */
-final class InheritedStartUp {
+public final class InheritedStartUp {
 
   /**
    * The options taken over, by how they begin: the cache or archive and the logging that keeps the
@@ -41,7 +43,7 @@ final class InheritedStartUp {
   private InheritedStartUp() {}
 
   /** What a service spawned from this JVM takes over from the options this JVM started with. */
-  static List<String> ofThisJvm() {
+  public static List<String> ofThisJvm() {
     return of(ManagementFactory.getRuntimeMXBean().getInputArguments());
   }
 

@@ -22,6 +22,11 @@ public interface TestHook {
      * before), and has not put it in place: once per file, on the thread that staged it.
      */
     REWIND_FILE_STAGED,
+    /**
+     * A rewind that writes made its dry run, and has not begun the transaction that stores its
+     * operation (and plans it again there only if the store changed since the dry run's plan).
+     */
+    REWIND_DRY_RUN_DONE,
     /** A rewind put its staged paths in place, and has not journaled them done. */
     BEFORE_REWIND_JOURNALED_DONE,
     /**

@@ -21,6 +21,7 @@ import io.turndiff.rewind.RewindDecision.AlreadyThere;
 import io.turndiff.rewind.RewindDecision.FileStep;
 import io.turndiff.rewind.RewindDecision.Leave;
 import io.turndiff.rewind.RewindDecision.Write;
+import io.turndiff.store.RewindOperations;
 import io.turndiff.store.Store;
 import io.turndiff.store.StoredFileChange;
 import io.turndiff.store.StoredRewindEntry;
@@ -364,17 +365,19 @@ final class RewindJournal {
     if (refused.isEmpty()) {
       return;
     }
+    Map<Long, RewindOperations.Mark> marks = new HashMap<>();
+    refused.forEach(
+        (entry, leave) ->
+            marks.put(
+                entry.id(),
+                new RewindOperations.Mark(
+                    RewindStatus.SKIPPED,
+                    Optional.of(leave.reason()),
+                    Optional.of(leave.detail()),
+                    Optional.empty())));
     store.write(
         tx -> {
-          refused.forEach(
-              (entry, leave) ->
-                  tx.rewinds()
-                      .mark(
-                          entry.id(),
-                          RewindStatus.SKIPPED,
-                          Optional.of(leave.reason()),
-                          Optional.of(leave.detail()),
-                          Optional.empty()));
+          tx.rewinds().mark(marks);
           return null;
         });
   }
@@ -472,30 +475,33 @@ final class RewindJournal {
    * again), or changed since (a conflict).
    */
   private void journalDecided(Files files, Staging staging) {
+    // the marks in one statement per kind of mark (and 64 paths), not one per path
+    Map<Long, RewindOperations.Mark> marks = new HashMap<>();
+    staging
+        .left()
+        .forEach(
+            (id, leave) ->
+                marks.put(
+                    id,
+                    new RewindOperations.Mark(
+                        RewindStatus.SKIPPED,
+                        Optional.of(leave.reason()),
+                        Optional.of(leave.detail()),
+                        Optional.empty())));
+    staging
+        .alreadyThere()
+        .forEach(
+            entry ->
+                marks.put(
+                    entry.id(),
+                    new RewindOperations.Mark(
+                        RewindStatus.RESTORED,
+                        Optional.empty(),
+                        Optional.of("it already held its before-state"),
+                        Optional.empty())));
     store.writeDurably(
         tx -> {
-          staging
-              .left()
-              .forEach(
-                  (id, leave) ->
-                      tx.rewinds()
-                          .mark(
-                              id,
-                              RewindStatus.SKIPPED,
-                              Optional.of(leave.reason()),
-                              Optional.of(leave.detail()),
-                              Optional.empty()));
-          staging
-              .alreadyThere()
-              .forEach(
-                  entry ->
-                      tx.rewinds()
-                          .mark(
-                              entry.id(),
-                              RewindStatus.RESTORED,
-                              Optional.empty(),
-                              Optional.of("it already held its before-state"),
-                              Optional.empty()));
+          Map<Long, RewindOperations.Mark> started = new HashMap<>(marks);
           for (Decided decided : staging.writes()) {
             Write write = (Write) decided.action();
             Optional<Sha256> merged = mergedContent(write);
@@ -509,14 +515,12 @@ final class RewindJournal {
             recorder.recordBefore(
                 tx, files.rewindTurn().id(), files.toolCall(), replaced, DetectedBy.SNAPSHOT);
             merged.ifPresent(sha -> tx.blobs().put(sha, write.content().orElseThrow()));
-            tx.rewinds()
-                .mark(
-                    decided.entry().id(),
-                    RewindStatus.STARTED,
-                    Optional.empty(),
-                    Optional.empty(),
-                    merged);
+            started.put(
+                decided.entry().id(),
+                new RewindOperations.Mark(
+                    RewindStatus.STARTED, Optional.empty(), Optional.empty(), merged));
           }
+          tx.rewinds().mark(started);
           return null;
         });
   }
@@ -623,29 +627,28 @@ final class RewindJournal {
         indexed.wrote(write.entry().path(), write.write(), write.merged());
       }
     }
+    // one statement per kind of mark (and 64 paths), not one per path
+    Map<Long, RewindOperations.Mark> marks = new HashMap<>();
+    for (Pending write : pending) {
+      Leave leave = refused.get(write.entry().id());
+      marks.put(
+          write.entry().id(),
+          leave != null
+              ? new RewindOperations.Mark(
+                  RewindStatus.SKIPPED,
+                  Optional.of(leave.reason()),
+                  Optional.of(leave.detail()),
+                  write.merged())
+              : new RewindOperations.Mark(
+                  write.write().merge() ? RewindStatus.MERGED : RewindStatus.RESTORED,
+                  Optional.empty(),
+                  Optional.empty(),
+                  write.merged()));
+    }
     store.write(
         tx -> {
           indexed.intoTheIndex(tx, workspaceId);
-          for (Pending write : pending) {
-            Leave leave = refused.get(write.entry().id());
-            if (leave != null) {
-              tx.rewinds()
-                  .mark(
-                      write.entry().id(),
-                      RewindStatus.SKIPPED,
-                      Optional.of(leave.reason()),
-                      Optional.of(leave.detail()),
-                      write.merged());
-            } else {
-              tx.rewinds()
-                  .mark(
-                      write.entry().id(),
-                      write.write().merge() ? RewindStatus.MERGED : RewindStatus.RESTORED,
-                      Optional.empty(),
-                      Optional.empty(),
-                      write.merged());
-            }
-          }
+          tx.rewinds().mark(marks);
           return null;
         });
   }

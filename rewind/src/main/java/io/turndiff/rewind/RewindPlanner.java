@@ -8,6 +8,7 @@ import io.turndiff.model.Snapshot;
 import io.turndiff.model.TurnKind;
 import io.turndiff.model.TurnState;
 import io.turndiff.model.WorkspacePath;
+import io.turndiff.store.RewindOperations;
 import io.turndiff.store.Store;
 import io.turndiff.store.StoreTransaction;
 import io.turndiff.store.StoredDirectoryChange;
@@ -426,6 +427,7 @@ final class RewindPlanner {
                 plan.named().paths(),
                 plan.beforeToolCall().map(StoredToolCall::externalId),
                 plan.hunk().map(HunkTarget::number));
+    List<RewindOperations.NewEntry> entries = new ArrayList<>(plan.paths().size());
     for (PlannedPath path : plan.paths()) {
       // a hunk's target was made by the plan: stored now, with the plan
       long targetRow =
@@ -433,16 +435,17 @@ final class RewindPlanner {
               .filter(hunk -> hunk.targets(path))
               .map(hunk -> hunk.store(tx))
               .orElse(path.targetRow());
-      tx.rewinds()
-          .addEntry(
-              operation.id(),
+      entries.add(
+          new RewindOperations.NewEntry(
               path.path(),
               targetRow,
               path.expectedRow(),
               path.status(),
               path.reason(),
-              path.detail());
+              path.detail()));
     }
+    // one statement per 64 entries, in the plan's order (the entries' ids follow it)
+    tx.rewinds().addEntries(operation.id(), entries);
     return operation;
   }
 }

@@ -52,6 +52,7 @@ public final class RewindService implements AutoCloseable {
   private final PowerLossRecovery recovery;
   private final RewindReports reports;
   private final SyncsAfterTheAnswer syncs = new SyncsAfterTheAnswer();
+  private final TestHook hook;
 
   public RewindService(Store store, WorkspaceHandles workspaces) {
     this(store, workspaces, TestHook.NONE);
@@ -59,7 +60,8 @@ public final class RewindService implements AutoCloseable {
 
   /**
    * @param hook told {@link TestHook.Point#BEFORE_REWIND_RENAME} before each staged path is renamed
-   *     into place
+   *     into place, and {@link TestHook.Point#REWIND_DRY_RUN_DONE} between a rewind's dry run and
+   *     the transaction that stores its operation
    */
   public RewindService(Store store, WorkspaceHandles workspaces, TestHook hook) {
     this(store, workspaces, hook, turnRow -> {});
@@ -75,6 +77,7 @@ public final class RewindService implements AutoCloseable {
       Store store, WorkspaceHandles workspaces, TestHook hook, LongConsumer diffsLater) {
     this.store = store;
     this.workspaces = workspaces;
+    this.hook = hook;
     this.claims = new OperationClaims(store);
     this.planner = new RewindPlanner(store);
     this.journal = new RewindJournal(store, hook, diffsLater);
@@ -118,6 +121,9 @@ public final class RewindService implements AutoCloseable {
       requireResumable(operation, request, named);
       return request.dryRun() ? reports.receipt(operation, true, true) : resume(operation, started);
     }
+    // taken before the plan's read: the transaction that stores the plan uses it as it is when
+    // nothing was written to the store since, and plans again otherwise
+    Optional<Store.ChangeMark> planned = store.changeMark();
     Plan plan = planner.plan(request, named);
     String operationId = request.operation().orElseGet(() -> ExternalIds.generate("rewind"));
     // borrowed before the plan is stored: a workspace that cannot be opened now fails the request
@@ -140,6 +146,7 @@ public final class RewindService implements AutoCloseable {
       // released also when the transaction that created it rolled back: its row id may be handed
       // out again
       List<StoredRewindOperation> claimed = new ArrayList<>(1);
+      hook.reached(TestHook.Point.REWIND_DRY_RUN_DONE);
       return claims.releasingAfter(
           claimed,
           () -> {
@@ -151,11 +158,16 @@ public final class RewindService implements AutoCloseable {
                       if (raced.isPresent()) {
                         return new Persisted(raced.get(), false);
                       }
-                      // planned again in the transaction that stores the plan: the turns may have
-                      // changed since the look
+                      // the turns may have changed since the look: planned again in the
+                      // transaction that stores the plan, unless nothing was written to the store
+                      // since the plan was made (the same rows make the same plan; making it again
+                      // was a sixth of a rewind's samples, docs/performance.md)
+                      Plan stored =
+                          planned.filter(store::unchangedSince).isPresent()
+                              ? plan
+                              : RewindPlanner.plan(tx, request, named);
                       StoredRewindOperation created =
-                          RewindPlanner.persist(
-                              tx, operationId, RewindPlanner.plan(tx, request, named), request);
+                          RewindPlanner.persist(tx, operationId, stored, request);
                       claims.claimNew(tx, created);
                       claimed.add(created);
                       return new Persisted(created, true);

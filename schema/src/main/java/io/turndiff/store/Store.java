@@ -10,6 +10,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalLong;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Function;
 import java.util.logging.Level;
@@ -78,6 +79,11 @@ public final class Store implements AutoCloseable {
   private final BlobCodec codec = new BlobCodec();
   private final ReentrantLock lock = new ReentrantLock();
   private final GroupCommit groups = new GroupCommit();
+
+  /**
+   * This process's writes begun on the store, but {@link #writeFinished}'s ({@link #changeMark}).
+   */
+  private final AtomicLong writesBegun = new AtomicLong();
 
   /**
    * The write connection; null while none is open (a read-only or damaged store, or after it
@@ -358,6 +364,10 @@ public final class Store implements AutoCloseable {
       if (lock.getHoldCount() > 1) {
         return work.apply(transactionOn(writer));
       }
+      if (fold) {
+        // writeFinished's work changes no row a change mark answers for (see changeMark)
+        writesBegun.incrementAndGet();
+      }
       refuseWrites();
       StoreConnection connection = writer();
       return connection.writeTransaction(
@@ -406,6 +416,7 @@ public final class Store implements AutoCloseable {
   private void writeGroup(List<GroupCommit.Unit<?>> units) {
     lock.lock();
     try {
+      writesBegun.incrementAndGet();
       refuseWrites();
       StoreConnection connection = writer();
       if (units.size() == 1) {
@@ -449,6 +460,7 @@ public final class Store implements AutoCloseable {
     }
     lock.lock();
     try {
+      writesBegun.incrementAndGet();
       refuseWrites();
       StoreConnection connection = writer();
       return database.durably(
@@ -663,6 +675,59 @@ public final class Store implements AutoCloseable {
     }
   }
 
+  /**
+   * A mark of what the store holds now, for {@link #unchangedSince} to tell later that nothing was
+   * written to it in between: taken before a read, it lets a write that would read the same again
+   * use what that read found instead (a rewind's plan, made for its dry run and needed again in the
+   * transaction that stores it).
+   *
+   * <p>It counts this process's writes ({@link #write}, {@link #writeInGroup}, {@link
+   * #writeDurably}, and the work outside a transaction; not {@link #writeFinished}'s, which touch
+   * only finished turns' line diffs and the contents they are stored as) and, through SQLite's
+   * {@code PRAGMA data_version}, every other connection's commits. Empty where it cannot be told:
+   * on PostgreSQL (whose other writers this process does not count), and while a write of this
+   * process is in progress (a write that began before the mark may commit after the read began).
+   */
+  public Optional<ChangeMark> changeMark() {
+    if (!(database instanceof Sqlite) || !lock.tryLock()) {
+      return Optional.empty();
+    }
+    try {
+      if (lock.getHoldCount() > 1) {
+        return Optional.empty();
+      }
+      return Optional.of(new ChangeMark(writesBegun.get(), dataVersion()));
+    } catch (RuntimeException e) {
+      throw noted(failures.translate(e));
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  /**
+   * Whether nothing was written to the store since {@code mark} was taken, but the write this is
+   * called in: called inside a write transaction of this thread ({@link #write}, not {@link
+   * #writeFinished} or {@link #writeInGroup}), which holds the store's write lock, so nothing else
+   * can be written until it ends.
+   */
+  public boolean unchangedSince(ChangeMark mark) {
+    if (!lock.isHeldByCurrentThread()) {
+      throw new IllegalStateException("asked outside a write transaction");
+    }
+    return writesBegun.get() == mark.writes() + 1 && dataVersion() == mark.othersVersion();
+  }
+
+  /** What {@link #changeMark} saw: this process's writes begun, other connections' commits. */
+  public record ChangeMark(long writes, long othersVersion) {}
+
+  private long dataVersion() {
+    Long version = writer().dsl().fetchOne("PRAGMA data_version").get(0, Long.class);
+    if (version == null) {
+      throw new StoreException("SQLite told no data_version");
+    }
+    return version;
+  }
+
   private OptionalLong sqliteDataVersion() {
     if (!lock.tryLock()) {
       return OptionalLong.empty();
@@ -688,6 +753,7 @@ public final class Store implements AutoCloseable {
       if (lock.getHoldCount() > 1) {
         throw new IllegalStateException("not inside a transaction");
       }
+      writesBegun.incrementAndGet();
       refuseWrites();
       return work.apply(writer().dsl());
     } catch (RuntimeException e) {

@@ -95,6 +95,8 @@ final class TurnFinish {
     this.tracker = tracker;
     this.recorder = recorder;
     this.turn = turn;
+    // the turn's logged before-states folded first, their contents kept as the calls read them
+    Map<Sha256, DeltaBase> folded = store.fold();
     this.recorded = store.read(tx -> tx.fileChanges().ofTurn(turn.id()));
     this.scanned =
         tracker.isTracked(turn.workspaceId())
@@ -104,7 +106,7 @@ final class TurnFinish {
     List<Found> all = scannedChanges(boundary, store.clock().instant());
     this.found = all.stream().filter(change -> change.record().isEmpty()).toList();
     this.rescanned = all.stream().filter(change -> change.record().isPresent()).toList();
-    Map<Sha256, DeltaBase> beforeContents = beforeContents(store);
+    Map<Sha256, DeltaBase> beforeContents = beforeContents(store, folded);
     AfterStateRead afterStates = new AfterStateRead(store, boundary);
     this.completed = completeRecorded(afterStates, beforeContents);
     this.scannedDirectories =
@@ -155,13 +157,28 @@ final class TurnFinish {
   /**
    * The before-states' contents: the bases the after-states are stored as deltas of. The line diffs
    * are not computed here: nothing the runtime waits for needs them (the afterFinish listener
-   * computes them once the turn is stored).
+   * computes them once the turn is stored). A content the fold before this attempt stored is taken
+   * as the snapshot call read it ({@code folded}, depth 0: stored whole); the others are read from
+   * the blob table and decoded.
    */
-  private Map<Sha256, DeltaBase> beforeContents(Store store) {
+  private Map<Sha256, DeltaBase> beforeContents(Store store, Map<Sha256, DeltaBase> folded) {
     List<Snapshot> befores =
         new ArrayList<>(recorded.stream().map(StoredFileChange::before).toList());
     found.forEach(change -> befores.add(change.before()));
-    return store.read(tx -> tx.blobs().deltaBasesOf(befores));
+    Map<Sha256, DeltaBase> bases = new HashMap<>();
+    List<Snapshot> toRead = new ArrayList<>();
+    for (Snapshot before : befores) {
+      Optional<Sha256> content = before.storedContent();
+      if (content.isPresent() && folded.containsKey(content.get())) {
+        bases.put(content.get(), folded.get(content.get()));
+      } else {
+        toRead.add(before);
+      }
+    }
+    if (!toRead.isEmpty()) {
+      bases.putAll(store.read(tx -> tx.blobs().deltaBasesOf(toRead)));
+    }
+    return bases;
   }
 
   /** The after-state of every path the turn recorded, classified, its new content compressed. */

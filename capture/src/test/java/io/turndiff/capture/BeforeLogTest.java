@@ -13,6 +13,7 @@ import io.turndiff.fixtures.TestWorkspace;
 import io.turndiff.model.ChangeKind;
 import io.turndiff.model.Sha256;
 import io.turndiff.model.WorkspacePath;
+import io.turndiff.store.DeltaBase;
 import io.turndiff.store.Store;
 import io.turndiff.store.StoredCallBefore;
 import io.turndiff.store.StoredFileChange;
@@ -23,6 +24,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.OptionalLong;
+import java.util.Set;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -245,5 +248,84 @@ class BeforeLogTest {
     workspace.file("a.txt", "a after\n");
     capture.finishTurn(turn);
     assertEquals(Map.of("a.txt", "modified snapshot [one]"), RecordedChanges.summary(store, turn));
+  }
+
+  private static String lines(String tag, int count) {
+    StringBuilder text = new StringBuilder();
+    for (int i = 0; i < count; i++) {
+      text.append(tag).append(" line ").append(i).append(" of a file the turn edits\n");
+    }
+    return text.toString();
+  }
+
+  private String blob(Sha256 sha256, String columns) {
+    return StoreRows.text(
+        store, "SELECT " + columns + " FROM blob WHERE sha256 = '" + sha256.hex() + "'");
+  }
+
+  @Test
+  void theFoldHandsTheContentsItStoredToItsCallerAsTheCallsReadThemAndNoOther() {
+    String held = lines("held", 50);
+    workspace.file("held.txt", held);
+    String first = beginTurn();
+    capture.snapshot(first, Optional.of("one"), List.of("held.txt"));
+    capture.finishTurn(first); // held.txt's content is in the blob table now
+    String fresh = lines("fresh", 50);
+    workspace.file("a.txt", fresh);
+    String turn = beginTurn();
+    capture.snapshot(turn, Optional.of("two"), List.of("a.txt", "held.txt"));
+
+    Map<Sha256, DeltaBase> folded = store.fold();
+
+    assertEquals(0, rows("before_log"), "the fold emptied the log");
+    assertEquals(
+        Set.of(sha(fresh)),
+        folded.keySet(),
+        "only the content the fold stored; the one the store held keeps the store's depth");
+    assertArrayEquals(
+        fresh.getBytes(StandardCharsets.UTF_8),
+        folded.get(sha(fresh)).content(),
+        "the bytes the call read");
+    assertEquals(OptionalLong.of(0), folded.get(sha(fresh)).storedDepth());
+    assertEquals(
+        "zstd|0|",
+        blob(sha(fresh), "encoding || '|' || depth || '|' || coalesce(base_sha256, '')"));
+    assertEquals(Map.of(), store.fold(), "nothing left to fold");
+  }
+
+  @Test
+  void aFinishStoresItsAfterStatesAsDeltasOfTheBeforeStatesItsFoldStored() {
+    String before = lines("a", 200);
+    String after = before + "one line added\n";
+    workspace.file("a.txt", before);
+    String turn = beginTurn();
+    capture.snapshot(turn, Optional.of("one"), List.of("a.txt"));
+    assertEquals(1, rows("before_log"));
+    workspace.file("a.txt", after);
+
+    capture.finishTurn(turn); // folds the row, then compresses the after-state against it
+
+    assertEquals(0, rows("before_log"));
+    assertEquals(
+        "zstd|0|",
+        blob(sha(before), "encoding || '|' || depth || '|' || coalesce(base_sha256, '')"));
+    assertEquals(
+        "delta|1|" + sha(before).hex(),
+        blob(sha(after), "encoding || '|' || depth || '|' || coalesce(base_sha256, '')"),
+        "the after-state is a delta of the before-state, one deep");
+    assertArrayEquals(
+        after.getBytes(StandardCharsets.UTF_8), store.read(tx -> tx.blobs().require(sha(after))));
+
+    // the next turn's before-state is that delta, held already: read from the store, two deep
+    String later = after + "another line\n";
+    String next = beginTurn();
+    capture.snapshot(next, Optional.of("two"), List.of("a.txt"));
+    workspace.file("a.txt", later);
+    capture.finishTurn(next);
+    assertEquals(
+        "delta|2|" + sha(after).hex(),
+        blob(sha(later), "encoding || '|' || depth || '|' || coalesce(base_sha256, '')"));
+    assertArrayEquals(
+        later.getBytes(StandardCharsets.UTF_8), store.read(tx -> tx.blobs().require(sha(later))));
   }
 }

@@ -20,6 +20,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.OptionalLong;
 import java.util.Set;
 import java.util.stream.IntStream;
 import org.jooq.DSLContext;
@@ -49,6 +50,13 @@ public final class BeforeLog {
 
   private final DSLContext dsl;
   private final PreparedQueries prepared;
+
+  /**
+   * The contents this transaction's fold stored, as they were logged raw ({@link #foldedBases}):
+   * the finish that folded them compresses its after-states against them without reading them back
+   * from the blob table and decompressing them.
+   */
+  private final Map<Sha256, byte[]> storedRaw = new HashMap<>();
 
   BeforeLog(DSLContext dsl, PreparedQueries prepared) {
     this.dsl = dsl;
@@ -232,6 +240,20 @@ public final class BeforeLog {
     return rows.size();
   }
 
+  /**
+   * The contents the fold of this transaction stored in the blob table (each the store did not hold
+   * yet, stored whole: depth 0), as the delta bases a finish compresses its after-states against
+   * ({@link Blobs#deltaBasesOf} would read and decode the same bytes): the bytes the snapshot calls
+   * read and logged raw, under the hash they computed while reading them. A content the store held
+   * already, or that a call logged compressed, is not among them (its depth is the store's).
+   */
+  public Map<Sha256, DeltaBase> foldedBases() {
+    Map<Sha256, DeltaBase> bases = new HashMap<>();
+    storedRaw.forEach(
+        (sha256, content) -> bases.put(sha256, new DeltaBase(sha256, content, OptionalLong.of(0))));
+    return bases;
+  }
+
   /** Folds {@code rows}, whose turns exist, in order ({@link #fold}). */
   private static void foldAll(StoreTransaction tx, List<BeforeLogRecord> rows) {
     List<Snapshot> befores = rows.stream().map(BeforeLog::before).toList();
@@ -247,7 +269,7 @@ public final class BeforeLog {
                 row.getContentData()));
       }
     }
-    tx.blobs().putAll(compressed(tx, contents));
+    tx.blobs().putAll(compressed(tx, contents, tx.beforeLog().storedRaw));
     long[] calls =
         tx.toolCalls()
             .recordAll(
@@ -312,7 +334,8 @@ public final class BeforeLog {
    * meets a turn's calls together at its finish, compresses them on the common pool. A row logged
    * compressed (by an older version) is stored as it is.
    */
-  private static List<EncodedBlob> compressed(StoreTransaction tx, List<EncodedBlob> logged) {
+  private static List<EncodedBlob> compressed(
+      StoreTransaction tx, List<EncodedBlob> logged, Map<Sha256, byte[]> storedRaw) {
     if (logged.isEmpty()) {
       return List.of();
     }
@@ -321,6 +344,12 @@ public final class BeforeLog {
     unique.keySet().removeAll(tx.blobs().containedAmong(unique.keySet()));
     // a list, not the map's values: their spliterator would hand the first 1,024 to one thread
     List<EncodedBlob> missing = List.copyOf(unique.values());
+    // what the blob table is given below, whole, each content once: their raw bytes, for the finish
+    for (EncodedBlob blob : missing) {
+      blob.whole()
+          .filter(whole -> whole.encoding().equals(BlobCodec.RAW) && blob.delta().isEmpty())
+          .ifPresent(whole -> storedRaw.put(blob.sha256(), whole.data()));
+    }
     return (missing.size() < PARALLEL_CONTENTS ? missing.stream() : missing.parallelStream())
         .map(BlobEncoder::compressedIfRaw)
         .toList();

@@ -567,6 +567,24 @@ public final class Store implements AutoCloseable {
     }
   }
 
+  /**
+   * Folds the before log when it holds rows ({@link BeforeLog}), in a write of nothing else, as the
+   * next {@link #read} would; returns the contents that fold stored, whole and as the snapshot
+   * calls read them ({@link BeforeLog#foldedBases}), empty when there was nothing to fold (or the
+   * store cannot be written). For a turn's finish, which folds its turn's rows and then compresses
+   * the after-states against the before-states: the ones it folded need not be read back from the
+   * blob table and decompressed.
+   */
+  public Map<Sha256, DeltaBase> fold() {
+    if (lock.isHeldByCurrentThread() || readOnly()) {
+      return Map.of();
+    }
+    if (readFinished(tx -> tx.beforeLog().isEmpty())) {
+      return Map.of();
+    }
+    return write(tx -> tx.beforeLog().foldedBases());
+  }
+
   /** What a read returned, or that it found the before log to fold first. */
   private record Folded<T>(boolean read, T value) {
     static <T> Folded<T> of(T value) {

@@ -11,10 +11,12 @@ import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.function.Function;
 import org.eclipse.jgit.api.errors.CanceledException;
 import org.eclipse.jgit.diff.ContentSource;
@@ -73,13 +75,14 @@ public final class RenameDetection {
    */
   public static List<Rename> among(
       Collection<Change> changes, Function<List<Snapshot>, Map<Sha256, byte[]>> load) {
+    Set<WorkspacePath> directories = directoriesOf(changes);
     List<Candidate> deleted = new ArrayList<>();
     List<Candidate> added = new ArrayList<>();
     for (Change change : changes) {
       ChangeKind kind = ChangeKind.between(change.before(), change.after());
-      if (kind == ChangeKind.DELETED && candidate(change.before())) {
+      if (kind == ChangeKind.DELETED && candidate(change.before(), directories)) {
         deleted.add(new Candidate(change.path(), change.before()));
-      } else if (kind == ChangeKind.ADDED && candidate(change.after())) {
+      } else if (kind == ChangeKind.ADDED && candidate(change.after(), directories)) {
         added.add(new Candidate(change.path(), change.after()));
       }
     }
@@ -92,14 +95,38 @@ public final class RenameDetection {
     return detect(deleted, added, load.apply(sides));
   }
 
-  /** A captured regular file or symlink: what git would see as a blob at the path. */
-  private static boolean candidate(Snapshot state) {
+  /**
+   * A captured regular file or symlink: what git would see as a blob at the path; but not a symlink
+   * at a path that another change of the turn has below it (the directory it replaced, or that
+   * replaced it). {@code git apply} refuses a patch that renames such a link and names a path
+   * beneath it ({@code affected file 'q/s' is beyond a symbolic link}) in one of its two
+   * directions, git's own {@code git diff -M} patch of the change alike, whatever the order of its
+   * entries; the same link as a delete and an add applies both ways (TypeChangeProperties drew
+   * {@code rm -r q; mv p q}, {@code p} a symlink). A regular file there is renamed as git renames
+   * it: both directions apply.
+   */
+  private static boolean candidate(Snapshot state, Set<WorkspacePath> directories) {
+    Optional<FileType> type =
+        state.type().filter(kind -> kind == FileType.REGULAR || kind == FileType.SYMLINK);
     return state.captured()
         && state.exists()
-        && state
-            .type()
-            .filter(type -> type == FileType.REGULAR || type == FileType.SYMLINK)
-            .isPresent();
+        && type.isPresent()
+        && !(type.get() == FileType.SYMLINK && directories.contains(state.path()));
+  }
+
+  /** Every path that is the directory of another changed path, at any depth. */
+  private static Set<WorkspacePath> directoriesOf(Collection<Change> changes) {
+    Set<WorkspacePath> directories = new HashSet<>();
+    for (Change change : changes) {
+      if (change.path().isOutside()) {
+        continue;
+      }
+      Optional<WorkspacePath> parent = change.path().parent();
+      while (parent.isPresent() && directories.add(parent.get())) {
+        parent = parent.get().parent();
+      }
+    }
+    return directories;
   }
 
   /** A deleted or added path and the state it had. */

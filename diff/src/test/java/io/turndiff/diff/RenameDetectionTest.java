@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.turndiff.model.BoundaryKind;
 import io.turndiff.model.FileMetadata;
 import io.turndiff.model.FileType;
+import io.turndiff.model.LinkTarget;
 import io.turndiff.model.Sha256;
 import io.turndiff.model.Snapshot;
 import io.turndiff.model.WorkspacePath;
@@ -240,6 +241,50 @@ class RenameDetectionTest {
     moved("big.log", "big.1.log", old, old.replace("line number 7 ", "line number 7b"));
     assertEquals(List.of(), detected(100), "never scored unloaded");
     assertEquals(1, detected().size(), "scored when loaded");
+  }
+
+  private static Snapshot link(String path, String target) {
+    return new Snapshot.Symlink(
+        WorkspacePath.of(path),
+        BoundaryKind.OPENAT,
+        new FileMetadata(FileType.SYMLINK, target.length(), 1, 0777, 1, 1),
+        LinkTarget.of(target),
+        AT);
+  }
+
+  private static List<Rename> among(RenameDetection.Change... changes) {
+    return RenameDetection.among(List.of(changes), sides -> Map.of());
+  }
+
+  /**
+   * {@code rm -r q; mv p q}, {@code p} a symlink: as a rename, {@code git apply -R} refuses the
+   * patch ({@code affected file 'q/s' is beyond a symbolic link}, git's own patch alike), so the
+   * link is a delete and an add, which apply both ways; the same move without the directory, or of
+   * a regular file onto it, stays a rename.
+   */
+  @Test
+  void aSymlinkMovedOntoADirectoryTheTurnRemovedIsADeleteAndAnAdd() {
+    byte[] empty = new byte[0];
+    RenameDetection.Change linkGone =
+        new RenameDetection.Change(WorkspacePath.of("p"), link("p", "target"), absent("p"));
+    RenameDetection.Change linkCame =
+        new RenameDetection.Change(WorkspacePath.of("q"), absent("q"), link("q", "target"));
+    RenameDetection.Change underIt =
+        new RenameDetection.Change(WorkspacePath.of("q/s"), file("q/s", empty), absent("q/s"));
+    assertEquals(List.of(), among(linkGone, linkCame, underIt));
+    assertEquals(1, among(linkGone, linkCame).size(), "without the directory, a rename");
+
+    byte[] text = "x\n".getBytes(StandardCharsets.UTF_8);
+    RenameDetection.Change fileGone =
+        new RenameDetection.Change(WorkspacePath.of("p"), file("p", text), absent("p"));
+    RenameDetection.Change fileCame =
+        new RenameDetection.Change(WorkspacePath.of("q"), absent("q"), file("q", text));
+    assertEquals(
+        1,
+        RenameDetection.among(
+                List.of(fileGone, fileCame, underIt), sides -> Map.of(Sha256.of(text), text))
+            .size(),
+        "a regular file onto the directory: a rename, as git writes it");
   }
 
   @Test

@@ -59,6 +59,37 @@ class ProductJarIT {
     }
   }
 
+  /**
+   * The JVM puts no class file older than Java 6 (major version 50) in an ahead-of-time cache: a
+   * one-shot command loads, verifies and links such classes from the jar at every start. picocli's
+   * released jar is Java 5 class files (its 171 classes a command loads were the only ones of the
+   * jar not in the cache), so the build compiles picocli from its source jar instead.
+   */
+  @Test
+  void everyClassOfTheProductJarCanGoIntoTheStartupCache() throws Exception {
+    try (JarFile jar = new JarFile(CliProcess.jar().toFile())) {
+      List<String> tooOld = new ArrayList<>();
+      for (JarEntry entry : Collections.list(jar.entries())) {
+        if (!entry.getName().endsWith(".class") || entry.getName().startsWith("META-INF/")) {
+          continue;
+        }
+        try (InputStream in = jar.getInputStream(entry)) {
+          byte[] header = in.readNBytes(8);
+          int major = ((header[6] & 0xff) << 8) | (header[7] & 0xff);
+          if (major < 50) {
+            tooOld.add(entry.getName() + " (class file version " + major + ")");
+          }
+        }
+      }
+      assertEquals(
+          0,
+          tooOld.size(),
+          tooOld.size()
+              + " class files the JVM cannot put in its start-up cache, first: "
+              + tooOld.subList(0, Math.min(5, tooOld.size())));
+    }
+  }
+
   @Test
   void itsBenchCommandSaysWhereTheBenchmarksAre() throws Exception {
     CommandRun run = CliProcess.run(Map.of(), "bench", "http", "--calls", "5").expect(2);

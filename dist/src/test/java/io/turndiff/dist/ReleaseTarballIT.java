@@ -123,9 +123,13 @@ class ReleaseTarballIT {
    * trained on the service too (issue 21 item 3: the daemon's Jetty and endpoint classes, 1,164 of
    * them read from the jar before) and the hook client: 160.6 MB, the AOT cache 85.3 (+12.0), the
    * static client 0.9; the bound moved to 162 MB with that measured, and docs/install.md names the
-   * way back (a cache of the service's own, apart from the commands').
+   * way back (a cache of the service's own, apart from the commands'). On 2026-12-04 it caught
+   * picocli compiled from its source, whose classes the cache can now hold (the released jar's Java
+   * 5 class files it could not, so every command loaded them from the jar: about a tenth of a
+   * one-shot command, docs/performance.md): 162.1 MB, the AOT cache 86.8 (+1.5), the jar 26.8; the
+   * bound moved to 164 MB with that measured.
    */
-  private static final long BUDGET = 162_000_000;
+  private static final long BUDGET = 164_000_000;
 
   @Test
   void itStaysWithinItsBudget() throws Exception {

@@ -71,7 +71,7 @@ class HookClientIT {
   @AfterEach
   void tearDown() throws Exception {
     if (env != null) {
-      CliProcess.run(env, "service", "stop", "--force", "--wait", "10");
+      ServiceCleanUp.stopServices(env);
     }
   }
 

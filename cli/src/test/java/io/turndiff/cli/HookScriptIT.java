@@ -57,7 +57,7 @@ class HookScriptIT {
 
   @AfterEach
   void tearDown() throws Exception {
-    CliProcess.run(env, "service", "stop", "--force", "--wait", "10");
+    ServiceCleanUp.stopServices(env);
   }
 
   private static Path script() {

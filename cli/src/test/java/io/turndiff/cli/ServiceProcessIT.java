@@ -65,7 +65,7 @@ class ServiceProcessIT {
 
   @AfterEach
   void tearDown() throws Exception {
-    CliProcess.run(env, "service", "stop", "--force", "--wait", "10");
+    ServiceCleanUp.stopServices(env);
     for (long pid : daemons) {
       ProcessHandle.of(pid).ifPresent(ProcessHandle::destroyForcibly);
     }

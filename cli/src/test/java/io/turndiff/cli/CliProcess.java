@@ -114,17 +114,14 @@ final class CliProcess {
         environment.keySet().stream().anyMatch(name -> name.startsWith(EnvTestHook.PREFIX));
     // the launcher's start-up: the build's jar from the cache trained for it once (StartupCache),
     // which a held process's longer class path (the jar, then the test classes) still matches, and
-    // sqlite-jdbc's library from the launcher's copy; a copy of the jar elsewhere from a class-data
-    // archive beside it, made at its first exit
+    // sqlite-jdbc's library from the launcher's copy. A copy of the jar elsewhere (a test's own, in
+    // its temp dir: UnprivilegedCli, "another installation") starts plain: a class-data archive
+    // written at its first exit cost more than it gave back for the few starts a copy serves (the
+    // first start about 4.3 s of CPU with the dump, each next 0.7 s, against 1.4 s plain; a service
+    // started from a copy dumped one at its stop too: start and stop 12.7 s against 7.1 s plain;
+    // docs/build.md, "What CI costs")
     if (jar.equals(jar())) {
       command.addAll(startUpOptions(jar));
-    } else if (!held) {
-      // not for a held process: its class path holds a directory (the test classes), and a JVM
-      // asked to write an archive of such a class path fails at exit
-      command.add("-XX:+AutoCreateSharedArchive");
-      command.add("-XX:SharedArchiveFile=" + jar.resolveSibling("turndiff-it.jsa"));
-      command.add("-Xlog:cds=off");
-      command.add("-Xlog:cds+dynamic=off");
     }
     command.addAll(StartupCache.SHORT_COMMAND_FLAGS);
     if (held) {

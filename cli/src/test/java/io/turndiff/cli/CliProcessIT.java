@@ -88,13 +88,16 @@ class CliProcessIT {
         TestWorkspace.in(temp).file("a.txt", "a before\n").file("b.txt", "b before\n");
     Path database = temp.resolve("store/turndiff.db");
     Map<String, String> env = Map.of("TURNDIFF_DB", database.toString());
+    // the turn and its first call are set up by the commands in this JVM (StoreCommands): the
+    // process killed is what the test is about
     String turn =
-        CliProcess.run(env, "turn", "begin", "--workspace", workspace.root().toString())
+        StoreCommands.run(database, "turn", "begin", "--workspace", workspace.root().toString())
             .expect(0)
             .json()
             .get("turn")
             .asText();
-    CliProcess.run(env, "snapshot", "--turn", turn, "--tool-call", "one", "a.txt").expect(0);
+    StoreCommands.run(database, "snapshot", "--turn", turn, "--tool-call", "one", "a.txt")
+        .expect(0);
 
     // the runtime's process records b.txt's before-state, then dies by SIGKILL before it can finish
     // the turn
@@ -145,13 +148,14 @@ class CliProcessIT {
         TestWorkspace.in(temp).file("a.txt", "a before\n").file("b.txt", "b1\nb2\nb3\n");
     Path database = temp.resolve("store/turndiff.db");
     Map<String, String> env = Map.of("TURNDIFF_DB", database.toString());
+    // set up in this JVM (StoreCommands), as above
     String turn =
-        CliProcess.run(env, "turn", "begin", "--workspace", workspace.root().toString())
+        StoreCommands.run(database, "turn", "begin", "--workspace", workspace.root().toString())
             .expect(0)
             .json()
             .get("turn")
             .asText();
-    CliProcess.run(env, "snapshot", "--turn", turn, "a.txt", "b.txt").expect(0);
+    StoreCommands.run(database, "snapshot", "--turn", turn, "a.txt", "b.txt").expect(0);
     Files.writeString(workspace.resolve("a.txt"), "a after\n");
     Files.writeString(workspace.resolve("b.txt"), "b1\nb3\nb4\n");
 

@@ -74,8 +74,7 @@ class ColdStartIT {
 
   @AfterEach
   void tearDown() throws Exception {
-    env.remove("TURNDIFF_HOME");
-    CliProcess.run(env, "service", "stop", "--force", "--wait", "10");
+    ServiceCleanUp.stopServices(env);
   }
 
   private static Path checkoutScript() {

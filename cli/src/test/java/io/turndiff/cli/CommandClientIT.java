@@ -77,7 +77,7 @@ class CommandClientIT {
   @AfterEach
   void tearDown() throws Exception {
     if (env != null) {
-      CliProcess.run(env, "service", "stop", "--force", "--wait", "10");
+      ServiceCleanUp.stopServices(env);
     }
   }
 

@@ -27,7 +27,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * {@code turndiff gc} as a real process: killed with SIGKILL between its steps, and running while
- * another process captures turns.
+ * another process (this JVM, through the same commands) captures turns.
  */
 class GcProcessIT {
 
@@ -47,22 +47,21 @@ class GcProcessIT {
   /** {@code TURNS} finished turns of {@code session}, each writing its own content into a file. */
   private void turns(String session, int count) {
     for (int i = 0; i < count; i++) {
-      String turn = session + "-t" + i;
-      String file = "f" + (i % 3) + ".txt";
-      inProcess(
-              "turn",
-              "begin",
-              "--workspace",
-              workspace.root().toString(),
-              "--session",
-              session,
-              "--turn",
-              turn)
-          .expect(0);
-      inProcess("snapshot", "--turn", turn, file).expect(0);
-      workspace.file(file, content(session, i));
-      inProcess("turn", "finish", "--turn", turn).expect(0);
+      turn(session, i, content(session, i));
     }
+  }
+
+  /**
+   * Turn {@code i} of {@code session} ({@code SESSION-tI}), recorded by the commands in this JVM:
+   * it writes {@code content} into f0.txt, f1.txt or f2.txt.
+   */
+  private void turn(String session, int i, String content) {
+    String turn = session + "-t" + i;
+    String file = "f" + (i % 3) + ".txt";
+    StoreCommands.beginTurn(database, workspace, session, turn).expect(0);
+    inProcess("snapshot", "--turn", turn, file).expect(0);
+    workspace.file(file, content);
+    inProcess("turn", "finish", "--turn", turn).expect(0);
   }
 
   /**
@@ -186,37 +185,18 @@ class GcProcessIT {
     database = TestStore.fileIn(temp);
     workspace.file("f0.txt", "0\n").file("f1.txt", "1\n").file("f2.txt", "2\n");
     turns("s1", TURNS);
-    Map<String, String> env = Map.of("TURNDIFF_DB", database.toString());
 
     Process gc = startGc(300, "--keep-turns", "0");
     // the capture begins once the collection has made its plan and is removing turns
     await(gc, turns -> turns < TURNS);
+    // the capture is this JVM's, a process of its own beside the collection's: the same commands a
+    // process runs, without a JVM started for each (docs/build.md, "What CI costs")
     CompletableFuture<Void> capture =
         CompletableFuture.runAsync(
             () -> {
-              try {
-                // the same contents the collection is removing, so that their blobs are wanted
-                // again
-                for (int i = 0; i < 4; i++) {
-                  String turn = "s2-t" + i;
-                  String file = "f" + (i % 3) + ".txt";
-                  CliProcess.run(
-                          env,
-                          "turn",
-                          "begin",
-                          "--workspace",
-                          workspace.root().toString(),
-                          "--session",
-                          "s2",
-                          "--turn",
-                          turn)
-                      .expect(0);
-                  CliProcess.run(env, "snapshot", "--turn", turn, file).expect(0);
-                  workspace.file(file, content("s1", i + 1));
-                  CliProcess.run(env, "turn", "finish", "--turn", turn).expect(0);
-                }
-              } catch (Exception e) {
-                throw new AssertionError(e);
+              // the same contents the collection is removing, so that their blobs are wanted again
+              for (int i = 0; i < 4; i++) {
+                turn("s2", i, content("s1", i + 1));
               }
             });
     capture.get(3, TimeUnit.MINUTES);

@@ -71,7 +71,7 @@ class HookClientIT {
   @AfterEach
   void tearDown() throws Exception {
     if (env != null) {
-      CliProcess.run(env, "service", "stop", "--force", "--wait", "10");
+      ServiceCleanUp.stopServices(env);
     }
   }
 
@@ -107,8 +107,8 @@ class HookClientIT {
       throws Exception {
     Path workspace = Files.createDirectories(temp.resolve("ws"));
     Files.writeString(workspace.resolve("existing.txt"), "base\n");
-    CommandRun track = CliProcess.run(env, "track", "--workspace", workspace.toString());
-    assertEquals(0, track.exitCode(), track.err());
+    // set up in this JVM (StoreCommands): the client and the service are what the test is about
+    StoreCommands.run(database, "track", "--workspace", workspace.toString()).expect(0);
     CommandRun start = CliProcess.run(env, "service", "start");
     assertEquals(0, start.exitCode(), start.err());
 

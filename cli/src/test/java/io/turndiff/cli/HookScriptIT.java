@@ -57,7 +57,7 @@ class HookScriptIT {
 
   @AfterEach
   void tearDown() throws Exception {
-    CliProcess.run(env, "service", "stop", "--force", "--wait", "10");
+    ServiceCleanUp.stopServices(env);
   }
 
   private static Path script() {
@@ -223,8 +223,8 @@ class HookScriptIT {
     Path workspace = temp.resolve("ws");
     Files.createDirectories(workspace);
     Files.writeString(workspace.resolve("existing.txt"), "base\n");
-    CommandRun track = CliProcess.run(env, "track", "--workspace", workspace.toString());
-    assertEquals(0, track.exitCode(), track.err());
+    // set up in this JVM (StoreCommands): the script and the service are what the test is about
+    StoreCommands.run(database, "track", "--workspace", workspace.toString()).expect(0);
     CommandRun start = CliProcess.run(env, "service", "start");
     assertEquals(0, start.exitCode(), start.err());
 

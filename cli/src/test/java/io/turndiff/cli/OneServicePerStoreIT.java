@@ -63,7 +63,7 @@ class OneServicePerStoreIT {
 
   @AfterEach
   void tearDown() throws Exception {
-    CliProcess.run(env, "service", "stop", "--force", "--wait", "10");
+    ServiceCleanUp.stopServices(env);
     for (long pid : started) {
       ProcessHandle.of(pid).ifPresent(ProcessHandle::destroyForcibly);
     }

@@ -60,7 +60,7 @@ class OpenCodePluginIT {
 
   @AfterEach
   void tearDown() throws Exception {
-    CliProcess.run(env, "service", "stop", "--force", "--wait", "10");
+    ServiceCleanUp.stopServices(env);
   }
 
   private static Path checkout() {

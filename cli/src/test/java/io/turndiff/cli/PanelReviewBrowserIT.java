@@ -369,8 +369,8 @@ class PanelReviewBrowserIT {
   /**
    * The history of a file follows the store as the timeline does: a turn that another process
    * records on the same store (the CLI's {@code turn begin}, {@code snapshot}, {@code turn finish},
-   * of which the service announces nothing itself) appears in the open history view through {@code
-   * store_changed}, without a reload.
+   * run in this test's JVM, of which the service announces nothing itself) appears in the open
+   * history view through {@code store_changed}, without a reload.
    */
   @Test
   void aTurnAnotherProcessRecordsAppearsInTheOpenHistoryOfItsFile() throws Exception {
@@ -399,10 +399,11 @@ class PanelReviewBrowserIT {
             + "  if (!document.querySelector('.history-entry')) window.__blanked = true;"
             + "}).observe(document.body, {childList: true, subtree: true});");
 
-    Map<String, String> cli = Map.of("TURNDIFF_DB", service.database().toString());
-    CommandRun begun =
-        CliProcess.run(
-            cli,
+    // the CLI's commands in this JVM (StoreCommands), a process other than the serve's, as a
+    // runtime's CLI would be: the same code, without a JVM started for each
+    Path database = service.database();
+    StoreCommands.run(
+            database,
             "turn",
             "begin",
             "--workspace",
@@ -410,13 +411,11 @@ class PanelReviewBrowserIT {
             "--session",
             "conv-history",
             "--turn",
-            "t-from-the-cli");
-    assertEquals(0, begun.exitCode(), begun.err());
-    CommandRun snapshot = CliProcess.run(cli, "snapshot", "--turn", "t-from-the-cli", "a.txt");
-    assertEquals(0, snapshot.exitCode(), snapshot.err());
+            "t-from-the-cli")
+        .expect(0);
+    StoreCommands.run(database, "snapshot", "--turn", "t-from-the-cli", "a.txt").expect(0);
     Files.writeString(workspace.resolve("a.txt"), "a, second turn, by the CLI\n");
-    CommandRun finished = CliProcess.run(cli, "turn", "finish", "--turn", "t-from-the-cli");
-    assertEquals(0, finished.exitCode(), finished.err());
+    StoreCommands.run(database, "turn", "finish", "--turn", "t-from-the-cli").expect(0);
 
     browser.awaitTrue(
         "Array.from(document.querySelectorAll('.history-turn'), e => e.textContent).join()"

@@ -65,7 +65,7 @@ class ServiceProcessIT {
 
   @AfterEach
   void tearDown() throws Exception {
-    CliProcess.run(env, "service", "stop", "--force", "--wait", "10");
+    ServiceCleanUp.stopServices(env);
     for (long pid : daemons) {
       ProcessHandle.of(pid).ifPresent(ProcessHandle::destroyForcibly);
     }
@@ -146,12 +146,12 @@ class ServiceProcessIT {
     assertFalse(daemonArguments.contains("-XX:+UseSerialGC"), daemonArguments.toString());
     assertFalse(daemonArguments.contains("-XX:TieredStopAtLevel=1"), daemonArguments.toString());
 
-    // a turn in flight, begun by another process on the same store
+    // a turn in flight, begun by another process on the same store: this JVM, through the same
+    // command (StoreCommands), without a JVM started for it
     Path workspace = temp.resolve("ws");
     Files.createDirectories(workspace);
-    CommandRun begin =
-        CliProcess.run(
-            env,
+    StoreCommands.run(
+            database,
             "turn",
             "begin",
             "--workspace",
@@ -159,8 +159,8 @@ class ServiceProcessIT {
             "--session",
             "s-1",
             "--turn",
-            "t-1");
-    assertEquals(0, begin.exitCode(), begin.err());
+            "t-1")
+        .expect(0);
     CommandRun status = CliProcess.run(env, "service", "status");
     assertEquals(0, status.exitCode(), status.err());
     assertTrue(status.out().contains("in flight:   1 open turn\n"), status.out());

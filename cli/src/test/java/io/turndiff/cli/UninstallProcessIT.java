@@ -124,8 +124,9 @@ class UninstallProcessIT {
     turndiff("turn", "begin", "--workspace", workspace.toString()).expect(0);
     assertTrue(Files.exists(workspaceStore));
     Path elsewhere = temp.resolve("elsewhere/kept.db");
-    turndiff("--db", elsewhere.toString(), "turn", "begin", "--workspace", workspace.toString())
-        .expect(0);
+    // a store named by --db, made by the command in this JVM (StoreCommands): the purge is the
+    // process this test is about
+    StoreCommands.run(elsewhere, "turn", "begin", "--workspace", workspace.toString()).expect(0);
     turndiff("hooks", "install", "--runtime", "gemini", "--user").expect(0);
 
     CommandRun purged = turndiff("--db", elsewhere.toString(), "uninstall", "--purge").expect(0);

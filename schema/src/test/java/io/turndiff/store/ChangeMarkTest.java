@@ -5,6 +5,9 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.turndiff.model.Sha256;
+import io.turndiff.model.TurnKind;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
@@ -60,6 +63,54 @@ class ChangeMarkTest {
       Store.ChangeMark mark = store.changeMark().orElseThrow();
       store.writeFinished(tx -> null);
       assertTrue(unchanged(store, mark), "writeFinished touches no row a plan reads");
+    }
+  }
+
+  @Test
+  void workOutsideATransactionIsAChange() {
+    try (Store store = Store.open(temp.resolve("turndiff.db"))) {
+      Store.ChangeMark mark = store.changeMark().orElseThrow();
+      // a collection's step: VACUUM and incremental_vacuum run outside any transaction
+      store.outsideTransaction(dsl -> dsl.execute("PRAGMA incremental_vacuum"));
+      assertFalse(unchanged(store, mark));
+    }
+  }
+
+  /**
+   * A snapshot call logs its before-state ({@link BeforeLog}); the next read folds the log into the
+   * tables a plan reads, in a write of its own. Taken between the two, the mark must say changed:
+   * the plan's read saw the turn's before-states only once that fold had run.
+   */
+  @Test
+  void theFoldOfTheBeforeLogByAReadIsAChange() {
+    try (Store store = Store.open(temp.resolve("turndiff.db"))) {
+      long turn =
+          store.write(
+              tx -> {
+                StoredWorkspace workspace = tx.workspaces().register("/w", "/w", 1, 2);
+                StoredSession session = tx.sessions().create("s", workspace.id());
+                return tx.turns().begin("t", session, TurnKind.AGENT).id();
+              });
+      byte[] content = "before\n".getBytes(StandardCharsets.UTF_8);
+      BeforeLog.Entry logged =
+          new BeforeLog.Entry(
+              turn,
+              "call-1",
+              Optional.of("Edit"),
+              CapturedFiles.TAKEN_AT.toEpochMilli(),
+              CapturedFiles.file("a.txt", content),
+              Optional.empty(),
+              Optional.of(BlobEncoder.encode(Sha256.of(content), content)));
+      store.writeInGroup(
+          tx -> {
+            tx.beforeLog().append(logged);
+            return null;
+          });
+      Store.ChangeMark mark = store.changeMark().orElseThrow();
+      assertEquals(1, store.read(tx -> tx.fileChanges().ofTurn(turn)).size(), "folded by the read");
+      assertFalse(unchanged(store, mark), "the read's fold is a write");
+      boolean emptied = store.read(tx -> tx.beforeLog().isEmpty());
+      assertTrue(emptied, "and emptied the log");
     }
   }
 

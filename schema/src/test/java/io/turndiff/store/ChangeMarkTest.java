@@ -10,6 +10,7 @@ import io.turndiff.model.TurnKind;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.Optional;
+import java.util.function.Function;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -37,42 +38,27 @@ class ChangeMarkTest {
   @Test
   void aWriteOfThisStoreSinceTheMarkIsAChange() {
     try (Store store = Store.open(temp.resolve("turndiff.db"))) {
-      Store.ChangeMark mark = store.changeMark().orElseThrow();
-      put(store, "1000");
-      assertFalse(unchanged(store, mark));
-      Store.ChangeMark durably = store.changeMark().orElseThrow();
-      store.writeDurably(
-          tx -> {
-            tx.settings().put("max_size", "2000");
-            return null;
-          });
-      assertFalse(unchanged(store, durably), "a durable write is one too");
-      Store.ChangeMark grouped = store.changeMark().orElseThrow();
-      store.writeInGroup(
-          tx -> {
-            tx.settings().put("max_size", "3000");
-            return null;
-          });
-      assertFalse(unchanged(store, grouped), "and a group's");
+      assertFalse(unchangedAfter(store, () -> store.write(setting("1000"))));
+      assertFalse(
+          unchangedAfter(store, () -> store.writeDurably(setting("2000"))),
+          "a durable write is one too");
+      assertFalse(
+          unchangedAfter(store, () -> store.writeInGroup(setting("3000"))), "and a group's");
+      // a collection's step: VACUUM and incremental_vacuum run outside any transaction
+      assertFalse(
+          unchangedAfter(
+              store,
+              () -> store.outsideTransaction(dsl -> dsl.execute("PRAGMA incremental_vacuum"))),
+          "and work outside a transaction");
     }
   }
 
   @Test
   void theFinishedTurnsLineDiffsAreNoChange() {
     try (Store store = Store.open(temp.resolve("turndiff.db"))) {
-      Store.ChangeMark mark = store.changeMark().orElseThrow();
-      store.writeFinished(tx -> null);
-      assertTrue(unchanged(store, mark), "writeFinished touches no row a plan reads");
-    }
-  }
-
-  @Test
-  void workOutsideATransactionIsAChange() {
-    try (Store store = Store.open(temp.resolve("turndiff.db"))) {
-      Store.ChangeMark mark = store.changeMark().orElseThrow();
-      // a collection's step: VACUUM and incremental_vacuum run outside any transaction
-      store.outsideTransaction(dsl -> dsl.execute("PRAGMA incremental_vacuum"));
-      assertFalse(unchanged(store, mark));
+      assertTrue(
+          unchangedAfter(store, () -> store.writeFinished(tx -> null)),
+          "writeFinished touches no row a plan reads");
     }
   }
 
@@ -143,11 +129,21 @@ class ChangeMarkTest {
     return store.write(tx -> store.unchangedSince(mark));
   }
 
+  /** Whether the store is unchanged since a mark taken just before {@code write}. */
+  private static boolean unchangedAfter(Store store, Runnable write) {
+    Store.ChangeMark mark = store.changeMark().orElseThrow();
+    write.run();
+    return unchanged(store, mark);
+  }
+
   private static void put(Store store, String value) {
-    store.write(
-        tx -> {
-          tx.settings().put("max_size", value);
-          return null;
-        });
+    store.write(setting(value));
+  }
+
+  private static Function<StoreTransaction, Void> setting(String value) {
+    return tx -> {
+      tx.settings().put("max_size", value);
+      return null;
+    };
   }
 }

@@ -16,36 +16,18 @@ import io.turndiff.model.RequestException;
 import io.turndiff.model.TurnState;
 import io.turndiff.model.WorkspacePath;
 import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.stream.Collectors;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
 /**
  * A rewind to before one tool call of a turn (issue 24 item 1): that call and every later one are
  * rewound, earlier calls' changes stay; each path goes back to the before-state the first call at
  * or after it found. Over a real store and real files; the canary is checked after each test.
  */
-class BeforeToolCallRewindTest {
-
-  @TempDir Path temp;
-
-  private RewindHarness h;
-
-  @BeforeEach
-  void open() {
-    h = new RewindHarness(temp);
-  }
-
-  @AfterEach
-  void canary() {
-    h.closeCheckingCanary();
-  }
+class BeforeToolCallRewindTest extends HarnessTest {
 
   private RewindReport beforeCall(String turn, String call, boolean dryRun) {
     return h.rewind.rewind(

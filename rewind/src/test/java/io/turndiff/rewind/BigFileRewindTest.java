@@ -11,33 +11,16 @@ import io.turndiff.model.WorkspacePath;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
 /**
  * A big file a turn edited (40 MB, within the default size limit of 64 MiB) is rewound byte for
  * byte from its chunks, streamed, and its undo brings the edit back; its diff is the comment line
  * every content too large to show gets. Over the real store and files, the default boundary.
  */
-class BigFileRewindTest {
+class BigFileRewindTest extends HarnessTest {
 
   private static final long BIG = 40_000_000;
-
-  @TempDir Path temp;
-
-  private RewindHarness h;
-
-  @BeforeEach
-  void open() {
-    h = new RewindHarness(temp);
-  }
-
-  @AfterEach
-  void canary() {
-    h.closeCheckingCanary();
-  }
 
   @Test
   void aFortyMegabyteFileATurnEditedIsRewoundByteForByteAndTheUndoBringsTheEditBack()

@@ -13,10 +13,7 @@ import java.util.Optional;
 import java.util.stream.Collectors;
 import java.util.stream.IntStream;
 import java.util.stream.Stream;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
 /**
  * A rewind reads and hashes each path once to decide it: the run decides on what its dry run read a
@@ -28,21 +25,7 @@ import org.junit.jupiter.api.io.TempDir;
  * <p>The edit is made when the rewind names its operation ({@link RewindStarted}), after its dry
  * run and before the run's first step, by a real write to the file.
  */
-class DecidedOnTheDryRunsReadTest {
-
-  @TempDir Path temp;
-
-  private RewindHarness h;
-
-  @BeforeEach
-  void open() {
-    h = new RewindHarness(temp);
-  }
-
-  @AfterEach
-  void canary() {
-    h.closeCheckingCanary();
-  }
+class DecidedOnTheDryRunsReadTest extends HarnessTest {
 
   private static String lines(int changed, String as, int also, String alsoAs) {
     return IntStream.rangeClosed(1, 20)

@@ -2,6 +2,7 @@ package io.turndiff.rewind;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
+import io.turndiff.boundary.BoundaryOptions;
 import io.turndiff.fixtures.TreeContent;
 import io.turndiff.model.WorkspacePath;
 import java.nio.charset.StandardCharsets;
@@ -12,16 +13,32 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.io.TempDir;
 
-/** A test over a fresh {@link RewindHarness} in a temp dir, closed with the canary checked. */
+/**
+ * A test over a fresh {@link RewindHarness} in a temp dir, closed with the canary checked: the
+ * set-up of every rewind test class whose tests each work in a workspace and store of their own, so
+ * that the canary (the outside tree unchanged, the secret nowhere in the store, its files and -wal)
+ * is checked after every one of them and no class can leave it out.
+ */
 abstract class HarnessTest {
 
   @TempDir Path temp;
 
   RewindHarness h;
 
+  private final BoundaryOptions options;
+
+  HarnessTest() {
+    this(BoundaryOptions.defaults());
+  }
+
+  /** Over a boundary of {@code options} (another size limit). */
+  HarnessTest(BoundaryOptions options) {
+    this.options = options;
+  }
+
   @BeforeEach
   void openHarness() {
-    h = new RewindHarness(temp);
+    h = new RewindHarness(temp, options);
   }
 
   @AfterEach

@@ -10,20 +10,15 @@ import io.turndiff.model.PathInput;
 import io.turndiff.model.RequestException;
 import io.turndiff.model.TurnKind;
 import io.turndiff.model.TurnState;
-import io.turndiff.model.WorkspacePath;
 import io.turndiff.store.StoredTurn;
 import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.List;
 import java.util.Optional;
 import java.util.stream.Collectors;
 import java.util.stream.IntStream;
 import java.util.stream.Stream;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.function.Executable;
-import org.junit.jupiter.api.io.TempDir;
 
 /**
  * A rewind of one hunk (issue 22 item 8) over a real store and real files: the hunk goes back, the
@@ -31,11 +26,7 @@ import org.junit.jupiter.api.io.TempDir;
  * and rewinding the rewind's turn gives the file back byte for byte. Runs on SQLite and, in the
  * suite's postgres run, on PostgreSQL; every test checks the canary.
  */
-class HunkRewindTest {
-
-  @TempDir Path temp;
-
-  private RewindHarness h;
+class HunkRewindTest extends HarnessTest {
 
   /** 30 lines; the turn changes line 3 and line 21: two hunks, far apart. */
   private static final String BEFORE = lines(IntStream.rangeClosed(1, 30).mapToObj(i -> "l" + i));
@@ -47,16 +38,6 @@ class HunkRewindTest {
     return lines.collect(Collectors.joining("\n", "", "\n"));
   }
 
-  @BeforeEach
-  void open() {
-    h = new RewindHarness(temp);
-  }
-
-  @AfterEach
-  void canary() {
-    h.closeCheckingCanary();
-  }
-
   private String turnChangingFAndG() throws Exception {
     h.workspace.file("f.txt", BEFORE).file("g.txt", "g\n");
     return h.turn(
@@ -65,10 +46,6 @@ class HunkRewindTest {
           Files.writeString(file("f.txt"), AFTER);
           Files.writeString(file("g.txt"), "G\n");
         });
-  }
-
-  private Path file(String relative) {
-    return h.workspace.resolve(relative);
   }
 
   private RewindReport hunk(String turn, String path, int number, boolean dryRun) {
@@ -85,10 +62,6 @@ class HunkRewindTest {
 
   private StoredTurn turn(String id) {
     return h.store.read(tx -> tx.turns().byExternalId(id)).orElseThrow();
-  }
-
-  private static List<String> paths(List<WorkspacePath> paths) {
-    return paths.stream().map(WorkspacePath::display).toList();
   }
 
   @Test

@@ -6,21 +6,16 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.turndiff.fixtures.TreeContent;
 import io.turndiff.model.RewindStatus;
 import io.turndiff.model.Sha256;
-import io.turndiff.model.WorkspacePath;
 import io.turndiff.store.StoredRewindEntry;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The journal of a rewind of more paths than one multi-row statement takes (64): its entries are
@@ -28,23 +23,9 @@ import org.junit.jupiter.api.io.TempDir;
  * one per kind of mark ({@code RewindOperations}); each entry still ends with its own path, in the
  * plan's order, with its own status, reason, merged content and temporary name.
  */
-class JournalOfManyPathsTest {
+class JournalOfManyPathsTest extends HarnessTest {
 
   private static final int FILES = 140;
-
-  @TempDir Path temp;
-
-  private RewindHarness h;
-
-  @BeforeEach
-  void open() {
-    h = new RewindHarness(temp);
-  }
-
-  @AfterEach
-  void canary() {
-    h.closeCheckingCanary();
-  }
 
   private static String lines(String second, String ninth) {
     StringBuilder text = new StringBuilder();
@@ -129,9 +110,5 @@ class JournalOfManyPathsTest {
   /** Entries of the tree that are not the test's files (none are expected). */
   private static int extra(Map<String, String> tree) {
     return (int) tree.keySet().stream().filter(path -> !path.matches("f\\d{3}\\.txt")).count();
-  }
-
-  private static List<String> paths(List<WorkspacePath> paths) {
-    return paths.stream().map(WorkspacePath::display).toList();
   }
 }

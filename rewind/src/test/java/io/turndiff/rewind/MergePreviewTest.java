@@ -15,8 +15,6 @@ import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 import java.util.stream.IntStream;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -24,25 +22,11 @@ import org.junit.jupiter.api.io.TempDir;
  * A dry run's merge preview is what the run writes: the preview's patch, applied by {@code git
  * apply} to a copy of the file as it was when previewed, gives the very bytes the run then writes.
  */
-class MergePreviewTest {
+class MergePreviewTest extends HarnessTest {
 
   private static final String LINES =
       IntStream.rangeClosed(1, 12).mapToObj(Integer::toString).collect(Collectors.joining("\n"))
           + "\n";
-
-  @TempDir Path temp;
-
-  private RewindHarness h;
-
-  @BeforeEach
-  void open() {
-    h = new RewindHarness(temp.resolve("h"));
-  }
-
-  @AfterEach
-  void canary() {
-    h.closeCheckingCanary();
-  }
 
   /** A turn that changed line 2, and the user's later edit of line 11: a file to merge. */
   private String turnThenALaterEdit() throws Exception {
@@ -111,11 +95,14 @@ class MergePreviewTest {
 
   private static final Charset UTF8 = StandardCharsets.UTF_8;
 
+  /** Where git applies the previews: a temp dir of their own, apart from the harness's. */
+  @TempDir Path scratch;
+
   /** {@code preview} applied by git to a copy of {@code file} in a directory of its own. */
   private byte[] applied(byte[] file, MergePreview preview) throws Exception {
-    Path copy = Files.createDirectories(temp.resolve("git-apply"));
+    Path copy = Files.createDirectories(scratch.resolve("git-apply"));
     Files.write(copy.resolve("a.txt"), file);
-    Path patch = temp.resolve("preview.patch");
+    Path patch = scratch.resolve("preview.patch");
     Files.writeString(patch, preview.patch());
     Process git =
         new ProcessBuilder("git", "apply", "--verbose", patch.toString())

@@ -8,19 +8,14 @@ import io.turndiff.fixtures.TestStore;
 import io.turndiff.fixtures.TreeContent;
 import io.turndiff.model.RequestException;
 import io.turndiff.model.TestHook;
-import io.turndiff.model.WorkspacePath;
 import io.turndiff.store.Store;
 import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Consumer;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
 /**
  * A rewind plans for its dry run, then stores that plan in a transaction of its own; it plans again
@@ -30,25 +25,7 @@ import org.junit.jupiter.api.io.TempDir;
  * when it stores its operation, as it did when it always planned twice; and when nothing changed,
  * the run does what its dry run said.
  */
-class PlannedAgainWhenChangedTest {
-
-  @TempDir Path temp;
-
-  private RewindHarness h;
-
-  @BeforeEach
-  void open() {
-    h = new RewindHarness(temp);
-  }
-
-  @AfterEach
-  void canary() {
-    h.closeCheckingCanary();
-  }
-
-  private Path file(String relative) {
-    return h.workspace.resolve(relative);
-  }
+class PlannedAgainWhenChangedTest extends HarnessTest {
 
   /** The tree before the turns. */
   private Map<String, String> before;
@@ -80,10 +57,6 @@ class PlannedAgainWhenChangedTest {
             }
           }
         });
-  }
-
-  private static List<String> paths(List<WorkspacePath> paths) {
-    return paths.stream().map(WorkspacePath::display).toList();
   }
 
   @Test

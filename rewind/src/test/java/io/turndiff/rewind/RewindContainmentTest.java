@@ -16,36 +16,15 @@ import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Assertions;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The write-side case families of the boundary design, through rewind: a rewind never writes
  * through a symlink, into a hardlinked inode, under a symlinked parent, or outside the workspace,
  * even with --force and under a racing attacker. Every test checks the canary.
  */
-class RewindContainmentTest {
-
-  @TempDir Path temp;
-
-  private RewindHarness h;
-
-  @BeforeEach
-  void open() {
-    h = new RewindHarness(temp);
-  }
-
-  @AfterEach
-  void canary() {
-    h.closeCheckingCanary();
-  }
-
-  private Path file(String relative) {
-    return h.workspace.resolve(relative);
-  }
+class RewindContainmentTest extends HarnessTest {
 
   private String modifyTurn(String path) {
     return h.turn(List.of(path), () -> Files.writeString(file(path), "agent's version\n"));

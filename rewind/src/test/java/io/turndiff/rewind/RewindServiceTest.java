@@ -34,13 +34,10 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.stream.Stream;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
 /** Rewinds over a real store and real files; every test checks the canary. */
-class RewindServiceTest {
+class RewindServiceTest extends HarnessTest {
 
   /**
    * The size limit of these tests, 2 MiB (the default before big files were stored), so that a file
@@ -48,26 +45,8 @@ class RewindServiceTest {
    */
   private static final long SIZE_LIMIT = 2L << 20;
 
-  @TempDir Path temp;
-
-  private RewindHarness h;
-
-  @BeforeEach
-  void open() {
-    h = new RewindHarness(temp, BoundaryOptions.builder().sizeLimit(SIZE_LIMIT).build());
-  }
-
-  @AfterEach
-  void canary() {
-    h.closeCheckingCanary();
-  }
-
-  private static List<String> paths(List<WorkspacePath> paths) {
-    return paths.stream().map(WorkspacePath::display).toList();
-  }
-
-  private Path file(String relative) {
-    return h.workspace.resolve(relative);
+  RewindServiceTest() {
+    super(BoundaryOptions.builder().sizeLimit(SIZE_LIMIT).build());
   }
 
   private StoredTurn turn(String id) {

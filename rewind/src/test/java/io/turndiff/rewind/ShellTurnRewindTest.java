@@ -19,48 +19,20 @@ import io.turndiff.model.WorkspacePath;
 import io.turndiff.store.StoredFileChange;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.stream.Collectors;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
 /**
  * A turn whose only changes are made by real shell commands, in a tracked workspace: every change
  * is recorded with a correct diff, and rewinding the turn gives back the tree exactly as it was.
  */
-class ShellTurnRewindTest {
+class ShellTurnRewindTest extends HarnessTest {
 
   private static final byte[] DOT_ENV =
       "API_KEY=sk-ignored-0123456789\nDEBUG=1\n\u00e9\n".getBytes(StandardCharsets.UTF_8);
-
-  @TempDir Path temp;
-
-  private RewindHarness h;
-
-  @BeforeEach
-  void open() {
-    h = new RewindHarness(temp);
-  }
-
-  @AfterEach
-  void canary() {
-    h.closeCheckingCanary();
-  }
-
-  private void sh(String script) throws Exception {
-    Process process =
-        new ProcessBuilder("sh", "-c", script)
-            .directory(h.workspace.root().toFile())
-            .redirectErrorStream(true)
-            .start();
-    String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-    assertEquals(0, process.waitFor(), script + ": " + output);
-  }
 
   @Test
   void aTurnMadeOnlyOfShellCommandsIsRecordedAndRewoundExactly() throws Exception {

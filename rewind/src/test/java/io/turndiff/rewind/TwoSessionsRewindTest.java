@@ -13,15 +13,11 @@ import io.turndiff.capture.track.WatchOptions;
 import io.turndiff.fixtures.TreeContent;
 import io.turndiff.model.WorkspacePath;
 import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.stream.Collectors;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
@@ -29,21 +25,7 @@ import org.junit.jupiter.params.provider.EnumSource;
  * A rewind never reverts another session's change without saying so (issue 27): two sessions in one
  * tracked workspace, over a real store and real files; every test checks the canary.
  */
-class TwoSessionsRewindTest {
-
-  @TempDir Path temp;
-
-  private RewindHarness h;
-
-  @BeforeEach
-  void open() {
-    h = new RewindHarness(temp);
-  }
-
-  @AfterEach
-  void canary() {
-    h.closeCheckingCanary();
-  }
+class TwoSessionsRewindTest extends HarnessTest {
 
   private void begin(String session, String turn) {
     h.capture.beginTurn(h.workspace.root(), Optional.of(session), Optional.of(turn));

@@ -38,12 +38,6 @@ class GcProcessIT {
   private TestWorkspace workspace;
   private Path database;
 
-  private CommandRun inProcess(String... args) {
-    List<String> withStore = new ArrayList<>(List.of("--db", database.toString()));
-    withStore.addAll(List.of(args));
-    return CliRun.inProcess(withStore.toArray(String[]::new));
-  }
-
   /** {@code TURNS} finished turns of {@code session}, each writing its own content into a file. */
   private void turns(String session, int count) {
     for (int i = 0; i < count; i++) {
@@ -59,9 +53,9 @@ class GcProcessIT {
     String turn = session + "-t" + i;
     String file = "f" + (i % 3) + ".txt";
     StoreCommands.beginTurn(database, workspace, session, turn).expect(0);
-    inProcess("snapshot", "--turn", turn, file).expect(0);
+    StoreCommands.run(database, "snapshot", "--turn", turn, file).expect(0);
     workspace.file(file, content);
-    inProcess("turn", "finish", "--turn", turn).expect(0);
+    StoreCommands.run(database, "turn", "finish", "--turn", turn).expect(0);
   }
 
   /**
@@ -99,7 +93,9 @@ class GcProcessIT {
       throw new AssertionError(e);
     }
     for (String turn : turns) {
-      assertTrue(inProcess("diff", "--turn", turn).expect(0).out().contains("+++ b/f"), turn);
+      assertTrue(
+          StoreCommands.run(database, "diff", "--turn", turn).expect(0).out().contains("+++ b/f"),
+          turn);
     }
     // every content left decodes, down its chain of deltas, to the bytes its key names
     try (Store store = Store.open(database)) {
@@ -159,7 +155,8 @@ class GcProcessIT {
     killWhen(again, turns -> turns == 4);
     assertWhole();
 
-    CommandRun last = inProcess("gc", "--keep-turns", "4", "--grace", "0s").expect(0);
+    CommandRun last =
+        StoreCommands.run(database, "gc", "--keep-turns", "4", "--grace", "0s").expect(0);
     assertEquals(4, count("SELECT count(*) FROM turn"), last.out());
     assertEquals(
         0,

@@ -28,7 +28,6 @@ import io.turndiff.store.StoredRewindEntry;
 import io.turndiff.store.StoredRewindOperation;
 import io.turndiff.store.StoredTurn;
 import java.util.ArrayList;
-import java.util.Collections;
 import java.util.EnumMap;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -254,7 +253,7 @@ final class RewindJournal {
         entries.stream().filter(e -> e.status() == RewindStatus.PLANNED).toList();
     // every staged file is renamed into place or removed, whatever happens on the way (an exception
     // included)
-    Set<WriteOutcome.Staged> uncommitted = Collections.synchronizedSet(new LinkedHashSet<>());
+    Set<WriteOutcome.Staged> uncommitted = new LinkedHashSet<>();
     try {
       List<Pending> pending = new ArrayList<>();
       for (StoredRewindEntry entry : started) {
@@ -383,23 +382,31 @@ final class RewindJournal {
   }
 
   /**
-   * Each planned path's action, decided on its current state (read on a few threads); the missing
-   * directories a file goes into are made on the way, one at a time in path order (each is
-   * journaled), and a file under a directory that could not be put back (a file or a link holds its
-   * name) is left with it.
+   * Each planned path's action, decided on its current state; the missing directories a file goes
+   * into are made on the way, one at a time in path order (each is journaled), and a file under a
+   * directory that could not be put back (a file or a link holds its name) is left with it.
+   *
+   * <p>The paths are read one after another on the caller's thread, as every step of a rewind's
+   * files is (staging, the after-states). They ran on a pool of 8 threads made for each step while
+   * each step waited for its own {@code fsync}; since the journal is the unit of durability no step
+   * waits for the disk, and the pool's thread starts and hand-offs cost more than two cores gave
+   * back: measured in one JVM, the modes alternated rewind by rewind, 57 files 85.7 ms with the
+   * pool against 69.5 ms on the caller's thread, 1,070 files 999 against 857 ms
+   * (docs/performance.md, "The rewind's thread count").
    */
   private List<Decided> decideAll(List<StoredRewindEntry> planned, Files files) {
     DirectoryRewind directories = files.directories();
     List<Decided> decisions =
-        IndependentSteps.run(
-            planned,
-            entry ->
-                decide(
-                    files.boundary(),
-                    entry,
-                    Optional.ofNullable(files.readByTheDryRun().get(entry.path())),
-                    files.contents(),
-                    files.force()));
+        planned.stream()
+            .map(
+                entry ->
+                    decide(
+                        files.boundary(),
+                        entry,
+                        Optional.ofNullable(files.readByTheDryRun().get(entry.path())),
+                        files.contents(),
+                        files.force()))
+            .toList();
     for (Decided decided : decisions) {
       if (decided.action() instanceof Write write && write.putsAFile()) {
         directories.restoreParentsOf(decided.entry().path());
@@ -409,7 +416,7 @@ final class RewindJournal {
   }
 
   /**
-   * Stages the new content of each write under its journaled temporary name, on a few threads, not
+   * Stages the new content of each write under its journaled temporary name, one after another, not
    * synced (the sync after the answer makes them durable, {@link RewindService#makeDurable}).
    * Returns each write's outcome by its entry's id; {@code uncommitted} gets each staged file as it
    * is made.
@@ -419,26 +426,19 @@ final class RewindJournal {
       List<Decided> writes,
       Map<Long, String> temporaryNames,
       Set<WriteOutcome.Staged> uncommitted) {
-    List<WriteOutcome> outcomes =
-        IndependentSteps.run(
-            writes,
-            decided -> {
-              WriteOutcome staged =
-                  underJournaledNames(
-                      boundary,
-                      decided.entry(),
-                      temporaryNames.get(decided.entry().id()),
-                      temporary ->
-                          stage(boundary, decided.entry(), (Write) decided.action(), temporary));
-              if (staged instanceof WriteOutcome.Staged temporary) {
-                uncommitted.add(temporary);
-                hook.reached(TestHook.Point.REWIND_FILE_STAGED);
-              }
-              return staged;
-            });
     Map<Long, WriteOutcome> stagedById = new HashMap<>();
-    for (int i = 0; i < writes.size(); i++) {
-      stagedById.put(writes.get(i).entry().id(), outcomes.get(i));
+    for (Decided decided : writes) {
+      WriteOutcome staged =
+          underJournaledNames(
+              boundary,
+              decided.entry(),
+              temporaryNames.get(decided.entry().id()),
+              temporary -> stage(boundary, decided.entry(), (Write) decided.action(), temporary));
+      if (staged instanceof WriteOutcome.Staged temporary) {
+        uncommitted.add(temporary);
+        hook.reached(TestHook.Point.REWIND_FILE_STAGED);
+      }
+      stagedById.put(decided.entry().id(), staged);
     }
     return stagedById;
   }
@@ -835,7 +835,7 @@ final class RewindJournal {
             .filter(state -> state.storedContent().filter(before::containsKey).isEmpty())
             .toList();
     before.putAll(store.read(tx -> tx.blobs().contentsOf(unknown)));
-    // each path read and classified on its own (on a few threads), captured whatever its size, so
+    // each path read and classified on its own (one after another), captured whatever its size, so
     // that undoing this rewind can tell the path still holds what it left. What a path was put back
     // to is a state the store holds (every content in before is one loaded from it: the targets,
     // merges and before-states): referenced by its hash, not compressed again (it was 7% of a
@@ -843,14 +843,15 @@ final class RewindJournal {
     // them: diffing and compressing them was a tenth of a rewind's samples (docs/performance.md,
     // "The rewind's own work")
     List<ChangeRecorder.Completed> completed =
-        IndependentSteps.run(
-            touched,
-            change ->
-                recorder.completeWithDiffPending(
-                    change,
-                    boundary.observeExact(change.path(), BlobSink.storing(store)),
-                    before,
-                    before::containsKey));
+        touched.stream()
+            .map(
+                change ->
+                    recorder.completeWithDiffPending(
+                        change,
+                        boundary.observeExact(change.path(), BlobSink.storing(store)),
+                        before,
+                        before::containsKey))
+            .toList();
     DirectoryRewind.recordAfter(store, boundary, rewindTurn);
     store.write(
         tx -> {

@@ -138,8 +138,7 @@ class RewindResumeTest extends HarnessTest {
   }
 
   @Test
-  void aRewindThatFailsWhileItStagesOnSeveralThreadsLeavesNoStagedFileAndIsResumed()
-      throws Exception {
+  void aRewindThatFailsWhileItStagesLeavesNoStagedFileAndIsResumed() throws Exception {
     Rewritten rewritten = rewrittenTurn();
     Map<String, String> after = tree();
     AtomicInteger staged = new AtomicInteger();

@@ -57,9 +57,14 @@ final class HookTestStore implements AutoCloseable {
     CliProcess.run(runtimeBase(), "service", "start").expect(0);
   }
 
-  /** Stops the service whatever it is doing: the test's {@code @AfterEach}. */
+  /**
+   * Stops the service whatever it is doing: the test's {@code @AfterEach}. By signal to the pid its
+   * discovery file records ({@link ServiceCleanUp}), not by a {@code service stop --force} process:
+   * no test of a runtime is about how its service stops, and that process was a JVM started only to
+   * send the signal, after every test of every runtime class.
+   */
   void stopService() throws Exception {
-    CliProcess.run(env, "service", "stop", "--force", "--wait", "10");
+    ServiceCleanUp.stopServices(env);
   }
 
   /** Stops the service, as {@link #stopService} does: for a test that holds the store in a try. */

@@ -14,6 +14,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
@@ -122,8 +123,13 @@ class ProcessEvidenceIT {
       Map<String, String> codexEnv =
           CodexCli.environment(store().runtimeBase(), temp.resolve("codex-user-home"));
       Map<String, String> geminiEnv = GeminiCli.environment(store().runtimeBase(), geminiModel);
+      // The second Codex session starts once the first has asked its model: Codex 0.171.0
+      // installs its system skills into CODEX_HOME as it starts, and two sessions starting at once
+      // race there ("failed to install system skills: … Directory not empty"), after which the
+      // loser never asks its model. Past its first request a session's start-up is over.
       Future<CommandRun> codexHookedRun =
           sessions.start(() -> codex.first(codexHooked, codexEnv, "do prompt codex hooked", "ch"));
+      sessions.awaitHeld("codex hooked");
       sessions.start(() -> codex.first(codexBare, codexEnv, "do prompt codex bare", "cb"));
       sessions.start(
           () ->
@@ -301,7 +307,7 @@ class ProcessEvidenceIT {
    */
   private static final class Sessions implements AutoCloseable {
     private final ModelScript script = new ModelScript();
-    private final List<ModelScript.Hold> holds = new ArrayList<>();
+    private final Map<String, ModelScript.Hold> holds = new LinkedHashMap<>();
     private final ExecutorService threads;
     private final List<Future<CommandRun>> runs = new ArrayList<>();
 
@@ -311,7 +317,7 @@ class ProcessEvidenceIT {
             new ModelScript.Hold(0, new CountDownLatch(1), new CountDownLatch(1));
         script.prompt("do prompt " + each, say("Done with prompt " + each + "."));
         script.hold("do prompt " + each, hold);
-        holds.add(hold);
+        holds.put(each, hold);
       }
       this.threads = Executors.newFixedThreadPool(words.length);
     }
@@ -329,9 +335,28 @@ class ProcessEvidenceIT {
 
     /** Waits until each session has asked its model (and is held there). */
     void awaitHeld() throws InterruptedException {
-      for (ModelScript.Hold hold : holds) {
-        assertTrue(hold.arrived().await(180, TimeUnit.SECONDS), "a session asked its model");
+      for (String words : holds.keySet()) {
+        awaitHeld(words);
       }
+    }
+
+    /** Waits until the session of prompt {@code do prompt WORDS} has asked its model. */
+    void awaitHeld(String words) throws InterruptedException {
+      assertTrue(
+          holds.get(words).arrived().await(180, TimeUnit.SECONDS),
+          "the session of '" + words + "' asked its model; the sessions that ended: " + ended());
+    }
+
+    /** What each session that has already ended (none should, held) said, for a failure. */
+    private List<String> ended() {
+      return runs.stream()
+          .filter(Future::isDone)
+          .map(
+              run ->
+                  run.state() == Future.State.SUCCESS
+                      ? run.resultNow().toString()
+                      : run.state().toString())
+          .toList();
     }
 
     /** Lets the model answer each session, and waits for each runtime's end. */
@@ -345,7 +370,7 @@ class ProcessEvidenceIT {
     }
 
     private void letGo() {
-      holds.forEach(hold -> hold.go().countDown());
+      holds.values().forEach(hold -> hold.go().countDown());
     }
 
     /** Lets the sessions go (a test that failed while they were held) and stops the threads. */

@@ -29,7 +29,11 @@ class AotTrainingTest {
     turns.forEach(
         turn -> turnsRecorded.add(turn.get("kind").asText() + " " + turn.get("state").asText()));
     // the edit the training makes after track (for status to show) is found by the begin: an
-    // outside turn before the tracked workspace's turn, begun, snapshotted, shown and finished
-    assertEquals(List.of("outside finished", "agent finished"), turnsRecorded, turns.toString());
+    // outside turn before the tracked workspace's turn, begun, snapshotted, shown, finished and
+    // rewound, then the rewind's own turn
+    assertEquals(
+        List.of("outside finished", "agent rewound", "rewind finished"),
+        turnsRecorded,
+        turns.toString());
   }
 }

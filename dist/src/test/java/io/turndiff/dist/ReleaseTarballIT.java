@@ -127,9 +127,11 @@ class ReleaseTarballIT {
    * picocli compiled from its source, whose classes the cache can now hold (the released jar's Java
    * 5 class files it could not, so every command loaded them from the jar: about a tenth of a
    * one-shot command, docs/performance.md): 162.1 MB, the AOT cache 86.8 (+1.5), the jar 26.8; the
-   * bound moved to 164 MB with that measured.
+   * bound moved to 164 MB with that measured. Later that day it caught the cache trained on the
+   * rewind (its dry run and the rewind: 84 classes a one-shot rewind read from the jar before, a
+   * tenth of its time): 164.15 MB, the AOT cache 88.8 (+2.0); the bound moved to 166 MB.
    */
-  private static final long BUDGET = 164_000_000;
+  private static final long BUDGET = 166_000_000;
 
   @Test
   void itStaysWithinItsBudget() throws Exception {

@@ -126,7 +126,7 @@ final class PowerLossRecovery {
     store
         .read(tx -> tx.fileChanges().ofTurn(rewindTurn.id()))
         .forEach(change -> replaced.put(change.path(), replacedBy(change)));
-    Map<Sha256, byte[]> contents = journal.contents(written);
+    Map<Sha256, byte[]> contents = journal.contents(written, Map.of());
     Map<WorkspacePath, StoredTurn> changedSince =
         store.read(
             tx ->

@@ -123,6 +123,7 @@ final class RewindJournal {
    * @param read what the dry run just before this run read of the paths decided before any
    *     directory step ({@link RewindReports#dryRun}): each is decided on that read, not read and
    *     hashed again
+   * @param loaded the stored contents that dry run loaded, by hash: only the others are loaded
    */
   void apply(
       StoredRewindOperation operation,
@@ -130,7 +131,8 @@ final class RewindJournal {
       boolean resumed,
       StoredTurn rewindTurn,
       WorkspaceBoundary boundary,
-      Map<WorkspacePath, Observation> read) {
+      Map<WorkspacePath, Observation> read,
+      Map<Sha256, byte[]> loaded) {
     if (resumed
         && BootId.mayBeAnotherThanNow(store.read(tx -> tx.rewinds().bootId(operation.id())))) {
       // the run it resumes ran in another boot (or in one the system cannot tell apart): what it
@@ -165,7 +167,7 @@ final class RewindJournal {
               tx.rewinds().journalTemporaryNames(temporaryNames);
               return tx.toolCalls().record(rewindTurn.id(), operation.externalId());
             });
-    Map<Sha256, byte[]> contents = contents(entries);
+    Map<Sha256, byte[]> contents = contents(entries, loaded);
     DirectoryRewind directories =
         DirectoryRewind.of(
             store,
@@ -269,17 +271,24 @@ final class RewindJournal {
   }
 
   /**
-   * The stored contents the entries' writes may need, by hash (a content in chunks is streamed).
+   * The stored contents the entries' writes may need, by hash (a content in chunks is streamed):
+   * those among {@code loaded} as they are, the others from the store. Loading them again was a
+   * thirtieth of a rewind's samples when the dry run had just loaded the same (the bench's 57-file
+   * rewind under a wall-clock profile, docs/performance.md).
    */
-  Map<Sha256, byte[]> contents(List<StoredRewindEntry> entries) {
+  Map<Sha256, byte[]> contents(List<StoredRewindEntry> entries, Map<Sha256, byte[]> loaded) {
     List<Snapshot> snapshots = new ArrayList<>();
     entries.forEach(
         entry -> {
           snapshots.add(entry.target());
           entry.expected().ifPresent(snapshots::add);
         });
-    Map<Sha256, byte[]> contents =
-        new HashMap<>(store.read(tx -> tx.blobs().contentsOf(snapshots)));
+    List<Snapshot> notLoaded =
+        snapshots.stream()
+            .filter(state -> state.storedContent().filter(loaded::containsKey).isEmpty())
+            .toList();
+    Map<Sha256, byte[]> contents = new HashMap<>(loaded);
+    contents.putAll(store.read(tx -> tx.blobs().contentsOf(notLoaded)));
     store.read(
         tx -> {
           entries.forEach(

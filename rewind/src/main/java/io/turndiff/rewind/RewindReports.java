@@ -42,14 +42,18 @@ final class RewindReports {
   }
 
   /**
-   * A dry run: its report, and what each path decided before any directory step held when it was
-   * read (the paths of {@link FileStep#BEFORE_DIRECTORIES} and {@link FileStep#WITH_THE_FILES}).
-   * The run decides on these reads instead of reading and hashing every path again ({@link
-   * RewindJournal}).
+   * A dry run: its report, what each path decided before any directory step held when it was read
+   * (the paths of {@link FileStep#BEFORE_DIRECTORIES} and {@link FileStep#WITH_THE_FILES}), and the
+   * stored contents it loaded to decide, by hash. The run decides on these reads instead of reading
+   * and hashing every path again, and loads only the contents not among these ({@link
+   * RewindJournal}): a content is named by its hash, so one loaded for the dry run is the one the
+   * run needs, even when the run's plan was made again in the transaction that stored it.
    */
-  record DryRun(RewindReport report, Map<WorkspacePath, Observation> read) {
+  record DryRun(
+      RewindReport report, Map<WorkspacePath, Observation> read, Map<Sha256, byte[]> contents) {
     DryRun {
       read = Map.copyOf(read);
+      contents = Map.copyOf(contents);
     }
   }
 
@@ -201,7 +205,7 @@ final class RewindReports {
             plan.hunk().map(HunkTarget::number),
             previews,
             RewindReport.Durability.NOTHING_WRITTEN);
-    return new DryRun(report, readBeforeDirectories);
+    return new DryRun(report, readBeforeDirectories, contents);
   }
 
   /**

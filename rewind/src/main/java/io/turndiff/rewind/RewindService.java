@@ -5,6 +5,7 @@ import io.turndiff.boundary.WorkspaceBoundary;
 import io.turndiff.capture.workspace.WorkspaceHandles;
 import io.turndiff.model.ExternalIds;
 import io.turndiff.model.RequestException;
+import io.turndiff.model.Sha256;
 import io.turndiff.model.TestHook;
 import io.turndiff.model.WorkspacePath;
 import io.turndiff.store.Store;
@@ -183,7 +184,8 @@ public final class RewindService implements AutoCloseable {
                 started,
                 store.read(tx -> tx.turns().byId(operation.rewindTurnId())).orElseThrow(),
                 lease.boundary(),
-                looked.read());
+                looked.read(),
+                looked.contents());
           });
     }
   }
@@ -373,13 +375,16 @@ public final class RewindService implements AutoCloseable {
     StoredTurn rewindTurn =
         store.read(tx -> tx.turns().byId(operation.rewindTurnId())).orElseThrow();
     try (WorkspaceHandles.Lease lease = workspaces.borrow(rewindTurn.workspaceId())) {
-      return apply(operation, force, resumed, started, rewindTurn, lease.boundary(), Map.of());
+      return apply(
+          operation, force, resumed, started, rewindTurn, lease.boundary(), Map.of(), Map.of());
     }
   }
 
   /**
    * @param read what the dry run just before read of each path, which the run decides on (a resumed
    *     run has none)
+   * @param loaded the stored contents that dry run loaded, by hash, which the run does not load
+   *     again (a resumed run has none)
    */
   private RewindReport apply(
       StoredRewindOperation operation,
@@ -388,9 +393,10 @@ public final class RewindService implements AutoCloseable {
       RewindStarted started,
       StoredTurn rewindTurn,
       WorkspaceBoundary boundary,
-      Map<WorkspacePath, Observation> read) {
+      Map<WorkspacePath, Observation> read,
+      Map<Sha256, byte[]> loaded) {
     started.started(operation.externalId(), resumed);
-    journal.apply(operation, force, resumed, rewindTurn, boundary, read);
+    journal.apply(operation, force, resumed, rewindTurn, boundary, read, loaded);
     return reports.receipt(
         store.read(tx -> tx.rewinds().byExternalId(operation.externalId())).orElseThrow(),
         false,

@@ -59,7 +59,8 @@ public final class AotTraining {
     run("--db", store, "diff", "--turn", turn);
     // The rewind is the one-shot command a user runs when a turn went wrong. Without it here, 84
     // classes of its planner, journal and report were read from the jar, verified and linked at
-    // each run; with it, one (docs/performance.md, "Start-up of a one-shot command").
+    // each run; with it, one (docs/performance.md, the last section, "Start-up of a one-shot
+    // command").
     run("--db", store, "rewind", "--turn", turn, "--dry-run");
     run("--db", store, "rewind", "--turn", turn);
     run("--db", store, "status", "--workspace", root);

@@ -123,20 +123,23 @@ class ProcessEvidenceIT {
       Map<String, String> codexEnv =
           CodexCli.environment(store().runtimeBase(), temp.resolve("codex-user-home"));
       Map<String, String> geminiEnv = GeminiCli.environment(store().runtimeBase(), geminiModel);
-      // The second Codex session starts once the first has asked its model: Codex 0.171.0
-      // installs its system skills into CODEX_HOME as it starts, and two sessions starting at once
-      // race there ("failed to install system skills: … Directory not empty"), after which the
-      // loser never asks its model. Past its first request a session's start-up is over.
       Future<CommandRun> codexHookedRun =
           sessions.start(() -> codex.first(codexHooked, codexEnv, "do prompt codex hooked", "ch"));
-      sessions.awaitHeld("codex hooked");
-      sessions.start(() -> codex.first(codexBare, codexEnv, "do prompt codex bare", "cb"));
       sessions.start(
           () ->
               gemini.prompt(
                   geminiHooked, geminiEnv, "do prompt gemini hooked", newSession(), "gh"));
       sessions.start(
           () -> gemini.prompt(geminiBare, geminiEnv, "do prompt gemini bare", newSession(), "gb"));
+      // The second Codex session starts once the first has asked its model: Codex 0.171.0
+      // installs its system skills into CODEX_HOME as it starts, and two sessions starting at once
+      // race there ("failed to install system skills: … Directory not empty"), after which the
+      // loser never asks its model. Past its first request a session's start-up is over. The
+      // Gemini sessions start with the first: what the first Codex session waits under its time
+      // limit (held until the test has checked every session) grows only by the second's
+      // start-up.
+      sessions.awaitHeld("codex hooked");
+      sessions.start(() -> codex.first(codexBare, codexEnv, "do prompt codex bare", "cb"));
       sessions.awaitHeld();
       ProcessHandle codexAtWork = child(at(codexBare, "node"), at(codexBare, "codex"));
       ProcessHandle geminiAtWork = child(at(geminiBare, "node"), at(geminiBare, "node"));
@@ -353,9 +356,12 @@ class ProcessEvidenceIT {
           .filter(Future::isDone)
           .map(
               run ->
-                  run.state() == Future.State.SUCCESS
-                      ? run.resultNow().toString()
-                      : run.state().toString())
+                  switch (run.state()) {
+                    case SUCCESS -> run.resultNow().toString();
+                    // a run killed at its time limit fails with what it printed
+                    case FAILED -> "failed: " + run.exceptionNow();
+                    default -> run.state().toString();
+                  })
           .toList();
     }
 

@@ -847,7 +847,9 @@ final class RewindJournal {
     // each path read and classified on its own (one after another), captured whatever its size, so
     // that undoing this rewind can tell the path still holds what it left. What a path was put back
     // to is a state the store holds (every content in before is one loaded from it: the targets,
-    // merges and before-states): referenced by its hash, not compressed again (it was 7% of a
+    // merges and before-states; the dry run's may hold more, of a plan made again since, which
+    // only spares a content's compression, never its row): referenced by its hash, not compressed
+    // again (it was 7% of a
     // rewind's profile, docs/performance.md). The line diffs are left pending, as a finish leaves
     // them: diffing and compressing them was a tenth of a rewind's samples (docs/performance.md,
     // "The rewind's own work")

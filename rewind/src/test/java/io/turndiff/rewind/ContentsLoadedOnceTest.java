@@ -38,7 +38,8 @@ class ContentsLoadedOnceTest extends HarnessTest {
     List<StoredRewindEntry> entries = h.store.read(tx -> tx.rewinds().entries(operation.id()));
     Sha256 aBefore = target(entries, "a.txt");
     Sha256 bBefore = target(entries, "b.txt");
-    // not a.txt's stored bytes: taken as given, it shows the store was not asked for them
+    // not a.txt's stored bytes: the ones handed over are the ones the run gets (the dry run's are
+    // the store's, by the same hash)
     byte[] loadedByTheDryRun = "as the dry run loaded it".getBytes(StandardCharsets.UTF_8);
 
     Map<Sha256, byte[]> contents =

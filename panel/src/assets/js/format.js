@@ -46,6 +46,7 @@ const SKIP = {
   refused: 'cannot be written safely (a link, a file where a directory should be, or unreadable now)',
   not_captured: 'its before-state was not captured',
   directory_not_empty: 'the directory still holds other files; left as it is',
+  damaged: 'its stored content reads back as other bytes: the store is damaged; left as it is',
   interrupted: 'the operation has not finished',
 };
 export function skipText(reason) {

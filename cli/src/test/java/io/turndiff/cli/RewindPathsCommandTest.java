@@ -8,9 +8,12 @@ import com.fasterxml.jackson.databind.JsonNode;
 import io.turndiff.fixtures.CommandRun;
 import io.turndiff.fixtures.StoreRows;
 import io.turndiff.fixtures.TestWorkspace;
+import io.turndiff.model.Sha256;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Base64;
+import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Stream;
@@ -96,6 +99,44 @@ class RewindPathsCommandTest extends InProcessCommandsTest {
     assertEquals("conflict", skipped.get(0).get("reason").asText());
     assertEquals("the user's own b\n", workspace.readText("b.txt"));
     assertEquals("a after\n", workspace.readText("a.txt"));
+  }
+
+  /**
+   * A stored content whose row reads back as other bytes (changed on disk behind the store) is
+   * never written: its path is left, named {@code damaged} with both hashes, the others go back,
+   * and the command exits 3 as for any path it left.
+   */
+  @Test
+  void aStoredContentThatReadsBackWrongIsLeftNamedAndExitsThree() throws Exception {
+    String turn = threeFileTurn();
+    Sha256 aBefore = Sha256.of("a before\n".getBytes(StandardCharsets.UTF_8));
+    byte[] other = "other bytes\n".getBytes(StandardCharsets.UTF_8);
+    StoreRows.execute(
+        database,
+        "UPDATE blob SET encoding = 'raw', data = X'"
+            + HexFormat.of().formatHex(other)
+            + "', size = "
+            + other.length
+            + ", base_sha256 = NULL, depth = 0 WHERE sha256 = '"
+            + aBefore.hex()
+            + "'");
+
+    CommandRun rewind = turndiff("rewind", "--turn", turn).expect(3);
+    JsonNode report = rewind.json();
+    assertEquals("[\"b.txt\",\"c.txt\"]", report.get("restored").toString(), rewind.out());
+    JsonNode skipped = report.get("skipped");
+    assertEquals(1, skipped.size(), rewind.out());
+    assertEquals("a.txt", skipped.get(0).get("path").asText());
+    assertEquals("damaged", skipped.get(0).get("reason").asText());
+    assertTrue(
+        skipped
+            .get(0)
+            .get("detail")
+            .asText()
+            .contains(aBefore + " reads back as " + Sha256.of(other)),
+        rewind.out());
+    assertEquals("a after\n", workspace.readText("a.txt"), "never written with other bytes");
+    assertEquals("b before\n", workspace.readText("b.txt"));
   }
 
   @Test

@@ -123,7 +123,8 @@ final class RewindJournal {
    * @param read what the dry run just before this run read of the paths decided before any
    *     directory step ({@link RewindReports#dryRun}): each is decided on that read, not read and
    *     hashed again
-   * @param loaded the stored contents that dry run loaded, by hash: only the others are loaded
+   * @param loaded the stored contents the stored plan loaded, checked, by hash ({@link
+   *     Plan#contents}, which the dry run decided with): only the others are loaded
    */
   void apply(
       StoredRewindOperation operation,
@@ -167,7 +168,17 @@ final class RewindJournal {
               tx.rewinds().journalTemporaryNames(temporaryNames);
               return tx.toolCalls().record(rewindTurn.id(), operation.externalId());
             });
-    Map<Sha256, byte[]> contents = contents(entries, loaded);
+    // only the paths still to be written need contents: one the plan left (a content that read
+    // back wrong among them, RewindPlanner#withDamagedContentsLeft) is not loaded again
+    Map<Sha256, byte[]> contents =
+        contents(
+            entries.stream()
+                .filter(
+                    entry ->
+                        entry.status() == RewindStatus.PLANNED
+                            || entry.status() == RewindStatus.STARTED)
+                .toList(),
+            loaded);
     DirectoryRewind directories =
         DirectoryRewind.of(
             store,
@@ -272,9 +283,9 @@ final class RewindJournal {
 
   /**
    * The stored contents the entries' writes may need, by hash (a content in chunks is streamed):
-   * those among {@code loaded} as they are, the others from the store. Loading them again was a
-   * thirtieth of a rewind's samples when the dry run had just loaded the same (the bench's 57-file
-   * rewind under a wall-clock profile, docs/performance.md).
+   * those among {@code loaded} as they are, the others from the store (each checked against its
+   * hash). Loading them again was a thirtieth of a rewind's samples when the dry run had just
+   * loaded the same (the bench's 57-file rewind under a wall-clock profile, docs/performance.md).
    */
   Map<Sha256, byte[]> contents(List<StoredRewindEntry> entries, Map<Sha256, byte[]> loaded) {
     List<Snapshot> snapshots = new ArrayList<>();
@@ -847,9 +858,7 @@ final class RewindJournal {
     // each path read and classified on its own (one after another), captured whatever its size, so
     // that undoing this rewind can tell the path still holds what it left. What a path was put back
     // to is a state the store holds (every content in before is one loaded from it: the targets,
-    // merges and before-states; the dry run's may hold more, of a plan made again since, which
-    // only spares a content's compression, never its row): referenced by its hash, not compressed
-    // again (it was 7% of a
+    // merges and before-states): referenced by its hash, not compressed again (it was 7% of a
     // rewind's profile, docs/performance.md). The line diffs are left pending, as a finish leaves
     // them: diffing and compressing them was a tenth of a rewind's samples (docs/performance.md,
     // "The rewind's own work")

@@ -4,10 +4,12 @@ import io.turndiff.diff.RenameDetection;
 import io.turndiff.model.ExternalIds;
 import io.turndiff.model.RequestException;
 import io.turndiff.model.RewindStatus;
+import io.turndiff.model.Sha256;
 import io.turndiff.model.Snapshot;
 import io.turndiff.model.TurnKind;
 import io.turndiff.model.TurnState;
 import io.turndiff.model.WorkspacePath;
+import io.turndiff.store.Blobs;
 import io.turndiff.store.RewindOperations;
 import io.turndiff.store.Store;
 import io.turndiff.store.StoreTransaction;
@@ -203,8 +205,81 @@ final class RewindPlanner {
               + (named.every() ? "" : " at or under the paths named")
               + ": nothing to rewind");
     }
+    Map<Sha256, byte[]> contents = withDamagedContentsLeft(tx, paths, hunk);
     return new Plan(
-        target, session, newestFirst, paths, named, step.map(BeforeToolCall::call), hunk);
+        target, session, newestFirst, paths, named, step.map(BeforeToolCall::call), hunk, contents);
+  }
+
+  /**
+   * Loads the stored contents the planned paths' writes and decisions read (each path's target and
+   * the state the turns left, but a hunk's target, which the plan holds), each checked against its
+   * hash ({@link io.turndiff.store.Blobs#checkedContentsOf}); a path one of whose contents reads
+   * back as other bytes is left as {@code damaged}, so the rest of the rewind goes on and the
+   * report names it. Returns the sound contents, the hunk's target among them.
+   *
+   * <p>Left, not refused as a whole: a rewind puts each path back on its own (a conflict leaves one
+   * path, not the turn), and one bad row says nothing of the others, whose bytes are checked as
+   * well. Before this check, a changed row was written into the workspace as if it were the
+   * captured state.
+   */
+  private static Map<Sha256, byte[]> withDamagedContentsLeft(
+      StoreTransaction tx, List<PlannedPath> paths, Optional<HunkTarget> hunk) {
+    List<Snapshot> read = new ArrayList<>();
+    paths.stream()
+        .filter(path -> path.status() == RewindStatus.PLANNED)
+        .forEach(
+            path -> {
+              if (hunk.filter(made -> made.targets(path)).isEmpty()) {
+                read.add(path.target());
+              }
+              path.expected().ifPresent(read::add);
+            });
+    Blobs.CheckedContents loaded = tx.blobs().checkedContentsOf(read);
+    if (!loaded.damaged().isEmpty()) {
+      paths.replaceAll(path -> leftWhenDamaged(path, loaded.damaged()));
+    }
+    Map<Sha256, byte[]> contents = new HashMap<>(loaded.sound());
+    hunk.ifPresent(made -> contents.put(made.target().content(), made.content()));
+    return contents;
+  }
+
+  /**
+   * A planned path left as {@code damaged} when the stored content of its target or of its expected
+   * state reads back wrong: the expected one is read only to merge onto a file changed since, but a
+   * store that changed one of a path's rows is not trusted with the other.
+   */
+  private static PlannedPath leftWhenDamaged(PlannedPath path, Map<Sha256, String> damaged) {
+    if (path.status() != RewindStatus.PLANNED) {
+      return path;
+    }
+    Optional<String> which =
+        damagedIn(path.target(), damaged)
+            .map(what -> "its before-state's stored content " + what)
+            .or(
+                () ->
+                    path.expected()
+                        .flatMap(expected -> damagedIn(expected, damaged))
+                        .map(what -> "the stored content of the state the turns left " + what));
+    return which
+        .map(
+            why ->
+                new PlannedPath(
+                    path.path(),
+                    path.targetRow(),
+                    path.target(),
+                    path.expectedRow(),
+                    path.expected(),
+                    RewindStatus.SKIPPED,
+                    Optional.of(SkipReason.DAMAGED),
+                    Optional.of(why + ": the store is damaged; the file is left as it is")))
+        .orElse(path);
+  }
+
+  private static Optional<String> damagedIn(Snapshot state, Map<Sha256, String> damaged) {
+    return state
+        .storedContent()
+        .filter(damaged::containsKey)
+        .map(sha -> sha + " " + damaged.get(sha));
   }
 
   /**

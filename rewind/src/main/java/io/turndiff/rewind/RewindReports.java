@@ -42,18 +42,14 @@ final class RewindReports {
   }
 
   /**
-   * A dry run: its report, what each path decided before any directory step held when it was read
-   * (the paths of {@link FileStep#BEFORE_DIRECTORIES} and {@link FileStep#WITH_THE_FILES}), and the
-   * stored contents it loaded to decide, by hash. The run decides on these reads instead of reading
-   * and hashing every path again, and loads only the contents not among these ({@link
-   * RewindJournal}): a content is named by its hash, so one loaded for the dry run is the one the
-   * run needs, even when the run's plan was made again in the transaction that stored it.
+   * A dry run: its report, and what each path decided before any directory step held when it was
+   * read (the paths of {@link FileStep#BEFORE_DIRECTORIES} and {@link FileStep#WITH_THE_FILES}).
+   * The run decides on these reads instead of reading and hashing every path again. The stored
+   * contents it decided with are the plan's ({@link Plan#contents}), which the run takes too.
    */
-  record DryRun(
-      RewindReport report, Map<WorkspacePath, Observation> read, Map<Sha256, byte[]> contents) {
+  record DryRun(RewindReport report, Map<WorkspacePath, Observation> read) {
     DryRun {
       read = Map.copyOf(read);
-      contents = Map.copyOf(contents);
     }
   }
 
@@ -65,20 +61,8 @@ final class RewindReports {
    * then), and the files where those were. Nothing is stored or written.
    */
   DryRun dryRun(String operationId, Plan plan, boolean force, WorkspaceBoundary boundary) {
-    List<Snapshot> snapshots = new ArrayList<>();
-    plan.paths()
-        .forEach(
-            path -> {
-              // a hunk rewind's target is made by the plan, held in memory: stored only when the
-              // run stores the plan
-              if (plan.hunk().filter(hunk -> hunk.targets(path)).isEmpty()) {
-                snapshots.add(path.target());
-              }
-              path.expected().ifPresent(snapshots::add);
-            });
-    Map<Sha256, byte[]> contents =
-        new HashMap<>(store.read(tx -> tx.blobs().contentsOf(snapshots)));
-    plan.hunk().ifPresent(hunk -> contents.put(hunk.target().content(), hunk.content()));
+    // loaded, and checked against their hashes, by the planner
+    Map<Sha256, byte[]> contents = plan.contents();
     List<String> turns = plan.turns().stream().map(StoredTurn::externalId).toList();
     DirectoryRewind directories =
         DirectoryRewind.planOnly(store, boundary, force, turns, plan.directoryScope());
@@ -205,7 +189,7 @@ final class RewindReports {
             plan.hunk().map(HunkTarget::number),
             previews,
             RewindReport.Durability.NOTHING_WRITTEN);
-    return new DryRun(report, readBeforeDirectories, contents);
+    return new DryRun(report, readBeforeDirectories);
   }
 
   /**

@@ -157,7 +157,7 @@ public final class RewindService implements AutoCloseable {
                       Optional<StoredRewindOperation> raced =
                           operationStoredMeanwhile(tx, operationId, request, named);
                       if (raced.isPresent()) {
-                        return new Persisted(raced.get(), false);
+                        return new Persisted(raced.get(), false, Map.of());
                       }
                       // the turns may have changed since the look: planned again in the
                       // transaction that stores the plan, unless nothing was written to the store
@@ -171,7 +171,7 @@ public final class RewindService implements AutoCloseable {
                           RewindPlanner.persist(tx, operationId, stored, request);
                       claims.claimNew(tx, created);
                       claimed.add(created);
-                      return new Persisted(created, true);
+                      return new Persisted(created, true, stored.contents());
                     });
             StoredRewindOperation operation = persisted.operation();
             if (!persisted.created()) {
@@ -185,7 +185,7 @@ public final class RewindService implements AutoCloseable {
                 store.read(tx -> tx.turns().byId(operation.rewindTurnId())).orElseThrow(),
                 lease.boundary(),
                 looked.read(),
-                looked.contents());
+                persisted.contents());
           });
     }
   }
@@ -345,9 +345,13 @@ public final class RewindService implements AutoCloseable {
   }
 
   /**
-   * The operation a request stored, or found stored by another request that ran at the same time.
+   * The operation a request stored, or found stored by another request that ran at the same time;
+   * with the stored contents of the plan it stored ({@link Plan#contents}: those the dry run
+   * decided with, unless the plan was made again), which its run then does not load again (loading
+   * them twice was a thirtieth of a rewind's samples, docs/performance.md).
    */
-  private record Persisted(StoredRewindOperation operation, boolean created) {}
+  private record Persisted(
+      StoredRewindOperation operation, boolean created, Map<Sha256, byte[]> contents) {}
 
   /**
    * An operation that another request, running at the same time as this one, stored after this one

@@ -34,6 +34,12 @@ final class SkipReason {
    */
   static final String UNVERIFIED = "unverified";
 
+  /**
+   * A stored content the path's rewind needs reads back as other bytes than its hash says: the
+   * store is damaged, and the file is left rather than written with what the store holds now.
+   */
+  static final String DAMAGED = "damaged";
+
   /** The before-state is not known completely, for no more specific reason. */
   static final String NOT_CAPTURED = "not_captured";
 

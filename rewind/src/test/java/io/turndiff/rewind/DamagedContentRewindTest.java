@@ -1,0 +1,193 @@
+package io.turndiff.rewind;
+
+import static java.nio.charset.StandardCharsets.UTF_8;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeFalse;
+
+import io.turndiff.fixtures.TestStore;
+import io.turndiff.model.RewindStatus;
+import io.turndiff.model.Sha256;
+import io.turndiff.model.TestHook;
+import io.turndiff.model.WorkspacePath;
+import io.turndiff.store.StoredRewindEntry;
+import io.turndiff.store.StoredRewindOperation;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.TreeMap;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * A rewind writes a stored content into the workspace only as the bytes that were captured: a path
+ * whose stored content reads back as other bytes (its row changed on disk, here through a plain
+ * connection to the store's file) is left as it is and named {@code damaged} in the dry run and in
+ * the report, while the turn's other paths are put back. Before the check the changed bytes were
+ * written into the file and the path reported restored.
+ */
+class DamagedContentRewindTest extends HarnessTest {
+
+  private String turn;
+
+  @BeforeEach
+  void aTurnThatEditsTwoFiles() throws Exception {
+    assumeFalse(TestStore.onPostgres(), "the row is replaced in the SQLite file");
+    h.workspace.file("a.txt", "a before\n").file("b.txt", "b before\n");
+    turn =
+        h.turn(
+            List.of("a.txt", "b.txt"),
+            () -> {
+              Files.writeString(file("a.txt"), "a after\n");
+              Files.writeString(file("b.txt"), "b after\n");
+            });
+  }
+
+  @Test
+  void aPathWhoseBeforeStateReadsBackWrongIsLeftAndTheOthersArePutBack() throws Exception {
+    Sha256 aBefore = sha("a before\n");
+    replaceStoredBytes(aBefore, "not what was captured\n");
+    String detail =
+        "its before-state's stored content "
+            + aBefore
+            + " reads back as "
+            + sha("not what was captured\n")
+            + ": the store is damaged; the file is left as it is";
+
+    RewindReport dryRun =
+        h.rewind.rewind(new RewindRequest(turn, false, Optional.empty(), true, false));
+    assertEquals(List.of("b.txt"), paths(dryRun.restored()));
+    assertEquals(List.of(skipped("a.txt", detail)), dryRun.skipped());
+
+    RewindReport report =
+        h.rewind.rewind(new RewindRequest(turn, false, Optional.empty(), false, false));
+    h.rewind.makeDurable(report);
+
+    assertEquals(List.of("b.txt"), paths(report.restored()));
+    assertEquals(List.of(skipped("a.txt", detail)), report.skipped());
+    assertEquals("a after\n", Files.readString(file("a.txt")), "what the turn left");
+    assertEquals("b before\n", Files.readString(file("b.txt")));
+    assertEquals(
+        List.of("a.txt", "b.txt"),
+        List.copyOf(new TreeMap<>(tree()).keySet()),
+        "no temporary file");
+    assertEquals(
+        Map.of("a.txt", RewindStatus.SKIPPED, "b.txt", RewindStatus.RESTORED),
+        journaled(report.operation()),
+        "the journal leaves a.txt as the report does");
+  }
+
+  @Test
+  void aPathWhoseAfterStateReadsBackWrongIsLeftToo() throws Exception {
+    Sha256 aAfter = sha("a after\n");
+    replaceStoredBytes(aAfter, "changed on disk\n");
+
+    RewindReport report =
+        h.rewind.rewind(new RewindRequest(turn, false, Optional.empty(), false, false));
+    h.rewind.makeDurable(report);
+
+    assertEquals(List.of("b.txt"), paths(report.restored()));
+    assertEquals(
+        List.of(
+            skipped(
+                "a.txt",
+                "the stored content of the state the turns left "
+                    + aAfter
+                    + " reads back as "
+                    + sha("changed on disk\n")
+                    + ": the store is damaged; the file is left as it is")),
+        report.skipped());
+    assertEquals("a after\n", Files.readString(file("a.txt")));
+  }
+
+  /**
+   * A row changed between the dry run and the run (a plain connection's commit, which the store
+   * sees) makes the service plan again in the transaction that stores the plan, and that plan
+   * checks the contents again: the run leaves the path instead of writing what its dry run loaded.
+   */
+  @Test
+  void aRowChangedAfterTheDryRunIsFoundByThePlanMadeAgain() throws Exception {
+    Sha256 aBefore = sha("a before\n");
+    RewindService rewind =
+        new RewindService(
+            h.store,
+            h.handles,
+            point -> {
+              if (point == TestHook.Point.REWIND_DRY_RUN_DONE) {
+                replaceStoredBytes(aBefore, "changed after the dry run\n");
+              }
+            });
+
+    RewindReport report =
+        rewind.rewind(new RewindRequest(turn, false, Optional.empty(), false, false));
+    rewind.makeDurable(report);
+
+    assertEquals(List.of("b.txt"), paths(report.restored()));
+    assertEquals(
+        List.of("a.txt"),
+        paths(report.skipped().stream().map(RewindReport.Skipped::path).toList()));
+    assertEquals(SkipReason.DAMAGED, report.skipped().getFirst().reason());
+    assertEquals("a after\n", Files.readString(file("a.txt")));
+  }
+
+  /**
+   * A content stored in chunks (over 2 MiB) is never loaded whole to be checked at the plan: its
+   * stream checks it as the file is written. A chunk changed on disk fails that write; the staged
+   * file is removed and the path is left, refused with both hashes, while the other path goes back.
+   */
+  @Test
+  void aChunkThatReadsBackWrongFailsItsWriteAndLeavesThePath() throws Exception {
+    byte[] big = "a line of the big file before the turn\n".repeat(80_000).getBytes(UTF_8);
+    h.workspace.file("big.txt", new String(big, UTF_8)).file("c.txt", "c before\n");
+    String bigTurn =
+        h.turn(
+            List.of("big.txt", "c.txt"),
+            () -> {
+              Files.writeString(file("big.txt"), "the turn replaced it\n");
+              Files.writeString(file("c.txt"), "c after\n");
+            });
+    Sha256 bigBefore = Sha256.of(big);
+    StoredRow.replaceFirstChunk(temp, bigBefore);
+
+    RewindReport report =
+        h.rewind.rewind(new RewindRequest(bigTurn, false, Optional.empty(), false, false));
+    h.rewind.makeDurable(report);
+
+    assertEquals(List.of("c.txt"), paths(report.restored()));
+    RewindReport.Skipped left = report.skipped().getFirst();
+    assertEquals("big.txt", left.path().display(), report.skipped().toString());
+    assertEquals(SkipReason.REFUSED, left.reason());
+    assertTrue(
+        left.detail().contains("stored content " + bigBefore + " reads back as "), left.detail());
+    assertEquals("the turn replaced it\n", Files.readString(file("big.txt")));
+    assertEquals("c before\n", Files.readString(file("c.txt")));
+    assertEquals(
+        List.of("a.txt", "b.txt", "big.txt", "c.txt"),
+        List.copyOf(new TreeMap<>(tree()).keySet()),
+        "the staged file is removed");
+  }
+
+  private static RewindReport.Skipped skipped(String path, String detail) {
+    return new RewindReport.Skipped(WorkspacePath.of(path), SkipReason.DAMAGED, detail);
+  }
+
+  private Map<String, RewindStatus> journaled(String operationId) {
+    StoredRewindOperation operation =
+        h.store.read(tx -> tx.rewinds().byExternalId(operationId)).orElseThrow();
+    Map<String, RewindStatus> statuses = new TreeMap<>();
+    h.store
+        .read(tx -> tx.rewinds().entries(operation.id()))
+        .forEach((StoredRewindEntry entry) -> statuses.put(entry.path().display(), entry.status()));
+    return statuses;
+  }
+
+  private static Sha256 sha(String content) {
+    return Sha256.of(content.getBytes(StandardCharsets.UTF_8));
+  }
+
+  private void replaceStoredBytes(Sha256 content, String other) {
+    StoredRow.replaceBytes(temp, content, other);
+  }
+}

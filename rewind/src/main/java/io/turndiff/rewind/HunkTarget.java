@@ -9,6 +9,8 @@ import io.turndiff.model.RewindStatus;
 import io.turndiff.model.Sha256;
 import io.turndiff.model.Snapshot;
 import io.turndiff.model.WorkspacePath;
+import io.turndiff.store.Blobs;
+import io.turndiff.store.StoreException;
 import io.turndiff.store.StoreTransaction;
 import io.turndiff.store.StoredFileChange;
 import io.turndiff.store.StoredTurn;
@@ -73,7 +75,21 @@ record HunkTarget(WorkspacePath path, int number, byte[] content, Snapshot.Regul
               + " is not a regular file captured before and after the turn: only a text change"
               + " has hunks; rewind the path instead");
     }
-    Map<Sha256, byte[]> contents = tx.blobs().contentsOf(List.of(old, made));
+    // checked: the target is made from these bytes and written into the workspace
+    Blobs.CheckedContents checked = tx.blobs().checkedContentsOf(List.of(old, made));
+    checked.damaged().entrySet().stream()
+        .findFirst()
+        .ifPresent(
+            damaged -> {
+              throw new StoreException(
+                  of
+                      + ": its stored content "
+                      + damaged.getKey()
+                      + " "
+                      + damaged.getValue()
+                      + ": the store is damaged; nothing is written");
+            });
+    Map<Sha256, byte[]> contents = checked.sound();
     byte[] oldContent = contents.get(old.content());
     byte[] newContent = contents.get(made.content());
     if (oldContent == null || newContent == null) {

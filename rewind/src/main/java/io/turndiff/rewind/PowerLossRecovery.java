@@ -126,7 +126,8 @@ final class PowerLossRecovery {
     store
         .read(tx -> tx.fileChanges().ofTurn(rewindTurn.id()))
         .forEach(change -> replaced.put(change.path(), replacedBy(change)));
-    Map<Sha256, byte[]> contents = journal.contents(written, Map.of());
+    RewindJournal.LoadedContents loaded = journal.contents(written, Map.of());
+    Map<Sha256, byte[]> contents = loaded.sound();
     Map<WorkspacePath, StoredTurn> changedSince =
         store.read(
             tx ->
@@ -141,7 +142,8 @@ final class PowerLossRecovery {
               entry,
               Optional.ofNullable(replaced.get(entry.path())),
               Optional.ofNullable(changedSince.get(entry.path())),
-              now);
+              now,
+              loaded.damaged());
       if (entry.status() == RewindStatus.STARTED
           && !(verdict instanceof Redo redo && redo.residue())) {
         // the resumed run decides a started path as it always has: landed, still the state it
@@ -279,13 +281,15 @@ final class PowerLossRecovery {
 
   /**
    * What {@code now} is, for a path whose write the journal says landed; {@code changedSince}, the
-   * newest later turn that recorded a change of it.
+   * newest later turn that recorded a change of it; {@code damaged}, the stored contents that read
+   * back wrong.
    */
   private Verdict verdict(
       StoredRewindEntry entry,
       Optional<Snapshot> replaced,
       Optional<StoredTurn> changedSince,
-      Observation now) {
+      Observation now,
+      DamagedContents damaged) {
     Snapshot state = now.snapshot();
     if (RewindJournal.landed(entry, state)) {
       return new Intact();
@@ -295,6 +299,12 @@ final class PowerLossRecovery {
           "turn '"
               + changedSince.get().externalId()
               + "' changed it after the rewind: left as that turn recorded it");
+    }
+    // what the rewind wrote, read back as other bytes now, can neither be compared with what a
+    // power loss left nor written again: the path is left, named
+    Optional<String> unreadable = damaged.leave(entry.target(), Optional.empty(), entry.merged());
+    if (unreadable.isPresent()) {
+      return new Left(unreadable.get());
     }
     if (state.presence() == Presence.ABSENT) {
       return new Redo(now, "it was gone", true);

@@ -21,6 +21,7 @@ import io.turndiff.rewind.RewindDecision.AlreadyThere;
 import io.turndiff.rewind.RewindDecision.FileStep;
 import io.turndiff.rewind.RewindDecision.Leave;
 import io.turndiff.rewind.RewindDecision.Write;
+import io.turndiff.store.Blobs;
 import io.turndiff.store.RewindOperations;
 import io.turndiff.store.Store;
 import io.turndiff.store.StoredFileChange;
@@ -148,6 +149,14 @@ final class RewindJournal {
           .filter(entry -> entry.status() == RewindStatus.PLANNED)
           .forEach(entry -> discardStagedByAnEarlierRun(boundary, entry));
     }
+    // only the paths still to be written need contents: one the plan left (a content that read
+    // back wrong among them, RewindPlanner#withDamagedContentsLeft) is not loaded again; one that
+    // reads back wrong now (a resumed run loads them all) is left as the plan would have left it
+    LoadedContents loadedNow = contents(stillToWrite(entries), loaded);
+    if (loadedNow.damaged().any()) {
+      entries = leftWhereDamaged(operation, entries, loadedNow.damaged());
+    }
+    Map<Sha256, byte[]> contents = loadedNow.sound();
     Map<Long, String> temporaryNames = new HashMap<>();
     entries.stream()
         .filter(entry -> entry.status() == RewindStatus.PLANNED)
@@ -168,17 +177,6 @@ final class RewindJournal {
               tx.rewinds().journalTemporaryNames(temporaryNames);
               return tx.toolCalls().record(rewindTurn.id(), operation.externalId());
             });
-    // only the paths still to be written need contents: one the plan left (a content that read
-    // back wrong among them, RewindPlanner#withDamagedContentsLeft) is not loaded again
-    Map<Sha256, byte[]> contents =
-        contents(
-            entries.stream()
-                .filter(
-                    entry ->
-                        entry.status() == RewindStatus.PLANNED
-                            || entry.status() == RewindStatus.STARTED)
-                .toList(),
-            loaded);
     DirectoryRewind directories =
         DirectoryRewind.of(
             store,
@@ -282,34 +280,74 @@ final class RewindJournal {
   }
 
   /**
-   * The stored contents the entries' writes may need, by hash (a content in chunks is streamed):
-   * those among {@code loaded} as they are, the others from the store (each checked against its
-   * hash). Loading them again was a thirtieth of a rewind's samples when the dry run had just
-   * loaded the same (the bench's 57-file rewind under a wall-clock profile, docs/performance.md).
+   * Stored contents loaded for writes, by hash: the sound ones, and which read back wrong ({@link
+   * DamagedContents}).
    */
-  Map<Sha256, byte[]> contents(List<StoredRewindEntry> entries, Map<Sha256, byte[]> loaded) {
-    List<Snapshot> snapshots = new ArrayList<>();
+  record LoadedContents(Map<Sha256, byte[]> sound, DamagedContents damaged) {}
+
+  /** The entries a run still writes: planned, or started by an earlier run. */
+  private static List<StoredRewindEntry> stillToWrite(List<StoredRewindEntry> entries) {
+    return entries.stream()
+        .filter(
+            entry ->
+                entry.status() == RewindStatus.PLANNED || entry.status() == RewindStatus.STARTED)
+        .toList();
+  }
+
+  /**
+   * The stored contents the entries' writes may need, by hash (a content in chunks is streamed):
+   * those among {@code loaded} as they are (checked by the plan that loaded them), the others from
+   * the store, each checked against its hash ({@code Blobs.checkedContents}). Loading them again
+   * was a thirtieth of a rewind's samples when the dry run had just loaded the same (the bench's
+   * 57-file rewind under a wall-clock profile, docs/performance.md).
+   */
+  LoadedContents contents(List<StoredRewindEntry> entries, Map<Sha256, byte[]> loaded) {
+    Set<Sha256> wanted = new HashSet<>();
     entries.forEach(
         entry -> {
-          snapshots.add(entry.target());
-          entry.expected().ifPresent(snapshots::add);
+          entry.target().storedContent().ifPresent(wanted::add);
+          entry.expected().flatMap(Snapshot::storedContent).ifPresent(wanted::add);
+          entry.merged().ifPresent(wanted::add);
         });
-    List<Snapshot> notLoaded =
-        snapshots.stream()
-            .filter(state -> state.storedContent().filter(loaded::containsKey).isEmpty())
-            .toList();
-    Map<Sha256, byte[]> contents = new HashMap<>(loaded);
-    contents.putAll(store.read(tx -> tx.blobs().contentsOf(notLoaded)));
-    store.read(
+    wanted.removeAll(loaded.keySet());
+    Blobs.CheckedContents read = store.read(tx -> tx.blobs().checkedContents(wanted));
+    Map<Sha256, byte[]> sound = new HashMap<>(loaded);
+    sound.putAll(read.sound());
+    return new LoadedContents(sound, new DamagedContents(read.damaged()));
+  }
+
+  /**
+   * Leaves, in the journal, each planned entry a content of which reads back wrong, as the plan
+   * leaves one ({@link DamagedContents}); returns the entries as journaled then. An entry an
+   * earlier run started is left to the resumed run's checks (its write is refused where the content
+   * it streams reads back wrong).
+   */
+  private List<StoredRewindEntry> leftWhereDamaged(
+      StoredRewindOperation operation, List<StoredRewindEntry> entries, DamagedContents damaged) {
+    Map<Long, RewindOperations.Mark> marks = new HashMap<>();
+    for (StoredRewindEntry entry : entries) {
+      if (entry.status() == RewindStatus.PLANNED) {
+        damaged
+            .leave(entry.target(), entry.expected(), entry.merged())
+            .ifPresent(
+                why ->
+                    marks.put(
+                        entry.id(),
+                        new RewindOperations.Mark(
+                            RewindStatus.SKIPPED,
+                            Optional.of(SkipReason.DAMAGED),
+                            Optional.of(why),
+                            Optional.empty())));
+      }
+    }
+    if (marks.isEmpty()) {
+      return entries;
+    }
+    return store.write(
         tx -> {
-          entries.forEach(
-              entry ->
-                  entry
-                      .merged()
-                      .ifPresent(sha -> contents.computeIfAbsent(sha, tx.blobs()::require)));
-          return null;
+          tx.rewinds().mark(marks);
+          return tx.rewinds().entries(operation.id());
         });
-    return contents;
   }
 
   /**

@@ -45,7 +45,7 @@ final class RewindPlanner {
 
   /** Plans the request in one read transaction (nothing is stored). */
   Plan plan(RewindRequest request, NamedPaths named) {
-    return store.read(tx -> plan(tx, request, named));
+    return store.read(tx -> plan(tx, request, named, Map.of()));
   }
 
   /**
@@ -94,9 +94,13 @@ final class RewindPlanner {
    * Plans the request within {@code tx}: the turns it rewinds (refused when one is open, or when
    * the turn was rewound completely already), and each path they recorded by the chain rule ({@link
    * RewindDecision#chain}); with {@code named} paths, only what the turns recorded at or under them
-   * (a named path they did not change is refused, naming it).
+   * (a named path they did not change is refused, naming it). The stored contents its planned paths
+   * need are loaded and checked ({@link #withDamagedContentsLeft}), but those among {@code
+   * checked}: the contents a plan made just before checked, which a plan made again takes as they
+   * are.
    */
-  static Plan plan(StoreTransaction tx, RewindRequest request, NamedPaths named) {
+  static Plan plan(
+      StoreTransaction tx, RewindRequest request, NamedPaths named, Map<Sha256, byte[]> checked) {
     StoredTurn target = tx.turns().require(request.turn());
     List<StoredTurn> turns = turnsOf(tx, request, target);
     for (StoredTurn turn : turns) {
@@ -205,7 +209,7 @@ final class RewindPlanner {
               + (named.every() ? "" : " at or under the paths named")
               + ": nothing to rewind");
     }
-    Map<Sha256, byte[]> contents = withDamagedContentsLeft(tx, paths, hunk);
+    Map<Sha256, byte[]> contents = withDamagedContentsLeft(tx, paths, hunk, checked);
     return new Plan(
         target, session, newestFirst, paths, named, step.map(BeforeToolCall::call), hunk, contents);
   }
@@ -214,8 +218,10 @@ final class RewindPlanner {
    * Loads the stored contents the planned paths' writes and decisions read (each path's target and
    * the state the turns left, but a hunk's target, which the plan holds), each checked against its
    * hash ({@link io.turndiff.store.Blobs#checkedContentsOf}); a path one of whose contents reads
-   * back as other bytes is left as {@code damaged}, so the rest of the rewind goes on and the
-   * report names it. Returns the sound contents, the hunk's target among them.
+   * back as other bytes is left as {@code damaged} ({@link DamagedContents}), so the rest of the
+   * rewind goes on and the report names it. Those among {@code checked} (the sound contents of a
+   * plan made just before, by hash) are not loaded again. Returns the sound contents, the hunk's
+   * target among them.
    *
    * <p>Left, not refused as a whole: a rewind puts each path back on its own (a conflict leaves one
    * path, not the turn), and one bad row says nothing of the others, whose bytes are checked as
@@ -223,44 +229,46 @@ final class RewindPlanner {
    * captured state.
    */
   private static Map<Sha256, byte[]> withDamagedContentsLeft(
-      StoreTransaction tx, List<PlannedPath> paths, Optional<HunkTarget> hunk) {
-    List<Snapshot> read = new ArrayList<>();
+      StoreTransaction tx,
+      List<PlannedPath> paths,
+      Optional<HunkTarget> hunk,
+      Map<Sha256, byte[]> checked) {
+    Set<Sha256> read = new HashSet<>();
     paths.stream()
         .filter(path -> path.status() == RewindStatus.PLANNED)
         .forEach(
             path -> {
               if (hunk.filter(made -> made.targets(path)).isEmpty()) {
-                read.add(path.target());
+                path.target().storedContent().ifPresent(read::add);
               }
-              path.expected().ifPresent(read::add);
+              path.expected().flatMap(Snapshot::storedContent).ifPresent(read::add);
             });
-    Blobs.CheckedContents loaded = tx.blobs().checkedContentsOf(read);
-    if (!loaded.damaged().isEmpty()) {
-      paths.replaceAll(path -> leftWhenDamaged(path, loaded.damaged()));
+    Map<Sha256, byte[]> contents = new HashMap<>();
+    read.removeIf(
+        sha -> {
+          byte[] known = checked.get(sha);
+          if (known != null) {
+            contents.put(sha, known);
+          }
+          return known != null;
+        });
+    Blobs.CheckedContents loaded = tx.blobs().checkedContents(read);
+    DamagedContents damaged = new DamagedContents(loaded.damaged());
+    if (damaged.any()) {
+      paths.replaceAll(path -> leftWhenDamaged(path, damaged));
     }
-    Map<Sha256, byte[]> contents = new HashMap<>(loaded.sound());
+    contents.putAll(loaded.sound());
     hunk.ifPresent(made -> contents.put(made.target().content(), made.content()));
     return contents;
   }
 
-  /**
-   * A planned path left as {@code damaged} when the stored content of its target or of its expected
-   * state reads back wrong: the expected one is read only to merge onto a file changed since, but a
-   * store that changed one of a path's rows is not trusted with the other.
-   */
-  private static PlannedPath leftWhenDamaged(PlannedPath path, Map<Sha256, String> damaged) {
+  /** A planned path left as {@code damaged} when a content it needs reads back wrong. */
+  private static PlannedPath leftWhenDamaged(PlannedPath path, DamagedContents damaged) {
     if (path.status() != RewindStatus.PLANNED) {
       return path;
     }
-    Optional<String> which =
-        damagedIn(path.target(), damaged)
-            .map(what -> "its before-state's stored content " + what)
-            .or(
-                () ->
-                    path.expected()
-                        .flatMap(expected -> damagedIn(expected, damaged))
-                        .map(what -> "the stored content of the state the turns left " + what));
-    return which
+    return damaged
+        .leave(path.target(), path.expected(), Optional.empty())
         .map(
             why ->
                 new PlannedPath(
@@ -271,15 +279,8 @@ final class RewindPlanner {
                     path.expected(),
                     RewindStatus.SKIPPED,
                     Optional.of(SkipReason.DAMAGED),
-                    Optional.of(why + ": the store is damaged; the file is left as it is")))
+                    Optional.of(why)))
         .orElse(path);
-  }
-
-  private static Optional<String> damagedIn(Snapshot state, Map<Sha256, String> damaged) {
-    return state
-        .storedContent()
-        .filter(damaged::containsKey)
-        .map(sha -> sha + " " + damaged.get(sha));
   }
 
   /**

@@ -166,7 +166,7 @@ public final class RewindService implements AutoCloseable {
                       Plan stored =
                           planned.filter(store::unchangedSince).isPresent()
                               ? plan
-                              : RewindPlanner.plan(tx, request, named);
+                              : RewindPlanner.plan(tx, request, named, plan.contents());
                       StoredRewindOperation created =
                           RewindPlanner.persist(tx, operationId, stored, request);
                       claims.claimNew(tx, created);
@@ -387,8 +387,8 @@ public final class RewindService implements AutoCloseable {
   /**
    * @param read what the dry run just before read of each path, which the run decides on (a resumed
    *     run has none)
-   * @param loaded the stored contents that dry run loaded, by hash, which the run does not load
-   *     again (a resumed run has none)
+   * @param loaded the stored contents the stored plan loaded and checked, by hash ({@link
+   *     Plan#contents}), which the run does not load again (a resumed run has none)
    */
   private RewindReport apply(
       StoredRewindOperation operation,

@@ -3,9 +3,12 @@ package io.turndiff.rewind;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeFalse;
 
+import io.turndiff.fixtures.TestStore;
 import io.turndiff.model.BoundaryKind;
 import io.turndiff.model.PathInput;
+import io.turndiff.model.Sha256;
 import io.turndiff.model.WorkspacePath;
 import io.turndiff.store.StoredRewindOperation;
 import java.nio.charset.StandardCharsets;
@@ -218,6 +221,36 @@ class PowerLossRecoveryTest extends HarnessTest {
         List.of(),
         h.store.read(tx -> tx.rewinds().doneUnsyncedIn(workspace)),
         "made durable (one syncfs) and marked synced");
+    assertEquals(List.of(), temporaries(), "no staged file left");
+  }
+
+  /**
+   * A path a power loss took back whose stored content now reads back as other bytes (its row
+   * changed on disk) is not redone with those bytes: it is left, named, and the others are redone;
+   * the next rewind goes on. Before the check, the changed bytes were written back as the redo.
+   */
+  @Test
+  void aPathWhoseStoredContentReadsBackWrongIsLeftNotRedoneWithIt() throws Exception {
+    assumeFalse(TestStore.onPostgres(), "the row is replaced in the SQLite file");
+    String turn = rewrittenTurn();
+    String operation = h.rewindTurn(turn).operation();
+    powerLoss();
+    ranInAnotherBootUnsynced(operation);
+    Sha256 f1Before = Sha256.of(before(1).getBytes(StandardCharsets.UTF_8));
+    StoredRow.replaceBytes(temp, f1Before, "changed on disk\n");
+
+    Map<String, String> told = rewindOfAnotherTurn(operation);
+
+    assertEquals(
+        "left: its before-state's stored content "
+            + f1Before
+            + " reads back as "
+            + Sha256.of("changed on disk\n".getBytes(StandardCharsets.UTF_8))
+            + ": the store is damaged; the file is left as it is",
+        told.get("f1.txt"));
+    assertEquals("", h.workspace.readText("f1.txt"), "what the power loss left, not the row");
+    assertEquals(before(0), h.workspace.readText("f0.txt"), "the others redone");
+    assertEquals(before(4), h.workspace.readText("f4.txt"));
     assertEquals(List.of(), temporaries(), "no staged file left");
   }
 

@@ -90,9 +90,18 @@ final class BlobCodec implements AutoCloseable {
   static byte[] decode(String encoding, byte[] data, long size) {
     return switch (encoding) {
       case RAW -> data;
-      case ZSTD -> DECOMPRESSION.get().decompress(data, Math.toIntExact(size));
+      case ZSTD -> decompress(data, size);
       default -> throw new StoreException("unknown blob encoding: " + encoding);
     };
+  }
+
+  /** A whole zstd frame decompressed; a frame that does not decode is a store's fault, named. */
+  private static byte[] decompress(byte[] data, long size) {
+    try {
+      return DECOMPRESSION.get().decompress(data, Math.toIntExact(size));
+    } catch (ZstdException e) {
+      throw new StoreException("a zstd frame does not decode: " + e.getMessage(), e);
+    }
   }
 
   @Override

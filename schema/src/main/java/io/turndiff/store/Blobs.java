@@ -354,24 +354,33 @@ public final class Blobs {
 
   /**
    * The stored contents of the captured regular files among {@code snapshots}, each checked against
-   * the hash it is stored under: a content is put into a workspace, shown or exported only as the
-   * bytes that were captured. A row changed on disk, a delta decoded against a base that changed
-   * since, a bug in a codec: each would otherwise hand out other bytes under the captured hash, and
-   * a rewind would write them without a word (zstd's checksum catches only a delta decoded against
-   * other bytes than its own base, and a raw row has none). A content that does not decode is
-   * damaged too. Content stored in chunks is left out, as {@link #contentsOf} leaves it out (its
-   * stream checks it as it is read, {@link Store#openContent}).
+   * the hash it is stored under: a content is put back into a workspace only as the bytes that were
+   * captured. A row changed on disk, a delta decoded against a base that changed since, a bug in a
+   * codec: each would otherwise hand out other bytes under the captured hash, and a rewind would
+   * write them without a word (zstd's checksum catches only a frame that no longer decodes, and a
+   * raw row has none). A content that does not decode is damaged too. Content stored in chunks is
+   * left out, as {@link #contentsOf} leaves it out (its stream checks it as it is read, {@link
+   * Store#openContent}).
    *
    * <p>The check costs one SHA-256 of the bytes: 0.03 ms for a 50 KB file, 1.5 GB/s for 64 MiB on
-   * the README's 2-core machine (HotSpot's SHA-256 intrinsic), against the decompression that made
-   * them. The bases a finish compresses against are not checked ({@link #deltaBasesOf}): a delta
-   * decodes against the bytes it was made against, whatever they are.
+   * the README's 2-core machine (HotSpot's SHA-256 intrinsic; docs/performance.md, "A content
+   * checked at its load"), against the decompression that made them. What is only shown or
+   * compared, and the bases a finish compresses against, are read unchecked ({@link #contentsOf},
+   * {@link #deltaBasesOf}): a delta decodes against the bytes it was made against, whatever they
+   * are, and a view of one damaged row must not take the others' with it.
    */
   public CheckedContents checkedContentsOf(Collection<Snapshot> snapshots) {
+    return checkedContents(hashesOf(snapshots));
+  }
+
+  /**
+   * {@link #checkedContentsOf} by hash: every one must be stored (a content in chunks is left out).
+   */
+  public CheckedContents checkedContents(Set<Sha256> hashes) {
     Map<Sha256, byte[]> sound = new HashMap<>();
     Map<Sha256, String> damaged = new HashMap<>();
     storedContents(
-            snapshots,
+            hashes,
             (sha256, failure) ->
                 damaged.put(sha256, "cannot be read back (" + failure.getMessage() + ")"))
         .forEach(
@@ -648,20 +657,15 @@ public final class Blobs {
   /**
    * The stored contents of the captured regular files among {@code snapshots}, by hash, read in a
    * few queries ({@link #decodedOf}). A content stored in chunks (too large to hold in memory) is
-   * left out: it is streamed where it is needed, and not shown in diffs. A content whose bytes are
-   * not those of its hash fails the load, naming it ({@link #checkedContentsOf} says which ones
-   * instead).
+   * left out: it is streamed where it is needed, and not shown in diffs. Not checked against the
+   * hashes: for what is shown and compared (a diff, a rename's likeness) and the bases a finish
+   * compresses against; a content put back into a workspace is loaded with {@link
+   * #checkedContentsOf}.
    */
   public Map<Sha256, byte[]> contentsOf(Collection<Snapshot> snapshots) {
     Map<Sha256, byte[]> contents = new HashMap<>();
     storedContents(snapshots)
-        .forEach(
-            (sha256, decoded) ->
-                decoded.ifPresent(
-                    d -> {
-                      requireSound(sha256, d.content());
-                      contents.put(sha256, d.content());
-                    }));
+        .forEach((sha256, decoded) -> decoded.ifPresent(d -> contents.put(sha256, d.content())));
     return contents;
   }
 
@@ -689,14 +693,20 @@ public final class Blobs {
    * snapshot names only content its store holds).
    */
   private Map<Sha256, Optional<Decoded>> storedContents(Collection<Snapshot> snapshots) {
-    return storedContents(snapshots, UNDECODABLE_FAILS);
+    return storedContents(hashesOf(snapshots), UNDECODABLE_FAILS);
   }
 
-  /** {@link #storedContents(Collection)}, what does not decode handed to {@code undecodable}. */
-  private Map<Sha256, Optional<Decoded>> storedContents(
-      Collection<Snapshot> snapshots, BiConsumer<Sha256, StoreException> undecodable) {
+  private static Set<Sha256> hashesOf(Collection<Snapshot> snapshots) {
     Set<Sha256> hashes = new LinkedHashSet<>();
     snapshots.forEach(snapshot -> snapshot.storedContent().ifPresent(hashes::add));
+    return hashes;
+  }
+
+  /**
+   * {@link #storedContents(Collection)} by hash, what does not decode given to {@code undecodable}.
+   */
+  private Map<Sha256, Optional<Decoded>> storedContents(
+      Set<Sha256> hashes, BiConsumer<Sha256, StoreException> undecodable) {
     Set<Sha256> notDecoded = new HashSet<>();
     Map<Sha256, Optional<Decoded>> found =
         decodedOf(

@@ -390,7 +390,8 @@ final class IndexCache {
 
   /**
    * Holds the index {@code written} over {@code before} as version {@code version}: what a watched
-   * scan wrote, so that the next one need not read every entry again.
+   * scan wrote (a workspace's first index included, written whole), so that the next one need not
+   * read every entry again.
    */
   void advance(
       long workspaceId,
@@ -402,6 +403,23 @@ final class IndexCache {
       List<WorkspacePath> removals,
       DirectoryModes directories) {
     Index before = byWorkspace.get(workspaceId);
+    if (before == null && beforeVersion == 0) {
+      // the workspace's first index (a track): the scan wrote every entry it holds, so it is held
+      // as written rather than read back whole by the next scan. At 250,000 files that read was
+      // most of the first prompt's begin after a track through the service (2.2 s, 136 ms without
+      // it: docs/performance.md, "The first begin after a track")
+      // its directories too become a base, as a read would make them: laid over nothing, they
+      // would be an overlay every later finish copies
+      byWorkspace.put(
+          workspaceId,
+          Index.of(
+              version,
+              indexedAtNanos,
+              partial,
+              upserts,
+              Optional.of(DirectoryModes.of(directories.whole()))));
+      return;
+    }
     if (before == null || before.version() != beforeVersion || before.directories().isEmpty()) {
       byWorkspace.remove(workspaceId);
       return;

@@ -154,6 +154,42 @@ class WatchedTurnCostTest {
     compareTurns(FILES_PER_SMALL_DIRECTORY);
   }
 
+  /**
+   * The first turn after a track costs what it changed too: the track's scan wrote the workspace's
+   * whole first index, which the process holds as written, so the first begin does not read every
+   * entry back from the store (at 250,000 files that read was 2.2–2.8 s of the first prompt's begin,
+   * docs/performance.md). One turn of each tree, after a third tree warmed the JIT: the whole index
+   * read back allocates megabytes at {@value #LARGE} files, far above the bound. Run against the
+   * cache that dropped a first index, it failed.
+   */
+  @Test
+  void theFirstTurnAfterATrackAllocatesNoMoreInATenTimesLargerTree() throws IOException {
+    try (Watched warm = new Watched(temp.resolve("warm"), SMALL, FILES_PER_DIRECTORY)) {
+      for (int i = 0; i < WARMUP; i++) {
+        warm.turn();
+      }
+    }
+    try (Watched small = new Watched(temp.resolve("small"), SMALL, FILES_PER_DIRECTORY);
+        Watched large = new Watched(temp.resolve("large"), LARGE, FILES_PER_DIRECTORY)) {
+      long smallFirst = small.turn();
+      long largeFirst = large.turn();
+      long allowed = (long) ((LARGE - SMALL) * BYTES_PER_FILE_MORE);
+      assertTrue(
+          largeFirst - smallFirst < allowed,
+          "the first turn after a track allocated "
+              + largeFirst
+              + " bytes at "
+              + LARGE
+              + " files and "
+              + smallFirst
+              + " at "
+              + SMALL
+              + ": more than "
+              + allowed
+              + " bytes more, so it read or walked the tree");
+    }
+  }
+
   private void compareTurns(int filesPerDirectory) throws IOException {
     try (Watched small = new Watched(temp.resolve("small"), SMALL, filesPerDirectory);
         Watched large = new Watched(temp.resolve("large"), LARGE, filesPerDirectory)) {

@@ -157,10 +157,10 @@ class WatchedTurnCostTest {
   /**
    * The first turn after a track costs what it changed too: the track's scan wrote the workspace's
    * whole first index, which the process holds as written, so the first begin does not read every
-   * entry back from the store (at 250,000 files that read was 2.2–2.8 s of the first prompt's begin,
-   * docs/performance.md). One turn of each tree, after a third tree warmed the JIT: the whole index
-   * read back allocates megabytes at {@value #LARGE} files, far above the bound. Run against the
-   * cache that dropped a first index, it failed.
+   * entry back from the store (at 250,000 files that read was 2.2–2.8 s of the first prompt's
+   * begin, docs/performance.md). One turn of each tree, after a third tree warmed the JIT: the
+   * whole index read back allocates megabytes at {@value #LARGE} files, far above the bound. Run
+   * against the cache that dropped a first index, it failed.
    */
   @Test
   void theFirstTurnAfterATrackAllocatesNoMoreInATenTimesLargerTree() throws IOException {

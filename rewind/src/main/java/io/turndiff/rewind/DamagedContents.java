@@ -39,7 +39,23 @@ record DamagedContents(Map<Sha256, String> damaged) {
                 in(expected.flatMap(Snapshot::storedContent))
                     .map(what -> "the stored content of the state the turns left " + what))
         .or(() -> in(merged).map(what -> "the stored content of its merge " + what))
-        .map(why -> why + ": the store is damaged; the file is left as it is");
+        .map(DamagedContents::left);
+  }
+
+  /**
+   * Why a path is left whose write reads back wrong: the {@code merged} content when the write was
+   * a merge, else {@code target}'s; a redo or a resumed write needs only that one.
+   */
+  Optional<String> leaveWriteOf(Snapshot target, Optional<Sha256> merged) {
+    Optional<String> why =
+        merged.isPresent()
+            ? in(merged).map(what -> "the stored content of its merge " + what)
+            : in(target.storedContent()).map(what -> "its before-state's stored content " + what);
+    return why.map(DamagedContents::left);
+  }
+
+  private static String left(String why) {
+    return why + ": the store is damaged; the file is left as it is";
   }
 
   private Optional<String> in(Optional<Sha256> content) {

@@ -302,7 +302,7 @@ final class PowerLossRecovery {
     }
     // what the rewind wrote, read back as other bytes now, can neither be compared with what a
     // power loss left nor written again: the path is left, named
-    Optional<String> unreadable = damaged.leave(entry.target(), Optional.empty(), entry.merged());
+    Optional<String> unreadable = damaged.leaveWriteOf(entry.target(), entry.merged());
     if (unreadable.isPresent()) {
       return new Left(unreadable.get());
     }

@@ -189,7 +189,15 @@ final class RewindJournal {
     Map<FileStep, List<StoredRewindEntry>> steps = bySteps(entries, directories);
     Files files =
         new Files(
-            rewindTurn, toolCall, boundary, directories, contents, temporaryNames, read, force);
+            rewindTurn,
+            toolCall,
+            boundary,
+            directories,
+            contents,
+            loadedNow.damaged(),
+            temporaryNames,
+            read,
+            force);
     // a file where a directory the turns removed goes back is deleted first; a file where a
     // directory they created was is put back once that directory is removed
     applyFiles(steps.get(FileStep.BEFORE_DIRECTORIES), files);
@@ -214,13 +222,22 @@ final class RewindJournal {
       WorkspaceBoundary boundary,
       DirectoryRewind directories,
       Map<Sha256, byte[]> contents,
+      DamagedContents damaged,
       Map<Long, String> temporaryNames,
       Map<WorkspacePath, Observation> readByTheDryRun,
       boolean force) {
 
     Files withoutTheDryRunsReads() {
       return new Files(
-          rewindTurn, toolCall, boundary, directories, contents, temporaryNames, Map.of(), force);
+          rewindTurn,
+          toolCall,
+          boundary,
+          directories,
+          contents,
+          damaged,
+          temporaryNames,
+          Map.of(),
+          force);
     }
   }
 
@@ -268,8 +285,7 @@ final class RewindJournal {
     try {
       List<Pending> pending = new ArrayList<>();
       for (StoredRewindEntry entry : started) {
-        resumeStarted(files.rewindTurn(), boundary, entry, files.contents(), uncommitted)
-            .ifPresent(pending::add);
+        resumeStarted(files, entry, uncommitted).ifPresent(pending::add);
       }
       pending.addAll(stagePlanned(planned, files, uncommitted));
       commitAll(
@@ -319,8 +335,8 @@ final class RewindJournal {
   /**
    * Leaves, in the journal, each planned entry a content of which reads back wrong, as the plan
    * leaves one ({@link DamagedContents}); returns the entries as journaled then. An entry an
-   * earlier run started is left to the resumed run's checks (its write is refused where the content
-   * it streams reads back wrong).
+   * earlier run started is left where it is resumed, once it is known not to have landed ({@link
+   * #resumeStarted}).
    */
   private List<StoredRewindEntry> leftWhereDamaged(
       StoredRewindOperation operation, List<StoredRewindEntry> entries, DamagedContents damaged) {
@@ -787,11 +803,10 @@ final class RewindJournal {
    * A temporary file the run staged is removed first.
    */
   private Optional<Pending> resumeStarted(
-      StoredTurn rewindTurn,
-      WorkspaceBoundary boundary,
-      StoredRewindEntry entry,
-      Map<Sha256, byte[]> contents,
-      Set<WriteOutcome.Staged> uncommitted) {
+      Files files, StoredRewindEntry entry, Set<WriteOutcome.Staged> uncommitted) {
+    StoredTurn rewindTurn = files.rewindTurn();
+    WorkspaceBoundary boundary = files.boundary();
+    Map<Sha256, byte[]> contents = files.contents();
     discardStagedByAnEarlierRun(boundary, entry);
     Observation current = boundary.observeExact(entry.path(), BlobSink.checking(store));
     Snapshot journaled =
@@ -805,6 +820,16 @@ final class RewindJournal {
     boolean merge = entry.merged().isPresent();
     if (landed(entry, current.snapshot())) {
       markResumed(entry, merge ? RewindStatus.MERGED : RewindStatus.RESTORED, Optional.empty());
+      return Optional.empty();
+    }
+    // what it was to write reads back wrong now: it cannot be written again, whatever the path
+    // holds (what it held before the rewind is stored, in the rewind turn)
+    Optional<String> unreadable = files.damaged().leaveWriteOf(entry.target(), entry.merged());
+    if (unreadable.isPresent()) {
+      markResumed(
+          entry,
+          RewindStatus.SKIPPED,
+          Optional.of(new Leave(SkipReason.DAMAGED, unreadable.get())));
       return Optional.empty();
     }
     if (!RewindDecision.unchangedSinceDecided(journaled, current.snapshot())) {

@@ -106,6 +106,75 @@ class DamagedContentRewindTest extends HarnessTest {
   }
 
   /**
+   * A run stopped after its plan was stored and before its first write (its caller gone when told
+   * the operation's id) is resumed with no contents at hand: the resumed run loads them, checks
+   * them, and leaves the planned path whose content reads back wrong, journaled as the plan would
+   * have left it; the other goes back.
+   */
+  @Test
+  void aResumedRunLeavesAPlannedPathWhoseContentReadsBackWrong() throws Exception {
+    RewindRequest request = new RewindRequest(turn, false, Optional.empty(), false, false);
+    assertThrows(
+        IllegalStateException.class,
+        () ->
+            h.rewind.rewind(
+                request,
+                (operation, resumed) -> {
+                  throw new IllegalStateException("the caller is gone");
+                }));
+    assertEquals("b after\n", Files.readString(file("b.txt")), "nothing written yet");
+
+    RewindReport resumed = resumedWithBsRowChanged(request);
+
+    assertEquals(
+        Map.of("a.txt", RewindStatus.RESTORED, "b.txt", RewindStatus.SKIPPED),
+        journaled(resumed.operation()));
+  }
+
+  /**
+   * A run that failed between its renames left a path staged and journaled as started: resumed, a
+   * path whose content now reads back wrong is left (it had not landed), its staged file removed.
+   */
+  @Test
+  void aResumedRunLeavesAStartedPathWhoseContentReadsBackWrong() throws Exception {
+    RewindRequest request = new RewindRequest(turn, false, Optional.empty(), false, false);
+    String operation = h.interruptedRewind(request, 2);
+    assertEquals("a before\n", Files.readString(file("a.txt")), "the first rename landed");
+
+    RewindReport resumed = resumedWithBsRowChanged(request);
+
+    assertEquals(operation, resumed.operation());
+    assertEquals(
+        List.of("a.txt", "b.txt"),
+        List.copyOf(new TreeMap<>(tree()).keySet()),
+        "no temporary file");
+  }
+
+  /**
+   * Changes b.txt's stored before-state, resumes the interrupted {@code request}: a.txt goes back,
+   * b.txt is left as {@code damaged} and keeps what the turn left.
+   */
+  private RewindReport resumedWithBsRowChanged(RewindRequest request) throws Exception {
+    replaceStoredBytes(sha("b before\n"), "changed on disk\n");
+    RewindReport resumed = h.rewind.rewind(request);
+    h.rewind.makeDurable(resumed);
+    assertEquals(List.of("a.txt"), paths(resumed.restored()));
+    assertEquals(
+        List.of(skipped("b.txt", beforeReadsBackAs("b before\n", "changed on disk\n"))),
+        resumed.skipped());
+    assertEquals("b after\n", Files.readString(file("b.txt")));
+    return resumed;
+  }
+
+  private static String beforeReadsBackAs(String captured, String onDisk) {
+    return "its before-state's stored content "
+        + sha(captured)
+        + " reads back as "
+        + sha(onDisk)
+        + ": the store is damaged; the file is left as it is";
+  }
+
+  /**
    * A hunk's target is made from the file's two stored states: when the before-state reads back
    * wrong, the hunk rewind fails as a whole, naming it, and writes nothing (a target made from
    * other bytes would put them into the file).

@@ -193,7 +193,7 @@ class WatchedTurnCostTest {
   private void compareTurns(int filesPerDirectory) throws IOException {
     try (Watched small = new Watched(temp.resolve("small"), SMALL, filesPerDirectory);
         Watched large = new Watched(temp.resolve("large"), LARGE, filesPerDirectory)) {
-      // the first turn of each walks its tree whole and starts the watch; then both warm the JIT
+      // the track of each started its watch; the first turns of both warm the JIT
       for (int i = 0; i < WARMUP; i++) {
         small.turn();
         large.turn();

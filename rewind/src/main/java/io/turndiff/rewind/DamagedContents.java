@@ -15,8 +15,6 @@ import java.util.Optional;
  */
 record DamagedContents(Map<Sha256, String> damaged) {
 
-  static final DamagedContents NONE = new DamagedContents(Map.of());
-
   DamagedContents {
     damaged = Map.copyOf(damaged);
   }

@@ -27,4 +27,17 @@ record PlannedPath(
           "a path is skipped exactly when it has a reason: " + status + " " + reason);
     }
   }
+
+  /** This path, its states as planned, left with {@code reason} and {@code detail}. */
+  PlannedPath left(String reason, String detail) {
+    return new PlannedPath(
+        path,
+        targetRow,
+        target,
+        expectedRow,
+        expected,
+        RewindStatus.SKIPPED,
+        Optional.of(reason),
+        Optional.of(detail));
+  }
 }

@@ -269,17 +269,7 @@ final class RewindPlanner {
     }
     return damaged
         .leave(path.target(), path.expected(), Optional.empty())
-        .map(
-            why ->
-                new PlannedPath(
-                    path.path(),
-                    path.targetRow(),
-                    path.target(),
-                    path.expectedRow(),
-                    path.expected(),
-                    RewindStatus.SKIPPED,
-                    Optional.of(SkipReason.DAMAGED),
-                    Optional.of(why)))
+        .map(why -> path.left(SkipReason.DAMAGED, why))
         .orElse(path);
   }
 
@@ -336,17 +326,7 @@ final class RewindPlanner {
     return otherWork
         .get()
         .at(planned.path())
-        .map(
-            detail ->
-                new PlannedPath(
-                    planned.path(),
-                    planned.targetRow(),
-                    planned.target(),
-                    planned.expectedRow(),
-                    planned.expected(),
-                    RewindStatus.SKIPPED,
-                    Optional.of(SkipReason.CONFLICT),
-                    Optional.of(detail)))
+        .map(detail -> planned.left(SkipReason.CONFLICT, detail))
         .orElse(planned);
   }
 

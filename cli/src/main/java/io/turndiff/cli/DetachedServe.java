@@ -39,7 +39,7 @@ final class DetachedServe {
     command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
     command.add("--enable-native-access=ALL-UNNAMED");
     // the same class path as this JVM's, so the cache this JVM started from matches it
-    command.addAll(InheritedStartUp.ofThisJvm());
+    command.addAll(InheritedStartUp.forTheService());
     command.add("-cp");
     command.add(System.getProperty("java.class.path"));
     command.add(Main.class.getName());

@@ -12,6 +12,7 @@ import io.turndiff.model.TestHook;
 import io.turndiff.ownfiles.LockFile;
 import io.turndiff.ownfiles.OwnDirectory;
 import io.turndiff.server.HttpService;
+import io.turndiff.server.ServiceHeap;
 import io.turndiff.server.ServiceOptions;
 import io.turndiff.service.DaemonFiles;
 import io.turndiff.service.Program;
@@ -192,6 +193,8 @@ final class ServeCommand implements Callable<Integer> {
       throw new CliException(
           ExitCode.USAGE, "--exit-when-idle must not be negative, not " + exitWhenIdle);
     }
+    // this JVM is the service from here on: its heap options, whatever launched it
+    ServiceHeap.settle(System.err);
     String token = token();
     Path database = StoreOptions.of(spec).location();
     // the store's folder first, as the store makes it (0700): the lock beside the store comes

@@ -144,6 +144,26 @@ class ServiceProcessIT {
         daemonArguments.stream().anyMatch(word -> word.startsWith("-Dturndiff.sqlite.library=")),
         daemonArguments.toString());
     assertFalse(daemonArguments.contains("-XX:+UseSerialGC"), daemonArguments.toString());
+    // the service's own native-memory trim, which no running JVM takes, and the heap options it
+    // set itself when it started (ServiceHeap): no launcher gave them
+    assertTrue(
+        daemonArguments.contains("-XX:TrimNativeHeapInterval=15000"), daemonArguments.toString());
+    Process jcmd =
+        new ProcessBuilder(
+                Path.of(System.getProperty("java.home"), "bin", "jcmd").toString(),
+                Long.toString(pid),
+                "VM.flags")
+            .redirectErrorStream(true)
+            .start();
+    String flags = new String(jcmd.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+    assertTrue(jcmd.waitFor(60, TimeUnit.SECONDS), flags);
+    for (String option :
+        List.of(
+            "-XX:MinHeapFreeRatio=10",
+            "-XX:MaxHeapFreeRatio=30",
+            "-XX:G1PeriodicGCInterval=15000")) {
+      assertTrue(flags.contains(option), option + " in " + flags);
+    }
     assertFalse(daemonArguments.contains("-XX:TieredStopAtLevel=1"), daemonArguments.toString());
 
     // a turn in flight, begun by another process on the same store: this JVM, through the same

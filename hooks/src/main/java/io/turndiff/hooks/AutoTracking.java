@@ -1,5 +1,6 @@
 package io.turndiff.hooks;
 
+import io.turndiff.api.TurnEvents;
 import io.turndiff.api.Turndiff;
 import io.turndiff.capture.track.TrackingOptions;
 import java.nio.file.Path;
@@ -16,16 +17,21 @@ import java.nio.file.Path;
 final class AutoTracking {
 
   private final Turndiff turndiff;
+  private final TurnEvents events;
 
-  AutoTracking(Turndiff turndiff) {
+  /**
+   * @param events told of the track ({@link TurnEvents#tracked})
+   */
+  AutoTracking(Turndiff turndiff, TurnEvents events) {
     this.turndiff = turndiff;
+    this.events = events;
   }
 
   synchronized void trackUnlessTracked(Path workspace) {
     // by the directory, not the text of its name: a workspace tracked as /work/app and named
     // /home/me/app through a symlink was tracked again, with its budgets reset to the defaults
     if (!turndiff.isTracked(workspace)) {
-      turndiff.track(workspace, TrackingOptions.DEFAULTS);
+      events.tracked(turndiff.track(workspace, TrackingOptions.DEFAULTS));
     }
   }
 }

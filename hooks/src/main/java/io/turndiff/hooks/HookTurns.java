@@ -74,7 +74,7 @@ final class HookTurns {
   HookTurns(Turndiff turndiff, Function<String, Path> admitted, TurnEvents events) {
     this.turndiff = turndiff;
     this.workspaces = new HookWorkspaces(turndiff);
-    this.autoTracked = new AutoTracking(turndiff);
+    this.autoTracked = new AutoTracking(turndiff, events);
     this.admitted = admitted;
     this.events = events;
   }

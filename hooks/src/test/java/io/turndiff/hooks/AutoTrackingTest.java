@@ -2,14 +2,18 @@ package io.turndiff.hooks;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
+import io.turndiff.api.TurnEvents;
 import io.turndiff.api.Turndiff;
 import io.turndiff.boundary.WorkspacePolicy;
+import io.turndiff.capture.track.TrackSummary;
 import io.turndiff.capture.track.TrackingOptions;
 import io.turndiff.fixtures.StoreRows;
 import io.turndiff.fixtures.TestStore;
 import io.turndiff.fixtures.TestWorkspace;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -27,7 +31,8 @@ class AutoTrackingTest {
         Turndiff.builder(database).policy(WorkspacePolicy.anyDirectory()).open()) {
       turndiff.capture().tracker().track(workspace.root(), new TrackingOptions(5_000, 1L << 20));
       long version = StoreRows.value(database, "SELECT version FROM tracked_workspace");
-      AutoTracking autoTracking = new AutoTracking(turndiff);
+      List<TrackSummary> told = new ArrayList<>();
+      AutoTracking autoTracking = new AutoTracking(turndiff, tracked(told));
 
       autoTracking.trackUnlessTracked(throughSymlink);
       autoTracking.trackUnlessTracked(workspace.root().resolve("src/.."));
@@ -47,7 +52,21 @@ class AutoTrackingTest {
           2,
           StoreRows.value(database, "SELECT count(*) FROM tracked_workspace"),
           "a workspace not tracked yet is tracked");
+      assertEquals(
+          List.of(untracked.root().toRealPath().toString()),
+          told.stream().map(TrackSummary::workspace).toList(),
+          "the service is told of the one track (it gives a large one's heap back)");
     }
     workspace.assertOutsideUnchanged();
+  }
+
+  /** Events that keep what they are told of tracks, and nothing else. */
+  private static TurnEvents tracked(List<TrackSummary> told) {
+    return new NoTurnEvents() {
+      @Override
+      public void tracked(TrackSummary summary) {
+        told.add(summary);
+      }
+    };
   }
 }

@@ -6,8 +6,11 @@ import io.turndiff.capture.SnapshotVerdict;
 import io.turndiff.capture.TurnSummary;
 import java.util.List;
 
-/** For tests that do not look at the panel's live updates: told everything, keeps nothing. */
-final class NoTurnEvents implements TurnEvents {
+/**
+ * For tests that do not look at the panel's live updates: told everything, keeps nothing (a test
+ * that looks at one kind of event overrides it).
+ */
+class NoTurnEvents implements TurnEvents {
   @Override
   public void began(BeganTurn began) {}
 

@@ -34,6 +34,7 @@ import io.turndiff.boundary.WorkspacePolicy;
 import io.turndiff.capture.BeganTurn;
 import io.turndiff.capture.SnapshotVerdict;
 import io.turndiff.capture.TurnSummary;
+import io.turndiff.capture.track.TrackSummary;
 import io.turndiff.diff.DiffOptions;
 import io.turndiff.hooks.GoneRuntimes;
 import io.turndiff.hooks.HookCounters;
@@ -438,7 +439,14 @@ final class Endpoints implements TurnEvents {
   private ApiResponse track(ApiRequest request) {
     TrackRequest track = request.body(TrackRequest.class);
     Path workspace = namedWorkspace(track.workspace());
-    return ApiResponse.ok(WireTrackSummary.of(turndiff.track(workspace, track.options())));
+    TrackSummary summary = turndiff.track(workspace, track.options());
+    tracked(summary);
+    return ApiResponse.ok(WireTrackSummary.of(summary));
+  }
+
+  @Override
+  public void tracked(TrackSummary summary) {
+    ServiceHeap.afterTrack(summary);
   }
 
   private <T> T serialized(String turn, Supplier<T> work) {

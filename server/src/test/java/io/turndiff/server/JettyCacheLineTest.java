@@ -19,7 +19,7 @@ import org.junit.jupiter.api.Test;
 class JettyCacheLineTest {
 
   /** The modules a release's runtime is linked from (dist/pom.xml, {@code release.modules}). */
-  private static final String RELEASE_MODULES =
+  static final String RELEASE_MODULES =
       "java.base,java.sql,java.net.http,jdk.net,java.naming,java.management,java.security.jgss";
 
   @Test

@@ -84,7 +84,7 @@ final class DaemonLauncher {
     List<String> command = new ArrayList<>();
     command.add(ProcessHandle.current().info().command().orElse("java"));
     command.add("--enable-native-access=ALL-UNNAMED");
-    command.addAll(InheritedStartUp.ofThisJvm());
+    command.addAll(InheritedStartUp.forTheService());
     command.add("-jar");
     command.add(jar.toString());
     return command;

@@ -1,6 +1,7 @@
 package io.turndiff.service;
 
 import java.lang.management.ManagementFactory;
+import java.util.ArrayList;
 import java.util.List;
 
 /**
@@ -42,9 +43,24 @@ public final class InheritedStartUp {
 
   private InheritedStartUp() {}
 
+  /**
+   * The one option of the service's own that only a JVM's command line can give (its heap options
+   * it sets itself when it starts, {@code io.turndiff.server.ServiceHeap}): every 15 s the JVM
+   * hands back to the system what the C library keeps of the native memory freed since, as the
+   * launchers give {@code serve}.
+   */
+  static final String NATIVE_HEAP_TRIM = "-XX:TrimNativeHeapInterval=15000";
+
   /** What a service spawned from this JVM takes over from the options this JVM started with. */
-  public static List<String> ofThisJvm() {
+  static List<String> ofThisJvm() {
     return of(ManagementFactory.getRuntimeMXBean().getInputArguments());
+  }
+
+  /** The options of a service spawned from this JVM: {@link #ofThisJvm}, and its own. */
+  public static List<String> forTheService() {
+    List<String> options = new ArrayList<>(ofThisJvm());
+    options.add(NATIVE_HEAP_TRIM);
+    return options;
   }
 
   /**

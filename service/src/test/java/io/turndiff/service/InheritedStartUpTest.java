@@ -47,4 +47,11 @@ class InheritedStartUpTest {
         InheritedStartUp.of(
             List.of("-XX:AOTCacheOutput=/w/training/turndiff.aot", "-XX:AOTConfiguration=/w/c")));
   }
+
+  @Test
+  void aServiceIsGivenItsNativeHeapTrimWhichNoRunningJvmTakes() {
+    List<String> options = InheritedStartUp.forTheService();
+    assertEquals("-XX:TrimNativeHeapInterval=15000", options.getLast());
+    assertEquals(InheritedStartUp.ofThisJvm(), options.subList(0, options.size() - 1));
+  }
 }

@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.turndiff.fixtures.CommandRun;
+import io.turndiff.hooks.install.RuntimeProcesses;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -192,7 +193,9 @@ class ProcessEvidenceIT {
     JsonNode status = status(cliEnv, workspace);
     JsonNode evidence = status.get("processes");
     assertEquals(
-        1, evidence.size(), process.pid() + " started " + started + ": " + status + everyone());
+        1,
+        evidence.size(),
+        () -> process.pid() + " started " + started + ": " + status + everyone());
     JsonNode seen = evidence.get(0);
     assertEquals(runtime, seen.get("runtime").asText());
     assertEquals(process.pid(), seen.get("pid").asLong(), seen.toString());
@@ -282,7 +285,35 @@ class ProcessEvidenceIT {
                         + workingDirectory(p)
                         + " since "
                         + p.info().startInstant())
-            .toList();
+            .toList()
+        + whatTheProductSees();
+  }
+
+  /**
+   * For a failure's message: the runtime processes as the product finds them, from this JVM, and
+   * the clock a start instant is computed against (the boot time {@code /proc/stat} gives, against
+   * the wall clock less the uptime). The check failed without a cause in CI, every process alive;
+   * this tells a process the product's scan missed from a file its rule did not count.
+   */
+  private static String whatTheProductSees() {
+    String clock;
+    try {
+      String btime =
+          Files.readAllLines(Path.of("/proc/stat")).stream()
+              .filter(line -> line.startsWith("btime "))
+              .findFirst()
+              .orElse("no btime");
+      double uptime = Double.parseDouble(Files.readString(Path.of("/proc/uptime")).split(" ")[0]);
+      clock = btime + ", wall clock less uptime " + (System.currentTimeMillis() / 1000.0 - uptime);
+    } catch (IOException | RuntimeException unreadable) {
+      clock = "unreadable: " + unreadable;
+    }
+    return "; the product finds "
+        + new RuntimeProcesses().running()
+        + " at "
+        + Instant.now()
+        + "; "
+        + clock;
   }
 
   private static Path workingDirectory(ProcessHandle process) {

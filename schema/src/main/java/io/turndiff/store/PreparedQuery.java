@@ -13,7 +13,10 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import org.jooq.DSLContext;
+import org.jooq.Field;
 import org.jooq.Query;
+import org.jooq.Record;
+import org.jooq.RecordMapper;
 import org.jooq.conf.ParamType;
 
 /**
@@ -181,6 +184,19 @@ final class PreparedQuery implements AutoCloseable {
   <T> Optional<T> first(RowReader<T> reader) {
     try (ResultSet rows = statement.executeQuery()) {
       return rows.next() ? Optional.of(reader.read(rows)) : Optional.empty();
+    } catch (SQLException e) {
+      throw new StoreException(e.getMessage(), e);
+    }
+  }
+
+  /**
+   * Every row, each read into a jOOQ record of {@code fields} (the query's select list, in its
+   * order) and mapped by {@code mapper}: the statement's rows as jOOQ would have fetched them,
+   * without rendering and binding it through jOOQ again.
+   */
+  <T> List<T> records(DSLContext dsl, Field<?>[] fields, RecordMapper<Record, T> mapper) {
+    try (ResultSet rows = statement.executeQuery()) {
+      return dsl.fetch(rows, fields).map(mapper);
     } catch (SQLException e) {
       throw new StoreException(e.getMessage(), e);
     }

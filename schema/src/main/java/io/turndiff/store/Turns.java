@@ -17,15 +17,24 @@ import io.turndiff.store.jooq.tables.records.TurnRecord;
 import java.math.BigDecimal;
 import java.time.Instant;
 import java.time.InstantSource;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import org.jooq.DSLContext;
+import org.jooq.Field;
+import org.jooq.Query;
 import org.jooq.Record;
 import org.jooq.SelectOnConditionStep;
 import org.jooq.impl.DSL;
 
 /** Turns, numbered from 1 within their session. */
 public final class Turns {
+
+  /**
+   * What {@link #select} reads, in its order: a turn's columns, then its session's external id and
+   * workspace.
+   */
+  private static final Field<?>[] FIELDS = fields();
 
   private final DSLContext dsl;
   private final InstantSource clock;
@@ -69,8 +78,21 @@ public final class Turns {
     return byId(row.getId()).orElseThrow();
   }
 
+  /**
+   * The turn {@code externalId} names. This lookup, {@link #byId} and {@link #open} run as
+   * statements prepared once per connection: a hook asks them several times a call, and jOOQ's
+   * building, rendering and binding of a statement cost more than SQLite's lookup of a row or a few
+   * (docs/performance.md, "The turns' lookups prepared, the open turns indexed").
+   */
   public Optional<StoredTurn> byExternalId(String externalId) {
-    return select().where(TURN.EXTERNAL_ID.eq(externalId)).fetchOptional().map(Turns::toStored);
+    return prepared
+        .get(
+            "turn.byExternalId",
+            q -> select(q).where(TURN.EXTERNAL_ID.eq(DSL.param("external_id", String.class))))
+        .bind("external_id", externalId)
+        .records(dsl, FIELDS, Turns::toStored)
+        .stream()
+        .findFirst();
   }
 
   /**
@@ -102,20 +124,39 @@ public final class Turns {
   }
 
   public Optional<StoredTurn> byId(long id) {
-    return select().where(TURN.ID.eq(id)).fetchOptional().map(Turns::toStored);
+    return prepared
+        .get("turn.byId", q -> select(q).where(TURN.ID.eq(DSL.param("id", Long.class))))
+        .bind("id", id)
+        .records(dsl, FIELDS, Turns::toStored)
+        .stream()
+        .findFirst();
   }
 
   /** The turns of a session in order. */
   public List<StoredTurn> ofSession(long sessionId) {
+    // Through jOOQ, not a prepared statement as the lookups above: a session's turns are many rows,
+    // and a prepared form of this query measured slower (TurnLookupBenchmark.turnsOfSession, 1,000
+    // rows: 3.5-4.0 ms against 2.5 ms; docs/performance.md), the rendering it saves being once per
+    // query.
     return select().where(TURN.SESSION_ID.eq(sessionId)).orderBy(TURN.SEQ).fetch(Turns::toStored);
   }
 
-  /** The turns still open, in every session, oldest first: what a service has in flight. */
+  /**
+   * The turns still open, in every session, oldest first: what a service has in flight. Read
+   * through the index of the open turns (V29), whatever the number of turns the store keeps.
+   */
   public List<StoredTurn> open() {
-    return select()
-        .where(TURN.STATE.eq(TurnState.OPEN.code()))
-        .orderBy(TURN.BEGAN_AT, TURN.ID)
-        .fetch(Turns::toStored);
+    return prepared.get("turn.open", Turns::openQuery).records(dsl, FIELDS, Turns::toStored);
+  }
+
+  /**
+   * The query of {@link #open}. The state is written into it, not bound: SQLite plans through a
+   * partial index only a query that names the index's condition as the index does.
+   */
+  static Query openQuery(DSLContext dsl) {
+    return select(dsl)
+        .where(TURN.STATE.eq(DSL.inline(TurnState.OPEN.code())))
+        .orderBy(TURN.BEGAN_AT, TURN.ID);
   }
 
   /**
@@ -253,11 +294,19 @@ public final class Turns {
   }
 
   private SelectOnConditionStep<Record> select() {
-    return dsl.select(TURN.fields())
-        .select(SESSION.EXTERNAL_ID, SESSION.WORKSPACE_ID)
-        .from(TURN)
-        .join(SESSION)
-        .on(SESSION.ID.eq(TURN.SESSION_ID));
+    return select(dsl);
+  }
+
+  /** A turn's columns and its session's that {@link #toStored} reads: {@link #FIELDS}, in order. */
+  private static SelectOnConditionStep<Record> select(DSLContext dsl) {
+    return dsl.select(FIELDS).from(TURN).join(SESSION).on(SESSION.ID.eq(TURN.SESSION_ID));
+  }
+
+  private static Field<?>[] fields() {
+    List<Field<?>> fields = new ArrayList<>(List.of(TURN.fields()));
+    fields.add(SESSION.EXTERNAL_ID);
+    fields.add(SESSION.WORKSPACE_ID);
+    return fields.toArray(Field<?>[]::new);
   }
 
   private static StoredTurn toStored(Record row) {

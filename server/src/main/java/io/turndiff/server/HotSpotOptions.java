@@ -29,16 +29,40 @@ final class HotSpotOptions {
 
   /** This JVM's options, when it has HotSpot's diagnostic MXBean. */
   static Optional<HotSpotOptions> ofThisJvm() {
+    return diagnosticsType().flatMap(HotSpotOptions::of);
+  }
+
+  private static Optional<HotSpotOptions> of(Class<? extends PlatformManagedObject> diagnostics) {
     try {
-      Class<? extends PlatformManagedObject> diagnostics =
-          Class.forName(DIAGNOSTICS, false, ClassLoader.getPlatformClassLoader())
-              .asSubclass(PlatformManagedObject.class);
+      // null when the JVM has the type but not the bean
+      Object bean = ManagementFactory.getPlatformMXBean(diagnostics);
+      return bean == null
+          ? Optional.empty()
+          : Optional.of(
+              new HotSpotOptions(
+                  bean,
+                  diagnostics.getMethod("getVMOption", String.class),
+                  diagnostics.getMethod("setVMOption", String.class, String.class)));
+    } catch (NoSuchMethodException | RuntimeException | LinkageError notHotSpot) {
+      return Optional.empty();
+    }
+  }
+
+  /**
+   * Whether this runtime has the {@code jdk.management} module, where the diagnostic bean's type
+   * lives. Without it (a release's runtime) there is no option to ask; with it, a JVM that is not
+   * HotSpot may still have none ({@link #ofThisJvm} is empty on both).
+   */
+  static boolean runtimeHasDiagnostics() {
+    return diagnosticsType().isPresent();
+  }
+
+  private static Optional<Class<? extends PlatformManagedObject>> diagnosticsType() {
+    try {
       return Optional.of(
-          new HotSpotOptions(
-              ManagementFactory.getPlatformMXBean(diagnostics),
-              diagnostics.getMethod("getVMOption", String.class),
-              diagnostics.getMethod("setVMOption", String.class, String.class)));
-    } catch (ReflectiveOperationException | RuntimeException | LinkageError noDiagnostics) {
+          Class.forName(DIAGNOSTICS, false, ClassLoader.getPlatformClassLoader())
+              .asSubclass(PlatformManagedObject.class));
+    } catch (ClassNotFoundException | ClassCastException | LinkageError noJdkManagement) {
       return Optional.empty();
     }
   }
@@ -63,18 +87,17 @@ final class HotSpotOptions {
    *     option is not manageable
    */
   void set(String name, String value) {
-    try {
-      setOption.invoke(bean, name, value);
-    } catch (InvocationTargetException e) {
-      throw new IllegalArgumentException(String.valueOf(e.getCause().getMessage()), e.getCause());
-    } catch (ReflectiveOperationException e) {
-      throw new IllegalArgumentException(e.toString(), e);
-    }
+    invoke(setOption, name, value);
   }
 
   private Object option(String name) {
+    return invoke(getOption, name);
+  }
+
+  /** Calls the bean's {@code method}; what the JVM throws in it is an illegal argument here. */
+  private Object invoke(Method method, Object... arguments) {
     try {
-      return getOption.invoke(bean, name);
+      return method.invoke(bean, arguments);
     } catch (InvocationTargetException e) {
       throw new IllegalArgumentException(String.valueOf(e.getCause().getMessage()), e.getCause());
     } catch (ReflectiveOperationException e) {

@@ -1,7 +1,5 @@
 package io.turndiff.server;
 
-import java.lang.management.ManagementFactory;
-import java.lang.management.PlatformManagedObject;
 import java.util.OptionalInt;
 
 /**
@@ -25,9 +23,6 @@ final class JettyCacheLine {
 
   static final String PROPERTY = "org.eclipse.jetty.util.referencesPerCacheLine";
   static final String CACHE_LINE_PROPERTY = "org.eclipse.jetty.util.cacheLineBytes";
-
-  /** In the {@code jdk.management} module, which a linked runtime may leave out. */
-  private static final String HOTSPOT_DIAGNOSTICS = "com.sun.management.HotSpotDiagnosticMXBean";
 
   private JettyCacheLine() {}
 
@@ -56,25 +51,17 @@ final class JettyCacheLine {
    * 4 with compressed references, 8 without, as the JVM's {@code UseCompressedOops} says; 4 when
    * the runtime has no {@code jdk.management} module to ask (a release's runtime, linked without
    * it), which is what Jetty itself falls back to there after creating the MBean server in vain.
-   * Looked up by name, so that this class loads on such a runtime.
    */
   private static OptionalInt referenceBytes() {
-    Class<? extends PlatformManagedObject> diagnostics;
-    try {
-      diagnostics =
-          Class.forName(HOTSPOT_DIAGNOSTICS, false, ClassLoader.getPlatformClassLoader())
-              .asSubclass(PlatformManagedObject.class);
-    } catch (ClassNotFoundException | LinkageError noJdkManagement) {
+    if (!HotSpotOptions.runtimeHasDiagnostics()) {
       return OptionalInt.of(4);
     }
     try {
-      Object bean = ManagementFactory.getPlatformMXBean(diagnostics);
-      Object option =
-          diagnostics.getMethod("getVMOption", String.class).invoke(bean, "UseCompressedOops");
-      Object compressed = option.getClass().getMethod("getValue").invoke(option);
-      return OptionalInt.of(Boolean.parseBoolean(String.valueOf(compressed)) ? 4 : 8);
-    } catch (ReflectiveOperationException | RuntimeException notHotSpot) {
-      return OptionalInt.empty(); // Jetty then asks itself, and copes when it cannot
+      return HotSpotOptions.ofThisJvm()
+          .map(jvm -> OptionalInt.of(Boolean.parseBoolean(jvm.value("UseCompressedOops")) ? 4 : 8))
+          .orElse(OptionalInt.empty()); // not HotSpot: Jetty then asks itself, and copes
+    } catch (IllegalArgumentException noSuchOption) {
+      return OptionalInt.empty();
     }
   }
 }

@@ -88,8 +88,7 @@ public final class ServiceHeap {
   /** After a track of {@code summary}'s size, gives its peak back ({@link ServiceHeap}). */
   static void afterTrack(TrackSummary summary) {
     if (summary.files() >= GIVE_BACK_FROM_FILES) {
-      // a full collection: with MaxHeapFreeRatio=30 it ends by uncommitting what is free beyond 30
-      // %
+      // a full collection, which ends by uncommitting what is free beyond MaxHeapFreeRatio's 30 %
       System.gc();
     }
   }

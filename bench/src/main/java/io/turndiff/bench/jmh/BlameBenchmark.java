@@ -9,7 +9,6 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
 import java.util.Optional;
 import java.util.Random;
@@ -79,9 +78,7 @@ public class BlameBenchmark {
   @TearDown(Level.Trial)
   public void close() throws IOException {
     turndiff.close();
-    try (var walk = Files.walk(base)) {
-      walk.sorted(Comparator.reverseOrder()).forEach(path -> path.toFile().delete());
-    }
+    ScratchDirectory.remove(base);
   }
 
   @Benchmark

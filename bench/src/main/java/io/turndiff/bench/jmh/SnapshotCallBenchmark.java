@@ -7,7 +7,6 @@ import io.turndiff.capture.SnapshotVerdict;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.Comparator;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
@@ -57,9 +56,7 @@ public class SnapshotCallBenchmark {
   @TearDown(Level.Trial)
   public void close() throws IOException {
     turndiff.close();
-    try (var walk = Files.walk(base)) {
-      walk.sorted(Comparator.reverseOrder()).forEach(path -> path.toFile().delete());
-    }
+    ScratchDirectory.remove(base);
   }
 
   @Benchmark

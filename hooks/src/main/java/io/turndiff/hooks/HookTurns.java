@@ -540,16 +540,16 @@ final class HookTurns {
 
     /** {@code <session>:<seq>}, the turn's number in its session. */
     private String generatedTurn(String session) {
-      int turns =
+      long turns =
           turndiff
               .store()
               .read(
                   tx ->
                       tx.sessions()
                           .byExternalId(session)
-                          .map(stored -> tx.turns().ofSession(stored.id()).size())
-                          .orElse(0));
-      int seq = turns + 1;
+                          .map(stored -> tx.turns().countOfSession(stored.id()))
+                          .orElse(0L));
+      long seq = turns + 1;
       while (exists(session + ":" + seq)) {
         seq++; // a turn of another session took the id
       }

@@ -29,11 +29,10 @@ final class OutsideTurns {
             return Optional.empty();
           }
           boolean outsideBefore =
-              tx.turns().ofSession(began.get().sessionId()).stream()
-                  .anyMatch(
-                      before ->
-                          before.seq() == began.get().seq() - 1
-                              && before.kind() == TurnKind.OUTSIDE);
+              tx.turns()
+                  .inSession(began.get().sessionId(), began.get().seq() - 1)
+                  .filter(before -> before.kind() == TurnKind.OUTSIDE)
+                  .isPresent();
           if (!outsideBefore) {
             return Optional.empty();
           }

@@ -2,12 +2,11 @@ package io.turndiff.hooks;
 
 import io.turndiff.api.Turndiff;
 import io.turndiff.model.RewindStatus;
-import io.turndiff.model.Snapshot;
 import io.turndiff.model.TurnKind;
 import io.turndiff.model.TurnState;
+import io.turndiff.store.FileChanges;
 import io.turndiff.store.Prompts;
 import io.turndiff.store.StoreTransaction;
-import io.turndiff.store.StoredFileChange;
 import io.turndiff.store.StoredRewindEntry;
 import io.turndiff.store.StoredRewindOperation;
 import io.turndiff.store.StoredTurn;
@@ -69,9 +68,7 @@ final class PromptNote {
   }
 
   private static Optional<StoredTurn> previousAgentTurn(StoreTransaction tx, StoredTurn begun) {
-    return tx.turns().ofSession(begun.sessionId()).stream()
-        .filter(turn -> turn.kind() == TurnKind.AGENT && turn.seq() < begun.seq())
-        .reduce((older, newer) -> newer);
+    return tx.turns().lastOfKindBefore(begun.sessionId(), begun.seq(), TurnKind.AGENT);
   }
 
   private static List<String> aboutPrevious(StoreTransaction tx, StoredTurn previous) {
@@ -134,11 +131,8 @@ final class PromptNote {
   /** The previous turn's changes a side of which was not captured, with why. */
   private static Optional<String> notCaptured(StoreTransaction tx, StoredTurn previous) {
     List<String> uncaptured = new ArrayList<>();
-    for (StoredFileChange change : tx.fileChanges().ofTurn(previous.id())) {
-      Optional<String> why =
-          reason(change.before()).or(() -> change.after().flatMap(PromptNote::reason));
-      why.ifPresent(
-          reason -> uncaptured.add(quoted(change.path().display()) + " (" + reason + ")"));
+    for (FileChanges.Uncaptured change : tx.fileChanges().uncapturedOfTurn(previous.id())) {
+      uncaptured.add(quoted(change.path().display()) + " (" + change.reason().code() + ")");
     }
     if (uncaptured.isEmpty()) {
       return Optional.empty();
@@ -151,12 +145,6 @@ final class PromptNote {
                 : " changes of your previous turn could not be captured, so a rewind cannot put"
                     + " them back: ")
             + names(uncaptured));
-  }
-
-  private static Optional<String> reason(Snapshot snapshot) {
-    return snapshot instanceof Snapshot.MetadataOnly only
-        ? Optional.of(only.why().code())
-        : Optional.empty();
   }
 
   private static String names(List<String> named) {

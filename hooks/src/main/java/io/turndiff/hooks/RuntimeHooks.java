@@ -128,7 +128,7 @@ public final class RuntimeHooks {
             tx ->
                 tx.turns()
                     .byExternalId(turn)
-                    .map(stored -> (long) tx.fileChanges().ofTurn(stored.id()).size())
+                    .map(stored -> (long) tx.fileChanges().countOfTurn(stored.id()))
                     .orElse(0L));
   }
 

@@ -97,6 +97,27 @@ class PromptNoteTest {
     assertEquals(PromptNote.MAX_NAME + 3, PromptNote.quoted("n".repeat(500)).length());
   }
 
+  /**
+   * The note speaks of the last agent turn before the prompt's, not of an earlier one: p-1 left a
+   * change it could not capture (a hardlinked file), p-2 changed a file as it should, then p-1 was
+   * rewound (the rewind a turn of its own in the session, after p-2). p-3's note is empty: p-2 is
+   * its previous turn, neither rewound nor left anything uncaptured.
+   */
+  @Test
+  void theNoteIsAboutTheLastAgentTurnBeforeThePromptNotAnEarlierOne() {
+    calls.workspace.file("target.txt", "1\n");
+    calls.workspace.hardlink("linked.txt", calls.workspace.resolve("target.txt"));
+    calls.prompt("p-1");
+    writeAndStop("p-1", "linked.txt", () -> calls.workspace.file("target.txt", "2\n"));
+    assertTrue(
+        calls.prompt("p-2").note().orElseThrow().contains("\"linked.txt\" (hardlinked)"),
+        "p-1's uncaptured change, told to p-2");
+    writeAndStop("p-2", "b.txt", () -> calls.workspace.file("b.txt", "b\n"));
+    rewindOf("claude-code:p-1");
+
+    assertEquals(Optional.empty(), calls.prompt("p-3").note(), "p-2 is p-3's previous turn");
+  }
+
   @Test
   void aRewindUndoneSinceIsToldAsUndone() {
     calls.prompt("p-1");

@@ -11,6 +11,7 @@ import io.turndiff.model.ChangeKind;
 import io.turndiff.model.DetectedBy;
 import io.turndiff.model.GivenPath;
 import io.turndiff.model.MadeDuring;
+import io.turndiff.model.Reason;
 import io.turndiff.model.Sha256;
 import io.turndiff.model.WorkspacePath;
 import io.turndiff.store.jooq.tables.records.FileChangeRecord;
@@ -26,6 +27,7 @@ import java.util.Optional;
 import java.util.Set;
 import org.jooq.Condition;
 import org.jooq.DSLContext;
+import org.jooq.Field;
 import org.jooq.Record;
 import org.jooq.impl.DSL;
 
@@ -427,7 +429,69 @@ public final class FileChanges {
    * that no snapshot call added one meanwhile, without reading them again.
    */
   public int countOfTurn(long turnId) {
-    return dsl.fetchCount(FILE_CHANGE, FILE_CHANGE.TURN_ID.eq(turnId));
+    return prepared
+        .get(
+            "file_change.count_of_turn",
+            q ->
+                q.selectCount()
+                    .from(FILE_CHANGE)
+                    .where(FILE_CHANGE.TURN_ID.eq(DSL.param("turn", Long.class))))
+        .bind("turn", turnId)
+        .firstLong()
+        .map(Math::toIntExact)
+        .orElse(0);
+  }
+
+  /**
+   * A file change of which a state was not captured (its snapshot kept the file's metadata only),
+   * and why: the before-state's reason, else the after-state's.
+   */
+  public record Uncaptured(WorkspacePath path, Reason reason) {}
+
+  /**
+   * The turn's changes a state of which was not captured, ordered by path bytes: those whose
+   * before- or after-state is kept as metadata only (a snapshot row with a reason other than {@code
+   * directory}, docs/store-layout.md "Snapshot rows"). What a prompt's note says of the previous
+   * turn at every begin; only the paths and the two reasons are read, not the turn's every change
+   * with its snapshots, tool calls and sharing turns as {@link #ofTurn} reads them.
+   */
+  public List<Uncaptured> uncapturedOfTurn(long turnId) {
+    return prepared
+        .get(
+            "file_change.uncaptured",
+            q -> {
+              var before = SNAPSHOT.as("before_snapshot");
+              var after = SNAPSHOT.as("after_snapshot");
+              return q.select(FILE_CHANGE.PATH, before.REASON, after.REASON)
+                  .from(FILE_CHANGE)
+                  .join(before)
+                  .on(before.ID.eq(FILE_CHANGE.BEFORE_SNAPSHOT_ID))
+                  .leftJoin(after)
+                  .on(after.ID.eq(FILE_CHANGE.AFTER_SNAPSHOT_ID))
+                  .where(FILE_CHANGE.TURN_ID.eq(DSL.param("turn", Long.class)))
+                  .and(metadataOnly(before.REASON).or(metadataOnly(after.REASON)));
+            })
+        .bind("turn", turnId)
+        .rows(
+            row -> {
+              WorkspacePath path = WorkspacePath.fromStored(row.getBytes(1));
+              String before = row.getString(2);
+              // the before-state's reason when it was not captured, else the after-state's
+              boolean beforeNotCaptured = before != null && !before.equals(Reason.DIRECTORY.code());
+              return new Uncaptured(
+                  path, Reason.fromCode(beforeNotCaptured ? before : row.getString(3)));
+            })
+        .stream()
+        .sorted(Comparator.comparing(Uncaptured::path))
+        .toList();
+  }
+
+  /**
+   * Whether a snapshot's reason makes it one of metadata only: a reason, and not a directory's (a
+   * directory is recorded as what it is, with reason {@code directory}).
+   */
+  private static Condition metadataOnly(Field<String> reason) {
+    return reason.isNotNull().and(reason.ne(DSL.inline(Reason.DIRECTORY.code())));
   }
 
   /** The turn's file changes with their snapshots, ordered by path bytes. */

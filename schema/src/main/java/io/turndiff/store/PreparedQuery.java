@@ -189,6 +189,19 @@ final class PreparedQuery implements AutoCloseable {
     }
   }
 
+  /** Every row, each read by {@code reader}, in the order the database returned them. */
+  <T> List<T> rows(RowReader<T> reader) {
+    try (ResultSet rows = statement.executeQuery()) {
+      List<T> read = new ArrayList<>();
+      while (rows.next()) {
+        read.add(reader.read(rows));
+      }
+      return read;
+    } catch (SQLException e) {
+      throw new StoreException(e.getMessage(), e);
+    }
+  }
+
   /**
    * Every row, each read into a jOOQ record of {@code fields} (the query's select list, in its
    * order) and mapped by {@code mapper}: the statement's rows as jOOQ would have fetched them,

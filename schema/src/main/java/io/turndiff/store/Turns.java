@@ -85,14 +85,12 @@ public final class Turns {
    * (docs/performance.md, "The turns' lookups prepared, the open turns indexed").
    */
   public Optional<StoredTurn> byExternalId(String externalId) {
-    return prepared
-        .get(
-            "turn.byExternalId",
-            q -> select(q).where(TURN.EXTERNAL_ID.eq(DSL.param("external_id", String.class))))
-        .bind("external_id", externalId)
-        .records(dsl, FIELDS, Turns::toStored)
-        .stream()
-        .findFirst();
+    return firstTurn(
+        prepared
+            .get(
+                "turn.byExternalId",
+                q -> select(q).where(TURN.EXTERNAL_ID.eq(DSL.param("external_id", String.class))))
+            .bind("external_id", externalId));
   }
 
   /**
@@ -124,12 +122,10 @@ public final class Turns {
   }
 
   public Optional<StoredTurn> byId(long id) {
-    return prepared
-        .get("turn.byId", q -> select(q).where(TURN.ID.eq(DSL.param("id", Long.class))))
-        .bind("id", id)
-        .records(dsl, FIELDS, Turns::toStored)
-        .stream()
-        .findFirst();
+    return firstTurn(
+        prepared
+            .get("turn.byId", q -> select(q).where(TURN.ID.eq(DSL.param("id", Long.class))))
+            .bind("id", id));
   }
 
   /** The turns of a session in order. */
@@ -139,6 +135,62 @@ public final class Turns {
     // rows: 3.5-4.0 ms against 2.5 ms; docs/performance.md), the rendering it saves being once per
     // query.
     return select().where(TURN.SESSION_ID.eq(sessionId)).orderBy(TURN.SEQ).fetch(Turns::toStored);
+  }
+
+  /**
+   * The turn numbered {@code seq} in session {@code sessionId}, if there is one: one row through
+   * the session's unique (session, number) index. A hook asks what came just before the turn it
+   * began; reading the session's every turn for that made each hook cost more the longer its
+   * session ran (docs/performance.md, "A hook's questions sized to their answers").
+   */
+  public Optional<StoredTurn> inSession(long sessionId, long seq) {
+    return firstTurn(
+        prepared
+            .get(
+                "turn.inSession",
+                q ->
+                    select(q)
+                        .where(TURN.SESSION_ID.eq(DSL.param("session", Long.class)))
+                        .and(TURN.SEQ.eq(DSL.param("seq", Long.class))))
+            .bind("session", sessionId)
+            .bind("seq", seq));
+  }
+
+  /**
+   * The last turn of kind {@code kind} numbered before {@code seq} in session {@code sessionId}:
+   * the store walks the session's (session, number) index back from {@code seq} and stops at the
+   * first turn of that kind, instead of the caller reading the session's every turn to keep the
+   * last.
+   */
+  public Optional<StoredTurn> lastOfKindBefore(long sessionId, long seq, TurnKind kind) {
+    return firstTurn(
+        prepared
+            .get(
+                "turn.lastOfKindBefore",
+                q ->
+                    select(q)
+                        .where(TURN.SESSION_ID.eq(DSL.param("session", Long.class)))
+                        .and(TURN.SEQ.lt(DSL.param("seq", Long.class)))
+                        .and(TURN.KIND.eq(DSL.param("kind", String.class)))
+                        .orderBy(TURN.SEQ.desc())
+                        .limit(DSL.inline(1)))
+            .bind("session", sessionId)
+            .bind("seq", seq)
+            .bind("kind", kind.code()));
+  }
+
+  /** How many turns session {@code sessionId} has, counted by the store, not read. */
+  public long countOfSession(long sessionId) {
+    return prepared
+        .get(
+            "turn.countOfSession",
+            q ->
+                q.selectCount()
+                    .from(TURN)
+                    .where(TURN.SESSION_ID.eq(DSL.param("session", Long.class))))
+        .bind("session", sessionId)
+        .firstLong()
+        .orElse(0L);
   }
 
   /**
@@ -300,6 +352,11 @@ public final class Turns {
   /** A turn's columns and its session's that {@link #toStored} reads: {@link #FIELDS}, in order. */
   private static SelectOnConditionStep<Record> select(DSLContext dsl) {
     return dsl.select(FIELDS).from(TURN).join(SESSION).on(SESSION.ID.eq(TURN.SESSION_ID));
+  }
+
+  /** The turn a prepared lookup finds with the values bound to it, if it finds one. */
+  private Optional<StoredTurn> firstTurn(PreparedQuery lookup) {
+    return lookup.records(dsl, FIELDS, Turns::toStored).stream().findFirst();
   }
 
   private static Field<?>[] fields() {

@@ -33,21 +33,37 @@ public final class WorkspaceIndexes {
     this.prepared = prepared;
   }
 
+  /**
+   * The header of the workspace's index, if it is tracked (a prepared statement: a begin and a
+   * finish of a tracked workspace ask it several times each).
+   */
   public Optional<TrackedWorkspace> tracked(long workspaceId) {
-    return dsl.selectFrom(TRACKED_WORKSPACE)
-        .where(TRACKED_WORKSPACE.WORKSPACE_ID.eq(workspaceId))
-        .fetchOptional()
-        .map(
+    return prepared
+        .get(
+            "index.tracked",
+            q ->
+                q.select(
+                        TRACKED_WORKSPACE.INDEXED_AT_NS,
+                        TRACKED_WORKSPACE.VERSION,
+                        TRACKED_WORKSPACE.PARTIAL,
+                        TRACKED_WORKSPACE.MAX_FILES,
+                        TRACKED_WORKSPACE.MAX_BYTES,
+                        TRACKED_WORKSPACE.IGNORED_FILES,
+                        TRACKED_WORKSPACE.IGNORED_MAX_BYTES)
+                    .from(TRACKED_WORKSPACE)
+                    .where(TRACKED_WORKSPACE.WORKSPACE_ID.eq(DSL.param("workspace", Long.class))))
+        .bind("workspace", workspaceId)
+        .first(
             row ->
                 new TrackedWorkspace(
-                    row.getWorkspaceId(),
-                    row.getIndexedAtNs(),
-                    row.getVersion(),
-                    row.getPartial() == 1L,
-                    row.getMaxFiles(),
-                    row.getMaxBytes(),
-                    row.getIgnoredFiles(),
-                    row.getIgnoredMaxBytes()));
+                    workspaceId,
+                    row.getLong(1),
+                    row.getLong(2),
+                    row.getLong(3) == 1L,
+                    row.getLong(4),
+                    row.getLong(5),
+                    row.getString(6),
+                    row.getLong(7)));
   }
 
   /**

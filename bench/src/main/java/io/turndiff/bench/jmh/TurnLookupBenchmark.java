@@ -25,10 +25,12 @@ import org.openjdk.jmh.annotations.TearDown;
 
 /**
  * The turn lookups a hook call makes several times (a turn by its external id, a session's turns,
- * the open turns), each in a read transaction of its own, over a store that kept {@link #turns}
- * turns in {@value #SESSIONS} sessions, the last turn of each still open: what the store answers a
- * begin or a Stop with, measured apart from the rest of the call, in a young store and in one ten
- * times its age (docs/performance.md, "The turns' lookups prepared, the open turns indexed").
+ * the open turns, the agent turn before the one a prompt began), each in a read transaction of its
+ * own, over a store that kept {@link #turns} turns in {@value #SESSIONS} sessions, the last turn of
+ * each still open: what the store answers a begin or a Stop with, measured apart from the rest of
+ * the call, in a young store and in one ten times its age (docs/performance.md, "The turns' lookups
+ * prepared, the open turns indexed", and for the previous agent turn "A hook's questions sized to
+ * their answers").
  */
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.SampleTime)
@@ -91,6 +93,34 @@ public class TurnLookupBenchmark {
   public List<StoredTurn> turnsOfSession() {
     long session = sessions[next++ % SESSIONS];
     return turndiff.store().read(tx -> tx.turns().ofSession(session));
+  }
+
+  /**
+   * The last agent turn before a session's last (what a prompt's note tells about), as the store
+   * answers it from the (session, number) index.
+   */
+  @Benchmark
+  public Optional<StoredTurn> previousAgentTurn() {
+    long session = sessions[next++ % SESSIONS];
+    long last = turns / SESSIONS;
+    return turndiff.store().read(tx -> tx.turns().lastOfKindBefore(session, last, TurnKind.AGENT));
+  }
+
+  /**
+   * The same answer as the hooks found it before: every turn of the session read, the last agent
+   * turn before the session's last kept (the anchor of {@link #previousAgentTurn}).
+   */
+  @Benchmark
+  public Optional<StoredTurn> previousAgentTurnReadingTheSession() {
+    long session = sessions[next++ % SESSIONS];
+    long last = turns / SESSIONS;
+    return turndiff
+        .store()
+        .read(
+            tx ->
+                tx.turns().ofSession(session).stream()
+                    .filter(turn -> turn.kind() == TurnKind.AGENT && turn.seq() < last)
+                    .reduce((older, newer) -> newer));
   }
 
   @Benchmark

@@ -14,6 +14,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -21,10 +22,11 @@ import java.util.concurrent.Future;
 
 /**
  * Reads the paths a scan could not prove unchanged, through the boundary ({@code observeExact}: the
- * content and the stat it was read with), on a pool of threads; with {@code storeContent}, the new
- * content goes to the blob table as it is read, compressed on those threads and written in batches
- * of {@value #BLOB_BATCH}, one transaction each. A file too large to hold in memory (over 2 MiB)
- * and within the size limit is streamed into the store in chunks as a capture's is ({@link
+ * content and the stat it was read with), on a pool of threads, or on the caller's thread when they
+ * are fewer than one thread's share; with {@code storeContent}, the new content goes to the blob
+ * table as it is read, compressed on those threads and written in batches of {@value #BLOB_BATCH},
+ * one transaction each. A file too large to hold in memory (over 2 MiB) and within the size limit
+ * is streamed into the store in chunks as a capture's is ({@link
  * WorkspaceBoundary#observeCapturing}), against the content the index held for the path when that
  * is stored in chunks too ({@link BlobSink#storingAgainst}): a tracked baseline holds a big file as
  * a turn's snapshot call would, so that a change a scan finds in it can be rewound, and a few
@@ -34,7 +36,10 @@ final class ContentReader {
 
   private static final int BLOB_BATCH = 256;
 
-  /** Paths per reading thread: fewer changed paths than this are read on one thread. */
+  /**
+   * Paths per reading thread: fewer changed paths than this are read on the caller's thread, more
+   * on a pool of one thread per this many (at most one per core).
+   */
   private static final int PATHS_PER_THREAD = 64;
 
   private final Store store;
@@ -58,35 +63,27 @@ final class ContentReader {
     if (entries.isEmpty()) {
       return read;
     }
+    // Fewer paths than one thread's share (a turn's few changed files) are read on this thread: a
+    // pool of one made for each read cost its thread's start, the hand-off of every path and the
+    // wait for its close while this thread only waited (84 of a warm finish's 755 wall-clock
+    // samples at 100,000 files, docs/performance.md "A hook's questions sized to their answers").
+    // More (a track, a big turn) go to a pool, whose reads are stored in batches as they come in,
+    // however few cores there are. A null pool is no resource to close.
+    boolean inline = entries.size() < PATHS_PER_THREAD;
     int threads =
         Math.max(
             1,
             Math.min(
                 Runtime.getRuntime().availableProcessors(), entries.size() / PATHS_PER_THREAD + 1));
-    try (ExecutorService pool = Executors.newFixedThreadPool(threads)) {
+    try (ExecutorService pool = inline ? null : Executors.newFixedThreadPool(threads)) {
       List<Future<Map.Entry<Observation, Optional<EncodedBlob>>>> futures =
           new ArrayList<>(entries.size());
       for (ScannedEntry entry : entries) {
         futures.add(
-            pool.submit(
-                () -> {
-                  Observation observation =
-                      storeContent
-                          ? boundary.observeCapturing(
-                              entry.path(),
-                              BlobSink.storingAgainst(
-                                  store, Optional.ofNullable(indexed.get(entry.path()))))
-                          : boundary.observeExact(entry.path());
-                  Optional<EncodedBlob> blob = Optional.empty();
-                  if (storeContent && observation.content().isPresent()) {
-                    blob =
-                        Optional.of(
-                            BlobEncoder.encode(
-                                observation.snapshot().storedContent().orElseThrow(),
-                                observation.content().get()));
-                  }
-                  return Map.entry(observation, blob);
-                }));
+            pool == null
+                ? CompletableFuture.completedFuture(
+                    observedUninterrupted(boundary, entry, indexed, storeContent))
+                : pool.submit(() -> observed(boundary, entry, indexed, storeContent)));
       }
       List<EncodedBlob> batch = new ArrayList<>(BLOB_BATCH);
       for (int i = 0; i < futures.size(); i++) {
@@ -109,6 +106,52 @@ final class ContentReader {
           : new IllegalStateException(e.getCause());
     }
     return read;
+  }
+
+  /**
+   * {@link #observed} on the caller's thread, refused once that thread is interrupted. A read on an
+   * interrupted thread may fail for that alone (a channel of the fallback boundary closes on an
+   * interrupt), and would be recorded as a file that could not be read; read on a pool's thread,
+   * the interrupt ended the wait for the read instead. So it still does.
+   */
+  private Map.Entry<Observation, Optional<EncodedBlob>> observedUninterrupted(
+      WorkspaceBoundary boundary,
+      ScannedEntry entry,
+      Map<WorkspacePath, Sha256> indexed,
+      boolean storeContent)
+      throws InterruptedException {
+    Map.Entry<Observation, Optional<EncodedBlob>> observed =
+        observed(boundary, entry, indexed, storeContent);
+    if (Thread.interrupted()) {
+      throw new InterruptedException();
+    }
+    return observed;
+  }
+
+  /**
+   * What {@code entry} holds now, read through the boundary, and with {@code storeContent} its
+   * content encoded for the blob table.
+   */
+  private Map.Entry<Observation, Optional<EncodedBlob>> observed(
+      WorkspaceBoundary boundary,
+      ScannedEntry entry,
+      Map<WorkspacePath, Sha256> indexed,
+      boolean storeContent) {
+    Observation observation =
+        storeContent
+            ? boundary.observeCapturing(
+                entry.path(),
+                BlobSink.storingAgainst(store, Optional.ofNullable(indexed.get(entry.path()))))
+            : boundary.observeExact(entry.path());
+    Optional<EncodedBlob> blob = Optional.empty();
+    if (storeContent && observation.content().isPresent()) {
+      blob =
+          Optional.of(
+              BlobEncoder.encode(
+                  observation.snapshot().storedContent().orElseThrow(),
+                  observation.content().get()));
+    }
+    return Map.entry(observation, blob);
   }
 
   private void storeBlobs(List<EncodedBlob> batch) {

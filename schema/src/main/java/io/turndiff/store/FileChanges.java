@@ -462,25 +462,24 @@ public final class FileChanges {
             q -> {
               var before = SNAPSHOT.as("before_snapshot");
               var after = SNAPSHOT.as("after_snapshot");
-              return q.select(FILE_CHANGE.PATH, before.REASON, after.REASON)
+              // the before-state's reason when it was not captured, else the after-state's: the
+              // change is one of the turn's uncaptured exactly when the reason so chosen is
+              Field<String> reason =
+                  DSL.when(metadataOnly(before.REASON), before.REASON).otherwise(after.REASON);
+              return q.select(FILE_CHANGE.PATH, reason)
                   .from(FILE_CHANGE)
                   .join(before)
                   .on(before.ID.eq(FILE_CHANGE.BEFORE_SNAPSHOT_ID))
                   .leftJoin(after)
                   .on(after.ID.eq(FILE_CHANGE.AFTER_SNAPSHOT_ID))
                   .where(FILE_CHANGE.TURN_ID.eq(DSL.param("turn", Long.class)))
-                  .and(metadataOnly(before.REASON).or(metadataOnly(after.REASON)));
+                  .and(metadataOnly(reason));
             })
         .bind("turn", turnId)
         .rows(
-            row -> {
-              WorkspacePath path = WorkspacePath.fromStored(row.getBytes(1));
-              String before = row.getString(2);
-              // the before-state's reason when it was not captured, else the after-state's
-              boolean beforeNotCaptured = before != null && !before.equals(Reason.DIRECTORY.code());
-              return new Uncaptured(
-                  path, Reason.fromCode(beforeNotCaptured ? before : row.getString(3)));
-            })
+            row ->
+                new Uncaptured(
+                    WorkspacePath.fromStored(row.getBytes(1)), Reason.fromCode(row.getString(2))))
         .stream()
         .sorted(Comparator.comparing(Uncaptured::path))
         .toList();

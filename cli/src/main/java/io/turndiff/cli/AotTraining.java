@@ -27,10 +27,11 @@ public final class AotTraining {
     if (args.length != 1) {
       throw new IllegalArgumentException("usage: AotTraining STORE");
     }
-    commands(args[0]);
-    ServiceTraining.run(Path.of(args[0]), Path.of(System.getProperty("java.io.tmpdir")));
-    // the service runs until the JVM ends: its shutdown hook stops it, then the cache is written
-    System.exit(ExitCode.OK.code());
+    ServiceTraining.exitWhenDone(
+        () -> {
+          commands(args[0]);
+          ServiceTraining.run(Path.of(args[0]), Path.of(System.getProperty("java.io.tmpdir")));
+        });
   }
 
   /** The one-shot commands, each once, on {@code store}. */

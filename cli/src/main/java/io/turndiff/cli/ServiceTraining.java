@@ -1,5 +1,6 @@
 package io.turndiff.cli;
 
+import io.turndiff.api.ExitCode;
 import io.turndiff.ownfiles.OwnFile;
 import io.turndiff.service.ServiceFiles;
 import io.turndiff.service.ServiceProbe;
@@ -19,8 +20,10 @@ import java.util.concurrent.TimeUnit;
  * temporary folder, then what a client does to it (the discovery file read, the identity challenge
  * over its port, a health check over its socket), so that the service's own classes (Jetty, the
  * gates, the endpoints, the spool, the discovery files) and the start command's are in the cache
- * that a daemon spawned from a command starts from, not only the one-shot commands'. The service
- * runs until the training's JVM exits; its shutdown hook stops it then, as SIGTERM would.
+ * that a daemon spawned from a command starts from, not only the one-shot commands'. The service's
+ * own cache's training ({@link ServiceHookTraining}) starts the service the same way, then posts
+ * its hooks. The service runs until the training's JVM exits; its shutdown hook stops it then, as
+ * SIGTERM would.
  */
 final class ServiceTraining {
 
@@ -28,8 +31,47 @@ final class ServiceTraining {
 
   private ServiceTraining() {}
 
+  /** A training's work, which may fail. */
+  @FunctionalInterface
+  interface Work {
+    void run() throws IOException, InterruptedException;
+  }
+
+  /**
+   * Runs a training's {@code work}, then ends the JVM: with {@link ExitCode#OK} when it succeeded,
+   * its shutdown hooks stopping the service and the JVM writing the cache; with {@link
+   * ExitCode#ERROR} when it failed. A training that only returned from {@code main} would never
+   * end: the service's server threads keep the JVM alive, its lock would be taken for a killed
+   * launcher's ten minutes later, and the cache it wrote then, half trained, put in place.
+   */
+  static void exitWhenDone(Work work) {
+    try {
+      work.run();
+    } catch (Exception | Error failed) {
+      failed.printStackTrace();
+      System.exit(ExitCode.ERROR.code());
+    }
+    System.exit(ExitCode.OK.code());
+  }
+
   /** Starts the service of {@code store}, waits for it to prove itself, asks its health. */
   static void run(Path store, Path temporary) throws IOException, InterruptedException {
+    ServiceFiles files = start(store, temporary);
+    if (OwnFile.of(files.socket()).attributes().isEmpty()) {
+      return; // a path too long for a socket's name: the service serves its port alone
+    }
+    SocketHealthRequest.ask(files.socket())
+        .ifPresent(
+            why -> {
+              throw new IllegalStateException("training: the service's socket: " + why);
+            });
+  }
+
+  /**
+   * Starts the service of {@code store} in this JVM, its run directory under {@code temporary}, and
+   * waits until it proves itself; its files, which name how to reach it.
+   */
+  static ServiceFiles start(Path store, Path temporary) throws IOException, InterruptedException {
     ServiceFiles files =
         ServiceFiles.of(store, Map.of("XDG_RUNTIME_DIR", temporary.toAbsolutePath().toString()));
     files.prepare();
@@ -47,13 +89,6 @@ final class ServiceTraining {
       }
       TimeUnit.MILLISECONDS.sleep(50);
     }
-    if (OwnFile.of(files.socket()).attributes().isEmpty()) {
-      return; // a path too long for a socket's name: the service serves its port alone
-    }
-    SocketHealthRequest.ask(files.socket())
-        .ifPresent(
-            why -> {
-              throw new IllegalStateException("training: the service's socket: " + why);
-            });
+    return files;
   }
 }

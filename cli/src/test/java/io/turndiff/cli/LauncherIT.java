@@ -24,9 +24,10 @@ import org.junit.jupiter.api.io.TempDir;
 import org.sqlite.util.LibraryLoaderUtil;
 
 /**
- * The launcher's ahead-of-time cache: the first short command trains one in the background (on
- * {@code demo}, with its own store), the next ones and the service start from it, and a cache older
- * than the jar is dropped; sqlite-jdbc's native library copied once beside the jar and loaded from
+ * The launcher's ahead-of-time caches: the first short command trains one in the background (on
+ * {@code demo}, with its own store), the next ones start from it and train the service's own (its
+ * hook path, {@link ServiceHookTraining}), which the service starts from, and a cache older than
+ * the jar is dropped; sqlite-jdbc's native library copied once beside the jar and loaded from
  * there. The launcher runs from a copy of the checkout's layout holding only what it needs (the
  * script, the JDK finder, the packaged jar), so it never rebuilds anything here.
  */
@@ -71,10 +72,28 @@ class LauncherIT {
     assertTrue(used.out().contains("Opened AOT cache " + cache), used.out());
     assertTrue(used.out().contains("turndiff "), used.out());
 
-    // the service starts from it too (with the full JIT): its training ran the service
+    // a command that finds the commands' cache trains the service's own in the background (the
+    // service's options, its hook path), which the service then starts from
+    Path serviceCache = here.resolve("cli/target/turndiff-service.aot");
+    Path serviceTraining = here.resolve("cli/target/turndiff-service.aot.training");
+    deadline = Instant.now().plus(TRAINING);
+    while (!(Files.exists(serviceCache) && !Files.exists(serviceTraining))
+        && Instant.now().isBefore(deadline)) {
+      Thread.sleep(250);
+    }
+    assertEquals(
+        Set.of(
+            "turndiff.jar",
+            "turndiff.jsa",
+            "turndiff.aot",
+            "turndiff-service.aot",
+            "turndiff.native"),
+        listing(here),
+        "in cli/target, the service's cache trained");
+    assertFalse(Files.exists(home.resolve(".local/share/turndiff")), "the default store was made");
     Run served = launch(here, home, Map.of("JDK_JAVA_OPTIONS", "-Xlog:aot"), "serve", "--help");
     assertEquals(0, served.exit(), served.out());
-    assertTrue(served.out().contains("Opened AOT cache " + cache), served.out());
+    assertTrue(served.out().contains("Opened AOT cache " + serviceCache), served.out());
     assertTrue(served.out().contains("Usage: turndiff serve"), served.out());
     // a service whose store options come before its command word starts as the service, with the
     // full JIT and the service's heap flags, not as a one-shot command (C1, the serial collector)

@@ -138,7 +138,8 @@ class ServiceProcessIT {
     List<String> daemonArguments =
         List.of(Files.readString(Path.of("/proc/" + pid + "/cmdline")).split("\0"));
     assertTrue(
-        daemonArguments.contains("-XX:AOTCache=" + StartupCache.of(CliProcess.jar())),
+        StartupCache.serviceStartOptions(CliProcess.jar()).stream()
+            .anyMatch(daemonArguments::contains),
         daemonArguments.toString());
     assertTrue(
         daemonArguments.stream().anyMatch(word -> word.startsWith("-Dturndiff.sqlite.library=")),

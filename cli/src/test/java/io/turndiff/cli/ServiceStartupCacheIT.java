@@ -1,16 +1,12 @@
 package io.turndiff.cli;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
 
-import java.io.BufferedReader;
-import java.io.InputStreamReader;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -41,51 +37,25 @@ class ServiceStartupCacheIT {
   void aServiceStartedFromTheCommandsCacheFindsItsClassesInIt() throws Exception {
     Path classLog = temp.resolve("classes.log");
     Path run = Files.createDirectory(temp.resolve("run"));
-    Path store = temp.resolve("store/turndiff.db");
-    Process serve =
-        CliProcess.builder(
+    ServeClassLog log =
+        ServeClassLog.of(
+            CliProcess.builder(
                 CliProcess.jar(),
                 new String[0],
                 List.of("-Xlog:class+load=info:file=" + classLog),
                 Map.of(),
-                "serve",
-                "--db",
-                store.toString(),
-                "--daemon",
-                "--discovery",
-                run.resolve("d.json").toString(),
-                "--token-file",
-                run.resolve("t.token").toString(),
-                "--port",
-                "0",
-                "--socket",
-                run.resolve("t.sock").toString())
-            .redirectErrorStream(true)
-            .start();
-    try (BufferedReader out =
-        new BufferedReader(new InputStreamReader(serve.getInputStream(), StandardCharsets.UTF_8))) {
-      // serve prints one JSON line once it listens and its files are published
-      String line = out.readLine();
-      while (line != null && !line.startsWith("{\"url\"")) {
-        line = out.readLine();
-      }
-      assertTrue(line != null, "serve did not say it started");
-    } finally {
-      serve.destroy();
-      serve.waitFor(60, TimeUnit.SECONDS);
-    }
-
-    List<String> log = Files.readAllLines(classLog, StandardCharsets.UTF_8);
+                ServeClassLog.serveArguments(temp.resolve("store/turndiff.db"), run)
+                    .toArray(String[]::new)),
+            classLog);
     for (String name : SERVICE_CLASSES) {
-      String line =
-          log.stream()
-              .filter(entry -> entry.contains(" " + name + " source:"))
-              .findFirst()
-              .orElse(name + " not loaded");
       assertEquals(
-          name + " source: shared objects file",
-          line.substring(line.indexOf(name)),
-          "where " + name + " came from");
+          name + " source: shared objects file", log.source(name), "where " + name + " came from");
+    }
+    // what only a hook loads is not in it: the service's own cache, trained on its hooks, is
+    // (ServiceHookTrainingIT)
+    for (String name : ServiceHookTrainingIT.HOOK_PATH_CLASSES) {
+      assertNotEquals(
+          name + " source: shared objects file", log.source(name), "where " + name + " came from");
     }
   }
 }

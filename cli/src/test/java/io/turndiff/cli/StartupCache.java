@@ -33,7 +33,9 @@ import java.util.stream.Stream;
  * cache it trained the same workload with the same flags a second time in the background, and
  * started from a class-data archive written at exit until then. Now the launcher finds this cache
  * and starts from it; a training the launcher has begun (its lock, {@code turndiff.aot.training})
- * is waited for rather than run twice.
+ * is waited for rather than run twice. Finding it, the launcher trains the service's own cache
+ * beside it in the background, once per jar ({@code turndiff-service.aot}, about 30 s), which a
+ * service spawned afterwards starts from ({@link #serviceStartOptions}).
  *
  * <p>Several test JVMs (Failsafe forks, or the tests of another run of the same build) may ask at
  * once: a file lock beside the jar lets one train while the others wait, and the cache gets its
@@ -48,6 +50,20 @@ final class StartupCache {
   private static final long TRAINING_LIMIT_SECONDS = 600;
 
   private StartupCache() {}
+
+  /**
+   * What a service spawned by a command that started from {@link #of} starts from: that cache, or
+   * the service's own beside it ({@code turndiff-service.aot}) once the checkout's launcher, run by
+   * a test with the checkout as its {@code TURNDIFF_HOME}, has trained it in the background ({@code
+   * io.turndiff.service.InheritedStartUp}); which of them depends on what ran before.
+   */
+  static List<String> serviceStartOptions(Path jar) {
+    Path commands = of(jar);
+    String name = commands.getFileName().toString().replaceFirst("\\.aot$", "");
+    return List.of(
+        "-XX:AOTCache=" + commands,
+        "-XX:AOTCache=" + commands.resolveSibling(name + "-service.aot"));
+  }
 
   /** The cache for {@code jar}, trained first when it has none or an older one. */
   static Path of(Path jar) {

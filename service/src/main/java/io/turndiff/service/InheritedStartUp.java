@@ -1,8 +1,13 @@
 package io.turndiff.service;
 
+import io.turndiff.ownfiles.OwnFile;
+import java.io.IOException;
 import java.lang.management.ManagementFactory;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFileAttributes;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 
 /**
  * The JVM options a service spawned from this JVM and its jar takes over from the command that
@@ -41,6 +46,13 @@ public final class InheritedStartUp {
           "-Dturndiff.sqlite.library=",
           "-DZstdNativePath=");
 
+  private static final String AOT_CACHE = "-XX:AOTCache=";
+
+  private static final String COMMANDS_CACHE_SUFFIX = ".aot";
+
+  /** The service's own cache, named after the command's: {@code turndiff-service.aot}. */
+  private static final String SERVICE_CACHE_SUFFIX = "-service.aot";
+
   private InheritedStartUp() {}
 
   /**
@@ -67,7 +79,46 @@ public final class InheritedStartUp {
    * The options of {@code jvmOptions} (a JVM's, without its main class and arguments) taken over.
    */
   static List<String> of(List<String> jvmOptions) {
-    return jvmOptions.stream().filter(InheritedStartUp::taken).toList();
+    return jvmOptions.stream()
+        .filter(InheritedStartUp::taken)
+        .map(InheritedStartUp::serviceCache)
+        .toList();
+  }
+
+  /**
+   * {@code option}, or when it names the command's cache ({@code -XX:AOTCache=…/turndiff.aot}) and
+   * the service's own lies beside it ({@code turndiff-service.aot}), no older than the command's,
+   * that one. The checkout's launcher trains the service's cache on its hook path with the
+   * service's own options (the full JIT, whose profiles it keeps; the command's was trained on C1
+   * alone, which profiles nothing, and runs no hook): a service started from it finished its first
+   * twenty turns' hooks about a fifth faster (docs/performance.md, "The service trained on its
+   * hooks"). Both are trained on the same jar; a service's cache older than the command's was
+   * trained on an earlier one (the launcher removes a cache older than its jar only when it runs),
+   * which the JVM would refuse, leaving the service no cache at all. Until a fresh one exists, the
+   * command's is the better start.
+   */
+  static String serviceCache(String option) {
+    if (!option.startsWith(AOT_CACHE) || !option.endsWith(COMMANDS_CACHE_SUFFIX)) {
+      return option;
+    }
+    Path commands = Path.of(option.substring(AOT_CACHE.length()));
+    String name = commands.getFileName().toString();
+    Path service =
+        commands.resolveSibling(
+            name.substring(0, name.length() - COMMANDS_CACHE_SUFFIX.length())
+                + SERVICE_CACHE_SUFFIX);
+    try {
+      Optional<PosixFileAttributes> own = OwnFile.of(service).attributes();
+      Optional<PosixFileAttributes> theCommands = OwnFile.of(commands).attributes();
+      return own.isPresent()
+              && own.get().isRegularFile()
+              && theCommands.isPresent()
+              && own.get().lastModifiedTime().compareTo(theCommands.get().lastModifiedTime()) >= 0
+          ? AOT_CACHE + service
+          : option;
+    } catch (IOException unreadable) {
+      return option; // the command's, as before
+    }
   }
 
   private static boolean taken(String option) {

@@ -2,8 +2,12 @@ package io.turndiff.service;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.FileTime;
 import java.util.List;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 class InheritedStartUpTest {
 
@@ -30,6 +34,26 @@ class InheritedStartUpTest {
             "-Dturndiff.sqlite.library=/opt/turndiff/lib/native",
             "-DZstdNativePath=/opt/turndiff/lib/native/libzstd-jni.so"),
         InheritedStartUp.of(command));
+  }
+
+  @Test
+  void aServiceStartsFromItsOwnCacheWhenTheLauncherHasTrainedOne(@TempDir Path lib)
+      throws Exception {
+    Path commands = Files.createFile(lib.resolve("turndiff.aot"));
+    List<String> command = List.of("-XX:AOTCache=" + commands, "-XX:TieredStopAtLevel=1");
+    assertEquals(List.of("-XX:AOTCache=" + commands), InheritedStartUp.of(command));
+
+    Path service = Files.createFile(lib.resolve("turndiff-service.aot"));
+    Files.setLastModifiedTime(service, FileTime.fromMillis(1_000_000));
+    Files.setLastModifiedTime(commands, FileTime.fromMillis(2_000_000));
+    // older than the command's: trained on an earlier jar, which the JVM would refuse
+    assertEquals(List.of("-XX:AOTCache=" + commands), InheritedStartUp.of(command));
+    Files.setLastModifiedTime(service, FileTime.fromMillis(2_000_000));
+    assertEquals(List.of("-XX:AOTCache=" + service), InheritedStartUp.of(command));
+    // a cache of another name is not the launcher's: taken as it is
+    Path other = Files.createFile(lib.resolve("other.jsa"));
+    assertEquals(
+        List.of("-XX:AOTCache=" + other), InheritedStartUp.of(List.of("-XX:AOTCache=" + other)));
   }
 
   @Test

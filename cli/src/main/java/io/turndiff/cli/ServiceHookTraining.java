@@ -24,9 +24,9 @@ import java.util.Map;
  * <p>Why: JDK 25's cache keeps the classes loaded and linked and the methods' profiles as the
  * training left them, not compiled code. The one-shot commands' cache is trained on C1 alone, which
  * profiles nothing, and runs no hooks; a service started from it was still compiling its hook path
- * twenty turns in (its begin and Stop at 100,000 files 19–22 / 23–25 ms p50 after five turns,
- * against 10–13 / 14–19 ms after a hundred). From this cache its compilers start from the
- * training's profiles (docs/performance.md, "The service trained on its hooks").
+ * twenty turns in (its begin and Stop at 100,000 files about 20 / 25–30 ms p50 after five turns,
+ * against 10–13 / 14–22 ms after a hundred, docs/performance.md). From this cache its compilers
+ * start from the training's profiles (docs/performance.md, "The service trained on its hooks").
  *
  * <p>Everything it writes (the store named by its one argument, the workspace, the service's run
  * directory) goes to the temporary folder the launcher gives it.

@@ -87,15 +87,16 @@ public final class InheritedStartUp {
 
   /**
    * {@code option}, or when it names the command's cache ({@code -XX:AOTCache=…/turndiff.aot}) and
-   * the service's own lies beside it ({@code turndiff-service.aot}), no older than the command's,
-   * that one. The checkout's launcher trains the service's cache on its hook path with the
-   * service's own options (the full JIT, whose profiles it keeps; the command's was trained on C1
-   * alone, which profiles nothing, and runs no hook): a service started from it finished its first
-   * twenty turns' hooks about a fifth faster (docs/performance.md, "The service trained on its
-   * hooks"). Both are trained on the same jar; a service's cache older than the command's was
-   * trained on an earlier one (the launcher removes a cache older than its jar only when it runs),
-   * which the JVM would refuse, leaving the service no cache at all. Until a fresh one exists, the
-   * command's is the better start.
+   * the service's own lies beside it ({@code turndiff-service.aot}), no older than the jar beside
+   * both ({@code turndiff.jar}), that one. The checkout's launcher trains the service's cache on
+   * its hook path with the service's own options (the full JIT, whose profiles it keeps; the
+   * command's was trained on C1 alone, which profiles nothing, and runs no hook): a service started
+   * from it ran its finishes about a fifth faster twenty turns after its start
+   * (docs/performance.md, "The service trained on its hooks"). A service's cache older than the jar
+   * was trained on an earlier one (the launcher removes such a cache only when it runs), which the
+   * JVM would refuse, leaving the service no cache at all; the launcher applies the same rule.
+   * Either cache may be the older of the two: the first {@code serve} trains the service's, the
+   * first command the command's.
    */
   static String serviceCache(String option) {
     if (!option.startsWith(AOT_CACHE) || !option.endsWith(COMMANDS_CACHE_SUFFIX)) {
@@ -103,17 +104,16 @@ public final class InheritedStartUp {
     }
     Path commands = Path.of(option.substring(AOT_CACHE.length()));
     String name = commands.getFileName().toString();
-    Path service =
-        commands.resolveSibling(
-            name.substring(0, name.length() - COMMANDS_CACHE_SUFFIX.length())
-                + SERVICE_CACHE_SUFFIX);
+    String base = name.substring(0, name.length() - COMMANDS_CACHE_SUFFIX.length());
+    Path service = commands.resolveSibling(base + SERVICE_CACHE_SUFFIX);
+    Path jar = commands.resolveSibling(base + ".jar");
     try {
       Optional<PosixFileAttributes> own = OwnFile.of(service).attributes();
-      Optional<PosixFileAttributes> theCommands = OwnFile.of(commands).attributes();
+      Optional<PosixFileAttributes> ofTheJar = OwnFile.of(jar).attributes();
       return own.isPresent()
               && own.get().isRegularFile()
-              && theCommands.isPresent()
-              && own.get().lastModifiedTime().compareTo(theCommands.get().lastModifiedTime()) >= 0
+              && ofTheJar.isPresent()
+              && own.get().lastModifiedTime().compareTo(ofTheJar.get().lastModifiedTime()) >= 0
           ? AOT_CACHE + service
           : option;
     } catch (IOException unreadable) {

@@ -37,18 +37,21 @@ class InheritedStartUpTest {
   }
 
   @Test
-  void aServiceStartsFromItsOwnCacheWhenTheLauncherHasTrainedOne(@TempDir Path lib)
+  void aServiceStartsFromItsOwnCacheWhenTheLauncherHasTrainedOneForThisJar(@TempDir Path lib)
       throws Exception {
+    Path jar = Files.createFile(lib.resolve("turndiff.jar"));
     Path commands = Files.createFile(lib.resolve("turndiff.aot"));
     List<String> command = List.of("-XX:AOTCache=" + commands, "-XX:TieredStopAtLevel=1");
     assertEquals(List.of("-XX:AOTCache=" + commands), InheritedStartUp.of(command));
 
     Path service = Files.createFile(lib.resolve("turndiff-service.aot"));
+    Files.setLastModifiedTime(jar, FileTime.fromMillis(2_000_000));
     Files.setLastModifiedTime(service, FileTime.fromMillis(1_000_000));
-    Files.setLastModifiedTime(commands, FileTime.fromMillis(2_000_000));
-    // older than the command's: trained on an earlier jar, which the JVM would refuse
+    // older than the jar: trained on an earlier one, which the JVM would refuse
     assertEquals(List.of("-XX:AOTCache=" + commands), InheritedStartUp.of(command));
+    // trained on this jar, before the commands' cache (the first serve came before any command)
     Files.setLastModifiedTime(service, FileTime.fromMillis(2_000_000));
+    Files.setLastModifiedTime(commands, FileTime.fromMillis(3_000_000));
     assertEquals(List.of("-XX:AOTCache=" + service), InheritedStartUp.of(command));
     // a cache of another name is not the launcher's: taken as it is
     Path other = Files.createFile(lib.resolve("other.jsa"));

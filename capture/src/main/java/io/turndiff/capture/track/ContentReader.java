@@ -65,7 +65,7 @@ final class ContentReader {
     }
     // Fewer paths than one thread's share (a turn's few changed files) are read on this thread: a
     // pool of one made for each read cost its thread's start, the hand-off of every path and the
-    // wait for its close while this thread only waited (84 of a warm finish's 755 wall-clock
+    // wait for its close while this thread only waited (103 of a warm finish's 755 wall-clock
     // samples at 100,000 files, docs/performance.md "A hook's questions sized to their answers").
     // More (a track, a big turn) go to a pool, whose reads are stored in batches as they come in,
     // however few cores there are. A null pool is no resource to close.
@@ -82,11 +82,18 @@ final class ContentReader {
         futures.add(
             pool == null
                 ? CompletableFuture.completedFuture(
-                    observedUninterrupted(boundary, entry, indexed, storeContent))
+                    observed(boundary, entry, indexed, storeContent))
                 : pool.submit(() -> observed(boundary, entry, indexed, storeContent)));
       }
       List<EncodedBlob> batch = new ArrayList<>(BLOB_BATCH);
       for (int i = 0; i < futures.size(); i++) {
+        // An interrupted caller gets no observations, whoever read them. A read on the caller's
+        // thread once it is interrupted may fail for that alone (a channel of the fallback
+        // boundary closes on an interrupt) and would be recorded as a file that could not be read;
+        // and a finished future's get() does not look at the interrupt.
+        if (Thread.interrupted()) {
+          throw new InterruptedException();
+        }
         Map.Entry<Observation, Optional<EncodedBlob>> result = futures.get(i).get();
         read.put(entries.get(i).path(), result.getKey());
         result.getValue().ifPresent(batch::add);
@@ -106,26 +113,6 @@ final class ContentReader {
           : new IllegalStateException(e.getCause());
     }
     return read;
-  }
-
-  /**
-   * {@link #observed} on the caller's thread, refused once that thread is interrupted. A read on an
-   * interrupted thread may fail for that alone (a channel of the fallback boundary closes on an
-   * interrupt), and would be recorded as a file that could not be read; read on a pool's thread,
-   * the interrupt ended the wait for the read instead. So it still does.
-   */
-  private Map.Entry<Observation, Optional<EncodedBlob>> observedUninterrupted(
-      WorkspaceBoundary boundary,
-      ScannedEntry entry,
-      Map<WorkspacePath, Sha256> indexed,
-      boolean storeContent)
-      throws InterruptedException {
-    Map.Entry<Observation, Optional<EncodedBlob>> observed =
-        observed(boundary, entry, indexed, storeContent);
-    if (Thread.interrupted()) {
-      throw new InterruptedException();
-    }
-    return observed;
   }
 
   /**

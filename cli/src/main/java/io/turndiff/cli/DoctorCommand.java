@@ -26,15 +26,16 @@ import picocli.CommandLine.Spec;
  * what to do when it fails — the store (opens, every page sound, only its owner can read it), the
  * free disk where it is, the service (its run directory, running, hook calls kept or lost), its
  * socket (there, 0600, the user's, answering), each installed runtime's hooks (configured as the
- * runtime checks them, then observed firing), the workspace's tracking and the watch limit. It
- * reads only; it makes no store where there is none. Exit 0 when nothing failed (warnings allowed),
- * 1 when something did.
+ * runtime checks them, then observed firing), the workspace's tracking, the watch limit and the
+ * start-up caches beside the jar (a training that failed). It reads only; it makes no store where
+ * there is none. Exit 0 when nothing failed (warnings allowed), 1 when something did.
  */
 @Command(
     name = "doctor",
     description =
         "Check what turndiff needs here in one go: the store, free disk, the service and its"
-            + " socket, each runtime's hooks (installed, trusted, firing), tracking and the watch limit; says"
+            + " socket, each runtime's hooks (installed, trusted, firing), tracking, the watch limit and"
+            + " the start-up caches; says"
             + " what to do for each failure (exit 0: nothing failed, 1: something did).")
 final class DoctorCommand implements Callable<Integer> {
 
@@ -78,6 +79,7 @@ final class DoctorCommand implements Callable<Integer> {
     checks.addAll(HooksCheckup.of(hooks));
     checks.add(tracking(directory, store.tracked()));
     checks.add(WatchCheckup.of(service.status()));
+    checks.add(StartupCacheCheckup.ofThisJar());
     WireDoctorReport report = WireDoctorReport.of(directory.toString(), checks);
     PrintWriter out = spec.commandLine().getOut();
     if (json) {

@@ -1,7 +1,6 @@
 package io.turndiff.cli;
 
 import io.turndiff.api.Json;
-import io.turndiff.service.ServiceFiles;
 import io.turndiff.service.ServiceProbe;
 import java.io.IOException;
 import java.net.URI;
@@ -61,11 +60,9 @@ public final class ServiceHookTraining {
                     Path.of(args[0]), Path.of(System.getProperty("java.io.tmpdir")))));
   }
 
-  /** Tracks a workspace through the running service of {@code files} and posts the turns. */
-  static void train(ServiceFiles files) throws IOException, InterruptedException {
-    if (!(ServiceProbe.probe(files) instanceof ServiceProbe.Running running)) {
-      throw new IllegalStateException("training: the service is not running");
-    }
+  /** Tracks a workspace through the service the training started and posts the turns. */
+  static void train(ServiceTraining.Started service) throws IOException, InterruptedException {
+    ServiceProbe.Running running = service.running();
     DemoWorkspace workspace = DemoWorkspace.create("SERVICE_TRAINING=nothing secret");
     for (int i = 0; i < FILES; i++) {
       workspace.write(source(i), "class File" + i + " {}\n");

@@ -40,9 +40,9 @@ final class ServiceTraining {
   /**
    * Runs a training's {@code work}, then ends the JVM: with {@link ExitCode#OK} when it succeeded,
    * its shutdown hooks stopping the service and the JVM writing the cache; with {@link
-   * ExitCode#ERROR} when it failed. A training that only returned from {@code main} would never
-   * end: the service's server threads keep the JVM alive, its lock would be taken for a killed
-   * launcher's ten minutes later, and the cache it wrote then, half trained, put in place.
+   * ExitCode#ERROR} when it failed, which the launcher records beside the jar and does not retry. A
+   * training that only returned from {@code main} would never end: the service's server threads
+   * keep the JVM alive, and the launcher's lock would be held by it for an hour.
    */
   static void exitWhenDone(Work work) {
     try {
@@ -54,9 +54,12 @@ final class ServiceTraining {
     System.exit(ExitCode.OK.code());
   }
 
+  /** A service the training started: its files, and the proof it gave (its port, its token). */
+  record Started(ServiceFiles files, ServiceProbe.Running running) {}
+
   /** Starts the service of {@code store}, waits for it to prove itself, asks its health. */
   static void run(Path store, Path temporary) throws IOException, InterruptedException {
-    ServiceFiles files = start(store, temporary);
+    ServiceFiles files = start(store, temporary).files();
     if (OwnFile.of(files.socket()).attributes().isEmpty()) {
       return; // a path too long for a socket's name: the service serves its port alone
     }
@@ -69,9 +72,9 @@ final class ServiceTraining {
 
   /**
    * Starts the service of {@code store} in this JVM, its run directory under {@code temporary}, and
-   * waits until it proves itself; its files, which name how to reach it.
+   * waits until it proves itself.
    */
-  static ServiceFiles start(Path store, Path temporary) throws IOException, InterruptedException {
+  static Started start(Path store, Path temporary) throws IOException, InterruptedException {
     ServiceFiles files =
         ServiceFiles.of(store, Map.of("XDG_RUNTIME_DIR", temporary.toAbsolutePath().toString()));
     files.prepare();
@@ -83,12 +86,14 @@ final class ServiceTraining {
             .name("training-serve")
             .start(() -> Main.run(files.serveArguments().toArray(String[]::new), nowhere, nowhere));
     Instant deadline = Instant.now().plus(UP_WITHIN);
-    while (!(ServiceProbe.probe(files) instanceof ServiceProbe.Running)) {
+    while (true) {
+      if (ServiceProbe.probe(files) instanceof ServiceProbe.Running running) {
+        return new Started(files, running);
+      }
       if (!service.isAlive() || Instant.now().isAfter(deadline)) {
         throw new IllegalStateException("training: the service did not come up");
       }
       TimeUnit.MILLISECONDS.sleep(50);
     }
-    return files;
   }
 }

@@ -15,7 +15,11 @@ import io.turndiff.api.wire.WireServiceWatch;
 import io.turndiff.api.wire.WireSessionFileEvidence;
 import io.turndiff.ownfiles.Proc;
 import io.turndiff.service.ServiceFiles;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -83,6 +87,65 @@ class DoctorCheckupsTest {
     Check check = DiskCheckup.at(temp.resolve("not/made/yet/turndiff.db"));
     assertTrue(check.found().endsWith(" at " + temp), check.found());
     assertTrue(check.verdict() == Verdict.OK || check.verdict() == Verdict.WARN, check.toString());
+  }
+
+  /**
+   * The caches beside a jar, as the launcher leaves them: each one's state, and a training that
+   * failed warns with the first line of its output and the file that holds the rest; this test's
+   * own classes are not a jar, which is said, not guessed at.
+   */
+  @Test
+  void aStartupCacheWhoseTrainingFailedWarnsWithItsOutputAndTheFileToRemove() throws Exception {
+    Path jar = temp.resolve("turndiff.jar");
+    Files.writeString(jar, "a jar");
+    Check none = StartupCacheCheckup.beside(jar);
+    assertEquals(Verdict.OK, none.verdict(), none.toString());
+    assertEquals("the commands' none; the service's none", none.found());
+
+    Files.writeString(temp.resolve("turndiff.aot"), "a cache");
+    Files.createDirectory(temp.resolve("turndiff-service.aot.training"));
+    Check training = StartupCacheCheckup.beside(jar);
+    assertEquals(Verdict.OK, training.verdict(), training.toString());
+    assertEquals("the commands' in place; the service's training", training.found());
+
+    Path failed = temp.resolve("turndiff-service.aot.failed");
+    Files.writeString(
+        failed,
+        "turndiff: training turndiff-service.aot on io.turndiff.cli.ServiceHookTraining failed"
+            + " (exit 1); its output:\n\njava.lang.IllegalStateException: training: the service did not come"
+            + " up\n\tat io.turndiff.cli.ServiceTraining.start(ServiceTraining.java:90)\n");
+    Check warned = StartupCacheCheckup.beside(jar);
+    assertEquals(Verdict.WARN, warned.verdict(), warned.toString());
+    assertEquals(
+        "the commands' in place; the service's failed to train:"
+            + " java.lang.IllegalStateException: training: the service did not come up",
+        warned.found());
+    assertTrue(
+        warned.todo().startsWith("the training's output is in " + failed + ";"), warned.todo());
+
+    // a cache in place is what is used, whatever a training before it left
+    Files.writeString(temp.resolve("turndiff-service.aot"), "a cache");
+    Check inPlace = StartupCacheCheckup.beside(jar);
+    assertEquals(Verdict.OK, inPlace.verdict(), inPlace.toString());
+    assertEquals("the commands' in place; the service's in place", inPlace.found());
+
+    // an output longer than what is read, not UTF-8: its first line all the same
+    Files.delete(temp.resolve("turndiff-service.aot"));
+    byte[] notText = new byte[100_000];
+    Arrays.fill(notText, (byte) 0xff);
+    Files.write(
+        failed,
+        ("heading\nError occurred during initialization of VM\n").getBytes(StandardCharsets.UTF_8));
+    Files.write(failed, notText, StandardOpenOption.APPEND);
+    Check longOutput = StartupCacheCheckup.beside(jar);
+    assertEquals(Verdict.WARN, longOutput.verdict(), longOutput.toString());
+    assertTrue(
+        longOutput.found().endsWith("failed to train: Error occurred during initialization of VM"),
+        longOutput.found());
+
+    Check classes = StartupCacheCheckup.ofThisJar();
+    assertEquals(Verdict.SKIP, classes.verdict(), classes.toString());
+    assertTrue(classes.found().endsWith("not from a jar"), classes.found());
   }
 
   /**

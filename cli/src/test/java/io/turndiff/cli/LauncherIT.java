@@ -6,13 +6,17 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import io.turndiff.api.Json;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.BasicFileAttributes;
 import java.nio.file.attribute.FileTime;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -36,8 +40,7 @@ class LauncherIT {
   /**
    * Generous: the training runs `turndiff demo` and the service at the launcher's low priority
    * ({@code nice -n 10}, under CI's own {@code nice -n 5} for this lane) on a machine CI keeps
-   * busy. Four minutes were too few at load 15 (the training still running); under the launcher's
-   * ten minutes after which a training's lock counts as left by a killed launcher.
+   * busy. Four minutes were too few at load 15 (the training still running).
    */
   private static final Duration TRAINING = Duration.ofMinutes(8);
 
@@ -62,31 +65,53 @@ class LauncherIT {
     // the training's store, workspace and temporary files went with its lock; the user's default
     // store was never opened
     assertEquals(
-        Set.of("turndiff.jar", "turndiff.jsa", "turndiff.aot", "turndiff.native"),
+        Set.of(
+            "turndiff.jar",
+            "turndiff.jsa",
+            "turndiff.aot",
+            "turndiff.aot.training.lock",
+            "turndiff.native"),
         listing(here),
         "in cli/target");
     assertFalse(Files.exists(home.resolve(".local/share/turndiff")), "the default store was made");
 
-    Run used = launch(here, home, Map.of("JDK_JAVA_OPTIONS", "-Xlog:aot"), "--version");
-    assertEquals(0, used.exit(), used.out());
-    assertTrue(used.out().contains("Opened AOT cache " + cache), used.out());
-    assertTrue(used.out().contains("turndiff "), used.out());
-
-    // a command that finds the commands' cache trains the service's own in the background (the
-    // service's options, its hook path), which the service then starts from
+    // the first serve that finds the commands' cache but not the service's trains that one in the
+    // background (the service's options, its hook path) and runs meanwhile; the training is no
+    // child
+    // of the service's JVM, which the launcher became (a child that ended would stay a zombie under
+    // it)
     Path serviceCache = here.resolve("cli/target/turndiff-service.aot");
     Path serviceTraining = here.resolve("cli/target/turndiff-service.aot.training");
-    deadline = Instant.now().plus(TRAINING);
-    while (!(Files.exists(serviceCache) && !Files.exists(serviceTraining))
-        && Instant.now().isBefore(deadline)) {
-      Thread.sleep(250);
+    Process service = serve(here, home, temp.resolve("store/turndiff.db"));
+    try {
+      awaitTheJvm(service);
+      assertTrue(Files.isDirectory(serviceTraining), "serve started no training: " + listing(here));
+      assertEquals(List.of(), children(service), "the launcher left children under the service");
+
+      Run used = launch(here, home, Map.of("JDK_JAVA_OPTIONS", "-Xlog:aot"), "--version");
+      assertEquals(0, used.exit(), used.out());
+      assertTrue(used.out().contains("Opened AOT cache " + cache), used.out());
+      assertTrue(used.out().contains("turndiff "), used.out());
+
+      deadline = Instant.now().plus(TRAINING);
+      while (!(Files.exists(serviceCache) && !Files.exists(serviceTraining))
+          && Instant.now().isBefore(deadline)) {
+        Thread.sleep(250);
+      }
+      assertTrue(service.isAlive(), "the service ended: " + Files.readString(serviceLog()));
+      assertEquals(List.of(), children(service), "a training ended as a child of the service");
+    } finally {
+      service.destroy();
+      service.waitFor();
     }
     assertEquals(
         Set.of(
             "turndiff.jar",
             "turndiff.jsa",
             "turndiff.aot",
+            "turndiff.aot.training.lock",
             "turndiff-service.aot",
+            "turndiff-service.aot.training.lock",
             "turndiff.native"),
         listing(here),
         "in cli/target, the service's cache trained");
@@ -118,6 +143,160 @@ class LauncherIT {
       assertFalse(
           storeFirst.out().contains("-XX:TieredStopAtLevel=1"), command + ": " + storeFirst.out());
     }
+  }
+
+  /**
+   * A training that fails (here the JVM refuses {@code -XX:AOTCacheOutput}) leaves its output
+   * beside the jar, is not started again by the next commands, and {@code doctor} names it; the
+   * file goes with the jar it was made for.
+   */
+  @Test
+  void aFailedTrainingIsRecordedNotRetriedAndShownByDoctor() throws Exception {
+    Path here = layout();
+    Path home = Files.createDirectories(temp.resolve("home"));
+    Map<String, String> refusing = Map.of("JAVA_HOME", jdkRefusingToTrain().toString());
+    Path failed = here.resolve("cli/target/turndiff.aot.failed");
+    Path training = here.resolve("cli/target/turndiff.aot.training");
+
+    Run first = launch(here, home, refusing, "--version");
+    assertEquals(0, first.exit(), first.out());
+    Instant deadline = Instant.now().plus(TRAINING);
+    while (!(Files.exists(failed) && !Files.exists(training)) && Instant.now().isBefore(deadline)) {
+      Thread.sleep(100);
+    }
+    String output = Files.readString(failed);
+    assertTrue(
+        output.startsWith(
+            "turndiff: training turndiff.aot on io.turndiff.cli.AotTraining failed (exit 1); its"
+                + " output:\n"),
+        output);
+    assertTrue(output.contains(REFUSAL), output);
+    assertEquals(
+        Set.of("turndiff.jar", "turndiff.jsa", "turndiff.aot.failed", "turndiff.aot.training.lock"),
+        listing(here));
+
+    // a retry would have made its folder before the command ran, and counted itself before the
+    // folder went
+    Run next = launch(here, home, refusing, "--version");
+    assertEquals(0, next.exit(), next.out());
+    while (Files.exists(training) && Instant.now().isBefore(deadline)) {
+      Thread.sleep(100);
+    }
+    assertEquals(
+        List.of(REFUSAL), Files.readAllLines(trainings()), "a failed training was started again");
+
+    Path workspace = Files.createDirectories(temp.resolve("workspace"));
+    Run doctor =
+        launch(
+            here,
+            home,
+            refusing,
+            "--db",
+            temp.resolve("store/turndiff.db").toString(),
+            "doctor",
+            "--workspace",
+            workspace.toString(),
+            "--json");
+    JsonNode check = null;
+    String report =
+        doctor.out().lines().filter(line -> line.startsWith("{")).findFirst().orElse(doctor.out());
+    for (JsonNode each : Json.mapper().readTree(report).get("checks")) {
+      if (each.get("name").asText().equals(StartupCacheCheckup.NAME)) {
+        check = each;
+      }
+    }
+    assertTrue(check != null, doctor.out());
+    assertEquals("warn", check.get("verdict").asText(), check.toString());
+    assertEquals(
+        "the commands' failed to train: " + REFUSAL + "; the service's none",
+        check.get("found").asText());
+    assertTrue(check.get("todo").asText().contains(failed.toString()), check.toString());
+
+    madeBeforeTheJar(here, failed);
+    Run nextJar = launch(here, home, Map.of("TURNDIFF_AOT_CACHE", "0"), "--version");
+    assertEquals(0, nextJar.exit(), nextJar.out());
+    assertFalse(Files.exists(failed), "the failure of an older jar's training is still there");
+  }
+
+  /**
+   * A training's lock is an flock on {@code turndiff.aot.training.lock}, which the training's
+   * processes hold while they run: held by a running process, no second training begins (however
+   * long the first takes: a loaded machine's took more than ten minutes, and the lock was given up
+   * by age then); once that process ended, killed or not, the next command trains, after removing
+   * what a killed training left in its folder. The trainings here are refused at once, so the one
+   * taken leaves a failure behind.
+   */
+  @Test
+  void aTrainingsLockHeldByARunningProcessIsKeptAndReleasedWhenItEnds() throws Exception {
+    Path here = layout();
+    Path home = Files.createDirectories(temp.resolve("home"));
+    Map<String, String> refusing = Map.of("JAVA_HOME", jdkRefusingToTrain().toString());
+    Path lock = here.resolve("cli/target/turndiff.aot.training.lock");
+    Path left = Files.createDirectories(here.resolve("cli/target/turndiff.aot.training/left"));
+    Path failed = here.resolve("cli/target/turndiff.aot.failed");
+    // flock -o: the lock is flock's own, not its child's, and goes when flock is stopped
+    Process holder = new ProcessBuilder("flock", "-o", lock.toString(), "sleep", "600").start();
+    try {
+      Instant deadline = Instant.now().plus(Duration.ofMinutes(1));
+      while (new ProcessBuilder("flock", "-n", lock.toString(), "true").start().waitFor() == 0) {
+        assertTrue(Instant.now().isBefore(deadline), "flock never took the lock");
+        Thread.sleep(50);
+      }
+      Run kept = launch(here, home, refusing, "--version");
+      assertEquals(0, kept.exit(), kept.out());
+      assertFalse(Files.exists(trainings()), "a second training began beside a running one");
+      assertTrue(Files.isDirectory(left), "the running training's folder was touched");
+    } finally {
+      holder.descendants().forEach(ProcessHandle::destroy);
+      holder.destroy();
+      holder.waitFor();
+    }
+
+    Run taken = launch(here, home, refusing, "--version");
+    assertEquals(0, taken.exit(), taken.out());
+    Instant deadline = Instant.now().plus(TRAINING);
+    while (!(Files.exists(failed) && !Files.exists(left.getParent()))
+        && Instant.now().isBefore(deadline)) {
+      Thread.sleep(100);
+    }
+    assertEquals(List.of(REFUSAL), Files.readAllLines(trainings()), "the lock was not taken");
+    assertTrue(Files.exists(failed), listing(here).toString());
+    assertFalse(Files.exists(left), "what the killed training left is still there");
+  }
+
+  private static final String REFUSAL = "this JDK refuses to write an AOT cache";
+
+  /** Where the JDK below counts the trainings it refused. */
+  private Path trainings() {
+    return temp.resolve("trainings-refused");
+  }
+
+  /**
+   * A JDK 25 whose {@code java} runs the real one but refuses a cache's training, as a JVM would
+   * that cannot write it, and counts each refusal: the launcher's {@code JAVA_HOME} for the
+   * commands and the training alike.
+   */
+  private Path jdkRefusingToTrain() throws IOException {
+    Path real = Path.of(System.getProperty("java.home"));
+    Path jdk = Files.createDirectories(temp.resolve("jdk/bin"));
+    Files.copy(real.resolve("release"), jdk.resolveSibling("release"));
+    Files.createSymbolicLink(jdk.resolve("javac"), real.resolve("bin/javac"));
+    Path java = jdk.resolve("java");
+    Files.writeString(
+        java,
+        "#!/bin/sh\n"
+            + "for arg; do\n"
+            + "  case $arg in -XX:AOTCacheOutput=*) echo '"
+            + REFUSAL
+            + "' | tee -a '"
+            + trainings()
+            + "' >&2; exit 1 ;; esac\n"
+            + "done\n"
+            + "exec '"
+            + real.resolve("bin/java")
+            + "' \"$@\"\n");
+    Files.setPosixFilePermissions(java, PosixFilePermissions.fromString("rwxr-xr-x"));
+    return jdk.getParent();
   }
 
   @Test
@@ -192,6 +371,17 @@ class LauncherIT {
                 .minusSeconds(60)));
   }
 
+  private static ProcessBuilder builder(Path here, Path home, Map<String, String> environment) {
+    ProcessBuilder builder =
+        new ProcessBuilder().directory(here.toFile()).redirectErrorStream(true);
+    builder.environment().remove("TURNDIFF_DB");
+    builder.environment().remove("XDG_DATA_HOME");
+    builder.environment().put("HOME", home.toString());
+    builder.environment().put("JAVA_HOME", Path.of(System.getProperty("java.home")).toString());
+    builder.environment().putAll(environment);
+    return builder;
+  }
+
   private static Path theOnlyLibraryIn(Path copies) throws IOException {
     try (Stream<Path> files = Files.walk(copies)) {
       List<Path> libraries =
@@ -221,20 +411,70 @@ class LauncherIT {
 
   private record Run(int exit, String out) {}
 
+  private Path serviceLog() {
+    return temp.resolve("serve.log");
+  }
+
+  /** {@code turndiff --db STORE serve} through the launcher, left running. */
+  private Process serve(Path here, Path home, Path store) throws IOException {
+    Path run = Files.createDirectories(temp.resolve("run"));
+    Files.setPosixFilePermissions(run, PosixFilePermissions.fromString("rwx------"));
+    ProcessBuilder builder =
+        builder(here, home, Map.of("XDG_RUNTIME_DIR", run.toString()))
+            .command(here.resolve("turndiff").toString(), "--db", store.toString(), "serve")
+            .redirectOutput(serviceLog().toFile());
+    return builder.start();
+  }
+
+  /**
+   * Waits until the launcher became the JVM ({@code exec}): its training, if it started one, was
+   * started before.
+   */
+  private static void awaitTheJvm(Process process) throws IOException, InterruptedException {
+    Path java = Path.of(System.getProperty("java.home"), "bin/java").toRealPath();
+    Instant deadline = Instant.now().plusSeconds(60);
+    while (process.isAlive() && Instant.now().isBefore(deadline)) {
+      try {
+        if (Files.readSymbolicLink(Path.of("/proc/" + process.pid() + "/exe")).equals(java)) {
+          return;
+        }
+      } catch (IOException notYet) {
+        // between the fork and the exec
+      }
+      Thread.sleep(20);
+    }
+    throw new AssertionError("the launcher did not become the JVM: " + process);
+  }
+
+  /** The processes whose parent is {@code process}, ended ones (zombies) included. */
+  private static List<String> children(Process process) throws IOException {
+    List<String> children = new ArrayList<>();
+    try (Stream<Path> entries = Files.list(Path.of("/proc"))) {
+      for (Path entry : entries.filter(e -> e.getFileName().toString().matches("\\d+")).toList()) {
+        String stat;
+        try {
+          stat = Files.readString(entry.resolve("stat"));
+        } catch (IOException gone) {
+          continue;
+        }
+        // pid (comm) state ppid ...: the name may hold spaces, so the fields after its last ')'
+        String[] fields = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
+        if (Long.parseLong(fields[1]) == process.pid()) {
+          children.add(stat.substring(0, stat.lastIndexOf(')') + 1) + " " + fields[0]);
+        }
+      }
+    }
+    return children;
+  }
+
   private static Run launch(Path here, Path home, Map<String, String> environment, String... args)
       throws IOException, InterruptedException {
-    ProcessBuilder builder =
-        new ProcessBuilder(
+    Process process =
+        builder(here, home, environment)
+            .command(
                 Stream.concat(Stream.of(here.resolve("turndiff").toString()), Stream.of(args))
                     .toList())
-            .directory(here.toFile())
-            .redirectErrorStream(true);
-    builder.environment().remove("TURNDIFF_DB");
-    builder.environment().remove("XDG_DATA_HOME");
-    builder.environment().put("HOME", home.toString());
-    builder.environment().put("JAVA_HOME", Path.of(System.getProperty("java.home")).toString());
-    builder.environment().putAll(environment);
-    Process process = builder.start();
+            .start();
     String out = new String(process.getInputStream().readAllBytes(), UTF_8);
     return new Run(process.waitFor(), out);
   }

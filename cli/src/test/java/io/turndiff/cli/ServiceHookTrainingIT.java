@@ -4,11 +4,14 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -22,13 +25,19 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class ServiceHookTrainingIT {
 
-  /** The service's options, as the launcher gives {@code serve}. */
-  private static final List<String> SERVICE_FLAGS =
-      List.of(
-          "-XX:G1PeriodicGCInterval=15000",
-          "-XX:MinHeapFreeRatio=10",
-          "-XX:MaxHeapFreeRatio=30",
-          "-XX:TrimNativeHeapInterval=15000");
+  /**
+   * The service's options as the checkout's launcher gives {@code serve} and its training: read
+   * from the launcher ({@code service_heap_flags=(…)}), so that this test trains as it does.
+   */
+  private static List<String> serviceFlags() throws IOException {
+    String launcher =
+        Files.readString(Path.of("").toAbsolutePath().getParent().resolve("turndiff"));
+    Matcher flags = Pattern.compile("(?m)^service_heap_flags=\\(([^)]*)\\)").matcher(launcher);
+    assertTrue(flags.find(), "no service_heap_flags=(...) in the launcher");
+    List<String> found = List.of(flags.group(1).trim().split("\\s+"));
+    assertTrue(found.contains("-XX:G1PeriodicGCInterval=15000"), found.toString());
+    return found;
+  }
 
   /**
    * Classes only a hook's call loads, none of them in the commands' cache (a service started from
@@ -126,11 +135,11 @@ class ServiceHookTrainingIT {
    * This JVM's {@code java} with the service's options, then {@code arguments}, in an environment
    * without the test run's {@code TURNDIFF_*}.
    */
-  private static ProcessBuilder serviceJvm(List<String> arguments) {
+  private static ProcessBuilder serviceJvm(List<String> arguments) throws IOException {
     List<String> command = new ArrayList<>();
     command.add(ProcessHandle.current().info().command().orElse("java"));
     command.add("--enable-native-access=ALL-UNNAMED");
-    command.addAll(SERVICE_FLAGS);
+    command.addAll(serviceFlags());
     command.addAll(arguments);
     ProcessBuilder builder = new ProcessBuilder(command);
     builder.environment().keySet().removeIf(name -> name.startsWith("TURNDIFF_"));

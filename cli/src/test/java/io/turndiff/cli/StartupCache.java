@@ -32,7 +32,7 @@ import java.util.stream.Stream;
  * process of a {@link UserSandbox}, whose {@code TURNDIFF_HOME} is the checkout), and finding no
  * cache it trained the same workload with the same flags a second time in the background, and
  * started from a class-data archive written at exit until then. Now the launcher finds this cache
- * and starts from it; a training the launcher has begun (its lock, {@code turndiff.aot.training})
+ * and starts from it; a training the launcher has begun (its folder, {@code turndiff.aot.training})
  * is waited for rather than run twice. Finding it, the launcher trains the service's own cache
  * beside it in the background, once per jar ({@code turndiff-service.aot}, about 30 s), which a
  * service spawned afterwards starts from ({@link #serviceStartOptions}).
@@ -89,9 +89,10 @@ final class StartupCache {
   }
 
   /**
-   * Waits while the launcher trains the same cache in the background (its lock folder exists), at
-   * most as long as a training of the tests' own may take; the launcher gives up a lock ten minutes
-   * old.
+   * Waits while the launcher trains the same cache in the background (its training folder exists),
+   * at most as long as a training of the tests' own may take. (The launcher's lock is an flock held
+   * by the training's processes, which this JVM's file locks cannot see; a folder left by a killed
+   * training stays until the next launcher's training, and is waited for until the limit.)
    */
   private static void awaitLauncherTraining(Path lock) throws InterruptedException {
     long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(TRAINING_LIMIT_SECONDS);

@@ -20,6 +20,17 @@ public record IndexEntry(
     Optional<Sha256> storedContent,
     Optional<Reason> reason) {
 
+  /**
+   * @throws IllegalArgumentException when the content is stored under a hash other than the
+   *     entry's: a stored content's key is the entry's hash, which the store keeps once (its V30)
+   */
+  public IndexEntry {
+    if (storedContent.isPresent() && !storedContent.equals(sha256)) {
+      throw new IllegalArgumentException(
+          path + "'s content is stored as " + storedContent.get() + " but its hash is " + sha256);
+    }
+  }
+
   public FileType type() {
     return stat.type();
   }

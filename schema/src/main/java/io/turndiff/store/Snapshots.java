@@ -141,7 +141,14 @@ public final class Snapshots {
     row.setMode(metadata.map(m -> (long) m.mode()).orElse(null));
     row.setInode(metadata.map(FileMetadata::inode).orElse(null));
     row.setNlink(metadata.map(FileMetadata::nlink).orElse(null));
-    row.setSha256(snapshot.sha256().map(Sha256::hex).orElse(null));
+    // A stored file's hash is its content's key, kept once: in content_sha256, with sha256 empty
+    // (V30). The column sha256 holds a hash only where no content is stored: a file too large to
+    // keep, or one indexed with metadata only. Two copies of 64 characters in every stored file's
+    // row were an eighth of a turns' store (docs/performance.md, "Where the store's bytes are").
+    row.setSha256(
+        snapshot.storedContent().isPresent()
+            ? null
+            : snapshot.sha256().map(Sha256::hex).orElse(null));
     row.setSampledSha256(snapshot.sampledSha256().map(Sha256::hex).orElse(null));
     row.setContentSha256(snapshot.storedContent().map(Sha256::hex).orElse(null));
     row.setCaptured(snapshot.captured());

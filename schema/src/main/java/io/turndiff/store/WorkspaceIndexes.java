@@ -184,7 +184,7 @@ public final class WorkspaceIndexes {
           .bind("mode", (long) stat.mode())
           .bind("nlink", stat.nlink())
           .bind("link", entry.linkTarget().map(LinkTarget::bytes).orElse(null))
-          .bind("sha", entry.sha256().map(Sha256::hex).orElse(null))
+          .bind("sha", hashNotStored(entry).map(Sha256::hex).orElse(null))
           .bind("content", entry.storedContent().map(Sha256::hex).orElse(null))
           .bind("reason", entry.reason().map(Reason::code).orElse(null))
           .update();
@@ -213,6 +213,16 @@ public final class WorkspaceIndexes {
     }
   }
 
+  /**
+   * The hash the row keeps in its {@code sha256} column: none when the content is stored, whose key
+   * is that hash (V30; {@link IndexEntry} holds them equal). An index of a quarter of a million
+   * files kept both, 64 characters each: 16 MB of a 161 MB store (docs/performance.md, "The tracked
+   * baseline's bytes at 250,000 files").
+   */
+  private static Optional<Sha256> hashNotStored(IndexEntry entry) {
+    return entry.storedContent().isPresent() ? Optional.empty() : entry.sha256();
+  }
+
   private static IndexEntry toEntry(IndexEntryRecord row) {
     StatProof stat =
         new StatProof(
@@ -223,13 +233,11 @@ public final class WorkspaceIndexes {
             row.getInode(),
             Math.toIntExact(row.getMode()),
             row.getNlink());
-    Optional<Sha256> sha256 = Optional.ofNullable(row.getSha256()).map(Sha256::new);
-    // a stored file's content is its hash: one value for both, not two copies of 64 characters
-    // per entry (a tracker holds every entry of its workspaces in memory)
-    Optional<Sha256> content =
-        row.getContentSha256() != null && row.getContentSha256().equals(row.getSha256())
-            ? sha256
-            : Optional.ofNullable(row.getContentSha256()).map(Sha256::new);
+    // a stored file's hash is its content's key (hashNotStored): one value for both, in the row
+    // and in memory, where a tracker holds every entry of its workspaces
+    Optional<Sha256> content = Optional.ofNullable(row.getContentSha256()).map(Sha256::new);
+    Optional<Sha256> sha256 =
+        row.getSha256() == null ? content : Optional.of(new Sha256(row.getSha256()));
     return new IndexEntry(
         WorkspacePath.ofRelativeBytes(row.getPath()),
         stat,

@@ -115,17 +115,24 @@ public final class BeforeLog {
       new MultiRowInsert<>("before_log.insert.rows", BEFORE_LOG, LOG_COLUMNS, false);
 
   /**
-   * A logged content's whole encoding: the log holds contents on their own, raw or compressed (a
-   * before-state has no base a call knows of).
+   * A logged content's whole encoding: the log holds contents on their own, raw or compressed
+   * without a dictionary (a before-state has no base a call knows of, and the log has no column for
+   * a dictionary).
    */
   private static EncodedBlob.Whole whole(EncodedBlob content) {
-    return content
-        .whole()
-        .orElseThrow(
-            () ->
-                new IllegalArgumentException(
-                    "a before-state's content is logged whole, not as a delta: "
-                        + content.sha256()));
+    EncodedBlob.Whole whole =
+        content
+            .whole()
+            .orElseThrow(
+                () ->
+                    new IllegalArgumentException(
+                        "a before-state's content is logged whole, not as a delta: "
+                            + content.sha256()));
+    if (whole.dictionary().isPresent()) {
+      throw new IllegalArgumentException(
+          "a before-state's content is logged without a dictionary: " + content.sha256());
+    }
+    return whole;
   }
 
   /** The row of {@code entry}: a value for each of {@link #LOG_COLUMNS}, in their order. */

@@ -4,6 +4,7 @@ import com.github.luben.zstd.ZstdCompressCtx;
 import com.github.luben.zstd.ZstdDecompressCtx;
 import com.github.luben.zstd.ZstdDictContentType;
 import com.github.luben.zstd.ZstdException;
+import java.util.OptionalLong;
 
 /**
  * How blob bytes are kept: zstd at level 3, or raw when compression does not make them smaller
@@ -40,12 +41,44 @@ final class BlobCodec implements AutoCloseable {
   /** Made when first needed: a loaded dictionary stays with a context, so deltas have their own. */
   private ZstdCompressCtx deltaContext;
 
-  record Encoded(String encoding, byte[] data) {}
+  /** Made when first needed: the context that compresses with a workspace's dictionary. */
+  private ZstdCompressCtx dictionaryContext;
+
+  /** The dictionary {@link #dictionaryContext} holds now. */
+  private ContentDictionary loaded;
+
+  /**
+   * Bytes as a blob row keeps them: {@code encoding}, {@code data}, and the dictionary a zstd frame
+   * was compressed with (none: alone).
+   */
+  record Encoded(String encoding, byte[] data, OptionalLong dictionary) {
+    Encoded(String encoding, byte[] data) {
+      this(encoding, data, OptionalLong.empty());
+    }
+  }
 
   Encoded encode(byte[] content) {
     byte[] compressed = context.compress(content);
     return compressed.length < content.length
         ? new Encoded(ZSTD, compressed)
+        : new Encoded(RAW, content);
+  }
+
+  /**
+   * {@code content} compressed with {@code dictionary} (its frame names the dictionary's own id),
+   * or raw when that is no smaller.
+   */
+  Encoded encode(byte[] content, ContentDictionary dictionary) {
+    if (dictionaryContext == null) {
+      dictionaryContext = new ZstdCompressCtx();
+    }
+    if (loaded != dictionary) {
+      dictionaryContext.loadDict(dictionary.forCompression());
+      loaded = dictionary;
+    }
+    byte[] compressed = dictionaryContext.compress(content);
+    return compressed.length < content.length
+        ? new Encoded(ZSTD, compressed, OptionalLong.of(dictionary.id()))
         : new Encoded(RAW, content);
   }
 
@@ -95,6 +128,37 @@ final class BlobCodec implements AutoCloseable {
     };
   }
 
+  /**
+   * A context a thread reuses for the frames it decodes with a dictionary, given the frame's own
+   * before each (a reference to its digested form: no copy).
+   */
+  private static final ThreadLocal<ZstdDecompressCtx> DICTIONARY_DECOMPRESSION =
+      ThreadLocal.withInitial(ZstdDecompressCtx::new);
+
+  /**
+   * A whole zstd frame compressed with {@code dictionary}, decompressed; a frame made with another
+   * dictionary, or none, does not decode (zstd checks the id the frame names) and is named.
+   */
+  static byte[] decode(byte[] data, long size, ContentDictionary dictionary) {
+    try {
+      ZstdDecompressCtx context = DICTIONARY_DECOMPRESSION.get();
+      context.loadDict(dictionary.forDecompression());
+      byte[] content = context.decompress(data, Math.toIntExact(size));
+      if (content.length != size) {
+        throw new StoreException(
+            "a frame decoded to " + content.length + " bytes, not the " + size + " stored");
+      }
+      return content;
+    } catch (ZstdException e) {
+      throw new StoreException(
+          "a zstd frame does not decode with content dictionary "
+              + dictionary.id()
+              + ": "
+              + e.getMessage(),
+          e);
+    }
+  }
+
   /** A whole zstd frame decompressed; a frame that does not decode is a store's fault, named. */
   private static byte[] decompress(byte[] data, long size) {
     try {
@@ -109,6 +173,9 @@ final class BlobCodec implements AutoCloseable {
     context.close();
     if (deltaContext != null) {
       deltaContext.close();
+    }
+    if (dictionaryContext != null) {
+      dictionaryContext.close();
     }
   }
 }

@@ -28,6 +28,20 @@ public final class BlobEncoder {
   }
 
   /**
+   * {@code content} (whose hash is {@code sha256}) as the blob table keeps it, compressed with
+   * {@code dictionary}, a workspace's: what a track stores its baseline's files with.
+   */
+  public static EncodedBlob encode(Sha256 sha256, byte[] content, ContentDictionary dictionary) {
+    BlobCodec.Encoded encoded = withCodec(codec -> codec.encode(content, dictionary));
+    return new EncodedBlob(
+        sha256,
+        content.length,
+        Optional.of(
+            new EncodedBlob.Whole(encoded.encoding(), encoded.data(), encoded.dictionary())),
+        Optional.empty());
+  }
+
+  /**
    * {@code content} (whose hash is {@code sha256}) kept as it is, uncompressed: what a snapshot
    * call appends to the before log, whose fold compresses it ({@link #compressedIfRaw}), off the
    * call.

@@ -74,12 +74,19 @@ public final class Blobs {
   private final InstantSource clock;
   private final PreparedQueries prepared;
   private final BlobCodec codec;
+  private final ContentDictionaries dictionaries;
 
-  Blobs(DSLContext dsl, InstantSource clock, PreparedQueries prepared, BlobCodec codec) {
+  Blobs(
+      DSLContext dsl,
+      InstantSource clock,
+      PreparedQueries prepared,
+      BlobCodec codec,
+      ContentDictionaries dictionaries) {
     this.dsl = dsl;
     this.clock = clock;
     this.prepared = prepared;
     this.codec = codec;
+    this.dictionaries = dictionaries;
   }
 
   /** Stores {@code content} under its hash unless it is stored already; returns the hash. */
@@ -151,13 +158,29 @@ public final class Blobs {
     BLOB_ROWS.insert(prepared, rows, row -> row.values(clock.millis()));
   }
 
-  /** A blob row to insert: whole ({@code base} null, depth 0) or a delta of {@code base}. */
+  /**
+   * A blob row to insert: whole ({@code base} null, depth 0; {@code dictionary} the one its frame
+   * was compressed with, or null) or a delta of {@code base}.
+   */
   private record BlobRow(
-      Sha256 sha256, long size, String encoding, byte[] data, Sha256 base, long depth) {
+      Sha256 sha256,
+      long size,
+      String encoding,
+      byte[] data,
+      Sha256 base,
+      long depth,
+      Long dictionary) {
 
     Object[] values(long storedAt) {
       return new Object[] {
-        sha256.hex(), size, encoding, data, storedAt, base == null ? null : base.hex(), depth
+        sha256.hex(),
+        size,
+        encoding,
+        data,
+        storedAt,
+        base == null ? null : base.hex(),
+        depth,
+        dictionary
       };
     }
   }
@@ -173,7 +196,8 @@ public final class Blobs {
               BLOB.DATA,
               BLOB.STORED_AT,
               BLOB.BASE_SHA256,
-              BLOB.DEPTH),
+              BLOB.DEPTH,
+              BLOB.DICTIONARY_ID),
           true);
 
   /**
@@ -194,11 +218,19 @@ public final class Blobs {
             BlobCodec.DELTA,
             preferred.get().data(),
             preferred.get().base(),
-            depth.get() + 1);
+            depth.get() + 1,
+            null);
       }
     }
     EncodedBlob.Whole whole = blob.whole().orElseGet(() -> wholeOf(blob));
-    return new BlobRow(blob.sha256(), blob.size(), whole.encoding(), whole.data(), null, 0);
+    return new BlobRow(
+        blob.sha256(),
+        blob.size(),
+        whole.encoding(),
+        whole.data(),
+        null,
+        0,
+        whole.dictionary().isPresent() ? whole.dictionary().getAsLong() : null);
   }
 
   /**
@@ -312,12 +344,14 @@ public final class Blobs {
                     .set(BLOB.ENCODING, DSL.param("encoding", String.class))
                     .set(BLOB.DATA, DSL.param("data", byte[].class))
                     .set(BLOB.STORED_AT, DSL.param("at", Long.class))
+                    .set(BLOB.DICTIONARY_ID, DSL.param("dictionary", Long.class))
                     .onConflictDoNothing())
         .bind("sha", row.sha256().hex())
         .bind("size", row.size())
         .bind("encoding", row.encoding())
         .bind("data", row.data())
         .bind("at", clock.millis())
+        .bind("dictionary", row.dictionary())
         .update();
   }
 
@@ -424,16 +458,25 @@ public final class Blobs {
 
   /** One blob row as stored. */
   private record Row(
-      Sha256 sha256, String encoding, byte[] data, long size, Optional<Sha256> base, long depth) {}
+      Sha256 sha256,
+      String encoding,
+      byte[] data,
+      long size,
+      Optional<Sha256> base,
+      long depth,
+      Optional<Long> dictionary) {}
 
   private static Row row(Sha256 sha256, ResultSet row) throws SQLException {
+    long dictionary = row.getLong(6);
+    Optional<Long> named = row.wasNull() ? Optional.empty() : Optional.of(dictionary);
     return new Row(
         sha256,
         row.getString(1),
         row.getBytes(2),
         row.getLong(3),
         Optional.ofNullable(row.getString(4)).map(Sha256::new),
-        row.getLong(5));
+        row.getLong(5),
+        named);
   }
 
   /** A content held in one piece, decoded, and how many deltas deep it is stored. */
@@ -521,7 +564,13 @@ public final class Blobs {
           .get(
               "blob.get",
               q ->
-                  q.select(BLOB.ENCODING, BLOB.DATA, BLOB.SIZE, BLOB.BASE_SHA256, BLOB.DEPTH)
+                  q.select(
+                          BLOB.ENCODING,
+                          BLOB.DATA,
+                          BLOB.SIZE,
+                          BLOB.BASE_SHA256,
+                          BLOB.DEPTH,
+                          BLOB.DICTIONARY_ID)
                       .from(BLOB)
                       .where(BLOB.SHA256.eq(DSL.param("sha", String.class))))
           .bind("sha", sha256.hex())
@@ -533,7 +582,13 @@ public final class Blobs {
         hashes,
         some ->
             dsl.select(
-                    BLOB.SHA256, BLOB.ENCODING, BLOB.DATA, BLOB.SIZE, BLOB.BASE_SHA256, BLOB.DEPTH)
+                    BLOB.SHA256,
+                    BLOB.ENCODING,
+                    BLOB.DATA,
+                    BLOB.SIZE,
+                    BLOB.BASE_SHA256,
+                    BLOB.DEPTH,
+                    BLOB.DICTIONARY_ID)
                 .from(BLOB)
                 .where(BLOB.SHA256.in(some.stream().map(Sha256::hex).toList()))
                 .forEach(
@@ -547,7 +602,8 @@ public final class Blobs {
                               row.value3(),
                               row.value4(),
                               Optional.ofNullable(row.value5()).map(Sha256::new),
-                              row.value6()));
+                              row.value6(),
+                              Optional.ofNullable(row.value7())));
                     }));
     return rows;
   }
@@ -557,7 +613,7 @@ public final class Blobs {
    * it down to the first content already in {@code decoded} or stored whole, then decoded upwards,
    * each content decoded put in {@code decoded}.
    */
-  private static byte[] decode(Sha256 sha256, Map<Sha256, Row> rows, Map<Sha256, byte[]> decoded) {
+  private byte[] decode(Sha256 sha256, Map<Sha256, Row> rows, Map<Sha256, byte[]> decoded) {
     Deque<Row> deltas = new ArrayDeque<>();
     byte[] content = decoded.get(sha256);
     Row row = rows.get(sha256);
@@ -576,7 +632,7 @@ public final class Blobs {
       }
     }
     if (content == null) {
-      content = BlobCodec.decode(row.encoding(), row.data(), row.size());
+      content = wholeContent(row.encoding(), row.data(), row.size(), row.dictionary());
       decoded.put(row.sha256(), content);
     }
     while (!deltas.isEmpty()) {
@@ -589,6 +645,21 @@ public final class Blobs {
       decoded.put(delta.sha256(), content);
     }
     return content;
+  }
+
+  /**
+   * A content stored whole, decoded: with the dictionary its frame names when it names one (a
+   * tracked workspace's baseline), else on its own.
+   */
+  private byte[] wholeContent(String encoding, byte[] data, long size, Optional<Long> dictionary) {
+    if (dictionary.isEmpty()) {
+      return BlobCodec.decode(encoding, data, size);
+    }
+    if (!BlobCodec.ZSTD.equals(encoding)) {
+      throw new StoreException(
+          "a blob encoded " + encoding + " names content dictionary " + dictionary.get());
+    }
+    return BlobCodec.decode(data, size, dictionaries.byId(dictionary.get()));
   }
 
   /**
@@ -739,7 +810,12 @@ public final class Blobs {
               }
               if (!BlobCodec.CHUNKED.equals(row.getEncoding())) {
                 visitor.accept(
-                    sha256, BlobCodec.decode(row.getEncoding(), row.getData(), row.getSize()));
+                    sha256,
+                    wholeContent(
+                        row.getEncoding(),
+                        row.getData(),
+                        row.getSize(),
+                        Optional.ofNullable(row.getDictionaryId())));
                 return;
               }
               ChunkedContent chunked = chunked(sha256).orElseThrow();

@@ -2,6 +2,7 @@ package io.turndiff.store;
 
 import io.turndiff.model.Sha256;
 import java.util.Optional;
+import java.util.OptionalLong;
 
 /**
  * Content already compressed for the blob table (off the store's lock, by a {@link BlobEncoder}):
@@ -17,8 +18,15 @@ import java.util.Optional;
  */
 public record EncodedBlob(Sha256 sha256, long size, Optional<Whole> whole, Optional<Delta> delta) {
 
-  /** The content compressed on its own: {@code zstd}, or {@code raw} when that is no smaller. */
-  public record Whole(String encoding, byte[] data) {}
+  /**
+   * The content compressed on its own: {@code zstd}, or {@code raw} when that is no smaller; a zstd
+   * frame may have been compressed with a workspace's dictionary, which it names.
+   */
+  public record Whole(String encoding, byte[] data, OptionalLong dictionary) {
+    public Whole(String encoding, byte[] data) {
+      this(encoding, data, OptionalLong.empty());
+    }
+  }
 
   /** The content compressed against the whole content of the stored blob {@code base}. */
   public record Delta(Sha256 base, byte[] data) {}

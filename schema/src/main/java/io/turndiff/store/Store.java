@@ -10,6 +10,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalLong;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Function;
@@ -77,6 +78,13 @@ public final class Store implements AutoCloseable {
   private final StoreFailures failures;
   private final ReadConnections readers;
   private final BlobCodec codec = new BlobCodec();
+
+  /**
+   * The content dictionaries this store's transactions have read, by id: immutable once committed
+   * ({@link ContentDictionaries}).
+   */
+  private final Map<Long, ContentDictionary> dictionaries = new ConcurrentHashMap<>();
+
   private final ReentrantLock lock = new ReentrantLock();
   private final GroupCommit groups = new GroupCommit();
 
@@ -242,7 +250,7 @@ public final class Store implements AutoCloseable {
   }
 
   /** The version of the newest migration in {@code db/migration} (a test keeps the two in step). */
-  static final String LATEST_MIGRATION = "30";
+  static final String LATEST_MIGRATION = "31";
 
   /**
    * The newest version in Flyway's history, if the store has one: a store already at this build's
@@ -515,7 +523,13 @@ public final class Store implements AutoCloseable {
   private StoreTransaction transactionOn(StoreConnection connection) {
     // a read transaction cannot store content, so it gets no compression context
     return new StoreTransaction(
-        connection.dsl(), clock, host, connection.prepared(), connection == writer ? codec : null);
+        connection.dsl(),
+        clock,
+        host,
+        connection.prepared(),
+        connection == writer ? codec : null,
+        dictionaries,
+        connection != writer);
   }
 
   /**

@@ -1,6 +1,7 @@
 package io.turndiff.store;
 
 import java.time.InstantSource;
+import java.util.Map;
 import org.jooq.DSLContext;
 
 /** The store's tables within one transaction, each behind its own small API. */
@@ -11,6 +12,7 @@ public final class StoreTransaction {
   private final Turns turns;
   private final ToolCalls toolCalls;
   private final Blobs blobs;
+  private final ContentDictionaries dictionaries;
   private final Snapshots snapshots;
   private final FileChanges fileChanges;
   private final SharedChanges sharedChanges;
@@ -26,12 +28,20 @@ public final class StoreTransaction {
   private final BeforeLog beforeLog;
 
   StoreTransaction(
-      DSLContext dsl, InstantSource clock, HostId host, PreparedQueries prepared, BlobCodec codec) {
+      DSLContext dsl,
+      InstantSource clock,
+      HostId host,
+      PreparedQueries prepared,
+      BlobCodec codec,
+      Map<Long, ContentDictionary> knownDictionaries,
+      boolean committedOnly) {
     this.workspaces = new Workspaces(dsl, clock, host);
     this.sessions = new Sessions(dsl, clock);
     this.turns = new Turns(dsl, clock, prepared);
     this.toolCalls = new ToolCalls(dsl, clock, prepared);
-    this.blobs = new Blobs(dsl, clock, prepared, codec);
+    this.dictionaries =
+        new ContentDictionaries(dsl, clock, prepared, knownDictionaries, committedOnly);
+    this.blobs = new Blobs(dsl, clock, prepared, codec, dictionaries);
     this.snapshots = new Snapshots(dsl, prepared);
     this.fileChanges = new FileChanges(dsl, prepared);
     this.sharedChanges = new SharedChanges(dsl);
@@ -84,6 +94,11 @@ public final class StoreTransaction {
 
   public ToolCalls toolCalls() {
     return toolCalls;
+  }
+
+  /** The workspaces' zstd dictionaries, which the blobs of their baselines are compressed with. */
+  public ContentDictionaries dictionaries() {
+    return dictionaries;
   }
 
   public Blobs blobs() {

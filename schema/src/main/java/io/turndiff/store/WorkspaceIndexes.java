@@ -237,13 +237,26 @@ public final class WorkspaceIndexes {
     // and in memory, where a tracker holds every entry of its workspaces
     Optional<Sha256> content = Optional.ofNullable(row.getContentSha256()).map(Sha256::new);
     Optional<Sha256> sha256 =
-        row.getSha256() == null ? content : Optional.of(new Sha256(row.getSha256()));
-    return new IndexEntry(
-        WorkspacePath.ofRelativeBytes(row.getPath()),
-        stat,
-        Optional.ofNullable(row.getLinkTarget()).map(LinkTarget::of),
-        sha256,
-        content,
-        Optional.ofNullable(row.getReason()).map(Reason::fromCode));
+        row.getSha256() == null || row.getSha256().equals(row.getContentSha256())
+            ? content
+            : Optional.of(new Sha256(row.getSha256()));
+    WorkspacePath path = WorkspacePath.ofRelativeBytes(row.getPath());
+    try {
+      return new IndexEntry(
+          path,
+          stat,
+          Optional.ofNullable(row.getLinkTarget()).map(LinkTarget::of),
+          sha256,
+          content,
+          Optional.ofNullable(row.getReason()).map(Reason::fromCode));
+    } catch (IllegalArgumentException e) {
+      throw new StoreException(
+          "the index entry of "
+              + path
+              + " in workspace "
+              + row.getWorkspaceId()
+              + " is none the store writes: "
+              + e.getMessage());
+    }
   }
 }

@@ -17,6 +17,8 @@ import java.time.Instant;
 import java.util.Optional;
 import java.util.OptionalInt;
 import java.util.OptionalLong;
+import org.flywaydb.core.Flyway;
+import org.sqlite.SQLiteDataSource;
 
 /** Stores of either dialect for tests of blob storage, and the rows such a test refers with. */
 final class DialectStores {
@@ -43,6 +45,26 @@ final class DialectStores {
           DriverManager.getConnection("jdbc:sqlite:" + sqlite.path());
       case PostgresDatabase database -> database.connect();
     };
+  }
+
+  /** Brings a fresh store at {@code address} to the migration {@code version}, and no further. */
+  static void migrateTo(StoreAddress address, String version) {
+    var flyway =
+        switch (address) {
+          case StoreAddress.SqliteFile sqlite -> {
+            SQLiteDataSource dataSource = new SQLiteDataSource();
+            dataSource.setUrl("jdbc:sqlite:" + sqlite.path());
+            yield Flyway.configure().dataSource(dataSource).locations("classpath:db/migration");
+          }
+          case PostgresDatabase database ->
+              Flyway.configure()
+                  .dataSource(
+                      database.url(),
+                      database.user().orElse(null),
+                      database.password().orElse(null))
+                  .locations("classpath:" + Postgresql.MIGRATIONS);
+        };
+    flyway.target(version).load().migrate();
   }
 
   /** A turn whose record of a file has the content {@code sha} as its before-state. */

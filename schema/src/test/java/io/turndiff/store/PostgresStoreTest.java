@@ -99,10 +99,10 @@ class PostgresStoreTest {
       assertTrue((boolean) again.read(tx -> tx.prompts().kept()), "prompts: keep");
     }
     assertEquals(
-        22,
+        23,
         count(database, "SELECT count(*) FROM flyway_schema_history WHERE success"),
         "V9 (the schema at V9), V10, V11, V12, V13, V14, V15, V16, V17, V18, V19, V20, V21, V22, V23,"
-            + " V24, V25, V26, V27, V28, V29 and V30, each run once");
+            + " V24, V25, V26, V27, V28, V29, V30 and V31, each run once");
     try (Connection connection = database.connect();
         Statement statement = connection.createStatement();
         ResultSet row =

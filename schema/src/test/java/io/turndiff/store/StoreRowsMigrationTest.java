@@ -25,12 +25,10 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import org.flywaydb.core.Flyway;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
-import org.sqlite.SQLiteDataSource;
 
 /**
  * V28, rows that cost what they hold (docs/store-layout.md, "Rows that cost what they hold"): a
@@ -53,7 +51,7 @@ class StoreRowsMigrationTest {
   void aVersion27StoreWithRowsKeepsEveryRowAndLosesWhatNothingRead(String dialect)
       throws Exception {
     StoreAddress address = DialectStores.fresh(dialect, temp);
-    migrateTo27(address);
+    DialectStores.migrateTo(address, "27");
     try (Connection connection = DialectStores.connect(address)) {
       insertVersion27Rows(connection);
     }
@@ -162,7 +160,7 @@ class StoreRowsMigrationTest {
   @Test
   void noLookUpOfBlobsByAgeWasPlannedThroughTheirAgeIndex() throws Exception {
     StoreAddress address = DialectStores.fresh("sqlite", temp);
-    migrateTo27(address);
+    DialectStores.migrateTo(address, "27");
     try (Connection connection = DialectStores.connect(address)) {
       assertEquals(
           "SEARCH blob USING INDEX sqlite_autoindex_blob_1 (sha256=?)",
@@ -199,25 +197,6 @@ class StoreRowsMigrationTest {
         Optional.of(SHA),
         Optional.empty(),
         Optional.empty());
-  }
-
-  private static void migrateTo27(StoreAddress address) {
-    var flyway =
-        switch (address) {
-          case StoreAddress.SqliteFile sqlite -> {
-            SQLiteDataSource dataSource = new SQLiteDataSource();
-            dataSource.setUrl("jdbc:sqlite:" + sqlite.path());
-            yield Flyway.configure().dataSource(dataSource).locations("classpath:db/migration");
-          }
-          case PostgresDatabase database ->
-              Flyway.configure()
-                  .dataSource(
-                      database.url(),
-                      database.user().orElse(null),
-                      database.password().orElse(null))
-                  .locations("classpath:" + Postgresql.MIGRATIONS);
-        };
-    flyway.target("27").load().migrate();
   }
 
   /** A turn's snapshot, with the fingerprint V27 wrote, and a tracked workspace's index. */

@@ -9,8 +9,6 @@ import static io.turndiff.store.jooq.Tables.TRACKED_WORKSPACE;
 import static io.turndiff.store.jooq.Tables.TURN;
 import static io.turndiff.store.jooq.Tables.WORKSPACE;
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertThrows;
-import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.turndiff.model.BoundaryKind;
 import io.turndiff.model.FileMetadata;
@@ -32,14 +30,14 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.TreeMap;
-import org.flywaydb.core.Flyway;
 import org.jooq.DSLContext;
+import org.jooq.Record2;
+import org.jooq.Result;
 import org.jooq.SQLDialect;
 import org.jooq.impl.DSL;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
-import org.sqlite.SQLiteDataSource;
 
 /**
  * V30, a stored file's hash kept once (docs/store-layout.md, "A stored file's hash, once"): a row
@@ -100,7 +98,7 @@ class StoredHashOnceTest {
   void aVersion29StoresRowsAreReadBackAsTheyWereWithEachStoredHashOnce(String dialect)
       throws Exception {
     StoreAddress address = DialectStores.fresh(dialect, temp);
-    migrateTo29(address);
+    DialectStores.migrateTo(address, "29");
     try (Connection connection = DialectStores.connect(address)) {
       insertVersion29Rows(DSL.using(connection, sqlDialect(address)));
     }
@@ -195,36 +193,47 @@ class StoredHashOnceTest {
   }
 
   /**
-   * A snapshot row that keeps a stored file's hash twice is not the row its kind writes, and is
-   * refused where it is read, naming the column: the rule holds on SQLite too, whose {@code CHECK}
-   * on the table could only be changed by making the table again.
+   * A build before V30 still running against a migrated store (a service not restarted since the
+   * upgrade, another machine of a shared store) writes a stored file's hash in both columns: its
+   * snapshots read as the same snapshots, and a before-state it logged folds, rather than stopping
+   * every later write of the store (each folds the log first).
    */
   @ParameterizedTest
   @ValueSource(strings = {"sqlite", "postgres"})
-  void aSnapshotRowWithAStoredFilesHashTwiceIsRefusedNamingTheColumn(String dialect)
+  void rowsAnOlderBuildWritesIntoAMigratedStoreReadAsTheSameSnapshots(String dialect)
       throws Exception {
     StoreAddress address = DialectStores.fresh(dialect, temp);
-    long id;
+    long turn;
     try (Store store = Store.open(address)) {
-      id =
+      turn =
           store.write(
               tx -> {
+                StoredWorkspace workspace = tx.workspaces().register("/w", "/w", 1, 2);
                 tx.blobs().put(SHA, CONTENT);
-                return tx.snapshots().insert(STORED);
+                StoredSession session = tx.sessions().create("s", workspace.id());
+                return tx.turns().begin("t", session, TurnKind.AGENT).id();
               });
     }
     try (Connection connection = DialectStores.connect(address)) {
-      DSL.using(connection, sqlDialect(address))
-          .update(SNAPSHOT)
-          .set(SNAPSHOT.SHA256, SNAPSHOT.CONTENT_SHA256)
-          .execute();
+      DSLContext rows = DSL.using(connection, sqlDialect(address));
+      var stored = Snapshots.row(STORED);
+      stored.setSha256(SHA.hex());
+      stored.setId(70L);
+      rows.insertInto(SNAPSHOT).set(stored).execute();
+      BeforeLogRecord logged = Snapshots.row(LOGGED).into(BeforeLogRecord.class);
+      logged.setSha256(SHA.hex());
+      logged.setTurnId(turn);
+      logged.setToolCall("call-1");
+      logged.setCalledAt(1_000L);
+      rows.insertInto(BEFORE_LOG).set(logged).execute();
     }
     try (Store store = Store.open(address)) {
-      StoreException refused =
-          assertThrows(StoreException.class, () -> store.read(tx -> tx.snapshots().byId(id)));
-      assertTrue(
-          refused.getMessage().contains("its sha256 would be empty, not " + SHA.hex()),
-          refused.getMessage());
+      assertEquals(STORED, store.read(tx -> tx.snapshots().byId(70)));
+      assertEquals(
+          LOGGED,
+          store.read(tx -> tx.fileChanges().ofTurn(turn)).getFirst().before(),
+          "folded from the log");
+      store.write(tx -> tx.snapshots().insert(READ_NOT_STORED)); // the store still takes writes
     }
   }
 
@@ -239,27 +248,21 @@ class StoredHashOnceTest {
 
   /** Each snapshot row's path and its {@code sha256} column ({@code -}: empty). */
   private static Map<String, String> snapshotHashes(DSLContext rows) {
-    Map<String, String> hashes = new TreeMap<>();
-    rows.select(SNAPSHOT.PATH, SNAPSHOT.SHA256)
-        .from(SNAPSHOT)
-        .forEach(
-            row ->
-                hashes.put(
-                    new String(row.value1(), StandardCharsets.UTF_8),
-                    row.value2() == null ? "-" : row.value2()));
-    return hashes;
+    return hashes(rows.select(SNAPSHOT.PATH, SNAPSHOT.SHA256).from(SNAPSHOT).fetch());
   }
 
   /** Each index entry's path and its {@code sha256} column ({@code -}: empty). */
   private static Map<String, String> indexHashes(DSLContext rows) {
+    return hashes(rows.select(INDEX_ENTRY.PATH, INDEX_ENTRY.SHA256).from(INDEX_ENTRY).fetch());
+  }
+
+  private static Map<String, String> hashes(Result<Record2<byte[], String>> pathsAndHashes) {
     Map<String, String> hashes = new TreeMap<>();
-    rows.select(INDEX_ENTRY.PATH, INDEX_ENTRY.SHA256)
-        .from(INDEX_ENTRY)
-        .forEach(
-            row ->
-                hashes.put(
-                    new String(row.value1(), StandardCharsets.UTF_8),
-                    row.value2() == null ? "-" : row.value2()));
+    pathsAndHashes.forEach(
+        row ->
+            hashes.put(
+                new String(row.value1(), StandardCharsets.UTF_8),
+                row.value2() == null ? "-" : row.value2()));
     return hashes;
   }
 
@@ -342,24 +345,5 @@ class StoredHashOnceTest {
 
   private static SQLDialect sqlDialect(StoreAddress address) {
     return address instanceof PostgresDatabase ? SQLDialect.POSTGRES : SQLDialect.SQLITE;
-  }
-
-  private static void migrateTo29(StoreAddress address) {
-    var flyway =
-        switch (address) {
-          case StoreAddress.SqliteFile sqlite -> {
-            SQLiteDataSource dataSource = new SQLiteDataSource();
-            dataSource.setUrl("jdbc:sqlite:" + sqlite.path());
-            yield Flyway.configure().dataSource(dataSource).locations("classpath:db/migration");
-          }
-          case PostgresDatabase database ->
-              Flyway.configure()
-                  .dataSource(
-                      database.url(),
-                      database.user().orElse(null),
-                      database.password().orElse(null))
-                  .locations("classpath:" + Postgresql.MIGRATIONS);
-        };
-    flyway.target("29").load().migrate();
   }
 }

@@ -7,6 +7,7 @@ import io.turndiff.capture.record.BlobSink;
 import io.turndiff.model.Sha256;
 import io.turndiff.model.WorkspacePath;
 import io.turndiff.store.BlobEncoder;
+import io.turndiff.store.ContentDictionary;
 import io.turndiff.store.EncodedBlob;
 import io.turndiff.store.Store;
 import java.util.ArrayList;
@@ -43,26 +44,36 @@ final class ContentReader {
   private static final int PATHS_PER_THREAD = 64;
 
   private final Store store;
+  private final BaselineDictionary dictionaries;
 
   ContentReader(Store store) {
     this.store = store;
+    this.dictionaries = new BaselineDictionary(store);
   }
 
   /**
    * What each of {@code entries} holds now, by path; {@code indexed} is the content the index holds
    * for a path, which a big file's chunks are stored against; {@code progress} hears of every batch
-   * stored.
+   * stored. Content stored is compressed with the workspace's dictionary; with {@code mayTrain} (a
+   * track) one is trained on {@code entries} first when the workspace has none ({@link
+   * BaselineDictionary}).
    */
   Map<WorkspacePath, Observation> read(
+      long workspaceId,
       WorkspaceBoundary boundary,
       List<ScannedEntry> entries,
       Map<WorkspacePath, Sha256> indexed,
       boolean storeContent,
+      boolean mayTrain,
       Tracker.Progress progress) {
     Map<WorkspacePath, Observation> read = new HashMap<>();
     if (entries.isEmpty()) {
       return read;
     }
+    Optional<ContentDictionary> dictionary =
+        storeContent
+            ? dictionaries.forReading(workspaceId, boundary, entries, mayTrain)
+            : Optional.empty();
     // Fewer paths than one thread's share (a turn's few changed files) are read on this thread: a
     // pool of one made for each read cost its thread's start, the hand-off of every path and the
     // wait for its close while this thread only waited (103 of a warm finish's 755 wall-clock
@@ -82,8 +93,8 @@ final class ContentReader {
         futures.add(
             pool == null
                 ? CompletableFuture.completedFuture(
-                    observed(boundary, entry, indexed, storeContent))
-                : pool.submit(() -> observed(boundary, entry, indexed, storeContent)));
+                    observed(boundary, entry, indexed, storeContent, dictionary))
+                : pool.submit(() -> observed(boundary, entry, indexed, storeContent, dictionary)));
       }
       List<EncodedBlob> batch = new ArrayList<>(BLOB_BATCH);
       for (int i = 0; i < futures.size(); i++) {
@@ -117,13 +128,14 @@ final class ContentReader {
 
   /**
    * What {@code entry} holds now, read through the boundary, and with {@code storeContent} its
-   * content encoded for the blob table.
+   * content encoded for the blob table, with the workspace's {@code dictionary} when it has one.
    */
   private Map.Entry<Observation, Optional<EncodedBlob>> observed(
       WorkspaceBoundary boundary,
       ScannedEntry entry,
       Map<WorkspacePath, Sha256> indexed,
-      boolean storeContent) {
+      boolean storeContent,
+      Optional<ContentDictionary> dictionary) {
     Observation observation =
         storeContent
             ? boundary.observeCapturing(
@@ -132,11 +144,13 @@ final class ContentReader {
             : boundary.observeExact(entry.path());
     Optional<EncodedBlob> blob = Optional.empty();
     if (storeContent && observation.content().isPresent()) {
+      Sha256 sha256 = observation.snapshot().storedContent().orElseThrow();
+      byte[] content = observation.content().get();
       blob =
           Optional.of(
-              BlobEncoder.encode(
-                  observation.snapshot().storedContent().orElseThrow(),
-                  observation.content().get()));
+              dictionary.isPresent()
+                  ? BlobEncoder.encode(sha256, content, dictionary.get())
+                  : BlobEncoder.encode(sha256, content));
     }
     return Map.entry(observation, blob);
   }

@@ -504,13 +504,16 @@ public final class Tracker {
     if (changed.isEmpty()) {
       Scan scan = TreeScan.walk(boundary, store.localFile(), git, options, index, plan.watch());
       return IndexComparison.of(
-          scan, index, read(boundary, scan, storeContent, progress), plan.mark());
+          scan,
+          index,
+          read(workspaceId, boundary, scan, storeContent, scope, progress),
+          plan.mark());
     }
     Comparison watched =
         IndexComparison.of(
             changed.get(),
             index,
-            read(boundary, changed.get(), storeContent, progress),
+            read(workspaceId, boundary, changed.get(), storeContent, scope, progress),
             plan.mark());
     if (!plan.check()) {
       return watched;
@@ -520,7 +523,10 @@ public final class Tracker {
     Scan whole = TreeScan.walk(boundary, store.localFile(), git, options, index, plan.watch());
     Comparison full =
         IndexComparison.of(
-            whole, index, read(boundary, whole, storeContent, progress), plan.mark());
+            whole,
+            index,
+            read(workspaceId, boundary, whole, storeContent, scope, progress),
+            plan.mark());
     Set<WorkspacePath> differing = differing(watched.changes(), full.changes());
     Set<WorkspacePath> unexplained =
         differing.isEmpty()
@@ -555,20 +561,37 @@ public final class Tracker {
    * hash ({@link IndexComparison#withoutContent}).
    */
   private Map<WorkspacePath, Observation> read(
-      WorkspaceBoundary boundary, Scan scan, boolean storeContent, Progress progress) {
+      long workspaceId,
+      WorkspaceBoundary boundary,
+      Scan scan,
+      boolean storeContent,
+      Watching.Scope scope,
+      Progress progress) {
+    // only a track trains the workspace's dictionary, never a hook's scan: a workspace tracked
+    // before dictionaries existed gets one at its next track, not in the middle of a finish
+    boolean mayTrain = scope == Watching.Scope.TRACK;
     List<ScannedEntry> toRead = IndexComparison.toRead(scan);
     Map<WorkspacePath, Sha256> indexed = IndexComparison.storedContents(scan);
     if (scan.keptOfIgnored() != IgnoredFiles.METADATA || scan.ignoredFiles().isEmpty()) {
-      return contents.read(boundary, toRead, indexed, storeContent, progress);
+      return contents.read(
+          workspaceId, boundary, toRead, indexed, storeContent, mayTrain, progress);
     }
     Map<Boolean, List<ScannedEntry>> ignored =
         toRead.stream()
             .collect(
                 Collectors.partitioningBy(entry -> scan.ignoredFiles().contains(entry.path())));
     Map<WorkspacePath, Observation> read =
-        new HashMap<>(contents.read(boundary, ignored.get(false), indexed, storeContent, progress));
+        new HashMap<>(
+            contents.read(
+                workspaceId,
+                boundary,
+                ignored.get(false),
+                indexed,
+                storeContent,
+                mayTrain,
+                progress));
     contents
-        .read(boundary, ignored.get(true), indexed, false, Progress.NONE)
+        .read(workspaceId, boundary, ignored.get(true), indexed, false, false, Progress.NONE)
         .forEach(
             (path, observation) -> read.put(path, IndexComparison.withoutContent(observation)));
     return read;

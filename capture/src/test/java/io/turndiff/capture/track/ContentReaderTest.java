@@ -31,6 +31,12 @@ import org.junit.jupiter.params.provider.ValueSource;
  */
 class ContentReaderTest {
 
+  /**
+   * The workspace the reads are of: no row names it, and none needs to, since fewer files than a
+   * dictionary is trained on are read (BaselineDictionaryTest tracks a tree that trains one).
+   */
+  private static final long WORKSPACE = 1;
+
   @TempDir Path temp;
 
   private TestWorkspace workspace;
@@ -59,7 +65,8 @@ class ContentReaderTest {
     List<ScannedEntry> entries = files(files);
 
     Map<WorkspacePath, Observation> read =
-        new ContentReader(store).read(boundary, entries, Map.of(), true, Tracker.Progress.NONE);
+        new ContentReader(store)
+            .read(WORKSPACE, boundary, entries, Map.of(), true, true, Tracker.Progress.NONE);
 
     assertEquals(files, read.size());
     for (int i = 0; i < files; i++) {
@@ -90,7 +97,9 @@ class ContentReaderTest {
       IllegalStateException refused =
           assertThrows(
               IllegalStateException.class,
-              () -> reader.read(boundary, entries, Map.of(), true, Tracker.Progress.NONE));
+              () ->
+                  reader.read(
+                      WORKSPACE, boundary, entries, Map.of(), true, true, Tracker.Progress.NONE));
       assertTrue(refused.getMessage().contains("interrupted"), refused.getMessage());
       assertTrue(Thread.currentThread().isInterrupted(), "the interrupt was swallowed");
     } finally {

@@ -208,6 +208,9 @@ public final class CaptureService implements AutoCloseable {
       if (lease == null) {
         lease = workspaces.adopt(began.workspaceId(), boundary);
       }
+      // Seen open, committed: its first call need not ask the store (a read that finds another
+      // turn's calls in the before log folds them first, and two agents' turns interleave calls).
+      openTurns.put(began.turn().turn(), began.begun());
       return began.turn();
     } catch (RuntimeException e) {
       if (lease == null) {
@@ -267,6 +270,7 @@ public final class CaptureService implements AutoCloseable {
             boundary.rootReal(),
             existing.isEmpty(),
             boundary.kind()),
+        begun,
         outsideTurn);
   }
 
@@ -307,7 +311,8 @@ public final class CaptureService implements AutoCloseable {
    * A begun turn, the stored workspace it is in, and the turn outside any turn recorded just before
    * it, if its begin found changes no turn made.
    */
-  private record Registered(long workspaceId, BeganTurn turn, Optional<StoredTurn> outsideTurn) {}
+  private record Registered(
+      long workspaceId, BeganTurn turn, StoredTurn begun, Optional<StoredTurn> outsideTurn) {}
 
   /**
    * Brings the index up to the tree now, in one transaction with the records of what changed since

@@ -80,6 +80,37 @@ class BeforeLogTest {
     return Sha256.of(text.getBytes(StandardCharsets.UTF_8));
   }
 
+  /**
+   * Two agents' turns in one workspace: the first call of a turn begun after the other's calls were
+   * logged appends and folds nothing. It asked the store whether its turn was open, and a read that
+   * finds the log not empty folds it first: every before-state the other turn had logged, inside
+   * that one call (docs/performance.md, "The snapshot call's benchmark without a fold inside a
+   * call"). A turn is seen open once its begin commits; the call's transaction checks it again.
+   */
+  @Test
+  void theFirstCallOfATurnFoldsNoOtherTurnsLoggedCalls() {
+    workspace.file("a.txt", "a\n").file("b.txt", "b\n");
+    String first = beginTurn();
+    String second =
+        capture.beginTurn(workspace.root(), Optional.of("session-2"), Optional.empty()).turn();
+    capture.snapshot(first, Optional.of("one"), List.of("a.txt"));
+    long changes = rows("file_change");
+
+    capture.snapshot(second, Optional.of("two"), List.of("b.txt"));
+
+    assertEquals(2, rows("before_log"), "both calls logged, none folded");
+    assertEquals(changes, rows("file_change"));
+    assertEquals(ChangeKind.MODIFIED, kindAfterEdit(first, "a.txt"));
+    assertEquals(ChangeKind.MODIFIED, kindAfterEdit(second, "b.txt"));
+  }
+
+  /** The kind of {@code path}'s change in {@code turn} once it is edited and the turn finishes. */
+  private ChangeKind kindAfterEdit(String turn, String path) {
+    workspace.file(path, "edited\n");
+    capture.finishTurn(turn);
+    return change(turn, path).change().orElseThrow();
+  }
+
   @Test
   void twoCallsOfOnePathAppendTwoRowsAndTheQueryThatFoldsThemKeepsTheFirstState() {
     workspace.file("a.txt", "first\n");

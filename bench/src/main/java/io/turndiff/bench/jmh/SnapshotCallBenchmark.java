@@ -23,7 +23,16 @@ import org.openjdk.jmh.annotations.TearDown;
 /**
  * One before-snapshot call of a 10 KB source file in-process: the boundary read, the hash,
  * compression, and the store transaction that records it. Each call records a file not yet recorded
- * in the turn; every iteration begins a new turn.
+ * in its turn.
+ *
+ * <p>A call appends its before-state to the store's before log, which the next transaction other
+ * than a call folds into the tables: a begin. So the turns are begun in the iteration's setup, not
+ * measured, {@value #TURNS} of them in sessions of their own, each taking {@value #FILES} calls; a
+ * call that finds its turn full goes on in the next one, begun already. Before, the benchmark began
+ * the next turn itself when one was full, and that call folded the 8,000 logged before-states: a
+ * third of the method's CPU in every fork's profile, and its p99.99 (docs/performance.md). Only an
+ * iteration of more than {@value #TURNS} × {@value #FILES} calls (under 42 µs a call for a second)
+ * begins turns inside a measured call, and says so on its standard error.
  */
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.SampleTime)
@@ -32,10 +41,14 @@ public class SnapshotCallBenchmark {
 
   static final int FILES = 8_000;
 
+  /** Turns begun for each iteration. */
+  static final int TURNS = 3;
+
   private Path base;
   private Path workspace;
   private Turndiff turndiff;
-  private String turn;
+  private final String[] turns = new String[TURNS];
+  private int turn;
   private int next;
   private int calls;
 
@@ -48,8 +61,15 @@ public class SnapshotCallBenchmark {
   }
 
   @Setup(Level.Iteration)
-  public void beginTurn() {
-    turn = turndiff.capture().beginTurn(workspace, Optional.of("jmh"), Optional.empty()).turn();
+  public void beginTurns() {
+    for (int session = 0; session < TURNS; session++) {
+      turns[session] =
+          turndiff
+              .capture()
+              .beginTurn(workspace, Optional.of("jmh-" + session), Optional.empty())
+              .turn();
+    }
+    turn = 0;
     next = 0;
   }
 
@@ -62,10 +82,20 @@ public class SnapshotCallBenchmark {
   @Benchmark
   public List<SnapshotVerdict> beforeSnapshotOf10KbFile() {
     if (next == FILES) {
-      beginTurn();
+      nextTurn();
     }
     return turndiff
         .capture()
-        .snapshot(turn, Optional.of("call-" + calls++), List.of("f" + next++ + ".java"));
+        .snapshot(turns[turn], Optional.of("call-" + calls++), List.of("f" + next++ + ".java"));
+  }
+
+  private void nextTurn() {
+    next = 0;
+    turn++;
+    if (turn == TURNS) {
+      System.err.println(
+          "more than " + TURNS * FILES + " calls in an iteration: turns begun in a measured call");
+      beginTurns();
+    }
   }
 }

@@ -62,8 +62,8 @@ class LauncherIT {
       Thread.sleep(250);
     }
     assertTrue(Files.isRegularFile(cache), "no cache after " + TRAINING + ": " + listing(here));
-    // the training's store, workspace and temporary files went with its lock; the user's default
-    // store was never opened
+    // the training's store, workspace and temporary files went with its folder (the lock file
+    // stays, unlocked); the user's default store was never opened
     assertEquals(
         Set.of(
             "turndiff.jar",
@@ -77,9 +77,8 @@ class LauncherIT {
 
     // the first serve that finds the commands' cache but not the service's trains that one in the
     // background (the service's options, its hook path) and runs meanwhile; the training is no
-    // child
-    // of the service's JVM, which the launcher became (a child that ended would stay a zombie under
-    // it)
+    // child of the service's JVM, which the launcher became (a child that ended would stay a
+    // zombie under it)
     Path serviceCache = here.resolve("cli/target/turndiff-service.aot");
     Path serviceTraining = here.resolve("cli/target/turndiff-service.aot.training");
     Process service = serve(here, home, temp.resolve("store/turndiff.db"));

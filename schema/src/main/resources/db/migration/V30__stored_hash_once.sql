@@ -10,10 +10,10 @@
 --
 -- Only values change: each table keeps its columns and constraints, so the migration is three updates on
 -- both dialects (the same in db/postgresql/V30). The snapshot's CHECK (content_sha256 IS NULL OR
--- content_sha256 = sha256) holds vacuously where sha256 is empty; that the two are never both set is held
--- where every snapshot row is read, by Snapshots.toSnapshot, which refuses a row other than the one its
--- kind writes (docs/store-layout.md, "Snapshot rows and the Snapshot kinds"). The pages the updates free are
--- reused by later writes; the file does not shrink until VACUUM.
+-- content_sha256 = sha256) holds vacuously where sha256 is empty and still forbids two different hashes;
+-- a row with both set and equal, as a build before this version writes it, is read as the same snapshot
+-- (Snapshots.toSnapshot). The pages the updates free are reused by later writes; the file does not shrink
+-- until VACUUM.
 
 UPDATE snapshot SET sha256 = NULL WHERE content_sha256 IS NOT NULL AND sha256 = content_sha256;
 UPDATE before_log SET sha256 = NULL WHERE content_sha256 IS NOT NULL AND sha256 = content_sha256;

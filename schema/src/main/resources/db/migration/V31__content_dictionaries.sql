@@ -8,16 +8,20 @@
 -- content_dictionary holds one per workspace, trained when a track first stores enough of its files, and
 -- kept for good: a blob names the dictionary its frame was compressed with, and a frame decodes with that
 -- one alone (zstd checks the dictionary's id written in the frame). A dictionary is about 110 KB, one per
--- tracked workspace; a collection removes blobs, never a dictionary.
+-- tracked workspace; a collection removes blobs, never a dictionary. Its SHA-256 is checked when it is
+-- loaded: every frame of the workspace's baseline decodes with it, so a damaged dictionary is named as such
+-- rather than giving wrong bytes under every one of them.
 --
 -- blob.dictionary_id names it; NULL for every blob compressed without one (all those stored before this
--- version, a turn's contents, deltas, chunks). Only a whole zstd frame has one.
+-- version, the contents a snapshot call or the change recorder stores, deltas, chunks). Only a whole zstd
+-- frame has one.
 
 CREATE TABLE content_dictionary
 (
     id           INTEGER PRIMARY KEY,
     workspace_id INTEGER NOT NULL UNIQUE REFERENCES workspace (id),
     data         BLOB    NOT NULL,
+    sha256       TEXT    NOT NULL CHECK (length(sha256) = 64),
     trained_at   INTEGER NOT NULL
 );
 

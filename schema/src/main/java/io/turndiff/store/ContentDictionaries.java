@@ -2,6 +2,7 @@ package io.turndiff.store;
 
 import static io.turndiff.store.jooq.Tables.CONTENT_DICTIONARY;
 
+import io.turndiff.model.Sha256;
 import java.time.InstantSource;
 import java.util.HashMap;
 import java.util.Map;
@@ -64,10 +65,14 @@ public final class ContentDictionaries {
    * under its new id, for the frames this transaction's caller compresses once it commits.
    */
   public ContentDictionary add(long workspaceId, byte[] data) {
+    if (data.length == 0) {
+      throw new IllegalArgumentException("an empty content dictionary");
+    }
     long id =
         dsl.insertInto(CONTENT_DICTIONARY)
             .set(CONTENT_DICTIONARY.WORKSPACE_ID, workspaceId)
             .set(CONTENT_DICTIONARY.DATA, data)
+            .set(CONTENT_DICTIONARY.SHA256, Sha256.of(data).hex())
             .set(CONTENT_DICTIONARY.TRAINED_AT, clock.millis())
             .returning(CONTENT_DICTIONARY.ID)
             .fetchOne(CONTENT_DICTIONARY.ID);
@@ -77,7 +82,8 @@ public final class ContentDictionaries {
   /**
    * The dictionary {@code id}, which a blob names.
    *
-   * @throws StoreException when it is not in the store (the foreign key forbids it: damage)
+   * @throws StoreException when it is not in the store (the foreign key forbids it) or its bytes no
+   *     longer hash to the SHA-256 stored with them: damage
    */
   public ContentDictionary byId(long id) {
     ContentDictionary dictionary = known.get(id);
@@ -87,14 +93,21 @@ public final class ContentDictionaries {
     if (dictionary != null) {
       return dictionary;
     }
-    byte[] data =
-        dsl.select(CONTENT_DICTIONARY.DATA)
+    var row =
+        dsl.select(CONTENT_DICTIONARY.DATA, CONTENT_DICTIONARY.SHA256)
             .from(CONTENT_DICTIONARY)
             .where(CONTENT_DICTIONARY.ID.eq(id))
-            .fetchOptional(CONTENT_DICTIONARY.DATA)
+            .fetchOptional()
             .orElseThrow(
                 () ->
                     new StoreException("content dictionary " + id + " is missing from the store"));
+    // Every frame of a workspace's baseline decodes with it: damage here would give wrong bytes
+    // under all of them (a frame has no checksum of its own), where a damaged frame fails alone.
+    byte[] data = row.value1();
+    if (data.length == 0 || !Sha256.of(data).hex().equals(row.value2())) {
+      throw new StoreException(
+          "content dictionary " + id + " no longer hashes to its SHA-256: the store is damaged");
+    }
     ContentDictionary read = new ContentDictionary(id, data);
     return committedOnly
         ? known.computeIfAbsent(id, key -> read)

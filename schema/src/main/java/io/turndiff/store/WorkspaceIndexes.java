@@ -12,6 +12,7 @@ import io.turndiff.model.Sha256;
 import io.turndiff.model.StatProof;
 import io.turndiff.model.WorkspacePath;
 import io.turndiff.store.jooq.tables.records.IndexEntryRecord;
+import java.nio.charset.StandardCharsets;
 import java.util.Collection;
 import java.util.HashMap;
 import java.util.List;
@@ -223,7 +224,28 @@ public final class WorkspaceIndexes {
     return entry.storedContent().isPresent() ? Optional.empty() : entry.sha256();
   }
 
+  /**
+   * The entry a row records.
+   *
+   * @throws StoreException when the row is none the store writes (a type, mode or hash it cannot
+   *     hold, a stored content under another hash), naming it
+   */
   private static IndexEntry toEntry(IndexEntryRecord row) {
+    try {
+      return entryOf(row);
+    } catch (IllegalArgumentException | ArithmeticException e) {
+      throw new StoreException(
+          "the index entry of '"
+              + new String(row.getPath(), StandardCharsets.UTF_8)
+              + "' in workspace "
+              + row.getWorkspaceId()
+              + " is none the store writes: "
+              + e.getMessage(),
+          e);
+    }
+  }
+
+  private static IndexEntry entryOf(IndexEntryRecord row) {
     StatProof stat =
         new StatProof(
             FileType.fromCode(row.getFileType()),
@@ -234,29 +256,19 @@ public final class WorkspaceIndexes {
             Math.toIntExact(row.getMode()),
             row.getNlink());
     // a stored file's hash is its content's key (hashNotStored): one value for both, in the row
-    // and in memory, where a tracker holds every entry of its workspaces
+    // and in memory, where a tracker holds every entry of its workspaces; a row a build before V30
+    // wrote holds it twice, equal
     Optional<Sha256> content = Optional.ofNullable(row.getContentSha256()).map(Sha256::new);
     Optional<Sha256> sha256 =
         row.getSha256() == null || row.getSha256().equals(row.getContentSha256())
             ? content
             : Optional.of(new Sha256(row.getSha256()));
-    WorkspacePath path = WorkspacePath.ofRelativeBytes(row.getPath());
-    try {
-      return new IndexEntry(
-          path,
-          stat,
-          Optional.ofNullable(row.getLinkTarget()).map(LinkTarget::of),
-          sha256,
-          content,
-          Optional.ofNullable(row.getReason()).map(Reason::fromCode));
-    } catch (IllegalArgumentException e) {
-      throw new StoreException(
-          "the index entry of "
-              + path
-              + " in workspace "
-              + row.getWorkspaceId()
-              + " is none the store writes: "
-              + e.getMessage());
-    }
+    return new IndexEntry(
+        WorkspacePath.ofRelativeBytes(row.getPath()),
+        stat,
+        Optional.ofNullable(row.getLinkTarget()).map(LinkTarget::of),
+        sha256,
+        content,
+        Optional.ofNullable(row.getReason()).map(Reason::fromCode));
   }
 }

@@ -9,6 +9,7 @@ import io.turndiff.model.Sha256;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.sql.Connection;
+import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.Statement;
 import java.util.ArrayList;
@@ -110,18 +111,9 @@ class ContentDictionaryTest {
    */
   @Test
   void aFrameWhoseRowLostItsDictionaryIsRefused() throws Exception {
-    List<byte[]> sources = sources(1_500);
     StoreAddress address = DialectStores.fresh("sqlite", temp);
-    byte[] source = sources.get(5);
-    try (Store store = Store.open(address)) {
-      long workspace = store.write(tx -> tx.workspaces().register("/w", "/w", 1, 2).id());
-      ContentDictionary dictionary =
-          store.write(
-              tx ->
-                  tx.dictionaries()
-                      .add(workspace, DictionaryTraining.train(sources).orElseThrow()));
-      store.write(tx -> tx.blobs().put(BlobEncoder.encode(Sha256.of(source), source, dictionary)));
-    }
+    byte[] source = sources(1_500).get(5);
+    storeWithADictionary(address, source);
     try (Connection connection = DialectStores.connect(address);
         Statement statement = connection.createStatement()) {
       statement.execute("UPDATE blob SET dictionary_id = NULL");
@@ -131,6 +123,38 @@ class ContentDictionaryTest {
           assertThrows(
               StoreException.class, () -> store.read(tx -> tx.blobs().get(Sha256.of(source))));
       assertTrue(refused.getMessage().contains("does not decode"), refused.getMessage());
+    }
+  }
+
+  /**
+   * A dictionary whose bytes changed since it was stored is named as damaged where a frame needs
+   * it: every frame of a baseline decodes with it, and without the check each would decode to other
+   * bytes (a frame has no checksum of its own).
+   */
+  @Test
+  void aDamagedDictionaryIsNamedWhereAFrameNeedsIt() throws Exception {
+    StoreAddress address = DialectStores.fresh("sqlite", temp);
+    byte[] source = sources(1_500).get(9);
+    long id = storeWithADictionary(address, source);
+    try (Connection connection = DialectStores.connect(address);
+        Statement statement = connection.createStatement();
+        ResultSet rows = statement.executeQuery("SELECT data FROM content_dictionary")) {
+      assertTrue(rows.next());
+      byte[] damaged = rows.getBytes(1);
+      damaged[60_000] ^= 0x5a; // one byte of its content, far past its header
+      try (PreparedStatement update =
+          connection.prepareStatement("UPDATE content_dictionary SET data = ?")) {
+        update.setBytes(1, damaged);
+        update.execute();
+      }
+    }
+    try (Store store = Store.open(address)) {
+      StoreException refused =
+          assertThrows(
+              StoreException.class, () -> store.read(tx -> tx.blobs().get(Sha256.of(source))));
+      assertTrue(
+          refused.getMessage().contains("content dictionary " + id + " no longer hashes"),
+          refused.getMessage());
     }
   }
 
@@ -158,6 +182,20 @@ class ContentDictionaryTest {
       long added = store.write(tx -> tx.dictionaries().add(workspace, second).id());
       assertEquals(rolledBack[0], added, "SQLite gave the id again");
       assertArrayEquals(second, store.read(tx -> tx.dictionaries().byId(added)).bytes());
+    }
+  }
+
+  /**
+   * {@code source} stored at {@code address} compressed with a dictionary trained on {@link
+   * #sources}; returns the dictionary's id.
+   */
+  private static long storeWithADictionary(StoreAddress address, byte[] source) {
+    try (Store store = Store.open(address)) {
+      long workspace = store.write(tx -> tx.workspaces().register("/w", "/w", 1, 2).id());
+      byte[] trained = DictionaryTraining.train(sources(1_500)).orElseThrow();
+      ContentDictionary dictionary = store.write(tx -> tx.dictionaries().add(workspace, trained));
+      store.write(tx -> tx.blobs().put(BlobEncoder.encode(Sha256.of(source), source, dictionary)));
+      return dictionary.id();
     }
   }
 

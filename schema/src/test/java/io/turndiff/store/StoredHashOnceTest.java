@@ -226,9 +226,12 @@ class StoredHashOnceTest {
       logged.setToolCall("call-1");
       logged.setCalledAt(1_000L);
       rows.insertInto(BEFORE_LOG).set(logged).execute();
+      insertIndexEntry(rows, 1, STORED_ENTRY, true);
     }
     try (Store store = Store.open(address)) {
       assertEquals(STORED, store.read(tx -> tx.snapshots().byId(70)));
+      assertEquals(
+          Map.of(STORED_ENTRY.path(), STORED_ENTRY), store.read(tx -> tx.indexes().entries(1)));
       assertEquals(
           LOGGED,
           store.read(tx -> tx.fileChanges().ofTurn(turn)).getFirst().before(),
@@ -294,15 +297,6 @@ class StoredHashOnceTest {
         .set(TURN.STATE, "open")
         .set(TURN.BEGAN_AT, 0L)
         .execute();
-    rows.insertInto(TRACKED_WORKSPACE)
-        .set(TRACKED_WORKSPACE.WORKSPACE_ID, 1L)
-        .set(TRACKED_WORKSPACE.INDEXED_AT_NS, 0L)
-        .set(TRACKED_WORKSPACE.VERSION, 1L)
-        .set(TRACKED_WORKSPACE.PARTIAL, 0L)
-        .set(TRACKED_WORKSPACE.MAX_FILES, 100L)
-        .set(TRACKED_WORKSPACE.MAX_BYTES, 100L)
-        .set(TRACKED_WORKSPACE.DIRECTORIES_INDEXED, 1L)
-        .execute();
     rows.insertInto(BLOB)
         .set(BLOB.SHA256, SHA.hex())
         .set(BLOB.SIZE, (long) CONTENT.length)
@@ -317,23 +311,8 @@ class StoredHashOnceTest {
     var hashed = Snapshots.row(READ_NOT_STORED);
     hashed.setId(8L);
     rows.insertInto(SNAPSHOT).set(hashed).execute();
-    for (IndexEntry entry : List.of(STORED_ENTRY, HASHED_ENTRY)) {
-      StatProof stat = entry.stat();
-      rows.insertInto(INDEX_ENTRY)
-          .set(INDEX_ENTRY.WORKSPACE_ID, 1L)
-          .set(INDEX_ENTRY.PATH, entry.path().bytes())
-          .set(INDEX_ENTRY.FILE_TYPE, stat.type().code())
-          .set(INDEX_ENTRY.SIZE, stat.size())
-          .set(INDEX_ENTRY.MTIME_NS, stat.mtimeNanos())
-          .set(INDEX_ENTRY.CTIME_NS, stat.ctimeNanos())
-          .set(INDEX_ENTRY.INODE, stat.inode())
-          .set(INDEX_ENTRY.MODE, (long) stat.mode())
-          .set(INDEX_ENTRY.NLINK, stat.nlink())
-          .set(INDEX_ENTRY.SHA256, entry.sha256().orElseThrow().hex())
-          .set(INDEX_ENTRY.CONTENT_SHA256, entry.storedContent().map(Sha256::hex).orElse(null))
-          .set(INDEX_ENTRY.REASON, entry.reason().map(Reason::code).orElse(null))
-          .execute();
-    }
+    insertIndexEntry(rows, 1, STORED_ENTRY, true);
+    insertIndexEntry(rows, 1, HASHED_ENTRY, false);
     BeforeLogRecord logged = Snapshots.row(LOGGED).into(BeforeLogRecord.class);
     logged.setId(1L);
     logged.setSha256(SHA.hex());
@@ -341,6 +320,41 @@ class StoredHashOnceTest {
     logged.setToolCall("call-1");
     logged.setCalledAt(1_000L);
     rows.insertInto(BEFORE_LOG).set(logged).execute();
+  }
+
+  /**
+   * {@code entry} of workspace {@code workspace} as a build before V30 wrote it, its hash in {@code
+   * sha256} whether or not the content is stored; with {@code tracked}, its workspace's index
+   * header too.
+   */
+  private static void insertIndexEntry(
+      DSLContext rows, long workspace, IndexEntry entry, boolean tracked) {
+    if (tracked) {
+      rows.insertInto(TRACKED_WORKSPACE)
+          .set(TRACKED_WORKSPACE.WORKSPACE_ID, workspace)
+          .set(TRACKED_WORKSPACE.INDEXED_AT_NS, 0L)
+          .set(TRACKED_WORKSPACE.VERSION, 1L)
+          .set(TRACKED_WORKSPACE.PARTIAL, 0L)
+          .set(TRACKED_WORKSPACE.MAX_FILES, 100L)
+          .set(TRACKED_WORKSPACE.MAX_BYTES, 100L)
+          .set(TRACKED_WORKSPACE.DIRECTORIES_INDEXED, 1L)
+          .execute();
+    }
+    StatProof stat = entry.stat();
+    rows.insertInto(INDEX_ENTRY)
+        .set(INDEX_ENTRY.WORKSPACE_ID, workspace)
+        .set(INDEX_ENTRY.PATH, entry.path().bytes())
+        .set(INDEX_ENTRY.FILE_TYPE, stat.type().code())
+        .set(INDEX_ENTRY.SIZE, stat.size())
+        .set(INDEX_ENTRY.MTIME_NS, stat.mtimeNanos())
+        .set(INDEX_ENTRY.CTIME_NS, stat.ctimeNanos())
+        .set(INDEX_ENTRY.INODE, stat.inode())
+        .set(INDEX_ENTRY.MODE, (long) stat.mode())
+        .set(INDEX_ENTRY.NLINK, stat.nlink())
+        .set(INDEX_ENTRY.SHA256, entry.sha256().orElseThrow().hex())
+        .set(INDEX_ENTRY.CONTENT_SHA256, entry.storedContent().map(Sha256::hex).orElse(null))
+        .set(INDEX_ENTRY.REASON, entry.reason().map(Reason::code).orElse(null))
+        .execute();
   }
 
   private static SQLDialect sqlDialect(StoreAddress address) {

@@ -62,17 +62,22 @@ final class DuCommand implements Callable<Integer> {
       }
       out.printf(
           "%s: %d bytes (%d free inside), %d blobs of %d bytes stored, %d bytes referred to by "
-              + "nothing, %d by tracked workspaces' indexes%n",
+              + "nothing, %d by tracked workspaces' indexes; %d bytes of compression "
+              + "dictionaries%n",
           turndiff.store().address().display(),
           usage.fileBytes(),
           usage.freeBytes(),
           usage.blobs(),
           usage.blobBytes(),
           usage.unreferencedBlobBytes(),
-          usage.indexBlobBytes());
+          usage.indexBlobBytes(),
+          usage.dictionaryBytes());
       out.println("retention: " + RetentionText.of(policy));
       for (StoreUsage.WorkspaceUsage each : usage.workspaces()) {
-        out.println(each.root());
+        out.println(
+            each.dictionaryBytes() > 0
+                ? each.root() + " (compression dictionary: " + each.dictionaryBytes() + " bytes)"
+                : each.root());
         for (StoreUsage.SessionUsage session : each.sessions()) {
           out.printf(
               "  %s: %d turns (%d open), %d records, %d blobs, %d bytes stored, %d shared%n",

@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.turndiff.fixtures.CommandRun;
+import io.turndiff.fixtures.SmallSources;
 import io.turndiff.fixtures.StoreRows;
 import io.turndiff.fixtures.TestStore;
 import io.turndiff.fixtures.TestWorkspace;
@@ -263,9 +264,34 @@ class GcCommandTest {
     assertEquals(0, session.get("shared_blob_bytes").asLong(), usage.toString());
     assertEquals(usage.get("blob_bytes"), session.get("blob_bytes"), "all of it is the session's");
     assertTrue(usage.get("file_bytes").asLong() > usage.get("blob_bytes").asLong());
+    assertEquals(0, usage.get("dictionary_bytes").asLong(), "an untracked workspace has none");
+    assertEquals(0, usage.get("workspaces").get(0).get("dictionary_bytes").asLong());
     String text = turndiff("du", "--workspace", workspace.root().toString()).expect(0).out();
     assertTrue(text.contains("s1: 1 turns (0 open), 1 records"), text);
     turndiff("du", "--workspace", temp.resolve("elsewhere").toString()).expect(1);
+  }
+
+  /**
+   * A track of many small files trains the workspace's compression dictionary, which is neither a
+   * blob nor ever collected: du counts it, in all and for its workspace, in JSON and in text.
+   */
+  @Test
+  void duCountsATrackedWorkspacesCompressionDictionary() {
+    SmallSources.write(workspace, 1_200, 0);
+    turndiff("track", "--workspace", workspace.root().toString()).expect(0);
+    turn("t1", "a.txt", "one\n");
+    List<String> dictionaries = query("SELECT length(data) FROM content_dictionary");
+    assertEquals(1, dictionaries.size(), "the track trained one");
+    long stored = Long.parseLong(dictionaries.getFirst());
+
+    JsonNode usage = turndiff("du", "--json").expect(0).json();
+    assertEquals(stored, usage.get("dictionary_bytes").asLong(), usage.toString());
+    assertEquals(
+        stored, usage.get("workspaces").get(0).get("dictionary_bytes").asLong(), usage.toString());
+    String text = turndiff("du").expect(0).out();
+    assertTrue(text.contains("; " + stored + " bytes of compression dictionaries"), text);
+    assertTrue(
+        text.contains(workspace.root() + " (compression dictionary: " + stored + " bytes)"), text);
   }
 
   @Test

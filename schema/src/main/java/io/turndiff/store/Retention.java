@@ -3,6 +3,7 @@ package io.turndiff.store;
 import static io.turndiff.store.jooq.Tables.BLOB;
 import static io.turndiff.store.jooq.Tables.CHUNKED_CONTENT;
 import static io.turndiff.store.jooq.Tables.CONTENT_CHUNK;
+import static io.turndiff.store.jooq.Tables.CONTENT_DICTIONARY;
 import static io.turndiff.store.jooq.Tables.DIRECTORY_CHANGE;
 import static io.turndiff.store.jooq.Tables.FILE_CHANGE;
 import static io.turndiff.store.jooq.Tables.FILE_CHANGE_SHARED;
@@ -540,6 +541,7 @@ public final class Retention {
             blobs.stored().keySet().stream()
                 .filter(sha -> !sessionsOf.containsKey(sha) && !held.contains(sha))
                 .toList());
+    Map<String, Long> dictionaries = dictionaryBytesOfEachWorkspace();
     return new StoreUsage(
         0,
         0,
@@ -547,7 +549,19 @@ public final class Retention {
         blobs.bytesOf(blobs.stored().keySet()),
         unreferenced,
         blobs.bytesOf(indexed),
-        workspaceUsage(root, blobs, sessionsOf, elsewhere));
+        dictionaries.values().stream().mapToLong(Long::longValue).sum(),
+        workspaceUsage(root, blobs, sessionsOf, elsewhere, dictionaries));
+  }
+
+  /** The bytes of each workspace's compression dictionary, by the workspace's root as given. */
+  private Map<String, Long> dictionaryBytesOfEachWorkspace() {
+    Map<String, Long> bytes = new HashMap<>();
+    dsl.select(WORKSPACE.ROOT_GIVEN, DSL.field("length({0})", Long.class, CONTENT_DICTIONARY.DATA))
+        .from(CONTENT_DICTIONARY)
+        .join(WORKSPACE)
+        .on(WORKSPACE.ID.eq(CONTENT_DICTIONARY.WORKSPACE_ID))
+        .forEach(row -> bytes.merge(row.value1(), row.value2(), Long::sum));
+    return bytes;
   }
 
   /**
@@ -671,7 +685,8 @@ public final class Retention {
       Optional<String> root,
       StoredBlobs blobs,
       Map<String, Set<Long>> sessionsOf,
-      Set<String> elsewhere) {
+      Set<String> elsewhere,
+      Map<String, Long> dictionaries) {
     Map<Long, Set<String>> blobsOf = new HashMap<>();
     sessionsOf.forEach(
         (sha, sessions) ->
@@ -722,7 +737,10 @@ public final class Retention {
             });
     List<StoreUsage.WorkspaceUsage> workspaces = new ArrayList<>();
     byWorkspace.forEach(
-        (given, sessions) -> workspaces.add(new StoreUsage.WorkspaceUsage(given, sessions)));
+        (given, sessions) ->
+            workspaces.add(
+                new StoreUsage.WorkspaceUsage(
+                    given, dictionaries.getOrDefault(given, 0L), sessions)));
     return workspaces;
   }
 }

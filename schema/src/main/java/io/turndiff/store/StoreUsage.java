@@ -12,6 +12,9 @@ import java.util.Optional;
  * @param blobBytes the stored (compressed) bytes of every blob
  * @param unreferencedBlobBytes stored bytes of the blobs no row refers to ({@code gc} removes them)
  * @param indexBlobBytes stored bytes of the blobs tracked workspaces' indexes refer to
+ * @param dictionaryBytes the tracked workspaces' compression dictionaries ({@code
+ *     content_dictionary}): kept for as long as the workspace, since its stored contents decode
+ *     with it, and neither a blob nor freed by {@code gc}
  */
 public record StoreUsage(
     long fileBytes,
@@ -20,6 +23,7 @@ public record StoreUsage(
     long blobBytes,
     long unreferencedBlobBytes,
     long indexBlobBytes,
+    long dictionaryBytes,
     List<WorkspaceUsage> workspaces) {
 
   /**
@@ -35,11 +39,16 @@ public record StoreUsage(
         blobsAndSessions.blobBytes,
         blobsAndSessions.unreferencedBlobBytes,
         blobsAndSessions.indexBlobBytes,
+        blobsAndSessions.dictionaryBytes,
         blobsAndSessions.workspaces);
   }
 
-  /** A workspace and its sessions. */
-  public record WorkspaceUsage(String root, List<SessionUsage> sessions) {}
+  /**
+   * A workspace and its sessions.
+   *
+   * @param dictionaryBytes its compression dictionary, 0 when it has none
+   */
+  public record WorkspaceUsage(String root, long dictionaryBytes, List<SessionUsage> sessions) {}
 
   /**
    * One session's records.

@@ -106,6 +106,38 @@ class ContentDictionaryTest {
   }
 
   /**
+   * The store's usage counts each workspace's dictionary, which is no blob: in all, and for its
+   * workspace only; a workspace without one counts none.
+   */
+  @ParameterizedTest
+  @ValueSource(strings = {"sqlite", "postgres"})
+  void theStoresUsageCountsEachWorkspacesDictionary(String dialect) throws Exception {
+    byte[] trained = DictionaryTraining.train(sources(1_500)).orElseThrow();
+    try (Store store = Store.open(DialectStores.fresh(dialect, temp))) {
+      store.write(
+          tx -> {
+            StoredWorkspace tracked = tx.workspaces().register("/w", "/w", 1, 2);
+            tx.dictionaries().add(tracked.id(), trained);
+            tx.sessions().create("s", tracked.id());
+            tx.sessions().create("r", tx.workspaces().register("/v", "/v", 1, 3).id());
+            return null;
+          });
+
+      StoreUsage usage = StoreUsage.measure(store, Optional.empty());
+
+      assertEquals(trained.length, usage.dictionaryBytes());
+      assertEquals(0, usage.blobBytes(), "a dictionary is no blob");
+      Map<String, Long> byWorkspace = new HashMap<>();
+      usage.workspaces().forEach(each -> byWorkspace.put(each.root(), each.dictionaryBytes()));
+      assertEquals(Map.of("/w", (long) trained.length, "/v", 0L), byWorkspace);
+      List<StoreUsage.WorkspaceUsage> one =
+          StoreUsage.measure(store, Optional.of("/v")).workspaces();
+      assertEquals(List.of("/v"), one.stream().map(StoreUsage.WorkspaceUsage::root).toList());
+      assertEquals(0, one.getFirst().dictionaryBytes(), "another workspace's is not its own");
+    }
+  }
+
+  /**
    * A frame whose row no longer names its dictionary does not decode: zstd refuses a frame that
    * names a dictionary it was not given, rather than giving other bytes.
    */

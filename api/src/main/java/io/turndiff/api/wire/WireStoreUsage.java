@@ -16,11 +16,12 @@ public record WireStoreUsage(
     long blobBytes,
     long unreferencedBlobBytes,
     long indexBlobBytes,
+    long dictionaryBytes,
     WireRetentionConfig retention,
     List<Workspace> workspaces) {
 
-  /** A workspace and its sessions. */
-  public record Workspace(String workspace, List<Session> sessions) {}
+  /** A workspace, the bytes of its compression dictionary (0 when none), and its sessions. */
+  public record Workspace(String workspace, long dictionaryBytes, List<Session> sessions) {}
 
   /**
    * A session's records and the stored bytes of the blobs they refer to; {@code shared_blob_bytes}
@@ -56,12 +57,15 @@ public record WireStoreUsage(
         usage.blobBytes(),
         usage.unreferencedBlobBytes(),
         usage.indexBlobBytes(),
+        usage.dictionaryBytes(),
         WireRetentionConfig.of(retention),
         usage.workspaces().stream()
             .map(
                 workspace ->
                     new Workspace(
-                        workspace.root(), workspace.sessions().stream().map(Session::of).toList()))
+                        workspace.root(),
+                        workspace.dictionaryBytes(),
+                        workspace.sessions().stream().map(Session::of).toList()))
             .toList());
   }
 }

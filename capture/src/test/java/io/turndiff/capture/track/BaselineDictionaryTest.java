@@ -6,15 +6,14 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.turndiff.boundary.BoundaryOptions;
 import io.turndiff.capture.CaptureService;
+import io.turndiff.fixtures.SmallSources;
 import io.turndiff.fixtures.StoreRows;
 import io.turndiff.fixtures.TestStore;
 import io.turndiff.fixtures.TestWorkspace;
 import io.turndiff.model.Sha256;
 import io.turndiff.store.BlobEncoder;
 import io.turndiff.store.Store;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
-import java.util.LinkedHashMap;
 import java.util.Map;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -155,50 +154,7 @@ class BaselineDictionaryTest {
     return StoreRows.text(store, sql);
   }
 
-  /**
-   * {@code count} small Java sources in ten packages, written into the workspace: alike as a tree's
-   * files are (a licence header, imports, a class of a few methods), each its own. {@code round}
-   * makes the same paths hold other contents.
-   */
   private Map<String, byte[]> sources(int count, int round) {
-    Map<String, byte[]> files = new LinkedHashMap<>();
-    for (int i = 0; i < count; i++) {
-      String pkg = "p" + (i % 10);
-      String name = "Type" + i;
-      String text =
-          """
-          /*
-           * Copyright 2002-2026 the original author or authors.
-           *
-           * Licensed under the Apache License, Version 2.0 (the "License");
-           * you may not use this file except in compliance with the License.
-           */
-          package org.example.%s;
-
-          import java.util.List;
-          import java.util.Map;
-          import java.util.Optional;
-
-          /** The %s of round %d. */
-          public final class %s {
-
-            private final Map<String, List<Integer>> values;
-
-            public %s(Map<String, List<Integer>> values) {
-              this.values = values;
-            }
-
-            public Optional<Integer> first(String key) {
-              return values.getOrDefault(key, List.of()).stream().findFirst().map(v -> v + %d);
-            }
-          }
-          """
-              .formatted(pkg, name, round, name, name, i * 7 + round);
-      String path = "src/" + pkg + "/" + name + ".java";
-      byte[] content = text.getBytes(StandardCharsets.UTF_8);
-      workspace.file(path, content);
-      files.put(path, content);
-    }
-    return files;
+    return SmallSources.write(workspace, count, round);
   }
 }

@@ -605,14 +605,30 @@ public final class CaptureService implements AutoCloseable {
     return turn;
   }
 
-  /** Inside a write transaction: the turn is still open (another process may have finished it). */
-  private static void requireStillOpen(StoreTransaction tx, StoredTurn turn) {
-    TurnState state = tx.turns().state(turn.id()).orElseThrow();
-    if (state != TurnState.OPEN) {
-      throw new RequestException(
-          RequestException.Problem.WRONG_STATE,
-          "turn '" + turn.externalId() + "' is " + state.code() + ", not open");
+  /**
+   * Inside a write transaction: the turn is still open. Another process may have finished it, or
+   * finished it and collected it, since this service saw it open ({@link #openTurns}); a turn that
+   * is not open is forgotten here, so that the next request naming it reads it from the store.
+   */
+  private void requireStillOpen(StoreTransaction tx, StoredTurn turn) {
+    Optional<TurnState> state = tx.turns().state(turn);
+    if (state.isPresent() && state.get() == TurnState.OPEN) {
+      return;
     }
+    forget(turn.externalId());
+    throw state.isEmpty()
+        ? new RequestException(
+            RequestException.Problem.UNKNOWN_TURN,
+            "turn '" + turn.externalId() + "' does not exist (any more)")
+        : new RequestException(
+            RequestException.Problem.WRONG_STATE,
+            "turn '" + turn.externalId() + "' is " + state.get().code() + ", not open");
+  }
+
+  /** Forgets what this service keeps of a turn while it is open: it is not open any more. */
+  private void forget(String turnId) {
+    openTurns.remove(turnId);
+    turnDirectories.remove(turnId);
   }
 
   /** Inside a transaction: the turn {@code turnId}, refused unless it is open. */
@@ -654,10 +670,9 @@ public final class CaptureService implements AutoCloseable {
     for (int attempt = 1; ; attempt++) {
       StoredTurn turn = requireOpen(turnId);
       TurnFinish finish = new TurnFinish(store, tracker, recorder, boundary, turn);
-      Optional<TurnSummary> summary = store.write(finish::store);
+      Optional<TurnSummary> summary = storeFinish(finish, turnId);
       if (summary.isPresent()) {
-        openTurns.remove(turnId);
-        turnDirectories.remove(turnId);
+        forget(turnId);
         afterFinish.accept(turn.id());
         return summary.get();
       }
@@ -668,6 +683,22 @@ public final class CaptureService implements AutoCloseable {
                 + turnId
                 + "' kept receiving snapshots (or its workspace rescans) while it was being finished");
       }
+    }
+  }
+
+  /**
+   * Stores a finish's attempt; a turn that another process finished or collected meanwhile is
+   * forgotten as it is refused.
+   */
+  private Optional<TurnSummary> storeFinish(TurnFinish finish, String turnId) {
+    try {
+      return store.write(finish::store);
+    } catch (RequestException refused) {
+      if (refused.problem() == RequestException.Problem.WRONG_STATE
+          || refused.problem() == RequestException.Problem.UNKNOWN_TURN) {
+        forget(turnId);
+      }
+      throw refused;
     }
   }
 

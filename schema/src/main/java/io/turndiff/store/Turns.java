@@ -47,15 +47,25 @@ public final class Turns {
   }
 
   /**
-   * The state of turn row {@code turnId} now (a prepared statement: it runs on every snapshot
-   * call).
+   * The state of {@code turn} now, empty when the store no longer holds it (a prepared statement:
+   * it runs on every snapshot call).
+   *
+   * <p>The row is found by its id and its external id together. A caller holds a turn it read
+   * earlier, and meanwhile another process may have finished and collected it; SQLite then gives
+   * its id (the largest rowid) to the next turn begun, and by its id alone a call would find that
+   * other turn open and record into it.
    */
-  public Optional<TurnState> state(long turnId) {
+  public Optional<TurnState> state(StoredTurn turn) {
     return prepared
         .get(
             "turn.state",
-            q -> q.select(TURN.STATE).from(TURN).where(TURN.ID.eq(DSL.param("id", Long.class))))
-        .bind("id", turnId)
+            q ->
+                q.select(TURN.STATE)
+                    .from(TURN)
+                    .where(TURN.ID.eq(DSL.param("id", Long.class)))
+                    .and(TURN.EXTERNAL_ID.eq(DSL.param("external", String.class))))
+        .bind("id", turn.id())
+        .bind("external", turn.externalId())
         .firstText()
         .map(TurnState::fromCode);
   }

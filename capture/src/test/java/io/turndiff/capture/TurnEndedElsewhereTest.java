@@ -1,0 +1,124 @@
+package io.turndiff.capture;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+
+import io.turndiff.boundary.BoundaryOptions;
+import io.turndiff.fixtures.RecordedChanges;
+import io.turndiff.fixtures.StoreRows;
+import io.turndiff.fixtures.TestStore;
+import io.turndiff.model.RequestException;
+import io.turndiff.model.TestHook;
+import io.turndiff.store.GarbageCollector;
+import io.turndiff.store.RetentionPolicy;
+import io.turndiff.store.Store;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Optional;
+import java.util.OptionalInt;
+import java.util.OptionalLong;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * A turn this service saw open that another process (another service over the same store) finished,
+ * or finished and collected, meanwhile: a request naming it is refused by what the store holds now,
+ * never by what this service remembers, and never recorded into another turn.
+ */
+class TurnEndedElsewhereTest {
+
+  /** Every finished turn goes, the newest too: no store is small enough. */
+  private static final RetentionPolicy COLLECT_EVERYTHING =
+      new RetentionPolicy(Optional.empty(), OptionalInt.of(0), OptionalLong.of(0), Duration.ZERO);
+
+  @TempDir Path temp;
+
+  private WorkspaceCapture here;
+  private Store otherStore;
+  private CaptureService elsewhere;
+
+  @BeforeEach
+  void open() {
+    here = WorkspaceCapture.open(temp, false);
+    otherStore = TestStore.reopen(here.store);
+    elsewhere = new CaptureService(otherStore, BoundaryOptions.defaults());
+    here.workspace.file("a.txt", "a\n");
+  }
+
+  @AfterEach
+  void close() {
+    elsewhere.close();
+    otherStore.close();
+    here.close();
+  }
+
+  private String beginHere(String turn) {
+    return here.capture
+        .beginTurn(here.workspace.root(), Optional.of("s"), Optional.of(turn))
+        .turn();
+  }
+
+  @Test
+  void aCallOnATurnFinishedElsewhereIsRefusedAsNotOpen() {
+    String turn = beginHere("t1");
+    here.capture.snapshot(turn, Optional.empty(), List.of("a.txt"));
+    elsewhere.finishTurn(turn);
+
+    for (int call = 0; call < 2; call++) { // as remembered, then as read from the store again
+      RequestException refused =
+          assertThrows(
+              RequestException.class,
+              () -> here.capture.snapshot(turn, Optional.empty(), List.of("b.txt")));
+      assertEquals(RequestException.Problem.WRONG_STATE, refused.problem(), refused.getMessage());
+    }
+    assertEquals(1, RecordedChanges.of(here.store, turn).size(), "a.txt only");
+  }
+
+  /**
+   * The turn finished and collected elsewhere, and a new turn begun there: on SQLite the new turn
+   * takes the collected one's id (its largest rowid is free again). A call naming the old turn is
+   * refused as unknown, and the new turn records nothing of it. Before, the state was read by the
+   * remembered id alone: the call found the new turn open and recorded b.txt into it; and with no
+   * new turn, the missing row failed as a NoSuchElementException instead of a refusal.
+   */
+  @Test
+  void aCallOnATurnCollectedElsewhereIsRefusedAsUnknownAndRecordsIntoNoOtherTurn() {
+    String old = beginHere("old");
+    elsewhere.finishTurn(old);
+    new GarbageCollector(otherStore, TestHook.NONE).collect(COLLECT_EVERYTHING, false);
+    assertEquals(0L, StoreRows.count(otherStore).get("turn"), "collected");
+
+    RequestException gone =
+        assertThrows(
+            RequestException.class,
+            () -> here.capture.snapshot(old, Optional.empty(), List.of("b.txt")));
+    assertEquals(RequestException.Problem.UNKNOWN_TURN, gone.problem(), gone.getMessage());
+
+    beginHere("old-again"); // remembered again, then collected again
+    long againId = RecordedChanges.turn(here.store, "old-again").id();
+    elsewhere.finishTurn("old-again");
+    new GarbageCollector(otherStore, TestHook.NONE).collect(COLLECT_EVERYTHING, false);
+    String fresh =
+        elsewhere.beginTurn(here.workspace.root(), Optional.of("s2"), Optional.of("fresh")).turn();
+    if (!TestStore.onPostgres()) {
+      assertEquals(
+          againId, RecordedChanges.turn(otherStore, fresh).id(), "SQLite gave its id again");
+    }
+
+    RequestException unknown =
+        assertThrows(
+            RequestException.class,
+            () -> here.capture.snapshot("old-again", Optional.empty(), List.of("b.txt")));
+    assertEquals(RequestException.Problem.UNKNOWN_TURN, unknown.problem(), unknown.getMessage());
+    elsewhere.snapshot(fresh, Optional.empty(), List.of("a.txt"));
+    assertEquals(
+        List.of("a.txt"),
+        RecordedChanges.of(otherStore, fresh).stream()
+            .map(change -> change.path().toString())
+            .toList(),
+        "the fresh turn's own call only");
+  }
+}

@@ -165,9 +165,9 @@ final class ServiceProcess implements AutoCloseable {
      * <p>A later {@code VmHWM} alone is not that. The kernel counts a process's resident pages per
      * CPU and folds those counts into the process's total lazily (split RSS counting), and it
      * raises the high-water mark only when it folds them or the process unmaps memory; so a {@code
-     * VmHWM} read after an earlier {@code VmRSS} can trail it, by 204,800 bytes in one run of the
-     * 250k bench. A peak reported below a resident figure the same run printed would be a false
-     * line.
+     * VmHWM} read after an earlier {@code VmRSS} can trail it, by 204,800 bytes in one CI run of
+     * BenchJarIT (1,200 files). A peak reported below a resident figure the same run printed would
+     * be a false line.
      */
     static long peakOver(Memory... readings) {
       long peak = -1;

@@ -401,11 +401,14 @@ public final class CaptureService implements AutoCloseable {
    * the call is only recorded, and a scan's change is the turn's with no call.
    */
   public void beginShellCall(String turnId, ShellCall call) {
-    StoredTurn turn = requireOpen(turnId);
-    atCallBoundary(
-        turn,
-        tx ->
-            tx.toolCalls().beginShell(turn.id(), call.toolCall(), call.toolName(), call.command()));
+    onOpenTurn(
+        turnId,
+        turn ->
+            atCallBoundary(
+                turn,
+                tx ->
+                    tx.toolCalls()
+                        .beginShell(turn.id(), call.toolCall(), call.toolName(), call.command())));
   }
 
   /**
@@ -416,8 +419,8 @@ public final class CaptureService implements AutoCloseable {
    */
   public boolean endShellCall(String turnId, String toolCall) {
     ExternalIds.requireValid("tool call", toolCall);
-    StoredTurn turn = requireOpen(turnId);
-    return atCallBoundary(turn, tx -> tx.toolCalls().end(turn.id(), toolCall));
+    return onOpenTurn(
+        turnId, turn -> atCallBoundary(turn, tx -> tx.toolCalls().end(turn.id(), toolCall)));
   }
 
   private <T> T atCallBoundary(StoredTurn turn, Function<StoreTransaction, T> mark) {
@@ -463,7 +466,8 @@ public final class CaptureService implements AutoCloseable {
    */
   public List<SnapshotVerdict> snapshot(
       String turnId, Optional<String> toolCall, Optional<String> toolName, List<PathInput> paths) {
-    return snapshot(turnId, new NamedCall(toolCall, toolName), paths, Optional.empty());
+    NamedCall call = NamedCall.of(toolCall, toolName, paths);
+    return onOpenTurn(turnId, turn -> snapshot(turn, call, paths, Optional.empty()));
   }
 
   /**
@@ -480,29 +484,34 @@ public final class CaptureService implements AutoCloseable {
       Optional<String> toolName,
       List<PathInput> paths,
       String why) {
-    StoredTurn turn = requireOpen(turnId);
-    if (tracker.isTracked(turn.workspaceId())) {
-      return List.of();
-    }
-    return snapshot(
+    NamedCall call = NamedCall.of(toolCall, toolName, paths);
+    return onOpenTurn(
         turnId,
-        new NamedCall(toolCall, toolName),
-        paths,
-        Optional.of(new NotCaptured(Reason.UNREADABLE, why)));
+        turn ->
+            tracker.isTracked(turn.workspaceId())
+                ? List.of()
+                : snapshot(
+                    turn, call, paths, Optional.of(new NotCaptured(Reason.UNREADABLE, why))));
   }
 
   /** A snapshot's tool call as its caller names it: its id and its tool's name, when known. */
-  private record NamedCall(Optional<String> id, Optional<String> toolName) {}
+  private record NamedCall(Optional<String> id, Optional<String> toolName) {
+
+    /** The call, refused before anything is read when its id or its paths are no call's. */
+    static NamedCall of(Optional<String> id, Optional<String> toolName, List<PathInput> paths) {
+      id.ifPresent(given -> ExternalIds.requireValid("tool call", given));
+      if (paths.isEmpty()) {
+        throw new RequestException(
+            RequestException.Problem.BAD_INPUT, "snapshot needs at least one path");
+      }
+      return new NamedCall(id, toolName);
+    }
+  }
 
   private List<SnapshotVerdict> snapshot(
-      String turnId, NamedCall call, List<PathInput> paths, Optional<NotCaptured> late) {
+      StoredTurn turn, NamedCall call, List<PathInput> paths, Optional<NotCaptured> late) {
     Optional<String> toolCall = call.id();
-    toolCall.ifPresent(id -> ExternalIds.requireValid("tool call", id));
-    if (paths.isEmpty()) {
-      throw new RequestException(
-          RequestException.Problem.BAD_INPUT, "snapshot needs at least one path");
-    }
-    StoredTurn turn = requireOpen(turnId);
+    String turnId = turn.externalId();
     List<GivenPath> inputs = new ArrayList<>();
     List<Observation> observations = new ArrayList<>();
     Map<WorkspacePath, DirectoryState> recordedDirectories =
@@ -594,28 +603,70 @@ public final class CaptureService implements AutoCloseable {
         Optional.empty());
   }
 
-  private StoredTurn requireOpen(String turnId) {
+  /**
+   * Serves {@code request} on the open turn {@code turnId}: the turn as this service saw it open
+   * ({@link #openTurns}, checked again inside the request's write transaction), else as the store
+   * holds it.
+   *
+   * <p>A turn seen open may since have been finished by another service over the same store, or
+   * finished, collected and begun again under the same id (a hook's generated ids count a session's
+   * turns), which is another row. Its request is refused by that check, and the turn is forgotten;
+   * when it was the remembered turn that was refused, the request is served once more on the turn
+   * the store holds under the id now, which refuses it in turn if there is none open.
+   */
+  private <T> T onOpenTurn(String turnId, Function<StoredTurn, T> request) {
     ExternalIds.requireValid("turn", turnId);
     StoredTurn seenOpen = openTurns.get(turnId);
-    if (seenOpen != null) {
-      return seenOpen; // its state is checked again inside the write transaction
+    StoredTurn turn = seenOpen != null ? seenOpen : readOpen(turnId);
+    try {
+      return request.apply(turn);
+    } catch (RequestException refused) {
+      if (!refusesTheTurn(refused)) {
+        throw refused;
+      }
+      forget(turn);
+      if (seenOpen == null) {
+        throw refused;
+      }
+      StoredTurn now = readOpen(turnId);
+      if (now.id() == turn.id() && now.beganAt().equals(turn.beganAt())) {
+        throw refused; // the same row, open: refused for another reason (a finish kept moving)
+      }
+      return request.apply(now);
     }
+  }
+
+  /** The open turn {@code turnId} as the store holds it, remembered as seen open. */
+  private StoredTurn readOpen(String turnId) {
     StoredTurn turn = store.read(tx -> requireOpen(tx, turnId));
     openTurns.put(turnId, turn);
     return turn;
   }
 
+  private static boolean refusesTheTurn(RequestException refused) {
+    return refused.problem() == RequestException.Problem.WRONG_STATE
+        || refused.problem() == RequestException.Problem.UNKNOWN_TURN;
+  }
+
   /**
-   * Inside a write transaction: the turn is still open. Another process may have finished it, or
-   * finished it and collected it, since this service saw it open ({@link #openTurns}); a turn that
-   * is not open is forgotten here, so that the next request naming it reads it from the store.
+   * Forgets what this service keeps of {@code turn} while it is open: it is not open any more. Only
+   * this row: the same id may already be remembered as another turn's.
    */
-  private void requireStillOpen(StoreTransaction tx, StoredTurn turn) {
+  private void forget(StoredTurn turn) {
+    if (openTurns.remove(turn.externalId(), turn)) {
+      turnDirectories.remove(turn.externalId());
+    }
+  }
+
+  /**
+   * Inside a write transaction: {@code turn}, the row this service read, is still open. Another
+   * process may have finished it, or finished and collected it, since ({@link #onOpenTurn}).
+   */
+  static void requireStillOpen(StoreTransaction tx, StoredTurn turn) {
     Optional<TurnState> state = tx.turns().state(turn);
     if (state.isPresent() && state.get() == TurnState.OPEN) {
       return;
     }
-    forget(turn.externalId());
     throw state.isEmpty()
         ? new RequestException(
             RequestException.Problem.UNKNOWN_TURN,
@@ -623,12 +674,6 @@ public final class CaptureService implements AutoCloseable {
         : new RequestException(
             RequestException.Problem.WRONG_STATE,
             "turn '" + turn.externalId() + "' is " + state.get().code() + ", not open");
-  }
-
-  /** Forgets what this service keeps of a turn while it is open: it is not open any more. */
-  private void forget(String turnId) {
-    openTurns.remove(turnId);
-    turnDirectories.remove(turnId);
   }
 
   /** Inside a transaction: the turn {@code turnId}, refused unless it is open. */
@@ -652,9 +697,13 @@ public final class CaptureService implements AutoCloseable {
    * on the spot.
    */
   public TurnSummary finishTurn(String turnId) {
-    try (WorkspaceHandles.Lease lease = workspaces.borrow(requireOpen(turnId).workspaceId())) {
-      return finishTurn(turnId, lease.boundary());
-    }
+    return onOpenTurn(
+        turnId,
+        turn -> {
+          try (WorkspaceHandles.Lease lease = workspaces.borrow(turn.workspaceId())) {
+            return finishTurn(turn, lease.boundary());
+          }
+        });
   }
 
   /** How many times a finish reads again after its store write found the turn or index moved. */
@@ -666,13 +715,12 @@ public final class CaptureService implements AutoCloseable {
    * begin or finish in the workspace, moved the turn's records or the index meanwhile (each turn
    * finishing at once in one workspace makes the others read again once).
    */
-  private TurnSummary finishTurn(String turnId, WorkspaceBoundary boundary) {
+  private TurnSummary finishTurn(StoredTurn turn, WorkspaceBoundary boundary) {
     for (int attempt = 1; ; attempt++) {
-      StoredTurn turn = requireOpen(turnId);
       TurnFinish finish = new TurnFinish(store, tracker, recorder, boundary, turn);
-      Optional<TurnSummary> summary = storeFinish(finish, turnId);
+      Optional<TurnSummary> summary = store.write(finish::store);
       if (summary.isPresent()) {
-        forget(turnId);
+        forget(turn);
         afterFinish.accept(turn.id());
         return summary.get();
       }
@@ -680,25 +728,9 @@ public final class CaptureService implements AutoCloseable {
         throw new RequestException(
             RequestException.Problem.WRONG_STATE,
             "turn '"
-                + turnId
+                + turn.externalId()
                 + "' kept receiving snapshots (or its workspace rescans) while it was being finished");
       }
-    }
-  }
-
-  /**
-   * Stores a finish's attempt; a turn that another process finished or collected meanwhile is
-   * forgotten as it is refused.
-   */
-  private Optional<TurnSummary> storeFinish(TurnFinish finish, String turnId) {
-    try {
-      return store.write(finish::store);
-    } catch (RequestException refused) {
-      if (refused.problem() == RequestException.Problem.WRONG_STATE
-          || refused.problem() == RequestException.Problem.UNKNOWN_TURN) {
-        forget(turnId);
-      }
-      throw refused;
     }
   }
 

@@ -258,6 +258,8 @@ final class TurnFinish {
    * scan wrote the workspace's index meanwhile: the caller reads again.
    */
   Optional<TurnSummary> store(StoreTransaction tx) {
+    // the row this finish read: the same id may have been collected and begun again meanwhile
+    CaptureService.requireStillOpen(tx, turn);
     StoredTurn current = CaptureService.requireOpen(tx, turn.externalId());
     if (tx.fileChanges().countOfTurn(current.id()) != completed.size()) {
       return Optional.empty();

@@ -1,6 +1,7 @@
 package io.turndiff.capture;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import io.turndiff.boundary.BoundaryOptions;
@@ -67,14 +68,44 @@ class TurnEndedElsewhereTest {
     here.capture.snapshot(turn, Optional.empty(), List.of("a.txt"));
     elsewhere.finishTurn(turn);
 
-    for (int call = 0; call < 2; call++) { // as remembered, then as read from the store again
-      RequestException refused =
-          assertThrows(
-              RequestException.class,
-              () -> here.capture.snapshot(turn, Optional.empty(), List.of("b.txt")));
-      assertEquals(RequestException.Problem.WRONG_STATE, refused.problem(), refused.getMessage());
-    }
+    RequestException refused =
+        assertThrows(
+            RequestException.class,
+            () -> here.capture.snapshot(turn, Optional.empty(), List.of("b.txt")));
+    assertEquals(RequestException.Problem.WRONG_STATE, refused.problem(), refused.getMessage());
+    RequestException finished =
+        assertThrows(RequestException.class, () -> here.capture.finishTurn(turn));
+    assertEquals(RequestException.Problem.WRONG_STATE, finished.problem(), finished.getMessage());
     assertEquals(1, RecordedChanges.of(here.store, turn).size(), "a.txt only");
+  }
+
+  /**
+   * A hook's generated turn ids count a session's turns, so once a session's turns are collected
+   * the next turn may take an id again (here another turn was begun before it, so it is another
+   * row). A request naming that id is served on the turn the store holds under it now, not refused
+   * for the one this service saw; before, the call was refused as unknown, its before-state lost.
+   */
+  @Test
+  void aTurnCollectedAndBegunAgainUnderItsIdElsewhereIsServedAsTheNewTurn() {
+    String turn = beginHere("s:1");
+    long firstId = RecordedChanges.turn(here.store, turn).id();
+    elsewhere.finishTurn(turn);
+    new GarbageCollector(otherStore, TestHook.NONE).collect(COLLECT_EVERYTHING, false);
+    elsewhere.beginTurn(here.workspace.root(), Optional.of("r"), Optional.of("r:1"));
+    elsewhere.beginTurn(here.workspace.root(), Optional.of("s"), Optional.of(turn));
+    assertNotEquals(firstId, RecordedChanges.turn(otherStore, turn).id(), "another row");
+    here.workspace.file("b.txt", "b\n");
+
+    here.capture.snapshot(turn, Optional.empty(), List.of("b.txt"));
+    here.workspace.file("b.txt", "changed\n");
+    TurnSummary summary = here.capture.finishTurn(turn);
+
+    assertEquals(1, summary.files());
+    assertEquals(
+        List.of("b.txt"),
+        RecordedChanges.of(here.store, turn).stream()
+            .map(change -> change.path().toString())
+            .toList());
   }
 
   /**

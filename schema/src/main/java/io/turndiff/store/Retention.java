@@ -541,7 +541,7 @@ public final class Retention {
             blobs.stored().keySet().stream()
                 .filter(sha -> !sessionsOf.containsKey(sha) && !held.contains(sha))
                 .toList());
-    Map<String, Long> dictionaries = dictionaryBytesOfEachWorkspace();
+    Map<String, Long> dictionaries = dictionaryBytesOfEachWorkspace(Optional.empty());
     return new StoreUsage(
         0,
         0,
@@ -550,18 +550,28 @@ public final class Retention {
         unreferenced,
         blobs.bytesOf(indexed),
         dictionaries.values().stream().mapToLong(Long::longValue).sum(),
-        workspaceUsage(root, blobs, sessionsOf, elsewhere, dictionaries));
+        workspaceUsage(root, blobs, sessionsOf, elsewhere, dictionaryBytesOfEachWorkspace(root)));
   }
 
-  /** The bytes of each workspace's compression dictionary, by the workspace's root as given. */
-  private Map<String, Long> dictionaryBytesOfEachWorkspace() {
+  /**
+   * The bytes of each workspace's compression dictionary (only the workspaces {@code root} names,
+   * when given), by the workspace's root as given, as {@link #workspaceUsage} groups them.
+   */
+  private Map<String, Long> dictionaryBytesOfEachWorkspace(Optional<String> root) {
     Map<String, Long> bytes = new HashMap<>();
     dsl.select(WORKSPACE.ROOT_GIVEN, DSL.field("length({0})", Long.class, CONTENT_DICTIONARY.DATA))
         .from(CONTENT_DICTIONARY)
         .join(WORKSPACE)
         .on(WORKSPACE.ID.eq(CONTENT_DICTIONARY.WORKSPACE_ID))
+        .where(workspacesNamed(root))
         .forEach(row -> bytes.merge(row.value1(), row.value2(), Long::sum));
     return bytes;
+  }
+
+  /** The workspaces whose real or given root is {@code root}; every one when none is given. */
+  private static Condition workspacesNamed(Optional<String> root) {
+    return root.map(given -> WORKSPACE.ROOT_REAL.eq(given).or(WORKSPACE.ROOT_GIVEN.eq(given)))
+        .orElse(DSL.trueCondition());
   }
 
   /**
@@ -702,9 +712,7 @@ public final class Retention {
             .where(TURN.SESSION_ID.eq(SESSION.ID))
             .asField()
             .cast(Long.class);
-    Condition workspace =
-        root.map(given -> WORKSPACE.ROOT_REAL.eq(given).or(WORKSPACE.ROOT_GIVEN.eq(given)))
-            .orElse(DSL.trueCondition());
+    Condition workspace = workspacesNamed(root);
     Map<String, List<StoreUsage.SessionUsage>> byWorkspace = new LinkedHashMap<>();
     dsl.select(WORKSPACE.ROOT_GIVEN, SESSION.ID, SESSION.EXTERNAL_ID, turns, open, records)
         .from(SESSION)

@@ -50,10 +50,11 @@ public final class Turns {
    * The state of {@code turn} now, empty when the store no longer holds it (a prepared statement:
    * it runs on every snapshot call).
    *
-   * <p>The row is found by its id and its external id together. A caller holds a turn it read
-   * earlier, and meanwhile another process may have finished and collected it; SQLite then gives
-   * its id (the largest rowid) to the next turn begun, and by its id alone a call would find that
-   * other turn open and record into it.
+   * <p>The row is found by its id, its external id and when it began, together. A caller holds a
+   * turn it read earlier, and meanwhile another process may have finished and collected it; SQLite
+   * then gives its id (the largest rowid) to the next turn begun, and by its id alone a call would
+   * find that other turn open and record into it. A hook's generated external ids count a session's
+   * turns, so the next turn may take the external id too; not the same millisecond.
    */
   public Optional<TurnState> state(StoredTurn turn) {
     return prepared
@@ -63,9 +64,11 @@ public final class Turns {
                 q.select(TURN.STATE)
                     .from(TURN)
                     .where(TURN.ID.eq(DSL.param("id", Long.class)))
-                    .and(TURN.EXTERNAL_ID.eq(DSL.param("external", String.class))))
+                    .and(TURN.EXTERNAL_ID.eq(DSL.param("external", String.class)))
+                    .and(TURN.BEGAN_AT.eq(DSL.param("began", Long.class))))
         .bind("id", turn.id())
         .bind("external", turn.externalId())
+        .bind("began", turn.beganAt().toEpochMilli())
         .firstText()
         .map(TurnState::fromCode);
   }

@@ -68,14 +68,10 @@ public final class CaptureService implements AutoCloseable {
   private final LongConsumer afterFinish;
 
   /**
-   * Turns this service saw open: their identity never changes; their state is checked in each
-   * transaction.
+   * Turns this service saw open, by external id, with the directory states each recorded: their
+   * rows' state is checked in each transaction ({@link #onOpenTurn}).
    */
-  private final Map<String, StoredTurn> openTurns = new ConcurrentHashMap<>();
-
-  /** The directory states this service recorded in each open turn: they are not looked at again. */
-  private final Map<String, Map<WorkspacePath, DirectoryState>> turnDirectories =
-      new ConcurrentHashMap<>();
+  private final Map<String, OpenTurn> openTurns = new ConcurrentHashMap<>();
 
   /** A service with its own workspace handles, closed with it. */
   public CaptureService(Store store, BoundaryOptions boundaryOptions) {
@@ -210,7 +206,7 @@ public final class CaptureService implements AutoCloseable {
       }
       // Seen open, committed: its first call need not ask the store (a read that finds another
       // turn's calls in the before log folds them first, and two agents' turns interleave calls).
-      openTurns.put(began.turn().turn(), began.begun());
+      openTurns.put(began.turn().turn(), OpenTurn.of(began.begun()));
       return began.turn();
     } catch (RuntimeException e) {
       if (lease == null) {
@@ -403,12 +399,13 @@ public final class CaptureService implements AutoCloseable {
   public void beginShellCall(String turnId, ShellCall call) {
     onOpenTurn(
         turnId,
-        turn ->
+        open ->
             atCallBoundary(
-                turn,
+                open.row(),
                 tx ->
                     tx.toolCalls()
-                        .beginShell(turn.id(), call.toolCall(), call.toolName(), call.command())));
+                        .beginShell(
+                            open.row().id(), call.toolCall(), call.toolName(), call.command())));
   }
 
   /**
@@ -420,7 +417,8 @@ public final class CaptureService implements AutoCloseable {
   public boolean endShellCall(String turnId, String toolCall) {
     ExternalIds.requireValid("tool call", toolCall);
     return onOpenTurn(
-        turnId, turn -> atCallBoundary(turn, tx -> tx.toolCalls().end(turn.id(), toolCall)));
+        turnId,
+        open -> atCallBoundary(open.row(), tx -> tx.toolCalls().end(open.row().id(), toolCall)));
   }
 
   private <T> T atCallBoundary(StoredTurn turn, Function<StoreTransaction, T> mark) {
@@ -467,7 +465,7 @@ public final class CaptureService implements AutoCloseable {
   public List<SnapshotVerdict> snapshot(
       String turnId, Optional<String> toolCall, Optional<String> toolName, List<PathInput> paths) {
     NamedCall call = NamedCall.of(toolCall, toolName, paths);
-    return onOpenTurn(turnId, turn -> snapshot(turn, call, paths, Optional.empty()));
+    return onOpenTurn(turnId, open -> snapshot(open, call, paths, Optional.empty()));
   }
 
   /**
@@ -487,11 +485,11 @@ public final class CaptureService implements AutoCloseable {
     NamedCall call = NamedCall.of(toolCall, toolName, paths);
     return onOpenTurn(
         turnId,
-        turn ->
-            tracker.isTracked(turn.workspaceId())
+        open ->
+            tracker.isTracked(open.row().workspaceId())
                 ? List.of()
                 : snapshot(
-                    turn, call, paths, Optional.of(new NotCaptured(Reason.UNREADABLE, why))));
+                    open, call, paths, Optional.of(new NotCaptured(Reason.UNREADABLE, why))));
   }
 
   /** A snapshot's tool call as its caller names it: its id and its tool's name, when known. */
@@ -509,13 +507,12 @@ public final class CaptureService implements AutoCloseable {
   }
 
   private List<SnapshotVerdict> snapshot(
-      StoredTurn turn, NamedCall call, List<PathInput> paths, Optional<NotCaptured> late) {
+      OpenTurn open, NamedCall call, List<PathInput> paths, Optional<NotCaptured> late) {
     Optional<String> toolCall = call.id();
-    String turnId = turn.externalId();
+    StoredTurn turn = open.row();
     List<GivenPath> inputs = new ArrayList<>();
     List<Observation> observations = new ArrayList<>();
-    Map<WorkspacePath, DirectoryState> recordedDirectories =
-        turnDirectories.computeIfAbsent(turnId, id -> new ConcurrentHashMap<>());
+    Map<WorkspacePath, DirectoryState> recordedDirectories = open.directories();
     List<DirectoryState> directories;
     try (WorkspaceHandles.Lease lease = workspaces.borrow(turn.workspaceId())) {
       WorkspaceBoundary boundary = lease.boundary();
@@ -610,52 +607,55 @@ public final class CaptureService implements AutoCloseable {
    *
    * <p>A turn seen open may since have been finished by another service over the same store, or
    * finished, collected and begun again under the same id (a hook's generated ids count a session's
-   * turns), which is another row. Its request is refused by that check, and the turn is forgotten;
-   * when it was the remembered turn that was refused, the request is served once more on the turn
-   * the store holds under the id now, which refuses it in turn if there is none open.
+   * turns), which is another row. Its request is refused by that check ({@link #requireStillOpen})
+   * and its write rolled back; the turn is forgotten then, and when it was the remembered turn, the
+   * request is served once more on the turn the store holds under the id now ({@link #readOpen}
+   * refuses it in turn if none is open).
    */
-  private <T> T onOpenTurn(String turnId, Function<StoredTurn, T> request) {
+  private <T> T onOpenTurn(String turnId, Function<OpenTurn, T> request) {
     ExternalIds.requireValid("turn", turnId);
-    StoredTurn seenOpen = openTurns.get(turnId);
-    StoredTurn turn = seenOpen != null ? seenOpen : readOpen(turnId);
+    OpenTurn remembered = openTurns.get(turnId);
+    OpenTurn open = remembered != null ? remembered : readOpen(turnId);
     try {
-      return request.apply(turn);
+      return request.apply(open);
     } catch (RequestException refused) {
-      if (!refusesTheTurn(refused)) {
+      if (!endedMeanwhile(open, refused)) {
         throw refused;
       }
-      forget(turn);
-      if (seenOpen == null) {
+      openTurns.remove(turnId, open);
+      if (remembered == null) {
         throw refused;
       }
-      StoredTurn now = readOpen(turnId);
-      if (now.id() == turn.id() && now.beganAt().equals(turn.beganAt())) {
-        throw refused; // the same row, open: refused for another reason (a finish kept moving)
-      }
-      return request.apply(now);
+      return request.apply(readOpen(turnId));
     }
-  }
-
-  /** The open turn {@code turnId} as the store holds it, remembered as seen open. */
-  private StoredTurn readOpen(String turnId) {
-    StoredTurn turn = store.read(tx -> requireOpen(tx, turnId));
-    openTurns.put(turnId, turn);
-    return turn;
-  }
-
-  private static boolean refusesTheTurn(RequestException refused) {
-    return refused.problem() == RequestException.Problem.WRONG_STATE
-        || refused.problem() == RequestException.Problem.UNKNOWN_TURN;
   }
 
   /**
-   * Forgets what this service keeps of {@code turn} while it is open: it is not open any more. Only
-   * this row: the same id may already be remembered as another turn's.
+   * Whether {@code refused} says that the turn row {@code open} is not open any more (finished or
+   * gone), rather than refusing the request for another reason on a turn still open (a finish that
+   * kept moving): that one is neither forgotten nor served again. Read without folding the before
+   * log, which holds no turn's state.
    */
-  private void forget(StoredTurn turn) {
-    if (openTurns.remove(turn.externalId(), turn)) {
-      turnDirectories.remove(turn.externalId());
+  private boolean endedMeanwhile(OpenTurn open, RequestException refused) {
+    if (refused.problem() != RequestException.Problem.WRONG_STATE
+        && refused.problem() != RequestException.Problem.UNKNOWN_TURN) {
+      return false;
     }
+    return store
+        .readFinished(tx -> tx.turns().state(open.row()))
+        .filter(state -> state == TurnState.OPEN)
+        .isEmpty();
+  }
+
+  /**
+   * The open turn {@code turnId} as the store holds it, remembered as seen open; when this service
+   * remembers that same row already (another request read it meanwhile), that one, with the
+   * directories it recorded.
+   */
+  private OpenTurn readOpen(String turnId) {
+    StoredTurn row = store.read(tx -> requireOpen(tx, turnId));
+    return openTurns.merge(
+        turnId, OpenTurn.of(row), (kept, read) -> kept.isRow(read.row()) ? kept : read);
   }
 
   /**
@@ -699,9 +699,11 @@ public final class CaptureService implements AutoCloseable {
   public TurnSummary finishTurn(String turnId) {
     return onOpenTurn(
         turnId,
-        turn -> {
-          try (WorkspaceHandles.Lease lease = workspaces.borrow(turn.workspaceId())) {
-            return finishTurn(turn, lease.boundary());
+        open -> {
+          try (WorkspaceHandles.Lease lease = workspaces.borrow(open.row().workspaceId())) {
+            TurnSummary summary = finishTurn(open.row(), lease.boundary());
+            openTurns.remove(turnId, open);
+            return summary;
           }
         });
   }
@@ -720,7 +722,6 @@ public final class CaptureService implements AutoCloseable {
       TurnFinish finish = new TurnFinish(store, tracker, recorder, boundary, turn);
       Optional<TurnSummary> summary = store.write(finish::store);
       if (summary.isPresent()) {
-        forget(turn);
         afterFinish.accept(turn.id());
         return summary.get();
       }

@@ -3,6 +3,8 @@ package io.turndiff.capture;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeFalse;
 
 import io.turndiff.boundary.BoundaryOptions;
 import io.turndiff.fixtures.RecordedChanges;
@@ -151,5 +153,33 @@ class TurnEndedElsewhereTest {
             .map(change -> change.path().toString())
             .toList(),
         "the fresh turn's own call only");
+  }
+
+  /**
+   * On SQLite the turn begun again under the id takes the collected one's row id too: only its
+   * start tells it from the turn this service saw. Its call records the directories above its path
+   * itself, rather than taking them as recorded by the turn seen before (which would leave the new
+   * turn with no before-state of d, so that a rewind could not put d back).
+   */
+  @Test
+  void aTurnBegunAgainUnderItsIdAndRowIdElsewhereRecordsItsOwnDirectories() {
+    assumeFalse(TestStore.onPostgres(), "PostgreSQL never gives a row id again");
+    here.workspace.file("d/a.txt", "a\n");
+    here.workspace.file("d/b.txt", "b\n");
+    String turn = beginHere("s:1");
+    long firstId = RecordedChanges.turn(here.store, turn).id();
+    here.capture.snapshot(turn, Optional.empty(), List.of("d/a.txt"));
+    elsewhere.finishTurn(turn);
+    new GarbageCollector(otherStore, TestHook.NONE).collect(COLLECT_EVERYTHING, false);
+    elsewhere.beginTurn(here.workspace.root(), Optional.of("s"), Optional.of(turn));
+    assertEquals(firstId, RecordedChanges.turn(otherStore, turn).id(), "the same row id");
+
+    here.capture.snapshot(turn, Optional.empty(), List.of("d/b.txt"));
+
+    List<String> directories =
+        otherStore.read(tx -> tx.directoryChanges().ofTurn(firstId)).stream()
+            .map(change -> change.path().toString())
+            .toList();
+    assertTrue(directories.contains("d"), "the new turn's own record of d: " + directories);
   }
 }

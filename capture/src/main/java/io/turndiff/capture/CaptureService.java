@@ -634,17 +634,21 @@ public final class CaptureService implements AutoCloseable {
    * Whether {@code refused} says that the turn row {@code open} is not open any more (finished or
    * gone), rather than refusing the request for another reason on a turn still open (a finish that
    * kept moving): that one is neither forgotten nor served again. Read without folding the before
-   * log, which holds no turn's state.
+   * log, which holds no turn's state. A read that fails leaves the refusal as it was, with the
+   * failure attached: the next request naming the turn asks again.
    */
   private boolean endedMeanwhile(OpenTurn open, RequestException refused) {
     if (refused.problem() != RequestException.Problem.WRONG_STATE
         && refused.problem() != RequestException.Problem.UNKNOWN_TURN) {
       return false;
     }
-    return store
-        .readFinished(tx -> tx.turns().state(open.row()))
-        .filter(state -> state == TurnState.OPEN)
-        .isEmpty();
+    try {
+      Optional<TurnState> now = store.readFinished(tx -> tx.turns().state(open.row()));
+      return !now.equals(Optional.of(TurnState.OPEN));
+    } catch (RuntimeException unread) {
+      refused.addSuppressed(unread);
+      return false;
+    }
   }
 
   /**
@@ -700,11 +704,13 @@ public final class CaptureService implements AutoCloseable {
     return onOpenTurn(
         turnId,
         open -> {
+          TurnSummary summary;
           try (WorkspaceHandles.Lease lease = workspaces.borrow(open.row().workspaceId())) {
-            TurnSummary summary = finishTurn(open.row(), lease.boundary());
-            openTurns.remove(turnId, open);
-            return summary;
+            summary = finishTurn(open.row(), lease.boundary());
           }
+          // finished, the turn is not open: kept, its next request would only be refused
+          openTurns.remove(turnId, open);
+          return summary;
         });
   }
 

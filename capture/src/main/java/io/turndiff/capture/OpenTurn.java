@@ -12,17 +12,37 @@ import java.util.concurrent.ConcurrentHashMap;
  * directories to the other. The directories are not looked at again within the turn ({@link
  * DirectoryFacts}).
  *
- * @param row the turn's row as read; its state is checked again inside each write transaction
- * @param directories the directory states recorded in the turn, by path
+ * <p>A class, not a record: the service forgets a turn by this very entry ({@code Map.remove(key,
+ * value)}), and a record's equality would follow its directories as they fill.
  */
-record OpenTurn(StoredTurn row, Map<WorkspacePath, DirectoryState> directories) {
+final class OpenTurn {
+
+  private final StoredTurn row;
+  private final Map<WorkspacePath, DirectoryState> directories = new ConcurrentHashMap<>();
+
+  private OpenTurn(StoredTurn row) {
+    this.row = row;
+  }
 
   /** A turn seen open that has recorded no directory yet. */
   static OpenTurn of(StoredTurn row) {
-    return new OpenTurn(row, new ConcurrentHashMap<>());
+    return new OpenTurn(row);
   }
 
-  /** Whether {@code other} is the same turn row: its id, external id and start. */
+  /** The turn's row as read; its state is checked again inside each write transaction. */
+  StoredTurn row() {
+    return row;
+  }
+
+  /** The directory states recorded in the turn, by path. */
+  Map<WorkspacePath, DirectoryState> directories() {
+    return directories;
+  }
+
+  /**
+   * Whether {@code other} is the same turn row: its id, external id and start ({@link
+   * io.turndiff.store.Turns#state}).
+   */
   boolean isRow(StoredTurn other) {
     return row.id() == other.id()
         && row.externalId().equals(other.externalId())

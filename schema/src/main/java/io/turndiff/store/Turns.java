@@ -54,9 +54,12 @@ public final class Turns {
    * turn it read earlier, and meanwhile another process may have finished and collected it; SQLite
    * then gives its id (the largest rowid) to the next turn begun, and by its id alone a call would
    * find that other turn open and record into it. A hook's generated external ids count a session's
-   * turns, so the next turn may take the external id too. It does not take the start: the old turn
-   * was finished, collected and the new one begun after it, each a commit of its own on the store's
-   * clock, which does not go back.
+   * turns, so the next turn may take the external id too. The start tells them apart: the old turn
+   * was finished, collected and the new one begun after it, each a commit of its own (a collection
+   * alone takes milliseconds). Only a store clock (the system's) set back meanwhile, or all of it
+   * within one millisecond, could give the new row the old one's start; then the two would match,
+   * as they would by their id alone. Declaring {@code turn.id} {@code AUTOINCREMENT} (a rebuilt
+   * table) would end the reuse itself.
    */
   public Optional<TurnState> state(StoredTurn turn) {
     return prepared

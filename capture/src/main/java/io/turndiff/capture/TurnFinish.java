@@ -258,13 +258,15 @@ final class TurnFinish {
    * scan wrote the workspace's index meanwhile: the caller reads again.
    */
   Optional<TurnSummary> store(StoreTransaction tx) {
-    // the row this finish read: the same id may have been collected and begun again meanwhile
+    // the row this finish read, checked by its id, external id and start together: the same id
+    // may have been collected and begun again meanwhile. Once it holds, that row is the turn
+    // open now, and what the finish reads of it (its ids, workspace, sequence and start) never
+    // changes on a row, so it is not read again here
     CaptureService.requireStillOpen(tx, turn);
-    StoredTurn current = CaptureService.requireOpen(tx, turn.externalId());
-    if (tx.fileChanges().countOfTurn(current.id()) != completed.size()) {
+    if (tx.fileChanges().countOfTurn(turn.id()) != completed.size()) {
       return Optional.empty();
     }
-    if (scanned.isPresent() && !tracker.absorb(tx, current.workspaceId(), scanned.get())) {
+    if (scanned.isPresent() && !tracker.absorb(tx, turn.workspaceId(), scanned.get())) {
       return Optional.empty();
     }
     // the open turns' records are read only when the scan found a change to place among them
@@ -273,17 +275,17 @@ final class TurnFinish {
             ? Optional.empty()
             : Optional.of(
                 CandidateTurns.openIn(
-                    tx, current.workspaceId(), tracker.watches(), current.id(), recorded));
+                    tx, turn.workspaceId(), tracker.watches(), turn.id(), recorded));
     recorder.storeAll(tx, completed);
     namedIgnoredByGit.forEach(change -> tx.fileChanges().markIgnoredByGit(change.id()));
     candidates.ifPresent(this::shareRescanned);
     List<ChangeRecorder.Detected> stored =
-        candidates.map(found -> storeFound(tx, current, found)).orElse(List.of());
-    storeDirectories(tx, current);
+        candidates.map(found -> storeFound(tx, turn, found)).orElse(List.of());
+    storeDirectories(tx, turn);
     // a call whose end never came (its runtime sent no Post for it) ends with its turn
-    tx.toolCalls().endAll(current.id());
-    tx.turns().markFinished(current.id());
-    return Optional.of(summarize(current, stored));
+    tx.toolCalls().endAll(turn.id());
+    tx.turns().markFinished(turn.id());
+    return Optional.of(summarize(turn, stored));
   }
 
   /**

@@ -541,7 +541,7 @@ public final class Retention {
             blobs.stored().keySet().stream()
                 .filter(sha -> !sessionsOf.containsKey(sha) && !held.contains(sha))
                 .toList());
-    Map<String, Long> dictionaries = dictionaryBytesOfEachWorkspace(Optional.empty());
+    List<WorkspaceDictionary> dictionaries = workspaceDictionaries();
     return new StoreUsage(
         0,
         0,
@@ -549,23 +549,50 @@ public final class Retention {
         blobs.bytesOf(blobs.stored().keySet()),
         unreferenced,
         blobs.bytesOf(indexed),
-        dictionaries.values().stream().mapToLong(Long::longValue).sum(),
-        workspaceUsage(root, blobs, sessionsOf, elsewhere, dictionaryBytesOfEachWorkspace(root)));
+        dictionaries.stream().mapToLong(WorkspaceDictionary::bytes).sum(),
+        workspaceUsage(
+            root,
+            blobs,
+            sessionsOf,
+            elsewhere,
+            WorkspaceDictionary.bytesByRoot(dictionaries, root)));
   }
 
   /**
-   * The bytes of each workspace's compression dictionary (only the workspaces {@code root} names,
-   * when given), by the workspace's root as given, as {@link #workspaceUsage} groups them.
+   * One workspace's compression dictionary: its size, and the roots the workspace is named by.
+   *
+   * @param rootGiven the root as given, by which {@link #workspaceUsage} groups its figures
    */
-  private Map<String, Long> dictionaryBytesOfEachWorkspace(Optional<String> root) {
-    Map<String, Long> bytes = new HashMap<>();
-    dsl.select(WORKSPACE.ROOT_GIVEN, DSL.field("length({0})", Long.class, CONTENT_DICTIONARY.DATA))
+  private record WorkspaceDictionary(String rootGiven, String rootReal, long bytes) {
+
+    /**
+     * The bytes of the dictionaries of the workspaces {@code root} names (of every one when none is
+     * given, as {@link #workspacesNamed} selects them), by the root as given.
+     */
+    static Map<String, Long> bytesByRoot(
+        List<WorkspaceDictionary> dictionaries, Optional<String> root) {
+      Map<String, Long> bytes = new HashMap<>();
+      dictionaries.stream()
+          .filter(
+              each ->
+                  root.isEmpty()
+                      || root.get().equals(each.rootReal())
+                      || root.get().equals(each.rootGiven()))
+          .forEach(each -> bytes.merge(each.rootGiven(), each.bytes(), Long::sum));
+      return bytes;
+    }
+  }
+
+  /** Every workspace's compression dictionary, in one query: the store's total and each's own. */
+  private List<WorkspaceDictionary> workspaceDictionaries() {
+    return dsl.select(
+            WORKSPACE.ROOT_GIVEN,
+            WORKSPACE.ROOT_REAL,
+            DSL.field("length({0})", Long.class, CONTENT_DICTIONARY.DATA))
         .from(CONTENT_DICTIONARY)
         .join(WORKSPACE)
         .on(WORKSPACE.ID.eq(CONTENT_DICTIONARY.WORKSPACE_ID))
-        .where(workspacesNamed(root))
-        .forEach(row -> bytes.merge(row.value1(), row.value2(), Long::sum));
-    return bytes;
+        .fetch(row -> new WorkspaceDictionary(row.value1(), row.value2(), row.value3()));
   }
 
   /** The workspaces whose real or given root is {@code root}; every one when none is given. */

@@ -229,6 +229,41 @@ class BeforeLogTest {
   }
 
   /**
+   * A call of one path asks the store in one query whether the turn holds the path and whether the
+   * store holds its content ({@code BeforeLog.sightOf}): a content the store holds is referred to,
+   * not logged again, and a path of another turn is this turn's first.
+   */
+  @Test
+  void aCallOfOnePathWhoseContentTheStoreHoldsLogsOnlyItsHash() {
+    String text = "the same bytes in two files\n";
+    workspace.file("held.txt", text);
+    String earlier = beginTurn();
+    capture.snapshot(earlier, Optional.of("one"), List.of("held.txt"));
+    capture.finishTurn(earlier); // the content is in the blob table now
+    workspace.file("copy.txt", text);
+    workspace.file("held.txt", "changed\n");
+    String turn = beginTurn();
+
+    SnapshotVerdict copy =
+        capture.snapshot(turn, Optional.of("two"), List.of("copy.txt")).getFirst();
+    SnapshotVerdict held =
+        capture.snapshot(turn, Optional.of("three"), List.of("held.txt")).getFirst();
+
+    assertTrue(copy.recorded(), "the turn's first state of copy.txt");
+    assertTrue(held.recorded(), "held.txt was the earlier turn's: this turn's first state");
+    assertEquals(2, rows("before_log"));
+    assertEquals(
+        1,
+        rows("before_log WHERE tool_call = 'two' AND content_data IS NULL"),
+        "the content the store holds is not logged again");
+    assertEquals(
+        1,
+        rows("before_log WHERE tool_call = 'three' AND content_data IS NOT NULL"),
+        "a content new to the store is");
+    assertEquals(Optional.of(sha(text)), change(turn, "copy.txt").before().storedContent());
+  }
+
+  /**
    * The call does not wait for zstd (issue 23 item 4): it logs the content it read as it is, and
    * the fold (here the next reader of the store reopened, as after a killed process) stores it
    * compressed, the same bytes back.

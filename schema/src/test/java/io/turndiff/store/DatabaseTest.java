@@ -102,6 +102,32 @@ class DatabaseTest {
   }
 
   @Test
+  void aSqliteInsertRunsNoSecondStatementForItsKey() throws SQLException {
+    // the driver's default ran SELECT last_insert_rowid() after every INSERT, prepared anew, so
+    // that getGeneratedKeys could answer; the store reads its keys through RETURNING, and the
+    // key must not be there to read here (a row with it is the second statement having run)
+    StoreConnection writer = connect(sqlite(BUSY), true);
+    writer.dsl().execute("CREATE TABLE t (id INTEGER PRIMARY KEY, x INTEGER)");
+    try (PreparedStatement insert =
+        writer.jdbc().prepareStatement("INSERT INTO t (x) VALUES (7)")) {
+      long key =
+          writer.writeTransaction(
+              () -> {
+                try {
+                  assertEquals(1, insert.executeUpdate());
+                  try (ResultSet keys = insert.getGeneratedKeys()) {
+                    assertFalse(keys.next(), "the driver looked up the inserted row's key");
+                  }
+                  return number(writer, "SELECT max(id) FROM t");
+                } catch (SQLException e) {
+                  throw new AssertionError(e);
+                }
+              });
+      assertEquals(1, key, "the row is there");
+    }
+  }
+
+  @Test
   void aSqliteDurableCommitSyncsItsOwnCommitOnly() throws SQLException {
     Sqlite database = sqlite(BUSY);
     StoreConnection writer = connect(database, true);

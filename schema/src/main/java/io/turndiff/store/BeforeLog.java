@@ -214,7 +214,9 @@ public final class BeforeLog {
                             DSL.selectOne()
                                 .from(BLOB)
                                 .where(BLOB.SHA256.eq(DSL.param("sha", String.class)))))))
-        // a name a placeholder each: the rendered query's parameters are counted by name
+        // the turn and the path are bound twice, under two names: jOOQ's extractParams keeps one
+        // entry per name, so a name used twice would not match PreparedQuery's count of
+        // placeholders
         .bind("turn", turnId)
         .bind("path", path.bytes())
         .bind("logTurn", turnId)

@@ -45,8 +45,8 @@ final class PreparedQuery implements AutoCloseable {
 
   /**
    * @param returnsKey whether the query is an {@code INSERT .. RETURNING} of the row's key, which
-   *     {@link #insert()} reads from the statement's own result (a statement prepared for JDBC's
-   *     generated keys had SQLite's driver run a second query after every execution)
+   *     {@link #insert()} reads from the statement's own result, as jOOQ's inserts do: the store
+   *     never asks JDBC for generated keys, and turns the driver's off ({@code Sqlite})
    */
   static PreparedQuery of(DSLContext dsl, Connection connection, Query query, boolean returnsKey) {
     String sql = dsl.renderContext().paramType(ParamType.INDEXED).render(query);

@@ -75,10 +75,11 @@ final class Sqlite implements Database {
     config.setPragma(
         SQLiteConfig.Pragma.WAL_AUTOCHECKPOINT, Integer.toString(WAL_CHECKPOINT_PAGES));
     // every key the store reads back comes from the statement's own INSERT .. RETURNING (jOOQ
-    // and PreparedQuery); with the driver's generated keys on (its default), each INSERT it ran
-    // was followed by a second statement, prepared and run anew, SELECT last_insert_rowid(): about
-    // 5 % of a snapshot call's CPU in the profile of JMH SnapshotCall (2026-12-05), for a key
-    // nobody asked for
+    // and PreparedQuery), which the driver runs as a query. With the driver's generated keys on
+    // (its default), every INSERT it ran as an update (one without RETURNING: the before log's
+    // append, a fold's or a finish's multi-row inserts) was followed by a second statement,
+    // prepared and run anew, SELECT last_insert_rowid(): about 5 % of a snapshot call's CPU in
+    // the profile of JMH SnapshotCall (2026-12-05), for a key nobody asked for
     config.setGetGeneratedKeys(false);
     SQLiteDataSource dataSource = new SQLiteDataSource(config);
     dataSource.setUrl("jdbc:sqlite:" + file.uri());

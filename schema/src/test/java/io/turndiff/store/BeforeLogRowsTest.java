@@ -62,6 +62,62 @@ class BeforeLogRowsTest {
     }
   }
 
+  /**
+   * What a call of one path asks in one query ({@link BeforeLog#sightOf}): whether its turn holds
+   * the path, folded or logged (another turn's does not count), and whether the store holds the
+   * content, logged content not yet folded and no content at all both counting as not held.
+   */
+  @ParameterizedTest
+  @ValueSource(strings = {"sqlite", "postgres"})
+  void aCallOfOnePathAsksWhetherItsTurnHoldsThePathAndTheStoreItsContent(String dialect)
+      throws Exception {
+    StoreAddress address = DialectStores.fresh(dialect, temp);
+    byte[] folded = bytes("folded\n");
+    byte[] logged = bytes("logged\n");
+    try (Store store = Store.open(address)) {
+      long[] turns =
+          store.write(
+              tx -> {
+                StoredWorkspace workspace = tx.workspaces().register("/w", "/w", 1, 2);
+                StoredSession first = tx.sessions().create("s", workspace.id());
+                StoredSession second = tx.sessions().create("r", workspace.id());
+                return new long[] {
+                  tx.turns().begin("t", first, TurnKind.AGENT).id(),
+                  tx.turns().begin("u", second, TurnKind.AGENT).id()
+                };
+              });
+      long turn = turns[0];
+      long other = turns[1];
+      store.writeInGroup(
+          tx -> {
+            tx.beforeLog().append(entry(turn, "one", "folded", folded));
+            return null;
+          });
+      store.read(tx -> tx.fileChanges().ofTurn(turn)); // a reader folds the log
+      List<BeforeLog.PathSight> sights =
+          store.writeInGroup(
+              tx -> {
+                tx.beforeLog().append(entry(turn, "two", "logged", logged));
+                tx.beforeLog().append(entry(other, "three", "others", bytes("others\n")));
+                BeforeLog log = tx.beforeLog();
+                return List.of(
+                    log.sightOf(turn, WorkspacePath.of("folded"), Optional.of(Sha256.of(folded))),
+                    log.sightOf(turn, WorkspacePath.of("logged"), Optional.of(Sha256.of(logged))),
+                    log.sightOf(turn, WorkspacePath.of("others"), Optional.empty()),
+                    log.sightOf(turn, WorkspacePath.of("new"), Optional.of(Sha256.of(folded))),
+                    log.sightOf(other, WorkspacePath.of("folded"), Optional.empty()));
+              });
+      assertEquals(
+          List.of(
+              new BeforeLog.PathSight(true, true),
+              new BeforeLog.PathSight(true, false),
+              new BeforeLog.PathSight(false, false),
+              new BeforeLog.PathSight(false, true),
+              new BeforeLog.PathSight(false, false)),
+          sights);
+    }
+  }
+
   @ParameterizedTest
   @ValueSource(strings = {"sqlite", "postgres"})
   void aCallOfManyPathsLandsEveryPathOnceSurvivesAClosedStoreAndTheFirstBeforeStateWins(

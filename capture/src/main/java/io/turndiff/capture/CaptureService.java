@@ -643,7 +643,7 @@ public final class CaptureService implements AutoCloseable {
       return false;
     }
     try {
-      Optional<TurnState> now = store.readFinished(tx -> tx.turns().state(open.row()));
+      Optional<TurnState> now = store.readWithoutFolding(tx -> tx.turns().state(open.row()));
       return !now.equals(Optional.of(TurnState.OPEN));
     } catch (RuntimeException unread) {
       refused.addSuppressed(unread);
@@ -657,7 +657,9 @@ public final class CaptureService implements AutoCloseable {
    * directories it recorded.
    */
   private OpenTurn readOpen(String turnId) {
-    StoredTurn row = store.read(tx -> requireOpen(tx, turnId));
+    // a fold writes no turn's row; a one-shot command's snapshot call, the first of its process,
+    // would otherwise fold the call before it ahead of its own append
+    StoredTurn row = store.readWithoutFolding(tx -> requireOpen(tx, turnId));
     return openTurns.merge(
         turnId, OpenTurn.of(row), (kept, read) -> kept.isRow(read.row()) ? kept : read);
   }

@@ -111,6 +111,27 @@ class BeforeLogTest {
     return change(turn, path).change().orElseThrow();
   }
 
+  /**
+   * A capture that has seen neither the turn nor its workspace, as in a one-shot command's process,
+   * reads both before its first call appends: without folding (a fold writes neither), so the calls
+   * logged before it stay logged for the finish.
+   */
+  @Test
+  void aCaptureNewToTheTurnAppendsItsFirstCallWithoutFoldingTheOnesBefore() {
+    workspace.file("a.txt", "a\n").file("b.txt", "b\n");
+    String turn = beginTurn();
+    capture.snapshot(turn, Optional.of("one"), List.of("a.txt"));
+
+    try (CaptureService another = new CaptureService(store, BoundaryOptions.defaults())) {
+      another.snapshot(turn, Optional.of("two"), List.of("b.txt"));
+    }
+
+    assertEquals(2, rows("before_log"), "the second capture's first call only appended");
+    assertEquals(0, rows("tool_call"));
+    assertEquals(ChangeKind.MODIFIED, kindAfterEdit(turn, "b.txt"));
+    assertEquals(List.of("one"), change(turn, "a.txt").toolCalls(), "the first call's, folded");
+  }
+
   @Test
   void twoCallsOfOnePathAppendTwoRowsAndTheQueryThatFoldsThemKeepsTheFirstState() {
     workspace.file("a.txt", "first\n");

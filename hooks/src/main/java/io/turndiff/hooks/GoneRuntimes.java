@@ -68,7 +68,7 @@ public final class GoneRuntimes {
       return List.of();
     }
     List<String> finished = new ArrayList<>();
-    for (StoredTurn open : turndiff.store().read(tx -> tx.turns().open())) {
+    for (StoredTurn open : turndiff.store().readWithoutFolding(tx -> tx.turns().open())) {
       if (open.runtime().isEmpty() || isRunning(open.runtime().get())) {
         continue;
       }

@@ -82,7 +82,7 @@ public final class HookSightings {
    */
   HookSightings(Store store) {
     this.store = store;
-    List<StoredHookSighting> kept = store.read(tx -> tx.hookSightings().latest(KEPT));
+    List<StoredHookSighting> kept = store.readWithoutFolding(tx -> tx.hookSightings().latest(KEPT));
     for (StoredHookSighting row : kept.reversed()) {
       restore(row);
     }
@@ -263,7 +263,9 @@ public final class HookSightings {
     if (changed.isEmpty()) {
       return;
     }
-    store.write(
+    // without folding: the sightings are no row a fold writes, and the write comes every few
+    // seconds while a turn's calls are logging their before-states for its finish to fold
+    store.writeWithoutFolding(
         tx -> {
           tx.hookSightings().put(changed);
           return null;
@@ -325,7 +327,7 @@ public final class HookSightings {
    * turn outside any turn is shown, they say who may have made it.
    */
   public static List<String> outsideTurnWarnings(Store store, Path workspace) {
-    return store.read(tx -> tx.hookSightings().latest(KEPT)).stream()
+    return store.readWithoutFolding(tx -> tx.hookSightings().latest(KEPT)).stream()
         .filter(row -> row.warning().filter(w -> w.startsWith(OUTSIDE_CHANGES)).isPresent())
         .filter(row -> row.directory().startsWith("/"))
         .filter(row -> Path.of(row.directory()).startsWith(workspace))
@@ -382,7 +384,9 @@ public final class HookSightings {
    * for an open turn, one finished by its end, and one the store does not have).
    */
   private Optional<TurnEnding> endingOf(String turn) {
-    return store.read(tx -> tx.turns().byExternalId(turn)).flatMap(StoredTurn::ending);
+    return store
+        .readWithoutFolding(tx -> tx.turns().byExternalId(turn))
+        .flatMap(StoredTurn::ending);
   }
 
   /** Every runtime and directory seen, as this memory has them (the turn's ending not asked). */

@@ -160,7 +160,7 @@ final class HookTurns {
       boolean open =
           turndiff
               .store()
-              .read(tx -> tx.turns().byExternalId(turn))
+              .readWithoutFolding(tx -> tx.turns().byExternalId(turn))
               .filter(stored -> stored.state() == TurnState.OPEN)
               .isPresent();
       if (!open || !stillGone.test(Optional.ofNullable(memory).map(m -> m.lastCallAt))) {
@@ -563,21 +563,27 @@ final class HookTurns {
     }
 
     private boolean exists(String turnId) {
-      return turndiff.store().read(tx -> tx.turns().byExternalId(turnId)).isPresent();
+      return turndiff.store().readWithoutFolding(tx -> tx.turns().byExternalId(turnId)).isPresent();
     }
 
     private boolean finishedTurn(String turnId) {
       return turndiff
           .store()
-          .read(tx -> tx.turns().byExternalId(turnId))
+          .readWithoutFolding(tx -> tx.turns().byExternalId(turnId))
           .filter(stored -> stored.state() != TurnState.OPEN)
           .isPresent();
     }
 
+    /**
+     * The session's open turn, read without folding the before log: a fold writes no turn's row,
+     * and every tool call's Pre hook asks this before its snapshot call appends to the log, so a
+     * read that folded would fold the call before it each time ({@link
+     * io.turndiff.store.Store#readWithoutFolding}).
+     */
     private Optional<StoredTurn> openTurn() {
       return turndiff
           .store()
-          .read(
+          .readWithoutFolding(
               tx ->
                   tx.turns().open().stream()
                       .filter(open -> open.sessionExternalId().equals(memory.session))

@@ -34,7 +34,8 @@ final class HookWorkspaces {
 
   /** The deepest tracked workspace containing {@code directory}, or empty when none does. */
   Optional<Path> deepestTracked(Path directory) {
-    List<StoredWorkspace> tracked = turndiff.store().read(tx -> tx.workspaces().tracked());
+    List<StoredWorkspace> tracked =
+        turndiff.store().readWithoutFolding(tx -> tx.workspaces().tracked());
     Optional<Path> byName =
         deepestContaining(
             directory,

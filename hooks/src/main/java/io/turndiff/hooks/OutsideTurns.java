@@ -22,7 +22,7 @@ final class OutsideTurns {
    * empty when it recorded none.
    */
   static Optional<Path> workspaceOfOneBefore(Store store, String turn) {
-    return store.read(
+    return store.readWithoutFolding(
         tx -> {
           Optional<StoredTurn> began = tx.turns().byExternalId(turn);
           if (began.isEmpty()) {

@@ -122,9 +122,10 @@ public final class RuntimeHooks {
       return 0;
     }
     String turn = outcome.turn().get();
+    // a finished turn's records, which no logged row is of: another session's calls stay logged
     return turndiff
         .store()
-        .read(
+        .readWithoutFolding(
             tx ->
                 tx.turns()
                     .byExternalId(turn)

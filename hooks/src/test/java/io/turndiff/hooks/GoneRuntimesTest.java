@@ -18,8 +18,6 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.OptionalLong;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -37,30 +35,23 @@ class GoneRuntimesTest {
 
   @TempDir Path temp;
 
+  private final StandInRuntimes runtimes = new StandInRuntimes();
   private ClaudeCodeCalls calls;
-  private Process runtime;
 
   @AfterEach
   void tearDown() throws InterruptedException {
-    if (runtime != null) {
-      runtime.destroyForcibly().waitFor();
-    }
+    runtimes.close();
     if (calls != null) {
       calls.close();
     }
   }
 
-  /** A real process standing for the runtime, named by pid, start time and boot. */
   private RuntimeProcess startRuntime() throws IOException {
-    runtime = new ProcessBuilder("sleep", "600").start();
-    OptionalLong ticks = Proc.startTicks(runtime.pid());
-    assertTrue(ticks.isPresent(), "the child's /proc/PID/stat is read");
-    return new RuntimeProcess(runtime.pid(), ticks.getAsLong(), Proc.bootId());
+    return runtimes.start();
   }
 
   private void killRuntime() throws InterruptedException {
-    runtime.destroyForcibly(); // SIGKILL: no hook, no Stop
-    assertTrue(runtime.waitFor(10, TimeUnit.SECONDS), "the runtime was killed");
+    runtimes.killLast();
   }
 
   /** The prompt and its Write of a.txt, then the runtime writes it. */
@@ -89,7 +80,8 @@ class GoneRuntimesTest {
   @Test
   void aTurnWhoseRuntimeWasKilledIsFinishedFromTheWorkspaceAndMarked() throws Exception {
     calls = ClaudeCodeCalls.in(temp, true, Duration.ZERO);
-    calls.from(startRuntime());
+    RuntimeProcess runtime = startRuntime();
+    calls.from(runtime);
     promptAndWrite();
     calls.workspace.file("b.txt", "made by a shell command\n"); // no hook names it: the scan's
     assertEquals(Optional.of(runtime.pid()), turn().runtime().map(RuntimeProcess::pid));

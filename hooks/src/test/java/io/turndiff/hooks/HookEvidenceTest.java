@@ -10,15 +10,11 @@ import io.turndiff.boundary.WorkspacePolicy;
 import io.turndiff.fixtures.TestStore;
 import io.turndiff.model.RuntimeProcess;
 import io.turndiff.model.TurnKind;
-import io.turndiff.ownfiles.Proc;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
-import java.util.OptionalLong;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -36,7 +32,7 @@ class HookEvidenceTest {
   @TempDir Path temp;
 
   private ClaudeCodeCalls calls;
-  private final List<Process> runtimes = new ArrayList<>();
+  private final StandInRuntimes runtimes = new StandInRuntimes();
 
   @BeforeEach
   void setUp() {
@@ -45,18 +41,12 @@ class HookEvidenceTest {
 
   @AfterEach
   void tearDown() throws InterruptedException {
-    for (Process runtime : runtimes) {
-      runtime.destroyForcibly().waitFor();
-    }
+    runtimes.close();
     calls.close();
   }
 
   private RuntimeProcess startRuntime() throws IOException {
-    Process runtime = new ProcessBuilder("sleep", "600").start();
-    runtimes.add(runtime);
-    OptionalLong ticks = Proc.startTicks(runtime.pid());
-    assertTrue(ticks.isPresent(), "the child's /proc/PID/stat is read");
-    return new RuntimeProcess(runtime.pid(), ticks.getAsLong(), Proc.bootId());
+    return runtimes.start();
   }
 
   /** A prompt of Codex session c-1 from {@code process}, begun and ended, nothing changed. */
@@ -131,9 +121,7 @@ class HookEvidenceTest {
   void changesOutsideAnyTurnAfterTheRuntimeProcessIsGoneWarnAboutNothing()
       throws IOException, InterruptedException {
     codexPromptFrom(startRuntime());
-    Process codex = runtimes.getFirst();
-    codex.destroyForcibly();
-    assertTrue(codex.waitFor(10, TimeUnit.SECONDS));
+    runtimes.killLast();
 
     outsideChangeThenClaudePrompt();
 

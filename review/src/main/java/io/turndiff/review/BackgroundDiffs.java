@@ -110,10 +110,10 @@ public final class BackgroundDiffs implements AutoCloseable {
       return 0;
     }
     // a finished turn's records: no row of the before log is of it, so the reads and the write
-    // leave the log to the next turn's finish (Store#writeFinished) instead of folding the few rows
-    // its snapshot calls logged since, while those calls wait
+    // leave the log to the next turn's finish (Store#writeWithoutFolding) instead of folding the
+    // few rows its snapshot calls logged since, while those calls wait
     List<StoredFileChange> pending =
-        store.readFinished(tx -> tx.fileChanges().diffPendingOfTurn(turnRow));
+        store.readWithoutFolding(tx -> tx.fileChanges().diffPendingOfTurn(turnRow));
     if (pending.isEmpty()) {
       return 0;
     }
@@ -121,7 +121,7 @@ public final class BackgroundDiffs implements AutoCloseable {
         (pending.size() < PARALLEL_FILES ? pending.stream() : pending.parallelStream())
             .map(this::compute)
             .toList();
-    return store.writeFinished(
+    return store.writeWithoutFolding(
         tx -> {
           int stored = 0;
           for (Computed diff : computed) {
@@ -140,7 +140,7 @@ public final class BackgroundDiffs implements AutoCloseable {
   }
 
   private Computed compute(StoredFileChange change) {
-    FilePatch patch = store.readFinished(tx -> diffs.patchOf(tx, change));
+    FilePatch patch = store.readWithoutFolding(tx -> diffs.patchOf(tx, change));
     Optional<Sha256> hash = PendingDiffs.hashOf(patch);
     return new Computed(
         change,

@@ -33,7 +33,8 @@ import org.jooq.impl.DSL;
 /**
  * The before log: where a snapshot call appends the before-states it read, one row a path, and from
  * which the next other transaction on the store folds them into the tool call, file change,
- * snapshot and blob tables ({@link Store} folds before it runs any other work, read or write).
+ * snapshot and blob tables ({@link Store} folds before it runs any other work, read or write, but
+ * the work that reads or writes none of those rows: {@link Store#readWithoutFolding}).
  *
  * <p>Why a log: a before-state only has to survive a killed runtime, and a SQLite commit costs what
  * it writes. Recording the before-state in its tables dirties about fifteen pages (each row and a

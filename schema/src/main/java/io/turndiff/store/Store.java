@@ -89,7 +89,8 @@ public final class Store implements AutoCloseable {
   private final GroupCommit groups = new GroupCommit();
 
   /**
-   * This process's writes begun on the store, but {@link #writeFinished}'s ({@link #changeMark}).
+   * This process's writes begun on the store, but {@link #writeWithoutFolding}'s ({@link
+   * #changeMark}).
    */
   private final AtomicLong writesBegun = new AtomicLong();
 
@@ -351,18 +352,20 @@ public final class Store implements AutoCloseable {
 
   /**
    * As {@link #write}, without folding the before log first ({@link BeforeLog}): for work that
-   * touches only finished turns' records (the line diffs of their file changes, the contents those
-   * diffs are stored as), which no logged row can change, since the log holds open turns' rows
-   * only. A snapshot call appends a row only in a transaction that finds its turn open, and a turn
-   * leaves the open state only in a write that folded the log first (the finish, an abandon, a
-   * removal), each under the store's one write lock (SQLite's, or PostgreSQL's advisory lock).
+   * touches none of the rows a fold writes, or only a finished turn's (which no logged row can
+   * change, since the log holds open turns' rows only: a snapshot call appends a row only in a
+   * transaction that finds its turn open, and a turn leaves the open state only in a write that
+   * folded the log first — the finish, an abandon, a removal — each under the store's one write
+   * lock, SQLite's or PostgreSQL's advisory lock), and nothing a {@linkplain #changeMark change
+   * mark} answers for: the line diffs of finished turns' file changes and the contents those diffs
+   * are stored as, and the hook sightings the service keeps.
    *
-   * <p>Why: the background line diffs of a big turn run while the next turn's snapshot calls come
-   * in; a write of theirs that folded would fold the few rows logged since the last (a dozen
-   * statements and a commit) while the calls wait for the lock, again and again, instead of the
-   * finish folding the turn's rows together.
+   * <p>Why: these writes come while a turn's snapshot calls come in (the background line diffs of
+   * the turn before, the sightings every few seconds). A write of theirs that folded would fold the
+   * rows logged since the last (a dozen statements, their contents' zstd and a commit) while the
+   * calls wait for the lock, again and again, instead of the turn's finish folding them together.
    */
-  public <T> T writeFinished(Function<StoreTransaction, T> work) {
+  public <T> T writeWithoutFolding(Function<StoreTransaction, T> work) {
     return write(work, false);
   }
 
@@ -373,7 +376,7 @@ public final class Store implements AutoCloseable {
         return work.apply(transactionOn(writer));
       }
       if (fold) {
-        // writeFinished's work changes no row a change mark answers for (see changeMark)
+        // writeWithoutFolding's work changes no row a change mark answers for (see changeMark)
         writesBegun.incrementAndGet();
       }
       refuseWrites();
@@ -565,12 +568,19 @@ public final class Store implements AutoCloseable {
   }
 
   /**
-   * As {@link #read}, without looking at the before log ({@link BeforeLog}): for work that reads
-   * only finished turns' records, which no logged row belongs to ({@link #writeFinished} says why
-   * none can). A read that found the log not empty would fold it first: a write, waited for by the
-   * snapshot calls that logged the rows.
+   * As {@link #read}, without looking at the before log ({@link BeforeLog}): the tables as the last
+   * fold left them. For work that reads none of the rows a fold writes (a fold writes tool calls,
+   * file changes and their links, snapshots and contents), or reads them only of finished turns,
+   * which no logged row belongs to ({@link #writeWithoutFolding} says why none can): the turns' own
+   * rows (which is open, a session's turns, a runtime), the workspaces, the hook sightings, the
+   * dictionaries, a finished turn's records.
+   *
+   * <p>Why: a read that found the log not empty would fold it first, a write the snapshot calls
+   * that logged the rows wait for. A runtime's hooks ask for their session's open turn on every
+   * call, so each tool call's Pre hook folded the one before it ahead of its own append, and the
+   * service's look for gone runtimes folded an open turn's calls every few seconds.
    */
-  public <T> T readFinished(Function<StoreTransaction, T> work) {
+  public <T> T readWithoutFolding(Function<StoreTransaction, T> work) {
     if (lock.isHeldByCurrentThread()) {
       return write(work);
     }
@@ -593,7 +603,7 @@ public final class Store implements AutoCloseable {
     if (lock.isHeldByCurrentThread() || readOnly()) {
       return Map.of();
     }
-    if (readFinished(tx -> tx.beforeLog().isEmpty())) {
+    if (readWithoutFolding(tx -> tx.beforeLog().isEmpty())) {
       return Map.of();
     }
     return write(tx -> tx.beforeLog().foldedBases());
@@ -714,11 +724,12 @@ public final class Store implements AutoCloseable {
    * transaction that stores it).
    *
    * <p>It counts this process's writes ({@link #write}, {@link #writeInGroup}, {@link
-   * #writeDurably}, and the work outside a transaction; not {@link #writeFinished}'s, which touch
-   * only finished turns' line diffs and the contents they are stored as) and, through SQLite's
-   * {@code PRAGMA data_version}, every other connection's commits. Empty where it cannot be told:
-   * on PostgreSQL (whose other writers this process does not count), and while a write of this
-   * process is in progress (a write that began before the mark may commit after the read began).
+   * #writeDurably}, and the work outside a transaction; not {@link #writeWithoutFolding}'s, which
+   * touch only finished turns' line diffs, the contents they are stored as and the hook sightings)
+   * and, through SQLite's {@code PRAGMA data_version}, every other connection's commits. Empty
+   * where it cannot be told: on PostgreSQL (whose other writers this process does not count), and
+   * while a write of this process is in progress (a write that began before the mark may commit
+   * after the read began).
    */
   public Optional<ChangeMark> changeMark() {
     if (!(database instanceof Sqlite) || !lock.tryLock()) {
@@ -739,8 +750,8 @@ public final class Store implements AutoCloseable {
   /**
    * Whether nothing was written to the store since {@code mark} was taken, but the write this is
    * called in: called inside a write transaction of this thread ({@link #write}, not {@link
-   * #writeFinished} or {@link #writeInGroup}), which holds the store's write lock, so nothing else
-   * can be written until it ends.
+   * #writeWithoutFolding} or {@link #writeInGroup}), which holds the store's write lock, so nothing
+   * else can be written until it ends.
    */
   public boolean unchangedSince(ChangeMark mark) {
     if (!lock.isHeldByCurrentThread()) {

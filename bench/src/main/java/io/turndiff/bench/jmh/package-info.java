@@ -1,5 +1,6 @@
 /**
  * JMH microbenchmarks: the boundary's cost per file (openat2, the fallback, a plain read as the
- * anchor) and one before-snapshot call, run by turndiff bench jmh.
+ * anchor), one before-snapshot call, a runtime's Pre hook and a whole prompt through the hooks
+ * in-process, the store's turn look-ups and a file's blame, run by turndiff bench jmh.
  */
 package io.turndiff.bench.jmh;

@@ -52,6 +52,8 @@ class BenchJarIT {
           new String(jar.getInputStream(jar.getEntry("META-INF/BenchmarkList")).readAllBytes());
       assertTrue(benchmarks.contains("io.turndiff.bench.jmh.BoundaryReadBenchmark"), benchmarks);
       assertTrue(benchmarks.contains("io.turndiff.bench.jmh.SnapshotCallBenchmark"), benchmarks);
+      assertTrue(benchmarks.contains("io.turndiff.bench.jmh.HookCallBenchmark"), benchmarks);
+      assertTrue(benchmarks.contains("io.turndiff.bench.jmh.HookTurnBenchmark"), benchmarks);
     }
   }
 

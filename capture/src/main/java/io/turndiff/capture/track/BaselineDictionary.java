@@ -38,9 +38,9 @@ final class BaselineDictionary {
    */
   Optional<ContentDictionary> forReading(
       long workspaceId, WorkspaceBoundary boundary, List<ScannedEntry> entries, boolean mayTrain) {
-    // readFinished: the before log, which a read folds first, holds nothing a dictionary is of
+    // without folding: the before log, which a read folds first, holds no dictionary
     Optional<ContentDictionary> kept =
-        store.readFinished(tx -> tx.dictionaries().ofWorkspace(workspaceId));
+        store.readWithoutFolding(tx -> tx.dictionaries().ofWorkspace(workspaceId));
     if (kept.isPresent() || !mayTrain) {
       return kept;
     }
@@ -64,7 +64,7 @@ final class BaselineDictionary {
                     .ofWorkspace(workspaceId)
                     .orElseGet(() -> tx.dictionaries().add(workspaceId, trained.get()))
                     .id());
-    return Optional.of(store.readFinished(tx -> tx.dictionaries().byId(id)));
+    return Optional.of(store.readWithoutFolding(tx -> tx.dictionaries().byId(id)));
   }
 
   /**

@@ -198,7 +198,8 @@ public final class Tracker {
   }
 
   public boolean isTracked(long workspaceId) {
-    return store.read(tx -> tx.indexes().version(workspaceId)).isPresent();
+    // without folding: a fold writes no index, and a shell call's Pre and Post ask this
+    return store.readWithoutFolding(tx -> tx.indexes().version(workspaceId)).isPresent();
   }
 
   /**

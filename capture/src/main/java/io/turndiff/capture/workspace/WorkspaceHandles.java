@@ -167,7 +167,10 @@ public final class WorkspaceHandles implements AutoCloseable {
         return new Lease(held);
       }
     }
-    StoredWorkspace workspace = store.read(tx -> tx.workspaces().byId(workspaceId)).orElseThrow();
+    // without folding: a fold writes no workspace, and a process's first snapshot call (a one-shot
+    // command's) opens its workspace here before it appends
+    StoredWorkspace workspace =
+        store.readWithoutFolding(tx -> tx.workspaces().byId(workspaceId)).orElseThrow();
     if (!workspace.heldBy(store.host())) {
       // same path, another machine's tree: nothing here may be read or written for it
       throw new RequestException(

@@ -6,6 +6,7 @@ import io.turndiff.api.Turndiff;
 import io.turndiff.boundary.BoundaryOptions;
 import io.turndiff.server.HttpService;
 import io.turndiff.server.ServiceOptions;
+import java.io.IOException;
 import java.io.PrintStream;
 import java.io.PrintWriter;
 import java.lang.management.ManagementFactory;
@@ -33,7 +34,9 @@ import java.util.Random;
  * with a connection of its own per call and {@code Connection: close}, which is how the hooks call:
  * the hook client ({@code hooks/src/main/c}) and {@code curl --unix-socket} in the hook script each
  * connect, send one request, read the answer until the service closes, and exit. The calls are
- * interleaved, so that a burst of load on the machine falls on all of them alike.
+ * interleaved, so that a burst of load on the machine falls on all of them alike. After them the
+ * health check is timed once more, back to back on the kept-open socket connection, as a client
+ * polling the service sends it: the edge alone, with nothing else between two checks.
  *
  * <p>At a load of 20 on two cores a wall-clock figure is mostly waiting for a core, so a second
  * pass counts what the service spends per call, which the load does not change: the CPU of every
@@ -62,6 +65,7 @@ public final class HttpLatencyBench {
       Samples socketHealth,
       Samples socketOnce,
       Samples socketOnceHealth,
+      Samples socketHealthRun,
       ServiceCost.PerCall snapshotCost,
       ServiceCost.PerCall healthCost,
       ServiceCost.PerCall inProcessCost) {
@@ -82,6 +86,7 @@ public final class HttpLatencyBench {
       row(out, "in-process (anchor)", inProcess);
       row(out, "health check over the Unix socket, a connection", socketOnceHealth);
       row(out, "health check over the Unix socket", socketHealth);
+      row(out, "health checks over the Unix socket, back to back", socketHealthRun);
       row(out, "health check over loopback TCP", tcpHealth);
       row(out, "health check, the JDK's HTTP client", health);
       out.printf(
@@ -120,6 +125,7 @@ public final class HttpLatencyBench {
       socketHealth.putInto(node, "socket_health_us", 1e3);
       socketOnce.putInto(node, "socket_connection_per_call_snapshot_us", 1e3);
       socketOnceHealth.putInto(node, "socket_connection_per_call_health_us", 1e3);
+      socketHealthRun.putInto(node, "socket_health_back_to_back_us", 1e3);
       snapshotCost.putInto(node, "service_cost_socket_snapshot");
       healthCost.putInto(node, "service_cost_socket_health");
       inProcessCost.putInto(node, "cost_in_process_snapshot");
@@ -259,6 +265,7 @@ public final class HttpLatencyBench {
             socketOnceHealth.add(onceHealthNanos);
           }
         }
+        Samples socketHealthRun = healthChecksBackToBack(overSocket);
         ServiceCost cost = new ServiceCost(ManagementFactory.getThreadMXBean());
         int[] next = {file};
         ServiceCost.PerCall snapshotCost =
@@ -296,6 +303,7 @@ public final class HttpLatencyBench {
             socketHealth,
             socketOnce,
             socketOnceHealth,
+            socketHealthRun,
             snapshotCost,
             healthCost,
             inProcessCost);
@@ -303,5 +311,26 @@ public final class HttpLatencyBench {
     } finally {
       TurnBench.deleteTree(base);
     }
+  }
+
+  /**
+   * Health checks one after another on the kept-open socket connection, as a client polling the
+   * service sends them: the edge alone, each check right after the last, where the interleaved rows
+   * have a snapshot call or a call of another client between two checks of one connection.
+   */
+  private Samples healthChecksBackToBack(SocketHttpClient overSocket) throws IOException {
+    Samples samples = new Samples();
+    for (int i = 0; i < warmup + calls; i++) {
+      long start = System.nanoTime();
+      int status = overSocket.send("GET", "/v1/health", null);
+      long nanos = System.nanoTime() - start;
+      if (status != 200) {
+        throw new IllegalStateException("a health check failed: HTTP " + status);
+      }
+      if (i >= warmup) {
+        samples.add(nanos);
+      }
+    }
+    return samples;
   }
 }

@@ -111,7 +111,8 @@ class BenchSmokeTest {
           "tcp_health_us",
           "socket_snapshot_us",
           "socket_connection_per_call_snapshot_us",
-          "socket_connection_per_call_health_us"
+          "socket_connection_per_call_health_us",
+          "socket_health_back_to_back_us"
         }) {
       assertTrue(result.get(row).get("p50").asDouble() > 0, row);
     }

@@ -118,12 +118,13 @@ class CliProcessIT {
     dying.destroyForcibly();
     assertTrue(dying.waitFor(30, TimeUnit.SECONDS));
     assertEquals(137, dying.exitValue(), "killed by SIGKILL");
-    // the killed call only appended b.txt to the before log (issue 23 item 1); its process's first
-    // read folded a.txt, which the call before it had appended
+    // the killed call only appended b.txt to the before log (issue 23 item 1), and its process's
+    // first reads (the turn, its workspace) folded nothing: a.txt, which the call before it had
+    // appended, is still logged too, for whoever reads or writes the turn next
     assertEquals(
         1, StoreRows.value(database, "SELECT count(*) FROM before_log WHERE tool_call = 'two'"));
-    assertEquals(1, StoreRows.value(database, "SELECT count(*) FROM before_log"));
-    assertEquals(1, StoreRows.value(database, "SELECT count(*) FROM file_change"));
+    assertEquals(2, StoreRows.value(database, "SELECT count(*) FROM before_log"));
+    assertEquals(0, StoreRows.value(database, "SELECT count(*) FROM file_change"));
 
     Files.writeString(workspace.resolve("a.txt"), "a after\n");
     Files.writeString(workspace.resolve("b.txt"), "b after\n");

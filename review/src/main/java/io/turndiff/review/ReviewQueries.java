@@ -357,6 +357,25 @@ public final class ReviewQueries {
   }
 
   /**
+   * What {@code turnId} recorded of {@code paths} alone, in one query whatever else the turn
+   * recorded: for the panel's live update of a snapshot call, which shows the paths the call
+   * recorded. Reading the whole turn's records for it, as it did, cost every call of a turn of a
+   * thousand files a read of a thousand changes.
+   */
+  public PathRecords recordsAt(String turnId, Collection<WorkspacePath> paths) {
+    ExternalIds.requireValid("turn", turnId);
+    return store.read(
+        tx -> {
+          StoredTurn turn = tx.turns().require(turnId);
+          String root = tx.workspaces().byId(turn.workspaceId()).orElseThrow().rootReal();
+          return new PathRecords(
+              turn,
+              root,
+              pending.filled(tx, tx.fileChanges().ofTurnsAt(List.of(turn.id()), paths)));
+        });
+  }
+
+  /**
    * The renames among a turn's changes, as {@code git diff -M} finds them ({@link
    * RenameDetection}): a path the turn deleted and one it added whose contents are similar enough,
    * in the order of the new paths; none while the turn is open. Only the deleted and added files'

@@ -12,6 +12,7 @@ import io.turndiff.fixtures.TestWorkspace;
 import io.turndiff.model.ChangeKind;
 import io.turndiff.model.PathInput;
 import io.turndiff.model.RequestException;
+import io.turndiff.model.WorkspacePath;
 import io.turndiff.store.Store;
 import io.turndiff.store.WorkspaceListing;
 import java.nio.file.Files;
@@ -90,6 +91,29 @@ class ReviewQueriesTest {
   void canary() {
     workspace.canary().assertNotInStore(store);
     store.close();
+  }
+
+  /** What the panel's live update of a snapshot call reads: the named paths' changes alone. */
+  @Test
+  void theRecordsAtSomePathsAreThoseOfTheWholeTurnsRecordsAtThem() {
+    TurnRecords whole = queries.records(second);
+
+    PathRecords some = queries.recordsAt(second, List.of(WorkspacePath.of("b.txt")));
+
+    assertEquals(whole.turn(), some.turn());
+    assertEquals(whole.workspaceRoot(), some.workspaceRoot());
+    assertEquals(
+        whole.changes().stream().filter(c -> c.path().equals(WorkspacePath.of("b.txt"))).toList(),
+        some.changes());
+    assertEquals(1, some.changes().size(), "of the turn's two changes, b.txt's");
+    assertEquals(
+        whole.changes(),
+        queries
+            .recordsAt(second, List.of(WorkspacePath.of("b.txt"), WorkspacePath.of("a.txt")))
+            .changes(),
+        "ordered by path, as the whole turn's");
+    assertEquals(
+        List.of(), queries.recordsAt(second, List.of(WorkspacePath.of("c.txt"))).changes());
   }
 
   @Test

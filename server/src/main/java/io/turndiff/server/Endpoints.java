@@ -43,6 +43,7 @@ import io.turndiff.hooks.HookQuery;
 import io.turndiff.hooks.HookSightings;
 import io.turndiff.model.PathInput;
 import io.turndiff.model.WorkspacePath;
+import io.turndiff.review.PathRecords;
 import io.turndiff.review.ReviewQueries;
 import io.turndiff.review.TurnRecords;
 import io.turndiff.rewind.RewindReport;
@@ -301,21 +302,19 @@ final class Endpoints implements TurnEvents {
 
   /** {@code file_snapshotted}: the records of the paths this call recorded first, if any. */
   private void publishSnapshotted(String turn, List<SnapshotVerdict> verdicts) {
-    Set<String> recorded = new HashSet<>();
+    Set<WorkspacePath> recorded = new HashSet<>();
     for (SnapshotVerdict verdict : verdicts) {
       if (verdict.verdict() != SnapshotVerdict.Verdict.ALREADY_RECORDED) {
-        recorded.add(verdict.snapshot().path().display());
+        recorded.add(verdict.snapshot().path());
       }
     }
     if (recorded.isEmpty()) {
       return;
     }
-    TurnRecords records = turndiff.queries().records(turn);
+    PathRecords records = turndiff.queries().recordsAt(turn, recorded);
     ArrayNode files = Json.array();
     for (WireFileRecord file : WireFileRecord.of(records.changes())) {
-      if (recorded.contains(file.path().path())) {
-        files.add(Json.mapper().<ObjectNode>valueToTree(file));
-      }
+      files.add(Json.mapper().<ObjectNode>valueToTree(file));
     }
     ObjectNode data = Json.object().put("turn", turn);
     data.set("files", files);

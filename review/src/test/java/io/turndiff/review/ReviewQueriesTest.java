@@ -14,9 +14,11 @@ import io.turndiff.model.PathInput;
 import io.turndiff.model.RequestException;
 import io.turndiff.model.WorkspacePath;
 import io.turndiff.store.Store;
+import io.turndiff.store.StoredFileChange;
 import io.turndiff.store.WorkspaceListing;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Optional;
@@ -114,6 +116,18 @@ class ReviewQueriesTest {
         "ordered by path, as the whole turn's");
     assertEquals(
         List.of(), queries.recordsAt(second, List.of(WorkspacePath.of("c.txt"))).changes());
+    // a path reached through a symlink (the first turn's leak.txt) and one outside the workspace
+    // (the third turn's), each asked alone, as its call's update asks it
+    List<StoredFileChange> asked = new ArrayList<>();
+    for (String turn : List.of(first, third)) {
+      for (StoredFileChange change : queries.records(turn).changes()) {
+        assertEquals(
+            List.of(change), queries.recordsAt(turn, List.of(change.path())).changes(), turn);
+        asked.add(change);
+      }
+    }
+    assertEquals(4, asked.size(), "a.txt and leak.txt, c.txt and the outside path");
+    assertTrue(asked.stream().anyMatch(change -> change.path().isOutside()), asked.toString());
   }
 
   @Test

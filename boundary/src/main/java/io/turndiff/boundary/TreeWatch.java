@@ -224,6 +224,15 @@ public final class TreeWatch implements AutoCloseable {
     return new Dirty(paths, Optional.empty());
   }
 
+  /**
+   * The number of the last event read so far, without waiting for the events not read yet: every
+   * number {@link #sync} answered before is no larger, and a sync begun after this answers a larger
+   * one (its cookie is an event, read before it answers).
+   */
+  public synchronized long reached() {
+    return sequence;
+  }
+
   /** Forgets the names whose last event is no later than {@code mark}: nobody asks about them. */
   public synchronized void forgetUpTo(long mark) {
     dirty.values().removeIf(at -> at <= mark);
@@ -254,6 +263,9 @@ public final class TreeWatch implements AutoCloseable {
       // away meanwhile (the reader removing its subtree's watches) is either gone before the add
       // (which then makes a new watch) or moved after it (which removes this one)
       synchronized (this) {
+        if (closed) {
+          return; // a walk that outlived the watch (the service's end): its descriptor is gone
+        }
         wd =
             libc.inotifyAddWatch(
                 call,

@@ -344,34 +344,41 @@ public final class ReviewQueries {
     ExternalIds.requireValid("turn", turnId);
     return store.read(
         tx -> {
-          StoredTurn turn = tx.turns().require(turnId);
-          String root = tx.workspaces().byId(turn.workspaceId()).orElseThrow().rootReal();
+          TurnAt at = TurnAt.read(tx, turnId);
           return new TurnRecords(
-              turn,
-              root,
-              pending.filled(tx, tx.fileChanges().ofTurn(turn.id())),
-              rewindsOf(tx, turn),
-              tx.prompts().of(turn.id()),
-              tx.toolCalls().ofTurn(turn.id()));
+              at.turn(),
+              at.root(),
+              pending.filled(tx, tx.fileChanges().ofTurn(at.turn().id())),
+              rewindsOf(tx, at.turn()),
+              tx.prompts().of(at.turn().id()),
+              tx.toolCalls().ofTurn(at.turn().id()));
         });
   }
 
+  /** A turn the caller named, and the real root of its workspace. */
+  private record TurnAt(StoredTurn turn, String root) {
+    static TurnAt read(StoreTransaction tx, String turnId) {
+      StoredTurn turn = tx.turns().require(turnId);
+      return new TurnAt(turn, tx.workspaces().byId(turn.workspaceId()).orElseThrow().rootReal());
+    }
+  }
+
   /**
-   * What {@code turnId} recorded of {@code paths} alone, in one query whatever else the turn
-   * recorded: for the panel's live update of a snapshot call, which shows the paths the call
-   * recorded. Reading the whole turn's records for it, as it did, cost every call of a turn of a
-   * thousand files a read of a thousand changes.
+   * What {@code turnId} recorded of {@code paths} alone: their changes looked up by path (with the
+   * tool calls and sharing turns of those changes), whatever else the turn recorded. For the
+   * panel's live update of a snapshot call, which shows the paths the call recorded; reading the
+   * whole turn's records for it, as it did, cost every call of a turn of a thousand files a read of
+   * a thousand changes.
    */
   public PathRecords recordsAt(String turnId, Collection<WorkspacePath> paths) {
     ExternalIds.requireValid("turn", turnId);
     return store.read(
         tx -> {
-          StoredTurn turn = tx.turns().require(turnId);
-          String root = tx.workspaces().byId(turn.workspaceId()).orElseThrow().rootReal();
+          TurnAt at = TurnAt.read(tx, turnId);
           return new PathRecords(
-              turn,
-              root,
-              pending.filled(tx, tx.fileChanges().ofTurnsAt(List.of(turn.id()), paths)));
+              at.turn(),
+              at.root(),
+              pending.filled(tx, tx.fileChanges().ofTurnsAt(List.of(at.turn().id()), paths)));
         });
   }
 

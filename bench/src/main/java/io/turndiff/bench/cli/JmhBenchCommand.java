@@ -13,7 +13,8 @@ import picocli.CommandLine.Parameters;
     description =
         "JMH microbenchmarks: the per-file boundary cost (openat2, the fallback, "
             + "a plain read), one before-snapshot call, a runtime's Pre hook and a prompt of 50 "
-            + "tool calls through the hooks, a watched call's live update, the turn look-ups and "
+            + "tool calls through the hooks, a prompt in a watched tracked workspace, a watched "
+            + "call's live update, the turn look-ups and "
             + "a file's blame; prints the "
             + "ratios to the plain read.")
 final class JmhBenchCommand implements Callable<Integer> {

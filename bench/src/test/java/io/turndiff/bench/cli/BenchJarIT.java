@@ -54,6 +54,7 @@ class BenchJarIT {
       assertTrue(benchmarks.contains("io.turndiff.bench.jmh.SnapshotCallBenchmark"), benchmarks);
       assertTrue(benchmarks.contains("io.turndiff.bench.jmh.HookCallBenchmark"), benchmarks);
       assertTrue(benchmarks.contains("io.turndiff.bench.jmh.HookTurnBenchmark"), benchmarks);
+      assertTrue(benchmarks.contains("io.turndiff.bench.jmh.WatchedPromptBenchmark"), benchmarks);
       assertTrue(benchmarks.contains("io.turndiff.bench.jmh.SnapshotEventBenchmark"), benchmarks);
     }
   }

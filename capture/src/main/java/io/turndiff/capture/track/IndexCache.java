@@ -388,6 +388,11 @@ final class IndexCache {
     return read;
   }
 
+  /** The index held for the workspace, without asking the store whether it is still current. */
+  Optional<Index> held(long workspaceId) {
+    return Optional.ofNullable(byWorkspace.get(workspaceId));
+  }
+
   /**
    * Holds the index {@code written} over {@code before} as version {@code version}: what a watched
    * scan wrote (a workspace's first index included, written whole), so that the next one need not

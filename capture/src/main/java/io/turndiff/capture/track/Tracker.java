@@ -3,6 +3,7 @@ package io.turndiff.capture.track;
 import io.turndiff.boundary.Observation;
 import io.turndiff.boundary.Portability;
 import io.turndiff.boundary.ScannedEntry;
+import io.turndiff.boundary.TreeWatch;
 import io.turndiff.boundary.WorkspaceBoundary;
 import io.turndiff.boundary.WorkspaceRoot;
 import io.turndiff.capture.workspace.WorkspaceHandles;
@@ -57,6 +58,7 @@ public final class Tracker {
   private final IndexCache indexes;
   private final ContentReader contents;
   private final Watching watching;
+  private final WatchChecks checks;
 
   /** Per workspace: what git tracks in it, read again only when a git index changes. */
   private final Map<Long, GitIndexes> gitIndexes = new ConcurrentHashMap<>();
@@ -72,6 +74,7 @@ public final class Tracker {
     this.indexes = new IndexCache(store);
     this.contents = new ContentReader(store);
     this.watching = new Watching(watch);
+    this.checks = new WatchChecks(this::checkBaseline, watching::checkLater);
   }
 
   /** What the watcher did since this process started (all zero when it does not watch). */
@@ -91,6 +94,7 @@ public final class Tracker {
 
   /** Stops watching (the service's end). */
   public void closeWatches() {
+    checks.close();
     watching.close();
   }
 
@@ -377,15 +381,18 @@ public final class Tracker {
   }
 
   private TrackingOptions options(long workspaceId) {
-    return store
-        .read(tx -> tx.indexes().tracked(workspaceId))
+    return options(store.read(tx -> tx.indexes().tracked(workspaceId)));
+  }
+
+  private static TrackingOptions options(Optional<TrackedWorkspace> tracked) {
+    return tracked
         .map(
-            tracked ->
+            workspace ->
                 new TrackingOptions(
-                    tracked.maxFiles(),
-                    tracked.maxBytes(),
-                    Optional.of(IgnoredFiles.fromCode(tracked.ignoredFiles())),
-                    Optional.of(tracked.ignoredMaxBytes())))
+                    workspace.maxFiles(),
+                    workspace.maxBytes(),
+                    Optional.of(IgnoredFiles.fromCode(workspace.ignoredFiles())),
+                    Optional.of(workspace.ignoredMaxBytes())))
         .orElse(TrackingOptions.DEFAULTS);
   }
 
@@ -519,31 +526,23 @@ public final class Tracker {
     if (!plan.check()) {
       return watched;
     }
-    // the sampled check: the whole tree, compared with what the watched scan found
-    watching.checkStarting();
-    Scan whole = TreeScan.walk(boundary, store.localFile(), git, options, index, plan.watch());
+    // a status's check, in line (Watching): the whole tree, compared with what the watched scan
+    // found
     Comparison full =
-        IndexComparison.of(
-            whole,
+        wholeForCheck(
+            workspaceId,
             index,
-            read(workspaceId, boundary, whole, storeContent, scope, progress),
+            boundary,
+            options,
+            storeContent,
+            progress,
+            scope,
+            git,
+            plan.watch(),
             plan.mark());
-    Set<WorkspacePath> differing = differing(watched.changes(), full.changes());
-    Set<WorkspacePath> unexplained =
-        differing.isEmpty()
-            ? Set.of()
-            : watching.unexplained(workspaceId, plan.mark().orElseThrow(), differing);
-    if (unexplained.isEmpty()) {
+    if (!suspectedMisses(workspaceId, boundary, plan, watched, full)) {
       return watched;
     }
-    watching.suspected(
-        workspaceId,
-        plan.mark().orElseThrow(),
-        unexplained,
-        boundary.rootReal().toString(),
-        describe(watched.changes(), unexplained)
-            + " where a full scan found "
-            + describe(full.changes(), unexplained));
     // no baseline comes of this scan: the next one walks the whole tree again
     return new Comparison(
         full.scan(),
@@ -554,6 +553,140 @@ public final class Tracker {
         full.indexVersion(),
         full.directoriesBefore(),
         OptionalLong.empty());
+  }
+
+  /**
+   * The whole walk of a check, compared with the index the watched scan it checks was; it adds a
+   * watch to each directory it lists when given {@code watch} (a status's check, in line, as its
+   * walk would), none when not (a check off the hooks' path needs none: the scans keep the watch).
+   */
+  private Comparison wholeForCheck(
+      long workspaceId,
+      IndexCache.Index index,
+      WorkspaceBoundary boundary,
+      TrackingOptions options,
+      boolean storeContent,
+      Progress progress,
+      Watching.Scope scope,
+      GitIndexes git,
+      Optional<TreeWatch> watch,
+      OptionalLong mark) {
+    watching.checkStarting();
+    Scan whole = TreeScan.walk(boundary, store.localFile(), git, options, index, watch);
+    return IndexComparison.of(
+        whole, index, read(workspaceId, boundary, whole, storeContent, scope, progress), mark);
+  }
+
+  /**
+   * Compares a check's watched scan with its whole one: the names they differ on that no event
+   * after the check began explains are suspected ({@link Watching#suspected}). True when some were.
+   */
+  private boolean suspectedMisses(
+      long workspaceId,
+      WorkspaceBoundary boundary,
+      Watching.Plan plan,
+      Comparison watched,
+      Comparison full) {
+    Set<WorkspacePath> differing = differing(watched.changes(), full.changes());
+    Set<WorkspacePath> unexplained =
+        differing.isEmpty()
+            ? Set.of()
+            : watching.unexplained(workspaceId, plan.mark().orElseThrow(), differing);
+    if (unexplained.isEmpty()) {
+      return false;
+    }
+    watching.suspected(
+        workspaceId,
+        plan.mark().orElseThrow(),
+        unexplained,
+        boundary.rootReal().toString(),
+        describe(watched.changes(), unexplained)
+            + " where a full scan found "
+            + describe(full.changes(), unexplained));
+    return true;
+  }
+
+  /**
+   * The check of the baseline a hook's scan wrote, made by {@link WatchChecks} off the hook's path
+   * (see {@link Watching}); false when it cannot be made yet: the index this process holds is not
+   * the store's committed one (the scan's write commits after the scan returns).
+   */
+  private boolean checkBaseline(long workspaceId) {
+    Optional<TrackedWorkspace> committed =
+        store.readWithoutFolding(tx -> tx.indexes().tracked(workspaceId));
+    Optional<IndexCache.Index> index =
+        indexes
+            .held(workspaceId)
+            .filter(
+                held ->
+                    committed
+                        .filter(header -> header.version() == held.version())
+                        .filter(header -> header.indexedAtNanos() == held.indexedAtNanos())
+                        .isPresent());
+    if (index.isEmpty()) {
+      return false;
+    }
+    Optional<Watching.Plan> plan = watching.check(workspaceId, index.get());
+    if (plan.isPresent()) {
+      boolean compared = false;
+      try {
+        compared = compareForCheck(workspaceId, index.get(), options(committed), plan.get());
+      } finally {
+        watching.checkDone(workspaceId, compared);
+      }
+    }
+    return true;
+  }
+
+  /**
+   * A check off the hooks' path: a watched scan of the names with an event since the baseline and a
+   * whole walk, both against the baseline's index, neither storing content nor writing anything
+   * (read as a status reads: {@link Watching.Scope#STATUS} trains no dictionary), compared as a
+   * status's check compares them; where they differ on a name no event explains, the name is
+   * suspected and the next scan walks the whole tree. False when the changed names were more than
+   * the budget allows (the next scan walks the whole tree for that). The store is read without
+   * folding: a turn's calls may be appending to the before log meanwhile, and a fold writes no
+   * index.
+   */
+  private boolean compareForCheck(
+      long workspaceId, IndexCache.Index index, TrackingOptions options, Watching.Plan plan) {
+    GitIndexes git = gitIndexes.computeIfAbsent(workspaceId, id -> new GitIndexes());
+    try (WorkspaceHandles.Lease lease = workspaces.borrow(workspaceId)) {
+      WorkspaceBoundary boundary = lease.boundary();
+      Optional<Scan> changed =
+          TreeScan.walkChanged(
+              boundary,
+              store.localFile(),
+              git,
+              options,
+              index,
+              withHardlinked(plan.dirty().orElseThrow(), index),
+              plan.watch().orElseThrow());
+      if (changed.isEmpty()) {
+        return false;
+      }
+      Watching.Scope readOnly = Watching.Scope.STATUS;
+      Comparison watched =
+          IndexComparison.of(
+              changed.get(),
+              index,
+              read(workspaceId, boundary, changed.get(), false, readOnly, Progress.NONE),
+              plan.mark());
+      Comparison full =
+          wholeForCheck(
+              workspaceId,
+              index,
+              boundary,
+              options,
+              false,
+              Progress.NONE,
+              readOnly,
+              git,
+              Optional.empty(),
+              plan.mark());
+      suspectedMisses(workspaceId, boundary, plan, watched, full);
+      return true;
+    }
   }
 
   /**
@@ -686,8 +819,10 @@ public final class Tracker {
           comparison.upserts(),
           comparison.removals(),
           directories);
-      watching.written(
-          workspaceId, version, scan.startedAtNanos(), comparison.watchMark().getAsLong());
+      if (watching.written(
+          workspaceId, version, scan.startedAtNanos(), comparison.watchMark().getAsLong())) {
+        checks.later(workspaceId);
+      }
     } else {
       indexes.invalidate(workspaceId);
     }

@@ -28,11 +28,23 @@ import java.util.concurrent.atomic.AtomicLong;
  * baseline: the first scan after the service started, an index another process wrote, an index that
  * is partial, a queue that overflowed, a watch that could not be added, an ignore file or a git
  * index that changed, a watcher that did not answer, and the scan after a disagreement. Every
- * {@code verifyEvery}-th watched scan, and the first after {@code verifyAfter}, is also done whole
- * and the two compared: the whole result is used wherever they differ on a name that no event after
- * the scan began explains (each name on its own); such a name still without an event at a sync
- * {@link #JUDGED_AFTER} later is a disagreement, logged and counted, and until then it is counted
- * as awaiting its event.
+ * {@code verifyEvery}-th watched scan, and the first after {@code verifyAfter}, is checked: a
+ * watched scan and a whole one of the same tree against the same index, compared. A name they
+ * differ on that no event after the check began explains (each name on its own) is suspected: the
+ * next scan walks the whole tree, and the name still without an event at a sync {@link
+ * #JUDGED_AFTER} later is a disagreement, logged and counted; until then it is counted as awaiting
+ * its event.
+ *
+ * <p>A status's check is made in line, and its whole result used where the two differ: a status
+ * writes no baseline that a later check could verify, and its answer is what the user reads. A scan
+ * that writes the index (a hook's begin, a shell call's Pre and Post, a finish) is checked after it
+ * instead, off the hook's path ({@link WatchChecks}): the check verifies the baseline that scan
+ * wrote, as soon as its transaction has committed. In line, the whole walk made every 50th hook
+ * wait for it, 0.2 s at 100,000 files and 0.8 to 1.4 s at 250,000 (docs/performance.md, "The
+ * watch's check off the hooks' path"), against the 15 ms a watched hook takes. A miss the check
+ * finds is then recorded by the next scan, which walks the whole tree, rather than by the checked
+ * one: the same as a miss between two checks, whose change is recorded by whichever scan next looks
+ * at its name or walks the whole tree.
  *
  * <p>A status writes no index, so it cannot make a baseline of that kind; it makes one of its own
  * (the <i>status baseline</i>, used by the next status only): the index's version, the walk's mark,
@@ -129,6 +141,22 @@ final class Watching implements AutoCloseable {
     private final List<Suspects> suspects = new ArrayList<>();
     private long watchedScans;
     private long lastCheckNanos = System.nanoTime();
+
+    /** A scan that writes the index is due to be checked: the baseline it writes will be. */
+    private boolean checkDue;
+
+    /**
+     * The watch's number when a check last suspected a name: a scan whose mark is no later began
+     * before the suspicion and may have trusted the watch, so its baseline is not kept.
+     */
+    private long untrustedUpTo = -1;
+
+    /**
+     * The mark of the check running off the hooks' path ({@link #check}), {@code Long.MAX_VALUE}
+     * when none runs: the events after it explain what the check finds, so a baseline written
+     * meanwhile forgets none of them.
+     */
+    private long checkingFrom = Long.MAX_VALUE;
 
     State(Optional<TreeWatch> watch) {
       this.watch = watch;
@@ -238,12 +266,17 @@ final class Watching implements AutoCloseable {
     if (dirty.everything().isPresent()) {
       return whole(whole, dirty.everything().get());
     }
-    for (WorkspacePath path : dirty.paths()) {
-      if (IGNORE_FILES.contains(new String(path.name(), StandardCharsets.UTF_8))) {
-        return whole(whole, "an ignore file changed");
-      }
+    if (anIgnoreFileAmong(dirty.paths())) {
+      return whole(whole, "an ignore file changed");
     }
     watchedScans.incrementAndGet();
+    if (check && scope == Scope.WRITE) {
+      // checked after the write instead, off this hook's path (see the class's comment)
+      synchronized (state) {
+        state.checkDue = true;
+      }
+      check = false;
+    }
     if (check) {
       checks.incrementAndGet();
     }
@@ -253,6 +286,15 @@ final class Watching implements AutoCloseable {
       paths.addAll(carried);
     }
     return new Plan(state.watch, mark, Optional.of(paths), check);
+  }
+
+  private static boolean anIgnoreFileAmong(Set<WorkspacePath> paths) {
+    for (WorkspacePath path : paths) {
+      if (IGNORE_FILES.contains(new String(path.name(), StandardCharsets.UTF_8))) {
+        return true;
+      }
+    }
+    return false;
   }
 
   private Plan whole(Plan plan, String why) {
@@ -269,17 +311,92 @@ final class Watching implements AutoCloseable {
 
   /**
    * The index of {@code workspaceId} was written as version {@code version} from a scan that began
-   * at {@code mark}: the new baseline.
+   * at {@code mark}: the new baseline, unless a check suspected a name since that scan began (it
+   * may have trusted the watch about that name). Answers whether the baseline is due to be checked
+   * ({@link #check}, once the write has committed).
    */
-  void written(long workspaceId, long version, long indexedAtNanos, long mark) {
+  boolean written(long workspaceId, long version, long indexedAtNanos, long mark) {
     State state = states.get(workspaceId);
     if (state == null || state.watch.isEmpty()) {
-      return;
+      return false;
     }
     synchronized (state) {
       confirm(state);
+      if (mark <= state.untrustedUpTo) {
+        return false;
+      }
       state.baseline = new Baseline(version, indexedAtNanos, mark);
-      state.watch.get().forgetUpTo(mark);
+      state.watch.get().forgetUpTo(Math.min(mark, state.checkingFrom));
+      boolean due = state.checkDue;
+      state.checkDue = false;
+      return due;
+    }
+  }
+
+  /**
+   * The check of the baseline {@code index} is, when it is still the workspace's baseline and the
+   * watch has nothing to say that makes the next scan walk the whole tree anyway; empty otherwise
+   * (the next scan's own plan says why it walks whole). The names with an event since the baseline
+   * are read under the lock a new baseline is written under, as {@link #plan} reads them; from now
+   * until {@link #checkDone}, a baseline written keeps the events after the check's mark, which
+   * explain what the check finds ({@link #unexplained}).
+   */
+  Optional<Plan> check(long workspaceId, IndexCache.Index index) {
+    State state = states.get(workspaceId);
+    if (state == null || state.watch.isEmpty() || index.partial()) {
+      return Optional.empty();
+    }
+    TreeWatch watch = state.watch.get();
+    OptionalLong mark = watch.sync(SYNC_TIMEOUT);
+    if (mark.isEmpty() || index.directories().isEmpty()) {
+      return Optional.empty();
+    }
+    Baseline baseline;
+    TreeWatch.Dirty dirty;
+    synchronized (state) {
+      confirm(state);
+      baseline = state.baseline;
+      if (baseline == null || !baseline.of(index)) {
+        return Optional.empty();
+      }
+      dirty = watch.dirtySince(baseline.mark());
+      if (dirty.everything().isPresent() || anIgnoreFileAmong(dirty.paths())) {
+        return Optional.empty();
+      }
+      state.lastCheckNanos = System.nanoTime();
+      state.checkingFrom = mark.getAsLong();
+    }
+    return Optional.of(new Plan(state.watch, mark, Optional.of(dirty.paths()), true));
+  }
+
+  /**
+   * The check {@link #check} began is over: {@code compared} when it compared the two scans
+   * (counted), not when it stopped short (more changed names than the budget, a failure).
+   */
+  void checkDone(long workspaceId, boolean compared) {
+    if (compared) {
+      checks.incrementAndGet();
+    }
+    State state = states.get(workspaceId);
+    if (state == null) {
+      return;
+    }
+    synchronized (state) {
+      state.checkingFrom = Long.MAX_VALUE;
+    }
+  }
+
+  /**
+   * A check could not be made of the baseline just written (its write had not committed yet, or the
+   * index held is another): the next baseline written is checked instead.
+   */
+  void checkLater(long workspaceId) {
+    State state = states.get(workspaceId);
+    if (state == null) {
+      return;
+    }
+    synchronized (state) {
+      state.checkDue = true;
     }
   }
 
@@ -296,6 +413,9 @@ final class Watching implements AutoCloseable {
     }
     synchronized (state) {
       confirm(state);
+      if (mark <= state.untrustedUpTo) {
+        return; // began before a check suspected a name, which it may have trusted the watch about
+      }
       StatusBaseline kept = state.statusBaseline;
       if (kept != null && kept.index().of(index) && kept.index().mark() > mark) {
         return;
@@ -382,6 +502,10 @@ final class Watching implements AutoCloseable {
       confirm(state);
       state.baseline = null;
       state.statusBaseline = null;
+      // a scan under way began before this moment and may have trusted the watch about these
+      // names: its baseline is not kept (written, statusSeen); one that begins after it gets a
+      // later number from its sync (the sync's own cookie is an event) and walks the whole tree
+      state.watch.ifPresent(watch -> state.untrustedUpTo = watch.reached());
       state.suspects.add(new Suspects(mark, differing, root, found));
     }
   }

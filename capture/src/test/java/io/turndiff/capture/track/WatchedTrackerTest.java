@@ -29,8 +29,10 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Predicate;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterEach;
@@ -45,7 +47,8 @@ import org.junit.jupiter.api.io.TempDir;
  * The watched scan of tracked workspaces over real files, real inotify and a real store: after
  * every change the watched tracker's answer is compared with an unwatched tracker's full scan of
  * the same tree and index, and the watched tracker checks each of its watched scans against a full
- * one too ({@code verifyEvery} 1), counting every disagreement. Every test checks the canary.
+ * one too ({@code verifyEvery} 1: a status's in line, a refresh's after it on the check's thread),
+ * counting every disagreement. Every test checks the canary.
  */
 class WatchedTrackerTest {
 
@@ -440,15 +443,15 @@ class WatchedTrackerTest {
    * A write through a shared mapping changes the file (its content and, at the first write fault,
    * its times) with no event until the writer closes its descriptor ({@code IN_CLOSE_WRITE}): the
    * kernel's event comes after the change is visible, here by as long as the test likes, as a
-   * write's {@code IN_MODIFY} does under load by as long as the writer is kept from running. The
-   * check finds the change and the whole result wins at once; the name then awaits its event, and
-   * the event that comes late explains it: no disagreement.
+   * write's {@code IN_MODIFY} does under load by as long as the writer is kept from running. A
+   * status's check (in line) finds the change and the whole result wins at once; the name then
+   * awaits its event, and the event that comes late explains it: no disagreement.
    */
   @Test
   void aChangeWhoseEventComesLateIsNoDisagreement() throws Exception {
     workspace.file("a.txt", "one\n").file("d/b.txt", "b\n");
     track();
-    Map<String, ChangeKind> refreshed;
+    Map<String, ChangeKind> seen;
     // the mapping holds the open file as its descriptor does: the file is closed, and its event
     // queued, when both are gone (the arena unmaps it before the channel closes)
     try (FileChannel channel =
@@ -457,16 +460,16 @@ class WatchedTrackerTest {
         Arena arena = Arena.ofConfined()) {
       MemorySegment mapped = channel.map(FileChannel.MapMode.READ_WRITE, 0, 4, arena);
       mapped.set(ValueLayout.JAVA_BYTE, 0, (byte) 'O');
-      refreshed = toMap(watched.refresh(workspaceId()));
+      seen = changes(watched, workspace.root());
       // the next scan's sync: still no event for a.txt, whose writer is still at work
-      assertEquals(Map.of(), changes(watched, workspace.root()));
+      assertEquals(seen, changes(watched, workspace.root()));
       WatchStatus waiting = watched.watchStatus();
       assertEquals(1, waiting.awaitingEvents(), waiting.toString());
       assertEquals(0, waiting.disagreements(), waiting.toString());
     }
-    assertEquals(Map.of("a.txt", ChangeKind.MODIFIED), refreshed, "the whole result wins");
+    assertEquals(Map.of("a.txt", ChangeKind.MODIFIED), seen, "the whole result wins");
     // the descriptor closed: its IN_CLOSE_WRITE, read at the next sync, explains a.txt
-    assertEquals(Map.of(), changes(watched, workspace.root()));
+    assertEquals(seen, changes(watched, workspace.root()));
     WatchStatus status = watched.watchStatus();
     assertEquals(0, status.awaitingEvents(), status.toString());
     assertEquals(0, status.disagreements(), status.toString());
@@ -504,18 +507,15 @@ class WatchedTrackerTest {
   /**
    * A file linked from outside after it was indexed, written through that name and unlinked again
    * has no event in the workspace (inotify reports a write to the directory the writer named): the
-   * watched scan misses it, and the check must count it as a disagreement and answer the whole
-   * result, even though another name that changed after the watched scan (and is explained by its
-   * own event) differs between the two as well.
+   * watched scan misses it, and a status's check must count it as a disagreement and answer the
+   * whole result, even though another name that changed after the watched scan (and is explained by
+   * its own event) differs between the two as well.
    */
   @Test
   void aMissTheCheckFindsIsADisagreementEvenBesideAnExplainedChange() throws Exception {
     workspace.file("a.txt", "one\n").file("d/b.txt", "b\n");
     track();
-    Path elsewhere = workspace.base().resolve("elsewhere.txt");
-    Files.createLink(elsewhere, workspace.resolve("a.txt"));
-    Files.writeString(elsewhere, "two, written outside\n");
-    Files.delete(elsewhere);
+    writeATxtThroughALinkFromOutside();
     atCheck.set(
         () -> {
           try {
@@ -524,13 +524,13 @@ class WatchedTrackerTest {
             throw new IllegalStateException(e);
           }
         });
-    Map<String, ChangeKind> refreshed = toMap(watched.refresh(workspaceId()));
+    Map<String, ChangeKind> seen = changes(watched, workspace.root());
     assertEquals(
         Map.of("a.txt", ChangeKind.MODIFIED, "d/b.txt", ChangeKind.MODIFIED),
-        refreshed,
+        seen,
         "the whole result wins");
     // at the next sync a.txt still has no event, b.txt has its own: a.txt awaits its event
-    assertEquals(Map.of(), changes(watched, workspace.root()));
+    assertEquals(seen, changes(watched, workspace.root()));
     WatchStatus waiting = watched.watchStatus();
     assertEquals(1, waiting.awaitingEvents(), waiting.toString());
     assertEquals(0, waiting.disagreements(), waiting.toString());
@@ -543,8 +543,109 @@ class WatchedTrackerTest {
     assertFalse(
         status.lastDisagreement().orElseThrow().contains("b.txt"),
         "a change explained by its own event is no disagreement: " + status);
-    assertEquals(Map.of(), changes(full, workspace.root()));
+    assertEquals(seen, changes(full, workspace.root()));
     assertEquals("two, written outside\n", workspace.readText("a.txt"));
+  }
+
+  /**
+   * A hook's scan (a refresh, here every one due a check) does not wait for its check: the check
+   * walks the whole tree on a thread of its own once the scan has written its baseline. The miss it
+   * finds makes the next scan walk the whole tree, which records it; and it is a disagreement once
+   * the wait for its event is over.
+   */
+  @Test
+  void aHookScanIsCheckedAfterItOffItsPathAndTheNextScanRecordsTheMiss() throws Exception {
+    workspace.file("a.txt", "one\n").file("d/b.txt", "b\n");
+    track();
+    writeATxtThroughALinkFromOutside();
+    AtomicReference<String> checkedOn = new AtomicReference<>();
+    atCheck.set(() -> checkedOn.set(Thread.currentThread().getName()));
+    long checks = watched.watchStatus().checks();
+
+    assertEquals(Map.of(), toMap(watched.refresh(workspaceId())), "the watched scan misses it");
+    // the suspicion is counted before the check is (once it is over)
+    WatchStatus suspected =
+        awaited(status -> status.awaitingEvents() == 1 && status.checks() == checks + 1);
+    assertEquals(1, suspected.awaitingEvents(), suspected.toString());
+    assertEquals(checks + 1, suspected.checks(), suspected.toString());
+    assertEquals("turndiff-watch-check", checkedOn.get(), "the check ran on its own thread");
+
+    assertEquals(
+        Map.of("a.txt", ChangeKind.MODIFIED),
+        toMap(watched.refresh(workspaceId())),
+        "the scan after the check walks the whole tree");
+    WatchStatus status = judged();
+    assertEquals(1, status.disagreements(), status.toString());
+    assertTrue(
+        status.lastDisagreement().orElseThrow().contains("a.txt=MODIFIED"), status.toString());
+    assertEquals(Map.of(), changes(full, workspace.root()));
+  }
+
+  /**
+   * A hook's scan that writes a baseline while a check of the one before runs (the check's whole
+   * walk takes a second at 250,000 files, hooks keep coming) forgets none of the events after the
+   * check began: the change made meanwhile is explained by its own event, and the check's verdict
+   * on the real miss stands, against whichever baseline is the workspace's by then.
+   */
+  @Test
+  void aBaselineWrittenWhileACheckRunsKeepsTheEventsThatExplainWhatItFinds() throws Exception {
+    workspace.file("a.txt", "one\n").file("d/b.txt", "b\n");
+    track();
+    writeATxtThroughALinkFromOutside();
+    CountDownLatch checking = new CountDownLatch(1);
+    CountDownLatch release = new CountDownLatch(1);
+    atCheck.set(
+        () -> {
+          checking.countDown();
+          try {
+            release.await(30, TimeUnit.SECONDS);
+          } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+          }
+        });
+    try {
+      assertEquals(Map.of(), toMap(watched.refresh(workspaceId())), "the watched scan misses it");
+      assertTrue(checking.await(30, TimeUnit.SECONDS), "the check began");
+      // the check has made its watched scan and waits before its whole walk: a hook comes
+      Files.writeString(workspace.resolve("d/b.txt"), "changed while the check ran\n");
+      assertEquals(Map.of("d/b.txt", ChangeKind.MODIFIED), toMap(watched.refresh(workspaceId())));
+    } finally {
+      release.countDown();
+    }
+    WatchStatus suspected = awaited(status -> status.awaitingEvents() > 0);
+    assertEquals(1, suspected.awaitingEvents(), "a.txt alone: " + suspected);
+    assertEquals(
+        Map.of("a.txt", ChangeKind.MODIFIED),
+        toMap(watched.refresh(workspaceId())),
+        "the scan after the check walks the whole tree");
+    WatchStatus status = judged();
+    assertEquals(1, status.disagreements(), status.toString());
+    assertTrue(
+        status.lastDisagreement().orElseThrow().contains("a.txt=MODIFIED"), status.toString());
+    assertFalse(status.lastDisagreement().orElseThrow().contains("b.txt"), status.toString());
+  }
+
+  /**
+   * Writes a.txt through a hardlink made from outside the workspace and unlinked again: inotify
+   * reports the write to the directory of the name written through, so the watch misses it.
+   */
+  private void writeATxtThroughALinkFromOutside() throws IOException {
+    Path elsewhere = workspace.base().resolve("elsewhere.txt");
+    Files.createLink(elsewhere, workspace.resolve("a.txt"));
+    Files.writeString(elsewhere, "two, written outside\n");
+    Files.delete(elsewhere);
+  }
+
+  /** The watch status once {@code done} holds of it, asked every 100 ms for 30 seconds at most. */
+  private WatchStatus awaited(Predicate<WatchStatus> done) throws InterruptedException {
+    long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
+    while (true) {
+      WatchStatus status = watched.watchStatus();
+      if (done.test(status) || System.nanoTime() > deadline) {
+        return status;
+      }
+      Thread.sleep(100);
+    }
   }
 
   @Test

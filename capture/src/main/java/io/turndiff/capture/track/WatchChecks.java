@@ -1,0 +1,130 @@
+package io.turndiff.capture.track;
+
+import java.time.Duration;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executors;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.function.LongConsumer;
+
+/**
+ * Runs the watch's checks of the baselines hooks' scans wrote ({@link Watching}) on a thread of
+ * their own, after the scan's hook has returned: at most one waiting per workspace (and one
+ * running), one running at a time in all (a check is a whole walk of a tree: two at once would only
+ * take the cores the hooks run on). Made when the first check is due, so a process that never
+ * watches has no thread.
+ */
+final class WatchChecks implements AutoCloseable {
+
+  /** A check of a workspace's baseline: false when it cannot be made yet. */
+  @FunctionalInterface
+  interface Check {
+    boolean made(long workspaceId);
+  }
+
+  private static final System.Logger LOG = System.getLogger(WatchChecks.class.getName());
+
+  /**
+   * How long after the write a check starts. The scan that wrote the baseline returns before its
+   * transaction commits (a finish writes the index in the turn's own transaction), and a check
+   * verifies the committed index: a finish commits in milliseconds, and by then the hooks of the
+   * same moment (a begin's tool calls, the next prompt's begin) have gone first.
+   */
+  private static final Duration DELAY = Duration.ofSeconds(1);
+
+  /**
+   * How many times in all a check that finds the write not committed yet (a stalled commit on a
+   * loaded machine) is tried, {@link #DELAY} apart, before it is left to the next baseline written.
+   */
+  private static final int ATTEMPTS = 3;
+
+  /** How long closing waits for a check that is running: a whole walk of a big tree. */
+  private static final Duration CLOSING_WAIT = Duration.ofSeconds(30);
+
+  private final Check check;
+  private final LongConsumer notMade;
+  private final Set<Long> pending = ConcurrentHashMap.newKeySet();
+  private ScheduledExecutorService executor;
+  private volatile boolean closed;
+
+  /**
+   * {@code check} checks the baseline of the workspace it is given; {@code notMade} hears of a
+   * workspace whose check could not be made in {@value #ATTEMPTS} attempts.
+   */
+  WatchChecks(Check check, LongConsumer notMade) {
+    this.check = check;
+    this.notMade = notMade;
+  }
+
+  /** Checks {@code workspaceId}'s baseline {@link #DELAY} from now, unless a check is waiting. */
+  void later(long workspaceId) {
+    if (pending.add(workspaceId)) {
+      schedule(workspaceId, 1);
+    }
+  }
+
+  private void schedule(long workspaceId, int attempt) {
+    try {
+      executor().schedule(() -> run(workspaceId, attempt), DELAY.toMillis(), TimeUnit.MILLISECONDS);
+    } catch (RejectedExecutionException | IllegalStateException e) {
+      pending.remove(workspaceId); // closed: the service is ending
+    }
+  }
+
+  private void run(long workspaceId, int attempt) {
+    // no longer waiting: a check due while this one runs waits its turn behind it
+    pending.remove(workspaceId);
+    try {
+      if (check.made(workspaceId)) {
+        return;
+      }
+      if (attempt >= ATTEMPTS) {
+        notMade.accept(workspaceId);
+      } else if (pending.add(workspaceId)) {
+        schedule(workspaceId, attempt + 1);
+      }
+    } catch (RuntimeException e) {
+      if (closed) {
+        return; // interrupted by the service's end: nothing was found, nothing is lost
+      }
+      // a failed check found nothing: the next check due is made as usual
+      LOG.log(
+          System.Logger.Level.WARNING,
+          "the watch's check of workspace " + workspaceId + " could not be made: " + e,
+          e);
+    }
+  }
+
+  private synchronized ScheduledExecutorService executor() {
+    if (closed) {
+      throw new IllegalStateException("closed");
+    }
+    if (executor == null) {
+      executor =
+          Executors.newSingleThreadScheduledExecutor(
+              Thread.ofPlatform().daemon().name("turndiff-watch-check").factory());
+    }
+    return executor;
+  }
+
+  /** Drops the checks waiting, and waits for the one running (it reads through a lease). */
+  @Override
+  public void close() {
+    ScheduledExecutorService running;
+    synchronized (this) {
+      closed = true;
+      running = executor;
+    }
+    if (running == null) {
+      return;
+    }
+    running.shutdownNow();
+    try {
+      running.awaitTermination(CLOSING_WAIT.toMillis(), TimeUnit.MILLISECONDS);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+  }
+}

@@ -1,0 +1,64 @@
+package io.turndiff.capture.track;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import io.turndiff.boundary.Portability;
+import io.turndiff.model.WorkspacePath;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The watch's policy over a real inotify instance: what a check's suspicion does to the baseline of
+ * a scan that was already under way when the check (made on another thread, after a hook's scan)
+ * suspected a name.
+ */
+class WatchingTest {
+
+  private static final long WORKSPACE = 7;
+
+  private static IndexCache.Index index(long version) {
+    return IndexCache.Index.of(
+        version, version, false, List.of(), Optional.of(DirectoryModes.NONE));
+  }
+
+  /**
+   * A scan planned on the baseline a check then found wrong trusted the watch about the suspected
+   * name; its baseline, written after the suspicion, is not kept: the next scan walks the whole
+   * tree, which records the miss. Kept, the miss would wait for the next check.
+   */
+  @Test
+  void aScanUnderWayWhenACheckSuspectsANameWritesNoBaseline() {
+    assumeTrue(Portability.current().watches(), "nothing is watched in the posix mode");
+    try (Watching watching = new Watching(WatchOptions.SERVICE)) {
+      Watching.Plan first = watching.plan(WORKSPACE, index(1), Watching.Scope.WRITE);
+      assumeTrue(first.watch().isPresent(), "inotify is available here");
+      assertTrue(first.dirty().isEmpty(), "the first scan walks the whole tree");
+      watching.written(WORKSPACE, 1, 1, first.mark().orElseThrow());
+
+      Watching.Plan underWay = watching.plan(WORKSPACE, index(1), Watching.Scope.WRITE);
+      assertTrue(underWay.dirty().isPresent(), "a watched scan");
+      // the check, on its own thread, suspects a name no event explains
+      watching.suspected(
+          WORKSPACE,
+          underWay.mark().orElseThrow(),
+          Set.of(WorkspacePath.of("a.txt")),
+          "/w",
+          "{} where a full scan found {a.txt=MODIFIED}");
+      assertFalse(watching.written(WORKSPACE, 2, 2, underWay.mark().orElseThrow()));
+
+      long wholeBefore = watching.status().fullScans();
+      Watching.Plan next = watching.plan(WORKSPACE, index(2), Watching.Scope.WRITE);
+      assertTrue(next.dirty().isEmpty(), "the scan after the suspicion walks the whole tree");
+      assertEquals(wholeBefore + 1, watching.status().fullScans());
+
+      // a scan that began after the suspicion makes the baseline again
+      watching.written(WORKSPACE, 3, 3, next.mark().orElseThrow());
+      assertTrue(watching.plan(WORKSPACE, index(3), Watching.Scope.WRITE).dirty().isPresent());
+    }
+  }
+}

@@ -491,8 +491,30 @@ public final class Tracker {
       boolean storeContent,
       Progress progress,
       Watching.Scope scope) {
-    GitIndexes git = gitIndexes.computeIfAbsent(workspaceId, id -> new GitIndexes());
     Watching.Plan plan = watching.plan(workspaceId, index, scope);
+    if (!plan.check()) {
+      return scan(workspaceId, index, boundary, options, storeContent, progress, scope, plan);
+    }
+    try {
+      return scan(workspaceId, index, boundary, options, storeContent, progress, scope, plan);
+    } finally {
+      // a status's check in line is over: the baselines written from now on may forget the
+      // events after its mark
+      watching.checkDone(workspaceId, plan.mark().orElseThrow());
+    }
+  }
+
+  /** {@link #scanAndCompare} as {@code plan} says: the changed names or the whole tree. */
+  private Comparison scan(
+      long workspaceId,
+      IndexCache.Index index,
+      WorkspaceBoundary boundary,
+      TrackingOptions options,
+      boolean storeContent,
+      Progress progress,
+      Watching.Scope scope,
+      Watching.Plan plan) {
+    GitIndexes git = gitIndexes.computeIfAbsent(workspaceId, id -> new GitIndexes());
     Optional<Scan> changed =
         plan.dirty()
             .map(dirty -> withHardlinked(dirty, index))
@@ -628,11 +650,10 @@ public final class Tracker {
     }
     Optional<Watching.Plan> plan = watching.check(workspaceId, index.get());
     if (plan.isPresent()) {
-      boolean compared = false;
       try {
-        compared = compareForCheck(workspaceId, index.get(), options(committed), plan.get());
+        compareForCheck(workspaceId, index.get(), options(committed), plan.get());
       } finally {
-        watching.checkDone(workspaceId, compared);
+        watching.checkDone(workspaceId, plan.get().mark().orElseThrow());
       }
     }
     return true;
@@ -643,12 +664,12 @@ public final class Tracker {
    * whole walk, both against the baseline's index, neither storing content nor writing anything
    * (read as a status reads: {@link Watching.Scope#STATUS} trains no dictionary), compared as a
    * status's check compares them; where they differ on a name no event explains, the name is
-   * suspected and the next scan walks the whole tree. False when the changed names were more than
-   * the budget allows (the next scan walks the whole tree for that). The store is read without
-   * folding: a turn's calls may be appending to the before log meanwhile, and a fold writes no
-   * index.
+   * suspected and the next scan walks the whole tree. Nothing is compared when the changed names
+   * were more than the budget allows (the next scan walks the whole tree for that). The store is
+   * read without folding: a turn's calls may be appending to the before log meanwhile, and a fold
+   * writes no index.
    */
-  private boolean compareForCheck(
+  private void compareForCheck(
       long workspaceId, IndexCache.Index index, TrackingOptions options, Watching.Plan plan) {
     GitIndexes git = gitIndexes.computeIfAbsent(workspaceId, id -> new GitIndexes());
     try (WorkspaceHandles.Lease lease = workspaces.borrow(workspaceId)) {
@@ -663,7 +684,7 @@ public final class Tracker {
               withHardlinked(plan.dirty().orElseThrow(), index),
               plan.watch().orElseThrow());
       if (changed.isEmpty()) {
-        return false;
+        return;
       }
       Watching.Scope readOnly = Watching.Scope.STATUS;
       Comparison watched =
@@ -685,7 +706,6 @@ public final class Tracker {
               Optional.empty(),
               plan.mark());
       suspectedMisses(workspaceId, boundary, plan, watched, full);
-      return true;
     }
   }
 

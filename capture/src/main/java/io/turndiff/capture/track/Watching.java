@@ -152,11 +152,15 @@ final class Watching implements AutoCloseable {
     private long untrustedUpTo = -1;
 
     /**
-     * The mark of the check running off the hooks' path ({@link #check}), {@code Long.MAX_VALUE}
-     * when none runs: the events after it explain what the check finds, so a baseline written
-     * meanwhile forgets none of them.
+     * The marks of the checks running (each mark with how many run from it): a status's in line,
+     * one off the hooks' path. The events after a check's mark explain what it finds, so a baseline
+     * written meanwhile forgets none of them ({@link #written}).
      */
-    private long checkingFrom = Long.MAX_VALUE;
+    private final TreeMap<Long, Integer> checkMarks = new TreeMap<>();
+
+    long oldestCheck() {
+      return checkMarks.isEmpty() ? Long.MAX_VALUE : checkMarks.firstKey();
+    }
 
     State(Optional<TreeWatch> watch) {
       this.watch = watch;
@@ -194,8 +198,9 @@ final class Watching implements AutoCloseable {
     return options.enabled();
   }
 
-  /** Tells the test hook that a watched scan is done and its check begins. */
+  /** Counts a check whose watched scan is done and whose whole walk begins; tells the test hook. */
   void checkStarting() {
+    checks.incrementAndGet();
     options.hook().reached(TestHook.Point.WATCH_CHECK_STARTING);
   }
 
@@ -278,7 +283,9 @@ final class Watching implements AutoCloseable {
       check = false;
     }
     if (check) {
-      checks.incrementAndGet();
+      synchronized (state) {
+        state.checkMarks.merge(mark.getAsLong(), 1, Integer::sum);
+      }
     }
     Set<WorkspacePath> paths = dirty.paths();
     if (!carried.isEmpty()) {
@@ -326,7 +333,7 @@ final class Watching implements AutoCloseable {
         return false;
       }
       state.baseline = new Baseline(version, indexedAtNanos, mark);
-      state.watch.get().forgetUpTo(Math.min(mark, state.checkingFrom));
+      state.watch.get().forgetUpTo(Math.min(mark, state.oldestCheck()));
       boolean due = state.checkDue;
       state.checkDue = false;
       return due;
@@ -339,7 +346,7 @@ final class Watching implements AutoCloseable {
    * (the next scan's own plan says why it walks whole). The names with an event since the baseline
    * are read under the lock a new baseline is written under, as {@link #plan} reads them; from now
    * until {@link #checkDone}, a baseline written keeps the events after the check's mark, which
-   * explain what the check finds ({@link #unexplained}).
+   * explain what the check finds ({@link #unexplained}), as it does for a status's check.
    */
   Optional<Plan> check(long workspaceId, IndexCache.Index index) {
     State state = states.get(workspaceId);
@@ -364,25 +371,23 @@ final class Watching implements AutoCloseable {
         return Optional.empty();
       }
       state.lastCheckNanos = System.nanoTime();
-      state.checkingFrom = mark.getAsLong();
+      state.checkMarks.merge(mark.getAsLong(), 1, Integer::sum);
     }
     return Optional.of(new Plan(state.watch, mark, Optional.of(dirty.paths()), true));
   }
 
   /**
-   * The check {@link #check} began is over: {@code compared} when it compared the two scans
-   * (counted), not when it stopped short (more changed names than the budget, a failure).
+   * The check from {@code mark} is over, whether it compared its two scans or stopped short (more
+   * changed names than the budget, a failure): a status's that {@link #plan} planned, or one {@link
+   * #check} began.
    */
-  void checkDone(long workspaceId, boolean compared) {
-    if (compared) {
-      checks.incrementAndGet();
-    }
+  void checkDone(long workspaceId, long mark) {
     State state = states.get(workspaceId);
     if (state == null) {
       return;
     }
     synchronized (state) {
-      state.checkingFrom = Long.MAX_VALUE;
+      state.checkMarks.computeIfPresent(mark, (at, running) -> running == 1 ? null : running - 1);
     }
   }
 

@@ -626,6 +626,44 @@ class WatchedTrackerTest {
   }
 
   /**
+   * A status's check in line, held before its whole walk while a hook's scan writes a baseline: the
+   * change the hook records was made after the status's check began and is explained by its own
+   * event, which the baseline written meanwhile keeps. Forgotten, the check would suspect it, and
+   * count a disagreement five seconds later for a change the watch saw.
+   */
+  @Test
+  void aBaselineWrittenWhileAStatusIsCheckedKeepsTheEventsThatExplainWhatItFinds()
+      throws Exception {
+    workspace.file("a.txt", "one\n").file("d/b.txt", "b\n");
+    track();
+    CountDownLatch checking = new CountDownLatch(1);
+    CountDownLatch release = new CountDownLatch(1);
+    atCheck.set(
+        () -> {
+          checking.countDown();
+          try {
+            release.await(30, TimeUnit.SECONDS);
+          } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+          }
+        });
+    AtomicReference<Map<String, ChangeKind>> seen = new AtomicReference<>();
+    Thread status = Thread.ofPlatform().start(() -> seen.set(changes(watched, workspace.root())));
+    try {
+      assertTrue(checking.await(30, TimeUnit.SECONDS), "the status's check began");
+      Files.writeString(workspace.resolve("d/b.txt"), "changed while the status ran\n");
+      assertEquals(Map.of("d/b.txt", ChangeKind.MODIFIED), toMap(watched.refresh(workspaceId())));
+    } finally {
+      release.countDown();
+      status.join();
+    }
+    assertEquals(Map.of(), seen.get(), "the status's watched scan came first");
+    WatchStatus after = watched.watchStatus();
+    assertEquals(0, after.awaitingEvents(), after.toString());
+    assertEquals(0, after.disagreements(), after.toString());
+  }
+
+  /**
    * Writes a.txt through a hardlink made from outside the workspace and unlinked again: inotify
    * reports the write to the directory of the name written through, so the watch misses it.
    */

@@ -204,7 +204,10 @@ final class Watching implements AutoCloseable {
     options.hook().reached(TestHook.Point.WATCH_CHECK_STARTING);
   }
 
-  /** How the next scan of {@code workspaceId} against {@code index} goes. */
+  /**
+   * How the next scan of {@code workspaceId} against {@code index} goes. A plan with {@code check}
+   * (a status's, in line) holds its mark until the caller calls {@link #checkDone} with it.
+   */
   Plan plan(long workspaceId, IndexCache.Index index, Scope scope) {
     if (!options.enabled()) {
       return Plan.UNWATCHED;
@@ -232,6 +235,7 @@ final class Watching implements AutoCloseable {
     Set<WorkspacePath> carried = Set.of();
     Optional<TreeWatch.Dirty> changed = Optional.empty();
     boolean check;
+    Optional<String> whyWhole;
     synchronized (state) {
       confirm(state);
       baseline = state.baseline;
@@ -254,45 +258,58 @@ final class Watching implements AutoCloseable {
       if (check) {
         state.lastCheckNanos = System.nanoTime();
       }
+      whyWhole = wholeWalkReason(scope, baseline, index, changed);
+      if (check && whyWhole.isEmpty()) {
+        if (scope == Scope.WRITE) {
+          // checked after the write instead, off this hook's path (see the class's comment)
+          state.checkDue = true;
+          check = false;
+        } else {
+          // a status's check in line holds its mark from here, under the lock a baseline is
+          // written under: one written from now on forgets none of the events after it
+          state.checkMarks.merge(mark.getAsLong(), 1, Integer::sum);
+        }
+      }
     }
-    if (scope == Scope.TRACK) {
-      return whole(whole, "a track walks the whole tree");
-    }
-    if (baseline == null) {
-      return whole(whole, "no watched scan of this workspace yet");
-    }
-    if (!baseline.of(index)) {
-      return whole(whole, "the index was written by another scan");
-    }
-    if (index.partial() || index.directories().isEmpty()) {
-      return whole(whole, "the index is partial");
-    }
-    TreeWatch.Dirty dirty = changed.orElseThrow();
-    if (dirty.everything().isPresent()) {
-      return whole(whole, dirty.everything().get());
-    }
-    if (anIgnoreFileAmong(dirty.paths())) {
-      return whole(whole, "an ignore file changed");
+    if (whyWhole.isPresent()) {
+      return whole(whole, whyWhole.get());
     }
     watchedScans.incrementAndGet();
-    if (check && scope == Scope.WRITE) {
-      // checked after the write instead, off this hook's path (see the class's comment)
-      synchronized (state) {
-        state.checkDue = true;
-      }
-      check = false;
-    }
-    if (check) {
-      synchronized (state) {
-        state.checkMarks.merge(mark.getAsLong(), 1, Integer::sum);
-      }
-    }
+    TreeWatch.Dirty dirty = changed.orElseThrow();
     Set<WorkspacePath> paths = dirty.paths();
     if (!carried.isEmpty()) {
       paths = new HashSet<>(paths);
       paths.addAll(carried);
     }
     return new Plan(state.watch, mark, Optional.of(paths), check);
+  }
+
+  /**
+   * Why a scan from {@code baseline} must walk the whole tree, given the names with an event since
+   * it ({@code changed}, read under the state's lock); empty when the watch can be trusted.
+   */
+  private static Optional<String> wholeWalkReason(
+      Scope scope, Baseline baseline, IndexCache.Index index, Optional<TreeWatch.Dirty> changed) {
+    if (scope == Scope.TRACK) {
+      return Optional.of("a track walks the whole tree");
+    }
+    if (baseline == null) {
+      return Optional.of("no watched scan of this workspace yet");
+    }
+    if (!baseline.of(index)) {
+      return Optional.of("the index was written by another scan");
+    }
+    if (index.partial() || index.directories().isEmpty()) {
+      return Optional.of("the index is partial");
+    }
+    TreeWatch.Dirty dirty = changed.orElseThrow();
+    if (dirty.everything().isPresent()) {
+      return dirty.everything();
+    }
+    if (anIgnoreFileAmong(dirty.paths())) {
+      return Optional.of("an ignore file changed");
+    }
+    return Optional.empty();
   }
 
   private static boolean anIgnoreFileAmong(Set<WorkspacePath> paths) {
@@ -350,30 +367,26 @@ final class Watching implements AutoCloseable {
    */
   Optional<Plan> check(long workspaceId, IndexCache.Index index) {
     State state = states.get(workspaceId);
-    if (state == null || state.watch.isEmpty() || index.partial()) {
+    if (state == null || state.watch.isEmpty()) {
       return Optional.empty();
     }
     TreeWatch watch = state.watch.get();
     OptionalLong mark = watch.sync(SYNC_TIMEOUT);
-    if (mark.isEmpty() || index.directories().isEmpty()) {
+    if (mark.isEmpty()) {
       return Optional.empty();
     }
-    Baseline baseline;
-    TreeWatch.Dirty dirty;
+    Optional<TreeWatch.Dirty> dirty;
     synchronized (state) {
       confirm(state);
-      baseline = state.baseline;
-      if (baseline == null || !baseline.of(index)) {
-        return Optional.empty();
-      }
-      dirty = watch.dirtySince(baseline.mark());
-      if (dirty.everything().isPresent() || anIgnoreFileAmong(dirty.paths())) {
+      Baseline baseline = state.baseline;
+      dirty = Optional.ofNullable(baseline).map(from -> watch.dirtySince(from.mark()));
+      if (wholeWalkReason(Scope.WRITE, baseline, index, dirty).isPresent()) {
         return Optional.empty();
       }
       state.lastCheckNanos = System.nanoTime();
       state.checkMarks.merge(mark.getAsLong(), 1, Integer::sum);
     }
-    return Optional.of(new Plan(state.watch, mark, Optional.of(dirty.paths()), true));
+    return Optional.of(new Plan(state.watch, mark, Optional.of(dirty.orElseThrow().paths()), true));
   }
 
   /**

@@ -563,7 +563,7 @@ class WatchedTrackerTest {
     long checks = watched.watchStatus().checks();
 
     assertEquals(Map.of(), toMap(watched.refresh(workspaceId())), "the watched scan misses it");
-    // the suspicion is counted before the check is (once it is over)
+    // the check is counted as its whole walk begins, the suspicion after it
     WatchStatus suspected =
         awaited(status -> status.awaitingEvents() == 1 && status.checks() == checks + 1);
     assertEquals(1, suspected.awaitingEvents(), suspected.toString());
@@ -594,15 +594,7 @@ class WatchedTrackerTest {
     writeATxtThroughALinkFromOutside();
     CountDownLatch checking = new CountDownLatch(1);
     CountDownLatch release = new CountDownLatch(1);
-    atCheck.set(
-        () -> {
-          checking.countDown();
-          try {
-            release.await(30, TimeUnit.SECONDS);
-          } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-          }
-        });
+    atCheck.set(holding(checking, release));
     try {
       assertEquals(Map.of(), toMap(watched.refresh(workspaceId())), "the watched scan misses it");
       assertTrue(checking.await(30, TimeUnit.SECONDS), "the check began");
@@ -638,17 +630,19 @@ class WatchedTrackerTest {
     track();
     CountDownLatch checking = new CountDownLatch(1);
     CountDownLatch release = new CountDownLatch(1);
-    atCheck.set(
-        () -> {
-          checking.countDown();
-          try {
-            release.await(30, TimeUnit.SECONDS);
-          } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-          }
-        });
+    atCheck.set(holding(checking, release));
     AtomicReference<Map<String, ChangeKind>> seen = new AtomicReference<>();
-    Thread status = Thread.ofPlatform().start(() -> seen.set(changes(watched, workspace.root())));
+    AtomicReference<Throwable> failed = new AtomicReference<>();
+    Thread status =
+        Thread.ofPlatform()
+            .start(
+                () -> {
+                  try {
+                    seen.set(changes(watched, workspace.root()));
+                  } catch (Throwable e) {
+                    failed.set(e);
+                  }
+                });
     try {
       assertTrue(checking.await(30, TimeUnit.SECONDS), "the status's check began");
       Files.writeString(workspace.resolve("d/b.txt"), "changed while the status ran\n");
@@ -657,10 +651,23 @@ class WatchedTrackerTest {
       release.countDown();
       status.join();
     }
-    assertEquals(Map.of(), seen.get(), "the status's watched scan came first");
+    assertEquals(null, failed.get(), "the status failed");
     WatchStatus after = watched.watchStatus();
-    assertEquals(0, after.awaitingEvents(), after.toString());
+    assertEquals(0, after.awaitingEvents(), "nothing suspected: " + after);
     assertEquals(0, after.disagreements(), after.toString());
+    assertEquals(Map.of(), seen.get(), "no suspicion: the status answers its watched scan");
+  }
+
+  /** At a check: tells {@code checking}, then waits for {@code release} (30 seconds at most). */
+  private static Runnable holding(CountDownLatch checking, CountDownLatch release) {
+    return () -> {
+      checking.countDown();
+      try {
+        release.await(30, TimeUnit.SECONDS);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
+    };
   }
 
   /**

@@ -497,6 +497,7 @@ final class ServiceCommand {
               + watch.overflows()
               + ", checks "
               + watch.checks()
+              + (watch.failedChecks() > 0 ? " (failed " + watch.failedChecks() + ")" : "")
               + (watch.awaitingEvents() > 0
                   ? ", awaiting their event " + watch.awaitingEvents()
                   : "")
@@ -504,6 +505,9 @@ final class ServiceCommand {
               + watch.disagreements());
       if (watch.lastDisagreement() != null) {
         out.println("last disagreement: " + watch.lastDisagreement());
+      }
+      if (watch.lastFailedCheck() != null) {
+        out.println("last failed check: " + watch.lastFailedCheck());
       }
     }
 

@@ -13,7 +13,8 @@ import java.util.OptionalLong;
  * holds. The watcher takes one watch per directory of every tracked workspace; past the user's
  * {@code fs.inotify.max_user_watches} it falls back to walking the whole tree at every finish
  * (correct, but O(tree) again), and editors and other watchers share the same limit, so a watcher
- * near it is warned about before it is reached.
+ * near it is warned about before it is reached. A watcher whose checks against a whole walk failed
+ * is warned about too: its watched scans went unchecked.
  */
 final class WatchCheckup {
 
@@ -60,6 +61,17 @@ final class WatchCheckup {
     }
     if (limit.isPresent() && found.directories() * 100L > limit.getAsLong() * WARN_PERCENT) {
       return Check.warn("watch", holds, raise);
+    }
+    if (found.failedChecks() > 0) {
+      return Check.warn(
+          "watch",
+          holds
+              + "; "
+              + found.failedChecks()
+              + " check(s) of the watched scans against a whole walk failed, the last: "
+              + found.lastFailedCheck(),
+          "read the service's log (turndiff service status names it) for why; a restart of the"
+              + " service (turndiff service stop && turndiff service start) walks every tree again");
     }
     return Check.ok("watch", holds);
   }

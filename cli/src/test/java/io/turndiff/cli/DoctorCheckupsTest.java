@@ -57,7 +57,7 @@ class DoctorCheckupsTest {
   }
 
   private static WireServiceWatch watch(int directories, Map<String, Long> fallbacks) {
-    return new WireServiceWatch(true, 1, directories, 10, 1, fallbacks, 0, 0, 0, 0, null);
+    return new WireServiceWatch(true, 1, directories, 10, 1, fallbacks, 0, 0, 0, 0, null, 0, null);
   }
 
   @Test
@@ -80,6 +80,23 @@ class DoctorCheckupsTest {
     assertEquals(Verdict.OK, fine.verdict(), fine.toString());
     assertTrue(fine.found().contains("limit is " + limit), fine.found());
     assertEquals(Verdict.SKIP, WatchCheckup.of(Optional.empty()).verdict());
+  }
+
+  @Test
+  void aWatcherWhoseChecksFailedWarnsWithTheLastReason() {
+    WireServiceWatch failing =
+        new WireServiceWatch(
+            true, 1, 0, 10, 1, Map.of(), 0, 3, 0, 0, null, 2, "/w: the tree could not be read");
+    Check check = WatchCheckup.of(Optional.of(serviceWatching(failing)));
+    assertEquals(Verdict.WARN, check.verdict(), check.toString());
+    assertTrue(
+        check
+            .found()
+            .endsWith(
+                "2 check(s) of the watched scans against a whole walk failed, the"
+                    + " last: /w: the tree could not be read"),
+        check.found());
+    assertTrue(check.todo().contains("service status names it"), check.todo());
   }
 
   @Test

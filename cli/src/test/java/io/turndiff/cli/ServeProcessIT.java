@@ -322,6 +322,8 @@ class ServeProcessIT {
     assertTrue(watch.get("enabled").asBoolean(), watch.toString());
     assertTrue(watch.get("watched_scans").asLong() >= 2, watch.toString());
     assertEquals(0, watch.get("disagreements").asLong(), watch.toString());
+    assertEquals(0, watch.get("failed_checks").asLong(), watch.toString());
+    assertTrue(watch.get("last_failed_check").isNull(), watch.toString());
   }
 
   @Test

@@ -9,7 +9,8 @@ import java.util.Map;
  * whole tree (by why, in {@code fallbacks}), the kernel queue overflows, and the checks of a
  * watched scan against a full one with the names still awaiting their event ({@code
  * awaitingEvents}: a disagreement if it does not come within 5 seconds) and the disagreements they
- * found (the last one described, null when none).
+ * found (the last one described, null when none), and the checks that failed before they could
+ * compare ({@code failedChecks}, the last one's reason in {@code lastFailedCheck}, null when none).
  */
 public record WireServiceWatch(
     boolean enabled,
@@ -22,7 +23,9 @@ public record WireServiceWatch(
     long checks,
     long awaitingEvents,
     long disagreements,
-    String lastDisagreement) {
+    String lastDisagreement,
+    long failedChecks,
+    String lastFailedCheck) {
 
   public static WireServiceWatch of(WatchStatus status) {
     return new WireServiceWatch(
@@ -36,6 +39,8 @@ public record WireServiceWatch(
         status.checks(),
         status.awaitingEvents(),
         status.disagreements(),
-        status.lastDisagreement().orElse(null));
+        status.lastDisagreement().orElse(null),
+        status.failedChecks(),
+        status.lastFailedCheck().orElse(null));
   }
 }

@@ -74,7 +74,7 @@ public final class Tracker {
     this.indexes = new IndexCache(store);
     this.contents = new ContentReader(store);
     this.watching = new Watching(watch);
-    this.checks = new WatchChecks(this::checkBaseline, watching::checkLater);
+    this.checks = new WatchChecks(this::checkBaseline, watching::checkLater, this::checkFailed);
   }
 
   /** What the watcher did since this process started (all zero when it does not watch). */
@@ -333,9 +333,7 @@ public final class Tracker {
     if (paths.isEmpty()) {
       return Set.of();
     }
-    GitIgnoredPaths judge =
-        new GitIgnoredPaths(
-            boundary, gitIndexes.computeIfAbsent(workspaceId, id -> new GitIndexes()));
+    GitIgnoredPaths judge = new GitIgnoredPaths(boundary, gitIndexes(workspaceId));
     return paths.stream().filter(judge::ignored).collect(Collectors.toUnmodifiableSet());
   }
 
@@ -457,8 +455,37 @@ public final class Tracker {
       OptionalLong watchMark) {}
 
   /**
-   * {@link #scanAndCompare}; a status's result with a watch mark becomes the status baseline of the
-   * next status ({@link Watching#statusSeen}): the names it found different from the index.
+   * What one scan of a workspace works with: the index it compares against (the one {@link
+   * IndexCache} holds), the boundary it reads through, the workspace's budgets, whether new content
+   * goes to the blob table as it is read, who hears of its progress, and what the scan is for.
+   */
+  private record ScanInputs(
+      long workspaceId,
+      IndexCache.Index index,
+      WorkspaceBoundary boundary,
+      TrackingOptions options,
+      boolean storeContent,
+      Progress progress,
+      Watching.Scope scope) {
+
+    /**
+     * A check's, off the hooks' path: against the baseline's index, storing no content, read as a
+     * status reads ({@link Watching.Scope#STATUS} trains no dictionary).
+     */
+    static ScanInputs ofCheck(
+        long workspaceId,
+        IndexCache.Index index,
+        WorkspaceBoundary boundary,
+        TrackingOptions options) {
+      return new ScanInputs(
+          workspaceId, index, boundary, options, false, Progress.NONE, Watching.Scope.STATUS);
+    }
+  }
+
+  /**
+   * {@link #scanAndCompare} against the index held now; a status's result with a watch mark becomes
+   * the status baseline of the next status ({@link Watching#statusSeen}): the names it found
+   * different from the index.
    */
   private Comparison compare(
       long workspaceId,
@@ -467,13 +494,14 @@ public final class Tracker {
       boolean storeContent,
       Progress progress,
       Watching.Scope scope) {
-    IndexCache.Index index = indexes.of(workspaceId);
-    Comparison comparison =
-        scanAndCompare(workspaceId, index, boundary, options, storeContent, progress, scope);
+    ScanInputs in =
+        new ScanInputs(
+            workspaceId, indexes.of(workspaceId), boundary, options, storeContent, progress, scope);
+    Comparison comparison = scanAndCompare(in);
     if (scope == Watching.Scope.STATUS && comparison.watchMark().isPresent()) {
       Set<WorkspacePath> differing = new HashSet<>(comparison.scan().ignoredOverCap());
       comparison.changes().forEach(change -> differing.add(change.path()));
-      watching.statusSeen(workspaceId, index, comparison.watchMark().getAsLong(), differing);
+      watching.statusSeen(workspaceId, in.index(), comparison.watchMark().getAsLong(), differing);
     }
     return comparison;
   }
@@ -483,87 +511,40 @@ public final class Tracker {
    * its stat does not prove unchanged ({@link ContentReader}), and the comparison of what was read
    * ({@link IndexComparison}).
    */
-  private Comparison scanAndCompare(
-      long workspaceId,
-      IndexCache.Index index,
-      WorkspaceBoundary boundary,
-      TrackingOptions options,
-      boolean storeContent,
-      Progress progress,
-      Watching.Scope scope) {
-    Watching.Plan plan = watching.plan(workspaceId, index, scope);
+  private Comparison scanAndCompare(ScanInputs in) {
+    Watching.Plan plan = watching.plan(in.workspaceId(), in.index(), in.scope());
     if (!plan.check()) {
-      return scan(workspaceId, index, boundary, options, storeContent, progress, scope, plan);
+      return scan(in, plan);
     }
     try {
-      return scan(workspaceId, index, boundary, options, storeContent, progress, scope, plan);
+      return scan(in, plan);
     } finally {
       // a status's check in line is over: the baselines written from now on may forget the
       // events after its mark
-      watching.checkDone(workspaceId, plan.mark().orElseThrow());
+      watching.checkDone(in.workspaceId(), plan.mark().orElseThrow());
     }
   }
 
   /** {@link #scanAndCompare} as {@code plan} says: the changed names or the whole tree. */
-  private Comparison scan(
-      long workspaceId,
-      IndexCache.Index index,
-      WorkspaceBoundary boundary,
-      TrackingOptions options,
-      boolean storeContent,
-      Progress progress,
-      Watching.Scope scope,
-      Watching.Plan plan) {
-    GitIndexes git = gitIndexes.computeIfAbsent(workspaceId, id -> new GitIndexes());
-    Optional<Scan> changed =
-        plan.dirty()
-            .map(dirty -> withHardlinked(dirty, index))
-            .flatMap(
-                dirty ->
-                    TreeScan.walkChanged(
-                        boundary,
-                        store.localFile(),
-                        git,
-                        options,
-                        index,
-                        dirty,
-                        plan.watch().orElseThrow()));
-    if (plan.dirty().isPresent() && changed.isEmpty()) {
+  private Comparison scan(ScanInputs in, Watching.Plan plan) {
+    GitIndexes git = gitIndexes(in.workspaceId());
+    Optional<Comparison> watched =
+        plan.dirty().isPresent() ? watchedComparison(in, git, plan) : Optional.empty();
+    if (plan.dirty().isPresent() && watched.isEmpty()) {
       watching.overBudget();
     }
-    if (changed.isEmpty()) {
-      Scan scan = TreeScan.walk(boundary, store.localFile(), git, options, index, plan.watch());
-      return IndexComparison.of(
-          scan,
-          index,
-          read(workspaceId, boundary, scan, storeContent, scope, progress),
-          plan.mark());
+    if (watched.isEmpty()) {
+      return wholeComparison(in, git, plan.watch(), plan.mark());
     }
-    Comparison watched =
-        IndexComparison.of(
-            changed.get(),
-            index,
-            read(workspaceId, boundary, changed.get(), storeContent, scope, progress),
-            plan.mark());
     if (!plan.check()) {
-      return watched;
+      return watched.get();
     }
     // a status's check, in line (Watching): the whole tree, compared with what the watched scan
     // found
-    Comparison full =
-        wholeForCheck(
-            workspaceId,
-            index,
-            boundary,
-            options,
-            storeContent,
-            progress,
-            scope,
-            git,
-            plan.watch(),
-            plan.mark());
-    if (!suspectedMisses(workspaceId, boundary, plan, watched, full)) {
-      return watched;
+    watching.checkStarting();
+    Comparison full = wholeComparison(in, git, plan.watch(), plan.mark());
+    if (!suspectedMisses(in, plan, watched.get(), full)) {
+      return watched.get();
     }
     // no baseline comes of this scan: the next one walks the whole tree again
     return new Comparison(
@@ -577,26 +558,38 @@ public final class Tracker {
         OptionalLong.empty());
   }
 
+  private GitIndexes gitIndexes(long workspaceId) {
+    return gitIndexes.computeIfAbsent(workspaceId, id -> new GitIndexes());
+  }
+
   /**
-   * The whole walk of a check, compared with the index the watched scan it checks was; it adds a
-   * watch to each directory it lists when given {@code watch} (a status's check, in line, as its
-   * walk would), none when not (a check off the hooks' path needs none: the scans keep the watch).
+   * The names {@code plan} says had an event since the baseline (and every hardlinked file), looked
+   * at and compared with the index; empty when they were more than the budget allows, which only a
+   * whole walk can judge.
    */
-  private Comparison wholeForCheck(
-      long workspaceId,
-      IndexCache.Index index,
-      WorkspaceBoundary boundary,
-      TrackingOptions options,
-      boolean storeContent,
-      Progress progress,
-      Watching.Scope scope,
-      GitIndexes git,
-      Optional<TreeWatch> watch,
-      OptionalLong mark) {
-    watching.checkStarting();
-    Scan whole = TreeScan.walk(boundary, store.localFile(), git, options, index, watch);
-    return IndexComparison.of(
-        whole, index, read(workspaceId, boundary, whole, storeContent, scope, progress), mark);
+  private Optional<Comparison> watchedComparison(
+      ScanInputs in, GitIndexes git, Watching.Plan plan) {
+    return TreeScan.walkChanged(
+            in.boundary(),
+            store.localFile(),
+            git,
+            in.options(),
+            in.index(),
+            withHardlinked(plan.dirty().orElseThrow(), in.index()),
+            plan.watch().orElseThrow())
+        .map(changed -> IndexComparison.of(changed, in.index(), read(in, changed), plan.mark()));
+  }
+
+  /**
+   * The whole tree walked and compared with the index; the walk adds a watch to each directory it
+   * lists when given {@code watch} (a scan's, as its plan says), none when not (a check off the
+   * hooks' path needs none: the scans keep the watch).
+   */
+  private Comparison wholeComparison(
+      ScanInputs in, GitIndexes git, Optional<TreeWatch> watch, OptionalLong mark) {
+    Scan whole =
+        TreeScan.walk(in.boundary(), store.localFile(), git, in.options(), in.index(), watch);
+    return IndexComparison.of(whole, in.index(), read(in, whole), mark);
   }
 
   /**
@@ -604,24 +597,20 @@ public final class Tracker {
    * after the check began explains are suspected ({@link Watching#suspected}). True when some were.
    */
   private boolean suspectedMisses(
-      long workspaceId,
-      WorkspaceBoundary boundary,
-      Watching.Plan plan,
-      Comparison watched,
-      Comparison full) {
+      ScanInputs in, Watching.Plan plan, Comparison watched, Comparison full) {
     Set<WorkspacePath> differing = differing(watched.changes(), full.changes());
     Set<WorkspacePath> unexplained =
         differing.isEmpty()
             ? Set.of()
-            : watching.unexplained(workspaceId, plan.mark().orElseThrow(), differing);
+            : watching.unexplained(in.workspaceId(), plan.mark().orElseThrow(), differing);
     if (unexplained.isEmpty()) {
       return false;
     }
     watching.suspected(
-        workspaceId,
+        in.workspaceId(),
         plan.mark().orElseThrow(),
         unexplained,
-        boundary.rootReal().toString(),
+        in.boundary().rootReal().toString(),
         describe(watched.changes(), unexplained)
             + " where a full scan found "
             + describe(full.changes(), unexplained));
@@ -660,52 +649,44 @@ public final class Tracker {
   }
 
   /**
+   * A check off the hooks' path failed: told with the workspace's real root, or its number when the
+   * store cannot say (the failure may be the store's).
+   */
+  private void checkFailed(long workspaceId, RuntimeException failure) {
+    String root;
+    try {
+      root =
+          store
+              .readWithoutFolding(tx -> tx.workspaces().byId(workspaceId))
+              .map(StoredWorkspace::rootReal)
+              .orElse("workspace " + workspaceId);
+    } catch (RuntimeException unread) {
+      root = "workspace " + workspaceId;
+    }
+    watching.checkFailed(root, failure);
+  }
+
+  /**
    * A check off the hooks' path: a watched scan of the names with an event since the baseline and a
-   * whole walk, both against the baseline's index, neither storing content nor writing anything
-   * (read as a status reads: {@link Watching.Scope#STATUS} trains no dictionary), compared as a
-   * status's check compares them; where they differ on a name no event explains, the name is
-   * suspected and the next scan walks the whole tree. Nothing is compared when the changed names
-   * were more than the budget allows (the next scan walks the whole tree for that). The store is
-   * read without folding: a turn's calls may be appending to the before log meanwhile, and a fold
-   * writes no index.
+   * whole walk, both against the baseline's index, neither storing content nor writing anything,
+   * compared as a status's check compares them; where they differ on a name no event explains, the
+   * name is suspected and the next scan walks the whole tree. Nothing is compared when the changed
+   * names were more than the budget allows (the next scan walks the whole tree for that). The store
+   * is read without folding: a turn's calls may be appending to the before log meanwhile, and a
+   * fold writes no index.
    */
   private void compareForCheck(
       long workspaceId, IndexCache.Index index, TrackingOptions options, Watching.Plan plan) {
-    GitIndexes git = gitIndexes.computeIfAbsent(workspaceId, id -> new GitIndexes());
+    GitIndexes git = gitIndexes(workspaceId);
     try (WorkspaceHandles.Lease lease = workspaces.borrow(workspaceId)) {
-      WorkspaceBoundary boundary = lease.boundary();
-      Optional<Scan> changed =
-          TreeScan.walkChanged(
-              boundary,
-              store.localFile(),
-              git,
-              options,
-              index,
-              withHardlinked(plan.dirty().orElseThrow(), index),
-              plan.watch().orElseThrow());
-      if (changed.isEmpty()) {
+      ScanInputs in = ScanInputs.ofCheck(workspaceId, index, lease.boundary(), options);
+      Optional<Comparison> watched = watchedComparison(in, git, plan);
+      if (watched.isEmpty()) {
         return;
       }
-      Watching.Scope readOnly = Watching.Scope.STATUS;
-      Comparison watched =
-          IndexComparison.of(
-              changed.get(),
-              index,
-              read(workspaceId, boundary, changed.get(), false, readOnly, Progress.NONE),
-              plan.mark());
-      Comparison full =
-          wholeForCheck(
-              workspaceId,
-              index,
-              boundary,
-              options,
-              false,
-              Progress.NONE,
-              readOnly,
-              git,
-              Optional.empty(),
-              plan.mark());
-      suspectedMisses(workspaceId, boundary, plan, watched, full);
+      watching.checkStarting();
+      Comparison full = wholeComparison(in, git, Optional.empty(), plan.mark());
+      suspectedMisses(in, plan, watched.get(), full);
     }
   }
 
@@ -714,21 +695,21 @@ public final class Tracker {
    * workspace that keeps their metadata only are read without storing, and kept with their stat and
    * hash ({@link IndexComparison#withoutContent}).
    */
-  private Map<WorkspacePath, Observation> read(
-      long workspaceId,
-      WorkspaceBoundary boundary,
-      Scan scan,
-      boolean storeContent,
-      Watching.Scope scope,
-      Progress progress) {
+  private Map<WorkspacePath, Observation> read(ScanInputs in, Scan scan) {
     // only a track trains the workspace's dictionary, never a hook's scan: a workspace tracked
     // before dictionaries existed gets one at its next track, not in the middle of a finish
-    boolean mayTrain = scope == Watching.Scope.TRACK;
+    boolean mayTrain = in.scope() == Watching.Scope.TRACK;
     List<ScannedEntry> toRead = IndexComparison.toRead(scan);
     Map<WorkspacePath, Sha256> indexed = IndexComparison.storedContents(scan);
     if (scan.keptOfIgnored() != IgnoredFiles.METADATA || scan.ignoredFiles().isEmpty()) {
       return contents.read(
-          workspaceId, boundary, toRead, indexed, storeContent, mayTrain, progress);
+          in.workspaceId(),
+          in.boundary(),
+          toRead,
+          indexed,
+          in.storeContent(),
+          mayTrain,
+          in.progress());
     }
     Map<Boolean, List<ScannedEntry>> ignored =
         toRead.stream()
@@ -737,15 +718,22 @@ public final class Tracker {
     Map<WorkspacePath, Observation> read =
         new HashMap<>(
             contents.read(
-                workspaceId,
-                boundary,
+                in.workspaceId(),
+                in.boundary(),
                 ignored.get(false),
                 indexed,
-                storeContent,
+                in.storeContent(),
                 mayTrain,
-                progress));
+                in.progress()));
     contents
-        .read(workspaceId, boundary, ignored.get(true), indexed, false, false, Progress.NONE)
+        .read(
+            in.workspaceId(),
+            in.boundary(),
+            ignored.get(true),
+            indexed,
+            false,
+            false,
+            Progress.NONE)
         .forEach(
             (path, observation) -> read.put(path, IndexComparison.withoutContent(observation)));
     return read;

@@ -24,7 +24,11 @@ final class WatchChecks implements AutoCloseable {
     boolean made(long workspaceId);
   }
 
-  private static final System.Logger LOG = System.getLogger(WatchChecks.class.getName());
+  /** Hears of a check that threw before it was made. */
+  @FunctionalInterface
+  interface Failure {
+    void of(long workspaceId, RuntimeException failure);
+  }
 
   /**
    * How long after the write a check starts. The scan that wrote the baseline returns before its
@@ -45,17 +49,20 @@ final class WatchChecks implements AutoCloseable {
 
   private final Check check;
   private final LongConsumer notMade;
+  private final Failure failed;
   private final Set<Long> pending = ConcurrentHashMap.newKeySet();
   private ScheduledExecutorService executor;
   private volatile boolean closed;
 
   /**
    * {@code check} checks the baseline of the workspace it is given; {@code notMade} hears of a
-   * workspace whose check could not be made in {@value #ATTEMPTS} attempts.
+   * workspace whose check could not be made in {@value #ATTEMPTS} attempts, {@code failed} of a
+   * check that threw.
    */
-  WatchChecks(Check check, LongConsumer notMade) {
+  WatchChecks(Check check, LongConsumer notMade, Failure failed) {
     this.check = check;
     this.notMade = notMade;
+    this.failed = failed;
   }
 
   /** Checks {@code workspaceId}'s baseline {@link #DELAY} from now, unless a check is waiting. */
@@ -89,11 +96,9 @@ final class WatchChecks implements AutoCloseable {
       if (closed) {
         return; // interrupted by the service's end: nothing was found, nothing is lost
       }
-      // a failed check found nothing: the next check due is made as usual
-      LOG.log(
-          System.Logger.Level.WARNING,
-          "the watch's check of workspace " + workspaceId + " could not be made: " + e,
-          e);
+      // a failed check found nothing: counted where the user looks, and the next check due is
+      // made as usual (made again at once, a failure that lasts would walk the tree at every hook)
+      failed.of(workspaceId, e);
     }
   }
 

@@ -13,6 +13,9 @@ import java.util.Optional;
  *     5 seconds ago: each becomes a disagreement if its event does not come by then (the kernel
  *     queues a write's event after the write is visible, and a write through a shared mapping's
  *     only when its descriptor is closed)
+ * @param failedChecks the checks made after a hook's scan, off its path, that failed before they
+ *     could compare (an error reading the tree or the store): each found nothing, and the next
+ *     check due is made as usual; {@code lastFailedCheck} says why the last one failed
  */
 public record WatchStatus(
     boolean enabled,
@@ -25,4 +28,6 @@ public record WatchStatus(
     long checks,
     long awaitingEvents,
     long disagreements,
-    Optional<String> lastDisagreement) {}
+    Optional<String> lastDisagreement,
+    long failedChecks,
+    Optional<String> lastFailedCheck) {}

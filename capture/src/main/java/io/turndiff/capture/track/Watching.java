@@ -187,6 +187,8 @@ final class Watching implements AutoCloseable {
   private final AtomicLong fullScans = new AtomicLong();
   private final AtomicLong checks = new AtomicLong();
   private final AtomicLong disagreements = new AtomicLong();
+  private final AtomicLong failedChecks = new AtomicLong();
+  private volatile Optional<String> lastFailedCheck = Optional.empty();
   private final Map<String, AtomicLong> fallbacks = new ConcurrentHashMap<>();
   private volatile Optional<String> lastDisagreement = Optional.empty();
 
@@ -405,6 +407,20 @@ final class Watching implements AutoCloseable {
   }
 
   /**
+   * A check off the hooks' path of the workspace whose real root is {@code root} failed before it
+   * compared its two scans ({@code failure} says why): it found nothing, and suspects nothing.
+   * Logged and counted, so {@code service status} shows a watch whose checks keep failing, which
+   * would otherwise look like a watch whose checks keep agreeing.
+   */
+  void checkFailed(String root, RuntimeException failure) {
+    failedChecks.incrementAndGet();
+    String detail = root + ": " + failure.getMessage();
+    lastFailedCheck = Optional.of(detail);
+    LOG.log(
+        System.Logger.Level.WARNING, "the watch's check could not be made of " + detail, failure);
+  }
+
+  /**
    * A check could not be made of the baseline just written (its write had not committed yet, or the
    * index held is another): the next baseline written is checked instead.
    */
@@ -602,7 +618,9 @@ final class Watching implements AutoCloseable {
         checks.get(),
         awaitingEvents,
         disagreements.get(),
-        lastDisagreement);
+        lastDisagreement,
+        failedChecks.get(),
+        lastFailedCheck);
   }
 
   @Override

@@ -570,6 +570,16 @@ class WatchedTrackerTest {
     assertEquals(checks + 1, suspected.checks(), suspected.toString());
     assertEquals("turndiff-watch-check", checkedOn.get(), "the check ran on its own thread");
 
+    WatchStatus status = theNextScanRecordsTheMissOfATxt();
+    assertEquals(Map.of(), changes(full, workspace.root()));
+  }
+
+  /**
+   * The scan after a check that suspected a.txt walks the whole tree and records its change; with
+   * no event for it, a.txt is one disagreement once judged, which names it. Returns the status
+   * then.
+   */
+  private WatchStatus theNextScanRecordsTheMissOfATxt() throws Exception {
     assertEquals(
         Map.of("a.txt", ChangeKind.MODIFIED),
         toMap(watched.refresh(workspaceId())),
@@ -578,7 +588,39 @@ class WatchedTrackerTest {
     assertEquals(1, status.disagreements(), status.toString());
     assertTrue(
         status.lastDisagreement().orElseThrow().contains("a.txt=MODIFIED"), status.toString());
-    assertEquals(Map.of(), changes(full, workspace.root()));
+    return status;
+  }
+
+  /**
+   * A check off the hooks' path that throws before it compares found nothing: it is counted as
+   * failed with the workspace's root and the reason (what {@code service status} and {@code doctor}
+   * show), and the next check due is made as usual. Without the count, a watch whose checks all
+   * failed looked like one whose checks all agreed.
+   */
+  @Test
+  void aCheckThatFailsIsCountedWithItsWorkspaceAndTheNextOneIsMade() throws Exception {
+    workspace.file("a.txt", "one\n");
+    track();
+    long checks = watched.watchStatus().checks();
+    atCheck.set(
+        () -> {
+          throw new IllegalStateException("the tree could not be read");
+        });
+
+    assertEquals(Map.of(), toMap(watched.refresh(workspaceId())));
+    WatchStatus failed = awaited(status -> status.failedChecks() == 1);
+    assertEquals(1, failed.failedChecks(), failed.toString());
+    String reason = failed.lastFailedCheck().orElseThrow();
+    assertTrue(reason.startsWith(workspace.root().toRealPath() + ": "), reason);
+    assertTrue(reason.endsWith("the tree could not be read"), reason);
+    assertEquals(0, failed.awaitingEvents(), failed.toString());
+
+    Files.writeString(workspace.resolve("a.txt"), "two\n");
+    assertEquals(Map.of("a.txt", ChangeKind.MODIFIED), toMap(watched.refresh(workspaceId())));
+    WatchStatus next = awaited(status -> status.checks() == checks + 2);
+    assertEquals(checks + 2, next.checks(), "the next check was made: " + next);
+    assertEquals(1, next.failedChecks(), next.toString());
+    assertEquals(0, next.disagreements(), next.toString());
   }
 
   /**
@@ -606,14 +648,7 @@ class WatchedTrackerTest {
     }
     WatchStatus suspected = awaited(status -> status.awaitingEvents() > 0);
     assertEquals(1, suspected.awaitingEvents(), "a.txt alone: " + suspected);
-    assertEquals(
-        Map.of("a.txt", ChangeKind.MODIFIED),
-        toMap(watched.refresh(workspaceId())),
-        "the scan after the check walks the whole tree");
-    WatchStatus status = judged();
-    assertEquals(1, status.disagreements(), status.toString());
-    assertTrue(
-        status.lastDisagreement().orElseThrow().contains("a.txt=MODIFIED"), status.toString());
+    WatchStatus status = theNextScanRecordsTheMissOfATxt();
     assertFalse(status.lastDisagreement().orElseThrow().contains("b.txt"), status.toString());
   }
 

@@ -106,6 +106,10 @@ public final class TreeWatch implements AutoCloseable {
   private final Map<WorkspacePath, Long> dirty = new HashMap<>();
   private long sequence;
   private long everythingAt = -1;
+
+  /** The largest number {@link #forgetUpTo} was given: what changed before it is not known. */
+  private long forgottenUpTo = -1;
+
   private String everythingWhy = "";
   private long cookiesSent;
   private long cookiesSeen;
@@ -236,6 +240,17 @@ public final class TreeWatch implements AutoCloseable {
   /** Forgets the names whose last event is no later than {@code mark}: nobody asks about them. */
   public synchronized void forgetUpTo(long mark) {
     dirty.values().removeIf(at -> at <= mark);
+    forgottenUpTo = Math.max(forgottenUpTo, mark);
+  }
+
+  /**
+   * Whether every name with an event after {@code mark} is still known: false when names were
+   * forgotten after it ({@link #forgetUpTo} a later number), and {@link #dirtySince} it would leave
+   * them out. A name forgotten that has an event again is known again, so what {@code dirtySince}
+   * answers of an older number still explains the names it holds; it cannot say which are missing.
+   */
+  public synchronized boolean remembersSince(long mark) {
+    return mark >= forgottenUpTo;
   }
 
   public synchronized int watches() {

@@ -497,7 +497,7 @@ final class ServiceCommand {
               + watch.overflows()
               + ", checks "
               + watch.checks()
-              + (watch.failedChecks() > 0 ? " (failed " + watch.failedChecks() + ")" : "")
+              + (watch.failedChecks() > 0 ? ", failed checks " + watch.failedChecks() : "")
               + (watch.awaitingEvents() > 0
                   ? ", awaiting their event " + watch.awaitingEvents()
                   : "")

@@ -54,7 +54,8 @@ final class WatchCheckup {
             + " directories of "
             + found.workspaces()
             + " workspace(s); "
-            + limitSaid;
+            + limitSaid
+            + failedChecks(found);
     if (reached > 0) {
       return Check.fail(
           "watch", holds + "; " + reached + " scan(s) walked the whole tree at the limit", raise);
@@ -65,14 +66,22 @@ final class WatchCheckup {
     if (found.failedChecks() > 0) {
       return Check.warn(
           "watch",
-          holds
-              + "; "
-              + found.failedChecks()
-              + " check(s) of the watched scans against a whole walk failed, the last: "
-              + found.lastFailedCheck(),
-          "read the service's log (turndiff service status names it) for why; a restart of the"
-              + " service (turndiff service stop && turndiff service start) walks every tree again");
+          holds,
+          "read the service's log (turndiff service status names it) for why; the count is since"
+              + " the service started, and a restart (turndiff service stop && turndiff service"
+              + " start) resets it");
     }
     return Check.ok("watch", holds);
+  }
+
+  /** The checks of the watched scans that failed, said after what the watcher holds; or nothing. */
+  private static String failedChecks(WireServiceWatch found) {
+    if (found.failedChecks() == 0) {
+      return "";
+    }
+    return "; since the service started "
+        + found.failedChecks()
+        + " check(s) of the watched scans against a whole walk failed, the last: "
+        + found.lastFailedCheck();
   }
 }

@@ -93,10 +93,28 @@ class DoctorCheckupsTest {
         check
             .found()
             .endsWith(
-                "2 check(s) of the watched scans against a whole walk failed, the"
-                    + " last: /w: the tree could not be read"),
+                "since the service started 2 check(s) of the watched scans against a whole walk"
+                    + " failed, the last: /w: the tree could not be read"),
         check.found());
     assertTrue(check.todo().contains("service status names it"), check.todo());
+    WireServiceWatch atTheLimit =
+        new WireServiceWatch(
+            true,
+            1,
+            0,
+            10,
+            1,
+            Map.of("the watch limit was reached at src", 1L),
+            0,
+            3,
+            0,
+            0,
+            null,
+            2,
+            "/w: the tree could not be read");
+    Check atLimit = WatchCheckup.of(Optional.of(serviceWatching(atTheLimit)));
+    assertEquals(Verdict.FAIL, atLimit.verdict(), atLimit.toString());
+    assertTrue(atLimit.found().contains("2 check(s)"), "said at the limit too: " + atLimit.found());
   }
 
   @Test

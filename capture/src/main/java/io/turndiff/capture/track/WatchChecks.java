@@ -97,7 +97,8 @@ final class WatchChecks implements AutoCloseable {
         return; // interrupted by the service's end: nothing was found, nothing is lost
       }
       // a failed check found nothing: counted where the user looks, and the next check due is
-      // made as usual (made again at once, a failure that lasts would walk the tree at every hook)
+      // made as usual, not this one again at once (a failure that lasts would then walk the whole
+      // tree after every hook)
       failed.of(workspaceId, e);
     }
   }

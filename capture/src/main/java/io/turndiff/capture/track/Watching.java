@@ -10,6 +10,7 @@ import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.Set;
@@ -252,7 +253,7 @@ final class Watching implements AutoCloseable {
       // under the lock that a new baseline is written under: the names after this baseline's
       // mark are not forgotten until they are read here
       if (baseline != null) {
-        changed = Optional.of(watch.dirtySince(baseline.mark()));
+        changed = Optional.of(since(watch, baseline));
       }
       check =
           ++state.watchedScans % options.verifyEvery() == 0
@@ -284,6 +285,22 @@ final class Watching implements AutoCloseable {
       paths.addAll(carried);
     }
     return new Plan(state.watch, mark, Optional.of(paths), check);
+  }
+
+  /**
+   * The names with an event since {@code baseline}'s mark; everything when some of them were
+   * forgotten already. A baseline written forgets the events up to its own mark (and the running
+   * checks'), so a baseline with an older mark (a status baseline, used when the index held is
+   * still its index after a hook's scan wrote another baseline that its transaction then did not
+   * commit) no longer has all of its names: trusted, the next status would miss what changed
+   * between the two marks.
+   */
+  private static TreeWatch.Dirty since(TreeWatch watch, Baseline baseline) {
+    if (!watch.remembersSince(baseline.mark())) {
+      return new TreeWatch.Dirty(
+          Set.of(), Optional.of("the events since the baseline were forgotten"));
+    }
+    return watch.dirtySince(baseline.mark());
   }
 
   /**
@@ -381,7 +398,7 @@ final class Watching implements AutoCloseable {
     synchronized (state) {
       confirm(state);
       Baseline baseline = state.baseline;
-      dirty = Optional.ofNullable(baseline).map(from -> watch.dirtySince(from.mark()));
+      dirty = Optional.ofNullable(baseline).map(from -> since(watch, from));
       if (wholeWalkReason(Scope.WRITE, baseline, index, dirty).isPresent()) {
         return Optional.empty();
       }
@@ -413,9 +430,11 @@ final class Watching implements AutoCloseable {
    * would otherwise look like a watch whose checks keep agreeing.
    */
   void checkFailed(String root, RuntimeException failure) {
-    failedChecks.incrementAndGet();
-    String detail = root + ": " + failure.getMessage();
+    String detail =
+        root + ": " + Objects.requireNonNullElse(failure.getMessage(), failure.toString());
+    // the reason first: a status that reads the count after it (status() does) has its reason
     lastFailedCheck = Optional.of(detail);
+    failedChecks.incrementAndGet();
     LOG.log(
         System.Logger.Level.WARNING, "the watch's check could not be made of " + detail, failure);
   }

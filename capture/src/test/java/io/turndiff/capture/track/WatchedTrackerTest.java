@@ -570,7 +570,7 @@ class WatchedTrackerTest {
     assertEquals(checks + 1, suspected.checks(), suspected.toString());
     assertEquals("turndiff-watch-check", checkedOn.get(), "the check ran on its own thread");
 
-    WatchStatus status = theNextScanRecordsTheMissOfATxt();
+    theNextScanRecordsTheMissOfATxt();
     assertEquals(Map.of(), changes(full, workspace.root()));
   }
 

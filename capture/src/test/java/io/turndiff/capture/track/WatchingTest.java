@@ -61,4 +61,34 @@ class WatchingTest {
       assertTrue(watching.plan(WORKSPACE, index(3), Watching.Scope.WRITE).dirty().isPresent());
     }
   }
+
+  /**
+   * A status baseline is used while the index held is still its index; a hook's scan that wrote a
+   * later baseline meanwhile (one whose transaction then did not commit, so the index held is the
+   * status baseline's again) forgot the events between the two marks. The status walks the whole
+   * tree rather than trust a watch that no longer knows every name changed since its mark.
+   */
+  @Test
+  void aStatusBaselineOlderThanTheEventsForgottenIsNotTrusted() {
+    assumeTrue(Portability.current().watches(), "nothing is watched in the posix mode");
+    try (Watching watching = new Watching(WatchOptions.SERVICE)) {
+      Watching.Plan first = watching.plan(WORKSPACE, index(1), Watching.Scope.WRITE);
+      assumeTrue(first.watch().isPresent(), "inotify is available here");
+      watching.written(WORKSPACE, 1, 1, first.mark().orElseThrow());
+      Watching.Plan status = watching.plan(WORKSPACE, index(1), Watching.Scope.STATUS);
+      assertTrue(status.dirty().isPresent(), "a watched status");
+      watching.statusSeen(WORKSPACE, index(1), status.mark().orElseThrow(), Set.of());
+
+      Watching.Plan hook = watching.plan(WORKSPACE, index(1), Watching.Scope.WRITE);
+      assertTrue(hook.mark().orElseThrow() > status.mark().orElseThrow());
+      watching.written(WORKSPACE, 2, 2, hook.mark().orElseThrow());
+
+      Watching.Plan next = watching.plan(WORKSPACE, index(1), Watching.Scope.STATUS);
+      assertTrue(next.dirty().isEmpty(), "the status walks the whole tree");
+      assertEquals(
+          1L,
+          watching.status().fallbacks().get("the events since the baseline were forgotten"),
+          watching.status().toString());
+    }
+  }
 }

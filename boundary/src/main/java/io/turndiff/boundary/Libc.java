@@ -70,6 +70,7 @@ final class Libc {
   private final MethodHandle inotifyInit1;
   private final MethodHandle inotifyAddWatch;
   private final MethodHandle inotifyRmWatch;
+  private final MethodHandle setpriority;
 
   /**
    * Absent from a libc older than glibc 2.27: then no anonymous file can be made, and nothing else
@@ -181,6 +182,11 @@ final class Libc {
         linker.downcallHandle(
             libc.findOrThrow("inotify_add_watch"),
             FunctionDescriptor.of(JAVA_INT, JAVA_INT, ADDRESS, JAVA_INT),
+            captureErrno);
+    this.setpriority =
+        linker.downcallHandle(
+            libc.findOrThrow("setpriority"),
+            FunctionDescriptor.of(JAVA_INT, JAVA_INT, JAVA_INT, JAVA_INT),
             captureErrno);
     this.inotifyRmWatch =
         linker.downcallHandle(
@@ -430,6 +436,19 @@ final class Libc {
       return checked(
           call,
           (int) inotifyAddWatch.invokeExact(call.errnoCapture(), fd, call.cString(path), mask));
+    } catch (Throwable t) {
+      throw rethrow(t);
+    }
+  }
+
+  /**
+   * {@code setpriority(PRIO_PROCESS, 0, nice)}: on Linux, the calling thread's nice value alone (a
+   * thread is a task of its own to the scheduler, and {@code 0} names the calling one); {@code 0}
+   * or {@code -errno}.
+   */
+  int setThisThreadsNice(NativeCall call, int nice) {
+    try {
+      return checked(call, (int) setpriority.invokeExact(call.errnoCapture(), 0, 0, nice));
     } catch (Throwable t) {
       throw rethrow(t);
     }

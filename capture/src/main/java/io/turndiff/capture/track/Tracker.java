@@ -577,19 +577,24 @@ public final class Tracker {
             in.index(),
             withHardlinked(plan.dirty().orElseThrow(), in.index()),
             plan.watch().orElseThrow())
-        .map(changed -> IndexComparison.of(changed, in.index(), read(in, changed), plan.mark()));
+        .map(changed -> compared(in, changed, plan.mark()));
   }
 
   /**
    * The whole tree walked and compared with the index; the walk adds a watch to each directory it
-   * lists when given {@code watch} (a scan's, as its plan says), none when not (a check off the
-   * hooks' path needs none: the scans keep the watch).
+   * lists when given {@code watch} (as the scan's plan says).
    */
   private Comparison wholeComparison(
       ScanInputs in, GitIndexes git, Optional<TreeWatch> watch, OptionalLong mark) {
-    Scan whole =
-        TreeScan.walk(in.boundary(), store.localFile(), git, in.options(), in.index(), watch);
-    return IndexComparison.of(whole, in.index(), read(in, whole), mark);
+    return compared(
+        in,
+        TreeScan.walk(in.boundary(), store.localFile(), git, in.options(), in.index(), watch),
+        mark);
+  }
+
+  /** What {@code scan} found read where its stat proves nothing, and compared with the index. */
+  private Comparison compared(ScanInputs in, Scan scan, OptionalLong mark) {
+    return IndexComparison.of(scan, in.index(), read(in, scan), mark);
   }
 
   /**
@@ -685,6 +690,8 @@ public final class Tracker {
         return;
       }
       watching.checkStarting();
+      // adding no watch (the scans keep the watch); its thread and the walk's listers run at the
+      // lowest priority (WatchChecks), behind the hooks
       Comparison full = wholeComparison(in, git, Optional.empty(), plan.mark());
       suspectedMisses(in, plan, watched.get(), full);
     }

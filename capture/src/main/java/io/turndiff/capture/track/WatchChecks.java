@@ -1,11 +1,13 @@
 package io.turndiff.capture.track;
 
+import io.turndiff.boundary.ThreadPriority;
 import java.time.Duration;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executors;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
 import java.util.function.LongConsumer;
 
@@ -108,9 +110,17 @@ final class WatchChecks implements AutoCloseable {
       throw new IllegalStateException("closed");
     }
     if (executor == null) {
+      ThreadFactory threads = Thread.ofPlatform().daemon().name("turndiff-watch-check").factory();
+      // at the lowest priority, and so the walk's listers it starts: on two cores a check's walk
+      // of a big tree otherwise takes the core the next hook waits for (docs/performance.md)
       executor =
           Executors.newSingleThreadScheduledExecutor(
-              Thread.ofPlatform().daemon().name("turndiff-watch-check").factory());
+              work ->
+                  threads.newThread(
+                      () -> {
+                        ThreadPriority.lowestForThisThread();
+                        work.run();
+                      }));
     }
     return executor;
   }

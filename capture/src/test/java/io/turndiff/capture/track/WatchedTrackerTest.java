@@ -11,6 +11,7 @@ import io.turndiff.capture.CaptureService;
 import io.turndiff.capture.workspace.WorkspaceHandles;
 import io.turndiff.fixtures.TestStore;
 import io.turndiff.fixtures.TestWorkspace;
+import io.turndiff.fixtures.ThreadNice;
 import io.turndiff.model.ChangeKind;
 import io.turndiff.model.TestHook;
 import io.turndiff.store.Store;
@@ -31,6 +32,7 @@ import java.util.Set;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Predicate;
 import java.util.stream.Collectors;
@@ -559,7 +561,12 @@ class WatchedTrackerTest {
     track();
     writeATxtThroughALinkFromOutside();
     AtomicReference<String> checkedOn = new AtomicReference<>();
-    atCheck.set(() -> checkedOn.set(Thread.currentThread().getName()));
+    AtomicInteger checkedAtNice = new AtomicInteger(-100);
+    atCheck.set(
+        () -> {
+          checkedOn.set(Thread.currentThread().getName());
+          checkedAtNice.set(ThreadNice.ofThisThread());
+        });
     long checks = watched.watchStatus().checks();
 
     assertEquals(Map.of(), toMap(watched.refresh(workspaceId())), "the watched scan misses it");
@@ -569,6 +576,7 @@ class WatchedTrackerTest {
     assertEquals(1, suspected.awaitingEvents(), suspected.toString());
     assertEquals(checks + 1, suspected.checks(), suspected.toString());
     assertEquals("turndiff-watch-check", checkedOn.get(), "the check ran on its own thread");
+    assertEquals(19, checkedAtNice.get(), "at the lowest priority, behind the hooks");
 
     theNextScanRecordsTheMissOfATxt();
     assertEquals(Map.of(), changes(full, workspace.root()));

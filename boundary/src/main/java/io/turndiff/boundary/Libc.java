@@ -448,7 +448,8 @@ final class Libc {
    */
   int setThisThreadsNice(NativeCall call, int nice) {
     try {
-      return checked(call, (int) setpriority.invokeExact(call.errnoCapture(), 0, 0, nice));
+      return checked(
+          call, (int) setpriority.invokeExact(call.errnoCapture(), LinuxAbi.PRIO_PROCESS, 0, nice));
     } catch (Throwable t) {
       throw rethrow(t);
     }

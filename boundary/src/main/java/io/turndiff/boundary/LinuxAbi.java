@@ -12,6 +12,9 @@ record LinuxAbi(String arch, int oDirectory, int oNoFollow) {
 
   static final long SYS_OPENAT2 = 437;
 
+  /** {@code setpriority}'s {@code which} for a task: with {@code who} 0, the calling thread. */
+  static final int PRIO_PROCESS = 0;
+
   static final int O_RDONLY = 0;
   static final int O_WRONLY = 01;
   static final int O_CREAT = 0100;

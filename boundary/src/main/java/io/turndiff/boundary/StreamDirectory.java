@@ -25,9 +25,7 @@ import java.util.List;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ExecutionException;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
+import java.util.concurrent.FutureTask;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 
@@ -44,13 +42,6 @@ import java.util.concurrent.TimeoutException;
 class StreamDirectory implements DirectoryHandle {
 
   private static final long OPEN_DEADLINE_MILLIS = 2_000;
-  private static final ExecutorService OPENER =
-      Executors.newCachedThreadPool(
-          runnable -> {
-            Thread thread = new Thread(runnable, "turndiff-fallback-open");
-            thread.setDaemon(true);
-            return thread;
-          });
 
   private final StreamHandle owner;
   final SecureDirectoryStream<Path> stream;
@@ -262,14 +253,16 @@ class StreamDirectory implements DirectoryHandle {
   /**
    * The open runs on its own stream of the same directory: if it blocks (a FIFO swapped in), the
    * thread and that stream are abandoned, and nothing this boundary holds (the root stream's lock)
-   * is pinned by them.
+   * is pinned by them. The thread is the open's own, started by the caller, not a shared pool's: it
+   * runs at the caller's priority (a thread of the watch's check runs behind the hooks, {@link
+   * ThreadPriority}, and a pool's thread it started would keep that priority for the hooks' opens).
    */
   private Attempt<OpenedFile> openWithDeadline(Path name, List<byte[]> at, StatInfo stat)
       throws IOException {
     SecureDirectoryStream<Path> opener =
         stream.newDirectoryStream(root().rootReal.getFileSystem().getPath("."), NOFOLLOW_LINKS);
-    Future<SeekableByteChannel> opening =
-        OPENER.submit(
+    FutureTask<SeekableByteChannel> opening =
+        new FutureTask<>(
             () -> {
               try {
                 return opener.newByteChannel(name, Set.of(StandardOpenOption.READ, NOFOLLOW_LINKS));
@@ -277,6 +270,7 @@ class StreamDirectory implements DirectoryHandle {
                 StreamHandle.closeQuietly(opener);
               }
             });
+    Thread.ofPlatform().daemon().name("turndiff-fallback-open").start(opening);
     try {
       return Attempt.done(
           new StreamOpenedFile(

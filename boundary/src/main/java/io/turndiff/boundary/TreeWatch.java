@@ -244,10 +244,11 @@ public final class TreeWatch implements AutoCloseable {
   }
 
   /**
-   * Whether every name with an event after {@code mark} is still known: false when names were
-   * forgotten after it ({@link #forgetUpTo} a later number), and {@link #dirtySince} it would leave
-   * them out. A name forgotten that has an event again is known again, so what {@code dirtySince}
-   * answers of an older number still explains the names it holds; it cannot say which are missing.
+   * Whether every name with an event after {@code mark} is still known: false once {@link
+   * #forgetUpTo} was given a later number (whether or not a name was dropped then), after which
+   * {@link #dirtySince} it may leave some out. A name forgotten that has an event again is known
+   * again, so what {@code dirtySince} answers of an older number still explains the names it holds;
+   * it cannot say which are missing.
    */
   public synchronized boolean remembersSince(long mark) {
     return mark >= forgottenUpTo;

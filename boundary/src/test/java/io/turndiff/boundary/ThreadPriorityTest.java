@@ -11,7 +11,8 @@ import org.junit.jupiter.api.Test;
 
 /**
  * A background thread's priority, read back from the kernel: the thread that lowers its own runs at
- * nice 19, as do the threads it starts after, and the thread that started it keeps its own.
+ * the background's nice value, as do the threads it starts after, and the thread that started it
+ * keeps its own.
  */
 class ThreadPriorityTest {
 
@@ -26,7 +27,7 @@ class ThreadPriorityTest {
         Thread.ofPlatform()
             .start(
                 () -> {
-                  lowered.set(ThreadPriority.lowestForThisThread());
+                  lowered.set(ThreadPriority.backgroundForThisThread());
                   itsNice.set(ThreadNice.ofThisThread());
                   Thread started =
                       Thread.ofPlatform().start(() -> startedNice.set(ThreadNice.ofThisThread()));
@@ -39,8 +40,8 @@ class ThreadPriorityTest {
     background.join();
 
     assertTrue(lowered.get(), "lowered");
-    assertEquals(19, itsNice.get());
-    assertEquals(19, startedNice.get(), "a thread it started inherits it");
+    assertEquals(ThreadPriority.BACKGROUND, itsNice.get());
+    assertEquals(ThreadPriority.BACKGROUND, startedNice.get(), "a thread it started inherits it");
     assertEquals(ours, ThreadNice.ofThisThread(), "the starting thread keeps its own");
   }
 }

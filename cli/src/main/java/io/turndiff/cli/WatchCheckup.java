@@ -54,24 +54,34 @@ final class WatchCheckup {
             + " directories of "
             + found.workspaces()
             + " workspace(s); "
-            + limitSaid
-            + failedChecks(found);
+            + limitSaid;
+    String readTheLog =
+        found.failedChecks() == 0
+            ? ""
+            : "read the service's log (turndiff service status names it) for why the checks"
+                + " failed; the count is since the service started, and a restart (turndiff"
+                + " service stop && turndiff service start) resets it";
     if (reached > 0) {
       return Check.fail(
-          "watch", holds + "; " + reached + " scan(s) walked the whole tree at the limit", raise);
+          "watch",
+          holds
+              + "; "
+              + reached
+              + " scan(s) walked the whole tree at the limit"
+              + failedChecks(found),
+          andThen(raise, readTheLog));
     }
     if (limit.isPresent() && found.directories() * 100L > limit.getAsLong() * WARN_PERCENT) {
-      return Check.warn("watch", holds, raise);
+      return Check.warn("watch", holds + failedChecks(found), andThen(raise, readTheLog));
     }
     if (found.failedChecks() > 0) {
-      return Check.warn(
-          "watch",
-          holds,
-          "read the service's log (turndiff service status names it) for why; the count is since"
-              + " the service started, and a restart (turndiff service stop && turndiff service"
-              + " start) resets it");
+      return Check.warn("watch", holds + failedChecks(found), readTheLog);
     }
     return Check.ok("watch", holds);
+  }
+
+  private static String andThen(String todo, String more) {
+    return more.isEmpty() ? todo : todo + "; " + more;
   }
 
   /** The checks of the watched scans that failed, said after what the watcher holds; or nothing. */

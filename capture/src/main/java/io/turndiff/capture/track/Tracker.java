@@ -690,8 +690,8 @@ public final class Tracker {
         return;
       }
       watching.checkStarting();
-      // adding no watch (the scans keep the watch); its thread and the walk's listers run at the
-      // lowest priority (WatchChecks), behind the hooks
+      // adding no watch (the scans keep the watch); the check's thread, and the walk's listers and
+      // content readers it starts, run behind the hooks (WatchChecks)
       Comparison full = wholeComparison(in, git, Optional.empty(), plan.mark());
       suspectedMisses(in, plan, watched.get(), full);
     }

@@ -49,6 +49,8 @@ final class WatchChecks implements AutoCloseable {
   /** How long closing waits for a check that is running: a whole walk of a big tree. */
   private static final Duration CLOSING_WAIT = Duration.ofSeconds(30);
 
+  private static final System.Logger LOG = System.getLogger(WatchChecks.class.getName());
+
   private final Check check;
   private final LongConsumer notMade;
   private final Failure failed;
@@ -118,11 +120,26 @@ final class WatchChecks implements AutoCloseable {
               work ->
                   threads.newThread(
                       () -> {
-                        ThreadPriority.lowestForThisThread();
+                        lowerThisThreadsPriority();
                         work.run();
                       }));
     }
     return executor;
+  }
+
+  /** The check's thread behind the hooks; where it cannot be, it runs as it is (logged once). */
+  private static void lowerThisThreadsPriority() {
+    boolean lowered;
+    try {
+      lowered = ThreadPriority.backgroundForThisThread();
+    } catch (RuntimeException e) {
+      lowered = false;
+    }
+    if (!lowered) {
+      LOG.log(
+          System.Logger.Level.INFO,
+          "the watch's checks run at the hooks' priority here (the thread's could not be lowered)");
+    }
   }
 
   /** Drops the checks waiting, and waits for the one running (it reads through a lease). */

@@ -14,10 +14,10 @@ import java.util.Optional;
  *     queues a write's event after the write is visible, and a write through a shared mapping's
  *     only when its descriptor is closed)
  * @param failedChecks the checks made after a hook's scan, off its path, that failed before they
- *     could compare (an error reading the tree or the store), counted apart from {@code checks} (a
- *     check is counted there as its whole walk begins, which a failure may come before): each found
- *     nothing, and the next check due is made as usual; {@code lastFailedCheck} says why the last
- *     one failed
+ *     could compare (an error reading the tree or the store): each found nothing, and the next
+ *     check due is made as usual; {@code lastFailedCheck} says why the last one failed. A check is
+ *     counted in {@code checks} as its whole walk begins, so a failed one is there too when it
+ *     failed in that walk, and not when it failed before it
  */
 public record WatchStatus(
     boolean enabled,

@@ -291,9 +291,9 @@ final class Watching implements AutoCloseable {
    * The names with an event since {@code baseline}'s mark; everything when some of them were
    * forgotten already. A baseline written forgets the events up to its own mark (and the running
    * checks'), so a baseline with an older mark (a status baseline, used when the index held is
-   * still its index after a hook's scan wrote another baseline that its transaction then did not
-   * commit) no longer has all of its names: trusted, the next status would miss what changed
-   * between the two marks.
+   * still its index after a hook's scan wrote another baseline that its transaction has not
+   * committed yet, or never did) no longer has all of its names: trusted, the next status would
+   * miss what changed between the two marks.
    */
   private static TreeWatch.Dirty since(TreeWatch watch, Baseline baseline) {
     if (!watch.remembersSince(baseline.mark())) {

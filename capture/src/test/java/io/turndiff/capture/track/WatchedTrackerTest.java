@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import io.turndiff.boundary.BoundaryOptions;
 import io.turndiff.boundary.Portability;
+import io.turndiff.boundary.ThreadPriority;
 import io.turndiff.capture.CaptureService;
 import io.turndiff.capture.workspace.WorkspaceHandles;
 import io.turndiff.fixtures.TestStore;
@@ -576,7 +577,7 @@ class WatchedTrackerTest {
     assertEquals(1, suspected.awaitingEvents(), suspected.toString());
     assertEquals(checks + 1, suspected.checks(), suspected.toString());
     assertEquals("turndiff-watch-check", checkedOn.get(), "the check ran on its own thread");
-    assertEquals(19, checkedAtNice.get(), "at the lowest priority, behind the hooks");
+    assertEquals(ThreadPriority.BACKGROUND, checkedAtNice.get(), "behind the hooks");
 
     theNextScanRecordsTheMissOfATxt();
     assertEquals(Map.of(), changes(full, workspace.root()));

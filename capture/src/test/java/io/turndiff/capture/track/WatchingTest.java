@@ -89,6 +89,12 @@ class WatchingTest {
           1L,
           watching.status().fallbacks().get("the events since the baseline were forgotten"),
           watching.status().toString());
+
+      // that whole walk leaves a status baseline the watch remembers all of: trusted again
+      watching.statusSeen(WORKSPACE, index(1), next.mark().orElseThrow(), Set.of());
+      assertTrue(
+          watching.plan(WORKSPACE, index(1), Watching.Scope.STATUS).dirty().isPresent(),
+          "the status after it is watched");
     }
   }
 }

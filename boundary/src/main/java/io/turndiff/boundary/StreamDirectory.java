@@ -25,6 +25,8 @@ import java.util.List;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 import java.util.concurrent.FutureTask;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
@@ -42,6 +44,13 @@ import java.util.concurrent.TimeoutException;
 class StreamDirectory implements DirectoryHandle {
 
   private static final long OPEN_DEADLINE_MILLIS = 2_000;
+  private static final ExecutorService OPENER =
+      Executors.newCachedThreadPool(
+          runnable -> {
+            Thread thread = new Thread(runnable, "turndiff-fallback-open");
+            thread.setDaemon(true);
+            return thread;
+          });
 
   private final StreamHandle owner;
   final SecureDirectoryStream<Path> stream;
@@ -253,9 +262,9 @@ class StreamDirectory implements DirectoryHandle {
   /**
    * The open runs on its own stream of the same directory: if it blocks (a FIFO swapped in), the
    * thread and that stream are abandoned, and nothing this boundary holds (the root stream's lock)
-   * is pinned by them. The thread is the open's own, started by the caller, not a shared pool's: it
-   * runs at the caller's priority (a thread of the watch's check runs behind the hooks, {@link
-   * ThreadPriority}, and a pool's thread it started would keep that priority for the hooks' opens).
+   * is pinned by them. A caller in the background (the watch's check, {@link ThreadPriority}) opens
+   * on a thread of its own, which it starts at its priority: a thread it started in the shared pool
+   * would keep that priority while it served the hooks' opens after.
    */
   private Attempt<OpenedFile> openWithDeadline(Path name, List<byte[]> at, StatInfo stat)
       throws IOException {
@@ -270,7 +279,11 @@ class StreamDirectory implements DirectoryHandle {
                 StreamHandle.closeQuietly(opener);
               }
             });
-    Thread.ofPlatform().daemon().name("turndiff-fallback-open").start(opening);
+    if (ThreadPriority.isThisThreadInTheBackground()) {
+      Thread.ofPlatform().daemon().name("turndiff-fallback-open").start(opening);
+    } else {
+      OPENER.execute(opening);
+    }
     try {
       return Attempt.done(
           new StreamOpenedFile(

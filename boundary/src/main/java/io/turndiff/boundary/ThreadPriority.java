@@ -1,5 +1,10 @@
 package io.turndiff.boundary;
 
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.OptionalInt;
+
 /**
  * The scheduling priority of a thread that works in the background of the hooks: the watch's check,
  * a whole walk of the tree each time, which on a machine of two cores would otherwise take the core
@@ -9,27 +14,42 @@ package io.turndiff.boundary;
  * nice value) without privilege; the threads it starts afterwards inherit it, so the listers and
  * readers a walk starts run as low. What it cannot do without privilege is raise it again: a thread
  * lowered here must never start a thread that outlives its own work and serves anyone else (a
- * shared pool first used from it), or that thread would serve the hooks from behind them too.
+ * shared pool first used from it), or that thread would serve the hooks from behind them too. Such
+ * a pool asks {@link #isThisThreadInTheBackground} and gives a background caller a thread of its
+ * own (the fallback boundary's opener of files).
  *
- * <p>The value is {@value #BACKGROUND}, not the lowest (19): the scheduler gives a thread at 10
- * about a tenth of a core against one at 0, at 19 about one seventieth. A thread that holds a lock
- * a hook waits for, or that a collection must bring to a safepoint, is then still scheduled soon on
- * a machine loaded by other programs; at 19 it could wait long enough to hold the hooks up with it.
+ * <p>The step is {@value #STEP} above the process's own value, not to the lowest (19): the
+ * scheduler gives a thread 10 above another about a tenth of a core against it, at 19 above about a
+ * seventieth. A thread that holds a lock a hook waits for, or that a collection must bring to a
+ * safepoint, is then still scheduled soon on a machine loaded by other programs; far lower, it
+ * could wait long enough to hold the hooks up with it.
  *
  * <p>Under the {@link Portability#POSIX} mode nothing is changed: there {@code setpriority} names
  * the whole process, not a thread.
  */
 public final class ThreadPriority {
 
-  /** The nice value of a background thread: the hooks' threads (at 0) go first. */
-  public static final int BACKGROUND = 10;
+  /** How far above the thread's nice value a background thread's is set. */
+  public static final int STEP = 10;
+
+  /** The highest nice value there is (the least favoured thread). */
+  public static final int LOWEST = 19;
+
+  /** Whether this thread, or the thread that started it, was put in the background. */
+  private static final InheritableThreadLocal<Boolean> IN_THE_BACKGROUND =
+      new InheritableThreadLocal<>() {
+        @Override
+        protected Boolean initialValue() {
+          return false;
+        }
+      };
 
   private ThreadPriority() {}
 
   /**
-   * Gives the calling thread (and the threads it starts from now on) the nice value {@value
-   * #BACKGROUND}; false when it could not be lowered here (the posix mode, no native calls), and
-   * the thread runs as before.
+   * Raises the calling thread's nice value by {@value #STEP} (at most to {@value #LOWEST}), for it
+   * and the threads it starts from now on; false when it could not be here (the posix mode, no
+   * native calls, no {@code /proc}), and the thread runs as before.
    */
   public static boolean backgroundForThisThread() {
     if (Portability.current() != Portability.LINUX) {
@@ -41,8 +61,37 @@ public final class ThreadPriority {
     } catch (UnsupportedOperationException e) {
       return false;
     }
+    OptionalInt now = niceOfThisThread();
+    if (now.isEmpty()) {
+      return false;
+    }
+    int background = Math.min(LOWEST, now.getAsInt() + STEP);
     try (NativeCall call = libc.call()) {
-      return libc.setThisThreadsNice(call, BACKGROUND) == 0;
+      if (background != now.getAsInt() && libc.setThisThreadsNice(call, background) != 0) {
+        return false;
+      }
+    }
+    IN_THE_BACKGROUND.set(true);
+    return true;
+  }
+
+  /** Whether the calling thread runs behind the hooks (it, or a thread that started it, asked). */
+  public static boolean isThisThreadInTheBackground() {
+    return IN_THE_BACKGROUND.get();
+  }
+
+  /**
+   * The calling thread's nice value: field 19 of {@code /proc/thread-self/stat}, counted after the
+   * command name's closing parenthesis (the name may hold spaces and parentheses of its own).
+   */
+  private static OptionalInt niceOfThisThread() {
+    try {
+      String stat = Files.readString(Path.of("/proc/thread-self/stat"));
+      String[] fields = stat.substring(stat.lastIndexOf(')') + 2).trim().split(" ");
+      // fields[0] is field 3 (the state): field 19 is fields[16]
+      return OptionalInt.of(Integer.parseInt(fields[16]));
+    } catch (IOException | RuntimeException e) {
+      return OptionalInt.empty();
     }
   }
 }

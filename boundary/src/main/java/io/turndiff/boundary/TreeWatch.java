@@ -246,7 +246,7 @@ public final class TreeWatch implements AutoCloseable {
   /**
    * Whether every name with an event after {@code mark} is still known: false once {@link
    * #forgetUpTo} was given a later number (whether or not a name was dropped then), after which
-   * {@link #dirtySince} it may leave some out. A name forgotten that has an event again is known
+   * {@code dirtySince(mark)} may leave some out. A name forgotten that has an event again is known
    * again, so what {@code dirtySince} answers of an older number still explains the names it holds;
    * it cannot say which are missing.
    */

@@ -1,18 +1,20 @@
 package io.turndiff.boundary;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import io.turndiff.fixtures.ThreadNice;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Test;
 
 /**
- * A background thread's priority, read back from the kernel: the thread that lowers its own runs at
- * the background's nice value, as do the threads it starts after, and the thread that started it
- * keeps its own.
+ * A background thread's priority, read back from the kernel: the thread that lowers its own runs
+ * ten above its nice value (at most 19), as do the threads it starts after, which know they are in
+ * the background; the thread that started it keeps its own.
  */
 class ThreadPriorityTest {
 
@@ -23,6 +25,7 @@ class ThreadPriorityTest {
     AtomicReference<Boolean> lowered = new AtomicReference<>();
     AtomicInteger itsNice = new AtomicInteger(-100);
     AtomicInteger startedNice = new AtomicInteger(-100);
+    AtomicBoolean startedInTheBackground = new AtomicBoolean();
     Thread background =
         Thread.ofPlatform()
             .start(
@@ -30,7 +33,13 @@ class ThreadPriorityTest {
                   lowered.set(ThreadPriority.backgroundForThisThread());
                   itsNice.set(ThreadNice.ofThisThread());
                   Thread started =
-                      Thread.ofPlatform().start(() -> startedNice.set(ThreadNice.ofThisThread()));
+                      Thread.ofPlatform()
+                          .start(
+                              () -> {
+                                startedNice.set(ThreadNice.ofThisThread());
+                                startedInTheBackground.set(
+                                    ThreadPriority.isThisThreadInTheBackground());
+                              });
                   try {
                     started.join();
                   } catch (InterruptedException e) {
@@ -40,8 +49,11 @@ class ThreadPriorityTest {
     background.join();
 
     assertTrue(lowered.get(), "lowered");
-    assertEquals(ThreadPriority.BACKGROUND, itsNice.get());
-    assertEquals(ThreadPriority.BACKGROUND, startedNice.get(), "a thread it started inherits it");
+    int expected = Math.min(ThreadPriority.LOWEST, ours + ThreadPriority.STEP);
+    assertEquals(expected, itsNice.get());
+    assertEquals(expected, startedNice.get(), "a thread it started inherits it");
+    assertTrue(startedInTheBackground.get(), "and knows it is in the background");
     assertEquals(ours, ThreadNice.ofThisThread(), "the starting thread keeps its own");
+    assertFalse(ThreadPriority.isThisThreadInTheBackground(), "and is not in the background");
   }
 }

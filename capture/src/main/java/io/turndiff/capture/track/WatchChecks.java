@@ -113,8 +113,9 @@ final class WatchChecks implements AutoCloseable {
     }
     if (executor == null) {
       ThreadFactory threads = Thread.ofPlatform().daemon().name("turndiff-watch-check").factory();
-      // at the lowest priority, and so the walk's listers it starts: on two cores a check's walk
-      // of a big tree otherwise takes the core the next hook waits for (docs/performance.md)
+      // behind the hooks (ThreadPriority: nice 10 above the service's), and so the walk's listers
+      // and readers it starts: on two cores a check's walk of a big tree otherwise takes the core
+      // the next hook waits for (docs/performance.md)
       executor =
           Executors.newSingleThreadScheduledExecutor(
               work ->
@@ -129,16 +130,17 @@ final class WatchChecks implements AutoCloseable {
 
   /** The check's thread behind the hooks; where it cannot be, it runs as it is (logged once). */
   private static void lowerThisThreadsPriority() {
-    boolean lowered;
+    String whyNot;
     try {
-      lowered = ThreadPriority.backgroundForThisThread();
-    } catch (RuntimeException e) {
-      lowered = false;
+      whyNot =
+          ThreadPriority.backgroundForThisThread() ? "" : "its priority could not be lowered here";
+    } catch (RuntimeException | LinkageError e) {
+      whyNot = String.valueOf(e.getMessage());
     }
-    if (!lowered) {
+    if (!whyNot.isEmpty()) {
       LOG.log(
           System.Logger.Level.INFO,
-          "the watch's checks run at the hooks' priority here (the thread's could not be lowered)");
+          "the watch's checks run at the hooks' priority on this machine: " + whyNot);
     }
   }
 

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import io.turndiff.fixtures.ThreadNice;
+import java.util.Optional;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
@@ -22,15 +23,17 @@ class ThreadPriorityTest {
   void aThreadLowersItsOwnPriorityAndTheThreadsItStartsInheritIt() throws Exception {
     assumeTrue(Portability.current() == Portability.LINUX, "a thread's own priority is Linux's");
     int ours = ThreadNice.ofThisThread();
-    AtomicReference<Boolean> lowered = new AtomicReference<>();
+    AtomicReference<Optional<String>> whyNot = new AtomicReference<>();
     AtomicInteger itsNice = new AtomicInteger(-100);
     AtomicInteger startedNice = new AtomicInteger(-100);
     AtomicBoolean startedInTheBackground = new AtomicBoolean();
+    AtomicBoolean itsMark = new AtomicBoolean();
     Thread background =
         Thread.ofPlatform()
             .start(
                 () -> {
-                  lowered.set(ThreadPriority.backgroundForThisThread());
+                  whyNot.set(ThreadPriority.backgroundForThisThread());
+                  itsMark.set(ThreadPriority.isThisThreadInTheBackground());
                   itsNice.set(ThreadNice.ofThisThread());
                   Thread started =
                       Thread.ofPlatform()
@@ -48,7 +51,8 @@ class ThreadPriorityTest {
                 });
     background.join();
 
-    assertTrue(lowered.get(), "lowered");
+    assertEquals(Optional.empty(), whyNot.get(), "lowered");
+    assertTrue(itsMark.get(), "the thread knows it is in the background");
     int expected = Math.min(ThreadPriority.LOWEST, ours + ThreadPriority.STEP);
     assertEquals(expected, itsNice.get());
     assertEquals(expected, startedNice.get(), "a thread it started inherits it");

@@ -59,7 +59,7 @@ final class WatchCheckup {
         found.failedChecks() == 0
             ? ""
             : "read the service's log (turndiff service status names it) for why the checks"
-                + " failed; the count is since the service started (a restart resets it)";
+                + " failed (a restart resets the count)";
     if (reached > 0) {
       return Check.fail(
           "watch",

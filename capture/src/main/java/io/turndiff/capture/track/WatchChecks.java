@@ -2,6 +2,7 @@ package io.turndiff.capture.track;
 
 import io.turndiff.boundary.ThreadPriority;
 import java.time.Duration;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executors;
@@ -130,18 +131,17 @@ final class WatchChecks implements AutoCloseable {
 
   /** The check's thread behind the hooks; where it cannot be, it runs as it is (logged once). */
   private static void lowerThisThreadsPriority() {
-    String whyNot;
+    Optional<String> whyNot;
     try {
-      whyNot =
-          ThreadPriority.backgroundForThisThread() ? "" : "its priority could not be lowered here";
+      whyNot = ThreadPriority.backgroundForThisThread();
     } catch (RuntimeException | LinkageError e) {
-      whyNot = String.valueOf(e.getMessage());
+      whyNot = Optional.of(e.toString());
     }
-    if (!whyNot.isEmpty()) {
-      LOG.log(
-          System.Logger.Level.INFO,
-          "the watch's checks run at the hooks' priority on this machine: " + whyNot);
-    }
+    whyNot.ifPresent(
+        why ->
+            LOG.log(
+                System.Logger.Level.INFO,
+                "the watch's checks run at the hooks' priority on this machine: " + why));
   }
 
   /** Drops the checks waiting, and waits for the one running (it reads through a lease). */

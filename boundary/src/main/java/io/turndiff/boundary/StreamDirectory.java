@@ -24,22 +24,15 @@ import java.util.EnumSet;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
-import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Executor;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
-import java.util.concurrent.FutureTask;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 
 /**
  * A directory of a {@link StreamHandle}, held as a {@link SecureDirectoryStream}; {@code location}
  * its components from the root. Every operation is relative to the stream with {@code
  * NOFOLLOW_LINKS}; what the JDK can only do by path (a by-name stat for {@code nlink}, a link's
  * text) is checked against the stream's inode around it.
- */
-/**
- * A directory held as a {@link SecureDirectoryStream}, {@code location} its components from the
- * root.
  */
 class StreamDirectory implements DirectoryHandle {
 
@@ -51,6 +44,8 @@ class StreamDirectory implements DirectoryHandle {
             thread.setDaemon(true);
             return thread;
           });
+  private static final Executor OWN_OPENER =
+      runnable -> Thread.ofPlatform().daemon().name("turndiff-background-open").start(runnable);
 
   private final StreamHandle owner;
   final SecureDirectoryStream<Path> stream;
@@ -260,45 +255,39 @@ class StreamDirectory implements DirectoryHandle {
   }
 
   /**
-   * The open runs on its own stream of the same directory: if it blocks (a FIFO swapped in), the
-   * thread and that stream are abandoned, and nothing this boundary holds (the root stream's lock)
-   * is pinned by them. A caller in the background (the watch's check, {@link ThreadPriority}) opens
-   * on a thread of its own, which it starts at its priority: a thread it started in the shared pool
-   * would keep that priority while it served the hooks' opens after.
+   * The open runs on its own stream of the same directory, until a deadline ({@link
+   * DeadlinedOpen}): if it blocks (a FIFO swapped in), the thread and that stream are abandoned,
+   * and nothing this boundary holds (the root stream's lock) is pinned by them.
    */
   private Attempt<OpenedFile> openWithDeadline(Path name, List<byte[]> at, StatInfo stat)
       throws IOException {
     SecureDirectoryStream<Path> opener =
         stream.newDirectoryStream(root().rootReal.getFileSystem().getPath("."), NOFOLLOW_LINKS);
-    FutureTask<SeekableByteChannel> opening =
-        new FutureTask<>(
+    Attempt<SeekableByteChannel> opened =
+        DeadlinedOpen.open(
             () -> {
               try {
                 return opener.newByteChannel(name, Set.of(StandardOpenOption.READ, NOFOLLOW_LINKS));
               } finally {
                 StreamHandle.closeQuietly(opener);
               }
-            });
-    if (ThreadPriority.isThisThreadInTheBackground()) {
-      Thread.ofPlatform().daemon().name("turndiff-fallback-open").start(opening);
-    } else {
-      OPENER.execute(opening);
-    }
-    try {
-      return Attempt.done(
-          new StreamOpenedFile(
-              this, name, at, stat, opening.get(OPEN_DEADLINE_MILLIS, TimeUnit.MILLISECONDS)));
-    } catch (TimeoutException e) {
-      opening.cancel(true);
-      return Attempt.refused(new HandleFailure.Blocked());
-    } catch (ExecutionException e) {
-      return e.getCause() instanceof IOException io
-          ? Attempt.refused(StreamHandle.failure(io))
-          : Attempt.failed(String.valueOf(e.getCause().getMessage()));
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      return Attempt.failed("interrupted");
-    }
+            },
+            () -> StreamHandle.closeQuietly(opener),
+            openersForThisThread(),
+            OPEN_DEADLINE_MILLIS);
+    return opened instanceof Attempt.Done<SeekableByteChannel> channel
+        ? Attempt.done(new StreamOpenedFile(this, name, at, stat, channel.value()))
+        : opened.asRefused();
+  }
+
+  /**
+   * Where this thread's opens run. A caller in the background (the watch's check, {@link
+   * ThreadPriority}) opens on a thread of its own, which it starts at its priority and which ends
+   * with the open: a thread it started in the shared pool would keep that priority while it served
+   * the hooks' opens after.
+   */
+  static Executor openersForThisThread() {
+    return ThreadPriority.isThisThreadInTheBackground() ? OWN_OPENER : OPENER;
   }
 
   @Override

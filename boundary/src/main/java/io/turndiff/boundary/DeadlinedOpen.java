@@ -21,14 +21,19 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * claims the channel first decides who owns it: the caller, which then uses it even though its
  * deadline passed, or the opening thread, which then closes it at once. A late channel left to the
  * garbage collector would hold the FIFO's reading end open until a collection, and its writer would
- * see a reader that never reads.
+ * see a reader that never reads. A caller interrupted while it waits claims the same way.
+ *
+ * <p>What the open holds while it runs (the directory stream it opens in) is released in one place,
+ * exactly once: when the open has returned or thrown, on its own thread, or at once when no thread
+ * could be started for it. The task is never cancelled, so a thread started late, after the caller
+ * gave up, still runs it and releases what it holds.
  *
  * <p>What it does not protect: the abandoned thread itself stays blocked for as long as the open
  * does, since an open(2) of a FIFO is not interrupted by {@link Thread#interrupt()}.
  */
 final class DeadlinedOpen {
 
-  /** The blocking open; it releases what it holds (the stream it opens in) whether it succeeds. */
+  /** The blocking open. */
   interface Opening {
     SeekableByteChannel open() throws IOException;
   }
@@ -36,24 +41,33 @@ final class DeadlinedOpen {
   private final AtomicBoolean claimed = new AtomicBoolean();
   private final FutureTask<SeekableByteChannel> task;
 
-  private DeadlinedOpen(Opening opening) {
-    this.task = new FutureTask<>(() -> handedOver(opening.open()));
+  private DeadlinedOpen(Opening opening, AutoCloseable held) {
+    this.task =
+        new FutureTask<>(
+            () -> {
+              try {
+                return handedOver(opening.open());
+              } finally {
+                StreamHandle.closeQuietly(held);
+              }
+            });
   }
 
   /**
    * Runs {@code opening} on a thread of {@code threads} and waits for it until {@code
-   * deadlineMillis}. When no thread could be started for it, it never runs: {@code ifNeverRun}
-   * releases what it would have released, and the open fails naming why.
+   * deadlineMillis}; {@code held} is what the open holds while it runs, released once it is over.
+   * When no thread could be started for it, it never runs: {@code held} is released at once, and
+   * the open fails naming why.
    */
   static Attempt<SeekableByteChannel> open(
-      Opening opening, Runnable ifNeverRun, Executor threads, long deadlineMillis) {
-    DeadlinedOpen open = new DeadlinedOpen(opening);
+      Opening opening, AutoCloseable held, Executor threads, long deadlineMillis) {
+    DeadlinedOpen open = new DeadlinedOpen(opening, held);
     try {
       threads.execute(open.task);
     } catch (RejectedExecutionException | OutOfMemoryError e) {
-      // a thread the kernel would not start ("unable to create native thread") is an
-      // OutOfMemoryError: the open never ran, and nothing else in this process is known to be short
-      ifNeverRun.run();
+      // A thread the kernel would not start ("unable to create native thread") is an
+      // OutOfMemoryError. The open never ran; nothing else in this process is known to be short.
+      StreamHandle.closeQuietly(held);
       return Attempt.failed("no thread could be started for the open: " + e);
     }
     return open.waitUntil(deadlineMillis);
@@ -64,7 +78,8 @@ final class DeadlinedOpen {
       return Attempt.done(task.get(deadlineMillis, TimeUnit.MILLISECONDS));
     } catch (TimeoutException e) {
       if (claimed.compareAndSet(false, true)) {
-        task.cancel(true);
+        // an open that fails between the deadline and this claim is told as blocked too: it did
+        // not return in time either way
         return Attempt.refused(new HandleFailure.Blocked());
       }
       // the open returned between the deadline and the claim: the channel is the caller's
@@ -72,6 +87,11 @@ final class DeadlinedOpen {
     } catch (ExecutionException e) {
       return failure(e);
     } catch (InterruptedException e) {
+      if (!claimed.compareAndSet(false, true)
+          && lateButHandedOver() instanceof Attempt.Done<SeekableByteChannel> channel) {
+        // the open returned first: the channel is the caller's, and the caller is stopping
+        StreamHandle.closeQuietly(channel.value());
+      }
       Thread.currentThread().interrupt();
       return Attempt.failed("interrupted");
     }

@@ -44,7 +44,7 @@ class StreamDirectory implements DirectoryHandle {
             thread.setDaemon(true);
             return thread;
           });
-  private static final Executor OWN_OPENER =
+  private static final Executor A_THREAD_PER_OPEN =
       runnable -> Thread.ofPlatform().daemon().name("turndiff-background-open").start(runnable);
 
   private final StreamHandle owner;
@@ -265,14 +265,8 @@ class StreamDirectory implements DirectoryHandle {
         stream.newDirectoryStream(root().rootReal.getFileSystem().getPath("."), NOFOLLOW_LINKS);
     Attempt<SeekableByteChannel> opened =
         DeadlinedOpen.open(
-            () -> {
-              try {
-                return opener.newByteChannel(name, Set.of(StandardOpenOption.READ, NOFOLLOW_LINKS));
-              } finally {
-                StreamHandle.closeQuietly(opener);
-              }
-            },
-            () -> StreamHandle.closeQuietly(opener),
+            () -> opener.newByteChannel(name, Set.of(StandardOpenOption.READ, NOFOLLOW_LINKS)),
+            opener,
             openersForThisThread(),
             OPEN_DEADLINE_MILLIS);
     return opened instanceof Attempt.Done<SeekableByteChannel> channel
@@ -287,7 +281,7 @@ class StreamDirectory implements DirectoryHandle {
    * the hooks' opens after.
    */
   static Executor openersForThisThread() {
-    return ThreadPriority.isThisThreadInTheBackground() ? OWN_OPENER : OPENER;
+    return ThreadPriority.isThisThreadInTheBackground() ? A_THREAD_PER_OPEN : OPENER;
   }
 
   @Override

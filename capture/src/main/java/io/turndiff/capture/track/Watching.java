@@ -486,8 +486,14 @@ final class Watching implements AutoCloseable {
    * vouches for another). The kernel makes a change visible a moment before it queues the change's
    * event (a truncation shows size 0 before its {@code IN_MODIFY}), so the events are read again
    * for up to {@link #SETTLE} while some name is unexplained; what is left is only suspected, and
-   * judged at a later sync ({@link #suspected}). Empty when the watch cannot tell (it did not
-   * answer, or everything changed since).
+   * judged at a later sync ({@link #suspected}). Empty when everything changed since (an overflow:
+   * the next scan walks the whole tree for it).
+   *
+   * <p>A watch that does not answer a sync (its reader stalled past {@link #SYNC_TIMEOUT}) has not
+   * explained what it has not read: the names the events read so far leave unexplained (all of
+   * them, at the first sync) are suspected like any others, and judged at a later sync that is
+   * answered, where their events, if they come, explain them. Taken as explained, they would let
+   * the next scan trust the watch about a name it may have missed.
    */
   Set<WorkspacePath> unexplained(long workspaceId, long mark, Set<WorkspacePath> differing) {
     State state = states.get(workspaceId);
@@ -495,11 +501,12 @@ final class Watching implements AutoCloseable {
       return differing;
     }
     long deadline = System.nanoTime() + SETTLE.toNanos();
+    Set<WorkspacePath> unexplained = differing;
     while (true) {
       if (state.watch.get().sync(SYNC_TIMEOUT).isEmpty()) {
-        return Set.of();
+        return unexplained;
       }
-      Set<WorkspacePath> unexplained = unexplained(state.watch.get(), mark, differing);
+      unexplained = unexplained(state.watch.get(), mark, differing);
       if (unexplained.isEmpty() || System.nanoTime() > deadline) {
         return unexplained;
       }

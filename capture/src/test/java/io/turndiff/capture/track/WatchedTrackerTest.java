@@ -604,6 +604,33 @@ class WatchedTrackerTest {
   }
 
   /**
+   * A check whose watch stops answering while it waits for the events of what it found (the reader
+   * held after the check's first sync, so its next one times out) cannot tell that a.txt was
+   * explained: a.txt is suspected, as a name no event explains is, and the next scan walks the
+   * whole tree. Taken as explained (before: nothing suspected), the next scan trusted the watch
+   * that had missed a.txt.
+   */
+  @Test
+  void aCheckWhoseWatchStopsAnsweringSuspectsWhatItCouldNotExplain() throws Exception {
+    workspace.file("a.txt", "one\n").file("d/b.txt", "b\n");
+    track();
+    writeATxtThroughALinkFromOutside();
+    resume = new CountDownLatch(1);
+    // before the check's whole walk: the reader reads what comes next (at the latest the check's
+    // first sync) and stops before its next read
+    atCheck.set(() -> pauseReader.set(true));
+
+    assertEquals(Map.of(), toMap(watched.refresh(workspaceId())), "the watched scan misses it");
+    WatchStatus suspected = awaited(status -> status.awaitingEvents() == 1);
+    assertEquals(1, suspected.awaitingEvents(), "a.txt suspected: " + suspected);
+    pauseReader.set(false);
+    resume.countDown();
+
+    theNextScanRecordsTheMissOfATxt();
+    assertEquals(Map.of(), changes(full, workspace.root()));
+  }
+
+  /**
    * A check off the hooks' path that throws before it compares found nothing: it is counted as
    * failed with the workspace's root and the reason (what {@code service status} and {@code doctor}
    * show), and the next check due is made as usual. Without the count, a watch whose checks all

@@ -23,10 +23,10 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * garbage collector would hold the FIFO's reading end open until a collection, and its writer would
  * see a reader that never reads. A caller interrupted while it waits claims the same way.
  *
- * <p>What the open holds while it runs (the directory stream it opens in) is released in one place,
- * exactly once: when the open has returned or thrown, on its own thread, or at once when no thread
- * could be started for it. The task is never cancelled, so a thread started late, after the caller
- * gave up, still runs it and releases what it holds.
+ * <p>What the open holds while it runs (the directory stream it opens in) is released exactly once,
+ * on one of two paths: when the open has returned or thrown, on its own thread, or at once when no
+ * thread could be started for it. The task is never cancelled, so a thread started late, after the
+ * caller gave up, still runs it and releases what it holds.
  *
  * <p>What it does not protect: the abandoned thread itself stays blocked for as long as the open
  * does, since an open(2) of a FIFO is not interrupted by {@link Thread#interrupt()}.
@@ -57,7 +57,9 @@ final class DeadlinedOpen {
    * Runs {@code opening} on a thread of {@code threads} and waits for it until {@code
    * deadlineMillis}; {@code held} is what the open holds while it runs, released once it is over.
    * When no thread could be started for it, it never runs: {@code held} is released at once, and
-   * the open fails naming why.
+   * the open fails naming why. {@code threads} starts the task at once or throws without keeping it
+   * (a thread per open, or a cached pool, which hands a task to a thread or makes one): an executor
+   * that queued a task it then refused could run it later and release {@code held} twice.
    */
   static Attempt<SeekableByteChannel> open(
       Opening opening, AutoCloseable held, Executor threads, long deadlineMillis) {

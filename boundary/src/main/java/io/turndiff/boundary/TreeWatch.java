@@ -213,6 +213,14 @@ public final class TreeWatch implements AutoCloseable {
     }
   }
 
+  /**
+   * Whether the watch is closed, by its owner or by its reader on an error: it reads no more
+   * events, and every sync is unanswered.
+   */
+  public synchronized boolean isClosed() {
+    return closed;
+  }
+
   /** What changed after {@code mark} (a number {@link #sync} answered). */
   public synchronized Dirty dirtySince(long mark) {
     if (everythingAt > mark) {

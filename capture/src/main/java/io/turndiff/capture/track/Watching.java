@@ -79,7 +79,7 @@ final class Watching implements AutoCloseable {
    * watcher's own patience, {@link #SYNC_TIMEOUT}) is. The whole result was used for it at once
    * either way: the wait only decides what is counted, never what a scan finds.
    */
-  private static final Duration JUDGED_AFTER = SYNC_TIMEOUT;
+  static final Duration JUDGED_AFTER = SYNC_TIMEOUT;
 
   private static final Set<String> IGNORE_FILES = Set.copyOf(IgnoreRules.FILES);
 
@@ -130,8 +130,14 @@ final class Watching implements AutoCloseable {
       return new Suspects(mark, suspected, Set.copyOf(unexplained), root, found, suspectedAtNanos);
     }
 
-    boolean waitedLongEnough(long nowNanos) {
-      return nowNanos - suspectedAtNanos >= JUDGED_AFTER.toNanos();
+    /**
+     * Whether a sync that began at {@code answeredSyncFromNanos} and was answered read every event
+     * these names could have had: one that began {@link #JUDGED_AFTER} after they were suspected.
+     * Judged by the clock alone, names would be judged against events not read yet, when the reader
+     * stalls.
+     */
+    boolean judgeable(long answeredSyncFromNanos) {
+      return answeredSyncFromNanos - suspectedAtNanos >= JUDGED_AFTER.toNanos();
     }
   }
 
@@ -151,6 +157,12 @@ final class Watching implements AutoCloseable {
      * before the suspicion and may have trusted the watch, so its baseline is not kept.
      */
     private long untrustedUpTo = -1;
+
+    /**
+     * When the latest sync the watch answered began ({@link #synced}): every event before that
+     * moment has been read.
+     */
+    private final AtomicLong answeredSyncFromNanos = new AtomicLong(Long.MIN_VALUE);
 
     /**
      * The marks of the checks running (each mark with how many run from it): a status's in line,
@@ -229,7 +241,7 @@ final class Watching implements AutoCloseable {
               : "nothing is watched in the posix mode");
     }
     TreeWatch watch = state.watch.get();
-    OptionalLong mark = watch.sync(SYNC_TIMEOUT);
+    OptionalLong mark = synced(state);
     Plan whole = new Plan(state.watch, mark, Optional.empty(), false);
     if (mark.isEmpty()) {
       return whole(whole, "the watcher did not answer in time");
@@ -390,7 +402,7 @@ final class Watching implements AutoCloseable {
       return Optional.empty();
     }
     TreeWatch watch = state.watch.get();
-    OptionalLong mark = watch.sync(SYNC_TIMEOUT);
+    OptionalLong mark = synced(state);
     if (mark.isEmpty()) {
       return Optional.empty();
     }
@@ -480,6 +492,19 @@ final class Watching implements AutoCloseable {
   }
 
   /**
+   * The watch's sync ({@link TreeWatch#sync}), its start remembered when it is answered: the moment
+   * before which every event has been read, which decides when suspected names can be judged.
+   */
+  private static OptionalLong synced(State state) {
+    long from = System.nanoTime();
+    OptionalLong mark = state.watch.orElseThrow().sync(SYNC_TIMEOUT);
+    if (mark.isPresent()) {
+      state.answeredSyncFromNanos.accumulateAndGet(from, Math::max);
+    }
+    return mark;
+  }
+
+  /**
    * The names among {@code differing} (those a watched and a whole scan disagree on) that had no
    * event after {@code mark}, at or above them. A name that changed while the two scans ran is
    * explained by its own event; every name must be explained on its own (one explained name never
@@ -503,8 +528,12 @@ final class Watching implements AutoCloseable {
     long deadline = System.nanoTime() + SETTLE.toNanos();
     Set<WorkspacePath> unexplained = differing;
     while (true) {
-      if (state.watch.get().sync(SYNC_TIMEOUT).isEmpty()) {
-        return unexplained;
+      if (synced(state).isEmpty()) {
+        // closed (the service is ending) or interrupted (its checks are stopped): nothing is
+        // judged, and every later scan walks the whole tree or never comes
+        return state.watch.get().isClosed() || Thread.currentThread().isInterrupted()
+            ? Set.of()
+            : unexplained;
       }
       unexplained = unexplained(state.watch.get(), mark, differing);
       if (unexplained.isEmpty() || System.nanoTime() > deadline) {
@@ -581,7 +610,7 @@ final class Watching implements AutoCloseable {
     if (state.suspects.isEmpty() || state.watch.isEmpty()) {
       return;
     }
-    long now = System.nanoTime();
+    long answeredSyncFrom = state.answeredSyncFromNanos.get();
     List<Suspects> stillWaiting = new ArrayList<>();
     for (Suspects suspects : state.suspects) {
       Set<WorkspacePath> unexplained =
@@ -589,7 +618,7 @@ final class Watching implements AutoCloseable {
       if (unexplained.isEmpty()) {
         continue;
       }
-      if (suspects.waitedLongEnough(now)) {
+      if (suspects.judgeable(answeredSyncFrom)) {
         disagreement(suspects, unexplained);
       } else {
         stillWaiting.add(suspects.waitingFor(unexplained));

@@ -604,30 +604,62 @@ class WatchedTrackerTest {
   }
 
   /**
-   * A check whose watch stops answering while it waits for the events of what it found (the reader
-   * held after the check's first sync, so its next one times out) cannot tell that a.txt was
-   * explained: a.txt is suspected, as a name no event explains is, and the next scan walks the
-   * whole tree. Taken as explained (before: nothing suspected), the next scan trusted the watch
-   * that had missed a.txt.
+   * A check whose watch stops answering before the check's sync after its whole walk (the reader
+   * held, so that sync times out) cannot tell that a.txt was explained: a.txt is suspected, as a
+   * name no event explains is, and the next scan walks the whole tree; it is judged only at a sync
+   * that is answered. Taken as explained (before: nothing suspected), the next scan trusted the
+   * watch that had missed a.txt.
    */
   @Test
   void aCheckWhoseWatchStopsAnsweringSuspectsWhatItCouldNotExplain() throws Exception {
     workspace.file("a.txt", "one\n").file("d/b.txt", "b\n");
     track();
     writeATxtThroughALinkFromOutside();
-    resume = new CountDownLatch(1);
-    // before the check's whole walk: the reader reads what comes next (at the latest the check's
-    // first sync) and stops before its next read
-    atCheck.set(() -> pauseReader.set(true));
+    holdTheReaderBeforeTheWholeWalk();
 
     assertEquals(Map.of(), toMap(watched.refresh(workspaceId())), "the watched scan misses it");
     WatchStatus suspected = awaited(status -> status.awaitingEvents() == 1);
     assertEquals(1, suspected.awaitingEvents(), "a.txt suspected: " + suspected);
-    pauseReader.set(false);
+    assertEquals(0, suspected.disagreements(), "not judged while the watch does not answer");
     resume.countDown();
 
     theNextScanRecordsTheMissOfATxt();
     assertEquals(Map.of(), changes(full, workspace.root()));
+  }
+
+  /**
+   * The same for a status's check in line: the status answers with the whole walk's result, which
+   * has a.txt, where the watch that stopped answering had missed it (before: the watched result).
+   */
+  @Test
+  void aStatusWhoseWatchStopsAnsweringAnswersWithTheWholeWalk() throws Exception {
+    workspace.file("a.txt", "one\n").file("d/b.txt", "b\n");
+    track();
+    writeATxtThroughALinkFromOutside();
+    holdTheReaderBeforeTheWholeWalk();
+
+    assertEquals(Map.of("a.txt", ChangeKind.MODIFIED), changes(watched, workspace.root()));
+    resume.countDown();
+    theNextScanRecordsTheMissOfATxt();
+  }
+
+  /**
+   * At the check's start (before its whole walk), the watch's reader is held: one more event (a
+   * touch, which changes no content) is read, and the reader stops before its next read, so every
+   * sync after it times out until {@code resume} is counted down.
+   */
+  private void holdTheReaderBeforeTheWholeWalk() {
+    resume = new CountDownLatch(1);
+    atCheck.set(
+        () -> {
+          pauseReader.set(true);
+          try {
+            sh(workspace.root(), "touch d/b.txt");
+            Thread.sleep(100);
+          } catch (Exception e) {
+            throw new IllegalStateException(e);
+          }
+        });
   }
 
   /**

@@ -26,6 +26,13 @@ class WatchingTest {
         version, version, false, List.of(), Optional.of(DirectoryModes.NONE));
   }
 
+  /** The first scan's baseline written (version 1): the scans after it are watched. */
+  private static void firstBaselineWritten(Watching watching) {
+    Watching.Plan first = watching.plan(WORKSPACE, index(1), Watching.Scope.WRITE);
+    assumeTrue(first.watch().isPresent(), "inotify is available here");
+    watching.written(WORKSPACE, 1, 1, first.mark().orElseThrow());
+  }
+
   /**
    * A scan planned on the baseline a check then found wrong trusted the watch about the suspected
    * name; its baseline, written after the suspicion, is not kept: the next scan walks the whole
@@ -72,9 +79,7 @@ class WatchingTest {
   void aStatusBaselineOlderThanTheEventsForgottenIsNotTrusted() {
     assumeTrue(Portability.current().watches(), "nothing is watched in the posix mode");
     try (Watching watching = new Watching(WatchOptions.SERVICE)) {
-      Watching.Plan first = watching.plan(WORKSPACE, index(1), Watching.Scope.WRITE);
-      assumeTrue(first.watch().isPresent(), "inotify is available here");
-      watching.written(WORKSPACE, 1, 1, first.mark().orElseThrow());
+      firstBaselineWritten(watching);
       Watching.Plan status = watching.plan(WORKSPACE, index(1), Watching.Scope.STATUS);
       assertTrue(status.dirty().isPresent(), "a watched status");
       watching.statusSeen(WORKSPACE, index(1), status.mark().orElseThrow(), Set.of());
@@ -95,6 +100,36 @@ class WatchingTest {
       assertTrue(
           watching.plan(WORKSPACE, index(1), Watching.Scope.STATUS).dirty().isPresent(),
           "the status after it is watched");
+    }
+  }
+
+  /**
+   * A suspected name is judged only against the events a sync has read that began once its wait was
+   * over: a scan that synced before (here, the baseline written from it five seconds later) leaves
+   * it waiting, as a reader that stalled would have left its event unread; the next scan's answered
+   * sync judges it. Judged by the clock alone, the write counted the disagreement.
+   */
+  @Test
+  void aSuspectedNameIsJudgedOnlyAfterASyncThatBeganOnceItsWaitWasOver() throws Exception {
+    assumeTrue(Portability.current().watches(), "nothing is watched in the posix mode");
+    try (Watching watching = new Watching(WatchOptions.SERVICE)) {
+      firstBaselineWritten(watching);
+      Watching.Plan scan = watching.plan(WORKSPACE, index(1), Watching.Scope.WRITE);
+      watching.suspected(
+          WORKSPACE,
+          scan.mark().orElseThrow(),
+          Set.of(WorkspacePath.of("a.txt")),
+          "/w",
+          "{} where a full scan found {a.txt=MODIFIED}");
+
+      Thread.sleep(Watching.JUDGED_AFTER.toMillis() + 100);
+      watching.written(WORKSPACE, 2, 2, scan.mark().orElseThrow());
+      assertEquals(0, watching.status().disagreements(), "not judged without a sync since");
+      assertEquals(1, watching.status().awaitingEvents());
+
+      watching.plan(WORKSPACE, index(2), Watching.Scope.WRITE);
+      assertEquals(1, watching.status().disagreements(), "judged at the next answered sync");
+      assertEquals(0, watching.status().awaitingEvents());
     }
   }
 }

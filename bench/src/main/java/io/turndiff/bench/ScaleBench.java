@@ -16,10 +16,11 @@ import java.util.List;
  * /v1/workspaces/track}, default budgets) beside {@code git add -A} + the first commit; then
  * watched turns of 10 changed files each: a Codex {@code UserPromptSubmit} (the begin), the 10
  * files rewritten, a {@code Stop} (the finish, which records them), both posted to the service's
- * hook endpoint as the hook client posts them (the client's own process start left out), and after
- * each turn {@code git status} and {@code git add -A && git commit} of the same tree. Then what the
- * service's process holds resident ({@code VmRSS}, {@code VmHWM}), and the store's size on disk
- * beside the shadow git's after {@code git gc}.
+ * hook endpoint as the hook client posts them (over its Unix domain socket, a connection a call;
+ * the client's own process start left out), and after each turn {@code git status} and {@code git
+ * add -A && git commit} of the same tree. Then what the service's process holds resident ({@code
+ * VmRSS}, {@code VmHWM}), and the store's size on disk beside the shadow git's after {@code git
+ * gc}.
  */
 public final class ScaleBench {
 

@@ -2,6 +2,7 @@ package io.turndiff.bench;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.turndiff.api.Json;
+import io.turndiff.service.ServiceFiles;
 import java.io.File;
 import java.io.IOException;
 import java.net.URI;
@@ -9,6 +10,7 @@ import java.net.URISyntaxException;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -23,8 +25,9 @@ import java.util.concurrent.TimeUnit;
  * A per-user service started for a benchmark as a user starts one ({@code turndiff service start},
  * through {@code $TURNDIFF_HOME/turndiff} when set, else this jar), in an environment of its own
  * under the benchmark's folder (its home, runtime folder and store), and stopped on close. The
- * benchmark talks to it over loopback HTTP with its token, runs hook commands in its environment,
- * and reads its process's memory from {@code /proc}.
+ * benchmark talks to it over loopback HTTP with its token, posts hooks over its Unix domain socket
+ * as the hook client does, runs hook commands in its environment, and reads its process's memory
+ * from {@code /proc}.
  */
 final class ServiceProcess implements AutoCloseable {
 
@@ -33,15 +36,23 @@ final class ServiceProcess implements AutoCloseable {
   private final URI uri;
   private final String token;
   private final Path discovery;
+  private final Path socket;
+  private final ByteBuffer answers = ByteBuffer.allocate(64 * 1024);
   private final HttpClient http = HttpClient.newHttpClient();
 
   private ServiceProcess(
-      Map<String, String> environment, long pid, URI uri, String token, Path discovery) {
+      Map<String, String> environment,
+      long pid,
+      URI uri,
+      String token,
+      Path discovery,
+      Path socket) {
     this.environment = environment;
     this.pid = pid;
     this.uri = uri;
     this.token = token;
     this.discovery = discovery;
+    this.socket = socket;
   }
 
   /** Starts the service of the store {@code store}, with {@code base} as its home. */
@@ -73,7 +84,8 @@ final class ServiceProcess implements AutoCloseable {
         started.get("pid").asLong(),
         URI.create("http://127.0.0.1:" + started.get("port").asInt()),
         token,
-        Path.of(discovery));
+        Path.of(discovery),
+        ServiceFiles.of(store, environment).socket());
   }
 
   /** The environment the service runs in: hooks run in it find the service. */
@@ -102,14 +114,18 @@ final class ServiceProcess implements AutoCloseable {
   }
 
   /**
-   * POSTs a hook's payload to {@code /v1/hooks/<runtime>} as the hook client does: answered 204, or
-   * 200 with a note for the model (a begin after changes no tool call hook announced says so).
+   * POSTs a hook's payload to {@code /v1/hooks/<runtime>} as the hook client does: over the
+   * service's Unix domain socket, on a connection of its own closed after it; answered 204, or 200
+   * with a note for the model (a begin after changes no tool call hook announced says so). Not
+   * through the JDK's {@code HttpClient} over loopback TCP, as this did until 2026-12-06: that
+   * client added about 3 ms to every call measured (docs/performance.md), which no runtime's hook
+   * pays.
    */
   void hook(String runtime, String payload) throws Exception {
-    HttpResponse<String> response = send("/v1/hooks/" + runtime, payload);
-    if (response.statusCode() != 200 && response.statusCode() != 204) {
-      throw new IllegalStateException(
-          "the " + runtime + " hook answered " + response.statusCode() + ": " + response.body());
+    int status =
+        SocketHttpClient.sendOnce(socket, answers, "POST", "/v1/hooks/" + runtime, payload);
+    if (status != 200 && status != 204) {
+      throw new IllegalStateException("the " + runtime + " hook answered " + status);
     }
   }
 

@@ -261,10 +261,17 @@ public final class FileChanges {
    * calls in flight then (rows of {@code tool_call}, empty unless {@link MadeDuring#CALLS}).
    */
   public void attribute(long fileChangeId, MadeDuring during, List<Long> callRows) {
-    dsl.update(FILE_CHANGE)
-        .set(FILE_CHANGE.MADE_DURING, during.code())
-        .where(FILE_CHANGE.ID.eq(fileChangeId))
-        .execute();
+    // kept prepared: a finish attributes every change it stores, one statement each
+    prepared
+        .get(
+            "file_change.attribute",
+            q ->
+                q.update(FILE_CHANGE)
+                    .set(FILE_CHANGE.MADE_DURING, DSL.param("during", String.class))
+                    .where(FILE_CHANGE.ID.eq(DSL.param("change", Long.class))))
+        .bind("during", during.code())
+        .bind("change", fileChangeId)
+        .update();
     callRows.forEach(call -> linkToolCall(fileChangeId, call));
   }
 

@@ -126,21 +126,35 @@ public final class WorkspaceIndexes {
       Collection<WorkspacePath> removals,
       Optional<List<WorkspacePath>> leftOut) {
     long version = version(workspaceId).orElse(0L) + 1;
-    dsl.insertInto(TRACKED_WORKSPACE)
-        .set(TRACKED_WORKSPACE.WORKSPACE_ID, workspaceId)
-        .set(TRACKED_WORKSPACE.INDEXED_AT_NS, indexedAtNanos)
-        .set(TRACKED_WORKSPACE.VERSION, version)
-        .set(TRACKED_WORKSPACE.PARTIAL, partial ? 1L : 0L)
-        .set(TRACKED_WORKSPACE.MAX_FILES, maxFiles)
-        .set(TRACKED_WORKSPACE.MAX_BYTES, maxBytes)
-        .onConflict(TRACKED_WORKSPACE.WORKSPACE_ID)
-        .doUpdate()
-        .set(TRACKED_WORKSPACE.INDEXED_AT_NS, indexedAtNanos)
-        .set(TRACKED_WORKSPACE.VERSION, version)
-        .set(TRACKED_WORKSPACE.PARTIAL, partial ? 1L : 0L)
-        .set(TRACKED_WORKSPACE.MAX_FILES, maxFiles)
-        .set(TRACKED_WORKSPACE.MAX_BYTES, maxBytes)
-        .execute();
+    // the header is written by every scan that writes the index (a hook's begin and finish): kept
+    // prepared, as the entries' statements are
+    prepared
+        .get(
+            "index.header",
+            q ->
+                q.insertInto(TRACKED_WORKSPACE)
+                    .set(TRACKED_WORKSPACE.WORKSPACE_ID, DSL.param("workspace", Long.class))
+                    .set(TRACKED_WORKSPACE.INDEXED_AT_NS, DSL.param("indexed", Long.class))
+                    .set(TRACKED_WORKSPACE.VERSION, DSL.param("version", Long.class))
+                    .set(TRACKED_WORKSPACE.PARTIAL, DSL.param("partial", Long.class))
+                    .set(TRACKED_WORKSPACE.MAX_FILES, DSL.param("files", Long.class))
+                    .set(TRACKED_WORKSPACE.MAX_BYTES, DSL.param("bytes", Long.class))
+                    .onConflict(TRACKED_WORKSPACE.WORKSPACE_ID)
+                    .doUpdate()
+                    .set(
+                        TRACKED_WORKSPACE.INDEXED_AT_NS,
+                        DSL.excluded(TRACKED_WORKSPACE.INDEXED_AT_NS))
+                    .set(TRACKED_WORKSPACE.VERSION, DSL.excluded(TRACKED_WORKSPACE.VERSION))
+                    .set(TRACKED_WORKSPACE.PARTIAL, DSL.excluded(TRACKED_WORKSPACE.PARTIAL))
+                    .set(TRACKED_WORKSPACE.MAX_FILES, DSL.excluded(TRACKED_WORKSPACE.MAX_FILES))
+                    .set(TRACKED_WORKSPACE.MAX_BYTES, DSL.excluded(TRACKED_WORKSPACE.MAX_BYTES)))
+        .bind("workspace", workspaceId)
+        .bind("indexed", indexedAtNanos)
+        .bind("version", version)
+        .bind("partial", partial ? 1L : 0L)
+        .bind("files", maxFiles)
+        .bind("bytes", maxBytes)
+        .update();
     PreparedQuery upsert =
         prepared.get(
             "index.upsert",

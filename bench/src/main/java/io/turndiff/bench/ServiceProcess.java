@@ -122,10 +122,20 @@ final class ServiceProcess implements AutoCloseable {
    * pays.
    */
   void hook(String runtime, String payload) throws Exception {
-    int status =
-        SocketHttpClient.sendOnce(socket, answers, "POST", "/v1/hooks/" + runtime, payload);
+    int status;
+    try {
+      status = SocketHttpClient.sendOnce(socket, answers, "POST", "/v1/hooks/" + runtime, payload);
+    } catch (IOException e) {
+      // a service that could not bind its socket (a path over a socket name's 107 bytes) serves
+      // on its port alone: the bench cannot post as the client does then
+      throw new IOException("the " + runtime + " hook over " + socket + ": " + e.getMessage(), e);
+    }
     if (status != 200 && status != 204) {
-      throw new IllegalStateException("the " + runtime + " hook answered " + status);
+      throw new IllegalStateException(
+          "the "
+              + runtime
+              + " hook answered "
+              + new String(answers.array(), 0, answers.position(), StandardCharsets.UTF_8));
     }
   }
 

@@ -79,18 +79,23 @@ final class SocketHttpClient implements AutoCloseable {
   /**
    * One call on a connection of its own to the socket, closed after it ({@code Connection: close},
    * the answer read to its end), as the hook client sends one; {@code answer} is the buffer to read
-   * into, kept by the caller.
+   * into, kept by the caller, which holds the answer from its start to its position after.
    */
   static int sendOnce(Path socket, ByteBuffer answer, String method, String target, String body)
       throws IOException {
     try (SocketHttpClient once = unix(socket, answer)) {
       int status = once.exchange(method, target, body, "Connection: close\r\n");
-      // as the hook client does: the answer is whole when the service has closed
-      answer.clear();
-      while (once.channel.read(answer) >= 0) {
-        answer.clear();
+      // as the hook client does: the answer is whole when the service has closed. What it held is
+      // left in the buffer from its start (unless it outgrew it), for a caller that reports a
+      // call that failed.
+      while (true) {
+        if (!answer.hasRemaining()) {
+          answer.clear();
+        }
+        if (once.channel.read(answer) < 0) {
+          return status;
+        }
       }
-      return status;
     }
   }
 

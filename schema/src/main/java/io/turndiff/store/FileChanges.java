@@ -261,7 +261,8 @@ public final class FileChanges {
    * calls in flight then (rows of {@code tool_call}, empty unless {@link MadeDuring#CALLS}).
    */
   public void attribute(long fileChangeId, MadeDuring during, List<Long> callRows) {
-    // kept prepared: a finish attributes every change it stores, one statement each
+    // A finish attributes every change it stores, one statement each: kept prepared rather than
+    // rendered per call.
     prepared
         .get(
             "file_change.attribute",

@@ -126,8 +126,8 @@ public final class WorkspaceIndexes {
       Collection<WorkspacePath> removals,
       Optional<List<WorkspacePath>> leftOut) {
     long version = version(workspaceId).orElse(0L) + 1;
-    // the header is written by every scan that writes the index (a hook's begin and finish): kept
-    // prepared, as the entries' statements are
+    // The header is written by every scan that writes the index (a hook's begin and finish), so it
+    // is kept prepared, as the entries' statements are.
     prepared
         .get(
             "index.header",

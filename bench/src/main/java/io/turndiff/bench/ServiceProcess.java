@@ -37,7 +37,10 @@ final class ServiceProcess implements AutoCloseable {
   private final String token;
   private final Path discovery;
   private final Path socket;
+
+  /** Where {@link #hook} reads its answers: one buffer, so one caller at a time. */
   private final ByteBuffer answers = ByteBuffer.allocate(64 * 1024);
+
   private final HttpClient http = HttpClient.newHttpClient();
 
   private ServiceProcess(

@@ -75,9 +75,10 @@ final class Watching implements AutoCloseable {
    * longer than {@link #SETTLE} and than the moment to the next scan, which a turn's finish can
    * start right away. A write through a shared mapping shows no event until its descriptor is
    * closed ({@code IN_CLOSE_WRITE}), however long that is. A name explained by an event that comes
-   * late was seen by the watch, and is not counted; one still without an event after this long (the
-   * watcher's own patience, {@link #SYNC_TIMEOUT}) is. The whole result was used for it at once
-   * either way: the wait only decides what is counted, never what a scan finds.
+   * late was seen by the watch, and is not counted; one still without an event at an answered sync
+   * that began this long after it was suspected (the watcher's own patience, {@link #SYNC_TIMEOUT})
+   * is. The whole result was used for it at once either way: the wait only decides what is counted,
+   * never what a scan finds.
    */
   static final Duration JUDGED_AFTER = SYNC_TIMEOUT;
 
@@ -109,9 +110,10 @@ final class Watching implements AutoCloseable {
 
   /**
    * Names a check found different ({@code suspected}) with no event after {@code mark} yet, of
-   * which {@code waiting} still have none: a disagreement unless an event for them arrives within
-   * {@link #JUDGED_AFTER} (a change is visible before the kernel queues its event: a truncation
-   * shows size 0 while the {@code IN_MODIFY} is still to come).
+   * which {@code waiting} still have none: a disagreement unless an event for them is read by an
+   * answered sync that began {@link #JUDGED_AFTER} after they were suspected (a change is visible
+   * before the kernel queues its event: a truncation shows size 0 while the {@code IN_MODIFY} is
+   * still to come).
    */
   private record Suspects(
       long mark,
@@ -160,9 +162,9 @@ final class Watching implements AutoCloseable {
 
     /**
      * When the latest sync the watch answered began ({@link #synced}): every event before that
-     * moment has been read.
+     * moment has been read. At first the state's creation, before any suspicion.
      */
-    private final AtomicLong answeredSyncFromNanos = new AtomicLong(Long.MIN_VALUE);
+    private final AtomicLong answeredSyncFromNanos = new AtomicLong(System.nanoTime());
 
     /**
      * The marks of the checks running (each mark with how many run from it): a status's in line,
@@ -512,13 +514,13 @@ final class Watching implements AutoCloseable {
    * event (a truncation shows size 0 before its {@code IN_MODIFY}), so the events are read again
    * for up to {@link #SETTLE} while some name is unexplained; what is left is only suspected, and
    * judged at a later sync ({@link #suspected}). Empty when everything changed since (an overflow:
-   * the next scan walks the whole tree for it).
+   * the next scan walks the whole tree for it), and when the watch is closed or the check stopped.
    *
    * <p>A watch that does not answer a sync (its reader stalled past {@link #SYNC_TIMEOUT}) has not
-   * explained what it has not read: the names the events read so far leave unexplained (all of
-   * them, at the first sync) are suspected like any others, and judged at a later sync that is
-   * answered, where their events, if they come, explain them. Taken as explained, they would let
-   * the next scan trust the watch about a name it may have missed.
+   * explained what it has not read: the names the events read so far leave unexplained are
+   * suspected like any others, and judged at a later sync that is answered, where their events, if
+   * they come, explain them. Taken as explained, they would let the next scan trust the watch about
+   * a name it may have missed.
    */
   Set<WorkspacePath> unexplained(long workspaceId, long mark, Set<WorkspacePath> differing) {
     State state = states.get(workspaceId);
@@ -526,24 +528,25 @@ final class Watching implements AutoCloseable {
       return differing;
     }
     long deadline = System.nanoTime() + SETTLE.toNanos();
-    Set<WorkspacePath> unexplained = differing;
     while (true) {
       if (synced(state).isEmpty()) {
-        // closed (the service is ending) or interrupted (its checks are stopped): nothing is
-        // judged, and every later scan walks the whole tree or never comes
+        // Closed (the service is ending, or the reader failed) or interrupted (the checks are
+        // stopped): nothing is judged, and every later scan walks the whole tree or never comes.
+        // Otherwise what the events read so far leave unexplained is suspected.
         return state.watch.get().isClosed() || Thread.currentThread().isInterrupted()
             ? Set.of()
-            : unexplained;
+            : unexplained(state.watch.get(), mark, differing);
       }
-      unexplained = unexplained(state.watch.get(), mark, differing);
+      Set<WorkspacePath> unexplained = unexplained(state.watch.get(), mark, differing);
       if (unexplained.isEmpty() || System.nanoTime() > deadline) {
         return unexplained;
       }
       try {
         Thread.sleep(SETTLE_STEP);
       } catch (InterruptedException e) {
+        // stopped, as an interrupted sync is: nothing is judged
         Thread.currentThread().interrupt();
-        return unexplained;
+        return Set.of();
       }
     }
   }
@@ -579,7 +582,8 @@ final class Watching implements AutoCloseable {
    * A watched scan and a whole scan of the same tree differ on names that no event explains yet:
    * the whole result is used, the next scan walks the whole tree, and at each later sync (the next
    * scans of the workspace) these names are judged ({@link #confirm}): each without an event after
-   * {@code mark} once {@link #JUDGED_AFTER} has passed is a disagreement, logged and counted.
+   * {@code mark} at an answered sync that began {@link #JUDGED_AFTER} after the suspicion is a
+   * disagreement, logged and counted.
    */
   void suspected(
       long workspaceId, long mark, Set<WorkspacePath> differing, String root, String found) {
@@ -601,10 +605,11 @@ final class Watching implements AutoCloseable {
 
   /**
    * Judges the names checks left unexplained, once the watch has synced since (the caller holds the
-   * state's lock): a name whose event has come since is dropped; one still without an event after
-   * {@link #JUDGED_AFTER} is a disagreement; the others wait. The names explained are dropped here,
-   * before the caller can write a baseline: its mark forgets the events up to it, all of which have
-   * been read by now, so every event that could still explain a waiting name comes after it.
+   * state's lock): a name whose event has come since is dropped; one still without an event at an
+   * answered sync that began {@link #JUDGED_AFTER} after the suspicion is a disagreement; the
+   * others wait. The names explained are dropped here, before the caller can write a baseline: its
+   * mark forgets the events up to it, all of which have been read by now, so every event that could
+   * still explain a waiting name comes after it.
    */
   private void confirm(State state) {
     if (state.suspects.isEmpty() || state.watch.isEmpty()) {

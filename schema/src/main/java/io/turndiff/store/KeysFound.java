@@ -9,8 +9,14 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.BiFunction;
 import java.util.function.Consumer;
 import java.util.function.Function;
+import java.util.stream.IntStream;
+import org.jooq.DSLContext;
+import org.jooq.Param;
+import org.jooq.Query;
+import org.jooq.impl.DSL;
 
 /**
  * Which of many keys (paths, content hashes) a table holds, asked with {@code IN} lists of up to
@@ -60,6 +66,46 @@ final class KeysFound {
       query.accept(asked.subList(from, Math.min(asked.size(), from + PER_QUERY)));
     }
   }
+
+  /**
+   * A query of an {@code IN} list of {@code values} ({@link #PER_QUERY} at most), prepared once per
+   * connection for each length it is asked with and bound to {@code values}: {@code query} builds
+   * it over the list's parameters. A query rendered afresh for every call (jOOQ's rendering, then
+   * the driver's preparing) cost more than the look-up itself on a hook's path, in a CPU profile of
+   * JMH WatchedPrompt; prepared, it is bound and run.
+   *
+   * <p>The list's length is {@code values}' count rounded up to a power of two, the rest of it
+   * filled with the first value again (a value named twice in an {@code IN} list finds the same
+   * rows once), so that ten statements a query serve every count up to {@link #PER_QUERY}.
+   */
+  static <V> PreparedQuery preparedIn(
+      PreparedQueries prepared,
+      String name,
+      List<V> values,
+      Class<V> type,
+      BiFunction<DSLContext, List<Param<V>>, Query> query) {
+    int length = Integer.highestOneBit(Math.max(1, values.size() * 2 - 1));
+    PreparedQuery statement =
+        prepared.get(
+            name + ".in." + length,
+            dsl -> {
+              List<Param<V>> parameters = new ArrayList<>(length);
+              for (int i = 0; i < length; i++) {
+                parameters.add(DSL.param(IN_LIST[i], type));
+              }
+              return query.apply(dsl, parameters);
+            });
+    for (int i = 0; i < length; i++) {
+      statement.bind(IN_LIST[i], values.get(i < values.size() ? i : 0));
+    }
+    return statement;
+  }
+
+  /** The names of an {@code IN} list's parameters, for every length {@link #preparedIn} uses. */
+  private static final String[] IN_LIST =
+      IntStream.range(0, Integer.highestOneBit(PER_QUERY * 2 - 1))
+          .mapToObj(i -> "k" + i)
+          .toArray(String[]::new);
 
   /** A value that equals another of the same content: a byte array's wrapped. */
   private static Object comparable(Object value) {

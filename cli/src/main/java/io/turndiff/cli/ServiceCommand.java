@@ -503,6 +503,13 @@ final class ServiceCommand {
                   : "")
               + ", disagreements "
               + watch.disagreements());
+      // Why the tree was walked whole: a full scan's count alone does not tell a watcher that
+      // stopped, whose every scan is whole until the service restarts, from a first scan.
+      if (watch.fallbacks() != null && !watch.fallbacks().isEmpty()) {
+        List<String> reasons = new ArrayList<>();
+        watch.fallbacks().forEach((why, count) -> reasons.add(why + ": " + count));
+        out.println("full scans by reason: " + String.join("; ", reasons));
+      }
       if (watch.lastDisagreement() != null) {
         out.println("last disagreement: " + watch.lastDisagreement());
       }

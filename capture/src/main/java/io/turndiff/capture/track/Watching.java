@@ -28,13 +28,14 @@ import java.util.concurrent.atomic.AtomicLong;
  * is as the index holds it. Otherwise the whole tree is walked, and the walk becomes the next
  * baseline: the first scan after the service started, an index another process wrote, an index that
  * is partial, a queue that overflowed, a watch that could not be added, an ignore file or a git
- * index that changed, a watcher that did not answer, and the scan after a disagreement. Every
- * {@code verifyEvery}-th watched scan, and the first after {@code verifyAfter}, is checked: a
- * watched scan and a whole one of the same tree against the same index, compared. A name they
- * differ on that no event after the check began explains (each name on its own) is suspected: the
- * next scan walks the whole tree, and the name still without an event at a sync {@link
- * #JUDGED_AFTER} later is a disagreement, logged and counted; until then it is counted as awaiting
- * its event.
+ * index that changed, a watcher that did not answer, a watcher that stopped (its reader failed; it
+ * is not opened again, so every later scan of the workspace is whole), and the scan after a
+ * disagreement. Every {@code verifyEvery}-th watched scan, and the first after {@code verifyAfter},
+ * is checked: a watched scan and a whole one of the same tree against the same index, compared. A
+ * name they differ on that no event after the check began explains (each name on its own) is
+ * suspected: the next scan walks the whole tree, and the name still without an event at a sync
+ * {@link #JUDGED_AFTER} later is a disagreement, logged and counted; until then it is counted as
+ * awaiting its event.
  *
  * <p>A status's check is made in line, and its whole result used where the two differ: a status
  * writes no baseline that a later check could verify, and its answer is what the user reads. A scan
@@ -246,7 +247,12 @@ final class Watching implements AutoCloseable {
     OptionalLong mark = synced(state);
     Plan whole = new Plan(state.watch, mark, Optional.empty(), false);
     if (mark.isEmpty()) {
-      return whole(whole, "the watcher did not answer in time");
+      // A closed watch answers no sync, now or later: its reader failed or the service is ending.
+      // Said apart from a reader that is only slow, since every later scan is whole for it: the
+      // watch is not opened again, as the marks of the scans under way are in its numbering, which
+      // a new one would start again from zero (docs/tracking.md).
+      return whole(
+          whole, watch.isClosed() ? "the watcher stopped" : "the watcher did not answer in time");
     }
     Baseline baseline;
     Set<WorkspacePath> carried = Set.of();

@@ -67,6 +67,9 @@ class WatchedTrackerTest {
   private final AtomicBoolean pauseReader = new AtomicBoolean();
   private volatile CountDownLatch resume = new CountDownLatch(0);
 
+  /** When set, the watch's reader fails before its next read, counting this down first. */
+  private final AtomicReference<CountDownLatch> failReader = new AtomicReference<>();
+
   /** Run (once) between a watched scan and the whole scan that checks it. */
   private final AtomicReference<Runnable> atCheck = new AtomicReference<>();
 
@@ -77,6 +80,11 @@ class WatchedTrackerTest {
           if (once != null) {
             once.run();
           }
+        }
+        CountDownLatch failing = failReader.get();
+        if (point == TestHook.Point.WATCH_READING && failing != null) {
+          failing.countDown();
+          throw new IllegalStateException("the watch's read failed");
         }
         if (point == TestHook.Point.WATCH_READING && pauseReader.get()) {
           try {
@@ -660,6 +668,35 @@ class WatchedTrackerTest {
             throw new IllegalStateException(e);
           }
         });
+  }
+
+  /**
+   * A watch whose reader failed (an error on its thread, here thrown by the hook it calls before
+   * each read) is closed and answers no sync again: every later scan walks the whole tree and sees
+   * what changed, each counted under "the watcher stopped" in {@code service status}. Counted under
+   * "the watcher did not answer in time" (before), a watch gone for good passed for a slow one.
+   */
+  @Test
+  void aWatchWhoseReaderFailedMakesEveryLaterScanWholeAsTheWatcherStopped() throws Exception {
+    workspace.file("a.txt", "one\n").file("d/b.txt", "b\n");
+    track();
+    CountDownLatch failed = new CountDownLatch(1);
+    failReader.set(failed);
+    // the reader reads this touch's event and fails before its next read
+    sh(workspace.root(), "touch d/b.txt");
+    assertTrue(failed.await(10, TimeUnit.SECONDS), "the reader failed");
+    long watchedScans = watched.watchStatus().watchedScans();
+    long fullScans = watched.watchStatus().fullScans();
+
+    Files.writeString(workspace.resolve("a.txt"), "two\n");
+    // three scans: a status, a refresh, a status
+    assertSeen(Map.of("a.txt", ChangeKind.MODIFIED));
+    WatchStatus status = watched.watchStatus();
+    assertEquals(watchedScans, status.watchedScans(), status.toString());
+    assertEquals(fullScans + 3, status.fullScans(), status.toString());
+    assertEquals(3L, status.fallbacks().get("the watcher stopped"), status.toString());
+    assertFalse(
+        status.fallbacks().containsKey("the watcher did not answer in time"), status.toString());
   }
 
   /**

@@ -116,6 +116,13 @@ public final class TreeWatch implements AutoCloseable {
   private long overflows;
   private boolean closed;
 
+  /**
+   * Whether {@link #fd} is still open. Only the reader closes it, and only under the monitor, so
+   * another thread that uses the number under the monitor while this is true cannot reach a
+   * descriptor the process has since reused (another workspace's inotify instance, say).
+   */
+  private boolean descriptorOpen = true;
+
   private TreeWatch(Libc libc, int fd, Settings settings, Path cookies, int cookieWatch) {
     this.libc = libc;
     this.fd = fd;
@@ -345,13 +352,19 @@ public final class TreeWatch implements AutoCloseable {
         }
       }
     } catch (RuntimeException e) {
+      // The watch is closed below, which is all its owner learns (Watching counts the whole scans
+      // under "the watcher stopped"): TreeWatch has no log to say what failed.
+    } finally {
+      // However the reader stopped (the owner closed the watch, a read failed, something threw),
+      // the watch is closed and the descriptor too, under the monitor: close() cannot remove a
+      // watch by the number after it was closed and perhaps reused.
       synchronized (this) {
         closed = true;
         notifyAll();
-      }
-    } finally {
-      try (NativeCall call = libc.call()) {
-        libc.close(call, fd);
+        try (NativeCall call = libc.call()) {
+          libc.close(call, fd);
+        }
+        descriptorOpen = false;
       }
     }
   }
@@ -445,19 +458,29 @@ public final class TreeWatch implements AutoCloseable {
     }
   }
 
-  /** Stops the reader (removing the cookie watch wakes it) and removes the cookie directory. */
+  /**
+   * Stops the reader (removing the cookie watch wakes it) and removes the cookie directory, also
+   * when the reader already stopped on its own.
+   */
   @Override
   public void close() {
     synchronized (this) {
-      if (closed) {
-        return;
+      // Removing the cookie watch wakes a reader blocked in read() (its IN_IGNORED event); it is
+      // needed only when nobody closed the watch before. It is done under the monitor and only
+      // while the descriptor is open, because the reader closes the descriptor under the monitor
+      // too: the number cannot be closed and reused by another inotify instance in between, whose
+      // watch of the same number would be removed. The reader never holds the monitor while it
+      // blocks in read(), so this does not wait for an event.
+      if (!closed && descriptorOpen) {
+        try (NativeCall call = libc.call()) {
+          libc.inotifyRmWatch(call, fd, cookieWatch);
+        }
       }
       closed = true;
       notifyAll();
     }
-    try (NativeCall call = libc.call()) {
-      libc.inotifyRmWatch(call, fd, cookieWatch);
-    }
+    // Always, even when the reader closed the watch first (a failed read): the directory is only
+    // ever removed here, and removing it again does nothing.
     deleteQuietly(cookies);
   }
 

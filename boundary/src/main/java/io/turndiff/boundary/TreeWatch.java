@@ -116,13 +116,6 @@ public final class TreeWatch implements AutoCloseable {
   private long overflows;
   private boolean closed;
 
-  /**
-   * Whether {@link #fd} is still open. Only the reader closes it, and only under the monitor, so
-   * another thread that uses the number under the monitor while this is true cannot reach a
-   * descriptor the process has since reused (another workspace's inotify instance, say).
-   */
-  private boolean descriptorOpen = true;
-
   private TreeWatch(Libc libc, int fd, Settings settings, Path cookies, int cookieWatch) {
     this.libc = libc;
     this.fd = fd;
@@ -356,15 +349,16 @@ public final class TreeWatch implements AutoCloseable {
       // under "the watcher stopped"): TreeWatch has no log to say what failed.
     } finally {
       // However the reader stopped (the owner closed the watch, a read failed, something threw),
-      // the watch is closed and the descriptor too, under the monitor: close() cannot remove a
-      // watch by the number after it was closed and perhaps reused.
+      // the watch is closed and then the descriptor, in one hold of the monitor: a thread that
+      // finds the watch not closed under the monitor (close(), add()) uses a descriptor that is
+      // still open, never a number the process may have reused since (another workspace's inotify
+      // instance, say).
       synchronized (this) {
         closed = true;
         notifyAll();
         try (NativeCall call = libc.call()) {
           libc.close(call, fd);
         }
-        descriptorOpen = false;
       }
     }
   }
@@ -466,12 +460,12 @@ public final class TreeWatch implements AutoCloseable {
   public void close() {
     synchronized (this) {
       // Removing the cookie watch wakes a reader blocked in read() (its IN_IGNORED event); it is
-      // needed only when nobody closed the watch before. It is done under the monitor and only
-      // while the descriptor is open, because the reader closes the descriptor under the monitor
-      // too: the number cannot be closed and reused by another inotify instance in between, whose
-      // watch of the same number would be removed. The reader never holds the monitor while it
-      // blocks in read(), so this does not wait for an event.
-      if (!closed && descriptorOpen) {
+      // needed only when nobody closed the watch before. It is done under the monitor, because
+      // the reader closes the descriptor under the monitor once it set closed: the number cannot
+      // be closed and reused by another inotify instance in between, whose watch of the same
+      // number would be removed. The reader never holds the monitor while it blocks in read(), so
+      // this does not wait for an event.
+      if (!closed) {
         try (NativeCall call = libc.call()) {
           libc.inotifyRmWatch(call, fd, cookieWatch);
         }

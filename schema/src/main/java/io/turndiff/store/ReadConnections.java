@@ -14,14 +14,15 @@ import java.util.function.Supplier;
 final class ReadConnections implements AutoCloseable {
 
   /**
-   * How many idle connections are kept. Not the processors' count: reads overlap on more threads
-   * than there are cores (in a watched prompt a hook's thread, the background diffs', the watch's
-   * check and the scan's readers), and a connection given back to a full pool is closed, so the
-   * next read beyond it opens a connection again, with a cold page cache, and prepares every
-   * statement it runs again. With two kept, on two cores, a CPU profile of JMH WatchedPrompt found
-   * the prompt's own thread opening connections and preparing statements in 29 of its 500 samples.
-   * An idle connection costs a file descriptor and its page cache (at most SQLite's default 2 MB,
-   * filled only by what it read).
+   * How many idle connections are kept: eight, or as many as cores where there are more. Reads
+   * overlap on more threads than two cores (in a watched prompt a hook's thread, the background
+   * diffs', the watch's check and the scan's readers), and a connection given back to a full pool
+   * is closed, so the next read beyond it opens a connection again, with a cold page cache, and
+   * prepares every statement it runs again. With two kept, on two cores, a CPU profile of JMH
+   * WatchedPrompt found the prompt's own thread opening connections and preparing statements in 29
+   * of its 500 samples. An idle connection costs a file descriptor and its page cache on SQLite (at
+   * most the default 2 MB, filled only by what it read); on PostgreSQL a server process and one of
+   * the server's connections, eight a service at most.
    */
   private static final int KEPT_IDLE = Math.max(8, Runtime.getRuntime().availableProcessors());
 

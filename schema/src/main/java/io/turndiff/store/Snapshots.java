@@ -112,11 +112,11 @@ public final class Snapshots {
 
   /** The row of {@code snapshot}: a value for each of {@link #COLUMNS}, in their order. */
   private static Object[] values(Snapshot snapshot) {
-    // Read by the field's index, the key's skipped. A read by the field (Record.get(Field), a
-    // look-up of the field in the record's row type) and a read of all at once
-    // (Record.intoArray(), a record mapper looked up in a cache a detached record does not keep)
-    // were each most of a multi-row insert's binding in CPU profiles of JMH WatchedPrompt with a
-    // Stop's found changes stored this way (docs/performance.md); by index it is an array read.
+    // Read by the field's index, the key's skipped: an array read. A read by the field
+    // (Record.get(Field), a look-up of the field in the record's row type) and a read of all at
+    // once (Record.intoArray(), a record mapper looked up in a cache a detached record does not
+    // keep) were each most of the binding of a twenty-row insert in CPU profiles of JMH
+    // WatchedPrompt (docs/performance.md, "A prompt's reads on connections that stay").
     SnapshotRecord row = row(snapshot);
     Object[] values = new Object[COLUMNS.size()];
     for (int column = 0; column < values.length; column++) {

@@ -7,6 +7,7 @@ import io.turndiff.model.Sha256;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
@@ -46,19 +47,22 @@ class HeldAmongTest {
             return null;
           });
       int offset = 0;
-      for (int count : new int[] {1, 2, 3, 8, 9, 17, 500, 501, 1_000, 3, 1, 9}) {
+      int[] counts = {1, 2, 3, 8, 9, 17, 16, 12, 500, 501, 1_000, 300, 3, 1, 9};
+      for (int call = 0; call < counts.length; call++) {
+        int count = counts[call];
         int from = offset;
         // every third asked from an earlier call's values, the rest new: the same statements,
-        // other values bound
-        List<Sha256> asked =
+        // other values bound; every other call's list reversed, so that the value the padding
+        // repeats is now held, now not, and a length is asked again with fewer values (16, 12)
+        List<Integer> indices =
             new ArrayList<>(
-                IntStream.range(0, count)
-                    .map(i -> i % 3 == 0 ? i : from + i)
-                    .mapToObj(HeldAmongTest::content)
-                    .toList());
+                IntStream.range(0, count).map(i -> i % 3 == 0 ? i : from + i).boxed().toList());
+        if (call % 2 == 1) {
+          Collections.reverse(indices);
+        }
+        List<Sha256> asked = indices.stream().map(HeldAmongTest::content).toList();
         Set<Sha256> expected = new HashSet<>();
-        IntStream.range(0, count)
-            .map(i -> i % 3 == 0 ? i : from + i)
+        indices.stream()
             .filter(i -> i % 2 == 0 && i < 2_200)
             .forEach(i -> expected.add(content(i)));
         Set<Sha256> found = store.read(tx -> tx.blobs().containedAmong(asked));

@@ -26,10 +26,20 @@ final class SqliteConnection extends StoreConnection {
   private final PreparedStatement savepoint;
   private final PreparedStatement releaseSavepoint;
   private final PreparedStatement rollbackToSavepoint;
+  private final Runnable afterCommit;
 
-  /** Takes over {@code connection}: closed here if the set-up fails, else by {@link #close}. */
-  SqliteConnection(Connection connection) throws SQLException {
+  /** For a connection whose commits nobody is told of (a reader's). */
+  static final Runnable NOTHING_AFTER_COMMIT = () -> {};
+
+  /**
+   * Takes over {@code connection}: closed here if the set-up fails, else by {@link #close}.
+   *
+   * @param afterCommit told after each write transaction commits (the writer's {@link
+   *     WalCheckpointer})
+   */
+  SqliteConnection(Connection connection, Runnable afterCommit) throws SQLException {
     super(connection, SQLDialect.SQLITE);
+    this.afterCommit = afterCommit;
     try {
       // transaction control has no jOOQ DSL; these are SQLite's statements, prepared once
       this.beginImmediate = connection.prepareStatement("BEGIN IMMEDIATE");
@@ -47,7 +57,9 @@ final class SqliteConnection extends StoreConnection {
 
   @Override
   <T> T writeTransaction(Supplier<T> work) {
-    return transaction(beginImmediate, work);
+    T result = transaction(beginImmediate, work);
+    afterCommit.run();
+    return result;
   }
 
   @Override

@@ -833,15 +833,18 @@ public final class Store implements AutoCloseable {
   public void close() {
     lock.lock();
     try {
-      // the readers first: the last connection to close moves the WAL into the database and removes
-      // it
-      readers.close();
+      // the readers and the database's own connections (SQLite's checkpointer) first: the last
+      // connection to close moves the WAL into the database and removes it
+      try {
+        readers.close();
+      } finally {
+        database.close();
+      }
       if (writer != null) {
         writer.close();
         writer = null;
       }
     } finally {
-      database.close();
       codec.close();
       lock.unlock();
     }

@@ -65,7 +65,7 @@ class DatabaseTest {
       assertTrue(settings.foreignKeys());
       assertEquals(1234, settings.busyTimeoutMillis());
       assertEquals(1, settings.synchronous(), "NORMAL");
-      assertEquals(10_000, number(connection, "PRAGMA wal_autocheckpoint"));
+      assertEquals(40_000, number(connection, "PRAGMA wal_autocheckpoint"));
       assertEquals(64 << 20, number(connection, "PRAGMA journal_size_limit"));
     }
     assertEquals(SQLDialect.SQLITE, database.dialect());

@@ -1,0 +1,177 @@
+package io.turndiff.store;
+
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.SQLException;
+import java.time.Duration;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ScheduledThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.Supplier;
+
+/**
+ * Moves a SQLite store's write-ahead log into its database file beside the writer, on a thread and
+ * a connection of its own, so that no hook waits for it.
+ *
+ * <p>Why: SQLite checkpoints on its own in the commit that takes the log past {@code
+ * wal_autocheckpoint} pages: it copies every page logged since the last checkpoint into the
+ * database file and syncs both files, inside the commit of whichever writer made it (a hook's, or
+ * the background diffs'), which holds the store's write lock meanwhile. Measured on the watched
+ * prompt at 20,000 files (docs/performance.md, "The watched prompt's p99"): 40 MB copied and two
+ * syncs of 12–63 ms each, once in 250–300 prompts, with the prompts queued behind it: its p99 of
+ * 80–100 ms against a median of 12.
+ *
+ * <p>Here a commit only {@linkplain #committed() says so}; a {@code PASSIVE} checkpoint runs a
+ * {@link #PAUSE} after it, on this thread, while the writer goes on: in WAL mode a passive
+ * checkpoint copies the pages committed before it began and neither waits for a writer nor makes
+ * one wait (it takes no lock a commit needs). So the pages are copied a second's worth at a time,
+ * and the writer's own checkpoint (still armed, at a few times the old threshold, for a log this
+ * thread cannot keep up with or one held back by a reader) finds little left to copy.
+ *
+ * <p>What it does not change: a commit's durability (the log is the log either way; a checkpoint
+ * killed half way leaves the pages in it); the last connection to close, the writer, still moves
+ * what is left and removes the log, so the checkpointer is {@linkplain #close() closed} before it.
+ * A checkpoint that fails leaves its pages in the log, as durable there, for the next one: the
+ * connection is opened again for it.
+ */
+final class WalCheckpointer implements AutoCloseable {
+
+  /**
+   * How long after a commit the log is moved. One second: at the watched prompt's pace (about 70 a
+   * second, 35 pages each) a checkpoint moves about 10 MB, and a store written in bursts, as a
+   * turn's hooks write it, has its log moved and emptied once after each burst, so that the next
+   * commit starts it again from the beginning (SQLite restarts the log only once every page in it
+   * is in the database).
+   */
+  static final Duration PAUSE = Duration.ofSeconds(1);
+
+  private static final Duration WAIT_FOR_THE_LAST = Duration.ofSeconds(30);
+
+  /** Opens the checkpoint's own connection, one that may write. */
+  interface Opener {
+    Connection open() throws SQLException;
+  }
+
+  private final Opener opener;
+  private final ScheduledThreadPoolExecutor thread;
+  private final AtomicBoolean scheduled = new AtomicBoolean();
+
+  /**
+   * Held while a checkpoint runs, here or a {@linkplain #exclusively caller's}: SQLite refuses a
+   * second checkpoint while one runs (busy, silently, whatever its mode).
+   */
+  private final ReentrantLock checkpointing = new ReentrantLock();
+
+  private volatile boolean closed;
+
+  /** Used on the thread only, under {@link #checkpointing}; opened by the first checkpoint. */
+  private Connection connection;
+
+  private PreparedStatement passive;
+
+  /**
+   * @param name what the thread is called after (the store's file name)
+   */
+  WalCheckpointer(Opener opener, String name) {
+    this.opener = opener;
+    this.thread =
+        new ScheduledThreadPoolExecutor(
+            1,
+            work ->
+                Thread.ofPlatform().daemon().name("turndiff-checkpoint " + name).unstarted(work));
+    // an idle store keeps no thread: it is started again by the next commit
+    thread.setKeepAliveTime(PAUSE.multipliedBy(30).toMillis(), TimeUnit.MILLISECONDS);
+    thread.allowCoreThreadTimeOut(true);
+  }
+
+  /**
+   * The writer committed: a checkpoint runs a {@link #PAUSE} from now, unless one is already due.
+   * Costs a commit one compare-and-set, and a scheduling once a pause.
+   */
+  void committed() {
+    if (closed || !scheduled.compareAndSet(false, true)) {
+      return;
+    }
+    try {
+      thread.schedule(this::checkpoint, PAUSE.toMillis(), TimeUnit.MILLISECONDS);
+    } catch (RejectedExecutionException closing) {
+      // closed meanwhile: the writer's close moves what is left
+    }
+  }
+
+  private void checkpoint() {
+    // cleared first: a commit from now on is after the checkpoint's start, so it needs another
+    scheduled.set(false);
+    checkpointing.lock();
+    try {
+      if (!closed) {
+        passive().execute();
+      }
+    } catch (SQLException failed) {
+      // the pages stay in the log, where they are as durable; the next checkpoint (this one's
+      // again, or the writer's) moves them on a connection opened anew
+      closeConnection();
+    } finally {
+      checkpointing.unlock();
+    }
+  }
+
+  private PreparedStatement passive() throws SQLException {
+    if (connection == null) {
+      connection = opener.open();
+      passive = connection.prepareStatement("PRAGMA wal_checkpoint(PASSIVE)");
+    }
+    return passive;
+  }
+
+  /**
+   * Runs {@code work}, the writer's own checkpoint, with none of this one's under way: SQLite would
+   * refuse it as busy and say so only in a row nobody reads ({@link Store#checkpoint}'s callers
+   * count on the log being moved and emptied when it returns).
+   */
+  <T> T exclusively(Supplier<T> work) {
+    checkpointing.lock();
+    try {
+      return work.get();
+    } finally {
+      checkpointing.unlock();
+    }
+  }
+
+  /**
+   * Stops the thread and closes the connection, waiting for a checkpoint under way (SQLite's copy
+   * cannot be interrupted; it ends within the pages of one pause).
+   */
+  @Override
+  public void close() {
+    closed = true;
+    thread.shutdownNow();
+    try {
+      thread.awaitTermination(WAIT_FOR_THE_LAST.toMillis(), TimeUnit.MILLISECONDS);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+    checkpointing.lock();
+    try {
+      closeConnection();
+    } finally {
+      checkpointing.unlock();
+    }
+  }
+
+  private void closeConnection() {
+    if (connection == null) {
+      return;
+    }
+    try {
+      connection.close();
+    } catch (SQLException ignored) {
+      // closing only gives back what SQLite held for it
+    } finally {
+      connection = null;
+      passive = null;
+    }
+  }
+}

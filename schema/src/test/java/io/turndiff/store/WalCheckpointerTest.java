@@ -1,0 +1,149 @@
+package io.turndiff.store;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.turndiff.model.Sha256;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.time.Duration;
+import java.util.List;
+import java.util.Optional;
+import java.util.Random;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The store's write-ahead log moved into its database file beside the writer ({@link
+ * WalCheckpointer}), on a real SQLite file: what a commit writes reaches the database file a pause
+ * later without the writer checkpointing it, the store's own checkpoint still empties the log while
+ * the checkpointer copies, and closing leaves neither the log nor the thread.
+ */
+class WalCheckpointerTest {
+
+  @TempDir Path temp;
+
+  @Test
+  void aCommitReachesTheDatabaseFileAPauseLaterWithoutTheWriterCheckpointing() throws Exception {
+    Path file = temp.resolve("reaches.db");
+    try (Store store = Store.open(file)) {
+      Sha256 stored = store.writeInGroup(tx -> tx.blobs().put(text("moved beside the writer")));
+      // the writer's own checkpoint waits for 40,000 pages, and closing would move it too: only
+      // the checkpointer, a pause after the commit, can put the row into the database file now
+      Optional<Boolean> seen = Optional.empty();
+      long deadline = System.nanoTime() + Duration.ofSeconds(20).toNanos();
+      while (System.nanoTime() < deadline && !seen.orElse(false)) {
+        Thread.sleep(100);
+        seen = holdsBlobAlone(file, stored);
+      }
+      assertEquals(
+          Optional.of(true),
+          seen,
+          "the database file alone (a copy without its log) holds the committed row");
+    }
+  }
+
+  @Test
+  void theStoresCheckpointEmptiesTheLogWhileTheCheckpointerCopies() throws Exception {
+    Path file = temp.resolve("truncates.db");
+    Random random = new Random(23);
+    try (Store store = Store.open(file)) {
+      // each round commits a few MB, then asks for the store's checkpoint at a moment across the
+      // window in which the checkpointer copies them (a pause after the commit, for the time its
+      // copy and two syncs take here): SQLite refuses a second checkpoint while one runs, busy,
+      // and says so only in a row, so without waiting for the copy the log would be left full
+      for (int round = 0; round < 6; round++) {
+        byte[][] contents = new byte[16][256 << 10];
+        for (byte[] content : contents) {
+          random.nextBytes(content);
+        }
+        store.write(
+            tx -> {
+              for (byte[] content : contents) {
+                tx.blobs().put(content);
+              }
+              return null;
+            });
+        long committed = System.nanoTime();
+        long at =
+            committed
+                + WalCheckpointer.PAUSE.toNanos()
+                + Duration.ofMillis(1 + 3L * round).toNanos();
+        Thread.sleep(Duration.ofNanos(Math.max(0, at - System.nanoTime())));
+        store.checkpoint();
+        assertEquals(
+            0,
+            Files.size(wal(file)),
+            "round " + round + ": the log moved and truncated when the checkpoint returned");
+      }
+    }
+  }
+
+  @Test
+  void closingStopsTheCheckpointerBeforeTheWriterSoTheLogIsRemoved() throws Exception {
+    Path file = temp.resolve("closes-" + Long.toHexString(new Random().nextLong()) + ".db");
+    String thread = "turndiff-checkpoint " + file.getFileName();
+    Store store = Store.open(file);
+    store.writeInGroup(tx -> tx.blobs().put(text("before the checkpoint")));
+    Thread.sleep(WalCheckpointer.PAUSE.toMillis() + 500);
+    assertTrue(running(thread), "a commit started the checkpointer's thread");
+    // a commit whose checkpoint is still due when the store closes
+    store.writeInGroup(tx -> tx.blobs().put(text("after it")));
+    store.close();
+    assertFalse(running(thread), "closing stopped the thread");
+    assertFalse(Files.exists(wal(file)), "the writer closed last: it moved the log and removed it");
+  }
+
+  @Test
+  void aStoreWhoseFileWasRemovedIsNotCreatedAgainByTheCheckpoint() throws Exception {
+    Path file = temp.resolve("removed.db");
+    try (Store store = Store.open(file)) {
+      store.writeInGroup(tx -> tx.blobs().put(text("committed, then the files removed")));
+      // removed before the checkpoint a pause after the commit opens its connection
+      for (Path each : List.of(file, wal(file), file.resolveSibling(file.getFileName() + "-shm"))) {
+        Files.deleteIfExists(each);
+      }
+      Thread.sleep(WalCheckpointer.PAUSE.toMillis() + 500);
+      assertFalse(Files.exists(file), "the checkpoint created an empty store where there was none");
+    }
+  }
+
+  private static boolean running(String name) {
+    return Thread.getAllStackTraces().keySet().stream()
+        .anyMatch(thread -> thread.getName().equals(name) && thread.isAlive());
+  }
+
+  /**
+   * Whether a copy of the database file, without its log, holds the blob; empty when the copy
+   * cannot be read (taken while a checkpoint wrote it).
+   */
+  private Optional<Boolean> holdsBlobAlone(Path file, Sha256 blob) throws IOException {
+    Path copy = Files.createTempDirectory(temp, "alone").resolve("copy.db");
+    Files.copy(file, copy);
+    try (Connection alone = DriverManager.getConnection("jdbc:sqlite:" + copy);
+        Statement statement = alone.createStatement();
+        ResultSet count =
+            statement.executeQuery(
+                "SELECT count(*) FROM blob WHERE sha256 = '" + blob.hex() + "'")) {
+      return Optional.of(count.next() && count.getLong(1) == 1);
+    } catch (SQLException unreadable) {
+      return Optional.empty();
+    }
+  }
+
+  private static Path wal(Path file) {
+    return file.resolveSibling(file.getFileName() + "-wal");
+  }
+
+  private static byte[] text(String text) {
+    return text.getBytes(StandardCharsets.UTF_8);
+  }
+}

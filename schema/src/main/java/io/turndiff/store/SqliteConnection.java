@@ -19,6 +19,9 @@ import org.jooq.SQLDialect;
  */
 final class SqliteConnection extends StoreConnection {
 
+  /** For a connection whose commits nobody is told of (a reader's). */
+  static final Runnable NOTHING_AFTER_COMMIT = () -> {};
+
   private final PreparedStatement beginImmediate;
   private final PreparedStatement beginDeferred;
   private final PreparedStatement commit;
@@ -27,9 +30,6 @@ final class SqliteConnection extends StoreConnection {
   private final PreparedStatement releaseSavepoint;
   private final PreparedStatement rollbackToSavepoint;
   private final Runnable afterCommit;
-
-  /** For a connection whose commits nobody is told of (a reader's). */
-  static final Runnable NOTHING_AFTER_COMMIT = () -> {};
 
   /**
    * Takes over {@code connection}: closed here if the set-up fails, else by {@link #close}.

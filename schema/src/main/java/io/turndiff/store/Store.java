@@ -833,8 +833,9 @@ public final class Store implements AutoCloseable {
   public void close() {
     lock.lock();
     try {
-      // the readers and the database's own connections (SQLite's checkpointer) first: the last
-      // connection to close moves the WAL into the database and removes it
+      // the readers and the database's own connections (a SQLite store's WalCheckpointer) first:
+      // the writer stays the last connection to close, the one that moves what is left of the WAL
+      // into the database and removes it
       try {
         readers.close();
       } finally {

@@ -47,7 +47,11 @@ final class WalCheckpointer implements AutoCloseable {
    */
   static final Duration PAUSE = Duration.ofSeconds(1);
 
-  private static final Duration WAIT_FOR_THE_LAST = Duration.ofSeconds(30);
+  /**
+   * How long the thread stays once nothing is due: half a minute, so that a turn's hooks, seconds
+   * apart, keep one thread, and a store nobody writes keeps none.
+   */
+  private static final Duration IDLE = Duration.ofSeconds(30);
 
   /** Opens the checkpoint's own connection, one that may write. */
   interface Opener {
@@ -55,7 +59,7 @@ final class WalCheckpointer implements AutoCloseable {
   }
 
   private final Opener opener;
-  private final ScheduledThreadPoolExecutor thread;
+  private final ScheduledThreadPoolExecutor scheduler;
   private final AtomicBoolean scheduled = new AtomicBoolean();
 
   /**
@@ -66,7 +70,7 @@ final class WalCheckpointer implements AutoCloseable {
 
   private volatile boolean closed;
 
-  /** Used on the thread only, under {@link #checkpointing}; opened by the first checkpoint. */
+  /** Opened by the first checkpoint; used and closed under {@link #checkpointing} only. */
   private Connection connection;
 
   private PreparedStatement passive;
@@ -76,14 +80,14 @@ final class WalCheckpointer implements AutoCloseable {
    */
   WalCheckpointer(Opener opener, String name) {
     this.opener = opener;
-    this.thread =
+    this.scheduler =
         new ScheduledThreadPoolExecutor(
             1,
             work ->
-                Thread.ofPlatform().daemon().name("turndiff-checkpoint " + name).unstarted(work));
-    // an idle store keeps no thread: it is started again by the next commit
-    thread.setKeepAliveTime(PAUSE.multipliedBy(30).toMillis(), TimeUnit.MILLISECONDS);
-    thread.allowCoreThreadTimeOut(true);
+                Thread.ofPlatform().daemon().name("turndiff-checkpoint-" + name).unstarted(work));
+    // started again by the next commit
+    scheduler.setKeepAliveTime(IDLE.toMillis(), TimeUnit.MILLISECONDS);
+    scheduler.allowCoreThreadTimeOut(true);
   }
 
   /**
@@ -95,13 +99,14 @@ final class WalCheckpointer implements AutoCloseable {
       return;
     }
     try {
-      thread.schedule(this::checkpoint, PAUSE.toMillis(), TimeUnit.MILLISECONDS);
+      scheduler.schedule(this::movePages, PAUSE.toMillis(), TimeUnit.MILLISECONDS);
     } catch (RejectedExecutionException closing) {
       // closed meanwhile: the writer's close moves what is left
     }
   }
 
-  private void checkpoint() {
+  /** The checkpoint: {@code PASSIVE}, on this thread's connection. */
+  private void movePages() {
     // cleared first: a commit from now on is after the checkpoint's start, so it needs another
     scheduled.set(false);
     checkpointing.lock();
@@ -109,9 +114,10 @@ final class WalCheckpointer implements AutoCloseable {
       if (!closed) {
         passive().execute();
       }
-    } catch (SQLException failed) {
+    } catch (SQLException | RuntimeException failed) {
       // the pages stay in the log, where they are as durable; the next checkpoint (this one's
-      // again, or the writer's) moves them on a connection opened anew
+      // again, or the writer's) moves them on a connection opened anew. Caught whatever it is: a
+      // failure left to the executor would be kept in a future nobody reads
       closeConnection();
     } finally {
       checkpointing.unlock();
@@ -120,8 +126,14 @@ final class WalCheckpointer implements AutoCloseable {
 
   private PreparedStatement passive() throws SQLException {
     if (connection == null) {
-      connection = opener.open();
-      passive = connection.prepareStatement("PRAGMA wal_checkpoint(PASSIVE)");
+      Connection opened = opener.open();
+      try {
+        passive = opened.prepareStatement("PRAGMA wal_checkpoint(PASSIVE)");
+      } catch (SQLException | RuntimeException e) {
+        opened.close();
+        throw e;
+      }
+      connection = opened;
     }
     return passive;
   }
@@ -142,17 +154,15 @@ final class WalCheckpointer implements AutoCloseable {
 
   /**
    * Stops the thread and closes the connection, waiting for a checkpoint under way (SQLite's copy
-   * cannot be interrupted; it ends within the pages of one pause).
+   * cannot be interrupted; it ends within the pages of one pause). A checkpoint due and not begun
+   * is dropped: the writer, closed after, moves what is left.
    */
   @Override
   public void close() {
     closed = true;
-    thread.shutdownNow();
-    try {
-      thread.awaitTermination(WAIT_FOR_THE_LAST.toMillis(), TimeUnit.MILLISECONDS);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-    }
+    scheduler.shutdownNow();
+    // one under way holds the lock until it ends; one taken from the queue just before finds the
+    // checkpointer closed under it
     checkpointing.lock();
     try {
       closeConnection();

@@ -32,13 +32,19 @@ class DatabaseTest {
   @TempDir Path temp;
 
   private final List<StoreConnection> opened = new ArrayList<>();
+  private final List<Database> databases = new ArrayList<>(); // SQLite's: each a checkpointer
 
   @AfterEach
   void close() {
+    // the SQLite databases first, as a store closes them: the checkpointer before the writer
+    databases.forEach(Database::close);
     opened.forEach(StoreConnection::close);
   }
 
   private StoreConnection connect(Database database, boolean forWriting) throws SQLException {
+    if (database instanceof Sqlite && !databases.contains(database)) {
+      databases.add(database);
+    }
     StoreConnection connection = database.connect(forWriting);
     opened.add(connection);
     return connection;

@@ -116,6 +116,9 @@ public final class TreeWatch implements AutoCloseable {
   private long overflows;
   private boolean closed;
 
+  /** Why the reader closed the watch on its own; null while open, and when its owner closed it. */
+  private String stoppedBecause;
+
   private TreeWatch(Libc libc, int fd, Settings settings, Path cookies, int cookieWatch) {
     this.libc = libc;
     this.fd = fd;
@@ -219,6 +222,14 @@ public final class TreeWatch implements AutoCloseable {
    */
   public synchronized boolean isClosed() {
     return closed;
+  }
+
+  /**
+   * Why the watch closed on its own (its read failed, its reader threw), for its owner to say where
+   * the user looks; empty while it is open, and when its owner closed it.
+   */
+  public synchronized Optional<String> stoppedBecause() {
+    return Optional.ofNullable(stoppedBecause);
   }
 
   /** What changed after {@code mark} (a number {@link #sync} answered). */
@@ -336,6 +347,12 @@ public final class TreeWatch implements AutoCloseable {
         }
         synchronized (this) {
           if (read <= 0 || closed) {
+            if (!closed) {
+              stopped(
+                  read == 0
+                      ? "its read returned nothing"
+                      : "its read failed: " + libc.describe(Math.toIntExact(-read)));
+            }
             closed = true;
             notifyAll();
             break;
@@ -345,8 +362,14 @@ public final class TreeWatch implements AutoCloseable {
         }
       }
     } catch (RuntimeException e) {
-      // The watch is closed below, which is all its owner learns (Watching counts the whole scans
-      // under "the watcher stopped"): TreeWatch has no log to say what failed.
+      // The watch is closed below; its owner learns why from stoppedBecause (Watching names it
+      // with the whole scans it counts under "the watcher stopped", in service status): TreeWatch
+      // has no log of its own.
+      synchronized (this) {
+        if (!closed) {
+          stopped("its reader failed: " + (e.getMessage() == null ? e.toString() : e.getMessage()));
+        }
+      }
     } finally {
       // However the reader stopped (the owner closed the watch, a read failed, something threw),
       // the watch is closed and then the descriptor, in one hold of the monitor: a thread that
@@ -360,6 +383,13 @@ public final class TreeWatch implements AutoCloseable {
           libc.close(call, fd);
         }
       }
+    }
+  }
+
+  /** Notes why the reader closes the watch, the first reason only. Callers hold the monitor. */
+  private void stopped(String why) {
+    if (stoppedBecause == null) {
+      stoppedBecause = why;
     }
   }
 

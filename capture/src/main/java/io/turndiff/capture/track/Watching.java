@@ -252,7 +252,11 @@ final class Watching implements AutoCloseable {
       // watch is not opened again, as the marks of the scans under way are in its numbering, which
       // a new one would start again from zero (docs/tracking.md).
       return whole(
-          whole, watch.isClosed() ? "the watcher stopped" : "the watcher did not answer in time");
+          whole,
+          watch.isClosed()
+              ? "the watcher stopped"
+                  + watch.stoppedBecause().map(why -> " (" + why + ")").orElse("")
+              : "the watcher did not answer in time");
     }
     Baseline baseline;
     Set<WorkspacePath> carried = Set.of();

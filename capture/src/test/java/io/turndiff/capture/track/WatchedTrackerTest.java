@@ -673,8 +673,9 @@ class WatchedTrackerTest {
   /**
    * A watch whose reader failed (an error on its thread, here thrown by the hook it calls before
    * each read) is closed and answers no sync again: every later scan walks the whole tree and sees
-   * what changed, each counted under "the watcher stopped" in {@code service status}. Counted under
-   * "the watcher did not answer in time" (before), a watch gone for good passed for a slow one.
+   * what changed, each counted under "the watcher stopped" with why in {@code service status}.
+   * Counted under "the watcher did not answer in time" (before), a watch gone for good passed for a
+   * slow one; and without why, the failure was said nowhere.
    */
   @Test
   void aWatchWhoseReaderFailedMakesEveryLaterScanWholeAsTheWatcherStopped() throws Exception {
@@ -694,7 +695,11 @@ class WatchedTrackerTest {
     WatchStatus status = watched.watchStatus();
     assertEquals(watchedScans, status.watchedScans(), status.toString());
     assertEquals(fullScans + 3, status.fullScans(), status.toString());
-    assertEquals(3L, status.fallbacks().get("the watcher stopped"), status.toString());
+    // with why, where service status shows it: the reader's failure
+    assertEquals(
+        3L,
+        status.fallbacks().get("the watcher stopped (its reader failed: the watch's read failed)"),
+        status.toString());
     assertFalse(
         status.fallbacks().containsKey("the watcher did not answer in time"), status.toString());
   }

@@ -24,18 +24,29 @@ import org.sqlite.SQLiteOpenMode;
  */
 final class Sqlite implements Database {
 
-  private static final int JOURNAL_SIZE_LIMIT_BYTES = 64 << 20;
+  /**
+   * What the log's file is cut to by the commit that starts the log again from its beginning: well
+   * below {@link #LOG_FULL_BYTES}, so that the file's length is the log's for the {@link
+   * WalCheckpointer} (a file left at its longest would look full for ever).
+   */
+  private static final int JOURNAL_SIZE_LIMIT_BYTES = 4 << 20;
 
   /**
-   * The writer's own checkpoint, in the commit that takes the log past this many pages (160 MB at 4
-   * KiB): only for a log the {@link WalCheckpointer} cannot keep up with, or one it is held back
-   * from emptying, since it moves the pages beside the writer a pause after they are committed.
-   * Under prompts back to back (the benchmark's pace, no pause between them) the log never empties
-   * while the checkpointer copies, so this checkpoint is what starts it again from the beginning;
-   * it finds at most a pause's pages (about 10 MB) not yet moved. It was 10,000 pages when it did
-   * all the moving: each one then copied 40 MB and synced both files inside a hook's commit.
+   * The log's length from which the {@link WalCheckpointer} moves it: 10,000 pages of 4 KiB, where
+   * the writer's own checkpoint moved it before there was a checkpointer.
    */
-  private static final int WAL_CHECKPOINT_PAGES = 40_000;
+  private static final long LOG_FULL_BYTES = 10_000L * 4096;
+
+  /**
+   * The writer's own checkpoint, in the commit that takes the log past this many pages (80 MB at 4
+   * KiB): twice {@link #LOG_FULL_BYTES}, only for a log the {@link WalCheckpointer} cannot keep up
+   * with, or one it is held back from emptying. Under prompts back to back (the benchmark's pace,
+   * no pause between them) commits land while the checkpointer copies, so the log is never all
+   * moved at once, and this checkpoint is what starts it again from the beginning; it finds at most
+   * a pause's pages (about 10 MB) not yet moved. It was 10,000 pages when it did all the moving:
+   * each one then copied 40 MB and synced both files inside a hook's commit.
+   */
+  private static final int WAL_CHECKPOINT_PAGES = 20_000;
 
   private final StoreFile file;
   private final StoreAddress.SqliteFile address;
@@ -47,7 +58,11 @@ final class Sqlite implements Database {
     this.address = new StoreAddress.SqliteFile(file.path());
     this.busyTimeout = busyTimeout;
     this.checkpointer =
-        new WalCheckpointer(this::checkpointerConnection, file.path().getFileName().toString());
+        new WalCheckpointer(
+            this::checkpointerConnection,
+            file.path().resolveSibling(file.path().getFileName() + "-wal"),
+            LOG_FULL_BYTES,
+            file.path().getFileName().toString());
   }
 
   @Override

@@ -1,5 +1,9 @@
 package io.turndiff.store;
 
+import io.turndiff.ownfiles.FileStamp;
+import io.turndiff.ownfiles.OwnFile;
+import java.io.IOException;
+import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;
@@ -23,12 +27,21 @@ import java.util.function.Supplier;
  * syncs of 12–63 ms each, once in 250–300 prompts, with the prompts queued behind it: its p99 of
  * 80–100 ms against a median of 12.
  *
- * <p>Here a commit only {@linkplain #committed() says so}; a {@code PASSIVE} checkpoint runs a
- * {@link #PAUSE} after it, on this thread, while the writer goes on: in WAL mode a passive
- * checkpoint copies the pages committed before it began and neither waits for a writer nor makes
- * one wait (it takes no lock a commit needs). So the pages are copied a second's worth at a time,
- * and the writer's own checkpoint (still armed, at a few times the old threshold, for a log this
- * thread cannot keep up with or one held back by a reader) finds little left to copy.
+ * <p>Here a commit only {@linkplain #committed() says so}; a {@link #PAUSE} after it, on this
+ * thread, the log's length is looked at, and once it is {@code full} (as long as the writer's own
+ * checkpoint used to let it grow) a {@code PASSIVE} checkpoint moves it while the writer goes on:
+ * in WAL mode a passive checkpoint copies the pages committed before it began and neither waits for
+ * a writer nor makes one wait (it takes no lock a commit needs). The writer's own checkpoint stays
+ * armed, at twice that, for a log this thread cannot keep up with or one held back by a reader.
+ *
+ * <p>Why not after every burst of commits, which would keep the log short: SQLite starts the log
+ * again from its beginning at the first commit after a checkpoint moved all of it, and syncs the
+ * log's new header in that commit (so that a write the disk reorders after the restart cannot
+ * damage the store). Moved after every quiet second, the log made a hook's commit pay that sync
+ * (3–6 ms here) after every quiet second: {@code RewindSyncCountTest} found it in the rewind's
+ * commit. Moved when full, the log is started again as rarely as before, and what left the hooks'
+ * path is the copy and its two syncs. The log's length is its file's: the commit that starts it
+ * again cuts the file to {@code journal_size_limit} ({@link Sqlite}), far below {@code full}.
  *
  * <p>What it does not change: a commit's durability (the log is the log either way; a checkpoint
  * killed half way leaves the pages in it); the last connection to close, the writer, still moves
@@ -39,11 +52,9 @@ import java.util.function.Supplier;
 final class WalCheckpointer implements AutoCloseable {
 
   /**
-   * How long after a commit the log is moved. One second: at the watched prompt's pace (about 70 a
-   * second, 35 pages each) a checkpoint moves about 10 MB, and a store written in bursts, as a
-   * turn's hooks write it, has its log moved and emptied once after each burst, so that the next
-   * commit starts it again from the beginning (SQLite restarts the log only once every page in it
-   * is in the database).
+   * How long after a commit the log's length is looked at, and it is moved when full. One second:
+   * at the watched prompt's pace (about 70 a second, 35 pages each) a full log that cannot be
+   * started again (commits land while it is copied) is moved about 10 MB at a time.
    */
   static final Duration PAUSE = Duration.ofSeconds(1);
 
@@ -59,6 +70,8 @@ final class WalCheckpointer implements AutoCloseable {
   }
 
   private final Opener opener;
+  private final OwnFile log;
+  private final long full;
   private final ScheduledThreadPoolExecutor scheduler;
   private final AtomicBoolean scheduled = new AtomicBoolean();
 
@@ -76,10 +89,14 @@ final class WalCheckpointer implements AutoCloseable {
   private PreparedStatement passive;
 
   /**
+   * @param log the store's write-ahead log file
+   * @param full the log's length, in bytes, from which it is moved
    * @param name what the thread is called after (the store's file name)
    */
-  WalCheckpointer(Opener opener, String name) {
+  WalCheckpointer(Opener opener, Path log, long full, String name) {
     this.opener = opener;
+    this.log = OwnFile.of(log);
+    this.full = full;
     this.scheduler =
         new ScheduledThreadPoolExecutor(
             1,
@@ -105,23 +122,28 @@ final class WalCheckpointer implements AutoCloseable {
     }
   }
 
-  /** The checkpoint: {@code PASSIVE}, on this thread's connection. */
+  /** The checkpoint, when the log is full: {@code PASSIVE}, on this thread's connection. */
   private void movePages() {
     // cleared first: a commit from now on is after the checkpoint's start, so it needs another
     scheduled.set(false);
     checkpointing.lock();
     try {
-      if (!closed) {
+      if (!closed && logBytes() >= full) {
         passive().execute();
       }
-    } catch (SQLException | RuntimeException failed) {
+    } catch (SQLException | IOException | RuntimeException failed) {
       // the pages stay in the log, where they are as durable; the next checkpoint (this one's
-      // again, or the writer's) moves them on a connection opened anew. Caught whatever it is: a
-      // failure left to the executor would be kept in a future nobody reads
+      // again, after the next commit, or the writer's) moves them on a connection opened anew. Any
+      // exception is caught: one left to the executor would be kept in a future nobody reads
       closeConnection();
     } finally {
       checkpointing.unlock();
     }
+  }
+
+  /** The log file's length; 0 when there is none (a store removed while open). */
+  private long logBytes() throws IOException {
+    return log.stamp().map(FileStamp::size).orElse(0L);
   }
 
   private PreparedStatement passive() throws SQLException {

@@ -71,8 +71,8 @@ class DatabaseTest {
       assertTrue(settings.foreignKeys());
       assertEquals(1234, settings.busyTimeoutMillis());
       assertEquals(1, settings.synchronous(), "NORMAL");
-      assertEquals(40_000, number(connection, "PRAGMA wal_autocheckpoint"));
-      assertEquals(64 << 20, number(connection, "PRAGMA journal_size_limit"));
+      assertEquals(20_000, number(connection, "PRAGMA wal_autocheckpoint"));
+      assertEquals(4 << 20, number(connection, "PRAGMA journal_size_limit"));
     }
     assertEquals(SQLDialect.SQLITE, database.dialect());
     assertEquals(Optional.of(temp.resolve("turndiff.db")), database.localFile());

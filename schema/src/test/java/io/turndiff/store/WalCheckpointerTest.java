@@ -2,6 +2,7 @@ package io.turndiff.store;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.turndiff.model.Sha256;
@@ -15,7 +16,6 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
-import java.util.List;
 import java.util.Optional;
 import java.util.Random;
 import org.junit.jupiter.api.Test;
@@ -23,32 +23,41 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The store's write-ahead log moved into its database file beside the writer ({@link
- * WalCheckpointer}), on a real SQLite file: what a commit writes reaches the database file a pause
- * later without the writer checkpointing it, the store's own checkpoint still empties the log while
- * the checkpointer copies, closing leaves neither the log nor the thread, and a store whose file
- * was removed is not created again.
+ * WalCheckpointer}), on a real SQLite file: a full log reaches the database file a pause after the
+ * commit that filled it without the writer checkpointing it, a log not yet full is left to grow,
+ * the store's own checkpoint still empties the log while the checkpointer copies, closing leaves
+ * neither the log nor the thread, and a store whose file was removed is not created again.
  */
 class WalCheckpointerTest {
 
   @TempDir Path temp;
 
   @Test
-  void aCommitReachesTheDatabaseFileAPauseLaterWithoutTheWriterCheckpointing() throws Exception {
+  void aFullLogReachesTheDatabaseFileAPauseLaterWithoutTheWriterCheckpointing() throws Exception {
     Path file = temp.resolve("reaches.db");
     try (Store store = Store.open(file)) {
-      Sha256 stored = store.writeInGroup(tx -> tx.blobs().put(text("moved beside the writer")));
-      // the writer's own checkpoint waits for 40,000 pages, and closing would move it too: only
-      // the checkpointer, a pause after the commit, can put the row into the database file now
-      Optional<Boolean> seen = Optional.empty();
-      long deadline = System.nanoTime() + Duration.ofSeconds(20).toNanos();
-      while (System.nanoTime() < deadline && !seen.orElse(false)) {
-        Thread.sleep(100);
-        seen = holdsBlobAlone(file, stored);
-      }
-      assertEquals(
+      Sha256 marked = store.writeInGroup(tx -> tx.blobs().put(text("moved beside the writer")));
+      // the writer's own checkpoint waits for twice as many pages, and closing would move it too:
+      // only the checkpointer, a pause after the commit that filled the log, can put the row into
+      // the database file now
+      fillTheLog(store, new Random(5));
+      assertEquals(Optional.of(true), seenAlone(file, marked, Duration.ofSeconds(20)));
+    }
+  }
+
+  @Test
+  void aLogNotYetFullIsLeftToGrow() throws Exception {
+    Path file = temp.resolve("grows.db");
+    try (Store store = Store.open(file)) {
+      // moved, the log would be started again from its beginning by the next commit, which syncs
+      // it in that commit: a hook's, after every quiet second
+      Sha256 marked = store.writeInGroup(tx -> tx.blobs().put(text("left in the log")));
+      Thread.sleep(WalCheckpointer.PAUSE.toMillis() + 1000);
+      // not even the schema is there (the migrations' pages are in the log too): no table to ask
+      assertNotEquals(
           Optional.of(true),
-          seen,
-          "the database file alone (a copy without its log) holds the committed row");
+          seenAlone(file, marked, Duration.ZERO),
+          "the database file alone holds what was committed, so the log was moved");
     }
   }
 
@@ -57,27 +66,17 @@ class WalCheckpointerTest {
     Path file = temp.resolve("truncates.db");
     Random random = new Random(23);
     try (Store store = Store.open(file)) {
-      // each round commits a few MB, then asks for the store's checkpoint at a moment across the
-      // window in which the checkpointer copies them (a pause after the commit, for the time its
-      // copy and two syncs take here): SQLite refuses a second checkpoint while one runs, busy,
-      // and says so only in a row, so without waiting for the copy the log would be left full
-      for (int round = 0; round < 6; round++) {
-        byte[][] contents = new byte[16][256 << 10];
-        for (byte[] content : contents) {
-          random.nextBytes(content);
-        }
-        store.write(
-            tx -> {
-              for (byte[] content : contents) {
-                tx.blobs().put(content);
-              }
-              return null;
-            });
+      // each round fills the log in one commit, then asks for the store's checkpoint at a moment
+      // across the window in which the checkpointer copies it (a pause after the commit, for the
+      // time its copy and two syncs take here): SQLite refuses a second checkpoint while one runs,
+      // busy, and says so only in a row, so without waiting for the copy the log would be left full
+      for (int round = 0; round < 4; round++) {
+        fillTheLog(store, random);
         long committed = System.nanoTime();
         long at =
             committed
                 + WalCheckpointer.PAUSE.toNanos()
-                + Duration.ofMillis(1 + 3L * round).toNanos();
+                + Duration.ofMillis(2 + 6L * round).toNanos();
         Thread.sleep(Duration.ofNanos(Math.max(0, at - System.nanoTime())));
         store.checkpoint();
         assertEquals(
@@ -86,6 +85,35 @@ class WalCheckpointerTest {
             "round " + round + ": the log moved and truncated when the checkpoint returned");
       }
     }
+  }
+
+  /** Commits, in one transaction, contents enough for a full log (the checkpointer's 40 MB). */
+  private static void fillTheLog(Store store, Random random) {
+    byte[][] contents = new byte[44][1 << 20];
+    for (byte[] content : contents) {
+      random.nextBytes(content);
+    }
+    store.write(
+        tx -> {
+          for (byte[] content : contents) {
+            tx.blobs().put(content);
+          }
+          return null;
+        });
+  }
+
+  /**
+   * Whether the database file alone holds the blob, asked until it does or {@code within} passed
+   * (once when zero); empty when no copy of it could be read.
+   */
+  private Optional<Boolean> seenAlone(Path file, Sha256 blob, Duration within) throws Exception {
+    Optional<Boolean> seen = holdsBlobAlone(file, blob);
+    long deadline = System.nanoTime() + within.toNanos();
+    while (System.nanoTime() < deadline && !seen.orElse(false)) {
+      Thread.sleep(200);
+      seen = holdsBlobAlone(file, blob);
+    }
+    return seen;
   }
 
   @Test
@@ -115,11 +143,11 @@ class WalCheckpointerTest {
   void aStoreWhoseFileWasRemovedIsNotCreatedAgainByTheCheckpoint() throws Exception {
     Path file = temp.resolve("removed.db");
     try (Store store = Store.open(file)) {
-      store.writeInGroup(tx -> tx.blobs().put(text("committed, then the files removed")));
-      // removed before the checkpoint a pause after the commit opens its connection
-      for (Path each : List.of(file, wal(file), file.resolveSibling(file.getFileName() + "-shm"))) {
-        Files.deleteIfExists(each);
-      }
+      fillTheLog(store, new Random(7));
+      // the database file removed before the checkpoint a pause after the commit opens its
+      // connection; the log left, full, so that the checkpoint is due (a connection that may create
+      // the file would make a new store and find the old one's log beside it)
+      Files.delete(file);
       Thread.sleep(WalCheckpointer.PAUSE.toMillis() + 500);
       assertFalse(Files.exists(file), "the checkpoint created an empty store where there was none");
     }

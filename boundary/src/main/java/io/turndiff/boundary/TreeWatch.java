@@ -367,7 +367,7 @@ public final class TreeWatch implements AutoCloseable {
       // has no log of its own.
       synchronized (this) {
         if (!closed) {
-          stopped("its reader failed: " + (e.getMessage() == null ? e.toString() : e.getMessage()));
+          stopped("its reader failed: " + oneLine(e));
         }
       }
     } finally {
@@ -384,6 +384,15 @@ public final class TreeWatch implements AutoCloseable {
         }
       }
     }
+  }
+
+  /**
+   * The failure in one line, its type named (a parse error's message alone says little): the reason
+   * is a key of the counts {@code service status} prints a line each.
+   */
+  private static String oneLine(RuntimeException e) {
+    String message = e.getMessage() == null ? "" : e.getMessage().lines().findFirst().orElse("");
+    return e.getClass().getSimpleName() + (message.isEmpty() ? "" : ": " + message);
   }
 
   /** Notes why the reader closes the watch, the first reason only. Callers hold the monitor. */

@@ -219,6 +219,15 @@ class CommandClientIT {
     JsonNode first = watch();
     assumeTrue(first.get("workspaces").asInt() == 1, "inotify is available here");
     assertEquals(1, first.get("full_scans").asLong(), first.toString());
+    // why the tree was walked, on the screen as in the JSON (a watcher that stopped is told from a
+    // first walk only there)
+    assertEquals(1, first.get("fallbacks").size(), first.toString());
+    String why = first.get("fallbacks").fieldNames().next();
+    CommandRun screen = CliProcess.run(env, "service", "status");
+    assertEquals(0, screen.exitCode(), screen.err());
+    assertTrue(
+        screen.out().contains("\nfull scans by reason: " + why + ": 1\n"),
+        why + " in " + screen.out());
     Files.writeString(workspace.resolve("later.txt"), "even later\n");
     Files.delete(workspace.resolve("kept.txt"));
     assertSame(false, "status");

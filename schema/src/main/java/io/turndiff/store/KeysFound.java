@@ -84,7 +84,7 @@ final class KeysFound {
       List<V> values,
       Class<V> type,
       BiFunction<DSLContext, List<Param<V>>, Query> query) {
-    int length = Integer.highestOneBit(Math.max(1, values.size() * 2 - 1));
+    int length = listLength(values.size());
     PreparedQuery statement =
         prepared.get(
             name + ".in." + length,
@@ -103,9 +103,12 @@ final class KeysFound {
 
   /** The names of an {@code IN} list's parameters, for every length {@link #preparedIn} uses. */
   private static final String[] IN_LIST =
-      IntStream.range(0, Integer.highestOneBit(PER_QUERY * 2 - 1))
-          .mapToObj(i -> "k" + i)
-          .toArray(String[]::new);
+      IntStream.range(0, listLength(PER_QUERY)).mapToObj(i -> "k" + i).toArray(String[]::new);
+
+  /** The length of the list that holds {@code count} values: the power of two at or above it. */
+  private static int listLength(int count) {
+    return Integer.highestOneBit(Math.max(1, count * 2 - 1));
+  }
 
   /** A value that equals another of the same content: a byte array's wrapped. */
   private static Object comparable(Object value) {

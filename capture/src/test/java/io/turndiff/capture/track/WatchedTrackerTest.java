@@ -698,7 +698,10 @@ class WatchedTrackerTest {
     // with why, where service status shows it: the reader's failure
     assertEquals(
         3L,
-        status.fallbacks().get("the watcher stopped (its reader failed: the watch's read failed)"),
+        status
+            .fallbacks()
+            .get(
+                "the watcher stopped (its reader failed: IllegalStateException: the watch's read failed)"),
         status.toString());
     assertFalse(
         status.fallbacks().containsKey("the watcher did not answer in time"), status.toString());

@@ -43,7 +43,7 @@ final class Sqlite implements Database {
    * with, or one it is held back from emptying. Under prompts back to back (the benchmark's pace,
    * no pause between them) commits land while the checkpointer copies, so the log is never all
    * moved at once, and this checkpoint is what starts it again from the beginning; it finds at most
-   * a pause's pages (about 10 MB) not yet moved. It was 10,000 pages when it did all the moving:
+   * a pause's pages (about 2.5 MB) not yet moved. It was 10,000 pages when it did all the moving:
    * each one then copied 40 MB and synced both files inside a hook's commit.
    */
   private static final int WAL_CHECKPOINT_PAGES = 20_000;
@@ -94,8 +94,8 @@ final class Sqlite implements Database {
 
   /**
    * The {@link WalCheckpointer}'s connection: the writer's settings, but never creating the file.
-   * It is opened a second after a commit, and a store's file removed meanwhile (its folder emptied)
-   * must stay removed, not come back empty.
+   * It is opened a pause after the commit that filled the log, and a store's file removed meanwhile
+   * (its folder emptied) must stay removed, not come back empty.
    */
   private Connection checkpointerConnection() throws SQLException {
     SQLiteConfig config = config(true);

@@ -52,11 +52,14 @@ import java.util.function.Supplier;
 final class WalCheckpointer implements AutoCloseable {
 
   /**
-   * How long after a commit the log's length is looked at, and it is moved when full. One second:
-   * at the watched prompt's pace (about 70 a second, 35 pages each) a full log that cannot be
-   * started again (commits land while it is copied) is moved about 10 MB at a time.
+   * How long after a commit the log's length is looked at, and it is moved when full. A quarter of
+   * a second: at the watched prompt's pace (about 70 a second, 35 pages each) a full log that
+   * cannot be started again (commits land while it is copied) is moved about 2.5 MB at a time, and
+   * the writer's own checkpoint, which starts it again in a writer's commit, finds that much at
+   * most to copy. A second left it four times as much, and its p99.9 twice as long
+   * (docs/performance.md, "The checkpoint beside the writer"); a look is a stat of the log.
    */
-  static final Duration PAUSE = Duration.ofSeconds(1);
+  static final Duration PAUSE = Duration.ofMillis(250);
 
   /**
    * How long the thread stays once nothing is due: half a minute, so that a turn's hooks, seconds

@@ -74,10 +74,7 @@ final class CleanCheck {
       if (database.isEmpty()) {
         throw new NoSuchFileException(file.toString());
       }
-      return new StoreState(
-          database.orElseThrow(),
-          FileState.of(file.resolveSibling(file.getFileName() + "-wal")),
-          now);
+      return new StoreState(database.orElseThrow(), FileState.of(StoreFile.walOf(file)), now);
     }
 
     /**

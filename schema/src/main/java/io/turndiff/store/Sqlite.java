@@ -60,7 +60,7 @@ final class Sqlite implements Database {
     this.checkpointer =
         new WalCheckpointer(
             this::checkpointerConnection,
-            file.path().resolveSibling(file.path().getFileName() + "-wal"),
+            file.wal(),
             LOG_FULL_BYTES,
             file.path().getFileName().toString());
   }

@@ -85,7 +85,7 @@ final class StoreFile {
     if (OwnFile.of(file).isWritable() && folderWritable) {
       return Access.READ_WRITE;
     }
-    Path wal = sibling(file, "-wal");
+    Path wal = walOf(file);
     boolean walHasContent;
     try {
       walHasContent = OwnFile.of(wal).exists() && OwnFile.of(wal).size() > 0;
@@ -109,6 +109,19 @@ final class StoreFile {
             + ", which is missing, "
             + "and its folder cannot be written to make one. Open the store once where it can be written.",
         null);
+  }
+
+  /**
+   * The write-ahead log SQLite keeps beside the database {@code file}: its name with {@code -wal}
+   * appended, in the same folder (SQLite, "Write-Ahead Logging", the WAL file).
+   */
+  static Path walOf(Path file) {
+    return sibling(file, "-wal");
+  }
+
+  /** This store's write-ahead log, whether or not it exists now. */
+  Path wal() {
+    return walOf(path);
   }
 
   private static Path sibling(Path file, String suffix) {
@@ -135,7 +148,7 @@ final class StoreFile {
     try {
       initialiseDatabase(file);
     } finally {
-      OwnFile.of(sibling(file, "-wal")).deleteIfExists();
+      OwnFile.of(walOf(file)).deleteIfExists();
       OwnFile.of(sibling(file, "-shm")).deleteIfExists();
     }
   }
@@ -157,7 +170,7 @@ final class StoreFile {
   /** The bytes on disk of the database file and its write-ahead log (0 for one not there). */
   long bytesOnDisk() {
     long bytes = 0;
-    for (Path part : List.of(path, sibling(path, "-wal"))) {
+    for (Path part : List.of(path, wal())) {
       try {
         bytes += OwnFile.of(part).size();
       } catch (NoSuchFileException absent) {

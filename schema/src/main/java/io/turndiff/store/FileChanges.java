@@ -14,9 +14,11 @@ import io.turndiff.model.MadeDuring;
 import io.turndiff.model.Reason;
 import io.turndiff.model.Sha256;
 import io.turndiff.model.WorkspacePath;
+import io.turndiff.store.jooq.tables.Snapshot;
 import io.turndiff.store.jooq.tables.records.FileChangeRecord;
 import io.turndiff.store.jooq.tables.records.SnapshotRecord;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Collection;
 import java.util.Comparator;
 import java.util.HashMap;
@@ -25,16 +27,27 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.stream.Stream;
 import org.jooq.Condition;
 import org.jooq.DSLContext;
 import org.jooq.Field;
 import org.jooq.Record;
+import org.jooq.SelectOnConditionStep;
 import org.jooq.impl.DSL;
 
 /** File changes: one row per path per turn, the first before-state of the path in the turn. */
 public final class FileChanges {
 
   private final DSLContext dsl;
+  private static final Snapshot BEFORE = SNAPSHOT.as("before_snapshot");
+  private static final Snapshot AFTER = SNAPSHOT.as("after_snapshot");
+
+  /** What {@link #selectWithSnapshots} selects, in its order. */
+  private static final Field<?>[] WITH_SNAPSHOTS =
+      Stream.of(FILE_CHANGE.fields(), BEFORE.fields(), AFTER.fields())
+          .flatMap(Arrays::stream)
+          .toArray(Field<?>[]::new);
+
   private final PreparedQueries prepared;
 
   FileChanges(DSLContext dsl, PreparedQueries prepared) {
@@ -503,7 +516,19 @@ public final class FileChanges {
 
   /** The turn's file changes with their snapshots, ordered by path bytes. */
   public List<StoredFileChange> ofTurn(long turnId) {
-    List<StoredFileChange> changes = select(FILE_CHANGE.TURN_ID.eq(turnId));
+    // Prepared once per connection: every finish reads its turn's records, a hook's begin its open
+    // turn's, and jOOQ's building and SQLite's preparing of this three-table select cost more than
+    // reading a turn's few rows (docs/performance.md, "A begin's and a finish's lookups prepared")
+    List<Record> rows =
+        prepared
+            .get(
+                "file_change.ofTurn",
+                q ->
+                    selectWithSnapshots(q)
+                        .where(FILE_CHANGE.TURN_ID.eq(DSL.param("turn", Long.class))))
+            .bind("turn", turnId)
+            .records(dsl, WITH_SNAPSHOTS, row -> row);
+    List<StoredFileChange> changes = withCallsAndSharers(rows);
     changes.sort((a, b) -> a.path().compareTo(b.path()));
     return changes;
   }
@@ -553,26 +578,30 @@ public final class FileChanges {
   }
 
   private List<StoredFileChange> select(Condition condition) {
-    var before = SNAPSHOT.as("before_snapshot");
-    var after = SNAPSHOT.as("after_snapshot");
-    List<Record> rows =
-        dsl.select(FILE_CHANGE.fields())
-            .select(before.fields())
-            .select(after.fields())
-            .from(FILE_CHANGE)
-            .join(before)
-            .on(before.ID.eq(FILE_CHANGE.BEFORE_SNAPSHOT_ID))
-            .leftJoin(after)
-            .on(after.ID.eq(FILE_CHANGE.AFTER_SNAPSHOT_ID))
-            .where(condition)
-            .fetch();
+    return withCallsAndSharers(selectWithSnapshots(dsl).where(condition).fetch());
+  }
+
+  /** A change's columns, then its before-snapshot's, then its after-snapshot's (or nulls). */
+  private static SelectOnConditionStep<Record> selectWithSnapshots(DSLContext dsl) {
+    return dsl.select(WITH_SNAPSHOTS)
+        .from(FILE_CHANGE)
+        .join(BEFORE)
+        .on(BEFORE.ID.eq(FILE_CHANGE.BEFORE_SNAPSHOT_ID))
+        .leftJoin(AFTER)
+        .on(AFTER.ID.eq(FILE_CHANGE.AFTER_SNAPSHOT_ID));
+  }
+
+  /**
+   * The changes {@code rows} of {@link #selectWithSnapshots} hold, with their calls and sharers.
+   */
+  private List<StoredFileChange> withCallsAndSharers(List<Record> rows) {
     List<Long> ids = rows.stream().map(row -> row.get(FILE_CHANGE.ID)).toList();
     Map<Long, List<StoredToolCall>> toolCalls = toolCallsOf(ids);
     Map<Long, List<SharedChanges.SharedTurn>> shared = new SharedChanges(dsl).of(ids);
     List<StoredFileChange> changes = new ArrayList<>(rows.size());
     for (Record row : rows) {
-      SnapshotRecord beforeRow = row.into(before);
-      SnapshotRecord afterRow = row.get(after.ID) == null ? null : row.into(after);
+      SnapshotRecord beforeRow = row.into(BEFORE);
+      SnapshotRecord afterRow = row.get(AFTER.ID) == null ? null : row.into(AFTER);
       changes.add(
           toStored(
               row.into(FILE_CHANGE),

@@ -35,7 +35,7 @@ public final class StoreTransaction {
       BlobCodec codec,
       Map<Long, ContentDictionary> knownDictionaries,
       boolean committedOnly) {
-    this.workspaces = new Workspaces(dsl, clock, host);
+    this.workspaces = new Workspaces(dsl, clock, host, prepared);
     this.sessions = new Sessions(dsl, clock);
     this.turns = new Turns(dsl, clock, prepared);
     this.toolCalls = new ToolCalls(dsl, clock, prepared);

@@ -7,6 +7,7 @@ import io.turndiff.store.jooq.tables.records.ToolCallRecord;
 import java.time.InstantSource;
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.Comparator;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
@@ -85,21 +86,34 @@ public final class ToolCalls {
         .execute();
   }
 
-  /** The shell calls of {@code turnIds} in flight now, oldest first. */
+  /**
+   * The shell calls of {@code turnIds} in flight now, oldest first. It and {@link #bracketing} are
+   * asked by every finish that found a change to place among its workspace's open turns: prepared
+   * per length of their {@code IN} lists ({@link KeysFound#preparedIn}), not rendered again each
+   * time (docs/performance.md, "A begin's and a finish's lookups prepared").
+   */
   public List<StoredToolCall> inFlight(Collection<Long> turnIds) {
-    if (turnIds.isEmpty()) {
-      return List.of();
-    }
-    return dsl.selectFrom(TOOL_CALL)
-        .where(
-            TOOL_CALL
-                .TURN_ID
-                .in(turnIds)
-                .and(TOOL_CALL.SHELL.eq(1L))
-                .and(TOOL_CALL.ENDED_AT.isNull()))
-        .orderBy(TOOL_CALL.ID)
-        .fetch()
-        .map(ToolCalls::toStored);
+    List<StoredToolCall> calls = new ArrayList<>();
+    KeysFound.inQueries(
+        turnIds,
+        some ->
+            calls.addAll(
+                KeysFound.preparedIn(
+                        prepared,
+                        "tool_call.inFlight",
+                        some,
+                        Long.class,
+                        (q, list) ->
+                            q.selectFrom(TOOL_CALL)
+                                .where(
+                                    TOOL_CALL
+                                        .TURN_ID
+                                        .in(list)
+                                        .and(TOOL_CALL.SHELL.eq(DSL.inline(1L)))
+                                        .and(TOOL_CALL.ENDED_AT.isNull())))
+                    .records(dsl, TOOL_CALL.fields(), row -> toStored(row.into(TOOL_CALL)))));
+    calls.sort(Comparator.comparingLong(StoredToolCall::id));
+    return calls;
   }
 
   /**
@@ -108,25 +122,37 @@ public final class ToolCalls {
    * made while none of their calls was in flight is not theirs.
    */
   public Set<Long> bracketing(Collection<Long> turnIds) {
-    if (turnIds.isEmpty()) {
-      return Set.of();
-    }
-    return dsl
-        .select(TURN.ID)
-        .from(TURN)
-        .where(
-            TURN.ID
-                .in(turnIds)
-                .and(
-                    TURN.BRACKETS_CALLS
-                        .eq(1L)
-                        .orExists(
-                            DSL.selectOne()
-                                .from(TOOL_CALL)
-                                .where(TOOL_CALL.TURN_ID.eq(TURN.ID).and(TOOL_CALL.SHELL.eq(1L))))))
-        .fetch(TURN.ID)
-        .stream()
-        .collect(Collectors.toUnmodifiableSet());
+    Set<Long> found = new HashSet<>();
+    KeysFound.inQueries(
+        turnIds,
+        some ->
+            found.addAll(
+                KeysFound.preparedIn(
+                        prepared,
+                        "turn.bracketing",
+                        some,
+                        Long.class,
+                        (q, list) ->
+                            q.select(TURN.ID)
+                                .from(TURN)
+                                .where(
+                                    TURN.ID
+                                        .in(list)
+                                        .and(
+                                            TURN.BRACKETS_CALLS
+                                                .eq(DSL.inline(1L))
+                                                .orExists(
+                                                    DSL.selectOne()
+                                                        .from(TOOL_CALL)
+                                                        .where(
+                                                            TOOL_CALL
+                                                                .TURN_ID
+                                                                .eq(TURN.ID)
+                                                                .and(
+                                                                    TOOL_CALL.SHELL.eq(
+                                                                        DSL.inline(1L))))))))
+                    .rows(row -> row.getLong(1))));
+    return Set.copyOf(found);
   }
 
   /**

@@ -13,7 +13,6 @@ import io.turndiff.model.RuntimeProcess;
 import io.turndiff.model.TurnEnding;
 import io.turndiff.model.TurnKind;
 import io.turndiff.model.TurnState;
-import io.turndiff.store.jooq.tables.records.TurnRecord;
 import java.math.BigDecimal;
 import java.time.Instant;
 import java.time.InstantSource;
@@ -78,22 +77,43 @@ public final class Turns {
         .map(TurnState::fromCode);
   }
 
-  /** Opens a new turn as the next in its session. */
+  /**
+   * Opens a new turn as the next in its session. Its two statements, as the lookups below, are
+   * prepared once per connection: every prompt's begin runs them.
+   */
   public StoredTurn begin(String externalId, StoredSession session, TurnKind kind) {
-    Long last =
-        dsl.select(DSL.max(TURN.SEQ))
-            .from(TURN)
-            .where(TURN.SESSION_ID.eq(session.id()))
-            .fetchOne(0, Long.class);
-    TurnRecord row = dsl.newRecord(TURN);
-    row.setExternalId(externalId);
-    row.setSessionId(session.id());
-    row.setSeq(last == null ? 1 : last + 1);
-    row.setKind(kind.code());
-    row.setState(TurnState.OPEN.code());
-    row.setBeganAt(clock.millis());
-    row.store();
-    return byId(row.getId()).orElseThrow();
+    long last =
+        prepared
+            .get(
+                "turn.lastSeq",
+                q ->
+                    q.select(DSL.coalesce(DSL.max(TURN.SEQ), DSL.inline(0L)))
+                        .from(TURN)
+                        .where(TURN.SESSION_ID.eq(DSL.param("session", Long.class))))
+            .bind("session", session.id())
+            .firstLong()
+            .orElse(0L);
+    long id =
+        prepared
+            .insertReturningKey(
+                "turn.begin",
+                q ->
+                    q.insertInto(TURN)
+                        .set(TURN.EXTERNAL_ID, DSL.param("external_id", String.class))
+                        .set(TURN.SESSION_ID, DSL.param("session", Long.class))
+                        .set(TURN.SEQ, DSL.param("seq", Long.class))
+                        .set(TURN.KIND, DSL.param("kind", String.class))
+                        .set(TURN.STATE, DSL.inline(TurnState.OPEN.code()))
+                        .set(TURN.BEGAN_AT, DSL.param("began", Long.class))
+                        .returning(TURN.ID))
+            .bind("external_id", externalId)
+            .bind("session", session.id())
+            .bind("seq", last + 1)
+            .bind("kind", kind.code())
+            .bind("began", clock.millis())
+            .insert()
+            .orElseThrow();
+    return byId(id).orElseThrow();
   }
 
   /**

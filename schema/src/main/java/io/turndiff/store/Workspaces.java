@@ -12,6 +12,7 @@ import java.util.List;
 import java.util.Optional;
 import org.jooq.Condition;
 import org.jooq.DSLContext;
+import org.jooq.Field;
 import org.jooq.SortField;
 import org.jooq.impl.DSL;
 
@@ -23,12 +24,23 @@ public final class Workspaces {
 
   private final DSLContext dsl;
   private final InstantSource clock;
-  private final HostId host;
 
-  Workspaces(DSLContext dsl, InstantSource clock, HostId host) {
+  /**
+   * The machine, as the prepared statements' parameters, each bound to {@link #host} at every run:
+   * a statement's parameter is named once ({@link PreparedQuery}), so the ordering's is another.
+   */
+  private static final Field<String> HOST = DSL.param("host", String.class);
+
+  private static final Field<String> HOST_FIRST = DSL.param("host_first", String.class);
+
+  private final HostId host;
+  private final PreparedQueries prepared;
+
+  Workspaces(DSLContext dsl, InstantSource clock, HostId host, PreparedQueries prepared) {
     this.dsl = dsl;
     this.clock = clock;
     this.host = host;
+    this.prepared = prepared;
   }
 
   /**
@@ -38,18 +50,47 @@ public final class Workspaces {
    */
   public StoredWorkspace register(
       String rootGiven, String rootReal, long rootDevice, long rootInode) {
-    WorkspaceRecord existing = ownRow(rootReal).orElse(null);
-    if (existing == null) {
-      existing = dsl.newRecord(WORKSPACE);
-      existing.setRootGiven(rootGiven);
-      existing.setRootReal(rootReal);
-      existing.setCreatedAt(clock.millis());
+    Optional<StoredWorkspace> existing = byRealRoot(rootReal);
+    if (existing.isEmpty()) {
+      WorkspaceRecord created = dsl.newRecord(WORKSPACE);
+      created.setRootGiven(rootGiven);
+      created.setRootReal(rootReal);
+      created.setCreatedAt(clock.millis());
+      created.setHostId(host.value());
+      created.setRootDevice(rootDevice);
+      created.setRootInode(rootInode);
+      created.store();
+      return toStored(created);
     }
-    existing.setHostId(host.value());
-    existing.setRootDevice(rootDevice);
-    existing.setRootInode(rootInode);
-    existing.store();
-    return toStored(existing);
+    StoredWorkspace row = existing.get();
+    StoredWorkspace now =
+        new StoredWorkspace(
+            row.id(),
+            row.rootGiven(),
+            row.rootReal(),
+            rootDevice,
+            rootInode,
+            row.createdAt(),
+            Optional.of(host));
+    // every begin registers its workspace: the row is written only when this machine adopts it or
+    // its root was replaced, so that a begin in a known workspace adds no page to its commit
+    if (!now.equals(row)) {
+      prepared
+          .get(
+              "workspace.identity",
+              q ->
+                  q.update(WORKSPACE)
+                      .set(WORKSPACE.HOST_ID, DSL.param("host", String.class))
+                      .set(WORKSPACE.ROOT_DEVICE, DSL.param("device", Long.class))
+                      .set(WORKSPACE.ROOT_INODE, DSL.param("inode", Long.class))
+                      .where(WORKSPACE.ID.eq(DSL.param("id", Long.class))))
+          .bind("host", host.value())
+          .bind("device", rootDevice)
+          .bind("inode", rootInode)
+          .bind("id", row.id())
+          .update();
+    }
+    return now;
   }
 
   public Optional<StoredWorkspace> byId(long id) {
@@ -61,7 +102,7 @@ public final class Workspaces {
 
   /** This machine's workspace at {@code rootReal} (or one registered there before host ids). */
   public Optional<StoredWorkspace> byRealRoot(String rootReal) {
-    return ownRow(rootReal).map(Workspaces::toStored);
+    return ownRow(rootReal);
   }
 
   /** Every machine's workspace at {@code rootReal}, for queries: oldest first. */
@@ -76,7 +117,7 @@ public final class Workspaces {
   public Optional<StoredWorkspace> byGivenRoot(String rootGiven) {
     return dsl.selectFrom(WORKSPACE)
         .where(WORKSPACE.ROOT_GIVEN.eq(rootGiven))
-        .orderBy(ownFirst(), WORKSPACE.ID)
+        .orderBy(ownFirst(DSL.val(host.value())), WORKSPACE.ID)
         .limit(1)
         .fetchOptional()
         .map(Workspaces::toStored);
@@ -123,31 +164,55 @@ public final class Workspaces {
    * directory may lie.
    */
   public List<StoredWorkspace> tracked() {
-    return dsl.selectFrom(WORKSPACE)
-        .where(WORKSPACE.ID.in(DSL.select(TRACKED_WORKSPACE.WORKSPACE_ID).from(TRACKED_WORKSPACE)))
-        .and(ownOrUnclaimed())
-        .orderBy(WORKSPACE.ID)
-        .fetch(Workspaces::toStored);
+    return prepared
+        .get(
+            "workspace.tracked",
+            q ->
+                q.selectFrom(WORKSPACE)
+                    .where(
+                        WORKSPACE.ID.in(
+                            DSL.select(TRACKED_WORKSPACE.WORKSPACE_ID).from(TRACKED_WORKSPACE)))
+                    .and(ownOrUnclaimed(HOST))
+                    .orderBy(WORKSPACE.ID))
+        .bind("host", host.value())
+        .records(dsl, WORKSPACE.fields(), row -> toStored(row.into(WORKSPACE)));
   }
 
-  /** This machine's row at {@code rootReal}, else one registered there before host ids. */
-  private Optional<WorkspaceRecord> ownRow(String rootReal) {
-    return dsl.selectFrom(WORKSPACE)
-        .where(WORKSPACE.ROOT_REAL.eq(rootReal))
-        .and(ownOrUnclaimed())
-        .orderBy(ownFirst())
-        .limit(1)
-        .fetchOptional();
+  /**
+   * This machine's row at {@code rootReal}, else one registered there before host ids. It and
+   * {@link #tracked} run as statements prepared once per connection, the machine bound as the
+   * parameter {@code host}: a hook's begin asks them three times, and jOOQ's building and SQLite's
+   * preparing of them cost more than the lookup (docs/performance.md, "A begin's and a finish's
+   * lookups prepared").
+   */
+  private Optional<StoredWorkspace> ownRow(String rootReal) {
+    return prepared
+        .get(
+            "workspace.ownRow",
+            q ->
+                q.selectFrom(WORKSPACE)
+                    .where(WORKSPACE.ROOT_REAL.eq(DSL.param("root", String.class)))
+                    .and(ownOrUnclaimed(HOST))
+                    .orderBy(ownFirst(HOST_FIRST))
+                    .limit(DSL.inline(1)))
+        .bind("root", rootReal)
+        .bind("host", host.value())
+        .bind("host_first", host.value())
+        .records(dsl, WORKSPACE.fields(), row -> toStored(row.into(WORKSPACE)))
+        .stream()
+        .findFirst();
   }
 
-  private Condition ownOrUnclaimed() {
-    return WORKSPACE.HOST_ID.eq(host.value()).or(WORKSPACE.HOST_ID.isNull());
+  /** This machine's rows or unclaimed ones, {@code host} the machine. */
+  private static Condition ownOrUnclaimed(Field<String> host) {
+    return WORKSPACE.HOST_ID.eq(host).or(WORKSPACE.HOST_ID.isNull());
   }
 
-  private SortField<Integer> ownFirst() {
-    return DSL.when(WORKSPACE.HOST_ID.eq(host.value()), 0)
-        .when(WORKSPACE.HOST_ID.isNull(), 1)
-        .otherwise(2)
+  /** This machine's rows first ({@code host}), then unclaimed ones. */
+  private static SortField<Integer> ownFirst(Field<String> host) {
+    return DSL.when(WORKSPACE.HOST_ID.eq(host), DSL.inline(0))
+        .when(WORKSPACE.HOST_ID.isNull(), DSL.inline(1))
+        .otherwise(DSL.inline(2))
         .asc();
   }
 

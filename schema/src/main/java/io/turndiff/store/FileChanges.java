@@ -38,8 +38,9 @@ import org.jooq.impl.DSL;
 /** File changes: one row per path per turn, the first before-state of the path in the turn. */
 public final class FileChanges {
 
-  private final DSLContext dsl;
+  /** A change's before-snapshot and after-snapshot, as {@link #selectWithSnapshots} joins them. */
   private static final Snapshot BEFORE = SNAPSHOT.as("before_snapshot");
+
   private static final Snapshot AFTER = SNAPSHOT.as("after_snapshot");
 
   /** What {@link #selectWithSnapshots} selects, in its order. */
@@ -48,6 +49,7 @@ public final class FileChanges {
           .flatMap(Arrays::stream)
           .toArray(Field<?>[]::new);
 
+  private final DSLContext dsl;
   private final PreparedQueries prepared;
 
   FileChanges(DSLContext dsl, PreparedQueries prepared) {
@@ -516,9 +518,10 @@ public final class FileChanges {
 
   /** The turn's file changes with their snapshots, ordered by path bytes. */
   public List<StoredFileChange> ofTurn(long turnId) {
-    // Prepared once per connection: every finish reads its turn's records, a hook's begin its open
-    // turn's, and jOOQ's building and SQLite's preparing of this three-table select cost more than
-    // reading a turn's few rows (docs/performance.md, "A begin's and a finish's lookups prepared")
+    // Prepared once per connection: every finish reads its turn's records, and jOOQ's building and
+    // SQLite's preparing of this three-table select cost more than reading a turn's few rows
+    // (docs/performance.md, "A begin's and a finish's lookups prepared"). The records' calls and
+    // sharers are still asked through jOOQ, and only when the turn has records.
     List<Record> rows =
         prepared
             .get(

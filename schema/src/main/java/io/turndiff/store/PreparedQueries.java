@@ -23,8 +23,9 @@ final class PreparedQueries implements AutoCloseable {
   }
 
   /**
-   * The statement named {@code key}, built by {@code query} the first time. Callers hold the
-   * store's lock.
+   * The statement named {@code key}, built by {@code query} the first time. One thread at a time
+   * uses a connection and so its statements: the writer under the store's lock, a read connection
+   * by the one thread that borrowed it ({@link ReadConnections}).
    */
   PreparedQuery get(String key, Function<DSLContext, Query> query) {
     return prepared.computeIfAbsent(

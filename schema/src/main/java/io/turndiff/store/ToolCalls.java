@@ -15,7 +15,10 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.stream.Collectors;
+import org.jooq.Condition;
 import org.jooq.DSLContext;
+import org.jooq.Param;
+import org.jooq.Query;
 import org.jooq.impl.DSL;
 
 /**
@@ -99,19 +102,9 @@ public final class ToolCalls {
         some ->
             calls.addAll(
                 KeysFound.preparedIn(
-                        prepared,
-                        "tool_call.inFlight",
-                        some,
-                        Long.class,
-                        (q, list) ->
-                            q.selectFrom(TOOL_CALL)
-                                .where(
-                                    TOOL_CALL
-                                        .TURN_ID
-                                        .in(list)
-                                        .and(TOOL_CALL.SHELL.eq(DSL.inline(1L)))
-                                        .and(TOOL_CALL.ENDED_AT.isNull())))
+                        prepared, "tool_call.inFlight", some, Long.class, ToolCalls::inFlightQuery)
                     .records(dsl, TOOL_CALL.fields(), row -> toStored(row.into(TOOL_CALL)))));
+    // the lists' answers in one order, whichever list each came from
     calls.sort(Comparator.comparingLong(StoredToolCall::id));
     return calls;
   }
@@ -128,31 +121,38 @@ public final class ToolCalls {
         some ->
             found.addAll(
                 KeysFound.preparedIn(
-                        prepared,
-                        "turn.bracketing",
-                        some,
-                        Long.class,
-                        (q, list) ->
-                            q.select(TURN.ID)
-                                .from(TURN)
-                                .where(
-                                    TURN.ID
-                                        .in(list)
-                                        .and(
-                                            TURN.BRACKETS_CALLS
-                                                .eq(DSL.inline(1L))
-                                                .orExists(
-                                                    DSL.selectOne()
-                                                        .from(TOOL_CALL)
-                                                        .where(
-                                                            TOOL_CALL
-                                                                .TURN_ID
-                                                                .eq(TURN.ID)
-                                                                .and(
-                                                                    TOOL_CALL.SHELL.eq(
-                                                                        DSL.inline(1L))))))))
+                        prepared, "turn.bracketing", some, Long.class, ToolCalls::bracketingQuery)
                     .rows(row -> row.getLong(1))));
     return Set.copyOf(found);
+  }
+
+  /**
+   * The shell calls in flight of the turns {@code turns}. The flags are written into the query, not
+   * bound, as in {@link #bracketingQuery}: a call in flight is found through the partial index on
+   * exactly {@code shell = 1 AND ended_at IS NULL} (V16), which a planner uses only when the query
+   * names its condition as the index does, and PostgreSQL's generic plan of a bound parameter could
+   * not prove it.
+   */
+  private static Query inFlightQuery(DSLContext dsl, List<Param<Long>> turns) {
+    return dsl.selectFrom(TOOL_CALL)
+        .where(
+            TOOL_CALL
+                .TURN_ID
+                .in(turns)
+                .and(TOOL_CALL.SHELL.eq(DSL.inline(1L)))
+                .and(TOOL_CALL.ENDED_AT.isNull()));
+  }
+
+  /** Those of the turns {@code turns} marked as bracketing, or with a shell call. */
+  private static Query bracketingQuery(DSLContext dsl, List<Param<Long>> turns) {
+    Condition hasShellCall =
+        DSL.exists(
+            DSL.selectOne()
+                .from(TOOL_CALL)
+                .where(TOOL_CALL.TURN_ID.eq(TURN.ID).and(TOOL_CALL.SHELL.eq(DSL.inline(1L)))));
+    return dsl.select(TURN.ID)
+        .from(TURN)
+        .where(TURN.ID.in(turns).and(TURN.BRACKETS_CALLS.eq(DSL.inline(1L)).or(hasShellCall)));
   }
 
   /**

@@ -92,7 +92,7 @@ public final class Turns {
                         .where(TURN.SESSION_ID.eq(DSL.param("session", Long.class))))
             .bind("session", session.id())
             .firstLong()
-            .orElse(0L);
+            .orElseThrow();
     long id =
         prepared
             .insertReturningKey(

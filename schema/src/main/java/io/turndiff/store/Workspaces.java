@@ -25,14 +25,6 @@ public final class Workspaces {
   private final DSLContext dsl;
   private final InstantSource clock;
 
-  /**
-   * The machine, as the prepared statements' parameters, each bound to {@link #host} at every run:
-   * a statement's parameter is named once ({@link PreparedQuery}), so the ordering's is another.
-   */
-  private static final Field<String> HOST = DSL.param("host", String.class);
-
-  private static final Field<String> HOST_FIRST = DSL.param("host_first", String.class);
-
   private final HostId host;
   private final PreparedQueries prepared;
 
@@ -100,11 +92,6 @@ public final class Workspaces {
         .map(Workspaces::toStored);
   }
 
-  /** This machine's workspace at {@code rootReal} (or one registered there before host ids). */
-  public Optional<StoredWorkspace> byRealRoot(String rootReal) {
-    return ownRow(rootReal);
-  }
-
   /** Every machine's workspace at {@code rootReal}, for queries: oldest first. */
   public List<StoredWorkspace> everyHostAtRealRoot(String rootReal) {
     return dsl.selectFrom(WORKSPACE)
@@ -117,7 +104,7 @@ public final class Workspaces {
   public Optional<StoredWorkspace> byGivenRoot(String rootGiven) {
     return dsl.selectFrom(WORKSPACE)
         .where(WORKSPACE.ROOT_GIVEN.eq(rootGiven))
-        .orderBy(ownFirst(DSL.val(host.value())), WORKSPACE.ID)
+        .orderBy(ownFirst(DSL.val(host.value(), WORKSPACE.HOST_ID)), WORKSPACE.ID)
         .limit(1)
         .fetchOptional()
         .map(Workspaces::toStored);
@@ -172,28 +159,30 @@ public final class Workspaces {
                     .where(
                         WORKSPACE.ID.in(
                             DSL.select(TRACKED_WORKSPACE.WORKSPACE_ID).from(TRACKED_WORKSPACE)))
-                    .and(ownOrUnclaimed(HOST))
+                    .and(ownOrUnclaimed(DSL.param("host", String.class)))
                     .orderBy(WORKSPACE.ID))
         .bind("host", host.value())
         .records(dsl, WORKSPACE.fields(), row -> toStored(row.into(WORKSPACE)));
   }
 
   /**
-   * This machine's row at {@code rootReal}, else one registered there before host ids. It and
-   * {@link #tracked} run as statements prepared once per connection, the machine bound as the
-   * parameter {@code host}: a hook's begin asks them three times, and jOOQ's building and SQLite's
-   * preparing of them cost more than the lookup (docs/performance.md, "A begin's and a finish's
-   * lookups prepared").
+   * This machine's workspace at {@code rootReal}, else one registered there before host ids. It and
+   * {@link #tracked} run as statements prepared once per connection, the machine bound as their
+   * parameters: a hook's begin asks them three times, and jOOQ's building and SQLite's preparing of
+   * them cost more than the look-up (docs/performance.md, "A begin's and a finish's lookups
+   * prepared"). The machine is two parameters here, {@code host} and {@code host_first}: {@link
+   * PreparedQuery#of} takes a statement's parameters by name, so one name in two places would be
+   * one parameter for two placeholders.
    */
-  private Optional<StoredWorkspace> ownRow(String rootReal) {
+  public Optional<StoredWorkspace> byRealRoot(String rootReal) {
     return prepared
         .get(
             "workspace.ownRow",
             q ->
                 q.selectFrom(WORKSPACE)
                     .where(WORKSPACE.ROOT_REAL.eq(DSL.param("root", String.class)))
-                    .and(ownOrUnclaimed(HOST))
-                    .orderBy(ownFirst(HOST_FIRST))
+                    .and(ownOrUnclaimed(DSL.param("host", String.class)))
+                    .orderBy(ownFirst(DSL.param("host_first", String.class)))
                     .limit(DSL.inline(1)))
         .bind("root", rootReal)
         .bind("host", host.value())

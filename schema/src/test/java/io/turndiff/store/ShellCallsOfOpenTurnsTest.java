@@ -26,7 +26,10 @@ import org.junit.jupiter.params.provider.ValueSource;
  */
 class ShellCallsOfOpenTurnsTest {
 
-  /** Turns asked about: past a list length of 8, so lists of 1, 2, 4, 8 and 16 are all prepared. */
+  /**
+   * Turns of every kind, and one more: past a list length of 8, so lists of 1, 2, 4, 8 and 16 are
+   * all prepared.
+   */
   private static final int TURNS = 11;
 
   @TempDir Path temp;
@@ -35,13 +38,16 @@ class ShellCallsOfOpenTurnsTest {
   @ValueSource(strings = {"sqlite", "postgres"})
   void everyCountOfTurnsGetsExactlyItsCallsInFlightAndItsBracketingTurns(String dialect) {
     StoreAddress address = DialectStores.fresh(dialect, temp);
-    Turns made;
     try (Store store = Store.open(address)) {
-      made = store.write(ShellCallsOfOpenTurnsTest::turnsOfEveryKind);
-      askEveryCount(store, made);
-    }
-    try (Store again = Store.open(address)) {
-      askEveryCount(again, made);
+      Made made = store.write(ShellCallsOfOpenTurnsTest::turnsOfEveryKind);
+      for (int count = 1; count <= made.ids().size(); count++) {
+        ask(store, made, count);
+      }
+      for (int count = made.ids().size(); count >= 1; count--) {
+        ask(store, made, count);
+      }
+      assertEquals(List.of(), store.read(tx -> tx.toolCalls().inFlight(List.of())), "none asked");
+      assertEquals(Set.of(), store.read(tx -> tx.toolCalls().bracketing(List.of())), "none asked");
     }
   }
 
@@ -49,7 +55,7 @@ class ShellCallsOfOpenTurnsTest {
    * The turns made, in order, with the calls still in flight (each with its turn, oldest first) and
    * the turns that bracket.
    */
-  private record Turns(List<Long> ids, Map<Long, Long> callsInFlight, Set<Long> bracketing) {}
+  private record Made(List<Long> ids, Map<Long, Long> callsInFlight, Set<Long> bracketing) {}
 
   /**
    * {@value #TURNS} open turns in one workspace, by their index: a shell call in flight (every
@@ -57,7 +63,7 @@ class ShellCallsOfOpenTurnsTest {
    * begun and ended, which makes the turn one that brackets (from 1); marked as bracketing when
    * begun, with only an edit recorded (from 2).
    */
-  private static Turns turnsOfEveryKind(StoreTransaction tx) {
+  private static Made turnsOfEveryKind(StoreTransaction tx) {
     StoredWorkspace workspace = tx.workspaces().register("/w", "/w", 1, 2);
     StoredSession session = tx.sessions().create("session", workspace.id());
     List<Long> ids = new ArrayList<>();
@@ -70,10 +76,6 @@ class ShellCallsOfOpenTurnsTest {
         case 0 -> {
           inFlight.put(
               tx.toolCalls().beginShell(turn, "call-" + i, "Bash", Optional.of("make")), turn);
-          if (i == 0) {
-            inFlight.put(
-                tx.toolCalls().beginShell(turn, "call-0b", "Bash", Optional.empty()), turn);
-          }
           bracketing.add(turn);
         }
         case 1 -> {
@@ -88,38 +90,34 @@ class ShellCallsOfOpenTurnsTest {
         }
       }
     }
-    // a turn with only an edit: neither in flight nor bracketing, asked with every count below
+    long first = ids.getFirst();
+    inFlight.put(tx.toolCalls().beginShell(first, "call-0b", "Bash", Optional.empty()), first);
     long plain = tx.turns().begin("plain", session, TurnKind.AGENT).id();
     tx.toolCalls().record(plain, "edit-plain", Optional.of("Edit"));
     ids.addFirst(plain);
-    return new Turns(ids, inFlight, bracketing);
+    return new Made(ids, inFlight, bracketing);
   }
 
-  private static void askEveryCount(Store store, Turns made) {
-    for (int count = 1; count <= made.ids().size(); count++) {
-      List<Long> asked = made.ids().subList(0, count);
-      List<Long> expectedCalls = new ArrayList<>();
-      made.callsInFlight()
-          .forEach(
-              (call, turn) -> {
-                if (asked.contains(turn)) {
-                  expectedCalls.add(call);
-                }
-              });
-      Set<Long> expectedBracketing = new HashSet<>(asked);
-      expectedBracketing.retainAll(made.bracketing());
-      assertEquals(
-          expectedCalls,
-          store.read(tx -> tx.toolCalls().inFlight(asked)).stream()
-              .map(StoredToolCall::id)
-              .toList(),
-          "the calls in flight of " + count + " turns, oldest first");
-      assertEquals(
-          expectedBracketing,
-          store.read(tx -> tx.toolCalls().bracketing(asked)),
-          "the bracketing turns among " + count);
-    }
-    assertEquals(List.of(), store.read(tx -> tx.toolCalls().inFlight(List.of())), "none asked");
-    assertEquals(Set.of(), store.read(tx -> tx.toolCalls().bracketing(List.of())), "none asked");
+  /** Asks both questions of the first {@code count} turns made. */
+  private static void ask(Store store, Made made, int count) {
+    List<Long> asked = made.ids().subList(0, count);
+    List<Long> expectedCalls = new ArrayList<>();
+    made.callsInFlight()
+        .forEach(
+            (call, turn) -> {
+              if (asked.contains(turn)) {
+                expectedCalls.add(call);
+              }
+            });
+    Set<Long> expectedBracketing = new HashSet<>(asked);
+    expectedBracketing.retainAll(made.bracketing());
+    assertEquals(
+        expectedCalls,
+        store.read(tx -> tx.toolCalls().inFlight(asked)).stream().map(StoredToolCall::id).toList(),
+        "the calls in flight of " + count + " turns, oldest first");
+    assertEquals(
+        expectedBracketing,
+        store.read(tx -> tx.toolCalls().bracketing(asked)),
+        "the bracketing turns among " + count);
   }
 }

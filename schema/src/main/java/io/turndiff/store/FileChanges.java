@@ -38,9 +38,10 @@ import org.jooq.impl.DSL;
 /** File changes: one row per path per turn, the first before-state of the path in the turn. */
 public final class FileChanges {
 
-  /** A change's before-snapshot and after-snapshot, as {@link #selectWithSnapshots} joins them. */
+  /** A change's before-snapshot, as {@link #selectWithSnapshots} joins it. */
   private static final Snapshot BEFORE = SNAPSHOT.as("before_snapshot");
 
+  /** A change's after-snapshot (none yet: its columns null), as {@link #selectWithSnapshots}. */
   private static final Snapshot AFTER = SNAPSHOT.as("after_snapshot");
 
   /** What {@link #selectWithSnapshots} selects, in its order. */

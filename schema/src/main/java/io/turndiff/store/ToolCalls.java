@@ -104,7 +104,8 @@ public final class ToolCalls {
                 KeysFound.preparedIn(
                         prepared, "tool_call.inFlight", some, Long.class, ToolCalls::inFlightQuery)
                     .records(dsl, TOOL_CALL.fields(), row -> toStored(row.into(TOOL_CALL)))));
-    // the lists' answers in one order, whichever list each came from
+    // the query has no ORDER BY: SQLite answers a list's calls turn by turn (through an index on
+    // the turn), and several lists one after another; sorted by row, oldest first
     calls.sort(Comparator.comparingLong(StoredToolCall::id));
     return calls;
   }
@@ -128,10 +129,9 @@ public final class ToolCalls {
 
   /**
    * The shell calls in flight of the turns {@code turns}. The flags are written into the query, not
-   * bound, as in {@link #bracketingQuery}: a call in flight is found through the partial index on
-   * exactly {@code shell = 1 AND ended_at IS NULL} (V16), which a planner uses only when the query
-   * names its condition as the index does, and PostgreSQL's generic plan of a bound parameter could
-   * not prove it.
+   * bound: a call in flight is found through the partial index on exactly {@code shell = 1 AND
+   * ended_at IS NULL} (V16), which PostgreSQL's generic plan of a bound parameter could not prove
+   * the query's condition implies.
    */
   private static Query inFlightQuery(DSLContext dsl, List<Param<Long>> turns) {
     return dsl.selectFrom(TOOL_CALL)
@@ -143,7 +143,10 @@ public final class ToolCalls {
                 .and(TOOL_CALL.ENDED_AT.isNull()));
   }
 
-  /** Those of the turns {@code turns} marked as bracketing, or with a shell call. */
+  /**
+   * Those of the turns {@code turns} marked as bracketing, or with a shell call. The flags are
+   * constants, written into the query as {@link #inFlightQuery}'s are (no index needs them here).
+   */
   private static Query bracketingQuery(DSLContext dsl, List<Param<Long>> turns) {
     Condition hasShellCall =
         DSL.exists(

@@ -171,13 +171,13 @@ public final class Workspaces {
    * parameters: a hook's begin asks them three times, and jOOQ's building and SQLite's preparing of
    * them cost more than the look-up (docs/performance.md, "A begin's and a finish's lookups
    * prepared"). The machine is two parameters here, {@code host} and {@code host_first}: {@link
-   * PreparedQuery#of} takes a statement's parameters by name, so one name in two places would be
-   * one parameter for two placeholders.
+   * PreparedQuery#of} takes a statement's parameters by name, so a name used twice would be one
+   * parameter for two placeholders, which it refuses.
    */
   public Optional<StoredWorkspace> byRealRoot(String rootReal) {
     return prepared
         .get(
-            "workspace.ownRow",
+            "workspace.byRealRoot",
             q ->
                 q.selectFrom(WORKSPACE)
                     .where(WORKSPACE.ROOT_REAL.eq(DSL.param("root", String.class)))

@@ -20,9 +20,10 @@ import org.junit.jupiter.params.provider.ValueSource;
  * shell calls in flight ({@link ToolCalls#inFlight}, oldest first) and which of them bracket their
  * shell calls ({@link ToolCalls#bracketing}). Both run as statements prepared once per length of
  * their {@code IN} list, the list filled up to a power of two with its first value again: asked
- * here of every count of turns from one to {@value #TURNS}, one after another on the same
- * connection (so each count reuses, or rebinds, a statement a smaller count prepared), and again
- * after the store is reopened, on both dialects — every answer exactly the turns and calls asked.
+ * here of every count of turns from one to {@value #TURNS} + 1, up and then down on one read
+ * connection (each count rebinding a statement a smaller or a larger count prepared: a list not
+ * filled again answers for the turns a larger count left bound), on both dialects — every answer
+ * exactly the turns and calls asked, the calls oldest first.
  */
 class ShellCallsOfOpenTurnsTest {
 
@@ -59,9 +60,11 @@ class ShellCallsOfOpenTurnsTest {
 
   /**
    * {@value #TURNS} open turns in one workspace, by their index: a shell call in flight (every
-   * third from 0, the first of them with two, so one turn's calls come in order); a shell call
-   * begun and ended, which makes the turn one that brackets (from 1); marked as bracketing when
-   * begun, with only an edit recorded (from 2).
+   * third from 0; the first of them gets a second one after every turn is made, so the calls' order
+   * is not their turns': on SQLite a missing sort fails); a shell call begun and ended, which makes
+   * the turn one that brackets (from 1); marked as bracketing when begun, with only an edit
+   * recorded (from 2). And one more, asked first: a turn with only an edit, neither in flight nor
+   * bracketing.
    */
   private static Made turnsOfEveryKind(StoreTransaction tx) {
     StoredWorkspace workspace = tx.workspaces().register("/w", "/w", 1, 2);

@@ -21,6 +21,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 
 /**
  * What a tracked workspace's scan found at a turn's begin, ready to be stored as a turn "outside
@@ -69,12 +70,14 @@ final class OutsideChanges {
     Map<Sha256, DeltaBase> bases = store.read(tx -> tx.blobs().deltaBasesOf(befores));
     List<ChangeRecorder.Detected> files = new ArrayList<>();
     AfterStateRead afterStates = new AfterStateRead(store, boundary);
+    // stored by Tracker.absorb, the first write of the transaction that stores these changes
+    Set<Sha256> storedByAbsorb = comparison.contentsStoredByAbsorb();
     for (int i = 0; i < changes.size(); i++) {
       PathChange change = changes.get(i);
       Observation after = afterStates.of(change.path(), befores.get(i), change.now());
       ChangeRecorder.Detected detected =
           recorder.detectWithDiffPending(
-              change.path(), befores.get(i), after, bases, change.ignoredByGit());
+              change.path(), befores.get(i), after, bases, storedByAbsorb, change.ignoredByGit());
       if (detected.kind() != ChangeKind.UNCHANGED) {
         files.add(detected);
       }

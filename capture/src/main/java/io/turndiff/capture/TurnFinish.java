@@ -184,16 +184,21 @@ final class TurnFinish {
   /** The after-state of every path the turn recorded, classified, its new content compressed. */
   private List<ChangeRecorder.Completed> completeRecorded(
       AfterStateRead afterStates, Map<Sha256, DeltaBase> beforeContents) {
+    Set<Sha256> storedByAbsorb = contentsStoredByAbsorb();
     return inParallel(
         recorded,
         change ->
             recorder.completeWithDiffPending(
-                change, afterStates.of(change.path(), change.before()), beforeContents));
+                change,
+                afterStates.of(change.path(), change.before()),
+                beforeContents,
+                storedByAbsorb));
   }
 
   /** The after-state of every path only the scan found, classified, its content compressed. */
   private List<ChangeRecorder.Detected> detectFound(
       AfterStateRead afterStates, Map<Sha256, DeltaBase> beforeContents) {
+    Set<Sha256> storedByAbsorb = contentsStoredByAbsorb();
     return inParallel(
         IntStream.range(0, found.size()).boxed().toList(),
         i -> {
@@ -204,8 +209,21 @@ final class TurnFinish {
               change.before(),
               after,
               beforeContents,
+              storedByAbsorb,
               change.change().ignoredByGit());
         });
+  }
+
+  /**
+   * The scan's contents that {@link #store} stores ({@code Tracker.absorb}, the first write of its
+   * transaction) before any change that refers to them: a change whose after-state is one of them
+   * is not compressed again here. The finish's own encoding (a delta of the before-state) would be
+   * dropped anyway by {@code Blobs.putAll}, which keeps the content stored first; compressing each
+   * scanned file twice was a tenth of a watched Stop's CPU at 250,000 files (docs/performance.md,
+   * "A Stop's one commit").
+   */
+  private Set<Sha256> contentsStoredByAbsorb() {
+    return scanned.map(Tracker.Comparison::contentsStoredByAbsorb).orElse(Set.of());
   }
 
   /** The state now of each directory the turn recorded. */

@@ -29,17 +29,17 @@ import org.jooq.conf.ParamType;
 final class PreparedQuery implements AutoCloseable {
 
   private final PreparedStatement statement;
-  private final Map<String, int[]> positions = new HashMap<>();
+
+  /** Each parameter's name and its placeholder's position (from 1). */
+  private final Map<String, Integer> positions = new HashMap<>();
+
   private final boolean returnsKey;
 
   private PreparedQuery(PreparedStatement statement, List<String> parameters, boolean returnsKey) {
     this.statement = statement;
     this.returnsKey = returnsKey;
     for (int i = 0; i < parameters.size(); i++) {
-      int[] known = positions.getOrDefault(parameters.get(i), new int[0]);
-      int[] more = Arrays.copyOf(known, known.length + 1);
-      more[known.length] = i + 1;
-      positions.put(parameters.get(i), more);
+      positions.put(parameters.get(i), i + 1);
     }
   }
 
@@ -55,6 +55,8 @@ final class PreparedQuery implements AutoCloseable {
       // (StoreConnection's settings); emulated, the statement would return no key
       throw new IllegalStateException("no RETURNING clause was rendered in " + sql);
     }
+    // jOOQ gives each name once, in the order of its placeholders: a name used twice leaves one
+    // placeholder without a name, and the query is refused below (give each use a name of its own)
     List<String> names = new ArrayList<>();
     dsl.extractParams(query)
         .forEach(
@@ -74,16 +76,17 @@ final class PreparedQuery implements AutoCloseable {
     }
   }
 
-  /** Binds a value to every position of the parameter {@code name}. */
+  /**
+   * Binds a value to the parameter {@code name}: one placeholder, since {@link #of} refuses a query
+   * that uses a name twice.
+   */
   PreparedQuery bind(String name, Object value) {
-    int[] indexes = positions.get(name);
-    if (indexes == null) {
+    Integer position = positions.get(name);
+    if (position == null) {
       throw new IllegalArgumentException("no parameter " + name + " in " + positions.keySet());
     }
     try {
-      for (int index : indexes) {
-        set(index, value);
-      }
+      set(position, value);
     } catch (SQLException e) {
       throw new StoreException("cannot bind " + name + ": " + e.getMessage(), e);
     }

@@ -24,7 +24,6 @@ public final class Workspaces {
 
   private final DSLContext dsl;
   private final InstantSource clock;
-
   private final HostId host;
   private final PreparedQueries prepared;
 

@@ -183,13 +183,19 @@ public final class ChangeRecorder {
    * Classifies a change and compresses its new content (a delta of its before-state when {@code
    * bases} holds that, {@code Blobs.deltaBasesOf}), leaving its line diff pending (a change that is
    * not {@code unchanged}): what a finish must do before the runtime goes on. Outside any
-   * transaction.
+   * transaction. A content among {@code storedFirst} is not compressed: the transaction this change
+   * is stored in stores it before, as a tracked workspace's scan does its contents ({@code
+   * Tracker.Comparison#contentsStoredByAbsorb}).
    */
   public Completed completeWithDiffPending(
-      StoredFileChange change, Observation after, Map<Sha256, DeltaBase> bases) {
+      StoredFileChange change,
+      Observation after,
+      Map<Sha256, DeltaBase> bases,
+      Set<Sha256> storedFirst) {
     ChangeKind kind = ChangeKind.between(change.before(), after.snapshot());
     NewBlobs blobs =
-        NewBlobs.of(change.before(), after, kind, FilePatch.NONE, baseIn(bases), sha -> false);
+        NewBlobs.of(
+            change.before(), after, kind, FilePatch.NONE, baseIn(bases), storedFirst::contains);
     return new Completed(
         change, after, kind, FilePatch.NONE, blobs.blobs(), blobs.diff(), diffPending(kind));
   }
@@ -218,17 +224,20 @@ public final class ChangeRecorder {
       boolean ignoredByGit) {}
 
   /**
-   * Classifies a change a scan found and compresses its new content, leaving its line diff pending
-   * as {@link #completeWithDiffPending} does (outside any transaction).
+   * Classifies a change a scan found and compresses its new content, unless it is among {@code
+   * storedFirst}, leaving its line diff pending as {@link #completeWithDiffPending} does (outside
+   * any transaction).
    */
   public Detected detectWithDiffPending(
       WorkspacePath path,
       Snapshot before,
       Observation after,
       Map<Sha256, DeltaBase> bases,
+      Set<Sha256> storedFirst,
       boolean ignoredByGit) {
     ChangeKind kind = ChangeKind.between(before, after.snapshot());
-    NewBlobs blobs = NewBlobs.of(before, after, kind, FilePatch.NONE, baseIn(bases), sha -> false);
+    NewBlobs blobs =
+        NewBlobs.of(before, after, kind, FilePatch.NONE, baseIn(bases), storedFirst::contains);
     return new Detected(
         path,
         before,

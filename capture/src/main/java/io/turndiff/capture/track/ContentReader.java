@@ -24,14 +24,16 @@ import java.util.concurrent.Future;
 /**
  * Reads the paths a scan could not prove unchanged, through the boundary ({@code observeExact}: the
  * content and the stat it was read with), on a pool of threads, or on the caller's thread when they
- * are fewer than one thread's share; with {@code storeContent}, the new content goes to the blob
- * table as it is read, compressed on those threads and written in batches of {@value #BLOB_BATCH},
- * one transaction each. A file too large to hold in memory (over 2 MiB) and within the size limit
- * is streamed into the store in chunks as a capture's is ({@link
- * WorkspaceBoundary#observeCapturing}), against the content the index held for the path when that
- * is stored in chunks too ({@link BlobSink#storingAgainst}): a tracked baseline holds a big file as
- * a turn's snapshot call would, so that a change a scan finds in it can be rewound, and a few
- * changed lines cost a chunk's delta.
+ * are fewer than one thread's share; with {@code storeContent}, the new content is compressed on
+ * those threads and written to the blob table in batches of {@value #BLOB_BATCH}, one transaction
+ * each, as it is read. The last batch, which is all of a hook's few files, is not written here: it
+ * is returned, for the transaction that writes the index to store ({@link Reading#unstored}), so
+ * that a turn's finish commits once, not once for the scan's contents and again for its rows. A
+ * file too large to hold in memory (over 2 MiB) and within the size limit is streamed into the
+ * store in chunks as a capture's is ({@link WorkspaceBoundary#observeCapturing}), against the
+ * content the index held for the path when that is stored in chunks too ({@link
+ * BlobSink#storingAgainst}): a tracked baseline holds a big file as a turn's snapshot call would,
+ * so that a change a scan finds in it can be rewound, and a few changed lines cost a chunk's delta.
  */
 final class ContentReader {
 
@@ -52,13 +54,23 @@ final class ContentReader {
   }
 
   /**
+   * What a read found: each path's observation, and the compressed contents of the last batch,
+   * which the caller stores in the transaction that writes the index (the earlier batches are
+   * stored already).
+   */
+  record Reading(Map<WorkspacePath, Observation> observations, List<EncodedBlob> unstored) {
+
+    static final Reading NONE = new Reading(Map.of(), List.of());
+  }
+
+  /**
    * What each of {@code entries} holds now, by path; {@code indexed} is the content the index holds
    * for a path, which a big file's chunks are stored against; {@code progress} hears of every batch
-   * stored. Content stored is compressed with the workspace's dictionary; with {@code mayTrain} (a
-   * track) one is trained on {@code entries} first when the workspace has none ({@link
-   * BaselineDictionary}).
+   * stored. The contents of the last batch are returned unstored ({@link Reading}). Content is
+   * compressed with the workspace's dictionary; with {@code mayTrain} (a track) one is trained on
+   * {@code entries} first when the workspace has none ({@link BaselineDictionary}).
    */
-  Map<WorkspacePath, Observation> read(
+  Reading read(
       long workspaceId,
       WorkspaceBoundary boundary,
       List<ScannedEntry> entries,
@@ -66,10 +78,10 @@ final class ContentReader {
       boolean storeContent,
       boolean mayTrain,
       Tracker.Progress progress) {
-    Map<WorkspacePath, Observation> read = new HashMap<>();
     if (entries.isEmpty()) {
-      return read;
+      return Reading.NONE;
     }
+    Map<WorkspacePath, Observation> read = new HashMap<>();
     Optional<ContentDictionary> dictionary =
         storeContent
             ? dictionaries.forReading(workspaceId, boundary, entries, mayTrain)
@@ -113,8 +125,8 @@ final class ContentReader {
           progress.read(i + 1, futures.size());
         }
       }
-      storeBlobs(batch);
       progress.read(futures.size(), futures.size());
+      return new Reading(read, List.copyOf(batch));
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       throw new IllegalStateException("interrupted while reading the workspace", e);
@@ -123,7 +135,6 @@ final class ContentReader {
           ? runtime
           : new IllegalStateException(e.getCause());
     }
-    return read;
   }
 
   /**

@@ -59,7 +59,8 @@ final class IndexComparison {
    * read.
    */
   static Tracker.Comparison of(
-      Scan scan, IndexCache.Index index, Map<WorkspacePath, Observation> read, OptionalLong mark) {
+      Scan scan, IndexCache.Index index, ContentReader.Reading reading, OptionalLong mark) {
+    Map<WorkspacePath, Observation> read = reading.observations();
     List<IndexEntry> upserts = new ArrayList<>();
     List<PathChange> changes = new ArrayList<>();
     for (Scan.Candidate candidate : scan.candidates()) {
@@ -123,7 +124,15 @@ final class IndexComparison {
     }
     changes.sort((a, b) -> a.path().compareTo(b.path()));
     return new Tracker.Comparison(
-        scan, changes, upserts, removals, read.size(), index.version(), index.directories(), mark);
+        scan,
+        changes,
+        upserts,
+        removals,
+        read.size(),
+        index.version(),
+        index.directories(),
+        mark,
+        reading.unstored());
   }
 
   /**

@@ -16,6 +16,7 @@ import io.turndiff.model.Snapshot;
 import io.turndiff.model.StatProof;
 import io.turndiff.model.TurnKind;
 import io.turndiff.model.WorkspacePath;
+import io.turndiff.store.EncodedBlob;
 import io.turndiff.store.Store;
 import io.turndiff.store.StoreTransaction;
 import io.turndiff.store.StoredTurn;
@@ -442,7 +443,9 @@ public final class Tracker {
 
   /**
    * What the tree holds against the index: the changes, the index entries to write and remove, and
-   * the scan. With {@code storeContent}, new content goes to the blob table as it is read.
+   * the scan. With {@code storeContent}, new content goes to the blob table as it is read, but for
+   * the last batch ({@code unstoredContents}: all of a hook's few files), which the transaction
+   * that writes the index stores ({@link #absorb}).
    */
   public record Comparison(
       Scan scan,
@@ -452,7 +455,20 @@ public final class Tracker {
       int contentRead,
       long indexVersion,
       Optional<DirectoryModes> directoriesBefore,
-      OptionalLong watchMark) {}
+      OptionalLong watchMark,
+      List<EncodedBlob> unstoredContents) {
+
+    /**
+     * The contents {@link #absorb} stores in the caller's transaction before the caller writes its
+     * own rows: a finish that records a change to one of them refers to it by its hash and does not
+     * compress it again ({@code ChangeRecorder}'s {@code held}).
+     */
+    public Set<Sha256> contentsStoredByAbsorb() {
+      Set<Sha256> stored = new HashSet<>();
+      unstoredContents.forEach(blob -> stored.add(blob.sha256()));
+      return stored;
+    }
+  }
 
   /**
    * What one scan of a workspace works with: the index it compares against (the one {@link
@@ -555,7 +571,8 @@ public final class Tracker {
         full.contentRead(),
         full.indexVersion(),
         full.directoriesBefore(),
-        OptionalLong.empty());
+        OptionalLong.empty(),
+        full.unstoredContents());
   }
 
   private GitIndexes gitIndexes(long workspaceId) {
@@ -702,7 +719,7 @@ public final class Tracker {
    * workspace that keeps their metadata only are read without storing, and kept with their stat and
    * hash ({@link IndexComparison#withoutContent}).
    */
-  private Map<WorkspacePath, Observation> read(ScanInputs in, Scan scan) {
+  private ContentReader.Reading read(ScanInputs in, Scan scan) {
     // only a track trains the workspace's dictionary, never a hook's scan: a workspace tracked
     // before dictionaries existed gets one at its next track, not in the middle of a finish
     boolean mayTrain = in.scope() == Watching.Scope.TRACK;
@@ -722,16 +739,16 @@ public final class Tracker {
         toRead.stream()
             .collect(
                 Collectors.partitioningBy(entry -> scan.ignoredFiles().contains(entry.path())));
-    Map<WorkspacePath, Observation> read =
-        new HashMap<>(
-            contents.read(
-                in.workspaceId(),
-                in.boundary(),
-                ignored.get(false),
-                indexed,
-                in.storeContent(),
-                mayTrain,
-                in.progress()));
+    ContentReader.Reading kept =
+        contents.read(
+            in.workspaceId(),
+            in.boundary(),
+            ignored.get(false),
+            indexed,
+            in.storeContent(),
+            mayTrain,
+            in.progress());
+    Map<WorkspacePath, Observation> read = new HashMap<>(kept.observations());
     contents
         .read(
             in.workspaceId(),
@@ -741,9 +758,10 @@ public final class Tracker {
             false,
             false,
             Progress.NONE)
+        .observations()
         .forEach(
             (path, observation) -> read.put(path, IndexComparison.withoutContent(observation)));
-    return read;
+    return new ContentReader.Reading(read, kept.unstored());
   }
 
   /**
@@ -802,6 +820,8 @@ public final class Tracker {
     if (tx.indexes().version(workspaceId).orElse(0L) != comparison.indexVersion()) {
       return false;
     }
+    // the scan's last contents, which the index written below refers to, in the same commit
+    tx.blobs().putAll(comparison.unstoredContents());
     Scan scan = comparison.scan();
     tx.indexes()
         .write(

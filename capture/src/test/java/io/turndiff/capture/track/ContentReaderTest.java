@@ -1,6 +1,7 @@
 package io.turndiff.capture.track;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -10,15 +11,18 @@ import io.turndiff.boundary.WorkspaceBoundary;
 import io.turndiff.fixtures.TestStore;
 import io.turndiff.fixtures.TestWorkspace;
 import io.turndiff.model.FileType;
+import io.turndiff.model.Sha256;
 import io.turndiff.model.Snapshot;
 import io.turndiff.model.WorkspacePath;
 import io.turndiff.store.Store;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.io.TempDir;
@@ -66,7 +70,8 @@ class ContentReaderTest {
 
     Map<WorkspacePath, Observation> read =
         new ContentReader(store)
-            .read(WORKSPACE, boundary, entries, Map.of(), true, true, Tracker.Progress.NONE);
+            .read(WORKSPACE, boundary, entries, Map.of(), true, true, Tracker.Progress.NONE)
+            .observations();
 
     assertEquals(files, read.size());
     for (int i = 0; i < files; i++) {
@@ -79,6 +84,34 @@ class ContentReaderTest {
           new String(observation.content().orElseThrow(), StandardCharsets.UTF_8),
           "f" + i);
     }
+  }
+
+  /**
+   * Every full batch of contents (256) is stored as it is read; the last batch's are returned
+   * unstored, for the transaction that writes the index to store (a hook's few files are all in
+   * it): each content is in exactly one of the two places, so a finish commits once.
+   */
+  @ParameterizedTest
+  @ValueSource(ints = {3, 300})
+  void theLastBatchIsLeftToTheTransactionThatWritesTheIndex(int files) {
+    List<ScannedEntry> entries = files(files);
+
+    ContentReader.Reading reading =
+        new ContentReader(store)
+            .read(WORKSPACE, boundary, entries, Map.of(), true, true, Tracker.Progress.NONE);
+
+    int storedInBatches = files / 256 * 256;
+    assertEquals(files - storedInBatches, reading.unstored().size());
+    Set<Sha256> returned = new HashSet<>();
+    reading.unstored().forEach(blob -> returned.add(blob.sha256()));
+    int inStore = 0;
+    for (Observation observation : reading.observations().values()) {
+      Sha256 content = observation.snapshot().storedContent().orElseThrow();
+      boolean stored = store.read(tx -> tx.blobs().contains(content));
+      assertNotEquals(stored, returned.contains(content), observation.snapshot().path().toString());
+      inStore += stored ? 1 : 0;
+    }
+    assertEquals(storedInBatches, inStore);
   }
 
   /**

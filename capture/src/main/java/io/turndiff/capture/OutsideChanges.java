@@ -70,14 +70,14 @@ final class OutsideChanges {
     Map<Sha256, DeltaBase> bases = store.read(tx -> tx.blobs().deltaBasesOf(befores));
     List<ChangeRecorder.Detected> files = new ArrayList<>();
     AfterStateRead afterStates = new AfterStateRead(store, boundary);
-    // stored by Tracker.absorb, the first write of the transaction that stores these changes
-    Set<Sha256> storedByAbsorb = comparison.contentsStoredByAbsorb();
+    // stored, or stored by Tracker.absorb before the rows of these changes (storeIn)
+    Set<Sha256> scannedContents = comparison.contentsCompressed();
     for (int i = 0; i < changes.size(); i++) {
       PathChange change = changes.get(i);
       Observation after = afterStates.of(change.path(), befores.get(i), change.now());
       ChangeRecorder.Detected detected =
           recorder.detectWithDiffPending(
-              change.path(), befores.get(i), after, bases, storedByAbsorb, change.ignoredByGit());
+              change.path(), befores.get(i), after, bases, scannedContents, change.ignoredByGit());
       if (detected.kind() != ChangeKind.UNCHANGED) {
         files.add(detected);
       }

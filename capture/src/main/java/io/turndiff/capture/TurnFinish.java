@@ -61,6 +61,15 @@ final class TurnFinish {
   private final Optional<Tracker.Comparison> scanned;
 
   /**
+   * The contents the scan compressed ({@link Tracker.Comparison#contentsCompressed}): stored, or
+   * stored by {@code Tracker.absorb} before this finish's rows. A change to one refers to it by its
+   * hash: the finish's own encoding of it (a delta of the before-state) would be dropped by {@code
+   * Blobs.putAll}, which keeps the content stored first (docs/performance.md, "A Stop's one
+   * commit").
+   */
+  private final Set<Sha256> scannedContents;
+
+  /**
    * The records a tool call's snapshot began at files git ignores, which the store does not mark
    * yet (the scan marks the records it makes).
    */
@@ -102,6 +111,7 @@ final class TurnFinish {
         tracker.isTracked(turn.workspaceId())
             ? Optional.of(tracker.changes(turn.workspaceId()))
             : Optional.empty();
+    this.scannedContents = scanned.map(Tracker.Comparison::contentsCompressed).orElse(Set.of());
     this.namedIgnoredByGit = scanned.isPresent() ? namedIgnoredByGit(boundary) : List.of();
     List<Found> all = scannedChanges(boundary, store.clock().instant());
     this.found = all.stream().filter(change -> change.record().isEmpty()).toList();
@@ -181,10 +191,12 @@ final class TurnFinish {
     return bases;
   }
 
-  /** The after-state of every path the turn recorded, classified, its new content compressed. */
+  /**
+   * The after-state of every path the turn recorded, classified, its new content compressed unless
+   * the scan compressed it.
+   */
   private List<ChangeRecorder.Completed> completeRecorded(
       AfterStateRead afterStates, Map<Sha256, DeltaBase> beforeContents) {
-    Set<Sha256> storedByAbsorb = contentsStoredByAbsorb();
     return inParallel(
         recorded,
         change ->
@@ -192,13 +204,15 @@ final class TurnFinish {
                 change,
                 afterStates.of(change.path(), change.before()),
                 beforeContents,
-                storedByAbsorb));
+                scannedContents));
   }
 
-  /** The after-state of every path only the scan found, classified, its content compressed. */
+  /**
+   * The after-state of every path only the scan found, classified; its content was compressed by
+   * the scan, as a rule.
+   */
   private List<ChangeRecorder.Detected> detectFound(
       AfterStateRead afterStates, Map<Sha256, DeltaBase> beforeContents) {
-    Set<Sha256> storedByAbsorb = contentsStoredByAbsorb();
     return inParallel(
         IntStream.range(0, found.size()).boxed().toList(),
         i -> {
@@ -209,21 +223,9 @@ final class TurnFinish {
               change.before(),
               after,
               beforeContents,
-              storedByAbsorb,
+              scannedContents,
               change.change().ignoredByGit());
         });
-  }
-
-  /**
-   * The scan's contents that {@link #store} stores ({@code Tracker.absorb}, the first write of its
-   * transaction) before any change that refers to them: a change whose after-state is one of them
-   * is not compressed again here. The finish's own encoding (a delta of the before-state) would be
-   * dropped anyway by {@code Blobs.putAll}, which keeps the content stored first; compressing each
-   * scanned file twice was a tenth of a watched Stop's CPU at 250,000 files (docs/performance.md,
-   * "A Stop's one commit").
-   */
-  private Set<Sha256> contentsStoredByAbsorb() {
-    return scanned.map(Tracker.Comparison::contentsStoredByAbsorb).orElse(Set.of());
   }
 
   /** The state now of each directory the turn recorded. */

@@ -158,14 +158,14 @@ public final class ChangeRecorder {
   }
 
   /**
-   * As {@link #completeWithDiffPending(StoredFileChange, Observation, Map)}, for an after-state
-   * that may be content the store already holds ({@code held}), as a rewind turn's is: the state it
-   * puts back is a stored state by definition. Such an after-state is referenced by its hash; it is
-   * not compressed or delta-encoded again only for {@code Blobs.put} to find it stored and drop the
-   * encoding. Another is stored as a delta of its before-state when {@code contents} holds that.
-   * The line diff is left pending, as a finish leaves it: a rewind's caller waits for the files and
-   * the journal, not for the rewind turn's diffs (computed in the background, or by the first query
-   * that needs them).
+   * As {@link #completeWithDiffPending(StoredFileChange, Observation, Map, Set)}, for an
+   * after-state that may be content the store already holds ({@code held}), as a rewind turn's is:
+   * the state it puts back is a stored state by definition. Such an after-state is referenced by
+   * its hash; it is not compressed or delta-encoded again only for {@code Blobs.put} to find it
+   * stored and drop the encoding. Another is stored as a delta of its before-state when {@code
+   * contents} holds that. The line diff is left pending, as a finish leaves it: a rewind's caller
+   * waits for the files and the journal, not for the rewind turn's diffs (computed in the
+   * background, or by the first query that needs them).
    */
   public Completed completeWithDiffPending(
       StoredFileChange change,
@@ -183,9 +183,10 @@ public final class ChangeRecorder {
    * Classifies a change and compresses its new content (a delta of its before-state when {@code
    * bases} holds that, {@code Blobs.deltaBasesOf}), leaving its line diff pending (a change that is
    * not {@code unchanged}): what a finish must do before the runtime goes on. Outside any
-   * transaction. A content among {@code storedFirst} is not compressed: the transaction this change
-   * is stored in stores it before, as a tracked workspace's scan does its contents ({@code
-   * Tracker.Comparison#contentsStoredByAbsorb}).
+   * transaction. A content among {@code storedFirst} is not compressed: the store holds it, or the
+   * transaction this change is stored in stores it first, as a tracked workspace's scan does the
+   * contents it compressed ({@code Tracker.Comparison#contentsCompressed}); the change refers to it
+   * by its hash ({@link #storeAll} stores what it read should the store lack it after all).
    */
   public Completed completeWithDiffPending(
       StoredFileChange change,
@@ -225,8 +226,9 @@ public final class ChangeRecorder {
 
   /**
    * Classifies a change a scan found and compresses its new content, unless it is among {@code
-   * storedFirst}, leaving its line diff pending as {@link #completeWithDiffPending} does (outside
-   * any transaction).
+   * storedFirst}, leaving its line diff pending as {@link
+   * #completeWithDiffPending(StoredFileChange, Observation, Map, Set)} does (outside any
+   * transaction).
    */
   public Detected detectWithDiffPending(
       WorkspacePath path,

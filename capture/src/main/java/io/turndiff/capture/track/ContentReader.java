@@ -12,9 +12,11 @@ import io.turndiff.store.EncodedBlob;
 import io.turndiff.store.Store;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
@@ -28,12 +30,12 @@ import java.util.concurrent.Future;
  * those threads and written to the blob table in batches of {@value #BLOB_BATCH}, one transaction
  * each, as it is read. The last batch, which is all of a hook's few files, is not written here: it
  * is returned, for the transaction that writes the index to store ({@link Reading#unstored}), so
- * that a turn's finish commits once, not once for the scan's contents and again for its rows. A
- * file too large to hold in memory (over 2 MiB) and within the size limit is streamed into the
- * store in chunks as a capture's is ({@link WorkspaceBoundary#observeCapturing}), against the
- * content the index held for the path when that is stored in chunks too ({@link
- * BlobSink#storingAgainst}): a tracked baseline holds a big file as a turn's snapshot call would,
- * so that a change a scan finds in it can be rewound, and a few changed lines cost a chunk's delta.
+ * that a finish of a few small files adds no commit of its own for them. A file too large to hold
+ * in memory (over 2 MiB) and within the size limit is streamed into the store in chunks as a
+ * capture's is ({@link WorkspaceBoundary#observeCapturing}), against the content the index held for
+ * the path when that is stored in chunks too ({@link BlobSink#storingAgainst}): a tracked baseline
+ * holds a big file as a turn's snapshot call would, so that a change a scan finds in it can be
+ * rewound, and a few changed lines cost a chunk's delta.
  */
 final class ContentReader {
 
@@ -54,19 +56,22 @@ final class ContentReader {
   }
 
   /**
-   * What a read found: each path's observation, and the compressed contents of the last batch,
-   * which the caller stores in the transaction that writes the index (the earlier batches are
-   * stored already).
+   * What a read found: each path's observation, the compressed contents of the last batch, which
+   * the caller stores in the transaction that writes the index, and the hashes of the earlier
+   * batches, stored already.
    */
-  record Reading(Map<WorkspacePath, Observation> observations, List<EncodedBlob> unstored) {
+  record Reading(
+      Map<WorkspacePath, Observation> observations,
+      List<EncodedBlob> unstored,
+      Set<Sha256> stored) {
 
-    static final Reading NONE = new Reading(Map.of(), List.of());
+    static final Reading NONE = new Reading(Map.of(), List.of(), Set.of());
   }
 
   /**
    * What each of {@code entries} holds now, by path; {@code indexed} is the content the index holds
    * for a path, which a big file's chunks are stored against; {@code progress} hears of every batch
-   * stored. The contents of the last batch are returned unstored ({@link Reading}). Content is
+   * read. The contents of the last batch are returned unstored ({@link Reading}). Content is
    * compressed with the workspace's dictionary; with {@code mayTrain} (a track) one is trained on
    * {@code entries} first when the workspace has none ({@link BaselineDictionary}).
    */
@@ -109,6 +114,7 @@ final class ContentReader {
                 : pool.submit(() -> observed(boundary, entry, indexed, storeContent, dictionary)));
       }
       List<EncodedBlob> batch = new ArrayList<>(BLOB_BATCH);
+      Set<Sha256> stored = new HashSet<>();
       for (int i = 0; i < futures.size(); i++) {
         // An interrupted caller gets no observations, whoever read them. A read on the caller's
         // thread once it is interrupted may fail for that alone (a channel of the fallback
@@ -121,12 +127,13 @@ final class ContentReader {
         read.put(entries.get(i).path(), result.getKey());
         result.getValue().ifPresent(batch::add);
         if (batch.size() >= BLOB_BATCH) {
+          batch.forEach(blob -> stored.add(blob.sha256()));
           storeBlobs(batch);
           progress.read(i + 1, futures.size());
         }
       }
       progress.read(futures.size(), futures.size());
-      return new Reading(read, List.copyOf(batch));
+      return new Reading(read, List.copyOf(batch), stored);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       throw new IllegalStateException("interrupted while reading the workspace", e);

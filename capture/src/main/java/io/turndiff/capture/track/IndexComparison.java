@@ -132,7 +132,8 @@ final class IndexComparison {
         index.version(),
         index.directories(),
         mark,
-        reading.unstored());
+        reading.unstored(),
+        reading.stored());
   }
 
   /**

@@ -26,6 +26,7 @@ import java.nio.file.Path;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.Collections;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
@@ -308,8 +309,10 @@ public final class Tracker {
   }
 
   /**
-   * What changed since the index was written, with the new content already stored as blobs; {@link
-   * #absorb} then writes the index to match, inside the caller's transaction (a turn's finish).
+   * What changed since the index was written, its new content compressed and, but for the last
+   * batch ({@link Comparison#unstoredContents}: all of a hook's few files), stored as blobs; {@link
+   * #absorb} then stores that batch and writes the index to match, inside the caller's transaction
+   * (a turn's begin or finish).
    */
   public Comparison changes(long workspaceId) {
     try (WorkspaceHandles.Lease lease = workspaces.borrow(workspaceId)) {
@@ -339,8 +342,10 @@ public final class Tracker {
   }
 
   /**
-   * Writes the index after {@link #changes}, in the caller's transaction; false (nothing written)
-   * when another scan wrote the index since, and the caller must compare again.
+   * Writes the index after {@link #changes}, in the caller's transaction, with the scan's last
+   * contents ({@link Comparison#unstoredContents}): before any row of the caller's that refers to
+   * them. False (nothing written) when another scan wrote the index since, and the caller must
+   * compare again.
    */
   public boolean absorb(StoreTransaction tx, long workspaceId, Comparison comparison) {
     return write(tx, workspaceId, comparison, options(workspaceId));
@@ -445,7 +450,8 @@ public final class Tracker {
    * What the tree holds against the index: the changes, the index entries to write and remove, and
    * the scan. With {@code storeContent}, new content goes to the blob table as it is read, but for
    * the last batch ({@code unstoredContents}: all of a hook's few files), which the transaction
-   * that writes the index stores ({@link #absorb}).
+   * that writes the index stores ({@link #absorb}); {@code storedContents} are the hashes of the
+   * batches stored as they were read.
    */
   public record Comparison(
       Scan scan,
@@ -456,24 +462,28 @@ public final class Tracker {
       long indexVersion,
       Optional<DirectoryModes> directoriesBefore,
       OptionalLong watchMark,
-      List<EncodedBlob> unstoredContents) {
+      List<EncodedBlob> unstoredContents,
+      Set<Sha256> storedContents) {
 
     /**
-     * The contents {@link #absorb} stores in the caller's transaction before the caller writes its
-     * own rows: a finish that records a change to one of them refers to it by its hash and does not
-     * compress it again ({@code ChangeRecorder}'s {@code held}).
+     * Every content the scan compressed: stored already, or stored by {@link #absorb} before the
+     * caller's rows. A begin or a finish that records a change to one of them refers to it by its
+     * hash and does not compress it again ({@code ChangeRecorder}'s {@code storedFirst}); should
+     * one be gone by then (a collection after its grace period), the recorder stores the content it
+     * read before the snapshot that refers to it, as it does any content the store lacks.
      */
-    public Set<Sha256> contentsStoredByAbsorb() {
-      Set<Sha256> stored = new HashSet<>();
-      unstoredContents.forEach(blob -> stored.add(blob.sha256()));
-      return stored;
+    public Set<Sha256> contentsCompressed() {
+      Set<Sha256> compressed = new HashSet<>(storedContents);
+      unstoredContents.forEach(blob -> compressed.add(blob.sha256()));
+      return Collections.unmodifiableSet(compressed);
     }
   }
 
   /**
    * What one scan of a workspace works with: the index it compares against (the one {@link
    * IndexCache} holds), the boundary it reads through, the workspace's budgets, whether new content
-   * goes to the blob table as it is read, who hears of its progress, and what the scan is for.
+   * is stored (the last batch by the index's transaction), who hears of its progress, and what the
+   * scan is for.
    */
   private record ScanInputs(
       long workspaceId,
@@ -572,7 +582,8 @@ public final class Tracker {
         full.indexVersion(),
         full.directoriesBefore(),
         OptionalLong.empty(),
-        full.unstoredContents());
+        full.unstoredContents(),
+        full.storedContents());
   }
 
   private GitIndexes gitIndexes(long workspaceId) {
@@ -761,7 +772,7 @@ public final class Tracker {
         .observations()
         .forEach(
             (path, observation) -> read.put(path, IndexComparison.withoutContent(observation)));
-    return new ContentReader.Reading(read, kept.unstored());
+    return new ContentReader.Reading(read, kept.unstored(), kept.stored());
   }
 
   /**

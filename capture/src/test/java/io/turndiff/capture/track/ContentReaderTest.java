@@ -87,13 +87,14 @@ class ContentReaderTest {
   }
 
   /**
-   * Every full batch of contents (256) is stored as it is read; the last batch's are returned
-   * unstored, for the transaction that writes the index to store (a hook's few files are all in
-   * it): each content is in exactly one of the two places, so a finish commits once.
+   * Every full batch of contents (256) is stored as it is read and named among the stored; the last
+   * batch's are returned unstored, for the transaction that writes the index to store (a hook's few
+   * files are all in it): each content is in exactly one of the two places. 256 files leave no last
+   * batch.
    */
   @ParameterizedTest
-  @ValueSource(ints = {3, 300})
-  void theLastBatchIsLeftToTheTransactionThatWritesTheIndex(int files) {
+  @ValueSource(ints = {3, 256, 300})
+  void fullBatchesAreStoredAndTheLastIsReturned(int files) {
     List<ScannedEntry> entries = files(files);
 
     ContentReader.Reading reading =
@@ -108,7 +109,9 @@ class ContentReaderTest {
     for (Observation observation : reading.observations().values()) {
       Sha256 content = observation.snapshot().storedContent().orElseThrow();
       boolean stored = store.read(tx -> tx.blobs().contains(content));
-      assertNotEquals(stored, returned.contains(content), observation.snapshot().path().toString());
+      String path = observation.snapshot().path().toString();
+      assertNotEquals(stored, returned.contains(content), path);
+      assertEquals(stored, reading.stored().contains(content), path);
       inStore += stored ? 1 : 0;
     }
     assertEquals(storedInBatches, inStore);

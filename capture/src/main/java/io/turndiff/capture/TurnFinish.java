@@ -169,12 +169,17 @@ final class TurnFinish {
    * are not computed here: nothing the runtime waits for needs them (the afterFinish listener
    * computes them once the turn is stored). A content the fold before this attempt stored is taken
    * as the snapshot call read it ({@code folded}, depth 0: stored whole); the others are read from
-   * the blob table and decoded.
+   * the blob table and decoded. A change only the scan found whose content the scan compressed is
+   * stored as the scan encoded it ({@link #scannedContents}): its before-state is no delta's base,
+   * and is not read (decoding the ten before-states of a watched Stop was a twelfth of its CPU at
+   * 250,000 files, docs/performance.md "A Stop's one commit").
    */
   private Map<Sha256, DeltaBase> beforeContents(Store store, Map<Sha256, DeltaBase> folded) {
     List<Snapshot> befores =
         new ArrayList<>(recorded.stream().map(StoredFileChange::before).toList());
-    found.forEach(change -> befores.add(change.before()));
+    found.stream()
+        .filter(change -> !compressedByTheScan(change))
+        .forEach(change -> befores.add(change.before()));
     Map<Sha256, DeltaBase> bases = new HashMap<>();
     List<Snapshot> toRead = new ArrayList<>();
     for (Snapshot before : befores) {
@@ -189,6 +194,20 @@ final class TurnFinish {
       bases.putAll(store.read(tx -> tx.blobs().deltaBasesOf(toRead)));
     }
     return bases;
+  }
+
+  /**
+   * Whether the scan compressed what {@code change} holds now, which is then its after-state
+   * ({@link AfterStateRead}: a file the scan only fingerprinted as too large is read again, and has
+   * no content the scan compressed).
+   */
+  private boolean compressedByTheScan(Found change) {
+    return change
+        .change()
+        .now()
+        .flatMap(now -> now.snapshot().storedContent())
+        .filter(scannedContents::contains)
+        .isPresent();
   }
 
   /**

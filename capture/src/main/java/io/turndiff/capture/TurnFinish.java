@@ -64,8 +64,8 @@ final class TurnFinish {
    * The contents the scan compressed ({@link Tracker.Comparison#contentsCompressed}): stored, or
    * stored by {@code Tracker.absorb} before this finish's rows. A change to one refers to it by its
    * hash: the finish's own encoding of it (a delta of the before-state) would be dropped by {@code
-   * Blobs.putAll}, which keeps the content stored first (docs/performance.md, "A Stop's one
-   * commit").
+   * Blobs.put}/{@code putAll}, which keep the content stored first (docs/performance.md, "A Stop's
+   * one commit").
    */
   private final Set<Sha256> scannedContents;
 
@@ -171,8 +171,8 @@ final class TurnFinish {
    * as the snapshot call read it ({@code folded}, depth 0: stored whole); the others are read from
    * the blob table and decoded. A change only the scan found whose content the scan compressed is
    * stored as the scan encoded it ({@link #scannedContents}): its before-state is no delta's base,
-   * and is not read (decoding the ten before-states of a watched Stop was a twelfth of its CPU at
-   * 250,000 files, docs/performance.md "A Stop's one commit").
+   * and is not read (reading and decoding the ten before-states of a watched Stop was 8 % of its
+   * CPU at 250,000 files: docs/performance.md, "A Stop's one commit").
    */
   private Map<Sha256, DeltaBase> beforeContents(Store store, Map<Sha256, DeltaBase> folded) {
     List<Snapshot> befores =

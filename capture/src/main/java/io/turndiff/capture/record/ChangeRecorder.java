@@ -61,7 +61,8 @@ public final class ChangeRecorder {
 
     /**
      * As above: {@code bases} gives the stored content of a before-state, {@code held} says which
-     * after-states the store holds already, which are not compressed again.
+     * after-states the store holds already, or the transaction stores first, which are not
+     * compressed again.
      */
     static NewBlobs of(
         Snapshot before,
@@ -186,7 +187,7 @@ public final class ChangeRecorder {
    * transaction. A content among {@code storedFirst} is not compressed: the store holds it, or the
    * transaction this change is stored in stores it first, as a tracked workspace's scan does the
    * contents it compressed ({@code Tracker.Comparison#contentsCompressed}); the change refers to it
-   * by its hash ({@link #storeAll} stores what it read should the store lack it after all).
+   * by its hash.
    */
   public Completed completeWithDiffPending(
       StoredFileChange change,

@@ -468,9 +468,10 @@ public final class Tracker {
     /**
      * Every content the scan compressed: stored already, or stored by {@link #absorb} before the
      * caller's rows. A begin or a finish that records a change to one of them refers to it by its
-     * hash and does not compress it again ({@code ChangeRecorder}'s {@code storedFirst}); should
-     * one be gone by then (a collection after its grace period), the recorder stores the content it
-     * read before the snapshot that refers to it, as it does any content the store lacks.
+     * hash and does not compress it again ({@code ChangeRecorder}'s {@code storedFirst}). A batch
+     * stored earlier and collected before the index is written (a scan longer than the collection's
+     * grace period) fails the transaction at the index, whose entries refer to it by a foreign key:
+     * the caller's rows are never written over a content the store lacks.
      */
     public Set<Sha256> contentsCompressed() {
       Set<Sha256> compressed = new HashSet<>(storedContents);

@@ -9,6 +9,7 @@ import io.turndiff.store.StoreTransaction;
 import io.turndiff.store.StoredFileChange;
 import io.turndiff.store.StoredToolCall;
 import io.turndiff.store.StoredTurn;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -179,10 +180,10 @@ final class CandidateTurns {
    * Records a change a scan found at {@code path}, whose before-state was {@code before}, in every
    * turn that could have made it (a turn that has a record of the path keeps it: its first
    * before-state wins, and what it was made during), beside {@code stored}, the record a finishing
-   * turn has of it (attributed by the finish: {@link #attribute}), and beside the records of the
-   * turns whose tool calls named the path, whose change it is too; notes what each new record was
-   * made during, then marks each record shared with every other turn when there is more than one. A
-   * new record is marked as one of a file git ignores when {@code ignoredByGit}.
+   * turn has of it (recorded by the finish as made {@link #duringOf}), and beside the records of
+   * the turns whose tool calls named the path, whose change it is too; notes what each new record
+   * was made during, then marks each record shared with every other turn when there is more than
+   * one. A new record is marked as one of a file git ignores when {@code ignoredByGit}.
    */
   void place(
       WorkspacePath path, Snapshot before, boolean ignoredByGit, Optional<TurnRecord> stored) {
@@ -266,6 +267,22 @@ final class CandidateTurns {
       tx.fileChanges()
           .attribute(changeId, during, during == MadeDuring.CALLS ? inFlight : List.of());
     }
+  }
+
+  /**
+   * Links each of the changes {@code changeIds}, recorded as made {@code during} (their rows say
+   * so), to the shell calls in flight when that is {@link MadeDuring#CALLS}: the links {@link
+   * #attribute} writes for one, in multi-row statements.
+   */
+  void linkToCallsInFlight(long[] changeIds, MadeDuring during) {
+    if (during != MadeDuring.CALLS) {
+      return;
+    }
+    List<long[]> links = new ArrayList<>(changeIds.length * inFlight.size());
+    for (long change : changeIds) {
+      inFlight.forEach(call -> links.add(new long[] {change, call}));
+    }
+    tx.fileChanges().linkToolCalls(links);
   }
 
   /** A file change row of a turn. */

@@ -9,6 +9,7 @@ import io.turndiff.capture.track.PathChange;
 import io.turndiff.capture.track.Tracker;
 import io.turndiff.model.ChangeKind;
 import io.turndiff.model.ExternalIds;
+import io.turndiff.model.MadeDuring;
 import io.turndiff.model.Sha256;
 import io.turndiff.model.Snapshot;
 import io.turndiff.model.TurnKind;
@@ -67,11 +68,11 @@ final class OutsideChanges {
       Tracker.Comparison comparison,
       List<Snapshot> befores) {
     List<PathChange> changes = comparison.changes();
-    Map<Sha256, DeltaBase> bases = store.read(tx -> tx.blobs().deltaBasesOf(befores));
-    List<ChangeRecorder.Detected> files = new ArrayList<>();
-    AfterStateRead afterStates = new AfterStateRead(store, boundary);
     // stored, or stored by Tracker.absorb before the rows of these changes (storeIn)
     Set<Sha256> scannedContents = comparison.contentsCompressed();
+    Map<Sha256, DeltaBase> bases = basesOf(store, changes, befores, scannedContents);
+    List<ChangeRecorder.Detected> files = new ArrayList<>();
+    AfterStateRead afterStates = new AfterStateRead(store, boundary);
     for (int i = 0; i < changes.size(); i++) {
       PathChange change = changes.get(i);
       Observation after = afterStates.of(change.path(), befores.get(i), change.now());
@@ -94,6 +95,22 @@ final class OutsideChanges {
     return new OutsideChanges(files, directories);
   }
 
+  /**
+   * The stored contents of the before-states whose change needs a delta base: not one whose
+   * after-state the scan compressed, which is stored as the scan encoded it ({@link
+   * PathChange#holdsNowOneOf}), as a finish reads them ({@code TurnFinish.beforeContents}).
+   */
+  private static Map<Sha256, DeltaBase> basesOf(
+      Store store, List<PathChange> changes, List<Snapshot> befores, Set<Sha256> scanned) {
+    List<Snapshot> needed = new ArrayList<>();
+    for (int i = 0; i < changes.size(); i++) {
+      if (!changes.get(i).holdsNowOneOf(scanned)) {
+        needed.add(befores.get(i));
+      }
+    }
+    return needed.isEmpty() ? Map.of() : store.read(tx -> tx.blobs().deltaBasesOf(needed));
+  }
+
   boolean isEmpty() {
     return files.isEmpty() && directories.isEmpty();
   }
@@ -109,7 +126,8 @@ final class OutsideChanges {
       return Optional.empty();
     }
     StoredTurn outside = tx.turns().begin(ExternalIds.generate("turn"), session, TurnKind.OUTSIDE);
-    files.forEach(file -> recorder.store(tx, outside.id(), file));
+    // no agent turn could have made them: made during no call known
+    recorder.recordFound(tx, outside.id(), files, MadeDuring.UNKNOWN);
     TurnFinish.recordScannedDirectories(tx, outside.id(), directories);
     tx.turns().markFinished(outside.id());
     return Optional.of(outside);

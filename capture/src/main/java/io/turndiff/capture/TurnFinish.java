@@ -11,6 +11,7 @@ import io.turndiff.capture.track.Tracker;
 import io.turndiff.model.ChangeKind;
 import io.turndiff.model.DetectedBy;
 import io.turndiff.model.DirectoryState;
+import io.turndiff.model.MadeDuring;
 import io.turndiff.model.Sha256;
 import io.turndiff.model.Snapshot;
 import io.turndiff.model.TurnState;
@@ -178,7 +179,7 @@ final class TurnFinish {
     List<Snapshot> befores =
         new ArrayList<>(recorded.stream().map(StoredFileChange::before).toList());
     found.stream()
-        .filter(change -> !compressedByTheScan(change))
+        .filter(change -> !change.change().holdsNowOneOf(scannedContents))
         .forEach(change -> befores.add(change.before()));
     Map<Sha256, DeltaBase> bases = new HashMap<>();
     List<Snapshot> toRead = new ArrayList<>();
@@ -194,20 +195,6 @@ final class TurnFinish {
       bases.putAll(store.read(tx -> tx.blobs().deltaBasesOf(toRead)));
     }
     return bases;
-  }
-
-  /**
-   * Whether the scan compressed what {@code change} holds now, which is then its after-state
-   * ({@link AfterStateRead}: a file the scan only fingerprinted as too large is read again, and has
-   * no content the scan compressed).
-   */
-  private boolean compressedByTheScan(Found change) {
-    return change
-        .change()
-        .now()
-        .flatMap(now -> now.snapshot().storedContent())
-        .filter(scannedContents::contains)
-        .isPresent();
   }
 
   /**
@@ -352,15 +339,25 @@ final class TurnFinish {
    */
   private List<ChangeRecorder.Detected> storeFound(
       StoreTransaction tx, StoredTurn current, CandidateTurns candidates) {
-    List<ChangeRecorder.Detected> stored = new ArrayList<>(detected.size());
+    // whether this turn could have made a change depends on the open turns and their records as
+    // the transaction read them, which placing a change in the other turns does not alter: so
+    // this turn's changes are stored first, all at once, and then each is placed
+    List<Integer> ours = new ArrayList<>(detected.size());
+    for (int i = 0; i < detected.size(); i++) {
+      if (candidates.couldHaveMade(current, detected.get(i).path())) {
+        ours.add(i);
+      }
+    }
+    List<ChangeRecorder.Detected> stored = ours.stream().map(detected::get).toList();
+    MadeDuring during = candidates.duringOf(current.id());
+    long[] rows = recorder.recordFound(tx, current.id(), stored, during);
+    candidates.linkToCallsInFlight(rows, during);
+    int next = 0; // the next of this turn's changes, and of their rows
     for (int i = 0; i < detected.size(); i++) {
       ChangeRecorder.Detected change = detected.get(i);
       Optional<CandidateTurns.TurnRecord> record = Optional.empty();
-      if (candidates.couldHaveMade(current, change.path())) {
-        long row = recorder.store(tx, current.id(), change);
-        candidates.attribute(row, candidates.duringOf(current.id()));
-        stored.add(change);
-        record = Optional.of(new CandidateTurns.TurnRecord(current.id(), row));
+      if (next < ours.size() && ours.get(next) == i) {
+        record = Optional.of(new CandidateTurns.TurnRecord(current.id(), rows[next++]));
       }
       candidates.place(change.path(), found.get(i).before(), change.ignoredByGit(), record);
     }

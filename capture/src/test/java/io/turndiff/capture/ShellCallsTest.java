@@ -129,13 +129,7 @@ class ShellCallsTest {
   @Test
   void aChangeMadeWhileTwoCallsRanIsDuringBothAndOneAfterTheFirstEndedIsTheSecondsAlone()
       throws Exception {
-    open(true);
-    workspace.file("x.txt", "x\n").file("y.txt", "y\n");
-    capture.tracker().track(workspace.root(), TrackingOptions.DEFAULTS);
-    begin("A", "A1");
-    begin("B", "B1");
-    capture.beginShellCall("A1", ShellCall.of("a-1", "Bash", "make"));
-    capture.beginShellCall("B1", ShellCall.of("b-1", "Bash", "npm test"));
+    twoSessionsEachInACall();
     write("x.txt", "X\n");
     capture.endShellCall("A1", "a-1");
     write("y.txt", "Y\n");
@@ -205,6 +199,24 @@ class ShellCallsTest {
   }
 
   /**
+   * Two files a finish's scan finds changed while calls of two sessions ran: the finishing turn
+   * records both, each during both calls (its records written whole, the links to the calls
+   * together), and so does the other turn.
+   */
+  @Test
+  void changesAFinishFindsDuringTwoCallsAreEachDuringBoth() throws Exception {
+    twoSessionsEachInACall();
+    write("x.txt", "X\n");
+    write("y.txt", "Y\n");
+    capture.finishTurn("A1");
+    capture.finishTurn("B1");
+
+    Map<String, String> both = Map.of("x.txt", "calls [a-1, b-1]", "y.txt", "calls [a-1, b-1]");
+    assertEquals(both, RecordedChanges.madeDuring(store, "A1"));
+    assertEquals(both, RecordedChanges.madeDuring(store, "B1"));
+  }
+
+  /**
    * Without the watcher the calls' hooks scan nothing, a scan's interval spans calls, and which
    * call made a change is not known: each open turn records it with no call (never a guess), as
    * before calls were bracketed; the calls themselves are still recorded.
@@ -236,6 +248,20 @@ class ShellCallsTest {
     // 15 characters a time: 13 times and 5 more make 200
     ShellCall call = ShellCall.of("c", "Bash", "printf '\u001b[2J'\tx".repeat(40) + "\nrm -rf /");
     assertEquals(Optional.of("printf '\\u001b[2J'\\u0009x".repeat(13) + "print"), call.command());
+  }
+
+  /**
+   * Two sessions' turns open in a watched, tracked workspace of x.txt and y.txt, a shell call of
+   * each in flight: a-1 of A1, b-1 of B1.
+   */
+  private void twoSessionsEachInACall() throws Exception {
+    open(true);
+    workspace.file("x.txt", "x\n").file("y.txt", "y\n");
+    capture.tracker().track(workspace.root(), TrackingOptions.DEFAULTS);
+    begin("A", "A1");
+    begin("B", "B1");
+    capture.beginShellCall("A1", ShellCall.of("a-1", "Bash", "make"));
+    capture.beginShellCall("B1", ShellCall.of("b-1", "Bash", "npm test"));
   }
 
   private StoredFileChange recorded(String turn, String path) {

@@ -318,6 +318,74 @@ public final class FileChanges {
       boolean diffPending) {}
 
   /**
+   * A change a scan found, recorded whole at once: its turn and path, the rows of its before- and
+   * after-snapshot, its completion's kind, line counts and diff (none while its diff is pending),
+   * what it was made during ({@link #attribute}) and whether it is a file git ignores.
+   */
+  public record Found(
+      long turnId,
+      WorkspacePath path,
+      long beforeSnapshotId,
+      long afterSnapshotId,
+      ChangeKind change,
+      long linesAdded,
+      long linesRemoved,
+      Optional<Sha256> diff,
+      boolean diffPending,
+      MadeDuring madeDuring,
+      boolean ignoredByGit) {}
+
+  private static final MultiRowInsert<Found> FOUND_ROWS =
+      new MultiRowInsert<>(
+          "file_change.insert.found",
+          FILE_CHANGE,
+          List.of(
+              FILE_CHANGE.TURN_ID,
+              FILE_CHANGE.PATH,
+              FILE_CHANGE.DETECTED_BY,
+              FILE_CHANGE.BEFORE_SNAPSHOT_ID,
+              FILE_CHANGE.AFTER_SNAPSHOT_ID,
+              FILE_CHANGE.CHANGE,
+              FILE_CHANGE.LINES_ADDED,
+              FILE_CHANGE.LINES_REMOVED,
+              FILE_CHANGE.DIFF_SHA256,
+              FILE_CHANGE.DIFF_PENDING,
+              FILE_CHANGE.MADE_DURING,
+              FILE_CHANGE.IGNORED_BY_GIT),
+          false);
+
+  /**
+   * Records each of {@code found} as {@link #begin} (detected by scan), {@link #attribute}, {@link
+   * #markIgnoredByGit} and {@link #complete} or {@link #completeWithDiffPending} would, each row
+   * written once, whole, in multi-row statements (the links to the calls a change was made during
+   * are the caller's: {@link #linkToolCalls}); returns their rows in the same order. The paths must
+   * be new to their turns. A change recorded and then completed writes its row twice and moves it
+   * in the indexes of its after-state and of pending diffs; a scan knows both states before it
+   * writes either.
+   */
+  public long[] recordFound(List<Found> found) {
+    return FOUND_ROWS.insertReturningKeys(
+        prepared,
+        found,
+        change ->
+            new Object[] {
+              change.turnId(),
+              change.path().bytes(),
+              DetectedBy.SCAN.code(),
+              change.beforeSnapshotId(),
+              change.afterSnapshotId(),
+              change.change().code(),
+              change.diffPending() ? null : change.linesAdded(),
+              change.diffPending() ? null : change.linesRemoved(),
+              change.diffPending() ? null : change.diff().map(Sha256::hex).orElse(null),
+              change.diffPending() ? 1L : 0L,
+              change.madeDuring().code(),
+              change.ignoredByGit() ? 1L : 0L
+            },
+        FILE_CHANGE.ID);
+  }
+
+  /**
    * Completes each of {@code completions} as {@link #complete} or {@link #completeWithDiffPending}
    * does one, the same prepared statements run as JDBC batches: what a finish of many files does.
    */

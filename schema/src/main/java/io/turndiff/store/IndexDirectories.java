@@ -11,14 +11,17 @@ import java.util.List;
 import java.util.Map;
 import org.jooq.DSLContext;
 import org.jooq.Query;
+import org.jooq.impl.DSL;
 
 /** The directories of a tracked workspace with their permission bits, as the last scan saw them. */
 public final class IndexDirectories {
 
   private final DSLContext dsl;
+  private final PreparedQueries prepared;
 
-  IndexDirectories(DSLContext dsl) {
+  IndexDirectories(DSLContext dsl, PreparedQueries prepared) {
     this.dsl = dsl;
+    this.prepared = prepared;
   }
 
   /**
@@ -77,9 +80,16 @@ public final class IndexDirectories {
     if (!writes.isEmpty()) {
       dsl.batch(writes).execute();
     }
-    dsl.update(TRACKED_WORKSPACE)
-        .set(TRACKED_WORKSPACE.DIRECTORIES_INDEXED, 1L)
-        .where(TRACKED_WORKSPACE.WORKSPACE_ID.eq(workspaceId))
-        .execute();
+    // Every begin and finish of a tracked workspace sets it, so it is kept prepared rather than
+    // rendered each time.
+    prepared
+        .get(
+            "index.directories_indexed",
+            q ->
+                q.update(TRACKED_WORKSPACE)
+                    .set(TRACKED_WORKSPACE.DIRECTORIES_INDEXED, DSL.inline(1L))
+                    .where(TRACKED_WORKSPACE.WORKSPACE_ID.eq(DSL.param("workspace", Long.class))))
+        .bind("workspace", workspaceId)
+        .update();
   }
 }

@@ -2,11 +2,14 @@ package io.turndiff.store;
 
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.function.Function;
 import org.jooq.DSLContext;
 import org.jooq.Field;
 import org.jooq.InsertValuesStepN;
+import org.jooq.Query;
 import org.jooq.Table;
 import org.jooq.TableField;
 import org.jooq.impl.DSL;
@@ -31,6 +34,7 @@ final class MultiRowInsert<R> {
   private final Table<?> table;
   private final List<Field<?>> columns;
   private final boolean ignoreConflicts;
+  private final List<Field<?>> conflictKey;
   private final String[] parameters;
 
   /**
@@ -40,14 +44,38 @@ final class MultiRowInsert<R> {
    *     CONFLICT DO NOTHING}), as a content stored twice is
    */
   MultiRowInsert(String name, Table<?> table, List<Field<?>> columns, boolean ignoreConflicts) {
+    this(name, table, columns, ignoreConflicts, List.of());
+  }
+
+  private MultiRowInsert(
+      String name,
+      Table<?> table,
+      List<Field<?>> columns,
+      boolean ignoreConflicts,
+      List<Field<?>> conflictKey) {
     this.name = name;
     this.table = table;
     this.columns = List.copyOf(columns);
     this.ignoreConflicts = ignoreConflicts;
+    this.conflictKey = List.copyOf(conflictKey);
     this.parameters = new String[ROWS * this.columns.size()];
     for (int i = 0; i < parameters.length; i++) {
       parameters[i] = "r" + i / this.columns.size() + "c" + i % this.columns.size();
     }
+  }
+
+  /**
+   * An upsert: a row whose {@code key} a stored row has replaces that row's other columns ({@code
+   * ON CONFLICT (key) DO UPDATE SET c = excluded.c}), as an index's entry written again does. The
+   * rows of one {@link #insert} must not share a key: PostgreSQL refuses a statement that updates a
+   * row twice.
+   */
+  static <R> MultiRowInsert<R> replacing(
+      String name, Table<?> table, List<Field<?>> columns, List<Field<?>> key) {
+    if (key.isEmpty() || !columns.containsAll(key)) {
+      throw new IllegalArgumentException(name + ": the key must be among the columns");
+    }
+    return new MultiRowInsert<>(name, table, columns, false, key);
   }
 
   /**
@@ -59,12 +87,7 @@ final class MultiRowInsert<R> {
     for (int from = 0; from < rows.size(); from += ROWS) {
       List<R> batch = rows.subList(from, Math.min(rows.size(), from + ROWS));
       PreparedQuery statement =
-          prepared.get(
-              name + "." + batch.size(),
-              dsl -> {
-                InsertValuesStepN<?> insert = statement(dsl, batch.size());
-                return ignoreConflicts ? insert.onConflictDoNothing() : insert;
-              });
+          prepared.get(name + "." + batch.size(), dsl -> onConflict(statement(dsl, batch.size())));
       bind(statement, batch, values);
       inserted += statement.update();
     }
@@ -81,15 +104,15 @@ final class MultiRowInsert<R> {
    * each row the largest key + 1 as it inserts it, PostgreSQL each row the sequence's next value),
    * and the store's writer is alone in the table while it inserts (SQLite's one writer,
    * PostgreSQL's advisory lock). So the keys sorted are the keys of the rows in order. {@code
-   * MultiRowInsertTest} checks it for every batch size around the statement's bound, both dialects.
+   * FinishRowsTest} checks it for every batch size around the statement's bound, both dialects.
    */
   long[] insertReturningKeys(
       PreparedQueries prepared,
       List<R> rows,
       Function<R, Object[]> values,
       TableField<?, Long> key) {
-    if (ignoreConflicts) {
-      throw new IllegalStateException(name + " skips conflicting rows, which have no key");
+    if (ignoreConflicts || !conflictKey.isEmpty()) {
+      throw new IllegalStateException(name + " skips or replaces conflicting rows");
     }
     long[] keys = new long[rows.size()];
     for (int from = 0; from < rows.size(); from += ROWS) {
@@ -121,6 +144,23 @@ final class MultiRowInsert<R> {
         statement.bind(parameter(row, column), rowValues[column]);
       }
     }
+  }
+
+  /** The statement with what it does to a row that conflicts with a stored one. */
+  private Query onConflict(InsertValuesStepN<?> insert) {
+    if (ignoreConflicts) {
+      return insert.onConflictDoNothing();
+    }
+    if (conflictKey.isEmpty()) {
+      return insert;
+    }
+    Map<Field<?>, Field<?>> replaced = new LinkedHashMap<>();
+    for (Field<?> column : columns) {
+      if (!conflictKey.contains(column)) {
+        replaced.put(column, DSL.excluded(column));
+      }
+    }
+    return insert.onConflict(conflictKey).doUpdate().set(replaced);
   }
 
   /** The statement of {@code rows} rows, each value a parameter named by its row and column. */

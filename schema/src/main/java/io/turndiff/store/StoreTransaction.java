@@ -49,7 +49,7 @@ public final class StoreTransaction {
     this.indexes = new WorkspaceIndexes(dsl, prepared);
     this.directoryChanges = new DirectoryChanges(dsl, prepared);
     this.rewindDirectories = new RewindDirectories(dsl);
-    this.indexDirectories = new IndexDirectories(dsl);
+    this.indexDirectories = new IndexDirectories(dsl, prepared);
     this.retention = new Retention(dsl);
     this.settings = new StoreSettings(dsl);
     this.prompts = new Prompts(dsl, settings);

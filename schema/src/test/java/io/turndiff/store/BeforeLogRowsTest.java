@@ -126,13 +126,7 @@ class BeforeLogRowsTest {
     long turn;
     List<BeforeLog.Entry> call = new ArrayList<>();
     try (Store store = Store.open(address)) {
-      turn =
-          store.write(
-              tx -> {
-                StoredWorkspace workspace = tx.workspaces().register("/w", "/w", 1, 2);
-                StoredSession session = tx.sessions().create("s", workspace.id());
-                return tx.turns().begin("t", session, TurnKind.AGENT).id();
-              });
+      turn = DialectStores.agentTurn(store);
       // an earlier call logged p7 as it was first
       store.writeInGroup(
           tx -> {

@@ -67,6 +67,16 @@ final class DialectStores {
     flyway.target(version).load().migrate();
   }
 
+  /** The row of an agent turn open in a session of a workspace, all three new. */
+  static long agentTurn(Store store) {
+    return store.write(
+        tx -> {
+          StoredWorkspace workspace = tx.workspaces().register("/w", "/w", 1, 2);
+          StoredSession session = tx.sessions().create("s", workspace.id());
+          return tx.turns().begin("t", session, TurnKind.AGENT).id();
+        });
+  }
+
   /** A turn whose record of a file has the content {@code sha} as its before-state. */
   static void referTo(Store store, Sha256 sha, long size) {
     Snapshot snapshot =

@@ -11,7 +11,6 @@ import io.turndiff.model.ChangeKind;
 import io.turndiff.model.DetectedBy;
 import io.turndiff.model.Sha256;
 import io.turndiff.model.Snapshot;
-import io.turndiff.model.TurnKind;
 import io.turndiff.model.WorkspacePath;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
@@ -73,13 +72,7 @@ class FinishRowsTest {
     StoreAddress address = DialectStores.fresh(dialect, temp);
     long turn;
     try (Store store = Store.open(address)) {
-      turn =
-          store.write(
-              tx -> {
-                StoredWorkspace workspace = tx.workspaces().register("/w", "/w", 1, 2);
-                StoredSession session = tx.sessions().create("s", workspace.id());
-                return tx.turns().begin("t", session, TurnKind.AGENT).id();
-              });
+      turn = DialectStores.agentTurn(store);
       // p1 was recorded before the log (its first state wins); every path is logged by a call of
       // its own, p2 by a second call as well
       store.write(

@@ -6,6 +6,7 @@ import io.turndiff.diff.GitPatchWriter;
 import io.turndiff.diff.PatchSide;
 import io.turndiff.model.ChangeKind;
 import io.turndiff.model.DetectedBy;
+import io.turndiff.model.MadeDuring;
 import io.turndiff.model.Sha256;
 import io.turndiff.model.Snapshot;
 import io.turndiff.model.WorkspacePath;
@@ -254,27 +255,45 @@ public final class ChangeRecorder {
   }
 
   /**
-   * Records a change a scan found as a file change of the turn, detected by scan; returns its row.
+   * Records the changes a scan found as file changes of the turn, detected by scan and made {@code
+   * during} those calls (or none known); returns their rows, in the order of {@code found}. All of
+   * them in a few statements, as {@link #storeAll(StoreTransaction, List)} stores completed
+   * changes: their new contents ({@code Blobs.putAll}, then an after-state read some other way),
+   * their before- and after-snapshots in one multi-row insert, their records, each written whole
+   * with its completion, in another ({@code FileChanges.recordFound}). A Stop's changes that only
+   * the watched scan found were stored one at a time, six or seven statements each, a third of its
+   * write transaction's CPU at 250,000 files (docs/performance.md, "A found change's rows in a few
+   * statements").
    */
-  public long store(StoreTransaction tx, long turnRow, Detected detected) {
-    long beforeRow = tx.snapshots().insert(detected.before());
-    long changeRow =
-        tx.fileChanges()
-            .begin(turnRow, detected.path(), Optional.empty(), DetectedBy.SCAN, beforeRow);
-    if (detected.ignoredByGit()) {
-      tx.fileChanges().markIgnoredByGit(changeRow);
+  public long[] recordFound(
+      StoreTransaction tx, long turnRow, List<Detected> found, MadeDuring during) {
+    if (found.isEmpty()) {
+      return new long[0];
     }
-    detected.blobs().forEach(tx.blobs()::put);
-    long afterRow = insertSnapshot(tx, detected.after());
-    complete(
-        tx,
-        changeRow,
-        afterRow,
-        detected.kind(),
-        detected.patch(),
-        detected.diff(),
-        detected.diffPending());
-    return changeRow;
+    tx.blobs().putAll(found.stream().flatMap(change -> change.blobs().stream()).toList());
+    storeContents(tx, found.stream().map(Detected::after).toList());
+    List<Snapshot> snapshots = new ArrayList<>(2 * found.size());
+    found.forEach(change -> snapshots.add(change.before()));
+    found.forEach(change -> snapshots.add(change.after().snapshot()));
+    long[] snapshotRows = tx.snapshots().insertAll(snapshots);
+    List<FileChanges.Found> rows = new ArrayList<>(found.size());
+    for (int i = 0; i < found.size(); i++) {
+      Detected change = found.get(i);
+      rows.add(
+          new FileChanges.Found(
+              turnRow,
+              change.path(),
+              snapshotRows[i],
+              snapshotRows[found.size() + i],
+              change.kind(),
+              change.patch().added(),
+              change.patch().removed(),
+              change.diff(),
+              change.diffPending(),
+              during,
+              change.ignoredByGit()));
+    }
+    return tx.fileChanges().recordFound(rows);
   }
 
   private static void complete(

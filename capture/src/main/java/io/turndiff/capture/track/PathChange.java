@@ -3,8 +3,10 @@ package io.turndiff.capture.track;
 import io.turndiff.boundary.Observation;
 import io.turndiff.model.ChangeKind;
 import io.turndiff.model.IndexEntry;
+import io.turndiff.model.Sha256;
 import io.turndiff.model.WorkspacePath;
 import java.util.Optional;
+import java.util.Set;
 
 /**
  * A path whose state differs from the index: what the index holds ({@code empty} when the path is
@@ -26,5 +28,17 @@ public record PathChange(
       case TYPE_CHANGED -> 'T';
       default -> 'M';
     };
+  }
+
+  /**
+   * Whether what the path holds now is one of {@code contents}: given the contents a scan
+   * compressed ({@link Tracker.Comparison#contentsCompressed}), whether the change's after-state is
+   * stored as the scan encoded it, and its before-state is then no delta's base (a file the scan
+   * only fingerprinted as too large has no content the scan compressed).
+   */
+  public boolean holdsNowOneOf(Set<Sha256> contents) {
+    return now.flatMap(observation -> observation.snapshot().storedContent())
+        .filter(contents::contains)
+        .isPresent();
   }
 }

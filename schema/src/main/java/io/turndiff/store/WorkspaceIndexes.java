@@ -219,7 +219,7 @@ public final class WorkspaceIndexes {
   /**
    * The entries with a path given twice kept only as given last, as statements of their own each
    * left it; an upsert statement must not touch one row twice (PostgreSQL refuses it). A scan gives
-   * each path once, so the entries are copied only when one is not.
+   * each path once, so the entries are gathered by path only when one is given twice.
    */
   private static List<IndexEntry> lastOfEachPath(Collection<IndexEntry> upserts) {
     Set<WorkspacePath> paths = new HashSet<>();

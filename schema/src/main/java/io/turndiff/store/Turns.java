@@ -371,12 +371,22 @@ public final class Turns {
     dsl.update(TURN).set(TURN.ENDING, ending.code()).where(TURN.ID.eq(turnId)).execute();
   }
 
+  /**
+   * Marks the turn finished now. Prepared, as every finish runs it (1 % of a watched Stop's wall
+   * time at 250,000 files when jOOQ rendered it at each finish; {@link ToolCalls#endAll}).
+   */
   public void markFinished(long turnId) {
-    dsl.update(TURN)
-        .set(TURN.STATE, TurnState.FINISHED.code())
-        .set(TURN.FINISHED_AT, clock.millis())
-        .where(TURN.ID.eq(turnId))
-        .execute();
+    prepared
+        .get(
+            "turn.markFinished",
+            q ->
+                q.update(TURN)
+                    .set(TURN.STATE, DSL.inline(TurnState.FINISHED.code()))
+                    .set(TURN.FINISHED_AT, DSL.param("finished", Long.class))
+                    .where(TURN.ID.eq(DSL.param("turn", Long.class))))
+        .bind("finished", clock.millis())
+        .bind("turn", turnId)
+        .update();
   }
 
   public void markState(long turnId, TurnState state) {

@@ -2,7 +2,7 @@ package io.turndiff.store;
 
 import static io.turndiff.store.CapturedFiles.TAKEN_AT;
 import static io.turndiff.store.CapturedFiles.file;
-import static io.turndiff.store.DialectStores.connect;
+import static io.turndiff.store.DialectStores.number;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
@@ -11,10 +11,6 @@ import io.turndiff.model.TurnKind;
 import io.turndiff.model.WorkspacePath;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
-import java.sql.Connection;
-import java.sql.ResultSet;
-import java.sql.SQLException;
-import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -51,15 +47,6 @@ class BeforeLogRowsTest {
         file(path, content),
         Optional.empty(),
         Optional.of(BlobEncoder.encode(sha, content)));
-  }
-
-  private static long count(StoreAddress address, String sql) throws SQLException {
-    try (Connection connection = connect(address);
-        Statement statement = connection.createStatement();
-        ResultSet row = statement.executeQuery(sql)) {
-      row.next();
-      return row.getLong(1);
-    }
   }
 
   /**
@@ -146,13 +133,13 @@ class BeforeLogRowsTest {
       assertEquals(Set.of(WorkspacePath.of("p0")), held, "what the log holds, asked at once");
     }
     // the store closed before anything folded the log, as a killed process leaves it
-    assertEquals(PATHS + 1, count(address, "SELECT count(*) FROM before_log"));
+    assertEquals(PATHS + 1, number(address, "SELECT count(*) FROM before_log"));
     assertEquals(
         PATHS + 1,
-        count(
+        number(
             address,
             "SELECT count(*) FROM (SELECT DISTINCT tool_call, path FROM before_log) AS rows"));
-    assertEquals(0, count(address, "SELECT count(*) FROM file_change"));
+    assertEquals(0, number(address, "SELECT count(*) FROM file_change"));
 
     try (Store store = Store.open(address)) {
       // a reader folds the log first
@@ -170,7 +157,7 @@ class BeforeLogRowsTest {
               Sha256.of(bytes("p" + i + " now\n")), befores.get(WorkspacePath.of("p" + i)));
         }
       }
-      assertEquals(0, count(address, "SELECT count(*) FROM before_log"));
+      assertEquals(0, number(address, "SELECT count(*) FROM before_log"));
       assertArrayEquals(
           bytes("p149 now\n"),
           store.read(tx -> tx.blobs().require(Sha256.of(bytes("p149 now\n")))));

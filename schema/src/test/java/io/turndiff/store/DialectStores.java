@@ -11,7 +11,9 @@ import io.turndiff.model.WorkspacePath;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
+import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.sql.Statement;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Optional;
@@ -45,6 +47,16 @@ final class DialectStores {
           DriverManager.getConnection("jdbc:sqlite:" + sqlite.path());
       case PostgresDatabase database -> database.connect();
     };
+  }
+
+  /** The one number {@code sql} answers, read in a connection of its own. */
+  static long number(StoreAddress address, String sql) throws SQLException {
+    try (Connection connection = connect(address);
+        Statement statement = connection.createStatement();
+        ResultSet row = statement.executeQuery(sql)) {
+      row.next();
+      return row.getLong(1);
+    }
   }
 
   /** Brings a fresh store at {@code address} to the migration {@code version}, and no further. */

@@ -2,7 +2,7 @@ package io.turndiff.store;
 
 import static io.turndiff.store.CapturedFiles.TAKEN_AT;
 import static io.turndiff.store.CapturedFiles.file;
-import static io.turndiff.store.DialectStores.connect;
+import static io.turndiff.store.DialectStores.number;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -14,10 +14,6 @@ import io.turndiff.model.Snapshot;
 import io.turndiff.model.WorkspacePath;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
-import java.sql.Connection;
-import java.sql.ResultSet;
-import java.sql.SQLException;
-import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -51,15 +47,6 @@ class FinishRowsTest {
       text.append("file ").append(i).append(" line ").append(line).append(" of the source\n");
     }
     return bytes(text.append(edit).toString());
-  }
-
-  private static long count(StoreAddress address, String sql) throws SQLException {
-    try (Connection connection = connect(address);
-        Statement statement = connection.createStatement();
-        ResultSet row = statement.executeQuery(sql)) {
-      row.next();
-      return row.getLong(1);
-    }
   }
 
   @ParameterizedTest
@@ -106,10 +93,10 @@ class FinishRowsTest {
     try (Store store = Store.open(address)) {
       folded = store.read(tx -> tx.fileChanges().ofTurn(turn));
     }
-    assertEquals(0, count(address, "SELECT count(*) FROM before_log"));
+    assertEquals(0, number(address, "SELECT count(*) FROM before_log"));
     assertEquals(files, folded.size(), "a change per path");
-    assertEquals(files + 2, count(address, "SELECT count(*) FROM tool_call"));
-    assertEquals(files + 2, count(address, "SELECT count(*) FROM file_change_tool_call"));
+    assertEquals(files + 2, number(address, "SELECT count(*) FROM tool_call"));
+    assertEquals(files + 2, number(address, "SELECT count(*) FROM file_change_tool_call"));
     Map<WorkspacePath, StoredFileChange> byPath =
         folded.stream().collect(Collectors.toMap(StoredFileChange::path, Function.identity()));
     for (int i = 0; i < files; i++) {
@@ -176,15 +163,15 @@ class FinishRowsTest {
 
     // the content rows: a before and an after per path, p1's first and p2's later before-state,
     // the derived one; nothing twice
-    assertEquals(2L * files + 3, count(address, "SELECT count(*) FROM blob"));
+    assertEquals(2L * files + 3, number(address, "SELECT count(*) FROM blob"));
     assertEquals(
         0,
-        count(
+        number(
             address,
             "SELECT count(*) FROM blob WHERE (encoding = 'delta') <> (base_sha256 IS NOT NULL)"
                 + " OR (encoding = 'delta') <> (depth > 0)"));
     assertTrue(
-        count(address, "SELECT count(*) FROM blob WHERE encoding = 'delta' AND depth = 2") >= 1,
+        number(address, "SELECT count(*) FROM blob WHERE encoding = 'delta' AND depth = 2") >= 1,
         "the derived content, a delta of a delta stored in the same call");
     try (Store store = Store.open(address)) {
       Map<WorkspacePath, StoredFileChange> completed =

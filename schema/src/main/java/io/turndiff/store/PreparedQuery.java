@@ -25,6 +25,12 @@ import org.jooq.conf.ParamType;
  * executing each through jOOQ costs about 60 µs here against 8 µs for a kept prepared statement
  * (measured while profiling the benchmark), so the hot statements are prepared once and bound by
  * the names of their jOOQ parameters.
+ *
+ * <p>Every value in the query is one of those parameters unless it is inlined: a constant written
+ * as it is ({@code TOOL_CALL.SHELL.eq(1L)}) becomes a parameter of its own that no caller binds:
+ * SQLite runs the statement with NULL there (a condition then matches nothing), PostgreSQL's driver
+ * refuses it. Constants go in with {@code DSL.inline} ({@code FinishStatementsTest} fails with the
+ * shell calls' constant written as it is).
  */
 final class PreparedQuery implements AutoCloseable {
 

@@ -372,8 +372,9 @@ public final class Turns {
   }
 
   /**
-   * Marks the turn finished now. Prepared, as every finish runs it (1 % of a watched Stop's wall
-   * time at 250,000 files when jOOQ rendered it at each finish; {@link ToolCalls#endAll}).
+   * Marks the turn finished now. Prepared, as every finish runs it: rendered by jOOQ at each finish
+   * it took 1 % of a watched Stop's wall time at 250,000 files (docs/performance.md, "A finish's
+   * statements prepared").
    */
   public void markFinished(long turnId) {
     prepared

@@ -2,6 +2,7 @@ package io.turndiff.store;
 
 import static io.turndiff.store.DialectStores.COLLECT_NOW;
 import static io.turndiff.store.DialectStores.connect;
+import static io.turndiff.store.DialectStores.execute;
 import static io.turndiff.store.DialectStores.fresh;
 import static io.turndiff.store.DialectStores.referTo;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
@@ -63,13 +64,6 @@ class ChunkDeltasTest {
       }
     }
     return values;
-  }
-
-  private static void execute(StoreAddress address, String sql) throws SQLException {
-    try (Connection connection = connect(address);
-        Statement statement = connection.createStatement()) {
-      statement.execute(sql);
-    }
   }
 
   /** Lines of text, {@code chunks} chunks and a half long: a lockfile, say. */

@@ -59,6 +59,14 @@ final class DialectStores {
     }
   }
 
+  /** Runs {@code sql} in a connection of its own, beside the store's. */
+  static void execute(StoreAddress address, String sql) throws SQLException {
+    try (Connection connection = connect(address);
+        Statement statement = connection.createStatement()) {
+      statement.execute(sql);
+    }
+  }
+
   /** Brings a fresh store at {@code address} to the migration {@code version}, and no further. */
   static void migrateTo(StoreAddress address, String version) {
     var flyway =

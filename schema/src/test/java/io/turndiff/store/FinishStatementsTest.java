@@ -1,6 +1,6 @@
 package io.turndiff.store;
 
-import static io.turndiff.store.DialectStores.connect;
+import static io.turndiff.store.DialectStores.execute;
 import static io.turndiff.store.DialectStores.number;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -10,9 +10,6 @@ import io.turndiff.model.TurnKind;
 import io.turndiff.model.TurnState;
 import io.turndiff.model.WorkspacePath;
 import java.nio.file.Path;
-import java.sql.Connection;
-import java.sql.SQLException;
-import java.sql.Statement;
 import java.util.List;
 import java.util.Optional;
 import org.junit.jupiter.api.io.TempDir;
@@ -133,12 +130,5 @@ class FinishStatementsTest {
         2,
         number(address, "SELECT count(*) FROM tool_call WHERE ended_at > " + ENDED_EARLIER),
         "the two calls in flight, ended by their finishes");
-  }
-
-  private static void execute(StoreAddress address, String sql) throws SQLException {
-    try (Connection connection = connect(address);
-        Statement statement = connection.createStatement()) {
-      statement.executeUpdate(sql);
-    }
   }
 }

@@ -7,6 +7,7 @@ import java.util.Map;
 import java.util.Optional;
 import org.jooq.DSLContext;
 import org.jooq.SQLDialect;
+import org.jooq.impl.DSL;
 
 /**
  * The prompts that made turns (migration V17): the text a runtime's prompt hook carried when the
@@ -30,10 +31,12 @@ public final class Prompts {
   public static final int MAX_CHARS = 16_384;
 
   private final DSLContext dsl;
+  private final PreparedQueries prepared;
   private final StoreSettings settings;
 
-  Prompts(DSLContext dsl, StoreSettings settings) {
+  Prompts(DSLContext dsl, PreparedQueries prepared, StoreSettings settings) {
     this.dsl = dsl;
+    this.prepared = prepared;
     this.settings = settings;
   }
 
@@ -55,15 +58,22 @@ public final class Prompts {
   /**
    * Records {@code prompt} as the turn's, cut to {@value #MAX_CHARS} characters (its last then an
    * ellipsis), unless the turn has one already (a repeated prompt hook): the first is the turn's.
-   * The caller has checked {@link #kept()}.
+   * The caller has checked {@link #kept()}. Prepared once per connection, as every prompt of a
+   * store that keeps them runs it (docs/performance.md, "A begin's statements prepared").
    */
   public void record(long turnId, String prompt) {
-    dsl.insertInto(TURN_PROMPT)
-        .set(TURN_PROMPT.TURN_ID, turnId)
-        .set(TURN_PROMPT.PROMPT, cut(prompt, MAX_CHARS))
-        .onConflict(TURN_PROMPT.TURN_ID)
-        .doNothing()
-        .execute();
+    prepared
+        .get(
+            "turn_prompt.record",
+            q ->
+                q.insertInto(TURN_PROMPT)
+                    .set(TURN_PROMPT.TURN_ID, DSL.param("turn", Long.class))
+                    .set(TURN_PROMPT.PROMPT, DSL.param("prompt", String.class))
+                    .onConflict(TURN_PROMPT.TURN_ID)
+                    .doNothing())
+        .bind("turn", turnId)
+        .bind("prompt", cut(prompt, MAX_CHARS))
+        .update();
   }
 
   public Optional<String> of(long turnId) {

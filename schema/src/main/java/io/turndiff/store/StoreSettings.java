@@ -6,21 +6,33 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.TreeMap;
 import org.jooq.DSLContext;
+import org.jooq.impl.DSL;
 
 /** Settings kept with the store, by name ({@code turndiff config}). */
 public final class StoreSettings {
 
   private final DSLContext dsl;
+  private final PreparedQueries prepared;
 
-  StoreSettings(DSLContext dsl) {
+  StoreSettings(DSLContext dsl, PreparedQueries prepared) {
     this.dsl = dsl;
+    this.prepared = prepared;
   }
 
+  /**
+   * The setting {@code name}'s value. Prepared once per connection, as every prompt asks whether
+   * prompts are kept (docs/performance.md, "A begin's statements prepared").
+   */
   public Optional<String> get(String name) {
-    return dsl.select(STORE_SETTING.VALUE)
-        .from(STORE_SETTING)
-        .where(STORE_SETTING.NAME.eq(name))
-        .fetchOptional(STORE_SETTING.VALUE);
+    return prepared
+        .get(
+            "store_setting.get",
+            q ->
+                q.select(STORE_SETTING.VALUE)
+                    .from(STORE_SETTING)
+                    .where(STORE_SETTING.NAME.eq(DSL.param("name", String.class))))
+        .bind("name", name)
+        .firstText();
   }
 
   /** Every setting, by name. */

@@ -36,7 +36,7 @@ public final class StoreTransaction {
       Map<Long, ContentDictionary> knownDictionaries,
       boolean committedOnly) {
     this.workspaces = new Workspaces(dsl, clock, host, prepared);
-    this.sessions = new Sessions(dsl, clock);
+    this.sessions = new Sessions(dsl, clock, prepared);
     this.turns = new Turns(dsl, clock, prepared);
     this.toolCalls = new ToolCalls(dsl, clock, prepared);
     this.dictionaries =
@@ -51,8 +51,8 @@ public final class StoreTransaction {
     this.rewindDirectories = new RewindDirectories(dsl);
     this.indexDirectories = new IndexDirectories(dsl, prepared);
     this.retention = new Retention(dsl);
-    this.settings = new StoreSettings(dsl);
-    this.prompts = new Prompts(dsl, settings);
+    this.settings = new StoreSettings(dsl, prepared);
+    this.prompts = new Prompts(dsl, prepared, settings);
     this.hookSightings = new HookSightingRows(dsl);
     this.beforeLog = new BeforeLog(dsl, prepared);
   }

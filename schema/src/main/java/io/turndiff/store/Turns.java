@@ -341,10 +341,20 @@ public final class Turns {
 
   /**
    * Notes that the turn's runtime brackets its shell calls with Pre and Post hooks: a change made
-   * while none of its calls was in flight is not its own.
+   * while none of its calls was in flight is not its own. Prepared once per connection, as such a
+   * runtime's every begin runs it (docs/performance.md, "A begin's statements prepared"); its flag
+   * inlined, a constant ({@link PreparedQuery}).
    */
   public void markBracketingCalls(long turnId) {
-    dsl.update(TURN).set(TURN.BRACKETS_CALLS, 1L).where(TURN.ID.eq(turnId)).execute();
+    prepared
+        .get(
+            "turn.markBracketingCalls",
+            q ->
+                q.update(TURN)
+                    .set(TURN.BRACKETS_CALLS, DSL.inline(1L))
+                    .where(TURN.ID.eq(DSL.param("id", Long.class))))
+        .bind("id", turnId)
+        .update();
   }
 
   /**

@@ -84,11 +84,17 @@ public final class Workspaces {
     return now;
   }
 
+  /**
+   * The workspace of row {@code id}. Prepared once per connection: a prompt's begin asks it for the
+   * workspace its session began in (docs/performance.md, "A begin's statements prepared").
+   */
   public Optional<StoredWorkspace> byId(long id) {
-    return dsl.selectFrom(WORKSPACE)
-        .where(WORKSPACE.ID.eq(id))
-        .fetchOptional()
-        .map(Workspaces::toStored);
+    return firstWorkspace(
+        prepared
+            .get(
+                "workspace.byId",
+                q -> q.selectFrom(WORKSPACE).where(WORKSPACE.ID.eq(DSL.param("id", Long.class))))
+            .bind("id", id));
   }
 
   /** Every machine's workspace at {@code rootReal}, for queries: oldest first. */
@@ -150,18 +156,19 @@ public final class Workspaces {
    * directory may lie.
    */
   public List<StoredWorkspace> tracked() {
-    return prepared
-        .get(
-            "workspace.tracked",
-            q ->
-                q.selectFrom(WORKSPACE)
-                    .where(
-                        WORKSPACE.ID.in(
-                            DSL.select(TRACKED_WORKSPACE.WORKSPACE_ID).from(TRACKED_WORKSPACE)))
-                    .and(ownOrUnclaimed(DSL.param("host", String.class)))
-                    .orderBy(WORKSPACE.ID))
-        .bind("host", host.value())
-        .records(dsl, WORKSPACE.fields(), row -> toStored(row.into(WORKSPACE)));
+    PreparedQuery lookup =
+        prepared
+            .get(
+                "workspace.tracked",
+                q ->
+                    q.selectFrom(WORKSPACE)
+                        .where(
+                            WORKSPACE.ID.in(
+                                DSL.select(TRACKED_WORKSPACE.WORKSPACE_ID).from(TRACKED_WORKSPACE)))
+                        .and(ownOrUnclaimed(DSL.param("host", String.class)))
+                        .orderBy(WORKSPACE.ID))
+            .bind("host", host.value());
+    return workspaces(lookup);
   }
 
   /**
@@ -174,21 +181,30 @@ public final class Workspaces {
    * parameter for two placeholders, which it refuses.
    */
   public Optional<StoredWorkspace> byRealRoot(String rootReal) {
-    return prepared
-        .get(
-            "workspace.byRealRoot",
-            q ->
-                q.selectFrom(WORKSPACE)
-                    .where(WORKSPACE.ROOT_REAL.eq(DSL.param("root", String.class)))
-                    .and(ownOrUnclaimed(DSL.param("host", String.class)))
-                    .orderBy(ownFirst(DSL.param("host_first", String.class)))
-                    .limit(DSL.inline(1)))
-        .bind("root", rootReal)
-        .bind("host", host.value())
-        .bind("host_first", host.value())
-        .records(dsl, WORKSPACE.fields(), row -> toStored(row.into(WORKSPACE)))
-        .stream()
-        .findFirst();
+    PreparedQuery lookup =
+        prepared
+            .get(
+                "workspace.byRealRoot",
+                q ->
+                    q.selectFrom(WORKSPACE)
+                        .where(WORKSPACE.ROOT_REAL.eq(DSL.param("root", String.class)))
+                        .and(ownOrUnclaimed(DSL.param("host", String.class)))
+                        .orderBy(ownFirst(DSL.param("host_first", String.class)))
+                        .limit(DSL.inline(1)))
+            .bind("root", rootReal)
+            .bind("host", host.value())
+            .bind("host_first", host.value());
+    return firstWorkspace(lookup);
+  }
+
+  /** The workspaces a prepared lookup finds with the values bound to it. */
+  private List<StoredWorkspace> workspaces(PreparedQuery lookup) {
+    return lookup.records(dsl, WORKSPACE.fields(), row -> toStored(row.into(WORKSPACE)));
+  }
+
+  /** The first workspace a prepared lookup finds with the values bound to it, if it finds one. */
+  private Optional<StoredWorkspace> firstWorkspace(PreparedQuery lookup) {
+    return workspaces(lookup).stream().findFirst();
   }
 
   /** This machine's rows or unclaimed ones, {@code host} the machine. */

@@ -30,9 +30,11 @@ import java.io.IOException;
 import java.lang.foreign.MemorySegment;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Optional;
+import java.util.OptionalLong;
 
 /**
  * The kernel-enforced handles: directories are file descriptors, and each name is resolved relative
@@ -148,6 +150,62 @@ final class FdHandle extends FdDirectory implements RootHandle {
   @Override
   public StatInfo rootStat() {
     return rootStat;
+  }
+
+  /**
+   * The file system {@code fstatfs} of the root's own descriptor names: one system call on the very
+   * directory held, where the mount table would be read and parsed whole, and would name the wrong
+   * mount where one is stacked over another at the root's mount point (the JDK's {@code FileStore}
+   * takes the first entry for that directory, the hidden one). Empty when the call fails, or when
+   * neither the mount table nor the JDK can say which memory file system it is.
+   */
+  @Override
+  public Optional<String> fileSystemType() {
+    try (NativeCall call = libc.call()) {
+      long magic = libc.fileSystemMagic(call, fd);
+      if (magic < 0) {
+        return Optional.empty();
+      }
+      if (FileSystemMagic.sharedWithDevtmpfs(magic)) {
+        return typeOfRootMount(call, magic);
+      }
+      return Optional.of(FileSystemMagic.nameOf(magic));
+    }
+  }
+
+  /**
+   * The type the mount table gives the mount the root is on, found by its ID ({@code statx}'s
+   * {@code STATX_MNT_ID}, the mount the descriptor was opened through): devtmpfs reports tmpfs's
+   * number, and only the table tells the two apart. Read for a root on a memory file system only
+   * ({@code /tmp} on some systems). In the posix mode, which reads nothing under {@code /proc}, and
+   * before Linux 5.8, which has no mount IDs in {@code statx}, the JDK is asked instead.
+   */
+  private Optional<String> typeOfRootMount(NativeCall call, long magic) {
+    if (Portability.current().readsProc()) {
+      OptionalLong mount = libc.mountId(call, fd);
+      Optional<String> type =
+          mount.isPresent() ? MountTable.typeOfMount(mount.getAsLong()) : Optional.empty();
+      if (type.isPresent()) {
+        return type;
+      }
+    }
+    return devtmpfsByTheJdk(magic);
+  }
+
+  /**
+   * Whether the JDK's {@code FileStore} (which reads {@code /proc/mounts} for itself) names the
+   * root's file system devtmpfs, believed only when it does: for two mounts stacked at one
+   * directory it names the lower, hidden one, and the number already says a memory file system is
+   * the one on top. So devtmpfs mounted over a tmpfs passes as tmpfs here, where mount IDs cannot
+   * be had. Empty when the JDK cannot tell either (then the policy reports it).
+   */
+  private Optional<String> devtmpfsByTheJdk(long magic) {
+    try {
+      boolean devtmpfs = "devtmpfs".equals(Files.getFileStore(rootReal).type());
+      return Optional.of(devtmpfs ? "devtmpfs" : FileSystemMagic.nameOf(magic));
+    } catch (IOException unknown) {
+      return Optional.empty();
+    }
   }
 
   @Override

@@ -19,6 +19,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.NoSuchElementException;
 import java.util.Optional;
+import java.util.OptionalLong;
 
 /**
  * The libc calls the native boundary makes, through the Foreign Function &amp; Memory API. Every
@@ -26,12 +27,14 @@ import java.util.Optional;
  * system call.
  *
  * <p>{@code openat2} has no glibc wrapper on the project's machines and goes through {@code
- * syscall(2)}; everything else uses the libc wrappers, whose argument layouts do not depend on the
- * architecture ({@code statx} fills a fixed layout, unlike {@code struct stat}).
+ * syscall(2)}; everything else uses the libc wrappers, whose argument layouts are the same on the
+ * two architectures {@link LinuxAbi} knows ({@code statx} fills a fixed layout, unlike {@code
+ * struct stat}; {@code struct statfs} is fifteen longs on both).
  */
 final class Libc {
 
   private static final int STATX_SIZE = 256;
+  private static final long STATX_MASK = 0;
   private static final long STATX_ATTRIBUTES = 8;
   private static final long STATX_NLINK = 16;
   private static final long STATX_MODE = 28;
@@ -43,6 +46,17 @@ final class Libc {
   private static final long STATX_DEV_MINOR = 140;
   private static final long STATX_ATTRIBUTES_MASK = 56;
   private static final long STATX_ATTR_MOUNT_ROOT = 0x2000;
+  private static final long STATX_MNT_ID_OFFSET = 144;
+
+  /**
+   * {@code struct statfs} of 64-bit glibc on x86_64 and aarch64 alike: fifteen eight-byte words,
+   * {@code f_type} (a {@code long}: {@code __fsword_t}, {@code __SWORD_TYPE}) the first. Not so on
+   * every architecture (s390x's {@code f_type} is 32 bits): one that {@link LinuxAbi} comes to know
+   * must bring its own layout.
+   */
+  private static final long STATFS_SIZE = 120;
+
+  private static final long STATFS_TYPE = 0;
 
   private final LinuxAbi abi;
   private final StructLayout captureLayout;
@@ -56,6 +70,7 @@ final class Libc {
   private final MethodHandle close;
   private final MethodHandle fsync;
   private final MethodHandle syncfs;
+  private final MethodHandle fstatfs;
   private final MethodHandle fchmod;
   private final MethodHandle mkdirat;
   private final MethodHandle unlinkat;
@@ -126,6 +141,11 @@ final class Libc {
     this.syncfs =
         linker.downcallHandle(
             libc.findOrThrow("syncfs"), FunctionDescriptor.of(JAVA_INT, JAVA_INT), captureErrno);
+    this.fstatfs =
+        linker.downcallHandle(
+            libc.findOrThrow("fstatfs"),
+            FunctionDescriptor.of(JAVA_INT, JAVA_INT, ADDRESS),
+            captureErrno);
     this.fchmod =
         linker.downcallHandle(
             libc.findOrThrow("fchmod"),
@@ -358,6 +378,27 @@ final class Libc {
    * failed.
    */
   Optional<Boolean> isMountRoot(NativeCall call, int fd) {
+    return statxOf(call, fd, LinuxAbi.STATX_BASIC_STATS)
+        .filter(
+            buffer -> (buffer.get(JAVA_LONG, STATX_ATTRIBUTES_MASK) & STATX_ATTR_MOUNT_ROOT) != 0)
+        .map(buffer -> (buffer.get(JAVA_LONG, STATX_ATTRIBUTES) & STATX_ATTR_MOUNT_ROOT) != 0);
+  }
+
+  /**
+   * The ID of the mount {@code fd} is on ({@code statx}'s {@code stx_mnt_id}, the first field of
+   * its line in {@code /proc/self/mountinfo}): the mount the descriptor was opened through, the
+   * upper one where two are stacked. Empty when the kernel does not say (before Linux 5.8) or the
+   * call failed.
+   */
+  OptionalLong mountId(NativeCall call, int fd) {
+    return statxOf(call, fd, LinuxAbi.STATX_MNT_ID)
+        .filter(buffer -> (buffer.get(JAVA_INT, STATX_MASK) & LinuxAbi.STATX_MNT_ID) != 0)
+        .map(buffer -> OptionalLong.of(buffer.get(JAVA_LONG, STATX_MNT_ID_OFFSET)))
+        .orElse(OptionalLong.empty());
+  }
+
+  /** {@code statx} of the descriptor itself, asking for {@code mask}; empty when it failed. */
+  private Optional<MemorySegment> statxOf(NativeCall call, int fd, int mask) {
     MemorySegment buffer = call.allocate(STATX_SIZE);
     int result;
     try {
@@ -370,15 +411,12 @@ final class Libc {
                       fd,
                       call.cString(new byte[0]),
                       LinuxAbi.AT_EMPTY_PATH | LinuxAbi.AT_SYMLINK_NOFOLLOW,
-                      LinuxAbi.STATX_BASIC_STATS,
+                      mask,
                       buffer));
     } catch (Throwable t) {
       throw rethrow(t);
     }
-    if (result < 0 || (buffer.get(JAVA_LONG, STATX_ATTRIBUTES_MASK) & STATX_ATTR_MOUNT_ROOT) == 0) {
-      return Optional.empty();
-    }
-    return Optional.of((buffer.get(JAVA_LONG, STATX_ATTRIBUTES) & STATX_ATTR_MOUNT_ROOT) != 0);
+    return result < 0 ? Optional.empty() : Optional.of(buffer);
   }
 
   /** {@code memfd_create(name, flags)}: an anonymous file in memory, or {@code -errno}. */
@@ -486,6 +524,22 @@ final class Libc {
     } catch (Throwable t) {
       throw rethrow(t);
     }
+  }
+
+  /**
+   * The magic number of the file system that holds {@code fd} ({@code fstatfs(2)}'s {@code f_type},
+   * one of {@code linux/magic.h}'s: the kernel widens an unsigned 32-bit number, so it is never
+   * negative), or {@code -errno}.
+   */
+  long fileSystemMagic(NativeCall call, int fd) {
+    MemorySegment buffer = call.allocate(STATFS_SIZE);
+    int result;
+    try {
+      result = checked(call, (int) fstatfs.invokeExact(call.errnoCapture(), fd, buffer));
+    } catch (Throwable t) {
+      throw rethrow(t);
+    }
+    return result < 0 ? result : buffer.get(JAVA_LONG, STATFS_TYPE);
   }
 
   int fchmod(NativeCall call, int fd, int mode) {

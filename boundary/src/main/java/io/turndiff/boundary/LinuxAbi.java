@@ -36,6 +36,7 @@ record LinuxAbi(String arch, int oDirectory, int oNoFollow) {
   static final int AT_EMPTY_PATH = 0x1000;
 
   static final int STATX_BASIC_STATS = 0x7ff;
+  static final int STATX_MNT_ID = 0x1000;
 
   static final int MFD_CLOEXEC = 0x1;
 

@@ -15,6 +15,14 @@ interface RootHandle extends DirectoryHandle {
   StatInfo rootStat();
 
   /**
+   * The type of file system the root is on, asked of the root's own descriptor: the name {@code
+   * /proc/mounts} gives it for the pseudo file systems and tmpfs ({@link FileSystemMagic}), the
+   * magic number for any other; empty where this handle cannot ask (then the caller reads the mount
+   * table).
+   */
+  Optional<String> fileSystemType();
+
+  /**
    * Opens the file at {@code path} for reading in one kernel call that resolves the whole path
    * beneath the root, nothing followed; empty where the kernel cannot (then the {@link Walker}
    * walks to its parent).

@@ -130,6 +130,14 @@ final class StreamHandle extends StreamDirectory implements RootHandle {
     return rootStat;
   }
 
+  /**
+   * Empty: a directory stream has no descriptor to ask ({@link WorkspacePolicy} reads the mounts).
+   */
+  @Override
+  public Optional<String> fileSystemType() {
+    return Optional.empty();
+  }
+
   @Override
   public Optional<Attempt<OpenedFile>> openBeneath(WorkspacePath path) {
     return Optional.empty();

@@ -145,6 +145,14 @@ public final class WorkspaceBoundary implements AutoCloseable {
     return walker.root().rootStat().inode();
   }
 
+  /**
+   * The type of file system the root is on, as {@link RootHandle#fileSystemType} tells it; empty
+   * where the handle cannot.
+   */
+  Optional<String> rootFileSystemType() {
+    return walker.withRoot(RootHandle::fileSystemType);
+  }
+
   public BoundaryOptions options() {
     return options;
   }

@@ -24,8 +24,8 @@ import java.util.Set;
 public final class WorkspacePolicy {
 
   /**
-   * File system types ({@code statfs}, as {@code /proc/self/mountinfo} names them) that hold no
-   * user files.
+   * File system types (as {@code /proc/mounts} names them, and {@link FileSystemMagic} for their
+   * {@code statfs} numbers) that hold no user files.
    */
   private static final Set<String> PSEUDO_FILE_SYSTEMS =
       Set.of(
@@ -145,19 +145,7 @@ public final class WorkspacePolicy {
               + real
               + ": name a project directory");
     }
-    String type;
-    try {
-      type = Files.getFileStore(real).type();
-    } catch (IOException e) {
-      throw new RequestException(
-          RequestException.Problem.WORKSPACE,
-          "workspace "
-              + opened.rootGiven()
-              + ": cannot tell which file system "
-              + real
-              + " is on: "
-              + e.getMessage());
-    }
+    String type = fileSystemType(opened);
     if (PSEUDO_FILE_SYSTEMS.contains(type)) {
       throw new RequestException(
           RequestException.Problem.BAD_INPUT,
@@ -174,6 +162,32 @@ public final class WorkspacePolicy {
       throw new RequestException(
           RequestException.Problem.WORKSPACE,
           "workspace " + opened.rootGiven() + " changed while it was being opened: try again");
+    }
+  }
+
+  /**
+   * The type of file system the root opened is on: asked of its descriptor ({@code fstatfs}), or,
+   * where the handle cannot tell (a directory stream has no descriptor; the call failed), read from
+   * the mount table as the JDK's {@code FileStore} does, which names the hidden mount where two are
+   * stacked at one point.
+   */
+  private static String fileSystemType(WorkspaceBoundary opened) {
+    Optional<String> asked = opened.rootFileSystemType();
+    if (asked.isPresent()) {
+      return asked.get();
+    }
+    Path real = opened.rootReal();
+    try {
+      return Files.getFileStore(real).type();
+    } catch (IOException e) {
+      throw new RequestException(
+          RequestException.Problem.WORKSPACE,
+          "workspace "
+              + opened.rootGiven()
+              + ": cannot tell which file system "
+              + real
+              + " is on: "
+              + e.getMessage());
     }
   }
 

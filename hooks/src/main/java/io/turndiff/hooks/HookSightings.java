@@ -4,6 +4,7 @@ import io.turndiff.api.wire.WireHookSighting;
 import io.turndiff.api.wire.WireTurn;
 import io.turndiff.model.RuntimeProcess;
 import io.turndiff.model.TurnEnding;
+import io.turndiff.store.StorableText;
 import io.turndiff.store.Store;
 import io.turndiff.store.StoredHookSighting;
 import io.turndiff.store.StoredTurn;
@@ -92,19 +93,21 @@ public final class HookSightings {
     Seen seen = new Seen();
     seen.lastAt = row.lastAt();
     seen.lastEvent = row.lastEvent();
-    seen.session = row.session();
+    // as a call's are held (sessionOf): a SQLite row written before the ids were kept storable
+    // may hold a NUL
+    seen.session = StorableText.of(row.session());
     seen.promptAt = row.promptAt().orElse(null);
     seen.begun = row.promptBegun();
     seen.toolCalls = row.promptToolCalls();
     seen.ended = row.promptEnded();
-    seen.runtimeTurn = row.promptRuntimeTurn();
+    seen.runtimeTurn = row.promptRuntimeTurn().map(StorableText::of);
     seen.promptTurn = row.promptTurn().orElse(null);
     seen.warnedSince = row.warnedSince().orElse(null);
     seen.warning = row.warning().orElse(null);
     seen.runtimeVersion = row.runtimeVersion().orElse(null);
     seen.process = row.process().orElse(null);
     byPlace.put(row.runtime() + "\n" + row.directory(), seen);
-    placeOfSession.put(row.runtime() + "\n" + row.session(), row.directory());
+    placeOfSession.put(row.runtime() + "\n" + seen.session, row.directory());
   }
 
   private static <V> Map<String, V> bounded() {
@@ -126,14 +129,16 @@ public final class HookSightings {
     if (call.action() == HookCall.Action.IGNORE || outcome.outcomes().contains("duplicate")) {
       return;
     }
-    String sessionKey = call.runtime() + "\n" + call.session();
+    String session = sessionOf(call);
+    Optional<String> runtimeTurn = runtimeTurnOf(call);
+    String sessionKey = call.runtime() + "\n" + session;
     String directory =
         call.action() == HookCall.Action.BEGIN || !placeOfSession.containsKey(sessionKey)
             ? call.cwd().orElse("(not reported)")
             : placeOfSession.get(sessionKey);
     placeOfSession.put(sessionKey, directory);
     Seen seen = byPlace.computeIfAbsent(call.runtime() + "\n" + directory, place -> new Seen());
-    boolean sameSession = call.session().equals(seen.session);
+    boolean sameSession = session.equals(seen.session);
     seen.lastAt = at;
     seen.lastEvent = call.event();
     seen.changed = true;
@@ -144,17 +149,15 @@ public final class HookSightings {
         if (sameSession && seen.begun && !seen.ended) {
           warn(seen, at, "the end of a prompt (" + endEvent(call.runtime()) + ") never arrived");
         }
-        newPrompt(seen, call, at, true);
+        newPrompt(seen, session, runtimeTurn, at, true);
       }
       case SNAPSHOT, ENSURE -> {
         boolean continuing =
             sameSession
-                && (call.runtimeTurn().isEmpty()
-                    ? !seen.ended
-                    : call.runtimeTurn().equals(seen.runtimeTurn));
+                && (runtimeTurn.isEmpty() ? !seen.ended : runtimeTurn.equals(seen.runtimeTurn));
         if (!continuing) {
           warn(seen, at, "a tool call arrived for a prompt whose begin never did");
-          newPrompt(seen, call, at, false);
+          newPrompt(seen, session, runtimeTurn, at, false);
         }
         seen.ended = false;
         seen.toolCalls++;
@@ -176,7 +179,7 @@ public final class HookSightings {
           seen.warning = null; // a prompt arrived whole
           seen.warnedSince = null;
         }
-        seen.session = call.session();
+        seen.session = session;
         seen.ended = true;
       }
       case IGNORE -> {}
@@ -192,13 +195,31 @@ public final class HookSightings {
     return time.truncatedTo(ChronoUnit.MILLIS);
   }
 
-  private static void newPrompt(Seen seen, HookCall call, Instant at, boolean begun) {
-    seen.session = call.session();
+  /**
+   * The runtime's session id of {@code call} as the store keeps it ({@link StorableText}): held so
+   * in memory too, so that a call compares with a sighting the same before and after a restart, and
+   * the sightings' write never fails on a NUL in an id (PostgreSQL's text cannot hold one; a JSON
+   * string may). A NUL in a session id or a turn id is refused nowhere else: turndiff's own ids of
+   * them are made valid ({@link HookIds}), and only the sightings keep the runtime's as it sent
+   * them.
+   */
+  private static String sessionOf(HookCall call) {
+    return StorableText.of(call.session());
+  }
+
+  /** The runtime's turn id of {@code call}, if it names one, as the store keeps it. */
+  private static Optional<String> runtimeTurnOf(HookCall call) {
+    return call.runtimeTurn().map(StorableText::of);
+  }
+
+  private static void newPrompt(
+      Seen seen, String session, Optional<String> runtimeTurn, Instant at, boolean begun) {
+    seen.session = session;
     seen.promptAt = at;
     seen.begun = begun;
     seen.toolCalls = 0;
     seen.ended = false;
-    seen.runtimeTurn = call.runtimeTurn();
+    seen.runtimeTurn = runtimeTurn;
     seen.promptTurn = null;
   }
 
@@ -218,7 +239,7 @@ public final class HookSightings {
    * ({@code hooks may not be firing for R since T: …}).
    */
   synchronized Optional<String> warning(HookCall call) {
-    String directory = placeOfSession.get(call.runtime() + "\n" + call.session());
+    String directory = placeOfSession.get(call.runtime() + "\n" + sessionOf(call));
     Seen seen = directory == null ? null : byPlace.get(call.runtime() + "\n" + directory);
     return seen == null || seen.warning == null ? Optional.empty() : Optional.of(seen.warning);
   }

@@ -9,6 +9,7 @@ import io.turndiff.fixtures.TestStore;
 import io.turndiff.fixtures.TestWorkspace;
 import io.turndiff.hooks.install.HookInstallations;
 import io.turndiff.model.RuntimeProcess;
+import io.turndiff.store.StoreAddress;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.charset.StandardCharsets;
@@ -19,9 +20,10 @@ import java.util.List;
 import java.util.Optional;
 
 /**
- * The hook calls of one Claude Code session ({@code s-1}), as Claude Code sends them, given to
- * {@link RuntimeHooks} over a real store and a real workspace ({@code a.txt} "before\n"), tracked
- * or not. Closing it closes the store and checks nothing outside the workspace changed.
+ * The hook calls of one Claude Code session ({@code s-1} unless {@link #inSession}), as Claude Code
+ * sends them, given to {@link RuntimeHooks} over a real store (a SQLite file in the test's folder
+ * unless {@link #on}) and a real workspace ({@code a.txt} "before\n"), tracked or not. Closing it
+ * closes the store and checks nothing outside the workspace changed.
  */
 final class ClaudeCodeCalls implements AutoCloseable {
 
@@ -34,10 +36,12 @@ final class ClaudeCodeCalls implements AutoCloseable {
   /** What the hook script names beside each payload: no runtime process unless {@link #from}. */
   private HookQuery query = QUERY;
 
-  private ClaudeCodeCalls(Path temp, boolean tracked, Duration goneGrace) {
+  /** The session id in the payloads, as a JSON string's content. */
+  private String session = "s-1";
+
+  private ClaudeCodeCalls(Path temp, boolean tracked, Duration goneGrace, StoreAddress store) {
     workspace = TestWorkspace.in(temp.resolve("base")).file("a.txt", "before\n");
-    turndiff =
-        Turndiff.builder(TestStore.fileIn(temp)).policy(WorkspacePolicy.anyDirectory()).open();
+    turndiff = Turndiff.builder(store).policy(WorkspacePolicy.anyDirectory()).open();
     if (tracked) {
       turndiff.capture().tracker().track(workspace.root(), TrackingOptions.DEFAULTS);
     }
@@ -45,12 +49,24 @@ final class ClaudeCodeCalls implements AutoCloseable {
   }
 
   static ClaudeCodeCalls in(Path temp, boolean tracked) {
-    return new ClaudeCodeCalls(temp, tracked, GoneRuntimes.GRACE);
+    return in(temp, tracked, GoneRuntimes.GRACE);
   }
 
   /** As {@link #in}, a session whose process is gone being silent for {@code goneGrace}. */
   static ClaudeCodeCalls in(Path temp, boolean tracked, Duration goneGrace) {
-    return new ClaudeCodeCalls(temp, tracked, goneGrace);
+    return new ClaudeCodeCalls(
+        temp, tracked, goneGrace, new StoreAddress.SqliteFile(TestStore.fileIn(temp)));
+  }
+
+  /** As {@link #in}, the store at {@code store} (untracked). */
+  static ClaudeCodeCalls on(Path temp, StoreAddress store) {
+    return new ClaudeCodeCalls(temp, false, GoneRuntimes.GRACE, store);
+  }
+
+  /** The calls from now on are of the session {@code jsonId} (a JSON string's content). */
+  ClaudeCodeCalls inSession(String jsonId) {
+    session = jsonId;
+    return this;
   }
 
   /** The calls from now on come from {@code runtime}, as the hook script names it. */
@@ -70,7 +86,9 @@ final class ClaudeCodeCalls implements AutoCloseable {
 
   /** The payload of {@code event} of the prompt {@code prompt}, with {@code rest} (",…" fields). */
   byte[] payload(String prompt, String event, String rest) {
-    return ("{\"session_id\":\"s-1\",\"prompt_id\":\""
+    return ("{\"session_id\":\""
+            + session
+            + "\",\"prompt_id\":\""
             + prompt
             + "\",\"cwd\":\""
             + workspace.root()

@@ -57,7 +57,7 @@ public final class Prompts {
 
   /**
    * Records {@code prompt} as the turn's, cut to {@value #MAX_CHARS} characters (its last then an
-   * ellipsis) and each NUL kept as {@code U+2400} ({@link #storable}), unless the turn has one
+   * ellipsis) and each NUL kept as {@code U+2400} ({@link StorableText}), unless the turn has one
    * already (a repeated prompt hook): the first is the turn's. The caller has checked {@link
    * #kept()}. Prepared once per connection, as every prompt of a store that keeps them runs it
    * (docs/performance.md, "A begin's statements prepared").
@@ -73,7 +73,7 @@ public final class Prompts {
                     .onConflict(TURN_PROMPT.TURN_ID)
                     .doNothing())
         .bind("turn", turnId)
-        .bind("prompt", storable(cut(prompt, MAX_CHARS)))
+        .bind("prompt", StorableText.of(cut(prompt, MAX_CHARS)))
         .update();
   }
 
@@ -98,17 +98,6 @@ public final class Prompts {
   /** Removes the prompts of {@code turnIds} (their turns are removed). */
   void remove(Collection<Long> turnIds) {
     dsl.deleteFrom(TURN_PROMPT).where(TURN_PROMPT.TURN_ID.in(turnIds)).execute();
-  }
-
-  /**
-   * {@code prompt} with each NUL as {@code U+2400}, the symbol for one. PostgreSQL's text cannot
-   * hold a NUL: the insert fails ("invalid byte sequence for encoding UTF8: 0x00"), and with it the
-   * prompt hook that carried it, though a JSON string may hold one (escaped) and a pasted binary
-   * brings some. SQLite would keep it; the symbol goes in both, so a prompt reads the same from
-   * either store, and a reviewer sees where a NUL was.
-   */
-  static String storable(String prompt) {
-    return prompt.replace('\0', '\u2400');
   }
 
   /**

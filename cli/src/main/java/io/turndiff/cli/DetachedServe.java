@@ -4,6 +4,7 @@ import io.turndiff.ownfiles.AtomicFile;
 import io.turndiff.ownfiles.OwnDirectory;
 import io.turndiff.ownfiles.OwnFile;
 import io.turndiff.service.InheritedStartUp;
+import io.turndiff.service.ServiceAllocator;
 import java.io.File;
 import java.io.IOException;
 import java.nio.file.Path;
@@ -56,10 +57,12 @@ final class DetachedServe {
     OwnDirectory.of(log.getParent()).makePrivate();
     // 0600 from its creation, as the per-user service's log: it names the store's paths
     OwnFile.of(log).createEmpty(AtomicFile.OWNER_ONLY);
-    return new ProcessBuilder(command)
-        .redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")))
-        .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()))
-        .redirectErrorStream(true)
-        .start();
+    ProcessBuilder builder =
+        new ProcessBuilder(command)
+            .redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")))
+            .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()))
+            .redirectErrorStream(true);
+    ServiceAllocator.settle(builder.environment());
+    return builder.start();
   }
 }

@@ -85,6 +85,10 @@ class LauncherIT {
     try {
       awaitTheJvm(service);
       assertTrue(Files.isDirectory(serviceTraining), "serve started no training: " + listing(here));
+      // the service's allocator setting (io.turndiff.service.ServiceAllocator), read at its start
+      List<String> environment =
+          List.of(Files.readString(Path.of("/proc/" + service.pid() + "/environ")).split("\0"));
+      assertTrue(environment.contains("MALLOC_ARENA_MAX=2"), environment.toString());
       assertEquals(List.of(), children(service), "the launcher left children under the service");
 
       Run used = launch(here, home, Map.of("JDK_JAVA_OPTIONS", "-Xlog:aot"), "--version");

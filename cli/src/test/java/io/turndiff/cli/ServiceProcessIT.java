@@ -130,6 +130,8 @@ class ServiceProcessIT {
             Files.readAllBytes(Path.of("/proc/" + pid + "/environ")), StandardCharsets.UTF_8);
     assertFalse(environ.contains("SOME_API_KEY"), environ);
     assertTrue(environ.contains("TURNDIFF_DB="), environ);
+    // and the service's allocator setting (ServiceAllocator), which its caller did not have
+    assertTrue(List.of(environ.split("\0")).contains("MALLOC_ARENA_MAX=2"), environ);
     String stat = Files.readString(Path.of("/proc/" + pid + "/stat"));
     String[] fields = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
     assertEquals(Long.toString(pid), fields[3], "session id = pid: " + stat);

@@ -95,6 +95,9 @@ class ReleaseTarballIT {
 
     assertEquals(release.resolve("runtime/bin/java"), service.executable());
     assertTrue(service.maps().contains(release.resolve("lib/turndiff.aot").toString()));
+    // the service's allocator setting, which the release's launcher gives serve
+    assertTrue(
+        service.environment().contains("MALLOC_ARENA_MAX=2"), service.environment().toString());
     JsonNode sessions =
         turndiff("turns", "--workspace", workspace.toString()).expect(0).json().get("sessions");
     assertEquals(1, sessions.size(), sessions.toString());

@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import java.time.Duration;
 import java.time.Instant;
 
@@ -22,6 +23,11 @@ record ServiceProcess(long pid) {
   /** The program it runs ({@code /proc/PID/exe}: the real path of its {@code java}). */
   Path executable() throws IOException {
     return Files.readSymbolicLink(Path.of("/proc/" + pid + "/exe"));
+  }
+
+  /** Its environment's variables, {@code NAME=value} each. */
+  List<String> environment() throws IOException {
+    return List.of(Files.readString(Path.of("/proc/" + pid + "/environ")).split("\0"));
   }
 
   /** Its memory map: the files it has mapped (the AOT cache, the runtime's modules). */

@@ -19,7 +19,8 @@ import java.util.Map;
  * hook's process group, or a closing terminal, does not reach it; stdin on {@code /dev/null},
  * stdout and stderr appended to the service log (never the caller's: a runtime waits for its hook's
  * stdout to close); working directory {@code /}; and an environment reduced to what a service needs
- * (a runtime's API keys stay out of a long-lived process).
+ * (a runtime's API keys stay out of a long-lived process), with the service's allocator setting
+ * ({@link ServiceAllocator}).
  */
 final class DaemonLauncher {
 
@@ -49,12 +50,22 @@ final class DaemonLauncher {
             daemonEnvironment.put(name, value);
           }
         });
+    ServiceAllocator.settle(daemonEnvironment);
     return builder.start();
   }
 
   /** The variables a daemon keeps. */
   static boolean kept(String name) {
-    return List.of("HOME", "USER", "LOGNAME", "PATH", "LANG", "TZ", "TMPDIR", "JAVA_HOME")
+    return List.of(
+                "HOME",
+                "USER",
+                "LOGNAME",
+                "PATH",
+                "LANG",
+                "TZ",
+                "TMPDIR",
+                "JAVA_HOME",
+                ServiceAllocator.ARENAS_VARIABLE)
             .contains(name)
         || name.startsWith("LC_")
         || name.startsWith("XDG_")

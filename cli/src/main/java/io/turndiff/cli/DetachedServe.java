@@ -17,7 +17,8 @@ import java.util.List;
  * session ({@code setsid}, when there is one) so that it outlives that command and its terminal,
  * with this JVM's Java and class path, from the start-up cache and native libraries this JVM
  * started with ({@link InheritedStartUp}, as {@code service start}'s daemon: a serve started from
- * nothing spends about twice the CPU before it answers). Its output goes to {@code
+ * nothing spends about twice the CPU before it answers), in this command's environment with the
+ * service's allocator setting ({@link ServiceAllocator}). Its output goes to {@code
  * <store>.serve.log} beside the store (the service's own file, never a workspace's; named after the
  * store, so that two stores in one folder keep two logs); it stops after {@code --exit-when-idle}
  * without a request or an open panel, when its store is deleted, or when stopped (SIGTERM).
@@ -62,7 +63,7 @@ final class DetachedServe {
             .redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")))
             .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()))
             .redirectErrorStream(true);
-    ServiceAllocator.settle(builder.environment());
+    ServiceAllocator.giveTo(builder.environment());
     return builder.start();
   }
 }

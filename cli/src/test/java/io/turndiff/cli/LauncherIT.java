@@ -378,6 +378,8 @@ class LauncherIT {
     ProcessBuilder builder =
         new ProcessBuilder().directory(here.toFile()).redirectErrorStream(true);
     builder.environment().remove("TURNDIFF_DB");
+    // the service's allocator setting is the launcher's, not this machine's
+    builder.environment().remove("MALLOC_ARENA_MAX");
     builder.environment().remove("XDG_DATA_HOME");
     builder.environment().put("HOME", home.toString());
     builder.environment().put("JAVA_HOME", Path.of(System.getProperty("java.home")).toString());

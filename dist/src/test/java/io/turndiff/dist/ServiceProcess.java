@@ -6,9 +6,9 @@ import com.fasterxml.jackson.databind.JsonNode;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.List;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.List;
 
 /** The per-user service as a process: which binary and which files it runs from. */
 record ServiceProcess(long pid) {

@@ -50,7 +50,7 @@ final class DaemonLauncher {
             daemonEnvironment.put(name, value);
           }
         });
-    ServiceAllocator.settle(daemonEnvironment);
+    ServiceAllocator.giveTo(daemonEnvironment);
     return builder.start();
   }
 

@@ -143,9 +143,29 @@ class LauncherIT {
       assertTrue(
           storeFirst.out().contains("-XX:TrimNativeHeapInterval=15000"),
           command + ": " + storeFirst.out());
+      // 64 MB, where the JVM would start a heap of a 64th of this machine's memory
+      assertTrue(
+          storeFirst.out().contains("-XX:InitialHeapSize=67108864 "),
+          command + ": " + storeFirst.out());
+      assertTrue(
+          storeFirst.out().contains("-XX:GCTimeRatio=4 "), command + ": " + storeFirst.out());
       assertFalse(
           storeFirst.out().contains("-XX:TieredStopAtLevel=1"), command + ": " + storeFirst.out());
     }
+    // a heap size the user gives every JVM stands: beside it the JVM would refuse the service's
+    // initial heap ("Incompatible minimum and initial heap sizes specified") and not start
+    Run sized =
+        launch(
+            here,
+            home,
+            Map.of("JDK_JAVA_OPTIONS", "-Xms128m -XX:+PrintCommandLineFlags"),
+            "--db",
+            store,
+            "serve",
+            "--help");
+    assertEquals(0, sized.exit(), sized.out());
+    assertTrue(sized.out().contains("-XX:InitialHeapSize=134217728 "), sized.out());
+    assertTrue(sized.out().contains("-XX:GCTimeRatio=4 "), sized.out());
   }
 
   /**
@@ -380,6 +400,10 @@ class LauncherIT {
     builder.environment().remove("TURNDIFF_DB");
     // the service's allocator setting is the launcher's, not this machine's
     builder.environment().remove("MALLOC_ARENA_MAX");
+    // nor the options every JVM reads: a heap size there leaves the service's initial heap out
+    builder.environment().remove("JAVA_TOOL_OPTIONS");
+    builder.environment().remove("JDK_JAVA_OPTIONS");
+    builder.environment().remove("_JAVA_OPTIONS");
     builder.environment().remove("XDG_DATA_HOME");
     builder.environment().put("HOME", home.toString());
     builder.environment().put("JAVA_HOME", Path.of(System.getProperty("java.home")).toString());

@@ -149,10 +149,15 @@ class ServiceProcessIT {
         daemonArguments.stream().anyMatch(word -> word.startsWith("-Dturndiff.sqlite.library=")),
         daemonArguments.toString());
     assertFalse(daemonArguments.contains("-XX:+UseSerialGC"), daemonArguments.toString());
-    // the service's own native-memory trim, which no running JVM takes, and the heap options it
-    // set itself when it started (ServiceHeap): no launcher gave them
+    // the service's own native-memory trim and heap sizing, which no running JVM takes, and the
+    // heap options it set itself when it started (ServiceHeap): no launcher gave them
     assertTrue(
-        daemonArguments.contains("-XX:TrimNativeHeapInterval=15000"), daemonArguments.toString());
+        daemonArguments.containsAll(
+            List.of(
+                "-XX:TrimNativeHeapInterval=15000",
+                "-XX:InitialHeapSize=64m",
+                "-XX:GCTimeRatio=4")),
+        daemonArguments.toString());
     Process jcmd =
         new ProcessBuilder(
                 Path.of(System.getProperty("java.home"), "bin", "jcmd").toString(),
@@ -231,6 +236,51 @@ class ServiceProcessIT {
     } catch (Exception e) {
       throw new IllegalStateException(e);
     }
+  }
+
+  /**
+   * A caller that chose its own allocator setting keeps it: the service's two arenas
+   * (ServiceAllocator) are a default, given only where the command that starts the service had no
+   * value.
+   */
+  @Test
+  void aCallersOwnArenaSettingIsTheServices() throws Exception {
+    long pid = startWith("MALLOC_ARENA_MAX", "4");
+    List<String> environ = words(pid, "environ");
+    assertTrue(environ.contains("MALLOC_ARENA_MAX=4"), environ.toString());
+    assertFalse(environ.contains("MALLOC_ARENA_MAX=2"), environ.toString());
+  }
+
+  /**
+   * A heap size in the caller's JAVA_TOOL_OPTIONS does not reach the daemon, whose environment
+   * keeps a few variables only: the daemon is given the service's own initial heap, whatever sizes
+   * the command that started it.
+   */
+  @Test
+  void theDaemonsHeapIsSizedForItsOwnEnvironmentNotItsCallers() throws Exception {
+    long pid = startWith("JAVA_TOOL_OPTIONS", "-Xmx256m");
+    assertTrue(
+        words(pid, "cmdline").contains("-XX:InitialHeapSize=64m"),
+        words(pid, "cmdline").toString());
+    assertFalse(
+        words(pid, "environ").stream().anyMatch(word -> word.startsWith("JAVA_TOOL_OPTIONS=")),
+        words(pid, "environ").toString());
+  }
+
+  /**
+   * {@code service start} with {@code variable} set to {@code value} (exit 0); the daemon's pid.
+   */
+  private long startWith(String variable, String value) throws Exception {
+    Map<String, String> environment = new HashMap<>(env);
+    environment.put(variable, value);
+    CommandRun start = CliProcess.run(environment, "service", "start");
+    assertEquals(0, start.exitCode(), start.err());
+    return started(start).get("pid").asLong();
+  }
+
+  /** The NUL-separated words of the process's {@code /proc/<pid>/<file>}. */
+  private static List<String> words(long pid, String file) throws Exception {
+    return List.of(Files.readString(Path.of("/proc/" + pid + "/" + file)).split("\0"));
   }
 
   @Test

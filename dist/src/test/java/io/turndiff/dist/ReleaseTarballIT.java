@@ -8,6 +8,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import io.turndiff.fixtures.CommandRun;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.stream.Stream;
@@ -98,6 +99,11 @@ class ReleaseTarballIT {
     // the service's allocator setting, which the release's launcher gives serve
     assertTrue(
         service.environment().contains("MALLOC_ARENA_MAX=2"), service.environment().toString());
+    // and the heap it starts from and the collector's goal, which the release's launcher gives
+    // serve (why: io.turndiff.service.InheritedStartUp)
+    assertTrue(
+        service.arguments().containsAll(List.of("-XX:InitialHeapSize=64m", "-XX:GCTimeRatio=4")),
+        service.arguments().toString());
     JsonNode sessions =
         turndiff("turns", "--workspace", workspace.toString()).expect(0).json().get("sessions");
     assertEquals(1, sessions.size(), sessions.toString());

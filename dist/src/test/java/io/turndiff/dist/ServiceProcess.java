@@ -30,6 +30,11 @@ record ServiceProcess(long pid) {
     return List.of(Files.readString(Path.of("/proc/" + pid + "/environ")).split("\0"));
   }
 
+  /** Its command line, word by word: the JVM's options among them. */
+  List<String> arguments() throws IOException {
+    return List.of(Files.readString(Path.of("/proc/" + pid + "/cmdline")).split("\0"));
+  }
+
   /** Its memory map: the files it has mapped (the AOT cache, the runtime's modules). */
   String maps() throws IOException {
     return Files.readString(Path.of("/proc/" + pid + "/maps"));

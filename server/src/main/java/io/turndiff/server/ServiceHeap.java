@@ -24,8 +24,14 @@ import java.util.Map;
  * the heap to what is live plus that 30 %: at 250,000 files, 0.55 s, once per workspace, before the
  * track's answer. Like every full collection it stops the service's other requests while it runs,
  * which a concurrent one would not, but a concurrent cycle gives back only at its end, seconds
- * later, with the turns that follow a track already under way. A smaller track's peak fits in the
- * heap a JVM starts with (a 64th of the machine's memory) and is left to the young collections.
+ * later, with the turns that follow a track already under way. A smaller track's peak is left to
+ * the young collections and the next concurrent cycle.
+ *
+ * <p>The heap a service starts from is the third thing, with the collector's time goal, and only a
+ * JVM's command line gives them (64 MB and a fifth of the time, {@code
+ * io.turndiff.service.InheritedStartUp}, unless the user gives every JVM a heap size): from the
+ * JVM's default, a 64th of the machine's memory, G1 grew a service's small heap by 152–160 MB at
+ * once in a run of turns.
  *
  * <p>What it does not do: it sets no maximum (a tree at the default budgets, a million files, must
  * still fit), and it does not shrink a heap that a long run of turns grew without a track until the
@@ -37,8 +43,9 @@ public final class ServiceHeap {
   /**
    * The size of a track from which its peak is given back. At 10,000 files a track's transient
    * (about 3 KB a file: the scan's entries, the contents read, the rows written) is some 30 MB,
-   * within the heap a JVM starts with; a full collection of the service's small live heap costs a
-   * few tens of milliseconds, once per workspace.
+   * which the heap holds after a growth the next concurrent cycle's remark gives back; a full
+   * collection of the service's small live heap costs a few tens of milliseconds, once per
+   * workspace.
    */
   static final int GIVE_BACK_FROM_FILES = 10_000;
 

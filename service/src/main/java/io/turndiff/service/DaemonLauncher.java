@@ -8,6 +8,7 @@ import java.io.IOException;
 import java.net.URISyntaxException;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -29,11 +30,12 @@ final class DaemonLauncher {
   private DaemonLauncher() {}
 
   static Process spawn(ServiceFiles files, Map<String, String> environment) throws IOException {
+    Map<String, String> daemonEnvironment = daemonEnvironment(environment);
     List<String> command = new ArrayList<>();
     if (OwnFile.of(SETSID).isExecutable()) {
       command.add(SETSID.toString());
     }
-    command.addAll(launcher(environment));
+    command.addAll(launcher(daemonEnvironment));
     // the command word first: the launchers give `serve` the full JIT by its first word
     command.addAll(files.serveArguments());
     ProcessBuilder builder =
@@ -42,8 +44,17 @@ final class DaemonLauncher {
             .redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")))
             .redirectOutput(ProcessBuilder.Redirect.appendTo(files.log().toFile()))
             .redirectError(ProcessBuilder.Redirect.appendTo(files.log().toFile()));
-    Map<String, String> daemonEnvironment = builder.environment();
-    daemonEnvironment.clear();
+    builder.environment().clear();
+    builder.environment().putAll(daemonEnvironment);
+    return builder.start();
+  }
+
+  /**
+   * The environment a daemon runs in: the variables of {@code environment} it keeps, and the
+   * allocator's setting.
+   */
+  private static Map<String, String> daemonEnvironment(Map<String, String> environment) {
+    Map<String, String> daemonEnvironment = new HashMap<>();
     environment.forEach(
         (name, value) -> {
           if (kept(name)) {
@@ -51,7 +62,7 @@ final class DaemonLauncher {
           }
         });
     ServiceAllocator.giveTo(daemonEnvironment);
-    return builder.start();
+    return daemonEnvironment;
   }
 
   /** The variables a daemon keeps. */
@@ -72,8 +83,14 @@ final class DaemonLauncher {
         || name.startsWith("TURNDIFF_");
   }
 
-  private static List<String> launcher(Map<String, String> environment) {
-    String home = environment.get("TURNDIFF_HOME");
+  /**
+   * The daemon's command up to its command word, for the environment it runs in ({@code
+   * daemonEnvironment}, whose variables, not this command's, its JVM reads): through {@code
+   * TURNDIFF_HOME}'s launcher, or this JVM and jar with the options of a service ({@link
+   * InheritedStartUp}).
+   */
+  private static List<String> launcher(Map<String, String> daemonEnvironment) {
+    String home = daemonEnvironment.get("TURNDIFF_HOME");
     if (home != null && !home.isEmpty()) {
       Path released = Path.of(home, "bin", "turndiff");
       return List.of(
@@ -95,7 +112,7 @@ final class DaemonLauncher {
     List<String> command = new ArrayList<>();
     command.add(ProcessHandle.current().info().command().orElse("java"));
     command.add("--enable-native-access=ALL-UNNAMED");
-    command.addAll(InheritedStartUp.forTheService());
+    command.addAll(InheritedStartUp.forTheService(daemonEnvironment));
     command.add("-jar");
     command.add(jar.toString());
     return command;

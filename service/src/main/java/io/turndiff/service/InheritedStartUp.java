@@ -7,7 +7,9 @@ import java.nio.file.Path;
 import java.nio.file.attribute.PosixFileAttributes;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
+import java.util.regex.Pattern;
 
 /**
  * The JVM options a service spawned from this JVM and its jar takes over from the command that
@@ -27,6 +29,10 @@ import java.util.Optional;
  * JIT and the default collector, as a release's launcher gives {@code serve}. An {@code
  * -XX:AOTCacheOutput} (the cache's training) stays behind too: a service must not write a cache
  * when it ends.
+ *
+ * <p>Beside what it takes over, a service is given the options of its own that no running JVM
+ * takes, as the launchers give them to {@code serve}: the native heap's trim and how its heap is
+ * sized ({@link #forTheService}).
  */
 public final class InheritedStartUp {
 
@@ -56,23 +62,92 @@ public final class InheritedStartUp {
   private InheritedStartUp() {}
 
   /**
-   * The one option of the service's own that only a JVM's command line can give (its heap options
-   * it sets itself when it starts, {@code io.turndiff.server.ServiceHeap}): every 15 s the JVM
-   * hands back to the system what the C library keeps of the native memory freed since, as the
-   * launchers give {@code serve}.
+   * Every 15 s the JVM hands back to the system what the C library keeps of the native memory freed
+   * since.
    */
   static final String NATIVE_HEAP_TRIM = "-XX:TrimNativeHeapInterval=15000";
+
+  /**
+   * The heap a service starts with: 64 MB, not the JVM's default of a 64th of the machine's memory
+   * (380 MB on a 24 GB machine).
+   *
+   * <p>JDK 25's G1 grows a heap that is below a quarter of its initial size "back quickly": by half
+   * of what lies between the two, whenever its collections' share of the time has passed its goal
+   * in four of its last ten collections. A service's heap is that small most of its life (64–72 MB
+   * committed after the full collection that follows a 250,000-file track, 41–44 MB of it live,
+   * {@code ServiceHeap}), and for a heap under half its maximum G1 scales its goal down, for such a
+   * heap to its floor of 1 %, which the collections right after a track and the burst of them in
+   * the watch's whole-tree check (every 50th scan) pass. So G1 added 152–160 MB at once in a run of
+   * turns and kept it until a concurrent cycle's remark gave it back, 0.04 to 28 s later (G1's own
+   * log of the service, docs/performance.md "The service's initial heap"). From 64 MB that rule
+   * applies below 16 MB only; above it G1 grows by the heap it has, scaled by how far past its goal
+   * it is ({@link #GC_TIME_RATIO}). A track still grows the heap as far as it needs: no maximum is
+   * set. Later JDKs size G1's heap by other rules; this was measured on JDK 25.
+   */
+  static final String INITIAL_HEAP = "-XX:InitialHeapSize=64m";
+
+  /**
+   * The collector's goal for its share of the time: a fifth ({@code 1 / (1 + 4)}), not G1's
+   * thirteenth. For a heap of up to about 150 MB on a 24 GB machine the goal G1 expands against is
+   * its 1 % floor whatever this says (a fifth, scaled by the heap's share of half the maximum, is
+   * under 1 %), so there it does not make G1 expand less often; it makes it expand by less: G1
+   * scales an expansion by how far its collections' share passed the floor, measured against this
+   * goal (from a fifth of the heap it has up to twice it), so the larger the goal, the smaller the
+   * step. At 250,000 files the expansions in the turns were 16–56 MB with it, 56–76 MB without it
+   * (all from 64 MB or more). For a larger heap the goal scaled from it passes the floor and G1
+   * collects more before it grows: the heap's peak in a 250,000-file track was 456–516 MB with both
+   * options, 728–852 MB with neither. A collector other than G1 that a user chose reads it as its
+   * own goal.
+   */
+  static final String GC_TIME_RATIO = "-XX:GCTimeRatio=4";
+
+  /**
+   * The variables whose options every JVM reads as if given on its command line (the JDK's launcher
+   * and HotSpot).
+   */
+  private static final List<String> OPTIONS_VARIABLES =
+      List.of("JAVA_TOOL_OPTIONS", "JDK_JAVA_OPTIONS", "_JAVA_OPTIONS");
+
+  /**
+   * An option that sizes the heap: a maximum below {@link #INITIAL_HEAP} or a minimum above it
+   * makes the JVM refuse to start ("Initial heap size set to a larger value than the maximum heap
+   * size").
+   */
+  private static final Pattern HEAP_SIZE =
+      Pattern.compile("(^|\\s)(-Xm[sx]|-XX:(Initial|Min|Max)HeapSize=)");
 
   /** What a service spawned from this JVM takes over from the options this JVM started with. */
   static List<String> ofThisJvm() {
     return of(ManagementFactory.getRuntimeMXBean().getInputArguments());
   }
 
-  /** The options of a service spawned from this JVM: {@link #ofThisJvm}, and its own. */
+  /**
+   * The options of a service spawned from this JVM: {@link #ofThisJvm}, and its own that only a
+   * JVM's command line can give (its heap's ratios and periodic collection it sets itself when it
+   * starts, {@code io.turndiff.server.ServiceHeap}), as the launchers give {@code serve}.
+   */
   public static List<String> forTheService() {
+    return forTheService(System.getenv());
+  }
+
+  /**
+   * {@link #forTheService()} in {@code environment}: a heap size its user gives every JVM through
+   * it stands, and the service's initial heap, which the JVM would refuse beside it, is left out.
+   */
+  static List<String> forTheService(Map<String, String> environment) {
     List<String> options = new ArrayList<>(ofThisJvm());
     options.add(NATIVE_HEAP_TRIM);
+    if (!sizesTheHeap(environment)) {
+      options.add(INITIAL_HEAP);
+    }
+    options.add(GC_TIME_RATIO);
     return options;
+  }
+
+  private static boolean sizesTheHeap(Map<String, String> environment) {
+    return OPTIONS_VARIABLES.stream()
+        .map(environment::get)
+        .anyMatch(options -> options != null && HEAP_SIZE.matcher(options).find());
   }
 
   /**

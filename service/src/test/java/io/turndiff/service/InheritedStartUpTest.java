@@ -1,11 +1,13 @@
 package io.turndiff.service;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.FileTime;
 import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -76,9 +78,34 @@ class InheritedStartUpTest {
   }
 
   @Test
-  void aServiceIsGivenItsNativeHeapTrimWhichNoRunningJvmTakes() {
-    List<String> options = InheritedStartUp.forTheService();
-    assertEquals("-XX:TrimNativeHeapInterval=15000", options.getLast());
-    assertEquals(InheritedStartUp.ofThisJvm(), options.subList(0, options.size() - 1));
+  void aServiceIsGivenItsNativeHeapTrimAndItsHeapSizingWhichNoRunningJvmTakes() {
+    // an option whose value only looks like a heap size sizes nothing
+    List<String> options = InheritedStartUp.forTheService(Map.of("JDK_JAVA_OPTIONS", "-Dx=-Xmsx"));
+    List<String> own =
+        List.of("-XX:TrimNativeHeapInterval=15000", "-XX:InitialHeapSize=64m", "-XX:GCTimeRatio=4");
+    assertEquals(own, options.subList(options.size() - own.size(), options.size()));
+    assertEquals(InheritedStartUp.ofThisJvm(), options.subList(0, options.size() - own.size()));
+  }
+
+  /**
+   * A heap size the user gives every JVM through the environment stands: beside a maximum below 64
+   * MB or a minimum above it the JVM would refuse the service's initial heap, and not start.
+   */
+  @Test
+  void aHeapSizeTheUserGivesEveryJvmStandsWithoutTheServicesInitialHeap() {
+    for (Map<String, String> environment :
+        List.of(
+            Map.of("JAVA_TOOL_OPTIONS", "-Xmx32m"),
+            Map.of("JDK_JAVA_OPTIONS", "-Dsome=thing -Xms512m"),
+            Map.of("_JAVA_OPTIONS", "-XX:MaxHeapSize=48m"))) {
+      List<String> options = InheritedStartUp.forTheService(environment);
+      assertFalse(
+          options.stream().anyMatch(option -> option.startsWith("-XX:InitialHeapSize=")),
+          environment + ": " + options);
+      assertEquals(
+          List.of("-XX:TrimNativeHeapInterval=15000", "-XX:GCTimeRatio=4"),
+          options.subList(options.size() - 2, options.size()),
+          environment.toString());
+    }
   }
 }

@@ -9,7 +9,6 @@ import io.turndiff.hooks.HookOutcome;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
@@ -48,9 +47,15 @@ public class WatchedPromptBenchmark {
   public int files;
 
   private Path base;
-  private Turndiff turndiff;
+
+  /** Package-private, as {@link #changing}: the benchmark's test reads what a prompt recorded. */
+  Turndiff turndiff;
+
   private ClaudeCodeSession session;
-  private List<Path> changing;
+
+  /** The files each prompt rewrites. */
+  List<Path> changing;
+
   private int prompt;
 
   @Setup
@@ -86,7 +91,13 @@ public class WatchedPromptBenchmark {
     String id = "p-" + ++prompt;
     session.prompt(id);
     for (Path file : changing) {
-      Files.writeString(file, "// prompt " + prompt + "\n", StandardOpenOption.APPEND);
+      // rewritten whole to a line of its own, as bench scale's turns rewrite their ten: the same
+      // size at every prompt, and the file's name in it so that the ten are ten contents to store,
+      // not one. Appended to, each file grew by a line a prompt, from about 200 bytes at the start
+      // of a run to some 45 KB at its end, and each prompt's work with it: the Stop's reading and
+      // compressing of the ten, the turn's line diffs in the background (what a prompt allocated
+      // more than doubled from the first measured iteration to the last)
+      Files.writeString(file, "// prompt " + prompt + " of " + file.getFileName() + "\n");
     }
     return session.stop(id);
   }

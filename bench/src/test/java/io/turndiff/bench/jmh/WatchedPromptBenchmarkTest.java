@@ -10,6 +10,7 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
@@ -35,17 +36,7 @@ class WatchedPromptBenchmarkTest {
         List<StoredFileChange> recorded =
             benchmark.turndiff.queries().records(stop.turn().orElseThrow()).changes();
         assertEquals(
-            List.of(
-                ChangeKind.MODIFIED,
-                ChangeKind.MODIFIED,
-                ChangeKind.MODIFIED,
-                ChangeKind.MODIFIED,
-                ChangeKind.MODIFIED,
-                ChangeKind.MODIFIED,
-                ChangeKind.MODIFIED,
-                ChangeKind.MODIFIED,
-                ChangeKind.MODIFIED,
-                ChangeKind.MODIFIED),
+            Collections.nCopies(WatchedPromptBenchmark.CHANGED, ChangeKind.MODIFIED),
             recorded.stream().map(change -> change.change().orElseThrow()).toList(),
             "what the Stop of prompt " + prompt + " recorded: " + recorded);
         List<String> now = contents(benchmark.changing);

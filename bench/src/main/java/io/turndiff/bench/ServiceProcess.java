@@ -2,6 +2,7 @@ package io.turndiff.bench;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.turndiff.api.Json;
+import io.turndiff.ownfiles.Proc;
 import io.turndiff.service.ServiceFiles;
 import java.io.File;
 import java.io.IOException;
@@ -40,6 +41,9 @@ final class ServiceProcess implements AutoCloseable {
 
   /** Where {@link #hook} reads its answers: one buffer, so one caller at a time. */
   private final ByteBuffer answers = ByteBuffer.allocate(64 * 1024);
+
+  /** The query naming the runtime's process, read once: {@link #runtimeProcess()}. */
+  private final String runtimeProcess = runtimeProcess();
 
   private final HttpClient http = HttpClient.newHttpClient();
 
@@ -118,16 +122,18 @@ final class ServiceProcess implements AutoCloseable {
 
   /**
    * POSTs a hook's payload to {@code /v1/hooks/<runtime>} as the hook client does: over the
-   * service's Unix domain socket, on a connection of its own closed after it; answered 204, or 200
-   * with a note for the model (a begin after changes no tool call hook announced says so). Not
-   * through the JDK's {@code HttpClient} over loopback TCP, as this did until 2026-12-06: that
-   * client added about 3 ms to every call measured (docs/performance.md), which no runtime's hook
-   * pays.
+   * service's Unix domain socket, on a connection of its own closed after it, naming the runtime's
+   * process ({@code pid}, {@code pid_start}); answered 204, or 200 with a note for the model (a
+   * begin after changes no tool call hook announced says so). Not through the JDK's {@code
+   * HttpClient} over loopback TCP, as this did until 2026-12-06: that client added about 3 ms to
+   * every call measured (docs/performance.md), which no runtime's hook pays.
    */
   void hook(String runtime, String payload) throws Exception {
     int status;
     try {
-      status = SocketHttpClient.sendOnce(socket, answers, "POST", "/v1/hooks/" + runtime, payload);
+      status =
+          SocketHttpClient.sendOnce(
+              socket, answers, "POST", "/v1/hooks/" + runtime + runtimeProcess, payload);
     } catch (IOException e) {
       // a service that could not bind its socket (a path over a socket name's 107 bytes) serves
       // on its port alone: the bench cannot post as the client does then
@@ -140,6 +146,20 @@ final class ServiceProcess implements AutoCloseable {
               + " hook answered "
               + new String(answers.array(), 0, answers.position(), StandardCharsets.UTF_8));
     }
+  }
+
+  /**
+   * The query that names the runtime's process, as the hook client names its runtime with every
+   * call: here the benchmark's own process stands for the runtime, alive as long as the turns (the
+   * service keeps it with each turn it begins). Until 2026-12-07 night the benchmark named none,
+   * and a prompt's begin measured here skipped the runtime's write that every real prompt made.
+   */
+  private static String runtimeProcess() {
+    long self = ProcessHandle.current().pid();
+    long ticks =
+        Proc.startTicks(self)
+            .orElseThrow(() -> new IllegalStateException("no start time of this process in /proc"));
+    return "?pid=" + self + "&pid_start=" + ticks;
   }
 
   private HttpResponse<String> send(String path, String body) throws Exception {

@@ -132,7 +132,7 @@ public final class CaptureService implements AutoCloseable {
    * a new session, with the id {@code turn} or a generated one.
    */
   public BeganTurn beginTurn(Path workspace, Optional<String> session, Optional<String> turn) {
-    return beginTurn(workspace, session, turn, false, true);
+    return beginTurn(workspace, session, turn, false, TurnOpening.NONE, true);
   }
 
   /**
@@ -142,7 +142,20 @@ public final class CaptureService implements AutoCloseable {
    */
   public BeganTurn beginTurn(
       Path workspace, Optional<String> session, Optional<String> turn, boolean bracketsShellCalls) {
-    return beginTurn(workspace, session, turn, bracketsShellCalls, true);
+    return beginTurn(workspace, session, turn, bracketsShellCalls, TurnOpening.NONE);
+  }
+
+  /**
+   * As {@link #beginTurn(Path, Optional, Optional, boolean)}; the prompt and the runtime process of
+   * {@code opening} are kept in the begin's own transaction.
+   */
+  public BeganTurn beginTurn(
+      Path workspace,
+      Optional<String> session,
+      Optional<String> turn,
+      boolean bracketsShellCalls,
+      TurnOpening opening) {
+    return beginTurn(workspace, session, turn, bracketsShellCalls, opening, true);
   }
 
   /**
@@ -152,8 +165,12 @@ public final class CaptureService implements AutoCloseable {
    * by the turn's finish with the index's before-states, not taken as made between turns.
    */
   public BeganTurn beginLateTurn(
-      Path workspace, Optional<String> session, Optional<String> turn, boolean bracketsShellCalls) {
-    return beginTurn(workspace, session, turn, bracketsShellCalls, false);
+      Path workspace,
+      Optional<String> session,
+      Optional<String> turn,
+      boolean bracketsShellCalls,
+      TurnOpening opening) {
+    return beginTurn(workspace, session, turn, bracketsShellCalls, opening, false);
   }
 
   private BeganTurn beginTurn(
@@ -161,6 +178,7 @@ public final class CaptureService implements AutoCloseable {
       Optional<String> session,
       Optional<String> turn,
       boolean bracketsShellCalls,
+      TurnOpening opening,
       boolean indexToNow) {
     session.ifPresent(id -> ExternalIds.requireValid("session", id));
     turn.ifPresent(id -> ExternalIds.requireValid("turn", id));
@@ -183,7 +201,8 @@ public final class CaptureService implements AutoCloseable {
                 held,
                 true,
                 (tx, outside) ->
-                    register(tx, workspace, held, session, turn, bracketsShellCalls, outside));
+                    register(
+                        tx, workspace, held, session, turn, bracketsShellCalls, opening, outside));
         began.outsideTurn().ifPresent(outside -> afterFinish.accept(outside.id()));
       } else {
         if (known.isPresent() && tracker.isTracked(known.get())) {
@@ -199,6 +218,7 @@ public final class CaptureService implements AutoCloseable {
                         session,
                         turn,
                         bracketsShellCalls,
+                        opening,
                         OutsideChanges.NONE));
       }
       if (lease == null) {
@@ -223,7 +243,9 @@ public final class CaptureService implements AutoCloseable {
 
   /**
    * Registers the workspace (or finds it) and begins the turn in one transaction: the turn's id is
-   * new, and its session is the one given (in this workspace) or a new one.
+   * new, and its session is the one given (in this workspace) or a new one. The opening's prompt
+   * and runtime process go in the same transaction: each in a write of its own after the begin cost
+   * a prompt two more commits (docs/performance.md, "A prompt's begin in one commit").
    */
   private Registered register(
       StoreTransaction tx,
@@ -232,6 +254,7 @@ public final class CaptureService implements AutoCloseable {
       Optional<String> session,
       Optional<String> turn,
       boolean bracketsShellCalls,
+      TurnOpening opening,
       OutsideChanges outside) {
     StoredWorkspace registered =
         tx.workspaces()
@@ -256,6 +279,10 @@ public final class CaptureService implements AutoCloseable {
     StoredTurn begun = tx.turns().begin(turnId, chosen, TurnKind.AGENT);
     if (bracketsShellCalls) {
       tx.turns().markBracketingCalls(begun.id());
+    }
+    opening.runtime().ifPresent(runtime -> tx.turns().recordRuntime(begun.id(), runtime));
+    if (opening.prompt().isPresent() && tx.prompts().kept()) {
+      tx.prompts().record(begun.id(), opening.prompt().get());
     }
     return new Registered(
         registered.id(),

@@ -7,6 +7,7 @@ import io.turndiff.api.Turndiff;
 import io.turndiff.capture.BeganTurn;
 import io.turndiff.capture.ShellCall;
 import io.turndiff.capture.SnapshotVerdict;
+import io.turndiff.capture.TurnOpening;
 import io.turndiff.capture.TurnSummary;
 import io.turndiff.hooks.install.HookRuntime;
 import io.turndiff.model.ExternalIds;
@@ -300,27 +301,10 @@ final class HookTurns {
       if (open.isPresent()) {
         finish(open.get().externalId());
       }
-      String began = beginFor(call.runtimeTurn());
-      call.prompt().ifPresent(prompt -> keepPrompt(began, prompt));
-    }
-
-    /**
-     * The prompt that began {@code turnId}, kept as its own when the store keeps prompts (a local
-     * store unless told not to, a shared one only when told to: {@link
-     * io.turndiff.store.Prompts#kept}); otherwise it is dropped here, never written anywhere.
-     */
-    private void keepPrompt(String turnId, String prompt) {
-      turndiff
-          .store()
-          .write(
-              tx -> {
-                if (tx.prompts().kept()) {
-                  tx.turns()
-                      .byExternalId(turnId)
-                      .ifPresent(began -> tx.prompts().record(began.id(), prompt));
-                }
-                return null;
-              });
+      // the prompt is kept as the turn's in the begin's transaction when the store keeps prompts
+      // (a local store unless told not to, a shared one only when told to: Prompts#kept);
+      // otherwise it is dropped there, never written anywhere
+      beginFor(call.runtimeTurn(), call.prompt());
     }
 
     private void snapshot() {
@@ -446,7 +430,7 @@ final class HookTurns {
         }
         finish(id);
       }
-      return beginFor(runtimeTurn);
+      return beginFor(runtimeTurn, Optional.empty());
     }
 
     private void finish(String id) {
@@ -458,8 +442,9 @@ final class HookTurns {
     /**
      * Begins a turn for the runtime turn {@code runtimeTurn}: with its id, or the next continuation
      * {@code …+n} when a turn of that id exists; with a generated id when the runtime gave none.
+     * The prompt and the runtime process the hook script named are kept in the begin's transaction.
      */
-    private String beginFor(Optional<String> runtimeTurn) {
+    private String beginFor(Optional<String> runtimeTurn, Optional<String> prompt) {
       Path workspace =
           admitted.apply(workspaces.of(call.cwd().orElseThrow(), query.gitRoot()).toString());
       if (query.autoTrack()) {
@@ -471,6 +456,7 @@ final class HookTurns {
               .map(given -> HookIds.of(call.runtime(), given))
               .map(this::unusedContinuation)
               .orElseGet(() -> generatedTurn(session));
+      TurnOpening opening = new TurnOpening(prompt, query.runtime());
       BeganTurn began =
           spooledAt.isPresent()
               ? turndiff
@@ -479,14 +465,18 @@ final class HookTurns {
                       workspace,
                       Optional.of(session),
                       Optional.of(id),
-                      HookRuntime.of(call.runtime()).bracketsShellCalls())
+                      HookRuntime.of(call.runtime()).bracketsShellCalls(),
+                      opening)
               : turndiff
                   .capture()
                   .beginTurn(
                       workspace,
                       Optional.of(session),
                       Optional.of(id),
-                      HookRuntime.of(call.runtime()).bracketsShellCalls());
+                      HookRuntime.of(call.runtime()).bracketsShellCalls(),
+                      opening);
+      // recorded with the begin: recordRuntime has nothing to write for this call
+      query.runtime().ifPresent(runtime -> memory.runtimeOf.put(began.turn(), runtime));
       memory.session = session;
       runtimeTurn.ifPresent(given -> memory.runtimeTurnOf.put(began.turn(), given));
       events.began(began);

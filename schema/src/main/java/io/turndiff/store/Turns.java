@@ -360,15 +360,23 @@ public final class Turns {
   /**
    * Records {@code runtime} as the process that sends the turn's hook calls (a resumed session's
    * new process replaces its predecessor's): while it runs, the turn is not one whose runtime is
-   * gone.
+   * gone. Prepared once per connection, as a prompt through the hook client runs it in its begin.
    */
   public void recordRuntime(long turnId, RuntimeProcess runtime) {
-    dsl.update(TURN)
-        .set(TURN.RUNTIME_PID, runtime.pid())
-        .set(TURN.RUNTIME_START_TICKS, runtime.startTicks())
-        .set(TURN.RUNTIME_BOOT_ID, runtime.bootId().orElse(null))
-        .where(TURN.ID.eq(turnId))
-        .execute();
+    prepared
+        .get(
+            "turn.recordRuntime",
+            q ->
+                q.update(TURN)
+                    .set(TURN.RUNTIME_PID, DSL.param("pid", Long.class))
+                    .set(TURN.RUNTIME_START_TICKS, DSL.param("start_ticks", Long.class))
+                    .set(TURN.RUNTIME_BOOT_ID, DSL.param("boot_id", String.class))
+                    .where(TURN.ID.eq(DSL.param("id", Long.class))))
+        .bind("pid", runtime.pid())
+        .bind("start_ticks", runtime.startTicks())
+        .bind("boot_id", runtime.bootId().orElse(null))
+        .bind("id", turnId)
+        .update();
   }
 
   /**

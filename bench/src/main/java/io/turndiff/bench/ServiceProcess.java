@@ -43,7 +43,7 @@ final class ServiceProcess implements AutoCloseable {
   private final ByteBuffer answers = ByteBuffer.allocate(64 * 1024);
 
   /** The query naming the runtime's process, read once: {@link #runtimeProcess()}. */
-  private final String runtimeProcess = runtimeProcess();
+  private final String runtimeQuery = runtimeProcess();
 
   private final HttpClient http = HttpClient.newHttpClient();
 
@@ -133,7 +133,7 @@ final class ServiceProcess implements AutoCloseable {
     try {
       status =
           SocketHttpClient.sendOnce(
-              socket, answers, "POST", "/v1/hooks/" + runtime + runtimeProcess, payload);
+              socket, answers, "POST", "/v1/hooks/" + runtime + runtimeQuery, payload);
     } catch (IOException e) {
       // a service that could not bind its socket (a path over a socket name's 107 bytes) serves
       // on its port alone: the bench cannot post as the client does then

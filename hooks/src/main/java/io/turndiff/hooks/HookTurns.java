@@ -301,9 +301,7 @@ final class HookTurns {
       if (open.isPresent()) {
         finish(open.get().externalId());
       }
-      // the prompt is kept as the turn's in the begin's transaction when the store keeps prompts
-      // (a local store unless told not to, a shared one only when told to: Prompts#kept);
-      // otherwise it is dropped there, never written anywhere
+      // the prompt goes with the begin, which keeps it or drops it (TurnOpening)
       beginFor(call.runtimeTurn(), call.prompt());
     }
 
@@ -457,23 +455,20 @@ final class HookTurns {
               .map(this::unusedContinuation)
               .orElseGet(() -> generatedTurn(session));
       TurnOpening opening = new TurnOpening(prompt, query.runtime());
+      boolean bracketsShellCalls = HookRuntime.of(call.runtime()).bracketsShellCalls();
       BeganTurn began =
           spooledAt.isPresent()
               ? turndiff
                   .capture()
                   .beginLateTurn(
-                      workspace,
-                      Optional.of(session),
-                      Optional.of(id),
-                      HookRuntime.of(call.runtime()).bracketsShellCalls(),
-                      opening)
+                      workspace, Optional.of(session), Optional.of(id), bracketsShellCalls, opening)
               : turndiff
                   .capture()
                   .beginTurn(
                       workspace,
                       Optional.of(session),
                       Optional.of(id),
-                      HookRuntime.of(call.runtime()).bracketsShellCalls(),
+                      bracketsShellCalls,
                       opening);
       // recorded with the begin: recordRuntime has nothing to write for this call
       query.runtime().ifPresent(runtime -> memory.runtimeOf.put(began.turn(), runtime));

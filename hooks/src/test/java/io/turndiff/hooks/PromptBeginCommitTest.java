@@ -82,6 +82,13 @@ class PromptBeginCommitTest {
 
     assertEquals(List.of("begun"), calls.prompt("p-1").outcomes());
     assertEquals(runtime.pid() + " " + runtime.startTicks() + " ", runtimeOf("claude-code:p-1"));
+    assertEquals(
+        "1",
+        StoreRows.text(
+            calls.turndiff.store(),
+            "SELECT count(*) FROM turn WHERE external_id = 'claude-code:p-1'"
+                + " AND runtime_boot_id IS NULL"),
+        "no boot id: NULL, not a text");
     assertEquals("0", count("claude-code:p-1"), "a prompt this store does not keep");
 
     calls
@@ -120,8 +127,13 @@ class PromptBeginCommitTest {
     return " WHERE turn_id = (SELECT id FROM turn WHERE external_id = '" + turn + "')";
   }
 
-  /** This process's writes to the store so far ({@link Store#changeMark}: a SQLite store). */
+  /**
+   * This process's writes to the store so far ({@link Store#changeMark}: a SQLite store). The mark
+   * is not taken while another thread writes: the line diffs a finish or an outside turn left to
+   * the background are stored first (their writes are not counted).
+   */
   private long writes() {
+    calls.turndiff.diffs().awaitAskedFor();
     return calls.turndiff.store().changeMark().orElseThrow().writes();
   }
 }

@@ -88,9 +88,10 @@ public class HookTurnBenchmark {
 
   /**
    * Writes the prompt's number over the file's first bytes, in a line of one width, without
-   * truncating it: the write changes one line and leaves the file its size, so every prompt of a
-   * run works on files of 10 KB. Appending a line instead grew each file by some hundreds of bytes
-   * over a run of a few thousand prompts, and the later prompts' work with it.
+   * truncating it: the file keeps its size, so every prompt of a run works on files of 10 KB (the
+   * first write splits the file's first line, its package line being longer; every later one
+   * changes one line). Appending a line instead grew each file by some hundreds of bytes over a run
+   * of a few thousand prompts, and the later prompts' work with it.
    */
   private static void rewriteFirstLine(Path file, int prompt) throws IOException {
     byte[] line = "// prompt %010d\n".formatted(prompt).getBytes(StandardCharsets.US_ASCII);

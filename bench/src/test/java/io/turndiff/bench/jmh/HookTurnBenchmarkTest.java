@@ -11,6 +11,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Collections;
 import java.util.List;
+import java.util.Optional;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 
@@ -40,7 +41,7 @@ class HookTurnBenchmarkTest {
         List<ChangeKind> recorded =
             benchmark.turndiff.queries().records(stop.turn().orElseThrow()).changes().stream()
                 .map(StoredFileChange::change)
-                .map(change -> change.orElseThrow())
+                .map(Optional::orElseThrow)
                 .toList();
         assertEquals(
             Collections.nCopies(HookTurnBenchmark.CALLS, ChangeKind.MODIFIED),

@@ -5,7 +5,9 @@ import static io.turndiff.store.jooq.Tables.DIRECTORY_CHANGE;
 import io.turndiff.model.DirectoryState;
 import io.turndiff.model.WorkspacePath;
 import io.turndiff.store.jooq.tables.records.DirectoryChangeRecord;
+import java.util.ArrayList;
 import java.util.Collection;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -126,10 +128,34 @@ public final class DirectoryChanges {
 
   /** The directory changes of the turns, by path, then turn. */
   public List<StoredDirectoryChange> ofTurns(Collection<Long> turnIds) {
-    return dsl.selectFrom(DIRECTORY_CHANGE)
-        .where(DIRECTORY_CHANGE.TURN_ID.in(turnIds))
-        .orderBy(DIRECTORY_CHANGE.PATH, DIRECTORY_CHANGE.TURN_ID)
-        .fetch(DirectoryChanges::toStored);
+    // prepared per length of its IN list (KeysFound.preparedIn), as every rewind's plan reads its
+    // turns': rendered by jOOQ it was 1.5 % of a 57-file rewind's wall time. Sorted here again, in
+    // the database's order (a path's bytes unsigned, then the turn), when more turns than one list
+    // holds were asked in several
+    List<StoredDirectoryChange> changes = new ArrayList<>();
+    KeysFound.inQueries(
+        turnIds,
+        some ->
+            changes.addAll(
+                KeysFound.preparedIn(
+                        prepared,
+                        "directory_change.ofTurns",
+                        some,
+                        Long.class,
+                        (q, turns) ->
+                            q.selectFrom(DIRECTORY_CHANGE)
+                                .where(DIRECTORY_CHANGE.TURN_ID.in(turns))
+                                .orderBy(DIRECTORY_CHANGE.PATH, DIRECTORY_CHANGE.TURN_ID))
+                    .records(
+                        dsl,
+                        DIRECTORY_CHANGE.fields(),
+                        row -> toStored(row.into(DIRECTORY_CHANGE)))));
+    if (turnIds.size() > KeysFound.PER_QUERY) {
+      changes.sort(
+          Comparator.comparing(StoredDirectoryChange::path)
+              .thenComparingLong(StoredDirectoryChange::turnId));
+    }
+    return changes;
   }
 
   private static StoredDirectoryChange toStored(DirectoryChangeRecord row) {

@@ -52,10 +52,12 @@ public final class FileChanges {
 
   private final DSLContext dsl;
   private final PreparedQueries prepared;
+  private final SharedChanges shared;
 
-  FileChanges(DSLContext dsl, PreparedQueries prepared) {
+  FileChanges(DSLContext dsl, PreparedQueries prepared, SharedChanges shared) {
     this.dsl = dsl;
     this.prepared = prepared;
+    this.shared = shared;
   }
 
   /** The id of the turn's file change for {@code path}, if the path has one. */
@@ -669,7 +671,7 @@ public final class FileChanges {
   private List<StoredFileChange> withCallsAndSharers(List<Record> rows) {
     List<Long> ids = rows.stream().map(row -> row.get(FILE_CHANGE.ID)).toList();
     Map<Long, List<StoredToolCall>> toolCalls = toolCallsOf(ids);
-    Map<Long, List<SharedChanges.SharedTurn>> shared = new SharedChanges(dsl).of(ids);
+    Map<Long, List<SharedChanges.SharedTurn>> shared = this.shared.of(ids);
     List<StoredFileChange> changes = new ArrayList<>(rows.size());
     for (Record row : rows) {
       SnapshotRecord beforeRow = row.into(BEFORE);
@@ -687,24 +689,40 @@ public final class FileChanges {
 
   private Map<Long, List<StoredToolCall>> toolCallsOf(List<Long> fileChanges) {
     Map<Long, List<StoredToolCall>> byChange = new LinkedHashMap<>();
-    if (fileChanges.isEmpty()) {
-      return byChange;
-    }
-    dsl.select(FILE_CHANGE_TOOL_CALL.FILE_CHANGE_ID)
-        .select(TOOL_CALL.fields())
-        .from(FILE_CHANGE_TOOL_CALL)
-        .join(TOOL_CALL)
-        .on(TOOL_CALL.ID.eq(FILE_CHANGE_TOOL_CALL.TOOL_CALL_ID))
-        .where(FILE_CHANGE_TOOL_CALL.FILE_CHANGE_ID.in(fileChanges))
-        .orderBy(TOOL_CALL.ID)
-        .forEach(
-            row ->
-                byChange
-                    .computeIfAbsent(
-                        row.get(FILE_CHANGE_TOOL_CALL.FILE_CHANGE_ID), id -> new ArrayList<>())
-                    .add(ToolCalls.toStored(row.into(TOOL_CALL))));
+    // prepared per length of its IN list (KeysFound.preparedIn): rendered by jOOQ at every read of
+    // a turn's changes it was 1.6 % of a 57-file rewind's wall time. All of one change's calls fall
+    // in one list, in the calls' order
+    KeysFound.inQueries(
+        fileChanges,
+        some ->
+            KeysFound.preparedIn(
+                    prepared,
+                    "file_change_tool_call.of",
+                    some,
+                    Long.class,
+                    (q, changes) ->
+                        q.select(CALLS_OF_CHANGES)
+                            .from(FILE_CHANGE_TOOL_CALL)
+                            .join(TOOL_CALL)
+                            .on(TOOL_CALL.ID.eq(FILE_CHANGE_TOOL_CALL.TOOL_CALL_ID))
+                            .where(FILE_CHANGE_TOOL_CALL.FILE_CHANGE_ID.in(changes))
+                            .orderBy(TOOL_CALL.ID))
+                .records(dsl, CALLS_OF_CHANGES, row -> row)
+                .forEach(
+                    row ->
+                        byChange
+                            .computeIfAbsent(
+                                row.get(FILE_CHANGE_TOOL_CALL.FILE_CHANGE_ID),
+                                id -> new ArrayList<>())
+                            .add(ToolCalls.toStored(row.into(TOOL_CALL)))));
     return byChange;
   }
+
+  /** A file change's id, then the columns of one of its tool calls. */
+  private static final Field<?>[] CALLS_OF_CHANGES =
+      Stream.concat(
+              Stream.of(FILE_CHANGE_TOOL_CALL.FILE_CHANGE_ID), Arrays.stream(TOOL_CALL.fields()))
+          .toArray(Field<?>[]::new);
 
   private static StoredFileChange toStored(
       FileChangeRecord row,

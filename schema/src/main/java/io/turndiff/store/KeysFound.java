@@ -105,8 +105,13 @@ final class KeysFound {
   private static final String[] IN_LIST =
       IntStream.range(0, listLength(PER_QUERY)).mapToObj(i -> "k" + i).toArray(String[]::new);
 
-  /** The length of the list that holds {@code count} values: the power of two at or above it. */
-  private static int listLength(int count) {
+  /**
+   * The length of the list that holds {@code count} values: the power of two at or above it. A
+   * statement prepared for each exact count would be prepared again for nearly every new count;
+   * with the rest of the list filled with a value already in it, seven lengths serve every count up
+   * to 64 and ten up to {@link #PER_QUERY}.
+   */
+  static int listLength(int count) {
     return Integer.highestOneBit(Math.max(1, count * 2 - 1));
   }
 

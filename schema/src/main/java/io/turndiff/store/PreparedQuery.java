@@ -29,8 +29,8 @@ import org.jooq.conf.ParamType;
  * <p>Every value in the query is one of those parameters unless it is inlined: a constant written
  * as it is ({@code TOOL_CALL.SHELL.eq(1L)}) becomes a parameter of its own that no caller binds:
  * SQLite runs the statement with NULL there (a condition then matches nothing), PostgreSQL's driver
- * refuses it. Constants go in with {@code DSL.inline} ({@code FinishStatementsTest} fails with the
- * shell calls' constant written as it is).
+ * refuses it. So {@link #of} refuses a parameter without a name, and constants go in with {@code
+ * DSL.inline}.
  */
 final class PreparedQuery implements AutoCloseable {
 
@@ -67,9 +67,16 @@ final class PreparedQuery implements AutoCloseable {
     dsl.extractParams(query)
         .forEach(
             (name, param) -> {
-              if (!param.isInline()) {
-                names.add(name);
+              if (param.isInline()) {
+                return;
               }
+              if (param.getParamName() == null) {
+                // a constant written as it is (a value, or setNull): no caller binds it, so refuse
+                // it here on both dialects rather than run it with NULL on SQLite
+                throw new IllegalStateException(
+                    "a value without a name (inline it) at placeholder " + name + " of " + sql);
+              }
+              names.add(name);
             });
     if (names.size() != sql.chars().filter(c -> c == '?').count()) {
       throw new IllegalStateException(

@@ -9,14 +9,21 @@ import java.util.Locale;
 import java.util.Optional;
 import java.util.OptionalInt;
 import org.jooq.DSLContext;
+import org.jooq.impl.DSL;
 
-/** The directories a rewind operation creates and removes: its plan, then its journal. */
+/**
+ * The directories a rewind operation creates and removes: its plan, then its journal. Each
+ * statement is prepared once per connection, as a rewind's others are (docs/performance.md, "A
+ * rewind's statements prepared").
+ */
 public final class RewindDirectories {
 
   private final DSLContext dsl;
+  private final PreparedQueries prepared;
 
-  RewindDirectories(DSLContext dsl) {
+  RewindDirectories(DSLContext dsl, PreparedQueries prepared) {
     this.dsl = dsl;
+    this.prepared = prepared;
   }
 
   /**
@@ -25,22 +32,39 @@ public final class RewindDirectories {
    */
   public long plan(
       long operationId, WorkspacePath path, StoredRewindDirectory.Action action, OptionalInt mode) {
-    dsl.insertInto(REWIND_DIRECTORY)
-        .set(REWIND_DIRECTORY.OPERATION_ID, operationId)
-        .set(REWIND_DIRECTORY.PATH, path.bytes())
-        .set(REWIND_DIRECTORY.ACTION, action.code())
-        .set(REWIND_DIRECTORY.MODE, mode.isPresent() ? (Long) (long) mode.getAsInt() : null)
-        .set(REWIND_DIRECTORY.STATUS, StoredRewindDirectory.Status.PLANNED.code())
-        .onConflictDoNothing()
-        .execute();
-    return dsl.select(REWIND_DIRECTORY.ID)
-        .from(REWIND_DIRECTORY)
-        .where(
-            REWIND_DIRECTORY
-                .OPERATION_ID
-                .eq(operationId)
-                .and(REWIND_DIRECTORY.PATH.eq(path.bytes())))
-        .fetchOne(REWIND_DIRECTORY.ID);
+    prepared
+        .get(
+            "rewind_directory.plan",
+            q ->
+                q.insertInto(REWIND_DIRECTORY)
+                    .set(REWIND_DIRECTORY.OPERATION_ID, DSL.param("operation", Long.class))
+                    .set(REWIND_DIRECTORY.PATH, DSL.param("path", byte[].class))
+                    .set(REWIND_DIRECTORY.ACTION, DSL.param("action", String.class))
+                    .set(REWIND_DIRECTORY.MODE, DSL.param("mode", Long.class))
+                    .set(
+                        REWIND_DIRECTORY.STATUS,
+                        DSL.inline(StoredRewindDirectory.Status.PLANNED.code()))
+                    .onConflictDoNothing())
+        .bind("operation", operationId)
+        .bind("path", path.bytes())
+        .bind("action", action.code())
+        .bind("mode", mode.isPresent() ? (Long) (long) mode.getAsInt() : null)
+        .update();
+    return prepared
+        .get(
+            "rewind_directory.id",
+            q ->
+                q.select(REWIND_DIRECTORY.ID)
+                    .from(REWIND_DIRECTORY)
+                    .where(
+                        REWIND_DIRECTORY
+                            .OPERATION_ID
+                            .eq(DSL.param("operation", Long.class))
+                            .and(REWIND_DIRECTORY.PATH.eq(DSL.param("path", byte[].class)))))
+        .bind("operation", operationId)
+        .bind("path", path.bytes())
+        .firstLong()
+        .orElseThrow(() -> new StoreException("no planned directory " + path));
   }
 
   public void mark(
@@ -48,20 +72,33 @@ public final class RewindDirectories {
       StoredRewindDirectory.Status status,
       Optional<String> reason,
       Optional<String> detail) {
-    dsl.update(REWIND_DIRECTORY)
-        .set(REWIND_DIRECTORY.STATUS, status.code())
-        .set(REWIND_DIRECTORY.REASON, reason.orElse(null))
-        .set(REWIND_DIRECTORY.DETAIL, detail.orElse(null))
-        .where(REWIND_DIRECTORY.ID.eq(id))
-        .execute();
+    prepared
+        .get(
+            "rewind_directory.mark",
+            q ->
+                q.update(REWIND_DIRECTORY)
+                    .set(REWIND_DIRECTORY.STATUS, DSL.param("status", String.class))
+                    .set(REWIND_DIRECTORY.REASON, DSL.param("reason", String.class))
+                    .set(REWIND_DIRECTORY.DETAIL, DSL.param("detail", String.class))
+                    .where(REWIND_DIRECTORY.ID.eq(DSL.param("id", Long.class))))
+        .bind("status", status.code())
+        .bind("reason", reason.orElse(null))
+        .bind("detail", detail.orElse(null))
+        .bind("id", id)
+        .update();
   }
 
   /** The operation's directories, by path. */
   public List<StoredRewindDirectory> of(long operationId) {
-    return dsl.selectFrom(REWIND_DIRECTORY)
-        .where(REWIND_DIRECTORY.OPERATION_ID.eq(operationId))
-        .orderBy(REWIND_DIRECTORY.PATH)
-        .fetch(RewindDirectories::toStored);
+    return prepared
+        .get(
+            "rewind_directory.of",
+            q ->
+                q.selectFrom(REWIND_DIRECTORY)
+                    .where(REWIND_DIRECTORY.OPERATION_ID.eq(DSL.param("operation", Long.class)))
+                    .orderBy(REWIND_DIRECTORY.PATH))
+        .bind("operation", operationId)
+        .records(dsl, REWIND_DIRECTORY.fields(), row -> toStored(row.into(REWIND_DIRECTORY)));
   }
 
   private static StoredRewindDirectory toStored(RewindDirectoryRecord row) {

@@ -14,18 +14,20 @@ import io.turndiff.model.Sha256;
 import io.turndiff.model.WorkspacePath;
 import io.turndiff.store.jooq.tables.Snapshot;
 import io.turndiff.store.jooq.tables.records.RewindEntryRecord;
-import io.turndiff.store.jooq.tables.records.RewindOperationRecord;
 import java.time.InstantSource;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collection;
+import java.util.Comparator;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.stream.Stream;
 import org.jooq.DSLContext;
 import org.jooq.Field;
+import org.jooq.InsertResultStep;
 import org.jooq.Param;
 import org.jooq.Query;
 import org.jooq.Record;
@@ -55,38 +57,74 @@ public final class RewindOperations {
       List<WorkspacePath> paths,
       Optional<String> beforeToolCall,
       Optional<Integer> hunk) {
-    RewindOperationRecord row = dsl.newRecord(REWIND_OPERATION);
-    row.setBeforeToolCall(beforeToolCall.orElse(null));
-    row.setHunk(hunk.map(Integer::longValue).orElse(null));
-    row.setExternalId(externalId);
-    row.setSessionId(sessionId);
-    row.setTargetTurnId(targetTurnId);
-    row.setScope(scope);
-    row.setForce(force ? 1L : 0L);
-    row.setState("applying");
-    row.setRewindTurnId(rewindTurnId);
-    row.setCreatedAt(clock.millis());
-    row.store();
+    long id =
+        prepared
+            .insertReturningKey("rewind_operation.create", RewindOperations::insertQuery)
+            .bind("external_id", externalId)
+            .bind("session", sessionId)
+            .bind("target_turn", targetTurnId)
+            .bind("scope", scope)
+            .bind("force", force ? 1L : 0L)
+            .bind("rewind_turn", rewindTurnId)
+            .bind("created_at", clock.millis())
+            .bind("before_tool_call", beforeToolCall.orElse(null))
+            .bind("hunk", hunk.map(Integer::longValue).orElse(null))
+            .insert()
+            .orElseThrow();
+    PreparedQuery turnRow =
+        prepared.get(
+            "rewind_operation.createTurn",
+            q ->
+                q.insertInto(REWIND_OPERATION_TURN)
+                    .set(REWIND_OPERATION_TURN.OPERATION_ID, DSL.param("operation", Long.class))
+                    .set(REWIND_OPERATION_TURN.TURN_ID, DSL.param("turn", Long.class)));
     for (long turnId : turnIds) {
-      dsl.insertInto(REWIND_OPERATION_TURN)
-          .set(REWIND_OPERATION_TURN.OPERATION_ID, row.getId())
-          .set(REWIND_OPERATION_TURN.TURN_ID, turnId)
-          .execute();
+      turnRow.bind("operation", id).bind("turn", turnId).addBatch();
     }
+    turnRow.runBatch();
+    PreparedQuery pathRow =
+        prepared.get(
+            "rewind_operation.createPath",
+            q ->
+                q.insertInto(REWIND_OPERATION_PATH)
+                    .set(REWIND_OPERATION_PATH.OPERATION_ID, DSL.param("operation", Long.class))
+                    .set(REWIND_OPERATION_PATH.PATH, DSL.param("path", byte[].class)));
     for (WorkspacePath path : paths) {
-      dsl.insertInto(REWIND_OPERATION_PATH)
-          .set(REWIND_OPERATION_PATH.OPERATION_ID, row.getId())
-          .set(REWIND_OPERATION_PATH.PATH, path.bytes())
-          .execute();
+      pathRow.bind("operation", id).bind("path", path.bytes()).addBatch();
     }
+    pathRow.runBatch();
     return byExternalId(externalId).orElseThrow();
   }
 
+  private static InsertResultStep<?> insertQuery(DSLContext q) {
+    return q.insertInto(REWIND_OPERATION)
+        .set(REWIND_OPERATION.EXTERNAL_ID, DSL.param("external_id", String.class))
+        .set(REWIND_OPERATION.SESSION_ID, DSL.param("session", Long.class))
+        .set(REWIND_OPERATION.TARGET_TURN_ID, DSL.param("target_turn", Long.class))
+        .set(REWIND_OPERATION.SCOPE, DSL.param("scope", String.class))
+        .set(REWIND_OPERATION.FORCE, DSL.param("force", Long.class))
+        .set(REWIND_OPERATION.STATE, DSL.inline("applying"))
+        .set(REWIND_OPERATION.REWIND_TURN_ID, DSL.param("rewind_turn", Long.class))
+        .set(REWIND_OPERATION.CREATED_AT, DSL.param("created_at", Long.class))
+        .set(REWIND_OPERATION.BEFORE_TOOL_CALL, DSL.param("before_tool_call", String.class))
+        .set(REWIND_OPERATION.HUNK, DSL.param("hunk", Long.class))
+        .returning(REWIND_OPERATION.ID);
+  }
+
   public Optional<StoredRewindOperation> byExternalId(String externalId) {
-    return dsl.selectFrom(REWIND_OPERATION)
-        .where(REWIND_OPERATION.EXTERNAL_ID.eq(externalId))
-        .fetchOptional()
-        .map(this::toStored);
+    return operations(
+            prepared
+                .get(
+                    "rewind_operation.byExternalId",
+                    q ->
+                        q.select(RewindOperationRow.COLUMNS)
+                            .from(REWIND_OPERATION)
+                            .where(
+                                REWIND_OPERATION.EXTERNAL_ID.eq(
+                                    DSL.param("external_id", String.class))))
+                .bind("external_id", externalId))
+        .stream()
+        .findFirst();
   }
 
   /**
@@ -94,20 +132,27 @@ public final class RewindOperations {
    * paths, or to before one of its tool calls, does not rewind the turn).
    */
   public Optional<StoredRewindOperation> thatRewound(long turnId) {
-    return dsl.select(REWIND_OPERATION.fields())
-        .from(REWIND_OPERATION)
-        .join(REWIND_OPERATION_TURN)
-        .on(REWIND_OPERATION_TURN.OPERATION_ID.eq(REWIND_OPERATION.ID))
-        .where(REWIND_OPERATION_TURN.TURN_ID.eq(turnId))
-        .and(REWIND_OPERATION.BEFORE_TOOL_CALL.isNull())
-        .andNotExists(
-            dsl.selectOne()
-                .from(REWIND_OPERATION_PATH)
-                .where(REWIND_OPERATION_PATH.OPERATION_ID.eq(REWIND_OPERATION.ID)))
-        .orderBy(REWIND_OPERATION.ID.desc())
-        .limit(1)
-        .fetchOptional()
-        .map(row -> toStored(row.into(REWIND_OPERATION)));
+    return operations(
+            prepared
+                .get(
+                    "rewind_operation.thatRewound",
+                    q ->
+                        q.select(RewindOperationRow.COLUMNS)
+                            .from(REWIND_OPERATION)
+                            .join(REWIND_OPERATION_TURN)
+                            .on(REWIND_OPERATION_TURN.OPERATION_ID.eq(REWIND_OPERATION.ID))
+                            .where(REWIND_OPERATION_TURN.TURN_ID.eq(DSL.param("turn", Long.class)))
+                            .and(REWIND_OPERATION.BEFORE_TOOL_CALL.isNull())
+                            .andNotExists(
+                                q.selectOne()
+                                    .from(REWIND_OPERATION_PATH)
+                                    .where(
+                                        REWIND_OPERATION_PATH.OPERATION_ID.eq(REWIND_OPERATION.ID)))
+                            .orderBy(REWIND_OPERATION.ID.desc())
+                            .limit(DSL.inline(1)))
+                .bind("turn", turnId))
+        .stream()
+        .findFirst();
   }
 
   /**
@@ -115,20 +160,28 @@ public final class RewindOperations {
    * first; not a rewind of one hunk, which put back only part of its path.
    */
   public List<StoredRewindOperation> pathRewindsDoneOf(long turnId) {
-    return dsl.selectFrom(REWIND_OPERATION)
-        .where(
-            REWIND_OPERATION
-                .TARGET_TURN_ID
-                .eq(turnId)
-                .and(REWIND_OPERATION.SCOPE.eq("turn"))
-                .and(REWIND_OPERATION.STATE.eq("done"))
-                .and(REWIND_OPERATION.HUNK.isNull())
-                .andExists(
-                    dsl.selectOne()
-                        .from(REWIND_OPERATION_PATH)
-                        .where(REWIND_OPERATION_PATH.OPERATION_ID.eq(REWIND_OPERATION.ID))))
-        .orderBy(REWIND_OPERATION.ID)
-        .fetch(this::toStored);
+    return operations(
+        prepared
+            .get(
+                "rewind_operation.pathRewindsDoneOf",
+                q ->
+                    q.select(RewindOperationRow.COLUMNS)
+                        .from(REWIND_OPERATION)
+                        .where(
+                            REWIND_OPERATION
+                                .TARGET_TURN_ID
+                                .eq(DSL.param("turn", Long.class))
+                                .and(REWIND_OPERATION.SCOPE.eq(DSL.inline("turn")))
+                                .and(REWIND_OPERATION.STATE.eq(DSL.inline("done")))
+                                .and(REWIND_OPERATION.HUNK.isNull())
+                                .andExists(
+                                    q.selectOne()
+                                        .from(REWIND_OPERATION_PATH)
+                                        .where(
+                                            REWIND_OPERATION_PATH.OPERATION_ID.eq(
+                                                REWIND_OPERATION.ID))))
+                        .orderBy(REWIND_OPERATION.ID))
+            .bind("turn", turnId));
   }
 
   /**
@@ -186,12 +239,25 @@ public final class RewindOperations {
    * The operation each rewind turn among {@code turnIds} records (finished or not), by turn row id.
    */
   public Map<Long, StoredRewindOperation> recordedBy(Collection<Long> turnIds) {
+    List<RewindOperationRow> rows = new ArrayList<>();
+    KeysFound.inQueries(
+        turnIds,
+        some ->
+            rows.addAll(
+                KeysFound.preparedIn(
+                        prepared,
+                        "rewind_operation.recordedBy",
+                        some,
+                        Long.class,
+                        (q, turns) ->
+                            q.select(RewindOperationRow.COLUMNS)
+                                .from(REWIND_OPERATION)
+                                .where(REWIND_OPERATION.REWIND_TURN_ID.in(turns)))
+                    .rows(RewindOperationRow::read)));
+    // in the operations' order, over every list the turns were asked in
+    rows.sort(Comparator.comparingLong(RewindOperationRow::id));
     Map<Long, StoredRewindOperation> byTurn = new LinkedHashMap<>();
-    dsl.selectFrom(REWIND_OPERATION)
-        .where(REWIND_OPERATION.REWIND_TURN_ID.in(turnIds))
-        .orderBy(REWIND_OPERATION.ID)
-        .fetch(this::toStored)
-        .forEach(operation -> byTurn.put(operation.rewindTurnId(), operation));
+    rows.stream().map(this::toStored).forEach(op -> byTurn.put(op.rewindTurnId(), op));
     return byTurn;
   }
 
@@ -216,41 +282,86 @@ public final class RewindOperations {
         || anyDirectory(operationId, StoredRewindDirectory.Status.DONE);
   }
 
+  /**
+   * Whether any entry of the operation has one of {@code statuses}: the statuses are written into
+   * the statement, one statement per set of them (a rewind asks two sets).
+   */
   private boolean anyEntry(long operationId, RewindStatus... statuses) {
-    return dsl.fetchExists(
-        dsl.selectOne()
-            .from(REWIND_ENTRY)
-            .where(
-                REWIND_ENTRY
-                    .OPERATION_ID
-                    .eq(operationId)
-                    .and(
-                        REWIND_ENTRY.STATUS.in(
-                            Arrays.stream(statuses).map(RewindStatus::code).toList()))));
+    List<String> codes = Arrays.stream(statuses).map(RewindStatus::code).toList();
+    return prepared
+        .get(
+            "rewind_entry.any." + String.join(".", codes),
+            q ->
+                q.selectOne()
+                    .where(
+                        DSL.exists(
+                            q.selectOne()
+                                .from(REWIND_ENTRY)
+                                .where(
+                                    REWIND_ENTRY
+                                        .OPERATION_ID
+                                        .eq(DSL.param("operation", Long.class))
+                                        .and(
+                                            REWIND_ENTRY.STATUS.in(
+                                                codes.stream().map(DSL::inline).toList()))))))
+        .bind("operation", operationId)
+        .firstLong()
+        .isPresent();
   }
 
   private boolean anyDirectory(long operationId, StoredRewindDirectory.Status status) {
-    return dsl.fetchExists(
-        dsl.selectOne()
-            .from(REWIND_DIRECTORY)
-            .where(
-                REWIND_DIRECTORY
-                    .OPERATION_ID
-                    .eq(operationId)
-                    .and(REWIND_DIRECTORY.STATUS.eq(status.code()))));
+    return prepared
+        .get(
+            "rewind_directory.any." + status.code(),
+            q ->
+                q.selectOne()
+                    .where(
+                        DSL.exists(
+                            q.selectOne()
+                                .from(REWIND_DIRECTORY)
+                                .where(
+                                    REWIND_DIRECTORY
+                                        .OPERATION_ID
+                                        .eq(DSL.param("operation", Long.class))
+                                        .and(
+                                            REWIND_DIRECTORY.STATUS.eq(
+                                                DSL.inline(status.code())))))))
+        .bind("operation", operationId)
+        .firstLong()
+        .isPresent();
   }
 
   private StoredRewindOperation requireById(long operationId) {
-    return toStored(
-        dsl.selectFrom(REWIND_OPERATION).where(REWIND_OPERATION.ID.eq(operationId)).fetchSingle());
+    return operations(
+            prepared
+                .get(
+                    "rewind_operation.byId",
+                    q ->
+                        q.select(RewindOperationRow.COLUMNS)
+                            .from(REWIND_OPERATION)
+                            .where(REWIND_OPERATION.ID.eq(DSL.param("id", Long.class))))
+                .bind("id", operationId))
+        .stream()
+        .findFirst()
+        .orElseThrow(() -> new StoreException("no rewind operation " + operationId));
   }
 
   /** The operations of a session that are still applying: interrupted, or running now. */
   public List<StoredRewindOperation> applyingIn(long sessionId) {
-    return dsl.selectFrom(REWIND_OPERATION)
-        .where(REWIND_OPERATION.SESSION_ID.eq(sessionId).and(REWIND_OPERATION.STATE.eq("applying")))
-        .orderBy(REWIND_OPERATION.ID)
-        .fetch(this::toStored);
+    return operations(
+        prepared
+            .get(
+                "rewind_operation.applyingIn",
+                q ->
+                    q.select(RewindOperationRow.COLUMNS)
+                        .from(REWIND_OPERATION)
+                        .where(
+                            REWIND_OPERATION
+                                .SESSION_ID
+                                .eq(DSL.param("session", Long.class))
+                                .and(REWIND_OPERATION.STATE.eq(DSL.inline("applying"))))
+                        .orderBy(REWIND_OPERATION.ID))
+            .bind("session", sessionId));
   }
 
   /**
@@ -260,20 +371,30 @@ public final class RewindOperations {
     return columnOf(operationId, REWIND_OPERATION.RUNNER);
   }
 
-  /** One column of the operation's row, when it is not NULL. */
-  private <T> Optional<T> columnOf(long operationId, Field<T> column) {
-    return Optional.ofNullable(
-        dsl.select(column)
-            .from(REWIND_OPERATION)
-            .where(REWIND_OPERATION.ID.eq(operationId))
-            .fetchOne(column));
+  /** One text column of the operation's row, when it is not NULL. */
+  private Optional<String> columnOf(long operationId, Field<String> column) {
+    return prepared
+        .get(
+            "rewind_operation.column." + column.getName(),
+            q ->
+                q.select(column)
+                    .from(REWIND_OPERATION)
+                    .where(REWIND_OPERATION.ID.eq(DSL.param("id", Long.class))))
+        .bind("id", operationId)
+        .firstText();
   }
 
   public void setRunner(long operationId, String runner) {
-    dsl.update(REWIND_OPERATION)
-        .set(REWIND_OPERATION.RUNNER, runner)
-        .where(REWIND_OPERATION.ID.eq(operationId))
-        .execute();
+    prepared
+        .get(
+            "rewind_operation.setRunner",
+            q ->
+                q.update(REWIND_OPERATION)
+                    .set(REWIND_OPERATION.RUNNER, DSL.param("runner", String.class))
+                    .where(REWIND_OPERATION.ID.eq(DSL.param("id", Long.class))))
+        .bind("runner", runner)
+        .bind("id", operationId)
+        .update();
   }
 
   /**
@@ -281,10 +402,20 @@ public final class RewindOperations {
    * now.
    */
   public void clearRunner(long operationId, String runner) {
-    dsl.update(REWIND_OPERATION)
-        .setNull(REWIND_OPERATION.RUNNER)
-        .where(REWIND_OPERATION.ID.eq(operationId).and(REWIND_OPERATION.RUNNER.eq(runner)))
-        .execute();
+    prepared
+        .get(
+            "rewind_operation.clearRunner",
+            q ->
+                q.update(REWIND_OPERATION)
+                    .set(REWIND_OPERATION.RUNNER, DSL.inline((String) null))
+                    .where(
+                        REWIND_OPERATION
+                            .ID
+                            .eq(DSL.param("id", Long.class))
+                            .and(REWIND_OPERATION.RUNNER.eq(DSL.param("runner", String.class)))))
+        .bind("id", operationId)
+        .bind("runner", runner)
+        .update();
   }
 
   /**
@@ -350,8 +481,8 @@ public final class RewindOperations {
   /**
    * Moves many entries on at once: the entries that move to the same {@link Mark} (a rewind's paths
    * mostly all do: started, then restored) by one {@code UPDATE .. WHERE id IN (..)} per 64 of
-   * them, each size prepared once, where one statement per entry and mark was about a fifth of a
-   * 57-file rewind's statements.
+   * them, where one statement per entry and mark was about a fifth of a 57-file rewind's
+   * statements; prepared once for each length {@link #listLength} gives.
    */
   public void mark(Map<Long, Mark> byEntry) {
     Map<Mark, List<Long>> byMark = new LinkedHashMap<>();
@@ -360,23 +491,24 @@ public final class RewindOperations {
         (mark, ids) -> {
           for (int from = 0; from < ids.size(); from += MultiRowInsert.ROWS) {
             List<Long> some = ids.subList(from, Math.min(ids.size(), from + MultiRowInsert.ROWS));
+            int length = KeysFound.listLength(some.size());
             PreparedQuery statement =
                 prepared.get(
-                    "rewind_entry.mark." + some.size(),
+                    "rewind_entry.mark." + length,
                     q ->
                         q.update(REWIND_ENTRY)
                             .set(REWIND_ENTRY.STATUS, DSL.param("status", String.class))
                             .set(REWIND_ENTRY.REASON, DSL.param("reason", String.class))
                             .set(REWIND_ENTRY.DETAIL, DSL.param("detail", String.class))
                             .set(REWIND_ENTRY.MERGED_SHA256, DSL.param("merged", String.class))
-                            .where(REWIND_ENTRY.ID.in(idParameters(some.size()))));
+                            .where(REWIND_ENTRY.ID.in(idParameters(length))));
             statement
                 .bind("status", mark.status().code())
                 .bind("reason", mark.reason().orElse(null))
                 .bind("detail", mark.detail().orElse(null))
                 .bind("merged", mark.merged().map(Sha256::hex).orElse(null));
-            for (int i = 0; i < some.size(); i++) {
-              statement.bind("id" + i, some.get(i));
+            for (int i = 0; i < length; i++) {
+              statement.bind("id" + i, some.get(i < some.size() ? i : 0));
             }
             statement.update();
           }
@@ -395,64 +527,77 @@ public final class RewindOperations {
    * Journals, per entry, the temporary name its new content is about to be staged under: before the
    * file is created, so that a run killed before it renamed or removed the file leaves a name the
    * next run finds. One {@code UPDATE .. SET temporary_name = CASE id WHEN .. END WHERE id IN (..)}
-   * per 64 entries, each size prepared once.
+   * per 64 entries, the list a power of two long as {@link #mark}'s is (the first entry named again
+   * in the {@code CASE} with its own name, which sets it once).
    */
   public void journalTemporaryNames(Map<Long, String> namesByEntry) {
     List<Map.Entry<Long, String>> names = new ArrayList<>(namesByEntry.entrySet());
     for (int from = 0; from < names.size(); from += MultiRowInsert.ROWS) {
       List<Map.Entry<Long, String>> some =
           names.subList(from, Math.min(names.size(), from + MultiRowInsert.ROWS));
+      int length = KeysFound.listLength(some.size());
       PreparedQuery statement =
           prepared.get(
-              "rewind_entry.temporary_names." + some.size(),
+              "rewind_entry.journalTemporaryNames." + length,
               q -> {
                 var byId =
                     DSL.choose(REWIND_ENTRY.ID)
                         .when(DSL.param("case0", Long.class), DSL.param("name0", String.class));
-                for (int i = 1; i < some.size(); i++) {
+                for (int i = 1; i < length; i++) {
                   byId =
                       byId.when(
                           DSL.param("case" + i, Long.class), DSL.param("name" + i, String.class));
                 }
                 return q.update(REWIND_ENTRY)
                     .set(REWIND_ENTRY.TEMPORARY_NAME, byId.otherwise(REWIND_ENTRY.TEMPORARY_NAME))
-                    .where(REWIND_ENTRY.ID.in(idParameters(some.size())));
+                    .where(REWIND_ENTRY.ID.in(idParameters(length)));
               });
-      for (int i = 0; i < some.size(); i++) {
+      for (int i = 0; i < length; i++) {
+        Map.Entry<Long, String> name = some.get(i < some.size() ? i : 0);
         statement
-            .bind("case" + i, some.get(i).getKey())
-            .bind("name" + i, some.get(i).getValue())
-            .bind("id" + i, some.get(i).getKey());
+            .bind("case" + i, name.getKey())
+            .bind("name" + i, name.getValue())
+            .bind("id" + i, name.getKey());
       }
       statement.update();
     }
   }
 
   public List<StoredRewindEntry> entries(long operationId) {
-    var target = SNAPSHOT.as("target_snapshot");
-    var expected = SNAPSHOT.as("expected_snapshot");
-    return dsl.select(REWIND_ENTRY.fields())
-        .select(target.fields())
-        .select(expected.fields())
-        .from(REWIND_ENTRY)
-        .join(target)
-        .on(target.ID.eq(REWIND_ENTRY.TARGET_SNAPSHOT_ID))
-        .leftJoin(expected)
-        .on(expected.ID.eq(REWIND_ENTRY.EXPECTED_SNAPSHOT_ID))
-        .where(REWIND_ENTRY.OPERATION_ID.eq(operationId))
-        .orderBy(REWIND_ENTRY.ID)
-        .fetch(row -> toEntry(row, target, expected));
+    return prepared
+        .get(
+            "rewind_entry.ofOperation",
+            q ->
+                q.select(ENTRY_COLUMNS)
+                    .from(REWIND_ENTRY)
+                    .join(TARGET)
+                    .on(TARGET.ID.eq(REWIND_ENTRY.TARGET_SNAPSHOT_ID))
+                    .leftJoin(EXPECTED)
+                    .on(EXPECTED.ID.eq(REWIND_ENTRY.EXPECTED_SNAPSHOT_ID))
+                    .where(REWIND_ENTRY.OPERATION_ID.eq(DSL.param("operation", Long.class)))
+                    .orderBy(REWIND_ENTRY.ID))
+        .bind("operation", operationId)
+        .records(dsl, ENTRY_COLUMNS, RewindOperations::toEntry);
   }
 
-  private static StoredRewindEntry toEntry(Record row, Snapshot target, Snapshot expected) {
+  private static final Snapshot TARGET = SNAPSHOT.as("target_snapshot");
+  private static final Snapshot EXPECTED = SNAPSHOT.as("expected_snapshot");
+
+  /** An entry's columns, then its target snapshot's, then its expected snapshot's. */
+  private static final Field<?>[] ENTRY_COLUMNS =
+      Stream.of(REWIND_ENTRY.fields(), TARGET.fields(), EXPECTED.fields())
+          .flatMap(Arrays::stream)
+          .toArray(Field<?>[]::new);
+
+  private static StoredRewindEntry toEntry(Record row) {
     RewindEntryRecord entry = row.into(REWIND_ENTRY);
     return new StoredRewindEntry(
         entry.getId(),
         WorkspacePath.fromStored(entry.getPath()),
-        Snapshots.toSnapshot(row.into(target)),
-        row.get(expected.ID) == null
+        Snapshots.toSnapshot(row.into(TARGET)),
+        row.get(EXPECTED.ID) == null
             ? Optional.empty()
-            : Optional.of(Snapshots.toSnapshot(row.into(expected))),
+            : Optional.of(Snapshots.toSnapshot(row.into(EXPECTED))),
         RewindStatus.fromCode(entry.getStatus()),
         Optional.ofNullable(entry.getReason()),
         Optional.ofNullable(entry.getDetail()),
@@ -461,11 +606,17 @@ public final class RewindOperations {
   }
 
   public void markDone(long operationId) {
-    dsl.update(REWIND_OPERATION)
-        .set(REWIND_OPERATION.STATE, "done")
-        .set(REWIND_OPERATION.FINISHED_AT, clock.millis())
-        .where(REWIND_OPERATION.ID.eq(operationId))
-        .execute();
+    prepared
+        .get(
+            "rewind_operation.markDone",
+            q ->
+                q.update(REWIND_OPERATION)
+                    .set(REWIND_OPERATION.STATE, DSL.inline("done"))
+                    .set(REWIND_OPERATION.FINISHED_AT, DSL.param("finished_at", Long.class))
+                    .where(REWIND_OPERATION.ID.eq(DSL.param("id", Long.class))))
+        .bind("finished_at", clock.millis())
+        .bind("id", operationId)
+        .update();
   }
 
   /**
@@ -475,11 +626,17 @@ public final class RewindOperations {
    * have lost them.
    */
   public void runningInBoot(long operationId, Optional<String> bootId) {
-    dsl.update(REWIND_OPERATION)
-        .set(REWIND_OPERATION.BOOT_ID, bootId.orElse(null))
-        .set(REWIND_OPERATION.SYNCED, 0L)
-        .where(REWIND_OPERATION.ID.eq(operationId))
-        .execute();
+    prepared
+        .get(
+            "rewind_operation.runningInBoot",
+            q ->
+                q.update(REWIND_OPERATION)
+                    .set(REWIND_OPERATION.BOOT_ID, DSL.param("boot_id", String.class))
+                    .set(REWIND_OPERATION.SYNCED, DSL.inline(0L))
+                    .where(REWIND_OPERATION.ID.eq(DSL.param("id", Long.class))))
+        .bind("boot_id", bootId.orElse(null))
+        .bind("id", operationId)
+        .update();
   }
 
   /**
@@ -487,10 +644,15 @@ public final class RewindOperations {
    * all, or a check in a later boot that found it there (PowerLossRecovery). Never checked again.
    */
   public void markSynced(long operationId) {
-    dsl.update(REWIND_OPERATION)
-        .set(REWIND_OPERATION.SYNCED, 1L)
-        .where(REWIND_OPERATION.ID.eq(operationId))
-        .execute();
+    prepared
+        .get(
+            "rewind_operation.markSynced",
+            q ->
+                q.update(REWIND_OPERATION)
+                    .set(REWIND_OPERATION.SYNCED, DSL.inline(1L))
+                    .where(REWIND_OPERATION.ID.eq(DSL.param("id", Long.class))))
+        .bind("id", operationId)
+        .update();
   }
 
   /** The boot the operation was last applied in, if the system told one. */
@@ -503,59 +665,92 @@ public final class RewindOperations {
    * their end failed, or the process died between their finish and it), oldest first.
    */
   public List<StoredRewindOperation> doneUnsyncedIn(long workspaceId) {
-    return dsl.select(REWIND_OPERATION.fields())
-        .from(REWIND_OPERATION)
-        .join(SESSION)
-        .on(SESSION.ID.eq(REWIND_OPERATION.SESSION_ID))
-        .where(SESSION.WORKSPACE_ID.eq(workspaceId))
-        .and(REWIND_OPERATION.STATE.eq("done"))
-        .and(REWIND_OPERATION.SYNCED.eq(0L))
-        .orderBy(REWIND_OPERATION.ID)
-        .fetch(row -> toStored(row.into(REWIND_OPERATION)));
+    return operations(
+        prepared
+            .get(
+                "rewind_operation.doneUnsyncedIn",
+                q ->
+                    q.select(RewindOperationRow.COLUMNS)
+                        .from(REWIND_OPERATION)
+                        .join(SESSION)
+                        .on(SESSION.ID.eq(REWIND_OPERATION.SESSION_ID))
+                        .where(SESSION.WORKSPACE_ID.eq(DSL.param("workspace", Long.class)))
+                        .and(REWIND_OPERATION.STATE.eq(DSL.inline("done")))
+                        .and(REWIND_OPERATION.SYNCED.eq(DSL.inline(0L)))
+                        .orderBy(REWIND_OPERATION.ID))
+            .bind("workspace", workspaceId));
   }
 
-  private StoredRewindOperation toStored(RewindOperationRecord row) {
+  /**
+   * The operations whose rows {@code query} selects ({@link RewindOperationRow#COLUMNS} first),
+   * each with its turns and paths: read whole before the look-ups of each, which run statements of
+   * their own on the same connection.
+   */
+  private List<StoredRewindOperation> operations(PreparedQuery query) {
+    return query.rows(RewindOperationRow::read).stream().map(this::toStored).toList();
+  }
+
+  /**
+   * The operation of {@code row} with its turns (newest first) and paths: four queries of three
+   * prepared statements (the turns, a turn's external id run for the target and the rewind turn,
+   * the paths). A rewind reads its operation and those of the turns it settles many times; rendered
+   * by jOOQ at each call, the four were 1.8 % of a 57-file rewind's wall time (docs/performance.md,
+   * "A rewind's statements prepared").
+   */
+  private StoredRewindOperation toStored(RewindOperationRow row) {
     List<String> turns =
-        dsl.select(TURN.EXTERNAL_ID)
-            .from(REWIND_OPERATION_TURN)
-            .join(TURN)
-            .on(TURN.ID.eq(REWIND_OPERATION_TURN.TURN_ID))
-            .where(REWIND_OPERATION_TURN.OPERATION_ID.eq(row.getId()))
-            .orderBy(TURN.SEQ.desc())
-            .fetch(TURN.EXTERNAL_ID);
-    String targetTurn =
-        dsl.select(TURN.EXTERNAL_ID)
-            .from(TURN)
-            .where(TURN.ID.eq(row.getTargetTurnId()))
-            .fetchOne(TURN.EXTERNAL_ID);
-    String rewindTurn =
-        dsl.select(TURN.EXTERNAL_ID)
-            .from(TURN)
-            .where(TURN.ID.eq(row.getRewindTurnId()))
-            .fetchOne(TURN.EXTERNAL_ID);
+        prepared
+            .get(
+                "rewind_operation.turnsOf",
+                q ->
+                    q.select(TURN.EXTERNAL_ID)
+                        .from(REWIND_OPERATION_TURN)
+                        .join(TURN)
+                        .on(TURN.ID.eq(REWIND_OPERATION_TURN.TURN_ID))
+                        .where(
+                            REWIND_OPERATION_TURN.OPERATION_ID.eq(
+                                DSL.param("operation", Long.class)))
+                        .orderBy(TURN.SEQ.desc()))
+            .bind("operation", row.id())
+            .rows(turn -> turn.getString(1));
     List<WorkspacePath> paths =
-        dsl
-            .select(REWIND_OPERATION_PATH.PATH)
-            .from(REWIND_OPERATION_PATH)
-            .where(REWIND_OPERATION_PATH.OPERATION_ID.eq(row.getId()))
-            .fetch(REWIND_OPERATION_PATH.PATH)
-            .stream()
-            .map(WorkspacePath::fromStored)
-            .sorted()
-            .toList();
+        prepared
+            .get(
+                "rewind_operation.pathsOf",
+                q ->
+                    q.select(REWIND_OPERATION_PATH.PATH)
+                        .from(REWIND_OPERATION_PATH)
+                        .where(
+                            REWIND_OPERATION_PATH.OPERATION_ID.eq(
+                                DSL.param("operation", Long.class))))
+            .bind("operation", row.id())
+            .rows(path -> WorkspacePath.fromStored(path.getBytes(1)));
     return new StoredRewindOperation(
-        row.getId(),
-        row.getExternalId(),
-        row.getSessionId(),
-        targetTurn,
-        row.getScope(),
-        row.getForce() == 1L,
-        row.getState().equals("done"),
-        row.getRewindTurnId(),
-        rewindTurn,
+        row.id(),
+        row.externalId(),
+        row.sessionId(),
+        externalIdOfTurn(row.targetTurnId()),
+        row.scope(),
+        row.force(),
+        row.done(),
+        row.rewindTurnId(),
+        externalIdOfTurn(row.rewindTurnId()),
         turns,
-        paths,
-        Optional.ofNullable(row.getBeforeToolCall()),
-        Optional.ofNullable(row.getHunk()).map(Long::intValue));
+        paths.stream().sorted().toList(),
+        row.beforeToolCall(),
+        row.hunk());
+  }
+
+  private String externalIdOfTurn(long turnId) {
+    return prepared
+        .get(
+            "rewind_operation.turnExternalId",
+            q ->
+                q.select(TURN.EXTERNAL_ID)
+                    .from(TURN)
+                    .where(TURN.ID.eq(DSL.param("id", Long.class))))
+        .bind("id", turnId)
+        .firstText()
+        .orElse(null);
   }
 }

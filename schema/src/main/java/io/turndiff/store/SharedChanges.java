@@ -10,6 +10,9 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import org.jooq.DSLContext;
+import org.jooq.Param;
+import org.jooq.Query;
+import org.jooq.impl.DSL;
 
 /**
  * The other turns that could also have made a file change (issue 27): a change a scan found while
@@ -18,28 +21,58 @@ import org.jooq.DSLContext;
  */
 public final class SharedChanges {
 
-  private final DSLContext dsl;
+  private final PreparedQueries prepared;
 
-  SharedChanges(DSLContext dsl) {
-    this.dsl = dsl;
+  SharedChanges(PreparedQueries prepared) {
+    this.prepared = prepared;
   }
 
   /** Notes that turn row {@code otherTurnId} could also have made file change {@code changeId}. */
   public void record(long changeId, long otherTurnId) {
-    dsl.insertInto(FILE_CHANGE_SHARED)
-        .set(FILE_CHANGE_SHARED.FILE_CHANGE_ID, changeId)
-        .set(FILE_CHANGE_SHARED.TURN_ID, otherTurnId)
-        .onConflictDoNothing()
-        .execute();
+    prepared
+        .get(
+            "file_change_shared.insert",
+            q ->
+                q.insertInto(FILE_CHANGE_SHARED)
+                    .set(FILE_CHANGE_SHARED.FILE_CHANGE_ID, DSL.param("change", Long.class))
+                    .set(FILE_CHANGE_SHARED.TURN_ID, DSL.param("turn", Long.class))
+                    .onConflictDoNothing())
+        .bind("change", changeId)
+        .bind("turn", otherTurnId)
+        .update();
   }
 
-  /** Per file change among {@code changeIds}, the other turns that could have made it. */
+  /**
+   * Per file change among {@code changeIds}, the other turns that could have made it. Prepared per
+   * length of its {@code IN} list ({@link KeysFound#preparedIn}), as every read of a turn's file
+   * changes asks it (a rewind's plan among them); each change's turns in row order, all of one
+   * change falling in one list.
+   */
   public Map<Long, List<SharedTurn>> of(Collection<Long> changeIds) {
     Map<Long, List<SharedTurn>> shared = new HashMap<>();
-    if (changeIds.isEmpty()) {
-      return shared;
-    }
-    dsl.select(
+    KeysFound.inQueries(
+        changeIds,
+        some ->
+            KeysFound.preparedIn(
+                    prepared, "file_change_shared.of", some, Long.class, SharedChanges::ofQuery)
+                .rows(
+                    row -> {
+                      long changeId = row.getLong(1);
+                      return Map.entry(
+                          changeId,
+                          new SharedTurn(
+                              row.getLong(2), row.getString(3), row.getLong(4), row.getString(5)));
+                    })
+                .forEach(
+                    row ->
+                        shared
+                            .computeIfAbsent(row.getKey(), id -> new ArrayList<>())
+                            .add(row.getValue())));
+    return shared;
+  }
+
+  private static Query ofQuery(DSLContext q, List<Param<Long>> changes) {
+    return q.select(
             FILE_CHANGE_SHARED.FILE_CHANGE_ID,
             TURN.ID,
             TURN.EXTERNAL_ID,
@@ -50,14 +83,8 @@ public final class SharedChanges {
         .on(TURN.ID.eq(FILE_CHANGE_SHARED.TURN_ID))
         .join(SESSION)
         .on(SESSION.ID.eq(TURN.SESSION_ID))
-        .where(FILE_CHANGE_SHARED.FILE_CHANGE_ID.in(changeIds))
-        .orderBy(FILE_CHANGE_SHARED.FILE_CHANGE_ID, TURN.ID)
-        .forEach(
-            row ->
-                shared
-                    .computeIfAbsent(row.value1(), id -> new ArrayList<>())
-                    .add(new SharedTurn(row.value2(), row.value3(), row.value4(), row.value5())));
-    return shared;
+        .where(FILE_CHANGE_SHARED.FILE_CHANGE_ID.in(changes))
+        .orderBy(FILE_CHANGE_SHARED.FILE_CHANGE_ID, TURN.ID);
   }
 
   /**

@@ -43,12 +43,12 @@ public final class StoreTransaction {
         new ContentDictionaries(dsl, clock, prepared, knownDictionaries, committedOnly);
     this.blobs = new Blobs(dsl, clock, prepared, codec, dictionaries);
     this.snapshots = new Snapshots(dsl, prepared);
-    this.fileChanges = new FileChanges(dsl, prepared);
-    this.sharedChanges = new SharedChanges(dsl);
+    this.sharedChanges = new SharedChanges(prepared);
+    this.fileChanges = new FileChanges(dsl, prepared, sharedChanges);
     this.rewinds = new RewindOperations(dsl, clock, prepared);
     this.indexes = new WorkspaceIndexes(dsl, prepared);
     this.directoryChanges = new DirectoryChanges(dsl, prepared);
-    this.rewindDirectories = new RewindDirectories(dsl);
+    this.rewindDirectories = new RewindDirectories(dsl, prepared);
     this.indexDirectories = new IndexDirectories(dsl, prepared);
     this.retention = new Retention(dsl);
     this.settings = new StoreSettings(dsl, prepared);

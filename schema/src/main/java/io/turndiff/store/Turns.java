@@ -259,16 +259,30 @@ public final class Turns {
    */
   public List<StoredTurn> ofOtherSessionsBetween(
       long workspaceId, long sessionId, Instant from, Instant to) {
-    return select()
-        .where(
-            SESSION
-                .WORKSPACE_ID
-                .eq(workspaceId)
-                .and(TURN.SESSION_ID.ne(sessionId))
-                .and(TURN.BEGAN_AT.le(to.toEpochMilli()))
-                .and(TURN.FINISHED_AT.isNull().or(TURN.FINISHED_AT.ge(from.toEpochMilli()))))
-        .orderBy(TURN.BEGAN_AT, TURN.ID)
-        .fetch(Turns::toStored);
+    // prepared, as every rewind's plan asks it (whose work in the workspace the rewind might
+    // touch):
+    // rendered by jOOQ it was 0.8 % of a 57-file rewind's wall time
+    return prepared
+        .get(
+            "turn.ofOtherSessionsBetween",
+            q ->
+                select(q)
+                    .where(
+                        SESSION
+                            .WORKSPACE_ID
+                            .eq(DSL.param("workspace", Long.class))
+                            .and(TURN.SESSION_ID.ne(DSL.param("session", Long.class)))
+                            .and(TURN.BEGAN_AT.le(DSL.param("to", Long.class)))
+                            .and(
+                                TURN.FINISHED_AT
+                                    .isNull()
+                                    .or(TURN.FINISHED_AT.ge(DSL.param("from", Long.class)))))
+                    .orderBy(TURN.BEGAN_AT, TURN.ID))
+        .bind("workspace", workspaceId)
+        .bind("session", sessionId)
+        .bind("to", to.toEpochMilli())
+        .bind("from", from.toEpochMilli())
+        .records(dsl, FIELDS, Turns::toStored);
   }
 
   /**
@@ -409,7 +423,16 @@ public final class Turns {
   }
 
   public void markState(long turnId, TurnState state) {
-    dsl.update(TURN).set(TURN.STATE, state.code()).where(TURN.ID.eq(turnId)).execute();
+    prepared
+        .get(
+            "turn.markState",
+            q ->
+                q.update(TURN)
+                    .set(TURN.STATE, DSL.param("state", String.class))
+                    .where(TURN.ID.eq(DSL.param("id", Long.class))))
+        .bind("state", state.code())
+        .bind("id", turnId)
+        .update();
   }
 
   private SelectOnConditionStep<Record> select() {

@@ -10,7 +10,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
-import java.util.function.Function;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -28,18 +27,6 @@ import org.junit.jupiter.params.provider.ValueSource;
 class BeginStatementsTest {
 
   @TempDir Path temp;
-
-  /** A way to run a transaction, and its name for a failure's message. */
-  private record Connection(String name, Function<Function<StoreTransaction, Object>, Object> run) {
-
-    Object apply(Function<StoreTransaction, Object> work) {
-      return run.apply(work);
-    }
-  }
-
-  private static List<Connection> writerThenReader(Store store) {
-    return List.of(new Connection("writer", store::write), new Connection("reader", store::read));
-  }
 
   @ParameterizedTest
   @ValueSource(strings = {"sqlite", "postgres"})
@@ -90,7 +77,7 @@ class BeginStatementsTest {
             tx.rewinds().markDone(operations[0]);
             return null;
           });
-      for (Connection on : writerThenReader(store)) {
+      for (ConnectionUnderTest on : ConnectionUnderTest.writerThenReader(store)) {
         assertEquals(
             Map.of(first, List.of(operations[0])),
             doneCovering(on, List.of(first, second)),
@@ -102,7 +89,7 @@ class BeginStatementsTest {
             return null;
           });
 
-      for (Connection on : writerThenReader(store)) {
+      for (ConnectionUnderTest on : ConnectionUnderTest.writerThenReader(store)) {
         assertEquals(
             List.of(Optional.of(sessions[0]), Optional.of(sessions[1]), Optional.empty()),
             on.apply(
@@ -172,7 +159,7 @@ class BeginStatementsTest {
   }
 
   /** The operations {@link RewindOperations#doneCovering} finds on {@code on}, by their rows. */
-  private static Object doneCovering(Connection on, List<Long> turns) {
+  private static Object doneCovering(ConnectionUnderTest on, List<Long> turns) {
     return on.apply(
         tx -> {
           Map<Long, List<Long>> found = new HashMap<>();

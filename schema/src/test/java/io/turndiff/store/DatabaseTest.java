@@ -137,11 +137,15 @@ class DatabaseTest {
   void aSqliteDurableCommitSyncsItsOwnCommitOnly() throws SQLException {
     Sqlite database = sqlite(BUSY);
     StoreConnection writer = connect(database, true);
-    long during =
-        database.durably(
-            writer, () -> writer.writeTransaction(() -> number(writer, "PRAGMA synchronous")));
-    assertEquals(2, during, "FULL");
-    assertEquals(1, number(writer, "PRAGMA synchronous"), "NORMAL again");
+    // twice: the pragmas are kept statements, and SQLite applies a pragma when it compiles it, so
+    // the second run holds only because SQLite compiles a pragma's statement again at each run
+    for (int run = 1; run <= 2; run++) {
+      long during =
+          database.durably(
+              writer, () -> writer.writeTransaction(() -> number(writer, "PRAGMA synchronous")));
+      assertEquals(2, during, "FULL, run " + run);
+      assertEquals(1, number(writer, "PRAGMA synchronous"), "NORMAL again, run " + run);
+    }
   }
 
   // ---- PostgreSQL

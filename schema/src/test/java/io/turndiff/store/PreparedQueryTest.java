@@ -18,7 +18,8 @@ import org.junit.jupiter.api.Test;
 /**
  * A prepared query's parameters, bound by name on a real SQLite connection: each name is one
  * placeholder, and a query that uses a name twice is refused when it is prepared, not bound to one
- * of its placeholders and run with the other empty.
+ * of its placeholders and run with the other empty; so is a value written without a name, which no
+ * caller could bind.
  */
 class PreparedQueryTest {
 
@@ -64,6 +65,22 @@ class PreparedQueryTest {
                     dsl.select(DSL.param("n", Long.class).plus(DSL.param("n", Long.class))),
                     false));
     assertTrue(refused.getMessage().contains("[n]"), refused.getMessage());
+  }
+
+  @Test
+  void aValueWithoutANameIsRefusedWhenPrepared() {
+    // no caller could bind it: SQLite would run the statement with NULL there, and PostgreSQL's
+    // driver refuse to run it (as it did a rewind's clearRunner first written with setNull)
+    IllegalStateException refused =
+        assertThrows(
+            IllegalStateException.class,
+            () ->
+                PreparedQuery.of(
+                    dsl,
+                    connection,
+                    dsl.select(DSL.param("n", Long.class).plus(DSL.val(1L))),
+                    false));
+    assertTrue(refused.getMessage().contains("without a name"), refused.getMessage());
   }
 
   @Test

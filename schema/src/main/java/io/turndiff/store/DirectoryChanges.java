@@ -130,8 +130,9 @@ public final class DirectoryChanges {
   public List<StoredDirectoryChange> ofTurns(Collection<Long> turnIds) {
     // prepared per length of its IN list (KeysFound.preparedIn), as every rewind's plan reads its
     // turns': rendered by jOOQ it was 1.5 % of a 57-file rewind's wall time. Sorted here again, in
-    // the database's order (a path's bytes unsigned, then the turn), when more turns than one list
-    // holds were asked in several
+    // the database's order (a path's bytes unsigned, then the turn), for the turns asked in several
+    // lists (more than one holds); one list's rows are in that order already, which the sort only
+    // walks through
     List<StoredDirectoryChange> changes = new ArrayList<>();
     KeysFound.inQueries(
         turnIds,
@@ -150,11 +151,9 @@ public final class DirectoryChanges {
                         dsl,
                         DIRECTORY_CHANGE.fields(),
                         row -> toStored(row.into(DIRECTORY_CHANGE)))));
-    if (turnIds.size() > KeysFound.PER_QUERY) {
-      changes.sort(
-          Comparator.comparing(StoredDirectoryChange::path)
-              .thenComparingLong(StoredDirectoryChange::turnId));
-    }
+    changes.sort(
+        Comparator.comparing(StoredDirectoryChange::path)
+            .thenComparingLong(StoredDirectoryChange::turnId));
     return changes;
   }
 

@@ -462,6 +462,12 @@ final class FdHandle extends FdDirectory implements RootHandle {
     }
 
     @Override
+    public Optional<StatInfo> now() {
+      StatResult now = libc.fstat(call, fd);
+      return now.ok() ? Optional.of(now.stat()) : Optional.empty();
+    }
+
+    @Override
     public void close() {
       libc.close(call, fd);
       call.close();

@@ -2,6 +2,7 @@ package io.turndiff.boundary;
 
 import java.io.IOException;
 import java.nio.ByteBuffer;
+import java.util.Optional;
 
 /** A file just created by {@link DirectoryHandle#createExclusive}, open for writing. */
 interface NewFile extends AutoCloseable {
@@ -16,6 +17,12 @@ interface NewFile extends AutoCloseable {
 
   /** Makes the content durable ({@code fsync}). */
   void sync() throws IOException;
+
+  /**
+   * What the file is now, as its own handle says ({@code fstat} of the descriptor), once written:
+   * empty where the handle cannot say (the fallback's channel) or the call failed.
+   */
+  Optional<StatInfo> now();
 
   @Override
   void close();

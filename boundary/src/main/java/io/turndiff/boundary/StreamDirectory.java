@@ -538,6 +538,15 @@ class StreamDirectory implements DirectoryHandle {
       }
     }
 
+    /**
+     * Empty: a channel has no {@code fstat}, and a stat of the name may meet another file by the
+     * time it is made; the caller reads the file instead.
+     */
+    @Override
+    public Optional<StatInfo> now() {
+      return Optional.empty();
+    }
+
     @Override
     public void close() {
       StreamHandle.closeQuietly(channel);

@@ -1,5 +1,6 @@
 package io.turndiff.boundary;
 
+import io.turndiff.model.FileMetadata;
 import io.turndiff.model.FileType;
 import io.turndiff.model.WorkspacePath;
 import java.io.IOException;
@@ -216,7 +217,7 @@ final class WriteProtocol {
                   if (durability == Durability.SYNCED_EACH) {
                     file.sync();
                   }
-                  yield Attempt.done();
+                  yield Attempt.done(file.now().map(StatInfo::metadata));
                 } catch (IOException | RuntimeException e) {
                   // a content streamed from the store can fail as it is read: the temporary file is
                   // removed either way
@@ -229,7 +230,14 @@ final class WriteProtocol {
 
   private WriteOutcome stageSymlinkIn(
       DirectoryHandle parent, WorkspacePath path, byte[] target, Optional<String> temporaryName) {
-    return underTemporaryName(path, temporaryName, temporary -> parent.symlink(temporary, target));
+    return underTemporaryName(
+        path,
+        temporaryName,
+        temporary ->
+            switch (parent.symlink(temporary, target)) {
+              case Attempt.Done<Void> done -> Attempt.done(Optional.<FileMetadata>empty());
+              case Attempt.Refused<Void> refused -> refused.asRefused();
+            });
   }
 
   /**
@@ -237,21 +245,24 @@ final class WriteProtocol {
    * so that a crashed write is found by it), else fresh random names until one is free.
    */
   private WriteOutcome underTemporaryName(
-      WorkspacePath path, Optional<String> given, Function<Name, Attempt<Void>> create) {
+      WorkspacePath path,
+      Optional<String> given,
+      Function<Name, Attempt<Optional<FileMetadata>>> create) {
     Supplier<String> names = options::nextTemporaryName;
     for (int attempt = 0; attempt < TEMPORARY_NAME_ATTEMPTS; attempt++) {
       String temporary = given.orElseGet(names);
       switch (create.apply(Name.of(temporary.getBytes(StandardCharsets.UTF_8)))) {
-        case Attempt.Done<Void> done -> {
-          return new WriteOutcome.Staged(path, temporary);
+        case Attempt.Done<Optional<FileMetadata>>(Optional<FileMetadata> written) -> {
+          return new WriteOutcome.Staged(path, temporary, written);
         }
-        case Attempt.Refused<Void>(HandleFailure.Exists exists) when given.isPresent() -> {
+        case Attempt.Refused<Optional<FileMetadata>>(HandleFailure.Exists exists)
+            when given.isPresent() -> {
           return new WriteOutcome.NameTaken(given.get());
         }
-        case Attempt.Refused<Void>(HandleFailure.Exists exists) -> {
+        case Attempt.Refused<Optional<FileMetadata>>(HandleFailure.Exists exists) -> {
           // someone holds that name: never written, try another
         }
-        case Attempt.Refused<Void>(HandleFailure why) -> {
+        case Attempt.Refused<Optional<FileMetadata>>(HandleFailure why) -> {
           return new WriteOutcome.Refused("cannot write " + path + ": " + why.describe());
         }
       }

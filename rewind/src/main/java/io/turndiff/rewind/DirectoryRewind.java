@@ -1,9 +1,11 @@
 package io.turndiff.rewind;
 
 import io.turndiff.boundary.DirectoryOutcome;
+import io.turndiff.boundary.Observation;
 import io.turndiff.boundary.WorkspaceBoundary;
 import io.turndiff.capture.record.DirectorySide;
 import io.turndiff.model.DirectoryState;
+import io.turndiff.model.Snapshot;
 import io.turndiff.model.WorkspacePath;
 import io.turndiff.rewind.RewindDecision.AsItIs;
 import io.turndiff.rewind.RewindDecision.DirectorySpan;
@@ -56,7 +58,10 @@ final class DirectoryRewind {
   /** The directories this rewind acts on: all of them, unless it rewinds named paths only. */
   private final Set<WorkspacePath> acted;
 
-  /** Directories seen present: a parent is looked at once per rewind. */
+  /**
+   * Directories seen present: a parent is looked at once per rewind, and not at all when a read of
+   * a path under it went through it ({@link #notePresentAbove}).
+   */
   private final Set<WorkspacePath> present = new HashSet<>();
 
   /**
@@ -255,6 +260,38 @@ final class DirectoryRewind {
                 "its directory "
                     + directory.display()
                     + " could not be put back (a file or a link is where it should be)");
+  }
+
+  /**
+   * Notes the directories above the path {@code read} looked at as present, when it found a file, a
+   * link or a directory there. The read followed nothing on its way ({@link
+   * WorkspaceBoundary#observeExact}: through a link or into another mount it finds no such thing),
+   * so each name above was a directory of the workspace, on its mount, when it was read: what an
+   * {@code lstat} of each would have said, one call per directory and a parent opened for each.
+   * Those looks were 9 % of a 57-file rewind's samples (docs/performance.md, "A rewind reads
+   * less"). The read is the run's own, or the dry run's that the run takes (a read of a sibling
+   * counts as much as the path's own), made before the run's synced commit rather than just before
+   * its staging: a directory someone removes in between is made again by the staging of a file
+   * under it (as any parent missing then is, with the default mode, not journaled), and a path
+   * whose write replaces something then finds it changed, a conflict that is reported. That window
+   * was there before, between the {@code lstat} and the staging; it is longer now.
+   *
+   * <p>The dry run gives the reads of the steps before the directories; the run, those of the step
+   * it is about to decide. A directory the rewind removes ({@link #removeCreated}) leaves the set,
+   * and the paths decided after that are read again.
+   */
+  void notePresentAbove(Observation read) {
+    switch (read.snapshot()) {
+      case Snapshot.RegularFile _, Snapshot.Symlink _, Snapshot.Directory _ -> {
+        List<byte[]> parents = read.snapshot().path().parentComponents();
+        for (int depth = 1; depth <= parents.size(); depth++) {
+          present.add(WorkspacePath.ofComponents(parents.subList(0, depth)));
+        }
+      }
+      // an absence says nothing of the names above (a parent missing, or a link, reads absent),
+      // nor does what could not be read
+      case Snapshot.Absent _, Snapshot.MetadataOnly _ -> {}
+    }
   }
 
   /** Makes the missing parents of {@code file}, with their recorded modes, before it is written. */
@@ -596,14 +633,6 @@ final class DirectoryRewind {
   // ------------------------------------------------------------------------------------------
 
   /**
-   * The directories the rewind would create (before writing {@code files}) and remove, those whose
-   * mode it would put back, and those it would leave (and why), nothing written: decided as the run
-   * decides them, on what it would have done to the files by then. {@code clearedFirst} are the
-   * paths it would delete before it makes directories again (a directory goes where one of them
-   * is), {@code deleted} every path it would delete: a directory the turns created is removed when
-   * it holds nothing else by then (it is empty then, or holds only directories removed before it).
-   */
-  /**
    * What a directory the turns created holds when the run comes to remove it: what is in it now and
    * not gone by then, and what the run has put in it before (a file it writes there, a directory it
    * makes there). A file the turns deleted from it and the rewind puts back is not there now, but
@@ -624,6 +653,16 @@ final class DirectoryRewind {
     return List.copyOf(left);
   }
 
+  /**
+   * The directories the rewind would create (before writing {@code files}) and remove, those whose
+   * mode it would put back, and those it would leave (and why), nothing written: decided as the run
+   * decides them, on what it would have done to the files by then. {@code clearedFirst} are the
+   * paths it would delete before it makes directories again (a directory goes where one of them
+   * is), {@code deleted} every path it would delete: a directory the turns created is removed when
+   * it holds nothing else by then (it is empty then, or holds only directories removed before it).
+   * A directory a read of the dry run went through is not looked at again ({@link
+   * #notePresentAbove}).
+   */
   Planned wouldDo(
       List<WorkspacePath> files, Set<WorkspacePath> clearedFirst, Set<WorkspacePath> deleted) {
     TreeSet<WorkspacePath> create = new TreeSet<>();
@@ -646,6 +685,9 @@ final class DirectoryRewind {
       boolean cleared =
           clearedFirst.contains(directory)
               || directory.parent().filter(create::contains).isPresent();
+      if (!cleared && present.contains(directory)) {
+        continue;
+      }
       Optional<DirectoryState> now =
           cleared ? Optional.of(DirectoryState.absent(directory)) : boundary.directoryAt(directory);
       switch (RewindDecision.putBack(now)) {

@@ -8,6 +8,7 @@ import io.turndiff.boundary.WorkspaceBoundary;
 import io.turndiff.boundary.WriteOutcome;
 import io.turndiff.capture.record.BlobSink;
 import io.turndiff.capture.record.ChangeRecorder;
+import io.turndiff.model.BoundaryKind;
 import io.turndiff.model.DetectedBy;
 import io.turndiff.model.FileType;
 import io.turndiff.model.Presence;
@@ -28,6 +29,7 @@ import io.turndiff.store.StoredFileChange;
 import io.turndiff.store.StoredRewindEntry;
 import io.turndiff.store.StoredRewindOperation;
 import io.turndiff.store.StoredTurn;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.EnumMap;
 import java.util.HashMap;
@@ -200,19 +202,21 @@ final class RewindJournal {
             force);
     // a file where a directory the turns removed goes back is deleted first; a file where a
     // directory they created was is put back once that directory is removed
-    applyFiles(steps.get(FileStep.BEFORE_DIRECTORIES), files);
+    Map<WorkspacePath, Snapshot> putInPlace = new HashMap<>();
+    putInPlace.putAll(applyFiles(steps.get(FileStep.BEFORE_DIRECTORIES), files));
     directories.restore(directories.removedByTurns());
     directories.restoreModesBeforeFiles();
-    applyFiles(steps.get(FileStep.WITH_THE_FILES), files);
+    putInPlace.putAll(applyFiles(steps.get(FileStep.WITH_THE_FILES), files));
     directories.removeCreated();
     // what the dry run read of a path decided after the directories were removed may be a
     // directory the run has removed since: read again
-    applyFiles(steps.get(FileStep.AFTER_REMOVED_DIRECTORIES), files.withoutTheDryRunsReads());
+    putInPlace.putAll(
+        applyFiles(steps.get(FileStep.AFTER_REMOVED_DIRECTORIES), files.withoutTheDryRunsReads()));
     directories.restoreModesAfterFiles();
     // no sync here: the caller answers first, then makes the operation durable with one syncfs and
     // its synced mark (RewindService.makeDurable); until then, and if that never comes, the journal
     // redoes what a power loss took (PowerLossRecovery)
-    finish(operation, rewindTurn, boundary, contents);
+    finish(operation, rewindTurn, boundary, contents, putInPlace);
   }
 
   /** What every step of the files shares in one run of an operation. */
@@ -268,11 +272,12 @@ final class RewindJournal {
   /**
    * One step of the files: the paths an earlier run left started are resumed, the planned ones
    * staged (see {@link #stagePlanned} and {@link #resumeStarted}), then each is put in place
-   * ({@link #commitAll}). A step with no path does nothing.
+   * ({@link #commitAll}). A step with no path does nothing. Returns the state of each file the step
+   * put in place, as it left it.
    */
-  private void applyFiles(List<StoredRewindEntry> entries, Files files) {
+  private Map<WorkspacePath, Snapshot> applyFiles(List<StoredRewindEntry> entries, Files files) {
     if (entries.isEmpty()) {
-      return;
+      return Map.of();
     }
     WorkspaceBoundary boundary = files.boundary();
     List<StoredRewindEntry> started =
@@ -288,7 +293,7 @@ final class RewindJournal {
         resumeStarted(files, entry, uncommitted).ifPresent(pending::add);
       }
       pending.addAll(stagePlanned(planned, files, uncommitted));
-      commitAll(
+      return commitAll(
           boundary, files.directories(), pending, uncommitted, files.rewindTurn().workspaceId());
     } finally {
       uncommitted.forEach(boundary::discard);
@@ -389,6 +394,22 @@ final class RewindJournal {
               ? Optional.of(temporary)
               : Optional.empty());
     }
+
+    /**
+     * The state of a file this write put in place, as it left it: the content it wrote (a stored
+     * one, by its hash) and what the staged file's own {@code fstat} said once written, which the
+     * rename into place does not change (inode, size, modification time, mode). Empty for a
+     * deletion, a link, and a file whose handle could not say: those are read after the run.
+     */
+    Optional<Snapshot> asLeft(BoundaryKind kind, Instant takenAt) {
+      Optional<Sha256> content = write.merge() ? merged : write.state().storedContent();
+      return staged
+          .flatMap(WriteOutcome.Staged::written)
+          .flatMap(
+              stat ->
+                  content.map(
+                      hash -> Snapshot.regularFile(entry.path(), kind, stat, hash, takenAt)));
+    }
   }
 
   /** The hash of what a merge writes; none for a write of a stored state. */
@@ -481,6 +502,7 @@ final class RewindJournal {
                         files.contents(),
                         files.force()))
             .toList();
+    decisions.forEach(decided -> directories.notePresentAbove(decided.current()));
     for (Decided decided : decisions) {
       if (decided.action() instanceof Write write && write.putsAFile()) {
         directories.restoreParentsOf(decided.entry().path());
@@ -661,15 +683,17 @@ final class RewindJournal {
    * those the rewind made directories in), and journal every path as restored, merged or skipped,
    * in the transaction that takes what was put in place into the index of a tracked workspace
    * ({@link IndexedWrites}). A staged file not put in place is removed: by the boundary when the
-   * path changed, and through {@code uncommitted} in any case.
+   * path changed, and through {@code uncommitted} in any case. Returns the state of each file put
+   * in place, as it left it ({@link Pending#asLeft}).
    */
-  private void commitAll(
+  private Map<WorkspacePath, Snapshot> commitAll(
       WorkspaceBoundary boundary,
       DirectoryRewind directories,
       List<Pending> pending,
       Set<WriteOutcome.Staged> uncommitted,
       long workspaceId) {
     Map<Long, Leave> refused = new HashMap<>();
+    Map<WorkspacePath, Snapshot> putInPlace = new HashMap<>();
     // a file over the size limit is read whole to be compared, and captured only when the store
     // holds it
     OverLimit checking = new OverLimit.Capture(BlobSink.checking(store));
@@ -684,7 +708,12 @@ final class RewindJournal {
               ? boundary.commitIfUnchanged(write.staged().get(), checking, unchanged)
               : boundary.deleteIfUnchanged(write.entry().path(), checking, unchanged);
       switch (outcome) {
-        case WriteOutcome.Done done -> write.staged().ifPresent(uncommitted::remove);
+        case WriteOutcome.Done done -> {
+          write.staged().ifPresent(uncommitted::remove);
+          write
+              .asLeft(boundary.kind(), store.clock().instant())
+              .ifPresent(left -> putInPlace.put(left.path(), left));
+        }
         case WriteOutcome.Changed changed ->
             refused.put(
                 write.entry().id(),
@@ -725,6 +754,7 @@ final class RewindJournal {
           tx.rewinds().mark(marks);
           return null;
         });
+    return putInPlace;
   }
 
   /**
@@ -907,7 +937,8 @@ final class RewindJournal {
       StoredRewindOperation operation,
       StoredTurn rewindTurn,
       WorkspaceBoundary boundary,
-      Map<Sha256, byte[]> known) {
+      Map<Sha256, byte[]> known,
+      Map<WorkspacePath, Snapshot> putInPlace) {
     List<StoredFileChange> touched = store.read(tx -> tx.fileChanges().ofTurn(rewindTurn.id()));
     // what a path held before the rewind is mostly what the turns left (an expected state loaded
     // for the plan): only the rest is read from the store again
@@ -918,8 +949,9 @@ final class RewindJournal {
             .filter(state -> state.storedContent().filter(before::containsKey).isEmpty())
             .toList();
     before.putAll(store.read(tx -> tx.blobs().contentsOf(unknown)));
-    // each path read and classified on its own (one after another), captured whatever its size, so
-    // that undoing this rewind can tell the path still holds what it left. What a path was put back
+    // each path's state as the rewind left it (a file it put in place as it wrote it, any other
+    // path read on its own, one after another, captured whatever its size: leftAt), so that
+    // undoing this rewind can tell the path still holds what it left. What a path was put back
     // to is a state the store holds (every content in before is one loaded from it: the targets,
     // merges and before-states): referenced by its hash, not compressed again (it was 7% of a
     // rewind's profile, docs/performance.md). The line diffs are left pending, as a finish leaves
@@ -931,7 +963,7 @@ final class RewindJournal {
                 change ->
                     recorder.completeWithDiffPending(
                         change,
-                        boundary.observeExact(change.path(), BlobSink.storing(store)),
+                        leftAt(change.path(), boundary, putInPlace),
                         before,
                         before::containsKey))
             .toList();
@@ -949,5 +981,25 @@ final class RewindJournal {
           return null;
         });
     diffsLater.accept(rewindTurn.id());
+  }
+
+  /**
+   * The after-state of a path in the rewind turn: what the rewind left there. A file it put in
+   * place is the state it wrote, known without a read: a third read and hash of each file, 3 % of a
+   * 57-file rewind's samples (docs/performance.md, "A rewind reads less"). Its content is one the
+   * store holds (a target or a merge stored before it was staged), so the observation carries it by
+   * its hash alone, as a file streamed into the store while it was read is carried ({@code
+   * streamed}). Any other path (one it deleted, a link, one it skipped, a file the fallback's
+   * handle staged) is read now. What the rewind left is also what its undo must find there: a file
+   * someone changed after the rename differs from it, so undoing the rewind keeps that change
+   * (merged around, or left as a conflict), where a later read would have recorded the other's
+   * change as the rewind's own and undone it.
+   */
+  private Observation leftAt(
+      WorkspacePath path, WorkspaceBoundary boundary, Map<WorkspacePath, Snapshot> putInPlace) {
+    Snapshot left = putInPlace.get(path);
+    return left != null
+        ? new Observation(left, Optional.empty(), Optional.empty(), true)
+        : boundary.observeExact(path, BlobSink.storing(store));
   }
 }

@@ -113,6 +113,7 @@ final class RewindReports {
             .map(Map.Entry::getKey)
             .sorted()
             .toList();
+    readBeforeDirectories.values().forEach(directories::notePresentAbove);
     DirectoryRewind.Planned directoryPlan =
         directories.wouldDo(written, clearedFirst, deletions(actions));
     Set<WorkspacePath> removed = new HashSet<>(directoryPlan.removed());

@@ -7,13 +7,8 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 import io.turndiff.boundary.Portability;
 import io.turndiff.fixtures.TestStore;
 import java.io.File;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.HashSet;
 import java.util.List;
-import java.util.Set;
-import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -65,75 +60,19 @@ class RewindSyncCountTest {
 
   /** The sync calls of one process's rewind of {@code files} files, between its marks. */
   private static Syncs syncsOfARewindOf(int files, Path directory) throws Exception {
-    Files.createDirectories(directory);
-    Path trace = directory.resolve("strace.out");
-    Process process =
-        new ProcessBuilder(
-                "strace",
-                "-f",
-                "-qq",
-                "-e",
-                "trace=fsync,fdatasync,syncfs,openat,prctl",
-                "-o",
-                trace.toString(),
-                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "--enable-native-access=ALL-UNNAMED",
-                "-cp",
-                System.getProperty("java.class.path"),
-                SyncCountedRewind.class.getName(),
-                directory.toString(),
-                String.valueOf(files))
-            .redirectErrorStream(true)
-            .start();
-    String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-    assertTrue(process.waitFor(5, TimeUnit.MINUTES), "the rewind did not end");
-    assertEquals(0, process.exitValue(), output);
-    assertTrue(
-        output.contains("true " + files + " IN_PLACE true"),
-        "every file restored, in place when it answered, synced after: " + output);
-    List<String> lines = Files.readAllLines(trace, StandardCharsets.UTF_8);
-    int begins = indexOf(lines, SyncCountedRewind.BEGINS);
-    int ends = indexOf(lines, SyncCountedRewind.ENDS);
-    int synced = indexOf(lines, SyncCountedRewind.SYNCED);
-    Set<String> checkpointers = checkpointerThreads(lines);
+    TracedRewind traced = TracedRewind.of(files, directory, "fsync,fdatasync,syncfs");
     return new Syncs(
-        syncCalls(lines.subList(begins, ends), checkpointers).size(),
-        syncCalls(lines.subList(ends, synced), checkpointers));
+        syncCalls(traced.beforeTheAnswer()).size(), syncCalls(traced.afterTheAnswer()));
   }
 
-  /**
-   * The thread ids of the store's checkpointer threads: each names itself as it starts (the JVM's
-   * {@code prctl(PR_SET_NAME)}, the name cut to 15 bytes), and {@code strace -f} begins every line
-   * with the id of the thread that made the call.
-   */
-  private static Set<String> checkpointerThreads(List<String> lines) {
-    Set<String> threads = new HashSet<>();
-    for (String line : lines) {
-      if (line.contains("prctl(PR_SET_NAME, \"turndiff-checkp")) {
-        threads.add(line.substring(0, line.indexOf(' ')));
-      }
-    }
-    return threads;
-  }
-
-  /** The names of the sync calls among {@code lines}, in order, but those of {@code leftOut}. */
-  private static List<String> syncCalls(List<String> lines, Set<String> leftOut) {
+  /** The names of the sync calls among {@code lines}, in order. */
+  private static List<String> syncCalls(List<String> lines) {
     return lines.stream()
-        .filter(line -> !leftOut.contains(line.substring(0, Math.max(0, line.indexOf(' ')))))
         // a call another thread interrupted is split in two lines: counted once, by its start
         .flatMap(
             line ->
                 Stream.of("fsync", "fdatasync", "syncfs")
                     .filter(call -> line.contains(" " + call + "(")))
         .toList();
-  }
-
-  private static int indexOf(List<String> lines, String mark) {
-    for (int i = 0; i < lines.size(); i++) {
-      if (lines.get(i).contains(mark)) {
-        return i;
-      }
-    }
-    throw new AssertionError("no openat of " + mark + " in the trace");
   }
 }

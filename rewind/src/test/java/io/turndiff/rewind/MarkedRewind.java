@@ -12,15 +12,16 @@ import java.util.Optional;
  * A process that records a turn rewriting {@code N} files in ten directories, then rewinds it,
  * marking where the rewind begins, where it answers and where the sync after the answer ends by
  * opening three files that do not exist (an {@code openat} a tracer sees by name): {@link
- * RewindSyncCountTest} runs it under {@code strace} and counts the sync calls between the marks.
+ * TracedRewind} runs it under {@code strace} and cuts the trace at the marks, for the counts of
+ * {@link RewindSyncCountTest} and {@link RewindFileCallsTest}.
  */
-final class SyncCountedRewind {
+final class MarkedRewind {
 
   static final String BEGINS = "rewind-begins.mark";
   static final String ENDS = "rewind-ends.mark";
   static final String SYNCED = "rewind-synced.mark";
 
-  private SyncCountedRewind() {}
+  private MarkedRewind() {}
 
   /** {@code args}: a fresh directory, the number of files. Prints the report. */
   public static void main(String[] args) throws Exception {

@@ -17,6 +17,7 @@ import org.jooq.Field;
 import org.jooq.Query;
 import org.jooq.Record;
 import org.jooq.RecordMapper;
+import org.jooq.ResultQuery;
 import org.jooq.conf.ParamType;
 
 /**
@@ -208,6 +209,23 @@ final class PreparedQuery implements AutoCloseable {
   /** Every row, each read by {@code reader}, in the order the database returned them. */
   <T> List<T> rows(RowReader<T> reader) {
     try (ResultSet rows = statement.executeQuery()) {
+      List<T> read = new ArrayList<>();
+      while (rows.next()) {
+        read.add(reader.read(rows));
+      }
+      return read;
+    } catch (SQLException e) {
+      throw new StoreException(e.getMessage(), e);
+    }
+  }
+
+  /**
+   * Every row of {@code query}, a query jOOQ renders at each call (one whose shape varies, or whose
+   * many rows dwarf its rendering), each read by position by {@code reader} as a prepared
+   * statement's rows are ({@link #rows}), with no jOOQ record mapped.
+   */
+  static <T> List<T> rowsOf(ResultQuery<?> query, RowReader<T> reader) {
+    try (ResultSet rows = query.fetchResultSet()) {
       List<T> read = new ArrayList<>();
       while (rows.next()) {
         read.add(reader.read(rows));

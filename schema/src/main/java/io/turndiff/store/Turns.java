@@ -16,11 +16,9 @@ import io.turndiff.model.TurnState;
 import java.math.BigDecimal;
 import java.time.Instant;
 import java.time.InstantSource;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import org.jooq.DSLContext;
-import org.jooq.Field;
 import org.jooq.Query;
 import org.jooq.Record;
 import org.jooq.SelectOnConditionStep;
@@ -30,10 +28,22 @@ import org.jooq.impl.DSL;
 public final class Turns {
 
   /**
-   * What {@link #select} reads, in its order: a turn's columns, then its session's external id and
-   * workspace.
+   * A row of {@link #listing}: the turn's columns ({@link TurnRow#COLUMNS}), then its counts in the
+   * order the query selects them (a sum is read as a long: SQLite's and PostgreSQL's numerics
+   * alike).
    */
-  private static final Field<?>[] FIELDS = fields();
+  private static final PreparedQuery.RowReader<TurnListing> TURN_LISTING =
+      row -> {
+        int counts = TurnRow.COLUMNS.length;
+        return new TurnListing(
+            TurnRow.read(row),
+            row.getInt(counts + 1),
+            row.getInt(counts + 2),
+            row.getLong(counts + 3),
+            row.getLong(counts + 4),
+            row.getInt(counts + 5),
+            row.getInt(counts + 6));
+      };
 
   private final DSLContext dsl;
   private final InstantSource clock;
@@ -152,11 +162,12 @@ public final class Turns {
    * prefix is compared as text, never as a pattern, so {@code _} and {@code %} mean themselves.
    */
   public List<StoredTurn> withIdPrefix(String prefix, int limit) {
-    return select()
-        .where(DSL.substring(TURN.EXTERNAL_ID, 1, prefix.length()).eq(prefix))
-        .orderBy(TURN.ID)
-        .limit(limit)
-        .fetch(Turns::toStored);
+    return PreparedQuery.rowsOf(
+        select()
+            .where(DSL.substring(TURN.EXTERNAL_ID, 1, prefix.length()).eq(prefix))
+            .orderBy(TURN.ID)
+            .limit(limit),
+        TurnRow::read);
   }
 
   public Optional<StoredTurn> byId(long id) {
@@ -168,11 +179,11 @@ public final class Turns {
 
   /** The turns of a session in order. */
   public List<StoredTurn> ofSession(long sessionId) {
-    // Through jOOQ, not a prepared statement as the lookups above: a session's turns are many rows,
-    // and a prepared form of this query measured slower (TurnLookupBenchmark.turnsOfSession, 1,000
-    // rows: 3.5-4.0 ms against 2.5 ms; docs/performance.md), the rendering it saves being once per
-    // query.
-    return select().where(TURN.SESSION_ID.eq(sessionId)).orderBy(TURN.SEQ).fetch(Turns::toStored);
+    // rendered by jOOQ, not a prepared statement as the lookups above: a session's turns are many
+    // rows, whose reading dwarfs the rendering (TurnLookupBenchmark.turnsOfSession,
+    // docs/performance.md); read by position all the same
+    return PreparedQuery.rowsOf(
+        select().where(TURN.SESSION_ID.eq(sessionId)).orderBy(TURN.SEQ), TurnRow::read);
   }
 
   /**
@@ -236,7 +247,7 @@ public final class Turns {
    * through the index of the open turns (V29), whatever the number of turns the store keeps.
    */
   public List<StoredTurn> open() {
-    return prepared.get("turn.open", Turns::openQuery).records(dsl, FIELDS, Turns::toStored);
+    return prepared.get("turn.open", Turns::openQuery).rows(TurnRow::read);
   }
 
   /**
@@ -282,7 +293,7 @@ public final class Turns {
         .bind("session", sessionId)
         .bind("to", to.toEpochMilli())
         .bind("from", from.toEpochMilli())
-        .records(dsl, FIELDS, Turns::toStored);
+        .rows(TurnRow::read);
   }
 
   /**
@@ -325,32 +336,23 @@ public final class Turns {
                     .andNot(directoryBoth));
     var detectedByScan =
         DSL.count(FILE_CHANGE.ID).filterWhere(FILE_CHANGE.DETECTED_BY.eq(DetectedBy.SCAN.code()));
-    return dsl.select(TURN.fields())
-        .select(SESSION.EXTERNAL_ID, SESSION.WORKSPACE_ID)
-        .select(files, changed, added, removed, notRestorable, detectedByScan)
-        .from(TURN)
-        .join(SESSION)
-        .on(SESSION.ID.eq(TURN.SESSION_ID))
-        .leftJoin(FILE_CHANGE)
-        .on(FILE_CHANGE.TURN_ID.eq(TURN.ID))
-        .leftJoin(before)
-        .on(before.ID.eq(FILE_CHANGE.BEFORE_SNAPSHOT_ID))
-        .leftJoin(after)
-        .on(after.ID.eq(FILE_CHANGE.AFTER_SNAPSHOT_ID))
-        .where(TURN.SESSION_ID.eq(sessionId).and(TURN.SEQ.gt(afterSeq)))
-        .groupBy(TURN.ID, SESSION.EXTERNAL_ID, SESSION.WORKSPACE_ID)
-        .orderBy(TURN.SEQ)
-        .limit(limit)
-        .fetch(
-            row ->
-                new TurnListing(
-                    toStored(row),
-                    row.get(files),
-                    row.get(changed),
-                    row.get(added).longValue(),
-                    row.get(removed).longValue(),
-                    row.get(notRestorable),
-                    row.get(detectedByScan)));
+    return PreparedQuery.rowsOf(
+        dsl.select(TurnRow.COLUMNS)
+            .select(files, changed, added, removed, notRestorable, detectedByScan)
+            .from(TURN)
+            .join(SESSION)
+            .on(SESSION.ID.eq(TURN.SESSION_ID))
+            .leftJoin(FILE_CHANGE)
+            .on(FILE_CHANGE.TURN_ID.eq(TURN.ID))
+            .leftJoin(before)
+            .on(before.ID.eq(FILE_CHANGE.BEFORE_SNAPSHOT_ID))
+            .leftJoin(after)
+            .on(after.ID.eq(FILE_CHANGE.AFTER_SNAPSHOT_ID))
+            .where(TURN.SESSION_ID.eq(sessionId).and(TURN.SEQ.gt(afterSeq)))
+            .groupBy(TURN.ID, SESSION.EXTERNAL_ID, SESSION.WORKSPACE_ID)
+            .orderBy(TURN.SEQ)
+            .limit(limit),
+        TURN_LISTING);
   }
 
   /**
@@ -439,45 +441,13 @@ public final class Turns {
     return select(dsl);
   }
 
-  /** A turn's columns and its session's that {@link #toStored} reads: {@link #FIELDS}, in order. */
+  /** A turn's columns and its session's that {@link TurnRow#read} reads, in its order. */
   private static SelectOnConditionStep<Record> select(DSLContext dsl) {
-    return dsl.select(FIELDS).from(TURN).join(SESSION).on(SESSION.ID.eq(TURN.SESSION_ID));
+    return dsl.select(TurnRow.COLUMNS).from(TURN).join(SESSION).on(SESSION.ID.eq(TURN.SESSION_ID));
   }
 
   /** The turn a prepared lookup finds with the values bound to it, if it finds one. */
-  private Optional<StoredTurn> firstTurn(PreparedQuery lookup) {
-    return lookup.records(dsl, FIELDS, Turns::toStored).stream().findFirst();
-  }
-
-  private static Field<?>[] fields() {
-    List<Field<?>> fields = new ArrayList<>(List.of(TURN.fields()));
-    fields.add(SESSION.EXTERNAL_ID);
-    fields.add(SESSION.WORKSPACE_ID);
-    return fields.toArray(Field<?>[]::new);
-  }
-
-  private static StoredTurn toStored(Record row) {
-    Long finishedAt = row.get(TURN.FINISHED_AT);
-    Long pid = row.get(TURN.RUNTIME_PID);
-    Long startTicks = row.get(TURN.RUNTIME_START_TICKS);
-    Optional<RuntimeProcess> runtime =
-        pid == null || startTicks == null
-            ? Optional.empty()
-            : Optional.of(
-                new RuntimeProcess(
-                    pid, startTicks, Optional.ofNullable(row.get(TURN.RUNTIME_BOOT_ID))));
-    return new StoredTurn(
-        row.get(TURN.ID),
-        row.get(TURN.EXTERNAL_ID),
-        row.get(TURN.SESSION_ID),
-        row.get(SESSION.EXTERNAL_ID),
-        row.get(SESSION.WORKSPACE_ID),
-        row.get(TURN.SEQ),
-        TurnKind.fromCode(row.get(TURN.KIND)),
-        TurnState.fromCode(row.get(TURN.STATE)),
-        Instant.ofEpochMilli(row.get(TURN.BEGAN_AT)),
-        Optional.ofNullable(finishedAt).map(Instant::ofEpochMilli),
-        runtime,
-        Optional.ofNullable(row.get(TURN.ENDING)).map(TurnEnding::fromCode));
+  private static Optional<StoredTurn> firstTurn(PreparedQuery lookup) {
+    return lookup.first(TurnRow::read);
   }
 }

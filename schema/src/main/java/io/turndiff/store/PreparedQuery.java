@@ -209,11 +209,7 @@ final class PreparedQuery implements AutoCloseable {
   /** Every row, each read by {@code reader}, in the order the database returned them. */
   <T> List<T> rows(RowReader<T> reader) {
     try (ResultSet rows = statement.executeQuery()) {
-      List<T> read = new ArrayList<>();
-      while (rows.next()) {
-        read.add(reader.read(rows));
-      }
-      return read;
+      return readAll(rows, reader);
     } catch (SQLException e) {
       throw new StoreException(e.getMessage(), e);
     }
@@ -226,14 +222,18 @@ final class PreparedQuery implements AutoCloseable {
    */
   static <T> List<T> rowsOf(ResultQuery<?> query, RowReader<T> reader) {
     try (ResultSet rows = query.fetchResultSet()) {
-      List<T> read = new ArrayList<>();
-      while (rows.next()) {
-        read.add(reader.read(rows));
-      }
-      return read;
+      return readAll(rows, reader);
     } catch (SQLException e) {
       throw new StoreException(e.getMessage(), e);
     }
+  }
+
+  private static <T> List<T> readAll(ResultSet rows, RowReader<T> reader) throws SQLException {
+    List<T> read = new ArrayList<>();
+    while (rows.next()) {
+      read.add(reader.read(rows));
+    }
+    return read;
   }
 
   /**
